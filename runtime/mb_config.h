@@ -1,0 +1,37 @@
+/* mb_config.h - the one real type of the project and the math it uses.
+ * Layer: shared by generated code and the runtime; includes only <math.h>.
+ * Build with -DMB_FLOAT for single precision; double is the default. */
+#ifndef MB_CONFIG_H
+#define MB_CONFIG_H
+
+#include <math.h>
+
+#ifdef MB_FLOAT
+typedef float mb_real;
+#define MB_R(x) x##f          /* literal of type mb_real */
+#define MB_SIN sinf
+#define MB_COS cosf
+#define MB_TAN tanf
+#define MB_SQRT sqrtf
+#define MB_EXP expf
+#define MB_LOG logf
+#define MB_FABS fabsf
+#define MB_POW powf
+#define MB_ATAN2 atan2f
+#define MB_EPS 1.1920929e-07f
+#else
+typedef double mb_real;
+#define MB_R(x) x
+#define MB_SIN sin
+#define MB_COS cos
+#define MB_TAN tan
+#define MB_SQRT sqrt
+#define MB_EXP exp
+#define MB_LOG log
+#define MB_FABS fabs
+#define MB_POW pow
+#define MB_ATAN2 atan2
+#define MB_EPS 2.220446049250313e-16
+#endif
+
+#endif /* MB_CONFIG_H */

@@ -1,0 +1,80 @@
+/* mb_model.h - the model interface: the one seam between a mechanism and the runtime.
+ * Layer: implemented by generated code (one const mb_model per model) and by the
+ * generic evaluator; consumed by the formulations, integrators and tools.
+ *
+ * Conventions (see docs/model-interface.md):
+ *  - q holds 3 absolute coordinates per moving body, [x, y, phi], body frame at the CoM;
+ *    nq = 3 * nbody. v is the velocity qdot. t is time in seconds. SI units.
+ *  - Sparse matrices are given as a const pattern (row, col, both 0-based, sorted by row
+ *    then column, structural non-zeros only) plus a values array of length nnz that a
+ *    function fills in the same order.
+ *  - Every function only writes its output array; none allocates, prints or keeps state.
+ *    `m` is the descriptor itself: generated code ignores it, the generic evaluator reads
+ *    m->data. Outputs never alias inputs.
+ */
+#ifndef MB_MODEL_H
+#define MB_MODEL_H
+
+#include "mb_config.h"
+
+typedef struct mb_model mb_model;
+
+/* A fixed sparsity pattern: entry k sits at (row[k], col[k]). */
+typedef struct mb_pattern {
+    int nnz;
+    const int *row;
+    const int *col;
+} mb_pattern;
+
+/* f(t, q) -> out */
+typedef void (*mb_fn_q)(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
+/* f(t, q, v) -> out */
+typedef void (*mb_fn_qv)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                         mb_real *out);
+
+struct mb_model {
+    const char *name;        /* model name, also the C prefix of generated code */
+    int nq;                  /* number of coordinates n = 3 * nbody */
+    int nc;                  /* number of constraint equations m (joints + drivers) */
+    int nbody;               /* moving bodies (the ground is not one) */
+    int npoint;              /* named points, ground points included */
+
+    /* Names, for output and diagnostics. */
+    const char *const *coord_names;      /* [nq]  "<body>.x", "<body>.y", "<body>.phi" */
+    const char *const *body_names;       /* [nbody] */
+    const char *const *point_names;      /* [npoint] "<body>.<point>" or "ground.<point>" */
+    const int *point_body;               /* [npoint] body index, -1 for ground points */
+    const char *const *constraint_names; /* [nc]  "<element>[<k>]" */
+
+    /* Constant data. */
+    const mb_real *mass;     /* [nq] diagonal of M: m, m, J per body (J about the CoM) */
+    const mb_real *q0;       /* [nq] initial position guesses from the model file */
+    const mb_real *v0;       /* [nq] initial velocities given in the model file (0 if not) */
+    const unsigned char *locked;  /* [nq] 1: held at q0 during position assembly */
+    const unsigned char *v_given; /* [nq] 1: v0 component prescribed in velocity assembly */
+
+    /* Sparsity patterns. phi_q_dot uses the pattern of phi_q. */
+    mb_pattern phi_q_pat;    /* nc x nq */
+    mb_pattern dq_dq_pat;    /* nq x nq, dQ/dq */
+    mb_pattern dq_dv_pat;    /* nq x nq, dQ/dv */
+
+    /* Kinematics. */
+    mb_fn_q  phi;            /* Phi(t, q)                         [nc] */
+    mb_fn_q  phi_q;          /* Phi_q values                      [phi_q_pat.nnz] */
+    mb_fn_q  phi_t;          /* dPhi/dt at fixed q (drivers)      [nc] */
+    mb_fn_qv phi_q_dot;      /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt [phi_q_pat.nnz] */
+    mb_fn_qv gamma;          /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt  [nc]
+                                so that Phi_q a = Gamma on the manifold */
+    /* Dynamics. */
+    mb_fn_qv force;          /* generalized forces Q (gravity, springs, dampers,
+                                point forces, torques)            [nq] */
+    mb_fn_qv dforce_dq;      /* dQ/dq values                      [dq_dq_pat.nnz] */
+    mb_fn_qv dforce_dv;      /* dQ/dv values                      [dq_dv_pat.nnz] */
+    mb_fn_qv energy;         /* [3]: kinetic T, potential V (springs + gravity),
+                                power of non-conservative loads P_nc = Q_nc^T v */
+    mb_fn_q  points;         /* global positions of named points  [2 * npoint] (x, y) */
+
+    const void *data;        /* private data of the generic evaluator; NULL otherwise */
+};
+
+#endif /* MB_MODEL_H */
