@@ -44,7 +44,9 @@ struct mb_model {
     const char *const *body_names;       /* [nbody] */
     const char *const *point_names;      /* [npoint] "<body>.<point>" or "ground.<point>" */
     const int *point_body;               /* [npoint] body index, -1 for ground points */
-    const char *const *constraint_names; /* [nc]  "<element>[<k>]" */
+    const char *const *constraint_names; /* [nc]  "<element>.<eq>", e.g. "B.x", "slide.perp" */
+    int nspring;                         /* point-to-point springs (for drawing) */
+    const int *spring_points;            /* [2 * nspring] point indices of each spring's ends */
 
     /* Constant data. */
     const mb_real *mass;     /* [nq] diagonal of M: m, m, J per body (J about the CoM) */
