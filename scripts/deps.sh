@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|mcu|fuzz]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 want=()
 for group in "${@:-core}"; do
     case "$group" in
         core)  want+=(make gcc pkg-config liblua5.4-dev liblapacke-dev) ;;
-        plots) want+=(gnuplot-nox) ;;
+        plots) want+=(gnuplot-nox libxml2-utils) ;;
+        browser) want+=(chromium) ;;   # optional: headless screenshots of the animation
         mcu)   want+=(gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm) ;;
         fuzz)  want+=(clang libclang-rt-14-dev) ;;
         tools) want+=(valgrind) ;;

@@ -1,0 +1,642 @@
+/* mb_anim_main.c - turn a simulator results CSV into a self-contained HTML animation.
+ * Layer: host tool, compiled with one generated model (like the simulator); reads the
+ * coordinates from the CSV and draws the model's points, joints, springs and a point's trace. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mb_model.h"
+
+#ifndef MB_MODEL_VAR
+#error "compile with -DMB_MODEL_VAR=<the generated model descriptor>, e.g. andrews_model"
+#endif
+extern const mb_model MB_MODEL_VAR;
+
+#define EXIT_USAGE 2
+
+static const char *prog = "anim";
+
+typedef struct opts {
+    const char *in, *out, *trace, *title;
+    long every, max_frames;
+    double duration;
+    int quiet;
+} opts;
+
+/* All frames: rows of `stride` doubles: t, points (x, y) * npoint, CoM (x, y) * nbody. */
+typedef struct frames {
+    double *v;
+    long n, cap;
+    int stride;
+} frames;
+
+static void usage(FILE *f, const mb_model *m)
+{
+    fprintf(f,
+        "usage: %s [options] RESULTS.csv\n"
+        "Write a self-contained HTML page (inline SVG and a little JavaScript, no network)\n"
+        "animating the %s mechanism from a CSV written by %s_sim.\n"
+        "\n"
+        "options:\n"
+        "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html)\n"
+        "  --trace BODY.POINT  draw the path of this named point (default: the moving point\n"
+        "                      that travels farthest); 'none' draws no path\n"
+        "  --every K           use every K-th row of the CSV (default 1)\n"
+        "  --max-frames N      thin the rows evenly to at most N frames (default 2000, 0: all)\n"
+        "  --duration S        playback time of the whole run in seconds (default: the\n"
+        "                      simulated time, kept between 4 and 20 s)\n"
+        "  --title TEXT        page title (default: model name and CSV file)\n"
+        "  --quiet             no message on success\n"
+        "  --help              this text\n"
+        "\n"
+        "exit status: 0 written, 1 unreadable or malformed input, 2 bad command line\n",
+        prog, m->name, m->name);
+}
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtol(s, &end, 10);
+    return errno == 0 && end != s && *end == '\0';
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return errno == 0 && end != s && *end == '\0' && isfinite(*out);
+}
+
+/* Split a CSV line in place at commas; trims blanks and CR/LF. Returns the field count
+ * (at most max); fields beyond max are counted but not stored. */
+static int split(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        char *start = p, *end;
+        while (*p && *p != ',') p++;
+        end = p;
+        while (start < end && (*start == ' ' || *start == '\t')) start++;
+        while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' ||
+                               end[-1] == '\n'))
+            end--;
+        if (n < max) field[n] = start;
+        n++;
+        if (!*p) {
+            *end = '\0';
+            break;
+        }
+        *p++ = '\0';
+        *end = '\0';
+    }
+    return n;
+}
+
+static int find_col(char **hdr, int nh, const char *name)
+{
+    int i;
+    for (i = 0; i < nh; i++)
+        if (strcmp(hdr[i], name) == 0) return i;
+    return -1;
+}
+
+static int frames_push(frames *f, const double *row)
+{
+    if (f->n == f->cap) {
+        long cap = f->cap ? 2 * f->cap : 256;
+        double *v = realloc(f->v, (size_t)cap * (size_t)f->stride * sizeof *v);
+        if (!v) return -1;
+        f->v = v;
+        f->cap = cap;
+    }
+    memcpy(f->v + f->n * f->stride, row, (size_t)f->stride * sizeof *row);
+    f->n++;
+    return 0;
+}
+
+/* Read the CSV: coordinates by column name, points from the model. Stops (with a
+ * warning) at the first non-finite row so a diverged run still shows what happened. */
+static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary, size_t nsum)
+{
+    FILE *f = fopen(o->in, "r");
+    char *line = NULL, **fld = NULL, *hdrline = NULL, **hdr = NULL;
+    size_t cap = 0;
+    long lineno = 0, row = 0;
+    int nh = 0, maxf = 0, i, tcol, rc = 1, *qcol = NULL;
+    double *rowv = NULL;
+    mb_real *q = NULL, *pts = NULL;
+
+    summary[0] = '\0';
+    if (!f) {
+        fprintf(stderr, "%s: cannot open %s: %s\n", prog, o->in, strerror(errno));
+        return 1;
+    }
+    if (getline(&line, &cap, f) < 0) {
+        fprintf(stderr, "%s: %s: empty file\n", prog, o->in);
+        goto out;
+    }
+    lineno = 1;
+    for (i = 0, maxf = 1; line[i]; i++) maxf += line[i] == ',';
+    fld = malloc((size_t)maxf * sizeof *fld);
+    qcol = malloc((size_t)(m->nq ? m->nq : 1) * sizeof *qcol);
+    rowv = malloc((size_t)fr->stride * sizeof *rowv);
+    q = malloc((size_t)(m->nq ? m->nq : 1) * sizeof *q);
+    pts = malloc((size_t)(2 * m->npoint + 1) * sizeof *pts);
+    if (!fld || !qcol || !rowv || !q || !pts) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        goto out;
+    }
+    hdrline = strdup(line);
+    hdr = malloc((size_t)maxf * sizeof *hdr);
+    if (!hdrline || !hdr) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        goto out;
+    }
+    nh = split(hdrline, hdr, maxf);
+    tcol = find_col(hdr, nh, "t");
+    if (tcol < 0) tcol = find_col(hdr, nh, "time");
+    if (tcol < 0) {
+        fprintf(stderr, "%s: %s: the header has no column 't'\n", prog, o->in);
+        goto out;
+    }
+    for (i = 0; i < m->nq; i++) {
+        qcol[i] = find_col(hdr, nh, m->coord_names[i]);
+        if (qcol[i] < 0) {
+            fprintf(stderr, "%s: %s: the header has no column '%s' (was it written by %s_sim?)\n",
+                    prog, o->in, m->coord_names[i], m->name);
+            goto out;
+        }
+    }
+    while (getline(&line, &cap, f) >= 0) {
+        int n, ok = 1;
+        double t;
+        lineno++;
+        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
+        if (strchr(line, '=')) { /* the simulator's closing key=value summary */
+            size_t k = strcspn(line, "\r\n");
+            line[k] = '\0';
+            snprintf(summary, nsum, "%s", line);
+            continue;
+        }
+        n = split(line, fld, maxf);
+        if (n != nh) {
+            fprintf(stderr, "%s: %s:%ld: %d fields, the header has %d\n", prog, o->in, lineno,
+                    n, nh);
+            goto out;
+        }
+        if (row++ % o->every) continue;
+        if (!parse_double(fld[tcol], &t)) ok = 0;
+        for (i = 0; ok && i < m->nq; i++) {
+            double v;
+            if (!parse_double(fld[qcol[i]], &v)) ok = 0;
+            q[i] = (mb_real)v;
+        }
+        if (!ok) {
+            /* a number that does not parse or is not finite: the run diverged here */
+            fprintf(stderr, "%s: %s:%ld: not a finite number; animation stops at this row\n",
+                    prog, o->in, lineno);
+            break;
+        }
+        m->points(m, (mb_real)t, q, pts);
+        rowv[0] = t;
+        for (i = 0; i < 2 * m->npoint; i++) rowv[1 + i] = (double)pts[i];
+        for (i = 0; i < m->nbody; i++) {
+            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[3 * i];
+            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[3 * i + 1];
+        }
+        for (i = 0; ok && i < fr->stride; i++) ok = isfinite(rowv[i]);
+        if (!ok) {
+            fprintf(stderr, "%s: %s:%ld: non-finite point position; animation stops here\n",
+                    prog, o->in, lineno);
+            break;
+        }
+        if (frames_push(fr, rowv)) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto out;
+        }
+    }
+    if (fr->n == 0) {
+        fprintf(stderr, "%s: %s: no data rows\n", prog, o->in);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(line);
+    free(fld);
+    free(hdrline);
+    free(hdr);
+    free(qcol);
+    free(rowv);
+    free(q);
+    free(pts);
+    fclose(f);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- geometry */
+
+static double px(const frames *f, long k, int pt) { return f->v[k * f->stride + 1 + 2 * pt]; }
+static double py(const frames *f, long k, int pt) { return f->v[k * f->stride + 2 + 2 * pt]; }
+
+/* Union-find root, for grouping coincident points into joints. */
+static int root(int *parent, int i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Points of different bodies that coincide in the first, middle and last frame are
+ * taken as one revolute joint (the model interface does not list joints). */
+static void find_joints(const mb_model *m, const frames *f, double tol, int *parent)
+{
+    long probe[3];
+    int a, b, k;
+    probe[0] = 0;
+    probe[1] = f->n / 2;
+    probe[2] = f->n - 1;
+    for (a = 0; a < m->npoint; a++) parent[a] = a;
+    for (a = 0; a < m->npoint; a++)
+        for (b = a + 1; b < m->npoint; b++) {
+            int same = m->point_body[a] != m->point_body[b];
+            for (k = 0; same && k < 3; k++)
+                same = hypot(px(f, probe[k], a) - px(f, probe[k], b),
+                             py(f, probe[k], a) - py(f, probe[k], b)) <= tol;
+            if (same) parent[root(parent, b)] = root(parent, a);
+        }
+}
+
+/* The moving point with the longest path: a good default for the trace. */
+static int farthest_point(const mb_model *m, const frames *f)
+{
+    int best = -1, p;
+    double best_len = -1.0;
+    for (p = 0; p < m->npoint; p++) {
+        double len = 0.0;
+        long k;
+        if (m->point_body[p] < 0) continue;
+        for (k = 1; k < f->n; k++)
+            len += hypot(px(f, k, p) - px(f, k - 1, p), py(f, k, p) - py(f, k - 1, p));
+        if (len > best_len * (1.0 + 1e-9)) { /* first of (nearly) equal paths wins */
+            best_len = len;
+            best = p;
+        }
+    }
+    return best;
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+/* Escape text for HTML/XML content and attribute values. */
+static void put_text(FILE *o, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", o); break;
+        case '<': fputs("&lt;", o); break;
+        case '>': fputs("&gt;", o); break;
+        case '"': fputs("&quot;", o); break;
+        default: fputc(*s, o);
+        }
+    }
+}
+
+/* Escape a string for a JavaScript string literal inside CDATA. */
+static void put_js_string(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', o);
+        if (*s == ']' || *s == '<' || *s == '>' || (unsigned char)*s < 0x20)
+            fprintf(o, "\\u%04x", (unsigned char)*s); /* never "]]>" or "</" in CDATA */
+        else
+            fputc(*s, o);
+    }
+    fputc('"', o);
+}
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+
+/* The page's script: draws frame k from the arrays the C code writes before it. */
+static const char *const script =
+    "var svgNS='http://www.w3.org/2000/svg';\n"
+    "function P(k,i){var r=D[k];return [r[1+2*i],r[2+2*i]];}\n"
+    "function C(k,b){var r=D[k];return [r[1+2*NP+2*b],r[2+2*NP+2*b]];}\n"
+    "function pts(a){return a.map(function(p){return p[0].toPrecision(7)+','+p[1].toPrecision(7);}).join(' ');}\n"
+    "function zigzag(a,b){var dx=b[0]-a[0],dy=b[1]-a[1],l=Math.hypot(dx,dy);"
+    "if(!(l>0))return [a,b];var ux=dx/l,uy=dy/l,nx=-uy,ny=ux,out=[a],n=10,e=0.15;"
+    "for(var i=0;i<=n;i++){var s=(e+(1-2*e)*i/n)*l,w=(i===0||i===n)?0:(i%2?SW:-SW);"
+    "out.push([a[0]+ux*s+nx*w,a[1]+uy*s+ny*w]);}out.push(b);return out;}\n"
+    "var bodies=[],springs=[],joints=[],coms=[],trace=null,traceNow=null,traceDot=null;\n"
+    "function el(name,attrs,parent){var e=document.createElementNS(svgNS,name);"
+    "for(var k in attrs)e.setAttribute(k,attrs[k]);parent.appendChild(e);return e;}\n"
+    "var W=document.getElementById('world');\n"
+    "if(TR>=0){trace=el('polyline',{'class':'tracefull'},W);"
+    "var all=[];for(var k=0;k<D.length;k++)all.push(P(k,TR));trace.setAttribute('points',pts(all));"
+    "traceNow=el('polyline',{'class':'trace'},W);}\n"
+    "SPRINGS.forEach(function(s){springs.push(el('polyline',{'class':'spring'},W));});\n"
+    "BODIES.forEach(function(b,i){bodies.push(el(b.closed?'polygon':'polyline',"
+    "{'class':'body','stroke':b.color,'fill':b.closed?b.color:'none'},W));"
+    "coms.push(el('circle',{'class':'com','r':R*0.55,'fill':b.color},W));});\n"
+    "JOINTS.forEach(function(j){joints.push(el('circle',{'class':'joint','r':R},W));});\n"
+    "if(TR>=0)traceDot=el('circle',{'class':'tracedot','r':R*0.7},W);\n"
+    "var slider=document.getElementById('slider'),label=document.getElementById('time'),"
+    "btn=document.getElementById('play');\n"
+    "function draw(k){\n"
+    " BODIES.forEach(function(b,i){var a=b.pts.map(function(p){return p<0?C(k,-1-p):P(k,p);});"
+    "bodies[i].setAttribute('points',pts(a));var c=C(k,i);coms[i].setAttribute('cx',c[0]);"
+    "coms[i].setAttribute('cy',c[1]);});\n"
+    " SPRINGS.forEach(function(s,i){springs[i].setAttribute('points',pts(zigzag(P(k,s[0]),P(k,s[1]))));});\n"
+    " JOINTS.forEach(function(j,i){var p=P(k,j);joints[i].setAttribute('cx',p[0]);"
+    "joints[i].setAttribute('cy',p[1]);});\n"
+    " if(TR>=0){var a=[];for(var i=0;i<=k;i++)a.push(P(i,TR));traceNow.setAttribute('points',pts(a));"
+    "var p=P(k,TR);traceDot.setAttribute('cx',p[0]);traceDot.setAttribute('cy',p[1]);}\n"
+    " slider.value=k;label.textContent='t = '+D[k][0].toFixed(TDIG)+' s';}\n"
+    "var k=0,playing=true,t0=null,simT0=D[0][0],simT1=D[D.length-1][0];\n"
+    "function frameAt(t){var lo=0,hi=D.length-1;while(lo<hi){var mid=(lo+hi+1)>>1;"
+    "if(D[mid][0]<=t)lo=mid;else hi=mid-1;}return lo;}\n"
+    "function tick(now){if(playing){if(t0===null)t0=now-(D[k][0]-simT0)/(simT1-simT0||1)*DUR*1000;"
+    "var s=(now-t0)/(DUR*1000);if(s>1){s=0;t0=now;}"
+    "var nk=frameAt(simT0+s*(simT1-simT0));if(nk!==k){k=nk;draw(k);}}requestAnimationFrame(tick);}\n"
+    "btn.addEventListener('click',function(){playing=!playing;t0=null;"
+    "btn.textContent=playing?'Pause':'Play';});\n"
+    "slider.addEventListener('input',function(){playing=false;btn.textContent='Play';"
+    "k=+slider.value;draw(k);});\n"
+    "draw(0);requestAnimationFrame(tick);\n";
+
+static int write_html(const mb_model *m, const opts *o, const frames *f, const char *summary)
+{
+    FILE *out;
+    double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL, ymax = -HUGE_VAL;
+    double L, R, marg, dur;
+    long k;
+    int i, b, p, tr = -1, nrow = 2 * m->npoint + 2 * m->nbody, *parent, first;
+    char title[512];
+
+    /* Bounding box of every point and centre of mass over the whole run. */
+    for (k = 0; k < f->n; k++)
+        for (i = 0; i < nrow; i += 2) {
+            double x = f->v[k * f->stride + 1 + i], y = f->v[k * f->stride + 2 + i];
+            if (x < xmin) xmin = x;
+            if (x > xmax) xmax = x;
+            if (y < ymin) ymin = y;
+            if (y > ymax) ymax = y;
+        }
+    L = fmax(xmax - xmin, ymax - ymin);
+    if (!(L > 0.0)) L = 1.0; /* a model that never moves anything */
+    R = 0.012 * L;           /* joint radius, world units */
+    marg = 0.08 * L;
+    xmin -= marg;
+    xmax += marg;
+    ymin -= marg + 3.0 * R; /* room for the ground symbols */
+    ymax += marg;
+
+    if (o->trace && strcmp(o->trace, "none") != 0) {
+        for (p = 0; p < m->npoint; p++)
+            if (strcmp(m->point_names[p], o->trace) == 0) tr = p;
+        if (tr < 0) {
+            fprintf(stderr, "%s: --trace %s: no such point; the points are:", prog, o->trace);
+            for (p = 0; p < m->npoint; p++) fprintf(stderr, " %s", m->point_names[p]);
+            fputc('\n', stderr);
+            return EXIT_USAGE;
+        }
+    } else if (!o->trace) {
+        tr = farthest_point(m, f);
+    }
+    dur = o->duration > 0.0 ? o->duration
+                            : fmin(20.0, fmax(4.0, f->v[(f->n - 1) * f->stride] - f->v[0]));
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s - %s", m->name, o->in);
+
+    parent = malloc((size_t)(m->npoint ? m->npoint : 1) * sizeof *parent);
+    if (!parent) return 1;
+    find_joints(m, f, 1e-3 * L, parent);
+
+    out = fopen(o->out, "w");
+    if (!out) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->out, strerror(errno));
+        free(parent);
+        return 1;
+    }
+    /* Polyglot markup: parses as HTML5 and as XML, so xmllint can check it. */
+    fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+          "<meta charset=\"utf-8\"/>\n<title>", out);
+    put_text(out, title);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:1em;color:#222}\n"
+          "svg{width:100%;max-width:900px;height:auto;border:1px solid #ccc;background:#fff}\n"
+          ".body{stroke-width:4;stroke-linejoin:round;stroke-linecap:round;fill-opacity:0.15;"
+          "vector-effect:non-scaling-stroke}\n"
+          ".joint{fill:#fff;stroke:#222;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
+          ".com{stroke:none}\n"
+          ".spring{fill:none;stroke:#555;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
+          ".ground{fill:#ddd;stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
+          ".hatch{stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
+          ".tracefull{fill:none;stroke:#f4a;stroke-opacity:0.25;stroke-width:1;"
+          "vector-effect:non-scaling-stroke}\n"
+          ".trace{fill:none;stroke:#e0457b;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
+          ".tracedot{fill:#e0457b}\n"
+          ".ctl{margin:0.5em 0;display:flex;gap:1em;align-items:center;max-width:900px}\n"
+          ".ctl input{flex:1}\n#time{font-family:monospace;min-width:12em}\n"
+          ".note{color:#555;font-size:90%;max-width:900px}\n"
+          "</style>\n</head>\n<body>\n<h3>", out);
+    put_text(out, title);
+    fputs("</h3>\n<div class=\"ctl\"><button id=\"play\" type=\"button\">Pause</button>"
+          "<input id=\"slider\" type=\"range\" min=\"0\" step=\"1\" value=\"0\" max=\"", out);
+    fprintf(out, "%ld\"/><span id=\"time\">t = 0 s</span></div>\n", f->n - 1);
+    fprintf(out,
+            "<svg id=\"view\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"%.9g %.9g %.9g %.9g\""
+            " data-frames=\"%ld\" role=\"img\">\n",
+            xmin, -ymax, xmax - xmin, ymax - ymin, f->n);
+    fputs("<g id=\"world\" transform=\"scale(1,-1)\">\n", out);
+    /* Ground symbols never move: drawn here, a hatched wedge under each ground point. */
+    for (p = 0; p < m->npoint; p++) {
+        double x, y;
+        if (m->point_body[p] >= 0) continue;
+        x = px(f, 0, p);
+        y = py(f, 0, p);
+        fprintf(out, "<g class=\"groundsym\"><title>");
+        put_text(out, m->point_names[p]);
+        fprintf(out, "</title><polygon class=\"ground\" points=\"%.9g,%.9g %.9g,%.9g %.9g,%.9g\"/>"
+                     "<line class=\"hatch\" x1=\"%.9g\" y1=\"%.9g\" x2=\"%.9g\" y2=\"%.9g\"/></g>\n",
+                x, y, x - 1.6 * R, y - 2.4 * R, x + 1.6 * R, y - 2.4 * R, x - 2.2 * R,
+                y - 2.4 * R, x + 2.2 * R, y - 2.4 * R);
+    }
+    fputs("</g>\n</svg>\n<p class=\"note\">", out);
+    fprintf(out, "%ld frames. Bodies as lines through their points (dot: centre of mass), "
+                 "joints as circles, ground points as wedges, springs as zigzags",
+            f->n);
+    if (tr >= 0) {
+        fputs("; path of point ", out);
+        put_text(out, m->point_names[tr]);
+    }
+    fputs(".", out);
+    if (summary[0]) {
+        fputs("<br/>Run: <code>", out);
+        put_text(out, summary);
+        fputs("</code>", out);
+    }
+    fputs("</p>\n<script>//<![CDATA[\n", out);
+    /* Model layout: body outlines (point indices; -1-b is body b's CoM), springs, joints. */
+    fprintf(out, "var NP=%d,TR=%d,R=%.9g,SW=%.9g,DUR=%.9g,TDIG=%d;\n", m->npoint, tr, R, 0.6 * R,
+            dur, f->v[(f->n - 1) * f->stride] < 1.0 ? 5 : 3);
+    fputs("var BODIES=[\n", out);
+    for (b = 0; b < m->nbody; b++) {
+        int idx[64], n = 0, closed;
+        for (p = 0; p < m->npoint && n < 63; p++)
+            if (m->point_body[p] == b) idx[n++] = p;
+        closed = n >= 3;
+        if (closed) { /* order the outline by angle about the points' centroid (frame 0) */
+            double cx = 0, cy = 0;
+            int a, c;
+            for (a = 0; a < n; a++) {
+                cx += px(f, 0, idx[a]) / n;
+                cy += py(f, 0, idx[a]) / n;
+            }
+            for (a = 1; a < n; a++)
+                for (c = a; c > 0 && atan2(py(f, 0, idx[c]) - cy, px(f, 0, idx[c]) - cx) <
+                                          atan2(py(f, 0, idx[c - 1]) - cy, px(f, 0, idx[c - 1]) - cx);
+                     c--) {
+                    int tmp = idx[c];
+                    idx[c] = idx[c - 1];
+                    idx[c - 1] = tmp;
+                }
+        } else if (n == 2) { /* a bar: first point, centre of mass, second point */
+            idx[2] = idx[1];
+            idx[1] = -1 - b;
+            n = 3;
+        } else { /* one point or none: a line to the centre of mass */
+            idx[n++] = -1 - b;
+        }
+        fputs(" {name:", out);
+        put_js_string(out, m->body_names[b]);
+        fprintf(out, ",color:\"%s\",closed:%s,pts:[", palette[b % 8], closed ? "true" : "false");
+        for (i = 0; i < n; i++) fprintf(out, "%s%d", i ? "," : "", idx[i]);
+        fputs("]},\n", out);
+    }
+    fputs("];\nvar SPRINGS=[", out);
+    for (i = 0; i < m->nspring; i++)
+        fprintf(out, "%s[%d,%d]", i ? "," : "", m->spring_points[2 * i], m->spring_points[2 * i + 1]);
+    fputs("];\nvar JOINTS=[", out); /* one point per group of coincident points */
+    first = 1;
+    for (p = 0; p < m->npoint; p++) {
+        int q, members = 0;
+        if (root(parent, p) != p) continue;
+        for (q = 0; q < m->npoint; q++) members += root(parent, q) == p;
+        if (members < 2) continue;
+        fprintf(out, "%s%d", first ? "" : ",", p);
+        first = 0;
+    }
+    fputs("];\n/* one frame per line: t, then x,y of every point, then of every centre of mass */\n"
+          "var D=[\n", out);
+    for (k = 0; k < f->n; k++) {
+        fputc('[', out);
+        for (i = 0; i < f->stride; i++) fprintf(out, "%s%.7g", i ? "," : "", f->v[k * f->stride + i]);
+        fputs("],\n", out);
+    }
+    fputs("];\n", out);
+    fputs(script, out);
+    fputs("//]]></script>\n</body>\n</html>\n", out);
+    free(parent);
+    if (fclose(out) != 0) {
+        fprintf(stderr, "%s: error writing %s\n", prog, o->out);
+        return 1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "%s: wrote %s (%ld frames%s%s)\n", prog, o->out, f->n,
+                tr >= 0 ? ", trace " : "", tr >= 0 ? m->point_names[tr] : "");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    const mb_model *m = &MB_MODEL_VAR;
+    opts o;
+    frames fr;
+    char summary[1024], *outname = NULL;
+    int i, rc;
+
+    memset(&o, 0, sizeof o);
+    o.every = 1;
+    o.max_frames = 2000;
+    if (argc > 0 && argv[0][0]) {
+        prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    }
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, m);
+            return 0;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o.quiet = 1;
+        } else if (strcmp(a, "--out") == 0 && has) {
+            o.out = argv[++i];
+        } else if (strcmp(a, "--trace") == 0 && has) {
+            o.trace = argv[++i];
+        } else if (strcmp(a, "--title") == 0 && has) {
+            o.title = argv[++i];
+        } else if (strcmp(a, "--every") == 0 && has) {
+            if (!parse_long(argv[++i], &o.every) || o.every < 1) goto bad_value;
+        } else if (strcmp(a, "--max-frames") == 0 && has) {
+            if (!parse_long(argv[++i], &o.max_frames) || o.max_frames < 0) goto bad_value;
+        } else if (strcmp(a, "--duration") == 0 && has) {
+            if (!parse_double(argv[++i], &o.duration) || o.duration <= 0.0) goto bad_value;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "%s: unknown option or missing value: %s (try --help)\n", prog, a);
+            return EXIT_USAGE;
+        } else if (!o.in) {
+            o.in = a;
+        } else {
+            fprintf(stderr, "%s: more than one input file: %s (try --help)\n", prog, a);
+            return EXIT_USAGE;
+        }
+        continue;
+    bad_value:
+        fprintf(stderr, "%s: bad value for %s: %s\n", prog, a, argv[i]);
+        return EXIT_USAGE;
+    }
+    if (!o.in) {
+        fprintf(stderr, "%s: no input file (try --help)\n", prog);
+        return EXIT_USAGE;
+    }
+    if (!o.out) { /* results/x.csv -> results/x.html */
+        size_t n = strlen(o.in);
+        outname = malloc(n + 6);
+        if (!outname) return 1;
+        memcpy(outname, o.in, n + 1);
+        if (n > 4 && strcmp(outname + n - 4, ".csv") == 0) outname[n - 4] = '\0';
+        strcat(outname, ".html");
+        o.out = outname;
+    }
+
+    memset(&fr, 0, sizeof fr);
+    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody;
+    rc = read_csv(m, &o, &fr, summary, sizeof summary);
+    if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {
+        /* keep frames evenly spread, always including the last one */
+        long k, n = 0, step = (fr.n + o.max_frames - 1) / o.max_frames;
+        for (k = 0; k < fr.n; k += step, n++)
+            memmove(fr.v + n * fr.stride, fr.v + k * fr.stride, (size_t)fr.stride * sizeof *fr.v);
+        if ((fr.n - 1) % step) {
+            memmove(fr.v + n * fr.stride, fr.v + (fr.n - 1) * fr.stride,
+                    (size_t)fr.stride * sizeof *fr.v);
+            n++;
+        }
+        fr.n = n;
+    }
+    if (rc == 0) rc = write_html(m, &o, &fr, summary);
+    free(fr.v);
+    free(outname);
+    return rc;
+}
