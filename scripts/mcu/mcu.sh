@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# mcu.sh - build, run and inspect bare-metal Cortex-M test programs under QEMU.
+# Usage: mcu.sh build TARGET OUTDIR NAME [CFLAGS...] -- SOURCES...  -> OUTDIR/NAME.elf (+ .map, objs)
+#        mcu.sh run TARGET ELF          run under QEMU (semihosting, -icount), guest exit status
+#        mcu.sh nmcheck FILES...        fail if an object or image names malloc/free/printf & co.
+#        mcu.sh flags TARGET            print the compiler flags of TARGET
+# TARGET: m4f (Cortex-M4F, hard float, QEMU mps2-an386) or m3 (Cortex-M3, QEMU mps2-an385).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+: "${MCU_OPT:=-O2}"                     # optimisation level of embedded builds
+: "${MCU_TIMEOUT:=120}"                 # seconds before a guest counts as hung
+# -icount shift=7: every guest instruction advances virtual time by 128 ns; SysTick runs at the
+# boards' 25 MHz (40 ns), so instructions = ticks * 40 / 128 (resolution below one instruction).
+MCU_ICOUNT_SHIFT=7
+
+cpu_flags() {
+    case "$1" in
+        m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard" ;;
+        m3)  echo "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft" ;;
+        *) echo "mcu.sh: unknown target '$1' (m4f or m3)" >&2; exit 2 ;;
+    esac
+}
+machine() {
+    case "$1" in
+        m4f) echo mps2-an386 ;;
+        m3)  echo mps2-an385 ;;
+        *) echo "mcu.sh: unknown target '$1'" >&2; exit 2 ;;
+    esac
+}
+# Same language rules as the host build so double results can match bit for bit.
+common_flags="-std=c99 -ffp-contract=off -ffunction-sections -fdata-sections -Wall -Wextra -Werror"
+
+cmd=${1:-}; [ $# -gt 0 ] && shift
+case "$cmd" in
+flags)
+    echo "$(cpu_flags "$1") $common_flags $MCU_OPT"
+    ;;
+build)
+    target=$1 out=$2 name=$3; shift 3
+    cflags=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do cflags+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    mkdir -p "$out/obj-$name"
+    objs=()
+    for src in "$@"; do
+        obj="$out/obj-$name/$(basename "${src%.c}").o"
+        # -fstack-usage writes <obj>.su next to the object, used by the stack report.
+        arm-none-eabi-gcc $(cpu_flags "$target") $common_flags $MCU_OPT --specs=picolibc.specs \
+            -fstack-usage "${cflags[@]}" -c "$src" -o "$obj"
+        objs+=("$obj")
+    done
+    arm-none-eabi-gcc $(cpu_flags "$target") --specs=picolibc.specs -nostartfiles \
+        -T"$here/mps2.ld" -Wl,--gc-sections -Wl,-Map="$out/$name.map" \
+        "${objs[@]}" -lm -o "$out/$name.elf"
+    ;;
+run)
+    target=$1 elf=$2
+    # The chardev binding sends semihosting output to stdout (otherwise QEMU writes it to stderr).
+    timeout "$MCU_TIMEOUT" qemu-system-arm -M "$(machine "$target")" -nographic -monitor none \
+        -serial none -icount shift=$MCU_ICOUNT_SHIFT -chardev stdio,id=shc \
+        -semihosting-config enable=on,target=native,chardev=shc -kernel "$elf"
+    ;;
+nmcheck)
+    # Allocation and formatted printing must not exist in embedded code (STYLE.md); checks both
+    # references (objects) and definitions (linked images, which pull them from libc).
+    bad='^(malloc|free|calloc|realloc|reallocarray|aligned_alloc|posix_memalign|memalign|_malloc_r|_free_r|_calloc_r|_realloc_r|printf|fprintf|sprintf|snprintf|vprintf|vfprintf|vsprintf|vsnprintf|puts|fputs|putchar|iprintf|siprintf|_printf_r|_vfprintf_r|__d_vfprintf|__f_vfprintf|__i_vfprintf)$'
+    status=0
+    for o in "$@"; do
+        hits=$(arm-none-eabi-nm "$o" | awk '{print $NF}' | grep -E "$bad" || true)
+        if [ -n "$hits" ]; then
+            echo "nmcheck: $o references: $(echo $hits)" >&2
+            status=1
+        fi
+    done
+    exit $status
+    ;;
+*)
+    sed -n '2,8p' "$0" >&2; exit 2 ;;
+esac

@@ -1,0 +1,67 @@
+/* mcu_report.c - value and measurement lines for the MCU tests, formatted without printf.
+ * Layer: test infrastructure, built for the host and the target alike so both print the same.
+ * Format: "V <name>[<i>] <hex bits>" (compared by mcu_compare) and "M <key> <decimal>". */
+#include "mcu_port.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static char line[128];
+
+/* Append s at position n of line; returns the new length (silently truncates). */
+static int put_str(int n, const char *s)
+{
+    while (*s && n < (int)sizeof line - 24) line[n++] = *s++;
+    return n;
+}
+
+static int put_dec(int n, unsigned long long v)
+{
+    char tmp[24];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v);
+    while (k) line[n++] = tmp[--k];
+    return n;
+}
+
+static void put_value(const char *name, int i, uint64_t bits, int digits)
+{
+    int n = put_str(0, "V "), k;
+    n = put_str(n, name);
+    line[n++] = '[';
+    n = put_dec(n, (unsigned long long)i);
+    line[n++] = ']';
+    line[n++] = ' ';
+    for (k = digits - 1; k >= 0; k--) line[n++] = "0123456789abcdef"[(bits >> (4 * k)) & 15u];
+    line[n++] = '\n';
+    line[n] = 0;
+    mcu_puts(line);
+}
+
+void mcu_put_f64(const char *name, int i, double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    put_value(name, i, b, 16);
+}
+
+void mcu_put_f32(const char *name, int i, float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    put_value(name, i, b, 8);
+}
+
+void mcu_put_u(const char *key, unsigned long long v)
+{
+    int n = put_str(0, "M ");
+    n = put_str(n, key);
+    line[n++] = ' ';
+    n = put_dec(n, v);
+    line[n++] = '\n';
+    line[n] = 0;
+    mcu_puts(line);
+}
