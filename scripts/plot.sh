@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# plot.sh - PNG plots of simulator results with gnuplot (Debian: gnuplot-nox).
+# One run:  energy deviation, constraint violation (log), sigma norm, a point's trajectory.
+# Compare:  the same quantities for several runs in one figure each (thesis figures 11-13).
+set -eu
+
+usage() {
+    cat <<'EOF'
+usage: scripts/plot.sh [options] RESULTS.csv
+       scripts/plot.sh --compare PREFIX RUN1.csv[:LABEL] RUN2.csv[:LABEL] ...
+
+One run: writes next to RESULTS.csv (or into --outdir)
+  <base>_energy.png       energy deviation dU = T + V - E0 - W_nc against time
+  <base>_constraints.png  |Phi| and |dPhi/dt| against time, log scale
+  <base>_sigma.png        |sigma| (alf formulations; skipped when the column is absent)
+  <base>_trace.png        x(t), y(t) and the path y(x) of one named point
+Compare: writes PREFIX_energy.png, PREFIX_phi.png, PREFIX_phid.png with one curve per run.
+
+options:
+  --outdir DIR         where the PNGs go (default: the CSV's directory)
+  --trace BODY.POINT   point for the trajectory plot (default: the moving point whose
+                       path is longest; 'none' skips the plot)
+  --label TEXT         added to every title (e.g. "alf-trapezoid, h = 1e-5 s")
+  --size WxH           image size in pixels (default 900x560)
+  --help               this text
+exit status: 0 plots written, 1 bad input or gnuplot failed, 2 bad command line
+EOF
+}
+
+die() { echo "plot.sh: $*" >&2; exit 1; }
+
+command -v gnuplot >/dev/null 2>&1 ||
+    die "gnuplot not found; install it with: scripts/deps.sh plots"
+
+# pngcairo draws antialiased text; plain png is the fallback of minimal builds.
+if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then
+    term="pngcairo enhanced font 'sans,11' linewidth 1.5"
+else
+    term="png enhanced font 'sans,11'"
+fi
+
+outdir="" trace="" label="" size="900,560" compare="" runs=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --help|-h) usage; exit 0 ;;
+        --outdir) [ $# -ge 2 ] || { usage >&2; exit 2; }; outdir=$2; shift 2 ;;
+        --trace)  [ $# -ge 2 ] || { usage >&2; exit 2; }; trace=$2; shift 2 ;;
+        --label)  [ $# -ge 2 ] || { usage >&2; exit 2; }; label=$2; shift 2 ;;
+        --size)   [ $# -ge 2 ] || { usage >&2; exit 2; }; size=${2/x/,}; shift 2 ;;
+        --compare) [ $# -ge 2 ] || { usage >&2; exit 2; }; compare=$2; shift 2 ;;
+        -*) echo "plot.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+        *) runs+=("$1"); shift ;;
+    esac
+done
+[ ${#runs[@]} -ge 1 ] || { usage >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Data rows only: drop the simulator's key=value summary line and comments.
+clean() { grep -v -e '=' -e '^#' "$1" > "$2" || true; }
+# 1 if the CSV header ($1) has column $2.
+has_col() { head -n 1 "$1" | tr -d '\r' | tr ',' '\n' | grep -qxF "$2"; }
+# gnuplot string literal: quote and escape.
+gq() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
+# Escape gnuplot's enhanced-text markup (_ ^ { } @ &) in names: "double_pendulum".
+et() { printf '%s' "$1" | sed -e 's/[_^{}@&]/\\&/g'; }
+suffix() { [ -n "$label" ] && printf ' (%s)' "$(et "$label")" || true; }
+
+# The moving point whose path is longest (point columns are "<body>.<point>.x").
+longest_path() {
+    awk -F, 'NR == 1 {
+            for (i = 1; i <= NF; i++) { name[i] = $i; col[$i] = i }
+            for (i = 1; i <= NF; i++)
+                if (name[i] ~ /^[^.]+\.[^.]+\.x$/ && name[i] !~ /^ground\./) {
+                    base = substr(name[i], 1, length(name[i]) - 2)
+                    if ((base ".y") in col) { xs[base] = i; ys[base] = col[base ".y"] }
+                }
+            next }
+        NF > 1 && $0 !~ /=/ {
+            for (b in xs) {
+                x = $(xs[b]); y = $(ys[b])
+                if (NR > 2) len[b] += sqrt((x - px[b])^2 + (y - py[b])^2)
+                px[b] = x; py[b] = y
+            } }
+        END { best = ""; for (b in len) if (best == "" || len[b] > len[best] || (len[b] == len[best] && b < best)) best = b
+              print best }' "$1"
+}
+
+common="set terminal $term size $size
+set datafile separator ','
+set grid lc rgb '#dddddd'
+set key top left box opaque
+set xlabel 'time t [s]'
+set format y '%g'"
+
+if [ -n "$compare" ]; then
+    # ---------------------------------------------------------- several runs
+    plots_e="" plots_p="" plots_v="" i=0
+    for r in "${runs[@]}"; do
+        f=${r%%:*}; l=${r#*:}; [ "$l" = "$r" ] && l=$(basename "$f" .csv)
+        [ -r "$f" ] || die "cannot read $f"
+        for c in t energy_dev phi_norm phid_norm; do has_col "$f" "$c" || die "$f: no column '$c'"; done
+        i=$((i + 1)); clean "$f" "$tmp/run$i.csv"
+        sep=""; [ $i -gt 1 ] && sep=", "
+        plots_e+="$sep'$tmp/run$i.csv' using 't':(abs(column('energy_dev')) > 0 ? abs(column('energy_dev')) : NaN) with lines title $(gq "$(et "$l")")"
+        plots_p+="$sep'$tmp/run$i.csv' using 't':(column('phi_norm') > 0 ? column('phi_norm') : NaN) with lines title $(gq "$(et "$l")")"
+        plots_v+="$sep'$tmp/run$i.csv' using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with lines title $(gq "$(et "$l")")"
+    done
+    mkdir -p "$(dirname "$compare")"
+    gnuplot <<EOF || die "gnuplot failed"
+$common
+set logscale y
+set format y '10^{%L}'
+set key bottom right box opaque
+set output '${compare}_energy.png'
+set title $(gq "Energy deviation |{/Symbol D}U| = |T + V - E_0 - W_{nc}|$(suffix)")
+set ylabel '|{/Symbol D}U| [J]'
+plot $plots_e
+set output '${compare}_phi.png'
+set title $(gq "Position constraint violation |{/Symbol F}(q)|$(suffix)")
+set ylabel '|{/Symbol F}| [m]'
+plot $plots_p
+set output '${compare}_phid.png'
+set title $(gq "Velocity constraint violation |{/Symbol F}_q dq/dt|$(suffix)")
+set ylabel '|d{/Symbol F}/dt| [m/s]'
+plot $plots_v
+EOF
+    for s in energy phi phid; do echo "${compare}_$s.png"; done
+    exit 0
+fi
+
+# -------------------------------------------------------------- one run
+[ ${#runs[@]} -eq 1 ] || { echo "plot.sh: one CSV expected (or --compare)" >&2; exit 2; }
+csv=${runs[0]}
+[ -r "$csv" ] || die "cannot read $csv"
+for c in t energy_dev phi_norm phid_norm; do has_col "$csv" "$c" || die "$csv: no column '$c'"; done
+base=$(basename "$csv" .csv)
+[ -n "$outdir" ] || outdir=$(dirname "$csv")
+mkdir -p "$outdir"
+clean "$csv" "$tmp/data.csv"
+[ "$(wc -l < "$tmp/data.csv")" -ge 3 ] || die "$csv: fewer than 2 data rows"
+d="$tmp/data.csv"
+out="$outdir/$base"
+written=("${out}_energy.png" "${out}_constraints.png")
+
+script="$common
+set output '${out}_energy.png'
+set title $(gq "$(et "$base"): energy deviation {/Symbol D}U = T + V - E_0 - W_{nc}$(suffix)")
+set ylabel '{/Symbol D}U [J]'
+set format y '%.2te%+03T'
+plot '$d' using 't':'energy_dev' with lines lc rgb '#1f77b4' title '{/Symbol D}U'
+set format y '%g'
+
+set output '${out}_constraints.png'
+set multiplot layout 2,1 title $(gq "$(et "$base"): constraint violation$(suffix)")
+set logscale y
+set format y '10^{%L}'
+set title 'position constraints'
+set ylabel '|{/Symbol F}(q)| [m]'
+plot '$d' using 't':(column('phi_norm') > 0 ? column('phi_norm') : NaN) with lines lc rgb '#d62728' title '|{/Symbol F}|'
+set title 'velocity constraints'
+set ylabel '|{/Symbol F}_q dq/dt| [m/s]'
+plot '$d' using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with lines lc rgb '#2ca02c' title '|d{/Symbol F}/dt|'
+unset multiplot
+unset logscale y
+set format y '%g'
+"
+if has_col "$csv" sigma_norm; then
+    written+=("${out}_sigma.png")
+    script+="
+set output '${out}_sigma.png'
+set title $(gq "$(et "$base"): norm of {/Symbol s} = {/Symbol \\362}{/Symbol l} dt (augmented Lagrangian multipliers)$(suffix)")
+set ylabel '|{/Symbol s}| [N s]'
+plot '$d' using 't':'sigma_norm' with lines lc rgb '#9467bd' title '|{/Symbol s}|'
+"
+fi
+[ -n "$trace" ] || trace=$(longest_path "$csv")
+if [ -n "$trace" ] && [ "$trace" != none ]; then
+    has_col "$csv" "$trace.x" && has_col "$csv" "$trace.y" ||
+        die "$csv: no columns '$trace.x', '$trace.y' (--trace names a point as BODY.POINT)"
+    written+=("${out}_trace.png")
+    script+="
+set output '${out}_trace.png'
+set multiplot layout 1,2 title $(gq "$(et "$base"): trajectory of point $(et "$trace")$(suffix)")
+set title 'coordinates against time'
+set ylabel 'position [m]'
+set key top left box opaque
+plot '$d' using 't':'$trace.x' with lines lc rgb '#1f77b4' title $(gq "x_{$(et "$trace")}"), \\
+     '' using 't':'$trace.y' with lines lc rgb '#d62728' title $(gq "y_{$(et "$trace")}")
+set title 'path in the plane'
+set xlabel 'x [m]'
+set ylabel 'y [m]'
+set size ratio -1
+plot '$d' using '$trace.x':'$trace.y' with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
+unset multiplot
+"
+fi
+printf '%s\n' "$script" | gnuplot || die "gnuplot failed"
+printf '%s\n' "${written[@]}"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# run.sh - simulate one model, then write its plots and animation and print a short summary.
+# Usage: scripts/run.sh MODEL FORMULATION [simulator options...]   (called by `make run`)
+# Expects build/MODEL_sim and build/MODEL_anim; writes results/MODEL.{csv,log,html} and PNGs.
+set -u
+
+if [ $# -lt 2 ] || [ "$1" = --help ]; then
+    echo "usage: scripts/run.sh MODEL FORMULATION [simulator options...]" >&2
+    echo "  env: BUILD (default build), RESULTS (default results), TRACE (point to trace)" >&2
+    exit 2
+fi
+model=$1 form=$2
+shift 2
+build=${BUILD:-build}
+res=${RESULTS:-results}
+sim=$build/${model}_sim anim=$build/${model}_anim
+csv=$res/$model.csv log=$res/$model.log html=$res/$model.html
+for b in "$sim" "$anim"; do
+    [ -x "$b" ] || { echo "run.sh: $b is missing (make sim MODEL=$model; make anim MODEL=$model)" >&2; exit 1; }
+done
+mkdir -p "$res"
+
+start=$(date +%s.%N)
+echo "== simulating $model with $form: $sim --formulation $form $* --out $csv"
+# stdout (the summary line) is kept in the log; stderr stays on the terminal so the
+# simulator's progress bar can show.
+"$sim" --formulation "$form" "$@" --out "$csv" | tee "$log"
+sim_rc=${PIPESTATUS[0]}
+summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
+[ -n "$summary" ] || summary=$(grep -E 'status=' "$csv" 2>/dev/null | tail -n 1)
+get() { printf '%s\n' "$summary" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
+if [ "$sim_rc" -ne 0 ]; then
+    echo "run.sh: the simulator exited with status $sim_rc (see above); plotting what it wrote" >&2
+fi
+[ -s "$csv" ] || { echo "run.sh: no results in $csv" >&2; exit 1; }
+
+# The label says how the curves were made; h comes from the options when given.
+h=$(printf '%s\n' "$@" | awk 'p {print; exit} $0 == "--h" {p = 1}')
+label="$form${h:+, h = $h s}"
+trace_opt=()
+[ -n "${TRACE:-}" ] && trace_opt=(--trace "$TRACE")
+
+echo "== plotting"
+pngs=$(scripts/plot.sh --label "$label" "${trace_opt[@]}" "$csv") || exit 1
+echo "== animating"
+"$anim" "${trace_opt[@]}" --title "$model, $label" --out "$html" "$csv" || exit 1
+end=$(date +%s.%N)
+
+rows=$(grep -c -v -e '=' -e '^#' "$csv")
+rows=$((rows - 1))
+echo
+echo "== $model ($form) done in $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s"
+printf '   status %s, %s steps to t = %s s, simulator time %s s\n' \
+    "$(get status)" "$(get steps)" "$(get t_end)" "$(get wall_s)"
+printf '   max |energy deviation| %s J, max |Phi| %s, max |dPhi/dt| %s\n' \
+    "$(get max_energy_dev)" "$(get max_phi)" "$(get max_phid)"
+printf '   %-34s %s rows\n' "$csv" "$rows"
+while read -r p; do
+    case "$p" in
+        *_energy.png) what="energy deviation against time" ;;
+        *_constraints.png) what="position and velocity constraint violation (log)" ;;
+        *_sigma.png) what="norm of sigma (integral of the multipliers)" ;;
+        *_trace.png) what="trajectory of a point" ;;
+        *) what="" ;;
+    esac
+    printf '   %-34s %s\n' "$p" "$what"
+done <<< "$pngs"
+printf '   %-34s %s\n' "$html" "animation: open it in a web browser"
+exit "$sim_rc"
