@@ -1,0 +1,344 @@
+-- emit_data.lua - emit a model as plain const data for the generic evaluator (runtime/mb_generic.c):
+-- bodies, points, elements with their parameters, time functions as postfix programs, and the same
+-- sparsity patterns, names and initial data as the generated code. Layer: generator back end.
+
+local sym = require("sym")
+
+local emit_data = {}
+
+local function uerr(M, line, msg)
+    error(string.format("%s:%d: error: %s", M.file or "?", line or 0, msg), 0)
+end
+
+local function cstring(s)
+    return '"' .. s:gsub('[%c"\\]', function(c) return string.format("\\%03o", c:byte()) end) .. '"'
+end
+
+-- Comma-separated initializer rows, `per` items per line.
+local function rows(items, per)
+    local out = {}
+    for i = 1, #items, per do
+        out[#out + 1] = "    " .. table.concat(items, ", ", i, math.min(i + per - 1, #items)) .. ","
+    end
+    return table.concat(out, "\n")
+end
+
+local function template_path(opts, name)
+    local dir = opts.template_dir
+    if not dir then
+        local src = debug and debug.getinfo(1, "S").source or ""
+        dir = (src:match("^@(.*)[/\\][^/\\]*$") or ".") .. "/../templates"
+    end
+    return dir .. "/" .. name
+end
+
+local function load_template(opts, name)
+    if opts.templates and opts.templates[name] then return opts.templates[name] end
+    local path = template_path(opts, name)
+    local f, err = io.open(path, "rb")
+    if not f then error("cannot read template " .. path .. ": " .. tostring(err), 0) end
+    local s = f:read("a")
+    f:close()
+    return s
+end
+
+------------------------------------------------------------------ time functions
+
+-- Opcodes: keep in step with the MB_TF_* enum of runtime/mb_generic.h.
+local OP = { const = 0, t = 1, add = 2, sub = 3, mul = 4, div = 5, pow = 6, neg = 7, sin = 8,
+             cos = 9, tan = 10, exp = 11, log = 12, sqrt = 13, abs = 14, step = 15 }
+local STACK = 32        -- MB_TF_STACK
+local MAXCODE = 100000  -- a shared DAG expanded into a tree must stay reasonable
+
+-- Collects programs and a constant pool shared by all of them.
+local function tf_table()
+    return { start = {}, len = {}, code = {}, const = {}, cindex = {} }
+end
+
+local function const_index(T, x)
+    local key = sym.literal(x)
+    local k = T.cindex[key]
+    if not k then
+        T.const[#T.const + 1] = x
+        k = #T.const - 1
+        T.cindex[key] = k
+    end
+    return k
+end
+
+-- Append the postfix program of expression e (node or number); returns its index (0-based).
+local function tf_add(T, M, el, e, what)
+    local tvar = sym.var("t")
+    local code, depth = {}, {}
+    local function gen(x)           -- returns the stack depth the subtree needs
+        if type(x) == "number" or x.op == "num" then
+            local v = type(x) == "number" and x or x.v
+            code[#code + 1] = OP.const
+            code[#code + 1] = const_index(T, v)
+            return 1
+        end
+        if #code > MAXCODE then uerr(M, el.line, what .. " of '" .. el.name .. "' is too large") end
+        if x.op == "var" then
+            if x ~= tvar then
+                uerr(M, el.line, what .. " of '" .. el.name .. "' depends on '" .. x.name .. "'")
+            end
+            code[#code + 1] = OP.t
+            return 1
+        end
+        local op = x.op == "powv" and "pow" or x.op
+        if not OP[op] then uerr(M, el.line, "unsupported operation '" .. x.op .. "' in " .. what) end
+        local da = gen(x.a)
+        local d = da
+        if x.b then d = math.max(da, gen(x.b) + 1) end
+        code[#code + 1] = OP[op]
+        return d
+    end
+    local d = gen(e)
+    if d > STACK then uerr(M, el.line, what .. " of '" .. el.name .. "' nests too deeply") end
+    T.start[#T.start + 1] = #T.code
+    T.len[#T.len + 1] = #code
+    for _, c in ipairs(code) do T.code[#T.code + 1] = c end
+    return #T.start - 1
+end
+
+-- A model time function (number or Lua function of t) as an expression in sym.var "t".
+local function tf_expr(M, el, f)
+    if type(f) == "number" then return sym.num(f) end
+    if sym.is(f) then return f end
+    local ok, r = pcall(f, sym.var("t"))
+    if not ok then uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r)) end
+    if type(r) == "number" or sym.is(r) then return sym.lift(r) end
+    uerr(M, el.line, "time function of '" .. el.name .. "' returned a " .. type(r))
+end
+
+------------------------------------------------------------------ elements
+
+local KIND = { revolute = 1, prismatic = 2, spring = 3, rotspring = 4, force = 5, torque = 6,
+               driver_coord = 7, driver_joint = 8 }
+
+local function coords(body)   -- 0-based global indices of body (1-based; 0 = ground)
+    if body == 0 then return -1, -1, -1 end
+    return 3 * body - 3, 3 * body - 2, 3 * body - 1
+end
+
+-- Build the element records and the slot table from the model and the derived patterns.
+local function elements(M, D, T)
+    local nq = 3 * #M.bodies
+    local function index(list)
+        local idx = {}
+        for i, ent in ipairs(list) do idx[ent.r * nq + ent.c] = i - 1 end
+        return idx
+    end
+    local jidx, qidx, vidx = index(D.phiq), index(D.dqdq), index(D.dqdv)
+    local slots, recs = {}, {}
+    local row = 0
+    local tvar = sym.var("t")
+
+    -- local block slots; returns the offset in `slots`
+    local function block(idx, rowsof, cols)
+        local off = #slots
+        for _, r in ipairs(rowsof) do
+            for _, c in ipairs(cols) do
+                local s = -1
+                if r >= 0 and c >= 0 then s = idx[r * nq + c] or -1 end
+                slots[#slots + 1] = s
+            end
+        end
+        return off
+    end
+
+    for _, el in ipairs(M.elements) do
+        local r = { kind = 0, a = -1, b = -1, sa = { 0, 0 }, sb = { 0, 0 }, par = { 0, 0, 0, 0 },
+                    flag = 0, row = -1, col = {}, tf = { -1, -1, -1 }, jslot = -1, qslot = -1,
+                    vslot = -1, name = el.name }
+        local k = el.kind
+        local nrow = 0
+        if k == "revolute" or k == "prismatic" or k == "spring" then
+            r.a, r.b = el.a.body - 1, el.b.body - 1
+            r.sa, r.sb = { el.a.s[1], el.a.s[2] }, { el.b.s[1], el.b.s[2] }
+            local ax, ay, ap = coords(el.a.body)
+            local bx, by, bp = coords(el.b.body)
+            r.col = { ax, ay, ap, bx, by, bp }
+            if k == "revolute" then
+                r.kind, nrow = KIND.revolute, 2
+            elseif k == "prismatic" then
+                r.kind, nrow = KIND.prismatic, 2
+                r.par = { el.axis[1], el.axis[2], el.angle or 0, 0 }
+            else
+                r.kind = KIND.spring
+                r.par = { el.k, el.l0, el.c or 0, el.c2 or 0 }
+            end
+        elseif k == "rotspring" then
+            r.kind = KIND.rotspring
+            r.a, r.b = el.a.body - 1, el.b.body - 1
+            r.col = { select(3, coords(el.a.body)), select(3, coords(el.b.body)) }
+            r.par = { el.k, el.theta0 or 0, el.c or 0, 0 }
+        elseif k == "force" then
+            r.kind = KIND.force
+            r.a = el.at.body - 1
+            r.sa = { el.at.s[1], el.at.s[2] }
+            r.col = { coords(el.at.body) }
+            r.flag = el.frame == "body" and 1 or 0
+            r.tf[1] = tf_add(T, M, el, tf_expr(M, el, el.fx), "fx")
+            r.tf[2] = tf_add(T, M, el, tf_expr(M, el, el.fy), "fy")
+        elseif k == "torque" then
+            r.kind = KIND.torque
+            r.a = el.body.body - 1
+            r.col = { select(3, coords(el.body.body)) }
+            r.tf[1] = tf_add(T, M, el, tf_expr(M, el, el.tau), "tau")
+        elseif k == "driver" then
+            nrow = 1
+            if el.coord then
+                r.kind = KIND.driver_coord
+                r.col = { el.coord - 1 }
+            else
+                r.kind = KIND.driver_joint
+                r.a, r.b = el.a.body - 1, el.b.body - 1
+                r.col = { select(3, coords(el.a.body)), select(3, coords(el.b.body)) }
+            end
+            -- f, f', f'' as three programs: drivers' Phi_t = -f', Phi_tt = -f''
+            local f = tf_expr(M, el, el.f)
+            local f1 = sym.d(f, tvar)
+            r.tf = { tf_add(T, M, el, f, "f"), tf_add(T, M, el, f1, "f'"),
+                     tf_add(T, M, el, sym.d(f1, tvar), "f''") }
+        else
+            uerr(M, el.line, "generic evaluator: unknown element kind '" .. tostring(k) .. "'")
+        end
+        if nrow > 0 then
+            r.row = row
+            local rs = {}
+            for i = 1, nrow do rs[i] = row + i - 1 end
+            r.jslot = block(jidx, rs, r.col)
+            row = row + nrow
+        end
+        if k == "spring" or k == "rotspring" or k == "force" then
+            r.qslot = block(qidx, r.col, r.col)
+        end
+        if k == "spring" or k == "rotspring" then
+            r.vslot = block(vidx, r.col, r.col)
+        end
+        recs[#recs + 1] = r
+    end
+    if row ~= D.nc then error("emit_data: constraint rows disagree with the derivation", 0) end
+    return recs, slots
+end
+
+------------------------------------------------------------------ rendering
+
+-- Contract: emit_data.generate(M, opts) -> { { name = "<name>_data.c", content = ... } }.
+--   M: the validated model table (GENERATOR_CONTRACT.md). opts as for emit.generate, plus
+--   opts.derived: the table emit.derive(M) returned (derived here when absent) so that the
+--   patterns, names and point order are exactly the generated code's.
+-- Raises "file:line: error: msg" for model errors (bad time functions). Deterministic output.
+function emit_data.generate(M, opts)
+    opts = opts or {}
+    local D = opts.derived
+    if not D then D = require("emit").derive(M) end   -- lazy: emit may require this module
+    local name = M.name
+    local fill = require("emit").fill
+    local cnum = sym.cnum
+    local T = tf_table()
+    local recs, slots = elements(M, D, T)
+
+    local data = {}
+    local function array(ctype, id, items, per, fmt)
+        if #items == 0 then return "NULL" end
+        local strs = {}
+        for i, x in ipairs(items) do strs[i] = fmt and fmt(x) or tostring(x) end
+        local decl = "static const " .. ctype .. " " .. name .. "_g_" .. id
+        if ctype == "char *const" then decl = "static const char *const " .. name .. "_g_" .. id end
+        data[#data + 1] = decl .. "[" .. #items .. "] = {\n" .. rows(strs, per) .. "\n};"
+        return name .. "_g_" .. id
+    end
+
+    -- initial data exactly as emit.generate builds it
+    local coord_names, body_names, mass, q0, v0, locked, vgiven = {}, {}, {}, {}, {}, {}, {}
+    local lock, vel = M.lock or {}, M.velocity or {}
+    for i, b in ipairs(M.bodies) do
+        body_names[i] = b.name
+        local guess = { b.x or 0, b.y or 0, b.angle or 0 }
+        local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
+        local J = { b.mass, b.mass, b.inertia }
+        for j, suffix in ipairs({ "x", "y", "phi" }) do
+            local k = 3 * i - 3 + j
+            coord_names[k] = b.name .. "." .. suffix
+            mass[k], q0[k] = J[j], guess[j]
+            v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
+            locked[k] = lock[k] and 1 or 0
+            vgiven[k] = vel[k] ~= nil and 1 or 0
+        end
+    end
+    local point_names, point_body, point_s = {}, {}, {}
+    for i, p in ipairs(D.points) do
+        point_names[i] = p.name
+        point_body[i] = p.body - 1
+        point_s[2 * i - 1], point_s[2 * i] = p.s[1], p.s[2]
+    end
+    local function pat(list)
+        local r, c = {}, {}
+        for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
+        return r, c
+    end
+
+    local v = { NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
+                OPTIONS = (opts.options_text and opts.options_text ~= "") and opts.options_text
+                          or "none",
+                NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
+                NSPRING = #D.spring_points // 2, PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
+                DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start }
+    v.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
+    v.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)
+    v.POINT_NAMES = array("char *const", "point_names", point_names, 4, cstring)
+    v.POINT_BODY = array("int", "point_body", point_body, 16)
+    v.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
+    v.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
+    v.MASS = array("mb_real", "mass", mass, 3, cnum)
+    v.Q0 = array("mb_real", "q0", q0, 3, cnum)
+    v.V0 = array("mb_real", "v0", v0, 3, cnum)
+    v.LOCKED = array("unsigned char", "locked", locked, 24)
+    v.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
+    local r, c = pat(D.phiq)
+    v.PHI_Q_ROW = array("int", "phi_q_row", r, 16)
+    v.PHI_Q_COL = array("int", "phi_q_col", c, 16)
+    r, c = pat(D.dqdq)
+    v.DQ_DQ_ROW = array("int", "dq_dq_row", r, 16)
+    v.DQ_DQ_COL = array("int", "dq_dq_col", c, 16)
+    r, c = pat(D.dqdv)
+    v.DQ_DV_ROW = array("int", "dq_dv_row", r, 16)
+    v.DQ_DV_COL = array("int", "dq_dv_col", c, 16)
+    v.POINT_S = array("mb_real", "point_s", point_s, 2, cnum)
+    v.SLOT = array("int", "slot", slots, 16)
+    v.TF_START = array("int", "tf_start", T.start, 16)
+    v.TF_LEN = array("int", "tf_len", T.len, 16)
+    v.TF_CODE = array("int", "tf_code", T.code, 16)
+    v.TF_CONST = array("mb_real", "tf_const", T.const, 3, cnum)
+
+    -- element records, one per line with the element's name as a comment
+    local els = {}
+    for _, e in ipairs(recs) do
+        local col = {}
+        for i = 1, 6 do col[i] = tostring(e.col[i] or -1) end
+        local par = {}
+        for i = 1, 4 do par[i] = cnum(e.par[i]) end
+        els[#els + 1] = string.format(
+            "    { %d, %d, %d, { %s, %s }, { %s, %s }, { %s }, %d, %d, %d, { %s }, { %d, %d, %d }, "
+            .. "%d, %d, %d }, /* %s */",
+            e.kind, e.a, e.b, cnum(e.sa[1]), cnum(e.sa[2]), cnum(e.sb[1]), cnum(e.sb[2]),
+            table.concat(par, ", "), e.flag, e.row, #e.col, table.concat(col, ", "),
+            e.tf[1], e.tf[2], e.tf[3], e.jslot, e.qslot, e.vslot, (e.name:gsub("%*/", "* /")))
+    end
+    if #els > 0 then
+        data[#data + 1] = "static const mb_generic_elem " .. name .. "_g_elem[" .. #els .. "] = {\n"
+                          .. table.concat(els, "\n") .. "\n};"
+        v.ELEM = name .. "_g_elem"
+    else
+        v.ELEM = "NULL"
+    end
+    local g = M.gravity or { 0, -9.81 }
+    v.GX, v.GY = cnum(g[1]), cnum(g[2])
+    v.DATA = table.concat(data, "\n\n")
+    local content = fill(load_template(opts, "model_data.c.in"), v, "model_data.c.in")
+    return { { name = name .. "_data.c", content = content } }
+end
+
+return emit_data

@@ -1,0 +1,600 @@
+/* mb_generic.c - the generic evaluator: Phi, Phi_q, d(Phi_q)/dt, Gamma, Q, dQ/dq, dQ/dv,
+ * energies and points of any planar mechanism, by walking its element list at run time.
+ * Layer: runtime; formulas follow SPEC.md (equations derived per element in the comments). */
+#include "mb_generic.h"
+
+#include <string.h>
+
+/* One end of an element: a point of a body (or of the ground) at the current state. */
+typedef struct end_s {
+    mb_real r[2];   /* CoM position (0 for the ground) */
+    mb_real Rs[2];  /* R(phi) s: the point relative to the CoM in global axes (0 on the ground) */
+    mb_real p[2];   /* global position r + R s */
+    mb_real v[2];   /* point velocity rdot + Omega R s w */
+    mb_real w;      /* angular velocity */
+    mb_real phi;    /* angle (0 for the ground) */
+} end_t;
+
+mb_real mb_generic_tf(const mb_generic_data *d, int k, mb_real t)
+{
+    mb_real st[MB_TF_STACK];
+    const int *c = d->tf_code + d->tf_start[k];
+    int n = d->tf_len[k], sp = 0;
+    for (int i = 0; i < n; i++) {
+        switch (c[i]) {
+        case MB_TF_CONST: st[sp++] = d->tf_const[c[++i]]; break;
+        case MB_TF_T:     st[sp++] = t; break;
+        case MB_TF_ADD:   sp--; st[sp - 1] += st[sp]; break;
+        case MB_TF_SUB:   sp--; st[sp - 1] -= st[sp]; break;
+        case MB_TF_MUL:   sp--; st[sp - 1] *= st[sp]; break;
+        case MB_TF_DIV:   sp--; st[sp - 1] /= st[sp]; break;
+        case MB_TF_POW:   sp--; st[sp - 1] = MB_POW(st[sp - 1], st[sp]); break;
+        case MB_TF_NEG:   st[sp - 1] = -st[sp - 1]; break;
+        case MB_TF_SIN:   st[sp - 1] = MB_SIN(st[sp - 1]); break;
+        case MB_TF_COS:   st[sp - 1] = MB_COS(st[sp - 1]); break;
+        case MB_TF_TAN:   st[sp - 1] = MB_TAN(st[sp - 1]); break;
+        case MB_TF_EXP:   st[sp - 1] = MB_EXP(st[sp - 1]); break;
+        case MB_TF_LOG:   st[sp - 1] = MB_LOG(st[sp - 1]); break;
+        case MB_TF_SQRT:  st[sp - 1] = MB_SQRT(st[sp - 1]); break;
+        case MB_TF_ABS:   st[sp - 1] = MB_FABS(st[sp - 1]); break;
+        case MB_TF_STEP:  st[sp - 1] = st[sp - 1] >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0); break;
+        case MB_TF_SIGN:
+            st[sp - 1] = st[sp - 1] > MB_R(0.0) ? MB_R(1.0)
+                       : st[sp - 1] < MB_R(0.0) ? MB_R(-1.0) : MB_R(0.0);
+            break;
+        default: return MB_R(0.0) / MB_R(0.0);   /* corrupt program: NaN, never silent */
+        }
+    }
+    return st[0];
+}
+
+static mb_real tf(const mb_generic_data *d, int k, mb_real t)
+{
+    return k < 0 ? MB_R(0.0) : mb_generic_tf(d, k, t);
+}
+
+/* cos and sin of every body angle, once per call: cs[2i] = cos phi_i, cs[2i+1] = sin phi_i. */
+static void rotations(const mb_model *m, const mb_real *q, mb_real *cs)
+{
+    for (int i = 0; i < m->nbody; i++) {
+        cs[2 * i] = MB_COS(q[3 * i + 2]);
+        cs[2 * i + 1] = MB_SIN(q[3 * i + 2]);
+    }
+}
+
+/* Fill e for point s of `body` (-1: ground, s global). v may be NULL (position-only functions). */
+static void endpoint(const mb_real *cs, const mb_real *q, const mb_real *v, int body,
+                     const mb_real *s, end_t *e)
+{
+    if (body < 0) {
+        e->r[0] = e->r[1] = e->Rs[0] = e->Rs[1] = e->v[0] = e->v[1] = MB_R(0.0);
+        e->w = e->phi = MB_R(0.0);
+        e->p[0] = s[0];
+        e->p[1] = s[1];
+        return;
+    }
+    const mb_real c = cs[2 * body], sn = cs[2 * body + 1];
+    const mb_real *qi = q + 3 * body;
+    e->r[0] = qi[0];
+    e->r[1] = qi[1];
+    e->phi = qi[2];
+    e->Rs[0] = c * s[0] - sn * s[1];
+    e->Rs[1] = sn * s[0] + c * s[1];
+    e->p[0] = qi[0] + e->Rs[0];
+    e->p[1] = qi[1] + e->Rs[1];
+    if (v) {
+        const mb_real *vi = v + 3 * body;
+        e->w = vi[2];
+        e->v[0] = vi[0] - e->Rs[1] * e->w;   /* rdot + Omega R s w */
+        e->v[1] = vi[1] + e->Rs[0] * e->w;
+    } else {
+        e->v[0] = e->v[1] = e->w = MB_R(0.0);
+    }
+}
+
+/* Velocity of the element's local coordinates (0 for ground coordinates). */
+static void local_v(const mb_generic_elem *e, const mb_real *v, mb_real *vl)
+{
+    for (int k = 0; k < e->ncol; k++) vl[k] = e->col[k] >= 0 ? v[e->col[k]] : MB_R(0.0);
+}
+
+/* Write (set) or accumulate a local block into the sparse values through its slots. */
+static void scatter_set(const int *slot, const mb_real *blk, int n, mb_real *out)
+{
+    for (int k = 0; k < n; k++)
+        if (slot[k] >= 0) out[slot[k]] = blk[k];
+}
+static void scatter_add(const int *slot, const mb_real *blk, int n, mb_real *out)
+{
+    for (int k = 0; k < n; k++)
+        if (slot[k] >= 0) out[slot[k]] += blk[k];
+}
+
+/* Prismatic: u = R_a axis (the sliding direction), n = Omega u (its normal). */
+static void prism_axes(const mb_generic_elem *e, const mb_real *cs, mb_real *u, mb_real *n)
+{
+    mb_real c = MB_R(1.0), s = MB_R(0.0);
+    if (e->a >= 0) {
+        c = cs[2 * e->a];
+        s = cs[2 * e->a + 1];
+    }
+    u[0] = c * e->par[0] - s * e->par[1];
+    u[1] = s * e->par[0] + c * e->par[1];
+    n[0] = -u[1];
+    n[1] = u[0];
+}
+
+/* Phi_q block (2 x 6) of a revolute or prismatic joint, row-major. */
+static void joint_jac(const mb_generic_elem *e, const mb_real *cs, const end_t *A, const end_t *B,
+                      mb_real *J)
+{
+    memset(J, 0, 12 * sizeof *J);
+    if (e->kind == MB_GE_REVOLUTE) {
+        /* [I, Omega R_a s_a, -I, -Omega R_b s_b], Omega R s = (-Rs_y, Rs_x) */
+        J[0] = MB_R(1.0);  J[2] = -A->Rs[1]; J[3] = MB_R(-1.0); J[5] = B->Rs[1];
+        J[7] = MB_R(1.0);  J[8] = A->Rs[0];  J[10] = MB_R(-1.0); J[11] = -B->Rs[0];
+        return;
+    }
+    /* row 1: phi_a - phi_b; row 2: n.(p_b - p_a), whose phi_a derivative simplifies to
+     * (Omega n).(p_b - r_a) = -u.(p_b - r_a) and phi_b derivative to n.(Omega R_b s_b) */
+    mb_real u[2], n[2];
+    prism_axes(e, cs, u, n);
+    J[2] = MB_R(1.0);
+    J[5] = MB_R(-1.0);
+    J[6] = -n[0];
+    J[7] = -n[1];
+    J[8] = -(u[0] * (B->p[0] - A->r[0]) + u[1] * (B->p[1] - A->r[1]));
+    J[9] = n[0];
+    J[10] = n[1];
+    J[11] = n[0] * -B->Rs[1] + n[1] * B->Rs[0];
+}
+
+/* d(Phi_q)/dt block (2 x 6) of a revolute or prismatic joint (time-independent constraints). */
+static void joint_jac_dot(const mb_generic_elem *e, const mb_real *cs, const end_t *A,
+                          const end_t *B, mb_real *Jd)
+{
+    memset(Jd, 0, 12 * sizeof *Jd);
+    if (e->kind == MB_GE_REVOLUTE) {
+        /* [0, -R_a s_a w_a, 0, +R_b s_b w_b] */
+        Jd[2] = -A->Rs[0] * A->w;  Jd[5] = B->Rs[0] * B->w;
+        Jd[8] = -A->Rs[1] * A->w;  Jd[11] = B->Rs[1] * B->w;
+        return;
+    }
+    mb_real u[2], n[2];
+    prism_axes(e, cs, u, n);
+    const mb_real wa = A->w, wb = B->w;
+    /* rdot_a of body a: point velocity minus the rotation part */
+    const mb_real ra_dot[2] = { A->v[0] + A->Rs[1] * wa, A->v[1] - A->Rs[0] * wa };
+    const mb_real dx = B->p[0] - A->r[0], dy = B->p[1] - A->r[1];
+    Jd[6] = u[0] * wa;                    /* d(-n)/dt = -Omega n w_a = u w_a */
+    Jd[7] = u[1] * wa;
+    Jd[8] = -(n[0] * dx + n[1] * dy) * wa
+            - (u[0] * (B->v[0] - ra_dot[0]) + u[1] * (B->v[1] - ra_dot[1]));
+    Jd[9] = -u[0] * wa;
+    Jd[10] = -u[1] * wa;
+    Jd[11] = (n[0] * B->Rs[0] + n[1] * B->Rs[1]) * (wa - wb);
+}
+
+/* Body-frame or ground point ends of a two-point element. */
+static void ends(const mb_generic_elem *e, const mb_real *cs, const mb_real *q, const mb_real *v,
+                 end_t *A, end_t *B)
+{
+    endpoint(cs, q, v, e->a, e->sa, A);
+    endpoint(cs, q, v, e->b, e->sb, B);
+}
+
+static int nrows(int kind)
+{
+    return kind == MB_GE_REVOLUTE || kind == MB_GE_PRISMATIC ? 2
+         : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT ? 1 : 0;
+}
+
+static mb_real angle(const mb_real *q, int body)
+{
+    return body < 0 ? MB_R(0.0) : q[3 * body + 2];
+}
+
+#define GDATA(m) ((const mb_generic_data *)(m)->data)
+#define NB(m) ((m)->nbody > 0 ? 2 * (m)->nbody : 1)
+
+void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    rotations(m, q, cs);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        end_t A, B;
+        switch (e->kind) {
+        case MB_GE_REVOLUTE:
+            ends(e, cs, q, NULL, &A, &B);
+            out[e->row] = A.p[0] - B.p[0];
+            out[e->row + 1] = A.p[1] - B.p[1];
+            break;
+        case MB_GE_PRISMATIC: {
+            mb_real u[2], n[2];
+            ends(e, cs, q, NULL, &A, &B);
+            prism_axes(e, cs, u, n);
+            out[e->row] = A.phi - B.phi - e->par[2];
+            out[e->row + 1] = n[0] * (B.p[0] - A.p[0]) + n[1] * (B.p[1] - A.p[1]);
+            break;
+        }
+        case MB_GE_DRIVER_COORD:
+            out[e->row] = q[e->col[0]] - tf(d, e->tf[0], t);
+            break;
+        case MB_GE_DRIVER_JOINT:
+            out[e->row] = angle(q, e->b) - angle(q, e->a) - tf(d, e->tf[0], t);
+            break;
+        default: break;
+        }
+    }
+}
+
+void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    (void)t;
+    rotations(m, q, cs);
+    memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        mb_real J[12];
+        end_t A, B;
+        switch (e->kind) {
+        case MB_GE_REVOLUTE:
+        case MB_GE_PRISMATIC:
+            ends(e, cs, q, NULL, &A, &B);
+            joint_jac(e, cs, &A, &B, J);
+            scatter_set(d->slot + e->jslot, J, 12, out);
+            break;
+        case MB_GE_DRIVER_COORD:
+            J[0] = MB_R(1.0);
+            scatter_set(d->slot + e->jslot, J, 1, out);
+            break;
+        case MB_GE_DRIVER_JOINT:
+            J[0] = MB_R(-1.0);
+            J[1] = MB_R(1.0);
+            scatter_set(d->slot + e->jslot, J, 2, out);
+            break;
+        default: break;
+        }
+    }
+}
+
+void mb_generic_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    (void)q;
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        int nr = nrows(e->kind);
+        if (e->kind == MB_GE_DRIVER_COORD || e->kind == MB_GE_DRIVER_JOINT)
+            out[e->row] = -tf(d, e->tf[1], t);
+        else
+            for (int r = 0; r < nr; r++) out[e->row + r] = MB_R(0.0);
+    }
+}
+
+void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                          mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    (void)t;
+    rotations(m, q, cs);
+    memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);   /* drivers: constant rows */
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC) continue;
+        mb_real Jd[12];
+        end_t A, B;
+        ends(e, cs, q, v, &A, &B);
+        joint_jac_dot(e, cs, &A, &B, Jd);
+        scatter_set(d->slot + e->jslot, Jd, 12, out);
+    }
+}
+
+void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                      mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    rotations(m, q, cs);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        end_t A, B;
+        switch (e->kind) {
+        case MB_GE_REVOLUTE:   /* R_a s_a w_a^2 - R_b s_b w_b^2 */
+            ends(e, cs, q, v, &A, &B);
+            out[e->row] = A.Rs[0] * A.w * A.w - B.Rs[0] * B.w * B.w;
+            out[e->row + 1] = A.Rs[1] * A.w * A.w - B.Rs[1] * B.w * B.w;
+            break;
+        case MB_GE_PRISMATIC: {   /* -(d(Phi_q)/dt) v: holds for time-independent rows */
+            mb_real Jd[12], vl[6];
+            ends(e, cs, q, v, &A, &B);
+            joint_jac_dot(e, cs, &A, &B, Jd);
+            local_v(e, v, vl);
+            for (int r = 0; r < 2; r++) {
+                mb_real s = MB_R(0.0);
+                for (int k = 0; k < 6; k++) s += Jd[6 * r + k] * vl[k];
+                out[e->row + r] = -s;
+            }
+            break;
+        }
+        case MB_GE_DRIVER_COORD:   /* Phi_tt = -f'' and Phi_qt = 0 */
+        case MB_GE_DRIVER_JOINT:
+            out[e->row] = tf(d, e->tf[2], t);
+            break;
+        default: break;
+        }
+    }
+}
+
+/* Spring-damper state: d = p_b - p_a, l = |d|, u = d / l, ldot = u . ddot,
+ * F = k (l - l0) + c ldot + c2 ldot |ldot| (tension positive), f = u F. */
+typedef struct spring_s {
+    mb_real d[2], dd[2], u[2], l, ldot, Fel, Fd, F;
+} spring_t;
+
+static void spring_state(const mb_generic_elem *e, const end_t *A, const end_t *B, spring_t *s)
+{
+    s->d[0] = B->p[0] - A->p[0];
+    s->d[1] = B->p[1] - A->p[1];
+    s->dd[0] = B->v[0] - A->v[0];
+    s->dd[1] = B->v[1] - A->v[1];
+    s->l = MB_SQRT(s->d[0] * s->d[0] + s->d[1] * s->d[1]);
+    s->u[0] = s->d[0] / s->l;
+    s->u[1] = s->d[1] / s->l;
+    s->ldot = s->u[0] * s->dd[0] + s->u[1] * s->dd[1];
+    s->Fel = e->par[0] * (s->l - e->par[1]);
+    s->Fd = e->par[2] * s->ldot + e->par[3] * s->ldot * MB_FABS(s->ldot);
+    s->F = s->Fel + s->Fd;
+}
+
+/* D = dd/dq_local (2 x 6): [-I, -Omega R_a s_a, I, Omega R_b s_b], row-major. */
+static void spring_D(const end_t *A, const end_t *B, mb_real *D)
+{
+    D[0] = MB_R(-1.0); D[1] = MB_R(0.0);  D[2] = A->Rs[1];
+    D[3] = MB_R(1.0);  D[4] = MB_R(0.0);  D[5] = -B->Rs[1];
+    D[6] = MB_R(0.0);  D[7] = MB_R(-1.0); D[8] = -A->Rs[0];
+    D[9] = MB_R(0.0);  D[10] = MB_R(1.0); D[11] = B->Rs[0];
+}
+
+/* Forces of element e added into Q (full vector; NULL: none); returns its non-conservative
+ * power. */
+static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, const mb_real *cs,
+                          mb_real t, const mb_real *q, const mb_real *v, mb_real *Q)
+{
+    end_t A, B;
+    switch (e->kind) {
+    case MB_GE_SPRING: {   /* Q_local = -D^T u F */
+        spring_t s;
+        mb_real D[12];
+        ends(e, cs, q, v, &A, &B);
+        spring_state(e, &A, &B, &s);
+        spring_D(&A, &B, D);
+        const mb_real f0 = s.u[0] * s.F, f1 = s.u[1] * s.F;
+        for (int k = 0; k < 6; k++)
+            if (Q && e->col[k] >= 0) Q[e->col[k]] -= D[k] * f0 + D[6 + k] * f1;
+        return -s.Fd * s.ldot;
+    }
+    case MB_GE_ROTSPRING: {   /* tau = k (theta - theta0) + c thetadot on theta = phi_b - phi_a */
+        const mb_real th = angle(q, e->b) - angle(q, e->a);
+        const mb_real thd = (e->b >= 0 ? v[3 * e->b + 2] : MB_R(0.0))
+                          - (e->a >= 0 ? v[3 * e->a + 2] : MB_R(0.0));
+        const mb_real tau = e->par[0] * (th - e->par[1]) + e->par[2] * thd;
+        if (Q && e->a >= 0) Q[3 * e->a + 2] += tau;
+        if (Q && e->b >= 0) Q[3 * e->b + 2] -= tau;
+        return -e->par[2] * thd * thd;
+    }
+    case MB_GE_FORCE: {   /* Q_r += f, Q_phi += (Omega R s) . f */
+        if (e->a < 0) return MB_R(0.0);
+        mb_real f[2] = { tf(d, e->tf[0], t), tf(d, e->tf[1], t) };
+        endpoint(cs, q, v, e->a, e->sa, &A);
+        if (e->flag) {
+            const mb_real c = cs[2 * e->a], sn = cs[2 * e->a + 1], fx = f[0];
+            f[0] = c * fx - sn * f[1];
+            f[1] = sn * fx + c * f[1];
+        }
+        if (Q) {
+            mb_real *Qa = Q + 3 * e->a;
+            Qa[0] += f[0];
+            Qa[1] += f[1];
+            Qa[2] += -A.Rs[1] * f[0] + A.Rs[0] * f[1];
+        }
+        return f[0] * A.v[0] + f[1] * A.v[1];
+    }
+    case MB_GE_TORQUE: {
+        if (e->a < 0) return MB_R(0.0);
+        const mb_real tau = tf(d, e->tf[0], t);
+        if (Q) Q[3 * e->a + 2] += tau;
+        return tau * v[3 * e->a + 2];
+    }
+    default: return MB_R(0.0);
+    }
+}
+
+void mb_generic_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                      mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    rotations(m, q, cs);
+    for (int i = 0; i < m->nbody; i++) {   /* gravity */
+        out[3 * i] = m->mass[3 * i] * d->gravity[0];
+        out[3 * i + 1] = m->mass[3 * i + 1] * d->gravity[1];
+        out[3 * i + 2] = MB_R(0.0);
+    }
+    for (int i = 0; i < d->nelem; i++) (void)elem_force(d, &d->elem[i], cs, t, q, v, out);
+}
+
+void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                          mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    rotations(m, q, cs);
+    memset(out, 0, (size_t)m->dq_dq_pat.nnz * sizeof *out);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        end_t A, B;
+        switch (e->kind) {
+        case MB_GE_SPRING: {
+            /* Q = -D^T f, f = u F. dQ/dq = -D^T G - (dD^T/dq) f with
+             * G = df/dq = (F/l) P D + u [k u^T D + F_ld (ddot^T P D / l + u^T E)],
+             * P = I - u u^T, E = d(ddot)/dq = [0, R_a s_a w_a, 0, -R_b s_b w_b],
+             * F_ld = dF/dldot = c + 2 c2 |ldot|; the D^T term is -R_a s_a.f at (phi_a, phi_a)
+             * and +R_b s_b.f at (phi_b, phi_b). */
+            spring_t s;
+            mb_real D[12], G[12], blk[36];
+            ends(e, cs, q, v, &A, &B);
+            spring_state(e, &A, &B, &s);
+            spring_D(&A, &B, D);
+            const mb_real Fld = e->par[2] + MB_R(2.0) * e->par[3] * MB_FABS(s.ldot);
+            const mb_real P00 = MB_R(1.0) - s.u[0] * s.u[0], P01 = -s.u[0] * s.u[1];
+            const mb_real P11 = MB_R(1.0) - s.u[1] * s.u[1];
+            const mb_real il = MB_R(1.0) / s.l;
+            /* w = P ddot / l (row vector acting on D), ddot^T P D / l = w^T D */
+            const mb_real w0 = (P00 * s.dd[0] + P01 * s.dd[1]) * il;
+            const mb_real w1 = (P01 * s.dd[0] + P11 * s.dd[1]) * il;
+            for (int k = 0; k < 6; k++) {
+                const mb_real D0 = D[k], D1 = D[6 + k];
+                mb_real uE = MB_R(0.0);
+                if (k == 2) uE = (s.u[0] * A.Rs[0] + s.u[1] * A.Rs[1]) * A.w;
+                if (k == 5) uE = -(s.u[0] * B.Rs[0] + s.u[1] * B.Rs[1]) * B.w;
+                const mb_real sc = e->par[0] * (s.u[0] * D0 + s.u[1] * D1)
+                                 + Fld * (w0 * D0 + w1 * D1 + uE);
+                G[k] = s.F * il * (P00 * D0 + P01 * D1) + s.u[0] * sc;
+                G[6 + k] = s.F * il * (P01 * D0 + P11 * D1) + s.u[1] * sc;
+            }
+            for (int r = 0; r < 6; r++)
+                for (int c = 0; c < 6; c++)
+                    blk[6 * r + c] = -(D[r] * G[c] + D[6 + r] * G[6 + c]);
+            const mb_real f0 = s.u[0] * s.F, f1 = s.u[1] * s.F;
+            blk[14] -= A.Rs[0] * f0 + A.Rs[1] * f1;
+            blk[35] += B.Rs[0] * f0 + B.Rs[1] * f1;
+            scatter_add(d->slot + e->qslot, blk, 36, out);
+            break;
+        }
+        case MB_GE_ROTSPRING: {
+            const mb_real k = e->par[0];
+            const mb_real blk[4] = { -k, k, k, -k };   /* rows/cols: phi_a, phi_b */
+            scatter_add(d->slot + e->qslot, blk, 4, out);
+            break;
+        }
+        case MB_GE_FORCE: {
+            if (e->a < 0) break;
+            mb_real f[2] = { tf(d, e->tf[0], t), tf(d, e->tf[1], t) }, blk[9] = { 0 };
+            endpoint(cs, q, NULL, e->a, e->sa, &A);
+            if (e->flag) {   /* f = R f_body: df/dphi = Omega f */
+                const mb_real c = cs[2 * e->a], sn = cs[2 * e->a + 1], fx = f[0];
+                f[0] = c * fx - sn * f[1];
+                f[1] = sn * fx + c * f[1];
+                blk[2] = -f[1];
+                blk[5] = f[0];
+                /* d/dphi (Omega R s).(R f_b) = -R s.f + (Omega R s).(Omega f) */
+                blk[8] = -(A.Rs[0] * f[0] + A.Rs[1] * f[1]) + (A.Rs[1] * f[1] + A.Rs[0] * f[0]);
+            } else {
+                blk[8] = -(A.Rs[0] * f[0] + A.Rs[1] * f[1]);   /* d/dphi (Omega R s).f */
+            }
+            scatter_add(d->slot + e->qslot, blk, 9, out);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+void mb_generic_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                          mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    (void)t;
+    rotations(m, q, cs);
+    memset(out, 0, (size_t)m->dq_dv_pat.nnz * sizeof *out);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        if (e->vslot < 0) continue;
+        if (e->kind == MB_GE_SPRING) {   /* -F_ld (D^T u)(D^T u)^T */
+            if (e->par[2] == MB_R(0.0) && e->par[3] == MB_R(0.0)) continue;
+            spring_t s;
+            end_t A, B;
+            mb_real D[12], g[6], blk[36];
+            ends(e, cs, q, v, &A, &B);
+            spring_state(e, &A, &B, &s);
+            spring_D(&A, &B, D);
+            const mb_real Fld = e->par[2] + MB_R(2.0) * e->par[3] * MB_FABS(s.ldot);
+            for (int k = 0; k < 6; k++) g[k] = D[k] * s.u[0] + D[6 + k] * s.u[1];
+            for (int r = 0; r < 6; r++)
+                for (int c = 0; c < 6; c++) blk[6 * r + c] = -Fld * g[r] * g[c];
+            scatter_add(d->slot + e->vslot, blk, 36, out);
+        } else if (e->kind == MB_GE_ROTSPRING) {
+            const mb_real c = e->par[2];
+            const mb_real blk[4] = { -c, c, c, -c };
+            scatter_add(d->slot + e->vslot, blk, 4, out);
+        }
+    }
+}
+
+void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                       mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
+    mb_real T = MB_R(0.0), V = MB_R(0.0), P = MB_R(0.0);
+    rotations(m, q, cs);
+    for (int k = 0; k < m->nq; k++) T += m->mass[k] * v[k] * v[k];
+    for (int i = 0; i < m->nbody; i++)
+        V -= m->mass[3 * i] * (d->gravity[0] * q[3 * i] + d->gravity[1] * q[3 * i + 1]);
+    for (int i = 0; i < d->nelem; i++) {
+        const mb_generic_elem *e = &d->elem[i];
+        switch (e->kind) {
+        case MB_GE_SPRING: {
+            spring_t s;
+            end_t A, B;
+            ends(e, cs, q, v, &A, &B);
+            spring_state(e, &A, &B, &s);
+            V += MB_R(0.5) * e->par[0] * (s.l - e->par[1]) * (s.l - e->par[1]);
+            P -= s.Fd * s.ldot;
+            break;
+        }
+        case MB_GE_ROTSPRING: {
+            const mb_real th = angle(q, e->b) - angle(q, e->a) - e->par[1];
+            const mb_real thd = (e->b >= 0 ? v[3 * e->b + 2] : MB_R(0.0))
+                              - (e->a >= 0 ? v[3 * e->a + 2] : MB_R(0.0));
+            V += MB_R(0.5) * e->par[0] * th * th;
+            P -= e->par[2] * thd * thd;
+            break;
+        }
+        case MB_GE_FORCE:
+        case MB_GE_TORQUE: {
+            P += elem_force(d, e, cs, t, q, v, NULL);   /* power only */
+            break;
+        }
+        default: break;
+        }
+    }
+    out[0] = MB_R(0.5) * T;
+    out[1] = V;
+    out[2] = P;
+}
+
+void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+{
+    const mb_generic_data *d = GDATA(m);
+    (void)t;
+    for (int i = 0; i < m->npoint; i++) {
+        const mb_real *s = d->point_s + 2 * i;
+        const int b = m->point_body[i];
+        if (b < 0) {
+            out[2 * i] = s[0];
+            out[2 * i + 1] = s[1];
+        } else {
+            const mb_real c = MB_COS(q[3 * b + 2]), sn = MB_SIN(q[3 * b + 2]);
+            out[2 * i] = q[3 * b] + c * s[0] - sn * s[1];
+            out[2 * i + 1] = q[3 * b + 1] + sn * s[0] + c * s[1];
+        }
+    }
+}
