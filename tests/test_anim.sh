@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# test_anim.sh - the animation page and the plots from a short real simulation of Andrews'
+# mechanism: well-formed markup, one frame per CSV row, finite numbers, the mechanism's parts,
+# error handling; a headless Chromium screenshot when Chromium is installed (else skipped).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+sim=$BUILD/andrews_sim anim=$BUILD/andrews_anim
+pass=0 fail=0
+ok() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2" >&2; fi; }
+check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+
+for b in "$sim" "$anim"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing (make sim anim MODEL=andrews)" >&2; fail=$((fail + 1)); finish; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 200 steps of the thesis run, one row per 10 steps.
+"$sim" --formulation alf-trapezoid --alpha 1e8 --xi 1e4 --omega 1 --h 1e-5 --t-end 0.002 \
+    --every 10 --quiet --out "$tmp/a.csv" > "$tmp/sim.out" 2>&1
+ok $? "simulator run: $(tail -n 3 "$tmp/sim.out")"
+rows=$(grep -v -e '=' -e '^#' "$tmp/a.csv" | tail -n +2 | grep -c .)
+check "CSV has rows ($rows)" test "$rows" -ge 10
+
+"$anim" --quiet --out "$tmp/a.html" "$tmp/a.csv" 2> "$tmp/anim.err"
+ok $? "anim exit status: $(cat "$tmp/anim.err")"
+check "anim wrote nothing on stderr with --quiet" test ! -s "$tmp/anim.err"
+
+# Well-formed: the page is written as polyglot XHTML, so an XML parser must accept it.
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout "$tmp/a.html" 2> "$tmp/xml.err"
+    ok $? "xmllint: $(head -n 3 "$tmp/xml.err")"
+elif command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/a.html"
+    ok $? "python3 XML parse"
+else
+    ok 1 "no XML checker: install libxml2-utils (scripts/deps.sh plots)"
+fi
+if command -v python3 >/dev/null 2>&1; then  # and as HTML: every opened tag is closed
+    python3 - "$tmp/a.html" <<'EOF'
+import sys
+from html.parser import HTMLParser
+void = {"meta", "input", "br", "img", "link", "hr"}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []; self.bad = []
+    def handle_starttag(self, tag, a):
+        if tag not in void: self.stack.append(tag)
+    def handle_startendtag(self, tag, a): pass
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag: self.bad.append(tag)
+        else: self.stack.pop()
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); p.close()
+sys.exit(1 if p.bad or p.stack else 0)
+EOF
+    ok $? "html.parser: tags balanced"
+fi
+
+# One frame per CSV row, each with t + 2 * (points + bodies) finite numbers.
+frames=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/a.html")
+nframes=$(printf '%s\n' "$frames" | grep -c '^\[')
+check "one frame per CSV row ($nframes frames, $rows rows)" test "$nframes" -eq "$rows"
+check "data-frames attribute matches" grep -q "data-frames=\"$rows\"" "$tmp/a.html"
+printf '%s\n' "$frames" | awk -F, '
+    { gsub(/^\[|\],?$/, ""); if (NR == 1) n = NF; if (NF != n) bad = 1
+      for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?$/) bad = 1 }
+    END { exit bad || NR == 0 }'
+ok $? "every frame value is a finite number, same count per frame"
+# First frame: time 0; the frame time increases.
+printf '%s\n' "$frames" | awk -F, '{ t = substr($1, 2) + 0; if (NR == 1 && t != 0) bad = 1
+    if (NR > 1 && t <= prev) bad = 1; prev = t } END { exit bad }'
+ok $? "frame times start at 0 and increase"
+
+# The mechanism's parts (SPEC.md): 7 bodies, 1 spring, 4 ground points, and 7 joint
+# locations (O, F, E shared by 4 bodies, H, G, A shared by 3, B).
+count() { awk -v pat="$1" '$0 ~ pat {on = 1} on {print} on && /\];/ {exit}' "$tmp/a.html"; }
+nb=$(count '^var BODIES=\[' | grep -c '{name:')
+check "7 bodies drawn ($nb)" test "$nb" -eq 7
+ns=$(count '^var SPRINGS=' | head -n 1 | grep -o '\[[0-9]*,[0-9]*\]' | grep -c .)
+check "1 spring drawn ($ns)" test "$ns" -eq 1
+nj=$(sed -n 's/^var JOINTS=\[\(.*\)\];$/\1/p' "$tmp/a.html" | tr ',' '\n' | grep -c '[0-9]')
+check "7 joint circles ($nj)" test "$nj" -eq 7
+ng=$(grep -o 'class="groundsym"' "$tmp/a.html" | grep -c .)
+check "4 ground symbols ($ng)" test "$ng" -eq 4
+check "play/pause button and time slider" grep -q 'id="play".*id="slider"' "$tmp/a.html"
+check "no network: no http(s) URL except the SVG/XHTML namespaces" \
+    test -z "$(grep -o 'https\?://[^"'"'"' ]*' "$tmp/a.html" | grep -v -e 'www.w3.org/2000/svg' -e 'www.w3.org/1999/xhtml')"
+
+# Options and errors.
+"$anim" --every 2 --out "$tmp/b.html" --quiet "$tmp/a.csv"
+n2=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/b.html" | grep -c '^\[')
+check "--every 2 halves the frames ($n2)" test "$n2" -eq $(((rows + 1) / 2))
+"$anim" --trace none --out "$tmp/c.html" --quiet "$tmp/a.csv"
+check "--trace none draws no trace" grep -q '^var NP=[0-9]*,TR=-1,' "$tmp/c.html"
+"$anim" --trace nosuch.point --out "$tmp/d.html" "$tmp/a.csv" 2> /dev/null
+check "unknown --trace point: exit 2" test $? -eq 2
+"$anim" --bogus "$tmp/a.csv" 2> /dev/null
+check "unknown option: exit 2" test $? -eq 2
+"$anim" --help > "$tmp/help.txt"
+check "--help exits 0 and documents --trace" grep -q -- '--trace' "$tmp/help.txt"
+head -n 1 "$tmp/a.csv" | sed 's/OF\.phi\|[^,]*\.phi/renamed/' > "$tmp/bad.csv"
+"$anim" --out "$tmp/e.html" "$tmp/bad.csv" 2> "$tmp/bad.err"
+check "missing coordinate column: exit 1" test $? -eq 1
+check "missing coordinate column: named in the message" grep -q "no column" "$tmp/bad.err"
+# A diverged run: a NaN row ends the animation there, with a warning.
+{ head -n 6 "$tmp/a.csv"; sed -n 7p "$tmp/a.csv" | sed 's/[^,]*$/nan/; s/^\([^,]*\),[^,]*/\1,nan/'; } > "$tmp/nan.csv"
+"$anim" --out "$tmp/f.html" "$tmp/nan.csv" 2> "$tmp/nan.err"
+check "NaN row: still written" test $? -eq 0
+check "NaN row: frames before it kept" grep -q 'data-frames="5"' "$tmp/f.html"
+check "NaN row: warned" grep -q "not a finite number" "$tmp/nan.err"
+
+# Plots: one PNG per quantity, real PNG files.
+if command -v gnuplot >/dev/null 2>&1; then
+    scripts/plot.sh --outdir "$tmp/png" --label "test" "$tmp/a.csv" > "$tmp/pngs.txt" 2> "$tmp/plot.err"
+    ok $? "plot.sh: $(head -n 3 "$tmp/plot.err")"
+    for s in energy constraints sigma trace; do
+        f=$tmp/png/a_$s.png
+        check "plot $s is a PNG" test "$(head -c 8 "$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+    done
+    scripts/plot.sh --outdir "$tmp/png" --trace no.such "$tmp/a.csv" 2> /dev/null
+    check "plot.sh: unknown trace point fails" test $? -ne 0
+else
+    echo "note: gnuplot absent (scripts/deps.sh plots): plot checks skipped"
+fi
+
+# Headless screenshot: the page must draw the bodies (their colours appear in the image).
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chrome" ] && command -v python3 >/dev/null 2>&1; then
+    timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --window-size=960,820 --virtual-time-budget=500 --screenshot="$tmp/shot.png" \
+        "file://$tmp/a.html" > /dev/null 2>&1
+    python3 - "$tmp/shot.png" <<'EOF'
+# Decode the PNG (8-bit RGB/RGBA, non-interlaced: what Chromium writes) and count the
+# pixels of the first two body colours (#1f77b4, #d62728) and the non-white pixels.
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, w = 8, b"", 0
+while pos < len(d):
+    n, typ = struct.unpack(">I4s", d[pos:pos + 8]); body = d[pos + 8:pos + 8 + n]; pos += 12 + n
+    if typ == b"IHDR": w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif typ == b"IDAT": idat += body
+bpp = {2: 3, 6: 4}[ctype]; raw = zlib.decompress(idat); stride = w * bpp
+prev = bytearray(stride); rows = []; i = 0
+for y in range(h):
+    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+count = {(0x1f, 0x77, 0xb4): 0, (0xd6, 0x27, 0x28): 0}; ink = 0
+for line in rows:
+    for x in range(0, stride, bpp):
+        px = tuple(line[x:x + 3])
+        if px in count: count[px] += 1
+        if px != (255, 255, 255): ink += 1
+print("screenshot %dx%d: %d non-white pixels, body colours %s" % (w, h, ink, list(count.values())))
+sys.exit(0 if ink > 0.01 * w * h and all(v >= 10 for v in count.values()) else 1)
+EOF
+    ok $? "headless Chromium screenshot shows the bodies"
+else
+    echo "note: chromium (scripts/deps.sh browser) or python3 absent: screenshot check skipped"
+fi
+finish
