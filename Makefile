@@ -83,6 +83,12 @@ plots-compare: plots-deps
 	    --compare $(RESULTS)/double_pendulum_compare \
 	    $(foreach f,$(COMPARE_FORMS),$(RESULTS)/compare/double_pendulum_$(f).csv:$(f))
 
+TEST_PROGS += $(BUILD)/test_progress
+$(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_progress.h \
+                        tests/check.h Makefile | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Itests tests/test_progress.c \
+	    runtime/mb_progress.c -lm -o $@
+
 # ---------------------------------------------------------------- tests
 test: deps $(TEST_PROGS)
 	@tests/run.sh $(TEST_PROGS) $(TEST_SCRIPTS)
