@@ -1,0 +1,131 @@
+-- elements.lua - the equations of each element type, declared once as expressions of q, v, t:
+-- constraints Phi, potential V, non-conservative generalized forces Q_nc. Everything else is derived.
+-- Layer: generator back end; called by emit.lua with a context (ctx) that knows the coordinates.
+
+local sym = require("sym")
+
+local E = {}
+
+-- The context emit.lua passes in (all indices 1-based, body 0 = ground):
+--   ctx.coords(i)   -> { kx, ky, kphi } coordinate indices of body i, or nil for the ground
+--   ctx.angle(i)    -> phi_i (0 for the ground)
+--   ctx.pos(ref)    -> X, Y: global position of a point reference
+--   ctx.rate(e)     -> de/dt along the motion: sum_k de/dq_k v_k + de/dt
+--   ctx.tf(f, el)   -> a time function (number or Lua function of t) as an expression
+--   ctx.q, ctx.v    -> coordinate and velocity variables; ctx.t the time variable
+-- Each element function returns { phi = { {name=, e=}, ... }, V = expr, qnc = { {k=, e=}, ... } }.
+
+-- Generalized force of a global force (fx, fy) at a point (X, Y) on body i: (dr/dq_k)^T F.
+local function point_load(ctx, body, X, Y, fx, fy, out)
+    local c = ctx.coords(body)
+    if not c then return end
+    for _, k in ipairs(c) do
+        local qk = ctx.q[k]
+        local e = sym.d(X, qk) * fx + sym.d(Y, qk) * fy
+        if not sym.iszero(e) then out[#out + 1] = { k = k, e = e } end
+    end
+end
+
+-- Generalized force -(ds/dq)^T F of a scalar load F acting on a scalar coordinate s(q).
+local function scalar_load(ctx, bodies, s, F, out)
+    for _, b in ipairs(bodies) do
+        local c = ctx.coords(b)
+        if c then
+            for _, k in ipairs(c) do
+                local e = -(sym.d(s, ctx.q[k]) * F)
+                if not sym.iszero(e) then out[#out + 1] = { k = k, e = e } end
+            end
+        end
+    end
+end
+
+-- Revolute: r_a + R_a s_a - r_b - R_b s_b = 0 (2 equations).
+function E.revolute(el, ctx)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    return { phi = { { name = el.name .. ".x", e = xa - xb },
+                     { name = el.name .. ".y", e = ya - yb } } }
+end
+
+-- Prismatic: phi_a - phi_b - angle = 0, and the vector P->Q has no component along the
+-- normal n = R_a Omega axis of the sliding axis fixed in body a.
+function E.prismatic(el, ctx)
+    local pa, pb = ctx.angle(el.a.body), ctx.angle(el.b.body)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local nx0, ny0 = -el.axis[2], el.axis[1]            -- Omega axis, body-a frame
+    local c, s = sym.cos(pa), sym.sin(pa)
+    local nx, ny = c * nx0 - s * ny0, s * nx0 + c * ny0
+    return { phi = { { name = el.name .. ".angle", e = sym.lift(pa) - pb - (el.angle or 0) },
+                     { name = el.name .. ".perp", e = nx * (xb - xa) + ny * (yb - ya) } } }
+end
+
+-- Point-to-point spring-damper: l = |r_Q - r_P|, V = k (l - l0)^2 / 2,
+-- damper force F = c ldot + c2 ldot |ldot| (tension positive), Q_nc = -(dl/dq)^T F.
+function E.spring(el, ctx)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local dx, dy = xb - xa, yb - ya
+    local l = sym.sqrt(dx * dx + dy * dy)
+    local out = { V = 0.5 * el.k * (l - el.l0) ^ 2, qnc = {} }
+    local c, c2 = el.c or 0, el.c2 or 0
+    if c ~= 0 or c2 ~= 0 then
+        local ld = ctx.rate(l)
+        local F = c * ld + c2 * ld * sym.abs(ld)
+        scalar_load(ctx, { el.a.body, el.b.body }, l, F, out.qnc)
+    end
+    return out
+end
+
+-- Rotational spring-damper on theta = phi_b - phi_a: V = k (theta - theta0)^2 / 2,
+-- damper torque c thetadot.
+function E.rotspring(el, ctx)
+    local theta = sym.lift(ctx.angle(el.b.body)) - ctx.angle(el.a.body)
+    local out = { V = 0.5 * el.k * (theta - (el.theta0 or 0)) ^ 2, qnc = {} }
+    if (el.c or 0) ~= 0 then
+        scalar_load(ctx, { el.a.body, el.b.body }, theta, el.c * ctx.rate(theta), out.qnc)
+    end
+    return out
+end
+
+-- Point force, components global or in the body's frame.
+function E.force(el, ctx)
+    local fx, fy = ctx.tf(el.fx, el), ctx.tf(el.fy, el)
+    if el.frame == "body" then
+        local p = ctx.angle(el.at.body)
+        local c, s = sym.cos(p), sym.sin(p)
+        fx, fy = c * fx - s * fy, s * fx + c * fy
+    end
+    local X, Y = ctx.pos(el.at)
+    local out = { qnc = {} }
+    point_load(ctx, el.at.body, X, Y, fx, fy, out.qnc)
+    return out
+end
+
+-- Torque on a body (counter-clockwise positive).
+function E.torque(el, ctx)
+    local out = { qnc = {} }
+    local c = ctx.coords(el.body.body)
+    if c then out.qnc[1] = { k = c[3], e = ctx.tf(el.tau, el) } end
+    return out
+end
+
+-- Driver: q_k - f(t) = 0, or phi_b - phi_a - f(t) = 0 (joint form).
+function E.driver(el, ctx)
+    local f = ctx.tf(el.f, el)
+    local e
+    if el.coord then
+        e = ctx.q[el.coord] - f
+    else
+        e = sym.lift(ctx.angle(el.b.body)) - ctx.angle(el.a.body) - f
+    end
+    return { phi = { { name = el.name, e = e } } }
+end
+
+-- Gravity on body i: V = -m g^T r.
+function E.gravity(body, i, g, ctx)
+    local c = ctx.coords(i)
+    return -(body.mass * (g[1] * ctx.q[c[1]] + g[2] * ctx.q[c[2]]))
+end
+
+return E

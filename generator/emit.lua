@@ -1,0 +1,395 @@
+-- emit.lua - from a validated model table derive every model function symbolically (Phi, Phi_q,
+-- Phi_t, d(Phi_q)/dt, Gamma, Q, dQ/dq, dQ/dv, energies, points) and render the C templates.
+-- Layer: generator back end; called by main.lua (front end) as emit.generate(M, opts).
+
+local sym = require("sym")
+local elements = require("elements")
+
+local emit = {}
+
+local function uerr(M, line, msg)
+    error(string.format("%s:%d: error: %s", M.file or "?", line or 0, msg), 0)
+end
+
+------------------------------------------------------------------ templates
+
+local function sorted_keys(t)
+    local ks = {}
+    for k in pairs(t) do ks[#ks + 1] = k end
+    table.sort(ks)
+    return ks
+end
+
+-- Substitute ${NAME} placeholders; fail on an unknown placeholder, a leftover "${" and on a
+-- value that the template never uses (a sign the template and the Lua side disagree).
+local function fill(tpl, vals, tname)
+    local used = {}
+    local out = tpl:gsub("%${([%w_]+)}", function(k)
+        local v = vals[k]
+        if v == nil then error(tname .. ": unknown placeholder ${" .. k .. "}", 0) end
+        used[k] = true
+        return tostring(v)
+    end)
+    if out:find("${", 1, true) then error(tname .. ": leftover placeholder", 0) end
+    for _, k in ipairs(sorted_keys(vals)) do
+        if not used[k] then error(tname .. ": value ${" .. k .. "} not used by the template", 0) end
+    end
+    return out
+end
+emit.fill = fill
+
+local function template_dir(opts)
+    if opts.template_dir then return opts.template_dir end
+    local src = debug and debug.getinfo(1, "S").source or ""
+    local dir = src:match("^@(.*)[/\\][^/\\]*$") or "."
+    return dir .. "/../templates"
+end
+
+local function load_template(opts, name)
+    if opts.templates and opts.templates[name] then return opts.templates[name] end
+    local path = template_dir(opts) .. "/" .. name
+    local f, err = io.open(path, "rb")
+    if not f then error("cannot read template " .. path .. ": " .. tostring(err), 0) end
+    local s = f:read("a")
+    f:close()
+    return s
+end
+
+------------------------------------------------------------------ C text helpers
+
+local function cstring(s)
+    return '"' .. s:gsub('[%c"\\]', function(c) return string.format("\\%03o", c:byte()) end) .. '"'
+end
+
+-- Comma-separated initializer rows, `per` items per line.
+local function rows(items, per)
+    local out = {}
+    for i = 1, #items, per do
+        out[#out + 1] = "    " .. table.concat(items, ", ", i, math.min(i + per - 1, #items)) .. ","
+    end
+    return table.concat(out, "\n")
+end
+
+------------------------------------------------------------------ derivation
+
+-- Build every expression of the model. Returns a table d with lists of expressions.
+local function derive(M)
+    local nb = #M.bodies
+    local nq = 3 * nb
+    local q, v = {}, {}
+    for k = 1, nq do
+        q[k] = sym.var("q[" .. (k - 1) .. "]")
+        v[k] = sym.var("v[" .. (k - 1) .. "]")
+    end
+    local t = sym.var("t")
+
+    local ctx = { q = q, v = v, t = t }
+    function ctx.coords(i)
+        if i == 0 then return nil end
+        return { 3 * i - 2, 3 * i - 1, 3 * i }
+    end
+    function ctx.angle(i)
+        if i == 0 then return sym.num(0) end
+        return q[3 * i]
+    end
+    local poscache = {}
+    function ctx.pos(ref)
+        local sx, sy = ref.s[1], ref.s[2]
+        if ref.body == 0 then return sym.num(sx), sym.num(sy) end
+        local key = ref.body .. ":" .. sym.literal(sx) .. ":" .. sym.literal(sy)
+        local p = poscache[key]
+        if not p then
+            local i = ref.body
+            local c, s = sym.cos(q[3 * i]), sym.sin(q[3 * i])
+            p = { q[3 * i - 2] + (c * sx - s * sy), q[3 * i - 1] + (s * sx + c * sy) }
+            poscache[key] = p
+        end
+        return p[1], p[2]
+    end
+    function ctx.rate(e)
+        local r = sym.d(e, t)
+        for k = 1, nq do
+            if sym.depends(e, q[k]) then r = r + sym.d(e, q[k]) * v[k] end
+        end
+        return r
+    end
+    function ctx.tf(f, el)
+        if type(f) == "number" then return sym.num(f) end
+        if sym.is(f) then return f end
+        local ok, r = pcall(f, t)
+        if not ok then uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r)) end
+        if type(r) == "number" or sym.is(r) then
+            local ok2, n = pcall(sym.lift, r)
+            if not ok2 then uerr(M, el.line, "time function of '" .. el.name .. "': " .. n) end
+            return n
+        end
+        uerr(M, el.line, "time function of '" .. el.name .. "' returned a " .. type(r))
+    end
+
+    -- element contributions in declaration order
+    local phi, phinames = {}, {}
+    local Vterms, qnc = {}, {}
+    for k = 1, nq do qnc[k] = sym.num(0) end
+    local springs = {}
+    for _, el in ipairs(M.elements) do
+        local f = elements[el.kind]
+        if not f then uerr(M, el.line, "unknown element kind '" .. tostring(el.kind) .. "'") end
+        local ok, c = pcall(f, el, ctx)
+        if not ok then
+            if type(c) == "string" and c:find(": error: ", 1, true) then error(c, 0) end
+            uerr(M, el.line, "element '" .. el.name .. "': " .. tostring(c))
+        end
+        for _, p in ipairs(c.phi or {}) do
+            phi[#phi + 1] = p.e
+            phinames[#phinames + 1] = p.name
+        end
+        if c.V then Vterms[#Vterms + 1] = c.V end
+        for _, f2 in ipairs(c.qnc or {}) do qnc[f2.k] = qnc[f2.k] + f2.e end
+        if el.kind == "spring" then springs[#springs + 1] = el end
+    end
+    local g = M.gravity or { 0, -9.81 }
+    for i, b in ipairs(M.bodies) do
+        Vterms[#Vterms + 1] = elements.gravity(b, i, g, ctx)
+    end
+
+    -- Q = -dV/dq + Q_nc, each potential differentiated only where it depends on q_k
+    local Q = {}
+    for k = 1, nq do Q[k] = sym.num(0) end
+    local Vtot = sym.num(0)
+    for _, V in ipairs(Vterms) do
+        Vtot = Vtot + V
+        for k = 1, nq do
+            if sym.depends(V, q[k]) then Q[k] = Q[k] - sym.d(V, q[k]) end
+        end
+    end
+    local Pnc, T = sym.num(0), sym.num(0)
+    for k = 1, nq do
+        Q[k] = Q[k] + qnc[k]
+        Pnc = Pnc + qnc[k] * v[k]
+    end
+    for i, b in ipairs(M.bodies) do
+        local J = { b.mass, b.mass, b.inertia }
+        for j = 1, 3 do
+            local k = 3 * i - 3 + j
+            T = T + 0.5 * J[j] * (v[k] * v[k])
+        end
+    end
+
+    -- Phi_q (sparse), Phi_t, d(Phi_q)/dt, Gamma
+    local nc = #phi
+    local phiq, phiq_dot = {}, {}
+    local phit, gamma = {}, {}
+    for i = 1, nc do
+        local w = sym.num(0)         -- Phi_q v for row i
+        for k = 1, nq do
+            local e = sym.d(phi[i], q[k])
+            if not sym.iszero(e) then
+                phiq[#phiq + 1] = { r = i - 1, c = k - 1, e = e }
+                phiq_dot[#phiq_dot + 1] = { r = i - 1, c = k - 1, e = ctx.rate(e) }
+                w = w + e * v[k]
+            end
+        end
+        phit[i] = sym.d(phi[i], t)
+        local wq = sym.num(0)
+        for k = 1, nq do
+            if sym.depends(w, q[k]) then wq = wq + sym.d(w, q[k]) * v[k] end
+        end
+        gamma[i] = -wq - 2 * sym.d(w, t) - sym.d(phit[i], t)
+    end
+
+    -- dQ/dq, dQ/dv (sparse)
+    local dqdq, dqdv = {}, {}
+    for k = 1, nq do
+        for j = 1, nq do
+            local e = sym.d(Q[k], q[j])
+            if not sym.iszero(e) then dqdq[#dqdq + 1] = { r = k - 1, c = j - 1, e = e } end
+        end
+        for j = 1, nq do
+            local e = sym.d(Q[k], v[j])
+            if not sym.iszero(e) then dqdv[#dqdv + 1] = { r = k - 1, c = j - 1, e = e } end
+        end
+    end
+
+    -- named points: bodies' points by name, then ground points by name
+    local points, pindex = {}, {}
+    local function byname(a, b) return a.name < b.name end
+    for i, b in ipairs(M.bodies) do
+        local ps = {}
+        for _, p in ipairs(b.points or {}) do ps[#ps + 1] = p end
+        table.sort(ps, byname)
+        for _, p in ipairs(ps) do
+            points[#points + 1] = { name = b.name .. "." .. p.name, body = i, s = { p.x, p.y } }
+            pindex[i .. "." .. p.name] = #points - 1
+        end
+    end
+    local gps = {}
+    for _, p in ipairs(M.ground_points or {}) do gps[#gps + 1] = p end
+    table.sort(gps, byname)
+    for _, p in ipairs(gps) do
+        points[#points + 1] = { name = "ground." .. p.name, body = 0, s = { p.x, p.y } }
+        pindex["0." .. p.name] = #points - 1
+    end
+    local pointpos = {}
+    for _, p in ipairs(points) do
+        local X, Y = ctx.pos({ body = p.body, s = p.s })
+        pointpos[#pointpos + 1] = X
+        pointpos[#pointpos + 1] = Y
+    end
+    local spring_points = {}
+    for _, el in ipairs(springs) do
+        for _, ref in ipairs({ el.a, el.b }) do
+            local idx = pindex[ref.body .. "." .. tostring(ref.point)]
+            if not idx then uerr(M, el.line, "spring '" .. el.name .. "': end is not a named point") end
+            spring_points[#spring_points + 1] = idx
+        end
+    end
+
+    return {
+        nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
+        phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
+        energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
+        spring_points = spring_points,
+    }
+end
+
+------------------------------------------------------------------ rendering
+
+local function dense(list)
+    local outs = {}
+    for i, e in ipairs(list) do outs[i] = { lhs = "out[" .. (i - 1) .. "]", e = e } end
+    return outs
+end
+
+local function sparse(list)
+    local outs = {}
+    for i, ent in ipairs(list) do outs[i] = { lhs = "out[" .. (i - 1) .. "]", e = ent.e } end
+    return outs
+end
+
+-- Contract: emit.generate(M, opts) -> files, stats.
+--   opts = { version = "0.1", options_text = "-D N=10 --name x" or "",
+--            template_dir = optional dir, templates = optional { [file] = text } }
+--   files = { { name = "<name>.h", content = ... }, { name = "<name>.c", content = ... } }
+--   stats = { { fn = "phi", lines = n, ops = { add=, mul=, div=, call= }, total = n }, ... }
+--           in emission order, then { fn = "<name>.c", lines = total lines of the C file }.
+-- Raises "file:line: error: msg" for model errors found while deriving (e.g. a bad time function).
+function emit.generate(M, opts)
+    opts = opts or {}
+    local name = M.name
+    local D = derive(M)
+    local uname = name:upper()
+
+    local stats = {}
+    local fnt = load_template(opts, "function.c.in")
+    local functions, protos = {}, {}
+    local PQ = "const mb_model *m, mb_real t, const mb_real *q, mb_real *out"
+    local PQV = "const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out"
+    local function fn(id, withv, comment, outs)
+        local lines, ops = sym.emit(outs)
+        local unused = withv and "    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
+                                or "    (void)m;\n    (void)t;\n    (void)q;\n"
+        if #outs == 0 then unused = unused .. "    (void)out;\n" end  -- nothing to write
+        local body = unused .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or "")
+        functions[#functions + 1] = fill(fnt, {
+            COMMENT = comment, NAME = name, FN = id, PARAMS = withv and PQV or PQ, BODY = body,
+        }, "function.c.in")
+        protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. (withv and PQV or PQ) .. ");"
+        stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
+                              total = ops.add + ops.mul + ops.div + ops.call }
+    end
+    fn("phi", false, "Phi(t, q): constraint residuals [" .. D.nc .. "].", dense(D.phi))
+    fn("phi_q", false, "Phi_q values in the order of phi_q_pat [" .. #D.phiq .. "].", sparse(D.phiq))
+    fn("phi_t", false, "dPhi/dt at fixed q [" .. D.nc .. "].", dense(D.phit))
+    fn("phi_q_dot", true, "d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [" .. #D.phiq .. "].",
+       sparse(D.phiq_dot))
+    fn("gamma", true, "Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [" .. D.nc .. "].", dense(D.gamma))
+    fn("force", true, "Generalized forces Q = -dV/dq + Q_nc [" .. D.nq .. "].", dense(D.Q))
+    fn("dforce_dq", true, "dQ/dq values in the order of dq_dq_pat [" .. #D.dqdq .. "].", sparse(D.dqdq))
+    fn("dforce_dv", true, "dQ/dv values in the order of dq_dv_pat [" .. #D.dqdv .. "].", sparse(D.dqdv))
+    fn("energy", true, "Energies [3]: kinetic T, potential V, power of non-conservative loads.",
+       dense(D.energy))
+    fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
+       dense(D.pointpos))
+
+    -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
+    local data = {}
+    local function array(ctype, id, items, per, fmt)
+        if #items == 0 then return "0" end
+        local strs = {}
+        for i, x in ipairs(items) do strs[i] = fmt and fmt(x) or tostring(x) end
+        data[#data + 1] = "static const " .. ctype .. " " .. name .. "_" .. id .. "[" .. #items
+                          .. "] = {\n" .. rows(strs, per) .. "\n};"
+        return name .. "_" .. id
+    end
+    local coord_names, body_names, mass, q0, v0, locked, vgiven = {}, {}, {}, {}, {}, {}, {}
+    local lock, vel = M.lock or {}, M.velocity or {}
+    for i, b in ipairs(M.bodies) do
+        body_names[i] = b.name
+        local guess = { b.x or 0, b.y or 0, b.angle or 0 }
+        local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
+        local J = { b.mass, b.mass, b.inertia }
+        for j, suffix in ipairs({ "x", "y", "phi" }) do
+            local k = 3 * i - 3 + j
+            coord_names[k] = b.name .. "." .. suffix
+            mass[k], q0[k] = J[j], guess[j]
+            v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
+            locked[k] = lock[k] and 1 or 0
+            vgiven[k] = vel[k] ~= nil and 1 or 0
+        end
+    end
+    local point_names, point_body = {}, {}
+    for i, p in ipairs(D.points) do
+        point_names[i] = p.name
+        point_body[i] = p.body - 1
+    end
+    local function pat(list)
+        local r, c = {}, {}
+        for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
+        return r, c
+    end
+    local vals = {
+        NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
+        OPTIONS = (opts.options_text and opts.options_text ~= "") and opts.options_text or "none",
+        NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
+        PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
+    }
+    vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
+    vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)
+    vals.POINT_NAMES = array("char *const", "point_names", point_names, 4, cstring)
+    vals.POINT_BODY = array("int", "point_body", point_body, 16)
+    vals.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
+    vals.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
+    vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum)
+    vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum)
+    vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum)
+    vals.LOCKED = array("unsigned char", "locked", locked, 24)
+    vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
+    local r, c = pat(D.phiq)
+    vals.PHI_Q_ROW = array("int", "phi_q_row", r, 16)
+    vals.PHI_Q_COL = array("int", "phi_q_col", c, 16)
+    r, c = pat(D.dqdq)
+    vals.DQ_DQ_ROW = array("int", "dq_dq_row", r, 16)
+    vals.DQ_DQ_COL = array("int", "dq_dq_col", c, 16)
+    r, c = pat(D.dqdv)
+    vals.DQ_DV_ROW = array("int", "dq_dv_row", r, 16)
+    vals.DQ_DV_COL = array("int", "dq_dv_col", c, 16)
+    -- "const char *const" arrays: the element type above already carries the const
+    for i, s in ipairs(data) do data[i] = s:gsub("^static const char %*const", "static const char *const") end
+    vals.DATA = table.concat(data, "\n\n")
+    vals.FUNCTIONS = table.concat(functions, "\n")
+
+    local hvals = {
+        NAME = name, UNAME = uname, VERSION = vals.VERSION, FILE = vals.FILE, OPTIONS = vals.OPTIONS,
+        NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
+        PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
+        PROTOTYPES = table.concat(protos, "\n"),
+    }
+    local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")
+    local cfile = fill(load_template(opts, "model.c.in"), vals, "model.c.in")
+    local _, nlines = cfile:gsub("\n", "")
+    stats[#stats + 1] = { fn = name .. ".c", lines = nlines }
+    return { { name = name .. ".h", content = h }, { name = name .. ".c", content = cfile } }, stats
+end
+
+emit.derive = derive
+return emit

@@ -1,0 +1,468 @@
+/* test_derivs.c - checks every derivative a model provides against finite differences of the
+ * function it differentiates, at random states on and off the constraint manifold.
+ * Uses only the mb_model interface: build once per model with -DMB_TEST_MODEL=<name>_model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "mb_model.h"
+#include "check.h"
+
+#ifndef MB_TEST_MODEL
+#error "define MB_TEST_MODEL, e.g. -DMB_TEST_MODEL=andrews_model"
+#endif
+#ifdef MB_FLOAT
+#error "finite-difference checks need double precision"
+#endif
+
+extern const mb_model MB_TEST_MODEL;
+static const mb_model *M = &MB_TEST_MODEL;
+
+#define TOL 1e-6           /* relative error allowed, on the scale of the compared quantity */
+
+static int nq, nc;
+static double lscale;      /* characteristic length of the mechanism (m) */
+
+/* ------------------------------------------------------------------ small helpers */
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static double urand(void) /* uniform in [-1, 1), deterministic */
+{
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+    return p;
+}
+
+/* Step for coordinate k: lengths scale with the mechanism, angles with 1 rad. */
+static double qscale(int k) { return k % 3 == 2 ? 1.0 : lscale; }
+
+/* Scatter sparse values into a dense rows x cols matrix (row-major). */
+static void densify(const mb_pattern *p, const double *val, int cols, double *dense, int rows)
+{
+    memset(dense, 0, sizeof(double) * (size_t)rows * (size_t)cols);
+    for (int k = 0; k < p->nnz; k++) dense[p->row[k] * cols + p->col[k]] = val[k];
+}
+
+/* Compare matrices row by row: |a - b| <= TOL * scale, scale = max(row max of |b|,
+ * 1e-6 * overall max, 1e-12). Returns the worst ratio error/scale. */
+static double cmp_rows(const double *a, const double *b, int rows, int cols, int *bad_r, int *bad_c)
+{
+    double gmax = 0, worst = 0;
+    for (int i = 0; i < rows * cols; i++) gmax = fmax(gmax, fmax(fabs(a[i]), fabs(b[i])));
+    for (int i = 0; i < rows; i++) {
+        double rmax = 0;
+        for (int j = 0; j < cols; j++) rmax = fmax(rmax, fmax(fabs(a[i * cols + j]), fabs(b[i * cols + j])));
+        double s = fmax(fmax(rmax, 1e-6 * gmax), 1e-12);
+        for (int j = 0; j < cols; j++) {
+            double e = fabs(a[i * cols + j] - b[i * cols + j]) / s;
+            if (e > worst) { worst = e; *bad_r = i; *bad_c = j; }
+        }
+    }
+    return worst;
+}
+
+/* Same with one scale for the whole vector. */
+static double cmp_vec(const double *a, const double *b, int n, int *bad)
+{
+    double s = 1e-12, worst = 0;
+    for (int i = 0; i < n; i++) s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+    for (int i = 0; i < n; i++) {
+        double e = fabs(a[i] - b[i]) / s;
+        if (e > worst) { worst = e; *bad = i; }
+    }
+    return worst;
+}
+
+/* ------------------------------------------------------------------ finite differences */
+
+/* A function of one scalar s around the state: out = f(s) of length n. */
+typedef void (*sfun)(double s, void *ctx, double *out);
+
+/* First derivative at s = 0 by Richardson-extrapolated central differences (O(h^4)). */
+static void fd1(sfun f, void *ctx, double h, int n, double *d)
+{
+    double *p = xcalloc((size_t)n * 4, sizeof(double));
+    f(h, ctx, p); f(-h, ctx, p + n); f(h / 2, ctx, p + 2 * n); f(-h / 2, ctx, p + 3 * n);
+    for (int i = 0; i < n; i++) {
+        double dh = (p[i] - p[n + i]) / (2 * h), dh2 = (p[2 * n + i] - p[3 * n + i]) / h;
+        d[i] = (4 * dh2 - dh) / 3;
+    }
+    free(p);
+}
+
+/* Second derivative at s = 0, Richardson-extrapolated (O(h^4)). */
+static void fd2(sfun f, void *ctx, double h, int n, double *d)
+{
+    double *p = xcalloc((size_t)n * 5, sizeof(double));
+    f(0, ctx, p); f(h, ctx, p + n); f(-h, ctx, p + 2 * n); f(h / 2, ctx, p + 3 * n); f(-h / 2, ctx, p + 4 * n);
+    for (int i = 0; i < n; i++) {
+        double dh = (p[n + i] - 2 * p[i] + p[2 * n + i]) / (h * h);
+        double dh2 = (p[3 * n + i] - 2 * p[i] + p[4 * n + i]) / (h * h / 4);
+        d[i] = (4 * dh2 - dh) / 3;
+    }
+    free(p);
+}
+
+/* The state and a direction: f(s) evaluates at (t + s dt, q + s dq, v + s dv). */
+typedef struct {
+    double t, *q, *v;
+    double dt; const double *dq, *dv;
+    double *qs, *vs;       /* scratch */
+    int which;             /* what to evaluate, see eval_at */
+    int k;                 /* unit vector index for WHICH_QC */
+} state;
+
+enum { W_PHI, W_PHIQ_DENSE, W_FORCE, W_V };
+
+static double *scratch_sparse;
+
+static void eval_at(double s, void *vctx, double *out)
+{
+    state *st = vctx;
+    double ts = st->t + s * st->dt;
+    for (int i = 0; i < nq; i++) {
+        st->qs[i] = st->q[i] + s * (st->dq ? st->dq[i] : 0);
+        st->vs[i] = st->v[i] + s * (st->dv ? st->dv[i] : 0);
+    }
+    double e[3];
+    switch (st->which) {
+    case W_PHI: M->phi(M, ts, st->qs, out); break;
+    case W_PHIQ_DENSE:
+        M->phi_q(M, ts, st->qs, scratch_sparse);
+        densify(&M->phi_q_pat, scratch_sparse, nq, out, nc);
+        break;
+    case W_FORCE: M->force(M, ts, st->qs, st->vs, out); break;
+    case W_V: M->energy(M, ts, st->qs, st->vs, e); out[0] = e[1]; break;
+    }
+}
+
+/* ------------------------------------------------------------------ manifold projection */
+
+/* Solve the n x n system A x = b in place (Gaussian elimination, partial pivoting).
+ * Returns 0, or -1 when A is (numerically) singular. */
+static int solve(double *A, double *b, int n)
+{
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++) if (fabs(A[r * n + c]) > fabs(A[p * n + c])) p = r;
+        if (fabs(A[p * n + c]) < 1e-300) return -1;
+        if (p != c) {
+            for (int j = 0; j < n; j++) { double x = A[c * n + j]; A[c * n + j] = A[p * n + j]; A[p * n + j] = x; }
+            double x = b[c]; b[c] = b[p]; b[p] = x;
+        }
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r * n + c] / A[c * n + c];
+            if (f == 0) continue;
+            for (int j = c; j < n; j++) A[r * n + j] -= f * A[c * n + j];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        double s = b[r];
+        for (int j = r + 1; j < n; j++) s -= A[r * n + j] * b[j];
+        b[r] = s / A[r * n + r];
+    }
+    return 0;
+}
+
+/* x <- x - J^T (J J^T)^-1 r: minimum-norm correction of J x = r. */
+static int min_norm_step(const double *J, const double *r, double *x)
+{
+    double *A = xcalloc((size_t)nc * (size_t)nc, sizeof(double));
+    double *y = xcalloc((size_t)nc, sizeof(double));
+    for (int i = 0; i < nc; i++) {
+        y[i] = r[i];
+        for (int j = 0; j < nc; j++) {
+            double s = 0;
+            for (int k = 0; k < nq; k++) s += J[i * nq + k] * J[j * nq + k];
+            A[i * nc + j] = s;
+        }
+    }
+    int rc = solve(A, y, nc);
+    if (rc == 0)
+        for (int k = 0; k < nq; k++) {
+            double s = 0;
+            for (int i = 0; i < nc; i++) s += J[i * nq + k] * y[i];
+            x[k] -= s;
+        }
+    free(A); free(y);
+    return rc;
+}
+
+/* Newton projection of q onto Phi(t, q) = 0 and of v onto Phi_q v + Phi_t = 0.
+ * Returns 1 when |Phi| converged below 1e-12 L. */
+static int project(double t, double *q, double *v)
+{
+    double *J = xcalloc((size_t)nc * (size_t)nq, sizeof(double));
+    double *r = xcalloc((size_t)nc + 1, sizeof(double));
+    double *sp = xcalloc((size_t)M->phi_q_pat.nnz + 1, sizeof(double));
+    int ok = 0;
+    for (int it = 0; it < 50 && !ok; it++) {
+        M->phi(M, t, q, r);
+        double n = 0;
+        for (int i = 0; i < nc; i++) n = fmax(n, fabs(r[i]));
+        if (n < 1e-12 * lscale) { ok = 1; break; }
+        M->phi_q(M, t, q, sp);
+        densify(&M->phi_q_pat, sp, nq, J, nc);
+        if (min_norm_step(J, r, q) != 0) break;
+    }
+    if (ok) {
+        M->phi_q(M, t, q, sp);
+        densify(&M->phi_q_pat, sp, nq, J, nc);
+        M->phi_t(M, t, q, r);
+        for (int i = 0; i < nc; i++)
+            for (int k = 0; k < nq; k++) r[i] += J[i * nq + k] * v[k];
+        ok = min_norm_step(J, r, v) == 0;
+    }
+    free(J); free(r); free(sp);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ the checks */
+
+static void check_patterns(void)
+{
+    const mb_pattern *ps[3] = { &M->phi_q_pat, &M->dq_dq_pat, &M->dq_dv_pat };
+    const char *names[3] = { "phi_q_pat", "dq_dq_pat", "dq_dv_pat" };
+    int rows[3] = { nc, nq, nq };
+    for (int p = 0; p < 3; p++) {
+        int good = ps[p]->nnz >= 0 && (ps[p]->nnz == 0 || (ps[p]->row && ps[p]->col));
+        for (int k = 0; good && k < ps[p]->nnz; k++) {
+            int r = ps[p]->row[k], c = ps[p]->col[k];
+            if (r < 0 || r >= rows[p] || c < 0 || c >= nq) good = 0;
+            if (k > 0) {
+                int r0 = ps[p]->row[k - 1], c0 = ps[p]->col[k - 1];
+                if (r < r0 || (r == r0 && c <= c0)) good = 0;   /* sorted, no duplicates */
+            }
+        }
+        CHECK(good, "%s: pattern out of range, unsorted or duplicated", names[p]);
+    }
+    int names_ok = M->coord_names && M->body_names && M->mass && M->q0 && M->v0 && M->locked && M->v_given
+                   && (nc == 0 || M->constraint_names) && (M->npoint == 0 || (M->point_names && M->point_body));
+    CHECK(names_ok, "missing name or data arrays");
+    CHECK(nq == 3 * M->nbody, "nq %d != 3 * nbody %d", nq, M->nbody);
+    for (int k = 0; k < nq; k++) CHECK(M->mass[k] > 0, "mass[%d] = %g not positive", k, M->mass[k]);
+    for (int s = 0; s < 2 * M->nspring; s++)
+        CHECK(M->spring_points[s] >= 0 && M->spring_points[s] < M->npoint, "spring point %d out of range", s);
+}
+
+/* One state (t, q, v): every derivative against finite differences. */
+static void check_state(double t, double *q, double *v, const char *where)
+{
+    int pnnz = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
+    int nmax = nq > nc ? nq : nc;
+    double *A = xcalloc((size_t)nmax * (size_t)nq, sizeof(double));  /* analytic, dense */
+    double *F = xcalloc((size_t)nmax * (size_t)nq, sizeof(double));  /* finite differences */
+    double *col = xcalloc((size_t)nmax * (size_t)nq + 1, sizeof(double));
+    double *sp = xcalloc((size_t)(pnnz + dqn + dvn) + 1, sizeof(double));
+    double *dir = xcalloc((size_t)nq, sizeof(double));
+    double *qs = xcalloc((size_t)nq, sizeof(double)), *vs = xcalloc((size_t)nq, sizeof(double));
+    double *a1 = xcalloc((size_t)nmax + 1, sizeof(double)), *a2 = xcalloc((size_t)nmax + 1, sizeof(double));
+    state st = { t, q, v, 0, NULL, NULL, qs, vs, W_PHI, 0 };
+    int br = 0, bc = 0;
+    double e;
+
+    /* Phi_q vs d Phi / d q_k, column by column; entries outside the pattern must vanish. */
+    if (nc > 0) {
+        M->phi_q(M, t, q, sp);
+        densify(&M->phi_q_pat, sp, nq, A, nc);
+        for (int k = 0; k < nq; k++) {
+            memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+            st.which = W_PHI; st.dq = dir; st.dv = NULL; st.dt = 0;
+            fd1(eval_at, &st, 1e-3 * qscale(k), nc, col);
+            for (int i = 0; i < nc; i++) F[i * nq + k] = col[i];
+        }
+        e = cmp_rows(A, F, nc, nq, &br, &bc);
+        CHECK(e <= TOL, "%s: Phi_q[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
+              A[br * nq + bc], F[br * nq + bc], e);
+
+        /* Phi_t vs d Phi / dt */
+        M->phi_t(M, t, q, a1);
+        st.which = W_PHI; st.dq = NULL; st.dt = 1;
+        fd1(eval_at, &st, 1e-3, nc, a2);
+        e = cmp_vec(a1, a2, nc, &br);
+        CHECK(e <= TOL, "%s: Phi_t[%d] = %.12g, FD %.12g (rel %.2e)", where, br, a1[br], a2[br], e);
+
+        /* d(Phi_q)/dt vs the derivative of Phi_q along (q + s v, t + s) */
+        M->phi_q_dot(M, t, q, v, sp);
+        densify(&M->phi_q_pat, sp, nq, A, nc);
+        {
+            double *tmp = xcalloc((size_t)pnnz + 1, sizeof(double));
+            scratch_sparse = tmp;
+            st.which = W_PHIQ_DENSE; st.dq = v; st.dt = 1;
+            fd1(eval_at, &st, 1e-3, nc * nq, F);
+            free(tmp);
+        }
+        e = cmp_rows(A, F, nc, nq, &br, &bc);
+        CHECK(e <= TOL, "%s: dPhi_q/dt[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
+              A[br * nq + bc], F[br * nq + bc], e);
+
+        /* Gamma = -d^2/ds^2 Phi(t + s, q + s v): the acceleration-free part of Phi'' */
+        M->gamma(M, t, q, v, a1);
+        st.which = W_PHI; st.dq = v; st.dt = 1;
+        fd2(eval_at, &st, 2e-3, nc, a2);
+        for (int i = 0; i < nc; i++) a2[i] = -a2[i];
+        e = cmp_vec(a1, a2, nc, &br);
+        CHECK(e <= TOL, "%s: Gamma[%d] = %.12g, FD %.12g (rel %.2e)", where, br, a1[br], a2[br], e);
+    }
+
+    /* dQ/dq and dQ/dv vs finite differences of Q */
+    M->dforce_dq(M, t, q, v, sp);
+    densify(&M->dq_dq_pat, sp, nq, A, nq);
+    for (int k = 0; k < nq; k++) {
+        memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+        st.which = W_FORCE; st.dq = dir; st.dv = NULL; st.dt = 0;
+        fd1(eval_at, &st, 1e-3 * qscale(k), nq, col);
+        for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+    }
+    e = cmp_rows(A, F, nq, nq, &br, &bc);
+    CHECK(e <= TOL, "%s: dQ/dq[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
+          A[br * nq + bc], F[br * nq + bc], e);
+
+    M->dforce_dv(M, t, q, v, sp);
+    densify(&M->dq_dv_pat, sp, nq, A, nq);
+    for (int k = 0; k < nq; k++) {
+        memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+        st.which = W_FORCE; st.dq = NULL; st.dv = dir; st.dt = 0;
+        fd1(eval_at, &st, 1e-3 * qscale(k), nq, col);
+        for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+    }
+    e = cmp_rows(A, F, nq, nq, &br, &bc);
+    CHECK(e <= TOL, "%s: dQ/dv[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
+          A[br * nq + bc], F[br * nq + bc], e);
+
+    /* Conservative forces: Q(t, q, e_k)_k - P_nc(t, q, e_k) = Q_c,k (the damper and load
+     * parts of Q are exactly Q_nc, whose power at v = e_k is Q_nc,k), and Q_c = -dV/dq. */
+    {
+        double *qc = a1, *dv = a2, en[3], vmax = 1e-12;
+        double *Q = xcalloc((size_t)nq, sizeof(double)), *unit = xcalloc((size_t)nq, sizeof(double));
+        double *sc = xcalloc((size_t)nq, sizeof(double));
+        for (int k = 0; k < nq; k++) {
+            memset(unit, 0, sizeof(double) * (size_t)nq); unit[k] = 1;
+            M->force(M, t, q, unit, Q);
+            M->energy(M, t, q, unit, en);
+            qc[k] = Q[k] - en[2];
+            memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+            st.which = W_V; st.dq = dir; st.dv = NULL; st.dt = 0;
+            fd1(eval_at, &st, 1e-3 * qscale(k), 1, col);
+            dv[k] = -col[0];
+            sc[k] = fmax(fmax(fabs(Q[k]), fabs(en[2])), fabs(dv[k]));   /* per component */
+            vmax = fmax(vmax, sc[k]);
+        }
+        int bad = -1;
+        double worst = 0;
+        for (int k = 0; k < nq; k++) {
+            double r = fabs(qc[k] - dv[k]) / fmax(sc[k], 1e-6 * vmax);
+            if (r > worst) { worst = r; bad = k; }
+        }
+        CHECK(worst <= TOL, "%s: conservative Q[%d] = %.12g, -dV/dq %.12g (rel %.2e)", where, bad,
+              bad >= 0 ? qc[bad] : 0.0, bad >= 0 ? dv[bad] : 0.0, worst);
+        free(sc);
+
+        /* P_nc(v) = (Q(v) - Q_c)^T v at the state's own v; T = v^T M v / 2 */
+        M->force(M, t, q, v, Q);
+        M->energy(M, t, q, v, en);
+        double p = 0, ps = 1e-12, T = 0;
+        for (int k = 0; k < nq; k++) {
+            p += (Q[k] - qc[k]) * v[k];
+            ps += fabs(Q[k] * v[k]) + fabs(qc[k] * v[k]);
+            T += 0.5 * M->mass[k] * v[k] * v[k];
+        }
+        CHECK(fabs(en[2] - p) <= TOL * ps, "%s: P_nc = %.12g, (Q - Q_c)^T v = %.12g", where, en[2], p);
+        CHECK(check_close(en[0] / fmax(T, 1e-300), 1.0, 1e-12) || (T == 0 && en[0] == 0),
+              "%s: T = %.12g, v^T M v / 2 = %.12g", where, en[0], T);
+        free(Q); free(unit);
+    }
+
+    /* Points move rigidly with their body: d point / d x_b = (1, 0) for points of body b. */
+    if (M->npoint > 0) {
+        int np2 = 2 * M->npoint, ok = 1;
+        double *p0 = xcalloc((size_t)np2, sizeof(double)), *p1 = xcalloc((size_t)np2, sizeof(double));
+        M->points(M, t, q, p0);
+        for (int b = 0; b < M->nbody; b++) {
+            memcpy(qs, q, sizeof(double) * (size_t)nq);
+            qs[3 * b] += 0.5 * lscale;
+            M->points(M, t, qs, p1);
+            for (int i = 0; i < M->npoint; i++) {
+                double want = M->point_body[i] == b ? 0.5 * lscale : 0;
+                if (fabs(p1[2 * i] - p0[2 * i] - want) > 1e-12 * lscale * 10 + 1e-9 * fabs(p0[2 * i])
+                    || fabs(p1[2 * i + 1] - p0[2 * i + 1]) > 1e-9 * lscale + 1e-9 * fabs(p0[2 * i + 1]))
+                    ok = 0;
+            }
+        }
+        CHECK(ok, "%s: points do not move with their bodies (point_body or points wrong)", where);
+        /* rotating a body keeps the distances of its points to its CoM and to each other */
+        ok = 1;
+        for (int b = 0; b < M->nbody; b++) {
+            memcpy(qs, q, sizeof(double) * (size_t)nq);
+            qs[3 * b + 2] += 0.7;
+            M->points(M, t, qs, p1);
+            for (int i = 0; i < M->npoint; i++) {
+                if (M->point_body[i] != b) continue;
+                for (int j = -1; j < M->npoint; j++) {
+                    if (j >= 0 && M->point_body[j] != b) continue;
+                    double x0 = j < 0 ? q[3 * b] : p0[2 * j], y0 = j < 0 ? q[3 * b + 1] : p0[2 * j + 1];
+                    double x1 = j < 0 ? qs[3 * b] : p1[2 * j], y1 = j < 0 ? qs[3 * b + 1] : p1[2 * j + 1];
+                    double d0 = hypot(p0[2 * i] - x0, p0[2 * i + 1] - y0);
+                    double d1 = hypot(p1[2 * i] - x1, p1[2 * i + 1] - y1);
+                    if (fabs(d0 - d1) > 1e-12 * lscale + 1e-12 * d0) ok = 0;
+                }
+            }
+        }
+        CHECK(ok, "%s: points are not rigid in their bodies", where);
+        free(p0); free(p1);
+    }
+
+    free(A); free(F); free(col); free(sp); free(dir); free(qs); free(vs); free(a1); free(a2);
+}
+
+int main(void)
+{
+    nq = M->nq;
+    nc = M->nc;
+    printf("model %s: nq %d, nc %d, phi_q nnz %d, dQ/dq nnz %d, dQ/dv nnz %d\n", M->name, nq, nc,
+           M->phi_q_pat.nnz, M->dq_dq_pat.nnz, M->dq_dv_pat.nnz);
+    check_patterns();
+
+    /* length scale: the spread of the named points at the initial guess */
+    lscale = 0;
+    if (M->npoint > 0) {
+        double *p = xcalloc((size_t)M->npoint * 2, sizeof(double));
+        M->points(M, 0, M->q0, p);
+        for (int i = 0; i < 2 * M->npoint; i++) lscale = fmax(lscale, fabs(p[i]));
+        for (int i = 0; i < nq; i += 3) lscale = fmax(lscale, fmax(fabs(M->q0[i]), fabs(M->q0[i + 1])));
+        free(p);
+    }
+    if (!(lscale > 0)) lscale = 1;
+
+    double *q = xcalloc((size_t)nq, sizeof(double)), *v = xcalloc((size_t)nq, sizeof(double));
+    int on = 0;
+    for (int s = 0; s < 6; s++) {
+        double t = 0.7 * (urand() + 1);
+        int manifold = s % 2 == 1 && nc > 0;
+        double amp = manifold ? 0.01 : 0.1;    /* small perturbation when projecting back */
+        for (int k = 0; k < nq; k++) {
+            q[k] = M->q0[k] + amp * qscale(k) * urand();
+            v[k] = (k % 3 == 2 ? 2.0 : lscale) * urand();
+        }
+        char where[64];
+        if (manifold) {
+            if (!project(t, q, v)) continue;
+            on++;
+            snprintf(where, sizeof where, "state %d (on the manifold)", s);
+        } else {
+            snprintf(where, sizeof where, "state %d (off the manifold)", s);
+        }
+        check_state(t, q, v, where);
+    }
+    if (nc > 0) CHECK(on > 0, "no state could be projected onto the constraint manifold");
+    printf("%s: %d states on the manifold\n", M->name, on);
+    free(q); free(v);
+    return check_report();
+}
