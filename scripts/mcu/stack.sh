@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# stack.sh - worst-case stack of a linked Cortex-M image: the deepest call-graph path from ROOT.
+# Usage: stack.sh ELF OBJDIR [ROOT [INDIRECT_REGEX]]  (ROOT default mcu_reset)
+# Frames: GCC's -fstack-usage (.su files in OBJDIR) for our code, the prologue (push, vpush, sub sp)
+# for library code; edges: bl and tail-call branches in the disassembly. An indirect call (blx rN)
+# may reach any function matching INDIRECT_REGEX (the generated model functions, called through
+# the mb_model descriptor). Prints "stack_bound <bytes>" and the path; "unbounded" on recursion.
+set -eu
+elf=$1 objdir=$2 root=${3:-mcu_reset} indirect=${4:-^$}
+cat "$objdir"/*.su 2> /dev/null | awk -F'\t' '{ n = split($1, a, ":"); print "SU", a[n], $2, $3 }' > "$objdir/stack.in"
+arm-none-eabi-objdump -d --no-show-raw-insn "$elf" >> "$objdir/stack.in"
+awk -v root="$root" -v indirect="$indirect" '
+$1 == "SU" { su[$2] = ($2 in su && su[$2] > $3) ? su[$2] : $3; if ($4 != "static") dyn[$2] = 1; next }
+/^[0-9a-f]+ <[^>]+>:$/ { f = $2; gsub(/[<>:]/, "", f); funcs[f] = 1; prolog = 1; frame[f] = 0; next }
+f != "" && /^ +[0-9a-f]+:\t/ {
+    split($0, p, "\t"); op = p[2]; arg = p[3]
+    if (prolog) {
+        if (op ~ /^(push|push\.w|stmdb|stmdb\.w)$/ && (op ~ /^push/ || arg ~ /^sp!/)) {
+            r = arg; sub(/^[^{]*\{/, "", r); sub(/\}.*/, "", r); frame[f] += 4 * (gsub(/,/, ",", r) + 1)
+        } else if (op ~ /^(vpush|vstmdb)/) {
+            r = arg; sub(/^[^{]*\{/, "", r); sub(/\}.*/, "", r)
+            if (r ~ /-/) { split(r, q, "-"); a = substr(q[1], 2) + 0; b = substr(q[2], 2) + 0
+                           frame[f] += (b - a + 1) * (r ~ /^d/ ? 8 : 4) }
+            else frame[f] += (gsub(/,/, ",", r) + 1) * (r ~ /^d/ ? 8 : 4)
+        } else if (op ~ /^sub(\.w|w)?$/ && arg ~ /^sp, (sp, )?#/) {
+            n = arg; sub(/.*#/, "", n); frame[f] += n + 0
+        } else if (op ~ /^sub/ && arg ~ /^sp, /) { unknown[f] = 1
+        } else prolog = 0
+    }
+    if (op ~ /^bl(\.w)?$/ || op ~ /^b(\.w|\.n)?$/) {
+        t = arg; if (t !~ /</) next
+        sub(/^[^<]*</, "", t); sub(/>.*/, "", t)
+        if (t ~ /\+0x/ || t == f) next             # a branch inside the function
+        edge[f, ++ne[f]] = t
+    } else if (op ~ /^blx$/ && arg ~ /^r/) ind[f] = 1
+    else if (op ~ /^bx$/ && arg !~ /lr/) ind[f] = 1
+}
+function cost(g,    i, c, best, bestp, h) {
+    if (g in memo) return memo[g]
+    if (g in onpath) { recursive = recursive " " g; return 0 }
+    onpath[g] = 1
+    best = 0; bestp = ""
+    for (i = 1; i <= ne[g]; i++) { c = cost(edge[g, i]); if (c > best) { best = c; bestp = path[edge[g, i]] } }
+    if (g in ind) for (h in funcs) if (h ~ indirect) { c = cost(h); if (c > best) { best = c; bestp = path[h] } }
+    delete onpath[g]
+    own = (g in su) ? su[g] : frame[g]
+    if (g in dyn || g in unknown) uncertain = uncertain " " g
+    memo[g] = own + best; path[g] = g "(" own ")" (bestp == "" ? "" : " > " bestp)
+    return memo[g]
+}
+END {
+    total = cost(root)
+    if (recursive != "") { print "stack_bound unbounded (recursion:" recursive ")"; exit 1 }
+    print "stack_bound " total
+    print "stack_path " path[root]
+    if (uncertain != "") print "stack_uncertain" uncertain
+}' "$objdir/stack.in"
