@@ -1,0 +1,165 @@
+-- main.lua - entry point of mbgen: command line -> load and validate the model -> emit.
+-- Layer: generator front end, called by the host (mbgen.c) with (args, host).
+-- Returns nil (nothing to write) or { dir = DIR, verbose = bool, files = { {name, content} } }.
+
+local args, host = ...
+local model = require "model"
+
+local USAGE = [[
+usage: mbgen MODEL.lua [options]
+Generate C for the planar mechanism described in MODEL.lua (see docs/model-language.md).
+
+options:
+  -o DIR            write DIR/<name>.h and DIR/<name>.c (default: generated)
+  -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
+  --name NAME       model name and C prefix (overrides the model's name statement)
+  --check           only load and validate the model, print a summary
+  --stats           print per-function statistics and the generation time to stderr
+  -v, --verbose     say which files were written or left unchanged
+  -h, --help        show this help
+  --version         show the version
+Exit status: 0 ok, 1 error in the model or the options, 2 internal error.
+]]
+
+local function die(fmt, ...)
+  error("mbgen: error: " .. string.format(fmt, ...), 0)
+end
+
+-- Command line ------------------------------------------------------------------------
+local opts = { dir = "generated", params = {}, options = {}, files = {} }
+
+local function define(s)
+  local name, text = string.match(s, "^([^=]*)=(.*)$")
+  if not name then die("-D expects NAME=VALUE, got '%s'", s) end
+  if not string.find(name, "^[A-Za-z_][A-Za-z0-9_]*$") then
+    die("-D %s: parameter name is not an identifier", name)
+  end
+  local v = tonumber(text)
+  if v == nil or v ~= v or v == math.huge or v == -math.huge then
+    die("-D %s=%s: value is not a finite number", name, text)
+  end
+  if opts.params[name] then die("-D %s given twice", name) end
+  opts.params[name] = { value = v, text = text }
+end
+
+local i = 1
+local function need(opt)
+  i = i + 1
+  if args[i] == nil then die("option %s needs an argument (see mbgen --help)", opt) end
+  return args[i]
+end
+
+local only_files = false
+while i <= #args do
+  local a = args[i]
+  if only_files or a == "-" or string.sub(a, 1, 1) ~= "-" then
+    opts.files[#opts.files + 1] = a
+  elseif a == "--" then only_files = true
+  elseif a == "-o" then opts.dir = need(a)
+  elseif string.sub(a, 1, 2) == "-o" then opts.dir = string.sub(a, 3)
+  elseif a == "-D" then define(need(a))
+  elseif string.sub(a, 1, 2) == "-D" then define(string.sub(a, 3))
+  elseif a == "--name" then opts.name = need(a)
+  elseif string.sub(a, 1, 7) == "--name=" then opts.name = string.sub(a, 8)
+  elseif a == "--check" then opts.check = true
+  elseif a == "--stats" then opts.stats = true
+  elseif a == "-v" or a == "--verbose" then opts.verbose = true
+  elseif a == "-h" or a == "--help" then opts.help = true
+  elseif a == "--version" then opts.version = true
+  else die("unknown option '%s' (see mbgen --help)", a) end
+  i = i + 1
+end
+
+if opts.help then io.stdout:write(USAGE); return nil end
+if opts.version then
+  io.stdout:write("mbgen ", host.version, " (", host.lua, ")\n")
+  return nil
+end
+if #opts.files == 0 then die("no model file given (usage: mbgen MODEL.lua [-o DIR]; see --help)") end
+if #opts.files > 1 then die("one model file at a time, got %d", #opts.files) end
+if opts.dir == "" then die("option -o needs a directory") end
+
+-- The options as they appear in the banner: -D values sorted by name, then --name.
+do
+  local names = {}
+  for n in pairs(opts.params) do names[#names + 1] = n end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    opts.options[#opts.options + 1] = "-D " .. n .. "=" .. opts.params[n].text
+  end
+  if opts.name then opts.options[#opts.options + 1] = "--name " .. opts.name end
+end
+
+-- Load and validate ---------------------------------------------------------------------
+local t0 = host.clock()
+local M = model.load(opts.files[1], opts.params,
+                     { name = opts.name, guard = host.guard, gendir = host.gendir })
+M.options = opts.options                   -- banner text, e.g. { "-D N=10", "--name c10" }
+M.generator = "mbgen " .. host.version
+local t_load = host.clock() - t0
+
+if opts.check then
+  io.stdout:write(model.summary(M), "\n")
+  if opts.stats then io.stderr:write(string.format("load time: %.3f s\n", t_load)) end
+  return nil
+end
+
+local ok, err = host.prepare_dir(opts.dir)
+if not ok then die("%s", err) end
+
+-- Emit --------------------------------------------------------------------------------
+local okm, emit = pcall(require, "emit")
+if not okm then
+  -- Not a user error: the back end is missing or broken (exit 2 with a traceback).
+  error("the generator back end (generator/emit.lua) could not be loaded: " .. tostring(emit), 0)
+end
+local generate = type(emit) == "function" and emit or emit.generate or emit.emit or emit.run
+if type(generate) ~= "function" then
+  error("generator/emit.lua provides no generate(M, opts) function", 0)
+end
+local files, stats = generate(M, { version = host.version, generator = M.generator,
+                                   options = opts.options,
+                                   options_text = table.concat(opts.options, " ") })
+
+-- Accept a list { {name=, content=} } or a map { [name] = content }; sorted for stable order.
+local list = {}
+if type(files) ~= "table" then error("emit returned no files", 0) end
+if files[1] ~= nil then
+  for _, f in ipairs(files) do list[#list + 1] = { name = f.name or f[1], content = f.content or f[2] } end
+else
+  for n, c in pairs(files) do list[#list + 1] = { name = n, content = c } end
+  table.sort(list, function(a, b) return a.name < b.name end)
+end
+for _, f in ipairs(list) do
+  if type(f.name) ~= "string" or type(f.content) ~= "string" then
+    error("emit returned a bad file entry", 0)
+  end
+end
+
+-- Statistics: emit reports { fn =, lines =, ops = { add=, mul=, div=, call= }, total = } per
+-- function (GENERATOR_CONTRACT.md); printed as a table with the generation time.
+local function print_stats(st, elapsed)
+  local out = io.stderr
+  local cols = { "lines", "add", "mul", "div", "call", "total" }
+  out:write(string.format("%-22s", "function"))
+  for _, c in ipairs(cols) do out:write(string.format(" %8s", c)) end
+  out:write("\n")
+  for _, r in ipairs(type(st) == "table" and st or {}) do
+    local ops = type(r.ops) == "table" and r.ops or {}
+    out:write(string.format("%-22s", tostring(r.fn or r.name)))
+    for _, c in ipairs(cols) do
+      local v = r[c]
+      if v == nil then v = ops[c] end
+      out:write(string.format(" %8s", v == nil and "" or tostring(v)))
+    end
+    out:write("\n")
+  end
+  for _, f in ipairs(list) do
+    local _, n = string.gsub(f.content, "\n", "")
+    out:write(string.format("%s: %d lines, %d bytes\n", f.name, n, #f.content))
+  end
+  out:write(string.format("generation time: %.3f s (model load %.3f s)\n", elapsed, t_load))
+end
+if opts.stats then print_stats(stats, host.clock() - t0) end
+
+return { dir = opts.dir, verbose = opts.verbose, files = list }

@@ -1,0 +1,445 @@
+/* mbgen.c - the generator host: a C program embedding Lua 5.4 that runs generator/main.lua.
+ * Layer: generator front end. Owns the process: Lua state, limits on model code (instruction
+ * count hook, allocator cap, CPU timer), error reporting and the atomic writing of outputs. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+
+#define MBGEN_VERSION "0.1.0"
+#ifndef MBGEN_GENDIR
+#define MBGEN_GENDIR "generator"        /* compile-time fallback for the module directory */
+#endif
+
+/* Limits while model code runs (see docs/model-language.md, "Limits"). */
+#define MODEL_MAX_INSTR  200000000L     /* Lua VM instructions per guarded call */
+#define MODEL_MAX_MEM    ((size_t)256 << 20)   /* bytes allocated on top of the generator's */
+#define MODEL_MAX_CPU_S  20             /* CPU seconds per guarded call (C loops, patterns) */
+#define TOTAL_MAX_MEM    ((size_t)4 << 30)     /* sanity cap for the whole run */
+#define HOOK_STEP        1000           /* instructions between two hook calls */
+
+enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
+
+/* Allocator with a moving cap: the cap is lowered while model code runs. */
+typedef struct {
+    size_t used;
+    size_t limit;
+    int hit;                  /* an allocation was refused under the model cap */
+} alloc_state;
+
+/* State of the guard around model code (one Lua state per process). */
+typedef struct {
+    int depth;                /* nesting of guarded calls; limits belong to the outermost */
+    long count;               /* instructions executed so far (in HOOK_STEP units) */
+    int tripped;              /* a limit fired: error out on every instruction from now on */
+    int line;                 /* last line seen in the model chunk (for memory errors) */
+    char chunk[512];          /* chunkname of the model ("@models/x.lua") */
+    char cpu_msg[700];        /* message printed by the CPU timer, prepared in advance */
+} guard_state;
+
+static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0 };
+static guard_state G;
+
+static void *l_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    alloc_state *a = ud;
+    if (ptr == NULL)
+        osize = 0;            /* then osize only encodes the object type */
+    if (nsize == 0) {
+        free(ptr);
+        a->used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && a->used + (nsize - osize) > a->limit) {
+        a->hit = 1;
+        return NULL;          /* Lua collects garbage and retries, then raises LUA_ERRMEM */
+    }
+    void *p = realloc(ptr, nsize);
+    if (p != NULL)
+        a->used = a->used - osize + nsize;
+    return p;
+}
+
+/* The model file's name without the leading '@'. */
+static const char *chunk_file(void)
+{
+    return G.chunk[0] == '@' ? G.chunk + 1 : G.chunk;
+}
+
+static const char *limit_text(void)
+{
+    return MEM.hit ? "model exceeded the memory limit (256 MiB)"
+                   : "model exceeded the instruction limit (200 million instructions)";
+}
+
+/* Push "file:line: error: <limit>" (or "file: error: ..." when no line is known). */
+static void push_limit_message(lua_State *L)
+{
+    if (G.line > 0)
+        lua_pushfstring(L, "%s:%d: error: %s", chunk_file(), G.line, limit_text());
+    else
+        lua_pushfstring(L, "%s: error: %s", chunk_file(), limit_text());
+}
+
+/* Count hook: remember where the model is, and stop it when a limit is exceeded. Once a
+ * limit fired the hook runs on every instruction, so a pcall in the model cannot go on. */
+static void count_hook(lua_State *L, lua_Debug *ar)
+{
+    lua_Debug d;
+    (void)ar;
+    for (int level = 0; level < 64 && lua_getstack(L, level, &d); level++) {
+        if (lua_getinfo(L, "Sl", &d) && d.currentline > 0 && strcmp(d.source, G.chunk) == 0) {
+            G.line = d.currentline;
+            break;
+        }
+    }
+    G.count += HOOK_STEP;
+    if (G.tripped || MEM.hit || G.count > MODEL_MAX_INSTR) {
+        if (!G.tripped) {
+            G.tripped = 1;
+            lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+        }
+        push_limit_message(L);
+        lua_error(L);
+    }
+}
+
+/* CPU timer: a C function of the Lua library (a pathological pattern match) cannot be
+ * interrupted by the hook, so the process ends here; nothing has been written yet. */
+static void cpu_alarm(int sig)
+{
+    ssize_t r;
+    (void)sig;
+    r = write(2, G.cpu_msg, strlen(G.cpu_msg));
+    (void)r;
+    _exit(EXIT_USER);
+}
+
+static void set_cpu_timer(int seconds)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = seconds;
+    setitimer(ITIMER_VIRTUAL, &it, NULL);
+}
+
+/* mbgen.guard(chunkname, f, ...) -> true, results... | false, err
+ * Calls f under the model limits (instructions, memory, CPU time). A limit error is
+ * returned as "file:line: error: ..."; other errors are returned as raised. */
+static int h_guard(lua_State *L)
+{
+    const char *chunk = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    int nargs = lua_gettop(L) - 2;
+    int outer = (G.depth == 0);
+    if (outer) {
+        snprintf(G.chunk, sizeof G.chunk, "%s", chunk);
+        snprintf(G.cpu_msg, sizeof G.cpu_msg,
+                 "%.400s: error: model exceeded the CPU time limit (%d s)\n", chunk_file(),
+                 MODEL_MAX_CPU_S);
+        G.count = 0;
+        G.tripped = 0;
+        G.line = 0;
+        MEM.hit = 0;
+        lua_gc(L, LUA_GCCOLLECT);
+        MEM.limit = MEM.used + MODEL_MAX_MEM;
+        signal(SIGVTALRM, cpu_alarm);
+        set_cpu_timer(MODEL_MAX_CPU_S);
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+    G.depth++;
+    int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
+    G.depth--;
+    if (outer) {
+        lua_sethook(L, NULL, 0, 0);
+        set_cpu_timer(0);
+        MEM.limit = TOTAL_MAX_MEM;
+    }
+    if (outer && (MEM.hit || G.tripped)) {
+        /* A limit fired, even if the model caught the error: report the limit. */
+        lua_settop(L, 0);
+        lua_pushboolean(L, 0);
+        push_limit_message(L);
+        MEM.hit = 0;
+        G.tripped = 0;
+        return 2;
+    }
+    lua_pushboolean(L, status == LUA_OK);
+    lua_replace(L, 1);        /* stack: ok, results... or ok, error */
+    return lua_gettop(L);
+}
+
+/* mbgen.clock() -> seconds of a monotonic clock */
+static int h_clock(lua_State *L)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lua_pushnumber(L, (lua_Number)ts.tv_sec + 1e-9 * (lua_Number)ts.tv_nsec);
+    return 1;
+}
+
+/* mkdir -p; returns 0 or an errno value. */
+static int make_dirs(const char *dir)
+{
+    char buf[PATH_MAX];
+    struct stat st;
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return ENAMETOOLONG;
+    for (char *p = buf + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (stat(buf, &st) != 0) {
+                if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                    return errno;
+            } else if (!S_ISDIR(st.st_mode)) {
+                return ENOTDIR;
+            }
+            *p = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    return 0;
+}
+
+/* mbgen.prepare_dir(dir) -> true | nil, message. Creates dir and checks it is writable. */
+static int h_prepare_dir(lua_State *L)
+{
+    const char *dir = luaL_checkstring(L, 1);
+    int e = make_dirs(dir);
+    if (e == 0 && access(dir, W_OK) != 0)
+        e = errno;
+    if (e != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "cannot write to directory '%s': %s", dir, strerror(e));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static const luaL_Reg host_funcs[] = {
+    { "guard", h_guard },
+    { "clock", h_clock },
+    { "prepare_dir", h_prepare_dir },
+    { NULL, NULL }
+};
+
+/* Message handler: user errors ("...: error: ...") pass unchanged, others get a traceback. */
+static int msgh(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    const char *nl = strchr(msg, '\n');
+    const char *e = strstr(msg, ": error: ");
+    if (e != NULL && (nl == NULL || e < nl)) {
+        lua_pushstring(L, msg);
+        return 1;
+    }
+    luaL_traceback(L, L, msg, 1);
+    lua_pushstring(L, "\nmbgen: internal error (a bug in the generator, not in the model)");
+    lua_concat(L, 2);
+    return 1;
+}
+
+/* Directory holding main.lua: build/../generator next to the executable, else the default. */
+static void find_gendir(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            char cand[PATH_MAX + 32];
+            snprintf(cand, sizeof cand, "%.3000s/../generator/main.lua", exe);
+            if (access(cand, R_OK) == 0) {
+                snprintf(out, n, "%.3000s/../generator", exe);
+                return;
+            }
+        }
+    }
+    snprintf(out, n, "%s", MBGEN_GENDIR);
+}
+
+static int read_file(const char *path, char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (nb == NULL)
+            free(buf);
+        buf = nb;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (buf == NULL || err) {
+        free(buf);
+        return -1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+/* 1 if the file at path holds exactly content. */
+static int same_content(const char *path, const char *content, size_t len)
+{
+    char *old;
+    size_t olen;
+    if (read_file(path, &old, &olen) != 0)
+        return 0;
+    int same = (olen == len && memcmp(old, content, len) == 0);
+    free(old);
+    return same;
+}
+
+/* Write the files listed in the table at index idx into dir: every changed file goes to a
+ * temporary first, and only when all temporaries are complete are they renamed. */
+static int write_outputs(lua_State *L, int idx, const char *dir, int verbose)
+{
+    int n = (int)luaL_len(L, idx);
+    char (*tmp)[PATH_MAX] = calloc((size_t)n + 1, sizeof *tmp);
+    char (*dst)[PATH_MAX] = calloc((size_t)n + 1, sizeof *dst);
+    int ok = 1, nw = 0, e = make_dirs(dir);
+    if (tmp == NULL || dst == NULL) {
+        fprintf(stderr, "mbgen: error: out of memory\n");
+        ok = 0;
+    } else if (e != 0) {
+        fprintf(stderr, "mbgen: error: cannot create directory '%s': %s\n", dir, strerror(e));
+        ok = 0;
+    }
+    for (int i = 1; ok && i <= n; i++) {
+        lua_geti(L, idx, i);
+        lua_getfield(L, -1, "name");
+        lua_getfield(L, -2, "content");
+        const char *name = lua_tostring(L, -2);
+        size_t len;
+        const char *content = lua_tolstring(L, -1, &len);
+        if (name == NULL || content == NULL || name[0] == '\0' || name[0] == '.' ||
+            strchr(name, '/') != NULL) {
+            fprintf(stderr, "mbgen: error: internal: bad output file entry %d\n", i);
+            lua_pop(L, 3);
+            ok = 0;
+            break;
+        }
+        snprintf(dst[nw], PATH_MAX, "%s/%s", dir, name);
+        if (same_content(dst[nw], content, len)) {
+            if (verbose)
+                fprintf(stderr, "mbgen: %s unchanged\n", dst[nw]);
+            lua_pop(L, 3);
+            continue;
+        }
+        snprintf(tmp[nw], PATH_MAX, "%s.tmp%ld", dst[nw], (long)getpid());
+        FILE *f = fopen(tmp[nw], "wb");
+        if (f == NULL || fwrite(content, 1, len, f) != len || fclose(f) != 0) {
+            fprintf(stderr, "mbgen: error: cannot write '%s': %s\n", dst[nw], strerror(errno));
+            if (f != NULL)
+                unlink(tmp[nw]);
+            ok = 0;
+        } else {
+            nw++;
+        }
+        lua_pop(L, 3);
+    }
+    for (int i = 0; i < nw; i++) {
+        if (ok && rename(tmp[i], dst[i]) != 0) {
+            fprintf(stderr, "mbgen: error: cannot rename to '%s': %s\n", dst[i], strerror(errno));
+            ok = 0;
+        }
+        if (!ok)
+            unlink(tmp[i]);
+        else if (verbose)
+            fprintf(stderr, "mbgen: wrote %s\n", dst[i]);
+    }
+    free(tmp);
+    free(dst);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    char gendir[PATH_MAX], mainpath[PATH_MAX + 16];
+    lua_State *L = lua_newstate(l_alloc, &MEM);
+    if (L == NULL) {
+        fprintf(stderr, "mbgen: error: cannot create the Lua state\n");
+        return EXIT_INTERNAL;
+    }
+    luaL_openlibs(L);
+    find_gendir(gendir, sizeof gendir);
+
+    /* Module path: only the generator directory (LUA_PATH, LUA_CPATH and LUA_INIT ignored). */
+    lua_getglobal(L, "package");
+    lua_pushfstring(L, "%s/?.lua", gendir);
+    lua_setfield(L, -2, "path");
+    lua_pushliteral(L, "");
+    lua_setfield(L, -2, "cpath");
+    lua_pop(L, 1);
+
+    lua_pushcfunction(L, msgh);
+    int hidx = lua_gettop(L);
+    snprintf(mainpath, sizeof mainpath, "%s/main.lua", gendir);
+    if (luaL_loadfilex(L, mainpath, "t") != LUA_OK) {
+        fprintf(stderr, "mbgen: error: cannot load the generator: %s\n", lua_tostring(L, -1));
+        lua_close(L);
+        return EXIT_INTERNAL;
+    }
+    lua_createtable(L, argc, 0);          /* arg 1: the command-line arguments */
+    for (int i = 1; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i);
+    }
+    luaL_newlib(L, host_funcs);           /* arg 2: host services */
+    lua_pushliteral(L, MBGEN_VERSION);
+    lua_setfield(L, -2, "version");
+    lua_pushstring(L, gendir);
+    lua_setfield(L, -2, "gendir");
+    lua_pushliteral(L, LUA_RELEASE);
+    lua_setfield(L, -2, "lua");
+
+    int rc = EXIT_OK;
+    if (lua_pcall(L, 2, 1, hidx) != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        int user = msg != NULL && strstr(msg, "internal error (a bug") == NULL;
+        fprintf(stderr, "%s\n", msg ? msg : "mbgen: error: unknown error");
+        rc = user ? EXIT_USER : EXIT_INTERNAL;
+    } else if (lua_istable(L, -1)) {      /* { dir = "...", verbose = bool, files = {...} } */
+        int res = lua_gettop(L);
+        lua_getfield(L, res, "dir");
+        lua_getfield(L, res, "verbose");
+        lua_getfield(L, res, "files");
+        const char *dir = lua_tostring(L, -3);
+        if (dir == NULL || !lua_istable(L, -1)) {
+            fprintf(stderr, "mbgen: error: internal: main.lua returned a bad result\n");
+            rc = EXIT_INTERNAL;
+        } else if (!write_outputs(L, lua_gettop(L), dir, lua_toboolean(L, -2))) {
+            rc = EXIT_USER;
+        }
+    }
+    lua_close(L);
+    return rc;
+}

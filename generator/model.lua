@@ -1,0 +1,861 @@
+-- model.lua - the model language: sandbox environment, statements, validation.
+-- Layer: generator front end, trusted code (may use debug). Runs one model file under the
+-- host's limits and returns the validated model table of GENERATOR_CONTRACT.md.
+
+local model = {}
+
+-- Everything used below is captured before any model code runs; model code cannot reach
+-- the real global, string or math tables (see make_env).
+local G = _G
+local type, next, select, error, tostring, tonumber = type, next, select, error, tostring, tonumber
+local rawget, setmetatable, getmetatable = rawget, setmetatable, getmetatable
+local pcall, load, require, ipairs = pcall, load, require, ipairs
+local mtype, huge, pi = math.type, math.huge, math.pi
+local msin, mcos, mtan, mexp, mlog, msqrt, mabs = math.sin, math.cos, math.tan, math.exp,
+    math.log, math.sqrt, math.abs
+local sfmt, sfind, smatch, ssub, sgsub = string.format, string.find, string.match, string.sub,
+    string.gsub
+local tsort, tconcat = table.sort, table.concat
+local getinfo, dgetmetatable = debug.getinfo, debug.getmetatable
+local stderr, iopen = io.stderr, io.open
+
+local MAX_NAME = 64          -- identifier length (names end up in C strings and symbols)
+local MAX_BODIES = 2000
+local MAX_ELEMENTS = 20000
+local MAX_POINTS = 1000      -- per body, and on the ground
+local MAX_TNODES = 20000     -- nodes of all functions of time together
+
+-- Printable, bounded rendering of a string from a model file, for messages.
+local function show(s)
+  s = tostring(s)
+  if #s > 40 then s = ssub(s, 1, 40) .. "..." end
+  return (sgsub(s, "[^%w%p ]", "?"))
+end
+
+local function is_finite(v)
+  return v == v and v ~= huge and v ~= -huge
+end
+
+---------------------------------------------------------------- functions of time
+-- A function of time given in a model is traced once with an opaque proxy `t`: arithmetic on
+-- proxies records a DAG that only trusted code can read (the proxies are empty tables with a
+-- locked metatable; their nodes live in a private weak table). After the model has run, no
+-- model code is ever called again: evaluation and conversion to sym nodes use the DAG.
+local tnode = setmetatable({}, { __mode = "k" })   -- proxy -> node
+local tcount = 0
+local tmeta = {}
+
+local function mk(node)
+  tcount = tcount + 1
+  if tcount > MAX_TNODES then
+    error(sfmt("functions of time too large (more than %d operations)", MAX_TNODES), 3)
+  end
+  local p = setmetatable({}, tmeta)
+  tnode[p] = node
+  return p
+end
+
+-- Node of an operand (a number or a proxy); level: error level of the user's code seen
+-- from here (3 when called by a metamethod).
+local function lift(x, level)
+  if type(x) == "number" then
+    if not is_finite(x) then
+      error("non-finite number (" .. tostring(x) .. ") in a function of time", level)
+    end
+    return { op = "k", v = x + 0.0 }
+  end
+  local n = tnode[x]
+  if n == nil then
+    error("a function of time can only be combined with numbers, not with a " .. type(x),
+          level)
+  end
+  return n
+end
+
+local function binop(op)
+  return function(a, b) return mk { op = op, a = lift(a, 3), b = lift(b, 3) } end
+end
+tmeta.__add, tmeta.__sub, tmeta.__mul = binop "+", binop "-", binop "*"
+tmeta.__div, tmeta.__pow = binop "/", binop "^"
+tmeta.__unm = function(a) return mk { op = "neg", a = tnode[a] } end
+local function refuse(what)
+  return function() error("a function of time " .. what, 2) end
+end
+for _, ev in ipairs { "__mod", "__idiv", "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot" } do
+  tmeta[ev] = refuse("supports only + - * / ^ and the functions sin cos tan exp log sqrt abs")
+end
+tmeta.__lt = refuse("cannot be compared: use step{} or heaviside() to switch")
+tmeta.__le = tmeta.__lt
+tmeta.__concat = refuse("cannot be concatenated")
+tmeta.__len = refuse("has no length")
+tmeta.__call = refuse("cannot be called")
+tmeta.__index = refuse("has no fields")
+tmeta.__newindex = refuse("cannot be modified")
+tmeta.__tostring = function() return "<function of time>" end
+tmeta.__metatable = "function of time"
+
+local num_fn = {
+  sin = msin, cos = mcos, tan = mtan, exp = mexp, log = function(x) return mlog(x) end,
+  sqrt = msqrt, abs = function(x) return mabs(x) + 0.0 end,
+  heaviside = function(x) return x >= 0 and 1.0 or 0.0 end,
+}
+
+-- A function of sandbox code: plain math on numbers, a recorded node on proxies.
+local function unary(name)
+  local f = num_fn[name]
+  return function(x, base)
+    if type(x) == "number" then
+      if name == "log" and base ~= nil then return mlog(x, base) end
+      return f(x)
+    end
+    if tnode[x] == nil then
+      error(sfmt("bad argument #1 to '%s' (number or function of time expected, got %s)",
+                 name, type(x)), 2)
+    end
+    local p = mk { op = name, a = tnode[x] }
+    if name == "log" and base ~= nil then p = p / mlog(base) end
+    return p
+  end
+end
+
+local binf = {
+  ["+"] = function(a, b) return a + b end, ["-"] = function(a, b) return a - b end,
+  ["*"] = function(a, b) return a * b end, ["/"] = function(a, b) return a / b end,
+  ["^"] = function(a, b) return a ^ b end,
+}
+
+local function eval(n, t, memo)
+  local r = memo[n]
+  if r ~= nil then return r end
+  local op = n.op
+  if op == "t" then r = t
+  elseif op == "k" then r = n.v
+  elseif op == "neg" then r = -eval(n.a, t, memo)
+  elseif binf[op] then r = binf[op](eval(n.a, t, memo), eval(n.b, t, memo))
+  else r = num_fn[op](eval(n.a, t, memo)) end
+  memo[n] = r
+  return r
+end
+
+local sym_fn = { heaviside = "step" }     -- sym's name where it differs
+
+local function to_sym(n, tv, memo, sym)
+  local r = memo[n]
+  if r ~= nil then return r end
+  local op = n.op
+  if op == "t" then r = tv
+  elseif op == "k" then r = n.v
+  elseif op == "neg" then r = -to_sym(n.a, tv, memo, sym)
+  elseif binf[op] then r = binf[op](to_sym(n.a, tv, memo, sym), to_sym(n.b, tv, memo, sym))
+  else
+    local f = sym[sym_fn[op] or op]
+    if f == nil then error("sym." .. (sym_fn[op] or op) .. " is missing") end
+    r = f(to_sym(n.a, tv, memo, sym))
+  end
+  memo[n] = r
+  return r
+end
+
+local function depends_on_t(n, memo)
+  if memo[n] ~= nil then return memo[n] end
+  local r
+  if n.op == "t" then r = true
+  elseif n.op == "k" then r = false
+  else r = depends_on_t(n.a, memo) or (n.b ~= nil and depends_on_t(n.b, memo)) end
+  memo[n] = r
+  return r
+end
+
+-- The tf of the contract: a number, or a trusted function of t that returns a number for a
+-- number and a sym node (or a number) for a sym node.
+local function make_tf(n)
+  if not depends_on_t(n, {}) then return eval(n, 0.0, {}) end
+  return function(t)
+    if type(t) == "number" then return eval(n, t, {}) end
+    local ok, sym = pcall(require, "sym")
+    if not ok then error("functions of time need generator/sym.lua: " .. tostring(sym)) end
+    return to_sym(n, t, {}, sym)
+  end
+end
+
+---------------------------------------------------------------- loading one model
+-- Per-load state and helpers live in a context object so that loads do not interfere.
+local function new_context(path, params, opts)
+  local S = {
+    file = path, chunk = "@" .. path, params = params, opts = opts,
+    used = {}, bodies = {}, body_by_name = {}, ground = {}, ground_line = {},
+    elements = {}, el_by_name = {}, open = {}, assembly = {}, param_values = {},
+  }
+
+  -- Line of the innermost frame of the model file: the statement being executed.
+  function S.here()
+    for level = 2, 60 do
+      local info = getinfo(level, "Sl")
+      if info == nil then break end
+      if info.source == S.chunk and info.currentline > 0 then return info.currentline end
+    end
+    return 0
+  end
+
+  function S.fail(line, fmt, ...)
+    local where = (line and line > 0) and (S.file .. ":" .. line) or S.file
+    error(where .. ": error: " .. sfmt(fmt, ...), 0)
+  end
+  return S
+end
+
+local function check_name(S, line, what, s)
+  if type(s) ~= "string" then S.fail(line, "%s name must be a string, got %s", what, type(s)) end
+  if #s > MAX_NAME then
+    S.fail(line, "%s name '%s' is too long (%d characters, at most %d)", what, show(s), #s,
+           MAX_NAME)
+  end
+  if not sfind(s, "^[A-Za-z_][A-Za-z0-9_]*$") then
+    S.fail(line, "%s name '%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", what, show(s))
+  end
+  return s
+end
+
+local function number(S, line, what, v)
+  if type(v) ~= "number" then S.fail(line, "%s must be a number, got %s", what, type(v)) end
+  if not is_finite(v) then S.fail(line, "%s is not a finite number (%s)", what, tostring(v)) end
+  return v + 0.0
+end
+
+-- Raw copy of a statement table: named fields must be in `allowed`, exactly npos positional
+-- entries. Reads with next, so no metamethod of the model runs.
+local function fields(S, line, what, t, allowed, npos)
+  if type(t) ~= "table" then S.fail(line, "%s: expected a table { ... }, got %s", what, type(t)) end
+  local named, pos, count = {}, {}, 0
+  local k, v = next(t)
+  while k ~= nil do
+    count = count + 1
+    if count > 100000 then S.fail(line, "%s: too many entries", what) end
+    if mtype(k) == "integer" then
+      if k < 1 or k > npos then
+        S.fail(line, "%s: unexpected positional entry [%d] (%d expected)", what, k, npos)
+      end
+      pos[k] = v
+    elseif type(k) == "string" then
+      if not allowed[k] then S.fail(line, "%s: unknown field '%s'", what, show(k)) end
+      named[k] = v
+    else
+      S.fail(line, "%s: unexpected key of type %s", what, type(k))
+    end
+    k, v = next(t, k)
+  end
+  for i = 1, npos do
+    if pos[i] == nil then
+      S.fail(line, "%s: expected %d positional entr%s, entry %d is missing", what, npos,
+             npos == 1 and "y" or "ies", i)
+    end
+  end
+  return named, pos
+end
+
+local function vec(S, line, what, v, n)
+  if type(v) ~= "table" then
+    S.fail(line, "%s must be a table of %d numbers, got %s", what, n, type(v))
+  end
+  local _, p = fields(S, line, what, v, {}, n)
+  local out = {}
+  for i = 1, n do out[i] = number(S, line, what .. "[" .. i .. "]", p[i]) end
+  return out
+end
+
+local function nonneg(S, line, what, v, default)
+  if v == nil then return default end
+  v = number(S, line, what, v)
+  if v < 0 then S.fail(line, "%s must be >= 0, got %.17g", what, v) end
+  return v
+end
+
+-- A load or driver value: a number, or a function of t traced now (inside the model run).
+local function timefn(S, line, what, v, t_proxy)
+  if type(v) == "number" then return number(S, line, what, v) end
+  if type(v) ~= "function" then
+    S.fail(line, "%s must be a number or a function of time, got %s", what, type(v))
+  end
+  local r = v(t_proxy)
+  if type(r) == "number" then return number(S, line, what .. " (constant result)", r) end
+  local n = tnode[r]
+  if n == nil then
+    S.fail(line, "%s: the function of time returned a %s (expected a number or a formula in t)",
+           what, type(r))
+  end
+  return make_tf(n)
+end
+
+---------------------------------------------------------------- the sandbox environment
+local forbidden = {
+  os = true, io = true, require = true, dofile = true, loadfile = true, debug = true,
+  package = true, collectgarbage = true, coroutine = true, loadstring = true,
+}
+
+local function copy(t, skip)
+  local c = {}
+  for k, v in next, t do if not (skip and skip[k]) then c[k] = v end end
+  return c
+end
+
+local function make_env(S)
+  local env = {}
+  local T = mk { op = "t" }
+  local user_mts = setmetatable({}, { __mode = "k" })
+
+  for _, k in ipairs { "assert", "error", "ipairs", "next", "pairs", "pcall", "select",
+                       "tonumber", "tostring", "type", "xpcall", "rawequal", "rawlen",
+                       "rawget", "rawset", "_VERSION" } do
+    env[k] = G[k]
+  end
+  env.string = copy(G.string, { dump = true })
+  env.table = copy(G.table)
+  env.utf8 = copy(G.utf8)
+  env.math = copy(G.math)
+  for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do
+    env[f] = unary(f)
+    env.math[f] = env[f]
+  end
+  env.heaviside = unary("heaviside")
+  env.pi = pi
+  env._G = env
+
+  env.print = function(...)
+    local parts = {}
+    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+    stderr:write(S.file, ": ", tconcat(parts, "\t"), "\n")
+  end
+
+  -- Text chunks only, in the sandbox unless another environment is given.
+  env.load = function(chunk, name, mode, e)
+    if mode ~= nil and mode ~= "t" then
+      error("load: only text chunks may be loaded in a model file (mode 't')", 2)
+    end
+    if type(chunk) ~= "string" and type(chunk) ~= "function" then
+      error("bad argument #1 to 'load' (string expected, got " .. type(chunk) .. ")", 2)
+    end
+    if e == nil then e = env end
+    return load(chunk, name, "t", e)
+  end
+
+  -- Metatables: the model may only see and change metatables it set itself, never the
+  -- generator's (strings, the environment, functions of time), and may not add finalizers
+  -- (they would run later, outside the limits).
+  env.setmetatable = function(t, mt)
+    if type(t) ~= "table" then
+      error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
+    end
+    local old = dgetmetatable(t)
+    if old ~= nil and not user_mts[old] then error("cannot change a protected metatable", 2) end
+    if mt ~= nil then
+      if type(mt) ~= "table" then
+        error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+      end
+      if rawget(mt, "__gc") ~= nil then
+        error("__gc metamethods are not allowed in a model file", 2)
+      end
+      user_mts[mt] = true
+    end
+    return setmetatable(t, mt)
+  end
+  env.getmetatable = function(v)
+    local mt = dgetmetatable(v)
+    if mt ~= nil and user_mts[mt] then return getmetatable(v) end
+    return nil
+  end
+
+  -- Statements -------------------------------------------------------------------------
+  env.name = function(s)
+    local line = S.here()
+    check_name(S, line, "model", s)
+    if S.name then S.fail(line, "model name given twice (first at line %d)", S.name_line) end
+    S.name, S.name_line = s, line
+  end
+
+  env.gravity = function(v)
+    local line = S.here()
+    if S.gravity then S.fail(line, "gravity given twice (first at line %d)", S.gravity_line) end
+    S.gravity, S.gravity_line = vec(S, line, "gravity", v, 2), line
+  end
+
+  env.param = function(pname, default)
+    local line = S.here()
+    check_name(S, line, "parameter", pname)
+    S.used[pname] = true
+    local given = S.params[pname]
+    if given ~= nil then return given.value end
+    if default == nil then
+      S.fail(line, "parameter %s has no default: give it with -D %s=value", pname, pname)
+    end
+    if type(default) ~= "number" then
+      S.fail(line, "default of parameter %s must be a number, got %s", pname, type(default))
+    end
+    if not is_finite(default) then
+      S.fail(line, "default of parameter %s is not a finite number", pname)
+    end
+    return default
+  end
+
+  env.ground = function(t)
+    local line = S.here()
+    if type(t) ~= "table" then S.fail(line, "ground: expected a table { P = { x, y } }") end
+    local k, v = next(t)
+    while k ~= nil do
+      if type(k) ~= "string" then S.fail(line, "ground: point names must be strings") end
+      check_name(S, line, "ground point", k)
+      if S.ground[k] then
+        S.fail(line, "duplicate ground point '%s' (first at line %d)", k, S.ground_line[k])
+      end
+      S.ground[k] = vec(S, line, "ground point " .. k, v, 2)
+      S.ground_line[k] = line
+      k, v = next(t, k)
+    end
+  end
+
+  -- A statement of the form  kind "name" { ... }.
+  local function statement(kind, handler)
+    return function(ename)
+      local line = S.here()
+      check_name(S, line, kind, ename)
+      local rec = { kind = kind, name = ename, line = line }
+      S.open[rec] = true
+      return function(t)
+        S.open[rec] = nil
+        handler(ename, t, line, sfmt('%s "%s"', kind, ename))
+      end
+    end
+  end
+
+  env.body = statement("body", function(bname, t, line, what)
+    local f = fields(S, line, what, t, { mass = true, inertia = true, points = true,
+      angle = true, position = true, velocity = true }, 0)
+    if bname == "ground" then S.fail(line, "'ground' is reserved and cannot name a body") end
+    local prev = S.body_by_name[bname]
+    if prev then S.fail(line, 'duplicate body "%s" (first declared at line %d)', bname, prev.line) end
+    if #S.bodies >= MAX_BODIES then S.fail(line, "too many bodies (at most %d)", MAX_BODIES) end
+    if f.mass == nil then S.fail(line, "%s: mass is missing", what) end
+    if f.inertia == nil then S.fail(line, "%s: inertia is missing", what) end
+    local b = { name = bname, line = line,
+      mass = number(S, line, what .. " mass", f.mass),
+      inertia = number(S, line, what .. " inertia", f.inertia),
+      angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle) }
+    if b.mass <= 0 then S.fail(line, "%s: mass must be > 0, got %.17g", what, b.mass) end
+    if b.inertia <= 0 then S.fail(line, "%s: inertia must be > 0, got %.17g", what, b.inertia) end
+    local pos = f.position and vec(S, line, what .. " position", f.position, 2) or { 0.0, 0.0 }
+    b.x, b.y = pos[1], pos[2]
+    if f.velocity ~= nil then
+      local v = vec(S, line, what .. " velocity", f.velocity, 3)
+      b.vx, b.vy, b.omega, b.velocity_given = v[1], v[2], v[3], true
+    else
+      b.vx, b.vy, b.omega = 0.0, 0.0, 0.0
+    end
+    b.points, b.point_by_name = {}, {}
+    if f.points ~= nil then
+      if type(f.points) ~= "table" then
+        S.fail(line, "%s: points must be a table { P = { x, y }, ... }", what)
+      end
+      local k, v = next(f.points)
+      while k ~= nil do
+        if type(k) ~= "string" then S.fail(line, "%s: point names must be strings", what) end
+        check_name(S, line, "point", k)
+        if #b.points >= MAX_POINTS then S.fail(line, "%s: too many points", what) end
+        local p = vec(S, line, what .. " point " .. k, v, 2)
+        local pt = { name = k, x = p[1], y = p[2] }
+        b.points[#b.points + 1] = pt
+        b.point_by_name[k] = pt
+        k, v = next(f.points, k)
+      end
+      tsort(b.points, function(p1, p2) return p1.name < p2.name end)
+    end
+    S.bodies[#S.bodies + 1] = b
+    S.body_by_name[bname] = b
+  end)
+
+  local function element(kind, allowed, npos, build)
+    return statement(kind, function(ename, t, line, what)
+      local f, pos = fields(S, line, what, t, allowed, npos)
+      local prev = S.el_by_name[ename]
+      if prev then
+        S.fail(line, 'duplicate element name "%s" (first used by the %s at line %d)', ename,
+               prev.kind, prev.line)
+      end
+      if #S.elements >= MAX_ELEMENTS then S.fail(line, "too many elements (at most %d)", MAX_ELEMENTS) end
+      for i = 1, npos do
+        if type(pos[i]) ~= "string" then
+          S.fail(line, "%s: entry %d must be a string reference, got %s", what, i, type(pos[i]))
+        end
+      end
+      local el = { kind = kind, name = ename, line = line, refs = pos }
+      build(el, f, line, what)
+      S.elements[#S.elements + 1] = el
+      S.el_by_name[ename] = el
+    end)
+  end
+
+  env.revolute = element("revolute", {}, 2, function() end)
+  env.prismatic = element("prismatic", { axis = true, angle = true }, 2, function(el, f, line, what)
+    if f.axis == nil then S.fail(line, "%s: axis is missing", what) end
+    local a = vec(S, line, what .. " axis", f.axis, 2)
+    local len = msqrt(a[1] * a[1] + a[2] * a[2])
+    if not (len > 1e-12) or not is_finite(len) then
+      S.fail(line, "%s: axis has zero length", what)
+    end
+    el.axis = { a[1] / len, a[2] / len }
+    el.angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle)
+  end)
+  env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
+    function(el, f, line, what)
+      if f.k == nil then S.fail(line, "%s: k is missing", what) end
+      if f.l0 == nil then S.fail(line, "%s: l0 is missing", what) end
+      el.k = nonneg(S, line, what .. " k", f.k)
+      el.l0 = nonneg(S, line, what .. " l0", f.l0)
+      el.c = nonneg(S, line, what .. " c", f.c, 0.0)
+      el.c2 = nonneg(S, line, what .. " c2", f.c2, 0.0)
+    end)
+  env.rotspring = element("rotspring", { k = true, theta0 = true, c = true }, 2,
+    function(el, f, line, what)
+      if f.k == nil then S.fail(line, "%s: k is missing", what) end
+      el.k = nonneg(S, line, what .. " k", f.k)
+      el.theta0 = f.theta0 == nil and 0.0 or number(S, line, what .. " theta0", f.theta0)
+      el.c = nonneg(S, line, what .. " c", f.c, 0.0)
+    end)
+  env.force = element("force", { fx = true, fy = true, frame = true }, 1,
+    function(el, f, line, what)
+      if f.fx == nil and f.fy == nil then S.fail(line, "%s: give fx and/or fy", what) end
+      el.fx = f.fx == nil and 0.0 or timefn(S, line, what .. " fx", f.fx, T)
+      el.fy = f.fy == nil and 0.0 or timefn(S, line, what .. " fy", f.fy, T)
+      el.frame = f.frame == nil and "global" or f.frame
+      if el.frame ~= "global" and el.frame ~= "body" then
+        S.fail(line, "%s: frame must be \"global\" or \"body\", got %s", what, show(el.frame))
+      end
+    end)
+  env.torque = element("torque", { tau = true }, 1, function(el, f, line, what)
+    if f.tau == nil then S.fail(line, "%s: tau is missing", what) end
+    el.tau = timefn(S, line, what .. " tau", f.tau, T)
+  end)
+  env.driver = element("driver", { coord = true, joint = true, f = true }, 0,
+    function(el, f, line, what)
+      if (f.coord == nil) == (f.joint == nil) then
+        S.fail(line, "%s: give exactly one of coord = \"body.x|y|phi\" or joint = \"J\"", what)
+      end
+      if f.f == nil then S.fail(line, "%s: f is missing", what) end
+      for _, key in ipairs { "coord", "joint" } do
+        if f[key] ~= nil and type(f[key]) ~= "string" then
+          S.fail(line, "%s: %s must be a string, got %s", what, key, type(f[key]))
+        end
+      end
+      el.coord_ref, el.joint_ref = f.coord, f.joint
+      el.f = timefn(S, line, what .. " f", f.f, T)
+    end)
+
+  env.assembly = function(t)
+    local line = S.here()
+    local f = fields(S, line, "assembly", t, { lock = true, velocity = true }, 0)
+    if f.lock ~= nil then
+      if type(f.lock) ~= "table" then S.fail(line, "assembly: lock must be a list of coordinates") end
+      local _, p = fields(S, line, "assembly lock", f.lock, {}, #f.lock)
+      for i = 1, #p do
+        if type(p[i]) ~= "string" then
+          S.fail(line, "assembly lock: entry %d must be a coordinate name like \"crank.phi\"", i)
+        end
+        S.assembly[#S.assembly + 1] = { kind = "lock", coord = p[i], line = line }
+      end
+    end
+    if f.velocity ~= nil then
+      if type(f.velocity) ~= "table" then
+        S.fail(line, "assembly: velocity must be a table { [\"body.x\"] = v, ... }")
+      end
+      local k, v = next(f.velocity)
+      while k ~= nil do
+        if type(k) ~= "string" then S.fail(line, "assembly velocity: keys must be coordinate names") end
+        S.assembly[#S.assembly + 1] = { kind = "velocity", coord = k, line = line,
+          value = number(S, line, "assembly velocity " .. show(k), v) }
+        k, v = next(f.velocity, k)
+      end
+    end
+  end
+
+  -- Time functions for loads and drivers (they compose: sine{...}(t) works in formulas).
+  local H = env.heaviside
+  env.sine = function(t)
+    local line = S.here()
+    local f = fields(S, line, "sine", t, { amplitude = true, period = true, phase = true,
+      offset = true }, 0)
+    if f.amplitude == nil or f.period == nil then S.fail(line, "sine: amplitude and period are required") end
+    local A = number(S, line, "sine amplitude", f.amplitude)
+    local P = number(S, line, "sine period", f.period)
+    if P <= 0 then S.fail(line, "sine: period must be > 0, got %.17g", P) end
+    local ph = f.phase == nil and 0.0 or number(S, line, "sine phase", f.phase)
+    local off = f.offset == nil and 0.0 or number(S, line, "sine offset", f.offset)
+    local sin = env.sin
+    return function(x)
+      local arg = (2 * pi / P) * x
+      if ph ~= 0 then arg = arg + ph end
+      local r = A * sin(arg)
+      if off ~= 0 then r = off + r end
+      return r
+    end
+  end
+  env.step = function(t)
+    local line = S.here()
+    local f = fields(S, line, "step", t, { time = true, before = true, after = true }, 0)
+    if f.time == nil or f.after == nil then S.fail(line, "step: time and after are required") end
+    local t0 = number(S, line, "step time", f.time)
+    local before = f.before == nil and 0.0 or number(S, line, "step before", f.before)
+    local after = number(S, line, "step after", f.after)
+    return function(x) return before + (after - before) * H(x - t0) end
+  end
+  env.ramp = function(t)
+    local line = S.here()
+    local f = fields(S, line, "ramp", t, { t0 = true, t1 = true, from = true, to = true }, 0)
+    if f.t0 == nil or f.t1 == nil or f.to == nil then S.fail(line, "ramp: t0, t1 and to are required") end
+    local t0, t1 = number(S, line, "ramp t0", f.t0), number(S, line, "ramp t1", f.t1)
+    if not (t1 > t0) then S.fail(line, "ramp: t1 must be greater than t0") end
+    local from = f.from == nil and 0.0 or number(S, line, "ramp from", f.from)
+    local to = number(S, line, "ramp to", f.to)
+    local slope = (to - from) / (t1 - t0)
+    return function(x) return from + slope * ((x - t0) * H(x - t0) - (x - t1) * H(x - t1)) end
+  end
+
+  -- Reading an unknown global is an error (catches typos and forbidden libraries).
+  setmetatable(env, { __metatable = false, __index = function(_, k)
+    if forbidden[k] then
+      error(sfmt("'%s' is not available in a model file (sandbox)", tostring(k)), 2)
+    end
+    error(sfmt("unknown name '%s'", show(k)), 2)
+  end })
+  return env
+end
+
+---------------------------------------------------------------- validation
+local coord_index = { x = 1, y = 2, phi = 3 }
+
+local function resolve(S, M)
+  local bodies, index = S.bodies, {}
+  for i, b in ipairs(bodies) do index[b.name] = i end
+
+  local function point_ref(el, s)
+    local bn, pn = smatch(s, "^([%w_]+)%.([%w_]+)$")
+    if not bn then
+      S.fail(el.line, '%s "%s": bad point reference "%s" (expected "body.point")', el.kind,
+             el.name, show(s))
+    end
+    if bn == "ground" then
+      local g = S.ground[pn]
+      if not g then
+        S.fail(el.line, '%s "%s": unknown ground point "%s"', el.kind, el.name, pn)
+      end
+      return { body = 0, point = pn, s = { g[1], g[2] }, label = s }
+    end
+    local bi = index[bn]
+    if not bi then S.fail(el.line, '%s "%s": unknown body "%s"', el.kind, el.name, show(bn)) end
+    local p = bodies[bi].point_by_name[pn]
+    if not p then
+      S.fail(el.line, '%s "%s": body "%s" has no point "%s"', el.kind, el.name, bn, show(pn))
+    end
+    return { body = bi, point = pn, s = { p.x, p.y }, label = s }
+  end
+  local function body_ref(el, s)
+    if s == "ground" then return { body = 0, label = "ground" } end
+    local bi = index[s]
+    if not bi then S.fail(el.line, '%s "%s": unknown body "%s"', el.kind, el.name, show(s)) end
+    return { body = bi, label = s }
+  end
+  local function coord_ref(line, what, s)
+    local bn, c = smatch(s, "^([%w_]+)%.([%w_]+)$")
+    if bn == "ground" then S.fail(line, "%s: the ground has no coordinates", what) end
+    if not bn or not coord_index[c] then
+      S.fail(line, '%s: bad coordinate "%s" (expected "body.x", "body.y" or "body.phi")', what,
+             show(s))
+    end
+    local bi = index[bn]
+    if not bi then S.fail(line, '%s: unknown body "%s"', what, show(bn)) end
+    return 3 * (bi - 1) + coord_index[c]
+  end
+
+  local attached = {}
+  local function attach(el, a, b)
+    if a == b then
+      local n = a == 0 and "ground" or bodies[a].name
+      S.fail(el.line, '%s "%s" connects %s to itself', el.kind, el.name,
+             a == 0 and "the ground" or ('body "' .. n .. '"'))
+    end
+    attached[a], attached[b] = true, true
+  end
+
+  local out = {}
+  for i, el in ipairs(S.elements) do
+    local e = { kind = el.kind, name = el.name, line = el.line }
+    local k = el.kind
+    if k == "revolute" or k == "prismatic" or k == "spring" then
+      e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
+      attach(el, e.a.body, e.b.body)
+      e.axis, e.angle = el.axis, el.angle
+      e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
+    elseif k == "rotspring" then
+      e.a, e.b = body_ref(el, el.refs[1]), body_ref(el, el.refs[2])
+      attach(el, e.a.body, e.b.body)
+      e.k, e.theta0, e.c = el.k, el.theta0, el.c
+    elseif k == "force" then
+      e.at = point_ref(el, el.refs[1])
+      if e.at.body == 0 then S.fail(el.line, 'force "%s" acts on the ground', el.name) end
+      e.fx, e.fy, e.frame = el.fx, el.fy, el.frame
+    elseif k == "torque" then
+      e.body = body_ref(el, el.refs[1])
+      if e.body.body == 0 then S.fail(el.line, 'torque "%s" acts on the ground', el.name) end
+      e.tau = el.tau
+    elseif k == "driver" then
+      e.f = el.f
+      local what = 'driver "' .. el.name .. '"'
+      if el.coord_ref then
+        e.coord = coord_ref(el.line, what, el.coord_ref)
+        attached[(e.coord - 1) // 3 + 1] = true
+      else
+        local j = S.el_by_name[el.joint_ref]
+        if not j then S.fail(el.line, '%s: unknown joint "%s"', what, show(el.joint_ref)) end
+        if j.kind ~= "revolute" then
+          S.fail(el.line, '%s: joint "%s" is a %s, a driver needs a revolute joint', what,
+                 j.name, j.kind)
+        end
+        local ja = point_ref(j, j.refs[1]).body
+        local jb = point_ref(j, j.refs[2]).body
+        e.a = { body = ja, label = ja == 0 and "ground" or bodies[ja].name }
+        e.b = { body = jb, label = jb == 0 and "ground" or bodies[jb].name }
+        e.joint = j.name
+      end
+    end
+    out[i] = e
+  end
+  M.elements = out
+
+  for _, b in ipairs(bodies) do
+    if not attached[index[b.name]] then
+      S.fail(b.line, 'body "%s" is attached to nothing (no joint, spring or driver refers to it)',
+             b.name)
+    end
+  end
+
+  M.lock, M.velocity = {}, {}
+  local vline = {}
+  for i, b in ipairs(bodies) do
+    if b.velocity_given then
+      local base = 3 * (i - 1)
+      M.velocity[base + 1], M.velocity[base + 2], M.velocity[base + 3] = b.vx, b.vy, b.omega
+      vline[base + 1], vline[base + 2], vline[base + 3] = b.line, b.line, b.line
+    end
+  end
+  for _, a in ipairs(S.assembly) do
+    local k = coord_ref(a.line, "assembly " .. a.kind, a.coord)
+    if a.kind == "lock" then
+      M.lock[k] = true
+    else
+      if M.velocity[k] ~= nil then
+        S.fail(a.line, 'assembly velocity: "%s" already given at line %d', a.coord, vline[k])
+      end
+      M.velocity[k], vline[k] = a.value, a.line
+    end
+  end
+end
+
+local function validate(S)
+  local M = { file = S.file }
+  local name, name_line = S.name, S.name_line
+  if S.opts.name then
+    name, name_line = S.opts.name, 0
+    check_name(S, 0, "--name", name)
+  elseif not name then
+    name = smatch(S.file, "([^/]*)%.lua$") or smatch(S.file, "([^/]*)$")
+    if not sfind(name, "^[A-Za-z_][A-Za-z0-9_]*$") or #name > MAX_NAME then
+      S.fail(0, "the file name does not give a C identifier: add a name \"...\" statement")
+    end
+  end
+  M.name = check_name(S, name_line, "model", name)
+
+  for _, rec in next, S.open do
+    S.fail(rec.line, '%s "%s" has no definition table: write %s "%s" { ... }', rec.kind,
+           rec.name, rec.kind, rec.name)
+  end
+  if #S.bodies == 0 then S.fail(0, "the model has no bodies") end
+
+  M.params = {}
+  for pname, p in next, S.params do
+    if not S.used[pname] then
+      S.fail(0, "-D %s given, but the model has no param(\"%s\")", pname, pname)
+    end
+    M.params[#M.params + 1] = { name = pname, value = p.value, text = p.text }
+  end
+  tsort(M.params, function(a, b) return a.name < b.name end)
+
+  M.gravity = S.gravity or { 0.0, -9.81 }
+  M.bodies = {}
+  for i, b in ipairs(S.bodies) do
+    local pts = {}
+    for j, p in ipairs(b.points) do pts[j] = { name = p.name, x = p.x, y = p.y } end
+    M.bodies[i] = { name = b.name, mass = b.mass, inertia = b.inertia, angle = b.angle,
+      x = b.x, y = b.y, vx = b.vx, vy = b.vy, omega = b.omega, line = b.line, points = pts }
+  end
+  M.ground_points = {}
+  for gname, g in next, S.ground do
+    M.ground_points[#M.ground_points + 1] = { name = gname, x = g[1], y = g[2] }
+  end
+  tsort(M.ground_points, function(a, b) return a.name < b.name end)
+  resolve(S, M)
+  return M
+end
+
+-- Message of an error raised while the model ran, as "file:line: error: message".
+local function user_message(S, e, gendir)
+  if type(e) ~= "string" then
+    return S.file .. ": error: the model raised an error object of type " .. type(e)
+  end
+  if #e > 2000 then e = ssub(e, 1, 2000) .. "..." end
+  if sfind(e, "^[^\n]*: error: ") then return e end
+  local where, msg = smatch(e, "^([^\n]-:%d+): (.*)$")
+  if where then
+    if gendir and ssub(where, 1, #gendir) == gendir then
+      error("internal error while running the model: " .. e, 0)
+    end
+    return where .. ": error: " .. msg
+  end
+  return S.file .. ": error: " .. e
+end
+
+-- model.load(path, params, opts) -> the validated model table (GENERATOR_CONTRACT.md).
+-- params: { NAME = { value = number, text = "as given" } } from -D; opts.name: --name value;
+-- opts.guard: the host's guarded call (limits); opts.gendir: generator directory.
+-- Raises "file:line: error: message" for any problem in the model.
+function model.load(path, params, opts)
+  opts = opts or {}
+  local S = new_context(path, params or {}, opts)
+  local fh, err = iopen(path, "rb")
+  if not fh then error("mbgen: error: cannot read model file: " .. tostring(err), 0) end
+  local src = fh:read("a")
+  fh:close()
+  if src == nil then error("mbgen: error: cannot read model file " .. path, 0) end
+  local env = make_env(S)
+  local fn, serr = load(src, S.chunk, "t", env)
+  if not fn then error(user_message(S, serr), 0) end
+  local guard = opts.guard or function(_, f, ...) return pcall(f, ...) end
+  local ok, e = guard(S.chunk, fn)
+  if not ok then error(user_message(S, e, opts.gendir), 0) end
+  return validate(S)
+end
+
+-- One-line summary of a validated model, for --check.
+function model.summary(M)
+  local nc, kinds, order = 0, {}, {}
+  for _, e in ipairs(M.elements) do
+    if e.kind == "revolute" or e.kind == "prismatic" then nc = nc + 2
+    elseif e.kind == "driver" then nc = nc + 1 end
+    if not kinds[e.kind] then order[#order + 1] = e.kind end
+    kinds[e.kind] = (kinds[e.kind] or 0) + 1
+  end
+  local parts = {}
+  for i, k in ipairs(order) do parts[i] = kinds[k] .. " " .. k end
+  local np = #M.ground_points
+  for _, b in ipairs(M.bodies) do np = np + #b.points end
+  return sfmt("%s: %d bodies, %d coordinates, %d constraints, %d points, %d elements (%s)",
+              M.name, #M.bodies, 3 * #M.bodies, nc, np, #M.elements, tconcat(parts, ", "))
+end
+
+return model
