@@ -1,0 +1,130 @@
+/* mb_sim.h - the runtime API: four dynamics formulations, their integrators, assembly, monitors.
+ * Layer: runtime core, consumes mb_model.h; no malloc, no printing. All memory is one caller-
+ * provided workspace (size-then-assign: mb_sim_workspace_size, then mb_sim_init on that memory). */
+#ifndef MB_SIM_H
+#define MB_SIM_H
+
+#include <stddef.h>
+#include "mb_model.h"
+#include "mb_status.h"
+
+/* Formulations (thesis chapter 5). */
+enum {
+    MB_BAUMGARTE = 0,    /* F1: index-1 Newton-Euler + Baumgarte (5.1-5.5), state [q; v] */
+    MB_CANONICAL = 1,    /* F2: canonical equations (5.17, 5.21), state [q; p; Int Phi] */
+    MB_ALF_EXPLICIT = 2, /* F3: augmented Lagrangian canonical (5.31-5.37), [q; p; Int Phi] */
+    MB_ALF_TRAPEZOID = 3 /* F4: the same, implicit trapezoid + Newton (5.38-5.60) */
+};
+/* Integrators. F1-F3 take rk4 or dopri5; F4 takes trapezoid only. */
+enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2 };
+
+typedef struct mb_params {
+    int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
+    int integrator;         /* MB_RK4, MB_DOPRI5, MB_TRAPEZOID */
+    mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5 */
+    mb_real rtol, atol;     /* dopri5 error tolerances (per component: atol + rtol |y|) */
+    mb_real h_min;          /* dopri5: smaller accepted step is MB_ERR_STEP_UNDERFLOW; 0: auto */
+    mb_real h_max;          /* dopri5: largest step, 0: unlimited */
+    mb_real alpha;          /* penalty factor (F3, F4) */
+    mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
+    mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4) */
+    int max_iter;           /* iteration limit of 5.37 and of the Newton loop */
+    mb_real sigma_reset;    /* F3/F4: zero sigma when |sigma| > this, p kept consistent; 0 off */
+    int project_velocity;   /* F1: project v onto Phi_q v + Phi_t = 0 after each step */
+    mb_real baumgarte_cap;  /* F1: cap |2 xi w Phidot + w^2 Phi| at this times |Gamma|; 0 off */
+    mb_real rank_tol;       /* pivot-ratio threshold declaring a KKT / projection matrix singular */
+    mb_real asm_tol;        /* assembly: |Phi|_inf tolerance */
+    int asm_max_iter;       /* assembly: Newton iteration limit */
+    int strict_newton;      /* 1: F4 Newton not converged after max_iter is MB_ERR_NEWTON */
+} mb_params;
+
+/* Energy, constraint and iteration monitors, updated after every accepted step. */
+typedef struct mb_monitor {
+    mb_real T, V;            /* kinetic and potential energy, J */
+    mb_real E0;              /* T + V after reset, J */
+    mb_real W;               /* work of non-conservative loads and drivers since reset, J */
+    mb_real energy_dev;      /* Delta U = T + V - E0 - W (6.19), J */
+    mb_real phi_norm;        /* |Phi|_2 */
+    mb_real phid_norm;       /* |Phi_q v + Phi_t|_2 */
+    mb_real sigma_norm;      /* |sigma|_2 (F2: sigma of 5.17, F3/F4: sigma~); 0 for F1 */
+    mb_real max_energy_dev, max_phi, max_phid, max_sigma; /* maxima of the absolute values */
+    long steps, rejected;    /* accepted and (dopri5) rejected steps */
+    long evals;              /* right-hand side evaluations (explicit) */
+    long newton_iters;       /* F4 Newton iterations (linear solves) */
+    long alf_iters;          /* F3 sigma iterations (also F4's start-up evaluation) */
+    long maxiter_events;     /* iterations that stopped at max_iter */
+    long sigma_resets;       /* sigma resets performed */
+    mb_real min_pivot_ratio; /* smallest KKT/LU pivot ratio seen (rank indicator) */
+} mb_monitor;
+
+/* The simulation object; all arrays point into the caller's workspace. Read through get_*. */
+typedef struct mb_sim {
+    const mb_model *m;
+    mb_params p;
+    int n, nc, nz, nnz;
+    mb_real t, h_next;       /* time, next dopri5 trial step */
+    int ready;               /* reset succeeded */
+    int have_f;              /* f at the current state is cached in fz */
+    mb_monitor mon;
+    mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
+    /* arrays (see mb_sim.c for the layout) */
+    mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
+    mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
+    mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
+    mb_real *Phi, *Phit, *Gam, *Q, *cv;
+    mb_real *tn[8], *tm[4];
+    mb_real *k[7], *ztmp, *zold, *zk, *yd;
+    mb_real *scr;            /* dense matrices (KKT, n x n system, assembly), union */
+    int *piv, *rowp;
+    mb_real *dscale, *kb;    /* KKT scaling and right-hand side */
+} mb_sim;
+
+/* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
+ * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
+ * integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. */
+void mb_params_default(mb_params *p, int formulation);
+
+/* Check p for model m: MB_OK or MB_ERR_PARAM (non-finite or non-positive step/tolerances,
+ * unsupported formulation/integrator pair). *what (may be NULL) names the offending field. */
+int mb_params_check(const mb_params *p, const char **what);
+
+/* Bytes of workspace mb_sim_init needs for m and p (0 if p or m is invalid). */
+size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p);
+
+/* Lay the simulation out on work[size] (aligned for mb_real). Returns MB_OK, MB_ERR_PARAM,
+ * MB_ERR_MODEL or MB_ERR_WORKSPACE. Keeps pointers to m and work; nothing to free. */
+int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size);
+
+/* Set the state at time t0 from q[nq], v[nq] (NULL: the model's q0 / v0). With assemble != 0,
+ * first solve Phi(t0, q) = 0 by Newton (locked coordinates held, minimum-norm steps) and then
+ * Phi_q v = -Phi_t with the v_given components held (minimum-norm change of the rest).
+ * Initializes p, Int Phi, sigma and the energy reference E0. Returns MB_OK, MB_ERR_ASSEMBLY_POS,
+ * MB_ERR_ASSEMBLY_VEL, or a linear-algebra failure of the first evaluation. */
+int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int assemble);
+
+/* Standalone assembly on the sim's workspace (used by reset): q[nq], v[nq] in/out.
+ * *iters receives the Newton iterations. Returns MB_OK, MB_ERR_ASSEMBLY_POS/_VEL. */
+int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
+
+/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, retried until
+ * accepted), never past t_stop (the step is shortened to land on it exactly). Returns MB_OK,
+ * a positive event (the step was taken) or a failure (state left at the last good step). */
+int mb_sim_step(mb_sim *s, mb_real t_stop);
+
+/* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
+ * (F2-F4; NULL for F1), monitors. Pointers stay valid until the next step/reset. */
+mb_real mb_sim_get_t(const mb_sim *s);
+const mb_real *mb_sim_get_q(const mb_sim *s);
+const mb_real *mb_sim_get_v(const mb_sim *s);
+const mb_real *mb_sim_get_p(const mb_sim *s);
+const mb_real *mb_sim_get_sigma(const mb_sim *s);
+const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
+
+/* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";
+ * "rk4", "dopri5", "trapezoid". The parse functions return -1 for an unknown name. */
+const char *mb_formulation_name(int f);
+const char *mb_integrator_name(int i);
+int mb_formulation_parse(const char *s);
+int mb_integrator_parse(const char *s);
+
+#endif /* MB_SIM_H */

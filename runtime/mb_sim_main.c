@@ -1,0 +1,260 @@
+/* mb_sim_main.c - the one command-line simulator, compiled with one model (-DMB_MODEL=<name>).
+ * Layer: host tool on top of mb_sim.h; the only runtime file that allocates and prints.
+ * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "mb_sim.h"
+
+#ifndef MB_MODEL
+#error "compile with -DMB_MODEL=<model name>"
+#endif
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define STR2(a) #a
+#define STR(a) STR2(a)
+extern const mb_model CAT(MB_MODEL, _model);
+static const mb_model *const model = &CAT(MB_MODEL, _model);
+
+/* Per-model defaults: the thesis' parameters where it gives them (6.1, 6.2, 6.3). */
+typedef struct {
+    const char *name;
+    double t_end, h;
+    double f1_xi, f1_w, f2_xi, f2_w, f3_a, f3_xi, f3_w, f4_a, f4_xi, f4_w;
+} model_defaults;
+static const model_defaults defaults_table[] = {
+    {"double_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
+    {"fixture_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
+    {"andrews", 0.05, 1e-5, 1, 100, 1, 100, 1e8, 1e4, 1, 1e8, 1e4, 1},
+    {"oscillator_1dof", 0.1, 1e-4, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
+    {NULL, 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},   /* any other model */
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: %s_sim [options]   simulate the %s model\n"
+        "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
+        "  --integrator I    rk4 | dopri5 | trapezoid (default: trapezoid for alf-trapezoid,\n"
+        "                    rk4 otherwise)\n"
+        "  --h S             step (rk4, trapezoid) or output interval and first step (dopri5)\n"
+        "  --t-end S         end time\n"
+        "  --rtol R --atol A dopri5 tolerances (default 1e-6, 1e-8)\n"
+        "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
+        "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
+        "  --max-iter N      iteration limit (default 10)\n"
+        "  --sigma-reset S   alf-*: zero sigma when |sigma| > S (0: off, default)\n"
+        "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
+        "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
+        "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
+        "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
+        "                    point coordinates every K-th step\n"
+        "  --every K         CSV row every K steps (outputs for dopri5), default 1\n"
+        "  --quiet           print only the summary line\n"
+        "  --help            this text\n",
+        model->name, model->name);
+}
+
+static int bad(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", model->name, val ? val : "", opt, why);
+    return 2;
+}
+
+/* Parse a finite double; 0 on success. */
+static int num(const char *s, double *out)
+{
+    char *end;
+    if (!s || !*s) return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void row(FILE *f, const mb_sim *s, mb_real *pts)
+{
+    const mb_monitor *mo = mb_sim_get_monitor(s);
+    const mb_real *q = mb_sim_get_q(s);
+    fprintf(f, "%.15g", (double)mb_sim_get_t(s));
+    for (int i = 0; i < model->nq; i++) fprintf(f, ",%.15g", (double)q[i]);
+    fprintf(f, ",%.6e,%.6e,%.6e,%.6e", (double)mo->energy_dev, (double)mo->phi_norm,
+            (double)mo->phid_norm, (double)mo->sigma_norm);
+    if (model->points) {
+        model->points(model, mb_sim_get_t(s), q, pts);
+        for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
+    }
+    fputc('\n', f);
+}
+
+int main(int argc, char **argv)
+{
+    const model_defaults *md = defaults_table;
+    while (md->name && strcmp(md->name, model->name) != 0) md++;
+    int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
+    const char *out = NULL;
+    double h = md->h, t_end = md->t_end, v;
+    /* values given on the command line override the formulation defaults */
+    double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
+    double o_sreset = -1, o_cap = -1;
+    int o_maxit = -1, proj = 0, strict = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+        if (!strcmp(a, "--project-velocity")) { proj = 1; continue; }
+        if (!strcmp(a, "--strict")) { strict = 1; continue; }
+        if (!val) { fprintf(stderr, "%s_sim: unknown option or missing value: %s\n", model->name, a); usage(stderr); return 2; }
+        i++;
+        if (!strcmp(a, "--formulation")) {
+            if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
+        } else if (!strcmp(a, "--integrator")) {
+            if ((integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5 or trapezoid");
+        } else if (!strcmp(a, "--out")) {
+            if (!*val) return bad(a, val, "empty file name");
+            out = val;
+        } else if (!strcmp(a, "--every") || !strcmp(a, "--max-iter")) {
+            char *end; long k;
+            errno = 0; k = strtol(val, &end, 10);
+            if (*end || errno || k < 1 || k > 1000000000L) return bad(a, val, "expected an integer >= 1");
+            if (a[2] == 'e') every = (int)k; else o_maxit = (int)k;
+        } else {
+            if (num(val, &v)) return bad(a, val, "not a finite number");
+            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); h = v; }
+            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); t_end = v; }
+            else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_rtol = v; }
+            else if (!strcmp(a, "--atol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_atol = v; }
+            else if (!strcmp(a, "--tol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_tol = v; }
+            else if (!strcmp(a, "--alpha")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_alpha = v; }
+            else if (!strcmp(a, "--xi")) { if (v < 0) return bad(a, val, "must be >= 0"); o_xi = v; }
+            else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); o_omega = v; }
+            else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); o_sreset = v; }
+            else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); o_cap = v; }
+            else { fprintf(stderr, "%s_sim: unknown option %s\n", model->name, a); usage(stderr); return 2; }
+        }
+    }
+    if (t_end / h > 2e9) return bad("--h", "", "more than 2e9 steps");
+    mb_params p;
+    mb_params_default(&p, form);
+    if (integ >= 0) p.integrator = integ;
+    p.h = (mb_real)h;
+    switch (form) {
+    case MB_BAUMGARTE: p.xi = (mb_real)md->f1_xi; p.omega = (mb_real)md->f1_w; break;
+    case MB_CANONICAL: p.xi = (mb_real)md->f2_xi; p.omega = (mb_real)md->f2_w; break;
+    case MB_ALF_EXPLICIT: p.alpha = (mb_real)md->f3_a; p.xi = (mb_real)md->f3_xi; p.omega = (mb_real)md->f3_w; break;
+    default: p.alpha = (mb_real)md->f4_a; p.xi = (mb_real)md->f4_xi; p.omega = (mb_real)md->f4_w; break;
+    }
+    if (o_rtol > 0) p.rtol = (mb_real)o_rtol;
+    if (o_atol > 0) p.atol = (mb_real)o_atol;
+    if (o_alpha > 0) p.alpha = (mb_real)o_alpha;
+    if (o_xi >= 0) p.xi = (mb_real)o_xi;
+    if (o_omega >= 0) p.omega = (mb_real)o_omega;
+    if (o_tol > 0) p.tol = (mb_real)o_tol;
+    if (o_maxit > 0) p.max_iter = o_maxit;
+    if (o_sreset >= 0) p.sigma_reset = (mb_real)o_sreset;
+    if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
+    p.project_velocity = proj;
+    p.strict_newton = strict;
+    const char *what;
+    if (mb_params_check(&p, &what)) {
+        fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);
+        return 2;
+    }
+    size_t ws = mb_sim_workspace_size(model, &p);
+    if (ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return 2; }
+    void *work = malloc(ws);
+    mb_real *pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
+    mb_sim sim;
+    if (!work || !pts) { fprintf(stderr, "%s_sim: out of memory\n", model->name); return 1; }
+    int st = mb_sim_init(&sim, model, &p, work, ws);
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); return 1; }
+
+    double w0 = wall();
+    FILE *csv = NULL;
+    char tmp[4096];
+    if (out) {
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) return bad("--out", out, "path too long");
+        csv = fopen(tmp, "w");
+        if (!csv) { fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, tmp, strerror(errno)); return 1; }
+        fprintf(csv, "t");
+        for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);
+        fprintf(csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
+        if (model->points)
+            for (int i = 0; i < model->npoint; i++)
+                fprintf(csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
+        fputc('\n', csv);
+    }
+    int iters = 0;
+    st = mb_sim_reset(&sim, 0, NULL, NULL, 1);
+    if (st == MB_OK && !quiet) {
+        mb_sim s2 = sim;  (void)s2; (void)iters;
+        fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, workspace %zu bytes, %s\n",
+                model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
+                (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
+                "linalg backend ok");
+    }
+    long k = 0, out_k = 0;
+    int fault = 0;
+    if (st < 0) {
+        fprintf(stderr, "%s_sim: assembly at t=0 failed: %s\n", model->name, mb_status_str(st));
+        fault = 1;
+    } else {
+        if (csv) row(csv, &sim, pts);
+        mb_real te = (mb_real)t_end;
+        while (mb_sim_get_t(&sim) < te) {
+            mb_real target = te;
+            if (p.integrator == MB_DOPRI5) {   /* output grid t = k h */
+                target = (mb_real)((double)(out_k + 1) * h);
+                if (target > te || te - target < (mb_real)(1e-9 * h)) target = te;
+            }
+            st = mb_sim_step(&sim, target);
+            if (st < 0) {
+                fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
+                        model->name, (double)mb_sim_get_t(&sim), sim.mon.steps + 1, sim.mon.steps,
+                        mb_status_str(st));
+                if (st == MB_ERR_SINGULAR)
+                    fprintf(stderr, " (min pivot ratio %.3g < rank_tol %.3g, %d x %d system)",
+                            (double)sim.mon.min_pivot_ratio, (double)p.rank_tol,
+                            model->nq + model->nc, model->nq + model->nc);
+                fputc('\n', stderr);
+                fault = 1;
+                break;
+            }
+            k++;
+            int at_out = p.integrator != MB_DOPRI5 || mb_sim_get_t(&sim) >= target;
+            if (at_out) out_k++;
+            if (csv && at_out && (out_k % every == 0 || mb_sim_get_t(&sim) >= te)) row(csv, &sim, pts);
+        }
+    }
+    if (csv) {
+        int bad_io = ferror(csv) | (fclose(csv) != 0);
+        if (bad_io || rename(tmp, out) != 0) {
+            fprintf(stderr, "%s_sim: cannot write %s\n", model->name, out);
+            remove(tmp);
+            fault = 1;
+        }
+    }
+    const mb_monitor *mo = mb_sim_get_monitor(&sim);
+    printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld sigma_resets=%ld "
+           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e t_end=%.9g wall_s=%.3f\n",
+           fault ? "error" : "ok", fault ? st : 0, model->name, mb_formulation_name(p.formulation),
+           mb_integrator_name(p.integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
+           mo->alf_iters, mo->maxiter_events, mo->sigma_resets, (double)mo->max_energy_dev,
+           (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma,
+           (double)mb_sim_get_t(&sim), wall() - w0);
+    free(work);
+    free(pts);
+    return fault ? 1 : 0;
+}
