@@ -434,6 +434,7 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
 {
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
+    if (m->dq_dq_pat.nnz == 0) return;
     rotations(m, q, cs);
     memset(out, 0, (size_t)m->dq_dq_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
@@ -512,6 +513,7 @@ void mb_generic_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const 
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
+    if (m->dq_dv_pat.nnz == 0) return;   /* no dampers: nothing to evaluate */
     rotations(m, q, cs);
     memset(out, 0, (size_t)m->dq_dv_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
@@ -584,7 +586,9 @@ void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_
 void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
+    mb_real cs[NB(m)];
     (void)t;
+    rotations(m, q, cs);
     for (int i = 0; i < m->npoint; i++) {
         const mb_real *s = d->point_s + 2 * i;
         const int b = m->point_body[i];
@@ -592,7 +596,7 @@ void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *
             out[2 * i] = s[0];
             out[2 * i + 1] = s[1];
         } else {
-            const mb_real c = MB_COS(q[3 * b + 2]), sn = MB_SIN(q[3 * b + 2]);
+            const mb_real c = cs[2 * b], sn = cs[2 * b + 1];
             out[2 * i] = q[3 * b] + c * s[0] - sn * s[1];
             out[2 * i + 1] = q[3 * b + 1] + sn * s[0] + c * s[1];
         }
