@@ -34,6 +34,61 @@ $(BUILD):
 # ---------------------------------------------------------------- generator
 
 # ---------------------------------------------------------------- runtime
+# The runtime core (formulations, integrators, assembly, linear algebra) built once per
+# variant: host (LAPACKE) and builtin (-DMB_NO_LAPACKE, the embedded path). The simulator
+# is one shared driver compiled with one model: make sim MODEL=<name> -> build/<name>_sim.
+RT_SRC     := runtime/mb_sim.c runtime/mb_linalg.c runtime/mb_status.c
+RT_HDR     := runtime/mb_sim.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h
+RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated
+RT_LIBS    := $(LAPACKE_LIBS) -lm
+RT_OBJ     := $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o)
+RT_OBJ_B   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_builtin/%.o)
+RT_OBJ_F   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_float/%.o)
+# the builtin backend under other names, so one test links both backends side by side
+LINALG_B_RENAME := -DMB_NO_LAPACKE -Dmb_lu_factor=mbb_lu_factor -Dmb_lu_solve=mbb_lu_solve \
+	-Dmb_chol_factor=mbb_chol_factor -Dmb_chol_solve=mbb_chol_solve -Dmb_linalg_backend=mbb_linalg_backend
+# generated models present in the tree (the physics suite runs on each of them)
+RT_GEN     := $(wildcard $(MODELS:%=generated/%.c))
+RT_GEN_DEF := $(foreach f,$(RT_GEN),-DMB_HAVE_$(basename $(notdir $(f))))
+
+$(BUILD)/rt/%.o: runtime/%.c $(RT_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(OPT) -c $< -o $@
+$(BUILD)/rt_builtin/%.o: runtime/%.c $(RT_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(OPT) -DMB_NO_LAPACKE -c $< -o $@
+$(BUILD)/rt_float/%.o: runtime/%.c $(RT_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(OPT) -DMB_FLOAT -c $< -o $@
+$(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(OPT) $(LINALG_B_RENAME) -c $< -o $@
+
+# build/<model>_sim from generated/<model>.c (or the hand-written fixture)
+sim: $(BUILD)/$(MODEL)_sim
+$(BUILD)/%_sim: generated/%.c runtime/mb_sim_main.c $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* runtime/mb_sim_main.c $< $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c runtime/mb_sim_main.c $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fixture_pendulum runtime/mb_sim_main.c $< $(RT_OBJ) $(RT_LIBS) -o $@
+
+# tests: linear algebra (both backends), runtime API and assembly, the shared physics suite
+# (host, builtin backend, and under ASan+UBSan)
+RT_TEST_DEP := tests/check.h tests/fixture_pendulum.c tests/test_physics_models.h $(RT_HDR) Makefile
+$(BUILD)/test_runtime_linalg: tests/test_runtime_linalg.c $(RT_OBJ) $(BUILD)/rt/linalg_builtin_renamed.o $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) $< $(RT_OBJ) $(BUILD)/rt/linalg_builtin_renamed.o $(RT_LIBS) -o $@
+$(BUILD)/test_runtime: tests/test_runtime.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/test_physics: tests/test_physics.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/test_physics_builtin: tests/test_physics.c $(RT_OBJ_B) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ_B) -lm -o $@
+$(BUILD)/test_physics_float: tests/test_physics.c $(RT_OBJ_F) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_OBJ_F) $(RT_LIBS) -o $@
+$(BUILD)/test_runtime_san: tests/test_runtime.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_LIBS) -o $@
+TEST_PROGS += $(BUILD)/test_runtime_linalg $(BUILD)/test_runtime $(BUILD)/test_physics \
+	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san
+
 
 # ---------------------------------------------------------------- run and plots
 # make run [MODEL=andrews] [FORMULATION=alf-trapezoid] [RUN_ARGS="--t-end 0.3"] [TRACE=B.P]
@@ -59,7 +114,7 @@ plots-deps:
 
 # The animation tool, one per model like the simulator: only the model's point functions.
 $(BUILD)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile | $(BUILD)
-	$(CC) $(CSTD) $(WARN) $(OPT) -Iruntime -Igenerated -DMB_MODEL_VAR=$*_model \
+	$(CC) $(CSTD) $(WARN) $(OPT) -Iruntime -Igenerated -DMB_MODEL=$* \
 	    runtime/mb_anim_main.c generated/$*.c -lm -o $@
 
 anim: $(BUILD)/$(MODEL)_anim

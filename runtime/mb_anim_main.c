@@ -10,17 +10,19 @@
 
 #include "mb_model.h"
 
-#ifndef MB_MODEL_VAR
-#error "compile with -DMB_MODEL_VAR=<the generated model descriptor>, e.g. andrews_model"
+#ifndef MB_MODEL
+#error "compile with -DMB_MODEL=<model name>, e.g. -DMB_MODEL=andrews"
 #endif
-extern const mb_model MB_MODEL_VAR;
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+extern const mb_model CAT(MB_MODEL, _model); /* the generated descriptor <name>_model */
 
 #define EXIT_USAGE 2
 
 static const char *prog = "anim";
 
 typedef struct opts {
-    const char *in, *out, *trace, *title;
+    const char *in, *out, *trace, *title, *note;
     long every, max_frames;
     double duration;
     int quiet;
@@ -49,6 +51,7 @@ static void usage(FILE *f, const mb_model *m)
         "  --duration S        playback time of the whole run in seconds (default: the\n"
         "                      simulated time, kept between 4 and 20 s)\n"
         "  --title TEXT        page title (default: model name and CSV file)\n"
+        "  --note TEXT         a line shown under the picture (e.g. the simulator's summary)\n"
         "  --quiet             no message on success\n"
         "  --help              this text\n"
         "\n"
@@ -432,7 +435,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     put_text(out, title);
     fputs("</title>\n<style>\n"
           "body{font-family:sans-serif;margin:1em;color:#222}\n"
-          "svg{width:100%;max-width:900px;height:auto;border:1px solid #ccc;background:#fff}\n"
+          "svg{display:block;width:100%;max-width:900px;height:74vh;border:1px solid #ccc;background:#fff}\n"
           ".body{stroke-width:4;stroke-linejoin:round;stroke-linecap:round;fill-opacity:0.15;"
           "vector-effect:non-scaling-stroke}\n"
           ".joint{fill:#fff;stroke:#222;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
@@ -479,6 +482,10 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
         put_text(out, m->point_names[tr]);
     }
     fputs(".", out);
+    if (o->note) {
+        fputs("<br/>", out);
+        put_text(out, o->note);
+    }
     if (summary[0]) {
         fputs("<br/>Run: <code>", out);
         put_text(out, summary);
@@ -560,7 +567,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
 
 int main(int argc, char **argv)
 {
-    const mb_model *m = &MB_MODEL_VAR;
+    const mb_model *m = &CAT(MB_MODEL, _model);
     opts o;
     frames fr;
     char summary[1024], *outname = NULL;
@@ -586,6 +593,8 @@ int main(int argc, char **argv)
             o.trace = argv[++i];
         } else if (strcmp(a, "--title") == 0 && has) {
             o.title = argv[++i];
+        } else if (strcmp(a, "--note") == 0 && has) {
+            o.note = argv[++i];
         } else if (strcmp(a, "--every") == 0 && has) {
             if (!parse_long(argv[++i], &o.every) || o.every < 1) goto bad_value;
         } else if (strcmp(a, "--max-frames") == 0 && has) {

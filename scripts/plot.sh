@@ -152,7 +152,9 @@ set format y '%.2te%+03T'
 plot '$d' using 't':'energy_dev' with lines lc rgb '#1f77b4' title '{/Symbol D}U'
 set format y '%g'
 
+set terminal $term size ${size%,*},$(( ${size#*,} * 5 / 4 ))
 set output '${out}_constraints.png'
+set key bottom right box opaque
 set multiplot layout 2,1 title $(gq "$(et "$base"): constraint violation$(suffix)")
 set logscale y
 set format y '10^{%L}'
@@ -165,6 +167,8 @@ plot '$d' using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with l
 unset multiplot
 unset logscale y
 set format y '%g'
+set key top left box opaque
+set terminal $term size $size
 "
 if has_col "$csv" sigma_norm; then
     written+=("${out}_sigma.png")
@@ -180,19 +184,26 @@ if [ -n "$trace" ] && [ "$trace" != none ]; then
     has_col "$csv" "$trace.x" && has_col "$csv" "$trace.y" ||
         die "$csv: no columns '$trace.x', '$trace.y' (--trace names a point as BODY.POINT)"
     written+=("${out}_trace.png")
+    # Millimetres for small mechanisms (Andrews' crank point moves within 7 mm).
+    big=$(awk -F, -v cx="$trace.x" -v cy="$trace.y" 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == cx) a = i; if ($i == cy) b = i}; next}
+        {v = $a < 0 ? -$a : $a; if (v > m) m = v; v = $b < 0 ? -$b : $b; if (v > m) m = v} END {print (m >= 0.1)}' "$d")
+    if [ "$big" = 1 ]; then sc=1 unit=m; else sc=1000 unit=mm; fi
     script+="
 set output '${out}_trace.png'
 set multiplot layout 1,2 title $(gq "$(et "$base"): trajectory of point $(et "$trace")$(suffix)")
 set title 'coordinates against time'
-set ylabel 'position [m]'
-set key top left box opaque
-plot '$d' using 't':'$trace.x' with lines lc rgb '#1f77b4' title $(gq "x_{$(et "$trace")}"), \\
-     '' using 't':'$trace.y' with lines lc rgb '#d62728' title $(gq "y_{$(et "$trace")}")
+set ylabel 'position [$unit]'
+set key top center horizontal box opaque
+set offsets 0, 0, graph 0.18, 0
+plot '$d' using 't':(column('$trace.x') * $sc) with lines lc rgb '#1f77b4' title $(gq "x_{$(et "$trace")}"), \\
+     '' using 't':(column('$trace.y') * $sc) with lines lc rgb '#d62728' title $(gq "y_{$(et "$trace")}")
 set title 'path in the plane'
-set xlabel 'x [m]'
-set ylabel 'y [m]'
+set xlabel 'x [$unit]'
+set ylabel 'y [$unit]'
 set size ratio -1
-plot '$d' using '$trace.x':'$trace.y' with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
+set offsets 0, 0, 0, 0
+set key top right box opaque
+plot '$d' using (column('$trace.x') * $sc):(column('$trace.y') * $sc) with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
 unset multiplot
 "
 fi

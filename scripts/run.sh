@@ -43,7 +43,7 @@ trace_opt=()
 echo "== plotting"
 pngs=$(scripts/plot.sh --label "$label" "${trace_opt[@]}" "$csv") || exit 1
 echo "== animating"
-"$anim" "${trace_opt[@]}" --title "$model, $label" --out "$html" "$csv" || exit 1
+"$anim" "${trace_opt[@]}" --title "$model, $label" --note "Simulator: $summary" --out "$html" "$csv" || exit 1
 end=$(date +%s.%N)
 
 rows=$(grep -c -v -e '=' -e '^#' "$csv")
