@@ -145,6 +145,32 @@ $(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_p
 	    runtime/mb_progress.c -lm -o $@
 
 # ---------------------------------------------------------------- tests
+# -- generated-code tests (generator back end)
+# test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,
+# mb_model interface only), for each model in MODELS with a model file and for the test-only
+# model tests/models/every_element.lua (every element kind). tests/test_generated.sh: strict
+# float/double compilation, includes and symbols, all models linked together, generated/ not
+# stale, regeneration byte-identical.
+GEN_TEST_MODELS := $(foreach m,$(MODELS),$(if $(wildcard models/$(m).lua),$(m)))
+GEN_BACKEND := generator/sym.lua generator/elements.lua generator/emit.lua $(wildcard templates/*.in)
+DERIV_DEPS  := tests/test_derivs.c tests/check.h runtime/mb_model.h runtime/mb_config.h Makefile
+TEST_PROGS  += $(GEN_TEST_MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element
+TEST_SCRIPTS += tests/test_generated.sh
+
+$(BUILD)/test_derivs_%: generated/%.c generated/%.h $(DERIV_DEPS) | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Igenerated -Itests -DMB_TEST_MODEL=$*_model \
+	    tests/test_derivs.c generated/$*.c -lm -o $@
+
+$(BUILD)/gen/every_element.c: tests/models/every_element.lua $(BUILD)/mbgen $(GEN_BACKEND) | $(BUILD)
+	$(BUILD)/mbgen $< -o $(BUILD)/gen
+
+$(BUILD)/test_derivs_every_element: $(BUILD)/gen/every_element.c $(DERIV_DEPS) | $(BUILD)
+	$(CC) $(CSTD) $(WARN_GEN) $(OPT) $(SAN) -Iruntime -I$(BUILD)/gen -Itests \
+	    -DMB_TEST_MODEL=every_element_model tests/test_derivs.c $(BUILD)/gen/every_element.c -lm -o $@
+
+test: $(BUILD)/mbgen
+# -- end of generated-code tests
+
 test: deps $(TEST_PROGS)
 	@tests/run.sh $(TEST_PROGS) $(TEST_SCRIPTS)
 
