@@ -139,6 +139,10 @@ plots-compare: plots-deps
 	    $(foreach f,$(COMPARE_FORMS),$(RESULTS)/compare/double_pendulum_$(f).csv:$(f))
 
 TEST_PROGS += $(BUILD)/test_progress
+# The animation and plot test runs a short Andrews simulation; it needs gnuplot and xmllint
+# (plots group), and takes a Chromium screenshot only when Chromium is installed.
+TEST_SCRIPTS += tests/test_anim.sh
+test: plots-deps $(BUILD)/andrews_sim $(BUILD)/andrews_anim
 $(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_progress.h \
                         tests/check.h Makefile | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Itests tests/test_progress.c \

@@ -133,7 +133,7 @@ if [ -n "$chrome" ] && command -v python3 >/dev/null 2>&1; then
         "file://$tmp/a.html" > /dev/null 2>&1
     python3 - "$tmp/shot.png" <<'EOF'
 # Decode the PNG (8-bit RGB/RGBA, non-interlaced: what Chromium writes) and count the
-# pixels of the first two body colours (#1f77b4, #d62728) and the non-white pixels.
+# pixels of each body colour and the non-white pixels: at least 5 of the 7 bodies visible.
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
@@ -155,14 +155,16 @@ for y in range(h):
             p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
             line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     rows.append(line); prev = line
-count = {(0x1f, 0x77, 0xb4): 0, (0xd6, 0x27, 0x28): 0}; ink = 0
+# the palette of mb_anim_main.c for the 7 bodies; small ones may be hidden behind others
+cols = ["1f77b4", "d62728", "2ca02c", "9467bd", "ff7f0e", "17becf", "8c564b"]
+count = {tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)): 0 for c in cols}; ink = 0
 for line in rows:
     for x in range(0, stride, bpp):
         px = tuple(line[x:x + 3])
         if px in count: count[px] += 1
         if px != (255, 255, 255): ink += 1
 print("screenshot %dx%d: %d non-white pixels, body colours %s" % (w, h, ink, list(count.values())))
-sys.exit(0 if ink > 0.01 * w * h and all(v >= 10 for v in count.values()) else 1)
+sys.exit(0 if ink > 0.01 * w * h and sum(v >= 10 for v in count.values()) >= 5 else 1)
 EOF
     ok $? "headless Chromium screenshot shows the bodies"
 else
