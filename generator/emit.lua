@@ -266,12 +266,20 @@ local function sparse(list)
     return outs
 end
 
+-- The options for the banner: "none" when there are none.
+local function options_text(opts)
+    local s = opts.options_text
+    if s == nil and type(opts.options) == "table" then s = table.concat(opts.options, " ") end
+    if s == nil or s == "" then return "none" end
+    return s
+end
+
 -- Contract: emit.generate(M, opts) -> files, stats.
---   opts = { version = "0.1", options_text = "-D N=10 --name x" or "",
+--   opts = { version = "0.1", options = { "-D N=10", "--name x" } (or options_text = "..."),
 --            template_dir = optional dir, templates = optional { [file] = text } }
 --   files = { { name = "<name>.h", content = ... }, { name = "<name>.c", content = ... } }
 --   stats = { { fn = "phi", lines = n, ops = { add=, mul=, div=, call= }, total = n }, ... }
---           in emission order, then { fn = "<name>.c", lines = total lines of the C file }.
+--           one row per generated function in emission order (lines: statements emitted).
 -- Raises "file:line: error: msg" for model errors found while deriving (e.g. a bad time function).
 function emit.generate(M, opts)
     opts = opts or {}
@@ -349,7 +357,7 @@ function emit.generate(M, opts)
     end
     local vals = {
         NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
-        OPTIONS = (opts.options_text and opts.options_text ~= "") and opts.options_text or "none",
+        OPTIONS = options_text(opts),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
     }
@@ -386,8 +394,6 @@ function emit.generate(M, opts)
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")
     local cfile = fill(load_template(opts, "model.c.in"), vals, "model.c.in")
-    local _, nlines = cfile:gsub("\n", "")
-    stats[#stats + 1] = { fn = name .. ".c", lines = nlines }
     return { { name = name .. ".h", content = h }, { name = name .. ".c", content = cfile } }, stats
 end
 
