@@ -82,6 +82,19 @@ local function derive(M)
         v[k] = sym.var("v[" .. (k - 1) .. "]")
     end
     local t = sym.var("t")
+    local qidx, vidx = {}, {}       -- variable id -> coordinate index
+    for k = 1, nq do qidx[q[k].id], vidx[v[k].id] = k, k end
+    -- Sorted coordinate indices k such that e depends on q_k (index = qidx) or v_k (vidx):
+    -- iterating the dependency set instead of all nq coordinates keeps large models linear.
+    local function ks(e, index)
+        local list = {}
+        for id in pairs(sym.vars(e)) do     -- order fixed by the sort below
+            local k = index[id]
+            if k then list[#list + 1] = k end
+        end
+        table.sort(list)
+        return list
+    end
 
     local ctx = { q = q, v = v, t = t }
     function ctx.coords(i)
@@ -108,9 +121,7 @@ local function derive(M)
     end
     function ctx.rate(e)
         local r = sym.d(e, t)
-        for k = 1, nq do
-            if sym.depends(e, q[k]) then r = r + sym.d(e, q[k]) * v[k] end
-        end
+        for _, k in ipairs(ks(e, qidx)) do r = r + sym.d(e, q[k]) * v[k] end
         return r
     end
     function ctx.tf(f, el)
@@ -158,9 +169,7 @@ local function derive(M)
     local Vtot = sym.num(0)
     for _, V in ipairs(Vterms) do
         Vtot = Vtot + V
-        for k = 1, nq do
-            if sym.depends(V, q[k]) then Q[k] = Q[k] - sym.d(V, q[k]) end
-        end
+        for _, k in ipairs(ks(V, qidx)) do Q[k] = Q[k] - sym.d(V, q[k]) end
     end
     local Pnc, T = sym.num(0), sym.num(0)
     for k = 1, nq do
@@ -181,7 +190,7 @@ local function derive(M)
     local phit, gamma = {}, {}
     for i = 1, nc do
         local w = sym.num(0)         -- Phi_q v for row i
-        for k = 1, nq do
+        for _, k in ipairs(ks(phi[i], qidx)) do
             local e = sym.d(phi[i], q[k])
             if not sym.iszero(e) then
                 phiq[#phiq + 1] = { r = i - 1, c = k - 1, e = e }
@@ -191,20 +200,18 @@ local function derive(M)
         end
         phit[i] = sym.d(phi[i], t)
         local wq = sym.num(0)
-        for k = 1, nq do
-            if sym.depends(w, q[k]) then wq = wq + sym.d(w, q[k]) * v[k] end
-        end
+        for _, k in ipairs(ks(w, qidx)) do wq = wq + sym.d(w, q[k]) * v[k] end
         gamma[i] = -wq - 2 * sym.d(w, t) - sym.d(phit[i], t)
     end
 
     -- dQ/dq, dQ/dv (sparse)
     local dqdq, dqdv = {}, {}
     for k = 1, nq do
-        for j = 1, nq do
+        for _, j in ipairs(ks(Q[k], qidx)) do
             local e = sym.d(Q[k], q[j])
             if not sym.iszero(e) then dqdq[#dqdq + 1] = { r = k - 1, c = j - 1, e = e } end
         end
-        for j = 1, nq do
+        for _, j in ipairs(ks(Q[k], vidx)) do
             local e = sym.d(Q[k], v[j])
             if not sym.iszero(e) then dqdv[#dqdv + 1] = { r = k - 1, c = j - 1, e = e } end
         end

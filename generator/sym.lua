@@ -236,6 +236,12 @@ local function deps(e)
     return d
 end
 
+-- The set { [variable id] = true } of the variables e depends on (do not modify it).
+function sym.vars(e)
+    if not is(e) then return {} end
+    return deps(e)
+end
+
 -- True when e depends on variable x.
 function sym.depends(e, x)
     if not is(e) then return false end
