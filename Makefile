@@ -138,6 +138,23 @@ plots-compare: plots-deps
 	    --compare $(RESULTS)/double_pendulum_compare \
 	    $(foreach f,$(COMPARE_FORMS),$(RESULTS)/compare/double_pendulum_$(f).csv:$(f))
 
+# The README's gallery (docs/img): Andrews' run, the double pendulum comparison and, when
+# Chromium is installed, a screenshot of the animation.
+gallery:
+	@$(MAKE) --no-print-directory run MODEL=andrews FORMULATION=alf-trapezoid RUN_ARGS= TRACE=
+	@$(MAKE) --no-print-directory plots-compare
+	@mkdir -p docs/img
+	@scripts/plot.sh --outdir docs/img --size 720x450 --trace OF.F \
+	    --label "alf-trapezoid, h = 1e-5 s" $(RESULTS)/andrews.csv
+	@scripts/plot.sh --size 720x450 --label "double pendulum, 5 s, h = 1e-3 s" \
+	    --compare docs/img/double_pendulum_compare \
+	    $(foreach f,$(COMPARE_FORMS),$(RESULTS)/compare/double_pendulum_$(f).csv:$(f))
+	@if command -v chromium >/dev/null; then \
+	    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=760,640 \
+	        --virtual-time-budget=2500 --screenshot=docs/img/andrews_anim.png \
+	        "file://$(CURDIR)/$(RESULTS)/andrews.html" >/dev/null 2>&1 && echo docs/img/andrews_anim.png; \
+	else echo "gallery: chromium absent (scripts/deps.sh browser), no animation screenshot"; fi
+
 TEST_PROGS += $(BUILD)/test_progress
 # The animation and plot test runs a short Andrews simulation; it needs gnuplot and xmllint
 # (plots group), and takes a Chromium screenshot only when Chromium is installed.
