@@ -456,7 +456,7 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real
     const mb_real t6 = t5 - MB_R(0.07785);
     out[18] = MB_R(4530.0)*(t6*(t3/t5));
     out[19] = MB_R(4530.0)*(t6*(t4/t5));
-    out[20] = -MB_R(2265.0)*(t6*((-MB_R(2.0)*(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - MB_R(2.0)*(t2*t4))/t5));
+    out[20] = MB_R(4530.0)*(t6*((t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0) + t2*t4)/t5));
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
@@ -481,19 +481,20 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_
     const mb_real t11 = MB_R(4530.0)*(t6*(t10/t5) - t10);
     out[1] = t11;
     const mb_real t12 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t13 = (-MB_R(2.0)*(t3*t12) - MB_R(2.0)*(t2*t4))/t5;
+    const mb_real t13 = (t3*t12 + t2*t4)/t5;
     const mb_real t14 = t7*t13;
-    out[2] = MB_R(4530.0)*(MB_R(0.5)*t14 + t6*((-t12 - MB_R(0.5)*t14)/t5));
+    const mb_real t15 = MB_R(4530.0)*(t6*((t14 - t12)/t5) - t14);
+    out[2] = t15;
     out[3] = t11;
-    const mb_real t15 = t9*t9;
-    out[4] = MB_R(4530.0)*(t6*((t15 - MB_R(1.0))/t5) - t15);
-    const mb_real t16 = t9*t13;
-    out[5] = MB_R(4530.0)*(MB_R(0.5)*t16 + t6*((-t2 - MB_R(0.5)*t16)/t5));
-    out[6] = -MB_R(2265.0)*(t6*((t14 + MB_R(2.0)*t12)/t5) - t14);
-    out[7] = -MB_R(2265.0)*(t6*((t16 + MB_R(2.0)*t2)/t5) - t16);
-    const mb_real t17 = t13*t13;
-    const mb_real t18 = -MB_R(2.0)*(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - MB_R(2.0)*(t4*t12 - t2*t2) - MB_R(0.5)*t17;
-    out[8] = -MB_R(2265.0)*(MB_R(0.5)*t17 + t6*(t18/t5));
+    const mb_real t16 = t9*t9;
+    out[4] = MB_R(4530.0)*(t6*((t16 - MB_R(1.0))/t5) - t16);
+    const mb_real t17 = t9*t13;
+    const mb_real t18 = MB_R(4530.0)*(t6*((t17 - t2)/t5) - t17);
+    out[5] = t18;
+    out[6] = t15;
+    out[7] = t18;
+    const mb_real t19 = t13*t13;
+    out[8] = MB_R(4530.0)*(t6*((t19 + (t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12 + (t4*t12 - t2*t2)))/t5) - t19);
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
@@ -513,18 +514,17 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_rea
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = MB_R(0.021625)*(v[0]*v[0]) + MB_R(0.021625)*(v[1]*v[1]) + MB_R(1.097e-06)*(v[2]*v[2]) + MB_R(0.001825)*(v[3]*v[3]);
-    const mb_real t1 = t0 + MB_R(0.001825)*(v[4]*v[4]) + MB_R(2.205e-07)*(v[5]*v[5]) + MB_R(0.00353)*(v[6]*v[6]) + MB_R(0.00353)*(v[7]*v[7]);
-    const mb_real t2 = t1 + MB_R(2.8335e-07)*(v[8]*v[8]) + MB_R(0.00353)*(v[9]*v[9]) + MB_R(0.00353)*(v[10]*v[10]) + MB_R(2.8335e-07)*(v[11]*v[11]);
-    const mb_real t3 = t2 + MB_R(0.03525)*(v[12]*v[12]) + MB_R(0.03525)*(v[13]*v[13]) + MB_R(5.845e-06)*(v[14]*v[14]) + MB_R(0.02749)*(v[15]*v[15]);
-    const mb_real t4 = t3 + MB_R(0.02749)*(v[16]*v[16]) + MB_R(9.56e-06)*(v[17]*v[17]) + MB_R(0.011865)*(v[18]*v[18]) + MB_R(0.011865)*(v[19]*v[19]);
-    out[0] = t4 + MB_R(2.6275e-06)*(v[20]*v[20]);
-    const mb_real t5 = MB_COS(q[20]);
-    const mb_real t6 = MB_SIN(q[20]);
-    const mb_real t7 = MB_R(0.014) - (q[18] + (MB_R(0.00957)*t5 - MB_R(0.00074)*t6));
-    const mb_real t8 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t6 + MB_R(0.00074)*t5));
-    const mb_real t9 = MB_SQRT(t7*t7 + t8*t8) - MB_R(0.07785);
-    out[1] = MB_R(2265.0)*(t9*t9);
+    const mb_real t0 = MB_R(0.021625)*(v[0]*v[0] + v[1]*v[1]) + MB_R(1.097e-06)*(v[2]*v[2]) + MB_R(0.001825)*(v[3]*v[3]) + MB_R(0.001825)*(v[4]*v[4]);
+    const mb_real t1 = t0 + MB_R(2.205e-07)*(v[5]*v[5]) + MB_R(0.00353)*(v[6]*v[6]) + MB_R(0.00353)*(v[7]*v[7]) + MB_R(2.8335e-07)*(v[8]*v[8]);
+    const mb_real t2 = t1 + MB_R(0.00353)*(v[9]*v[9]) + MB_R(0.00353)*(v[10]*v[10]) + MB_R(2.8335e-07)*(v[11]*v[11]) + MB_R(0.03525)*(v[12]*v[12]);
+    const mb_real t3 = t2 + MB_R(0.03525)*(v[13]*v[13]) + MB_R(5.845e-06)*(v[14]*v[14]) + MB_R(0.02749)*(v[15]*v[15]) + MB_R(0.02749)*(v[16]*v[16]);
+    out[0] = t3 + MB_R(9.56e-06)*(v[17]*v[17]) + MB_R(0.011865)*(v[18]*v[18]) + MB_R(0.011865)*(v[19]*v[19]) + MB_R(2.6275e-06)*(v[20]*v[20]);
+    const mb_real t4 = MB_COS(q[20]);
+    const mb_real t5 = MB_SIN(q[20]);
+    const mb_real t6 = MB_R(0.014) - (q[18] + (MB_R(0.00957)*t4 - MB_R(0.00074)*t5));
+    const mb_real t7 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t5 + MB_R(0.00074)*t4));
+    const mb_real t8 = MB_SQRT(t6*t6 + t7*t7) - MB_R(0.07785);
+    out[1] = MB_R(2265.0)*(t8*t8);
     out[2] = MB_R(0.033)*v[2];
 }
 

@@ -203,16 +203,16 @@ void chain_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *
     out[0] = MB_R(0.05)*t0;
     const mb_real t1 = v[2]*(v[2]*MB_SIN(q[2]));
     out[1] = MB_R(0.05)*t1;
-    const mb_real t2 = -MB_R(0.05)*(v[5]*(v[5]*MB_COS(q[5])));
-    out[2] = -(t2 - MB_R(0.05)*t0);
-    const mb_real t3 = -MB_R(0.05)*(v[5]*(v[5]*MB_SIN(q[5])));
-    out[3] = -(t3 - MB_R(0.05)*t1);
-    const mb_real t4 = -MB_R(0.05)*(v[8]*(v[8]*MB_COS(q[8])));
-    out[4] = -(t2 + t4);
-    const mb_real t5 = -MB_R(0.05)*(v[8]*(v[8]*MB_SIN(q[8])));
-    out[5] = -(t3 + t5);
-    out[6] = -(t4 - MB_R(0.05)*(v[11]*(v[11]*MB_COS(q[11]))));
-    out[7] = -(t5 - MB_R(0.05)*(v[11]*(v[11]*MB_SIN(q[11]))));
+    const mb_real t2 = v[5]*(v[5]*MB_COS(q[5]));
+    out[2] = MB_R(0.05)*(t0 + t2);
+    const mb_real t3 = v[5]*(v[5]*MB_SIN(q[5]));
+    out[3] = MB_R(0.05)*(t1 + t3);
+    const mb_real t4 = v[8]*(v[8]*MB_COS(q[8]));
+    out[4] = MB_R(0.05)*(t2 + t4);
+    const mb_real t5 = v[8]*(v[8]*MB_SIN(q[8]));
+    out[5] = MB_R(0.05)*(t3 + t5);
+    out[6] = MB_R(0.05)*(t4 + v[11]*(v[11]*MB_COS(q[11])));
+    out[7] = MB_R(0.05)*(t5 + v[11]*(v[11]*MB_SIN(q[11])));
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [12]. */
@@ -263,10 +263,10 @@ void chain_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real 
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = MB_R(0.05)*(v[0]*v[0]) + MB_R(0.05)*(v[1]*v[1]) + MB_R(4.166666666666668e-05)*(v[2]*v[2]) + MB_R(0.05)*(v[3]*v[3]);
+    const mb_real t0 = MB_R(0.05)*(v[0]*v[0] + v[1]*v[1]) + MB_R(4.166666666666668e-05)*(v[2]*v[2]) + MB_R(0.05)*(v[3]*v[3]);
     const mb_real t1 = t0 + MB_R(0.05)*(v[4]*v[4]) + MB_R(4.166666666666668e-05)*(v[5]*v[5]) + MB_R(0.05)*(v[6]*v[6]) + MB_R(0.05)*(v[7]*v[7]);
     out[0] = t1 + MB_R(4.166666666666668e-05)*(v[8]*v[8]) + MB_R(0.05)*(v[9]*v[9]) + MB_R(0.05)*(v[10]*v[10]) + MB_R(4.166666666666668e-05)*(v[11]*v[11]);
-    out[1] = MB_R(0.9810000000000001)*q[10] + (MB_R(0.9810000000000001)*q[7] + (MB_R(0.9810000000000001)*q[1] + MB_R(0.9810000000000001)*q[4]));
+    out[1] = MB_R(0.9810000000000001)*(q[10] + (q[7] + (q[1] + q[4])));
     out[2] = MB_R(0.0);
 }
 

@@ -186,7 +186,7 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *q, cons
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = MB_R(3.0)*(v[0]*v[0]) + MB_R(3.0)*(v[1]*v[1]) + MB_R(0.5)*(v[2]*v[2]) + MB_R(5.0)*(v[3]*v[3]) + MB_R(5.0)*(v[4]*v[4]);
+    const mb_real t0 = MB_R(3.0)*(v[0]*v[0] + v[1]*v[1]) + MB_R(0.5)*(v[2]*v[2]) + MB_R(5.0)*(v[3]*v[3]) + MB_R(5.0)*(v[4]*v[4]);
     out[0] = t0 + MB_R(0.8)*(v[5]*v[5]);
     out[1] = MB_R(58.86)*q[1] + MB_R(98.10000000000001)*q[4];
     out[2] = MB_R(0.0);

@@ -248,9 +248,8 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *q, con
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = MB_R(0.1)*(v[0]*v[0]) + MB_R(0.1)*(v[1]*v[1]) + MB_R(8.333333333333336e-05)*(v[2]*v[2]) + MB_R(0.3)*(v[3]*v[3]);
-    const mb_real t1 = t0 + MB_R(0.3)*(v[4]*v[4]) + MB_R(0.00225)*(v[5]*v[5]) + MB_R(0.1)*(v[6]*v[6]) + MB_R(0.1)*(v[7]*v[7]);
-    out[0] = t1 + MB_R(8.333333333333336e-05)*(v[8]*v[8]);
+    const mb_real t0 = MB_R(0.1)*(v[0]*v[0] + v[1]*v[1]) + MB_R(8.333333333333336e-05)*(v[2]*v[2]) + MB_R(0.3)*(v[3]*v[3]) + MB_R(0.3)*(v[4]*v[4]);
+    out[0] = t0 + MB_R(0.00225)*(v[5]*v[5]) + MB_R(0.1)*(v[6]*v[6]) + MB_R(0.1)*(v[7]*v[7]) + MB_R(8.333333333333336e-05)*(v[8]*v[8]);
     out[1] = MB_R(0.0);
     out[2] = MB_R(0.0);
 }

@@ -192,11 +192,11 @@ void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, c
     const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
-    const mb_real t7 = MB_R(0.5)*(t2*t5) + MB_R(0.5)*(t4*(t2*t6));
-    out[0] = -MB_R(500.0)*(t2*t7);
+    const mb_real t7 = t2*t5 + t4*(t2*t6);
+    out[0] = -MB_R(250.0)*(t2*t7);
     const mb_real t8 = t3*t5 + t4*(t3*t6);
     out[1] = -MB_R(500.0)*(t2*t8);
-    out[2] = -MB_R(1000.0)*(t3*t7);
+    out[2] = -MB_R(500.0)*(t3*t7);
     out[3] = -MB_R(1000.0)*(t3*t8);
 }
 
@@ -207,7 +207,7 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *q, cons
     (void)t;
     (void)q;
     (void)v;
-    out[0] = MB_R(0.05)*(v[0]*v[0]) + MB_R(0.05)*(v[1]*v[1]) + MB_R(5e-05)*(v[2]*v[2]);
+    out[0] = MB_R(0.05)*(v[0]*v[0] + v[1]*v[1]) + MB_R(5e-05)*(v[2]*v[2]);
     const mb_real t0 = MB_R(1.0) + q[0];
     const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
     const mb_real t2 = t1 - MB_R(1.0);

@@ -232,7 +232,7 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *q, const m
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = MB_R(0.25)*(v[0]*v[0]) + MB_R(0.25)*(v[1]*v[1]) + MB_R(0.00020833333333333337)*(v[2]*v[2]) + MB_R(0.5)*(v[3]*v[3]);
+    const mb_real t0 = MB_R(0.25)*(v[0]*v[0] + v[1]*v[1]) + MB_R(0.00020833333333333337)*(v[2]*v[2]) + MB_R(0.5)*(v[3]*v[3]);
     out[0] = t0 + MB_R(0.5)*(v[4]*v[4]) + MB_R(0.00375)*(v[5]*v[5]) + v[6]*v[6] + v[7]*v[7] + MB_R(0.0005)*(v[8]*v[8]);
     out[1] = MB_R(19.62)*q[7] + (MB_R(4.905)*q[1] + MB_R(9.81)*q[4]);
     out[2] = MB_R(0.0);

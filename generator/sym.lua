@@ -101,6 +101,7 @@ function add(a, b)
     local ca, xa = coef(a)
     local cb, xb = coef(b)
     if xa == xb then return mul(num(ca + cb), xa) end   -- like terms: 2x - x -> x
+    if ca == cb and ca ~= 1 and ca ~= -1 then return mul(num(ca), add(xa, xb)) end  -- c x + c y
     if a.id > b.id then a, b = b, a end                 -- canonical order of operands
     return mk("add", a, b)
 end
