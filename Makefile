@@ -165,6 +165,94 @@ $(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_p
 	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Itests tests/test_progress.c \
 	    runtime/mb_progress.c -lm -o $@
 
+# ---------------------------------------------------------------- generic
+# The generic evaluator (runtime/mb_generic.c) walks a model's element list at run time; mbgen
+# writes each model as data next to its code (generated/<m>_data.c, <m>_generic_model).
+# test_generic: generic == generated on every function and whole simulations (+ ASan/UBSan);
+# make bench: generated vs generic speed -> results/bench.txt (-O2, never a test).
+GNR_OPT     := -O2 -g
+GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime
+GNR_HDR     := runtime/mb_generic.h runtime/mb_model.h runtime/mb_config.h
+GNR_GENDEPS := $(BUILD)/mbgen generator/emit_data.lua $(wildcard generator/*.lua) $(wildcard templates/*.in)
+# models compared: the shipped ones plus a test model with every element kind
+GNR_MODELS  := $(MODELS) generic_allkinds
+GNR_SRC     := $(MODELS:%=generated/%.c) $(MODELS:%=generated/%_data.c) \
+               $(BUILD)/gen/generic_allkinds.c $(BUILD)/gen/generic_allkinds_data.c
+GNR_OBJ     := $(patsubst %.c,$(BUILD)/generic/%.o,$(notdir $(GNR_SRC)))
+BENCH_N     := 2 5 10 20 50 100
+BENCH_SIMS  := double_pendulum andrews
+BENCH_SRC   := $(GNR_SRC) $(foreach n,$(BENCH_N),$(BUILD)/gen/chain$(n).c $(BUILD)/gen/chain$(n)_data.c)
+BENCH_OBJ   := $(patsubst %.c,$(BUILD)/generic/%.o,$(notdir $(BENCH_SRC)))
+
+.PHONY: bench
+# mbgen writes <m>_data.c together with <m>.c and <m>.h
+generated/%_data.c: models/%.lua $(GNR_GENDEPS)
+	$(BUILD)/mbgen $< -o generated
+$(BUILD)/gen/generic_allkinds.c $(BUILD)/gen/generic_allkinds_data.c &: \
+		tests/models/generic_allkinds.lua $(GNR_GENDEPS) | $(BUILD)
+	$(BUILD)/mbgen $< -o $(BUILD)/gen
+define GNR_CHAIN_RULE
+$(BUILD)/gen/chain$(1).c $(BUILD)/gen/chain$(1)_data.c &: models/chain.lua $(GNR_GENDEPS) | $(BUILD)
+	$(BUILD)/mbgen $$< -D N=$(1) --name chain$(1) -o $(BUILD)/gen
+endef
+$(foreach n,$(BENCH_N),$(eval $(call GNR_CHAIN_RULE,$(n))))
+
+$(BUILD)/generic/%.o: generated/%.c $(GNR_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
+$(BUILD)/generic/%.o: $(BUILD)/gen/%.c $(GNR_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
+$(BUILD)/generic/mb_generic.o: runtime/mb_generic.c $(GNR_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
+# float build of the evaluator (hidden double arithmetic is an error)
+$(BUILD)/generic/mb_generic_float.o: runtime/mb_generic.c $(GNR_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) -pedantic -Wdouble-promotion -DMB_FLOAT $(GNR_OPT) -c $< -o $@
+
+# X-macro lists of the models the test and the bench link
+$(BUILD)/generic/generic_models.h: Makefile
+	@mkdir -p $(dir $@)
+	@printf 'X(%s)\n' $(GNR_MODELS) > $@
+$(BUILD)/generic/bench_models.h: Makefile
+	@mkdir -p $(dir $@)
+	@{ $(foreach m,$(GNR_MODELS),echo 'B($(m), 0, $(if $(filter $(m),$(BENCH_SIMS)),1,0))';) \
+	   $(foreach n,$(BENCH_N),echo 'B(chain$(n), $(n), 1)';) } > $@
+
+GNR_TEST_DEP := tests/test_generic.c tests/check.h $(BUILD)/generic/generic_models.h $(GNR_HDR) \
+	$(RT_HDR) $(BUILD)/generic/mb_generic_float.o Makefile
+$(BUILD)/test_generic: $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(GNR_TEST_DEP)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic tests/test_generic.c \
+	    $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/test_generic_san: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
+	$(CC) $(GNR_CFLAGS) -O1 -g $(SAN) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
+	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_LIBS) -o $@
+TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san
+
+$(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
+		$(BUILD)/generic/bench_models.h $(GNR_HDR) $(RT_HDR) Makefile
+	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic tests/bench_generic.c \
+	    $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
+
+# The table goes to stdout and results/bench.txt: machine, compiler, code sizes, timings.
+bench: deps $(BUILD)/bench_generic
+	@mkdir -p $(RESULTS)
+	@{ echo "# make bench: generated vs generic evaluator (tests/bench_generic.c)"; \
+	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
+	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
+	   echo "linalg:   $(RT_LIBS)"; echo; \
+	   echo "## Code and data size (bytes, size(1): text + data): generated vs generic"; echo; \
+	   printf '%-18s %10s %14s\n' model generated "generic data"; \
+	   for m in $(GNR_MODELS); do \
+	       printf '%-18s %10s %14s\n' $$m \
+	           $$(size $(BUILD)/generic/$$m.o | awk 'NR==2{print $$1+$$2}') \
+	           $$(size $(BUILD)/generic/$${m}_data.o | awk 'NR==2{print $$1+$$2}'); \
+	   done; \
+	   echo "(the generic evaluator itself, shared: $$(size $(BUILD)/generic/mb_generic.o | awk 'NR==2{print $$1+$$2}') bytes)"; \
+	} | tee $(RESULTS)/bench.txt
+	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
+
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)
 # test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,

@@ -42,6 +42,14 @@ local function load_template(opts, name)
     return s
 end
 
+-- The options for the banner exactly as emit.lua prints them: "none" when there are none.
+local function options_text(opts)
+    local s = opts.options_text
+    if s == nil and type(opts.options) == "table" then s = table.concat(opts.options, " ") end
+    if s == nil or s == "" then return "none" end
+    return s
+end
+
 ------------------------------------------------------------------ time functions
 
 -- Opcodes: keep in step with the MB_TF_* enum of runtime/mb_generic.h.
@@ -281,8 +289,7 @@ function emit_data.generate(M, opts)
     end
 
     local v = { NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
-                OPTIONS = (opts.options_text and opts.options_text ~= "") and opts.options_text
-                          or "none",
+                OPTIONS = options_text(opts),
                 NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
                 NSPRING = #D.spring_points // 2, PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
                 DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start }

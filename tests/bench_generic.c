@@ -2,6 +2,7 @@
  * model, and (with the runtime) whole simulations per formulation, with cost per step against N.
  * Not a test: prints a table; ratios are measured side by side, repeated, medians and spread. */
 #define _POSIX_C_SOURCE 199309L
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,11 @@
 #include "mb_sim.h"
 #endif
 
-#define X(name) extern const mb_model name##_model, name##_generic_model;
+/* bench_models.h (written by the Makefile): B(name, chain_n, sim) per model; chain_n > 0 marks
+ * the chain of that length (scaling table), sim = 1 asks for whole simulations. */
+#define B(name, n, sim) extern const mb_model name##_model, name##_generic_model;
 #include "bench_models.h"
-#undef X
+#undef B
 
 typedef struct pair_s {
     const char *name;
@@ -25,9 +28,9 @@ typedef struct pair_s {
 } pair_t;
 
 static const pair_t pairs[] = {
-#define X(name) { #name, &name##_model, &name##_generic_model, 0, 0 },
+#define B(name, n, sim) { #name, &name##_model, &name##_generic_model, n, sim },
 #include "bench_models.h"
-#undef X
+#undef B
 };
 
 #define NREP 5
@@ -94,7 +97,6 @@ static double time_fn(const mb_model *m, int f, long calls, mb_real *q, const mb
 static FILE *out_file;
 /* Print to stdout and to the results file. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#include <stdarg.h>
 static void say(const char *fmt, ...)
 {
     va_list ap;
@@ -148,6 +150,167 @@ static void bench_functions(const pair_t *pr)
     free(out);
 }
 
+#ifdef BENCH_SIM
+/* Parameters of a benchmark run: the simulator's per-model defaults (thesis values). */
+static void bench_params(const mb_model *m, int f, mb_params *p)
+{
+    mb_params_default(p, f);
+    if (strcmp(m->name, "andrews") == 0) {
+        p->h = MB_R(1e-5);
+        if (f == MB_BAUMGARTE || f == MB_CANONICAL) {
+            p->xi = MB_R(1.0);
+            p->omega = MB_R(100.0);
+        } else {
+            p->alpha = MB_R(1e8);
+            p->xi = MB_R(1e4);
+            p->omega = MB_R(1.0);
+        }
+    }
+}
+
+typedef struct simrun_s {
+    mb_sim s;
+    void *work;
+    size_t size;
+    mb_real *z0;   /* assembled start [q; v] */
+} simrun_t;
+
+/* Prepare a simulation of m with formulation f at the assembled start. Returns the status. */
+static int sim_open(simrun_t *r, const mb_model *m, int f)
+{
+    mb_params p;
+    bench_params(m, f, &p);
+    r->size = mb_sim_workspace_size(m, &p);
+    r->work = malloc(r->size ? r->size : 1);
+    r->z0 = malloc(2 * (size_t)m->nq * sizeof *r->z0);
+    int rc = mb_sim_init(&r->s, m, &p, r->work, r->size);
+    if (rc == MB_OK) rc = mb_sim_reset(&r->s, MB_R(0.0), NULL, NULL, 1);
+    if (rc >= 0) {
+        memcpy(r->z0, mb_sim_get_q(&r->s), (size_t)m->nq * sizeof *r->z0);
+        memcpy(r->z0 + m->nq, mb_sim_get_v(&r->s), (size_t)m->nq * sizeof *r->z0);
+    }
+    return rc;
+}
+
+static void sim_close(simrun_t *r)
+{
+    free(r->work);
+    free(r->z0);
+}
+
+/* ns per step over `steps` steps from the start z0 (reset without assembly, not timed);
+ * -1 if a step fails. */
+static double time_steps(simrun_t *r, const mb_real *z0, int nq, long steps)
+{
+    if (mb_sim_reset(&r->s, MB_R(0.0), z0, z0 + nq, 0) < 0) return -1.0;
+    double t0 = now();
+    for (long i = 0; i < steps; i++)
+        if (mb_sim_step(&r->s, MB_R(1e9)) < 0) return -1.0;
+    double dt = now() - t0;
+    sink += (double)mb_sim_get_q(&r->s)[0];
+    return dt * 1e9 / (double)steps;
+}
+
+#define NFORM 4
+typedef struct simres_s {
+    double gen, gnr, ratio, sg, sh, sr;   /* medians (ns per step) and spreads */
+    size_t work;
+    int ok;
+} simres_t;
+
+static void bench_sim(const pair_t *pr, int f, simres_t *res)
+{
+    simrun_t a, b;
+    int ra = sim_open(&a, pr->gen, f), rb = sim_open(&b, pr->gnr, f);
+    res->ok = 0;
+    res->work = a.size;
+    if (ra >= 0 && rb >= 0) {
+        /* calibrate on the generic side: about 40 ms per measurement, at least 3 steps */
+        long steps = 3;
+        double ns = time_steps(&b, a.z0, pr->gen->nq, steps);
+        if (ns > 0.0) {
+            double want = 4e7 / ns;
+            steps = want < 3.0 ? 3 : want > 200000.0 ? 200000 : (long)want;
+            double tg[NREP], th[NREP], ratio[NREP];
+            res->ok = 1;
+            for (int r = 0; r < NREP && res->ok; r++) {
+                tg[r] = time_steps(&a, a.z0, pr->gen->nq, steps);
+                th[r] = time_steps(&b, a.z0, pr->gen->nq, steps);   /* same start for both */
+                if (tg[r] <= 0.0 || th[r] <= 0.0) res->ok = 0;
+                ratio[r] = th[r] / tg[r];
+            }
+            if (res->ok) {
+                res->gen = median(tg, NREP, &res->sg);
+                res->gnr = median(th, NREP, &res->sh);
+                res->ratio = median(ratio, NREP, &res->sr);
+            }
+        }
+    }
+    sim_close(&a);
+    sim_close(&b);
+}
+
+/* Least-squares slope of log(y) against log(x). */
+static double loglog_slope(const double *x, const double *y, int n)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        double lx = log(x[i]), ly = log(y[i]);
+        sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly;
+    }
+    double d = n * sxx - sx * sx;
+    return d != 0.0 ? (n * sxy - sx * sy) / d : 0.0;
+}
+
+static void bench_sims(void)
+{
+    int npair = (int)(sizeof pairs / sizeof pairs[0]);
+    enum { MAXC = 32 };
+    double cn[MAXC], cg[NFORM][MAXC], ch[NFORM][MAXC];
+    int ok[NFORM][MAXC], nc = 0;
+    say("\n## Whole simulations: ns per step, median of %d side-by-side repetitions "
+        "(same start, fixed step)\n\n", NREP);
+    say("%-16s %-14s %12s %6s %12s %6s %9s %6s %10s\n", "model", "formulation", "generated",
+        "spread", "generic", "spread", "gnr/gen", "spread", "work B");
+    for (int p = 0; p < npair; p++) {
+        const pair_t *pr = &pairs[p];
+        if (!pr->sim) continue;
+        int ci = pr->chain_n > 0 && nc < MAXC ? nc++ : -1;
+        if (ci >= 0) cn[ci] = pr->chain_n;
+        for (int f = 0; f < NFORM; f++) {
+            simres_t r = { 0 };
+            bench_sim(pr, f, &r);
+            if (ci >= 0) {
+                ok[f][ci] = r.ok;
+                cg[f][ci] = r.gen;
+                ch[f][ci] = r.gnr;
+            }
+            if (!r.ok) {
+                say("%-16s %-14s %12s\n", pr->name, mb_formulation_name(f), "(fails)");
+                continue;
+            }
+            say("%-16s %-14s %12.0f %5.0f%% %12.0f %5.0f%% %8.2fx %5.0f%% %10zu\n", pr->name,
+                mb_formulation_name(f), r.gen, 100 * r.sg, r.gnr, 100 * r.sh, r.ratio,
+                100 * r.sr, r.work);
+        }
+    }
+    if (nc < 2) return;
+    say("\n## Chain: log-log slope of the cost per step against N (n = 3N), N = %g..%g\n\n",
+        cn[0], cn[nc - 1]);
+    say("%-14s %10s %10s\n", "formulation", "generated", "generic");
+    for (int f = 0; f < NFORM; f++) {
+        int all = 1;
+        for (int i = 0; i < nc; i++) all &= ok[f][i];
+        if (!all) {
+            say("%-14s %10s\n", mb_formulation_name(f), "(a size failed)");
+            continue;
+        }
+        say("%-14s %10.2f %10.2f\n", mb_formulation_name(f), loglog_slope(cn, cg[f], nc),
+            loglog_slope(cn, ch[f], nc));
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : NULL;
@@ -161,6 +324,9 @@ int main(int argc, char **argv)
     say("%-16s %-10s %10s %6s %10s %6s %9s %6s\n", "model", "function", "generated", "spread",
         "generic", "spread", "gnr/gen", "spread");
     for (int p = 0; p < npair; p++) bench_functions(&pairs[p]);
+#ifdef BENCH_SIM
+    bench_sims();
+#endif
     if (out_file) fclose(out_file);
     return sink == 12345.0;   /* practically never; keeps the compiler honest */
 }
