@@ -19,6 +19,8 @@ for b in "$sim" "$anim"; do
     [ -x "$b" ] || { echo "run.sh: $b is missing (make sim MODEL=$model; make anim MODEL=$model)" >&2; exit 1; }
 done
 mkdir -p "$res"
+tmp_err=$(mktemp)
+trap 'rm -f "$tmp_err"' EXIT
 
 start=$(date +%s.%N)
 echo "== simulating $model with $form: $sim --formulation $form $* --out $csv"
@@ -40,10 +42,17 @@ label="$form${h:+, h = $h s}"
 trace_opt=()
 [ -n "${TRACE:-}" ] && trace_opt=(--trace "$TRACE")
 
+echo "== animating"
+"$anim" "${trace_opt[@]}" --title "$model, $label" --note "Simulator: $summary" --out "$html" "$csv" \
+    2> "$tmp_err"
+anim_rc=$?
+cat "$tmp_err" >&2
+[ "$anim_rc" -eq 0 ] || exit 1
+# Plot the same point the animation traces (its default is the point that moves farthest).
+traced=$(sed -n 's/.*, trace \([^)]*\)).*/\1/p' "$tmp_err")
+[ -n "$traced" ] && trace_opt=(--trace "$traced")
 echo "== plotting"
 pngs=$(scripts/plot.sh --label "$label" "${trace_opt[@]}" "$csv") || exit 1
-echo "== animating"
-"$anim" "${trace_opt[@]}" --title "$model, $label" --note "Simulator: $summary" --out "$html" "$csv" || exit 1
 end=$(date +%s.%N)
 
 rows=$(grep -c -v -e '=' -e '^#' "$csv")
@@ -52,7 +61,7 @@ echo
 echo "== $model ($form) done in $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s"
 printf '   status %s, %s steps to t = %s s, simulator time %s s\n' \
     "$(get status)" "$(get steps)" "$(get t_end)" "$(get wall_s)"
-printf '   max |energy deviation| %s J, max |Phi| %s, max |dPhi/dt| %s\n' \
+printf '   max |energy deviation| %s J, max |Phi| %s m, max |dPhi/dt| %s m/s\n' \
     "$(get max_energy_dev)" "$(get max_phi)" "$(get max_phid)"
 printf '   %-34s %s rows\n' "$csv" "$rows"
 while read -r p; do
@@ -60,7 +69,7 @@ while read -r p; do
         *_energy.png) what="energy deviation against time" ;;
         *_constraints.png) what="position and velocity constraint violation (log)" ;;
         *_sigma.png) what="norm of sigma (integral of the multipliers)" ;;
-        *_trace.png) what="trajectory of a point" ;;
+        *_trace.png) what="trajectory of point ${traced:-${TRACE:-}}" ;;
         *) what="" ;;
     esac
     printf '   %-34s %s\n' "$p" "$what"
