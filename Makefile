@@ -264,7 +264,12 @@ GEN_TEST_MODELS := $(foreach m,$(MODELS),$(if $(wildcard models/$(m).lua),$(m)))
 GEN_BACKEND := generator/sym.lua generator/elements.lua generator/emit.lua $(wildcard templates/*.in)
 DERIV_DEPS  := tests/test_derivs.c tests/check.h runtime/mb_model.h runtime/mb_config.h Makefile
 TEST_PROGS  += $(GEN_TEST_MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element
+TEST_PROGS  += $(BUILD)/test_sym
 TEST_SCRIPTS += tests/test_generated.sh
+
+# test_sym: unit tests of sym.lua and the template filler (tests/test_sym.lua, embedded Lua).
+$(BUILD)/test_sym: tests/test_sym.c tests/test_sym.lua $(GEN_BACKEND) Makefile | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) $(LUA_CFLAGS) tests/test_sym.c $(LUA_LIBS) -o $@
 
 $(BUILD)/test_derivs_%: generated/%.c generated/%.h $(DERIV_DEPS) | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Igenerated -Itests -DMB_TEST_MODEL=$*_model \

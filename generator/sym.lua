@@ -314,6 +314,7 @@ end
 
 -- Shortest decimal that reads back as exactly x; always has a '.' or an exponent.
 local function literal(x)
+    x = x + 0.0     -- an integer argument prints as the double it denotes
     local s
     for p = 15, 17 do
         s = string.format("%." .. p .. "g", x)

@@ -1,0 +1,143 @@
+-- test_sym.lua - unit tests of the generator's symbolic core and template filler: hash-consing,
+-- folding, derivatives vs finite differences, exact constants, CSE emission, determinism.
+-- Run by tests/test_sym.c (an embedded Lua state with package.path set to generator/).
+
+local sym = require("sym")
+local emit = require("emit")
+
+local passed, failed = 0, 0
+local function check(cond, msg)
+    if cond then passed = passed + 1
+    else failed = failed + 1; io.stderr:write("test_sym.lua: FAIL: ", msg, "\n") end
+end
+local function raises(f, pattern, msg)
+    local ok, err = pcall(f)
+    check(not ok and tostring(err):find(pattern, 1, true) ~= nil,
+          msg .. " (got " .. (ok and "no error" or tostring(err)) .. ")")
+end
+
+local x, y, t = sym.var("x"), sym.var("y"), sym.var("t")
+
+-- hash-consing: structurally equal expressions are one node
+check(x + y == y + x, "x + y and y + x are one node")
+check(x * y == y * x, "x * y and y * x are one node")
+check(sym.sin(x * y) == sym.sin(y * x), "sin(x y) interned")
+check(sym.var("x") == x, "variables interned by name")
+check(sym.num(0.5) == sym.lift(0.5), "constants interned")
+
+-- folding and simplification
+check(x + 0 == x and 0 + x == x, "x + 0 = x")
+check(x * 1 == x and 1 * x == x, "x * 1 = x")
+check(sym.iszero(x * 0) and sym.iszero(0 * sym.sin(x)), "x * 0 = 0")
+check(-(-x) == x, "-(-x) = x")
+check(x - x == sym.num(0), "x - x = 0")
+check((sym.num(2) * 3).v == 6, "2 * 3 folds to 6")
+check(2 * (3 * x) == 6 * x, "numeric factors collect: 2 (3 x) = 6 x")
+check((2 * x) * (3 * y) == 6 * (x * y), "2x * 3y = 6 (x y)")
+check(x + x == 2 * x and 2 * x - x == x, "like terms")
+check(x / 4 == 0.25 * x, "division by a power of two becomes a product")
+check((x / 3).op == "div", "division by 3 stays a division (exactness)")
+check(x ^ 2 == x * x and x ^ 1 == x and sym.iszero(sym.d(x ^ 0, x)), "small powers")
+check(sym.sin(0.5) == math.sin(0.5) and type(sym.sqrt(4)) == "number", "numbers give plain results")
+check(sym.step(-1) == 0 and sym.step(0) == 1 and sym.step(2) == 1, "step on numbers")
+check(sym.is(x) and not sym.is(1) and not sym.is({}), "sym.is")
+raises(function() return sym.num(0 / 0) end, "non-finite", "NaN constant rejected")
+raises(function() return x / 0 end, "division by zero", "division by zero rejected")
+raises(function() return x < y end, "cannot compare", "comparison of expressions rejected")
+
+-- simplification keeps the value: builders run on numbers and on nodes alike
+local builders = {
+    function(a, b) return 2 * a + 2 * b - 3 * (a - b) + (-a) * (-b) end,
+    function(a, b) return (a + 1) + (2 + b) - (3 - a) * 2 + a / 4 - b / 3 end,
+    function(a, b) return -(-(a * b)) * -2 + (2 * a) * (3 * b) - 6 * b * a + a * a end,
+    function(a, b) return (0 * a + 1 * b) / (a * 1 + 0) - (-a) / (-b) + (a - a) * b end,
+    function(a, b) return sym.cos(-a) + sym.sin(-b) + sym.abs(-a) + sym.tan(-b) + (a + b) ^ 2 end,
+    function(a, b) return 5 * a - 2 * a - 3 * a + (-2) * b + 2 * b + (a / 2) * 4 end,
+}
+for i, f in ipairs(builders) do
+    for _, p in ipairs({ { 0.7, -0.4 }, { -1.3, 0.9 } }) do
+        local want = f(p[1], p[2])
+        local got = sym.eval(sym.lift(f(x, y)), { x = p[1], y = p[2] })
+        check(math.abs(got - want) <= 1e-13 * math.max(1, math.abs(want)),
+              string.format("builder %d at (%g, %g): %.17g vs %.17g", i, p[1], p[2], got, want))
+    end
+end
+
+-- derivatives: every operation against central differences, at several points
+local exprs = {
+    sym.sin(x * y) + sym.cos(x) / (2 + y * y),
+    sym.tan(0.3 * x) * sym.exp(-y) + sym.log(1 + x * x),
+    sym.sqrt(1 + x * x + y * y) * sym.abs(x - 0.3 * y),
+    (x + 2) ^ 3.5 - 1 / (x * y + 4) + (y + 3) ^ -2,
+    (1.5 + sym.sin(x)) ^ (1 + y * y),                 -- a general power
+    x * sym.step(x - 0.1) + y * sym.step(0.2 - y),    -- ramp-like terms
+}
+local pts = { { 0.7, -0.4 }, { -1.3, 0.9 }, { 2.1, 1.7 } }
+for i, e in ipairs(exprs) do
+    for _, p in ipairs(pts) do
+        for _, v in ipairs({ x, y }) do
+            local env = { x = p[1], y = p[2] }
+            local h = 1e-5
+            local e1, e2 = {}, {}
+            for k, val in pairs(env) do e1[k], e2[k] = val, val end
+            e1[v.name] = env[v.name] + h
+            e2[v.name] = env[v.name] - h
+            local fd = (sym.eval(e, e1) - sym.eval(e, e2)) / (2 * h)
+            local an = sym.eval(sym.d(e, v), env)
+            local scale = math.max(1, math.abs(fd))
+            check(math.abs(an - fd) <= 1e-6 * scale,
+                  string.format("d expr %d / d %s at (%g, %g): %.12g vs FD %.12g", i, v.name,
+                                p[1], p[2], an, fd))
+        end
+    end
+end
+check(sym.d(exprs[1], x) == sym.d(exprs[1], x), "derivatives are memoized (same node)")
+check(sym.iszero(sym.d(sym.sin(x), y)), "derivative w.r.t. an absent variable is 0")
+check(sym.iszero(sym.d(sym.step(x), x)), "step has derivative 0")
+
+-- exact constants: the printed literal reads back as the same double
+local seed = 12345
+local function rnd()
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+end
+local all_ok = true
+for _ = 1, 2000 do
+    local v = (rnd() - 0.5) * 10 ^ math.floor(rnd() * 40 - 20)
+    local s = sym.literal(v)
+    if tonumber(s) ~= v or not s:find("[%.e]") then all_ok = false; io.stderr:write(s, "\n") end
+end
+check(all_ok, "literals round-trip and are floating literals")
+for _, v in ipairs({ 0.1, 1 / 3, 2, 1e-300, 123456789012345678, math.pi }) do
+    check(tonumber(sym.literal(v)) == v + 0.0, "literal " .. sym.literal(v))
+end
+check(sym.literal(2) == "2.0" and sym.cnum(-1.5) == "-MB_R(1.5)", "integers get .0, signs outside MB_R")
+
+-- CSE emission: a shared subexpression becomes one temporary, outputs keep their order
+local s = sym.sin(x * y)
+local lines, ops = sym.emit({ { lhs = "out[0]", e = s + x }, { lhs = "out[1]", e = s * y },
+                              { lhs = "out[2]", e = 0 } })
+local text = table.concat(lines, "\n")
+local _, nsin = text:gsub("MB_SIN", "")
+check(nsin == 1, "sin(x y) emitted once:\n" .. text)
+check(text:find("const mb_real t0 = MB_SIN(x*y);", 1, true) ~= nil, "temporary for the shared node:\n" .. text)
+check(lines[#lines]:find("out[2] = MB_R(0.0);", 1, true) ~= nil, "constant output printed")
+check(text:find("out[0]", 1, true) < text:find("out[1]", 1, true), "outputs in order")
+check(ops.call == 1 and ops.mul == 2 and ops.add == 1 and ops.div == 0,
+      string.format("operation count add %d mul %d div %d call %d", ops.add, ops.mul, ops.div, ops.call))
+local lines2 = sym.emit({ { lhs = "out[0]", e = s + x }, { lhs = "out[1]", e = s * y },
+                          { lhs = "out[2]", e = 0 } })
+check(table.concat(lines2, "\n") == text, "emission is deterministic")
+local l3 = sym.emit({ { lhs = "o", e = x - 2 * y } })
+check(l3[1]:find("o = x - MB_R(2.0)*y;", 1, true) ~= nil, "subtraction printed as such: " .. l3[1])
+local l4 = sym.emit({ { lhs = "o", e = x - (y + 1) * 0 + sym.step(x) } })
+check(l4[1]:find("(x >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0))", 1, true) ~= nil, "step printed as a test: " .. l4[1])
+
+-- the template filler: substitution only, fails on unknown, unused or leftover placeholders
+check(emit.fill("a ${X} b ${Y}", { X = 1, Y = "z" }, "t") == "a 1 b z", "fill substitutes")
+raises(function() return emit.fill("a ${X} ${Z}", { X = 1 }, "t") end, "unknown placeholder", "unknown placeholder")
+raises(function() return emit.fill("a ${X}", { X = 1, Y = 2 }, "t") end, "not used", "unused value")
+raises(function() return emit.fill("a ${X} ${bad-name}", { X = 1 }, "t") end, "leftover", "leftover placeholder")
+
+print(string.format("%d passed, %d failed", passed, failed))
+return failed
