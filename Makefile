@@ -98,12 +98,12 @@ RESULTS     := results
 RUN_ARGS    ?=
 TRACE       ?=
 # Thesis parameters (SPEC.md): per model, then per model and formulation. Others: the
-# simulator's defaults. --every thins the CSV (one row per 10 steps).
+# simulator's defaults (per model, in mb_sim_main.c). --every 10: one CSV row per 10 steps.
 RUNP_andrews                := --t-end 0.05 --h 1e-5 --every 10
 RUNP_andrews_alf-trapezoid  := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 RUNP_andrews_alf-explicit   := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 RUNP_double_pendulum        := --t-end 5 --h 1e-3 --every 10
-RUN_OPTS = $(RUNP_$(MODEL)) $(RUNP_$(MODEL)_$(FORMULATION)) $(RUN_ARGS)
+RUN_OPTS = $(or $(RUNP_$(MODEL)),--every 10) $(RUNP_$(MODEL)_$(FORMULATION)) $(RUN_ARGS)
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
 ANIM_SRC := runtime/mb_anim_main.c runtime/mb_model.h runtime/mb_config.h
 

@@ -141,8 +141,23 @@ mkdir -p "$outdir"
 clean "$csv" "$tmp/data.csv"
 [ "$(wc -l < "$tmp/data.csv")" -ge 3 ] || die "$csv: fewer than 2 data rows"
 d="$tmp/data.csv"
+# One log-scale panel of column $1; a column that is zero throughout (a model without
+# constraints) gets a note instead of a curve, which a log scale cannot show.
+panel_nz() {  # 1 if column $1 of the data is non-zero somewhere
+    awk -F, -v c="$1" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == c) k = i; next}
+        $k + 0 != 0 {n = 1; exit} END {print n + 0}' "$d"
+}
+panel() {
+    if [ "$(panel_nz "$1")" = 1 ]; then
+        echo "plot '$d' using 't':(column('$1') > 0 ? column('$1') : NaN) with lines lc rgb $2"
+    else
+        echo "set yrange [1e-16:1]; set label 1 'zero throughout (the model has no such constraints)' at graph 0.5, 0.5 center"
+        echo "unset key; plot '$d' using 't':(1e-30) with lines notitle"
+        echo "unset label 1; set yrange [*:*]; set key bottom right box opaque"
+    fi
+}
 out="$outdir/$base"
-written=("${out}_energy.png" "${out}_constraints.png")
+written=("${out}_energy.png")
 
 script="$common
 set output '${out}_energy.png'
@@ -151,7 +166,12 @@ set ylabel '{/Symbol D}U [J]'
 set format y '%.2te%+03T'
 plot '$d' using 't':'energy_dev' with lines lc rgb '#1f77b4' title '{/Symbol D}U'
 set format y '%g'
-
+"
+if [ "$(panel_nz phi_norm)" = 0 ] && [ "$(panel_nz phid_norm)" = 0 ]; then
+    echo "plot.sh: $base has no constraints: no constraint plot" >&2
+else
+    written+=("${out}_constraints.png")
+    script+="
 set terminal $term size ${size%,*},$(( ${size#*,} * 5 / 4 ))
 set output '${out}_constraints.png'
 set key bottom right box opaque
@@ -160,17 +180,18 @@ set logscale y
 set format y '10^{%L}'
 set title 'position constraints'
 set ylabel '|{/Symbol F}(q)| [m]'
-plot '$d' using 't':(column('phi_norm') > 0 ? column('phi_norm') : NaN) with lines lc rgb '#d62728' title '|{/Symbol F}|'
+$(panel phi_norm "'#d62728' title '|{/Symbol F}|'")
 set title 'velocity constraints'
 set ylabel '|{/Symbol F}_q dq/dt| [m/s]'
-plot '$d' using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with lines lc rgb '#2ca02c' title '|d{/Symbol F}/dt|'
+$(panel phid_norm "'#2ca02c' title '|d{/Symbol F}/dt|'")
 unset multiplot
 unset logscale y
 set format y '%g'
 set key top left box opaque
 set terminal $term size $size
 "
-if has_col "$csv" sigma_norm; then
+fi
+if has_col "$csv" sigma_norm && [ "$(panel_nz sigma_norm)" = 1 ]; then  # zero: no multipliers
     written+=("${out}_sigma.png")
     script+="
 set output '${out}_sigma.png'
@@ -185,9 +206,16 @@ if [ -n "$trace" ] && [ "$trace" != none ]; then
         die "$csv: no columns '$trace.x', '$trace.y' (--trace names a point as BODY.POINT)"
     written+=("${out}_trace.png")
     # Millimetres for small mechanisms (Andrews' crank point moves within 7 mm).
-    big=$(awk -F, -v cx="$trace.x" -v cy="$trace.y" 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == cx) a = i; if ($i == cy) b = i}; next}
-        {v = $a < 0 ? -$a : $a; if (v > m) m = v; v = $b < 0 ? -$b : $b; if (v > m) m = v} END {print (m >= 0.1)}' "$d")
+    # Equal axes for the path unless it is nearly a straight line (a flat strip says nothing).
+    read -r big flat < <(awk -F, -v cx="$trace.x" -v cy="$trace.y" '
+        NR == 1 {for (i = 1; i <= NF; i++) {if ($i == cx) a = i; if ($i == cy) b = i}; next}
+        NR == 2 {x0 = x1 = $a; y0 = y1 = $b}
+        {v = $a < 0 ? -$a : $a; if (v > m) m = v; v = $b < 0 ? -$b : $b; if (v > m) m = v
+         if ($a < x0) x0 = $a; if ($a > x1) x1 = $a; if ($b < y0) y0 = $b; if ($b > y1) y1 = $b}
+        END {w = x1 - x0; h = y1 - y0; print (m >= 0.1), (w < 0.05 * h || h < 0.05 * w)}' "$d")
     if [ "$big" = 1 ]; then sc=1 unit=m; else sc=1000 unit=mm; fi
+    ratio="set size ratio -1"
+    [ "$flat" = 1 ] && ratio="set size noratio"
     script+="
 set output '${out}_trace.png'
 set multiplot layout 1,2 title $(gq "$(et "$base"): trajectory of point $(et "$trace")$(suffix)")
@@ -200,12 +228,16 @@ plot '$d' using 't':(column('$trace.x') * $sc) with lines lc rgb '#1f77b4' title
 set title 'path in the plane'
 set xlabel 'x [$unit]'
 set ylabel 'y [$unit]'
-set size ratio -1
+$ratio
 set offsets 0, 0, 0, 0
 set key top right box opaque
 plot '$d' using (column('$trace.x') * $sc):(column('$trace.y') * $sc) with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
 unset multiplot
 "
 fi
-printf '%s\n' "$script" | gnuplot || die "gnuplot failed"
+# gnuplot warns about flat curves (a coordinate that never changes): not worth a word.
+printf '%s\n' "$script" | gnuplot 2> "$tmp/gnuplot.err"
+rc=$?
+grep -v -e '^Warning: empty [xy] range' -e '^ *$' "$tmp/gnuplot.err" >&2 || true
+[ "$rc" -eq 0 ] || die "gnuplot failed"
 printf '%s\n' "${written[@]}"

@@ -26,6 +26,7 @@ start=$(date +%s.%N)
 echo "== simulating $model with $form: $sim --formulation $form $* --out $csv"
 # stdout (the summary line) is kept in the log; stderr stays on the terminal so the
 # simulator's progress bar can show.
+rm -f "$csv" "$log" "$html"  # never plot a previous run's results by mistake
 "$sim" --formulation "$form" "$@" --out "$csv" | tee "$log"
 sim_rc=${PIPESTATUS[0]}
 summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
@@ -59,10 +60,14 @@ rows=$(grep -c -v -e '=' -e '^#' "$csv")
 rows=$((rows - 1))
 echo
 echo "== $model ($form) done in $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s"
-printf '   status %s, %s steps to t = %s s, simulator time %s s\n' \
-    "$(get status)" "$(get steps)" "$(get t_end)" "$(get wall_s)"
-printf '   max |energy deviation| %s J, max |Phi| %s m, max |dPhi/dt| %s m/s\n' \
-    "$(get max_energy_dev)" "$(get max_phi)" "$(get max_phid)"
+if [ -n "$summary" ]; then
+    printf '   status %s, %s steps to t = %s s, simulator time %s s\n' \
+        "$(get status)" "$(get steps)" "$(get t_end)" "$(get wall_s)"
+    printf '   max |energy deviation| %s J, max |Phi| %s m, max |dPhi/dt| %s m/s\n' \
+        "$(get max_energy_dev)" "$(get max_phi)" "$(get max_phid)"
+else
+    echo "   the simulator printed no summary line (exit status $sim_rc)"
+fi
 printf '   %-34s %s rows\n' "$csv" "$rows"
 while read -r p; do
     case "$p" in
