@@ -89,7 +89,11 @@ void mb_params_default(mb_params *p, int f)
     case MB_ALF_EXPLICIT: p->alpha = MB_R(1e7); p->xi = 1; p->omega = 10; break;
     default: p->alpha = MB_R(1e8); p->xi = MB_R(1e4); p->omega = 1; break;
     }
-    p->rank_tol = MB_SQRT(MB_EPS) * MB_R(1e-2);
+#ifdef MB_FLOAT
+    p->rank_tol = MB_R(1e-4);   /* scaled pivot ratio; well-posed models measure > 0.05 */
+#else
+    p->rank_tol = MB_R(1e-8);
+#endif
     p->asm_tol = 100 * MB_EPS;
     p->asm_max_iter = 50;
 }
@@ -150,7 +154,7 @@ static size_t scratch_reals(int n, int m, int f, int *nint)
     size_t N = (size_t)n + (size_t)m, need = 0;
     size_t asmb = (size_t)m * (size_t)n + (size_t)m * (size_t)m;  /* J and J J^T */
     if (f == MB_BAUMGARTE || f == MB_CANONICAL) need = N * N;
-    else need = (size_t)n * (size_t)n;
+    else need = 2 * (size_t)n * (size_t)n;   /* F4 full Jacobian keeps K2 beside A */
     *nint = (int)N;
     return need > asmb ? need : asmb;
 }
@@ -177,6 +181,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     TAKE(lam, nc); TAKE(ptq, nc);
     TAKE(ev_v, n); TAKE(ev_sig, nc); TAKE(ev_S, nc); TAKE(ev_lam, nc);
     TAKE(Pq, nnz); TAKE(Pqd, nnz); TAKE(IPq, p->formulation == MB_ALF_TRAPEZOID ? nnz : 0);
+    TAKE(IPq_old, p->formulation == MB_ALF_TRAPEZOID ? nnz : 0);
     TAKE(dQq, m->dq_dq_pat.nnz); TAKE(dQv, m->dq_dv_pat.nnz);
     TAKE(Phi, nc); TAKE(Phit, nc); TAKE(Gam, nc); TAKE(Q, n); TAKE(cv, nc);
     for (int i = 0; i < 8; i++) TAKE(tn[i], n);
@@ -184,7 +189,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int nstage = p->integrator == MB_DOPRI5 ? 7 : p->integrator == MB_RK4 ? 4 : 0;
     for (int i = 0; i < 7; i++) TAKE(k[i], i < nstage ? nz : 0);
     TAKE(ztmp, nz); TAKE(zold, nz); TAKE(zk, nz); TAKE(yd, 2 * n);
-    TAKE(dscale, n + nc); TAKE(kb, n + nc);
+    TAKE(dscale, n + nc); TAKE(kb, n + nc > nnz ? n + nc : nnz);
     TAKE(scr, nscr);
     t->piv = take(&a, sizeof(int) * (size_t)nint);
     t->rowp = take(&a, sizeof(int) * (size_t)(nc + 1));
@@ -562,6 +567,38 @@ static int project_velocity(mb_sim *s)
     return MB_OK;
 }
 
+/* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
+ * s = sigma~ + alpha c held fixed, by central differences of the model's Phi_q and Phidot_q
+ * (the interface has no second derivatives). Adds h/2 K1 - h^2/4 K2q - h/2 K2v to the reduced
+ * matrix in scr and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n. Cost: 4n extra Jacobians. */
+static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    mb_real *A = s->scr, *K2 = s->scr + (size_t)n * n, *col = s->tn[5], *cm = s->tn[6];
+    mb_real *Pt = s->tn[7], *vv = s->tn[4];
+    mb_real *Ptmp = s->kb;   /* kb holds max(n + nc, nnz) values */
+    for (int j = 0; j < n; j++) {
+        mb_real qj = q[j], e = MB_SQRT(MB_EPS) * (1 + MB_FABS(qj));
+        /* (Phi_q^T s)_q column j */
+        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        for (int i = 0; i < n; i++) A[i + (long)j * n] += h / 2 * (col[i] - cm[i]) / (2 * e);
+        /* (Phidot_q^T s)_q column j */
+        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj;
+        for (int i = 0; i < n; i++) K2[i + (long)j * n] = h / 2 * (col[i] - cm[i]) / (2 * e);
+        /* (Phidot_q^T s)_v column j: Phidot_q is linear in v */
+        zero(n, vv); vv[j] = 1;
+        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, Pt);
+        for (int i = 0; i < n; i++) {
+            K2[i + (long)j * n] += Pt[i];
+            A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];
+        }
+    }
+}
+
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
  * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y. */
 static int trap_step(mb_sim *s, mb_real h)
@@ -575,6 +612,7 @@ static int trap_step(mb_sim *s, mb_real h)
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
     mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
     copy(s->nz, s->zk, s->z);
+    copy(nnz, s->IPq_old, s->IPq);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
     /* 5.54, 5.55: explicit Euler for Int Phi and Int Phi_q using q_k */
@@ -585,6 +623,7 @@ static int trap_step(mb_sim *s, mb_real h)
     /* 5.56-5.58: predictor */
     for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
     int it, conv = 0;
+    mb_real ny = 0;
     for (it = 0;; it++) {
         /* 5.59: derivatives of the current iterate */
         for (int i = 0; i < n; i++) {
@@ -618,6 +657,7 @@ static int trap_step(mb_sim *s, mb_real h)
         add_ptp(s, A, -h / 2 * a * c2, s->Pqd, s->IPq);
         add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
         add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
+        if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
         int st = mb_lu_factor(n, A, s->piv, 0, NULL);
         if (st) return st;
@@ -631,18 +671,27 @@ static int trap_step(mb_sim *s, mb_real h)
         for (int r = 0; r < nc; r++) tmpm[r] *= a * c1;
         for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * c2 * s->IPq[k] * dq[m->phi_q_pat.col[k]];
         sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        if (s->p.full_jacobian) {            /* + K2 dq */
+            const mb_real *K2 = s->scr + (size_t)n * n;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
+        }
         for (int i = 0; i < n; i++) dp[i] += tmpn[i];
         if (!finite_vec(n, dq) || !finite_vec(n, dp)) return MB_ERR_NONFINITE;
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
-        mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
+        ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
         if (ny < s->p.tol) conv = 1;
     }
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
     if (!conv) {
         s->mon.maxiter_events++;
-        return s->p.strict_newton ? MB_ERR_NEWTON : MB_EVENT_NEWTON_MAXITER;
+        /* Far from converged (last correction above 1e-6 of the state's size): diverging,
+         * not merely slow; never continue silently from there. */
+        mb_real ys = 1 + nrminf(2 * n, s->z);
+        if (s->p.strict_newton || ny > MB_R(1e-6) * ys) return MB_ERR_NEWTON;
+        return MB_EVENT_NEWTON_MAXITER;
     }
     return MB_OK;
 }
@@ -840,6 +889,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
                 copy(s->n, s->v, s->yd);
                 copy(s->n, s->pd, s->yd + s->n);
                 copy(nc, s->sig, sig_old);
+                copy(s->nnz, s->IPq, s->IPq_old);
                 copy(nc, s->S, s->tm[3]);
                 s->t = t_old;
                 return st;

@@ -36,6 +36,8 @@ typedef struct mb_params {
     mb_real asm_tol;        /* assembly: |Phi|_inf tolerance */
     int asm_max_iter;       /* assembly: Newton iteration limit */
     int strict_newton;      /* 1: F4 Newton not converged after max_iter is MB_ERR_NEWTON */
+    int full_jacobian;      /* F4: add the second-derivative terms 5.45-5.47 neglect
+                               (central differences, 4n extra Jacobian evaluations) */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -70,7 +72,7 @@ typedef struct mb_sim {
     /* arrays (see mb_sim.c for the layout) */
     mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
-    mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
+    mb_real *Pq, *Pqd, *IPq, *IPq_old, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
     mb_real *k[7], *ztmp, *zold, *zk, *yd;

@@ -50,6 +50,9 @@ static void usage(FILE *f)
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
+        "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
+        "                    neglects (finite differences of Phi_q, Phidot_q)\n"
+
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates every K-th step\n"
         "  --every K         CSV row every K steps (outputs for dopri5), default 1\n"
@@ -108,13 +111,14 @@ int main(int argc, char **argv)
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0;
+    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
         if (!strcmp(a, "--project-velocity")) { proj = 1; continue; }
         if (!strcmp(a, "--strict")) { strict = 1; continue; }
+        if (!strcmp(a, "--full-jacobian")) { fulljac = 1; continue; }
         if (!val) { fprintf(stderr, "%s_sim: unknown option or missing value: %s\n", model->name, a); usage(stderr); return 2; }
         i++;
         if (!strcmp(a, "--formulation")) {
@@ -166,6 +170,7 @@ int main(int argc, char **argv)
     if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
     p.project_velocity = proj;
     p.strict_newton = strict;
+    p.full_jacobian = fulljac;
     const char *what;
     if (mb_params_check(&p, &what)) {
         fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);

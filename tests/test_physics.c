@@ -18,6 +18,9 @@ typedef struct {
 static const cfg cfgs[] = {
     {"andrews", 0.003, 1e-5, {1, 1, 1e4, 1e4}, {100, 100, 1, 1}, {0, 0, 1e8, 1e8}},
     {"oscillator_1dof", 0.1, 1e-4, {10, 10, 1, 1e4}, {10, 1, 10, 1}, {0, 0, 1e7, 1e8}},
+    /* singular positions every 0.5 s from t = 0.375: a step that lands on one exactly makes
+     * F1/F2 stop (rank loss) and F4's Newton fail; this h and h/2 pass two of them */
+    {"fourbar_singular", 1.0, 1.3e-3, {10, 10, 1, 1e4}, {10, 1, 10, 1}, {0, 0, 1e7, 1e8}},
     {NULL, 1.0, 1e-3, {10, 10, 1, 1e4}, {10, 1, 10, 1}, {0, 0, 1e7, 1e8}},  /* thesis DP values */
 };
 
@@ -122,14 +125,19 @@ int main(int argc, char **argv)
                 printf("%-18s %-14s E/Es %.2e -> %.2e (x%.1f)  dq/L %.2e -> %.2e (x%.1f)  phi/L %.2e -> %.2e  phid %.2e\n",
                        m->name, mb_formulation_name(f), ea, eb, ea / eb, da, db, da / db, pa, pb,
                        (double)a.mon.max_phid);
-            /* Energy balance: relative deviation small at the thesis step, and it must fall when h
-             * halves (order >= 1 observed; F4 is 2nd order, RK4 4th) unless at roundoff level. */
+            /* Energy balance: small at the base step and falling at least 3x when h halves (the
+             * work integral is a trapezoid sum, 2nd order, F4 is 2nd order) unless below a floor
+             * of 1e-5 of the energy scale: the multiplier-based driver work and F3/F4's velocities
+             * carry noise of alpha x the iteration residual that does not shrink with h. */
             CHECK(ea < 2e-3, "%s/%s: energy deviation %.3g of the energy scale", m->name, mb_formulation_name(f), ea);
-            CHECK(eb < ea / 2 || ea < 1e3 * prec, "%s/%s: energy deviation does not converge: %.3g -> %.3g",
+            CHECK(eb < ea / 3 || ea < 1e-5 || ea < 1e3 * prec, "%s/%s: energy deviation does not converge: %.3g -> %.3g",
                   m->name, mb_formulation_name(f), ea, eb);
-            /* Agreement with the reference and convergence towards it. */
-            CHECK(da < 1e-3, "%s/%s: |q - q_ref| = %.3g of the size", m->name, mb_formulation_name(f), da);
-            CHECK(db < da / 2 || da < 1e3 * prec, "%s/%s: no convergence to the reference: %.3g -> %.3g",
+            /* Agreement with the reference within 1% of the size at the base step, converging at
+             * the integrator's order (x4 ideal for F4, x16 for RK4; required x3 / x8) above a floor
+             * of 1e-7 (reference tolerance 1e-11 and F3's iteration stop |dv| < 1e-10). */
+            double need = f == MB_ALF_TRAPEZOID ? 3 : 8;
+            CHECK(da < 1e-2, "%s/%s: |q - q_ref| = %.3g of the size", m->name, mb_formulation_name(f), da);
+            CHECK(db < da / need || da < 1e-7 || da < 1e3 * prec, "%s/%s: no convergence to the reference: %.3g -> %.3g",
                   m->name, mb_formulation_name(f), da, db);
             /* Constraint drift bounded and not growing when h halves. */
             CHECK(pa < 1e-6, "%s/%s: |Phi| = %.3g of the size", m->name, mb_formulation_name(f), pa);
