@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_generated.sh - checks on the committed generated C: strict compilation in double and float,
-# includes and symbols, every model linked into one program, generated/ up to date with the
+
+
 # generator and the models, regeneration byte-identical. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -97,6 +97,34 @@ else
     for f in models/*.lua; do
         if grep -qF " from $f (options:" generated/*.c 2>/dev/null; then ok; else bad "$f has no generated code in generated/"; fi
     done
+fi
+
+# Negative controls: the derivative test must catch a 0.1 % error in any one generated function.
+# The first non-zero constant of the function's body in andrews.c is scaled by 1.001.
+if [ -f generated/andrews.c ]; then
+    for fn in phi_q phi_q_dot gamma force dforce_dq energy points; do
+        awk -v fn="andrews_$fn" '
+            index($0, "void " fn "(") == 1 { inf = 1 }
+            inf && !done && match($0, /MB_R\([0-9][0-9.e+-]*\)/) {
+                lit = substr($0, RSTART + 5, RLENGTH - 6)
+                if (lit + 0 != 0) {
+                    $0 = substr($0, 1, RSTART - 1) sprintf("MB_R(%.17g)", lit * 1.001) substr($0, RSTART + RLENGTH)
+                    done = 1
+                }
+            }
+            /^}/ { inf = 0 }
+            { print }' generated/andrews.c >"$tmp/mut.c"
+        if cmp -s generated/andrews.c "$tmp/mut.c"; then bad "control $fn: nothing to mutate"; continue; fi
+        if $CC -std=c99 -O1 -Iruntime -Igenerated -Itests -DMB_TEST_MODEL=andrews_model \
+            tests/test_derivs.c "$tmp/mut.c" -lm -o "$tmp/mut" 2>"$tmp/err"; then
+            if "$tmp/mut" >/dev/null 2>&1; then bad "control: a 0.1% error in andrews_$fn went unnoticed"
+            else ok; fi
+        else
+            bad "control $fn: mutated andrews.c does not compile"; head -n 5 "$tmp/err" >&2
+        fi
+    done
+else
+    bad "generated/andrews.c missing (negative controls need it)"
 fi
 
 echo "$pass passed, $fail failed"
