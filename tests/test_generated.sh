@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-
-
-# generator and the models, regeneration byte-identical. Ends with "N passed, N failed".
+# test_generated.sh - checks on the committed generated C: strict compilation in double and float,
+# includes and symbols, every model linked into one program, generated/ up to date with the
+# generator and the models, regeneration byte-identical, and negative controls proving that
+# tests/test_derivs.c catches a 0.1 % error in a generated function. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 CC=${CC:-cc}
