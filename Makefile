@@ -253,6 +253,25 @@ bench: deps $(BUILD)/bench_generic
 	} | tee $(RESULTS)/bench.txt
 	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
 
+# Where the time of an alf-trapezoid step goes (perf, if installed): inclusive shares of the
+# model functions, dense matrix assembly, factorization and solves. PROFILE_MODEL=andrews.
+PROFILE_MODEL ?= andrews
+PROFILE_STEPS ?= 4000
+.PHONY: bench-profile
+bench-profile: $(BUILD)/bench_generic
+	@command -v perf >/dev/null || { echo "bench-profile: perf is not installed"; exit 1; }
+	@for e in generated generic; do \
+	    perf record -q --call-graph dwarf,16384 -F 2000 -o $(BUILD)/perf.$$e.data \
+	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) alf-trapezoid $$e $(PROFILE_STEPS) || exit 1; \
+	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
+	    awk -v e=$$e -v m=$(PROFILE_MODEL) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$NF == "-" ? $$(NF-2) : $$NF; \
+	        if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points)$$") f += c; \
+	        else if (s ~ /^mb_(lu|chol)_factor$$/) fa += c; else if (s ~ /^mb_(lu|chol)_solve$$/) so += c; \
+	        else if (s ~ /^(add_ptp|add_sparse)$$/) as += c; else if (s == "mb_sim_step") tot = c } \
+	        END { printf "%-10s alf-trapezoid %s: model functions %4.1f%%, dense assembly %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other %4.1f%%\n", \
+	              e, m, f, as, fa, so, tot - f - as - fa - so }'; \
+	done
+
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)
 # test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,

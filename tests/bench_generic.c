@@ -33,7 +33,8 @@ static const pair_t pairs[] = {
 #undef B
 };
 
-#define NREP 5
+#define NREP 7       /* repetitions per function: medians and spreads over these */
+#define NREP_SIM 5   /* repetitions per simulation */
 static volatile double sink;   /* keeps results alive */
 
 static double now(void)
@@ -231,18 +232,18 @@ static void bench_sim(const pair_t *pr, int f, simres_t *res)
         if (ns > 0.0) {
             double want = 4e7 / ns;
             steps = want < 3.0 ? 3 : want > 200000.0 ? 200000 : (long)want;
-            double tg[NREP], th[NREP], ratio[NREP];
+            double tg[NREP_SIM], th[NREP_SIM], ratio[NREP_SIM];
             res->ok = 1;
-            for (int r = 0; r < NREP && res->ok; r++) {
+            for (int r = 0; r < NREP_SIM && res->ok; r++) {
                 tg[r] = time_steps(&a, a.z0, pr->gen->nq, steps);
                 th[r] = time_steps(&b, a.z0, pr->gen->nq, steps);   /* same start for both */
                 if (tg[r] <= 0.0 || th[r] <= 0.0) res->ok = 0;
                 ratio[r] = th[r] / tg[r];
             }
             if (res->ok) {
-                res->gen = median(tg, NREP, &res->sg);
-                res->gnr = median(th, NREP, &res->sh);
-                res->ratio = median(ratio, NREP, &res->sr);
+                res->gen = median(tg, NREP_SIM, &res->sg);
+                res->gnr = median(th, NREP_SIM, &res->sh);
+                res->ratio = median(ratio, NREP_SIM, &res->sr);
             }
         }
     }
@@ -269,7 +270,7 @@ static void bench_sims(void)
     double cn[MAXC], cg[NFORM][MAXC], ch[NFORM][MAXC];
     int ok[NFORM][MAXC], nc = 0;
     say("\n## Whole simulations: ns per step, median of %d side-by-side repetitions "
-        "(same start, fixed step)\n\n", NREP);
+        "(same start, fixed step)\n\n", NREP_SIM);
     say("%-16s %-14s %12s %6s %12s %6s %9s %6s %10s\n", "model", "formulation", "generated",
         "spread", "generic", "spread", "gnr/gen", "spread", "work B");
     for (int p = 0; p < npair; p++) {
@@ -311,8 +312,36 @@ static void bench_sims(void)
 }
 #endif
 
+#ifdef BENCH_SIM
+/* --run MODEL FORMULATION generated|generic STEPS: only simulate (for a profiler). */
+static int run_only(char **argv)
+{
+    int npair = (int)(sizeof pairs / sizeof pairs[0]), f = mb_formulation_parse(argv[1]);
+    long steps = atol(argv[3]);
+    for (int p = 0; p < npair; p++) {
+        if (strcmp(pairs[p].name, argv[0]) != 0) continue;
+        const mb_model *m = strcmp(argv[2], "generic") == 0 ? pairs[p].gnr : pairs[p].gen;
+        simrun_t r;
+        int rc = f < 0 ? MB_ERR_PARAM : sim_open(&r, m, f);
+        for (long i = 0; i < steps && rc >= 0; i++) rc = mb_sim_step(&r.s, MB_R(1e9));
+        if (f >= 0) {
+            const mb_monitor *mon = mb_sim_get_monitor(&r.s);
+            printf("%s %s %s: %ld steps, %ld Newton iterations, status %d\n", argv[0], argv[1],
+                   argv[2], mon->steps, mon->newton_iters, rc);
+            sim_close(&r);
+        }
+        return rc < 0;
+    }
+    fprintf(stderr, "bench: no model %s\n", argv[0]);
+    return 1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifdef BENCH_SIM
+    if (argc == 6 && strcmp(argv[1], "--run") == 0) return run_only(argv + 2);
+#endif
     const char *path = argc > 1 ? argv[1] : NULL;
     if (path && !(out_file = fopen(path, "a"))) {
         fprintf(stderr, "bench: cannot open %s\n", path);
@@ -320,7 +349,7 @@ int main(int argc, char **argv)
     }
     int npair = (int)(sizeof pairs / sizeof pairs[0]);
     say("\n## Model functions: ns per call, median of %d side-by-side repetitions "
-        "(spread = (max - min) / median)\n\n", NREP);
+        "(spread = (max - min) / median; the\n## machine is shared, so spreads can be large: the medians and the ratios, measured side by side,\n## are the figures to read)\n\n", NREP);
     say("%-16s %-10s %10s %6s %10s %6s %9s %6s\n", "model", "function", "generated", "spread",
         "generic", "spread", "gnr/gen", "spread");
     for (int p = 0; p < npair; p++) bench_functions(&pairs[p]);
