@@ -633,14 +633,11 @@ int main(int argc, char **argv)
     fr.stride = 1 + 2 * m->npoint + 2 * m->nbody;
     rc = read_csv(m, &o, &fr, summary, sizeof summary);
     if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {
-        /* keep frames evenly spread, always including the last one */
-        long k, n = 0, step = (fr.n + o.max_frames - 1) / o.max_frames;
-        for (k = 0; k < fr.n; k += step, n++)
-            memmove(fr.v + n * fr.stride, fr.v + k * fr.stride, (size_t)fr.stride * sizeof *fr.v);
-        if ((fr.n - 1) % step) {
-            memmove(fr.v + n * fr.stride, fr.v + (fr.n - 1) * fr.stride,
-                    (size_t)fr.stride * sizeof *fr.v);
-            n++;
+        /* keep max_frames rows evenly spread over the run, the first and the last included */
+        long k, n = o.max_frames;
+        for (k = 1; k < n; k++) {
+            long src = n > 1 ? (long)((double)k * (double)(fr.n - 1) / (double)(n - 1) + 0.5) : 0;
+            memmove(fr.v + k * fr.stride, fr.v + src * fr.stride, (size_t)fr.stride * sizeof *fr.v);
         }
         fr.n = n;
     }

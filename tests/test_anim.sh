@@ -92,6 +92,12 @@ check "no network: no http(s) URL except the SVG/XHTML namespaces" \
 "$anim" --every 2 --out "$tmp/b.html" --quiet "$tmp/a.csv"
 n2=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/b.html" | grep -c '^\[')
 check "--every 2 halves the frames ($n2)" test "$n2" -eq $(((rows + 1) / 2))
+"$anim" --max-frames 7 --out "$tmp/g.html" --quiet "$tmp/a.csv"
+check "--max-frames 7 keeps 7 frames" grep -q 'data-frames="7"' "$tmp/g.html"
+last_csv=$(grep -v -e '=' -e '^#' "$tmp/a.csv" | tail -n 1 | cut -d, -f1)
+last_html=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/g.html" | tail -n 1 | cut -d, -f1 | tr -d '[')
+check "--max-frames keeps the final state (t = $last_html vs $last_csv)" \
+    awk -v a="$last_html" -v b="$last_csv" 'BEGIN {exit !(a - b < 1e-12 && b - a < 1e-12)}'
 "$anim" --trace none --out "$tmp/c.html" --quiet "$tmp/a.csv"
 check "--trace none draws no trace" grep -q '^var NP=[0-9]*,TR=-1,' "$tmp/c.html"
 "$anim" --trace nosuch.point --out "$tmp/d.html" "$tmp/a.csv" 2> /dev/null
