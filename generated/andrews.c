@@ -105,7 +105,7 @@ static const int andrews_dq_dq_col[9] = {
 };
 
 /* Phi(t, q): constraint residuals [20]. */
-void andrews_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void andrews_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -155,7 +155,7 @@ void andrews_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* Phi_q values in the order of phi_q_pat [64]. */
-void andrews_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void andrews_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -249,7 +249,7 @@ void andrews_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* dPhi/dt at fixed q [20]. */
-void andrews_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void andrews_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -277,7 +277,8 @@ void andrews_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [64]. */
-void andrews_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -372,7 +373,8 @@ void andrews_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [20]. */
-void andrews_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -423,7 +425,8 @@ void andrews_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [21]. */
-void andrews_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -460,7 +463,8 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
-void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -498,7 +502,8 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
-void andrews_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -508,7 +513,8 @@ void andrews_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void andrews_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -529,7 +535,7 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_rea
 }
 
 /* Global positions of the named points [2 * 19] (x, y). */
-void andrews_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

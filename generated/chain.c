@@ -70,7 +70,7 @@ static const int chain_phi_q_col[28] = {
 };
 
 /* Phi(t, q): constraint residuals [8]. */
-void chain_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void chain_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -92,7 +92,7 @@ void chain_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* Phi_q values in the order of phi_q_pat [28]. */
-void chain_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void chain_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -134,7 +134,7 @@ void chain_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* dPhi/dt at fixed q [8]. */
-void chain_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void chain_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -150,7 +150,8 @@ void chain_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [28]. */
-void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -193,7 +194,8 @@ void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_re
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
-void chain_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -216,7 +218,8 @@ void chain_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [12]. */
-void chain_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -237,7 +240,8 @@ void chain_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *
 }
 
 /* dQ/dq values in the order of dq_dq_pat [0]. */
-void chain_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -247,7 +251,8 @@ void chain_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_re
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
-void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -257,7 +262,8 @@ void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_re
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void chain_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -271,7 +277,7 @@ void chain_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real 
 }
 
 /* Global positions of the named points [2 * 9] (x, y). */
-void chain_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

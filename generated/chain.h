@@ -21,15 +21,21 @@ extern const mb_model chain_model;
 
 /* The model functions, also callable directly; arguments and outputs as in mb_model.h
  * (m is ignored). None allocates or keeps state. */
-void chain_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void chain_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void chain_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void chain_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
+void chain_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void chain_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void chain_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 
 #endif /* CHAIN_H */

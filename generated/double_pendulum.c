@@ -59,7 +59,7 @@ static const int double_pendulum_phi_q_col[12] = {
 };
 
 /* Phi(t, q): constraint residuals [4]. */
-void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -73,7 +73,7 @@ void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real
 }
 
 /* Phi_q values in the order of phi_q_pat [12]. */
-void double_pendulum_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void double_pendulum_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -95,7 +95,7 @@ void double_pendulum_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_re
 }
 
 /* dPhi/dt at fixed q [4]. */
-void double_pendulum_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void double_pendulum_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -107,7 +107,8 @@ void double_pendulum_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_re
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [12]. */
-void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -130,7 +131,8 @@ void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [4]. */
-void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -145,7 +147,8 @@ void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *q, const
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [6]. */
-void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -160,7 +163,8 @@ void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *q, const
 }
 
 /* dQ/dq values in the order of dq_dq_pat [0]. */
-void double_pendulum_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -170,7 +174,8 @@ void double_pendulum_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
-void double_pendulum_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -180,7 +185,8 @@ void double_pendulum_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -193,7 +199,7 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* Global positions of the named points [2 * 5] (x, y). */
-void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

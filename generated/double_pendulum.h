@@ -21,15 +21,21 @@ extern const mb_model double_pendulum_model;
 
 /* The model functions, also callable directly; arguments and outputs as in mb_model.h
  * (m is ignored). None allocates or keeps state. */
-void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void double_pendulum_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void double_pendulum_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
+void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void double_pendulum_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void double_pendulum_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 
 #endif /* DOUBLE_PENDULUM_H */

@@ -66,7 +66,7 @@ static const int fourbar_singular_phi_q_col[24] = {
 };
 
 /* Phi(t, q): constraint residuals [8]. */
-void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -88,7 +88,7 @@ void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *q, mb_rea
 }
 
 /* Phi_q values in the order of phi_q_pat [24]. */
-void fourbar_singular_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void fourbar_singular_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -126,7 +126,7 @@ void fourbar_singular_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_r
 }
 
 /* dPhi/dt at fixed q [8]. */
-void fourbar_singular_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void fourbar_singular_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -142,7 +142,8 @@ void fourbar_singular_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_r
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [24]. */
-void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -181,7 +182,8 @@ void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, 
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
-void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -204,7 +206,8 @@ void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [9]. */
-void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -222,7 +225,8 @@ void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* dQ/dq values in the order of dq_dq_pat [0]. */
-void fourbar_singular_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -232,7 +236,8 @@ void fourbar_singular_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, 
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
-void fourbar_singular_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -242,7 +247,8 @@ void fourbar_singular_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, 
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -255,7 +261,7 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *q, con
 }
 
 /* Global positions of the named points [2 * 8] (x, y). */
-void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

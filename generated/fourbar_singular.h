@@ -21,15 +21,21 @@ extern const mb_model fourbar_singular_model;
 
 /* The model functions, also callable directly; arguments and outputs as in mb_model.h
  * (m is ignored). None allocates or keeps state. */
-void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void fourbar_singular_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void fourbar_singular_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
-void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
+void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void fourbar_singular_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void fourbar_singular_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
+void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
+void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 
 #endif /* FOURBAR_SINGULAR_H */

@@ -74,7 +74,7 @@ static const int oscillator_1dof_dq_dv_col[4] = {
 };
 
 /* Phi(t, q): constraint residuals [2]. */
-void oscillator_1dof_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void oscillator_1dof_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -84,7 +84,7 @@ void oscillator_1dof_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real
 }
 
 /* Phi_q values in the order of phi_q_pat [2]. */
-void oscillator_1dof_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void oscillator_1dof_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -94,7 +94,7 @@ void oscillator_1dof_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_re
 }
 
 /* dPhi/dt at fixed q [2]. */
-void oscillator_1dof_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void oscillator_1dof_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -104,7 +104,8 @@ void oscillator_1dof_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_re
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [2]. */
-void oscillator_1dof_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -115,7 +116,8 @@ void oscillator_1dof_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [2]. */
-void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -126,7 +128,8 @@ void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *q, const
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [3]. */
-void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -145,7 +148,8 @@ void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *q, const
 }
 
 /* dQ/dq values in the order of dq_dq_pat [4]. */
-void oscillator_1dof_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -179,7 +183,8 @@ void oscillator_1dof_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* dQ/dv values in the order of dq_dv_pat [4]. */
-void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -201,7 +206,8 @@ void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, c
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -220,7 +226,7 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* Global positions of the named points [2 * 3] (x, y). */
-void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

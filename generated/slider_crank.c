@@ -66,7 +66,7 @@ static const int slider_crank_phi_q_col[20] = {
 };
 
 /* Phi(t, q): constraint residuals [8]. */
-void slider_crank_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void slider_crank_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -86,7 +86,7 @@ void slider_crank_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
 }
 
 /* Phi_q values in the order of phi_q_pat [20]. */
-void slider_crank_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void slider_crank_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -118,7 +118,7 @@ void slider_crank_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real 
 }
 
 /* dPhi/dt at fixed q [8]. */
-void slider_crank_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void slider_crank_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -134,7 +134,8 @@ void slider_crank_phi_t(const mb_model *m, mb_real t, const mb_real *q, mb_real 
 }
 
 /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [20]. */
-void slider_crank_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -167,7 +168,8 @@ void slider_crank_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
-void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -188,7 +190,8 @@ void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb
 }
 
 /* Generalized forces Q = -dV/dq + Q_nc [9]. */
-void slider_crank_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -206,7 +209,8 @@ void slider_crank_force(const mb_model *m, mb_real t, const mb_real *q, const mb
 }
 
 /* dQ/dq values in the order of dq_dq_pat [0]. */
-void slider_crank_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -216,7 +220,8 @@ void slider_crank_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
-void slider_crank_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -226,7 +231,8 @@ void slider_crank_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, cons
 }
 
 /* Energies [3]: kinetic T, potential V, power of non-conservative loads. */
-void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
 {
     (void)m;
     (void)t;
@@ -239,7 +245,7 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *q, const m
 }
 
 /* Global positions of the named points [2 * 7] (x, y). */
-void slider_crank_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
     (void)t;

@@ -297,8 +297,11 @@ function emit.generate(M, opts)
     local stats = {}
     local fnt = load_template(opts, "function.c.in")
     local functions, protos = {}, {}
-    local PQ = "const mb_model *m, mb_real t, const mb_real *q, mb_real *out"
-    local PQV = "const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out"
+    -- restrict: mb_model.h promises outputs never alias inputs; without it the compiler must
+    -- reload q and v after every store to out (slow code, and slow compiles for large models)
+    local PQ = "const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out"
+    local PQV = "const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,\n"
+                .. "    mb_real *restrict out"
     local function fn(id, withv, comment, outs)
         local lines, ops = sym.emit(outs)
         local unused = withv and "    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
