@@ -32,6 +32,27 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 # ---------------------------------------------------------------- generator
+# build/mbgen: the C host embedding Lua 5.4 (modules from generator/ next to build/, else the
+# compiled-in path). generated/<m>.c and .h are real targets of one mbgen run each; mbgen
+# rewrites only changed files, so the rule touches both to mark them up to date.
+GEN_LUA    := $(wildcard generator/*.lua)
+GEN_TPL    := $(wildcard templates/*)
+GEN_CFLAGS := $(CSTD) $(WARN) $(LUA_CFLAGS) \
+              -DMBGEN_GENDIR='"$(CURDIR)/generator"'
+GENERATED  := $(foreach m,$(MODELS),generated/$(m).c generated/$(m).h)
+
+$(BUILD)/mbgen: generator/mbgen.c Makefile | $(BUILD)
+	$(CC) $(GEN_CFLAGS) $(OPT) generator/mbgen.c $(LUA_LIBS) -o $@
+
+generate: $(GENERATED)
+
+generated/%.c generated/%.h: models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+	$(BUILD)/mbgen $< -o generated
+	@touch generated/$*.c generated/$*.h
+
+# tests/test_mbgen.sh: hostile models (tests/hostile), command line, outputs.
+TEST_SCRIPTS += tests/test_mbgen.sh
+test: $(BUILD)/mbgen
 
 # ---------------------------------------------------------------- runtime
 # The runtime core (formulations, integrators, assembly, linear algebra) built once per

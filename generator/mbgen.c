@@ -23,11 +23,11 @@
 #endif
 
 /* Limits while model code runs (see docs/model-language.md, "Limits"). */
-#define MODEL_MAX_INSTR  200000000L     /* Lua VM instructions per guarded call */
+#define MODEL_MAX_INSTR  50000000L      /* Lua VM instructions per guarded call */
 #define MODEL_MAX_MEM    ((size_t)256 << 20)   /* bytes allocated on top of the generator's */
-#define MODEL_MAX_CPU_S  20             /* CPU seconds per guarded call (C loops, patterns) */
+#define MODEL_MAX_CPU_S  5              /* CPU seconds per guarded call (C loops, patterns) */
 #define TOTAL_MAX_MEM    ((size_t)4 << 30)     /* sanity cap for the whole run */
-#define HOOK_STEP        1000           /* instructions between two hook calls */
+#define HOOK_STEP        100            /* instructions between two hook calls */
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
 
@@ -36,6 +36,7 @@ typedef struct {
     size_t used;
     size_t limit;
     int hit;                  /* an allocation was refused under the model cap */
+    lua_State *L;             /* set once the state exists: to arm the hook on a refusal */
 } alloc_state;
 
 /* State of the guard around model code (one Lua state per process). */
@@ -48,8 +49,11 @@ typedef struct {
     char cpu_msg[700];        /* message printed by the CPU timer, prepared in advance */
 } guard_state;
 
-static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0 };
+static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0, NULL };
+static volatile sig_atomic_t last_line;  /* G.line for the CPU timer's message */
 static guard_state G;
+
+static void count_hook(lua_State *L, lua_Debug *ar);
 
 static void *l_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -63,6 +67,10 @@ static void *l_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     }
     if (nsize > osize && a->used + (nsize - osize) > a->limit) {
         a->hit = 1;
+        /* Stop the model at its next instruction even if it catches the error with pcall
+         * (lua_sethook may be called asynchronously, so also from inside an allocation). */
+        if (a->L != NULL && a->limit < TOTAL_MAX_MEM)
+            lua_sethook(a->L, count_hook, LUA_MASKCOUNT, 1);
         return NULL;          /* Lua collects garbage and retries, then raises LUA_ERRMEM */
     }
     void *p = realloc(ptr, nsize);
@@ -80,7 +88,7 @@ static const char *chunk_file(void)
 static const char *limit_text(void)
 {
     return MEM.hit ? "model exceeded the memory limit (256 MiB)"
-                   : "model exceeded the instruction limit (200 million instructions)";
+                   : "model exceeded the instruction limit (50 million instructions)";
 }
 
 /* Push "file:line: error: <limit>" (or "file: error: ..." when no line is known). */
@@ -92,19 +100,33 @@ static void push_limit_message(lua_State *L)
         lua_pushfstring(L, "%s: error: %s", chunk_file(), limit_text());
 }
 
-/* Count hook: remember where the model is, and stop it when a limit is exceeded. Once a
- * limit fired the hook runs on every instruction, so a pcall in the model cannot go on. */
+/* Count hook: remember where the model is (innermost frame of the model file, for the
+ * messages), and stop it when a limit is exceeded. Once a limit fired the hook runs on every
+ * instruction, so a pcall in the model cannot go on. */
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
     lua_Debug d;
-    (void)ar;
-    for (int level = 0; level < 64 && lua_getstack(L, level, &d); level++) {
+    if (ar->event == LUA_HOOKCALL && !MEM.hit) {
+        /* A call from the model file (string.rep, a statement...): remember its line, so a
+         * memory error raised inside the callee names the right line. */
+        if (lua_getstack(L, 1, &d) && lua_getinfo(L, "Sl", &d) && d.currentline > 0 &&
+            strcmp(d.source, G.chunk) == 0) {
+            G.line = d.currentline;
+            last_line = d.currentline;
+        }
+        return;
+    }
+    if (ar->event == LUA_HOOKCALL)
+        return;
+    /* After a refused allocation keep the line of the call that hit the cap. */
+    for (int level = 0; !MEM.hit && level < 64 && lua_getstack(L, level, &d); level++) {
         if (lua_getinfo(L, "Sl", &d) && d.currentline > 0 && strcmp(d.source, G.chunk) == 0) {
             G.line = d.currentline;
+            last_line = d.currentline;
             break;
         }
     }
-    G.count += HOOK_STEP;
+    G.count += G.tripped ? 1 : HOOK_STEP;
     if (G.tripped || MEM.hit || G.count > MODEL_MAX_INSTR) {
         if (!G.tripped) {
             G.tripped = 1;
@@ -119,9 +141,21 @@ static void count_hook(lua_State *L, lua_Debug *ar)
  * interrupted by the hook, so the process ends here; nothing has been written yet. */
 static void cpu_alarm(int sig)
 {
+    char num[24];
+    int n = (int)sizeof num, line = (int)last_line;
     ssize_t r;
     (void)sig;
-    r = write(2, G.cpu_msg, strlen(G.cpu_msg));
+    const char *file = chunk_file(), *rest = strchr(G.cpu_msg + strlen(file), ':');
+    r = write(2, file, strlen(file));
+    if (line > 0) {           /* ":<line>" without stdio (async-signal-safe) */
+        do {
+            num[--n] = (char)('0' + line % 10);
+            line /= 10;
+        } while (line > 0 && n > 1);
+        num[--n] = ':';
+        r = write(2, num + n, sizeof num - (size_t)n);
+    }
+    r = write(2, rest, strlen(rest));
     (void)r;
     _exit(EXIT_USER);
 }
@@ -151,12 +185,13 @@ static int h_guard(lua_State *L)
         G.count = 0;
         G.tripped = 0;
         G.line = 0;
+        last_line = 0;
         MEM.hit = 0;
         lua_gc(L, LUA_GCCOLLECT);
         MEM.limit = MEM.used + MODEL_MAX_MEM;
         signal(SIGVTALRM, cpu_alarm);
         set_cpu_timer(MODEL_MAX_CPU_S);
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+        lua_sethook(L, count_hook, LUA_MASKCOUNT | LUA_MASKCALL, HOOK_STEP);
     }
     G.depth++;
     int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
@@ -389,6 +424,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mbgen: error: cannot create the Lua state\n");
         return EXIT_INTERNAL;
     }
+    MEM.L = L;
     luaL_openlibs(L);
     find_gendir(gendir, sizeof gendir);
 

@@ -19,6 +19,10 @@ local tsort, tconcat = table.sort, table.concat
 local getinfo, dgetmetatable = debug.getinfo, debug.getmetatable
 local stderr, iopen = io.stderr, io.open
 
+-- Model code reaches the real string table read-only through string methods ("x"):rep(2);
+-- the one function there it must not have is string.dump, which the generator never needs.
+string.dump = nil
+
 local MAX_NAME = 64          -- identifier length (names end up in C strings and symbols)
 local MAX_BODIES = 2000
 local MAX_ELEMENTS = 20000
@@ -771,9 +775,13 @@ local function validate(S)
   end
   M.name = check_name(S, name_line, "model", name)
 
-  for _, rec in next, S.open do
-    S.fail(rec.line, '%s "%s" has no definition table: write %s "%s" { ... }', rec.kind,
-           rec.name, rec.kind, rec.name)
+  local open
+  for rec in next, S.open do
+    if open == nil or rec.line < open.line then open = rec end
+  end
+  if open then
+    S.fail(open.line, '%s "%s" has no definition table: write %s "%s" { ... }', open.kind,
+           open.name, open.kind, open.name)
   end
   if #S.bodies == 0 then S.fail(0, "the model has no bodies") end
 
@@ -815,7 +823,8 @@ local function user_message(S, e, gendir)
     if gendir and ssub(where, 1, #gendir) == gendir then
       error("internal error while running the model: " .. e, 0)
     end
-    return where .. ": error: " .. msg
+    if ssub(where, 1, #S.file + 1) == S.file .. ":" then return where .. ": error: " .. msg end
+    return S.file .. ": error: " .. e       -- raised in a chunk the model loaded itself
   end
   return S.file .. ": error: " .. e
 end

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# test_mbgen.sh - the generator front end: hostile and broken models, command line, outputs.
+# Usage: tests/test_mbgen.sh [path/to/mbgen]   (default build/mbgen; run from the repo root)
+# Each tests/hostile/*.lua starts with "-- expect: <text>" and optionally "-- line: <n>".
+set -u
+cd "$(dirname "$0")/.."
+MBGEN=${1:-build/mbgen}
+pass=0; fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_mbgen.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+marker=/tmp/mbgen_hostile_pwned     # what the hostile os/io models try to create
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME EXPECTED_RC [ARGS...]: run mbgen, keep stdout/stderr/rc in $out, $err, $rc
+run() {
+    timeout 60 "$MBGEN" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    out=$(cat "$tmp/stdout"); err=$(cat "$tmp/stderr")
+}
+
+[ -x "$MBGEN" ] || { echo "no $MBGEN (make build/mbgen)"; echo "0 passed, 1 failed"; exit 1; }
+
+# ---- hostile and broken models: exit 1, the expected message with file:line, nothing written
+rm -f "$marker"
+for f in tests/hostile/*.lua; do
+    expect=$(sed -n '1s/^-- expect: //p' "$f")
+    line=$(sed -n '2s/^-- line: //p' "$f")
+    [ -n "$expect" ] || { bad "$f: no '-- expect:' line"; continue; }
+    o="$tmp/out_$(basename "$f" .lua)"
+    run "$f" -o "$o"
+    first=$(printf '%s\n' "$err" | head -n 1)
+    if [ "$rc" -ge 128 ] || [ "$rc" -eq 124 ]; then bad "$f: crashed or hung (exit $rc)"
+    elif [ "$rc" -ne 1 ]; then bad "$f: exit $rc, expected 1: $first"
+    elif [[ "$err" != *"$expect"* ]]; then bad "$f: message lacks '$expect': $first"
+    elif [ -n "$line" ] && [[ "$first" != "$f:$line: error: "* ]]; then
+        bad "$f: expected '$f:$line: error: ...', got: $first"
+    elif [[ "$first" != "$f:"* ]]; then bad "$f: message does not start with '$f:': $first"
+    elif [[ "$err" == *"stack traceback"* ]]; then bad "$f: traceback for a user error"
+    elif [ -e "$o" ] && [ -n "$(ls -A "$o")" ]; then bad "$f: files were written: $(ls "$o")"
+    else ok; fi
+done
+if [ -e "$marker" ]; then bad "a hostile model created $marker"; rm -f "$marker"; else ok; fi
+
+# ---- every shipped model loads and validates; generating twice gives identical files
+for m in models/*.lua; do
+    name=$(basename "$m" .lua)
+    run "$m" --check
+    if [ "$rc" -eq 0 ] && [[ "$out" == "$name: "*" bodies, "* ]]; then ok
+    else bad "$m --check: exit $rc: $out $err"; fi
+done
+if [ -f generator/emit.lua ]; then
+    for m in models/*.lua; do
+        name=$(basename "$m" .lua)
+        run "$m" -o "$tmp/gen1"
+        run "$m" -o "$tmp/gen2" -v
+        if [ "$rc" -eq 0 ] && cmp -s "$tmp/gen1/$name.c" "$tmp/gen2/$name.c" &&
+           cmp -s "$tmp/gen1/$name.h" "$tmp/gen2/$name.h"; then ok
+        else bad "$m: generation failed or differs between runs (exit $rc): $err"; fi
+        run "$m" -o "$tmp/gen2" -v           # unchanged content: no rewrite
+        if [ "$rc" -eq 0 ] && [[ "$err" == *"$name.c unchanged"* ]] &&
+           [[ "$err" == *"$name.h unchanged"* ]]; then ok
+        else bad "$m: rewrote unchanged files: $err"; fi
+    done
+    for n in 10 100; do
+        run models/chain.lua -D N=$n --name chain$n -o "$tmp/chain" --stats
+        if [ "$rc" -eq 0 ] && [ -s "$tmp/chain/chain$n.c" ] &&
+           grep -q "CHAIN${n}_NQ $((3 * n))" "$tmp/chain/chain$n.h" &&
+           grep -q -- "-D N=$n --name chain$n" "$tmp/chain/chain$n.h" &&
+           [[ "$err" == *"generation time"* ]]; then ok
+        else bad "chain N=$n: exit $rc: $err"; fi
+    done
+    # a model with stale output is regenerated in place, the other file kept
+    echo "stale" >"$tmp/gen2/andrews.c"
+    run models/andrews.lua -o "$tmp/gen2" -v
+    if [ "$rc" -eq 0 ] && cmp -s "$tmp/gen1/andrews.c" "$tmp/gen2/andrews.c" &&
+       [[ "$err" == *"wrote $tmp/gen2/andrews.c"* ]] && [[ "$err" == *"andrews.h unchanged"* ]] &&
+       [ -z "$(ls "$tmp/gen2" | grep tmp)" ]; then ok
+    else bad "stale output not rewritten cleanly: $err"; fi
+fi
+
+# ---- command line
+run --help
+if [ "$rc" -eq 0 ] && [[ "$out" == "usage: mbgen"* ]]; then ok; else bad "--help: exit $rc"; fi
+run --version
+if [ "$rc" -eq 0 ] && [[ "$out" == "mbgen "[0-9]* ]]; then ok; else bad "--version: exit $rc: $out"; fi
+
+# expect_fail TEXT ARGS...: exit 1 with "mbgen: error: ..." or "file: error:" containing TEXT
+expect_fail() {
+    local text=$1; shift
+    run "$@"
+    if [ "$rc" -eq 1 ] && [[ "$err" == *"error: "*"$text"* ]] && [[ "$err" != *traceback* ]]; then ok
+    else bad "mbgen $*: exit $rc, expected 1 and '$text': $err"; fi
+}
+expect_fail "unknown option '--frobnicate'" models/andrews.lua --frobnicate
+expect_fail "option -o needs an argument" models/andrews.lua -o
+expect_fail "option --name needs an argument" models/andrews.lua --name
+expect_fail "option -D needs an argument" models/andrews.lua -D
+expect_fail "-D expects NAME=VALUE" models/chain.lua -D N --check
+expect_fail "value is not a finite number" models/chain.lua -D N=abc --check
+expect_fail "value is not a finite number" models/chain.lua -D N=1e999 --check
+expect_fail "-D N given twice" models/chain.lua -D N=3 -D N=4 --check
+expect_fail "-D Q given, but the model has no param" models/andrews.lua -D Q=1 --check
+expect_fail "no model file given" --check
+expect_fail "one model file at a time" models/andrews.lua models/chain.lua --check
+expect_fail "cannot read model file" "$tmp/nonexistent.lua" --check
+expect_fail "--name name 'not-an-id' is not an identifier" models/andrews.lua --name not-an-id --check
+expect_fail "N must be an integer" models/chain.lua -D N=0 --check
+expect_fail "cannot write to directory '/dev/null/sub'" models/andrews.lua -o /dev/null/sub
+mkdir -p "$tmp/ro"; echo x >"$tmp/ro/file"
+expect_fail "cannot write to directory '$tmp/ro/file/sub'" models/andrews.lua -o "$tmp/ro/file/sub"
+
+# --name overrides the model's name statement
+run models/andrews.lua --name squeezer --check
+if [ "$rc" -eq 0 ] && [[ "$out" == "squeezer: 7 bodies"* ]]; then ok; else bad "--name: $out $err"; fi
+
+# LUA_PATH, LUA_CPATH and LUA_INIT are ignored; the generator is found from any directory
+mkdir -p "$tmp/evil"
+echo 'error("evil module loaded")' >"$tmp/evil/model.lua"
+root=$(pwd)
+(cd "$tmp" && LUA_INIT='error("LUA_INIT ran")' LUA_INIT_5_4='error("LUA_INIT ran")' \
+    LUA_PATH="$tmp/evil/?.lua" LUA_PATH_5_4="$tmp/evil/?.lua" LUA_CPATH="$tmp/evil/?.so" \
+    timeout 60 "$root/$MBGEN" "$root/models/double_pendulum.lua" --check >"$tmp/stdout" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^double_pendulum: 2 bodies" "$tmp/stdout"; then ok
+else bad "environment or working directory changed the result: $(cat "$tmp/stdout")"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
