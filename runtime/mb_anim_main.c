@@ -619,6 +619,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no input file (try --help)\n", prog);
         return EXIT_USAGE;
     }
+    if (!m->points || !m->coord_names || !m->point_names || !m->point_body) {
+        fprintf(stderr, "%s: the model descriptor has no point positions or names\n", prog);
+        return 1;
+    }
     if (!o.out) { /* results/x.csv -> results/x.html */
         size_t n = strlen(o.in);
         outname = malloc(n + 6);
