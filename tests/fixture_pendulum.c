@@ -3,8 +3,8 @@
  * Bars AB (6 kg, J 1.0, L 1.0, phi0 pi/4) and BC (10 kg, J 1.6, L 1.5, phi0 pi/2), CoM mid-bar. */
 #include "mb_model.h"
 
-#define G 9.81
-static const mb_real L1 = 1.0, L2 = 1.5;
+
+static const mb_real L1 = 1.0, L2 = 1.5, grav = MB_R(9.81);
 
 /* Revolute terms: with u = R(phi) s, Omega u = (-u_y, u_x). */
 static void rot(mb_real phi, mb_real sx, mb_real sy, mb_real *ux, mb_real *uy)
@@ -89,8 +89,8 @@ static void force(const mb_model *m, mb_real t, const mb_real *q, const mb_real 
                   mb_real *out)
 {
     (void)m; (void)t; (void)q; (void)v;
-    out[0] = 0; out[1] = -6 * MB_R(G); out[2] = 0;
-    out[3] = 0; out[4] = -10 * MB_R(G); out[5] = 0;
+    out[0] = 0; out[1] = -6 * grav; out[2] = 0;
+    out[3] = 0; out[4] = -10 * grav; out[5] = 0;
 }
 
 static void none_qv(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
@@ -106,7 +106,7 @@ static void energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real
     (void)m; (void)t;
     for (int i = 0; i < 6; i++) T += mass[i] * v[i] * v[i];
     out[0] = T / 2;
-    out[1] = MB_R(G) * (6 * q[1] + 10 * q[4]);   /* V = -m g^T r, g = (0, -9.81) */
+    out[1] = grav * (6 * q[1] + 10 * q[4]);   /* V = -m g^T r, g = (0, -9.81) */
     out[2] = 0;
 }
 
