@@ -53,17 +53,25 @@ static mb_real tf(const mb_generic_data *d, int k, mb_real t)
     return k < 0 ? MB_R(0.0) : mb_generic_tf(d, k, t);
 }
 
-/* cos and sin of every body angle, once per call: cs[2i] = cos phi_i, cs[2i+1] = sin phi_i. */
-static void rotations(const mb_model *m, const mb_real *q, mb_real *cs)
+/* cos and sin of the body angles, each computed once per call and only when first needed:
+ * cs[2i] = cos phi_i, cs[2i+1] = sin phi_i; cs[2i] = 2 (impossible for a cosine) marks "not yet". */
+static void rot_reset(const mb_model *m, mb_real *cs)
 {
-    for (int i = 0; i < m->nbody; i++) {
-        cs[2 * i] = MB_COS(q[3 * i + 2]);
-        cs[2 * i + 1] = MB_SIN(q[3 * i + 2]);
+    for (int i = 0; i < m->nbody; i++) cs[2 * i] = MB_R(2.0);
+}
+
+static const mb_real *rot(mb_real *cs, const mb_real *q, int body)
+{
+    mb_real *r = cs + 2 * body;
+    if (r[0] > MB_R(1.5)) {
+        r[0] = MB_COS(q[3 * body + 2]);
+        r[1] = MB_SIN(q[3 * body + 2]);
     }
+    return r;
 }
 
 /* Fill e for point s of `body` (-1: ground, s global). v may be NULL (position-only functions). */
-static void endpoint(const mb_real *cs, const mb_real *q, const mb_real *v, int body,
+static void endpoint(mb_real *cs, const mb_real *q, const mb_real *v, int body,
                      const mb_real *s, end_t *e)
 {
     if (body < 0) {
@@ -73,7 +81,7 @@ static void endpoint(const mb_real *cs, const mb_real *q, const mb_real *v, int 
         e->p[1] = s[1];
         return;
     }
-    const mb_real c = cs[2 * body], sn = cs[2 * body + 1];
+    const mb_real *cr = rot(cs, q, body), c = cr[0], sn = cr[1];
     const mb_real *qi = q + 3 * body;
     e->r[0] = qi[0];
     e->r[1] = qi[1];
@@ -111,12 +119,14 @@ static void scatter_add(const int *slot, const mb_real *blk, int n, mb_real *out
 }
 
 /* Prismatic: u = R_a axis (the sliding direction), n = Omega u (its normal). */
-static void prism_axes(const mb_generic_elem *e, const mb_real *cs, mb_real *u, mb_real *n)
+static void prism_axes(const mb_generic_elem *e, mb_real *cs, const mb_real *q, mb_real *u,
+                       mb_real *n)
 {
     mb_real c = MB_R(1.0), s = MB_R(0.0);
     if (e->a >= 0) {
-        c = cs[2 * e->a];
-        s = cs[2 * e->a + 1];
+        const mb_real *cr = rot(cs, q, e->a);
+        c = cr[0];
+        s = cr[1];
     }
     u[0] = c * e->par[0] - s * e->par[1];
     u[1] = s * e->par[0] + c * e->par[1];
@@ -125,8 +135,8 @@ static void prism_axes(const mb_generic_elem *e, const mb_real *cs, mb_real *u, 
 }
 
 /* Phi_q block (2 x 6) of a revolute or prismatic joint, row-major. */
-static void joint_jac(const mb_generic_elem *e, const mb_real *cs, const end_t *A, const end_t *B,
-                      mb_real *J)
+static void joint_jac(const mb_generic_elem *e, mb_real *cs, const mb_real *q, const end_t *A,
+                      const end_t *B, mb_real *J)
 {
     memset(J, 0, 12 * sizeof *J);
     if (e->kind == MB_GE_REVOLUTE) {
@@ -138,7 +148,7 @@ static void joint_jac(const mb_generic_elem *e, const mb_real *cs, const end_t *
     /* row 1: phi_a - phi_b; row 2: n.(p_b - p_a), whose phi_a derivative simplifies to
      * (Omega n).(p_b - r_a) = -u.(p_b - r_a) and phi_b derivative to n.(Omega R_b s_b) */
     mb_real u[2], n[2];
-    prism_axes(e, cs, u, n);
+    prism_axes(e, cs, q, u, n);
     J[2] = MB_R(1.0);
     J[5] = MB_R(-1.0);
     J[6] = -n[0];
@@ -150,8 +160,8 @@ static void joint_jac(const mb_generic_elem *e, const mb_real *cs, const end_t *
 }
 
 /* d(Phi_q)/dt block (2 x 6) of a revolute or prismatic joint (time-independent constraints). */
-static void joint_jac_dot(const mb_generic_elem *e, const mb_real *cs, const end_t *A,
-                          const end_t *B, mb_real *Jd)
+static void joint_jac_dot(const mb_generic_elem *e, mb_real *cs, const mb_real *q,
+                          const end_t *A, const end_t *B, mb_real *Jd)
 {
     memset(Jd, 0, 12 * sizeof *Jd);
     if (e->kind == MB_GE_REVOLUTE) {
@@ -161,7 +171,7 @@ static void joint_jac_dot(const mb_generic_elem *e, const mb_real *cs, const end
         return;
     }
     mb_real u[2], n[2];
-    prism_axes(e, cs, u, n);
+    prism_axes(e, cs, q, u, n);
     const mb_real wa = A->w, wb = B->w;
     /* rdot_a of body a: point velocity minus the rotation part */
     const mb_real ra_dot[2] = { A->v[0] + A->Rs[1] * wa, A->v[1] - A->Rs[0] * wa };
@@ -176,7 +186,7 @@ static void joint_jac_dot(const mb_generic_elem *e, const mb_real *cs, const end
 }
 
 /* Body-frame or ground point ends of a two-point element. */
-static void ends(const mb_generic_elem *e, const mb_real *cs, const mb_real *q, const mb_real *v,
+static void ends(const mb_generic_elem *e, mb_real *cs, const mb_real *q, const mb_real *v,
                  end_t *A, end_t *B)
 {
     endpoint(cs, q, v, e->a, e->sa, A);
@@ -201,7 +211,7 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
 {
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
         end_t A, B;
@@ -214,7 +224,7 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
         case MB_GE_PRISMATIC: {
             mb_real u[2], n[2];
             ends(e, cs, q, NULL, &A, &B);
-            prism_axes(e, cs, u, n);
+            prism_axes(e, cs, q, u, n);
             out[e->row] = A.phi - B.phi - e->par[2];
             out[e->row + 1] = n[0] * (B.p[0] - A.p[0]) + n[1] * (B.p[1] - A.p[1]);
             break;
@@ -235,7 +245,7 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -245,7 +255,7 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
         case MB_GE_REVOLUTE:
         case MB_GE_PRISMATIC:
             ends(e, cs, q, NULL, &A, &B);
-            joint_jac(e, cs, &A, &B, J);
+            joint_jac(e, cs, q, &A, &B, J);
             scatter_set(d->slot + e->jslot, J, 12, out);
             break;
         case MB_GE_DRIVER_COORD:
@@ -282,7 +292,7 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);   /* drivers: constant rows */
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -290,7 +300,7 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
         mb_real Jd[12];
         end_t A, B;
         ends(e, cs, q, v, &A, &B);
-        joint_jac_dot(e, cs, &A, &B, Jd);
+        joint_jac_dot(e, cs, q, &A, &B, Jd);
         scatter_set(d->slot + e->jslot, Jd, 12, out);
     }
 }
@@ -300,7 +310,7 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
 {
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
         end_t A, B;
@@ -313,7 +323,7 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
         case MB_GE_PRISMATIC: {   /* -(d(Phi_q)/dt) v: holds for time-independent rows */
             mb_real Jd[12], vl[6];
             ends(e, cs, q, v, &A, &B);
-            joint_jac_dot(e, cs, &A, &B, Jd);
+            joint_jac_dot(e, cs, q, &A, &B, Jd);
             local_v(e, v, vl);
             for (int r = 0; r < 2; r++) {
                 mb_real s = MB_R(0.0);
@@ -363,7 +373,7 @@ static void spring_D(const end_t *A, const end_t *B, mb_real *D)
 
 /* Forces of element e added into Q (full vector; NULL: none); returns its non-conservative
  * power. */
-static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, const mb_real *cs,
+static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, mb_real *cs,
                           mb_real t, const mb_real *q, const mb_real *v, mb_real *Q)
 {
     end_t A, B;
@@ -393,7 +403,7 @@ static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, co
         mb_real f[2] = { tf(d, e->tf[0], t), tf(d, e->tf[1], t) };
         endpoint(cs, q, v, e->a, e->sa, &A);
         if (e->flag) {
-            const mb_real c = cs[2 * e->a], sn = cs[2 * e->a + 1], fx = f[0];
+            const mb_real *cr = rot(cs, q, e->a), c = cr[0], sn = cr[1], fx = f[0];
             f[0] = c * fx - sn * f[1];
             f[1] = sn * fx + c * f[1];
         }
@@ -420,7 +430,7 @@ void mb_generic_force(const mb_model *m, mb_real t, const mb_real *q, const mb_r
 {
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     for (int i = 0; i < m->nbody; i++) {   /* gravity */
         out[3 * i] = m->mass[3 * i] * d->gravity[0];
         out[3 * i + 1] = m->mass[3 * i + 1] * d->gravity[1];
@@ -435,7 +445,7 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     if (m->dq_dq_pat.nnz == 0) return;
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     memset(out, 0, (size_t)m->dq_dq_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -489,7 +499,7 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
             mb_real f[2] = { tf(d, e->tf[0], t), tf(d, e->tf[1], t) }, blk[9] = { 0 };
             endpoint(cs, q, NULL, e->a, e->sa, &A);
             if (e->flag) {   /* f = R f_body: df/dphi = Omega f */
-                const mb_real c = cs[2 * e->a], sn = cs[2 * e->a + 1], fx = f[0];
+                const mb_real *cr = rot(cs, q, e->a), c = cr[0], sn = cr[1], fx = f[0];
                 f[0] = c * fx - sn * f[1];
                 f[1] = sn * fx + c * f[1];
                 blk[2] = -f[1];
@@ -514,7 +524,7 @@ void mb_generic_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const 
     mb_real cs[NB(m)];
     (void)t;
     if (m->dq_dv_pat.nnz == 0) return;   /* no dampers: nothing to evaluate */
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     memset(out, 0, (size_t)m->dq_dv_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -546,7 +556,7 @@ void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     mb_real T = MB_R(0.0), V = MB_R(0.0), P = MB_R(0.0);
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     for (int k = 0; k < m->nq; k++) T += m->mass[k] * v[k] * v[k];
     for (int i = 0; i < m->nbody; i++)
         V -= m->mass[3 * i] * (d->gravity[0] * q[3 * i] + d->gravity[1] * q[3 * i + 1]);
@@ -588,7 +598,7 @@ void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
-    rotations(m, q, cs);
+    rot_reset(m, cs);
     for (int i = 0; i < m->npoint; i++) {
         const mb_real *s = d->point_s + 2 * i;
         const int b = m->point_body[i];
@@ -596,7 +606,7 @@ void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *
             out[2 * i] = s[0];
             out[2 * i + 1] = s[1];
         } else {
-            const mb_real c = cs[2 * b], sn = cs[2 * b + 1];
+            const mb_real *cr = rot(cs, q, b), c = cr[0], sn = cr[1];
             out[2 * i] = q[3 * b] + c * s[0] - sn * s[1];
             out[2 * i + 1] = q[3 * b + 1] + sn * s[0] + c * s[1];
         }
