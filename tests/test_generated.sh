@@ -16,20 +16,31 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 shopt -s nullglob
-cfiles=(generated/*.c)
-[ ${#cfiles[@]} -gt 0 ] && ok || bad "no generated models in generated/"
-
+# A model is a header generated/<n>.h with its generated/<n>.c; other .c files there (e.g. the
+# generic evaluator's <n>_data.c) are compiled strictly and checked for staleness too.
 names=()
-for c in "${cfiles[@]}"; do
-    n=$(basename "$c" .c)
+cfiles=()
+for h in generated/*.h; do
+    n=$(basename "$h" .h)
     names+=("$n")
-    [ -f "generated/$n.h" ] && ok || bad "generated/$n.h missing"
-    # compiles cleanly in double and in float (float also flags hidden double arithmetic)
+    cfiles+=("generated/$n.c")
+    [ -f "generated/$n.c" ] && ok || bad "generated/$n.c missing"
+done
+[ ${#names[@]} -gt 0 ] && ok || bad "no generated models in generated/"
+
+# every C file in generated/ compiles cleanly in double and in float (float also flags hidden
+# double arithmetic and narrowing)
+for c in generated/*.c; do
+    b=$(basename "$c" .c)
     for mode in double float; do
         flags=""; [ $mode = float ] && flags="-DMB_FLOAT -Wdouble-promotion -Wconversion"
-        if $CC $STRICT $flags -Iruntime -Igenerated -c "$c" -o "$tmp/$n.$mode.o" 2>"$tmp/err"; then ok
+        if $CC $STRICT $flags -Iruntime -Igenerated -c "$c" -o "$tmp/$b.$mode.o" 2>"$tmp/err"; then ok
         else bad "$c does not compile strictly in $mode"; head -n 20 "$tmp/err" >&2; fi
     done
+done
+
+for n in "${names[@]}"; do
+    c=generated/$n.c
     [ -f "$tmp/$n.double.o" ] || continue
     # only <math.h>, "mb_model.h" and its own header
     inc=$(grep -h '^#include' "$c" "generated/$n.h" | grep -v -e '<math.h>' -e '"mb_model.h"' -e "\"$n.h\"")
@@ -84,11 +95,14 @@ else
         if [ -z "$file" ] || [ ! -f "$file" ]; then bad "$n: banner names no existing model file: $line"; continue; fi
         mkdir -p "$tmp/a" "$tmp/b"
         # shellcheck disable=SC2086  # options are words without spaces by construction
+        rm -f "$tmp"/a/* "$tmp"/b/*
         if "$MBGEN" "$file" -o "$tmp/a" $opts 2>"$tmp/err" && "$MBGEN" "$file" -o "$tmp/b" $opts 2>>"$tmp/err"; then
-            for ext in c h; do
-                if cmp -s "generated/$n.$ext" "$tmp/a/$n.$ext"; then ok
-                else bad "generated/$n.$ext is stale: run make generate"; fi
-                cmp -s "$tmp/a/$n.$ext" "$tmp/b/$n.$ext" && ok || bad "$n.$ext: regeneration not byte-identical"
+            [ -f "$tmp/a/$n.c" ] && [ -f "$tmp/a/$n.h" ] && ok || bad "mbgen $file did not write $n.c and $n.h"
+            for f in "$tmp"/a/*; do     # every file mbgen writes for this model
+                fn=$(basename "$f")
+                if cmp -s "generated/$fn" "$f"; then ok
+                else bad "generated/$fn is stale or missing: run make generate"; fi
+                cmp -s "$f" "$tmp/b/$fn" && ok || bad "$fn: regeneration not byte-identical"
             done
         else
             bad "mbgen failed on $file $opts"; head -n 5 "$tmp/err" >&2
