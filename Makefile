@@ -256,6 +256,7 @@ $(BUILD)/test_generic_san: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_
 # (in the suite once emit.lua writes the data files)
 ifneq ($(shell grep -l emit_data generator/emit.lua 2>/dev/null),)
 TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san
+TEST_SCRIPTS += tests/test_generic_data.sh
 endif
 
 $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
