@@ -364,14 +364,16 @@ static const char *const script =
     "var k=0,playing=true,t0=null,simT0=D[0][0],simT1=D[D.length-1][0];\n"
     "function frameAt(t){var lo=0,hi=D.length-1;while(lo<hi){var mid=(lo+hi+1)>>1;"
     "if(D[mid][0]<=t)lo=mid;else hi=mid-1;}return lo;}\n"
-    "function tick(now){if(playing){if(t0===null)t0=now-(D[k][0]-simT0)/(simT1-simT0||1)*DUR*1000;"
+    /* a timer rather than requestAnimationFrame: it also runs in headless browsers */
+    "function tick(){if(!playing)return;var now=performance.now();"
+    "if(t0===null)t0=now-(D[k][0]-simT0)/(simT1-simT0||1)*DUR*1000;"
     "var s=(now-t0)/(DUR*1000);if(s>1){s=0;t0=now;}"
-    "var nk=frameAt(simT0+s*(simT1-simT0));if(nk!==k){k=nk;draw(k);}}requestAnimationFrame(tick);}\n"
+    "var nk=frameAt(simT0+s*(simT1-simT0));if(nk!==k){k=nk;draw(k);}}\n"
     "btn.addEventListener('click',function(){playing=!playing;t0=null;"
     "btn.textContent=playing?'Pause':'Play';});\n"
     "slider.addEventListener('input',function(){playing=false;btn.textContent='Play';"
     "k=+slider.value;draw(k);});\n"
-    "draw(0);requestAnimationFrame(tick);\n";
+    "draw(0);setInterval(tick,25);\n";
 
 static int write_html(const mb_model *m, const opts *o, const frames *f, const char *summary)
 {

@@ -173,6 +173,12 @@ print("screenshot %dx%d: %d non-white pixels, body colours %s" % (w, h, ink, lis
 sys.exit(0 if ink > 0.01 * w * h and sum(v >= 10 for v in count.values()) >= 5 else 1)
 EOF
     ok $? "headless Chromium screenshot shows the bodies"
+    # It plays: 2 s into the 4 s loop the clock shows about half the simulated time.
+    tnow=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --virtual-time-budget=2000 \
+        --dump-dom "file://$tmp/a.html" 2> /dev/null | sed -n 's/.*id="time">t = \([0-9.e+-]*\) s.*/\1/p')
+    tend=$(grep -v -e '=' -e '^#' "$tmp/a.csv" | tail -n 1 | cut -d, -f1)
+    check "animation plays: t = $tnow s after 2 s of 4 (run ends at $tend s)" \
+        awk -v a="$tnow" -v e="$tend" 'BEGIN {exit !(a != "" && a > 0.3 * e && a < 0.7 * e)}'
 else
     echo "note: chromium (scripts/deps.sh browser) or python3 absent: screenshot check skipped"
 fi
