@@ -25,6 +25,13 @@ static double lscale;      /* characteristic length of the mechanism (m) */
 
 /* ------------------------------------------------------------------ small helpers */
 
+/* Worst relative error seen per derivative, printed at the end (headroom against TOL). */
+enum { E_PHIQ, E_PHIT, E_PHIQDOT, E_GAMMA, E_DQDQ, E_DQDV, E_QC, E_N };
+static const char *const err_names[E_N] = { "Phi_q", "Phi_t", "dPhi_q/dt", "Gamma", "dQ/dq",
+                                             "dQ/dv", "Q_c=-dV/dq" };
+static double err_worst[E_N];
+static void note(int cat, double e) { if (e > err_worst[cat]) err_worst[cat] = e; }
+
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static double urand(void) /* uniform in [-1, 1), deterministic */
 {
@@ -279,6 +286,7 @@ static void check_state(double t, double *q, double *v, const char *where)
             for (int i = 0; i < nc; i++) F[i * nq + k] = col[i];
         }
         e = cmp_rows(A, F, nc, nq, &br, &bc);
+        note(E_PHIQ, e);
         CHECK(e <= TOL, "%s: Phi_q[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
               A[br * nq + bc], F[br * nq + bc], e);
 
@@ -287,6 +295,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         st.which = W_PHI; st.dq = NULL; st.dt = 1;
         fd1(eval_at, &st, 1e-3, nc, a2);
         e = cmp_vec(a1, a2, nc, &br);
+        note(E_PHIT, e);
         CHECK(e <= TOL, "%s: Phi_t[%d] = %.12g, FD %.12g (rel %.2e)", where, br, a1[br], a2[br], e);
 
         /* d(Phi_q)/dt vs the derivative of Phi_q along (q + s v, t + s) */
@@ -300,6 +309,7 @@ static void check_state(double t, double *q, double *v, const char *where)
             free(tmp);
         }
         e = cmp_rows(A, F, nc, nq, &br, &bc);
+        note(E_PHIQDOT, e);
         CHECK(e <= TOL, "%s: dPhi_q/dt[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
               A[br * nq + bc], F[br * nq + bc], e);
 
@@ -309,6 +319,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         fd2(eval_at, &st, 2e-3, nc, a2);
         for (int i = 0; i < nc; i++) a2[i] = -a2[i];
         e = cmp_vec(a1, a2, nc, &br);
+        note(E_GAMMA, e);
         CHECK(e <= TOL, "%s: Gamma[%d] = %.12g, FD %.12g (rel %.2e)", where, br, a1[br], a2[br], e);
     }
 
@@ -322,6 +333,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
     }
     e = cmp_rows(A, F, nq, nq, &br, &bc);
+    note(E_DQDQ, e);
     CHECK(e <= TOL, "%s: dQ/dq[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
           A[br * nq + bc], F[br * nq + bc], e);
 
@@ -334,6 +346,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
     }
     e = cmp_rows(A, F, nq, nq, &br, &bc);
+    note(E_DQDV, e);
     CHECK(e <= TOL, "%s: dQ/dv[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
           A[br * nq + bc], F[br * nq + bc], e);
 
@@ -361,6 +374,7 @@ static void check_state(double t, double *q, double *v, const char *where)
             double r = fabs(qc[k] - dv[k]) / fmax(sc[k], 1e-6 * vmax);
             if (r > worst) { worst = r; bad = k; }
         }
+        note(E_QC, worst);
         CHECK(worst <= TOL, "%s: conservative Q[%d] = %.12g, -dV/dq %.12g (rel %.2e)", where, bad,
               bad >= 0 ? qc[bad] : 0.0, bad >= 0 ? dv[bad] : 0.0, worst);
         free(sc);
@@ -462,7 +476,8 @@ int main(void)
         check_state(t, q, v, where);
     }
     if (nc > 0) CHECK(on > 0, "no state could be projected onto the constraint manifold");
-    printf("%s: %d states on the manifold\n", M->name, on);
+    printf("%s: %d states on the manifold; worst relative errors:", M->name, on);
+    for (int c = 0; c < E_N; c++) printf(" %s %.1e%s", err_names[c], err_worst[c], c + 1 < E_N ? "," : "\n");
     free(q); free(v);
     return check_report();
 }
