@@ -38,7 +38,7 @@ fi
 [ -s "$csv" ] || { echo "run.sh: no results in $csv" >&2; exit 1; }
 
 # The label says how the curves were made; h comes from the options when given.
-h=$(printf '%s\n' "$@" | awk 'p {print; exit} $0 == "--h" {p = 1}')
+h=$(printf '%s\n' "$@" | awk 'p {h = $0; p = 0} $0 == "--h" {p = 1} END {print h}')  # the last wins
 label="$form${h:+, h = $h s}"
 trace_opt=()
 [ -n "${TRACE:-}" ] && trace_opt=(--trace "$TRACE")
