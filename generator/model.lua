@@ -835,6 +835,7 @@ end
 -- Raises "file:line: error: message" for any problem in the model.
 function model.load(path, params, opts)
   opts = opts or {}
+  tcount = 0
   local S = new_context(path, params or {}, opts)
   local fh, err = iopen(path, "rb")
   if not fh then error("mbgen: error: cannot read model file: " .. tostring(err), 0) end
