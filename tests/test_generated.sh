@@ -84,6 +84,8 @@ fi
 
 # Staleness: regenerate each model with the options in its banner and compare byte for byte;
 # a second regeneration must be identical too.
+ingit=0
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ingit=1
 if [ ! -x "$MBGEN" ]; then
     bad "$MBGEN not built (make $MBGEN)"
 else
@@ -103,6 +105,15 @@ else
                 if cmp -s "generated/$fn" "$f"; then ok
                 else bad "generated/$fn is stale or missing: run make generate"; fi
                 cmp -s "$f" "$tmp/b/$fn" && ok || bad "$fn: regeneration not byte-identical"
+                # make may have regenerated the working tree before this test ran, so in a git
+                # checkout also compare with the version in git (the index: staged or committed)
+                if [ "$ingit" = 1 ]; then
+                    if git show ":generated/$fn" >"$tmp/git_$fn" 2>/dev/null; then
+                        cmp -s "$tmp/git_$fn" "$f" && ok || bad "generated/$fn in git is stale: commit generated/"
+                    else
+                        bad "generated/$fn is not in git: git add generated/$fn"
+                    fi
+                fi
             done
         else
             bad "mbgen failed on $file $opts"; head -n 5 "$tmp/err" >&2
