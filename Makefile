@@ -111,6 +111,10 @@ $(BUILD)/test_physics_float: tests/test_physics.c $(RT_OBJ_F) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 $(BUILD)/test_runtime_san: tests/test_runtime.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_LIBS) -o $@
+# the long validation runs of issue 3 (not in CI): writes docs/validation.md and docs/data/
+validation: $(MODELS:%=$(BUILD)/%_sim)
+	tests/runtime_validation.sh
+.PHONY: validation
 TEST_PROGS += $(BUILD)/test_runtime_linalg $(BUILD)/test_runtime $(BUILD)/test_physics \
 	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san
 
@@ -199,33 +203,43 @@ GNR_OPT     := -O2 -g
 GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime
 GNR_HDR     := runtime/mb_generic.h runtime/mb_model.h runtime/mb_config.h
 GNR_GENDEPS := $(BUILD)/mbgen generator/emit_data.lua $(wildcard generator/*.lua) $(wildcard templates/*.in)
-# models compared: the shipped ones plus a test model with every element kind
-GNR_MODELS  := $(MODELS) generic_allkinds
+# models compared: the shipped ones plus the test models with every element kind (ours and the
+# derivative test's, generated into $(BUILD)/gen_generic)
+GNR_TESTM   := generic_allkinds every_element
+GNR_MODELS  := $(MODELS) $(GNR_TESTM)
 GNR_SRC     := $(MODELS:%=generated/%.c) $(MODELS:%=generated/%_data.c) \
-               $(BUILD)/gen/generic_allkinds.c $(BUILD)/gen/generic_allkinds_data.c
-GNR_OBJ     := $(patsubst %.c,$(BUILD)/generic/%.o,$(notdir $(GNR_SRC)))
+               $(foreach m,$(GNR_TESTM),$(BUILD)/gen_generic/$(m).c $(BUILD)/gen_generic/$(m)_data.c)
+# objects: one directory per source directory, bound by static pattern rules
+gnr_obj      = $(patsubst generated/%.c,$(BUILD)/generic/g/%.o,$(patsubst $(BUILD)/gen/%.c,$(BUILD)/generic/c/%.o,$(patsubst $(BUILD)/gen_generic/%.c,$(BUILD)/generic/t/%.o,$(1))))
+GNR_OBJ     := $(call gnr_obj,$(GNR_SRC))
 BENCH_N     := 2 5 10 20 50 100
 BENCH_SIMS  := double_pendulum andrews
-BENCH_SRC   := $(GNR_SRC) $(foreach n,$(BENCH_N),$(BUILD)/gen/chain$(n).c $(BUILD)/gen/chain$(n)_data.c)
-BENCH_OBJ   := $(patsubst %.c,$(BUILD)/generic/%.o,$(notdir $(BENCH_SRC)))
+BENCH_CHAIN := $(foreach n,$(BENCH_N),$(BUILD)/gen/chain$(n).c $(BUILD)/gen/chain$(n)_data.c)
+BENCH_OBJ   := $(GNR_OBJ) $(call gnr_obj,$(BENCH_CHAIN))
 
 .PHONY: bench
-# mbgen writes <m>_data.c together with <m>.c and <m>.h
+# mbgen writes <m>_data.c together with <m>.c and <m>.h; it leaves unchanged files alone, so
+# the recipes touch their targets to keep make from rerunning them
 generated/%_data.c: models/%.lua $(GNR_GENDEPS)
-	$(BUILD)/mbgen $< -o generated
-$(BUILD)/gen/generic_allkinds.c $(BUILD)/gen/generic_allkinds_data.c &: \
-		tests/models/generic_allkinds.lua $(GNR_GENDEPS) | $(BUILD)
-	$(BUILD)/mbgen $< -o $(BUILD)/gen
+	$(BUILD)/mbgen $< -o generated && touch $@
+define GNR_TESTM_RULE
+$(BUILD)/gen_generic/$(1).c $(BUILD)/gen_generic/$(1)_data.c &: tests/models/$(1).lua $(GNR_GENDEPS) | $(BUILD)
+	$(BUILD)/mbgen $$< -o $(BUILD)/gen_generic && touch $(BUILD)/gen_generic/$(1).c $(BUILD)/gen_generic/$(1)_data.c
+endef
+$(foreach m,$(GNR_TESTM),$(eval $(call GNR_TESTM_RULE,$(m))))
 define GNR_CHAIN_RULE
 $(BUILD)/gen/chain$(1).c $(BUILD)/gen/chain$(1)_data.c &: models/chain.lua $(GNR_GENDEPS) | $(BUILD)
-	$(BUILD)/mbgen $$< -D N=$(1) --name chain$(1) -o $(BUILD)/gen
+	$(BUILD)/mbgen $$< -D N=$(1) --name chain$(1) -o $(BUILD)/gen && touch $(BUILD)/gen/chain$(1).c $(BUILD)/gen/chain$(1)_data.c
 endef
 $(foreach n,$(BENCH_N),$(eval $(call GNR_CHAIN_RULE,$(n))))
 
-$(BUILD)/generic/%.o: generated/%.c $(GNR_HDR) Makefile
+$(filter $(BUILD)/generic/g/%,$(BENCH_OBJ)): $(BUILD)/generic/g/%.o: generated/%.c $(GNR_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
-$(BUILD)/generic/%.o: $(BUILD)/gen/%.c $(GNR_HDR) Makefile
+$(filter $(BUILD)/generic/c/%,$(BENCH_OBJ)): $(BUILD)/generic/c/%.o: $(BUILD)/gen/%.c $(GNR_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
+$(filter $(BUILD)/generic/t/%,$(BENCH_OBJ)): $(BUILD)/generic/t/%.o: $(BUILD)/gen_generic/%.c $(GNR_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
 $(BUILD)/generic/mb_generic.o: runtime/mb_generic.c $(GNR_HDR) Makefile
@@ -273,10 +287,10 @@ bench: deps $(BUILD)/bench_generic
 	   echo "linalg:   $(RT_LIBS)"; echo; \
 	   echo "## Code and data size (bytes, size(1): text + data): generated vs generic"; echo; \
 	   printf '%-18s %10s %14s\n' model generated "generic data"; \
-	   for m in $(GNR_MODELS); do \
-	       printf '%-18s %10s %14s\n' $$m \
-	           $$(size $(BUILD)/generic/$$m.o | awk 'NR==2{print $$1+$$2}') \
-	           $$(size $(BUILD)/generic/$${m}_data.o | awk 'NR==2{print $$1+$$2}'); \
+	   for o in $(filter-out %_data.o,$(BENCH_OBJ)); do \
+	       printf '%-18s %10s %14s\n' $$(basename $$o .o) \
+	           $$(size $$o | awk 'NR==2{print $$1+$$2}') \
+	           $$(size $${o%.o}_data.o | awk 'NR==2{print $$1+$$2}'); \
 	   done; \
 	   echo "(the generic evaluator itself, shared: $$(size $(BUILD)/generic/mb_generic.o | awk 'NR==2{print $$1+$$2}') bytes)"; \
 	} | tee $(RESULTS)/bench.txt

@@ -555,7 +555,9 @@ static int project_velocity(mb_sim *s)
             for (int r2 = 0; r2 < nc; r2++)
                 for (int l = s->rowp[r2]; l < s->rowp[r2 + 1]; l++)
                     if (m->phi_q_pat.col[l] == m->phi_q_pat.col[k]) A[r + (long)r2 * nc] += s->Pq[k] * s->Pq[l];
-    int st = mb_chol_factor(nc, A, s->p.rank_tol, NULL);
+    mb_real ratio;
+    int st = mb_chol_factor(nc, A, s->p.rank_tol, &ratio);
+    if (ratio < s->mon.min_pivot_ratio) s->mon.min_pivot_ratio = ratio;
     if (st) return st;
     for (int pass = 0; pass < 3; pass++) {
         sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);

@@ -229,9 +229,9 @@ int main(int argc, char **argv)
                         model->name, (double)mb_sim_get_t(&sim), sim.mon.steps + 1, sim.mon.steps,
                         mb_status_str(st));
                 if (st == MB_ERR_SINGULAR)
-                    fprintf(stderr, " (min pivot ratio %.3g < rank_tol %.3g, %d x %d system)",
+                    fprintf(stderr, " (pivot ratio %.3g < rank_tol %.3g; %s)",
                             (double)sim.mon.min_pivot_ratio, (double)p.rank_tol,
-                            model->nq + model->nc, model->nq + model->nc);
+                            p.project_velocity ? "KKT or velocity projection" : "KKT system");
                 fputc('\n', stderr);
                 fault = 1;
                 break;

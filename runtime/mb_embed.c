@@ -1,0 +1,44 @@
+/* mb_embed.c - the firmware cycle over mb_sim: start, fixed step, state and monitors.
+ * Layer: runtime API on top of mb_sim.h; no allocation, no printing, no state of its own,
+ * so several solvers (one mb_sim and one workspace each) run side by side. */
+#include "mb_embed.h"
+
+int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                   mb_real t0, const mb_real *q, const mb_real *v, int assemble)
+{
+    int st = mb_sim_init(s, m, p, work, size);
+    if (st != MB_OK) return st;
+    return mb_sim_reset(s, t0, q, v, assemble);
+}
+
+int mb_embed_step(mb_sim *s)
+{
+    /* t_stop one full step ahead: mb_sim_step takes exactly p.h (it only shortens a step that
+     * would overshoot t_stop, which this one cannot). */
+    return mb_sim_step(s, s->t + s->p.h);
+}
+
+void mb_embed_state(const mb_sim *s, mb_real *q, mb_real *v)
+{
+    const mb_real *sq = mb_sim_get_q(s), *sv = mb_sim_get_v(s);
+    int i;
+    for (i = 0; i < s->n; i++) {
+        if (q) q[i] = sq[i];
+        if (v) v[i] = sv[i];
+    }
+}
+
+mb_real mb_embed_energy_dev(const mb_sim *s)
+{
+    return mb_sim_get_monitor(s)->energy_dev;
+}
+
+mb_real mb_embed_phi_norm(const mb_sim *s)
+{
+    return mb_sim_get_monitor(s)->phi_norm;
+}
+
+mb_real mb_embed_phid_norm(const mb_sim *s)
+{
+    return mb_sim_get_monitor(s)->phid_norm;
+}

@@ -1,0 +1,55 @@
+/* mb_embed.h - the firmware face of the runtime: workspace sized at compile time from the
+ * generated model's macros, and one init / step / read cycle over mb_sim. Layer: runtime API
+ * on top of mb_sim.h; no malloc, no printing, nothing to free. See docs/embedding.md. */
+#ifndef MB_EMBED_H
+#define MB_EMBED_H
+
+#include <stddef.h>
+#include "mb_sim.h"
+
+/* Workspace bytes for formulation F, integrator I, and a model with N coordinates, NC
+ * constraints, PQ non-zeros in Phi_q and DQ, DV non-zeros in dQ/dq, dQ/dv (the generated
+ * <NAME>_NQ, _NC, _PHI_Q_NNZ, _DQ_DQ_NNZ, _DQ_DV_NNZ). An integer constant expression, never
+ * below mb_sim_workspace_size() (tests/test_embed.c checks it against mb_sim.c's layout). */
+#define MB_EMBED_NZ(F, N, NC) (2 * (N) + ((F) == MB_BAUMGARTE ? 0 : (NC)))
+#define MB_EMBED_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
+#define MB_EMBED_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* dense scratch: the KKT matrix (F1, F2) or the n x n system (F3, F4), or the assembly's J, J J^T */
+#define MB_EMBED_NSCR(F, N, NC)                                                          \
+    MB_EMBED_MAX((F) == MB_BAUMGARTE || (F) == MB_CANONICAL ? ((N) + (NC)) * ((N) + (NC)) \
+                                                           : (N) * (N),                  \
+                 (NC) * (N) + (NC) * (NC))
+#define MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                                          \
+    ((5 + MB_EMBED_NSTAGE(I)) * MB_EMBED_NZ(F, N, NC) + 15 * (N) + 16 * (NC)             \
+     + (2 + ((F) == MB_ALF_TRAPEZOID)) * (PQ) + (DQ) + (DV) + MB_EMBED_NSCR(F, N, NC))
+#define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV)                                     \
+    (sizeof(mb_real) * (size_t)MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                   \
+     + sizeof(int) * (size_t)(2 * (NC) + (N) + 1) + 49 * 12 + 16) /* 49 blocks, 16-aligned */
+/* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...). */
+#define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                               \
+    MB_EMBED_WORK_BYTES(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ)
+
+/* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
+#define MB_EMBED_WORKSPACE(VAR, BYTES) \
+    static mb_real VAR[((BYTES) + sizeof(mb_real) - 1) / sizeof(mb_real)]
+
+/* Lay the solver out on work[size] and start it at time t0 from q[nq], v[nq] (NULL: the
+ * model's q0 / v0). assemble != 0 first makes q, v consistent (Newton, as mb_sim_reset).
+ * Returns MB_OK or the failure of mb_sim_init / mb_sim_reset. Does not allocate. */
+int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                   mb_real t0, const mb_real *q, const mb_real *v, int assemble);
+
+/* One fixed step of p->h (the cycle of a periodic task). Returns MB_OK, a positive event (the
+ * step was taken) or a negative failure (the state stays at the last good step). */
+int mb_embed_step(mb_sim *s);
+
+/* Copy the state out: q[nq] and v[nq] (either may be NULL). */
+void mb_embed_state(const mb_sim *s, mb_real *q, mb_real *v);
+
+/* Monitors after the last step: energy deviation Delta U (J, eq. 6.19), |Phi|_2 and
+ * |Phi_q v + Phi_t|_2. */
+mb_real mb_embed_energy_dev(const mb_sim *s);
+mb_real mb_embed_phi_norm(const mb_sim *s);
+mb_real mb_embed_phid_norm(const mb_sim *s);
+
+#endif /* MB_EMBED_H */
