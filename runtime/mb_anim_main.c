@@ -346,6 +346,7 @@ static const char *const script =
     "SPRINGS.forEach(function(s){springs.push(el('polyline',{'class':'spring'},W));});\n"
     "BODIES.forEach(function(b,i){bodies.push(el(b.closed?'polygon':'polyline',"
     "{'class':'body','stroke':b.color,'fill':b.closed?b.color:'none'},W));"
+    "el('title',{},bodies[i]).textContent=b.name;"
     "coms.push(el('circle',{'class':'com','r':R*0.55,'fill':b.color},W));});\n"
     "JOINTS.forEach(function(j){joints.push(el('circle',{'class':'joint','r':R},W));});\n"
     "if(TR>=0)traceDot=el('circle',{'class':'tracedot','r':R*0.7},W);\n"
@@ -373,6 +374,11 @@ static const char *const script =
     "btn.textContent=playing?'Pause':'Play';});\n"
     "slider.addEventListener('input',function(){playing=false;btn.textContent='Play';"
     "k=+slider.value;draw(k);});\n"
+    /* keys: space plays or pauses, arrows step one frame */
+    "document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;"
+    "if(e.key===' '){e.preventDefault();btn.click();}"
+    "else if(e.key==='ArrowRight'||e.key==='ArrowLeft'){playing=false;btn.textContent='Play';"
+    "k=Math.max(0,Math.min(D.length-1,k+(e.key==='ArrowRight'?1:-1)));draw(k);}});\n"
     "draw(0);setInterval(tick,25);\n";
 
 static int write_html(const mb_model *m, const opts *o, const frames *f, const char *summary)
@@ -483,7 +489,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
         fputs("; path of point ", out);
         put_text(out, m->point_names[tr]);
     }
-    fputs(".", out);
+    fputs(". Hover a body for its name; space plays or pauses, the arrow keys step.", out);
     if (o->note) {
         fputs("<br/>", out);
         put_text(out, o->note);
