@@ -875,11 +875,12 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         int last = rem <= h * (1 + MB_R(1e-6));
         if (last) h = rem;
         if (s->p.integrator == MB_RK4) {
+            mb_real t_old = s->t;
             st = rk4_step(s, h);
             if (st < 0) { copy(s->nz, s->z, s->zold); return st; }
             s->t = last ? t_stop : s->t + h;
             mb_real *fnew = s->k[1];          /* f at the new state, reused as next k1 */
-            if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t -= h; return st; }
+            if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t = t_old; return st; }
             st = accept_explicit(s, fnew);
             if (st < 0) return st;
         } else {
