@@ -134,5 +134,21 @@ rc=$?
 if [ "$rc" -eq 0 ] && grep -q "^double_pendulum: 2 bodies" "$tmp/stdout"; then ok
 else bad "environment or working directory changed the result: $(cat "$tmp/stdout")"; fi
 
+# exit status 2 (with a traceback) for internal errors: a copy of the host next to a generator
+# directory without the back end, and one whose main.lua has a bug
+mkdir -p "$tmp/inst/build" "$tmp/inst/generator"
+cp "$MBGEN" "$tmp/inst/build/mbgen"
+cp generator/main.lua generator/model.lua "$tmp/inst/generator/"
+MBGEN=$tmp/inst/build/mbgen run models/double_pendulum.lua --check
+if [ "$rc" -eq 0 ]; then ok; else bad "host copy without the back end: --check exit $rc: $err"; fi
+MBGEN=$tmp/inst/build/mbgen run models/double_pendulum.lua -o "$tmp/inst/out"
+if [ "$rc" -eq 2 ] && [[ "$err" == *"generator/emit.lua"*"could not be loaded"* ]] &&
+   [ ! -e "$tmp/inst/out/double_pendulum.c" ]; then ok
+else bad "missing back end: exit $rc, expected 2: $err"; fi
+echo 'local t = nil; return t.x' >"$tmp/inst/generator/main.lua"
+MBGEN=$tmp/inst/build/mbgen run models/double_pendulum.lua
+if [ "$rc" -eq 2 ] && [[ "$err" == *"stack traceback"* ]] && [[ "$err" == *"internal error"* ]]; then ok
+else bad "internal error: exit $rc, expected 2 with a traceback: $err"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
