@@ -14,17 +14,20 @@
 #define MB_EMBED_NZ(F, N, NC) (2 * (N) + ((F) == MB_BAUMGARTE ? 0 : (NC)))
 #define MB_EMBED_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
 #define MB_EMBED_MAX(a, b) ((a) > (b) ? (a) : (b))
-/* dense scratch: the KKT matrix (F1, F2) or the n x n system (F3, F4), or the assembly's J, J J^T */
+/* dense scratch: the KKT matrix (F1, F2) or the n x n system and its companion (F3, F4), or
+ * the assembly's J and J J^T, whichever is largest */
 #define MB_EMBED_NSCR(F, N, NC)                                                          \
     MB_EMBED_MAX((F) == MB_BAUMGARTE || (F) == MB_CANONICAL ? ((N) + (NC)) * ((N) + (NC)) \
-                                                           : (N) * (N),                  \
+                                                           : 2 * (N) * (N),              \
                  (NC) * (N) + (NC) * (NC))
 #define MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                                          \
     ((5 + MB_EMBED_NSTAGE(I)) * MB_EMBED_NZ(F, N, NC) + 15 * (N) + 16 * (NC)             \
-     + (2 + ((F) == MB_ALF_TRAPEZOID)) * (PQ) + (DQ) + (DV) + MB_EMBED_NSCR(F, N, NC))
+     + (2 + 2 * ((F) == MB_ALF_TRAPEZOID)) * (PQ) + (DQ) + (DV)                          \
+     + MB_EMBED_MAX((N) + (NC), (PQ)) + MB_EMBED_NSCR(F, N, NC))
+/* 51 blocks, each starting 16-byte aligned, plus 16 bytes of slack (mb_sim.c's layout()) */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV)                                     \
     (sizeof(mb_real) * (size_t)MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                   \
-     + sizeof(int) * (size_t)(2 * (NC) + (N) + 1) + 49 * 12 + 16) /* 49 blocks, 16-aligned */
+     + sizeof(int) * (size_t)(2 * (NC) + (N) + 1) + 51 * 12 + 16)
 /* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...). */
 #define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                               \
     MB_EMBED_WORK_BYTES(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # mcu.sh - build, run and inspect bare-metal Cortex-M test programs under QEMU.
-# Usage: mcu.sh build TARGET OUTDIR NAME [CFLAGS...] -- SOURCES...  -> OUTDIR/NAME.elf (+ .map, objs)
+# Usage: mcu.sh build TARGET OUTDIR NAME [CFLAGS...] -- SOURCES... [LIBS.a...]
+#                                       -> OUTDIR/NAME.elf (+ .map, objects and .su in obj-NAME/)
+#        mcu.sh lib TARGET OUTDIR NAME [CFLAGS...] -- SOURCES...  -> OUTDIR/NAME.a (objects reused
+#                                       while newer than their source and the headers they include)
 #        mcu.sh run TARGET ELF          run under QEMU (semihosting, -icount), guest exit status
 #        mcu.sh nmcheck FILES...        fail if an object or image names malloc/free/printf & co.
 #        mcu.sh flags TARGET            print the compiler flags of TARGET
@@ -35,23 +38,38 @@ case "$cmd" in
 flags)
     echo "$(cpu_flags "$1") $common_flags $MCU_OPT"
     ;;
-build)
+build|lib)
     target=$1 out=$2 name=$3; shift 3
     cflags=()
     while [ $# -gt 0 ] && [ "$1" != -- ]; do cflags+=("$1"); shift; done
     [ $# -gt 0 ] && shift
     mkdir -p "$out/obj-$name"
-    objs=()
+    # Flags changed since the last build: start the object directory afresh.
+    stamp="$out/obj-$name/flags"
+    echo "$(cpu_flags "$target") $common_flags $MCU_OPT ${cflags[*]}" > "$stamp.new"
+    if ! cmp -s "$stamp" "$stamp.new"; then rm -f "$out/obj-$name"/*.o; fi
+    mv "$stamp.new" "$stamp"
+    objs=() libs=()
     for src in "$@"; do
+        case "$src" in *.a) libs+=("$src"); continue ;; esac
         obj="$out/obj-$name/$(basename "${src%.c}").o"
+        if [ "$cmd" = lib ] && [ -f "$obj" ] && [ -f "${obj%.o}.d" ] &&
+                [ -z "$(find $(sed -e 's/^[^:]*://' -e 's/\\$//' "${obj%.o}.d") -newer "$obj" 2>/dev/null)" ]; then
+            objs+=("$obj"); continue
+        fi
         # -fstack-usage writes <obj>.su next to the object, used by the stack report.
         arm-none-eabi-gcc $(cpu_flags "$target") $common_flags $MCU_OPT --specs=picolibc.specs \
-            -fstack-usage "${cflags[@]}" -c "$src" -o "$obj"
+            -fstack-usage -MMD "${cflags[@]}" -c "$src" -o "$obj"
         objs+=("$obj")
     done
-    arm-none-eabi-gcc $(cpu_flags "$target") --specs=picolibc.specs -nostartfiles \
-        -T"$here/mps2.ld" -Wl,--gc-sections -Wl,-Map="$out/$name.map" \
-        "${objs[@]}" -lm -o "$out/$name.elf"
+    if [ "$cmd" = lib ]; then
+        rm -f "$out/$name.a"
+        arm-none-eabi-ar rcs "$out/$name.a" "${objs[@]}"
+    else
+        arm-none-eabi-gcc $(cpu_flags "$target") --specs=picolibc.specs -nostartfiles \
+            -T"$here/mps2.ld" -Wl,--gc-sections -Wl,-Map="$out/$name.map" \
+            "${objs[@]}" "${libs[@]}" -lm -o "$out/$name.elf"
+    fi
     ;;
 run)
     target=$1 elf=$2

@@ -1,0 +1,89 @@
+/* solver.c - the solver instance: which model, which formulation, which parameters, and the
+ * statically sized workspace. Layer: application; edit the settings block for your mechanism.
+ * Every setting can also come from the compiler command line (-DFW_MODEL=... etc.). */
+#include "solver.h"
+
+/* ---------------------------------------------------------------- settings */
+#ifndef FW_MODEL
+#define FW_MODEL double_pendulum        /* the generated model: generated/<FW_MODEL>.h */
+#define FW_PREFIX DOUBLE_PENDULUM       /* its macro prefix: <FW_PREFIX>_NQ, ... */
+#endif
+#ifndef FW_FORMULATION
+#define FW_FORMULATION MB_ALF_TRAPEZOID /* or MB_BAUMGARTE with FW_INTEGRATOR MB_RK4 */
+#endif
+#ifndef FW_INTEGRATOR
+#define FW_INTEGRATOR MB_TRAPEZOID
+#endif
+/* Optional overrides of mb_params_default (the thesis' double pendulum values): FW_H, FW_ALPHA,
+ * FW_XI, FW_OMEGA, FW_TOL, FW_MAX_ITER, FW_SIGMA_RESET. */
+
+/* ---------------------------------------------------------------- instance */
+#define FW_STR2(x) #x
+#define FW_STR(x) FW_STR2(x)
+#define FW_CAT2(a, b) a##b
+#define FW_CAT(a, b) FW_CAT2(a, b)
+#include FW_STR(FW_MODEL.h)
+#define FW_MODEL_OBJ FW_CAT(FW_MODEL, _model)
+
+#define FW_WORK_BYTES MB_EMBED_WORK_BYTES(FW_FORMULATION, FW_INTEGRATOR, FW_CAT(FW_PREFIX, _NQ), \
+    FW_CAT(FW_PREFIX, _NC), FW_CAT(FW_PREFIX, _PHI_Q_NNZ), FW_CAT(FW_PREFIX, _DQ_DQ_NNZ),      \
+    FW_CAT(FW_PREFIX, _DQ_DV_NNZ))
+
+static mb_sim sim;
+MB_EMBED_WORKSPACE(work, FW_WORK_BYTES);
+
+static void settings(mb_params *p)
+{
+    mb_params_default(p, FW_FORMULATION);
+    p->integrator = FW_INTEGRATOR;
+#ifdef FW_H
+    p->h = FW_H;
+#endif
+#ifdef FW_ALPHA
+    p->alpha = FW_ALPHA;
+#endif
+#ifdef FW_XI
+    p->xi = FW_XI;
+#endif
+#ifdef FW_OMEGA
+    p->omega = FW_OMEGA;
+#endif
+#ifdef FW_TOL
+    p->tol = FW_TOL;
+#endif
+#ifdef FW_MAX_ITER
+    p->max_iter = FW_MAX_ITER;
+#endif
+#ifdef FW_SIGMA_RESET
+    p->sigma_reset = FW_SIGMA_RESET;
+#endif
+}
+
+int solver_init(void)
+{
+    mb_params p;
+    settings(&p);
+    return mb_embed_start(&sim, &FW_MODEL_OBJ, &p, work, sizeof work, 0, NULL, NULL, 1);
+}
+
+int solver_step(void)
+{
+    return mb_embed_step(&sim);
+}
+
+const mb_sim *solver_sim(void)
+{
+    return &sim;
+}
+
+unsigned long solver_work_reserved(void)
+{
+    return (unsigned long)sizeof work;
+}
+
+unsigned long solver_work_needed(void)
+{
+    mb_params p;
+    settings(&p);
+    return (unsigned long)mb_sim_workspace_size(&FW_MODEL_OBJ, &p);
+}
