@@ -69,6 +69,7 @@ else
     echo "   the simulator printed no summary line (exit status $sim_rc)"
 fi
 printf '   %-34s %s rows\n' "$csv" "$rows"
+printf '   %-34s %s\n' "$log" "the simulator's summary line"
 while read -r p; do
     case "$p" in
         *_energy.png) what="energy deviation against time" ;;

@@ -127,6 +127,18 @@ if command -v gnuplot >/dev/null 2>&1; then
     done
     scripts/plot.sh --outdir "$tmp/png" --trace no.such "$tmp/a.csv" 2> /dev/null
     check "plot.sh: unknown trace point fails" test $? -ne 0
+    scripts/plot.sh --compare "$tmp/png/cmp" "$tmp/a.csv:one" "$tmp/a.csv:two" > /dev/null 2>&1
+    ok $? "plot.sh --compare"
+    for s in energy phi phid; do check "compare plot $s written" test -s "$tmp/png/cmp_$s.png"; done
+    # What `make run` runs after building: simulate, animate, plot, summarize.
+    RESULTS=$tmp/res BUILD=$BUILD scripts/run.sh andrews alf-trapezoid --t-end 0.002 --h 1e-5 \
+        --every 10 > "$tmp/run.out" 2>&1
+    ok $? "scripts/run.sh: $(tail -n 3 "$tmp/run.out")"
+    check "run.sh summary says status ok" grep -q '^   status ok, 200 steps to t = 0.002 s' "$tmp/run.out"
+    for f in andrews.csv andrews.log andrews.html andrews_energy.png andrews_trace.png; do
+        check "run.sh wrote $f and listed it" grep -q "$tmp/res/$f" "$tmp/run.out"
+        check "run.sh: $f exists" test -s "$tmp/res/$f"
+    done
 else
     echo "note: gnuplot absent (scripts/deps.sh plots): plot checks skipped"
 fi
