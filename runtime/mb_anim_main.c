@@ -1,7 +1,9 @@
 /* mb_anim_main.c - turn a simulator results CSV into a self-contained HTML animation.
  * Layer: host tool, compiled with one generated model (like the simulator); reads the
  * coordinates from the CSV and draws the model's points, joints, springs and a point's trace. */
-#define _POSIX_C_SOURCE 200809L
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* getline, strdup */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

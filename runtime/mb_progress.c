@@ -1,7 +1,9 @@
 /* mb_progress.c - a one-line progress bar on stderr for the command-line drivers.
  * Layer: host tools only; uses POSIX isatty and clock_gettime.
  * The bar is redrawn in place with '\r' and erased at the end, so logs stay clean. */
-#define _POSIX_C_SOURCE 199309L
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L /* clock_gettime, isatty, fileno */
+#endif
 #include "mb_progress.h"
 
 #include <string.h>
