@@ -91,10 +91,11 @@ $(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
 
 # build/<model>_sim from generated/<model>.c (or the hand-written fixture)
 sim: $(BUILD)/$(MODEL)_sim
-$(BUILD)/%_sim: generated/%.c runtime/mb_sim_main.c $(RT_OBJ) $(RT_HDR) Makefile
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* runtime/mb_sim_main.c $< $(RT_OBJ) $(RT_LIBS) -o $@
-$(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c runtime/mb_sim_main.c $(RT_OBJ) $(RT_HDR) Makefile
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fixture_pendulum runtime/mb_sim_main.c $< $(RT_OBJ) $(RT_LIBS) -o $@
+SIM_MAIN := runtime/mb_sim_main.c runtime/mb_progress.c
+$(BUILD)/%_sim: generated/%.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
 
 # tests: linear algebra (both backends), runtime API and assembly, the shared physics suite
 # (host, builtin backend, and under ASan+UBSan)

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "mb_linalg.h"
+#include "mb_progress.h"
 #include "mb_sim.h"
 
 #ifndef MB_MODEL
@@ -200,15 +202,15 @@ int main(int argc, char **argv)
                 fprintf(csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
         fputc('\n', csv);
     }
-    int iters = 0;
     st = mb_sim_reset(&sim, 0, NULL, NULL, 1);
-    if (st == MB_OK && !quiet) {
-        mb_sim s2 = sim;  (void)s2; (void)iters;
-        fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, workspace %zu bytes, %s\n",
+    if (st == MB_OK && !quiet)
+        fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
+                "workspace %zu bytes, linear algebra %s\n",
                 model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
                 (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
-                "linalg backend ok");
-    }
+                mb_linalg_backend());
+    mb_progress bar;
+    mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
     int fault = 0;
     if (st < 0) {
@@ -237,11 +239,13 @@ int main(int argc, char **argv)
                 break;
             }
             k++;
+            mb_progress_update(&bar, (double)mb_sim_get_t(&sim));
             int at_out = p.integrator != MB_DOPRI5 || mb_sim_get_t(&sim) >= target;
             if (at_out) out_k++;
             if (csv && at_out && (out_k % every == 0 || mb_sim_get_t(&sim) >= te)) row(csv, &sim, pts);
         }
     }
+    mb_progress_done(&bar);
     if (csv) {
         int bad_io = ferror(csv) | (fclose(csv) != 0);
         if (bad_io || rename(tmp, out) != 0) {
