@@ -458,7 +458,12 @@ int main(int argc, char **argv)
     lua_setfield(L, -2, "lua");
 
     int rc = EXIT_OK;
-    if (lua_pcall(L, 2, 1, hidx) != LUA_OK) {
+    int status = lua_pcall(L, 2, 1, hidx);
+    if (status == LUA_ERRMEM) {           /* the message handler is not called for these */
+        fprintf(stderr, "mbgen: internal error: out of memory (limit %zu MiB)\n",
+                TOTAL_MAX_MEM >> 20);
+        rc = EXIT_INTERNAL;
+    } else if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         int user = msg != NULL && strstr(msg, "internal error (a bug") == NULL;
         fprintf(stderr, "%s\n", msg ? msg : "mbgen: error: unknown error");

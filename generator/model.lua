@@ -321,6 +321,15 @@ local function make_env(S)
     env.math[f] = env[f]
   end
   env.heaviside = unary("heaviside")
+  -- Generation must be reproducible: math.random starts from a fixed seed (set in
+  -- model.load) and randomseed needs an explicit seed.
+  local randomseed = G.math.randomseed
+  env.math.randomseed = function(x, y)
+    if type(x) ~= "number" then
+      error("math.randomseed needs an explicit seed in a model file (reproducible output)", 2)
+    end
+    randomseed(x, y)
+  end
   env.pi = pi
   env._G = env
 
@@ -774,6 +783,11 @@ local function validate(S)
     end
   end
   M.name = check_name(S, name_line, "model", name)
+  -- The name prefixes every generated symbol: keep clear of C's reserved identifiers (_X, __x)
+  -- and of the runtime's namespace (mb_model is a type).
+  if sfind(name, "^_") or sfind(name, "^[Mm][Bb]_") or name == "mb" or name == "MB" then
+    S.fail(name_line, "model name '%s' is reserved (it must not start with '_' or 'mb_')", name)
+  end
 
   local open
   for rec in next, S.open do
@@ -836,6 +850,7 @@ end
 function model.load(path, params, opts)
   opts = opts or {}
   tcount = 0
+  G.math.randomseed(0)
   local S = new_context(path, params or {}, opts)
   local fh, err = iopen(path, "rb")
   if not fh then error("mbgen: error: cannot read model file: " .. tostring(err), 0) end
