@@ -48,6 +48,9 @@ for n in "${names[@]}"; do
     # no allocation, no I/O; every exported symbol carries the model's name
     if nm -u "$tmp/$n.double.o" | grep -qE '\b(malloc|calloc|realloc|free|printf|fprintf|puts|fopen)\b'
     then bad "$n: calls allocation or I/O"; else ok; fi
+    # no mutable globals: data objects only in read-only sections (.rodata, .data.rel.ro*)
+    mutable=$(objdump -t "$tmp/$n.double.o" | awk '$0 ~ / O / && $(NF-2) !~ /^(\.rodata|\.data\.rel\.ro)/ {print $NF}')
+    [ -z "$mutable" ] && ok || bad "$n: mutable globals: $mutable"
     foreign=$(nm -g --defined-only "$tmp/$n.double.o" | awk '{print $3}' | grep -v "^${n}_")
     [ -z "$foreign" ] && ok || bad "$n: exported symbols without the ${n}_ prefix: $foreign"
     grep -q "^extern const mb_model ${n}_model;" "generated/$n.h" && ok || bad "$n.h: no ${n}_model"
