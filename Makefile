@@ -319,18 +319,18 @@ bench-profile: $(BUILD)/bench_generic
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)
 # test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,
-# mb_model interface only), for each model in MODELS with a model file and for the test-only
-# model tests/models/every_element.lua (every element kind). tests/test_generated.sh: strict
-# float/double compilation, includes and symbols, all models linked together, generated/ not
-# stale, regeneration byte-identical.
-GEN_TEST_MODELS := $(foreach m,$(MODELS),$(if $(wildcard models/$(m).lua),$(m)))
+# mb_model interface only), for each model in MODELS and for the test-only model
+# tests/models/every_element.lua (every element kind). tests/test_generated.sh: strict
+# float/double compilation, includes, symbols, no mutable globals, all models linked together,
+# generated/ not stale (tree and git), regeneration byte-identical, negative controls.
+# test_sym: unit tests of generator/sym.lua and the template filler.
+GEN_TEST_MODELS := $(MODELS)
 GEN_BACKEND := generator/sym.lua generator/elements.lua generator/emit.lua $(wildcard templates/*.in)
 DERIV_DEPS  := tests/test_derivs.c tests/check.h runtime/mb_model.h runtime/mb_config.h Makefile
 TEST_PROGS  += $(GEN_TEST_MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element
 TEST_PROGS  += $(BUILD)/test_sym
 TEST_SCRIPTS += tests/test_generated.sh
 
-# test_sym: unit tests of sym.lua and the template filler (tests/test_sym.lua, embedded Lua).
 $(BUILD)/test_sym: tests/test_sym.c tests/test_sym.lua $(GEN_BACKEND) Makefile | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) $(LUA_CFLAGS) tests/test_sym.c $(LUA_LIBS) -o $@
 
