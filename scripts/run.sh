@@ -68,8 +68,9 @@ if [ -n "$summary" ]; then
 else
     echo "   the simulator printed no summary line (exit status $sim_rc)"
 fi
-printf '   %-34s %s rows\n' "$csv" "$rows"
-printf '   %-34s %s\n' "$log" "the simulator's summary line"
+w=$(( ${#res} + ${#model} + 18 ))  # the longest name: <res>/<model>_constraints.png
+printf '   %-*s %s rows\n' "$w" "$csv" "$rows"
+printf '   %-*s %s\n' "$w" "$log" "the simulator's summary line"
 while read -r p; do
     case "$p" in
         *_energy.png) what="energy deviation against time" ;;
@@ -78,7 +79,7 @@ while read -r p; do
         *_trace.png) what="trajectory of point ${traced:-${TRACE:-}}" ;;
         *) what="" ;;
     esac
-    printf '   %-34s %s\n' "$p" "$what"
+    printf '   %-*s %s\n' "$w" "$p" "$what"
 done <<< "$pngs"
-printf '   %-34s %s\n' "$html" "animation: open it in a web browser"
+printf '   %-*s %s\n' "$w" "$html" "animation: open it in a web browser"
 exit "$sim_rc"
