@@ -116,8 +116,14 @@ $(BUILD)/test_runtime_san: tests/test_runtime.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DE
 validation: $(MODELS:%=$(BUILD)/%_sim)
 	tests/runtime_validation.sh
 .PHONY: validation
+$(BUILD)/test_physics_san: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_LIBS) -o $@
 TEST_PROGS += $(BUILD)/test_runtime_linalg $(BUILD)/test_runtime $(BUILD)/test_physics \
-	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san
+	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san \
+	$(BUILD)/test_physics_san
+# the simulator's command-line contract (options, faults, CSV) on two simulators
+TEST_SCRIPTS += tests/test_runtime_cli.sh
+test: $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim
 
 
 # ---------------------------------------------------------------- run and plots
@@ -269,8 +275,12 @@ $(BUILD)/test_generic_san: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_
 	$(CC) $(GNR_CFLAGS) -O1 -g $(SAN) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
 	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_LIBS) -o $@
 # (in the suite once emit.lua writes the data files)
+# single precision: the same comparisons at float tolerances, on the float runtime
+$(BUILD)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(GNR_TEST_DEP)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
+	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 ifneq ($(shell grep -l emit_data generator/emit.lua 2>/dev/null),)
-TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san
+TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_generic_float
 TEST_SCRIPTS += tests/test_generic_data.sh
 endif
 
