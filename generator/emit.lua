@@ -284,7 +284,8 @@ end
 -- Contract: emit.generate(M, opts) -> files, stats.
 --   opts = { version = "0.1", options = { "-D N=10", "--name x" } (or options_text = "..."),
 --            template_dir = optional dir, templates = optional { [file] = text } }
---   files = { { name = "<name>.h", content = ... }, { name = "<name>.c", content = ... } }
+--   files = { { name = "<name>.h", content = ... }, { name = "<name>.c", content = ... },
+--             { name = "<name>_data.c", content = ... } (emit_data.lua: the generic evaluator's) }
 --   stats = { { fn = "phi", lines = n, ops = { add=, mul=, div=, call= }, total = n }, ... }
 --           one row per generated function in emission order (lines: statements emitted).
 -- Raises "file:line: error: msg" for model errors found while deriving (e.g. a bad time function).
@@ -404,7 +405,14 @@ function emit.generate(M, opts)
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")
     local cfile = fill(load_template(opts, "model.c.in"), vals, "model.c.in")
-    return { { name = name .. ".h", content = h }, { name = name .. ".c", content = cfile } }, stats
+    local files = { { name = name .. ".h", content = h }, { name = name .. ".c", content = cfile } }
+    -- the same model as data for the generic evaluator (generator/emit_data.lua, same derivation
+    -- so that patterns, names and point order agree): <name>_data.c
+    local dopts = {}
+    for k, x in pairs(opts) do dopts[k] = x end        -- a copy; order irrelevant
+    dopts.derived = D
+    for _, f in ipairs(require("emit_data").generate(M, dopts)) do files[#files + 1] = f end
+    return files, stats
 end
 
 emit.derive = derive
