@@ -835,15 +835,33 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     return MB_OK;
 }
 
+/* A failure after the new state was taken (projection, sigma reset): back to the step's start;
+ * the cached derivative is recomputed by the next mb_sim_step. */
+static int explicit_fail(mb_sim *s, mb_real t_start, int st)
+{
+    copy(s->nz, s->z, s->zold);
+    copy(s->n, s->v, s->tn[7]);
+    copy(s->nc, s->S, s->tm[3]);
+    s->t = t_start;
+    s->have_f = 0;
+    return st;
+}
+
 int mb_sim_step(mb_sim *s, mb_real t_stop)
 {
     int st = MB_OK, nc = s->nc;
     if (!s->ready) return MB_ERR_STATE;
     mb_real rem = t_stop - s->t;
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
-    mb_real pnc0 = s->pnc, pdrv0 = s->pdrv;
+    if (s->p.integrator != MB_TRAPEZOID && !s->have_f) {   /* after a failed step */
+        if ((st = rhs(s, s->t, s->z, s->fz)) < 0) return st;
+        take_eval(s);
+        s->have_f = 1;
+    }
+    mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
     copy(s->nz, s->zold, s->z);
+    copy(s->n, s->tn[7], s->v);
     if (s->p.integrator == MB_DOPRI5) {
         mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 64 * MB_EPS * (1 + MB_FABS(s->t));
         for (;;) {
@@ -862,7 +880,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
                 if (!last) s->h_next = h * fac;
                 s->t = last ? t_stop : s->t + h;
                 st = accept_explicit(s, s->k[6]);
-                if (st < 0) return st;
+                if (st < 0) return explicit_fail(s, t_start, st);
                 advance_monitor(s, h, pnc0, pdrv0);
                 break;
             }
@@ -882,7 +900,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             mb_real *fnew = s->k[1];          /* f at the new state, reused as next k1 */
             if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t = t_old; return st; }
             st = accept_explicit(s, fnew);
-            if (st < 0) return st;
+            if (st < 0) return explicit_fail(s, t_start, st);
         } else {
             mb_real t_old = s->t, *sig_old = s->tm[2];
             copy(nc, sig_old, s->sig);
