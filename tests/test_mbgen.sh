@@ -5,6 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 MBGEN=${1:-build/mbgen}
+case "$MBGEN" in /*) ;; *) MBGEN=$(pwd)/$MBGEN ;; esac
 pass=0; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_mbgen.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -129,7 +130,7 @@ echo 'error("evil module loaded")' >"$tmp/evil/model.lua"
 root=$(pwd)
 (cd "$tmp" && LUA_INIT='error("LUA_INIT ran")' LUA_INIT_5_4='error("LUA_INIT ran")' \
     LUA_PATH="$tmp/evil/?.lua" LUA_PATH_5_4="$tmp/evil/?.lua" LUA_CPATH="$tmp/evil/?.so" \
-    timeout 60 "$root/$MBGEN" "$root/models/double_pendulum.lua" --check >"$tmp/stdout" 2>&1)
+    timeout 60 "$MBGEN" "$root/models/double_pendulum.lua" --check >"$tmp/stdout" 2>&1)
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "^double_pendulum: 2 bodies" "$tmp/stdout"; then ok
 else bad "environment or working directory changed the result: $(cat "$tmp/stdout")"; fi
