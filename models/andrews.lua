@@ -3,7 +3,9 @@
 --   IFToMM benchmark library's problem; Hairer & Wanner's test problem. SPEC.md "Model data".
 -- Data: masses and inertias (about the CoM) of table 3; point coordinates of table 5, given in
 --   each body's centre-of-mass frame; ground points O, A, B, C; spring D (body EBD) to C with
---   k = 4530 N/m, l0 = 0.07785 m; constant torque 0.033 N m on the crank O-F; no gravity.
+--   k = 4530 N/m, l0 = 0.07785 m; constant torque 0.033 N m on the crank O-F (the thesis'
+--   text names link E-F, but its energy balance 6.17 uses the crank angle beta, as does the
+--   benchmark); no gravity.
 -- Equations: revolute joints Phi = r_i + R_i s_i - r_j - R_j s_j (thesis 2.4); spring force
 --   F = k (l - l0) along D-C with V = k (l - l0)^2 / 2 (6.5-6.8, 6.16); energy balance
 --   E - E0 = tau (beta - beta0) (6.17). Initial state: at rest, crank angle beta0 (locked in
