@@ -325,6 +325,37 @@ bench-profile: $(BUILD)/bench_generic
 	              e, m, f, as, fa, so, tot - f - as - fa - so }'; \
 	done
 
+# ---------------------------------------------------------------- mcu
+# make mcu-test: the firmware example (examples/firmware over runtime/mb_embed.h) and the numerical
+# kernels built for Cortex-M4F and Cortex-M3, run under qemu-system-arm, compared with a host build
+# of the same sources; fails on malloc/free/printf in embedded objects (scripts/mcu/mcu-test.sh).
+# make mcu-measure: flash, RAM, stack and cost per step for docs/embedding.md (-O2 and -Os).
+MCU_MODELS := andrews double_pendulum
+MCU_RT_SRC := runtime/mb_embed.c runtime/mb_sim.c runtime/mb_linalg.c runtime/mb_status.c
+MCU_GEN    := $(MCU_MODELS:%=generated/%.c)
+.PHONY: mcu-deps mcu-test mcu-measure
+
+mcu-deps:
+	@scripts/deps.sh core mcu
+
+mcu-test: mcu-deps $(MCU_GEN)
+	@MCU_MODELS="$(MCU_MODELS)" MCU_RUNTIME_SRC="$(MCU_RT_SRC)" CC="$(CC)" scripts/mcu/mcu-test.sh
+
+mcu-measure: mcu-deps $(MCU_GEN)
+	@for o in -O2 -Os; do echo "== $$o"; MCU_MODELS="$(MCU_MODELS)" scripts/mcu/measure.sh $$o || exit 1; done
+
+# Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,
+# mb_embed against direct mb_sim calls; double (ASan+UBSan) and float.
+EMBED_DEP := tests/test_embed.c tests/check.h runtime/mb_embed.h $(MCU_RT_SRC) runtime/mb_sim.h \
+             runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
+             $(MCU_GEN) Makefile
+EMBED_CC  := $(CSTD) $(WARN) -DMB_NO_LAPACKE -Iruntime -Igenerated -Itests
+$(BUILD)/test_embed: $(EMBED_DEP) | $(BUILD)
+	$(CC) $(EMBED_CC) -O1 -g $(SAN) tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
+$(BUILD)/test_embed_float: $(EMBED_DEP) | $(BUILD)
+	$(CC) $(EMBED_CC) $(OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
+TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float
+
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)
 # test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# measure.sh - the figures of docs/embedding.md: flash, RAM, stack and cost per step of the
+# firmware example per target, model, formulation and precision, built as a user would build it
+# (the toolchain's libm, no pinned sin/cos). Usage: scripts/mcu/measure.sh [-Os|-O2] > table.md
+# Cost: guest instructions under `qemu -icount`, from the SysTick count (see mcu.sh).
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+mcu=scripts/mcu/mcu.sh
+export MCU_OPT=${1:--O2}
+out=build/mcu-measure${MCU_OPT}
+: "${MCU_MODELS=andrews double_pendulum}"
+: "${MCU_TARGETS:=m4f m3}"
+: "${MCU_GEN:=generated}"
+: "${MCU_STEPS:=200}"
+runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_linalg.c runtime/mb_status.c"
+inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
+mkdir -p "$out"
+
+# The same per-case parameters as mcu-test.sh.
+params() {
+    local p=""
+    case "$1" in
+        andrews) p="-DFW_MODEL=andrews -DFW_PREFIX=ANDREWS -DFW_H=MB_R(1e-5)" ;;
+        double_pendulum) p="-DFW_MODEL=double_pendulum -DFW_PREFIX=DOUBLE_PENDULUM" ;;
+    esac
+    case "$2" in
+        alf-trapezoid) p="$p -DFW_FORMULATION=MB_ALF_TRAPEZOID -DFW_INTEGRATOR=MB_TRAPEZOID" ;;
+        baumgarte) p="$p -DFW_FORMULATION=MB_BAUMGARTE -DFW_INTEGRATOR=MB_RK4" ;;
+    esac
+    if [ "$2" = alf-trapezoid ] && [ "$3" = float ]; then
+        case "$1" in
+            andrews) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-7)" ;;
+            double_pendulum) p="$p -DFW_ALPHA=MB_R(1e5) -DFW_TOL=MB_R(1e-4)" ;;
+        esac
+    fi
+    echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"
+}
+val() { awk -v k="$1" '$1 == "M" && $2 == k { print $3 }' "$2"; }
+sect() { arm-none-eabi-size -A "$1" | awk -v re="$2" '$1 ~ re { s += $2 } END { print s + 0 }'; }
+
+echo "| target | model | formulation | real | flash B | RAM static B | workspace B | stack painted B | stack bound B | instr/step | worst step | Newton it/step |"
+echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for t in $MCU_TARGETS; do
+    for form in alf-trapezoid baumgarte; do
+        for prec in double float; do
+            [ "$form" = baumgarte ] && [ "$prec" = float ] && continue
+            pflag=""; [ "$prec" = float ] && pflag="-DMB_FLOAT"
+            for m in $MCU_MODELS; do
+                name="$m-$form-$prec"
+                $mcu build "$t" "$out/$t" "$name" $pflag $(params "$m" "$form" "$prec") $inc -- \
+                    examples/firmware/main.c examples/firmware/solver.c $runtime "$MCU_GEN/$m.c" \
+                    scripts/mcu/mcu_port.c scripts/mcu/mcu_report.c
+                $mcu nmcheck "$out/$t/$name.elf" "$out/$t/obj-$name"/*.o
+                $mcu run "$t" "$out/$t/$name.elf" > "$out/$t/$name.txt" || {
+                    echo "| $t | $m | $form | $prec | run failed |"; continue; }
+                f="$out/$t/$name.txt"
+                flash=$(sect "$out/$t/$name.elf" '^\.(text|ARM\.exidx|data)$')
+                ram=$(sect "$out/$t/$name.elf" '^\.(data|bss)$')
+                bound=$(scripts/mcu/stack.sh "$out/$t/$name.elf" "$out/$t/obj-$name" mcu_reset \
+                        "^${m}_" | awk '$1 == "stack_bound" { print $2 }')
+                steps=$(val steps "$f")
+                # instructions = ticks * 40 ns / 2^7 ns (-icount shift=7, SysTick at 25 MHz)
+                ins=$(awk -v t="$(val ticks_steps "$f")" -v n="$steps" 'BEGIN { printf "%.0f", t * 40 / 128 / n }')
+                worst=$(awk -v t="$(val ticks_worst_step "$f")" 'BEGIN { printf "%.0f", t * 40 / 128 }')
+                its=$(awk -v i="$(val newton_iters "$f")" -v n="$steps" 'BEGIN { printf "%.2f", i / n }')
+                echo "| $t | $m | $form | $prec | $flash | $ram | $(val work_reserved "$f") | $(val stack_bytes "$f") | $bound | $ins | $worst | $its |"
+            done
+        done
+    done
+done

@@ -1,0 +1,93 @@
+/* test_embed.c - the firmware API (runtime/mb_embed.h) on the host: the compile-time workspace
+ * bound covers mb_sim_workspace_size for every formulation/integrator on two generated models and
+ * is not wasteful; mb_embed_start/step reproduce direct mb_sim calls bit for bit; a workspace one
+ * byte short is refused. Layer: test program (tests/check.h). */
+#include <string.h>
+
+#include "andrews.h"
+#include "check.h"
+#include "double_pendulum.h"
+#include "mb_embed.h"
+
+/* Every valid formulation/integrator pair. */
+static const int pairs[][2] = {
+    {MB_BAUMGARTE, MB_RK4},       {MB_BAUMGARTE, MB_DOPRI5},    {MB_CANONICAL, MB_RK4},
+    {MB_CANONICAL, MB_DOPRI5},    {MB_ALF_EXPLICIT, MB_RK4},    {MB_ALF_EXPLICIT, MB_DOPRI5},
+    {MB_ALF_TRAPEZOID, MB_TRAPEZOID},
+};
+#define NPAIRS ((int)(sizeof pairs / sizeof pairs[0]))
+
+/* The bound for pair k, evaluated through the macro with the generated size macros. */
+static size_t bound(const char *model, int k)
+{
+    int f = pairs[k][0], i = pairs[k][1];
+    if (!strcmp(model, "andrews")) return MB_EMBED_MODEL_WORK_BYTES(ANDREWS, f, i);
+    return MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, f, i);
+}
+
+static void check_bounds(const mb_model *m)
+{
+    for (int k = 0; k < NPAIRS; k++) {
+        mb_params p;
+        mb_params_default(&p, pairs[k][0]);
+        p.integrator = pairs[k][1];
+        size_t need = mb_sim_workspace_size(m, &p), have = bound(m->name, k);
+        CHECK(need > 0, "%s pair %d: workspace size 0", m->name, k);
+        CHECK(have >= need, "%s %s/%s: bound %zu < needed %zu", m->name,
+              mb_formulation_name(pairs[k][0]), mb_integrator_name(pairs[k][1]), have, need);
+        /* slack: at most the alignment allowance (51 blocks x 12 B + 16 B) */
+        CHECK(have - need <= 51 * 12 + 16, "%s %s/%s: bound %zu wastes %zu bytes", m->name,
+              mb_formulation_name(pairs[k][0]), mb_integrator_name(pairs[k][1]), have, have - need);
+    }
+}
+
+/* The same 50 steps through mb_embed and through mb_sim directly, compared bit for bit. */
+static void check_cycle(void)
+{
+    enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
+    MB_EMBED_WORKSPACE(w1, BYTES);
+    MB_EMBED_WORKSPACE(w2, BYTES);
+    mb_sim a, b;
+    mb_params p;
+    mb_real q[DOUBLE_PENDULUM_NQ], v[DOUBLE_PENDULUM_NQ];
+    const mb_model *m = &double_pendulum_model;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+#ifdef MB_FLOAT
+    p.alpha = MB_R(1e5);                 /* what single precision resolves (docs/embedding.md) */
+    p.tol = MB_R(1e-4);
+#endif
+    CHECK(mb_embed_start(&a, m, &p, w1, sizeof w1, 0, NULL, NULL, 1) == MB_OK, "embed start");
+    CHECK(mb_sim_init(&b, m, &p, w2, sizeof w2) == MB_OK, "sim init");
+    CHECK(mb_sim_reset(&b, 0, NULL, NULL, 1) == MB_OK, "sim reset");
+    for (int k = 0; k < 50; k++) {
+        int sa = mb_embed_step(&a), sb = mb_sim_step(&b, mb_sim_get_t(&b) + p.h);
+        if (sa != sb || sa < 0) {
+            CHECK(0, "step %d: status %d vs %d", k, sa, sb);
+            break;
+        }
+    }
+    mb_embed_state(&a, q, v);
+    CHECK(!memcmp(q, mb_sim_get_q(&b), sizeof q), "q differs from direct mb_sim calls");
+    CHECK(!memcmp(v, mb_sim_get_v(&b), sizeof v), "v differs from direct mb_sim calls");
+    CHECK(mb_sim_get_t(&a) == mb_sim_get_t(&b), "time differs");
+    CHECK(check_close(mb_sim_get_t(&a), 50 * p.h, 1e-5), "t = %g after 50 steps of %g",
+          (double)mb_sim_get_t(&a), (double)p.h);
+    CHECK(mb_embed_energy_dev(&a) == mb_sim_get_monitor(&b)->energy_dev, "energy_dev differs");
+    CHECK(mb_embed_phi_norm(&a) == mb_sim_get_monitor(&b)->phi_norm, "phi_norm differs");
+    CHECK(mb_embed_phid_norm(&a) == mb_sim_get_monitor(&b)->phid_norm, "phid_norm differs");
+    CHECK(MB_FABS(mb_embed_energy_dev(&a)) < MB_R(0.1), "energy deviation %g J after 50 steps",
+          (double)mb_embed_energy_dev(&a));
+    /* exactly the needed size works, one byte less is refused */
+    size_t need = mb_sim_workspace_size(m, &p);
+    CHECK(mb_embed_start(&a, m, &p, w1, need, 0, NULL, NULL, 1) == MB_OK, "exact size refused");
+    CHECK(mb_embed_start(&a, m, &p, w1, need - 1, 0, NULL, NULL, 1) == MB_ERR_WORKSPACE,
+          "short workspace accepted");
+}
+
+int main(void)
+{
+    check_bounds(&andrews_model);
+    check_bounds(&double_pendulum_model);
+    check_cycle();
+    return check_report();
+}
