@@ -75,7 +75,7 @@ run)
     target=$1 elf=$2
     # The chardev binding sends semihosting output to stdout (otherwise QEMU writes it to stderr).
     timeout "$MCU_TIMEOUT" qemu-system-arm -M "$(machine "$target")" -nographic -monitor none \
-        -serial none -icount shift=$MCU_ICOUNT_SHIFT -chardev stdio,id=shc \
+        -serial none -icount shift=$MCU_ICOUNT_SHIFT,sleep=off -chardev stdio,id=shc \
         -semihosting-config enable=on,target=native,chardev=shc -kernel "$elf"
     ;;
 nmcheck)
