@@ -89,6 +89,29 @@ if [ -f generator/emit.lua ]; then
     else bad "stale output not rewritten cleanly: $err"; fi
 fi
 
+# ---- mutants of the shipped models (per line: deleted; first number NaN; second number -1 or
+# a table): the generator must end with exit 0 or a user error (1), never crash or fail inside
+mut_bad=0; mut_n=0
+for m in models/*.lua; do
+    nl=$(wc -l <"$m")
+    for ((l = 1; l <= nl; l++)); do
+        sed -n "${l}p" "$m" | grep -q -E '^[[:space:]]*(--|$)' && continue
+        alt='-1'; [ $((l % 2)) -eq 0 ] && alt='{}'
+        for expr in "${l}d" "${l}s/[0-9]+(\.[0-9]+)?/(0\/0)/" "${l}s/[0-9]+(\.[0-9]+)?/$alt/2"; do
+            sed -E "$expr" "$m" >"$tmp/mutant.lua"
+            run "$tmp/mutant.lua" -o "$tmp/mutout"
+            mut_n=$((mut_n + 1))
+            if [ "$rc" -gt 1 ] || [[ "$err" == *traceback* ]] ||
+               { [ "$rc" -eq 1 ] && [[ "$err" != *": error: "* ]]; }; then
+                mut_bad=$((mut_bad + 1))
+                echo "mutant $m sed '$expr': exit $rc: $(printf '%s' "$err" | head -n 3)"
+            fi
+        done
+    done
+done
+if [ "$mut_n" -gt 100 ] && [ "$mut_bad" -eq 0 ]; then ok
+else bad "$mut_bad of $mut_n mutants of the shipped models crashed or failed internally"; fi
+
 # ---- command line
 run --help
 if [ "$rc" -eq 0 ] && [[ "$out" == "usage: mbgen"* ]]; then ok; else bad "--help: exit $rc"; fi
