@@ -859,6 +859,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         s->have_f = 1;
     }
     mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
+    mb_monitor mon0 = s->mon;
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
     copy(s->nz, s->zold, s->z);
     copy(s->n, s->tn[7], s->v);
@@ -882,6 +883,10 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
                 st = accept_explicit(s, s->k[6]);
                 if (st < 0) return explicit_fail(s, t_start, st);
                 advance_monitor(s, h, pnc0, pdrv0);
+                if (!isfinite(s->mon.energy_dev)) {     /* energies or work overflow: not a good state */
+                    s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
+                    return explicit_fail(s, t_start, MB_ERR_NONFINITE);
+                }
                 break;
             }
             s->mon.rejected++;
@@ -905,6 +910,11 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             mb_real t_old = s->t, *sig_old = s->tm[2];
             copy(nc, sig_old, s->sig);
             st = trap_step(s, h);
+            if (st >= 0) {                      /* energies must be finite too */
+                mb_real e[3];
+                s->m->energy(s->m, t_old + h, s->z, s->v, e);
+                if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+            }
             if (st < 0) {                       /* restore the last good step */
                 copy(s->nz, s->z, s->zk);
                 copy(s->n, s->v, s->yd);
@@ -930,6 +940,10 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             }
         }
         advance_monitor(s, h, pnc0, pdrv0);
+        if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
+            s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
+            return explicit_fail(s, t_start, MB_ERR_NONFINITE);
+        }
     }
     s->mon.steps++;
     return st;
