@@ -44,6 +44,7 @@ int main(void)
         if (dt > worst) worst = dt;
         if (st < 0) {
             mcu_put_u("step_failed_at", (unsigned long long)k);
+            mcu_put_u("step_status_neg", (unsigned long long)-st);
             failures++;
             break;
         }
