@@ -22,10 +22,11 @@
 #define MBGEN_GENDIR "generator"        /* compile-time fallback for the module directory */
 #endif
 
-/* Limits while model code runs (see docs/model-language.md, "Limits"). */
+/* Limits while model code runs (docs/model-language.md, "Sandbox and limits"). */
 #define MODEL_MAX_INSTR  50000000L      /* Lua VM instructions per guarded call */
 #define MODEL_MAX_MEM    ((size_t)256 << 20)   /* bytes allocated on top of the generator's */
 #define MODEL_MAX_CPU_S  5              /* CPU seconds per guarded call (C loops, patterns) */
+#define CPU_TEXT         "5 s"          /* the same, for the message */
 #define TOTAL_MAX_MEM    ((size_t)4 << 30)     /* sanity cap for the whole run */
 #define HOOK_STEP        100            /* instructions between two hook calls */
 
@@ -42,11 +43,10 @@ typedef struct {
 /* State of the guard around model code (one Lua state per process). */
 typedef struct {
     int depth;                /* nesting of guarded calls; limits belong to the outermost */
-    long count;               /* instructions executed so far (in HOOK_STEP units) */
+    long count;               /* instructions executed so far (counted by the hook) */
     int tripped;              /* a limit fired: error out on every instruction from now on */
-    int line;                 /* last line seen in the model chunk (for memory errors) */
+    int line;                 /* last line seen in the model chunk (for the messages) */
     char chunk[512];          /* chunkname of the model ("@models/x.lua") */
-    char cpu_msg[700];        /* message printed by the CPU timer, prepared in advance */
 } guard_state;
 
 static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0, NULL };
@@ -141,12 +141,12 @@ static void count_hook(lua_State *L, lua_Debug *ar)
  * interrupted by the hook, so the process ends here; nothing has been written yet. */
 static void cpu_alarm(int sig)
 {
+    static const char what[] = ": error: model exceeded the CPU time limit (" CPU_TEXT ")\n";
     char num[24];
     int n = (int)sizeof num, line = (int)last_line;
     ssize_t r;
     (void)sig;
-    const char *file = chunk_file(), *rest = strchr(G.cpu_msg + strlen(file), ':');
-    r = write(2, file, strlen(file));
+    r = write(2, chunk_file(), strlen(chunk_file()));
     if (line > 0) {           /* ":<line>" without stdio (async-signal-safe) */
         do {
             num[--n] = (char)('0' + line % 10);
@@ -155,7 +155,7 @@ static void cpu_alarm(int sig)
         num[--n] = ':';
         r = write(2, num + n, sizeof num - (size_t)n);
     }
-    r = write(2, rest, strlen(rest));
+    r = write(2, what, sizeof what - 1);
     (void)r;
     _exit(EXIT_USER);
 }
@@ -179,9 +179,6 @@ static int h_guard(lua_State *L)
     int outer = (G.depth == 0);
     if (outer) {
         snprintf(G.chunk, sizeof G.chunk, "%s", chunk);
-        snprintf(G.cpu_msg, sizeof G.cpu_msg,
-                 "%.400s: error: model exceeded the CPU time limit (%d s)\n", chunk_file(),
-                 MODEL_MAX_CPU_S);
         G.count = 0;
         G.tripped = 0;
         G.line = 0;
