@@ -555,7 +555,11 @@ static int project_velocity(mb_sim *s)
             for (int r2 = 0; r2 < nc; r2++)
                 for (int l = s->rowp[r2]; l < s->rowp[r2 + 1]; l++)
                     if (m->phi_q_pat.col[l] == m->phi_q_pat.col[k]) A[r + (long)r2 * nc] += s->Pq[k] * s->Pq[l];
-    mb_real ratio;
+    /* unit diagonal scaling, so the pivot-ratio rank test means the same as for the KKT */
+    mb_real ratio, *d = s->dscale;
+    for (int r = 0; r < nc; r++) d[r] = A[r + (long)r * nc] > 0 ? 1 / MB_SQRT(A[r + (long)r * nc]) : 1;
+    for (int r = 0; r < nc; r++)
+        for (int c = 0; c < nc; c++) A[r + (long)c * nc] *= d[r] * d[c];
     int st = mb_chol_factor(nc, A, s->p.rank_tol, &ratio);
     if (ratio < s->mon.min_pivot_ratio) s->mon.min_pivot_ratio = ratio;
     if (st) return st;
@@ -563,7 +567,9 @@ static int project_velocity(mb_sim *s)
         sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);
         for (int r = 0; r < nc; r++) w[r] += s->Phit[r];
         if (nrminf(nc, w) <= 10 * MB_EPS * (1 + nrminf(n, v))) break;
+        for (int r = 0; r < nc; r++) w[r] *= d[r];
         mb_chol_solve(nc, A, w);
+        for (int r = 0; r < nc; r++) w[r] *= d[r];
         sp_mtv_add(&m->phi_q_pat, s->Pq, w, -1, v);
     }
     return MB_OK;
@@ -823,6 +829,8 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     }
     s->have_f = 1;
     s->h_next = s->p.h;
+    s->t_grid0 = t0;
+    s->nfixed = 0;
     mb_real pnc, pdrv;
     measure(s, &pnc, &pdrv);
     s->pnc = pnc;
@@ -895,13 +903,15 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         }
     } else {
         mb_real h = s->p.h;
-        int last = rem <= h * (1 + MB_R(1e-6));
+        /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
+         * grid are t0 + k h (no accumulated rounding) */
+        int last = rem <= h * MB_R(1.01);
         if (last) h = rem;
         if (s->p.integrator == MB_RK4) {
             mb_real t_old = s->t;
             st = rk4_step(s, h);
             if (st < 0) { copy(s->nz, s->z, s->zold); return st; }
-            s->t = last ? t_stop : s->t + h;
+            s->t = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
             mb_real *fnew = s->k[1];          /* f at the new state, reused as next k1 */
             if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t = t_old; return st; }
             st = accept_explicit(s, fnew);
@@ -925,7 +935,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
                 s->t = t_old;
                 return st;
             }
-            s->t = last ? t_stop : s->t + h;
+            s->t = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
             if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
                 const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
                 m->phi_q(m, s->t, s->z, s->Pq);
@@ -944,6 +954,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
             return explicit_fail(s, t_start, MB_ERR_NONFINITE);
         }
+        if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
+        else s->nfixed++;
     }
     s->mon.steps++;
     return st;

@@ -65,6 +65,8 @@ typedef struct mb_sim {
     mb_params p;
     int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next dopri5 trial step */
+    mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
+    long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int have_f;              /* f at the current state is cached in fz */
     mb_monitor mon;

@@ -341,6 +341,17 @@ int main(void)
     }
     free(b.w);
 
+    /* fixed steps: t = t0 + k h without accumulated rounding, no sliver step at the end, a
+     * clipped step starts a new grid */
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    p.h = MB_R(1e-4);
+    CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK, "open");
+    CHECK(run_to(&b, 0.3) == MB_OK && mb_sim_get_monitor(&b.s)->steps == 3000 && mb_sim_get_t(&b.s) == (mb_real)0.3,
+          "0.3 s at h = 1e-4: %ld steps, t = %.17g", mb_sim_get_monitor(&b.s)->steps, (double)mb_sim_get_t(&b.s));
+    CHECK(mb_sim_step(&b.s, (mb_real)0.30005) >= 0 && mb_sim_step(&b.s, 1) >= 0 &&
+          fabs((double)mb_sim_get_t(&b.s) - 0.30015) < 1e-15, "after a clipped step t = %.17g", (double)mb_sim_get_t(&b.s));
+    free(b.w);
+
     /* dopri5 lands exactly on the requested time */
     mb_params_default(&p, MB_CANONICAL);
     p.integrator = MB_DOPRI5;
