@@ -14,6 +14,7 @@ options:
   -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
   --name NAME       model name and C prefix (overrides the model's name statement)
   --check           only load and validate the model, print a summary
+  --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
   -h, --help        show this help
@@ -62,6 +63,7 @@ while i <= #args do
   elseif a == "--name" then opts.name = need(a)
   elseif string.sub(a, 1, 7) == "--name=" then opts.name = string.sub(a, 8)
   elseif a == "--check" then opts.check = true
+  elseif a == "--dump" then opts.dump = true
   elseif a == "--stats" then opts.stats = true
   elseif a == "-v" or a == "--verbose" then opts.verbose = true
   elseif a == "-h" or a == "--help" then opts.help = true
@@ -98,6 +100,10 @@ M.options = opts.options                   -- banner text, e.g. { "-D N=10", "--
 M.generator = "mbgen " .. host.version
 local t_load = host.clock() - t0
 
+if opts.dump then
+  io.stdout:write(model.dump(M))
+  return nil
+end
 if opts.check then
   io.stdout:write(model.summary(M), "\n")
   if opts.stats then io.stderr:write(string.format("load time: %.3f s\n", t_load)) end

@@ -172,14 +172,43 @@ end
 
 -- The tf of the contract: a number, or a trusted function of t that returns a number for a
 -- number and a sym node (or a number) for a sym node.
+local tf_node = setmetatable({}, { __mode = "k" })   -- tf -> its formula (for describe)
+
 local function make_tf(n)
   if not depends_on_t(n, {}) then return eval(n, 0.0, {}) end
-  return function(t)
+  local f = function(t)
     if type(t) == "number" then return eval(n, t, {}) end
     local ok, sym = pcall(require, "sym")
     if not ok then error("functions of time need generator/sym.lua: " .. tostring(sym)) end
     return to_sym(n, t, {}, sym)
   end
+  tf_node[f] = n
+  return f
+end
+
+-- Infix text of a formula (for --dump), parenthesized below the top level; memoized and cut
+-- at 2000 characters per subformula (a DAG can be exponentially larger as a tree).
+local function formula(n, memo)
+  local r = memo[n]
+  if r then return r end
+  local op = n.op
+  if op == "t" then r = "t"
+  elseif op == "k" then r = sfmt("%.17g", n.v)
+  elseif op == "neg" then r = "(-" .. formula(n.a, memo) .. ")"
+  elseif binf[op] then r = "(" .. formula(n.a, memo) .. " " .. op .. " " .. formula(n.b, memo) .. ")"
+  else r = op .. "(" .. formula(n.a, memo) .. ")" end
+  if #r > 2000 then r = "..." end
+  memo[n] = r
+  return r
+end
+
+-- model.describe(v) -> text of a time value: "%.17g" for a number, "f(t) = <formula>" for a
+-- function of time made by the loader.
+function model.describe(v)
+  if type(v) == "number" then return sfmt("%.17g", v) end
+  local n = tf_node[v]
+  if n then return "f(t) = " .. formula(n, {}) end
+  return tostring(v)
 end
 
 ---------------------------------------------------------------- loading one model
@@ -864,6 +893,35 @@ function model.load(path, params, opts)
   local ok, e = guard(S.chunk, fn)
   if not ok then error(user_message(S, e, opts.gendir), 0) end
   return validate(S)
+end
+
+-- model.dump(M) -> the validated table as sorted "path = value" lines (for --dump and tests):
+-- numbers "%.17g", strings quoted, functions of time as their formula.
+function model.dump(M)
+  local out = {}
+  local function key_less(a, b)
+    if type(a) == type(b) then return a < b end
+    return type(a) == "number"
+  end
+  local function walk(v, path)
+    if type(v) == "table" then
+      local keys = {}
+      for k in next, v do keys[#keys + 1] = k end
+      tsort(keys, key_less)
+      for _, k in ipairs(keys) do
+        walk(v[k], type(k) == "number" and sfmt("%s[%d]", path, k) or
+                   (path == "" and k or path .. "." .. k))
+      end
+    elseif type(v) == "string" then
+      out[#out + 1] = sfmt("%s = %q", path, v)
+    elseif type(v) == "boolean" then
+      out[#out + 1] = path .. " = " .. tostring(v)
+    else
+      out[#out + 1] = path .. " = " .. model.describe(v)
+    end
+  end
+  walk(M, "")
+  return tconcat(out, "\n") .. "\n"
 end
 
 -- One-line summary of a validated model, for --check.

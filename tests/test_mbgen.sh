@@ -89,6 +89,35 @@ if [ -f generator/emit.lua ]; then
     else bad "stale output not rewritten cleanly: $err"; fi
 fi
 
+# ---- the validated table handed to the back end (GENERATOR_CONTRACT.md), via --dump
+# dump_has MODEL ARGS -- LINE...: every LINE appears in the dump
+dump_has() {
+    local m=$1; shift
+    local args=()
+    while [ "$1" != "--" ]; do args+=("$1"); shift; done
+    shift
+    run "$m" --dump "${args[@]}"
+    if [ "$rc" -ne 0 ]; then bad "$m --dump: exit $rc: $err"; return; fi
+    for l in "$@"; do
+        if grep -qxF -- "$l" "$tmp/stdout"; then ok; else bad "$m --dump lacks: $l"; fi
+    done
+}
+dump_has models/oscillator_1dof.lua -- 'name = "oscillator_1dof"' 'bodies[1].mass = 0.10000000000000001' \
+    'elements[1].kind = "prismatic"' 'elements[1].axis[1] = 1' 'elements[2].kind = "spring"' \
+    'elements[2].a.body = 0' 'elements[2].a.s[1] = -1' 'elements[2].b.label = "mass.P"' \
+    'elements[2].k = 20000' 'elements[2].l0 = 1' 'elements[2].c2 = 1000' \
+    'elements[3].fx = f(t) = (1000 * sin((10 * t)))' 'gravity[2] = 0'
+dump_has models/andrews.lua -- 'bodies[1].name = "OF"' 'bodies[7].name = "EBD"' \
+    'bodies[1].angle = -0.061713890014276448' 'bodies[2].angle = -0.062' \
+    'bodies[7].points[1].name = "B"' 'bodies[7].points[3].name = "E"' 'lock[3] = true' \
+    'ground_points[4].name = "O"' 'elements[10].b.label = "EBD.B"' 'elements[11].k = 4530' \
+    'elements[11].a.s[1] = 0.0095700000000000004' 'elements[12].tau = 0.033000000000000002' \
+    'elements[12].body.body = 1'
+dump_has models/slider_crank.lua -- 'lock[3] = true' 'velocity[3] = 20' 'elements[4].kind = "prismatic"'
+dump_has models/chain.lua -D N=3 --name c3 -- 'name = "c3"' 'params[1].name = "N"' \
+    'params[1].value = 3' 'bodies[3].name = "link3"' 'elements[3].a.label = "link2.B"' \
+    'options[1] = "-D N=3"' 'options[2] = "--name c3"'
+
 # ---- mutants of the shipped models (per line: deleted; first number NaN; second number -1 or
 # a table): the generator must end with exit 0 or a user error (1), never crash or fail inside
 mut_bad=0; mut_n=0
