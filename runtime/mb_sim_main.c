@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "mb_linalg.h"
@@ -103,6 +104,59 @@ static void row(FILE *f, const mb_sim *s, mb_real *pts)
     fputc('\n', f);
 }
 
+/* What failed and its size, appended to a fault message: the step in use, the system that
+ * could not be solved (dimension) and the quantity that left its bounds. */
+static void fault_detail(const mb_sim *s, const mb_params *p, int st)
+{
+    int n = model->nq, nc = model->nc;
+    double h = p->integrator == MB_DOPRI5 ? (double)s->h_next : (double)p->h;
+    fprintf(stderr, "; h=%.3g s", h);
+    if (st == MB_ERR_SINGULAR || st == MB_ERR_NOT_SPD) {
+        if (p->formulation == MB_ALF_TRAPEZOID)
+            fprintf(stderr, "; Newton matrix (5.52) %d x %d", n, n);
+        else if (p->formulation == MB_ALF_EXPLICIT)
+            fprintf(stderr, "; M + Phi_q^T alpha Phi_q %d x %d", n, n);
+        else
+            fprintf(stderr, "; KKT system %d x %d%s", n + nc, n + nc,
+                    p->project_velocity ? " or velocity projection" : "");
+        if (p->formulation != MB_ALF_TRAPEZOID)
+            fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)s->mon.min_pivot_ratio,
+                    (double)p->rank_tol);
+    } else if (st == MB_ERR_NEWTON) {
+        fprintf(stderr, "; no correction below tol %.3g within max_iter %d; Newton matrix %d x %d",
+                (double)p->tol, p->max_iter, n, n);
+    } else if (st == MB_ERR_STEP_UNDERFLOW) {
+        fprintf(stderr, "; the adaptive step fell below its minimum (rtol %.3g, atol %.3g)",
+                (double)p->rtol, (double)p->atol);
+    } else if (st == MB_ERR_NONFINITE) {
+        const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+        double qm = 0, vm = 0;
+        for (int i = 0; i < n; i++) {
+            if (fabs((double)q[i]) > qm) qm = fabs((double)q[i]);
+            if (fabs((double)v[i]) > vm) vm = fabs((double)v[i]);
+        }
+        fprintf(stderr, "; at the last good step max |q| = %.3g, max |v| = %.3g (%d coordinates)",
+                qm, vm, n);
+    }
+}
+
+/* After a failed assembly: the largest constraint residual at the last iterate and its name. */
+static void assembly_detail(const mb_sim *s, const mb_params *p)
+{
+    mb_real *ph = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+    if (!ph) return;
+    model->phi(model, 0, mb_sim_get_q(s), ph);
+    int worst = 0;
+    for (int i = 1; i < model->nc; i++)
+        if (!(fabs((double)ph[i]) <= fabs((double)ph[worst]))) worst = i;
+    if (model->nc > 0)
+        fprintf(stderr, "; |Phi|_inf = %.3g at constraint %s (tolerance %.3g, at most %d Newton "
+                "iterations, %d constraints in %d coordinates)", fabs((double)ph[worst]),
+                model->constraint_names ? model->constraint_names[worst] : "?",
+                (double)p->asm_tol, p->asm_max_iter, model->nc, model->nq);
+    free(ph);
+}
+
 int main(int argc, char **argv)
 {
     const model_defaults *md = defaults_table;
@@ -150,7 +204,13 @@ int main(int argc, char **argv)
             else { fprintf(stderr, "%s_sim: unknown option %s\n", model->name, a); usage(stderr); return 2; }
         }
     }
-    if (t_end / h > 2e9) return bad("--h", "", "more than 2e9 steps");
+    if (t_end / h > 2e9) {
+        fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
+                model->name, t_end, h, t_end / h);
+        return 2;
+    }
+    struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
+    if (out && stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", out, "exists and is not a regular file");
     mb_params p;
     mb_params_default(&p, form);
     if (integ >= 0) p.integrator = integ;
@@ -183,17 +243,16 @@ int main(int argc, char **argv)
     void *work = malloc(ws);
     mb_real *pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
     mb_sim sim;
-    if (!work || !pts) { fprintf(stderr, "%s_sim: out of memory\n", model->name); return 1; }
-    int st = mb_sim_init(&sim, model, &p, work, ws);
-    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); return 1; }
+    int st = work && pts ? mb_sim_init(&sim, model, &p, work, ws) : MB_ERR_WORKSPACE;
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(work); free(pts); return 1; }
 
     double w0 = wall();
     FILE *csv = NULL;
     char tmp[4096];
     if (out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) return bad("--out", out, "path too long");
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); return bad("--out", out, "path too long"); }
         csv = fopen(tmp, "w");
-        if (!csv) { fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, tmp, strerror(errno)); return 1; }
+        if (!csv) { fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, out, tmp, strerror(errno)); free(work); free(pts); return 1; }
         fprintf(csv, "t");
         for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);
         fprintf(csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
@@ -214,7 +273,10 @@ int main(int argc, char **argv)
     long k = 0, out_k = 0;
     int fault = 0;
     if (st < 0) {
-        fprintf(stderr, "%s_sim: assembly at t=0 failed: %s\n", model->name, mb_status_str(st));
+        fprintf(stderr, "%s_sim: assembly at t=0 failed: %s", model->name, mb_status_str(st));
+        if (st == MB_ERR_ASSEMBLY_POS) assembly_detail(&sim, &p);
+        else fault_detail(&sim, &p, st);
+        fputc('\n', stderr);
         fault = 1;
     } else {
         if (csv) row(csv, &sim, pts);
@@ -230,10 +292,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
                         model->name, (double)mb_sim_get_t(&sim), sim.mon.steps + 1, sim.mon.steps,
                         mb_status_str(st));
-                if (st == MB_ERR_SINGULAR)
-                    fprintf(stderr, " (pivot ratio %.3g < rank_tol %.3g; %s)",
-                            (double)sim.mon.min_pivot_ratio, (double)p.rank_tol,
-                            p.project_velocity ? "KKT or velocity projection" : "KKT system");
+                fault_detail(&sim, &p, st);
                 fputc('\n', stderr);
                 fault = 1;
                 break;
