@@ -873,6 +873,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     copy(s->n, s->tn[7], s->v);
     if (s->p.integrator == MB_DOPRI5) {
         mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 64 * MB_EPS * (1 + MB_FABS(s->t));
+        int lastfail = 0;
         for (;;) {
             mb_real h = s->h_next;
             if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
@@ -881,7 +882,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             mb_real err = MB_R(1e30);
             st = dopri_step(s, h, &err);
             if (st < 0 && st != MB_ERR_SINGULAR && st != MB_ERR_NOT_SPD) return st;
-            if (st < 0) err = MB_R(1e30);  /* a failed stage: retry smaller, fail below h_min */
+            if (st < 0) { err = MB_R(1e30); lastfail = st; }  /* retry smaller, fail below h_min */
             mb_real fac = err > 0 ? MB_R(0.9) * MB_POW(err, -MB_R(0.2)) : 5;
             if (fac > 5) fac = 5;
             if (fac < MB_R(0.2)) fac = MB_R(0.2);
@@ -899,7 +900,10 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             }
             s->mon.rejected++;
             s->h_next = h * (fac < 1 ? fac : MB_R(0.5));
-            if (s->h_next < hmin) { copy(s->nz, s->z, s->zold); return st < 0 ? st : MB_ERR_STEP_UNDERFLOW; }
+            if (s->h_next < hmin) {   /* name the rank loss if it is what shrank the step */
+                copy(s->nz, s->z, s->zold);
+                return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
+            }
         }
     } else {
         mb_real h = s->p.h;
