@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mb_model.h"
 
@@ -433,9 +435,19 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     if (!parent) return 1;
     find_joints(m, f, 1e-3 * L, parent);
 
-    out = fopen(o->out, "w");
-    if (!out) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->out, strerror(errno));
+    /* Written to a temporary next to the target and renamed at the end: never a partial page
+     * under the requested name; the target may only be a regular file (rename replaces it). */
+    struct stat sb;
+    char tmpname[4096];
+    if (stat(o->out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "%s: cannot write %s: not a regular file\n", prog, o->out);
+        free(parent);
+        return 1;
+    }
+    if (snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", o->out, (long)getpid()) >= (int)sizeof tmpname ||
+        !(out = fopen(tmpname, "w"))) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->out,
+                errno ? strerror(errno) : "path too long");
         free(parent);
         return 1;
     }
@@ -563,8 +575,9 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     fputs(script, out);
     fputs("//]]></script>\n</body>\n</html>\n", out);
     free(parent);
-    if (fclose(out) != 0) {
-        fprintf(stderr, "%s: error writing %s\n", prog, o->out);
+    if ((ferror(out) | (fclose(out) != 0)) || rename(tmpname, o->out) != 0) {
+        fprintf(stderr, "%s: error writing %s: %s\n", prog, o->out, strerror(errno));
+        remove(tmpname);
         return 1;
     }
     if (!o->quiet)
