@@ -104,7 +104,7 @@ done
 
 echo "== mcu: kernels (LU, Cholesky, generated model functions), host vs target"
 for prec in double float; do
-    tol=$tol_double; [ "$prec" = float ] && tol=""
+    tol=$tol_double; [ "$prec" = float ] && tol=$tol_float
     run_case "kernel-$prec" "$prec" "$tol" -- scripts/mcu/kernel_test.c
     for m in $MCU_MODELS; do
         run_case "kernel-$m-$prec" "$prec" "$tol" -DMCU_MODEL="$m" -- scripts/mcu/kernel_test.c
