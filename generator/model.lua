@@ -28,6 +28,7 @@ local MAX_BODIES = 2000
 local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
 local MAX_TNODES = 20000     -- nodes of all functions of time together
+local MAX_SOURCE = 16 << 20   -- bytes of a model file
 
 -- Printable, bounded rendering of a string from a model file, for messages.
 local function show(s)
@@ -883,9 +884,15 @@ function model.load(path, params, opts)
   local S = new_context(path, params or {}, opts)
   local fh, err = iopen(path, "rb")
   if not fh then error("mbgen: error: cannot read model file: " .. tostring(err), 0) end
-  local src = fh:read("a")
+  local src, rerr = fh:read(MAX_SOURCE + 1)   -- bounded: /dev/zero or a huge file is a user error
   fh:close()
-  if src == nil then error("mbgen: error: cannot read model file " .. path, 0) end
+  if src == nil and rerr ~= nil then
+    error("mbgen: error: cannot read model file " .. path .. ": " .. tostring(rerr), 0)
+  end
+  src = src or ""                              -- an empty file reads as nil
+  if #src > MAX_SOURCE then
+    error(sfmt("%s: error: model file too large (more than %d MiB)", path, MAX_SOURCE >> 20), 0)
+  end
   local env = make_env(S)
   local fn, serr = load(src, S.chunk, "t", env)
   if not fn then error(user_message(S, serr), 0) end
