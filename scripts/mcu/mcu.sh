@@ -31,7 +31,7 @@ machine() {
     esac
 }
 # Same language rules as the host build so double results can match bit for bit.
-common_flags="-std=c99 -ffp-contract=off -ffunction-sections -fdata-sections -Wall -Wextra -Werror"
+common_flags="-std=c99 -ffp-contract=off -ffunction-sections -fdata-sections -Wall -Wextra -Werror -Wdouble-promotion"
 
 cmd=${1:-}; [ $# -gt 0 ] && shift
 case "$cmd" in

@@ -47,6 +47,7 @@ static void mcu_exit(int status)
 
 static volatile uint32_t systick_wraps;
 
+/* SysTick exception handler: extends the 24-bit counter (one interrupt per 2^24 ticks). */
 void mcu_systick(void)
 {
     systick_wraps++;
@@ -95,6 +96,8 @@ static void mcu_fault(void)
     mcu_exit(99);
 }
 
+/* Reset handler (the image's entry): FPU on, .data copied, .bss zeroed, stack painted, then
+ * main; its return value leaves QEMU as the exit status. Never returns. */
 void mcu_reset(void)
 {
     uint32_t *p, *sp;
