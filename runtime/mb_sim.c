@@ -149,10 +149,14 @@ static int check_model(const mb_model *m)
 }
 
 /* Dense scratch: the largest of the formulation's matrices and the assembly's. */
-static size_t scratch_reals(int n, int m, int f, int *nint)
+static size_t scratch_reals(int n, int m, const mb_params *p, int *nint)
 {
-    size_t N = (size_t)n + (size_t)m, need = 0;
-    size_t asmb = (size_t)m * (size_t)n + (size_t)m * (size_t)m;  /* J and J J^T */
+    size_t N = (size_t)n + (size_t)m, need = 0, f = (size_t)p->formulation;
+    /* Sizes mirrored by MB_EMBED_NSCR (mb_embed.h, checked tight by tests/test_embed.c): change
+     * both together. They could shrink to max(n^2 (2 n^2 with full_jacobian), m^2) - assembly
+     * now builds J J^T from the sparse rows and needs only m^2. */
+    size_t asmb = (size_t)m * (size_t)n + (size_t)m * (size_t)m;
+    (void)p->full_jacobian;
     if (f == MB_BAUMGARTE || f == MB_CANONICAL) need = N * N;
     else need = 2 * (size_t)n * (size_t)n;   /* F4 full Jacobian keeps K2 beside A */
     *nint = (int)N;
@@ -174,7 +178,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nint;
     int nz = 2 * n + (p->formulation == MB_BAUMGARTE ? 0 : nc);
     size_t R = sizeof(mb_real);
-    size_t nscr = scratch_reals(n, nc, p->formulation, &nint);
+    size_t nscr = scratch_reals(n, nc, p, &nint);
     mb_sim tmp, *t = s ? s : &tmp;
 #define TAKE(ptr, count) (t->ptr = take(&a, R * (size_t)(count)))
     TAKE(z, nz); TAKE(fz, nz); TAKE(v, n); TAKE(pd, n); TAKE(sig, nc); TAKE(S, nc);
@@ -446,11 +450,43 @@ static void advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv
 
 /* ------------------------------------------------------------------ assembly */
 
+/* G = J J^T + mu I (nc x nc, returned mu = 1e3 eps max diag) where J is Phi_q (values in Pq)
+ * restricted to the columns with mask[c] == 0; built from the sparse rows, no dense J. */
+static mb_real masked_gram(mb_sim *s, const unsigned char *mask, mb_real *G)
+{
+    const int *col = s->m->phi_q_pat.col;
+    int nc = s->nc;
+    mb_real dmax = 0;
+    for (int a = 0; a < nc; a++)
+        for (int b = 0; b <= a; b++) {
+            mb_real e = 0;
+            for (int k = s->rowp[a]; k < s->rowp[a + 1]; k++) {
+                if (mask[col[k]]) continue;
+                for (int l = s->rowp[b]; l < s->rowp[b + 1]; l++)
+                    if (col[l] == col[k]) e += s->Pq[k] * s->Pq[l];
+            }
+            G[a + (long)b * nc] = G[b + (long)a * nc] = e;
+            if (a == b && e > dmax) dmax = e;
+        }
+    mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
+    for (int a = 0; a < nc; a++) G[a + (long)a * nc] += mu;
+    return mu;
+}
+
+/* out[c] = a (J^T w)[c] for unmasked columns (masked ones get 0). */
+static void masked_jtw(mb_sim *s, const unsigned char *mask, const mb_real *w, mb_real a, mb_real *out)
+{
+    const mb_pattern *pat = &s->m->phi_q_pat;
+    zero(s->n, out);
+    for (int k = 0; k < pat->nnz; k++)
+        if (!mask[pat->col[k]]) out[pat->col[k]] += a * s->Pq[k] * w[pat->row[k]];
+}
+
 int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, it;
-    mb_real *J = s->scr, *JJ = s->scr + (size_t)nc * n, *w = s->tm[0], *dq = s->tn[0];
+    mb_real *JJ = s->scr, *w = s->tm[0], *dq = s->tn[0];
     mb_real *qt = s->tn[1], *Ph = s->tm[1];
     if (iters) *iters = 0;
     if (nc == 0) return MB_OK;
@@ -460,29 +496,12 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
     mb_real res = nrminf(nc, Ph);
     for (it = 0; it < s->p.asm_max_iter && !(res <= s->p.asm_tol); it++) {
         m->phi_q(m, t0, q, s->Pq);
-        memset(J, 0, sizeof(mb_real) * (size_t)nc * n);
-        for (int k = 0; k < s->nnz; k++)
-            if (!m->locked[m->phi_q_pat.col[k]])
-                J[m->phi_q_pat.row[k] + (long)m->phi_q_pat.col[k] * nc] = s->Pq[k];
-        mb_real dmax = 0;
-        for (int a = 0; a < nc; a++)
-            for (int b = 0; b <= a; b++) {
-                mb_real e = 0;
-                for (int c = 0; c < n; c++) e += J[a + (long)c * nc] * J[b + (long)c * nc];
-                JJ[a + (long)b * nc] = JJ[b + (long)a * nc] = e;
-                if (a == b && e > dmax) dmax = e;
-            }
-        mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
-        for (int a = 0; a < nc; a++) JJ[a + (long)a * nc] += mu;
+        masked_gram(s, m->locked, JJ);
         int st = mb_chol_factor(nc, JJ, 0, NULL);
         if (st) return MB_ERR_ASSEMBLY_POS;
         copy(nc, w, Ph);
         mb_chol_solve(nc, JJ, w);
-        for (int c = 0; c < n; c++) {
-            mb_real e = 0;
-            for (int a = 0; a < nc; a++) e += J[a + (long)c * nc] * w[a];
-            dq[c] = -e;
-        }
+        masked_jtw(s, m->locked, w, -1, dq);
         mb_real lam = 1, rnew = 0;
         for (int tries = 0; tries < 20; tries++, lam /= 2) {  /* backtrack on |Phi| */
             for (int c = 0; c < n; c++) qt[c] = q[c] + lam * dq[c];
@@ -505,26 +524,11 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
         mb_real vs = 1 + nrminf(n, v), r0 = nrminf(nc, w);
         if (r0 <= MB_R(1e3) * MB_EPS * vs) return MB_OK;
         if (pass == 2) break;
-        memset(J, 0, sizeof(mb_real) * (size_t)nc * n);
-        for (int k = 0; k < s->nnz; k++)
-            if (!m->v_given[m->phi_q_pat.col[k]])
-                J[m->phi_q_pat.row[k] + (long)m->phi_q_pat.col[k] * nc] = s->Pq[k];
-        mb_real dmax = 0;
-        for (int a = 0; a < nc; a++)
-            for (int b = 0; b <= a; b++) {
-                mb_real e = 0;
-                for (int c = 0; c < n; c++) e += J[a + (long)c * nc] * J[b + (long)c * nc];
-                JJ[a + (long)b * nc] = JJ[b + (long)a * nc] = e;
-                if (a == b && e > dmax) dmax = e;
-            }
-        for (int a = 0; a < nc; a++) JJ[a + (long)a * nc] += (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
+        masked_gram(s, m->v_given, JJ);
         if (mb_chol_factor(nc, JJ, 0, NULL)) return MB_ERR_ASSEMBLY_VEL;
         mb_chol_solve(nc, JJ, w);
-        for (int c = 0; c < n; c++) {
-            mb_real e = 0;
-            for (int a = 0; a < nc; a++) e += J[a + (long)c * nc] * w[a];
-            v[c] += e;
-        }
+        masked_jtw(s, m->v_given, w, 1, dq);
+        for (int c = 0; c < n; c++) v[c] += dq[c];
     }
     return MB_ERR_ASSEMBLY_VEL;
 }
