@@ -119,26 +119,17 @@ if not okm then
   -- Not a user error: the back end is missing or broken (exit 2 with a traceback).
   error("the generator back end (generator/emit.lua) could not be loaded: " .. tostring(emit), 0)
 end
-local generate = type(emit) == "function" and emit or emit.generate or emit.emit or emit.run
-if type(generate) ~= "function" then
-  error("generator/emit.lua provides no generate(M, opts) function", 0)
+if type(emit) ~= "table" or type(emit.generate) ~= "function" then
+  error("generator/emit.lua provides no emit.generate(M, opts)", 0)
 end
-local files, stats = generate(M, { version = host.version, generator = M.generator,
-                                   options = opts.options,
-                                   options_text = table.concat(opts.options, " ") })
-
--- Accept a list { {name=, content=} } or a map { [name] = content }; sorted for stable order.
-local list = {}
-if type(files) ~= "table" then error("emit returned no files", 0) end
-if files[1] ~= nil then
-  for _, f in ipairs(files) do list[#list + 1] = { name = f.name or f[1], content = f.content or f[2] } end
-else
-  for n, c in pairs(files) do list[#list + 1] = { name = n, content = c } end
-  table.sort(list, function(a, b) return a.name < b.name end)
-end
+-- emit.generate(M, opts) -> files { { name =, content = } }, stats (GENERATOR_CONTRACT.md)
+local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
+                                       options = opts.options,
+                                       options_text = table.concat(opts.options, " ") })
+if type(list) ~= "table" then error("emit.generate returned no file list", 0) end
 for _, f in ipairs(list) do
-  if type(f.name) ~= "string" or type(f.content) ~= "string" then
-    error("emit returned a bad file entry", 0)
+  if type(f) ~= "table" or type(f.name) ~= "string" or type(f.content) ~= "string" then
+    error("emit.generate returned a bad file entry", 0)
   end
 end
 
