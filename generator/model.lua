@@ -216,7 +216,8 @@ end
 -- Per-load state and helpers live in a context object so that loads do not interfere.
 local function new_context(path, params, opts)
   local S = {
-    file = path, chunk = "@" .. path, params = params, opts = opts,
+    -- file: the path for messages and the banner, on one line (control characters as '?')
+    file = (sgsub(path, "%c", "?")), chunk = "@" .. path, path = path, params = params, opts = opts,
     used = {}, bodies = {}, body_by_name = {}, ground = {}, ground_line = {},
     elements = {}, el_by_name = {}, open = {}, assembly = {}, param_values = {},
   }
@@ -862,6 +863,13 @@ local function user_message(S, e, gendir)
   end
   if #e > 2000 then e = ssub(e, 1, 2000) .. "..." end
   if sfind(e, "^[^\n]*: error: ") then return e end
+  -- Lua names the chunk by its path, or "..." and the path's last 56 bytes when it is longer
+  -- than LUA_IDSIZE - 1 (paths with newlines or long paths would not parse below).
+  local short = #S.path <= 59 and S.path or "..." .. ssub(S.path, -56)
+  if ssub(e, 1, #short + 1) == short .. ":" then
+    local line, rest = smatch(ssub(e, #short + 2), "^(%d+): (.*)$")
+    if line then return S.file .. ":" .. line .. ": error: " .. rest end
+  end
   local where, msg = smatch(e, "^([^\n]-:%d+): (.*)$")
   if where then
     if gendir and ssub(where, 1, #gendir) == gendir then

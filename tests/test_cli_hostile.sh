@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# test_cli_hostile.sh - hostile and broken command lines and inputs for every binary: the
+# simulator's options, the animation tool's CSV input, mbgen's options and odd paths. Each must
+# end with a clear message naming the input, the documented non-zero exit, no crash, no output.
+# Usage: tests/test_cli_hostile.sh   (BUILD=build/san for the sanitizer builds; MBGEN=path)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+MBGEN=${MBGEN:-$BUILD/mbgen}
+SIM=$BUILD/fixture_pendulum_sim ASIM=$BUILD/andrews_sim ANIM=$BUILD/andrews_anim
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli_hostile.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 inputs=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+for b in "$SIM" "$ASIM" "$ANIM" "$MBGEN"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+
+# run RC TEXT CMD...: exit status RC (never a signal or the timeout), TEXT on stderr
+run() {
+    local want=$1 text=$2; shift 2
+    inputs=$((inputs + 1))
+    timeout 60 "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -ge 124 ]; then bad "$*: crashed or hung (exit $rc): $(head -c 300 "$T/err")"
+    elif [ $rc -ne "$want" ]; then bad "$*: exit $rc, expected $want: $(head -c 300 "$T/err")"
+    elif [ -n "$text" ] && ! grep -qF -- "$text" "$T/err"; then bad "$*: stderr lacks '$text': $(head -c 300 "$T/err")"
+    elif grep -q "runtime error:\|AddressSanitizer\|LeakSanitizer" "$T/err"; then bad "$*: sanitizer report"
+    else ok; fi
+}
+# no_output FILE: neither FILE nor a temporary of it is left
+no_output() {
+    if [ -e "$1" ] || compgen -G "$1.tmp*" >/dev/null; then bad "output left behind: $(ls "$1"*)"; rm -f "$1"*
+    else ok; fi
+}
+
+# ---- simulator: invalid values exit 2 naming the option and the value, write nothing
+o=$T/o.csv
+while IFS='|' read -r args text; do
+    [ -n "$args" ] || continue
+    eval "set -- $args"
+    run 2 "$text" "$SIM" --out "$o" "$@"
+    no_output "$o"
+done <<'EOF'
+--h -1|'-1' for --h
+--h 0|'0' for --h
+--h -0|'-0' for --h
+--h nan|'nan' for --h
+--h NaN|'NaN' for --h
+--h inf|'inf' for --h
+--h -inf|'-inf' for --h
+--h 1e999|'1e999' for --h
+--h ''|'' for --h
+--h 1e-3x|'1e-3x' for --h
+--h ' 1e-3 '|for --h
+--h 0x|'0x' for --h
+--h 1e-300|--h 1e-300
+--t-end 1e300|--t-end 1e+300
+--t-end 0|'0' for --t-end
+--t-end -1|'-1' for --t-end
+--t-end nan|'nan' for --t-end
+--rtol 0|'0' for --rtol
+--rtol -1e-6|'-1e-6' for --rtol
+--atol 0|'0' for --atol
+--atol nan|'nan' for --atol
+--tol 0|'0' for --tol
+--tol -1e-10|'-1e-10' for --tol
+--tol inf|'inf' for --tol
+--alpha 0|'0' for --alpha
+--alpha -1e8|'-1e8' for --alpha
+--alpha inf|'inf' for --alpha
+--xi -1|'-1' for --xi
+--xi nan|'nan' for --xi
+--omega -1|'-1' for --omega
+--omega 1e400|'1e400' for --omega
+--sigma-reset -1|'-1' for --sigma-reset
+--sigma-reset nan|'nan' for --sigma-reset
+--baumgarte-cap -1|'-1' for --baumgarte-cap
+--baumgarte-cap inf|'inf' for --baumgarte-cap
+--max-iter 0|'0' for --max-iter
+--max-iter -3|'-3' for --max-iter
+--max-iter 1.5|'1.5' for --max-iter
+--max-iter 99999999999999999999|'99999999999999999999' for --max-iter
+--max-iter ''|'' for --max-iter
+--every 0|'0' for --every
+--every -1|'-1' for --every
+--every 1e3|'1e3' for --every
+--every 0x10|'0x10' for --every
+--every 2000000000|'2000000000' for --every
+--every 9223372036854775808|'9223372036854775808' for --every
+--every abc|'abc' for --every
+--formulation lagrange|'lagrange' for --formulation
+--formulation ''|'' for --formulation
+--formulation ALF-TRAPEZOID|'ALF-TRAPEZOID' for --formulation
+--formulation 'alf-trapezoid '|'alf-trapezoid ' for --formulation
+--integrator euler|'euler' for --integrator
+--integrator ''|'' for --integrator
+--formulation baumgarte --integrator trapezoid|integrator
+--formulation canonical --integrator trapezoid|integrator
+--formulation alf-trapezoid --integrator rk4|integrator
+--formulation alf-trapezoid --integrator dopri5|integrator
+--out ''|'' for --out
+--bogus|--bogus
+--bogus 1|--bogus
+-x|-x
+--|--
+-|-
+positional|positional
+--h|--h
+--t-end|--t-end
+--formulation|--formulation
+--every|--every
+--out|--out
+EOF
+# --out must name a regular file that can be created: exit 1 (cannot write) or 2 (not a file)
+echo x >"$T/file"
+run 1 "$T/file/x.csv" "$SIM" --t-end 0.01 --out "$T/file/x.csv"
+run 1 "$T/nodir/x.csv" "$SIM" --t-end 0.01 --out "$T/nodir/x.csv"
+no_output "$T/nodir/x.csv"
+run 2 "for --out" "$SIM" --t-end 0.01 --out "$T"
+run 2 "for --out" "$SIM" --t-end 0.01 --out /dev/null
+long=$(printf 'd%.0s' $(seq 1 5000))
+run 2 "path too long" "$SIM" --t-end 0.01 --out "$T/$long.csv"
+# the CSV cannot be completed (file size limit): exit 1, summary status=error, no file left
+inputs=$((inputs + 1))
+(trap '' XFSZ; ulimit -f 2; timeout 60 "$SIM" --t-end 1 --out "$T/big.csv" --quiet >"$T/out" 2>"$T/err")
+rc=$?
+if [ $rc -eq 1 ] && grep -q "cannot write" "$T/err" && grep -q "^status=error" "$T/out"; then ok
+else bad "file size limit: exit $rc: $(cat "$T/err")"; fi
+no_output "$T/big.csv"
+
+# absurd but valid values: the run finishes or stops with a fault, never crashes or hangs;
+# whatever CSV it leaves is complete (header + full rows)
+while IFS='|' read -r want args; do
+    [ -n "$args" ] || continue
+    eval "set -- $args"
+    rm -f "$o"
+    run "$want" "" "$SIM" --quiet --out "$o" "$@"
+    if [ -s "$o" ] && awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$o" &&
+       grep -q "^status=$([ "$want" -eq 0 ] && echo ok || echo error)" "$T/out"; then ok
+    else bad "$*: CSV incomplete or summary wrong: $(head -c 200 "$T/out")"; fi
+done <<'EOF'
+0|--every 1000000000 --t-end 0.05
+1|--h 10 --t-end 1
+0|--h 0x1p-10 --t-end 0.01
+0|--t-end 1e-300
+0|--formulation baumgarte --integrator dopri5 --rtol 1e300 --atol 1e300 --t-end 0.1
+1|--alpha 1e308
+1|--omega 1e300 --formulation canonical
+1|--xi 1e300 --formulation baumgarte
+0|--sigma-reset 1e-300 --t-end 0.05
+0|--baumgarte-cap 1e-300 --formulation baumgarte --t-end 0.05
+0|--max-iter 1000000000 --formulation alf-explicit --t-end 0.01
+1|--h 1e300 --t-end 1e300
+0|--formulation baumgarte --formulation canonical --t-end 0.01
+EOF
+
+# ---- animation tool: broken CSVs exit 1 naming the file, bad options exit 2; no page left
+"$ASIM" --t-end 0.0005 --quiet --out "$T/a.csv" >/dev/null 2>&1 || bad "andrews_sim run failed"
+head -n 1 "$T/a.csv" >"$T/header.csv"
+: >"$T/empty.csv"
+head -c 2500 "$T/a.csv" >"$T/trunc.csv"
+{ echo "x,y,z"; tail -n +2 "$T/a.csv"; } >"$T/wronghdr.csv"
+{ head -n 1 "$T/a.csv" | cut -d, -f1-5; tail -n +2 "$T/a.csv"; } >"$T/shorthdr.csv"
+printf '\0\1\2\3binary\n' >"$T/binary.csv"
+{ head -n 1 "$T/a.csv"; tail -n +2 "$T/a.csv" | sed 's/,[^,]*/,abc/'; } >"$T/text.csv"
+for f in header empty trunc wronghdr shorthdr binary text; do
+    run 1 "$f.csv" "$ANIM" --quiet --out "$T/$f.html" "$T/$f.csv"
+    no_output "$T/$f.html"
+done
+run 1 "nonexistent.csv" "$ANIM" --out "$T/n.html" "$T/nonexistent.csv"
+no_output "$T/n.html"
+# NaN and infinity rows end the animation there with a warning (a diverged run still shows)
+{ head -n 3 "$T/a.csv"; sed -n 4p "$T/a.csv" | sed 's/^\([^,]*\),[^,]*/\1,nan/'; tail -n +5 "$T/a.csv"; } >"$T/nan.csv"
+{ head -n 3 "$T/a.csv"; sed -n 4p "$T/a.csv" | sed 's/^\([^,]*\),[^,]*/\1,-inf/'; } >"$T/inf.csv"
+for f in nan inf; do
+    run 0 "not a finite number" "$ANIM" --out "$T/$f.html" "$T/$f.csv"
+    if grep -q "^\[" "$T/$f.html" && ! grep -qi "nan\|infinity" <(grep "^\[" "$T/$f.html"); then ok
+    else bad "$f.csv: page holds non-finite numbers or no frames"; fi
+done
+while IFS='|' read -r args text; do
+    [ -n "$args" ] || continue
+    eval "set -- $args"
+    run 2 "$text" "$ANIM" --out "$T/x.html" "$@"
+    no_output "$T/x.html"
+done <<EOF
+--every 0 $T/a.csv|--every
+--every -5 $T/a.csv|--every
+--max-frames -1 $T/a.csv|--max-frames
+--duration nan $T/a.csv|--duration
+--duration 0 $T/a.csv|--duration
+--duration inf $T/a.csv|--duration
+--trace nope.P $T/a.csv|nope.P
+--trace '' $T/a.csv|--trace
+--bogus $T/a.csv|--bogus
+$T/a.csv $T/a.csv|more than one input
+|no input file
+--every|--every
+EOF
+run 1 "not a regular file" "$ANIM" --out /dev/null "$T/a.csv"
+run 1 "$T/file/x.html" "$ANIM" --out "$T/file/x.html" "$T/a.csv"
+
+# ---- mbgen: options and paths; exit 1 with "error:", no traceback, nothing written
+od=$T/gen
+while IFS='|' read -r args text; do
+    [ -n "$args" ] || continue
+    eval "set -- $args"
+    run 1 "$text" "$MBGEN" "$@" -o "$od"
+    if [ -e "$od" ] && [ -n "$(ls -A "$od")" ]; then bad "mbgen $*: wrote $(ls "$od")"; rm -rf "$od"; fi
+    if grep -q "traceback" "$T/err"; then bad "mbgen $*: traceback for a user error"; fi
+done <<'EOF'
+models/chain.lua -D N=1e308|N must be an integer
+models/chain.lua -D N=-1e308|N must be an integer
+models/chain.lua -D N=1e9|N must be an integer
+models/chain.lua -D N=0x7fffffffffffffff|N must be an integer
+models/chain.lua -D N=nan|not a finite number
+models/chain.lua -D N=-inf|not a finite number
+models/chain.lua -D N=1e400|not a finite number
+models/chain.lua -D N=|not a finite number
+models/chain.lua -D =3|not an identifier
+models/chain.lua -D 'N N=3'|not an identifier
+models/chain.lua -D 'N;os.exit()=3'|not an identifier
+models/andrews.lua --name ''|not an identifier
+models/andrews.lua --name 'a b'|not an identifier
+models/andrews.lua --name "$(printf 'x%.0s' $(seq 1 100))"|too long
+models/andrews.lua --name mb_model|reserved
+models/andrews.lua --name _x|reserved
+/dev/zero|model file too large
+/dev/null|no bodies
+.|cannot read model file
+models|cannot read model file
+EOF
+# odd characters in paths: the model is found, named and reported by the path as given
+for n in "with space" "new
+line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash"; do
+    d="$T/$n"; mkdir -p "$d"
+    printf 'name "odd"\nground { O = { 0, 0 } }\nbody "b" { mass = 1, inertia = 1, points = { A = { 0, 0 } } }\nrevolute "j" { "ground.O", "b.A" }\nbogus()\n' >"$d/m.lua"
+    run 1 "$d/m.lua:5: error: unknown name 'bogus'" "$MBGEN" -o "$d/out" -- "$d/m.lua"
+    [ -e "$d/out" ] && bad "odd path '$n': output written"
+    sed -i '$d' "$d/m.lua"
+    inputs=$((inputs + 1))
+    if timeout 60 "$MBGEN" -o "$d/out" -- "$d/m.lua" 2>"$T/err" && [ -s "$d/out/odd.c" ] &&
+       ! compgen -G "$d/out/*tmp*" >/dev/null; then ok
+    else bad "odd path '$n': generation failed: $(cat "$T/err")"; fi
+done
+# outputs that cannot be completed (file size limit): exit 1, no file, no temporary
+inputs=$((inputs + 1))
+(trap '' XFSZ; ulimit -f 4; timeout 60 "$MBGEN" models/andrews.lua -o "$T/lim" 2>"$T/err")
+rc=$?
+if [ $rc -eq 1 ] && grep -q "cannot write" "$T/err" && [ -z "$(ls -A "$T/lim" 2>/dev/null)" ]; then ok
+else bad "mbgen under a file size limit: exit $rc, files: $(ls "$T/lim" 2>/dev/null): $(cat "$T/err")"; fi
+
+echo "hostile command lines and inputs tried: $inputs"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
