@@ -902,7 +902,9 @@ function model.load(path, params, opts)
     error(sfmt("%s: error: model file too large (more than %d MiB)", path, MAX_SOURCE >> 20), 0)
   end
   local env = make_env(S)
-  local fn, serr = load(src, S.chunk, "t", env)
+  -- pcall: the parser raises (instead of returning) when nesting overflows the C stack
+  local okl, fn, serr = pcall(load, src, S.chunk, "t", env)
+  if not okl then fn, serr = nil, fn end
   if not fn then error(user_message(S, serr), 0) end
   local guard = opts.guard or function(_, f, ...) return pcall(f, ...) end
   local ok, e = guard(S.chunk, fn)
