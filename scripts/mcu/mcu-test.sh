@@ -82,6 +82,19 @@ run_case() {
             bad "$name $t: QEMU run failed (exit $?)"; grep -v '^V' "$tdir/$name.txt" | tail -n 5
             continue
         fi
+        # The static stack bound must cover the painted high-water mark (else stack.sh is wrong).
+        local painted bound
+        painted=$(awk '$1 == "M" && $2 == "stack_bytes" { print $3 }' "$tdir/$name.txt")
+        # one SysTick may interrupt at the deepest point: 32 B frame, 104 B with the FPU state
+        local frame=32; [ "$t" = m4f ] && frame=104
+        bound=$(scripts/mcu/stack.sh "$tdir/$name.elf" "$tdir/obj-$name:$tdir/obj-lib-$prec" \
+                mcu_reset '^(andrews|double_pendulum)_' mcu_systick $frame |
+                awk '$1 == "stack_bound_irq" { print $2 }')
+        if [ -n "$painted" ] && [ -n "$bound" ] && [ "$painted" -le "$bound" ]; then
+            ok "$name $t: stack painted $painted B <= static bound $bound B (with one interrupt)"
+        else
+            bad "$name $t: stack painted '$painted' B vs static bound '$bound' B"
+        fi
         local res
         if res=$("$out/mcu_compare" $tol --label "$name $t" "$hdir/$name.txt" "$tdir/$name.txt"); then
             ok "$res"

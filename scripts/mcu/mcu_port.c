@@ -108,7 +108,7 @@ void mcu_reset(void)
     for (p = __data_start; p < __data_end; p++) *p = __data_load[p - __data_start];
     for (p = __bss_start; p < __bss_end; p++) *p = 0;
     __asm__ volatile("mov %0, sp" : "=r"(sp));
-    for (p = __stack_bottom; p < sp - 16; p++) *p = PAINT;  /* keep clear of our own frame */
+    for (p = __stack_bottom; p < sp; p++) *p = PAINT;   /* below sp nothing is live yet */
     mcu_exit(main());
 }
 

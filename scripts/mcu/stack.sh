@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # stack.sh - worst-case stack of a linked Cortex-M image: the deepest call-graph path from ROOT.
-# Usage: stack.sh ELF OBJDIR [ROOT [INDIRECT_REGEX]]  (ROOT default mcu_reset)
+# Usage: stack.sh ELF OBJDIRS [ROOT [INDIRECT_REGEX [IRQ_HANDLER IRQ_FRAME_BYTES]]]
+#        (OBJDIRS ':'-separated; ROOT default mcu_reset)
 # Frames: GCC's -fstack-usage (.su files in OBJDIR) for our code, the prologue (push, vpush, sub sp)
 # for library code; edges: bl and tail-call branches in the disassembly. An indirect call (blx rN)
 # may reach any function matching INDIRECT_REGEX (the generated model functions, called through
 # the mb_model descriptor). Prints "stack_bound <bytes>" and the path; "unbounded" on recursion.
+# With IRQ_HANDLER, also "stack_bound_irq": the bound plus one exception (hardware frame of
+# IRQ_FRAME_BYTES, 32 or 104 with the FPU context, plus the handler's own deepest path).
 set -eu
-elf=$1 objdir=$2 root=${3:-mcu_reset} indirect=${4:-^$}
-cat "$objdir"/*.su 2> /dev/null | awk -F'\t' '{ n = split($1, a, ":"); print "SU", a[n], $2, $3 }' > "$objdir/stack.in"
-arm-none-eabi-objdump -d --no-show-raw-insn "$elf" >> "$objdir/stack.in"
-awk -v root="$root" -v indirect="$indirect" '
+elf=$1 objdirs=$2 root=${3:-mcu_reset} indirect=${4:-^$} irq=${5:-} irqframe=${6:-0}
+tmp="${elf%.elf}.stack.in"
+: > "$tmp"
+IFS=: read -r -a dirs <<< "$objdirs"
+for d in "${dirs[@]}"; do
+    cat "$d"/*.su 2> /dev/null | awk -F'\t' '{ n = split($1, a, ":"); print "SU", a[n], $2, $3 }' >> "$tmp"
+done
+arm-none-eabi-objdump -d --no-show-raw-insn "$elf" >> "$tmp"
+awk -v root="$root" -v indirect="$indirect" -v irq="$irq" -v irqframe="$irqframe" '
 $1 == "SU" { su[$2] = ($2 in su && su[$2] > $3) ? su[$2] : $3; if ($4 != "static") dyn[$2] = 1; next }
 /^[0-9a-f]+ <[^>]+>:$/ { f = $2; gsub(/[<>:]/, "", f); funcs[f] = 1; prolog = 1; frame[f] = 0; next }
 f != "" && /^ +[0-9a-f]+:\t/ {
@@ -27,7 +35,8 @@ f != "" && /^ +[0-9a-f]+:\t/ {
         } else if (op ~ /^sub/ && arg ~ /^sp, /) { unknown[f] = 1
         } else prolog = 0
     }
-    if (op ~ /^bl(\.w)?$/ || op ~ /^b(\.w|\.n)?$/) {
+    if (op ~ /^bl(\.w)?$/ || op ~ /^b(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.w|\.n)?$/ ||
+        op ~ /^cbn?z$/) {
         t = arg; if (t !~ /</) next
         sub(/^[^<]*</, "", t); sub(/>.*/, "", t)
         if (t ~ /\+0x/ || t == f) next             # a branch inside the function
@@ -52,6 +61,7 @@ END {
     total = cost(root)
     if (recursive != "") { print "stack_bound unbounded (recursion:" recursive ")"; exit 1 }
     print "stack_bound " total
+    if (irq != "") print "stack_bound_irq " total + irqframe + cost(irq)
     print "stack_path " path[root]
     if (uncertain != "") print "stack_uncertain" uncertain
-}' "$objdir/stack.in"
+}' "$tmp"
