@@ -10,7 +10,7 @@
  * runtime's assembly. Returns MB_OK or a negative status (mb_status.h). */
 int solver_init(void);
 
-/* Advance one step of SOLVER_H seconds. Returns MB_OK, a positive event (step taken) or a
+/* Advance one step of h seconds (FW_H). Returns MB_OK, a positive event (step taken) or a
  * negative failure (state kept at the last good step). */
 int solver_step(void);
 
