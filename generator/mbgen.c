@@ -46,7 +46,7 @@ typedef struct {
     long count;               /* instructions executed so far (counted by the hook) */
     int tripped;              /* a limit fired: error out on every instruction from now on */
     int line;                 /* last line seen in the model chunk (for the messages) */
-    char chunk[512];          /* chunkname of the model ("@models/x.lua") */
+    char chunk[PATH_MAX + 2];   /* chunkname of the model ("@models/x.lua") */
 } guard_state;
 
 static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0, NULL };
