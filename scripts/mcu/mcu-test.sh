@@ -164,6 +164,26 @@ for form in alf-trapezoid baumgarte; do
     done
 done
 
+# The cost measure: 2 * 10^6 instructions must read as such (ticks * 40 / 128, see mcu.sh),
+# within the call overhead measured by an empty interval, and identically on a second run.
+echo "== mcu: instruction count under -icount"
+for t in $MCU_TARGETS; do
+    if $mcu build "$t" "$out/$t" calib -Iscripts/mcu -- scripts/mcu/calib.c "$out/$t/lib-double.a" \
+            2> "$out/$t/calib.err" && $mcu run "$t" "$out/$t/calib.elf" > "$out/$t/calib.txt" &&
+            $mcu run "$t" "$out/$t/calib.elf" > "$out/$t/calib2.txt"; then
+        res=$(awk '$2 == "ticks_loop" { l = $3 } $2 == "ticks_empty" { e = $3 }
+                   END { d = (l - e) * 40 / 128 - 2000000; if (d < 0) d = -d
+                         printf "%s %.1f", (d <= 64 ? "ok" : "bad"), (l - e) * 40 / 128 }' "$out/$t/calib.txt")
+        if [ "${res%% *}" = ok ] && cmp -s "$out/$t/calib.txt" "$out/$t/calib2.txt"; then
+            ok "$t: 2000000-instruction loop measures ${res#* } instructions, repeatable"
+        else
+            bad "$t: 2000000-instruction loop measures ${res#* } instructions (or not repeatable)"
+        fi
+    else
+        bad "$t: calibration program failed"
+    fi
+done
+
 # Negative control: the comparison must notice a single flipped bit.
 f="$out/host/kernel-double.txt"
 if [ -f "$f" ]; then
