@@ -62,8 +62,11 @@ test: $(BUILD)/mbgen $(BUILD)/mbgen_san
 # The runtime core (formulations, integrators, assembly, linear algebra) built once per
 # variant: host (LAPACKE) and builtin (-DMB_NO_LAPACKE, the embedded path). The simulator
 # is one shared driver compiled with one model: make sim MODEL=<name> -> build/<name>_sim.
-RT_SRC     := runtime/mb_sim.c runtime/mb_linalg.c runtime/mb_status.c
-RT_HDR     := runtime/mb_sim.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h
+RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c \
+              runtime/mb_integrators.c runtime/mb_monitor.c
+RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
+RT_HDR     := runtime/mb_sim.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
+              runtime/mb_sim_impl.h runtime/mb_vec.h
 RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated
 RT_LIBS    := $(LAPACKE_LIBS) -lm
 RT_OBJ     := $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o)
@@ -331,7 +334,7 @@ bench-profile: $(BUILD)/bench_generic
 # of the same sources; fails on malloc/free/printf in embedded objects (scripts/mcu/mcu-test.sh).
 # make mcu-measure: flash, RAM, stack and cost per step for docs/embedding.md (-O2 and -Os).
 MCU_MODELS := andrews double_pendulum
-MCU_RT_SRC := runtime/mb_embed.c runtime/mb_sim.c runtime/mb_linalg.c runtime/mb_status.c
+MCU_RT_SRC := runtime/mb_embed.c $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
 MCU_GEN    := $(MCU_MODELS:%=generated/%.c)
 .PHONY: mcu-deps mcu-test mcu-measure
 
@@ -347,7 +350,7 @@ mcu-measure: mcu-deps $(MCU_GEN)
 # Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,
 # mb_embed against direct mb_sim calls; double (ASan+UBSan) and float.
 EMBED_DEP := tests/test_embed.c tests/check.h runtime/mb_embed.h $(MCU_RT_SRC) runtime/mb_sim.h \
-             runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
+             runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
              $(MCU_GEN) Makefile
 EMBED_CC  := $(CSTD) $(WARN) -DMB_NO_LAPACKE -Iruntime -Igenerated -Itests
 $(BUILD)/test_embed: $(EMBED_DEP) | $(BUILD)

@@ -1,0 +1,188 @@
+/* mb_trapezoid.c - F4 alf-trapezoid (5.38-5.60): the implicit trapezoidal step with Newton on
+ * [q; p] and sigma~ updated by 5.34, its optional full Jacobian, start-up and failure restore.
+ * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
+#include "mb_sim_impl.h"
+
+/* ------------------------------------------------------------------ Newton step */
+
+
+/* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
+ * s = sigma~ + alpha c held fixed, by central differences of the model's Phi_q and Phidot_q
+ * (the interface has no second derivatives). Adds h/2 K1 - h^2/4 K2q - h/2 K2v to the reduced
+ * matrix in scr and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n. Cost: 4n extra Jacobians. */
+static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    mb_real *A = s->scr, *K2 = s->scr + (size_t)n * n, *col = s->tn[5], *cm = s->tn[6];
+    mb_real *Pt = s->tn[7], *vv = s->tn[4];
+    mb_real *Ptmp = s->kb;   /* kb holds max(n + nc, nnz) values */
+    for (int j = 0; j < n; j++) {
+        mb_real qj = q[j], e = MB_SQRT(MB_EPS) * (1 + MB_FABS(qj));
+        /* (Phi_q^T s)_q column j */
+        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        for (int i = 0; i < n; i++) A[i + (long)j * n] += h / 2 * (col[i] - cm[i]) / (2 * e);
+        /* (Phidot_q^T s)_q column j */
+        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj;
+        for (int i = 0; i < n; i++) K2[i + (long)j * n] = h / 2 * (col[i] - cm[i]) / (2 * e);
+        /* (Phidot_q^T s)_v column j: Phidot_q is linear in v */
+        zero(n, vv); vv[j] = 1;
+        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, Pt);
+        for (int i = 0; i < n; i++) {
+            K2[i + (long)j * n] += Pt[i];
+            A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];
+        }
+    }
+}
+
+/* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
+ * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y. */
+static int trap_step(mb_sim *s, mb_real h)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc, nnz = s->nnz;
+    mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
+    mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
+    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
+    mb_real *c = s->cv, *A = s->scr, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
+    mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
+    copy(s->nz, s->zk, s->z);
+    copy(nnz, s->IPq_old, s->IPq);
+    copy(n, vk, s->v);
+    copy(n, pdk, s->pd);
+    /* 5.54, 5.55: explicit Euler for Int Phi and Int Phi_q using q_k */
+    m->phi(m, s->t, qk, s->Phi);
+    m->phi_q(m, s->t, qk, s->Pq);
+    for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
+    for (int k = 0; k < nnz; k++) s->IPq[k] += h * s->Pq[k];
+    /* 5.56-5.58: predictor */
+    for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
+    int it, conv = 0;
+    mb_real ny = 0;
+    for (it = 0;; it++) {
+        /* 5.59: derivatives of the current iterate */
+        for (int i = 0; i < n; i++) {
+            s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
+            s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
+        }
+        m->phi(m, t1, q, s->Phi);
+        m->phi_t(m, t1, q, s->Phit);
+        m->phi_q(m, t1, q, s->Pq);
+        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
+        for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+        if (it > 0)                                   /* 5.34 after each update of y */
+            for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        if (conv || it == s->p.max_iter) break;
+        for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
+        m->force(m, t1, q, s->v, s->Q);
+        m->phi_q_dot(m, t1, q, s->v, s->Pqd);
+        m->dforce_dq(m, t1, q, s->v, s->dQq);
+        m->dforce_dv(m, t1, q, s->v, s->dQv);
+        /* residuals 5.41, 5.42 */
+        for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
+        sp_mtv_add(&m->phi_q_pat, s->Pq, sv, 1, g1);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, sv, -1, g2);
+        for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
+        /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
+        memset(A, 0, sizeof(mb_real) * (size_t)n * (size_t)n);
+        for (int i = 0; i < n; i++) A[i + (long)i * n] = m->mass[i];
+        add_ptp(s, A, a * c1, s->Pq, s->Pq);
+        add_ptp(s, A, a * c2, s->Pq, s->IPq);
+        add_ptp(s, A, -h / 2 * a * c1, s->Pqd, s->Pq);
+        add_ptp(s, A, -h / 2 * a * c2, s->Pqd, s->IPq);
+        add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
+        add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
+        if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
+        for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
+        int st = mb_lu_factor(n, A, s->piv, 0, NULL);
+        if (st) return st;
+        mb_lu_solve(n, A, s->piv, dq);
+        /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv - Phidot_q^T a (c1 Phi_q + c2 IPq) */
+        for (int i = 0; i < n; i++) dp[i] = -g2[i];
+        zero(n, tmpn);
+        for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
+        for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
+        sp_mv(&m->phi_q_pat, s->Pq, dq, tmpm, nc);
+        for (int r = 0; r < nc; r++) tmpm[r] *= a * c1;
+        for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * c2 * s->IPq[k] * dq[m->phi_q_pat.col[k]];
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        if (s->p.full_jacobian) {            /* + K2 dq */
+            const mb_real *K2 = s->scr + (size_t)n * n;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
+        }
+        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
+        if (!finite_vec(n, dq) || !finite_vec(n, dp)) return MB_ERR_NONFINITE;
+        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
+        s->mon.newton_iters++;
+        ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
+        if (ny < s->p.tol) conv = 1;
+    }
+    if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
+    copy(nc, s->S, s->sig);
+    if (!conv) {
+        s->mon.maxiter_events++;
+        /* Far from converged (last correction above 1e-6 of the state's size): diverging,
+         * not merely slow; never continue silently from there. */
+        mb_real ys = 1 + nrminf(2 * n, s->z);
+        if (s->p.strict_newton || ny > MB_R(1e-6) * ys) return MB_ERR_NEWTON;
+        return MB_EVENT_NEWTON_MAXITER;
+    }
+    return MB_OK;
+}
+
+/* ------------------------------------------------------------------ start-up and step */
+
+int mbi_trap_start(mb_sim *s, mb_real t0)
+{
+    const mb_model *m = s->m;
+    int n = s->n, st;
+    /* step 5 of 5.4.2: ydot_0 from the F3 evaluation H */
+    if ((st = mbi_alf_velocity(s, t0, s->z, s->z + n, s->z + 2 * n))) return st;
+    m->force(m, t0, s->z, s->ev_v, s->Q);
+    m->phi_q_dot(m, t0, s->z, s->ev_v, s->Pqd);
+    copy(n, s->pd, s->Q);
+    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, s->pd);
+    return MB_OK;
+}
+
+int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+{
+    int nc = s->nc;
+    mb_real t_old = s->t, *sig_old = s->tm[2];
+    copy(nc, sig_old, s->sig);
+    int st = trap_step(s, h);
+    if (st >= 0) {                      /* energies must be finite too */
+        mb_real e[3];
+        s->m->energy(s->m, t_old + h, s->z, s->v, e);
+        if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+    }
+    if (st < 0) {                       /* restore the last good step */
+        copy(s->nz, s->z, s->zk);
+        copy(s->n, s->v, s->yd);
+        copy(s->n, s->pd, s->yd + s->n);
+        copy(nc, s->sig, sig_old);
+        copy(s->nnz, s->IPq, s->IPq_old);
+        copy(nc, s->S, s->tm[3]);
+        s->t = t_old;
+        return st;
+    }
+    s->t = t_new;
+    if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
+        const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
+        m->phi_q(m, s->t, s->z, s->Pq);
+        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+        zero(nc, s->sig);
+        zero(nc, s->S);
+        s->mon.sigma_resets++;
+        if (st == MB_OK) st = MB_EVENT_SIGMA_RESET;
+    }
+    return st;
+}

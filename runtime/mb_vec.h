@@ -1,0 +1,48 @@
+/* mb_vec.h - small dense-vector and sparse-pattern helpers shared by the runtime's files.
+ * Layer: runtime internal (not part of the API); static inline, no state, no allocation.
+ * Sparse values follow an mb_pattern: entry k sits at (row[k], col[k]). */
+#ifndef MB_VEC_H
+#define MB_VEC_H
+
+#include <string.h>
+#include "mb_model.h"
+
+static inline mb_real dot(int n, const mb_real *a, const mb_real *b)
+{
+    mb_real s = 0;
+    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+static inline mb_real nrm2(int n, const mb_real *a) { return MB_SQRT(dot(n, a, a)); }
+static inline mb_real nrminf(int n, const mb_real *a)
+{
+    mb_real s = 0;
+    for (int i = 0; i < n; i++) if (MB_FABS(a[i]) > s) s = MB_FABS(a[i]);
+    return s;
+}
+static inline int finite_vec(int n, const mb_real *a)
+{
+    for (int i = 0; i < n; i++) if (!isfinite(a[i])) return 0;
+    return 1;
+}
+static inline void zero(int n, mb_real *a) { for (int i = 0; i < n; i++) a[i] = 0; }
+static inline void copy(int n, mb_real *d, const mb_real *s) { if (n > 0) memcpy(d, s, sizeof(mb_real) * (size_t)n); }
+
+/* out[rows] = P x */
+static inline void sp_mv(const mb_pattern *pat, const mb_real *val, const mb_real *x, mb_real *out, int rows)
+{
+    zero(rows, out);
+    for (int k = 0; k < pat->nnz; k++) out[pat->row[k]] += val[k] * x[pat->col[k]];
+}
+/* out += a P^T y */
+static inline void sp_mtv_add(const mb_pattern *pat, const mb_real *val, const mb_real *y, mb_real a, mb_real *out)
+{
+    for (int k = 0; k < pat->nnz; k++) out[pat->col[k]] += a * val[k] * y[pat->row[k]];
+}
+/* A (n x n, column-major) += a P */
+static inline void add_sparse(mb_real *A, int n, const mb_pattern *pat, const mb_real *val, mb_real a)
+{
+    for (int k = 0; k < pat->nnz; k++) A[pat->row[k] + (long)pat->col[k] * n] += a * val[k];
+}
+
+#endif /* MB_VEC_H */
