@@ -359,6 +359,81 @@ $(BUILD)/test_embed_float: $(EMBED_DEP) | $(BUILD)
 	$(CC) $(EMBED_CC) $(OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
 TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float
 
+# ---------------------------------------------------------------- reliability
+# Hostile inputs, runtime faults, sanitizers, valgrind and fuzzing (issue 7).
+# tests/test_cli_hostile.sh: hostile options and inputs of the simulator, the animation tool and
+# mbgen. tests/test_faults.sh: Newton failure, step underflow, NaN/Inf, assembly failure and rank
+# loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
+# make test-san: the binaries the script tests run and the C tests without a sanitizer twin,
+# built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
+# make valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh).
+# make fuzz [FUZZ_SECONDS=60]: the libFuzzer targets of tests/fuzz (clang; scripts/deps.sh fuzz).
+REL_MODELS := fault_noassembly fault_blowup
+SAN_DIR    := $(BUILD)/san
+SAN_OPT    := -O1 -g $(SAN)
+.PHONY: test-san valgrind fuzz fuzz-build
+.SECONDARY: $(REL_MODELS:%=$(BUILD)/gen_fault/%.c)
+
+$(BUILD)/gen_fault/%.c: tests/models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL) | $(BUILD)
+	$(BUILD)/mbgen $< -o $(BUILD)/gen_fault && touch $@
+$(BUILD)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
+
+TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
+test: $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
+      $(BUILD)/fourbar_singular_sim $(BUILD)/andrews_anim
+
+# sanitizer builds: everything from source with -O1 -g -fsanitize=address,undefined
+SAN_SIM_DEP := $(SIM_MAIN) runtime/mb_progress.h $(RT_SRC) $(RT_HDR) Makefile
+$(SAN_DIR)/%_sim: generated/%.c $(SAN_SIM_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+$(SAN_DIR)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SAN_SIM_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+$(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(SAN_SIM_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+$(SAN_DIR)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* runtime/mb_anim_main.c generated/$*.c -lm -o $@
+$(SAN_DIR)/mbgen: generator/mbgen.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) $(SAN_OPT) generator/mbgen.c $(LUA_LIBS) -o $@
+# the C tests whose own sections build them without sanitizers
+$(SAN_DIR)/test_runtime_linalg: tests/test_runtime_linalg.c $(RT_SRC) $(RT_TEST_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) -c runtime/mb_linalg.c $(LINALG_B_RENAME) -o $@_b.o
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) $< $(RT_SRC) $@_b.o $(RT_LIBS) -o $@
+$(SAN_DIR)/test_physics_builtin: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) -lm -o $@
+$(SAN_DIR)/test_physics_float: tests/test_physics.c $(RT_SRC) $(RT_TEST_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_SRC) $(RT_LIBS) -o $@
+$(SAN_DIR)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) $(SAN_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
+	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_LIBS) -o $@
+$(SAN_DIR)/test_embed_float: $(EMBED_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(EMBED_CC) $(SAN_OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
+
+SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
+               $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
+SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/andrews_anim \
+               $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim)
+SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
+               tests/test_cli_hostile.sh tests/test_faults.sh
+# a sanitizer report exits 99, which no test accepts as an expected exit status
+SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
+test-san: deps plots-deps $(SAN_PROGS) $(SAN_BINS)
+	@$(SAN_ENV) BUILD=$(SAN_DIR) MBGEN=$(SAN_DIR)/mbgen tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
+
+valgrind: deps $(BUILD)/double_pendulum_sim
+	@scripts/deps.sh tools
+	@scripts/valgrind.sh $(BUILD)/double_pendulum_sim
+
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)
 # test_derivs_<model>: every derivative of the model vs finite differences (tests/test_derivs.c,

@@ -4,7 +4,7 @@
 # Each tests/hostile/*.lua starts with "-- expect: <text>" and optionally "-- line: <n>".
 set -u
 cd "$(dirname "$0")/.."
-MBGEN=${1:-build/mbgen}
+MBGEN=${1:-${MBGEN:-build/mbgen}}   # or MBGEN=... in the environment (make test-san)
 case "$MBGEN" in /*) ;; *) MBGEN=$(pwd)/$MBGEN ;; esac
 pass=0; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_mbgen.XXXXXX")

@@ -4,8 +4,9 @@
 # are left, every run ends with one summary line. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-SIM=build/fixture_pendulum_sim
-FB=build/fourbar_singular_sim
+BUILD=${BUILD:-build}   # build/san: the sanitizer builds (make test-san)
+SIM=$BUILD/fixture_pendulum_sim
+FB=$BUILD/fourbar_singular_sim
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }

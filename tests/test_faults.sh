@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_faults.sh - runtime faults in the simulator: Newton non-convergence, dopri5 step-size
+# underflow, NaN/Inf in the state, assembly failure, a singular system. Each must stop with exit
+# 1, a message naming the status, the time, the step, h and the size of what failed, a
+# status=error summary, and a CSV that is still valid (header + complete, finite rows, none past
+# the fault). Usage: tests/test_faults.sh   (BUILD=build/san for the sanitizer builds)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+A=$BUILD/andrews_sim FX=$BUILD/fixture_pendulum_sim FB=$BUILD/fourbar_singular_sim
+NA=$BUILD/fault_noassembly_sim BU=$BUILD/fault_blowup_sim
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_faults.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 faults=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+for b in "$A" "$FX" "$FB" "$NA" "$BU"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+
+# fault NAME CODE "TEXT1|TEXT2|..." SIM ARGS...: one faulting run and its checks
+fault() {
+    local name=$1 code=$2 texts=$3 csv=$T/$1.csv; shift 3
+    faults=$((faults + 1))
+    timeout 120 "$@" --quiet --out "$csv" >"$T/out" 2>"$T/err"
+    local rc=$? msg
+    msg=$(head -n 1 "$T/err")
+    if [ $rc -ne 1 ]; then bad "$name: exit $rc, expected 1: $msg"; return; fi
+    if grep -q "runtime error:\|AddressSanitizer\|LeakSanitizer" "$T/err"; then bad "$name: sanitizer report"; fi
+    local IFS='|' t
+    for t in $texts; do
+        [[ "$msg" == *"$t"* ]] || bad "$name: message lacks '$t': $msg"
+    done
+    unset IFS
+    if grep -q "^status=error code=$code " "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ]; then ok
+    else bad "$name: summary: $(cat "$T/out")"; fi
+    # the CSV: header, complete rows of finite numbers, time increasing, none after the fault
+    local tf
+    tf=$(printf '%s\n' "$msg" | sed -n 's/.* at t=\([^ ]*\) .*/\1/p')
+    [ -n "$tf" ] || tf=0
+    if [ -s "$csv" ] && head -n 1 "$csv" | grep -q '^t,' &&
+       awk -F, -v tf="$tf" 'NR == 1 { n = NF; next }
+            NF != n { exit 1 }
+            { for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) exit 2
+              if (NR > 2 && $1 <= last) exit 3
+              if ($1 > tf * (1 + 1e-12)) exit 4
+              last = $1 }' "$csv"; then ok
+    else bad "$name: CSV not valid (awk status $?): $(tail -n 1 "$csv" | cut -c 1-120)"; fi
+    if compgen -G "$csv.tmp*" >/dev/null; then bad "$name: temporary file left"; else ok; fi
+}
+
+# Newton: one iteration with --strict on Andrews; a step of 10 s on the pendulum diverges
+fault newton_strict -8 "Newton iteration|t=0 |step 1,|h=1e-05|max_iter 1|Newton matrix 21 x 21" \
+    "$A" --max-iter 1 --strict --t-end 0.001
+fault newton_diverge -8 "Newton iteration diverged|step 1,|h=10 s|Newton matrix 6 x 6" \
+    "$FX" --h 10 --t-end 100
+fault newton_late -8 "Newton iteration|step |h=0.05 s|Newton matrix 9 x 9" \
+    "$FB" --h 0.05 --t-end 5 --max-iter 2 --strict
+
+# dopri5 step-size underflow with tolerances no step can meet, F1-F3
+for f in baumgarte canonical alf-explicit; do
+    fault "underflow_$f" -9 "step size underflow|step 1,|fell below its minimum|rtol 1e-300" \
+        "$A" --formulation $f --integrator dopri5 --rtol 1e-300 --atol 1e-300 --t-end 0.001
+done
+
+# NaN/Inf in the state: a force exp(1000 t) overflows; every formulation and integrator
+for f in baumgarte canonical alf-explicit alf-trapezoid; do
+    for i in rk4 dopri5; do
+        [ $f = alf-trapezoid ] && { [ $i = rk4 ] && i=trapezoid || continue; }
+        fault "blowup_${f}_$i" -5 "non-finite|t=0.35|step |h=|max |q| = |3 coordinates" \
+            "$BU" --formulation $f --integrator $i --t-end 2
+    done
+done
+
+# assembly: a chain that cannot close; the CSV is the header alone
+for f in baumgarte canonical alf-explicit alf-trapezoid; do
+    fault "noassembly_$f" -6 "assembly at t=0 failed|position assembly did not converge|constraint T.|6 constraints in 6 coordinates" \
+        "$NA" --formulation $f
+    if [ "$(wc -l <"$T/noassembly_$f.csv")" -eq 1 ]; then ok; else bad "noassembly_$f: rows after a failed assembly"; fi
+done
+
+# a singular system: the parallelogram four-bar reaches its collinear position at t = 0.375
+for f in baumgarte canonical; do
+    for i in rk4 dopri5; do
+        fault "singular_${f}_$i" -3 "rank loss|t=0.37|KKT system 17 x 17|pivot ratio" \
+            "$FB" --formulation $f --integrator $i --h 1e-3 --t-end 1
+    done
+done
+fault singular_projection -3 "rank loss|velocity projection" \
+    "$FB" --formulation baumgarte --project-velocity --h 1e-3 --t-end 1
+
+# the formulation meant for singular positions passes it (no fault: the control case)
+timeout 120 "$FB" --formulation alf-explicit --h 1e-3 --t-end 1 --quiet --out "$T/pass.csv" >"$T/out" 2>&1
+if [ $? -eq 0 ] && grep -q "^status=ok" "$T/out"; then ok; else bad "alf-explicit through the singular position: $(cat "$T/out")"; fi
+
+echo "runtime faults provoked: $faults"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
