@@ -23,10 +23,15 @@
 #endif
 
 /* Limits while model code runs (docs/model-language.md, "Sandbox and limits"). */
+/* (The fuzz target tests/fuzz/fuzz_model.c lowers the instruction and CPU limits.) */
+#ifndef MODEL_MAX_INSTR
 #define MODEL_MAX_INSTR  50000000L      /* Lua VM instructions per guarded call */
+#endif
 #define MODEL_MAX_MEM    ((size_t)256 << 20)   /* bytes allocated on top of the generator's */
+#ifndef MODEL_MAX_CPU_S
 #define MODEL_MAX_CPU_S  5              /* CPU seconds per guarded call (C loops, patterns) */
 #define CPU_TEXT         "5 s"          /* the same, for the message */
+#endif
 #define TOTAL_MAX_MEM    ((size_t)4 << 30)     /* sanity cap for the whole run */
 #define HOOK_STEP        100            /* instructions between two hook calls */
 
@@ -413,6 +418,7 @@ static int write_outputs(lua_State *L, int idx, const char *dir, int verbose)
     return ok;
 }
 
+#ifndef MBGEN_NO_MAIN   /* the fuzz target includes this file and has its own entry point */
 int main(int argc, char **argv)
 {
     char gendir[PATH_MAX], mainpath[PATH_MAX + 16];
@@ -481,3 +487,4 @@ int main(int argc, char **argv)
     lua_close(L);
     return rc;
 }
+#endif /* MBGEN_NO_MAIN */
