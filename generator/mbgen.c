@@ -57,6 +57,7 @@ typedef struct {
 static alloc_state MEM = { 0, TOTAL_MAX_MEM, 0, NULL };
 static volatile sig_atomic_t last_line;  /* G.line for the CPU timer's message */
 static guard_state G;
+static int internal_error;   /* set by msgh: the error is the generator's, not the model's */
 
 static void count_hook(lua_State *L, lua_Debug *ar);
 
@@ -289,6 +290,7 @@ static int msgh(lua_State *L)
         lua_pushstring(L, msg);
         return 1;
     }
+    internal_error = 1;
     luaL_traceback(L, L, msg, 1);
     lua_pushstring(L, "\nmbgen: internal error (a bug in the generator, not in the model)");
     lua_concat(L, 2);
@@ -468,7 +470,7 @@ int main(int argc, char **argv)
         rc = EXIT_INTERNAL;
     } else if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
-        int user = msg != NULL && strstr(msg, "internal error (a bug") == NULL;
+        int user = msg != NULL && !internal_error;   /* (a model's text cannot fake it) */
         fprintf(stderr, "%s\n", msg ? msg : "mbgen: error: unknown error");
         rc = user ? EXIT_USER : EXIT_INTERNAL;
     } else if (lua_istable(L, -1)) {      /* { dir = "...", verbose = bool, files = {...} } */
