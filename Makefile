@@ -66,7 +66,7 @@ RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runti
               runtime/mb_integrators.c runtime/mb_monitor.c
 RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
 RT_HDR     := runtime/mb_sim.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
-              runtime/mb_sim_impl.h runtime/mb_vec.h
+              runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h
 RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated
 RT_LIBS    := $(LAPACKE_LIBS) -lm
 RT_OBJ     := $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o)
@@ -350,14 +350,19 @@ mcu-measure: mcu-deps $(MCU_GEN)
 # Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,
 # mb_embed against direct mb_sim calls; double (ASan+UBSan) and float.
 EMBED_DEP := tests/test_embed.c tests/check.h runtime/mb_embed.h $(MCU_RT_SRC) runtime/mb_sim.h \
-             runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
+             runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h runtime/mb_linalg.h runtime/mb_status.h \
+             runtime/mb_model.h runtime/mb_config.h \
              $(MCU_GEN) Makefile
 EMBED_CC  := $(CSTD) $(WARN) -DMB_NO_LAPACKE -Iruntime -Igenerated -Itests
 $(BUILD)/test_embed: $(EMBED_DEP) | $(BUILD)
 	$(CC) $(EMBED_CC) -O1 -g $(SAN) tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
 $(BUILD)/test_embed_float: $(EMBED_DEP) | $(BUILD)
 	$(CC) $(EMBED_CC) $(OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
-TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float
+# the lean embedded build: only alf-trapezoid, no full-Jacobian terms (docs/embedding.md)
+$(BUILD)/test_embed_lean: $(EMBED_DEP) | $(BUILD)
+	$(CC) $(EMBED_CC) -O1 -g $(SAN) -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 \
+	    tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
+TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float $(BUILD)/test_embed_lean
 
 # ---------------------------------------------------------------- reliability
 # Hostile inputs, runtime faults, sanitizers, valgrind and fuzzing (issue 7).

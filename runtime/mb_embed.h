@@ -6,28 +6,15 @@
 
 #include <stddef.h>
 #include "mb_sim.h"
+#include "mb_layout.h"
 
 /* Workspace bytes for formulation F, integrator I, and a model with N coordinates, NC
  * constraints, PQ non-zeros in Phi_q and DQ, DV non-zeros in dQ/dq, dQ/dv (the generated
- * <NAME>_NQ, _NC, _PHI_Q_NNZ, _DQ_DQ_NNZ, _DQ_DV_NNZ). An integer constant expression, never
- * below mb_sim_workspace_size() (tests/test_embed.c checks it against mb_sim.c's layout). */
-#define MB_EMBED_NZ(F, N, NC) (2 * (N) + ((F) == MB_BAUMGARTE ? 0 : (NC)))
-#define MB_EMBED_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
-#define MB_EMBED_MAX(a, b) ((a) > (b) ? (a) : (b))
-/* dense scratch: the KKT matrix (F1, F2) or the n x n system and its companion (F3, F4), or
- * the assembly's J and J J^T, whichever is largest */
-#define MB_EMBED_NSCR(F, N, NC)                                                          \
-    MB_EMBED_MAX((F) == MB_BAUMGARTE || (F) == MB_CANONICAL ? ((N) + (NC)) * ((N) + (NC)) \
-                                                           : 2 * (N) * (N),              \
-                 (NC) * (N) + (NC) * (NC))
-#define MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                                          \
-    ((5 + MB_EMBED_NSTAGE(I)) * MB_EMBED_NZ(F, N, NC) + 15 * (N) + 16 * (NC)             \
-     + (2 + 2 * ((F) == MB_ALF_TRAPEZOID)) * (PQ) + (DQ) + (DV)                          \
-     + MB_EMBED_MAX((N) + (NC), (PQ)) + MB_EMBED_NSCR(F, N, NC))
-/* 51 blocks, each starting 16-byte aligned, plus 16 bytes of slack (mb_sim.c's layout()) */
-#define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV)                                     \
-    (sizeof(mb_real) * (size_t)MB_EMBED_REALS(F, I, N, NC, PQ, DQ, DV)                   \
-     + sizeof(int) * (size_t)(2 * (NC) + (N) + 1) + 51 * 12 + 16)
+ * <NAME>_NQ, _NC, _PHI_Q_NNZ, _DQ_DQ_NNZ, _DQ_DV_NNZ). An integer constant expression equal to
+ * mb_sim_workspace_size() with full_jacobian off: both sum the block list of mb_layout.h
+ * (tests/test_embed.c checks the equality). full_jacobian needs more: use the _FJ form. */
+#define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV) MB_LAYOUT_BYTES(F, I, 0, N, NC, PQ, DQ, DV)
+#define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV) MB_LAYOUT_BYTES(F, I, 1, N, NC, PQ, DQ, DV)
 /* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...). */
 #define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                               \
     MB_EMBED_WORK_BYTES(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ)

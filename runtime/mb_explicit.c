@@ -3,6 +3,7 @@
  * projection. Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
 #include "mb_sim_impl.h"
 
+#if MBI_F1 || MBI_F2
 /* ------------------------------------------------------------------ KKT solve (F1, F2) */
 
 /* Solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] with Phi_q values in s->Pq. Symmetric
@@ -41,9 +42,11 @@ static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x
     for (int r = 0; r < nc; r++) y[r] = d[n + r] * rhs[n + r];
     return finite_vec(N, rhs) ? MB_OK : MB_ERR_NONFINITE;
 }
+#endif
 
 /* ------------------------------------------------------------------ explicit right-hand sides */
 
+#if MBI_F1
 /* F1 (5.2): M a + Phi_q^T lambda = Q, Phi_q a = Gamma - 2 xi w Phidot - w^2 Phi,
  * Phidot = Phi_q v + Phi_t. z = [q; v]. */
 static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
@@ -74,7 +77,9 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(n, s->ev_v, v);
     return MB_OK;
 }
+#endif
 
+#if MBI_F2
 /* F2 (5.17, 5.21): [[M, Phi_q^T], [Phi_q, 0]] [v; sigma] = [p; -Phi_t - 2 xi w Phi - w^2 I],
  * pdot = Q + Phidot_q^T sigma, Idot = Phi. z = [q; p; I]. */
 static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
@@ -98,7 +103,9 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
 }
+#endif
 
+#if MBI_F3 || MBI_F4
 /* F3 (5.31-5.37): (M + a Phi_q^T Phi_q) v = p - Phi_q^T (a b + sigma~), b = Phi_t + 2 xi w Phi
  * + w^2 I; sigma~ += a (Phi_q v + b) (5.34) until |v_i+1 - v_i| < tol; pdot = Q + Phidot_q^T
  * sigma~ (5.32 with the updated sigma~ = sigma~ + a Phidot-term). sigma~ is warm-started from the
@@ -139,7 +146,9 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
 }
+#endif
 
+#if MBI_F3
 static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     const mb_model *m = s->m;
@@ -155,17 +164,28 @@ static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(nc, f + 2 * n, s->Phi);
     return MB_OK;
 }
+#endif
 
+#if MBI_EXPLICIT
 int mbi_rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     s->mon.evals++;
-    switch (s->p.formulation) {
+    switch (s->p.formulation) {   /* mb_params_check admits only what is compiled */
+#if MBI_F1
     case MB_BAUMGARTE: return rhs_baumgarte(s, t, z, f);
+#endif
+#if MBI_F2
     case MB_CANONICAL: return rhs_canonical(s, t, z, f);
-    default: return rhs_alf(s, t, z, f);
+#endif
+#if MBI_F3
+    case MB_ALF_EXPLICIT: return rhs_alf(s, t, z, f);
+#endif
+    default: return MB_ERR_PARAM;
     }
 }
+#endif
 
+#if MBI_F1
 /* ------------------------------------------------------------------ F1 velocity projection */
 
 /* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t). */
@@ -202,3 +222,4 @@ int mbi_project_velocity(mb_sim *s)
     }
     return MB_OK;
 }
+#endif

@@ -3,6 +3,7 @@
  * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
 #include "mb_sim_impl.h"
 
+#if MBI_DOPRI5
 static const mb_real dp_c[7] = {0, MB_R(0.2), MB_R(0.3), MB_R(0.8), MB_R(8.0) / 9, 1, 1};
 static const mb_real dp_a[7][6] = {
     {0},
@@ -14,7 +15,9 @@ static const mb_real dp_a[7][6] = {
     {MB_R(35.0) / 384, 0, MB_R(500.0) / 1113, MB_R(125.0) / 192, -MB_R(2187.0) / 6784, MB_R(11.0) / 84}};
 static const mb_real dp_e[7] = {MB_R(71.0) / 57600, 0, -MB_R(71.0) / 16695, MB_R(71.0) / 1920,
                                 -MB_R(17253.0) / 339200, MB_R(22.0) / 525, -MB_R(1.0) / 40};
+#endif
 
+#if MBI_RK4
 /* Classical RK4 from (t, z) with f(t, z) cached in fz; result in ztmp, f(t+h) in k[3]'s slot. */
 static int rk4_step(mb_sim *s, mb_real h)
 {
@@ -29,7 +32,9 @@ static int rk4_step(mb_sim *s, mb_real h)
     for (int i = 0; i < nz; i++) y[i] = s->z[i] + h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
     return finite_vec(nz, y) ? MB_OK : MB_ERR_NONFINITE;
 }
+#endif
 
+#if MBI_DOPRI5
 /* Dormand-Prince 5(4) trial step; *err receives the scaled RMS error estimate. The new state
  * goes to ztmp and f at it (FSAL) to k[6]. */
 static int dopri_step(mb_sim *s, mb_real h, mb_real *err)
@@ -58,7 +63,9 @@ static int dopri_step(mb_sim *s, mb_real h, mb_real *err)
     if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
     return MB_OK;
 }
+#endif
 
+#if MBI_EXPLICIT
 /* After an accepted explicit step: state = ztmp, fz = f at it, optional projection / reset. */
 static int accept_explicit(mb_sim *s, const mb_real *fnew)
 {
@@ -101,9 +108,11 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
     s->have_f = 0;
     return st;
 }
+#endif
 
 /* ------------------------------------------------------------------ steps */
 
+#if MBI_DOPRI5
 int mbi_step_dopri5(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0)
 {
     int st;
@@ -142,7 +151,9 @@ int mbi_step_dopri5(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real p
         }
     }
 }
+#endif
 
+#if MBI_RK4
 int mbi_step_rk4(mb_sim *s, mb_real h, mb_real t_new)
 {
     mb_real t_old = s->t;
@@ -155,3 +166,4 @@ int mbi_step_rk4(mb_sim *s, mb_real h, mb_real t_new)
     if (st < 0) return mbi_explicit_fail(s, t_old, st);
     return st;
 }
+#endif

@@ -1,6 +1,8 @@
 /* mb_sim.c - the runtime API: names, parameters, workspace layout, init, reset and the step
  * orchestration over the formulation and integrator files, getters. Layer: runtime core
  * (mb_sim_impl.h); never allocates or prints; every array lives in the caller's workspace. */
+#include <stddef.h>
+#include <string.h>
 #include "mb_sim_impl.h"
 
 /* ------------------------------------------------------------------ names and parameters */
@@ -46,29 +48,45 @@ void mb_params_default(mb_params *p, int f)
     p->asm_max_iter = 50;
 }
 
+/* The numeric parameters in checking order (a table: compact code on small targets). */
+enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1 };  /* > 0, >= 0, alpha, [0, 1), int >= 1 */
+#define PFIELD(f, kind) {offsetof(mb_params, f), kind, #f}
+static const struct { unsigned short off; unsigned char kind; const char *name; } pfields[] = {
+    PFIELD(h, PK_POS), PFIELD(rtol, PK_POS), PFIELD(atol, PK_POS), PFIELD(h_min, PK_NONNEG),
+    PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
+    PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_INT1),
+    PFIELD(sigma_reset, PK_NONNEG), PFIELD(baumgarte_cap, PK_NONNEG), PFIELD(rank_tol, PK_BELOW1),
+    PFIELD(asm_tol, PK_POS), PFIELD(asm_max_iter, PK_INT1)};
+#undef PFIELD
+
 int mb_params_check(const mb_params *p, const char **what)
 {
     const char *w = NULL;
+    static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
+    static const unsigned char i_built[3] = {MBI_RK4, MBI_DOPRI5, MBI_F4};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
     else if (p->integrator < 0 || p->integrator > 2) w = "integrator";
     else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
         w = "integrator (alf-trapezoid needs trapezoid, the others rk4 or dopri5)";
-    else if (!isfinite(p->h) || !(p->h > 0)) w = "h";
-    else if (!isfinite(p->rtol) || !(p->rtol > 0)) w = "rtol";
-    else if (!isfinite(p->atol) || !(p->atol > 0)) w = "atol";
-    else if (!isfinite(p->h_min) || p->h_min < 0) w = "h_min";
-    else if (!isfinite(p->h_max) || p->h_max < 0) w = "h_max";
-    else if (!isfinite(p->alpha) || p->alpha < 0 ||
-             (p->formulation >= MB_ALF_EXPLICIT && !(p->alpha > 0))) w = "alpha";
-    else if (!isfinite(p->xi) || p->xi < 0) w = "xi";
-    else if (!isfinite(p->omega) || p->omega < 0) w = "omega";
-    else if (!isfinite(p->tol) || !(p->tol > 0)) w = "tol";
-    else if (p->max_iter < 1) w = "max_iter";
-    else if (!isfinite(p->sigma_reset) || p->sigma_reset < 0) w = "sigma_reset";
-    else if (!isfinite(p->baumgarte_cap) || p->baumgarte_cap < 0) w = "baumgarte_cap";
-    else if (!isfinite(p->rank_tol) || p->rank_tol < 0 || p->rank_tol >= 1) w = "rank_tol";
-    else if (!isfinite(p->asm_tol) || !(p->asm_tol > 0)) w = "asm_tol";
-    else if (p->asm_max_iter < 1) w = "asm_max_iter";
+    else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
+    else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
+    else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
+    for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
+        const char *field = (const char *)p + pfields[k].off;
+        int kind = pfields[k].kind, bad;
+        if (kind == PK_INT1) {
+            int iv;
+            memcpy(&iv, field, sizeof iv);
+            bad = iv < 1;
+        } else {
+            mb_real v;
+            memcpy(&v, field, sizeof v);
+            bad = !isfinite(v) || v < 0 || (kind == PK_POS && !(v > 0)) ||
+                  (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0)) ||
+                  (kind == PK_BELOW1 && v >= 1);
+        }
+        if (bad) w = pfields[k].name;
+    }
     if (what) *what = w;
     return w ? MB_ERR_PARAM : MB_OK;
 }
@@ -96,57 +114,37 @@ static int check_model(const mb_model *m)
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
 }
 
-/* Dense scratch: the largest of the formulation's matrices and the assembly's. */
-static size_t scratch_reals(int n, int m, const mb_params *p, int *nint)
-{
-    size_t N = (size_t)n + (size_t)m, need = 0, f = (size_t)p->formulation;
-    /* Sizes mirrored by MB_EMBED_NSCR (mb_embed.h, checked tight by tests/test_embed.c): change
-     * both together. They could shrink to max(n^2 (2 n^2 with full_jacobian), m^2) - assembly
-     * now builds J J^T from the sparse rows and needs only m^2. */
-    size_t asmb = (size_t)m * (size_t)n + (size_t)m * (size_t)m;
-    (void)p->full_jacobian;
-    if (f == MB_BAUMGARTE || f == MB_CANONICAL) need = N * N;
-    else need = 2 * (size_t)n * (size_t)n;   /* F4 full Jacobian keeps K2 beside A */
-    *nint = (int)N;
-    return need > asmb ? need : asmb;
-}
-
-/* Bump allocator over the caller's memory; with base NULL it only counts. */
+/* Bump allocator over the caller's memory; with base NULL it only counts. Blocks are rounded to
+ * MB_LAYOUT_ALIGN, so the total is exactly MB_LAYOUT_BYTES (mb_layout.h). Empty blocks are NULL. */
 typedef struct { char *base; size_t off, cap; } arena;
 static void *take(arena *a, size_t bytes)
 {
-    size_t al = 16, off = (a->off + al - 1) / al * al;
-    a->off = off + bytes;
-    return a->base && a->off <= a->cap ? a->base + off : NULL;
+    size_t off = a->off;
+    a->off = off + MB_LAYOUT_ROUND(bytes);
+    return a->base && bytes > 0 && a->off <= a->cap ? a->base + off : NULL;
 }
 
 static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
 {
     arena a = {(char *)work, 0, size};
-    int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nint;
-    int nz = 2 * n + (p->formulation == MB_BAUMGARTE ? 0 : nc);
-    size_t R = sizeof(mb_real);
-    size_t nscr = scratch_reals(n, nc, p, &nint);
     mb_sim tmp, *t = s ? s : &tmp;
-#define TAKE(ptr, count) (t->ptr = take(&a, R * (size_t)(count)))
-    TAKE(z, nz); TAKE(fz, nz); TAKE(v, n); TAKE(pd, n); TAKE(sig, nc); TAKE(S, nc);
-    TAKE(lam, nc); TAKE(ptq, nc);
-    TAKE(ev_v, n); TAKE(ev_sig, nc); TAKE(ev_S, nc); TAKE(ev_lam, nc);
-    TAKE(Pq, nnz); TAKE(Pqd, nnz); TAKE(IPq, p->formulation == MB_ALF_TRAPEZOID ? nnz : 0);
-    TAKE(IPq_old, p->formulation == MB_ALF_TRAPEZOID ? nnz : 0);
-    TAKE(dQq, m->dq_dq_pat.nnz); TAKE(dQv, m->dq_dv_pat.nnz);
-    TAKE(Phi, nc); TAKE(Phit, nc); TAKE(Gam, nc); TAKE(Q, n); TAKE(cv, nc);
-    for (int i = 0; i < 8; i++) TAKE(tn[i], n);
-    for (int i = 0; i < 4; i++) TAKE(tm[i], nc);
-    int nstage = p->integrator == MB_DOPRI5 ? 7 : p->integrator == MB_RK4 ? 4 : 0;
-    for (int i = 0; i < 7; i++) TAKE(k[i], i < nstage ? nz : 0);
-    TAKE(ztmp, nz); TAKE(zold, nz); TAKE(zk, nz); TAKE(yd, 2 * n);
-    TAKE(dscale, n + nc); TAKE(kb, n + nc > nnz ? n + nc : nnz);
-    TAKE(scr, nscr);
-    t->piv = take(&a, sizeof(int) * (size_t)nint);
-    t->rowp = take(&a, sizeof(int) * (size_t)(nc + 1));
-#undef TAKE
-    return a.off + 16;
+    /* a build with one formulation / integrator knows them: the block sizes fold to constants */
+    int f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
+    int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
+    int fj = MBI_FJ && p->full_jacobian;
+#define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
+#define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
+    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
+              m->dq_dv_pat.nnz)
+#undef TAKE_R
+#undef TAKE_J
+    t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
+    t->ev_S = t->ev_sig;
+    if (f == MB_ALF_TRAPEZOID) {   /* only the start-up evaluation uses them */
+        t->ev_v = t->tn[2];
+        t->ev_sig = t->ev_S = t->tm[2];
+    }
+    return a.off;
 }
 
 size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
@@ -183,9 +181,8 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
 void mbi_take_eval(mb_sim *s)
 {
     copy(s->n, s->v, s->ev_v);
-    copy(s->nc, s->sig, s->ev_sig);
-    copy(s->nc, s->S, s->ev_S);
-    copy(s->nc, s->lam, s->ev_lam);
+    copy(s->nc, s->sig, s->ev_sig);            /* S and ev_S share these (layout) */
+    if (s->lam) copy(s->nc, s->lam, s->ev_lam);   /* F1 only */
 }
 
 int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int assemble)
@@ -202,17 +199,19 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (!finite_vec(n, s->z) || !finite_vec(n, s->v)) return MB_ERR_NONFINITE;
     s->t = t0;
     if (assemble && (st = mb_sim_assemble(s, t0, s->z, s->v, NULL))) return st;
-    zero(nc, s->sig); zero(nc, s->S); zero(nc, s->lam);
-    zero(nc, s->ev_sig); zero(nc, s->ev_S); zero(nc, s->ev_lam);
+    zero(nc, s->sig);
+    zero(nc, s->ev_sig);
+    if (s->lam) { zero(nc, s->lam); zero(nc, s->ev_lam); }
     copy(n, s->ev_v, s->v);
     if (s->IPq) zero(s->nnz, s->IPq);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
-    if (s->p.formulation == MB_ALF_TRAPEZOID) {
-        if ((st = mbi_trap_start(s, t0))) return st;
-    } else {
-        if ((st = mbi_rhs(s, t0, s->z, s->fz))) return st;
-    }
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID && (st = mbi_trap_start(s, t0))) return st;
+#endif
+#if MBI_EXPLICIT
+    if (s->p.formulation != MB_ALF_TRAPEZOID && (st = mbi_rhs(s, t0, s->z, s->fz))) return st;
+#endif
     mbi_take_eval(s);
     s->have_f = 1;
     s->h_next = s->p.h;
@@ -236,34 +235,49 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!s->ready) return MB_ERR_STATE;
     mb_real rem = t_stop - s->t;
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
+#if MBI_EXPLICIT
     if (s->p.integrator != MB_TRAPEZOID && !s->have_f) {   /* after a failed step */
         if ((st = mbi_rhs(s, s->t, s->z, s->fz)) < 0) return st;
         mbi_take_eval(s);
         s->have_f = 1;
     }
+#endif
     mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
     mb_monitor mon0 = s->mon;
+    (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
-    copy(s->nz, s->zold, s->z);
-    copy(s->n, s->tn[7], s->v);
+    if (s->p.integrator != MB_TRAPEZOID) {   /* for mbi_explicit_fail */
+        copy(s->nz, s->zold, s->z);
+        copy(s->n, s->tn[7], s->v);
+    }
+#if MBI_DOPRI5
     if (s->p.integrator == MB_DOPRI5) {
         st = mbi_step_dopri5(s, t_stop, &mon0, pnc0, pdrv0);
         if (st < 0) return st;
-    } else {
+    } else
+#endif
+    {
         mb_real h = s->p.h;
         /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
          * grid are t0 + k h (no accumulated rounding) */
         int last = rem <= h * MB_R(1.01);
         if (last) h = rem;
         mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
+        (void)t_new;                       /* unused when only dopri5 is compiled */
+#if MBI_RK4
         if (s->p.integrator == MB_RK4) st = mbi_step_rk4(s, h, t_new);
-        else st = mbi_step_trapezoid(s, h, t_new);
+#endif
+#if MBI_F4
+        if (s->p.integrator == MB_TRAPEZOID) st = mbi_step_trapezoid(s, h, t_new);
+#endif
         if (st < 0) return st;
         mbi_advance_monitor(s, h, pnc0, pdrv0);
+#if MBI_RK4
         if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
             s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
             return mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE);
         }
+#endif
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }

@@ -71,10 +71,10 @@ typedef struct mb_sim {
     int have_f;              /* f at the current state is cached in fz */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
-    /* arrays (see mb_sim.c for the layout) */
+    /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
     mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
-    mb_real *Pq, *Pqd, *IPq, *IPq_old, *dQq, *dQv;
+    mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
     mb_real *k[7], *ztmp, *zold, *zk, *yd;

@@ -5,8 +5,77 @@
 #define MB_SIM_IMPL_H
 
 #include "mb_sim.h"
+#include "mb_layout.h"
 #include "mb_linalg.h"
 #include "mb_vec.h"
+
+/* Compile-time selection (docs/embedding.md): MB_WITH_<X> = 0 leaves X out of the build; the
+ * default is everything. MB_ONLY_<F> sets the other formulations to 0 (MB_ONLY_ALF_TRAPEZOID also
+ * rk4 and dopri5). mb_params_check refuses what is left out with MB_ERR_PARAM. */
+#if defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
+    defined(MB_ONLY_ALF_EXPLICIT)
+#if !defined(MB_WITH_BAUMGARTE) && !defined(MB_ONLY_BAUMGARTE)
+#define MB_WITH_BAUMGARTE 0
+#endif
+#if !defined(MB_WITH_CANONICAL) && !defined(MB_ONLY_CANONICAL)
+#define MB_WITH_CANONICAL 0
+#endif
+#if !defined(MB_WITH_ALF_EXPLICIT) && !defined(MB_ONLY_ALF_EXPLICIT)
+#define MB_WITH_ALF_EXPLICIT 0
+#endif
+#if !defined(MB_WITH_ALF_TRAPEZOID) && !defined(MB_ONLY_ALF_TRAPEZOID)
+#define MB_WITH_ALF_TRAPEZOID 0
+#endif
+#endif
+#ifdef MB_ONLY_ALF_TRAPEZOID
+#ifndef MB_WITH_RK4
+#define MB_WITH_RK4 0
+#endif
+#ifndef MB_WITH_DOPRI5
+#define MB_WITH_DOPRI5 0
+#endif
+#endif
+#ifndef MB_WITH_BAUMGARTE
+#define MB_WITH_BAUMGARTE 1
+#endif
+#ifndef MB_WITH_CANONICAL
+#define MB_WITH_CANONICAL 1
+#endif
+#ifndef MB_WITH_ALF_EXPLICIT
+#define MB_WITH_ALF_EXPLICIT 1
+#endif
+#ifndef MB_WITH_ALF_TRAPEZOID
+#define MB_WITH_ALF_TRAPEZOID 1
+#endif
+#ifndef MB_WITH_RK4
+#define MB_WITH_RK4 1
+#endif
+#ifndef MB_WITH_DOPRI5
+#define MB_WITH_DOPRI5 1
+#endif
+#ifndef MB_WITH_ASSEMBLY           /* mb_sim_assemble; without it reset(assemble=1) fails */
+#define MB_WITH_ASSEMBLY 1
+#endif
+#ifndef MB_WITH_FULL_JACOBIAN      /* F4's optional second-derivative Newton terms */
+#define MB_WITH_FULL_JACOBIAN 1
+#endif
+/* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
+#define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5)
+#define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
+#define MBI_F2 (MB_WITH_CANONICAL && MBI_EXPL_INTEG)
+#define MBI_F3 (MB_WITH_ALF_EXPLICIT && MBI_EXPL_INTEG)
+#define MBI_F4 MB_WITH_ALF_TRAPEZOID
+#define MBI_EXPLICIT (MBI_F1 || MBI_F2 || MBI_F3)
+#define MBI_RK4 (MB_WITH_RK4 && MBI_EXPLICIT)
+#define MBI_DOPRI5 (MB_WITH_DOPRI5 && MBI_EXPLICIT)
+#define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
+#define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
+#define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
+#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_F4)
+#define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MB_TRAPEZOID)
+#if !MBI_EXPLICIT && !MBI_F4
+#error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
+#endif
 
 /* A (n x n, col-major) += a * Pa^T Pb, Pa and Pb on the constraint pattern (rows in rowp). */
 static inline void add_ptp(mb_sim *s, mb_real *A, mb_real a, const mb_real *Pa, const mb_real *Pb)
@@ -21,7 +90,7 @@ static inline void add_ptp(mb_sim *s, mb_real *A, mb_real a, const mb_real *Pa, 
         }
 }
 
-/* mb_sim.c: bring the derived quantities (v, sig, S, lam) of the last evaluation into the state. */
+/* mb_sim.c: bring the derived quantities (v, sig = S, lam) of the last evaluation into the state. */
 void mbi_take_eval(mb_sim *s);
 
 /* mb_explicit.c: right-hand side f(t, z) of the explicit formulation F1-F3 (counts evals;

@@ -6,6 +6,7 @@
 /* ------------------------------------------------------------------ Newton step */
 
 
+#if MBI_FJ
 /* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
  * s = sigma~ + alpha c held fixed, by central differences of the model's Phi_q and Phidot_q
  * (the interface has no second derivatives). Adds h/2 K1 - h^2/4 K2q - h/2 K2v to the reduced
@@ -37,6 +38,7 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
         }
     }
 }
+#endif
 
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
  * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y. */
@@ -51,7 +53,6 @@ static int trap_step(mb_sim *s, mb_real h)
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
     mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
     copy(s->nz, s->zk, s->z);
-    copy(nnz, s->IPq_old, s->IPq);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
     /* 5.54, 5.55: explicit Euler for Int Phi and Int Phi_q using q_k */
@@ -96,7 +97,9 @@ static int trap_step(mb_sim *s, mb_real h)
         add_ptp(s, A, -h / 2 * a * c2, s->Pqd, s->IPq);
         add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
         add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
+#if MBI_FJ
         if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
+#endif
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
         int st = mb_lu_factor(n, A, s->piv, 0, NULL);
         if (st) return st;
@@ -110,11 +113,13 @@ static int trap_step(mb_sim *s, mb_real h)
         for (int r = 0; r < nc; r++) tmpm[r] *= a * c1;
         for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * c2 * s->IPq[k] * dq[m->phi_q_pat.col[k]];
         sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+#if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
             const mb_real *K2 = s->scr + (size_t)n * n;
             for (int j = 0; j < n; j++)
                 for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
         }
+#endif
         for (int i = 0; i < n; i++) dp[i] += tmpn[i];
         if (!finite_vec(n, dq) || !finite_vec(n, dp)) return MB_ERR_NONFINITE;
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
@@ -166,8 +171,10 @@ int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         copy(s->n, s->v, s->yd);
         copy(s->n, s->pd, s->yd + s->n);
         copy(nc, s->sig, sig_old);
-        copy(s->nnz, s->IPq, s->IPq_old);
-        copy(nc, s->S, s->tm[3]);
+        /* undo 5.55 (Int Phi_q enters only the Newton matrix: rounding here changes no
+         * converged result, and saves a copy of it) */
+        s->m->phi_q(s->m, t_old, s->z, s->Pq);
+        for (int k = 0; k < s->nnz; k++) s->IPq[k] -= h * s->Pq[k];
         s->t = t_old;
         return st;
     }

@@ -26,7 +26,8 @@ static inline int finite_vec(int n, const mb_real *a)
     return 1;
 }
 static inline void zero(int n, mb_real *a) { for (int i = 0; i < n; i++) a[i] = 0; }
-static inline void copy(int n, mb_real *d, const mb_real *s) { if (n > 0) memcpy(d, s, sizeof(mb_real) * (size_t)n); }
+/* d and s may be the same array (aliased workspace blocks), never partly overlapping */
+static inline void copy(int n, mb_real *d, const mb_real *s) { if (n > 0 && d != s) memcpy(d, s, sizeof(mb_real) * (size_t)n); }
 
 /* out[rows] = P x */
 static inline void sp_mv(const mb_pattern *pat, const mb_real *val, const mb_real *x, mb_real *out, int rows)

@@ -1,7 +1,8 @@
 /* test_embed.c - the firmware API (runtime/mb_embed.h) on the host: the compile-time workspace
  * bound covers mb_sim_workspace_size for every formulation/integrator on two generated models and
- * is not wasteful; mb_embed_start/step reproduce direct mb_sim calls bit for bit; a workspace one
- * byte short is refused. Layer: test program (tests/check.h). */
+ * equals it; mb_embed_start/step reproduce direct mb_sim calls bit for bit; a workspace one
+ * byte short is refused; built lean (-DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0) the
+ * rest is refused. Layer: test program (tests/check.h). */
 #include <string.h>
 
 #include "andrews.h"
@@ -25,6 +26,18 @@ static size_t bound(const char *model, int k)
     return MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, f, i);
 }
 
+#ifndef MB_ONLY_ALF_TRAPEZOID
+static size_t bound_fj(const char *model)
+{
+    if (!strcmp(model, "andrews"))
+        return MB_EMBED_WORK_BYTES_FJ(MB_ALF_TRAPEZOID, MB_TRAPEZOID, ANDREWS_NQ, ANDREWS_NC,
+                                      ANDREWS_PHI_Q_NNZ, ANDREWS_DQ_DQ_NNZ, ANDREWS_DQ_DV_NNZ);
+    return MB_EMBED_WORK_BYTES_FJ(MB_ALF_TRAPEZOID, MB_TRAPEZOID, DOUBLE_PENDULUM_NQ,
+                                  DOUBLE_PENDULUM_NC, DOUBLE_PENDULUM_PHI_Q_NNZ,
+                                  DOUBLE_PENDULUM_DQ_DQ_NNZ, DOUBLE_PENDULUM_DQ_DV_NNZ);
+}
+#endif
+
 static void check_bounds(const mb_model *m)
 {
     for (int k = 0; k < NPAIRS; k++) {
@@ -32,12 +45,33 @@ static void check_bounds(const mb_model *m)
         mb_params_default(&p, pairs[k][0]);
         p.integrator = pairs[k][1];
         size_t need = mb_sim_workspace_size(m, &p), have = bound(m->name, k);
+#ifdef MB_ONLY_ALF_TRAPEZOID
+        /* the lean build (test_embed_lean) refuses what it left out */
+        if (pairs[k][0] != MB_ALF_TRAPEZOID) {
+            const char *what = NULL;
+            CHECK(need == 0 && mb_params_check(&p, &what) == MB_ERR_PARAM && what &&
+                  strstr(what, "not compiled in"), "%s %s: not refused by the lean build",
+                  m->name, mb_formulation_name(pairs[k][0]));
+            continue;
+        }
+#endif
         CHECK(need > 0, "%s pair %d: workspace size 0", m->name, k);
         CHECK(have >= need, "%s %s/%s: bound %zu < needed %zu", m->name,
               mb_formulation_name(pairs[k][0]), mb_integrator_name(pairs[k][1]), have, need);
-        /* slack: at most the alignment allowance (51 blocks x 12 B + 16 B) */
-        CHECK(have - need <= 51 * 12 + 16, "%s %s/%s: bound %zu wastes %zu bytes", m->name,
-              mb_formulation_name(pairs[k][0]), mb_integrator_name(pairs[k][1]), have, have - need);
+        /* the same formula: not one byte wasted */
+        CHECK(have == need, "%s %s/%s: bound %zu, needed %zu", m->name,
+              mb_formulation_name(pairs[k][0]), mb_integrator_name(pairs[k][1]), have, need);
+        /* with full_jacobian (F4 only) the _FJ bound */
+        if (pairs[k][0] == MB_ALF_TRAPEZOID) {
+            p.full_jacobian = 1;
+            size_t fj = mb_sim_workspace_size(m, &p);
+#ifdef MB_ONLY_ALF_TRAPEZOID
+            CHECK(fj == 0, "%s: full_jacobian not refused by the lean build", m->name);
+#else
+            CHECK(fj > need && fj == bound_fj(m->name), "%s full_jacobian: bound %zu, needed %zu",
+                  m->name, bound_fj(m->name), fj);
+#endif
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # measure.sh - the figures of docs/embedding.md: flash, RAM, stack and cost per step of the
 # firmware example per target, model, formulation and precision, built as a user would build it
-# (the toolchain's libm, no pinned sin/cos). Usage: scripts/mcu/measure.sh [-Os|-O2] > table.md
+# (the toolchain's libm, no pinned sin/cos), lean by default (MCU_LEAN=0: the whole runtime).
+# Usage: scripts/mcu/measure.sh [-Os|-O2] > table.md
 # Cost: guest instructions under `qemu -icount`, from the SysTick count (see mcu.sh).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,6 +14,7 @@ out=build/mcu-measure${MCU_OPT}
 : "${MCU_TARGETS:=m4f m3}"
 : "${MCU_GEN:=generated}"
 : "${MCU_STEPS:=200}"
+: "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
 runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c runtime/mb_integrators.c runtime/mb_monitor.c runtime/mb_linalg.c runtime/mb_status.c"
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
 mkdir -p "$out"
@@ -32,6 +34,13 @@ params() {
         case "$1" in
             andrews) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-7)" ;;
             double_pendulum) p="$p -DFW_ALPHA=MB_R(1e5) -DFW_TOL=MB_R(1e-4)" ;;
+        esac
+    fi
+    # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
+    if [ "$MCU_LEAN" = 1 ]; then
+        case "$2" in
+            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0" ;;
+            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0" ;;
         esac
     fi
     echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"

@@ -1,0 +1,70 @@
+/* mb_layout.h - the workspace of mb_sim as one list of blocks: laid out by mb_sim.c and summed at
+ * compile time by mb_embed.h, so the firmware's static workspace and mb_sim_workspace_size()
+ * come from the same formula. Layer: runtime API support; macros only, no code. */
+#ifndef MB_LAYOUT_H
+#define MB_LAYOUT_H
+
+#include <stddef.h>
+#include "mb_sim.h"
+
+/* Every block starts at a multiple of MB_LAYOUT_ALIGN bytes from the workspace start (the real
+ * blocks come first, the int blocks last; the workspace itself is aligned for mb_real). */
+#define MB_LAYOUT_ALIGN (sizeof(mb_real) > sizeof(int) ? sizeof(mb_real) : sizeof(int))
+#define MB_LAYOUT_ROUND(bytes) (((bytes) + MB_LAYOUT_ALIGN - 1) / MB_LAYOUT_ALIGN * MB_LAYOUT_ALIGN)
+
+/* Which formulation needs what (F: MB_BAUMGARTE ... MB_ALF_TRAPEZOID). */
+#define MB_L_F1(F) ((F) == MB_BAUMGARTE)
+#define MB_L_KKT(F) ((F) == MB_BAUMGARTE || (F) == MB_CANONICAL)
+#define MB_L_ALF(F) ((F) == MB_ALF_EXPLICIT || (F) == MB_ALF_TRAPEZOID)
+#define MB_L_F4(F) ((F) == MB_ALF_TRAPEZOID)
+#define MB_L_IF(c, x) ((c) ? (x) : 0)
+#define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
+#define MB_L_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
+/* Dense scratch: the scaled KKT matrix (F1, F2), the n x n matrix of F3 / F4 (F4 with
+ * full_jacobian keeps its companion K2 beside it), at least the assembly's J J^T (nc x nc). */
+#define MB_L_NSCR(F, FJ, N, NC)                                                               \
+    MB_L_MAX((NC) * (NC), MB_L_KKT(F) ? ((N) + (NC)) * ((N) + (NC))                          \
+                                      : (1 + (MB_L_F4(F) && (FJ))) * (N) * (N))
+
+/* MB_LAYOUT(R, J, F, I, FJ, N, NC, PQ, DQ, DV) expands R(field, count) for each block of mb_real
+ * and J(field, count) for each block of int, in layout order, for formulation F, integrator I,
+ * full_jacobian FJ (0/1), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of
+ * dQ/dq and dQ/dv. A block of count 0 is not used by F (its pointer is NULL). Not listed:
+ * S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz (FSAL), and F4 keeps
+ * its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then). */
+#define MB_LAYOUT(R, J, F, I, FJ, N, NC, PQ, DQ, DV)                                          \
+    R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
+    R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
+    R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
+    R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
+    R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
+    R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F), PQ)) R(IPq, MB_L_IF(MB_L_F4(F), PQ))                 \
+    R(dQq, MB_L_IF(MB_L_F4(F), DQ)) R(dQv, MB_L_IF(MB_L_F4(F), DV))                            \
+    R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
+    R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \
+    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N)) R(tn[3], MB_L_IF(MB_L_F4(F), N))  \
+    R(tn[4], MB_L_IF(MB_L_F4(F), N)) R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                  \
+    R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N))         \
+    R(tm[0], NC) R(tm[1], NC) R(tm[2], NC) R(tm[3], NC)                                       \
+    R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
+    R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
+    R(k[3], MB_L_IF(MB_L_NSTAGE(I) > 3, MB_L_NZ(F, N, NC)))                                   \
+    R(k[4], MB_L_IF(MB_L_NSTAGE(I) > 4, MB_L_NZ(F, N, NC)))                                   \
+    R(k[5], MB_L_IF(MB_L_NSTAGE(I) > 5, MB_L_NZ(F, N, NC)))                                   \
+    R(k[6], MB_L_IF(MB_L_NSTAGE(I) > 6, MB_L_NZ(F, N, NC)))                                   \
+    R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
+    R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
+    R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
+    R(dscale, MB_L_IF(MB_L_KKT(F), (N) + (NC)))                                               \
+    R(kb, MB_L_KKT(F) ? (N) + (NC) : MB_L_IF(MB_L_F4(F) && (FJ), PQ))                          \
+    R(scr, MB_L_NSCR(F, FJ, N, NC))                                                           \
+    J(piv, MB_L_KKT(F) ? (N) + (NC) : MB_L_IF(MB_L_F4(F), N)) J(rowp, (NC) + 1)
+
+/* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
+#define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
+#define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
+#define MB_LAYOUT_BYTES(F, I, FJ, N, NC, PQ, DQ, DV) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, N, NC, PQ, DQ, DV))
+
+#endif /* MB_LAYOUT_H */
