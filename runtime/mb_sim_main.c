@@ -2,6 +2,7 @@
  * Layer: host tool on top of mb_sim.h; the only runtime file that allocates and prints.
  * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,16 @@ static int num(const char *s, double *out)
     if (*end || errno || !isfinite(v)) return -1;
     *out = v;
     return 0;
+}
+
+/* The temporary CSV, removed when the run is interrupted (SIGINT, SIGTERM, SIGHUP): a killed
+ * run leaves neither a partial CSV nor its temporary. */
+static char tmp[4096];
+static void on_signal(int sig)
+{
+    if (tmp[0]) unlink(tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static double wall(void)
@@ -248,10 +259,10 @@ int main(int argc, char **argv)
 
     double w0 = wall();
     FILE *csv = NULL;
-    char tmp[4096];
     if (out) {
         if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); return bad("--out", out, "path too long"); }
         csv = fopen(tmp, "w");
+        if (csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         if (!csv) { fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, out, tmp, strerror(errno)); free(work); free(pts); return 1; }
         fprintf(csv, "t");
         for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);

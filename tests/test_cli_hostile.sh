@@ -130,6 +130,18 @@ if [ $rc -eq 1 ] && grep -q "cannot write" "$T/err" && grep -q "^status=error" "
 else bad "file size limit: exit $rc: $(cat "$T/err")"; fi
 no_output "$T/big.csv"
 
+# an interrupted run (SIGTERM, SIGINT, SIGHUP) leaves neither the CSV nor its temporary
+for sig in TERM INT HUP; do
+    inputs=$((inputs + 1))
+    "$ASIM" --t-end 10 --quiet --out "$T/kill.csv" >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do compgen -G "$T/kill.csv.tmp*" >/dev/null && break; sleep 0.05; done
+    sleep 0.2
+    kill -$sig $pid; { wait $pid; } 2>/dev/null; rc=$?
+    if [ $rc -ge 128 ] && ! compgen -G "$T/kill.csv*" >/dev/null; then ok
+    else bad "SIG$sig: exit $rc, left: $(ls "$T"/kill.csv* 2>/dev/null)"; rm -f "$T"/kill.csv*; fi
+done
+
 # absurd but valid values: the run finishes or stops with a fault, never crashes or hangs;
 # whatever CSV it leaves is complete (header + full rows)
 while IFS='|' read -r want args; do
