@@ -23,11 +23,14 @@
 #endif
 
 /* Limits while model code runs (docs/model-language.md, "Sandbox and limits"). */
-/* (The fuzz target tests/fuzz/fuzz_model.c lowers the instruction and CPU limits.) */
+/* (The fuzz target tests/fuzz/fuzz_model.c lowers the instruction, memory and CPU limits.) */
 #ifndef MODEL_MAX_INSTR
 #define MODEL_MAX_INSTR  50000000L      /* Lua VM instructions per guarded call */
 #endif
+#ifndef MODEL_MAX_MEM
 #define MODEL_MAX_MEM    ((size_t)256 << 20)   /* bytes allocated on top of the generator's */
+#define MEM_TEXT         "256 MiB"      /* the same, for the message */
+#endif
 #ifndef MODEL_MAX_CPU_S
 #define MODEL_MAX_CPU_S  5              /* CPU seconds per guarded call (C loops, patterns) */
 #define CPU_TEXT         "5 s"          /* the same, for the message */
@@ -93,7 +96,7 @@ static const char *chunk_file(void)
 
 static const char *limit_text(void)
 {
-    return MEM.hit ? "model exceeded the memory limit (256 MiB)"
+    return MEM.hit ? "model exceeded the memory limit (" MEM_TEXT ")"
                    : "model exceeded the instruction limit (50 million instructions)";
 }
 

@@ -12,17 +12,17 @@
 #define MODEL_MAX_INSTR 300000L
 #define MODEL_MAX_CPU_S 2
 #define CPU_TEXT "2 s"
+#define MODEL_MAX_MEM ((size_t)64 << 20)
+#define MEM_TEXT "64 MiB"
 #define MBGEN_NO_MAIN
 
 /* The CPU timer ends mbgen with _exit (a C function such as a pathological pattern match cannot
- * be interrupted otherwise). Here it jumps back to the input's start and the Lua state is
- * abandoned (kept reachable, so LeakSanitizer does not count it). */
+ * be interrupted otherwise). Here the first alarm trips the guard (the model stops at its next
+ * VM instruction, as after the instruction limit) and re-arms the timer; a second one jumps back
+ * to the input's start and the Lua state is abandoned (kept reachable for LeakSanitizer). */
 static sigjmp_buf cpu_jump;
-static void fuzz_cpu_exit(int code)
-{
-    (void)code;
-    siglongjmp(cpu_jump, 1);
-}
+static int cpu_strikes;
+static void fuzz_cpu_exit(int code);
 
 /* Coverage of Lua lines for libFuzzer: a line hook counts (source, line) pairs in an extra
  * counters section, composed with the host's own hook (instruction count, calls). */
@@ -54,6 +54,18 @@ static void fuzz_sethook(lua_State *L, lua_Hook f, int mask, int count)
 #include "../../generator/mbgen.c"
 #undef lua_sethook
 #undef _exit
+
+static void fuzz_cpu_exit(int code)
+{
+    (void)code;
+    if (cpu_strikes++ == 0 && MEM.L != NULL) {
+        G.tripped = 1;
+        fuzz_sethook(MEM.L, count_hook, LUA_MASKCOUNT, 1);
+        set_cpu_timer(1);
+        return;
+    }
+    siglongjmp(cpu_jump, 1);
+}
 
 /* The driver: the same calls as main.lua's --check path, then emit for small models. */
 static const char driver[] =
@@ -121,6 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     internal_error = 0;
+    cpu_strikes = 0;
     int status = lua_pcall(L, 2, 0, hidx);
     if (status != LUA_OK && status != LUA_ERRMEM) {
         const char *msg = lua_tostring(L, -1);
