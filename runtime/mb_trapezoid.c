@@ -48,7 +48,13 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
 #endif
 
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
- * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y. */
+ * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y.
+ * The matrix differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I (v = 2/h (q - q_k) - v_k)
+ * fully: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q, where the thesis (5.45-5.47) keeps c1 Phi_q only
+ * (and adds c2 IPq, kept). At a singular position, u^T Phi_q = 0 for the lost-rank direction u,
+ * so u^T c depends on q only through u^T Phidot_q: without that term Newton does not see it, and
+ * the sigma~ update 5.34 pumps u^T sigma~ by alpha u^T c every iteration - the iteration
+ * diverged on every step that landed on the four-bar's singular position. */
 static int trap_step(mb_sim *s, mb_real h)
 {
     const mb_model *m = s->m;
@@ -102,6 +108,10 @@ static int trap_step(mb_sim *s, mb_real h)
         add_ptp(s, A, a * c2, s->Pq, s->IPq);
         add_ptp(s, A, -h / 2 * a * c1, s->Pqd, s->Pq);
         add_ptp(s, A, -h / 2 * a * c2, s->Pqd, s->IPq);
+        /* + the (Phi_q v)_q part of dc/dq, h/2 Phidot_q: small at regular positions, but at a
+         * singular one the only first-order coupling of c along the lost rank (see above) */
+        add_ptp(s, A, a * h / 2, s->Pq, s->Pqd);
+        add_ptp(s, A, -h / 2 * a * h / 2, s->Pqd, s->Pqd);
         add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
         add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
 #if MBI_FJ
@@ -111,7 +121,8 @@ static int trap_step(mb_sim *s, mb_real h)
         int st = mb_lu_factor(n, A, s->piv, 0, NULL);
         if (st) return st;
         mb_lu_solve(n, A, s->piv, dq);
-        /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv - Phidot_q^T a (c1 Phi_q + c2 IPq) */
+        /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
+         *                                   - Phidot_q^T a (c1 Phi_q + c2 IPq + h/2 Phidot_q) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
@@ -119,6 +130,7 @@ static int trap_step(mb_sim *s, mb_real h)
         sp_mv(&m->phi_q_pat, s->Pq, dq, tmpm, nc);
         for (int r = 0; r < nc; r++) tmpm[r] *= a * c1;
         for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * c2 * s->IPq[k] * dq[m->phi_q_pat.col[k]];
+        for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * h / 2 * s->Pqd[k] * dq[m->phi_q_pat.col[k]];
         sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
