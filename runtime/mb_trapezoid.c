@@ -47,6 +47,23 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
 }
 #endif
 
+/* A += a (Phi_q - h/2 Phidot_q)^T D with D = c1 Phi_q + c2 IPq + h/2 Phidot_q = h/2 dc/dq (see
+ * trap_step), on the constraint pattern row by row; Dr (n values) holds one row of D. */
+static void add_newton_ptp(mb_sim *s, mb_real *A, mb_real a, mb_real c1, mb_real c2, mb_real h,
+                           mb_real *Dr)
+{
+    const int *col = s->m->phi_q_pat.col, n = s->n;
+    for (int r = 0; r < s->nc; r++) {
+        int k0 = s->rowp[r], k1 = s->rowp[r + 1];
+        for (int l = k0; l < k1; l++) Dr[l - k0] = c1 * s->Pq[l] + c2 * s->IPq[l] + h / 2 * s->Pqd[l];
+        for (int k = k0; k < k1; k++) {
+            mb_real ak = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
+            if (ak == 0) continue;
+            for (int l = k0; l < k1; l++) A[col[k] + (long)col[l] * n] += ak * Dr[l - k0];
+        }
+    }
+}
+
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
  * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y.
  * The matrix differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I (v = 2/h (q - q_k) - v_k)
@@ -104,14 +121,7 @@ static int trap_step(mb_sim *s, mb_real h)
         /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
         memset(A, 0, sizeof(mb_real) * (size_t)n * (size_t)n);
         for (int i = 0; i < n; i++) A[i + (long)i * n] = m->mass[i];
-        add_ptp(s, A, a * c1, s->Pq, s->Pq);
-        add_ptp(s, A, a * c2, s->Pq, s->IPq);
-        add_ptp(s, A, -h / 2 * a * c1, s->Pqd, s->Pq);
-        add_ptp(s, A, -h / 2 * a * c2, s->Pqd, s->IPq);
-        /* + the (Phi_q v)_q part of dc/dq, h/2 Phidot_q: small at regular positions, but at a
-         * singular one the only first-order coupling of c along the lost rank (see above) */
-        add_ptp(s, A, a * h / 2, s->Pq, s->Pqd);
-        add_ptp(s, A, -h / 2 * a * h / 2, s->Pqd, s->Pqd);
+        add_newton_ptp(s, A, a, c1, c2, h, tmpn);
         add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
         add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
 #if MBI_FJ
@@ -127,10 +137,10 @@ static int trap_step(mb_sim *s, mb_real h)
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
         for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        sp_mv(&m->phi_q_pat, s->Pq, dq, tmpm, nc);
-        for (int r = 0; r < nc; r++) tmpm[r] *= a * c1;
-        for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * c2 * s->IPq[k] * dq[m->phi_q_pat.col[k]];
-        for (int k = 0; k < nnz; k++) tmpm[m->phi_q_pat.row[k]] += a * h / 2 * s->Pqd[k] * dq[m->phi_q_pat.col[k]];
+        zero(nc, tmpm);                      /* a D dq */
+        for (int k = 0; k < nnz; k++)
+            tmpm[m->phi_q_pat.row[k]] += a * (c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k]) *
+                                         dq[m->phi_q_pat.col[k]];
         sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
