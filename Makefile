@@ -310,7 +310,8 @@ bench: deps $(BUILD)/bench_generic
 	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
 
 # Where the time of an alf-trapezoid step goes (perf, if installed): inclusive shares of the
-# model functions, dense matrix assembly, factorization and solves. PROFILE_MODEL=andrews.
+# model functions, matrix assembly (the runtime's add_* helpers), sparse products (sp_*),
+# factorization and solves (mb_lu_* / mb_chol_*). PROFILE_MODEL=andrews.
 PROFILE_MODEL ?= andrews
 PROFILE_STEPS ?= 4000
 .PHONY: bench-profile
@@ -320,12 +321,12 @@ bench-profile: $(BUILD)/bench_generic
 	    perf record -q --call-graph dwarf,16384 -F 2000 -o $(BUILD)/perf.$$e.data \
 	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) alf-trapezoid $$e $(PROFILE_STEPS) || exit 1; \
 	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
-	    awk -v e=$$e -v m=$(PROFILE_MODEL) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$NF == "-" ? $$(NF-2) : $$NF; \
+	    awk -v e=$$e -v m=$(PROFILE_MODEL) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$4; \
 	        if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points)$$") f += c; \
 	        else if (s ~ /^mb_(lu|chol)_factor$$/) fa += c; else if (s ~ /^mb_(lu|chol)_solve$$/) so += c; \
-	        else if (s ~ /^(add_ptp|add_sparse)$$/) as += c; else if (s == "mb_sim_step") tot = c } \
-	        END { printf "%-10s alf-trapezoid %s: model functions %4.1f%%, dense assembly %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other %4.1f%%\n", \
-	              e, m, f, as, fa, so, tot - f - as - fa - so }'; \
+	        else if (s ~ /^add_/) as += c; else if (s ~ /^sp_/) sp += c; else if (s == "mb_sim_step") tot = c } \
+	        END { printf "%-10s alf-trapezoid %s: model functions %4.1f%%, matrix assembly %4.1f%%, sparse products %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other %4.1f%%\n", \
+	              e, m, f, as, sp, fa, so, tot - f - as - sp - fa - so }'; \
 	done
 
 # ---------------------------------------------------------------- mcu
