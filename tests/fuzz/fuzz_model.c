@@ -84,13 +84,21 @@ static char gendir[PATH_MAX];
 static lua_State *abandoned[256];
 static int n_abandoned;
 
+static char work_dir[64];
+static void remove_work_dir(void)   /* at the end of the bounded run */
+{
+    remove(model_path);
+    rmdir(work_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    char dir[] = "/tmp/mbgen_fuzz.XXXXXX";
-    if (!mkdtemp(dir)) abort();
-    snprintf(model_path, sizeof model_path, "%s/model.lua", dir);
+    snprintf(work_dir, sizeof work_dir, "/tmp/mbgen_fuzz.XXXXXX");
+    if (!mkdtemp(work_dir)) abort();
+    snprintf(model_path, sizeof model_path, "%s/model.lua", work_dir);
+    atexit(remove_work_dir);
     find_gendir(gendir, sizeof gendir);
     return 0;
 }

@@ -64,13 +64,21 @@ static int csv_complete(const char *path)
     return ok && !first && col0 && strcmp(start, "t,") == 0;
 }
 
+static char work_dir[64];
+static void remove_work_dir(void)   /* at the end of the bounded run */
+{
+    remove(out_path);
+    rmdir(work_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    char dir[] = "/tmp/mb_sim_fuzz.XXXXXX";
-    if (!mkdtemp(dir)) abort();
-    snprintf(out_path, sizeof out_path, "%s/out.csv", dir);
+    snprintf(work_dir, sizeof work_dir, "/tmp/mb_sim_fuzz.XXXXXX");
+    if (!mkdtemp(work_dir)) abort();
+    snprintf(out_path, sizeof out_path, "%s/out.csv", work_dir);
+    atexit(remove_work_dir);
     return 0;
 }
 
