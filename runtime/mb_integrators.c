@@ -117,7 +117,11 @@ int mbi_step_dopri5(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real p
 {
     int st;
     mb_real rem = t_stop - s->t, t_start = s->t;
-    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 64 * MB_EPS * (1 + MB_FABS(s->t));
+    /* Below 16 eps |t| the stage times t + c_j h (c_2 = 0.2) are resolved to a few ulps only and
+     * t + h to 16: the step no longer discretizes time. Relative to the interval's endpoints
+     * (not 1 s), so the rule does not depend on the time unit and also holds near t = 0. */
+    mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
+    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     int lastfail = 0;
     for (;;) {
         mb_real h = s->h_next;

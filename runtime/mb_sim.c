@@ -33,6 +33,7 @@ void mb_params_default(mb_params *p, int f)
     p->atol = MB_R(1e-8);
     p->tol = MB_R(1e-10);
     p->max_iter = 10;
+    p->max_steps = 100000000L;
     switch (f) {
     case MB_BAUMGARTE: p->xi = 10; p->omega = 10; break;
     case MB_CANONICAL: p->xi = 10; p->omega = 1; break;
@@ -49,12 +50,13 @@ void mb_params_default(mb_params *p, int f)
 }
 
 /* The numeric parameters in checking order (a table: compact code on small targets). */
-enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1 };  /* > 0, >= 0, alpha, [0, 1), int >= 1 */
+/* > 0, >= 0, alpha, [0, 1), int >= 1, int in 1..MB_MAX_ITER_LIMIT */
+enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1, PK_ITER };
 #define PFIELD(f, kind) {offsetof(mb_params, f), kind, #f}
 static const struct { unsigned short off; unsigned char kind; const char *name; } pfields[] = {
     PFIELD(h, PK_POS), PFIELD(rtol, PK_POS), PFIELD(atol, PK_POS), PFIELD(h_min, PK_NONNEG),
     PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
-    PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_INT1),
+    PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_ITER),
     PFIELD(sigma_reset, PK_NONNEG), PFIELD(baumgarte_cap, PK_NONNEG), PFIELD(rank_tol, PK_BELOW1),
     PFIELD(asm_tol, PK_POS), PFIELD(asm_max_iter, PK_INT1)};
 #undef PFIELD
@@ -74,10 +76,10 @@ int mb_params_check(const mb_params *p, const char **what)
     for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
-        if (kind == PK_INT1) {
+        if (kind == PK_INT1 || kind == PK_ITER) {
             int iv;
             memcpy(&iv, field, sizeof iv);
-            bad = iv < 1;
+            bad = iv < 1 || (kind == PK_ITER && iv > MB_MAX_ITER_LIMIT);
         } else {
             mb_real v;
             memcpy(&v, field, sizeof v);
@@ -87,6 +89,7 @@ int mb_params_check(const mb_params *p, const char **what)
         }
         if (bad) w = pfields[k].name;
     }
+    if (!w && p->max_steps < 1) w = "max_steps";
     if (what) *what = w;
     return w ? MB_ERR_PARAM : MB_OK;
 }
@@ -235,6 +238,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!s->ready) return MB_ERR_STATE;
     mb_real rem = t_stop - s->t;
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
+    if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
 #if MBI_EXPLICIT
     if (s->p.integrator != MB_TRAPEZOID && !s->have_f) {   /* after a failed step */
         if ((st = mbi_rhs(s, s->t, s->z, s->fz)) < 0) return st;

@@ -18,12 +18,16 @@ enum {
 /* Integrators. F1-F3 take rk4 or dopri5; F4 takes trapezoid only. */
 enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2 };
 
+/* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
+#define MB_MAX_ITER_LIMIT 1000
+
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
     int integrator;         /* MB_RK4, MB_DOPRI5, MB_TRAPEZOID */
     mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5 */
     mb_real rtol, atol;     /* dopri5 error tolerances (per component: atol + rtol |y|) */
-    mb_real h_min;          /* dopri5: smaller accepted step is MB_ERR_STEP_UNDERFLOW; 0: auto */
+    mb_real h_min;          /* dopri5: a smaller trial step is MB_ERR_STEP_UNDERFLOW; 0: auto,
+                               16 eps max(|t|, |t_stop|) (stage times no longer resolved) */
     mb_real h_max;          /* dopri5: largest step, 0: unlimited */
     mb_real alpha;          /* penalty factor (F3, F4) */
     mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
@@ -38,6 +42,8 @@ typedef struct mb_params {
     int strict_newton;      /* 1: F4 Newton not converged after max_iter is MB_ERR_NEWTON */
     int full_jacobian;      /* F4: add the second-derivative terms 5.45-5.47 neglect
                                (central differences, 4n extra Jacobian evaluations) */
+    long max_steps;         /* accepted steps since reset; one more is MB_ERR_MAX_STEPS (a run
+                               whose dopri5 step shrinks without end stops); >= 1, default 1e8 */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -85,11 +91,12 @@ typedef struct mb_sim {
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
  * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
- * integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. */
+ * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. */
 void mb_params_default(mb_params *p, int formulation);
 
 /* Check p for model m: MB_OK or MB_ERR_PARAM (non-finite or non-positive step/tolerances,
- * unsupported formulation/integrator pair). *what (may be NULL) names the offending field. */
+ * max_iter outside 1..MB_MAX_ITER_LIMIT, max_steps < 1, unsupported formulation/integrator
+ * pair). *what (may be NULL) names the offending field. */
 int mb_params_check(const mb_params *p, const char **what);
 
 /* Bytes of workspace mb_sim_init needs for m and p (0 if p or m is invalid). */

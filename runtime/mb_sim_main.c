@@ -49,7 +49,9 @@ static void usage(FILE *f)
         "  --rtol R --atol A dopri5 tolerances (default 1e-6, 1e-8)\n"
         "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
         "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
-        "  --max-iter N      iteration limit (default 10)\n"
+        "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
+        "  --max-steps N     stop with an error after N accepted steps (default 1e8; fixed-step\n"
+        "                    runs: at least the steps t-end needs)\n"
         "  --sigma-reset S   alf-*: zero sigma when |sigma| > S (0: off, default)\n"
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
@@ -139,6 +141,9 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
     } else if (st == MB_ERR_STEP_UNDERFLOW) {
         fprintf(stderr, "; the adaptive step fell below its minimum (rtol %.3g, atol %.3g)",
                 (double)p->rtol, (double)p->atol);
+    } else if (st == MB_ERR_MAX_STEPS) {
+        fprintf(stderr, "; max_steps %ld (--max-steps) accepted steps before t-end, %ld rejected",
+                p->max_steps, s->mon.rejected);
     } else if (st == MB_ERR_NONFINITE) {
         const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
         double qm = 0, vm = 0;
@@ -179,6 +184,7 @@ int main(int argc, char **argv)
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
     int o_maxit = -1, proj = 0, strict = 0, fulljac = 0;
+    long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -195,11 +201,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--out")) {
             if (!*val) return bad(a, val, "empty file name");
             out = val;
-        } else if (!strcmp(a, "--every") || !strcmp(a, "--max-iter")) {
+        } else if (!strcmp(a, "--every") || !strcmp(a, "--max-iter") || !strcmp(a, "--max-steps")) {
             char *end; long k;
             errno = 0; k = strtol(val, &end, 10);
-            if (*end || errno || k < 1 || k > 1000000000L) return bad(a, val, "expected an integer >= 1");
-            if (a[2] == 'e') every = (int)k; else o_maxit = (int)k;
+            if (*end || errno || k < 1 || (a[2] == 'e' && k > 1000000000L))
+                return bad(a, val, "expected an integer >= 1");
+            if (a[6] == 'i' && k > MB_MAX_ITER_LIMIT) return bad(a, val, "at most " STR(MB_MAX_ITER_LIMIT));
+            if (a[2] == 'e') every = (int)k;
+            else if (a[6] == 'i') o_maxit = (int)k;
+            else o_maxsteps = k;
         } else {
             if (num(val, &v)) return bad(a, val, "not a finite number");
             if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); h = v; }
@@ -239,6 +249,9 @@ int main(int argc, char **argv)
     if (o_omega >= 0) p.omega = (mb_real)o_omega;
     if (o_tol > 0) p.tol = (mb_real)o_tol;
     if (o_maxit > 0) p.max_iter = o_maxit;
+    if (o_maxsteps > 0) p.max_steps = o_maxsteps;
+    else if (p.integrator != MB_DOPRI5 && t_end / h + 2 > (double)p.max_steps)
+        p.max_steps = (long)(t_end / h) + 2;   /* the default never cuts a fixed-step run short */
     if (o_sreset >= 0) p.sigma_reset = (mb_real)o_sreset;
     if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
     p.project_velocity = proj;

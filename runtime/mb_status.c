@@ -23,6 +23,7 @@ static const char *const errors[] = {
     "step size underflow",
     "inconsistent model descriptor",
     "call out of order",
+    "step limit reached (max_steps)",
 };
 
 const char *mb_status_str(int status)

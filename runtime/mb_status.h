@@ -22,7 +22,8 @@ enum {
     MB_ERR_NEWTON = -8,          /* Newton iteration diverged */
     MB_ERR_STEP_UNDERFLOW = -9,  /* adaptive step size fell below its minimum */
     MB_ERR_MODEL = -10,          /* model descriptor inconsistent (sizes, patterns) */
-    MB_ERR_STATE = -11           /* call out of order (e.g. step before reset) */
+    MB_ERR_STATE = -11,          /* call out of order (e.g. step before reset) */
+    MB_ERR_MAX_STEPS = -12       /* max_steps steps taken since reset; state is the last one */
 };
 
 /* Message for a status code; never NULL, static storage. */

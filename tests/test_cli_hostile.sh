@@ -82,6 +82,13 @@ done <<'EOF'
 --max-iter -3|'-3' for --max-iter
 --max-iter 1.5|'1.5' for --max-iter
 --max-iter 99999999999999999999|'99999999999999999999' for --max-iter
+--max-iter 1001|'1001' for --max-iter: at most 1000
+--max-iter 1000000000|'1000000000' for --max-iter: at most 1000
+--max-steps 0|'0' for --max-steps
+--max-steps -1|'-1' for --max-steps
+--max-steps 1e8|'1e8' for --max-steps
+--max-steps 9223372036854775808|'9223372036854775808' for --max-steps
+--max-steps ''|'' for --max-steps
 --max-iter ''|'' for --max-iter
 --every 0|'0' for --every
 --every -1|'-1' for --every
@@ -111,6 +118,7 @@ positional|positional
 --t-end|--t-end
 --formulation|--formulation
 --every|--every
+--max-steps|--max-steps
 --out|--out
 EOF
 # --out must name a regular file that can be created: exit 1 (cannot write) or 2 (not a file)
@@ -163,7 +171,10 @@ done <<'EOF'
 1|--xi 1e300 --formulation baumgarte
 0|--sigma-reset 1e-300 --t-end 0.05
 0|--baumgarte-cap 1e-300 --formulation baumgarte --t-end 0.05
-0|--max-iter 1000000000 --formulation alf-explicit --t-end 0.01
+0|--max-iter 1000 --formulation alf-explicit --t-end 0.01
+0|--max-iter 1000 --tol 1e-300 --t-end 0.05
+1|--max-steps 1 --t-end 0.01
+0|--max-steps 9223372036854775807 --t-end 0.01
 1|--h 1e300 --t-end 1e300
 0|--formulation baumgarte --formulation canonical --t-end 0.01
 EOF

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_faults.sh - runtime faults in the simulator: Newton non-convergence, dopri5 step-size
-# underflow, NaN/Inf in the state, assembly failure, a singular system. Each must stop with exit
+# underflow, the step limit, NaN/Inf in the state, assembly failure, a singular system, and
+# Newton stalled at round-off (accepted, not a fault). Each fault must stop with exit
 # 1, a message naming the status, the time, the step, h and the size of what failed, a
 # status=error summary, and a CSV that is still valid (header + complete, finite rows, none past
 # the fault). Usage: tests/test_faults.sh   (BUILD=build/san for the sanitizer builds)
@@ -8,13 +9,13 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 A=$BUILD/andrews_sim FX=$BUILD/fixture_pendulum_sim FB=$BUILD/fourbar_singular_sim
-NA=$BUILD/fault_noassembly_sim BU=$BUILD/fault_blowup_sim
+NA=$BUILD/fault_noassembly_sim BU=$BUILD/fault_blowup_sim SP=$BUILD/fault_spin_sim
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 faults=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-for b in "$A" "$FX" "$FB" "$NA" "$BU"; do
+for b in "$A" "$FX" "$FB" "$NA" "$BU" "$SP"; do
     [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 
@@ -62,6 +63,15 @@ for f in baumgarte canonical alf-explicit; do
     fault "underflow_$f" -9 "step size underflow|step 1,|fell below its minimum|rtol 1e-300" \
         "$A" --formulation $f --integrator dopri5 --rtol 1e-300 --atol 1e-300 --t-end 0.001
 done
+
+# the step limit: a pendulum spun by a torque exp(20 t) never overflows, dopri5 only shrinks its
+# step (2e-7 s at t = 0.8); before the limit existed this ran for hours. And a fixed-step run.
+for f in baumgarte canonical alf-explicit; do
+    fault "spin_$f" -12 "step limit reached (max_steps)|step 50001, after 50000 accepted|max_steps 50000 (--max-steps)|rejected" \
+        "$SP" --formulation $f --integrator dopri5 --h 0.01 --t-end 5 --max-steps 50000
+done
+fault maxsteps_rk4 -12 "step limit reached|t=0.01 |step 11,|max_steps 10 " \
+    "$FX" --formulation baumgarte --max-steps 10 --t-end 1
 
 # NaN/Inf in the state: a force exp(1000 t) overflows; every formulation and integrator
 for f in baumgarte canonical alf-explicit alf-trapezoid; do
