@@ -63,6 +63,7 @@ typedef struct mb_monitor {
     long maxiter_events;     /* iterations that stopped at max_iter */
     long sigma_resets;       /* sigma resets performed */
     mb_real min_pivot_ratio; /* smallest KKT/LU pivot ratio seen (rank indicator) */
+    long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
 } mb_monitor;
 
 /* The simulation object; all arrays point into the caller's workspace. Read through get_*. */

@@ -339,11 +339,11 @@ int main(int argc, char **argv)
     }
     const mb_monitor *mo = mb_sim_get_monitor(&sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
-           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld sigma_resets=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e t_end=%.9g wall_s=%.3f\n",
            fault ? "error" : "ok", fault ? st : 0, model->name, mb_formulation_name(p.formulation),
            mb_integrator_name(p.integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
-           mo->alf_iters, mo->maxiter_events, mo->sigma_resets, (double)mo->max_energy_dev,
+           mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma,
            (double)mb_sim_get_t(&sim), wall() - w0);
     free(work);

@@ -12,6 +12,13 @@
  * floor is 1000 eps: 1.2e-4 in float (100x above that noise), unchanged 1e-6 in double. */
 #define NEWTON_FAR (MB_R(1e-6) > 1000 * MB_EPS ? MB_R(1e-6) : 1000 * MB_EPS)
 
+/* Round-off stall: a correction below NEWTON_ROUNDOFF |y|_2 is noise of the residual's rounding
+ * (the float iteration above stalls at up to 12 eps); when it has not halved the smallest one
+ * for NEWTON_STALL iterations in a row, tol is below what the arithmetic resolves and more
+ * iterations change nothing: the step is accepted as converged (mon.newton_roundoff). */
+#define NEWTON_ROUNDOFF (100 * MB_EPS)
+#define NEWTON_STALL 3
+
 
 #if MBI_FJ
 /* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
@@ -92,8 +99,8 @@ static int trap_step(mb_sim *s, mb_real h)
     for (int k = 0; k < nnz; k++) s->IPq[k] += h * s->Pq[k];
     /* 5.56-5.58: predictor */
     for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
-    int it, conv = 0;
-    mb_real ny = 0;
+    int it, conv = 0, stall = 0;
+    mb_real ny = 0, best = MB_R(1e30);
     for (it = 0;; it++) {
         /* 5.59: derivatives of the current iterate */
         for (int i = 0; i < n; i++) {
@@ -154,7 +161,10 @@ static int trap_step(mb_sim *s, mb_real h)
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
-        if (ny < s->p.tol) conv = 1;
+        if (ny < s->p.tol) { conv = 1; continue; }
+        if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
+        else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
+        if (ny < best) best = ny;
     }
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);

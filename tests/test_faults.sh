@@ -103,6 +103,14 @@ fault singular_projection -3 "rank loss|velocity projection" \
 timeout 120 "$FB" --formulation alf-explicit --h 1e-3 --t-end 1 --quiet --out "$T/pass.csv" >"$T/out" 2>&1
 if [ $? -eq 0 ] && grep -q "^status=ok" "$T/out"; then ok; else bad "alf-explicit through the singular position: $(cat "$T/out")"; fi
 
+# tol below round-off with the largest max-iter: Newton stops when its corrections stall at
+# rounding noise and accepts the step (newton_roundoff), also with --strict; no 1000 iterations
+# per step (about 10 per step measured)
+timeout 120 "$FX" --tol 1e-300 --max-iter 1000 --strict --t-end 1 --quiet >"$T/out" 2>&1
+if [ $? -eq 0 ] && grep -q "^status=ok .* steps=1000 .* newton_roundoff=1000 " "$T/out" &&
+   [ "$(sed -n 's/.* newton_iters=\([0-9]*\) .*/\1/p' "$T/out")" -lt 30000 ]; then ok
+else bad "Newton at round-off: $(cat "$T/out")"; fi
+
 echo "runtime faults provoked: $faults"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -190,6 +190,12 @@ int main(void)
         CHECK(mb_params_check(&p, NULL) == MB_ERR_PARAM, "canonical with trapezoid");
         mb_params_default(&p, MB_CANONICAL); p.max_iter = 0;
         CHECK(mb_params_check(&p, NULL) == MB_ERR_PARAM && mb_sim_workspace_size(FX, &p) == 0, "max_iter 0");
+        p.max_iter = MB_MAX_ITER_LIMIT;
+        CHECK(mb_params_check(&p, NULL) == MB_OK, "max_iter at its limit");
+        p.max_iter = MB_MAX_ITER_LIMIT + 1;
+        CHECK(mb_params_check(&p, &what) == MB_ERR_PARAM && what && strcmp(what, "max_iter") == 0, "max_iter above its limit");
+        mb_params_default(&p, MB_CANONICAL); p.max_steps = 0;
+        CHECK(mb_params_check(&p, &what) == MB_ERR_PARAM && what && strcmp(what, "max_steps") == 0, "max_steps 0");
     }
 
     /* workspace: size-then-assign, too small, misaligned, bad model */
@@ -339,6 +345,38 @@ int main(void)
         CHECK(st == MB_ERR_NEWTON, "one Newton iteration should not meet tol: %s", mb_status_str(st));
         CHECK(mb_sim_get_t(&b.s) == 0 && memcmp(q0, mb_sim_get_q(&b.s), sizeof q0) == 0, "state changed by a failed step");
         CHECK(mb_sim_step(&b.s, 0) == MB_ERR_PARAM, "t_stop <= t accepted");
+    }
+    free(b.w);
+
+    /* tol below round-off: Newton stops once its corrections stall at rounding noise and the
+     * step counts as converged (also with strict_newton), instead of max_iter iterations */
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    p.tol = MB_EPS * MB_EPS; p.max_iter = MB_MAX_ITER_LIMIT; p.strict_newton = 1;
+    CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK, "open");
+    {
+        int st = MB_OK;
+        for (int k = 0; k < 10 && st == MB_OK; k++) st = mb_sim_step(&b.s, 1);
+        const mb_monitor *mo = mb_sim_get_monitor(&b.s);
+        CHECK(st == MB_OK && mo->steps == 10 && mo->newton_roundoff == 10 && mo->newton_iters < 10 * 30,
+              "round-off stall: %s, %ld steps, %ld at round-off, %ld iterations", mb_status_str(st),
+              mo->steps, mo->newton_roundoff, mo->newton_iters);
+    }
+    free(b.w);
+
+    /* the step limit: the step after max_steps fails and leaves the state as it was */
+    mb_params_default(&p, MB_BAUMGARTE);
+    p.max_steps = 5;
+    CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK, "open");
+    {
+        int st = MB_OK, k;
+        for (k = 0; k < 5 && st >= 0; k++) st = mb_sim_step(&b.s, 1);
+        CHECK(st >= 0 && k == 5, "steps below max_steps: %s", mb_status_str(st));
+        mb_real t5 = mb_sim_get_t(&b.s), q5[6];
+        memcpy(q5, mb_sim_get_q(&b.s), sizeof q5);
+        st = mb_sim_step(&b.s, 1);
+        CHECK(st == MB_ERR_MAX_STEPS && mb_sim_get_t(&b.s) == t5 && memcmp(q5, mb_sim_get_q(&b.s), sizeof q5) == 0 &&
+              mb_sim_get_monitor(&b.s)->steps == 5, "step past max_steps: %s", mb_status_str(st));
+        CHECK(strcmp(mb_status_str(MB_ERR_MAX_STEPS), "step limit reached (max_steps)") == 0, "message");
     }
     free(b.w);
 
