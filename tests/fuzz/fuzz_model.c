@@ -61,6 +61,9 @@ static void fuzz_cpu_exit(int code)
     if (cpu_strikes++ == 0 && MEM.L != NULL) {
         G.tripped = 1;
         fuzz_sethook(MEM.L, count_hook, LUA_MASKCOUNT, 1);
+        /* strict POSIX signal() has System V semantics (reset to SIG_DFL on delivery): without
+         * this the second alarm killed the fuzzer (tests/hostile/cpu_pattern.lua) */
+        signal(SIGVTALRM, cpu_alarm);
         set_cpu_timer(1);
         return;
     }

@@ -1,5 +1,5 @@
 -- expect: C stack overflow
--- hostile model: expressions nested deeper than the parser allows
+-- hostile model: an expression nested deeper than the parser allows, inside a valid model (tests/hostile/deep_nesting.lua is a bare return)
 ground { O = { 0, 0 } }
 body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
 revolute "A" { "ground.O", "AB.A" }

@@ -1,7 +1,0 @@
--- expect: model name 'my-model' is not an identifier
--- line: 7
--- hostile model: bad model name (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-name "my-model"

@@ -1,7 +1,0 @@
--- expect: name '1abc' is not an identifier
--- line: 7
--- hostile model: bad name (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-body "1abc" { mass = 1, inertia = 1 }

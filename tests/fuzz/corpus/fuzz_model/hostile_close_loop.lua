@@ -1,8 +1,0 @@
--- expect: instruction limit
--- hostile model: a __close handler that never returns
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-do
-  local x <close> = setmetatable({}, { __close = function() while true do end end })
-end

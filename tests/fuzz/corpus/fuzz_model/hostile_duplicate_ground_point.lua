@@ -1,7 +1,0 @@
--- expect: duplicate ground point 'O'
--- line: 7
--- hostile model: duplicate ground point (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-ground { O = { 1, 0 } }

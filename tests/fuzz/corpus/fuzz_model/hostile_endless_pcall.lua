@@ -1,6 +1,0 @@
--- expect: instruction limit
--- hostile model: endless pcall (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-while true do pcall(function() while true do end end) end

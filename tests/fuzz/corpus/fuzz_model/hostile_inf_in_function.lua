@@ -1,7 +1,0 @@
--- expect: non-finite number
--- line: 7
--- hostile model: inf in function (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-torque "T" { "AB", tau = function(t) return 1e308 * 10 * sin(t) end }

@@ -1,7 +1,0 @@
--- expect: is too long
--- line: 7
--- hostile model: long name (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-body(string.rep("a", 100000)) { mass = 1, inertia = 1 }

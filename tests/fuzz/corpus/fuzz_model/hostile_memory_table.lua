@@ -1,7 +1,0 @@
--- expect: memory limit
--- hostile model: memory table (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-local t = {}
-for i = 1, 1e9 do t[i] = { i, i, i, i } end

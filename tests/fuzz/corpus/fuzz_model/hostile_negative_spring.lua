@@ -1,7 +1,0 @@
--- expect: k must be >= 0
--- line: 7
--- hostile model: negative spring (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-spring "S" { "ground.O", "AB.B", k = -5, l0 = 1 }

@@ -1,7 +1,0 @@
--- expect: unknown ground point "P"
--- line: 7
--- hostile model: unknown ground point (see tests/test_mbgen.sh)
-ground { O = { 0, 0 } }
-body "AB" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
-revolute "A" { "ground.O", "AB.A" }
-spring "S" { "AB.B", "ground.P", k = 1, l0 = 0 }
