@@ -95,8 +95,9 @@ $(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
 # build/<model>_sim from generated/<model>.c (or the hand-written fixture)
 sim: $(BUILD)/$(MODEL)_sim
 SIM_MAIN := runtime/mb_sim_main.c runtime/mb_progress.c
-$(BUILD)/%_sim: generated/%.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/%_sim: generated/%.c generated/%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
+	    generated/$*_data.c runtime/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
 
@@ -284,7 +285,8 @@ $(BUILD)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(GNR_T
 	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
 	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_generic_float
-TEST_SCRIPTS += tests/test_generic_data.sh
+TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
+test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
 
 $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
 		$(BUILD)/generic/bench_models.h $(GNR_HDR) $(RT_HDR) Makefile

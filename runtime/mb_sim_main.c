@@ -21,7 +21,10 @@
 #define STR2(a) #a
 #define STR(a) STR2(a)
 extern const mb_model CAT(MB_MODEL, _model);
-static const mb_model *const model = &CAT(MB_MODEL, _model);
+#ifdef MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
+extern const mb_model CAT(MB_MODEL, _generic_model);
+#endif
+static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
 
 /* Per-model defaults: the thesis' parameters where it gives them (6.1, 6.2, 6.3). */
 typedef struct {
@@ -56,6 +59,8 @@ static void usage(FILE *f)
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
+        "  --eval E          model functions: generated (default) or generic (the element-\n"
+        "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
 
@@ -194,7 +199,13 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--full-jacobian")) { fulljac = 1; continue; }
         if (!val) { fprintf(stderr, "%s_sim: unknown option or missing value: %s\n", model->name, a); usage(stderr); return 2; }
         i++;
-        if (!strcmp(a, "--formulation")) {
+        if (!strcmp(a, "--eval")) {
+            if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
+#ifdef MB_WITH_GENERIC
+            else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
+#endif
+            else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
+        } else if (!strcmp(a, "--formulation")) {
             if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
             if ((integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5 or trapezoid");
@@ -288,10 +299,10 @@ int main(int argc, char **argv)
     st = mb_sim_reset(&sim, 0, NULL, NULL, 1);
     if (st == MB_OK && !quiet)
         fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
-                "workspace %zu bytes, linear algebra %s\n",
+                "workspace %zu bytes, linear algebra %s, %s evaluator\n",
                 model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
                 (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
-                mb_linalg_backend());
+                mb_linalg_backend(), model->data ? "generic" : "generated");
     mb_progress bar;
     mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
@@ -313,6 +324,7 @@ int main(int argc, char **argv)
             }
             st = mb_sim_step(&sim, target);
             if (st < 0) {
+                mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
                         model->name, (double)mb_sim_get_t(&sim), sim.mon.steps + 1, sim.mon.steps,
                         mb_status_str(st));
