@@ -7,70 +7,34 @@ local elements = require("elements")
 
 local emit = {}
 
-local function uerr(M, line, msg)
-    error(string.format("%s:%d: error: %s", M.file or "?", line or 0, msg), 0)
-end
-
------------------------------------------------------------------- templates
-
-local function sorted_keys(t)
-    local ks = {}
-    for k in pairs(t) do ks[#ks + 1] = k end
-    table.sort(ks)
-    return ks
-end
-
--- Substitute ${NAME} placeholders; fail on an unknown placeholder, a leftover "${" and on a
--- value that the template never uses (a sign the template and the Lua side disagree).
-local function fill(tpl, vals, tname)
-    local used = {}
-    local out = tpl:gsub("%${([%w_]+)}", function(k)
-        local v = vals[k]
-        if v == nil then error(tname .. ": unknown placeholder ${" .. k .. "}", 0) end
-        used[k] = true
-        return tostring(v)
-    end)
-    if out:find("${", 1, true) then error(tname .. ": leftover placeholder", 0) end
-    for _, k in ipairs(sorted_keys(vals)) do
-        if not used[k] then error(tname .. ": value ${" .. k .. "} not used by the template", 0) end
-    end
-    return out
-end
+local ctext = require("ctext")
+local uerr, fill, load_template = ctext.uerr, ctext.fill, ctext.load_template
+local cstring, rows, options_text = ctext.cstring, ctext.rows, ctext.options_text
 emit.fill = fill
 
-local function template_dir(opts)
-    if opts.template_dir then return opts.template_dir end
-    local src = debug and debug.getinfo(1, "S").source or ""
-    local dir = src:match("^@(.*)[/\\][^/\\]*$") or "."
-    return dir .. "/../templates"
-end
-
-local function load_template(opts, name)
-    if opts.templates and opts.templates[name] then return opts.templates[name] end
-    local path = template_dir(opts) .. "/" .. name
-    local f, err = io.open(path, "rb")
-    if not f then error("cannot read template " .. path .. ": " .. tostring(err), 0) end
-    local s = f:read("a")
-    f:close()
-    return s
-end
-
------------------------------------------------------------------- C text helpers
-
-local function cstring(s)
-    return '"' .. s:gsub('[%c"\\]', function(c) return string.format("\\%03o", c:byte()) end) .. '"'
-end
-
--- Comma-separated initializer rows, `per` items per line.
-local function rows(items, per)
-    local out = {}
-    for i = 1, #items, per do
-        out[#out + 1] = "    " .. table.concat(items, ", ", i, math.min(i + per - 1, #items)) .. ","
-    end
-    return table.concat(out, "\n")
-end
-
 ------------------------------------------------------------------ derivation
+
+-- Per-coordinate constant data in coordinate order: names, mass diagonal, guesses q0, initial
+-- velocities v0 and the assembly flags (locked, v_given as 0/1).
+local function coordinate_data(M)
+    local C = { names = {}, body_names = {}, mass = {}, q0 = {}, v0 = {}, locked = {}, v_given = {} }
+    local lock, vel = M.lock or {}, M.velocity or {}
+    for i, b in ipairs(M.bodies) do
+        C.body_names[i] = b.name
+        local guess = { b.x or 0, b.y or 0, b.angle or 0 }
+        local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
+        local J = { b.mass, b.mass, b.inertia }
+        for j, suffix in ipairs({ "x", "y", "phi" }) do
+            local k = 3 * i - 3 + j
+            C.names[k] = b.name .. "." .. suffix
+            C.mass[k], C.q0[k] = J[j], guess[j]
+            C.v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
+            C.locked[k] = lock[k] and 1 or 0
+            C.v_given[k] = vel[k] ~= nil and 1 or 0
+        end
+    end
+    return C
+end
 
 -- Build every expression of the model. Returns a table d with lists of expressions.
 local function derive(M)
@@ -255,7 +219,7 @@ local function derive(M)
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
-        spring_points = spring_points,
+        spring_points = spring_points, coords = coordinate_data(M),
     }
 end
 
@@ -271,14 +235,6 @@ local function sparse(list)
     local outs = {}
     for i, ent in ipairs(list) do outs[i] = { lhs = "out[" .. (i - 1) .. "]", e = ent.e } end
     return outs
-end
-
--- The options for the banner: "none" when there are none.
-local function options_text(opts)
-    local s = opts.options_text
-    if s == nil and type(opts.options) == "table" then s = table.concat(opts.options, " ") end
-    if s == nil or s == "" then return "none" end
-    return s
 end
 
 -- Contract: emit.generate(M, opts) -> files, stats.
@@ -340,22 +296,9 @@ function emit.generate(M, opts)
                           .. "] = {\n" .. rows(strs, per) .. "\n};"
         return name .. "_" .. id
     end
-    local coord_names, body_names, mass, q0, v0, locked, vgiven = {}, {}, {}, {}, {}, {}, {}
-    local lock, vel = M.lock or {}, M.velocity or {}
-    for i, b in ipairs(M.bodies) do
-        body_names[i] = b.name
-        local guess = { b.x or 0, b.y or 0, b.angle or 0 }
-        local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
-        local J = { b.mass, b.mass, b.inertia }
-        for j, suffix in ipairs({ "x", "y", "phi" }) do
-            local k = 3 * i - 3 + j
-            coord_names[k] = b.name .. "." .. suffix
-            mass[k], q0[k] = J[j], guess[j]
-            v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
-            locked[k] = lock[k] and 1 or 0
-            vgiven[k] = vel[k] ~= nil and 1 or 0
-        end
-    end
+    local C = D.coords
+    local coord_names, body_names, mass, q0, v0 = C.names, C.body_names, C.mass, C.q0, C.v0
+    local locked, vgiven = C.locked, C.v_given
     local point_names, point_body = {}, {}
     for i, p in ipairs(D.points) do
         point_names[i] = p.name

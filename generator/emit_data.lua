@@ -6,49 +6,8 @@ local sym = require("sym")
 
 local emit_data = {}
 
-local function uerr(M, line, msg)
-    error(string.format("%s:%d: error: %s", M.file or "?", line or 0, msg), 0)
-end
-
-local function cstring(s)
-    return '"' .. s:gsub('[%c"\\]', function(c) return string.format("\\%03o", c:byte()) end) .. '"'
-end
-
--- Comma-separated initializer rows, `per` items per line.
-local function rows(items, per)
-    local out = {}
-    for i = 1, #items, per do
-        out[#out + 1] = "    " .. table.concat(items, ", ", i, math.min(i + per - 1, #items)) .. ","
-    end
-    return table.concat(out, "\n")
-end
-
-local function template_path(opts, name)
-    local dir = opts.template_dir
-    if not dir then
-        local src = debug and debug.getinfo(1, "S").source or ""
-        dir = (src:match("^@(.*)[/\\][^/\\]*$") or ".") .. "/../templates"
-    end
-    return dir .. "/" .. name
-end
-
-local function load_template(opts, name)
-    if opts.templates and opts.templates[name] then return opts.templates[name] end
-    local path = template_path(opts, name)
-    local f, err = io.open(path, "rb")
-    if not f then error("cannot read template " .. path .. ": " .. tostring(err), 0) end
-    local s = f:read("a")
-    f:close()
-    return s
-end
-
--- The options for the banner exactly as emit.lua prints them: "none" when there are none.
-local function options_text(opts)
-    local s = opts.options_text
-    if s == nil and type(opts.options) == "table" then s = table.concat(opts.options, " ") end
-    if s == nil or s == "" then return "none" end
-    return s
-end
+local ctext = require("ctext")
+local uerr, cstring, rows = ctext.uerr, ctext.cstring, ctext.rows
 
 ------------------------------------------------------------------ time functions
 
@@ -243,7 +202,7 @@ function emit_data.generate(M, opts)
     local D = opts.derived
     if not D then D = require("emit").derive(M) end   -- lazy: emit may require this module
     local name = M.name
-    local fill = require("emit").fill
+    local fill = ctext.fill
     local cnum = sym.cnum
     local T = tf_table()
     local recs, slots = elements(M, D, T)
@@ -259,23 +218,10 @@ function emit_data.generate(M, opts)
         return name .. "_g_" .. id
     end
 
-    -- initial data exactly as emit.generate builds it
-    local coord_names, body_names, mass, q0, v0, locked, vgiven = {}, {}, {}, {}, {}, {}, {}
-    local lock, vel = M.lock or {}, M.velocity or {}
-    for i, b in ipairs(M.bodies) do
-        body_names[i] = b.name
-        local guess = { b.x or 0, b.y or 0, b.angle or 0 }
-        local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
-        local J = { b.mass, b.mass, b.inertia }
-        for j, suffix in ipairs({ "x", "y", "phi" }) do
-            local k = 3 * i - 3 + j
-            coord_names[k] = b.name .. "." .. suffix
-            mass[k], q0[k] = J[j], guess[j]
-            v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
-            locked[k] = lock[k] and 1 or 0
-            vgiven[k] = vel[k] ~= nil and 1 or 0
-        end
-    end
+    -- initial data exactly as the generated code has it
+    local C = D.coords
+    local coord_names, body_names, mass, q0, v0 = C.names, C.body_names, C.mass, C.q0, C.v0
+    local locked, vgiven = C.locked, C.v_given
     local point_names, point_body, point_s = {}, {}, {}
     for i, p in ipairs(D.points) do
         point_names[i] = p.name
@@ -289,7 +235,7 @@ function emit_data.generate(M, opts)
     end
 
     local v = { NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
-                OPTIONS = options_text(opts),
+                OPTIONS = ctext.options_text(opts),
                 NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
                 NSPRING = #D.spring_points // 2, PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
                 DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start }
@@ -344,7 +290,7 @@ function emit_data.generate(M, opts)
     local g = M.gravity or { 0, -9.81 }
     v.GX, v.GY = cnum(g[1]), cnum(g[2])
     v.DATA = table.concat(data, "\n\n")
-    local content = fill(load_template(opts, "model_data.c.in"), v, "model_data.c.in")
+    local content = fill(ctext.load_template(opts, "model_data.c.in"), v, "model_data.c.in")
     return { { name = name .. "_data.c", content = content } }
 end
 
