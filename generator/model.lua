@@ -862,6 +862,9 @@ local function user_message(S, e, gendir)
     return S.file .. ": error: the model raised an error object of type " .. type(e)
   end
   if #e > 2000 then e = ssub(e, 1, 2000) .. "..." end
+  -- the host reads messages as C strings: a NUL or other control byte in the model's text
+  -- would cut it short (and hide its ": error: " marker), so show them as '?'
+  e = sgsub(e, "[%z\1-\8\11-\31\127]", "?")
   if sfind(e, "^[^\n]*: error: ") then return e end
   -- Lua names the chunk by its path, or "..." and the path's last 56 bytes when it is longer
   -- than LUA_IDSIZE - 1 (paths with newlines or long paths would not parse below).
