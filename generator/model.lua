@@ -865,7 +865,11 @@ local function user_message(S, e, gendir)
   -- the host reads messages as C strings: a NUL or other control byte in the model's text
   -- would cut it short (and hide its ": error: " marker), so show them as '?'
   e = sgsub(e, "[%z\1-\8\11-\31\127]", "?")
-  if sfind(e, "^[^\n]*: error: ") then return e end
+  -- already in the "file:line: error:" form (raised by the model language's own checks)
+  if ssub(e, 1, #S.file + 1) == S.file .. ":" then
+    local rest = ssub(e, #S.file + 2)
+    if smatch(rest, "^%d+: error: ") or ssub(rest, 1, 8) == " error: " then return e end
+  end
   -- Lua names the chunk by its path, or "..." and the path's last 56 bytes when it is longer
   -- than LUA_IDSIZE - 1 (paths with newlines or long paths would not parse below).
   local short = #S.path <= 59 and S.path or "..." .. ssub(S.path, -56)
