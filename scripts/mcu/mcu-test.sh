@@ -130,22 +130,10 @@ done
 # below float's noise floor). Tolerances: see docs/embedding.md ("Comparison with the host").
 fw_src="examples/firmware/main.c examples/firmware/solver.c"
 fw_inc="-Iexamples/firmware"
+. "$(dirname "$0")/fw_params.sh"
 params() {  # params MODEL FORMULATION PRECISION -> -D flags
-    local p=""
-    case "$1" in
-        andrews) p="-DFW_MODEL=andrews -DFW_PREFIX=ANDREWS -DFW_H=MB_R(1e-5)" ;;
-        double_pendulum) p="-DFW_MODEL=double_pendulum -DFW_PREFIX=DOUBLE_PENDULUM" ;;
-    esac
-    case "$2" in
-        alf-trapezoid) p="$p -DFW_FORMULATION=MB_ALF_TRAPEZOID -DFW_INTEGRATOR=MB_TRAPEZOID" ;;
-        baumgarte) p="$p -DFW_FORMULATION=MB_BAUMGARTE -DFW_INTEGRATOR=MB_RK4" ;;
-    esac
-    if [ "$2" = alf-trapezoid ] && [ "$3" = float ]; then
-        case "$1" in
-            andrews) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-7)" ;;
-            double_pendulum) p="$p -DFW_ALPHA=MB_R(1e5) -DFW_TOL=MB_R(1e-4)" ;;
-        esac
-    fi
+    local p
+    p=$(fw_params "$1" "$2" "$3")
     echo "$p -DFW_STEPS=$MCU_STEPS"
 }
 echo "== mcu: firmware example, host vs target"

@@ -19,23 +19,11 @@ runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_ex
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
 mkdir -p "$out"
 
-# The same per-case parameters as mcu-test.sh.
-params() {
-    local p=""
-    case "$1" in
-        andrews) p="-DFW_MODEL=andrews -DFW_PREFIX=ANDREWS -DFW_H=MB_R(1e-5)" ;;
-        double_pendulum) p="-DFW_MODEL=double_pendulum -DFW_PREFIX=DOUBLE_PENDULUM" ;;
-    esac
-    case "$2" in
-        alf-trapezoid) p="$p -DFW_FORMULATION=MB_ALF_TRAPEZOID -DFW_INTEGRATOR=MB_TRAPEZOID" ;;
-        baumgarte) p="$p -DFW_FORMULATION=MB_BAUMGARTE -DFW_INTEGRATOR=MB_RK4" ;;
-    esac
-    if [ "$2" = alf-trapezoid ] && [ "$3" = float ]; then
-        case "$1" in
-            andrews) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-7)" ;;
-            double_pendulum) p="$p -DFW_ALPHA=MB_R(1e5) -DFW_TOL=MB_R(1e-4)" ;;
-        esac
-    fi
+# The per-case parameters of mcu-test.sh (fw_params.sh), plus the lean build flags.
+. "$(dirname "$0")/fw_params.sh"
+params() {  # params MODEL FORMULATION PRECISION -> -D flags
+    local p
+    p=$(fw_params "$1" "$2" "$3")
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
     if [ "$MCU_LEAN" = 1 ]; then
         case "$2" in
