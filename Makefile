@@ -36,13 +36,14 @@ $(BUILD):
 # compiled-in path). generated/<m>.c and .h are real targets of one mbgen run each; mbgen
 # rewrites only changed files, so the rule touches both to mark them up to date.
 GEN_LUA    := $(wildcard generator/*.lua)
+GEN_C      := generator/mbgen.c generator/mbgen_plan.c generator/mb_plan_build.c
 GEN_TPL    := $(wildcard templates/*)
-GEN_CFLAGS := $(CSTD) $(WARN) $(LUA_CFLAGS) \
+GEN_CFLAGS := $(CSTD) $(WARN) $(LUA_CFLAGS) -Iruntime -I/usr/include/suitesparse \
               -DMBGEN_GENDIR='"$(CURDIR)/generator"'
 GENERATED  := $(foreach m,$(MODELS),generated/$(m).c generated/$(m).h)
 
-$(BUILD)/mbgen: generator/mbgen.c Makefile | $(BUILD)
-	$(CC) $(GEN_CFLAGS) $(OPT) generator/mbgen.c $(LUA_LIBS) -o $@
+$(BUILD)/mbgen: $(GEN_C) generator/mb_plan_build.h runtime/mb_model.h Makefile | $(BUILD)
+	$(CC) $(GEN_CFLAGS) $(OPT) $(GEN_C) $(LUA_LIBS) -lamd -o $@
 
 generate: $(GENERATED)
 
@@ -52,8 +53,8 @@ generated/%.c generated/%.h: models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
 
 # tests/test_mbgen.sh: hostile models (tests/hostile), command line, outputs; the hostile
 # corpus also runs against the host built with ASan+UBSan.
-$(BUILD)/mbgen_san: generator/mbgen.c Makefile | $(BUILD)
-	$(CC) $(GEN_CFLAGS) -O1 -g $(SAN) generator/mbgen.c $(LUA_LIBS) -o $@
+$(BUILD)/mbgen_san: $(GEN_C) generator/mb_plan_build.h runtime/mb_model.h Makefile | $(BUILD)
+	$(CC) $(GEN_CFLAGS) -O1 -g $(SAN) $(GEN_C) $(LUA_LIBS) -lamd -o $@
 
 TEST_SCRIPTS += tests/test_mbgen.sh
 test: $(BUILD)/mbgen $(BUILD)/mbgen_san
@@ -62,16 +63,19 @@ test: $(BUILD)/mbgen $(BUILD)/mbgen_san
 # The runtime core (formulations, integrators, assembly, linear algebra) built once per
 # variant: host (LAPACKE) and builtin (-DMB_NO_LAPACKE, the embedded path). The simulator
 # is one shared driver compiled with one model: make sim MODEL=<name> -> build/<name>_sim.
-RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c \
+RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c runtime/mb_linsys.c runtime/mb_sparse.c \
               runtime/mb_integrators.c runtime/mb_monitor.c
 RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
-RT_HDR     := runtime/mb_sim.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
+RT_HDR     := runtime/mb_sim.h runtime/mb_sparse.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
               runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h
-RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated
-RT_LIBS    := $(LAPACKE_LIBS) -lm
-RT_OBJ     := $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o)
-RT_OBJ_B   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_builtin/%.o)
-RT_OBJ_F   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_float/%.o)
+RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated -Igenerator -I/usr/include/suitesparse
+RT_LIBS    := $(LAPACKE_LIBS) -lamd -lm
+# the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic
+# evaluator and hand-written test models; host programs only, never the firmware
+RT_PLAN    := generator/mb_plan_build.c
+RT_OBJ     := $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o) $(BUILD)/rt/mb_plan_build.o
+RT_OBJ_B   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_builtin/%.o) $(BUILD)/rt/mb_plan_build.o
+RT_OBJ_F   := $(RT_SRC:runtime/%.c=$(BUILD)/rt_float/%.o) $(BUILD)/rt/mb_plan_build.o
 # the builtin backend under other names, so one test links both backends side by side
 LINALG_B_RENAME := -DMB_NO_LAPACKE -Dmb_lu_factor=mbb_lu_factor -Dmb_lu_solve=mbb_lu_solve \
 	-Dmb_chol_factor=mbb_chol_factor -Dmb_chol_solve=mbb_chol_solve -Dmb_linalg_backend=mbb_linalg_backend
@@ -88,6 +92,9 @@ $(BUILD)/rt_builtin/%.o: runtime/%.c $(RT_HDR) Makefile
 $(BUILD)/rt_float/%.o: runtime/%.c $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) $(OPT) -DMB_FLOAT -c $< -o $@
+$(BUILD)/rt/mb_plan_build.o: generator/mb_plan_build.c generator/mb_plan_build.h $(RT_HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) $(OPT) -c $< -o $@
 $(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) $(OPT) $(LINALG_B_RENAME) -c $< -o $@
@@ -103,25 +110,31 @@ $(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SIM_MAIN) runtime/mb_p
 
 # tests: linear algebra (both backends), runtime API and assembly, the shared physics suite
 # (host, builtin backend, and under ASan+UBSan)
-RT_TEST_DEP := tests/check.h tests/fixture_pendulum.c tests/test_physics_models.h $(RT_HDR) Makefile
+RT_TEST_DEP := tests/check.h tests/fixture_pendulum.c tests/test_physics_models.h tests/test_plan.h $(RT_HDR) Makefile
 $(BUILD)/test_runtime_linalg: tests/test_runtime_linalg.c $(RT_OBJ) $(BUILD)/rt/linalg_builtin_renamed.o $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) $< $(RT_OBJ) $(BUILD)/rt/linalg_builtin_renamed.o $(RT_LIBS) -o $@
+# the planner and the compact sparse kernels against dense products (every model, AMD and natural)
+$(BUILD)/test_sparse: tests/test_sparse.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP) tests/test_plan.h
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/test_sparse_san: tests/test_sparse.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(BUILD)/test_runtime: tests/test_runtime.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_physics: tests/test_physics.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_physics_builtin: tests/test_physics.c $(RT_OBJ_B) $(RT_GEN) $(RT_TEST_DEP)
-	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ_B) -lm -o $@
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ_B) -lamd -lm -o $@
 $(BUILD)/test_physics_float: tests/test_physics.c $(RT_OBJ_F) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 $(BUILD)/test_runtime_san: tests/test_runtime.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
-	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 # the long validation runs of issue 3 (not in CI): writes docs/validation.md and docs/data/
 validation: $(MODELS:%=$(BUILD)/%_sim)
 	tests/runtime_validation.sh
 .PHONY: validation
 $(BUILD)/test_physics_san: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
-	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san
 TEST_PROGS += $(BUILD)/test_runtime_linalg $(BUILD)/test_runtime $(BUILD)/test_physics \
 	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san \
 	$(BUILD)/test_physics_san
@@ -211,7 +224,7 @@ $(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_p
 # test_generic: generic == generated on every function and whole simulations (+ ASan/UBSan);
 # make bench: generated vs generic speed -> results/bench.txt (-O2, never a test).
 GNR_OPT     := -O2 -g
-GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime
+GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime -Igenerator -I/usr/include/suitesparse
 GNR_HDR     := runtime/mb_generic.h runtime/mb_model.h runtime/mb_config.h
 GNR_GENDEPS := $(BUILD)/mbgen generator/emit_data.lua $(wildcard generator/*.lua) $(wildcard templates/*.in)
 # models compared: the shipped ones plus the test models with every element kind (ours and the
@@ -279,7 +292,7 @@ $(BUILD)/test_generic: $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(GNR_
 	    $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_generic_san: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
 	$(CC) $(GNR_CFLAGS) -O1 -g $(SAN) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
-	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_LIBS) -o $@
+	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 # single precision: the same comparisons at float tolerances, on the float runtime
 $(BUILD)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(GNR_TEST_DEP)
 	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
@@ -395,13 +408,13 @@ test: $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andr
 SAN_SIM_DEP := $(SIM_MAIN) runtime/mb_progress.h $(RT_SRC) $(RT_HDR) Makefile
 $(SAN_DIR)/%_sim: generated/%.c $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* runtime/mb_anim_main.c generated/$*.c -lm -o $@
@@ -415,14 +428,14 @@ $(SAN_DIR)/test_runtime_linalg: tests/test_runtime_linalg.c $(RT_SRC) $(RT_TEST_
 	$(CC) $(RT_CFLAGS) $(SAN_OPT) $< $(RT_SRC) $@_b.o $(RT_LIBS) -o $@
 $(SAN_DIR)/test_physics_builtin: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) $(SAN_OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) -lm -o $@
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) $(RT_GEN_DEF) -DMB_NO_LAPACKE $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) -lamd -lm -o $@
 $(SAN_DIR)/test_physics_float: tests/test_physics.c $(RT_SRC) $(RT_TEST_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) $(SAN_OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_SRC) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) $(SAN_OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) $(SAN_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
-	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_LIBS) -o $@
+	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/test_embed_float: $(EMBED_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(EMBED_CC) $(SAN_OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
@@ -454,7 +467,7 @@ $(BUILD)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c generator/mbgen.c Makefile
 $(BUILD)/fuzz/fuzz_simopts: tests/fuzz/fuzz_simopts.c $(SIM_MAIN) tests/fixture_pendulum.c $(RT_SRC) $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime -DMB_MODEL=fixture_pendulum $< runtime/mb_progress.c \
-	    tests/fixture_pendulum.c $(RT_SRC) $(RT_LIBS) -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
+	    tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)

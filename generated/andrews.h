@@ -15,6 +15,9 @@
 #define ANDREWS_PHI_Q_NNZ 64
 #define ANDREWS_DQ_DQ_NNZ 9
 #define ANDREWS_DQ_DV_NNZ 0
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define ANDREWS_S_NL 58
+#define ANDREWS_A_NL 63
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model andrews_model;

@@ -15,6 +15,9 @@
 #define CHAIN_PHI_Q_NNZ 28
 #define CHAIN_DQ_DQ_NNZ 0
 #define CHAIN_DQ_DV_NNZ 0
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define CHAIN_S_NL 16
+#define CHAIN_A_NL 32
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model chain_model;

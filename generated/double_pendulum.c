@@ -58,6 +58,87 @@ static const int double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
+static const int double_pendulum_s_perm[4] = {
+    0, 1, 2, 3,
+};
+
+static const int double_pendulum_s_pinv[4] = {
+    0, 1, 2, 3,
+};
+
+static const int double_pendulum_s_lp[5] = {
+    0, 3, 5, 6, 6,
+};
+
+static const int double_pendulum_s_li[6] = {
+    1, 2, 3, 2, 3, 3,
+};
+
+static const int double_pendulum_s_upd[10] = {
+    1, 7, 8, 2, 9, 3, 2, 9, 3, 3,
+};
+
+static const int double_pendulum_a_perm[6] = {
+    1, 4, 0, 2, 3, 5,
+};
+
+static const int double_pendulum_a_pinv[6] = {
+    2, 0, 3, 4, 1, 5,
+};
+
+static const int double_pendulum_a_lp[7] = {
+    0, 3, 5, 8, 10, 11, 11,
+};
+
+static const int double_pendulum_a_li[11] = {
+    1, 3, 5, 3, 5, 3, 4, 5, 4, 5, 5,
+};
+
+static const int double_pendulum_a_upd[19] = {
+    1, 9, 10, 3, 15, 5, 3, 15, 5, 3, 14, 15, 4, 16, 5, 4,
+    16, 5, 5,
+};
+
+static const int double_pendulum_s_k[21] = {
+    0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
+    6, 10, 7, 11, 11,
+};
+
+static const int double_pendulum_s_l[21] = {
+    0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 5, 9,
+    6, 10, 7, 7, 11,
+};
+
+static const int double_pendulum_s_dst[21] = {
+    0, 5, 2, 1, 8, 3, 0, 4, 5, 6, 1, 7, 8, 2, 9, 3,
+    2, 3, 2, 9, 3,
+};
+
+static const int double_pendulum_a_k[26] = {
+    0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 7, 7,
+    8, 9, 10, 11, 9, 9, 11, 10, 11, 11,
+};
+
+static const int double_pendulum_a_l[26] = {
+    0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7,
+    8, 8, 8, 8, 9, 10, 9, 10, 10, 11,
+};
+
+static const int double_pendulum_a_dst[26] = {
+    2, 11, 3, 0, 7, 3, 2, 11, 12, 13, 3, 14, 15, 4, 16, 5,
+    0, 7, 6, 8, 3, 9, 15, 1, 10, 5,
+};
+
+/* Symbolic factorizations of S = Phi_q W Phi_q^T (4 x 4, 6 in L) and of the
+ * Newton matrix A (6 x 6, 11 in L); AMD order (runtime/mb_model.h: mb_plan). */
+static const mb_plan double_pendulum_plan = {
+    { 4, 6, 10, double_pendulum_s_perm, double_pendulum_s_pinv, double_pendulum_s_lp, double_pendulum_s_li, double_pendulum_s_upd },
+    21, double_pendulum_s_k, double_pendulum_s_l, double_pendulum_s_dst,
+    { 6, 11, 19, double_pendulum_a_perm, double_pendulum_a_pinv, double_pendulum_a_lp, double_pendulum_a_li, double_pendulum_a_upd },
+    26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
+    0, 0
+};
+
 /* Phi(t, q): constraint residuals [4]. */
 void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -252,5 +333,6 @@ const mb_model double_pendulum_model = {
     .dforce_dv = double_pendulum_dforce_dv,
     .energy = double_pendulum_energy,
     .points = double_pendulum_points,
+    .plan = &double_pendulum_plan,
     .data = 0
 };

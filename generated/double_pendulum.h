@@ -15,6 +15,9 @@
 #define DOUBLE_PENDULUM_PHI_Q_NNZ 12
 #define DOUBLE_PENDULUM_DQ_DQ_NNZ 0
 #define DOUBLE_PENDULUM_DQ_DV_NNZ 0
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define DOUBLE_PENDULUM_S_NL 6
+#define DOUBLE_PENDULUM_A_NL 11
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model double_pendulum_model;

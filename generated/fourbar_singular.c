@@ -65,6 +65,99 @@ static const int fourbar_singular_phi_q_col[24] = {
     4, 5, 7, 8, 6, 8, 7, 8,
 };
 
+static const int fourbar_singular_s_perm[8] = {
+    6, 7, 4, 5, 0, 1, 3, 2,
+};
+
+static const int fourbar_singular_s_pinv[8] = {
+    4, 5, 7, 6, 2, 3, 0, 1,
+};
+
+static const int fourbar_singular_s_lp[9] = {
+    0, 3, 5, 8, 10, 13, 15, 16, 16,
+};
+
+static const int fourbar_singular_s_li[16] = {
+    1, 2, 3, 2, 3, 3, 6, 7, 6, 7, 5, 6, 7, 6, 7, 7,
+};
+
+static const int fourbar_singular_s_upd[28] = {
+    1, 11, 12, 2, 13, 3, 2, 13, 3, 3, 16, 17, 6, 23, 7, 6,
+    23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
+};
+
+static const int fourbar_singular_a_perm[9] = {
+    1, 6, 7, 8, 4, 0, 2, 5, 3,
+};
+
+static const int fourbar_singular_a_pinv[9] = {
+    5, 0, 6, 8, 4, 7, 1, 2, 3,
+};
+
+static const int fourbar_singular_a_lp[10] = {
+    0, 3, 6, 9, 12, 15, 18, 20, 21, 21,
+};
+
+static const int fourbar_singular_a_li[21] = {
+    4, 6, 7, 3, 7, 8, 3, 4, 7, 4, 7, 8, 6, 7, 8, 6,
+    7, 8, 7, 8, 8,
+};
+
+static const int fourbar_singular_a_upd[40] = {
+    4, 21, 22, 6, 27, 7, 3, 19, 20, 7, 29, 8, 3, 18, 19, 4,
+    22, 7, 4, 22, 23, 7, 29, 8, 6, 27, 28, 7, 29, 8, 6, 27,
+    28, 7, 29, 8, 7, 29, 8, 8,
+};
+
+static const int fourbar_singular_s_k[48] = {
+    0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
+    6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
+    14, 14, 20, 18, 18, 22, 15, 19, 15, 15, 19, 19, 19, 21, 23, 23,
+};
+
+static const int fourbar_singular_s_l[48] = {
+    0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 9, 9,
+    6, 12, 12, 10, 16, 16, 7, 11, 13, 17, 11, 13, 17, 13, 13, 17,
+    14, 20, 20, 18, 22, 22, 15, 15, 21, 23, 19, 21, 23, 21, 21, 23,
+};
+
+static const int fourbar_singular_s_dst[48] = {
+    4, 20, 7, 5, 21, 6, 4, 18, 20, 19, 5, 22, 21, 7, 23, 6,
+    7, 15, 2, 6, 16, 3, 7, 23, 15, 17, 6, 14, 16, 2, 13, 3,
+    2, 9, 0, 3, 12, 1, 2, 13, 9, 11, 3, 10, 12, 0, 8, 1,
+};
+
+static const int fourbar_singular_a_k[52] = {
+    0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 6, 7,
+    8, 9, 10, 11, 9, 9, 11, 10, 11, 11, 12, 12, 12, 12, 13, 13,
+    13, 14, 15, 15, 16, 17, 16, 16, 17, 17, 17, 18, 19, 19, 20, 21,
+    21, 22, 23, 23,
+};
+
+static const int fourbar_singular_a_l[52] = {
+    0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 7, 7,
+    8, 8, 8, 8, 9, 10, 9, 10, 10, 11, 12, 13, 14, 15, 13, 14,
+    15, 14, 14, 15, 16, 16, 18, 19, 17, 18, 19, 18, 18, 19, 20, 20,
+    21, 22, 22, 23,
+};
+
+static const int fourbar_singular_a_dst[52] = {
+    5, 24, 6, 0, 10, 6, 5, 24, 26, 25, 6, 28, 27, 8, 29, 7,
+    0, 10, 9, 11, 6, 21, 27, 4, 22, 7, 8, 29, 14, 20, 7, 13,
+    19, 1, 12, 3, 4, 22, 16, 18, 7, 17, 19, 2, 15, 3, 1, 12,
+    3, 2, 15, 3,
+};
+
+/* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 16 in L) and of the
+ * Newton matrix A (9 x 9, 21 in L); AMD order (runtime/mb_model.h: mb_plan). */
+static const mb_plan fourbar_singular_plan = {
+    { 8, 16, 28, fourbar_singular_s_perm, fourbar_singular_s_pinv, fourbar_singular_s_lp, fourbar_singular_s_li, fourbar_singular_s_upd },
+    48, fourbar_singular_s_k, fourbar_singular_s_l, fourbar_singular_s_dst,
+    { 9, 21, 40, fourbar_singular_a_perm, fourbar_singular_a_pinv, fourbar_singular_a_lp, fourbar_singular_a_li, fourbar_singular_a_upd },
+    52, fourbar_singular_a_k, fourbar_singular_a_l, fourbar_singular_a_dst,
+    0, 0
+};
+
 /* Phi(t, q): constraint residuals [8]. */
 void fourbar_singular_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -322,5 +415,6 @@ const mb_model fourbar_singular_model = {
     .dforce_dv = fourbar_singular_dforce_dv,
     .energy = fourbar_singular_energy,
     .points = fourbar_singular_points,
+    .plan = &fourbar_singular_plan,
     .data = 0
 };

@@ -15,6 +15,9 @@
 #define FOURBAR_SINGULAR_PHI_Q_NNZ 24
 #define FOURBAR_SINGULAR_DQ_DQ_NNZ 0
 #define FOURBAR_SINGULAR_DQ_DV_NNZ 0
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define FOURBAR_SINGULAR_S_NL 16
+#define FOURBAR_SINGULAR_A_NL 21
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model fourbar_singular_model;

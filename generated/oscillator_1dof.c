@@ -73,6 +73,80 @@ static const int oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
+static const int oscillator_1dof_s_perm[2] = {
+    0, 1,
+};
+
+static const int oscillator_1dof_s_pinv[2] = {
+    0, 1,
+};
+
+static const int oscillator_1dof_s_lp[3] = {
+    0, 0, 0,
+};
+
+static const int oscillator_1dof_a_perm[3] = {
+    0, 1, 2,
+};
+
+static const int oscillator_1dof_a_pinv[3] = {
+    0, 1, 2,
+};
+
+static const int oscillator_1dof_a_lp[4] = {
+    0, 1, 1, 1,
+};
+
+static const int oscillator_1dof_a_li[1] = {
+    1,
+};
+
+static const int oscillator_1dof_a_upd[1] = {
+    1,
+};
+
+static const int oscillator_1dof_s_k[2] = {
+    1, 0,
+};
+
+static const int oscillator_1dof_s_l[2] = {
+    1, 0,
+};
+
+static const int oscillator_1dof_s_dst[2] = {
+    1, 0,
+};
+
+static const int oscillator_1dof_a_k[2] = {
+    0, 1,
+};
+
+static const int oscillator_1dof_a_l[2] = {
+    0, 1,
+};
+
+static const int oscillator_1dof_a_dst[2] = {
+    2, 1,
+};
+
+static const int oscillator_1dof_dqq_dst[4] = {
+    0, 4, 3, 1,
+};
+
+static const int oscillator_1dof_dqv_dst[4] = {
+    0, 4, 3, 1,
+};
+
+/* Symbolic factorizations of S = Phi_q W Phi_q^T (2 x 2, 0 in L) and of the
+ * Newton matrix A (3 x 3, 1 in L); AMD order (runtime/mb_model.h: mb_plan). */
+static const mb_plan oscillator_1dof_plan = {
+    { 2, 0, 0, oscillator_1dof_s_perm, oscillator_1dof_s_pinv, oscillator_1dof_s_lp, 0, 0 },
+    2, oscillator_1dof_s_k, oscillator_1dof_s_l, oscillator_1dof_s_dst,
+    { 3, 1, 1, oscillator_1dof_a_perm, oscillator_1dof_a_pinv, oscillator_1dof_a_lp, oscillator_1dof_a_li, oscillator_1dof_a_upd },
+    2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
+    oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst
+};
+
 /* Phi(t, q): constraint residuals [2]. */
 void oscillator_1dof_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -271,5 +345,6 @@ const mb_model oscillator_1dof_model = {
     .dforce_dv = oscillator_1dof_dforce_dv,
     .energy = oscillator_1dof_energy,
     .points = oscillator_1dof_points,
+    .plan = &oscillator_1dof_plan,
     .data = 0
 };

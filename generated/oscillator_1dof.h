@@ -15,6 +15,9 @@
 #define OSCILLATOR_1DOF_PHI_Q_NNZ 2
 #define OSCILLATOR_1DOF_DQ_DQ_NNZ 4
 #define OSCILLATOR_1DOF_DQ_DV_NNZ 4
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define OSCILLATOR_1DOF_S_NL 0
+#define OSCILLATOR_1DOF_A_NL 1
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model oscillator_1dof_model;

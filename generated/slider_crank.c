@@ -65,6 +65,94 @@ static const int slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
+static const int slider_crank_s_perm[8] = {
+    7, 4, 5, 0, 1, 3, 2, 6,
+};
+
+static const int slider_crank_s_pinv[8] = {
+    3, 4, 6, 5, 1, 2, 7, 0,
+};
+
+static const int slider_crank_s_lp[9] = {
+    0, 1, 4, 6, 9, 11, 12, 12, 12,
+};
+
+static const int slider_crank_s_li[12] = {
+    2, 2, 5, 6, 5, 6, 4, 5, 6, 5, 6, 6,
+};
+
+static const int slider_crank_s_upd[20] = {
+    2, 2, 12, 13, 5, 19, 6, 5, 19, 6, 4, 17, 18, 5, 19, 6,
+    5, 19, 6, 6,
+};
+
+static const int slider_crank_a_perm[9] = {
+    7, 6, 0, 3, 1, 4, 5, 2, 8,
+};
+
+static const int slider_crank_a_pinv[9] = {
+    2, 4, 7, 3, 5, 6, 1, 0, 8,
+};
+
+static const int slider_crank_a_lp[10] = {
+    0, 2, 4, 7, 9, 12, 14, 15, 15, 15,
+};
+
+static const int slider_crank_a_li[15] = {
+    5, 6, 3, 6, 3, 6, 7, 6, 7, 5, 6, 7, 6, 7, 7,
+};
+
+static const int slider_crank_a_upd[25] = {
+    5, 21, 6, 3, 16, 6, 3, 16, 17, 6, 23, 7, 6, 23, 7, 5,
+    21, 22, 6, 23, 7, 6, 23, 7, 7,
+};
+
+static const int slider_crank_s_k[37] = {
+    0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
+    6, 6, 12, 10, 10, 15, 7, 7, 7, 7, 11, 11, 11, 13, 16, 16,
+    14, 17, 17, 19, 18,
+};
+
+static const int slider_crank_s_l[37] = {
+    0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 9, 9,
+    6, 12, 12, 10, 15, 15, 7, 11, 13, 16, 11, 13, 16, 13, 13, 16,
+    14, 17, 19, 19, 18,
+};
+
+static const int slider_crank_s_dst[37] = {
+    3, 16, 6, 4, 17, 5, 3, 14, 16, 15, 4, 18, 17, 6, 19, 5,
+    6, 11, 1, 5, 12, 2, 6, 19, 11, 13, 5, 10, 12, 1, 9, 2,
+    1, 2, 8, 0, 7,
+};
+
+static const int slider_crank_a_k[40] = {
+    0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 5, 5, 6, 7, 7,
+    8, 9, 10, 11, 9, 9, 9, 10, 11, 11, 12, 13, 12, 13, 13, 14,
+    15, 16, 15, 16, 16, 17, 18, 19,
+};
+
+static const int slider_crank_a_l[40] = {
+    0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 6, 7, 6, 6, 7,
+    8, 8, 8, 8, 9, 10, 11, 10, 10, 11, 12, 12, 14, 13, 14, 14,
+    15, 15, 17, 16, 17, 17, 18, 19,
+};
+
+static const int slider_crank_a_dst[40] = {
+    2, 15, 7, 4, 20, 7, 2, 15, 13, 14, 7, 17, 23, 3, 16, 6,
+    4, 20, 18, 19, 7, 22, 23, 5, 21, 6, 3, 16, 11, 6, 12, 1,
+    5, 21, 9, 6, 10, 0, 8, 0,
+};
+
+/* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 12 in L) and of the
+ * Newton matrix A (9 x 9, 15 in L); AMD order (runtime/mb_model.h: mb_plan). */
+static const mb_plan slider_crank_plan = {
+    { 8, 12, 20, slider_crank_s_perm, slider_crank_s_pinv, slider_crank_s_lp, slider_crank_s_li, slider_crank_s_upd },
+    37, slider_crank_s_k, slider_crank_s_l, slider_crank_s_dst,
+    { 9, 15, 25, slider_crank_a_perm, slider_crank_a_pinv, slider_crank_a_lp, slider_crank_a_li, slider_crank_a_upd },
+    40, slider_crank_a_k, slider_crank_a_l, slider_crank_a_dst,
+    0, 0
+};
+
 /* Phi(t, q): constraint residuals [8]. */
 void slider_crank_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -302,5 +390,6 @@ const mb_model slider_crank_model = {
     .dforce_dv = slider_crank_dforce_dv,
     .energy = slider_crank_energy,
     .points = slider_crank_points,
+    .plan = &slider_crank_plan,
     .data = 0
 };

@@ -15,6 +15,9 @@
 #define SLIDER_CRANK_PHI_Q_NNZ 20
 #define SLIDER_CRANK_DQ_DQ_NNZ 0
 #define SLIDER_CRANK_DQ_DV_NNZ 0
+/* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
+#define SLIDER_CRANK_S_NL 12
+#define SLIDER_CRANK_A_NL 15
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model slider_crank_model;

@@ -326,15 +326,48 @@ function emit.generate(M, opts)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum)
     vals.LOCKED = array("unsigned char", "locked", locked, 24)
     vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
+    local pats, S_NL, A_NL = {}, 0, 0
     local r, c = pat(D.phiq)
+    pats.phi_q = { r, c }
     vals.PHI_Q_ROW = array("int", "phi_q_row", r, 16)
     vals.PHI_Q_COL = array("int", "phi_q_col", c, 16)
     r, c = pat(D.dqdq)
+    pats.dq_dq = { r, c }
     vals.DQ_DQ_ROW = array("int", "dq_dq_row", r, 16)
     vals.DQ_DQ_COL = array("int", "dq_dq_col", c, 16)
     r, c = pat(D.dqdv)
+    pats.dq_dv = { r, c }
     vals.DQ_DV_ROW = array("int", "dq_dv_row", r, 16)
     vals.DQ_DV_COL = array("int", "dq_dv_col", c, 16)
+    -- the symbolic factorizations and assembly maps (generator/mb_plan_build.c through
+    -- host.plan): const index arrays read by the runtime's compact kernels (runtime/mb_sparse.c)
+    if opts.plan then
+        local P = opts.plan(D.nq, D.nc, pats.phi_q[1], pats.phi_q[2], pats.dq_dq[1], pats.dq_dq[2],
+                            pats.dq_dv[1], pats.dq_dv[2])
+        local function sy(tag, S)
+            return string.format("{ %d, %d, %d, %s, %s, %s, %s, %s }", S.n, S.nl, S.nupd,
+                array("int", tag .. "_perm", S.perm, 16), array("int", tag .. "_pinv", S.pinv, 16),
+                array("int", tag .. "_lp", S.lp, 16), array("int", tag .. "_li", S.li, 16),
+                array("int", tag .. "_upd", S.upd, 16))
+        end
+        local ssy, asy = sy("s", P.s), sy("a", P.a)
+        local body = string.format(
+            "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"
+            .. " * Newton matrix A (%d x %d, %d in L); AMD order (runtime/mb_model.h: mb_plan). */\n"
+            .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
+            .. "    %d, %s, %s, %s,\n    %s, %s\n};",
+            P.s.n, P.s.n, P.s.nl, P.a.n, P.a.n, P.a.nl, name, ssy, P.ns,
+            array("int", "s_k", P.s_k, 16), array("int", "s_l", P.s_l, 16),
+            array("int", "s_dst", P.s_dst, 16), asy, P.na,
+            array("int", "a_k", P.a_k, 16), array("int", "a_l", P.a_l, 16),
+            array("int", "a_dst", P.a_dst, 16),
+            array("int", "dqq_dst", P.dqq_dst, 16), array("int", "dqv_dst", P.dqv_dst, 16))
+        data[#data + 1] = body
+        vals.PLAN = "&" .. name .. "_plan"
+        S_NL, A_NL = P.s.nl, P.a.nl
+    else
+        vals.PLAN = "0"
+    end
     -- "const char *const" arrays: the element type above already carries the const
     for i, s in ipairs(data) do data[i] = s:gsub("^static const char %*const", "static const char *const") end
     vals.DATA = table.concat(data, "\n\n")
@@ -344,6 +377,7 @@ function emit.generate(M, opts)
         NAME = name, UNAME = uname, VERSION = vals.VERSION, FILE = vals.FILE, OPTIONS = vals.OPTIONS,
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
+        S_NL = S_NL, A_NL = A_NL,
         PROTOTYPES = table.concat(protos, "\n"),
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")

@@ -124,6 +124,7 @@ if type(emit) ~= "table" or type(emit.generate) ~= "function" then
 end
 -- emit.generate(M, opts) -> files { { name =, content = } }, stats (GENERATOR_CONTRACT.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
+                                       plan = host.plan,
                                        options = opts.options,
                                        options_text = table.concat(opts.options, " ") })
 if type(list) ~= "table" then error("emit.generate returned no file list", 0) end

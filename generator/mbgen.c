@@ -271,7 +271,10 @@ static int h_prepare_dir(lua_State *L)
     return 1;
 }
 
+int mbgen_plan(lua_State *L);   /* mbgen_plan.c */
+
 static const luaL_Reg host_funcs[] = {
+    { "plan", mbgen_plan },
     { "guard", h_guard },
     { "clock", h_clock },
     { "prepare_dir", h_prepare_dir },

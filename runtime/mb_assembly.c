@@ -4,27 +4,19 @@
 #include "mb_sim_impl.h"
 
 #if MB_WITH_ASSEMBLY
-/* G = J J^T + mu I (nc x nc, returned mu = 1e3 eps max diag) where J is Phi_q (values in Pq)
- * restricted to the columns with mask[c] == 0; built from the sparse rows, no dense J. */
-static mb_real masked_gram(mb_sim *s, const unsigned char *mask, mb_real *G)
+/* S = J J^T + mu I on the plan of S, J = Phi_q (values in Pq) restricted to the columns with
+ * mask[c] == 0 (weights 0/1 in the scratch wt[nq]); mu = 1e3 eps max diag keeps
+ * it definite for rank-deficient or overdetermined systems. Factored; MB_OK or a failure. */
+static int masked_gram(mb_sim *s, const unsigned char *mask, mb_real *wt)
 {
-    const int *col = s->m->phi_q_pat.col;
     int nc = s->nc;
     mb_real dmax = 0;
-    for (int a = 0; a < nc; a++)
-        for (int b = 0; b <= a; b++) {
-            mb_real e = 0;
-            for (int k = s->rowp[a]; k < s->rowp[a + 1]; k++) {
-                if (mask[col[k]]) continue;
-                for (int l = s->rowp[b]; l < s->rowp[b + 1]; l++)
-                    if (col[l] == col[k]) e += s->Pq[k] * s->Pq[l];
-            }
-            G[a + (long)b * nc] = G[b + (long)a * nc] = e;
-            if (a == b && e > dmax) dmax = e;
-        }
+    for (int c = 0; c < s->n; c++) wt[c] = mask[c] ? 0 : 1;
+    mbi_assemble_s(s, wt);
+    for (int r = 0; r < nc; r++) if (s->FS[r] > dmax) dmax = s->FS[r];
     mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
-    for (int a = 0; a < nc; a++) G[a + (long)a * nc] += mu;
-    return mu;
+    for (int r = 0; r < nc; r++) s->FS[r] += mu;
+    return mbi_ls_factor(s, MB_MAT_S, 0);
 }
 
 /* out[c] = a (J^T w)[c] for unmasked columns (masked ones get 0). */
@@ -40,7 +32,7 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, it;
-    mb_real *JJ = s->scr, *w = s->tm[0], *dq = s->tn[0];
+    mb_real *w = s->tm[0], *dq = s->tn[0], *wt = s->Q;   /* Q is free before the first evaluation */
     mb_real *qt = s->tn[1], *Ph = s->tm[1];
     if (iters) *iters = 0;
     if (nc == 0) return MB_OK;
@@ -50,11 +42,9 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
     mb_real res = nrminf(nc, Ph);
     for (it = 0; it < s->p.asm_max_iter && !(res <= s->p.asm_tol); it++) {
         m->phi_q(m, t0, q, s->Pq);
-        masked_gram(s, m->locked, JJ);
-        int st = mb_chol_factor(nc, JJ, 0, NULL);
-        if (st) return MB_ERR_ASSEMBLY_POS;
+        if (masked_gram(s, m->locked, wt)) return MB_ERR_ASSEMBLY_POS;
         copy(nc, w, Ph);
-        mb_chol_solve(nc, JJ, w);
+        mbi_ls_solve(s, MB_MAT_S, w);
         masked_jtw(s, m->locked, w, -1, dq);
         mb_real lam = 1, rnew = 0;
         for (int tries = 0; tries < 20; tries++, lam /= 2) {  /* backtrack on |Phi| */
@@ -78,9 +68,8 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
         mb_real vs = 1 + nrminf(n, v), r0 = nrminf(nc, w);
         if (r0 <= MB_R(1e3) * MB_EPS * vs) return MB_OK;
         if (pass == 2) break;
-        masked_gram(s, m->v_given, JJ);
-        if (mb_chol_factor(nc, JJ, 0, NULL)) return MB_ERR_ASSEMBLY_VEL;
-        mb_chol_solve(nc, JJ, w);
+        if (masked_gram(s, m->v_given, wt)) return MB_ERR_ASSEMBLY_VEL;
+        mbi_ls_solve(s, MB_MAT_S, w);
         masked_jtw(s, m->v_given, w, 1, dq);
         for (int c = 0; c < n; c++) v[c] += dq[c];
     }

@@ -6,41 +6,25 @@
 #if MBI_F1 || MBI_F2
 /* ------------------------------------------------------------------ KKT solve (F1, F2) */
 
-/* Solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] with Phi_q values in s->Pq. Symmetric
- * scaling D = diag(M^-1/2, 1/|row of Phi_q M^-1/2|) makes the pivot-ratio rank test
- * independent of units: rank loss of Phi_q shows as a small pivot ratio -> MB_ERR_SINGULAR. */
+/* Solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq) by its Schur
+ * complement: M is diagonal, so S = Phi_q M^-1 Phi_q^T is sparse and positive definite while
+ * Phi_q has full rank; S y = Phi_q M^-1 b1 - b2, x = M^-1 (b1 - Phi_q^T y). Rank loss of Phi_q
+ * shows as a vanishing pivot of S, which names its constraint row (MB_ERR_SINGULAR). */
 static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
 {
     const mb_model *m = s->m;
-    int n = s->n, nc = s->nc, N = n + nc;
-    mb_real *K = s->scr, *d = s->dscale, *rhs = s->kb;
-    for (int i = 0; i < n; i++) d[i] = 1 / MB_SQRT(m->mass[i]);
-    for (int r = 0; r < nc; r++) {
-        mb_real ss = 0;
-        for (int k = s->rowp[r]; k < s->rowp[r + 1]; k++) {
-            mb_real e = s->Pq[k] * d[m->phi_q_pat.col[k]];
-            ss += e * e;
-        }
-        d[n + r] = ss > 0 ? 1 / MB_SQRT(ss) : 1;
-    }
-    memset(K, 0, sizeof(mb_real) * (size_t)N * (size_t)N);
-    for (int i = 0; i < n; i++) K[i + (long)i * N] = 1;      /* d M d = I */
-    for (int k = 0; k < s->nnz; k++) {
-        int r = n + m->phi_q_pat.row[k], c = m->phi_q_pat.col[k];
-        mb_real e = d[r] * s->Pq[k] * d[c];
-        K[r + (long)c * N] = e;
-        K[c + (long)r * N] = e;
-    }
-    for (int i = 0; i < n; i++) rhs[i] = d[i] * b1[i];
-    for (int r = 0; r < nc; r++) rhs[n + r] = d[n + r] * b2[r];
-    mb_real ratio;
-    int st = mb_lu_factor(N, K, s->piv, s->p.rank_tol, &ratio);
-    if (ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0) s->mon.min_pivot_ratio = ratio;
+    int n = s->n, nc = s->nc;
+    mbi_assemble_s(s, s->minv);
+    int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
     if (st) return st;
-    mb_lu_solve(N, K, s->piv, rhs);
-    for (int i = 0; i < n; i++) x[i] = d[i] * rhs[i];
-    for (int r = 0; r < nc; r++) y[r] = d[n + r] * rhs[n + r];
-    return finite_vec(N, rhs) ? MB_OK : MB_ERR_NONFINITE;
+    for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
+    sp_mv(&m->phi_q_pat, s->Pq, x, y, nc);
+    for (int r = 0; r < nc; r++) y[r] -= b2[r];
+    mbi_ls_solve(s, MB_MAT_S, y);
+    copy(n, x, b1);
+    sp_mtv_add(&m->phi_q_pat, s->Pq, y, -1, x);
+    for (int i = 0; i < n; i++) x[i] *= s->minv[i];
+    return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 }
 #endif
 
@@ -114,16 +98,19 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    mb_real *A = s->scr, *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
+    mb_real *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);
     m->phi_q(m, t, q, s->Pq);
     for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
-    memset(A, 0, sizeof(mb_real) * (size_t)n * (size_t)n);
-    for (int i = 0; i < n; i++) A[i + (long)i * n] = m->mass[i];
-    add_ptp(s, A, a, s->Pq, s->Pq);
-    int st = mb_chol_factor(n, A, 0, NULL);   /* SPD even at singular positions */
+    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan) */
+    const mb_plan *P = m->plan;
+    mb_real *A = s->FA;
+    zero(n + P->a.nl, A);
+    for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
+    for (int t = 0; t < P->na; t++) A[P->a_dst[t]] += a * s->Pq[P->a_k[t]] * s->Pq[P->a_l[t]];
+    int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
     copy(n, vold, s->ev_v);
     int it, conv = 0;
@@ -131,7 +118,7 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
         copy(n, rhs, p);
         for (int r = 0; r < nc; r++) s->tm[1][r] = a * b[r] + s->ev_sig[r];
         sp_mtv_add(&m->phi_q_pat, s->Pq, s->tm[1], -1, rhs);
-        mb_chol_solve(n, A, rhs);
+        mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
         sp_mv(&m->phi_q_pat, s->Pq, rhs, c, nc);
         for (int r = 0; r < nc; r++) { c[r] += b[r]; s->ev_sig[r] += a * c[r]; }
         mb_real dv = 0;
@@ -188,36 +175,25 @@ int mbi_rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 #if MBI_F1
 /* ------------------------------------------------------------------ F1 velocity projection */
 
-/* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t). */
+/* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t), with
+ * S = Phi_q Phi_q^T (unit weights, lsy holds them) on the plan of S. */
 int mbi_project_velocity(mb_sim *s)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    mb_real *A = s->scr, *w = s->tm[0], *v = s->z + n;
+    mb_real *w = s->tm[0], *v = s->z + n, *ones = s->tn[0];
     if (nc == 0) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
     m->phi_t(m, s->t, s->z, s->Phit);
-    memset(A, 0, sizeof(mb_real) * (size_t)nc * nc);
-    for (int r = 0; r < nc; r++)
-        for (int k = s->rowp[r]; k < s->rowp[r + 1]; k++)
-            for (int r2 = 0; r2 < nc; r2++)
-                for (int l = s->rowp[r2]; l < s->rowp[r2 + 1]; l++)
-                    if (m->phi_q_pat.col[l] == m->phi_q_pat.col[k]) A[r + (long)r2 * nc] += s->Pq[k] * s->Pq[l];
-    /* unit diagonal scaling, so the pivot-ratio rank test means the same as for the KKT */
-    mb_real ratio, *d = s->dscale;
-    for (int r = 0; r < nc; r++) d[r] = A[r + (long)r * nc] > 0 ? 1 / MB_SQRT(A[r + (long)r * nc]) : 1;
-    for (int r = 0; r < nc; r++)
-        for (int c = 0; c < nc; c++) A[r + (long)c * nc] *= d[r] * d[c];
-    int st = mb_chol_factor(nc, A, s->p.rank_tol, &ratio);
-    if (ratio < s->mon.min_pivot_ratio) s->mon.min_pivot_ratio = ratio;
+    for (int i = 0; i < n; i++) ones[i] = 1;
+    mbi_assemble_s(s, ones);
+    int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
     if (st) return st;
     for (int pass = 0; pass < 3; pass++) {
         sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);
         for (int r = 0; r < nc; r++) w[r] += s->Phit[r];
         if (nrminf(nc, w) <= 10 * MB_EPS * (1 + nrminf(n, v))) break;
-        for (int r = 0; r < nc; r++) w[r] *= d[r];
-        mb_chol_solve(nc, A, w);
-        for (int r = 0; r < nc; r++) w[r] *= d[r];
+        mbi_ls_solve(s, MB_MAT_S, w);
         sp_mtv_add(&m->phi_q_pat, s->Pq, w, -1, v);
     }
     return MB_OK;

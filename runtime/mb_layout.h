@@ -21,19 +21,21 @@
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
 #define MB_L_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
-/* Dense scratch: the scaled KKT matrix (F1, F2), the n x n matrix of F3 / F4 (F4 with
- * full_jacobian keeps its companion K2 beside it), at least the assembly's J J^T (nc x nc). */
-#define MB_L_NSCR(F, FJ, N, NC)                                                               \
-    MB_L_MAX((NC) * (NC), MB_L_KKT(F) ? ((N) + (NC)) * ((N) + (NC))                          \
-                                      : (1 + (MB_L_F4(F) && (FJ))) * (N) * (N))
+#define MB_L_NMAX(N, NC) MB_L_MAX(N, NC)
+/* Dense scratch: the reference back end's matrix (LS = 1: max(n, nc)^2), F4 full_jacobian's
+ * K1 and K2 (2 n^2). */
+#define MB_L_NSCR(F, FJ, LS, N, NC)                                                           \
+    MB_L_MAX(MB_L_IF(LS, MB_L_NMAX(N, NC) * MB_L_NMAX(N, NC)), MB_L_IF(MB_L_F4(F) && (FJ), 2 * (N) * (N)))
 
-/* MB_LAYOUT(R, J, F, I, FJ, N, NC, PQ, DQ, DV) expands R(field, count) for each block of mb_real
- * and J(field, count) for each block of int, in layout order, for formulation F, integrator I,
- * full_jacobian FJ (0/1), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of
- * dQ/dq and dQ/dv. A block of count 0 is not used by F (its pointer is NULL). Not listed:
- * S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz (FSAL), and F4 keeps
- * its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then). */
-#define MB_LAYOUT(R, J, F, I, FJ, N, NC, PQ, DQ, DV)                                          \
+/* MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
+ * block of mb_real and J(field, count) for each block of int, in layout order, for formulation
+ * F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), N coordinates, NC
+ * constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and dQ/dv, NLS and NLA entries in the
+ * plan's L of S and of A (mb_model.h: mb_plan). A block of count 0 is not used by F (its pointer
+ * is NULL). Not listed: S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz
+ * (FSAL), and F4 keeps its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton
+ * temporaries, free then). */
+#define MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA)                            \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -56,15 +58,17 @@
     R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
-    R(dscale, MB_L_IF(MB_L_KKT(F), (N) + (NC)))                                               \
-    R(kb, MB_L_KKT(F) ? (N) + (NC) : MB_L_IF(MB_L_F4(F) && (FJ), PQ))                          \
-    R(scr, MB_L_NSCR(F, FJ, N, NC))                                                           \
-    J(piv, MB_L_KKT(F) ? (N) + (NC) : MB_L_IF(MB_L_F4(F), N)) J(rowp, (NC) + 1)
+    R(FS, (NC) + (NLS)) R(FA, MB_L_IF(MB_L_ALF(F), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA)))       \
+    R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
+    R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
+    R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
+    R(scr, MB_L_NSCR(F, FJ, LS, N, NC))                                                       \
+    J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC)))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
-#define MB_LAYOUT_BYTES(F, I, FJ, N, NC, PQ, DQ, DV) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, N, NC, PQ, DQ, DV))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA))
 
 #endif /* MB_LAYOUT_H */

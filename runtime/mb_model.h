@@ -26,6 +26,43 @@ typedef struct mb_pattern {
     const int *col;
 } mb_pattern;
 
+/* The symbolic factorization of one n x n matrix of symmetric pattern (computed once: by the
+ * generator for generated models, at initialization for the generic evaluator). Pivot k is the
+ * original row/column perm[k] (pinv is the inverse); L is unit lower triangular in compressed
+ * columns of the permuted matrix, column k holding rows li[lp[k] .. lp[k+1]-1] (sorted, > k).
+ * A matrix on this pattern is stored in one array F = [D (n) | L (nl) | U (nl)]: the diagonal,
+ * the strict lower triangle at n + p, and (unsymmetric values only) the strict upper triangle
+ * transposed onto L's pattern at n + nl + p. upd drives the right-looking elimination: for each
+ * column k and each pair p <= q of its entries, upd names the storage index of entry
+ * (li[q], li[p]) (a diagonal index when p == q, else n + its position in L). See
+ * docs/linear-systems.md and runtime/mb_sparse.c. */
+typedef struct mb_symbolic {
+    int n, nl, nupd;
+    const int *perm, *pinv;  /* [n] */
+    const int *lp;           /* [n + 1] */
+    const int *li;           /* [nl] */
+    const int *upd;          /* [nupd] */
+} mb_symbolic;
+
+/* The plan of every matrix the formulations factor, and where each product term lands:
+ *  - s: S = Phi_q W Phi_q^T (nc x nc, W diagonal: M^-1 for the F1/F2 Schur complement, a 0/1
+ *    mask for assembly, I for F1's projection). Term t adds W[c] Pq[s_k[t]] Pq[s_l[t]] at
+ *    F[s_dst[t]], c the common column of entries s_k[t], s_l[t] of Phi_q.
+ *  - a: A = M + Phi_q^T (.) Phi_q - dQ/dq (.) - dQ/dv (.) (nq x nq: F3's M + alpha Phi_q^T Phi_q,
+ *    F4's Newton matrix). Term t pairs entries a_k[t], a_l[t] of one row of Phi_q, oriented so
+ *    that (col a_k, col a_l) lies in the lower triangle (or on the diagonal) of the permuted
+ *    matrix at F[a_dst[t]]; its transpose (col a_l, col a_k) is at F[a_dst[t] + a.nl] when
+ *    a_dst[t] >= n. dqq_dst[k], dqv_dst[k]: storage index of entry k of dQ/dq, dQ/dv. */
+typedef struct mb_plan {
+    mb_symbolic s;
+    int ns;
+    const int *s_k, *s_l, *s_dst;  /* [ns] */
+    mb_symbolic a;
+    int na;
+    const int *a_k, *a_l, *a_dst;  /* [na] */
+    const int *dqq_dst, *dqv_dst;  /* [dq_dq_pat.nnz], [dq_dv_pat.nnz] */
+} mb_plan;
+
 /* f(t, q) -> out */
 typedef void (*mb_fn_q)(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
 /* f(t, q, v) -> out */
@@ -76,6 +113,7 @@ struct mb_model {
                                 power of non-conservative loads P_nc = Q_nc^T v */
     mb_fn_q  points;         /* global positions of named points  [2 * npoint] (x, y) */
 
+    const mb_plan *plan;     /* symbolic factorizations and assembly maps (required) */
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
 };
 

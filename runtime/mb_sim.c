@@ -90,6 +90,9 @@ int mb_params_check(const mb_params *p, const char **what)
         if (bad) w = pfields[k].name;
     }
     if (!w && p->max_steps < 1) w = "max_steps";
+    if (!w && !p->linsys_ops && p->linsys != MB_LINSYS_SPARSE && p->linsys != MB_LINSYS_DENSE)
+        w = "linsys";
+    if (!w && p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) w = "linsys_ops";
     if (what) *what = w;
     return w ? MB_ERR_PARAM : MB_OK;
 }
@@ -107,12 +110,54 @@ static int check_pattern(const mb_pattern *pat, int rows, int cols)
     return 1;
 }
 
+/* The plan must match the model's sizes and patterns (its index arrays are trusted after this:
+ * every stored index is checked once here, not on every factorization). */
+static int check_sym(const mb_symbolic *sy, int n)
+{
+    if (sy->n != n || sy->nl < 0 || sy->nupd < 0 || (n > 0 && (!sy->perm || !sy->pinv)) || !sy->lp)
+        return 0;
+    if (sy->lp[0] != 0 || sy->lp[n] != sy->nl || (sy->nl > 0 && !sy->li) || (sy->nupd > 0 && !sy->upd))
+        return 0;
+    long u = 0;
+    for (int k = 0; k < n; k++) {
+        if (sy->perm[k] < 0 || sy->perm[k] >= n || sy->pinv[sy->perm[k]] != k) return 0;
+        int len = sy->lp[k + 1] - sy->lp[k];
+        if (len < 0) return 0;
+        for (int p = sy->lp[k]; p < sy->lp[k + 1]; p++)
+            if (sy->li[p] <= k || sy->li[p] >= n) return 0;
+        u += (long)len * (len + 1) / 2;
+    }
+    if (u != sy->nupd) return 0;
+    for (int t = 0; t < sy->nupd; t++) if (sy->upd[t] < 0 || sy->upd[t] >= n + sy->nl) return 0;
+    return 1;
+}
+
+static int check_map(int cnt, const int *a, int lo, int hi)
+{
+    if (cnt > 0 && !a) return 0;
+    for (int t = 0; t < cnt; t++) if (a[t] < lo || a[t] >= hi) return 0;
+    return 1;
+}
+
+static int check_plan(const mb_model *m)
+{
+    const mb_plan *P = m->plan;
+    if (!P || !check_sym(&P->s, m->nc) || !check_sym(&P->a, m->nq)) return 0;
+    int nnz = m->phi_q_pat.nnz, na = P->a.n + 2 * P->a.nl;
+    return P->ns >= 0 && P->na >= 0 && check_map(P->ns, P->s_k, 0, nnz) &&
+           check_map(P->ns, P->s_l, 0, nnz) && check_map(P->ns, P->s_dst, 0, P->s.n + P->s.nl) &&
+           check_map(P->na, P->a_k, 0, nnz) && check_map(P->na, P->a_l, 0, nnz) &&
+           check_map(P->na, P->a_dst, 0, P->a.n + P->a.nl) &&
+           check_map(m->dq_dq_pat.nnz, P->dqq_dst, 0, na) && check_map(m->dq_dv_pat.nnz, P->dqv_dst, 0, na);
+}
+
 static int check_model(const mb_model *m)
 {
     if (!m || m->nq <= 0 || m->nc < 0 || !m->mass || !m->q0 || !m->v0 || !m->locked ||
         !m->v_given || !m->phi || !m->phi_q || !m->phi_t || !m->phi_q_dot || !m->gamma ||
         !m->force || !m->dforce_dq || !m->dforce_dv || !m->energy) return 0;
     for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
+    if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
 }
@@ -135,10 +180,11 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
     int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     int fj = MBI_FJ && p->full_jacobian;
+    int ls = p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
 #define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
-    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
-              m->dq_dv_pat.nnz)
+    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
+              m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl)
 #undef TAKE_R
 #undef TAKE_J
     t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
@@ -172,10 +218,8 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     s->nc = m->nc;
     s->nnz = m->phi_q_pat.nnz;
     s->nz = 2 * s->n + (p->formulation == MB_BAUMGARTE ? 0 : s->nc);
-    for (int r = 0, k = 0; r <= s->nc; r++) {   /* row starts of the sorted Phi_q pattern */
-        while (k < s->nnz && m->phi_q_pat.row[k] < r) k++;
-        s->rowp[r] = k;
-    }
+    if (s->minv) for (int i = 0; i < s->n; i++) s->minv[i] = 1 / m->mass[i];
+    s->mon.singular_row = -1;
     return MB_OK;
 }
 
@@ -196,6 +240,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->ready = 0;
     if (!isfinite(t0)) return MB_ERR_PARAM;
     memset(&s->mon, 0, sizeof s->mon);
+    s->mon.singular_row = -1;
     zero(s->nz, s->z);
     copy(n, s->z, q ? q : m->q0);
     copy(n, s->v, v ? v : m->v0);

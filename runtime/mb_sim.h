@@ -18,6 +18,31 @@ enum {
 /* Integrators. F1-F3 take rk4 or dopri5; F4 takes trapezoid only. */
 enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2 };
 
+/* Linear-system back ends (docs/linear-systems.md). Every matrix is assembled into the model's
+ * plan storage (mb_model.h: mb_plan); the back end factors it. */
+enum {
+    MB_LINSYS_SPARSE = 0,   /* the model's symbolic plan and the compact kernels (mb_sparse.c) */
+    MB_LINSYS_DENSE = 1     /* dense LAPACKE / builtin LU and Cholesky: the reference */
+};
+/* The matrices, as a back end sees them. */
+enum {
+    MB_MAT_S = 0,           /* Phi_q W Phi_q^T (nc x nc), positive semi-definite: rank test */
+    MB_MAT_A_SYM = 1,       /* F3's M + alpha Phi_q^T Phi_q (nq x nq), positive definite */
+    MB_MAT_A_LU = 2         /* F4's Newton matrix (nq x nq), unsymmetric on a symmetric pattern */
+};
+/* An external back end (e.g. SuiteSparse KLU in the tools, which may allocate): factor the
+ * matrix `which` given in plan storage F on symbolic sy (F may be overwritten), then solve in
+ * place with the last factorization of that matrix. factor returns MB_OK, MB_ERR_SINGULAR
+ * (rank test as mb_sp_ldl for MB_MAT_S; *bad the original row or -1), MB_ERR_NOT_SPD or
+ * MB_ERR_NONFINITE; *ratio a pivot ratio for the monitors. */
+typedef struct mb_linsys_ops {
+    const char *name;
+    int (*factor)(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_real rank_tol,
+                  mb_real *ratio, int *bad);
+    void (*solve)(void *ctx, int which, const mb_symbolic *sy, const mb_real *F, mb_real *b);
+    void *ctx;
+} mb_linsys_ops;
+
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
 #define MB_MAX_ITER_LIMIT 1000
 
@@ -44,6 +69,8 @@ typedef struct mb_params {
                                (central differences, 4n extra Jacobian evaluations) */
     long max_steps;         /* accepted steps since reset; one more is MB_ERR_MAX_STEPS (a run
                                whose dopri5 step shrinks without end stops); >= 1, default 1e8 */
+    int linsys;             /* MB_LINSYS_SPARSE (default) or MB_LINSYS_DENSE */
+    const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -62,7 +89,11 @@ typedef struct mb_monitor {
     long alf_iters;          /* F3 sigma iterations (also F4's start-up evaluation) */
     long maxiter_events;     /* iterations that stopped at max_iter */
     long sigma_resets;       /* sigma resets performed */
-    mb_real min_pivot_ratio; /* smallest KKT/LU pivot ratio seen (rank indicator) */
+    mb_real min_pivot_ratio; /* smallest pivot ratio d_k / d0_k of S = Phi_q W Phi_q^T seen
+                                (rank indicator; 0 before the first factorization) */
+    int singular_row;        /* after MB_ERR_SINGULAR of S: the constraint equation whose pivot
+                                vanished (index into constraint_names), else -1 */
+    long factorizations, solves; /* linear-system factorizations and solves */
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
 } mb_monitor;
 
@@ -85,9 +116,12 @@ typedef struct mb_sim {
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
     mb_real *k[7], *ztmp, *zold, *zk, *yd;
-    mb_real *scr;            /* dense matrices (KKT, n x n system, assembly), union */
-    int *piv, *rowp;
-    mb_real *dscale, *kb;    /* KKT scaling and right-hand side */
+    mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
+    mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
+    mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
+    mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
+    int *piv;                /* dense back end's pivots */
+    mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
 } mb_sim;
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

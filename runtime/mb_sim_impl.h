@@ -77,18 +77,14 @@
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
 #endif
 
-/* A (n x n, col-major) += a * Pa^T Pb, Pa and Pb on the constraint pattern (rows in rowp). */
-static inline void add_ptp(mb_sim *s, mb_real *A, mb_real a, const mb_real *Pa, const mb_real *Pb)
-{
-    const int *col = s->m->phi_q_pat.col, n = s->n;
-    for (int r = 0; r < s->nc; r++)
-        for (int k = s->rowp[r]; k < s->rowp[r + 1]; k++) {
-            mb_real ak = a * Pa[k];
-            if (ak == 0) continue;
-            for (int l = s->rowp[r]; l < s->rowp[r + 1]; l++)
-                A[col[k] + (long)col[l] * n] += ak * Pb[l];
-        }
-}
+/* mb_linsys.c: factor the matrix `which` (MB_MAT_*), already assembled in its plan storage (S:
+ * FS, A: FA), with the back end of s->p; counts it, keeps the monitors' pivot ratio and, for a
+ * vanishing pivot of S, the constraint row (mon.singular_row). */
+int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol);
+/* mb_linsys.c: solve in place with the last factorization of `which`; b in original order. */
+void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
+/* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
+void mbi_assemble_s(mb_sim *s, const mb_real *w);
 
 /* mb_sim.c: bring the derived quantities (v, sig = S, lam) of the last evaluation into the state. */
 void mbi_take_eval(mb_sim *s);

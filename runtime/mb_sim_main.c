@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mb_linalg.h"
+#include "mb_plan_build.h"
 #include "mb_progress.h"
 #include "mb_sim.h"
 
@@ -59,6 +60,8 @@ static void usage(FILE *f)
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
+        "  --linsys L        linear systems: sparse (default: the model's plan, AMD-ordered\n"
+        "                    LDL^T / LU) or dense (LAPACK, the reference)\n"
         "  --eval E          model functions: generated (default) or generic (the element-\n"
         "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
@@ -135,8 +138,12 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
         else if (p->formulation == MB_ALF_EXPLICIT)
             fprintf(stderr, "; M + Phi_q^T alpha Phi_q %d x %d", n, n);
         else
-            fprintf(stderr, "; KKT system %d x %d%s", n + nc, n + nc,
+            fprintf(stderr, "; Phi_q M^-1 Phi_q^T %d x %d (KKT Schur complement)%s", nc, nc,
                     p->project_velocity ? " or velocity projection" : "");
+        if (s->mon.singular_row >= 0)   /* the pivot of S that vanished, by name */
+            fprintf(stderr, "; redundant or singular constraint: %s (equation %d of Phi)",
+                    model->constraint_names ? model->constraint_names[s->mon.singular_row] : "?",
+                    s->mon.singular_row);
         if (p->formulation != MB_ALF_TRAPEZOID)
             fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)s->mon.min_pivot_ratio,
                     (double)p->rank_tol);
@@ -188,7 +195,7 @@ int main(int argc, char **argv)
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0;
+    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, linsys = MB_LINSYS_SPARSE;
     long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -205,6 +212,10 @@ int main(int argc, char **argv)
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
+        } else if (!strcmp(a, "--linsys")) {
+            if (!strcmp(val, "sparse")) linsys = MB_LINSYS_SPARSE;
+            else if (!strcmp(val, "dense")) linsys = MB_LINSYS_DENSE;
+            else return bad(a, val, "expected sparse or dense");
         } else if (!strcmp(a, "--formulation")) {
             if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
@@ -268,6 +279,19 @@ int main(int argc, char **argv)
     p.project_velocity = proj;
     p.strict_newton = strict;
     p.full_jacobian = fulljac;
+    p.linsys = linsys;
+    /* A model without a symbolic plan (the generic evaluator, hand-written fixtures) gets one
+     * here, from its patterns: the same planner and AMD order the generator uses. */
+    static mb_model planned;
+    mb_plan *own_plan = NULL;
+    if (!model->plan) {
+        own_plan = mbp_build(model->nq, model->nc, &model->phi_q_pat, &model->dq_dq_pat,
+                             &model->dq_dv_pat, MBP_ORDER_AMD);
+        if (!own_plan) { fprintf(stderr, "%s_sim: cannot build the sparse plan (out of memory?)\n", model->name); return 1; }
+        planned = *model;
+        planned.plan = own_plan;
+        model = &planned;
+    }
     const char *what;
     if (mb_params_check(&p, &what)) {
         fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);
@@ -302,7 +326,7 @@ int main(int argc, char **argv)
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
                 model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
                 (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
-                mb_linalg_backend(), model->data ? "generic" : "generated");
+                linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : "sparse", model->data ? "generic" : "generated");
     mb_progress bar;
     mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
@@ -351,14 +375,16 @@ int main(int argc, char **argv)
     }
     const mb_monitor *mo = mb_sim_get_monitor(&sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
-           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e t_end=%.9g wall_s=%.3f\n",
            fault ? "error" : "ok", fault ? st : 0, model->name, mb_formulation_name(p.formulation),
            mb_integrator_name(p.integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
-           mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, (double)mo->max_energy_dev,
+           mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->factorizations,
+           mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma,
            (double)mb_sim_get_t(&sim), wall() - w0);
     free(work);
     free(pts);
+    mbp_free(own_plan);
     return fault ? 1 : 0;
 }

@@ -2,6 +2,7 @@
  * [q; p] and sigma~ updated by 5.34, its optional full Jacobian, start-up and failure restore.
  * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
 #include "mb_sim_impl.h"
+#include "mb_sparse.h"
 
 /* ------------------------------------------------------------------ Newton step */
 
@@ -24,14 +25,17 @@
 /* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
  * s = sigma~ + alpha c held fixed, by central differences of the model's Phi_q and Phidot_q
  * (the interface has no second derivatives). Adds h/2 K1 - h^2/4 K2q - h/2 K2v to the reduced
- * matrix in scr and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n. Cost: 4n extra Jacobians. */
+ * matrix in the plan storage FA and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n (dense; the
+ * terms lie on the pattern of Phi_q^T Phi_q, so every non-zero has its place in FA). Cost: 4n
+ * extra Jacobians. */
 static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h)
 {
     const mb_model *m = s->m;
     int n = s->n;
     mb_real *A = s->scr, *K2 = s->scr + (size_t)n * n, *col = s->tn[5], *cm = s->tn[6];
     mb_real *Pt = s->tn[7], *vv = s->tn[4];
-    mb_real *Ptmp = s->kb;   /* kb holds max(n + nc, nnz) values */
+    mb_real *Ptmp = s->kb;   /* kb holds nnz values */
+    for (long k = 0; k < (long)n * n; k++) A[k] = 0;
     for (int j = 0; j < n; j++) {
         mb_real qj = q[j], e = MB_SQRT(MB_EPS) * (1 + MB_FABS(qj));
         /* (Phi_q^T s)_q column j */
@@ -51,24 +55,40 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
             A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];
         }
     }
+    const mb_symbolic *sy = &m->plan->a;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            mb_real e = A[i + (long)j * n];
+            if (e == 0) continue;
+            int d = mb_sp_locate(sy, sy->pinv[i], sy->pinv[j]);
+            if (d >= 0) s->FA[d] += e;
+        }
 }
 #endif
 
-/* A += a (Phi_q - h/2 Phidot_q)^T D with D = c1 Phi_q + c2 IPq + h/2 Phidot_q = h/2 dc/dq (see
- * trap_step), on the constraint pattern row by row; Dr (n values) holds one row of D. */
-static void add_newton_ptp(mb_sim *s, mb_real *A, mb_real a, mb_real c1, mb_real c2, mb_real h,
-                           mb_real *Dr)
+/* The reduced Newton matrix (5.45, 5.47, 5.52) straight into the plan storage FA:
+ * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + c2 IPq +
+ * h/2 Phidot_q = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of
+ * Phi_q (mb_plan a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
+static void newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
 {
-    const int *col = s->m->phi_q_pat.col, n = s->n;
-    for (int r = 0; r < s->nc; r++) {
-        int k0 = s->rowp[r], k1 = s->rowp[r + 1];
-        for (int l = k0; l < k1; l++) Dr[l - k0] = c1 * s->Pq[l] + c2 * s->IPq[l] + h / 2 * s->Pqd[l];
-        for (int k = k0; k < k1; k++) {
-            mb_real ak = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
-            if (ak == 0) continue;
-            for (int l = k0; l < k1; l++) A[col[k] + (long)col[l] * n] += ak * Dr[l - k0];
+    const mb_model *m = s->m;
+    const mb_plan *P = m->plan;
+    int n = s->n, nl = P->a.nl;
+    mb_real *A = s->FA, *Pq = s->Pq, *Pqd = s->Pqd, *IPq = s->IPq;
+    zero(n + 2 * nl, A);
+    for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
+    for (int t = 0; t < P->na; t++) {
+        int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
+        mb_real ek = Pq[k] - h / 2 * Pqd[k], dl = c1 * Pq[l] + c2 * IPq[l] + h / 2 * Pqd[l];
+        A[d] += a * ek * dl;
+        if (d >= n) {
+            mb_real el = Pq[l] - h / 2 * Pqd[l], dk = c1 * Pq[k] + c2 * IPq[k] + h / 2 * Pqd[k];
+            A[d + nl] += a * el * dk;
         }
     }
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++) A[P->dqv_dst[k]] -= h / 2 * s->dQv[k];
 }
 
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
@@ -86,7 +106,7 @@ static int trap_step(mb_sim *s, mb_real h)
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
-    mb_real *c = s->cv, *A = s->scr, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
     mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
     copy(s->nz, s->zk, s->z);
@@ -126,18 +146,14 @@ static int trap_step(mb_sim *s, mb_real h)
         sp_mtv_add(&m->phi_q_pat, s->Pqd, sv, -1, g2);
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
-        memset(A, 0, sizeof(mb_real) * (size_t)n * (size_t)n);
-        for (int i = 0; i < n; i++) A[i + (long)i * n] = m->mass[i];
-        add_newton_ptp(s, A, a, c1, c2, h, tmpn);
-        add_sparse(A, n, &m->dq_dq_pat, s->dQq, -h * h / 4);
-        add_sparse(A, n, &m->dq_dv_pat, s->dQv, -h / 2);
+        newton_matrix(s, a, c1, c2, h);
 #if MBI_FJ
         if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
 #endif
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
-        int st = mb_lu_factor(n, A, s->piv, 0, NULL);
+        int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
         if (st) return st;
-        mb_lu_solve(n, A, s->piv, dq);
+        mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + c2 IPq + h/2 Phidot_q) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];

@@ -6,7 +6,7 @@ set -eu
 want=()
 for group in "${@:-core}"; do
     case "$group" in
-        core)  want+=(make gcc pkg-config liblua5.4-dev liblapacke-dev) ;;
+        core)  want+=(make gcc pkg-config liblua5.4-dev liblapacke-dev libsuitesparse-dev) ;;
         plots) want+=(gnuplot-nox libxml2-utils) ;;
         browser) want+=(chromium) ;;   # optional: headless screenshots of the animation
         mcu)   want+=(gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm) ;;

@@ -12,6 +12,7 @@
 #include "mb_model.h"
 #ifdef BENCH_SIM
 #include "mb_sim.h"
+#include "test_plan.h"
 #endif
 
 /* bench_models.h (written by the Makefile): B(name, chain_n, sim) per model; chain_n > 0 marks
@@ -197,6 +198,7 @@ static int sim_open(simrun_t *r, const mb_model *m, int f)
 {
     mb_params p;
     bench_params(m, f, &p);
+    m = planned(m);
     r->size = mb_sim_workspace_size(m, &p);
     r->work = malloc(r->size ? r->size : 1);
     r->z0 = malloc(2 * (size_t)m->nq * sizeof *r->z0);

@@ -31,10 +31,12 @@ static size_t bound_fj(const char *model)
 {
     if (!strcmp(model, "andrews"))
         return MB_EMBED_WORK_BYTES_FJ(MB_ALF_TRAPEZOID, MB_TRAPEZOID, ANDREWS_NQ, ANDREWS_NC,
-                                      ANDREWS_PHI_Q_NNZ, ANDREWS_DQ_DQ_NNZ, ANDREWS_DQ_DV_NNZ);
+                                      ANDREWS_PHI_Q_NNZ, ANDREWS_DQ_DQ_NNZ, ANDREWS_DQ_DV_NNZ,
+                                      ANDREWS_S_NL, ANDREWS_A_NL);
     return MB_EMBED_WORK_BYTES_FJ(MB_ALF_TRAPEZOID, MB_TRAPEZOID, DOUBLE_PENDULUM_NQ,
                                   DOUBLE_PENDULUM_NC, DOUBLE_PENDULUM_PHI_Q_NNZ,
-                                  DOUBLE_PENDULUM_DQ_DQ_NNZ, DOUBLE_PENDULUM_DQ_DV_NNZ);
+                                  DOUBLE_PENDULUM_DQ_DQ_NNZ, DOUBLE_PENDULUM_DQ_DV_NNZ,
+                                  DOUBLE_PENDULUM_S_NL, DOUBLE_PENDULUM_A_NL);
 }
 #endif
 

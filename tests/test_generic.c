@@ -8,6 +8,7 @@
 #include "mb_model.h"
 #ifdef GENERIC_WITH_SIM
 #include "mb_sim.h"
+#include "test_plan.h"
 #endif
 #include "check.h"
 
@@ -240,6 +241,7 @@ static int simulate(const mb_model *m, int f, mb_real h, int nstep, const mb_rea
         p.xi = MB_R(1e4);
         p.omega = MB_R(1.0);
     }
+    m = planned(m);
     size_t size = mb_sim_workspace_size(m, &p);
     void *work = malloc(size ? size : 1);
     int rc = mb_sim_init(&s, m, &p, work, size);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "check.h"
 #include "mb_sim.h"
+#include "test_plan.h"
 #include "test_physics_models.h"
 
 #define MAXQ 256
@@ -59,6 +60,7 @@ static result run(const mb_model *m, int form, int integ, double h, double t_end
 #endif
     p.rtol = (mb_real)rtol;
     p.atol = (mb_real)(rtol * 1e-2);
+    m = planned(m);
     size_t ws = mb_sim_workspace_size(m, &p);
     void *w = malloc(ws);
     mb_sim s;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "test_plan.h"
 #include "mb_sim.h"
 #include "test_physics_models.h"
 
@@ -18,6 +19,7 @@ static double rnd(void)
 typedef struct { mb_sim s; void *w; } simbox;
 static int open_sim(simbox *b, const mb_model *m, const mb_params *p)
 {
+    m = planned(m);
     size_t ws = mb_sim_workspace_size(m, p);
     b->w = malloc(ws ? ws : 1);
     return mb_sim_init(&b->s, m, p, b->w, ws);
@@ -201,19 +203,21 @@ int main(void)
     /* workspace: size-then-assign, too small, misaligned, bad model */
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     {
-        size_t ws = mb_sim_workspace_size(FX, &p);
+        const mb_model *fx = planned(FX);
+        size_t ws = mb_sim_workspace_size(fx, &p);
         CHECK(ws > 0, "workspace size");
         char *w = malloc(ws + 16);
         mb_sim s;
-        CHECK(mb_sim_init(&s, FX, &p, w, ws - 8) == MB_ERR_WORKSPACE, "too small workspace accepted");
-        CHECK(mb_sim_init(&s, FX, &p, w + 1, ws) == MB_ERR_WORKSPACE, "misaligned workspace accepted");
+        CHECK(mb_sim_init(&s, fx, &p, w, ws - 8) == MB_ERR_WORKSPACE, "too small workspace accepted");
+        CHECK(mb_sim_init(&s, fx, &p, w + 1, ws) == MB_ERR_WORKSPACE, "misaligned workspace accepted");
         CHECK(mb_sim_step(&s, 1) == MB_ERR_STATE, "step before init/reset");
-        CHECK(mb_sim_init(&s, FX, &p, w, ws) == MB_OK, "init");
+        CHECK(mb_sim_init(&s, fx, &p, w, ws) == MB_OK, "init");
+        CHECK(mb_sim_init(&s, FX, &p, w, ws) == MB_ERR_MODEL, "a model without a plan accepted");
         CHECK(mb_sim_step(&s, 1) == MB_ERR_STATE, "step before reset");
         mb_model bad = *FX;
         static const int bad_row[2] = {1, 0}, bad_col[2] = {0, 0};
         bad.phi_q_pat.nnz = 2; bad.phi_q_pat.row = bad_row; bad.phi_q_pat.col = bad_col;
-        CHECK(mb_sim_init(&s, &bad, &p, w, ws) == MB_ERR_MODEL, "unsorted pattern accepted");
+        CHECK(mb_sim_init(&s, planned(&bad), &p, w, ws) == MB_ERR_MODEL, "unsorted pattern accepted");
         free(w);
     }
 

@@ -1,0 +1,97 @@
+/* mb_linsys.c - the linear-system slot: every factorization and solve of the formulations goes
+ * through mbi_ls_factor / mbi_ls_solve, on a matrix already assembled into the model's plan
+ * storage (mb_model.h: mb_plan). Back ends: the compact sparse kernels (default), dense
+ * LAPACKE / builtin (the reference), or an external one given by the caller (mb_linsys_ops).
+ * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
+#include "mb_sim_impl.h"
+#include "mb_sparse.h"
+
+static const mb_symbolic *sym_of(const mb_sim *s, int which)
+{
+    return which == MB_MAT_S ? &s->m->plan->s : &s->m->plan->a;
+}
+static mb_real *storage_of(mb_sim *s, int which) { return which == MB_MAT_S ? s->FS : s->FA; }
+
+/* The dense reference: F scattered into scr (original order, column-major). S is scaled to a
+ * unit diagonal so that its Cholesky pivot-ratio test is unit-free like the sparse one. */
+static int dense_factor(mb_sim *s, int which, mb_real rank_tol, mb_real *ratio)
+{
+    const mb_symbolic *sy = sym_of(s, which);
+    const mb_real *F = storage_of(s, which);
+    int n = sy->n, nl = sy->nl;
+    mb_real *A = s->scr, *d = s->lsd;
+    for (long k = 0; k < (long)n * n; k++) A[k] = 0;
+    for (int j = 0; j < n; j++) {
+        int oj = sy->perm[j];
+        A[oj + (long)oj * n] = F[j];
+        for (int p = sy->lp[j]; p < sy->lp[j + 1]; p++) {
+            int oi = sy->perm[sy->li[p]];
+            A[oi + (long)oj * n] = F[n + p];
+            A[oj + (long)oi * n] = which == MB_MAT_A_LU ? F[n + nl + p] : F[n + p];
+        }
+    }
+    if (which == MB_MAT_A_LU) return mb_lu_factor(n, A, s->piv, 0, ratio);
+    if (which == MB_MAT_A_SYM) return mb_chol_factor(n, A, 0, ratio);
+    for (int i = 0; i < n; i++) d[i] = A[i + (long)i * n] > 0 ? 1 / MB_SQRT(A[i + (long)i * n]) : 1;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) A[i + (long)j * n] *= d[i] * d[j];
+    int st = mb_chol_factor(n, A, rank_tol, ratio);
+    return st == MB_ERR_NOT_SPD ? MB_ERR_SINGULAR : st;
+}
+
+static void dense_solve(mb_sim *s, int which, mb_real *b)
+{
+    int n = sym_of(s, which)->n;
+    if (which == MB_MAT_A_LU) { mb_lu_solve(n, s->scr, s->piv, b); return; }
+    if (which == MB_MAT_A_SYM) { mb_chol_solve(n, s->scr, b); return; }
+    for (int i = 0; i < n; i++) b[i] *= s->lsd[i];
+    mb_chol_solve(n, s->scr, b);
+    for (int i = 0; i < n; i++) b[i] *= s->lsd[i];
+}
+
+int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
+{
+    const mb_symbolic *sy = sym_of(s, which);
+    mb_real *F = storage_of(s, which), ratio = 1;
+    int st, bad = -1;
+    s->mon.factorizations++;
+    if (s->p.linsys_ops)
+        st = s->p.linsys_ops->factor(s->p.linsys_ops->ctx, which, sy, F, rank_tol, &ratio, &bad);
+    else if (s->p.linsys == MB_LINSYS_DENSE)
+        st = dense_factor(s, which, rank_tol, &ratio);
+    else if (which == MB_MAT_A_LU)
+        st = mb_sp_lu(sy, F, &ratio, &bad);
+    else
+        st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);
+    if (which == MB_MAT_S && rank_tol > 0 &&
+        (ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0))
+        s->mon.min_pivot_ratio = ratio;
+    s->mon.singular_row = st == MB_ERR_SINGULAR && which == MB_MAT_S ? bad : -1;
+    return st;
+}
+
+void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
+{
+    const mb_symbolic *sy = sym_of(s, which);
+    s->mon.solves++;
+    if (s->p.linsys_ops)
+        s->p.linsys_ops->solve(s->p.linsys_ops->ctx, which, sy, storage_of(s, which), b);
+    else if (s->p.linsys == MB_LINSYS_DENSE)
+        dense_solve(s, which, b);
+    else if (which == MB_MAT_A_LU)
+        mb_sp_lu_solve(sy, s->FA, b, s->lsy);
+    else
+        mb_sp_ldl_solve(sy, storage_of(s, which), b, s->lsy);
+}
+
+void mbi_assemble_s(mb_sim *s, const mb_real *w)
+{
+    const mb_plan *P = s->m->plan;
+    const int *col = s->m->phi_q_pat.col;
+    mb_real *F = s->FS;
+    zero(P->s.n + P->s.nl, F);
+    for (int t = 0; t < P->ns; t++) {
+        int k = P->s_k[t];
+        F[P->s_dst[t]] += w[col[k]] * s->Pq[k] * s->Pq[P->s_l[t]];
+    }
+}

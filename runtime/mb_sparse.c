@@ -1,0 +1,124 @@
+/* mb_sparse.c - the compact sparse kernels: right-looking LDL^T and LU on a symbolic plan whose
+ * update list was computed by the generator (generator/mb_plan_build.c), so the numeric phase
+ * is a flat walk over const index arrays with no searching and no fill-in bookkeeping.
+ * Layer: runtime core; no allocation, no printing. */
+#include "mb_sparse.h"
+#include "mb_status.h"
+
+static int finite_all(int len, const mb_real *F)
+{
+    for (int k = 0; k < len; k++) if (!isfinite(F[k])) return 0;
+    return 1;
+}
+
+int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+              int *bad)
+{
+    const int n = sy->n, *lp = sy->lp, *upd = sy->upd;
+    mb_real *L = F + n, rmin = 1;
+    *bad = -1;
+    *ratio = n > 0 ? 0 : 1;
+    if (!finite_all(n + sy->nl, F)) return MB_ERR_NONFINITE;
+    for (int k = 0; k < n; k++) d0[k] = F[k];
+    int u = 0;
+    for (int k = 0; k < n; k++) {
+        mb_real d = F[k];
+        mb_real r = d0[k] > 0 ? d / d0[k] : 0;
+        if (r < rmin) rmin = r;
+        if (!(d > rank_tol * d0[k]) || !(d0[k] > 0)) {
+            *ratio = rmin;
+            *bad = sy->perm[k];
+            return rank_tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD;
+        }
+        mb_real inv = 1 / d;
+        for (int p = lp[k]; p < lp[k + 1]; p++) {
+            mb_real yp = L[p] * inv;
+            for (int q = p; q < lp[k + 1]; q++) F[upd[u++]] -= L[q] * yp;
+        }
+        for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+    }
+    *ratio = rmin;
+    return finite_all(n + sy->nl, F) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+/* y = P b, forward with unit L */
+static void forward(const mb_symbolic *sy, const mb_real *L, const mb_real *b, mb_real *y)
+{
+    const int n = sy->n, *lp = sy->lp, *li = sy->li;
+    for (int k = 0; k < n; k++) y[k] = b[sy->perm[k]];
+    for (int k = 0; k < n; k++) {
+        mb_real yk = y[k];
+        if (yk != 0)
+            for (int p = lp[k]; p < lp[k + 1]; p++) y[li[p]] -= L[p] * yk;
+    }
+}
+
+void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y)
+{
+    const int n = sy->n, *lp = sy->lp, *li = sy->li;
+    const mb_real *L = F + n;
+    forward(sy, L, b, y);
+    for (int k = n - 1; k >= 0; k--) {     /* D^-1, then L^T, row k of L^T = column k of L */
+        mb_real s = y[k] / F[k];
+        for (int p = lp[k]; p < lp[k + 1]; p++) s -= L[p] * y[li[p]];
+        y[k] = s;
+    }
+    for (int k = 0; k < n; k++) b[sy->perm[k]] = y[k];
+}
+
+int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
+{
+    const int n = sy->n, nl = sy->nl, *lp = sy->lp, *upd = sy->upd;
+    mb_real *L = F + n, *U = F + n + nl;
+    *bad = -1;
+    *ratio = n > 0 ? 0 : 1;
+    if (!finite_all(n + 2 * nl, F)) return MB_ERR_NONFINITE;
+    int u = 0;
+    for (int k = 0; k < n; k++) {
+        mb_real d = F[k];
+        if (d == 0) { *bad = sy->perm[k]; *ratio = 0; return MB_ERR_SINGULAR; }
+        mb_real inv = 1 / d;
+        for (int p = lp[k]; p < lp[k + 1]; p++) {
+            mb_real lpk = L[p] * inv, up = U[p];   /* l_(li p, k) and u_(k, li p) */
+            int t = upd[u++];
+            F[t] -= lpk * up;                      /* diagonal (li p, li p) */
+            for (int q = p + 1; q < lp[k + 1]; q++) {
+                t = upd[u++];
+                F[t] -= L[q] * inv * up;           /* lower (li q, li p) */
+                F[t + nl] -= lpk * U[q];           /* upper (li p, li q) */
+            }
+        }
+        for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+    }
+    mb_real lo = 0, hi = 0;              /* min |u_kk| / max |u_kk|, as the dense LU reports */
+    for (int k = 0; k < n; k++) {
+        mb_real r = MB_FABS(F[k]);
+        if (k == 0 || r < lo) lo = r;
+        if (r > hi) hi = r;
+    }
+    *ratio = hi > 0 ? lo / hi : 1;
+    return finite_all(n + 2 * nl, F) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y)
+{
+    const int n = sy->n, nl = sy->nl, *lp = sy->lp, *li = sy->li;
+    const mb_real *U = F + n + nl;
+    forward(sy, F + n, b, y);
+    for (int k = n - 1; k >= 0; k--) {     /* row k of U = column k of U^T */
+        mb_real s = y[k];
+        for (int p = lp[k]; p < lp[k + 1]; p++) s -= U[p] * y[li[p]];
+        y[k] = s / F[k];
+    }
+    for (int k = 0; k < n; k++) b[sy->perm[k]] = y[k];
+}
+
+int mb_sp_locate(const mb_symbolic *sy, int i, int j)
+{
+    if (i == j) return i;
+    int up = i < j;
+    if (up) { int t = i; i = j; j = t; }
+    for (int p = sy->lp[j]; p < sy->lp[j + 1]; p++)
+        if (sy->li[p] == i) return sy->n + p + (up ? sy->nl : 0);
+    return -1;
+}

@@ -1,0 +1,31 @@
+/* mb_sparse.h - numeric factorization and solves on a symbolic plan (mb_model.h: mb_symbolic):
+ * the compact form of the generated linear algebra, one loop kernel over const index arrays.
+ * Layer: runtime core; no allocation, no printing. F is the plan storage [D | L | U]. */
+#ifndef MB_SPARSE_H
+#define MB_SPARSE_H
+
+#include "mb_model.h"
+
+/* LDL^T of the symmetric matrix in F = [D | L], in place (right-looking over sy->upd). d0[n] is
+ * scratch (the diagonal before elimination). A pivot d_k <= rank_tol d0_k (d0_k its diagonal
+ * entry before elimination: the ratio is scale-free and measures how far row k is from the span
+ * of the rows before it) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
+ * *ratio = min d_k / d0_k over the pivots done; *bad = original index of the failing pivot or
+ * -1. Also MB_ERR_NONFINITE for a NaN or Inf entry (bad = -1). */
+int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+              int *bad);
+/* Solve with the factors of mb_sp_ldl: b[n] (original order) is overwritten by x; y[n] scratch. */
+void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
+
+/* LU without pivoting on the symmetric pattern, F = [D | L | U] in place (U stored transposed on
+ * L's pattern): for matrices dominated by a positive definite part (F4's Newton matrix). A zero
+ * pivot is MB_ERR_SINGULAR (*bad its original index), a NaN or Inf MB_ERR_NONFINITE;
+ * *ratio = min |u_kk| / max |u_kk|. */
+int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad);
+void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
+
+/* Storage index of entry (i, j) of the permuted matrix (diagonal, L, or U transposed on L's
+ * pattern), or -1 when it is not in the pattern. A search: for rare use (F4 full_jacobian). */
+int mb_sp_locate(const mb_symbolic *sy, int i, int j);
+
+#endif /* MB_SPARSE_H */
