@@ -68,8 +68,8 @@ RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runti
 RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
 RT_HDR     := runtime/mb_sim.h runtime/mb_sparse.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
               runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h
-RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated -Igenerator -I/usr/include/suitesparse
-RT_LIBS    := $(LAPACKE_LIBS) -lamd -lm
+RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated -Igenerator -Itools -I/usr/include/suitesparse
+RT_LIBS    := $(LAPACKE_LIBS) -lklu -lamd -lm
 # the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic
 # evaluator and hand-written test models; host programs only, never the firmware
 RT_PLAN    := generator/mb_plan_build.c
@@ -101,7 +101,7 @@ $(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
 
 # build/<model>_sim from generated/<model>.c (or the hand-written fixture)
 sim: $(BUILD)/$(MODEL)_sim
-SIM_MAIN := runtime/mb_sim_main.c runtime/mb_progress.c
+SIM_MAIN := runtime/mb_sim_main.c runtime/mb_progress.c tools/mb_linsys_klu.c
 $(BUILD)/%_sim: generated/%.c generated/%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
 	    generated/$*_data.c runtime/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mb_linalg.h"
+#include "mb_linsys_klu.h"
 #include "mb_plan_build.h"
 #include "mb_progress.h"
 #include "mb_sim.h"
@@ -26,6 +27,7 @@ extern const mb_model CAT(MB_MODEL, _model);
 extern const mb_model CAT(MB_MODEL, _generic_model);
 #endif
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
+#define LINSYS_KLU 100   /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 
 /* Per-model defaults: the thesis' parameters where it gives them (6.1, 6.2, 6.3). */
 typedef struct {
@@ -60,8 +62,9 @@ static void usage(FILE *f)
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
-        "  --linsys L        linear systems: sparse (default: the model's plan, AMD-ordered\n"
-        "                    LDL^T / LU) or dense (LAPACK, the reference)\n"
+        "  --linsys L        linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
+        "                    default for generated code), klu (SuiteSparse KLU, default for\n"
+        "                    --eval generic) or dense (LAPACK, the reference)\n"
         "  --eval E          model functions: generated (default) or generic (the element-\n"
         "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
@@ -195,7 +198,7 @@ int main(int argc, char **argv)
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, linsys = MB_LINSYS_SPARSE;
+    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, linsys = -1;
     long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -215,7 +218,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) linsys = MB_LINSYS_DENSE;
-            else return bad(a, val, "expected sparse or dense");
+            else if (!strcmp(val, "klu")) linsys = LINSYS_KLU;
+            else return bad(a, val, "expected sparse, dense or klu");
         } else if (!strcmp(a, "--formulation")) {
             if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
@@ -279,7 +283,16 @@ int main(int argc, char **argv)
     p.project_velocity = proj;
     p.strict_newton = strict;
     p.full_jacobian = fulljac;
-    p.linsys = linsys;
+    /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
+     * evaluator (a general sparse library: what generated code is compared against) */
+    if (linsys < 0) linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
+    mb_linsys_ops *klu = NULL;
+    if (linsys == LINSYS_KLU) {
+        if (!(klu = mb_klu_open())) { fprintf(stderr, "%s_sim: out of memory\n", model->name); return 1; }
+        p.linsys_ops = klu;
+    } else {
+        p.linsys = linsys;
+    }
     /* A model without a symbolic plan (the generic evaluator, hand-written fixtures) gets one
      * here, from its patterns: the same planner and AMD order the generator uses. */
     static mb_model planned;
@@ -326,7 +339,7 @@ int main(int argc, char **argv)
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
                 model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
                 (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
-                linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : "sparse", model->data ? "generic" : "generated");
+                linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
     mb_progress bar;
     mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
@@ -386,5 +399,6 @@ int main(int argc, char **argv)
     free(work);
     free(pts);
     mbp_free(own_plan);
+    mb_klu_close(klu);
     return fault ? 1 : 0;
 }

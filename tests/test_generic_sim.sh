@@ -4,7 +4,14 @@
 # coordinate and point of every row to 1e-9 relative, the monitors energy_dev, phi_norm, phid_norm
 # (printed with 7 digits) to 1e-4; not sigma_norm: the integral of the multipliers amplifies
 # rounding by about alpha = 1e8, near the four-bar's singular position to 1e-3) and the same
-# iteration counts; an unknown value is rejected.
+# iteration counts (both on the same linear algebra, --linsys sparse); an unknown value is
+# rejected. Then the linear-system back ends: generated code on the sparse plan, on dense LAPACK
+# and the generic evaluator on SuiteSparse KLU (its default) agree on the coordinates to 1e-10
+# relative (Andrews, the 10-link chain; every formulation). Except alf-explicit, compared to 1e-7:
+# its fixed-point iteration 5.37 stops at |dv| < tol = 1e-10, so a back end's rounding moves
+# where it stops by about tol; on Andrews M + alpha Phi_q^T Phi_q (alpha = 1e8, inertias down
+# to 4e-7) also has a condition number near 1e15 (4e-9 apart even with --tol 1e-13); the chain
+# then amplifies it (1.5e-8 at t = 0.17 s).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -24,7 +31,7 @@ for r in "${runs[@]}"; do
     sim=$BUILD/${m}_sim
     if [ ! -x "$sim" ]; then bad "$sim not built"; continue; fi
     for e in generated generic; do
-        "$sim" --eval $e --out "$tmp/$m.$e.csv" "$@" >"$tmp/$m.$e.sum" 2>"$tmp/err" \
+        "$sim" --eval $e --linsys sparse --out "$tmp/$m.$e.csv" "$@" >"$tmp/$m.$e.sum" 2>"$tmp/err" \
             && ok || { bad "$m $e: exit $? $(cat "$tmp/err")"; continue 2; }
         grep -q "$e evaluator" "$tmp/err" && ok || bad "$m: --eval $e: banner does not say '$e evaluator'"
     done
@@ -49,6 +56,37 @@ for r in "${runs[@]}"; do
         END { if (!bad && m != n) { print "row counts " n " vs " m; bad = 1 } exit bad }' \
         "$tmp/$m.generated.csv" "$tmp/$m.generic.csv" >"$tmp/diff"; then ok
     else bad "$m $*: trajectories differ: $(cat "$tmp/diff")"; fi
+done
+
+# the linear-system back ends agree: coordinates (columns named <body>.x|y|phi) to 1e-10 relative
+coords_close() {   # a.csv b.csv tol -> exit 0 when every coordinate of every row agrees
+    awk -F, -v tol="$3" 'NR == FNR { a[FNR] = $0; n = FNR; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[i] = ($i ~ /^[^.]+\.(x|y|phi)$/); next }
+        { split(a[FNR], x, ",")
+          for (i = 1; i <= NF; i++) if (c[i]) {
+              d = x[i] - $i; if (d < 0) d = -d
+              s = x[i] < 0 ? -x[i] : x[i]; if (s < 1) s = 1
+              if (d > tol * s) { print "row " FNR " column " i ": " x[i] " vs " $i; bad = 1; exit 1 } }
+          m = FNR }
+        END { if (!bad && m != n) { print "row counts " n " vs " m; exit 1 } }' "$1" "$2"
+}
+for m in andrews chain; do
+    sim=$BUILD/${m}_sim
+    [ -x "$sim" ] || { bad "$sim not built"; continue; }
+    te=0.2; [ $m = andrews ] && te=0.002
+    for f in baumgarte canonical alf-explicit alf-trapezoid; do
+        for ls in "generated sparse" "generated dense" "generic klu"; do
+            set -- $ls
+            "$sim" --eval $1 --linsys $2 --formulation $f --t-end $te --quiet --out "$tmp/ls.$2.csv" \
+                >"$tmp/ls.sum" 2>"$tmp/err" && grep -q "status=ok" "$tmp/ls.sum" && ok \
+                || bad "$m $f --eval $1 --linsys $2: $(cat "$tmp/err" "$tmp/ls.sum")"
+        done
+        tol=1e-10; [ $f = alf-explicit ] && tol=1e-7
+        for ls in dense klu; do
+            coords_close "$tmp/ls.sparse.csv" "$tmp/ls.$ls.csv" $tol >"$tmp/diff" && ok \
+                || bad "$m $f: sparse vs $ls: $(cat "$tmp/diff")"
+        done
+    done
 done
 
 # an unknown evaluator is a usage error (exit 2) naming the option

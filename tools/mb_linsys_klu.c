@@ -1,0 +1,157 @@
+/* mb_linsys_klu.c - SuiteSparse KLU behind mb_linsys_ops (see mb_linsys_klu.h). Each of the
+ * three matrices (S, F3's A, F4's A) keeps its compressed-column copy, the map from the plan
+ * storage to it, KLU's symbolic analysis (once) and numeric factors (refactored in place).
+ * Layer: host tool; allocates. */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <klu.h>
+#include "mb_linsys_klu.h"
+#include "mb_status.h"
+
+#ifdef MB_FLOAT
+#error "the KLU back end is double precision only"
+#endif
+
+typedef struct {
+    const mb_symbolic *sy;   /* the plan this copy was built for */
+    int n, nnz;
+    int *Ap, *Ai, *map;      /* CSC of the full matrix (original order); map: CSC slot -> F index */
+    double *Ax, *dsc;        /* values; S's unit-diagonal scaling */
+    klu_symbolic *sym;
+    klu_numeric *num;
+    double rcond_full;       /* pivot ratio at the last full factorization */
+} kmat;
+
+typedef struct {
+    mb_linsys_ops ops;
+    klu_common c;
+    kmat m[3];
+} kctx;
+
+static void kmat_free(kctx *k, kmat *a)
+{
+    if (a->num) klu_free_numeric(&a->num, &k->c);
+    if (a->sym) klu_free_symbolic(&a->sym, &k->c);
+    free(a->Ap); free(a->Ai); free(a->map); free(a->Ax); free(a->dsc);
+    memset(a, 0, sizeof *a);
+}
+
+/* The CSC pattern of the full matrix from the plan: the diagonal, L at (row, col) and its
+ * mirror (U for LU, L again for the symmetric matrices). */
+static int kmat_build(kctx *k, kmat *a, int which, const mb_symbolic *sy)
+{
+    int n = sy->n, nl = sy->nl, nnz = n + 2 * nl;
+    kmat_free(k, a);
+    a->sy = sy;
+    a->n = n;
+    a->nnz = nnz;
+    a->Ap = calloc((size_t)n + 1, sizeof(int));
+    a->Ai = malloc(sizeof(int) * (size_t)(nnz + 1));
+    a->map = malloc(sizeof(int) * (size_t)(nnz + 1));
+    a->Ax = malloc(sizeof(double) * (size_t)(nnz + 1));
+    a->dsc = malloc(sizeof(double) * (size_t)(n + 1));
+    int *next = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!a->Ap || !a->Ai || !a->map || !a->Ax || !a->dsc || !next) { free(next); return 0; }
+    /* count per original column */
+    for (int j = 0; j < n; j++) {
+        a->Ap[sy->perm[j] + 1]++;
+        for (int p = sy->lp[j]; p < sy->lp[j + 1]; p++) {
+            a->Ap[sy->perm[j] + 1]++;            /* (li, j) lower in column perm j */
+            a->Ap[sy->perm[sy->li[p]] + 1]++;    /* (j, li) upper in column perm li */
+        }
+    }
+    for (int j = 0; j < n; j++) a->Ap[j + 1] += a->Ap[j];
+    memcpy(next, a->Ap, sizeof(int) * (size_t)n);
+    for (int j = 0; j < n; j++) {
+        int oj = sy->perm[j], s;
+        s = next[oj]++; a->Ai[s] = oj; a->map[s] = j;
+        for (int p = sy->lp[j]; p < sy->lp[j + 1]; p++) {
+            int oi = sy->perm[sy->li[p]];
+            s = next[oj]++; a->Ai[s] = oi; a->map[s] = n + p;
+            s = next[oi]++; a->Ai[s] = oj; a->map[s] = which == MB_MAT_A_LU ? n + nl + p : n + p;
+        }
+    }
+    free(next);
+    a->sym = klu_analyze(n, a->Ap, a->Ai, &k->c);
+    return a->sym != NULL;
+}
+
+static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_real rank_tol,
+                    mb_real *ratio, int *bad)
+{
+    kctx *k = ctx;
+    kmat *a = &k->m[which];
+    *bad = -1;
+    *ratio = 0;
+    if (a->sy != sy && !kmat_build(k, a, which, sy)) return MB_ERR_WORKSPACE;
+    int n = a->n;
+    for (int s = 0; s < a->nnz; s++) {
+        a->Ax[s] = (double)F[a->map[s]];
+        if (!isfinite(a->Ax[s])) return MB_ERR_NONFINITE;
+    }
+    if (which == MB_MAT_S) {   /* unit diagonal: the pivot ratio is unit-free */
+        for (int j = 0; j < n; j++) {
+            double d = (double)F[sy->pinv[j]];
+            a->dsc[j] = d > 0 ? 1 / sqrt(d) : 1;
+        }
+        for (int j = 0; j < n; j++)
+            for (int s = a->Ap[j]; s < a->Ap[j + 1]; s++) a->Ax[s] *= a->dsc[a->Ai[s]] * a->dsc[j];
+    }
+    int full = a->num == NULL;
+    if (!full && (!klu_refactor(a->Ap, a->Ai, a->Ax, a->sym, a->num, &k->c) ||
+                  !klu_rcond(a->sym, a->num, &k->c) || k->c.rcond < 1e-3 * a->rcond_full)) {
+        klu_free_numeric(&a->num, &k->c);   /* the old pivot order no longer holds: redo */
+        full = 1;
+    }
+    if (full) {
+        a->num = klu_factor(a->Ap, a->Ai, a->Ax, a->sym, &k->c);
+        if (!a->num) {
+            if (k->c.status == KLU_SINGULAR && k->c.singular_col >= 0 && k->c.singular_col < n)
+                *bad = which == MB_MAT_S ? k->c.singular_col : -1;
+            return k->c.status == KLU_SINGULAR ? MB_ERR_SINGULAR : MB_ERR_WORKSPACE;
+        }
+        if (!klu_rcond(a->sym, a->num, &k->c)) return MB_ERR_SINGULAR;
+        a->rcond_full = k->c.rcond;
+    }
+    *ratio = (mb_real)k->c.rcond;
+    if (k->c.rcond == 0 || (which == MB_MAT_S && rank_tol > 0 && k->c.rcond < (double)rank_tol)) {
+        /* name the column of the smallest pivot: U's diagonal in KLU's column order Q */
+        const double *Ud = a->num->Udiag;
+        int kmin = 0;
+        for (int j = 1; j < n; j++) if (fabs(Ud[j]) < fabs(Ud[kmin])) kmin = j;
+        if (which == MB_MAT_S && a->sym->Q) *bad = a->sym->Q[kmin];
+        return which == MB_MAT_A_SYM && rank_tol == 0 ? MB_ERR_NOT_SPD : MB_ERR_SINGULAR;
+    }
+    return MB_OK;
+}
+
+static void k_solve(void *ctx, int which, const mb_symbolic *sy, const mb_real *F, mb_real *b)
+{
+    kctx *k = ctx;
+    kmat *a = &k->m[which];
+    (void)sy; (void)F;
+    if (which == MB_MAT_S) for (int i = 0; i < a->n; i++) b[i] *= a->dsc[i];
+    klu_solve(a->sym, a->num, a->n, 1, b, &k->c);
+    if (which == MB_MAT_S) for (int i = 0; i < a->n; i++) b[i] *= a->dsc[i];
+}
+
+mb_linsys_ops *mb_klu_open(void)
+{
+    kctx *k = calloc(1, sizeof *k);
+    if (!k) return NULL;
+    klu_defaults(&k->c);
+    k->ops.name = "klu";
+    k->ops.factor = k_factor;
+    k->ops.solve = k_solve;
+    k->ops.ctx = k;
+    return &k->ops;
+}
+
+void mb_klu_close(mb_linsys_ops *ops)
+{
+    if (!ops) return;
+    kctx *k = ops->ctx;
+    for (int i = 0; i < 3; i++) kmat_free(k, &k->m[i]);
+    free(k);
+}
