@@ -70,6 +70,13 @@ typedef struct mb_params {
     long max_steps;         /* accepted steps since reset; one more is MB_ERR_MAX_STEPS (a run
                                whose dopri5 step shrinks without end stops); >= 1, default 1e8 */
     int linsys;             /* MB_LINSYS_SPARSE (default) or MB_LINSYS_DENSE */
+    int newton_reuse;       /* F4: 1 keeps the Newton matrix's factorization for the later
+                               iterations of a step while each correction shrinks at least 4x
+                               (modified Newton; a step that then fails is redone with full
+                               Newton); 0 (default) refactors at every iteration. Measured
+                               (docs/linear-systems.md): with alpha = 1e8 the kept matrix is
+                               too far off in the mass-dominated directions, so reuse costs
+                               more iterations than the factorizations it saves */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
 } mb_params;
 
@@ -106,6 +113,8 @@ typedef struct mb_sim {
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
+    int fact_valid;          /* F4: FA holds a factorization of the Newton matrix for step fact_h */
+    mb_real fact_h;
     int have_f;              /* f at the current state is cached in fz */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */

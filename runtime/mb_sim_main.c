@@ -69,6 +69,9 @@ static void usage(FILE *f)
         "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
+        "  --newton-reuse    alf-trapezoid: keep the Newton matrix's factorization within a step\n"
+        "                    while each correction shrinks at least 4x (default: refactor at\n"
+        "                    every iteration; see docs/linear-systems.md)\n"
 
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates every K-th step\n"
@@ -198,7 +201,7 @@ int main(int argc, char **argv)
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, linsys = -1;
+    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, reuse = 0, linsys = -1;
     long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -207,6 +210,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--project-velocity")) { proj = 1; continue; }
         if (!strcmp(a, "--strict")) { strict = 1; continue; }
         if (!strcmp(a, "--full-jacobian")) { fulljac = 1; continue; }
+        if (!strcmp(a, "--newton-reuse")) { reuse = 1; continue; }
         if (!val) { fprintf(stderr, "%s_sim: unknown option or missing value: %s\n", model->name, a); usage(stderr); return 2; }
         i++;
         if (!strcmp(a, "--eval")) {
@@ -283,6 +287,7 @@ int main(int argc, char **argv)
     p.project_velocity = proj;
     p.strict_newton = strict;
     p.full_jacobian = fulljac;
+    p.newton_reuse = reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (linsys < 0) linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;

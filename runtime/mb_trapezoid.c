@@ -99,7 +99,14 @@ static void newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real 
  * so u^T c depends on q only through u^T Phidot_q: without that term Newton does not see it, and
  * the sigma~ update 5.34 pumps u^T sigma~ by alpha u^T c every iteration - the iteration
  * diverged on every step that landed on the four-bar's singular position. */
-static int trap_step(mb_sim *s, mb_real h)
+/* Modified Newton (newton_reuse): the factorization of a step's first iteration is kept while
+ * every correction is at most REUSE_RATE times the one before; a slower one refactors at the
+ * next iteration. Never across steps: with alpha ~ 1e8 a matrix one step old is off by
+ * ~alpha |dq| in the mass-dominated directions and the next step converged in more iterations
+ * than the factorizations saved (Andrews, chain, double pendulum all slower). */
+#define REUSE_RATE MB_R(0.25)
+
+static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, nnz = s->nnz;
@@ -119,8 +126,10 @@ static int trap_step(mb_sim *s, mb_real h)
     for (int k = 0; k < nnz; k++) s->IPq[k] += h * s->Pq[k];
     /* 5.56-5.58: predictor */
     for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
-    int it, conv = 0, stall = 0;
-    mb_real ny = 0, best = MB_R(1e30);
+    int it, conv = 0, stall = 0, refresh = full || !s->p.newton_reuse;
+    mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
+    *stale_used = 0;
+    s->fact_valid = 0;
     for (it = 0;; it++) {
         /* 5.59: derivatives of the current iterate */
         for (int i = 0; i < n; i++) {
@@ -138,21 +147,31 @@ static int trap_step(mb_sim *s, mb_real h)
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
         m->force(m, t1, q, s->v, s->Q);
         m->phi_q_dot(m, t1, q, s->v, s->Pqd);
-        m->dforce_dq(m, t1, q, s->v, s->dQq);
-        m->dforce_dv(m, t1, q, s->v, s->dQv);
+        int fresh = refresh || !s->fact_valid || s->fact_h != h;
+        if (fresh) {   /* the force Jacobians enter only the matrix and 5.53 */
+            m->dforce_dq(m, t1, q, s->v, s->dQq);
+            m->dforce_dv(m, t1, q, s->v, s->dQv);
+        }
         /* residuals 5.41, 5.42 */
         for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
         sp_mtv_add(&m->phi_q_pat, s->Pq, sv, 1, g1);
         sp_mtv_add(&m->phi_q_pat, s->Pqd, sv, -1, g2);
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
-        /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
-        newton_matrix(s, a, c1, c2, h);
+        if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
+            s->fact_valid = 0;
+            newton_matrix(s, a, c1, c2, h);
 #if MBI_FJ
-        if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
+            if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
 #endif
+            int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+            if (st) return st;
+            s->fact_valid = 1;
+            s->fact_h = h;
+            refresh = full || !s->p.newton_reuse;
+        } else {
+            *stale_used = 1;
+        }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
-        int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
-        if (st) return st;
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + c2 IPq + h/2 Phidot_q) */
@@ -177,6 +196,8 @@ static int trap_step(mb_sim *s, mb_real h)
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
+        if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
+        ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }
         if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
         else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
@@ -210,27 +231,45 @@ int mbi_trap_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
+/* Back to the step's start after trap_step (z, v, pdot, sigma, undo 5.55). */
+static void trap_restore(mb_sim *s, mb_real h, mb_real t_old, const mb_real *sig_old)
+{
+    copy(s->nz, s->z, s->zk);
+    copy(s->n, s->v, s->yd);
+    copy(s->n, s->pd, s->yd + s->n);
+    copy(s->nc, s->sig, sig_old);
+    /* undo 5.55 (Int Phi_q enters only the Newton matrix: rounding here changes no converged
+     * result, and saves a copy of it) */
+    s->m->phi_q(s->m, t_old, s->z, s->Pq);
+    for (int k = 0; k < s->nnz; k++) s->IPq[k] -= h * s->Pq[k];
+    s->t = t_old;
+}
+
 int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
 {
     int nc = s->nc;
     mb_real t_old = s->t, *sig_old = s->tm[2];
     copy(nc, sig_old, s->sig);
-    int st = trap_step(s, h);
-    if (st >= 0) {                      /* energies must be finite too */
-        mb_real e[3];
-        s->m->energy(s->m, t_old + h, s->z, s->v, e);
-        if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+    int st, stale = 0;
+    long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
+    for (int full = 0; full < 2; full++) {
+        st = trap_step(s, h, full, &stale);
+        if (st >= 0) {                  /* energies must be finite too */
+            mb_real e[3];
+            s->m->energy(s->m, t_old + h, s->z, s->v, e);
+            if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+        }
+        if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
+        /* not converged with a kept factorization: the same step again, refactoring at every
+         * iteration, so reuse never changes whether or how well a step converges */
+        trap_restore(s, h, t_old, sig_old);
+        s->fact_valid = 0;
+        s->mon.maxiter_events = me;
+        s->mon.newton_roundoff = nr;
     }
     if (st < 0) {                       /* restore the last good step */
-        copy(s->nz, s->z, s->zk);
-        copy(s->n, s->v, s->yd);
-        copy(s->n, s->pd, s->yd + s->n);
-        copy(nc, s->sig, sig_old);
-        /* undo 5.55 (Int Phi_q enters only the Newton matrix: rounding here changes no
-         * converged result, and saves a copy of it) */
-        s->m->phi_q(s->m, t_old, s->z, s->Pq);
-        for (int k = 0; k < s->nnz; k++) s->IPq[k] -= h * s->Pq[k];
-        s->t = t_old;
+        trap_restore(s, h, t_old, sig_old);
+        s->fact_valid = 0;
         return st;
     }
     s->t = t_new;
