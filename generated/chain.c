@@ -69,6 +69,136 @@ static const int chain_phi_q_col[28] = {
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
 
+/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 8; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[8] * inv;
+    F[1] -= F[8] * y;
+    F[11] -= F[9] * y;
+    F[12] -= F[10] * y;
+    y = F[9] * inv;
+    F[2] -= F[9] * y;
+    F[13] -= F[10] * y;
+    y = F[10] * inv;
+    F[3] -= F[10] * y;
+    F[8] *= inv;
+    F[9] *= inv;
+    F[10] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[11] * inv;
+    F[2] -= F[11] * y;
+    F[13] -= F[12] * y;
+    y = F[12] * inv;
+    F[3] -= F[12] * y;
+    F[11] *= inv;
+    F[12] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[13] * inv;
+    F[3] -= F[13] * y;
+    F[16] -= F[14] * y;
+    F[17] -= F[15] * y;
+    y = F[14] * inv;
+    F[6] -= F[14] * y;
+    F[23] -= F[15] * y;
+    y = F[15] * inv;
+    F[7] -= F[15] * y;
+    F[13] *= inv;
+    F[14] *= inv;
+    F[15] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    inv = 1 / F[3];
+    y = F[16] * inv;
+    F[6] -= F[16] * y;
+    F[23] -= F[17] * y;
+    y = F[17] * inv;
+    F[7] -= F[17] * y;
+    F[16] *= inv;
+    F[17] *= inv;
+    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[18] * inv;
+    F[5] -= F[18] * y;
+    F[21] -= F[19] * y;
+    F[22] -= F[20] * y;
+    y = F[19] * inv;
+    F[6] -= F[19] * y;
+    F[23] -= F[20] * y;
+    y = F[20] * inv;
+    F[7] -= F[20] * y;
+    F[18] *= inv;
+    F[19] *= inv;
+    F[20] *= inv;
+    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    inv = 1 / F[5];
+    y = F[21] * inv;
+    F[6] -= F[21] * y;
+    F[23] -= F[22] * y;
+    y = F[22] * inv;
+    F[7] -= F[22] * y;
+    F[21] *= inv;
+    F[22] *= inv;
+    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
+    inv = 1 / F[6];
+    y = F[23] * inv;
+    F[7] -= F[23] * y;
+    F[23] *= inv;
+    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    return -1;
+}
+
+/* Solve with the factors of chain_s_ldl: b (original order) is overwritten. */
+static void chain_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[6];
+    y[1] = b[7];
+    y[2] = b[4];
+    y[3] = b[5];
+    y[4] = b[0];
+    y[5] = b[1];
+    y[6] = b[3];
+    y[7] = b[2];
+    y[1] -= F[8] * y[0];
+    y[2] -= F[9] * y[0];
+    y[3] -= F[10] * y[0];
+    y[2] -= F[11] * y[1];
+    y[3] -= F[12] * y[1];
+    y[3] -= F[13] * y[2];
+    y[6] -= F[14] * y[2];
+    y[7] -= F[15] * y[2];
+    y[6] -= F[16] * y[3];
+    y[7] -= F[17] * y[3];
+    y[5] -= F[18] * y[4];
+    y[6] -= F[19] * y[4];
+    y[7] -= F[20] * y[4];
+    y[6] -= F[21] * y[5];
+    y[7] -= F[22] * y[5];
+    y[7] -= F[23] * y[6];
+    y[7] = y[7] / F[7];
+    y[6] = y[6] / F[6] - F[23] * y[7];
+    y[5] = y[5] / F[5] - F[21] * y[6] - F[22] * y[7];
+    y[4] = y[4] / F[4] - F[18] * y[5] - F[19] * y[6] - F[20] * y[7];
+    y[3] = y[3] / F[3] - F[16] * y[6] - F[17] * y[7];
+    y[2] = y[2] / F[2] - F[13] * y[3] - F[14] * y[6] - F[15] * y[7];
+    y[1] = y[1] / F[1] - F[11] * y[2] - F[12] * y[3];
+    y[0] = y[0] / F[0] - F[8] * y[1] - F[9] * y[2] - F[10] * y[3];
+    b[6] = y[0];
+    b[7] = y[1];
+    b[4] = y[2];
+    b[5] = y[3];
+    b[0] = y[4];
+    b[1] = y[5];
+    b[3] = y[6];
+    b[2] = y[7];
+}
+
 static const int chain_s_perm[8] = {
     6, 7, 4, 5, 0, 1, 3, 2,
 };
@@ -89,6 +219,542 @@ static const int chain_s_upd[28] = {
     1, 11, 12, 2, 13, 3, 2, 13, 3, 3, 16, 17, 6, 23, 7, 6,
     23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
+
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 12; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[12] * inv;
+    F[2] -= F[12] * y;
+    F[18] -= F[13] * y;
+    F[20] -= F[14] * y;
+    y = F[13] * inv;
+    F[9] -= F[13] * y;
+    F[42] -= F[14] * y;
+    y = F[14] * inv;
+    F[11] -= F[14] * y;
+    F[12] *= inv;
+    F[13] *= inv;
+    F[14] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[15] * inv;
+    F[2] -= F[15] * y;
+    F[19] -= F[16] * y;
+    F[20] -= F[17] * y;
+    y = F[16] * inv;
+    F[10] -= F[16] * y;
+    F[43] -= F[17] * y;
+    y = F[17] * inv;
+    F[11] -= F[17] * y;
+    F[15] *= inv;
+    F[16] *= inv;
+    F[17] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[18] * inv;
+    F[9] -= F[18] * y;
+    F[41] -= F[19] * y;
+    F[42] -= F[20] * y;
+    y = F[19] * inv;
+    F[10] -= F[19] * y;
+    F[43] -= F[20] * y;
+    y = F[20] * inv;
+    F[11] -= F[20] * y;
+    F[18] *= inv;
+    F[19] *= inv;
+    F[20] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    inv = 1 / F[3];
+    y = F[21] * inv;
+    F[5] -= F[21] * y;
+    F[28] -= F[22] * y;
+    F[29] -= F[23] * y;
+    y = F[22] * inv;
+    F[7] -= F[22] * y;
+    F[34] -= F[23] * y;
+    y = F[23] * inv;
+    F[8] -= F[23] * y;
+    F[21] *= inv;
+    F[22] *= inv;
+    F[23] *= inv;
+    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[24] * inv;
+    F[5] -= F[24] * y;
+    F[27] -= F[25] * y;
+    F[29] -= F[26] * y;
+    y = F[25] * inv;
+    F[6] -= F[25] * y;
+    F[31] -= F[26] * y;
+    y = F[26] * inv;
+    F[8] -= F[26] * y;
+    F[24] *= inv;
+    F[25] *= inv;
+    F[26] *= inv;
+    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    inv = 1 / F[5];
+    y = F[27] * inv;
+    F[6] -= F[27] * y;
+    F[30] -= F[28] * y;
+    F[31] -= F[29] * y;
+    y = F[28] * inv;
+    F[7] -= F[28] * y;
+    F[34] -= F[29] * y;
+    y = F[29] * inv;
+    F[8] -= F[29] * y;
+    F[27] *= inv;
+    F[28] *= inv;
+    F[29] *= inv;
+    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
+    inv = 1 / F[6];
+    y = F[30] * inv;
+    F[7] -= F[30] * y;
+    F[34] -= F[31] * y;
+    F[36] -= F[32] * y;
+    F[37] -= F[33] * y;
+    y = F[31] * inv;
+    F[8] -= F[31] * y;
+    F[39] -= F[32] * y;
+    F[40] -= F[33] * y;
+    y = F[32] * inv;
+    F[10] -= F[32] * y;
+    F[43] -= F[33] * y;
+    y = F[33] * inv;
+    F[11] -= F[33] * y;
+    F[30] *= inv;
+    F[31] *= inv;
+    F[32] *= inv;
+    F[33] *= inv;
+    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    inv = 1 / F[7];
+    y = F[34] * inv;
+    F[8] -= F[34] * y;
+    F[38] -= F[35] * y;
+    F[39] -= F[36] * y;
+    F[40] -= F[37] * y;
+    y = F[35] * inv;
+    F[9] -= F[35] * y;
+    F[41] -= F[36] * y;
+    F[42] -= F[37] * y;
+    y = F[36] * inv;
+    F[10] -= F[36] * y;
+    F[43] -= F[37] * y;
+    y = F[37] * inv;
+    F[11] -= F[37] * y;
+    F[34] *= inv;
+    F[35] *= inv;
+    F[36] *= inv;
+    F[37] *= inv;
+    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
+    inv = 1 / F[8];
+    y = F[38] * inv;
+    F[9] -= F[38] * y;
+    F[41] -= F[39] * y;
+    F[42] -= F[40] * y;
+    y = F[39] * inv;
+    F[10] -= F[39] * y;
+    F[43] -= F[40] * y;
+    y = F[40] * inv;
+    F[11] -= F[40] * y;
+    F[38] *= inv;
+    F[39] *= inv;
+    F[40] *= inv;
+    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
+    inv = 1 / F[9];
+    y = F[41] * inv;
+    F[10] -= F[41] * y;
+    F[43] -= F[42] * y;
+    y = F[42] * inv;
+    F[11] -= F[42] * y;
+    F[41] *= inv;
+    F[42] *= inv;
+    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
+    inv = 1 / F[10];
+    y = F[43] * inv;
+    F[11] -= F[43] * y;
+    F[43] *= inv;
+    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
+    return -1;
+}
+
+/* Solve with the factors of chain_a_ldl: b (original order) is overwritten. */
+static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[9];
+    y[1] = b[10];
+    y[2] = b[11];
+    y[3] = b[0];
+    y[4] = b[1];
+    y[5] = b[2];
+    y[6] = b[4];
+    y[7] = b[3];
+    y[8] = b[5];
+    y[9] = b[6];
+    y[10] = b[7];
+    y[11] = b[8];
+    y[2] -= F[12] * y[0];
+    y[9] -= F[13] * y[0];
+    y[11] -= F[14] * y[0];
+    y[2] -= F[15] * y[1];
+    y[10] -= F[16] * y[1];
+    y[11] -= F[17] * y[1];
+    y[9] -= F[18] * y[2];
+    y[10] -= F[19] * y[2];
+    y[11] -= F[20] * y[2];
+    y[5] -= F[21] * y[3];
+    y[7] -= F[22] * y[3];
+    y[8] -= F[23] * y[3];
+    y[5] -= F[24] * y[4];
+    y[6] -= F[25] * y[4];
+    y[8] -= F[26] * y[4];
+    y[6] -= F[27] * y[5];
+    y[7] -= F[28] * y[5];
+    y[8] -= F[29] * y[5];
+    y[7] -= F[30] * y[6];
+    y[8] -= F[31] * y[6];
+    y[10] -= F[32] * y[6];
+    y[11] -= F[33] * y[6];
+    y[8] -= F[34] * y[7];
+    y[9] -= F[35] * y[7];
+    y[10] -= F[36] * y[7];
+    y[11] -= F[37] * y[7];
+    y[9] -= F[38] * y[8];
+    y[10] -= F[39] * y[8];
+    y[11] -= F[40] * y[8];
+    y[10] -= F[41] * y[9];
+    y[11] -= F[42] * y[9];
+    y[11] -= F[43] * y[10];
+    y[11] = y[11] / F[11];
+    y[10] = y[10] / F[10] - F[43] * y[11];
+    y[9] = y[9] / F[9] - F[41] * y[10] - F[42] * y[11];
+    y[8] = y[8] / F[8] - F[38] * y[9] - F[39] * y[10] - F[40] * y[11];
+    y[7] = y[7] / F[7] - F[34] * y[8] - F[35] * y[9] - F[36] * y[10] - F[37] * y[11];
+    y[6] = y[6] / F[6] - F[30] * y[7] - F[31] * y[8] - F[32] * y[10] - F[33] * y[11];
+    y[5] = y[5] / F[5] - F[27] * y[6] - F[28] * y[7] - F[29] * y[8];
+    y[4] = y[4] / F[4] - F[24] * y[5] - F[25] * y[6] - F[26] * y[8];
+    y[3] = y[3] / F[3] - F[21] * y[5] - F[22] * y[7] - F[23] * y[8];
+    y[2] = y[2] / F[2] - F[18] * y[9] - F[19] * y[10] - F[20] * y[11];
+    y[1] = y[1] / F[1] - F[15] * y[2] - F[16] * y[10] - F[17] * y[11];
+    y[0] = y[0] / F[0] - F[12] * y[2] - F[13] * y[9] - F[14] * y[11];
+    b[9] = y[0];
+    b[10] = y[1];
+    b[11] = y[2];
+    b[0] = y[3];
+    b[1] = y[4];
+    b[2] = y[5];
+    b[4] = y[6];
+    b[3] = y[7];
+    b[5] = y[8];
+    b[6] = y[9];
+    b[7] = y[10];
+    b[8] = y[11];
+}
+
+/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
+ * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+static int chain_a_lu(mb_real *restrict F)
+{
+    mb_real inv, lpk, up;
+    if (F[0] == 0) return 0;
+    inv = 1 / F[0];
+    lpk = F[12] * inv;
+    up = F[44];
+    F[2] -= lpk * up;
+    F[18] -= F[13] * inv * up;
+    F[50] -= lpk * F[45];
+    F[20] -= F[14] * inv * up;
+    F[52] -= lpk * F[46];
+    lpk = F[13] * inv;
+    up = F[45];
+    F[9] -= lpk * up;
+    F[42] -= F[14] * inv * up;
+    F[74] -= lpk * F[46];
+    lpk = F[14] * inv;
+    up = F[46];
+    F[11] -= lpk * up;
+    F[12] *= inv;
+    F[13] *= inv;
+    F[14] *= inv;
+    if (F[1] == 0) return 1;
+    inv = 1 / F[1];
+    lpk = F[15] * inv;
+    up = F[47];
+    F[2] -= lpk * up;
+    F[19] -= F[16] * inv * up;
+    F[51] -= lpk * F[48];
+    F[20] -= F[17] * inv * up;
+    F[52] -= lpk * F[49];
+    lpk = F[16] * inv;
+    up = F[48];
+    F[10] -= lpk * up;
+    F[43] -= F[17] * inv * up;
+    F[75] -= lpk * F[49];
+    lpk = F[17] * inv;
+    up = F[49];
+    F[11] -= lpk * up;
+    F[15] *= inv;
+    F[16] *= inv;
+    F[17] *= inv;
+    if (F[2] == 0) return 2;
+    inv = 1 / F[2];
+    lpk = F[18] * inv;
+    up = F[50];
+    F[9] -= lpk * up;
+    F[41] -= F[19] * inv * up;
+    F[73] -= lpk * F[51];
+    F[42] -= F[20] * inv * up;
+    F[74] -= lpk * F[52];
+    lpk = F[19] * inv;
+    up = F[51];
+    F[10] -= lpk * up;
+    F[43] -= F[20] * inv * up;
+    F[75] -= lpk * F[52];
+    lpk = F[20] * inv;
+    up = F[52];
+    F[11] -= lpk * up;
+    F[18] *= inv;
+    F[19] *= inv;
+    F[20] *= inv;
+    if (F[3] == 0) return 3;
+    inv = 1 / F[3];
+    lpk = F[21] * inv;
+    up = F[53];
+    F[5] -= lpk * up;
+    F[28] -= F[22] * inv * up;
+    F[60] -= lpk * F[54];
+    F[29] -= F[23] * inv * up;
+    F[61] -= lpk * F[55];
+    lpk = F[22] * inv;
+    up = F[54];
+    F[7] -= lpk * up;
+    F[34] -= F[23] * inv * up;
+    F[66] -= lpk * F[55];
+    lpk = F[23] * inv;
+    up = F[55];
+    F[8] -= lpk * up;
+    F[21] *= inv;
+    F[22] *= inv;
+    F[23] *= inv;
+    if (F[4] == 0) return 4;
+    inv = 1 / F[4];
+    lpk = F[24] * inv;
+    up = F[56];
+    F[5] -= lpk * up;
+    F[27] -= F[25] * inv * up;
+    F[59] -= lpk * F[57];
+    F[29] -= F[26] * inv * up;
+    F[61] -= lpk * F[58];
+    lpk = F[25] * inv;
+    up = F[57];
+    F[6] -= lpk * up;
+    F[31] -= F[26] * inv * up;
+    F[63] -= lpk * F[58];
+    lpk = F[26] * inv;
+    up = F[58];
+    F[8] -= lpk * up;
+    F[24] *= inv;
+    F[25] *= inv;
+    F[26] *= inv;
+    if (F[5] == 0) return 5;
+    inv = 1 / F[5];
+    lpk = F[27] * inv;
+    up = F[59];
+    F[6] -= lpk * up;
+    F[30] -= F[28] * inv * up;
+    F[62] -= lpk * F[60];
+    F[31] -= F[29] * inv * up;
+    F[63] -= lpk * F[61];
+    lpk = F[28] * inv;
+    up = F[60];
+    F[7] -= lpk * up;
+    F[34] -= F[29] * inv * up;
+    F[66] -= lpk * F[61];
+    lpk = F[29] * inv;
+    up = F[61];
+    F[8] -= lpk * up;
+    F[27] *= inv;
+    F[28] *= inv;
+    F[29] *= inv;
+    if (F[6] == 0) return 6;
+    inv = 1 / F[6];
+    lpk = F[30] * inv;
+    up = F[62];
+    F[7] -= lpk * up;
+    F[34] -= F[31] * inv * up;
+    F[66] -= lpk * F[63];
+    F[36] -= F[32] * inv * up;
+    F[68] -= lpk * F[64];
+    F[37] -= F[33] * inv * up;
+    F[69] -= lpk * F[65];
+    lpk = F[31] * inv;
+    up = F[63];
+    F[8] -= lpk * up;
+    F[39] -= F[32] * inv * up;
+    F[71] -= lpk * F[64];
+    F[40] -= F[33] * inv * up;
+    F[72] -= lpk * F[65];
+    lpk = F[32] * inv;
+    up = F[64];
+    F[10] -= lpk * up;
+    F[43] -= F[33] * inv * up;
+    F[75] -= lpk * F[65];
+    lpk = F[33] * inv;
+    up = F[65];
+    F[11] -= lpk * up;
+    F[30] *= inv;
+    F[31] *= inv;
+    F[32] *= inv;
+    F[33] *= inv;
+    if (F[7] == 0) return 7;
+    inv = 1 / F[7];
+    lpk = F[34] * inv;
+    up = F[66];
+    F[8] -= lpk * up;
+    F[38] -= F[35] * inv * up;
+    F[70] -= lpk * F[67];
+    F[39] -= F[36] * inv * up;
+    F[71] -= lpk * F[68];
+    F[40] -= F[37] * inv * up;
+    F[72] -= lpk * F[69];
+    lpk = F[35] * inv;
+    up = F[67];
+    F[9] -= lpk * up;
+    F[41] -= F[36] * inv * up;
+    F[73] -= lpk * F[68];
+    F[42] -= F[37] * inv * up;
+    F[74] -= lpk * F[69];
+    lpk = F[36] * inv;
+    up = F[68];
+    F[10] -= lpk * up;
+    F[43] -= F[37] * inv * up;
+    F[75] -= lpk * F[69];
+    lpk = F[37] * inv;
+    up = F[69];
+    F[11] -= lpk * up;
+    F[34] *= inv;
+    F[35] *= inv;
+    F[36] *= inv;
+    F[37] *= inv;
+    if (F[8] == 0) return 8;
+    inv = 1 / F[8];
+    lpk = F[38] * inv;
+    up = F[70];
+    F[9] -= lpk * up;
+    F[41] -= F[39] * inv * up;
+    F[73] -= lpk * F[71];
+    F[42] -= F[40] * inv * up;
+    F[74] -= lpk * F[72];
+    lpk = F[39] * inv;
+    up = F[71];
+    F[10] -= lpk * up;
+    F[43] -= F[40] * inv * up;
+    F[75] -= lpk * F[72];
+    lpk = F[40] * inv;
+    up = F[72];
+    F[11] -= lpk * up;
+    F[38] *= inv;
+    F[39] *= inv;
+    F[40] *= inv;
+    if (F[9] == 0) return 9;
+    inv = 1 / F[9];
+    lpk = F[41] * inv;
+    up = F[73];
+    F[10] -= lpk * up;
+    F[43] -= F[42] * inv * up;
+    F[75] -= lpk * F[74];
+    lpk = F[42] * inv;
+    up = F[74];
+    F[11] -= lpk * up;
+    F[41] *= inv;
+    F[42] *= inv;
+    if (F[10] == 0) return 10;
+    inv = 1 / F[10];
+    lpk = F[43] * inv;
+    up = F[75];
+    F[11] -= lpk * up;
+    F[43] *= inv;
+    if (F[11] == 0) return 11;
+    return -1;
+}
+
+/* Solve with the factors of chain_a_lu: b (original order) is overwritten. */
+static void chain_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[9];
+    y[1] = b[10];
+    y[2] = b[11];
+    y[3] = b[0];
+    y[4] = b[1];
+    y[5] = b[2];
+    y[6] = b[4];
+    y[7] = b[3];
+    y[8] = b[5];
+    y[9] = b[6];
+    y[10] = b[7];
+    y[11] = b[8];
+    y[2] -= F[12] * y[0];
+    y[9] -= F[13] * y[0];
+    y[11] -= F[14] * y[0];
+    y[2] -= F[15] * y[1];
+    y[10] -= F[16] * y[1];
+    y[11] -= F[17] * y[1];
+    y[9] -= F[18] * y[2];
+    y[10] -= F[19] * y[2];
+    y[11] -= F[20] * y[2];
+    y[5] -= F[21] * y[3];
+    y[7] -= F[22] * y[3];
+    y[8] -= F[23] * y[3];
+    y[5] -= F[24] * y[4];
+    y[6] -= F[25] * y[4];
+    y[8] -= F[26] * y[4];
+    y[6] -= F[27] * y[5];
+    y[7] -= F[28] * y[5];
+    y[8] -= F[29] * y[5];
+    y[7] -= F[30] * y[6];
+    y[8] -= F[31] * y[6];
+    y[10] -= F[32] * y[6];
+    y[11] -= F[33] * y[6];
+    y[8] -= F[34] * y[7];
+    y[9] -= F[35] * y[7];
+    y[10] -= F[36] * y[7];
+    y[11] -= F[37] * y[7];
+    y[9] -= F[38] * y[8];
+    y[10] -= F[39] * y[8];
+    y[11] -= F[40] * y[8];
+    y[10] -= F[41] * y[9];
+    y[11] -= F[42] * y[9];
+    y[11] -= F[43] * y[10];
+    y[11] = y[11] / F[11];
+    y[10] = (y[10] - F[75] * y[11]) / F[10];
+    y[9] = (y[9] - F[73] * y[10] - F[74] * y[11]) / F[9];
+    y[8] = (y[8] - F[70] * y[9] - F[71] * y[10] - F[72] * y[11]) / F[8];
+    y[7] = (y[7] - F[66] * y[8] - F[67] * y[9] - F[68] * y[10] - F[69] * y[11]) / F[7];
+    y[6] = (y[6] - F[62] * y[7] - F[63] * y[8] - F[64] * y[10] - F[65] * y[11]) / F[6];
+    y[5] = (y[5] - F[59] * y[6] - F[60] * y[7] - F[61] * y[8]) / F[5];
+    y[4] = (y[4] - F[56] * y[5] - F[57] * y[6] - F[58] * y[8]) / F[4];
+    y[3] = (y[3] - F[53] * y[5] - F[54] * y[7] - F[55] * y[8]) / F[3];
+    y[2] = (y[2] - F[50] * y[9] - F[51] * y[10] - F[52] * y[11]) / F[2];
+    y[1] = (y[1] - F[47] * y[2] - F[48] * y[10] - F[49] * y[11]) / F[1];
+    y[0] = (y[0] - F[44] * y[2] - F[45] * y[9] - F[46] * y[11]) / F[0];
+    b[9] = y[0];
+    b[10] = y[1];
+    b[11] = y[2];
+    b[0] = y[3];
+    b[1] = y[4];
+    b[2] = y[5];
+    b[4] = y[6];
+    b[3] = y[7];
+    b[5] = y[8];
+    b[6] = y[9];
+    b[7] = y[10];
+    b[8] = y[11];
+}
 
 static const int chain_a_perm[12] = {
     9, 10, 11, 0, 1, 2, 4, 3, 5, 6, 7, 8,
@@ -161,11 +827,14 @@ static const int chain_a_dst[66] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 16 in L) and of the
- * Newton matrix A (12 x 12, 32 in L); AMD order (runtime/mb_model.h: mb_plan). */
+ * Newton matrix A (12 x 12, 32 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * mb_plan). */
 static const mb_plan chain_plan = {
-    { 8, 16, 28, chain_s_perm, chain_s_pinv, chain_s_lp, chain_s_li, chain_s_upd },
+    { 8, 16, 28, chain_s_perm, chain_s_pinv, chain_s_lp, chain_s_li, chain_s_upd,
+      chain_s_ldl, chain_s_ldl_solve, 0, 0 },
     53, chain_s_k, chain_s_l, chain_s_dst,
-    { 12, 32, 66, chain_a_perm, chain_a_pinv, chain_a_lp, chain_a_li, chain_a_upd },
+    { 12, 32, 66, chain_a_perm, chain_a_pinv, chain_a_lp, chain_a_li, chain_a_upd,
+      chain_a_ldl, chain_a_ldl_solve, chain_a_lu, chain_a_lu_solve },
     66, chain_a_k, chain_a_l, chain_a_dst,
     0, 0
 };
@@ -411,6 +1080,129 @@ void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_re
     out[17] = MB_R(0.0);
 }
 
+/* Fused: Phi [8], Phi_t [8], Phi_q [28]. */
+void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.05)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.05)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.05)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.05)*t4);
+    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t6 = -MB_R(0.05)*t5;
+    phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
+    const mb_real t7 = MB_R(0.05)*t4;
+    const mb_real t8 = MB_COS(q[8]);
+    phi[4] = q[3] + t7 - (q[6] - MB_R(0.05)*t8);
+    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t10 = -MB_R(0.05)*t9;
+    phi[5] = q[4] + MB_R(0.05)*t5 - (q[7] + t10);
+    const mb_real t11 = MB_R(0.05)*t8;
+    const mb_real t12 = MB_COS(q[11]);
+    phi[6] = q[6] + t11 - (q[9] - MB_R(0.05)*t12);
+    const mb_real t13 = -MB_R(0.05)*MB_SIN(q[11]);
+    phi[7] = q[7] + MB_R(0.05)*t9 - (q[10] + t13);
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_t[4] = MB_R(0.0);
+    phi_t[5] = MB_R(0.0);
+    phi_t[6] = MB_R(0.0);
+    phi_t[7] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t6;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = t7;
+    phi_q[12] = MB_R(1.0);
+    phi_q[13] = t6;
+    phi_q[14] = -MB_R(1.0);
+    phi_q[15] = t10;
+    phi_q[16] = MB_R(1.0);
+    phi_q[17] = t7;
+    phi_q[18] = -MB_R(1.0);
+    phi_q[19] = t11;
+    phi_q[20] = MB_R(1.0);
+    phi_q[21] = t10;
+    phi_q[22] = -MB_R(1.0);
+    phi_q[23] = t13;
+    phi_q[24] = MB_R(1.0);
+    phi_q[25] = t11;
+    phi_q[26] = -MB_R(1.0);
+    phi_q[27] = MB_R(0.05)*t12;
+}
+
+/* Fused: Q [12], d(Phi_q)/dt [28], dQ/dq [0], dQ/dv [0]. */
+void chain_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)dq_dq;
+    (void)dq_dv;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(0.9810000000000001);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(0.9810000000000001);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(0.9810000000000001);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(0.9810000000000001);
+    force[11] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.05)*(v[2]*MB_COS(q[2]));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.05)*(v[2]*MB_SIN(q[2]));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t2 = -MB_R(0.05)*(v[5]*MB_COS(q[5]));
+    phi_q_dot[7] = t2;
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t3 = -MB_R(0.05)*(v[5]*MB_SIN(q[5]));
+    phi_q_dot[11] = t3;
+    phi_q_dot[12] = MB_R(0.0);
+    phi_q_dot[13] = t2;
+    phi_q_dot[14] = MB_R(0.0);
+    const mb_real t4 = -MB_R(0.05)*(v[8]*MB_COS(q[8]));
+    phi_q_dot[15] = t4;
+    phi_q_dot[16] = MB_R(0.0);
+    phi_q_dot[17] = t3;
+    phi_q_dot[18] = MB_R(0.0);
+    const mb_real t5 = -MB_R(0.05)*(v[8]*MB_SIN(q[8]));
+    phi_q_dot[19] = t5;
+    phi_q_dot[20] = MB_R(0.0);
+    phi_q_dot[21] = t4;
+    phi_q_dot[22] = MB_R(0.0);
+    phi_q_dot[23] = -MB_R(0.05)*(v[11]*MB_COS(q[11]));
+    phi_q_dot[24] = MB_R(0.0);
+    phi_q_dot[25] = t5;
+    phi_q_dot[26] = MB_R(0.0);
+    phi_q_dot[27] = -MB_R(0.05)*(v[11]*MB_SIN(q[11]));
+}
+
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model chain_model = {
     .name = "chain",
@@ -444,5 +1236,7 @@ const mb_model chain_model = {
     .energy = chain_energy,
     .points = chain_points,
     .plan = &chain_plan,
+    .eval_kin = chain_eval_kin,
+    .eval_dyn = chain_eval_dyn,
     .data = 0
 };

@@ -58,6 +58,68 @@ static const int double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
+/* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 4; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[4] * inv;
+    F[1] -= F[4] * y;
+    F[7] -= F[5] * y;
+    F[8] -= F[6] * y;
+    y = F[5] * inv;
+    F[2] -= F[5] * y;
+    F[9] -= F[6] * y;
+    y = F[6] * inv;
+    F[3] -= F[6] * y;
+    F[4] *= inv;
+    F[5] *= inv;
+    F[6] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[7] * inv;
+    F[2] -= F[7] * y;
+    F[9] -= F[8] * y;
+    y = F[8] * inv;
+    F[3] -= F[8] * y;
+    F[7] *= inv;
+    F[8] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[9] * inv;
+    F[3] -= F[9] * y;
+    F[9] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    return -1;
+}
+
+/* Solve with the factors of double_pendulum_s_ldl: b (original order) is overwritten. */
+static void double_pendulum_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[0];
+    y[1] = b[1];
+    y[2] = b[2];
+    y[3] = b[3];
+    y[1] -= F[4] * y[0];
+    y[2] -= F[5] * y[0];
+    y[3] -= F[6] * y[0];
+    y[2] -= F[7] * y[1];
+    y[3] -= F[8] * y[1];
+    y[3] -= F[9] * y[2];
+    y[3] = y[3] / F[3];
+    y[2] = y[2] / F[2] - F[9] * y[3];
+    y[1] = y[1] / F[1] - F[7] * y[2] - F[8] * y[3];
+    y[0] = y[0] / F[0] - F[4] * y[1] - F[5] * y[2] - F[6] * y[3];
+    b[0] = y[0];
+    b[1] = y[1];
+    b[2] = y[2];
+    b[3] = y[3];
+}
+
 static const int double_pendulum_s_perm[4] = {
     0, 1, 2, 3,
 };
@@ -77,6 +139,215 @@ static const int double_pendulum_s_li[6] = {
 static const int double_pendulum_s_upd[10] = {
     1, 7, 8, 2, 9, 3, 2, 9, 3, 3,
 };
+
+/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 11 in L, 19 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 6; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[6] * inv;
+    F[1] -= F[6] * y;
+    F[9] -= F[7] * y;
+    F[10] -= F[8] * y;
+    y = F[7] * inv;
+    F[3] -= F[7] * y;
+    F[15] -= F[8] * y;
+    y = F[8] * inv;
+    F[5] -= F[8] * y;
+    F[6] *= inv;
+    F[7] *= inv;
+    F[8] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[9] * inv;
+    F[3] -= F[9] * y;
+    F[15] -= F[10] * y;
+    y = F[10] * inv;
+    F[5] -= F[10] * y;
+    F[9] *= inv;
+    F[10] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[11] * inv;
+    F[3] -= F[11] * y;
+    F[14] -= F[12] * y;
+    F[15] -= F[13] * y;
+    y = F[12] * inv;
+    F[4] -= F[12] * y;
+    F[16] -= F[13] * y;
+    y = F[13] * inv;
+    F[5] -= F[13] * y;
+    F[11] *= inv;
+    F[12] *= inv;
+    F[13] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    inv = 1 / F[3];
+    y = F[14] * inv;
+    F[4] -= F[14] * y;
+    F[16] -= F[15] * y;
+    y = F[15] * inv;
+    F[5] -= F[15] * y;
+    F[14] *= inv;
+    F[15] *= inv;
+    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[16] * inv;
+    F[5] -= F[16] * y;
+    F[16] *= inv;
+    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    return -1;
+}
+
+/* Solve with the factors of double_pendulum_a_ldl: b (original order) is overwritten. */
+static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[1];
+    y[1] = b[4];
+    y[2] = b[0];
+    y[3] = b[2];
+    y[4] = b[3];
+    y[5] = b[5];
+    y[1] -= F[6] * y[0];
+    y[3] -= F[7] * y[0];
+    y[5] -= F[8] * y[0];
+    y[3] -= F[9] * y[1];
+    y[5] -= F[10] * y[1];
+    y[3] -= F[11] * y[2];
+    y[4] -= F[12] * y[2];
+    y[5] -= F[13] * y[2];
+    y[4] -= F[14] * y[3];
+    y[5] -= F[15] * y[3];
+    y[5] -= F[16] * y[4];
+    y[5] = y[5] / F[5];
+    y[4] = y[4] / F[4] - F[16] * y[5];
+    y[3] = y[3] / F[3] - F[14] * y[4] - F[15] * y[5];
+    y[2] = y[2] / F[2] - F[11] * y[3] - F[12] * y[4] - F[13] * y[5];
+    y[1] = y[1] / F[1] - F[9] * y[3] - F[10] * y[5];
+    y[0] = y[0] / F[0] - F[6] * y[1] - F[7] * y[3] - F[8] * y[5];
+    b[1] = y[0];
+    b[4] = y[1];
+    b[0] = y[2];
+    b[2] = y[3];
+    b[3] = y[4];
+    b[5] = y[5];
+}
+
+/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
+ * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+static int double_pendulum_a_lu(mb_real *restrict F)
+{
+    mb_real inv, lpk, up;
+    if (F[0] == 0) return 0;
+    inv = 1 / F[0];
+    lpk = F[6] * inv;
+    up = F[17];
+    F[1] -= lpk * up;
+    F[9] -= F[7] * inv * up;
+    F[20] -= lpk * F[18];
+    F[10] -= F[8] * inv * up;
+    F[21] -= lpk * F[19];
+    lpk = F[7] * inv;
+    up = F[18];
+    F[3] -= lpk * up;
+    F[15] -= F[8] * inv * up;
+    F[26] -= lpk * F[19];
+    lpk = F[8] * inv;
+    up = F[19];
+    F[5] -= lpk * up;
+    F[6] *= inv;
+    F[7] *= inv;
+    F[8] *= inv;
+    if (F[1] == 0) return 1;
+    inv = 1 / F[1];
+    lpk = F[9] * inv;
+    up = F[20];
+    F[3] -= lpk * up;
+    F[15] -= F[10] * inv * up;
+    F[26] -= lpk * F[21];
+    lpk = F[10] * inv;
+    up = F[21];
+    F[5] -= lpk * up;
+    F[9] *= inv;
+    F[10] *= inv;
+    if (F[2] == 0) return 2;
+    inv = 1 / F[2];
+    lpk = F[11] * inv;
+    up = F[22];
+    F[3] -= lpk * up;
+    F[14] -= F[12] * inv * up;
+    F[25] -= lpk * F[23];
+    F[15] -= F[13] * inv * up;
+    F[26] -= lpk * F[24];
+    lpk = F[12] * inv;
+    up = F[23];
+    F[4] -= lpk * up;
+    F[16] -= F[13] * inv * up;
+    F[27] -= lpk * F[24];
+    lpk = F[13] * inv;
+    up = F[24];
+    F[5] -= lpk * up;
+    F[11] *= inv;
+    F[12] *= inv;
+    F[13] *= inv;
+    if (F[3] == 0) return 3;
+    inv = 1 / F[3];
+    lpk = F[14] * inv;
+    up = F[25];
+    F[4] -= lpk * up;
+    F[16] -= F[15] * inv * up;
+    F[27] -= lpk * F[26];
+    lpk = F[15] * inv;
+    up = F[26];
+    F[5] -= lpk * up;
+    F[14] *= inv;
+    F[15] *= inv;
+    if (F[4] == 0) return 4;
+    inv = 1 / F[4];
+    lpk = F[16] * inv;
+    up = F[27];
+    F[5] -= lpk * up;
+    F[16] *= inv;
+    if (F[5] == 0) return 5;
+    return -1;
+}
+
+/* Solve with the factors of double_pendulum_a_lu: b (original order) is overwritten. */
+static void double_pendulum_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[1];
+    y[1] = b[4];
+    y[2] = b[0];
+    y[3] = b[2];
+    y[4] = b[3];
+    y[5] = b[5];
+    y[1] -= F[6] * y[0];
+    y[3] -= F[7] * y[0];
+    y[5] -= F[8] * y[0];
+    y[3] -= F[9] * y[1];
+    y[5] -= F[10] * y[1];
+    y[3] -= F[11] * y[2];
+    y[4] -= F[12] * y[2];
+    y[5] -= F[13] * y[2];
+    y[4] -= F[14] * y[3];
+    y[5] -= F[15] * y[3];
+    y[5] -= F[16] * y[4];
+    y[5] = y[5] / F[5];
+    y[4] = (y[4] - F[27] * y[5]) / F[4];
+    y[3] = (y[3] - F[25] * y[4] - F[26] * y[5]) / F[3];
+    y[2] = (y[2] - F[22] * y[3] - F[23] * y[4] - F[24] * y[5]) / F[2];
+    y[1] = (y[1] - F[20] * y[3] - F[21] * y[5]) / F[1];
+    y[0] = (y[0] - F[17] * y[1] - F[18] * y[3] - F[19] * y[5]) / F[0];
+    b[1] = y[0];
+    b[4] = y[1];
+    b[0] = y[2];
+    b[2] = y[3];
+    b[3] = y[4];
+    b[5] = y[5];
+}
 
 static const int double_pendulum_a_perm[6] = {
     1, 4, 0, 2, 3, 5,
@@ -130,11 +401,14 @@ static const int double_pendulum_a_dst[26] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (4 x 4, 6 in L) and of the
- * Newton matrix A (6 x 6, 11 in L); AMD order (runtime/mb_model.h: mb_plan). */
+ * Newton matrix A (6 x 6, 11 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * mb_plan). */
 static const mb_plan double_pendulum_plan = {
-    { 4, 6, 10, double_pendulum_s_perm, double_pendulum_s_pinv, double_pendulum_s_lp, double_pendulum_s_li, double_pendulum_s_upd },
+    { 4, 6, 10, double_pendulum_s_perm, double_pendulum_s_pinv, double_pendulum_s_lp, double_pendulum_s_li, double_pendulum_s_upd,
+      double_pendulum_s_ldl, double_pendulum_s_ldl_solve, 0, 0 },
     21, double_pendulum_s_k, double_pendulum_s_l, double_pendulum_s_dst,
-    { 6, 11, 19, double_pendulum_a_perm, double_pendulum_a_pinv, double_pendulum_a_lp, double_pendulum_a_li, double_pendulum_a_upd },
+    { 6, 11, 19, double_pendulum_a_perm, double_pendulum_a_pinv, double_pendulum_a_lp, double_pendulum_a_li, double_pendulum_a_upd,
+      double_pendulum_a_ldl, double_pendulum_a_ldl_solve, double_pendulum_a_lu, double_pendulum_a_lu_solve },
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
     0, 0
 };
@@ -301,6 +575,71 @@ void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restric
     out[9] = MB_R(0.0);
 }
 
+/* Fused: Phi [4], Phi_t [4], Phi_q [12]. */
+void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.5)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.5)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.5)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.75)*t4);
+    const mb_real t5 = -MB_R(0.75)*MB_SIN(q[5]);
+    phi[3] = q[1] + MB_R(0.5)*t1 - (q[4] + t5);
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t5;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = MB_R(0.75)*t4;
+}
+
+/* Fused: Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
+void double_pendulum_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)dq_dq;
+    (void)dq_dv;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(58.86);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(98.10000000000001);
+    force[5] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.5)*(v[2]*MB_COS(q[2]));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.5)*(v[2]*MB_SIN(q[2]));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    phi_q_dot[7] = -MB_R(0.75)*(v[5]*MB_COS(q[5]));
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    phi_q_dot[11] = -MB_R(0.75)*(v[5]*MB_SIN(q[5]));
+}
+
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model double_pendulum_model = {
     .name = "double_pendulum",
@@ -334,5 +673,7 @@ const mb_model double_pendulum_model = {
     .energy = double_pendulum_energy,
     .points = double_pendulum_points,
     .plan = &double_pendulum_plan,
+    .eval_kin = double_pendulum_eval_kin,
+    .eval_dyn = double_pendulum_eval_dyn,
     .data = 0
 };

@@ -73,6 +73,28 @@ static const int oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
+/* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    for (i = 0; i < 2; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    return -1;
+}
+
+/* Solve with the factors of oscillator_1dof_s_ldl: b (original order) is overwritten. */
+static void oscillator_1dof_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[0];
+    y[1] = b[1];
+    y[1] = y[1] / F[1];
+    y[0] = y[0] / F[0];
+    b[0] = y[0];
+    b[1] = y[1];
+}
+
 static const int oscillator_1dof_s_perm[2] = {
     0, 1,
 };
@@ -84,6 +106,69 @@ static const int oscillator_1dof_s_pinv[2] = {
 static const int oscillator_1dof_s_lp[3] = {
     0, 0, 0,
 };
+
+/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 1 in L, 1 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 3; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[3] * inv;
+    F[1] -= F[3] * y;
+    F[3] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    return -1;
+}
+
+/* Solve with the factors of oscillator_1dof_a_ldl: b (original order) is overwritten. */
+static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[0];
+    y[1] = b[1];
+    y[2] = b[2];
+    y[1] -= F[3] * y[0];
+    y[2] = y[2] / F[2];
+    y[1] = y[1] / F[1];
+    y[0] = y[0] / F[0] - F[3] * y[1];
+    b[0] = y[0];
+    b[1] = y[1];
+    b[2] = y[2];
+}
+
+/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
+ * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+static int oscillator_1dof_a_lu(mb_real *restrict F)
+{
+    mb_real inv, lpk, up;
+    if (F[0] == 0) return 0;
+    inv = 1 / F[0];
+    lpk = F[3] * inv;
+    up = F[4];
+    F[1] -= lpk * up;
+    F[3] *= inv;
+    if (F[1] == 0) return 1;
+    if (F[2] == 0) return 2;
+    return -1;
+}
+
+/* Solve with the factors of oscillator_1dof_a_lu: b (original order) is overwritten. */
+static void oscillator_1dof_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[0];
+    y[1] = b[1];
+    y[2] = b[2];
+    y[1] -= F[3] * y[0];
+    y[2] = y[2] / F[2];
+    y[1] = y[1] / F[1];
+    y[0] = (y[0] - F[4] * y[1]) / F[0];
+    b[0] = y[0];
+    b[1] = y[1];
+    b[2] = y[2];
+}
 
 static const int oscillator_1dof_a_perm[3] = {
     0, 1, 2,
@@ -138,11 +223,14 @@ static const int oscillator_1dof_dqv_dst[4] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (2 x 2, 0 in L) and of the
- * Newton matrix A (3 x 3, 1 in L); AMD order (runtime/mb_model.h: mb_plan). */
+ * Newton matrix A (3 x 3, 1 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * mb_plan). */
 static const mb_plan oscillator_1dof_plan = {
-    { 2, 0, 0, oscillator_1dof_s_perm, oscillator_1dof_s_pinv, oscillator_1dof_s_lp, 0, 0 },
+    { 2, 0, 0, oscillator_1dof_s_perm, oscillator_1dof_s_pinv, oscillator_1dof_s_lp, 0, 0,
+      oscillator_1dof_s_ldl, oscillator_1dof_s_ldl_solve, 0, 0 },
     2, oscillator_1dof_s_k, oscillator_1dof_s_l, oscillator_1dof_s_dst,
-    { 3, 1, 1, oscillator_1dof_a_perm, oscillator_1dof_a_pinv, oscillator_1dof_a_lp, oscillator_1dof_a_li, oscillator_1dof_a_upd },
+    { 3, 1, 1, oscillator_1dof_a_perm, oscillator_1dof_a_pinv, oscillator_1dof_a_lp, oscillator_1dof_a_li, oscillator_1dof_a_upd,
+      oscillator_1dof_a_ldl, oscillator_1dof_a_ldl_solve, oscillator_1dof_a_lu, oscillator_1dof_a_lu_solve },
     2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst
 };
@@ -313,6 +401,65 @@ void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restric
     out[5] = MB_R(0.0);
 }
 
+/* Fused: Phi [2], Phi_t [2], Phi_q [2]. */
+void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    phi[0] = -q[2];
+    phi[1] = q[1];
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = MB_R(1.0);
+}
+
+/* Fused: Q [3], d(Phi_q)/dt [2], dQ/dq [4], dQ/dv [4]. */
+void oscillator_1dof_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real t0 = MB_R(1.0) + q[0];
+    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
+    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
+    const mb_real t3 = q[1]/t1;
+    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t5 = MB_FABS(t4);
+    const mb_real t6 = t4*t5;
+    const mb_real t7 = t1 - MB_R(1.0);
+    force[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t2*t6) - MB_R(10000.0)*(t7*t2);
+    force[1] = -MB_R(1000.0)*(t3*t6) - MB_R(20000.0)*(t7*t3);
+    force[2] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+    const mb_real t8 = t2*t2;
+    const mb_real t9 = (MB_R(2.0) - MB_R(0.5)*t8)/t1;
+    const mb_real t10 = t2*t3;
+    const mb_real t11 = t10/t1;
+    const mb_real t12 = MB_R(0.5)*(v[0]*t9) - MB_R(0.5)*(v[1]*t11);
+    const mb_real t13 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
+    const mb_real t14 = t5*t12 + t4*(t12*t13);
+    dq_dq[0] = -MB_R(500.0)*(t6*t9 + t2*t14) - MB_R(10000.0)*(MB_R(0.5)*t8 + t7*t9);
+    const mb_real t15 = t3*t3;
+    const mb_real t16 = (MB_R(1.0) - t15)/t1;
+    const mb_real t17 = v[1]*t16 - MB_R(0.5)*(v[0]*t11);
+    const mb_real t18 = t5*t17 + t4*(t13*t17);
+    const mb_real t19 = t6*t11;
+    const mb_real t20 = t7*t11;
+    dq_dq[1] = -MB_R(500.0)*(t2*t18 - t19) - MB_R(10000.0)*(t10 - t20);
+    dq_dq[2] = -MB_R(1000.0)*(t3*t14 - MB_R(0.5)*t19) - MB_R(20000.0)*(MB_R(0.5)*t10 - MB_R(0.5)*t20);
+    dq_dq[3] = -MB_R(1000.0)*(t6*t16 + t3*t18) - MB_R(20000.0)*(t15 + t7*t16);
+    const mb_real t21 = t2*t5 + t4*(t2*t13);
+    dq_dv[0] = -MB_R(250.0)*(t2*t21);
+    const mb_real t22 = t3*t5 + t4*(t3*t13);
+    dq_dv[1] = -MB_R(500.0)*(t2*t22);
+    dq_dv[2] = -MB_R(500.0)*(t3*t21);
+    dq_dv[3] = -MB_R(1000.0)*(t3*t22);
+}
+
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model oscillator_1dof_model = {
     .name = "oscillator_1dof",
@@ -346,5 +493,7 @@ const mb_model oscillator_1dof_model = {
     .energy = oscillator_1dof_energy,
     .points = oscillator_1dof_points,
     .plan = &oscillator_1dof_plan,
+    .eval_kin = oscillator_1dof_eval_kin,
+    .eval_dyn = oscillator_1dof_eval_dyn,
     .data = 0
 };

@@ -65,6 +65,115 @@ static const int slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
+/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 12 in L, 20 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 8; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[8] * inv;
+    F[2] -= F[8] * y;
+    F[8] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[9] * inv;
+    F[2] -= F[9] * y;
+    F[12] -= F[10] * y;
+    F[13] -= F[11] * y;
+    y = F[10] * inv;
+    F[5] -= F[10] * y;
+    F[19] -= F[11] * y;
+    y = F[11] * inv;
+    F[6] -= F[11] * y;
+    F[9] *= inv;
+    F[10] *= inv;
+    F[11] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[12] * inv;
+    F[5] -= F[12] * y;
+    F[19] -= F[13] * y;
+    y = F[13] * inv;
+    F[6] -= F[13] * y;
+    F[12] *= inv;
+    F[13] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    inv = 1 / F[3];
+    y = F[14] * inv;
+    F[4] -= F[14] * y;
+    F[17] -= F[15] * y;
+    F[18] -= F[16] * y;
+    y = F[15] * inv;
+    F[5] -= F[15] * y;
+    F[19] -= F[16] * y;
+    y = F[16] * inv;
+    F[6] -= F[16] * y;
+    F[14] *= inv;
+    F[15] *= inv;
+    F[16] *= inv;
+    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[17] * inv;
+    F[5] -= F[17] * y;
+    F[19] -= F[18] * y;
+    y = F[18] * inv;
+    F[6] -= F[18] * y;
+    F[17] *= inv;
+    F[18] *= inv;
+    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    inv = 1 / F[5];
+    y = F[19] * inv;
+    F[6] -= F[19] * y;
+    F[19] *= inv;
+    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
+    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    return -1;
+}
+
+/* Solve with the factors of slider_crank_s_ldl: b (original order) is overwritten. */
+static void slider_crank_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[7];
+    y[1] = b[4];
+    y[2] = b[5];
+    y[3] = b[0];
+    y[4] = b[1];
+    y[5] = b[3];
+    y[6] = b[2];
+    y[7] = b[6];
+    y[2] -= F[8] * y[0];
+    y[2] -= F[9] * y[1];
+    y[5] -= F[10] * y[1];
+    y[6] -= F[11] * y[1];
+    y[5] -= F[12] * y[2];
+    y[6] -= F[13] * y[2];
+    y[4] -= F[14] * y[3];
+    y[5] -= F[15] * y[3];
+    y[6] -= F[16] * y[3];
+    y[5] -= F[17] * y[4];
+    y[6] -= F[18] * y[4];
+    y[6] -= F[19] * y[5];
+    y[7] = y[7] / F[7];
+    y[6] = y[6] / F[6];
+    y[5] = y[5] / F[5] - F[19] * y[6];
+    y[4] = y[4] / F[4] - F[17] * y[5] - F[18] * y[6];
+    y[3] = y[3] / F[3] - F[14] * y[4] - F[15] * y[5] - F[16] * y[6];
+    y[2] = y[2] / F[2] - F[12] * y[5] - F[13] * y[6];
+    y[1] = y[1] / F[1] - F[9] * y[2] - F[10] * y[5] - F[11] * y[6];
+    y[0] = y[0] / F[0] - F[8] * y[2];
+    b[7] = y[0];
+    b[4] = y[1];
+    b[5] = y[2];
+    b[0] = y[3];
+    b[1] = y[4];
+    b[3] = y[5];
+    b[2] = y[6];
+    b[6] = y[7];
+}
+
 static const int slider_crank_s_perm[8] = {
     7, 4, 5, 0, 1, 3, 2, 6,
 };
@@ -85,6 +194,285 @@ static const int slider_crank_s_upd[20] = {
     2, 2, 12, 13, 5, 19, 6, 5, 19, 6, 4, 17, 18, 5, 19, 6,
     5, 19, 6, 6,
 };
+
+/* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 15 in L, 25 updates); d0 receives the diagonal before elimination.
+ * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
+static int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+{
+    int i;
+    mb_real inv, y;
+    for (i = 0; i < 9; i++) d0[i] = F[i];
+    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
+    inv = 1 / F[0];
+    y = F[9] * inv;
+    F[5] -= F[9] * y;
+    F[21] -= F[10] * y;
+    y = F[10] * inv;
+    F[6] -= F[10] * y;
+    F[9] *= inv;
+    F[10] *= inv;
+    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    inv = 1 / F[1];
+    y = F[11] * inv;
+    F[3] -= F[11] * y;
+    F[16] -= F[12] * y;
+    y = F[12] * inv;
+    F[6] -= F[12] * y;
+    F[11] *= inv;
+    F[12] *= inv;
+    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    inv = 1 / F[2];
+    y = F[13] * inv;
+    F[3] -= F[13] * y;
+    F[16] -= F[14] * y;
+    F[17] -= F[15] * y;
+    y = F[14] * inv;
+    F[6] -= F[14] * y;
+    F[23] -= F[15] * y;
+    y = F[15] * inv;
+    F[7] -= F[15] * y;
+    F[13] *= inv;
+    F[14] *= inv;
+    F[15] *= inv;
+    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    inv = 1 / F[3];
+    y = F[16] * inv;
+    F[6] -= F[16] * y;
+    F[23] -= F[17] * y;
+    y = F[17] * inv;
+    F[7] -= F[17] * y;
+    F[16] *= inv;
+    F[17] *= inv;
+    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[18] * inv;
+    F[5] -= F[18] * y;
+    F[21] -= F[19] * y;
+    F[22] -= F[20] * y;
+    y = F[19] * inv;
+    F[6] -= F[19] * y;
+    F[23] -= F[20] * y;
+    y = F[20] * inv;
+    F[7] -= F[20] * y;
+    F[18] *= inv;
+    F[19] *= inv;
+    F[20] *= inv;
+    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    inv = 1 / F[5];
+    y = F[21] * inv;
+    F[6] -= F[21] * y;
+    F[23] -= F[22] * y;
+    y = F[22] * inv;
+    F[7] -= F[22] * y;
+    F[21] *= inv;
+    F[22] *= inv;
+    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
+    inv = 1 / F[6];
+    y = F[23] * inv;
+    F[7] -= F[23] * y;
+    F[23] *= inv;
+    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
+    return -1;
+}
+
+/* Solve with the factors of slider_crank_a_ldl: b (original order) is overwritten. */
+static void slider_crank_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[7];
+    y[1] = b[6];
+    y[2] = b[0];
+    y[3] = b[3];
+    y[4] = b[1];
+    y[5] = b[4];
+    y[6] = b[5];
+    y[7] = b[2];
+    y[8] = b[8];
+    y[5] -= F[9] * y[0];
+    y[6] -= F[10] * y[0];
+    y[3] -= F[11] * y[1];
+    y[6] -= F[12] * y[1];
+    y[3] -= F[13] * y[2];
+    y[6] -= F[14] * y[2];
+    y[7] -= F[15] * y[2];
+    y[6] -= F[16] * y[3];
+    y[7] -= F[17] * y[3];
+    y[5] -= F[18] * y[4];
+    y[6] -= F[19] * y[4];
+    y[7] -= F[20] * y[4];
+    y[6] -= F[21] * y[5];
+    y[7] -= F[22] * y[5];
+    y[7] -= F[23] * y[6];
+    y[8] = y[8] / F[8];
+    y[7] = y[7] / F[7];
+    y[6] = y[6] / F[6] - F[23] * y[7];
+    y[5] = y[5] / F[5] - F[21] * y[6] - F[22] * y[7];
+    y[4] = y[4] / F[4] - F[18] * y[5] - F[19] * y[6] - F[20] * y[7];
+    y[3] = y[3] / F[3] - F[16] * y[6] - F[17] * y[7];
+    y[2] = y[2] / F[2] - F[13] * y[3] - F[14] * y[6] - F[15] * y[7];
+    y[1] = y[1] / F[1] - F[11] * y[3] - F[12] * y[6];
+    y[0] = y[0] / F[0] - F[9] * y[5] - F[10] * y[6];
+    b[7] = y[0];
+    b[6] = y[1];
+    b[0] = y[2];
+    b[3] = y[3];
+    b[1] = y[4];
+    b[4] = y[5];
+    b[5] = y[6];
+    b[2] = y[7];
+    b[8] = y[8];
+}
+
+/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
+ * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+static int slider_crank_a_lu(mb_real *restrict F)
+{
+    mb_real inv, lpk, up;
+    if (F[0] == 0) return 0;
+    inv = 1 / F[0];
+    lpk = F[9] * inv;
+    up = F[24];
+    F[5] -= lpk * up;
+    F[21] -= F[10] * inv * up;
+    F[36] -= lpk * F[25];
+    lpk = F[10] * inv;
+    up = F[25];
+    F[6] -= lpk * up;
+    F[9] *= inv;
+    F[10] *= inv;
+    if (F[1] == 0) return 1;
+    inv = 1 / F[1];
+    lpk = F[11] * inv;
+    up = F[26];
+    F[3] -= lpk * up;
+    F[16] -= F[12] * inv * up;
+    F[31] -= lpk * F[27];
+    lpk = F[12] * inv;
+    up = F[27];
+    F[6] -= lpk * up;
+    F[11] *= inv;
+    F[12] *= inv;
+    if (F[2] == 0) return 2;
+    inv = 1 / F[2];
+    lpk = F[13] * inv;
+    up = F[28];
+    F[3] -= lpk * up;
+    F[16] -= F[14] * inv * up;
+    F[31] -= lpk * F[29];
+    F[17] -= F[15] * inv * up;
+    F[32] -= lpk * F[30];
+    lpk = F[14] * inv;
+    up = F[29];
+    F[6] -= lpk * up;
+    F[23] -= F[15] * inv * up;
+    F[38] -= lpk * F[30];
+    lpk = F[15] * inv;
+    up = F[30];
+    F[7] -= lpk * up;
+    F[13] *= inv;
+    F[14] *= inv;
+    F[15] *= inv;
+    if (F[3] == 0) return 3;
+    inv = 1 / F[3];
+    lpk = F[16] * inv;
+    up = F[31];
+    F[6] -= lpk * up;
+    F[23] -= F[17] * inv * up;
+    F[38] -= lpk * F[32];
+    lpk = F[17] * inv;
+    up = F[32];
+    F[7] -= lpk * up;
+    F[16] *= inv;
+    F[17] *= inv;
+    if (F[4] == 0) return 4;
+    inv = 1 / F[4];
+    lpk = F[18] * inv;
+    up = F[33];
+    F[5] -= lpk * up;
+    F[21] -= F[19] * inv * up;
+    F[36] -= lpk * F[34];
+    F[22] -= F[20] * inv * up;
+    F[37] -= lpk * F[35];
+    lpk = F[19] * inv;
+    up = F[34];
+    F[6] -= lpk * up;
+    F[23] -= F[20] * inv * up;
+    F[38] -= lpk * F[35];
+    lpk = F[20] * inv;
+    up = F[35];
+    F[7] -= lpk * up;
+    F[18] *= inv;
+    F[19] *= inv;
+    F[20] *= inv;
+    if (F[5] == 0) return 5;
+    inv = 1 / F[5];
+    lpk = F[21] * inv;
+    up = F[36];
+    F[6] -= lpk * up;
+    F[23] -= F[22] * inv * up;
+    F[38] -= lpk * F[37];
+    lpk = F[22] * inv;
+    up = F[37];
+    F[7] -= lpk * up;
+    F[21] *= inv;
+    F[22] *= inv;
+    if (F[6] == 0) return 6;
+    inv = 1 / F[6];
+    lpk = F[23] * inv;
+    up = F[38];
+    F[7] -= lpk * up;
+    F[23] *= inv;
+    if (F[7] == 0) return 7;
+    if (F[8] == 0) return 8;
+    return -1;
+}
+
+/* Solve with the factors of slider_crank_a_lu: b (original order) is overwritten. */
+static void slider_crank_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
+{
+    y[0] = b[7];
+    y[1] = b[6];
+    y[2] = b[0];
+    y[3] = b[3];
+    y[4] = b[1];
+    y[5] = b[4];
+    y[6] = b[5];
+    y[7] = b[2];
+    y[8] = b[8];
+    y[5] -= F[9] * y[0];
+    y[6] -= F[10] * y[0];
+    y[3] -= F[11] * y[1];
+    y[6] -= F[12] * y[1];
+    y[3] -= F[13] * y[2];
+    y[6] -= F[14] * y[2];
+    y[7] -= F[15] * y[2];
+    y[6] -= F[16] * y[3];
+    y[7] -= F[17] * y[3];
+    y[5] -= F[18] * y[4];
+    y[6] -= F[19] * y[4];
+    y[7] -= F[20] * y[4];
+    y[6] -= F[21] * y[5];
+    y[7] -= F[22] * y[5];
+    y[7] -= F[23] * y[6];
+    y[8] = y[8] / F[8];
+    y[7] = y[7] / F[7];
+    y[6] = (y[6] - F[38] * y[7]) / F[6];
+    y[5] = (y[5] - F[36] * y[6] - F[37] * y[7]) / F[5];
+    y[4] = (y[4] - F[33] * y[5] - F[34] * y[6] - F[35] * y[7]) / F[4];
+    y[3] = (y[3] - F[31] * y[6] - F[32] * y[7]) / F[3];
+    y[2] = (y[2] - F[28] * y[3] - F[29] * y[6] - F[30] * y[7]) / F[2];
+    y[1] = (y[1] - F[26] * y[3] - F[27] * y[6]) / F[1];
+    y[0] = (y[0] - F[24] * y[5] - F[25] * y[6]) / F[0];
+    b[7] = y[0];
+    b[6] = y[1];
+    b[0] = y[2];
+    b[3] = y[3];
+    b[1] = y[4];
+    b[4] = y[5];
+    b[5] = y[6];
+    b[2] = y[7];
+    b[8] = y[8];
+}
 
 static const int slider_crank_a_perm[9] = {
     7, 6, 0, 3, 1, 4, 5, 2, 8,
@@ -144,11 +532,14 @@ static const int slider_crank_a_dst[40] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 12 in L) and of the
- * Newton matrix A (9 x 9, 15 in L); AMD order (runtime/mb_model.h: mb_plan). */
+ * Newton matrix A (9 x 9, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * mb_plan). */
 static const mb_plan slider_crank_plan = {
-    { 8, 12, 20, slider_crank_s_perm, slider_crank_s_pinv, slider_crank_s_lp, slider_crank_s_li, slider_crank_s_upd },
+    { 8, 12, 20, slider_crank_s_perm, slider_crank_s_pinv, slider_crank_s_lp, slider_crank_s_li, slider_crank_s_upd,
+      slider_crank_s_ldl, slider_crank_s_ldl_solve, 0, 0 },
     37, slider_crank_s_k, slider_crank_s_l, slider_crank_s_dst,
-    { 9, 15, 25, slider_crank_a_perm, slider_crank_a_pinv, slider_crank_a_lp, slider_crank_a_li, slider_crank_a_upd },
+    { 9, 15, 25, slider_crank_a_perm, slider_crank_a_pinv, slider_crank_a_lp, slider_crank_a_li, slider_crank_a_upd,
+      slider_crank_a_ldl, slider_crank_a_ldl_solve, slider_crank_a_lu, slider_crank_a_lu_solve },
     40, slider_crank_a_k, slider_crank_a_l, slider_crank_a_dst,
     0, 0
 };
@@ -358,6 +749,102 @@ void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q
     out[13] = MB_R(0.0);
 }
 
+/* Fused: Phi [8], Phi_t [8], Phi_q [20]. */
+void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.05)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.05)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.05)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.15)*t4);
+    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t6 = -MB_R(0.15)*t5;
+    phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
+    const mb_real t7 = MB_R(0.15)*t4;
+    phi[4] = q[3] + t7 - q[6];
+    phi[5] = q[4] + MB_R(0.15)*t5 - q[7];
+    phi[6] = -q[8];
+    phi[7] = q[7];
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_t[4] = MB_R(0.0);
+    phi_t[5] = MB_R(0.0);
+    phi_t[6] = MB_R(0.0);
+    phi_t[7] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t6;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = t7;
+    phi_q[12] = MB_R(1.0);
+    phi_q[13] = t6;
+    phi_q[14] = -MB_R(1.0);
+    phi_q[15] = MB_R(1.0);
+    phi_q[16] = t7;
+    phi_q[17] = -MB_R(1.0);
+    phi_q[18] = -MB_R(1.0);
+    phi_q[19] = MB_R(1.0);
+}
+
+/* Fused: Q [9], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [0]. */
+void slider_crank_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)dq_dq;
+    (void)dq_dv;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(4.905);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(9.81);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(19.62);
+    force[8] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.05)*(v[2]*MB_COS(q[2]));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.05)*(v[2]*MB_SIN(q[2]));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t2 = -MB_R(0.15)*(v[5]*MB_COS(q[5]));
+    phi_q_dot[7] = t2;
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t3 = -MB_R(0.15)*(v[5]*MB_SIN(q[5]));
+    phi_q_dot[11] = t3;
+    phi_q_dot[12] = MB_R(0.0);
+    phi_q_dot[13] = t2;
+    phi_q_dot[14] = MB_R(0.0);
+    phi_q_dot[15] = MB_R(0.0);
+    phi_q_dot[16] = t3;
+    phi_q_dot[17] = MB_R(0.0);
+    phi_q_dot[18] = MB_R(0.0);
+    phi_q_dot[19] = MB_R(0.0);
+}
+
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model slider_crank_model = {
     .name = "slider_crank",
@@ -391,5 +878,7 @@ const mb_model slider_crank_model = {
     .energy = slider_crank_energy,
     .points = slider_crank_points,
     .plan = &slider_crank_plan,
+    .eval_kin = slider_crank_eval_kin,
+    .eval_dyn = slider_crank_eval_dyn,
     .data = 0
 };

@@ -286,6 +286,35 @@ function emit.generate(M, opts)
     fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
        dense(D.pointpos))
 
+    -- Fused evaluations: everything one iteration needs at a state, with common subexpressions
+    -- (the angles' sines and cosines above all) shared across the outputs.
+    local function fused(id, withv, comment, groups)
+        local outs, params, unused = {}, { "const mb_model *m", "mb_real t",
+                                           "const mb_real *restrict q" }, { "(void)m;", "(void)t;", "(void)q;" }
+        if withv then params[#params + 1] = "const mb_real *restrict v"; unused[#unused + 1] = "(void)v;" end
+        for _, g in ipairs(groups) do
+            params[#params + 1] = "mb_real *restrict " .. g[1]
+            if #g[2] == 0 then unused[#unused + 1] = "(void)" .. g[1] .. ";" end
+            for i, o in ipairs(g[2]) do outs[#outs + 1] = { lhs = g[1] .. "[" .. (i - 1) .. "]", e = o.e } end
+        end
+        local lines, ops = sym.emit(outs)
+        local body = "    " .. table.concat(unused, "\n    ") .. "\n"
+                     .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or "")
+        local ps = table.concat(params, ", ")
+        functions[#functions + 1] = fill(fnt, {
+            COMMENT = comment, NAME = name, FN = id, PARAMS = ps, BODY = body,
+        }, "function.c.in")
+        protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. ps .. ");"
+        stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
+                              total = ops.add + ops.mul + ops.div + ops.call }
+    end
+    fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q [" .. #D.phiq .. "].",
+          { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
+    fused("eval_dyn", true, "Fused: Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
+          .. #D.dqdq .. "], dQ/dv [" .. #D.dqdv .. "].",
+          { { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
+            { "dq_dq", sparse(D.dqdq) }, { "dq_dv", sparse(D.dqdv) } })
+
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
     local data = {}
     local function array(ctype, id, items, per, fmt)
@@ -326,7 +355,7 @@ function emit.generate(M, opts)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum)
     vals.LOCKED = array("unsigned char", "locked", locked, 24)
     vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
-    local pats, S_NL, A_NL = {}, 0, 0
+    local pats, S_NL, A_NL, linalg_form = {}, 0, 0, "none"
     local r, c = pat(D.phiq)
     pats.phi_q = { r, c }
     vals.PHI_Q_ROW = array("int", "phi_q_row", r, 16)
@@ -344,16 +373,29 @@ function emit.generate(M, opts)
     if opts.plan then
         local P = opts.plan(D.nq, D.nc, pats.phi_q[1], pats.phi_q[2], pats.dq_dq[1], pats.dq_dq[2],
                             pats.dq_dv[1], pats.dq_dv[2])
-        local function sy(tag, S)
-            return string.format("{ %d, %d, %d, %s, %s, %s, %s, %s }", S.n, S.nl, S.nupd,
+        -- the form: unrolled straight-line code up to UNROLL_MAX elimination updates (both
+        -- matrices together), compact index arrays above (docs/linear-systems.md)
+        local form = opts.linalg or "auto"
+        if form == "auto" then form = (P.s.nupd + P.a.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact" end
+        linalg_form = form
+        local function sy(tag, S, lu)
+            local fns = "0, 0, 0, 0"
+            if form == "unrolled" then
+                data[#data + 1] = require("emit_linalg").functions(name, tag, S, lu)
+                local pre = name .. "_" .. tag
+                fns = pre .. "_ldl, " .. pre .. "_ldl_solve, "
+                      .. (lu and (pre .. "_lu, " .. pre .. "_lu_solve") or "0, 0")
+            end
+            return string.format("{ %d, %d, %d, %s, %s, %s, %s, %s,\n      %s }", S.n, S.nl, S.nupd,
                 array("int", tag .. "_perm", S.perm, 16), array("int", tag .. "_pinv", S.pinv, 16),
                 array("int", tag .. "_lp", S.lp, 16), array("int", tag .. "_li", S.li, 16),
-                array("int", tag .. "_upd", S.upd, 16))
+                array("int", tag .. "_upd", S.upd, 16), fns)
         end
-        local ssy, asy = sy("s", P.s), sy("a", P.a)
+        local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"
-            .. " * Newton matrix A (%d x %d, %d in L); AMD order (runtime/mb_model.h: mb_plan). */\n"
+            .. " * Newton matrix A (%d x %d, %d in L); AMD order, " .. form .. " form (runtime/mb_model.h:\n"
+            .. " * mb_plan). */\n"
             .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
             .. "    %d, %s, %s, %s,\n    %s, %s\n};",
             P.s.n, P.s.n, P.s.nl, P.a.n, P.a.n, P.a.nl, name, ssy, P.ns,
@@ -391,6 +433,10 @@ function emit.generate(M, opts)
     for _, f in ipairs(require("emit_data").generate(M, dopts)) do files[#files + 1] = f end
     return files, stats
 end
+
+-- auto form: unrolled up to this many elimination updates of S and A together (Andrews: 274;
+-- the 100-link chain: 2100), compact above (docs/linear-systems.md)
+emit.UNROLL_MAX = 3000
 
 emit.derive = derive
 return emit

@@ -13,6 +13,9 @@ options:
   -o DIR            write DIR/<name>.h and DIR/<name>.c (default: generated)
   -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
   --name NAME       model name and C prefix (overrides the model's name statement)
+  --linalg FORM     generated linear algebra: unrolled (straight-line code), compact (index
+                    arrays and one loop kernel) or auto (default: unrolled up to 3000
+                    elimination updates, compact above; see docs/linear-systems.md)
   --check           only load and validate the model, print a summary
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
@@ -60,6 +63,8 @@ while i <= #args do
   elseif string.sub(a, 1, 2) == "-o" then opts.dir = string.sub(a, 3)
   elseif a == "-D" then define(need(a))
   elseif string.sub(a, 1, 2) == "-D" then define(string.sub(a, 3))
+  elseif a == "--linalg" then opts.linalg = need(a)
+  elseif string.sub(a, 1, 9) == "--linalg=" then opts.linalg = string.sub(a, 10)
   elseif a == "--name" then opts.name = need(a)
   elseif string.sub(a, 1, 7) == "--name=" then opts.name = string.sub(a, 8)
   elseif a == "--check" then opts.check = true
@@ -80,6 +85,9 @@ end
 if #opts.files == 0 then die("no model file given (usage: mbgen MODEL.lua [-o DIR]; see --help)") end
 if #opts.files > 1 then die("one model file at a time, got %d", #opts.files) end
 if opts.dir == "" then die("option -o needs a directory") end
+if opts.linalg and opts.linalg ~= "auto" and opts.linalg ~= "unrolled" and opts.linalg ~= "compact" then
+  die("--linalg %s: expected unrolled, compact or auto", opts.linalg)
+end
 
 -- The options as they appear in the banner: -D values sorted by name, then --name.
 do
@@ -90,6 +98,7 @@ do
     opts.options[#opts.options + 1] = "-D " .. n .. "=" .. opts.params[n].text
   end
   if opts.name then opts.options[#opts.options + 1] = "--name " .. opts.name end
+  if opts.linalg then opts.options[#opts.options + 1] = "--linalg " .. opts.linalg end
 end
 
 -- Load and validate ---------------------------------------------------------------------
@@ -124,7 +133,7 @@ if type(emit) ~= "table" or type(emit.generate) ~= "function" then
 end
 -- emit.generate(M, opts) -> files { { name =, content = } }, stats (GENERATOR_CONTRACT.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
-                                       plan = host.plan,
+                                       plan = host.plan, linalg = opts.linalg,
                                        options = opts.options,
                                        options_text = table.concat(opts.options, " ") })
 if type(list) ~= "table" then error("emit.generate returned no file list", 0) end

@@ -39,9 +39,7 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     int n = s->n, nc = s->nc;
     const mb_real *q = z, *v = z + n;
     mb_real *b2 = s->tm[0], *pd = s->tm[1], xi = s->p.xi, w = s->p.omega;
-    m->phi(m, t, q, s->Phi);
-    m->phi_t(m, t, q, s->Phit);
-    m->phi_q(m, t, q, s->Pq);
+    mbi_eval_kin(s, t, q);
     m->gamma(m, t, q, v, s->Gam);
     m->force(m, t, q, v, s->Q);
     sp_mv(&m->phi_q_pat, s->Pq, v, pd, nc);
@@ -72,9 +70,7 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     int n = s->n, nc = s->nc;
     const mb_real *q = z, *p = z + n, *I = z + 2 * n;
     mb_real *b2 = s->tm[0], xi = s->p.xi, w = s->p.omega;
-    m->phi(m, t, q, s->Phi);
-    m->phi_t(m, t, q, s->Phit);
-    m->phi_q(m, t, q, s->Pq);
+    mbi_eval_kin(s, t, q);
     for (int r = 0; r < nc; r++) b2[r] = -s->Phit[r] - 2 * xi * w * s->Phi[r] - w * w * I[r];
     int st = kkt_solve(s, p, b2, s->ev_v, s->ev_sig);
     if (st) return st;
@@ -100,9 +96,7 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     int n = s->n, nc = s->nc;
     mb_real *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
-    m->phi(m, t, q, s->Phi);
-    m->phi_t(m, t, q, s->Phit);
-    m->phi_q(m, t, q, s->Pq);
+    mbi_eval_kin(s, t, q);
     for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
     /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan) */
     const mb_plan *P = m->plan;

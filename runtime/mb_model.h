@@ -42,6 +42,13 @@ typedef struct mb_symbolic {
     const int *lp;           /* [n + 1] */
     const int *li;           /* [nl] */
     const int *upd;          /* [nupd] */
+    /* The unrolled form (mbgen --linalg unrolled; NULL in the compact form): straight-line code
+     * for this plan, the same arithmetic as the compact kernels of runtime/mb_sparse.c. ldl and
+     * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. */
+    int (*ldl)(mb_real *F, mb_real *d0, mb_real tol);
+    void (*ldl_solve)(const mb_real *F, mb_real *b, mb_real *y);
+    int (*lu)(mb_real *F);
+    void (*lu_solve)(const mb_real *F, mb_real *b, mb_real *y);
 } mb_symbolic;
 
 /* The plan of every matrix the formulations factor, and where each product term lands:
@@ -114,6 +121,13 @@ struct mb_model {
     mb_fn_q  points;         /* global positions of named points  [2 * npoint] (x, y) */
 
     const mb_plan *plan;     /* symbolic factorizations and assembly maps (required) */
+
+    /* Optional fused evaluations (NULL: the runtime calls the single functions above): each
+     * computes several outputs at once, sharing the work (sines and cosines) between them. */
+    void (*eval_kin)(const mb_model *m, mb_real t, const mb_real *q, mb_real *phi,
+                     mb_real *phi_t, mb_real *phi_q);
+    void (*eval_dyn)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                     mb_real *force, mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv);
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
 };
 

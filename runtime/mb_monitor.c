@@ -11,9 +11,7 @@ void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
     mb_real e[3], *pdot = s->tm[2];
     const mb_real *q = s->z;
     m->energy(m, s->t, q, s->v, e);
-    m->phi(m, s->t, q, s->Phi);
-    m->phi_t(m, s->t, q, s->Phit);
-    m->phi_q(m, s->t, q, s->Pq);
+    mbi_eval_kin(s, s->t, q);
     sp_mv(&m->phi_q_pat, s->Pq, s->v, pdot, nc);
     for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
     s->mon.T = e[0];

@@ -86,6 +86,27 @@ void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
 void mbi_assemble_s(mb_sim *s, const mb_real *w);
 
+/* Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused evaluation when
+ * it has one (one pass, shared sines and cosines), else the three single functions. */
+static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
+{
+    const mb_model *m = s->m;
+    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
+    m->phi(m, t, q, s->Phi);
+    m->phi_t(m, t, q, s->Phit);
+    m->phi_q(m, t, q, s->Pq);
+}
+/* Q, Phidot_q, dQ/dq, dQ/dv at (t, q, v) into s->Q, s->Pqd, s->dQq, s->dQv (F4's iteration). */
+static inline void mbi_eval_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
+{
+    const mb_model *m = s->m;
+    if (m->eval_dyn) { m->eval_dyn(m, t, q, v, s->Q, s->Pqd, s->dQq, s->dQv); return; }
+    m->force(m, t, q, v, s->Q);
+    m->phi_q_dot(m, t, q, v, s->Pqd);
+    m->dforce_dq(m, t, q, v, s->dQq);
+    m->dforce_dv(m, t, q, v, s->dQv);
+}
+
 /* mb_sim.c: bring the derived quantities (v, sig = S, lam) of the last evaluation into the state. */
 void mbi_take_eval(mb_sim *s);
 

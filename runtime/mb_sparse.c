@@ -5,31 +5,16 @@
 #include "mb_sparse.h"
 #include "mb_status.h"
 
-static int finite_all(int len, const mb_real *F)
-{
-    for (int k = 0; k < len; k++) if (!isfinite(F[k])) return 0;
-    return 1;
-}
-
-int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
-              int *bad)
+/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. */
+static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
 {
     const int n = sy->n, *lp = sy->lp, *upd = sy->upd;
-    mb_real *L = F + n, rmin = 1;
-    *bad = -1;
-    *ratio = n > 0 ? 0 : 1;
-    if (!finite_all(n + sy->nl, F)) return MB_ERR_NONFINITE;
-    for (int k = 0; k < n; k++) d0[k] = F[k];
+    mb_real *L = F + n;
     int u = 0;
+    for (int k = 0; k < n; k++) d0[k] = F[k];
     for (int k = 0; k < n; k++) {
         mb_real d = F[k];
-        mb_real r = d0[k] > 0 ? d / d0[k] : 0;
-        if (r < rmin) rmin = r;
-        if (!(d > rank_tol * d0[k]) || !(d0[k] > 0)) {
-            *ratio = rmin;
-            *bad = sy->perm[k];
-            return rank_tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD;
-        }
+        if (!(d > tol * d0[k]) || !(d0[k] > 0)) return k;
         mb_real inv = 1 / d;
         for (int p = lp[k]; p < lp[k + 1]; p++) {
             mb_real yp = L[p] * inv;
@@ -37,8 +22,30 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
     }
+    return -1;
+}
+
+int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+              int *bad)
+{
+    const int n = sy->n;
+    mb_real rmin = 1;
+    *bad = -1;
+    int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
+    int kend = kf < 0 ? n : kf + 1, nonfinite = 0;
+    for (int k = 0; k < kend; k++) {      /* pivots done: ratio d_k / d0_k, finiteness */
+        mb_real r = d0[k] > 0 ? F[k] / d0[k] : 0;
+        if (!isfinite(F[k]) || !isfinite(d0[k])) nonfinite = 1;
+        if (r < rmin) rmin = r;
+    }
     *ratio = rmin;
-    return finite_all(n + sy->nl, F) ? MB_OK : MB_ERR_NONFINITE;
+    /* a NaN or Inf reaches the pivots it updates (see mb_sp_lu); the rest shows in solutions */
+    if (nonfinite) return MB_ERR_NONFINITE;
+    if (kf >= 0) {
+        *bad = sy->perm[kf];
+        return rank_tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD;
+    }
+    return MB_OK;
 }
 
 /* y = P b, forward with unit L */
@@ -57,6 +64,7 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
 {
     const int n = sy->n, *lp = sy->lp, *li = sy->li;
     const mb_real *L = F + n;
+    if (sy->ldl_solve) { sy->ldl_solve(F, b, y); return; }
     forward(sy, L, b, y);
     for (int k = n - 1; k >= 0; k--) {     /* D^-1, then L^T, row k of L^T = column k of L */
         mb_real s = y[k] / F[k];
@@ -66,17 +74,15 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
     for (int k = 0; k < n; k++) b[sy->perm[k]] = y[k];
 }
 
-int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
+/* The compact right-looking LU: -1, or the permuted pivot that is exactly zero. */
+static int lu_compact(const mb_symbolic *sy, mb_real *F)
 {
     const int n = sy->n, nl = sy->nl, *lp = sy->lp, *upd = sy->upd;
     mb_real *L = F + n, *U = F + n + nl;
-    *bad = -1;
-    *ratio = n > 0 ? 0 : 1;
-    if (!finite_all(n + 2 * nl, F)) return MB_ERR_NONFINITE;
     int u = 0;
     for (int k = 0; k < n; k++) {
         mb_real d = F[k];
-        if (d == 0) { *bad = sy->perm[k]; *ratio = 0; return MB_ERR_SINGULAR; }
+        if (d == 0) return k;
         mb_real inv = 1 / d;
         for (int p = lp[k]; p < lp[k + 1]; p++) {
             mb_real lpk = L[p] * inv, up = U[p];   /* l_(li p, k) and u_(k, li p) */
@@ -90,20 +96,35 @@ int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
     }
+    return -1;
+}
+
+int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
+{
+    const int n = sy->n, nl = sy->nl;
+    *bad = -1;
+    *ratio = 0;
+    (void)nl;
+    int kf = sy->lu ? sy->lu(F) : lu_compact(sy, F);   /* unrolled form, or compact */
+    if (kf >= 0) { *bad = sy->perm[kf]; return MB_ERR_SINGULAR; }
+    /* A NaN or Inf anywhere in the matrix reaches every later pivot it updates; one in the last
+     * columns may not, but then the solution is not finite, which every caller checks. */
     mb_real lo = 0, hi = 0;              /* min |u_kk| / max |u_kk|, as the dense LU reports */
     for (int k = 0; k < n; k++) {
         mb_real r = MB_FABS(F[k]);
+        if (!isfinite(r)) return MB_ERR_NONFINITE;
         if (k == 0 || r < lo) lo = r;
         if (r > hi) hi = r;
     }
     *ratio = hi > 0 ? lo / hi : 1;
-    return finite_all(n + 2 * nl, F) ? MB_OK : MB_ERR_NONFINITE;
+    return MB_OK;
 }
 
 void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y)
 {
     const int n = sy->n, nl = sy->nl, *lp = sy->lp, *li = sy->li;
     const mb_real *U = F + n + nl;
+    if (sy->lu_solve) { sy->lu_solve(F, b, y); return; }
     forward(sy, F + n, b, y);
     for (int k = n - 1; k >= 0; k--) {     /* row k of U = column k of U^T */
         mb_real s = y[k];

@@ -75,17 +75,17 @@ static void newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real 
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
     int n = s->n, nl = P->a.nl;
-    mb_real *A = s->FA, *Pq = s->Pq, *Pqd = s->Pqd, *IPq = s->IPq;
+    mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
+    for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
+        E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
+        D[k] = c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k];
+    }
     zero(n + 2 * nl, A);
     for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
     for (int t = 0; t < P->na; t++) {
         int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
-        mb_real ek = Pq[k] - h / 2 * Pqd[k], dl = c1 * Pq[l] + c2 * IPq[l] + h / 2 * Pqd[l];
-        A[d] += a * ek * dl;
-        if (d >= n) {
-            mb_real el = Pq[l] - h / 2 * Pqd[l], dk = c1 * Pq[k] + c2 * IPq[k] + h / 2 * Pqd[k];
-            A[d + nl] += a * el * dk;
-        }
+        A[d] += E[k] * D[l];
+        if (d >= n) A[d + nl] += E[l] * D[k];
     }
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) A[P->dqv_dst[k]] -= h / 2 * s->dQv[k];
@@ -136,21 +136,19 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
             s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
             s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
         }
-        m->phi(m, t1, q, s->Phi);
-        m->phi_t(m, t1, q, s->Phit);
-        m->phi_q(m, t1, q, s->Pq);
+        mbi_eval_kin(s, t1, q);
         sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
         for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
         if (it > 0)                                   /* 5.34 after each update of y */
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
         if (conv || it == s->p.max_iter) break;
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        m->force(m, t1, q, s->v, s->Q);
-        m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         int fresh = refresh || !s->fact_valid || s->fact_h != h;
-        if (fresh) {   /* the force Jacobians enter only the matrix and 5.53 */
-            m->dforce_dq(m, t1, q, s->v, s->dQq);
-            m->dforce_dv(m, t1, q, s->v, s->dQv);
+        if (fresh) {
+            mbi_eval_dyn(s, t1, q, s->v);
+        } else {   /* the force Jacobians enter only the matrix and 5.53 */
+            m->force(m, t1, q, s->v, s->Q);
+            m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         }
         /* residuals 5.41, 5.42 */
         for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
@@ -179,10 +177,8 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
         for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        zero(nc, tmpm);                      /* a D dq */
-        for (int k = 0; k < nnz; k++)
-            tmpm[m->phi_q_pat.row[k]] += a * (c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k]) *
-                                         dq[m->phi_q_pat.col[k]];
+        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);   /* a D dq (Dk: the matrix's, kept) */
+        for (int r = 0; r < nc; r++) tmpm[r] *= a;
         sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */

@@ -115,6 +115,54 @@ static void check_model(const mb_model *m, int ordering)
     mbp_free(P);
 }
 
+/* The generated plan's two forms: its unrolled functions (when the model was generated with
+ * them) and the compact kernels on the same plan give bit-identical factors and solutions. */
+static void check_forms(const mb_model *m)
+{
+    const mb_plan *P = m->plan;
+    if (!P || !P->a.lu) return;
+    int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz;
+    mb_symbolic sc = P->s, ac = P->a;          /* compact copies: no unrolled functions */
+    sc.ldl = NULL; sc.ldl_solve = NULL; sc.lu = NULL; sc.lu_solve = NULL;
+    ac.ldl = NULL; ac.ldl_solve = NULL; ac.lu = NULL; ac.lu_solve = NULL;
+    size_t len = (size_t)(n > nc ? n : nc) + 2 * (size_t)(P->a.nl > P->s.nl ? P->a.nl : P->s.nl) + 1;
+    double *F1 = calloc(len, sizeof(double)), *F2 = calloc(len, sizeof(double));
+    double *b1 = calloc(len, sizeof(double)), *b2 = calloc(len, sizeof(double));
+    double *y = calloc(len, sizeof(double)), *d0 = calloc(len, sizeof(double));
+    double *Pq = malloc(sizeof(double) * (nnz + 1)), ratio1, ratio2;
+    int bad1, bad2, diff = 0;
+    for (int k = 0; k < nnz; k++) Pq[k] = rnd();
+    for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+    memcpy(F2, F1, sizeof(double) * len);
+    int st1 = mb_sp_ldl(&P->s, F1, d0, 1e-12, &ratio1, &bad1), st2 = mb_sp_ldl(&sc, F2, d0, 1e-12, &ratio2, &bad2);
+    for (int r = 0; r < nc; r++) b1[r] = b2[r] = rnd();
+    mb_sp_ldl_solve(&P->s, F1, b1, y);
+    mb_sp_ldl_solve(&sc, F2, b2, y);
+    diff |= memcmp(F1, F2, sizeof(double) * len) != 0 || memcmp(b1, b2, sizeof(double) * len) != 0;
+    CHECK(st1 == st2 && bad1 == bad2 && ratio1 == ratio2 && !diff, "%s: S unrolled vs compact differ", m->name);
+    for (int pass = 0; pass < 2; pass++) {   /* A: LDL^T (F3) and LU (F4) */
+        memset(F1, 0, sizeof(double) * len);
+        for (int i = 0; i < n; i++) F1[P->a.pinv[i]] = 1 + fabs(rnd());
+        for (int t = 0; t < P->na; t++) {
+            F1[P->a_dst[t]] += 10 * Pq[P->a_k[t]] * Pq[P->a_l[t]];
+            if (pass && P->a_dst[t] >= n) F1[P->a_dst[t] + P->a.nl] += 10 * Pq[P->a_l[t]] * Pq[P->a_k[t]] + rnd();
+        }
+        memcpy(F2, F1, sizeof(double) * len);
+        for (int i = 0; i < n; i++) b1[i] = b2[i] = rnd();
+        if (pass == 0) {
+            st1 = mb_sp_ldl(&P->a, F1, d0, 0, &ratio1, &bad1); st2 = mb_sp_ldl(&ac, F2, d0, 0, &ratio2, &bad2);
+            mb_sp_ldl_solve(&P->a, F1, b1, y); mb_sp_ldl_solve(&ac, F2, b2, y);
+        } else {
+            st1 = mb_sp_lu(&P->a, F1, &ratio1, &bad1); st2 = mb_sp_lu(&ac, F2, &ratio2, &bad2);
+            mb_sp_lu_solve(&P->a, F1, b1, y); mb_sp_lu_solve(&ac, F2, b2, y);
+        }
+        diff = memcmp(F1, F2, sizeof(double) * len) != 0 || memcmp(b1, b2, sizeof(double) * len) != 0;
+        CHECK(st1 == MB_OK && st1 == st2 && !diff, "%s: A pass %d unrolled vs compact differ (st %d %d)",
+              m->name, pass, st1, st2);
+    }
+    free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
+}
+
 /* A redundant constraint: two identical rows of a 2 x 3 Phi_q; the later pivot is named. */
 static void check_redundant(void)
 {
@@ -126,6 +174,13 @@ static void check_redundant(void)
     for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
     int st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
     CHECK(st == MB_ERR_SINGULAR && bad == 1 && ratio < 1e-12, "redundant row: st %d bad %d ratio %g", st, bad, ratio);
+    /* a NaN entry: non-finite, not singular */
+    memset(F, 0, sizeof F);
+    for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
+    F[2] += 1;   /* regular again */
+    F[0] = NAN;
+    st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
+    CHECK(st == MB_ERR_NONFINITE, "NaN pivot: st %d", st);
     mbp_free(P);
 }
 
@@ -138,6 +193,9 @@ int main(void)
     int nm = all_models(models, &driven);
     for (int i = 0; i < nm; i++)
         for (int ord = 0; ord < 2; ord++) check_model(models[i], ord);
+    int unrolled = 0;
+    for (int i = 0; i < nm; i++) { check_forms(models[i]); unrolled += models[i]->plan && models[i]->plan->a.lu; }
+    CHECK(unrolled >= 4, "only %d generated models in the unrolled form", unrolled);
     check_redundant();
     return check_report();
 }

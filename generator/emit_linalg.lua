@@ -1,0 +1,118 @@
+-- emit_linalg.lua - the unrolled form of the generated linear algebra: straight-line C for the
+-- numeric LDL^T / LU factorizations and the solves of a symbolic plan (generator/mb_plan_build.c
+-- via host.plan), with every storage index a literal. The arithmetic and its order are those of
+-- the compact kernels (runtime/mb_sparse.c), so both forms give bit-identical results.
+-- Layer: generator back end, called by emit.lua.
+
+local M = {}
+
+-- Lines of C: NAME_<tag>_ldl, _ldl_solve (symmetric) and, with lu, NAME_<tag>_lu, _lu_solve.
+-- S is a plan table (n, nl, perm, lp, li, upd; arrays 1-based holding 0-based values).
+function M.functions(name, tag, S, lu)
+    local n, nl = S.n, S.nl
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local lp, li, upd, perm = S.lp, S.li, S.upd, S.perm
+    local function col(k) return lp[k + 1], lp[k + 2] - 1 end   -- 0-based p range of column k
+    local pre = name .. "_" .. tag
+
+    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0)
+    w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
+      .. " in L, " .. S.nupd .. " updates); d0 receives the diagonal before elimination.")
+    w(" * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */")
+    w("static int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
+    w("{")
+    w("    int i;")
+    if nl > 0 then w("    mb_real inv, y;") end
+    w("    for (i = 0; i < " .. n .. "; i++) d0[i] = F[i];")
+    local u = 1
+    for k = 0, n - 1 do
+        w(string.format("    if (!(F[%d] > tol * d0[%d]) || !(d0[%d] > 0)) return %d;", k, k, k, k))
+        local p0, p1 = col(k)
+        if p1 >= p0 then
+            w(string.format("    inv = 1 / F[%d];", k))
+            for p = p0, p1 do
+                w(string.format("    y = F[%d] * inv;", n + p))
+                for q = p, p1 do
+                    w(string.format("    F[%d] -= F[%d] * y;", upd[u], n + q))
+                    u = u + 1
+                end
+            end
+            for p = p0, p1 do w(string.format("    F[%d] *= inv;", n + p)) end
+        end
+    end
+    w("    return -1;")
+    w("}")
+    w("")
+
+    local function forward()
+        for k = 0, n - 1 do
+            w(string.format("    y[%d] = b[%d];", k, perm[k + 1]))
+        end
+        for k = 0, n - 1 do
+            local p0, p1 = col(k)
+            for p = p0, p1 do w(string.format("    y[%d] -= F[%d] * y[%d];", li[p + 1], n + p, k)) end
+        end
+    end
+    w("/* Solve with the factors of " .. pre .. "_ldl: b (original order) is overwritten. */")
+    w("static void " .. pre .. "_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)")
+    w("{")
+    forward()
+    for k = n - 1, 0, -1 do
+        local p0, p1 = col(k)
+        local s = string.format("y[%d] / F[%d]", k, k)
+        for p = p0, p1 do s = s .. string.format(" - F[%d] * y[%d]", n + p, li[p + 1]) end
+        w(string.format("    y[%d] = %s;", k, s))
+    end
+    for k = 0, n - 1 do w(string.format("    b[%d] = y[%d];", perm[k + 1], k)) end
+    w("}")
+
+    if lu then
+        w("")
+        w("/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed")
+        w(" * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */")
+        w("static int " .. pre .. "_lu(mb_real *restrict F)")
+        w("{")
+        if nl > 0 then w("    mb_real inv, lpk, up;") end
+        u = 1
+        for k = 0, n - 1 do
+            w(string.format("    if (F[%d] == 0) return %d;", k, k))
+            local p0, p1 = col(k)
+            if p1 >= p0 then
+                w(string.format("    inv = 1 / F[%d];", k))
+                for p = p0, p1 do
+                    w(string.format("    lpk = F[%d] * inv;", n + p))
+                    w(string.format("    up = F[%d];", n + nl + p))
+                    w(string.format("    F[%d] -= lpk * up;", upd[u]))
+                    u = u + 1
+                    for q = p + 1, p1 do
+                        local t = upd[u]
+                        u = u + 1
+                        w(string.format("    F[%d] -= F[%d] * inv * up;", t, n + q))
+                        w(string.format("    F[%d] -= lpk * F[%d];", t + nl, n + nl + q))
+                    end
+                end
+                for p = p0, p1 do w(string.format("    F[%d] *= inv;", n + p)) end
+            end
+        end
+        w("    return -1;")
+        w("}")
+        w("")
+        w("/* Solve with the factors of " .. pre .. "_lu: b (original order) is overwritten. */")
+        w("static void " .. pre .. "_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)")
+        w("{")
+        forward()
+        for k = n - 1, 0, -1 do
+            local p0, p1 = col(k)
+            local s = string.format("y[%d]", k)
+            for p = p0, p1 do s = s .. string.format(" - F[%d] * y[%d]", n + nl + p, li[p + 1]) end
+            if p1 >= p0 then s = "(" .. s .. ")" end
+            w(string.format("    y[%d] = %s / F[%d];", k, s, k))
+        end
+        for k = 0, n - 1 do w(string.format("    b[%d] = y[%d];", perm[k + 1], k)) end
+        w("}")
+    end
+    return table.concat(out, "\n")
+end
+
+return M
