@@ -374,10 +374,11 @@ $(BUILD)/test_embed: $(EMBED_DEP) | $(BUILD)
 	$(CC) $(EMBED_CC) -O1 -g $(SAN) tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
 $(BUILD)/test_embed_float: $(EMBED_DEP) | $(BUILD)
 	$(CC) $(EMBED_CC) $(OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
-# the lean embedded build: only alf-trapezoid, no full-Jacobian terms (docs/embedding.md)
+# the lean embedded build: only alf-trapezoid, no full-Jacobian terms, no dense back end (and no
+# mb_linalg.c: it links without it) (docs/embedding.md)
 $(BUILD)/test_embed_lean: $(EMBED_DEP) | $(BUILD)
-	$(CC) $(EMBED_CC) -O1 -g $(SAN) -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 \
-	    tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
+	$(CC) $(EMBED_CC) -O1 -g $(SAN) -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 \
+	    tests/test_embed.c $(filter-out runtime/mb_linalg.c,$(MCU_RT_SRC)) $(MCU_GEN) -lm -o $@
 TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float $(BUILD)/test_embed_lean
 
 # ---------------------------------------------------------------- reliability

@@ -288,6 +288,7 @@ function emit.generate(M, opts)
 
     -- Fused evaluations: everything one iteration needs at a state, with common subexpressions
     -- (the angles' sines and cosines above all) shared across the outputs.
+    local vals_fused = { KIN = "0", DYN = "0" }
     local function fused(id, withv, comment, groups)
         local outs, params, unused = {}, { "const mb_model *m", "mb_real t",
                                            "const mb_real *restrict q" }, { "(void)m;", "(void)t;", "(void)q;" }
@@ -308,12 +309,16 @@ function emit.generate(M, opts)
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
     end
-    fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q [" .. #D.phiq .. "].",
-          { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
-    fused("eval_dyn", true, "Fused: Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
-          .. #D.dqdq .. "], dQ/dv [" .. #D.dqdv .. "].",
-          { { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
-            { "dq_dq", sparse(D.dqdq) }, { "dq_dv", sparse(D.dqdv) } })
+    if opts.fused ~= false then   -- mbgen --no-fused leaves them out (tight flash)
+        fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
+              .. #D.phiq .. "].",
+              { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
+        fused("eval_dyn", true, "Fused: Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
+              .. #D.dqdq .. "], dQ/dv [" .. #D.dqdv .. "].",
+              { { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
+                { "dq_dq", sparse(D.dqdq) }, { "dq_dv", sparse(D.dqdv) } })
+        vals_fused = { KIN = name .. "_eval_kin", DYN = name .. "_eval_dyn" }
+    end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
     local data = {}
@@ -343,6 +348,7 @@ function emit.generate(M, opts)
         OPTIONS = options_text(opts),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
+        EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN,
     }
     vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
     vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)

@@ -13,6 +13,8 @@ options:
   -o DIR            write DIR/<name>.h and DIR/<name>.c (default: generated)
   -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
   --name NAME       model name and C prefix (overrides the model's name statement)
+  --no-fused        leave out the fused evaluations (eval_kin, eval_dyn): smaller code for
+                    tight flash, slower steps (the runtime then calls the single functions)
   --linalg FORM     generated linear algebra: unrolled (straight-line code), compact (index
                     arrays and one loop kernel) or auto (default: unrolled up to 3000
                     elimination updates, compact above; see docs/linear-systems.md)
@@ -63,6 +65,7 @@ while i <= #args do
   elseif string.sub(a, 1, 2) == "-o" then opts.dir = string.sub(a, 3)
   elseif a == "-D" then define(need(a))
   elseif string.sub(a, 1, 2) == "-D" then define(string.sub(a, 3))
+  elseif a == "--no-fused" then opts.no_fused = true
   elseif a == "--linalg" then opts.linalg = need(a)
   elseif string.sub(a, 1, 9) == "--linalg=" then opts.linalg = string.sub(a, 10)
   elseif a == "--name" then opts.name = need(a)
@@ -99,6 +102,7 @@ do
   end
   if opts.name then opts.options[#opts.options + 1] = "--name " .. opts.name end
   if opts.linalg then opts.options[#opts.options + 1] = "--linalg " .. opts.linalg end
+  if opts.no_fused then opts.options[#opts.options + 1] = "--no-fused" end
 end
 
 -- Load and validate ---------------------------------------------------------------------
@@ -134,6 +138,7 @@ end
 -- emit.generate(M, opts) -> files { { name =, content = } }, stats (GENERATOR_CONTRACT.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
                                        plan = host.plan, linalg = opts.linalg,
+                                       fused = not opts.no_fused,
                                        options = opts.options,
                                        options_text = table.concat(opts.options, " ") })
 if type(list) ~= "table" then error("emit.generate returned no file list", 0) end

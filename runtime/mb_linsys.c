@@ -12,6 +12,7 @@ static const mb_symbolic *sym_of(const mb_sim *s, int which)
 }
 static mb_real *storage_of(mb_sim *s, int which) { return which == MB_MAT_S ? s->FS : s->FA; }
 
+#if MB_WITH_DENSE
 /* The dense reference: F scattered into scr (original order, column-major). S is scaled to a
  * unit diagonal so that its Cholesky pivot-ratio test is unit-free like the sparse one. */
 static int dense_factor(mb_sim *s, int which, mb_real rank_tol, mb_real *ratio)
@@ -49,6 +50,8 @@ static void dense_solve(mb_sim *s, int which, mb_real *b)
     for (int i = 0; i < n; i++) b[i] *= s->lsd[i];
 }
 
+#endif
+
 int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
 {
     const mb_symbolic *sy = sym_of(s, which);
@@ -57,8 +60,10 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     s->mon.factorizations++;
     if (s->p.linsys_ops)
         st = s->p.linsys_ops->factor(s->p.linsys_ops->ctx, which, sy, F, rank_tol, &ratio, &bad);
+#if MB_WITH_DENSE
     else if (s->p.linsys == MB_LINSYS_DENSE)
         st = dense_factor(s, which, rank_tol, &ratio);
+#endif
     else if (which == MB_MAT_A_LU)
         st = mb_sp_lu(sy, F, &ratio, &bad);
     else
@@ -76,8 +81,10 @@ void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
     s->mon.solves++;
     if (s->p.linsys_ops)
         s->p.linsys_ops->solve(s->p.linsys_ops->ctx, which, sy, storage_of(s, which), b);
+#if MB_WITH_DENSE
     else if (s->p.linsys == MB_LINSYS_DENSE)
         dense_solve(s, which, b);
+#endif
     else if (which == MB_MAT_A_LU)
         mb_sp_lu_solve(sy, s->FA, b, s->lsy);
     else

@@ -90,8 +90,9 @@ int mb_params_check(const mb_params *p, const char **what)
         if (bad) w = pfields[k].name;
     }
     if (!w && p->max_steps < 1) w = "max_steps";
-    if (!w && !p->linsys_ops && p->linsys != MB_LINSYS_SPARSE && p->linsys != MB_LINSYS_DENSE)
-        w = "linsys";
+    if (!w && !p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
+        !(p->linsys == MB_LINSYS_DENSE && MB_WITH_DENSE))
+        w = "linsys (dense not compiled in: MB_WITH_DENSE)";
     if (!w && p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) w = "linsys_ops";
     if (what) *what = w;
     return w ? MB_ERR_PARAM : MB_OK;
@@ -180,7 +181,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
     int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     int fj = MBI_FJ && p->full_jacobian;
-    int ls = p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
+    int ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
 #define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
     MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,

@@ -56,6 +56,9 @@
 #ifndef MB_WITH_ASSEMBLY           /* mb_sim_assemble; without it reset(assemble=1) fails */
 #define MB_WITH_ASSEMBLY 1
 #endif
+#ifndef MB_WITH_DENSE              /* the dense reference back end (mb_linalg.c); 0: sparse only */
+#define MB_WITH_DENSE 1
+#endif
 #ifndef MB_WITH_FULL_JACOBIAN      /* F4's optional second-derivative Newton terms */
 #define MB_WITH_FULL_JACOBIAN 1
 #endif

@@ -15,7 +15,9 @@ out=build/mcu-measure${MCU_OPT}
 : "${MCU_GEN:=generated}"
 : "${MCU_STEPS:=200}"
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
-runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_integrators.c runtime/mb_monitor.c runtime/mb_linalg.c runtime/mb_status.c"
+runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_integrators.c runtime/mb_monitor.c runtime/mb_status.c"
+# the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
+[ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
 mkdir -p "$out"
 
@@ -27,8 +29,8 @@ params() {  # params MODEL FORMULATION PRECISION -> -D flags
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
     if [ "$MCU_LEAN" = 1 ]; then
         case "$2" in
-            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0" ;;
-            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0" ;;
+            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0" ;;
+            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DENSE=0" ;;
         esac
     fi
     echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"
