@@ -254,18 +254,34 @@ models/andrews.lua --name _x|reserved
 .|cannot read model file
 models|cannot read model file
 EOF
-# odd characters in paths: the model is found, named and reported by the path as given
+# odd characters in paths: the model is found, named and reported by the path as given; the
+# generated files name it in their opening comment only through a safe character set, so a
+# path cannot end the comment and inject C (they compile with -pedantic -Werror and define
+# nothing but the model's symbols)
 for n in "with space" "new
-line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash"; do
+line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash" 'a*/ int pwned = 42; /*x' \
+         'b*/ __asm__(".section .init_array"); /*' 'c/*nested' 'd*??/' 'e\' "f\"q" \
+         "$(printf 'g\033[31mred')" '*/'; do
     d="$T/$n"; mkdir -p "$d"
     printf 'name "odd"\nground { O = { 0, 0 } }\nbody "b" { mass = 1, inertia = 1, points = { A = { 0, 0 } } }\nrevolute "j" { "ground.O", "b.A" }\nbogus()\n' >"$d/m.lua"
-    run 1 "$d/m.lua:5: error: unknown name 'bogus'" "$MBGEN" -o "$d/out" -- "$d/m.lua"
+    shown=$(printf '%s' "$d/m.lua" | tr '\001-\037\177' '?')   # control characters shown as '?'
+    run 1 "$shown:5: error: unknown name 'bogus'" "$MBGEN" -o "$d/out" -- "$d/m.lua"
     [ -e "$d/out" ] && bad "odd path '$n': output written"
     sed -i '$d' "$d/m.lua"
     inputs=$((inputs + 1))
     if timeout 60 "$MBGEN" -o "$d/out" -- "$d/m.lua" 2>"$T/err" && [ -s "$d/out/odd.c" ] &&
        ! compgen -G "$d/out/*tmp*" >/dev/null; then ok
     else bad "odd path '$n': generation failed: $(cat "$T/err")"; fi
+    inputs=$((inputs + 1))
+    if cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd.c" -o "$T/odd.o" \
+           2>"$T/err" &&
+       cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd_data.c" -o "$T/odd_data.o" \
+           2>>"$T/err" &&
+       nm "$T/odd.o" "$T/odd_data.o" | awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^odd_/ { bad = 1 } END { exit bad }' &&
+       ! grep -q -a "pwned\|init_array" <(nm "$T/odd.o" "$T/odd_data.o") &&
+       [ "$(sed -s -n '2s/.* from \(.*\) (options: .*/\1/p' "$d/out/odd.c" "$d/out/odd.h" \
+             "$d/out/odd_data.c" | grep -c '^[A-Za-z0-9 ._/+,:=@-]*$')" -eq 3 ]; then ok
+    else bad "odd path '$n': generated files do not compile cleanly or carry the path unsafely: $(head -c 300 "$T/err")"; fi
 done
 # outputs that cannot be completed (file size limit): exit 1, no file, no temporary
 inputs=$((inputs + 1))

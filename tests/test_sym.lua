@@ -139,5 +139,24 @@ raises(function() return emit.fill("a ${X} ${Z}", { X = 1 }, "t") end, "unknown 
 raises(function() return emit.fill("a ${X}", { X = 1, Y = 2 }, "t") end, "not used", "unused value")
 raises(function() return emit.fill("a ${X} ${bad-name}", { X = 1 }, "t") end, "leftover", "leftover placeholder")
 
+-- text from outside (the model's path, -D values) in comments: a conservative character set
+local ctext = require("ctext")
+local evil = "dir/a*/ int pwned = 42; /*x ??/ \\\n\"q'\27[31m\195\188.lua"
+local safe = ctext.comment_text(evil)
+check(not safe:find("[^A-Za-z0-9 ._/+,:=@-]"), "comment_text keeps only safe characters: " .. safe)
+check(#safe == #evil and safe:sub(1, 6) == "dir/a_", "comment_text replaces byte for byte: " .. safe)
+check(emit.fill("/* ${FILE} (${OPTIONS}) ${X} */", { FILE = "a*/b", OPTIONS = "-D N=\n3", X = "*" }, "t")
+      == "/* a_/b (-D N=_3) * */", "fill sanitizes FILE and OPTIONS whoever supplies them")
+-- the structural check of rendered C: comments and literals end where they should
+for _, s in ipairs { "/* a */ int x; /* b */\n", "char c = '\\'', *s = \"a\\\"*/\"; // /* x\n",
+                     "a / b; /**/\n" } do
+    check(pcall(ctext.check_c, "f.c", s), "check_c accepts: " .. s)
+end
+for _, c in ipairs { { "/* a /* b */", "inside a comment" }, { "/* x", "unterminated comment" },
+                     { "s = \"x;\n\";", "unterminated literal" }, { "/* ??/ */", "trigraph" },
+                     { "#define A \\\nB", "backslash" }, { "/* a */ /* b * /", "unterminated" } } do
+    raises(function() return ctext.check_c("f.c", c[1]) end, c[2], "check_c rejects: " .. c[1])
+end
+
 print(string.format("%d passed, %d failed", passed, failed))
 return failed
