@@ -37,6 +37,55 @@ local function show(s)
   return (sgsub(s, "[^%w%p ]", "?"))
 end
 
+-- Model names that break the build. The name becomes generated/<name>.h, found through
+-- -Igenerated before the system's headers, and the simulator pastes it from -DMB_MODEL=<name>,
+-- where an object-like macro of an included header would expand. Compared ignoring case
+-- (case-insensitive file systems). See reserved_name() for the patterns.
+local RESERVED_HEADERS = {}
+for h in ([[
+  assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal
+  stdalign stdarg stdatomic stdbit stdbool stdckdint stddef stdint stdio stdlib stdnoreturn
+  string tgmath threads time uchar wchar wctype
+  aio cpio dirent dlfcn fcntl fmtmsg fnmatch ftw glob grp iconv langinfo libgen monetary mqueue
+  ndbm netdb nl_types poll pthread pwd regex sched search semaphore spawn strings stropts syslog
+  tar termios trace ulimit unistd utime utmp utmpx wordexp
+  alloca argp argz byteswap crypt elf endian envz err error execinfo features fstab getopt
+  ifaddrs lastlog libintl link malloc mcheck memory mntent obstack paths printf pty resolv
+  sgtty shadow syscall sysexits termio ttyent ucontext values
+  lua lauxlib lualib luaconf lapacke lapacke_config lapacke_mangling lapacke_utils lapack cblas
+  blas f77blas check test_physics_models generic_models bench_models solver mcu_port
+]]):gmatch("%S+") do RESERVED_HEADERS[h] = true end
+-- lowercase object-like macros of the C and POSIX headers the generated code, the runtime and
+-- the tools include (and GNU's predefined unix/linux/i386)
+local RESERVED_MACROS = {}
+for m in ([[
+  and and_eq bitand bitor compl not not_eq or or_eq xor xor_eq bool true false complex
+  imaginary alignas alignof noreturn static_assert thread_local errno math_errhandling stdin
+  stdout stderr sa_handler sa_sigaction st_atime st_mtime st_ctime unix linux i386
+]]):gmatch("%S+") do RESERVED_MACROS[m] = true end
+
+-- nil, or why the model name cannot be used
+local function reserved_name(name)
+  local low = name:lower()
+  if RESERVED_HEADERS[low] then
+    return sfmt("generated/%s.h would hide the system or project header <%s.h> from every build%s",
+                name, low, name ~= low and " on a file system that ignores case" or "")
+  end
+  if RESERVED_MACROS[name] then
+    return sfmt("'%s' is a macro of the C or POSIX headers", name)
+  end
+  if not sfind(name, "%l") then
+    return "names without a lowercase letter are the macro namespace of the C and POSIX headers (NULL, EOF, PATH_MAX)"
+  end
+  for _, pat in ipairs { "^PRI[a-zX]", "^SCN[a-zX]", "^L_", "^si_", "^sigev_", "^lua_", "^luaL_",
+                         "^lapack_", "^LAPACK", "^E[%dA-Z]", "^SIG[A-Z_]", "^LC_", "^FE_", "^FP_" } do
+    if sfind(name, pat) then
+      return sfmt("names matching %s are reserved by the C, POSIX or LAPACK headers", pat)
+    end
+  end
+  return nil
+end
+
 local function is_finite(v)
   return v == v and v ~= huge and v ~= -huge
 end
@@ -819,6 +868,8 @@ local function validate(S)
   if sfind(name, "^_") or sfind(name, "^[Mm][Bb]_") or name == "mb" or name == "MB" then
     S.fail(name_line, "model name '%s' is reserved (it must not start with '_' or 'mb_')", name)
   end
+  local why = reserved_name(name)
+  if why then S.fail(name_line, "model name '%s' is reserved: %s", name, why) end
 
   local open
   for rec in next, S.open do

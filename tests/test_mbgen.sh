@@ -181,6 +181,48 @@ expect_fail "cannot write to directory '/dev/null/sub'" models/andrews.lua -o /d
 mkdir -p "$tmp/ro"; echo x >"$tmp/ro/file"
 expect_fail "cannot write to directory '$tmp/ro/file/sub'" models/andrews.lua -o "$tmp/ro/file/sub"
 
+# ---- names that break the build are refused (exit 1, "is reserved"): every header the project
+# includes (generated/<name>.h would hide it: -Igenerated comes first), every object-like macro
+# with a lowercase letter the simulator's headers define (-DMB_MODEL=<name> would expand it),
+# names without a lowercase letter (the macro namespace), and the issue's examples
+reserved_bad=0; reserved_n=0
+refused() {   # refused NAME: --name NAME and a name statement are both refused
+    reserved_n=$((reserved_n + 1))
+    run models/double_pendulum.lua --name "$1" --check
+    if [ "$rc" -ne 1 ] || [[ "$err" != *"model name '$1' is reserved"* ]] || [[ "$err" == *traceback* ]]; then
+        reserved_bad=$((reserved_bad + 1)); echo "name '$1' accepted or misreported: exit $rc: $err"
+    fi
+}
+headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime generated tests examples generator |
+          sed -E 's/#include [<"]//; s/\.h[>"]//' | sort -u)
+for h in $headers; do
+    case "$h" in mb_*) continue ;; esac
+    [ -f "generated/$h.h" ] && continue      # a shipped model's own header
+    refused "$h"
+done
+printf '#define _POSIX_C_SOURCE 200809L\n%s\n' \
+    "$(grep -hoE '#include <[a-z/]+\.h>' runtime/mb_sim_main.c runtime/mb_anim_main.c runtime/mb_model.h \
+       runtime/mb_config.h | sort -u)" >"$tmp/hdrs.c"
+macros=$(cc -std=c99 -dM -E "$tmp/hdrs.c" | awk '$1 == "#define" && $2 !~ /[(]/ { print $2 }' |
+         grep -v '^_' | grep '[a-z]')
+[ "$(printf '%s\n' "$macros" | wc -l)" -gt 20 ] && ok || bad "too few macros found in the headers: $macros"
+for m in $macros; do refused "$m"; done
+for n in math stdio string stdlib signal time errno NULL EOF Math STDIO features lapacke lua \
+         PATH_MAX X stdin st_mtime true; do
+    refused "$n"
+done
+if [ "$reserved_bad" -eq 0 ] && [ "$reserved_n" -gt 60 ]; then ok
+else bad "$reserved_bad of $reserved_n reserved names were accepted"; fi
+printf 'name "math"\nground { O = { 0, 0 } }\nbody "b" { mass = 1, inertia = 1, points = { A = { 0, 0 } } }\nrevolute "j" { "ground.O", "b.A" }\n' >"$tmp/math_name.lua"
+run "$tmp/math_name.lua" -o "$tmp/math_out"
+if [ "$rc" -eq 1 ] && [[ "$err" == "$tmp/math_name.lua:1: error: model name 'math' is reserved: "*"<math.h>"* ]] &&
+   [ ! -e "$tmp/math_out" ]; then ok
+else bad "name \"math\" statement: exit $rc: $err"; fi
+for n in tower mathx Stdio2 isx e2 sig; do    # near misses are fine
+    run models/double_pendulum.lua --name "$n" --check
+    if [ "$rc" -eq 0 ]; then ok; else bad "name '$n' refused: $err"; fi
+done
+
 # --name overrides the model's name statement
 run models/andrews.lua --name squeezer --check
 if [ "$rc" -eq 0 ] && [[ "$out" == "squeezer: 7 bodies"* ]]; then ok; else bad "--name: $out $err"; fi
