@@ -9,6 +9,34 @@ function ctext.uerr(M, line, msg)
     error(string.format("%s:%d: error: %s", M.file or "?", line or 0, msg), 0)
 end
 
+-- Where the back end is while it derives a model: the statement whose numbers it is combining
+-- (set by emit.lua and emit_data.lua), so that an overflow while folding constants names it.
+ctext.here = { line = 0, what = "the model" }
+function ctext.at(line, what)
+    ctext.here.line, ctext.here.what = line or 0, what
+end
+
+-- Run f(...) and turn sym's arithmetic errors (a constant that overflows to infinity, a
+-- division by a zero constant: the model's numbers are too large or too small) into a model
+-- error at the statement being derived. No model code runs in the back end, so these texts
+-- cannot come from a model; any other error passes unchanged.
+local NUMERIC = { ["non-finite constant in an expression"] = "a constant overflows",
+                  ["division by zero in an expression"] = "a constant divides by zero" }
+function ctext.numeric(M, f, ...)
+    ctext.at(0, "the model")
+    local function pass(ok, ...)
+        if ok then return ... end
+        local e = ...
+        if type(e) == "string" and NUMERIC[e] then
+            ctext.uerr(M, ctext.here.line, string.format(
+                "%s: %s in the generated equations (its numbers are too large or too small for double precision)",
+                ctext.here.what, NUMERIC[e]))
+        end
+        error(e, 0)
+    end
+    return pass(pcall(f, ...))
+end
+
 local function sorted_keys(t)
     local ks = {}
     for k in pairs(t) do ks[#ks + 1] = k end

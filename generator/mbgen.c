@@ -127,8 +127,10 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     }
     if (ar->event == LUA_HOOKCALL)
         return;
-    /* After a refused allocation keep the line of the call that hit the cap. */
-    for (int level = 0; !MEM.hit && level < 64 && lua_getstack(L, level, &d); level++) {
+    /* After a refused allocation keep the line of the call that hit the cap; after a limit
+     * fired keep the line where it fired (the unwinding runs the generator's own code, e.g.
+     * the shield around a statement, whose caller is an outer line of the model). */
+    for (int level = 0; !MEM.hit && !G.tripped && level < 64 && lua_getstack(L, level, &d); level++) {
         if (lua_getinfo(L, "Sl", &d) && d.currentline > 0 && strcmp(d.source, G.chunk) == 0) {
             G.line = d.currentline;
             last_line = d.currentline;

@@ -8,7 +8,7 @@ local model = {}
 -- the real global, string or math tables (see make_env).
 local G = _G
 local type, next, select, error, tostring, tonumber = type, next, select, error, tostring, tonumber
-local rawget, setmetatable, getmetatable = rawget, setmetatable, getmetatable
+local rawget, rawlen, setmetatable, getmetatable = rawget, rawlen, setmetatable, getmetatable
 local pcall, load, require, ipairs = pcall, load, require, ipairs
 local mtype, huge, pi = math.type, math.huge, math.pi
 local msin, mcos, mtan, mexp, mlog, msqrt, mabs = math.sin, math.cos, math.tan, math.exp,
@@ -90,6 +90,22 @@ local function is_finite(v)
   return v == v and v ~= huge and v ~= -huge
 end
 
+-- Errors a model causes are located in the model, never in the generator: uerror(msg) raises
+-- msg at the innermost frame that is not generator code (model.lua itself, or a C function),
+-- i.e. the model's line that called into the sandbox, however deep the generator's own call
+-- chain (a metamethod of a time value, the closure sine{} returned, a statement). Without such
+-- a frame the message has no position (the loader adds the model file's name).
+local MY_SOURCE = getinfo(1, "S").source
+local MY_SHORT = getinfo(1, "S").short_src
+local function uerror(msg)
+  for level = 2, 200 do
+    local info = getinfo(level, "S")
+    if info == nil then break end
+    if info.what ~= "C" and info.source ~= MY_SOURCE then error(msg, level) end
+  end
+  error(msg, 0)
+end
+
 ---------------------------------------------------------------- functions of time
 -- A function of time given in a model is traced once with an opaque proxy `t`: arithmetic on
 -- proxies records a DAG that only trusted code can read (the proxies are empty tables with a
@@ -102,38 +118,36 @@ local tmeta = {}
 local function mk(node)
   tcount = tcount + 1
   if tcount > MAX_TNODES then
-    error(sfmt("functions of time too large (more than %d operations)", MAX_TNODES), 3)
+    uerror(sfmt("functions of time too large (more than %d operations)", MAX_TNODES))
   end
   local p = setmetatable({}, tmeta)
   tnode[p] = node
   return p
 end
 
--- Node of an operand (a number or a proxy); level: error level of the user's code seen
--- from here (3 when called by a metamethod).
-local function lift(x, level)
+-- Node of an operand (a number or a proxy).
+local function lift(x)
   if type(x) == "number" then
     if not is_finite(x) then
-      error("non-finite number (" .. tostring(x) .. ") in a function of time", level)
+      uerror("non-finite number (" .. tostring(x) .. ") in a function of time")
     end
     return { op = "k", v = x + 0.0 }
   end
   local n = tnode[x]
   if n == nil then
-    error("a function of time can only be combined with numbers, not with a " .. type(x),
-          level)
+    uerror("a function of time can only be combined with numbers, not with a " .. type(x))
   end
   return n
 end
 
 local function binop(op)
-  return function(a, b) return mk { op = op, a = lift(a, 3), b = lift(b, 3) } end
+  return function(a, b) return mk { op = op, a = lift(a), b = lift(b) } end
 end
 tmeta.__add, tmeta.__sub, tmeta.__mul = binop "+", binop "-", binop "*"
 tmeta.__div, tmeta.__pow = binop "/", binop "^"
 tmeta.__unm = function(a) return mk { op = "neg", a = tnode[a] } end
 local function refuse(what)
-  return function() error("a function of time " .. what, 2) end
+  return function() uerror("a function of time " .. what) end
 end
 for _, ev in ipairs { "__mod", "__idiv", "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot" } do
   tmeta[ev] = refuse("supports only + - * / ^ and the functions sin cos tan exp log sqrt abs")
@@ -158,13 +172,18 @@ local num_fn = {
 local function unary(name)
   local f = num_fn[name]
   return function(x, base)
+    if name == "log" and base ~= nil and
+       (type(base) ~= "number" or not is_finite(base) or base <= 0 or base == 1) then
+      uerror(sfmt("bad argument #2 to 'log' (a base must be a finite number > 0 other than 1, got %s)",
+                  type(base) == "number" and sfmt("%.17g", base) or type(base)))
+    end
     if type(x) == "number" then
       if name == "log" and base ~= nil then return mlog(x, base) end
       return f(x)
     end
     if tnode[x] == nil then
-      error(sfmt("bad argument #1 to '%s' (number or function of time expected, got %s)",
-                 name, type(x)), 2)
+      uerror(sfmt("bad argument #1 to '%s' (number or function of time expected, got %s)",
+                  name, type(x)))
     end
     local p = mk { op = name, a = tnode[x] }
     if name == "log" and base ~= nil then p = p / mlog(base) end
@@ -406,7 +425,7 @@ local function make_env(S)
   local randomseed = G.math.randomseed
   env.math.randomseed = function(x, y)
     if type(x) ~= "number" then
-      error("math.randomseed needs an explicit seed in a model file (reproducible output)", 2)
+      uerror("math.randomseed needs an explicit seed in a model file (reproducible output)")
     end
     randomseed(x, y)
   end
@@ -422,10 +441,10 @@ local function make_env(S)
   -- Text chunks only, in the sandbox unless another environment is given.
   env.load = function(chunk, name, mode, e)
     if mode ~= nil and mode ~= "t" then
-      error("load: only text chunks may be loaded in a model file (mode 't')", 2)
+      uerror("load: only text chunks may be loaded in a model file (mode 't')")
     end
     if type(chunk) ~= "string" and type(chunk) ~= "function" then
-      error("bad argument #1 to 'load' (string expected, got " .. type(chunk) .. ")", 2)
+      uerror("bad argument #1 to 'load' (string expected, got " .. type(chunk) .. ")")
     end
     if e == nil then e = env end
     return load(chunk, name, "t", e)
@@ -436,16 +455,16 @@ local function make_env(S)
   -- (they would run later, outside the limits).
   env.setmetatable = function(t, mt)
     if type(t) ~= "table" then
-      error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
+      uerror("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")")
     end
     local old = dgetmetatable(t)
-    if old ~= nil and not user_mts[old] then error("cannot change a protected metatable", 2) end
+    if old ~= nil and not user_mts[old] then uerror("cannot change a protected metatable") end
     if mt ~= nil then
       if type(mt) ~= "table" then
-        error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+        uerror("bad argument #2 to 'setmetatable' (nil or table expected)")
       end
       if rawget(mt, "__gc") ~= nil then
-        error("__gc metamethods are not allowed in a model file", 2)
+        uerror("__gc metamethods are not allowed in a model file")
       end
       user_mts[mt] = true
     end
@@ -646,7 +665,7 @@ local function make_env(S)
     local f = fields(S, line, "assembly", t, { lock = true, velocity = true }, 0)
     if f.lock ~= nil then
       if type(f.lock) ~= "table" then S.fail(line, "assembly: lock must be a list of coordinates") end
-      local _, p = fields(S, line, "assembly lock", f.lock, {}, #f.lock)
+      local _, p = fields(S, line, "assembly lock", f.lock, {}, rawlen(f.lock))
       for i = 1, #p do
         if type(p[i]) ~= "string" then
           S.fail(line, "assembly lock: entry %d must be a coordinate name like \"crank.phi\"", i)
@@ -668,8 +687,14 @@ local function make_env(S)
     end
   end
 
-  -- Time functions for loads and drivers (they compose: sine{...}(t) works in formulas).
-  local H = env.heaviside
+  -- Time functions for loads and drivers (they compose: sine{...}(t) works in formulas). They
+  -- use the generator's own sin and heaviside (a model may redefine the globals), and check
+  -- their derived constants: a tiny period or ramp, or a huge step, overflows there.
+  local H, usin = unary("heaviside"), unary("sin")
+  local function finite(line, what, v)
+    if not is_finite(v) then S.fail(line, "%s is not a finite number (%s): the values are too large or too small", what, tostring(v)) end
+    return v
+  end
   env.sine = function(t)
     local line = S.here()
     local f = fields(S, line, "sine", t, { amplitude = true, period = true, phase = true,
@@ -680,11 +705,11 @@ local function make_env(S)
     if P <= 0 then S.fail(line, "sine: period must be > 0, got %.17g", P) end
     local ph = f.phase == nil and 0.0 or number(S, line, "sine phase", f.phase)
     local off = f.offset == nil and 0.0 or number(S, line, "sine offset", f.offset)
-    local sin = env.sin
+    local w = finite(line, "sine: 2 pi / period", 2 * pi / P)
     return function(x)
-      local arg = (2 * pi / P) * x
+      local arg = w * x
       if ph ~= 0 then arg = arg + ph end
-      local r = A * sin(arg)
+      local r = A * usin(arg)
       if off ~= 0 then r = off + r end
       return r
     end
@@ -696,6 +721,7 @@ local function make_env(S)
     local t0 = number(S, line, "step time", f.time)
     local before = f.before == nil and 0.0 or number(S, line, "step before", f.before)
     local after = number(S, line, "step after", f.after)
+    finite(line, "step: after - before", after - before)
     return function(x) return before + (after - before) * H(x - t0) end
   end
   env.ramp = function(t)
@@ -706,16 +732,51 @@ local function make_env(S)
     if not (t1 > t0) then S.fail(line, "ramp: t1 must be greater than t0") end
     local from = f.from == nil and 0.0 or number(S, line, "ramp from", f.from)
     local to = number(S, line, "ramp to", f.to)
-    local slope = (to - from) / (t1 - t0)
+    local slope = finite(line, "ramp: (to - from) / (t1 - t0)", (to - from) / (t1 - t0))
     return function(x) return from + slope * ((x - t0) * H(x - t0) - (x - t1) * H(x - t1)) end
   end
+
+  -- Every function the model can call runs shielded: an error raised inside the generator's own
+  -- code (a Lua error a model's arguments provoked past the checks) is reported at the model's
+  -- line, without the generator's position; it is a model error like any other. Closures the
+  -- statements return (sine{} ...) are shielded too.
+  local function shield(f)
+    local function pass(ok, ...)
+      if ok then return ... end
+      local e = ...
+      if type(e) == "string" and ssub(e, 1, #MY_SHORT + 1) == MY_SHORT .. ":" then
+        uerror((sgsub(e, "^[^\n]-:%d+: ", "", 1)))
+      end
+      error(e, 0)
+    end
+    return function(...)
+      return pass(pcall(f, ...))
+    end
+  end
+  for _, k in ipairs { "sine", "step", "ramp" } do
+    local f = env[k]
+    env[k] = function(...) return shield(f(...)) end
+  end
+  for _, k in ipairs { "body", "revolute", "prismatic", "spring", "rotspring", "force",
+                       "torque", "driver" } do
+    local f = env[k]
+    env[k] = function(...) return shield(f(...)) end
+  end
+  for _, k in ipairs { "name", "gravity", "param", "ground", "assembly", "print", "load",
+                       "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
+                       "log", "sqrt", "abs", "sine", "step", "ramp", "body", "revolute",
+                       "prismatic", "spring", "rotspring", "force", "torque", "driver" } do
+    env[k] = shield(env[k])
+  end
+  for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
+  env.math.randomseed = shield(env.math.randomseed)
 
   -- Reading an unknown global is an error (catches typos and forbidden libraries).
   setmetatable(env, { __metatable = false, __index = function(_, k)
     if forbidden[k] then
-      error(sfmt("'%s' is not available in a model file (sandbox)", tostring(k)), 2)
+      uerror(sfmt("'%s' is not available in a model file (sandbox)", tostring(k)))
     end
-    error(sfmt("unknown name '%s'", show(k)), 2)
+    uerror(sfmt("unknown name '%s'", show(k)))
   end })
   return env
 end
@@ -930,8 +991,10 @@ local function user_message(S, e, gendir)
   end
   local where, msg = smatch(e, "^([^\n]-:%d+): (.*)$")
   if where then
-    if gendir and ssub(where, 1, #gendir) == gendir then
-      error("internal error while running the model: " .. e, 0)
+    -- Never an internal error: the text is the model's to choose (it could name the
+    -- generator's files). A position in the generator is dropped.
+    if gendir and ssub(where, 1, #gendir) == gendir or ssub(where, 1, #MY_SHORT) == MY_SHORT then
+      return S.file .. ": error: " .. msg
     end
     if ssub(where, 1, #S.file + 1) == S.file .. ":" then return where .. ": error: " .. msg end
     return S.file .. ": error: " .. e       -- raised in a chunk the model loaded itself
