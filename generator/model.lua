@@ -29,6 +29,7 @@ local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
 local MAX_TNODES = 20000     -- nodes of all functions of time together
 local MAX_SOURCE = 16 << 20   -- bytes of a model file
+local PRINT_MAX = 64 << 10    -- bytes a model may print (docs/model-language.md)
 
 -- Printable, bounded rendering of a string from a model file, for messages.
 local function show(s)
@@ -432,10 +433,27 @@ local function make_env(S)
   env.pi = pi
   env._G = env
 
+  -- print: one line per call on stderr, control characters (terminal escapes, newlines) shown
+  -- as '?', at most PRINT_MAX bytes per model run (time blocked on output is not CPU time, so
+  -- no other limit stops a model printing in a loop); then one notice and silence.
+  local printed, print_cut = 0, false
   env.print = function(...)
+    if print_cut then return end
     local parts = {}
-    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-    stderr:write(S.file, ": ", tconcat(parts, "\t"), "\n")
+    for i = 1, select("#", ...) do
+      local p = tostring((select(i, ...)))
+      if #p > PRINT_MAX then p = ssub(p, 1, PRINT_MAX) end
+      parts[i] = p
+    end
+    local text = S.file .. ": " .. sgsub(tconcat(parts, "\t"), "[%z\1-\8\10-\31\127]", "?") .. "\n"
+    if printed + #text > PRINT_MAX then
+      print_cut = true
+      stderr:write(S.file, ": print output stopped at the limit of ", PRINT_MAX,
+                   " bytes per model\n")
+      return
+    end
+    printed = printed + #text
+    stderr:write(text)
   end
 
   -- Text chunks only, in the sandbox unless another environment is given.

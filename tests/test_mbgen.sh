@@ -38,7 +38,8 @@ hostile() {
         [ -n "$expect" ] || { bad "$f: no '-- expect:' line"; continue; }
         o="$tmp/out_$(basename "$f" .lua)"
         MBGEN=$bin run "$f" -o "$o"
-        first=$(printf '%s\n' "$err" | head -n 1)
+        # the error line (a model's print output comes before it)
+        first=$(printf '%s\n' "$err" | grep -a -m 1 ': error: ' || printf '%s\n' "$err" | head -n 1)
         if [ "$rc" -ge 128 ] || [ "$rc" -eq 124 ]; then bad "$bin $f: crashed or hung (exit $rc)"
         elif [ "$rc" -ne 1 ]; then bad "$bin $f: exit $rc, expected 1: $first"
         elif [[ "$err" != *"$expect"* ]]; then bad "$f: message lacks '$expect': $first"
@@ -54,6 +55,14 @@ hostile() {
 hostile "$MBGEN"
 # the host under ASan+UBSan (built by make test), without the 5 s CPU-limit case
 [ -x build/mbgen_san ] && hostile build/mbgen_san cpu_pattern
+
+# print is capped (64 KiB per model, then one notice) and cleaned (no escape or control bytes)
+run tests/hostile/print_flood.lua -o "$tmp/pf"
+if [ "$rc" -eq 1 ] && [ "$(wc -c <"$tmp/stderr")" -lt 70000 ] &&
+   grep -q "print output stopped at the limit of 65536 bytes" "$tmp/stderr" &&
+   ! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/stderr" &&
+   grep -q "^tests/hostile/print_flood.lua: ?\[31mred?\]0;title? tab.new?line?nul?$" "$tmp/stderr"; then ok
+else bad "print not capped or not cleaned: $(wc -c <"$tmp/stderr") bytes: $(head -c 200 "$tmp/stderr")"; fi
 
 # ---- every shipped model loads and validates; generating twice gives identical files
 for m in models/*.lua; do
