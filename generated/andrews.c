@@ -455,11 +455,11 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
-    const mb_real t5 = MB_SQRT(t3*t3 + t4*t4);
+    const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    out[18] = MB_R(4530.0)*(t6*(t3/t5));
-    out[19] = MB_R(4530.0)*(t6*(t4/t5));
-    out[20] = MB_R(4530.0)*(t6*((t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0) + t2*t4)/t5));
+    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0)));
+    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0)));
+    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
@@ -475,30 +475,31 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
-    const mb_real t5 = MB_SQRT(t3*t3 + t4*t4);
-    const mb_real t6 = t5 - MB_R(0.07785);
-    const mb_real t7 = t3/t5;
-    const mb_real t8 = t7*t7;
-    out[0] = MB_R(4530.0)*(t6*((t8 - MB_R(1.0))/t5) - t8);
-    const mb_real t9 = t4/t5;
-    const mb_real t10 = t7*t9;
-    const mb_real t11 = MB_R(4530.0)*(t6*(t10/t5) - t10);
+    const mb_real t5 = MB_HYPOT(t3, t4);
+    const mb_real t6 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    const mb_real t7 = t6*t6;
+    const mb_real t8 = t5 - MB_R(0.07785);
+    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
+    const mb_real t9 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    const mb_real t10 = t6*t9;
+    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_R(0.0) ? -t10/t5 : MB_R(0.0)));
     out[1] = t11;
     const mb_real t12 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t13 = (t3*t12 + t2*t4)/t5;
-    const mb_real t14 = t7*t13;
-    const mb_real t15 = MB_R(4530.0)*(t6*((t14 - t12)/t5) - t14);
+    const mb_real t13 = (t5 > MB_R(0.0) ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
+    const mb_real t14 = t6*t13;
+    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_R(0.0) ? (t12 - t14)/t5 : MB_R(0.0)));
     out[2] = t15;
     out[3] = t11;
     const mb_real t16 = t9*t9;
-    out[4] = MB_R(4530.0)*(t6*((t16 - MB_R(1.0))/t5) - t16);
+    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
     const mb_real t17 = t9*t13;
-    const mb_real t18 = MB_R(4530.0)*(t6*((t17 - t2)/t5) - t17);
+    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_R(0.0) ? (t2 - t17)/t5 : MB_R(0.0)));
     out[5] = t18;
     out[6] = t15;
     out[7] = t18;
     const mb_real t19 = t13*t13;
-    out[8] = MB_R(4530.0)*(t6*((t19 + (t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12 + (t4*t12 - t2*t2)))/t5) - t19);
+    const mb_real t20 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
+    out[8] = -MB_R(4530.0)*(t19 + t8*t20);
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
@@ -527,10 +528,9 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[0] = t3 + MB_R(9.56e-06)*(v[17]*v[17]) + MB_R(0.011865)*(v[18]*v[18]) + MB_R(0.011865)*(v[19]*v[19]) + MB_R(2.6275e-06)*(v[20]*v[20]);
     const mb_real t4 = MB_COS(q[20]);
     const mb_real t5 = MB_SIN(q[20]);
-    const mb_real t6 = MB_R(0.014) - (q[18] + (MB_R(0.00957)*t4 - MB_R(0.00074)*t5));
-    const mb_real t7 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t5 + MB_R(0.00074)*t4));
-    const mb_real t8 = MB_SQRT(t6*t6 + t7*t7) - MB_R(0.07785);
-    out[1] = MB_R(2265.0)*(t8*t8);
+    const mb_real t6 = MB_HYPOT(MB_R(0.014) - (q[18] + (MB_R(0.00957)*t4 - MB_R(0.00074)*t5)), MB_R(0.072) - (q[19] + (MB_R(0.00957)*t5 + MB_R(0.00074)*t4)));
+    const mb_real t7 = t6 - MB_R(0.07785);
+    out[1] = MB_R(2265.0)*(t7*t7);
     out[2] = MB_R(0.033)*v[2];
 }
 

@@ -136,13 +136,13 @@ void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *restrict
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = t4*MB_FABS(t4);
     const mb_real t6 = t1 - MB_R(1.0);
-    out[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t2*t5) - MB_R(10000.0)*(t6*t2);
+    out[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t5) - MB_R(20000.0)*(t6*t2);
     out[1] = -MB_R(1000.0)*(t3*t5) - MB_R(20000.0)*(t6*t3);
     out[2] = MB_R(0.0);
 }
@@ -156,30 +156,30 @@ void oscillator_1dof_dforce_dq(const mb_model *m, mb_real t, const mb_real *rest
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = t4*t5;
     const mb_real t7 = t2*t2;
-    const mb_real t8 = (MB_R(2.0) - MB_R(0.5)*t7)/t1;
+    const mb_real t8 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t7)/t1 : MB_R(0.0));
     const mb_real t9 = t2*t3;
-    const mb_real t10 = t9/t1;
-    const mb_real t11 = MB_R(0.5)*(v[0]*t8) - MB_R(0.5)*(v[1]*t10);
+    const mb_real t10 = (t1 > MB_R(0.0) ? -t9/t1 : MB_R(0.0));
+    const mb_real t11 = v[0]*t8 + v[1]*t10;
     const mb_real t12 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t13 = t5*t11 + t4*(t11*t12);
     const mb_real t14 = t1 - MB_R(1.0);
-    out[0] = -MB_R(500.0)*(t6*t8 + t2*t13) - MB_R(10000.0)*(MB_R(0.5)*t7 + t14*t8);
-    const mb_real t15 = t3*t3;
-    const mb_real t16 = (MB_R(1.0) - t15)/t1;
-    const mb_real t17 = v[1]*t16 - MB_R(0.5)*(v[0]*t10);
-    const mb_real t18 = t5*t17 + t4*(t12*t17);
-    const mb_real t19 = t6*t10;
-    const mb_real t20 = t14*t10;
-    out[1] = -MB_R(500.0)*(t2*t18 - t19) - MB_R(10000.0)*(t9 - t20);
-    out[2] = -MB_R(1000.0)*(t3*t13 - MB_R(0.5)*t19) - MB_R(20000.0)*(MB_R(0.5)*t9 - MB_R(0.5)*t20);
-    out[3] = -MB_R(1000.0)*(t6*t16 + t3*t18) - MB_R(20000.0)*(t15 + t14*t16);
+    out[0] = -MB_R(1000.0)*(t6*t8 + t2*t13) - MB_R(20000.0)*(t7 + t14*t8);
+    const mb_real t15 = -MB_R(20000.0)*(t9 + t14*t10);
+    const mb_real t16 = t6*t10;
+    const mb_real t17 = t3*t3;
+    const mb_real t18 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t17)/t1 : MB_R(0.0));
+    const mb_real t19 = v[0]*t10 + v[1]*t18;
+    const mb_real t20 = t5*t19 + t4*(t12*t19);
+    out[1] = t15 - MB_R(1000.0)*(t16 + t2*t20);
+    out[2] = t15 - MB_R(1000.0)*(t16 + t3*t13);
+    out[3] = -MB_R(1000.0)*(t6*t18 + t3*t20) - MB_R(20000.0)*(t17 + t14*t18);
 }
 
 /* dQ/dv values in the order of dq_dv_pat [4]. */
@@ -191,17 +191,17 @@ void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *rest
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t7 = t2*t5 + t4*(t2*t6);
-    out[0] = -MB_R(250.0)*(t2*t7);
+    out[0] = -MB_R(1000.0)*(t2*t7);
     const mb_real t8 = t3*t5 + t4*(t3*t6);
-    out[1] = -MB_R(500.0)*(t2*t8);
-    out[2] = -MB_R(500.0)*(t3*t7);
+    out[1] = -MB_R(1000.0)*(t2*t8);
+    out[2] = -MB_R(1000.0)*(t3*t7);
     out[3] = -MB_R(1000.0)*(t3*t8);
 }
 
@@ -215,14 +215,14 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     (void)v;
     out[0] = MB_R(0.05)*(v[0]*v[0] + v[1]*v[1]) + MB_R(5e-05)*(v[2]*v[2]);
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
     const mb_real t2 = t1 - MB_R(1.0);
     out[1] = MB_R(10000.0)*(t2*t2);
-    const mb_real t3 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t4 = q[1]/t1;
-    const mb_real t5 = MB_R(0.5)*(v[0]*t3) + v[1]*t4;
+    const mb_real t3 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t4 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t5 = v[0]*t3 + v[1]*t4;
     const mb_real t6 = t5*MB_FABS(t5);
-    out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
+    out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
 /* Global positions of the named points [2 * 3] (x, y). */
