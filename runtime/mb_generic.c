@@ -245,6 +245,7 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
+    if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL (memset(NULL, 0, 0)) */
     rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
@@ -292,6 +293,7 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
+    if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL */
     rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);   /* drivers: constant rows */
     for (int i = 0; i < d->nelem; i++) {
