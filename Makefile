@@ -376,7 +376,7 @@ TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float $(BUILD)/test_embed_
 # built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
 # make valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh).
 # make fuzz [FUZZ_SECONDS=60]: the libFuzzer targets of tests/fuzz (clang; scripts/deps.sh fuzz).
-REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring
+REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring fault_hugek
 SAN_DIR    := $(BUILD)/san
 SAN_OPT    := -O1 -g $(SAN)
 .PHONY: test-san valgrind fuzz fuzz-build

@@ -120,23 +120,68 @@ positional|positional
 --every|--every
 --max-steps|--max-steps
 --out|--out
+--h 1e-400|underflows to 0
+--t-end=1e-400|underflows to 0
+--analysis x|unknown option --analysis
+--alphabet 1|unknown option --alphabet
+--every-other=2|unknown option --every-other=2
+--quiet=1|option --quiet takes no value
+--t-end=|'' for --t-end
 EOF
+# a subnormal value is a finite number (strtod's ERANGE is no error for it): judged on its merits
+run 2 "--h 1e-310" "$SIM" --out "$o" --h 1e-310
+if grep -q "not a finite number" "$T/err"; then bad "--h 1e-310 called not a finite number"; else ok; fi
+# --opt=VALUE is --opt VALUE (--t-end=0.1 was read as --t-end with the value '--out')
+rm -f "$o"
+run 0 "" "$SIM" --t-end=0.05 --quiet --out "$o" --every=10
+if [ "$(wc -l <"$o")" -eq 7 ] && grep -q "^status=ok .* t_end=0.05 " "$T/out"; then ok
+else bad "--t-end=0.05 --every=10: $(cat "$T/out")"; fi
 # --out must name a regular file that can be created: exit 1 (cannot write) or 2 (not a file)
 echo x >"$T/file"
 run 1 "$T/file/x.csv" "$SIM" --t-end 0.01 --out "$T/file/x.csv"
 run 1 "$T/nodir/x.csv" "$SIM" --t-end 0.01 --out "$T/nodir/x.csv"
 no_output "$T/nodir/x.csv"
+# ... and the summary line still ends the output (docs/cli.md: always printed)
+if grep -q "^status=error code=0 .* steps=0 " "$T/out"; then ok; else bad "--out in a missing directory: no summary line: $(cat "$T/out")"; fi
+# the summary line cannot be written (stdout on /dev/full): exit 1, not 0
+inputs=$((inputs + 1))
+timeout 60 "$SIM" --t-end 0.01 --quiet >/dev/full 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "cannot write the summary line" "$T/err"; then ok
+else bad "stdout on /dev/full: exit $rc: $(cat "$T/err")"; fi
 run 2 "for --out" "$SIM" --t-end 0.01 --out "$T"
 run 2 "for --out" "$SIM" --t-end 0.01 --out /dev/null
 long=$(printf 'd%.0s' $(seq 1 5000))
 run 2 "path too long" "$SIM" --t-end 0.01 --out "$T/$long.csv"
-# the CSV cannot be completed (file size limit): exit 1, summary status=error, no file left
+# the CSV cannot be completed (file size limit; SIGXFSZ not ignored by the caller): exit 1,
+# summary status=error, the complete rows written before are renamed into place, no temporary
 inputs=$((inputs + 1))
-(trap '' XFSZ; ulimit -f 2; timeout 60 "$SIM" --t-end 1 --out "$T/big.csv" --quiet >"$T/out" 2>"$T/err")
+(ulimit -f 2; timeout 60 "$SIM" --t-end 1 --out "$T/big.csv" --quiet >"$T/out" 2>"$T/err")
 rc=$?
-if [ $rc -eq 1 ] && grep -q "cannot write" "$T/err" && grep -q "^status=error" "$T/out"; then ok
+if [ $rc -eq 1 ] && grep -q "cannot write .*File too large; the complete rows written before are kept" "$T/err" &&
+   grep -q "^status=error" "$T/out" && [ "$(wc -l <"$T/big.csv")" -gt 2 ] &&
+   awk -F, 'NR == 1 { n = NF } NF != n { exit 1 } END { exit NR < 2 }' "$T/big.csv" &&
+   [ "$(tail -c 1 "$T/big.csv" | od -An -c | tr -d ' ')" = '\n' ]; then ok
 else bad "file size limit: exit $rc: $(cat "$T/err")"; fi
-no_output "$T/big.csv"
+if compgen -G "$T/big.csv.tmp*" >/dev/null; then bad "file size limit: temporary left"; else ok; fi
+# a limit below the header: nothing usable, no file at all
+inputs=$((inputs + 1))
+# (stdout and stderr through a pipe: the limit applies to regular files, so to $T/out too)
+(ulimit -f 0; exec timeout 60 "$SIM" --t-end 0.01 --out "$T/big0.csv" --quiet) 2>&1 | cat >"$T/out"
+if grep -q "^status=error" "$T/out" && grep -q "cannot write" "$T/out"; then ok
+else bad "file size limit 0: $(cat "$T/out")"; fi
+no_output "$T/big0.csv"
+# stdout and stderr closed after a fault (| head -c1: SIGPIPE): the rows up to the fault are
+# renamed into place, no temporary is left
+for sim in "$SIM --h 10 --t-end 100" "$ASIM --t-end 0.02"; do
+    inputs=$((inputs + 1))
+    rm -f "$T/pipe.csv"
+    # shellcheck disable=SC2086
+    timeout 60 $sim --out "$T/pipe.csv" 2>&1 | head -c 1 >/dev/null
+    if [ -s "$T/pipe.csv" ] && ! compgen -G "$T/pipe.csv.tmp*" >/dev/null &&
+       awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$T/pipe.csv"; then ok
+    else bad "$sim | head -c1: CSV missing or temporary left: $(ls "$T"/pipe.csv* 2>&1)"; fi
+done
 
 # an interrupted run (SIGTERM, SIGINT, SIGHUP) leaves neither the CSV nor its temporary
 for sig in TERM INT HUP; do
