@@ -237,6 +237,18 @@ for f in header empty trunc wronghdr shorthdr binary text; do
     run 1 "$f.csv" "$ANIM" --quiet --out "$T/$f.html" "$T/$f.csv"
     no_output "$T/$f.html"
 done
+# finite values whose span overflows (x = +-1e308, or y): the page would get viewBox="-inf -inf
+# inf inf" and R=inf; an error naming the file, no page
+for c in 2 3; do
+    { head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "1e308"; print }'
+      sed -n 4p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "-1.7e308"; print }'; } >"$T/huge$c.csv"
+    run 1 "huge$c.csv: the positions span more than a double can hold" "$ANIM" --out "$T/huge$c.html" "$T/huge$c.csv"
+    no_output "$T/huge$c.html"
+done
+# subnormal values are finite numbers (strtod's ERANGE): the page is written with every row
+{ head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, 'BEGIN { OFS = "," } { $3 = "1e-310"; $4 = "-4.9e-324"; print }'; } >"$T/sub.csv"
+run 0 "(2 frames" "$ANIM" --out "$T/sub.html" "$T/sub.csv"
+if grep -q "not a finite number" "$T/err"; then bad "subnormal CSV value called not a finite number"; else ok; fi
 run 1 "nonexistent.csv" "$ANIM" --out "$T/n.html" "$T/nonexistent.csv"
 no_output "$T/n.html"
 # NaN and infinity rows end the animation there with a warning (a diverged run still shows)
