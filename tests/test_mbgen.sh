@@ -107,6 +107,42 @@ if [ -f generator/emit.lua ]; then
     else bad "stale output not rewritten cleanly: $err"; fi
 fi
 
+# ---- all or nothing across <name>.c, <name>.h and <name>_data.c (docs/cli.md)
+# a destination that is not a regular file stops everything before any rename
+mkdir -p "$tmp/aon"
+run models/double_pendulum.lua -o "$tmp/aon"
+echo stale >"$tmp/aon/double_pendulum.c"; echo stale >"$tmp/aon/double_pendulum.h"
+rm -f "$tmp/aon/double_pendulum_data.c"; mkdir "$tmp/aon/double_pendulum_data.c"
+run models/double_pendulum.lua -o "$tmp/aon"
+if [ "$rc" -eq 1 ] && [[ "$err" == *"double_pendulum_data.c': it exists and is not a regular file"* ]] &&
+   [ "$(cat "$tmp/aon/double_pendulum.c" "$tmp/aon/double_pendulum.h")" = "$(printf 'stale\nstale')" ] &&
+   [ "$(ls "$tmp/aon" | wc -l)" -eq 3 ]; then ok
+else bad "partial output set (directory in the way): exit $rc: $err: $(ls "$tmp/aon")"; fi
+# a rename that fails after others succeeded (rename() made to fail for *_data.c by a preloaded
+# shim): the files renamed before are put back, new ones removed, no temporary or backup left
+cat >"$tmp/shim.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+int rename(const char *a, const char *b)
+{
+    static int (*real)(const char *, const char *);
+    size_t n = strlen(b);
+    if (n > 7 && strcmp(b + n - 7, "_data.c") == 0) { errno = EIO; return -1; }
+    if (!real) real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+    return real(a, b);
+}
+SHIM
+if cc -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl 2>"$tmp/shim.err"; then
+    rm -rf "$tmp/aon"; mkdir -p "$tmp/aon"
+    echo stale >"$tmp/aon/andrews.c"      # replaced, then restored; andrews.h new, then removed
+    LD_PRELOAD=$tmp/shim.so ASAN_OPTIONS=verify_asan_link_order=0 run models/andrews.lua -o "$tmp/aon"
+    if [ "$rc" -eq 1 ] && [[ "$err" == *"cannot rename to '$tmp/aon/andrews_data.c'"*"no file changed"* ]] &&
+       [ "$(cat "$tmp/aon/andrews.c")" = stale ] && [ "$(ls "$tmp/aon")" = andrews.c ]; then ok
+    else bad "partial output set (failed rename): exit $rc: $err: $(ls "$tmp/aon")"; fi
+else bad "cannot build the rename shim: $(cat "$tmp/shim.err")"; fi
+
 # ---- the validated table handed to the back end (GENERATOR_CONTRACT.md), via --dump
 # dump_has MODEL ARGS -- LINE...: every LINE appears in the dump
 dump_has() {
