@@ -626,11 +626,13 @@ local function make_env(S)
   env.prismatic = element("prismatic", { axis = true, angle = true }, 2, function(el, f, line, what)
     if f.axis == nil then S.fail(line, "%s: axis is missing", what) end
     local a = vec(S, line, what .. " axis", f.axis, 2)
-    local len = msqrt(a[1] * a[1] + a[2] * a[2])
-    if not (len > 1e-12) or not is_finite(len) then
-      S.fail(line, "%s: axis has zero length", what)
-    end
-    el.axis = { a[1] / len, a[2] / len }
+    -- length scaled by the larger component: { 1e308, 1e308 } is long, not "zero length"
+    -- (its squares overflowed), and { 1e-200, 0 } does not underflow to 0
+    local m = mabs(a[1]) > mabs(a[2]) and mabs(a[1]) or mabs(a[2])
+    if m == 0 then S.fail(line, "%s: axis has zero length", what) end
+    local u1, u2 = a[1] / m, a[2] / m
+    local len = msqrt(u1 * u1 + u2 * u2)
+    el.axis = { u1 / len, u2 / len }
     el.angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle)
   end)
   env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
