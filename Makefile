@@ -390,16 +390,20 @@ TEST_PROGS += $(BUILD)/test_embed $(BUILD)/test_embed_float $(BUILD)/test_embed_
 # built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
 # make valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh).
 # make fuzz [FUZZ_SECONDS=60]: the libFuzzer targets of tests/fuzz (clang; scripts/deps.sh fuzz).
-REL_MODELS := fault_noassembly fault_blowup fault_spin
+REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring fault_hugek
 SAN_DIR    := $(BUILD)/san
 SAN_OPT    := -O1 -g $(SAN)
 .PHONY: test-san valgrind fuzz fuzz-build
-.SECONDARY: $(REL_MODELS:%=$(BUILD)/gen_fault/%.c)
+.SECONDARY: $(REL_MODELS:%=$(BUILD)/gen_fault/%.c) $(REL_MODELS:%=$(BUILD)/gen_fault/%_data.c)
 
 $(BUILD)/gen_fault/%.c: tests/models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL) | $(BUILD)
-	$(BUILD)/mbgen $< -o $(BUILD)/gen_fault && touch $@
-$(BUILD)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
+	$(BUILD)/mbgen $< -o $(BUILD)/gen_fault && touch $@ $(BUILD)/gen_fault/$*_data.c
+$(BUILD)/gen_fault/%_data.c: $(BUILD)/gen_fault/%.c
+	@test -f $@ && touch $@
+# (with the generic evaluator: --eval generic runs on the fault models too)
+$(BUILD)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fault_$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
+	    $(BUILD)/gen_fault/fault_$*_data.c runtime/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
 
 TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
 test: $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
@@ -407,15 +411,18 @@ test: $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andr
 
 # sanitizer builds: everything from source with -O1 -g -fsanitize=address,undefined
 SAN_SIM_DEP := $(SIM_MAIN) runtime/mb_progress.h $(RT_SRC) $(RT_HDR) Makefile
-$(SAN_DIR)/%_sim: generated/%.c $(SAN_SIM_DEP)
+# (the simulators with the generic evaluator, as in the normal build: --eval generic under ASan)
+$(SAN_DIR)/%_sim: generated/%.c generated/%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
+	    generated/$*_data.c runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
-$(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(SAN_SIM_DEP)
+$(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
+	    $(BUILD)/gen_fault/fault_$*_data.c runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* runtime/mb_anim_main.c generated/$*.c -lm -o $@

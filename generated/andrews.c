@@ -110,6 +110,9 @@ static int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 20; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -410,6 +413,9 @@ static int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 /* Solve with the factors of andrews_s_ldl: b (original order) is overwritten. */
 static void andrews_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[0];
     y[1] = b[1];
     y[2] = b[16];
@@ -570,6 +576,9 @@ static int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 21; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -880,6 +889,9 @@ static int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 /* Solve with the factors of andrews_a_ldl: b (original order) is overwritten. */
 static void andrews_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[15];
     y[1] = b[16];
     y[2] = b[17];
@@ -1013,6 +1025,7 @@ static void andrews_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
 static int andrews_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[21] * inv;
@@ -1458,6 +1471,9 @@ static int andrews_a_lu(mb_real *restrict F)
 /* Solve with the factors of andrews_a_lu: b (original order) is overwritten. */
 static void andrews_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[15];
     y[1] = b[16];
     y[2] = b[17];
@@ -2063,11 +2079,11 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
-    const mb_real t5 = MB_SQRT(t3*t3 + t4*t4);
+    const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    out[18] = MB_R(4530.0)*(t6*(t3/t5));
-    out[19] = MB_R(4530.0)*(t6*(t4/t5));
-    out[20] = MB_R(4530.0)*(t6*((t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0) + t2*t4)/t5));
+    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0)));
+    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0)));
+    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
@@ -2083,30 +2099,31 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
-    const mb_real t5 = MB_SQRT(t3*t3 + t4*t4);
-    const mb_real t6 = t5 - MB_R(0.07785);
-    const mb_real t7 = t3/t5;
-    const mb_real t8 = t7*t7;
-    out[0] = MB_R(4530.0)*(t6*((t8 - MB_R(1.0))/t5) - t8);
-    const mb_real t9 = t4/t5;
-    const mb_real t10 = t7*t9;
-    const mb_real t11 = MB_R(4530.0)*(t6*(t10/t5) - t10);
+    const mb_real t5 = MB_HYPOT(t3, t4);
+    const mb_real t6 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    const mb_real t7 = t6*t6;
+    const mb_real t8 = t5 - MB_R(0.07785);
+    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
+    const mb_real t9 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    const mb_real t10 = t6*t9;
+    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_R(0.0) ? -t10/t5 : MB_R(0.0)));
     out[1] = t11;
     const mb_real t12 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t13 = (t3*t12 + t2*t4)/t5;
-    const mb_real t14 = t7*t13;
-    const mb_real t15 = MB_R(4530.0)*(t6*((t14 - t12)/t5) - t14);
+    const mb_real t13 = (t5 > MB_R(0.0) ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
+    const mb_real t14 = t6*t13;
+    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_R(0.0) ? (t12 - t14)/t5 : MB_R(0.0)));
     out[2] = t15;
     out[3] = t11;
     const mb_real t16 = t9*t9;
-    out[4] = MB_R(4530.0)*(t6*((t16 - MB_R(1.0))/t5) - t16);
+    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
     const mb_real t17 = t9*t13;
-    const mb_real t18 = MB_R(4530.0)*(t6*((t17 - t2)/t5) - t17);
+    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_R(0.0) ? (t2 - t17)/t5 : MB_R(0.0)));
     out[5] = t18;
     out[6] = t15;
     out[7] = t18;
     const mb_real t19 = t13*t13;
-    out[8] = MB_R(4530.0)*(t6*((t19 + (t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12 + (t4*t12 - t2*t2)))/t5) - t19);
+    const mb_real t20 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
+    out[8] = -MB_R(4530.0)*(t19 + t8*t20);
 }
 
 /* dQ/dv values in the order of dq_dv_pat [0]. */
@@ -2135,10 +2152,9 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[0] = t3 + MB_R(9.56e-06)*(v[17]*v[17]) + MB_R(0.011865)*(v[18]*v[18]) + MB_R(0.011865)*(v[19]*v[19]) + MB_R(2.6275e-06)*(v[20]*v[20]);
     const mb_real t4 = MB_COS(q[20]);
     const mb_real t5 = MB_SIN(q[20]);
-    const mb_real t6 = MB_R(0.014) - (q[18] + (MB_R(0.00957)*t4 - MB_R(0.00074)*t5));
-    const mb_real t7 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t5 + MB_R(0.00074)*t4));
-    const mb_real t8 = MB_SQRT(t6*t6 + t7*t7) - MB_R(0.07785);
-    out[1] = MB_R(2265.0)*(t8*t8);
+    const mb_real t6 = MB_HYPOT(MB_R(0.014) - (q[18] + (MB_R(0.00957)*t4 - MB_R(0.00074)*t5)), MB_R(0.072) - (q[19] + (MB_R(0.00957)*t5 + MB_R(0.00074)*t4)));
+    const mb_real t7 = t6 - MB_R(0.07785);
+    out[1] = MB_R(2265.0)*(t7*t7);
     out[2] = MB_R(0.033)*v[2];
 }
 
@@ -2391,15 +2407,15 @@ void andrews_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, c
     const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
-    const mb_real t5 = MB_SQRT(t3*t3 + t4*t4);
+    const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    const mb_real t7 = t3/t5;
-    force[18] = MB_R(4530.0)*(t6*t7);
-    const mb_real t8 = t4/t5;
-    force[19] = MB_R(4530.0)*(t6*t8);
+    const mb_real t7 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    force[18] = -MB_R(4530.0)*(t6*t7);
+    const mb_real t8 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    force[19] = -MB_R(4530.0)*(t6*t8);
     const mb_real t9 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t10 = (t3*t9 + t2*t4)/t5;
-    force[20] = MB_R(4530.0)*(t6*t10);
+    const mb_real t10 = (t5 > MB_R(0.0) ? (-(t3*t9) - t2*t4)/t5 : MB_R(0.0));
+    force[20] = -MB_R(4530.0)*(t6*t10);
     phi_q_dot[0] = MB_R(0.0);
     const mb_real t11 = v[2]*MB_COS(q[2]);
     phi_q_dot[1] = -MB_R(0.00092)*t11;
@@ -2485,23 +2501,24 @@ void andrews_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, c
     phi_q_dot[62] = MB_R(0.0);
     phi_q_dot[63] = -(v[20]*(t22 - MB_R(0.01874)*t0));
     const mb_real t31 = t7*t7;
-    dq_dq[0] = MB_R(4530.0)*(t6*((t31 - MB_R(1.0))/t5) - t31);
+    dq_dq[0] = -MB_R(4530.0)*(t31 + t6*(t5 > MB_R(0.0) ? (MB_R(1.0) - t31)/t5 : MB_R(0.0)));
     const mb_real t32 = t7*t8;
-    const mb_real t33 = MB_R(4530.0)*(t6*(t32/t5) - t32);
+    const mb_real t33 = -MB_R(4530.0)*(t32 + t6*(t5 > MB_R(0.0) ? -t32/t5 : MB_R(0.0)));
     dq_dq[1] = t33;
     const mb_real t34 = t7*t10;
-    const mb_real t35 = MB_R(4530.0)*(t6*((t34 - t9)/t5) - t34);
+    const mb_real t35 = -MB_R(4530.0)*(t34 + t6*(t5 > MB_R(0.0) ? (t9 - t34)/t5 : MB_R(0.0)));
     dq_dq[2] = t35;
     dq_dq[3] = t33;
     const mb_real t36 = t8*t8;
-    dq_dq[4] = MB_R(4530.0)*(t6*((t36 - MB_R(1.0))/t5) - t36);
+    dq_dq[4] = -MB_R(4530.0)*(t36 + t6*(t5 > MB_R(0.0) ? (MB_R(1.0) - t36)/t5 : MB_R(0.0)));
     const mb_real t37 = t8*t10;
-    const mb_real t38 = MB_R(4530.0)*(t6*((t37 - t2)/t5) - t37);
+    const mb_real t38 = -MB_R(4530.0)*(t37 + t6*(t5 > MB_R(0.0) ? (t2 - t37)/t5 : MB_R(0.0)));
     dq_dq[5] = t38;
     dq_dq[6] = t35;
     dq_dq[7] = t38;
     const mb_real t39 = t10*t10;
-    dq_dq[8] = MB_R(4530.0)*(t6*((t39 + (t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t9*t9 + (t4*t9 - t2*t2)))/t5) - t39);
+    const mb_real t40 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t9*t9) - (t4*t9 - t2*t2) - t39)/t5 : MB_R(0.0));
+    dq_dq[8] = -MB_R(4530.0)*(t39 + t6*t40);
 }
 
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */

@@ -75,6 +75,9 @@ static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 8; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -157,6 +160,9 @@ static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 /* Solve with the factors of chain_s_ldl: b (original order) is overwritten. */
 static void chain_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[6];
     y[1] = b[7];
     y[2] = b[4];
@@ -226,6 +232,9 @@ static int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 12; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -386,6 +395,9 @@ static int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 /* Solve with the factors of chain_a_ldl: b (original order) is overwritten. */
 static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[9];
     y[1] = b[10];
     y[2] = b[11];
@@ -461,6 +473,7 @@ static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
 static int chain_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[12] * inv;
@@ -686,6 +699,9 @@ static int chain_a_lu(mb_real *restrict F)
 /* Solve with the factors of chain_a_lu: b (original order) is overwritten. */
 static void chain_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[9];
     y[1] = b[10];
     y[2] = b[11];

@@ -64,6 +64,9 @@ static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 4; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -100,6 +103,9 @@ static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 /* Solve with the factors of double_pendulum_s_ldl: b (original order) is overwritten. */
 static void double_pendulum_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[0];
     y[1] = b[1];
     y[2] = b[2];
@@ -146,6 +152,9 @@ static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 6; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -205,6 +214,9 @@ static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 /* Solve with the factors of double_pendulum_a_ldl: b (original order) is overwritten. */
 static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[1];
     y[1] = b[4];
     y[2] = b[0];
@@ -241,6 +253,7 @@ static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *rest
 static int double_pendulum_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[6] * inv;
@@ -318,6 +331,9 @@ static int double_pendulum_a_lu(mb_real *restrict F)
 /* Solve with the factors of double_pendulum_a_lu: b (original order) is overwritten. */
 static void double_pendulum_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[1];
     y[1] = b[4];
     y[2] = b[0];

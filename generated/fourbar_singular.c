@@ -71,6 +71,9 @@ static int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 8; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -153,6 +156,9 @@ static int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
 /* Solve with the factors of fourbar_singular_s_ldl: b (original order) is overwritten. */
 static void fourbar_singular_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[6];
     y[1] = b[7];
     y[2] = b[4];
@@ -222,6 +228,9 @@ static int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 9; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -328,6 +337,9 @@ static int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
 /* Solve with the factors of fourbar_singular_a_ldl: b (original order) is overwritten. */
 static void fourbar_singular_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[1];
     y[1] = b[6];
     y[2] = b[7];
@@ -383,6 +395,7 @@ static void fourbar_singular_a_ldl_solve(const mb_real *restrict F, mb_real *res
 static int fourbar_singular_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[9] * inv;
@@ -528,6 +541,9 @@ static int fourbar_singular_a_lu(mb_real *restrict F)
 /* Solve with the factors of fourbar_singular_a_lu: b (original order) is overwritten. */
 static void fourbar_singular_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[1];
     y[1] = b[6];
     y[2] = b[7];

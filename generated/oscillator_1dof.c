@@ -78,6 +78,9 @@ static const int oscillator_1dof_dq_dv_col[4] = {
 static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     int i;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 2; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
@@ -87,6 +90,9 @@ static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 /* Solve with the factors of oscillator_1dof_s_ldl: b (original order) is overwritten. */
 static void oscillator_1dof_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[0];
     y[1] = b[1];
     y[1] = y[1] / F[1];
@@ -113,6 +119,9 @@ static int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 3; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -127,6 +136,9 @@ static int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
 /* Solve with the factors of oscillator_1dof_a_ldl: b (original order) is overwritten. */
 static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[0];
     y[1] = b[1];
     y[2] = b[2];
@@ -144,6 +156,7 @@ static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *rest
 static int oscillator_1dof_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[3] * inv;
@@ -158,6 +171,9 @@ static int oscillator_1dof_a_lu(mb_real *restrict F)
 /* Solve with the factors of oscillator_1dof_a_lu: b (original order) is overwritten. */
 static void oscillator_1dof_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[0];
     y[1] = b[1];
     y[2] = b[2];
@@ -298,13 +314,13 @@ void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *restrict
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = t4*MB_FABS(t4);
     const mb_real t6 = t1 - MB_R(1.0);
-    out[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t2*t5) - MB_R(10000.0)*(t6*t2);
+    out[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t5) - MB_R(20000.0)*(t6*t2);
     out[1] = -MB_R(1000.0)*(t3*t5) - MB_R(20000.0)*(t6*t3);
     out[2] = MB_R(0.0);
 }
@@ -318,30 +334,30 @@ void oscillator_1dof_dforce_dq(const mb_model *m, mb_real t, const mb_real *rest
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = t4*t5;
     const mb_real t7 = t2*t2;
-    const mb_real t8 = (MB_R(2.0) - MB_R(0.5)*t7)/t1;
+    const mb_real t8 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t7)/t1 : MB_R(0.0));
     const mb_real t9 = t2*t3;
-    const mb_real t10 = t9/t1;
-    const mb_real t11 = MB_R(0.5)*(v[0]*t8) - MB_R(0.5)*(v[1]*t10);
+    const mb_real t10 = (t1 > MB_R(0.0) ? -t9/t1 : MB_R(0.0));
+    const mb_real t11 = v[0]*t8 + v[1]*t10;
     const mb_real t12 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t13 = t5*t11 + t4*(t11*t12);
     const mb_real t14 = t1 - MB_R(1.0);
-    out[0] = -MB_R(500.0)*(t6*t8 + t2*t13) - MB_R(10000.0)*(MB_R(0.5)*t7 + t14*t8);
-    const mb_real t15 = t3*t3;
-    const mb_real t16 = (MB_R(1.0) - t15)/t1;
-    const mb_real t17 = v[1]*t16 - MB_R(0.5)*(v[0]*t10);
-    const mb_real t18 = t5*t17 + t4*(t12*t17);
-    const mb_real t19 = t6*t10;
-    const mb_real t20 = t14*t10;
-    out[1] = -MB_R(500.0)*(t2*t18 - t19) - MB_R(10000.0)*(t9 - t20);
-    out[2] = -MB_R(1000.0)*(t3*t13 - MB_R(0.5)*t19) - MB_R(20000.0)*(MB_R(0.5)*t9 - MB_R(0.5)*t20);
-    out[3] = -MB_R(1000.0)*(t6*t16 + t3*t18) - MB_R(20000.0)*(t15 + t14*t16);
+    out[0] = -MB_R(1000.0)*(t6*t8 + t2*t13) - MB_R(20000.0)*(t7 + t14*t8);
+    const mb_real t15 = -MB_R(20000.0)*(t9 + t14*t10);
+    const mb_real t16 = t6*t10;
+    const mb_real t17 = t3*t3;
+    const mb_real t18 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t17)/t1 : MB_R(0.0));
+    const mb_real t19 = v[0]*t10 + v[1]*t18;
+    const mb_real t20 = t5*t19 + t4*(t12*t19);
+    out[1] = t15 - MB_R(1000.0)*(t16 + t2*t20);
+    out[2] = t15 - MB_R(1000.0)*(t16 + t3*t13);
+    out[3] = -MB_R(1000.0)*(t6*t18 + t3*t20) - MB_R(20000.0)*(t17 + t14*t18);
 }
 
 /* dQ/dv values in the order of dq_dv_pat [4]. */
@@ -353,17 +369,17 @@ void oscillator_1dof_dforce_dv(const mb_model *m, mb_real t, const mb_real *rest
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t7 = t2*t5 + t4*(t2*t6);
-    out[0] = -MB_R(250.0)*(t2*t7);
+    out[0] = -MB_R(1000.0)*(t2*t7);
     const mb_real t8 = t3*t5 + t4*(t3*t6);
-    out[1] = -MB_R(500.0)*(t2*t8);
-    out[2] = -MB_R(500.0)*(t3*t7);
+    out[1] = -MB_R(1000.0)*(t2*t8);
+    out[2] = -MB_R(1000.0)*(t3*t7);
     out[3] = -MB_R(1000.0)*(t3*t8);
 }
 
@@ -377,14 +393,14 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     (void)v;
     out[0] = MB_R(0.05)*(v[0]*v[0] + v[1]*v[1]) + MB_R(5e-05)*(v[2]*v[2]);
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
     const mb_real t2 = t1 - MB_R(1.0);
     out[1] = MB_R(10000.0)*(t2*t2);
-    const mb_real t3 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t4 = q[1]/t1;
-    const mb_real t5 = MB_R(0.5)*(v[0]*t3) + v[1]*t4;
+    const mb_real t3 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t4 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t5 = v[0]*t3 + v[1]*t4;
     const mb_real t6 = t5*MB_FABS(t5);
-    out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
+    out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
 /* Global positions of the named points [2 * 3] (x, y). */
@@ -423,40 +439,40 @@ void oscillator_1dof_eval_dyn(const mb_model *m, mb_real t, const mb_real *restr
     (void)q;
     (void)v;
     const mb_real t0 = MB_R(1.0) + q[0];
-    const mb_real t1 = MB_SQRT(t0*t0 + q[1]*q[1]);
-    const mb_real t2 = (MB_R(2.0) + MB_R(2.0)*q[0])/t1;
-    const mb_real t3 = q[1]/t1;
-    const mb_real t4 = MB_R(0.5)*(v[0]*t2) + v[1]*t3;
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_R(0.0) ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
     const mb_real t5 = MB_FABS(t4);
     const mb_real t6 = t4*t5;
     const mb_real t7 = t1 - MB_R(1.0);
-    force[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(500.0)*(t2*t6) - MB_R(10000.0)*(t7*t2);
+    force[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t6) - MB_R(20000.0)*(t7*t2);
     force[1] = -MB_R(1000.0)*(t3*t6) - MB_R(20000.0)*(t7*t3);
     force[2] = MB_R(0.0);
     phi_q_dot[0] = MB_R(0.0);
     phi_q_dot[1] = MB_R(0.0);
     const mb_real t8 = t2*t2;
-    const mb_real t9 = (MB_R(2.0) - MB_R(0.5)*t8)/t1;
+    const mb_real t9 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t8)/t1 : MB_R(0.0));
     const mb_real t10 = t2*t3;
-    const mb_real t11 = t10/t1;
-    const mb_real t12 = MB_R(0.5)*(v[0]*t9) - MB_R(0.5)*(v[1]*t11);
+    const mb_real t11 = (t1 > MB_R(0.0) ? -t10/t1 : MB_R(0.0));
+    const mb_real t12 = v[0]*t9 + v[1]*t11;
     const mb_real t13 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t14 = t5*t12 + t4*(t12*t13);
-    dq_dq[0] = -MB_R(500.0)*(t6*t9 + t2*t14) - MB_R(10000.0)*(MB_R(0.5)*t8 + t7*t9);
-    const mb_real t15 = t3*t3;
-    const mb_real t16 = (MB_R(1.0) - t15)/t1;
-    const mb_real t17 = v[1]*t16 - MB_R(0.5)*(v[0]*t11);
-    const mb_real t18 = t5*t17 + t4*(t13*t17);
-    const mb_real t19 = t6*t11;
-    const mb_real t20 = t7*t11;
-    dq_dq[1] = -MB_R(500.0)*(t2*t18 - t19) - MB_R(10000.0)*(t10 - t20);
-    dq_dq[2] = -MB_R(1000.0)*(t3*t14 - MB_R(0.5)*t19) - MB_R(20000.0)*(MB_R(0.5)*t10 - MB_R(0.5)*t20);
-    dq_dq[3] = -MB_R(1000.0)*(t6*t16 + t3*t18) - MB_R(20000.0)*(t15 + t7*t16);
+    dq_dq[0] = -MB_R(1000.0)*(t6*t9 + t2*t14) - MB_R(20000.0)*(t8 + t7*t9);
+    const mb_real t15 = -MB_R(20000.0)*(t10 + t7*t11);
+    const mb_real t16 = t6*t11;
+    const mb_real t17 = t3*t3;
+    const mb_real t18 = (t1 > MB_R(0.0) ? (MB_R(1.0) - t17)/t1 : MB_R(0.0));
+    const mb_real t19 = v[0]*t11 + v[1]*t18;
+    const mb_real t20 = t5*t19 + t4*(t13*t19);
+    dq_dq[1] = t15 - MB_R(1000.0)*(t16 + t2*t20);
+    dq_dq[2] = t15 - MB_R(1000.0)*(t16 + t3*t14);
+    dq_dq[3] = -MB_R(1000.0)*(t6*t18 + t3*t20) - MB_R(20000.0)*(t17 + t7*t18);
     const mb_real t21 = t2*t5 + t4*(t2*t13);
-    dq_dv[0] = -MB_R(250.0)*(t2*t21);
+    dq_dv[0] = -MB_R(1000.0)*(t2*t21);
     const mb_real t22 = t3*t5 + t4*(t3*t13);
-    dq_dv[1] = -MB_R(500.0)*(t2*t22);
-    dq_dv[2] = -MB_R(500.0)*(t3*t21);
+    dq_dv[1] = -MB_R(1000.0)*(t2*t22);
+    dq_dv[2] = -MB_R(1000.0)*(t3*t21);
     dq_dv[3] = -MB_R(1000.0)*(t3*t22);
 }
 

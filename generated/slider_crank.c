@@ -71,6 +71,9 @@ static int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 8; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -136,6 +139,9 @@ static int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real
 /* Solve with the factors of slider_crank_s_ldl: b (original order) is overwritten. */
 static void slider_crank_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[7];
     y[1] = b[4];
     y[2] = b[5];
@@ -201,6 +207,9 @@ static int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real
 {
     int i;
     mb_real inv, y;
+    (void)F;
+    (void)d0;
+    (void)tol;
     for (i = 0; i < 9; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
@@ -279,6 +288,9 @@ static int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real
 /* Solve with the factors of slider_crank_a_ldl: b (original order) is overwritten. */
 static void slider_crank_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[7];
     y[1] = b[6];
     y[2] = b[0];
@@ -328,6 +340,7 @@ static void slider_crank_a_ldl_solve(const mb_real *restrict F, mb_real *restric
 static int slider_crank_a_lu(mb_real *restrict F)
 {
     mb_real inv, lpk, up;
+    (void)F;
     if (F[0] == 0) return 0;
     inv = 1 / F[0];
     lpk = F[9] * inv;
@@ -430,6 +443,9 @@ static int slider_crank_a_lu(mb_real *restrict F)
 /* Solve with the factors of slider_crank_a_lu: b (original order) is overwritten. */
 static void slider_crank_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)
 {
+    (void)F;
+    (void)b;
+    (void)y;
     y[0] = b[7];
     y[1] = b[6];
     y[2] = b[0];

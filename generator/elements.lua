@@ -60,13 +60,15 @@ function E.prismatic(el, ctx)
                      { name = el.name .. ".perp", e = nx * (xb - xa) + ny * (yb - ya) } } }
 end
 
--- Point-to-point spring-damper: l = |r_Q - r_P|, V = k (l - l0)^2 / 2,
+-- Point-to-point spring-damper: l = |r_Q - r_P| (hypot), V = k (l - l0)^2 / 2,
 -- damper force F = c ldot + c2 ldot |ldot| (tension positive), Q_nc = -(dl/dq)^T F.
 function E.spring(el, ctx)
     local xa, ya = ctx.pos(el.a)
     local xb, yb = ctx.pos(el.b)
     local dx, dy = xb - xa, yb - ya
-    local l = sym.sqrt(dx * dx + dy * dy)
+    -- hypot: no underflow of dx*dx near |d| = 1e-162; at l = 0 the direction (and so the force
+    -- k l0 along it) is taken as zero (sym.sdiv in the derivatives)
+    local l = sym.hypot(dx, dy)
     local out = { V = 0.5 * el.k * (l - el.l0) ^ 2, qnc = {} }
     local c, c2 = el.c or 0, el.c2 or 0
     if c ~= 0 or c2 ~= 0 then

@@ -102,11 +102,13 @@ local function derive(M)
     end
 
     -- element contributions in declaration order
-    local phi, phinames = {}, {}
-    local Vterms, qnc = {}, {}
+    local phi, phinames, phiwho = {}, {}, {}
+    local Vterms, qnc, Vwho = {}, {}, {}
+    local function who(x) return x.kind and (x.kind .. ' "' .. x.name .. '"') or ('body "' .. x.name .. '"') end
     for k = 1, nq do qnc[k] = sym.num(0) end
     local springs = {}
     for _, el in ipairs(M.elements) do
+        ctext.at(el.line, who(el))
         local f = elements[el.kind]
         if not f then uerr(M, el.line, "unknown element kind '" .. tostring(el.kind) .. "'") end
         local ok, c = pcall(f, el, ctx)
@@ -117,30 +119,36 @@ local function derive(M)
         for _, p in ipairs(c.phi or {}) do
             phi[#phi + 1] = p.e
             phinames[#phinames + 1] = p.name
+            phiwho[#phi] = el
         end
-        if c.V then Vterms[#Vterms + 1] = c.V end
+        if c.V then Vterms[#Vterms + 1], Vwho[#Vterms + 1] = c.V, el end
         for _, f2 in ipairs(c.qnc or {}) do qnc[f2.k] = qnc[f2.k] + f2.e end
         if el.kind == "spring" then springs[#springs + 1] = el end
     end
     local g = M.gravity or { 0, -9.81 }
     for i, b in ipairs(M.bodies) do
-        Vterms[#Vterms + 1] = elements.gravity(b, i, g, ctx)
+        ctext.at(b.line, who(b))
+        Vterms[#Vterms + 1], Vwho[#Vterms + 1] = elements.gravity(b, i, g, ctx), b
     end
 
     -- Q = -dV/dq + Q_nc, each potential differentiated only where it depends on q_k
     local Q = {}
     for k = 1, nq do Q[k] = sym.num(0) end
     local Vtot = sym.num(0)
-    for _, V in ipairs(Vterms) do
+    for iv, V in ipairs(Vterms) do
+        ctext.at(Vwho[iv].line, who(Vwho[iv]))
         Vtot = Vtot + V
         for _, k in ipairs(ks(V, qidx)) do Q[k] = Q[k] - sym.d(V, q[k]) end
     end
     local Pnc, T = sym.num(0), sym.num(0)
     for k = 1, nq do
+        local b = M.bodies[(k - 1) // 3 + 1]
+        ctext.at(b.line, "the forces on " .. who(b))
         Q[k] = Q[k] + qnc[k]
         Pnc = Pnc + qnc[k] * v[k]
     end
     for i, b in ipairs(M.bodies) do
+        ctext.at(b.line, who(b))
         local J = { b.mass, b.mass, b.inertia }
         for j = 1, 3 do
             local k = 3 * i - 3 + j
@@ -153,6 +161,7 @@ local function derive(M)
     local phiq, phiq_dot = {}, {}
     local phit, gamma = {}, {}
     for i = 1, nc do
+        ctext.at(phiwho[i].line, who(phiwho[i]))
         local w = sym.num(0)         -- Phi_q v for row i
         for _, k in ipairs(ks(phi[i], qidx)) do
             local e = sym.d(phi[i], q[k])
@@ -171,6 +180,8 @@ local function derive(M)
     -- dQ/dq, dQ/dv (sparse)
     local dqdq, dqdv = {}, {}
     for k = 1, nq do
+        local b = M.bodies[(k - 1) // 3 + 1]
+        ctext.at(b.line, "the forces on " .. who(b))
         for _, j in ipairs(ks(Q[k], qidx)) do
             local e = sym.d(Q[k], q[j])
             if not sym.iszero(e) then dqdq[#dqdq + 1] = { r = k - 1, c = j - 1, e = e } end
@@ -248,7 +259,7 @@ end
 function emit.generate(M, opts)
     opts = opts or {}
     local name = M.name
-    local D = derive(M)
+    local D = ctext.numeric(M, derive, M)
     local uname = name:upper()
 
     local stats = {}
@@ -436,7 +447,9 @@ function emit.generate(M, opts)
     local dopts = {}
     for k, x in pairs(opts) do dopts[k] = x end        -- a copy; order irrelevant
     dopts.derived = D
-    for _, f in ipairs(require("emit_data").generate(M, dopts)) do files[#files + 1] = f end
+    for _, f in ipairs(ctext.numeric(M, require("emit_data").generate, M, dopts)) do
+        files[#files + 1] = f
+    end
     return files, stats
 end
 

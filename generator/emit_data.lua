@@ -115,6 +115,7 @@ local function elements(M, D, T)
     end
 
     for _, el in ipairs(M.elements) do
+        ctext.at(el.line, el.kind .. ' "' .. el.name .. '"')
         local r = { kind = 0, a = -1, b = -1, sa = { 0, 0 }, sb = { 0, 0 }, par = { 0, 0, 0, 0 },
                     flag = 0, row = -1, col = {}, tf = { -1, -1, -1 }, jslot = -1, qslot = -1,
                     vslot = -1, name = el.name }

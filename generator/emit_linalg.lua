@@ -24,6 +24,9 @@ function M.functions(name, tag, S, lu)
     w("{")
     w("    int i;")
     if nl > 0 then w("    mb_real inv, y;") end
+    w("    (void)F;")
+    w("    (void)d0;")
+    w("    (void)tol;")
     w("    for (i = 0; i < " .. n .. "; i++) d0[i] = F[i];")
     local u = 1
     for k = 0, n - 1 do
@@ -57,6 +60,9 @@ function M.functions(name, tag, S, lu)
     w("/* Solve with the factors of " .. pre .. "_ldl: b (original order) is overwritten. */")
     w("static void " .. pre .. "_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)")
     w("{")
+    w("    (void)F;")
+    w("    (void)b;")
+    w("    (void)y;")
     forward()
     for k = n - 1, 0, -1 do
         local p0, p1 = col(k)
@@ -74,6 +80,7 @@ function M.functions(name, tag, S, lu)
         w("static int " .. pre .. "_lu(mb_real *restrict F)")
         w("{")
         if nl > 0 then w("    mb_real inv, lpk, up;") end
+        w("    (void)F;")
         u = 1
         for k = 0, n - 1 do
             w(string.format("    if (F[%d] == 0) return %d;", k, k))
@@ -101,6 +108,9 @@ function M.functions(name, tag, S, lu)
         w("/* Solve with the factors of " .. pre .. "_lu: b (original order) is overwritten. */")
         w("static void " .. pre .. "_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)")
         w("{")
+        w("    (void)F;")
+        w("    (void)b;")
+        w("    (void)y;")
         forward()
         for k = n - 1, 0, -1 do
             local p0, p1 = col(k)

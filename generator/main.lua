@@ -146,6 +146,9 @@ for _, f in ipairs(list) do
   if type(f) ~= "table" or type(f.name) ~= "string" or type(f.content) ~= "string" then
     error("emit.generate returned a bad file entry", 0)
   end
+  -- every comment and literal ends where the generator meant it to (ctext.lua): outside text
+  -- that slipped through unsanitized is a generator bug, never written
+  require("ctext").check_c(f.name, f.content)
 end
 
 -- Statistics: emit reports { fn =, lines =, ops = { add=, mul=, div=, call= }, total = } per

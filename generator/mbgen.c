@@ -127,8 +127,10 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     }
     if (ar->event == LUA_HOOKCALL)
         return;
-    /* After a refused allocation keep the line of the call that hit the cap. */
-    for (int level = 0; !MEM.hit && level < 64 && lua_getstack(L, level, &d); level++) {
+    /* After a refused allocation keep the line of the call that hit the cap; after a limit
+     * fired keep the line where it fired (the unwinding runs the generator's own code, e.g.
+     * the shield around a statement, whose caller is an outer line of the model). */
+    for (int level = 0; !MEM.hit && !G.tripped && level < 64 && lua_getstack(L, level, &d); level++) {
         if (lua_getinfo(L, "Sl", &d) && d.currentline > 0 && strcmp(d.source, G.chunk) == 0) {
             G.line = d.currentline;
             last_line = d.currentline;
@@ -363,15 +365,18 @@ static int same_content(const char *path, const char *content, size_t len)
     return same;
 }
 
-/* Write the files listed in the table at index idx into dir: every changed file goes to a
- * temporary first, and only when all temporaries are complete are they renamed. */
+/* Write the files listed in the table at index idx into dir, all or nothing: every changed
+ * file goes to a temporary first; an existing destination that is not a regular file stops
+ * everything before any rename; each replaced file is kept as a hard link until all renames
+ * succeeded, and a failed rename puts the earlier ones back. */
 static int write_outputs(lua_State *L, int idx, const char *dir, int verbose)
 {
     int n = (int)luaL_len(L, idx);
     char (*tmp)[PATH_MAX] = calloc((size_t)n + 1, sizeof *tmp);
     char (*dst)[PATH_MAX] = calloc((size_t)n + 1, sizeof *dst);
+    char (*old)[PATH_MAX] = calloc((size_t)n + 1, sizeof *old);   /* backups ("" when new) */
     int ok = 1, nw = 0, e = make_dirs(dir);
-    if (tmp == NULL || dst == NULL) {
+    if (tmp == NULL || dst == NULL || old == NULL) {
         fprintf(stderr, "mbgen: error: out of memory\n");
         ok = 0;
     } else if (e != 0) {
@@ -393,6 +398,14 @@ static int write_outputs(lua_State *L, int idx, const char *dir, int verbose)
             break;
         }
         snprintf(dst[nw], PATH_MAX, "%s/%s", dir, name);
+        struct stat st;
+        if (stat(dst[nw], &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "mbgen: error: cannot write '%s': it exists and is not a regular file\n",
+                    dst[nw]);
+            lua_pop(L, 3);
+            ok = 0;
+            break;
+        }
         if (same_content(dst[nw], content, len)) {
             if (verbose)
                 fprintf(stderr, "mbgen: %s unchanged\n", dst[nw]);
@@ -411,18 +424,44 @@ static int write_outputs(lua_State *L, int idx, const char *dir, int verbose)
         }
         lua_pop(L, 3);
     }
-    for (int i = 0; i < nw; i++) {
-        if (ok && rename(tmp[i], dst[i]) != 0) {
-            fprintf(stderr, "mbgen: error: cannot rename to '%s': %s\n", dst[i], strerror(errno));
+    /* keep every file about to be replaced (a hard link), so a failed rename can undo */
+    for (int i = 0; ok && i < nw; i++) {
+        struct stat st;
+        if (lstat(dst[i], &st) != 0)
+            continue;          /* a new file */
+        snprintf(old[i], PATH_MAX, "%s.old%ld", dst[i], (long)getpid());
+        if (link(dst[i], old[i]) != 0) {
+            fprintf(stderr, "mbgen: error: cannot keep '%s' while replacing it: %s\n", dst[i],
+                    strerror(errno));
+            old[i][0] = '\0';
             ok = 0;
         }
-        if (!ok)
+    }
+    int done = 0;
+    for (; ok && done < nw; done++) {
+        if (rename(tmp[done], dst[done]) != 0) {
+            fprintf(stderr, "mbgen: error: cannot rename to '%s': %s (no file changed)\n",
+                    dst[done], strerror(errno));
+            ok = 0;
+            break;
+        }
+    }
+    for (int i = 0; i < nw; i++) {
+        if (!ok && i < done) {     /* undo: the old file back, or remove the new one */
+            if (old[i][0] ? rename(old[i], dst[i]) != 0 : unlink(dst[i]) != 0)
+                fprintf(stderr, "mbgen: error: cannot restore '%s': %s\n", dst[i], strerror(errno));
+            old[i][0] = '\0';
+        }
+        if (!ok && i >= done)
             unlink(tmp[i]);
-        else if (verbose)
+        if (old[i][0])
+            unlink(old[i]);
+        if (ok && verbose)
             fprintf(stderr, "mbgen: wrote %s\n", dst[i]);
     }
     free(tmp);
     free(dst);
+    free(old);
     return ok;
 }
 

@@ -8,7 +8,7 @@ local model = {}
 -- the real global, string or math tables (see make_env).
 local G = _G
 local type, next, select, error, tostring, tonumber = type, next, select, error, tostring, tonumber
-local rawget, setmetatable, getmetatable = rawget, setmetatable, getmetatable
+local rawget, rawlen, setmetatable, getmetatable = rawget, rawlen, setmetatable, getmetatable
 local pcall, load, require, ipairs = pcall, load, require, ipairs
 local mtype, huge, pi = math.type, math.huge, math.pi
 local msin, mcos, mtan, mexp, mlog, msqrt, mabs = math.sin, math.cos, math.tan, math.exp,
@@ -29,6 +29,7 @@ local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
 local MAX_TNODES = 20000     -- nodes of all functions of time together
 local MAX_SOURCE = 16 << 20   -- bytes of a model file
+local PRINT_MAX = 64 << 10    -- bytes a model may print (docs/model-language.md)
 
 -- Printable, bounded rendering of a string from a model file, for messages.
 local function show(s)
@@ -37,8 +38,74 @@ local function show(s)
   return (sgsub(s, "[^%w%p ]", "?"))
 end
 
+-- Model names that break the build. The name becomes generated/<name>.h, found through
+-- -Igenerated before the system's headers, and the simulator pastes it from -DMB_MODEL=<name>,
+-- where an object-like macro of an included header would expand. Compared ignoring case
+-- (case-insensitive file systems). See reserved_name() for the patterns.
+local RESERVED_HEADERS = {}
+for h in ([[
+  assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal
+  stdalign stdarg stdatomic stdbit stdbool stdckdint stddef stdint stdio stdlib stdnoreturn
+  string tgmath threads time uchar wchar wctype
+  aio cpio dirent dlfcn fcntl fmtmsg fnmatch ftw glob grp iconv langinfo libgen monetary mqueue
+  ndbm netdb nl_types poll pthread pwd regex sched search semaphore spawn strings stropts syslog
+  tar termios trace ulimit unistd utime utmp utmpx wordexp
+  alloca argp argz byteswap crypt elf endian envz err error execinfo features fstab getopt
+  ifaddrs lastlog libintl link malloc mcheck memory mntent obstack paths printf pty resolv
+  sgtty shadow syscall sysexits termio ttyent ucontext values
+  lua lauxlib lualib luaconf lapacke lapacke_config lapacke_mangling lapacke_utils lapack cblas
+  blas f77blas klu amd btf colamd SuiteSparse_config check test_physics_models test_plan
+  generic_models bench_models solver mcu_port
+]]):gmatch("%S+") do RESERVED_HEADERS[h] = true end
+-- lowercase object-like macros of the C and POSIX headers the generated code, the runtime and
+-- the tools include (and GNU's predefined unix/linux/i386)
+local RESERVED_MACROS = {}
+for m in ([[
+  and and_eq bitand bitor compl not not_eq or or_eq xor xor_eq bool true false complex
+  imaginary alignas alignof noreturn static_assert thread_local errno math_errhandling stdin
+  stdout stderr sa_handler sa_sigaction st_atime st_mtime st_ctime unix linux i386
+]]):gmatch("%S+") do RESERVED_MACROS[m] = true end
+
+-- nil, or why the model name cannot be used
+local function reserved_name(name)
+  local low = name:lower()
+  if RESERVED_HEADERS[low] then
+    return sfmt("generated/%s.h would hide the system or project header <%s.h> from every build%s",
+                name, low, name ~= low and " on a file system that ignores case" or "")
+  end
+  if RESERVED_MACROS[name] then
+    return sfmt("'%s' is a macro of the C or POSIX headers", name)
+  end
+  if not sfind(name, "%l") then
+    return "names without a lowercase letter are the macro namespace of the C and POSIX headers (NULL, EOF, PATH_MAX)"
+  end
+  for _, pat in ipairs { "^PRI[a-zX]", "^SCN[a-zX]", "^L_", "^si_", "^sigev_", "^lua_", "^luaL_",
+                         "^lapack_", "^LAPACK", "^E[%dA-Z]", "^SIG[A-Z_]", "^LC_", "^FE_", "^FP_" } do
+    if sfind(name, pat) then
+      return sfmt("names matching %s are reserved by the C, POSIX or LAPACK headers", pat)
+    end
+  end
+  return nil
+end
+
 local function is_finite(v)
   return v == v and v ~= huge and v ~= -huge
+end
+
+-- Errors a model causes are located in the model, never in the generator: uerror(msg) raises
+-- msg at the innermost frame that is not generator code (model.lua itself, or a C function),
+-- i.e. the model's line that called into the sandbox, however deep the generator's own call
+-- chain (a metamethod of a time value, the closure sine{} returned, a statement). Without such
+-- a frame the message has no position (the loader adds the model file's name).
+local MY_SOURCE = getinfo(1, "S").source
+local MY_SHORT = getinfo(1, "S").short_src
+local function uerror(msg)
+  for level = 2, 200 do
+    local info = getinfo(level, "S")
+    if info == nil then break end
+    if info.what ~= "C" and info.source ~= MY_SOURCE then error(msg, level) end
+  end
+  error(msg, 0)
 end
 
 ---------------------------------------------------------------- functions of time
@@ -53,38 +120,36 @@ local tmeta = {}
 local function mk(node)
   tcount = tcount + 1
   if tcount > MAX_TNODES then
-    error(sfmt("functions of time too large (more than %d operations)", MAX_TNODES), 3)
+    uerror(sfmt("functions of time too large (more than %d operations)", MAX_TNODES))
   end
   local p = setmetatable({}, tmeta)
   tnode[p] = node
   return p
 end
 
--- Node of an operand (a number or a proxy); level: error level of the user's code seen
--- from here (3 when called by a metamethod).
-local function lift(x, level)
+-- Node of an operand (a number or a proxy).
+local function lift(x)
   if type(x) == "number" then
     if not is_finite(x) then
-      error("non-finite number (" .. tostring(x) .. ") in a function of time", level)
+      uerror("non-finite number (" .. tostring(x) .. ") in a function of time")
     end
     return { op = "k", v = x + 0.0 }
   end
   local n = tnode[x]
   if n == nil then
-    error("a function of time can only be combined with numbers, not with a " .. type(x),
-          level)
+    uerror("a function of time can only be combined with numbers, not with a " .. type(x))
   end
   return n
 end
 
 local function binop(op)
-  return function(a, b) return mk { op = op, a = lift(a, 3), b = lift(b, 3) } end
+  return function(a, b) return mk { op = op, a = lift(a), b = lift(b) } end
 end
 tmeta.__add, tmeta.__sub, tmeta.__mul = binop "+", binop "-", binop "*"
 tmeta.__div, tmeta.__pow = binop "/", binop "^"
 tmeta.__unm = function(a) return mk { op = "neg", a = tnode[a] } end
 local function refuse(what)
-  return function() error("a function of time " .. what, 2) end
+  return function() uerror("a function of time " .. what) end
 end
 for _, ev in ipairs { "__mod", "__idiv", "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot" } do
   tmeta[ev] = refuse("supports only + - * / ^ and the functions sin cos tan exp log sqrt abs")
@@ -109,13 +174,18 @@ local num_fn = {
 local function unary(name)
   local f = num_fn[name]
   return function(x, base)
+    if name == "log" and base ~= nil and
+       (type(base) ~= "number" or not is_finite(base) or base <= 0 or base == 1) then
+      uerror(sfmt("bad argument #2 to 'log' (a base must be a finite number > 0 other than 1, got %s)",
+                  type(base) == "number" and sfmt("%.17g", base) or type(base)))
+    end
     if type(x) == "number" then
       if name == "log" and base ~= nil then return mlog(x, base) end
       return f(x)
     end
     if tnode[x] == nil then
-      error(sfmt("bad argument #1 to '%s' (number or function of time expected, got %s)",
-                 name, type(x)), 2)
+      uerror(sfmt("bad argument #1 to '%s' (number or function of time expected, got %s)",
+                  name, type(x)))
     end
     local p = mk { op = name, a = tnode[x] }
     if name == "log" and base ~= nil then p = p / mlog(base) end
@@ -357,26 +427,43 @@ local function make_env(S)
   local randomseed = G.math.randomseed
   env.math.randomseed = function(x, y)
     if type(x) ~= "number" then
-      error("math.randomseed needs an explicit seed in a model file (reproducible output)", 2)
+      uerror("math.randomseed needs an explicit seed in a model file (reproducible output)")
     end
     randomseed(x, y)
   end
   env.pi = pi
   env._G = env
 
+  -- print: one line per call on stderr, control characters (terminal escapes, newlines) shown
+  -- as '?', at most PRINT_MAX bytes per model run (time blocked on output is not CPU time, so
+  -- no other limit stops a model printing in a loop); then one notice and silence.
+  local printed, print_cut = 0, false
   env.print = function(...)
+    if print_cut then return end
     local parts = {}
-    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-    stderr:write(S.file, ": ", tconcat(parts, "\t"), "\n")
+    for i = 1, select("#", ...) do
+      local p = tostring((select(i, ...)))
+      if #p > PRINT_MAX then p = ssub(p, 1, PRINT_MAX) end
+      parts[i] = p
+    end
+    local text = S.file .. ": " .. sgsub(tconcat(parts, "\t"), "[%z\1-\8\10-\31\127]", "?") .. "\n"
+    if printed + #text > PRINT_MAX then
+      print_cut = true
+      stderr:write(S.file, ": print output stopped at the limit of ", PRINT_MAX,
+                   " bytes per model\n")
+      return
+    end
+    printed = printed + #text
+    stderr:write(text)
   end
 
   -- Text chunks only, in the sandbox unless another environment is given.
   env.load = function(chunk, name, mode, e)
     if mode ~= nil and mode ~= "t" then
-      error("load: only text chunks may be loaded in a model file (mode 't')", 2)
+      uerror("load: only text chunks may be loaded in a model file (mode 't')")
     end
     if type(chunk) ~= "string" and type(chunk) ~= "function" then
-      error("bad argument #1 to 'load' (string expected, got " .. type(chunk) .. ")", 2)
+      uerror("bad argument #1 to 'load' (string expected, got " .. type(chunk) .. ")")
     end
     if e == nil then e = env end
     return load(chunk, name, "t", e)
@@ -387,16 +474,16 @@ local function make_env(S)
   -- (they would run later, outside the limits).
   env.setmetatable = function(t, mt)
     if type(t) ~= "table" then
-      error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
+      uerror("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")")
     end
     local old = dgetmetatable(t)
-    if old ~= nil and not user_mts[old] then error("cannot change a protected metatable", 2) end
+    if old ~= nil and not user_mts[old] then uerror("cannot change a protected metatable") end
     if mt ~= nil then
       if type(mt) ~= "table" then
-        error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+        uerror("bad argument #2 to 'setmetatable' (nil or table expected)")
       end
       if rawget(mt, "__gc") ~= nil then
-        error("__gc metamethods are not allowed in a model file", 2)
+        uerror("__gc metamethods are not allowed in a model file")
       end
       user_mts[mt] = true
     end
@@ -540,11 +627,13 @@ local function make_env(S)
   env.prismatic = element("prismatic", { axis = true, angle = true }, 2, function(el, f, line, what)
     if f.axis == nil then S.fail(line, "%s: axis is missing", what) end
     local a = vec(S, line, what .. " axis", f.axis, 2)
-    local len = msqrt(a[1] * a[1] + a[2] * a[2])
-    if not (len > 1e-12) or not is_finite(len) then
-      S.fail(line, "%s: axis has zero length", what)
-    end
-    el.axis = { a[1] / len, a[2] / len }
+    -- length scaled by the larger component: { 1e308, 1e308 } is long, not "zero length"
+    -- (its squares overflowed), and { 1e-200, 0 } does not underflow to 0
+    local m = mabs(a[1]) > mabs(a[2]) and mabs(a[1]) or mabs(a[2])
+    if m == 0 then S.fail(line, "%s: axis has zero length", what) end
+    local u1, u2 = a[1] / m, a[2] / m
+    local len = msqrt(u1 * u1 + u2 * u2)
+    el.axis = { u1 / len, u2 / len }
     el.angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle)
   end)
   env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
@@ -597,7 +686,7 @@ local function make_env(S)
     local f = fields(S, line, "assembly", t, { lock = true, velocity = true }, 0)
     if f.lock ~= nil then
       if type(f.lock) ~= "table" then S.fail(line, "assembly: lock must be a list of coordinates") end
-      local _, p = fields(S, line, "assembly lock", f.lock, {}, #f.lock)
+      local _, p = fields(S, line, "assembly lock", f.lock, {}, rawlen(f.lock))
       for i = 1, #p do
         if type(p[i]) ~= "string" then
           S.fail(line, "assembly lock: entry %d must be a coordinate name like \"crank.phi\"", i)
@@ -619,8 +708,14 @@ local function make_env(S)
     end
   end
 
-  -- Time functions for loads and drivers (they compose: sine{...}(t) works in formulas).
-  local H = env.heaviside
+  -- Time functions for loads and drivers (they compose: sine{...}(t) works in formulas). They
+  -- use the generator's own sin and heaviside (a model may redefine the globals), and check
+  -- their derived constants: a tiny period or ramp, or a huge step, overflows there.
+  local H, usin = unary("heaviside"), unary("sin")
+  local function finite(line, what, v)
+    if not is_finite(v) then S.fail(line, "%s is not a finite number (%s): the values are too large or too small", what, tostring(v)) end
+    return v
+  end
   env.sine = function(t)
     local line = S.here()
     local f = fields(S, line, "sine", t, { amplitude = true, period = true, phase = true,
@@ -631,11 +726,11 @@ local function make_env(S)
     if P <= 0 then S.fail(line, "sine: period must be > 0, got %.17g", P) end
     local ph = f.phase == nil and 0.0 or number(S, line, "sine phase", f.phase)
     local off = f.offset == nil and 0.0 or number(S, line, "sine offset", f.offset)
-    local sin = env.sin
+    local w = finite(line, "sine: 2 pi / period", 2 * pi / P)
     return function(x)
-      local arg = (2 * pi / P) * x
+      local arg = w * x
       if ph ~= 0 then arg = arg + ph end
-      local r = A * sin(arg)
+      local r = A * usin(arg)
       if off ~= 0 then r = off + r end
       return r
     end
@@ -647,6 +742,7 @@ local function make_env(S)
     local t0 = number(S, line, "step time", f.time)
     local before = f.before == nil and 0.0 or number(S, line, "step before", f.before)
     local after = number(S, line, "step after", f.after)
+    finite(line, "step: after - before", after - before)
     return function(x) return before + (after - before) * H(x - t0) end
   end
   env.ramp = function(t)
@@ -657,16 +753,51 @@ local function make_env(S)
     if not (t1 > t0) then S.fail(line, "ramp: t1 must be greater than t0") end
     local from = f.from == nil and 0.0 or number(S, line, "ramp from", f.from)
     local to = number(S, line, "ramp to", f.to)
-    local slope = (to - from) / (t1 - t0)
+    local slope = finite(line, "ramp: (to - from) / (t1 - t0)", (to - from) / (t1 - t0))
     return function(x) return from + slope * ((x - t0) * H(x - t0) - (x - t1) * H(x - t1)) end
   end
+
+  -- Every function the model can call runs shielded: an error raised inside the generator's own
+  -- code (a Lua error a model's arguments provoked past the checks) is reported at the model's
+  -- line, without the generator's position; it is a model error like any other. Closures the
+  -- statements return (sine{} ...) are shielded too.
+  local function shield(f)
+    local function pass(ok, ...)
+      if ok then return ... end
+      local e = ...
+      if type(e) == "string" and ssub(e, 1, #MY_SHORT + 1) == MY_SHORT .. ":" then
+        uerror((sgsub(e, "^[^\n]-:%d+: ", "", 1)))
+      end
+      error(e, 0)
+    end
+    return function(...)
+      return pass(pcall(f, ...))
+    end
+  end
+  for _, k in ipairs { "sine", "step", "ramp" } do
+    local f = env[k]
+    env[k] = function(...) return shield(f(...)) end
+  end
+  for _, k in ipairs { "body", "revolute", "prismatic", "spring", "rotspring", "force",
+                       "torque", "driver" } do
+    local f = env[k]
+    env[k] = function(...) return shield(f(...)) end
+  end
+  for _, k in ipairs { "name", "gravity", "param", "ground", "assembly", "print", "load",
+                       "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
+                       "log", "sqrt", "abs", "sine", "step", "ramp", "body", "revolute",
+                       "prismatic", "spring", "rotspring", "force", "torque", "driver" } do
+    env[k] = shield(env[k])
+  end
+  for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
+  env.math.randomseed = shield(env.math.randomseed)
 
   -- Reading an unknown global is an error (catches typos and forbidden libraries).
   setmetatable(env, { __metatable = false, __index = function(_, k)
     if forbidden[k] then
-      error(sfmt("'%s' is not available in a model file (sandbox)", tostring(k)), 2)
+      uerror(sfmt("'%s' is not available in a model file (sandbox)", tostring(k)))
     end
-    error(sfmt("unknown name '%s'", show(k)), 2)
+    uerror(sfmt("unknown name '%s'", show(k)))
   end })
   return env
 end
@@ -819,6 +950,8 @@ local function validate(S)
   if sfind(name, "^_") or sfind(name, "^[Mm][Bb]_") or name == "mb" or name == "MB" then
     S.fail(name_line, "model name '%s' is reserved (it must not start with '_' or 'mb_')", name)
   end
+  local why = reserved_name(name)
+  if why then S.fail(name_line, "model name '%s' is reserved: %s", name, why) end
 
   local open
   for rec in next, S.open do
@@ -879,8 +1012,10 @@ local function user_message(S, e, gendir)
   end
   local where, msg = smatch(e, "^([^\n]-:%d+): (.*)$")
   if where then
-    if gendir and ssub(where, 1, #gendir) == gendir then
-      error("internal error while running the model: " .. e, 0)
+    -- Never an internal error: the text is the model's to choose (it could name the
+    -- generator's files). A position in the generator is dropped.
+    if gendir and ssub(where, 1, #gendir) == gendir or ssub(where, 1, #MY_SHORT) == MY_SHORT then
+      return S.file .. ": error: " .. msg
     end
     if ssub(where, 1, #S.file + 1) == S.file .. ":" then return where .. ": error: " .. msg end
     return S.file .. ": error: " .. e       -- raised in a chunk the model loaded itself

@@ -182,6 +182,34 @@ for name in pairs(fold) do
     end
 end
 
+-- hypot(a, b) = sqrt(a^2 + b^2) without underflow or overflow of the squares (a spring's
+-- length: sqrt(dx*dx + dy*dy) is 0 once |d| < 1e-162, and its derivatives then divide 0 by 0).
+local function hyp(x, y)
+    x, y = math.abs(x), math.abs(y)
+    if x < y then x, y = y, x end
+    if x == 0 then return 0.0 end
+    local r = y / x
+    return x * math.sqrt(1 + r * r)
+end
+function sym.hypot(a, b)
+    a, b = lift(a), lift(b)
+    if a.op == "num" and b.op == "num" then return num(hyp(a.v, b.v)) end
+    return mk("hypot", a, b)
+end
+
+-- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
+-- zero where the length is zero (the derivatives of hypot use it).
+local function sdiv(a, b)
+    a, b = lift(a), lift(b)
+    if isnum(a, 0) then return ZERO end
+    if b.op == "num" then
+        if b.v == 0 then return ZERO end
+        return div(a, b)
+    end
+    return mk("sdiv", a, b)
+end
+sym.sdiv = sdiv
+
 -- a ^ n. Numeric exponents get cheap forms; a node exponent gives a general power.
 local function pow(a, n)
     a = lift(a)
@@ -278,6 +306,8 @@ function d(e, x)
     elseif op == "log" then r = div(d(a, x), a)
     elseif op == "sqrt" then r = mul(0.5, div(d(a, x), e))
     elseif op == "abs" then r = mul(sign(a), d(a, x))
+    elseif op == "hypot" then r = sdiv(add(mul(a, d(a, x)), mul(b, d(b, x))), e)
+    elseif op == "sdiv" then r = sdiv(sub(d(a, x), mul(e, d(b, x))), b)
     elseif op == "step" then r = ZERO
     else error("sym.d: unknown op " .. op) end
     cache[e.id] = r
@@ -304,6 +334,8 @@ function sym.eval(e, env, memo)
         elseif op == "div" then r = a / b
         elseif op == "neg" then r = -a
         elseif op == "pow" or op == "powv" then r = a ^ b
+        elseif op == "hypot" then r = hyp(a, b)
+        elseif op == "sdiv" then r = b ~= 0 and a / b or 0.0
         else r = fold[op](a) end
     end
     memo[e] = r
@@ -414,6 +446,17 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_POW(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "hypot" then
+            ops.call = ops.call + 1
+            local sa = str(e.a)
+            local sb = str(e.b)
+            return "MB_HYPOT(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "sdiv" then    -- b is a length (>= 0): 0 where it is 0
+            ops.div = ops.div + 1
+            local sa, pa = str(e.a)
+            local sb, pb = str(e.b)
+            return "(" .. sb .. " > MB_R(0.0) ? " .. paren(sa, pa, 2) .. "/" .. paren(sb, pb, 4)
+                   .. " : MB_R(0.0))", 4
         elseif op == "step" then
             ops.call = ops.call + 1
             local sa = str(e.a)

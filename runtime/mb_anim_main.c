@@ -76,7 +76,9 @@ static int parse_double(const char *s, double *out)
     char *end;
     errno = 0;
     *out = strtod(s, &end);
-    return errno == 0 && end != s && *end == '\0' && isfinite(*out);
+    /* ERANGE on underflow (a subnormal value, or one that rounds to 0) is no error */
+    return (errno == 0 || (errno == ERANGE && fabs(*out) < 1.0)) && end != s && *end == '\0' &&
+           isfinite(*out);
 }
 
 /* Split a CSV line in place at commas; trims blanks and CR/LF. Returns the field count
@@ -403,6 +405,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
             if (y < ymin) ymin = y;
             if (y > ymax) ymax = y;
         }
+    const double bx0 = xmin, bx1 = xmax, by0 = ymin, by1 = ymax;   /* for the message below */
     L = fmax(xmax - xmin, ymax - ymin);
     if (!(L > 0.0)) L = 1.0; /* a model that never moves anything */
     R = 0.012 * L;           /* joint radius, world units */
@@ -411,6 +414,14 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     xmax += marg;
     ymin -= marg + 3.0 * R; /* room for the ground symbols */
     ymax += marg;
+    /* finite positions whose span overflows (+-1e308) cannot be drawn: the page would get
+     * viewBox="-inf -inf inf inf" and a joint radius of inf */
+    if (!isfinite(xmin) || !isfinite(xmax) || !isfinite(ymin) || !isfinite(ymax) ||
+        !isfinite(xmax - xmin) || !isfinite(ymax - ymin) || !isfinite(R)) {
+        fprintf(stderr, "%s: %s: the positions span more than a double can hold (x from %g to "
+                "%g, y from %g to %g): nothing to draw\n", prog, o->in, bx0, bx1, by0, by1);
+        return 1;
+    }
 
     if (o->trace && strcmp(o->trace, "none") != 0) {
         for (p = 0; p < m->npoint; p++)

@@ -13,6 +13,7 @@ typedef float mb_real;
 #define MB_COS cosf
 #define MB_TAN tanf
 #define MB_SQRT sqrtf
+#define MB_HYPOT hypotf
 #define MB_EXP expf
 #define MB_LOG logf
 #define MB_FABS fabsf
@@ -26,6 +27,7 @@ typedef double mb_real;
 #define MB_COS cos
 #define MB_TAN tan
 #define MB_SQRT sqrt
+#define MB_HYPOT hypot
 #define MB_EXP exp
 #define MB_LOG log
 #define MB_FABS fabs

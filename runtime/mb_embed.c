@@ -13,9 +13,14 @@ int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work,
 
 int mb_embed_step(mb_sim *s)
 {
-    /* t_stop one full step ahead: mb_sim_step takes exactly p.h (it only shortens a step that
-     * would overshoot t_stop, which this one cannot). */
-    return mb_sim_step(s, s->t + s->p.h);
+    const mb_real h = s->p.h;
+    if (s->p.integrator == MB_DOPRI5) return mb_sim_step(s, s->t + h);   /* adaptive: up to t + h */
+    /* Fixed steps: t_stop well past the next grid point, so mb_sim_step takes exactly p.h and
+     * sets t = t0 + k h from its step counter (t_grid0, nfixed). With t_stop = t + h it took a
+     * "last step" of fl(t + h) - t instead: in float t was 4.99982 after 5000 steps of 1 ms,
+     * from t0 = 2e4 s the steps alternated between 1.95 ms and 0, and from 4e4 s fl(t + h) = t
+     * (MB_ERR_PARAM). The margin 4 eps |t| covers the rounding of t itself. */
+    return mb_sim_step(s, s->t + (MB_R(3.0) * h + MB_R(4.0) * MB_EPS * MB_FABS(s->t)));
 }
 
 void mb_embed_state(const mb_sim *s, mb_real *q, mb_real *v)

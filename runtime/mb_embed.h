@@ -33,8 +33,10 @@
 int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
                    mb_real t0, const mb_real *q, const mb_real *v, int assemble);
 
-/* One fixed step of p->h (the cycle of a periodic task). Returns MB_OK, a positive event (the
- * step was taken) or a negative failure (the state stays at the last good step). */
+/* One fixed step of exactly p->h (the cycle of a periodic task); time is t0 + k h from the
+ * step counter, never accumulated (dopri5: adaptive steps up to t + h). Returns MB_OK, a
+ * positive event (the step was taken) or a negative failure (the state stays at the last good
+ * step). In float, t itself resolves only eps |t| (docs/embedding.md, "Single precision"). */
 int mb_embed_step(mb_sim *s);
 
 /* Copy the state out: q[nq] and v[nq] (either may be NULL). */

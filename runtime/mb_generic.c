@@ -245,6 +245,7 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
+    if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL (memset(NULL, 0, 0)) */
     rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
@@ -292,6 +293,7 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
     const mb_generic_data *d = GDATA(m);
     mb_real cs[NB(m)];
     (void)t;
+    if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL */
     rot_reset(m, cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);   /* drivers: constant rows */
     for (int i = 0; i < d->nelem; i++) {
@@ -341,7 +343,7 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
     }
 }
 
-/* Spring-damper state: d = p_b - p_a, l = |d|, u = d / l, ldot = u . ddot,
+/* Spring-damper state: d = p_b - p_a, l = |d|, u = d / l (0 when l = 0), ldot = u . ddot,
  * F = k (l - l0) + c ldot + c2 ldot |ldot| (tension positive), f = u F. */
 typedef struct spring_s {
     mb_real d[2], dd[2], u[2], l, ldot, Fel, Fd, F;
@@ -353,9 +355,11 @@ static void spring_state(const mb_generic_elem *e, const end_t *A, const end_t *
     s->d[1] = B->p[1] - A->p[1];
     s->dd[0] = B->v[0] - A->v[0];
     s->dd[1] = B->v[1] - A->v[1];
-    s->l = MB_SQRT(s->d[0] * s->d[0] + s->d[1] * s->d[1]);
-    s->u[0] = s->d[0] / s->l;
-    s->u[1] = s->d[1] / s->l;
+    /* hypot: no underflow of d*d near |d| = 1e-162; at l = 0 the direction is undefined and
+     * taken as zero (no force along it), like the generated code */
+    s->l = MB_HYPOT(s->d[0], s->d[1]);
+    s->u[0] = s->l > MB_R(0.0) ? s->d[0] / s->l : MB_R(0.0);
+    s->u[1] = s->l > MB_R(0.0) ? s->d[1] / s->l : MB_R(0.0);
     s->ldot = s->u[0] * s->dd[0] + s->u[1] * s->dd[1];
     s->Fel = e->par[0] * (s->l - e->par[1]);
     s->Fd = e->par[2] * s->ldot + e->par[3] * s->ldot * MB_FABS(s->ldot);
@@ -465,7 +469,7 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
             const mb_real Fld = e->par[2] + MB_R(2.0) * e->par[3] * MB_FABS(s.ldot);
             const mb_real P00 = MB_R(1.0) - s.u[0] * s.u[0], P01 = -s.u[0] * s.u[1];
             const mb_real P11 = MB_R(1.0) - s.u[1] * s.u[1];
-            const mb_real il = MB_R(1.0) / s.l;
+            const mb_real il = s.l > MB_R(0.0) ? MB_R(1.0) / s.l : MB_R(0.0);
             /* w = P ddot / l (row vector acting on D), ddot^T P D / l = w^T D */
             const mb_real w0 = (P00 * s.dd[0] + P01 * s.dd[1]) * il;
             const mb_real w1 = (P01 * s.dd[0] + P11 * s.dd[1]) * il;

@@ -87,20 +87,42 @@ static int bad(const char *opt, const char *val, const char *why)
     return 2;
 }
 
-/* Parse a finite double; 0 on success. */
-static int num(const char *s, double *out)
+/* Parse a finite double: NULL on success, else why not. A subnormal value is a finite number
+ * (strtod reports ERANGE for it too); a value that underflows to 0 is said to. */
+static const char *num(const char *s, double *out)
 {
     char *end;
-    if (!s || !*s) return -1;
+    if (!s || !*s) return "not a number";
     errno = 0;
     double v = strtod(s, &end);
-    if (*end || errno || !isfinite(v)) return -1;
+    if (*end || end == s) return "not a number";
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) return "not a finite number";
+    if (errno == ERANGE && v == 0) return "underflows to 0 (below the smallest double)";
     *out = v;
+    return NULL;
+}
+
+/* The options that take a value (as --opt VALUE or --opt=VALUE) and the flags. */
+static const char *const value_opts[] = {
+    "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
+    "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
+    "--baumgarte-cap", "--linsys", NULL
+};
+static const char *const flag_opts[] = {
+    "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
+    NULL
+};
+static int listed(const char *const *list, const char *a)
+{
+    for (; *list; list++)
+        if (!strcmp(*list, a)) return 1;
     return 0;
 }
 
 /* The temporary CSV, removed when the run is interrupted (SIGINT, SIGTERM, SIGHUP): a killed
- * run leaves neither a partial CSV nor its temporary. */
+ * run leaves neither a partial CSV nor its temporary. SIGPIPE and SIGXFSZ are ignored instead
+ * (a closed stdout or stderr, a file size limit): the writes fail, the run ends, and the rows
+ * written so far are renamed into place. */
 static char tmp[4096];
 static void on_signal(int sig)
 {
@@ -116,19 +138,57 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* One CSV row; a row holding a non-finite value (NaN or Inf: e.g. energy_dev when the energy
+ * itself overflows) is not written, and the first such row is named on stderr. A CSV never
+ * holds NaN or Inf. */
+static long rows_skipped;
 static void row(FILE *f, const mb_sim *s, mb_real *pts)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
     const mb_real *q = mb_sim_get_q(s);
+    const double mon[4] = { (double)mo->energy_dev, (double)mo->phi_norm, (double)mo->phid_norm,
+                            (double)mo->sigma_norm };
+    static const char *const mon_names[4] = { "energy_dev", "phi_norm", "phid_norm", "sigma_norm" };
+    const char *what = NULL;
+    if (model->points) model->points(model, mb_sim_get_t(s), q, pts);
+    if (!isfinite((double)mb_sim_get_t(s))) what = "t";
+    for (int i = 0; !what && i < model->nq; i++)
+        if (!isfinite((double)q[i])) what = model->coord_names[i];
+    for (int i = 0; !what && i < 4; i++)
+        if (!isfinite(mon[i])) what = mon_names[i];
+    for (int i = 0; !what && model->points && i < 2 * model->npoint; i++)
+        if (!isfinite((double)pts[i])) what = model->point_names[i / 2];
+    if (what) {
+        if (rows_skipped++ == 0)
+            fprintf(stderr, "%s_sim: warning: CSV row at t=%.9g not written: %s is not a finite "
+                    "number (a CSV never holds NaN or Inf)\n", model->name,
+                    (double)mb_sim_get_t(s), what);
+        return;
+    }
     fprintf(f, "%.15g", (double)mb_sim_get_t(s));
     for (int i = 0; i < model->nq; i++) fprintf(f, ",%.15g", (double)q[i]);
-    fprintf(f, ",%.6e,%.6e,%.6e,%.6e", (double)mo->energy_dev, (double)mo->phi_norm,
-            (double)mo->phid_norm, (double)mo->sigma_norm);
-    if (model->points) {
-        model->points(model, mb_sim_get_t(s), q, pts);
+    fprintf(f, ",%.6e,%.6e,%.6e,%.6e", mon[0], mon[1], mon[2], mon[3]);
+    if (model->points)
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
-    }
     fputc('\n', f);
+}
+
+/* After a failed write: cut the temporary back to its last complete line (the rows before the
+ * failure stay valid). Returns the number of bytes kept, 0 when not even the header is whole,
+ * -1 when the file cannot be read back. */
+static long keep_complete_rows(const char *path)
+{
+    FILE *f = fopen(path, "rb+");
+    long keep = 0, pos = 0;
+    int c;
+    if (!f) return -1;
+    while ((c = getc(f)) != EOF) {
+        pos++;
+        if (c == '\n') keep = pos;
+    }
+    int bad_io = ferror(f) || ftruncate(fileno(f), (off_t)keep) != 0;
+    if (fclose(f) != 0) bad_io = 1;
+    return bad_io ? -1 : keep;
 }
 
 /* What failed and its size, appended to a fault message: the step in use, the system that
@@ -193,6 +253,7 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
 
 int main(int argc, char **argv)
 {
+    rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
     const model_defaults *md = defaults_table;
     while (md->name && strcmp(md->name, model->name) != 0) md++;
     int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
@@ -204,15 +265,35 @@ int main(int argc, char **argv)
     int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, reuse = 0, linsys = -1;
     long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
-        if (!strcmp(a, "--project-velocity")) { proj = 1; continue; }
-        if (!strcmp(a, "--strict")) { strict = 1; continue; }
-        if (!strcmp(a, "--full-jacobian")) { fulljac = 1; continue; }
-        if (!strcmp(a, "--newton-reuse")) { reuse = 1; continue; }
-        if (!val) { fprintf(stderr, "%s_sim: unknown option or missing value: %s\n", model->name, a); usage(stderr); return 2; }
-        i++;
+        const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+        char name[32];
+        if (eq) {   /* --opt=VALUE */
+            size_t n = (size_t)(eq - a);
+            if (n >= sizeof name) n = sizeof name - 1;   /* too long for any option: unknown */
+            memcpy(name, a, n);
+            name[n] = '\0';
+            a = name;
+            val = eq + 1;
+        }
+        if (listed(flag_opts, a)) {
+            if (eq) { fprintf(stderr, "%s_sim: option %s takes no value: %s\n", model->name, a, argv[i]); return 2; }
+            if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+            if (!strcmp(a, "--quiet")) quiet = 1;
+            else if (!strcmp(a, "--project-velocity")) proj = 1;
+            else if (!strcmp(a, "--strict")) strict = 1;
+            else if (!strcmp(a, "--newton-reuse")) reuse = 1;
+            else fulljac = 1;
+            continue;
+        }
+        if (!listed(value_opts, a)) {
+            fprintf(stderr, "%s_sim: unknown option %s\n", model->name, eq ? argv[i] : a);
+            usage(stderr);
+            return 2;
+        }
+        if (!eq) {
+            if (i + 1 >= argc) { fprintf(stderr, "%s_sim: option %s needs a value\n", model->name, a); usage(stderr); return 2; }
+            val = argv[++i];
+        }
         if (!strcmp(a, "--eval")) {
             if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
 #ifdef MB_WITH_GENERIC
@@ -241,7 +322,8 @@ int main(int argc, char **argv)
             else if (a[6] == 'i') o_maxit = (int)k;
             else o_maxsteps = k;
         } else {
-            if (num(val, &v)) return bad(a, val, "not a finite number");
+            const char *why = num(val, &v);
+            if (why) return bad(a, val, why);
             if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); h = v; }
             else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); t_end = v; }
             else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_rtol = v; }
@@ -252,7 +334,6 @@ int main(int argc, char **argv)
             else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); o_omega = v; }
             else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); o_sreset = v; }
             else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); o_cap = v; }
-            else { fprintf(stderr, "%s_sim: unknown option %s\n", model->name, a); usage(stderr); return 2; }
         }
     }
     if (t_end / h > 2e9) {
@@ -325,11 +406,20 @@ int main(int argc, char **argv)
 
     double w0 = wall();
     FILE *csv = NULL;
+    int fault = 0;
+    signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
+    signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (out) {
         if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); return bad("--out", out, "path too long"); }
         csv = fopen(tmp, "w");
         if (csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
-        if (!csv) { fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, out, tmp, strerror(errno)); free(work); free(pts); return 1; }
+        else {   /* no run; the summary line still ends the output (docs/cli.md) */
+            fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, out, tmp, strerror(errno));
+            tmp[0] = '\0';
+            fault = 1;
+        }
+    }
+    if (csv) {
         fprintf(csv, "t");
         for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);
         fprintf(csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
@@ -338,8 +428,8 @@ int main(int argc, char **argv)
                 fprintf(csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
         fputc('\n', csv);
     }
-    st = mb_sim_reset(&sim, 0, NULL, NULL, 1);
-    if (st == MB_OK && !quiet)
+    st = fault ? MB_OK : mb_sim_reset(&sim, 0, NULL, NULL, 1);
+    if (st == MB_OK && !quiet && !fault)
         fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
                 model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
@@ -348,8 +438,9 @@ int main(int argc, char **argv)
     mb_progress bar;
     mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
-    int fault = 0;
-    if (st < 0) {
+    if (fault) {
+        /* nothing simulated */
+    } else if (st < 0) {
         fprintf(stderr, "%s_sim: assembly at t=0 failed: %s", model->name, mb_status_str(st));
         if (st == MB_ERR_ASSEMBLY_POS) assembly_detail(&sim, &p);
         else fault_detail(&sim, &p, st);
@@ -384,13 +475,26 @@ int main(int argc, char **argv)
     }
     mb_progress_done(&bar);
     if (csv) {
-        int bad_io = ferror(csv) | (fclose(csv) != 0);
-        if (bad_io || rename(tmp, out) != 0) {
-            fprintf(stderr, "%s_sim: cannot write %s\n", model->name, out);
+        int bad_io = ferror(csv);
+        int err = errno;
+        if (fclose(csv) != 0) { bad_io = 1; err = errno; }
+        if (bad_io) {   /* keep the complete rows written before the failure */
+            long kept = keep_complete_rows(tmp);
+            fprintf(stderr, "%s_sim: cannot write %s: %s%s\n", model->name, out, strerror(err),
+                    kept > 0 ? "; the complete rows written before are kept" : "");
+            fault = 1;
+            if (kept <= 0) remove(tmp);
+        }
+        if ((!bad_io || access(tmp, F_OK) == 0) && rename(tmp, out) != 0) {
+            fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, out, strerror(errno));
             remove(tmp);
             fault = 1;
         }
+        tmp[0] = '\0';
     }
+    if (rows_skipped > 1)
+        fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
+                model->name, rows_skipped);
     const mb_monitor *mo = mb_sim_get_monitor(&sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld factorizations=%ld solves=%ld "
@@ -405,5 +509,9 @@ int main(int argc, char **argv)
     free(pts);
     mbp_free(own_plan);
     mb_klu_close(klu);
+    if (fflush(stdout) != 0 || ferror(stdout)) {   /* the summary line is the interface */
+        fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
+        return 1;
+    }
     return fault ? 1 : 0;
 }

@@ -120,23 +120,68 @@ positional|positional
 --every|--every
 --max-steps|--max-steps
 --out|--out
+--h 1e-400|underflows to 0
+--t-end=1e-400|underflows to 0
+--analysis x|unknown option --analysis
+--alphabet 1|unknown option --alphabet
+--every-other=2|unknown option --every-other=2
+--quiet=1|option --quiet takes no value
+--t-end=|'' for --t-end
 EOF
+# a subnormal value is a finite number (strtod's ERANGE is no error for it): judged on its merits
+run 2 "--h 1e-310" "$SIM" --out "$o" --h 1e-310
+if grep -q "not a finite number" "$T/err"; then bad "--h 1e-310 called not a finite number"; else ok; fi
+# --opt=VALUE is --opt VALUE (--t-end=0.1 was read as --t-end with the value '--out')
+rm -f "$o"
+run 0 "" "$SIM" --t-end=0.05 --quiet --out "$o" --every=10
+if [ "$(wc -l <"$o")" -eq 7 ] && grep -q "^status=ok .* t_end=0.05 " "$T/out"; then ok
+else bad "--t-end=0.05 --every=10: $(cat "$T/out")"; fi
 # --out must name a regular file that can be created: exit 1 (cannot write) or 2 (not a file)
 echo x >"$T/file"
 run 1 "$T/file/x.csv" "$SIM" --t-end 0.01 --out "$T/file/x.csv"
 run 1 "$T/nodir/x.csv" "$SIM" --t-end 0.01 --out "$T/nodir/x.csv"
 no_output "$T/nodir/x.csv"
+# ... and the summary line still ends the output (docs/cli.md: always printed)
+if grep -q "^status=error code=0 .* steps=0 " "$T/out"; then ok; else bad "--out in a missing directory: no summary line: $(cat "$T/out")"; fi
+# the summary line cannot be written (stdout on /dev/full): exit 1, not 0
+inputs=$((inputs + 1))
+timeout 60 "$SIM" --t-end 0.01 --quiet >/dev/full 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "cannot write the summary line" "$T/err"; then ok
+else bad "stdout on /dev/full: exit $rc: $(cat "$T/err")"; fi
 run 2 "for --out" "$SIM" --t-end 0.01 --out "$T"
 run 2 "for --out" "$SIM" --t-end 0.01 --out /dev/null
 long=$(printf 'd%.0s' $(seq 1 5000))
 run 2 "path too long" "$SIM" --t-end 0.01 --out "$T/$long.csv"
-# the CSV cannot be completed (file size limit): exit 1, summary status=error, no file left
+# the CSV cannot be completed (file size limit; SIGXFSZ not ignored by the caller): exit 1,
+# summary status=error, the complete rows written before are renamed into place, no temporary
 inputs=$((inputs + 1))
-(trap '' XFSZ; ulimit -f 2; timeout 60 "$SIM" --t-end 1 --out "$T/big.csv" --quiet >"$T/out" 2>"$T/err")
+(ulimit -f 2; timeout 60 "$SIM" --t-end 1 --out "$T/big.csv" --quiet >"$T/out" 2>"$T/err")
 rc=$?
-if [ $rc -eq 1 ] && grep -q "cannot write" "$T/err" && grep -q "^status=error" "$T/out"; then ok
+if [ $rc -eq 1 ] && grep -q "cannot write .*File too large; the complete rows written before are kept" "$T/err" &&
+   grep -q "^status=error" "$T/out" && [ "$(wc -l <"$T/big.csv")" -gt 2 ] &&
+   awk -F, 'NR == 1 { n = NF } NF != n { exit 1 } END { exit NR < 2 }' "$T/big.csv" &&
+   [ "$(tail -c 1 "$T/big.csv" | od -An -c | tr -d ' ')" = '\n' ]; then ok
 else bad "file size limit: exit $rc: $(cat "$T/err")"; fi
-no_output "$T/big.csv"
+if compgen -G "$T/big.csv.tmp*" >/dev/null; then bad "file size limit: temporary left"; else ok; fi
+# a limit below the header: nothing usable, no file at all
+inputs=$((inputs + 1))
+# (stdout and stderr through a pipe: the limit applies to regular files, so to $T/out too)
+(ulimit -f 0; exec timeout 60 "$SIM" --t-end 0.01 --out "$T/big0.csv" --quiet) 2>&1 | cat >"$T/out"
+if grep -q "^status=error" "$T/out" && grep -q "cannot write" "$T/out"; then ok
+else bad "file size limit 0: $(cat "$T/out")"; fi
+no_output "$T/big0.csv"
+# stdout and stderr closed after a fault (| head -c1: SIGPIPE): the rows up to the fault are
+# renamed into place, no temporary is left
+for sim in "$SIM --h 10 --t-end 100" "$ASIM --t-end 0.02"; do
+    inputs=$((inputs + 1))
+    rm -f "$T/pipe.csv"
+    # shellcheck disable=SC2086
+    timeout 60 $sim --out "$T/pipe.csv" 2>&1 | head -c 1 >/dev/null
+    if [ -s "$T/pipe.csv" ] && ! compgen -G "$T/pipe.csv.tmp*" >/dev/null &&
+       awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$T/pipe.csv"; then ok
+    else bad "$sim | head -c1: CSV missing or temporary left: $(ls "$T"/pipe.csv* 2>&1)"; fi
+done
 
 # an interrupted run (SIGTERM, SIGINT, SIGHUP) leaves neither the CSV nor its temporary
 for sig in TERM INT HUP; do
@@ -192,6 +237,18 @@ for f in header empty trunc wronghdr shorthdr binary text; do
     run 1 "$f.csv" "$ANIM" --quiet --out "$T/$f.html" "$T/$f.csv"
     no_output "$T/$f.html"
 done
+# finite values whose span overflows (x = +-1e308, or y): the page would get viewBox="-inf -inf
+# inf inf" and R=inf; an error naming the file, no page
+for c in 2 3; do
+    { head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "1e308"; print }'
+      sed -n 4p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "-1.7e308"; print }'; } >"$T/huge$c.csv"
+    run 1 "huge$c.csv: the positions span more than a double can hold" "$ANIM" --out "$T/huge$c.html" "$T/huge$c.csv"
+    no_output "$T/huge$c.html"
+done
+# subnormal values are finite numbers (strtod's ERANGE): the page is written with every row
+{ head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, 'BEGIN { OFS = "," } { $3 = "1e-310"; $4 = "-4.9e-324"; print }'; } >"$T/sub.csv"
+run 0 "(2 frames" "$ANIM" --out "$T/sub.html" "$T/sub.csv"
+if grep -q "not a finite number" "$T/err"; then bad "subnormal CSV value called not a finite number"; else ok; fi
 run 1 "nonexistent.csv" "$ANIM" --out "$T/n.html" "$T/nonexistent.csv"
 no_output "$T/n.html"
 # NaN and infinity rows end the animation there with a warning (a diverged run still shows)
@@ -254,18 +311,34 @@ models/andrews.lua --name _x|reserved
 .|cannot read model file
 models|cannot read model file
 EOF
-# odd characters in paths: the model is found, named and reported by the path as given
+# odd characters in paths: the model is found, named and reported by the path as given; the
+# generated files name it in their opening comment only through a safe character set, so a
+# path cannot end the comment and inject C (they compile with -pedantic -Werror and define
+# nothing but the model's symbols)
 for n in "with space" "new
-line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash"; do
+line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash" 'a*/ int pwned = 42; /*x' \
+         'b*/ __asm__(".section .init_array"); /*' 'c/*nested' 'd*??/' 'e\' "f\"q" \
+         "$(printf 'g\033[31mred')" '*/'; do
     d="$T/$n"; mkdir -p "$d"
     printf 'name "odd"\nground { O = { 0, 0 } }\nbody "b" { mass = 1, inertia = 1, points = { A = { 0, 0 } } }\nrevolute "j" { "ground.O", "b.A" }\nbogus()\n' >"$d/m.lua"
-    run 1 "$d/m.lua:5: error: unknown name 'bogus'" "$MBGEN" -o "$d/out" -- "$d/m.lua"
+    shown=$(printf '%s' "$d/m.lua" | tr '\001-\037\177' '?')   # control characters shown as '?'
+    run 1 "$shown:5: error: unknown name 'bogus'" "$MBGEN" -o "$d/out" -- "$d/m.lua"
     [ -e "$d/out" ] && bad "odd path '$n': output written"
     sed -i '$d' "$d/m.lua"
     inputs=$((inputs + 1))
     if timeout 60 "$MBGEN" -o "$d/out" -- "$d/m.lua" 2>"$T/err" && [ -s "$d/out/odd.c" ] &&
        ! compgen -G "$d/out/*tmp*" >/dev/null; then ok
     else bad "odd path '$n': generation failed: $(cat "$T/err")"; fi
+    inputs=$((inputs + 1))
+    if cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd.c" -o "$T/odd.o" \
+           2>"$T/err" &&
+       cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd_data.c" -o "$T/odd_data.o" \
+           2>>"$T/err" &&
+       nm "$T/odd.o" "$T/odd_data.o" | awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^odd_/ { bad = 1 } END { exit bad }' &&
+       ! grep -q -a "pwned\|init_array" <(nm "$T/odd.o" "$T/odd_data.o") &&
+       [ "$(sed -s -n '2s/.* from \(.*\) (options: .*/\1/p' "$d/out/odd.c" "$d/out/odd.h" \
+             "$d/out/odd_data.c" | grep -c '^[A-Za-z0-9 ._/+,:=@-]*$')" -eq 3 ]; then ok
+    else bad "odd path '$n': generated files do not compile cleanly or carry the path unsafely: $(head -c 300 "$T/err")"; fi
 done
 # outputs that cannot be completed (file size limit): exit 1, no file, no temporary
 inputs=$((inputs + 1))

@@ -96,7 +96,8 @@ static void check_cycle(void)
     CHECK(mb_sim_init(&b, m, &p, w2, sizeof w2) == MB_OK, "sim init");
     CHECK(mb_sim_reset(&b, 0, NULL, NULL, 1) == MB_OK, "sim reset");
     for (int k = 0; k < 50; k++) {
-        int sa = mb_embed_step(&a), sb = mb_sim_step(&b, mb_sim_get_t(&b) + p.h);
+        /* the reference: one step of exactly h towards a distant t_stop (not a shortened last step) */
+        int sa = mb_embed_step(&a), sb = mb_sim_step(&b, MB_R(1e6));
         if (sa != sb || sa < 0) {
             CHECK(0, "step %d: status %d vs %d", k, sa, sb);
             break;
@@ -143,8 +144,53 @@ static void check_float_long(void)
 }
 #endif
 
+/* Every mb_embed_step is exactly h with time t0 + k h: the double pendulum has no time
+ * dependence, so 200 steps started at t0 = 2e4, 4e4 or 1e6 s (float resolves 2 ms, 4 ms and
+ * 62 ms there) must give bit for bit the state of 200 steps started at 0, and t must be the grid
+ * time. With t_stop = t + h the steps were fl(t + h) - t: 1.95 ms and 0 at 2e4 s, an invalid
+ * parameter at 4e4 s, and t = 4.99982 after 5000 steps of 1 ms from 0. */
+static void check_time_grid(void)
+{
+    enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
+    MB_EMBED_WORKSPACE(w0, BYTES);
+    MB_EMBED_WORKSPACE(w1, BYTES);
+    static const double t0s[] = { 2e4, 4e4, 1e6 };
+    mb_sim a, b;
+    mb_params p;
+    int k, st = MB_OK;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    p.alpha = MB_R(1e5);
+    p.tol = MB_R(1e-4);
+    p.h = MB_R(1e-3);
+    CHECK(mb_embed_start(&a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK,
+          "start at 0");
+    for (k = 0; k < 5000 && st >= 0; k++) st = mb_embed_step(&a);
+    CHECK(st >= 0 && mb_sim_get_t(&a) == (mb_real)5000 * p.h, "t after 5000 steps of 1 ms: %.9g",
+          (double)mb_sim_get_t(&a));
+    for (int i = 0; i < 3; i++) {
+        mb_real t0 = (mb_real)t0s[i];
+        int sa = MB_OK, sb = MB_OK;
+        CHECK(mb_embed_start(&a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK &&
+              mb_embed_start(&b, &double_pendulum_model, &p, w1, sizeof w1, t0, NULL, NULL, 1) == MB_OK,
+              "start at 0 and %g", (double)t0);
+        for (k = 0; k < 200 && sa >= 0 && sb >= 0; k++) {
+            sa = mb_embed_step(&a);
+            sb = mb_embed_step(&b);
+        }
+        CHECK(sa >= 0 && sb >= 0 && k == 200, "t0 = %g: step %d failed: %s / %s", (double)t0, k,
+              mb_status_str(sa), mb_status_str(sb));
+        CHECK(!memcmp(mb_sim_get_q(&a), mb_sim_get_q(&b), sizeof(mb_real) * (size_t)a.n) &&
+              !memcmp(mb_sim_get_v(&a), mb_sim_get_v(&b), sizeof(mb_real) * (size_t)a.n),
+              "t0 = %g: the state after 200 steps differs from the run started at 0 (steps not h)",
+              (double)t0);
+        CHECK(mb_sim_get_t(&b) == t0 + (mb_real)200 * p.h, "t0 = %g: t = %.9g after 200 steps",
+              (double)t0, (double)mb_sim_get_t(&b));
+    }
+}
+
 int main(void)
 {
+    check_time_grid();
     check_bounds(&andrews_model);
     check_bounds(&double_pendulum_model);
     check_cycle();

@@ -10,12 +10,13 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 A=$BUILD/andrews_sim FX=$BUILD/fixture_pendulum_sim FB=$BUILD/fourbar_singular_sim
 NA=$BUILD/fault_noassembly_sim BU=$BUILD/fault_blowup_sim SP=$BUILD/fault_spin_sim
+ZS=$BUILD/fault_zerospring_sim HK=$BUILD/fault_hugek_sim
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 faults=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-for b in "$A" "$FX" "$FB" "$NA" "$BU" "$SP"; do
+for b in "$A" "$FX" "$FB" "$NA" "$BU" "$SP" "$ZS" "$HK"; do
     [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 
@@ -110,6 +111,31 @@ timeout 120 "$FX" --tol 1e-300 --max-iter 1000 --strict --t-end 1 --quiet >"$T/o
 if [ $? -eq 0 ] && grep -q "^status=ok .* steps=1000 .* newton_roundoff=1000 " "$T/out" &&
    [ "$(sed -n 's/.* newton_iters=\([0-9]*\) .*/\1/p' "$T/out")" -lt 30000 ]; then ok
 else bad "Newton at round-off: $(cat "$T/out")"; fi
+
+# a spring of rest length 0 reaching its equilibrium: the length decays past 1e-162 (where
+# sqrt(dx*dx + dy*dy) underflowed to 0 and gave NaN) to exactly 0; hypot and a zero direction
+# at length 0 keep every formulation and both evaluators running to the end, with finite rows
+for ev in generated generic; do
+    for f in baumgarte canonical alf-explicit alf-trapezoid; do
+        timeout 120 "$ZS" --eval $ev --formulation $f --h 1e-3 --t-end 8 --every 100 --quiet \
+            --out "$T/zs.csv" >"$T/out" 2>"$T/err"
+        if [ $? -eq 0 ] && grep -q "^status=ok" "$T/out" && ! grep -qi "nan\|inf" "$T/zs.csv" &&
+           ! grep -q "runtime error:\|AddressSanitizer" "$T/err" &&
+           tail -n 1 "$T/zs.csv" | grep -q '^8,'; then ok
+        else bad "zero-length spring, $ev $f: $(cat "$T/out" "$T/err" | head -c 300) $(tail -n 1 "$T/zs.csv" | cut -c 1-80)"; fi
+    done
+done
+
+# a CSV never holds NaN or Inf: k = 1e308 makes energy_dev NaN from t = 0; the row is not written
+# (a warning names it), the run faults, the CSV is the header alone
+for f in alf-trapezoid canonical; do
+    timeout 120 "$HK" --formulation $f --quiet --out "$T/hk.csv" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(wc -l <"$T/hk.csv")" -eq 1 ] && ! grep -qi "nan\|inf" "$T/hk.csv" &&
+       grep -q "CSV row at t=0 not written: energy_dev is not a finite number" "$T/err" &&
+       grep -q "^status=error" "$T/out"; then ok
+    else bad "k = 1e308, $f: exit $rc: $(cat "$T/err") $(cat "$T/hk.csv" | head -c 300)"; fi
+done
 
 echo "runtime faults provoked: $faults"
 echo "$pass passed, $fail failed"

@@ -139,5 +139,40 @@ raises(function() return emit.fill("a ${X} ${Z}", { X = 1 }, "t") end, "unknown 
 raises(function() return emit.fill("a ${X}", { X = 1, Y = 2 }, "t") end, "not used", "unused value")
 raises(function() return emit.fill("a ${X} ${bad-name}", { X = 1 }, "t") end, "leftover", "leftover placeholder")
 
+-- hypot and the guarded division of its derivatives: no underflow, 0 direction at length 0
+local hx, hy = sym.var("hx"), sym.var("hy")
+local hl = sym.hypot(hx, hy)
+check(sym.eval(hl, { hx = 3e-170, hy = 4e-170 }) == 5e-170, "hypot does not underflow")
+check(math.abs(sym.eval(hl, { hx = 3e200, hy = 4e200 }) / 5e200 - 1) < 1e-15, "hypot does not overflow")
+local dl = sym.d(hl, hx)
+check(sym.eval(dl, { hx = 0, hy = 0 }) == 0, "d hypot / dx is 0 at length 0")
+check(math.abs(sym.eval(dl, { hx = 3e-170, hy = 4e-170 }) - 0.6) < 1e-15, "d hypot / dx = x / l at tiny l")
+local d2 = sym.d(dl, hy)
+check(sym.eval(d2, { hx = 0, hy = 0 }) == 0, "second derivative 0 at length 0")
+check(math.abs(sym.eval(d2, { hx = 3, hy = 4 }) + 12 / 125) < 1e-15, "d2 hypot / dx dy = -x y / l^3")
+local hlines = table.concat(sym.emit({ { lhs = "o", e = dl } }), "\n")
+check(hlines:find("MB_HYPOT(hx, hy)", 1, true) and hlines:find("> MB_R(0.0) ?", 1, true),
+      "hypot and the guarded division printed: " .. hlines)
+check(sym.hypot(3, 4) == sym.num(5), "hypot of constants folds")
+
+-- text from outside (the model's path, -D values) in comments: a conservative character set
+local ctext = require("ctext")
+local evil = "dir/a*/ int pwned = 42; /*x ??/ \\\n\"q'\27[31m\195\188.lua"
+local safe = ctext.comment_text(evil)
+check(not safe:find("[^A-Za-z0-9 ._/+,:=@-]"), "comment_text keeps only safe characters: " .. safe)
+check(#safe == #evil and safe:sub(1, 6) == "dir/a_", "comment_text replaces byte for byte: " .. safe)
+check(emit.fill("/* ${FILE} (${OPTIONS}) ${X} */", { FILE = "a*/b", OPTIONS = "-D N=\n3", X = "*" }, "t")
+      == "/* a_/b (-D N=_3) * */", "fill sanitizes FILE and OPTIONS whoever supplies them")
+-- the structural check of rendered C: comments and literals end where they should
+for _, s in ipairs { "/* a */ int x; /* b */\n", "char c = '\\'', *s = \"a\\\"*/\"; // /* x\n",
+                     "a / b; /**/\n" } do
+    check(pcall(ctext.check_c, "f.c", s), "check_c accepts: " .. s)
+end
+for _, c in ipairs { { "/* a /* b */", "inside a comment" }, { "/* x", "unterminated comment" },
+                     { "s = \"x;\n\";", "unterminated literal" }, { "/* ??/ */", "trigraph" },
+                     { "#define A \\\nB", "backslash" }, { "/* a */ /* b * /", "unterminated" } } do
+    raises(function() return ctext.check_c("f.c", c[1]) end, c[2], "check_c rejects: " .. c[1])
+end
+
 print(string.format("%d passed, %d failed", passed, failed))
 return failed

@@ -83,6 +83,8 @@ static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_
     kctx *k = ctx;
     kmat *a = &k->m[which];
     *bad = -1;
+    *ratio = 1;
+    if (sy->n == 0) return MB_OK;   /* nothing to factor (a model without constraints) */
     *ratio = 0;
     if (a->sy != sy && !kmat_build(k, a, which, sy)) return MB_ERR_WORKSPACE;
     int n = a->n;
@@ -130,7 +132,8 @@ static void k_solve(void *ctx, int which, const mb_symbolic *sy, const mb_real *
 {
     kctx *k = ctx;
     kmat *a = &k->m[which];
-    (void)sy; (void)F;
+    (void)F;
+    if (sy->n == 0) return;
     if (which == MB_MAT_S) for (int i = 0; i < a->n; i++) b[i] *= a->dsc[i];
     klu_solve(a->sym, a->num, a->n, 1, b, &k->c);
     if (which == MB_MAT_S) for (int i = 0; i < a->n; i++) b[i] *= a->dsc[i];

@@ -21,7 +21,7 @@ bad() { fail=$((fail + 1)); echo "  FAIL  $*"; }
 
 # Both sides: C99, no FMA contraction, our own LU/Cholesky, and the shared sin/cos of
 # mcu_math.c (libm differences in the last bit would otherwise hide everything else).
-same_flags="-DMB_NO_LAPACKE -fno-builtin-sin -fno-builtin-cos -fno-builtin-sinf -fno-builtin-cosf"
+same_flags="-DMB_NO_LAPACKE -fno-builtin-sin -fno-builtin-cos -fno-builtin-sinf -fno-builtin-cosf -fno-builtin-hypot -fno-builtin-hypotf"
 host_flags="-std=c99 -ffp-contract=off -O2 -Wall -Wextra -Werror -Wdouble-promotion"
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu"
 port_target="scripts/mcu/mcu_port.c scripts/mcu/mcu_report.c scripts/mcu/mcu_math.c"

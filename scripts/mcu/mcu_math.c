@@ -1,4 +1,4 @@
-/* mcu_math.c - sin and cos written in plain IEEE arithmetic, linked into BOTH the host and the
+/* mcu_math.c - sin, cos and hypot written in plain IEEE arithmetic, linked into BOTH the host and the
  * target build of the bit-comparison tests. Layer: test infrastructure, never firmware.
  * Why: glibc's and newlib/picolibc's sin/cos differ in the last bit for ~3% of double and ~10% of
  * float arguments (measured by scripts/mcu/libm_probe.c), which would hide every other difference.
@@ -90,4 +90,28 @@ float sinf(float x)
 float cosf(float x)
 {
     return (float)cos((double)x);
+}
+
+/* hypot (a spring's length, generated code since issue 13.5) the same on both sides: the
+ * scaled formula in plain IEEE arithmetic (sqrt is correctly rounded everywhere); libm
+ * implementations of hypot differ in the last bit. */
+double hypot(double x, double y)
+{
+    x = fabs(x);
+    y = fabs(y);
+    if (isinf(x) || isinf(y)) return INFINITY;
+    if (isnan(x) || isnan(y)) return x + y;
+    if (x < y) {
+        double t = x;
+        x = y;
+        y = t;
+    }
+    if (x == 0.0) return 0.0;
+    double r = y / x;
+    return x * sqrt(1.0 + r * r);
+}
+
+float hypotf(float x, float y)
+{
+    return (float)hypot((double)x, (double)y);
 }

@@ -38,6 +38,7 @@ int __wrap_mb_params_check(const mb_params *p, const char **what)
 }
 
 static char out_path[512];
+static char out_eq[520];   /* "--out=" out_path */
 
 /* 1 if path holds a CSV: a header starting with "t," and rows with as many fields. */
 static int csv_complete(const char *path)
@@ -78,6 +79,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(work_dir, sizeof work_dir, "/tmp/mb_sim_fuzz.XXXXXX");
     if (!mkdtemp(work_dir)) abort();
     snprintf(out_path, sizeof out_path, "%s/out.csv", work_dir);
+    snprintf(out_eq, sizeof out_eq, "--out=%s", out_path);
     atexit(remove_work_dir);
     return 0;
 }
@@ -93,8 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (char *p = buf; p && argc <= FUZZ_MAX_ARGS; ) {
         char *nl = memchr(p, '\n', (size_t)(buf + size - p));
         if (nl) *nl = '\0';
-        /* the value after --out is always the sandbox file (the fuzzer writes nowhere else) */
+        /* the value after --out, or of --out=, is always the sandbox file (the fuzzer writes
+         * nowhere else) */
         argv[argc] = argc > 1 && strcmp(argv[argc - 1], "--out") == 0 ? (has_out = 1, out_path) : p;
+        if (strncmp(p, "--out=", 6) == 0) {
+            has_out = 1;
+            argv[argc] = out_eq;
+        }
         help |= strcmp(argv[argc], "--help") == 0 || strcmp(argv[argc], "-h") == 0;
         argc++;
         p = nl ? nl + 1 : NULL;
