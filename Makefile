@@ -63,8 +63,9 @@ test: $(BUILD)/mbgen $(BUILD)/mbgen_san
 # The runtime core (formulations, integrators, assembly, linear algebra) built once per
 # variant: host (LAPACKE) and builtin (-DMB_NO_LAPACKE, the embedded path). The simulator
 # is one shared driver compiled with one model: make sim MODEL=<name> -> build/<name>_sim.
-RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_explicit.c runtime/mb_trapezoid.c runtime/mb_linsys.c runtime/mb_sparse.c \
-              runtime/mb_integrators.c runtime/mb_monitor.c
+RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c \
+              runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_linsys.c \
+              runtime/mb_sparse.c runtime/mb_monitor.c
 RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
 RT_HDR     := runtime/mb_sim.h runtime/mb_sparse.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
               runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h

@@ -226,12 +226,28 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
 
 /* ------------------------------------------------------------------ reset and step */
 
-void mbi_take_eval(mb_sim *s)
-{
-    copy(s->n, s->v, s->ev_v);
-    copy(s->nc, s->sig, s->ev_sig);            /* S and ev_S share these (layout) */
-    if (s->lam) copy(s->nc, s->lam, s->ev_lam);   /* F1 only */
-}
+const mbi_form *const mbi_forms[4] = {
+#if MBI_F1
+    &mbi_form_baumgarte,
+#else
+    NULL,
+#endif
+#if MBI_F2
+    &mbi_form_canonical,
+#else
+    NULL,
+#endif
+#if MBI_F3
+    &mbi_form_alf_explicit,
+#else
+    NULL,
+#endif
+#if MBI_F4
+    &mbi_form_alf_trapezoid,
+#else
+    NULL,
+#endif
+};
 
 int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int assemble)
 {
@@ -256,14 +272,15 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (s->IPq) zero(s->nnz, s->IPq);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
-#if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID && (st = mbi_trap_start(s, t0))) return st;
-#endif
+    const mbi_form *form = mbi_forms[s->p.formulation];
+    if (form->start) {                     /* implicit: its own start-up evaluation */
+        if ((st = form->start(s, t0))) return st;
+        mbi_take_eval(s);
+        s->have_f = 1;
+    }
 #if MBI_EXPLICIT
-    if (s->p.formulation != MB_ALF_TRAPEZOID && (st = mbi_rhs(s, t0, s->z, s->fz))) return st;
+    else if ((st = mbi_rk_start(s, t0))) return st;
 #endif
-    mbi_take_eval(s);
-    s->have_f = 1;
     s->h_next = s->p.h;
     s->t_grid0 = t0;
     s->nfixed = 0;
@@ -287,11 +304,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
     if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
 #if MBI_EXPLICIT
-    if (s->p.integrator != MB_TRAPEZOID && !s->have_f) {   /* after a failed step */
-        if ((st = mbi_rhs(s, s->t, s->z, s->fz)) < 0) return st;
-        mbi_take_eval(s);
-        s->have_f = 1;
-    }
+    if (s->p.integrator != MB_TRAPEZOID && !s->have_f &&   /* after a failed step */
+        (st = mbi_rk_start(s, s->t)) < 0) return st;
 #endif
     mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
     mb_monitor mon0 = s->mon;
@@ -303,7 +317,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     }
 #if MBI_DOPRI5
     if (s->p.integrator == MB_DOPRI5) {
-        st = mbi_step_dopri5(s, t_stop, &mon0, pnc0, pdrv0);
+        st = mbi_step_adaptive(s, t_stop, &mon0, pnc0, pdrv0);
         if (st < 0) return st;
     } else
 #endif
@@ -316,11 +330,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
         (void)t_new;                       /* unused when only dopri5 is compiled */
 #if MBI_RK4
-        if (s->p.integrator == MB_RK4) st = mbi_step_rk4(s, h, t_new);
+        if (s->p.integrator == MB_RK4) st = mbi_step_fixed(s, h, t_new);
 #endif
-#if MBI_F4
-        if (s->p.integrator == MB_TRAPEZOID) st = mbi_step_trapezoid(s, h, t_new);
-#endif
+        if (s->p.integrator == MB_TRAPEZOID) st = mbi_forms[s->p.formulation]->step(s, h, t_new);
         if (st < 0) return st;
         mbi_advance_monitor(s, h, pnc0, pdrv0);
 #if MBI_RK4

@@ -110,18 +110,41 @@ static inline void mbi_eval_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb
     m->dforce_dv(m, t, q, v, s->dQv);
 }
 
-/* mb_sim.c: bring the derived quantities (v, sig = S, lam) of the last evaluation into the state. */
-void mbi_take_eval(mb_sim *s);
+/* Bring the derived quantities (v, sig = S, lam) of the last evaluation into the state. */
+static inline void mbi_take_eval(mb_sim *s)
+{
+    copy(s->n, s->v, s->ev_v);
+    copy(s->nc, s->sig, s->ev_sig);            /* S and ev_S share these (layout) */
+    if (s->lam) copy(s->nc, s->lam, s->ev_lam);   /* F1 only */
+}
 
-/* mb_explicit.c: right-hand side f(t, z) of the explicit formulation F1-F3 (counts evals;
- * leaves v, sigma, S, lambda of the evaluation in ev_*). Returns MB_OK or a linear-algebra
- * failure. */
-int mbi_rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f);
-/* mb_explicit.c: the F3 velocity/sigma~ iteration 5.31-5.37 at (t, q, p, I) -> ev_v, ev_sig,
+/* ------------------------------------------------------------------ the formulation table
+ * One row per formulation (mb_f1_baumgarte.c ... mb_f4_trapezoid.c), indexed by
+ * p.formulation in mbi_forms (mb_sim.c). An explicit formulation gives rhs (and optionally
+ * accept) and is integrated by mb_rk.c; an implicit one gives start and step (its own
+ * integrator). A new formulation is one file plus one row. */
+typedef struct mbi_form {
+    /* explicit: ydot = f(t, z); leaves v, sigma, lambda of the evaluation in ev_*. Returns MB_OK
+     * or a linear-algebra failure. */
+    int (*rhs)(mb_sim *s, mb_real t, const mb_real *z, mb_real *f);
+    /* explicit, optional: after an accepted step (z, fz current), e.g. a projection or a sigma
+     * reset; sets *reeval when f must be evaluated again. Returns MB_OK, an event or a failure. */
+    int (*accept)(mb_sim *s, int *reeval);
+    /* implicit: the start-up evaluation at reset (v, sigma into ev_*), and one step of h ending
+     * at t_new (restored on failure; the monitor is not advanced). */
+    int (*start)(mb_sim *s, mb_real t0);
+    int (*step)(mb_sim *s, mb_real h, mb_real t_new);
+} mbi_form;
+extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
+    mbi_form_alf_trapezoid;
+/* mb_sim.c: the rows, NULL where a formulation is not compiled in */
+extern const mbi_form *const mbi_forms[4];
+
+/* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
+int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
+/* mb_f3_alf.c: the F3 velocity/sigma~ iteration 5.31-5.37 at (t, q, p, I) -> ev_v, ev_sig,
  * ev_S (also F4's start-up evaluation). */
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);
-/* mb_explicit.c: F1's velocity projection of the current state. */
-int mbi_project_velocity(mb_sim *s);
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
 void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv);
@@ -130,18 +153,14 @@ void mbi_update_max(mb_sim *s);
 /* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old);
 
-/* mb_integrators.c: one accepted adaptive Dormand-Prince step towards t_stop (rejections
- * retried inside); monitor advanced. mon0, pnc0, pdrv0: the values at the step's start. */
-int mbi_step_dopri5(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0);
-/* mb_integrators.c: one RK4 step of h ending at time t_new; the monitor is not advanced. */
-int mbi_step_rk4(mb_sim *s, mb_real h, mb_real t_new);
-/* mb_integrators.c: undo an accepted explicit step (state from zold, tn[7], tm[3]). */
+/* mb_rk.c (explicit formulations): f at the start state (fz) and its derived quantities. */
+int mbi_rk_start(mb_sim *s, mb_real t0);
+/* mb_rk.c: one accepted adaptive step (Dormand-Prince 5(4)) towards t_stop, rejections retried
+ * inside; monitor advanced. mon0, pnc0, pdrv0: the values at the step's start. */
+int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0);
+/* mb_rk.c: one fixed step (RK4) of h ending at time t_new; the monitor is not advanced. */
+int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new);
+/* mb_rk.c: undo an accepted explicit step (state from zold, tn[7], tm[3]). */
 int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st);
-
-/* mb_trapezoid.c: F4 start-up: ydot_0 from the F3 evaluation (step 5 of 5.4.2). */
-int mbi_trap_start(mb_sim *s, mb_real t0);
-/* mb_trapezoid.c: one F4 step of h ending at t_new (restored on failure, sigma reset
- * applied); the monitor is not advanced. */
-int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new);
 
 #endif /* MB_SIM_IMPL_H */

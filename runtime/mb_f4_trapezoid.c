@@ -1,8 +1,11 @@
-/* mb_trapezoid.c - F4 alf-trapezoid (5.38-5.60): the implicit trapezoidal step with Newton on
+/* mb_f4_trapezoid.c - F4 alf-trapezoid (5.38-5.60): the implicit trapezoidal step with Newton on
  * [q; p] and sigma~ updated by 5.34, its optional full Jacobian, start-up and failure restore.
- * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
+ * Layer: runtime core, one row of the formulation table (mb_sim_impl.h: its own integrator);
+ * never allocates or prints. */
 #include "mb_sim_impl.h"
 #include "mb_sparse.h"
+
+#if MBI_F4
 
 /* ------------------------------------------------------------------ Newton step */
 
@@ -214,7 +217,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
 
 /* ------------------------------------------------------------------ start-up and step */
 
-int mbi_trap_start(mb_sim *s, mb_real t0)
+static int trap_start(mb_sim *s, mb_real t0)
 {
     const mb_model *m = s->m;
     int n = s->n, st;
@@ -241,7 +244,7 @@ static void trap_restore(mb_sim *s, mb_real h, mb_real t_old, const mb_real *sig
     s->t = t_old;
 }
 
-int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
 {
     int nc = s->nc;
     mb_real t_old = s->t, *sig_old = s->tm[2];
@@ -283,3 +286,6 @@ int mbi_step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
     }
     return st;
 }
+
+const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid};
+#endif /* MBI_F4 */

@@ -1,0 +1,71 @@
+/* mb_f1_baumgarte.c - F1 baumgarte (5.1-5.5): the index-1 right-hand side with Baumgarte
+ * stabilization and the optional velocity projection after each accepted step.
+ * Layer: runtime core, one row of the formulation table (mb_sim_impl.h); no allocation. */
+#include "mb_sim_impl.h"
+
+#if MBI_F1
+/* F1 (5.2): M a + Phi_q^T lambda = Q, Phi_q a = Gamma - 2 xi w Phidot - w^2 Phi,
+ * Phidot = Phi_q v + Phi_t. z = [q; v]. */
+static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    const mb_real *q = z, *v = z + n;
+    mb_real *b2 = s->tm[0], *pd = s->tm[1], xi = s->p.xi, w = s->p.omega;
+    mbi_eval_kin(s, t, q);
+    m->gamma(m, t, q, v, s->Gam);
+    m->force(m, t, q, v, s->Q);
+    sp_mv(&m->phi_q_pat, s->Pq, v, pd, nc);
+    for (int r = 0; r < nc; r++) {
+        pd[r] += s->Phit[r];
+        b2[r] = 2 * xi * w * pd[r] + w * w * s->Phi[r];
+    }
+    if (s->p.baumgarte_cap > 0) {   /* keep the stabilization from dominating Gamma */
+        mb_real nb = nrm2(nc, b2), ng = nrm2(nc, s->Gam);
+        if (nb > s->p.baumgarte_cap * ng)
+            for (int r = 0; r < nc; r++) b2[r] *= s->p.baumgarte_cap * ng / nb;
+    }
+    for (int r = 0; r < nc; r++) b2[r] = s->Gam[r] - b2[r];
+    int st = mbi_kkt_solve(s, s->Q, b2, f + n, s->ev_lam);
+    if (st) return st;
+    copy(n, f, v);
+    copy(n, s->ev_v, v);
+    return MB_OK;
+}
+/* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t), with
+ * S = Phi_q Phi_q^T (unit weights, lsy holds them) on the plan of S. */
+static int project_velocity(mb_sim *s)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    mb_real *w = s->tm[0], *v = s->z + n, *ones = s->tn[0];
+    if (nc == 0) return MB_OK;
+    m->phi_q(m, s->t, s->z, s->Pq);
+    m->phi_t(m, s->t, s->z, s->Phit);
+    for (int i = 0; i < n; i++) ones[i] = 1;
+    mbi_assemble_s(s, ones);
+    int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
+    if (st) return st;
+    for (int pass = 0; pass < 3; pass++) {
+        sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);
+        for (int r = 0; r < nc; r++) w[r] += s->Phit[r];
+        if (nrminf(nc, w) <= 10 * MB_EPS * (1 + nrminf(n, v))) break;
+        mbi_ls_solve(s, MB_MAT_S, w);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, w, -1, v);
+    }
+    return MB_OK;
+}
+
+/* After an accepted step: the optional projection (then f is evaluated again: *reeval). */
+static int accept_baumgarte(mb_sim *s, int *reeval)
+{
+    *reeval = 0;
+    if (!s->p.project_velocity) return MB_OK;
+    int st = project_velocity(s);
+    if (st) return st;
+    *reeval = 1;
+    return MB_OK;
+}
+
+const mbi_form mbi_form_baumgarte = {rhs_baumgarte, accept_baumgarte, NULL, NULL};
+#endif

@@ -1,0 +1,29 @@
+/* mb_f2_canonical.c - F2 canonical (5.17, 5.21): Hamilton's equations with the constraint
+ * stabilization; the KKT system by its Schur complement (mb_kkt.c).
+ * Layer: runtime core, one row of the formulation table (mb_sim_impl.h); no allocation. */
+#include "mb_sim_impl.h"
+
+#if MBI_F2
+/* F2 (5.17, 5.21): [[M, Phi_q^T], [Phi_q, 0]] [v; sigma] = [p; -Phi_t - 2 xi w Phi - w^2 I],
+ * pdot = Q + Phidot_q^T sigma, Idot = Phi. z = [q; p; I]. */
+static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    const mb_real *q = z, *p = z + n, *I = z + 2 * n;
+    mb_real *b2 = s->tm[0], xi = s->p.xi, w = s->p.omega;
+    mbi_eval_kin(s, t, q);
+    for (int r = 0; r < nc; r++) b2[r] = -s->Phit[r] - 2 * xi * w * s->Phi[r] - w * w * I[r];
+    int st = mbi_kkt_solve(s, p, b2, s->ev_v, s->ev_sig);
+    if (st) return st;
+    m->force(m, t, q, s->ev_v, s->Q);
+    m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
+    copy(n, f, s->ev_v);
+    copy(n, f + n, s->Q);
+    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, f + n);
+    copy(nc, f + 2 * n, s->Phi);
+    copy(nc, s->ev_S, s->ev_sig);
+    return MB_OK;
+}
+const mbi_form mbi_form_canonical = {rhs_canonical, NULL, NULL, NULL};
+#endif

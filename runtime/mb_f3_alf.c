@@ -1,0 +1,85 @@
+/* mb_f3_alf.c - F3 alf-explicit (5.30-5.37): the augmented Lagrangian velocity / sigma~
+ * iteration (also F4's start-up evaluation), the right-hand side and the sigma reset of 6.3.4.
+ * Layer: runtime core, one row of the formulation table (mb_sim_impl.h); no allocation. */
+#include "mb_sim_impl.h"
+
+#if MBI_F3 || MBI_F4
+/* F3 (5.31-5.37): (M + a Phi_q^T Phi_q) v = p - Phi_q^T (a b + sigma~), b = Phi_t + 2 xi w Phi
+ * + w^2 I; sigma~ += a (Phi_q v + b) (5.34) until |v_i+1 - v_i| < tol; pdot = Q + Phidot_q^T
+ * sigma~ (5.32 with the updated sigma~ = sigma~ + a Phidot-term). sigma~ is warm-started from the
+ * previous evaluation. v, sigma~ go to ev_v, ev_sig. */
+int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    mb_real *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
+    mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
+    mbi_eval_kin(s, t, q);
+    for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan) */
+    const mb_plan *P = m->plan;
+    mb_real *A = s->FA;
+    zero(n + P->a.nl, A);
+    for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
+    for (int t = 0; t < P->na; t++) A[P->a_dst[t]] += a * s->Pq[P->a_k[t]] * s->Pq[P->a_l[t]];
+    int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
+    if (st) return st;
+    copy(n, vold, s->ev_v);
+    int it, conv = 0;
+    for (it = 1; it <= s->p.max_iter; it++) {
+        copy(n, rhs, p);
+        for (int r = 0; r < nc; r++) s->tm[1][r] = a * b[r] + s->ev_sig[r];
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->tm[1], -1, rhs);
+        mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
+        sp_mv(&m->phi_q_pat, s->Pq, rhs, c, nc);
+        for (int r = 0; r < nc; r++) { c[r] += b[r]; s->ev_sig[r] += a * c[r]; }
+        mb_real dv = 0;
+        for (int i = 0; i < n; i++) { mb_real e = rhs[i] - vold[i]; dv += e * e; }
+        copy(n, vold, rhs);
+        if (!finite_vec(n, rhs)) return MB_ERR_NONFINITE;
+        if (MB_SQRT(dv) < s->p.tol) { conv = 1; break; }
+    }
+    s->mon.alf_iters += it > s->p.max_iter ? s->p.max_iter : it;
+    if (!conv) s->mon.maxiter_events++;
+    copy(n, s->ev_v, vold);
+    copy(nc, s->ev_S, s->ev_sig);
+    return MB_OK;
+}
+#endif
+
+#if MBI_F3
+static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    const mb_real *q = z;
+    int st = mbi_alf_velocity(s, t, q, z + n, z + 2 * n);
+    if (st) return st;
+    m->force(m, t, q, s->ev_v, s->Q);
+    m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
+    copy(n, f, s->ev_v);
+    copy(n, f + n, s->Q);
+    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, f + n);
+    copy(nc, f + 2 * n, s->Phi);
+    return MB_OK;
+}
+
+/* After an accepted step: the sigma reset of 6.3.4 (then f is evaluated again: *reeval). */
+static int accept_alf(mb_sim *s, int *reeval)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    *reeval = 0;
+    if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
+    /* p consistent with 5.30 for sigma~ = 0, v unchanged; S drops by sigma~ */
+    m->phi_q(m, s->t, s->z, s->Pq);
+    sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + n);
+    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    zero(nc, s->ev_sig);
+    s->mon.sigma_resets++;
+    *reeval = 1;
+    return MB_EVENT_SIGMA_RESET;
+}
+
+const mbi_form mbi_form_alf_explicit = {rhs_alf, accept_alf, NULL, NULL};
+#endif

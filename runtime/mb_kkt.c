@@ -1,0 +1,26 @@
+/* mb_kkt.c - the KKT system of F1 and F2 by its Schur complement on the sparse plan.
+ * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
+#include "mb_sim_impl.h"
+
+#if MBI_F1 || MBI_F2
+/* Solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq) by its Schur
+ * complement: M is diagonal, so S = Phi_q M^-1 Phi_q^T is sparse and positive definite while
+ * Phi_q has full rank; S y = Phi_q M^-1 b1 - b2, x = M^-1 (b1 - Phi_q^T y). Rank loss of Phi_q
+ * shows as a vanishing pivot of S, which names its constraint row (MB_ERR_SINGULAR). */
+int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    mbi_assemble_s(s, s->minv);
+    int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
+    if (st) return st;
+    for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
+    sp_mv(&m->phi_q_pat, s->Pq, x, y, nc);
+    for (int r = 0; r < nc; r++) y[r] -= b2[r];
+    mbi_ls_solve(s, MB_MAT_S, y);
+    copy(n, x, b1);
+    sp_mtv_add(&m->phi_q_pat, s->Pq, y, -1, x);
+    for (int i = 0; i < n; i++) x[i] *= s->minv[i];
+    return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+}
+#endif
