@@ -100,6 +100,10 @@ static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_
         for (int j = 0; j < n; j++)
             for (int s = a->Ap[j]; s < a->Ap[j + 1]; s++) a->Ax[s] *= a->dsc[a->Ai[s]] * a->dsc[j];
     }
+    /* S arrives with a unit diagonal and KLU's own row scaling off: its pivots u_kk are then
+     * the Schur complement pivots d_k / d0_k of the sparse kernels (KLU's threshold pivoting
+     * keeps the diagonal of an SPD matrix), so the rank test means the same. */
+    k->c.scale = which == MB_MAT_S ? 0 : 2;
     int full = a->num == NULL;
     if (!full && (!klu_refactor(a->Ap, a->Ai, a->Ax, a->sym, a->num, &k->c) ||
                   !klu_rcond(a->sym, a->num, &k->c) || k->c.rcond < 1e-3 * a->rcond_full)) {
@@ -116,13 +120,16 @@ static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_
         if (!klu_rcond(a->sym, a->num, &k->c)) return MB_ERR_SINGULAR;
         a->rcond_full = k->c.rcond;
     }
-    *ratio = (mb_real)k->c.rcond;
-    if (k->c.rcond == 0 || (which == MB_MAT_S && rank_tol > 0 && k->c.rcond < (double)rank_tol)) {
+    const double *Ud = a->num->Udiag;
+    int kmin = 0;
+    for (int j = 1; j < n; j++) if (fabs(Ud[j]) < fabs(Ud[kmin])) kmin = j;
+    /* S: the smallest pivot of the unit-diagonal matrix; the others: min / max |u_kk| */
+    *ratio = which == MB_MAT_S ? (mb_real)fabs(Ud[kmin]) : (mb_real)k->c.rcond;
+    if (Ud[kmin] == 0 || !isfinite(k->c.rcond) ||
+        (which == MB_MAT_S && rank_tol > 0 && *ratio < rank_tol)) {
         /* name the column of the smallest pivot: U's diagonal in KLU's column order Q */
-        const double *Ud = a->num->Udiag;
-        int kmin = 0;
-        for (int j = 1; j < n; j++) if (fabs(Ud[j]) < fabs(Ud[kmin])) kmin = j;
         if (which == MB_MAT_S && a->sym->Q) *bad = a->sym->Q[kmin];
+        if (!isfinite(k->c.rcond)) return MB_ERR_NONFINITE;
         return which == MB_MAT_A_SYM && rank_tol == 0 ? MB_ERR_NOT_SPD : MB_ERR_SINGULAR;
     }
     return MB_OK;
