@@ -301,10 +301,12 @@ TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_gene
 TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
 test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
 
+# the generic side runs on SuiteSparse KLU (tools/mb_linsys_klu.c), as the simulator's --eval generic
 $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
+		tools/mb_linsys_klu.c tools/mb_linsys_klu.h \
 		$(BUILD)/generic/bench_models.h $(GNR_HDR) $(RT_HDR) Makefile
-	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic tests/bench_generic.c \
-	    $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
+	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -Itests -Itools -I$(BUILD)/generic tests/bench_generic.c \
+	    tools/mb_linsys_klu.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
 
 # The table goes to stdout and results/bench.txt: machine, compiler, code sizes, timings.
 bench: deps $(BUILD)/bench_generic
@@ -312,7 +314,8 @@ bench: deps $(BUILD)/bench_generic
 	@{ echo "# make bench: generated vs generic evaluator (tests/bench_generic.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
-	   echo "linalg:   $(RT_LIBS)"; echo; \
+	   echo "linalg:   generated: its plan, compact sparse kernels (runtime/mb_sparse.c); generic: SuiteSparse KLU $$(sed -n 's/^#define KLU_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/klu.h | paste -sd.) (tools/mb_linsys_klu.c); $(RT_LIBS)"; \
+	   echo "timing:   CPU time of the benchmark thread (time the shared machine gives other jobs is not counted); load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; echo; \
 	   echo "## Code and data size (bytes, size(1): text + data): generated vs generic"; echo; \
 	   printf '%-18s %10s %14s\n' model generated "generic data"; \
 	   for o in $(filter-out %_data.o,$(BENCH_OBJ)); do \
