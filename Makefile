@@ -327,24 +327,28 @@ bench: deps $(BUILD)/bench_generic
 	} | tee $(RESULTS)/bench.txt
 	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
 
-# Where the time of an alf-trapezoid step goes (perf, if installed): inclusive shares of the
-# model functions, matrix assembly (the runtime's add_* helpers), sparse products (sp_*),
-# factorization and solves (mb_lu_* / mb_chol_*). PROFILE_MODEL=andrews.
+# Where the time of a step goes (perf, if installed): inclusive shares of the model functions,
+# factorizations (mbi_ls_factor: the plan's kernels on the generated side, KLU on the generic
+# side), solves (the back ends' solve kernels: mbi_ls_solve ends in a tail call) and the rest (matrix assembly into the plan storage and the
+# sparse products, inlined into the formulations' steps, and the integrator).
+# PROFILE_MODEL=andrews PROFILE_FORMULATION=alf-trapezoid.
 PROFILE_MODEL ?= andrews
-PROFILE_STEPS ?= 4000
+PROFILE_FORMULATION ?= alf-trapezoid
+PROFILE_STEPS ?= 50000
 .PHONY: bench-profile
 bench-profile: $(BUILD)/bench_generic
 	@command -v perf >/dev/null || { echo "bench-profile: perf is not installed"; exit 1; }
 	@for e in generated generic; do \
-	    perf record -q --call-graph dwarf,16384 -F 2000 -o $(BUILD)/perf.$$e.data \
-	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) alf-trapezoid $$e $(PROFILE_STEPS) || exit 1; \
+	    perf record -q --call-graph dwarf,16384 -F 4000 -o $(BUILD)/perf.$$e.data \
+	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) $(PROFILE_FORMULATION) $$e $(PROFILE_STEPS) || \
+	        echo "bench-profile: the $$e run stopped early (status above); the shares cover the steps it took"; \
 	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
-	    awk -v e=$$e -v m=$(PROFILE_MODEL) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$4; \
+	    awk -v e=$$e -v m=$(PROFILE_MODEL) -v fo=$(PROFILE_FORMULATION) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$4; \
 	        if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points)$$") f += c; \
-	        else if (s ~ /^mb_(lu|chol)_factor$$/) fa += c; else if (s ~ /^mb_(lu|chol)_solve$$/) so += c; \
-	        else if (s ~ /^add_/) as += c; else if (s ~ /^sp_/) sp += c; else if (s == "mb_sim_step") tot = c } \
-	        END { printf "%-10s alf-trapezoid %s: model functions %4.1f%%, matrix assembly %4.1f%%, sparse products %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other %4.1f%%\n", \
-	              e, m, f, as, sp, fa, so, tot - f - as - sp - fa - so }'; \
+	        else if (s == "mbi_ls_factor") fa += c; else if (s ~ /^(mb_sp_lu_solve|mb_sp_ldl_solve|klu_solve|mb_lu_solve|mb_chol_solve)$$/) so += c; \
+	        else if (s == "mb_sim_step") tot = c } \
+	        END { printf "%-10s %s %s: model functions %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other (assembly, products, integrator) %4.1f%%\n", \
+	              e, fo, m, f, fa, so, tot - f - fa - so }'; \
 	done
 
 # ---------------------------------------------------------------- mcu
