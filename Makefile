@@ -327,6 +327,16 @@ bench: deps $(BUILD)/bench_generic
 	} | tee $(RESULTS)/bench.txt
 	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
 
+# make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
+# generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
+# vs generic on KLU), log-log slopes, us per right-hand side -> results/scaling.txt. About 5-10
+# minutes, most of it compiling chain1000.c. Not a test.
+SCALING_N ?= 10 30 100 300 1000
+.PHONY: bench-scaling
+bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ) $(BUILD)/generic/mb_generic.o
+	@BUILD=$(BUILD) RESULTS=$(RESULTS) CC="$(CC)" RT_OBJ="$(RT_OBJ)" RT_LIBS="$(RT_LIBS)" \
+	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" scripts/bench_scaling.sh
+
 # Where the time of a step goes (perf, if installed): inclusive shares of the model functions,
 # factorizations (mbi_ls_factor: the plan's kernels on the generated side, KLU on the generic
 # side), solves (the back ends' solve kernels: mbi_ls_solve ends in a tail call) and the rest (matrix assembly into the plan storage and the

@@ -41,6 +41,7 @@ static const pair_t pairs[] = {
 
 #define NREP 7       /* repetitions per function: medians and spreads over these */
 #define NREP_SIM 5   /* repetitions per simulation */
+#define NREP_MAX 15  /* most repetitions of any measurement */
 static volatile double sink;   /* keeps results alive */
 
 /* The benchmark thread's CPU time: on a machine shared with other jobs, time the scheduler
@@ -274,18 +275,38 @@ static int work_differs(const work_t *a, const work_t *b)
     return 0;
 }
 
-/* ns per step over `steps` steps from the start z0 (reset without assembly, not timed);
- * -1 if a step fails. *w (may be NULL): the work per step of these steps. */
-static double time_steps(simrun_t *r, const mb_real *z0, int nq, long steps, work_t *w)
+/* ns per step over `steps` steps from the start z0 (reset without assembly, not timed), in
+ * segments of at most `seg` steps each restarting from z0 (seg <= 0: one segment), so that a
+ * long measurement repeats the same stretch of motion instead of running into later, harder
+ * dynamics; -1 if a step fails. *w (may be NULL): the work per step of these steps. */
+static double time_steps_seg(simrun_t *r, const mb_real *z0, int nq, long steps, long seg,
+                             work_t *w)
 {
-    if (mb_sim_reset(&r->s, MB_R(0.0), z0, z0 + nq, 0) < 0) return -1.0;
-    mb_monitor m0 = *mb_sim_get_monitor(&r->s);
-    double t0 = now();
-    for (long i = 0; i < steps; i++)
-        if (mb_sim_step(&r->s, MB_R(1e9)) < 0) return -1.0;
-    double dt = now() - t0;
-    if (w) work_between(&m0, mb_sim_get_monitor(&r->s), w);
-    sink += (double)mb_sim_get_q(&r->s)[0];
+    double dt = 0.0;
+    work_t acc = { 0, 0, 0, 0 };
+    if (seg <= 0 || seg > steps) seg = steps;
+    for (long done = 0; done < steps; done += seg) {
+        long k = steps - done < seg ? steps - done : seg;
+        if (mb_sim_reset(&r->s, MB_R(0.0), z0, z0 + nq, 0) < 0) return -1.0;
+        mb_monitor m0 = *mb_sim_get_monitor(&r->s);
+        double t0 = now();
+        for (long i = 0; i < k; i++)
+            if (mb_sim_step(&r->s, MB_R(1e9)) < 0) return -1.0;
+        dt += now() - t0;
+        work_t ws;
+        work_between(&m0, mb_sim_get_monitor(&r->s), &ws);
+        acc.evals += ws.evals * (double)k;
+        acc.fact += ws.fact * (double)k;
+        acc.solves += ws.solves * (double)k;
+        acc.newton += ws.newton * (double)k;
+        sink += (double)mb_sim_get_q(&r->s)[0];
+    }
+    if (w) {
+        w->evals = acc.evals / (double)steps;
+        w->fact = acc.fact / (double)steps;
+        w->solves = acc.solves / (double)steps;
+        w->newton = acc.newton / (double)steps;
+    }
     return dt * 1e9 / (double)steps;
 }
 
@@ -298,34 +319,38 @@ typedef struct simres_s {
     int ok;
 } simres_t;
 
-/* Generated (on its plan) against generic (on KLU), side by side from the same start. Each
- * measurement lasts about `target` seconds on the generic side (at least 3 steps). */
-static void bench_sim_t(const pair_t *pr, int f, double target, simres_t *res)
+/* Generated (on its plan) against generic (on KLU), side by side from the same start, nrep
+ * times. Each measurement lasts about `target` seconds on the generic side (at least 3 steps),
+ * in segments of `seg` steps from the start (seg <= 0: one run; else whole segments only). */
+static void bench_sim_t(const pair_t *pr, int f, double target, long seg, int nrep,
+                        simres_t *res)
 {
     simrun_t a, b;
     int ra = sim_open(&a, pr->gen, f, 0), rb = sim_open(&b, pr->gnr, f, 1);
     res->ok = 0;
     res->work = a.size;
+    if (nrep > NREP_MAX) nrep = NREP_MAX;
     if (ra >= 0 && rb >= 0) {
         /* calibrate on the generic side (this also warms it up: KLU's analysis, caches) */
-        long steps = 3;
-        double ns = time_steps(&b, a.z0, pr->gen->nq, steps, NULL);
+        long steps = seg > 0 ? seg : 3;
+        double ns = time_steps_seg(&b, a.z0, pr->gen->nq, steps, seg, NULL);
         if (ns > 0.0) {
             double want = target * 1e9 / ns;
             steps = want < 3.0 ? 3 : want > 200000.0 ? 200000 : (long)want;
+            if (seg > 0) steps = (steps + seg - 1) / seg * seg;
             res->steps = steps;
-            double tg[NREP_SIM], th[NREP_SIM], ratio[NREP_SIM];
-            res->ok = time_steps(&a, a.z0, pr->gen->nq, 3, NULL) > 0.0;   /* warm up */
-            for (int r = 0; r < NREP_SIM && res->ok; r++) {
-                tg[r] = time_steps(&a, a.z0, pr->gen->nq, steps, &res->wg);
-                th[r] = time_steps(&b, a.z0, pr->gen->nq, steps, &res->wh);   /* same start */
+            double tg[NREP_MAX], th[NREP_MAX], ratio[NREP_MAX];
+            res->ok = time_steps_seg(&a, a.z0, pr->gen->nq, seg > 0 ? seg : 3, seg, NULL) > 0.0;
+            for (int r = 0; r < nrep && res->ok; r++) {
+                tg[r] = time_steps_seg(&a, a.z0, pr->gen->nq, steps, seg, &res->wg);
+                th[r] = time_steps_seg(&b, a.z0, pr->gen->nq, steps, seg, &res->wh);   /* same start */
                 if (tg[r] <= 0.0 || th[r] <= 0.0) res->ok = 0;
                 ratio[r] = th[r] / tg[r];
             }
             if (res->ok) {
-                res->gen = median(tg, NREP_SIM, &res->sg);
-                res->gnr = median(th, NREP_SIM, &res->sh);
-                res->ratio = median(ratio, NREP_SIM, &res->sr);
+                res->gen = median(tg, nrep, &res->sg);
+                res->gnr = median(th, nrep, &res->sh);
+                res->ratio = median(ratio, nrep, &res->sr);
             }
         }
     }
@@ -335,7 +360,7 @@ static void bench_sim_t(const pair_t *pr, int f, double target, simres_t *res)
 
 static void bench_sim(const pair_t *pr, int f, simres_t *res)
 {
-    bench_sim_t(pr, f, 4e-2, res);
+    bench_sim_t(pr, f, 4e-2, 0, NREP_SIM, res);
 }
 
 /* Least-squares slope of log(y) against log(x). */
@@ -574,7 +599,11 @@ static void bench_andrews_runs(void)
 }
 
 /* --scaling: one line per formulation for scripts/bench_scaling.sh, fixed steps (rk4 for
- * F1-F3, trapezoid for F4), every chain linked in; each measurement about 0.15 s (generic). */
+ * F1-F3, trapezoid for F4), every chain linked in; SCALING_NREP measurements of about 0.2 s each
+ * (generic side) in whole segments of SCALING_SEG steps from the start: the same 0.1 s of motion (h = 1e-3) at every
+ * N (a chain left to fall for seconds whips, and F4's Newton fails at N = 30 near t = 2.85 s). */
+#define SCALING_SEG 100
+#define SCALING_NREP 9
 static int bench_scaling(void)
 {
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
@@ -582,14 +611,15 @@ static int bench_scaling(void)
         if (pr->chain_n <= 0) continue;
         for (int f = 0; f < NFORM; f++) {
             simres_t r = { 0 };
-            bench_sim_t(pr, f, 0.15, &r);
+            bench_sim_t(pr, f, 0.2, SCALING_SEG, SCALING_NREP, &r);
             if (!r.ok) {
                 printf("scaling %d %s fails\n", pr->chain_n, mb_formulation_name(f));
                 continue;
             }
-            printf("scaling %d %s %.1f %.3f %.1f %.3f %.4f %.3f %ld %s %zu\n", pr->chain_n,
+            printf("scaling %d %s %.1f %.3f %.1f %.3f %.4f %.3f %ld %s %zu", pr->chain_n,
                    mb_formulation_name(f), r.gen, r.sg, r.gnr, r.sh, r.ratio, r.sr, r.steps,
                    work_str(&r.wg), r.work);
+            printf(" %s\n", work_str(&r.wh));
             fflush(stdout);
         }
     }
