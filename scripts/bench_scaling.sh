@@ -29,22 +29,35 @@ die() { echo "bench_scaling.sh: $*" >&2; exit 1; }
 [ -x "$build/mbgen" ] || die "$build/mbgen is missing (make $build/mbgen)"
 [ -f "$build/generic/mb_generic.o" ] || die "$build/generic/mb_generic.o is missing"
 
-# mbgen --linalg FORM, if this mbgen has it: the forms from its help ("--linalg compact|unrolled")
-help=$("$build/mbgen" --help 2>&1)
-if grep -q -- '--linalg' <<<"$help"; then
-    forms=$(grep -o -- '--linalg[ =][A-Za-z_|-]*' <<<"$help" | head -n 1 | sed 's/^--linalg[ =]//' | tr '|' ' ')
-    [ -n "$forms" ] || forms="compact unrolled"
+# mbgen --linalg FORM, if this mbgen has it: each of compact and unrolled that it accepts
+# (probed with --check; "auto" picks one of the two per matrix, so it is not measured apart)
+linalg_opt=0
+forms=compact
+if "$build/mbgen" --help 2>&1 | grep -q -- '--linalg'; then
     linalg_opt=1
-else
-    forms=compact
-    linalg_opt=0
+    forms=
+    for f in compact unrolled; do
+        "$build/mbgen" models/chain.lua -D N=2 --linalg "$f" --check >/dev/null 2>&1 && forms="$forms $f"
+    done
+    forms=${forms# }
+    [ -n "$forms" ] || die "mbgen lists --linalg but accepts neither compact nor unrolled"
 fi
+# generated C larger than this is not compiled (gcc -O2 on 10 MB of straight-line code takes far
+# longer than the whole target should); a compile that runs past the timeout is reported as such
+max_c_bytes=${SCALING_MAX_C_BYTES:-6000000}
+cc_timeout=${SCALING_CC_TIMEOUT:-300}
 
 # wall and CPU (user + sys, children included) seconds of a command: "wall cpu"; the command's
 # own output goes to $dir/last.log
+# (status: the command's; 124 from timeout)
 timed() {
-    local TIMEFORMAT='%R %U %S' t
-    t=$( { time "$@" >"$dir/last.log" 2>&1; } 2>&1 ) || { cat "$dir/last.log" >&2; return 1; }
+    local TIMEFORMAT='%R %U %S' t rc
+    t=$( { time "$@" >"$dir/last.log" 2>&1; } 2>&1 )
+    rc=$?
+    if [ "$rc" != 0 ]; then
+        [ "$rc" = 124 ] || cat "$dir/last.log" >&2
+        return "$rc"
+    fi
     awk '{ printf "%.2f %.2f", $1, $2 + $3 }' <<<"$t"
 }
 
@@ -69,9 +82,20 @@ for form in $forms; do
         rm -f "$fdir/$name.c" "$fdir/$name.h" "$fdir/${name}_data.c"   # a real generation each time
         g=$(timed "$build/mbgen" models/chain.lua -D "N=$n" --name "$name" "${opt[@]}" -o "$fdir") ||
             die "mbgen failed for N=$n ($form)"
-        c=$(timed $cc $model_cflags -c "$fdir/$name.c" -o "$fdir/$name.o") || die "cc failed for $name.c ($form)"
+        bytes=$(wc -c <"$fdir/$name.c")
+        if [ "$bytes" -gt "$max_c_bytes" ]; then
+            echo "$form $n $g skip skip $bytes 0 not compiled: more than SCALING_MAX_C_BYTES = $max_c_bytes bytes of C" >>"$gen"
+            continue
+        fi
+        c=$(timed timeout "$cc_timeout" $cc $model_cflags -c "$fdir/$name.c" -o "$fdir/$name.o")
+        rc=$?
+        if [ "$rc" = 124 ]; then
+            echo "$form $n $g skip skip $bytes 0 not compiled: gcc -O2 ran past SCALING_CC_TIMEOUT = $cc_timeout s" >>"$gen"
+            continue
+        fi
+        [ "$rc" = 0 ] || die "cc failed for $name.c ($form)"
         $cc $model_cflags -c "$fdir/${name}_data.c" -o "$fdir/${name}_data.o" || die "cc failed for ${name}_data.c"
-        echo "$form $n $g $c $(wc -c <"$fdir/$name.c") $(size "$fdir/$name.o" | awk 'NR == 2 { print $1 }')" >>"$gen"
+        echo "$form $n $g $c $bytes $(size "$fdir/$name.o" | awk 'NR == 2 { print $1 }')" >>"$gen"
         mkdir -p "$fdir/$name.inc" || exit 1
         echo "B($name, $n, 1)" >"$fdir/$name.inc/bench_models.h"
         $cc $gnr_cflags -O2 -DBENCH_SIM -Itests -Itools -I"$fdir/$name.inc" tests/bench_generic.c \
@@ -87,7 +111,8 @@ echo "# make bench-scaling: the chain (models/chain.lua -D N=...), scripts/bench
 echo "machine:  $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores, shared with other jobs (load average $load0 at the start, $load1 at the end)"
 echo "compiler: $($cc --version | head -n 1); model code timed with: $cc $model_cflags -c"
 if [ "$linalg_opt" = 1 ]; then
-    echo "mbgen:    --linalg $(tr ' ' '|' <<<"$forms"): every form measured"
+    echo "mbgen:    --linalg $(tr ' ' '|' <<<"$forms"): every form measured (compact: index arrays and the loop kernels"
+    echo "          of runtime/mb_sparse.c; unrolled: straight-line factorizations and solves in <name>.c)"
 else
     echo "mbgen:    no --linalg option: the one form it writes (compact: the plan, runtime/mb_sparse.c's kernels)"
 fi
@@ -101,7 +126,9 @@ echo
 echo "## Generation and compilation, one run each (s: wall / CPU)"
 echo
 printf '%-9s %6s %16s %16s %12s %12s\n' form N "mbgen wall/cpu" "cc -O2 wall/cpu" ".c bytes" "text bytes"
-awk '{ printf "%-9s %6d %7.2f / %6.2f %7.2f / %6.2f %12d %12d\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$gen"
+awk '$5 != "skip" { printf "%-9s %6d %7.2f / %6.2f %7.2f / %6.2f %12d %12d\n", $1, $2, $3, $4, $5, $6, $7, $8 }
+     $5 == "skip" { r = ""; for (i = 9; i <= NF; i++) r = r " " $i
+                    printf "%-9s %6d %7.2f / %6.2f %16s %12d %12s  (%s)\n", $1, $2, $3, $4, "-", $7, "-", substr(r, 2) }' "$gen"
 echo
 echo "## us per step, generated on its plan (spread) and generic on KLU, generic / generated"
 echo

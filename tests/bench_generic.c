@@ -404,8 +404,8 @@ static void bench_sims(void)
     static const char *row_model[MAXROW];
     static int row_form[MAXROW];
     say("\n## Whole simulations: ns per step, median of %d side-by-side repetitions "
-        "(same start, fixed step).\n## generated: the generated model on its plan (compact "
-        "sparse kernels, runtime/mb_sparse.c);\n## generic: the generic evaluator on SuiteSparse "
+        "(same start, fixed step).\n## generated: the generated model on its plan (the linear "
+        "algebra form mbgen chose);\n## generic: the generic evaluator on SuiteSparse "
         "KLU (tools/mb_linsys_klu.c), as the simulator's --eval generic\n\n", NREP_SIM);
     say("%-16s %-14s %12s %6s %12s %6s %9s %6s %10s\n", "model", "formulation", "generated",
         "spread", "generic", "spread", "gnr/gen", "spread", "work B");
