@@ -302,10 +302,12 @@ TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_gene
 TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
 test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
 
+# the generic side runs on SuiteSparse KLU (tools/mb_linsys_klu.c), as the simulator's --eval generic
 $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
+		tools/mb_linsys_klu.c tools/mb_linsys_klu.h \
 		$(BUILD)/generic/bench_models.h $(GNR_HDR) $(RT_HDR) Makefile
-	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic tests/bench_generic.c \
-	    $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
+	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -Itests -Itools -I$(BUILD)/generic tests/bench_generic.c \
+	    tools/mb_linsys_klu.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
 
 # The table goes to stdout and results/bench.txt: machine, compiler, code sizes, timings.
 bench: deps $(BUILD)/bench_generic
@@ -313,7 +315,8 @@ bench: deps $(BUILD)/bench_generic
 	@{ echo "# make bench: generated vs generic evaluator (tests/bench_generic.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
-	   echo "linalg:   $(RT_LIBS)"; echo; \
+	   echo "linalg:   generated: its plan, in the form mbgen chose (default --linalg auto: unrolled up to 3000 elimination updates, compact above); generic: SuiteSparse KLU $$(sed -n 's/^#define KLU_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/klu.h | paste -sd.) (tools/mb_linsys_klu.c); $(RT_LIBS)"; \
+	   echo "timing:   CPU time of the benchmark thread (time the shared machine gives other jobs is not counted); load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; echo; \
 	   echo "## Code and data size (bytes, size(1): text + data): generated vs generic"; echo; \
 	   printf '%-18s %10s %14s\n' model generated "generic data"; \
 	   for o in $(filter-out %_data.o,$(BENCH_OBJ)); do \
@@ -325,24 +328,40 @@ bench: deps $(BUILD)/bench_generic
 	} | tee $(RESULTS)/bench.txt
 	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
 
-# Where the time of an alf-trapezoid step goes (perf, if installed): inclusive shares of the
-# model functions, matrix assembly (the runtime's add_* helpers), sparse products (sp_*),
-# factorization and solves (mb_lu_* / mb_chol_*). PROFILE_MODEL=andrews.
+# make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
+# generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
+# vs generic on KLU), log-log slopes, us per right-hand side -> results/scaling.txt. About 7
+# minutes, most of it gcc on chain1000.c (compact) and chain300.c (unrolled). Not a test.
+SCALING_N ?= 10 30 100 300 1000
+.PHONY: bench-scaling
+bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ) $(BUILD)/generic/mb_generic.o
+	@BUILD=$(BUILD) RESULTS=$(RESULTS) CC="$(CC)" RT_OBJ="$(RT_OBJ)" RT_LIBS="$(RT_LIBS)" \
+	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" scripts/bench_scaling.sh
+
+# Where the time of a step goes (perf, if installed): inclusive shares of the model functions
+# (fused evaluations included), factorizations (mbi_ls_factor: the plan's kernels, compact or
+# unrolled, on the generated side, KLU on the generic side), solves (the back ends' solve
+# kernels; the calls into them are tail calls, so their callers' frames may be missing) and the
+# rest (matrix assembly into the plan storage, sparse products, integrator).
+# PROFILE_MODEL=andrews PROFILE_FORMULATION=alf-trapezoid.
 PROFILE_MODEL ?= andrews
-PROFILE_STEPS ?= 4000
+PROFILE_FORMULATION ?= alf-trapezoid
+PROFILE_STEPS ?= 50000
 .PHONY: bench-profile
 bench-profile: $(BUILD)/bench_generic
 	@command -v perf >/dev/null || { echo "bench-profile: perf is not installed"; exit 1; }
 	@for e in generated generic; do \
-	    perf record -q --call-graph dwarf,16384 -F 2000 -o $(BUILD)/perf.$$e.data \
-	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) alf-trapezoid $$e $(PROFILE_STEPS) || exit 1; \
+	    perf record -q --call-graph dwarf,16384 -F 4000 -o $(BUILD)/perf.$$e.data \
+	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) $(PROFILE_FORMULATION) $$e $(PROFILE_STEPS) || \
+	        echo "bench-profile: the $$e run stopped early (status above); the shares cover the steps it took"; \
 	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
-	    awk -v e=$$e -v m=$(PROFILE_MODEL) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$4; \
-	        if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points)$$") f += c; \
-	        else if (s ~ /^mb_(lu|chol)_factor$$/) fa += c; else if (s ~ /^mb_(lu|chol)_solve$$/) so += c; \
-	        else if (s ~ /^add_/) as += c; else if (s ~ /^sp_/) sp += c; else if (s == "mb_sim_step") tot = c } \
-	        END { printf "%-10s alf-trapezoid %s: model functions %4.1f%%, matrix assembly %4.1f%%, sparse products %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other %4.1f%%\n", \
-	              e, m, f, as, sp, fa, so, tot - f - as - sp - fa - so }'; \
+	    awk -v e=$$e -v m=$(PROFILE_MODEL) -v fo=$(PROFILE_FORMULATION) '/^ +[0-9.]+%/ { c = $$1 + 0; s = $$4; \
+	        if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points|eval_kin|eval_dyn)$$") f += c; \
+	        else if (s == "mbi_ls_factor") fa += c; else if (s ~ /^(klu_solve|mb_lu_solve|mb_chol_solve)$$/) so += c; \
+	        else if (s ~ /^mb_sp_(lu|ldl)_solve$$/) ssp += c; else if (s ~ "^" m "_[sa]_(lu|ldl)_solve$$") sun += c; \
+	        else if (s == "mb_sim_step") tot = c } \
+	        END { so += ssp > sun ? ssp : sun; printf "%-10s %s %s: model functions %4.1f%%, factorization %4.1f%%, solves %4.1f%%, other (assembly, products, integrator) %4.1f%%\n", \
+	              e, fo, m, f, fa, so, tot - f - fa - so }'; \
 	done
 
 # ---------------------------------------------------------------- mcu
