@@ -446,9 +446,9 @@ $(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_
 $(SAN_DIR)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* runtime/mb_anim_main.c generated/$*.c -lm -o $@
-$(SAN_DIR)/mbgen: generator/mbgen.c Makefile
+$(SAN_DIR)/mbgen: $(GEN_C) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) $(SAN_OPT) generator/mbgen.c $(LUA_LIBS) -o $@
+	$(CC) $(GEN_CFLAGS) $(SAN_OPT) $(GEN_C) $(LUA_LIBS) -lamd -o $@
 # the C tests whose own sections build them without sanitizers
 $(SAN_DIR)/test_runtime_linalg: tests/test_runtime_linalg.c $(RT_SRC) $(RT_TEST_DEP)
 	@mkdir -p $(dir $@)
@@ -488,13 +488,15 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts
-$(BUILD)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c generator/mbgen.c Makefile
+$(BUILD)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c $(GEN_C) Makefile
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function $(LUA_CFLAGS) -DMBGEN_GENDIR='"$(CURDIR)/generator"' \
-	    $< $(LUA_LIBS) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function $(LUA_CFLAGS) -Iruntime -I/usr/include/suitesparse \
+	    -DMBGEN_GENDIR='"$(CURDIR)/generator"' $< generator/mbgen_plan.c generator/mb_plan_build.c \
+	    $(LUA_LIBS) -lamd -o $@
 $(BUILD)/fuzz/fuzz_simopts: tests/fuzz/fuzz_simopts.c $(SIM_MAIN) tests/fixture_pendulum.c $(RT_SRC) $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime -DMB_MODEL=fixture_pendulum $< runtime/mb_progress.c \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime -Igenerator -Itools -I/usr/include/suitesparse \
+	    -DMB_MODEL=fixture_pendulum $< runtime/mb_progress.c tools/mb_linsys_klu.c \
 	    tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
 fuzz-build:
 	@scripts/deps.sh core fuzz
