@@ -254,6 +254,7 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
 int main(int argc, char **argv)
 {
     rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
+    model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
     const model_defaults *md = defaults_table;
     while (md->name && strcmp(md->name, model->name) != 0) md++;
     int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
