@@ -33,7 +33,7 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     return MB_OK;
 }
 /* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t), with
- * S = Phi_q Phi_q^T (unit weights, lsy holds them) on the plan of S. */
+ * S = Phi_q Phi_q^T (unit weights, in tn[0]) on the plan of S. */
 static int project_velocity(mb_sim *s)
 {
     const mb_model *m = s->m;

@@ -50,9 +50,12 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
         q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
         q[j] = qj;
         for (int i = 0; i < n; i++) K2[i + (long)j * n] = h / 2 * (col[i] - cm[i]) / (2 * e);
-        /* (Phidot_q^T s)_v column j: Phidot_q is linear in v */
+        /* (Phidot_q^T s)_v column j: Phidot_q = (Phi_q)_q v + Phi_qt is affine in v, so the
+         * column is Phidot_q(e_j) - Phidot_q(0) */
         zero(n, vv); vv[j] = 1;
         m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, Pt);
+        vv[j] = 0;
+        m->phi_q_dot(m, t1, q, vv, Ptmp); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, -1, Pt);
         for (int i = 0; i < n; i++) {
             K2[i + (long)j * n] += Pt[i];
             A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];

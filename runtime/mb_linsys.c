@@ -58,7 +58,8 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     mb_real *F = storage_of(s, which), ratio = 1;
     int st, bad = -1;
     s->mon.factorizations++;
-    if (s->p.linsys_ops)
+    if (sy->n == 0) st = MB_OK;           /* no constraints: nothing to factor */
+    else if (s->p.linsys_ops)
         st = s->p.linsys_ops->factor(s->p.linsys_ops->ctx, which, sy, F, rank_tol, &ratio, &bad);
 #if MB_WITH_DENSE
     else if (s->p.linsys == MB_LINSYS_DENSE)
@@ -79,6 +80,7 @@ void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
 {
     const mb_symbolic *sy = sym_of(s, which);
     s->mon.solves++;
+    if (sy->n == 0) return;
     if (s->p.linsys_ops)
         s->p.linsys_ops->solve(s->p.linsys_ops->ctx, which, sy, storage_of(s, which), b);
 #if MB_WITH_DENSE

@@ -100,6 +100,18 @@ static void check_model(const mb_model *m, int ordering)
             CHECK(r < 1e-11, "%s ord %d pass %d: A residual %g", m->name, ordering, pass, r);
         }
     }
+    /* a NaN off the diagonal reaches a later pivot: non-finite in both kernels */
+    if (P->a.nl > 0) {
+        memset(F, 0, sizeof(double) * (n + 2 * (size_t)P->a.nl));
+        for (int i = 0; i < n; i++) F[P->a.pinv[i]] = W[i] + 10;
+        F[n + P->a.nl - 1] = NAN;   /* the last entry of L (and of U): the latest column */
+        F[n + 2 * P->a.nl - 1] = NAN;
+        double *F2 = malloc(sizeof(double) * (n + 2 * (size_t)P->a.nl));
+        memcpy(F2, F, sizeof(double) * (n + 2 * (size_t)P->a.nl));
+        int st1 = mb_sp_ldl(&P->a, F, d0, 0, &ratio, &bad), st2 = mb_sp_lu(&P->a, F2, &ratio, &bad);
+        CHECK(st1 == MB_ERR_NONFINITE && st2 == MB_ERR_NONFINITE, "%s: NaN in L: ldl %d lu %d", m->name, st1, st2);
+        free(F2);
+    }
     /* rank loss: make the last constraint row a combination of the first (when they share the
      * same columns) - here simply zero a row: its pivot must be named */
     if (nc > 1) {
@@ -174,6 +186,15 @@ static void check_redundant(void)
     for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
     int st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
     CHECK(st == MB_ERR_SINGULAR && bad == 1 && ratio < 1e-12, "redundant row: st %d bad %d ratio %g", st, bad, ratio);
+    /* a nearly dependent row: the ratio test (not a zero diagonal) fails, at the same pivot in
+     * the natural order as in the exact case */
+    memset(F, 0, sizeof F);
+    v[3] += 1e-6;
+    for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
+    st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
+    CHECK(st == MB_ERR_SINGULAR && bad == 1 && ratio > 1e-16 && ratio < 1e-8,
+          "nearly redundant row: st %d bad %d ratio %g", st, bad, ratio);
+    v[3] -= 1e-6;
     /* a NaN entry: non-finite, not singular */
     memset(F, 0, sizeof F);
     for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
