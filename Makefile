@@ -119,6 +119,9 @@ $(BUILD)/test_sparse: tests/test_sparse.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP) tes
 	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_sparse_san: tests/test_sparse.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+# F4's Newton matrix against central differences of its residual (white box: mb_sim_impl.h)
+$(BUILD)/test_newton_fd: tests/test_newton_fd.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
+	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) -Itests $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_runtime: tests/test_runtime.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) $(OPT) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_OBJ) $(RT_LIBS) -o $@
 $(BUILD)/test_physics: tests/test_physics.c $(RT_OBJ) $(RT_GEN) $(RT_TEST_DEP)
@@ -135,7 +138,7 @@ validation: $(MODELS:%=$(BUILD)/%_sim)
 .PHONY: validation
 $(BUILD)/test_physics_san: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_TEST_DEP)
 	$(CC) $(RT_CFLAGS) -O1 -g $(SAN) $(RT_GEN_DEF) $< tests/fixture_pendulum.c $(RT_GEN) $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
-TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san
+TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton_fd
 TEST_PROGS += $(BUILD)/test_runtime_linalg $(BUILD)/test_runtime $(BUILD)/test_physics \
 	$(BUILD)/test_physics_builtin $(BUILD)/test_physics_float $(BUILD)/test_runtime_san \
 	$(BUILD)/test_physics_san

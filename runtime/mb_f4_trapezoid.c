@@ -31,7 +31,7 @@
  * matrix in the plan storage FA and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n (dense; the
  * terms lie on the pattern of Phi_q^T Phi_q, so every non-zero has its place in FA). Cost: 4n
  * extra Jacobians. */
-static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h)
+void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h)
 {
     const mb_model *m = s->m;
     int n = s->n;
@@ -76,7 +76,7 @@ static void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv
  * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + c2 IPq +
  * h/2 Phidot_q = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of
  * Phi_q (mb_plan a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
-static void newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
+void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
 {
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
@@ -163,9 +163,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
-            newton_matrix(s, a, c1, c2, h);
+            mbi_newton_matrix(s, a, c1, c2, h);
 #if MBI_FJ
-            if (s->p.full_jacobian) geometric_terms(s, t1, q, sv, h);
+            if (s->p.full_jacobian) mbi_geometric_terms(s, t1, q, sv, h);
 #endif
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
