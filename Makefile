@@ -383,8 +383,10 @@ mcu-deps:
 mcu-test: mcu-deps $(MCU_GEN)
 	@MCU_MODELS="$(MCU_MODELS)" MCU_RUNTIME_SRC="$(MCU_RT_SRC)" CC="$(CC)" scripts/mcu/mcu-test.sh
 
-mcu-measure: mcu-deps $(MCU_GEN)
+mcu-measure: mcu-deps $(MCU_GEN) $(BUILD)/mbgen
 	@for o in -O2 -Os; do echo "== $$o"; MCU_MODELS="$(MCU_MODELS)" scripts/mcu/measure.sh $$o || exit 1; done
+	@echo "== -Os, models generated with --linalg compact --no-fused (flash-lean)"
+	@MCU_MODELS="$(MCU_MODELS)" MCU_MBGEN_FLAGS="--linalg compact --no-fused" scripts/mcu/measure.sh -Os
 
 # Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,
 # mb_embed against direct mb_sim calls; double (ASan+UBSan) and float.
@@ -504,8 +506,10 @@ $(BUILD)/fuzz/fuzz_simopts: tests/fuzz/fuzz_simopts.c $(SIM_MAIN) tests/fixture_
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
-fuzz: fuzz-build
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@CC="$(CC)" SIM_SRC="$(SIM_MAIN) $(RT_OBJ)" SIM_CFLAGS="$(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L -O1" \
+	    SIM_LIBS="$(RT_LIBS)" tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)
 
 # ---------------------------------------------------------------- tests
 # -- generated-code tests (generator back end)

@@ -13,6 +13,13 @@ out=build/mcu-measure${MCU_OPT}
 : "${MCU_MODELS=andrews double_pendulum}"
 : "${MCU_TARGETS:=m4f m3}"
 : "${MCU_GEN:=generated}"
+# MCU_MBGEN_FLAGS (e.g. "--linalg compact --no-fused", the flash-lean generation): generate the
+# models with these mbgen options into build/ and measure those instead of generated/
+if [ -n "${MCU_MBGEN_FLAGS:-}" ]; then
+    MCU_GEN=build/mcu-gen/$(printf '%s' "$MCU_MBGEN_FLAGS" | tr -c 'A-Za-z0-9' '_')
+    mkdir -p "$MCU_GEN"
+    for m in $MCU_MODELS; do build/mbgen "models/$m.lua" $MCU_MBGEN_FLAGS -o "$MCU_GEN" >/dev/null; done
+fi
 : "${MCU_STEPS:=200}"
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
 runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
