@@ -386,6 +386,112 @@ static const int double_pendulum_a_upd[19] = {
     16, 5, 5,
 };
 
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (21 terms). */
+static void double_pendulum_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)Pq;
+    (void)w;
+    F[0] += w[0] * Pq[0] * Pq[0];
+    F[5] += w[0] * Pq[4] * Pq[0];
+    F[2] += w[0] * Pq[4] * Pq[4];
+    F[1] += w[1] * Pq[2] * Pq[2];
+    F[8] += w[1] * Pq[8] * Pq[2];
+    F[3] += w[1] * Pq[8] * Pq[8];
+    F[0] += w[2] * Pq[1] * Pq[1];
+    F[4] += w[2] * Pq[3] * Pq[1];
+    F[5] += w[2] * Pq[5] * Pq[1];
+    F[6] += w[2] * Pq[9] * Pq[1];
+    F[1] += w[2] * Pq[3] * Pq[3];
+    F[7] += w[2] * Pq[5] * Pq[3];
+    F[8] += w[2] * Pq[9] * Pq[3];
+    F[2] += w[2] * Pq[5] * Pq[5];
+    F[9] += w[2] * Pq[9] * Pq[5];
+    F[3] += w[2] * Pq[9] * Pq[9];
+    F[2] += w[3] * Pq[6] * Pq[6];
+    F[3] += w[4] * Pq[10] * Pq[10];
+    F[2] += w[5] * Pq[7] * Pq[7];
+    F[9] += w[5] * Pq[11] * Pq[7];
+    F[3] += w[5] * Pq[11] * Pq[11];
+}
+
+/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (26 terms); unsym: also the transposed terms (F4's Newton matrix). */
+static void double_pendulum_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
+{
+    (void)F;
+    (void)E;
+    (void)D;
+    if (unsym) {
+        F[2] += E[0] * D[0];
+        F[11] += E[1] * D[0];
+        F[22] += E[0] * D[1];
+        F[3] += E[1] * D[1];
+        F[0] += E[2] * D[2];
+        F[7] += E[3] * D[2];
+        F[18] += E[2] * D[3];
+        F[3] += E[3] * D[3];
+        F[2] += E[4] * D[4];
+        F[11] += E[5] * D[4];
+        F[22] += E[4] * D[5];
+        F[12] += E[6] * D[4];
+        F[23] += E[4] * D[6];
+        F[13] += E[7] * D[4];
+        F[24] += E[4] * D[7];
+        F[3] += E[5] * D[5];
+        F[14] += E[6] * D[5];
+        F[25] += E[5] * D[6];
+        F[15] += E[7] * D[5];
+        F[26] += E[5] * D[7];
+        F[4] += E[6] * D[6];
+        F[16] += E[7] * D[6];
+        F[27] += E[6] * D[7];
+        F[5] += E[7] * D[7];
+        F[0] += E[8] * D[8];
+        F[7] += E[9] * D[8];
+        F[18] += E[8] * D[9];
+        F[6] += E[10] * D[8];
+        F[17] += E[8] * D[10];
+        F[8] += E[11] * D[8];
+        F[19] += E[8] * D[11];
+        F[3] += E[9] * D[9];
+        F[9] += E[9] * D[10];
+        F[20] += E[10] * D[9];
+        F[15] += E[11] * D[9];
+        F[26] += E[9] * D[11];
+        F[1] += E[10] * D[10];
+        F[10] += E[11] * D[10];
+        F[21] += E[10] * D[11];
+        F[5] += E[11] * D[11];
+    } else {
+        F[2] += E[0] * D[0];
+        F[11] += E[1] * D[0];
+        F[3] += E[1] * D[1];
+        F[0] += E[2] * D[2];
+        F[7] += E[3] * D[2];
+        F[3] += E[3] * D[3];
+        F[2] += E[4] * D[4];
+        F[11] += E[5] * D[4];
+        F[12] += E[6] * D[4];
+        F[13] += E[7] * D[4];
+        F[3] += E[5] * D[5];
+        F[14] += E[6] * D[5];
+        F[15] += E[7] * D[5];
+        F[4] += E[6] * D[6];
+        F[16] += E[7] * D[6];
+        F[5] += E[7] * D[7];
+        F[0] += E[8] * D[8];
+        F[7] += E[9] * D[8];
+        F[6] += E[10] * D[8];
+        F[8] += E[11] * D[8];
+        F[3] += E[9] * D[9];
+        F[9] += E[9] * D[10];
+        F[15] += E[11] * D[9];
+        F[1] += E[10] * D[10];
+        F[10] += E[11] * D[10];
+        F[5] += E[11] * D[11];
+    }
+}
+
 static const int double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
@@ -426,7 +532,8 @@ static const mb_plan double_pendulum_plan = {
     { 6, 11, 19, double_pendulum_a_perm, double_pendulum_a_pinv, double_pendulum_a_lp, double_pendulum_a_li, double_pendulum_a_upd,
       double_pendulum_a_ldl, double_pendulum_a_ldl_solve, double_pendulum_a_lu, double_pendulum_a_lu_solve },
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
-    0, 0
+    0, 0,
+    double_pendulum_s_assemble, double_pendulum_a_assemble
 };
 
 /* Phi(t, q): constraint residuals [4]. */

@@ -617,6 +617,205 @@ static const int fourbar_singular_a_upd[40] = {
     28, 7, 29, 8, 7, 29, 8, 8,
 };
 
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (48 terms). */
+static void fourbar_singular_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)Pq;
+    (void)w;
+    F[4] += w[0] * Pq[0] * Pq[0];
+    F[20] += w[0] * Pq[4] * Pq[0];
+    F[7] += w[0] * Pq[4] * Pq[4];
+    F[5] += w[1] * Pq[2] * Pq[2];
+    F[21] += w[1] * Pq[8] * Pq[2];
+    F[6] += w[1] * Pq[8] * Pq[8];
+    F[4] += w[2] * Pq[1] * Pq[1];
+    F[18] += w[2] * Pq[3] * Pq[1];
+    F[20] += w[2] * Pq[5] * Pq[1];
+    F[19] += w[2] * Pq[9] * Pq[1];
+    F[5] += w[2] * Pq[3] * Pq[3];
+    F[22] += w[2] * Pq[5] * Pq[3];
+    F[21] += w[2] * Pq[9] * Pq[3];
+    F[7] += w[2] * Pq[5] * Pq[5];
+    F[23] += w[2] * Pq[5] * Pq[9];
+    F[6] += w[2] * Pq[9] * Pq[9];
+    F[7] += w[3] * Pq[6] * Pq[6];
+    F[15] += w[3] * Pq[6] * Pq[12];
+    F[2] += w[3] * Pq[12] * Pq[12];
+    F[6] += w[4] * Pq[10] * Pq[10];
+    F[16] += w[4] * Pq[10] * Pq[16];
+    F[3] += w[4] * Pq[16] * Pq[16];
+    F[7] += w[5] * Pq[7] * Pq[7];
+    F[23] += w[5] * Pq[7] * Pq[11];
+    F[15] += w[5] * Pq[7] * Pq[13];
+    F[17] += w[5] * Pq[7] * Pq[17];
+    F[6] += w[5] * Pq[11] * Pq[11];
+    F[14] += w[5] * Pq[11] * Pq[13];
+    F[16] += w[5] * Pq[11] * Pq[17];
+    F[2] += w[5] * Pq[13] * Pq[13];
+    F[13] += w[5] * Pq[17] * Pq[13];
+    F[3] += w[5] * Pq[17] * Pq[17];
+    F[2] += w[6] * Pq[14] * Pq[14];
+    F[9] += w[6] * Pq[14] * Pq[20];
+    F[0] += w[6] * Pq[20] * Pq[20];
+    F[3] += w[7] * Pq[18] * Pq[18];
+    F[12] += w[7] * Pq[18] * Pq[22];
+    F[1] += w[7] * Pq[22] * Pq[22];
+    F[2] += w[8] * Pq[15] * Pq[15];
+    F[13] += w[8] * Pq[19] * Pq[15];
+    F[9] += w[8] * Pq[15] * Pq[21];
+    F[11] += w[8] * Pq[15] * Pq[23];
+    F[3] += w[8] * Pq[19] * Pq[19];
+    F[10] += w[8] * Pq[19] * Pq[21];
+    F[12] += w[8] * Pq[19] * Pq[23];
+    F[0] += w[8] * Pq[21] * Pq[21];
+    F[8] += w[8] * Pq[23] * Pq[21];
+    F[1] += w[8] * Pq[23] * Pq[23];
+}
+
+/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (52 terms); unsym: also the transposed terms (F4's Newton matrix). */
+static void fourbar_singular_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
+{
+    (void)F;
+    (void)E;
+    (void)D;
+    if (unsym) {
+        F[5] += E[0] * D[0];
+        F[24] += E[1] * D[0];
+        F[45] += E[0] * D[1];
+        F[6] += E[1] * D[1];
+        F[0] += E[2] * D[2];
+        F[10] += E[3] * D[2];
+        F[31] += E[2] * D[3];
+        F[6] += E[3] * D[3];
+        F[5] += E[4] * D[4];
+        F[24] += E[5] * D[4];
+        F[45] += E[4] * D[5];
+        F[26] += E[6] * D[4];
+        F[47] += E[4] * D[6];
+        F[25] += E[7] * D[4];
+        F[46] += E[4] * D[7];
+        F[6] += E[5] * D[5];
+        F[28] += E[6] * D[5];
+        F[49] += E[5] * D[6];
+        F[27] += E[7] * D[5];
+        F[48] += E[5] * D[7];
+        F[8] += E[6] * D[6];
+        F[29] += E[6] * D[7];
+        F[50] += E[7] * D[6];
+        F[7] += E[7] * D[7];
+        F[0] += E[8] * D[8];
+        F[10] += E[9] * D[8];
+        F[31] += E[8] * D[9];
+        F[9] += E[10] * D[8];
+        F[30] += E[8] * D[10];
+        F[11] += E[11] * D[8];
+        F[32] += E[8] * D[11];
+        F[6] += E[9] * D[9];
+        F[21] += E[9] * D[10];
+        F[42] += E[10] * D[9];
+        F[27] += E[11] * D[9];
+        F[48] += E[9] * D[11];
+        F[4] += E[10] * D[10];
+        F[22] += E[11] * D[10];
+        F[43] += E[10] * D[11];
+        F[7] += E[11] * D[11];
+        F[8] += E[12] * D[12];
+        F[29] += E[12] * D[13];
+        F[50] += E[13] * D[12];
+        F[14] += E[12] * D[14];
+        F[35] += E[14] * D[12];
+        F[20] += E[12] * D[15];
+        F[41] += E[15] * D[12];
+        F[7] += E[13] * D[13];
+        F[13] += E[13] * D[14];
+        F[34] += E[14] * D[13];
+        F[19] += E[13] * D[15];
+        F[40] += E[15] * D[13];
+        F[1] += E[14] * D[14];
+        F[12] += E[15] * D[14];
+        F[33] += E[14] * D[15];
+        F[3] += E[15] * D[15];
+        F[4] += E[16] * D[16];
+        F[22] += E[17] * D[16];
+        F[43] += E[16] * D[17];
+        F[16] += E[16] * D[18];
+        F[37] += E[18] * D[16];
+        F[18] += E[16] * D[19];
+        F[39] += E[19] * D[16];
+        F[7] += E[17] * D[17];
+        F[17] += E[17] * D[18];
+        F[38] += E[18] * D[17];
+        F[19] += E[17] * D[19];
+        F[40] += E[19] * D[17];
+        F[2] += E[18] * D[18];
+        F[15] += E[19] * D[18];
+        F[36] += E[18] * D[19];
+        F[3] += E[19] * D[19];
+        F[1] += E[20] * D[20];
+        F[12] += E[21] * D[20];
+        F[33] += E[20] * D[21];
+        F[3] += E[21] * D[21];
+        F[2] += E[22] * D[22];
+        F[15] += E[23] * D[22];
+        F[36] += E[22] * D[23];
+        F[3] += E[23] * D[23];
+    } else {
+        F[5] += E[0] * D[0];
+        F[24] += E[1] * D[0];
+        F[6] += E[1] * D[1];
+        F[0] += E[2] * D[2];
+        F[10] += E[3] * D[2];
+        F[6] += E[3] * D[3];
+        F[5] += E[4] * D[4];
+        F[24] += E[5] * D[4];
+        F[26] += E[6] * D[4];
+        F[25] += E[7] * D[4];
+        F[6] += E[5] * D[5];
+        F[28] += E[6] * D[5];
+        F[27] += E[7] * D[5];
+        F[8] += E[6] * D[6];
+        F[29] += E[6] * D[7];
+        F[7] += E[7] * D[7];
+        F[0] += E[8] * D[8];
+        F[10] += E[9] * D[8];
+        F[9] += E[10] * D[8];
+        F[11] += E[11] * D[8];
+        F[6] += E[9] * D[9];
+        F[21] += E[9] * D[10];
+        F[27] += E[11] * D[9];
+        F[4] += E[10] * D[10];
+        F[22] += E[11] * D[10];
+        F[7] += E[11] * D[11];
+        F[8] += E[12] * D[12];
+        F[29] += E[12] * D[13];
+        F[14] += E[12] * D[14];
+        F[20] += E[12] * D[15];
+        F[7] += E[13] * D[13];
+        F[13] += E[13] * D[14];
+        F[19] += E[13] * D[15];
+        F[1] += E[14] * D[14];
+        F[12] += E[15] * D[14];
+        F[3] += E[15] * D[15];
+        F[4] += E[16] * D[16];
+        F[22] += E[17] * D[16];
+        F[16] += E[16] * D[18];
+        F[18] += E[16] * D[19];
+        F[7] += E[17] * D[17];
+        F[17] += E[17] * D[18];
+        F[19] += E[17] * D[19];
+        F[2] += E[18] * D[18];
+        F[15] += E[19] * D[18];
+        F[3] += E[19] * D[19];
+        F[1] += E[20] * D[20];
+        F[12] += E[21] * D[20];
+        F[3] += E[21] * D[21];
+        F[2] += E[22] * D[22];
+        F[15] += E[23] * D[22];
+        F[3] += E[23] * D[23];
+    }
+}
+
 static const int fourbar_singular_s_k[48] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -666,7 +865,8 @@ static const mb_plan fourbar_singular_plan = {
     { 9, 21, 40, fourbar_singular_a_perm, fourbar_singular_a_pinv, fourbar_singular_a_lp, fourbar_singular_a_li, fourbar_singular_a_upd,
       fourbar_singular_a_ldl, fourbar_singular_a_ldl_solve, fourbar_singular_a_lu, fourbar_singular_a_lu_solve },
     52, fourbar_singular_a_k, fourbar_singular_a_l, fourbar_singular_a_dst,
-    0, 0
+    0, 0,
+    fourbar_singular_s_assemble, fourbar_singular_a_assemble
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -206,6 +206,31 @@ static const int oscillator_1dof_a_upd[1] = {
     1,
 };
 
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms). */
+static void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)Pq;
+    (void)w;
+    F[1] += w[1] * Pq[1] * Pq[1];
+    F[0] += w[2] * Pq[0] * Pq[0];
+}
+
+/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
+static void oscillator_1dof_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
+{
+    (void)F;
+    (void)E;
+    (void)D;
+    if (unsym) {
+        F[2] += E[0] * D[0];
+        F[1] += E[1] * D[1];
+    } else {
+        F[2] += E[0] * D[0];
+        F[1] += E[1] * D[1];
+    }
+}
+
 static const int oscillator_1dof_s_k[2] = {
     1, 0,
 };
@@ -248,7 +273,8 @@ static const mb_plan oscillator_1dof_plan = {
     { 3, 1, 1, oscillator_1dof_a_perm, oscillator_1dof_a_pinv, oscillator_1dof_a_lp, oscillator_1dof_a_li, oscillator_1dof_a_upd,
       oscillator_1dof_a_ldl, oscillator_1dof_a_ldl_solve, oscillator_1dof_a_lu, oscillator_1dof_a_lu_solve },
     2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
-    oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst
+    oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
+    oscillator_1dof_s_assemble, oscillator_1dof_a_assemble
 };
 
 /* Phi(t, q): constraint residuals [2]. */

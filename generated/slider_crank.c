@@ -511,6 +511,162 @@ static const int slider_crank_a_upd[25] = {
     21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
 
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (37 terms). */
+static void slider_crank_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)Pq;
+    (void)w;
+    F[3] += w[0] * Pq[0] * Pq[0];
+    F[16] += w[0] * Pq[4] * Pq[0];
+    F[6] += w[0] * Pq[4] * Pq[4];
+    F[4] += w[1] * Pq[2] * Pq[2];
+    F[17] += w[1] * Pq[8] * Pq[2];
+    F[5] += w[1] * Pq[8] * Pq[8];
+    F[3] += w[2] * Pq[1] * Pq[1];
+    F[14] += w[2] * Pq[3] * Pq[1];
+    F[16] += w[2] * Pq[5] * Pq[1];
+    F[15] += w[2] * Pq[9] * Pq[1];
+    F[4] += w[2] * Pq[3] * Pq[3];
+    F[18] += w[2] * Pq[5] * Pq[3];
+    F[17] += w[2] * Pq[9] * Pq[3];
+    F[6] += w[2] * Pq[5] * Pq[5];
+    F[19] += w[2] * Pq[5] * Pq[9];
+    F[5] += w[2] * Pq[9] * Pq[9];
+    F[6] += w[3] * Pq[6] * Pq[6];
+    F[11] += w[3] * Pq[6] * Pq[12];
+    F[1] += w[3] * Pq[12] * Pq[12];
+    F[5] += w[4] * Pq[10] * Pq[10];
+    F[12] += w[4] * Pq[10] * Pq[15];
+    F[2] += w[4] * Pq[15] * Pq[15];
+    F[6] += w[5] * Pq[7] * Pq[7];
+    F[19] += w[5] * Pq[7] * Pq[11];
+    F[11] += w[5] * Pq[7] * Pq[13];
+    F[13] += w[5] * Pq[7] * Pq[16];
+    F[5] += w[5] * Pq[11] * Pq[11];
+    F[10] += w[5] * Pq[11] * Pq[13];
+    F[12] += w[5] * Pq[11] * Pq[16];
+    F[1] += w[5] * Pq[13] * Pq[13];
+    F[9] += w[5] * Pq[16] * Pq[13];
+    F[2] += w[5] * Pq[16] * Pq[16];
+    F[1] += w[6] * Pq[14] * Pq[14];
+    F[2] += w[7] * Pq[17] * Pq[17];
+    F[8] += w[7] * Pq[17] * Pq[19];
+    F[0] += w[7] * Pq[19] * Pq[19];
+    F[7] += w[8] * Pq[18] * Pq[18];
+}
+
+/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (40 terms); unsym: also the transposed terms (F4's Newton matrix). */
+static void slider_crank_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
+{
+    (void)F;
+    (void)E;
+    (void)D;
+    if (unsym) {
+        F[2] += E[0] * D[0];
+        F[15] += E[1] * D[0];
+        F[30] += E[0] * D[1];
+        F[7] += E[1] * D[1];
+        F[4] += E[2] * D[2];
+        F[20] += E[3] * D[2];
+        F[35] += E[2] * D[3];
+        F[7] += E[3] * D[3];
+        F[2] += E[4] * D[4];
+        F[15] += E[5] * D[4];
+        F[30] += E[4] * D[5];
+        F[13] += E[6] * D[4];
+        F[28] += E[4] * D[6];
+        F[14] += E[7] * D[4];
+        F[29] += E[4] * D[7];
+        F[7] += E[5] * D[5];
+        F[17] += E[5] * D[6];
+        F[32] += E[6] * D[5];
+        F[23] += E[5] * D[7];
+        F[38] += E[7] * D[5];
+        F[3] += E[6] * D[6];
+        F[16] += E[7] * D[6];
+        F[31] += E[6] * D[7];
+        F[6] += E[7] * D[7];
+        F[4] += E[8] * D[8];
+        F[20] += E[9] * D[8];
+        F[35] += E[8] * D[9];
+        F[18] += E[10] * D[8];
+        F[33] += E[8] * D[10];
+        F[19] += E[11] * D[8];
+        F[34] += E[8] * D[11];
+        F[7] += E[9] * D[9];
+        F[22] += E[9] * D[10];
+        F[37] += E[10] * D[9];
+        F[23] += E[9] * D[11];
+        F[38] += E[11] * D[9];
+        F[5] += E[10] * D[10];
+        F[21] += E[11] * D[10];
+        F[36] += E[10] * D[11];
+        F[6] += E[11] * D[11];
+        F[3] += E[12] * D[12];
+        F[16] += E[13] * D[12];
+        F[31] += E[12] * D[13];
+        F[11] += E[12] * D[14];
+        F[26] += E[14] * D[12];
+        F[6] += E[13] * D[13];
+        F[12] += E[13] * D[14];
+        F[27] += E[14] * D[13];
+        F[1] += E[14] * D[14];
+        F[5] += E[15] * D[15];
+        F[21] += E[16] * D[15];
+        F[36] += E[15] * D[16];
+        F[9] += E[15] * D[17];
+        F[24] += E[17] * D[15];
+        F[6] += E[16] * D[16];
+        F[10] += E[16] * D[17];
+        F[25] += E[17] * D[16];
+        F[0] += E[17] * D[17];
+        F[8] += E[18] * D[18];
+        F[0] += E[19] * D[19];
+    } else {
+        F[2] += E[0] * D[0];
+        F[15] += E[1] * D[0];
+        F[7] += E[1] * D[1];
+        F[4] += E[2] * D[2];
+        F[20] += E[3] * D[2];
+        F[7] += E[3] * D[3];
+        F[2] += E[4] * D[4];
+        F[15] += E[5] * D[4];
+        F[13] += E[6] * D[4];
+        F[14] += E[7] * D[4];
+        F[7] += E[5] * D[5];
+        F[17] += E[5] * D[6];
+        F[23] += E[5] * D[7];
+        F[3] += E[6] * D[6];
+        F[16] += E[7] * D[6];
+        F[6] += E[7] * D[7];
+        F[4] += E[8] * D[8];
+        F[20] += E[9] * D[8];
+        F[18] += E[10] * D[8];
+        F[19] += E[11] * D[8];
+        F[7] += E[9] * D[9];
+        F[22] += E[9] * D[10];
+        F[23] += E[9] * D[11];
+        F[5] += E[10] * D[10];
+        F[21] += E[11] * D[10];
+        F[6] += E[11] * D[11];
+        F[3] += E[12] * D[12];
+        F[16] += E[13] * D[12];
+        F[11] += E[12] * D[14];
+        F[6] += E[13] * D[13];
+        F[12] += E[13] * D[14];
+        F[1] += E[14] * D[14];
+        F[5] += E[15] * D[15];
+        F[21] += E[16] * D[15];
+        F[9] += E[15] * D[17];
+        F[6] += E[16] * D[16];
+        F[10] += E[16] * D[17];
+        F[0] += E[17] * D[17];
+        F[8] += E[18] * D[18];
+        F[0] += E[19] * D[19];
+    }
+}
+
 static const int slider_crank_s_k[37] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 15, 7, 7, 7, 7, 11, 11, 11, 13, 16, 16,
@@ -557,7 +713,8 @@ static const mb_plan slider_crank_plan = {
     { 9, 15, 25, slider_crank_a_perm, slider_crank_a_pinv, slider_crank_a_lp, slider_crank_a_li, slider_crank_a_upd,
       slider_crank_a_ldl, slider_crank_a_ldl_solve, slider_crank_a_lu, slider_crank_a_lu_solve },
     40, slider_crank_a_k, slider_crank_a_l, slider_crank_a_dst,
-    0, 0
+    0, 0,
+    slider_crank_s_assemble, slider_crank_a_assemble
 };
 
 /* Phi(t, q): constraint residuals [8]. */

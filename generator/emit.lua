@@ -409,18 +409,24 @@ function emit.generate(M, opts)
                 array("int", tag .. "_upd", S.upd, 16), fns)
         end
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
+        local asm_fns = "0, 0"
+        if form == "unrolled" then
+            data[#data + 1] = require("emit_linalg").assembly(name, P, pats.phi_q[2])
+            asm_fns = name .. "_s_assemble, " .. name .. "_a_assemble"
+        end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"
             .. " * Newton matrix A (%d x %d, %d in L); AMD order, " .. form .. " form (runtime/mb_model.h:\n"
             .. " * mb_plan). */\n"
             .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
-            .. "    %d, %s, %s, %s,\n    %s, %s\n};",
+            .. "    %d, %s, %s, %s,\n    %s, %s,\n    %s\n};",
             P.s.n, P.s.n, P.s.nl, P.a.n, P.a.n, P.a.nl, name, ssy, P.ns,
             array("int", "s_k", P.s_k, 16), array("int", "s_l", P.s_l, 16),
             array("int", "s_dst", P.s_dst, 16), asy, P.na,
             array("int", "a_k", P.a_k, 16), array("int", "a_l", P.a_l, 16),
             array("int", "a_dst", P.a_dst, 16),
-            array("int", "dqq_dst", P.dqq_dst, 16), array("int", "dqv_dst", P.dqv_dst, 16))
+            array("int", "dqq_dst", P.dqq_dst, 16), array("int", "dqv_dst", P.dqv_dst, 16),
+            asm_fns)
         data[#data + 1] = body
         vals.PLAN = "&" .. name .. "_plan"
         S_NL, A_NL = P.s.nl, P.a.nl

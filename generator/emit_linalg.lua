@@ -125,4 +125,47 @@ function M.functions(name, tag, S, lu)
     return table.concat(out, "\n")
 end
 
+-- The unrolled assembly of a plan's product terms (same terms, same order as the runtime's loops
+-- in mb_linsys.c / mb_f3_alf.c / mb_f4_trapezoid.c): NAME_s_assemble (F += w[c] Pq[k] Pq[l]) and
+-- NAME_a_assemble (F += E[k] D[l], and with unsym the transposed term nl further).
+-- pq_col: the columns of Phi_q's entries (1-based table of 0-based values).
+function M.assembly(name, P, pq_col)
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    w("/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (" .. P.ns .. " terms). */")
+    w("static void " .. name .. "_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)Pq;")
+    w("    (void)w;")
+    for t = 1, P.ns do
+        local k, l = P.s_k[t], P.s_l[t]
+        w(string.format("    F[%d] += w[%d] * Pq[%d] * Pq[%d];", P.s_dst[t], pq_col[k + 1], k, l))
+    end
+    w("}")
+    w("")
+    local n, nl = P.a.n, P.a.nl
+    w("/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (" .. P.na
+      .. " terms); unsym: also the transposed terms (F4's Newton matrix). */")
+    w("static void " .. name .. "_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)E;")
+    w("    (void)D;")
+    local sym, uns = {}, {}
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        sym[#sym + 1] = string.format("        F[%d] += E[%d] * D[%d];", d, k, l)
+        uns[#uns + 1] = sym[#sym]
+        if d >= n then uns[#uns + 1] = string.format("        F[%d] += E[%d] * D[%d];", d + nl, l, k) end
+    end
+    w("    if (unsym) {")
+    for _, x in ipairs(uns) do w(x) end
+    w("    } else {")
+    for _, x in ipairs(sym) do w(x) end
+    w("    }")
+    w("}")
+    return table.concat(out, "\n")
+end
+
 return M

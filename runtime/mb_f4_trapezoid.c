@@ -88,11 +88,13 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
     }
     zero(n + 2 * nl, A);
     for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
-    for (int t = 0; t < P->na; t++) {
-        int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
-        A[d] += E[k] * D[l];
-        if (d >= n) A[d + nl] += E[l] * D[k];
-    }
+    if (P->a_assemble) P->a_assemble(A, E, D, 1);   /* the unrolled form */
+    else
+        for (int t = 0; t < P->na; t++) {
+            int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
+            A[d] += E[k] * D[l];
+            if (d >= n) A[d + nl] += E[l] * D[k];
+        }
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) A[P->dqv_dst[k]] -= h / 2 * s->dQv[k];
 }
@@ -158,8 +160,12 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         }
         /* residuals 5.41, 5.42 */
         for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
-        sp_mtv_add(&m->phi_q_pat, s->Pq, sv, 1, g1);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, sv, -1, g2);
+        for (int k = 0; k < nnz; k++) {   /* + Phi_q^T s, - Phidot_q^T s in one pass */
+            int cj = m->phi_q_pat.col[k];
+            mb_real sr = sv[m->phi_q_pat.row[k]];
+            g1[cj] += s->Pq[k] * sr;
+            g2[cj] -= s->Pqd[k] * sr;
+        }
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
@@ -194,10 +200,10 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         }
 #endif
         for (int i = 0; i < n; i++) dp[i] += tmpn[i];
-        if (!finite_vec(n, dq) || !finite_vec(n, dp)) return MB_ERR_NONFINITE;
+        ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
+        if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
-        ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
         ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }

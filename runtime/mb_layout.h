@@ -62,7 +62,7 @@
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
-    R(Ek, MB_L_IF(MB_L_F4(F), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))                             \
+    R(Ek, MB_L_IF(MB_L_ALF(F), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))                             \
     R(scr, MB_L_NSCR(F, FJ, LS, N, NC))                                                       \
     J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC)))
 

@@ -99,6 +99,7 @@ void mbi_assemble_s(mb_sim *s, const mb_real *w)
     const int *col = s->m->phi_q_pat.col;
     mb_real *F = s->FS;
     zero(P->s.n + P->s.nl, F);
+    if (P->s_assemble) { P->s_assemble(F, s->Pq, w); return; }   /* the unrolled form */
     for (int t = 0; t < P->ns; t++) {
         int k = P->s_k[t];
         F[P->s_dst[t]] += w[col[k]] * s->Pq[k] * s->Pq[P->s_l[t]];

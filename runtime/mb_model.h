@@ -68,6 +68,11 @@ typedef struct mb_plan {
     int na;
     const int *a_k, *a_l, *a_dst;  /* [na] */
     const int *dqq_dst, *dqv_dst;  /* [dq_dq_pat.nnz], [dq_dv_pat.nnz] */
+    /* The unrolled form's assembly (NULL in the compact form): the same terms in the same order
+     * as the loops over s_* and a_*: F += w[c] Pq[k] Pq[l]; F += E[k] D[l] (and, with unsym, the
+     * transposed term nl further). */
+    void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
+    void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
 } mb_plan;
 
 /* f(t, q) -> out */

@@ -131,7 +131,8 @@ typedef struct mb_sim {
     mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
     int *piv;                /* dense back end's pivots */
     mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
-    mb_real *Ek, *Dk;        /* F4: Phi_q - h/2 Phidot_q and c1 Phi_q + c2 IPq + h/2 Phidot_q */
+    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + c2 IPq + h/2 Phidot_q;
+                                F3: alpha Phi_q in Ek */
 } mb_sim;
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

@@ -172,6 +172,31 @@ static void check_forms(const mb_model *m)
         CHECK(st1 == MB_OK && st1 == st2 && !diff, "%s: A pass %d unrolled vs compact differ (st %d %d)",
               m->name, pass, st1, st2);
     }
+    /* the unrolled assembly against the loops over the maps, bit for bit */
+    if (P->s_assemble && P->a_assemble) {
+        double *w = malloc(sizeof(double) * (n + 1)), *E = malloc(sizeof(double) * (nnz + 1));
+        for (int i = 0; i < n; i++) w[i] = 0.5 + fabs(rnd());
+        for (int k = 0; k < nnz; k++) E[k] = 1e3 * Pq[k] + rnd();
+        memset(F1, 0, sizeof(double) * len);
+        memset(F2, 0, sizeof(double) * len);
+        P->s_assemble(F1, Pq, w);
+        for (int t = 0; t < P->ns; t++)
+            F2[P->s_dst[t]] += w[m->phi_q_pat.col[P->s_k[t]]] * Pq[P->s_k[t]] * Pq[P->s_l[t]];
+        CHECK(memcmp(F1, F2, sizeof(double) * len) == 0, "%s: S assembly unrolled vs maps differ", m->name);
+        for (int unsym = 0; unsym < 2; unsym++) {
+            memset(F1, 0, sizeof(double) * len);
+            memset(F2, 0, sizeof(double) * len);
+            P->a_assemble(F1, E, Pq, unsym);
+            for (int t = 0; t < P->na; t++) {
+                int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
+                F2[d] += E[k] * Pq[l];
+                if (unsym && d >= n) F2[d + P->a.nl] += E[l] * Pq[k];
+            }
+            CHECK(memcmp(F1, F2, sizeof(double) * len) == 0, "%s: A assembly (unsym %d) unrolled vs maps differ",
+                  m->name, unsym);
+        }
+        free(w); free(E);
+    }
     free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
 }
 
