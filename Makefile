@@ -300,7 +300,7 @@ $(BUILD)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(GNR_T
 	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_generic_float
 TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
-test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
+test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim $(BUILD)/chain_sim
 
 $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) \
 		$(BUILD)/generic/bench_models.h $(GNR_HDR) $(RT_HDR) Makefile
