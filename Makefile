@@ -23,7 +23,7 @@ TEST_SCRIPTS :=
 .PHONY: all deps generate test sim run clean
 .DELETE_ON_ERROR:
 
-all: deps $(BUILD)/mbgen generate
+all: deps $(BUILD)/mbgen generate $(BUILD)/libmbrt.a
 
 deps:
 	@scripts/deps.sh core
@@ -69,7 +69,7 @@ RT_CORE    := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c r
 RT_SRC     := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
 RT_HDR     := runtime/mb_sim.h runtime/mb_sparse.h runtime/mb_linalg.h runtime/mb_status.h runtime/mb_model.h runtime/mb_config.h \
               runtime/mb_sim_impl.h runtime/mb_vec.h runtime/mb_layout.h
-RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Igenerated -Igenerator -Itools -I/usr/include/suitesparse
+RT_CFLAGS  := $(CSTD) $(WARN) -Wdouble-promotion -Iruntime -Ievaluator -Igenerated -Igenerator -Itools -I/usr/include/suitesparse
 RT_LIBS    := $(LAPACKE_LIBS) -lklu -lamd -lm
 # the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic
 # evaluator and hand-written test models; host programs only, never the firmware
@@ -100,13 +100,19 @@ $(BUILD)/rt/linalg_builtin_renamed.o: runtime/mb_linalg.c $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) $(OPT) $(LINALG_B_RENAME) -c $< -o $@
 
+# build/libmbrt.a: the solver library alone (runtime/, host variant), what a program links
+$(BUILD)/libmbrt.a: $(RT_SRC:runtime/%.c=$(BUILD)/rt/%.o)
+	rm -f $@ && ar rcs $@ $^
+lib: $(BUILD)/libmbrt.a
+.PHONY: lib
+
 # build/<model>_sim from generated/<model>.c (or the hand-written fixture)
 sim: $(BUILD)/$(MODEL)_sim
-SIM_MAIN := runtime/mb_sim_main.c runtime/mb_progress.c tools/mb_linsys_klu.c
-$(BUILD)/%_sim: generated/%.c generated/%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+SIM_MAIN := tools/mb_sim_main.c tools/mb_progress.c tools/mb_linsys_klu.c
+$(BUILD)/%_sim: generated/%.c generated/%_data.c evaluator/mb_generic.c evaluator/mb_generic.h $(SIM_MAIN) tools/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
-	    generated/$*_data.c runtime/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
-$(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+	    generated/$*_data.c evaluator/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
+$(BUILD)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SIM_MAIN) tools/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_OBJ) $(RT_LIBS) -o $@
 
 # tests: linear algebra (both backends), runtime API and assembly, the shared physics suite
@@ -159,7 +165,7 @@ RUNP_andrews_alf-explicit   := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-
 RUNP_double_pendulum        := --t-end 5 --h 1e-3 --every 10
 RUN_OPTS = $(or $(RUNP_$(MODEL)),--every 10) $(RUNP_$(MODEL)_$(FORMULATION)) $(RUN_ARGS)
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
-ANIM_SRC := runtime/mb_anim_main.c runtime/mb_model.h runtime/mb_config.h
+ANIM_SRC := tools/mb_anim_main.c runtime/mb_model.h runtime/mb_config.h
 
 .PHONY: anim plots-deps plots-compare gallery
 
@@ -169,7 +175,7 @@ plots-deps:
 # The animation tool, one per model like the simulator: only the model's point functions.
 $(BUILD)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) -Iruntime -Igenerated -DMB_MODEL=$* \
-	    runtime/mb_anim_main.c generated/$*.c -lm -o $@
+	    tools/mb_anim_main.c generated/$*.c -lm -o $@
 
 anim: $(BUILD)/$(MODEL)_anim
 
@@ -214,19 +220,19 @@ TEST_PROGS += $(BUILD)/test_progress
 # (plots group), and takes a Chromium screenshot only when Chromium is installed.
 TEST_SCRIPTS += tests/test_anim.sh
 test: plots-deps $(BUILD)/andrews_sim $(BUILD)/andrews_anim
-$(BUILD)/test_progress: tests/test_progress.c runtime/mb_progress.c runtime/mb_progress.h \
+$(BUILD)/test_progress: tests/test_progress.c tools/mb_progress.c tools/mb_progress.h \
                         tests/check.h Makefile | $(BUILD)
-	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Itests tests/test_progress.c \
-	    runtime/mb_progress.c -lm -o $@
+	$(CC) $(CSTD) $(WARN) $(OPT) $(SAN) -Iruntime -Itools -Itests tests/test_progress.c \
+	    tools/mb_progress.c -lm -o $@
 
 # ---------------------------------------------------------------- generic
-# The generic evaluator (runtime/mb_generic.c) walks a model's element list at run time; mbgen
+# The generic evaluator (evaluator/mb_generic.c) walks a model's element list at run time; mbgen
 # writes each model as data next to its code (generated/<m>_data.c, <m>_generic_model).
 # test_generic: generic == generated on every function and whole simulations (+ ASan/UBSan);
 # make bench: generated vs generic speed -> results/bench.txt (-O2, never a test).
 GNR_OPT     := -O2 -g
-GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime -Igenerator -I/usr/include/suitesparse
-GNR_HDR     := runtime/mb_generic.h runtime/mb_model.h runtime/mb_config.h
+GNR_CFLAGS  := $(CSTD) $(WARN) -Iruntime -Ievaluator -Igenerator -I/usr/include/suitesparse
+GNR_HDR     := evaluator/mb_generic.h runtime/mb_model.h runtime/mb_config.h
 GNR_GENDEPS := $(BUILD)/mbgen generator/emit_data.lua $(wildcard generator/*.lua) $(wildcard templates/*.in)
 # models compared: the shipped ones plus the test models with every element kind (ours and the
 # derivative test's, generated into $(BUILD)/gen_generic)
@@ -269,11 +275,11 @@ $(filter $(BUILD)/generic/c/%,$(BENCH_OBJ)): $(BUILD)/generic/c/%.o: $(BUILD)/ge
 $(filter $(BUILD)/generic/t/%,$(BENCH_OBJ)): $(BUILD)/generic/t/%.o: $(BUILD)/gen_generic/%.c $(GNR_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
-$(BUILD)/generic/mb_generic.o: runtime/mb_generic.c $(GNR_HDR) Makefile
+$(BUILD)/generic/mb_generic.o: evaluator/mb_generic.c $(GNR_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) -pedantic $(GNR_OPT) -c $< -o $@
 # float build of the evaluator (hidden double arithmetic is an error)
-$(BUILD)/generic/mb_generic_float.o: runtime/mb_generic.c $(GNR_HDR) Makefile
+$(BUILD)/generic/mb_generic_float.o: evaluator/mb_generic.c $(GNR_HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) -pedantic -Wdouble-promotion -DMB_FLOAT $(GNR_OPT) -c $< -o $@
 
@@ -291,13 +297,13 @@ GNR_TEST_DEP := tests/test_generic.c tests/check.h $(BUILD)/generic/generic_mode
 $(BUILD)/test_generic: $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(GNR_TEST_DEP)
 	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic tests/test_generic.c \
 	    $(GNR_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ) $(RT_LIBS) -o $@
-$(BUILD)/test_generic_san: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
+$(BUILD)/test_generic_san: $(GNR_SRC) evaluator/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
 	$(CC) $(GNR_CFLAGS) -O1 -g $(SAN) -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
-	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	    tests/test_generic.c $(GNR_SRC) evaluator/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 # single precision: the same comparisons at float tolerances, on the float runtime
-$(BUILD)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(GNR_TEST_DEP)
+$(BUILD)/test_generic_float: $(GNR_SRC) evaluator/mb_generic.c $(RT_OBJ_F) $(GNR_TEST_DEP)
 	$(CC) $(GNR_CFLAGS) $(GNR_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
-	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_OBJ_F) $(RT_LIBS) -o $@
+	    tests/test_generic.c $(GNR_SRC) evaluator/mb_generic.c $(RT_OBJ_F) $(RT_LIBS) -o $@
 TEST_PROGS += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_generic_float
 TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
 test: $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim $(BUILD)/chain_sim
@@ -402,31 +408,31 @@ $(BUILD)/gen_fault/%.c: tests/models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL) 
 $(BUILD)/gen_fault/%_data.c: $(BUILD)/gen_fault/%.c
 	@test -f $@ && touch $@
 # (with the generic evaluator: --eval generic runs on the fault models too)
-$(BUILD)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SIM_MAIN) runtime/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
+$(BUILD)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c evaluator/mb_generic.c evaluator/mb_generic.h $(SIM_MAIN) tools/mb_progress.h $(RT_OBJ) $(RT_HDR) Makefile
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(OPT) -DMB_MODEL=fault_$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
-	    $(BUILD)/gen_fault/fault_$*_data.c runtime/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
+	    $(BUILD)/gen_fault/fault_$*_data.c evaluator/mb_generic.c $(RT_OBJ) $(RT_LIBS) -o $@
 
 TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
 test: $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
       $(BUILD)/fourbar_singular_sim $(BUILD)/andrews_anim
 
 # sanitizer builds: everything from source with -O1 -g -fsanitize=address,undefined
-SAN_SIM_DEP := $(SIM_MAIN) runtime/mb_progress.h $(RT_SRC) $(RT_HDR) Makefile
+SAN_SIM_DEP := $(SIM_MAIN) tools/mb_progress.h $(RT_SRC) $(RT_HDR) Makefile
 # (the simulators with the generic evaluator, as in the normal build: --eval generic under ASan)
-$(SAN_DIR)/%_sim: generated/%.c generated/%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SAN_SIM_DEP)
+$(SAN_DIR)/%_sim: generated/%.c generated/%_data.c evaluator/mb_generic.c evaluator/mb_generic.h $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
-	    generated/$*_data.c runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	    generated/$*_data.c evaluator/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/fixture_pendulum_sim: tests/fixture_pendulum.c $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fixture_pendulum $(SIM_MAIN) $< $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
-$(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c runtime/mb_generic.c runtime/mb_generic.h $(SAN_SIM_DEP)
+$(SAN_DIR)/fault_%_sim: $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c evaluator/mb_generic.c evaluator/mb_generic.h $(SAN_SIM_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN_OPT) -DMB_MODEL=fault_$* -DMB_WITH_GENERIC $(SIM_MAIN) $< \
-	    $(BUILD)/gen_fault/fault_$*_data.c runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	    $(BUILD)/gen_fault/fault_$*_data.c evaluator/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/%_anim: $(ANIM_SRC) generated/%.c generated/%.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* runtime/mb_anim_main.c generated/$*.c -lm -o $@
+	$(CC) $(CSTD) $(WARN) $(SAN_OPT) -Iruntime -Igenerated -DMB_MODEL=$* tools/mb_anim_main.c generated/$*.c -lm -o $@
 $(SAN_DIR)/mbgen: generator/mbgen.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) $(SAN_OPT) generator/mbgen.c $(LUA_LIBS) -o $@
@@ -441,10 +447,10 @@ $(SAN_DIR)/test_physics_builtin: tests/test_physics.c $(RT_SRC) $(RT_GEN) $(RT_T
 $(SAN_DIR)/test_physics_float: tests/test_physics.c $(RT_SRC) $(RT_TEST_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) $(SAN_OPT) -DMB_FLOAT $< tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
-$(SAN_DIR)/test_generic_float: $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
+$(SAN_DIR)/test_generic_float: $(GNR_SRC) evaluator/mb_generic.c $(RT_SRC) $(GNR_TEST_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(GNR_CFLAGS) $(SAN_OPT) -DMB_FLOAT -DGENERIC_WITH_SIM -Itests -I$(BUILD)/generic \
-	    tests/test_generic.c $(GNR_SRC) runtime/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
+	    tests/test_generic.c $(GNR_SRC) evaluator/mb_generic.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -o $@
 $(SAN_DIR)/test_embed_float: $(EMBED_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(EMBED_CC) $(SAN_OPT) -DMB_FLOAT tests/test_embed.c $(MCU_RT_SRC) $(MCU_GEN) -lm -o $@
@@ -475,7 +481,7 @@ $(BUILD)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c generator/mbgen.c Makefile
 	    $< $(LUA_LIBS) -o $@
 $(BUILD)/fuzz/fuzz_simopts: tests/fuzz/fuzz_simopts.c $(SIM_MAIN) tests/fixture_pendulum.c $(RT_SRC) $(RT_HDR) Makefile
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime -DMB_MODEL=fixture_pendulum $< runtime/mb_progress.c \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime -Igenerator -Itools -I/usr/include/suitesparse -DMB_MODEL=fixture_pendulum $< tools/mb_progress.c tools/mb_linsys_klu.c \
 	    tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN) $(RT_LIBS) -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
 fuzz-build:
 	@scripts/deps.sh core fuzz

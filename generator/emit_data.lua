@@ -1,4 +1,4 @@
--- emit_data.lua - emit a model as plain const data for the generic evaluator (runtime/mb_generic.c):
+-- emit_data.lua - emit a model as plain const data for the generic evaluator (evaluator/mb_generic.c):
 -- bodies, points, elements with their parameters, time functions as postfix programs, and the same
 -- sparsity patterns, names and initial data as the generated code. Layer: generator back end.
 
@@ -11,7 +11,7 @@ local uerr, cstring, rows = ctext.uerr, ctext.cstring, ctext.rows
 
 ------------------------------------------------------------------ time functions
 
--- Opcodes: keep in step with the MB_TF_* enum of runtime/mb_generic.h.
+-- Opcodes: keep in step with the MB_TF_* enum of evaluator/mb_generic.h.
 local OP = { const = 0, t = 1, add = 2, sub = 3, mul = 4, div = 5, pow = 6, neg = 7, sin = 8,
              cos = 9, tan = 10, exp = 11, log = 12, sqrt = 13, abs = 14, step = 15 }
 local STACK = 32        -- MB_TF_STACK

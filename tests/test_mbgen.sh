@@ -238,7 +238,7 @@ refused() {   # refused NAME: --name NAME and a name statement are both refused
         reserved_bad=$((reserved_bad + 1)); echo "name '$1' accepted or misreported: exit $rc: $err"
     fi
 }
-headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime generated tests examples generator |
+headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime evaluator tools generated tests examples generator |
           sed -E 's/#include [<"]//; s/\.h[>"]//' | sort -u)
 for h in $headers; do
     case "$h" in mb_*) continue ;; esac
@@ -246,7 +246,7 @@ for h in $headers; do
     refused "$h"
 done
 printf '#define _POSIX_C_SOURCE 200809L\n%s\n' \
-    "$(grep -hoE '#include <[a-z/]+\.h>' runtime/mb_sim_main.c runtime/mb_anim_main.c runtime/mb_model.h \
+    "$(grep -hoE '#include <[a-z/]+\.h>' tools/mb_sim_main.c tools/mb_anim_main.c runtime/mb_model.h \
        runtime/mb_config.h | sort -u)" >"$tmp/hdrs.c"
 macros=$(cc -std=c99 -dM -E "$tmp/hdrs.c" | awk '$1 == "#define" && $2 !~ /[(]/ { print $2 }' |
          grep -v '^_' | grep '[a-z]')

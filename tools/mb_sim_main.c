@@ -1,5 +1,5 @@
 /* mb_sim_main.c - the one command-line simulator, compiled with one model (-DMB_MODEL=<name>).
- * Layer: host tool on top of mb_sim.h; the only runtime file that allocates and prints.
+ * Layer: host tool (tools/) on top of mb_sim.h; allocates and prints, the runtime never does.
  * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
 #include <errno.h>
 #include <signal.h>
@@ -66,7 +66,7 @@ static void usage(FILE *f)
         "                    default for generated code), klu (SuiteSparse KLU, default for\n"
         "                    --eval generic) or dense (LAPACK, the reference)\n"
         "  --eval E          model functions: generated (default) or generic (the element-\n"
-        "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
+        "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
         "  --newton-reuse    alf-trapezoid: keep the Newton matrix's factorization within a step\n"
