@@ -194,7 +194,7 @@ end
 ------------------------------------------------------------------ rendering
 
 -- Contract: emit_data.generate(M, opts) -> { { name = "<name>_data.c", content = ... } }.
---   M: the validated model table (GENERATOR_CONTRACT.md). opts as for emit.generate, plus
+--   M: the validated model table (docs/generator.md). opts as for emit.generate, plus
 --   opts.derived: the table emit.derive(M) returned (derived here when absent) so that the
 --   patterns, names and point order are exactly the generated code's.
 -- Raises "file:line: error: msg" for model errors (bad time functions). Deterministic output.

@@ -34,3 +34,6 @@ $(BUILD)/test_physics_san: $(call RT_TEST,san,test_physics,$(RT_GEN))
 TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_runtime_linalg \
               $(BUILD)/test_runtime $(BUILD)/test_physics $(BUILD)/test_physics_builtin \
               $(BUILD)/test_physics_float $(BUILD)/test_runtime_san $(BUILD)/test_physics_san
+# every relative link in README.md and docs/*.md resolves, and no document cites a path outside
+# the repository
+TEST_SCRIPTS += tests/test_doc_links.sh

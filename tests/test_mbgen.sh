@@ -143,7 +143,7 @@ if cc -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl 2>"$tmp/shim.err"; then
     else bad "partial output set (failed rename): exit $rc: $err: $(ls "$tmp/aon")"; fi
 else bad "cannot build the rename shim: $(cat "$tmp/shim.err")"; fi
 
-# ---- the validated table handed to the back end (GENERATOR_CONTRACT.md), via --dump
+# ---- the validated table handed to the back end (docs/generator.md), via --dump
 # dump_has MODEL ARGS -- LINE...: every LINE appears in the dump
 dump_has() {
     local m=$1; shift
