@@ -1,4 +1,4 @@
--- emit_data.lua - emit a model as plain const data for the generic evaluator (runtime/mb_generic.c):
+-- emit_data.lua - emit a model as plain const data for the generic evaluator (evaluator/mb_generic.c):
 -- bodies, points, elements with their parameters, time functions as postfix programs, and the same
 -- sparsity patterns, names and initial data as the generated code. Layer: generator back end.
 
@@ -11,7 +11,7 @@ local uerr, cstring, rows = ctext.uerr, ctext.cstring, ctext.rows
 
 ------------------------------------------------------------------ time functions
 
--- Opcodes: keep in step with the MB_TF_* enum of runtime/mb_generic.h.
+-- Opcodes: keep in step with the MB_TF_* enum of evaluator/mb_generic.h.
 local OP = { const = 0, t = 1, add = 2, sub = 3, mul = 4, div = 5, pow = 6, neg = 7, sin = 8,
              cos = 9, tan = 10, exp = 11, log = 12, sqrt = 13, abs = 14, step = 15 }
 local STACK = 32        -- MB_TF_STACK
@@ -194,7 +194,7 @@ end
 ------------------------------------------------------------------ rendering
 
 -- Contract: emit_data.generate(M, opts) -> { { name = "<name>_data.c", content = ... } }.
---   M: the validated model table (GENERATOR_CONTRACT.md). opts as for emit.generate, plus
+--   M: the validated model table (docs/generator.md). opts as for emit.generate, plus
 --   opts.derived: the table emit.derive(M) returned (derived here when absent) so that the
 --   patterns, names and point order are exactly the generated code's.
 -- Raises "file:line: error: msg" for model errors (bad time functions). Deterministic output.

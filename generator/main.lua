@@ -135,7 +135,7 @@ end
 if type(emit) ~= "table" or type(emit.generate) ~= "function" then
   error("generator/emit.lua provides no emit.generate(M, opts)", 0)
 end
--- emit.generate(M, opts) -> files { { name =, content = } }, stats (GENERATOR_CONTRACT.md)
+-- emit.generate(M, opts) -> files { { name =, content = } }, stats (docs/generator.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
                                        plan = host.plan, linalg = opts.linalg,
                                        fused = not opts.no_fused,
@@ -152,7 +152,7 @@ for _, f in ipairs(list) do
 end
 
 -- Statistics: emit reports { fn =, lines =, ops = { add=, mul=, div=, call= }, total = } per
--- function (GENERATOR_CONTRACT.md); printed as a table with the generation time.
+-- function (docs/generator.md); printed as a table with the generation time.
 local function print_stats(st, elapsed)
   local out = io.stderr
   local cols = { "lines", "add", "mul", "div", "call", "total" }

@@ -1,6 +1,6 @@
 -- model.lua - the model language: sandbox environment, statements, validation.
 -- Layer: generator front end, trusted code (may use debug). Runs one model file under the
--- host's limits and returns the validated model table of GENERATOR_CONTRACT.md.
+-- host's limits and returns the validated model table of docs/generator.md.
 
 local model = {}
 
@@ -1023,7 +1023,7 @@ local function user_message(S, e, gendir)
   return S.file .. ": error: " .. e
 end
 
--- model.load(path, params, opts) -> the validated model table (GENERATOR_CONTRACT.md).
+-- model.load(path, params, opts) -> the validated model table (docs/generator.md).
 -- params: { NAME = { value = number, text = "as given" } } from -D; opts.name: --name value;
 -- opts.guard: the host's guarded call (limits); opts.gendir: generator directory.
 -- Raises "file:line: error: message" for any problem in the model.

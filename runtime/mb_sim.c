@@ -360,3 +360,7 @@ const mb_real *mb_sim_get_sigma(const mb_sim *s)
     return s->p.formulation == MB_BAUMGARTE ? NULL : s->sig;
 }
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s) { return &s->mon; }
+mb_real mb_sim_get_h(const mb_sim *s)
+{
+    return s->p.integrator == MB_DOPRI5 ? s->h_next : s->p.h;
+}

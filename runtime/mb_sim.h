@@ -176,6 +176,9 @@ const mb_real *mb_sim_get_v(const mb_sim *s);
 const mb_real *mb_sim_get_p(const mb_sim *s);
 const mb_real *mb_sim_get_sigma(const mb_sim *s);
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
+/* The step the next mb_sim_step tries: the adaptive trial step for dopri5 (it changes with
+ * every accepted or rejected step), p.h for the fixed-step integrators. */
+mb_real mb_sim_get_h(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";
  * "rk4", "dopri5", "trapezoid". The parse functions return -1 for an unknown name. */

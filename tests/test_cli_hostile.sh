@@ -332,7 +332,7 @@ line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash" 'a*/ int pwned = 42; 
     inputs=$((inputs + 1))
     if cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd.c" -o "$T/odd.o" \
            2>"$T/err" &&
-       cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -c "$d/out/odd_data.c" -o "$T/odd_data.o" \
+       cc -std=c99 -Wall -Wextra -Werror -pedantic -Iruntime -Ievaluator -c "$d/out/odd_data.c" -o "$T/odd_data.o" \
            2>>"$T/err" &&
        nm "$T/odd.o" "$T/odd_data.o" | awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^odd_/ { bad = 1 } END { exit bad }' &&
        ! grep -q -a "pwned\|init_array" <(nm "$T/odd.o" "$T/odd_data.o") &&

@@ -34,7 +34,7 @@ for c in generated/*.c; do
     b=$(basename "$c" .c)
     for mode in double float; do
         flags=""; [ $mode = float ] && flags="-DMB_FLOAT -Wdouble-promotion -Wconversion"
-        if $CC $STRICT $flags -Iruntime -Igenerated -c "$c" -o "$tmp/$b.$mode.o" 2>"$tmp/err"; then ok
+        if $CC $STRICT $flags -Iruntime -Ievaluator -Igenerated -c "$c" -o "$tmp/$b.$mode.o" 2>"$tmp/err"; then ok
         else bad "$c does not compile strictly in $mode"; head -n 20 "$tmp/err" >&2; fi
     done
 done

@@ -23,7 +23,7 @@ for c in generated/*.c; do
     ok
     for mode in double float; do
         flags=""; [ $mode = float ] && flags="-DMB_FLOAT -Wdouble-promotion -Wconversion"
-        if $CC $STRICT $flags -Iruntime -c "$d" -o "$tmp/$n.$mode.o" 2>"$tmp/err"; then ok
+        if $CC $STRICT $flags -Iruntime -Ievaluator -c "$d" -o "$tmp/$n.$mode.o" 2>"$tmp/err"; then ok
         else bad "$d does not compile strictly in $mode"; head -n 20 "$tmp/err" >&2; fi
     done
     [ -f "$tmp/$n.double.o" ] || continue

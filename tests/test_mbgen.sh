@@ -143,7 +143,7 @@ if cc -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl 2>"$tmp/shim.err"; then
     else bad "partial output set (failed rename): exit $rc: $err: $(ls "$tmp/aon")"; fi
 else bad "cannot build the rename shim: $(cat "$tmp/shim.err")"; fi
 
-# ---- the validated table handed to the back end (GENERATOR_CONTRACT.md), via --dump
+# ---- the validated table handed to the back end (docs/generator.md), via --dump
 # dump_has MODEL ARGS -- LINE...: every LINE appears in the dump
 dump_has() {
     local m=$1; shift
@@ -238,7 +238,7 @@ refused() {   # refused NAME: --name NAME and a name statement are both refused
         reserved_bad=$((reserved_bad + 1)); echo "name '$1' accepted or misreported: exit $rc: $err"
     fi
 }
-headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime generated tests examples generator |
+headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime evaluator tools generated tests examples generator |
           sed -E 's/#include [<"]//; s/\.h[>"]//' | sort -u)
 for h in $headers; do
     case "$h" in mb_*) continue ;; esac
@@ -246,7 +246,7 @@ for h in $headers; do
     refused "$h"
 done
 printf '#define _POSIX_C_SOURCE 200809L\n%s\n' \
-    "$(grep -hoE '#include <[a-z/]+\.h>' runtime/mb_sim_main.c runtime/mb_anim_main.c runtime/mb_model.h \
+    "$(grep -hoE '#include <[a-z/]+\.h>' tools/mb_sim_main.c tools/mb_anim_main.c runtime/mb_model.h \
        runtime/mb_config.h | sort -u)" >"$tmp/hdrs.c"
 macros=$(cc -std=c99 -dM -E "$tmp/hdrs.c" | awk '$1 == "#define" && $2 !~ /[(]/ { print $2 }' |
          grep -v '^_' | grep '[a-z]')

@@ -1,6 +1,6 @@
 /* test_progress.c - the progress bar: silent for short runs and when disabled, rate-limited,
  * erased at the end, and its text (bar, percentage, time left) right for given fractions.
- * Layer: test of runtime/mb_progress.c; writes into a temporary file instead of a terminal. */
+ * Layer: test of tools/mb_progress.c; writes into a temporary file instead of a terminal. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -40,5 +40,9 @@ n=$(head -1 "$T/f.csv" | awk -F, "{ print NF }")
 ok "CSV so far is valid (all rows complete, ends before the fault)" \
    'awk -F, -v n=$n "NF != n { bad = 1 } END { exit bad }" "$T/f.csv" && [ $(wc -l <"$T/f.csv") -eq 376 ]'
 ok "no temp file after a fault" '! ls "$T"/f.csv.tmp.* >/dev/null 2>&1'
+# the tools read the simulation only through the accessors of mb_sim.h (mb_sim_get_*): no
+# member of mb_sim (s->..., sim.mon, ...) in tools/
+ok "tools use only the mb_sim_get_* accessors" \
+   '! grep -nE "\\b(s|sim)(->|\\.)(m|p|n|nc|t|h_next|mon|z|v|sig|work)\\b" tools/*.c'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

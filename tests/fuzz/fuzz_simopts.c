@@ -1,4 +1,4 @@
-/* fuzz_simopts.c - libFuzzer target: the simulator's command line (runtime/mb_sim_main.c with
+/* fuzz_simopts.c - libFuzzer target: the simulator's command line (tools/mb_sim_main.c with
  * the pendulum fixture), one argument per input line. Runs are bounded (mb_sim_step is wrapped:
  * at most FUZZ_STEPS steps; iteration limits capped). A finding: a crash, a sanitizer report or
  * a broken contract: exit 0/1 with --out must leave a complete CSV, exit 2 must leave nothing. */
@@ -11,7 +11,7 @@
 #include "mb_sim.h"
 
 #define main sim_cli_main
-#include "../../runtime/mb_sim_main.c"
+#include "../../tools/mb_sim_main.c"
 #undef main
 
 #define FUZZ_STEPS 200

@@ -1,6 +1,7 @@
 /* mb_generic.h - the generic evaluator: one C implementation of the mb_model interface that
  * walks a mechanism's element list at run time and applies hand-written per-element formulas.
- * Layer: runtime; the generator emits the model as const data (generated/<name>_data.c). */
+ * Layer: evaluator (the model side of the seam runtime/mb_model.h); the generator emits the
+ * model as const data (generated/<name>_data.c). */
 #ifndef MB_GENERIC_H
 #define MB_GENERIC_H
 

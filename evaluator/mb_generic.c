@@ -1,6 +1,7 @@
 /* mb_generic.c - the generic evaluator: Phi, Phi_q, d(Phi_q)/dt, Gamma, Q, dQ/dq, dQ/dv,
  * energies and points of any planar mechanism, by walking its element list at run time.
- * Layer: runtime; formulas follow SPEC.md (equations derived per element in the comments). */
+ * Layer: evaluator (the model side of the seam runtime/mb_model.h); formulas follow SPEC.md
+ * (equations derived per element in the comments). */
 #include "mb_generic.h"
 
 #include <string.h>

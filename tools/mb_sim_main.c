@@ -1,5 +1,5 @@
 /* mb_sim_main.c - the one command-line simulator, compiled with one model (-DMB_MODEL=<name>).
- * Layer: host tool on top of mb_sim.h; the only runtime file that allocates and prints.
+ * Layer: host tool (tools/) on top of mb_sim.h; allocates and prints, the runtime never does.
  * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
 #include <errno.h>
 #include <signal.h>
@@ -66,7 +66,7 @@ static void usage(FILE *f)
         "                    default for generated code), klu (SuiteSparse KLU, default for\n"
         "                    --eval generic) or dense (LAPACK, the reference)\n"
         "  --eval E          model functions: generated (default) or generic (the element-\n"
-        "                    walking evaluator, runtime/mb_generic.c; see docs/generic-evaluator.md)\n"
+        "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
         "  --newton-reuse    alf-trapezoid: keep the Newton matrix's factorization within a step\n"
@@ -195,8 +195,9 @@ static long keep_complete_rows(const char *path)
  * could not be solved (dimension) and the quantity that left its bounds. */
 static void fault_detail(const mb_sim *s, const mb_params *p, int st)
 {
+    const mb_monitor *mo = mb_sim_get_monitor(s);
     int n = model->nq, nc = model->nc;
-    double h = p->integrator == MB_DOPRI5 ? (double)s->h_next : (double)p->h;
+    double h = (double)mb_sim_get_h(s);
     fprintf(stderr, "; h=%.3g s", h);
     if (st == MB_ERR_SINGULAR || st == MB_ERR_NOT_SPD) {
         if (p->formulation == MB_ALF_TRAPEZOID)
@@ -206,12 +207,12 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
         else
             fprintf(stderr, "; Phi_q M^-1 Phi_q^T %d x %d (KKT Schur complement)%s", nc, nc,
                     p->project_velocity ? " or velocity projection" : "");
-        if (s->mon.singular_row >= 0)   /* the pivot of S that vanished, by name */
+        if (mo->singular_row >= 0)   /* the pivot of S that vanished, by name */
             fprintf(stderr, "; redundant or singular constraint: %s (equation %d of Phi)",
-                    model->constraint_names ? model->constraint_names[s->mon.singular_row] : "?",
-                    s->mon.singular_row);
+                    model->constraint_names ? model->constraint_names[mo->singular_row] : "?",
+                    mo->singular_row);
         if (p->formulation != MB_ALF_TRAPEZOID)
-            fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)s->mon.min_pivot_ratio,
+            fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)mo->min_pivot_ratio,
                     (double)p->rank_tol);
     } else if (st == MB_ERR_NEWTON) {
         fprintf(stderr, "; no correction below tol %.3g within max_iter %d; Newton matrix %d x %d",
@@ -221,7 +222,7 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
                 (double)p->rtol, (double)p->atol);
     } else if (st == MB_ERR_MAX_STEPS) {
         fprintf(stderr, "; max_steps %ld (--max-steps) accepted steps before t-end, %ld rejected",
-                p->max_steps, s->mon.rejected);
+                p->max_steps, mo->rejected);
     } else if (st == MB_ERR_NONFINITE) {
         const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
         double qm = 0, vm = 0;
@@ -460,7 +461,8 @@ int main(int argc, char **argv)
             if (st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
-                        model->name, (double)mb_sim_get_t(&sim), sim.mon.steps + 1, sim.mon.steps,
+                        model->name, (double)mb_sim_get_t(&sim), mb_sim_get_monitor(&sim)->steps + 1,
+                        mb_sim_get_monitor(&sim)->steps,
                         mb_status_str(st));
                 fault_detail(&sim, &p, st);
                 fputc('\n', stderr);

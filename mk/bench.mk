@@ -1,0 +1,94 @@
+# mk/bench.mk - make bench: generated vs generic evaluator speed -> results/bench.txt (-O2,
+# never a test); make bench-profile: where the time of a step goes (perf).
+GNR_OPT     := -O2 -g
+GNR_CFLAGS  := $(CFLAGS_C)
+GNR_GENDEPS := $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+BENCH_N     := 2 5 10 20 50 100
+BENCH_SIMS  := double_pendulum andrews
+BENCH_CHAIN := $(foreach n,$(BENCH_N),$(BUILD)/gen/chain$(n).c $(BUILD)/gen/chain$(n)_data.c)
+# objects: one directory per source directory, bound by static pattern rules
+gnr_obj      = $(patsubst generated/%.c,$(BUILD)/generic/g/%.o,$(patsubst $(BUILD)/gen/%.c,$(BUILD)/generic/c/%.o,$(patsubst $(BUILD)/gen_generic/%.c,$(BUILD)/generic/t/%.o,$(1))))
+GNR_OBJ     := $(call gnr_obj,$(GNR_SRC))
+BENCH_OBJ   := $(GNR_OBJ) $(call gnr_obj,$(BENCH_CHAIN))
+define GNR_CHAIN_RULE
+$(BUILD)/gen/chain$(1).c $(BUILD)/gen/chain$(1)_data.c &: models/chain.lua $(GNR_GENDEPS) | $(BUILD)
+	$(BUILD)/mbgen $$< -D N=$(1) --name chain$(1) -o $(BUILD)/gen && touch $(BUILD)/gen/chain$(1).c $(BUILD)/gen/chain$(1)_data.c
+endef
+$(foreach n,$(BENCH_N),$(eval $(call GNR_CHAIN_RULE,$(n))))
+
+$(filter $(BUILD)/generic/g/%,$(BENCH_OBJ)): $(BUILD)/generic/g/%.o: generated/%.c $(MK_FILES)
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) $(DEPFLAGS) -c $< -o $@
+$(filter $(BUILD)/generic/c/%,$(BENCH_OBJ)): $(BUILD)/generic/c/%.o: $(BUILD)/gen/%.c $(MK_FILES)
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) $(DEPFLAGS) -c $< -o $@
+$(filter $(BUILD)/generic/t/%,$(BENCH_OBJ)): $(BUILD)/generic/t/%.o: $(BUILD)/gen_generic/%.c $(MK_FILES)
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/generic/mb_generic.o: evaluator/mb_generic.c $(MK_FILES)
+	@mkdir -p $(dir $@)
+	$(CC) $(GNR_CFLAGS) $(GNR_OPT) $(DEPFLAGS) -c $< -o $@
+-include $(BENCH_OBJ:.o=.d) $(BUILD)/generic/mb_generic.d
+
+# X-macro list of the models the bench links
+$(BUILD)/generic/bench_models.h: $(MK_FILES)
+	@mkdir -p $(dir $@)
+	@{ $(foreach m,$(GNR_MODELS),echo 'B($(m), 0, $(if $(filter $(m),$(BENCH_SIMS)),1,0))';) \
+	   $(foreach n,$(BENCH_N),echo 'B(chain$(n), $(n), 1)';) } > $@
+
+# the generic side runs on SuiteSparse KLU (tools/mb_linsys_klu.c), as the simulator's --eval generic
+$(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ_host) \
+		tools/mb_linsys_klu.c tools/mb_linsys_klu.h $(BUILD)/generic/bench_models.h $(MK_FILES)
+	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic tests/bench_generic.c tools/mb_linsys_klu.c \
+	    $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ_host) $(RT_LIBS) -o $@
+
+.PHONY: bench bench-profile
+# The table goes to stdout and results/bench.txt: machine, compiler, code sizes, timings.
+## bench: generated code on its plan versus the generic evaluator on KLU, ns per call and per step: results/bench.txt
+bench: deps $(BUILD)/bench_generic
+	@mkdir -p $(RESULTS)
+	@{ echo "# make bench: generated vs generic evaluator (tests/bench_generic.c)"; \
+	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
+	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
+	   echo "linalg:   generated: its plan, in the form mbgen chose (default --linalg auto: unrolled up to 3000 elimination updates, compact above); generic: SuiteSparse KLU $$(sed -n 's/^#define KLU_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/klu.h | paste -sd.) (tools/mb_linsys_klu.c); $(RT_LIBS)"; \
+	   echo "timing:   CPU time of the benchmark thread (time the shared machine gives other jobs is not counted); load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; echo; \
+	   echo "## Code and data size (bytes, size(1): text + data): generated vs generic"; echo; \
+	   printf '%-18s %10s %14s\n' model generated "generic data"; \
+	   for o in $(filter-out %_data.o,$(BENCH_OBJ)); do \
+	       printf '%-18s %10s %14s\n' $$(basename $$o .o) \
+	           $$(size $$o | awk 'NR==2{print $$1+$$2}') \
+	           $$(size $${o%.o}_data.o | awk 'NR==2{print $$1+$$2}'); \
+	   done; \
+	   echo "(the generic evaluator itself, shared: $$(size $(BUILD)/generic/mb_generic.o | awk 'NR==2{print $$1+$$2}') bytes)"; \
+	} | tee $(RESULTS)/bench.txt
+	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
+
+# make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
+# generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
+# vs generic on KLU), log-log slopes, us per right-hand side -> results/scaling.txt. About 7
+# minutes, most of it gcc on chain1000.c (compact) and chain300.c (unrolled). Not a test.
+SCALING_N ?= 10 30 100 300 1000
+.PHONY: bench-scaling
+## bench-scaling: the chain at N = 10 .. 1000, us per step, slopes, generation and compile times: results/scaling.txt
+bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ_host) $(BUILD)/generic/mb_generic.o
+	@BUILD=$(BUILD) RESULTS=$(RESULTS) CC="$(CC)" RT_OBJ="$(RT_OBJ_host)" RT_LIBS="$(RT_LIBS)" \
+	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" scripts/bench_scaling.sh
+
+# Where the time of a step goes (perf, if installed): inclusive shares of the model functions
+# (fused evaluations included), factorizations (mbi_ls_factor: the plan's kernels on the
+# generated side, KLU on the generic side), solves and the rest (matrix assembly into the plan
+# storage, sparse products, integrator) (scripts/perf_shares.sh).
+# PROFILE_MODEL=andrews PROFILE_FORMULATION=alf-trapezoid.
+PROFILE_MODEL ?= andrews
+PROFILE_FORMULATION ?= alf-trapezoid
+PROFILE_STEPS ?= 50000
+## bench-profile: the same under perf (needs perf) [PROFILE_MODEL=andrews PROFILE_FORMULATION=alf-trapezoid]
+bench-profile: $(BUILD)/bench_generic
+	@command -v perf >/dev/null || { echo "bench-profile: perf is not installed"; exit 1; }
+	@for e in generated generic; do \
+	    perf record -q --call-graph dwarf,16384 -F 4000 -o $(BUILD)/perf.$$e.data \
+	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) $(PROFILE_FORMULATION) $$e $(PROFILE_STEPS) || \
+	        echo "bench-profile: the $$e run stopped early (status above); the shares cover the steps it took"; \
+	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
+	        scripts/perf_shares.sh $$e $(PROFILE_MODEL) $(PROFILE_FORMULATION); \
+	done

@@ -1,0 +1,52 @@
+# mk/generator.mk - build/mbgen (generator/: a C host embedding Lua 5.4; modules read from
+# generator/ next to build/, else the compiled-in path) and generated/ from models/.
+# generated/<m>.c, .h and _data.c are the outputs of one mbgen run; mbgen rewrites only
+# changed files, so the rules touch them to mark them up to date.
+
+GEN_LUA   := $(wildcard generator/*.lua)
+GEN_TPL   := $(wildcard templates/*)
+GEN_SRC   := generator/mbgen.c generator/mbgen_plan.c generator/mb_plan_build.c
+GENERATED := $(foreach m,$(MODELS),generated/$(m).c generated/$(m).h generated/$(m)_data.c)
+$(BUILD)/o/%/generator/mbgen.o: XFLAGS = -DMBGEN_GENDIR='"$(CURDIR)/generator"'
+
+$(BUILD)/mbgen: $(call obj,host,$(GEN_SRC))
+	$(call link,host,$(LUA_LIBS) -lamd)
+# the same host under ASan+UBSan (tests/test_mbgen.sh runs the hostile corpus against it)
+$(BUILD)/mbgen_san: $(call obj,san,$(GEN_SRC))
+	$(call link,san,$(LUA_LIBS) -lamd)
+
+## generate: regenerate generated/<m>.c, .h and _data.c for every shipped model
+generate: $(GENERATED)
+generated/%.c generated/%.h: models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+	$(BUILD)/mbgen $< -o generated
+	@touch generated/$*.c generated/$*.h
+generated/%_data.c: generated/%.c
+	@test -f $@ || $(BUILD)/mbgen models/$*.lua -o generated
+	@test -f $@ && touch $@
+
+# models generated into $(BUILD) for tests: $(call GEN_INTO,DIR,MODEL.lua,NAME,MBGEN OPTIONS)
+define GEN_INTO
+$(1)/$(3).c $(1)/$(3).h $(1)/$(3)_data.c &: $(2) $$(BUILD)/mbgen $$(GEN_LUA) $$(GEN_TPL)
+	$$(BUILD)/mbgen $(2) $(4) -o $(1) && touch $(1)/$(3).c $(1)/$(3).h $(1)/$(3)_data.c
+endef
+
+# generated-code tests: test_derivs_<m>, every derivative against finite differences (the
+# mb_model interface only), for the shipped models and tests/models/every_element.lua (every
+# element kind); test_sym, generator/sym.lua and the template filler; tests/test_generated.sh:
+# strict float/double compilation, includes, symbols, no mutable globals, all models linked
+# together, generated/ not stale (tree and git), regeneration byte-identical; test_mbgen.sh:
+# hostile models (tests/hostile), the command line and the outputs.
+$(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/every_element.lua,every_element,))
+$(BUILD)/o/san/derivs/%.o: tests/test_derivs.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_C) $(VFLAGS_san) -DMB_TEST_MODEL=$*_model $(DEPFLAGS) -c $< -o $@
+$(BUILD)/test_derivs_every_element: $(BUILD)/o/san/derivs/every_element.o $(call obj,san,$(BUILD)/gen/every_element.c)
+	$(call link,san,-lm)
+$(BUILD)/test_derivs_%: $(BUILD)/o/san/derivs/%.o $(call obj,san,generated/%.c)
+	$(call link,san,-lm)
+$(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA) $(GEN_TPL)
+	$(call link,san,$(LUA_LIBS))
+
+TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_sym
+TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh
+TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san

@@ -1,0 +1,99 @@
+# mk/reliability.mk - hostile inputs, runtime faults, sanitizers, valgrind and fuzzing (issue 7).
+# tests/test_cli_hostile.sh: hostile options and inputs of the simulator, the animation tool and
+# mbgen. tests/test_faults.sh: Newton failure, step underflow, NaN/Inf, assembly failure and rank
+# loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
+# make test-san: the binaries the script tests run and the C tests without a sanitizer twin,
+# built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
+REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring fault_hugek
+SAN_DIR    := $(BUILD)/san
+$(foreach m,$(REL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_fault,tests/models/$(m).lua,$(m),)))
+
+# the fault simulators (with the generic evaluator: --eval generic runs on them too)
+FAULT_SRC := $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c
+$(BUILD)/fault_%_sim: $(call SIM_OBJ,host,fault_%,$(FAULT_SRC))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
+TEST_NEEDS   += $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
+                $(BUILD)/fourbar_singular_sim $(BUILD)/andrews_anim
+
+# sanitizer builds: the programs of the script tests, in the san variant
+$(SAN_DIR)/%_sim: $(call SIM_OBJ,san,%,generated/%.c generated/%_data.c)
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/fixture_pendulum_sim: $(call SIM_OBJ,san,fixture_pendulum,tests/fixture_pendulum.c)
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/fault_%_sim: $(call SIM_OBJ,san,fault_%,$(FAULT_SRC))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/%_anim: $(BUILD)/o/san/anim/%.o $(call obj,san,generated/%.c)
+	@mkdir -p $(@D)
+	$(call link,san,-lm)
+$(SAN_DIR)/mbgen: $(BUILD)/mbgen_san
+	@mkdir -p $(@D)
+	cp $< $@
+# the C tests whose own sections build them without sanitizers
+$(SAN_DIR)/test_runtime_linalg: $(call obj,san,tests/test_runtime_linalg.c) $(RT_OBJ_san) $(BUILD)/o/san/linalg_renamed.o
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/test_physics_builtin: $(call RT_TEST,san_builtin,test_physics,$(RT_GEN))
+	@mkdir -p $(@D)
+	$(call link,san_builtin,-lamd -lm)
+$(SAN_DIR)/test_physics_float: $(call RT_TEST,san_float,test_physics,)
+	@mkdir -p $(@D)
+	$(call link,san_float,$(RT_LIBS))
+$(SAN_DIR)/test_generic_float: $(call GNR_TEST,san_float)
+	@mkdir -p $(@D)
+	$(call link,san_float,$(RT_LIBS))
+$(SAN_DIR)/test_embed_float: $(call EMBED_TEST,san_float_builtin) $(call RT_EMBED,san_float_builtin)
+	@mkdir -p $(@D)
+	$(call link,san_float_builtin,-lm)
+
+SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
+               $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
+SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/andrews_anim \
+               $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim)
+SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
+               tests/test_cli_hostile.sh tests/test_faults.sh
+# a sanitizer report exits 99, which no test accepts as an expected exit status
+SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
+.PHONY: test-san valgrind fuzz fuzz-build
+## test-san: the simulators, animation tool, mbgen and the remaining C tests under ASan+UBSan
+test-san: deps plots-deps $(SAN_PROGS) $(SAN_BINS)
+	@$(SAN_ENV) BUILD=$(SAN_DIR) MBGEN=$(SAN_DIR)/mbgen tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
+
+## valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh)
+valgrind: deps $(BUILD)/double_pendulum_sim
+	@scripts/deps.sh tools
+	@scripts/valgrind.sh $(BUILD)/double_pendulum_sim
+
+# libFuzzer targets (clang, built from source: not a variant): the model loader through
+# mbgen's host, the simulator's options
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                $(INCLUDES)
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts
+# (one clang run per target: its headers, and the C files the targets #include, by wildcard)
+FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) generator/mbgen.c \
+                tools/mb_sim_main.c $(MK_FILES)
+FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c \
+                    tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
+$(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_GENDIR='"$(CURDIR)/generator"' \
+	    $(FUZZ_MODEL_SRC) $(LUA_LIBS) -lamd -o $@
+$(BUILD)/fuzz/fuzz_simopts: $(FUZZ_SIMOPTS_SRC) $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DMB_MODEL=fixture_pendulum $(FUZZ_SIMOPTS_SRC) $(RT_LIBS) \
+	    -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
+fuzz-build:
+	@scripts/deps.sh core fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
+## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c)" \
+	    SIM_CFLAGS="$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L" SIM_LIBS="$(RT_LIBS)" \
+	    tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)

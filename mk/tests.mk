@@ -1,0 +1,42 @@
+# mk/tests.mk - the runtime's C tests: linear algebra (both dense back ends side by side), the
+# planner and the compact sparse kernels against dense products (every model, AMD and natural),
+# the runtime API and assembly, and the shared physics suite on every generated model (host,
+# builtin back end, float, and under ASan+UBSan).
+
+# generated models present in the tree (the physics suite runs on each of them)
+RT_GEN     := $(wildcard $(MODELS:%=generated/%.c))
+RT_GEN_DEF := $(foreach f,$(RT_GEN),-DMB_HAVE_$(basename $(notdir $(f))))
+$(foreach v,host builtin san san_builtin,$(foreach t,test_physics test_runtime test_sparse test_newton_fd,\
+  $(BUILD)/o/$(v)/tests/$(t).o)): XFLAGS = $(RT_GEN_DEF)
+
+# $(call RT_TEST,V,TEST,MODELS): the test's objects in variant V, with the pendulum fixture
+RT_TEST = $(call obj,$(1),tests/$(2).c tests/fixture_pendulum.c $(3)) $(RT_OBJ_$(1))
+
+$(BUILD)/test_runtime_linalg: $(call obj,host,tests/test_runtime_linalg.c) $(RT_OBJ_host) $(BUILD)/o/host/linalg_renamed.o
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_sparse: $(call RT_TEST,host,test_sparse,$(RT_GEN))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_sparse_san: $(call RT_TEST,san,test_sparse,$(RT_GEN))
+	$(call link,san,$(RT_LIBS))
+# F4's Newton matrix against central differences of its residual (white box: mb_sim_impl.h)
+$(BUILD)/test_newton_fd: $(call RT_TEST,host,test_newton_fd,$(RT_GEN))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_runtime: $(call RT_TEST,host,test_runtime,$(RT_GEN))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_runtime_san: $(call RT_TEST,san,test_runtime,$(RT_GEN))
+	$(call link,san,$(RT_LIBS))
+$(BUILD)/test_physics: $(call RT_TEST,host,test_physics,$(RT_GEN))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_physics_builtin: $(call RT_TEST,builtin,test_physics,$(RT_GEN))
+	$(call link,builtin,-lamd -lm)
+$(BUILD)/test_physics_float: $(call RT_TEST,float,test_physics,)
+	$(call link,float,$(RT_LIBS))
+$(BUILD)/test_physics_san: $(call RT_TEST,san,test_physics,$(RT_GEN))
+	$(call link,san,$(RT_LIBS))
+
+TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton_fd $(BUILD)/test_runtime_linalg \
+              $(BUILD)/test_runtime $(BUILD)/test_physics $(BUILD)/test_physics_builtin \
+              $(BUILD)/test_physics_float $(BUILD)/test_runtime_san $(BUILD)/test_physics_san
+# every relative link in README.md and docs/*.md resolves, and no document cites a path outside
+# the repository
+TEST_SCRIPTS += tests/test_doc_links.sh
