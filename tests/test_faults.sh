@@ -90,6 +90,19 @@ for f in baumgarte canonical alf-explicit alf-trapezoid; do
     if [ "$(wc -l <"$T/noassembly_$f.csv")" -eq 1 ]; then ok; else bad "noassembly_$f: rows after a failed assembly"; fi
 done
 
+# a redundant joint (tests/models/fault_redundant.lua: two revolute joints at one point): F1/F2
+# stop at their first evaluation and name the repeated joint, on the plan's kernels and on KLU;
+# F4 runs (its matrix stays definite)
+RD=$BUILD/fault_redundant_sim
+for f in baumgarte canonical; do
+    for ls in sparse klu; do
+        fault "redundant_${f}_$ls" -3 "start-up|rank loss|redundant or singular constraint: A2." \
+            "$RD" --formulation $f --linsys $ls --t-end 0.1
+    done
+done
+"$RD" --formulation alf-trapezoid --t-end 0.1 --quiet >"$T/out" 2>"$T/err" && grep -q "^status=ok" "$T/out" && ok \
+    || bad "redundant alf-trapezoid: $(cat "$T/err" "$T/out")"
+
 # a singular system: the parallelogram four-bar reaches its collinear position at t = 0.375
 for f in baumgarte canonical; do
     for i in rk4 dopri5; do

@@ -443,7 +443,10 @@ int main(int argc, char **argv)
     if (fault) {
         /* nothing simulated */
     } else if (st < 0) {
-        fprintf(stderr, "%s_sim: assembly at t=0 failed: %s", model->name, mb_status_str(st));
+        /* the assembly, or the first evaluation after it (a redundant joint shows there) */
+        int in_asm = st == MB_ERR_ASSEMBLY_POS || st == MB_ERR_ASSEMBLY_VEL;
+        fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
+                in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(st));
         if (st == MB_ERR_ASSEMBLY_POS) assembly_detail(&sim, &p);
         else fault_detail(&sim, &p, st);
         fputc('\n', stderr);
