@@ -4,6 +4,10 @@
 # Usage: scripts/mcu/mcu-test.sh   (env: MCU_MODELS, MCU_TARGETS, MCU_RUNTIME_SRC, CC); ends with
 # the line "N passed, N failed" and exits non-zero on any failure. Called by `make mcu-test`.
 set -u
+# what an indirect call (blx) in the firmware can reach: the generated model's functions (through
+# the mb_model descriptor and its plan) and the rows of the formulation table (mb_sim_impl.h)
+MCU_INDIRECT='^(andrews|double_pendulum)_'
+export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$)'
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 mcu=scripts/mcu/mcu.sh
@@ -88,7 +92,7 @@ run_case() {
         # one SysTick may interrupt at the deepest point: 32 B frame, 104 B with the FPU state
         local frame=32; [ "$t" = m4f ] && frame=104
         bound=$(scripts/mcu/stack.sh "$tdir/$name.elf" "$tdir/obj-$name:$tdir/obj-lib-$prec" \
-                mcu_reset '^(andrews|double_pendulum)_' mcu_systick $frame |
+                mcu_reset "$MCU_INDIRECT" mcu_systick $frame |
                 awk '$1 == "stack_bound_irq" { print $2 }')
         if [ -n "$painted" ] && [ -n "$bound" ] && [ "$painted" -le "$bound" ]; then
             ok "$name $t: stack painted $painted B <= static bound $bound B (with one interrupt)"

@@ -25,6 +25,8 @@ fi
 runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
 # the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
 [ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
+# indirect calls through the formulation table (see stack.sh)
+export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$)'
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
 mkdir -p "$out"
 
