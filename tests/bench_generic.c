@@ -175,6 +175,40 @@ static void bench_functions(const pair_t *pr)
     double mt = median(tt, NREP, &st);
     say("%-16s %-10s %10.1f %5.0f%%   (cos and sin of the %d body angles: both evaluators pay it)\n",
         pr->name, "(trig)", mt, 100 * st, g->nbody);
+    /* what one alf-trapezoid Newton iteration evaluates: the fused eval_kin + eval_dyn against
+     * the seven single functions of the same generated model, side by side */
+    if (g->eval_kin && g->eval_dyn) {
+        mb_real *buf = malloc(sizeof(mb_real) * (size_t)(2 * g->nc + 2 * g->phi_q_pat.nnz + g->nq +
+                                                         g->dq_dq_pat.nnz + g->dq_dv_pat.nnz + 1));
+        mb_real *o1 = buf, *o2 = o1 + g->nc, *o3 = o2 + g->nc, *o4 = o3 + g->phi_q_pat.nnz;
+        mb_real *o5 = o4 + g->nq, *o6 = o5 + g->phi_q_pat.nnz, *o7 = o6 + g->dq_dq_pat.nnz;
+        double tf[NREP], ts[NREP], sf, ss;
+        long nc2 = 1L << 14;
+        for (int r = 0; r < NREP; r++) {
+            double t0 = now();
+            for (long i = 0; i < nc2; i++) {
+                q[0] += (mb_real)1e-12;
+                g->eval_kin(g, (mb_real)1e-3, q, o1, o2, o3);
+                g->eval_dyn(g, (mb_real)1e-3, q, v, o4, o5, o6, o7);
+                sink += (double)(o1[0] + o4[0]);
+            }
+            double t1 = now();
+            for (long i = 0; i < nc2; i++) {
+                q[0] += (mb_real)1e-12;
+                g->phi(g, (mb_real)1e-3, q, o1); g->phi_t(g, (mb_real)1e-3, q, o2);
+                g->phi_q(g, (mb_real)1e-3, q, o3); g->force(g, (mb_real)1e-3, q, v, o4);
+                g->phi_q_dot(g, (mb_real)1e-3, q, v, o5); g->dforce_dq(g, (mb_real)1e-3, q, v, o6);
+                g->dforce_dv(g, (mb_real)1e-3, q, v, o7);
+                sink += (double)(o1[0] + o4[0]);
+            }
+            tf[r] = (t1 - t0) * 1e9 / (double)nc2;
+            ts[r] = (now() - t1) * 1e9 / (double)nc2;
+        }
+        double mf = median(tf, NREP, &sf), ms = median(ts, NREP, &ss);
+        say("%-16s %-10s %10.1f %5.0f%%   (eval_kin + eval_dyn: one alf-trapezoid iteration; its 7 single "
+            "functions %.1f ns, %.0f%%)\n", pr->name, "(fused)", mf, 100 * sf, ms, 100 * ss);
+        free(buf);
+    }
     free(q);
     free(v);
     free(out);
