@@ -151,7 +151,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
         if (conv || it == s->p.max_iter) break;
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        int fresh = refresh || !s->fact_valid || s->fact_h != h;
+        int fresh = refresh || !s->fact_valid;
         if (fresh) {
             mbi_eval_dyn(s, t1, q, s->v);
         } else {   /* the force Jacobians enter only the matrix and 5.53 */
@@ -176,7 +176,6 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
             s->fact_valid = 1;
-            s->fact_h = h;
             refresh = full || !s->p.newton_reuse;
         } else {
             *stale_used = 1;

@@ -258,7 +258,6 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (!isfinite(t0)) return MB_ERR_PARAM;
     memset(&s->mon, 0, sizeof s->mon);
     s->mon.singular_row = -1;
-    s->fact_valid = 0;   /* assembly and the start-up evaluation use the same storage */
     zero(s->nz, s->z);
     copy(n, s->z, q ? q : m->q0);
     copy(n, s->v, v ? v : m->v0);

@@ -113,8 +113,7 @@ typedef struct mb_sim {
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
-    int fact_valid;          /* F4: FA holds a factorization of the Newton matrix for step fact_h */
-    mb_real fact_h;
+    int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
     int have_f;              /* f at the current state is cached in fz */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
