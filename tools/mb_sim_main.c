@@ -252,6 +252,19 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
     free(ph);
 }
 
+/* What main allocates beside the run's own buffers: the plan of a model without one and the
+ * KLU back end. cleanup(rc) frees both and returns rc (main runs more than once when fuzzed). */
+static mb_plan *own_plan;
+static mb_linsys_ops *klu;
+static int cleanup(int rc)
+{
+    mbp_free(own_plan);
+    mb_klu_close(klu);
+    own_plan = NULL;
+    klu = NULL;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
@@ -374,37 +387,38 @@ int main(int argc, char **argv)
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (linsys < 0) linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
-    mb_linsys_ops *klu = NULL;
+    if (linsys != LINSYS_KLU) p.linsys = linsys;
+    const char *what;
+    if (mb_params_check(&p, &what)) {   /* before anything is allocated */
+        fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);
+        return 2;
+    }
+    /* from here on every return goes through cleanup() */
     if (linsys == LINSYS_KLU) {
         if (!(klu = mb_klu_open())) { fprintf(stderr, "%s_sim: out of memory\n", model->name); return 1; }
         p.linsys_ops = klu;
-    } else {
-        p.linsys = linsys;
     }
     /* A model without a symbolic plan (the generic evaluator, hand-written fixtures) gets one
      * here, from its patterns: the same planner and AMD order the generator uses. */
     static mb_model planned;
-    mb_plan *own_plan = NULL;
     if (!model->plan) {
         own_plan = mbp_build(model->nq, model->nc, &model->phi_q_pat, &model->dq_dq_pat,
                              &model->dq_dv_pat, MBP_ORDER_AMD);
-        if (!own_plan) { fprintf(stderr, "%s_sim: cannot build the sparse plan (out of memory?)\n", model->name); return 1; }
+        if (!own_plan) {
+            fprintf(stderr, "%s_sim: cannot build the sparse plan (out of memory?)\n", model->name);
+            return cleanup(1);
+        }
         planned = *model;
         planned.plan = own_plan;
         model = &planned;
     }
-    const char *what;
-    if (mb_params_check(&p, &what)) {
-        fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);
-        return 2;
-    }
     size_t ws = mb_sim_workspace_size(model, &p);
-    if (ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return 2; }
+    if (ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
     void *work = malloc(ws);
     mb_real *pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
     mb_sim sim;
     int st = work && pts ? mb_sim_init(&sim, model, &p, work, ws) : MB_ERR_WORKSPACE;
-    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(work); free(pts); return 1; }
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(work); free(pts); return cleanup(1); }
 
     double w0 = wall();
     FILE *csv = NULL;
@@ -412,7 +426,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); return bad("--out", out, "path too long"); }
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); cleanup(0); return bad("--out", out, "path too long"); }
         csv = fopen(tmp, "w");
         if (csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         else {   /* no run; the summary line still ends the output (docs/cli.md) */
@@ -513,8 +527,7 @@ int main(int argc, char **argv)
            (double)mb_sim_get_t(&sim), wall() - w0);
     free(work);
     free(pts);
-    mbp_free(own_plan);
-    mb_klu_close(klu);
+    cleanup(0);
     if (fflush(stdout) != 0 || ferror(stdout)) {   /* the summary line is the interface */
         fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
         return 1;
