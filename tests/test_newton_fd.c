@@ -3,7 +3,8 @@
  * sigma~, on every model: with full_jacobian the assembled matrix (plus its second-derivative
  * terms) is the whole Jacobian; omega = 0 because the thesis' c2 Int Phi_q term (kept by the
  * runtime) differentiates an integral the discretization holds fixed within a step. Negative
- * control: without the second-derivative terms the difference must show (sigma~ != 0). */
+ * control: without the second-derivative terms the difference must show (sigma~ != 0).
+ * NFD_VERBOSE=1 in the environment prints the largest difference of each model and pass. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
