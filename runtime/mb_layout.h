@@ -20,7 +20,7 @@
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
-#define MB_L_NSTAGE(I) ((I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
+#define MB_L_NSTAGE(I) ((I) == MB_DOP853 ? 12 : (I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
 #define MB_L_NMAX(N, NC) MB_L_MAX(N, NC)
 /* Dense scratch: the reference back end's matrix (LS = 1: max(n, nc)^2), F4 full_jacobian's
  * K1 and K2 (2 n^2). */
@@ -55,6 +55,11 @@
     R(k[4], MB_L_IF(MB_L_NSTAGE(I) > 4, MB_L_NZ(F, N, NC)))                                   \
     R(k[5], MB_L_IF(MB_L_NSTAGE(I) > 5, MB_L_NZ(F, N, NC)))                                   \
     R(k[6], MB_L_IF(MB_L_NSTAGE(I) > 6, MB_L_NZ(F, N, NC)))                                   \
+    R(k[7], MB_L_IF(MB_L_NSTAGE(I) > 7, MB_L_NZ(F, N, NC)))                                   \
+    R(k[8], MB_L_IF(MB_L_NSTAGE(I) > 8, MB_L_NZ(F, N, NC)))                                   \
+    R(k[9], MB_L_IF(MB_L_NSTAGE(I) > 9, MB_L_NZ(F, N, NC)))                                   \
+    R(k[10], MB_L_IF(MB_L_NSTAGE(I) > 10, MB_L_NZ(F, N, NC)))                                 \
+    R(k[11], MB_L_IF(MB_L_NSTAGE(I) > 11, MB_L_NZ(F, N, NC)))                                 \
     R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \

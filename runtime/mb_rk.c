@@ -5,13 +5,15 @@
 #include "mb_sim_impl.h"
 
 #if MBI_EXPLICIT
-/* A Butcher table: s stages (at most 7: the k[] blocks), row-major a[s][s], nodes c, weights b;
+/* A Butcher table: s stages (at most 12: the k[] blocks), row-major a[s][s], nodes c, weights b;
  * e (NULL: fixed step only) the error weights b - b^ and err_exp the step-size exponent
- * -1/(q+1), q the lower order. fsal: the last stage is evaluated at the new state (its row of a
- * is b), so f there comes for free. */
+ * -1/(q+1), q the lower order; e3 (DOP853 only, else NULL) the weights of a second, 3rd-order
+ * estimate that Hairer's DOP853 combines with e as err5^2 / sqrt(err5^2 + 0.01 err3^2).
+ * fsal: the last stage is evaluated at the new state (its row of a is b), so f there comes for
+ * free; otherwise f at the new state is one more evaluation. */
 typedef struct {
     int s, fsal;
-    const mb_real *c, *a, *b, *e;
+    const mb_real *c, *a, *b, *e, *e3;
     mb_real err_exp;
 } mbi_tableau;
 
@@ -19,7 +21,7 @@ typedef struct {
 static const mb_real rk4_c[4] = {0, MB_R(0.5), MB_R(0.5), 1};
 static const mb_real rk4_a[16] = {0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, 1, 0};
 static const mb_real rk4_b[4] = {MB_R(1.0) / 6, MB_R(1.0) / 3, MB_R(1.0) / 3, MB_R(1.0) / 6};
-static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, 0};
+static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0};
 #endif
 
 #if MBI_DOPRI5
@@ -34,7 +36,68 @@ static const mb_real dp_a[49] = {
     MB_R(35.0) / 384, 0, MB_R(500.0) / 1113, MB_R(125.0) / 192, -MB_R(2187.0) / 6784, MB_R(11.0) / 84, 0};
 static const mb_real dp_e[7] = {MB_R(71.0) / 57600, 0, -MB_R(71.0) / 16695, MB_R(71.0) / 1920,
                                 -MB_R(17253.0) / 339200, MB_R(22.0) / 525, -MB_R(1.0) / 40};
-static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, -MB_R(0.2)};
+static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2)};
+#endif
+
+#if MBI_DOP853
+/* Hairer's DOP853 (Hairer, Norsett, Wanner, Solving ODE I, 2nd ed.; the coefficients of his code
+ * dop853.f): 12 stages, order 8, error estimates of orders 5 and 3, step exponent -1/8. */
+#define R_ MB_R
+static const mb_real d8_c[12] = {0, R_(0.526001519587677318785587544488e-01),
+    R_(0.789002279381515978178381316732e-01), R_(0.118350341907227396726757197510e+00),
+    R_(0.281649658092772603273242802490e+00), R_(0.333333333333333333333333333333e+00), R_(0.25),
+    R_(0.307692307692307692307692307692e+00), R_(0.651282051282051282051282051282e+00), R_(0.6),
+    R_(0.857142857142857142857142857142e+00), 1};
+static const mb_real d8_a[144] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    R_(5.26001519587677318785587544488e-2), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    R_(1.97250569845378994544595329183e-2), R_(5.91751709536136983633785987549e-2), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    R_(2.95875854768068491816892993775e-2), 0, R_(8.87627564304205475450678981324e-2), 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    R_(2.41365134159266685502369798665e-1), 0, R_(-8.84549479328286085344864962717e-1),
+    R_(9.24834003261792003115737966543e-1), 0, 0, 0, 0, 0, 0, 0, 0,
+    R_(3.7037037037037037037037037037e-2), 0, 0, R_(1.70828608729473871279604482173e-1),
+    R_(1.25467687566822425016691814123e-1), 0, 0, 0, 0, 0, 0, 0,
+    R_(3.7109375e-2), 0, 0, R_(1.70252211019544039314978060272e-1), R_(6.02165389804559606850219397283e-2),
+    R_(-1.7578125e-2), 0, 0, 0, 0, 0, 0,
+    R_(3.70920001185047927108779319836e-2), 0, 0, R_(1.70383925712239993810214054705e-1),
+    R_(1.07262030446373284651809199168e-1), R_(-1.53194377486244017527936158236e-2),
+    R_(8.27378916381402288758473766002e-3), 0, 0, 0, 0, 0,
+    R_(6.24110958716075717114429577812e-1), 0, 0, R_(-3.36089262944694129406857109825e0),
+    R_(-8.68219346841726006818189891453e-1), R_(2.75920996994467083049415600797e1),
+    R_(2.01540675504778934086186788979e1), R_(-4.34898841810699588477366255144e1), 0, 0, 0, 0,
+    R_(4.77662536438264365890433908527e-1), 0, 0, R_(-2.48811461997166764192642586468e0),
+    R_(-5.90290826836842996371446475743e-1), R_(2.12300514481811942347288949897e1),
+    R_(1.52792336328824235832596922938e1), R_(-3.32882109689848629194453265587e1),
+    R_(-2.03312017085086261358222928593e-2), 0, 0, 0,
+    R_(-9.3714243008598732571704021658e-1), 0, 0, R_(5.18637242884406370830023853209e0),
+    R_(1.09143734899672957818500254654e0), R_(-8.14978701074692612513997267357e0),
+    R_(-1.85200656599969598641566180701e1), R_(2.27394870993505042818970056734e1),
+    R_(2.49360555267965238987089396762e0), R_(-3.0467644718982195003823669022e0), 0, 0,
+    R_(2.27331014751653820792359768449e0), 0, 0, R_(-1.05344954667372501984066689879e1),
+    R_(-2.00087205822486249909675718444e0), R_(-1.79589318631187989172765950534e1),
+    R_(2.79488845294199600508499808837e1), R_(-2.85899827713502369474065508674e0),
+    R_(-8.87285693353062954433549289258e0), R_(1.23605671757943030647266201528e1),
+    R_(6.43392746015763530355970484046e-1), 0};
+static const mb_real d8_b[12] = {R_(5.42937341165687622380535766363e-2), 0, 0, 0, 0,
+    R_(4.45031289275240888144113950566e0), R_(1.89151789931450038304281599044e0),
+    R_(-5.8012039600105847814672114227e0), R_(3.1116436695781989440891606237e-1),
+    R_(-1.52160949662516078556178806805e-1), R_(2.01365400804030348374776537501e-1),
+    R_(4.47106157277725905176885569043e-2)};
+/* the 5th-order estimate (er) and b minus the 3rd-order weights (bhh on stages 1, 9, 12) */
+static const mb_real d8_e[12] = {R_(0.1312004499419488073250102996e-01), 0, 0, 0, 0,
+    R_(-0.1225156446376204440720569753e+01), R_(-0.4957589496572501915214079952e+00),
+    R_(0.1664377182454986536961530415e+01), R_(-0.3503288487499736816886487290e+00),
+    R_(0.3341791187130174790297318841e+00), R_(0.8192320648511571246570742613e-01),
+    R_(-0.2235530786388629525884427845e-01)};
+static const mb_real d8_e3[12] = {
+    R_(5.42937341165687622380535766363e-2) - R_(0.244094488188976377952755905512e+00), 0, 0, 0, 0,
+    R_(4.45031289275240888144113950566e0), R_(1.89151789931450038304281599044e0),
+    R_(-5.8012039600105847814672114227e0),
+    R_(3.1116436695781989440891606237e-1) - R_(0.733846688281611857341361741547e+00),
+    R_(-1.52160949662516078556178806805e-1), R_(2.01365400804030348374776537501e-1),
+    R_(4.47106157277725905176885569043e-2) - R_(0.220588235294117647058823529412e-01)};
+#undef R_
+static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125)};
 #endif
 
 /* f(t, z) through the formulation table, counted. */
@@ -76,16 +139,22 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err)
             y[i] = s->z[i] + h * acc;
         }
     if (tb->e) {
-        mb_real e2 = 0;
+        mb_real e2 = 0, e32 = 0;
         for (int i = 0; i < nz; i++) {
-            mb_real e = 0;
+            mb_real e = 0, e3 = 0;
             for (int l = 0; l < ns; l++) e += tb->e[l] * s->k[l][i];
-            e *= h;
+            if (tb->e3) for (int l = 0; l < ns; l++) e3 += tb->e3[l] * s->k[l][i];
             mb_real ym = MB_FABS(s->z[i]) > MB_FABS(y[i]) ? MB_FABS(s->z[i]) : MB_FABS(y[i]);
             mb_real sc = s->p.atol + s->p.rtol * ym;
-            e2 += (e / sc) * (e / sc);
+            e2 += (h * e / sc) * (h * e / sc);
+            e32 += (h * e3 / sc) * (h * e3 / sc);
         }
-        *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
+        if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
+            mb_real den = e2 + MB_R(0.01) * e32;
+            *err = den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
+        } else {
+            *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
+        }
         if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
         return MB_OK;
     }
@@ -123,10 +192,16 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
     return st;
 }
 
-#if MBI_DOPRI5
+#if MBI_ADAPTIVE
 int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0)
 {
+#if MBI_DOPRI5 && MBI_DOP853
+    const mbi_tableau *tb = s->p.integrator == MB_DOP853 ? &dop853 : &dopri5;
+#elif MBI_DOP853
+    const mbi_tableau *tb = &dop853;
+#else
     const mbi_tableau *tb = &dopri5;
+#endif
     int st;
     mb_real rem = t_stop - s->t, t_start = s->t;
     /* Below 16 eps |t| the stage times t + c_j h (c_2 = 0.2) are resolved to a few ulps only and
@@ -149,8 +224,13 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
         if (fac < MB_R(0.2)) fac = MB_R(0.2);
         if (err <= 1) {
             if (!last) s->h_next = h * fac;
-            s->t = last ? t_stop : s->t + h;
-            st = accept(s, s->k[tb->s - 1]);
+            mb_real t_new = last ? t_stop : s->t + h, *fnew = s->k[tb->s - 1];
+            if (!tb->fsal) {              /* f at the new state: one more evaluation (k[1] free) */
+                fnew = s->k[1];
+                if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return mbi_explicit_fail(s, t_start, st);
+            }
+            s->t = t_new;
+            st = accept(s, fnew);
             if (st < 0) return mbi_explicit_fail(s, t_start, st);
             mbi_advance_monitor(s, h, pnc0, pdrv0);
             if (!isfinite(s->mon.energy_dev)) {     /* energies or work overflow: not a good state */

@@ -8,10 +8,10 @@
 /* ------------------------------------------------------------------ names and parameters */
 
 static const char *const fnames[] = {"baumgarte", "canonical", "alf-explicit", "alf-trapezoid"};
-static const char *const inames[] = {"rk4", "dopri5", "trapezoid"};
+static const char *const inames[] = {"rk4", "dopri5", "trapezoid", "dop853"};
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
-const char *mb_integrator_name(int i) { return i >= 0 && i < 3 ? inames[i] : "?"; }
+const char *mb_integrator_name(int i) { return i >= 0 && i < 4 ? inames[i] : "?"; }
 int mb_formulation_parse(const char *str)
 {
     for (int i = 0; i < 4; i++) if (strcmp(str, fnames[i]) == 0) return i;
@@ -19,7 +19,7 @@ int mb_formulation_parse(const char *str)
 }
 int mb_integrator_parse(const char *str)
 {
-    for (int i = 0; i < 3; i++) if (strcmp(str, inames[i]) == 0) return i;
+    for (int i = 0; i < 4; i++) if (strcmp(str, inames[i]) == 0) return i;
     return -1;
 }
 
@@ -65,11 +65,11 @@ int mb_params_check(const mb_params *p, const char **what)
 {
     const char *w = NULL;
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
-    static const unsigned char i_built[3] = {MBI_RK4, MBI_DOPRI5, MBI_F4};
+    static const unsigned char i_built[4] = {MBI_RK4, MBI_DOPRI5, MBI_F4, MBI_DOP853};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
-    else if (p->integrator < 0 || p->integrator > 2) w = "integrator";
+    else if (p->integrator < 0 || p->integrator > 3) w = "integrator";
     else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
-        w = "integrator (alf-trapezoid needs trapezoid, the others rk4 or dopri5)";
+        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5 or dop853)";
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
@@ -314,8 +314,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
-#if MBI_DOPRI5
-    if (s->p.integrator == MB_DOPRI5) {
+#if MBI_ADAPTIVE
+    if (MB_ADAPTIVE(s->p.integrator)) {
         st = mbi_step_adaptive(s, t_stop, &mon0, pnc0, pdrv0);
         if (st < 0) return st;
     } else
@@ -361,5 +361,5 @@ const mb_real *mb_sim_get_sigma(const mb_sim *s)
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s) { return &s->mon; }
 mb_real mb_sim_get_h(const mb_sim *s)
 {
-    return s->p.integrator == MB_DOPRI5 ? s->h_next : s->p.h;
+    return MB_ADAPTIVE(s->p.integrator) ? s->h_next : s->p.h;
 }

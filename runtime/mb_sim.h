@@ -15,8 +15,10 @@ enum {
     MB_ALF_EXPLICIT = 2, /* F3: augmented Lagrangian canonical (5.31-5.37), [q; p; Int Phi] */
     MB_ALF_TRAPEZOID = 3 /* F4: the same, implicit trapezoid + Newton (5.38-5.60) */
 };
-/* Integrators. F1-F3 take rk4 or dopri5; F4 takes trapezoid only. */
-enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2 };
+/* Integrators. F1-F3 take rk4, dopri5 or dop853; F4 takes trapezoid only. */
+enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3 };
+/* The adaptive (error-controlled) integrators: dopri5 and Hairer's DOP853. */
+#define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853)
 
 /* Linear-system back ends (docs/linear-systems.md). Every matrix is assembled into the model's
  * plan storage (mb_model.h: mb_plan); the back end factors it. */
@@ -48,7 +50,7 @@ typedef struct mb_linsys_ops {
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
-    int integrator;         /* MB_RK4, MB_DOPRI5, MB_TRAPEZOID */
+    int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID */
     mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5 */
     mb_real rtol, atol;     /* dopri5 error tolerances (per component: atol + rtol |y|) */
     mb_real h_min;          /* dopri5: a smaller trial step is MB_ERR_STEP_UNDERFLOW; 0: auto,
@@ -123,7 +125,7 @@ typedef struct mb_sim {
     mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
-    mb_real *k[7], *ztmp, *zold, *zk, *yd;
+    mb_real *k[12], *ztmp, *zold, *zk, *yd;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
     mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */

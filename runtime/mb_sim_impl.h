@@ -28,6 +28,9 @@
 #endif
 #endif
 #ifdef MB_ONLY_ALF_TRAPEZOID
+#ifndef MB_WITH_DOP853
+#define MB_WITH_DOP853 0
+#endif
 #ifndef MB_WITH_RK4
 #define MB_WITH_RK4 0
 #endif
@@ -53,6 +56,9 @@
 #ifndef MB_WITH_DOPRI5
 #define MB_WITH_DOPRI5 1
 #endif
+#ifndef MB_WITH_DOP853
+#define MB_WITH_DOP853 1
+#endif
 #ifndef MB_WITH_ASSEMBLY           /* mb_sim_assemble; without it reset(assemble=1) fails */
 #define MB_WITH_ASSEMBLY 1
 #endif
@@ -63,7 +69,7 @@
 #define MB_WITH_FULL_JACOBIAN 1
 #endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
-#define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5)
+#define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
 #define MBI_F2 (MB_WITH_CANONICAL && MBI_EXPL_INTEG)
 #define MBI_F3 (MB_WITH_ALF_EXPLICIT && MBI_EXPL_INTEG)
@@ -71,11 +77,13 @@
 #define MBI_EXPLICIT (MBI_F1 || MBI_F2 || MBI_F3)
 #define MBI_RK4 (MB_WITH_RK4 && MBI_EXPLICIT)
 #define MBI_DOPRI5 (MB_WITH_DOPRI5 && MBI_EXPLICIT)
+#define MBI_DOP853 (MB_WITH_DOP853 && MBI_EXPLICIT)
+#define MBI_ADAPTIVE (MBI_DOPRI5 || MBI_DOP853)
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
-#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_F4)
-#define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MB_TRAPEZOID)
+#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4)
+#define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MBI_DOP853 ? MB_DOP853 : MB_TRAPEZOID)
 #if !MBI_EXPLICIT && !MBI_F4
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
 #endif
@@ -161,7 +169,7 @@ void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_ol
 
 /* mb_rk.c (explicit formulations): f at the start state (fz) and its derived quantities. */
 int mbi_rk_start(mb_sim *s, mb_real t0);
-/* mb_rk.c: one accepted adaptive step (Dormand-Prince 5(4)) towards t_stop, rejections retried
+/* mb_rk.c: one accepted adaptive step (Dormand-Prince 5(4) or DOP853) towards t_stop, rejections retried
  * inside; monitor advanced. mon0, pnc0, pdrv0: the values at the step's start. */
 int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0);
 /* mb_rk.c: one fixed step (RK4) of h ending at time t_new; the monitor is not advanced. */

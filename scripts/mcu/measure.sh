@@ -39,7 +39,7 @@ params() {  # params MODEL FORMULATION PRECISION -> -D flags
     if [ "$MCU_LEAN" = 1 ]; then
         case "$2" in
             alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0" ;;
-            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DENSE=0" ;;
+            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
         esac
     fi
     echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"
