@@ -8,6 +8,7 @@
 #include <string.h>
 #include <amd.h>
 #include "mb_plan_build.h"
+#include "mb_sparse.h"
 
 /* A growable int list. */
 typedef struct { int *v; int n, cap; } ilist;
@@ -143,18 +144,16 @@ static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
     for (int k = 0; k < n; k++)
         if (col[k].n > 0) memcpy(li + lp[k], col[k].v, sizeof(int) * (size_t)col[k].n);
     /* update targets: entry (li[q], li[p]) of column li[p] */
+    mb_symbolic part = {0};
+    part.n = n;
+    part.nl = nl;
+    part.lp = lp;
+    part.li = li;
     for (int k = 0; k < n; k++)
         for (int p = lp[k]; p < lp[k + 1]; p++)
             for (int q = p; q < lp[k + 1]; q++) {
-                int t;
-                if (p == q) t = li[p];
-                else {
-                    int j = li[p], i = li[q];
-                    int *hit = bsearch(&i, li + lp[j], (size_t)(lp[j + 1] - lp[j]), sizeof(int), cmp_int);
-                    if (!hit) goto out;           /* cannot happen: L's pattern is closed */
-                    t = n + (int)(hit - li);
-                }
-                if (!push(&upd, t)) goto out;
+                int t = mb_sp_locate(&part, li[q], li[p]);
+                if (t < 0 || !push(&upd, t)) goto out;   /* t < 0 cannot happen: L is closed */
             }
     int nupd = upd.n;
     if (!upd.v && !push(&upd, 0)) goto out;    /* never a null array */
@@ -173,19 +172,6 @@ out:
     for (int k = 0; col && k < n; k++) free(col[k].v);
     free(low); free(col); free(mark); free(head); free(next); free(Ap); free(Ai);
     return ok;
-}
-
-/* Storage index of entry (i, j) of the permuted matrix (i, j permuted indices): the diagonal,
- * the lower triangle, or the upper triangle stored transposed on L's pattern. -1: not in L. */
-static int locate(const mb_symbolic *sy, int i, int j)
-{
-    if (i == j) return i;
-    int up = i < j;
-    if (up) { int t = i; i = j; j = t; }
-    const int *lo = sy->li + sy->lp[j];
-    const int *hit = bsearch(&i, lo, (size_t)(sy->lp[j + 1] - sy->lp[j]), sizeof(int), cmp_int);
-    if (!hit) return -1;
-    return sy->n + (int)(hit - sy->li) + (up ? sy->nl : 0);
 }
 
 void mbp_free(mb_plan *p)
@@ -212,7 +198,7 @@ static int pairs(const mb_symbolic *sy, const int *idx, int s0, int s1, const in
             int ka = idx[a], kb = idx[b];
             int pa = sy->pinv[key[ka]], pb = sy->pinv[key[kb]];
             if (pa < pb) { int t = ka; ka = kb; kb = t; t = pa; pa = pb; pb = t; }
-            int d = locate(sy, pa, pb);
+            int d = mb_sp_locate(sy, pa, pb);
             if (d < 0 || !push(K, ka) || !push(Lx, kb) || !push(D, d)) return 0;
         }
     return 1;
@@ -223,7 +209,7 @@ static int *dst_list(const mb_symbolic *sy, const mb_pattern *p)
     int *d = malloc(sizeof(int) * (size_t)(p->nnz + 1));
     if (!d) return NULL;
     for (int k = 0; k < p->nnz; k++) {
-        d[k] = locate(sy, sy->pinv[p->row[k]], sy->pinv[p->col[k]]);
+        d[k] = mb_sp_locate(sy, sy->pinv[p->row[k]], sy->pinv[p->col[k]]);
         if (d[k] < 0) { free(d); return NULL; }
     }
     return d;

@@ -77,7 +77,8 @@ FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts
 # (one clang run per target: its headers, and the C files the targets #include, by wildcard)
 FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) generator/mbgen.c \
                 tools/mb_sim_main.c $(MK_FILES)
-FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c
+FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
+                    runtime/mb_sparse.c
 FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)

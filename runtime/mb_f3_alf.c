@@ -16,17 +16,10 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
-    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan) */
-    const mb_plan *P = m->plan;
-    mb_real *A = s->FA;
-    zero(n + P->a.nl, A);
-    for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
-    if (P->a_assemble) {                   /* the unrolled form: E = a Phi_q, D = Phi_q */
-        for (int k = 0; k < s->nnz; k++) s->Ek[k] = a * s->Pq[k];
-        P->a_assemble(A, s->Ek, s->Pq, 0);
-    } else {
-        for (int t = 0; t < P->na; t++) A[P->a_dst[t]] += a * s->Pq[P->a_k[t]] * s->Pq[P->a_l[t]];
-    }
+    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
+     * D = Phi_q */
+    for (int k = 0; k < s->nnz; k++) s->Ek[k] = a * s->Pq[k];
+    mbi_assemble_a(s, s->Ek, s->Pq, 0);
     int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
     copy(n, vold, s->ev_v);

@@ -80,21 +80,12 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
 {
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
-    int n = s->n, nl = P->a.nl;
     mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
     for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
         E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
         D[k] = c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k];
     }
-    zero(n + 2 * nl, A);
-    for (int i = 0; i < n; i++) A[P->a.pinv[i]] = m->mass[i];
-    if (P->a_assemble) P->a_assemble(A, E, D, 1);   /* the unrolled form */
-    else
-        for (int t = 0; t < P->na; t++) {
-            int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
-            A[d] += E[k] * D[l];
-            if (d >= n) A[d + nl] += E[l] * D[k];
-        }
+    mbi_assemble_a(s, E, D, 1);
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) A[P->dqv_dst[k]] -= h / 2 * s->dQv[k];
 }

@@ -93,6 +93,22 @@ void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
         mb_sp_ldl_solve(sy, storage_of(s, which), b, s->lsy);
 }
 
+void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
+{
+    const mb_model *m = s->m;
+    const mb_plan *P = m->plan;
+    int n = s->n, nl = P->a.nl;
+    mb_real *F = s->FA;
+    zero(n + (unsym ? 2 : 1) * nl, F);
+    for (int i = 0; i < n; i++) F[P->a.pinv[i]] = m->mass[i];
+    if (P->a_assemble) { P->a_assemble(F, E, D, unsym); return; }   /* the unrolled form */
+    for (int t = 0; t < P->na; t++) {
+        int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
+        F[d] += E[k] * D[l];
+        if (unsym && d >= n) F[d + nl] += E[l] * D[k];
+    }
+}
+
 void mbi_assemble_s(mb_sim *s, const mb_real *w)
 {
     const mb_plan *P = s->m->plan;

@@ -147,7 +147,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err)
             mb_real ym = MB_FABS(s->z[i]) > MB_FABS(y[i]) ? MB_FABS(s->z[i]) : MB_FABS(y[i]);
             mb_real sc = s->p.atol + s->p.rtol * ym;
             e2 += (h * e / sc) * (h * e / sc);
-            e32 += (h * e3 / sc) * (h * e3 / sc);
+            if (tb->e3) e32 += (h * e3 / sc) * (h * e3 / sc);
         }
         if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
             mb_real den = e2 + MB_R(0.01) * e32;

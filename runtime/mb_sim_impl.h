@@ -96,6 +96,9 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol);
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
 void mbi_assemble_s(mb_sim *s, const mb_real *w);
+/* mb_linsys.c: FA = M + sum over the pairs k, l of one row of Phi_q of E[k] D[l] (with unsym also
+ * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
+void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
 /* Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused evaluation when
  * it has one (one pass, shared sines and cosines), else the three single functions. */

@@ -139,7 +139,12 @@ int mb_sp_locate(const mb_symbolic *sy, int i, int j)
     if (i == j) return i;
     int up = i < j;
     if (up) { int t = i; i = j; j = t; }
-    for (int p = sy->lp[j]; p < sy->lp[j + 1]; p++)
-        if (sy->li[p] == i) return sy->n + p + (up ? sy->nl : 0);
+    int lo = sy->lp[j], hi = sy->lp[j + 1];   /* column j's rows are sorted: bisect */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sy->li[mid] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < sy->lp[j + 1] && sy->li[lo] == i) return sy->n + lo + (up ? sy->nl : 0);
     return -1;
 }

@@ -26,7 +26,8 @@ int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad);
 void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
 
 /* Storage index of entry (i, j) of the permuted matrix (diagonal, L, or U transposed on L's
- * pattern), or -1 when it is not in the pattern. A search: for rare use (F4 full_jacobian). */
+ * pattern), or -1 when it is not in the pattern. A binary search in column min(i, j): for the
+ * planner (generator/mb_plan_build.c) and rare run-time use (F4 full_jacobian). */
 int mb_sp_locate(const mb_symbolic *sy, int i, int j);
 
 #endif /* MB_SPARSE_H */
