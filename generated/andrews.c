@@ -82,25 +82,25 @@ static const unsigned char andrews_v_given[21] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const int andrews_phi_q_row[64] = {
+static const mb_index andrews_phi_q_row[64] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
     9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12,
     13, 13, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19,
 };
 
-static const int andrews_phi_q_col[64] = {
+static const mb_index andrews_phi_q_col[64] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 3, 5, 9, 11, 4, 5, 10, 11, 3, 5, 18, 20,
     4, 5, 19, 20, 6, 8, 15, 17, 7, 8, 16, 17, 9, 11, 12, 14,
     10, 11, 13, 14, 12, 14, 13, 14, 15, 17, 16, 17, 18, 20, 19, 20,
 };
 
-static const int andrews_dq_dq_row[9] = {
+static const mb_index andrews_dq_dq_row[9] = {
     18, 18, 18, 19, 19, 19, 20, 20, 20,
 };
 
-static const int andrews_dq_dq_col[9] = {
+static const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
@@ -536,29 +536,29 @@ static void andrews_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
     b[3] = y[19];
 }
 
-static const int andrews_s_perm[20] = {
+static const mb_index andrews_s_perm[20] = {
     0, 1, 16, 17, 10, 11, 14, 15, 12, 13, 18, 19, 2, 4, 5, 6,
     7, 8, 9, 3,
 };
 
-static const int andrews_s_pinv[20] = {
+static const mb_index andrews_s_pinv[20] = {
     0, 1, 12, 19, 13, 14, 15, 16, 17, 18, 4, 5, 8, 9, 6, 7,
     2, 3, 10, 11,
 };
 
-static const int andrews_s_lp[21] = {
+static const mb_index andrews_s_lp[21] = {
     0, 3, 5, 8, 10, 13, 15, 18, 20, 23, 25, 28, 30, 37, 43, 48,
     52, 55, 57, 58, 58,
 };
 
-static const int andrews_s_li[58] = {
+static const mb_index andrews_s_li[58] = {
     1, 12, 19, 12, 19, 3, 4, 5, 4, 5, 5, 13, 14, 13, 14, 7,
     8, 9, 8, 9, 9, 15, 16, 15, 16, 11, 17, 18, 17, 18, 13, 14,
     15, 16, 17, 18, 19, 14, 15, 16, 17, 18, 19, 15, 16, 17, 18, 19,
     16, 17, 18, 19, 17, 18, 19, 18, 19, 19,
 };
 
-static const int andrews_s_upd[138] = {
+static const mb_index andrews_s_upd[138] = {
     1, 23, 24, 12, 56, 19, 12, 56, 19, 3, 28, 29, 4, 30, 5, 4,
     30, 5, 5, 33, 34, 13, 57, 14, 13, 57, 14, 7, 38, 39, 8, 40,
     9, 8, 40, 9, 9, 43, 44, 15, 68, 16, 15, 68, 16, 11, 48, 49,
@@ -1602,29 +1602,29 @@ static void andrews_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, m
     b[20] = y[20];
 }
 
-static const int andrews_a_perm[21] = {
+static const mb_index andrews_a_perm[21] = {
     15, 16, 17, 7, 0, 1, 2, 12, 13, 14, 10, 9, 11, 6, 8, 3,
     4, 5, 18, 19, 20,
 };
 
-static const int andrews_a_pinv[21] = {
+static const mb_index andrews_a_pinv[21] = {
     4, 5, 6, 15, 16, 17, 13, 3, 14, 11, 10, 12, 7, 8, 9, 0,
     1, 2, 18, 19, 20,
 };
 
-static const int andrews_a_lp[22] = {
+static const mb_index andrews_a_lp[22] = {
     0, 3, 6, 9, 13, 16, 19, 22, 25, 28, 31, 35, 39, 42, 46, 49,
     53, 57, 60, 62, 63, 63,
 };
 
-static const int andrews_a_li[63] = {
+static const mb_index andrews_a_li[63] = {
     2, 13, 14, 2, 3, 14, 3, 13, 14, 13, 14, 16, 17, 6, 15, 17,
     6, 16, 17, 15, 16, 17, 9, 11, 12, 9, 10, 12, 10, 11, 12, 11,
     12, 16, 17, 12, 15, 16, 17, 15, 16, 17, 14, 15, 16, 17, 15, 16,
     17, 16, 17, 18, 20, 17, 18, 19, 20, 18, 19, 20, 19, 20, 20,
 };
 
-static const int andrews_a_upd[136] = {
+static const mb_index andrews_a_upd[136] = {
     2, 28, 29, 13, 63, 14, 2, 27, 29, 3, 31, 14, 3, 30, 31, 13,
     63, 14, 13, 63, 65, 66, 14, 68, 69, 16, 74, 17, 6, 40, 42, 15,
     71, 17, 6, 41, 42, 16, 74, 17, 15, 70, 71, 16, 74, 17, 9, 50,
@@ -2175,7 +2175,7 @@ static void andrews_a_assemble(mb_real *restrict F, const mb_real *restrict E, c
     }
 }
 
-static const int andrews_s_k[152] = {
+static const mb_index andrews_s_k[152] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 12, 20, 28, 12, 20, 28, 20, 28, 28, 10, 10, 10, 10, 16, 24,
     32, 24, 32, 32, 7, 11, 13, 17, 21, 25, 29, 33, 11, 11, 11, 11,
@@ -2188,7 +2188,7 @@ static const int andrews_s_k[152] = {
     31, 31, 35, 35, 35, 61, 63, 63,
 };
 
-static const int andrews_s_l[152] = {
+static const mb_index andrews_s_l[152] = {
     0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 5, 9,
     6, 6, 6, 6, 12, 12, 12, 20, 20, 28, 10, 16, 24, 32, 16, 16,
     16, 24, 24, 32, 7, 7, 7, 7, 7, 7, 7, 7, 11, 13, 17, 21,
@@ -2201,7 +2201,7 @@ static const int andrews_s_l[152] = {
     61, 63, 35, 61, 63, 61, 61, 63,
 };
 
-static const int andrews_s_dst[152] = {
+static const mb_index andrews_s_dst[152] = {
     0, 21, 12, 1, 24, 19, 0, 20, 21, 22, 1, 23, 24, 12, 56, 19,
     12, 50, 52, 54, 13, 58, 60, 15, 69, 17, 19, 67, 74, 77, 14, 64,
     66, 16, 73, 18, 12, 56, 50, 51, 52, 53, 54, 55, 19, 62, 67, 71,
@@ -2214,7 +2214,7 @@ static const int andrews_s_dst[152] = {
     46, 48, 18, 47, 49, 10, 45, 11,
 };
 
-static const int andrews_a_k[144] = {
+static const mb_index andrews_a_k[144] = {
     0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 7, 7,
     8, 9, 10, 11, 9, 10, 11, 10, 11, 11, 12, 13, 12, 12, 13, 13,
     13, 14, 15, 15, 16, 17, 16, 16, 17, 17, 17, 18, 19, 19, 20, 21,
@@ -2226,7 +2226,7 @@ static const int andrews_a_k[144] = {
     53, 54, 55, 55, 56, 57, 57, 58, 59, 59, 60, 61, 61, 62, 63, 63,
 };
 
-static const int andrews_a_l[144] = {
+static const mb_index andrews_a_l[144] = {
     0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7,
     8, 8, 8, 8, 9, 9, 9, 10, 10, 11, 12, 12, 14, 15, 13, 14,
     15, 14, 14, 15, 16, 16, 18, 19, 17, 18, 19, 18, 18, 19, 20, 20,
@@ -2238,7 +2238,7 @@ static const int andrews_a_l[144] = {
     53, 54, 54, 55, 56, 56, 57, 58, 58, 59, 60, 60, 61, 62, 62, 63,
 };
 
-static const int andrews_a_dst[144] = {
+static const mb_index andrews_a_dst[144] = {
     4, 34, 6, 5, 37, 6, 4, 34, 35, 36, 6, 40, 42, 15, 71, 17,
     5, 37, 38, 39, 6, 41, 42, 16, 74, 17, 15, 71, 64, 67, 17, 66,
     69, 13, 63, 14, 16, 74, 32, 68, 17, 33, 69, 3, 31, 14, 15, 71,
@@ -2250,7 +2250,7 @@ static const int andrews_a_dst[144] = {
     9, 8, 46, 9, 0, 21, 2, 1, 24, 2, 18, 82, 20, 19, 83, 20,
 };
 
-static const int andrews_dqq_dst[9] = {
+static const mb_index andrews_dqq_dst[9] = {
     18, 144, 145, 81, 19, 146, 82, 83, 20,
 };
 
@@ -2536,6 +2536,7 @@ void andrews_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[63] = -(v[20]*(t13 - MB_R(0.01874)*t10));
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [20]. */
 void andrews_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -2587,6 +2588,7 @@ void andrews_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     out[18] = v[20]*(v[20]*(MB_R(0.01874)*t12 + t11));
     out[19] = v[20]*(v[20]*(t13 - MB_R(0.01874)*t10));
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [21]. */
 void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -2698,6 +2700,7 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[2] = MB_R(0.033)*v[2];
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 19] (x, y). */
 void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -2763,6 +2766,7 @@ void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
     out[36] = MB_R(0.0);
     out[37] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [20], Phi_t [20], Phi_q [64]. */
 void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -3087,12 +3091,16 @@ const mb_model andrews_model = {
     .phi_q = andrews_phi_q,
     .phi_t = andrews_phi_t,
     .phi_q_dot = andrews_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = andrews_gamma,
+#endif
     .force = andrews_force,
     .dforce_dq = andrews_dforce_dq,
     .dforce_dv = andrews_dforce_dv,
     .energy = andrews_energy,
+#ifndef MB_OMIT_POINTS
     .points = andrews_points,
+#endif
     .plan = &andrews_plan,
     .eval_kin = andrews_eval_kin,
     .eval_dyn = andrews_eval_dyn,

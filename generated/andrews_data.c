@@ -83,25 +83,25 @@ static const unsigned char andrews_g_v_given[21] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const int andrews_g_phi_q_row[64] = {
+static const mb_index andrews_g_phi_q_row[64] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
     9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12,
     13, 13, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19,
 };
 
-static const int andrews_g_phi_q_col[64] = {
+static const mb_index andrews_g_phi_q_col[64] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 3, 5, 9, 11, 4, 5, 10, 11, 3, 5, 18, 20,
     4, 5, 19, 20, 6, 8, 15, 17, 7, 8, 16, 17, 9, 11, 12, 14,
     10, 11, 13, 14, 12, 14, 13, 14, 15, 17, 16, 17, 18, 20, 19, 20,
 };
 
-static const int andrews_g_dq_dq_row[9] = {
+static const mb_index andrews_g_dq_dq_row[9] = {
     18, 18, 18, 19, 19, 19, 20, 20, 20,
 };
 
-static const int andrews_g_dq_dq_col[9] = {
+static const mb_index andrews_g_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 

@@ -59,12 +59,12 @@ static const unsigned char chain_v_given[12] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const int chain_phi_q_row[28] = {
+static const mb_index chain_phi_q_row[28] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
 };
 
-static const int chain_phi_q_col[28] = {
+static const mb_index chain_phi_q_col[28] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
@@ -205,23 +205,23 @@ static void chain_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
     b[2] = y[7];
 }
 
-static const int chain_s_perm[8] = {
+static const mb_index chain_s_perm[8] = {
     6, 7, 4, 5, 0, 1, 3, 2,
 };
 
-static const int chain_s_pinv[8] = {
+static const mb_index chain_s_pinv[8] = {
     4, 5, 7, 6, 2, 3, 0, 1,
 };
 
-static const int chain_s_lp[9] = {
+static const mb_index chain_s_lp[9] = {
     0, 3, 5, 8, 10, 13, 15, 16, 16,
 };
 
-static const int chain_s_li[16] = {
+static const mb_index chain_s_li[16] = {
     1, 2, 3, 2, 3, 3, 6, 7, 6, 7, 5, 6, 7, 6, 7, 7,
 };
 
-static const int chain_s_upd[28] = {
+static const mb_index chain_s_upd[28] = {
     1, 11, 12, 2, 13, 3, 2, 13, 3, 3, 16, 17, 6, 23, 7, 6,
     23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
@@ -772,24 +772,24 @@ static void chain_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_
     b[8] = y[11];
 }
 
-static const int chain_a_perm[12] = {
+static const mb_index chain_a_perm[12] = {
     9, 10, 11, 0, 1, 2, 4, 3, 5, 6, 7, 8,
 };
 
-static const int chain_a_pinv[12] = {
+static const mb_index chain_a_pinv[12] = {
     3, 4, 5, 7, 6, 8, 9, 10, 11, 0, 1, 2,
 };
 
-static const int chain_a_lp[13] = {
+static const mb_index chain_a_lp[13] = {
     0, 3, 6, 9, 12, 15, 18, 22, 26, 29, 31, 32, 32,
 };
 
-static const int chain_a_li[32] = {
+static const mb_index chain_a_li[32] = {
     2, 9, 11, 2, 10, 11, 9, 10, 11, 5, 7, 8, 5, 6, 8, 6,
     7, 8, 7, 8, 10, 11, 8, 9, 10, 11, 9, 10, 11, 10, 11, 11,
 };
 
-static const int chain_a_upd[66] = {
+static const mb_index chain_a_upd[66] = {
     2, 18, 20, 9, 42, 11, 2, 19, 20, 10, 43, 11, 9, 41, 42, 10,
     43, 11, 5, 28, 29, 7, 34, 8, 5, 27, 29, 6, 31, 8, 6, 30,
     31, 7, 34, 8, 7, 34, 36, 37, 8, 39, 40, 10, 43, 11, 8, 38,
@@ -1039,28 +1039,28 @@ static void chain_a_assemble(mb_real *restrict F, const mb_real *restrict E, con
     }
 }
 
-static const int chain_s_k[53] = {
+static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
     14, 14, 20, 18, 18, 24, 15, 19, 15, 15, 19, 19, 19, 21, 25, 25,
     22, 26, 23, 27, 27,
 };
 
-static const int chain_s_l[53] = {
+static const mb_index chain_s_l[53] = {
     0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 9, 9,
     6, 12, 12, 10, 16, 16, 7, 11, 13, 17, 11, 13, 17, 13, 13, 17,
     14, 20, 20, 18, 24, 24, 15, 15, 21, 25, 19, 21, 25, 21, 21, 25,
     22, 26, 23, 23, 27,
 };
 
-static const int chain_s_dst[53] = {
+static const mb_index chain_s_dst[53] = {
     4, 20, 7, 5, 21, 6, 4, 18, 20, 19, 5, 22, 21, 7, 23, 6,
     7, 15, 2, 6, 16, 3, 7, 23, 15, 17, 6, 14, 16, 2, 13, 3,
     2, 9, 0, 3, 12, 1, 2, 13, 9, 11, 3, 10, 12, 0, 8, 1,
     0, 1, 0, 8, 1,
 };
 
-static const int chain_a_k[66] = {
+static const mb_index chain_a_k[66] = {
     0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 7, 7,
     8, 9, 10, 11, 9, 10, 11, 10, 11, 11, 12, 13, 14, 15, 13, 14,
     15, 14, 15, 15, 16, 17, 18, 19, 17, 18, 19, 18, 19, 19, 20, 21,
@@ -1068,7 +1068,7 @@ static const int chain_a_k[66] = {
     27, 27,
 };
 
-static const int chain_a_l[66] = {
+static const mb_index chain_a_l[66] = {
     0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7,
     8, 8, 8, 8, 9, 9, 9, 10, 10, 11, 12, 12, 12, 12, 13, 13,
     13, 14, 14, 15, 16, 16, 16, 16, 17, 17, 17, 18, 18, 19, 20, 20,
@@ -1076,7 +1076,7 @@ static const int chain_a_l[66] = {
     26, 27,
 };
 
-static const int chain_a_dst[66] = {
+static const mb_index chain_a_dst[66] = {
     3, 21, 5, 4, 24, 5, 3, 21, 22, 23, 5, 28, 29, 7, 34, 8,
     4, 24, 25, 26, 5, 27, 29, 6, 31, 8, 7, 34, 35, 37, 8, 38,
     40, 9, 42, 11, 6, 31, 32, 33, 8, 39, 40, 10, 43, 11, 9, 42,
@@ -1222,6 +1222,7 @@ void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, co
     out[27] = -MB_R(0.05)*(v[11]*MB_SIN(q[11]));
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1245,6 +1246,7 @@ void chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const 
     out[6] = MB_R(0.05)*(t4 + v[11]*(v[11]*MB_COS(q[11])));
     out[7] = MB_R(0.05)*(t5 + v[11]*(v[11]*MB_SIN(q[11])));
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [12]. */
 void chain_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -1305,6 +1307,7 @@ void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const
     out[2] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 9] (x, y). */
 void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1338,6 +1341,7 @@ void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_re
     out[16] = MB_R(0.0);
     out[17] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [28]. */
 void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -1488,12 +1492,16 @@ const mb_model chain_model = {
     .phi_q = chain_phi_q,
     .phi_t = chain_phi_t,
     .phi_q_dot = chain_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = chain_gamma,
+#endif
     .force = chain_force,
     .dforce_dq = chain_dforce_dq,
     .dforce_dv = chain_dforce_dv,
     .energy = chain_energy,
+#ifndef MB_OMIT_POINTS
     .points = chain_points,
+#endif
     .plan = &chain_plan,
     .eval_kin = chain_eval_kin,
     .eval_dyn = chain_eval_dyn,

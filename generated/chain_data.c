@@ -60,12 +60,12 @@ static const unsigned char chain_g_v_given[12] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const int chain_g_phi_q_row[28] = {
+static const mb_index chain_g_phi_q_row[28] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
 };
 
-static const int chain_g_phi_q_col[28] = {
+static const mb_index chain_g_phi_q_col[28] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };

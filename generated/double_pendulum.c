@@ -50,11 +50,11 @@ static const unsigned char double_pendulum_v_given[6] = {
     0, 0, 0, 0, 0, 0,
 };
 
-static const int double_pendulum_phi_q_row[12] = {
+static const mb_index double_pendulum_phi_q_row[12] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
 };
 
-static const int double_pendulum_phi_q_col[12] = {
+static const mb_index double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
@@ -126,23 +126,23 @@ static void double_pendulum_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     b[3] = y[3];
 }
 
-static const int double_pendulum_s_perm[4] = {
+static const mb_index double_pendulum_s_perm[4] = {
     0, 1, 2, 3,
 };
 
-static const int double_pendulum_s_pinv[4] = {
+static const mb_index double_pendulum_s_pinv[4] = {
     0, 1, 2, 3,
 };
 
-static const int double_pendulum_s_lp[5] = {
+static const mb_index double_pendulum_s_lp[5] = {
     0, 3, 5, 6, 6,
 };
 
-static const int double_pendulum_s_li[6] = {
+static const mb_index double_pendulum_s_li[6] = {
     1, 2, 3, 2, 3, 3,
 };
 
-static const int double_pendulum_s_upd[10] = {
+static const mb_index double_pendulum_s_upd[10] = {
     1, 7, 8, 2, 9, 3, 2, 9, 3, 3,
 };
 
@@ -365,23 +365,23 @@ static void double_pendulum_a_lu_solve(const mb_real *restrict F, mb_real *restr
     b[5] = y[5];
 }
 
-static const int double_pendulum_a_perm[6] = {
+static const mb_index double_pendulum_a_perm[6] = {
     1, 4, 0, 2, 3, 5,
 };
 
-static const int double_pendulum_a_pinv[6] = {
+static const mb_index double_pendulum_a_pinv[6] = {
     2, 0, 3, 4, 1, 5,
 };
 
-static const int double_pendulum_a_lp[7] = {
+static const mb_index double_pendulum_a_lp[7] = {
     0, 3, 5, 8, 10, 11, 11,
 };
 
-static const int double_pendulum_a_li[11] = {
+static const mb_index double_pendulum_a_li[11] = {
     1, 3, 5, 3, 5, 3, 4, 5, 4, 5, 5,
 };
 
-static const int double_pendulum_a_upd[19] = {
+static const mb_index double_pendulum_a_upd[19] = {
     1, 9, 10, 3, 15, 5, 3, 15, 5, 3, 14, 15, 4, 16, 5, 4,
     16, 5, 5,
 };
@@ -492,32 +492,32 @@ static void double_pendulum_a_assemble(mb_real *restrict F, const mb_real *restr
     }
 }
 
-static const int double_pendulum_s_k[21] = {
+static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
 };
 
-static const int double_pendulum_s_l[21] = {
+static const mb_index double_pendulum_s_l[21] = {
     0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 5, 9,
     6, 10, 7, 7, 11,
 };
 
-static const int double_pendulum_s_dst[21] = {
+static const mb_index double_pendulum_s_dst[21] = {
     0, 5, 2, 1, 8, 3, 0, 4, 5, 6, 1, 7, 8, 2, 9, 3,
     2, 3, 2, 9, 3,
 };
 
-static const int double_pendulum_a_k[26] = {
+static const mb_index double_pendulum_a_k[26] = {
     0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 7, 7,
     8, 9, 10, 11, 9, 9, 11, 10, 11, 11,
 };
 
-static const int double_pendulum_a_l[26] = {
+static const mb_index double_pendulum_a_l[26] = {
     0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7,
     8, 8, 8, 8, 9, 10, 9, 10, 10, 11,
 };
 
-static const int double_pendulum_a_dst[26] = {
+static const mb_index double_pendulum_a_dst[26] = {
     2, 11, 3, 0, 7, 3, 2, 11, 12, 13, 3, 14, 15, 4, 16, 5,
     0, 7, 6, 8, 3, 9, 15, 1, 10, 5,
 };
@@ -608,6 +608,7 @@ void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *rest
     out[11] = -MB_R(0.75)*(v[5]*MB_SIN(q[5]));
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [4]. */
 void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -623,6 +624,7 @@ void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *restrict
     out[2] = -(-MB_R(0.5)*t0 - MB_R(0.75)*(v[5]*(v[5]*MB_COS(q[5]))));
     out[3] = -(-MB_R(0.5)*t1 - MB_R(0.75)*(v[5]*(v[5]*MB_SIN(q[5]))));
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [6]. */
 void double_pendulum_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -676,6 +678,7 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 5] (x, y). */
 void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -697,6 +700,7 @@ void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restric
     out[8] = MB_R(0.0);
     out[9] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [4], Phi_t [4], Phi_q [12]. */
 void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -789,12 +793,16 @@ const mb_model double_pendulum_model = {
     .phi_q = double_pendulum_phi_q,
     .phi_t = double_pendulum_phi_t,
     .phi_q_dot = double_pendulum_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = double_pendulum_gamma,
+#endif
     .force = double_pendulum_force,
     .dforce_dq = double_pendulum_dforce_dq,
     .dforce_dv = double_pendulum_dforce_dv,
     .energy = double_pendulum_energy,
+#ifndef MB_OMIT_POINTS
     .points = double_pendulum_points,
+#endif
     .plan = &double_pendulum_plan,
     .eval_kin = double_pendulum_eval_kin,
     .eval_dyn = double_pendulum_eval_dyn,

@@ -51,11 +51,11 @@ static const unsigned char double_pendulum_g_v_given[6] = {
     0, 0, 0, 0, 0, 0,
 };
 
-static const int double_pendulum_g_phi_q_row[12] = {
+static const mb_index double_pendulum_g_phi_q_row[12] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
 };
 
-static const int double_pendulum_g_phi_q_col[12] = {
+static const mb_index double_pendulum_g_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 

@@ -55,12 +55,12 @@ static const unsigned char fourbar_singular_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const int fourbar_singular_phi_q_row[24] = {
+static const mb_index fourbar_singular_phi_q_row[24] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 7, 7,
 };
 
-static const int fourbar_singular_phi_q_col[24] = {
+static const mb_index fourbar_singular_phi_q_col[24] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 7, 8,
 };
@@ -201,23 +201,23 @@ static void fourbar_singular_s_ldl_solve(const mb_real *restrict F, mb_real *res
     b[2] = y[7];
 }
 
-static const int fourbar_singular_s_perm[8] = {
+static const mb_index fourbar_singular_s_perm[8] = {
     6, 7, 4, 5, 0, 1, 3, 2,
 };
 
-static const int fourbar_singular_s_pinv[8] = {
+static const mb_index fourbar_singular_s_pinv[8] = {
     4, 5, 7, 6, 2, 3, 0, 1,
 };
 
-static const int fourbar_singular_s_lp[9] = {
+static const mb_index fourbar_singular_s_lp[9] = {
     0, 3, 5, 8, 10, 13, 15, 16, 16,
 };
 
-static const int fourbar_singular_s_li[16] = {
+static const mb_index fourbar_singular_s_li[16] = {
     1, 2, 3, 2, 3, 3, 6, 7, 6, 7, 5, 6, 7, 6, 7, 7,
 };
 
-static const int fourbar_singular_s_upd[28] = {
+static const mb_index fourbar_singular_s_upd[28] = {
     1, 11, 12, 2, 13, 3, 2, 13, 3, 3, 16, 17, 6, 23, 7, 6,
     23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
@@ -594,24 +594,24 @@ static void fourbar_singular_a_lu_solve(const mb_real *restrict F, mb_real *rest
     b[3] = y[8];
 }
 
-static const int fourbar_singular_a_perm[9] = {
+static const mb_index fourbar_singular_a_perm[9] = {
     1, 6, 7, 8, 4, 0, 2, 5, 3,
 };
 
-static const int fourbar_singular_a_pinv[9] = {
+static const mb_index fourbar_singular_a_pinv[9] = {
     5, 0, 6, 8, 4, 7, 1, 2, 3,
 };
 
-static const int fourbar_singular_a_lp[10] = {
+static const mb_index fourbar_singular_a_lp[10] = {
     0, 3, 6, 9, 12, 15, 18, 20, 21, 21,
 };
 
-static const int fourbar_singular_a_li[21] = {
+static const mb_index fourbar_singular_a_li[21] = {
     4, 6, 7, 3, 7, 8, 3, 4, 7, 4, 7, 8, 6, 7, 8, 6,
     7, 8, 7, 8, 8,
 };
 
-static const int fourbar_singular_a_upd[40] = {
+static const mb_index fourbar_singular_a_upd[40] = {
     4, 21, 22, 6, 27, 7, 3, 19, 20, 7, 29, 8, 3, 18, 19, 4,
     22, 7, 4, 22, 23, 7, 29, 8, 6, 27, 28, 7, 29, 8, 6, 27,
     28, 7, 29, 8, 7, 29, 8, 8,
@@ -816,39 +816,39 @@ static void fourbar_singular_a_assemble(mb_real *restrict F, const mb_real *rest
     }
 }
 
-static const int fourbar_singular_s_k[48] = {
+static const mb_index fourbar_singular_s_k[48] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
     14, 14, 20, 18, 18, 22, 15, 19, 15, 15, 19, 19, 19, 21, 23, 23,
 };
 
-static const int fourbar_singular_s_l[48] = {
+static const mb_index fourbar_singular_s_l[48] = {
     0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 9, 9,
     6, 12, 12, 10, 16, 16, 7, 11, 13, 17, 11, 13, 17, 13, 13, 17,
     14, 20, 20, 18, 22, 22, 15, 15, 21, 23, 19, 21, 23, 21, 21, 23,
 };
 
-static const int fourbar_singular_s_dst[48] = {
+static const mb_index fourbar_singular_s_dst[48] = {
     4, 20, 7, 5, 21, 6, 4, 18, 20, 19, 5, 22, 21, 7, 23, 6,
     7, 15, 2, 6, 16, 3, 7, 23, 15, 17, 6, 14, 16, 2, 13, 3,
     2, 9, 0, 3, 12, 1, 2, 13, 9, 11, 3, 10, 12, 0, 8, 1,
 };
 
-static const int fourbar_singular_a_k[52] = {
+static const mb_index fourbar_singular_a_k[52] = {
     0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 6, 7,
     8, 9, 10, 11, 9, 9, 11, 10, 11, 11, 12, 12, 12, 12, 13, 13,
     13, 14, 15, 15, 16, 17, 16, 16, 17, 17, 17, 18, 19, 19, 20, 21,
     21, 22, 23, 23,
 };
 
-static const int fourbar_singular_a_l[52] = {
+static const mb_index fourbar_singular_a_l[52] = {
     0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 7, 7,
     8, 8, 8, 8, 9, 10, 9, 10, 10, 11, 12, 13, 14, 15, 13, 14,
     15, 14, 14, 15, 16, 16, 18, 19, 17, 18, 19, 18, 18, 19, 20, 20,
     21, 22, 22, 23,
 };
 
-static const int fourbar_singular_a_dst[52] = {
+static const mb_index fourbar_singular_a_dst[52] = {
     5, 24, 6, 0, 10, 6, 5, 24, 26, 25, 6, 28, 27, 8, 29, 7,
     0, 10, 9, 11, 6, 21, 27, 4, 22, 7, 8, 29, 14, 20, 7, 13,
     19, 1, 12, 3, 4, 22, 16, 18, 7, 17, 19, 2, 15, 3, 1, 12,
@@ -985,6 +985,7 @@ void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *res
     out[23] = -MB_R(0.05)*t5;
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1008,6 +1009,7 @@ void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *restric
     out[6] = t4;
     out[7] = t5;
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [9]. */
 void fourbar_singular_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -1064,6 +1066,7 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restri
     out[2] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 8] (x, y). */
 void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1093,6 +1096,7 @@ void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restri
     out[14] = MB_R(0.3);
     out[15] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [24]. */
 void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -1232,12 +1236,16 @@ const mb_model fourbar_singular_model = {
     .phi_q = fourbar_singular_phi_q,
     .phi_t = fourbar_singular_phi_t,
     .phi_q_dot = fourbar_singular_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = fourbar_singular_gamma,
+#endif
     .force = fourbar_singular_force,
     .dforce_dq = fourbar_singular_dforce_dq,
     .dforce_dv = fourbar_singular_dforce_dv,
     .energy = fourbar_singular_energy,
+#ifndef MB_OMIT_POINTS
     .points = fourbar_singular_points,
+#endif
     .plan = &fourbar_singular_plan,
     .eval_kin = fourbar_singular_eval_kin,
     .eval_dyn = fourbar_singular_eval_dyn,

@@ -56,12 +56,12 @@ static const unsigned char fourbar_singular_g_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const int fourbar_singular_g_phi_q_row[24] = {
+static const mb_index fourbar_singular_g_phi_q_row[24] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 7, 7,
 };
 
-static const int fourbar_singular_g_phi_q_col[24] = {
+static const mb_index fourbar_singular_g_phi_q_col[24] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 7, 8,
 };

@@ -49,27 +49,27 @@ static const unsigned char oscillator_1dof_v_given[3] = {
     0, 0, 0,
 };
 
-static const int oscillator_1dof_phi_q_row[2] = {
+static const mb_index oscillator_1dof_phi_q_row[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_phi_q_col[2] = {
+static const mb_index oscillator_1dof_phi_q_col[2] = {
     2, 1,
 };
 
-static const int oscillator_1dof_dq_dq_row[4] = {
+static const mb_index oscillator_1dof_dq_dq_row[4] = {
     0, 0, 1, 1,
 };
 
-static const int oscillator_1dof_dq_dq_col[4] = {
+static const mb_index oscillator_1dof_dq_dq_col[4] = {
     0, 1, 0, 1,
 };
 
-static const int oscillator_1dof_dq_dv_row[4] = {
+static const mb_index oscillator_1dof_dq_dv_row[4] = {
     0, 0, 1, 1,
 };
 
-static const int oscillator_1dof_dq_dv_col[4] = {
+static const mb_index oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
@@ -101,15 +101,15 @@ static void oscillator_1dof_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     b[1] = y[1];
 }
 
-static const int oscillator_1dof_s_perm[2] = {
+static const mb_index oscillator_1dof_s_perm[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_s_pinv[2] = {
+static const mb_index oscillator_1dof_s_pinv[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_s_lp[3] = {
+static const mb_index oscillator_1dof_s_lp[3] = {
     0, 0, 0,
 };
 
@@ -186,23 +186,23 @@ static void oscillator_1dof_a_lu_solve(const mb_real *restrict F, mb_real *restr
     b[2] = y[2];
 }
 
-static const int oscillator_1dof_a_perm[3] = {
+static const mb_index oscillator_1dof_a_perm[3] = {
     0, 1, 2,
 };
 
-static const int oscillator_1dof_a_pinv[3] = {
+static const mb_index oscillator_1dof_a_pinv[3] = {
     0, 1, 2,
 };
 
-static const int oscillator_1dof_a_lp[4] = {
+static const mb_index oscillator_1dof_a_lp[4] = {
     0, 1, 1, 1,
 };
 
-static const int oscillator_1dof_a_li[1] = {
+static const mb_index oscillator_1dof_a_li[1] = {
     1,
 };
 
-static const int oscillator_1dof_a_upd[1] = {
+static const mb_index oscillator_1dof_a_upd[1] = {
     1,
 };
 
@@ -231,35 +231,35 @@ static void oscillator_1dof_a_assemble(mb_real *restrict F, const mb_real *restr
     }
 }
 
-static const int oscillator_1dof_s_k[2] = {
+static const mb_index oscillator_1dof_s_k[2] = {
     1, 0,
 };
 
-static const int oscillator_1dof_s_l[2] = {
+static const mb_index oscillator_1dof_s_l[2] = {
     1, 0,
 };
 
-static const int oscillator_1dof_s_dst[2] = {
+static const mb_index oscillator_1dof_s_dst[2] = {
     1, 0,
 };
 
-static const int oscillator_1dof_a_k[2] = {
+static const mb_index oscillator_1dof_a_k[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_a_l[2] = {
+static const mb_index oscillator_1dof_a_l[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_a_dst[2] = {
+static const mb_index oscillator_1dof_a_dst[2] = {
     2, 1,
 };
 
-static const int oscillator_1dof_dqq_dst[4] = {
+static const mb_index oscillator_1dof_dqq_dst[4] = {
     0, 4, 3, 1,
 };
 
-static const int oscillator_1dof_dqv_dst[4] = {
+static const mb_index oscillator_1dof_dqv_dst[4] = {
     0, 4, 3, 1,
 };
 
@@ -319,6 +319,7 @@ void oscillator_1dof_phi_q_dot(const mb_model *m, mb_real t, const mb_real *rest
     out[1] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [2]. */
 void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -330,6 +331,7 @@ void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *restrict
     out[0] = MB_R(0.0);
     out[1] = MB_R(0.0);
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [3]. */
 void oscillator_1dof_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -429,6 +431,7 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -442,6 +445,7 @@ void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restric
     out[4] = MB_R(0.0);
     out[5] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [2], Phi_t [2], Phi_q [2]. */
 void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -528,12 +532,16 @@ const mb_model oscillator_1dof_model = {
     .phi_q = oscillator_1dof_phi_q,
     .phi_t = oscillator_1dof_phi_t,
     .phi_q_dot = oscillator_1dof_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = oscillator_1dof_gamma,
+#endif
     .force = oscillator_1dof_force,
     .dforce_dq = oscillator_1dof_dforce_dq,
     .dforce_dv = oscillator_1dof_dforce_dv,
     .energy = oscillator_1dof_energy,
+#ifndef MB_OMIT_POINTS
     .points = oscillator_1dof_points,
+#endif
     .plan = &oscillator_1dof_plan,
     .eval_kin = oscillator_1dof_eval_kin,
     .eval_dyn = oscillator_1dof_eval_dyn,

@@ -50,27 +50,27 @@ static const unsigned char oscillator_1dof_g_v_given[3] = {
     0, 0, 0,
 };
 
-static const int oscillator_1dof_g_phi_q_row[2] = {
+static const mb_index oscillator_1dof_g_phi_q_row[2] = {
     0, 1,
 };
 
-static const int oscillator_1dof_g_phi_q_col[2] = {
+static const mb_index oscillator_1dof_g_phi_q_col[2] = {
     2, 1,
 };
 
-static const int oscillator_1dof_g_dq_dq_row[4] = {
+static const mb_index oscillator_1dof_g_dq_dq_row[4] = {
     0, 0, 1, 1,
 };
 
-static const int oscillator_1dof_g_dq_dq_col[4] = {
+static const mb_index oscillator_1dof_g_dq_dq_col[4] = {
     0, 1, 0, 1,
 };
 
-static const int oscillator_1dof_g_dq_dv_row[4] = {
+static const mb_index oscillator_1dof_g_dq_dv_row[4] = {
     0, 0, 1, 1,
 };
 
-static const int oscillator_1dof_g_dq_dv_col[4] = {
+static const mb_index oscillator_1dof_g_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 

@@ -55,12 +55,12 @@ static const unsigned char slider_crank_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const int slider_crank_phi_q_row[20] = {
+static const mb_index slider_crank_phi_q_row[20] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5,
     5, 5, 6, 7,
 };
 
-static const int slider_crank_phi_q_col[20] = {
+static const mb_index slider_crank_phi_q_col[20] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 4,
     5, 7, 8, 7,
 };
@@ -180,23 +180,23 @@ static void slider_crank_s_ldl_solve(const mb_real *restrict F, mb_real *restric
     b[6] = y[7];
 }
 
-static const int slider_crank_s_perm[8] = {
+static const mb_index slider_crank_s_perm[8] = {
     7, 4, 5, 0, 1, 3, 2, 6,
 };
 
-static const int slider_crank_s_pinv[8] = {
+static const mb_index slider_crank_s_pinv[8] = {
     3, 4, 6, 5, 1, 2, 7, 0,
 };
 
-static const int slider_crank_s_lp[9] = {
+static const mb_index slider_crank_s_lp[9] = {
     0, 1, 4, 6, 9, 11, 12, 12, 12,
 };
 
-static const int slider_crank_s_li[12] = {
+static const mb_index slider_crank_s_li[12] = {
     2, 2, 5, 6, 5, 6, 4, 5, 6, 5, 6, 6,
 };
 
-static const int slider_crank_s_upd[20] = {
+static const mb_index slider_crank_s_upd[20] = {
     2, 2, 12, 13, 5, 19, 6, 5, 19, 6, 4, 17, 18, 5, 19, 6,
     5, 19, 6, 6,
 };
@@ -490,23 +490,23 @@ static void slider_crank_a_lu_solve(const mb_real *restrict F, mb_real *restrict
     b[8] = y[8];
 }
 
-static const int slider_crank_a_perm[9] = {
+static const mb_index slider_crank_a_perm[9] = {
     7, 6, 0, 3, 1, 4, 5, 2, 8,
 };
 
-static const int slider_crank_a_pinv[9] = {
+static const mb_index slider_crank_a_pinv[9] = {
     2, 4, 7, 3, 5, 6, 1, 0, 8,
 };
 
-static const int slider_crank_a_lp[10] = {
+static const mb_index slider_crank_a_lp[10] = {
     0, 2, 4, 7, 9, 12, 14, 15, 15, 15,
 };
 
-static const int slider_crank_a_li[15] = {
+static const mb_index slider_crank_a_li[15] = {
     5, 6, 3, 6, 3, 6, 7, 6, 7, 5, 6, 7, 6, 7, 7,
 };
 
-static const int slider_crank_a_upd[25] = {
+static const mb_index slider_crank_a_upd[25] = {
     5, 21, 6, 3, 16, 6, 3, 16, 17, 6, 23, 7, 6, 23, 7, 5,
     21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
@@ -667,37 +667,37 @@ static void slider_crank_a_assemble(mb_real *restrict F, const mb_real *restrict
     }
 }
 
-static const int slider_crank_s_k[37] = {
+static const mb_index slider_crank_s_k[37] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 15, 7, 7, 7, 7, 11, 11, 11, 13, 16, 16,
     14, 17, 17, 19, 18,
 };
 
-static const int slider_crank_s_l[37] = {
+static const mb_index slider_crank_s_l[37] = {
     0, 0, 4, 2, 2, 8, 1, 1, 1, 1, 3, 3, 3, 5, 9, 9,
     6, 12, 12, 10, 15, 15, 7, 11, 13, 16, 11, 13, 16, 13, 13, 16,
     14, 17, 19, 19, 18,
 };
 
-static const int slider_crank_s_dst[37] = {
+static const mb_index slider_crank_s_dst[37] = {
     3, 16, 6, 4, 17, 5, 3, 14, 16, 15, 4, 18, 17, 6, 19, 5,
     6, 11, 1, 5, 12, 2, 6, 19, 11, 13, 5, 10, 12, 1, 9, 2,
     1, 2, 8, 0, 7,
 };
 
-static const int slider_crank_a_k[40] = {
+static const mb_index slider_crank_a_k[40] = {
     0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 5, 5, 6, 7, 7,
     8, 9, 10, 11, 9, 9, 9, 10, 11, 11, 12, 13, 12, 13, 13, 14,
     15, 16, 15, 16, 16, 17, 18, 19,
 };
 
-static const int slider_crank_a_l[40] = {
+static const mb_index slider_crank_a_l[40] = {
     0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 6, 7, 6, 6, 7,
     8, 8, 8, 8, 9, 10, 11, 10, 10, 11, 12, 12, 14, 13, 14, 14,
     15, 15, 17, 16, 17, 17, 18, 19,
 };
 
-static const int slider_crank_a_dst[40] = {
+static const mb_index slider_crank_a_dst[40] = {
     2, 15, 7, 4, 20, 7, 2, 15, 13, 14, 7, 17, 23, 3, 16, 6,
     4, 20, 18, 19, 7, 22, 23, 5, 21, 6, 3, 16, 11, 6, 12, 1,
     5, 21, 9, 6, 10, 0, 8, 0,
@@ -819,6 +819,7 @@ void slider_crank_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restric
     out[19] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -840,6 +841,7 @@ void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *restrict q,
     out[6] = MB_R(0.0);
     out[7] = MB_R(0.0);
 }
+#endif
 
 /* Generalized forces Q = -dV/dq + Q_nc [9]. */
 void slider_crank_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
@@ -896,6 +898,7 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
+#ifndef MB_OMIT_POINTS
 /* Global positions of the named points [2 * 7] (x, y). */
 void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -921,6 +924,7 @@ void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q
     out[12] = MB_R(0.0);
     out[13] = MB_R(0.0);
 }
+#endif
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [20]. */
 void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
@@ -1044,12 +1048,16 @@ const mb_model slider_crank_model = {
     .phi_q = slider_crank_phi_q,
     .phi_t = slider_crank_phi_t,
     .phi_q_dot = slider_crank_phi_q_dot,
+#ifndef MB_OMIT_GAMMA
     .gamma = slider_crank_gamma,
+#endif
     .force = slider_crank_force,
     .dforce_dq = slider_crank_dforce_dq,
     .dforce_dv = slider_crank_dforce_dv,
     .energy = slider_crank_energy,
+#ifndef MB_OMIT_POINTS
     .points = slider_crank_points,
+#endif
     .plan = &slider_crank_plan,
     .eval_kin = slider_crank_eval_kin,
     .eval_dyn = slider_crank_eval_dyn,

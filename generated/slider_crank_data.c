@@ -56,12 +56,12 @@ static const unsigned char slider_crank_g_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const int slider_crank_g_phi_q_row[20] = {
+static const mb_index slider_crank_g_phi_q_row[20] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5,
     5, 5, 6, 7,
 };
 
-static const int slider_crank_g_phi_q_col[20] = {
+static const mb_index slider_crank_g_phi_q_col[20] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 4,
     5, 7, 8, 7,
 };

@@ -270,15 +270,71 @@ function emit.generate(M, opts)
     local PQ = "const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out"
     local PQV = "const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,\n"
                 .. "    mb_real *restrict out"
+    local OMITTABLE = { gamma = true, points = true }
+    -- The body of function id: its statements, or calls of its parts when there are more than
+    -- emit.PART_LINES of them. gcc -O2 compiles a long straight-line body in time superlinear
+    -- in its length (chain N = 1000, 4 MB of C: 116 s, against 3 s for N = 100), so a long body
+    -- becomes functions of at most PART_LINES statements each, called in order; a temporary
+    -- used by a later part travels in the caller's array x (its own slot). The parts have
+    -- external linkage so that gcc does not inline them back into one body. pnames: the
+    -- parameter names, params: their declarations (one string).
+    local function body_of(id, params, pnames, lines, pre)
+        local head = "    (void)" .. table.concat(pnames, ";\n    (void)") .. ";\n"
+        if #lines <= emit.PART_LINES then
+            return pre .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or ""), 0
+        end
+        local np = (#lines + emit.PART_LINES - 1) // emit.PART_LINES
+        local part_of, def, slot, nslot = {}, {}, {}, 0
+        for i, l in ipairs(lines) do
+            part_of[i] = (i - 1) // emit.PART_LINES + 1
+            local k = l:match("^%s*const mb_real t(%d+) =")
+            if k then def[k] = part_of[i] end
+        end
+        for i, l in ipairs(lines) do
+            for k in l:gmatch("%f[%w_]t(%d+)%f[^%w_]") do
+                if def[k] and def[k] < part_of[i] and not slot[k] then slot[k], nslot = nslot, nslot + 1 end
+            end
+        end
+        local parts = {}
+        for p = 1, np do parts[p] = {} end
+        for i, l in ipairs(lines) do
+            local p = part_of[i]
+            local text = l:gsub("%f[%w_]t(%d+)%f[^%w_]", function(k)
+                if def[k] and def[k] < p then return "x[" .. slot[k] .. "]" end
+            end)
+            local out = parts[p]
+            out[#out + 1] = text
+            local k = l:match("^%s*const mb_real t(%d+) =")
+            if k and slot[k] then out[#out + 1] = "    x[" .. slot[k] .. "] = t" .. k .. ";" end
+        end
+        local args = table.concat(pnames, ", ") .. ", x"
+        local calls = {}
+        for p = 1, np do
+            local pname = name .. "_" .. id .. "_part" .. p
+            local decl = "void " .. pname .. "(" .. params .. ", mb_real *restrict x)"
+            functions[#functions + 1] = "/* Part " .. p .. " of " .. np .. " of " .. name .. "_" .. id
+                .. " (see its comment). */\n" .. decl .. ";\n" .. decl .. "\n{\n" .. head
+                .. "    (void)x;\n" .. table.concat(parts[p], "\n") .. "\n}\n"
+            calls[p] = "    " .. pname .. "(" .. args .. ");"
+        end
+        return "    mb_real x[" .. math.max(nslot, 1) .. "];   /* temporaries shared by the parts */\n"
+               .. table.concat(calls, "\n") .. "\n", np
+    end
     local function fn(id, withv, comment, outs)
         local lines, ops = sym.emit(outs)
         local unused = withv and "    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
                                 or "    (void)m;\n    (void)t;\n    (void)q;\n"
         if #outs == 0 then unused = unused .. "    (void)out;\n" end  -- nothing to write
-        local body = unused .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or "")
-        functions[#functions + 1] = fill(fnt, {
+        local pnames = withv and { "m", "t", "q", "v", "out" } or { "m", "t", "q", "out" }
+        local body = body_of(id, withv and PQV or PQ, pnames, lines, unused)
+        local text = fill(fnt, {
             COMMENT = comment, NAME = name, FN = id, PARAMS = withv and PQV or PQ, BODY = body,
         }, "function.c.in")
+        -- what a firmware may leave out (-DMB_OMIT_GAMMA, -DMB_OMIT_POINTS: docs/embedding.md)
+        if OMITTABLE[id] then
+            text = "#ifndef MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
+        end
+        functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. (withv and PQV or PQ) .. ");"
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
@@ -310,9 +366,10 @@ function emit.generate(M, opts)
             for i, o in ipairs(g[2]) do outs[#outs + 1] = { lhs = g[1] .. "[" .. (i - 1) .. "]", e = o.e } end
         end
         local lines, ops = sym.emit(outs)
-        local body = "    " .. table.concat(unused, "\n    ") .. "\n"
-                     .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or "")
         local ps = table.concat(params, ", ")
+        local pnames = {}
+        for i, pdecl in ipairs(params) do pnames[i] = pdecl:match("([%w_]+)$") end
+        local body = body_of(id, ps, pnames, lines, "    " .. table.concat(unused, "\n    ") .. "\n")
         functions[#functions + 1] = fill(fnt, {
             COMMENT = comment, NAME = name, FN = id, PARAMS = ps, BODY = body,
         }, "function.c.in")
@@ -332,9 +389,12 @@ function emit.generate(M, opts)
     end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
-    local data = {}
+    local data, max_index = {}, 0
     local function array(ctype, id, items, per, fmt)
         if #items == 0 then return "0" end
+        if ctype == "mb_index" then
+            for _, x in ipairs(items) do if x > max_index then max_index = x end end
+        end
         local strs = {}
         for i, x in ipairs(items) do strs[i] = fmt and fmt(x) or tostring(x) end
         data[#data + 1] = "static const " .. ctype .. " " .. name .. "_" .. id .. "[" .. #items
@@ -375,16 +435,16 @@ function emit.generate(M, opts)
     local pats, S_NL, A_NL, linalg_form = {}, 0, 0, "none"
     local r, c = pat(D.phiq)
     pats.phi_q = { r, c }
-    vals.PHI_Q_ROW = array("int", "phi_q_row", r, 16)
-    vals.PHI_Q_COL = array("int", "phi_q_col", c, 16)
+    vals.PHI_Q_ROW = array("mb_index", "phi_q_row", r, 16)
+    vals.PHI_Q_COL = array("mb_index", "phi_q_col", c, 16)
     r, c = pat(D.dqdq)
     pats.dq_dq = { r, c }
-    vals.DQ_DQ_ROW = array("int", "dq_dq_row", r, 16)
-    vals.DQ_DQ_COL = array("int", "dq_dq_col", c, 16)
+    vals.DQ_DQ_ROW = array("mb_index", "dq_dq_row", r, 16)
+    vals.DQ_DQ_COL = array("mb_index", "dq_dq_col", c, 16)
     r, c = pat(D.dqdv)
     pats.dq_dv = { r, c }
-    vals.DQ_DV_ROW = array("int", "dq_dv_row", r, 16)
-    vals.DQ_DV_COL = array("int", "dq_dv_col", c, 16)
+    vals.DQ_DV_ROW = array("mb_index", "dq_dv_row", r, 16)
+    vals.DQ_DV_COL = array("mb_index", "dq_dv_col", c, 16)
     -- the symbolic factorizations and assembly maps (generator/mb_plan_build.c through
     -- host.plan): const index arrays read by the runtime's compact kernels (runtime/mb_sparse.c)
     if opts.plan then
@@ -404,9 +464,9 @@ function emit.generate(M, opts)
                       .. (lu and (pre .. "_lu, " .. pre .. "_lu_solve") or "0, 0")
             end
             return string.format("{ %d, %d, %d, %s, %s, %s, %s, %s,\n      %s }", S.n, S.nl, S.nupd,
-                array("int", tag .. "_perm", S.perm, 16), array("int", tag .. "_pinv", S.pinv, 16),
-                array("int", tag .. "_lp", S.lp, 16), array("int", tag .. "_li", S.li, 16),
-                array("int", tag .. "_upd", S.upd, 16), fns)
+                array("mb_index", tag .. "_perm", S.perm, 16), array("mb_index", tag .. "_pinv", S.pinv, 16),
+                array("mb_index", tag .. "_lp", S.lp, 16), array("mb_index", tag .. "_li", S.li, 16),
+                array("mb_index", tag .. "_upd", S.upd, 16), fns)
         end
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
         local asm_fns = "0, 0"
@@ -421,17 +481,22 @@ function emit.generate(M, opts)
             .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
             .. "    %d, %s, %s, %s,\n    %s, %s,\n    %s\n};",
             P.s.n, P.s.n, P.s.nl, P.a.n, P.a.n, P.a.nl, name, ssy, P.ns,
-            array("int", "s_k", P.s_k, 16), array("int", "s_l", P.s_l, 16),
-            array("int", "s_dst", P.s_dst, 16), asy, P.na,
-            array("int", "a_k", P.a_k, 16), array("int", "a_l", P.a_l, 16),
-            array("int", "a_dst", P.a_dst, 16),
-            array("int", "dqq_dst", P.dqq_dst, 16), array("int", "dqv_dst", P.dqv_dst, 16),
+            array("mb_index", "s_k", P.s_k, 16), array("mb_index", "s_l", P.s_l, 16),
+            array("mb_index", "s_dst", P.s_dst, 16), asy, P.na,
+            array("mb_index", "a_k", P.a_k, 16), array("mb_index", "a_l", P.a_l, 16),
+            array("mb_index", "a_dst", P.a_dst, 16),
+            array("mb_index", "dqq_dst", P.dqq_dst, 16), array("mb_index", "dqv_dst", P.dqv_dst, 16),
             asm_fns)
         data[#data + 1] = body
         vals.PLAN = "&" .. name .. "_plan"
         S_NL, A_NL = P.s.nl, P.a.nl
     else
         vals.PLAN = "0"
+    end
+    -- a 16-bit mb_index (runtime/mb_config.h: MB_INDEX16) must hold every index
+    if max_index > 65535 then
+        table.insert(data, 1, "#ifdef MB_INDEX16\n#error \"" .. name .. ": an index (" .. max_index
+                     .. ") does not fit the 16-bit mb_index of MB_INDEX16\"\n#endif")
     end
     -- "const char *const" arrays: the element type above already carries the const
     for i, s in ipairs(data) do data[i] = s:gsub("^static const char %*const", "static const char *const") end
@@ -462,6 +527,8 @@ end
 -- auto form: unrolled up to this many elimination updates of S and A together (Andrews: 274;
 -- the 100-link chain: 2100), compact above (docs/linear-systems.md)
 emit.UNROLL_MAX = 3000
+-- statements per function body before it is split into parts (see body_of)
+emit.PART_LINES = 200
 
 emit.derive = derive
 return emit

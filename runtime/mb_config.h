@@ -36,4 +36,13 @@ typedef double mb_real;
 #define MB_EPS 2.220446049250313e-16
 #endif
 
+/* The index type of a model's constant arrays (sparsity patterns and plans, runtime/mb_model.h).
+ * -DMB_INDEX16: 16 bits, which halves their flash on a microcontroller (Andrews: 3.2 KB); a
+ * generated model with an index above 65535 then refuses to compile. */
+#ifdef MB_INDEX16
+typedef unsigned short mb_index;
+#else
+typedef int mb_index;
+#endif
+
 #endif /* MB_CONFIG_H */

@@ -33,8 +33,9 @@
  * constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and dQ/dv, NLS and NLA entries in the
  * plan's L of S and of A (mb_model.h: mb_plan). A block of count 0 is not used by F (its pointer
  * is NULL). Not listed: S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz
- * (FSAL), and F4 keeps its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton
- * temporaries, free then). */
+ * (FSAL), F4 keeps its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton
+ * temporaries, free then), and F3/F4 factor S (assembly only) in FA's block: A's factorization
+ * never lives across an assembly. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA)                            \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
@@ -63,7 +64,8 @@
     R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
-    R(FS, (NC) + (NLS)) R(FA, MB_L_IF(MB_L_ALF(F), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA)))       \
+    R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
+    R(FA, MB_L_IF(MB_L_ALF(F), MB_L_MAX((NC) + (NLS), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA))))    \
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \

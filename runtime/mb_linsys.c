@@ -112,7 +112,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
 void mbi_assemble_s(mb_sim *s, const mb_real *w)
 {
     const mb_plan *P = s->m->plan;
-    const int *col = s->m->phi_q_pat.col;
+    const mb_index *col = s->m->phi_q_pat.col;
     mb_real *F = s->FS;
     zero(P->s.n + P->s.nl, F);
     if (P->s_assemble) { P->s_assemble(F, s->Pq, w); return; }   /* the unrolled form */

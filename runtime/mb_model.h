@@ -19,11 +19,11 @@
 
 typedef struct mb_model mb_model;
 
-/* A fixed sparsity pattern: entry k sits at (row[k], col[k]). */
+/* A fixed sparsity pattern: entry k sits at (row[k], col[k]). mb_index: mb_config.h. */
 typedef struct mb_pattern {
     int nnz;
-    const int *row;
-    const int *col;
+    const mb_index *row;
+    const mb_index *col;
 } mb_pattern;
 
 /* The symbolic factorization of one n x n matrix of symmetric pattern (computed once: by the
@@ -38,10 +38,10 @@ typedef struct mb_pattern {
  * docs/linear-systems.md and runtime/mb_sparse.c. */
 typedef struct mb_symbolic {
     int n, nl, nupd;
-    const int *perm, *pinv;  /* [n] */
-    const int *lp;           /* [n + 1] */
-    const int *li;           /* [nl] */
-    const int *upd;          /* [nupd] */
+    const mb_index *perm, *pinv;  /* [n] */
+    const mb_index *lp;           /* [n + 1] */
+    const mb_index *li;           /* [nl] */
+    const mb_index *upd;          /* [nupd] */
     /* The unrolled form (mbgen --linalg unrolled; NULL in the compact form): straight-line code
      * for this plan, the same arithmetic as the compact kernels of runtime/mb_sparse.c. ldl and
      * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. */
@@ -63,11 +63,11 @@ typedef struct mb_symbolic {
 typedef struct mb_plan {
     mb_symbolic s;
     int ns;
-    const int *s_k, *s_l, *s_dst;  /* [ns] */
+    const mb_index *s_k, *s_l, *s_dst;  /* [ns] */
     mb_symbolic a;
     int na;
-    const int *a_k, *a_l, *a_dst;  /* [na] */
-    const int *dqq_dst, *dqv_dst;  /* [dq_dq_pat.nnz], [dq_dv_pat.nnz] */
+    const mb_index *a_k, *a_l, *a_dst;  /* [na] */
+    const mb_index *dqq_dst, *dqv_dst;  /* [dq_dq_pat.nnz], [dq_dv_pat.nnz] */
     /* The unrolled form's assembly (NULL in the compact form): the same terms in the same order
      * as the loops over s_* and a_*: F += w[c] Pq[k] Pq[l]; F += E[k] D[l] (and, with unsym, the
      * transposed term nl further). */
@@ -115,7 +115,8 @@ struct mb_model {
     mb_fn_q  phi_t;          /* dPhi/dt at fixed q (drivers)      [nc] */
     mb_fn_qv phi_q_dot;      /* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt [phi_q_pat.nnz] */
     mb_fn_qv gamma;          /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt  [nc]
-                                so that Phi_q a = Gamma on the manifold */
+                                so that Phi_q a = Gamma on the manifold; baumgarte
+                                only (NULL in a firmware built with MB_OMIT_GAMMA) */
     /* Dynamics. */
     mb_fn_qv force;          /* generalized forces Q (gravity, springs, dampers,
                                 point forces, torques)            [nq] */
@@ -123,7 +124,8 @@ struct mb_model {
     mb_fn_qv dforce_dv;      /* dQ/dv values                      [dq_dv_pat.nnz] */
     mb_fn_qv energy;         /* [3]: kinetic T, potential V (springs + gravity),
                                 power of non-conservative loads P_nc = Q_nc^T v */
-    mb_fn_q  points;         /* global positions of named points  [2 * npoint] (x, y) */
+    mb_fn_q  points;         /* global positions of named points  [2 * npoint] (x, y);
+                                tools only (NULL with MB_OMIT_POINTS) */
 
     const mb_plan *plan;     /* symbolic factorizations and assembly maps (required) */
 

@@ -100,11 +100,14 @@ int mb_params_check(const mb_params *p, const char **what)
 
 /* ------------------------------------------------------------------ workspace layout */
 
+/* lo <= v < hi; a function so that the tests stay quiet for an unsigned mb_index */
+static int in_range(long v, long lo, long hi) { return v >= lo && v < hi; }
+
 static int check_pattern(const mb_pattern *pat, int rows, int cols)
 {
     if (pat->nnz < 0 || (pat->nnz > 0 && (!pat->row || !pat->col))) return 0;
     for (int k = 0; k < pat->nnz; k++) {
-        if (pat->row[k] < 0 || pat->row[k] >= rows || pat->col[k] < 0 || pat->col[k] >= cols) return 0;
+        if (!in_range(pat->row[k], 0, rows) || !in_range(pat->col[k], 0, cols)) return 0;
         if (k > 0 && (pat->row[k] < pat->row[k - 1] ||
                       (pat->row[k] == pat->row[k - 1] && pat->col[k] <= pat->col[k - 1]))) return 0;
     }
@@ -121,22 +124,22 @@ static int check_sym(const mb_symbolic *sy, int n)
         return 0;
     long u = 0;
     for (int k = 0; k < n; k++) {
-        if (sy->perm[k] < 0 || sy->perm[k] >= n || sy->pinv[sy->perm[k]] != k) return 0;
+        if (!in_range(sy->perm[k], 0, n) || sy->pinv[sy->perm[k]] != k) return 0;
         int len = sy->lp[k + 1] - sy->lp[k];
         if (len < 0) return 0;
         for (int p = sy->lp[k]; p < sy->lp[k + 1]; p++)
-            if (sy->li[p] <= k || sy->li[p] >= n) return 0;
+            if (!in_range(sy->li[p], k + 1, n)) return 0;
         u += (long)len * (len + 1) / 2;
     }
     if (u != sy->nupd) return 0;
-    for (int t = 0; t < sy->nupd; t++) if (sy->upd[t] < 0 || sy->upd[t] >= n + sy->nl) return 0;
+    for (int t = 0; t < sy->nupd; t++) if (!in_range(sy->upd[t], 0, n + sy->nl)) return 0;
     return 1;
 }
 
-static int check_map(int cnt, const int *a, int lo, int hi)
+static int check_map(int cnt, const mb_index *a, int lo, int hi)
 {
     if (cnt > 0 && !a) return 0;
-    for (int t = 0; t < cnt; t++) if (a[t] < lo || a[t] >= hi) return 0;
+    for (int t = 0; t < cnt; t++) if (!in_range(a[t], lo, hi)) return 0;
     return 1;
 }
 
@@ -152,10 +155,12 @@ static int check_plan(const mb_model *m)
            check_map(m->dq_dq_pat.nnz, P->dqq_dst, 0, na) && check_map(m->dq_dv_pat.nnz, P->dqv_dst, 0, na);
 }
 
-static int check_model(const mb_model *m)
+/* gamma is F1's only (a firmware of another formulation may omit it: MB_OMIT_GAMMA) */
+static int check_model(const mb_model *m, int formulation)
 {
     if (!m || m->nq <= 0 || m->nc < 0 || !m->mass || !m->q0 || !m->v0 || !m->locked ||
-        !m->v_given || !m->phi || !m->phi_q || !m->phi_t || !m->phi_q_dot || !m->gamma ||
+        !m->v_given || !m->phi || !m->phi_q || !m->phi_t || !m->phi_q_dot ||
+        (formulation == MB_BAUMGARTE && !m->gamma) ||
         !m->force || !m->dforce_dq || !m->dforce_dv || !m->energy) return 0;
     for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
     if (!check_plan(m)) return 0;
@@ -190,6 +195,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
 #undef TAKE_J
     t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
     t->ev_S = t->ev_sig;
+    if (MB_L_ALF(f)) t->FS = t->FA; /* S (assembly only) in A's block (mb_layout.h) */
     if (f == MB_ALF_TRAPEZOID) {   /* only the start-up evaluation uses them */
         t->ev_v = t->tn[2];
         t->ev_sig = t->ev_S = t->tm[2];
@@ -199,7 +205,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
 
 size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
 {
-    if (!p || mb_params_check(p, NULL) != MB_OK || !check_model(m)) return 0;
+    if (!p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
     return layout(NULL, m, p, NULL, 0);
 }
 
@@ -208,7 +214,7 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     if (!s || !p) return MB_ERR_PARAM;
     memset(s, 0, sizeof *s);
     if (mb_params_check(p, NULL) != MB_OK) return MB_ERR_PARAM;
-    if (!check_model(m)) return MB_ERR_MODEL;
+    if (!check_model(m, p->formulation)) return MB_ERR_MODEL;
     if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
     if (size < layout(NULL, m, p, NULL, 0)) return MB_ERR_WORKSPACE;
     layout(s, m, p, work, size);

@@ -8,7 +8,8 @@
 /* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
 {
-    const int n = sy->n, *lp = sy->lp, *upd = sy->upd;
+    const int n = sy->n;
+    const mb_index *lp = sy->lp, *upd = sy->upd;
     mb_real *L = F + n;
     int u = 0;
     for (int k = 0; k < n; k++) d0[k] = F[k];
@@ -51,7 +52,8 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
 /* y = P b, forward with unit L */
 static void forward(const mb_symbolic *sy, const mb_real *L, const mb_real *b, mb_real *y)
 {
-    const int n = sy->n, *lp = sy->lp, *li = sy->li;
+    const int n = sy->n;
+    const mb_index *lp = sy->lp, *li = sy->li;
     for (int k = 0; k < n; k++) y[k] = b[sy->perm[k]];
     for (int k = 0; k < n; k++) {
         mb_real yk = y[k];
@@ -62,7 +64,8 @@ static void forward(const mb_symbolic *sy, const mb_real *L, const mb_real *b, m
 
 void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y)
 {
-    const int n = sy->n, *lp = sy->lp, *li = sy->li;
+    const int n = sy->n;
+    const mb_index *lp = sy->lp, *li = sy->li;
     const mb_real *L = F + n;
     if (sy->ldl_solve) { sy->ldl_solve(F, b, y); return; }
     forward(sy, L, b, y);
@@ -77,7 +80,8 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
 /* The compact right-looking LU: -1, or the permuted pivot that is exactly zero. */
 static int lu_compact(const mb_symbolic *sy, mb_real *F)
 {
-    const int n = sy->n, nl = sy->nl, *lp = sy->lp, *upd = sy->upd;
+    const int n = sy->n, nl = sy->nl;
+    const mb_index *lp = sy->lp, *upd = sy->upd;
     mb_real *L = F + n, *U = F + n + nl;
     int u = 0;
     for (int k = 0; k < n; k++) {
@@ -122,7 +126,8 @@ int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
 
 void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y)
 {
-    const int n = sy->n, nl = sy->nl, *lp = sy->lp, *li = sy->li;
+    const int n = sy->n, nl = sy->nl;
+    const mb_index *lp = sy->lp, *li = sy->li;
     const mb_real *U = F + n + nl;
     if (sy->lu_solve) { sy->lu_solve(F, b, y); return; }
     forward(sy, F + n, b, y);

@@ -260,6 +260,46 @@ static void check_patterns(void)
 }
 
 /* One state (t, q, v): every derivative against finite differences. */
+/* The fused evaluations (when generated) against the single functions: the same expressions
+ * with common subexpressions shared differently, so equal to rounding (long bodies are split
+ * into parts, generator/emit.lua: body_of, which this also covers). */
+static double fused_err(const double *a, const double *b, int n)
+{
+    double e = 0, s = 1;   /* absolute below 1 (Phi vanishes on the manifold) */
+    for (int i = 0; i < n; i++) { e = fmax(e, fabs(a[i] - b[i])); s = fmax(s, fabs(b[i])); }
+    return e / s;
+}
+static void check_fused(double t, const double *q, const double *v, const char *where)
+{
+    if (!M->eval_kin && !M->eval_dyn) return;
+    CHECK(M->eval_kin && M->eval_dyn, "%s: only one of eval_kin, eval_dyn", where);
+    if (!M->eval_kin || !M->eval_dyn) return;
+    int pn = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
+    size_t tot = (size_t)(2 * nc + pn + nq + pn + dqn + dvn) + 1;
+    double *f = xcalloc(tot, sizeof(double)), *g = xcalloc(tot, sizeof(double));
+    double *fphi = f, *fpt = fphi + nc, *fpq = fpt + nc, *fQ = fpq + pn, *fpd = fQ + nq,
+           *fdq = fpd + pn, *fdv = fdq + dqn;
+    double *gphi = g, *gpt = gphi + nc, *gpq = gpt + nc, *gQ = gpq + pn, *gpd = gQ + nq,
+           *gdq = gpd + pn, *gdv = gdq + dqn;
+    M->eval_kin(M, t, q, fphi, fpt, fpq);
+    M->eval_dyn(M, t, q, v, fQ, fpd, fdq, fdv);
+    M->phi(M, t, q, gphi);
+    M->phi_t(M, t, q, gpt);
+    M->phi_q(M, t, q, gpq);
+    M->force(M, t, q, v, gQ);
+    M->phi_q_dot(M, t, q, v, gpd);
+    M->dforce_dq(M, t, q, v, gdq);
+    M->dforce_dv(M, t, q, v, gdv);
+    const char *names[7] = { "Phi", "Phi_t", "Phi_q", "Q", "dPhi_q/dt", "dQ/dq", "dQ/dv" };
+    const double *fa[7] = { fphi, fpt, fpq, fQ, fpd, fdq, fdv }, *ga[7] = { gphi, gpt, gpq, gQ, gpd, gdq, gdv };
+    int ns[7] = { nc, nc, pn, nq, pn, dqn, dvn };
+    for (int k = 0; k < 7; k++) {
+        double e = fused_err(fa[k], ga[k], ns[k]);
+        CHECK(e <= 1e-13, "%s: fused %s differs from the single function by %.1e (relative, absolute below 1)", where, names[k], e);
+    }
+    free(f); free(g);
+}
+
 static void check_state(double t, double *q, double *v, const char *where)
 {
     int pnnz = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
@@ -433,6 +473,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         free(p0); free(p1);
     }
 
+    check_fused(t, q, v, where);
     free(A); free(F); free(col); free(sp); free(dir); free(qs); free(vs); free(a1); free(a2);
 }
 
