@@ -137,6 +137,7 @@ if type(emit) ~= "table" or type(emit.generate) ~= "function" then
 end
 -- emit.generate(M, opts) -> files { { name =, content = } }, stats (docs/generator.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
+                                       model_interface = host.model_interface,
                                        plan = host.plan, linalg = opts.linalg,
                                        fused = not opts.no_fused,
                                        options = opts.options,

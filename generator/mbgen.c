@@ -17,7 +17,9 @@
 #include "lua.h"
 #include "lualib.h"
 
-#define MBGEN_VERSION "0.1.0"
+#include "mb_version.h"          /* runtime/: the project's version, the model interface */
+
+#define MBGEN_VERSION MB_VERSION_STRING
 #ifndef MBGEN_GENDIR
 #define MBGEN_GENDIR "generator"        /* compile-time fallback for the module directory */
 #endif
@@ -502,6 +504,8 @@ int main(int argc, char **argv)
     luaL_newlib(L, host_funcs);           /* arg 2: host services */
     lua_pushliteral(L, MBGEN_VERSION);
     lua_setfield(L, -2, "version");
+    lua_pushinteger(L, MB_MODEL_INTERFACE);
+    lua_setfield(L, -2, "model_interface");
     lua_pushstring(L, gendir);
     lua_setfield(L, -2, "gendir");
     lua_pushliteral(L, LUA_RELEASE);

@@ -48,5 +48,5 @@ $(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA
 	$(call link,san,$(LUA_LIBS))
 
 TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_sym
-TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh
+TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh tests/test_generated_api.sh
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san
