@@ -7,7 +7,7 @@ GEN_LUA   := $(wildcard generator/*.lua)
 GEN_TPL   := $(wildcard templates/*)
 GEN_SRC   := generator/mbgen.c generator/mbgen_plan.c generator/mb_plan_build.c runtime/mb_sparse.c
 GENERATED := $(foreach m,$(MODELS),generated/$(m).c generated/$(m).h generated/$(m)_data.c)
-$(BUILD)/o/%/generator/mbgen.o: XFLAGS = -DMBGEN_GENDIR='"$(CURDIR)/generator"'
+$(BUILD)/o/%/generator/mbgen.o: XFLAGS = -DMBGEN_DATADIR='"$(CURDIR)"'
 
 $(BUILD)/mbgen: $(call obj,host,$(GEN_SRC))
 	$(call link,host,$(LUA_LIBS) -lamd)
