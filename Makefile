@@ -41,7 +41,9 @@ TEST_NEEDS   :=
 # no built-in rules: they would try to remake the included .d files (%: %.o)
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
-.PHONY: all deps generate test clean help
+.PHONY: all deps generate test clean help FORCE
+# a prerequisite that is always out of date (for stamps rewritten only when their content changes)
+FORCE:
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -17,7 +17,12 @@ $(BUILD)/mbgen_san: $(call obj,san,$(GEN_SRC))
 
 ## generate: regenerate generated/<m>.c, .h and _data.c for every shipped model
 generate: $(GENERATED)
+# (a model whose name statement differs from its file name would write other files: refused
+# before anything is written; make sim MODEL=models/<m>.lua builds it under $(BUILD)/models)
 generated/%.c generated/%.h: models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+	@n=$$($(BUILD)/mbgen $< --check) || exit 1; [ "$${n%%:*}" = "$*" ] || { \
+	    echo "make: $< declares the name '$${n%%:*}', not '$*': no generated/$*.c (make sim MODEL=$< builds it in $(BUILD)/models)" >&2; \
+	    exit 1; }
 	$(BUILD)/mbgen $< -o generated
 	@touch generated/$*.c generated/$*.h
 generated/%_data.c: generated/%.c

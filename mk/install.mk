@@ -48,8 +48,7 @@ install-check-prefix:
 	    *[!A-Za-z0-9._/+@-]*) echo "make install: PREFIX and DESTDIR may hold only letters, digits and ._/+@- (got '$(DESTDIR)$(PREFIX)')" >&2; exit 2 ;; \
 	    /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2 ;; esac
 
-.PHONY: install uninstall install-check-prefix FORCE
-FORCE:
+.PHONY: install uninstall install-check-prefix
 ## install: install mbgen, the runtime headers, libmbrt.a, mbrt.pc and mbgen(1) [PREFIX=/usr/local] [DESTDIR=]
 install: install-check-prefix $(BUILD)/inst/mbgen $(BUILD)/libmbrt.a $(BUILD)/inst/mbrt.pc
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)/generator' '$(DESTDIR)$(DATADIR)/templates' \
