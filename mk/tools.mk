@@ -29,7 +29,7 @@ $(BUILD)/fixture_pendulum_sim: $(call SIM_OBJ,host,fixture_pendulum,tests/fixtur
 $(BUILD)/%_anim: $(BUILD)/o/host/anim/%.o $(call obj,host,generated/%.c)
 	$(call link,host,-lm)
 
-.PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-anim model-run
+.PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-anim model-run model-gen
 
 # Any model file: MODEL is a name (models/<m>.lua), a file <m>.lua or a path, DEFS generation
 # parameters ("N=100", mbgen -D). scripts/model.sh resolves them (or stops with a message naming
@@ -46,8 +46,8 @@ WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODE
     scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG"); eval "$$vars"; \
     $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
 
-sim anim run: export MB_MODEL_ARG = $(value MODEL)
-sim anim run: export MB_DEFS_ARG = $(value DEFS)
+sim anim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
+sim anim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
 ## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] -> build/<name>_sim
 sim: $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-sim)
@@ -59,6 +59,8 @@ ifdef MODEL_NAME
 model-sim: $(BUILD)/$(MODEL_NAME)_sim
 	@:
 model-anim: $(BUILD)/$(MODEL_NAME)_anim
+	@:
+model-gen: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME).h
 	@:
 ifneq ($(MODEL_DIR),generated)
 # a model file outside the committed set, or a variant: generated into $(BUILD)/models; the

@@ -36,7 +36,7 @@ case "$model" in
            else die "$model not found (nor models/$model)"; fi ;;
     *)  file=models/$model.lua
         if [ ! -e "$file" ]; then
-            avail=$(cd models 2>/dev/null && ls -- *.lua 2>/dev/null | sed 's/\.lua$//' | tr '\n' ' ')
+            avail=$(ls models 2>/dev/null | sed -n 's/\.lua$//p' | tr '\n' ' ')
             die "$file not found (MODEL=$model: a name in models/, a .lua file or a path; models/ has: ${avail% })"
         fi ;;
 esac
