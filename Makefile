@@ -1,7 +1,7 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, mcu.mk,
-# reliability.mk, bench.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
+# reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
 # ---------------------------------------------------------------- settings
@@ -41,7 +41,9 @@ TEST_NEEDS   :=
 # no built-in rules: they would try to remake the included .d files (%: %.o)
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
-.PHONY: all deps generate test clean help
+.PHONY: all deps generate test clean help FORCE
+# a prerequisite that is always out of date (for stamps rewritten only when their content changes)
+FORCE:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -61,6 +63,7 @@ include mk/tests.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk
+include mk/install.mk
 
 test: deps $(TEST_PROGS) $(TEST_NEEDS)
 	@tests/run.sh $(TEST_PROGS) $(TEST_SCRIPTS)

@@ -248,8 +248,54 @@ local function sparse(list)
     return outs
 end
 
+-- The header's index macros: <U>_Q_<BODY>_X/_Y/_PHI (coordinate k of q and v), <U>_BODY_<BODY>,
+-- <U>_POINT_<POINT> (point i of the points output, x at 2 i, y at 2 i + 1; ground points as
+-- GROUND_<P>) and <U>_PHI_<CONSTRAINT> (row of Phi), all 0-based. Names are upper-cased and
+-- every character outside [A-Za-z0-9_] becomes '_'; a macro that would repeat an earlier one
+-- (or a fixed macro of the header, e.g. <U>_PHI_Q_NNZ) gets "_<its index>" appended, then
+-- "_2", "_3", ... until it is new. Returns the text and the macros in emission order.
+local FIXED_MACROS = { "H", "NQ", "NC", "NBODY", "NPOINT", "PHI_Q_NNZ", "DQ_DQ_NNZ", "DQ_DV_NNZ",
+                       "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE" }
+local function index_macros(uname, D)
+    local taken, out, list = {}, {}, {}
+    for _, f in ipairs(FIXED_MACROS) do taken[uname .. "_" .. f] = true end
+    local function add(kind, name, idx)
+        local id = uname .. "_" .. kind .. "_" .. name:gsub("[^A-Za-z0-9_]", "_"):upper()
+        if taken[id] then
+            local base, n = id .. "_" .. idx, 2
+            id = base
+            while taken[id] do id = base .. "_" .. n; n = n + 1 end
+        end
+        taken[id] = true
+        list[#list + 1] = id
+        out[#out + 1] = "#define " .. id .. " " .. idx
+    end
+    out[#out + 1] = "/* Coordinates: indices into q and v. */"
+    for k, n in ipairs(D.coords.names) do add("Q", n, k - 1) end
+    out[#out + 1] = "/* Moving bodies: indices into mb_model.body_names. */"
+    for i, n in ipairs(D.coords.body_names) do add("BODY", n, i - 1) end
+    out[#out + 1] = "/* Named points: indices into the points output (x at 2 i, y at 2 i + 1) and point_names. */"
+    for i, p in ipairs(D.points) do add("POINT", p.name, i - 1) end
+    out[#out + 1] = "/* Constraint equations: rows of Phi (and of Phi_q), indices into constraint_names. */"
+    for i, n in ipairs(D.phinames) do add("PHI", n, i - 1) end
+    return table.concat(out, "\n"), list
+end
+emit.index_macros = index_macros
+
+-- The version and interface written into the files: digits and dots only (they land in a C
+-- string and an #if), else a generator bug.
+local function checked_version(opts)
+    local v, iface = opts.version or "?", opts.model_interface
+    if not tostring(v):find("^%d+%.%d+%.%d+$") then error("emit.generate: bad version " .. tostring(v), 0) end
+    if math.type(iface) ~= "integer" or iface < 1 then
+        error("emit.generate: opts.model_interface missing or not a positive integer", 0)
+    end
+    return v, iface
+end
+
 -- Contract: emit.generate(M, opts) -> files, stats.
---   opts = { version = "0.1", options = { "-D N=10", "--name x" } (or options_text = "..."),
+--   opts = { version = "0.1.0", model_interface = 1 (MB_MODEL_INTERFACE of runtime/mb_version.h),
+--            options = { "-D N=10", "--name x" } (or options_text = "..."),
 --            template_dir = optional dir, templates = optional { [file] = text } }
 --   files = { { name = "<name>.h", content = ... }, { name = "<name>.c", content = ... },
 --             { name = "<name>_data.c", content = ... } (emit_data.lua: the generic evaluator's) }
@@ -259,6 +305,7 @@ end
 function emit.generate(M, opts)
     opts = opts or {}
     local name = M.name
+    local version, iface = checked_version(opts)
     local D = ctext.numeric(M, derive, M)
     local uname = name:upper()
 
@@ -415,7 +462,7 @@ function emit.generate(M, opts)
         return r, c
     end
     local vals = {
-        NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
+        NAME = name, VERSION = version, FILE = M.file or "?",
         OPTIONS = options_text(opts),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
@@ -505,6 +552,7 @@ function emit.generate(M, opts)
 
     local hvals = {
         NAME = name, UNAME = uname, VERSION = vals.VERSION, FILE = vals.FILE, OPTIONS = vals.OPTIONS,
+        IFACE = iface, INDEX_MACROS = (index_macros(uname, D)),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
         S_NL = S_NL, A_NL = A_NL,

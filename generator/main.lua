@@ -8,9 +8,17 @@ local model = require "model"
 local USAGE = [[
 usage: mbgen MODEL.lua [options]
 Generate C for the planar mechanism described in MODEL.lua (see docs/model-language.md).
+Writes three files into the output directory; <name> is --name, else the model's name
+statement, else the file name without .lua:
+  <name>.h          sizes, index macros (<NAME>_Q_<BODY>_X, _POINT_, _PHI_ ...), the
+                    descriptor <name>_model and the model functions' prototypes
+  <name>.c          the model functions and the descriptor: compile it into your program
+  <name>_data.c     the same model as data for the generic evaluator (evaluator/mb_generic.c,
+                    not in the runtime library): leave it out of a program that links libmbrt
+Nothing is written on an error; files whose content is unchanged are left alone.
 
 options:
-  -o DIR            write DIR/<name>.h and DIR/<name>.c (default: generated)
+  -o DIR            output directory (default: generated)
   -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
   --name NAME       model name and C prefix (overrides the model's name statement)
   --no-fused        leave out the fused evaluations (eval_kin, eval_dyn): smaller code for
@@ -24,6 +32,10 @@ options:
   -v, --verbose     say which files were written or left unchanged
   -h, --help        show this help
   --version         show the version
+environment:
+  MBGEN_DATADIR     the directory holding mbgen's generator/ and templates/ (default:
+                    found beside the executable, else compiled in); this mbgen uses
+                    %s
 Exit status: 0 ok, 1 error in the model or the options, 2 internal error.
 ]]
 
@@ -80,7 +92,10 @@ while i <= #args do
   i = i + 1
 end
 
-if opts.help then io.stdout:write(USAGE); return nil end
+if opts.help then
+  io.stdout:write((USAGE:gsub("%%s", function() return (tostring(host.gendir):gsub("/generator$", "")) end)))
+  return nil
+end
 if opts.version then
   io.stdout:write("mbgen ", host.version, " (", host.lua, ")\n")
   return nil
@@ -137,6 +152,7 @@ if type(emit) ~= "table" or type(emit.generate) ~= "function" then
 end
 -- emit.generate(M, opts) -> files { { name =, content = } }, stats (docs/generator.md)
 local list, stats = emit.generate(M, { version = host.version, generator = M.generator,
+                                       model_interface = host.model_interface,
                                        plan = host.plan, linalg = opts.linalg,
                                        fused = not opts.no_fused,
                                        options = opts.options,

@@ -17,9 +17,13 @@
 #include "lua.h"
 #include "lualib.h"
 
-#define MBGEN_VERSION "0.1.0"
-#ifndef MBGEN_GENDIR
-#define MBGEN_GENDIR "generator"        /* compile-time fallback for the module directory */
+#include "mb_version.h"          /* runtime/: the project's version, the model interface */
+
+#define MBGEN_VERSION MB_VERSION_STRING
+/* The data directory (generator/ and templates/) when none is found at run time: the source
+ * tree for build/mbgen, PREFIX/share/mbgen for the installed mbgen (mk/install.mk). */
+#ifndef MBGEN_DATADIR
+#define MBGEN_DATADIR "."
 #endif
 
 /* Limits while model code runs (docs/model-language.md, "Sandbox and limits"). */
@@ -305,25 +309,59 @@ static int msgh(lua_State *L)
     return 1;
 }
 
-/* Directory holding main.lua: build/../generator next to the executable, else the default. */
-static void find_gendir(char *out, size_t n)
+/* 1 if dir/generator/main.lua is readable; then out = dir/generator. */
+static int try_datadir(const char *dir, char *out, size_t n)
 {
+    char cand[PATH_MAX + 32];
+    if (dir == NULL || dir[0] == '\0' || strlen(dir) > PATH_MAX - 32)
+        return 0;
+    snprintf(cand, sizeof cand, "%s/generator/main.lua", dir);
+    if (access(cand, R_OK) != 0)
+        return 0;
+    snprintf(out, n, "%.4000s/generator", dir);
+    return 1;
+}
+
+/* The directory of the Lua modules (main.lua ...); templates/ is its sibling (ctext.lua). The
+ * data directory holding both is, in this order: $MBGEN_DATADIR (an explicit choice: when it
+ * holds no generator, nothing else is tried); beside the executable, <exe>/.. (build/mbgen in
+ * the source tree; not for an installed mbgen) and <exe>/../share/mbgen (an installed mbgen,
+ * also staged under DESTDIR or moved with its prefix); the compiled-in MBGEN_DATADIR.
+ * Returns 0, or -1 with out set to the last candidate (the caller's error names it). */
+static int find_gendir(char *out, size_t n)
+{
+    const char *env = getenv("MBGEN_DATADIR");
+    if (env != NULL && env[0] != '\0') {
+        if (try_datadir(env, out, n))
+            return 0;
+        snprintf(out, n, "%.3000s/generator", env);
+        return -1;
+    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len > 0) {
         exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash != NULL) {
+        char *slash = strrchr(exe, '/');      /* exe = the executable's directory's parent: */
+        if (slash != NULL) {                  /* /usr/local/bin/mbgen -> /usr/local */
             *slash = '\0';
+            slash = strrchr(exe, '/');
+        }
+        if (slash != NULL) {
             char cand[PATH_MAX + 32];
-            snprintf(cand, sizeof cand, "%.3000s/../generator/main.lua", exe);
-            if (access(cand, R_OK) == 0) {
-                snprintf(out, n, "%.3000s/../generator", exe);
-                return;
-            }
+            *slash = '\0';
+#ifndef MBGEN_INSTALLED
+            if (try_datadir(exe, out, n))
+                return 0;
+#endif
+            snprintf(cand, sizeof cand, "%.3000s/share/mbgen", exe);
+            if (try_datadir(cand, out, n))
+                return 0;
         }
     }
-    snprintf(out, n, "%s", MBGEN_GENDIR);
+    if (try_datadir(MBGEN_DATADIR, out, n))
+        return 0;
+    snprintf(out, n, "%s/generator", MBGEN_DATADIR);
+    return -1;
 }
 
 static int read_file(const char *path, char **data, size_t *len)
@@ -476,7 +514,13 @@ int main(int argc, char **argv)
     }
     MEM.L = L;
     luaL_openlibs(L);
-    find_gendir(gendir, sizeof gendir);
+    if (find_gendir(gendir, sizeof gendir) != 0) {
+        fprintf(stderr, "mbgen: error: cannot find the generator's Lua modules (no %s/main.lua); "
+                "set MBGEN_DATADIR to the directory holding generator/ and templates/ "
+                "(installed: PREFIX/share/mbgen)\n", gendir);
+        lua_close(L);
+        return EXIT_INTERNAL;
+    }
 
     /* Module path: only the generator directory (LUA_PATH, LUA_CPATH and LUA_INIT ignored). */
     lua_getglobal(L, "package");
@@ -502,6 +546,8 @@ int main(int argc, char **argv)
     luaL_newlib(L, host_funcs);           /* arg 2: host services */
     lua_pushliteral(L, MBGEN_VERSION);
     lua_setfield(L, -2, "version");
+    lua_pushinteger(L, MB_MODEL_INTERFACE);
+    lua_setfield(L, -2, "model_interface");
     lua_pushstring(L, gendir);
     lua_setfield(L, -2, "gendir");
     lua_pushliteral(L, LUA_RELEASE);

@@ -7,7 +7,7 @@ GEN_LUA   := $(wildcard generator/*.lua)
 GEN_TPL   := $(wildcard templates/*)
 GEN_SRC   := generator/mbgen.c generator/mbgen_plan.c generator/mb_plan_build.c runtime/mb_sparse.c
 GENERATED := $(foreach m,$(MODELS),generated/$(m).c generated/$(m).h generated/$(m)_data.c)
-$(BUILD)/o/%/generator/mbgen.o: XFLAGS = -DMBGEN_GENDIR='"$(CURDIR)/generator"'
+$(BUILD)/o/%/generator/mbgen.o: XFLAGS = -DMBGEN_DATADIR='"$(CURDIR)"'
 
 $(BUILD)/mbgen: $(call obj,host,$(GEN_SRC))
 	$(call link,host,$(LUA_LIBS) -lamd)
@@ -17,7 +17,12 @@ $(BUILD)/mbgen_san: $(call obj,san,$(GEN_SRC))
 
 ## generate: regenerate generated/<m>.c, .h and _data.c for every shipped model
 generate: $(GENERATED)
+# (a model whose name statement differs from its file name would write other files: refused
+# before anything is written; make sim MODEL=models/<m>.lua builds it under $(BUILD)/models)
 generated/%.c generated/%.h: models/%.lua $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+	@n=$$($(BUILD)/mbgen $< --check) || exit 1; [ "$${n%%:*}" = "$*" ] || { \
+	    echo "make: $< declares the name '$${n%%:*}', not '$*': no generated/$*.c (make sim MODEL=$< builds it in $(BUILD)/models)" >&2; \
+	    exit 1; }
 	$(BUILD)/mbgen $< -o generated
 	@touch generated/$*.c generated/$*.h
 generated/%_data.c: generated/%.c
@@ -52,5 +57,5 @@ $(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA
 	$(call link,san,$(LUA_LIBS))
 
 TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_derivs_chain30 $(BUILD)/test_sym
-TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh
+TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh tests/test_generated_api.sh
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san

@@ -12,14 +12,47 @@ mcu-deps:
 	@scripts/deps.sh core mcu
 
 ## mcu-test: the firmware example and kernels for Cortex-M4F and M3 under QEMU, compared with the host
-mcu-test: mcu-deps $(MCU_GEN)
+mcu-test: mcu-deps $(MCU_GEN) $(BUILD)/mbgen
 	@MCU_MODELS="$(MCU_MODELS)" MCU_RUNTIME_SRC="$(MCU_RT_SRC)" CC="$(CC)" scripts/mcu/mcu-test.sh
 
-## mcu-measure: flash, RAM, stack and cost per step of the firmware example (-O2 and -Os)
+# $(call MCU_MEASURE,MODELS,DIR,FILE,MBGEN OPTIONS): scripts/mcu/measure.sh at -O2 and -Os on the
+# models' C in DIR, then at -Os on them regenerated flash-lean (from FILE with the options when
+# given: one model of any file; else models/<m>.lua)
+MCU_MEASURE = for o in -O2 -Os; do echo "== $$o"; MCU_MODELS="$(1)" MCU_GEN="$(2)" \
+        scripts/mcu/measure.sh $$o || exit 1; done; \
+    echo "== -Os, models generated with --linalg compact --no-fused (flash-lean)"; \
+    MCU_MODELS="$(1)" MCU_MODEL_FILE="$(3)" MCU_MODEL_OPTS="$(4)" \
+        MCU_MBGEN_FLAGS="--linalg compact --no-fused" scripts/mcu/measure.sh -Os
+## mcu-measure: flash, RAM, stack and cost per step of the firmware example (-O2 and -Os) [MODEL=... DEFS=...: that model only]
+ifeq ($(origin MODEL),command line)
+mcu-measure: mcu-deps $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-mcu-measure)
+else
 mcu-measure: mcu-deps $(MCU_GEN) $(BUILD)/mbgen
-	@for o in -O2 -Os; do echo "== $$o"; MCU_MODELS="$(MCU_MODELS)" scripts/mcu/measure.sh $$o || exit 1; done
-	@echo "== -Os, models generated with --linalg compact --no-fused (flash-lean)"
-	@MCU_MODELS="$(MCU_MODELS)" MCU_MBGEN_FLAGS="--linalg compact --no-fused" scripts/mcu/measure.sh -Os
+	@$(call MCU_MEASURE,$(MCU_MODELS),generated,,)
+endif
+model-mcu-measure: model-gen
+	@$(call MCU_MEASURE,$(MODEL_NAME),$(MODEL_DIR),$(MODEL_FILE),$(MODEL_OPTS))
+
+# The firmware example for any model (scripts/mcu/firmware.sh): MODEL and DEFS as for make sim,
+# REAL=double|float, TARGET=m4f|m3, FORMULATION=alf-trapezoid|baumgarte, MCU_STEPS=100 (they
+# reach the script through the environment, as typed; it checks them).
+REAL      ?= double
+TARGET    ?= m4f
+MCU_STEPS ?= 100
+## mcu-build: the firmware example for one model: make mcu-build MODEL=... REAL=float|double TARGET=m4f|m3 [FORMULATION=]
+mcu-build: mcu-deps $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-mcu-build)
+## mcu-run: mcu-build, then run it under QEMU and print its output in decimal (coordinates named)
+mcu-run: mcu-deps $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-mcu-run)
+model-mcu-build model-mcu-run: export MB_FW_TARGET = $(value TARGET)
+model-mcu-build model-mcu-run: export MB_FW_REAL = $(value REAL)
+model-mcu-build model-mcu-run: export MB_FW_FORMULATION = $(value FORMULATION)
+model-mcu-build model-mcu-run: export MCU_STEPS := $(MCU_STEPS)
+model-mcu-build model-mcu-run: model-mcu-%: model-gen
+	@scripts/mcu/firmware.sh $* $(MODEL_NAME) $(MODEL_DIR) "$$MB_FW_TARGET" "$$MB_FW_REAL" "$$MB_FW_FORMULATION"
+.PHONY: mcu-build mcu-run model-mcu-build model-mcu-run model-mcu-measure
 
 # Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,
 # mb_embed against direct mb_sim calls; double (ASan+UBSan, builtin back end), float, and the

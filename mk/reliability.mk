@@ -83,7 +83,7 @@ FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsy
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_GENDIR='"$(CURDIR)/generator"' \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_DATADIR='"$(CURDIR)"' \
 	    $(FUZZ_MODEL_SRC) $(LUA_LIBS) -lamd -o $@
 $(BUILD)/fuzz/fuzz_simopts: $(FUZZ_SIMOPTS_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)

@@ -39,8 +39,9 @@ $(eval $(call RT_VARIANT,lean,$(SAN_OPT) -DMB_NO_LAPACKE $(LEAN)))
 RT_EMBED = $(call obj,$(1),runtime/mb_embed.c $(RT_SRC))
 RT_OBJ_lean := $(call obj,lean,runtime/mb_embed.c $(filter-out runtime/mb_linalg.c,$(RT_SRC)))
 
-# build/libmbrt.a: the solver library alone (host variant), what a program links
-$(BUILD)/libmbrt.a: $(call obj,host,$(RT_SRC) runtime/mb_embed.c)
+# build/libmbrt.a: the solver library alone, what a program links (and make install installs):
+# double, with the built-in dense LU and Cholesky (-DMB_NO_LAPACKE), so it links with -lm only
+$(BUILD)/libmbrt.a: $(call obj,builtin,$(RT_SRC) runtime/mb_embed.c)
 	rm -f $@ && ar rcs $@ $^
 .PHONY: lib
 ## lib: build/libmbrt.a, the solver library (runtime/)

@@ -29,13 +29,58 @@ $(BUILD)/fixture_pendulum_sim: $(call SIM_OBJ,host,fixture_pendulum,tests/fixtur
 $(BUILD)/%_anim: $(BUILD)/o/host/anim/%.o $(call obj,host,generated/%.c)
 	$(call link,host,-lm)
 
-.PHONY: sim anim run plots-deps plots-compare gallery validation
-## sim: build/$(MODEL)_sim, the simulator of one model (make sim MODEL=<m>)
-sim: $(BUILD)/$(MODEL)_sim
-## anim: build/$(MODEL)_anim, the animation tool of one model
-anim: $(BUILD)/$(MODEL)_anim
+.PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-anim model-run model-gen
 
-# make run [MODEL=andrews] [FORMULATION=alf-trapezoid] [RUN_ARGS="--t-end 0.3"] [TRACE=B.P]
+# Any model file: MODEL is a name (models/<m>.lua), a file <m>.lua or a path, DEFS generation
+# parameters ("N=100", mbgen -D). scripts/model.sh resolves them (or stops with a message naming
+# the file, before anything is written) into MODEL_FILE, MODEL_BASE (the name the model
+# declares), MODEL_NAME (the C name: MODEL_BASE, or the variant MODEL_BASE_N100 with DEFS),
+# MODEL_DIR (generated/ for a shipped model as committed, else $(BUILD)/models) and MODEL_OPTS
+# (mbgen's options); a second make builds with them.
+DEFS       ?=
+MODEL_VARS := MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
+# $(call WITH_MODEL,TARGETS): resolve, then make TARGETS with the model's variables. MODEL and
+# DEFS reach scripts/model.sh as they were typed, through the environment (never through the
+# shell's parser: a quote in them is text); what it prints is checked, safe to eval.
+WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODELS)' \
+    scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG"); eval "$$vars"; \
+    $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
+
+sim anim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
+sim anim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
+## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] -> build/<name>_sim
+sim: $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-sim)
+## anim: the animation tool of one model (MODEL, DEFS as for sim) -> build/<name>_anim
+anim: $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-anim)
+
+ifdef MODEL_NAME
+model-sim: $(BUILD)/$(MODEL_NAME)_sim
+	@:
+model-anim: $(BUILD)/$(MODEL_NAME)_anim
+	@:
+model-gen: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME).h
+	@:
+ifneq ($(MODEL_DIR),generated)
+# a model file outside the committed set, or a variant: generated into $(BUILD)/models; the
+# stamp <name>.src holds the file and options, so another file with the same name (or other
+# options) regenerates
+MODEL_GEN := $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME).h $(MODEL_DIR)/$(MODEL_NAME)_data.c
+$(MODEL_DIR)/$(MODEL_NAME).src: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(abspath $(MODEL_FILE)) $(MODEL_OPTS)' | cmp -s - $@ || \
+	    printf '%s\n' '$(abspath $(MODEL_FILE)) $(MODEL_OPTS)' >$@
+$(MODEL_GEN) &: $(MODEL_FILE) $(MODEL_DIR)/$(MODEL_NAME).src $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
+	$(BUILD)/mbgen $(MODEL_FILE) $(MODEL_OPTS) -o $(MODEL_DIR) && touch $(MODEL_GEN)
+$(BUILD)/$(MODEL_NAME)_sim: $(call SIM_OBJ,host,$(MODEL_NAME),$(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME)_data.c)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/$(MODEL_NAME)_anim: $(BUILD)/o/host/anim/$(MODEL_NAME).o $(call obj,host,$(MODEL_DIR)/$(MODEL_NAME).c)
+	$(call link,host,-lm)
+endif
+endif
+
+# make run [MODEL=andrews] [DEFS=...] [FORMULATION=alf-trapezoid] [RUN_ARGS="--t-end 0.3"] [TRACE=B.P]
 FORMULATION ?= alf-trapezoid
 RUN_ARGS    ?=
 TRACE       ?=
@@ -45,17 +90,19 @@ RUNP_andrews                := --t-end 0.05 --h 1e-5 --every 10
 RUNP_andrews_alf-trapezoid  := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 RUNP_andrews_alf-explicit   := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 RUNP_double_pendulum        := --t-end 5 --h 1e-3 --every 10
-RUN_OPTS = $(or $(RUNP_$(MODEL)),--every 10) $(RUNP_$(MODEL)_$(FORMULATION)) $(RUN_ARGS)
+# (keyed by the name the model declares, so they hold for its variants too)
+RUN_OPTS = $(or $(RUNP_$(MODEL_BASE)),--every 10) $(RUNP_$(MODEL_BASE)_$(FORMULATION)) $(RUN_ARGS)
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
 
 plots-deps:
 	@scripts/deps.sh core plots
 
-## run: simulate MODEL with FORMULATION, write results/MODEL.csv, PNG plots and an HTML animation
-run: plots-deps
-	@$(MAKE) --no-print-directory $(BUILD)/$(MODEL)_sim $(BUILD)/$(MODEL)_anim
+## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation
+run: plots-deps $(BUILD)/mbgen
+	@$(call WITH_MODEL,model-run)
+model-run: model-sim model-anim
 	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) \
-	    scripts/run.sh $(MODEL) $(FORMULATION) $(RUN_OPTS)
+	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
 
 ## plots-compare: the four formulations on the double pendulum, 5 s (thesis figures 11-13)
 plots-compare: plots-deps
@@ -77,6 +124,6 @@ validation: $(MODELS:%=$(BUILD)/%_sim)
 $(BUILD)/test_progress: $(call obj,san,tests/test_progress.c tools/mb_progress.c)
 	$(call link,san,-lm)
 TEST_PROGS   += $(BUILD)/test_progress
-TEST_SCRIPTS += tests/test_runtime_cli.sh tests/test_anim.sh
+TEST_SCRIPTS += tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/andrews_sim $(BUILD)/andrews_anim

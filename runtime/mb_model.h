@@ -16,6 +16,7 @@
 #define MB_MODEL_H
 
 #include "mb_config.h"
+#include "mb_version.h"   /* MB_MODEL_INTERFACE: the version of this interface */
 
 typedef struct mb_model mb_model;
 

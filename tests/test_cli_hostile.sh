@@ -336,7 +336,7 @@ line" "semi;colon" "quote'x" 'dollar$(id)' "ünï" "-dash" 'a*/ int pwned = 42; 
            2>>"$T/err" &&
        nm "$T/odd.o" "$T/odd_data.o" | awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^odd_/ { bad = 1 } END { exit bad }' &&
        ! grep -q -a "pwned\|init_array" <(nm "$T/odd.o" "$T/odd_data.o") &&
-       [ "$(sed -s -n '2s/.* from \(.*\) (options: .*/\1/p' "$d/out/odd.c" "$d/out/odd.h" \
+       [ "$(sed -s -n '3s/.* from \(.*\) (options: .*/\1/p' "$d/out/odd.c" "$d/out/odd.h" \
              "$d/out/odd_data.c" | grep -c '^[A-Za-z0-9 ._/+,:=@-]*$')" -eq 3 ]; then ok
     else bad "odd path '$n': generated files do not compile cleanly or carry the path unsafely: $(head -c 300 "$T/err")"; fi
 done

@@ -174,5 +174,22 @@ for _, c in ipairs { { "/* a /* b */", "inside a comment" }, { "/* x", "untermin
     raises(function() return ctext.check_c("f.c", c[1]) end, c[2], "check_c rejects: " .. c[1])
 end
 
+-- the header's index macros: names upper-cased and sanitized; collisions (with an earlier macro
+-- or a fixed one of the header) get _<index>, then _2, _3 ... (emit.index_macros)
+do
+    local D = { coords = { names = { "a.x", "a.y", "a.phi", "A.x", "A.y", "A.phi" }, body_names = { "a", "A" } },
+                points = { { name = "a.P_2" }, { name = "a_P.2" }, { name = "ground.O" } },
+                phinames = { "Q_NNZ", "j.x", "J.x", "J.x_2" } }
+    local text, list = emit.index_macros("M", D)
+    local want = { "M_Q_A_X", "M_Q_A_Y", "M_Q_A_PHI", "M_Q_A_X_3", "M_Q_A_Y_4", "M_Q_A_PHI_5",
+                   "M_BODY_A", "M_BODY_A_1", "M_POINT_A_P_2", "M_POINT_A_P_2_1", "M_POINT_GROUND_O",
+                   "M_PHI_Q_NNZ_0", "M_PHI_J_X", "M_PHI_J_X_2", "M_PHI_J_X_2_3" }
+    check(table.concat(list, " ") == table.concat(want, " "), "index macros: " .. table.concat(list, " "))
+    check(text:find("\n#define M_PHI_J_X_2_3 3", 1, true) ~= nil, "index macro values: " .. text)
+    local seen, dup = {}, false
+    for _, m in ipairs(list) do dup = dup or seen[m]; seen[m] = true end
+    check(not dup, "index macros are unique")
+end
+
 print(string.format("%d passed, %d failed", passed, failed))
 return failed

@@ -4,9 +4,6 @@
 # Usage: scripts/mcu/mcu-test.sh   (env: MCU_MODELS, MCU_TARGETS, MCU_RUNTIME_SRC, CC); ends with
 # the line "N passed, N failed" and exits non-zero on any failure. Called by `make mcu-test`.
 set -u
-# what an indirect call (blx) in the firmware can reach: the generated model's functions (through
-# the mb_model descriptor and its plan) and the rows of the formulation table (mb_sim_impl.h)
-MCU_INDIRECT='^(andrews|double_pendulum)_'
 export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$)'
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -18,6 +15,9 @@ out=build/mcu
 : "${MCU_STEPS:=100}"                    # steps of every firmware run
 : "${CC:=cc}"
 : "${MCU_GEN:=generated}"              # where the generated models are
+# what an indirect call (blx) in the firmware can reach: the generated model's functions (through
+# the mb_model descriptor and its plan) and the rows of the formulation table (mb_sim_impl.h)
+MCU_INDIRECT="^($(printf '%s' "$MCU_MODELS" | tr -s ' ' '|'))_"
 mkdir -p "$out"
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "  ok    $*"; }
@@ -33,6 +33,9 @@ port_host="scripts/mcu/host_port.c scripts/mcu/mcu_report.c scripts/mcu/mcu_math
 
 $CC -std=c99 -O2 -Wall -Wextra -Werror -o "$out/mcu_compare" scripts/mcu/mcu_compare.c -lm ||
     { echo "cannot build mcu_compare"; exit 1; }
+# every run's output also in decimal (NAME.dec beside NAME.txt), for a human
+$CC -std=c99 -O2 -Wall -Wextra -Werror -o "$out/mcu_decode" scripts/mcu/mcu_decode.c ||
+    { echo "cannot build mcu_decode"; exit 1; }
 
 # Per precision, one library for the host and one per target: the runtime, the generated
 # models and the port. Test programs then compile only their own sources.
@@ -71,6 +74,7 @@ run_case() {
     if ! "$hdir/$name" > "$hdir/$name.txt"; then
         bad "$name host run"; grep -v '^V' "$hdir/$name.txt" | tail -n 5; return
     fi
+    "$out/mcu_decode" < "$hdir/$name.txt" > "$hdir/$name.dec" || bad "$name host: output not decodable"
     for t in $MCU_TARGETS; do
         local tdir="$out/$t"
         if ! $mcu build "$t" "$tdir" "$name" $same_flags $pflag "${defs[@]}" $inc -- "$@" \
@@ -86,6 +90,7 @@ run_case() {
             bad "$name $t: QEMU run failed (exit $?)"; grep -v '^V' "$tdir/$name.txt" | tail -n 5
             continue
         fi
+        "$out/mcu_decode" < "$tdir/$name.txt" > "$tdir/$name.dec" || bad "$name $t: output not decodable"
         # The static stack bound must cover the painted high-water mark (else stack.sh is wrong).
         local painted bound
         painted=$(awk '$1 == "M" && $2 == "stack_bytes" { print $3 }' "$tdir/$name.txt")
@@ -173,6 +178,31 @@ for t in $MCU_TARGETS; do
         fi
     else
         bad "$t: calibration program failed"
+    fi
+done
+
+# The decoder: bit patterns back to the numbers they are (double and float), names attached.
+printf 'V q[1] 3ff8000000000000\nV t[0] 3dcccccd\nM steps 7\n' |
+    "$out/mcu_decode" --names <(printf 'a.x\na.y\n') > "$out/decode.txt"
+if [ "$(cat "$out/decode.txt")" = "$(printf 'q[1] a.y = 1.5\nt[0] = 0.100000001\nsteps 7')" ]; then
+    ok "mcu_decode: double and float bit patterns in decimal, coordinates named"
+else
+    bad "mcu_decode: $(cat "$out/decode.txt")"
+fi
+
+# The firmware example for a model that is not one of MCU_MODELS (make mcu-run MODEL=...
+# DEFS=...: the chain with 3 links, generated into build/models): builds for both targets and
+# precisions, runs under QEMU, its decoded state names every coordinate
+echo "== mcu: firmware example for any model (make mcu-run)"
+for tr in "m4f double" "m3 float"; do
+    set -- $tr
+    if env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory mcu-run MODEL=chain DEFS="N=3" TARGET=$1 REAL=$2 \
+            > "$out/any-$1-$2.log" 2>&1 &&
+       [ "$(grep -c '^q\[[0-9]*\] link[123]\.\(x\|y\|phi\) = [-0-9]' "$out/any-$1-$2.log")" -eq 9 ] &&
+       grep -q '^q\[8\] link3\.phi = ' "$out/any-$1-$2.log" && grep -q '^steps 100$' "$out/any-$1-$2.log"; then
+        ok "make mcu-run MODEL=chain DEFS=N=3 TARGET=$1 REAL=$2: runs, 9 named coordinates in decimal"
+    else
+        bad "make mcu-run MODEL=chain DEFS=N=3 TARGET=$1 REAL=$2: $(tail -n 5 "$out/any-$1-$2.log")"
     fi
 done
 

@@ -18,7 +18,11 @@ out=build/mcu-measure${MCU_OPT}
 if [ -n "${MCU_MBGEN_FLAGS:-}" ]; then
     MCU_GEN=build/mcu-gen/$(printf '%s' "$MCU_MBGEN_FLAGS" | tr -c 'A-Za-z0-9' '_')
     mkdir -p "$MCU_GEN"
-    for m in $MCU_MODELS; do build/mbgen "models/$m.lua" $MCU_MBGEN_FLAGS -o "$MCU_GEN" >/dev/null; done
+    # (MCU_MODEL_FILE, MCU_MODEL_OPTS: the file and mbgen options of a single model given by
+    # make mcu-measure MODEL=...; else models/<m>.lua)
+    for m in $MCU_MODELS; do
+        build/mbgen "${MCU_MODEL_FILE:-models/$m.lua}" ${MCU_MODEL_OPTS:-} $MCU_MBGEN_FLAGS -o "$MCU_GEN" >/dev/null
+    done
 fi
 : "${MCU_STEPS:=200}"
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all

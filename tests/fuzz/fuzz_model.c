@@ -78,6 +78,7 @@ static const char driver[] =
     "if #M.bodies <= 6 and #M.elements <= 16 then\n"
     "  local emit = require 'emit'\n"
     "  local files = emit.generate(M, { version = host.version, generator = 'mbgen fuzz',\n"
+    "                                  model_interface = host.model_interface,\n"
     "                                  options = {}, options_text = '' })\n"
     "  assert(type(files) == 'table' and #files >= 2, 'emit returned no files')\n"
     "end\n";
@@ -128,6 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     luaL_newlib(L, host_funcs);
     lua_pushliteral(L, MBGEN_VERSION);
     lua_setfield(L, -2, "version");
+    lua_pushinteger(L, MB_MODEL_INTERFACE);
+    lua_setfield(L, -2, "model_interface");
     lua_pushstring(L, gendir);
     lua_setfield(L, -2, "gendir");
     lua_pushstring(L, model_path);

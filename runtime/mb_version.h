@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* mb_version.h - the project's version (runtime and mbgen share one number) and the version of
+ * the model interface (the seam runtime/mb_model.h) that generated code implements.
+ * Layer: shared by the runtime, generated code and mbgen (generator/mbgen.c reads its version
+ * from here); freestanding, no includes. */
+#ifndef MB_VERSION_H
+#define MB_VERSION_H
+
+#define MB_VERSION_MAJOR 0
+#define MB_VERSION_MINOR 1
+#define MB_VERSION_PATCH 0
+/* "MAJOR.MINOR.PATCH", spelled from the three numbers above */
+#define MB_VERSION_STR_(x) #x
+#define MB_VERSION_XSTR_(x) MB_VERSION_STR_(x)
+#define MB_VERSION_STRING \
+    MB_VERSION_XSTR_(MB_VERSION_MAJOR) "." MB_VERSION_XSTR_(MB_VERSION_MINOR) "." \
+    MB_VERSION_XSTR_(MB_VERSION_PATCH)
+/* one integer for #if comparisons: 10000 MAJOR + 100 MINOR + PATCH */
+#define MB_VERSION (MB_VERSION_MAJOR * 10000 + MB_VERSION_MINOR * 100 + MB_VERSION_PATCH)
+
+/* The model interface: raised whenever struct mb_model, mb_plan or the meaning of a model
+ * function changes (docs/model-interface.md). Every generated header records the interface it
+ * was generated for and refuses, with #error, to compile against a runtime with another one. */
+#define MB_MODEL_INTERFACE 1
+
+#endif /* MB_VERSION_H */
