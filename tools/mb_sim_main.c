@@ -221,7 +221,7 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
         switch (k) {
         case MB_WARN_NEWTON:
             fprintf(stderr, "a Newton iteration stopped at max_iter %d above tol %.3g (the step was "
-                    "kept); %ld such iterations in the run; a smaller --h or a larger --max-iter",
+                    "kept); %ld such steps in the run; a smaller --h or a larger --max-iter",
                     p->max_iter, (double)p->tol, mo->maxiter_events);
             break;
         case MB_WARN_ENERGY:
