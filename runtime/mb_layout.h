@@ -32,6 +32,10 @@
 #define MB_L_NDENSE(I) ((I) == MB_DOP853 ? 7 : (I) == MB_DOPRI5 ? 4 : 0)
 #define MB_L_DENSE(F, I, DN, N, NC)                                                          \
     MB_L_IF((DN) && MB_L_NDENSE(I) > 0, MB_L_NDENSE(I) * MB_L_NZ(F, N, NC) + 2 * (NC))
+/* The adaptive integrators' stage powers of the loads (16: DOP853's stages with its dense
+ * output's) and, with dense output, the 7 coefficients of the interpolated work. */
+#define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
+#define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
 
 /* MB_LAYOUT(R, J, F, I, FJ, LS, DN, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
  * block of mb_real and J(field, count) for each block of int, in layout order, for formulation
@@ -76,6 +80,7 @@
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
     R(Ek, MB_L_IF(MB_L_ALF(F), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))                             \
     R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
+    R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
     J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC)))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */

@@ -48,7 +48,7 @@ void mbi_update_max(mb_sim *s)
         mv += a * a;
         ps += b * b;
     }
-    if (MB_SQRT(mv) > o->pscale) o->pscale = MB_SQRT(mv);
+    if (mv > o->pscale * o->pscale) o->pscale = MB_SQRT(mv);
     o->sigma_ratio = ps == 0 ? 0 : o->pscale > 0 ? MB_SQRT(ps) / o->pscale : MB_R(1e30);
 }
 

@@ -136,7 +136,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
     int nz = s->nz, st, ns = tb->s;
     mb_real *y = s->ztmp, t = s->t;
     s->k[0] = s->fz;
-    s->kp[0] = s->pnc + s->pdrv;
+    if (tb->e) s->kp[0] = s->pnc + s->pdrv;
     for (int j = 1; j < ns; j++) {
         const mb_real *aj = tb->a + j * ns;
         for (int i = 0; i < nz; i++) {
@@ -146,7 +146,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         }
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
         if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y);
-        if (j == 1) {
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
             mb_real d2 = 0, f2 = 0, z2 = 0;
             for (int i = 0; i < nz; i++) {
                 mb_real d = s->k[1][i] - s->k[0][i];
@@ -218,7 +218,8 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
 }
 
 /* The stability monitor of an accepted step: h |lambda| over the method's limit, lambda the larger
- * of the stabilization's rate and the rate the first two stages saw. */
+ * of the stabilization's rate and the rate the first two stages saw (rk4 only, for the
+ * warning; 0 with the warning off). */
 static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
 {
     mb_real hs = h * s->stab_rate;

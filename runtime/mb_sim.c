@@ -333,13 +333,19 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     return MB_OK;
 }
 
+/* The step came near a singular position: its smallest pivot ratio of S below sqrt(rank_tol). */
+static int near_singular(const mb_sim *s)
+{
+    return s->step_ratio < 0 || s->step_ratio * s->step_ratio < s->p.rank_tol;
+}
+
 /* A failed step of F1 or F2 that came near a singular position (its smallest pivot ratio of S
  * below sqrt(rank_tol)): the non-finite state, the step size underflow or the broken energy
  * balance it ended in are the rank loss, named by the constraint of that pivot. */
 static int singular_step(mb_sim *s, int st)
 {
     s->dense_state = 0;
-    if (s->p.formulation <= MB_CANONICAL && s->step_ratio < MB_SQRT(s->p.rank_tol) &&
+    if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (st == MB_ERR_NONFINITE || st == MB_ERR_STEP_UNDERFLOW || st == MB_ERR_SINGULAR)) {
         if (st != MB_ERR_SINGULAR || s->mon.singular_row < 0) s->mon.singular_row = s->step_row;
         if (s->step_ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0)
@@ -409,7 +415,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     /* F1, F2: a step that came near a singular position (smallest pivot ratio of S below
      * sqrt(rank_tol)) and left the energy balance or the constraints (the warnings' tests) has
      * not passed it: undone and reported as the rank loss it is (never a garbage state) */
-    if (s->p.formulation <= MB_CANONICAL && s->step_ratio < MB_SQRT(s->p.rank_tol) &&
+    if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (now & (MB_WARN_BIT(MB_WARN_ENERGY) | MB_WARN_BIT(MB_WARN_CONSTRAINT)))) {
         s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
         s->dense_state = 0;

@@ -141,8 +141,8 @@ typedef struct mb_monitor {
     mb_real sigma_ratio;     /* F2-F4: |p - M v|_2 / pscale after the last step */
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
-                                and the rate seen between the first two stages, |k2 - k1| /
-                                (c2 h |k1|) */
+                                and (rk4 with warn_stability > 0) the rate seen between the first
+                                two stages, |k2 - k1| / (c2 h |k1|) */
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */
     mb_real warn_val[MB_NWARN]; /* its value there: maxiter_events, |energy_dev| / escale,
@@ -161,8 +161,6 @@ typedef struct mb_sim {
     mb_real step_ratio;      /* smallest pivot ratio of S in the current step, 1 if none */
     int step_row;            /* its constraint row (-1: unknown) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
-    mb_real kp[16];          /* adaptive: the load power (P_nc, F1 driver) at each stage */
-    mb_real dn_w[7];         /* p.dense: the continuous extension's coefficients of that work */
     int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     long nfixed;             /* fixed steps taken since reset */
@@ -185,6 +183,8 @@ typedef struct mb_sim {
     int *piv;                /* dense back end's pivots */
     mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
     mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
+    mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
+    mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
     mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + c2 IPq + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
 } mb_sim;
