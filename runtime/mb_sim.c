@@ -403,7 +403,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #if MBI_RK4
         if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
             s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
-            return mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE);
+            return singular_step(s, mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE));
         }
 #endif
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
