@@ -73,17 +73,17 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
 #endif
 
 /* The reduced Newton matrix (5.45, 5.47, 5.52) straight into the plan storage FA:
- * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + c2 IPq +
- * h/2 Phidot_q = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of
- * Phi_q (mb_plan a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
-void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
+ * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + h/2 Phidot_q
+ * = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of Phi_q (mb_plan
+ * a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
+void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
 {
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
     mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
     for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
         E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
-        D[k] = c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k];
+        D[k] = c1 * s->Pq[k] + h / 2 * s->Pqd[k];
     }
     mbi_assemble_a(s, E, D, 1);
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
@@ -93,11 +93,20 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
  * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y.
  * The matrix differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I (v = 2/h (q - q_k) - v_k)
- * fully: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q, where the thesis (5.45-5.47) keeps c1 Phi_q only
- * (and adds c2 IPq, kept). At a singular position, u^T Phi_q = 0 for the lost-rank direction u,
- * so u^T c depends on q only through u^T Phidot_q: without that term Newton does not see it, and
- * the sigma~ update 5.34 pumps u^T sigma~ by alpha u^T c every iteration - the iteration
- * diverged on every step that landed on the four-bar's singular position. */
+ * exactly: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q. The thesis (5.45-5.47) keeps c1 Phi_q only and
+ * adds h w^2/2 Int Phi_q (5.55); both differ from the derivative at a singular position, where
+ * u^T Phi_q = 0 for the lost-rank direction u and u^T c depends on q only through
+ * u^T Phidot_q:
+ * - without the h/2 Phidot_q term Newton does not see u^T c, and the sigma~ update 5.34 pumps
+ *   u^T sigma~ by alpha u^T c every iteration: the iteration diverged on every step that landed
+ *   on the four-bar's singular position;
+ * - I = Int Phi is advanced by explicit Euler from q_k (5.54), so it does not depend on the
+ *   iterate at all, and Int Phi_q is no part of dc/dq. Its rows are a time average of Phi_q's,
+ *   so u^T Int Phi_q does not vanish where u^T Phi_q does, and it grows with the time run: the
+ *   term gave Newton a wrong sensitivity of u^T c, of relative size h w^2/2 |Int Phi_q| /
+ *   (c1 |u^T Phi_q|). On the two-loop parallelogram chain (h = 1e-3) it made every step that
+ *   ended within about 3e-4 rad of a singular position at t = 10 s diverge (the band widens
+ *   with t; docs/formulations.md). It is left out, and Int Phi_q is not accumulated. */
 /* Modified Newton (newton_reuse): the factorization of a step's first iteration is kept while
  * every correction is at most REUSE_RATE times the one before; a slower one refactors at the
  * next iteration. Never across steps: with alpha ~ 1e8 a matrix one step old is off by
@@ -114,15 +123,13 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
     mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
-    mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
+    mb_real c1 = 1 + h * xi * w;
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
-    /* 5.54, 5.55: explicit Euler for Int Phi and Int Phi_q using q_k */
+    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above) */
     m->phi(m, s->t, qk, s->Phi);
-    m->phi_q(m, s->t, qk, s->Pq);
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
-    for (int k = 0; k < nnz; k++) s->IPq[k] += h * s->Pq[k];
     /* 5.56-5.58: predictor */
     for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
     int it, conv = 0, stall = 0, refresh = full || !s->p.newton_reuse;
@@ -160,7 +167,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
-            mbi_newton_matrix(s, a, c1, c2, h);
+            mbi_newton_matrix(s, a, c1, h);
 #if MBI_FJ
             if (s->p.full_jacobian) mbi_geometric_terms(s, t1, q, sv, h);
 #endif
@@ -174,7 +181,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
-         *                                   - Phidot_q^T a (c1 Phi_q + c2 IPq + h/2 Phidot_q) */
+         *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
@@ -229,17 +236,13 @@ static int trap_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
-/* Back to the step's start after trap_step (z, v, pdot, sigma, undo 5.55). */
-static void trap_restore(mb_sim *s, mb_real h, mb_real t_old, const mb_real *sig_old)
+/* Back to the step's start after trap_step: z (with Int Phi), v, pdot and sigma, exactly. */
+static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
 {
     copy(s->nz, s->z, s->zk);
     copy(s->n, s->v, s->yd);
     copy(s->n, s->pd, s->yd + s->n);
     copy(s->nc, s->sig, sig_old);
-    /* undo 5.55 (Int Phi_q enters only the Newton matrix: rounding here changes no converged
-     * result, and saves a copy of it) */
-    s->m->phi_q(s->m, t_old, s->z, s->Pq);
-    for (int k = 0; k < s->nnz; k++) s->IPq[k] -= h * s->Pq[k];
     s->t = t_old;
 }
 
@@ -260,13 +263,13 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
         /* not converged with a kept factorization: the same step again, refactoring at every
          * iteration, so reuse never changes whether or how well a step converges */
-        trap_restore(s, h, t_old, sig_old);
+        trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
     }
     if (st < 0) {                       /* restore the last good step */
-        trap_restore(s, h, t_old, sig_old);
+        trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
         return st;
     }

@@ -41,7 +41,7 @@
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
     R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
     R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
-    R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F), PQ)) R(IPq, MB_L_IF(MB_L_F4(F), PQ))                 \
+    R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F), PQ))                                               \
     R(dQq, MB_L_IF(MB_L_F4(F), DQ)) R(dQv, MB_L_IF(MB_L_F4(F), DV))                            \
     R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
     R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \

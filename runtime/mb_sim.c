@@ -268,7 +268,6 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     zero(nc, s->ev_sig);
     if (s->lam) { zero(nc, s->lam); zero(nc, s->ev_lam); }
     copy(n, s->ev_v, s->v);
-    if (s->IPq) zero(s->nnz, s->IPq);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
     const mbi_form *form = mbi_forms[s->p.formulation];

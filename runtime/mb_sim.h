@@ -122,7 +122,7 @@ typedef struct mb_sim {
     /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
     mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
-    mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
+    mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
     mb_real *k[12], *ztmp, *zold, *zk, *yd;
@@ -132,7 +132,7 @@ typedef struct mb_sim {
     mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
     int *piv;                /* dense back end's pivots */
     mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
-    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + c2 IPq + h/2 Phidot_q;
+    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
 } mb_sim;
 

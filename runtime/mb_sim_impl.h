@@ -158,9 +158,9 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);
 
 /* mb_f4_trapezoid.c (exposed for tests/test_newton_fd.c): the reduced Newton matrix 5.52 into
- * FA from s->Pq, Pqd, IPq, dQq, dQv; and full_jacobian's second-derivative terms added to it
- * (q is perturbed and restored; K2 kept in scr + n*n). */
-void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h);
+ * FA from s->Pq, Pqd, dQq, dQv (c1 = 1 + h xi omega); and full_jacobian's second-derivative
+ * terms added to it (q is perturbed and restored; K2 kept in scr + n*n). */
+void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h);
 void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h);
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
