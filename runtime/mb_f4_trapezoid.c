@@ -130,8 +130,17 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
     /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above) */
     m->phi(m, s->t, qk, s->Phi);
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
-    /* 5.56-5.58: predictor */
-    for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
+    /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
+     * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
+     * y = y_k + h ((1 + r/2) ydot_k - r/2 ydot_k-1), r = h / h_prev: second order, so Newton
+     * starts O(h^3) from the solution, not O(h^2) (Andrews, h = 1e-5: 8329 Newton iterations to
+     * t = 0.03 instead of 9705). Euler on the first step and after a restart (sigma reset). */
+    mb_real ra = s->nhist ? h / s->h_prev / 2 : 0, rb = 1 + ra;
+    const mb_real *vm = s->ydp, *pdm = s->ydp + n;
+    for (int i = 0; i < n; i++) {
+        q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
+        p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+    }
     int it, conv = 0, stall = 0, refresh = full || !s->p.newton_reuse;
     mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
     *stale_used = 0;
@@ -274,6 +283,9 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         return st;
     }
     s->t = t_new;
+    copy(2 * s->n, s->ydp, s->yd);      /* [v; pdot] at the step's start: AB2's history */
+    s->h_prev = h;
+    s->nhist = 1;
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
         const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
         m->phi_q(m, s->t, s->z, s->Pq);
@@ -283,6 +295,7 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         zero(nc, s->S);
+        s->nhist = 0;                   /* pdot jumped: the history no longer fits */
         s->mon.sigma_resets++;
         if (st == MB_OK) st = MB_EVENT_SIGMA_RESET;
     }

@@ -63,6 +63,7 @@
     R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
+    R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
     R(FS, (NC) + (NLS)) R(FA, MB_L_IF(MB_L_ALF(F), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA)))       \
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \

@@ -280,6 +280,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     else if ((st = mbi_rk_start(s, t0))) return st;
 #endif
     s->h_next = s->p.h;
+    s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->t_grid0 = t0;
     s->nfixed = 0;
     mb_real pnc, pdrv;

@@ -117,6 +117,8 @@ typedef struct mb_sim {
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
     int have_f;              /* f at the current state is cached in fz */
+    int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2) */
+    mb_real h_prev;          /* F4: that step's size */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
     /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
@@ -125,7 +127,7 @@ typedef struct mb_sim {
     mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
-    mb_real *k[12], *ztmp, *zold, *zk, *yd;
+    mb_real *k[12], *ztmp, *zold, *zk, *yd, *ydp;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
     mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
