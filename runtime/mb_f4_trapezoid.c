@@ -114,7 +114,30 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
  * than the factorizations saved (Andrews, chain, double pendulum all slower). */
 #define REUSE_RATE MB_R(0.25)
 
-static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
+#if MBI_F4A
+/* Adaptive runs: Newton at max_iter keeps the step when its last correction is at most
+ * NEWTON_KEEP of the error tolerance (weighted RMS, trap_wnorm): an iteration error that small
+ * is noise next to the local error the step is allowed (near singular positions the iteration
+ * stalls around 1e-9 above tol, while the step is good). Larger: the step is rejected. */
+#define NEWTON_KEEP MB_R(0.1)
+
+/* Weighted RMS of e = [eq; ep] (n each) over the components of [q; p], each scaled by
+ * atol + rtol max(|y_k,i|, |y_i|) (zk: the step's start, z: its end), times c. */
+static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep, mb_real c)
+{
+    int n = s->n;
+    mb_real acc = 0;
+    for (int i = 0; i < 2 * n; i++) {
+        mb_real a = MB_FABS(s->zk[i]), b = MB_FABS(s->z[i]);
+        mb_real sc = s->p.atol + s->p.rtol * (a > b ? a : b);
+        mb_real e = c * (i < n ? eq[i] : ep[i - n]) / sc;
+        acc += e * e;
+    }
+    return MB_SQRT(acc / (mb_real)(2 * n));
+}
+#endif
+
+static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, nnz = s->nnz;
@@ -141,7 +164,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
         p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
     }
-    int it, conv = 0, stall = 0, refresh = full || !s->p.newton_reuse;
+    int it, conv = 0, stall = 0, grow = 0, refresh = full || !s->p.newton_reuse;
     mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
     *stale_used = 0;
     s->fact_valid = 0;
@@ -211,6 +234,10 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
+        /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
+         * settled) mean divergence; stop now and let the step be retried smaller */
+        grow = ny_prev > 0 && ny > ny_prev ? grow + 1 : 0;
+        if (adapt && it >= 3 && grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
         ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }
         if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
@@ -224,6 +251,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         /* Far from converged (last correction above NEWTON_FAR of the state's size): diverging,
          * not merely slow; never continue silently from there. */
         mb_real ys = 1 + nrminf(2 * n, s->z);
+#if MBI_F4A
+        if (adapt) ys = trap_wnorm(s, dq, dp, 1) <= NEWTON_KEEP ? MB_R(1e30) : 0;
+#endif
         if (s->p.strict_newton || ny > NEWTON_FAR * ys) return MB_ERR_NEWTON;
         return MB_EVENT_NEWTON_MAXITER;
     }
@@ -255,7 +285,8 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     s->t = t_old;
 }
 
-static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+/* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored. */
+static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 {
     int nc = s->nc;
     mb_real t_old = s->t, *sig_old = s->tm[2];
@@ -263,7 +294,7 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
     int st, stale = 0;
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
-        st = trap_step(s, h, full, &stale);
+        st = trap_step(s, h, full, &stale, adapt);
         if (st >= 0) {                  /* energies must be finite too */
             mb_real e[3];
             s->m->energy(s->m, t_old + h, s->z, s->v, e);
@@ -280,12 +311,44 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
     if (st < 0) {                       /* restore the last good step */
         trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
-        return st;
     }
+    return st;
+}
+
+/* The trial step of h ending at t_new is taken: time, the predictor's history, sigma reset;
+ * adaptive: the position history and sigma re-referenced to zero (see step control). */
+static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
+{
+    int nc = s->nc;
     s->t = t_new;
     copy(2 * s->n, s->ydp, s->yd);      /* [v; pdot] at the step's start: AB2's history */
+#if MBI_F4A
+    if (adapt) {                        /* q at t_k-1, t_k-2 for the error estimate */
+        mb_real *t = s->qh2;
+        s->qh2 = s->qh1;
+        s->qh1 = t;
+        copy(s->n, s->qh1, s->zk);
+        s->h_prev2 = s->h_prev;
+        if (s->nqh < 2) s->nqh++;
+    }
+#else
+    (void)adapt;
+#endif
     s->h_prev = h;
     s->nhist = 1;
+#if MBI_F4A
+    if (adapt) {   /* the shift of the sigma reset, every step: p = M v + Phi_q^T sigma with sigma
+                    * the impulse of this step only (the history keeps the AB2 predictor) */
+        const mb_model *m = s->m;
+        m->phi_q(m, s->t, s->z, s->Pq);
+        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+        zero(nc, s->sig);
+        return st;
+    }
+#endif
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
         const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
         m->phi_q(m, s->t, s->z, s->Pq);
@@ -302,5 +365,127 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
     return st;
 }
 
-const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid};
+static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+{
+    int st = trap_attempt(s, h, 0);
+    return st < 0 ? st : trap_accept(s, h, t_new, st, 0);
+}
+
+#if MBI_F4A
+/* ------------------------------------------------------------------ step control
+ * Milne's device (PRADIS seed, steps 6-8: the local error from the difference of an explicit
+ * prediction and the implicit solution), on the positions:
+ * - Prediction q^P: the quadratic through the last three accepted positions q_k-2, q_k-1, q_k
+ *   (steps h2, h1), extrapolated to t_k + h. Its error is q3 h (h + h1) (h + h1 + h2) / 6 +
+ *   O(h^4) (q3: the third derivative), the trapezoid's -h^3 q3 / 12, so the trapezoid's local
+ *   error is -C (q^C - q^P) with C = (h^3 / 12) / (h (h + h1) (h + h1 + h2) / 6 + h^3 / 12)
+ *   (1/13 for equal steps).
+ * - Why positions and not the AB2 prediction from the derivatives (the Newton predictor): with
+ *   xi omega h >> 1 the converged velocities carry a component normal to the constraints of
+ *   O(h) (Phi_q v = -2 xi omega Phi, |Phidot| ~ 1e-4 on Andrews) that changes with the step
+ *   size; a derivative-based estimate took it for error and rejected most step increases (the
+ *   bar pendulum of tests/test_f4_adaptive.c, 5 periods, rtol = atol = 1e-6: 218 rejections for
+ *   896 steps against 38 for 859 with positions). Positions satisfy Phi = 0 to ~1e-8 and carry
+ *   none of it.
+ * - Components: the positions only (n), as the seed's GSTIFF ("tracks only displacements");
+ *   momenta and velocities enter the positions one step later. Int Phi (explicit Euler, a
+ *   stabilization term) and sigma~ (the multipliers' integral, the iteration's unknown) are
+ *   excluded. Scaled RMS as dopri5's: atol + rtol max(|q_k,i|, |q_k+1,i|).
+ * - Fewer than three accepted positions (after reset): Euler's prediction q_k + h v_k and the
+ *   seed's first-order estimate |q^C - q^P| / 2 (1.27) with the step exponent 1/2 (1.30): larger
+ *   than the trapezoid's error, so these steps are only ever too careful.
+ * And sigma is re-referenced to zero after every accepted step (trap_accept), the shift the
+ * sigma reset (6.3.4) makes: an exact symmetry of 5.30-5.32 (p -= Phi_q^T sigma, pdot -=
+ * Phidot_q^T sigma), not one of the discretization, whose trapezoid error of Phi_q^T sigma is
+ * O(h^3 |sigma|) per step. sigma = Int lambda grows without bound where a reaction keeps its sign
+ * (gravity), and with a constant step those errors telescope; with a varying one they do not:
+ * on that pendulum (rtol 1e-6) the angle after 5 periods was off by 5.1e-2 rad without the
+ * shift (773 steps) and 8.7e-4 with it (859 steps). A constant step does better still (3.5e-5
+ * with 900 steps): the trapezoid's local errors largely cancel along a constant-step run, and
+ * a varying step, as any local error control makes it, keeps less of that (docs/formulations.md). */
+static mb_real trap_error(mb_sim *s, mb_real h)
+{
+    int n = s->n;
+    mb_real *eq = s->tn[0], coef, acc = 0;
+    const mb_real *qk = s->zk, *q = s->z;
+    if (s->nqh >= 2) {
+        mb_real h1 = s->h_prev, h2 = s->h_prev2, h3 = h * h * h;
+        coef = (h3 / 12) / (h * (h + h1) * (h + h1 + h2) / 6 + h3 / 12);
+        for (int i = 0; i < n; i++) {   /* Newton's divided differences */
+            mb_real d1 = (qk[i] - s->qh1[i]) / h1, d0 = (s->qh1[i] - s->qh2[i]) / h2;
+            eq[i] = q[i] - (qk[i] + h * d1 + h * (h + h1) * (d1 - d0) / (h1 + h2));
+        }
+    } else {
+        coef = MB_R(0.5);
+        for (int i = 0; i < n; i++) eq[i] = q[i] - (qk[i] + h * s->yd[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        mb_real a = MB_FABS(qk[i]), b = MB_FABS(q[i]);
+        mb_real e = coef * eq[i] / (s->p.atol + s->p.rtol * (a > b ? a : b));
+        acc += e * e;
+    }
+    mb_real err = MB_SQRT(acc / (mb_real)n);
+    return isfinite(err) ? err : MB_R(1e30);
+}
+
+/* Step factors: safety 0.9, growth at most 5, shrink at least 0.2 per trial, 0.25 after a
+ * failed Newton iteration; no growth right after a rejection. */
+#define ADAPT_SAFETY MB_R(0.9)
+#define ADAPT_FACMAX MB_R(5.0)
+#define ADAPT_FACMIN MB_R(0.2)
+#define ADAPT_NEWTON_SHRINK MB_R(0.25)
+
+static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+{
+    mb_real t_start = s->t, rem = t_stop - s->t;
+    /* the minimum step as dopri5's: below 16 eps |t| the step no longer discretizes time */
+    mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
+    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
+    int lastfail = 0, rejected = 0;
+    for (;;) {
+        mb_real h = s->h_next;
+        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+        int last = 0;
+        if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
+        else if (h > rem / 2) h = rem / 2;    /* two equal steps land on t_stop: no sliver */
+        long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
+        int order2 = s->nqh >= 2;
+        int st = trap_attempt(s, h, 1);
+        mb_real err = MB_R(1e30), fac = ADAPT_NEWTON_SHRINK;
+        if (st >= 0) {
+            err = trap_error(s, h);
+            fac = err > 0 ? ADAPT_SAFETY * MB_POW(err, order2 ? -MB_R(1.0) / 3 : -MB_R(0.5)) : ADAPT_FACMAX;
+            if (fac > ADAPT_FACMAX) fac = ADAPT_FACMAX;
+            if (fac < ADAPT_FACMIN) fac = ADAPT_FACMIN;
+        } else {
+            lastfail = st;
+        }
+        if (st >= 0 && err <= 1) {
+            if (rejected && fac > 1) fac = 1;
+            if (!last) s->h_next = h * fac;
+            *h_taken = h;
+            return trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
+        }
+        if (st >= 0) {                  /* converged, error too large: back to the start */
+            trap_restore(s, t_start, s->tm[2]);
+            s->fact_valid = 0;
+            fac = fac < 1 ? fac : MB_R(0.5);
+        }
+        s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */
+        s->mon.newton_roundoff = nr;
+        s->mon.rejected++;
+        rejected = 1;
+        s->h_next = h * fac;
+        if (s->h_next < hmin) return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
+    }
+}
+#endif
+
+const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid,
+#if MBI_F4A
+                                         step_trapezoid_adaptive
+#else
+                                         NULL
+#endif
+};
 #endif /* MBI_F4 */

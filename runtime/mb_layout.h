@@ -27,15 +27,16 @@
 #define MB_L_NSCR(F, FJ, LS, N, NC)                                                           \
     MB_L_MAX(MB_L_IF(LS, MB_L_NMAX(N, NC) * MB_L_NMAX(N, NC)), MB_L_IF(MB_L_F4(F) && (FJ), 2 * (N) * (N)))
 
-/* MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
+/* MB_LAYOUT(R, J, F, I, FJ, LS, AD, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
  * block of mb_real and J(field, count) for each block of int, in layout order, for formulation
- * F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), N coordinates, NC
+ * F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), F4's step control AD (0/1:
+ * mb_params.adaptive with the trapezoid; its position history), N coordinates, NC
  * constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and dQ/dv, NLS and NLA entries in the
  * plan's L of S and of A (mb_model.h: mb_plan). A block of count 0 is not used by F (its pointer
  * is NULL). Not listed: S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz
  * (FSAL), and F4 keeps its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton
  * temporaries, free then). */
-#define MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA)                            \
+#define MB_LAYOUT(R, J, F, I, FJ, LS, AD, N, NC, PQ, DQ, DV, NLS, NLA)                        \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -64,6 +65,7 @@
     R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
+    R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))              \
     R(FS, (NC) + (NLS)) R(FA, MB_L_IF(MB_L_ALF(F), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA)))       \
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
@@ -75,7 +77,7 @@
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
-#define MB_LAYOUT_BYTES(F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, AD, N, NC, PQ, DQ, DV, NLS, NLA) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, AD, N, NC, PQ, DQ, DV, NLS, NLA))
 
 #endif /* MB_LAYOUT_H */

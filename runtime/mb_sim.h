@@ -19,6 +19,9 @@ enum {
 enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3 };
 /* The adaptive (error-controlled) integrators: dopri5 and Hairer's DOP853. */
 #define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853)
+/* Whether a run with parameters *p controls its step: the adaptive integrators, and F4's
+ * trapezoid with p->adaptive set. Such a run lands on the t_stop of every mb_sim_step. */
+#define MB_PARAMS_ADAPTIVE(p) (MB_ADAPTIVE((p)->integrator) || ((p)->integrator == MB_TRAPEZOID && (p)->adaptive))
 
 /* Linear-system back ends (docs/linear-systems.md). Every matrix is assembled into the model's
  * plan storage (mb_model.h: mb_plan); the back end factors it. */
@@ -51,11 +54,13 @@ typedef struct mb_linsys_ops {
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
     int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID */
-    mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5 */
-    mb_real rtol, atol;     /* dopri5 error tolerances (per component: atol + rtol |y|) */
-    mb_real h_min;          /* dopri5: a smaller trial step is MB_ERR_STEP_UNDERFLOW; 0: auto,
-                               16 eps max(|t|, |t_stop|) (stage times no longer resolved) */
-    mb_real h_max;          /* dopri5: largest step, 0: unlimited */
+    mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5, dop853
+                               and the adaptive trapezoid */
+    mb_real rtol, atol;     /* tolerances of the adaptive runs (per component: atol + rtol |y|) */
+    mb_real h_min;          /* adaptive runs: a smaller trial step is MB_ERR_STEP_UNDERFLOW (or the
+                               failure that shrank it); 0: auto, 16 eps max(|t|, |t_stop|) (stage
+                               times no longer resolved) */
+    mb_real h_max;          /* adaptive runs: largest step, 0: unlimited */
     mb_real alpha;          /* penalty factor (F3, F4) */
     mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
     mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4) */
@@ -80,6 +85,10 @@ typedef struct mb_params {
                                too far off in the mass-dominated directions, so reuse costs
                                more iterations than the factorizations it saves */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
+    int adaptive;           /* F4 (trapezoid): 1 controls the step by rtol/atol (local error from
+                               the difference of the Adams-Bashforth 2 prediction and the
+                               converged step, docs/formulations.md); a step whose Newton
+                               iteration fails is retried smaller. 0 (default): fixed step h */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -92,7 +101,7 @@ typedef struct mb_monitor {
     mb_real phid_norm;       /* |Phi_q v + Phi_t|_2 */
     mb_real sigma_norm;      /* |sigma|_2 (F2: sigma of 5.17, F3/F4: sigma~); 0 for F1 */
     mb_real max_energy_dev, max_phi, max_phid, max_sigma; /* maxima of the absolute values */
-    long steps, rejected;    /* accepted and (dopri5) rejected steps */
+    long steps, rejected;    /* accepted and (adaptive runs) rejected steps */
     long evals;              /* right-hand side evaluations (explicit) */
     long newton_iters;       /* F4 Newton iterations (linear solves) */
     long alf_iters;          /* F3 sigma iterations (also F4's start-up evaluation) */
@@ -119,6 +128,8 @@ typedef struct mb_sim {
     int have_f;              /* f at the current state is cached in fz */
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2) */
     mb_real h_prev;          /* F4: that step's size */
+    int nqh;                 /* F4 adaptive: accepted positions held in qh1, qh2 (0..2) */
+    mb_real h_prev2;         /* F4 adaptive: the step before h_prev */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
     /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
@@ -127,7 +138,7 @@ typedef struct mb_sim {
     mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
-    mb_real *k[12], *ztmp, *zold, *zk, *yd, *ydp;
+    mb_real *k[12], *ztmp, *zold, *zk, *yd, *ydp, *qh1, *qh2;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
     mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
@@ -166,9 +177,10 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
  * *iters receives the Newton iterations. Returns MB_OK, MB_ERR_ASSEMBLY_POS/_VEL. */
 int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
 
-/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, retried until
- * accepted), never past t_stop (the step is shortened to land on it exactly). Returns MB_OK,
- * a positive event (the step was taken) or a failure (state left at the last good step). */
+/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, the adaptive
+ * trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
+ * exactly). Returns MB_OK, a positive event (the step was taken) or a failure (state left at
+ * the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
 /* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
@@ -179,8 +191,8 @@ const mb_real *mb_sim_get_v(const mb_sim *s);
 const mb_real *mb_sim_get_p(const mb_sim *s);
 const mb_real *mb_sim_get_sigma(const mb_sim *s);
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
-/* The step the next mb_sim_step tries: the adaptive trial step for dopri5 (it changes with
- * every accepted or rejected step), p.h for the fixed-step integrators. */
+/* The step the next mb_sim_step tries: the adaptive trial step of an adaptive run
+ * (MB_PARAMS_ADAPTIVE; it changes with every accepted or rejected step), p.h for fixed steps. */
 mb_real mb_sim_get_h(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";

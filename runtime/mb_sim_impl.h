@@ -68,6 +68,9 @@
 #ifndef MB_WITH_FULL_JACOBIAN      /* F4's optional second-derivative Newton terms */
 #define MB_WITH_FULL_JACOBIAN 1
 #endif
+#ifndef MB_WITH_TRAPEZOID_ADAPTIVE /* F4's step control (mb_params.adaptive) */
+#define MB_WITH_TRAPEZOID_ADAPTIVE 1
+#endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
 #define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
@@ -80,6 +83,7 @@
 #define MBI_DOP853 (MB_WITH_DOP853 && MBI_EXPLICIT)
 #define MBI_ADAPTIVE (MBI_DOPRI5 || MBI_DOP853)
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
+#define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
 #define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4)
@@ -145,6 +149,9 @@ typedef struct mbi_form {
      * at t_new (restored on failure; the monitor is not advanced). */
     int (*start)(mb_sim *s, mb_real t0);
     int (*step)(mb_sim *s, mb_real h, mb_real t_new);
+    /* implicit, optional: one error-controlled step towards t_stop (p.adaptive), rejected trials
+     * retried inside; *h_taken the accepted step (restored on failure; monitor not advanced). */
+    int (*step_adaptive)(mb_sim *s, mb_real t_stop, mb_real *h_taken);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;

@@ -51,9 +51,12 @@ static void usage(FILE *f)
         "  --integrator I    rk4 | dopri5 | dop853 | trapezoid (default: trapezoid for alf-trapezoid,\n"
         "                    rk4 otherwise)\n"
         "  --h S             step (rk4, trapezoid) or output interval and first step (dopri5,\n"
-        "                    dop853)\n"
+        "                    dop853, the adaptive trapezoid)\n"
         "  --t-end S         end time\n"
-        "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8)\n"
+        "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
+        "                    either one switches on its step control (local error of the\n"
+        "                    positions; a step whose Newton iteration fails is retried smaller;\n"
+        "                    see docs/formulations.md); without them its step is fixed h\n"
         "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
         "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
         "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
@@ -76,7 +79,8 @@ static void usage(FILE *f)
 
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates every K-th step\n"
-        "  --every K         CSV row every K steps (outputs for dopri5, dop853), default 1\n"
+        "  --every K         CSV row every K steps; adaptive runs: every K-th output time k h\n"
+        "                    (steps land on them), default 1\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n",
         model->name, model->name);
@@ -376,8 +380,10 @@ int main(int argc, char **argv)
     if (o_omega >= 0) p.omega = (mb_real)o_omega;
     if (o_tol > 0) p.tol = (mb_real)o_tol;
     if (o_maxit > 0) p.max_iter = o_maxit;
+    /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
+    if (p.integrator == MB_TRAPEZOID && (o_rtol > 0 || o_atol > 0)) p.adaptive = 1;
     if (o_maxsteps > 0) p.max_steps = o_maxsteps;
-    else if (!MB_ADAPTIVE(p.integrator) && t_end / h + 2 > (double)p.max_steps)
+    else if (!MB_PARAMS_ADAPTIVE(&p) && t_end / h + 2 > (double)p.max_steps)
         p.max_steps = (long)(t_end / h) + 2;   /* the default never cuts a fixed-step run short */
     if (o_sreset >= 0) p.sigma_reset = (mb_real)o_sreset;
     if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
@@ -471,7 +477,7 @@ int main(int argc, char **argv)
         mb_real te = (mb_real)t_end;
         while (mb_sim_get_t(&sim) < te) {
             mb_real target = te;
-            if (MB_ADAPTIVE(p.integrator)) {   /* output grid t = k h */
+            if (MB_PARAMS_ADAPTIVE(&p)) {   /* output grid t = k h */
                 target = (mb_real)((double)(out_k + 1) * h);
                 if (target > te || te - target < (mb_real)(1e-9 * h)) target = te;
             }
@@ -489,7 +495,7 @@ int main(int argc, char **argv)
             }
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&sim));
-            int at_out = !MB_ADAPTIVE(p.integrator) || mb_sim_get_t(&sim) >= target;
+            int at_out = !MB_PARAMS_ADAPTIVE(&p) || mb_sim_get_t(&sim) >= target;
             if (at_out) out_k++;
             if (csv && at_out && (out_k % every == 0 || mb_sim_get_t(&sim) >= te)) row(csv, &sim, pts);
         }
