@@ -2621,9 +2621,9 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
     const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0)));
-    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0)));
-    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
+    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0)));
+    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0)));
+    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
@@ -2640,29 +2640,29 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
     const mb_real t5 = MB_HYPOT(t3, t4);
-    const mb_real t6 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    const mb_real t6 = (t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0));
     const mb_real t7 = t6*t6;
     const mb_real t8 = t5 - MB_R(0.07785);
-    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
-    const mb_real t9 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
+    const mb_real t9 = (t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0));
     const mb_real t10 = t6*t9;
-    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_R(0.0) ? -t10/t5 : MB_R(0.0)));
+    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_LEN_TINY ? -t10/t5 : MB_R(0.0)));
     out[1] = t11;
     const mb_real t12 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t13 = (t5 > MB_R(0.0) ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
+    const mb_real t13 = (t5 > MB_LEN_TINY ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
     const mb_real t14 = t6*t13;
-    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_R(0.0) ? (t12 - t14)/t5 : MB_R(0.0)));
+    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_LEN_TINY ? (t12 - t14)/t5 : MB_R(0.0)));
     out[2] = t15;
     out[3] = t11;
     const mb_real t16 = t9*t9;
-    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
+    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
     const mb_real t17 = t9*t13;
-    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_R(0.0) ? (t2 - t17)/t5 : MB_R(0.0)));
+    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_LEN_TINY ? (t2 - t17)/t5 : MB_R(0.0)));
     out[5] = t18;
     out[6] = t15;
     out[7] = t18;
     const mb_real t19 = t13*t13;
-    const mb_real t20 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
+    const mb_real t20 = (t5 > MB_LEN_TINY ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
     out[8] = -MB_R(4530.0)*(t19 + t8*t20);
 }
 
@@ -2949,12 +2949,12 @@ void andrews_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, c
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
     const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    const mb_real t7 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    const mb_real t7 = (t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0));
     force[18] = -MB_R(4530.0)*(t6*t7);
-    const mb_real t8 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    const mb_real t8 = (t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0));
     force[19] = -MB_R(4530.0)*(t6*t8);
     const mb_real t9 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t10 = (t5 > MB_R(0.0) ? (-(t3*t9) - t2*t4)/t5 : MB_R(0.0));
+    const mb_real t10 = (t5 > MB_LEN_TINY ? (-(t3*t9) - t2*t4)/t5 : MB_R(0.0));
     force[20] = -MB_R(4530.0)*(t6*t10);
     phi_q_dot[0] = MB_R(0.0);
     const mb_real t11 = v[2]*MB_COS(q[2]);
@@ -3041,23 +3041,23 @@ void andrews_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, c
     phi_q_dot[62] = MB_R(0.0);
     phi_q_dot[63] = -(v[20]*(t22 - MB_R(0.01874)*t0));
     const mb_real t31 = t7*t7;
-    dq_dq[0] = -MB_R(4530.0)*(t31 + t6*(t5 > MB_R(0.0) ? (MB_R(1.0) - t31)/t5 : MB_R(0.0)));
+    dq_dq[0] = -MB_R(4530.0)*(t31 + t6*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t31)/t5 : MB_R(0.0)));
     const mb_real t32 = t7*t8;
-    const mb_real t33 = -MB_R(4530.0)*(t32 + t6*(t5 > MB_R(0.0) ? -t32/t5 : MB_R(0.0)));
+    const mb_real t33 = -MB_R(4530.0)*(t32 + t6*(t5 > MB_LEN_TINY ? -t32/t5 : MB_R(0.0)));
     dq_dq[1] = t33;
     const mb_real t34 = t7*t10;
-    const mb_real t35 = -MB_R(4530.0)*(t34 + t6*(t5 > MB_R(0.0) ? (t9 - t34)/t5 : MB_R(0.0)));
+    const mb_real t35 = -MB_R(4530.0)*(t34 + t6*(t5 > MB_LEN_TINY ? (t9 - t34)/t5 : MB_R(0.0)));
     dq_dq[2] = t35;
     dq_dq[3] = t33;
     const mb_real t36 = t8*t8;
-    dq_dq[4] = -MB_R(4530.0)*(t36 + t6*(t5 > MB_R(0.0) ? (MB_R(1.0) - t36)/t5 : MB_R(0.0)));
+    dq_dq[4] = -MB_R(4530.0)*(t36 + t6*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t36)/t5 : MB_R(0.0)));
     const mb_real t37 = t8*t10;
-    const mb_real t38 = -MB_R(4530.0)*(t37 + t6*(t5 > MB_R(0.0) ? (t2 - t37)/t5 : MB_R(0.0)));
+    const mb_real t38 = -MB_R(4530.0)*(t37 + t6*(t5 > MB_LEN_TINY ? (t2 - t37)/t5 : MB_R(0.0)));
     dq_dq[5] = t38;
     dq_dq[6] = t35;
     dq_dq[7] = t38;
     const mb_real t39 = t10*t10;
-    const mb_real t40 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t9*t9) - (t4*t9 - t2*t2) - t39)/t5 : MB_R(0.0));
+    const mb_real t40 = (t5 > MB_LEN_TINY ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t9*t9) - (t4*t9 - t2*t2) - t39)/t5 : MB_R(0.0));
     dq_dq[8] = -MB_R(4530.0)*(t39 + t6*t40);
 }
 
