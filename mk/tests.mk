@@ -40,8 +40,10 @@ $(eval $(call GEN_INTO,$(BUILD)/gen_f4,models/chain.lua,pendulum1,-D N=1 --name 
 F4A_MODELS := $(BUILD)/gen_f4/pendulum1.c generated/andrews.c generated/parallelogram_chain.c
 $(BUILD)/test_f4_adaptive: $(call obj,host,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_host)
 	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_f4_adaptive_san: $(call obj,san,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
 
-TEST_PROGS += $(BUILD)/test_f4_adaptive
+TEST_PROGS += $(BUILD)/test_f4_adaptive $(BUILD)/test_f4_adaptive_san
 TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton_fd $(BUILD)/test_runtime_linalg \
               $(BUILD)/test_runtime $(BUILD)/test_physics $(BUILD)/test_physics_builtin \
               $(BUILD)/test_physics_float $(BUILD)/test_runtime_san $(BUILD)/test_physics_san
