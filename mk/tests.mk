@@ -34,6 +34,16 @@ $(BUILD)/test_physics_float: $(call RT_TEST,float,test_physics,)
 $(BUILD)/test_physics_san: $(call RT_TEST,san,test_physics,$(RT_GEN))
 	$(call link,san,$(RT_LIBS))
 
+# F4's step control and singular passages (tests/test_f4_adaptive.c): the bar pendulum is the
+# chain with one link (a closed-form period), generated into $(BUILD) under its own name
+$(eval $(call GEN_INTO,$(BUILD)/gen_f4,models/chain.lua,pendulum1,-D N=1 --name pendulum1))
+F4A_MODELS := $(BUILD)/gen_f4/pendulum1.c generated/andrews.c generated/parallelogram_chain.c
+$(BUILD)/test_f4_adaptive: $(call obj,host,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_f4_adaptive_san: $(call obj,san,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
+
+TEST_PROGS += $(BUILD)/test_f4_adaptive $(BUILD)/test_f4_adaptive_san
 TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton_fd $(BUILD)/test_runtime_linalg \
               $(BUILD)/test_runtime $(BUILD)/test_physics $(BUILD)/test_physics_builtin \
               $(BUILD)/test_physics_float $(BUILD)/test_runtime_san $(BUILD)/test_physics_san
