@@ -5,6 +5,7 @@
  * right-looking elimination and the assembly maps of every product term (mb_plan, mb_model.h).
  * Layer: host side, used by mbgen (emitted as const data) and the generic evaluator (built at
  * initialization); allocates, never prints. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <amd.h>
@@ -19,6 +20,7 @@ typedef struct { int *v; int n, cap; } ilist;
 static int push(ilist *l, int x)
 {
     if (l->n == l->cap) {
+        if (l->cap > INT_MAX / 2) return 0;   /* a plan this large fails instead of overflowing */
         int cap = l->cap ? 2 * l->cap : 16;
         int *v = realloc(l->v, sizeof(int) * (size_t)cap);
         if (!v) return 0;
