@@ -94,19 +94,24 @@ bench-profile: $(BUILD)/bench_generic
 	done
 
 # make bench-ordering: natural, AMD and METIS orderings of S and A (tests/bench_ordering.c) on
-# the shipped models and scaled ones (chains, ladders of closed loops, square nets; the
-# parallelogram chain too when models/parallelogram_chain.lua exists), from the generator's data
-# files -> results/ordering.txt. Installs libmetis-dev (scripts/deps.sh metis); not a test.
+# the shipped models and scaled ones (chains, ladders of closed loops, the four-bar chain of
+# issue 11, square nets; the parallelogram chain too when models/parallelogram_chain.lua
+# exists), from the generator's data files -> results/ordering.txt. Installs libmetis-dev
+# (scripts/deps.sh metis); not a test.
 ORD_SHIPPED := andrews chain double_pendulum slider_crank fourbar_singular
 ORD_DIR     := $(BUILD)/ordering
-# scaled models: the chain, a ladder of N square loops (closed chains), a square net of K x K cells
-ORD_CHAIN_N  := 10 100 1000
-ORD_LADDER_N := 10 100 500
-ORD_PCHAIN_N := $(if $(wildcard models/parallelogram_chain.lua),10 100 500)
-ORD_NET_K    := 4 8 16 24 30
-ORD_NAMES    := $(ORD_CHAIN_N:%=chain%) $(ORD_LADDER_N:%=ladder%) $(ORD_PCHAIN_N:%=parallelogram_chain%) $(ORD_NET_K:%=net%)
+# scaled models: the chain, a ladder of N square loops and the four-bar chain (closed chains), a
+# square net of K x K cells
+ORD_CHAIN_N   := 10 100 1000
+ORD_LADDER_N  := 10 100 500
+ORD_FOURBAR_N := 10 100
+ORD_PCHAIN_N  := $(if $(wildcard models/parallelogram_chain.lua),10 100 500)
+ORD_NET_K     := 4 8 16 24 30
+ORD_NAMES     := $(ORD_CHAIN_N:%=chain%) $(ORD_LADDER_N:%=ladder%) $(ORD_FOURBAR_N:%=fourbar_chain%) \
+                 $(ORD_PCHAIN_N:%=parallelogram_chain%) $(ORD_NET_K:%=net%)
 $(foreach n,$(ORD_CHAIN_N),$(eval $(call GEN_INTO,$(ORD_DIR),models/chain.lua,chain$(n),-D N=$(n) --name chain$(n))))
 $(foreach n,$(ORD_LADDER_N),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/ladder.lua,ladder$(n),-D N=$(n) --name ladder$(n))))
+$(foreach n,$(ORD_FOURBAR_N),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/fourbar_chain.lua,fourbar_chain$(n),-D N=$(n) --name fourbar_chain$(n))))
 $(foreach n,$(ORD_PCHAIN_N),$(eval $(call GEN_INTO,$(ORD_DIR),models/parallelogram_chain.lua,parallelogram_chain$(n),-D N=$(n) --name parallelogram_chain$(n))))
 $(foreach k,$(ORD_NET_K),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/net.lua,net$(k),-D K=$(k) --name net$(k))))
 ORD_DATA    := $(ORD_SHIPPED:%=generated/%_data.c) $(ORD_NAMES:%=$(ORD_DIR)/%_data.c)
