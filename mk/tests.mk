@@ -70,3 +70,21 @@ TEST_PROGS   += $(BUILD)/test_dense $(BUILD)/test_dense_float
 TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
+
+# METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
+# MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
+# mbgen and every other program keep the planner without it. metis.flags remembers whether
+# METIS was there, so the object is rebuilt when libmetis-dev comes or goes.
+METIS_FLAGS := $(if $(wildcard /usr/include/metis.h),-DMBP_WITH_METIS)
+METIS_LIBS  := $(if $(METIS_FLAGS),-lmetis)
+$(eval $(call RT_VARIANT,metis,$(OPT) $(METIS_FLAGS)))
+.PHONY: metis-flags-check
+$(BUILD)/metis.flags: metis-flags-check
+	@mkdir -p $(@D)
+	@echo '$(METIS_FLAGS)' | cmp -s - $@ || echo '$(METIS_FLAGS)' > $@
+$(BUILD)/o/metis/generator/mb_plan_build.o: $(BUILD)/metis.flags
+PLAN_METIS := $(BUILD)/o/metis/generator/mb_plan_build.o
+# the METIS order against AMD on Andrews and a 300-link chain (skipped, with a message, without METIS)
+$(BUILD)/test_ordering: $(call obj,host,tests/test_ordering.c generated/andrews.c runtime/mb_sparse.c) $(PLAN_METIS)
+	$(call link,host,-lamd $(METIS_LIBS) -lm)
+TEST_PROGS += $(BUILD)/test_ordering
