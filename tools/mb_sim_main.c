@@ -29,19 +29,10 @@ extern const mb_model CAT(MB_MODEL, _generic_model);
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
 #define LINSYS_KLU 100   /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 
-/* Per-model defaults: the thesis' parameters where it gives them (6.1, 6.2, 6.3). */
-typedef struct {
-    const char *name;
-    double t_end, h;
-    double f1_xi, f1_w, f2_xi, f2_w, f3_a, f3_xi, f3_w, f4_a, f4_xi, f4_w;
-} model_defaults;
-static const model_defaults defaults_table[] = {
-    {"double_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {"fixture_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {"andrews", 0.05, 1e-5, 1, 100, 1, 100, 1e8, 1e4, 1, 1e8, 1e4, 1},
-    {"oscillator_1dof", 0.1, 1e-4, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {NULL, 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},   /* any other model */
-};
+/* The defaults: the model file's run settings (its simulate { ... } block, mb_model.preset,
+ * docs/model-language.md), else mb_params_default's and T_END_DEFAULT; options override them.
+ * The preset is the generated descriptor's, also with --eval generic. */
+#define T_END_DEFAULT 5.0
 
 static void usage(FILE *f)
 {
@@ -338,11 +329,13 @@ int main(int argc, char **argv)
 {
     rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
     model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
-    const model_defaults *md = defaults_table;
-    while (md->name && strcmp(md->name, model->name) != 0) md++;
+    const mb_preset *pr = model->preset;
+    mb_params p;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
     int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
     const char *out = NULL, *every_arg = NULL;
-    double h = md->h, t_end = md->t_end, v, o_warn[4] = {-1, -1, -1, -1};
+    double h = pr && pr->h > 0 ? pr->h : (double)p.h;
+    double t_end = pr && pr->t_end > 0 ? pr->t_end : T_END_DEFAULT, v, o_warn[4] = {-1, -1, -1, -1};
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
@@ -452,15 +445,16 @@ int main(int argc, char **argv)
     }
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
     if (out && stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", out, "exists and is not a regular file");
-    mb_params p;
     mb_params_default(&p, form);
     if (integ >= 0) p.integrator = integ;
     p.h = (mb_real)h;
-    switch (form) {
-    case MB_BAUMGARTE: p.xi = (mb_real)md->f1_xi; p.omega = (mb_real)md->f1_w; break;
-    case MB_CANONICAL: p.xi = (mb_real)md->f2_xi; p.omega = (mb_real)md->f2_w; break;
-    case MB_ALF_EXPLICIT: p.alpha = (mb_real)md->f3_a; p.xi = (mb_real)md->f3_xi; p.omega = (mb_real)md->f3_w; break;
-    default: p.alpha = (mb_real)md->f4_a; p.xi = (mb_real)md->f4_xi; p.omega = (mb_real)md->f4_w; break;
+    if (pr) {   /* the model file's settings for this formulation (those given) */
+        const mb_preset_form *pf = &pr->form[form];
+        if (pf->alpha > 0) p.alpha = (mb_real)pf->alpha;
+        if (pf->xi >= 0) p.xi = (mb_real)pf->xi;
+        if (pf->omega >= 0) p.omega = (mb_real)pf->omega;
+        if (pf->tol > 0) p.tol = (mb_real)pf->tol;
+        if (pf->max_iter > 0) p.max_iter = pf->max_iter;
     }
     if (o_rtol > 0) p.rtol = (mb_real)o_rtol;
     if (o_atol > 0) p.atol = (mb_real)o_atol;
