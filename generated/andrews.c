@@ -2269,6 +2269,20 @@ static const mb_plan andrews_plan = {
     andrews_s_assemble, andrews_a_assemble
 };
 
+/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
+ * only, left out with MB_OMIT_POINTS. */
+#ifndef MB_OMIT_POINTS
+static const mb_preset andrews_preset = {
+    0.05, 1e-05,
+    {
+        /* baumgarte */ { -1.0, 1.0, 100.0, -1.0, 0 },
+        /* canonical */ { -1.0, 1.0, 100.0, -1.0, 0 },
+        /* alf-explicit */ { 100000000.0, 10000.0, 1.0, -1.0, 0 },
+        /* alf-trapezoid */ { 100000000.0, 10000.0, 1.0, -1.0, 0 }
+    }
+};
+#endif
+
 /* Phi(t, q): constraint residuals [20]. */
 void andrews_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -3242,6 +3256,7 @@ const mb_model andrews_model = {
     .energy = andrews_energy,
 #ifndef MB_OMIT_POINTS
     .points = andrews_points,
+    .preset = &andrews_preset,
 #endif
     .plan = &andrews_plan,
     .eval_kin = andrews_eval_kin,

@@ -28,6 +28,23 @@
 #define ANDREWS_S_NL 58
 #define ANDREWS_A_NL 63
 
+/* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the
+ * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */
+#define ANDREWS_SIM_T_END MB_R(0.05)
+#define ANDREWS_SIM_H MB_R(1e-05)
+#define ANDREWS_SIM_BAUMGARTE_XI MB_R(1.0)
+#define ANDREWS_SIM_BAUMGARTE_OMEGA MB_R(100.0)
+#define ANDREWS_SIM_CANONICAL_XI MB_R(1.0)
+#define ANDREWS_SIM_CANONICAL_OMEGA MB_R(100.0)
+#define ANDREWS_SIM_ALF_EXPLICIT_ALPHA MB_R(100000000.0)
+#define ANDREWS_SIM_ALF_EXPLICIT_XI MB_R(10000.0)
+#define ANDREWS_SIM_ALF_EXPLICIT_OMEGA MB_R(1.0)
+#define ANDREWS_SIM_ALF_TRAPEZOID_ALPHA MB_R(100000000.0)
+#define ANDREWS_SIM_ALF_TRAPEZOID_XI MB_R(10000.0)
+#define ANDREWS_SIM_ALF_TRAPEZOID_OMEGA MB_R(1.0)
+#define ANDREWS_SIM_ALF_TRAPEZOID_FLOAT_ALPHA MB_R(10000.0)
+#define ANDREWS_SIM_ALF_TRAPEZOID_FLOAT_TOL MB_R(1e-07)
+
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
 /* Coordinates: indices into q and v. */

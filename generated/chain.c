@@ -1561,6 +1561,7 @@ const mb_model chain_model = {
     .energy = chain_energy,
 #ifndef MB_OMIT_POINTS
     .points = chain_points,
+    .preset = 0,
 #endif
     .plan = &chain_plan,
     .eval_kin = chain_eval_kin,

@@ -28,6 +28,8 @@
 #define CHAIN_S_NL 16
 #define CHAIN_A_NL 32
 
+/* (the model file has no simulate { ... }: the tools use mb_params_default) */
+
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
 /* Coordinates: indices into q and v. */

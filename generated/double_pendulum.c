@@ -537,6 +537,20 @@ static const mb_plan double_pendulum_plan = {
     double_pendulum_s_assemble, double_pendulum_a_assemble
 };
 
+/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
+ * only, left out with MB_OMIT_POINTS. */
+#ifndef MB_OMIT_POINTS
+static const mb_preset double_pendulum_preset = {
+    5.0, 0.001,
+    {
+        /* baumgarte */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* canonical */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-explicit */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-trapezoid */ { -1.0, -1.0, -1.0, -1.0, 0 }
+    }
+};
+#endif
+
 /* Phi(t, q): constraint residuals [4]. */
 void double_pendulum_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -830,6 +844,7 @@ const mb_model double_pendulum_model = {
     .energy = double_pendulum_energy,
 #ifndef MB_OMIT_POINTS
     .points = double_pendulum_points,
+    .preset = &double_pendulum_preset,
 #endif
     .plan = &double_pendulum_plan,
     .eval_kin = double_pendulum_eval_kin,

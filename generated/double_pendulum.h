@@ -28,6 +28,11 @@
 #define DOUBLE_PENDULUM_S_NL 6
 #define DOUBLE_PENDULUM_A_NL 11
 
+/* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the
+ * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */
+#define DOUBLE_PENDULUM_SIM_T_END MB_R(5.0)
+#define DOUBLE_PENDULUM_SIM_H MB_R(0.001)
+
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
 /* Coordinates: indices into q and v. */

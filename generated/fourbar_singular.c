@@ -1300,6 +1300,7 @@ const mb_model fourbar_singular_model = {
     .energy = fourbar_singular_energy,
 #ifndef MB_OMIT_POINTS
     .points = fourbar_singular_points,
+    .preset = 0,
 #endif
     .plan = &fourbar_singular_plan,
     .eval_kin = fourbar_singular_eval_kin,

@@ -278,6 +278,20 @@ static const mb_plan oscillator_1dof_plan = {
     oscillator_1dof_s_assemble, oscillator_1dof_a_assemble
 };
 
+/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
+ * only, left out with MB_OMIT_POINTS. */
+#ifndef MB_OMIT_POINTS
+static const mb_preset oscillator_1dof_preset = {
+    0.1, 0.0001,
+    {
+        /* baumgarte */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* canonical */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-explicit */ { -1.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-trapezoid */ { -1.0, -1.0, -1.0, -1.0, 0 }
+    }
+};
+#endif
+
 /* Phi(t, q): constraint residuals [2]. */
 void oscillator_1dof_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -548,6 +562,7 @@ const mb_model oscillator_1dof_model = {
     .energy = oscillator_1dof_energy,
 #ifndef MB_OMIT_POINTS
     .points = oscillator_1dof_points,
+    .preset = &oscillator_1dof_preset,
 #endif
     .plan = &oscillator_1dof_plan,
     .eval_kin = oscillator_1dof_eval_kin,

@@ -28,6 +28,11 @@
 #define OSCILLATOR_1DOF_S_NL 0
 #define OSCILLATOR_1DOF_A_NL 1
 
+/* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the
+ * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */
+#define OSCILLATOR_1DOF_SIM_T_END MB_R(0.1)
+#define OSCILLATOR_1DOF_SIM_H MB_R(0.0001)
+
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
 /* Coordinates: indices into q and v. */

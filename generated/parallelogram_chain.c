@@ -2213,6 +2213,7 @@ const mb_model parallelogram_chain_model = {
     .energy = parallelogram_chain_energy,
 #ifndef MB_OMIT_POINTS
     .points = parallelogram_chain_points,
+    .preset = 0,
 #endif
     .plan = &parallelogram_chain_plan,
     .eval_kin = parallelogram_chain_eval_kin,

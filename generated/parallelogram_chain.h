@@ -28,6 +28,8 @@
 #define PARALLELOGRAM_CHAIN_S_NL 35
 #define PARALLELOGRAM_CHAIN_A_NL 43
 
+/* (the model file has no simulate { ... }: the tools use mb_params_default) */
+
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
 /* Coordinates: indices into q and v. */

@@ -1102,6 +1102,7 @@ const mb_model slider_crank_model = {
     .energy = slider_crank_energy,
 #ifndef MB_OMIT_POINTS
     .points = slider_crank_points,
+    .preset = 0,
 #endif
     .plan = &slider_crank_plan,
     .eval_kin = slider_crank_eval_kin,

@@ -282,6 +282,47 @@ local function index_macros(uname, D)
 end
 emit.index_macros = index_macros
 
+-- The model's run settings (model.lua: simulate { ... }, M.simulate): the data of
+-- mb_model.preset (runtime/mb_model.h: mb_preset, in double; not given: t_end, h 0, alpha, xi,
+-- omega, tol -1, max_iter 0) and the header's macros <U>_SIM_T_END, <U>_SIM_H,
+-- <U>_SIM_<FORMULATION>_<PARAM> and <U>_SIM_<FORMULATION>_FLOAT_<PARAM> (the given ones only,
+-- as MB_R(...) constants; max_iter an integer) for firmware. Numbers only through sym.literal.
+-- Returns data text (or nil), the descriptor's value, the macro text.
+local SIM_KEYS = { "alpha", "xi", "omega", "tol", "max_iter" }
+local function preset(name, uname, sim)
+    local none = "/* (the model file has no simulate { ... }: the tools use mb_params_default) */"
+    if not sim then return nil, "0", none end
+    local function lit(x) return sym.literal(x) end
+    local macros = { "/* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the\n"
+        .. " * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */" }
+    local function mac(id, v)
+        local text = math.type(v) == "integer" and tostring(v) or sym.cnum(v)
+        macros[#macros + 1] = "#define " .. uname .. "_SIM_" .. id .. " " .. text
+    end
+    if sim.t_end then mac("T_END", sim.t_end) end
+    if sim.h then mac("H", sim.h) end
+    local rows = {}
+    for i, f in ipairs(sim.forms) do
+        local fu = f.name:upper():gsub("-", "_")
+        local r = {}
+        for _, k in ipairs(SIM_KEYS) do
+            local v = f.params[k]
+            if k == "max_iter" then r[#r + 1] = tostring(v or 0)
+            else r[#r + 1] = v and lit(v) or "-1.0" end
+            if v then mac(fu .. "_" .. k:upper(), v) end
+        end
+        for _, k in ipairs(SIM_KEYS) do
+            if f.float[k] then mac(fu .. "_FLOAT_" .. k:upper(), f.float[k]) end
+        end
+        rows[i] = "        /* " .. f.name .. " */ { " .. table.concat(r, ", ") .. " }"
+    end
+    local data = "/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools\n"
+        .. " * only, left out with MB_OMIT_POINTS. */\n#ifndef MB_OMIT_POINTS\n"
+        .. "static const mb_preset " .. name .. "_preset = {\n    " .. lit(sim.t_end or 0) .. ", "
+        .. lit(sim.h or 0) .. ",\n    {\n" .. table.concat(rows, ",\n") .. "\n    }\n};\n#endif"
+    return data, "&" .. name .. "_preset", table.concat(macros, "\n")
+end
+
 -- The version and interface written into the files: digits and dots only (they land in a C
 -- string and an #if), else a generator bug.
 local function checked_version(opts)
@@ -549,6 +590,9 @@ function emit.generate(M, opts)
     end
     -- "const char *const" arrays: the element type above already carries the const
     for i, s in ipairs(data) do data[i] = s:gsub("^static const char %*const", "static const char *const") end
+    local pdata, pval, pmacros = preset(name, uname, M.simulate)
+    if pdata then data[#data + 1] = pdata end
+    vals.PRESET = pval
     vals.DATA = table.concat(data, "\n\n")
     vals.FUNCTIONS = table.concat(functions, "\n")
 
@@ -557,7 +601,7 @@ function emit.generate(M, opts)
         IFACE = iface, INDEX_MACROS = (index_macros(uname, D)),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
-        S_NL = S_NL, A_NL = A_NL,
+        S_NL = S_NL, A_NL = A_NL, PRESET_MACROS = pmacros,
         PROTOTYPES = table.concat(protos, "\n"),
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")

@@ -509,6 +509,77 @@ local function make_env(S)
     S.gravity, S.gravity_line = vec(S, line, "gravity", v, 2), line
   end
 
+  -- simulate { ... }: the model's recommended run settings (docs/model-language.md,
+  -- "Run settings"). Top-level t_end, h and the formulation parameters; a table per
+  -- formulation overrides the latter for that formulation, and its `float` table those of a
+  -- single-precision firmware. Every value is checked here; what is not given stays
+  -- mb_params_default's (the tools' fallback).
+  local SIM_FORMS = { "baumgarte", "canonical", "alf-explicit", "alf-trapezoid" }
+  local SIM_PARAMS = { "alpha", "xi", "omega", "tol", "max_iter" }
+  local function sim_value(line, what, k, v)
+    if k == "max_iter" then
+      if mtype(v) ~= "integer" and not (type(v) == "number" and is_finite(v) and v == math.floor(v)) then
+        S.fail(line, "%s must be an integer, got %s", what,
+               type(v) == "number" and sfmt("%.17g", v) or type(v))
+      end
+      v = math.tointeger(v)
+      if v == nil or v < 1 or v > 1000 then
+        S.fail(line, "%s must be an integer in 1..1000", what)
+      end
+      return v
+    end
+    v = number(S, line, what, v)
+    if k == "xi" or k == "omega" then
+      if v < 0 then S.fail(line, "%s must be >= 0, got %.17g", what, v) end
+    elseif not (v > 0) then
+      S.fail(line, "%s must be > 0, got %.17g", what, v)
+    end
+    return v
+  end
+  local function sim_params(line, what, t, extra)
+    local allowed = {}
+    for _, k in ipairs(SIM_PARAMS) do allowed[k] = true end
+    for k in next, extra or {} do allowed[k] = true end
+    local named = fields(S, line, what, t, allowed, 0)
+    local out = {}
+    for _, k in ipairs(SIM_PARAMS) do
+      if named[k] ~= nil then out[k] = sim_value(line, what .. ": " .. k, k, named[k]) end
+    end
+    return out, named
+  end
+  env.simulate = function(t)
+    local line = S.here()
+    if S.simulate then
+      S.fail(line, "simulate given twice (first at line %d)", S.simulate_line)
+    end
+    local extra = { t_end = true, h = true }
+    for _, f in ipairs(SIM_FORMS) do extra[f] = true end
+    local common, named = sim_params(line, "simulate", t, extra)
+    local sim = { forms = {} }
+    for _, k in ipairs { "t_end", "h" } do
+      if named[k] ~= nil then sim[k] = sim_value(line, "simulate: " .. k, k, named[k]) end
+    end
+    if sim.t_end and sim.h and sim.t_end / sim.h > 2e9 then
+      S.fail(line, "simulate: t_end / h = %.3g steps (at most 2e9)", sim.t_end / sim.h)
+    end
+    for i, f in ipairs(SIM_FORMS) do
+      local own, fl = {}, nil
+      if named[f] ~= nil then
+        local fnamed
+        own, fnamed = sim_params(line, "simulate: " .. f, named[f], { float = true })
+        if fnamed.float ~= nil then
+          fl = sim_params(line, "simulate: " .. f .. ": float", fnamed.float)
+        end
+      end
+      local merged = {}
+      for _, k in ipairs(SIM_PARAMS) do
+        if own[k] ~= nil then merged[k] = own[k] else merged[k] = common[k] end
+      end
+      sim.forms[i] = { name = f, params = merged, float = fl or {} }
+    end
+    S.simulate, S.simulate_line = sim, line
+  end
+
   env.param = function(pname, default)
     local line = S.here()
     check_name(S, line, "parameter", pname)
@@ -783,7 +854,7 @@ local function make_env(S)
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
-  for _, k in ipairs { "name", "gravity", "param", "ground", "assembly", "print", "load",
+  for _, k in ipairs { "name", "gravity", "simulate", "param", "ground", "assembly", "print", "load",
                        "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "revolute",
                        "prismatic", "spring", "rotspring", "force", "torque", "driver" } do
@@ -973,6 +1044,7 @@ local function validate(S)
   tsort(M.params, function(a, b) return a.name < b.name end)
 
   M.gravity = S.gravity or { 0.0, -9.81 }
+  M.simulate = S.simulate
   M.bodies = {}
   for i, b in ipairs(S.bodies) do
     local pts = {}

@@ -84,14 +84,9 @@ endif
 FORMULATION ?= alf-trapezoid
 RUN_ARGS    ?=
 TRACE       ?=
-# Thesis parameters (SPEC.md): per model, then per model and formulation. Others: the
-# simulator's defaults (per model, in mb_sim_main.c). --every 10: one CSV row per 10 steps.
-RUNP_andrews                := --t-end 0.05 --h 1e-5 --every 10
-RUNP_andrews_alf-trapezoid  := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
-RUNP_andrews_alf-explicit   := --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
-RUNP_double_pendulum        := --t-end 5 --h 1e-3 --every 10
-# (keyed by the name the model declares, so they hold for its variants too)
-RUN_OPTS = $(or $(RUNP_$(MODEL_BASE)),--every 10) $(RUNP_$(MODEL_BASE)_$(FORMULATION)) $(RUN_ARGS)
+# The run settings (t_end, h, the formulation's parameters) are the simulator's defaults: the
+# model file's simulate { ... } (docs/model-language.md). --every 10: one CSV row per 10 steps.
+RUN_OPTS = --every 10 $(RUN_ARGS)
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
 
 plots-deps:
@@ -101,13 +96,13 @@ plots-deps:
 run: plots-deps $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-run)
 model-run: model-sim model-anim
-	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) \
+	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
 	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
 
 ## plots-compare: the four formulations on the double pendulum, 5 s (thesis figures 11-13)
 plots-compare: plots-deps
 	@$(MAKE) --no-print-directory $(BUILD)/double_pendulum_sim
-	@BUILD=$(BUILD) RESULTS=$(RESULTS) scripts/plots_compare.sh "$(COMPARE_FORMS)" $(RUNP_double_pendulum)
+	@BUILD=$(BUILD) RESULTS=$(RESULTS) scripts/plots_compare.sh "$(COMPARE_FORMS)" --every 10
 
 ## gallery: make run and plots-compare, then the README's images in docs/img
 gallery:
@@ -124,6 +119,6 @@ validation: $(MODELS:%=$(BUILD)/%_sim)
 $(BUILD)/test_progress: $(call obj,san,tests/test_progress.c tools/mb_progress.c)
 	$(call link,san,-lm)
 TEST_PROGS   += $(BUILD)/test_progress
-TEST_SCRIPTS += tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh
+TEST_SCRIPTS += tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh tests/test_presets.sh
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/andrews_sim $(BUILD)/andrews_anim

@@ -15,6 +15,18 @@
 name "andrews"
 gravity { 0, 0 }
 
+-- Run settings (the simulator's defaults, make run, the firmware example): the thesis' 6.2/6.3,
+-- 0.05 s at h = 1e-5 s; Baumgarte xi = 1, omega = 100; the augmented Lagrangian formulations
+-- alpha = 1e8, xi = 1e4, omega = 1. Single precision cannot carry alpha = 1e8
+-- (docs/embedding.md, "Single precision"): alpha = 1e4, tol = 1e-7 there.
+simulate {
+  t_end = 0.05, h = 1e-5,
+  baumgarte = { xi = 1, omega = 100 },
+  canonical = { xi = 1, omega = 100 },
+  ["alf-explicit"] = { alpha = 1e8, xi = 1e4, omega = 1 },
+  ["alf-trapezoid"] = { alpha = 1e8, xi = 1e4, omega = 1, float = { alpha = 1e4, tol = 1e-7 } },
+}
+
 local beta0 = -0.0617138900142764496   -- rad, crank angle at t = 0 (thesis rounds to -0.062)
 
 ground {

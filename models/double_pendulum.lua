@@ -8,6 +8,9 @@
 
 name "double_pendulum"
 gravity { 0, -9.81 }
+-- Run settings: 5 s at h = 1e-3 s (thesis 6.1); the formulations' parameters are the thesis'
+-- double pendulum values, mb_params_default's.
+simulate { t_end = 5, h = 1e-3 }
 
 local L1, L2 = 1.0, 1.5
 local phi1, phi2 = pi / 4, pi / 2

@@ -10,6 +10,8 @@
 
 name "oscillator_1dof"
 gravity { 0, 0 }
+-- Run settings: 0.1 s at h = 1e-4 s.
+simulate { t_end = 0.1, h = 1e-4 }
 
 local m, k, mu, Q, T = 0.1, 20000, 1000, 1000, 0.2 * pi
 

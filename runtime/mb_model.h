@@ -76,6 +76,19 @@ typedef struct mb_plan {
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
 } mb_plan;
 
+/* A model's recommended run settings: the simulate { ... } block of its model file
+ * (docs/model-language.md, "Run settings"). The tools take them as their defaults (command-line
+ * options override them); the runtime never reads them. In double; a value not given is 0
+ * (t_end, h, max_iter) or -1 (alpha, xi, omega, tol): mb_params_default's then. */
+typedef struct mb_preset_form {
+    double alpha, xi, omega, tol;
+    int max_iter;
+} mb_preset_form;
+typedef struct mb_preset {
+    double t_end, h;            /* end time and step, s */
+    mb_preset_form form[4];     /* per formulation: MB_BAUMGARTE .. MB_ALF_TRAPEZOID (mb_sim.h) */
+} mb_preset;
+
 /* f(t, q) -> out */
 typedef void (*mb_fn_q)(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
 /* f(t, q, v) -> out */
@@ -139,6 +152,8 @@ struct mb_model {
                          mb_real *phi, mb_real *phi_t, mb_real *phi_q, mb_real *force,
                          mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv);
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
+    const mb_preset *preset; /* run settings of the model file, NULL if none; tools only (NULL
+                                with MB_OMIT_POINTS) */
 };
 
 #endif /* MB_MODEL_H */

@@ -6,7 +6,8 @@ set -u
 
 if [ $# -lt 2 ] || [ "$1" = --help ]; then
     echo "usage: scripts/run.sh MODEL FORMULATION [simulator options...]" >&2
-    echo "  env: BUILD (default build), RESULTS (default results), TRACE (point to trace)" >&2
+    echo "  env: BUILD (default build), RESULTS (default results), TRACE (point to trace)," >&2
+    echo "       MODEL_DIR (where MODEL.h is, default generated: the model's step for the labels)" >&2
     exit 2
 fi
 model=$1 form=$2
@@ -39,6 +40,14 @@ fi
 
 # The label says how the curves were made; h comes from the options when given.
 h=$(printf '%s\n' "$@" | awk 'p {h = $0; p = 0} $0 == "--h" {p = 1} END {print h}')  # the last wins
+# else the model's own step (its simulate { ... }: <NAME>_SIM_H in the generated header), in
+# the shorter of %g and exponent form (1e-05 -> 1e-5, 0.001 -> 1e-3)
+hdr=${MODEL_DIR:-generated}/$model.h
+if [ -z "$h" ] && [ -f "$hdr" ]; then
+    h=$(sed -n "s/^#define $(printf '%s' "$model" | tr '[:lower:]' '[:upper:]')_SIM_H MB_R(\([0-9.eE+-]*\))\$/\1/p" "$hdr" |
+        awk 'NF { g = sprintf("%g", $1); e = sprintf("%.0e", $1); sub(/e-0*/, "e-", e); sub(/e\+0*/, "e", e)
+                  if (e + 0 == $1 + 0 && length(e) < length(g)) g = e; print g }')
+fi
 label="$form${h:+, h = $h s}"
 trace_opt=()
 [ -n "${TRACE:-}" ] && trace_opt=(--trace "$TRACE")

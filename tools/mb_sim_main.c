@@ -29,19 +29,10 @@ extern const mb_model CAT(MB_MODEL, _generic_model);
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
 #define LINSYS_KLU 100   /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 
-/* Per-model defaults: the thesis' parameters where it gives them (6.1, 6.2, 6.3). */
-typedef struct {
-    const char *name;
-    double t_end, h;
-    double f1_xi, f1_w, f2_xi, f2_w, f3_a, f3_xi, f3_w, f4_a, f4_xi, f4_w;
-} model_defaults;
-static const model_defaults defaults_table[] = {
-    {"double_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {"fixture_pendulum", 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {"andrews", 0.05, 1e-5, 1, 100, 1, 100, 1e8, 1e4, 1, 1e8, 1e4, 1},
-    {"oscillator_1dof", 0.1, 1e-4, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},
-    {NULL, 5, 1e-3, 10, 10, 10, 1, 1e7, 1, 10, 1e8, 1e4, 1},   /* any other model */
-};
+/* The defaults: the model file's run settings (its simulate { ... } block, mb_model.preset,
+ * docs/model-language.md), else mb_params_default's and T_END_DEFAULT; options override them.
+ * The preset is the generated descriptor's, also with --eval generic. */
+#define T_END_DEFAULT 5.0
 
 static void usage(FILE *f)
 {
@@ -338,20 +329,45 @@ static int cleanup(int rc)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for (parse_args); -1: not given, the default applies. */
+typedef struct cli {
+    int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
+    long o_maxsteps;
+    const char *out, *every_arg;
+    double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
+    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
+} cli;
+
+/* One run: the simulation, its memory and how it went. */
+typedef struct run_state {
+    mb_sim sim;
+    void *work;
+    mb_real *pts;              /* the points of a CSV row */
+    size_t ws;
+    FILE *csv;                 /* the temporary CSV (tmp), NULL without --out */
+    int st, fault;             /* the last status; 1: the run failed (status=error) */
+    double w0;                 /* wall clock at the start */
+} run_state;
+
+/* The options, checked. Returns -1 to go on, else the exit status (--help: 0, a bad option: 2).
+ * The defaults: the model file's run settings (mb_model.preset), else mb_params_default's. */
+static int parse_args(int argc, char **argv, cli *c)
 {
-    rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
-    model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
-    const model_defaults *md = defaults_table;
-    while (md->name && strcmp(md->name, model->name) != 0) md++;
-    int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
-    const char *out = NULL, *every_arg = NULL;
-    double h = md->h, t_end = md->t_end, v, o_warn[4] = {-1, -1, -1, -1};
+    const mb_preset *pr = model->preset;
+    mb_params dflt;
+    double v;
+    mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
+    memset(c, 0, sizeof *c);
+    c->form = MB_ALF_TRAPEZOID;
+    c->integ = c->linsys = c->o_maxit = -1;
+    c->every = 1;
+    c->o_maxsteps = -1;
+    c->h = pr && pr->h > 0 ? pr->h : (double)dflt.h;
+    c->t_end = pr && pr->t_end > 0 ? pr->t_end : T_END_DEFAULT;
     /* values given on the command line override the formulation defaults */
-    double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
-    double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, reuse = 0, linsys = -1;
-    long o_maxsteps = -1;
+    c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
+    c->o_sreset = c->o_cap = -1;
+    for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
         char name[32];
@@ -366,11 +382,11 @@ int main(int argc, char **argv)
         if (listed(flag_opts, a)) {
             if (eq) { fprintf(stderr, "%s_sim: option %s takes no value: %s\n", model->name, a, argv[i]); return 2; }
             if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-            if (!strcmp(a, "--quiet")) quiet = 1;
-            else if (!strcmp(a, "--project-velocity")) proj = 1;
-            else if (!strcmp(a, "--strict")) strict = 1;
-            else if (!strcmp(a, "--newton-reuse")) reuse = 1;
-            else fulljac = 1;
+            if (!strcmp(a, "--quiet")) c->quiet = 1;
+            else if (!strcmp(a, "--project-velocity")) c->proj = 1;
+            else if (!strcmp(a, "--strict")) c->strict = 1;
+            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;
+            else c->fulljac = 1;
             continue;
         }
         if (!listed(value_opts, a)) {
@@ -389,121 +405,137 @@ int main(int argc, char **argv)
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
         } else if (!strcmp(a, "--linsys")) {
-            if (!strcmp(val, "sparse")) linsys = MB_LINSYS_SPARSE;
-            else if (!strcmp(val, "dense")) linsys = MB_LINSYS_DENSE;
-            else if (!strcmp(val, "klu")) linsys = LINSYS_KLU;
+            if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
+            else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
+            else if (!strcmp(val, "klu")) c->linsys = LINSYS_KLU;
             else return bad(a, val, "expected sparse, dense or klu");
         } else if (!strcmp(a, "--formulation")) {
-            if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
+            if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
-            if ((integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853 or trapezoid");
+            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853 or trapezoid");
         } else if (!strcmp(a, "--out")) {
             if (!*val) return bad(a, val, "empty file name");
-            out = val;
+            c->out = val;
         } else if (!strcmp(a, "--every")) {
-            every_arg = val;   /* steps or seconds: the integrator decides (below) */
+            c->every_arg = val;   /* steps or seconds: the integrator decides (below) */
         } else if (!strcmp(a, "--max-iter") || !strcmp(a, "--max-steps")) {
             char *end; long k;
             errno = 0; k = strtol(val, &end, 10);
             if (*end || errno || k < 1) return bad(a, val, "expected an integer >= 1");
             if (a[6] == 'i' && k > MB_MAX_ITER_LIMIT) return bad(a, val, "at most " STR(MB_MAX_ITER_LIMIT));
-            if (a[6] == 'i') o_maxit = (int)k;
-            else o_maxsteps = k;
+            if (a[6] == 'i') c->o_maxit = (int)k;
+            else c->o_maxsteps = k;
         } else {
             const char *why = num(val, &v);
             if (why) return bad(a, val, why);
-            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); h = v; }
-            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); t_end = v; }
-            else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_rtol = v; }
-            else if (!strcmp(a, "--atol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_atol = v; }
-            else if (!strcmp(a, "--tol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_tol = v; }
-            else if (!strcmp(a, "--alpha")) { if (!(v > 0)) return bad(a, val, "must be > 0"); o_alpha = v; }
-            else if (!strcmp(a, "--xi")) { if (v < 0) return bad(a, val, "must be >= 0"); o_xi = v; }
-            else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); o_omega = v; }
-            else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); o_sreset = v; }
-            else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); o_cap = v; }
+            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->h = v; }
+            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->t_end = v; }
+            else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_rtol = v; }
+            else if (!strcmp(a, "--atol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_atol = v; }
+            else if (!strcmp(a, "--tol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_tol = v; }
+            else if (!strcmp(a, "--alpha")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_alpha = v; }
+            else if (!strcmp(a, "--xi")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_xi = v; }
+            else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_omega = v; }
+            else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_sreset = v; }
+            else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_cap = v; }
             else if (!strncmp(a, "--warn-", 7)) {
                 if (v < 0) return bad(a, val, "must be >= 0 (0: off)");
-                o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
+                c->o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
             }
         }
     }
-    if (t_end / h > 2e9) {
+    if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
-                model->name, t_end, h, t_end / h);
+                model->name, c->t_end, c->h, c->t_end / c->h);
         return 2;
     }
     /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dopri5 and
      * dop853 interpolate the rows, the adaptive trapezoid lands its steps on them) */
-    int integ_used = integ >= 0 ? integ : form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
-    int trap_adaptive = integ_used == MB_TRAPEZOID && (o_rtol > 0 || o_atol > 0);
-    int adaptive = MB_ADAPTIVE(integ_used) || trap_adaptive;
-    double dt_out = h;
-    if (every_arg && adaptive) {
-        const char *why = num(every_arg, &dt_out);
-        if (why) return bad("--every", every_arg, why);
-        if (!(dt_out > 0)) return bad("--every", every_arg, "must be > 0 (seconds between rows of an adaptive run)");
-    } else if (every_arg) {
+    int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
+    c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
+    c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
+    c->dt_out = c->h;
+    if (c->every_arg && c->adaptive) {
+        const char *why = num(c->every_arg, &c->dt_out);
+        if (why) return bad("--every", c->every_arg, why);
+        if (!(c->dt_out > 0)) return bad("--every", c->every_arg, "must be > 0 (seconds between rows of an adaptive run)");
+    } else if (c->every_arg) {
         char *end;
         long k;
         errno = 0;
-        k = strtol(every_arg, &end, 10);
-        if (!*every_arg || *end || errno || k < 1 || k > 1000000000L)
-            return bad("--every", every_arg, "expected an integer >= 1 (steps between rows of a fixed-step run)");
-        every = (int)k;
+        k = strtol(c->every_arg, &end, 10);
+        if (!*c->every_arg || *end || errno || k < 1 || k > 1000000000L)
+            return bad("--every", c->every_arg, "expected an integer >= 1 (steps between rows of a fixed-step run)");
+        c->every = (int)k;
     }
-    if (adaptive && t_end / dt_out > 2e9) {
+    if (c->adaptive && c->t_end / c->dt_out > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and output interval %g: %.3g rows (at most 2e9)\n",
-                model->name, t_end, dt_out, t_end / dt_out);
+                model->name, c->t_end, c->dt_out, c->t_end / c->dt_out);
         return 2;
     }
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
-    if (out && stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", out, "exists and is not a regular file");
-    mb_params p;
-    mb_params_default(&p, form);
-    if (integ >= 0) p.integrator = integ;
-    p.h = (mb_real)h;
-    switch (form) {
-    case MB_BAUMGARTE: p.xi = (mb_real)md->f1_xi; p.omega = (mb_real)md->f1_w; break;
-    case MB_CANONICAL: p.xi = (mb_real)md->f2_xi; p.omega = (mb_real)md->f2_w; break;
-    case MB_ALF_EXPLICIT: p.alpha = (mb_real)md->f3_a; p.xi = (mb_real)md->f3_xi; p.omega = (mb_real)md->f3_w; break;
-    default: p.alpha = (mb_real)md->f4_a; p.xi = (mb_real)md->f4_xi; p.omega = (mb_real)md->f4_w; break;
+    if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
+    return -1;
+}
+
+/* The run's parameters: mb_params_default, the model file's settings for the formulation, the
+ * options. Returns -1 to go on or the exit status 2. */
+static int build_params(cli *c, mb_params *p)
+{
+    const mb_preset *pr = CAT(MB_MODEL, _model).preset;   /* also with --eval generic */
+    mb_params_default(p, c->form);
+    if (c->integ >= 0) p->integrator = c->integ;
+    p->h = (mb_real)c->h;
+    if (pr) {   /* the model file's settings for this formulation (those given) */
+        const mb_preset_form *pf = &pr->form[c->form];
+        if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
+        if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
+        if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
+        if (pf->tol > 0) p->tol = (mb_real)pf->tol;
+        if (pf->max_iter > 0) p->max_iter = pf->max_iter;
     }
-    if (o_rtol > 0) p.rtol = (mb_real)o_rtol;
-    if (o_atol > 0) p.atol = (mb_real)o_atol;
-    if (o_alpha > 0) p.alpha = (mb_real)o_alpha;
-    if (o_xi >= 0) p.xi = (mb_real)o_xi;
-    if (o_omega >= 0) p.omega = (mb_real)o_omega;
-    if (o_tol > 0) p.tol = (mb_real)o_tol;
-    if (o_maxit > 0) p.max_iter = o_maxit;
+    if (c->o_rtol > 0) p->rtol = (mb_real)c->o_rtol;
+    if (c->o_atol > 0) p->atol = (mb_real)c->o_atol;
+    if (c->o_alpha > 0) p->alpha = (mb_real)c->o_alpha;
+    if (c->o_xi >= 0) p->xi = (mb_real)c->o_xi;
+    if (c->o_omega >= 0) p->omega = (mb_real)c->o_omega;
+    if (c->o_tol > 0) p->tol = (mb_real)c->o_tol;
+    if (c->o_maxit > 0) p->max_iter = c->o_maxit;
     /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
-    if (p.integrator == MB_TRAPEZOID && (o_rtol > 0 || o_atol > 0)) p.adaptive = 1;
-    if (o_maxsteps > 0) p.max_steps = o_maxsteps;
-    else if (!MB_PARAMS_ADAPTIVE(&p) && t_end / h + 2 > (double)p.max_steps)
-        p.max_steps = (long)(t_end / h) + 2;   /* the default never cuts a fixed-step run short */
-    if (o_sreset >= 0) p.sigma_reset = (mb_real)o_sreset;
-    if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
-    p.project_velocity = proj;
-    p.strict_newton = strict;
-    p.strict = strict;
-    p.dense = !trap_adaptive && adaptive && out != NULL;   /* only the CSV's rows need it */
-    mb_real *warn_p[4] = {&p.warn_energy, &p.warn_phi, &p.warn_sigma, &p.warn_stability};
-    for (int i = 0; i < 4; i++) if (o_warn[i] >= 0) *warn_p[i] = (mb_real)o_warn[i];
-    p.full_jacobian = fulljac;
-    p.newton_reuse = reuse;
+    if (p->integrator == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0)) p->adaptive = 1;
+    if (c->o_maxsteps > 0) p->max_steps = c->o_maxsteps;
+    else if (!MB_PARAMS_ADAPTIVE(p) && c->t_end / c->h + 2 > (double)p->max_steps)
+        p->max_steps = (long)(c->t_end / c->h) + 2;   /* the default never cuts a fixed-step run short */
+    if (c->o_sreset >= 0) p->sigma_reset = (mb_real)c->o_sreset;
+    if (c->o_cap >= 0) p->baumgarte_cap = (mb_real)c->o_cap;
+    p->project_velocity = c->proj;
+    p->strict_newton = c->strict;
+    p->strict = c->strict;
+    p->dense = !c->trap_adaptive && c->adaptive && c->out != NULL;   /* only the CSV's rows need it */
+    mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
+    for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
+    p->full_jacobian = c->fulljac;
+    p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
-    if (linsys < 0) linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
-    if (linsys != LINSYS_KLU) p.linsys = linsys;
+    if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
+    if (c->linsys != LINSYS_KLU) p->linsys = c->linsys;
     const char *what;
-    if (mb_params_check(&p, &what)) {   /* before anything is allocated */
+    if (mb_params_check(p, &what)) {   /* before anything is allocated */
         fprintf(stderr, "%s_sim: invalid parameters: %s\n", model->name, what);
         return 2;
     }
+    return -1;
+}
+
+/* The linear-system back end, the plan of a model without one, the workspace and mb_sim_init.
+ * Returns -1 to go on or the exit status. */
+static int setup(const cli *c, mb_params *p, run_state *r)
+{
     /* from here on every return goes through cleanup() */
-    if (linsys == LINSYS_KLU) {
+    if (c->linsys == LINSYS_KLU) {
         if (!(klu = mb_klu_open())) { fprintf(stderr, "%s_sim: out of memory\n", model->name); return 1; }
-        p.linsys_ops = klu;
+        p->linsys_ops = klu;
     }
     /* A model without a symbolic plan (the generic evaluator, hand-written fixtures) gets one
      * here, from its patterns: the same planner and AMD order the generator uses. */
@@ -519,107 +551,80 @@ int main(int argc, char **argv)
         planned.plan = own_plan;
         model = &planned;
     }
-    size_t ws = mb_sim_workspace_size(model, &p);
-    if (ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
-    void *work = malloc(ws);
-    mb_real *pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
-    mb_sim sim;
-    int st = work && pts ? mb_sim_init(&sim, model, &p, work, ws) : MB_ERR_WORKSPACE;
-    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(work); free(pts); return cleanup(1); }
+    r->ws = mb_sim_workspace_size(model, p);
+    if (r->ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
+    r->work = malloc(r->ws);
+    r->pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
+    int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(r->work); free(r->pts); return cleanup(1); }
+    return -1;
+}
 
-    double w0 = wall();
-    FILE *csv = NULL;
-    int fault = 0;
-    signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
-    signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
-    if (out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof tmp) { free(work); free(pts); cleanup(0); return bad("--out", out, "path too long"); }
-        csv = fopen(tmp, "w");
-        if (csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
-        else {   /* no run; the summary line still ends the output (docs/cli.md) */
-            fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, out, tmp, strerror(errno));
-            tmp[0] = '\0';
-            fault = 1;
-        }
-    }
-    if (csv) {
-        fprintf(csv, "t");
-        for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);
-        fprintf(csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
-        if (model->points)
-            for (int i = 0; i < model->npoint; i++)
-                fprintf(csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
-        fputc('\n', csv);
-    }
-    st = fault ? MB_OK : mb_sim_reset(&sim, 0, NULL, NULL, 1);
-    if (st == MB_OK && !quiet && !fault)
-        fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
-                "workspace %zu bytes, linear algebra %s, %s evaluator\n",
-                model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h,
-                adaptive ? " (first step)" : "", t_end,
-                (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
-                linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
+/* The steps to t-end: a CSV row every --every steps (fixed step) or at every output time,
+ * interpolated (adaptive); a failure is named on stderr and sets r->fault. */
+static void step_loop(const cli *c, const mb_params *p, run_state *r)
+{
     mb_progress bar;
-    mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
+    mb_progress_init(&bar, mb_progress_wanted(c->quiet) ? stderr : NULL, 0, c->t_end);
     long k = 0, out_k = 0;
     mb_real *qd = malloc(sizeof(mb_real) * (size_t)model->nq);   /* an interpolated row */
-    mb_monitor mdo, mprev = *mb_sim_get_monitor(&sim);            /* and the step's start */
+    mb_monitor mdo, mprev = *mb_sim_get_monitor(&r->sim);            /* and the step's start */
     double tprev = 0;
-    if (fault) {
+    if (r->fault) {
         /* nothing simulated */
-    } else if (st < 0) {
+    } else if (r->st < 0) {
         /* the assembly, or the first evaluation after it (a redundant joint shows there) */
-        int in_asm = st == MB_ERR_ASSEMBLY_POS || st == MB_ERR_ASSEMBLY_VEL;
+        int in_asm = r->st == MB_ERR_ASSEMBLY_POS || r->st == MB_ERR_ASSEMBLY_VEL;
         fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
-                in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(st));
-        if (st == MB_ERR_ASSEMBLY_POS) assembly_detail(&sim, &p);
-        else fault_detail(&sim, &p, st);
+                in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(r->st));
+        if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(&r->sim, p);
+        else fault_detail(&r->sim, p, r->st);
         fputc('\n', stderr);
-        fault = 1;
+        r->fault = 1;
     } else if (!qd) {
         fprintf(stderr, "%s_sim: out of memory\n", model->name);
-        fault = 1;
+        r->fault = 1;
     } else {
-        if (csv) row_now(csv, &sim, pts);
-        mb_real te = (mb_real)t_end;
-        while (mb_sim_get_t(&sim) < te) {
+        if (r->csv) row_now(r->csv, &r->sim, r->pts);
+        mb_real te = (mb_real)c->t_end;
+        while (mb_sim_get_t(&r->sim) < te) {
             mb_real target = te;
-            if (trap_adaptive) {   /* the adaptive trapezoid lands on the output grid t = k dt_out */
-                target = (mb_real)((double)(out_k + 1) * dt_out);
-                if (target > te || te - target < (mb_real)(1e-9 * dt_out)) target = te;
+            if (c->trap_adaptive) {   /* the adaptive trapezoid lands on the output grid t = k dt_out */
+                target = (mb_real)((double)(out_k + 1) * c->dt_out);
+                if (target > te || te - target < (mb_real)(1e-9 * c->dt_out)) target = te;
             }
-            st = mb_sim_step(&sim, target);   /* dopri5, dop853: rows come from dense output */
-            if (st < 0) {
+            r->st = mb_sim_step(&r->sim, target);   /* dopri5, dop853: rows come from dense output */
+            if (r->st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
-                        model->name, (double)mb_sim_get_t(&sim), mb_sim_get_monitor(&sim)->steps + 1,
-                        mb_sim_get_monitor(&sim)->steps,
-                        mb_status_str(st));
-                fault_detail(&sim, &p, st);
+                        model->name, (double)mb_sim_get_t(&r->sim), mb_sim_get_monitor(&r->sim)->steps + 1,
+                        mb_sim_get_monitor(&r->sim)->steps,
+                        mb_status_str(r->st));
+                fault_detail(&r->sim, p, r->st);
                 fputc('\n', stderr);
-                fault = 1;
+                r->fault = 1;
                 break;
             }
             k++;
-            mb_progress_update(&bar, (double)mb_sim_get_t(&sim));
-            double tn = (double)mb_sim_get_t(&sim);
-            if (trap_adaptive) {
-                if (mb_sim_get_t(&sim) >= target) {
+            mb_progress_update(&bar, (double)mb_sim_get_t(&r->sim));
+            double tn = (double)mb_sim_get_t(&r->sim);
+            if (c->trap_adaptive) {
+                if (mb_sim_get_t(&r->sim) >= target) {
                     out_k++;
-                    if (csv) row_now(csv, &sim, pts);
+                    if (r->csv) row_now(r->csv, &r->sim, r->pts);
                 }
-            } else if (csv && adaptive) {
+            } else if (r->csv && c->adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
-                    double to = (double)(out_k + 1) * dt_out;
-                    if (to > tn || to >= t_end - 1e-9 * dt_out) break;
+                    double to = (double)(out_k + 1) * c->dt_out;
+                    if (to > tn || to >= c->t_end - 1e-9 * c->dt_out) break;
                     out_k++;
-                    if (to == tn) { row_now(csv, &sim, pts); continue; }
-                    int sd = mb_sim_dense(&sim, (mb_real)to, qd, NULL, &mdo);
-                    if (sd < 0 && mb_sim_dense(&sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
+                    if (to == tn) { row_now(r->csv, &r->sim, r->pts); continue; }
+                    int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, &mdo);
+                    if (sd < 0 && mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
                         /* no evaluation at the interpolated state (e.g. a singular position of
                          * baumgarte, canonical): its monitors between the step's ends */
-                        const mb_monitor *m1 = mb_sim_get_monitor(&sim);
+                        const mb_monitor *m1 = mb_sim_get_monitor(&r->sim);
                         double a = (to - tprev) / (tn - tprev);
                         mdo = *m1;
                         mdo.energy_dev = (mb_real)((1 - a) * (double)mprev.energy_dev + a * (double)m1->energy_dev);
@@ -632,61 +637,128 @@ int main(int argc, char **argv)
                         mb_progress_done(&bar);
                         fprintf(stderr, "%s_sim: dense output at t=%.9g failed: %s\n", model->name,
                                 to, mb_status_str(sd));
-                        st = sd;
-                        fault = 1;
+                        r->st = sd;
+                        r->fault = 1;
                         break;
                     }
-                    row(csv, to, qd, &mdo, pts);
+                    row(r->csv, to, qd, &mdo, r->pts);
                 }
-                if (fault) break;
-                if (tn >= t_end) row_now(csv, &sim, pts);
-                mprev = *mb_sim_get_monitor(&sim);
+                if (r->fault) break;
+                if (tn >= c->t_end) row_now(r->csv, &r->sim, r->pts);
+                mprev = *mb_sim_get_monitor(&r->sim);
                 tprev = tn;
-            } else if (csv && (++out_k % every == 0 || tn >= t_end)) {
-                row_now(csv, &sim, pts);
+            } else if (r->csv && (++out_k % c->every == 0 || tn >= c->t_end)) {
+                row_now(r->csv, &r->sim, r->pts);
             }
         }
     }
     free(qd);
     mb_progress_done(&bar);
-    if (csv) {
-        int bad_io = ferror(csv);
+}
+
+/* Close the CSV and rename it into place (keeping the complete rows after a failed write). */
+static void close_csv(const cli *c, run_state *r)
+{
+    if (r->csv) {
+        int bad_io = ferror(r->csv);
         int err = errno;
-        if (fclose(csv) != 0) { bad_io = 1; err = errno; }
+        if (fclose(r->csv) != 0) { bad_io = 1; err = errno; }
         if (bad_io) {   /* keep the complete rows written before the failure */
             long kept = keep_complete_rows(tmp);
-            fprintf(stderr, "%s_sim: cannot write %s: %s%s\n", model->name, out, strerror(err),
+            fprintf(stderr, "%s_sim: cannot write %s: %s%s\n", model->name, c->out, strerror(err),
                     kept > 0 ? "; the complete rows written before are kept" : "");
-            fault = 1;
+            r->fault = 1;
             if (kept <= 0) remove(tmp);
         }
-        if ((!bad_io || access(tmp, F_OK) == 0) && rename(tmp, out) != 0) {
-            fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, out, strerror(errno));
+        if ((!bad_io || access(tmp, F_OK) == 0) && rename(tmp, c->out) != 0) {
+            fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, c->out, strerror(errno));
             remove(tmp);
-            fault = 1;
+            r->fault = 1;
         }
         tmp[0] = '\0';
     }
+}
+
+/* Open the CSV, reset (assembly), print the parameter line, step, close the CSV. Returns -1 to
+ * go on to the summary, else the exit status. */
+static int run(const cli *c, const mb_params *p, run_state *r)
+{
+    r->w0 = wall();
+    r->csv = NULL;
+    r->fault = 0;
+    signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
+    signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
+    if (c->out) {
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { free(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
+        r->csv = fopen(tmp, "w");
+        if (r->csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
+        else {   /* no run; the summary line still ends the output (docs/cli.md) */
+            fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", model->name, c->out, tmp, strerror(errno));
+            tmp[0] = '\0';
+            r->fault = 1;
+        }
+    }
+    if (r->csv) {
+        fprintf(r->csv, "t");
+        for (int i = 0; i < model->nq; i++) fprintf(r->csv, ",%s", model->coord_names[i]);
+        fprintf(r->csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
+        if (model->points)
+            for (int i = 0; i < model->npoint; i++)
+                fprintf(r->csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
+        fputc('\n', r->csv);
+    }
+    r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
+    if (r->st == MB_OK && !c->quiet && !r->fault)
+        fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
+                "workspace %zu bytes, linear algebra %s, %s evaluator\n",
+                model->name, mb_formulation_name(p->formulation), mb_integrator_name(p->integrator), c->h,
+                c->adaptive ? " (first step)" : "", c->t_end,
+                (double)p->alpha, (double)p->xi, (double)p->omega, (double)p->tol, p->max_iter, r->ws,
+                c->linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : c->linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
+    step_loop(c, p, r);
+    close_csv(c, r);
+    return -1;
+}
+
+/* The warnings and the summary line (the interface: always the last line on stdout); frees the
+ * run. Returns the exit status. */
+static int summary(const mb_params *p, run_state *r)
+{
     if (rows_skipped > 1)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
                 model->name, rows_skipped);
-    int warnings = report_warnings(&sim, &p);
-    const mb_monitor *mo = mb_sim_get_monitor(&sim);
+    int warnings = report_warnings(&r->sim, p);
+    const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
-           fault ? "error" : "ok", fault ? st : 0, model->name, mb_formulation_name(p.formulation),
-           mb_integrator_name(p.integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
+           r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
+           mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
-           (double)mb_sim_get_t(&sim), wall() - w0);
-    free(work);
-    free(pts);
+           (double)mb_sim_get_t(&r->sim), wall() - r->w0);
+    free(r->work);
+    free(r->pts);
     cleanup(0);
     if (fflush(stdout) != 0 || ferror(stdout)) {   /* the summary line is the interface */
         fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
         return 1;
     }
-    return fault ? 1 : 0;
+    return r->fault ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    mb_params p;
+    run_state r;
+    int rc;
+    rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
+    model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
+    if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
+    if ((rc = build_params(&c, &p)) >= 0) return rc;
+    if ((rc = setup(&c, &p, &r)) >= 0) return rc;
+    if ((rc = run(&c, &p, &r)) >= 0) return rc;
+    return summary(&p, &r);
 }

@@ -1,27 +1,42 @@
-# fw_params.sh - the firmware example's per-case -D flags, shared by mcu-test.sh and measure.sh
-# so the measured cases are exactly the tested ones. Source it; then:
-#   fw_params MODEL FORMULATION PRECISION   -> -D flags (model, formulation, float parameters)
-# MODEL: the model's C name; the shipped ones have their parameters here, any other gets the
-# defaults of mb_params_default (and, in float, alpha 1e4, tol 1e-4: docs/embedding.md).
+# fw_params.sh - the firmware example's per-case -D flags, shared by mcu-test.sh, measure.sh and
+# firmware.sh so the measured cases are exactly the tested ones. Source it; then:
+#   fw_params MODEL FORMULATION PRECISION [DIR]   -> -D flags (model, formulation, parameters)
+# MODEL: the model's C name; DIR holds its generated header MODEL.h (default generated). The
+# step and the formulation's parameters are the model file's (its simulate { ... }: the header's
+# <NAME>_SIM_H and <NAME>_SIM_<FORMULATION>_<PARAM> macros), the rest mb_params_default's. In
+# float, <NAME>_SIM_<FORMULATION>_FLOAT_<PARAM> come first; alf-trapezoid without them gets
+# alpha 1e4 (1e5 already fails the 3-link chain's first step) and tol 1e-4 (O(1) m states):
+# float cannot carry the thesis' alpha (docs/embedding.md, "Single precision").
 fw_params() {
-    local p=""
-    case "$1" in
-        andrews) p="-DFW_MODEL=andrews -DFW_PREFIX=ANDREWS -DFW_H=MB_R(1e-5)" ;;
-        double_pendulum) p="-DFW_MODEL=double_pendulum -DFW_PREFIX=DOUBLE_PENDULUM" ;;
-        *) p="-DFW_MODEL=$1 -DFW_PREFIX=$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')" ;;
-    esac
-    case "$2" in
+    local name=$1 form=$2 real=$3 hdr=${4:-generated}/$1.h U F p k v skip=""
+    U=$(printf '%s' "$name" | tr '[:lower:]' '[:upper:]')
+    F=$(printf '%s' "$form" | tr '[:lower:]-' '[:upper:]_')
+    p="-DFW_MODEL=$name -DFW_PREFIX=$U"
+    case "$form" in
         alf-trapezoid) p="$p -DFW_FORMULATION=MB_ALF_TRAPEZOID -DFW_INTEGRATOR=MB_TRAPEZOID" ;;
         baumgarte) p="$p -DFW_FORMULATION=MB_BAUMGARTE -DFW_INTEGRATOR=MB_RK4" ;;
     esac
-    # float cannot carry the thesis' alpha (docs/embedding.md): smaller penalty and tolerance
-    if [ "$2" = alf-trapezoid ] && [ "$3" = float ]; then
-        case "$1" in
-            andrews) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-7)" ;;
-            # any other model: a start after docs/embedding.md ("Single precision"): alpha
-            # 1e4 (1e5 already fails the 3-link chain's first step), tol 1e-4 (O(1) m states)
-            *) p="$p -DFW_ALPHA=MB_R(1e4) -DFW_TOL=MB_R(1e-4)" ;;
-        esac
-    fi
+    # andrews with baumgarte: these firmware cases have always run mb_params_default's xi = 10,
+    # omega = 10, not the model's 1 and 100 (the simulator's, the validation's); kept so that
+    # make mcu-test and the measured figures of docs/embedding.md stay as they are
+    [ "$name:$form" = andrews:baumgarte ] && skip=" XI OMEGA "
+    # a macro's value: MB_R(<number>) or an integer, nothing else reaches the compiler
+    fw_mac() {
+        sed -n "s/^#define ${U}_SIM_$1 \(MB_R([0-9.eE+-]*)\|[0-9][0-9]*\)\$/\1/p" "$hdr" 2>/dev/null | head -n 1
+    }
+    v=$(fw_mac H)
+    [ -n "$v" ] && p="$p -DFW_H=$v"
+    for k in ALPHA XI OMEGA TOL MAX_ITER; do
+        case "$skip" in *" $k "*) continue ;; esac
+        v=""
+        if [ "$real" = float ]; then
+            v=$(fw_mac "${F}_FLOAT_$k")
+            if [ -z "$v" ] && [ "$form" = alf-trapezoid ]; then
+                case "$k" in ALPHA) v="MB_R(1e4)" ;; TOL) v="MB_R(1e-4)" ;; esac
+            fi
+        fi
+        [ -z "$v" ] && v=$(fw_mac "${F}_$k")
+        [ -n "$v" ] && p="$p -DFW_$k=$v"
+    done
     echo "$p"
 }

@@ -142,7 +142,7 @@ fw_inc="-Iexamples/firmware"
 . "$(dirname "$0")/fw_params.sh"
 params() {  # params MODEL FORMULATION PRECISION -> -D flags
     local p
-    p=$(fw_params "$1" "$2" "$3")
+    p=$(fw_params "$1" "$2" "$3" "$MCU_GEN")
     echo "$p -DFW_STEPS=$MCU_STEPS"
 }
 echo "== mcu: firmware example, host vs target"

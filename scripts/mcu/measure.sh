@@ -38,7 +38,7 @@ mkdir -p "$out"
 . "$(dirname "$0")/fw_params.sh"
 params() {  # params MODEL FORMULATION PRECISION -> -D flags
     local p
-    p=$(fw_params "$1" "$2" "$3")
+    p=$(fw_params "$1" "$2" "$3" "$MCU_GEN")
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
     if [ "$MCU_LEAN" = 1 ]; then
         case "$2" in
