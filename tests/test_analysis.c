@@ -1,0 +1,305 @@
+/* test_analysis.c - the analyses of runtime/mb_analysis.h against closed forms: reactions of a
+ * swinging bar pendulum, static equilibria of hanging mechanisms (reactions by hand, stability,
+ * reduced stiffness against the small-oscillation frequencies), kinematics of a driven
+ * slider-crank, inverse dynamics against the power balance, and the failures (degrees of
+ * freedom left, no equilibrium). Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
+ * Ends with "N passed, N failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "mb_analysis.h"
+#include "anl_pendulum.h"
+#include "anl_slider_driven.h"
+#include "anl_falling.h"
+#ifdef MB_HAVE_double_pendulum
+#include "double_pendulum.h"
+#endif
+#ifdef MB_HAVE_slider_crank
+#include "slider_crank.h"
+#endif
+#ifdef MB_HAVE_oscillator_1dof
+#include "oscillator_1dof.h"
+#endif
+#ifdef MB_HAVE_andrews
+#include "andrews.h"
+#endif
+
+#ifdef MB_FLOAT
+#define TOL 1e-3
+#else
+#define TOL 1e-9
+#endif
+static const double g = 9.81, PI = 3.14159265358979323846;
+
+/* An analysis object on malloc'd memory (the test may allocate; the runtime never does). */
+static mb_anl *open_anl(const mb_model *m, int level)
+{
+    static mb_anl a;
+    static void *work;
+    free(work);
+    size_t ws = mb_anl_workspace_size(m, level);
+    work = malloc(ws ? ws : 1);
+    int st = mb_anl_init(&a, m, NULL, level, work, ws);
+    CHECK(ws > 0 && st == MB_OK, "%s: init %d (workspace %zu)", m->name, st, ws);
+    return &a;
+}
+
+static int row_of(const mb_model *m, const char *name)
+{
+    for (int r = 0; r < m->nc; r++)
+        if (!strcmp(m->constraint_names[r], name)) return r;
+    fprintf(stderr, "%s: no constraint %s\n", m->name, name);
+    exit(1);
+}
+
+/* The bar pendulum at (theta, w): the pin's force on the bar from lambda against the closed
+ * form: along the bar towards O, m g cos + m d w^2; across it (direction of increasing theta),
+ * m d alpha + m g sin with alpha = -m g d sin / (J + m d^2). */
+static void test_pendulum_reactions(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    double M = 2.0, L = 0.8, d = L / 2, J = M * L * L / 12;
+    const double th[4] = {0.0, 1.0, -2.5, 3.0}, w[4] = {0.0, 2.0, -3.0, 7.5};
+    for (int k = 0; k < 4; k++) {
+        double s = sin(th[k]), c = cos(th[k]);
+        mb_real q[3] = {(mb_real)(d * s), (mb_real)(-d * c), (mb_real)(th[k] - PI / 2)};
+        /* v of the CoM: d w (cos, sin) */
+        mb_real v[3] = {(mb_real)(d * w[k] * c), (mb_real)(d * w[k] * s), (mb_real)w[k]};
+        mb_real lam[2], acc[3];
+        int st = mb_anl_reactions(a, 0, q, v, acc, lam);
+        CHECK(st == MB_OK, "pendulum reactions: %d", st);
+        /* joint "pin" {ground.O, bar.O}: its force on the bar (second-named) is lambda */
+        double fx = lam[row_of(m, "pin.x")], fy = lam[row_of(m, "pin.y")];
+        double alpha = -M * g * d * s / (J + M * d * d);
+        /* towards O: -(s, -c); across: (c, s) */
+        double along = fx * -s + fy * c, across = fx * c + fy * s;
+        CHECK(check_close(along, M * g * c + M * d * w[k] * w[k], TOL),
+              "pendulum th=%g w=%g: along %.12g, closed form %.12g", th[k], w[k], along,
+              M * g * c + M * d * w[k] * w[k]);
+        CHECK(check_close(across, M * d * alpha + M * g * s, TOL),
+              "pendulum th=%g w=%g: across %.12g, closed form %.12g", th[k], w[k], across,
+              M * d * alpha + M * g * s);
+        CHECK(check_close((double)acc[2], alpha, TOL), "pendulum alpha %.12g vs %.12g",
+              (double)acc[2], alpha);
+    }
+}
+
+/* Static equilibrium of the bar pendulum from its guess (1 rad out): hanging, the pin carries
+ * m g, stable with Kr's eigenvalue 3 g / (2 L). */
+static void test_pendulum_static(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[3], lam[2];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK, "pendulum static: %d (why %d)", st, info.why);
+    CHECK(info.stability == 1 && info.dof == 1, "pendulum static: stability %d dof %d",
+          info.stability, info.dof);
+    double ang = fmod((double)q[2] + PI / 2 + 4 * PI, 2 * PI);
+    if (ang > PI) ang -= 2 * PI;
+    CHECK(fabs(ang) < TOL, "pendulum static: angle from the downward vertical %.3g", ang);
+    CHECK(check_close((double)lam[row_of(m, "pin.x")], 0, TOL) &&
+          check_close((double)lam[row_of(m, "pin.y")], 2.0 * g, TOL),
+          "pendulum static: pin force (%.12g, %.12g), expected (0, %.12g)",
+          (double)lam[0], (double)lam[1], 2.0 * g);
+    CHECK(check_close((double)info.eig_min, 3 * g / (2 * 0.8), TOL),
+          "pendulum static: eig %.12g, 3g/(2L) = %.12g", (double)info.eig_min, 3 * g / 1.6);
+    printf("anl_pendulum static: %d iterations, %d rejected, residual %.2e, eig %.12g (3g/2L %.12g)\n",
+           info.iters, info.rejected, (double)info.residual, (double)info.eig_min, 3 * g / 1.6);
+}
+
+/* A start exactly at the unstable (inverted) equilibrium: the analysis must leave it. */
+static void test_pendulum_inverted(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[3] = {0, MB_R(0.4), (mb_real)(PI / 2)}, lam[2];
+    mb_anl_static_info info;
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.escapes >= 1,
+          "inverted pendulum: st %d stability %d escapes %d", st, info.stability, info.escapes);
+    CHECK(q[1] < 0 && check_close((double)lam[1], 2.0 * g, TOL),
+          "inverted pendulum: ends at y %.6g with pin force %.9g", (double)q[1], (double)lam[1]);
+}
+
+#ifdef MB_HAVE_double_pendulum
+/* The double pendulum from its shipped guesses (pi/4, pi/2): hanging; the pins carry the weight
+ * below them; the eigenvalues of Kr are the squared frequencies of the 2 x 2 closed form
+ * (M theta'' + K theta = 0 about the hanging position, angles from the vertical). */
+static void test_double_pendulum_static(void)
+{
+    const mb_model *m = &double_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[6], lam[4];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.dof == 2,
+          "double pendulum static: st %d stability %d dof %d", st, info.stability, info.dof);
+    CHECK(check_close((double)q[2], -PI / 2, TOL) && check_close((double)q[5], -PI / 2, TOL),
+          "double pendulum static: angles %.12g %.12g", (double)q[2], (double)q[5]);
+    CHECK(check_close((double)lam[row_of(m, "A.y")], 16 * g, TOL) &&
+          check_close((double)lam[row_of(m, "B.y")], 10 * g, TOL) &&
+          fabs((double)lam[row_of(m, "A.x")]) <= TOL * 16 * g &&
+          fabs((double)lam[row_of(m, "B.x")]) <= TOL * 16 * g,
+          "double pendulum static: A.y %.12g (16 g), B.y %.12g (10 g)",
+          (double)lam[row_of(m, "A.y")], (double)lam[row_of(m, "B.y")]);
+    double m1 = 6, J1 = 1.0, L1 = 1.0, m2 = 10, J2 = 1.6, L2 = 1.5;
+    double M11 = J1 + m1 * L1 * L1 / 4 + m2 * L1 * L1, M12 = m2 * L1 * L2 / 2, M22 = J2 + m2 * L2 * L2 / 4;
+    double K11 = (m1 * L1 / 2 + m2 * L1) * g, K22 = m2 * g * L2 / 2;
+    /* det(K - w2 M) = 0: (M11 M22 - M12^2) w2^2 - (K11 M22 + K22 M11) w2 + K11 K22 = 0 */
+    double A = M11 * M22 - M12 * M12, B = -(K11 * M22 + K22 * M11), C = K11 * K22;
+    double disc = sqrt(B * B - 4 * A * C);
+    double w1 = (-B - disc) / (2 * A), w2 = (-B + disc) / (2 * A);
+    CHECK(check_close((double)a->ev[0], w1, TOL) && check_close((double)a->ev[1], w2, TOL),
+          "double pendulum: eig %.12g %.12g, closed form %.12g %.12g", (double)a->ev[0],
+          (double)a->ev[1], w1, w2);
+    printf("double_pendulum static: %d iterations (%d rejected), eig %.12g %.12g, closed form "
+           "%.12g %.12g\n", info.iters, info.rejected, (double)a->ev[0], (double)a->ev[1], w1, w2);
+}
+#endif
+
+#ifdef MB_HAVE_slider_crank
+/* The slider-crank under gravity from its guess (crank at 30 deg): the crank hangs down; the
+ * rod's weight splits evenly between A and B (the piston takes no horizontal force); the pins
+ * carry (by hand) O: (m_c + m_r / 2) g on the crank, A: m_r g / 2 on the rod, B: -m_r g / 2 on
+ * the piston; the slide's normal force (m_p + m_r / 2) g and no moment. */
+static void test_slider_crank_static(void)
+{
+    const mb_model *m = &slider_crank_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[9], lam[8];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.dof == 1,
+          "slider-crank static: st %d stability %d dof %d why %d", st, info.stability, info.dof, info.why);
+    double mc = 0.5, mr = 1.0, mp = 2.0;
+    CHECK(check_close((double)q[2], -PI / 2, TOL), "slider-crank static: crank %.12g", (double)q[2]);
+    struct { const char *row; double want; } w[] = {
+        {"O.x", 0}, {"O.y", (mc + mr / 2) * g}, {"A.x", 0}, {"A.y", mr * g / 2},
+        {"B.x", 0}, {"B.y", -mr * g / 2},
+        {"slide.perp", -(mp + mr / 2) * g},   /* normal force on the piston = -lambda_perp */
+        {"slide.angle", 0}};
+    for (int i = 0; i < 8; i++) {
+        double got = lam[row_of(m, w[i].row)];
+        CHECK(fabs(got - w[i].want) <= TOL * (mp + mr + mc) * g,
+              "slider-crank static: lambda %s %.12g, by hand %.12g",
+              w[i].row, got, w[i].want);
+    }
+}
+#endif
+
+/* The driven slider-crank: kinematics against the closed form of the piston, and the driver's
+ * effort (-lambda of its row) against the power balance effort w = d(T + V)/dt, the derivative
+ * by central differences of the energy along the kinematic solution. */
+static void test_slider_kinematic_inverse(void)
+{
+    const mb_model *m = &anl_slider_driven_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    double r = 0.1, l = 0.3, w = 20;
+    mb_real q[9], v[9], acc[9], lam[9];
+    int dof, why;
+    memcpy(q, m->q0, sizeof q);
+    for (int k = 0; k <= 20; k++) {
+        double t = 0.015 * k, th = PI / 6 + w * t, s = sin(th), c = cos(th);
+        int st = mb_anl_kinematic(a, (mb_real)t, q, v, acc, &dof, &why);
+        CHECK(st == MB_OK && dof == 0, "kinematic t=%g: %d why %d", t, st, why);
+        double rt = sqrt(l * l - r * r * s * s);
+        double x = r * c + rt;
+        double xd = -r * s * w - r * r * s * c * w / rt;
+        /* d/dt of -r^2 s c w / rt */
+        double num = r * r * s * c, den = rt;
+        double dnum = r * r * (c * c - s * s) * w, dden = -r * r * s * c * w / rt;
+        double xdd = -r * c * w * w - w * (dnum * den - num * dden) / (den * den);
+        CHECK(check_close((double)q[6], x, TOL) && check_close((double)v[6], xd, TOL) &&
+              check_close((double)acc[6], xdd, 100 * TOL),
+              "kinematic t=%g: piston x %.12g v %.12g a %.12g, closed form %.12g %.12g %.12g", t,
+              (double)q[6], (double)v[6], (double)acc[6], x, xd, xdd);
+        st = mb_anl_inverse(a, (mb_real)t, q, v, acc, lam);
+        CHECK(st == MB_OK, "inverse t=%g: %d", t, st);
+        double effort = -(double)lam[row_of(m, "drive")];
+        /* the energy at t +- h along the solution */
+        double h = 1e-5, E[2];
+        for (int j = 0; j < 2; j++) {
+            mb_real qq[9], vv[9], aa[9], e[3];
+            memcpy(qq, q, sizeof qq);
+            mb_anl_kinematic(a, (mb_real)(t + (j ? h : -h)), qq, vv, aa, &dof, &why);
+            m->energy(m, (mb_real)(t + (j ? h : -h)), qq, vv, e);
+            E[j] = (double)e[0] + (double)e[1];
+        }
+        double dEdt = (E[1] - E[0]) / (2 * h);
+#ifndef MB_FLOAT   /* (in float, the central difference of E is all rounding) */
+        CHECK(check_close(effort * w, dEdt, 1e-6), "inverse t=%g: effort*w %.9g, dE/dt %.9g", t,
+              effort * w, dEdt);
+#else
+        (void)effort; (void)dEdt;
+#endif
+        /* the next guess: one step ahead */
+        for (int i = 0; i < 9; i++) q[i] += (mb_real)0.015 * v[i];
+    }
+}
+
+static void test_failures(void)
+{
+    /* kinematic analysis with a free degree of freedom: a clear refusal */
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    mb_real q[3], v[3], acc[3];
+    int dof, why;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_kinematic(a, 0, q, v, acc, &dof, &why);
+    CHECK(st == MB_ERR_PARAM && why == MB_ANL_WHY_DOF && dof == 1,
+          "kinematic on a free pendulum: st %d why %d dof %d", st, why, dof);
+    /* static analysis with no equilibrium: a block falling along a vertical slide */
+    m = &anl_falling_model;
+    a = open_anl(m, MB_ANL_DENSE);
+    mb_real lam[2];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_ERR_NEWTON && info.why == MB_ANL_WHY_MAXITER,
+          "falling block: st %d why %d (iterations %d)", st, info.why, info.iters);
+    /* a sparse-level object refuses the dense analyses */
+    a = open_anl(m, MB_ANL_SPARSE);
+    CHECK(mb_anl_static(a, 0, q, lam, &info) == MB_ERR_WORKSPACE, "static on a sparse workspace");
+    CHECK(mb_anl_workspace_size(NULL, 0) == 0, "workspace size of no model");
+}
+
+#ifdef MB_HAVE_andrews
+static void test_andrews_static(void)
+{
+    const mb_model *m = &andrews_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[21], lam[20];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    printf("andrews static: st %d why %d iters %d rejected %d escapes %d stability %d residual %.3g eig %.6g\n",
+           st, info.why, info.iters, info.rejected, info.escapes, info.stability, (double)info.residual,
+           (double)info.eig_min);
+}
+#endif
+
+int main(void)
+{
+    test_pendulum_reactions();
+    test_pendulum_static();
+    test_pendulum_inverted();
+#ifdef MB_HAVE_double_pendulum
+    test_double_pendulum_static();
+#endif
+#ifdef MB_HAVE_slider_crank
+    test_slider_crank_static();
+#endif
+    test_slider_kinematic_inverse();
+    test_failures();
+#ifdef MB_HAVE_andrews
+    test_andrews_static();
+#endif
+    return check_report();
+}
