@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "mb_analysis_cli.h"
 #include "mb_linalg.h"
 #include "mb_linsys_klu.h"
 #include "mb_plan_build.h"
@@ -74,8 +75,14 @@ static void usage(FILE *f)
         "                    while each correction shrinks at least 4x (default: refactor at\n"
         "                    every iteration; see docs/linear-systems.md)\n"
 
+        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
+        "                    its stability, one CSV row) | kinematic | inverse (a fully driven\n"
+        "                    mechanism at every --h to --t-end: motion, driver efforts,\n"
+        "                    reactions) | modal (frequencies and damping about the static\n"
+        "                    equilibrium, one line per mode); see docs/analyses.md\n"
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
-        "                    point coordinates every K-th step\n"
+        "                    point coordinates, velocities, accelerations and reactions (joint\n"
+        "                    forces, driver efforts) every K-th step\n"
         "  --every K         CSV row every K steps (outputs for dopri5, dop853), default 1\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n",
@@ -107,7 +114,7 @@ static const char *num(const char *s, double *out)
 static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
-    "--baumgarte-cap", "--linsys", NULL
+    "--baumgarte-cap", "--linsys", "--analysis", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -171,6 +178,7 @@ static void row(FILE *f, const mb_sim *s, mb_real *pts)
     fprintf(f, ",%.6e,%.6e,%.6e,%.6e", mon[0], mon[1], mon[2], mon[3]);
     if (model->points)
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
+    mb_cli_csv_row(f, model, mb_sim_get_t(s), q, mb_sim_get_v(s));
     fputc('\n', f);
 }
 
@@ -261,6 +269,7 @@ static int cleanup(int rc)
 {
     mbp_free(own_plan);
     mb_klu_close(klu);
+    mb_cli_csv_close();
     own_plan = NULL;
     klu = NULL;
     return rc;
@@ -278,7 +287,7 @@ int main(int argc, char **argv)
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
-    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, reuse = 0, linsys = -1;
+    int o_maxit = -1, proj = 0, strict = 0, fulljac = 0, reuse = 0, linsys = -1, analysis = 0;
     long o_maxsteps = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -321,6 +330,9 @@ int main(int argc, char **argv)
             else if (!strcmp(val, "dense")) linsys = MB_LINSYS_DENSE;
             else if (!strcmp(val, "klu")) linsys = LINSYS_KLU;
             else return bad(a, val, "expected sparse, dense or klu");
+        } else if (!strcmp(a, "--analysis")) {
+            if ((analysis = mb_cli_analysis_parse(val)) < 0)
+                return bad(a, val, "expected dynamic, static, kinematic, inverse or modal");
         } else if (!strcmp(a, "--formulation")) {
             if ((form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
@@ -413,6 +425,8 @@ int main(int argc, char **argv)
         planned.plan = own_plan;
         model = &planned;
     }
+    if (analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
+        return cleanup(mb_cli_run_analysis(analysis, model, out, tmp, sizeof tmp, t_end, h, every, quiet));
     size_t ws = mb_sim_workspace_size(model, &p);
     if (ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
     void *work = malloc(ws);
@@ -436,6 +450,14 @@ int main(int argc, char **argv)
             fault = 1;
         }
     }
+    if (csv && mb_cli_csv_open(model, model->name) != 0) {
+        fprintf(stderr, "%s_sim: out of memory\n", model->name);
+        fclose(csv);
+        remove(tmp);
+        tmp[0] = '\0';
+        csv = NULL;
+        fault = 1;
+    }
     if (csv) {
         fprintf(csv, "t");
         for (int i = 0; i < model->nq; i++) fprintf(csv, ",%s", model->coord_names[i]);
@@ -443,6 +465,7 @@ int main(int argc, char **argv)
         if (model->points)
             for (int i = 0; i < model->npoint; i++)
                 fprintf(csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
+        mb_cli_csv_header(csv, model);   /* velocities, accelerations, reactions */
         fputc('\n', csv);
     }
     st = fault ? MB_OK : mb_sim_reset(&sim, 0, NULL, NULL, 1);
