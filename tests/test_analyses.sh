@@ -90,7 +90,7 @@ e=$(awk "$PRE $ACOL"'
   function arm(b, p, k) { return $c[b "." p "." k] - $c[b "." k] }
   { g = 9.81; mc = 0.5; Jc = 0.5 * 0.01 / 12; mr = 1.0; Jr = 0.09 / 12; mp = 2.0; Jp = 1e-3
     Ox = $c["O.fx"]; Oy = $c["O.fy"]; Ax = $c["A.fx"]; Ay = $c["A.fy"]; Bx = $c["B.fx"]; By = $c["B.fy"]
-    fn = $c["slide.fn"]; sm = $c["slide.m"]
+    fn = $c["slide.fn"]; sm = $c["slide.moment"]
     r[1] = mc * ACC("crank", "x") - Ox + Ax
     r[2] = mc * ACC("crank", "y") + mc * g - Oy + Ay
     r[3] = Jc * ACC("crank", "phi") - cr(arm("crank", "O", "x"), arm("crank", "O", "y"), Ox, Oy) + cr(arm("crank", "A", "x"), arm("crank", "A", "y"), Ax, Ay)
@@ -116,7 +116,7 @@ $BUILD/slider_crank_sim --analysis static --out "$T/ss.csv" >"$T/o" 2>"$T/e"
 ok "slider-crank static exits 0, stable" '[ $? -eq 0 ] && grep -q "stability=stable" "$T/o"'
 e=$(awk "$PRE"' { g = 9.81
     e = abs($c["crank.phi"] + 1.5707963267948966) + abs($c["O.fx"]) + abs($c["O.fy"] - 1.0 * g) + abs($c["A.fy"] - 0.5 * g)
-    e += abs($c["B.fx"]) + abs($c["B.fy"] + 0.5 * g) + abs($c["slide.fn"] - 2.5 * g) + abs($c["slide.m"])
+    e += abs($c["B.fx"]) + abs($c["B.fy"] + 0.5 * g) + abs($c["slide.fn"] - 2.5 * g) + abs($c["slide.moment"])
     print e }' "$T/ss.csv")
 ok "slider-crank static: crank down, O (m_c + m_r/2) g, A m_r g/2, B -m_r g/2, slide (m_p + m_r/2) g (error $e)" 'lt "$e" 1e-9'
 $BUILD/double_pendulum_sim --analysis static --out "$T/ds.csv" >"$T/o" 2>"$T/e"

@@ -9,7 +9,7 @@
  *    b2 is +lambda: J.fx = lambda(J.x), J.fy = lambda(J.y) (global frame; -J.f on b1);
  *  - prismatic J, rows J.angle (phi_b1 - phi_b2 - angle) and J.perp (n . (r_Q - r_P), n the unit
  *    normal of the axis, fixed in b1): on b2 a force -lambda(J.perp) n at its point Q and a couple
- *    lambda(J.angle): J.fn = -lambda(J.perp) (along n = R(phi_b1) Omega axis), J.m =
+ *    lambda(J.angle): J.fn = -lambda(J.perp) (along n = R(phi_b1) Omega axis), J.moment =
  *    lambda(J.angle) (N m, counter-clockwise);
  *  - driver D, row D (q_k - f(t), or phi_b2 - phi_b1 - f(t)): the force or torque it applies to
  *    its coordinate (or to b2) is D.effort = -lambda(D);
@@ -88,7 +88,7 @@ static void header_extra(FILE *f, const mb_model *m)
         if (!m->constraint_names) { fprintf(f, ",row%d.lambda", r); r += used; continue; }
         switch (kind) {
         case EL_REV: fprintf(f, ",%.*s.fx,%.*s.fy", (int)len, nm, (int)len, nm); break;
-        case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.m", (int)len, nm, (int)len, nm); break;
+        case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
         case EL_DRV: fprintf(f, ",%s.effort", nm); break;
         default: fprintf(f, ",%s.lambda", nm); break;
         }
