@@ -9,6 +9,7 @@
 #include <string.h>
 #include "check.h"
 #include "mb_analysis.h"
+#include "mb_sim.h"
 #include "anl_pendulum.h"
 #include "anl_slider_driven.h"
 #include "anl_falling.h"
@@ -270,6 +271,58 @@ static void test_failures(void)
     CHECK(mb_anl_workspace_size(NULL, 0) == 0, "workspace size of no model");
 }
 
+
+#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+/* Each formulation's own multiplier estimate against the exact index-1 multipliers at the same
+ * state (mb_anl_reactions), along 2 s of the double pendulum: F1 the lambda of its Baumgarte-
+ * stabilized KKT solve; F2-F4 lambda = dS/dt (S = sigma, or sigma~ updated), by the central
+ * difference (S(t + h) - S(t - h)) / 2h. The figures of docs/analyses.md. */
+static void test_native_estimates(void)
+{
+    const mb_model *m = &double_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    /* the largest relative error each may have (measured: 1.4e-6, 8.0e-4, 8.0e-4, 6.0e-4 at
+     * h = 1e-3; at 1e-4: 1.2e-10, 8.0e-6, 8.0e-6 and 5.6e-3, F4's noise floor) */
+    const double lim[2][4] = {{1e-5, 2e-3, 2e-3, 2e-3}, {1e-9, 2e-5, 2e-5, 2e-2}};
+    for (int hk = 0; hk < 2; hk++)
+        for (int f = 0; f < 4; f++) {
+            double h = hk ? 1e-4 : 1e-3, emax = 0, lmax = 0, Sm[4] = {0}, S0[4] = {0}, fl[4];
+            mb_params p;
+            mb_params_default(&p, f);
+            p.h = (mb_real)h;
+            size_t ws = mb_sim_workspace_size(m, &p);
+            void *w = malloc(ws);
+            mb_sim s;
+            int st = mb_sim_init(&s, m, &p, w, ws);
+            if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+            long N = (long)(2.0 / h + 0.5);
+            for (long k = 0; st >= 0 && k < N; k++) {
+                mb_real lk[4], qk[6], vk[6];
+                memcpy(qk, mb_sim_get_q(&s), sizeof qk);
+                memcpy(vk, mb_sim_get_v(&s), sizeof vk);
+                if (mb_anl_reactions(a, mb_sim_get_t(&s), qk, vk, NULL, lk) != MB_OK) { st = -100; break; }
+                for (int r = 0; r < 4; r++) {
+                    Sm[r] = S0[r];
+                    S0[r] = f ? (double)mb_sim_get_sigma(&s)[r] : 0;
+                    fl[r] = f ? 0 : (double)s.lam[r];   /* F1: white box, no accessor */
+                }
+                if ((st = mb_sim_step(&s, 100)) < 0) break;
+                for (int r = 0; r < 4 && (f == 0 || k > 0); r++) {
+                    double est = f ? ((double)mb_sim_get_sigma(&s)[r] - Sm[r]) / (2 * h) : fl[r];
+                    if (fabs(est - (double)lk[r]) > emax) emax = fabs(est - (double)lk[r]);
+                    if (fabs((double)lk[r]) > lmax) lmax = fabs((double)lk[r]);
+                }
+            }
+            CHECK(st >= 0, "native estimates %s h=%g: run failed %d", mb_formulation_name(f), h, st);
+            printf("native multiplier estimate %-13s h=%g: max |estimate - exact| / max |lambda| = %.2e\n",
+                   mb_formulation_name(f), h, emax / lmax);
+            CHECK(emax / lmax < lim[hk][f], "native estimate %s h=%g: %.3g above %.3g",
+                  mb_formulation_name(f), h, emax / lmax, lim[hk][f]);
+            free(w);
+        }
+}
+#endif
+
 #ifdef MB_HAVE_andrews
 static void test_andrews_static(void)
 {
@@ -298,6 +351,9 @@ int main(void)
 #endif
     test_slider_kinematic_inverse();
     test_failures();
+#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+    test_native_estimates();
+#endif
 #ifdef MB_HAVE_andrews
     test_andrews_static();
 #endif
