@@ -441,7 +441,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
          * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check */
         long nsteps = (long)ceil(t_end / h - 1e-9);
         double E0 = 0, W = 0, pw_old = 0, max_dev = 0, max_phi = 0, max_eff = 0, t_old = 0;
-        int dof = 0, why = 0;
+        int dof = 0, why = 0, nout = 0;
         mb_real e3[3];
         mb_real *vold = calloc((size_t)n, sizeof(mb_real)), *aold = calloc((size_t)n, sizeof(mb_real));
         if (!vold || !aold) { fprintf(stderr, "%s_sim: out of memory\n", m->name); fault = 1; }
@@ -504,11 +504,12 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
             memcpy(vold, r.v, sizeof(mb_real) * (size_t)n);
             memcpy(aold, r.acc, sizeof(mb_real) * (size_t)n);
             t_old = t;
+            nout++;
         }
         free(vold);
         free(aold);
         snprintf(extra, sizeof extra, " outputs=%d max_energy_dev=%.6e max_phi=%.6e max_effort=%.9g "
-                 "t_end=%.9g", rows, max_dev, max_phi, max_eff, t_old);
+                 "t_end=%.9g", nout, max_dev, max_phi, max_eff, t_old);
     }
 
     if (r.csv) {
