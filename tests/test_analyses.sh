@@ -69,6 +69,7 @@ DPAWK='function cr(ax, ay, fx, fy) { return ax * fy - ay * fx }
 ACOL='function ACC(b, k) { return $c[b "." (k == "x" ? "ax" : k == "y" ? "ay" : "alpha")] }'
 e=$(awk "$PRE $ACOL"' { OK = 1 } '"$DPAWK"' END { printf "%.3e\n", e / (16 * 9.81) }' "$T/dp.csv")
 ok "double pendulum: every body balances with the CSV accelerations (1e-9 of the weight, got $e)" 'lt "$e" 1e-9'
+echo "double pendulum: Newton's law from the CSV with its accelerations: $e of the weight"
 # central differences: the balance at row k with a = (v[k+1] - v[k-1]) / (t[k+1] - t[k-1]); their
 # error h^2 v''' / 6 is 1.4e-4 of the weight at h = 1e-4 (1e-2 at 1e-3: the whip near t = 0.92 s)
 e=$(awk "$PRE"'
@@ -103,6 +104,7 @@ e=$(awk "$PRE $ACOL"'
     for (i = 1; i <= 9; i++) if (abs(r[i]) > e) e = abs(r[i]) }
   END { printf "%.3e\n", e / (3.5 * 9.81) }' "$T/sc.csv")
 ok "slider-crank: every body balances with the CSV's reactions and accelerations (1e-9 of the weight, got $e)" 'lt "$e" 1e-9'
+echo "slider-crank: Newton's law from the CSV: $e of the weight"
 
 # ---------------------------------------------------------------- static
 $PEND --analysis static --out "$T/ps.csv" >"$T/o" 2>"$T/e"
@@ -134,6 +136,7 @@ e=$(awk "$PRE"' { r = 0.1; l = 0.3; w = 20; t = $1; th = 3.14159265358979323846 
     e1 = abs($c["piston.x"] - x); e2 = abs($c["piston.vx"] - xd) / 3; e3 = abs($c["piston.ax"] - xdd) / 60
     if (e1 > e) e = e1; if (e2 > e) e = e2; if (e3 > e) e = e3 } END { printf "%.3e\n", e }' "$T/k.csv")
 ok "kinematic: piston x, v, a against the closed form (relative 1e-9, got $e)" 'lt "$e" 1e-9'
+echo "kinematic: piston against the closed form: $e"
 $SD --analysis inverse --t-end 0.3 --h 1e-4 --every 100 --out "$T/i.csv" >"$T/o" 2>"$T/e"
 ok "inverse exits 0" '[ $? -eq 0 ] && grep -q "^status=ok" "$T/o"'
 dev=$(kv max_energy_dev "$T/o"); eff=$(kv max_effort "$T/o")
@@ -159,6 +162,7 @@ read -r c1 c2 < <(awk 'BEGIN { g = 9.81; m1 = 6; J1 = 1; L1 = 1; m2 = 10; J2 = 1
     pi2 = 2 * 3.14159265358979323846; printf "%.15g %.15g\n", sqrt((-B - D) / (2 * A)) / pi2, sqrt((-B + D) / (2 * A)) / pi2 }')
 r1=$(rel "$f1" "$c1"); r2=$(rel "$f2" "$c2")
 ok "modal: double pendulum about the hanging position, 2 x 2 closed form (rel. errors $r1 $r2)" 'lt "$r1" 1e-6 && lt "$r2" 1e-6'
+echo "modal double pendulum: relative errors $r1 $r2"
 echo "modal double pendulum: $f1 $f2 Hz, closed form $c1 $c2 Hz"
 $BUILD/oscillator_1dof_sim --analysis modal >"$T/o" 2>"$T/e"
 read -r f z < <(modes "$T/o" 1)

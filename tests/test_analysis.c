@@ -125,6 +125,8 @@ static void test_pendulum_inverted(void)
           "inverted pendulum: st %d stability %d escapes %d", st, info.stability, info.escapes);
     CHECK(q[1] < 0 && check_close((double)lam[1], 2.0 * g, TOL),
           "inverted pendulum: ends at y %.6g with pin force %.9g", (double)q[1], (double)lam[1]);
+    printf("anl_pendulum static from the inverted position: %d escape(s), %d iterations, %d rejected\n",
+           info.escapes, info.iters, info.rejected);
 }
 
 #ifdef MB_HAVE_double_pendulum
@@ -332,6 +334,8 @@ static void test_andrews_static(void)
     mb_anl_static_info info;
     memcpy(q, m->q0, sizeof q);
     int st = mb_anl_static(a, 0, q, lam, &info);
+    printf("andrews: workspace %zu bytes (sparse), %zu (dense)\n",
+           mb_anl_workspace_size(m, MB_ANL_SPARSE), mb_anl_workspace_size(m, MB_ANL_DENSE));
     printf("andrews static: st %d why %d iters %d rejected %d escapes %d stability %d residual %.3g eig %.6g\n",
            st, info.why, info.iters, info.rejected, info.escapes, info.stability, (double)info.residual,
            (double)info.eig_min);
