@@ -10,7 +10,7 @@ $(BUILD)/anl_%_sim: $(call SIM_OBJ,host,anl_%,$(BUILD)/gen_anl/anl_%.c $(BUILD)/
 	$(call link,host,$(RT_LIBS))
 
 # the C test sees the shipped models (MB_HAVE_<m>) and the analysis test models
-$(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): private XFLAGS = $(RT_GEN_DEF) -I$(BUILD)/gen_anl
+$(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): private XFLAGS = $(RT_GEN_DEF)
 $(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): $(ANL_GEN)
 $(BUILD)/test_analysis: $(call obj,host,tests/test_analysis.c $(RT_GEN) $(ANL_GEN)) $(RT_OBJ_host)
 	$(call link,host,$(RT_LIBS))

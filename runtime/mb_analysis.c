@@ -133,7 +133,8 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
             for (int i = 0; i < m->npoint; i++) {
                 int b = m->point_body[i];
                 if (b < 0 || 3 * b + 1 >= a->n) continue;
-                mb_real d = MB_HYPOT(pts[2 * i] - m->q0[3 * b], pts[2 * i + 1] - m->q0[3 * b + 1]);
+                mb_real dx = pts[2 * i] - m->q0[3 * b], dy = pts[2 * i + 1] - m->q0[3 * b + 1];
+                mb_real d = MB_SQRT(dx * dx + dy * dy);   /* (libm's sqrt only: see test_install) */
                 if (isfinite(d) && d > a->lscale) a->lscale = d;
             }
         }
@@ -671,8 +672,8 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             if (!(ex > 0)) { st = MB_OK; goto out; }
             for (int i = 0; i < n; i++) dq[i] *= MB_R(0.4) / ex;
             int ok = 0;
-            for (int ls = 0; ls < 40 && !ok; ls++) {
-                mb_real lam_s = MB_POW(MB_R(0.5), (mb_real)ls);
+            mb_real lam_s = 1;
+            for (int ls = 0; ls < 40 && !ok; ls++, lam_s /= 2) {
                 if (trial(a, t, q, dq, lam_s, qt, &W, &Wn) == MB_OK && W > Wn) ok = 1;
                 else inf.rejected++;
             }

@@ -10,9 +10,8 @@
 #include "check.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
-#include "anl_pendulum.h"
-#include "anl_slider_driven.h"
-#include "anl_falling.h"
+/* the analysis test models (tests/models/anl_*.lua, generated into build/gen_anl) */
+extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model;
 #ifdef MB_HAVE_double_pendulum
 #include "double_pendulum.h"
 #endif
