@@ -24,6 +24,12 @@ extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_m
 #ifdef MB_HAVE_andrews
 #include "andrews.h"
 #endif
+#ifdef MB_HAVE_chain
+#include "chain.h"
+#endif
+#ifdef MB_HAVE_fourbar_singular
+#include "fourbar_singular.h"
+#endif
 
 #ifdef MB_FLOAT
 #define TOL 1e-3
@@ -324,6 +330,72 @@ static void test_native_estimates(void)
 }
 #endif
 
+/* Every shipped model: the static analysis from the model file's guesses ends in a stable (or,
+ * without loads, neutral) equilibrium, and there the exact equations of motion at rest agree:
+ * M a = Q - Phi_q^T lambda gives a = 0 (|M^1/2 a| against |M^-1/2 Q|) and the same multipliers
+ * (KKT by the sparse Schur complement, against the static analysis' QR least squares). */
+static void test_static_all(void)
+{
+    const mb_model *ms[] = {
+#ifdef MB_HAVE_double_pendulum
+        &double_pendulum_model,
+#endif
+#ifdef MB_HAVE_andrews
+        &andrews_model,
+#endif
+#ifdef MB_HAVE_slider_crank
+        &slider_crank_model,
+#endif
+#ifdef MB_HAVE_fourbar_singular
+        &fourbar_singular_model,
+#endif
+#ifdef MB_HAVE_oscillator_1dof
+        &oscillator_1dof_model,
+#endif
+#ifdef MB_HAVE_chain
+        &chain_model,
+#endif
+        &anl_pendulum_model, &anl_slider_driven_model};
+    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+        const mb_model *m = ms[k];
+        int n = m->nq, nc = m->nc;
+        mb_anl *a = open_anl(m, MB_ANL_DENSE);
+        mb_real *q = calloc((size_t)n, sizeof *q), *v = calloc((size_t)n, sizeof *v),
+                *acc = calloc((size_t)n, sizeof *acc), *l1 = calloc((size_t)nc + 1, sizeof *l1),
+                *l2 = calloc((size_t)nc + 1, sizeof *l2);
+        mb_anl_static_info info;
+        memcpy(q, m->q0, sizeof *q * (size_t)n);
+        int st = mb_anl_static(a, 0, q, l1, &info);
+        CHECK(st == MB_OK && info.stability >= 0, "%s static: st %d why %d stability %d", m->name,
+              st, info.why, info.stability);
+        st = mb_anl_reactions(a, 0, q, v, acc, l2);
+        CHECK(st == MB_OK, "%s: reactions at the equilibrium: %d", m->name, st);
+        double an = 0, gn = 0, ld = 0, lm = 0;
+        for (int i = 0; i < n; i++) {
+            an += (double)m->mass[i] * (double)acc[i] * (double)acc[i];
+            gn += (double)a->Q[i] * (double)a->Q[i] / (double)m->mass[i];
+        }
+        for (int r = 0; r < nc; r++) {
+            if (fabs((double)(l1[r] - l2[r])) > ld) ld = fabs((double)(l1[r] - l2[r]));
+            if (fabs((double)l1[r]) > lm) lm = fabs((double)l1[r]);
+        }
+        an = sqrt(an);
+        gn = sqrt(gn);
+#ifdef MB_FLOAT
+        double tol = 1e-3;
+#else
+        double tol = 1e-9;
+#endif
+        CHECK(an <= tol * gn, "%s: at the equilibrium |M^1/2 a| = %.3g, |M^-1/2 Q| = %.3g", m->name, an, gn);
+        CHECK(ld <= tol * (lm > 0 ? lm : 1), "%s: multipliers KKT vs static differ by %.3g (max %.3g)",
+              m->name, ld, lm);
+        printf("%s static: %d iterations, %s, |M^1/2 a| / |M^-1/2 Q| = %.2e at rest\n", m->name,
+               info.iters, info.stability > 0 ? "stable" : info.stability ? "unstable" : "neutral",
+               gn > 0 ? an / gn : 0);
+        free(q); free(v); free(acc); free(l1); free(l2);
+    }
+}
+
 #ifdef MB_HAVE_andrews
 static void test_andrews_static(void)
 {
@@ -354,6 +426,7 @@ int main(void)
 #endif
     test_slider_kinematic_inverse();
     test_failures();
+    test_static_all();
 #if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
     test_native_estimates();
 #endif
