@@ -4,13 +4,13 @@
 # tests/test_analyses.sh (the simulators' --analysis and CSV columns against closed forms).
 ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped
 $(foreach m,$(ANL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/$(m).lua,$(m),)))
-ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c)
+ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c) $(BUILD)/gen/chain30.c
 
 $(BUILD)/anl_%_sim: $(call SIM_OBJ,host,anl_%,$(BUILD)/gen_anl/anl_%.c $(BUILD)/gen_anl/anl_%_data.c)
 	$(call link,host,$(RT_LIBS))
 
 # the C test sees the shipped models (MB_HAVE_<m>) and the analysis test models
-$(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): private XFLAGS = $(RT_GEN_DEF)
+$(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): private XFLAGS = $(RT_GEN_DEF) -DMB_HAVE_chain30
 $(foreach v,host float san,$(BUILD)/o/$(v)/tests/test_analysis.o): $(ANL_GEN)
 $(BUILD)/test_analysis: $(call obj,host,tests/test_analysis.c $(RT_GEN) $(ANL_GEN)) $(RT_OBJ_host)
 	$(call link,host,$(RT_LIBS))

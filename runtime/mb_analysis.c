@@ -18,7 +18,11 @@ void mb_anl_params_default(mb_anl_params *p)
 #endif
     p->pos_tol = 100 * MB_EPS;
     p->pos_max_iter = 50;
+#ifdef MB_FLOAT
+    p->static_tol = 10000 * MB_EPS;   /* 1.2e-3: the rounding floor of a 30-link chain is 3e-4 */
+#else
     p->static_tol = 1000 * MB_EPS;
+#endif
     p->static_max_iter = 500;
     p->step_angle = MB_R(0.5);
 }
@@ -435,10 +439,11 @@ static int lu_dense(int d, mb_real *A, int *piv)
 
 static void lu_solve_dense(int d, const mb_real *A, const int *piv, mb_real *b)
 {
-    for (int k = 0; k < d; k++) {
+    /* the row interchanges swapped whole rows (L's columns too): all of them first */
+    for (int k = 0; k < d; k++)
         if (piv[k] != k) { mb_real t = b[k]; b[k] = b[piv[k]]; b[piv[k]] = t; }
+    for (int k = 0; k < d; k++)
         for (int i = k + 1; i < d; i++) b[i] -= A[i + (long)k * d] * b[k];
-    }
     for (int k = d - 1; k >= 0; k--) {
         for (int j = k + 1; j < d; j++) b[k] -= A[k + (long)j * d] * b[j];
         b[k] /= A[k + (long)k * d];
@@ -637,7 +642,11 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
     if (!a->m) return MB_ERR_STATE;
     if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
     mb_real *c = a->wn[0], *rr = a->wn[1], *qt = a->wn[2], *dq = a->wn[6], *lam = a->wm[0];
-    mb_real etol = MB_R(1e4) * MB_EPS;
+    mb_real etol = 100 * MB_EPS;   /* neutral: |eigenvalue| below this times the largest */
+    /* trust radius, in units of the step limits (step_angle per angle, step_angle lscale per
+     * position): doubled after a limited step the quadratic model predicted well, halved after
+     * a poor one, so that long descents take long steps */
+    mb_real radius = 1;
     if ((st = project(a, t, q))) {
         inf.why = MB_ANL_WHY_PROJECT;
         goto out;
@@ -710,13 +719,18 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             }
         }
         z_times(a, dz, dq);
-        mb_real ex = step_excess(a, dq);
-        if (ex > 1) {
+        mb_real ex = step_excess(a, dq) / radius;
+        int limited = ex > 1;
+        if (limited) {
             for (int i = 0; i < n; i++) dq[i] /= ex;
             for (int i = 0; i < d; i++) dz[i] /= ex;
             newton = 0;
         }
         mb_real slope = dot(d, rr, dz);   /* first-order work of the loads along the step */
+        /* the decrease the quadratic model predicts: r.dz - dz.Kr dz / 2 */
+        mb_real pred = slope;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) pred -= dz[i] * a->Kr[i + (long)j * d] * dz[j] / 2;
         int ok = 0;
         mb_real lam_s = 1, W = 0, Wn = 0;
         for (int ls = 0; ls < 40; ls++, lam_s /= 2) {
@@ -732,6 +746,10 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             st = MB_ERR_NEWTON;
             goto out;
         }
+        if (lam_s < 1) radius = MB_FABS(lam_s) * (limited ? radius : step_excess(a, dq));
+        else if (limited && pred > 0 && W >= MB_R(0.75) * pred && radius < 8) radius *= 2;
+        else if (pred > 0 && W < MB_R(0.25) * pred && radius > MB_R(1.0) / 64) radius /= 2;
+        if (radius < MB_R(1.0) / 64) radius = MB_R(1.0) / 64;
         copy(n, q, qt);
         inf.iters++;
     }

@@ -28,7 +28,7 @@ typedef struct mb_anl_params {
     int pos_max_iter;     /* Newton iterations of one position solution (default 50) */
     mb_real static_tol;   /* static: converged when the load not carried by the joints,
                              |Z^T Q| in the mass metric, is below static_tol |M^-1/2 Q| (default
-                             1e3 eps) */
+                             1e3 eps; float 1e4 eps) */
     int static_max_iter;  /* static: iteration limit (default 500); reached: no equilibrium */
     mb_real step_angle;   /* static: largest change of an angle per iteration, rad (0.5) */
 } mb_anl_params;

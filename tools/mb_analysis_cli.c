@@ -282,7 +282,8 @@ static int modal_modes(const mb_anl *a, mode_t_ **out)
         md[nm].im = wi[i];
         md[nm].f = mag / (2 * 3.14159265358979323846);   /* undamped natural frequency */
         md[nm].z = mag > 0 ? -wr[i] / mag : 0;
-        if (md[nm].z == 0) md[nm].z = 0;   /* no "-0" */
+        /* below 1e-12: the eigen solver's rounding of an undamped mode; printed as 0 (no "-0") */
+        if (fabs(md[nm].z) < 1e-12) md[nm].z = 0;
         md[nm].k = nm;
         nm++;
     }
