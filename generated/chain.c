@@ -1410,8 +1410,8 @@ void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
     phi_q[27] = MB_R(0.05)*t12;
 }
 
-/* Fused: Q [12], d(Phi_q)/dt [28], dQ/dq [0], dQ/dv [0]. */
-void chain_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+/* Fused: Phi [8], Phi_t [8], Phi_q [28], Q [12], d(Phi_q)/dt [28], dQ/dq [0], dQ/dv [0]. */
+void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
 {
     (void)m;
     (void)t;
@@ -1419,6 +1419,65 @@ void chain_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, con
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.05)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.05)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.05)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.05)*t4);
+    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t6 = -MB_R(0.05)*t5;
+    phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
+    const mb_real t7 = MB_R(0.05)*t4;
+    const mb_real t8 = MB_COS(q[8]);
+    phi[4] = q[3] + t7 - (q[6] - MB_R(0.05)*t8);
+    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t10 = -MB_R(0.05)*t9;
+    phi[5] = q[4] + MB_R(0.05)*t5 - (q[7] + t10);
+    const mb_real t11 = MB_R(0.05)*t8;
+    const mb_real t12 = MB_COS(q[11]);
+    phi[6] = q[6] + t11 - (q[9] - MB_R(0.05)*t12);
+    const mb_real t13 = MB_SIN(q[11]);
+    const mb_real t14 = -MB_R(0.05)*t13;
+    phi[7] = q[7] + MB_R(0.05)*t9 - (q[10] + t14);
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_t[4] = MB_R(0.0);
+    phi_t[5] = MB_R(0.0);
+    phi_t[6] = MB_R(0.0);
+    phi_t[7] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t6;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = t7;
+    phi_q[12] = MB_R(1.0);
+    phi_q[13] = t6;
+    phi_q[14] = -MB_R(1.0);
+    phi_q[15] = t10;
+    phi_q[16] = MB_R(1.0);
+    phi_q[17] = t7;
+    phi_q[18] = -MB_R(1.0);
+    phi_q[19] = t11;
+    phi_q[20] = MB_R(1.0);
+    phi_q[21] = t10;
+    phi_q[22] = -MB_R(1.0);
+    phi_q[23] = t14;
+    phi_q[24] = MB_R(1.0);
+    phi_q[25] = t11;
+    phi_q[26] = -MB_R(1.0);
+    phi_q[27] = MB_R(0.05)*t12;
     force[0] = MB_R(0.0);
     force[1] = -MB_R(0.9810000000000001);
     force[2] = MB_R(0.0);
@@ -1432,39 +1491,39 @@ void chain_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, con
     force[10] = -MB_R(0.9810000000000001);
     force[11] = MB_R(0.0);
     phi_q_dot[0] = MB_R(0.0);
-    const mb_real t0 = -MB_R(0.05)*(v[2]*MB_COS(q[2]));
-    phi_q_dot[1] = t0;
+    const mb_real t15 = -MB_R(0.05)*(v[2]*t0);
+    phi_q_dot[1] = t15;
     phi_q_dot[2] = MB_R(0.0);
-    const mb_real t1 = -MB_R(0.05)*(v[2]*MB_SIN(q[2]));
-    phi_q_dot[3] = t1;
+    const mb_real t16 = -MB_R(0.05)*(v[2]*t1);
+    phi_q_dot[3] = t16;
     phi_q_dot[4] = MB_R(0.0);
-    phi_q_dot[5] = t0;
+    phi_q_dot[5] = t15;
     phi_q_dot[6] = MB_R(0.0);
-    const mb_real t2 = -MB_R(0.05)*(v[5]*MB_COS(q[5]));
-    phi_q_dot[7] = t2;
+    const mb_real t17 = -MB_R(0.05)*(v[5]*t4);
+    phi_q_dot[7] = t17;
     phi_q_dot[8] = MB_R(0.0);
-    phi_q_dot[9] = t1;
+    phi_q_dot[9] = t16;
     phi_q_dot[10] = MB_R(0.0);
-    const mb_real t3 = -MB_R(0.05)*(v[5]*MB_SIN(q[5]));
-    phi_q_dot[11] = t3;
+    const mb_real t18 = -MB_R(0.05)*(v[5]*t5);
+    phi_q_dot[11] = t18;
     phi_q_dot[12] = MB_R(0.0);
-    phi_q_dot[13] = t2;
+    phi_q_dot[13] = t17;
     phi_q_dot[14] = MB_R(0.0);
-    const mb_real t4 = -MB_R(0.05)*(v[8]*MB_COS(q[8]));
-    phi_q_dot[15] = t4;
+    const mb_real t19 = -MB_R(0.05)*(v[8]*t8);
+    phi_q_dot[15] = t19;
     phi_q_dot[16] = MB_R(0.0);
-    phi_q_dot[17] = t3;
+    phi_q_dot[17] = t18;
     phi_q_dot[18] = MB_R(0.0);
-    const mb_real t5 = -MB_R(0.05)*(v[8]*MB_SIN(q[8]));
-    phi_q_dot[19] = t5;
+    const mb_real t20 = -MB_R(0.05)*(v[8]*t9);
+    phi_q_dot[19] = t20;
     phi_q_dot[20] = MB_R(0.0);
-    phi_q_dot[21] = t4;
+    phi_q_dot[21] = t19;
     phi_q_dot[22] = MB_R(0.0);
-    phi_q_dot[23] = -MB_R(0.05)*(v[11]*MB_COS(q[11]));
+    phi_q_dot[23] = -MB_R(0.05)*(v[11]*t12);
     phi_q_dot[24] = MB_R(0.0);
-    phi_q_dot[25] = t5;
+    phi_q_dot[25] = t20;
     phi_q_dot[26] = MB_R(0.0);
-    phi_q_dot[27] = -MB_R(0.05)*(v[11]*MB_SIN(q[11]));
+    phi_q_dot[27] = -MB_R(0.05)*(v[11]*t13);
 }
 
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
@@ -1505,6 +1564,6 @@ const mb_model chain_model = {
 #endif
     .plan = &chain_plan,
     .eval_kin = chain_eval_kin,
-    .eval_dyn = chain_eval_dyn,
+    .eval_kin_dyn = chain_eval_kin_dyn,
     .data = 0
 };

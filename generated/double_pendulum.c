@@ -737,8 +737,8 @@ void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
     phi_q[11] = MB_R(0.75)*t4;
 }
 
-/* Fused: Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
-void double_pendulum_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+/* Fused: Phi [4], Phi_t [4], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
+void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
 {
     (void)m;
     (void)t;
@@ -746,6 +746,33 @@ void double_pendulum_eval_dyn(const mb_model *m, mb_real t, const mb_real *restr
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.5)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.5)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.5)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.75)*t4);
+    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t6 = -MB_R(0.75)*t5;
+    phi[3] = q[1] + MB_R(0.5)*t1 - (q[4] + t6);
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t6;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = MB_R(0.75)*t4;
     force[0] = MB_R(0.0);
     force[1] = -MB_R(58.86);
     force[2] = MB_R(0.0);
@@ -753,19 +780,19 @@ void double_pendulum_eval_dyn(const mb_model *m, mb_real t, const mb_real *restr
     force[4] = -MB_R(98.10000000000001);
     force[5] = MB_R(0.0);
     phi_q_dot[0] = MB_R(0.0);
-    const mb_real t0 = -MB_R(0.5)*(v[2]*MB_COS(q[2]));
-    phi_q_dot[1] = t0;
+    const mb_real t7 = -MB_R(0.5)*(v[2]*t0);
+    phi_q_dot[1] = t7;
     phi_q_dot[2] = MB_R(0.0);
-    const mb_real t1 = -MB_R(0.5)*(v[2]*MB_SIN(q[2]));
-    phi_q_dot[3] = t1;
+    const mb_real t8 = -MB_R(0.5)*(v[2]*t1);
+    phi_q_dot[3] = t8;
     phi_q_dot[4] = MB_R(0.0);
-    phi_q_dot[5] = t0;
+    phi_q_dot[5] = t7;
     phi_q_dot[6] = MB_R(0.0);
-    phi_q_dot[7] = -MB_R(0.75)*(v[5]*MB_COS(q[5]));
+    phi_q_dot[7] = -MB_R(0.75)*(v[5]*t4);
     phi_q_dot[8] = MB_R(0.0);
-    phi_q_dot[9] = t1;
+    phi_q_dot[9] = t8;
     phi_q_dot[10] = MB_R(0.0);
-    phi_q_dot[11] = -MB_R(0.75)*(v[5]*MB_SIN(q[5]));
+    phi_q_dot[11] = -MB_R(0.75)*(v[5]*t5);
 }
 
 /* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
@@ -806,6 +833,6 @@ const mb_model double_pendulum_model = {
 #endif
     .plan = &double_pendulum_plan,
     .eval_kin = double_pendulum_eval_kin,
-    .eval_dyn = double_pendulum_eval_dyn,
+    .eval_kin_dyn = double_pendulum_eval_kin_dyn,
     .data = 0
 };

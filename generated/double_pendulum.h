@@ -74,6 +74,6 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restric
     mb_real *restrict out);
 void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q);
-void double_pendulum_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
+void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
 
 #endif /* DOUBLE_PENDULUM_H */

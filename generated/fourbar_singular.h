@@ -85,6 +85,6 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restri
     mb_real *restrict out);
 void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q);
-void fourbar_singular_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
+void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
 
 #endif /* FOURBAR_SINGULAR_H */

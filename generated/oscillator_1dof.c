@@ -462,13 +462,19 @@ void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
     phi_q[1] = MB_R(1.0);
 }
 
-/* Fused: Q [3], d(Phi_q)/dt [2], dQ/dq [4], dQ/dv [4]. */
-void oscillator_1dof_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+/* Fused: Phi [2], Phi_t [2], Phi_q [2], Q [3], d(Phi_q)/dt [2], dQ/dq [4], dQ/dv [4]. */
+void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
 {
     (void)m;
     (void)t;
     (void)q;
     (void)v;
+    phi[0] = -q[2];
+    phi[1] = q[1];
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = MB_R(1.0);
     const mb_real t0 = MB_R(1.0) + q[0];
     const mb_real t1 = MB_HYPOT(t0, q[1]);
     const mb_real t2 = (t1 > MB_R(0.0) ? t0/t1 : MB_R(0.0));
@@ -545,6 +551,6 @@ const mb_model oscillator_1dof_model = {
 #endif
     .plan = &oscillator_1dof_plan,
     .eval_kin = oscillator_1dof_eval_kin,
-    .eval_dyn = oscillator_1dof_eval_dyn,
+    .eval_kin_dyn = oscillator_1dof_eval_kin_dyn,
     .data = 0
 };

@@ -66,6 +66,6 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     mb_real *restrict out);
 void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q);
-void oscillator_1dof_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
+void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
 
 #endif /* OSCILLATOR_1DOF_H */

@@ -979,8 +979,8 @@ void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict
     phi_q[19] = MB_R(1.0);
 }
 
-/* Fused: Q [9], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [0]. */
-void slider_crank_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+/* Fused: Phi [8], Phi_t [8], Phi_q [20], Q [9], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [0]. */
+void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
 {
     (void)m;
     (void)t;
@@ -988,6 +988,50 @@ void slider_crank_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
+    const mb_real t0 = MB_COS(q[2]);
+    phi[0] = -(q[0] - MB_R(0.05)*t0);
+    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t2 = -MB_R(0.05)*t1;
+    phi[1] = -(q[1] + t2);
+    const mb_real t3 = MB_R(0.05)*t0;
+    const mb_real t4 = MB_COS(q[5]);
+    phi[2] = q[0] + t3 - (q[3] - MB_R(0.15)*t4);
+    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t6 = -MB_R(0.15)*t5;
+    phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
+    const mb_real t7 = MB_R(0.15)*t4;
+    phi[4] = q[3] + t7 - q[6];
+    phi[5] = q[4] + MB_R(0.15)*t5 - q[7];
+    phi[6] = -q[8];
+    phi[7] = q[7];
+    phi_t[0] = MB_R(0.0);
+    phi_t[1] = MB_R(0.0);
+    phi_t[2] = MB_R(0.0);
+    phi_t[3] = MB_R(0.0);
+    phi_t[4] = MB_R(0.0);
+    phi_t[5] = MB_R(0.0);
+    phi_t[6] = MB_R(0.0);
+    phi_t[7] = MB_R(0.0);
+    phi_q[0] = -MB_R(1.0);
+    phi_q[1] = t2;
+    phi_q[2] = -MB_R(1.0);
+    phi_q[3] = t3;
+    phi_q[4] = MB_R(1.0);
+    phi_q[5] = t2;
+    phi_q[6] = -MB_R(1.0);
+    phi_q[7] = t6;
+    phi_q[8] = MB_R(1.0);
+    phi_q[9] = t3;
+    phi_q[10] = -MB_R(1.0);
+    phi_q[11] = t7;
+    phi_q[12] = MB_R(1.0);
+    phi_q[13] = t6;
+    phi_q[14] = -MB_R(1.0);
+    phi_q[15] = MB_R(1.0);
+    phi_q[16] = t7;
+    phi_q[17] = -MB_R(1.0);
+    phi_q[18] = -MB_R(1.0);
+    phi_q[19] = MB_R(1.0);
     force[0] = MB_R(0.0);
     force[1] = -MB_R(4.905);
     force[2] = MB_R(0.0);
@@ -998,26 +1042,26 @@ void slider_crank_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict
     force[7] = -MB_R(19.62);
     force[8] = MB_R(0.0);
     phi_q_dot[0] = MB_R(0.0);
-    const mb_real t0 = -MB_R(0.05)*(v[2]*MB_COS(q[2]));
-    phi_q_dot[1] = t0;
+    const mb_real t8 = -MB_R(0.05)*(v[2]*t0);
+    phi_q_dot[1] = t8;
     phi_q_dot[2] = MB_R(0.0);
-    const mb_real t1 = -MB_R(0.05)*(v[2]*MB_SIN(q[2]));
-    phi_q_dot[3] = t1;
+    const mb_real t9 = -MB_R(0.05)*(v[2]*t1);
+    phi_q_dot[3] = t9;
     phi_q_dot[4] = MB_R(0.0);
-    phi_q_dot[5] = t0;
+    phi_q_dot[5] = t8;
     phi_q_dot[6] = MB_R(0.0);
-    const mb_real t2 = -MB_R(0.15)*(v[5]*MB_COS(q[5]));
-    phi_q_dot[7] = t2;
+    const mb_real t10 = -MB_R(0.15)*(v[5]*t4);
+    phi_q_dot[7] = t10;
     phi_q_dot[8] = MB_R(0.0);
-    phi_q_dot[9] = t1;
+    phi_q_dot[9] = t9;
     phi_q_dot[10] = MB_R(0.0);
-    const mb_real t3 = -MB_R(0.15)*(v[5]*MB_SIN(q[5]));
-    phi_q_dot[11] = t3;
+    const mb_real t11 = -MB_R(0.15)*(v[5]*t5);
+    phi_q_dot[11] = t11;
     phi_q_dot[12] = MB_R(0.0);
-    phi_q_dot[13] = t2;
+    phi_q_dot[13] = t10;
     phi_q_dot[14] = MB_R(0.0);
     phi_q_dot[15] = MB_R(0.0);
-    phi_q_dot[16] = t3;
+    phi_q_dot[16] = t11;
     phi_q_dot[17] = MB_R(0.0);
     phi_q_dot[18] = MB_R(0.0);
     phi_q_dot[19] = MB_R(0.0);
@@ -1061,6 +1105,6 @@ const mb_model slider_crank_model = {
 #endif
     .plan = &slider_crank_plan,
     .eval_kin = slider_crank_eval_kin,
-    .eval_dyn = slider_crank_eval_dyn,
+    .eval_kin_dyn = slider_crank_eval_kin_dyn,
     .data = 0
 };

@@ -84,6 +84,6 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     mb_real *restrict out);
 void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q);
-void slider_crank_eval_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
+void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv);
 
 #endif /* SLIDER_CRANK_H */

@@ -428,11 +428,13 @@ function emit.generate(M, opts)
         fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
               .. #D.phiq .. "].",
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
-        fused("eval_dyn", true, "Fused: Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
+        fused("eval_kin_dyn", true, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
+              .. #D.phiq .. "], Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
               .. #D.dqdq .. "], dQ/dv [" .. #D.dqdv .. "].",
-              { { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
+              { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) },
+                { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
                 { "dq_dq", sparse(D.dqdq) }, { "dq_dv", sparse(D.dqdv) } })
-        vals_fused = { KIN = name .. "_eval_kin", DYN = name .. "_eval_dyn" }
+        vals_fused = { KIN = name .. "_eval_kin", DYN = name .. "_eval_kin_dyn" }
     end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
@@ -576,7 +578,7 @@ end
 -- the 100-link chain: 2100), compact above (docs/linear-systems.md)
 emit.UNROLL_MAX = 3000
 -- statements per function body before it is split into parts (see body_of)
-emit.PART_LINES = 200
+emit.PART_LINES = 300
 
 emit.derive = derive
 return emit

@@ -21,7 +21,7 @@ options:
   -o DIR            output directory (default: generated)
   -D NAME=VALUE     set the model parameter NAME (read with param("NAME", default))
   --name NAME       model name and C prefix (overrides the model's name statement)
-  --no-fused        leave out the fused evaluations (eval_kin, eval_dyn): smaller code for
+  --no-fused        leave out the fused evaluations (eval_kin, eval_kin_dyn): smaller code for
                     tight flash, slower steps (the runtime then calls the single functions)
   --linalg FORM     generated linear algebra: unrolled (straight-line code), compact (index
                     arrays and one loop kernel) or auto (default: unrolled up to 3000

@@ -49,12 +49,21 @@ $(SAN_DIR)/test_embed_float: $(call EMBED_TEST,san_float_builtin) $(call RT_EMBE
 	@mkdir -p $(@D)
 	$(call link,san_float_builtin,-lm)
 
+# the simulators of the test models of issue 11 (mk/tests.mk: LONG_MODELS)
+$(SAN_DIR)/pendulum_sim: $(call SIM_OBJ,san,pendulum,$(call LONG_SRC,pendulum))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/fourbar_chain_sim: $(call SIM_OBJ,san,fourbar_chain,$(call LONG_SRC,fourbar_chain))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+
 SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
                $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
 SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/andrews_anim \
-               $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim)
+               $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
+               $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
-               tests/test_cli_hostile.sh tests/test_faults.sh
+               tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status
 SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
 .PHONY: test-san valgrind fuzz fuzz-build

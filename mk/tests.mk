@@ -40,3 +40,23 @@ TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton
 # every relative link in README.md and docs/*.md resolves, and no document cites a path outside
 # the repository
 TEST_SCRIPTS += tests/test_doc_links.sh
+
+# the test models of issue 11 (tests/models/pendulum.lua, fourbar_chain.lua, harmonic.lua),
+# generated into $(BUILD)/gen_test; the simulators of the first two (tests/test_longrun.sh) and
+# the dense-output test on the closed-form harmonic oscillator (double and float)
+LONG_MODELS := pendulum fourbar_chain harmonic
+$(foreach m,$(LONG_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/$(m).lua,$(m),)))
+LONG_SRC = $(BUILD)/gen_test/$(1).c $(BUILD)/gen_test/$(1)_data.c
+$(BUILD)/pendulum_sim: $(call SIM_OBJ,host,pendulum,$(call LONG_SRC,pendulum))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/fourbar_chain_sim: $(call SIM_OBJ,host,fourbar_chain,$(call LONG_SRC,fourbar_chain))
+	$(call link,host,$(RT_LIBS))
+DENSE_TEST = $(call obj,$(1),tests/test_dense.c $(BUILD)/gen_test/harmonic.c generated/double_pendulum.c) $(RT_OBJ_$(1))
+$(BUILD)/test_dense: $(call DENSE_TEST,san)
+	$(call link,san,$(RT_LIBS))
+$(BUILD)/test_dense_float: $(call DENSE_TEST,float)
+	$(call link,float,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_dense $(BUILD)/test_dense_float
+TEST_SCRIPTS += tests/test_longrun.sh
+TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
+                $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim

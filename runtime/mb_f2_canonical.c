@@ -25,5 +25,26 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
 }
-const mbi_form mbi_form_canonical = {rhs_canonical, NULL, NULL, NULL};
+const mbi_form mbi_form_canonical = {rhs_canonical, mbi_sigma_reset, NULL, NULL};
+#endif
+
+#if MBI_F2 || MBI_F3
+/* The sigma reset of thesis 6.3.4 for the explicit canonical formulations, after an accepted
+ * step: when |sigma|_2 > sigma_reset, p -= Phi_q^T sigma at the accepted state. v is unchanged
+ * (p = M v + Phi_q^T sigma: 5.17 for F2, 5.30 for F3) and the new sigma is 0; S and its value at
+ * the step's start drop together, so the reset does no work. f is evaluated again (*reeval). */
+int mbi_sigma_reset(mb_sim *s, int *reeval)
+{
+    const mb_model *m = s->m;
+    int nc = s->nc;
+    *reeval = 0;
+    if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
+    m->phi_q(m, s->t, s->z, s->Pq);
+    sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    zero(nc, s->sig);
+    s->mon.sigma_resets++;
+    *reeval = 1;
+    return MB_EVENT_SIGMA_RESET;
+}
 #endif

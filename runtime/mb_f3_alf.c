@@ -62,21 +62,13 @@ static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     return MB_OK;
 }
 
-/* After an accepted step: the sigma reset of 6.3.4 (then f is evaluated again: *reeval). */
+/* After an accepted step: the sigma reset of 6.3.4 (mb_f2_canonical.c); sigma~'s warm start
+ * restarts from zero with it. */
 static int accept_alf(mb_sim *s, int *reeval)
 {
-    const mb_model *m = s->m;
-    int n = s->n, nc = s->nc;
-    *reeval = 0;
-    if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
-    /* p consistent with 5.30 for sigma~ = 0, v unchanged; S drops by sigma~ */
-    m->phi_q(m, s->t, s->z, s->Pq);
-    sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + n);
-    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
-    zero(nc, s->ev_sig);
-    s->mon.sigma_resets++;
-    *reeval = 1;
-    return MB_EVENT_SIGMA_RESET;
+    int st = mbi_sigma_reset(s, reeval);
+    if (st == MB_EVENT_SIGMA_RESET) zero(s->nc, s->ev_sig);
+    return st;
 }
 
 const mbi_form mbi_form_alf_explicit = {rhs_alf, accept_alf, NULL, NULL};

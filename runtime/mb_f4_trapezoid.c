@@ -135,17 +135,17 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
             s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
             s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
         }
-        mbi_eval_kin(s, t1, q);
+        /* an iteration that will refactor needs the dynamics at this state too: one fused call */
+        int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
+        if (!last && fresh) mbi_eval_kin_dyn(s, t1, q, s->v);
+        else mbi_eval_kin(s, t1, q);
         sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
         for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
         if (it > 0)                                   /* 5.34 after each update of y */
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
-        if (conv || it == s->p.max_iter) break;
+        if (last) break;
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        int fresh = refresh || !s->fact_valid;
-        if (fresh) {
-            mbi_eval_dyn(s, t1, q, s->v);
-        } else {   /* the force Jacobians enter only the matrix and 5.53 */
+        if (!fresh) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, s->v, s->Q);
             m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         }

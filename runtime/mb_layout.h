@@ -27,16 +27,27 @@
 #define MB_L_NSCR(F, FJ, LS, N, NC)                                                           \
     MB_L_MAX(MB_L_IF(LS, MB_L_NMAX(N, NC) * MB_L_NMAX(N, NC)), MB_L_IF(MB_L_F4(F) && (FJ), 2 * (N) * (N)))
 
-/* MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
+/* Dense output (p.dense, DN = 1): the continuous extension's vectors of the state (dopri5 4,
+ * dop853 7) and, for the work at an interpolated time, sigma and Phi_t at the step's start. */
+#define MB_L_NDENSE(I) ((I) == MB_DOP853 ? 7 : (I) == MB_DOPRI5 ? 4 : 0)
+#define MB_L_DENSE(F, I, DN, N, NC)                                                          \
+    MB_L_IF((DN) && MB_L_NDENSE(I) > 0, MB_L_NDENSE(I) * MB_L_NZ(F, N, NC) + 2 * (NC))
+/* The adaptive integrators' stage powers of the loads (16: DOP853's stages with its dense
+ * output's) and, with dense output, the 7 coefficients of the interpolated work. */
+#define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
+#define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
+
+/* MB_LAYOUT(R, J, F, I, FJ, LS, DN, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for each
  * block of mb_real and J(field, count) for each block of int, in layout order, for formulation
- * F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), N coordinates, NC
+ * F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN (0/1), N
+ * coordinates, NC
  * constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and dQ/dv, NLS and NLA entries in the
  * plan's L of S and of A (mb_model.h: mb_plan). A block of count 0 is not used by F (its pointer
  * is NULL). Not listed: S and ev_S share sig and ev_sig (equal in every formulation), k[0] is fz
  * (FSAL), F4 keeps its start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton
  * temporaries, free then), and F3/F4 factor S (assembly only) in FA's block: A's factorization
  * never lives across an assembly. */
-#define MB_LAYOUT(R, J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA)                            \
+#define MB_LAYOUT(R, J, F, I, FJ, LS, DN, N, NC, PQ, DQ, DV, NLS, NLA)                            \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -70,13 +81,14 @@
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
     R(Ek, MB_L_IF(MB_L_ALF(F), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))                             \
-    R(scr, MB_L_NSCR(F, FJ, LS, N, NC))                                                       \
+    R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
+    R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
     J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC)))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
-#define MB_LAYOUT_BYTES(F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, N, NC, PQ, DQ, DV, NLS, NLA))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, N, NC, PQ, DQ, DV, NLS, NLA) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, DN, N, NC, PQ, DQ, DV, NLS, NLA))
 
 #endif /* MB_LAYOUT_H */

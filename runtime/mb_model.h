@@ -134,8 +134,10 @@ struct mb_model {
      * computes several outputs at once, sharing the work (sines and cosines) between them. */
     void (*eval_kin)(const mb_model *m, mb_real t, const mb_real *q, mb_real *phi,
                      mb_real *phi_t, mb_real *phi_q);
-    void (*eval_dyn)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
-                     mb_real *force, mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv);
+    /* eval_kin's outputs and the dynamics of F4's Newton iteration, at one (t, q, v) */
+    void (*eval_kin_dyn)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                         mb_real *phi, mb_real *phi_t, mb_real *phi_q, mb_real *force,
+                         mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv);
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
 };
 

@@ -3,48 +3,112 @@
  * Layer: runtime core (mb_sim_impl.h); never allocates or prints. */
 #include "mb_sim_impl.h"
 
-/* Energies, constraint norms and the powers at the current state (q = z, v = s->v). */
-void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
+/* Energies, constraint norms and the powers at (t, q, v), sigma sig (F2-F4) or lambda lam (F1),
+ * into o (T, V, phi_norm, phid_norm, sigma_norm). */
+void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, const mb_real *sig,
+                    const mb_real *lam, mb_monitor *o, mb_real *pnc, mb_real *pdrv)
 {
     const mb_model *m = s->m;
     int nc = s->nc;
     mb_real e[3], *pdot = s->tm[2];
-    const mb_real *q = s->z;
-    m->energy(m, s->t, q, s->v, e);
-    mbi_eval_kin(s, s->t, q);
-    sp_mv(&m->phi_q_pat, s->Pq, s->v, pdot, nc);
+    m->energy(m, t, q, v, e);
+    mbi_eval_kin(s, t, q);
+    sp_mv(&m->phi_q_pat, s->Pq, v, pdot, nc);
     for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
-    s->mon.T = e[0];
-    s->mon.V = e[1];
-    s->mon.phi_norm = nrm2(nc, s->Phi);
-    s->mon.phid_norm = nrm2(nc, pdot);
-    s->mon.sigma_norm = s->p.formulation == MB_BAUMGARTE ? 0 : nrm2(nc, s->sig);
+    o->T = e[0];
+    o->V = e[1];
+    o->phi_norm = nrm2(nc, s->Phi);
+    o->phid_norm = nrm2(nc, pdot);
+    o->sigma_norm = s->p.formulation == MB_BAUMGARTE ? 0 : nrm2(nc, sig);
     *pnc = e[2];
     /* Driver power lambda^T Phi_t (F1); for F2-F4 the work uses Delta S (see advance_monitor). */
-    *pdrv = s->p.formulation == MB_BAUMGARTE ? dot(nc, s->lam, s->Phit) : 0;
+    *pdrv = s->p.formulation == MB_BAUMGARTE ? dot(nc, lam, s->Phit) : 0;
 }
 
+/* Energies, constraint norms and the powers at the current state (q = z, v = s->v). */
+void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
+{
+    mbi_measure_at(s, s->t, s->z, s->v, s->sig, s->lam, &s->mon, pnc, pdrv);
+}
+
+/* energy_dev, the running maxima and the scales of the warnings (after reset and every step) */
 void mbi_update_max(mb_sim *s)
 {
     mb_monitor *o = &s->mon;
+    const mb_real *mass = s->m->mass, *p = s->z + s->n;
     o->energy_dev = o->T + o->V - o->E0 - o->W;
     if (MB_FABS(o->energy_dev) > o->max_energy_dev) o->max_energy_dev = MB_FABS(o->energy_dev);
     if (o->phi_norm > o->max_phi) o->max_phi = o->phi_norm;
     if (o->phid_norm > o->max_phid) o->max_phid = o->phid_norm;
     if (o->sigma_norm > o->max_sigma) o->max_sigma = o->sigma_norm;
+    mb_real es = o->T + MB_FABS(o->V - o->V0) + MB_FABS(o->W), mv = 0, ps = 0;
+    if (es > o->escale) o->escale = es;
+    for (int i = 0; i < s->n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2-F4) */
+        mb_real a = mass[i] * s->v[i], b = s->p.formulation == MB_BAUMGARTE ? 0 : p[i] - a;
+        mv += a * a;
+        ps += b * b;
+    }
+    if (mv > o->pscale * o->pscale) o->pscale = MB_SQRT(mv);
+    o->sigma_ratio = ps == 0 ? 0 : o->pscale > 0 ? MB_SQRT(ps) / o->pscale : MB_R(1e30);
+}
+
+/* The default thresholds, for a check the caller turned off: what F1 and F2 still test to tell
+ * a broken passage of a singular position (mb_sim_step). */
+#define WARN_ENERGY MB_R(1e-2)
+#define WARN_PHI MB_R(1e-3)
+
+static void raise_warning(mb_monitor *o, int k, mb_real t, mb_real val)
+{
+    if (o->warn & MB_WARN_BIT(k)) return;
+    o->warn |= MB_WARN_BIT(k);
+    o->warn_t[k] = t;
+    o->warn_val[k] = val;
+}
+
+unsigned mbi_warnings(mb_sim *s, long maxiter_before)
+{
+    mb_monitor *o = &s->mon;
+    const mb_params *p = &s->p;
+    unsigned met = 0;
+    mb_real e = o->escale > 0 && s->energy_armed ? MB_FABS(o->energy_dev) / o->escale :
+                isfinite(o->energy_dev) ? 0 : o->energy_dev;
+    mb_real ph = o->lscale > 0 ? o->phi_norm / o->lscale : 0;
+    if (p->formulation == MB_ALF_TRAPEZOID && o->maxiter_events > maxiter_before) {
+        met |= MB_WARN_BIT(MB_WARN_NEWTON);
+        raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
+    }
+    if (!(e <= (p->warn_energy > 0 ? p->warn_energy : WARN_ENERGY))) {   /* NaN too */
+        met |= MB_WARN_BIT(MB_WARN_ENERGY);
+        if (p->warn_energy > 0) raise_warning(o, MB_WARN_ENERGY, s->t, e);
+    }
+    if (!(ph <= (p->warn_phi > 0 ? p->warn_phi : WARN_PHI))) {
+        met |= MB_WARN_BIT(MB_WARN_CONSTRAINT);
+        if (p->warn_phi > 0) raise_warning(o, MB_WARN_CONSTRAINT, s->t, ph);
+    }
+    if (p->warn_sigma > 0 && o->sigma_ratio > p->warn_sigma) {
+        met |= MB_WARN_BIT(MB_WARN_SIGMA);
+        raise_warning(o, MB_WARN_SIGMA, s->t, o->sigma_ratio);
+    }
+    /* fixed steps only: an adaptive step beyond the limit (a stiff mode not excited) leaves the
+     * error control to reject what an instability would spoil */
+    if (p->warn_stability > 0 && p->integrator == MB_RK4 && o->stiffness > p->warn_stability) {
+        met |= MB_WARN_BIT(MB_WARN_STABILITY);
+        raise_warning(o, MB_WARN_STABILITY, s->t, o->stiffness);
+    }
+    return met;
 }
 
 /* After a step from t_old (powers pnc_old, pdrv_old, Phi_t in ptq, multiplier integral in
- * S_old = tm[3]): W += trapezoid of P_nc + work of drivers. Driver work: F1 trapezoid of
+ * S_old = tm[3]): W += trapezoid of P_nc (or *wq) + work of drivers. Driver work: F1 trapezoid of
  * lambda^T Phi_t; F2-F4 lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old +
  * Phit_new) / 2. Constraint forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q),
  * their power -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
-void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old)
+void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq)
 {
-    mb_real pnc, pdrv;
+    mb_real pnc, pdrv, T0 = s->mon.T, V0 = s->mon.V;
     mbi_measure(s, &pnc, &pdrv);
-    mb_real w = dt / 2 * (pnc_old + pnc);
-    if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
+    mb_real w = wq ? *wq : dt / 2 * (pnc_old + pnc);
+    if (s->p.formulation == MB_BAUMGARTE) w += wq ? 0 : dt / 2 * (pdrv_old + pdrv);
     else
         for (int r = 0; r < s->nc; r++) w += (s->S[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
     s->mon.W += w;
@@ -52,4 +116,9 @@ void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_ol
     s->pdrv = pdrv;
     copy(s->nc, s->ptq, s->Phit);
     mbi_update_max(s);
+    /* the energy test is armed once the energy scale exceeds 10 x what one step moves: in the
+     * first steps from rest the scale is of the order of one step's quadrature error */
+    if (!s->energy_armed && s->mon.escale > 0 &&
+        s->mon.escale >= 10 * (MB_FABS(s->mon.T - T0) + MB_FABS(s->mon.V - V0) + MB_FABS(w)))
+        s->energy_armed = 1;
 }

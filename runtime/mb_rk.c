@@ -10,18 +10,19 @@
  * -1/(q+1), q the lower order; e3 (DOP853 only, else NULL) the weights of a second, 3rd-order
  * estimate that Hairer's DOP853 combines with e as err5^2 / sqrt(err5^2 + 0.01 err3^2).
  * fsal: the last stage is evaluated at the new state (its row of a is b), so f there comes for
- * free; otherwise f at the new state is one more evaluation. */
+ * free; otherwise f at the new state is one more evaluation. stab: h |lambda| at the edge of the
+ * stability region on the negative real axis (the warning MB_WARN_STABILITY). */
 typedef struct {
     int s, fsal;
     const mb_real *c, *a, *b, *e, *e3;
-    mb_real err_exp;
+    mb_real err_exp, stab;
 } mbi_tableau;
 
 #if MBI_RK4
 static const mb_real rk4_c[4] = {0, MB_R(0.5), MB_R(0.5), 1};
 static const mb_real rk4_a[16] = {0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, 1, 0};
 static const mb_real rk4_b[4] = {MB_R(1.0) / 6, MB_R(1.0) / 3, MB_R(1.0) / 3, MB_R(1.0) / 6};
-static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0};
+static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0, MB_R(2.785)};
 #endif
 
 #if MBI_DOPRI5
@@ -36,7 +37,7 @@ static const mb_real dp_a[49] = {
     MB_R(35.0) / 384, 0, MB_R(500.0) / 1113, MB_R(125.0) / 192, -MB_R(2187.0) / 6784, MB_R(11.0) / 84, 0};
 static const mb_real dp_e[7] = {MB_R(71.0) / 57600, 0, -MB_R(71.0) / 16695, MB_R(71.0) / 1920,
                                 -MB_R(17253.0) / 339200, MB_R(22.0) / 525, -MB_R(1.0) / 40};
-static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2)};
+static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2), MB_R(3.3)};
 #endif
 
 #if MBI_DOP853
@@ -97,7 +98,7 @@ static const mb_real d8_e3[12] = {
     R_(-1.52160949662516078556178806805e-1), R_(2.01365400804030348374776537501e-1),
     R_(4.47106157277725905176885569043e-2) - R_(0.220588235294117647058823529412e-01)};
 #undef R_
-static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125)};
+static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125), MB_R(6.0)};
 #endif
 
 /* f(t, z) through the formulation table, counted. */
@@ -105,6 +106,16 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     s->mon.evals++;
     return mbi_forms[s->p.formulation]->rhs(s, t, z, f);
+}
+
+/* The power of the loads at a stage just evaluated at (t, y): P_nc and, for F1, the drivers'
+ * lambda^T Phi_t (the adaptive integrators integrate the work with their own weights). */
+static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y)
+{
+    const mb_model *m = s->m;
+    mb_real e[3];
+    m->energy(m, t, y, s->ev_v, e);
+    return e[2] + (s->p.formulation == MB_BAUMGARTE ? dot(s->nc, s->ev_lam, s->Phit) : 0);
 }
 
 int mbi_rk_start(mb_sim *s, mb_real t0)
@@ -117,12 +128,15 @@ int mbi_rk_start(mb_sim *s, mb_real t0)
 }
 
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
- * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. */
-static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err)
+ * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
+ * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
+ * growing unstable mode dominates both), 0 when the step moves the state only at round-off. */
+static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, mb_real *hrho)
 {
     int nz = s->nz, st, ns = tb->s;
     mb_real *y = s->ztmp, t = s->t;
     s->k[0] = s->fz;
+    if (tb->e) s->kp[0] = s->pnc + s->pdrv;
     for (int j = 1; j < ns; j++) {
         const mb_real *aj = tb->a + j * ns;
         for (int i = 0; i < nz; i++) {
@@ -131,6 +145,17 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err)
             y[i] = s->z[i] + h * acc;
         }
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
+        if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y);
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
+            mb_real d2 = 0, f2 = 0, z2 = 0;
+            for (int i = 0; i < nz; i++) {
+                mb_real d = s->k[1][i] - s->k[0][i];
+                d2 += d * d;
+                f2 += s->k[0][i] * s->k[0][i];
+                z2 += s->z[i] * s->z[i];
+            }
+            *hrho = h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
+        }
     }
     if (!tb->fsal)                        /* the new state from the weights */
         for (int i = 0; i < nz; i++) {
@@ -192,6 +217,232 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
     return st;
 }
 
+/* The stability monitor of an accepted step: h |lambda| over the method's limit, lambda the larger
+ * of the stabilization's rate and the rate the first two stages saw (rk4 only, for the
+ * warning; 0 with the warning off). */
+static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
+{
+    mb_real hs = h * s->stab_rate;
+    s->mon.stiffness = (hrho > hs ? hrho : hs) / tb->stab;
+}
+
+#if MBI_DENSE
+/* ------------------------------------------------------------------ dense output
+ * The continuous extension of the last adaptive step y(t0 + theta h), theta in [0, 1], in the
+ * form of Hairer's codes: with r1 = y1 - y0, r2 = h k1 - r1, r3 = r1 - h f(y1) - r2,
+ *   dopri5:  y0 + theta (r1 + (1-theta) (r2 + theta (r3 + (1-theta) r4))),
+ *            r4 = h sum d_j k_j (Shampine's 4th-order interpolant, Hairer-Norsett-Wanner I, II.6);
+ *   dop853:  y0 + theta (r1 + (1-theta) (r2 + theta (r3 + (1-theta) (r4 + theta (r5 + (1-theta)
+ *            (r6 + theta r7)))))), r4..r7 = h sum d_j k_j over stages 1, 6..16, where 13 is f(y1)
+ *            and 14..16 three more stages (order 7; DOP853's dense output, ibid. II.10).
+ * Blocks of s->dn (nz each): dopri5 r3 r1 r2 r4 (k1 kept in block 0 until the coefficients are
+ * formed); dop853 r7 r1 r2 r4 r5 r6 r3 (k1 in block 6, block 0 the extra stages' scratch). After
+ * them sigma and Phi_t at the step's start (the work at an interpolated time). */
+#if MBI_DOPRI5
+static const mb_real dp_d[7] = {-MB_R(12715105075.0) / MB_R(11282082432.0), 0,
+    MB_R(87487479700.0) / MB_R(32700410799.0), -MB_R(10690763975.0) / MB_R(1880347072.0),
+    MB_R(701980252875.0) / MB_R(199316789632.0), -MB_R(1453857185.0) / MB_R(822651844.0),
+    MB_R(69997945.0) / MB_R(29380423.0)};
+#endif
+#if MBI_DOP853
+#define R_ MB_R
+/* Stages 14..16 (nodes 0.1, 0.2, 7/9) and the four rows d of the interpolant, over stages 1..16
+ * (index j - 1; stages 2..5 enter neither). Hairer's published coefficients (dop853.f). */
+static const mb_real d8_cx[3] = {R_(0.1), R_(0.2), R_(0.777777777777777777777777777778)};
+static const mb_real d8_ax[3][16] = {
+    {R_(5.61675022830479523392909219681e-2), 0, 0, 0, 0, 0, R_(2.53500210216624811088794765333e-1),
+     R_(-2.46239037470802489917441475441e-1), R_(-1.24191423263816360469010140626e-1),
+     R_(1.5329179827876569731206322685e-1), R_(8.20105229563468988491666602057e-3),
+     R_(7.56789766054569976138603589584e-3), R_(-8.298e-3), 0, 0, 0},
+    {R_(3.18346481635021405060768473261e-2), 0, 0, 0, 0, R_(2.83009096723667755288322961402e-2),
+     R_(5.35419883074385676223797384372e-2), R_(-5.49237485713909884646569340306e-2), 0, 0,
+     R_(-1.08347328697249322858509316994e-4), R_(3.82571090835658412954920192323e-4),
+     R_(-3.40465008687404560802977114492e-4), R_(1.41312443674632500278074618366e-1), 0, 0},
+    {R_(-4.28896301583791923408573538692e-1), 0, 0, 0, 0, R_(-4.69762141536116384314449447206e0),
+     R_(7.68342119606259904184240953878e0), R_(4.06898981839711007970213554331e0),
+     R_(3.56727187455281109270669543021e-1), 0, 0, 0, R_(-1.39902416515901462129418009734e-3),
+     R_(2.9475147891527723389556272149e0), R_(-9.15095847217987001081870187138e0), 0}};
+static const mb_real d8_d[4][16] = {
+    {R_(-0.84289382761090128651353491142e+01), 0, 0, 0, 0, R_(0.56671495351937776962531783590e+00),
+     R_(-0.30689499459498916912797304727e+01), R_(0.23846676565120698287728149680e+01),
+     R_(0.21170345824450282767155149946e+01), R_(-0.87139158377797299206789907490e+00),
+     R_(0.22404374302607882758541771650e+01), R_(0.63157877876946881815570249290e+00),
+     R_(-0.88990336451333310820698117400e-01), R_(0.18148505520854727256656404962e+02),
+     R_(-0.91946323924783554000451984436e+01), R_(-0.44360363875948939664310572000e+01)},
+    {R_(0.10427508642579134603413151009e+02), 0, 0, 0, 0, R_(0.24228349177525818288430175319e+03),
+     R_(0.16520045171727028198505394887e+03), R_(-0.37454675472269020279518312152e+03),
+     R_(-0.22113666853125306036270938578e+02), R_(0.77334326684722638389603898808e+01),
+     R_(-0.30674084731089398182061213626e+02), R_(-0.93321305264302278729567221706e+01),
+     R_(0.15697238121770843886131091075e+02), R_(-0.31139403219565177677282850411e+02),
+     R_(-0.93529243588444783865713862664e+01), R_(0.35816841486394083752465898540e+02)},
+    {R_(0.19985053242002433820987653617e+02), 0, 0, 0, 0, R_(-0.38703730874935176555105901742e+03),
+     R_(-0.18917813819516756882830838328e+03), R_(0.52780815920542364900561016686e+03),
+     R_(-0.11573902539959630126141871134e+02), R_(0.68812326946963000169666922661e+01),
+     R_(-0.10006050966910838403183860980e+01), R_(0.77771377980534432092869265740e+00),
+     R_(-0.27782057523535084065932004339e+01), R_(-0.60196695231264120758267380846e+02),
+     R_(0.84320405506677161018159903784e+02), R_(0.11992291136182789328035130030e+02)},
+    {R_(-0.25693933462703749003312586129e+02), 0, 0, 0, 0, R_(-0.15418974869023643374053993627e+03),
+     R_(-0.23152937917604549567536039109e+03), R_(0.35763911791061412378285349910e+03),
+     R_(0.93405324183624310003907691704e+02), R_(-0.37458323136451633156875139351e+02),
+     R_(0.10409964950896230045147246184e+03), R_(0.29840293426660503123344363579e+02),
+     R_(-0.43533456590011143754432175058e+02), R_(0.96324553959188282948394950600e+02),
+     R_(-0.39177261675615439165231486172e+02), R_(-0.14972683625798562581422125276e+03)}};
+#undef R_
+#endif
+
+static mb_real *dn_block(const mb_sim *s, int b) { return s->dn + (size_t)b * (size_t)s->nz; }
+static int dn_blocks(const mb_sim *s) { return MB_L_NDENSE(s->p.integrator); }
+
+void mbi_dense_begin(mb_sim *s, mb_real W0)
+{
+    mb_real *S0 = dn_block(s, dn_blocks(s));
+    s->dn_W0 = W0;
+    copy(s->nc, S0, s->S);
+    copy(s->nc, S0 + s->nc, s->ptq);
+}
+
+/* After the accepted step from t0 of h (y0 in zold, y1 in ztmp, f(y1) in fnew): keep k1. */
+static void dense_keep(mb_sim *s, mb_real t0, mb_real h)
+{
+    copy(s->nz, dn_block(s, s->p.integrator == MB_DOP853 ? 6 : 0), s->fz);
+    s->t_prev = t0;
+    s->h_prev = h;
+    s->dense_state = 1;
+}
+
+#if MBI_DOP853
+/* Stage j (1..16) of the last DOP853 step and its extra stages: 1 kept in block 6, 6..12 in their
+ * k blocks, 13 = f(y1) in k[1], 14..16 in k[2..4] (the blocks of stages 3..5, which the
+ * interpolant does not use). */
+static const mb_real *d8_stage(const mb_sim *s, int j)
+{
+    return j == 1 ? dn_block(s, 6) : j == 13 ? s->k[1] : j >= 14 ? s->k[j - 12] : s->k[j - 1];
+}
+/* out = h sum_j w[j - 1] stage_j over the stages 1, 6..16 (plus base when given); returns the
+ * same sum over the stages' powers (the work's coefficient) */
+static mb_real d8_combine(const mb_sim *s, const mb_real *w, mb_real h, const mb_real *base, mb_real *out)
+{
+    mb_real pw = 0;
+    for (int i = 0; i < s->nz; i++) {
+        mb_real acc = 0;
+        for (int j = 1; j <= 16; j++)
+            if (w[j - 1] != 0) acc += w[j - 1] * d8_stage(s, j)[i];
+        out[i] = (base ? base[i] : 0) + h * acc;
+    }
+    for (int j = 1; j <= 16; j++) pw += w[j - 1] * s->kp[j - 1];
+    return h * pw;
+}
+#endif
+
+/* the work's first three coefficients, as r1 r2 r3 of the state (pe: the power at y1) */
+static void dense_work3(mb_sim *s, const mbi_tableau *tb, mb_real pe)
+{
+    mb_real h = s->h_prev, w = 0;
+    for (int j = 0; j < tb->s; j++) w += tb->b[j] * s->kp[j];
+    s->dn_w[0] = h * w;
+    s->dn_w[1] = h * s->kp[0] - s->dn_w[0];
+    s->dn_w[2] = s->dn_w[0] - h * pe - s->dn_w[1];
+}
+
+/* The coefficients r1.. of the last step (dop853: after its three extra stages). */
+static int dense_coefficients(mb_sim *s)
+{
+    int nz = s->nz;
+    mb_real h = s->h_prev, *y0 = s->zold, *y1 = s->ztmp;
+    mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2);
+#if MBI_DOP853
+    if (s->p.integrator == MB_DOP853) {
+        for (int x = 0; x < 3; x++) {     /* stages 14..16 (scratch state in block 0) */
+            mb_real tx = s->t_prev + d8_cx[x] * h;
+            d8_combine(s, d8_ax[x], h, y0, B0);
+            int st = rhs(s, tx, B0, s->k[2 + x]);
+            if (st) return st;
+            s->kp[13 + x] = stage_power(s, tx, B0);
+        }
+        dense_work3(s, &dop853, s->kp[12]);
+        s->dn_w[3] = d8_combine(s, d8_d[0], h, NULL, dn_block(s, 3));
+        s->dn_w[4] = d8_combine(s, d8_d[1], h, NULL, dn_block(s, 4));
+        s->dn_w[5] = d8_combine(s, d8_d[2], h, NULL, dn_block(s, 5));
+        s->dn_w[6] = d8_combine(s, d8_d[3], h, NULL, B0);
+        mb_real *k1 = dn_block(s, 6), *k13 = s->k[1];
+        for (int i = 0; i < nz; i++) {
+            B1[i] = y1[i] - y0[i];
+            B2[i] = h * k1[i] - B1[i];
+            k1[i] = B1[i] - h * k13[i] - B2[i];   /* r3 over k1, its last use */
+        }
+        return MB_OK;
+    }
+#endif
+#if MBI_DOPRI5
+    mb_real *B3 = dn_block(s, 3), *k7 = s->k[6], w = 0;
+    dense_work3(s, &dopri5, s->kp[6]);
+    for (int j = 0; j < 7; j++) w += dp_d[j] * s->kp[j];
+    s->dn_w[3] = h * w;
+    for (int i = 0; i < nz; i++) {
+        mb_real acc = dp_d[0] * B0[i];
+        for (int j = 2; j < 7; j++) acc += dp_d[j] * s->k[j][i];
+        B3[i] = h * acc;
+        B1[i] = y1[i] - y0[i];
+        B2[i] = h * B0[i] - B1[i];
+        B0[i] = B1[i] - h * k7[i] - B2[i];
+    }
+#endif
+    return MB_OK;
+}
+
+int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+{
+    int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
+    if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
+    if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
+    mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
+    copy(n, vsave, s->ev_v);
+    copy(nc, ssave, s->ev_sig);
+    if (s->dense_state == 1) {
+        st = dense_coefficients(s);
+        if (st) goto out;
+        s->dense_state = 2;
+    }
+    mb_real th = (t - s->t_prev) / (s->t - s->t_prev), u = 1 - th, *y = s->ztmp, *y0 = s->zold;
+    const mb_real *dw = s->dn_w;
+    mb_real wt = dw[0] + u * (dw[1] + th * (dw[2] + u * dw[3]));   /* the work of the loads */
+    mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2), *B3 = dn_block(s, 3);
+#if MBI_DOP853
+    if (s->p.integrator == MB_DOP853) {
+        mb_real *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
+        for (int i = 0; i < nz; i++)
+            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B6[i] + u * (B3[i] + th * (B4[i] +
+                   u * (B5[i] + th * B0[i]))))));
+        wt = dw[0] + u * (dw[1] + th * (dw[2] + u * (dw[3] + th * (dw[4] + u * (dw[5] + th * dw[6])))));
+    } else
+#endif
+    {
+        for (int i = 0; i < nz; i++)
+            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B0[i] + u * B3[i])));
+    }
+    copy(n, q, y);
+    if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); goto out; }
+    if (!v && !mo) goto out;
+    if ((st = rhs(s, t, y, s->k[1]))) goto out;
+    if (v) copy(n, v, s->ev_v);
+    if (mo) {   /* the monitors at t; the work of the loads interpolated like the state, the
+                 * drivers' (F2, F3: Delta S) by the trapezoidal rule from the step's start */
+        const mb_real *S0 = dn_block(s, dn_blocks(s)), *P0 = S0 + nc;
+        mb_real pnc, pdrv, w = s->dn_W0 + th * wt;
+        *mo = s->mon;
+        mbi_measure_at(s, t, y, s->ev_v, s->ev_S, s->ev_lam, mo, &pnc, &pdrv);
+        if (s->p.formulation != MB_BAUMGARTE)
+            for (int r = 0; r < nc; r++) w += (s->ev_S[r] - S0[r]) * (P0[r] + s->Phit[r]) / 2;
+        mo->W = w;
+        mo->energy_dev = mo->T + mo->V - mo->E0 - w;
+    }
+out:
+    copy(n, s->ev_v, vsave);
+    copy(nc, s->ev_sig, ssave);
+    return st;
+}
+#endif /* MBI_DENSE */
+
 #if MBI_ADAPTIVE
 int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0)
 {
@@ -215,8 +466,8 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
         if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
         int last = 0;
         if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
-        mb_real err = MB_R(1e30);
-        st = rk_trial(s, tb, h, &err);
+        mb_real err = MB_R(1e30), hrho = 0;
+        st = rk_trial(s, tb, h, &err, &hrho);
         if (st < 0 && st != MB_ERR_SINGULAR && st != MB_ERR_NOT_SPD) return st;
         if (st < 0) { err = MB_R(1e30); lastfail = st; }  /* retry smaller, fail below h_min */
         mb_real fac = err > 0 ? MB_R(0.9) * MB_POW(err, tb->err_exp) : 5;
@@ -224,15 +475,22 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
         if (fac < MB_R(0.2)) fac = MB_R(0.2);
         if (err <= 1) {
             if (!last) s->h_next = h * fac;
-            mb_real t_new = last ? t_stop : s->t + h, *fnew = s->k[tb->s - 1];
+            mb_real t_new = last ? t_stop : s->t + h, *fnew = s->k[tb->s - 1], wq = 0;
+            for (int j = 0; j < tb->s; j++) wq += tb->b[j] * s->kp[j];
+            wq *= h;                      /* the work of the loads, by the method's weights */
             if (!tb->fsal) {              /* f at the new state: one more evaluation (k[1] free) */
                 fnew = s->k[1];
                 if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return mbi_explicit_fail(s, t_start, st);
+                s->kp[tb->s] = stage_power(s, t_new, s->ztmp);
             }
+            stiffness(s, tb, h, hrho);
+#if MBI_DENSE
+            if (s->dn) dense_keep(s, t_start, h);
+#endif
             s->t = t_new;
             st = accept(s, fnew);
             if (st < 0) return mbi_explicit_fail(s, t_start, st);
-            mbi_advance_monitor(s, h, pnc0, pdrv0);
+            mbi_advance_monitor(s, h, pnc0, pdrv0, &wq);
             if (!isfinite(s->mon.energy_dev)) {     /* energies or work overflow: not a good state */
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
                 return mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE);
@@ -253,9 +511,10 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
 int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
 {
     const mbi_tableau *tb = &rk4;
-    mb_real t_old = s->t;
-    int st = rk_trial(s, tb, h, NULL);
+    mb_real t_old = s->t, hrho = 0;
+    int st = rk_trial(s, tb, h, NULL, &hrho);
     if (st < 0) { copy(s->nz, s->z, s->zold); return st; }
+    stiffness(s, tb, h, hrho);
     s->t = t_new;
     mb_real *fnew = s->k[1];          /* f at the new state (k[1] is free now), next step's k[0] */
     if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t = t_old; return st; }
@@ -265,3 +524,11 @@ int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
 }
 #endif
 #endif /* MBI_EXPLICIT */
+
+#if !MBI_DENSE   /* no adaptive integrator or MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
+int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+{
+    (void)s; (void)t; (void)q; (void)v; (void)mo;
+    return MB_ERR_STATE;
+}
+#endif

@@ -47,6 +47,10 @@ void mb_params_default(mb_params *p, int f)
 #endif
     p->asm_tol = 100 * MB_EPS;
     p->asm_max_iter = 50;
+    p->warn_energy = MB_R(1e-2);
+    p->warn_phi = MB_R(1e-3);
+    p->warn_sigma = MB_R(1e3);
+    p->warn_stability = 2;
 }
 
 /* The numeric parameters in checking order (a table: compact code on small targets). */
@@ -58,7 +62,9 @@ static const struct { unsigned short off; unsigned char kind; const char *name; 
     PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
     PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_ITER),
     PFIELD(sigma_reset, PK_NONNEG), PFIELD(baumgarte_cap, PK_NONNEG), PFIELD(rank_tol, PK_BELOW1),
-    PFIELD(asm_tol, PK_POS), PFIELD(asm_max_iter, PK_INT1)};
+    PFIELD(asm_tol, PK_POS), PFIELD(asm_max_iter, PK_INT1), PFIELD(warn_energy, PK_NONNEG),
+    PFIELD(warn_phi, PK_NONNEG), PFIELD(warn_sigma, PK_NONNEG), PFIELD(warn_stability, PK_NONNEG),
+    PFIELD(length_scale, PK_NONNEG)};
 #undef PFIELD
 
 int mb_params_check(const mb_params *p, const char **what)
@@ -73,6 +79,8 @@ int mb_params_check(const mb_params *p, const char **what)
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
+    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5 and dop853 only)";
+    else if (p->dense && !MBI_DENSE) w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
     for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
@@ -187,9 +195,10 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     int fj = MBI_FJ && p->full_jacobian;
     int ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
+    int dn = MBI_DENSE && p->dense;
 #define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
-    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
+    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
               m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl)
 #undef TAKE_R
 #undef TAKE_J
@@ -227,7 +236,32 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     s->nz = 2 * s->n + (p->formulation == MB_BAUMGARTE ? 0 : s->nc);
     if (s->minv) for (int i = 0; i < s->n; i++) s->minv[i] = 1 / m->mass[i];
     s->mon.singular_row = -1;
+    /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
+     * = 0 (F1; F2, F3 in Phi and Int Phi): w (xi + sqrt(xi^2 - 1)), w for xi < 1 */
+    if (m->nc > 0 && p->formulation != MB_ALF_TRAPEZOID)
+        s->stab_rate = p->xi >= 1 ? p->omega * (p->xi + MB_SQRT(p->xi * p->xi - 1)) : p->omega;
     return MB_OK;
+}
+
+/* The length scale of the constraint warning: p.length_scale, else the largest of the bodies'
+ * sizes sqrt(12 J / m) (a uniform bar's length) and the diagonal of the box around their
+ * centres of mass at q. */
+static mb_real length_scale(const mb_sim *s, const mb_real *q)
+{
+    const mb_real *mass = s->m->mass;
+    if (s->p.length_scale > 0) return s->p.length_scale;
+    mb_real size = 0, lo[2] = {0, 0}, hi[2] = {0, 0};
+    for (int b = 0; 3 * b + 2 < s->n; b++) {
+        mb_real r = MB_SQRT(12 * mass[3 * b + 2] / mass[3 * b]);
+        if (r > size) size = r;
+        for (int d = 0; d < 2; d++) {
+            mb_real x = q[3 * b + d];
+            if (b == 0 || x < lo[d]) lo[d] = x;
+            if (b == 0 || x > hi[d]) hi[d] = x;
+        }
+    }
+    mb_real box = MB_HYPOT(hi[0] - lo[0], hi[1] - lo[1]);
+    return box > size ? box : size;
 }
 
 /* ------------------------------------------------------------------ reset and step */
@@ -289,16 +323,42 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->h_next = s->p.h;
     s->t_grid0 = t0;
     s->nfixed = 0;
+    s->dense_state = 0;
+    s->energy_armed = 0;
     mb_real pnc, pdrv;
     mbi_measure(s, &pnc, &pdrv);
     s->pnc = pnc;
     s->pdrv = pdrv;
     copy(nc, s->ptq, s->Phit);
     s->mon.E0 = s->mon.T + s->mon.V;
+    s->mon.V0 = s->mon.V;
     s->mon.W = 0;
+    s->mon.lscale = length_scale(s, s->z);
     mbi_update_max(s);
     s->ready = 1;
     return MB_OK;
+}
+
+/* The step came near a singular position: its smallest pivot ratio of S below sqrt(rank_tol). */
+static int near_singular(const mb_sim *s)
+{
+    return s->step_ratio < 0 || s->step_ratio * s->step_ratio < s->p.rank_tol;
+}
+
+/* A failed step of F1 or F2 that came near a singular position (its smallest pivot ratio of S
+ * below sqrt(rank_tol)): the non-finite state, the step size underflow or the broken energy
+ * balance it ended in are the rank loss, named by the constraint of that pivot. */
+static int singular_step(mb_sim *s, int st)
+{
+    s->dense_state = 0;
+    if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
+        (st == MB_ERR_NONFINITE || st == MB_ERR_STEP_UNDERFLOW || st == MB_ERR_SINGULAR)) {
+        if (st != MB_ERR_SINGULAR || s->mon.singular_row < 0) s->mon.singular_row = s->step_row;
+        if (s->step_ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0)
+            s->mon.min_pivot_ratio = s->step_ratio;   /* (a rolled-back monitor lost it) */
+        return MB_ERR_SINGULAR;
+    }
+    return st;
 }
 
 int mb_sim_step(mb_sim *s, mb_real t_stop)
@@ -320,10 +380,16 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
+    s->step_ratio = 1;
+    s->step_row = -1;
 #if MBI_ADAPTIVE
     if (MB_ADAPTIVE(s->p.integrator)) {
+#if MBI_DENSE
+        s->dense_state = 0;
+        if (s->dn) mbi_dense_begin(s, mon0.W);
+#endif
         st = mbi_step_adaptive(s, t_stop, &mon0, pnc0, pdrv0);
-        if (st < 0) return st;
+        if (st < 0) return singular_step(s, st);
     } else
 #endif
     {
@@ -338,18 +404,33 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (s->p.integrator == MB_RK4) st = mbi_step_fixed(s, h, t_new);
 #endif
         if (s->p.integrator == MB_TRAPEZOID) st = mbi_forms[s->p.formulation]->step(s, h, t_new);
-        if (st < 0) return st;
-        mbi_advance_monitor(s, h, pnc0, pdrv0);
+        if (st < 0) return singular_step(s, st);
+        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
 #if MBI_RK4
         if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
             s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
-            return mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE);
+            return singular_step(s, mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE));
         }
 #endif
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }
+    unsigned now = mbi_warnings(s, mon0.maxiter_events);
+    (void)now;                             /* unused without F1 and F2 */
+#if MBI_F1 || MBI_F2
+    /* F1, F2: a step that came near a singular position (smallest pivot ratio of S below
+     * sqrt(rank_tol)) and left the energy balance or the constraints (the warnings' tests) has
+     * not passed it: undone and reported as the rank loss it is (never a garbage state) */
+    if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
+        (now & (MB_WARN_BIT(MB_WARN_ENERGY) | MB_WARN_BIT(MB_WARN_CONSTRAINT)))) {
+        s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
+        s->dense_state = 0;
+        mbi_explicit_fail(s, t_start, MB_ERR_SINGULAR);
+        return singular_step(s, MB_ERR_SINGULAR);
+    }
+#endif
     s->mon.steps++;
+    if (s->p.strict && (s->mon.warn & ~mon0.warn)) return MB_ERR_SUSPECT;
     return st;
 }
 

@@ -35,7 +35,8 @@ enum {
 /* An external back end (e.g. SuiteSparse KLU in the tools, which may allocate): factor the
  * matrix `which` given in plan storage F on symbolic sy (F may be overwritten), then solve in
  * place with the last factorization of that matrix. factor returns MB_OK, MB_ERR_SINGULAR
- * (rank test as mb_sp_ldl for MB_MAT_S; *bad the original row or -1), MB_ERR_NOT_SPD or
+ * (rank test as mb_sp_ldl for MB_MAT_S; *bad the original row or -1; on success *bad may name
+ * the row of the smallest pivot ratio of S, else -1), MB_ERR_NOT_SPD or
  * MB_ERR_NONFINITE; *ratio a pivot ratio for the monitors. */
 typedef struct mb_linsys_ops {
     const char *name;
@@ -44,6 +45,22 @@ typedef struct mb_linsys_ops {
     void (*solve)(void *ctx, int which, const mb_symbolic *sy, const mb_real *F, mb_real *b);
     void *ctx;
 } mb_linsys_ops;
+
+/* Suspect conditions (docs/formulations.md, "Warnings"): a step succeeded, but its result is
+ * doubtful. Bit MB_WARN_BIT(k) of mb_monitor.warn is set by the first step that meets condition
+ * k (an mb_params threshold of 0 turns the check off). With mb_params.strict that step returns
+ * MB_ERR_SUSPECT instead of succeeding. */
+enum {
+    MB_WARN_NEWTON = 0,     /* F4: a Newton iteration stopped at max_iter (step kept) */
+    MB_WARN_ENERGY = 1,     /* |energy_dev| > warn_energy x the energy scale (mon.escale) */
+    MB_WARN_CONSTRAINT = 2, /* |Phi|_2 > warn_phi x the length scale (mon.lscale) */
+    MB_WARN_SIGMA = 3,      /* F2-F4: |p - M v|_2 = |Phi_q^T sigma| > warn_sigma x the momentum
+                               scale (mon.pscale): sigma (the impulse of the constraint forces)
+                               grows without bound */
+    MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
+    MB_NWARN = 5
+};
+#define MB_WARN_BIT(k) (1u << (k))
 
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
 #define MB_MAX_ITER_LIMIT 1000
@@ -80,6 +97,16 @@ typedef struct mb_params {
                                too far off in the mass-dominated directions, so reuse costs
                                more iterations than the factorizations it saves */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
+    int dense;              /* dopri5, dop853: keep each step's continuous extension for
+                               mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
+                               vectors); 0 (default) for the other integrators */
+    /* Warning thresholds (MB_WARN_*; 0 turns a check off; defaults in mb_params_default) */
+    mb_real warn_energy;    /* fraction of the energy scale, default 1e-2 */
+    mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
+    mb_real warn_sigma;     /* multiple of the momentum scale, default 1e3 */
+    mb_real warn_stability; /* multiple of the stability limit, default 2 */
+    mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
+    int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -104,6 +131,22 @@ typedef struct mb_monitor {
                                 vanished (index into constraint_names), else -1 */
     long factorizations, solves; /* linear-system factorizations and solves */
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
+    /* Scales of the warnings (docs/formulations.md, "Warnings") */
+    mb_real V0;              /* V after reset, J */
+    mb_real escale;          /* energy scale: max over the run of T + |V - V0| + |W|, J */
+    mb_real lscale;          /* length scale, m: p.length_scale, else the largest of the bodies'
+                                sizes sqrt(12 J / m) (a bar's length) and the diagonal of the box
+                                around their centres of mass at reset */
+    mb_real pscale;          /* momentum scale: max over the run of |M v|_2 */
+    mb_real sigma_ratio;     /* F2-F4: |p - M v|_2 / pscale after the last step */
+    mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
+                                larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
+                                and (rk4 with warn_stability > 0) the rate seen between the first
+                                two stages, |k2 - k1| / (c2 h |k1|) */
+    unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
+    mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */
+    mb_real warn_val[MB_NWARN]; /* its value there: maxiter_events, |energy_dev| / escale,
+                                   |Phi| / lscale, sigma_ratio, stiffness */
 } mb_monitor;
 
 /* The simulation object; all arrays point into the caller's workspace. Read through get_*. */
@@ -112,6 +155,13 @@ typedef struct mb_sim {
     mb_params p;
     int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next dopri5 trial step */
+    mb_real t_prev, h_prev;  /* the last accepted adaptive step: from t_prev, of h_prev */
+    int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
+    mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
+    mb_real step_ratio;      /* smallest pivot ratio of S in the current step, 1 if none */
+    int step_row;            /* its constraint row (-1: unknown) */
+    mb_real dn_W0;           /* p.dense: W at the last step's start */
+    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
@@ -132,6 +182,9 @@ typedef struct mb_sim {
     mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
     int *piv;                /* dense back end's pivots */
     mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
+    mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
+    mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
+    mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
     mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + c2 IPq + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
 } mb_sim;
@@ -168,6 +221,18 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
  * accepted), never past t_stop (the step is shortened to land on it exactly). Returns MB_OK,
  * a positive event (the step was taken) or a failure (state left at the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
+
+/* Dense output (p.dense, dopri5 and dop853): the state at a time t inside the last accepted step
+ * (t_prev <= t <= t_now) from the integrator's continuous extension (dopri5: 4th order, Hairer's
+ * DOPRI5 interpolant; dop853: 7th order, DOP853's dense output, which costs 3 more right-hand
+ * sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
+ * the velocities and mo (may be NULL) the monitors at t (T, V, W, energy_dev, phi_norm,
+ * phid_norm, sigma_norm; the rest as after the step): both need one right-hand side at the
+ * interpolated state (counted in evals). The trajectory does not depend on these calls.
+ * Interpolates the integrator's step: a velocity projection or sigma reset after it shows at
+ * t_now only. Returns MB_OK, MB_ERR_STATE (no dense output kept: p.dense off, no step yet, or
+ * the last step failed), MB_ERR_PARAM (t outside the step), or a failure of the evaluation. */
+int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
 /* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
  * (F2-F4; NULL for F1), monitors. Pointers stay valid until the next step/reset. */

@@ -68,6 +68,9 @@
 #ifndef MB_WITH_FULL_JACOBIAN      /* F4's optional second-derivative Newton terms */
 #define MB_WITH_FULL_JACOBIAN 1
 #endif
+#ifndef MB_WITH_DENSE_OUTPUT       /* dopri5's and dop853's continuous extensions (p.dense) */
+#define MB_WITH_DENSE_OUTPUT 1
+#endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
 #define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
@@ -80,6 +83,7 @@
 #define MBI_DOP853 (MB_WITH_DOP853 && MBI_EXPLICIT)
 #define MBI_ADAPTIVE (MBI_DOPRI5 || MBI_DOP853)
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
+#define MBI_DENSE (MBI_ADAPTIVE && MB_WITH_DENSE_OUTPUT)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
 #define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4)
@@ -110,11 +114,16 @@ static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
     m->phi_t(m, t, q, s->Phit);
     m->phi_q(m, t, q, s->Pq);
 }
-/* Q, Phidot_q, dQ/dq, dQ/dv at (t, q, v) into s->Q, s->Pqd, s->dQq, s->dQv (F4's iteration). */
-static inline void mbi_eval_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
+/* mbi_eval_kin's quantities and Q, Phidot_q, dQ/dq, dQ/dv at (t, q, v) into s->Q, s->Pqd,
+ * s->dQq, s->dQv (F4's iteration): one fused call shares the angles' sines and cosines. */
+static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
 {
     const mb_model *m = s->m;
-    if (m->eval_dyn) { m->eval_dyn(m, t, q, v, s->Q, s->Pqd, s->dQq, s->dQv); return; }
+    if (m->eval_kin_dyn) {
+        m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv);
+        return;
+    }
+    mbi_eval_kin(s, t, q);
     m->force(m, t, q, v, s->Q);
     m->phi_q_dot(m, t, q, v, s->Pqd);
     m->dforce_dq(m, t, q, v, s->dQq);
@@ -153,6 +162,8 @@ extern const mbi_form *const mbi_forms[4];
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
+/* mb_f2_canonical.c: the sigma reset of 6.3.4 after an accepted step of F2 or F3 (an accept). */
+int mbi_sigma_reset(mb_sim *s, int *reeval);
 /* mb_f3_alf.c: the F3 velocity/sigma~ iteration 5.31-5.37 at (t, q, p, I) -> ev_v, ev_sig,
  * ev_S (also F4's start-up evaluation). */
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);
@@ -165,10 +176,19 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
 void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv);
+/* mb_monitor.c: the same at (t, q, v) with sigma sig (F2-F4) or lambda lam (F1) into o. */
+void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, const mb_real *sig,
+                    const mb_real *lam, mb_monitor *o, mb_real *pnc, mb_real *pdrv);
+/* mb_monitor.c: after an accepted step (monitor advanced, maxiter_events at its start given):
+ * records the warnings (MB_WARN_*) met for the first time; returns the bits of every condition
+ * this step meets, a disabled check (threshold 0) tested at its default threshold. */
+unsigned mbi_warnings(mb_sim *s, long maxiter_before);
 /* mb_monitor.c: energy_dev and the running maxima from the current monitor values. */
 void mbi_update_max(mb_sim *s);
-/* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. */
-void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old);
+/* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. The work of
+ * the loads (P_nc, F1's driver power) over the step: *wq when given (the adaptive integrators'
+ * own quadrature), else the trapezoidal rule on pnc_old, pdrv_old and the new powers. */
+void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq);
 
 /* mb_rk.c (explicit formulations): f at the start state (fz) and its derived quantities. */
 int mbi_rk_start(mb_sim *s, mb_real t0);
@@ -179,5 +199,8 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
 int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new);
 /* mb_rk.c: undo an accepted explicit step (state from zold, tn[7], tm[3]). */
 int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st);
+/* mb_rk.c (p.dense): before an adaptive step, keep what the work at an interpolated time needs
+ * (W at the step's start; sigma and Phi_t there). */
+void mbi_dense_begin(mb_sim *s, mb_real W0);
 
 #endif /* MB_SIM_IMPL_H */

@@ -31,15 +31,17 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
 {
     const int n = sy->n;
     mb_real rmin = 1;
+    int kmin = -1;
     *bad = -1;
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1, nonfinite = 0;
     for (int k = 0; k < kend; k++) {      /* pivots done: ratio d_k / d0_k, finiteness */
         mb_real r = d0[k] > 0 ? F[k] / d0[k] : 0;
         if (!isfinite(F[k]) || !isfinite(d0[k])) nonfinite = 1;
-        if (r < rmin) rmin = r;
+        if (r < rmin) { rmin = r; kmin = k; }
     }
     *ratio = rmin;
+    if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
     /* a NaN or Inf reaches the pivots it updates (see mb_sp_lu); the rest shows in solutions */
     if (nonfinite) return MB_ERR_NONFINITE;
     if (kf >= 0) {

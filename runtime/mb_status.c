@@ -24,6 +24,7 @@ static const char *const errors[] = {
     "inconsistent model descriptor",
     "call out of order",
     "step limit reached (max_steps)",
+    "suspect result (strict)",
 };
 
 const char *mb_status_str(int status)

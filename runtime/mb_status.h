@@ -23,7 +23,9 @@ enum {
     MB_ERR_STEP_UNDERFLOW = -9,  /* adaptive step size fell below its minimum */
     MB_ERR_MODEL = -10,          /* model descriptor inconsistent (sizes, patterns) */
     MB_ERR_STATE = -11,          /* call out of order (e.g. step before reset) */
-    MB_ERR_MAX_STEPS = -12       /* max_steps steps taken since reset; state is the last one */
+    MB_ERR_MAX_STEPS = -12,      /* max_steps steps taken since reset; state is the last one */
+    MB_ERR_SUSPECT = -13         /* p.strict: the step raised a warning (mon.warn names it); the
+                                    state is that step's, not the one before */
 };
 
 /* Message for a status code; never NULL, static storage. */

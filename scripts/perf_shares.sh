@@ -8,7 +8,7 @@
 #   perf report ... | scripts/perf_shares.sh EVALUATOR MODEL [FORMULATION]
 set -eu
 awk -v e="$1" -v m="$2" -v fo="${3:-alf-trapezoid}" '/^ +[0-9.]+%/ { c = $1 + 0; s = $4;
-    if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points|eval_kin|eval_dyn)$") f += c;
+    if (s ~ "^(" m "_|mb_generic_)(phi|phi_q|phi_t|phi_q_dot|gamma|force|dforce_dq|dforce_dv|energy|points|eval_kin|eval_kin_dyn)$") f += c;
     else if (s == "mbi_ls_factor") fa += c; else if (s ~ /^(klu_solve|mb_lu_solve|mb_chol_solve)$/) so += c;
     else if (s ~ /^mb_sp_(lu|ldl)_solve$/) ssp += c; else if (s ~ "^" m "_[sa]_(lu|ldl)_solve$") sun += c;
     else if (s == "mb_sim_step") tot = c }

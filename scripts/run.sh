@@ -65,6 +65,9 @@ if [ -n "$summary" ]; then
         "$(get status)" "$(get steps)" "$(get t_end)" "$(get wall_s)"
     printf '   max |energy deviation| %s J, max |Phi| %s m, max |dPhi/dt| %s m/s\n' \
         "$(get max_energy_dev)" "$(get max_phi)" "$(get max_phid)"
+    w=$(get warnings)
+    [ -n "$w" ] && [ "$w" != 0 ] &&
+        echo "   $w warning(s): suspect results, named by the simulator above (docs/formulations.md, Warnings)"
 else
     echo "   the simulator printed no summary line (exit status $sim_rc)"
 fi

@@ -175,9 +175,9 @@ static void bench_functions(const pair_t *pr)
     double mt = median(tt, NREP, &st);
     say("%-16s %-10s %10.1f %5.0f%%   (cos and sin of the %d body angles: both evaluators pay it)\n",
         pr->name, "(trig)", mt, 100 * st, g->nbody);
-    /* what one alf-trapezoid Newton iteration evaluates: the fused eval_kin + eval_dyn against
-     * the seven single functions of the same generated model, side by side */
-    if (g->eval_kin && g->eval_dyn) {
+    /* what one alf-trapezoid Newton iteration evaluates: the fused eval_kin_dyn against the
+     * seven single functions of the same generated model, side by side */
+    if (g->eval_kin_dyn) {
         mb_real *buf = malloc(sizeof(mb_real) * (size_t)(2 * g->nc + 2 * g->phi_q_pat.nnz + g->nq +
                                                          g->dq_dq_pat.nnz + g->dq_dv_pat.nnz + 1));
         mb_real *o1 = buf, *o2 = o1 + g->nc, *o3 = o2 + g->nc, *o4 = o3 + g->phi_q_pat.nnz;
@@ -188,8 +188,7 @@ static void bench_functions(const pair_t *pr)
             double t0 = now();
             for (long i = 0; i < nc2; i++) {
                 q[0] += (mb_real)1e-12;
-                g->eval_kin(g, (mb_real)1e-3, q, o1, o2, o3);
-                g->eval_dyn(g, (mb_real)1e-3, q, v, o4, o5, o6, o7);
+                g->eval_kin_dyn(g, (mb_real)1e-3, q, v, o1, o2, o3, o4, o5, o6, o7);
                 sink += (double)(o1[0] + o4[0]);
             }
             double t1 = now();
@@ -205,7 +204,7 @@ static void bench_functions(const pair_t *pr)
             ts[r] = (now() - t1) * 1e9 / (double)nc2;
         }
         double mf = median(tf, NREP, &sf), ms = median(ts, NREP, &ss);
-        say("%-16s %-10s %10.1f %5.0f%%   (eval_kin + eval_dyn: one alf-trapezoid iteration; its 7 single "
+        say("%-16s %-10s %10.1f %5.0f%%   (eval_kin_dyn: one alf-trapezoid iteration; its 7 single "
             "functions %.1f ns, %.0f%%)\n", pr->name, "(fused)", mf, 100 * sf, ms, 100 * ss);
         free(buf);
     }

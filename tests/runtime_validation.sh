@@ -13,7 +13,12 @@ say() { printf '%s\n' "$*" >&3; }
 # kv KEY LINE: value of KEY in a summary line
 kv() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # run CMD...: run a simulator, record the command, return its summary line in $SUM
-run() { CMDS+=("$*"); SUM=$("$@" --quiet 2>"$TMP/err" || true); ERR=$(cat "$TMP/err"); }
+run() { CMDS+=("$*"); SUM=$("$@" --quiet 2>"$TMP/err" || true); ERR=$(cat "$TMP/err")
+        local w; w=$(kv warnings "$SUM")   # the runs that warn, for the last section
+        if [ -n "$w" ] && [ "$w" != 0 ]; then
+            WARNED+=("$* | $(printf '%s\n' "$ERR" | sed -n 's/.*warning: \([a-z]*\): first at t=\([^:]*\):.*/\1 (t = \2)/p' | paste -sd, -)")
+        fi; }
+WARNED=()
 # col FILE NAME: 1-based index of CSV column NAME
 col() { head -1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
 # last FILE NAME: value of column NAME in the last row
@@ -278,6 +283,17 @@ say 'so only the converged answer is compared.'
 run $B/oscillator_1dof_sim --formulation alf-trapezoid --h 1e-3 --t-end 1e-3 --out "$TMP/osc1.csv"
 say "alf-trapezoid after one step h = 1e-3: x1 = $(last "$TMP/osc1.csv" mass.x) m."
 cmds
+
+# ------------------------------------------------------------------ warnings
+say ''
+say '## Warnings'
+say ''
+say 'The runs above whose summary line had warnings > 0 (docs/formulations.md, "Warnings": the'
+say 'conditions and thresholds), with the first time of each. Every other run: none.'
+say ''
+say '| run | warnings |'
+say '|---|---|'
+for w in "${WARNED[@]}"; do say "| \`${w%% | *}\` | ${w#* | } |"; done
 
 say ''
 say '## 5. Analyses beside dynamics (issue 12)'

@@ -271,18 +271,22 @@ static double fused_err(const double *a, const double *b, int n)
 }
 static void check_fused(double t, const double *q, const double *v, const char *where)
 {
-    if (!M->eval_kin && !M->eval_dyn) return;
-    CHECK(M->eval_kin && M->eval_dyn, "%s: only one of eval_kin, eval_dyn", where);
-    if (!M->eval_kin || !M->eval_dyn) return;
+    if (!M->eval_kin && !M->eval_kin_dyn) return;
+    CHECK(M->eval_kin && M->eval_kin_dyn, "%s: only one of eval_kin, eval_kin_dyn", where);
+    if (!M->eval_kin || !M->eval_kin_dyn) return;
     int pn = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
-    size_t tot = (size_t)(2 * nc + pn + nq + pn + dqn + dvn) + 1;
+    size_t tot = (size_t)(2 * nc + pn + nq + pn + dqn + dvn) + 1, kin = (size_t)(2 * nc + pn);
     double *f = xcalloc(tot, sizeof(double)), *g = xcalloc(tot, sizeof(double));
     double *fphi = f, *fpt = fphi + nc, *fpq = fpt + nc, *fQ = fpq + pn, *fpd = fQ + nq,
            *fdq = fpd + pn, *fdv = fdq + dqn;
     double *gphi = g, *gpt = gphi + nc, *gpq = gpt + nc, *gQ = gpq + pn, *gpd = gQ + nq,
            *gdq = gpd + pn, *gdv = gdq + dqn;
-    M->eval_kin(M, t, q, fphi, fpt, fpq);
-    M->eval_dyn(M, t, q, v, fQ, fpd, fdq, fdv);
+    /* eval_kin_dyn into f, eval_kin's three outputs (which must agree with it) after them */
+    double *k3 = xcalloc(kin + 1, sizeof(double));
+    M->eval_kin_dyn(M, t, q, v, fphi, fpt, fpq, fQ, fpd, fdq, fdv);
+    M->eval_kin(M, t, q, k3, k3 + nc, k3 + 2 * nc);
+    CHECK(fused_err(k3, f, (int)kin) <= 1e-13, "%s: eval_kin differs from eval_kin_dyn", where);
+    free(k3);
     M->phi(M, t, q, gphi);
     M->phi_t(M, t, q, gpt);
     M->phi_q(M, t, q, gpq);

@@ -26,7 +26,7 @@ fault() {
     faults=$((faults + 1))
     timeout 120 "$@" --quiet --out "$csv" >"$T/out" 2>"$T/err"
     local rc=$? msg
-    msg=$(head -n 1 "$T/err")
+    msg=$(grep -v -m 1 "warning: " "$T/err")   # the fault's line (warnings may come first)
     if [ $rc -ne 1 ]; then bad "$name: exit $rc, expected 1: $msg"; return; fi
     if grep -q "runtime error:\|AddressSanitizer\|LeakSanitizer" "$T/err"; then bad "$name: sanitizer report"; fi
     local IFS='|' t
@@ -103,11 +103,14 @@ done
 "$RD" --formulation alf-trapezoid --t-end 0.1 --quiet >"$T/out" 2>"$T/err" && grep -q "^status=ok" "$T/out" && ok \
     || bad "redundant alf-trapezoid: $(cat "$T/err" "$T/out")"
 
-# a singular system: the parallelogram four-bar reaches its collinear position at t = 0.375
+# a singular system: the parallelogram four-bar reaches its collinear position at t = 0.375; rk4
+# lands on it (h = 1e-3), dopri5 is made to by ending its run there (its steps are not clipped
+# to the output grid: elsewhere they may step past it)
 for f in baumgarte canonical; do
     for i in rk4 dopri5; do
+        te=1; [ $i = dopri5 ] && te=0.375
         fault "singular_${f}_$i" -3 "rank loss|t=0.37|Phi_q M^-1 Phi_q^T 8 x 8|redundant or singular constraint: |pivot ratio" \
-            "$FB" --formulation $f --integrator $i --h 1e-3 --t-end 1
+            "$FB" --formulation $f --integrator $i --h 1e-3 --t-end $te
     done
 done
 fault singular_projection -3 "rank loss|velocity projection" \

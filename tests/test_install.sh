@@ -41,7 +41,7 @@ for h in "$P"/include/mb/*.h; do
 done
 nm -u "$P/lib/libmbrt.a" | awk 'NF == 2 { print $2 }' | sort -u |
     grep -v -x -e 'mb_.*' -e 'mbi_.*' -e memcpy -e memset -e memmove -e strcmp -e sqrt -e pow -e fabs \
-        -e sin -e cos -e '__stack_chk_fail' >"$tmp/undef"
+        -e sin -e cos -e hypot -e '__stack_chk_fail' >"$tmp/undef"
 [ ! -s "$tmp/undef" ] && ok || bad "libmbrt.a needs more than libc and libm: $(tr '\n' ' ' <"$tmp/undef")"
 export PATH="$P/bin:$PATH" PKG_CONFIG_PATH="$P/lib/pkgconfig"
 [ "$(pkg-config --cflags mbrt | sed 's/ *$//')" = "-I$P/include/mb" ] && ok || bad "pkg-config --cflags mbrt: $(pkg-config --cflags mbrt)"

@@ -1,7 +1,7 @@
 /* test_runtime.c - runtime API contracts: status table, parameter and workspace validation,
  * model functions against finite differences (every model), fixture vs generated pendulum,
- * assembly, rank-loss reporting, failure leaves the last good state, sigma reset, projection,
- * alf-trapezoid through exactly singular steps. */
+ * assembly, rank-loss reporting, failure leaves the last good state, sigma reset (F2-F4),
+ * warnings and p.strict, projection, alf-trapezoid through exactly singular steps. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -421,6 +421,69 @@ int main(void)
               "reset changed the motion: dq %.3g, phi %.3g/%.3g, dU %.3g/%.3g", d, (double)a->max_phi,
               (double)o->max_phi, (double)a->max_energy_dev, (double)o->max_energy_dev);
         free(r.w); free(b.w);
+    }
+
+    /* the same reset in the explicit canonical formulations (F2: it was ignored before): the
+     * reset is an exact change of p (v unchanged), so the motion agrees with the run without it
+     * to the integrator's error */
+    for (int f = MB_CANONICAL; f <= MB_ALF_EXPLICIT; f++) {
+        simbox r;
+        mb_params_default(&p, f);
+        CHECK(open_sim(&r, FX, &p) == MB_OK && mb_sim_reset(&r.s, 0, NULL, NULL, 1) == MB_OK && run_to(&r, 1.0) == MB_OK, "no reset run");
+        p.sigma_reset = 20;
+        int st = open_sim(&b, FX, &p), events = 0;
+        if (st == MB_OK) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+        while (st >= 0 && mb_sim_get_t(&b.s) < 1) {
+            st = mb_sim_step(&b.s, 1);
+            if (st == MB_EVENT_SIGMA_RESET) events++;
+        }
+        const mb_monitor *a = mb_sim_get_monitor(&b.s), *o = mb_sim_get_monitor(&r.s);
+        double d = 0;
+        for (int i = 0; i < 6; i++) d = fmax(d, fabs((double)(mb_sim_get_q(&b.s)[i] - mb_sim_get_q(&r.s)[i])));
+        CHECK(st >= 0 && events > 0 && events == a->sigma_resets && a->max_sigma <= 20 && o->max_sigma > 40,
+              "%s sigma reset: %s, %d events, %ld resets, max sigma %.3g (without: %.3g)", mb_formulation_name(f),
+              mb_status_str(st), events, a->sigma_resets, (double)a->max_sigma, (double)o->max_sigma);
+        CHECK(d < 1e-7, "%s: the reset moved the motion by %.3g", mb_formulation_name(f), d);
+        free(r.w); free(b.w);
+    }
+
+    /* warnings through the monitor: a threshold met sets its bit once, with time and value;
+     * p.strict turns that step into MB_ERR_SUSPECT */
+    {
+        mb_params_default(&p, MB_CANONICAL);
+        CHECK(p.warn_energy == MB_R(1e-2) && p.warn_phi == MB_R(1e-3) && p.warn_sigma == MB_R(1e3) &&
+              p.warn_stability == 2 && !p.strict, "warning defaults");
+        CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK && run_to(&b, 1.0) == MB_OK, "plain");
+        const mb_monitor *o = mb_sim_get_monitor(&b.s);
+        CHECK(o->warn == 0 && o->escale > 0 && o->pscale > 0 && fabs((double)o->lscale - sqrt(2.0)) < 1e-6,
+              "fixture: warnings %#x, scales E %.3g p %.3g L %.3g (sqrt 2: AB's sqrt(12 J / m))", o->warn, (double)o->escale,
+              (double)o->pscale, (double)o->lscale);
+        free(b.w);
+        p.warn_sigma = MB_R(2.5);   /* reached within the second (3 at t = 1 s): gravity loads the joints */
+        CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK && run_to(&b, 1.0) == MB_OK, "sigma run");
+        o = mb_sim_get_monitor(&b.s);
+        CHECK(o->warn == MB_WARN_BIT(MB_WARN_SIGMA) && o->warn_t[MB_WARN_SIGMA] > 0 &&
+              o->warn_t[MB_WARN_SIGMA] < 1 && o->warn_val[MB_WARN_SIGMA] > MB_R(2.5),
+              "sigma warning: bits %#x at t = %.3g, value %.3g", o->warn, (double)o->warn_t[MB_WARN_SIGMA],
+              (double)o->warn_val[MB_WARN_SIGMA]);
+        double tw = (double)o->warn_t[MB_WARN_SIGMA];
+        free(b.w);
+        p.strict = 1;
+        CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK, "strict open");
+        int st = run_to(&b, 1.0);
+        CHECK(st == MB_ERR_SUSPECT && (double)mb_sim_get_t(&b.s) == tw &&
+              strcmp(mb_status_str(st), "suspect result (strict)") == 0,
+              "strict: %s at t = %.6g (warned at %.6g)", mb_status_str(st), (double)mb_sim_get_t(&b.s), tw);
+        free(b.w);
+        p.strict = 0;
+        p.warn_sigma = 0;   /* off */
+        p.h = MB_R(0.3);    /* rk4 far beyond its limit on the stabilization (xi 10, w 1: 20 1/s) */
+        CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK, "coarse open");
+        run_to(&b, 0.3);
+        o = mb_sim_get_monitor(&b.s);
+        CHECK(o->warn & MB_WARN_BIT(MB_WARN_STABILITY) && o->warn_val[MB_WARN_STABILITY] > 2,
+              "stability: bits %#x, value %.3g", o->warn, (double)o->warn_val[MB_WARN_STABILITY]);
+        free(b.w);
     }
 
 #ifdef MB_HAVE_fourbar_singular

@@ -157,6 +157,10 @@ void mb_cli_csv_header(FILE *f, const mb_model *m) { header_extra(f, m); }
 
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v)
 {
+    if (!v) {   /* velocities not known (an interpolated row without its evaluation) */
+        row_extra(f, m, NULL, NULL, NULL);
+        return;
+    }
     int st = dyn.work ? mb_anl_reactions(&dyn.a, t, q, v, dyn.acc, dyn.lam) : MB_ERR_MODEL;
     if (st != MB_OK && !dyn.warned++) {
         fprintf(stderr, "%s_sim: warning: accelerations and reactions left empty from t=%.9g: ",

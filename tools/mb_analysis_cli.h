@@ -17,7 +17,8 @@ int mb_cli_analysis_parse(const char *s);
 const char *mb_cli_analysis_name(int a);
 
 /* The extra columns of a dynamic run's CSV: open (allocates the reaction solver; -1 when out of
- * memory), the header part (",<body>.vx,...,<J>.fx,..."), the row part at (t, q, v), close. */
+ * memory), the header part (",<body>.vx,...,<J>.fx,..."), the row part at (t, q, v) (v NULL:
+ * not known, empty fields), close. */
 int mb_cli_csv_open(const mb_model *m, const char *prog);
 void mb_cli_csv_header(FILE *f, const mb_model *m);
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v);

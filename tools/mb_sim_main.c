@@ -51,8 +51,8 @@ static void usage(FILE *f)
         "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
         "  --integrator I    rk4 | dopri5 | dop853 | trapezoid (default: trapezoid for alf-trapezoid,\n"
         "                    rk4 otherwise)\n"
-        "  --h S             step (rk4, trapezoid) or output interval and first step (dopri5,\n"
-        "                    dop853)\n"
+        "  --h S             step (rk4, trapezoid); first trial step and default output\n"
+        "                    interval (dopri5, dop853)\n"
         "  --t-end S         end time\n"
         "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8)\n"
         "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
@@ -60,10 +60,17 @@ static void usage(FILE *f)
         "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
         "  --max-steps N     stop with an error after N accepted steps (default 1e8; fixed-step\n"
         "                    runs: at least the steps t-end needs)\n"
-        "  --sigma-reset S   alf-*: zero sigma when |sigma| > S (0: off, default)\n"
+        "  --sigma-reset S   canonical, alf-*: zero sigma when |sigma| > S, p kept consistent\n"
+        "                    (0: off, default)\n"
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
-        "  --strict          alf-trapezoid: Newton not converged in max-iter is an error\n"
+        "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid:\n"
+        "                    Newton not converged in max-iter is an error\n"
+        "  --warn-energy F   warn when |energy deviation| > F x the energy scale (default 1e-2)\n"
+        "  --warn-phi F      warn when |Phi| > F x the length scale (default 1e-3)\n"
+        "  --warn-sigma R    warn when |Phi_q^T sigma| > R x the momentum scale (default 1e3)\n"
+        "  --warn-stability F  warn when h |lambda| > F x the explicit method's stability limit\n"
+        "                    (default 2); 0 turns a warning off (docs/formulations.md)\n"
         "  --linsys L        linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
         "                    default for generated code), klu (SuiteSparse KLU, default for\n"
         "                    --eval generic) or dense (LAPACK, the reference)\n"
@@ -83,7 +90,9 @@ static void usage(FILE *f)
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
         "                    forces, driver efforts) every K-th step\n"
-        "  --every K         CSV row every K steps (outputs for dopri5, dop853), default 1\n"
+        "  --every K         rk4, trapezoid: a CSV row every K steps (default 1); dopri5, dop853:\n"
+        "                    a row every K seconds, at t = 0, K, 2K, ... by dense output (default\n"
+        "                    --h), steps not limited by it\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n",
         model->name, model->name);
@@ -114,7 +123,8 @@ static const char *num(const char *s, double *out)
 static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
-    "--baumgarte-cap", "--linsys", "--analysis", NULL
+    "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
+    "--analysis", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -150,16 +160,17 @@ static double wall(void)
  * itself overflows) is not written, and the first such row is named on stderr. A CSV never
  * holds NaN or Inf. */
 static long rows_skipped;
-static void row(FILE *f, const mb_sim *s, mb_real *pts)
+/* the row at time t: positions q, velocities v (NULL: not known) and the monitors mo (after a
+ * step, or interpolated) */
+static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo,
+                mb_real *pts)
 {
-    const mb_monitor *mo = mb_sim_get_monitor(s);
-    const mb_real *q = mb_sim_get_q(s);
     const double mon[4] = { (double)mo->energy_dev, (double)mo->phi_norm, (double)mo->phid_norm,
                             (double)mo->sigma_norm };
     static const char *const mon_names[4] = { "energy_dev", "phi_norm", "phid_norm", "sigma_norm" };
     const char *what = NULL;
-    if (model->points) model->points(model, mb_sim_get_t(s), q, pts);
-    if (!isfinite((double)mb_sim_get_t(s))) what = "t";
+    if (model->points) model->points(model, (mb_real)t, q, pts);
+    if (!isfinite(t)) what = "t";
     for (int i = 0; !what && i < model->nq; i++)
         if (!isfinite((double)q[i])) what = model->coord_names[i];
     for (int i = 0; !what && i < 4; i++)
@@ -169,16 +180,15 @@ static void row(FILE *f, const mb_sim *s, mb_real *pts)
     if (what) {
         if (rows_skipped++ == 0)
             fprintf(stderr, "%s_sim: warning: CSV row at t=%.9g not written: %s is not a finite "
-                    "number (a CSV never holds NaN or Inf)\n", model->name,
-                    (double)mb_sim_get_t(s), what);
+                    "number (a CSV never holds NaN or Inf)\n", model->name, t, what);
         return;
     }
-    fprintf(f, "%.15g", (double)mb_sim_get_t(s));
+    fprintf(f, "%.15g", t);
     for (int i = 0; i < model->nq; i++) fprintf(f, ",%.15g", (double)q[i]);
     fprintf(f, ",%.6e,%.6e,%.6e,%.6e", mon[0], mon[1], mon[2], mon[3]);
     if (model->points)
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
-    mb_cli_csv_row(f, model, mb_sim_get_t(s), q, mb_sim_get_v(s));
+    mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
     fputc('\n', f);
 }
 
@@ -198,6 +208,58 @@ static long keep_complete_rows(const char *path)
     int bad_io = ferror(f) || ftruncate(fileno(f), (off_t)keep) != 0;
     if (fclose(f) != 0) bad_io = 1;
     return bad_io ? -1 : keep;
+}
+
+/* The row of the current state. */
+static void row_now(FILE *f, const mb_sim *s, mb_real *pts)
+{
+    row(f, (double)mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), mb_sim_get_monitor(s), pts);
+}
+
+/* The warnings (mb_sim.h: MB_WARN_*): one stderr line per condition met, with the first time
+ * it was met, its value there, its threshold and what to do; returns how many. */
+static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability"};
+static int report_warnings(const mb_sim *s, const mb_params *p)
+{
+    const mb_monitor *mo = mb_sim_get_monitor(s);
+    int count = 0;
+    for (int k = 0; k < MB_NWARN; k++) {
+        if (!(mo->warn & MB_WARN_BIT(k))) continue;
+        double t = (double)mo->warn_t[k], v = (double)mo->warn_val[k];
+        count++;
+        fprintf(stderr, "%s_sim: warning: %s: first at t=%.9g: ", model->name, warn_names[k], t);
+        switch (k) {
+        case MB_WARN_NEWTON:
+            fprintf(stderr, "a Newton iteration stopped at max_iter %d above tol %.3g (the step was "
+                    "kept); %ld such steps in the run; a smaller --h or a larger --max-iter",
+                    p->max_iter, (double)p->tol, mo->maxiter_events);
+            break;
+        case MB_WARN_ENERGY:
+            fprintf(stderr, "|energy deviation| = %.3g of the energy scale (threshold %.3g); by the "
+                    "end max |energy deviation| %.3g J, energy scale %.3g J (max of T + |V - V0| + "
+                    "|W|); a smaller --h or --rtol", v, (double)p->warn_energy,
+                    (double)mo->max_energy_dev, (double)mo->escale);
+            break;
+        case MB_WARN_CONSTRAINT:
+            fprintf(stderr, "|Phi| = %.3g of the length scale %.3g m (threshold %.3g); max |Phi| "
+                    "%.3g m; a smaller --h or --rtol, or a larger omega", v, (double)mo->lscale,
+                    (double)p->warn_phi, (double)mo->max_phi);
+            break;
+        case MB_WARN_SIGMA:
+            fprintf(stderr, "sigma grows without bound: |Phi_q^T sigma| = %.3g x the momentum scale "
+                    "%.3g (threshold %.3g), max |sigma| %.3g; the momenta p = M v + Phi_q^T sigma "
+                    "lose the digits of M v: --sigma-reset S keeps |sigma| below S",
+                    v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
+            break;
+        default:
+            fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "
+                    "limit (threshold %.3g); a smaller --h, an adaptive --integrator or "
+                    "alf-trapezoid", mb_integrator_name(p->integrator), v, (double)p->warn_stability);
+            break;
+        }
+        fputc('\n', stderr);
+    }
+    return count;
 }
 
 /* What failed and its size, appended to a fault message: the step in use, the system that
@@ -220,15 +282,23 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
             fprintf(stderr, "; redundant or singular constraint: %s (equation %d of Phi)",
                     model->constraint_names ? model->constraint_names[mo->singular_row] : "?",
                     mo->singular_row);
-        if (p->formulation != MB_ALF_TRAPEZOID)
+        if (p->formulation != MB_ALF_TRAPEZOID && mo->min_pivot_ratio < p->rank_tol)
             fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)mo->min_pivot_ratio,
                     (double)p->rank_tol);
+        else if (p->formulation != MB_ALF_TRAPEZOID)   /* a near-singular step that broke down */
+            fprintf(stderr, ", pivot ratio %.3g < sqrt(rank_tol) %.3g in the step, which broke the "
+                    "energy balance or the constraints", (double)mo->min_pivot_ratio,
+                    sqrt((double)p->rank_tol));
     } else if (st == MB_ERR_NEWTON) {
         fprintf(stderr, "; no correction below tol %.3g within max_iter %d; Newton matrix %d x %d",
                 (double)p->tol, p->max_iter, n, n);
     } else if (st == MB_ERR_STEP_UNDERFLOW) {
         fprintf(stderr, "; the adaptive step fell below its minimum (rtol %.3g, atol %.3g)",
                 (double)p->rtol, (double)p->atol);
+    } else if (st == MB_ERR_SUSPECT) {
+        for (int k = 0; k < MB_NWARN; k++)
+            if (mo->warn & MB_WARN_BIT(k) && mo->warn_t[k] == mb_sim_get_t(s))
+                fprintf(stderr, "; --strict: warning %s (below)", warn_names[k]);
     } else if (st == MB_ERR_MAX_STEPS) {
         fprintf(stderr, "; max_steps %ld (--max-steps) accepted steps before t-end, %ld rejected",
                 p->max_steps, mo->rejected);
@@ -282,8 +352,8 @@ int main(int argc, char **argv)
     const model_defaults *md = defaults_table;
     while (md->name && strcmp(md->name, model->name) != 0) md++;
     int form = MB_ALF_TRAPEZOID, integ = -1, every = 1, quiet = 0;
-    const char *out = NULL;
-    double h = md->h, t_end = md->t_end, v;
+    const char *out = NULL, *every_arg = NULL;
+    double h = md->h, t_end = md->t_end, v, o_warn[4] = {-1, -1, -1, -1};
     /* values given on the command line override the formulation defaults */
     double o_rtol = -1, o_atol = -1, o_alpha = -1, o_xi = -1, o_omega = -1, o_tol = -1;
     double o_sreset = -1, o_cap = -1;
@@ -340,14 +410,14 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--out")) {
             if (!*val) return bad(a, val, "empty file name");
             out = val;
-        } else if (!strcmp(a, "--every") || !strcmp(a, "--max-iter") || !strcmp(a, "--max-steps")) {
+        } else if (!strcmp(a, "--every")) {
+            every_arg = val;   /* steps or seconds: the integrator decides (below) */
+        } else if (!strcmp(a, "--max-iter") || !strcmp(a, "--max-steps")) {
             char *end; long k;
             errno = 0; k = strtol(val, &end, 10);
-            if (*end || errno || k < 1 || (a[2] == 'e' && k > 1000000000L))
-                return bad(a, val, "expected an integer >= 1");
+            if (*end || errno || k < 1) return bad(a, val, "expected an integer >= 1");
             if (a[6] == 'i' && k > MB_MAX_ITER_LIMIT) return bad(a, val, "at most " STR(MB_MAX_ITER_LIMIT));
-            if (a[2] == 'e') every = (int)k;
-            else if (a[6] == 'i') o_maxit = (int)k;
+            if (a[6] == 'i') o_maxit = (int)k;
             else o_maxsteps = k;
         } else {
             const char *why = num(val, &v);
@@ -362,11 +432,36 @@ int main(int argc, char **argv)
             else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); o_omega = v; }
             else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); o_sreset = v; }
             else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); o_cap = v; }
+            else if (!strncmp(a, "--warn-", 7)) {
+                if (v < 0) return bad(a, val, "must be >= 0 (0: off)");
+                o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
+            }
         }
     }
     if (t_end / h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
                 model->name, t_end, h, t_end / h);
+        return 2;
+    }
+    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dense output) */
+    int adaptive = MB_ADAPTIVE(integ >= 0 ? integ : form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4);
+    double dt_out = h;
+    if (every_arg && adaptive) {
+        const char *why = num(every_arg, &dt_out);
+        if (why) return bad("--every", every_arg, why);
+        if (!(dt_out > 0)) return bad("--every", every_arg, "must be > 0 (seconds between rows, dopri5 and dop853)");
+    } else if (every_arg) {
+        char *end;
+        long k;
+        errno = 0;
+        k = strtol(every_arg, &end, 10);
+        if (!*every_arg || *end || errno || k < 1 || k > 1000000000L)
+            return bad("--every", every_arg, "expected an integer >= 1 (steps between rows, rk4 and trapezoid)");
+        every = (int)k;
+    }
+    if (adaptive && t_end / dt_out > 2e9) {
+        fprintf(stderr, "%s_sim: invalid values --t-end %g and output interval %g: %.3g rows (at most 2e9)\n",
+                model->name, t_end, dt_out, t_end / dt_out);
         return 2;
     }
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
@@ -395,6 +490,10 @@ int main(int argc, char **argv)
     if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
     p.project_velocity = proj;
     p.strict_newton = strict;
+    p.strict = strict;
+    p.dense = adaptive && out != NULL;   /* only the CSV's rows need the interpolant */
+    mb_real *warn_p[4] = {&p.warn_energy, &p.warn_phi, &p.warn_sigma, &p.warn_stability};
+    for (int i = 0; i < 4; i++) if (o_warn[i] >= 0) *warn_p[i] = (mb_real)o_warn[i];
     p.full_jacobian = fulljac;
     p.newton_reuse = reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
@@ -470,14 +569,20 @@ int main(int argc, char **argv)
     }
     st = fault ? MB_OK : mb_sim_reset(&sim, 0, NULL, NULL, 1);
     if (st == MB_OK && !quiet && !fault)
-        fprintf(stderr, "%s_sim: %s/%s h=%g t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
+        fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
-                model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h, t_end,
+                model->name, mb_formulation_name(p.formulation), mb_integrator_name(p.integrator), h,
+                adaptive ? " (first step)" : "", t_end,
                 (double)p.alpha, (double)p.xi, (double)p.omega, (double)p.tol, p.max_iter, ws,
                 linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
     mb_progress bar;
     mb_progress_init(&bar, mb_progress_wanted(quiet) ? stderr : NULL, 0, t_end);
     long k = 0, out_k = 0;
+    mb_real *qd = malloc(sizeof(mb_real) * (size_t)model->nq);   /* an interpolated row */
+    mb_real *vd = malloc(sizeof(mb_real) * (size_t)model->nq);
+    const mb_real *vrow = vd;
+    mb_monitor mdo, mprev = *mb_sim_get_monitor(&sim);            /* and the step's start */
+    double tprev = 0;
     if (fault) {
         /* nothing simulated */
     } else if (st < 0) {
@@ -489,16 +594,14 @@ int main(int argc, char **argv)
         else fault_detail(&sim, &p, st);
         fputc('\n', stderr);
         fault = 1;
+    } else if (!qd || !vd) {
+        fprintf(stderr, "%s_sim: out of memory\n", model->name);
+        fault = 1;
     } else {
-        if (csv) row(csv, &sim, pts);
+        if (csv) row_now(csv, &sim, pts);
         mb_real te = (mb_real)t_end;
         while (mb_sim_get_t(&sim) < te) {
-            mb_real target = te;
-            if (MB_ADAPTIVE(p.integrator)) {   /* output grid t = k h */
-                target = (mb_real)((double)(out_k + 1) * h);
-                if (target > te || te - target < (mb_real)(1e-9 * h)) target = te;
-            }
-            st = mb_sim_step(&sim, target);
+            st = mb_sim_step(&sim, te);   /* adaptive steps too: rows come from dense output */
             if (st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
@@ -512,11 +615,50 @@ int main(int argc, char **argv)
             }
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&sim));
-            int at_out = !MB_ADAPTIVE(p.integrator) || mb_sim_get_t(&sim) >= target;
-            if (at_out) out_k++;
-            if (csv && at_out && (out_k % every == 0 || mb_sim_get_t(&sim) >= te)) row(csv, &sim, pts);
+            double tn = (double)mb_sim_get_t(&sim);
+            if (csv && adaptive) {
+                /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
+                for (;;) {
+                    double to = (double)(out_k + 1) * dt_out;
+                    if (to > tn || to >= t_end - 1e-9 * dt_out) break;
+                    out_k++;
+                    if (to == tn) { row_now(csv, &sim, pts); continue; }
+                    int sd = mb_sim_dense(&sim, (mb_real)to, qd, vd, &mdo);
+                    vrow = vd;
+                    if (sd < 0 && mb_sim_dense(&sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
+                        vrow = NULL;
+                        /* no evaluation at the interpolated state (e.g. a singular position of
+                         * baumgarte, canonical): its monitors between the step's ends */
+                        const mb_monitor *m1 = mb_sim_get_monitor(&sim);
+                        double a = (to - tprev) / (tn - tprev);
+                        mdo = *m1;
+                        mdo.energy_dev = (mb_real)((1 - a) * (double)mprev.energy_dev + a * (double)m1->energy_dev);
+                        mdo.phi_norm = (mb_real)((1 - a) * (double)mprev.phi_norm + a * (double)m1->phi_norm);
+                        mdo.phid_norm = (mb_real)((1 - a) * (double)mprev.phid_norm + a * (double)m1->phid_norm);
+                        mdo.sigma_norm = (mb_real)((1 - a) * (double)mprev.sigma_norm + a * (double)m1->sigma_norm);
+                        sd = MB_OK;
+                    }
+                    if (sd < 0) {
+                        mb_progress_done(&bar);
+                        fprintf(stderr, "%s_sim: dense output at t=%.9g failed: %s\n", model->name,
+                                to, mb_status_str(sd));
+                        st = sd;
+                        fault = 1;
+                        break;
+                    }
+                    row(csv, to, qd, vrow, &mdo, pts);
+                }
+                if (fault) break;
+                if (tn >= t_end) row_now(csv, &sim, pts);
+                mprev = *mb_sim_get_monitor(&sim);
+                tprev = tn;
+            } else if (csv && (++out_k % every == 0 || tn >= t_end)) {
+                row_now(csv, &sim, pts);
+            }
         }
     }
+    free(qd);
+    free(vd);
     mb_progress_done(&bar);
     if (csv) {
         int bad_io = ferror(csv);
@@ -539,15 +681,16 @@ int main(int argc, char **argv)
     if (rows_skipped > 1)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
                 model->name, rows_skipped);
+    int warnings = report_warnings(&sim, &p);
     const mb_monitor *mo = mb_sim_get_monitor(&sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld factorizations=%ld solves=%ld "
-           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e t_end=%.9g wall_s=%.3f\n",
+           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
            fault ? "error" : "ok", fault ? st : 0, model->name, mb_formulation_name(p.formulation),
            mb_integrator_name(p.integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
-           (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma,
+           (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&sim), wall() - w0);
     free(work);
     free(pts);

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# test_longrun.sh - issue 11, items 5 and 6, through the simulator: suspect results are named
+# (warnings=, one stderr line each, --strict makes them errors), none on the shipped defaults;
+# baumgarte stops with a named rank loss at a singular position instead of writing garbage; the
+# sigma reset keeps a long pendulum run on its phase (a shortened version: 100 periods); rows of
+# adaptive runs land exactly on their time grid. Ends with "N passed, N failed".
+# Usage: tests/test_longrun.sh   (BUILD=build/san for the sanitizer builds)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+PE=$BUILD/pendulum_sim FC=$BUILD/fourbar_chain_sim A=$BUILD/andrews_sim
+DP=$BUILD/double_pendulum_sim FB=$BUILD/fourbar_singular_sim OS=$BUILD/oscillator_1dof_sim
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_longrun.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+for b in "$PE" "$FC" "$A" "$DP" "$FB" "$OS"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+# kv KEY: value of KEY in the summary line in $T/out
+kv() { tr ' ' '\n' <"$T/out" | sed -n "s/^$1=//p"; }
+# sim BINARY ARGS...: one run, summary in $T/out, stderr in $T/err, exit status in $rc
+sim() { timeout 300 "$@" --quiet >"$T/out" 2>"$T/err"; rc=$?; }
+
+# ---- the issue's cases now warn
+# two parallelogram loops, alf-explicit at h = 1e-2: status=ok with a 3.6 J energy jump before
+sim "$FC" --formulation alf-explicit --h 1e-2 --t-end 20
+ok "fourbar_chain h=1e-2: exit 0 with a warning (rc $rc)" '[ $rc -eq 0 ] && [ "$(kv warnings)" -ge 1 ]'
+ok "fourbar_chain h=1e-2: the energy warning names time and threshold" \
+   'grep -q "warning: energy: first at t=[0-9.]*: |energy deviation| = .* of the energy scale (threshold 0.01)" "$T/err"'
+ok "one line per condition" '[ $(grep -c "warning: energy:" "$T/err") -eq 1 ]'
+sim "$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --strict --out "$T/s.csv"
+ok "--strict: exit 1, status=error code=-13 (rc $rc)" '[ $rc -eq 1 ] && grep -q "^status=error code=-13 " "$T/out"'
+ok "--strict: the fault names the condition" 'grep -q "suspect result (strict).*--strict: warning energy" "$T/err"'
+ok "--strict: no row from the suspect step on" \
+   'awk -F, -v te="$(kv t_end)" "NR > 1 && \$1 >= te + 0 { exit 1 }" "$T/s.csv"'
+ok "--warn-energy 0 turns it off" '"$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --warn-energy 0 --quiet | grep -q " warnings=0 "'
+# Andrews, alf-explicit at h = 1e-2: rk4 far beyond its stability limit (2 xi omega h = 200)
+sim "$A" --formulation alf-explicit --h 1e-2 --out "$T/a.csv"
+ok "andrews h=1e-2: stability named at the first step" \
+   'grep -q "warning: stability: first at t=0.01: a step far beyond the stability limit of rk4" "$T/err"'
+sim "$A" --formulation alf-explicit --h 1e-2 --strict --out "$T/a.csv"
+ok "andrews h=1e-2 --strict: stops after the first step, only the t=0 row" \
+   '[ $rc -eq 1 ] && grep -q "code=-13" "$T/out" && [ $(wc -l <"$T/a.csv") -eq 2 ]'
+# the pendulum: sigma grows without bound in canonical (100 periods, a lowered threshold: the
+# default 1e3 is reached at t = 251 s), and the reset keeps it bounded without a warning
+P100=193.8168191509179   # 100.25 periods: the bar hangs straight down
+sim "$PE" --formulation canonical --h 2e-3 --t-end 60 --warn-sigma 100
+ok "pendulum canonical: sigma warning" '[ "$(kv warnings)" -eq 1 ] && grep -q "warning: sigma: first at t=.*sigma grows without bound" "$T/err"'
+sim "$PE" --formulation canonical --h 2e-3 --t-end 60 --warn-sigma 100 --sigma-reset 10
+ok "pendulum canonical --sigma-reset 10: no warning, sigma bounded" \
+   '[ "$(kv warnings)" -eq 0 ] && [ "$(kv sigma_resets)" -gt 10 ] && awk -v s="$(kv max_sigma)" "BEGIN { exit !(s <= 10) }"'
+
+# ---- the sigma reset, shortened long run: 100 periods, dopri5 rtol 1e-8, the tip's distance from
+# where the closed form puts it (hanging down, (0, -1)) at t = 100.25 T
+tip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bar.T.x") c = i; next }
+                 END { x = $c; y = $(c + 1) + 1; printf "%.3e", sqrt(x * x + y * y) }' "$1"; }
+for f in canonical alf-explicit; do
+    sim "$PE" --formulation $f --integrator dopri5 --rtol 1e-8 --atol 1e-10 --h 1 --t-end $P100 --out "$T/n.csv"
+    en=$(tip "$T/n.csv") sn=$(kv steps)
+    sim "$PE" --formulation $f --integrator dopri5 --rtol 1e-8 --atol 1e-10 --h 1 --t-end $P100 --sigma-reset 100 --out "$T/r.csv"
+    er=$(tip "$T/r.csv") sr=$(kv steps)
+    ok "pendulum $f 100 periods: tip error $er m with the reset, $en without (10x less required)" \
+       'awk -v a="$er" -v b="$en" "BEGIN { exit !(a < 1e-3 && 10 * a < b) }"'
+    ok "pendulum $f 100 periods: fewer steps with the reset ($sr vs $sn)" '[ "$sr" -lt "$sn" ]'
+    ok "pendulum $f: sigma below the reset threshold" 'awk -v s="$(kv max_sigma)" "BEGIN { exit !(s <= 100) }"'
+done
+
+# ---- baumgarte at a singular position: a named rank loss, never a garbage row
+sim "$FC" --formulation baumgarte --h 1e-3 --t-end 20 --out "$T/b.csv"
+ok "fourbar_chain baumgarte: exit 1, rank loss (code -3) (rc $rc)" '[ $rc -eq 1 ] && grep -q "^status=error code=-3 " "$T/out"'
+ok "fourbar_chain baumgarte: the constraint is named" \
+   'grep -q "singular matrix (rank loss).*redundant or singular constraint: [LRO][0-9]*\.[xy] (equation" "$T/err"'
+ok "fourbar_chain baumgarte: every row plausible (|q| < 100, |energy_dev| < 1 J)" \
+   'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"energy_dev\") e = i; next }
+             { for (i = 2; i < e; i++) if (\$i > 100 || \$i < -100) exit 1; if (\$e > 1 || \$e < -1) exit 1 }" "$T/b.csv"'
+sim "$FC" --formulation alf-explicit --h 1e-3 --t-end 20
+ok "fourbar_chain alf-explicit h=1e-3: passes, no warning" '[ $rc -eq 0 ] && [ "$(kv warnings)" -eq 0 ]'
+
+# ---- adaptive rows on their grid, by dense output; the trajectory does not depend on them
+sim "$PE" --formulation canonical --integrator dop853 --rtol 1e-9 --t-end 1 --every 0.01 --out "$T/d.csv"
+ok "dop853 --every 0.01: 101 rows" '[ $(($(wc -l <"$T/d.csv") - 1)) -eq 101 ]'
+ok "rows at t = k 0.01 exactly" \
+   'cut -d, -f1 "$T/d.csv" | tail -n +2 | awk "{ t = sprintf(\"%.15g\", (NR - 1) * 0.01); if (\$1 != t) exit 1 }"'
+s1=$(kv steps)
+sim "$PE" --formulation canonical --integrator dop853 --rtol 1e-9 --t-end 1
+ok "the same steps without the CSV ($s1, $(kv steps))" '[ "$(kv steps)" = "$s1" ]'
+ok "fewer steps than rows (steps not clipped to the grid)" '[ "$s1" -lt 100 ]'
+for bad in 0 -1 abc 1e-400; do
+    "$PE" --integrator dopri5 --every "$bad" --quiet >/dev/null 2>"$T/err"; rc=$?
+    ok "dopri5 --every $bad: exit 2 (rc $rc)" '[ $rc -eq 2 ] && grep -q -- "--every" "$T/err"'
+done
+"$PE" --every 0.5 --quiet >/dev/null 2>"$T/err"; rc=$?
+ok "rk4 --every 0.5: exit 2, steps are integers" '[ $rc -eq 2 ]'
+
+# ---- no warning on the shipped defaults (make run's and the README's cases)
+while read -r bin args; do
+    sim "$BUILD/${bin}_sim" $args
+    ok "no warning: $bin $args ($(kv warnings))" '[ "$(kv warnings)" = 0 ] && grep -q "^status=ok" "$T/out"'
+done <<'EOF'
+andrews --t-end 0.05 --h 1e-5 --every 10 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
+andrews --t-end 0.05 --h 1e-5 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10 --formulation alf-explicit
+andrews --formulation canonical --integrator dop853
+double_pendulum --formulation baumgarte
+double_pendulum --formulation canonical
+double_pendulum --formulation alf-explicit
+double_pendulum --formulation alf-trapezoid
+double_pendulum --formulation canonical --integrator dopri5
+fourbar_singular --formulation alf-explicit
+fourbar_singular --formulation alf-trapezoid
+oscillator_1dof --formulation alf-trapezoid
+oscillator_1dof --formulation canonical --integrator dopri5
+EOF
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
