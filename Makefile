@@ -13,7 +13,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first

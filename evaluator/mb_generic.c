@@ -356,11 +356,11 @@ static void spring_state(const mb_generic_elem *e, const end_t *A, const end_t *
     s->d[1] = B->p[1] - A->p[1];
     s->dd[0] = B->v[0] - A->v[0];
     s->dd[1] = B->v[1] - A->v[1];
-    /* hypot: no underflow of d*d near |d| = 1e-162; at l = 0 the direction is undefined and
-     * taken as zero (no force along it), like the generated code */
+    /* hypot: no underflow of d*d near |d| = 1e-162; at l = 0 (below MB_LEN_TINY) the direction
+     * is undefined and taken as zero (no force along it), like the generated code */
     s->l = MB_HYPOT(s->d[0], s->d[1]);
-    s->u[0] = s->l > MB_R(0.0) ? s->d[0] / s->l : MB_R(0.0);
-    s->u[1] = s->l > MB_R(0.0) ? s->d[1] / s->l : MB_R(0.0);
+    s->u[0] = s->l > MB_LEN_TINY ? s->d[0] / s->l : MB_R(0.0);
+    s->u[1] = s->l > MB_LEN_TINY ? s->d[1] / s->l : MB_R(0.0);
     s->ldot = s->u[0] * s->dd[0] + s->u[1] * s->dd[1];
     s->Fel = e->par[0] * (s->l - e->par[1]);
     s->Fd = e->par[2] * s->ldot + e->par[3] * s->ldot * MB_FABS(s->ldot);
@@ -470,7 +470,7 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
             const mb_real Fld = e->par[2] + MB_R(2.0) * e->par[3] * MB_FABS(s.ldot);
             const mb_real P00 = MB_R(1.0) - s.u[0] * s.u[0], P01 = -s.u[0] * s.u[1];
             const mb_real P11 = MB_R(1.0) - s.u[1] * s.u[1];
-            const mb_real il = s.l > MB_R(0.0) ? MB_R(1.0) / s.l : MB_R(0.0);
+            const mb_real il = s.l > MB_LEN_TINY ? MB_R(1.0) / s.l : MB_R(0.0);
             /* w = P ddot / l (row vector acting on D), ddot^T P D / l = w^T D */
             const mb_real w0 = (P00 * s.dd[0] + P01 * s.dd[1]) * il;
             const mb_real w1 = (P01 * s.dd[0] + P11 * s.dd[1]) * il;

@@ -2624,9 +2624,9 @@ void andrews_force(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
     const mb_real t5 = MB_HYPOT(t3, t4);
     const mb_real t6 = t5 - MB_R(0.07785);
-    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0)));
-    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0)));
-    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_R(0.0) ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
+    out[18] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0)));
+    out[19] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0)));
+    out[20] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
 }
 
 /* dQ/dq values in the order of dq_dq_pat [9]. */
@@ -2643,29 +2643,29 @@ void andrews_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t3 = MB_R(0.014) - (q[18] + t2);
     const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
     const mb_real t5 = MB_HYPOT(t3, t4);
-    const mb_real t6 = (t5 > MB_R(0.0) ? -t3/t5 : MB_R(0.0));
+    const mb_real t6 = (t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0));
     const mb_real t7 = t6*t6;
     const mb_real t8 = t5 - MB_R(0.07785);
-    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
-    const mb_real t9 = (t5 > MB_R(0.0) ? -t4/t5 : MB_R(0.0));
+    out[0] = -MB_R(4530.0)*(t7 + t8*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t7)/t5 : MB_R(0.0)));
+    const mb_real t9 = (t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0));
     const mb_real t10 = t6*t9;
-    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_R(0.0) ? -t10/t5 : MB_R(0.0)));
+    const mb_real t11 = -MB_R(4530.0)*(t10 + t8*(t5 > MB_LEN_TINY ? -t10/t5 : MB_R(0.0)));
     out[1] = t11;
     const mb_real t12 = -MB_R(0.00957)*t1 - MB_R(0.00074)*t0;
-    const mb_real t13 = (t5 > MB_R(0.0) ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
+    const mb_real t13 = (t5 > MB_LEN_TINY ? (-(t3*t12) - t2*t4)/t5 : MB_R(0.0));
     const mb_real t14 = t6*t13;
-    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_R(0.0) ? (t12 - t14)/t5 : MB_R(0.0)));
+    const mb_real t15 = -MB_R(4530.0)*(t14 + t8*(t5 > MB_LEN_TINY ? (t12 - t14)/t5 : MB_R(0.0)));
     out[2] = t15;
     out[3] = t11;
     const mb_real t16 = t9*t9;
-    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_R(0.0) ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
+    out[4] = -MB_R(4530.0)*(t16 + t8*(t5 > MB_LEN_TINY ? (MB_R(1.0) - t16)/t5 : MB_R(0.0)));
     const mb_real t17 = t9*t13;
-    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_R(0.0) ? (t2 - t17)/t5 : MB_R(0.0)));
+    const mb_real t18 = -MB_R(4530.0)*(t17 + t8*(t5 > MB_LEN_TINY ? (t2 - t17)/t5 : MB_R(0.0)));
     out[5] = t18;
     out[6] = t15;
     out[7] = t18;
     const mb_real t19 = t13*t13;
-    const mb_real t20 = (t5 > MB_R(0.0) ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
+    const mb_real t20 = (t5 > MB_LEN_TINY ? (-(t3*(MB_R(0.00074)*t1 - MB_R(0.00957)*t0) - t12*t12) - (t4*t12 - t2*t2) - t19)/t5 : MB_R(0.0));
     out[8] = -MB_R(4530.0)*(t19 + t8*t20);
 }
 
@@ -3102,12 +3102,12 @@ void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict 
     const mb_real t48 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t18 + MB_R(0.00074)*t16));
     const mb_real t49 = MB_HYPOT(t47, t48);
     const mb_real t50 = t49 - MB_R(0.07785);
-    const mb_real t51 = (t49 > MB_R(0.0) ? -t47/t49 : MB_R(0.0));
+    const mb_real t51 = (t49 > MB_LEN_TINY ? -t47/t49 : MB_R(0.0));
     force[18] = -MB_R(4530.0)*(t50*t51);
-    const mb_real t52 = (t49 > MB_R(0.0) ? -t48/t49 : MB_R(0.0));
+    const mb_real t52 = (t49 > MB_LEN_TINY ? -t48/t49 : MB_R(0.0));
     force[19] = -MB_R(4530.0)*(t50*t52);
     const mb_real t53 = -MB_R(0.00957)*t18 - MB_R(0.00074)*t16;
-    const mb_real t54 = (t49 > MB_R(0.0) ? (-(t47*t53) - t46*t48)/t49 : MB_R(0.0));
+    const mb_real t54 = (t49 > MB_LEN_TINY ? (-(t47*t53) - t46*t48)/t49 : MB_R(0.0));
     force[20] = -MB_R(4530.0)*(t50*t54);
     phi_q_dot[0] = MB_R(0.0);
     const mb_real t55 = v[2]*t0;
@@ -3187,23 +3187,23 @@ void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict 
     phi_q_dot[62] = MB_R(0.0);
     phi_q_dot[63] = -(v[20]*t45);
     const mb_real t68 = t51*t51;
-    dq_dq[0] = -MB_R(4530.0)*(t68 + t50*(t49 > MB_R(0.0) ? (MB_R(1.0) - t68)/t49 : MB_R(0.0)));
+    dq_dq[0] = -MB_R(4530.0)*(t68 + t50*(t49 > MB_LEN_TINY ? (MB_R(1.0) - t68)/t49 : MB_R(0.0)));
     const mb_real t69 = t51*t52;
-    const mb_real t70 = -MB_R(4530.0)*(t69 + t50*(t49 > MB_R(0.0) ? -t69/t49 : MB_R(0.0)));
+    const mb_real t70 = -MB_R(4530.0)*(t69 + t50*(t49 > MB_LEN_TINY ? -t69/t49 : MB_R(0.0)));
     dq_dq[1] = t70;
     const mb_real t71 = t51*t54;
-    const mb_real t72 = -MB_R(4530.0)*(t71 + t50*(t49 > MB_R(0.0) ? (t53 - t71)/t49 : MB_R(0.0)));
+    const mb_real t72 = -MB_R(4530.0)*(t71 + t50*(t49 > MB_LEN_TINY ? (t53 - t71)/t49 : MB_R(0.0)));
     dq_dq[2] = t72;
     dq_dq[3] = t70;
     const mb_real t73 = t52*t52;
-    dq_dq[4] = -MB_R(4530.0)*(t73 + t50*(t49 > MB_R(0.0) ? (MB_R(1.0) - t73)/t49 : MB_R(0.0)));
+    dq_dq[4] = -MB_R(4530.0)*(t73 + t50*(t49 > MB_LEN_TINY ? (MB_R(1.0) - t73)/t49 : MB_R(0.0)));
     const mb_real t74 = t52*t54;
-    const mb_real t75 = -MB_R(4530.0)*(t74 + t50*(t49 > MB_R(0.0) ? (t46 - t74)/t49 : MB_R(0.0)));
+    const mb_real t75 = -MB_R(4530.0)*(t74 + t50*(t49 > MB_LEN_TINY ? (t46 - t74)/t49 : MB_R(0.0)));
     dq_dq[5] = t75;
     dq_dq[6] = t72;
     dq_dq[7] = t75;
     const mb_real t76 = t54*t54;
-    const mb_real t77 = (t49 > MB_R(0.0) ? (-(t47*(MB_R(0.00074)*t18 - MB_R(0.00957)*t16) - t53*t53) - (t48*t53 - t46*t46) - t76)/t49 : MB_R(0.0));
+    const mb_real t77 = (t49 > MB_LEN_TINY ? (-(t47*(MB_R(0.00074)*t18 - MB_R(0.00957)*t16) - t53*t53) - (t48*t53 - t46*t46) - t76)/t49 : MB_R(0.0));
     dq_dq[8] = -MB_R(4530.0)*(t76 + t50*t77);
 }
 

@@ -1,12 +1,17 @@
 /* mb_plan_build.c - symbolic analysis of the matrices the formulations factor: the pattern of
  * S = Phi_q W Phi_q^T and of A = M + Phi_q^T (.) Phi_q + dQ/dq + dQ/dv, a fill-reducing order
- * from SuiteSparse AMD, the elimination tree and the pattern of L, the update list of the
+ * from SuiteSparse AMD (or, for comparison, METIS nested dissection when compiled with
+ * -DMBP_WITH_METIS, or none), the elimination tree and the pattern of L, the update list of the
  * right-looking elimination and the assembly maps of every product term (mb_plan, mb_model.h).
  * Layer: host side, used by mbgen (emitted as const data) and the generic evaluator (built at
  * initialization); allocates, never prints. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <amd.h>
+#ifdef MBP_WITH_METIS
+#include <metis.h>
+#endif
 #include "mb_plan_build.h"
 #include "mb_sparse.h"
 
@@ -15,6 +20,7 @@ typedef struct { int *v; int n, cap; } ilist;
 static int push(ilist *l, int x)
 {
     if (l->n == l->cap) {
+        if (l->cap > INT_MAX / 2) return 0;   /* a plan this large fails instead of overflowing */
         int cap = l->cap ? 2 * l->cap : 16;
         int *v = realloc(l->v, sizeof(int) * (size_t)cap);
         if (!v) return 0;
@@ -80,6 +86,100 @@ static void graph_free(graph *g)
     free(g->nb);
 }
 
+/* The graph's adjacency as one compressed array (Ap[n + 1], Ai[Ap[n]]), malloc'ed. */
+static int adjacency(const graph *g, int **Ap_out, int **Ai_out)
+{
+    int n = g->n, nz = 0;
+    for (int i = 0; i < n; i++) nz += g->nb[i].n;
+    int *Ap = malloc(sizeof(int) * (size_t)(n + 1)), *Ai = malloc(sizeof(int) * (size_t)(nz + 1));
+    if (!Ap || !Ai) { free(Ap); free(Ai); return 0; }
+    Ap[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (g->nb[i].n > 0) memcpy(Ai + Ap[i], g->nb[i].v, sizeof(int) * (size_t)g->nb[i].n);
+        Ap[i + 1] = Ap[i] + g->nb[i].n;
+    }
+    *Ap_out = Ap;
+    *Ai_out = Ai;
+    return 1;
+}
+
+#ifdef MBP_WITH_METIS
+/* METIS_NodeND on the graph (symmetric, no diagonal, 0-based): perm[k] = the vertex eliminated
+ * k-th. METIS's own perm/iperm: iperm[v] is the position of vertex v, perm its inverse (checked
+ * by tests/test_ordering.c: a valid permutation, and the same fill as AMD where both are
+ * optimal). A graph without edges keeps the natural order (nothing to dissect). */
+static int order_metis(const graph *g, const int *Ap, const int *Ai, int *perm)
+{
+    int n = g->n, nz = Ap[n], ok = 0;
+    if (nz == 0) {
+        for (int i = 0; i < n; i++) perm[i] = i;
+        return 1;
+    }
+    idx_t nv = n, options[METIS_NOPTIONS];
+    idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1)), *adj = malloc(sizeof(idx_t) * (size_t)nz);
+    idx_t *mp = malloc(sizeof(idx_t) * (size_t)n), *mip = malloc(sizeof(idx_t) * (size_t)n);
+    if (!xadj || !adj || !mp || !mip) goto out;
+    for (int i = 0; i <= n; i++) xadj[i] = Ap[i];
+    for (int e = 0; e < nz; e++) adj[e] = Ai[e];
+    if (METIS_SetDefaultOptions(options) != METIS_OK) goto out;
+    options[METIS_OPTION_NUMBERING] = 0;
+    if (METIS_NodeND(&nv, xadj, adj, NULL, options, mp, mip) != METIS_OK) goto out;
+    /* trust nothing: perm must be a permutation of 0 .. n-1 */
+    for (int i = 0; i < n; i++) perm[i] = -1;
+    for (int v = 0; v < n; v++) {
+        if (mip[v] < 0 || mip[v] >= n || perm[mip[v]] != -1) goto out;
+        perm[mip[v]] = v;
+    }
+    ok = 1;
+out:
+    free(xadj); free(adj); free(mp); free(mip);
+    return ok;
+}
+#endif
+
+int mbp_ordering_available(int ordering)
+{
+    switch (ordering) {
+    case MBP_ORDER_AMD: case MBP_ORDER_NATURAL: return 1;
+#ifdef MBP_WITH_METIS
+    case MBP_ORDER_METIS: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+const char *mbp_ordering_name(int ordering)
+{
+    switch (ordering) {
+    case MBP_ORDER_AMD: return "amd";
+    case MBP_ORDER_NATURAL: return "natural";
+    case MBP_ORDER_METIS: return "metis";
+    default: return "unknown";
+    }
+}
+
+/* The fill-reducing order of the graph: perm[k] = the vertex eliminated k-th. */
+static int order(const graph *g, int ordering, int *perm)
+{
+    int n = g->n, ok = 0, *Ap = NULL, *Ai = NULL;
+    if (!mbp_ordering_available(ordering)) return 0;
+    if (ordering == MBP_ORDER_NATURAL || n == 0) {
+        for (int i = 0; i < n; i++) perm[i] = i;
+        return 1;
+    }
+    if (!adjacency(g, &Ap, &Ai)) return 0;
+    if (ordering == MBP_ORDER_AMD) {
+        int st = amd_order(n, Ap, Ai, perm, NULL, NULL);
+        ok = st == AMD_OK || st == AMD_OK_BUT_JUMBLED;
+    }
+#ifdef MBP_WITH_METIS
+    else if (ordering == MBP_ORDER_METIS) ok = order_metis(g, Ap, Ai, perm);
+#endif
+    free(Ap);
+    free(Ai);
+    return ok;
+}
+
 /* Symbolic factorization of the graph under an ordering into *sy (arrays malloc'ed). */
 static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
 {
@@ -88,26 +188,11 @@ static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
     int *lp = calloc((size_t)n + 1, sizeof(int)), *mark = malloc(sizeof(int) * (size_t)(n + 1));
     int *head = malloc(sizeof(int) * (size_t)(n + 1)), *next = malloc(sizeof(int) * (size_t)(n + 1));
     ilist *low = calloc((size_t)n + 1, sizeof(ilist)), *col = calloc((size_t)n + 1, sizeof(ilist));
-    int *Ap = NULL, *Ai = NULL, *li = NULL, nl = 0;
+    int *li = NULL, nl = 0;
     ilist upd = {0};
     if (!perm || !pinv || !lp || !mark || !head || !next || !low || !col) goto out;
     memset(sy, 0, sizeof *sy);
-    if (ordering == MBP_ORDER_AMD && n > 0) {
-        int nz = 0;
-        for (int i = 0; i < n; i++) nz += g->nb[i].n;
-        Ap = malloc(sizeof(int) * (size_t)(n + 1));
-        Ai = malloc(sizeof(int) * (size_t)(nz + 1));
-        if (!Ap || !Ai) goto out;
-        Ap[0] = 0;
-        for (int i = 0; i < n; i++) {
-            if (g->nb[i].n > 0) memcpy(Ai + Ap[i], g->nb[i].v, sizeof(int) * (size_t)g->nb[i].n);
-            Ap[i + 1] = Ap[i] + g->nb[i].n;
-        }
-        int st = amd_order(n, Ap, Ai, perm, NULL, NULL);
-        if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) goto out;
-    } else {
-        for (int i = 0; i < n; i++) perm[i] = i;
-    }
+    if (!order(g, ordering, perm)) goto out;
     for (int k = 0; k < n; k++) pinv[perm[k]] = k;
     /* strict lower triangle of the permuted matrix, by column */
     for (int i = 0; i < n; i++)
@@ -170,7 +255,7 @@ out:
     if (!ok) { free(perm); free(pinv); free(lp); free(li); free(upd.v); }
     for (int k = 0; low && k < n; k++) free(low[k].v);
     for (int k = 0; col && k < n; k++) free(col[k].v);
-    free(low); free(col); free(mark); free(head); free(next); free(Ap); free(Ai);
+    free(low); free(col); free(mark); free(head); free(next);
     return ok;
 }
 

@@ -198,7 +198,9 @@ function sym.hypot(a, b)
 end
 
 -- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
--- zero where the length is zero (the derivatives of hypot use it).
+-- zero where the length is zero (the derivatives of hypot use it). The C code takes a length
+-- below MB_LEN_TINY (runtime/mb_config.h, 1e-150 in double) as zero: 1 / b of a subnormal
+-- length overflowed in the Jacobians (tests/models/fault_zerospring.lua decays that far).
 local function sdiv(a, b)
     a, b = lift(a), lift(b)
     if isnum(a, 0) then return ZERO end
@@ -335,7 +337,7 @@ function sym.eval(e, env, memo)
         elseif op == "neg" then r = -a
         elseif op == "pow" or op == "powv" then r = a ^ b
         elseif op == "hypot" then r = hyp(a, b)
-        elseif op == "sdiv" then r = b ~= 0 and a / b or 0.0
+        elseif op == "sdiv" then r = b > 1e-150 and a / b or 0.0   -- MB_LEN_TINY (double)
         else r = fold[op](a) end
     end
     memo[e] = r
@@ -451,11 +453,11 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_HYPOT(" .. sa .. ", " .. sb .. ")", 4
-        elseif op == "sdiv" then    -- b is a length (>= 0): 0 where it is 0
+        elseif op == "sdiv" then    -- b is a length (>= 0): 0 where it is 0 (below MB_LEN_TINY)
             ops.div = ops.div + 1
             local sa, pa = str(e.a)
             local sb, pb = str(e.b)
-            return "(" .. sb .. " > MB_R(0.0) ? " .. paren(sa, pa, 2) .. "/" .. paren(sb, pb, 4)
+            return "(" .. sb .. " > MB_LEN_TINY ? " .. paren(sa, pa, 2) .. "/" .. paren(sb, pb, 4)
                    .. " : MB_R(0.0))", 4
         elseif op == "step" then
             ops.call = ops.call + 1

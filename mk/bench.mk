@@ -92,3 +92,51 @@ bench-profile: $(BUILD)/bench_generic
 	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
 	        scripts/perf_shares.sh $$e $(PROFILE_MODEL) $(PROFILE_FORMULATION); \
 	done
+
+# make bench-ordering: natural, AMD and METIS orderings of S and A (tests/bench_ordering.c) on
+# the shipped models and scaled ones (chains, ladders of closed loops, the four-bar chain of
+# issue 11, square nets; the parallelogram chain too when models/parallelogram_chain.lua
+# exists), from the generator's data files -> results/ordering.txt. Installs libmetis-dev
+# (scripts/deps.sh metis); not a test.
+ORD_SHIPPED := andrews chain double_pendulum slider_crank fourbar_singular
+ORD_DIR     := $(BUILD)/ordering
+# scaled models: the chain, a ladder of N square loops and the four-bar chain (closed chains), a
+# square net of K x K cells
+ORD_CHAIN_N   := 10 100 1000
+ORD_LADDER_N  := 10 100 500
+ORD_FOURBAR_N := 10 100
+ORD_PCHAIN_N  := $(if $(wildcard models/parallelogram_chain.lua),10 100 500)
+ORD_NET_K     := 4 8 16 24 30
+ORD_NAMES     := $(ORD_CHAIN_N:%=chain%) $(ORD_LADDER_N:%=ladder%) $(ORD_FOURBAR_N:%=fourbar_chain%) \
+                 $(ORD_PCHAIN_N:%=parallelogram_chain%) $(ORD_NET_K:%=net%)
+$(foreach n,$(ORD_CHAIN_N),$(eval $(call GEN_INTO,$(ORD_DIR),models/chain.lua,chain$(n),-D N=$(n) --name chain$(n))))
+$(foreach n,$(ORD_LADDER_N),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/ladder.lua,ladder$(n),-D N=$(n) --name ladder$(n))))
+$(foreach n,$(ORD_FOURBAR_N),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/fourbar_chain.lua,fourbar_chain$(n),-D N=$(n) --name fourbar_chain$(n))))
+$(foreach n,$(ORD_PCHAIN_N),$(eval $(call GEN_INTO,$(ORD_DIR),models/parallelogram_chain.lua,parallelogram_chain$(n),-D N=$(n) --name parallelogram_chain$(n))))
+$(foreach k,$(ORD_NET_K),$(eval $(call GEN_INTO,$(ORD_DIR),tests/models/net.lua,net$(k),-D K=$(k) --name net$(k))))
+ORD_DATA    := $(ORD_SHIPPED:%=generated/%_data.c) $(ORD_NAMES:%=$(ORD_DIR)/%_data.c)
+$(ORD_DIR)/ordering_models.h: $(MK_FILES)
+	@mkdir -p $(@D)
+	@printf 'O(%s)\n' $(ORD_SHIPPED) $(ORD_NAMES) > $@
+$(BUILD)/o/host/tests/bench_ordering.o: XFLAGS = -I$(ORD_DIR)
+$(BUILD)/o/host/tests/bench_ordering.o: $(ORD_DIR)/ordering_models.h
+$(BUILD)/bench_ordering: $(call obj,host,tests/bench_ordering.c $(ORD_DATA) evaluator/mb_generic.c runtime/mb_sparse.c) $(PLAN_METIS)
+	$(call link,host,-lamd $(METIS_LIBS) -lm)
+
+.PHONY: bench-ordering
+## bench-ordering: natural, AMD and METIS orderings of S and A: nnz(L), updates, flops, factorization time: results/ordering.txt
+bench-ordering: deps
+	@scripts/deps.sh metis
+	@$(MAKE) --no-print-directory $(BUILD)/bench_ordering   # again: METIS may have just been installed
+	@mkdir -p $(RESULTS)
+	@{ echo "# make bench-ordering: fill-reducing orderings of S and A (tests/bench_ordering.c)"; \
+	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores; load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
+	   echo "compiler: $$($(CC) --version | head -n 1), -O2; kernels: the compact ones (runtime/mb_sparse.c)"; \
+	   echo "orderings: natural; SuiteSparse AMD $$(sed -n 's/^#define AMD_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/amd.h | paste -sd.) (amd_order, default controls); METIS $$(sed -n 's/^#define METIS_VER_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' /usr/include/metis.h 2>/dev/null | paste -sd.) (METIS_NodeND, default options)"; \
+	   echo "columns: n; nnz = lower triangle of the matrix, diagonal included; nnz(L) strictly lower; nupd = updates of the"; \
+	   echo "  right-looking kernels, /AMD its ratio to AMD's; flops as the compact kernels do them (LDL^T n + 2 nnz(L) + 2 nupd,"; \
+	   echo "  LU n - nnz(L) + 5 nupd); us = CPU time of one numeric factorization (copy of the assembled values included),"; \
+	   echo "  median of 7 interleaved samples, /AMD its ratio to AMD's. S by LDL^T only; A by LDL^T (F3) and LU (F4)."; \
+	   echo; } > $(RESULTS)/ordering.txt
+	@cat $(RESULTS)/ordering.txt
+	@$(BUILD)/bench_ordering $(RESULTS)/ordering.txt

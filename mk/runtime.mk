@@ -23,7 +23,7 @@ endef
 # link the objects among the prerequisites: $(call link,V,LIBS)
 link = $(CC) $(VFLAGS_$(1)) $(filter %.o %.a,$^) $(2) -o $@
 
-LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_INDEX16 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS
+LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_INDEX16 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS
 $(eval $(call RT_VARIANT,host,$(OPT)))
 $(eval $(call RT_VARIANT,builtin,$(OPT) -DMB_NO_LAPACKE))
 $(eval $(call RT_VARIANT,float,$(OPT) -DMB_FLOAT))

@@ -34,6 +34,16 @@ $(BUILD)/test_physics_float: $(call RT_TEST,float,test_physics,)
 $(BUILD)/test_physics_san: $(call RT_TEST,san,test_physics,$(RT_GEN))
 	$(call link,san,$(RT_LIBS))
 
+# F4's step control and singular passages (tests/test_f4_adaptive.c): the bar pendulum is the
+# chain with one link (a closed-form period), generated into $(BUILD) under its own name
+$(eval $(call GEN_INTO,$(BUILD)/gen_f4,models/chain.lua,pendulum1,-D N=1 --name pendulum1))
+F4A_MODELS := $(BUILD)/gen_f4/pendulum1.c generated/andrews.c generated/parallelogram_chain.c
+$(BUILD)/test_f4_adaptive: $(call obj,host,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_f4_adaptive_san: $(call obj,san,tests/test_f4_adaptive.c $(F4A_MODELS)) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
+
+TEST_PROGS += $(BUILD)/test_f4_adaptive $(BUILD)/test_f4_adaptive_san
 TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton_fd $(BUILD)/test_runtime_linalg \
               $(BUILD)/test_runtime $(BUILD)/test_physics $(BUILD)/test_physics_builtin \
               $(BUILD)/test_physics_float $(BUILD)/test_runtime_san $(BUILD)/test_physics_san
@@ -60,3 +70,21 @@ TEST_PROGS   += $(BUILD)/test_dense $(BUILD)/test_dense_float
 TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
+
+# METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
+# MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
+# mbgen and every other program keep the planner without it. metis.flags remembers whether
+# METIS was there, so the object is rebuilt when libmetis-dev comes or goes.
+METIS_FLAGS := $(if $(wildcard /usr/include/metis.h),-DMBP_WITH_METIS)
+METIS_LIBS  := $(if $(METIS_FLAGS),-lmetis)
+$(eval $(call RT_VARIANT,metis,$(OPT) $(METIS_FLAGS)))
+.PHONY: metis-flags-check
+$(BUILD)/metis.flags: metis-flags-check
+	@mkdir -p $(@D)
+	@echo '$(METIS_FLAGS)' | cmp -s - $@ || echo '$(METIS_FLAGS)' > $@
+$(BUILD)/o/metis/generator/mb_plan_build.o: $(BUILD)/metis.flags
+PLAN_METIS := $(BUILD)/o/metis/generator/mb_plan_build.o
+# the METIS order against AMD on Andrews and a 300-link chain (skipped, with a message, without METIS)
+$(BUILD)/test_ordering: $(call obj,host,tests/test_ordering.c generated/andrews.c runtime/mb_sparse.c) $(PLAN_METIS)
+	$(call link,host,-lamd $(METIS_LIBS) -lm)
+TEST_PROGS += $(BUILD)/test_ordering

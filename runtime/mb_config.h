@@ -20,6 +20,7 @@ typedef float mb_real;
 #define MB_POW powf
 #define MB_ATAN2 atan2f
 #define MB_EPS 1.1920929e-07f
+#define MB_LEN_TINY 1e-18f    /* see below */
 #else
 typedef double mb_real;
 #define MB_R(x) x
@@ -34,6 +35,10 @@ typedef double mb_real;
 #define MB_POW pow
 #define MB_ATAN2 atan2
 #define MB_EPS 2.220446049250313e-16
+/* A length below MB_LEN_TINY counts as zero where model code divides by it (a spring's
+ * direction d / l and its derivatives): about the square root of the smallest normal number, so
+ * 1 / l and the products of two such factors in the Jacobians stay finite. */
+#define MB_LEN_TINY 1e-150
 #endif
 
 /* The index type of a model's constant arrays (sparsity patterns and plans, runtime/mb_model.h).

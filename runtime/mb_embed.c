@@ -14,7 +14,7 @@ int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work,
 int mb_embed_step(mb_sim *s)
 {
     const mb_real h = s->p.h;
-    if (MB_ADAPTIVE(s->p.integrator)) return mb_sim_step(s, s->t + h);   /* adaptive: up to t + h */
+    if (MB_PARAMS_ADAPTIVE(&s->p)) return mb_sim_step(s, s->t + h);   /* adaptive: up to t + h */
     /* Fixed steps: t_stop well past the next grid point, so mb_sim_step takes exactly p.h and
      * sets t = t0 + k h from its step counter (t_grid0, nfixed). With t_stop = t + h it took a
      * "last step" of fl(t + h) - t instead: in float t was 4.99982 after 5000 steps of 1 ms,

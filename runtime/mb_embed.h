@@ -12,12 +12,13 @@
  * constraints, PQ non-zeros in Phi_q, DQ, DV non-zeros in dQ/dq, dQ/dv and NLS, NLA entries in
  * the L factors of its plan (the generated <NAME>_NQ, _NC, _PHI_Q_NNZ, _DQ_DQ_NNZ, _DQ_DV_NNZ,
  * _S_NL, _A_NL). An integer constant expression equal to mb_sim_workspace_size() with the sparse
- * back end, full_jacobian and dense output off: both sum the block list of mb_layout.h (tests/test_embed.c
- * checks the equality). full_jacobian needs more: use the _FJ form. */
+ * back end, full_jacobian, dense output and F4's step control off: both sum the block list of
+ * mb_layout.h (tests/test_embed.c checks the equality). full_jacobian needs more: use the _FJ
+ * form; F4's step control (mb_params.adaptive) 2 nq reals more, which these do not count. */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
 #define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 1, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
+    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
 /* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...). */
 #define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                               \
     MB_EMBED_WORK_BYTES(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \

@@ -73,17 +73,17 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
 #endif
 
 /* The reduced Newton matrix (5.45, 5.47, 5.52) straight into the plan storage FA:
- * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + c2 IPq +
- * h/2 Phidot_q = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of
- * Phi_q (mb_plan a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
-void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
+ * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + h/2 Phidot_q
+ * = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of Phi_q (mb_plan
+ * a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
+void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
 {
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
     mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
     for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
         E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
-        D[k] = c1 * s->Pq[k] + c2 * s->IPq[k] + h / 2 * s->Pqd[k];
+        D[k] = c1 * s->Pq[k] + h / 2 * s->Pqd[k];
     }
     mbi_assemble_a(s, E, D, 1);
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) A[P->dqq_dst[k]] -= h * h / 4 * s->dQq[k];
@@ -93,11 +93,20 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
 /* One implicit trapezoid step of F4 (5.54-5.60), Newton on y = [q; p] with the reduced n x n
  * system (5.52, 5.53) and sigma~ updated by 5.34 after each update of y.
  * The matrix differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I (v = 2/h (q - q_k) - v_k)
- * fully: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q, where the thesis (5.45-5.47) keeps c1 Phi_q only
- * (and adds c2 IPq, kept). At a singular position, u^T Phi_q = 0 for the lost-rank direction u,
- * so u^T c depends on q only through u^T Phidot_q: without that term Newton does not see it, and
- * the sigma~ update 5.34 pumps u^T sigma~ by alpha u^T c every iteration - the iteration
- * diverged on every step that landed on the four-bar's singular position. */
+ * exactly: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q. The thesis (5.45-5.47) keeps c1 Phi_q only and
+ * adds h w^2/2 Int Phi_q (5.55); both differ from the derivative at a singular position, where
+ * u^T Phi_q = 0 for the lost-rank direction u and u^T c depends on q only through
+ * u^T Phidot_q:
+ * - without the h/2 Phidot_q term Newton does not see u^T c, and the sigma~ update 5.34 pumps
+ *   u^T sigma~ by alpha u^T c every iteration: the iteration diverged on every step that landed
+ *   on the four-bar's singular position;
+ * - I = Int Phi is advanced by explicit Euler from q_k (5.54), so it does not depend on the
+ *   iterate at all, and Int Phi_q is no part of dc/dq. Its rows are a time average of Phi_q's,
+ *   so u^T Int Phi_q does not vanish where u^T Phi_q does, and it grows with the time run: the
+ *   term gave Newton a wrong sensitivity of u^T c, of relative size h w^2/2 |Int Phi_q| /
+ *   (c1 |u^T Phi_q|). On the two-loop parallelogram chain (h = 1e-3) it made every step that
+ *   ended within about 3e-4 rad of a singular position at t = 10 s diverge (the band widens
+ *   with t; docs/formulations.md). It is left out, and Int Phi_q is not accumulated. */
 /* Modified Newton (newton_reuse): the factorization of a step's first iteration is kept while
  * every correction is at most REUSE_RATE times the one before; a slower one refactors at the
  * next iteration. Never across steps: with alpha ~ 1e8 a matrix one step old is off by
@@ -105,7 +114,30 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h)
  * than the factorizations saved (Andrews, chain, double pendulum all slower). */
 #define REUSE_RATE MB_R(0.25)
 
-static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
+#if MBI_F4A
+/* Adaptive runs: Newton at max_iter keeps the step when its last correction is at most
+ * NEWTON_KEEP of the error tolerance (weighted RMS, trap_wnorm): an iteration error that small
+ * is noise next to the local error the step is allowed (near singular positions the iteration
+ * stalls around 1e-9 above tol, while the step is good). Larger: the step is rejected. */
+#define NEWTON_KEEP MB_R(0.1)
+
+/* Weighted RMS of e = [eq; ep] (n each) over the components of [q; p], each scaled by
+ * atol + rtol max(|y_k,i|, |y_i|) (zk: the step's start, z: its end), times c. */
+static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep, mb_real c)
+{
+    int n = s->n;
+    mb_real acc = 0;
+    for (int i = 0; i < 2 * n; i++) {
+        mb_real a = MB_FABS(s->zk[i]), b = MB_FABS(s->z[i]);
+        mb_real sc = s->p.atol + s->p.rtol * (a > b ? a : b);
+        mb_real e = c * (i < n ? eq[i] : ep[i - n]) / sc;
+        acc += e * e;
+    }
+    return MB_SQRT(acc / (mb_real)(2 * n));
+}
+#endif
+
+static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, nnz = s->nnz;
@@ -114,18 +146,25 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
     mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
-    mb_real c1 = 1 + h * xi * w, c2 = h * w * w / 2;
+    mb_real c1 = 1 + h * xi * w;
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
-    /* 5.54, 5.55: explicit Euler for Int Phi and Int Phi_q using q_k */
+    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above) */
     m->phi(m, s->t, qk, s->Phi);
-    m->phi_q(m, s->t, qk, s->Pq);
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
-    for (int k = 0; k < nnz; k++) s->IPq[k] += h * s->Pq[k];
-    /* 5.56-5.58: predictor */
-    for (int i = 0; i < n; i++) { q[i] = qk[i] + h * vk[i]; p[i] = pk[i] + h * pdk[i]; }
-    int it, conv = 0, stall = 0, refresh = full || !s->p.newton_reuse;
+    /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
+     * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
+     * y = y_k + h ((1 + r/2) ydot_k - r/2 ydot_k-1), r = h / h_prev: second order, so Newton
+     * starts O(h^3) from the solution, not O(h^2) (Andrews, h = 1e-5: 8329 Newton iterations to
+     * t = 0.03 instead of 9705). Euler on the first step and after a restart (sigma reset). */
+    mb_real ra = s->nhist ? h / s->h_prev / 2 : 0, rb = 1 + ra;
+    const mb_real *vm = s->ydp, *pdm = s->ydp + n;
+    for (int i = 0; i < n; i++) {
+        q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
+        p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+    }
+    int it, conv = 0, stall = 0, grow = 0, refresh = full || !s->p.newton_reuse;
     mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
     *stale_used = 0;
     s->fact_valid = 0;
@@ -160,7 +199,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
-            mbi_newton_matrix(s, a, c1, c2, h);
+            mbi_newton_matrix(s, a, c1, h);
 #if MBI_FJ
             if (s->p.full_jacobian) mbi_geometric_terms(s, t1, q, sv, h);
 #endif
@@ -174,7 +213,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
-         *                                   - Phidot_q^T a (c1 Phi_q + c2 IPq + h/2 Phidot_q) */
+         *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
@@ -195,6 +234,10 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
+        /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
+         * settled) mean divergence; stop now and let the step be retried smaller */
+        grow = ny_prev > 0 && ny > ny_prev ? grow + 1 : 0;
+        if (adapt && it >= 3 && grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
         ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }
         if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
@@ -208,6 +251,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used)
         /* Far from converged (last correction above NEWTON_FAR of the state's size): diverging,
          * not merely slow; never continue silently from there. */
         mb_real ys = 1 + nrminf(2 * n, s->z);
+#if MBI_F4A
+        if (adapt) ys = trap_wnorm(s, dq, dp, 1) <= NEWTON_KEEP ? MB_R(1e30) : 0;
+#endif
         if (s->p.strict_newton || ny > NEWTON_FAR * ys) return MB_ERR_NEWTON;
         return MB_EVENT_NEWTON_MAXITER;
     }
@@ -229,21 +275,18 @@ static int trap_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
-/* Back to the step's start after trap_step (z, v, pdot, sigma, undo 5.55). */
-static void trap_restore(mb_sim *s, mb_real h, mb_real t_old, const mb_real *sig_old)
+/* Back to the step's start after trap_step: z (with Int Phi), v, pdot and sigma, exactly. */
+static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
 {
     copy(s->nz, s->z, s->zk);
     copy(s->n, s->v, s->yd);
     copy(s->n, s->pd, s->yd + s->n);
     copy(s->nc, s->sig, sig_old);
-    /* undo 5.55 (Int Phi_q enters only the Newton matrix: rounding here changes no converged
-     * result, and saves a copy of it) */
-    s->m->phi_q(s->m, t_old, s->z, s->Pq);
-    for (int k = 0; k < s->nnz; k++) s->IPq[k] -= h * s->Pq[k];
     s->t = t_old;
 }
 
-static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+/* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored. */
+static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 {
     int nc = s->nc;
     mb_real t_old = s->t, *sig_old = s->tm[2];
@@ -251,7 +294,7 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
     int st, stale = 0;
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
-        st = trap_step(s, h, full, &stale);
+        st = trap_step(s, h, full, &stale, adapt);
         if (st >= 0) {                  /* energies must be finite too */
             mb_real e[3];
             s->m->energy(s->m, t_old + h, s->z, s->v, e);
@@ -260,17 +303,52 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
         /* not converged with a kept factorization: the same step again, refactoring at every
          * iteration, so reuse never changes whether or how well a step converges */
-        trap_restore(s, h, t_old, sig_old);
+        trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
     }
     if (st < 0) {                       /* restore the last good step */
-        trap_restore(s, h, t_old, sig_old);
+        trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
+    }
+    return st;
+}
+
+/* The trial step of h ending at t_new is taken: time, the predictor's history, sigma reset;
+ * adaptive: the position history and sigma re-referenced to zero (see step control). */
+static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
+{
+    int nc = s->nc;
+    s->t = t_new;
+    copy(2 * s->n, s->ydp, s->yd);      /* [v; pdot] at the step's start: AB2's history */
+#if MBI_F4A
+    if (adapt) {                        /* q at t_k-1, t_k-2 for the error estimate */
+        mb_real *t = s->qh2;
+        s->qh2 = s->qh1;
+        s->qh1 = t;
+        copy(s->n, s->qh1, s->zk);
+        s->h_prev2 = s->h_prev;
+        if (s->nqh < 2) s->nqh++;
+    }
+#else
+    (void)adapt;
+#endif
+    s->h_prev = h;
+    s->nhist = 1;
+#if MBI_F4A
+    if (adapt) {   /* the shift of the sigma reset, every step: p = M v + Phi_q^T sigma with sigma
+                    * the impulse of this step only (the history keeps the AB2 predictor) */
+        const mb_model *m = s->m;
+        m->phi_q(m, s->t, s->z, s->Pq);
+        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+        zero(nc, s->sig);
         return st;
     }
-    s->t = t_new;
+#endif
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
         const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
         m->phi_q(m, s->t, s->z, s->Pq);
@@ -280,11 +358,134 @@ static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         zero(nc, s->S);
+        s->nhist = 0;                   /* pdot jumped: the history no longer fits */
         s->mon.sigma_resets++;
         if (st == MB_OK) st = MB_EVENT_SIGMA_RESET;
     }
     return st;
 }
 
-const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid};
+static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
+{
+    int st = trap_attempt(s, h, 0);
+    return st < 0 ? st : trap_accept(s, h, t_new, st, 0);
+}
+
+#if MBI_F4A
+/* ------------------------------------------------------------------ step control
+ * Milne's device (PRADIS seed, steps 6-8: the local error from the difference of an explicit
+ * prediction and the implicit solution), on the positions:
+ * - Prediction q^P: the quadratic through the last three accepted positions q_k-2, q_k-1, q_k
+ *   (steps h2, h1), extrapolated to t_k + h. Its error is q3 h (h + h1) (h + h1 + h2) / 6 +
+ *   O(h^4) (q3: the third derivative), the trapezoid's -h^3 q3 / 12, so the trapezoid's local
+ *   error is -C (q^C - q^P) with C = (h^3 / 12) / (h (h + h1) (h + h1 + h2) / 6 + h^3 / 12)
+ *   (1/13 for equal steps).
+ * - Why positions and not the AB2 prediction from the derivatives (the Newton predictor): with
+ *   xi omega h >> 1 the converged velocities carry a component normal to the constraints of
+ *   O(h) (Phi_q v = -2 xi omega Phi, |Phidot| ~ 1e-4 on Andrews) that changes with the step
+ *   size; a derivative-based estimate took it for error and rejected most step increases (the
+ *   bar pendulum of tests/test_f4_adaptive.c, 5 periods, rtol = atol = 1e-6: 218 rejections for
+ *   896 steps against 38 for 859 with positions). Positions satisfy Phi = 0 to ~1e-8 and carry
+ *   none of it.
+ * - Components: the positions only (n), as the seed's GSTIFF ("tracks only displacements");
+ *   momenta and velocities enter the positions one step later. Int Phi (explicit Euler, a
+ *   stabilization term) and sigma~ (the multipliers' integral, the iteration's unknown) are
+ *   excluded. Scaled RMS as dopri5's: atol + rtol max(|q_k,i|, |q_k+1,i|).
+ * - Fewer than three accepted positions (after reset): Euler's prediction q_k + h v_k and the
+ *   seed's first-order estimate |q^C - q^P| / 2 (1.27) with the step exponent 1/2 (1.30): larger
+ *   than the trapezoid's error, so these steps are only ever too careful.
+ * And sigma is re-referenced to zero after every accepted step (trap_accept), the shift the
+ * sigma reset (6.3.4) makes: an exact symmetry of 5.30-5.32 (p -= Phi_q^T sigma, pdot -=
+ * Phidot_q^T sigma), not one of the discretization, whose trapezoid error of Phi_q^T sigma is
+ * O(h^3 |sigma|) per step. sigma = Int lambda grows without bound where a reaction keeps its sign
+ * (gravity), and with a constant step those errors telescope; with a varying one they do not:
+ * on that pendulum (rtol 1e-6) the angle after 5 periods was off by 5.1e-2 rad without the
+ * shift (773 steps) and 8.7e-4 with it (859 steps). A constant step does better still (3.5e-5
+ * with 900 steps): the trapezoid's local errors largely cancel along a constant-step run, and
+ * a varying step, as any local error control makes it, keeps less of that (docs/formulations.md). */
+static mb_real trap_error(mb_sim *s, mb_real h)
+{
+    int n = s->n;
+    mb_real *eq = s->tn[0], coef, acc = 0;
+    const mb_real *qk = s->zk, *q = s->z;
+    if (s->nqh >= 2) {
+        mb_real h1 = s->h_prev, h2 = s->h_prev2, h3 = h * h * h;
+        coef = (h3 / 12) / (h * (h + h1) * (h + h1 + h2) / 6 + h3 / 12);
+        for (int i = 0; i < n; i++) {   /* Newton's divided differences */
+            mb_real d1 = (qk[i] - s->qh1[i]) / h1, d0 = (s->qh1[i] - s->qh2[i]) / h2;
+            eq[i] = q[i] - (qk[i] + h * d1 + h * (h + h1) * (d1 - d0) / (h1 + h2));
+        }
+    } else {
+        coef = MB_R(0.5);
+        for (int i = 0; i < n; i++) eq[i] = q[i] - (qk[i] + h * s->yd[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        mb_real a = MB_FABS(qk[i]), b = MB_FABS(q[i]);
+        mb_real e = coef * eq[i] / (s->p.atol + s->p.rtol * (a > b ? a : b));
+        acc += e * e;
+    }
+    mb_real err = MB_SQRT(acc / (mb_real)n);
+    return isfinite(err) ? err : MB_R(1e30);
+}
+
+/* Step factors: safety 0.9, growth at most 5, shrink at least 0.2 per trial, 0.25 after a
+ * failed Newton iteration; no growth right after a rejection. */
+#define ADAPT_SAFETY MB_R(0.9)
+#define ADAPT_FACMAX MB_R(5.0)
+#define ADAPT_FACMIN MB_R(0.2)
+#define ADAPT_NEWTON_SHRINK MB_R(0.25)
+
+static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+{
+    mb_real t_start = s->t, rem = t_stop - s->t;
+    /* the minimum step as dopri5's: below 16 eps |t| the step no longer discretizes time */
+    mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
+    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
+    int lastfail = 0, rejected = 0;
+    for (;;) {
+        mb_real h = s->h_next;
+        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+        int last = 0;
+        if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
+        else if (h > rem / 2) h = rem / 2;    /* two equal steps land on t_stop: no sliver */
+        long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
+        int order2 = s->nqh >= 2;
+        int st = trap_attempt(s, h, 1);
+        mb_real err = MB_R(1e30), fac = ADAPT_NEWTON_SHRINK;
+        if (st >= 0) {
+            err = trap_error(s, h);
+            fac = err > 0 ? ADAPT_SAFETY * MB_POW(err, order2 ? -MB_R(1.0) / 3 : -MB_R(0.5)) : ADAPT_FACMAX;
+            if (fac > ADAPT_FACMAX) fac = ADAPT_FACMAX;
+            if (fac < ADAPT_FACMIN) fac = ADAPT_FACMIN;
+        } else {
+            lastfail = st;
+        }
+        if (st >= 0 && err <= 1) {
+            if (rejected && fac > 1) fac = 1;
+            if (!last) s->h_next = h * fac;
+            *h_taken = h;
+            return trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
+        }
+        if (st >= 0) {                  /* converged, error too large: back to the start */
+            trap_restore(s, t_start, s->tm[2]);
+            s->fact_valid = 0;
+            fac = fac < 1 ? fac : MB_R(0.5);
+        }
+        s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */
+        s->mon.newton_roundoff = nr;
+        s->mon.rejected++;
+        rejected = 1;
+        s->h_next = h * fac;
+        if (s->h_next < hmin) return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
+    }
+}
+#endif
+
+const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid,
+#if MBI_F4A
+                                         step_trapezoid_adaptive
+#else
+                                         NULL
+#endif
+};
 #endif /* MBI_F4 */

@@ -81,6 +81,9 @@ int mb_params_check(const mb_params *p, const char **what)
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
     else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5 and dop853 only)";
     else if (p->dense && !MBI_DENSE) w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
+    else if (p->adaptive != 0 && p->adaptive != 1) w = "adaptive (0 or 1)";
+    else if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A)
+        w = "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)";
     for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
@@ -196,9 +199,10 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
     int fj = MBI_FJ && p->full_jacobian;
     int ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
     int dn = MBI_DENSE && p->dense;
+    int ad = MBI_F4A && p->adaptive && ig == MB_TRAPEZOID;
 #define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
-    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
+    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, ad, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
               m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl)
 #undef TAKE_R
 #undef TAKE_J
@@ -308,7 +312,6 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     zero(nc, s->ev_sig);
     if (s->lam) { zero(nc, s->lam); zero(nc, s->ev_lam); }
     copy(n, s->ev_v, s->v);
-    if (s->IPq) zero(s->nnz, s->IPq);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
     const mbi_form *form = mbi_forms[s->p.formulation];
@@ -321,6 +324,8 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     else if ((st = mbi_rk_start(s, t0))) return st;
 #endif
     s->h_next = s->p.h;
+    s->nhist = 0;                          /* F4's first step: Euler predictor */
+    s->nqh = 0;
     s->t_grid0 = t0;
     s->nfixed = 0;
     s->dense_state = 0;
@@ -392,6 +397,14 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (st < 0) return singular_step(s, st);
     } else
 #endif
+#if MBI_F4A
+    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) {
+        mb_real h = 0;
+        st = mbi_forms[s->p.formulation]->step_adaptive(s, t_stop, &h);
+        if (st < 0) return st;
+        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+    } else
+#endif
     {
         mb_real h = s->p.h;
         /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
@@ -448,5 +461,5 @@ const mb_real *mb_sim_get_sigma(const mb_sim *s)
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s) { return &s->mon; }
 mb_real mb_sim_get_h(const mb_sim *s)
 {
-    return MB_ADAPTIVE(s->p.integrator) ? s->h_next : s->p.h;
+    return MB_PARAMS_ADAPTIVE(&s->p) ? s->h_next : s->p.h;
 }

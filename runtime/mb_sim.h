@@ -19,6 +19,9 @@ enum {
 enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3 };
 /* The adaptive (error-controlled) integrators: dopri5 and Hairer's DOP853. */
 #define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853)
+/* Whether a run with parameters *p controls its step: the adaptive integrators, and F4's
+ * trapezoid with p->adaptive set. Such a run lands on the t_stop of every mb_sim_step. */
+#define MB_PARAMS_ADAPTIVE(p) (MB_ADAPTIVE((p)->integrator) || ((p)->integrator == MB_TRAPEZOID && (p)->adaptive))
 
 /* Linear-system back ends (docs/linear-systems.md). Every matrix is assembled into the model's
  * plan storage (mb_model.h: mb_plan); the back end factors it. */
@@ -68,11 +71,13 @@ enum {
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
     int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID */
-    mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5 */
-    mb_real rtol, atol;     /* dopri5 error tolerances (per component: atol + rtol |y|) */
-    mb_real h_min;          /* dopri5: a smaller trial step is MB_ERR_STEP_UNDERFLOW; 0: auto,
-                               16 eps max(|t|, |t_stop|) (stage times no longer resolved) */
-    mb_real h_max;          /* dopri5: largest step, 0: unlimited */
+    mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5, dop853
+                               and the adaptive trapezoid */
+    mb_real rtol, atol;     /* tolerances of the adaptive runs (per component: atol + rtol |y|) */
+    mb_real h_min;          /* adaptive runs: a smaller trial step is MB_ERR_STEP_UNDERFLOW (or the
+                               failure that shrank it); 0: auto, 16 eps max(|t|, |t_stop|) (stage
+                               times no longer resolved) */
+    mb_real h_max;          /* adaptive runs: largest step, 0: unlimited */
     mb_real alpha;          /* penalty factor (F3, F4) */
     mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
     mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4) */
@@ -107,6 +112,10 @@ typedef struct mb_params {
     mb_real warn_stability; /* multiple of the stability limit, default 2 */
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
+    int adaptive;           /* F4 (trapezoid): 1 controls the step by rtol/atol (local error from
+                               the difference of the Adams-Bashforth 2 prediction and the
+                               converged step, docs/formulations.md); a step whose Newton
+                               iteration fails is retried smaller. 0 (default): fixed step h */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -119,7 +128,7 @@ typedef struct mb_monitor {
     mb_real phid_norm;       /* |Phi_q v + Phi_t|_2 */
     mb_real sigma_norm;      /* |sigma|_2 (F2: sigma of 5.17, F3/F4: sigma~); 0 for F1 */
     mb_real max_energy_dev, max_phi, max_phid, max_sigma; /* maxima of the absolute values */
-    long steps, rejected;    /* accepted and (dopri5) rejected steps */
+    long steps, rejected;    /* accepted and (adaptive runs) rejected steps */
     long evals;              /* right-hand side evaluations (explicit) */
     long newton_iters;       /* F4 Newton iterations (linear solves) */
     long alf_iters;          /* F3 sigma iterations (also F4's start-up evaluation) */
@@ -155,7 +164,8 @@ typedef struct mb_sim {
     mb_params p;
     int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next dopri5 trial step */
-    mb_real t_prev, h_prev;  /* the last accepted adaptive step: from t_prev, of h_prev */
+    mb_real t_prev, h_prev;  /* the last accepted step from t_prev, of h_prev (dopri5/dop853's
+                                dense output; F4's AB2 predictor and step control) */
     int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
     mb_real step_ratio;      /* smallest pivot ratio of S in the current step, 1 if none */
@@ -167,15 +177,19 @@ typedef struct mb_sim {
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
     int have_f;              /* f at the current state is cached in fz */
+    int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
+                                that step's size is h_prev) */
+    int nqh;                 /* F4 adaptive: accepted positions held in qh1, qh2 (0..2) */
+    mb_real h_prev2;         /* F4 adaptive: the step before h_prev */
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
     /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
     mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
-    mb_real *Pq, *Pqd, *IPq, *dQq, *dQv;
+    mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
     mb_real *tn[8], *tm[4];
-    mb_real *k[12], *ztmp, *zold, *zk, *yd;
+    mb_real *k[12], *ztmp, *zold, *zk, *yd, *ydp, *qh1, *qh2;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
     mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
@@ -185,7 +199,7 @@ typedef struct mb_sim {
     mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
     mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
     mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
-    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + c2 IPq + h/2 Phidot_q;
+    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
 } mb_sim;
 
@@ -217,9 +231,10 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
  * *iters receives the Newton iterations. Returns MB_OK, MB_ERR_ASSEMBLY_POS/_VEL. */
 int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
 
-/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, retried until
- * accepted), never past t_stop (the step is shortened to land on it exactly). Returns MB_OK,
- * a positive event (the step was taken) or a failure (state left at the last good step). */
+/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, the adaptive
+ * trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
+ * exactly). Returns MB_OK, a positive event (the step was taken) or a failure (state left at
+ * the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
 /* Dense output (p.dense, dopri5 and dop853): the state at a time t inside the last accepted step
@@ -242,8 +257,8 @@ const mb_real *mb_sim_get_v(const mb_sim *s);
 const mb_real *mb_sim_get_p(const mb_sim *s);
 const mb_real *mb_sim_get_sigma(const mb_sim *s);
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
-/* The step the next mb_sim_step tries: the adaptive trial step for dopri5 (it changes with
- * every accepted or rejected step), p.h for the fixed-step integrators. */
+/* The step the next mb_sim_step tries: the adaptive trial step of an adaptive run
+ * (MB_PARAMS_ADAPTIVE; it changes with every accepted or rejected step), p.h for fixed steps. */
 mb_real mb_sim_get_h(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";

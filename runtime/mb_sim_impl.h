@@ -71,6 +71,9 @@
 #ifndef MB_WITH_DENSE_OUTPUT       /* dopri5's and dop853's continuous extensions (p.dense) */
 #define MB_WITH_DENSE_OUTPUT 1
 #endif
+#ifndef MB_WITH_TRAPEZOID_ADAPTIVE /* F4's step control (mb_params.adaptive) */
+#define MB_WITH_TRAPEZOID_ADAPTIVE 1
+#endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
 #define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
@@ -84,6 +87,7 @@
 #define MBI_ADAPTIVE (MBI_DOPRI5 || MBI_DOP853)
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
 #define MBI_DENSE (MBI_ADAPTIVE && MB_WITH_DENSE_OUTPUT)
+#define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
 #define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4)
@@ -154,6 +158,9 @@ typedef struct mbi_form {
      * at t_new (restored on failure; the monitor is not advanced). */
     int (*start)(mb_sim *s, mb_real t0);
     int (*step)(mb_sim *s, mb_real h, mb_real t_new);
+    /* implicit, optional: one error-controlled step towards t_stop (p.adaptive), rejected trials
+     * retried inside; *h_taken the accepted step (restored on failure; monitor not advanced). */
+    int (*step_adaptive)(mb_sim *s, mb_real t_stop, mb_real *h_taken);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
@@ -169,9 +176,9 @@ int mbi_sigma_reset(mb_sim *s, int *reeval);
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);
 
 /* mb_f4_trapezoid.c (exposed for tests/test_newton_fd.c): the reduced Newton matrix 5.52 into
- * FA from s->Pq, Pqd, IPq, dQq, dQv; and full_jacobian's second-derivative terms added to it
- * (q is perturbed and restored; K2 kept in scr + n*n). */
-void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real c2, mb_real h);
+ * FA from s->Pq, Pqd, dQq, dQv (c1 = 1 + h xi omega); and full_jacobian's second-derivative
+ * terms added to it (q is perturbed and restored; K2 kept in scr + n*n). */
+void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h);
 void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h);
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */

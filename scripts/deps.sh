@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 want=()
@@ -12,6 +12,7 @@ for group in "${@:-core}"; do
         mcu)   want+=(gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm) ;;
         fuzz)  want+=(clang libclang-rt-14-dev) ;;
         tools) want+=(valgrind) ;;
+        metis) want+=(libmetis-dev) ;;   # optional: nested dissection, make bench-ordering only
         *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
     esac
 done

@@ -1,8 +1,8 @@
 /* test_newton_fd.c - F4's reduced Newton matrix (5.52) as assembled into the plan storage, against
  * central differences of the reduced residual r(q) = g1 + h/2 g2 (5.41, 5.42) at fixed p and
  * sigma~, on every model: with full_jacobian the assembled matrix (plus its second-derivative
- * terms) is the whole Jacobian; omega = 0 because the thesis' c2 Int Phi_q term (kept by the
- * runtime) differentiates an integral the discretization holds fixed within a step. Negative
+ * terms) is the whole Jacobian (omega != 0: the matrix has no Int Phi_q term, the integral is
+ * held fixed within a step, so it is exact with the 2 xi omega Phi term too). Negative
  * control: without the second-derivative terms the difference must show (sigma~ != 0).
  * NFD_VERBOSE=1 in the environment prints the largest difference of each model and pass. */
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static void check_model(const mb_model *m0)
     if (!m->dforce_dq || !m->dforce_dv || !m->force || m->nc == 0) return;
     mb_params p;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
-    p.alpha = 1e4; p.xi = 10; p.omega = 0; p.h = 1e-2; p.full_jacobian = 1;
+    p.alpha = 1e4; p.xi = 10; p.omega = 2; p.h = 1e-2; p.full_jacobian = 1;
     size_t ws = mb_sim_workspace_size(m, &p);
     void *w = malloc(ws);
     mb_sim s;
@@ -111,7 +111,7 @@ static void check_model(const mb_model *m0)
     double *sv = work + 3 * n + 2 * nc;
     double c1 = 1 + p.h * p.xi * p.omega, d0max = 0;
     for (int pass = 0; pass < 2; pass++) {
-        mbi_newton_matrix(&s, p.alpha, c1, 0, p.h);
+        mbi_newton_matrix(&s, p.alpha, c1, p.h);
         if (pass == 0) mbi_geometric_terms(&s, c.t1, q, sv, p.h);
         scatter(&m->plan->a, s.FA, A);
         if (getenv("NFD_VERBOSE")) {

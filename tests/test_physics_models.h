@@ -74,6 +74,9 @@ extern const mb_model oscillator_1dof_model;
 #ifdef MB_HAVE_chain
 extern const mb_model chain_model;
 #endif
+#ifdef MB_HAVE_parallelogram_chain
+extern const mb_model parallelogram_chain_model;
+#endif
 
 /* Fill in the fixture's data for the driven variant (C99 has no designated copies). */
 static mb_model driven_model(void)
@@ -111,6 +114,9 @@ static int all_models(const mb_model **out, mb_model *driven_storage)
 #endif
 #ifdef MB_HAVE_chain
     out[k++] = &chain_model;
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+    out[k++] = &parallelogram_chain_model;
 #endif
     return k;
 }

@@ -40,6 +40,16 @@ n=$(head -1 "$T/f.csv" | awk -F, "{ print NF }")
 ok "CSV so far is valid (all rows complete, ends before the fault)" \
    'awk -F, -v n=$n "NF != n { bad = 1 } END { exit bad }" "$T/f.csv" && [ $(wc -l <"$T/f.csv") -eq 376 ]'
 ok "no temp file after a fault" '! ls "$T"/f.csv.tmp.* >/dev/null 2>&1'
+# alf-trapezoid with --rtol: step control; rows at t = k --every (default --h), on which the
+# steps land; the steps between are the controller's; without it steps of exactly h
+$SIM --rtol 1e-6 --h 0.05 --t-end 0.2 --out "$T/r.csv" --quiet >"$T/o" 2>"$T/e"; rc=$?
+ok "step control exits 0" '[ $rc -eq 0 ] && grep -q "^status=ok .*integrator=trapezoid .* rejected=" "$T/o"'
+ok "step control: rows at 0, 0.05, .., 0.2" '[ "$(cut -d, -f1 "$T/r.csv" | tail -n +2 | tr "\n" " ")" = "0 0.05 0.1 0.15 0.2 " ]'
+ok "step control: its own steps" '[ $(sed "s/.* steps=\([0-9]*\) .*/\1/" "$T/o") -gt 4 ]'
+$SIM --atol 1e-8 --h 0.05 --t-end 0.2 --every 0.1 --out "$T/r.csv" --quiet >"$T/o" 2>"$T/e"
+ok "--atol alone switches it on; --every 0.1: a row every 0.1 s"    '[ "$(cut -d, -f1 "$T/r.csv" | tail -n +2 | tr "\n" " ")" = "0 0.1 0.2 " ]'
+$SIM --h 0.05 --t-end 0.2 --quiet >"$T/o" 2>"$T/e"
+ok "fixed step without a tolerance" 'grep -q " steps=4 rejected=0 " "$T/o"'
 # the tools read the simulation only through the accessors of mb_sim.h (mb_sim_get_*): no
 # member of mb_sim (s->..., sim.mon, ...) in tools/
 ok "tools use only the mb_sim_get_* accessors" \

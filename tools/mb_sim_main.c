@@ -52,9 +52,12 @@ static void usage(FILE *f)
         "  --integrator I    rk4 | dopri5 | dop853 | trapezoid (default: trapezoid for alf-trapezoid,\n"
         "                    rk4 otherwise)\n"
         "  --h S             step (rk4, trapezoid); first trial step and default output\n"
-        "                    interval (dopri5, dop853)\n"
+        "                    interval (dopri5, dop853, the adaptive trapezoid)\n"
         "  --t-end S         end time\n"
-        "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8)\n"
+        "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
+        "                    either one switches on its step control (local error of the\n"
+        "                    positions; a step whose Newton iteration fails is retried smaller;\n"
+        "                    see docs/formulations.md); without them its step is fixed h\n"
         "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
         "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
         "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
@@ -90,9 +93,10 @@ static void usage(FILE *f)
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
         "                    forces, driver efforts) every K-th step\n"
-        "  --every K         rk4, trapezoid: a CSV row every K steps (default 1); dopri5, dop853:\n"
-        "                    a row every K seconds, at t = 0, K, 2K, ... by dense output (default\n"
-        "                    --h), steps not limited by it\n"
+        "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
+        "                    (dopri5, dop853, alf-trapezoid with --rtol/--atol): a row every K\n"
+        "                    seconds at t = 0, K, 2K, ... (default --h): dopri5 and dop853\n"
+        "                    interpolate them, the adaptive trapezoid lands its steps on them\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n",
         model->name, model->name);
@@ -443,20 +447,23 @@ int main(int argc, char **argv)
                 model->name, t_end, h, t_end / h);
         return 2;
     }
-    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dense output) */
-    int adaptive = MB_ADAPTIVE(integ >= 0 ? integ : form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4);
+    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dopri5 and
+     * dop853 interpolate the rows, the adaptive trapezoid lands its steps on them) */
+    int integ_used = integ >= 0 ? integ : form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
+    int trap_adaptive = integ_used == MB_TRAPEZOID && (o_rtol > 0 || o_atol > 0);
+    int adaptive = MB_ADAPTIVE(integ_used) || trap_adaptive;
     double dt_out = h;
     if (every_arg && adaptive) {
         const char *why = num(every_arg, &dt_out);
         if (why) return bad("--every", every_arg, why);
-        if (!(dt_out > 0)) return bad("--every", every_arg, "must be > 0 (seconds between rows, dopri5 and dop853)");
+        if (!(dt_out > 0)) return bad("--every", every_arg, "must be > 0 (seconds between rows of an adaptive run)");
     } else if (every_arg) {
         char *end;
         long k;
         errno = 0;
         k = strtol(every_arg, &end, 10);
         if (!*every_arg || *end || errno || k < 1 || k > 1000000000L)
-            return bad("--every", every_arg, "expected an integer >= 1 (steps between rows, rk4 and trapezoid)");
+            return bad("--every", every_arg, "expected an integer >= 1 (steps between rows of a fixed-step run)");
         every = (int)k;
     }
     if (adaptive && t_end / dt_out > 2e9) {
@@ -483,15 +490,17 @@ int main(int argc, char **argv)
     if (o_omega >= 0) p.omega = (mb_real)o_omega;
     if (o_tol > 0) p.tol = (mb_real)o_tol;
     if (o_maxit > 0) p.max_iter = o_maxit;
+    /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
+    if (p.integrator == MB_TRAPEZOID && (o_rtol > 0 || o_atol > 0)) p.adaptive = 1;
     if (o_maxsteps > 0) p.max_steps = o_maxsteps;
-    else if (!MB_ADAPTIVE(p.integrator) && t_end / h + 2 > (double)p.max_steps)
+    else if (!MB_PARAMS_ADAPTIVE(&p) && t_end / h + 2 > (double)p.max_steps)
         p.max_steps = (long)(t_end / h) + 2;   /* the default never cuts a fixed-step run short */
     if (o_sreset >= 0) p.sigma_reset = (mb_real)o_sreset;
     if (o_cap >= 0) p.baumgarte_cap = (mb_real)o_cap;
     p.project_velocity = proj;
     p.strict_newton = strict;
     p.strict = strict;
-    p.dense = adaptive && out != NULL;   /* only the CSV's rows need the interpolant */
+    p.dense = !trap_adaptive && adaptive && out != NULL;   /* only the CSV's rows need it */
     mb_real *warn_p[4] = {&p.warn_energy, &p.warn_phi, &p.warn_sigma, &p.warn_stability};
     for (int i = 0; i < 4; i++) if (o_warn[i] >= 0) *warn_p[i] = (mb_real)o_warn[i];
     p.full_jacobian = fulljac;
@@ -601,7 +610,12 @@ int main(int argc, char **argv)
         if (csv) row_now(csv, &sim, pts);
         mb_real te = (mb_real)t_end;
         while (mb_sim_get_t(&sim) < te) {
-            st = mb_sim_step(&sim, te);   /* adaptive steps too: rows come from dense output */
+            mb_real target = te;
+            if (trap_adaptive) {   /* the adaptive trapezoid lands on the output grid t = k dt_out */
+                target = (mb_real)((double)(out_k + 1) * dt_out);
+                if (target > te || te - target < (mb_real)(1e-9 * dt_out)) target = te;
+            }
+            st = mb_sim_step(&sim, target);   /* dopri5, dop853: rows come from dense output */
             if (st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
@@ -616,7 +630,12 @@ int main(int argc, char **argv)
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&sim));
             double tn = (double)mb_sim_get_t(&sim);
-            if (csv && adaptive) {
+            if (trap_adaptive) {
+                if (mb_sim_get_t(&sim) >= target) {
+                    out_k++;
+                    if (csv) row_now(csv, &sim, pts);
+                }
+            } else if (csv && adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
                     double to = (double)(out_k + 1) * dt_out;

@@ -42,7 +42,7 @@ params() {  # params MODEL FORMULATION PRECISION -> -D flags
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
     if [ "$MCU_LEAN" = 1 ]; then
         case "$2" in
-            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_OMIT_GAMMA" ;;
+            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_OMIT_GAMMA" ;;
             baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
         esac
         # 16-bit model indices; the named points are drawing data the firmware never asks for
