@@ -30,6 +30,9 @@ extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_m
 #ifdef MB_HAVE_fourbar_singular
 #include "fourbar_singular.h"
 #endif
+#ifdef MB_HAVE_parallelogram_chain
+#include "parallelogram_chain.h"
+#endif
 
 #ifdef MB_FLOAT
 #define TOL 1e-3
@@ -355,6 +358,9 @@ static void test_static_all(void)
 #ifdef MB_HAVE_chain
         &chain_model,
 #endif
+#ifdef MB_HAVE_parallelogram_chain
+        &parallelogram_chain_model,
+#endif
         &anl_pendulum_model, &anl_slider_driven_model};
     for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
         const mb_model *m = ms[k];
@@ -424,6 +430,33 @@ static void test_chain30_static(void)
 }
 #endif
 
+#ifdef MB_HAVE_parallelogram_chain
+/* The parallelogram chain (N = 2) is shipped with its cranks upright: an unstable equilibrium
+ * (up to its initial velocity, which statics ignores). The analysis must step off it and end
+ * hanging, where the closed form of models/parallelogram_chain.lua (T = ((N + 1) / 6 + N / 2)
+ * thetadot^2, V = g ((N + 1) / 2 + N) sin theta) gives w^2 = V'' / (2 T/thetadot^2) =
+ * g (3 / 2 + 2) / (2 (1 / 2 + 1)) = 11.445 1/s^2. */
+static void test_parallelogram_static(void)
+{
+    const mb_model *m = &parallelogram_chain_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[15], l[14];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, l, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.escapes >= 1 && info.dof == 1,
+          "parallelogram chain: st %d stability %d escapes %d dof %d", st, info.stability,
+          info.escapes, info.dof);
+    CHECK(check_close((double)info.eig_min, g * 3.5 / 3, TOL), "parallelogram chain: w^2 %.12g, closed form %.12g",
+          (double)info.eig_min, g * 3.5 / 3);
+    double ang = fmod((double)q[2] + PI / 2 + 4 * PI, 2 * PI);   /* from the hanging angle */
+    if (ang > PI) ang -= 2 * PI;
+    CHECK(fabs(ang) < TOL, "parallelogram chain: crank 0 at %.9g rad, not hanging", (double)q[2]);
+    printf("parallelogram_chain static from the upright cranks: %d escape(s), %d iterations; w^2 %.12g (closed form %.12g)\n",
+           info.escapes, info.iters, (double)info.eig_min, g * 3.5 / 3);
+}
+#endif
+
 #ifdef MB_HAVE_andrews
 static void test_andrews_static(void)
 {
@@ -457,6 +490,9 @@ int main(void)
     test_static_all();
 #ifdef MB_HAVE_chain30
     test_chain30_static();
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+    test_parallelogram_static();
 #endif
 #if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
     test_native_estimates();
