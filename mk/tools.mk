@@ -19,7 +19,8 @@ $(eval $(call TOOL_MAINS,san))
 # a simulator's objects: $(call SIM_OBJ,V,MODEL,MODEL SOURCES) (the model with the generic
 # evaluator, so --eval generic runs it too)
 SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
-          $(call obj,$(1),$(3) evaluator/mb_generic.c tools/mb_progress.c tools/mb_linsys_klu.c)
+          $(call obj,$(1),$(3) evaluator/mb_generic.c tools/mb_progress.c tools/mb_linsys_klu.c \
+                          tools/mb_analysis_cli.c)
 
 $(BUILD)/%_sim: $(call SIM_OBJ,host,%,generated/%.c generated/%_data.c)
 	$(call link,host,$(RT_LIBS))

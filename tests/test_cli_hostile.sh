@@ -122,7 +122,8 @@ positional|positional
 --out|--out
 --h 1e-400|underflows to 0
 --t-end=1e-400|underflows to 0
---analysis x|unknown option --analysis
+--analysis x|expected dynamic, static, kinematic, inverse or modal
+--analyse x|unknown option --analyse
 --alphabet 1|unknown option --alphabet
 --every-other=2|unknown option --every-other=2
 --quiet=1|option --quiet takes no value

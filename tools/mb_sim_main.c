@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "mb_analysis_cli.h"
 #include "mb_linalg.h"
 #include "mb_linsys_klu.h"
 #include "mb_plan_build.h"
@@ -75,8 +76,14 @@ static void usage(FILE *f)
         "                    while each correction shrinks at least 4x (default: refactor at\n"
         "                    every iteration; see docs/linear-systems.md)\n"
 
+        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
+        "                    its stability, one CSV row) | kinematic | inverse (a fully driven\n"
+        "                    mechanism at every --h to --t-end: motion, driver efforts,\n"
+        "                    reactions) | modal (frequencies and damping about the static\n"
+        "                    equilibrium, one line per mode); see docs/analyses.md\n"
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
-        "                    point coordinates every K-th step\n"
+        "                    point coordinates, velocities, accelerations and reactions (joint\n"
+        "                    forces, driver efforts) every K-th step\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
         "                    (dopri5, dop853, alf-trapezoid with --rtol/--atol): a row every K\n"
         "                    seconds at t = 0, K, 2K, ... (default --h): dopri5 and dop853\n"
@@ -112,7 +119,7 @@ static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
     "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    NULL
+    "--analysis", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -148,8 +155,10 @@ static double wall(void)
  * itself overflows) is not written, and the first such row is named on stderr. A CSV never
  * holds NaN or Inf. */
 static long rows_skipped;
-/* the row at time t: positions q and the monitors mo (after a step, or interpolated) */
-static void row(FILE *f, double t, const mb_real *q, const mb_monitor *mo, mb_real *pts)
+/* the row at time t: positions q, velocities v (NULL: not known) and the monitors mo (after a
+ * step, or interpolated) */
+static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo,
+                mb_real *pts)
 {
     const double mon[4] = { (double)mo->energy_dev, (double)mo->phi_norm, (double)mo->phid_norm,
                             (double)mo->sigma_norm };
@@ -174,6 +183,7 @@ static void row(FILE *f, double t, const mb_real *q, const mb_monitor *mo, mb_re
     fprintf(f, ",%.6e,%.6e,%.6e,%.6e", mon[0], mon[1], mon[2], mon[3]);
     if (model->points)
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
+    mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
     fputc('\n', f);
 }
 
@@ -198,7 +208,7 @@ static long keep_complete_rows(const char *path)
 /* The row of the current state. */
 static void row_now(FILE *f, const mb_sim *s, mb_real *pts)
 {
-    row(f, (double)mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_monitor(s), pts);
+    row(f, (double)mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), mb_sim_get_monitor(s), pts);
 }
 
 /* The warnings (mb_sim.h: MB_WARN_*): one stderr line per condition met, with the first time
@@ -324,6 +334,7 @@ static int cleanup(int rc)
 {
     mbp_free(own_plan);
     mb_klu_close(klu);
+    mb_cli_csv_close();
     own_plan = NULL;
     klu = NULL;
     return rc;
@@ -332,6 +343,7 @@ static int cleanup(int rc)
 /* What the command line asks for (parse_args); -1: not given, the default applies. */
 typedef struct cli {
     int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
+    int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
     const char *out, *every_arg;
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
@@ -409,6 +421,9 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
             else if (!strcmp(val, "klu")) c->linsys = LINSYS_KLU;
             else return bad(a, val, "expected sparse, dense or klu");
+        } else if (!strcmp(a, "--analysis")) {
+            if ((c->analysis = mb_cli_analysis_parse(val)) < 0)
+                return bad(a, val, "expected dynamic, static, kinematic, inverse or modal");
         } else if (!strcmp(a, "--formulation")) {
             if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
         } else if (!strcmp(a, "--integrator")) {
@@ -551,6 +566,9 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         planned.plan = own_plan;
         model = &planned;
     }
+    if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
+        return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
+                                           c->every, c->quiet));
     r->ws = mb_sim_workspace_size(model, p);
     if (r->ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
     r->work = malloc(r->ws);
@@ -568,6 +586,8 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
     mb_progress_init(&bar, mb_progress_wanted(c->quiet) ? stderr : NULL, 0, c->t_end);
     long k = 0, out_k = 0;
     mb_real *qd = malloc(sizeof(mb_real) * (size_t)model->nq);   /* an interpolated row */
+    mb_real *vd = malloc(sizeof(mb_real) * (size_t)model->nq);
+    const mb_real *vrow = vd;
     mb_monitor mdo, mprev = *mb_sim_get_monitor(&r->sim);            /* and the step's start */
     double tprev = 0;
     if (r->fault) {
@@ -581,7 +601,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         else fault_detail(&r->sim, p, r->st);
         fputc('\n', stderr);
         r->fault = 1;
-    } else if (!qd) {
+    } else if (!qd || !vd) {
         fprintf(stderr, "%s_sim: out of memory\n", model->name);
         r->fault = 1;
     } else {
@@ -620,8 +640,10 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                     if (to > tn || to >= c->t_end - 1e-9 * c->dt_out) break;
                     out_k++;
                     if (to == tn) { row_now(r->csv, &r->sim, r->pts); continue; }
-                    int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, &mdo);
+                    int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, vd, &mdo);
+                    vrow = vd;
                     if (sd < 0 && mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
+                        vrow = NULL;
                         /* no evaluation at the interpolated state (e.g. a singular position of
                          * baumgarte, canonical): its monitors between the step's ends */
                         const mb_monitor *m1 = mb_sim_get_monitor(&r->sim);
@@ -641,7 +663,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                         r->fault = 1;
                         break;
                     }
-                    row(r->csv, to, qd, &mdo, r->pts);
+                    row(r->csv, to, qd, vrow, &mdo, r->pts);
                 }
                 if (r->fault) break;
                 if (tn >= c->t_end) row_now(r->csv, &r->sim, r->pts);
@@ -653,6 +675,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         }
     }
     free(qd);
+    free(vd);
     mb_progress_done(&bar);
 }
 
@@ -698,6 +721,14 @@ static int run(const cli *c, const mb_params *p, run_state *r)
             r->fault = 1;
         }
     }
+    if (r->csv && mb_cli_csv_open(model, model->name) != 0) {
+        fprintf(stderr, "%s_sim: out of memory\n", model->name);
+        fclose(r->csv);
+        remove(tmp);
+        tmp[0] = '\0';
+        r->csv = NULL;
+        r->fault = 1;
+    }
     if (r->csv) {
         fprintf(r->csv, "t");
         for (int i = 0; i < model->nq; i++) fprintf(r->csv, ",%s", model->coord_names[i]);
@@ -705,6 +736,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         if (model->points)
             for (int i = 0; i < model->npoint; i++)
                 fprintf(r->csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
+        mb_cli_csv_header(r->csv, model);   /* velocities, accelerations, reactions */
         fputc('\n', r->csv);
     }
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);

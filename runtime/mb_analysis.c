@@ -1,0 +1,760 @@
+/* mb_analysis.c - reactions, static equilibrium and its stability, kinematic and inverse-dynamic
+ * analysis, and the linearization about an equilibrium (mb_analysis.h, docs/analyses.md).
+ * Layer: runtime; freestanding (no malloc, no stdio, no globals), its own small dense kernels
+ * (pivoted Householder QR, LU, Jacobi eigenvalues) so that it needs neither LAPACK nor
+ * mb_linalg.c; the sparse S = Phi_q W Phi_q^T goes through the model's plan (mb_sparse.c). */
+#include <string.h>
+#include "mb_analysis.h"
+#include "mb_sparse.h"
+#include "mb_vec.h"
+
+void mb_anl_params_default(mb_anl_params *p)
+{
+    memset(p, 0, sizeof *p);
+#ifdef MB_FLOAT
+    p->rank_tol = MB_R(1e-4);
+#else
+    p->rank_tol = MB_R(1e-8);
+#endif
+    p->pos_tol = 100 * MB_EPS;
+    p->pos_max_iter = 50;
+#ifdef MB_FLOAT
+    p->static_tol = 10000 * MB_EPS;   /* 1.2e-3: the rounding floor of a 30-link chain is 3e-4 */
+#else
+    p->static_tol = 1000 * MB_EPS;
+#endif
+    p->static_max_iter = 500;
+    p->step_angle = MB_R(0.5);
+}
+
+/* ------------------------------------------------------------------ workspace */
+
+typedef struct { char *base; size_t off, cap; } arena;
+#define ANL_ALIGN (sizeof(mb_real) > sizeof(int) ? sizeof(mb_real) : sizeof(int))
+static void *take(arena *a, size_t bytes)
+{
+    size_t off = a->off;
+    a->off = off + (bytes + ANL_ALIGN - 1) / ANL_ALIGN * ANL_ALIGN;
+    return a->base && bytes > 0 && a->off <= a->cap ? a->base + off : NULL;
+}
+#define TAKE_R(cnt) take(&ar, sizeof(mb_real) * (size_t)(cnt))
+#define TAKE_I(cnt) take(&ar, sizeof(int) * (size_t)(cnt))
+
+static size_t layout(mb_anl *a, const mb_model *m, int level, void *work, size_t size)
+{
+    arena ar = {(char *)work, 0, size};
+    int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nmx = n > nc ? n : nc;
+    a->Pq = TAKE_R(nnz);
+    a->Pqd = TAKE_R(nnz);
+    a->Pq0 = TAKE_R(nnz);
+    a->Phi = TAKE_R(nc);
+    a->Phit = TAKE_R(nc);
+    a->Gam = TAKE_R(nc);
+    a->Q = TAKE_R(n);
+    a->dQq = TAKE_R(m->dq_dq_pat.nnz);
+    a->dQv = TAKE_R(m->dq_dv_pat.nnz);
+    a->minv = TAKE_R(n);
+    a->isqm = TAKE_R(n);
+    a->FS = TAKE_R(nc + m->plan->s.nl);
+    a->d0 = TAKE_R(nmx);
+    a->ly = TAKE_R(nmx);
+    for (int i = 0; i < 10; i++) a->wn[i] = TAKE_R(n);
+    for (int i = 0; i < 5; i++) a->wm[i] = TAKE_R(nc);
+    if (level == MB_ANL_DENSE) {
+        a->J = TAKE_R((size_t)n * (size_t)nc);
+        a->tau = TAKE_R(nc);
+        a->N = TAKE_R((size_t)n * (size_t)n);
+        a->Kr = TAKE_R((size_t)n * (size_t)n);
+        a->Cr = TAKE_R((size_t)n * (size_t)n);
+        a->Ks = TAKE_R((size_t)n * (size_t)n);
+        a->Ev = TAKE_R((size_t)n * (size_t)n);
+        a->LU = TAKE_R((size_t)n * (size_t)n);
+        a->ev = TAKE_R(n);
+        a->pts = TAKE_R(m->points ? 2 * m->npoint : 0);
+        a->jpv = TAKE_I(nc);
+        a->piv = TAKE_I(n);
+    }
+    return ar.off;
+}
+
+static int usable(const mb_model *m)
+{
+    if (!m || m->nq <= 0 || m->nc < 0 || !m->mass || !m->q0 || !m->plan || !m->phi || !m->phi_q ||
+        !m->phi_t || !m->phi_q_dot || !m->force || !m->dforce_dq || !m->dforce_dv)
+        return 0;
+    if (m->plan->s.n != m->nc) return 0;
+    for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
+    const mb_pattern *p = &m->phi_q_pat;
+    for (int k = 0; k < p->nnz; k++)
+        if ((long)p->row[k] >= m->nc || (long)p->col[k] >= m->nq) return 0;
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++)
+        if ((long)m->dq_dq_pat.row[k] >= m->nq || (long)m->dq_dq_pat.col[k] >= m->nq) return 0;
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++)
+        if ((long)m->dq_dv_pat.row[k] >= m->nq || (long)m->dq_dv_pat.col[k] >= m->nq) return 0;
+    return 1;
+}
+
+size_t mb_anl_workspace_size(const mb_model *m, int level)
+{
+    mb_anl tmp;
+    if (!usable(m) || (level != MB_ANL_SPARSE && level != MB_ANL_DENSE)) return 0;
+    return layout(&tmp, m, level, NULL, 0);
+}
+
+int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level, void *work,
+                size_t size)
+{
+    if (!a) return MB_ERR_PARAM;
+    memset(a, 0, sizeof *a);
+    if (level != MB_ANL_SPARSE && level != MB_ANL_DENSE) return MB_ERR_PARAM;
+    if (!usable(m)) return MB_ERR_MODEL;
+    if (p) a->p = *p;
+    else mb_anl_params_default(&a->p);
+    if (!(a->p.rank_tol >= 0 && a->p.rank_tol < 1) || !(a->p.pos_tol > 0) ||
+        a->p.pos_max_iter < 1 || !(a->p.static_tol > 0) || a->p.static_max_iter < 1 ||
+        !(a->p.step_angle > 0) || !isfinite(a->p.step_angle))
+        return MB_ERR_PARAM;
+    if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
+    if (size < layout(a, m, level, NULL, 0)) return MB_ERR_WORKSPACE;
+    memset(work, 0, size);
+    layout(a, m, level, work, size);
+    a->m = m;
+    a->n = m->nq;
+    a->nc = m->nc;
+    a->nnz = m->phi_q_pat.nnz;
+    a->level = level;
+    a->singular_row = -1;
+    for (int i = 0; i < a->n; i++) {
+        a->minv[i] = 1 / m->mass[i];
+        a->isqm[i] = 1 / MB_SQRT(m->mass[i]);
+    }
+    /* the length scale: the largest distance of a named point from its body's CoM at q0 */
+    a->lscale = 0;
+    if (m->points && m->point_body && m->npoint > 0) {
+        mb_real *pts = a->pts;
+        if (pts) {
+            m->points(m, 0, m->q0, pts);
+            for (int i = 0; i < m->npoint; i++) {
+                int b = m->point_body[i];
+                if (b < 0 || 3 * b + 1 >= a->n) continue;
+                mb_real dx = pts[2 * i] - m->q0[3 * b], dy = pts[2 * i + 1] - m->q0[3 * b + 1];
+                mb_real d = MB_SQRT(dx * dx + dy * dy);   /* (libm's sqrt only: see test_install) */
+                if (isfinite(d) && d > a->lscale) a->lscale = d;
+            }
+        }
+    }
+    if (!(a->lscale > 0)) a->lscale = 1;
+    return MB_OK;
+}
+
+/* ------------------------------------------------------------------ sparse S on the plan */
+
+/* FS = Phi_q diag(w) Phi_q^T (Phi_q values in Pq), the same terms as the runtime's assembly. */
+static void assemble_s(mb_anl *a, const mb_real *w)
+{
+    const mb_plan *P = a->m->plan;
+    const mb_index *col = a->m->phi_q_pat.col;
+    mb_real *F = a->FS;
+    zero(P->s.n + P->s.nl, F);
+    if (P->s_assemble) { P->s_assemble(F, a->Pq, w); return; }
+    for (int t = 0; t < P->ns; t++) {
+        int k = P->s_k[t];
+        F[P->s_dst[t]] += w[col[k]] * a->Pq[k] * a->Pq[P->s_l[t]];
+    }
+}
+
+/* Factor S = Phi_q M^-1 Phi_q^T: with the rank test (reg = 0; MB_ERR_SINGULAR names the row),
+ * or regularized by mu = 1e3 eps max diag (reg = 1: a least-squares / minimum-norm step that
+ * stays defined for redundant constraints). */
+static int factor_s(mb_anl *a, int reg)
+{
+    int nc = a->nc, bad = -1;
+    mb_real ratio;
+    a->singular_row = -1;
+    if (nc == 0) return MB_OK;
+    assemble_s(a, a->minv);
+    if (reg) {
+        mb_real dmax = 0;
+        for (int r = 0; r < nc; r++) if (a->FS[r] > dmax) dmax = a->FS[r];
+        mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
+        for (int r = 0; r < nc; r++) a->FS[r] += mu;
+    }
+    a->factorizations++;
+    int st = mb_sp_ldl(&a->m->plan->s, a->FS, a->d0, reg ? 0 : a->p.rank_tol, &ratio, &bad);
+    if (st == MB_ERR_SINGULAR || st == MB_ERR_NOT_SPD) {
+        a->singular_row = bad;
+        return MB_ERR_SINGULAR;
+    }
+    return st;
+}
+
+static void solve_s(mb_anl *a, mb_real *b)
+{
+    if (a->nc > 0) mb_sp_ldl_solve(&a->m->plan->s, a->FS, b, a->ly);
+}
+
+/* x = M^-1 Phi_q^T y */
+static void minv_pqt(const mb_anl *a, const mb_real *y, mb_real *x)
+{
+    zero(a->n, x);
+    sp_mtv_add(&a->m->phi_q_pat, a->Pq, y, 1, x);
+    for (int i = 0; i < a->n; i++) x[i] *= a->minv[i];
+}
+
+/* Positions: Phi(t, q) = 0 by Gauss-Newton with the minimum-norm step in the mass metric,
+ * dq = -M^-1 Phi_q^T S^-1 Phi, halved until |Phi|_inf decreases. Scratch wn[4], wn[5], wm[2]. */
+static int project(mb_anl *a, mb_real t, mb_real *q)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc;
+    mb_real *dq = a->wn[4], *qt = a->wn[5], *w = a->wm[2];
+    if (nc == 0) return MB_OK;
+    m->phi(m, t, q, a->Phi);
+    mb_real res = nrminf(nc, a->Phi);
+    for (int it = 0; it < a->p.pos_max_iter && !(res <= a->p.pos_tol); it++) {
+        m->phi_q(m, t, q, a->Pq);
+        if (factor_s(a, 1)) return MB_ERR_ASSEMBLY_POS;
+        copy(nc, w, a->Phi);
+        solve_s(a, w);
+        minv_pqt(a, w, dq);
+        mb_real lam = 1, rnew = 0;
+        for (int tries = 0; tries < 30; tries++, lam /= 2) {
+            for (int i = 0; i < n; i++) qt[i] = q[i] - lam * dq[i];
+            m->phi(m, t, qt, a->Phi);
+            rnew = nrminf(nc, a->Phi);
+            if (isfinite(rnew) && rnew < res) break;
+        }
+        if (!(rnew < res)) break;
+        copy(n, q, qt);
+        res = rnew;
+    }
+    if (!(res <= a->p.pos_tol) || !finite_vec(n, q)) return MB_ERR_ASSEMBLY_POS;
+    return MB_OK;
+}
+
+/* ------------------------------------------------------------------ reactions, inverse, kinematic */
+
+int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *acc,
+                     mb_real *lambda)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc;
+    mb_real *x = a->wn[0], *y = a->wm[0];
+    if (!m) return MB_ERR_STATE;
+    if (!m->gamma) return MB_ERR_MODEL;
+    m->phi_q(m, t, q, a->Pq);
+    m->gamma(m, t, q, v, a->Gam);
+    m->force(m, t, q, v, a->Q);
+    int st = factor_s(a, 0);
+    if (st) return st;
+    /* S lambda = Phi_q M^-1 Q - Gamma, acc = M^-1 (Q - Phi_q^T lambda) */
+    for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i];
+    sp_mv(&m->phi_q_pat, a->Pq, x, y, nc);
+    for (int r = 0; r < nc; r++) y[r] -= a->Gam[r];
+    solve_s(a, y);
+    if (!finite_vec(nc, y)) return MB_ERR_NONFINITE;
+    if (lambda) copy(nc, lambda, y);
+    if (acc) {
+        copy(n, acc, a->Q);
+        sp_mtv_add(&m->phi_q_pat, a->Pq, y, -1, acc);
+        for (int i = 0; i < n; i++) acc[i] *= a->minv[i];
+        if (!finite_vec(n, acc)) return MB_ERR_NONFINITE;
+    }
+    return MB_OK;
+}
+
+int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *acc,
+                   mb_real *lambda)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc;
+    mb_real *x = a->wn[0];
+    if (!m) return MB_ERR_STATE;
+    m->phi_q(m, t, q, a->Pq);
+    m->force(m, t, q, v, a->Q);
+    int st = factor_s(a, 0);
+    if (st) return st;
+    /* S lambda = Phi_q M^-1 (Q - M acc) */
+    for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i] - acc[i];
+    sp_mv(&m->phi_q_pat, a->Pq, x, lambda, nc);
+    solve_s(a, lambda);
+    return finite_vec(nc, lambda) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+int mb_anl_kinematic(mb_anl *a, mb_real t, mb_real *q, mb_real *v, mb_real *acc, int *dof,
+                     int *why)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc;
+    mb_real *y = a->wm[0];
+    int w = MB_ANL_WHY_NONE, st = MB_OK;
+    if (dof) *dof = nc < n ? n - nc : 0;
+    if (!m) { st = MB_ERR_STATE; goto out; }
+    if (nc < n) { w = MB_ANL_WHY_DOF; st = MB_ERR_PARAM; goto out; }
+    if (!m->gamma) { w = MB_ANL_WHY_GAMMA; st = MB_ERR_MODEL; goto out; }
+    if ((st = project(a, t, q))) { w = MB_ANL_WHY_PROJECT; goto out; }
+    m->phi_q(m, t, q, a->Pq);
+    m->phi_t(m, t, q, a->Phit);
+    if ((st = factor_s(a, 0))) { w = MB_ANL_WHY_RANK; goto out; }
+    /* Phi_q v = -Phi_t: v = M^-1 Phi_q^T S^-1 (-Phi_t) (Phi_q square and regular: exact) */
+    for (int r = 0; r < nc; r++) y[r] = -a->Phit[r];
+    solve_s(a, y);
+    minv_pqt(a, y, v);
+    m->gamma(m, t, q, v, a->Gam);
+    copy(nc, y, a->Gam);
+    solve_s(a, y);
+    minv_pqt(a, y, acc);
+    if (!finite_vec(n, v) || !finite_vec(n, acc)) st = MB_ERR_NONFINITE;
+out:
+    if (why) *why = w;
+    return st;
+}
+
+/* ------------------------------------------------------------------ dense kernels */
+
+/* Householder QR with scaled column pivoting of J = M^-1/2 Phi_q^T (n x nc): the column
+ * (constraint) whose remaining part is largest relative to its original norm comes next; the
+ * factorization stops when that ratio (sin^2 of the angle to the span of the columns before)
+ * is at most rank_tol. Leaves R above the diagonal, the Householder vectors below (unit first
+ * entry implied) and returns the rank. Scratch wm[1] (original norms), wm[3] (remaining). */
+static int qr_pivoted(mb_anl *a)
+{
+    const mb_pattern *pat = &a->m->phi_q_pat;
+    int n = a->n, nc = a->nc, kmax = n < nc ? n : nc, k;
+    mb_real *J = a->J, *orig = a->wm[1], *rem = a->wm[3];
+    for (long i = 0; i < (long)n * nc; i++) J[i] = 0;
+    for (int e = 0; e < pat->nnz; e++)
+        J[pat->col[e] + (long)pat->row[e] * n] += a->Pq[e] * a->isqm[pat->col[e]];
+    for (int c = 0; c < nc; c++) {
+        a->jpv[c] = c;
+        orig[c] = dot(n, J + (long)c * n, J + (long)c * n);
+        rem[c] = orig[c];
+    }
+    for (k = 0; k < kmax; k++) {
+        int best = -1;
+        mb_real br = 0;
+        for (int c = k; c < nc; c++) {
+            mb_real r = orig[c] > 0 ? rem[c] / orig[c] : 0;
+            if (r > br) { br = r; best = c; }
+        }
+        if (best < 0 || !(br > a->p.rank_tol)) break;
+        if (best != k) {
+            mb_real *A = J + (long)k * n, *B = J + (long)best * n, tmp;
+            for (int i = 0; i < n; i++) { tmp = A[i]; A[i] = B[i]; B[i] = tmp; }
+            int ti = a->jpv[k]; a->jpv[k] = a->jpv[best]; a->jpv[best] = ti;
+            tmp = orig[k]; orig[k] = orig[best]; orig[best] = tmp;
+            tmp = rem[k]; rem[k] = rem[best]; rem[best] = tmp;
+        }
+        mb_real *x = J + (long)k * n;
+        mb_real nx = 0;
+        for (int i = k; i < n; i++) nx += x[i] * x[i];
+        nx = MB_SQRT(nx);
+        mb_real alpha = x[k] > 0 ? -nx : nx;
+        mb_real u0 = x[k] - alpha;
+        mb_real vv = 1;
+        for (int i = k + 1; i < n; i++) { x[i] /= u0; vv += x[i] * x[i]; }
+        mb_real tk = 2 / vv;
+        a->tau[k] = tk;
+        x[k] = alpha;
+        for (int c = k + 1; c < nc; c++) {   /* apply H_k to the remaining columns */
+            mb_real *y = J + (long)c * n;
+            mb_real s = y[k];
+            for (int i = k + 1; i < n; i++) s += x[i] * y[i];
+            s *= tk;
+            y[k] -= s;
+            for (int i = k + 1; i < n; i++) y[i] -= s * x[i];
+            mb_real rr = 0;
+            for (int i = k + 1; i < n; i++) rr += y[i] * y[i];
+            rem[c] = rr;
+        }
+    }
+    return k;
+}
+
+/* b <- H_k b for the stored Householder vector k (H_k symmetric, its own inverse). */
+static void apply_h(const mb_anl *a, int k, mb_real *b)
+{
+    const mb_real *x = a->J + (long)k * a->n;
+    mb_real s = b[k];
+    for (int i = k + 1; i < a->n; i++) s += x[i] * b[i];
+    s *= a->tau[k];
+    b[k] -= s;
+    for (int i = k + 1; i < a->n; i++) b[i] -= s * x[i];
+}
+
+/* N[:, j] = H_0 ... H_{r-1} e_{r+j}, j < n - r: an orthonormal basis of the complement of the
+ * range of J, i.e. of the null space of Phi_q M^-1/2. */
+static void null_basis(mb_anl *a, int r)
+{
+    int n = a->n;
+    for (int j = 0; j < n - r; j++) {
+        mb_real *c = a->N + (long)j * n;
+        zero(n, c);
+        c[r + j] = 1;
+        for (int k = r - 1; k >= 0; k--) apply_h(a, k, c);
+    }
+}
+
+/* Least squares J lambda ~ g with the QR: c = Q^T g (c[r..n) is the part of g the constraints
+ * cannot carry), lambda from R (dependent constraints get 0). */
+static void qr_lsq(mb_anl *a, int r, const mb_real *g, mb_real *c, mb_real *lambda)
+{
+    int n = a->n, nc = a->nc;
+    mb_real *lp = a->wm[4];
+    copy(n, c, g);
+    for (int k = 0; k < r; k++) apply_h(a, k, c);
+    for (int k = r - 1; k >= 0; k--) {
+        mb_real s = c[k];
+        for (int j = k + 1; j < r; j++) s -= a->J[k + (long)j * n] * lp[j];
+        lp[k] = s / a->J[k + (long)k * n];
+    }
+    if (lambda) {
+        zero(nc, lambda);
+        for (int k = 0; k < r; k++) lambda[a->jpv[k]] = lp[k];
+    }
+}
+
+/* LU with partial pivoting of the d x d matrix A (leading dimension d), in place. */
+static int lu_dense(int d, mb_real *A, int *piv)
+{
+    for (int k = 0; k < d; k++) {
+        int p = k;
+        for (int i = k + 1; i < d; i++)
+            if (MB_FABS(A[i + (long)k * d]) > MB_FABS(A[p + (long)k * d])) p = i;
+        piv[k] = p;
+        if (!(A[p + (long)k * d] != 0) || !isfinite(A[p + (long)k * d])) return MB_ERR_SINGULAR;
+        if (p != k)
+            for (int j = 0; j < d; j++) {
+                mb_real t = A[k + (long)j * d];
+                A[k + (long)j * d] = A[p + (long)j * d];
+                A[p + (long)j * d] = t;
+            }
+        for (int i = k + 1; i < d; i++) {
+            mb_real l = A[i + (long)k * d] /= A[k + (long)k * d];
+            for (int j = k + 1; j < d; j++) A[i + (long)j * d] -= l * A[k + (long)j * d];
+        }
+    }
+    return MB_OK;
+}
+
+static void lu_solve_dense(int d, const mb_real *A, const int *piv, mb_real *b)
+{
+    /* the row interchanges swapped whole rows (L's columns too): all of them first */
+    for (int k = 0; k < d; k++)
+        if (piv[k] != k) { mb_real t = b[k]; b[k] = b[piv[k]]; b[piv[k]] = t; }
+    for (int k = 0; k < d; k++)
+        for (int i = k + 1; i < d; i++) b[i] -= A[i + (long)k * d] * b[k];
+    for (int k = d - 1; k >= 0; k--) {
+        for (int j = k + 1; j < d; j++) b[k] -= A[k + (long)j * d] * b[j];
+        b[k] /= A[k + (long)k * d];
+    }
+}
+
+/* Eigenvalues (ascending, into ev) and eigenvectors (columns of V) of the symmetric d x d
+ * matrix A (destroyed) by cyclic Jacobi rotations. */
+static void jacobi_eig(int d, mb_real *A, mb_real *V, mb_real *ev)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++) V[i + (long)j * d] = i == j ? 1 : 0;
+    for (int sweep = 0; sweep < 100; sweep++) {
+        mb_real off = 0, all = 0;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) {
+                mb_real x = A[i + (long)j * d] * A[i + (long)j * d];
+                all += x;
+                if (i != j) off += x;
+            }
+        if (!(off > MB_EPS * MB_EPS * all)) break;
+        for (int p = 0; p < d - 1; p++)
+            for (int q = p + 1; q < d; q++) {
+                mb_real apq = A[p + (long)q * d], app = A[p + (long)p * d], aqq = A[q + (long)q * d];
+                if (apq == 0) continue;
+                if (MB_FABS(apq) < MB_EPS * MB_EPS * (MB_FABS(app) + MB_FABS(aqq))) {
+                    A[p + (long)q * d] = A[q + (long)p * d] = 0;   /* below round-off */
+                    continue;
+                }
+                mb_real th = (aqq - app) / (2 * apq);
+                mb_real tt = (th >= 0 ? 1 : -1) / (MB_FABS(th) + MB_SQRT(th * th + 1));
+                mb_real c = 1 / MB_SQRT(tt * tt + 1), s = tt * c;
+                for (int k = 0; k < d; k++) {   /* columns p, q */
+                    mb_real akp = A[k + (long)p * d], akq = A[k + (long)q * d];
+                    A[k + (long)p * d] = c * akp - s * akq;
+                    A[k + (long)q * d] = s * akp + c * akq;
+                }
+                for (int k = 0; k < d; k++) {   /* rows p, q */
+                    mb_real apk = A[p + (long)k * d], aqk = A[q + (long)k * d];
+                    A[p + (long)k * d] = c * apk - s * aqk;
+                    A[q + (long)k * d] = s * apk + c * aqk;
+                }
+                A[p + (long)q * d] = A[q + (long)p * d] = 0;
+                for (int k = 0; k < d; k++) {
+                    mb_real vkp = V[k + (long)p * d], vkq = V[k + (long)q * d];
+                    V[k + (long)p * d] = c * vkp - s * vkq;
+                    V[k + (long)q * d] = s * vkp + c * vkq;
+                }
+            }
+    }
+    for (int i = 0; i < d; i++) ev[i] = A[i + (long)i * d];
+    for (int i = 1; i < d; i++) {   /* insertion sort, vectors along */
+        for (int j = i; j > 0 && ev[j] < ev[j - 1]; j--) {
+            mb_real t = ev[j]; ev[j] = ev[j - 1]; ev[j - 1] = t;
+            for (int k = 0; k < d; k++) {
+                t = V[k + (long)j * d];
+                V[k + (long)j * d] = V[k + (long)(j - 1) * d];
+                V[k + (long)(j - 1) * d] = t;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ linearization */
+
+/* out += a * P x for a sparse n x n pattern */
+static void sp_mv_add(const mb_pattern *pat, const mb_real *val, const mb_real *x, mb_real a,
+                      mb_real *out)
+{
+    for (int k = 0; k < pat->nnz; k++) out[pat->row[k]] += a * val[k] * x[pat->col[k]];
+}
+
+/* At (t, q) with v = 0: Pq, Q, dQ/dq, dQ/dv, Phi_qt (phi_q_dot at v = 0); the pivoted QR, the
+ * rank, the null-space basis and, with lam NULL, the least-squares multipliers (into lam_out).
+ * c[n] receives Q^T M^-1/2 Q (its last n - r entries: the unbalanced load). Returns the rank. */
+static int lin_base(mb_anl *a, mb_real t, const mb_real *q, mb_real *c, mb_real *lam_out)
+{
+    const mb_model *m = a->m;
+    int n = a->n;
+    mb_real *zv = a->wn[3], *g = a->wn[8];
+    zero(n, zv);
+    m->phi_q(m, t, q, a->Pq);
+    m->force(m, t, q, zv, a->Q);
+    m->dforce_dq(m, t, q, zv, a->dQq);
+    m->dforce_dv(m, t, q, zv, a->dQv);
+    m->phi_q_dot(m, t, q, zv, a->Pq0);
+    int r = qr_pivoted(a);
+    null_basis(a, r);
+    for (int i = 0; i < n; i++) g[i] = a->isqm[i] * a->Q[i];
+    qr_lsq(a, r, g, c, lam_out);
+    a->rank = r;
+    a->dof = n - r;
+    return r;
+}
+
+/* Kr = Z^T K Z, Cr = -Z^T dQ/dv Z, the eigen decomposition of (Kr + Kr^T) / 2. */
+static void lin_reduce(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lam)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc, d = a->dof;
+    mb_real *z = a->wn[7], *kz = a->wn[6], *cz = a->wn[9];
+    for (int j = 0; j < d; j++) {
+        for (int i = 0; i < n; i++) z[i] = a->isqm[i] * a->N[i + (long)j * n];
+        zero(n, kz);
+        zero(n, cz);
+        sp_mv_add(&m->dq_dq_pat, a->dQq, z, -1, kz);
+        sp_mv_add(&m->dq_dv_pat, a->dQv, z, -1, cz);
+        if (nc > 0) {
+            m->phi_q_dot(m, t, q, z, a->Pqd);   /* (Phi_q)_q z + Phi_qt */
+            for (int e = 0; e < a->nnz; e++) a->Pqd[e] -= a->Pq0[e];
+            sp_mtv_add(&m->phi_q_pat, a->Pqd, lam, 1, kz);
+        }
+        for (int i = 0; i < n; i++) { kz[i] *= a->isqm[i]; cz[i] *= a->isqm[i]; }
+        for (int i = 0; i < d; i++) {
+            a->Kr[i + (long)j * d] = dot(n, a->N + (long)i * n, kz);
+            a->Cr[i + (long)j * d] = dot(n, a->N + (long)i * n, cz);
+        }
+    }
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++)
+            a->Ks[i + (long)j * d] = (a->Kr[i + (long)j * d] + a->Kr[j + (long)i * d]) / 2;
+    jacobi_eig(d, a->Ks, a->Ev, a->ev);
+}
+
+int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lambda, int *dof)
+{
+    if (!a->m) return MB_ERR_STATE;
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    mb_real *lam = a->wm[0];
+    lin_base(a, t, q, a->wn[0], lam);
+    if (lambda) copy(a->nc, lam, lambda);
+    lin_reduce(a, t, q, lam);
+    if (dof) *dof = a->dof;
+    for (long i = 0; i < (long)a->dof * a->dof; i++)
+        if (!isfinite(a->Kr[i]) || !isfinite(a->Cr[i])) return MB_ERR_NONFINITE;
+    return MB_OK;
+}
+
+void mb_anl_mode_vector(const mb_anl *a, int i, mb_real *z)
+{
+    for (int k = 0; k < a->n; k++) z[k] = i >= 0 && i < a->dof ? a->isqm[k] * a->N[k + (long)i * a->n] : 0;
+}
+
+/* ------------------------------------------------------------------ static equilibrium */
+
+/* The factor that brings the step dq within the limits: angles by step_angle, positions by
+ * step_angle times the model's length scale (>= 1: the step is divided by it). */
+static mb_real step_excess(const mb_anl *a, const mb_real *dq)
+{
+    mb_real s = 0;
+    for (int i = 0; i < a->n; i++) {
+        mb_real lim = i % 3 == 2 ? a->p.step_angle : a->p.step_angle * a->lscale;
+        mb_real r = MB_FABS(dq[i]) / lim;
+        if (!(r <= s)) s = r;
+    }
+    return s;
+}
+
+/* dq = Z dz = M^-1/2 N dz */
+static void z_times(const mb_anl *a, const mb_real *dz, mb_real *dq)
+{
+    int n = a->n;
+    zero(n, dq);
+    for (int j = 0; j < a->dof; j++)
+        for (int i = 0; i < n; i++) dq[i] += a->N[i + (long)j * n] * dz[j];
+    for (int i = 0; i < n; i++) dq[i] *= a->isqm[i];
+}
+
+/* Trial q + lam dq projected onto Phi = 0, and the work of the loads along it (trapezoid):
+ * W = (Q(q) + Q(qt)) . (qt - q) / 2, about the drop of the potential energy. Q(q) in a->Q. */
+static int trial(mb_anl *a, mb_real t, const mb_real *q, const mb_real *dq, mb_real lam,
+                 mb_real *qt, mb_real *W, mb_real *Wnoise)
+{
+    const mb_model *m = a->m;
+    int n = a->n;
+    mb_real *Qt = a->wn[9], *zv = a->wn[3];
+    for (int i = 0; i < n; i++) qt[i] = q[i] + lam * dq[i];
+    if (project(a, t, qt)) return MB_ERR_ASSEMBLY_POS;
+    m->force(m, t, qt, zv, Qt);
+    mb_real w = 0, wn = 0;
+    for (int i = 0; i < n; i++) {
+        mb_real d = qt[i] - q[i];
+        w += (a->Q[i] + Qt[i]) * d / 2;
+        wn += (MB_FABS(a->Q[i]) + MB_FABS(Qt[i])) * MB_FABS(d);
+    }
+    *W = w;
+    *Wnoise = 100 * MB_EPS * wn;
+    return isfinite(w) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_static_info *info)
+{
+    int n = a->n, st;
+    mb_anl_static_info inf;
+    memset(&inf, 0, sizeof inf);
+    if (!a->m) return MB_ERR_STATE;
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    mb_real *c = a->wn[0], *rr = a->wn[1], *qt = a->wn[2], *dq = a->wn[6], *lam = a->wm[0];
+    mb_real etol = 100 * MB_EPS;   /* neutral: |eigenvalue| below this times the largest */
+    /* trust radius, in units of the step limits (step_angle per angle, step_angle lscale per
+     * position): doubled after a limited step the quadratic model predicted well, halved after
+     * a poor one, so that long descents take long steps */
+    mb_real radius = 1;
+    if ((st = project(a, t, q))) {
+        inf.why = MB_ANL_WHY_PROJECT;
+        goto out;
+    }
+    for (;;) {
+        int r = lin_base(a, t, q, c, lam), d = n - r;
+        mb_real gnorm = 0;
+        for (int i = 0; i < n; i++) gnorm += a->Q[i] * a->Q[i] * a->minv[i];
+        gnorm = MB_SQRT(gnorm);
+        copy(d, rr, c + r);
+        mb_real res = nrm2(d, rr);
+        lin_reduce(a, t, q, lam);
+        mb_real emin = d > 0 ? a->ev[0] : 0, emax = d > 0 ? a->ev[d - 1] : 0;
+        mb_real escale = MB_FABS(emin) > MB_FABS(emax) ? MB_FABS(emin) : MB_FABS(emax);
+        inf.dof = d;
+        inf.rank = r;
+        inf.residual = gnorm > 0 ? res / gnorm : 0;
+        inf.eig_min = emin;
+        inf.eig_max = emax;
+        int pd = d == 0 || emin > etol * escale;
+        int converged = !(gnorm > 0) || res <= a->p.static_tol * gnorm || d == 0;
+        if (!isfinite(res) || !isfinite(escale)) { st = MB_ERR_NONFINITE; goto out; }
+        if (converged) {
+            inf.stability = pd ? 1 : emin >= -etol * escale ? 0 : -1;
+            if (inf.stability >= 0 || inf.escapes >= 20) { st = MB_OK; goto out; }
+            /* an unstable equilibrium: step along the eigenvector of the most negative
+             * curvature, where the energy falls at second order */
+            mb_real *dz = a->wn[7];
+            for (int i = 0; i < d; i++) dz[i] = a->Ev[i];   /* column 0: ascending */
+            z_times(a, dz, dq);
+            mb_real ex = step_excess(a, dq), W = 0, Wn = 0;
+            if (!(ex > 0)) { st = MB_OK; goto out; }
+            for (int i = 0; i < n; i++) dq[i] *= MB_R(0.4) / ex;
+            int ok = 0;
+            mb_real lam_s = 1;
+            for (int ls = 0; ls < 40 && !ok; ls++, lam_s /= 2) {
+                if (trial(a, t, q, dq, lam_s, qt, &W, &Wn) == MB_OK && W > Wn) ok = 1;
+                else inf.rejected++;
+            }
+            if (!ok) { st = MB_OK; goto out; }   /* stays: reported as unstable */
+            inf.escapes++;
+            copy(n, q, qt);
+            continue;
+        }
+        if (inf.iters >= a->p.static_max_iter) {
+            inf.why = MB_ANL_WHY_MAXITER;
+            st = MB_ERR_NEWTON;
+            goto out;
+        }
+        /* the step in reduced coordinates: Newton where the reduced stiffness is positive
+         * definite, else saddle-free (|eigenvalues|, floored) so that it always descends */
+        mb_real *dz = a->wn[7];
+        int newton = 0;
+        if (pd) {
+            for (long i = 0; i < (long)d * d; i++) a->LU[i] = a->Kr[i];
+            copy(d, dz, rr);
+            if (lu_dense(d, a->LU, a->piv) == MB_OK) {
+                lu_solve_dense(d, a->LU, a->piv, dz);
+                newton = finite_vec(d, dz) && dot(d, rr, dz) > 0;
+            }
+        }
+        if (!newton) {
+            mb_real floor = escale > 0 ? MB_R(1e-3) * escale : 1;
+            zero(d, dz);
+            for (int k = 0; k < d; k++) {
+                const mb_real *vk = a->Ev + (long)k * d;
+                mb_real e = MB_FABS(a->ev[k]);
+                mb_real s = dot(d, vk, rr) / (e > floor ? e : floor);
+                for (int i = 0; i < d; i++) dz[i] += s * vk[i];
+            }
+        }
+        z_times(a, dz, dq);
+        mb_real ex = step_excess(a, dq) / radius;
+        int limited = ex > 1;
+        if (limited) {
+            for (int i = 0; i < n; i++) dq[i] /= ex;
+            for (int i = 0; i < d; i++) dz[i] /= ex;
+            newton = 0;
+        }
+        mb_real slope = dot(d, rr, dz);   /* first-order work of the loads along the step */
+        /* the decrease the quadratic model predicts: r.dz - dz.Kr dz / 2 */
+        mb_real pred = slope;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) pred -= dz[i] * a->Kr[i + (long)j * d] * dz[j] / 2;
+        int ok = 0;
+        mb_real lam_s = 1, W = 0, Wn = 0;
+        for (int ls = 0; ls < 40; ls++, lam_s /= 2) {
+            if (trial(a, t, q, dq, lam_s, qt, &W, &Wn) == MB_OK &&
+                (W >= MB_R(1e-4) * lam_s * slope || (newton && ls == 0 && W >= -Wn))) {
+                ok = 1;
+                break;
+            }
+            inf.rejected++;
+        }
+        if (!ok) {
+            inf.why = MB_ANL_WHY_STALLED;
+            st = MB_ERR_NEWTON;
+            goto out;
+        }
+        if (lam_s < 1) radius = MB_FABS(lam_s) * (limited ? radius : step_excess(a, dq));
+        else if (limited && pred > 0 && W >= MB_R(0.75) * pred && radius < 8) radius *= 2;
+        else if (pred > 0 && W < MB_R(0.25) * pred && radius > MB_R(1.0) / 64) radius /= 2;
+        if (radius < MB_R(1.0) / 64) radius = MB_R(1.0) / 64;
+        copy(n, q, qt);
+        inf.iters++;
+    }
+out:
+    if (st == MB_OK && lambda) copy(a->nc, lambda, lam);
+    if (info) *info = inf;
+    return st;
+}

@@ -1,0 +1,141 @@
+/* mb_analysis.h - the analyses beside dynamics (ADAMS seed, section 9): joint reactions at any
+ * state, static equilibrium with its stability, kinematic and inverse-dynamic analysis of a
+ * fully driven mechanism, and the linearization about an equilibrium that modal analysis needs.
+ * Layer: runtime API, consumes mb_model.h; freestanding: no malloc, no stdio, no globals. All
+ * memory is one caller-provided workspace (mb_anl_workspace_size, then mb_anl_init), separate
+ * from any mb_sim, so reactions can be computed at the output times of a running simulation
+ * without touching its state. See docs/analyses.md.
+ *
+ * Sign convention as in the dynamics (docs/formulations.md): M a + Phi_q^T lambda = Q; the
+ * constraint force on the system is -Phi_q^T lambda. Static equilibrium: Q = Phi_q^T lambda. */
+#ifndef MB_ANALYSIS_H
+#define MB_ANALYSIS_H
+
+#include <stddef.h>
+#include "mb_model.h"
+#include "mb_status.h"
+
+/* Workspace levels: the sparse part (reactions, kinematic, inverse: a few vectors and the
+ * plan storage of S = Phi_q W Phi_q^T) or everything (static and modal add dense n x n and
+ * n x nc matrices: the null-space basis of Phi_q and the reduced stiffness). */
+enum { MB_ANL_SPARSE = 0, MB_ANL_DENSE = 1 };
+
+typedef struct mb_anl_params {
+    mb_real rank_tol;     /* rank test of S and of the QR of Phi_q: sin^2 of the angle between
+                             a constraint row and the span of the others (M^-1 metric); default
+                             as mb_params: 1e-8 (float 1e-4) */
+    mb_real pos_tol;      /* |Phi|_inf of a position solution (default 100 eps, as assembly) */
+    int pos_max_iter;     /* Newton iterations of one position solution (default 50) */
+    mb_real static_tol;   /* static: converged when the load not carried by the joints,
+                             |Z^T Q| in the mass metric, is below static_tol |M^-1/2 Q| (default
+                             1e3 eps; float 1e4 eps) */
+    int static_max_iter;  /* static: iteration limit (default 500); reached: no equilibrium */
+    mb_real step_angle;   /* static: largest change of an angle per iteration, rad (0.5) */
+} mb_anl_params;
+
+/* What the static analysis found. */
+typedef struct mb_anl_static_info {
+    int iters;            /* iterations (Newton or descent steps taken) */
+    int rejected;         /* trial steps rejected by the line search */
+    int escapes;          /* steps away from an unstable equilibrium along negative curvature */
+    int dof;              /* n - rank(Phi_q): degrees of freedom at the equilibrium */
+    int rank;             /* rank of Phi_q (< nc: redundant constraints) */
+    mb_real residual;     /* |Z^T Q| / |M^-1/2 Q| at the end (0 when there is no load) */
+    mb_real eig_min, eig_max; /* extreme eigenvalues of the reduced stiffness in the mass
+                             metric (Z^T M Z = I): squared undamped angular frequencies, 1/s^2 */
+    int stability;        /* 1 stable (eig_min > 0), 0 neutral (eig_min ~ 0), -1 unstable */
+    int why;              /* on failure: MB_ANL_WHY_* */
+} mb_anl_static_info;
+enum {
+    MB_ANL_WHY_NONE = 0,
+    MB_ANL_WHY_MAXITER = 1,   /* no equilibrium within static_max_iter: the loads keep doing work */
+    MB_ANL_WHY_STALLED = 2,   /* the line search found no step that lowers the energy */
+    MB_ANL_WHY_PROJECT = 3,   /* the constraints could not be satisfied (position Newton) */
+    MB_ANL_WHY_DOF = 4,       /* kinematic: degrees of freedom remain (info->dof) */
+    MB_ANL_WHY_RANK = 5,      /* kinematic/reactions: Phi_q rank-deficient (singular_row) */
+    MB_ANL_WHY_GAMMA = 6      /* the model has no gamma (built with MB_OMIT_GAMMA) */
+};
+
+/* The analysis object; arrays point into the caller's workspace. */
+typedef struct mb_anl {
+    const mb_model *m;
+    mb_anl_params p;
+    int n, nc, nnz, level;
+    mb_real lscale;           /* length scale of the model (largest point distance from its
+                                 body's CoM at q0), for the static step limit */
+    int singular_row;         /* after a rank failure of S: the constraint row, else -1 */
+    int rank, dof;            /* after mb_anl_linearize / static: rank of Phi_q and n - rank */
+    long factorizations;
+    /* sparse level */
+    mb_real *Pq, *Pqd, *Pq0, *Phi, *Phit, *Gam, *Q, *dQq, *dQv;
+    mb_real *minv, *isqm;     /* 1 / m_i and 1 / sqrt(m_i) */
+    mb_real *FS, *d0, *ly;    /* S in plan storage; LDL^T scratch */
+    mb_real *wn[10], *wm[5];  /* n- and nc-vectors (scratch) */
+    /* dense level (NULL at MB_ANL_SPARSE) */
+    mb_real *J;               /* n x nc: M^-1/2 Phi_q^T, then its pivoted QR */
+    mb_real *tau;             /* nc: Householder factors */
+    int *jpv;                 /* nc: QR column (constraint) order */
+    mb_real *N;               /* n x n: first dof columns: orthonormal basis of null(Phi_q M^-1/2) */
+    mb_real *Kr, *Cr, *Ks, *Ev, *LU; /* dof x dof (leading dim dof): reduced stiffness, damping,
+                                 symmetric part, its eigenvectors, LU scratch */
+    mb_real *ev;              /* n: eigenvalues of Ks, ascending */
+    mb_real *pts;             /* 2 npoint: the model's points (the length scale) */
+    int *piv;                 /* n */
+} mb_anl;
+
+void mb_anl_params_default(mb_anl_params *p);
+
+/* Bytes of workspace for m at `level` (0 if m is unusable: sizes, patterns, plan, masses). */
+size_t mb_anl_workspace_size(const mb_model *m, int level);
+
+/* Lay the analysis out on work[size] (aligned for mb_real); p NULL: defaults. MB_OK,
+ * MB_ERR_PARAM, MB_ERR_MODEL or MB_ERR_WORKSPACE. */
+int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level, void *work,
+                size_t size);
+
+/* Multipliers and accelerations of the exact index-1 equations at the state (t, q, v):
+ * M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma (no stabilization terms). The reactions of a
+ * dynamic run at an output time, whatever the formulation; acc or lambda may be NULL. MB_OK, or
+ * MB_ERR_SINGULAR (Phi_q rank-deficient: a singular position or a redundant joint; the
+ * multipliers are then not unique; singular_row names the row), MB_ERR_MODEL (no gamma),
+ * MB_ERR_NONFINITE. */
+int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *acc,
+                     mb_real *lambda);
+
+/* Inverse dynamics at a given motion (t, q, v, acc): the multipliers of
+ * M acc - Q + Phi_q^T lambda = 0, solved in the least-squares sense in the M^-1 metric
+ * (exact when the motion is consistent, as a kinematic analysis gives it). */
+int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *acc,
+                   mb_real *lambda);
+
+/* Kinematic analysis at time t of a mechanism with zero degrees of freedom left by its drivers:
+ * q[n] in: a guess (the model's q0, or the previous output extrapolated), out: Phi(t, q) = 0 by
+ * Newton; v from Phi_q v = -Phi_t; acc from Phi_q acc = Gamma. MB_OK; MB_ERR_PARAM with
+ * *why = MB_ANL_WHY_DOF when nc < n (*dof = n - nc degrees of freedom remain); MB_ERR_SINGULAR
+ * (why RANK: redundant or singular, singular_row); MB_ERR_ASSEMBLY_POS (why PROJECT). */
+int mb_anl_kinematic(mb_anl *a, mb_real t, mb_real *q, mb_real *v, mb_real *acc, int *dof,
+                     int *why);
+
+/* Static equilibrium at time t (loads and drivers frozen at t): Q(t, q, 0) = Phi_q^T lambda,
+ * Phi(t, q) = 0, from the guess q[n] (in/out; the model's q0 for the shipped guesses) by a
+ * damped Newton method on the constraint manifold with a line search on the work of the loads,
+ * saddle-free steps where the reduced stiffness is indefinite, and a step away from an unstable
+ * equilibrium along its most negative curvature, so that it ends in a stable equilibrium when it
+ * can reach one. lambda[nc] receives the multipliers (the reactions); info the iterations,
+ * residual and stability. Needs level MB_ANL_DENSE. MB_OK (info->stability tells stable,
+ * neutral or unstable), MB_ERR_NEWTON (no equilibrium: info->why), MB_ERR_ASSEMBLY_POS. */
+int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_static_info *info);
+
+/* Linearization at (t, q) with multipliers lambda (an equilibrium): the pivoted QR of
+ * M^-1/2 Phi_q^T gives rank r and an orthonormal basis N of the rest; Z = M^-1/2 N (n x d,
+ * d = n - r, Z^T M Z = I) spans the motions the constraints allow. Kr = Z^T K Z with
+ * K = -dQ/dq + (Phi_q^T lambda)_q (exact: (Phi_q)_q z comes from phi_q_dot with v = z),
+ * Cr = -Z^T dQ/dv Z (at v = 0), both d x d column-major with leading dimension d, and the
+ * eigenvalues of (Kr + Kr^T) / 2 (ascending, into a->ev; eigenvectors in a->Ev) by Jacobi
+ * rotations. *dof receives d. Needs level MB_ANL_DENSE. */
+int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lambda, int *dof);
+
+/* The i-th column (i < dof) of Z = M^-1/2 N after mb_anl_linearize or mb_anl_static: z[n]. */
+void mb_anl_mode_vector(const mb_anl *a, int i, mb_real *z);
+
+#endif /* MB_ANALYSIS_H */

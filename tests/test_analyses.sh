@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# test_analyses.sh - the simulators' analyses and the velocity, acceleration and reaction columns
+# of their CSVs against closed forms (docs/analyses.md):
+#  - a swinging bar pendulum, every formulation: the pin's force along and across the bar against
+#    m g cos + m d w^2 and m d alpha + m g sin at the CSV's (theta, w), and with w from the energy;
+#  - Newton's law for every body of the double pendulum and the slider-crank, from the CSV alone:
+#    reactions + weights = m a, moments about the CoM = J alpha (a from the CSV's columns, and
+#    from central differences of its velocities);
+#  - static: the hanging pendulum and the slider-crank's reactions by hand, stability;
+#  - kinematic and inverse: the driven slider-crank's piston against its closed form, the driver's
+#    effort against the power balance (energy_dev of the inverse run);
+#  - modal: the bar pendulum, the double pendulum (2 x 2 closed form), the PRADIS oscillator and a
+#    damped oscillator, frequency and damping ratio to 1e-6;
+#  - bad input: kinematic with a free degree of freedom, static without an equilibrium, an
+#    unknown analysis: a clear message, non-zero exit, no CSV.
+# Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+# lt A B: A < B for numbers in any notation
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+# the summary value of key K in file F
+kv() { tr ' ' '\n' <"$2" | sed -n "s/^$1=//p" | head -1; }
+# awk prelude: columns by name (c["name"]), abs()
+PRE='BEGIN { FS = "," } function abs(x) { return x < 0 ? -x : x }
+     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+
+# ---------------------------------------------------------------- the pendulum's pin force
+PEND=$BUILD/anl_pendulum_sim
+for f in baumgarte canonical alf-explicit alf-trapezoid; do
+    $PEND --formulation $f --t-end 2 --every 5 --out "$T/p_$f.csv" --quiet >"$T/o" 2>"$T/e"
+    ok "pendulum $f runs" '[ $? -eq 0 ]'
+    # at the CSV's state: exact up to round-off; with w^2 from the energy (theta0 = 1 rad,
+    # J_O = m L^2 / 3): the integration error too
+    read -r e1 e2 < <(awk "$PRE"'
+        { M = 2.0; L = 0.8; d = L / 2; J = M * L * L / 12; g = 9.81; JO = J + M * d * d
+          th = $c["bar.phi"] + 3.14159265358979323846 / 2; w = $c["bar.omega"]; s = sin(th); co = cos(th)
+          fx = $c["pin.fx"]; fy = $c["pin.fy"]; along = -fx * s + fy * co; across = fx * co + fy * s
+          al = -M * g * d * s / JO
+          e = abs(along - (M * g * co + M * d * w * w)); if (abs(across - (M * d * al + M * g * s)) > e) e = abs(across - (M * d * al + M * g * s))
+          if (e > e1) e1 = e
+          w2 = 2 * M * g * d * (co - cos(1.0)) / JO
+          e = abs(along - (M * g * co + M * d * w2)); if (e > e2) e2 = e }
+        END { printf "%.3e %.3e\n", e1 / (M * g), e2 / (M * g) }' "$T/p_$f.csv")
+    echo "pendulum $f: pin force against the closed form at the state: $e1 of m g; with w from the energy: $e2"
+    ok "pendulum $f: pin force at the CSV state within 1e-9 m g (got $e1)" 'lt "$e1" 1e-9'
+    ok "pendulum $f: pin force with w from the energy within 1e-4 m g (got $e2)" 'lt "$e2" 1e-4'
+done
+
+# ---------------------------------------------------------------- Newton's law per body
+# double pendulum: joints A {ground.A, AB.A}, B {AB.B, BC.B}; a joint's force is on its second body
+$BUILD/double_pendulum_sim --t-end 1 --h 1e-4 --out "$T/dp.csv" --quiet >"$T/o" 2>"$T/e"
+ok "double pendulum runs" '[ $? -eq 0 ]'
+DPAWK='function cr(ax, ay, fx, fy) { return ax * fy - ay * fx }
+  { g = 9.81; m1 = 6; J1 = 1.0; m2 = 10; J2 = 1.6
+    Ax = $c["A.fx"]; Ay = $c["A.fy"]; Bx = $c["B.fx"]; By = $c["B.fy"]
+    r[1] = m1 * ACC("AB", "x") - Ax + Bx
+    r[2] = m1 * ACC("AB", "y") + m1 * g - Ay + By
+    r[3] = J1 * ACC("AB", "phi") - cr($c["AB.A.x"] - $c["AB.x"], $c["AB.A.y"] - $c["AB.y"], Ax, Ay) \
+           + cr($c["AB.B.x"] - $c["AB.x"], $c["AB.B.y"] - $c["AB.y"], Bx, By)
+    r[4] = m2 * ACC("BC", "x") - Bx
+    r[5] = m2 * ACC("BC", "y") + m2 * g - By
+    r[6] = J2 * ACC("BC", "phi") - cr($c["BC.B.x"] - $c["BC.x"], $c["BC.B.y"] - $c["BC.y"], Bx, By)
+    for (i = 1; i <= 6; i++) if (OK && abs(r[i]) > e) e = abs(r[i]) }'
+# accelerations from the CSV columns; then from central differences of its velocities
+ACOL='function ACC(b, k) { return $c[b "." (k == "x" ? "ax" : k == "y" ? "ay" : "alpha")] }'
+e=$(awk "$PRE $ACOL"' { OK = 1 } '"$DPAWK"' END { printf "%.3e\n", e / (16 * 9.81) }' "$T/dp.csv")
+ok "double pendulum: every body balances with the CSV accelerations (1e-9 of the weight, got $e)" 'lt "$e" 1e-9'
+echo "double pendulum: Newton's law from the CSV with its accelerations: $e of the weight"
+# central differences: the balance at row k with a = (v[k+1] - v[k-1]) / (t[k+1] - t[k-1]); their
+# error h^2 v''' / 6 is 1.4e-4 of the weight at h = 1e-4 (1e-2 at 1e-3: the whip near t = 0.92 s)
+e=$(awk "$PRE"'
+  function ACC(b, k) { n = c[b "." (k == "x" ? "vx" : k == "y" ? "vy" : "omega")]; return (CUR[n] - P2[n]) / (CUR[1] - P2[1]) }
+  { for (i = 1; i <= NF; i++) CUR[i] = $i; OK = 0
+    if (NR >= 4) { for (i = 1; i <= NF; i++) $i = P1[i]; OK = 1 } }
+  '"$DPAWK"'
+  { for (i = 1; i <= NF; i++) { P2[i] = P1[i]; P1[i] = CUR[i] } }
+  END { printf "%.3e\n", e / (16 * 9.81) }' "$T/dp.csv")
+ok "double pendulum: every body balances with accelerations from the CSV velocities (1e-3 of the weight, got $e)" 'lt "$e" 1e-3'
+echo "double pendulum: Newton's law from the CSV, finite-difference accelerations: $e of the weight"
+
+# slider-crank: O {ground.O, crank.O}, A {crank.A, rod.A}, B {rod.B, piston.B}, slide {ground.S,
+# piston.B} along X (normal n = (0, 1)), gravity
+$BUILD/slider_crank_sim --t-end 0.5 --h 1e-4 --every 10 --out "$T/sc.csv" --quiet >"$T/o" 2>"$T/e"
+ok "slider-crank runs" '[ $? -eq 0 ]'
+e=$(awk "$PRE $ACOL"'
+  function cr(ax, ay, fx, fy) { return ax * fy - ay * fx }
+  function arm(b, p, k) { return $c[b "." p "." k] - $c[b "." k] }
+  { g = 9.81; mc = 0.5; Jc = 0.5 * 0.01 / 12; mr = 1.0; Jr = 0.09 / 12; mp = 2.0; Jp = 1e-3
+    Ox = $c["O.fx"]; Oy = $c["O.fy"]; Ax = $c["A.fx"]; Ay = $c["A.fy"]; Bx = $c["B.fx"]; By = $c["B.fy"]
+    fn = $c["slide.fn"]; sm = $c["slide.moment"]
+    r[1] = mc * ACC("crank", "x") - Ox + Ax
+    r[2] = mc * ACC("crank", "y") + mc * g - Oy + Ay
+    r[3] = Jc * ACC("crank", "phi") - cr(arm("crank", "O", "x"), arm("crank", "O", "y"), Ox, Oy) + cr(arm("crank", "A", "x"), arm("crank", "A", "y"), Ax, Ay)
+    r[4] = mr * ACC("rod", "x") - Ax + Bx
+    r[5] = mr * ACC("rod", "y") + mr * g - Ay + By
+    r[6] = Jr * ACC("rod", "phi") - cr(arm("rod", "A", "x"), arm("rod", "A", "y"), Ax, Ay) + cr(arm("rod", "B", "x"), arm("rod", "B", "y"), Bx, By)
+    r[7] = mp * ACC("piston", "x") - Bx
+    r[8] = mp * ACC("piston", "y") + mp * g - By - fn
+    r[9] = Jp * ACC("piston", "phi") - cr(arm("piston", "B", "x"), arm("piston", "B", "y"), Bx, By + fn) - sm
+    for (i = 1; i <= 9; i++) if (abs(r[i]) > e) e = abs(r[i]) }
+  END { printf "%.3e\n", e / (3.5 * 9.81) }' "$T/sc.csv")
+ok "slider-crank: every body balances with the CSV's reactions and accelerations (1e-9 of the weight, got $e)" 'lt "$e" 1e-9'
+echo "slider-crank: Newton's law from the CSV: $e of the weight"
+
+# ---------------------------------------------------------------- static
+$PEND --analysis static --out "$T/ps.csv" >"$T/o" 2>"$T/e"
+ok "pendulum static exits 0" '[ $? -eq 0 ]'
+ok "pendulum static: stable, one CSV row" 'grep -q "stability=stable" "$T/o" && [ $(wc -l <"$T/ps.csv") -eq 2 ]'
+e=$(awk "$PRE"' { print abs($c["pin.fx"]) + abs($c["pin.fy"] - 2 * 9.81) + abs($c["bar.phi"] + 1.5707963267948966) }' "$T/ps.csv")
+ok "pendulum static: hangs, pin carries m g (error $e)" 'lt "$e" 1e-9'
+eig=$(kv eig_min "$T/o")
+ok "pendulum static: reduced stiffness 3 g / (2 L) = 18.39375 (got $eig)" 'lt "$(awk -v e="$eig" "BEGIN { print (e - 18.39375) / 18.39375 }" | tr -d -)" 1e-9'
+$BUILD/slider_crank_sim --analysis static --out "$T/ss.csv" >"$T/o" 2>"$T/e"
+ok "slider-crank static exits 0, stable" '[ $? -eq 0 ] && grep -q "stability=stable" "$T/o"'
+e=$(awk "$PRE"' { g = 9.81
+    e = abs($c["crank.phi"] + 1.5707963267948966) + abs($c["O.fx"]) + abs($c["O.fy"] - 1.0 * g) + abs($c["A.fy"] - 0.5 * g)
+    e += abs($c["B.fx"]) + abs($c["B.fy"] + 0.5 * g) + abs($c["slide.fn"] - 2.5 * g) + abs($c["slide.moment"])
+    print e }' "$T/ss.csv")
+ok "slider-crank static: crank down, O (m_c + m_r/2) g, A m_r g/2, B -m_r g/2, slide (m_p + m_r/2) g (error $e)" 'lt "$e" 1e-9'
+$BUILD/double_pendulum_sim --analysis static --out "$T/ds.csv" >"$T/o" 2>"$T/e"
+e=$(awk "$PRE"' { print abs($c["A.fy"] - 16 * 9.81) + abs($c["B.fy"] - 10 * 9.81) + abs($c["A.fx"]) + abs($c["B.fx"]) }' "$T/ds.csv")
+ok "double pendulum static from the shipped guesses: hangs, A 16 g, B 10 g (error $e)" 'lt "$e" 1e-9'
+
+# ---------------------------------------------------------------- kinematic and inverse
+SD=$BUILD/anl_slider_driven_sim
+$SD --analysis kinematic --t-end 0.3 --h 1e-3 --every 10 --out "$T/k.csv" >"$T/o" 2>"$T/e"
+ok "kinematic exits 0 with 31 rows" '[ $? -eq 0 ] && [ $(wc -l <"$T/k.csv") -eq 32 ]'
+e=$(awk "$PRE"' { r = 0.1; l = 0.3; w = 20; t = $1; th = 3.14159265358979323846 / 6 + w * t; s = sin(th); co = cos(th)
+    rt = sqrt(l * l - r * r * s * s); x = r * co + rt; xd = -r * s * w - r * r * s * co * w / rt
+    num = r * r * s * co; dnum = r * r * (co * co - s * s) * w; dden = -r * r * s * co * w / rt
+    xdd = -r * co * w * w - w * (dnum * rt - num * dden) / (rt * rt)
+    e1 = abs($c["piston.x"] - x); e2 = abs($c["piston.vx"] - xd) / 3; e3 = abs($c["piston.ax"] - xdd) / 60
+    if (e1 > e) e = e1; if (e2 > e) e = e2; if (e3 > e) e = e3 } END { printf "%.3e\n", e }' "$T/k.csv")
+ok "kinematic: piston x, v, a against the closed form (relative 1e-9, got $e)" 'lt "$e" 1e-9'
+echo "kinematic: piston against the closed form: $e"
+$SD --analysis inverse --t-end 0.3 --h 1e-4 --every 100 --out "$T/i.csv" >"$T/o" 2>"$T/e"
+ok "inverse exits 0" '[ $? -eq 0 ] && grep -q "^status=ok" "$T/o"'
+dev=$(kv max_energy_dev "$T/o"); eff=$(kv max_effort "$T/o")
+# the energy balance T + V - E0 - int(effort w) dt by the trapezoidal rule: O(h^2), 6.7e-4 J at
+# h = 1e-3, 6.7e-6 J at 1e-4
+ok "inverse: energy balance with the driver's work (max |dev| $dev J < 2e-5 J, effort up to $eff N m)" 'lt "$dev" 2e-5'
+ok "inverse: CSV has drive.effort" 'head -1 "$T/i.csv" | grep -q ",drive.effort"'
+
+# ---------------------------------------------------------------- modal
+# rel F G: |F - G| / |G|
+rel() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b; printf "%.3e\n", d < 0 ? -d : d }'; }
+modes() { sed -n "s/^mode=$2 freq_hz=\([^ ]*\) damping_ratio=\([^ ]*\)$/\1 \2/p" "$1"; }
+$PEND --analysis modal >"$T/o" 2>"$T/e"
+read -r f z < <(modes "$T/o" 1)
+r=$(rel "$f" "$(awk 'BEGIN { print sqrt(3 * 9.81 / (2 * 0.8)) / (2 * 3.14159265358979323846) }')")
+ok "modal: bar pendulum sqrt(3 g / 2 L) / 2 pi (rel. error $r), undamped" 'lt "$r" 1e-6 && [ "$z" = 0 ]'
+$BUILD/double_pendulum_sim --analysis modal >"$T/o" 2>"$T/e"
+read -r f1 z1 < <(modes "$T/o" 1); read -r f2 z2 < <(modes "$T/o" 2)
+read -r c1 c2 < <(awk 'BEGIN { g = 9.81; m1 = 6; J1 = 1; L1 = 1; m2 = 10; J2 = 1.6; L2 = 1.5
+    M11 = J1 + m1 * L1 * L1 / 4 + m2 * L1 * L1; M12 = m2 * L1 * L2 / 2; M22 = J2 + m2 * L2 * L2 / 4
+    K11 = (m1 * L1 / 2 + m2 * L1) * g; K22 = m2 * g * L2 / 2
+    A = M11 * M22 - M12 * M12; B = -(K11 * M22 + K22 * M11); C = K11 * K22; D = sqrt(B * B - 4 * A * C)
+    pi2 = 2 * 3.14159265358979323846; printf "%.15g %.15g\n", sqrt((-B - D) / (2 * A)) / pi2, sqrt((-B + D) / (2 * A)) / pi2 }')
+r1=$(rel "$f1" "$c1"); r2=$(rel "$f2" "$c2")
+ok "modal: double pendulum about the hanging position, 2 x 2 closed form (rel. errors $r1 $r2)" 'lt "$r1" 1e-6 && lt "$r2" 1e-6'
+echo "modal double pendulum: relative errors $r1 $r2"
+echo "modal double pendulum: $f1 $f2 Hz, closed form $c1 $c2 Hz"
+$BUILD/oscillator_1dof_sim --analysis modal >"$T/o" 2>"$T/e"
+read -r f z < <(modes "$T/o" 1)
+r=$(rel "$f" "$(awk 'BEGIN { print sqrt(20000 / 0.1) / (2 * 3.14159265358979323846) }')")
+ok "modal: PRADIS oscillator sqrt(k/m) / 2 pi (rel. error $r; the quadratic damper has no linear part: zeta 0)" 'lt "$r" 1e-6 && [ "$z" = 0 ]'
+$BUILD/anl_damped_sim --analysis modal >"$T/o" 2>"$T/e"
+read -r f z < <(modes "$T/o" 1)
+r=$(rel "$f" "$(awk 'BEGIN { print 20 / (2 * 3.14159265358979323846) }')"); rz=$(rel "$z" 0.1)
+ok "modal: damped oscillator f_n = 20 / 2 pi, zeta = 0.1 (rel. errors $r $rz)" 'lt "$r" 1e-6 && lt "$rz" 1e-6'
+
+# ---------------------------------------------------------------- bad input
+$PEND --analysis kinematic --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "kinematic with a free degree of freedom: exit 1, says so, no CSV" \
+   '[ $rc -eq 1 ] && grep -q "1 degree of freedom not driven" "$T/e" && [ ! -e "$T/x.csv" ] && grep -q "^status=error" "$T/o"'
+$BUILD/anl_falling_sim --analysis static --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "static without an equilibrium: exit 1, says so, no CSV" \
+   '[ $rc -eq 1 ] && grep -q "no equilibrium found" "$T/e" && [ ! -e "$T/x.csv" ] && grep -q "^status=error" "$T/o"'
+$PEND --analysis quasi >"$T/o" 2>"$T/e"; rc=$?
+ok "unknown analysis: exit 2 with the choices" '[ $rc -eq 2 ] && grep -q "expected dynamic, static" "$T/e"'
+ok "no temporary files left" '! ls "$T"/*.tmp.* >/dev/null 2>&1'
+$PEND --help >"$T/o"; ok "--help lists --analysis" 'grep -q -- "--analysis" "$T/o"'
+
+# ---------------------------------------------------------------- the singular four-bar
+# F4 passes the singular position; there the multipliers are not unique: empty fields, a warning
+$BUILD/fourbar_singular_sim --t-end 1 --out "$T/fb.csv" --quiet >"$T/o" 2>"$T/e"
+ok "four-bar runs; CSV rows complete, no NaN" '[ $? -eq 0 ] && ! grep -qi "nan\|inf" "$T/fb.csv" && awk -F, "NR == 1 { n = NF } NF != n { exit 1 }" "$T/fb.csv"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,504 @@
+/* test_analysis.c - the analyses of runtime/mb_analysis.h against closed forms: reactions of a
+ * swinging bar pendulum, static equilibria of hanging mechanisms (reactions by hand, stability,
+ * reduced stiffness against the small-oscillation frequencies), kinematics of a driven
+ * slider-crank, inverse dynamics against the power balance, and the failures (degrees of
+ * freedom left, no equilibrium). Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
+ * Ends with "N passed, N failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "mb_analysis.h"
+#include "mb_sim.h"
+/* the analysis test models (tests/models/anl_*.lua, generated into build/gen_anl) */
+extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model;
+#ifdef MB_HAVE_double_pendulum
+#include "double_pendulum.h"
+#endif
+#ifdef MB_HAVE_slider_crank
+#include "slider_crank.h"
+#endif
+#ifdef MB_HAVE_oscillator_1dof
+#include "oscillator_1dof.h"
+#endif
+#ifdef MB_HAVE_andrews
+#include "andrews.h"
+#endif
+#ifdef MB_HAVE_chain
+#include "chain.h"
+#endif
+#ifdef MB_HAVE_fourbar_singular
+#include "fourbar_singular.h"
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+#include "parallelogram_chain.h"
+#endif
+
+#ifdef MB_FLOAT
+#define TOL 1e-3
+#else
+#define TOL 1e-9
+#endif
+static const double g = 9.81, PI = 3.14159265358979323846;
+
+/* An analysis object on malloc'd memory (the test may allocate; the runtime never does). */
+static mb_anl *open_anl(const mb_model *m, int level)
+{
+    static mb_anl a;
+    static void *work;
+    free(work);
+    size_t ws = mb_anl_workspace_size(m, level);
+    work = malloc(ws ? ws : 1);
+    int st = mb_anl_init(&a, m, NULL, level, work, ws);
+    CHECK(ws > 0 && st == MB_OK, "%s: init %d (workspace %zu)", m->name, st, ws);
+    return &a;
+}
+
+static int row_of(const mb_model *m, const char *name)
+{
+    for (int r = 0; r < m->nc; r++)
+        if (!strcmp(m->constraint_names[r], name)) return r;
+    fprintf(stderr, "%s: no constraint %s\n", m->name, name);
+    exit(1);
+}
+
+/* The bar pendulum at (theta, w): the pin's force on the bar from lambda against the closed
+ * form: along the bar towards O, m g cos + m d w^2; across it (direction of increasing theta),
+ * m d alpha + m g sin with alpha = -m g d sin / (J + m d^2). */
+static void test_pendulum_reactions(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    double M = 2.0, L = 0.8, d = L / 2, J = M * L * L / 12;
+    const double th[4] = {0.0, 1.0, -2.5, 3.0}, w[4] = {0.0, 2.0, -3.0, 7.5};
+    for (int k = 0; k < 4; k++) {
+        double s = sin(th[k]), c = cos(th[k]);
+        mb_real q[3] = {(mb_real)(d * s), (mb_real)(-d * c), (mb_real)(th[k] - PI / 2)};
+        /* v of the CoM: d w (cos, sin) */
+        mb_real v[3] = {(mb_real)(d * w[k] * c), (mb_real)(d * w[k] * s), (mb_real)w[k]};
+        mb_real lam[2], acc[3];
+        int st = mb_anl_reactions(a, 0, q, v, acc, lam);
+        CHECK(st == MB_OK, "pendulum reactions: %d", st);
+        /* joint "pin" {ground.O, bar.O}: its force on the bar (second-named) is lambda */
+        double fx = lam[row_of(m, "pin.x")], fy = lam[row_of(m, "pin.y")];
+        double alpha = -M * g * d * s / (J + M * d * d);
+        /* towards O: -(s, -c); across: (c, s) */
+        double along = fx * -s + fy * c, across = fx * c + fy * s;
+        CHECK(check_close(along, M * g * c + M * d * w[k] * w[k], TOL),
+              "pendulum th=%g w=%g: along %.12g, closed form %.12g", th[k], w[k], along,
+              M * g * c + M * d * w[k] * w[k]);
+        CHECK(check_close(across, M * d * alpha + M * g * s, TOL),
+              "pendulum th=%g w=%g: across %.12g, closed form %.12g", th[k], w[k], across,
+              M * d * alpha + M * g * s);
+        CHECK(check_close((double)acc[2], alpha, TOL), "pendulum alpha %.12g vs %.12g",
+              (double)acc[2], alpha);
+    }
+}
+
+/* Static equilibrium of the bar pendulum from its guess (1 rad out): hanging, the pin carries
+ * m g, stable with Kr's eigenvalue 3 g / (2 L). */
+static void test_pendulum_static(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[3], lam[2];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK, "pendulum static: %d (why %d)", st, info.why);
+    CHECK(info.stability == 1 && info.dof == 1, "pendulum static: stability %d dof %d",
+          info.stability, info.dof);
+    double ang = fmod((double)q[2] + PI / 2 + 4 * PI, 2 * PI);
+    if (ang > PI) ang -= 2 * PI;
+    CHECK(fabs(ang) < TOL, "pendulum static: angle from the downward vertical %.3g", ang);
+    CHECK(check_close((double)lam[row_of(m, "pin.x")], 0, TOL) &&
+          check_close((double)lam[row_of(m, "pin.y")], 2.0 * g, TOL),
+          "pendulum static: pin force (%.12g, %.12g), expected (0, %.12g)",
+          (double)lam[0], (double)lam[1], 2.0 * g);
+    CHECK(check_close((double)info.eig_min, 3 * g / (2 * 0.8), TOL),
+          "pendulum static: eig %.12g, 3g/(2L) = %.12g", (double)info.eig_min, 3 * g / 1.6);
+    printf("anl_pendulum static: %d iterations, %d rejected, residual %.2e, eig %.12g (3g/2L %.12g)\n",
+           info.iters, info.rejected, (double)info.residual, (double)info.eig_min, 3 * g / 1.6);
+}
+
+/* A start exactly at the unstable (inverted) equilibrium: the analysis must leave it. */
+static void test_pendulum_inverted(void)
+{
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[3] = {0, MB_R(0.4), (mb_real)(PI / 2)}, lam[2];
+    mb_anl_static_info info;
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.escapes >= 1,
+          "inverted pendulum: st %d stability %d escapes %d", st, info.stability, info.escapes);
+    CHECK(q[1] < 0 && check_close((double)lam[1], 2.0 * g, TOL),
+          "inverted pendulum: ends at y %.6g with pin force %.9g", (double)q[1], (double)lam[1]);
+    printf("anl_pendulum static from the inverted position: %d escape(s), %d iterations, %d rejected\n",
+           info.escapes, info.iters, info.rejected);
+}
+
+#ifdef MB_HAVE_double_pendulum
+/* The double pendulum from its shipped guesses (pi/4, pi/2): hanging; the pins carry the weight
+ * below them; the eigenvalues of Kr are the squared frequencies of the 2 x 2 closed form
+ * (M theta'' + K theta = 0 about the hanging position, angles from the vertical). */
+static void test_double_pendulum_static(void)
+{
+    const mb_model *m = &double_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[6], lam[4];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.dof == 2,
+          "double pendulum static: st %d stability %d dof %d", st, info.stability, info.dof);
+    CHECK(check_close((double)q[2], -PI / 2, TOL) && check_close((double)q[5], -PI / 2, TOL),
+          "double pendulum static: angles %.12g %.12g", (double)q[2], (double)q[5]);
+    CHECK(check_close((double)lam[row_of(m, "A.y")], 16 * g, TOL) &&
+          check_close((double)lam[row_of(m, "B.y")], 10 * g, TOL) &&
+          fabs((double)lam[row_of(m, "A.x")]) <= TOL * 16 * g &&
+          fabs((double)lam[row_of(m, "B.x")]) <= TOL * 16 * g,
+          "double pendulum static: A.y %.12g (16 g), B.y %.12g (10 g)",
+          (double)lam[row_of(m, "A.y")], (double)lam[row_of(m, "B.y")]);
+    double m1 = 6, J1 = 1.0, L1 = 1.0, m2 = 10, J2 = 1.6, L2 = 1.5;
+    double M11 = J1 + m1 * L1 * L1 / 4 + m2 * L1 * L1, M12 = m2 * L1 * L2 / 2, M22 = J2 + m2 * L2 * L2 / 4;
+    double K11 = (m1 * L1 / 2 + m2 * L1) * g, K22 = m2 * g * L2 / 2;
+    /* det(K - w2 M) = 0: (M11 M22 - M12^2) w2^2 - (K11 M22 + K22 M11) w2 + K11 K22 = 0 */
+    double A = M11 * M22 - M12 * M12, B = -(K11 * M22 + K22 * M11), C = K11 * K22;
+    double disc = sqrt(B * B - 4 * A * C);
+    double w1 = (-B - disc) / (2 * A), w2 = (-B + disc) / (2 * A);
+    CHECK(check_close((double)a->ev[0], w1, TOL) && check_close((double)a->ev[1], w2, TOL),
+          "double pendulum: eig %.12g %.12g, closed form %.12g %.12g", (double)a->ev[0],
+          (double)a->ev[1], w1, w2);
+    printf("double_pendulum static: %d iterations (%d rejected), eig %.12g %.12g, closed form "
+           "%.12g %.12g\n", info.iters, info.rejected, (double)a->ev[0], (double)a->ev[1], w1, w2);
+}
+#endif
+
+#ifdef MB_HAVE_slider_crank
+/* The slider-crank under gravity from its guess (crank at 30 deg): the crank hangs down; the
+ * rod's weight splits evenly between A and B (the piston takes no horizontal force); the pins
+ * carry (by hand) O: (m_c + m_r / 2) g on the crank, A: m_r g / 2 on the rod, B: -m_r g / 2 on
+ * the piston; the slide's normal force (m_p + m_r / 2) g and no moment. */
+static void test_slider_crank_static(void)
+{
+    const mb_model *m = &slider_crank_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[9], lam[8];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.dof == 1,
+          "slider-crank static: st %d stability %d dof %d why %d", st, info.stability, info.dof, info.why);
+    double mc = 0.5, mr = 1.0, mp = 2.0;
+    CHECK(check_close((double)q[2], -PI / 2, TOL), "slider-crank static: crank %.12g", (double)q[2]);
+    struct { const char *row; double want; } w[] = {
+        {"O.x", 0}, {"O.y", (mc + mr / 2) * g}, {"A.x", 0}, {"A.y", mr * g / 2},
+        {"B.x", 0}, {"B.y", -mr * g / 2},
+        {"slide.perp", -(mp + mr / 2) * g},   /* normal force on the piston = -lambda_perp */
+        {"slide.angle", 0}};
+    for (int i = 0; i < 8; i++) {
+        double got = lam[row_of(m, w[i].row)];
+        CHECK(fabs(got - w[i].want) <= TOL * (mp + mr + mc) * g,
+              "slider-crank static: lambda %s %.12g, by hand %.12g",
+              w[i].row, got, w[i].want);
+    }
+}
+#endif
+
+/* The driven slider-crank: kinematics against the closed form of the piston, and the driver's
+ * effort (-lambda of its row) against the power balance effort w = d(T + V)/dt, the derivative
+ * by central differences of the energy along the kinematic solution. */
+static void test_slider_kinematic_inverse(void)
+{
+    const mb_model *m = &anl_slider_driven_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    double r = 0.1, l = 0.3, w = 20;
+    mb_real q[9], v[9], acc[9], lam[9];
+    int dof, why;
+    memcpy(q, m->q0, sizeof q);
+    for (int k = 0; k <= 20; k++) {
+        double t = 0.015 * k, th = PI / 6 + w * t, s = sin(th), c = cos(th);
+        int st = mb_anl_kinematic(a, (mb_real)t, q, v, acc, &dof, &why);
+        CHECK(st == MB_OK && dof == 0, "kinematic t=%g: %d why %d", t, st, why);
+        double rt = sqrt(l * l - r * r * s * s);
+        double x = r * c + rt;
+        double xd = -r * s * w - r * r * s * c * w / rt;
+        /* d/dt of -r^2 s c w / rt */
+        double num = r * r * s * c, den = rt;
+        double dnum = r * r * (c * c - s * s) * w, dden = -r * r * s * c * w / rt;
+        double xdd = -r * c * w * w - w * (dnum * den - num * dden) / (den * den);
+        CHECK(check_close((double)q[6], x, TOL) && check_close((double)v[6], xd, TOL) &&
+              check_close((double)acc[6], xdd, 100 * TOL),
+              "kinematic t=%g: piston x %.12g v %.12g a %.12g, closed form %.12g %.12g %.12g", t,
+              (double)q[6], (double)v[6], (double)acc[6], x, xd, xdd);
+        st = mb_anl_inverse(a, (mb_real)t, q, v, acc, lam);
+        CHECK(st == MB_OK, "inverse t=%g: %d", t, st);
+        double effort = -(double)lam[row_of(m, "drive")];
+        /* the energy at t +- h along the solution */
+        double h = 1e-5, E[2];
+        for (int j = 0; j < 2; j++) {
+            mb_real qq[9], vv[9], aa[9], e[3];
+            memcpy(qq, q, sizeof qq);
+            mb_anl_kinematic(a, (mb_real)(t + (j ? h : -h)), qq, vv, aa, &dof, &why);
+            m->energy(m, (mb_real)(t + (j ? h : -h)), qq, vv, e);
+            E[j] = (double)e[0] + (double)e[1];
+        }
+        double dEdt = (E[1] - E[0]) / (2 * h);
+#ifndef MB_FLOAT   /* (in float, the central difference of E is all rounding) */
+        CHECK(check_close(effort * w, dEdt, 1e-6), "inverse t=%g: effort*w %.9g, dE/dt %.9g", t,
+              effort * w, dEdt);
+#else
+        (void)effort; (void)dEdt;
+#endif
+        /* the next guess: one step ahead */
+        for (int i = 0; i < 9; i++) q[i] += (mb_real)0.015 * v[i];
+    }
+}
+
+static void test_failures(void)
+{
+    /* kinematic analysis with a free degree of freedom: a clear refusal */
+    const mb_model *m = &anl_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    mb_real q[3], v[3], acc[3];
+    int dof, why;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_kinematic(a, 0, q, v, acc, &dof, &why);
+    CHECK(st == MB_ERR_PARAM && why == MB_ANL_WHY_DOF && dof == 1,
+          "kinematic on a free pendulum: st %d why %d dof %d", st, why, dof);
+    /* static analysis with no equilibrium: a block falling along a vertical slide */
+    m = &anl_falling_model;
+    a = open_anl(m, MB_ANL_DENSE);
+    mb_real lam[2];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_ERR_NEWTON && info.why == MB_ANL_WHY_MAXITER,
+          "falling block: st %d why %d (iterations %d)", st, info.why, info.iters);
+    /* a sparse-level object refuses the dense analyses */
+    a = open_anl(m, MB_ANL_SPARSE);
+    CHECK(mb_anl_static(a, 0, q, lam, &info) == MB_ERR_WORKSPACE, "static on a sparse workspace");
+    CHECK(mb_anl_workspace_size(NULL, 0) == 0, "workspace size of no model");
+}
+
+
+#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+/* Each formulation's own multiplier estimate against the exact index-1 multipliers at the same
+ * state (mb_anl_reactions), along 2 s of the double pendulum: F1 the lambda of its Baumgarte-
+ * stabilized KKT solve; F2-F4 lambda = dS/dt (S = sigma, or sigma~ updated), by the central
+ * difference (S(t + h) - S(t - h)) / 2h. The figures of docs/analyses.md. */
+static void test_native_estimates(void)
+{
+    const mb_model *m = &double_pendulum_model;
+    mb_anl *a = open_anl(m, MB_ANL_SPARSE);
+    /* the largest relative error each may have (measured: 1.4e-6, 8.0e-4, 8.0e-4, 6.0e-4 at
+     * h = 1e-3; at 1e-4: 1.2e-10, 8.0e-6, 8.0e-6 and 5.6e-3, F4's noise floor) */
+    const double lim[2][4] = {{1e-5, 2e-3, 2e-3, 2e-3}, {1e-9, 2e-5, 2e-5, 2e-2}};
+    for (int hk = 0; hk < 2; hk++)
+        for (int f = 0; f < 4; f++) {
+            double h = hk ? 1e-4 : 1e-3, emax = 0, lmax = 0, Sm[4] = {0}, S0[4] = {0}, fl[4];
+            mb_params p;
+            mb_params_default(&p, f);
+            p.h = (mb_real)h;
+            size_t ws = mb_sim_workspace_size(m, &p);
+            void *w = malloc(ws);
+            mb_sim s;
+            int st = mb_sim_init(&s, m, &p, w, ws);
+            if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+            long N = (long)(2.0 / h + 0.5);
+            for (long k = 0; st >= 0 && k < N; k++) {
+                mb_real lk[4], qk[6], vk[6];
+                memcpy(qk, mb_sim_get_q(&s), sizeof qk);
+                memcpy(vk, mb_sim_get_v(&s), sizeof vk);
+                if (mb_anl_reactions(a, mb_sim_get_t(&s), qk, vk, NULL, lk) != MB_OK) { st = -100; break; }
+                for (int r = 0; r < 4; r++) {
+                    Sm[r] = S0[r];
+                    S0[r] = f ? (double)mb_sim_get_sigma(&s)[r] : 0;
+                    fl[r] = f ? 0 : (double)s.lam[r];   /* F1: white box, no accessor */
+                }
+                if ((st = mb_sim_step(&s, 100)) < 0) break;
+                for (int r = 0; r < 4 && (f == 0 || k > 0); r++) {
+                    double est = f ? ((double)mb_sim_get_sigma(&s)[r] - Sm[r]) / (2 * h) : fl[r];
+                    if (fabs(est - (double)lk[r]) > emax) emax = fabs(est - (double)lk[r]);
+                    if (fabs((double)lk[r]) > lmax) lmax = fabs((double)lk[r]);
+                }
+            }
+            CHECK(st >= 0, "native estimates %s h=%g: run failed %d", mb_formulation_name(f), h, st);
+            printf("native multiplier estimate %-13s h=%g: max |estimate - exact| / max |lambda| = %.2e\n",
+                   mb_formulation_name(f), h, emax / lmax);
+            CHECK(emax / lmax < lim[hk][f], "native estimate %s h=%g: %.3g above %.3g",
+                  mb_formulation_name(f), h, emax / lmax, lim[hk][f]);
+            free(w);
+        }
+}
+#endif
+
+/* Every shipped model: the static analysis from the model file's guesses ends in a stable (or,
+ * without loads, neutral) equilibrium, and there the exact equations of motion at rest agree:
+ * M a = Q - Phi_q^T lambda gives a = 0 (|M^1/2 a| against |M^-1/2 Q|) and the same multipliers
+ * (KKT by the sparse Schur complement, against the static analysis' QR least squares). */
+static void test_static_all(void)
+{
+    const mb_model *ms[] = {
+#ifdef MB_HAVE_double_pendulum
+        &double_pendulum_model,
+#endif
+#ifdef MB_HAVE_andrews
+        &andrews_model,
+#endif
+#ifdef MB_HAVE_slider_crank
+        &slider_crank_model,
+#endif
+#ifdef MB_HAVE_fourbar_singular
+        &fourbar_singular_model,
+#endif
+#ifdef MB_HAVE_oscillator_1dof
+        &oscillator_1dof_model,
+#endif
+#ifdef MB_HAVE_chain
+        &chain_model,
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+        &parallelogram_chain_model,
+#endif
+        &anl_pendulum_model, &anl_slider_driven_model};
+    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+        const mb_model *m = ms[k];
+        int n = m->nq, nc = m->nc;
+        mb_anl *a = open_anl(m, MB_ANL_DENSE);
+        mb_real *q = calloc((size_t)n, sizeof *q), *v = calloc((size_t)n, sizeof *v),
+                *acc = calloc((size_t)n, sizeof *acc), *l1 = calloc((size_t)nc + 1, sizeof *l1),
+                *l2 = calloc((size_t)nc + 1, sizeof *l2);
+        mb_anl_static_info info;
+        memcpy(q, m->q0, sizeof *q * (size_t)n);
+        int st = mb_anl_static(a, 0, q, l1, &info);
+        CHECK(st == MB_OK && info.stability >= 0, "%s static: st %d why %d stability %d", m->name,
+              st, info.why, info.stability);
+        st = mb_anl_reactions(a, 0, q, v, acc, l2);
+        CHECK(st == MB_OK, "%s: reactions at the equilibrium: %d", m->name, st);
+        double an = 0, gn = 0, ld = 0, lm = 0;
+        for (int i = 0; i < n; i++) {
+            an += (double)m->mass[i] * (double)acc[i] * (double)acc[i];
+            gn += (double)a->Q[i] * (double)a->Q[i] / (double)m->mass[i];
+        }
+        for (int r = 0; r < nc; r++) {
+            if (fabs((double)(l1[r] - l2[r])) > ld) ld = fabs((double)(l1[r] - l2[r]));
+            if (fabs((double)l1[r]) > lm) lm = fabs((double)l1[r]);
+        }
+        an = sqrt(an);
+        gn = sqrt(gn);
+#ifdef MB_FLOAT
+        double tol = 1e-3;
+#else
+        double tol = 1e-9;
+#endif
+        CHECK(an <= tol * gn, "%s: at the equilibrium |M^1/2 a| = %.3g, |M^-1/2 Q| = %.3g", m->name, an, gn);
+        CHECK(ld <= tol * (lm > 0 ? lm : 1), "%s: multipliers KKT vs static differ by %.3g (max %.3g)",
+              m->name, ld, lm);
+        printf("%s static: %d iterations, %s, |M^1/2 a| / |M^-1/2 Q| = %.2e at rest\n", m->name,
+               info.iters, info.stability > 0 ? "stable" : info.stability ? "unstable" : "neutral",
+               gn > 0 ? an / gn : 0);
+        free(q); free(v); free(acc); free(l1); free(l2);
+    }
+}
+
+#ifdef MB_HAVE_chain30
+extern const mb_model chain30_model;   /* models/chain.lua -D N=30 (build/gen/chain30.c) */
+/* The 30-link chain from its guess, stretched horizontally (where the reduced stiffness is
+ * zero): the global phase has to turn every link by pi/2. It ends hanging, stable, and its
+ * lowest squared frequency approaches the continuous hanging chain's, w1 = (j01 / 2)
+ * sqrt(g / l), j01 = 2.404826 the first zero of J0, l = 3 m (Bernoulli, Euler): 30 links are not
+ * a continuum, so only to 1e-3 (measured 4e-5 in f1). */
+static void test_chain30_static(void)
+{
+    const mb_model *m = &chain30_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real *q = calloc((size_t)m->nq, sizeof *q), *l = calloc((size_t)m->nc, sizeof *l);
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof *q * (size_t)m->nq);
+    int st = mb_anl_static(a, 0, q, l, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.dof == 30,
+          "chain30 static: st %d why %d stability %d (%d iterations, residual %.3g)", st, info.why,
+          info.stability, info.iters, (double)info.residual);
+    double w1 = 2.404826 / 2 * sqrt(g / 3.0), got = sqrt((double)info.eig_min);
+    CHECK(fabs(got - w1) < 1e-3 * w1, "chain30: w1 %.9g, continuous chain %.9g", got, w1);
+    CHECK(check_close((double)q[3 * 29 + 1], -2.95, TOL), "chain30: last link's CoM at y %.9g", (double)q[3 * 29 + 1]);
+    printf("chain30 static from horizontal: %d iterations, %d rejected; w1 %.9g rad/s, continuous chain %.9g\n",
+           info.iters, info.rejected, got, w1);
+    free(q);
+    free(l);
+}
+#endif
+
+#ifdef MB_HAVE_parallelogram_chain
+/* The parallelogram chain (N = 2) is shipped with its cranks upright: an unstable equilibrium
+ * (up to its initial velocity, which statics ignores). The analysis must step off it and end
+ * hanging, where the closed form of models/parallelogram_chain.lua (T = ((N + 1) / 6 + N / 2)
+ * thetadot^2, V = g ((N + 1) / 2 + N) sin theta) gives w^2 = V'' / (2 T/thetadot^2) =
+ * g (3 / 2 + 2) / (2 (1 / 2 + 1)) = 11.445 1/s^2. */
+static void test_parallelogram_static(void)
+{
+    const mb_model *m = &parallelogram_chain_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[15], l[14];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, l, &info);
+    CHECK(st == MB_OK && info.stability == 1 && info.escapes >= 1 && info.dof == 1,
+          "parallelogram chain: st %d stability %d escapes %d dof %d", st, info.stability,
+          info.escapes, info.dof);
+    CHECK(check_close((double)info.eig_min, g * 3.5 / 3, TOL), "parallelogram chain: w^2 %.12g, closed form %.12g",
+          (double)info.eig_min, g * 3.5 / 3);
+    double ang = fmod((double)q[2] + PI / 2 + 4 * PI, 2 * PI);   /* from the hanging angle */
+    if (ang > PI) ang -= 2 * PI;
+    CHECK(fabs(ang) < TOL, "parallelogram chain: crank 0 at %.9g rad, not hanging", (double)q[2]);
+    printf("parallelogram_chain static from the upright cranks: %d escape(s), %d iterations; w^2 %.12g (closed form %.12g)\n",
+           info.escapes, info.iters, (double)info.eig_min, g * 3.5 / 3);
+}
+#endif
+
+#ifdef MB_HAVE_andrews
+static void test_andrews_static(void)
+{
+    const mb_model *m = &andrews_model;
+    mb_anl *a = open_anl(m, MB_ANL_DENSE);
+    mb_real q[21], lam[20];
+    mb_anl_static_info info;
+    memcpy(q, m->q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info);
+    printf("andrews: workspace %zu bytes (sparse), %zu (dense)\n",
+           mb_anl_workspace_size(m, MB_ANL_SPARSE), mb_anl_workspace_size(m, MB_ANL_DENSE));
+    printf("andrews static: st %d why %d iters %d rejected %d escapes %d stability %d residual %.3g eig %.6g\n",
+           st, info.why, info.iters, info.rejected, info.escapes, info.stability, (double)info.residual,
+           (double)info.eig_min);
+}
+#endif
+
+int main(void)
+{
+    test_pendulum_reactions();
+    test_pendulum_static();
+    test_pendulum_inverted();
+#ifdef MB_HAVE_double_pendulum
+    test_double_pendulum_static();
+#endif
+#ifdef MB_HAVE_slider_crank
+    test_slider_crank_static();
+#endif
+    test_slider_kinematic_inverse();
+    test_failures();
+    test_static_all();
+#ifdef MB_HAVE_chain30
+    test_chain30_static();
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+    test_parallelogram_static();
+#endif
+#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+    test_native_estimates();
+#endif
+#ifdef MB_HAVE_andrews
+    test_andrews_static();
+#endif
+    return check_report();
+}

@@ -1,0 +1,34 @@
+/* mb_analysis_cli.h - the simulator's side of the analyses (runtime/mb_analysis.h): the CSV
+ * columns of velocities, accelerations and reactions that every CSV carries, and the analyses
+ * other than dynamics (--analysis static|kinematic|inverse|modal). Layer: host tool (tools/);
+ * allocates and prints. See docs/analyses.md and docs/cli.md. */
+#ifndef MB_ANALYSIS_CLI_H
+#define MB_ANALYSIS_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "mb_model.h"
+
+enum { MB_CLI_DYNAMIC = 0, MB_CLI_STATIC = 1, MB_CLI_KINEMATIC = 2, MB_CLI_INVERSE = 3,
+       MB_CLI_MODAL = 4 };
+
+/* "dynamic", "static", "kinematic", "inverse", "modal" -> MB_CLI_*, -1 for anything else. */
+int mb_cli_analysis_parse(const char *s);
+const char *mb_cli_analysis_name(int a);
+
+/* The extra columns of a dynamic run's CSV: open (allocates the reaction solver; -1 when out of
+ * memory), the header part (",<body>.vx,...,<J>.fx,..."), the row part at (t, q, v) (v NULL:
+ * not known, empty fields), close. */
+int mb_cli_csv_open(const mb_model *m, const char *prog);
+void mb_cli_csv_header(FILE *f, const mb_model *m);
+void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v);
+void mb_cli_csv_close(void);
+
+/* Run analysis `which` (not dynamic) on m: the CSV to `out` (may be NULL) through the temporary
+ * path tmp[tmpsize] (which the caller's signal handler removes), the summary line on stdout.
+ * t_end, h, every: the output times of kinematic and inverse analysis. Returns the exit status
+ * (0 done, 1 the analysis failed or the CSV could not be written). */
+int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
+                        double t_end, double h, int every, int quiet);
+
+#endif /* MB_ANALYSIS_CLI_H */
