@@ -37,7 +37,7 @@ $(eval $(call RT_VARIANT,lean,$(SAN_OPT) -DMB_NO_LAPACKE $(LEAN)))
 
 # the embedded API (runtime/mb_embed.c) on top of the library, for the firmware tests
 RT_EMBED = $(call obj,$(1),runtime/mb_embed.c $(RT_SRC))
-RT_OBJ_lean := $(call obj,lean,runtime/mb_embed.c $(filter-out runtime/mb_linalg.c,$(RT_SRC)))
+RT_OBJ_lean := $(call obj,lean,runtime/mb_embed.c $(filter-out runtime/mb_linalg.c runtime/mb_analysis.c,$(RT_SRC)))
 
 # build/libmbrt.a: the solver library alone, what a program links (and make install installs):
 # double, with the built-in dense LU and Cholesky (-DMB_NO_LAPACKE), so it links with -lm only

@@ -1,10 +1,12 @@
 /* mb_analysis.c - reactions, static equilibrium and its stability, kinematic and inverse-dynamic
  * analysis, and the linearization about an equilibrium (mb_analysis.h, docs/analyses.md).
  * Layer: runtime; freestanding (no malloc, no stdio, no globals), its own small dense kernels
- * (pivoted Householder QR, LU, Jacobi eigenvalues) so that it needs neither LAPACK nor
- * mb_linalg.c; the sparse S = Phi_q W Phi_q^T goes through the model's plan (mb_sparse.c). */
+ * where the runtime has none (pivoted Householder QR, Jacobi eigenvalues), mb_linalg.c's
+ * Cholesky for the reduced Newton step; the sparse S = Phi_q W Phi_q^T goes through the model's
+ * plan (mb_sparse.c). Not part of the lean firmware build. */
 #include <string.h>
 #include "mb_analysis.h"
+#include "mb_linalg.h"
 #include "mb_sparse.h"
 #include "mb_vec.h"
 
@@ -68,11 +70,10 @@ static size_t layout(mb_anl *a, const mb_model *m, int level, void *work, size_t
         a->Cr = TAKE_R((size_t)n * (size_t)n);
         a->Ks = TAKE_R((size_t)n * (size_t)n);
         a->Ev = TAKE_R((size_t)n * (size_t)n);
-        a->LU = TAKE_R((size_t)n * (size_t)n);
+        a->Kch = TAKE_R((size_t)n * (size_t)n);
         a->ev = TAKE_R(n);
         a->pts = TAKE_R(m->points ? 2 * m->npoint : 0);
         a->jpv = TAKE_I(nc);
-        a->piv = TAKE_I(n);
     }
     return ar.off;
 }
@@ -150,18 +151,7 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
 /* ------------------------------------------------------------------ sparse S on the plan */
 
 /* FS = Phi_q diag(w) Phi_q^T (Phi_q values in Pq), the same terms as the runtime's assembly. */
-static void assemble_s(mb_anl *a, const mb_real *w)
-{
-    const mb_plan *P = a->m->plan;
-    const mb_index *col = a->m->phi_q_pat.col;
-    mb_real *F = a->FS;
-    zero(P->s.n + P->s.nl, F);
-    if (P->s_assemble) { P->s_assemble(F, a->Pq, w); return; }
-    for (int t = 0; t < P->ns; t++) {
-        int k = P->s_k[t];
-        F[P->s_dst[t]] += w[col[k]] * a->Pq[k] * a->Pq[P->s_l[t]];
-    }
-}
+static void assemble_s(mb_anl *a, const mb_real *w) { mb_sp_assemble_s(a->m, a->Pq, w, a->FS); }
 
 /* Factor S = Phi_q M^-1 Phi_q^T: with the rank test (reg = 0; MB_ERR_SINGULAR names the row),
  * or regularized by mu = 1e3 eps max diag (reg = 1: a least-squares / minimum-norm step that
@@ -411,42 +401,6 @@ static void qr_lsq(mb_anl *a, int r, const mb_real *g, mb_real *c, mb_real *lamb
     if (lambda) {
         zero(nc, lambda);
         for (int k = 0; k < r; k++) lambda[a->jpv[k]] = lp[k];
-    }
-}
-
-/* LU with partial pivoting of the d x d matrix A (leading dimension d), in place. */
-static int lu_dense(int d, mb_real *A, int *piv)
-{
-    for (int k = 0; k < d; k++) {
-        int p = k;
-        for (int i = k + 1; i < d; i++)
-            if (MB_FABS(A[i + (long)k * d]) > MB_FABS(A[p + (long)k * d])) p = i;
-        piv[k] = p;
-        if (!(A[p + (long)k * d] != 0) || !isfinite(A[p + (long)k * d])) return MB_ERR_SINGULAR;
-        if (p != k)
-            for (int j = 0; j < d; j++) {
-                mb_real t = A[k + (long)j * d];
-                A[k + (long)j * d] = A[p + (long)j * d];
-                A[p + (long)j * d] = t;
-            }
-        for (int i = k + 1; i < d; i++) {
-            mb_real l = A[i + (long)k * d] /= A[k + (long)k * d];
-            for (int j = k + 1; j < d; j++) A[i + (long)j * d] -= l * A[k + (long)j * d];
-        }
-    }
-    return MB_OK;
-}
-
-static void lu_solve_dense(int d, const mb_real *A, const int *piv, mb_real *b)
-{
-    /* the row interchanges swapped whole rows (L's columns too): all of them first */
-    for (int k = 0; k < d; k++)
-        if (piv[k] != k) { mb_real t = b[k]; b[k] = b[piv[k]]; b[piv[k]] = t; }
-    for (int k = 0; k < d; k++)
-        for (int i = k + 1; i < d; i++) b[i] -= A[i + (long)k * d] * b[k];
-    for (int k = d - 1; k >= 0; k--) {
-        for (int j = k + 1; j < d; j++) b[k] -= A[k + (long)j * d] * b[j];
-        b[k] /= A[k + (long)k * d];
     }
 }
 
@@ -701,10 +655,10 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
         mb_real *dz = a->wn[7];
         int newton = 0;
         if (pd) {
-            for (long i = 0; i < (long)d * d; i++) a->LU[i] = a->Kr[i];
+            for (long i = 0; i < (long)d * d; i++) a->Kch[i] = a->Kr[i];
             copy(d, dz, rr);
-            if (lu_dense(d, a->LU, a->piv) == MB_OK) {
-                lu_solve_dense(d, a->LU, a->piv, dz);
+            if (mb_chol_factor(d, a->Kch, 0, NULL) == MB_OK) {   /* Kr is SPD here */
+                mb_chol_solve(d, a->Kch, dz);
                 newton = finite_vec(d, dz) && dot(d, rr, dz) > 0;
             }
         }

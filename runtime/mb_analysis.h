@@ -76,11 +76,10 @@ typedef struct mb_anl {
     mb_real *tau;             /* nc: Householder factors */
     int *jpv;                 /* nc: QR column (constraint) order */
     mb_real *N;               /* n x n: first dof columns: orthonormal basis of null(Phi_q M^-1/2) */
-    mb_real *Kr, *Cr, *Ks, *Ev, *LU; /* dof x dof (leading dim dof): reduced stiffness, damping,
-                                 symmetric part, its eigenvectors, LU scratch */
+    mb_real *Kr, *Cr, *Ks, *Ev, *Kch; /* dof x dof (leading dim dof): reduced stiffness, damping,
+                                 symmetric part, its eigenvectors, Cholesky scratch */
     mb_real *ev;              /* n: eigenvalues of Ks, ascending */
     mb_real *pts;             /* 2 npoint: the model's points (the length scale) */
-    int *piv;                 /* n */
 } mb_anl;
 
 void mb_anl_params_default(mb_anl_params *p);

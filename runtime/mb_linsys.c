@@ -113,15 +113,4 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
     }
 }
 
-void mbi_assemble_s(mb_sim *s, const mb_real *w)
-{
-    const mb_plan *P = s->m->plan;
-    const mb_index *col = s->m->phi_q_pat.col;
-    mb_real *F = s->FS;
-    zero(P->s.n + P->s.nl, F);
-    if (P->s_assemble) { P->s_assemble(F, s->Pq, w); return; }   /* the unrolled form */
-    for (int t = 0; t < P->ns; t++) {
-        int k = P->s_k[t];
-        F[P->s_dst[t]] += w[col[k]] * s->Pq[k] * s->Pq[P->s_l[t]];
-    }
-}
+void mbi_assemble_s(mb_sim *s, const mb_real *w) { mb_sp_assemble_s(s->m, s->Pq, w, s->FS); }
