@@ -28,7 +28,7 @@ static const char *const andrews_point_names[19] = {
     "ground.B", "ground.C", "ground.O",
 };
 
-static const int andrews_point_body[19] = {
+const int andrews_point_body[19] = {
     0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, -1,
     -1, -1, -1,
 };
@@ -45,7 +45,12 @@ static const int andrews_spring_points[2] = {
     13, 17,
 };
 
-static const mb_real andrews_mass[21] = {
+static const int andrews_joint_points[20] = {
+    18, 1, 0, 3, 2, 4, 2, 6, 2, 14, 5, 11, 7, 9, 15, 8,
+    15, 10, 16, 12,
+};
+
+const mb_real andrews_mass[21] = {
     MB_R(0.04325), MB_R(0.04325), MB_R(2.194e-06),
     MB_R(0.00365), MB_R(0.00365), MB_R(4.41e-07),
     MB_R(0.00706), MB_R(0.00706), MB_R(5.667e-07),
@@ -55,7 +60,7 @@ static const mb_real andrews_mass[21] = {
     MB_R(0.02373), MB_R(0.02373), MB_R(5.255e-06),
 };
 
-static const mb_real andrews_q0[21] = {
+const mb_real andrews_q0[21] = {
     MB_R(0.0), MB_R(0.0), -MB_R(0.06171389001427645),
     MB_R(0.0), MB_R(0.0), -MB_R(0.062),
     MB_R(0.0), MB_R(0.0), MB_R(0.5),
@@ -65,7 +70,7 @@ static const mb_real andrews_q0[21] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const mb_real andrews_v0[21] = {
+const mb_real andrews_v0[21] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
@@ -75,33 +80,33 @@ static const mb_real andrews_v0[21] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char andrews_locked[21] = {
+const unsigned char andrews_locked[21] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char andrews_v_given[21] = {
+const unsigned char andrews_v_given[21] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index andrews_phi_q_row[64] = {
+const mb_index andrews_phi_q_row[64] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
     9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12,
     13, 13, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19,
 };
 
-static const mb_index andrews_phi_q_col[64] = {
+const mb_index andrews_phi_q_col[64] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 3, 5, 9, 11, 4, 5, 10, 11, 3, 5, 18, 20,
     4, 5, 19, 20, 6, 8, 15, 17, 7, 8, 16, 17, 9, 11, 12, 14,
     10, 11, 13, 14, 12, 14, 13, 14, 15, 17, 16, 17, 18, 20, 19, 20,
 };
 
-static const mb_index andrews_dq_dq_row[9] = {
+const mb_index andrews_dq_dq_row[9] = {
     18, 18, 18, 19, 19, 19, 20, 20, 20,
 };
 
-static const mb_index andrews_dq_dq_col[9] = {
+const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
@@ -3221,20 +3226,21 @@ void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict 
     dq_dq[8] = -MB_R(4530.0)*(t76 + t50*t77);
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info andrews_info = {
+    andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
+    1, andrews_spring_points, 10, andrews_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model andrews_model = {
     .name = "andrews",
     .nq = 21,
     .nc = 20,
     .nbody = 7,
     .npoint = 19,
-    .coord_names = andrews_coord_names,
-    .body_names = andrews_body_names,
-    .point_names = andrews_point_names,
     .point_body = andrews_point_body,
-    .constraint_names = andrews_constraint_names,
-    .nspring = 1,
-    .spring_points = andrews_spring_points,
+    .info = &andrews_info,
     .mass = andrews_mass,
     .q0 = andrews_q0,
     .v0 = andrews_v0,

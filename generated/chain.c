@@ -22,7 +22,7 @@ static const char *const chain_point_names[9] = {
     "ground.O",
 };
 
-static const int chain_point_body[9] = {
+const int chain_point_body[9] = {
     0, 0, 1, 1, 2, 2, 3, 3, -1,
 };
 
@@ -31,41 +31,45 @@ static const char *const chain_constraint_names[8] = {
     "J3.x", "J3.y", "J4.x", "J4.y",
 };
 
-static const mb_real chain_mass[12] = {
+static const int chain_joint_points[8] = {
+    8, 0, 1, 2, 3, 4, 5, 6,
+};
+
+const mb_real chain_mass[12] = {
     MB_R(0.1), MB_R(0.1), MB_R(8.333333333333336e-05),
     MB_R(0.1), MB_R(0.1), MB_R(8.333333333333336e-05),
     MB_R(0.1), MB_R(0.1), MB_R(8.333333333333336e-05),
     MB_R(0.1), MB_R(0.1), MB_R(8.333333333333336e-05),
 };
 
-static const mb_real chain_q0[12] = {
+const mb_real chain_q0[12] = {
     MB_R(0.05), MB_R(0.0), MB_R(0.0),
     MB_R(0.15000000000000002), MB_R(0.0), MB_R(0.0),
     MB_R(0.25), MB_R(0.0), MB_R(0.0),
     MB_R(0.35000000000000003), MB_R(0.0), MB_R(0.0),
 };
 
-static const mb_real chain_v0[12] = {
+const mb_real chain_v0[12] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char chain_locked[12] = {
+const unsigned char chain_locked[12] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char chain_v_given[12] = {
+const unsigned char chain_v_given[12] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index chain_phi_q_row[28] = {
+const mb_index chain_phi_q_row[28] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
 };
 
-static const mb_index chain_phi_q_col[28] = {
+const mb_index chain_phi_q_col[28] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
@@ -1526,20 +1530,21 @@ void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q,
     phi_q_dot[27] = -MB_R(0.05)*(v[11]*t13);
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info chain_info = {
+    chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
+    0, 0, 4, chain_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model chain_model = {
     .name = "chain",
     .nq = 12,
     .nc = 8,
     .nbody = 4,
     .npoint = 9,
-    .coord_names = chain_coord_names,
-    .body_names = chain_body_names,
-    .point_names = chain_point_names,
     .point_body = chain_point_body,
-    .constraint_names = chain_constraint_names,
-    .nspring = 0,
-    .spring_points = 0,
+    .info = &chain_info,
     .mass = chain_mass,
     .q0 = chain_q0,
     .v0 = chain_v0,

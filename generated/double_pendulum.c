@@ -20,7 +20,7 @@ static const char *const double_pendulum_point_names[5] = {
     "ground.A",
 };
 
-static const int double_pendulum_point_body[5] = {
+const int double_pendulum_point_body[5] = {
     0, 0, 1, 1, -1,
 };
 
@@ -28,34 +28,38 @@ static const char *const double_pendulum_constraint_names[4] = {
     "A.x", "A.y", "B.x", "B.y",
 };
 
-static const mb_real double_pendulum_mass[6] = {
+static const int double_pendulum_joint_points[4] = {
+    4, 0, 1, 2,
+};
+
+const mb_real double_pendulum_mass[6] = {
     MB_R(6.0), MB_R(6.0), MB_R(1.0),
     MB_R(10.0), MB_R(10.0), MB_R(1.6),
 };
 
-static const mb_real double_pendulum_q0[6] = {
+const mb_real double_pendulum_q0[6] = {
     MB_R(0.3535533905932738), MB_R(0.35355339059327373), MB_R(0.7853981633974483),
     MB_R(0.7071067811865476), MB_R(1.4571067811865475), MB_R(1.5707963267948966),
 };
 
-static const mb_real double_pendulum_v0[6] = {
+const mb_real double_pendulum_v0[6] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char double_pendulum_locked[6] = {
+const unsigned char double_pendulum_locked[6] = {
     0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char double_pendulum_v_given[6] = {
+const unsigned char double_pendulum_v_given[6] = {
     0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index double_pendulum_phi_q_row[12] = {
+const mb_index double_pendulum_phi_q_row[12] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
 };
 
-static const mb_index double_pendulum_phi_q_col[12] = {
+const mb_index double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
@@ -809,20 +813,21 @@ void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *r
     phi_q_dot[11] = -MB_R(0.75)*(v[5]*t5);
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info double_pendulum_info = {
+    double_pendulum_coord_names, double_pendulum_body_names, double_pendulum_point_names, double_pendulum_constraint_names,
+    0, 0, 2, double_pendulum_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model double_pendulum_model = {
     .name = "double_pendulum",
     .nq = 6,
     .nc = 4,
     .nbody = 2,
     .npoint = 5,
-    .coord_names = double_pendulum_coord_names,
-    .body_names = double_pendulum_body_names,
-    .point_names = double_pendulum_point_names,
     .point_body = double_pendulum_point_body,
-    .constraint_names = double_pendulum_constraint_names,
-    .nspring = 0,
-    .spring_points = 0,
+    .info = &double_pendulum_info,
     .mass = double_pendulum_mass,
     .q0 = double_pendulum_q0,
     .v0 = double_pendulum_v0,

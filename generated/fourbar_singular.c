@@ -21,7 +21,7 @@ static const char *const fourbar_singular_point_names[8] = {
     "rocker.B", "rocker.O", "ground.O1", "ground.O2",
 };
 
-static const int fourbar_singular_point_body[8] = {
+const int fourbar_singular_point_body[8] = {
     0, 0, 1, 1, 2, 2, -1, -1,
 };
 
@@ -30,38 +30,42 @@ static const char *const fourbar_singular_constraint_names[8] = {
     "B.x", "B.y", "O2.x", "O2.y",
 };
 
-static const mb_real fourbar_singular_mass[9] = {
+static const int fourbar_singular_joint_points[8] = {
+    6, 1, 0, 2, 3, 4, 7, 5,
+};
+
+const mb_real fourbar_singular_mass[9] = {
     MB_R(0.2), MB_R(0.2), MB_R(0.00016666666666666672),
     MB_R(0.6), MB_R(0.6), MB_R(0.0045),
     MB_R(0.2), MB_R(0.2), MB_R(0.00016666666666666672),
 };
 
-static const mb_real fourbar_singular_q0[9] = {
+const mb_real fourbar_singular_q0[9] = {
     MB_R(0.03535533905932738), MB_R(0.035355339059327376), MB_R(0.7853981633974483),
     MB_R(0.22071067811865475), MB_R(0.07071067811865475), MB_R(0.0),
     MB_R(0.33535533905932735), MB_R(0.035355339059327376), MB_R(0.7853981633974483),
 };
 
-static const mb_real fourbar_singular_v0[9] = {
+const mb_real fourbar_singular_v0[9] = {
     MB_R(0.0), MB_R(0.0), MB_R(6.283185307179586),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char fourbar_singular_locked[9] = {
+const unsigned char fourbar_singular_locked[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char fourbar_singular_v_given[9] = {
+const unsigned char fourbar_singular_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index fourbar_singular_phi_q_row[24] = {
+const mb_index fourbar_singular_phi_q_row[24] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
     5, 5, 5, 5, 6, 6, 7, 7,
 };
 
-static const mb_index fourbar_singular_phi_q_col[24] = {
+const mb_index fourbar_singular_phi_q_col[24] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 8,
     4, 5, 7, 8, 6, 8, 7, 8,
 };
@@ -1265,20 +1269,21 @@ void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *
     phi_q_dot[23] = -MB_R(0.05)*t19;
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info fourbar_singular_info = {
+    fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
+    0, 0, 4, fourbar_singular_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model fourbar_singular_model = {
     .name = "fourbar_singular",
     .nq = 9,
     .nc = 8,
     .nbody = 3,
     .npoint = 8,
-    .coord_names = fourbar_singular_coord_names,
-    .body_names = fourbar_singular_body_names,
-    .point_names = fourbar_singular_point_names,
     .point_body = fourbar_singular_point_body,
-    .constraint_names = fourbar_singular_constraint_names,
-    .nspring = 0,
-    .spring_points = 0,
+    .info = &fourbar_singular_info,
     .mass = fourbar_singular_mass,
     .q0 = fourbar_singular_q0,
     .v0 = fourbar_singular_v0,

@@ -18,7 +18,7 @@ static const char *const oscillator_1dof_point_names[3] = {
     "mass.P", "ground.G", "ground.S",
 };
 
-static const int oscillator_1dof_point_body[3] = {
+const int oscillator_1dof_point_body[3] = {
     0, -1, -1,
 };
 
@@ -30,47 +30,47 @@ static const int oscillator_1dof_spring_points[2] = {
     1, 0,
 };
 
-static const mb_real oscillator_1dof_mass[3] = {
+const mb_real oscillator_1dof_mass[3] = {
     MB_R(0.1), MB_R(0.1), MB_R(0.0001),
 };
 
-static const mb_real oscillator_1dof_q0[3] = {
+const mb_real oscillator_1dof_q0[3] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const mb_real oscillator_1dof_v0[3] = {
+const mb_real oscillator_1dof_v0[3] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char oscillator_1dof_locked[3] = {
+const unsigned char oscillator_1dof_locked[3] = {
     0, 0, 0,
 };
 
-static const unsigned char oscillator_1dof_v_given[3] = {
+const unsigned char oscillator_1dof_v_given[3] = {
     0, 0, 0,
 };
 
-static const mb_index oscillator_1dof_phi_q_row[2] = {
+const mb_index oscillator_1dof_phi_q_row[2] = {
     0, 1,
 };
 
-static const mb_index oscillator_1dof_phi_q_col[2] = {
+const mb_index oscillator_1dof_phi_q_col[2] = {
     2, 1,
 };
 
-static const mb_index oscillator_1dof_dq_dq_row[4] = {
+const mb_index oscillator_1dof_dq_dq_row[4] = {
     0, 0, 1, 1,
 };
 
-static const mb_index oscillator_1dof_dq_dq_col[4] = {
+const mb_index oscillator_1dof_dq_dq_col[4] = {
     0, 1, 0, 1,
 };
 
-static const mb_index oscillator_1dof_dq_dv_row[4] = {
+const mb_index oscillator_1dof_dq_dv_row[4] = {
     0, 0, 1, 1,
 };
 
-static const mb_index oscillator_1dof_dq_dv_col[4] = {
+const mb_index oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
@@ -527,20 +527,21 @@ void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *r
     dq_dv[3] = -MB_R(1000.0)*(t3*t22);
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info oscillator_1dof_info = {
+    oscillator_1dof_coord_names, oscillator_1dof_body_names, oscillator_1dof_point_names, oscillator_1dof_constraint_names,
+    1, oscillator_1dof_spring_points, 0, 0,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model oscillator_1dof_model = {
     .name = "oscillator_1dof",
     .nq = 3,
     .nc = 2,
     .nbody = 1,
     .npoint = 3,
-    .coord_names = oscillator_1dof_coord_names,
-    .body_names = oscillator_1dof_body_names,
-    .point_names = oscillator_1dof_point_names,
     .point_body = oscillator_1dof_point_body,
-    .constraint_names = oscillator_1dof_constraint_names,
-    .nspring = 1,
-    .spring_points = oscillator_1dof_spring_points,
+    .info = &oscillator_1dof_info,
     .mass = oscillator_1dof_mass,
     .q0 = oscillator_1dof_q0,
     .v0 = oscillator_1dof_v0,

@@ -25,7 +25,7 @@ static const char *const parallelogram_chain_point_names[13] = {
     "ground.O2",
 };
 
-static const int parallelogram_chain_point_body[13] = {
+const int parallelogram_chain_point_body[13] = {
     0, 0, 1, 1, 2, 2, 3, 3, 4, 4, -1, -1, -1,
 };
 
@@ -36,7 +36,11 @@ static const char *const parallelogram_chain_constraint_names[14] = {
     "B2.x", "B2.y",
 };
 
-static const mb_real parallelogram_chain_mass[15] = {
+static const int parallelogram_chain_joint_points[14] = {
+    10, 1, 11, 3, 12, 5, 0, 6, 7, 2, 2, 8, 9, 4,
+};
+
+const mb_real parallelogram_chain_mass[15] = {
     MB_R(1.0), MB_R(1.0), MB_R(0.08333333333333333),
     MB_R(1.0), MB_R(1.0), MB_R(0.08333333333333333),
     MB_R(1.0), MB_R(1.0), MB_R(0.08333333333333333),
@@ -44,7 +48,7 @@ static const mb_real parallelogram_chain_mass[15] = {
     MB_R(1.0), MB_R(1.0), MB_R(0.08333333333333333),
 };
 
-static const mb_real parallelogram_chain_q0[15] = {
+const mb_real parallelogram_chain_q0[15] = {
     MB_R(0.0), MB_R(0.5), MB_R(1.5707963267948966),
     MB_R(1.0), MB_R(0.5), MB_R(1.5707963267948966),
     MB_R(2.0), MB_R(0.5), MB_R(1.5707963267948966),
@@ -52,7 +56,7 @@ static const mb_real parallelogram_chain_q0[15] = {
     MB_R(1.5), MB_R(1.0), MB_R(0.0),
 };
 
-static const mb_real parallelogram_chain_v0[15] = {
+const mb_real parallelogram_chain_v0[15] = {
     MB_R(0.0), MB_R(0.0), -MB_R(1.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
@@ -60,21 +64,21 @@ static const mb_real parallelogram_chain_v0[15] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char parallelogram_chain_locked[15] = {
+const unsigned char parallelogram_chain_locked[15] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char parallelogram_chain_v_given[15] = {
+const unsigned char parallelogram_chain_v_given[15] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index parallelogram_chain_phi_q_row[44] = {
+const mb_index parallelogram_chain_phi_q_row[44] = {
     0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6,
     7, 7, 7, 7, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10,
     11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13,
 };
 
-static const mb_index parallelogram_chain_phi_q_col[44] = {
+const mb_index parallelogram_chain_phi_q_col[44] = {
     0, 2, 1, 2, 3, 5, 4, 5, 6, 8, 7, 8, 0, 2, 9, 11,
     1, 2, 10, 11, 3, 5, 9, 11, 4, 5, 10, 11, 3, 5, 12, 14,
     4, 5, 13, 14, 6, 8, 12, 14, 7, 8, 13, 14,
@@ -2178,20 +2182,21 @@ void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_rea
     phi_q_dot[43] = t37;
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info parallelogram_chain_info = {
+    parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
+    0, 0, 7, parallelogram_chain_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model parallelogram_chain_model = {
     .name = "parallelogram_chain",
     .nq = 15,
     .nc = 14,
     .nbody = 5,
     .npoint = 13,
-    .coord_names = parallelogram_chain_coord_names,
-    .body_names = parallelogram_chain_body_names,
-    .point_names = parallelogram_chain_point_names,
     .point_body = parallelogram_chain_point_body,
-    .constraint_names = parallelogram_chain_constraint_names,
-    .nspring = 0,
-    .spring_points = 0,
+    .info = &parallelogram_chain_info,
     .mass = parallelogram_chain_mass,
     .q0 = parallelogram_chain_q0,
     .v0 = parallelogram_chain_v0,

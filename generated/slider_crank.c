@@ -21,7 +21,7 @@ static const char *const slider_crank_point_names[7] = {
     "piston.B", "ground.O", "ground.S",
 };
 
-static const int slider_crank_point_body[7] = {
+const int slider_crank_point_body[7] = {
     0, 0, 1, 1, 2, -1, -1,
 };
 
@@ -30,38 +30,42 @@ static const char *const slider_crank_constraint_names[8] = {
     "B.x", "B.y", "slide.angle", "slide.perp",
 };
 
-static const mb_real slider_crank_mass[9] = {
+static const int slider_crank_joint_points[6] = {
+    5, 1, 0, 2, 3, 4,
+};
+
+const mb_real slider_crank_mass[9] = {
     MB_R(0.5), MB_R(0.5), MB_R(0.00041666666666666675),
     MB_R(1.0), MB_R(1.0), MB_R(0.0075),
     MB_R(2.0), MB_R(2.0), MB_R(0.001),
 };
 
-static const mb_real slider_crank_q0[9] = {
+const mb_real slider_crank_q0[9] = {
     MB_R(0.04330127018922194), MB_R(0.024999999999999998), MB_R(0.5235987755982988),
     MB_R(0.2345045349559343), MB_R(0.024999999999999998), -MB_R(0.16744807921968932),
     MB_R(0.3824065295334247), MB_R(0.0), MB_R(0.0),
 };
 
-static const mb_real slider_crank_v0[9] = {
+const mb_real slider_crank_v0[9] = {
     MB_R(0.0), MB_R(0.0), MB_R(20.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-static const unsigned char slider_crank_locked[9] = {
+const unsigned char slider_crank_locked[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const unsigned char slider_crank_v_given[9] = {
+const unsigned char slider_crank_v_given[9] = {
     0, 0, 1, 0, 0, 0, 0, 0, 0,
 };
 
-static const mb_index slider_crank_phi_q_row[20] = {
+const mb_index slider_crank_phi_q_row[20] = {
     0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5,
     5, 5, 6, 7,
 };
 
-static const mb_index slider_crank_phi_q_col[20] = {
+const mb_index slider_crank_phi_q_col[20] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5, 3, 5, 6, 4,
     5, 7, 8, 7,
 };
@@ -1067,20 +1071,21 @@ void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *rest
     phi_q_dot[19] = MB_R(0.0);
 }
 
-/* The descriptor: sizes, names, constant data, patterns and functions (runtime/mb_model.h). */
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info slider_crank_info = {
+    slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
+    0, 0, 3, slider_crank_joint_points,
+};
+
+/* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model slider_crank_model = {
     .name = "slider_crank",
     .nq = 9,
     .nc = 8,
     .nbody = 3,
     .npoint = 7,
-    .coord_names = slider_crank_coord_names,
-    .body_names = slider_crank_body_names,
-    .point_names = slider_crank_point_names,
     .point_body = slider_crank_point_body,
-    .constraint_names = slider_crank_constraint_names,
-    .nspring = 0,
-    .spring_points = 0,
+    .info = &slider_crank_info,
     .mass = slider_crank_mass,
     .q0 = slider_crank_q0,
     .v0 = slider_crank_v0,

@@ -106,7 +106,7 @@ local function derive(M)
     local Vterms, qnc, Vwho = {}, {}, {}
     local function who(x) return x.kind and (x.kind .. ' "' .. x.name .. '"') or ('body "' .. x.name .. '"') end
     for k = 1, nq do qnc[k] = sym.num(0) end
-    local springs = {}
+    local springs, revolutes = {}, {}
     for _, el in ipairs(M.elements) do
         ctext.at(el.line, who(el))
         local f = elements[el.kind]
@@ -124,6 +124,7 @@ local function derive(M)
         if c.V then Vterms[#Vterms + 1], Vwho[#Vterms + 1] = c.V, el end
         for _, f2 in ipairs(c.qnc or {}) do qnc[f2.k] = qnc[f2.k] + f2.e end
         if el.kind == "spring" then springs[#springs + 1] = el end
+        if el.kind == "revolute" then revolutes[#revolutes + 1] = el end
     end
     local g = M.gravity or { 0, -9.81 }
     for i, b in ipairs(M.bodies) do
@@ -225,12 +226,23 @@ local function derive(M)
             spring_points[#spring_points + 1] = idx
         end
     end
+    -- revolute joints by their two named points (for drawing; a joint at an unnamed location is
+    -- not drawn)
+    local joint_points = {}
+    for _, el in ipairs(revolutes) do
+        local ia = pindex[el.a.body .. "." .. tostring(el.a.point)]
+        local ib = pindex[el.b.body .. "." .. tostring(el.b.point)]
+        if ia and ib then
+            joint_points[#joint_points + 1] = ia
+            joint_points[#joint_points + 1] = ib
+        end
+    end
 
     return {
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
-        spring_points = spring_points, coords = coordinate_data(M),
+        spring_points = spring_points, joint_points = joint_points, coords = coordinate_data(M),
     }
 end
 
@@ -479,16 +491,17 @@ function emit.generate(M, opts)
     end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
+    -- (shared: external linkage, for <name>_data.c, which declares them: emit_data.shared)
     local data, max_index = {}, 0
-    local function array(ctype, id, items, per, fmt)
+    local function array(ctype, id, items, per, fmt, shared)
         if #items == 0 then return "0" end
         if ctype == "mb_index" then
             for _, x in ipairs(items) do if x > max_index then max_index = x end end
         end
         local strs = {}
         for i, x in ipairs(items) do strs[i] = fmt and fmt(x) or tostring(x) end
-        data[#data + 1] = "static const " .. ctype .. " " .. name .. "_" .. id .. "[" .. #items
-                          .. "] = {\n" .. rows(strs, per) .. "\n};"
+        data[#data + 1] = (shared and "" or "static ") .. "const " .. ctype .. " " .. name .. "_" .. id
+                          .. "[" .. #items .. "] = {\n" .. rows(strs, per) .. "\n};"
         return name .. "_" .. id
     end
     local C = D.coords
@@ -514,27 +527,29 @@ function emit.generate(M, opts)
     vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
     vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)
     vals.POINT_NAMES = array("char *const", "point_names", point_names, 4, cstring)
-    vals.POINT_BODY = array("int", "point_body", point_body, 16)
+    vals.POINT_BODY = array("int", "point_body", point_body, 16, nil, true)
     vals.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
     vals.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
-    vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum)
-    vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum)
-    vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum)
-    vals.LOCKED = array("unsigned char", "locked", locked, 24)
-    vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
+    vals.NJOINT = #D.joint_points // 2
+    vals.JOINT_POINTS = array("int", "joint_points", D.joint_points, 16)
+    vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum, true)
+    vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)
+    vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum, true)
+    vals.LOCKED = array("unsigned char", "locked", locked, 24, nil, true)
+    vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24, nil, true)
     local pats, S_NL, A_NL, linalg_form = {}, 0, 0, "none"
     local r, c = pat(D.phiq)
     pats.phi_q = { r, c }
-    vals.PHI_Q_ROW = array("mb_index", "phi_q_row", r, 16)
-    vals.PHI_Q_COL = array("mb_index", "phi_q_col", c, 16)
+    vals.PHI_Q_ROW = array("mb_index", "phi_q_row", r, 16, nil, true)
+    vals.PHI_Q_COL = array("mb_index", "phi_q_col", c, 16, nil, true)
     r, c = pat(D.dqdq)
     pats.dq_dq = { r, c }
-    vals.DQ_DQ_ROW = array("mb_index", "dq_dq_row", r, 16)
-    vals.DQ_DQ_COL = array("mb_index", "dq_dq_col", c, 16)
+    vals.DQ_DQ_ROW = array("mb_index", "dq_dq_row", r, 16, nil, true)
+    vals.DQ_DQ_COL = array("mb_index", "dq_dq_col", c, 16, nil, true)
     r, c = pat(D.dqdv)
     pats.dq_dv = { r, c }
-    vals.DQ_DV_ROW = array("mb_index", "dq_dv_row", r, 16)
-    vals.DQ_DV_COL = array("mb_index", "dq_dv_col", c, 16)
+    vals.DQ_DV_ROW = array("mb_index", "dq_dv_row", r, 16, nil, true)
+    vals.DQ_DV_COL = array("mb_index", "dq_dv_col", c, 16, nil, true)
     -- the symbolic factorizations and assembly maps (generator/mb_plan_build.c through
     -- host.plan): const index arrays read by the runtime's compact kernels (runtime/mb_sparse.c)
     if opts.plan then

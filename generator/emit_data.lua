@@ -1,13 +1,14 @@
 -- emit_data.lua - emit a model as plain const data for the generic evaluator (evaluator/mb_generic.c):
 -- bodies, points, elements with their parameters, time functions as postfix programs, and the same
--- sparsity patterns, names and initial data as the generated code. Layer: generator back end.
+-- sparsity patterns, names and initial data as the generated code, whose arrays it shares (declared
+-- extern, defined once in <name>.c). Layer: generator back end.
 
 local sym = require("sym")
 
 local emit_data = {}
 
 local ctext = require("ctext")
-local uerr, cstring, rows = ctext.uerr, ctext.cstring, ctext.rows
+local uerr, rows = ctext.uerr, ctext.rows
 
 ------------------------------------------------------------------ time functions
 
@@ -219,47 +220,39 @@ function emit_data.generate(M, opts)
         return name .. "_g_" .. id
     end
 
-    -- initial data exactly as the generated code has it
     local C = D.coords
-    local coord_names, body_names, mass, q0, v0 = C.names, C.body_names, C.mass, C.q0, C.v0
-    local locked, vgiven = C.locked, C.v_given
-    local point_names, point_body, point_s = {}, {}, {}
+    local mass, q0, v0, locked, vgiven = C.mass, C.q0, C.v0, C.locked, C.v_given
+    local point_body, point_s = {}, {}
     for i, p in ipairs(D.points) do
-        point_names[i] = p.name
         point_body[i] = p.body - 1
         point_s[2 * i - 1], point_s[2 * i] = p.s[1], p.s[2]
-    end
-    local function pat(list)
-        local r, c = {}, {}
-        for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
-        return r, c
     end
 
     local v = { NAME = name, VERSION = opts.version or "?", FILE = M.file or "?",
                 OPTIONS = ctext.options_text(opts),
                 NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
-                NSPRING = #D.spring_points // 2, PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
+                PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
                 DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start }
-    v.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
-    v.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)
-    v.POINT_NAMES = array("char *const", "point_names", point_names, 4, cstring)
-    v.POINT_BODY = array("int", "point_body", point_body, 16)
-    v.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
-    v.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
-    v.MASS = array("mb_real", "mass", mass, 3, cnum)
-    v.Q0 = array("mb_real", "q0", q0, 3, cnum)
-    v.V0 = array("mb_real", "v0", v0, 3, cnum)
-    v.LOCKED = array("unsigned char", "locked", locked, 24)
-    v.V_GIVEN = array("unsigned char", "v_given", vgiven, 24)
-    local r, c = pat(D.phiq)
-    v.PHI_Q_ROW = array("mb_index", "phi_q_row", r, 16)
-    v.PHI_Q_COL = array("mb_index", "phi_q_col", c, 16)
-    r, c = pat(D.dqdq)
-    v.DQ_DQ_ROW = array("mb_index", "dq_dq_row", r, 16)
-    v.DQ_DQ_COL = array("mb_index", "dq_dq_col", c, 16)
-    r, c = pat(D.dqdv)
-    v.DQ_DV_ROW = array("mb_index", "dq_dv_row", r, 16)
-    v.DQ_DV_COL = array("mb_index", "dq_dv_col", c, 16)
+    -- the descriptor arrays are <name>.c's (emit.lua: the shared ones), declared here
+    local shared = { "extern const mb_model_info " .. name .. "_info;" }
+    local function extern(ctype, id, n)
+        if n == 0 then return "NULL" end
+        shared[#shared + 1] = "extern const " .. ctype .. " " .. name .. "_" .. id .. "[" .. n .. "];"
+        return name .. "_" .. id
+    end
+    v.POINT_BODY = extern("int", "point_body", #point_body)
+    v.MASS = extern("mb_real", "mass", #mass)
+    v.Q0 = extern("mb_real", "q0", #q0)
+    v.V0 = extern("mb_real", "v0", #v0)
+    v.LOCKED = extern("unsigned char", "locked", #locked)
+    v.V_GIVEN = extern("unsigned char", "v_given", #vgiven)
+    v.PHI_Q_ROW = extern("mb_index", "phi_q_row", #D.phiq)
+    v.PHI_Q_COL = extern("mb_index", "phi_q_col", #D.phiq)
+    v.DQ_DQ_ROW = extern("mb_index", "dq_dq_row", #D.dqdq)
+    v.DQ_DQ_COL = extern("mb_index", "dq_dq_col", #D.dqdq)
+    v.DQ_DV_ROW = extern("mb_index", "dq_dv_row", #D.dqdv)
+    v.DQ_DV_COL = extern("mb_index", "dq_dv_col", #D.dqdv)
+    v.SHARED = table.concat(shared, "\n")
     v.POINT_S = array("mb_real", "point_s", point_s, 2, cnum)
     v.SLOT = array("int", "slot", slots, 16)
     v.TF_START = array("int", "tf_start", T.start, 16)

@@ -89,6 +89,21 @@ typedef struct mb_preset {
     mb_preset_form form[4];     /* per formulation: MB_BAUMGARTE .. MB_ALF_TRAPEZOID (mb_sim.h) */
 } mb_preset;
 
+/* The info part of a model: what the tools print, name in diagnostics and draw. The numerics
+ * (formulations, integrators, analyses) never read it; tools copy it into the drawing info file
+ * next to a CSV (tools/mb_info.h), so that one animation tool serves every model. */
+typedef struct mb_model_info {
+    const char *const *coord_names;      /* [nq]  "<body>.x", "<body>.y", "<body>.phi" */
+    const char *const *body_names;       /* [nbody] */
+    const char *const *point_names;      /* [npoint] "<body>.<point>" or "ground.<point>" */
+    const char *const *constraint_names; /* [nc]  "<element>.<eq>", e.g. "B.x", "slide.perp"
+                                            (NULL: the tools print equation numbers) */
+    int nspring;                         /* point-to-point springs */
+    const int *spring_points;            /* [2 * nspring] point indices of each spring's ends */
+    int njoint;                          /* revolute joints */
+    const int *joint_points;             /* [2 * njoint] point indices of each joint's ends */
+} mb_model_info;
+
 /* f(t, q) -> out */
 typedef void (*mb_fn_q)(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
 /* f(t, q, v) -> out */
@@ -102,14 +117,9 @@ struct mb_model {
     int nbody;               /* moving bodies (the ground is not one) */
     int npoint;              /* named points, ground points included */
 
-    /* Names, for output and diagnostics. */
-    const char *const *coord_names;      /* [nq]  "<body>.x", "<body>.y", "<body>.phi" */
-    const char *const *body_names;       /* [nbody] */
-    const char *const *point_names;      /* [npoint] "<body>.<point>" or "ground.<point>" */
-    const int *point_body;               /* [npoint] body index, -1 for ground points */
-    const char *const *constraint_names; /* [nc]  "<element>.<eq>", e.g. "B.x", "slide.perp" */
-    int nspring;                         /* point-to-point springs (for drawing) */
-    const int *spring_points;            /* [2 * nspring] point indices of each spring's ends */
+    const int *point_body;   /* [npoint] body index of each named point, -1 for ground points
+                                (the structure of `points`) */
+    const mb_model_info *info; /* names, joints and springs (below): tools only */
 
     /* Constant data. */
     const mb_real *mass;     /* [nq] diagonal of M: m, m, J per body (J about the CoM) */

@@ -126,6 +126,9 @@ static const char *const body_names[2] = {"AB", "BC"};
 static const char *const point_names[5] = {"ground.A", "AB.A", "AB.B", "BC.B", "BC.C"};
 static const int point_body[5] = {-1, 0, 0, 1, 1};
 static const char *const constraint_names[4] = {"A.x", "A.y", "B.x", "B.y"};
+static const int joint_points[4] = {0, 1, 2, 3};   /* A: ground.A-AB.A, B: AB.B-BC.B */
+static const mb_model_info info = {coord_names, body_names, point_names, constraint_names,
+                                   0, 0, 2, joint_points};
 /* Guesses: angles exact, positions deliberately off so assembly has work to do. */
 static const mb_real q0[6] = {0.3, 0.4, 0.78539816339744831, 0.8, 1.4, 1.5707963267948966};
 static const mb_real v0[6] = {0, 0, 0, 0, 0, 0};
@@ -134,7 +137,7 @@ static const unsigned char v_given[6] = {0, 0, 1, 0, 0, 1};
 
 const mb_model fixture_pendulum_model = {
     "fixture_pendulum", 6, 4, 2, 5,
-    coord_names, body_names, point_names, point_body, constraint_names, 0, 0,
+    point_body, &info,
     mass, q0, v0, locked, v_given,
     {12, pq_row, pq_col}, {0, 0, 0}, {0, 0, 0},
     phi, phi_q, phi_t, phi_q_dot, gamma_,

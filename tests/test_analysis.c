@@ -57,7 +57,7 @@ static mb_anl *open_anl(const mb_model *m, int level)
 static int row_of(const mb_model *m, const char *name)
 {
     for (int r = 0; r < m->nc; r++)
-        if (!strcmp(m->constraint_names[r], name)) return r;
+        if (!strcmp(m->info->constraint_names[r], name)) return r;
     fprintf(stderr, "%s: no constraint %s\n", m->name, name);
     exit(1);
 }

@@ -250,13 +250,19 @@ static void check_patterns(void)
         }
         CHECK(good, "%s: pattern out of range, unsorted or duplicated", names[p]);
     }
-    int names_ok = M->coord_names && M->body_names && M->mass && M->q0 && M->v0 && M->locked && M->v_given
-                   && (nc == 0 || M->constraint_names) && (M->npoint == 0 || (M->point_names && M->point_body));
+    int names_ok = M->info->coord_names && M->info->body_names && M->mass && M->q0 && M->v0 && M->locked && M->v_given
+                   && (nc == 0 || M->info->constraint_names) && (M->npoint == 0 || (M->info->point_names && M->point_body));
     CHECK(names_ok, "missing name or data arrays");
     CHECK(nq == 3 * M->nbody, "nq %d != 3 * nbody %d", nq, M->nbody);
     for (int k = 0; k < nq; k++) CHECK(M->mass[k] > 0, "mass[%d] = %g not positive", k, M->mass[k]);
-    for (int s = 0; s < 2 * M->nspring; s++)
-        CHECK(M->spring_points[s] >= 0 && M->spring_points[s] < M->npoint, "spring point %d out of range", s);
+    for (int s = 0; s < 2 * M->info->nspring; s++)
+        CHECK(M->info->spring_points[s] >= 0 && M->info->spring_points[s] < M->npoint, "spring point %d out of range", s);
+    /* a joint joins two points of different bodies (the drawing info: tools/mb_info.c) */
+    for (int j = 0; j < M->info->njoint; j++) {
+        int a = M->info->joint_points[2 * j], b = M->info->joint_points[2 * j + 1];
+        CHECK(a >= 0 && a < M->npoint && b >= 0 && b < M->npoint && M->point_body[a] != M->point_body[b],
+              "joint %d: points %d, %d out of range or on one body", j, a, b);
+    }
 }
 
 /* One state (t, q, v): every derivative against finite differences. */

@@ -76,10 +76,10 @@ for h in generated/*.h; do
         echo '{ printf("%s %s %d %s\n", mac, kind, i, i >= 0 && i < n ? names[i] : "?"); }'
         echo 'int main(void) {'
         echo "    const mb_model *m = &${n}_model;"
-        sed -n "s/^#define \(${u}_Q_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"Q\", \1, m->nq, m->coord_names);/p
-                s/^#define \(${u}_BODY_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"BODY\", \1, m->nbody, m->body_names);/p
-                s/^#define \(${u}_POINT_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"POINT\", \1, m->npoint, m->point_names);/p
-                s/^#define \(${u}_PHI_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"PHI\", \1, m->nc, m->constraint_names);/p" "$h" |
+        sed -n "s/^#define \(${u}_Q_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"Q\", \1, m->nq, m->info->coord_names);/p
+                s/^#define \(${u}_BODY_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"BODY\", \1, m->nbody, m->info->body_names);/p
+                s/^#define \(${u}_POINT_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"POINT\", \1, m->npoint, m->info->point_names);/p
+                s/^#define \(${u}_PHI_[A-Za-z0-9_]*\) [0-9]*$/    show(\"\1\", \"PHI\", \1, m->nc, m->info->constraint_names);/p" "$h" |
             grep -v "_PHI_Q_NNZ\"" || true
         echo "    printf(\"sizes %d %d %d %d\\n\", m->nq, m->nbody, m->npoint, m->nc);"
         echo '    return 0;'

@@ -67,18 +67,21 @@ static void check_descriptor(const mb_model *g, const mb_model *h)
 {
     CHECK(strcmp(g->name, h->name) == 0, "%s: name %s", g->name, h->name);
     CHECK(g->nq == h->nq && g->nc == h->nc && g->nbody == h->nbody && g->npoint == h->npoint
-          && g->nspring == h->nspring, "%s: sizes differ", g->name);
+          && g->info->nspring == h->info->nspring, "%s: sizes differ", g->name);
     if (g->nq != h->nq || g->nc != h->nc || g->nbody != h->nbody || g->npoint != h->npoint
-        || g->nspring != h->nspring) return;
-    CHECK(same_strings(g->coord_names, h->coord_names, g->nq), "%s: coord names", g->name);
-    CHECK(same_strings(g->body_names, h->body_names, g->nbody), "%s: body names", g->name);
-    CHECK(same_strings(g->point_names, h->point_names, g->npoint), "%s: point names", g->name);
-    CHECK(g->nc == 0 || same_strings(g->constraint_names, h->constraint_names, g->nc),
+        || g->info->nspring != h->info->nspring) return;
+    /* each descriptor array exists once: the generic model shares the generated one's */
+    CHECK(g->info == h->info && g->mass == h->mass && g->q0 == h->q0 && g->point_body == h->point_body
+          && g->phi_q_pat.row == h->phi_q_pat.row, "%s: descriptor arrays not shared", g->name);
+    CHECK(same_strings(g->info->coord_names, h->info->coord_names, g->nq), "%s: coord names", g->name);
+    CHECK(same_strings(g->info->body_names, h->info->body_names, g->nbody), "%s: body names", g->name);
+    CHECK(same_strings(g->info->point_names, h->info->point_names, g->npoint), "%s: point names", g->name);
+    CHECK(g->nc == 0 || same_strings(g->info->constraint_names, h->info->constraint_names, g->nc),
           "%s: constraint names", g->name);
     CHECK(memcmp(g->point_body, h->point_body, (size_t)g->npoint * sizeof(int)) == 0,
           "%s: point bodies", g->name);
-    CHECK(g->nspring == 0 || memcmp(g->spring_points, h->spring_points,
-                                    2 * (size_t)g->nspring * sizeof(int)) == 0,
+    CHECK(g->info->nspring == 0 || memcmp(g->info->spring_points, h->info->spring_points,
+                                    2 * (size_t)g->info->nspring * sizeof(int)) == 0,
           "%s: spring points", g->name);
     int same = 1;
     for (int k = 0; k < g->nq; k++)
@@ -302,7 +305,7 @@ static void compare_sims(const mb_model *g, const mb_model *h)
         double diff = max_rel(a, b, n, &at);
         double bound = fmax(SIM_TOL, 10.0 * sens);
         CHECK(diff <= bound, "%s %s: %s differs by %.3g (relative), bound %.3g", g->name,
-              mb_formulation_name(f), at < g->nq ? g->coord_names[at] : "a velocity", diff, bound);
+              mb_formulation_name(f), at < g->nq ? g->info->coord_names[at] : "a velocity", diff, bound);
         printf("%-20s %-14s %d steps of %g s: generated vs generic %.2e (4-ulp sensitivity %.2e)\n",
                g->name, mb_formulation_name(f), nstep, (double)step, diff, sens);
     }

@@ -49,7 +49,7 @@ static const unsigned char drv_locked[6] = {0, 0, 1, 0, 0, 1};
 static const unsigned char drv_vgiven[6] = {0, 0, 0, 0, 0, 1};
 static const mb_model fixture_driven_model = {
     "fixture_driven", 6, 5, 2, 5,
-    0, 0, 0, 0, drv_cnames, 0, 0,
+    0, 0,
     0, 0, 0, drv_locked, drv_vgiven,
     {13, drv_row, drv_col}, {0, 0, 0}, {0, 0, 0},
     drv_phi, drv_phi_q, drv_phi_t, drv_phi_q_dot, drv_gamma,
@@ -82,8 +82,10 @@ extern const mb_model parallelogram_chain_model;
 static mb_model driven_model(void)
 {
     mb_model d = fixture_driven_model;
-    d.coord_names = FX->coord_names; d.body_names = FX->body_names;
-    d.point_names = FX->point_names; d.point_body = FX->point_body;
+    static mb_model_info info;   /* the fixture's names, the driver's constraint names */
+    info = *FX->info;
+    info.constraint_names = drv_cnames;
+    d.info = &info; d.point_body = FX->point_body;
     d.mass = FX->mass; d.q0 = FX->q0; d.v0 = FX->v0;
     d.force = FX->force; d.dforce_dq = FX->dforce_dq; d.dforce_dv = FX->dforce_dv;
     d.energy = FX->energy; d.points = FX->points;

@@ -51,8 +51,8 @@ static int ends_with(const char *s, const char *suf, size_t *plen)
 /* The element of row r (and how many rows it takes): kind, and the length of its name. */
 static int element_at(const mb_model *m, int r, int *kind, size_t *len)
 {
-    const char *a = m->constraint_names ? m->constraint_names[r] : NULL;
-    const char *b = r + 1 < m->nc && m->constraint_names ? m->constraint_names[r + 1] : NULL;
+    const char *a = m->info->constraint_names ? m->info->constraint_names[r] : NULL;
+    const char *b = r + 1 < m->nc && m->info->constraint_names ? m->info->constraint_names[r + 1] : NULL;
     size_t la, lb;
     if (!a) { *kind = EL_RAW; *len = 0; return 1; }
     if (b && ends_with(a, ".x", &la) && ends_with(b, ".y", &lb) && la == lb && !strncmp(a, b, la)) {
@@ -77,15 +77,15 @@ static void header_extra(FILE *f, const mb_model *m)
 {
     static const char *const vs[3] = {"vx", "vy", "omega"}, *const as[3] = {"ax", "ay", "alpha"};
     for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->body_names[b], vs[k]);
+        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->info->body_names[b], vs[k]);
     for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->body_names[b], as[k]);
+        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->info->body_names[b], as[k]);
     for (int r = 0; r < m->nc;) {
         int kind;
         size_t len;
         int used = element_at(m, r, &kind, &len);
-        const char *nm = m->constraint_names ? m->constraint_names[r] : "?";
-        if (!m->constraint_names) { fprintf(f, ",row%d.lambda", r); r += used; continue; }
+        const char *nm = m->info->constraint_names ? m->info->constraint_names[r] : "?";
+        if (!m->info->constraint_names) { fprintf(f, ",row%d.lambda", r); r += used; continue; }
         switch (kind) {
         case EL_REV: fprintf(f, ",%.*s.fx,%.*s.fy", (int)len, nm, (int)len, nm); break;
         case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
@@ -165,9 +165,9 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
     if (st != MB_OK && !dyn.warned++) {
         fprintf(stderr, "%s_sim: warning: accelerations and reactions left empty from t=%.9g: ",
                 dyn.prog ? dyn.prog : m->name, (double)t);
-        if (st == MB_ERR_SINGULAR && dyn.a.singular_row >= 0 && m->constraint_names)
+        if (st == MB_ERR_SINGULAR && dyn.a.singular_row >= 0 && m->info->constraint_names)
             fprintf(stderr, "Phi_q is rank-deficient at %s (a singular position or a redundant "
-                    "joint: the multipliers are not unique)\n", m->constraint_names[dyn.a.singular_row]);
+                    "joint: the multipliers are not unique)\n", m->info->constraint_names[dyn.a.singular_row]);
         else
             fprintf(stderr, "%s\n", st == MB_ERR_MODEL ? "the model has no gamma" : mb_status_str(st));
     }
@@ -207,11 +207,11 @@ static int full_row(FILE *f, const mb_model *m, double t, const mb_real *q, cons
 static void full_header(FILE *f, const mb_model *m)
 {
     fprintf(f, "t");
-    for (int i = 0; i < m->nq; i++) fprintf(f, ",%s", m->coord_names[i]);
+    for (int i = 0; i < m->nq; i++) fprintf(f, ",%s", m->info->coord_names[i]);
     fprintf(f, ",energy_dev,phi_norm,phid_norm,sigma_norm");
     if (m->points)
         for (int i = 0; i < m->npoint; i++)
-            fprintf(f, ",%s.x,%s.y", m->point_names[i], m->point_names[i]);
+            fprintf(f, ",%s.x,%s.y", m->info->point_names[i], m->info->point_names[i]);
     header_extra(f, m);
     fputc('\n', f);
 }
@@ -468,10 +468,10 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
                             "dynamic\n", dof, dof == 1 ? "" : "s", n, nc);
                 else if (why == MB_ANL_WHY_GAMMA || st == MB_ERR_MODEL)
                     fprintf(stderr, "the model has no gamma (built with MB_OMIT_GAMMA)\n");
-                else if (st == MB_ERR_SINGULAR && r.a.singular_row >= 0 && m->constraint_names)
+                else if (st == MB_ERR_SINGULAR && r.a.singular_row >= 0 && m->info->constraint_names)
                     fprintf(stderr, "redundant or singular constraint: %s (equation %d of Phi): "
                             "Phi_q is rank-deficient (a singular position, or more constraint "
-                            "equations than coordinates)\n", m->constraint_names[r.a.singular_row],
+                            "equations than coordinates)\n", m->info->constraint_names[r.a.singular_row],
                             r.a.singular_row);
                 else if (why == MB_ANL_WHY_PROJECT)
                     fprintf(stderr, "the positions do not satisfy the constraints (Newton from the "

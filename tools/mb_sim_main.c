@@ -167,11 +167,11 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
     if (model->points) model->points(model, (mb_real)t, q, pts);
     if (!isfinite(t)) what = "t";
     for (int i = 0; !what && i < model->nq; i++)
-        if (!isfinite((double)q[i])) what = model->coord_names[i];
+        if (!isfinite((double)q[i])) what = model->info->coord_names[i];
     for (int i = 0; !what && i < 4; i++)
         if (!isfinite(mon[i])) what = mon_names[i];
     for (int i = 0; !what && model->points && i < 2 * model->npoint; i++)
-        if (!isfinite((double)pts[i])) what = model->point_names[i / 2];
+        if (!isfinite((double)pts[i])) what = model->info->point_names[i / 2];
     if (what) {
         if (rows_skipped++ == 0)
             fprintf(stderr, "%s_sim: warning: CSV row at t=%.9g not written: %s is not a finite "
@@ -275,7 +275,7 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
                     p->project_velocity ? " or velocity projection" : "");
         if (mo->singular_row >= 0)   /* the pivot of S that vanished, by name */
             fprintf(stderr, "; redundant or singular constraint: %s (equation %d of Phi)",
-                    model->constraint_names ? model->constraint_names[mo->singular_row] : "?",
+                    model->info->constraint_names ? model->info->constraint_names[mo->singular_row] : "?",
                     mo->singular_row);
         if (p->formulation != MB_ALF_TRAPEZOID && mo->min_pivot_ratio < p->rank_tol)
             fprintf(stderr, ", pivot ratio %.3g < rank_tol %.3g", (double)mo->min_pivot_ratio,
@@ -321,7 +321,7 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
     if (model->nc > 0)
         fprintf(stderr, "; |Phi|_inf = %.3g at constraint %s (tolerance %.3g, at most %d Newton "
                 "iterations, %d constraints in %d coordinates)", fabs((double)ph[worst]),
-                model->constraint_names ? model->constraint_names[worst] : "?",
+                model->info->constraint_names ? model->info->constraint_names[worst] : "?",
                 (double)p->asm_tol, p->asm_max_iter, model->nc, model->nq);
     free(ph);
 }
@@ -731,11 +731,11 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     }
     if (r->csv) {
         fprintf(r->csv, "t");
-        for (int i = 0; i < model->nq; i++) fprintf(r->csv, ",%s", model->coord_names[i]);
+        for (int i = 0; i < model->nq; i++) fprintf(r->csv, ",%s", model->info->coord_names[i]);
         fprintf(r->csv, ",energy_dev,phi_norm,phid_norm,sigma_norm");
         if (model->points)
             for (int i = 0; i < model->npoint; i++)
-                fprintf(r->csv, ",%s.x,%s.y", model->point_names[i], model->point_names[i]);
+                fprintf(r->csv, ",%s.x,%s.y", model->info->point_names[i], model->info->point_names[i]);
         mb_cli_csv_header(r->csv, model);   /* velocities, accelerations, reactions */
         fputc('\n', r->csv);
     }
