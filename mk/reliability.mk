@@ -14,7 +14,7 @@ $(BUILD)/fault_%_sim: $(call SIM_OBJ,host,fault_%,$(FAULT_SRC))
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
 TEST_NEEDS   += $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
-                $(BUILD)/fourbar_singular_sim $(BUILD)/andrews_anim
+                $(BUILD)/fourbar_singular_sim $(BUILD)/mb_anim
 
 # sanitizer builds: the programs of the script tests, in the san variant
 $(SAN_DIR)/%_sim: $(call SIM_OBJ,san,%,generated/%.c generated/%_data.c)
@@ -26,7 +26,7 @@ $(SAN_DIR)/fixture_pendulum_sim: $(call SIM_OBJ,san,fixture_pendulum,tests/fixtu
 $(SAN_DIR)/fault_%_sim: $(call SIM_OBJ,san,fault_%,$(FAULT_SRC))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
-$(SAN_DIR)/%_anim: $(BUILD)/o/san/anim/%.o $(call obj,san,generated/%.c)
+$(SAN_DIR)/mb_anim: $(call ANIM_OBJ,san)
 	@mkdir -p $(@D)
 	$(call link,san,-lm)
 $(SAN_DIR)/mbgen: $(BUILD)/mbgen_san
@@ -59,7 +59,7 @@ $(SAN_DIR)/fourbar_chain_sim: $(call SIM_OBJ,san,fourbar_chain,$(call LONG_SRC,f
 
 SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
                $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
-SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/andrews_anim \
+SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
                $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
@@ -88,7 +88,7 @@ FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) genera
                 tools/mb_sim_main.c $(MK_FILES)
 FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
                     runtime/mb_sparse.c
-FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c \
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
@@ -102,8 +102,8 @@ fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
-fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c)
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c)" \
+	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)" \
 	    SIM_CFLAGS="$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L" SIM_LIBS="$(RT_LIBS)" \
 	    tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)

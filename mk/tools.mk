@@ -1,8 +1,9 @@
-# mk/tools.mk - the command-line programs (tools/): build/<m>_sim, the simulator, and
-# build/<m>_anim, the animation tool, each compiled with one model (-DMB_MODEL=<m>); make run,
-# the plots and the gallery.
+# mk/tools.mk - the command-line programs (tools/): build/<m>_sim, the simulator, compiled with
+# one model (-DMB_MODEL=<m>), and build/mb_anim, the animation tool, one binary for every model
+# (it reads the CSV and the drawing info file the simulator writes next to it); make run, the
+# plots and the gallery.
 
-# the per-model main objects, in variant V: $(BUILD)/o/V/sim/<m>.o and anim/<m>.o
+# the per-model simulator main objects, in variant V: $(BUILD)/o/V/sim/<m>.o
 SIM_GENERIC := -DMB_WITH_GENERIC
 $(BUILD)/o/%/sim/fixture_pendulum.o: SIM_GENERIC :=
 define TOOL_MAINS
@@ -10,9 +11,6 @@ $(BUILD)/o/$(1)/sim/%.o: tools/mb_sim_main.c $$(MK_FILES)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_C) $$(VFLAGS_$(1)) -D_POSIX_C_SOURCE=200809L -DMB_MODEL=$$* $$(SIM_GENERIC) \
 	    $$(DEPFLAGS) -c $$< -o $$@
-$(BUILD)/o/$(1)/anim/%.o: tools/mb_anim_main.c $$(MK_FILES)
-	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS_C) $$(VFLAGS_$(1)) -DMB_MODEL=$$* $$(DEPFLAGS) -c $$< -o $$@
 endef
 $(eval $(call TOOL_MAINS,host))
 $(eval $(call TOOL_MAINS,san))
@@ -20,17 +18,19 @@ $(eval $(call TOOL_MAINS,san))
 # evaluator, so --eval generic runs it too)
 SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
           $(call obj,$(1),$(3) evaluator/mb_generic.c tools/mb_progress.c tools/mb_linsys_klu.c \
-                          tools/mb_analysis_cli.c)
+                          tools/mb_analysis_cli.c tools/mb_info.c)
+# the animation tool's objects in variant V (no model, no runtime)
+ANIM_OBJ = $(call obj,$(1),tools/mb_anim_main.c tools/mb_info.c)
 
 $(BUILD)/%_sim: $(call SIM_OBJ,host,%,generated/%.c generated/%_data.c)
 	$(call link,host,$(RT_LIBS))
 $(BUILD)/fixture_pendulum_sim: $(call SIM_OBJ,host,fixture_pendulum,tests/fixture_pendulum.c)
 	$(call link,host,$(RT_LIBS))
-# the animation tool: only the model's point functions
-$(BUILD)/%_anim: $(BUILD)/o/host/anim/%.o $(call obj,host,generated/%.c)
+# the animation tool: one for every model
+$(BUILD)/mb_anim: $(call ANIM_OBJ,host)
 	$(call link,host,-lm)
 
-.PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-anim model-run model-gen
+.PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-run model-gen
 
 # Any model file: MODEL is a name (models/<m>.lua), a file <m>.lua or a path, DEFS generation
 # parameters ("N=100", mbgen -D). scripts/model.sh resolves them (or stops with a message naming
@@ -47,19 +47,16 @@ WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODE
     scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG"); eval "$$vars"; \
     $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
 
-sim anim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
-sim anim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
+sim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
+sim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
 ## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] -> build/<name>_sim
 sim: $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-sim)
-## anim: the animation tool of one model (MODEL, DEFS as for sim) -> build/<name>_anim
-anim: $(BUILD)/mbgen
-	@$(call WITH_MODEL,model-anim)
+## anim: the animation tool, one for every model -> build/mb_anim
+anim: $(BUILD)/mb_anim
 
 ifdef MODEL_NAME
 model-sim: $(BUILD)/$(MODEL_NAME)_sim
-	@:
-model-anim: $(BUILD)/$(MODEL_NAME)_anim
 	@:
 model-gen: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME).h
 	@:
@@ -76,8 +73,6 @@ $(MODEL_GEN) &: $(MODEL_FILE) $(MODEL_DIR)/$(MODEL_NAME).src $(BUILD)/mbgen $(GE
 	$(BUILD)/mbgen $(MODEL_FILE) $(MODEL_OPTS) -o $(MODEL_DIR) && touch $(MODEL_GEN)
 $(BUILD)/$(MODEL_NAME)_sim: $(call SIM_OBJ,host,$(MODEL_NAME),$(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME)_data.c)
 	$(call link,host,$(RT_LIBS))
-$(BUILD)/$(MODEL_NAME)_anim: $(BUILD)/o/host/anim/$(MODEL_NAME).o $(call obj,host,$(MODEL_DIR)/$(MODEL_NAME).c)
-	$(call link,host,-lm)
 endif
 endif
 
@@ -96,7 +91,7 @@ plots-deps:
 ## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation
 run: plots-deps $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-run)
-model-run: model-sim model-anim
+model-run: model-sim $(BUILD)/mb_anim
 	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
 	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
 
@@ -122,4 +117,4 @@ $(BUILD)/test_progress: $(call obj,san,tests/test_progress.c tools/mb_progress.c
 TEST_PROGS   += $(BUILD)/test_progress
 TEST_SCRIPTS += tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh tests/test_presets.sh
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
-                $(BUILD)/andrews_sim $(BUILD)/andrews_anim
+                $(BUILD)/andrews_sim $(BUILD)/mb_anim

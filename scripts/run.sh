@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - simulate one model, then write its plots and animation and print a short summary.
 # Usage: scripts/run.sh MODEL FORMULATION [simulator options...]   (called by `make run`)
-# Expects build/MODEL_sim and build/MODEL_anim; writes results/MODEL.{csv,log,html} and PNGs.
+# Expects build/MODEL_sim and build/mb_anim (one animation tool for every model); writes
+# results/MODEL.{csv,csv.info,log,html} and PNGs.
 set -u
 
 if [ $# -lt 2 ] || [ "$1" = --help ]; then
@@ -14,10 +15,10 @@ model=$1 form=$2
 shift 2
 build=${BUILD:-build}
 res=${RESULTS:-results}
-sim=$build/${model}_sim anim=$build/${model}_anim
+sim=$build/${model}_sim anim=$build/mb_anim
 csv=$res/$model.csv log=$res/$model.log html=$res/$model.html
 for b in "$sim" "$anim"; do
-    [ -x "$b" ] || { echo "run.sh: $b is missing (make sim MODEL=$model; make anim MODEL=$model)" >&2; exit 1; }
+    [ -x "$b" ] || { echo "run.sh: $b is missing (make sim MODEL=$model; make anim)" >&2; exit 1; }
 done
 mkdir -p "$res"
 tmp_err=$(mktemp)
@@ -27,7 +28,7 @@ start=$(date +%s.%N)
 echo "== simulating $model with $form: $sim --formulation $form $* --out $csv"
 # stdout (the summary line) is kept in the log; stderr stays on the terminal so the
 # simulator's progress bar can show.
-rm -f "$csv" "$log" "$html"  # never plot a previous run's results by mistake
+rm -f "$csv" "$csv.info" "$log" "$html"  # never plot a previous run's results by mistake
 "$sim" --formulation "$form" "$@" --out "$csv" | tee "$log"
 sim_rc=${PIPESTATUS[0]}
 summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
@@ -82,6 +83,7 @@ else
 fi
 w=$(( ${#res} + ${#model} + 18 ))  # the longest name: <res>/<model>_constraints.png
 printf '   %-*s %s rows\n' "$w" "$csv" "$rows"
+printf '   %-*s %s\n' "$w" "$csv.info" "the model's bodies, points, joints and springs (for the animation)"
 printf '   %-*s %s\n' "$w" "$log" "the simulator's summary line"
 while read -r p; do
     case "$p" in

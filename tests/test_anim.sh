@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # test_anim.sh - the animation page and the plots from a short real simulation of Andrews'
 # mechanism: well-formed markup, one frame per CSV row, finite numbers, the mechanism's parts,
-# error handling; a headless Chromium screenshot when Chromium is installed (else skipped).
+# error handling; the same binary on another model; the drawing info file (tools/mb_info.h): its
+# errors and hostile names; a headless Chromium screenshot when Chromium is installed (else skipped).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-sim=$BUILD/andrews_sim anim=$BUILD/andrews_anim
+sim=$BUILD/andrews_sim anim=$BUILD/mb_anim fsim=$BUILD/fixture_pendulum_sim
 pass=0 fail=0
 ok() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2" >&2; fi; }
 check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
-for b in "$sim" "$anim"; do
-    [ -x "$b" ] || { echo "FAIL: $b missing (make sim anim MODEL=andrews)" >&2; fail=$((fail + 1)); finish; }
+for b in "$sim" "$anim" "$fsim"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -75,7 +76,8 @@ ok $? "frame times start at 0 and increase"
 
 # The mechanism's parts (SPEC.md): 7 bodies, 1 spring, 4 ground points, and 7 joint
 # locations (O, F, E shared by 4 bodies, H, G, A shared by 3, B).
-count() { awk -v pat="$1" '$0 ~ pat {on = 1} on {print} on && /\];/ {exit}' "$tmp/a.html"; }
+count_in() { awk -v pat="$2" '$0 ~ pat {on = 1} on {print} on && /\];/ {exit}' "$1"; }
+count() { count_in "$tmp/a.html" "$1"; }
 nb=$(count '^var BODIES=\[' | grep -c '{name:')
 check "7 bodies drawn ($nb)" test "$nb" -eq 7
 ns=$(count '^var SPRINGS=' | head -n 1 | grep -o '\[[0-9]*,[0-9]*\]' | grep -c .)
@@ -106,16 +108,65 @@ check "unknown --trace point: exit 2" test $? -eq 2
 check "unknown option: exit 2" test $? -eq 2
 "$anim" --help > "$tmp/help.txt"
 check "--help exits 0 and documents --trace" grep -q -- '--trace' "$tmp/help.txt"
-head -n 1 "$tmp/a.csv" | sed 's/OF\.phi\|[^,]*\.phi/renamed/' > "$tmp/bad.csv"
-"$anim" --out "$tmp/e.html" "$tmp/bad.csv" 2> "$tmp/bad.err"
-check "missing coordinate column: exit 1" test $? -eq 1
-check "missing coordinate column: named in the message" grep -q "no column" "$tmp/bad.err"
+head -n 1 "$tmp/a.csv" | sed 's/,EF\.F\.y,/,renamed,/' > "$tmp/bad.csv"
+"$anim" --info "$tmp/a.csv.info" --out "$tmp/e.html" "$tmp/bad.csv" 2> "$tmp/bad.err"
+check "missing point column: exit 1" test $? -eq 1
+check "missing point column: named in the message" grep -q "no column 'EF.F.y'" "$tmp/bad.err"
+check "missing point column: no page" test ! -e "$tmp/e.html"
 # A diverged run: a NaN row ends the animation there, with a warning.
 { head -n 6 "$tmp/a.csv"; sed -n 7p "$tmp/a.csv" | sed 's/[^,]*$/nan/; s/^\([^,]*\),[^,]*/\1,nan/'; } > "$tmp/nan.csv"
-"$anim" --out "$tmp/f.html" "$tmp/nan.csv" 2> "$tmp/nan.err"
+"$anim" --info "$tmp/a.csv.info" --out "$tmp/f.html" "$tmp/nan.csv" 2> "$tmp/nan.err"
 check "NaN row: still written" test $? -eq 0
 check "NaN row: frames before it kept" grep -q 'data-frames="5"' "$tmp/f.html"
 check "NaN row: warned" grep -q "not a finite number" "$tmp/nan.err"
+
+# One binary for every model: the fixture pendulum (2 bodies, 5 points, 2 joints, 1 ground point)
+"$fsim" --t-end 0.05 --h 1e-3 --quiet --out "$tmp/p.csv" > /dev/null 2>&1
+ok $? "fixture_pendulum_sim run"
+"$anim" --quiet --out "$tmp/p.html" "$tmp/p.csv"
+ok $? "mb_anim on the fixture pendulum"
+nb=$(count_in "$tmp/p.html" '^var BODIES=\[' | grep -c '{name:')
+check "fixture: 2 bodies drawn ($nb)" test "$nb" -eq 2
+nj=$(sed -n 's/^var JOINTS=\[\(.*\)\];$/\1/p' "$tmp/p.html" | tr ',' '\n' | grep -c '[0-9]')
+check "fixture: 2 joint circles ($nj)" test "$nj" -eq 2
+check "fixture: 1 ground symbol" test "$(grep -o 'class="groundsym"' "$tmp/p.html" | grep -c .)" -eq 1
+
+# The drawing info file: written next to the CSV, checked on reading (file:line), names escaped.
+check "the simulator wrote a.csv.info" grep -qx 'model andrews' "$tmp/a.csv.info"
+cp "$tmp/a.csv" "$tmp/noinfo.csv"
+"$anim" --out "$tmp/n.html" "$tmp/noinfo.csv" 2> "$tmp/n.err"
+check "no info file: exit 1" test $? -eq 1
+check "no info file: named" grep -q "noinfo.csv.info" "$tmp/n.err"
+check "no info file: no page" test ! -e "$tmp/n.html"
+i=0
+while IFS='|' read -r edit what; do
+    i=$((i + 1))
+    sed "$edit" "$tmp/a.csv.info" > "$tmp/bad$i.info"
+    "$anim" --info "$tmp/bad$i.info" --out "$tmp/bad$i.html" "$tmp/a.csv" 2> "$tmp/bad$i.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "bad$i.info:[0-9]*: " "$tmp/bad$i.err"
+    check "bad info ($what): no page" test ! -e "$tmp/bad$i.html"
+done <<'EOF'
+1s/.*/mbinfo 2/|version
+s/^joint 18 1$/joint 18 19/|joint index out of range
+s/^point 0 OF.F$/point 7 OF.F/|point's body out of range
+s/^spring 13 17$/spring 13/|spring with one index
+s/^body EF$/body E\tF/|control character in a name
+s/^model .*/modle andrews/|misspelt keyword
+/^body AG$/{h;d};/^point 0 OF.F$/{G}|body after a point
+EOF
+# hostile names: markup and script terminators in body and point names stay text
+sed 's/^body OF$/body <\/script>]]><b>"OF"\&/; s/^point 1 EF\.E$/point 1 <i>E\&]]>/' "$tmp/a.csv.info" > "$tmp/h.info"
+sed '1s/,EF\.E\.x,EF\.E\.y,/,<i>E\&]]>.x,<i>E\&]]>.y,/; 1s/^\([^,]*\),OF\.x,OF\.y,/\1,<\/script>]]><b>"OF"\&.x,<\/script>]]><b>"OF"\&.y,/' "$tmp/a.csv" > "$tmp/h.csv"
+"$anim" --info "$tmp/h.info" --trace '<i>E&]]>' --out "$tmp/h.html" "$tmp/h.csv" 2> "$tmp/h.err"
+ok $? "hostile names: written: $(head -c 300 "$tmp/h.err")"
+check "hostile names: no raw markup from a name" test -z "$(grep -e '<b>' -e '<i>' -e '</script>]' "$tmp/h.html")"
+check "hostile names: one CDATA end only (the script's own)" test "$(grep -o ']]>' "$tmp/h.html" | grep -c .)" -eq 1
+check "hostile names: escaped in the page text" grep -q '&lt;i&gt;E&amp;\]\]&gt;' "$tmp/h.html"
+if command -v xmllint >/dev/null 2>&1; then
+    check "hostile names: the page is still well-formed XML" xmllint --noout "$tmp/h.html"
+fi
 
 # Plots: one PNG per quantity, real PNG files.
 if command -v gnuplot >/dev/null 2>&1; then
@@ -135,7 +186,7 @@ if command -v gnuplot >/dev/null 2>&1; then
         --every 10 > "$tmp/run.out" 2>&1
     ok $? "scripts/run.sh: $(tail -n 3 "$tmp/run.out")"
     check "run.sh summary says status ok" grep -q '^   status ok, 200 steps to t = 0.002 s' "$tmp/run.out"
-    for f in andrews.csv andrews.log andrews.html andrews_energy.png andrews_trace.png; do
+    for f in andrews.csv andrews.csv.info andrews.log andrews.html andrews_energy.png andrews_trace.png; do
         check "run.sh wrote $f and listed it" grep -q "$tmp/res/$f" "$tmp/run.out"
         check "run.sh: $f exists" test -s "$tmp/res/$f"
     done

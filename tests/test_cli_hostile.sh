@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 MBGEN=${MBGEN:-$BUILD/mbgen}
-SIM=$BUILD/fixture_pendulum_sim ASIM=$BUILD/andrews_sim ANIM=$BUILD/andrews_anim
+SIM=$BUILD/fixture_pendulum_sim ASIM=$BUILD/andrews_sim ANIM=$BUILD/mb_anim
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli_hostile.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 inputs=0
@@ -235,7 +235,7 @@ head -c 2500 "$T/a.csv" >"$T/trunc.csv"
 printf '\0\1\2\3binary\n' >"$T/binary.csv"
 { head -n 1 "$T/a.csv"; tail -n +2 "$T/a.csv" | sed 's/,[^,]*/,abc/'; } >"$T/text.csv"
 for f in header empty trunc wronghdr shorthdr binary text; do
-    run 1 "$f.csv" "$ANIM" --quiet --out "$T/$f.html" "$T/$f.csv"
+    run 1 "$f.csv" "$ANIM" --quiet --info "$T/a.csv.info" --out "$T/$f.html" "$T/$f.csv"
     no_output "$T/$f.html"
 done
 # finite values whose span overflows (x = +-1e308, or y): the page would get viewBox="-inf -inf
@@ -243,12 +243,12 @@ done
 for c in 2 3; do
     { head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "1e308"; print }'
       sed -n 4p "$T/a.csv" | awk -F, -v c=$c 'BEGIN { OFS = "," } { $c = "-1.7e308"; print }'; } >"$T/huge$c.csv"
-    run 1 "huge$c.csv: the positions span more than a double can hold" "$ANIM" --out "$T/huge$c.html" "$T/huge$c.csv"
+    run 1 "huge$c.csv: the positions span more than a double can hold" "$ANIM" --info "$T/a.csv.info" --out "$T/huge$c.html" "$T/huge$c.csv"
     no_output "$T/huge$c.html"
 done
 # subnormal values are finite numbers (strtod's ERANGE): the page is written with every row
 { head -n 2 "$T/a.csv"; sed -n 3p "$T/a.csv" | awk -F, 'BEGIN { OFS = "," } { $3 = "1e-310"; $4 = "-4.9e-324"; print }'; } >"$T/sub.csv"
-run 0 "(2 frames" "$ANIM" --out "$T/sub.html" "$T/sub.csv"
+run 0 "(2 frames" "$ANIM" --info "$T/a.csv.info" --out "$T/sub.html" "$T/sub.csv"
 if grep -q "not a finite number" "$T/err"; then bad "subnormal CSV value called not a finite number"; else ok; fi
 run 1 "nonexistent.csv" "$ANIM" --out "$T/n.html" "$T/nonexistent.csv"
 no_output "$T/n.html"
@@ -256,7 +256,7 @@ no_output "$T/n.html"
 { head -n 3 "$T/a.csv"; sed -n 4p "$T/a.csv" | sed 's/^\([^,]*\),[^,]*/\1,nan/'; tail -n +5 "$T/a.csv"; } >"$T/nan.csv"
 { head -n 3 "$T/a.csv"; sed -n 4p "$T/a.csv" | sed 's/^\([^,]*\),[^,]*/\1,-inf/'; } >"$T/inf.csv"
 for f in nan inf; do
-    run 0 "not a finite number" "$ANIM" --out "$T/$f.html" "$T/$f.csv"
+    run 0 "not a finite number" "$ANIM" --info "$T/a.csv.info" --out "$T/$f.html" "$T/$f.csv"
     if grep -q "^\[" "$T/$f.html" && ! grep -qi "nan\|infinity" <(grep "^\[" "$T/$f.html"); then ok
     else bad "$f.csv: page holds non-finite numbers or no frames"; fi
 done

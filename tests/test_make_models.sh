@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_make_models.sh - make sim/anim/run on any model file (mk/tools.mk, scripts/model.sh):
+# test_make_models.sh - make sim/run (and anim) on any model file (mk/tools.mk, scripts/model.sh):
 #  - MODEL as a name, NAME.lua, models/NAME.lua, ./models/NAME (a shipped model: generated/);
 #  - a missing file is reported as "<file> not found" (never "No rule to make target");
 #  - a file anywhere whose name statement differs from its file name builds under build/models
@@ -48,7 +48,10 @@ expect_fail() {   # expect_fail TEXT MAKE-ARGS...: make fails, stderr holds TEXT
 expect_fail "make: models/nosuch.lua not found (MODEL=nosuch: a name in models/, a .lua file or a path; models/ has: andrews chain" sim MODEL=nosuch
 expect_fail "models/nosuch.lua not found" run MODEL=nosuch
 expect_fail "make: nosuch.lua not found (nor models/nosuch.lua)" sim MODEL=nosuch.lua
-expect_fail "make: models/nosuch.lua not found" anim MODEL=models/nosuch.lua
+expect_fail "make: models/nosuch.lua not found" run MODEL=models/nosuch.lua
+# the animation tool is one for every model: make anim needs no MODEL
+if mk anim >"$tmp/out" 2>&1 && [ -x "$BUILD/mb_anim" ]; then ok
+else bad "make anim: $(tail -n 5 "$tmp/out")"; fi
 expect_fail "make: $tmp/none/x.lua not found" sim MODEL="$tmp/none/x.lua"
 expect_fail "MODEL is empty" sim MODEL=
 
@@ -80,6 +83,7 @@ else bad "another file with the same name did not regenerate: $(grep NQ "$BUILD/
 # make run: the results carry the model's name
 if mk run MODEL="$tmp/elsewhere/mycrane.lua" RESULTS="$tmp/results" RUN_ARGS="--t-end 0.05" >"$tmp/out" 2>&1 &&
    [ -s "$tmp/results/zz_tcrane.csv" ] && [ -s "$tmp/results/zz_tcrane.html" ] &&
+   grep -qx 'spring 1 3' "$tmp/results/zz_tcrane.csv.info" && grep -qx 'joint 2 0' "$tmp/results/zz_tcrane.csv.info" &&
    grep -q "== zz_tcrane (alf-trapezoid) done" "$tmp/out"; then ok
 else bad "make run MODEL=<file elsewhere>: $(tail -n 5 "$tmp/out")"; fi
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "mb_analysis.h"
 #include "mb_analysis_cli.h"
+#include "mb_info.h"
 #ifndef MB_NO_LAPACKE
 #include <lapacke.h>
 #endif
@@ -530,6 +531,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
             fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
             remove(tmp);
             fault = 1;
+        } else if (mb_info_write_csv(out, m) != 0) {
+            fault = 1;   /* the drawing info file next to the CSV (tools/mb_info.h) */
         }
         tmp[0] = '\0';
     }

@@ -1,6 +1,7 @@
 /* mb_anim_main.c - turn a simulator results CSV into a self-contained HTML animation.
- * Layer: host tool, compiled with one generated model (like the simulator); reads the
- * coordinates from the CSV and draws the model's points, joints, springs and a point's trace. */
+ * Layer: host tool, one binary for every model: reads the point and centre-of-mass positions
+ * from the CSV and the bodies, points, joints and springs from the drawing info file the
+ * simulator writes next to it (tools/mb_info.h), and draws them and a point's trace. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* getline, strdup */
 #endif
@@ -12,21 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mb_model.h"
-
-#ifndef MB_MODEL
-#error "compile with -DMB_MODEL=<model name>, e.g. -DMB_MODEL=andrews"
-#endif
-#define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
-extern const mb_model CAT(MB_MODEL, _model); /* the generated descriptor <name>_model */
+#include "mb_info.h"
 
 #define EXIT_USAGE 2
 
 static const char *prog = "anim";
 
 typedef struct opts {
-    const char *in, *out, *trace, *title, *note;
+    const char *in, *out, *info, *trace, *title, *note;
     long every, max_frames;
     double duration;
     int quiet;
@@ -39,15 +33,18 @@ typedef struct frames {
     int stride;
 } frames;
 
-static void usage(FILE *f, const mb_model *m)
+static void usage(FILE *f)
 {
     fprintf(f,
         "usage: %s [options] RESULTS.csv\n"
         "Write a self-contained HTML page (inline SVG and a little JavaScript, no network)\n"
-        "animating the %s mechanism from a CSV written by %s_sim.\n"
+        "animating a mechanism from a CSV written by a simulator (<model>_sim --out), with\n"
+        "the drawing info file it writes next to it (RESULTS.csv.info: bodies, points,\n"
+        "joints, springs). One binary serves every model.\n"
         "\n"
         "options:\n"
         "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html)\n"
+        "  --info FILE         the drawing info file (default: RESULTS.csv.info)\n"
         "  --trace BODY.POINT  draw the path of this named point (default: the moving point\n"
         "                      that travels farthest); 'none' draws no path\n"
         "  --every K           use every K-th row of the CSV (default 1)\n"
@@ -60,7 +57,7 @@ static void usage(FILE *f, const mb_model *m)
         "  --help              this text\n"
         "\n"
         "exit status: 0 written, 1 unreadable or malformed input, 2 bad command line\n",
-        prog, m->name, m->name);
+        prog);
 }
 
 static int parse_long(const char *s, long *out)
@@ -129,17 +126,26 @@ static int frames_push(frames *f, const double *row)
     return 0;
 }
 
-/* Read the CSV: coordinates by column name, points from the model. Stops (with a
- * warning) at the first non-finite row so a diverged run still shows what happened. */
-static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary, size_t nsum)
+/* The column named "<name><suffix>", or -1. */
+static int find_col2(char **hdr, int nh, const char *name, const char *suffix)
+{
+    size_t n = strlen(name);
+    int i;
+    for (i = 0; i < nh; i++)
+        if (strncmp(hdr[i], name, n) == 0 && strcmp(hdr[i] + n, suffix) == 0) return i;
+    return -1;
+}
+
+/* Read the CSV: the positions of the info's points and centres of mass, by column name. Stops
+ * (with a warning) at the first non-finite row so a diverged run still shows what happened. */
+static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, size_t nsum)
 {
     FILE *f = fopen(o->in, "r");
     char *line = NULL, **fld = NULL, *hdrline = NULL, **hdr = NULL;
     size_t cap = 0;
     long lineno = 0, row = 0;
-    int nh = 0, maxf = 0, i, tcol, rc = 1, *qcol = NULL;
+    int nh = 0, maxf = 0, i, tcol, rc = 1, *col = NULL;
     double *rowv = NULL;
-    mb_real *q = NULL, *pts = NULL;
 
     summary[0] = '\0';
     if (!f) {
@@ -153,17 +159,11 @@ static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary,
     lineno = 1;
     for (i = 0, maxf = 1; line[i]; i++) maxf += line[i] == ',';
     fld = malloc((size_t)maxf * sizeof *fld);
-    qcol = malloc((size_t)(m->nq ? m->nq : 1) * sizeof *qcol);
+    col = malloc((size_t)fr->stride * sizeof *col);   /* the column of each frame value */
     rowv = malloc((size_t)fr->stride * sizeof *rowv);
-    q = malloc((size_t)(m->nq ? m->nq : 1) * sizeof *q);
-    pts = malloc((size_t)(2 * m->npoint + 1) * sizeof *pts);
-    if (!fld || !qcol || !rowv || !q || !pts) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        goto out;
-    }
     hdrline = strdup(line);
     hdr = malloc((size_t)maxf * sizeof *hdr);
-    if (!hdrline || !hdr) {
+    if (!fld || !col || !rowv || !hdrline || !hdr) {
         fprintf(stderr, "%s: out of memory\n", prog);
         goto out;
     }
@@ -174,17 +174,21 @@ static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary,
         fprintf(stderr, "%s: %s: the header has no column 't'\n", prog, o->in);
         goto out;
     }
-    for (i = 0; i < m->nq; i++) {
-        qcol[i] = find_col(hdr, nh, m->coord_names[i]);
-        if (qcol[i] < 0) {
-            fprintf(stderr, "%s: %s: the header has no column '%s' (was it written by %s_sim?)\n",
-                    prog, o->in, m->coord_names[i], m->name);
-            goto out;
+    col[0] = tcol;
+    for (i = 0; i < m->npoint + m->nbody; i++) {   /* points, then centres of mass */
+        const char *name = i < m->npoint ? m->point[i] : m->body[i - m->npoint];
+        int k;
+        for (k = 0; k < 2; k++) {
+            col[1 + 2 * i + k] = find_col2(hdr, nh, name, k ? ".y" : ".x");
+            if (col[1 + 2 * i + k] < 0) {
+                fprintf(stderr, "%s: %s: the header has no column '%s%s' (is %s the info file of "
+                        "this CSV?)\n", prog, o->in, name, k ? ".y" : ".x", o->info);
+                goto out;
+            }
         }
     }
     while (getline(&line, &cap, f) >= 0) {
         int n, ok = 1;
-        double t;
         lineno++;
         if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
         if (strchr(line, '=')) { /* the simulator's closing key=value summary */
@@ -200,28 +204,10 @@ static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary,
             goto out;
         }
         if (row++ % o->every) continue;
-        if (!parse_double(fld[tcol], &t)) ok = 0;
-        for (i = 0; ok && i < m->nq; i++) {
-            double v;
-            if (!parse_double(fld[qcol[i]], &v)) ok = 0;
-            q[i] = (mb_real)v;
-        }
+        for (i = 0; ok && i < fr->stride; i++) ok = parse_double(fld[col[i]], &rowv[i]);
         if (!ok) {
             /* a number that does not parse or is not finite: the run diverged here */
             fprintf(stderr, "%s: %s:%ld: not a finite number; animation stops at this row\n",
-                    prog, o->in, lineno);
-            break;
-        }
-        m->points(m, (mb_real)t, q, pts);
-        rowv[0] = t;
-        for (i = 0; i < 2 * m->npoint; i++) rowv[1 + i] = (double)pts[i];
-        for (i = 0; i < m->nbody; i++) {
-            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[3 * i];
-            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[3 * i + 1];
-        }
-        for (i = 0; ok && i < fr->stride; i++) ok = isfinite(rowv[i]);
-        if (!ok) {
-            fprintf(stderr, "%s: %s:%ld: non-finite point position; animation stops here\n",
                     prog, o->in, lineno);
             break;
         }
@@ -240,10 +226,8 @@ out:
     free(fld);
     free(hdrline);
     free(hdr);
-    free(qcol);
+    free(col);
     free(rowv);
-    free(q);
-    free(pts);
     fclose(f);
     return rc;
 }
@@ -260,28 +244,20 @@ static int root(int *parent, int i)
     return i;
 }
 
-/* Points of different bodies that coincide in the first, middle and last frame are
- * taken as one revolute joint (the model interface does not list joints). */
-static void find_joints(const mb_model *m, const frames *f, double tol, int *parent)
+/* The revolute joints of the info file join their points; one circle per group of joined
+ * points (three bodies pinned at one place by two joints: one circle). */
+static void find_joints(const mb_info *m, int *parent)
 {
-    long probe[3];
-    int a, b, k;
-    probe[0] = 0;
-    probe[1] = f->n / 2;
-    probe[2] = f->n - 1;
+    int a, j;
     for (a = 0; a < m->npoint; a++) parent[a] = a;
-    for (a = 0; a < m->npoint; a++)
-        for (b = a + 1; b < m->npoint; b++) {
-            int same = m->point_body[a] != m->point_body[b];
-            for (k = 0; same && k < 3; k++)
-                same = hypot(px(f, probe[k], a) - px(f, probe[k], b),
-                             py(f, probe[k], a) - py(f, probe[k], b)) <= tol;
-            if (same) parent[root(parent, b)] = root(parent, a);
-        }
+    for (j = 0; j < m->njoint; j++) {
+        int ra = root(parent, m->joint[2 * j]), rb = root(parent, m->joint[2 * j + 1]);
+        if (ra != rb) parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;   /* the lowest index leads */
+    }
 }
 
 /* The moving point with the longest path: a good default for the trace. */
-static int farthest_point(const mb_model *m, const frames *f)
+static int farthest_point(const mb_info *m, const frames *f)
 {
     int best = -1, p;
     double best_len = -1.0;
@@ -387,7 +363,7 @@ static const char *const script =
     "k=Math.max(0,Math.min(D.length-1,k+(e.key==='ArrowRight'?1:-1)));draw(k);}});\n"
     "draw(0);setInterval(tick,25);\n";
 
-static int write_html(const mb_model *m, const opts *o, const frames *f, const char *summary)
+static int write_html(const mb_info *m, const opts *o, const frames *f, const char *summary)
 {
     FILE *out;
     double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL, ymax = -HUGE_VAL;
@@ -425,10 +401,10 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
 
     if (o->trace && strcmp(o->trace, "none") != 0) {
         for (p = 0; p < m->npoint; p++)
-            if (strcmp(m->point_names[p], o->trace) == 0) tr = p;
+            if (strcmp(m->point[p], o->trace) == 0) tr = p;
         if (tr < 0) {
             fprintf(stderr, "%s: --trace %s: no such point; the points are:", prog, o->trace);
-            for (p = 0; p < m->npoint; p++) fprintf(stderr, " %s", m->point_names[p]);
+            for (p = 0; p < m->npoint; p++) fprintf(stderr, " %s", m->point[p]);
             fputc('\n', stderr);
             return EXIT_USAGE;
         }
@@ -440,11 +416,11 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     if (o->title)
         snprintf(title, sizeof title, "%s", o->title);
     else
-        snprintf(title, sizeof title, "%s - %s", m->name, o->in);
+        snprintf(title, sizeof title, "%s - %s", m->model, o->in);
 
     parent = malloc((size_t)(m->npoint ? m->npoint : 1) * sizeof *parent);
     if (!parent) return 1;
-    find_joints(m, f, 1e-3 * L, parent);
+    find_joints(m, parent);
 
     /* Written to a temporary next to the target and renamed at the end: never a partial page
      * under the requested name; the target may only be a regular file (rename replaces it). */
@@ -500,7 +476,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
         x = px(f, 0, p);
         y = py(f, 0, p);
         fprintf(out, "<g class=\"groundsym\"><title>");
-        put_text(out, m->point_names[p]);
+        put_text(out, m->point[p]);
         fprintf(out, "</title><polygon class=\"ground\" points=\"%.9g,%.9g %.9g,%.9g %.9g,%.9g\"/>"
                      "<line class=\"hatch\" x1=\"%.9g\" y1=\"%.9g\" x2=\"%.9g\" y2=\"%.9g\"/></g>\n",
                 x, y, x - 1.6 * R, y - 2.4 * R, x + 1.6 * R, y - 2.4 * R, x - 2.2 * R,
@@ -512,7 +488,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
             f->n);
     if (tr >= 0) {
         fputs("; path of point ", out);
-        put_text(out, m->point_names[tr]);
+        put_text(out, m->point[tr]);
     }
     fputs(". Hover a body for its name; space plays or pauses, the arrow keys step.", out);
     if (o->note) {
@@ -557,14 +533,14 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
             idx[n++] = -1 - b;
         }
         fputs(" {name:", out);
-        put_js_string(out, m->body_names[b]);
+        put_js_string(out, m->body[b]);
         fprintf(out, ",color:\"%s\",closed:%s,pts:[", palette[b % 8], closed ? "true" : "false");
         for (i = 0; i < n; i++) fprintf(out, "%s%d", i ? "," : "", idx[i]);
         fputs("]},\n", out);
     }
     fputs("];\nvar SPRINGS=[", out);
     for (i = 0; i < m->nspring; i++)
-        fprintf(out, "%s[%d,%d]", i ? "," : "", m->spring_points[2 * i], m->spring_points[2 * i + 1]);
+        fprintf(out, "%s[%d,%d]", i ? "," : "", m->spring[2 * i], m->spring[2 * i + 1]);
     fputs("];\nvar JOINTS=[", out); /* one point per group of coincident points */
     first = 1;
     for (p = 0; p < m->npoint; p++) {
@@ -593,7 +569,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     }
     if (!o->quiet)
         fprintf(stderr, "%s: wrote %s (%ld frames%s%s)\n", prog, o->out, f->n,
-                tr >= 0 ? ", trace " : "", tr >= 0 ? m->point_names[tr] : "");
+                tr >= 0 ? ", trace " : "", tr >= 0 ? m->point[tr] : "");
     return 0;
 }
 
@@ -601,10 +577,10 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
 
 int main(int argc, char **argv)
 {
-    const mb_model *m = &CAT(MB_MODEL, _model);
+    mb_info info, *m = &info;
     opts o;
     frames fr;
-    char summary[1024], *outname = NULL;
+    char summary[1024], err[4400], *outname = NULL, *infoname = NULL;
     int i, rc;
 
     memset(&o, 0, sizeof o);
@@ -617,12 +593,14 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         int has = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout, m);
+            usage(stdout);
             return 0;
         } else if (strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
         } else if (strcmp(a, "--out") == 0 && has) {
             o.out = argv[++i];
+        } else if (strcmp(a, "--info") == 0 && has) {
+            o.info = argv[++i];
         } else if (strcmp(a, "--trace") == 0 && has) {
             o.trace = argv[++i];
         } else if (strcmp(a, "--title") == 0 && has) {
@@ -653,14 +631,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no input file (try --help)\n", prog);
         return EXIT_USAGE;
     }
-    if (!m->points || !m->coord_names || !m->point_names || !m->point_body) {
-        fprintf(stderr, "%s: the model descriptor has no point positions or names\n", prog);
+    if (!o.info) { /* results/x.csv -> results/x.csv.info */
+        if (!(infoname = mb_info_path(o.in))) return 1;
+        o.info = infoname;
+    }
+    if (mb_info_read(o.info, m, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        mb_info_free(m);
+        free(infoname);
         return 1;
     }
     if (!o.out) { /* results/x.csv -> results/x.html */
         size_t n = strlen(o.in);
         outname = malloc(n + 6);
-        if (!outname) return 1;
+        if (!outname) {
+            mb_info_free(m);
+            free(infoname);
+            return 1;
+        }
         memcpy(outname, o.in, n + 1);
         if (n > 4 && strcmp(outname + n - 4, ".csv") == 0) outname[n - 4] = '\0';
         strcat(outname, ".html");
@@ -682,5 +670,7 @@ int main(int argc, char **argv)
     if (rc == 0) rc = write_html(m, &o, &fr, summary);
     free(fr.v);
     free(outname);
+    free(infoname);
+    mb_info_free(m);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mb_analysis_cli.h"
+#include "mb_info.h"
 #include "mb_linalg.h"
 #include "mb_linsys_klu.h"
 #include "mb_plan_build.h"
@@ -693,10 +694,13 @@ static void close_csv(const cli *c, run_state *r)
             r->fault = 1;
             if (kept <= 0) remove(tmp);
         }
-        if ((!bad_io || access(tmp, F_OK) == 0) && rename(tmp, c->out) != 0) {
+        int keep = !bad_io || access(tmp, F_OK) == 0;
+        if (keep && rename(tmp, c->out) != 0) {
             fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, c->out, strerror(errno));
             remove(tmp);
             r->fault = 1;
+        } else if (keep && mb_info_write_csv(c->out, model) != 0) {
+            r->fault = 1;   /* the animation's bodies, points, joints, springs: tools/mb_info.h */
         }
         tmp[0] = '\0';
     }
