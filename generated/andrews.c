@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "andrews.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's andrews_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const andrews_coord_names[21] = {
     "OF.x", "OF.y", "OF.phi", "EF.x",
     "EF.y", "EF.phi", "HE.x", "HE.y",
@@ -110,6 +112,13 @@ const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info andrews_info = {
+    andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
+    1, andrews_spring_points, 10, andrews_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (20 x 20, 58 in L, 138 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -3226,12 +3235,6 @@ void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict 
     dq_dq[8] = -MB_R(4530.0)*(t76 + t50*t77);
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info andrews_info = {
-    andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
-    1, andrews_spring_points, 10, andrews_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model andrews_model = {
     .name = "andrews",
@@ -3269,3 +3272,4 @@ const mb_model andrews_model = {
     .eval_kin_dyn = andrews_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "chain.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's chain_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const chain_coord_names[12] = {
     "link1.x", "link1.y", "link1.phi", "link2.x",
     "link2.y", "link2.phi", "link3.x", "link3.y",
@@ -74,6 +76,13 @@ const mb_index chain_phi_q_col[28] = {
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info chain_info = {
+    chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
+    0, 0, 4, chain_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1530,12 +1539,6 @@ void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q,
     phi_q_dot[27] = -MB_R(0.05)*(v[11]*t13);
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info chain_info = {
-    chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
-    0, 0, 4, chain_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model chain_model = {
     .name = "chain",
@@ -1573,3 +1576,4 @@ const mb_model chain_model = {
     .eval_kin_dyn = chain_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "double_pendulum.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's double_pendulum_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const double_pendulum_coord_names[6] = {
     "AB.x", "AB.y", "AB.phi", "BC.x",
     "BC.y", "BC.phi",
@@ -63,6 +65,13 @@ const mb_index double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info double_pendulum_info = {
+    double_pendulum_coord_names, double_pendulum_body_names, double_pendulum_point_names, double_pendulum_constraint_names,
+    0, 0, 2, double_pendulum_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -813,12 +822,6 @@ void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *r
     phi_q_dot[11] = -MB_R(0.75)*(v[5]*t5);
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info double_pendulum_info = {
-    double_pendulum_coord_names, double_pendulum_body_names, double_pendulum_point_names, double_pendulum_constraint_names,
-    0, 0, 2, double_pendulum_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model double_pendulum_model = {
     .name = "double_pendulum",
@@ -856,3 +859,4 @@ const mb_model double_pendulum_model = {
     .eval_kin_dyn = double_pendulum_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "fourbar_singular.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's fourbar_singular_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const fourbar_singular_coord_names[9] = {
     "crank.x", "crank.y", "crank.phi", "coupler.x",
     "coupler.y", "coupler.phi", "rocker.x", "rocker.y",
@@ -70,6 +72,13 @@ const mb_index fourbar_singular_phi_q_col[24] = {
     4, 5, 7, 8, 6, 8, 7, 8,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info fourbar_singular_info = {
+    fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
+    0, 0, 4, fourbar_singular_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1269,12 +1278,6 @@ void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *
     phi_q_dot[23] = -MB_R(0.05)*t19;
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info fourbar_singular_info = {
-    fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
-    0, 0, 4, fourbar_singular_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model fourbar_singular_model = {
     .name = "fourbar_singular",
@@ -1312,3 +1315,4 @@ const mb_model fourbar_singular_model = {
     .eval_kin_dyn = fourbar_singular_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

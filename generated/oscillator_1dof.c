@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "oscillator_1dof.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's oscillator_1dof_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const oscillator_1dof_coord_names[3] = {
     "mass.x", "mass.y", "mass.phi",
 };
@@ -74,6 +76,13 @@ const mb_index oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info oscillator_1dof_info = {
+    oscillator_1dof_coord_names, oscillator_1dof_body_names, oscillator_1dof_point_names, oscillator_1dof_constraint_names,
+    1, oscillator_1dof_spring_points, 0, 0,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -527,12 +536,6 @@ void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *r
     dq_dv[3] = -MB_R(1000.0)*(t3*t22);
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info oscillator_1dof_info = {
-    oscillator_1dof_coord_names, oscillator_1dof_body_names, oscillator_1dof_point_names, oscillator_1dof_constraint_names,
-    1, oscillator_1dof_spring_points, 0, 0,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model oscillator_1dof_model = {
     .name = "oscillator_1dof",
@@ -570,3 +573,4 @@ const mb_model oscillator_1dof_model = {
     .eval_kin_dyn = oscillator_1dof_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "parallelogram_chain.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's parallelogram_chain_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const parallelogram_chain_coord_names[15] = {
     "crank0.x", "crank0.y", "crank0.phi", "crank1.x",
     "crank1.y", "crank1.phi", "crank2.x", "crank2.y",
@@ -84,6 +86,13 @@ const mb_index parallelogram_chain_phi_q_col[44] = {
     4, 5, 13, 14, 6, 8, 12, 14, 7, 8, 13, 14,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info parallelogram_chain_info = {
+    parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
+    0, 0, 7, parallelogram_chain_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (14 x 14, 35 in L, 71 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -2182,12 +2191,6 @@ void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_rea
     phi_q_dot[43] = t37;
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info parallelogram_chain_info = {
-    parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
-    0, 0, 7, parallelogram_chain_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model parallelogram_chain_model = {
     .name = "parallelogram_chain",
@@ -2225,3 +2228,4 @@ const mb_model parallelogram_chain_model = {
     .eval_kin_dyn = parallelogram_chain_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

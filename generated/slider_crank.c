@@ -6,6 +6,8 @@
 #include "mb_model.h"
 #include "slider_crank.h"
 
+/* The descriptor's arrays, each defined once: the generic evaluator's slider_crank_data.c shares
+ * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
 static const char *const slider_crank_coord_names[9] = {
     "crank.x", "crank.y", "crank.phi", "rod.x",
     "rod.y", "rod.phi", "piston.x", "piston.y",
@@ -70,6 +72,13 @@ const mb_index slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
+/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+const mb_model_info slider_crank_info = {
+    slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
+    0, 0, 3, slider_crank_joint_points,
+};
+
+#ifndef MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 12 in L, 20 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1071,12 +1080,6 @@ void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *rest
     phi_q_dot[19] = MB_R(0.0);
 }
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
-const mb_model_info slider_crank_info = {
-    slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
-    0, 0, 3, slider_crank_joint_points,
-};
-
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model slider_crank_model = {
     .name = "slider_crank",
@@ -1114,3 +1117,4 @@ const mb_model slider_crank_model = {
     .eval_kin_dyn = slider_crank_eval_kin_dyn,
     .data = 0
 };
+#endif /* MB_DESCRIPTOR_ONLY */

@@ -491,8 +491,11 @@ function emit.generate(M, opts)
     end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
-    -- (shared: external linkage, for <name>_data.c, which declares them: emit_data.shared)
-    local data, max_index = {}, 0
+    -- (shared: external linkage, for <name>_data.c, which declares them: emit_data.shared). The
+    -- descriptor's arrays come first (desc), the plan's and the rest after (data): the template
+    -- lets -DMB_DESCRIPTOR_ONLY compile the first part alone.
+    local desc, data, max_index = {}, {}, 0
+    local out = desc
     local function array(ctype, id, items, per, fmt, shared)
         if #items == 0 then return "0" end
         if ctype == "mb_index" then
@@ -500,7 +503,7 @@ function emit.generate(M, opts)
         end
         local strs = {}
         for i, x in ipairs(items) do strs[i] = fmt and fmt(x) or tostring(x) end
-        data[#data + 1] = (shared and "" or "static ") .. "const " .. ctype .. " " .. name .. "_" .. id
+        out[#out + 1] = (shared and "" or "static ") .. "const " .. ctype .. " " .. name .. "_" .. id
                           .. "[" .. #items .. "] = {\n" .. rows(strs, per) .. "\n};"
         return name .. "_" .. id
     end
@@ -550,6 +553,7 @@ function emit.generate(M, opts)
     pats.dq_dv = { r, c }
     vals.DQ_DV_ROW = array("mb_index", "dq_dv_row", r, 16, nil, true)
     vals.DQ_DV_COL = array("mb_index", "dq_dv_col", c, 16, nil, true)
+    out = data
     -- the symbolic factorizations and assembly maps (generator/mb_plan_build.c through
     -- host.plan): const index arrays read by the runtime's compact kernels (runtime/mb_sparse.c)
     if opts.plan then
@@ -600,14 +604,15 @@ function emit.generate(M, opts)
     end
     -- a 16-bit mb_index (runtime/mb_config.h: MB_INDEX16) must hold every index
     if max_index > 65535 then
-        table.insert(data, 1, "#ifdef MB_INDEX16\n#error \"" .. name .. ": an index (" .. max_index
+        table.insert(desc, 1, "#ifdef MB_INDEX16\n#error \"" .. name .. ": an index (" .. max_index
                      .. ") does not fit the 16-bit mb_index of MB_INDEX16\"\n#endif")
     end
     -- "const char *const" arrays: the element type above already carries the const
-    for i, s in ipairs(data) do data[i] = s:gsub("^static const char %*const", "static const char *const") end
+    for i, s in ipairs(desc) do desc[i] = s:gsub("^static const char %*const", "static const char *const") end
     local pdata, pval, pmacros = preset(name, uname, M.simulate)
     if pdata then data[#data + 1] = pdata end
     vals.PRESET = pval
+    vals.DESC = table.concat(desc, "\n\n")
     vals.DATA = table.concat(data, "\n\n")
     vals.FUNCTIONS = table.concat(functions, "\n")
 

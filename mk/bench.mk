@@ -1,5 +1,5 @@
-# mk/bench.mk - make bench: generated vs generic evaluator speed -> results/bench.txt (-O2,
-# never a test); make bench-profile: where the time of a step goes (perf).
+# mk/bench.mk - the benchmarks (bench/): make bench: generated vs generic evaluator speed ->
+# results/bench.txt (-O2, never a test); make bench-profile: where the time of a step goes (perf).
 GNR_OPT     := -O2 -g
 GNR_CFLAGS  := $(CFLAGS_C)
 GNR_GENDEPS := $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
@@ -37,9 +37,9 @@ $(BUILD)/generic/bench_models.h: $(MK_FILES)
 	   $(foreach n,$(BENCH_N),echo 'B(chain$(n), $(n), 1)';) } > $@
 
 # the generic side runs on SuiteSparse KLU (tools/mb_linsys_klu.c), as the simulator's --eval generic
-$(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ_host) \
+$(BUILD)/bench_generic: bench/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ_host) \
 		tools/mb_linsys_klu.c tools/mb_linsys_klu.h $(BUILD)/generic/bench_models.h $(MK_FILES)
-	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic tests/bench_generic.c tools/mb_linsys_klu.c \
+	$(CC) $(GNR_CFLAGS) -O2 -DBENCH_SIM -I$(BUILD)/generic bench/bench_generic.c tools/mb_linsys_klu.c \
 	    $(BENCH_OBJ) $(BUILD)/generic/mb_generic.o $(RT_OBJ_host) $(RT_LIBS) -o $@
 
 .PHONY: bench bench-profile
@@ -47,7 +47,7 @@ $(BUILD)/bench_generic: tests/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_g
 ## bench: generated code on its plan versus the generic evaluator on KLU, ns per call and per step: results/bench.txt
 bench: deps $(BUILD)/bench_generic
 	@mkdir -p $(RESULTS)
-	@{ echo "# make bench: generated vs generic evaluator (tests/bench_generic.c)"; \
+	@{ echo "# make bench: generated vs generic evaluator (bench/bench_generic.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
 	   echo "linalg:   generated: its plan, in the form mbgen chose (default --linalg auto: unrolled up to 3000 elimination updates, compact above); generic: SuiteSparse KLU $$(sed -n 's/^#define KLU_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/klu.h | paste -sd.) (tools/mb_linsys_klu.c); $(RT_LIBS)"; \
@@ -93,7 +93,7 @@ bench-profile: $(BUILD)/bench_generic
 	        scripts/perf_shares.sh $$e $(PROFILE_MODEL) $(PROFILE_FORMULATION); \
 	done
 
-# make bench-ordering: natural, AMD and METIS orderings of S and A (tests/bench_ordering.c) on
+# make bench-ordering: natural, AMD and METIS orderings of S and A (bench/bench_ordering.c) on
 # the shipped models and scaled ones (chains, ladders of closed loops, the four-bar chain of
 # issue 11, square nets; the parallelogram chain too when models/parallelogram_chain.lua
 # exists), from the generator's data files -> results/ordering.txt. Installs libmetis-dev
@@ -118,9 +118,20 @@ ORD_DATA    := $(ORD_SHIPPED:%=generated/%_data.c) $(ORD_NAMES:%=$(ORD_DIR)/%_da
 $(ORD_DIR)/ordering_models.h: $(MK_FILES)
 	@mkdir -p $(@D)
 	@printf 'O(%s)\n' $(ORD_SHIPPED) $(ORD_NAMES) > $@
-$(BUILD)/o/host/tests/bench_ordering.o: XFLAGS = -I$(ORD_DIR)
-$(BUILD)/o/host/tests/bench_ordering.o: $(ORD_DIR)/ordering_models.h
-$(BUILD)/bench_ordering: $(call obj,host,tests/bench_ordering.c $(ORD_DATA) evaluator/mb_generic.c runtime/mb_sparse.c) $(PLAN_METIS)
+$(BUILD)/o/host/bench/bench_ordering.o: XFLAGS = -I$(ORD_DIR)
+$(BUILD)/o/host/bench/bench_ordering.o: $(ORD_DIR)/ordering_models.h
+# the generic models of <m>_data.c share <m>.c's descriptor arrays: compiled alone
+# (-DMB_DESCRIPTOR_ONLY), without the generated code (tens of MB for the largest models)
+ORD_DESC_G := $(ORD_SHIPPED:%=$(BUILD)/ordering_desc/g/%.o)
+ORD_DESC_O := $(ORD_NAMES:%=$(BUILD)/ordering_desc/o/%.o)
+$(ORD_DESC_G): $(BUILD)/ordering_desc/g/%.o: generated/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_C) -DMB_DESCRIPTOR_ONLY -c $< -o $@
+$(ORD_DESC_O): $(BUILD)/ordering_desc/o/%.o: $(ORD_DIR)/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_C) -DMB_DESCRIPTOR_ONLY -c $< -o $@
+$(BUILD)/bench_ordering: $(call obj,host,bench/bench_ordering.c $(ORD_DATA) evaluator/mb_generic.c runtime/mb_sparse.c) \
+		$(ORD_DESC_G) $(ORD_DESC_O) $(PLAN_METIS)
 	$(call link,host,-lamd $(METIS_LIBS) -lm)
 
 .PHONY: bench-ordering
@@ -129,7 +140,7 @@ bench-ordering: deps
 	@scripts/deps.sh metis
 	@$(MAKE) --no-print-directory $(BUILD)/bench_ordering   # again: METIS may have just been installed
 	@mkdir -p $(RESULTS)
-	@{ echo "# make bench-ordering: fill-reducing orderings of S and A (tests/bench_ordering.c)"; \
+	@{ echo "# make bench-ordering: fill-reducing orderings of S and A (bench/bench_ordering.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores; load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), -O2; kernels: the compact ones (runtime/mb_sparse.c)"; \
 	   echo "orderings: natural; SuiteSparse AMD $$(sed -n 's/^#define AMD_\(MAIN\|SUB\|SUBSUB\)_VERSION \([0-9]*\).*/\2/p' /usr/include/suitesparse/amd.h | paste -sd.) (amd_order, default controls); METIS $$(sed -n 's/^#define METIS_VER_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' /usr/include/metis.h 2>/dev/null | paste -sd.) (METIS_NodeND, default options)"; \

@@ -158,7 +158,10 @@ typedef struct mb_monitor {
                                    |Phi| / lscale, sigma_ratio, stiffness */
 } mb_monitor;
 
-/* The simulation object; all arrays point into the caller's workspace. Read through get_*. */
+/* The simulation object; all arrays point into the caller's workspace. The fields are private:
+ * the struct is visible only so that firmware can allocate it statically; tools and applications
+ * read the state through the accessors below (mb_sim_get_*), never a field (tests/
+ * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
 typedef struct mb_sim {
     const mb_model *m;
     mb_params p;

@@ -6,7 +6,7 @@
 # $RESULTS/scaling.txt and stdout. Not a test: timing never fails anything.
 #
 # Each N is generated into $BUILD/scaling/<form>/ (never generated/), compiled, and linked with
-# tests/bench_generic.c in its --scaling mode (the runtime's API directly: no output cost). When
+# bench/bench_generic.c in its --scaling mode (the runtime's API directly: no output cost). When
 # mbgen has a --linalg option, every form it lists is measured (e.g. compact and unrolled);
 # otherwise the one form mbgen writes ("compact").
 #
@@ -98,7 +98,7 @@ for form in $forms; do
         echo "$form $n $g $c $bytes $(size "$fdir/$name.o" | awk 'NR == 2 { print $1 }')" >>"$gen"
         mkdir -p "$fdir/$name.inc" || exit 1
         echo "B($name, $n, 1)" >"$fdir/$name.inc/bench_models.h"
-        $cc $gnr_cflags -O2 -DBENCH_SIM -Itests -Itools -I"$fdir/$name.inc" tests/bench_generic.c \
+        $cc $gnr_cflags -O2 -DBENCH_SIM -Itests -Itools -I"$fdir/$name.inc" bench/bench_generic.c \
             "$fdir/$name.o" "$fdir/${name}_data.o" "$dir/mb_linsys_klu.o" "$build/generic/mb_generic.o" \
             $rt_obj $rt_libs -o "$fdir/bench_$name" || die "cannot link the driver for $name"
         "$fdir/bench_$name" --scaling | sed -n "s/^scaling /$form /p" >>"$data" || die "the driver for $name failed"
