@@ -12,9 +12,11 @@ Writes three files into the output directory; <name> is --name, else the model's
 statement, else the file name without .lua:
   <name>.h          sizes, index macros (<NAME>_Q_<BODY>_X, _POINT_, _PHI_ ...), the
                     descriptor <name>_model and the model functions' prototypes
-  <name>.c          the model functions and the descriptor: compile it into your program
+  <name>.c          the model functions and the descriptor (each of its arrays defined once
+                    here): compile it into your program
   <name>_data.c     the same model as data for the generic evaluator (evaluator/mb_generic.c,
-                    not in the runtime library): leave it out of a program that links libmbrt
+                    not in the runtime library; it shares <name>.c's arrays): leave it out
+                    of a program that links libmbrt
 Nothing is written on an error; files whose content is unchanged are left alone.
 
 options:
