@@ -94,7 +94,7 @@ for form in $forms; do
             continue
         fi
         [ "$rc" = 0 ] || die "cc failed for $name.c ($form)"
-        $cc $model_cflags -c "$fdir/${name}_data.c" -o "$fdir/${name}_data.o" || die "cc failed for ${name}_data.c"
+        $cc $model_cflags -Ievaluator -c "$fdir/${name}_data.c" -o "$fdir/${name}_data.o" || die "cc failed for ${name}_data.c"
         echo "$form $n $g $c $bytes $(size "$fdir/$name.o" | awk 'NR == 2 { print $1 }')" >>"$gen"
         mkdir -p "$fdir/$name.inc" || exit 1
         echo "B($name, $n, 1)" >"$fdir/$name.inc/bench_models.h"
