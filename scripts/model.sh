@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# model.sh - resolve the MODEL and DEFS of `make sim|anim|run|mcu-build|mcu-measure` into the
+# model.sh - resolve the MODEL and DEFS of `make sim|run|mcu-build|mcu-measure` into the
 # model file, its C name and where its generated C lives. Called by mk/tools.mk; prints shell
 # assignments for the recipe to eval, or an error naming the file and exits 1 (nothing written).
 #
