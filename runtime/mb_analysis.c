@@ -187,7 +187,7 @@ static void solve_s(mb_anl *a, mb_real *b)
 static void minv_pqt(const mb_anl *a, const mb_real *y, mb_real *x)
 {
     zero(a->n, x);
-    sp_mtv_add(&a->m->phi_q_pat, a->Pq, y, 1, x);
+    pq_mtv(a->m, a->Pq, y, 1, x);
     for (int i = 0; i < a->n; i++) x[i] *= a->minv[i];
 }
 
@@ -239,14 +239,14 @@ int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, m
     if (st) return st;
     /* S lambda = Phi_q M^-1 Q - Gamma, acc = M^-1 (Q - Phi_q^T lambda) */
     for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i];
-    sp_mv(&m->phi_q_pat, a->Pq, x, y, nc);
+    pq_mv(m, a->Pq, x, y);
     for (int r = 0; r < nc; r++) y[r] -= a->Gam[r];
     solve_s(a, y);
     if (!finite_vec(nc, y)) return MB_ERR_NONFINITE;
     if (lambda) copy(nc, lambda, y);
     if (acc) {
         copy(n, acc, a->Q);
-        sp_mtv_add(&m->phi_q_pat, a->Pq, y, -1, acc);
+        pq_mtv(m, a->Pq, y, -1, acc);
         for (int i = 0; i < n; i++) acc[i] *= a->minv[i];
         if (!finite_vec(n, acc)) return MB_ERR_NONFINITE;
     }
@@ -266,7 +266,7 @@ int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, con
     if (st) return st;
     /* S lambda = Phi_q M^-1 (Q - M acc) */
     for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i] - acc[i];
-    sp_mv(&m->phi_q_pat, a->Pq, x, lambda, nc);
+    pq_mv(m, a->Pq, x, lambda);
     solve_s(a, lambda);
     return finite_vec(nc, lambda) ? MB_OK : MB_ERR_NONFINITE;
 }
@@ -508,7 +508,7 @@ static void lin_reduce(mb_anl *a, mb_real t, const mb_real *q, const mb_real *la
         if (nc > 0) {
             m->phi_q_dot(m, t, q, z, a->Pqd);   /* (Phi_q)_q z + Phi_qt */
             for (int e = 0; e < a->nnz; e++) a->Pqd[e] -= a->Pq0[e];
-            sp_mtv_add(&m->phi_q_pat, a->Pqd, lam, 1, kz);
+            pq_mtv(m, a->Pqd, lam, 1, kz);
         }
         for (int i = 0; i < n; i++) { kz[i] *= a->isqm[i]; cz[i] *= a->isqm[i]; }
         for (int i = 0; i < d; i++) {

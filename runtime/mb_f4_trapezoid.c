@@ -42,20 +42,20 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
     for (int j = 0; j < n; j++) {
         mb_real qj = q[j], e = MB_SQRT(MB_EPS) * (1 + MB_FABS(qj));
         /* (Phi_q^T s)_q column j */
-        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
-        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); pq_mtv(m, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); pq_mtv(m, Ptmp, sv, 1, cm);
         for (int i = 0; i < n; i++) A[i + (long)j * n] += h / 2 * (col[i] - cm[i]) / (2 * e);
         /* (Phidot_q^T s)_q column j */
-        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
-        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); pq_mtv(m, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); pq_mtv(m, Ptmp, sv, 1, cm);
         q[j] = qj;
         for (int i = 0; i < n; i++) K2[i + (long)j * n] = h / 2 * (col[i] - cm[i]) / (2 * e);
         /* (Phidot_q^T s)_v column j: Phidot_q = (Phi_q)_q v + Phi_qt is affine in v, so the
          * column is Phidot_q(e_j) - Phidot_q(0) */
         zero(n, vv); vv[j] = 1;
-        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, Pt);
+        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); pq_mtv(m, Ptmp, sv, 1, Pt);
         vv[j] = 0;
-        m->phi_q_dot(m, t1, q, vv, Ptmp); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, -1, Pt);
+        m->phi_q_dot(m, t1, q, vv, Ptmp); pq_mtv(m, Ptmp, sv, -1, Pt);
         for (int i = 0; i < n; i++) {
             K2[i + (long)j * n] += Pt[i];
             A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];
@@ -140,7 +140,7 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
-    int n = s->n, nc = s->nc, nnz = s->nnz;
+    int n = s->n, nc = s->nc;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
@@ -178,7 +178,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
         if (!last && fresh) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
+        pq_mv(m, s->Pq, s->v, c);
         for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
         if (it > 0)                                   /* 5.34 after each update of y */
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
@@ -190,12 +190,8 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         }
         /* residuals 5.41, 5.42 */
         for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
-        for (int k = 0; k < nnz; k++) {   /* + Phi_q^T s, - Phidot_q^T s in one pass */
-            int cj = m->phi_q_pat.col[k];
-            mb_real sr = sv[m->phi_q_pat.row[k]];
-            g1[cj] += s->Pq[k] * sr;
-            g2[cj] -= s->Pqd[k] * sr;
-        }
+        pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
+        pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
@@ -218,9 +214,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
         for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);   /* a D dq (Dk: the matrix's, kept) */
+        pq_mv(m, s->Dk, dq, tmpm);   /* a D dq (Dk: the matrix's, kept) */
         for (int r = 0; r < nc; r++) tmpm[r] *= a;
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
             const mb_real *K2 = s->scr + (size_t)n * n;
@@ -271,7 +267,7 @@ static int trap_start(mb_sim *s, mb_real t0)
     m->force(m, t0, s->z, s->ev_v, s->Q);
     m->phi_q_dot(m, t0, s->z, s->ev_v, s->Pqd);
     copy(n, s->pd, s->Q);
-    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, s->pd);
+    pq_mtv(m, s->Pqd, s->ev_sig, 1, s->pd);
     return MB_OK;
 }
 
@@ -342,8 +338,8 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
         const mb_model *m = s->m;
         m->phi_q(m, s->t, s->z, s->Pq);
         m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         return st;
@@ -353,8 +349,8 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
         const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
         m->phi_q(m, s->t, s->z, s->Pq);
         m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         zero(nc, s->S);

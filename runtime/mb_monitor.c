@@ -13,7 +13,7 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
     mb_real e[3], *pdot = s->tm[2];
     m->energy(m, t, q, v, e);
     mbi_eval_kin(s, t, q);
-    sp_mv(&m->phi_q_pat, s->Pq, v, pdot, nc);
+    pq_mv(m, s->Pq, v, pdot);
     for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
     o->T = e[0];
     o->V = e[1];
