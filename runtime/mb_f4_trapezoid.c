@@ -113,6 +113,15 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
  * ~alpha |dq| in the mass-dominated directions and the next step converged in more iterations
  * than the factorizations saved (Andrews, chain, double pendulum all slower). */
 #define REUSE_RATE MB_R(0.25)
+/* Whether to try reuse in a step at all: where the kept matrix contracts slowly (a stale
+ * correction more than REUSE_SLOW of the one before: larger steps, faster dynamics) its first
+ * stale iteration is mostly wasted and full Newton is cheaper (the 4-link chain at h = 1e-3:
+ * 16 % more instructions with reuse in every step). Such a step makes the next REUSE_WAIT steps
+ * (accepted ones: trap_accept) use full Newton, after which reuse is tried again; on Andrews
+ * (h = 1e-5) every stale
+ * correction shrinks more than 10x and reuse stays on. Deterministic: counts, not clocks. */
+#define REUSE_SLOW MB_R(0.1)
+#define REUSE_WAIT 32
 
 #if MBI_F4A
 /* Adaptive runs: Newton at max_iter keeps the step when its last correction is at most
@@ -164,7 +173,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
         p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
     }
-    int it, conv = 0, stall = 0, grow = 0, refresh = full || !s->p.newton_reuse;
+    int reuse = s->p.newton_reuse && s->reuse_wait == 0;
+    s->reuse_slow = 0;
+    int it, conv = 0, stall = 0, grow = 0, refresh = full || !reuse;
     mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
     *stale_used = 0;
     s->fact_valid = 0;
@@ -202,7 +213,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
             s->fact_valid = 1;
-            refresh = full || !s->p.newton_reuse;
+            refresh = full || !reuse;
         } else {
             *stale_used = 1;
         }
@@ -229,6 +240,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
+        if (!fresh && ny_prev > 0 && ny > REUSE_SLOW * ny_prev) s->reuse_slow = 1;
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
         /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
          * settled) mean divergence; stop now and let the step be retried smaller */
@@ -332,6 +344,9 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 #endif
     s->h_prev = h;
     s->nhist = 1;
+    /* reuse's wait (REUSE_SLOW): history, so only accepted steps change it */
+    if (s->reuse_slow) s->reuse_wait = REUSE_WAIT;
+    else if (s->reuse_wait > 0) s->reuse_wait--;
 #if MBI_F4A
     if (adapt) {   /* the shift of the sigma reset, every step: p = M v + Phi_q^T sigma with sigma
                     * the impulse of this step only (the history keeps the AB2 predictor) */

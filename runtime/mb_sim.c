@@ -34,6 +34,7 @@ void mb_params_default(mb_params *p, int f)
     p->tol = MB_R(1e-10);
     p->max_iter = 10;
     p->max_steps = 100000000L;
+    p->newton_reuse = 1;
     switch (f) {
     case MB_BAUMGARTE: p->xi = 10; p->omega = 10; break;
     case MB_CANONICAL: p->xi = 10; p->omega = 1; break;
@@ -325,6 +326,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #endif
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
+    s->reuse_wait = s->reuse_slow = 0;
     s->nqh = 0;
     s->t_grid0 = t0;
     s->nfixed = 0;

@@ -94,13 +94,12 @@ typedef struct mb_params {
     long max_steps;         /* accepted steps since reset; one more is MB_ERR_MAX_STEPS (a run
                                whose dopri5 step shrinks without end stops); >= 1, default 1e8 */
     int linsys;             /* MB_LINSYS_SPARSE (default) or MB_LINSYS_DENSE */
-    int newton_reuse;       /* F4: 1 keeps the Newton matrix's factorization for the later
-                               iterations of a step while each correction shrinks at least 4x
-                               (modified Newton; a step that then fails is redone with full
-                               Newton); 0 (default) refactors at every iteration. Measured
-                               (docs/linear-systems.md): with alpha = 1e8 the kept matrix is
-                               too far off in the mass-dominated directions, so reuse costs
-                               more iterations than the factorizations it saves */
+    int newton_reuse;       /* F4: 1 (default) keeps the Newton matrix's factorization for the
+                               later iterations of a step while each correction shrinks at
+                               least 4x (modified Newton; a step that then fails is redone with
+                               full Newton), and uses full Newton for 32 steps after a step
+                               whose kept matrix contracted slowly; 0 refactors at every
+                               iteration (docs/linear-systems.md) */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
@@ -176,6 +175,8 @@ typedef struct mb_sim {
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
+    int reuse_wait;          /* F4 newton_reuse: steps left on full Newton after a slow one */
+    int reuse_slow;          /* F4: this trial step's kept matrix contracted slowly */
     int have_f;              /* f at the current state is cached in fz */
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
                                 that step's size is h_prev) */

@@ -72,9 +72,9 @@ static void usage(FILE *f)
         "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
-        "  --newton-reuse    alf-trapezoid: keep the Newton matrix's factorization within a step\n"
-        "                    while each correction shrinks at least 4x (default: refactor at\n"
-        "                    every iteration; see docs/linear-systems.md)\n"
+        "  --no-newton-reuse alf-trapezoid: refactor the Newton matrix at every iteration (default:\n"
+        "                    keep a step's factorization while each correction shrinks at least\n"
+        "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n"
 
         "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
         "                    its stability, one CSV row) | kinematic | inverse (a fully driven\n"
@@ -123,6 +123,7 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
+    "--no-newton-reuse",
     NULL
 };
 static int listed(const char *const *list, const char *a)
@@ -379,6 +380,7 @@ static int parse_args(int argc, char **argv, cli *c)
     /* values given on the command line override the formulation defaults */
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
+    c->reuse = -1;
     for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -397,7 +399,8 @@ static int parse_args(int argc, char **argv, cli *c)
             if (!strcmp(a, "--quiet")) c->quiet = 1;
             else if (!strcmp(a, "--project-velocity")) c->proj = 1;
             else if (!strcmp(a, "--strict")) c->strict = 1;
-            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;
+            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;      /* the default */
+            else if (!strcmp(a, "--no-newton-reuse")) c->reuse = 0;
             else c->fulljac = 1;
             continue;
         }
@@ -530,7 +533,7 @@ static int build_params(cli *c, mb_params *p)
     mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
     for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
-    p->newton_reuse = c->reuse;
+    if (c->reuse >= 0) p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
