@@ -118,8 +118,8 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
  * stale iteration is mostly wasted and full Newton is cheaper (the 4-link chain at h = 1e-3:
  * 16 % more instructions with reuse in every step). Such a step makes the next REUSE_WAIT steps
  * (accepted ones: trap_accept) use full Newton, after which reuse is tried again; on Andrews
- * (h = 1e-5) every stale
- * correction shrinks more than 10x and reuse stays on. Deterministic: counts, not clocks. */
+ * (h = 1e-5) every stale correction shrinks more than 10x and reuse stays on. Deterministic:
+ * counts, not clocks. */
 #define REUSE_SLOW MB_R(0.1)
 #define REUSE_WAIT 32
 
