@@ -185,9 +185,12 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
             s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
             s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
         }
-        /* an iteration that will refactor needs the dynamics at this state too: one fused call */
+        /* an iteration that goes on needs the dynamics at this state too: one fused call (a
+         * kept matrix's iteration as well where the model has it: the sines are shared, and
+         * the force Jacobians it refreshes enter only 5.53 below, not the kept factors) */
         int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
-        if (!last && fresh) mbi_eval_kin_dyn(s, t1, q, s->v);
+        int fused = !last && (fresh || m->eval_kin_dyn);
+        if (fused) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
         pq_mv(m, s->Pq, s->v, c);
         for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
@@ -195,7 +198,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
         if (last) break;
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        if (!fresh) {   /* the force Jacobians enter only the matrix and 5.53 */
+        if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, s->v, s->Q);
             m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         }
