@@ -255,6 +255,8 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
         if (ny < best) best = ny;
     }
+    s->kin_fresh = 1;                   /* the last evaluation was at the final (t1, q) */
+    s->kin_t = t1;
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
     if (!conv) {
@@ -294,6 +296,7 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     copy(s->n, s->pd, s->yd + s->n);
     copy(s->nc, s->sig, sig_old);
     s->t = t_old;
+    s->kin_fresh = 0;
 }
 
 /* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored. */

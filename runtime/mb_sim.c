@@ -326,7 +326,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #endif
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
-    s->reuse_wait = s->reuse_slow = 0;
+    s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
     s->nqh = 0;
     s->t_grid0 = t0;
     s->nfixed = 0;

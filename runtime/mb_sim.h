@@ -177,6 +177,9 @@ typedef struct mb_sim {
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
     int reuse_wait;          /* F4 newton_reuse: steps left on full Newton after a slow one */
     int reuse_slow;          /* F4: this trial step's kept matrix contracted slowly */
+    int kin_fresh;           /* F4: Phi, Phit, Pq hold the values at (kin_t, z), the step's last
+                                Newton evaluation (the monitor then needs no evaluation) */
+    mb_real kin_t;
     int have_f;              /* f at the current state is cached in fz */
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
                                 that step's size is h_prev) */

@@ -113,6 +113,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
+    s->kin_fresh = 0;
     if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);
@@ -123,6 +124,7 @@ static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
 {
     const mb_model *m = s->m;
+    s->kin_fresh = 0;
     if (m->eval_kin_dyn) {
         m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv);
         return;
