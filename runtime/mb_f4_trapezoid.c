@@ -176,7 +176,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
     int it, conv = 0, stall = 0, grow = 0, refresh = full || !reuse;
-    mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
+    mb_real ny = 0, best = MB_R(1e30), ny_last = 0;
     *stale_used = 0;
     s->fact_valid = 0;
     for (it = 0;; it++) {
@@ -243,14 +243,24 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
+        mb_real ny_prev = ny_last;
+        ny_last = ny;
         if (!fresh && ny_prev > 0 && ny > REUSE_SLOW * ny_prev) s->reuse_slow = 1;
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
         /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
          * settled) mean divergence; stop now and let the step be retried smaller */
         grow = ny_prev > 0 && ny > ny_prev ? grow + 1 : 0;
         if (adapt && it >= 3 && grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
-        ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }
+        /* The error left after this correction is about theta / (1 - theta) |dy| for a
+         * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
+         * Newton, as in RADAU5): below tol it needs no further correction. Andrews at h = 1e-5:
+         * 8329 -> 6245 corrections to t = 0.03; the angles move 7e-8 rad, the trapezoid's own
+         * error at that step is 1.2e-5 rad (h against h/2). */
+        if (ny_prev > 0 && ny < ny_prev) {
+            mb_real th = ny / ny_prev;
+            if (th / (1 - th) * ny < s->p.tol) { conv = 1; continue; }
+        }
         if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
         else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
         if (ny < best) best = ny;
