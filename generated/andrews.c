@@ -2181,6 +2181,7 @@ static void andrews_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x,
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

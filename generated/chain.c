@@ -1045,6 +1045,7 @@ static void chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, m
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

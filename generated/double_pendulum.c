@@ -498,6 +498,7 @@ static void double_pendulum_pq_mv(const mb_real *restrict Pq, const mb_real *res
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

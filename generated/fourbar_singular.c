@@ -822,6 +822,7 @@ static void fourbar_singular_pq_mv(const mb_real *restrict Pq, const mb_real *re
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

@@ -237,6 +237,7 @@ static void oscillator_1dof_pq_mv(const mb_real *restrict Pq, const mb_real *res
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[0] += Pq[0] * x[2];

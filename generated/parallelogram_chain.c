@@ -1490,6 +1490,7 @@ static void parallelogram_chain_pq_mv(const mb_real *restrict Pq, const mb_real 
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

@@ -673,6 +673,7 @@ static void slider_crank_pq_mv(const mb_real *restrict Pq, const mb_real *restri
 {
     (void)Pq;
     (void)x;
+    (void)out;
     out[0] = 0;
     out[1] = 0;
     out[2] = 0;

@@ -180,6 +180,7 @@ function M.products(name, prow, pcol, nc)
     w("{")
     w("    (void)Pq;")
     w("    (void)x;")
+    w("    (void)out;")
     for r = 0, nc - 1 do w(string.format("    out[%d] = 0;", r)) end
     for k = 1, #prow do w(string.format("    out[%d] += Pq[%d] * x[%d];", prow[k], k - 1, pcol[k])) end
     w("}")
