@@ -75,7 +75,9 @@ $(BUILD)/test_hht: $(call HHT_TEST,host)
 	$(call link,host,$(RT_LIBS))
 $(BUILD)/test_hht_san: $(call HHT_TEST,san)
 	$(call link,san,$(RT_LIBS))
-TEST_PROGS   += $(BUILD)/test_hht $(BUILD)/test_hht_san
+$(BUILD)/test_hht_float: $(call HHT_TEST,float)
+	$(call link,float,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_hht $(BUILD)/test_hht_san $(BUILD)/test_hht_float
 TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim

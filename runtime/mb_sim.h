@@ -55,7 +55,7 @@ typedef struct mb_linsys_ops {
  * k (an mb_params threshold of 0 turns the check off). With mb_params.strict that step returns
  * MB_ERR_SUSPECT instead of succeeding. */
 enum {
-    MB_WARN_NEWTON = 0,     /* F4: a Newton iteration stopped at max_iter (step kept) */
+    MB_WARN_NEWTON = 0,     /* F4, hht: a Newton iteration stopped at max_iter (step kept) */
     MB_WARN_ENERGY = 1,     /* |energy_dev| > warn_energy x the energy scale (mon.escale) */
     MB_WARN_CONSTRAINT = 2, /* |Phi|_2 > warn_phi x the length scale (mon.lscale) */
     MB_WARN_SIGMA = 3,      /* F2-F4: |p - M v|_2 = |Phi_q^T sigma| > warn_sigma x the momentum

@@ -11,7 +11,8 @@
 
 /* Compile-time selection (docs/embedding.md): MB_WITH_<X> = 0 leaves X out of the build; the
  * default is everything. MB_ONLY_<F> sets the other formulations to 0 (MB_ONLY_ALF_TRAPEZOID also
- * rk4 and dopri5). mb_params_check refuses what is left out with MB_ERR_PARAM. */
+ * rk4 and dopri5) and HHT (MB_WITH_HHT=1 with MB_ONLY_BAUMGARTE keeps it). mb_params_check
+ * refuses what is left out with MB_ERR_PARAM. */
 #if defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
     defined(MB_ONLY_ALF_EXPLICIT)
 #if !defined(MB_WITH_BAUMGARTE) && !defined(MB_ONLY_BAUMGARTE)
@@ -25,6 +26,9 @@
 #endif
 #if !defined(MB_WITH_ALF_TRAPEZOID) && !defined(MB_ONLY_ALF_TRAPEZOID)
 #define MB_WITH_ALF_TRAPEZOID 0
+#endif
+#ifndef MB_WITH_HHT                /* a one-formulation firmware: HHT only when asked for */
+#define MB_WITH_HHT 0
 #endif
 #endif
 #ifdef MB_ONLY_ALF_TRAPEZOID
