@@ -74,7 +74,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
     mb_real e = o->escale > 0 && s->energy_armed ? MB_FABS(o->energy_dev) / o->escale :
                 isfinite(o->energy_dev) ? 0 : o->energy_dev;
     mb_real ph = o->lscale > 0 ? o->phi_norm / o->lscale : 0;
-    if (p->formulation == MB_ALF_TRAPEZOID && o->maxiter_events > maxiter_before) {
+    if ((p->formulation == MB_ALF_TRAPEZOID || p->integrator == MB_HHT) && o->maxiter_events > maxiter_before) {
         met |= MB_WARN_BIT(MB_WARN_NEWTON);
         raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
     }

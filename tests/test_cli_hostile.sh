@@ -107,6 +107,13 @@ done <<'EOF'
 --formulation canonical --integrator trapezoid|integrator
 --formulation alf-trapezoid --integrator rk4|integrator
 --formulation alf-trapezoid --integrator dopri5|integrator
+--formulation canonical --integrator hht|baumgarte only
+--formulation alf-trapezoid --integrator hht|baumgarte only
+--hht-alpha -0.05|needs --integrator hht
+--integrator hht --hht-alpha 0.1|'0.1' for --hht-alpha
+--integrator hht --hht-alpha -0.34|'-0.34' for --hht-alpha
+--integrator hht --hht-alpha nan|'nan' for --hht-alpha
+--integrator hht --project-velocity|project_velocity
 --out ''|'' for --out
 --bogus|--bogus
 --bogus 1|--bogus
@@ -217,6 +224,8 @@ done <<'EOF'
 1|--xi 1e300 --formulation baumgarte
 0|--sigma-reset 1e-300 --t-end 0.05
 0|--baumgarte-cap 1e-300 --formulation baumgarte --t-end 0.05
+0|--integrator hht --hht-alpha -0.3333333333 --t-end 0.05
+1|--integrator hht --h 1e300 --t-end 1e300
 0|--max-iter 1000 --formulation alf-explicit --t-end 0.01
 0|--max-iter 1000 --tol 1e-300 --t-end 0.05
 1|--max-steps 1 --t-end 0.01
