@@ -2,7 +2,7 @@
 # test models tests/models/anl_*.lua (generated into $(BUILD)/gen_anl), their simulators, and
 # the tests: tests/test_analysis.c (the runtime API against closed forms, double and float) and
 # tests/test_analyses.sh (the simulators' --analysis and CSV columns against closed forms).
-ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped
+ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped anl_inverted anl_torqued
 $(foreach m,$(ANL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/$(m).lua,$(m),)))
 ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c) $(BUILD)/gen/chain30.c
 
