@@ -22,4 +22,5 @@ $(BUILD)/test_analysis_san: $(call obj,san,tests/test_analysis.c $(RT_GEN) $(ANL
 TEST_PROGS   += $(BUILD)/test_analysis $(BUILD)/test_analysis_float $(BUILD)/test_analysis_san
 TEST_SCRIPTS += tests/test_analyses.sh
 TEST_NEEDS   += $(ANL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/double_pendulum_sim $(BUILD)/slider_crank_sim \
-                $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
+                $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim \
+                $(BUILD)/double_pendulum_anim

@@ -679,13 +679,21 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             }
         }
         z_times(a, dz, dq);
-        /* a Newton step below round-off of the positions: converged, also where the total load
-         * vanishes at the equilibrium (a spring balancing a force, no joint carrying load), so
-         * that the residual relative to |M^-1/2 Q| cannot get small */
-        if (newton && step_excess(a, dq) <= 100 * a->p.static_tol) {
-            inf.stability = 1;
-            st = MB_OK;
-            goto out;
+        /* a Newton step below sqrt(eps) of the step limits: taken, and converged (its error is
+         * of the order of its square), also where the total load vanishes at the equilibrium
+         * (a spring balancing a force, no joint carrying load), so that the residual relative
+         * to |M^-1/2 Q| cannot get small */
+        if (newton && step_excess(a, dq) <= MB_SQRT(MB_EPS)) {
+            mb_real W0, Wn0;
+            if (trial(a, t, q, dq, 1, qt, &W0, &Wn0) == MB_OK) {
+                copy(n, q, qt);
+                inf.iters++;
+                inf.stability = 1;
+                st = MB_OK;
+                /* the multipliers at the new q */
+                lin_base(a, t, q, c, lam);
+                goto out;
+            }
         }
         mb_real ex = step_excess(a, dq) / radius;
         int limited = ex > 1;

@@ -85,7 +85,7 @@ const char *mb_cli_analysis_option(const char *name, const char *val)
         errno = 0;
         double v = strtod(val, &end);
         if (!*val || *end || errno || !isfinite(v) || !(v > 0)) return "expected a frequency > 0 in Hz";
-        if (name[4] == 'i') aopt.f_min = v;
+        if (!strcmp(name, "--f-min")) aopt.f_min = v;
         else aopt.f_max = v;
         aopt.given[3] = 1;
     } else if (!strcmp(name, "--f-points")) {
