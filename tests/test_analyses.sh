@@ -275,6 +275,15 @@ $PEND --t-end 0.2 --out "$T/d1.csv" --quiet >/dev/null 2>&1
 $PEND --analysis dynamic --t-end 0.2 --out "$T/d2.csv" --quiet >/dev/null 2>&1
 ok "--analysis dynamic is the default run (same CSV)" '[ -s "$T/d1.csv" ] && cmp -s "$T/d1.csv" "$T/d2.csv"'
 
+# ---------------------------------------------------------------- plots (make run ANALYSIS=...)
+png() { [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
+scripts/plot_analysis.sh --outdir "$T/png" modes "$T/dm.csv" >"$T/o" 2>"$T/e"
+ok "plot_analysis.sh modes: a PNG per mode" '[ $? -eq 0 ] && [ $(wc -l <"$T/o") -eq 2 ] && png "$T/png/dm_mode1.png" && png "$T/png/dm_mode2.png"'
+scripts/plot_analysis.sh --outdir "$T/png" bode "$T/df.csv" >"$T/o" 2>"$T/e"
+ok "plot_analysis.sh bode: the Bode plot" '[ $? -eq 0 ] && png "$T/png/df_bode.png"'
+scripts/plot_analysis.sh --outdir "$T/png" bode "$T/dm.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "plot_analysis.sh bode of a modal CSV: exit 1, says which column is missing" '[ $rc -eq 1 ] && grep -q "no column .magnitude. (written by --analysis frequency?)" "$T/e"'
+
 # ---------------------------------------------------------------- bad input
 $PEND --analysis kinematic --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "kinematic with a free degree of freedom: exit 1, says so, no CSV" \
