@@ -245,6 +245,7 @@ e=$(awk "$PRE"' { w = $c["omega"]; a = 800 - 2 * w * w; b = 8 * w; d = a * a + b
     ee += abs($c["phase_deg"] - atan2(-b, a) * 180 / 3.14159265358979323846) / 180; if (ee > e) e = ee }
     END { printf "%.3e\n", e }' "$T/df.csv")
 ok "frequency: damped oscillator FRF against 1 / (k - m w^2 + i c w), magnitude and phase (rel. $e)" 'lt "$e" 1e-6'
+echo "frequency: damped oscillator FRF against the transfer function: $e"
 $BUILD/anl_damped_sim --analysis frequency --input block.x --f-min 3 --f-max 3.3 --f-points 301 >"$T/o" 2>"$T/e"
 pk=$(kv peak_freq_hz "$T/o"); r=$(rel "$pk" "$(awk 'BEGIN { print 20 * sqrt(1 - 2 * 0.01) / (2 * 3.14159265358979323846) }')")
 ok "frequency: the damped oscillator's peak at w_n sqrt(1 - 2 zeta^2) (got $pk Hz, rel. $r; grid 3e-4)" 'lt "$r" 5e-4'
@@ -253,6 +254,7 @@ $PEND --analysis frequency --input bar.T.x --f-points 30 --out "$T/pf.csv" >"$T/
 e=$(awk "$PRE"' { w = $c["omega"]; L = 0.8; JO = 2 * L * L / 3; h = L * L / (JO * (3 * 9.81 / (2 * L) - w * w))
     ee = (abs($c["re"] - h) + abs($c["im"])) / abs(h); if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/pf.csv")
 ok "frequency: pendulum tip force to tip displacement against L^2 / (J_O (w0^2 - w^2)) (rel. $e)" 'lt "$e" 1e-6'
+echo "frequency: pendulum tip FRF against the transfer function: $e"
 
 # ---------------------------------------------------------------- quasistatic
 # the torqued pendulum: tau = 0.9 m g d min(t, 1): m g d sin(theta) = tau, pin (0, m g)
@@ -269,6 +271,7 @@ $BUILD/oscillator_1dof_sim --analysis quasistatic --t-end 0.6 --h 0.05 --out "$T
 e=$(awk "$PRE"' { x = 1000 * sin(2 * 3.14159265358979323846 * $1 / (0.2 * 3.14159265358979323846)) / 20000
     ee = abs($c["mass.x"] - x) / 0.05; if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/oq.csv")
 ok "quasistatic: oscillator x = Q sin(2 pi t / T) / k (rel. $e)" 'lt "$e" 1e-9'
+echo "quasistatic: oscillator against Q sin(2 pi t / T) / k: $e"
 
 # ---------------------------------------------------------------- --analysis dynamic = default
 $PEND --t-end 0.2 --out "$T/d1.csv" --quiet >/dev/null 2>&1
