@@ -140,7 +140,9 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
  * K = -dQ/dq + (Phi_q^T lambda)_q (exact: (Phi_q)_q z comes from phi_q_dot with v = z),
  * Cr = -Z^T dQ/dv Z (at v = 0), both d x d column-major with leading dimension d, and the
  * eigenvalues of (Kr + Kr^T) / 2 (ascending, into a->ev; eigenvectors in a->Ev) by Jacobi
- * rotations. *dof receives d. Needs level MB_ANL_DENSE. */
+ * rotations. *dof receives d. lambda NULL: the least-squares multipliers of Phi_q^T lambda = Q
+ * (mass metric) are used, and left in a->wm[0] (nc) until the next call; a->residual tells the
+ * fraction of the load they do not carry (0 at an equilibrium). Needs level MB_ANL_DENSE. */
 int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lambda, int *dof);
 
 /* Quasistatic analysis: a sequence of static equilibria along time-varying loads and drivers,

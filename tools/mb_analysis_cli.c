@@ -52,6 +52,13 @@ static struct {
 static const char *const aopt_names[] = {"--about", "--input", "--response", "--f-min", "--f-max",
                                          "--f-points", "--mode-frames", NULL};
 
+void mb_cli_analysis_reset(void)
+{
+    memset(&aopt, 0, sizeof aopt);
+    aopt.f_points = 200;
+    aopt.frames = 48;
+}
+
 int mb_cli_analysis_is_option(const char *name)
 {
     for (int i = 0; aopt_names[i]; i++) if (!strcmp(name, aopt_names[i])) return 1;
@@ -465,10 +472,10 @@ done:
  * excursion is 0.1 model lengths or 0.2 rad; v = s Re(lambda x e^(i theta)) (lambda the
  * eigenvalue); accelerations and reactions empty; then the columns mode, freq_hz,
  * damping_ratio, phase (theta / 2 pi). Returns 0, or MB_ERR_* (out of memory). */
+#ifndef MB_NO_LAPACKE
 static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, int *rows,
                        int *skipped, int *unprojected)
 {
-#ifndef MB_NO_LAPACKE
     const mode_t_ *md = mdv;
     int n = m->nq, d = r->a.dof, F = aopt.frames;
     double *xr = malloc(sizeof *xr * (size_t)n), *xi = malloc(sizeof *xi * (size_t)n);
@@ -526,11 +533,8 @@ static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, i
 done:
     free(xr); free(xi); free(col); free(dq); free(qf); free(vf);
     return st;
-#else
-    (void)r; (void)m; (void)mdv; (void)nm; (void)rows; (void)skipped; (void)unprojected;
-    return MB_ERR_PARAM;
-#endif
 }
+#endif
 
 /* --analysis modal after the equilibrium (or the initial state) in r->q, r->lam. */
 static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *info, char *extra,
@@ -803,7 +807,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
                             "(redundant constraints: their reactions are not unique; the dependent "
                             "ones are reported as 0)\n", m->name, info.rank, nc);
             }
-            if (about_init && info.residual > 1e-6)
+            if (about_init && (double)info.residual > 1e-6)
                 fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
                         "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
                         "linearization about it leaves that load out\n", m->name, (double)info.residual);
@@ -932,7 +936,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         /* a failed static, modal or frequency analysis writes nothing; a sequence (kinematic,
          * inverse, quasistatic) keeps the rows before the failure */
         int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
-        if (bad_io || rows == 0 || (fault && whole)) {
+        if (bad_io || (fault && (rows == 0 || whole))) {   /* a success keeps its file, even
+                                                              without rows (no modes: dof 0) */
             if (bad_io) {
                 fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
                 fault = 1;

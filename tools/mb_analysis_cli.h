@@ -21,6 +21,7 @@ const char *mb_cli_analysis_name(int a);
  * --mode-frames; docs/cli.md): is_option says whether name is one, option stores its value
  * (NULL, or why the value is invalid), check (after all options) says why they do not fit
  * analysis `which` (NULL: they do). */
+void mb_cli_analysis_reset(void);   /* back to the defaults (before parsing a command line) */
 int mb_cli_analysis_is_option(const char *name);
 const char *mb_cli_analysis_option(const char *name, const char *val);
 const char *mb_cli_analysis_check(int which);

@@ -367,6 +367,7 @@ static int parse_args(int argc, char **argv, cli *c)
     double v;
     mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
     memset(c, 0, sizeof *c);
+    mb_cli_analysis_reset();   /* the analyses' options (main runs more than once when fuzzed) */
     c->form = MB_ALF_TRAPEZOID;
     c->integ = c->linsys = c->o_maxit = -1;
     c->every = 1;
