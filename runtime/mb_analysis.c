@@ -1,5 +1,6 @@
-/* mb_analysis.c - reactions, static equilibrium and its stability, kinematic and inverse-dynamic
- * analysis, and the linearization about an equilibrium (mb_analysis.h, docs/analyses.md).
+/* mb_analysis.c - reactions, static equilibrium and its stability, quasi-static sequences,
+ * kinematic and inverse-dynamic analysis, the linearization about an equilibrium and its
+ * frequency response (mb_analysis.h, docs/analyses.md).
  * Layer: runtime; freestanding (no malloc, no stdio, no globals), its own small dense kernels
  * where the runtime has none (pivoted Householder QR, Jacobi eigenvalues), mb_linalg.c's
  * Cholesky for the reduced Newton step; the sparse S = Phi_q W Phi_q^T goes through the model's

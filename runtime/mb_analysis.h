@@ -1,6 +1,8 @@
 /* mb_analysis.h - the analyses beside dynamics (ADAMS seed, section 9): joint reactions at any
- * state, static equilibrium with its stability, kinematic and inverse-dynamic analysis of a
- * fully driven mechanism, and the linearization about an equilibrium that modal analysis needs.
+ * state, static equilibrium with its stability, quasi-static sequences, kinematic and
+ * inverse-dynamic analysis of a fully driven mechanism, the linearization about an equilibrium
+ * that modal analysis needs, displaced configurations put back onto the constraints (mode-shape
+ * frames), and the frequency response of the linearization.
  * Layer: runtime API, consumes mb_model.h; freestanding: no malloc, no stdio, no globals. All
  * memory is one caller-provided workspace (mb_anl_workspace_size, then mb_anl_init), separate
  * from any mb_sim, so reactions can be computed at the output times of a running simulation

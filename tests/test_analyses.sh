@@ -298,7 +298,7 @@ $PEND --analysis quasi >"$T/o" 2>"$T/e"; rc=$?
 ok "unknown analysis: exit 2 with the choices" '[ $rc -eq 2 ] && grep -q "expected dynamic, static" "$T/e"'
 $BUILD/oscillator_1dof_sim --analysis frequency --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "frequency without a harmonic input: exit 2, says so, no CSV" \
-   '[ $rc -eq 2 ] && grep -q "needs a harmonic input: --input" "$T/e" && [ ! -e "$T/x.csv" ] && grep -q "^status=error" "$T/o"'
+   '[ $rc -eq 2 ] && grep -q "needs a harmonic input: --input" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
 $BUILD/oscillator_1dof_sim --analysis frequency --input mass.z --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "frequency with an unknown input: exit 1, names it, no CSV" \
    '[ $rc -eq 1 ] && grep -q "invalid value '"'"'mass.z'"'"' for --input" "$T/e" && [ ! -e "$T/x.csv" ]'

@@ -1,5 +1,6 @@
 /* mb_analysis_cli.c - the simulator's side of the analyses: velocity, acceleration and reaction
- * columns in every CSV, and --analysis static|kinematic|inverse|modal (mb_analysis_cli.h).
+ * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency with
+ * their options (mb_analysis_cli.h): mode shapes as animation frames, the FRF's rows.
  * Layer: host tool (tools/) on runtime/mb_analysis.h; allocates and prints.
  *
  * Reactions by element, from the multipliers lambda of M a + Phi_q^T lambda = Q (the constraint
@@ -136,6 +137,10 @@ const char *mb_cli_analysis_check(int which)
     if (aopt.given[5] && which != MB_CLI_MODAL) return "--mode-frames applies to --analysis modal";
     if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY)
         return "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+    if (which == MB_CLI_FREQUENCY && !aopt.input)
+        return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
+               "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "
+               "see docs/analyses.md";
     if (aopt.f_min > 0 && aopt.f_max > 0 && !(aopt.f_max > aopt.f_min))
         return "--f-max must be above --f-min";
     return NULL;
@@ -718,11 +723,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
         return 1;
     }
-    if (which == MB_CLI_FREQUENCY && !aopt.input) {
-        fprintf(stderr, "%s_sim: frequency analysis needs a harmonic input: --input <body>.x, "
-                "<body>.y (a force at the body's CoM), <body>.phi (a torque) or "
-                "<body>.<point>.x|y (a force at a point); see docs/analyses.md\n", m->name);
-        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_PARAM, an, m->name);
+    if (which == MB_CLI_FREQUENCY && !aopt.input) {   /* mb_cli_analysis_check says so first */
+        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
         return 2;
     }
     r.work = malloc(ws);
