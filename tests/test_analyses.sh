@@ -249,6 +249,13 @@ echo "frequency: damped oscillator FRF against the transfer function: $e"
 $BUILD/anl_damped_sim --analysis frequency --input block.x --f-min 3 --f-max 3.3 --f-points 301 >"$T/o" 2>"$T/e"
 pk=$(kv peak_freq_hz "$T/o"); r=$(rel "$pk" "$(awk 'BEGIN { print 20 * sqrt(1 - 2 * 0.01) / (2 * 3.14159265358979323846) }')")
 ok "frequency: the damped oscillator's peak at w_n sqrt(1 - 2 zeta^2) (got $pk Hz, rel. $r; grid 3e-4)" 'lt "$r" 5e-4'
+# --about initial: the damped oscillator's start (0.05 m out) is not an equilibrium: a warning;
+# its spring is linear, so the FRF is the same as about the equilibrium
+$BUILD/anl_damped_sim --analysis frequency --about initial --input block.P.x --f-min 0.1 --f-max 100 --f-points 50 --out "$T/di.csv" >"$T/o" 2>"$T/e"
+ok "frequency --about initial: exit 0, about=initial, warns that the start is no equilibrium" \
+   '[ $? -eq 0 ] && grep -q "about=initial" "$T/o" && grep -q "warning: the initial state is not an equilibrium" "$T/e"'
+e=$(paste -d, "$T/df.csv" "$T/di.csv" | awk -F, 'NR > 1 { d = ($5 - $11) / $5; d = d < 0 ? -d : d; if (d > e) e = d } END { printf "%.3e\n", e }')
+ok "frequency --about initial: a linear spring's FRF as about the equilibrium (rel. $e)" 'lt "$e" 1e-12'
 # a force at the pendulum's tip, its horizontal displacement: L^2 / (J_O (w0^2 - w^2))
 $PEND --analysis frequency --input bar.T.x --f-points 30 --out "$T/pf.csv" >"$T/o" 2>"$T/e"
 e=$(awk "$PRE"' { w = $c["omega"]; L = 0.8; JO = 2 * L * L / 3; h = L * L / (JO * (3 * 9.81 / (2 * L) - w * w))
