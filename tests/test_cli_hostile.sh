@@ -129,7 +129,16 @@ positional|positional
 --out|--out
 --h 1e-400|underflows to 0
 --t-end=1e-400|underflows to 0
---analysis x|expected dynamic, static, kinematic, inverse or modal
+--analysis x|expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency
+--about x|expected static (the equilibrium, default) or initial
+--f-points 1|expected an integer from 2 to 1000000
+--f-min=-1|expected a frequency > 0 in Hz
+--mode-frames 3|expected an integer from 4 to 10000
+--input|--input
+--input bar.x|apply to --analysis frequency
+--analysis modal --f-max 10|apply to --analysis frequency
+--analysis frequency|needs a harmonic input: --input
+--analysis frequency --input bar.x --f-min 5 --f-max 1|--f-max must be above --f-min
 --analyse x|unknown option --analyse
 --alphabet 1|unknown option --alphabet
 --every-other=2|unknown option --every-other=2

@@ -81,13 +81,8 @@ static void usage(FILE *f)
         "                    keep a step's factorization while each correction shrinks at least\n"
         "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
         model->name, model->name);
-    /* two strings: each under the 4095 characters C99 promises */
+    mb_cli_analysis_usage(f);   /* --analysis and its options (tools/mb_analysis_cli.c) */
     fputs(
-        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
-        "                    its stability, one CSV row) | kinematic | inverse (a fully driven\n"
-        "                    mechanism at every --h to --t-end: motion, driver efforts,\n"
-        "                    reactions) | modal (frequencies and damping about the static\n"
-        "                    equilibrium, one line per mode); see docs/analyses.md\n"
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
         "                    forces, driver efforts) every K-th step\n"
@@ -379,6 +374,7 @@ static int parse_args(int argc, char **argv, cli *c)
     double v;
     mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
     memset(c, 0, sizeof *c);
+    mb_cli_analysis_reset();   /* the analyses' options (main runs more than once when fuzzed) */
     c->form = MB_ALF_TRAPEZOID;
     c->integ = c->linsys = c->o_maxit = -1;
     c->every = 1;
@@ -412,7 +408,7 @@ static int parse_args(int argc, char **argv, cli *c)
             else c->fulljac = 1;
             continue;
         }
-        if (!listed(value_opts, a)) {
+        if (!listed(value_opts, a) && !mb_cli_analysis_is_option(a)) {
             fprintf(stderr, "%s_sim: unknown option %s\n", model->name, eq ? argv[i] : a);
             usage(stderr);
             return 2;
@@ -434,7 +430,10 @@ static int parse_args(int argc, char **argv, cli *c)
             else return bad(a, val, "expected sparse, dense or klu");
         } else if (!strcmp(a, "--analysis")) {
             if ((c->analysis = mb_cli_analysis_parse(val)) < 0)
-                return bad(a, val, "expected dynamic, static, kinematic, inverse or modal");
+                return bad(a, val, "expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency");
+        } else if (mb_cli_analysis_is_option(a)) {   /* --about, --input, ... (mb_analysis_cli.c) */
+            const char *why = mb_cli_analysis_option(a, val);
+            if (why) return bad(a, val, why);
         } else if (!strcmp(a, "--formulation")) {
             if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
             c->form_given = 1;
@@ -591,6 +590,8 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         planned.plan = own_plan;
         model = &planned;
     }
+    const char *awhy = mb_cli_analysis_check(c->analysis);
+    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return cleanup(2); }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));
