@@ -47,4 +47,4 @@ case "$analysis" in
 esac
 echo
 echo "== $model, $analysis analysis done"
-printf '   %s\n' "$csv" "$log" "${out[@]}"
+printf '   %s\n' "$csv" "$csv.info" "$log" "${out[@]}"
