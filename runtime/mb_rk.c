@@ -393,6 +393,9 @@ static int dense_coefficients(mb_sim *s)
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#endif
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
@@ -528,6 +531,9 @@ int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
 #if !MBI_DENSE   /* no adaptive integrator or MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#endif
     (void)s; (void)t; (void)q; (void)v; (void)mo;
     return MB_ERR_STATE;
 }

@@ -8,10 +8,11 @@
 /* ------------------------------------------------------------------ names and parameters */
 
 static const char *const fnames[] = {"baumgarte", "canonical", "alf-explicit", "alf-trapezoid"};
-static const char *const inames[] = {"rk4", "dopri5", "trapezoid", "dop853"};
+static const char *const inames[] = {"rk4", "dopri5", "trapezoid", "dop853", "bdf"};
+#define NINAMES ((int)(sizeof inames / sizeof inames[0]))
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
-const char *mb_integrator_name(int i) { return i >= 0 && i < 4 ? inames[i] : "?"; }
+const char *mb_integrator_name(int i) { return i >= 0 && i < NINAMES ? inames[i] : "?"; }
 int mb_formulation_parse(const char *str)
 {
     for (int i = 0; i < 4; i++) if (strcmp(str, fnames[i]) == 0) return i;
@@ -19,7 +20,7 @@ int mb_formulation_parse(const char *str)
 }
 int mb_integrator_parse(const char *str)
 {
-    for (int i = 0; i < 4; i++) if (strcmp(str, inames[i]) == 0) return i;
+    for (int i = 0; i < NINAMES; i++) if (strcmp(str, inames[i]) == 0) return i;
     return -1;
 }
 
@@ -71,16 +72,17 @@ int mb_params_check(const mb_params *p, const char **what)
 {
     const char *w = NULL;
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
-    static const unsigned char i_built[4] = {MBI_RK4, MBI_DOPRI5, MBI_F4, MBI_DOP853};
+    static const unsigned char i_built[5] = {MBI_RK4, MBI_DOPRI5, MBI_F4, MBI_DOP853, MBI_BDF};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
-    else if (p->integrator < 0 || p->integrator > 3) w = "integrator";
+    else if (p->integrator < 0 || p->integrator > 4) w = "integrator";
     else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
-        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5 or dop853)";
+        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5, dop853 or bdf)";
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
-    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5 and dop853 only)";
-    else if (p->dense && !MBI_DENSE) w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
+    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5, dop853 and bdf only)";
+    else if (p->dense && p->integrator != MB_BDF && !MBI_DENSE)
+        w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
     else if (p->adaptive != 0 && p->adaptive != 1) w = "adaptive (0 or 1)";
     else if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A)
         w = "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)";
@@ -326,6 +328,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->nqh = 0;
+    s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
     s->t_grid0 = t0;
     s->nfixed = 0;
     s->dense_state = 0;
@@ -387,6 +390,17 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     }
     s->step_ratio = 1;
     s->step_row = -1;
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) {
+        mb_real h = 0;
+        s->dense_state = 0;
+        s->dn_W0 = mon0.W;
+        st = mbi_bdf_step(s, t_stop, &h);
+        if (st < 0) return singular_step(s, st);
+        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+        s->dense_state = 1;
+    } else
+#endif
 #if MBI_ADAPTIVE
     if (MB_ADAPTIVE(s->p.integrator)) {
 #if MBI_DENSE
