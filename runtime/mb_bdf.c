@@ -17,7 +17,7 @@
 #if MBI_BDF
 
 #define QMAX 5
-#define MAXCOR 3            /* Newton iterations per attempt */
+#define MAXCOR 4            /* Newton iterations per attempt */
 #define JAC_AGE 50          /* accepted steps a Jacobian is kept at most */
 #define GAM_CHANGE MB_R(0.3) /* refactor when gamma moved by more than this fraction */
 
