@@ -1,5 +1,5 @@
 /* mb_bdf.c - the implicit, variable-step, variable-order BDF (orders 1-5) for the ODEs of F1-F3
- * (z' = f(t, z)): Nordsieck form, predictor-corrector error estimate, step and order selection
+ * (z' = f(t, z)) and for F4's index-3 augmented Lagrangian equations in [q; p]: Nordsieck form, predictor-corrector error estimate, step and order selection
  * after Gear's GSTIFF strategy (ADAMS seed, sections 4-5; the coefficients and tests of the
  * fixed-leading-coefficient Nordsieck method as in Hindmarsh's LSODE), modified Newton on a
  * finite-difference Jacobian whose LU is kept across steps. Continuous extension: the Nordsieck
@@ -13,6 +13,7 @@
  * BDF of order q; l_0 = 1). The local error estimate is |e| / (q + 1) in the weighted RMS norm
  * over the error-tested components (docs/formulations.md, "bdf"). */
 #include "mb_sim_impl.h"
+#include "mb_sparse.h"
 
 #if MBI_BDF
 
@@ -22,6 +23,9 @@
 #define GAM_CHANGE MB_R(0.3) /* refactor when gamma moved by more than this fraction */
 
 static mb_real *zc(const mb_sim *s, int j) { return s->bz + (size_t)j * (size_t)s->nz; }
+/* The integrated components: F1-F3 the whole state z, F4 [q; p] (Int Phi is advanced by explicit
+ * Euler from the step's start as in F4's trapezoid step, sigma~ by its iteration). */
+static int ny_of(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? 2 * s->n : s->nz; }
 
 /* l_j of order q (l_0 = 1): the coefficients of prod_{i=1..q} (1 + x / i). */
 static void coeffs(int q, mb_real *l)
@@ -33,8 +37,11 @@ static void coeffs(int q, mb_real *l)
 }
 
 /* The error-tested components: F1's [q; v], F2/F3's [q; p]; Int Phi (F2, F3) is left out
- * (weight 0: it is the stabilization's integral of the constraint residual, not motion). */
-static int ntest(const mb_sim *s) { return 2 * s->n; }
+ * (weight 0: it is the stabilization's integral of the constraint residual, not motion). F4:
+ * the positions only (GSTIFF's "displacements"): its converged velocities carry a component
+ * normal to the constraints of O(h) (Phi_q v = -2 xi omega Phi) that changes with h and would
+ * be taken for error (see F4's step control in mb_f4_trapezoid.c). */
+static int ntest(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? s->n : 2 * s->n; }
 
 /* Weights 1 / (atol + rtol |y_i|); a momentum p_i = m_i v_i + ... is tested in velocity units,
  * 1 / (m_i atol + rtol |p_i|): the momenta of small bodies are small numbers, and atol alone
@@ -47,7 +54,7 @@ static void set_weights(mb_sim *s)
     for (int i = 0; i < s->nz; i++) {
         mb_real a = s->p.atol;
         if (i >= n && i < 2 * n && mom) a *= mass[i - n];
-        s->bw[i] = i < ntest(s) ? 1 / (a + s->p.rtol * MB_FABS(y[i])) : 0;
+        s->bw[i] = i < 2 * n ? 1 / (a + s->p.rtol * MB_FABS(y[i])) : 0;
     }
 }
 
@@ -59,6 +66,7 @@ static mb_real wrms(const mb_sim *s, const mb_real *x)
     return MB_SQRT(acc / (mb_real)(m > 0 ? m : 1));
 }
 
+#if MBI_EXPLICIT
 static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     s->mon.evals++;
@@ -66,11 +74,12 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     if (!st && !finite_vec(s->nz, f)) st = MB_ERR_NONFINITE;
     return st;
 }
+#endif
 
 /* zn <- P zn (predict) or P^-1 zn (retract a rejected attempt). */
 static void pascal(mb_sim *s, int inverse)
 {
-    int nz = s->nz, q = s->bq;
+    int nz = ny_of(s), q = s->bq;
     for (int k = 0; k < q; k++)
         for (int j = q; j > k; j--) {
             mb_real *a = zc(s, j - 1), *b = zc(s, j);
@@ -86,12 +95,13 @@ static void rescale(mb_sim *s, mb_real r)
     for (int j = 1; j <= s->bq; j++) {
         f *= r;
         mb_real *a = zc(s, j);
-        for (int i = 0; i < s->nz; i++) a[i] *= f;
+        for (int i = 0; i < ny_of(s); i++) a[i] *= f;
     }
     s->bh *= r;
     s->bep_ok = 0;
 }
 
+#if MBI_EXPLICIT
 /* df/dz at (t, y) by forward differences, f0 = f(t, y) given; column j perturbed by
  * sqrt(eps) max(|y_j|, |h f0_j|, 1 / w_j) (atol for the untested components). */
 static int jacobian(mb_sim *s, mb_real t, mb_real *y, const mb_real *f0)
@@ -180,11 +190,90 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
     return 1;
 }
 
-/* A new Nordsieck array of order 1 at the current state: zn = [z, h f]. */
+#endif /* MBI_EXPLICIT */
+
+#if MBI_F4
+/* Newton on F4's residuals 5.41, 5.42 (scaled by gamma) with sigma~ updated by 5.34 after each
+ * update of y = [q; p], as F4's trapezoid step (mb_f4_trapezoid.c, trap_step), the trapezoid's
+ * v = 2/h (q - q_k) - v_k replaced by the BDF corrector's v = (q - q_pred) / gamma + zn1_q / h
+ * (and pdot likewise), gamma = h / l_1: the reduced matrix is F4's with h/2 -> gamma (its
+ * c1 = 1 + 2 gamma xi omega), refactored at every iteration as F4's default (newton_reuse 0,
+ * measured there). Converged when the correction is below NEWTON4 of the error tolerance
+ * (weighted RMS over [q; p], the momenta in velocity units) after at least two iterations, or
+ * below tol. Returns MB_OK, 1 (not converged: retry smaller) or a failure. */
+#define NEWTON4 MB_R(1e-3)
+static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc, nnz = s->nnz, conv = 0, st;
+    mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
+    const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
+    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
+    mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
+    mb_real c1 = 1 + 2 * gam * xi * w;
+    copy(2 * n, s->z, zc(s, 0));
+    for (int it = 0;; it++) {
+        for (int i = 0; i < n; i++) {
+            s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
+            s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
+        }
+        int last = conv || it == s->p.max_iter;
+        if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
+        else mbi_eval_kin(s, t1, q);
+        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
+        for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+        if (it > 0)
+            for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        if (last) break;
+        for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
+        for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
+        for (int k = 0; k < nnz; k++) {
+            int cj = m->phi_q_pat.col[k];
+            mb_real sr = sv[m->phi_q_pat.row[k]];
+            g1[cj] += s->Pq[k] * sr;
+            g2[cj] -= s->Pqd[k] * sr;
+        }
+        for (int i = 0; i < n; i++) { g1[i] *= gam; g2[i] *= gam; }
+        mbi_newton_matrix(s, a, c1, 2 * gam);
+        st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+        if (st == MB_ERR_SINGULAR || st == MB_ERR_NONFINITE) return 1;
+        if (st) return st;
+        for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
+        mbi_ls_solve(s, MB_MAT_A_LU, dq);
+        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma) */
+        for (int i = 0; i < n; i++) dp[i] = -g2[i];
+        zero(n, tmpn);
+        for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += gam * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
+        for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
+        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);
+        for (int r = 0; r < nc; r++) tmpm[r] *= a;
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
+        mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp)), wn = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real eq = dq[i] * s->bw[i], ep = dp[i] * s->bw[n + i];
+            wn += eq * eq + ep * ep;
+        }
+        wn = MB_SQRT(wn / (mb_real)(2 * n));
+        if (!isfinite(ny) || !isfinite(wn)) return 1;
+        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
+        s->mon.newton_iters++;
+        if (ny < s->p.tol || (it >= 1 && wn <= NEWTON4)) conv = 1;
+    }
+    if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
+    for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
+    return MB_OK;
+}
+#endif /* MBI_F4 */
+
+/* A new Nordsieck array of order 1 at the current state: zn = [z, h f] (F4: [q; p], h [v; pdot]). */
 static void restart(mb_sim *s, mb_real h)
 {
-    copy(s->nz, zc(s, 0), s->z);
-    for (int i = 0; i < s->nz; i++) zc(s, 1)[i] = h * s->fz[i];
+    int f4 = s->p.formulation == MB_ALF_TRAPEZOID, nn = ny_of(s);
+    copy(nn, zc(s, 0), s->z);
+    for (int i = 0; i < nn; i++)
+        zc(s, 1)[i] = h * (!f4 ? s->fz[i] : i < s->n ? s->v[i] : s->pd[i - s->n]);
     s->bq = 1;
     s->bh = h;
     s->bt = s->t;
@@ -197,6 +286,7 @@ static void restart(mb_sim *s, mb_real h)
 /* After an accepted step: f and the derived quantities (v, sigma) at the new state, then the
  * formulation's acceptance (projection, sigma reset), which restarts the array when it moves
  * the state. */
+#if MBI_EXPLICIT
 static int finish(mb_sim *s)
 {
     int st = rhs(s, s->t, s->z, s->fz), reeval = 0, ev = MB_OK;
@@ -214,10 +304,66 @@ static int finish(mb_sim *s)
     s->have_f = 1;
     return ev;
 }
+#endif
+
+#if MBI_F4
+/* F4 after an accepted step: S, and the sigma reset of 6.3.4 as the trapezoid's (p and pdot kept
+ * consistent; the Nordsieck array restarts at the next step since p moved). */
+static int finish4(mb_sim *s)
+{
+    const mb_model *m = s->m;
+    int nc = s->nc;
+    copy(nc, s->S, s->sig);
+    if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
+        m->phi_q(m, s->t, s->z, s->Pq);
+        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+        zero(nc, s->sig);
+        zero(nc, s->S);
+        s->mon.sigma_resets++;
+        return MB_EVENT_SIGMA_RESET;
+    }
+    return MB_OK;
+}
+
+/* F4: back to the step's start (Int Phi and sigma~ kept in bd, bf; v, pdot from the array). */
+static void undo4(mb_sim *s)
+{
+    int n = s->n;
+    copy(2 * n, s->z, zc(s, 0));
+    copy(s->nc, s->z + 2 * n, s->bd);
+    copy(s->nc, s->sig, s->bf);
+    for (int i = 0; i < n; i++) { s->v[i] = zc(s, 1)[i] / s->bh; s->pd[i] = zc(s, 1)[n + i] / s->bh; }
+}
+#endif
+
+/* Back to the step's start after a failed attempt (the predicted array retracted first). */
+static void undo(mb_sim *s)
+{
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) { undo4(s); return; }
+#endif
+    copy(s->nz, s->z, zc(s, 0));
+}
+
+static int corrector(mb_sim *s, mb_real t1, const mb_real *l)
+{
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l);
+#endif
+#if MBI_EXPLICIT
+    return correct(s, t1, l);
+#else
+    (void)t1; (void)l;
+    return MB_ERR_STATE;
+#endif
+}
 
 int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
-    int nz = s->nz, st, nef = 0, ncf = 0;
+    int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
     mb_real l[QMAX + 1], t0 = s->t;
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
@@ -234,6 +380,10 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         s->bjac_ok = 0;
         s->bfact_ok = 0;
     }
+    if (f4) {                             /* Int Phi and sigma~ at the step's start */
+        copy(s->nc, s->bd, s->z + 2 * s->n);
+        copy(s->nc, s->bf, s->sig);
+    }
     for (;;) {
         mb_real rem = t_stop - s->t, hm = s->p.h_max;
         int last = 0;
@@ -242,19 +392,22 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         set_weights(s);
         coeffs(s->bq, l);
         mb_real t1 = last ? t_stop : s->t + s->bh;
+        if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
+            const mb_model *m = s->m;
+            m->phi(m, s->t, zc(s, 0), s->Phi);
+            for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
+        }
         pascal(s, 0);
-        st = correct(s, t1, l);
-        if (st < 0) { pascal(s, 1); copy(nz, s->z, zc(s, 0)); return st; }
+        st = corrector(s, t1, l);
+        if (st < 0) { pascal(s, 1); undo(s); return st; }
         if (st > 0) {                     /* Newton failed: fresh Jacobian, else a smaller step */
             pascal(s, 1);
+            undo(s);
             s->mon.rejected++;
             s->bfact_ok = 0;
-            if (s->bjac_ok && s->bjac_age > 0) { s->bjac_ok = 0; continue; }   /* stale J */
+            if (!f4 && s->bjac_ok && s->bjac_age > 0) { s->bjac_ok = 0; continue; }   /* stale J */
             s->bjac_ok = 0;
-            if (++ncf > 10 || s->bh * MB_R(0.25) < hmin) {
-                copy(nz, s->z, zc(s, 0));
-                return MB_ERR_STEP_UNDERFLOW;
-            }
+            if (++ncf > 10 || s->bh * MB_R(0.25) < hmin) return MB_ERR_STEP_UNDERFLOW;
             rescale(s, MB_R(0.25));
             s->bwait = s->bq + 1;
             rmax = 1;
@@ -263,13 +416,14 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         mb_real dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
         if (!(dsm <= 1)) {                /* error test failed */
             pascal(s, 1);
+            undo(s);
             s->mon.rejected++;
             nef++;
             rmax = 1;
             mb_real rh;
             if (nef >= 3) {               /* back to order 1 and a tenth of the step */
                 rh = MB_R(0.1);
-                if (s->bh * rh < hmin) { copy(nz, s->z, zc(s, 0)); return MB_ERR_STEP_UNDERFLOW; }
+                if (s->bh * rh < hmin) return MB_ERR_STEP_UNDERFLOW;
                 restart(s, s->bh * rh);
                 continue;
             }
@@ -283,7 +437,7 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (rh > MB_R(0.9)) rh = MB_R(0.9);
             if (nef >= 2 && rh > MB_R(0.2)) rh = MB_R(0.2);
             if (rh < MB_R(0.1)) rh = MB_R(0.1);
-            if (s->bh * rh < hmin) { copy(nz, s->z, zc(s, 0)); return MB_ERR_STEP_UNDERFLOW; }
+            if (s->bh * rh < hmin) return MB_ERR_STEP_UNDERFLOW;
             rescale(s, rh);
             s->bwait = s->bq + 1;
             continue;
@@ -321,7 +475,7 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (rh < MB_R(1.1)) {         /* not worth a change: hold, test again later */
                 s->bwait = 3;
             } else {
-                if (dq > 0) {             /* zn[q+1] from the last two corrections */
+                if (dq > 0) {             /* zn[q+1] from the last correction */
                     mb_real *a = zc(s, q + 1), c = l[q] / (mb_real)(q + 1);
                     for (int i = 0; i < nz; i++) a[i] = c * s->be[i];
                 }
@@ -334,26 +488,33 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         }
         copy(nz, s->bep, s->be);          /* the next step's order-increase test: same h, q */
         s->bep_ok = !changed && !last;
+        s->h_next = s->bh;
+#if MBI_F4
+        if (f4) return finish4(s);
+#endif
+#if MBI_EXPLICIT
         st = finish(s);
         if (st < 0) {                     /* the new state does not evaluate: undo the step */
             s->t = t0;
-            copy(nz, s->z, s->zold);
+            copy(s->nz, s->z, s->zold);
             s->bok = 0;
             s->have_f = 0;
-            return st;
         }
-        s->h_next = s->bh;
         return st;
+#else
+        (void)t0;
+        return MB_OK;
+#endif
     }
 }
 
 int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
-    int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
+    int n = s->n, nc = s->nc, nz = ny_of(s), st = MB_OK;
     if (!s->dense_state || !s->ready || !s->bok) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     /* the polynomial sum_j zn[j] x^j, x = (t - t_n) / h (Horner) */
-    mb_real x = (t - s->bt) / s->bh, *y = s->ztmp;
+    mb_real x = (t - s->bt) / s->bh, *y = s->p.formulation == MB_ALF_TRAPEZOID ? s->bd : s->ztmp;
     copy(nz, y, zc(s, s->bq));
     for (int j = s->bq - 1; j >= 0; j--) {
         const mb_real *a = zc(s, j);
@@ -361,6 +522,27 @@ int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
     }
     copy(n, q, y);
     if (!v && !mo) return MB_OK;
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) {   /* v: the polynomial's derivative */
+        mb_real *vv = s->tn[0];
+        zero(n, vv);
+        for (int j = s->bq; j >= 1; j--) {
+            const mb_real *a = zc(s, j);
+            for (int i = 0; i < n; i++) vv[i] = (mb_real)j * a[i] + x * vv[i];
+        }
+        for (int i = 0; i < n; i++) vv[i] /= s->bh;
+        if (v) copy(n, v, vv);
+        if (mo) {
+            mb_real pnc, pdrv, th = (t - s->t_prev) / (s->t - s->t_prev);
+            *mo = s->mon;
+            mbi_measure_at(s, t, y, vv, s->sig, NULL, mo, &pnc, &pdrv);
+            mo->W = s->dn_W0 + th * (s->mon.W - s->dn_W0);
+            mo->energy_dev = mo->T + mo->V - mo->E0 - mo->W;
+        }
+        return MB_OK;
+    }
+#endif
+#if MBI_EXPLICIT
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
     mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* the state's v, sigma kept */
     copy(n, vsave, s->ev_v);
@@ -378,6 +560,10 @@ out:
     copy(n, s->ev_v, vsave);
     copy(nc, s->ev_sig, ssave);
     return st;
+#else
+    (void)nc;
+    return st;
+#endif
 }
 
 #endif /* MBI_BDF */

@@ -75,8 +75,12 @@ int mb_params_check(const mb_params *p, const char **what)
     static const unsigned char i_built[5] = {MBI_RK4, MBI_DOPRI5, MBI_F4, MBI_DOP853, MBI_BDF};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
     else if (p->integrator < 0 || p->integrator > 4) w = "integrator";
-    else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
-        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5, dop853 or bdf)";
+    else if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
+             : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
+        w = "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853 or bdf)";
+    else if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT)
+        w = "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
+            "right-hand side is too noisy for bdf's difference Jacobian)";
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
@@ -377,14 +381,15 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
     if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
 #if MBI_EXPLICIT
-    if (s->p.integrator != MB_TRAPEZOID && !s->have_f &&   /* after a failed step */
+    if (s->p.integrator != MB_TRAPEZOID && s->p.formulation != MB_ALF_TRAPEZOID &&
+        !s->have_f &&                                       /* after a failed step */
         (st = mbi_rk_start(s, s->t)) < 0) return st;
 #endif
     mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
     mb_monitor mon0 = s->mon;
     (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
-    if (s->p.integrator != MB_TRAPEZOID) {   /* for mbi_explicit_fail */
+    if (s->p.formulation != MB_ALF_TRAPEZOID) {   /* for mbi_explicit_fail */
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
