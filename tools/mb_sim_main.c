@@ -42,7 +42,7 @@ static void usage(FILE *f)
         "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
         "  --integrator I    rk4 | dopri5 | dop853 | bdf | trapezoid (default: trapezoid for\n"
         "                    alf-trapezoid, rk4 otherwise); bdf: implicit, variable order 1-5\n"
-        "                    (baumgarte, canonical, alf-explicit)\n"
+        "                    (baumgarte, canonical, alf-trapezoid)\n"
         "  --h S             step (rk4, trapezoid); first trial step and default output\n"
         "                    interval (dopri5, dop853, bdf, the adaptive trapezoid)\n"
         "  --t-end S         end time\n"
