@@ -1,9 +1,12 @@
-/* mb_bdf.c - the implicit, variable-step, variable-order BDF (orders 1-5) for the ODEs of F1-F3
- * (z' = f(t, z)) and for F4's index-3 augmented Lagrangian equations in [q; p]: Nordsieck form, predictor-corrector error estimate, step and order selection
- * after Gear's GSTIFF strategy (ADAMS seed, sections 4-5; the coefficients and tests of the
- * fixed-leading-coefficient Nordsieck method as in Hindmarsh's LSODE), modified Newton on a
- * finite-difference Jacobian whose LU is kept across steps. Continuous extension: the Nordsieck
- * polynomial (mbi_bdf_dense). Layer: runtime core; never allocates or prints.
+/* mb_bdf.c - the implicit, variable-step, variable-order BDF (orders 1-5): Nordsieck form,
+ * predictor-corrector error estimate, step and order selection after Gear's GSTIFF strategy
+ * (ADAMS seed, sections 4-5; the coefficients and tests of the fixed-leading-coefficient
+ * Nordsieck method as in Hindmarsh's LSODE). F1 and F2: the ODE z' = f(t, z), modified Newton on
+ * a finite-difference Jacobian whose LU is kept across steps. F4: its index-3 augmented
+ * Lagrangian equations in [q; p], Newton on its sparse reduced matrix (correct4). F3 is refused
+ * by mb_params_check (noisy right-hand side); its code path here is the ODE one. Continuous
+ * extension: the Nordsieck polynomial (mbi_bdf_dense). Layer: runtime core; never allocates or
+ * prints.
  *
  * Notation: the array zn[j] = h^j y^(j) / j! (j = 0..q) at t_n. A step predicts zn <- P zn
  * (Pascal matrix), then solves for the correction e = y_{n+1} - y_pred the corrector
@@ -23,7 +26,7 @@
 #define GAM_CHANGE MB_R(0.3) /* refactor when gamma moved by more than this fraction */
 
 static mb_real *zc(const mb_sim *s, int j) { return s->bz + (size_t)j * (size_t)s->nz; }
-/* The integrated components: F1-F3 the whole state z, F4 [q; p] (Int Phi is advanced by explicit
+/* The integrated components: F1, F2 the whole state z, F4 [q; p] (Int Phi is advanced by explicit
  * Euler from the step's start as in F4's trapezoid step, sigma~ by its iteration). */
 static int ny_of(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? 2 * s->n : s->nz; }
 
@@ -36,7 +39,7 @@ static void coeffs(int q, mb_real *l)
         for (int j = i; j >= 1; j--) l[j] += l[j - 1] / (mb_real)i;
 }
 
-/* The error-tested components: F1's [q; v], F2/F3's [q; p]; Int Phi (F2, F3) is left out
+/* The error-tested components: F1's [q; v], F2's [q; p]; Int Phi (F2) is left out
  * (weight 0: it is the stabilization's integral of the constraint residual, not motion). F4:
  * the positions only (GSTIFF's "displacements"): its converged velocities carry a component
  * normal to the constraints of O(h) (Phi_q v = -2 xi omega Phi) that changes with h and would

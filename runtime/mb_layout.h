@@ -37,7 +37,7 @@
 #define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
 #define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
 /* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
- * the last step, f, Newton's d, the error weights) and, F1-F3 only, two dense nz x nz matrices
+ * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
  * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
  * sparse Newton matrix in FA). */
 #define MB_L_BDF(F, I) ((I) == MB_BDF)

@@ -15,7 +15,7 @@ enum {
     MB_ALF_EXPLICIT = 2, /* F3: augmented Lagrangian canonical (5.31-5.37), [q; p; Int Phi] */
     MB_ALF_TRAPEZOID = 3 /* F4: the same, implicit trapezoid + Newton (5.38-5.60) */
 };
-/* Integrators. F1-F3 take rk4, dopri5, dop853 or bdf; F4 takes trapezoid only. */
+/* Integrators. F1-F3 take rk4, dopri5 or dop853, F4 trapezoid; bdf is for F1, F2 and F4. */
 enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3, MB_BDF = 4 };
 /* The adaptive (error-controlled) integrators: dopri5, Hairer's DOP853 and the variable-order
  * BDF (mb_bdf.c). */
@@ -242,16 +242,16 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
  * *iters receives the Newton iterations. Returns MB_OK, MB_ERR_ASSEMBLY_POS/_VEL. */
 int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
 
-/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, the adaptive
- * trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
+/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, bdf, the
+ * adaptive trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
  * exactly). Returns MB_OK, a positive event (the step was taken) or a failure (state left at
  * the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
-/* Dense output (p.dense, dopri5 and dop853; bdf always: its Nordsieck polynomial): the state at a time t inside the last accepted step
- * (t_prev <= t <= t_now) from the integrator's continuous extension (dopri5: 4th order, Hairer's
- * DOPRI5 interpolant; dop853: 7th order, DOP853's dense output, which costs 3 more right-hand
- * sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
+/* Dense output (p.dense, dopri5 and dop853; bdf always, its Nordsieck polynomial): the state at a
+ * time t inside the last accepted step (t_prev <= t <= t_now) from the integrator's continuous
+ * extension (dopri5: 4th order, Hairer's DOPRI5 interpolant; dop853: 7th order, DOP853's dense
+ * output, which costs 3 more right-hand sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
  * the velocities and mo (may be NULL) the monitors at t (T, V, W, energy_dev, phi_norm,
  * phid_norm, sigma_norm; the rest as after the step): both need one right-hand side at the
  * interpolated state (counted in evals). The trajectory does not depend on these calls.

@@ -63,7 +63,7 @@
 #ifndef MB_WITH_DOP853
 #define MB_WITH_DOP853 1
 #endif
-#ifndef MB_WITH_BDF                /* the variable-order BDF for F1-F3 (mb_bdf.c) */
+#ifndef MB_WITH_BDF                /* the variable-order BDF for F1, F2, F4 (mb_bdf.c) */
 #define MB_WITH_BDF 1
 #endif
 #ifndef MB_WITH_ASSEMBLY           /* mb_sim_assemble; without it reset(assemble=1) fails */
@@ -218,7 +218,7 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st);
  * (W at the step's start; sigma and Phi_t there). */
 void mbi_dense_begin(mb_sim *s, mb_real W0);
 
-/* mb_bdf.c: one accepted variable-order BDF step towards t_stop (F1-F3's ODE), rejections and
+/* mb_bdf.c: one accepted variable-order BDF step towards t_stop (F1, F2, F4), rejections and
  * Newton failures retried inside; *h_taken the step; the monitor is not advanced. On failure
  * the state is that of the last good step. */
 int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken);
