@@ -305,6 +305,16 @@ say 'Newton'\''s law for every body from the CSV alone, hanging mechanisms'\'' r
 say 'slider-crank'\''s kinematics, the inverse-dynamics energy balance, and the frequencies and damping'
 say 'ratios of the bar pendulum, the double pendulum, the PRADIS oscillator and a damped oscillator'
 say '(to 1e-6 or better). Figures and commands: [analyses.md](analyses.md).'
+say ''
+say '## 6. Variable-order BDF (issue 11)'
+say ''
+say '`--integrator bdf` (baumgarte, canonical, alf-trapezoid) is validated by `tests/test_bdf.c` (in'
+say '`make test`, also under the sanitizers): x = 0.1 cos t in closed form (error falling as about'
+say 'steps^-5.6 from rtol 1e-6 to 1e-10, order 5 reached, the dense output as accurate as the steps'\'''
+say 'ends), Andrews'\'' beta(0.03) against Hairer & Wanner (5e-8, 3e-8 and 5.1e-6 at rtol 1e-10, with a'
+say 'loose-tolerance negative control), 12 singular passages of the two-loop parallelogram chain on'
+say 'alf-trapezoid with the energy kept, and the restore of a failed step. Method, measurements and'
+say 'limits: [formulations.md](formulations.md), section bdf.'
 exec 3>&-
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT"
