@@ -3240,6 +3240,7 @@ const mb_model andrews_model = {
     .v0 = andrews_v0,
     .locked = andrews_locked,
     .v_given = andrews_v_given,
+    .body_q = 0,
     .phi_q_pat = { 64, andrews_phi_q_row, andrews_phi_q_col },
     .dq_dq_pat = { 9, andrews_dq_dq_row, andrews_dq_dq_col },
     .dq_dv_pat = { 0, 0, 0 },

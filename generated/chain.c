@@ -1545,6 +1545,7 @@ const mb_model chain_model = {
     .v0 = chain_v0,
     .locked = chain_locked,
     .v_given = chain_v_given,
+    .body_q = 0,
     .phi_q_pat = { 28, chain_phi_q_row, chain_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

@@ -828,6 +828,7 @@ const mb_model double_pendulum_model = {
     .v0 = double_pendulum_v0,
     .locked = double_pendulum_locked,
     .v_given = double_pendulum_v_given,
+    .body_q = 0,
     .phi_q_pat = { 12, double_pendulum_phi_q_row, double_pendulum_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

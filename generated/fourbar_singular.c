@@ -1284,6 +1284,7 @@ const mb_model fourbar_singular_model = {
     .v0 = fourbar_singular_v0,
     .locked = fourbar_singular_locked,
     .v_given = fourbar_singular_v_given,
+    .body_q = 0,
     .phi_q_pat = { 24, fourbar_singular_phi_q_row, fourbar_singular_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

@@ -546,6 +546,7 @@ const mb_model oscillator_1dof_model = {
     .v0 = oscillator_1dof_v0,
     .locked = oscillator_1dof_locked,
     .v_given = oscillator_1dof_v_given,
+    .body_q = 0,
     .phi_q_pat = { 2, oscillator_1dof_phi_q_row, oscillator_1dof_phi_q_col },
     .dq_dq_pat = { 4, oscillator_1dof_dq_dq_row, oscillator_1dof_dq_dq_col },
     .dq_dv_pat = { 4, oscillator_1dof_dq_dv_row, oscillator_1dof_dq_dv_col },

@@ -2197,6 +2197,7 @@ const mb_model parallelogram_chain_model = {
     .v0 = parallelogram_chain_v0,
     .locked = parallelogram_chain_locked,
     .v_given = parallelogram_chain_v_given,
+    .body_q = 0,
     .phi_q_pat = { 44, parallelogram_chain_phi_q_row, parallelogram_chain_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

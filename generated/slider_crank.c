@@ -1086,6 +1086,7 @@ const mb_model slider_crank_model = {
     .v0 = slider_crank_v0,
     .locked = slider_crank_locked,
     .v_given = slider_crank_v_given,
+    .body_q = 0,
     .phi_q_pat = { 20, slider_crank_phi_q_row, slider_crank_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

@@ -71,6 +71,14 @@ TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
 
+# particles and rods (issue 12, item 4): the point-mass pendulum against its exact period, every
+# formulation (tests/test_particles.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/point_pendulum.lua,point_pendulum,))
+$(BUILD)/point_pendulum_sim: $(call SIM_OBJ,host,point_pendulum,$(call LONG_SRC,point_pendulum))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_particles.sh
+TEST_NEEDS   += $(BUILD)/point_pendulum_sim
+
 # METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
 # MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
 # mbgen and every other program keep the planner without it. metis.flags remembers whether

@@ -137,8 +137,9 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
             m->points(m, 0, m->q0, pts);
             for (int i = 0; i < m->npoint; i++) {
                 int b = m->point_body[i];
-                if (b < 0 || 3 * b + 1 >= a->n) continue;
-                mb_real dx = pts[2 * i] - m->q0[3 * b], dy = pts[2 * i + 1] - m->q0[3 * b + 1];
+                if (b < 0 || b >= m->nbody || mb_body_q(m, b) + 1 >= a->n) continue;
+                int k = mb_body_q(m, b);
+                mb_real dx = pts[2 * i] - m->q0[k], dy = pts[2 * i + 1] - m->q0[k + 1];
                 mb_real d = MB_SQRT(dx * dx + dy * dy);   /* (libm's sqrt only: see test_install) */
                 if (isfinite(d) && d > a->lscale) a->lscale = d;
             }
@@ -548,10 +549,13 @@ void mb_anl_mode_vector(const mb_anl *a, int i, mb_real *z)
 static mb_real step_excess(const mb_anl *a, const mb_real *dq)
 {
     mb_real s = 0;
-    for (int i = 0; i < a->n; i++) {
-        mb_real lim = i % 3 == 2 ? a->p.step_angle : a->p.step_angle * a->lscale;
-        mb_real r = MB_FABS(dq[i]) / lim;
-        if (!(r <= s)) s = r;
+    for (int b = 0; b < a->m->nbody; b++) {
+        int k0 = mb_body_q(a->m, b), nk = mb_body_nq(a->m, b);   /* phi third, if any */
+        for (int i = k0; i < k0 + nk && i < a->n; i++) {
+            mb_real lim = i - k0 == 2 ? a->p.step_angle : a->p.step_angle * a->lscale;
+            mb_real r = MB_FABS(dq[i]) / lim;
+            if (!(r <= s)) s = r;
+        }
     }
     return s;
 }

@@ -13,6 +13,9 @@
  *    lambda(J.angle) (N m, counter-clockwise);
  *  - driver D, row D (q_k - f(t), or phi_b2 - phi_b1 - f(t)): the force or torque it applies to
  *    its coordinate (or to b2) is D.effort = -lambda(D);
+ *  - rod R, row R.dist ((d . d - L^2) / (2 L), d = r_Q - r_P): the force on its second end is
+ *    -lambda d / L, along the rod towards the first end for lambda > 0: R.tension = lambda(R.dist)
+ *    (N, positive in tension; exact when |d| = L);
  *  - any other row R: R.lambda, the multiplier itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -38,7 +41,7 @@ const char *mb_cli_analysis_name(int a) { return a >= 0 && a < 5 ? anames[a] : "
 
 /* ------------------------------------------------------------------ reaction columns */
 
-enum { EL_REV, EL_PRI, EL_DRV, EL_RAW };
+enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_RAW };
 
 static int ends_with(const char *s, const char *suf, size_t *plen)
 {
@@ -62,6 +65,9 @@ static int element_at(const mb_model *m, int r, int *kind, size_t *len)
         !strncmp(a, b, la)) {
         *kind = EL_PRI; *len = la; return 2;
     }
+    if (ends_with(a, ".dist", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
+        *kind = EL_ROD; *len = la; return 1;
+    }
     *kind = strchr(a, '.') ? EL_RAW : EL_DRV;
     *len = strlen(a);
     return 1;
@@ -76,10 +82,10 @@ static void write_num(FILE *f, double x)
 static void header_extra(FILE *f, const mb_model *m)
 {
     static const char *const vs[3] = {"vx", "vy", "omega"}, *const as[3] = {"ax", "ay", "alpha"};
+    for (int b = 0; b < m->nbody; b++)   /* a particle has no omega, alpha */
+        for (int k = 0; k < mb_body_nq(m, b); k++) fprintf(f, ",%s.%s", m->body_names[b], vs[k]);
     for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->body_names[b], vs[k]);
-    for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->body_names[b], as[k]);
+        for (int k = 0; k < mb_body_nq(m, b); k++) fprintf(f, ",%s.%s", m->body_names[b], as[k]);
     for (int r = 0; r < m->nc;) {
         int kind;
         size_t len;
@@ -90,6 +96,7 @@ static void header_extra(FILE *f, const mb_model *m)
         case EL_REV: fprintf(f, ",%.*s.fx,%.*s.fy", (int)len, nm, (int)len, nm); break;
         case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
         case EL_DRV: fprintf(f, ",%s.effort", nm); break;
+        case EL_ROD: fprintf(f, ",%.*s.tension", (int)len, nm); break;
         default: fprintf(f, ",%s.lambda", nm); break;
         }
         r += used;
@@ -111,6 +118,7 @@ static void row_extra(FILE *f, const mb_model *m, const mb_real *v, const mb_rea
         case EL_REV: write_num(f, l0); write_num(f, l1); break;
         case EL_PRI: write_num(f, -l1); write_num(f, l0); break;
         case EL_DRV: write_num(f, -l0); break;
+        case EL_ROD: write_num(f, l0); break;
         default: write_num(f, l0); break;
         }
         r += used;

@@ -216,8 +216,8 @@ static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary,
         rowv[0] = t;
         for (i = 0; i < 2 * m->npoint; i++) rowv[1 + i] = (double)pts[i];
         for (i = 0; i < m->nbody; i++) {
-            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[3 * i];
-            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[3 * i + 1];
+            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[mb_body_q(m, i)];
+            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[mb_body_q(m, i) + 1];
         }
         for (i = 0; ok && i < fr->stride; i++) ok = isfinite(rowv[i]);
         if (!ok) {
