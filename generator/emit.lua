@@ -139,9 +139,12 @@ local function derive(M)
             uerr(M, el.line, "element '" .. el.name .. "': " .. tostring(c))
         end
         for _, p in ipairs(c.phi or {}) do
+          -- M.drop: equations mbgen --redundant remove leaves out (generator/redundant.lua)
+          if not (M.drop and M.drop[p.name]) then
             phi[#phi + 1] = p.e
             phinames[#phinames + 1] = p.name
             phiwho[#phi] = el
+          end
         end
         if c.V then Vterms[#Vterms + 1], Vwho[#Vterms + 1] = c.V, el end
         for _, f2 in ipairs(c.qnc or {}) do qnc[f2.k] = qnc[f2.k] + f2.e end

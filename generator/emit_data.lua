@@ -205,10 +205,11 @@ function emit_data.generate(M, opts)
     local name = M.name
     local fill = ctext.fill
     local cnum = sym.cnum
-    -- particles and rods are generated code only: the descriptor is left empty (nq = 0), and the
+    -- particles, rods and removed equations are generated code only: the descriptor is left empty (nq = 0), and the
     -- simulator's --eval generic refuses it by that (docs/generic-evaluator.md)
     local why = D.coords.particles and "particles" or nil
     for _, el in ipairs(M.elements) do if el.kind == "rod" then why = why or "rods" end end
+    if M.drop and next(M.drop) then why = why or "equations removed as redundant (mbgen --redundant remove)" end
     if why then
         return { { name = name .. "_data.c", content = "/* SPDX-License-Identifier: MIT */\n"
             .. "/* " .. name .. "_data.c - model \"" .. name .. "\" for the generic evaluator: not available.\n"
@@ -216,7 +217,8 @@ function emit_data.generate(M, opts)
             .. " (options: " .. ctext.comment_text(ctext.options_text(opts)) .. ").\n"
             .. " * DO NOT EDIT: regenerate with mbgen (make generate).\n"
             .. " * The model has " .. why .. ", which only generated code models: the generic evaluator\n"
-            .. " * (evaluator/mb_generic.c) has 3 coordinates per body and no rod. The descriptor is empty\n"
+            .. " * (evaluator/mb_generic.c) has 3 coordinates per body, no rod and every element's equations.\n"
+            .. " * The descriptor is empty\n"
             .. " * (nq = 0) so that --eval generic refuses the model (docs/generic-evaluator.md). */\n"
             .. "#include <stddef.h>\n\n#include \"mb_generic.h\"\n\n"
             .. "extern const mb_model " .. name .. "_generic_model;\n"

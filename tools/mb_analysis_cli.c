@@ -182,6 +182,86 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
     row_extra(f, m, v, st == MB_OK ? dyn.acc : NULL, st == MB_OK ? dyn.lam : NULL);
 }
 
+/* ------------------------------------------------------------------ redundant equations */
+
+/* The element of constraint row r: its name's length up to the first '.', and a word for its
+ * kind from the row names of generator/elements.lua. */
+static size_t elem_len(const char *nm) { const char *d = strchr(nm, '.'); return d ? (size_t)(d - nm) : strlen(nm); }
+static const char *elem_word(const char *nm)
+{
+    const char *d = strchr(nm, '.');
+    if (!d) return "driver";
+    if (!strcmp(d, ".dist")) return "rod";
+    if (!strcmp(d, ".x") || !strcmp(d, ".y") || !strcmp(d, ".angle") || !strcmp(d, ".perp")) return "joint";
+    return "element";
+}
+static int same_elem(const char *a, const char *b)
+{
+    size_t la = elem_len(a);
+    return la == elem_len(b) && !strncmp(a, b, la);
+}
+
+#define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
+
+int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog)
+{
+    int nc = m->nc, found;
+    if (nc == 0 || !m->constraint_names) return 0;
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    if (!ws || ws > RED_MAX_BYTES) return -1;
+    void *work = malloc(ws);
+    unsigned char *dep = malloc((size_t)nc), *uses = malloc((size_t)nc), *all = malloc((size_t)nc);
+    mb_anl a;
+    found = -1;
+    if (work && dep && uses && all && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK)
+        found = mb_anl_redundant(&a, t, q, dep);
+    if (found > 0) {
+        const char *const *nm = m->constraint_names;
+        fprintf(stderr, "%s_sim: warning: redundant constraint equations at the assembled initial "
+                "configuration (rank %d of %d equations):", prog, a.rank, nc);
+        for (int r = 0; r < nc;) {   /* one line per element with dependent rows */
+            int e = r;
+            while (e < nc && same_elem(nm[r], nm[e])) e++;
+            int any = 0;
+            for (int k = r; k < e; k++) any |= dep[k];
+            if (!any) { r = e; continue; }
+            fprintf(stderr, "\n%s_sim:   %s \"%.*s\" (", prog, elem_word(nm[r]), (int)elem_len(nm[r]), nm[r]);
+            memset(all, 0, (size_t)nc);
+            for (int k = r, first = 1; k < e; k++) {
+                if (!dep[k]) continue;
+                fprintf(stderr, "%s%s", first ? "" : ", ", nm[k]);
+                first = 0;
+                if (mb_anl_redundant_support(&a, k, uses) == MB_OK)
+                    for (int i = 0; i < nc; i++) all[i] |= uses[i];
+            }
+            int nby = 0, last = -1;
+            for (int i = 0; i < nc; i++)   /* the other elements, each once */
+                if (all[i] && !same_elem(nm[i], nm[r])) {
+                    int seen = 0;
+                    for (int j = 0; j < i; j++) seen |= all[j] && same_elem(nm[j], nm[i]);
+                    if (!seen) { nby++; last = i; }
+                }
+            fprintf(stderr, ") %s", nby == 0 ? "is dependent on its own equations" : nby == 1 ? "duplicates" : "is implied by");
+            for (int i = 0, k = 0; i < nc; i++) {
+                if (!all[i] || same_elem(nm[i], nm[r])) continue;
+                int seen = 0;
+                for (int j = 0; j < i; j++) seen |= all[j] && same_elem(nm[j], nm[i]);
+                if (seen) continue;
+                fprintf(stderr, "%s%s \"%.*s\"", k == 0 ? " " : i == last ? " and " : ", ",
+                        elem_word(nm[i]), (int)elem_len(nm[i]), nm[i]);
+                k++;
+            }
+            r = e;
+        }
+        fprintf(stderr, "\n%s_sim:   (mbgen --redundant remove generates the model without them)\n", prog);
+    }
+    free(work);
+    free(dep);
+    free(uses);
+    free(all);
+    return found < 0 ? -1 : found;
+}
+
 /* ------------------------------------------------------------------ the analyses */
 
 static double wall(void)

@@ -417,7 +417,7 @@ static int parse_args(int argc, char **argv, cli *c)
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
             if (model->nq == 0)   /* emit_data.lua leaves it empty for particles and rods */
-                return bad(a, val, "this model has particles or rods, which the generic evaluator does not model");
+                return bad(a, val, "this model has particles or rods, or equations mbgen removed as redundant: the generic evaluator does not model them");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
@@ -742,6 +742,9 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         fputc('\n', r->csv);
     }
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
+    /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
+    if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS)
+        mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name);
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
