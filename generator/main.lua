@@ -145,11 +145,19 @@ end
 -- Redundant constraint equations at the assembled initial configuration (generator/redundant.lua):
 -- named on stderr; with remove, left out of the generated model (M.drop, read by emit.derive).
 local function redundancy(remove)
-  local emit = require("emit")
+  local file = (string.gsub(M.file, "%c", "?"))
+  -- --check needs only the front end (main.lua, model.lua): without the back end it says so and
+  -- skips this; generation (remove) reports the missing back end as the internal error it is
+  local okb, emit = pcall(require, "emit")
+  local okr, red = pcall(require, "redundant")
+  if not (okb and okr) then
+    if remove then error("the generator back end could not be loaded: " .. tostring(okb and red or emit), 0) end
+    io.stderr:write(file, ": note: redundancy not checked: the generator back end could not be loaded\n")
+    return
+  end
   local ctext = require("ctext")
   local D = ctext.numeric(M, emit.derive, M)
-  local rep, why = require("redundant").analyse(M, D)
-  local file = (string.gsub(M.file, "%c", "?"))
+  local rep, why = red.analyse(M, D)
   if not rep then
     if D.nc > 0 then io.stderr:write(file, ": note: redundancy not checked: ", why, "\n") end
     return
