@@ -76,5 +76,9 @@ for f in baumgarte canonical alf-explicit; do
                  NR == 2 { lo = hi = \$k } { if (\$k < lo) lo = \$k; if (\$k > hi) hi = \$k } END { exit !(hi - lo > 0.5) }" "$T/r_$f.csv"'
 done
 
+"$RED" --eval generic --t-end 0.1 --out "$T/g.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "parallelogram without F.y: --eval generic refused (exit 2), the reason named, no CSV" \
+   '[ $rc -eq 2 ] && grep -q "generated with mbgen --redundant remove" "$T/e" && [ ! -e "$T/g.csv" ]'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

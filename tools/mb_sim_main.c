@@ -416,8 +416,8 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
-            if (model->nq == 0)   /* emit_data.lua leaves it empty for particles and rods */
-                return bad(a, val, "this model has particles or rods, or equations mbgen removed as redundant: the generic evaluator does not model them");
+            if (model->nq == 0)   /* emit_data.lua leaves it empty when equations were removed */
+                return bad(a, val, "this model was generated with mbgen --redundant remove: the generic evaluator evaluates every element's equations");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
