@@ -237,6 +237,19 @@ local function derive(M)
         pointpos[#pointpos + 1] = X
         pointpos[#pointpos + 1] = Y
     end
+    -- rods' ends for drawing: a named point, or -1 - b for particle b (0-based)
+    local rod_ends = {}
+    for _, el in ipairs(M.elements) do
+        if el.kind == "rod" then
+            for _, ref in ipairs({ el.a, el.b }) do
+                local idx
+                if ref.body > 0 and M.bodies[ref.body].particle then idx = -ref.body
+                else idx = pindex[ref.body .. "." .. tostring(ref.point)] end
+                if not idx then uerr(M, el.line, "rod '" .. el.name .. "': end is not a named point") end
+                rod_ends[#rod_ends + 1] = idx
+            end
+        end
+    end
     local spring_points = {}
     for _, el in ipairs(springs) do
         -- drawing only: a particle has no named point, so a spring attached to one is not drawn
@@ -253,7 +266,7 @@ local function derive(M)
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
-        spring_points = spring_points, coords = C,
+        spring_points = spring_points, rod_ends = rod_ends, coords = C,
     }
 end
 
@@ -540,6 +553,8 @@ function emit.generate(M, opts)
     vals.POINT_BODY = array("int", "point_body", point_body, 16)
     vals.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
     vals.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
+    vals.NROD = #D.rod_ends // 2
+    vals.ROD_ENDS = array("int", "rod_ends", D.rod_ends, 16)
     vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum)
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum)

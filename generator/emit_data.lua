@@ -267,6 +267,8 @@ function emit_data.generate(M, opts)
     v.POINT_BODY = array("int", "point_body", point_body, 16)
     v.CONSTRAINT_NAMES = array("char *const", "constraint_names", D.phinames, 4, cstring)
     v.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
+    v.NROD = #D.rod_ends // 2
+    v.ROD_ENDS = array("int", "rod_ends", D.rod_ends, 16)
     v.MASS = array("mb_real", "mass", mass, 3, cnum)
     v.Q0 = array("mb_real", "q0", q0, 3, cnum)
     v.V0 = array("mb_real", "v0", v0, 3, cnum)

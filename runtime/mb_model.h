@@ -162,6 +162,10 @@ struct mb_model {
        body_q[i + 1] - body_q[i] coordinates, 3 (x, y, phi) or 2 for a particle (x, y). NULL:
        every body has 3 (models without particles, the generic evaluator). */
     const int *body_q;
+    /* Rods, for drawing (tools only): their ends, [2 * nrod], each a point index (point_names) or
+       -1 - b for particle b (it has no named point). */
+    int nrod;
+    const int *rod_ends;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

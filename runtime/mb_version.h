@@ -22,6 +22,6 @@
  * function changes (docs/model-interface.md). Every generated header records the interface it
  * was generated for and refuses, with #error, to compile against a runtime with another one. */
 #define MB_MODEL_INTERFACE 3   /* 2: mb_index arrays, eval_kin_dyn, preset; 3: body_q
-                                  (particles: 2 coordinates) */
+                                  (particles: 2 coordinates), nrod, rod_ends */
 
 #endif /* MB_VERSION_H */

@@ -270,6 +270,10 @@ static void check_patterns(void)
     for (int k = 0; k < nq; k++) CHECK(M->mass[k] > 0, "mass[%d] = %g not positive", k, M->mass[k]);
     for (int s = 0; s < 2 * M->nspring; s++)
         CHECK(M->spring_points[s] >= 0 && M->spring_points[s] < M->npoint, "spring point %d out of range", s);
+    for (int s = 0; s < 2 * M->nrod; s++) {   /* a point, or -1 - b for particle b */
+        int e = M->rod_ends[s], b = -1 - e;
+        CHECK(e < M->npoint && (e >= 0 || (b < M->nbody && mb_body_nq(M, b) == 2)), "rod end %d out of range", s);
+    }
 }
 
 /* One state (t, q, v): every derivative against finite differences. */
