@@ -217,15 +217,15 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
         found = mb_anl_redundant(&a, t, q, dep);
     if (found > 0) {
         const char *const *nm = m->constraint_names;
-        fprintf(stderr, "%s_sim: warning: redundant constraint equations at the assembled initial "
-                "configuration (rank %d of %d equations):", prog, a.rank, nc);
+        /* one warning line per element (the tools' convention: every line of a warning says so) */
         for (int r = 0; r < nc;) {   /* one line per element with dependent rows */
             int e = r;
             while (e < nc && same_elem(nm[r], nm[e])) e++;
             int any = 0;
             for (int k = r; k < e; k++) any |= dep[k];
             if (!any) { r = e; continue; }
-            fprintf(stderr, "\n%s_sim:   %s \"%.*s\" (", prog, elem_word(nm[r]), (int)elem_len(nm[r]), nm[r]);
+            fprintf(stderr, "%s_sim: warning: redundant constraint: %s \"%.*s\" (", prog, elem_word(nm[r]),
+                    (int)elem_len(nm[r]), nm[r]);
             memset(all, 0, (size_t)nc);
             for (int k = r, first = 1; k < e; k++) {
                 if (!dep[k]) continue;
@@ -251,9 +251,10 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
                         elem_word(nm[i]), (int)elem_len(nm[i]), nm[i]);
                 k++;
             }
+            fprintf(stderr, " (rank %d of %d equations at the assembled initial configuration; "
+                    "mbgen --redundant remove generates the model without them)\n", a.rank, nc);
             r = e;
         }
-        fprintf(stderr, "\n%s_sim:   (mbgen --redundant remove generates the model without them)\n", prog);
     }
     free(work);
     free(dep);

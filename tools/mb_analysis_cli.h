@@ -25,8 +25,8 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
 void mb_cli_csv_close(void);
 
 /* Redundant constraint equations at the assembled configuration (t, q), named by element on
- * stderr ("<prog>_sim: warning: redundant constraint equations ...: joint "A2" (A2.x, A2.y)
- * duplicates joint "A1""), by mb_anl_redundant. Returns their number, 0 if none, -1 when not
+ * stderr, one warning line per element ("<prog>_sim: warning: redundant constraint: joint "A2"
+ * (A2.x, A2.y) duplicates joint "A1" (rank 2 of 4 ...)"), by mb_anl_redundant. Returns their number, 0 if none, -1 when not
  * checked (a model too large for the dense check, out of memory). */
 int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog);
 
