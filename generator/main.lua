@@ -28,9 +28,10 @@ options:
                     elimination updates, compact above; see docs/linear-systems.md)
   --check           only load and validate the model, print a summary; also assembles the
                     initial configuration and names redundant constraint equations (stderr)
-  --redundant MODE  report (default): generate every equation; remove: find the redundant
-                    equations at the assembled initial configuration and generate the model
-                    without them, naming what was removed on stderr (docs/generator.md)
+  --redundant MODE  find the constraint equations that are redundant at the assembled initial
+                    configuration and name them on stderr; report: generate every equation,
+                    remove: generate the model without them (docs/generator.md). Without the
+                    option generation does not look (--check does)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -185,7 +186,7 @@ if opts.check then
   if opts.stats then io.stderr:write(string.format("load time: %.3f s\n", t_load)) end
   return nil
 end
-if opts.redundant == "remove" then redundancy(true) end
+if opts.redundant then redundancy(opts.redundant == "remove") end
 
 local ok, err = host.prepare_dir(opts.dir)
 if not ok then die("%s", err) end

@@ -47,6 +47,10 @@ ok "remove, repeated joint: A2.x, A2.y gone from the generated model, A1 kept" \
 ok "remove: the banner records --redundant remove" 'grep -q "options: --redundant remove" "$T/g/fault_redundant.c"'
 ok "remove: the generic evaluator's data says why it is not available" \
    'grep -q "equations removed as redundant" "$T/g/fault_redundant_data.c"'
+"$MBGEN" tests/models/fault_redundant.lua --redundant report -o "$T/k" >"$T/o" 2>"$T/e"; rc=$?
+ok "report, repeated joint: named, every equation generated, no option in the banner" \
+   '[ $rc -eq 0 ] && grep -qF "$DL" "$T/e" && grep -q "#define FAULT_REDUNDANT_NC 4" "$T/k/fault_redundant.h" &&
+    grep -q "options: none" "$T/k/fault_redundant.c"'
 "$MBGEN" models/double_pendulum.lua --redundant remove -o "$T/d" >"$T/o" 2>"$T/e"; rc=$?
 ok "remove, control: nothing to remove, same code as without the option (but the banner)" \
    '[ $rc -eq 0 ] && [ ! -s "$T/e" ] && diff <(grep -v "options:" "$T/d/double_pendulum.c") <(grep -v "options:" generated/double_pendulum.c) >/dev/null'
