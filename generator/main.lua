@@ -168,15 +168,16 @@ local function redundancy(remove)
       .. "redundancy checked where the assembly stopped\n", file, rep.residual))
   end
   if #rep.dependent == 0 then return end
-  local head = remove and "removed redundant constraint equations" or "redundant constraint equations"
-  io.stderr:write(string.format("%s: %s: %s (rank %d of %d equations at the initial configuration)\n",
-    file, remove and "note" or "warning", head, rep.rank, rep.nc))
-  for _, l in ipairs(rep.lines) do io.stderr:write(file, ":   ", l, "\n") end
+  -- one line per element, as the simulators write it (tools/mb_analysis_cli.c)
+  local tail = string.format(" (rank %d of %d equations at the assembled initial configuration%s)\n",
+    rep.rank, rep.nc, remove and "" or "; mbgen --redundant remove generates the model without them")
+  for _, l in ipairs(rep.lines) do
+    io.stderr:write(file, remove and ": note: removed redundant constraint: " or ": warning: redundant constraint: ",
+                    l, tail)
+  end
   if remove then
     M.drop = {}
     for _, c in ipairs(rep.dependent) do M.drop[D.phinames[c]] = true end
-  else
-    io.stderr:write(file, ":   (mbgen --redundant remove generates the model without them)\n")
   end
 end
 
