@@ -779,6 +779,11 @@ local function make_env(S)
     if f.length == nil then S.fail(line, "%s: length is missing", what) end
     el.length = number(S, line, what .. " length", f.length)
     if not (el.length > 0) then S.fail(line, "%s: length must be > 0, got %.17g", what, el.length) end
+    -- the equation holds L^2: it must neither underflow nor overflow in double
+    if el.length < 1e-150 or el.length > 1e150 then
+      S.fail(line, "%s: length %.17g is outside 1e-150 .. 1e150 m (its square would under- or overflow)",
+             what, el.length)
+    end
   end)
   env.driver = element("driver", { coord = true, joint = true, f = true }, 0,
     function(el, f, line, what)
