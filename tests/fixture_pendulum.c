@@ -139,5 +139,5 @@ const mb_model fixture_pendulum_model = {
     {12, pq_row, pq_col}, {0, 0, 0}, {0, 0, 0},
     phi, phi_q, phi_t, phi_q_dot, gamma_,
     force, none_qv, none_qv, energy, points,
-    0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
 };

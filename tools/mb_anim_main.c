@@ -216,8 +216,8 @@ static int read_csv(const mb_model *m, const opts *o, frames *fr, char *summary,
         rowv[0] = t;
         for (i = 0; i < 2 * m->npoint; i++) rowv[1 + i] = (double)pts[i];
         for (i = 0; i < m->nbody; i++) {
-            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[3 * i];
-            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[3 * i + 1];
+            rowv[1 + 2 * m->npoint + 2 * i] = (double)q[mb_body_q(m, i)];
+            rowv[2 + 2 * m->npoint + 2 * i] = (double)q[mb_body_q(m, i) + 1];
         }
         for (i = 0; ok && i < fr->stride; i++) ok = isfinite(rowv[i]);
         if (!ok) {
@@ -342,7 +342,8 @@ static const char *const script =
     "if(!(l>0))return [a,b];var ux=dx/l,uy=dy/l,nx=-uy,ny=ux,out=[a],n=10,e=0.15;"
     "for(var i=0;i<=n;i++){var s=(e+(1-2*e)*i/n)*l,w=(i===0||i===n)?0:(i%2?SW:-SW);"
     "out.push([a[0]+ux*s+nx*w,a[1]+uy*s+ny*w]);}out.push(b);return out;}\n"
-    "var bodies=[],springs=[],joints=[],coms=[],trace=null,traceNow=null,traceDot=null;\n"
+    "function E(k,i){return i<0?C(k,-1-i):P(k,i);}\n"
+    "var bodies=[],springs=[],rods=[],joints=[],coms=[],trace=null,traceNow=null,traceDot=null;\n"
     "function el(name,attrs,parent){var e=document.createElementNS(svgNS,name);"
     "for(var k in attrs)e.setAttribute(k,attrs[k]);parent.appendChild(e);return e;}\n"
     "var W=document.getElementById('world');\n"
@@ -350,6 +351,7 @@ static const char *const script =
     "var all=[];for(var k=0;k<D.length;k++)all.push(P(k,TR));trace.setAttribute('points',pts(all));"
     "traceNow=el('polyline',{'class':'trace'},W);}\n"
     "SPRINGS.forEach(function(s){springs.push(el('polyline',{'class':'spring'},W));});\n"
+    "RODS.forEach(function(s){rods.push(el('polyline',{'class':'rod'},W));});\n"
     "BODIES.forEach(function(b,i){bodies.push(el(b.closed?'polygon':'polyline',"
     "{'class':'body','stroke':b.color,'fill':b.closed?b.color:'none'},W));"
     "el('title',{},bodies[i]).textContent=b.name;"
@@ -363,6 +365,7 @@ static const char *const script =
     "bodies[i].setAttribute('points',pts(a));var c=C(k,i);coms[i].setAttribute('cx',c[0]);"
     "coms[i].setAttribute('cy',c[1]);});\n"
     " SPRINGS.forEach(function(s,i){springs[i].setAttribute('points',pts(zigzag(P(k,s[0]),P(k,s[1]))));});\n"
+    " RODS.forEach(function(s,i){rods[i].setAttribute('points',pts([E(k,s[0]),E(k,s[1])]));});\n"
     " JOINTS.forEach(function(j,i){var p=P(k,j);joints[i].setAttribute('cx',p[0]);"
     "joints[i].setAttribute('cy',p[1]);});\n"
     " if(TR>=0){var a=[];for(var i=0;i<=k;i++)a.push(P(i,TR));traceNow.setAttribute('points',pts(a));"
@@ -474,6 +477,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
           ".joint{fill:#fff;stroke:#222;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
           ".com{stroke:none}\n"
           ".spring{fill:none;stroke:#555;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
+          ".rod{fill:none;stroke:#333;stroke-width:2.5;vector-effect:non-scaling-stroke}\n"
           ".ground{fill:#ddd;stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
           ".hatch{stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
           ".tracefull{fill:none;stroke:#f4a;stroke-opacity:0.25;stroke-width:1;"
@@ -508,7 +512,7 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     }
     fputs("</g>\n</svg>\n<p class=\"note\">", out);
     fprintf(out, "%ld frames. Bodies as lines through their points (dot: centre of mass), "
-                 "joints as circles, ground points as wedges, springs as zigzags",
+                 "joints as circles, ground points as wedges, springs as zigzags, rods as lines",
             f->n);
     if (tr >= 0) {
         fputs("; path of point ", out);
@@ -565,6 +569,9 @@ static int write_html(const mb_model *m, const opts *o, const frames *f, const c
     fputs("];\nvar SPRINGS=[", out);
     for (i = 0; i < m->nspring; i++)
         fprintf(out, "%s[%d,%d]", i ? "," : "", m->spring_points[2 * i], m->spring_points[2 * i + 1]);
+    fputs("];\nvar RODS=[", out);   /* an end is a point, or -1-b: particle b's position */
+    for (i = 0; i < m->nrod; i++)
+        fprintf(out, "%s[%d,%d]", i ? "," : "", m->rod_ends[2 * i], m->rod_ends[2 * i + 1]);
     fputs("];\nvar JOINTS=[", out); /* one point per group of coincident points */
     first = 1;
     for (p = 0; p < m->npoint; p++) {
