@@ -149,7 +149,7 @@ bench-ordering: deps
 # WP_ROUNDS=N timing rounds (default 7). About 2-4 minutes.
 SUNDIALS_LIBS := -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense -lsundials_sunlinsoldense \
                  -lsundials_sunmatrixsparse -lsundials_sunlinsolklu -lsundials_generic
-$(BUILD)/bench_wp: $(call obj,host,tests/bench_wp.c tests/bench_ida.c generated/andrews.c) $(RT_OBJ_host)
+$(BUILD)/bench_wp: $(call obj,host,tests/bench_wp.c tests/bench_ida.c tests/andrews7.c generated/andrews.c) $(RT_OBJ_host)
 	$(call link,host,$(SUNDIALS_LIBS) $(RT_LIBS))
 
 .PHONY: bench-wp

@@ -1,7 +1,7 @@
 /* bench_ida.c - the SUNDIALS IDA baseline of make bench-wp (bench_ida.h). IDA gets the model's
  * own generated functions (mass, Q and its Jacobians, Phi, Phi_t, Phi_q, Phidot_q, Gamma), not
  * a hand-derived minimal-coordinate model, so the comparison with our formulations is on the
- * same equations. Form: stabilized index 2 (Gear, Gupta, Leimkuhler 1985), y = [q; v; lam; mu]:
+ * same equations. Form: stabilized index 2 (Gear, Leimkuhler, Gupta 1985), y = [q; v; lam; mu]:
  *   q' - v + Phi_q^T mu = 0,  M v' - Q(t, q, v) + Phi_q^T lam = 0,
  *   Phi_q v + Phi_t = 0,      Phi(t, q) = 0,
  * mu = 0 on the exact solution. lam and mu are left out of the error test (IDASetSuppressAlg), as
