@@ -22,9 +22,8 @@
 
 typedef char bida_needs_double[sizeof(mb_real) == sizeof(double) && sizeof(realtype) == sizeof(double) ? 1 : -1];
 
-#ifndef ALG_ATOL
+/* absolute tolerance of lam and mu: loose, so that the Newton test is decided by q and v */
 #define ALG_ATOL 1e6
-#endif
 
 struct bida {
     const mb_model *m;
