@@ -146,7 +146,7 @@ bench-ordering: deps
 # against the published reference and our own high-precision run, CPU time per solve, and the
 # SUNDIALS IDA baseline on the same generated functions (tests/bench_ida.c), side by side ->
 # results/work_precision.txt. Installs libsundials-dev (scripts/deps.sh bench); not a test.
-# WP_ROUNDS=N timing rounds (default 7). About 5-7 minutes on the 2-core machine.
+# WP_ROUNDS=N timing rounds (default 7). 1.5-6 minutes on the 2-core machine (load).
 SUNDIALS_LIBS := -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense -lsundials_sunlinsoldense \
                  -lsundials_sunmatrixsparse -lsundials_sunlinsolklu -lsundials_generic
 $(BUILD)/bench_wp: $(call obj,host,tests/bench_wp.c tests/bench_ida.c tests/andrews7.c generated/andrews.c) $(RT_OBJ_host)
