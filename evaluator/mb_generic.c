@@ -6,6 +6,15 @@
 
 #include <string.h>
 
+/* The rotations of one call and the model they belong to: cs[2i] = cos phi_i, cs[2i+1] = sin phi_i
+ * (below), m for where each body's coordinates start (mb_body_q: a particle has two, no phi). */
+typedef struct rc_s {
+    const mb_model *m;
+    mb_real *cs;
+} rc_t;
+#define QB(rc, body) mb_body_q((rc)->m, (body))
+#define PARTICLE(rc, body) (mb_body_nq((rc)->m, (body)) == 2)
+
 /* One end of an element: a point of a body (or of the ground) at the current state. */
 typedef struct end_s {
     mb_real r[2];   /* CoM position (0 for the ground) */
@@ -55,24 +64,28 @@ static mb_real tf(const mb_generic_data *d, int k, mb_real t)
 }
 
 /* cos and sin of the body angles, each computed once per call and only when first needed:
- * cs[2i] = cos phi_i, cs[2i+1] = sin phi_i; cs[2i] = 2 (impossible for a cosine) marks "not yet". */
-static void rot_reset(const mb_model *m, mb_real *cs)
+ * cs[2i] = cos phi_i, cs[2i+1] = sin phi_i; cs[2i] = 2 (impossible for a cosine) marks "not yet".
+ * A particle does not rotate: its frame stays the global one (1, 0). */
+static void rot_reset(rc_t *rc)
 {
-    for (int i = 0; i < m->nbody; i++) cs[2 * i] = MB_R(2.0);
+    for (int i = 0; i < rc->m->nbody; i++) {
+        rc->cs[2 * i] = PARTICLE(rc, i) ? MB_R(1.0) : MB_R(2.0);
+        rc->cs[2 * i + 1] = MB_R(0.0);
+    }
 }
 
-static const mb_real *rot(mb_real *cs, const mb_real *q, int body)
+static const mb_real *rot(rc_t *rc, const mb_real *q, int body)
 {
-    mb_real *r = cs + 2 * body;
+    mb_real *r = rc->cs + 2 * body;
     if (r[0] > MB_R(1.5)) {
-        r[0] = MB_COS(q[3 * body + 2]);
-        r[1] = MB_SIN(q[3 * body + 2]);
+        r[0] = MB_COS(q[QB(rc, body) + 2]);
+        r[1] = MB_SIN(q[QB(rc, body) + 2]);
     }
     return r;
 }
 
 /* Fill e for point s of `body` (-1: ground, s global). v may be NULL (position-only functions). */
-static void endpoint(mb_real *cs, const mb_real *q, const mb_real *v, int body,
+static void endpoint(rc_t *cs, const mb_real *q, const mb_real *v, int body,
                      const mb_real *s, end_t *e)
 {
     if (body < 0) {
@@ -83,17 +96,18 @@ static void endpoint(mb_real *cs, const mb_real *q, const mb_real *v, int body,
         return;
     }
     const mb_real *cr = rot(cs, q, body), c = cr[0], sn = cr[1];
-    const mb_real *qi = q + 3 * body;
+    const mb_real *qi = q + QB(cs, body);
+    const int part = PARTICLE(cs, body);
     e->r[0] = qi[0];
     e->r[1] = qi[1];
-    e->phi = qi[2];
+    e->phi = part ? MB_R(0.0) : qi[2];
     e->Rs[0] = c * s[0] - sn * s[1];
     e->Rs[1] = sn * s[0] + c * s[1];
     e->p[0] = qi[0] + e->Rs[0];
     e->p[1] = qi[1] + e->Rs[1];
     if (v) {
-        const mb_real *vi = v + 3 * body;
-        e->w = vi[2];
+        const mb_real *vi = v + QB(cs, body);
+        e->w = part ? MB_R(0.0) : vi[2];
         e->v[0] = vi[0] - e->Rs[1] * e->w;   /* rdot + Omega R s w */
         e->v[1] = vi[1] + e->Rs[0] * e->w;
     } else {
@@ -120,7 +134,7 @@ static void scatter_add(const int *slot, const mb_real *blk, int n, mb_real *out
 }
 
 /* Prismatic: u = R_a axis (the sliding direction), n = Omega u (its normal). */
-static void prism_axes(const mb_generic_elem *e, mb_real *cs, const mb_real *q, mb_real *u,
+static void prism_axes(const mb_generic_elem *e, rc_t *cs, const mb_real *q, mb_real *u,
                        mb_real *n)
 {
     mb_real c = MB_R(1.0), s = MB_R(0.0);
@@ -136,7 +150,7 @@ static void prism_axes(const mb_generic_elem *e, mb_real *cs, const mb_real *q, 
 }
 
 /* Phi_q block (2 x 6) of a revolute or prismatic joint, row-major. */
-static void joint_jac(const mb_generic_elem *e, mb_real *cs, const mb_real *q, const end_t *A,
+static void joint_jac(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const end_t *A,
                       const end_t *B, mb_real *J)
 {
     memset(J, 0, 12 * sizeof *J);
@@ -161,7 +175,7 @@ static void joint_jac(const mb_generic_elem *e, mb_real *cs, const mb_real *q, c
 }
 
 /* d(Phi_q)/dt block (2 x 6) of a revolute or prismatic joint (time-independent constraints). */
-static void joint_jac_dot(const mb_generic_elem *e, mb_real *cs, const mb_real *q,
+static void joint_jac_dot(const mb_generic_elem *e, rc_t *cs, const mb_real *q,
                           const end_t *A, const end_t *B, mb_real *Jd)
 {
     memset(Jd, 0, 12 * sizeof *Jd);
@@ -186,8 +200,31 @@ static void joint_jac_dot(const mb_generic_elem *e, mb_real *cs, const mb_real *
     Jd[11] = (n[0] * B->Rs[0] + n[1] * B->Rs[1]) * (wa - wb);
 }
 
+/* Rod: d = p_b - p_a, Phi = (d . d - L^2) / (2 L); the row Phi_q = d^T D / L with
+ * D = dd/dq_local = [-I, -Omega R_a s_a, I, Omega R_b s_b] (2 x 6), and its rate
+ * d(Phi_q)/dt = (ddot^T D + d^T Ddot) / L, Ddot nonzero in the phi columns only:
+ * d(-Omega R_a s_a)/dt = R_a s_a w_a, d(Omega R_b s_b)/dt = -R_b s_b w_b. */
+static void rod_row(const mb_generic_elem *e, const end_t *A, const end_t *B, mb_real *J, mb_real *Jd)
+{
+    const mb_real L = e->par[0];
+    const mb_real d0 = B->p[0] - A->p[0], d1 = B->p[1] - A->p[1];
+    const mb_real dd0 = B->v[0] - A->v[0], dd1 = B->v[1] - A->v[1];
+    /* Omega R s = (-Rs_y, Rs_x) */
+    const mb_real Da[2] = { A->Rs[1], -A->Rs[0] }, Db[2] = { -B->Rs[1], B->Rs[0] };
+    if (J) {
+        J[0] = -d0 / L; J[1] = -d1 / L; J[2] = (d0 * Da[0] + d1 * Da[1]) / L;
+        J[3] = d0 / L;  J[4] = d1 / L;  J[5] = (d0 * Db[0] + d1 * Db[1]) / L;
+    }
+    if (Jd) {
+        Jd[0] = -dd0 / L; Jd[1] = -dd1 / L;
+        Jd[2] = (dd0 * Da[0] + dd1 * Da[1] + (d0 * A->Rs[0] + d1 * A->Rs[1]) * A->w) / L;
+        Jd[3] = dd0 / L;  Jd[4] = dd1 / L;
+        Jd[5] = (dd0 * Db[0] + dd1 * Db[1] - (d0 * B->Rs[0] + d1 * B->Rs[1]) * B->w) / L;
+    }
+}
+
 /* Body-frame or ground point ends of a two-point element. */
-static void ends(const mb_generic_elem *e, mb_real *cs, const mb_real *q, const mb_real *v,
+static void ends(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const mb_real *v,
                  end_t *A, end_t *B)
 {
     endpoint(cs, q, v, e->a, e->sa, A);
@@ -197,12 +234,12 @@ static void ends(const mb_generic_elem *e, mb_real *cs, const mb_real *q, const 
 static int nrows(int kind)
 {
     return kind == MB_GE_REVOLUTE || kind == MB_GE_PRISMATIC ? 2
-         : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT ? 1 : 0;
+         : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT || kind == MB_GE_ROD ? 1 : 0;
 }
 
-static mb_real angle(const mb_real *q, int body)
+static mb_real angle(rc_t *cs, const mb_real *q, int body)
 {
-    return body < 0 ? MB_R(0.0) : q[3 * body + 2];
+    return body < 0 || PARTICLE(cs, body) ? MB_R(0.0) : q[QB(cs, body) + 2];
 }
 
 #define GDATA(m) ((const mb_generic_data *)(m)->data)
@@ -211,8 +248,9 @@ static mb_real angle(const mb_real *q, int body)
 void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
-    rot_reset(m, cs);
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
+    rot_reset(cs);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
         end_t A, B;
@@ -233,8 +271,14 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
         case MB_GE_DRIVER_COORD:
             out[e->row] = q[e->col[0]] - tf(d, e->tf[0], t);
             break;
+        case MB_GE_ROD: {
+            ends(e, cs, q, NULL, &A, &B);
+            const mb_real d0 = B.p[0] - A.p[0], d1 = B.p[1] - A.p[1], L = e->par[0];
+            out[e->row] = (d0 * d0 + d1 * d1 - L * L) / (MB_R(2.0) * L);
+            break;
+        }
         case MB_GE_DRIVER_JOINT:
-            out[e->row] = angle(q, e->b) - angle(q, e->a) - tf(d, e->tf[0], t);
+            out[e->row] = angle(cs, q, e->b) - angle(cs, q, e->a) - tf(d, e->tf[0], t);
             break;
         default: break;
         }
@@ -244,10 +288,11 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
 void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     (void)t;
     if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL (memset(NULL, 0, 0)) */
-    rot_reset(m, cs);
+    rot_reset(cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -259,6 +304,11 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
             ends(e, cs, q, NULL, &A, &B);
             joint_jac(e, cs, q, &A, &B, J);
             scatter_set(d->slot + e->jslot, J, 12, out);
+            break;
+        case MB_GE_ROD:
+            ends(e, cs, q, NULL, &A, &B);
+            rod_row(e, &A, &B, J, NULL);
+            scatter_set(d->slot + e->jslot, J, 6, out);
             break;
         case MB_GE_DRIVER_COORD:
             J[0] = MB_R(1.0);
@@ -292,16 +342,23 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
                           mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     (void)t;
     if (m->phi_q_pat.nnz == 0) return;   /* no constraints: out may be NULL */
-    rot_reset(m, cs);
+    rot_reset(cs);
     memset(out, 0, (size_t)m->phi_q_pat.nnz * sizeof *out);   /* drivers: constant rows */
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
-        if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC) continue;
         mb_real Jd[12];
         end_t A, B;
+        if (e->kind == MB_GE_ROD) {
+            ends(e, cs, q, v, &A, &B);
+            rod_row(e, &A, &B, NULL, Jd);
+            scatter_set(d->slot + e->jslot, Jd, 6, out);
+            continue;
+        }
+        if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC) continue;
         ends(e, cs, q, v, &A, &B);
         joint_jac_dot(e, cs, q, &A, &B, Jd);
         scatter_set(d->slot + e->jslot, Jd, 12, out);
@@ -312,8 +369,9 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
                       mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
-    rot_reset(m, cs);
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
+    rot_reset(cs);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
         end_t A, B;
@@ -333,6 +391,15 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
                 for (int k = 0; k < 6; k++) s += Jd[6 * r + k] * vl[k];
                 out[e->row + r] = -s;
             }
+            break;
+        }
+        case MB_GE_ROD: {   /* -(d(Phi_q)/dt) v (time-independent) */
+            mb_real Jd[6], vl[6], g = MB_R(0.0);
+            ends(e, cs, q, v, &A, &B);
+            rod_row(e, &A, &B, NULL, Jd);
+            local_v(e, v, vl);
+            for (int k = 0; k < 6; k++) g += Jd[k] * vl[k];
+            out[e->row] = -g;
             break;
         }
         case MB_GE_DRIVER_COORD:   /* Phi_tt = -f'' and Phi_qt = 0 */
@@ -378,7 +445,7 @@ static void spring_D(const end_t *A, const end_t *B, mb_real *D)
 
 /* Forces of element e added into Q (full vector; NULL: none); returns its non-conservative
  * power. */
-static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, mb_real *cs,
+static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, rc_t *cs,
                           mb_real t, const mb_real *q, const mb_real *v, mb_real *Q)
 {
     end_t A, B;
@@ -395,12 +462,12 @@ static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, mb
         return -s.Fd * s.ldot;
     }
     case MB_GE_ROTSPRING: {   /* tau = k (theta - theta0) + c thetadot on theta = phi_b - phi_a */
-        const mb_real th = angle(q, e->b) - angle(q, e->a);
-        const mb_real thd = (e->b >= 0 ? v[3 * e->b + 2] : MB_R(0.0))
-                          - (e->a >= 0 ? v[3 * e->a + 2] : MB_R(0.0));
+        const mb_real th = angle(cs, q, e->b) - angle(cs, q, e->a);
+        const mb_real thd = (e->b >= 0 ? v[QB(cs, e->b) + 2] : MB_R(0.0))
+                          - (e->a >= 0 ? v[QB(cs, e->a) + 2] : MB_R(0.0));
         const mb_real tau = e->par[0] * (th - e->par[1]) + e->par[2] * thd;
-        if (Q && e->a >= 0) Q[3 * e->a + 2] += tau;
-        if (Q && e->b >= 0) Q[3 * e->b + 2] -= tau;
+        if (Q && e->a >= 0) Q[QB(cs, e->a) + 2] += tau;
+        if (Q && e->b >= 0) Q[QB(cs, e->b) + 2] -= tau;
         return -e->par[2] * thd * thd;
     }
     case MB_GE_FORCE: {   /* Q_r += f, Q_phi += (Omega R s) . f */
@@ -413,18 +480,18 @@ static mb_real elem_force(const mb_generic_data *d, const mb_generic_elem *e, mb
             f[1] = sn * fx + c * f[1];
         }
         if (Q) {
-            mb_real *Qa = Q + 3 * e->a;
+            mb_real *Qa = Q + QB(cs, e->a);
             Qa[0] += f[0];
             Qa[1] += f[1];
-            Qa[2] += -A.Rs[1] * f[0] + A.Rs[0] * f[1];
+            if (!PARTICLE(cs, e->a)) Qa[2] += -A.Rs[1] * f[0] + A.Rs[0] * f[1];
         }
         return f[0] * A.v[0] + f[1] * A.v[1];
     }
     case MB_GE_TORQUE: {
         if (e->a < 0) return MB_R(0.0);
         const mb_real tau = tf(d, e->tf[0], t);
-        if (Q) Q[3 * e->a + 2] += tau;
-        return tau * v[3 * e->a + 2];
+        if (Q) Q[QB(cs, e->a) + 2] += tau;
+        return tau * v[QB(cs, e->a) + 2];
     }
     default: return MB_R(0.0);
     }
@@ -434,12 +501,14 @@ void mb_generic_force(const mb_model *m, mb_real t, const mb_real *q, const mb_r
                       mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
-    rot_reset(m, cs);
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
+    rot_reset(cs);
     for (int i = 0; i < m->nbody; i++) {   /* gravity */
-        out[3 * i] = m->mass[3 * i] * d->gravity[0];
-        out[3 * i + 1] = m->mass[3 * i + 1] * d->gravity[1];
-        out[3 * i + 2] = MB_R(0.0);
+        const int k = QB(cs, i);
+        out[k] = m->mass[k] * d->gravity[0];
+        out[k + 1] = m->mass[k + 1] * d->gravity[1];
+        if (!PARTICLE(cs, i)) out[k + 2] = MB_R(0.0);
     }
     for (int i = 0; i < d->nelem; i++) (void)elem_force(d, &d->elem[i], cs, t, q, v, out);
 }
@@ -448,9 +517,10 @@ void mb_generic_dforce_dq(const mb_model *m, mb_real t, const mb_real *q, const 
                           mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     if (m->dq_dq_pat.nnz == 0) return;
-    rot_reset(m, cs);
+    rot_reset(cs);
     memset(out, 0, (size_t)m->dq_dq_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -526,10 +596,11 @@ void mb_generic_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const 
                           mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     (void)t;
     if (m->dq_dv_pat.nnz == 0) return;   /* no dampers: nothing to evaluate */
-    rot_reset(m, cs);
+    rot_reset(cs);
     memset(out, 0, (size_t)m->dq_dv_pat.nnz * sizeof *out);
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
@@ -559,12 +630,15 @@ void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_
                        mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     mb_real T = MB_R(0.0), V = MB_R(0.0), P = MB_R(0.0);
-    rot_reset(m, cs);
+    rot_reset(cs);
     for (int k = 0; k < m->nq; k++) T += m->mass[k] * v[k] * v[k];
-    for (int i = 0; i < m->nbody; i++)
-        V -= m->mass[3 * i] * (d->gravity[0] * q[3 * i] + d->gravity[1] * q[3 * i + 1]);
+    for (int i = 0; i < m->nbody; i++) {
+        const int k = QB(cs, i);
+        V -= m->mass[k] * (d->gravity[0] * q[k] + d->gravity[1] * q[k + 1]);
+    }
     for (int i = 0; i < d->nelem; i++) {
         const mb_generic_elem *e = &d->elem[i];
         switch (e->kind) {
@@ -578,9 +652,9 @@ void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_
             break;
         }
         case MB_GE_ROTSPRING: {
-            const mb_real th = angle(q, e->b) - angle(q, e->a) - e->par[1];
-            const mb_real thd = (e->b >= 0 ? v[3 * e->b + 2] : MB_R(0.0))
-                              - (e->a >= 0 ? v[3 * e->a + 2] : MB_R(0.0));
+            const mb_real th = angle(cs, q, e->b) - angle(cs, q, e->a) - e->par[1];
+            const mb_real thd = (e->b >= 0 ? v[QB(cs, e->b) + 2] : MB_R(0.0))
+                              - (e->a >= 0 ? v[QB(cs, e->a) + 2] : MB_R(0.0));
             V += MB_R(0.5) * e->par[0] * th * th;
             P -= e->par[2] * thd * thd;
             break;
@@ -601,9 +675,10 @@ void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_
 void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
 {
     const mb_generic_data *d = GDATA(m);
-    mb_real cs[NB(m)];
+    mb_real csb[NB(m)];
+    rc_t rcx = { m, csb }, *cs = &rcx;
     (void)t;
-    rot_reset(m, cs);
+    rot_reset(cs);
     for (int i = 0; i < m->npoint; i++) {
         const mb_real *s = d->point_s + 2 * i;
         const int b = m->point_body[i];
@@ -612,8 +687,8 @@ void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *
             out[2 * i + 1] = s[1];
         } else {
             const mb_real *cr = rot(cs, q, b), c = cr[0], sn = cr[1];
-            out[2 * i] = q[3 * b] + c * s[0] - sn * s[1];
-            out[2 * i + 1] = q[3 * b + 1] + sn * s[0] + c * s[1];
+            out[2 * i] = q[QB(cs, b)] + c * s[0] - sn * s[1];
+            out[2 * i + 1] = q[QB(cs, b) + 1] + sn * s[0] + c * s[1];
         }
     }
 }

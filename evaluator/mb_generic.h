@@ -16,7 +16,8 @@ enum {
     MB_GE_FORCE,          /* point force on body a, tf = fx, fy; flag 1: body frame */
     MB_GE_TORQUE,         /* torque on body a, tf = tau */
     MB_GE_DRIVER_COORD,   /* 1 row: q_k - f(t) = 0, k = col[0]; tf = f, f', f'' */
-    MB_GE_DRIVER_JOINT    /* 1 row: phi_b - phi_a - f(t) = 0; tf = f, f', f'' */
+    MB_GE_DRIVER_JOINT,   /* 1 row: phi_b - phi_a - f(t) = 0; tf = f, f', f'' */
+    MB_GE_ROD             /* 1 row: (d . d - L^2) / (2 L) = 0, d = p_b - p_a, par = L */
 };
 
 /* Opcodes of the postfix time-function programs. MB_TF_CONST takes the next code as an
@@ -29,8 +30,9 @@ enum {
 #define MB_TF_STACK 32   /* deepest evaluation stack a program may need (checked by the generator) */
 
 /* One element. Local coordinates: col[0..ncol-1] are global coordinate indices (-1: ground):
- * revolute, prismatic, spring: a.x a.y a.phi b.x b.y b.phi; rotspring, joint driver: a.phi
- * b.phi; force: a.x a.y a.phi; torque: a.phi; coordinate driver: q_k. */
+ * revolute, prismatic, spring, rod: a.x a.y a.phi b.x b.y b.phi; rotspring, joint driver: a.phi
+ * b.phi; force: a.x a.y a.phi; torque: a.phi; coordinate driver: q_k. A particle (two
+ * coordinates, mb_model.body_q) has no phi: its col entry is -1, like the ground's. */
 typedef struct mb_generic_elem {
     int kind;             /* MB_GE_* */
     int a, b;             /* body indices (0-based), -1 for the ground */

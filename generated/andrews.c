@@ -112,10 +112,11 @@ const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info andrews_info = {
     andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
-    1, andrews_spring_points, 10, andrews_joint_points,
+    1, andrews_spring_points, 10, andrews_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -3415,6 +3416,7 @@ const mb_model andrews_model = {
     .v0 = andrews_v0,
     .locked = andrews_locked,
     .v_given = andrews_v_given,
+    .body_q = 0,
     .phi_q_pat = { 64, andrews_phi_q_row, andrews_phi_q_col },
     .dq_dq_pat = { 9, andrews_dq_dq_row, andrews_dq_dq_col },
     .dq_dv_pat = { 0, 0, 0 },

@@ -69,7 +69,7 @@
 #define ANDREWS_Q_EBD_X 18
 #define ANDREWS_Q_EBD_Y 19
 #define ANDREWS_Q_EBD_PHI 20
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define ANDREWS_BODY_OF 0
 #define ANDREWS_BODY_EF 1
 #define ANDREWS_BODY_HE 2

@@ -110,4 +110,5 @@ const mb_model andrews_generic_model = {
     mb_generic_force, mb_generic_dforce_dq, mb_generic_dforce_dv, mb_generic_energy,
     mb_generic_points,
     0, 0, 0, &andrews_g_data, 0,
+    NULL,
 };

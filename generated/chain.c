@@ -76,10 +76,11 @@ const mb_index chain_phi_q_col[28] = {
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info chain_info = {
     chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
-    0, 0, 4, chain_joint_points,
+    0, 0, 4, chain_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -1635,6 +1636,7 @@ const mb_model chain_model = {
     .v0 = chain_v0,
     .locked = chain_locked,
     .v_given = chain_v_given,
+    .body_q = 0,
     .phi_q_pat = { 28, chain_phi_q_row, chain_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

@@ -45,7 +45,7 @@
 #define CHAIN_Q_LINK4_X 9
 #define CHAIN_Q_LINK4_Y 10
 #define CHAIN_Q_LINK4_PHI 11
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define CHAIN_BODY_LINK1 0
 #define CHAIN_BODY_LINK2 1
 #define CHAIN_BODY_LINK3 2

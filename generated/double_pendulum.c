@@ -65,10 +65,11 @@ const mb_index double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info double_pendulum_info = {
     double_pendulum_coord_names, double_pendulum_body_names, double_pendulum_point_names, double_pendulum_constraint_names,
-    0, 0, 2, double_pendulum_joint_points,
+    0, 0, 2, double_pendulum_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -882,6 +883,7 @@ const mb_model double_pendulum_model = {
     .v0 = double_pendulum_v0,
     .locked = double_pendulum_locked,
     .v_given = double_pendulum_v_given,
+    .body_q = 0,
     .phi_q_pat = { 12, double_pendulum_phi_q_row, double_pendulum_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

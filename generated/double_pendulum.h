@@ -42,7 +42,7 @@
 #define DOUBLE_PENDULUM_Q_BC_X 3
 #define DOUBLE_PENDULUM_Q_BC_Y 4
 #define DOUBLE_PENDULUM_Q_BC_PHI 5
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define DOUBLE_PENDULUM_BODY_AB 0
 #define DOUBLE_PENDULUM_BODY_BC 1
 /* Named points: indices into the points output (x at 2 i, y at 2 i + 1) and point_names. */

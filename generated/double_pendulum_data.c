@@ -58,4 +58,5 @@ const mb_model double_pendulum_generic_model = {
     mb_generic_force, mb_generic_dforce_dq, mb_generic_dforce_dv, mb_generic_energy,
     mb_generic_points,
     0, 0, 0, &double_pendulum_g_data, 0,
+    NULL,
 };

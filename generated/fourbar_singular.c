@@ -72,10 +72,11 @@ const mb_index fourbar_singular_phi_q_col[24] = {
     4, 5, 7, 8, 6, 8, 7, 8,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info fourbar_singular_info = {
     fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
-    0, 0, 4, fourbar_singular_joint_points,
+    0, 0, 4, fourbar_singular_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -1366,6 +1367,7 @@ const mb_model fourbar_singular_model = {
     .v0 = fourbar_singular_v0,
     .locked = fourbar_singular_locked,
     .v_given = fourbar_singular_v_given,
+    .body_q = 0,
     .phi_q_pat = { 24, fourbar_singular_phi_q_row, fourbar_singular_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

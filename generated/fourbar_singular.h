@@ -42,7 +42,7 @@
 #define FOURBAR_SINGULAR_Q_ROCKER_X 6
 #define FOURBAR_SINGULAR_Q_ROCKER_Y 7
 #define FOURBAR_SINGULAR_Q_ROCKER_PHI 8
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define FOURBAR_SINGULAR_BODY_CRANK 0
 #define FOURBAR_SINGULAR_BODY_COUPLER 1
 #define FOURBAR_SINGULAR_BODY_ROCKER 2

@@ -76,10 +76,11 @@ const mb_index oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info oscillator_1dof_info = {
     oscillator_1dof_coord_names, oscillator_1dof_body_names, oscillator_1dof_point_names, oscillator_1dof_constraint_names,
-    1, oscillator_1dof_spring_points, 0, 0,
+    1, oscillator_1dof_spring_points, 0, 0, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -574,6 +575,7 @@ const mb_model oscillator_1dof_model = {
     .v0 = oscillator_1dof_v0,
     .locked = oscillator_1dof_locked,
     .v_given = oscillator_1dof_v_given,
+    .body_q = 0,
     .phi_q_pat = { 2, oscillator_1dof_phi_q_row, oscillator_1dof_phi_q_col },
     .dq_dq_pat = { 4, oscillator_1dof_dq_dq_row, oscillator_1dof_dq_dq_col },
     .dq_dv_pat = { 4, oscillator_1dof_dq_dv_row, oscillator_1dof_dq_dv_col },

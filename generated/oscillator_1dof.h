@@ -39,7 +39,7 @@
 #define OSCILLATOR_1DOF_Q_MASS_X 0
 #define OSCILLATOR_1DOF_Q_MASS_Y 1
 #define OSCILLATOR_1DOF_Q_MASS_PHI 2
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define OSCILLATOR_1DOF_BODY_MASS 0
 /* Named points: indices into the points output (x at 2 i, y at 2 i + 1) and point_names. */
 #define OSCILLATOR_1DOF_POINT_MASS_P 0

@@ -81,4 +81,5 @@ const mb_model oscillator_1dof_generic_model = {
     mb_generic_force, mb_generic_dforce_dq, mb_generic_dforce_dv, mb_generic_energy,
     mb_generic_points,
     0, 0, 0, &oscillator_1dof_g_data, 0,
+    NULL,
 };

@@ -86,10 +86,11 @@ const mb_index parallelogram_chain_phi_q_col[44] = {
     4, 5, 13, 14, 6, 8, 12, 14, 7, 8, 13, 14,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info parallelogram_chain_info = {
     parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
-    0, 0, 7, parallelogram_chain_joint_points,
+    0, 0, 7, parallelogram_chain_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -2325,6 +2326,7 @@ const mb_model parallelogram_chain_model = {
     .v0 = parallelogram_chain_v0,
     .locked = parallelogram_chain_locked,
     .v_given = parallelogram_chain_v_given,
+    .body_q = 0,
     .phi_q_pat = { 44, parallelogram_chain_phi_q_row, parallelogram_chain_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

@@ -48,7 +48,7 @@
 #define PARALLELOGRAM_CHAIN_Q_COUPLER2_X 12
 #define PARALLELOGRAM_CHAIN_Q_COUPLER2_Y 13
 #define PARALLELOGRAM_CHAIN_Q_COUPLER2_PHI 14
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define PARALLELOGRAM_CHAIN_BODY_CRANK0 0
 #define PARALLELOGRAM_CHAIN_BODY_CRANK1 1
 #define PARALLELOGRAM_CHAIN_BODY_CRANK2 2

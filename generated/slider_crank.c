@@ -72,10 +72,11 @@ const mb_index slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
-/* The info part: names, joints and springs, for the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
+ * mb_model_info). */
 const mb_model_info slider_crank_info = {
     slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
-    0, 0, 3, slider_crank_joint_points,
+    0, 0, 3, slider_crank_joint_points, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
@@ -1160,6 +1161,7 @@ const mb_model slider_crank_model = {
     .v0 = slider_crank_v0,
     .locked = slider_crank_locked,
     .v_given = slider_crank_v_given,
+    .body_q = 0,
     .phi_q_pat = { 20, slider_crank_phi_q_row, slider_crank_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

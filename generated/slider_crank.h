@@ -42,7 +42,7 @@
 #define SLIDER_CRANK_Q_PISTON_X 6
 #define SLIDER_CRANK_Q_PISTON_Y 7
 #define SLIDER_CRANK_Q_PISTON_PHI 8
-/* Moving bodies: indices into mb_model.body_names. */
+/* Moving bodies: indices into mb_model_info.body_names. */
 #define SLIDER_CRANK_BODY_CRANK 0
 #define SLIDER_CRANK_BODY_ROD 1
 #define SLIDER_CRANK_BODY_PISTON 2

@@ -60,6 +60,17 @@ function E.prismatic(el, ctx)
                      { name = el.name .. ".perp", e = nx * (xb - xa) + ny * (yb - ya) } } }
 end
 
+-- Rod (massless rigid link of length L between points P and Q): d = r_Q - r_P,
+-- Phi = (d . d - L^2) / (2 L) = 0, one equation in units of length whose gradient d^T (dd/dq) / L
+-- has the size of a revolute joint's rows near |d| = L (and no square root to differentiate).
+function E.rod(el, ctx)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local dx, dy = xb - xa, yb - ya
+    local L = el.length
+    return { phi = { { name = el.name .. ".dist", e = (dx * dx + dy * dy - L * L) / (2 * L) } } }
+end
+
 -- Point-to-point spring-damper: l = |r_Q - r_P| (hypot), V = k (l - l0)^2 / 2,
 -- damper force F = c ldot + c2 ldot |ldot| (tension positive), Q_nc = -(dl/dq)^T F.
 function E.spring(el, ctx)

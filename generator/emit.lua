@@ -16,16 +16,22 @@ emit.fill = fill
 
 -- Per-coordinate constant data in coordinate order: names, mass diagonal, guesses q0, initial
 -- velocities v0 and the assembly flags (locked, v_given as 0/1).
+-- body_q[i] (1-based i, nbody + 1 entries): the 0-based index of body i's first coordinate, nq
+-- at the end; a body has 3 coordinates (x, y, phi), a particle 2 (x, y).
 local function coordinate_data(M)
-    local C = { names = {}, body_names = {}, mass = {}, q0 = {}, v0 = {}, locked = {}, v_given = {} }
+    local C = { names = {}, body_names = {}, mass = {}, q0 = {}, v0 = {}, locked = {}, v_given = {},
+                body_q = {}, particles = false }
     local lock, vel = M.lock or {}, M.velocity or {}
+    local k = 0
     for i, b in ipairs(M.bodies) do
         C.body_names[i] = b.name
+        C.body_q[i] = k
+        if b.particle then C.particles = true end
         local guess = { b.x or 0, b.y or 0, b.angle or 0 }
         local vel0 = { b.vx or 0, b.vy or 0, b.omega or 0 }
         local J = { b.mass, b.mass, b.inertia }
-        for j, suffix in ipairs({ "x", "y", "phi" }) do
-            local k = 3 * i - 3 + j
+        for j, suffix in ipairs(b.particle and { "x", "y" } or { "x", "y", "phi" }) do
+            k = k + 1
             C.names[k] = b.name .. "." .. suffix
             C.mass[k], C.q0[k] = J[j], guess[j]
             C.v0[k] = vel[k] ~= nil and vel[k] or vel0[j]
@@ -33,13 +39,19 @@ local function coordinate_data(M)
             C.v_given[k] = vel[k] ~= nil and 1 or 0
         end
     end
+    C.body_q[#M.bodies + 1] = k
     return C
 end
 
 -- Build every expression of the model. Returns a table d with lists of expressions.
 local function derive(M)
     local nb = #M.bodies
-    local nq = 3 * nb
+    local C = coordinate_data(M)
+    local nq = C.body_q[nb + 1]
+    local coord_body = {}             -- coordinate index (1-based) -> its body
+    for i = 1, nb do
+        for k = C.body_q[i] + 1, C.body_q[i + 1] do coord_body[k] = M.bodies[i] end
+    end
     local q, v = {}, {}
     for k = 1, nq do
         q[k] = sym.var("q[" .. (k - 1) .. "]")
@@ -63,11 +75,14 @@ local function derive(M)
     local ctx = { q = q, v = v, t = t }
     function ctx.coords(i)
         if i == 0 then return nil end
-        return { 3 * i - 2, 3 * i - 1, 3 * i }
+        local b0 = C.body_q[i]
+        if M.bodies[i].particle then return { b0 + 1, b0 + 2 } end
+        return { b0 + 1, b0 + 2, b0 + 3 }
     end
     function ctx.angle(i)
         if i == 0 then return sym.num(0) end
-        return q[3 * i]
+        if M.bodies[i].particle then error("particle '" .. M.bodies[i].name .. "' has no angle", 0) end
+        return q[C.body_q[i] + 3]
     end
     local poscache = {}
     function ctx.pos(ref)
@@ -76,9 +91,13 @@ local function derive(M)
         local key = ref.body .. ":" .. sym.literal(sx) .. ":" .. sym.literal(sy)
         local p = poscache[key]
         if not p then
-            local i = ref.body
-            local c, s = sym.cos(q[3 * i]), sym.sin(q[3 * i])
-            p = { q[3 * i - 2] + (c * sx - s * sy), q[3 * i - 1] + (s * sx + c * sy) }
+            local i, b0 = ref.body, C.body_q[ref.body]
+            if M.bodies[i].particle then
+                p = { q[b0 + 1], q[b0 + 2] }      -- the point is the particle itself
+            else
+                local c, s = sym.cos(q[b0 + 3]), sym.sin(q[b0 + 3])
+                p = { q[b0 + 1] + (c * sx - s * sy), q[b0 + 2] + (s * sx + c * sy) }
+            end
             poscache[key] = p
         end
         return p[1], p[2]
@@ -104,7 +123,10 @@ local function derive(M)
     -- element contributions in declaration order
     local phi, phinames, phiwho = {}, {}, {}
     local Vterms, qnc, Vwho = {}, {}, {}
-    local function who(x) return x.kind and (x.kind .. ' "' .. x.name .. '"') or ('body "' .. x.name .. '"') end
+    local function who(x)
+        if x.kind then return x.kind .. ' "' .. x.name .. '"' end
+        return (x.particle and 'particle "' or 'body "') .. x.name .. '"'
+    end
     for k = 1, nq do qnc[k] = sym.num(0) end
     local springs, revolutes = {}, {}
     for _, el in ipairs(M.elements) do
@@ -117,9 +139,12 @@ local function derive(M)
             uerr(M, el.line, "element '" .. el.name .. "': " .. tostring(c))
         end
         for _, p in ipairs(c.phi or {}) do
+          -- M.drop: equations mbgen --redundant remove leaves out (generator/redundant.lua)
+          if not (M.drop and M.drop[p.name]) then
             phi[#phi + 1] = p.e
             phinames[#phinames + 1] = p.name
             phiwho[#phi] = el
+          end
         end
         if c.V then Vterms[#Vterms + 1], Vwho[#Vterms + 1] = c.V, el end
         for _, f2 in ipairs(c.qnc or {}) do qnc[f2.k] = qnc[f2.k] + f2.e end
@@ -143,18 +168,13 @@ local function derive(M)
     end
     local Pnc, T = sym.num(0), sym.num(0)
     for k = 1, nq do
-        local b = M.bodies[(k - 1) // 3 + 1]
+        local b = coord_body[k]
         ctext.at(b.line, "the forces on " .. who(b))
         Q[k] = Q[k] + qnc[k]
         Pnc = Pnc + qnc[k] * v[k]
     end
-    for i, b in ipairs(M.bodies) do
-        ctext.at(b.line, who(b))
-        local J = { b.mass, b.mass, b.inertia }
-        for j = 1, 3 do
-            local k = 3 * i - 3 + j
-            T = T + 0.5 * J[j] * (v[k] * v[k])
-        end
+    for k = 1, nq do
+        T = T + 0.5 * C.mass[k] * (v[k] * v[k])
     end
 
     -- Phi_q (sparse), Phi_t, d(Phi_q)/dt, Gamma
@@ -181,7 +201,7 @@ local function derive(M)
     -- dQ/dq, dQ/dv (sparse)
     local dqdq, dqdv = {}, {}
     for k = 1, nq do
-        local b = M.bodies[(k - 1) // 3 + 1]
+        local b = coord_body[k]
         ctext.at(b.line, "the forces on " .. who(b))
         for _, j in ipairs(ks(Q[k], qidx)) do
             local e = sym.d(Q[k], q[j])
@@ -218,9 +238,25 @@ local function derive(M)
         pointpos[#pointpos + 1] = X
         pointpos[#pointpos + 1] = Y
     end
+    -- rods' ends for drawing: a named point, or -1 - b for particle b (0-based)
+    local rod_ends = {}
+    for _, el in ipairs(M.elements) do
+        if el.kind == "rod" then
+            for _, ref in ipairs({ el.a, el.b }) do
+                local idx
+                if ref.body > 0 and M.bodies[ref.body].particle then idx = -ref.body
+                else idx = pindex[ref.body .. "." .. tostring(ref.point)] end
+                if not idx then uerr(M, el.line, "rod '" .. el.name .. "': end is not a named point") end
+                rod_ends[#rod_ends + 1] = idx
+            end
+        end
+    end
     local spring_points = {}
     for _, el in ipairs(springs) do
-        for _, ref in ipairs({ el.a, el.b }) do
+        -- drawing only: a particle has no named point, so a spring attached to one is not drawn
+        local drawn = not ((el.a.body > 0 and M.bodies[el.a.body].particle) or
+                           (el.b.body > 0 and M.bodies[el.b.body].particle))
+        for _, ref in ipairs(drawn and { el.a, el.b } or {}) do
             local idx = pindex[ref.body .. "." .. tostring(ref.point)]
             if not idx then uerr(M, el.line, "spring '" .. el.name .. "': end is not a named point") end
             spring_points[#spring_points + 1] = idx
@@ -242,7 +278,7 @@ local function derive(M)
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
-        spring_points = spring_points, joint_points = joint_points, coords = coordinate_data(M),
+        spring_points = spring_points, joint_points = joint_points, rod_ends = rod_ends, coords = C,
     }
 end
 
@@ -284,7 +320,7 @@ local function index_macros(uname, D)
     end
     out[#out + 1] = "/* Coordinates: indices into q and v. */"
     for k, n in ipairs(D.coords.names) do add("Q", n, k - 1) end
-    out[#out + 1] = "/* Moving bodies: indices into mb_model.body_names. */"
+    out[#out + 1] = "/* Moving bodies: indices into mb_model_info.body_names. */"
     for i, n in ipairs(D.coords.body_names) do add("BODY", n, i - 1) end
     out[#out + 1] = "/* Named points: indices into the points output (x at 2 i, y at 2 i + 1) and point_names. */"
     for i, p in ipairs(D.points) do add("POINT", p.name, i - 1) end
@@ -535,11 +571,15 @@ function emit.generate(M, opts)
     vals.SPRING_POINTS = array("int", "spring_points", D.spring_points, 16)
     vals.NJOINT = #D.joint_points // 2
     vals.JOINT_POINTS = array("int", "joint_points", D.joint_points, 16)
+    vals.NROD = #D.rod_ends // 2
+    vals.ROD_ENDS = array("int", "rod_ends", D.rod_ends, 16)
     vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum, true)
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum, true)
     vals.LOCKED = array("unsigned char", "locked", locked, 24, nil, true)
     vals.V_GIVEN = array("unsigned char", "v_given", vgiven, 24, nil, true)
+    -- only with particles (NULL: 3 coordinates per body, runtime/mb_model.h)
+    vals.BODY_Q = C.particles and array("int", "body_q", C.body_q, 16, nil, true) or "0"
     local pats, S_NL, A_NL, linalg_form = {}, 0, 0, "none"
     local r, c = pat(D.phiq)
     pats.phi_q = { r, c }

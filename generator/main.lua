@@ -28,7 +28,12 @@ options:
   --linalg FORM     generated linear algebra: unrolled (straight-line code), compact (index
                     arrays and one loop kernel) or auto (default: unrolled up to 3000
                     elimination updates, compact above; see docs/linear-systems.md)
-  --check           only load and validate the model, print a summary
+  --check           only load and validate the model, print a summary; also assembles the
+                    initial configuration and names redundant constraint equations (stderr)
+  --redundant MODE  find the constraint equations that are redundant at the assembled initial
+                    configuration and name them on stderr; report: generate every equation,
+                    remove: generate the model without them (docs/generator.md). Without the
+                    option generation does not look (--check does)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -85,6 +90,8 @@ while i <= #args do
   elseif a == "--name" then opts.name = need(a)
   elseif string.sub(a, 1, 7) == "--name=" then opts.name = string.sub(a, 8)
   elseif a == "--check" then opts.check = true
+  elseif a == "--redundant" then opts.redundant = need(a)
+  elseif string.sub(a, 1, 12) == "--redundant=" then opts.redundant = string.sub(a, 13)
   elseif a == "--dump" then opts.dump = true
   elseif a == "--stats" then opts.stats = true
   elseif a == "-v" or a == "--verbose" then opts.verbose = true
@@ -105,6 +112,9 @@ end
 if #opts.files == 0 then die("no model file given (usage: mbgen MODEL.lua [-o DIR]; see --help)") end
 if #opts.files > 1 then die("one model file at a time, got %d", #opts.files) end
 if opts.dir == "" then die("option -o needs a directory") end
+if opts.redundant and opts.redundant ~= "report" and opts.redundant ~= "remove" then
+  die("--redundant %s: expected report or remove", opts.redundant)
+end
 if opts.linalg and opts.linalg ~= "auto" and opts.linalg ~= "unrolled" and opts.linalg ~= "compact" then
   die("--linalg %s: expected unrolled, compact or auto", opts.linalg)
 end
@@ -120,6 +130,7 @@ do
   if opts.name then opts.options[#opts.options + 1] = "--name " .. opts.name end
   if opts.linalg then opts.options[#opts.options + 1] = "--linalg " .. opts.linalg end
   if opts.no_fused then opts.options[#opts.options + 1] = "--no-fused" end
+  if opts.redundant == "remove" then opts.options[#opts.options + 1] = "--redundant remove" end
 end
 
 -- Load and validate ---------------------------------------------------------------------
@@ -134,11 +145,51 @@ if opts.dump then
   io.stdout:write(model.dump(M))
   return nil
 end
+-- Redundant constraint equations at the assembled initial configuration (generator/redundant.lua):
+-- named on stderr; with remove, left out of the generated model (M.drop, read by emit.derive).
+local function redundancy(remove)
+  local file = (string.gsub(M.file, "%c", "?"))
+  -- --check needs only the front end (main.lua, model.lua): without the back end it says so and
+  -- skips this; generation (remove) reports the missing back end as the internal error it is
+  local okb, emit = pcall(require, "emit")
+  local okr, red = pcall(require, "redundant")
+  if not (okb and okr) then
+    if remove then error("the generator back end could not be loaded: " .. tostring(okb and red or emit), 0) end
+    io.stderr:write(file, ": note: redundancy not checked: the generator back end could not be loaded\n")
+    return
+  end
+  local ctext = require("ctext")
+  local D = ctext.numeric(M, emit.derive, M)
+  local rep, why = red.analyse(M, D)
+  if not rep then
+    if D.nc > 0 then io.stderr:write(file, ": note: redundancy not checked: ", why, "\n") end
+    return
+  end
+  if not rep.assembled then
+    io.stderr:write(string.format("%s: warning: the initial configuration does not assemble (|Phi| = %.3g): "
+      .. "redundancy checked where the assembly stopped\n", file, rep.residual))
+  end
+  if #rep.dependent == 0 then return end
+  -- one line per element, as the simulators write it (tools/mb_analysis_cli.c)
+  local tail = string.format(" (rank %d of %d equations at the assembled initial configuration%s)\n",
+    rep.rank, rep.nc, remove and "" or "; mbgen --redundant remove generates the model without them")
+  for _, l in ipairs(rep.lines) do
+    io.stderr:write(file, remove and ": note: removed redundant constraint: " or ": warning: redundant constraint: ",
+                    l, tail)
+  end
+  if remove then
+    M.drop = {}
+    for _, c in ipairs(rep.dependent) do M.drop[D.phinames[c]] = true end
+  end
+end
+
 if opts.check then
   io.stdout:write(model.summary(M), "\n")
+  redundancy(false)
   if opts.stats then io.stderr:write(string.format("load time: %.3f s\n", t_load)) end
   return nil
 end
+if opts.redundant then redundancy(opts.redundant == "remove") end
 
 local ok, err = host.prepare_dir(opts.dir)
 if not ok then die("%s", err) end

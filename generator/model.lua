@@ -55,7 +55,7 @@ for h in ([[
   sgtty shadow syscall sysexits termio ttyent ucontext values
   lua lauxlib lualib luaconf lapacke lapacke_config lapacke_mangling lapacke_utils lapack cblas
   blas f77blas klu amd btf colamd SuiteSparse_config check test_physics_models test_plan
-  generic_models bench_models solver mcu_port metis ordering_models
+  generic_models bench_models solver mcu_port metis ordering_models bench_ida andrews7
 ]]):gmatch("%S+") do RESERVED_HEADERS[h] = true end
 -- lowercase object-like macros of the C and POSIX headers the generated code, the runtime and
 -- the tools include (and GNU's predefined unix/linux/i386)
@@ -673,6 +673,42 @@ local function make_env(S)
     S.body_by_name[bname] = b
   end)
 
+  -- particle "P" { mass = m, position = { x, y } (or x = , y = ), velocity = { vx, vy } }: a
+  -- point mass with two coordinates (x, y), no rotation and no inertia. It joins the body list
+  -- (its coordinates follow the previous body's) and is referred to by its bare name "P".
+  env.particle = statement("particle", function(pname, t, line, what)
+    local f = fields(S, line, what, t, { mass = true, position = true, x = true, y = true,
+      velocity = true }, 0)
+    if pname == "ground" then S.fail(line, "'ground' is reserved and cannot name a particle") end
+    local prev = S.body_by_name[pname]
+    if prev then
+      S.fail(line, 'duplicate name "%s" (the %s declared at line %d)', pname,
+             prev.particle and "particle" or "body", prev.line)
+    end
+    if #S.bodies >= MAX_BODIES then S.fail(line, "too many bodies and particles (at most %d)", MAX_BODIES) end
+    if f.mass == nil then S.fail(line, "%s: mass is missing", what) end
+    local b = { name = pname, line = line, particle = true, angle = 0.0,
+      mass = number(S, line, what .. " mass", f.mass) }
+    if b.mass <= 0 then S.fail(line, "%s: mass must be > 0, got %.17g", what, b.mass) end
+    if f.position ~= nil and (f.x ~= nil or f.y ~= nil) then
+      S.fail(line, "%s: give position = { x, y } or x = .., y = .., not both", what)
+    end
+    local pos = f.position and vec(S, line, what .. " position", f.position, 2) or
+      { f.x == nil and 0.0 or number(S, line, what .. " x", f.x),
+        f.y == nil and 0.0 or number(S, line, what .. " y", f.y) }
+    b.x, b.y = pos[1], pos[2]
+    if f.velocity ~= nil then
+      local v = vec(S, line, what .. " velocity", f.velocity, 2)
+      b.vx, b.vy, b.velocity_given = v[1], v[2], true
+    else
+      b.vx, b.vy = 0.0, 0.0
+    end
+    b.omega = 0.0
+    b.points, b.point_by_name = {}, {}
+    S.bodies[#S.bodies + 1] = b
+    S.body_by_name[pname] = b
+  end)
+
   local function element(kind, allowed, npos, build)
     return statement(kind, function(ename, t, line, what)
       local f, pos = fields(S, line, what, t, allowed, npos)
@@ -736,6 +772,18 @@ local function make_env(S)
   env.torque = element("torque", { tau = true }, 1, function(el, f, line, what)
     if f.tau == nil then S.fail(line, "%s: tau is missing", what) end
     el.tau = timefn(S, line, what .. " tau", f.tau, T)
+  end)
+  -- rod "R" { "a.P", "b.Q", length = L }: a massless rigid link, one distance equation between
+  -- two points (body points, particles by name, ground points).
+  env.rod = element("rod", { length = true }, 2, function(el, f, line, what)
+    if f.length == nil then S.fail(line, "%s: length is missing", what) end
+    el.length = number(S, line, what .. " length", f.length)
+    if not (el.length > 0) then S.fail(line, "%s: length must be > 0, got %.17g", what, el.length) end
+    -- the equation holds L^2: it must neither underflow nor overflow in double
+    if el.length < 1e-150 or el.length > 1e150 then
+      S.fail(line, "%s: length %.17g is outside 1e-150 .. 1e150 m (its square would under- or overflow)",
+             what, el.length)
+    end
   end)
   env.driver = element("driver", { coord = true, joint = true, f = true }, 0,
     function(el, f, line, what)
@@ -849,15 +897,15 @@ local function make_env(S)
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
-  for _, k in ipairs { "body", "revolute", "prismatic", "spring", "rotspring", "force",
-                       "torque", "driver" } do
+  for _, k in ipairs { "body", "particle", "revolute", "prismatic", "spring", "rotspring",
+                       "rod", "force", "torque", "driver" } do
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
   for _, k in ipairs { "name", "gravity", "simulate", "param", "ground", "assembly", "print", "load",
                        "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
-                       "log", "sqrt", "abs", "sine", "step", "ramp", "body", "revolute",
-                       "prismatic", "spring", "rotspring", "force", "torque", "driver" } do
+                       "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
+                       "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
@@ -878,12 +926,28 @@ local coord_index = { x = 1, y = 2, phi = 3 }
 
 local function resolve(S, M)
   local bodies, index = S.bodies, {}
-  for i, b in ipairs(bodies) do index[b.name] = i end
+  -- base[i]: 0-based index of body i's first coordinate (3 per body, 2 per particle)
+  local base, coord_body, nq = {}, {}, 0
+  for i, b in ipairs(bodies) do
+    index[b.name] = i
+    base[i] = nq
+    nq = nq + (b.particle and 2 or 3)
+    for k = base[i] + 1, nq do coord_body[k] = i end
+  end
+  M.nq = nq
 
   local function point_ref(el, s)
+    local pi_ = index[s]
+    if pi_ and bodies[pi_].particle then
+      return { body = pi_, point = "", s = { 0.0, 0.0 }, label = s }
+    end
     local bn, pn = smatch(s, "^([%w_]+)%.([%w_]+)$")
+    if bn and index[bn] and bodies[index[bn]].particle then
+      S.fail(el.line, '%s "%s": particle "%s" has no points: refer to it as "%s"', el.kind,
+             el.name, bn, bn)
+    end
     if not bn then
-      S.fail(el.line, '%s "%s": bad point reference "%s" (expected "body.point")', el.kind,
+      S.fail(el.line, '%s "%s": bad point reference "%s" (expected "body.point" or "particle")', el.kind,
              el.name, show(s))
     end
     if bn == "ground" then
@@ -905,6 +969,10 @@ local function resolve(S, M)
     if s == "ground" then return { body = 0, label = "ground" } end
     local bi = index[s]
     if not bi then S.fail(el.line, '%s "%s": unknown body "%s"', el.kind, el.name, show(s)) end
+    if bodies[bi].particle then
+      S.fail(el.line, '%s "%s": "%s" is a particle (no rotation): a %s needs a body', el.kind,
+             el.name, s, el.kind)
+    end
     return { body = bi, label = s }
   end
   local function coord_ref(line, what, s)
@@ -916,7 +984,17 @@ local function resolve(S, M)
     end
     local bi = index[bn]
     if not bi then S.fail(line, '%s: unknown body "%s"', what, show(bn)) end
-    return 3 * (bi - 1) + coord_index[c]
+    if bodies[bi].particle and c == "phi" then
+      S.fail(line, '%s: particle "%s" has no phi coordinate (only x and y)', what, bn)
+    end
+    return base[bi] + coord_index[c]
+  end
+  -- a particle cannot carry what needs an orientation
+  local function no_particle(el, ref, why)
+    if ref.body > 0 and bodies[ref.body].particle then
+      S.fail(el.line, '%s "%s": "%s" is a particle (no rotation): %s', el.kind, el.name,
+             ref.label, why)
+    end
   end
 
   local attached = {}
@@ -924,7 +1002,7 @@ local function resolve(S, M)
     if a == b then
       local n = a == 0 and "ground" or bodies[a].name
       S.fail(el.line, '%s "%s" connects %s to itself', el.kind, el.name,
-             a == 0 and "the ground" or ('body "' .. n .. '"'))
+             a == 0 and "the ground" or ((bodies[a].particle and 'particle "' or 'body "') .. n .. '"'))
     end
     attached[a], attached[b] = true, true
   end
@@ -933,9 +1011,14 @@ local function resolve(S, M)
   for i, el in ipairs(S.elements) do
     local e = { kind = el.kind, name = el.name, line = el.line }
     local k = el.kind
-    if k == "revolute" or k == "prismatic" or k == "spring" then
+    if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" then
       e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
+      if k == "prismatic" then
+        no_particle(el, e.a, "a prismatic joint needs the orientation of both ends")
+        no_particle(el, e.b, "a prismatic joint needs the orientation of both ends")
+      end
+      e.length = el.length
       e.axis, e.angle = el.axis, el.angle
       e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
     elseif k == "rotspring" then
@@ -946,6 +1029,7 @@ local function resolve(S, M)
       e.at = point_ref(el, el.refs[1])
       if e.at.body == 0 then S.fail(el.line, 'force "%s" acts on the ground', el.name) end
       e.fx, e.fy, e.frame = el.fx, el.fy, el.frame
+      if e.frame == "body" then no_particle(el, e.at, 'frame = "body" needs an orientation') end
     elseif k == "torque" then
       e.body = body_ref(el, el.refs[1])
       if e.body.body == 0 then S.fail(el.line, 'torque "%s" acts on the ground', el.name) end
@@ -955,7 +1039,7 @@ local function resolve(S, M)
       local what = 'driver "' .. el.name .. '"'
       if el.coord_ref then
         e.coord = coord_ref(el.line, what, el.coord_ref)
-        attached[(e.coord - 1) // 3 + 1] = true
+        attached[coord_body[e.coord]] = true
       else
         local j = S.el_by_name[el.joint_ref]
         if not j then S.fail(el.line, '%s: unknown joint "%s"', what, show(el.joint_ref)) end
@@ -965,6 +1049,12 @@ local function resolve(S, M)
         end
         local ja = point_ref(j, j.refs[1]).body
         local jb = point_ref(j, j.refs[2]).body
+        for _, bi in ipairs { ja, jb } do
+          if bi > 0 and bodies[bi].particle then
+            S.fail(el.line, '%s: joint "%s" attaches particle "%s", which has no angle to drive',
+                   what, j.name, bodies[bi].name)
+          end
+        end
         e.a = { body = ja, label = ja == 0 and "ground" or bodies[ja].name }
         e.b = { body = jb, label = jb == 0 and "ground" or bodies[jb].name }
         e.joint = j.name
@@ -976,8 +1066,8 @@ local function resolve(S, M)
 
   for _, b in ipairs(bodies) do
     if not attached[index[b.name]] then
-      S.fail(b.line, 'body "%s" is attached to nothing (no joint, spring or driver refers to it)',
-             b.name)
+      S.fail(b.line, '%s "%s" is attached to nothing (no joint, rod, spring or driver refers to it)',
+             b.particle and "particle" or "body", b.name)
     end
   end
 
@@ -985,9 +1075,10 @@ local function resolve(S, M)
   local vline = {}
   for i, b in ipairs(bodies) do
     if b.velocity_given then
-      local base = 3 * (i - 1)
-      M.velocity[base + 1], M.velocity[base + 2], M.velocity[base + 3] = b.vx, b.vy, b.omega
-      vline[base + 1], vline[base + 2], vline[base + 3] = b.line, b.line, b.line
+      local vals = { b.vx, b.vy, b.omega }
+      for j = 1, b.particle and 2 or 3 do
+        M.velocity[base[i] + j], vline[base[i] + j] = vals[j], b.line
+      end
     end
   end
   for _, a in ipairs(S.assembly) do
@@ -1050,7 +1141,8 @@ local function validate(S)
     local pts = {}
     for j, p in ipairs(b.points) do pts[j] = { name = p.name, x = p.x, y = p.y } end
     M.bodies[i] = { name = b.name, mass = b.mass, inertia = b.inertia, angle = b.angle,
-      x = b.x, y = b.y, vx = b.vx, vy = b.vy, omega = b.omega, line = b.line, points = pts }
+      x = b.x, y = b.y, vx = b.vx, vy = b.vy, omega = b.omega, line = b.line, points = pts,
+      particle = b.particle }
   end
   M.ground_points = {}
   for gname, g in next, S.ground do
@@ -1160,7 +1252,7 @@ function model.summary(M)
   local nc, kinds, order = 0, {}, {}
   for _, e in ipairs(M.elements) do
     if e.kind == "revolute" or e.kind == "prismatic" then nc = nc + 2
-    elseif e.kind == "driver" then nc = nc + 1 end
+    elseif e.kind == "driver" or e.kind == "rod" then nc = nc + 1 end
     if not kinds[e.kind] then order[#order + 1] = e.kind end
     kinds[e.kind] = (kinds[e.kind] or 0) + 1
   end
@@ -1168,8 +1260,11 @@ function model.summary(M)
   for i, k in ipairs(order) do parts[i] = kinds[k] .. " " .. k end
   local np = #M.ground_points
   for _, b in ipairs(M.bodies) do np = np + #b.points end
-  return sfmt("%s: %d bodies, %d coordinates, %d constraints, %d points, %d elements (%s)",
-              M.name, #M.bodies, 3 * #M.bodies, nc, np, #M.elements, tconcat(parts, ", "))
+  local npart = 0
+  for _, b in ipairs(M.bodies) do if b.particle then npart = npart + 1 end end
+  return sfmt("%s: %d bodies, %s%d coordinates, %d constraints, %d points, %d elements (%s)",
+              M.name, #M.bodies - npart, npart > 0 and sfmt("%d particles, ", npart) or "",
+              M.nq, nc, np, #M.elements, tconcat(parts, ", "))
 end
 
 return model

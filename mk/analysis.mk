@@ -4,7 +4,9 @@
 # tests/test_analyses.sh (the simulators' --analysis and CSV columns against closed forms).
 ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped anl_inverted anl_torqued
 $(foreach m,$(ANL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/$(m).lua,$(m),)))
-ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c) $(BUILD)/gen/chain30.c
+# anl_slider_free: the driven slider-crank without its driver, for the C test only (no simulator)
+$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/anl_slider_free.lua,anl_slider_free,))
+ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c) $(BUILD)/gen_anl/anl_slider_free.c $(BUILD)/gen/chain30.c
 
 $(BUILD)/anl_%_sim: $(call SIM_OBJ,host,anl_%,$(BUILD)/gen_anl/anl_%.c $(BUILD)/gen_anl/anl_%_data.c)
 	$(call link,host,$(RT_LIBS))

@@ -160,3 +160,29 @@ bench-ordering: deps
 bench-hht: $(BUILD)/andrews_sim
 	@mkdir -p $(RESULTS)
 	@scripts/bench_hht.sh $(BUILD)/andrews_sim | tee $(RESULTS)/bench_hht.txt
+
+# make bench-wp: work versus precision on Andrews' squeezer to t = 0.03 s (bench/bench_wp.c):
+# every formulation x integrator x tolerance the runtime accepts, correct digits of the 7 angles
+# against the published reference and our own high-precision run, CPU time per solve, and the
+# SUNDIALS IDA baseline on the same generated functions (bench/bench_ida.c), side by side ->
+# results/work_precision.txt. Installs libsundials-dev (scripts/deps.sh bench); not a test.
+# WP_ROUNDS=N timing rounds (default 7). 1.5-6 minutes on the 2-core machine (load).
+SUNDIALS_LIBS := -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense -lsundials_sunlinsoldense \
+                 -lsundials_sunmatrixsparse -lsundials_sunlinsolklu -lsundials_generic
+$(BUILD)/bench_wp: $(call obj,host,bench/bench_wp.c bench/bench_ida.c bench/andrews7.c generated/andrews.c) $(RT_OBJ_host)
+	$(call link,host,$(SUNDIALS_LIBS) $(RT_LIBS))
+
+.PHONY: bench-wp
+## bench-wp: work-precision on Andrews to t = 0.03: digits, ms, steps of every run, IDA side by side: results/work_precision.txt
+bench-wp: deps
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory $(BUILD)/bench_wp   # again: SUNDIALS may have just been installed
+	@mkdir -p $(RESULTS)
+	@{ echo "# make bench-wp: work versus precision, Andrews' squeezer to t = 0.03 s (bench/bench_wp.c, bench/bench_ida.c)"; \
+	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores; load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
+	   echo "compiler: $$($(CC) --version | head -n 1), $(OPT); SUNDIALS $$(sed -n 's/^#define SUNDIALS_VERSION "\(.*\)"/\1/p' /usr/include/sundials/sundials_config.h) (Debian libsundials-dev)"; \
+	   echo "timing:   CPU time of the benchmark thread per solve (reset from the assembled state, steps to t = 0.03,"; \
+	   echo "          no output); median of interleaved rounds; see docs/work-precision.md"; \
+	   echo; } > $(RESULTS)/work_precision.txt
+	@cat $(RESULTS)/work_precision.txt
+	@$(BUILD)/bench_wp $(RESULTS)/work_precision.txt

@@ -56,12 +56,15 @@ $(SAN_DIR)/pendulum_sim: $(call SIM_OBJ,san,pendulum,$(call LONG_SRC,pendulum))
 $(SAN_DIR)/fourbar_chain_sim: $(call SIM_OBJ,san,fourbar_chain,$(call LONG_SRC,fourbar_chain))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC,point_pendulum))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
 
 SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
                $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
 SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status

@@ -82,6 +82,25 @@ TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
 
+# particles and rods (issue 12, item 4): the point-mass pendulum against its exact period, every
+# formulation (tests/test_particles.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/point_pendulum.lua,point_pendulum,))
+$(BUILD)/point_pendulum_sim: $(call SIM_OBJ,host,point_pendulum,$(call LONG_SRC,point_pendulum))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_particles.sh
+TEST_NEEDS   += $(BUILD)/point_pendulum_sim
+
+# redundant constraints by name (issue 12, item 3): the parallelogram with a third crank as
+# written and as mbgen --redundant remove generates it (tests/test_redundant.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/parallelogram_redundant.lua,parallelogram_redundant,))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/parallelogram_redundant.lua,parallelogram_removed,--redundant remove --name parallelogram_removed))
+$(BUILD)/parallelogram_redundant_sim: $(call SIM_OBJ,host,parallelogram_redundant,$(call LONG_SRC,parallelogram_redundant))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/parallelogram_removed_sim: $(call SIM_OBJ,host,parallelogram_removed,$(call LONG_SRC,parallelogram_removed))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_redundant.sh
+TEST_NEEDS   += $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim
+
 # METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
 # MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
 # mbgen and every other program keep the planner without it. metis.flags remembers whether

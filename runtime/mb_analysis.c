@@ -141,8 +141,9 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
             m->points(m, 0, m->q0, pts);
             for (int i = 0; i < m->npoint; i++) {
                 int b = m->point_body[i];
-                if (b < 0 || 3 * b + 1 >= a->n) continue;
-                mb_real dx = pts[2 * i] - m->q0[3 * b], dy = pts[2 * i + 1] - m->q0[3 * b + 1];
+                if (b < 0 || b >= m->nbody || mb_body_q(m, b) + 1 >= a->n) continue;
+                int k = mb_body_q(m, b);
+                mb_real dx = pts[2 * i] - m->q0[k], dy = pts[2 * i + 1] - m->q0[k + 1];
                 mb_real d = MB_SQRT(dx * dx + dy * dy);   /* (libm's sqrt only: see test_install) */
                 if (isfinite(d) && d > a->lscale) a->lscale = d;
             }
@@ -365,6 +366,48 @@ static int qr_pivoted(mb_anl *a)
     return k;
 }
 
+/* Redundant constraint equations at (t, q): the pivoted QR of M^-1/2 Phi_q^T above; the columns
+ * it leaves over are the dependent equations (the scaled pivoting takes, of equal columns, the
+ * one declared first, so a repeated joint is the later one). */
+int mb_anl_redundant(mb_anl *a, mb_real t, const mb_real *q, unsigned char *dep)
+{
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    if (!finite_vec(a->n, q)) return MB_ERR_NONFINITE;
+    a->m->phi_q(a->m, t, q, a->Pq);
+    if (!finite_vec(a->m->phi_q_pat.nnz, a->Pq)) return MB_ERR_NONFINITE;
+    int r = qr_pivoted(a);
+    a->rank = r;
+    for (int k = 0; k < a->nc; k++) dep[a->jpv[k]] = k >= r;
+    return a->nc - r;
+}
+
+/* After mb_anl_redundant: uses[c] = 1 for the independent rows that dependent row `row` is a
+ * combination of (coefficients of R11^-1 R12 that carry more than 1e-6 of its norm). */
+int mb_anl_redundant_support(mb_anl *a, int row, unsigned char *uses)
+{
+    int n = a->n, nc = a->nc, r = a->rank, j = -1;
+    mb_real *x = a->wm[0];
+    if (a->level != MB_ANL_DENSE || row < 0 || row >= nc) return MB_ERR_PARAM;
+    for (int k = r; k < nc; k++) if (a->jpv[k] == row) j = k;
+    if (j < 0) return MB_ERR_PARAM;   /* not a dependent row */
+    const mb_real *cj = a->J + (long)j * n;
+    mb_real cn = 0;
+    for (int i = 0; i < nc; i++) uses[i] = 0;
+    for (int i = 0; i < r; i++) cn += cj[i] * cj[i];   /* |column| (its rest is below rank_tol) */
+    cn = MB_SQRT(cn);
+    for (int i = r - 1; i >= 0; i--) {   /* R11 x = R12 e_j */
+        mb_real s = cj[i];
+        for (int k = i + 1; k < r; k++) s -= a->J[(long)k * n + i] * x[k];
+        x[i] = s / a->J[(long)i * n + i];
+    }
+    for (int i = 0; i < r; i++) {
+        mb_real ci = 0;   /* |R11 column i| = the norm of the equation's column */
+        for (int k = 0; k <= i; k++) ci += a->J[(long)i * n + k] * a->J[(long)i * n + k];
+        if (MB_FABS(x[i]) * MB_SQRT(ci) > MB_R(1e-6) * cn) uses[a->jpv[i]] = 1;
+    }
+    return MB_OK;
+}
+
 /* b <- H_k b for the stored Householder vector k (H_k symmetric, its own inverse). */
 static void apply_h(const mb_anl *a, int k, mb_real *b)
 {
@@ -555,10 +598,13 @@ void mb_anl_mode_vector(const mb_anl *a, int i, mb_real *z)
 static mb_real step_excess(const mb_anl *a, const mb_real *dq)
 {
     mb_real s = 0;
-    for (int i = 0; i < a->n; i++) {
-        mb_real lim = i % 3 == 2 ? a->p.step_angle : a->p.step_angle * a->lscale;
-        mb_real r = MB_FABS(dq[i]) / lim;
-        if (!(r <= s)) s = r;
+    for (int b = 0; b < a->m->nbody; b++) {
+        int k0 = mb_body_q(a->m, b), nk = mb_body_nq(a->m, b);   /* phi third, if any */
+        for (int i = k0; i < k0 + nk && i < a->n; i++) {
+            mb_real lim = i - k0 == 2 ? a->p.step_angle : a->p.step_angle * a->lscale;
+            mb_real r = MB_FABS(dq[i]) / lim;
+            if (!(r <= s)) s = r;
+        }
     }
     return s;
 }

@@ -3,8 +3,10 @@
  * generic evaluator; consumed by the formulations, integrators and tools.
  *
  * Conventions (see docs/model-interface.md):
- *  - q holds 3 absolute coordinates per moving body, [x, y, phi], body frame at the CoM;
- *    nq = 3 * nbody. v is the velocity qdot. t is time in seconds. SI units.
+ *  - q holds the absolute coordinates of each moving body in order: 3 for a rigid body,
+ *    [x, y, phi] with the body frame at the CoM, 2 for a particle (a point mass), [x, y].
+ *    body_q locates them (NULL: every body is rigid, nq = 3 * nbody; use mb_body_q and
+ *    mb_body_nq below). v is the velocity qdot. t is time in seconds. SI units.
  *  - Sparse matrices are given as a const pattern (row, col, both 0-based, sorted by row
  *    then column, structural non-zeros only) plus a values array of length nnz that a
  *    function fills in the same order.
@@ -99,7 +101,8 @@ typedef struct mb_preset {
  * (formulations, integrators, analyses) never read it; tools copy it into the drawing info file
  * next to a CSV (tools/mb_info.h), so that one animation tool serves every model. */
 typedef struct mb_model_info {
-    const char *const *coord_names;      /* [nq]  "<body>.x", "<body>.y", "<body>.phi" */
+    const char *const *coord_names;      /* [nq]  "<body>.x", "<body>.y", "<body>.phi" (no
+                                            phi for a particle) */
     const char *const *body_names;       /* [nbody] */
     const char *const *point_names;      /* [npoint] "<body>.<point>" or "ground.<point>" */
     const char *const *constraint_names; /* [nc]  "<element>.<eq>", e.g. "B.x", "slide.perp"
@@ -108,6 +111,9 @@ typedef struct mb_model_info {
     const int *spring_points;            /* [2 * nspring] point indices of each spring's ends */
     int njoint;                          /* revolute joints */
     const int *joint_points;             /* [2 * njoint] point indices of each joint's ends */
+    int nrod;                            /* rods */
+    const int *rod_ends;                 /* [2 * nrod] each end a point index (point_names) or
+                                            -1 - b for particle b (it has no named point) */
 } mb_model_info;
 
 /* f(t, q) -> out */
@@ -118,17 +124,18 @@ typedef void (*mb_fn_qv)(const mb_model *m, mb_real t, const mb_real *q, const m
 
 struct mb_model {
     const char *name;        /* model name, also the C prefix of generated code */
-    int nq;                  /* number of coordinates n = 3 * nbody */
+    int nq;                  /* number of coordinates (3 per body, 2 per particle) */
     int nc;                  /* number of constraint equations m (joints + drivers) */
-    int nbody;               /* moving bodies (the ground is not one) */
+    int nbody;               /* moving bodies and particles (the ground is not one) */
     int npoint;              /* named points, ground points included */
 
     const int *point_body;   /* [npoint] body index of each named point, -1 for ground points
                                 (the structure of `points`) */
-    const mb_model_info *info; /* names, joints and springs (below): tools only */
+    const mb_model_info *info; /* names, springs, rods, joints (above): tools only */
 
     /* Constant data. */
-    const mb_real *mass;     /* [nq] diagonal of M: m, m, J per body (J about the CoM) */
+    const mb_real *mass;     /* [nq] diagonal of M: m, m, J per body (J about the CoM), m, m
+                                per particle */
     const mb_real *q0;       /* [nq] initial position guesses from the model file */
     const mb_real *v0;       /* [nq] initial velocities given in the model file (0 if not) */
     const unsigned char *locked;  /* [nq] 1: held at q0 during position assembly */
@@ -170,6 +177,20 @@ struct mb_model {
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
     const mb_preset *preset; /* run settings of the model file, NULL if none; tools only (NULL
                                 with MB_OMIT_POINTS) */
+    /* [nbody + 1] index in q of each body's first coordinate, nq last: body i has
+       body_q[i + 1] - body_q[i] coordinates, 3 (x, y, phi) or 2 for a particle (x, y). NULL:
+       every body has 3 (models without particles, the generic evaluator). */
+    const int *body_q;
 };
+
+/* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */
+static inline int mb_body_q(const mb_model *m, int i)
+{
+    return m->body_q ? m->body_q[i] : 3 * i;
+}
+static inline int mb_body_nq(const mb_model *m, int i)
+{
+    return m->body_q ? m->body_q[i + 1] - m->body_q[i] : 3;
+}
 
 #endif /* MB_MODEL_H */

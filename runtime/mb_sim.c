@@ -275,11 +275,14 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
     const mb_real *mass = s->m->mass;
     if (s->p.length_scale > 0) return s->p.length_scale;
     mb_real size = 0, lo[2] = {0, 0}, hi[2] = {0, 0};
-    for (int b = 0; 3 * b + 2 < s->n; b++) {
-        mb_real r = MB_SQRT(12 * mass[3 * b + 2] / mass[3 * b]);
+    for (int b = 0; b < s->m->nbody; b++) {
+        int k = mb_body_q(s->m, b);
+        if (k + 1 >= s->n) break;
+        /* a particle (2 coordinates) has no size of its own */
+        mb_real r = mb_body_nq(s->m, b) == 3 ? MB_SQRT(12 * mass[k + 2] / mass[k]) : 0;
         if (r > size) size = r;
         for (int d = 0; d < 2; d++) {
-            mb_real x = q[3 * b + d];
+            mb_real x = q[k + d];
             if (b == 0 || x < lo[d]) lo[d] = x;
             if (b == 0 || x > hi[d]) hi[d] = x;
         }

@@ -22,6 +22,7 @@
  * function changes (docs/model-interface.md). Every generated header records the interface it
  * was generated for and refuses, with #error, to compile against a runtime with another one. */
 #define MB_MODEL_INTERFACE 4   /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
-                                  pq_mtv; 4: names, joints and springs in mb_model_info */
+                                  pq_mtv; body_q (particles: 2 coordinates), nrod, rod_ends;
+                                  4: names, springs, rods and joints in mb_model_info (m->info) */
 
 #endif /* MB_VERSION_H */

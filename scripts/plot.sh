@@ -18,8 +18,8 @@ Compare: writes PREFIX_energy.png, PREFIX_phi.png, PREFIX_phid.png with one curv
 
 options:
   --outdir DIR         where the PNGs go (default: the CSV's directory)
-  --trace BODY.POINT   point for the trajectory plot (default: the moving point whose
-                       path is longest; 'none' skips the plot)
+  --trace BODY.POINT   point for the trajectory plot, or a PARTICLE by name (default: the
+                       moving point or particle whose path is longest; 'none' skips the plot)
   --label TEXT         added to every title (e.g. "alf-trapezoid, h = 1e-5 s")
   --size WxH           image size in pixels (default 900x560)
   --help               this text
@@ -67,12 +67,15 @@ gq() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
 et() { printf '%s' "$1" | sed -e 's/[_^{}@&]/\\&/g'; }
 suffix() { [ -n "$label" ] && printf ' (%s)' "$(et "$label")" || true; }
 
-# The moving point whose path is longest (point columns are "<body>.<point>.x").
+# The moving point whose path is longest (point columns are "<body>.<point>.x", a particle's
+# coordinates "<particle>.x").
 longest_path() {
     awk -F, 'NR == 1 {
             for (i = 1; i <= NF; i++) { name[i] = $i; col[$i] = i }
             for (i = 1; i <= NF; i++)
-                if (name[i] ~ /^[^.]+\.[^.]+\.x$/ && name[i] !~ /^ground\./) {
+                # a named point, or a particle (its coordinates "P.x", "P.y": no "P.phi")
+                if ((name[i] ~ /^[^.]+\.[^.]+\.x$/ && name[i] !~ /^ground\./) ||
+                    (name[i] ~ /^[^.]+\.x$/ && !((substr(name[i], 1, length(name[i]) - 2) ".phi") in col))) {
                     base = substr(name[i], 1, length(name[i]) - 2)
                     if ((base ".y") in col) { xs[base] = i; ys[base] = col[base ".y"] }
                 }
@@ -203,7 +206,7 @@ fi
 [ -n "$trace" ] || trace=$(longest_path "$csv")
 if [ -n "$trace" ] && [ "$trace" != none ]; then
     has_col "$csv" "$trace.x" && has_col "$csv" "$trace.y" ||
-        die "$csv: no columns '$trace.x', '$trace.y' (--trace names a point as BODY.POINT)"
+        die "$csv: no columns '$trace.x', '$trace.y' (--trace names a point as BODY.POINT, or a particle)"
     written+=("${out}_trace.png")
     # Millimetres for small mechanisms (Andrews' crank point moves within 7 mm).
     # Equal axes for the path unless it is nearly a straight line (a flat strip says nothing).

@@ -90,7 +90,10 @@ while read -r p; do
         *_energy.png) what="energy deviation against time" ;;
         *_constraints.png) what="position and velocity constraint violation (log)" ;;
         *_sigma.png) what="norm of sigma (integral of the multipliers)" ;;
-        *_trace.png) what="trajectory of point ${traced:-${TRACE:-}}" ;;
+        *_trace.png) t=${traced:-${TRACE:-}}
+                     # empty: plot.sh chose (a particle, which the animation does not trace)
+                     if [ -n "$t" ]; then what="trajectory of point $t"
+                     else what="trajectory of the point or particle that travels farthest"; fi ;;
         *) what="" ;;
     esac
     printf '   %-*s %s\n' "$w" "$p" "$what"

@@ -4,7 +4,9 @@
  * slider-crank, inverse dynamics against the power balance, and the failures (degrees of
  * freedom left, no equilibrium); the frequency response of a damped oscillator and a pendulum
  * against their transfer functions, a quasistatic sequence against hand equilibrium, and the
- * projection of a displaced configuration. Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
+ * projection of a displaced configuration; inverse-dynamics consistency: forward dynamics of the
+ * undriven slider-crank, loaded by the driven one's inverse-dynamics effort, follows the
+ * prescribed motion (and does not with the effort scaled by 0.9). Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
  * Ends with "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 #include "mb_sim.h"
 /* the analysis test models (tests/models/anl_*.lua, generated into build/gen_anl) */
 extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model,
-    anl_damped_model, anl_torqued_model, anl_inverted_model;
+    anl_damped_model, anl_torqued_model, anl_inverted_model, anl_slider_free_model;
 #ifdef MB_HAVE_double_pendulum
 #include "double_pendulum.h"
 #endif
@@ -257,6 +259,166 @@ static void test_slider_kinematic_inverse(void)
         for (int i = 0; i < 9; i++) q[i] += (mb_real)0.015 * v[i];
     }
 }
+
+#ifndef MB_FLOAT
+/* Inverse-dynamics consistency. The free slider-crank (tests/models/anl_slider_free.lua, the
+ * driven one without its driver) is wrapped through the model seam: a copy of its mb_model whose
+ * force adds, on crank.phi, the torque the driver of anl_slider_driven applies at time t,
+ * computed on the fly by mb_anl_kinematic + mb_anl_inverse (effort = -lambda of the driver's row,
+ * as D.effort in the CSV). The torque depends on t only, so dQ/dq and dQ/dv stay the free
+ * model's; energy adds its power to P_nc so that the energy monitor balances it. The wrapper
+ * embeds the mb_model first, so the seam's const mb_model * casts back to it. */
+typedef struct inv_state {   /* the last kinematic solution: the next Newton guess */
+    mb_real t, q[9], v[9], acc[9];
+    long evals;
+} inv_state;
+typedef struct inv_drive {
+    mb_model m;              /* first: what the runtime sees */
+    const mb_model *free;    /* the model wrapped */
+    mb_anl *a;               /* analysis of the driven model (its own workspace) */
+    inv_state *st;
+    int coord, row;          /* crank.phi in q; the driver's constraint row */
+    double scale;            /* 1: the effort; 0.9: the negative control */
+} inv_drive;
+
+static double inv_effort(const inv_drive *w, mb_real t)
+{
+    inv_state *s = w->st;
+    mb_real q[9], v[9], acc[9], lam[9];
+    mb_real dt = t - s->t;
+    for (int i = 0; i < 9; i++) q[i] = s->q[i] + dt * (s->v[i] + dt / 2 * s->acc[i]);
+    int dof, why;
+    int st = mb_anl_kinematic(w->a, t, q, v, acc, &dof, &why);
+    if (st == MB_OK) st = mb_anl_inverse(w->a, t, q, v, acc, lam);
+    if (st != MB_OK) {
+        fprintf(stderr, "inverse forward: analysis at t=%g failed: %d (why %d)\n", (double)t, st, why);
+        exit(1);
+    }
+    s->t = t;
+    memcpy(s->q, q, sizeof q); memcpy(s->v, v, sizeof v); memcpy(s->acc, acc, sizeof acc);
+    s->evals++;
+    return w->scale * -(double)lam[w->row];
+}
+static void inv_force(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+{
+    const inv_drive *w = (const inv_drive *)m;
+    w->free->force(w->free, t, q, v, out);
+    out[w->coord] += (mb_real)inv_effort(w, t);
+}
+static void inv_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+{
+    const inv_drive *w = (const inv_drive *)m;
+    w->free->energy(w->free, t, q, v, out);
+    out[2] += (mb_real)inv_effort(w, t) * v[w->coord];
+}
+
+static int coord_of(const mb_model *m, const char *name)
+{
+    for (int i = 0; i < m->nq; i++)
+        if (!strcmp(m->info->coord_names[i], name)) return i;
+    fprintf(stderr, "%s: no coordinate %s\n", m->name, name);
+    exit(1);
+}
+
+/* One forward run from the prescribed state at t = 0 to t_end: the largest |theta - (pi/6 +
+ * 20 t)| of the crank over the accepted steps (and at t_end), and the run's energy monitor. */
+static double inv_forward(double scale, int form, int integ, double h, double rtol, double t_end,
+                          double *edev, long *steps)
+{
+    const mb_model *md = &anl_slider_driven_model, *mf = &anl_slider_free_model;
+    static mb_anl a;
+    static void *awork;
+    free(awork);
+    size_t aws = mb_anl_workspace_size(md, MB_ANL_SPARSE);
+    awork = malloc(aws);
+    CHECK(mb_anl_init(&a, md, NULL, MB_ANL_SPARSE, awork, aws) == MB_OK, "inverse forward: anl init");
+    inv_state st = {0};
+    inv_drive w;
+    w.m = *mf;
+    w.m.force = inv_force;
+    w.m.energy = inv_energy;
+    w.m.eval_kin_dyn = NULL;   /* the fused evaluation would bypass force */
+    w.free = mf; w.a = &a; w.st = &st; w.scale = scale;
+    w.coord = coord_of(mf, "crank.phi");
+    w.row = row_of(md, "drive");
+    /* the prescribed state at t = 0 (also the first Newton guess) */
+    int dof, why;
+    memcpy(st.q, md->q0, sizeof st.q);
+    CHECK(mb_anl_kinematic(&a, 0, st.q, st.v, st.acc, &dof, &why) == MB_OK, "inverse forward: t0");
+    mb_params p;
+    mb_params_default(&p, form);
+    p.integrator = integ;
+    p.h = (mb_real)h;
+    if (rtol > 0) { p.rtol = (mb_real)rtol; p.atol = (mb_real)(rtol * 1e-2); }
+    mb_sim sim;
+    size_t ws = mb_sim_workspace_size(&w.m, &p);
+    void *work = malloc(ws ? ws : 1);
+    int rc = mb_sim_init(&sim, &w.m, &p, work, ws);
+    if (rc == MB_OK) rc = mb_sim_reset(&sim, 0, st.q, st.v, 0);
+    CHECK(rc == MB_OK, "inverse forward %s/%s: init/reset %d", mb_formulation_name(form),
+          mb_integrator_name(integ), rc);
+    double dev = 0;
+    while (rc >= MB_OK && (double)mb_sim_get_t(&sim) < t_end * (1 - 1e-12)) {
+        rc = mb_sim_step(&sim, (mb_real)t_end);
+        double t = (double)mb_sim_get_t(&sim);
+        double e = fabs((double)mb_sim_get_q(&sim)[w.coord] - (PI / 6 + 20 * t));
+        if (e > dev) dev = e;
+    }
+    CHECK(rc >= MB_OK, "inverse forward %s/%s h=%g: step %d at t=%g", mb_formulation_name(form),
+          mb_integrator_name(integ), h, rc, (double)mb_sim_get_t(&sim));
+    const mb_monitor *mo = mb_sim_get_monitor(&sim);
+    *edev = (double)mo->max_energy_dev;
+    *steps = mo->steps;
+    free(work);
+    return rc >= MB_OK ? dev : 1e30;
+}
+
+/* Three crank revolutions (t_end = 0.95 s, 3.02 turns): F1 + rk4 at h and h/2 (4th order), F1 +
+ * dopri5 at rtol 1e-8 and 1e-10, F4 alf-trapezoid at h and h/2 (2nd order). Each follows the
+ * prescribed angle within its integrator's error, which converges with h (rtol); the same runs
+ * with 0.9 x the effort leave it by far more (> 1e-2 rad and > 100 x the deviation). */
+static void test_inverse_forward(void)
+{
+    const mb_model *md = &anl_slider_driven_model, *mf = &anl_slider_free_model;
+    CHECK(md->nq == 9 && mf->nq == 9 && mf->nc == md->nc - 1, "inverse forward: model sizes");
+    for (int i = 0; i < 9; i++)
+        CHECK(!strcmp(md->info->coord_names[i], mf->info->coord_names[i]), "inverse forward: coordinate %d", i);
+    /* the driver's equation is crank.phi - f(t): effort = -lambda is the torque on crank.phi */
+    {
+        mb_real pq[64];
+        md->phi_q(md, 0, md->q0, pq);
+        int row = row_of(md, "drive"), c = coord_of(md, "crank.phi"), ok = 0;
+        for (int k = 0; k < md->phi_q_pat.nnz; k++)
+            if (md->phi_q_pat.row[k] == row)
+                ok += md->phi_q_pat.col[k] == c && pq[k] == 1 ? 1 : 100;
+        CHECK(ok == 1, "inverse forward: the driver's row of Phi_q is not +1 on crank.phi");
+    }
+    const double T = 0.95;
+    struct { const char *name; int form, integ; double h[2], rtol[2], tol, ratio; } runs[3] = {
+        {"baumgarte/rk4", MB_BAUMGARTE, MB_RK4, {2e-3, 1e-3}, {0, 0}, 2e-7, 8},
+        {"baumgarte/dopri5", MB_BAUMGARTE, MB_DOPRI5, {1e-3, 1e-3}, {1e-8, 1e-10}, 1e-9, 10},
+        {"alf-trapezoid", MB_ALF_TRAPEZOID, MB_TRAPEZOID, {1e-3, 5e-4}, {0, 0}, 5e-4, 3},
+    };
+    for (int r = 0; r < 3; r++) {
+        double dev[2], ed[2];
+        long steps[2];
+        for (int j = 0; j < 2; j++)
+            dev[j] = inv_forward(1.0, runs[r].form, runs[r].integ, runs[r].h[j], runs[r].rtol[j], T,
+                                 &ed[j], &steps[j]);
+        double ed9, neg = inv_forward(0.9, runs[r].form, runs[r].integ, runs[r].h[1],
+                                      runs[r].rtol[1], T, &ed9, &steps[0]);
+        printf("inverse forward %s: max |theta - theta_prescribed| %.3e, %.3e (ratio %.1f); "
+               "max |energy_dev| %.2e, %.2e J; 0.9 x effort: %.3e rad\n", runs[r].name, dev[0],
+               dev[1], dev[0] / dev[1], ed[0], ed[1], neg);
+        CHECK(dev[1] < runs[r].tol, "inverse forward %s: deviation %.3e rad (tolerance %.0e)",
+              runs[r].name, dev[1], runs[r].tol);
+        CHECK(dev[0] / dev[1] > runs[r].ratio, "inverse forward %s: no convergence: %.3e -> %.3e",
+              runs[r].name, dev[0], dev[1]);
+        CHECK(neg > 1e-2 && neg > 100 * dev[1], "inverse forward %s: 0.9 x effort deviates only %.3e rad",
+              runs[r].name, neg);
+    }
+}
+#endif
 
 static void test_failures(void)
 {
@@ -583,6 +745,9 @@ int main(void)
     test_slider_crank_static();
 #endif
     test_slider_kinematic_inverse();
+#ifndef MB_FLOAT
+    test_inverse_forward();
+#endif
     test_failures();
     test_static_all();
 #ifdef MB_HAVE_chain30

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # test_anim.sh - the animation page and the plots from a short real simulation of Andrews'
 # mechanism: well-formed markup, one frame per CSV row, finite numbers, the mechanism's parts,
-# error handling; the same binary on another model; the drawing info file (tools/mb_info.h): its
-# errors and hostile names; a headless Chromium screenshot when Chromium is installed (else skipped).
+# error handling; the same binary on other models (a particle on a rod: rods drawn, the particle
+# from its CSV columns); the drawing info file (tools/mb_info.h): its errors and hostile names; a headless Chromium screenshot when Chromium is installed (else skipped).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-sim=$BUILD/andrews_sim anim=$BUILD/mb_anim fsim=$BUILD/fixture_pendulum_sim
+sim=$BUILD/andrews_sim anim=$BUILD/mb_anim fsim=$BUILD/fixture_pendulum_sim psim=$BUILD/point_pendulum_sim
 pass=0 fail=0
 ok() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2" >&2; fi; }
 check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
-for b in "$sim" "$anim" "$fsim"; do
-    [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim)" >&2; fail=$((fail + 1)); finish; }
+for b in "$sim" "$anim" "$fsim" "$psim"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim $psim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -130,6 +130,42 @@ check "fixture: 2 bodies drawn ($nb)" test "$nb" -eq 2
 nj=$(sed -n 's/^var JOINTS=\[\(.*\)\];$/\1/p' "$tmp/p.html" | tr ',' '\n' | grep -c '[0-9]')
 check "fixture: 2 joint circles ($nj)" test "$nj" -eq 2
 check "fixture: 1 ground symbol" test "$(grep -o 'class="groundsym"' "$tmp/p.html" | grep -c .)" -eq 1
+
+# Particles and rods: the point-mass pendulum (tests/models/point_pendulum.lua: particle P on rod R
+# from ground.O). The rod's ends in the info file are a point and -1 - b for particle b; the
+# particle's position comes from its P.x, P.y columns (a body's centre of mass in the frame).
+"$psim" --t-end 0.5 --h 1e-3 --every 50 --quiet --out "$tmp/r.csv" > /dev/null 2>&1
+ok $? "point_pendulum_sim run"
+check "particle: info file has 'rod 0 -1' (ground.O to particle 0)" grep -qx 'rod 0 -1' "$tmp/r.csv.info"
+check "particle: info file has the particle as a body" grep -qx 'body P' "$tmp/r.csv.info"
+"$anim" --quiet --out "$tmp/r.html" "$tmp/r.csv"
+ok $? "mb_anim on the point pendulum"
+check "particle: one rod drawn from point 0 to particle 0" grep -qx 'var RODS=\[\[0,-1\]\];' "$tmp/r.html"
+check "fixture: no rods" grep -qx 'var RODS=\[\];' "$tmp/p.html"
+# every frame: t, ground.O (x, y), P (x, y); the rod keeps |P - O| = L = 1 m (6 digits)
+rod_frames() {   # rod_frames PAGE: 11 frames of 5 values, the rod's ends 1 m apart in each
+    awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$1" | awk -F, '
+        { gsub(/^\[|\],?$/, ""); if (NF != 5) bad = 1; d = sqrt(($4 - $2)^2 + ($5 - $3)^2)
+          if (d < 1 - 1e-5 || d > 1 + 1e-5) bad = 1; n++ }
+        END { exit bad || n != 11 }'
+}
+check "particle: 11 frames of 5 values, the rod's ends 1 m apart" rod_frames "$tmp/r.html"
+# negative control: the particle's x read from another column (P.vx renamed P.x) breaks the rod
+sed '1s/,P\.x,/,Px_was,/; 1s/,P\.vx,/,P.x,/' "$tmp/r.csv" > "$tmp/rs.csv"
+"$anim" --quiet --info "$tmp/r.csv.info" --out "$tmp/rs.html" "$tmp/rs.csv"
+ok $? "particle: control page written"
+rod_frames "$tmp/rs.html"
+check "particle: control, P.x from the velocity column: the rod check fails" test $? -ne 0
+for edit in 's/^rod 0 -1$/rod 0 -2/|rod end: no body 1' 's/^rod 0 -1$/rod 1 -1/|rod end: no point 1' \
+            's/^rod 0 -1$/rod 0/|rod with one end' '$a body Q|body after a rod'; do
+    what=${edit#*|} edit=${edit%%|*}
+    sed "$edit" "$tmp/r.csv.info" > "$tmp/rbad.info"
+    "$anim" --info "$tmp/rbad.info" --out "$tmp/rbad.html" "$tmp/r.csv" 2> "$tmp/rbad.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "rbad.info:[0-9]*: " "$tmp/rbad.err"
+    check "bad info ($what): no page" test ! -e "$tmp/rbad.html"
+done
 
 # The drawing info file: written next to the CSV, checked on reading (file:line), names escaped.
 check "the simulator wrote a.csv.info" grep -qx 'model andrews' "$tmp/a.csv.info"

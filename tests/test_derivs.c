@@ -46,8 +46,16 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* Whether coordinate k is an angle (the third coordinate of a rigid body; a particle has none). */
+static int is_angle(int k)
+{
+    for (int b = 0; b < M->nbody; b++)
+        if (k >= mb_body_q(M, b) && k < mb_body_q(M, b) + mb_body_nq(M, b)) return k - mb_body_q(M, b) == 2;
+    return 0;
+}
+
 /* Step for coordinate k: lengths scale with the mechanism, angles with 1 rad. */
-static double qscale(int k) { return k % 3 == 2 ? 1.0 : lscale; }
+static double qscale(int k) { return is_angle(k) ? 1.0 : lscale; }
 
 /* Scatter sparse values into a dense rows x cols matrix (row-major). */
 static void densify(const mb_pattern *p, const double *val, int cols, double *dense, int rows)
@@ -253,10 +261,19 @@ static void check_patterns(void)
     int names_ok = M->info->coord_names && M->info->body_names && M->mass && M->q0 && M->v0 && M->locked && M->v_given
                    && (nc == 0 || M->info->constraint_names) && (M->npoint == 0 || (M->info->point_names && M->point_body));
     CHECK(names_ok, "missing name or data arrays");
-    CHECK(nq == 3 * M->nbody, "nq %d != 3 * nbody %d", nq, M->nbody);
+    if (!M->body_q) CHECK(nq == 3 * M->nbody, "nq %d != 3 * nbody %d", nq, M->nbody);
+    else {   /* particles: 2 or 3 coordinates per body, in order, nq in all */
+        int good = M->body_q[0] == 0 && M->body_q[M->nbody] == nq;
+        for (int b = 0; b < M->nbody; b++) good &= mb_body_nq(M, b) == 2 || mb_body_nq(M, b) == 3;
+        CHECK(good, "body_q does not split the %d coordinates into 2 or 3 per body", nq);
+    }
     for (int k = 0; k < nq; k++) CHECK(M->mass[k] > 0, "mass[%d] = %g not positive", k, M->mass[k]);
     for (int s = 0; s < 2 * M->info->nspring; s++)
         CHECK(M->info->spring_points[s] >= 0 && M->info->spring_points[s] < M->npoint, "spring point %d out of range", s);
+    for (int s = 0; s < 2 * M->info->nrod; s++) {   /* a point, or -1 - b for particle b */
+        int e = M->info->rod_ends[s], b = -1 - e;
+        CHECK(e < M->npoint && (e >= 0 || (b < M->nbody && mb_body_nq(M, b) == 2)), "rod end %d out of range", s);
+    }
     /* a joint joins two points of different bodies (the drawing info: tools/mb_info.c) */
     for (int j = 0; j < M->info->njoint; j++) {
         int a = M->info->joint_points[2 * j], b = M->info->joint_points[2 * j + 1];
@@ -451,7 +468,7 @@ static void check_state(double t, double *q, double *v, const char *where)
         M->points(M, t, q, p0);
         for (int b = 0; b < M->nbody; b++) {
             memcpy(qs, q, sizeof(double) * (size_t)nq);
-            qs[3 * b] += 0.5 * lscale;
+            qs[mb_body_q(M, b)] += 0.5 * lscale;
             M->points(M, t, qs, p1);
             for (int i = 0; i < M->npoint; i++) {
                 double want = M->point_body[i] == b ? 0.5 * lscale : 0;
@@ -464,15 +481,17 @@ static void check_state(double t, double *q, double *v, const char *where)
         /* rotating a body keeps the distances of its points to its CoM and to each other */
         ok = 1;
         for (int b = 0; b < M->nbody; b++) {
+            if (mb_body_nq(M, b) < 3) continue;   /* a particle does not rotate */
+            int k0 = mb_body_q(M, b);
             memcpy(qs, q, sizeof(double) * (size_t)nq);
-            qs[3 * b + 2] += 0.7;
+            qs[k0 + 2] += 0.7;
             M->points(M, t, qs, p1);
             for (int i = 0; i < M->npoint; i++) {
                 if (M->point_body[i] != b) continue;
                 for (int j = -1; j < M->npoint; j++) {
                     if (j >= 0 && M->point_body[j] != b) continue;
-                    double x0 = j < 0 ? q[3 * b] : p0[2 * j], y0 = j < 0 ? q[3 * b + 1] : p0[2 * j + 1];
-                    double x1 = j < 0 ? qs[3 * b] : p1[2 * j], y1 = j < 0 ? qs[3 * b + 1] : p1[2 * j + 1];
+                    double x0 = j < 0 ? q[k0] : p0[2 * j], y0 = j < 0 ? q[k0 + 1] : p0[2 * j + 1];
+                    double x1 = j < 0 ? qs[k0] : p1[2 * j], y1 = j < 0 ? qs[k0 + 1] : p1[2 * j + 1];
                     double d0 = hypot(p0[2 * i] - x0, p0[2 * i + 1] - y0);
                     double d1 = hypot(p1[2 * i] - x1, p1[2 * i + 1] - y1);
                     if (fabs(d0 - d1) > 1e-12 * lscale + 1e-12 * d0) ok = 0;
@@ -501,7 +520,8 @@ int main(void)
         double *p = xcalloc((size_t)M->npoint * 2, sizeof(double));
         M->points(M, 0, M->q0, p);
         for (int i = 0; i < 2 * M->npoint; i++) lscale = fmax(lscale, fabs(p[i]));
-        for (int i = 0; i < nq; i += 3) lscale = fmax(lscale, fmax(fabs(M->q0[i]), fabs(M->q0[i + 1])));
+        for (int b = 0; b < M->nbody; b++)
+            lscale = fmax(lscale, fmax(fabs(M->q0[mb_body_q(M, b)]), fabs(M->q0[mb_body_q(M, b) + 1])));
         free(p);
     }
     if (!(lscale > 0)) lscale = 1;
@@ -514,7 +534,7 @@ int main(void)
         double amp = manifold ? 0.01 : 0.1;    /* small perturbation when projecting back */
         for (int k = 0; k < nq; k++) {
             q[k] = M->q0[k] + amp * qscale(k) * urand();
-            v[k] = (k % 3 == 2 ? 2.0 : lscale) * urand();
+            v[k] = (is_angle(k) ? 2.0 : lscale) * urand();
         }
         char where[64];
         if (manifold) {

@@ -239,7 +239,7 @@ refused() {   # refused NAME: --name NAME and a name statement are both refused
         reserved_bad=$((reserved_bad + 1)); echo "name '$1' accepted or misreported: exit $rc: $err"
     fi
 }
-headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime evaluator tools generated tests examples generator |
+headers=$(grep -rhoE '#include [<"][A-Za-z0-9_]+\.h[>"]' runtime evaluator tools generated tests bench examples generator |
           sed -E 's/#include [<"]//; s/\.h[>"]//' | sort -u)
 for h in $headers; do
     case "$h" in mb_*) continue ;; esac

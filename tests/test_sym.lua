@@ -192,5 +192,32 @@ do
     check(not dup, "index macros are unique")
 end
 
+-- redundant constraints (generator/redundant.lua): a loop's redundancy exists only on the
+-- assembled configuration; a repeated joint everywhere; none in a plain mechanism
+do
+    local model, red = require("model"), require("redundant")
+    local M = model.load("tests/models/parallelogram_redundant.lua")
+    local D = emit.derive(M)
+    check(red.rank_at(D, D.coords.q0) == 12, "parallelogram + extra crank: full rank 12 at the guesses (2 cm off)")
+    local rep = red.analyse(M, D)
+    check(rep.assembled and rep.rank == 11, "parallelogram: rank 11 after assembly (got " .. rep.rank .. ")")
+    check(#rep.dependent == 1 and D.phinames[rep.dependent[1]] == "F.y", "parallelogram: F.y is the dependent equation")
+    check(rep.lines[1] == 'joint "F" (F.y) is implied by joint "A", joint "B", joint "D", joint "C" and joint "E"',
+          "parallelogram: the report line (got " .. tostring(rep.lines[1]) .. ")")
+    M = model.load("tests/models/fault_redundant.lua")
+    D = emit.derive(M)
+    check(red.rank_at(D, D.coords.q0) == 2, "a repeated joint: rank 2 of 4 anywhere")
+    rep = red.analyse(M, D)
+    check(rep.lines[1] == 'joint "A2" (A2.x, A2.y) duplicates joint "A1"', "repeated joint: named (got " .. tostring(rep.lines[1]) .. ")")
+    M = model.load("models/fourbar_singular.lua")   -- negative control: a plain four-bar
+    rep = red.analyse(M, emit.derive(M))
+    check(rep.rank == rep.nc and #rep.dependent == 0 and #rep.lines == 0, "four-bar: no redundancy")
+    M = model.load("tests/models/parallelogram_redundant.lua")
+    M.drop = { ["F.y"] = true }            -- what --redundant remove leaves
+    D = emit.derive(M)
+    rep = red.analyse(M, D)
+    check(D.nc == 11 and rep.rank == 11 and #rep.dependent == 0, "parallelogram without F.y: full rank 11")
+end
+
 print(string.format("%d passed, %d failed", passed, failed))
 return failed

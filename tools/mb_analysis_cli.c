@@ -14,6 +14,9 @@
  *    lambda(J.angle) (N m, counter-clockwise);
  *  - driver D, row D (q_k - f(t), or phi_b2 - phi_b1 - f(t)): the force or torque it applies to
  *    its coordinate (or to b2) is D.effort = -lambda(D);
+ *  - rod R, row R.dist ((d . d - L^2) / (2 L), d = r_Q - r_P): the force on its second end is
+ *    -lambda d / L, along the rod towards the first end for lambda > 0: R.tension = lambda(R.dist)
+ *    (N, positive in tension; exact when |d| = L);
  *  - any other row R: R.lambda, the multiplier itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -149,7 +152,7 @@ const char *mb_cli_analysis_check(int which)
 
 /* ------------------------------------------------------------------ reaction columns */
 
-enum { EL_REV, EL_PRI, EL_DRV, EL_RAW };
+enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_RAW };
 
 static int ends_with(const char *s, const char *suf, size_t *plen)
 {
@@ -173,6 +176,9 @@ static int element_at(const mb_model *m, int r, int *kind, size_t *len)
         !strncmp(a, b, la)) {
         *kind = EL_PRI; *len = la; return 2;
     }
+    if (ends_with(a, ".dist", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
+        *kind = EL_ROD; *len = la; return 1;
+    }
     *kind = strchr(a, '.') ? EL_RAW : EL_DRV;
     *len = strlen(a);
     return 1;
@@ -187,10 +193,10 @@ static void write_num(FILE *f, double x)
 static void header_extra(FILE *f, const mb_model *m)
 {
     static const char *const vs[3] = {"vx", "vy", "omega"}, *const as[3] = {"ax", "ay", "alpha"};
+    for (int b = 0; b < m->nbody; b++)   /* a particle has no omega, alpha */
+        for (int k = 0; k < mb_body_nq(m, b); k++) fprintf(f, ",%s.%s", m->info->body_names[b], vs[k]);
     for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->info->body_names[b], vs[k]);
-    for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++) fprintf(f, ",%s.%s", m->info->body_names[b], as[k]);
+        for (int k = 0; k < mb_body_nq(m, b); k++) fprintf(f, ",%s.%s", m->info->body_names[b], as[k]);
     for (int r = 0; r < m->nc;) {
         int kind;
         size_t len;
@@ -201,6 +207,7 @@ static void header_extra(FILE *f, const mb_model *m)
         case EL_REV: fprintf(f, ",%.*s.fx,%.*s.fy", (int)len, nm, (int)len, nm); break;
         case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
         case EL_DRV: fprintf(f, ",%s.effort", nm); break;
+        case EL_ROD: fprintf(f, ",%.*s.tension", (int)len, nm); break;
         default: fprintf(f, ",%s.lambda", nm); break;
         }
         r += used;
@@ -222,6 +229,7 @@ static void row_extra(FILE *f, const mb_model *m, const mb_real *v, const mb_rea
         case EL_REV: write_num(f, l0); write_num(f, l1); break;
         case EL_PRI: write_num(f, -l1); write_num(f, l0); break;
         case EL_DRV: write_num(f, -l0); break;
+        case EL_ROD: write_num(f, l0); break;
         default: write_num(f, l0); break;
         }
         r += used;
@@ -283,6 +291,87 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
             fprintf(stderr, "%s\n", st == MB_ERR_MODEL ? "the model has no gamma" : mb_status_str(st));
     }
     row_extra(f, m, v, st == MB_OK ? dyn.acc : NULL, st == MB_OK ? dyn.lam : NULL);
+}
+
+/* ------------------------------------------------------------------ redundant equations */
+
+/* The element of constraint row r: its name's length up to the first '.', and a word for its
+ * kind from the row names of generator/elements.lua. */
+static size_t elem_len(const char *nm) { const char *d = strchr(nm, '.'); return d ? (size_t)(d - nm) : strlen(nm); }
+static const char *elem_word(const char *nm)
+{
+    const char *d = strchr(nm, '.');
+    if (!d) return "driver";
+    if (!strcmp(d, ".dist")) return "rod";
+    if (!strcmp(d, ".x") || !strcmp(d, ".y") || !strcmp(d, ".angle") || !strcmp(d, ".perp")) return "joint";
+    return "element";
+}
+static int same_elem(const char *a, const char *b)
+{
+    size_t la = elem_len(a);
+    return la == elem_len(b) && !strncmp(a, b, la);
+}
+
+#define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
+
+int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog)
+{
+    int nc = m->nc, found;
+    if (nc == 0 || !m->info || !m->info->constraint_names) return 0;
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    if (!ws || ws > RED_MAX_BYTES) return -1;
+    void *work = malloc(ws);
+    unsigned char *dep = malloc((size_t)nc), *uses = malloc((size_t)nc), *all = malloc((size_t)nc);
+    mb_anl a;
+    found = -1;
+    if (work && dep && uses && all && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK)
+        found = mb_anl_redundant(&a, t, q, dep);
+    if (found > 0) {
+        const char *const *nm = m->info->constraint_names;
+        /* one warning line per element (the tools' convention: every line of a warning says so) */
+        for (int r = 0; r < nc;) {   /* one line per element with dependent rows */
+            int e = r;
+            while (e < nc && same_elem(nm[r], nm[e])) e++;
+            int any = 0;
+            for (int k = r; k < e; k++) any |= dep[k];
+            if (!any) { r = e; continue; }
+            fprintf(stderr, "%s_sim: warning: redundant constraint: %s \"%.*s\" (", prog, elem_word(nm[r]),
+                    (int)elem_len(nm[r]), nm[r]);
+            memset(all, 0, (size_t)nc);
+            for (int k = r, first = 1; k < e; k++) {
+                if (!dep[k]) continue;
+                fprintf(stderr, "%s%s", first ? "" : ", ", nm[k]);
+                first = 0;
+                if (mb_anl_redundant_support(&a, k, uses) == MB_OK)
+                    for (int i = 0; i < nc; i++) all[i] |= uses[i];
+            }
+            int nby = 0, last = -1;
+            for (int i = 0; i < nc; i++)   /* the other elements, each once */
+                if (all[i] && !same_elem(nm[i], nm[r])) {
+                    int seen = 0;
+                    for (int j = 0; j < i; j++) seen |= all[j] && same_elem(nm[j], nm[i]);
+                    if (!seen) { nby++; last = i; }
+                }
+            fprintf(stderr, ") %s", nby == 0 ? "is dependent on its own equations" : nby == 1 ? "duplicates" : "is implied by");
+            for (int i = 0, k = 0; i < nc; i++) {
+                if (!all[i] || same_elem(nm[i], nm[r])) continue;
+                int seen = 0;
+                for (int j = 0; j < i; j++) seen |= all[j] && same_elem(nm[j], nm[i]);
+                if (seen) continue;
+                fprintf(stderr, "%s%s \"%.*s\"", k == 0 ? " " : i == last ? " and " : ", ",
+                        elem_word(nm[i]), (int)elem_len(nm[i]), nm[i]);
+                k++;
+            }
+            fprintf(stderr, " (rank %d of %d equations at the assembled initial configuration; "
+                    "mbgen --redundant remove generates the model without them)\n", a.rank, nc);
+            r = e;
+        }
+    }
+    free(work);
+    free(dep);
+    free(uses);
+    free(all);
+    return found < 0 ? -1 : found;
 }
 
 /* ------------------------------------------------------------------ the analyses */

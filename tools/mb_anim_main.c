@@ -1,7 +1,8 @@
 /* mb_anim_main.c - turn a simulator results CSV into a self-contained HTML animation.
  * Layer: host tool, one binary for every model: reads the point and centre-of-mass positions
- * from the CSV and the bodies, points, joints and springs from the drawing info file the
- * simulator writes next to it (tools/mb_info.h), and draws them and a point's trace. */
+ * from the CSV (a particle's too: its <name>.x, <name>.y) and the bodies, points, joints, springs
+ * and rods from the drawing info file the simulator writes next to it (tools/mb_info.h), and
+ * draws them and a point's trace. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* getline, strdup */
 #endif
@@ -40,7 +41,7 @@ static void usage(FILE *f)
         "Write a self-contained HTML page (inline SVG and a little JavaScript, no network)\n"
         "animating a mechanism from a CSV written by a simulator (<model>_sim --out), with\n"
         "the drawing info file it writes next to it (RESULTS.csv.info: bodies, points,\n"
-        "joints, springs). One binary serves every model.\n"
+        "joints, springs, rods). One binary serves every model.\n"
         "\n"
         "options:\n"
         "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html)\n"
@@ -318,7 +319,8 @@ static const char *const script =
     "if(!(l>0))return [a,b];var ux=dx/l,uy=dy/l,nx=-uy,ny=ux,out=[a],n=10,e=0.15;"
     "for(var i=0;i<=n;i++){var s=(e+(1-2*e)*i/n)*l,w=(i===0||i===n)?0:(i%2?SW:-SW);"
     "out.push([a[0]+ux*s+nx*w,a[1]+uy*s+ny*w]);}out.push(b);return out;}\n"
-    "var bodies=[],springs=[],joints=[],coms=[],trace=null,traceNow=null,traceDot=null;\n"
+    "function E(k,i){return i<0?C(k,-1-i):P(k,i);}\n"
+    "var bodies=[],springs=[],rods=[],joints=[],coms=[],trace=null,traceNow=null,traceDot=null;\n"
     "function el(name,attrs,parent){var e=document.createElementNS(svgNS,name);"
     "for(var k in attrs)e.setAttribute(k,attrs[k]);parent.appendChild(e);return e;}\n"
     "var W=document.getElementById('world');\n"
@@ -326,6 +328,7 @@ static const char *const script =
     "var all=[];for(var k=0;k<D.length;k++)all.push(P(k,TR));trace.setAttribute('points',pts(all));"
     "traceNow=el('polyline',{'class':'trace'},W);}\n"
     "SPRINGS.forEach(function(s){springs.push(el('polyline',{'class':'spring'},W));});\n"
+    "RODS.forEach(function(s){rods.push(el('polyline',{'class':'rod'},W));});\n"
     "BODIES.forEach(function(b,i){bodies.push(el(b.closed?'polygon':'polyline',"
     "{'class':'body','stroke':b.color,'fill':b.closed?b.color:'none'},W));"
     "el('title',{},bodies[i]).textContent=b.name;"
@@ -339,6 +342,7 @@ static const char *const script =
     "bodies[i].setAttribute('points',pts(a));var c=C(k,i);coms[i].setAttribute('cx',c[0]);"
     "coms[i].setAttribute('cy',c[1]);});\n"
     " SPRINGS.forEach(function(s,i){springs[i].setAttribute('points',pts(zigzag(P(k,s[0]),P(k,s[1]))));});\n"
+    " RODS.forEach(function(s,i){rods[i].setAttribute('points',pts([E(k,s[0]),E(k,s[1])]));});\n"
     " JOINTS.forEach(function(j,i){var p=P(k,j);joints[i].setAttribute('cx',p[0]);"
     "joints[i].setAttribute('cy',p[1]);});\n"
     " if(TR>=0){var a=[];for(var i=0;i<=k;i++)a.push(P(i,TR));traceNow.setAttribute('points',pts(a));"
@@ -450,6 +454,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
           ".joint{fill:#fff;stroke:#222;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
           ".com{stroke:none}\n"
           ".spring{fill:none;stroke:#555;stroke-width:1.5;vector-effect:non-scaling-stroke}\n"
+          ".rod{fill:none;stroke:#333;stroke-width:2.5;vector-effect:non-scaling-stroke}\n"
           ".ground{fill:#ddd;stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
           ".hatch{stroke:#444;stroke-width:1;vector-effect:non-scaling-stroke}\n"
           ".tracefull{fill:none;stroke:#f4a;stroke-opacity:0.25;stroke-width:1;"
@@ -484,7 +489,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     }
     fputs("</g>\n</svg>\n<p class=\"note\">", out);
     fprintf(out, "%ld frames. Bodies as lines through their points (dot: centre of mass), "
-                 "joints as circles, ground points as wedges, springs as zigzags",
+                 "joints as circles, ground points as wedges, springs as zigzags, rods as lines",
             f->n);
     if (tr >= 0) {
         fputs("; path of point ", out);
@@ -541,6 +546,9 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     fputs("];\nvar SPRINGS=[", out);
     for (i = 0; i < m->nspring; i++)
         fprintf(out, "%s[%d,%d]", i ? "," : "", m->spring[2 * i], m->spring[2 * i + 1]);
+    fputs("];\nvar RODS=[", out);   /* an end is a point, or -1-b: body (particle) b's centre */
+    for (i = 0; i < m->nrod; i++)
+        fprintf(out, "%s[%d,%d]", i ? "," : "", m->rod[2 * i], m->rod[2 * i + 1]);
     fputs("];\nvar JOINTS=[", out); /* one point per group of coincident points */
     first = 1;
     for (p = 0; p < m->npoint; p++) {

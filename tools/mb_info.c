@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #define NAME_MAX_LEN 255
-#define MAX_ITEMS 1000000   /* bodies, points, springs or joints: far beyond any model */
+#define MAX_ITEMS 1000000   /* bodies, points, springs, joints or rods: far beyond any model */
 
 char *mb_info_path(const char *csv)
 {
@@ -57,6 +57,8 @@ static int write_body(FILE *f, const mb_model *m, char *err, size_t nerr)
         fprintf(f, "spring %d %d\n", in->spring_points[2 * s], in->spring_points[2 * s + 1]);
     for (int j = 0; j < in->njoint; j++)
         fprintf(f, "joint %d %d\n", in->joint_points[2 * j], in->joint_points[2 * j + 1]);
+    for (int r = 0; r < in->nrod; r++)
+        fprintf(f, "rod %d %d\n", in->rod_ends[2 * r], in->rod_ends[2 * r + 1]);
     return 0;
 }
 
@@ -111,6 +113,7 @@ void mb_info_free(mb_info *f)
     free(f->point_body);
     free(f->spring);
     free(f->joint);
+    free(f->rod);
     memset(f, 0, sizeof *f);
 }
 
@@ -158,7 +161,8 @@ int mb_info_read(const char *path, mb_info *f, char *err, size_t nerr)
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
-    int stage = 0, rc = -1;   /* 0 expect "mbinfo", 1 "model", 2 bodies, 3 points, 4 springs, 5 joints */
+    int stage = 0, rc = -1;   /* 0 expect "mbinfo", 1 "model", 2 bodies, 3 points, 4 springs, 5 joints,
+                                 6 rods */
     const char *why = NULL;
 
     memset(f, 0, sizeof *f);
@@ -216,8 +220,22 @@ int mb_info_read(const char *path, mb_info *f, char *err, size_t nerr)
             if (push_int(arr, 2 * *n, a) || push_int(arr, 2 * *n + 1, c)) { why = "out of memory"; goto bad; }
             (*n)++;
             stage = joint ? 5 : 4;
+        } else if (IS("rod") && stage <= 6) {
+            int a, c;   /* a point, or -1 - b for body b's centre of mass */
+            if (int_field(&p, -f->nbody, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, -f->nbody, f->npoint - 1, &c) || *p) {
+                why = "expected two rod ends (a point index, or -1 - b for body b; so far)";
+                goto bad;
+            }
+            if (f->nrod >= MAX_ITEMS) { why = "too many rods"; goto bad; }
+            if (push_int(&f->rod, 2 * f->nrod, a) || push_int(&f->rod, 2 * f->nrod + 1, c)) {
+                why = "out of memory";
+                goto bad;
+            }
+            f->nrod++;
+            stage = 6;
         } else {
-            why = "unknown keyword or out of order (mbinfo, model, body, point, spring, joint)";
+            why = "unknown keyword or out of order (mbinfo, model, body, point, spring, joint, rod)";
             goto bad;
         }
 #undef IS

@@ -1,5 +1,5 @@
-/* mb_info.h - the drawing info file next to a results CSV: a model's bodies, named points, revolute
- * joints and springs by name and index (the info part of mb_model, runtime/mb_model.h), written by
+/* mb_info.h - the drawing info file next to a results CSV: a model's bodies, named points, springs,
+ * revolute joints and rods by name and index (the info part of mb_model, runtime/mb_model.h), written by
  * the simulator and read by the animation tool, so that one animation binary serves every model.
  * Layer: host tool helper (tools/); allocates and does file I/O, the runtime never does.
  *
@@ -10,6 +10,8 @@
  *   point <body> <name>          one per named point: body index (-1: ground), name
  *   spring <p> <q>               point indices of a spring's ends
  *   joint <p> <q>                point indices of a revolute joint's ends
+ *   rod <a> <b>                  a rod's ends: a point index, or -1 - b for body b's centre of
+ *                                mass (a particle: it has no named point)
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
  * outside (it may be edited): the reader checks everything and names file:line on error. */
 #ifndef MB_INFO_H
@@ -21,12 +23,13 @@
 
 typedef struct mb_info {
     char *model;
-    int nbody, npoint, nspring, njoint;
+    int nbody, npoint, nspring, njoint, nrod;
     char **body;       /* [nbody] */
     char **point;      /* [npoint] */
     int *point_body;   /* [npoint] -1: ground */
     int *spring;       /* [2 * nspring] */
     int *joint;        /* [2 * njoint] */
+    int *rod;          /* [2 * nrod] a point index, or -1 - b: body b's centre of mass */
 } mb_info;
 
 /* The info file of a CSV: its path with ".info" appended (malloc'd; NULL: out of memory). */

@@ -426,6 +426,8 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
+            if (model->nq == 0)   /* emit_data.lua leaves it empty when equations were removed */
+                return bad(a, val, "this model was generated with mbgen --redundant remove: the generic evaluator evaluates every element's equations");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
@@ -772,6 +774,9 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         fputc('\n', r->csv);
     }
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
+    /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
+    if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS)
+        mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name);
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",

@@ -1,0 +1,255 @@
+-- redundant.lua - dependent (redundant) constraint equations at the initial configuration, named
+-- by element: mbgen --check reports them, mbgen --redundant remove generates the model without
+-- them (docs/generator.md, "Redundant constraints").
+-- Layer: generator back end, on the derived expressions of emit.derive (numbers only, no C).
+--
+-- Method: the configuration is assembled first (Gauss-Newton, minimum-norm steps, locked
+-- coordinates held, at t = 0), because a redundancy of a closed loop (a parallelogram's extra
+-- link) exists only on the loop's configurations. Then Householder QR with scaled column
+-- pivoting of J = Phi_q^T (nq x nc, one column per equation), the algorithm of the runtime's
+-- mb_anl (runtime/mb_analysis.c, qr_pivoted): the next column is the one whose remaining part
+-- is largest relative to its own norm (ties: the one declared first), and the factorization
+-- stops when that ratio, sin^2 of the angle between the column and the span of the columns
+-- before it, is at most RANK_TOL. The columns left over are the dependent equations; each is
+-- R11^-1 R12 times the pivot columns, whose non-zero coefficients name what it repeats.
+
+local sym = require("sym")
+
+local R = {}
+
+R.RANK_TOL = 1e-8        -- as mb_anl_params' rank_tol in double
+R.MAX_WORK = 2e7         -- nq * nc * min(nq, nc): above it the dense check is skipped
+local ASM_TOL, ASM_ITER = 1e-10, 50
+
+-- Values of the derived Phi and Phi_q (dense, J[c][k] = dPhi_c/dq_k) at (t, q).
+local function evaluate(D, t, q)
+    local env = { t = t }
+    for k = 1, D.nq do env["q[" .. (k - 1) .. "]"] = q[k] end
+    local memo = {}
+    local phi, J = {}, {}
+    for c = 1, D.nc do
+        phi[c] = sym.eval(D.phi[c], env, memo)
+        J[c] = {}
+        for k = 1, D.nq do J[c][k] = 0.0 end
+    end
+    for _, ent in ipairs(D.phiq) do J[ent.r + 1][ent.c + 1] = sym.eval(ent.e, env, memo) end
+    return phi, J
+end
+
+-- In place QR of the columns A[1..nc] (each of length n) with scaled pivoting; returns the rank,
+-- the pivot order piv (piv[j] = original column at position j), tau and the original norms.
+local function qr_pivoted(A, n, nc, tol)
+    local piv, orig, rem, tau = {}, {}, {}, {}
+    for c = 1, nc do
+        piv[c] = c
+        local s = 0.0
+        for i = 1, n do s = s + A[c][i] * A[c][i] end
+        orig[c], rem[c] = s, s
+    end
+    local kmax = math.min(n, nc)
+    local k = 1
+    while k <= kmax do
+        local best, br = nil, 0.0
+        for c = k, nc do
+            local r = orig[c] > 0 and rem[c] / orig[c] or 0.0
+            if r > br then best, br = c, r end
+        end
+        if not best or not (br > tol) then break end
+        A[k], A[best] = A[best], A[k]
+        piv[k], piv[best] = piv[best], piv[k]
+        orig[k], orig[best] = orig[best], orig[k]
+        rem[k], rem[best] = rem[best], rem[k]
+        local x = A[k]
+        local nx = 0.0
+        for i = k, n do nx = nx + x[i] * x[i] end
+        nx = math.sqrt(nx)
+        local alpha = x[k] > 0 and -nx or nx
+        local u0 = x[k] - alpha
+        local vv = 1.0
+        for i = k + 1, n do x[i] = x[i] / u0; vv = vv + x[i] * x[i] end
+        local tk = 2 / vv
+        tau[k] = tk
+        x[k] = alpha
+        for c = k + 1, nc do
+            local y = A[c]
+            local s = y[k]
+            for i = k + 1, n do s = s + x[i] * y[i] end
+            s = s * tk
+            y[k] = y[k] - s
+            local rr = 0.0
+            for i = k + 1, n do
+                y[i] = y[i] - s * x[i]
+                rr = rr + y[i] * y[i]
+            end
+            rem[c] = rr
+        end
+        k = k + 1
+    end
+    return k - 1, piv, tau, orig
+end
+
+-- Solve R11 x = b (upper triangular, R11[i][j] = A[j][i] for i <= j <= r).
+local function back(A, r, b)
+    local x = {}
+    for i = r, 1, -1 do
+        local s = b[i]
+        for j = i + 1, r do s = s - A[j][i] * x[j] end
+        x[i] = s / A[i][i]
+    end
+    return x
+end
+
+-- Transposed copy of J (nc rows) with the locked coordinates' entries zeroed: the columns of QR.
+local function columns(J, nq, nc, locked)
+    local A = {}
+    for c = 1, nc do
+        local col = {}
+        for k = 1, nq do col[k] = locked[k] == 1 and 0.0 or J[c][k] end
+        A[c] = col
+    end
+    return A
+end
+
+local function norminf(v)
+    local m = 0.0
+    for _, x in ipairs(v) do
+        local a = math.abs(x)
+        if not (a <= m) then m = a end
+    end
+    return m
+end
+
+-- Position assembly: Gauss-Newton with the minimum-norm step dq = -J^+ Phi over the free
+-- coordinates (from the pivoted QR of J^T: R11^T y = -Phi_p, dq = Q1 y), halving on no decrease.
+-- Returns q, |Phi|_inf.
+local function assemble(D)
+    local nq, nc = D.nq, D.nc
+    local q, locked = {}, D.coords.locked
+    for k = 1, nq do q[k] = D.coords.q0[k] end
+    local scale = 1.0
+    for k = 1, nq do scale = math.max(scale, math.abs(q[k])) end
+    local phi, J = evaluate(D, 0.0, q)
+    local res = norminf(phi)
+    for _ = 1, ASM_ITER do
+        if res <= ASM_TOL * scale then break end
+        local A = columns(J, nq, nc, locked)
+        local r, piv, tau = qr_pivoted(A, nq, nc, R.RANK_TOL)
+        if r == 0 then break end
+        -- R11^T y = -Phi(piv): forward substitution
+        local y = {}
+        for i = 1, r do
+            local s = -phi[piv[i]]
+            for j = 1, i - 1 do s = s - A[i][j] * y[j] end
+            y[i] = s / A[i][i]
+        end
+        local dq = {}
+        for i = 1, nq do dq[i] = i <= r and y[i] or 0.0 end
+        for kk = r, 1, -1 do   -- dq = H_1 ... H_r [y; 0]
+            local v = A[kk]
+            local s = dq[kk]
+            for i = kk + 1, nq do s = s + v[i] * dq[i] end
+            s = s * tau[kk]
+            dq[kk] = dq[kk] - s
+            for i = kk + 1, nq do dq[i] = dq[i] - s * v[i] end
+        end
+        local lam, qt, pt, Jt, rt = 1.0
+        for _ = 1, 20 do
+            qt = {}
+            for k = 1, nq do qt[k] = q[k] + lam * dq[k] end
+            pt, Jt = evaluate(D, 0.0, qt)
+            rt = norminf(pt)
+            if rt < res then break end
+            lam = lam / 2
+        end
+        if not (rt < res) then break end
+        q, phi, J, res = qt, pt, Jt, rt
+    end
+    return q, res, J, scale
+end
+
+-- R.rank_at(D, q) -> the rank of Phi_q(0, q) by the same test (no assembly): for tests, which
+-- show that a loop's redundancy needs the assembled configuration.
+function R.rank_at(D, q)
+    local _, J = evaluate(D, 0.0, q)
+    local r = qr_pivoted(columns(J, D.nq, D.nc, {}), D.nq, D.nc, R.RANK_TOL)
+    return r
+end
+
+-- The element a constraint row belongs to: its name up to the first '.' (element names hold
+-- none; a driver's row is the element's name).
+local function element_of(name) return (name:match("^([^.]+)")) end
+
+local WORD = { revolute = "joint", prismatic = "joint", rod = "rod", driver = "driver" }
+
+-- R.analyse(M, D) -> report or nil, why (too large, nothing to check). report = {
+--   rank =, nc =, residual = |Phi| after assembly, assembled = bool,
+--   dependent = { row numbers (1-based, declaration order) },
+--   groups = { { element =, kind =, rows = { names }, implied_by = { { element =, kind = } } } },
+--   lines = { "joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\"", ... } }
+function R.analyse(M, D)
+    local nq, nc = D.nq, D.nc
+    if nc == 0 then return nil, "no constraint equations" end
+    local work = nq * nc * math.min(nq, nc)
+    if work > R.MAX_WORK then
+        return nil, string.format("Phi_q is %d x %d, above the dense check's limit (nq nc min(nq, nc) <= %.0e)",
+                                  nc, nq, R.MAX_WORK)
+    end
+    local q, res, J, scale = assemble(D)
+    local A = columns(J, nq, nc, {})   -- every coordinate: a locked one still moves the mechanism's equations
+    local r, piv, _, orig = qr_pivoted(A, nq, nc, R.RANK_TOL)
+    local kind = {}
+    for _, el in ipairs(M.elements) do kind[el.name] = el.kind end
+    local rep = { rank = r, nc = nc, residual = res, assembled = res <= ASM_TOL * scale,
+                  dependent = {}, groups = {}, lines = {} }
+    local gindex = {}
+    for j = r + 1, nc do
+        local c = piv[j]
+        rep.dependent[#rep.dependent + 1] = c
+        local b = {}
+        for i = 1, r do b[i] = A[j][i] end
+        local x = back(A, r, b)
+        local el = element_of(D.phinames[c])
+        local g = gindex[el]
+        if not g then
+            g = { element = el, kind = kind[el] or "?", rows = {}, first = c, by = {}, byset = {} }
+            gindex[el] = g
+            rep.groups[#rep.groups + 1] = g
+        end
+        g.rows[#g.rows + 1] = { row = c, name = D.phinames[c] }
+        local ncol = math.sqrt(orig[j])
+        for i = 1, r do
+            local pc = piv[i]
+            -- a coefficient that matters: its share of the column's norm above round-off
+            if math.abs(x[i]) * math.sqrt(orig[i]) > 1e-6 * ncol then
+                local e2 = element_of(D.phinames[pc])
+                if e2 ~= el and not g.byset[e2] then
+                    g.byset[e2] = pc
+                    g.by[#g.by + 1] = e2
+                end
+            end
+        end
+    end
+    table.sort(rep.dependent)
+    table.sort(rep.groups, function(a, b) return a.first < b.first end)
+    local function who(e) return (WORD[kind[e]] or kind[e] or "element") .. ' "' .. e .. '"' end
+    for _, g in ipairs(rep.groups) do
+        table.sort(g.rows, function(a, b) return a.row < b.row end)
+        table.sort(g.by, function(a, b) return g.byset[a] < g.byset[b] end)
+        local names = {}
+        for i, rw in ipairs(g.rows) do names[i] = rw.name end
+        local by = {}
+        for i, e in ipairs(g.by) do by[i] = who(e) end
+        local text = who(g.element) .. " (" .. table.concat(names, ", ") .. ")"
+        if #by == 0 then
+            text = text .. " is dependent on its own equations"
+        elseif #by == 1 then
+            text = text .. " duplicates " .. by[1]
+        else
+            text = text .. " is implied by " .. table.concat(by, ", ", 1, #by - 1) .. " and " .. by[#by]
+        end
+        rep.lines[#rep.lines + 1] = text
+    end
+    return rep
+end
+
+return R

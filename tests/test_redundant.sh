@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# test_redundant.sh - redundant constraint equations by name (issue 12, item 3; docs/generator.md,
+# "Redundant constraints"):
+#  - mbgen --check names them at the assembled initial configuration: a repeated revolute joint
+#    (tests/models/fault_redundant.lua) and the parallelogram with a third crank
+#    (tests/models/parallelogram_redundant.lua, redundant only on its assembled configurations);
+#  - negative controls: every shipped model and the particle models report nothing;
+#  - mbgen --redundant remove: the equation left out, named; the simulator of the reduced model runs
+#    in F1/F2 (the full one stops at its rank loss) and the removed equation stays satisfied;
+#  - the simulators name them at start-up, the same words as mbgen;
+#  - bad --redundant values are refused.
+# Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+MBGEN=$BUILD/mbgen FULL=$BUILD/parallelogram_redundant_sim RED=$BUILD/parallelogram_removed_sim
+DUP=$BUILD/fault_redundant_sim
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_redundant.XXXXXX"); trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+for b in "$MBGEN" "$FULL" "$RED" "$DUP"; do
+    [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+PL='joint "F" (F.y) is implied by joint "A", joint "B", joint "D", joint "C" and joint "E"'
+DL='joint "A2" (A2.x, A2.y) duplicates joint "A1"'
+
+# ---- mbgen --check
+"$MBGEN" tests/models/fault_redundant.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, repeated joint: exit 0, summary on stdout" '[ $rc -eq 0 ] && grep -q "^fault_redundant: " "$T/o"'
+ok "check, repeated joint: rank 2 of 4, A2 named, one line" \
+   '[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "fault_redundant.lua: warning: redundant constraint: $DL (rank 2 of 4 equations at the assembled initial configuration; mbgen --redundant remove" "$T/e"'
+"$MBGEN" tests/models/parallelogram_redundant.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, parallelogram + crank: rank 11 of 12, F.y named with what implies it" \
+   '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: $PL (rank 11 of 12 equations" "$T/e"'
+for f in models/*.lua tests/models/particles.lua tests/models/point_pendulum.lua tests/models/fourbar_chain.lua; do
+    "$MBGEN" "$f" --check >"$T/o" 2>"$T/e"; rc=$?
+    ok "control $f: no redundancy reported" '[ $rc -eq 0 ] && ! grep -q "redundant" "$T/e"'
+done
+
+# ---- mbgen --redundant remove
+"$MBGEN" tests/models/fault_redundant.lua --redundant remove -o "$T/g" >"$T/o" 2>"$T/e"; rc=$?
+ok "remove, repeated joint: exit 0, the removal named" \
+   '[ $rc -eq 0 ] && grep -q "note: removed redundant constraint: $DL (rank 2 of 4 equations at the assembled initial configuration)$" "$T/e"'
+ok "remove, repeated joint: A2.x, A2.y gone from the generated model, A1 kept" \
+   'grep -q "#define FAULT_REDUNDANT_NC 2" "$T/g/fault_redundant.h" && ! grep -q "\"A2\.[xy]\"" "$T/g/fault_redundant.c" &&
+    grep -q "\"A1.x\", \"A1.y\"" "$T/g/fault_redundant.c"'
+ok "remove: the banner records --redundant remove" 'grep -q "options: --redundant remove" "$T/g/fault_redundant.c"'
+ok "remove: the generic evaluator's data says why it is not available" \
+   'grep -q "equations removed as redundant" "$T/g/fault_redundant_data.c"'
+"$MBGEN" tests/models/fault_redundant.lua --redundant report -o "$T/k" >"$T/o" 2>"$T/e"; rc=$?
+ok "report, repeated joint: named, every equation generated, no option in the banner" \
+   '[ $rc -eq 0 ] && grep -qF "$DL" "$T/e" && grep -q "#define FAULT_REDUNDANT_NC 4" "$T/k/fault_redundant.h" &&
+    grep -q "options: none" "$T/k/fault_redundant.c"'
+"$MBGEN" models/double_pendulum.lua --redundant remove -o "$T/d" >"$T/o" 2>"$T/e"; rc=$?
+ok "remove, control: nothing to remove, same code as without the option (but the banner)" \
+   '[ $rc -eq 0 ] && [ ! -s "$T/e" ] && diff <(grep -v "options:" "$T/d/double_pendulum.c") <(grep -v "options:" generated/double_pendulum.c) >/dev/null'
+"$MBGEN" models/double_pendulum.lua --redundant drop -o "$T/x" >"$T/o" 2>"$T/e"; rc=$?
+ok "--redundant drop: refused (exit 1), nothing written" \
+   '[ $rc -eq 1 ] && grep -q "expected report or remove" "$T/e" && [ ! -e "$T/x" ]'
+
+# ---- the simulators
+"$DUP" --formulation alf-trapezoid --t-end 0.01 --quiet >"$T/o" 2>"$T/e"
+ok "fault_redundant_sim: A2 named at start-up, one warning line" \
+   '[ "$(grep -c "warning: redundant constraint:" "$T/e")" -eq 1 ] && grep -q "warning: redundant constraint: $DL (rank 2 of 4 equations at the assembled initial configuration; mbgen --redundant remove" "$T/e"'
+"$FULL" --formulation baumgarte --t-end 2 --quiet >"$T/o" 2>"$T/e"; rc=$?
+ok "parallelogram as written, baumgarte: F named, then the rank loss stops it (exit 1)" \
+   '[ $rc -eq 1 ] && grep -qF "$PL" "$T/e" && grep -q "code=-3" "$T/o"'
+# the removed F.y: the middle crank's tip c2.T and the coupler's middle cp.F keep the same height
+gap() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { d = $c["c2.T.y"] - $c["cp.F.y"]; if (d < 0) d = -d; if (d > e) e = d
+      d = $c["c2.T.x"] - $c["cp.F.x"]; if (d < 0) d = -d; if (d > e) e = d } END { printf "%.3e", e }' "$1"; }
+for f in baumgarte canonical alf-explicit; do
+    "$RED" --formulation $f --h 1e-3 --t-end 3 --out "$T/r_$f.csv" --quiet >"$T/o" 2>"$T/e"; rc=$?
+    ok "parallelogram without F.y, $f: runs (exit 0), nothing redundant left" '[ $rc -eq 0 ] && ! grep -q "redundant" "$T/e"'
+    g=$(gap "$T/r_$f.csv")
+    ok "parallelogram without F.y, $f: |c2.T - cp.F| stays below 1e-6 m (got $g)" \
+       'awk -v g="$g" "BEGIN { exit !(g + 0 < 1e-6) }"'
+    # the crank swings (the control has something to see): c1.phi spans more than 0.5 rad
+    ok "parallelogram without F.y, $f: the cranks swing" \
+       'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"c1.phi\") k = i; next }
+                 NR == 2 { lo = hi = \$k } { if (\$k < lo) lo = \$k; if (\$k > hi) hi = \$k } END { exit !(hi - lo > 0.5) }" "$T/r_$f.csv"'
+done
+
+"$RED" --eval generic --t-end 0.1 --out "$T/g.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "parallelogram without F.y: --eval generic refused (exit 2), the reason named, no CSV" \
+   '[ $rc -eq 2 ] && grep -q "generated with mbgen --redundant remove" "$T/e" && [ ! -e "$T/g.csv" ]'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
