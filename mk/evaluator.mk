@@ -4,7 +4,7 @@
 # generated on every function and whole simulations, in double, float and under ASan+UBSan.
 
 # the shipped models plus the test models with every element kind, generated into $(BUILD)
-GNR_TESTM  := generic_allkinds every_element
+GNR_TESTM  := generic_allkinds every_element every_tunable
 GNR_MODELS := $(MODELS) $(GNR_TESTM)
 GNR_SRC    := $(MODELS:%=generated/%.c) $(MODELS:%=generated/%_data.c) \
               $(foreach m,$(GNR_TESTM),$(BUILD)/gen_generic/$(m).c $(BUILD)/gen_generic/$(m)_data.c)
