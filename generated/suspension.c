@@ -412,13 +412,13 @@ void suspension_force(const mb_model *m, mb_real t, const mb_real *restrict q, c
     const mb_real t0 = par[4]*MB_SIN(q[2]);
     const mb_real t1 = q[0] - t0;
     const mb_real t2 = par[4]*MB_COS(q[2]);
-    const mb_real t3 = MB_R(0.3) + (q[1] + t2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
     const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
     const mb_real t7 = (t4 > MB_LEN_TINY ? (-(t1*t2) - t0*t3)/t4 : MB_R(0.0));
     const mb_real t8 = par[2]*(v[0]*t5 + v[1]*t6 + v[2]*t7);
-    const mb_real t9 = t4 - MB_R(0.3);
+    const mb_real t9 = t4 - MB_R(1.0);
     out[0] = -(t5*t8) - par[1]*(t9*t5);
     out[1] = par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t6*t8 + (-(par[1]*(t9*t6)) - MB_R(9.81)*par[0]);
     out[2] = -(t7*t8) - par[1]*(t9*t7);
@@ -437,7 +437,7 @@ void suspension_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict 
     const mb_real t0 = par[4]*MB_SIN(q[2]);
     const mb_real t1 = q[0] - t0;
     const mb_real t2 = par[4]*MB_COS(q[2]);
-    const mb_real t3 = MB_R(0.3) + (q[1] + t2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
     const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
@@ -450,7 +450,7 @@ void suspension_dforce_dq(const mb_model *m, mb_real t, const mb_real *restrict 
     const mb_real t13 = t5*t7;
     const mb_real t14 = (t4 > MB_LEN_TINY ? (-t2 - t13)/t4 : MB_R(0.0));
     const mb_real t15 = par[2]*(v[0]*t10 + v[1]*t12 + v[2]*t14);
-    const mb_real t16 = t4 - MB_R(0.3);
+    const mb_real t16 = t4 - MB_R(1.0);
     out[0] = -(t8*t10 + t5*t15) - par[1]*(t9 + t16*t10);
     const mb_real t17 = t8*t12;
     const mb_real t18 = t6*t6;
@@ -490,7 +490,7 @@ void suspension_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict 
     const mb_real t0 = par[4]*MB_SIN(q[2]);
     const mb_real t1 = q[0] - t0;
     const mb_real t2 = par[4]*MB_COS(q[2]);
-    const mb_real t3 = MB_R(0.3) + (q[1] + t2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
     const mb_real t6 = par[2]*t5;
@@ -523,9 +523,9 @@ void suspension_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t0 = par[4]*MB_SIN(q[2]);
     const mb_real t1 = q[0] - t0;
     const mb_real t2 = par[4]*MB_COS(q[2]);
-    const mb_real t3 = MB_R(0.3) + (q[1] + t2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
-    const mb_real t5 = t4 - MB_R(0.3);
+    const mb_real t5 = t4 - MB_R(1.0);
     out[1] = MB_R(0.5)*(par[1]*(t5*t5)) + MB_R(9.81)*(par[0]*q[1]);
     const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
     const mb_real t7 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
@@ -548,7 +548,7 @@ void suspension_points(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = q[0] - par[4]*MB_SIN(q[2]);
     out[3] = q[1] + par[4]*MB_COS(q[2]);
     out[4] = MB_R(0.0);
-    out[5] = -MB_R(0.3);
+    out[5] = -MB_R(1.0);
     out[6] = MB_R(0.0);
     out[7] = MB_R(0.0);
 }
@@ -588,13 +588,13 @@ void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     const mb_real t0 = par[4]*MB_SIN(q[2]);
     const mb_real t1 = q[0] - t0;
     const mb_real t2 = par[4]*MB_COS(q[2]);
-    const mb_real t3 = MB_R(0.3) + (q[1] + t2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
     const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
     const mb_real t7 = (t4 > MB_LEN_TINY ? (-(t1*t2) - t0*t3)/t4 : MB_R(0.0));
     const mb_real t8 = par[2]*(v[0]*t5 + v[1]*t6 + v[2]*t7);
-    const mb_real t9 = t4 - MB_R(0.3);
+    const mb_real t9 = t4 - MB_R(1.0);
     force[0] = -(t5*t8) - par[1]*(t9*t5);
     force[1] = par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t6*t8 + (-(par[1]*(t9*t6)) - MB_R(9.81)*par[0]);
     force[2] = -(t7*t8) - par[1]*(t9*t7);

@@ -80,7 +80,7 @@ static const mb_index suspension_g_dq_dv_col[9] = {
 static const mb_real suspension_g_point_s[8] = {
     MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0),
-    MB_R(0.0), -MB_R(0.3),
+    MB_R(0.0), -MB_R(1.0),
     MB_R(0.0), MB_R(0.0),
 };
 
@@ -111,7 +111,7 @@ static const mb_real suspension_g_tf_const[3] = {
 
 static const mb_generic_elem suspension_g_elem[3] = {
     { 2, -1, 0, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(1.0), MB_R(0.0), MB_R(0.0) }, 0, 0, 6, { -1, -1, -1, 0, 1, 2 }, { -1, -1, -1 }, 0, -1, -1 }, /* slide */
-    { 3, -1, 0, { MB_R(0.0), -MB_R(0.3) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(16000.0), MB_R(0.3), MB_R(1000.0), MB_R(0.0) }, 0, -1, 6, { -1, -1, -1, 0, 1, 2 }, { -1, -1, -1 }, -1, 12, 48 }, /* susp */
+    { 3, -1, 0, { MB_R(0.0), -MB_R(1.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(16000.0), MB_R(1.0), MB_R(1000.0), MB_R(0.0) }, 0, -1, 6, { -1, -1, -1, 0, 1, 2 }, { -1, -1, -1 }, -1, 12, 48 }, /* susp */
     { 5, 0, -1, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, -1, 3, { 0, 1, 2, -1, -1, -1 }, { 0, 1, -1 }, -1, 84, -1 }, /* road */
 };
 

@@ -940,7 +940,7 @@ local function make_env(S)
     local A = tvalue(S, line, "sine amplitude", f.amplitude)
     local P = number(S, line, "sine period", f.period)
     if P <= 0 then S.fail(line, "sine: period must be > 0, got %.17g", P) end
-    local ph = f.phase == nil and 0.0 or number(S, line, "sine phase", f.phase)
+    local ph = f.phase == nil and 0.0 or tvalue(S, line, "sine phase", f.phase)
     local off = f.offset == nil and 0.0 or tvalue(S, line, "sine offset", f.offset)
     local w = finite(line, "sine: 2 pi / period", 2 * pi / P)
     return function(x)

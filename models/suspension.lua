@@ -5,7 +5,7 @@
 --   l = l0 + y + a, so m y'' + c y' + k (y + a) = -m g + F sin(2 pi t / T): equilibrium
 --   y = -m g / k - a, natural frequency sqrt(k / m), damping ratio c / (2 sqrt(k m)).
 -- Data (tunable, docs/model-language.md "Tunable parameters"): m = 250 kg, k = 16000 N/m,
---   c = 1000 N s/m, F = 500 N at T = 0.5 s; the spring's rest length l0 = 0.3 m.
+--   c = 1000 N s/m, F = 500 N at T = 0.5 s; the spring's rest length l0 = 1 m.
 --   `suspension_sim --set k=20000 --set c=1500` runs other values without regenerating;
 --   `make sweep MODEL=suspension SWEEP=examples/sweep_suspension.csv` runs a table of them.
 
@@ -18,7 +18,7 @@ local k = tunable("k", 16000)
 local c = tunable("c", 1000)
 local F = tunable("F", 500)
 local a = tunable("a", 0)
-local l0 = 0.3
+local l0 = 1
 
 ground { S = { 0, 0 }, G = { 0, -l0 } }
 body "car" { mass = m, inertia = m * 0.1, points = { C = { 0, 0 }, P = { 0, a } } }

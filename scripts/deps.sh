@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|sweep|slurm]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 want=()
@@ -13,6 +13,8 @@ for group in "${@:-core}"; do
         fuzz)  want+=(clang libclang-rt-14-dev) ;;
         tools) want+=(valgrind) ;;
         metis) want+=(libmetis-dev) ;;   # optional: nested dissection, make bench-ordering only
+        sweep) want+=(parallel gnuplot-nox) ;;   # make sweep: GNU parallel, the plot
+        slurm) want+=(slurm-wlm munge) ;;   # make sweep SWEEP_ENGINE=slurm on this machine, make test-slurm
         *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
     esac
 done
