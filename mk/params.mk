@@ -7,7 +7,7 @@ $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c)
 	$(call link,san,$(RT_LIBS))
 
 TEST_PROGS   += $(BUILD)/test_params
-TEST_SCRIPTS += tests/test_params.sh
+TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh
 TEST_NEEDS   += $(BUILD)/suspension_sim
 
 # make sweep MODEL=<name | file.lua | path> [DEFS=...] SWEEP=params.csv: every row of the table
@@ -28,3 +28,12 @@ model-sweep: model-sim
 	@SWEEP_ENGINE='$(SWEEP_ENGINE)' scripts/sweep.sh $(BUILD)/$(MODEL_NAME)_sim '$(SWEEP)' $(RESULTS)/sweep_$(MODEL_NAME)
 endif
 .PHONY: sweep model-sweep
+
+# The Slurm engine on a real (single-node, local) Slurm: not in make test, since it needs root
+# and starts daemons (munged, slurmctld, slurmd); .ci/run runs it after make test, bounded by
+# TEST_SLURM_TIMEOUT (default 180 s). tests/test_sweep.sh checks the job scripts without Slurm.
+## test-slurm: make sweep SWEEP_ENGINE=slurm on a Slurm started on this machine for the test (root; tests/test_slurm.sh)
+test-slurm: $(BUILD)/suspension_sim
+	@scripts/deps.sh core sweep slurm
+	@tests/run.sh tests/test_slurm.sh
+.PHONY: test-slurm
