@@ -1323,8 +1323,14 @@ function model.summary(M)
   for i, k in ipairs(order) do parts[i] = kinds[k] .. " " .. k end
   local np = #M.ground_points
   for _, b in ipairs(M.bodies) do np = np + #b.points end
-  return sfmt("%s: %d bodies, %d coordinates, %d constraints, %d points, %d elements (%s)",
-              M.name, #M.bodies, 3 * #M.bodies, nc, np, #M.elements, tconcat(parts, ", "))
+  local tun = ""
+  if M.tunables and #M.tunables > 0 then
+    local names = {}
+    for i, tu in ipairs(M.tunables) do names[i] = tu.name end
+    tun = sfmt(", %d tunable%s (%s)", #names, #names == 1 and "" or "s", tconcat(names, " "))
+  end
+  return sfmt("%s: %d bodies, %d coordinates, %d constraints, %d points, %d elements (%s)%s",
+              M.name, #M.bodies, 3 * #M.bodies, nc, np, #M.elements, tconcat(parts, ", "), tun)
 end
 
 return model
