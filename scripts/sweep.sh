@@ -56,8 +56,8 @@ if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 tr -d '\r' < "$csv" > "$dir/params.csv.tmp" && mv -f "$dir/params.csv.tmp" "$dir/params.csv"
 cp -f "$sim" "$dir/sim.tmp" && mv -f "$dir/sim.tmp" "$dir/sim"
-printf '%s\n' ${SWEEP_ARGS:-} > "$dir/extra_args"
-[ -n "${SWEEP_ARGS:-}" ] || : > "$dir/extra_args"
+read -r -a extra <<< "${SWEEP_ARGS:-}"      # words, never globs
+if [ ${#extra[@]} -gt 0 ]; then printf '%s\n' "${extra[@]}" > "$dir/extra_args"; else : > "$dir/extra_args"; fi
 echo "$stamp" > "$dir/stamp"
 # rows still to run: no result, a failed result, or other options than the table now gives
 : > "$dir/todo"
@@ -116,19 +116,18 @@ exec $(q "$here/sweep_gather.sh") $(q "$dir") $(q "${SWEEP_X:-}") $(q "${SWEEP_Y
 SB
 chmod +x "$dir/array.sbatch" "$dir/gather.sbatch"
 if [ "$todo" -eq 0 ]; then gather; exit $?; fi
-# shellcheck disable=SC2086
-jid=$(sbatch --parsable ${SWEEP_SBATCH:-} --array=0-$((ntask - 1)) "$dir/array.sbatch") ||
+read -r -a sbo <<< "${SWEEP_SBATCH:-}"       # words, never globs
+jid=$(sbatch --parsable "${sbo[@]}" --array=0-$((ntask - 1)) "$dir/array.sbatch") ||
     die "sbatch of the array failed"
 jid=${jid%%;*}
 echo "sweep: submitted array job $jid ($ntask tasks), gather after it" >&2
 if [ "${SWEEP_WAIT:-1}" = 1 ]; then
-    # shellcheck disable=SC2086
-    sbatch --parsable --wait ${SWEEP_SBATCH:-} --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid"
+    sbatch --parsable --wait "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid"
     rc=$?
     cat "$dir"/slurm/gather_"$(cut -d';' -f1 < "$dir/slurm/gather.jid")".log >&2 2>/dev/null
     [ $rc -le 1 ] || echo "sweep: the gather job ended with status $rc" >&2
     [ -f "$dir/summary.csv" ] || die "no $dir/summary.csv: the gather job did not run (see $dir/slurm/)"
     exit $(( rc == 0 ? 0 : 1 ))
 fi
-gj=$(sbatch --parsable ${SWEEP_SBATCH:-} --dependency=afterany:"$jid" "$dir/gather.sbatch") || die "sbatch of the gather job failed"
+gj=$(sbatch --parsable "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch") || die "sbatch of the gather job failed"
 echo "sweep: gather job ${gj%%;*}: $dir/summary.csv when the array is done" >&2
