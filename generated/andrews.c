@@ -2176,6 +2176,171 @@ static void andrews_a_assemble(mb_real *restrict F, const mb_real *restrict E, c
     }
 }
 
+/* Unrolled out = Phi_q x (64 entries). */
+static void andrews_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[4] = 0;
+    out[5] = 0;
+    out[6] = 0;
+    out[7] = 0;
+    out[8] = 0;
+    out[9] = 0;
+    out[10] = 0;
+    out[11] = 0;
+    out[12] = 0;
+    out[13] = 0;
+    out[14] = 0;
+    out[15] = 0;
+    out[16] = 0;
+    out[17] = 0;
+    out[18] = 0;
+    out[19] = 0;
+    out[0] += Pq[0] * x[0];
+    out[0] += Pq[1] * x[2];
+    out[1] += Pq[2] * x[1];
+    out[1] += Pq[3] * x[2];
+    out[2] += Pq[4] * x[0];
+    out[2] += Pq[5] * x[2];
+    out[2] += Pq[6] * x[3];
+    out[2] += Pq[7] * x[5];
+    out[3] += Pq[8] * x[1];
+    out[3] += Pq[9] * x[2];
+    out[3] += Pq[10] * x[4];
+    out[3] += Pq[11] * x[5];
+    out[4] += Pq[12] * x[3];
+    out[4] += Pq[13] * x[5];
+    out[4] += Pq[14] * x[6];
+    out[4] += Pq[15] * x[8];
+    out[5] += Pq[16] * x[4];
+    out[5] += Pq[17] * x[5];
+    out[5] += Pq[18] * x[7];
+    out[5] += Pq[19] * x[8];
+    out[6] += Pq[20] * x[3];
+    out[6] += Pq[21] * x[5];
+    out[6] += Pq[22] * x[9];
+    out[6] += Pq[23] * x[11];
+    out[7] += Pq[24] * x[4];
+    out[7] += Pq[25] * x[5];
+    out[7] += Pq[26] * x[10];
+    out[7] += Pq[27] * x[11];
+    out[8] += Pq[28] * x[3];
+    out[8] += Pq[29] * x[5];
+    out[8] += Pq[30] * x[18];
+    out[8] += Pq[31] * x[20];
+    out[9] += Pq[32] * x[4];
+    out[9] += Pq[33] * x[5];
+    out[9] += Pq[34] * x[19];
+    out[9] += Pq[35] * x[20];
+    out[10] += Pq[36] * x[6];
+    out[10] += Pq[37] * x[8];
+    out[10] += Pq[38] * x[15];
+    out[10] += Pq[39] * x[17];
+    out[11] += Pq[40] * x[7];
+    out[11] += Pq[41] * x[8];
+    out[11] += Pq[42] * x[16];
+    out[11] += Pq[43] * x[17];
+    out[12] += Pq[44] * x[9];
+    out[12] += Pq[45] * x[11];
+    out[12] += Pq[46] * x[12];
+    out[12] += Pq[47] * x[14];
+    out[13] += Pq[48] * x[10];
+    out[13] += Pq[49] * x[11];
+    out[13] += Pq[50] * x[13];
+    out[13] += Pq[51] * x[14];
+    out[14] += Pq[52] * x[12];
+    out[14] += Pq[53] * x[14];
+    out[15] += Pq[54] * x[13];
+    out[15] += Pq[55] * x[14];
+    out[16] += Pq[56] * x[15];
+    out[16] += Pq[57] * x[17];
+    out[17] += Pq[58] * x[16];
+    out[17] += Pq[59] * x[17];
+    out[18] += Pq[60] * x[18];
+    out[18] += Pq[61] * x[20];
+    out[19] += Pq[62] * x[19];
+    out[19] += Pq[63] * x[20];
+}
+
+/* Unrolled out += a Phi_q^T y (64 entries). */
+static void andrews_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[0] += a * Pq[0] * y[0];
+    out[2] += a * Pq[1] * y[0];
+    out[1] += a * Pq[2] * y[1];
+    out[2] += a * Pq[3] * y[1];
+    out[0] += a * Pq[4] * y[2];
+    out[2] += a * Pq[5] * y[2];
+    out[3] += a * Pq[6] * y[2];
+    out[5] += a * Pq[7] * y[2];
+    out[1] += a * Pq[8] * y[3];
+    out[2] += a * Pq[9] * y[3];
+    out[4] += a * Pq[10] * y[3];
+    out[5] += a * Pq[11] * y[3];
+    out[3] += a * Pq[12] * y[4];
+    out[5] += a * Pq[13] * y[4];
+    out[6] += a * Pq[14] * y[4];
+    out[8] += a * Pq[15] * y[4];
+    out[4] += a * Pq[16] * y[5];
+    out[5] += a * Pq[17] * y[5];
+    out[7] += a * Pq[18] * y[5];
+    out[8] += a * Pq[19] * y[5];
+    out[3] += a * Pq[20] * y[6];
+    out[5] += a * Pq[21] * y[6];
+    out[9] += a * Pq[22] * y[6];
+    out[11] += a * Pq[23] * y[6];
+    out[4] += a * Pq[24] * y[7];
+    out[5] += a * Pq[25] * y[7];
+    out[10] += a * Pq[26] * y[7];
+    out[11] += a * Pq[27] * y[7];
+    out[3] += a * Pq[28] * y[8];
+    out[5] += a * Pq[29] * y[8];
+    out[18] += a * Pq[30] * y[8];
+    out[20] += a * Pq[31] * y[8];
+    out[4] += a * Pq[32] * y[9];
+    out[5] += a * Pq[33] * y[9];
+    out[19] += a * Pq[34] * y[9];
+    out[20] += a * Pq[35] * y[9];
+    out[6] += a * Pq[36] * y[10];
+    out[8] += a * Pq[37] * y[10];
+    out[15] += a * Pq[38] * y[10];
+    out[17] += a * Pq[39] * y[10];
+    out[7] += a * Pq[40] * y[11];
+    out[8] += a * Pq[41] * y[11];
+    out[16] += a * Pq[42] * y[11];
+    out[17] += a * Pq[43] * y[11];
+    out[9] += a * Pq[44] * y[12];
+    out[11] += a * Pq[45] * y[12];
+    out[12] += a * Pq[46] * y[12];
+    out[14] += a * Pq[47] * y[12];
+    out[10] += a * Pq[48] * y[13];
+    out[11] += a * Pq[49] * y[13];
+    out[13] += a * Pq[50] * y[13];
+    out[14] += a * Pq[51] * y[13];
+    out[12] += a * Pq[52] * y[14];
+    out[14] += a * Pq[53] * y[14];
+    out[13] += a * Pq[54] * y[15];
+    out[14] += a * Pq[55] * y[15];
+    out[15] += a * Pq[56] * y[16];
+    out[17] += a * Pq[57] * y[16];
+    out[16] += a * Pq[58] * y[17];
+    out[17] += a * Pq[59] * y[17];
+    out[18] += a * Pq[60] * y[18];
+    out[20] += a * Pq[61] * y[18];
+    out[19] += a * Pq[62] * y[19];
+    out[20] += a * Pq[63] * y[19];
+}
+
 static const mb_index andrews_s_k[152] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 12, 20, 28, 12, 20, 28, 20, 28, 28, 10, 10, 10, 10, 16, 24,
@@ -2266,7 +2431,8 @@ static const mb_plan andrews_plan = {
       andrews_a_ldl, andrews_a_ldl_solve, andrews_a_lu, andrews_a_lu_solve },
     144, andrews_a_k, andrews_a_l, andrews_a_dst,
     andrews_dqq_dst, 0,
-    andrews_s_assemble, andrews_a_assemble
+    andrews_s_assemble, andrews_a_assemble,
+    andrews_pq_mv, andrews_pq_mtv
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -1040,6 +1040,87 @@ static void chain_a_assemble(mb_real *restrict F, const mb_real *restrict E, con
     }
 }
 
+/* Unrolled out = Phi_q x (28 entries). */
+static void chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[4] = 0;
+    out[5] = 0;
+    out[6] = 0;
+    out[7] = 0;
+    out[0] += Pq[0] * x[0];
+    out[0] += Pq[1] * x[2];
+    out[1] += Pq[2] * x[1];
+    out[1] += Pq[3] * x[2];
+    out[2] += Pq[4] * x[0];
+    out[2] += Pq[5] * x[2];
+    out[2] += Pq[6] * x[3];
+    out[2] += Pq[7] * x[5];
+    out[3] += Pq[8] * x[1];
+    out[3] += Pq[9] * x[2];
+    out[3] += Pq[10] * x[4];
+    out[3] += Pq[11] * x[5];
+    out[4] += Pq[12] * x[3];
+    out[4] += Pq[13] * x[5];
+    out[4] += Pq[14] * x[6];
+    out[4] += Pq[15] * x[8];
+    out[5] += Pq[16] * x[4];
+    out[5] += Pq[17] * x[5];
+    out[5] += Pq[18] * x[7];
+    out[5] += Pq[19] * x[8];
+    out[6] += Pq[20] * x[6];
+    out[6] += Pq[21] * x[8];
+    out[6] += Pq[22] * x[9];
+    out[6] += Pq[23] * x[11];
+    out[7] += Pq[24] * x[7];
+    out[7] += Pq[25] * x[8];
+    out[7] += Pq[26] * x[10];
+    out[7] += Pq[27] * x[11];
+}
+
+/* Unrolled out += a Phi_q^T y (28 entries). */
+static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[0] += a * Pq[0] * y[0];
+    out[2] += a * Pq[1] * y[0];
+    out[1] += a * Pq[2] * y[1];
+    out[2] += a * Pq[3] * y[1];
+    out[0] += a * Pq[4] * y[2];
+    out[2] += a * Pq[5] * y[2];
+    out[3] += a * Pq[6] * y[2];
+    out[5] += a * Pq[7] * y[2];
+    out[1] += a * Pq[8] * y[3];
+    out[2] += a * Pq[9] * y[3];
+    out[4] += a * Pq[10] * y[3];
+    out[5] += a * Pq[11] * y[3];
+    out[3] += a * Pq[12] * y[4];
+    out[5] += a * Pq[13] * y[4];
+    out[6] += a * Pq[14] * y[4];
+    out[8] += a * Pq[15] * y[4];
+    out[4] += a * Pq[16] * y[5];
+    out[5] += a * Pq[17] * y[5];
+    out[7] += a * Pq[18] * y[5];
+    out[8] += a * Pq[19] * y[5];
+    out[6] += a * Pq[20] * y[6];
+    out[8] += a * Pq[21] * y[6];
+    out[9] += a * Pq[22] * y[6];
+    out[11] += a * Pq[23] * y[6];
+    out[7] += a * Pq[24] * y[7];
+    out[8] += a * Pq[25] * y[7];
+    out[10] += a * Pq[26] * y[7];
+    out[11] += a * Pq[27] * y[7];
+}
+
 static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1096,7 +1177,8 @@ static const mb_plan chain_plan = {
       chain_a_ldl, chain_a_ldl_solve, chain_a_lu, chain_a_lu_solve },
     66, chain_a_k, chain_a_l, chain_a_dst,
     0, 0,
-    chain_s_assemble, chain_a_assemble
+    chain_s_assemble, chain_a_assemble,
+    chain_pq_mv, chain_pq_mtv
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -493,6 +493,51 @@ static void double_pendulum_a_assemble(mb_real *restrict F, const mb_real *restr
     }
 }
 
+/* Unrolled out = Phi_q x (12 entries). */
+static void double_pendulum_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[0] += Pq[0] * x[0];
+    out[0] += Pq[1] * x[2];
+    out[1] += Pq[2] * x[1];
+    out[1] += Pq[3] * x[2];
+    out[2] += Pq[4] * x[0];
+    out[2] += Pq[5] * x[2];
+    out[2] += Pq[6] * x[3];
+    out[2] += Pq[7] * x[5];
+    out[3] += Pq[8] * x[1];
+    out[3] += Pq[9] * x[2];
+    out[3] += Pq[10] * x[4];
+    out[3] += Pq[11] * x[5];
+}
+
+/* Unrolled out += a Phi_q^T y (12 entries). */
+static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[0] += a * Pq[0] * y[0];
+    out[2] += a * Pq[1] * y[0];
+    out[1] += a * Pq[2] * y[1];
+    out[2] += a * Pq[3] * y[1];
+    out[0] += a * Pq[4] * y[2];
+    out[2] += a * Pq[5] * y[2];
+    out[3] += a * Pq[6] * y[2];
+    out[5] += a * Pq[7] * y[2];
+    out[1] += a * Pq[8] * y[3];
+    out[2] += a * Pq[9] * y[3];
+    out[4] += a * Pq[10] * y[3];
+    out[5] += a * Pq[11] * y[3];
+}
+
 static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
@@ -534,7 +579,8 @@ static const mb_plan double_pendulum_plan = {
       double_pendulum_a_ldl, double_pendulum_a_ldl_solve, double_pendulum_a_lu, double_pendulum_a_lu_solve },
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
     0, 0,
-    double_pendulum_s_assemble, double_pendulum_a_assemble
+    double_pendulum_s_assemble, double_pendulum_a_assemble,
+    double_pendulum_pq_mv, double_pendulum_pq_mtv
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

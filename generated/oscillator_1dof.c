@@ -232,6 +232,29 @@ static void oscillator_1dof_a_assemble(mb_real *restrict F, const mb_real *restr
     }
 }
 
+/* Unrolled out = Phi_q x (2 entries). */
+static void oscillator_1dof_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[0] += Pq[0] * x[2];
+    out[1] += Pq[1] * x[1];
+}
+
+/* Unrolled out += a Phi_q^T y (2 entries). */
+static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[2] += a * Pq[0] * y[0];
+    out[1] += a * Pq[1] * y[1];
+}
+
 static const mb_index oscillator_1dof_s_k[2] = {
     1, 0,
 };
@@ -275,7 +298,8 @@ static const mb_plan oscillator_1dof_plan = {
       oscillator_1dof_a_ldl, oscillator_1dof_a_ldl_solve, oscillator_1dof_a_lu, oscillator_1dof_a_lu_solve },
     2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
-    oscillator_1dof_s_assemble, oscillator_1dof_a_assemble
+    oscillator_1dof_s_assemble, oscillator_1dof_a_assemble,
+    oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

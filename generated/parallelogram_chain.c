@@ -1485,6 +1485,125 @@ static void parallelogram_chain_a_assemble(mb_real *restrict F, const mb_real *r
     }
 }
 
+/* Unrolled out = Phi_q x (44 entries). */
+static void parallelogram_chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[4] = 0;
+    out[5] = 0;
+    out[6] = 0;
+    out[7] = 0;
+    out[8] = 0;
+    out[9] = 0;
+    out[10] = 0;
+    out[11] = 0;
+    out[12] = 0;
+    out[13] = 0;
+    out[0] += Pq[0] * x[0];
+    out[0] += Pq[1] * x[2];
+    out[1] += Pq[2] * x[1];
+    out[1] += Pq[3] * x[2];
+    out[2] += Pq[4] * x[3];
+    out[2] += Pq[5] * x[5];
+    out[3] += Pq[6] * x[4];
+    out[3] += Pq[7] * x[5];
+    out[4] += Pq[8] * x[6];
+    out[4] += Pq[9] * x[8];
+    out[5] += Pq[10] * x[7];
+    out[5] += Pq[11] * x[8];
+    out[6] += Pq[12] * x[0];
+    out[6] += Pq[13] * x[2];
+    out[6] += Pq[14] * x[9];
+    out[6] += Pq[15] * x[11];
+    out[7] += Pq[16] * x[1];
+    out[7] += Pq[17] * x[2];
+    out[7] += Pq[18] * x[10];
+    out[7] += Pq[19] * x[11];
+    out[8] += Pq[20] * x[3];
+    out[8] += Pq[21] * x[5];
+    out[8] += Pq[22] * x[9];
+    out[8] += Pq[23] * x[11];
+    out[9] += Pq[24] * x[4];
+    out[9] += Pq[25] * x[5];
+    out[9] += Pq[26] * x[10];
+    out[9] += Pq[27] * x[11];
+    out[10] += Pq[28] * x[3];
+    out[10] += Pq[29] * x[5];
+    out[10] += Pq[30] * x[12];
+    out[10] += Pq[31] * x[14];
+    out[11] += Pq[32] * x[4];
+    out[11] += Pq[33] * x[5];
+    out[11] += Pq[34] * x[13];
+    out[11] += Pq[35] * x[14];
+    out[12] += Pq[36] * x[6];
+    out[12] += Pq[37] * x[8];
+    out[12] += Pq[38] * x[12];
+    out[12] += Pq[39] * x[14];
+    out[13] += Pq[40] * x[7];
+    out[13] += Pq[41] * x[8];
+    out[13] += Pq[42] * x[13];
+    out[13] += Pq[43] * x[14];
+}
+
+/* Unrolled out += a Phi_q^T y (44 entries). */
+static void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[0] += a * Pq[0] * y[0];
+    out[2] += a * Pq[1] * y[0];
+    out[1] += a * Pq[2] * y[1];
+    out[2] += a * Pq[3] * y[1];
+    out[3] += a * Pq[4] * y[2];
+    out[5] += a * Pq[5] * y[2];
+    out[4] += a * Pq[6] * y[3];
+    out[5] += a * Pq[7] * y[3];
+    out[6] += a * Pq[8] * y[4];
+    out[8] += a * Pq[9] * y[4];
+    out[7] += a * Pq[10] * y[5];
+    out[8] += a * Pq[11] * y[5];
+    out[0] += a * Pq[12] * y[6];
+    out[2] += a * Pq[13] * y[6];
+    out[9] += a * Pq[14] * y[6];
+    out[11] += a * Pq[15] * y[6];
+    out[1] += a * Pq[16] * y[7];
+    out[2] += a * Pq[17] * y[7];
+    out[10] += a * Pq[18] * y[7];
+    out[11] += a * Pq[19] * y[7];
+    out[3] += a * Pq[20] * y[8];
+    out[5] += a * Pq[21] * y[8];
+    out[9] += a * Pq[22] * y[8];
+    out[11] += a * Pq[23] * y[8];
+    out[4] += a * Pq[24] * y[9];
+    out[5] += a * Pq[25] * y[9];
+    out[10] += a * Pq[26] * y[9];
+    out[11] += a * Pq[27] * y[9];
+    out[3] += a * Pq[28] * y[10];
+    out[5] += a * Pq[29] * y[10];
+    out[12] += a * Pq[30] * y[10];
+    out[14] += a * Pq[31] * y[10];
+    out[4] += a * Pq[32] * y[11];
+    out[5] += a * Pq[33] * y[11];
+    out[13] += a * Pq[34] * y[11];
+    out[14] += a * Pq[35] * y[11];
+    out[6] += a * Pq[36] * y[12];
+    out[8] += a * Pq[37] * y[12];
+    out[12] += a * Pq[38] * y[12];
+    out[14] += a * Pq[39] * y[12];
+    out[7] += a * Pq[40] * y[13];
+    out[8] += a * Pq[41] * y[13];
+    out[13] += a * Pq[42] * y[13];
+    out[14] += a * Pq[43] * y[13];
+}
+
 static const mb_index parallelogram_chain_s_k[97] = {
     0, 12, 12, 2, 16, 16, 1, 3, 13, 17, 3, 13, 17, 13, 17, 17,
     4, 20, 28, 20, 20, 28, 6, 24, 32, 24, 32, 32, 5, 7, 21, 25,
@@ -1556,7 +1675,8 @@ static const mb_plan parallelogram_chain_plan = {
       parallelogram_chain_a_ldl, parallelogram_chain_a_ldl_solve, parallelogram_chain_a_lu, parallelogram_chain_a_lu_solve },
     98, parallelogram_chain_a_k, parallelogram_chain_a_l, parallelogram_chain_a_dst,
     0, 0,
-    parallelogram_chain_s_assemble, parallelogram_chain_a_assemble
+    parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
+    parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv
 };
 
 /* Phi(t, q): constraint residuals [14]. */

@@ -668,6 +668,71 @@ static void slider_crank_a_assemble(mb_real *restrict F, const mb_real *restrict
     }
 }
 
+/* Unrolled out = Phi_q x (20 entries). */
+static void slider_crank_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[4] = 0;
+    out[5] = 0;
+    out[6] = 0;
+    out[7] = 0;
+    out[0] += Pq[0] * x[0];
+    out[0] += Pq[1] * x[2];
+    out[1] += Pq[2] * x[1];
+    out[1] += Pq[3] * x[2];
+    out[2] += Pq[4] * x[0];
+    out[2] += Pq[5] * x[2];
+    out[2] += Pq[6] * x[3];
+    out[2] += Pq[7] * x[5];
+    out[3] += Pq[8] * x[1];
+    out[3] += Pq[9] * x[2];
+    out[3] += Pq[10] * x[4];
+    out[3] += Pq[11] * x[5];
+    out[4] += Pq[12] * x[3];
+    out[4] += Pq[13] * x[5];
+    out[4] += Pq[14] * x[6];
+    out[5] += Pq[15] * x[4];
+    out[5] += Pq[16] * x[5];
+    out[5] += Pq[17] * x[7];
+    out[6] += Pq[18] * x[8];
+    out[7] += Pq[19] * x[7];
+}
+
+/* Unrolled out += a Phi_q^T y (20 entries). */
+static void slider_crank_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[0] += a * Pq[0] * y[0];
+    out[2] += a * Pq[1] * y[0];
+    out[1] += a * Pq[2] * y[1];
+    out[2] += a * Pq[3] * y[1];
+    out[0] += a * Pq[4] * y[2];
+    out[2] += a * Pq[5] * y[2];
+    out[3] += a * Pq[6] * y[2];
+    out[5] += a * Pq[7] * y[2];
+    out[1] += a * Pq[8] * y[3];
+    out[2] += a * Pq[9] * y[3];
+    out[4] += a * Pq[10] * y[3];
+    out[5] += a * Pq[11] * y[3];
+    out[3] += a * Pq[12] * y[4];
+    out[5] += a * Pq[13] * y[4];
+    out[6] += a * Pq[14] * y[4];
+    out[4] += a * Pq[15] * y[5];
+    out[5] += a * Pq[16] * y[5];
+    out[7] += a * Pq[17] * y[5];
+    out[8] += a * Pq[18] * y[6];
+    out[7] += a * Pq[19] * y[7];
+}
+
 static const mb_index slider_crank_s_k[37] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 15, 7, 7, 7, 7, 11, 11, 11, 13, 16, 16,
@@ -715,7 +780,8 @@ static const mb_plan slider_crank_plan = {
       slider_crank_a_ldl, slider_crank_a_ldl_solve, slider_crank_a_lu, slider_crank_a_lu_solve },
     40, slider_crank_a_k, slider_crank_a_l, slider_crank_a_dst,
     0, 0,
-    slider_crank_s_assemble, slider_crank_a_assemble
+    slider_crank_s_assemble, slider_crank_a_assemble,
+    slider_crank_pq_mv, slider_crank_pq_mtv
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -273,6 +273,29 @@ static void suspension_a_assemble(mb_real *restrict F, const mb_real *restrict E
     }
 }
 
+/* Unrolled out = Phi_q x (2 entries). */
+static void suspension_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    (void)out;
+    out[0] = 0;
+    out[1] = 0;
+    out[0] += Pq[0] * x[2];
+    out[1] += Pq[1] * x[0];
+}
+
+/* Unrolled out += a Phi_q^T y (2 entries). */
+static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    (void)out;
+    out[2] += a * Pq[0] * y[0];
+    out[0] += a * Pq[1] * y[1];
+}
+
 static const mb_index suspension_s_k[2] = {
     1, 0,
 };
@@ -316,7 +339,8 @@ static const mb_plan suspension_plan = {
       suspension_a_ldl, suspension_a_ldl_solve, suspension_a_lu, suspension_a_lu_solve },
     2, suspension_a_k, suspension_a_l, suspension_a_dst,
     suspension_dqq_dst, suspension_dqv_dst,
-    suspension_s_assemble, suspension_a_assemble
+    suspension_s_assemble, suspension_a_assemble,
+    suspension_pq_mv, suspension_pq_mtv
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -168,4 +168,33 @@ function M.assembly(name, P, pq_col)
     return table.concat(out, "\n")
 end
 
+-- The unrolled products with Phi_q (same arithmetic, same order as runtime/mb_vec.h's loops over
+-- the pattern, so results are bit-identical to the compact form): NAME_pq_mv (out = Phi_q x, every
+-- row zeroed first) and NAME_pq_mtv (out += a Phi_q^T y). prow, pcol: the pattern's rows and
+-- columns (1-based tables of 0-based values); nc: its rows.
+function M.products(name, prow, pcol, nc)
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    w("/* Unrolled out = Phi_q x (" .. #prow .. " entries). */")
+    w("static void " .. name .. "_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)")
+    w("{")
+    w("    (void)Pq;")
+    w("    (void)x;")
+    w("    (void)out;")
+    for r = 0, nc - 1 do w(string.format("    out[%d] = 0;", r)) end
+    for k = 1, #prow do w(string.format("    out[%d] += Pq[%d] * x[%d];", prow[k], k - 1, pcol[k])) end
+    w("}")
+    w("")
+    w("/* Unrolled out += a Phi_q^T y (" .. #prow .. " entries). */")
+    w("static void " .. name .. "_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)")
+    w("{")
+    w("    (void)Pq;")
+    w("    (void)y;")
+    w("    (void)a;")
+    w("    (void)out;")
+    for k = 1, #prow do w(string.format("    out[%d] += a * Pq[%d] * y[%d];", pcol[k], k - 1, prow[k])) end
+    w("}")
+    return table.concat(out, "\n")
+end
+
 return M

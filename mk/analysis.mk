@@ -2,7 +2,7 @@
 # test models tests/models/anl_*.lua (generated into $(BUILD)/gen_anl), their simulators, and
 # the tests: tests/test_analysis.c (the runtime API against closed forms, double and float) and
 # tests/test_analyses.sh (the simulators' --analysis and CSV columns against closed forms).
-ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped
+ANL_MODELS := anl_pendulum anl_slider_driven anl_falling anl_damped anl_inverted anl_torqued
 $(foreach m,$(ANL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/$(m).lua,$(m),)))
 ANL_GEN := $(ANL_MODELS:%=$(BUILD)/gen_anl/%.c) $(BUILD)/gen/chain30.c
 
@@ -22,4 +22,5 @@ $(BUILD)/test_analysis_san: $(call obj,san,tests/test_analysis.c $(RT_GEN) $(ANL
 TEST_PROGS   += $(BUILD)/test_analysis $(BUILD)/test_analysis_float $(BUILD)/test_analysis_san
 TEST_SCRIPTS += tests/test_analyses.sh
 TEST_NEEDS   += $(ANL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/double_pendulum_sim $(BUILD)/slider_crank_sim \
-                $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim
+                $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim \
+                $(BUILD)/double_pendulum_anim

@@ -140,3 +140,12 @@ bench-ordering: deps
 	   echo; } > $(RESULTS)/ordering.txt
 	@cat $(RESULTS)/ordering.txt
 	@$(BUILD)/bench_ordering $(RESULTS)/ordering.txt
+
+# make bench-hht: HHT-alpha (--integrator hht) against alf-trapezoid on Andrews, h = 1e-5 to
+# t = 0.03: callgrind instructions per step and wall time per step side by side, Newton
+# iterations per step, |beta - reference| (scripts/bench_hht.sh; needs valgrind). Not a test.
+.PHONY: bench-hht
+## bench-hht: HHT-alpha vs alf-trapezoid on Andrews h = 1e-5, instructions and us per step: results/bench_hht.txt
+bench-hht: $(BUILD)/andrews_sim
+	@mkdir -p $(RESULTS)
+	@scripts/bench_hht.sh $(BUILD)/andrews_sim | tee $(RESULTS)/bench_hht.txt

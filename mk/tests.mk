@@ -67,6 +67,17 @@ $(BUILD)/test_dense: $(call DENSE_TEST,san)
 $(BUILD)/test_dense_float: $(call DENSE_TEST,float)
 	$(call link,float,$(RT_LIBS))
 TEST_PROGS   += $(BUILD)/test_dense $(BUILD)/test_dense_float
+# the HHT-alpha integrator (tests/test_hht.c): closed forms (harmonic, pendulum), spectral radius,
+# Andrews, the parallelogram chain's singular passages; also under ASan+UBSan
+HHT_TEST = $(call obj,$(1),tests/test_hht.c $(BUILD)/gen_test/harmonic.c $(BUILD)/gen_test/pendulum.c \
+             generated/andrews.c generated/parallelogram_chain.c) $(RT_OBJ_$(1))
+$(BUILD)/test_hht: $(call HHT_TEST,host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_hht_san: $(call HHT_TEST,san)
+	$(call link,san,$(RT_LIBS))
+$(BUILD)/test_hht_float: $(call HHT_TEST,float)
+	$(call link,float,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_hht $(BUILD)/test_hht_san $(BUILD)/test_hht_float
 TEST_SCRIPTS += tests/test_longrun.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim

@@ -82,7 +82,10 @@ endif
 endif
 
 # make run [MODEL=andrews] [DEFS=...] [FORMULATION=alf-trapezoid] [RUN_ARGS="--t-end 0.3"] [TRACE=B.P]
+# make run MODEL=double_pendulum ANALYSIS=modal: another analysis (scripts/run_analysis.sh): its CSV,
+# the mode-shape pictures and animation, or the Bode plot (ANALYSIS=frequency RUN_ARGS="--input mass.x")
 FORMULATION ?= alf-trapezoid
+ANALYSIS    ?=
 RUN_ARGS    ?=
 TRACE       ?=
 # The run settings (t_end, h, the formulation's parameters) are the simulator's defaults: the
@@ -93,12 +96,16 @@ COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
 plots-deps:
 	@scripts/deps.sh core plots
 
-## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation
+## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation; ANALYSIS=modal|frequency|...: that analysis and its plots
 run: plots-deps $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-run)
 model-run: model-sim model-anim
+ifneq ($(filter-out dynamic,$(ANALYSIS)),)
+	@RESULTS=$(RESULTS) BUILD=$(BUILD) scripts/run_analysis.sh $(MODEL_NAME) $(ANALYSIS) $(RUN_ARGS)
+else
 	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
 	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
+endif
 
 ## plots-compare: the four formulations on the double pendulum, 5 s (thesis figures 11-13)
 plots-compare: plots-deps

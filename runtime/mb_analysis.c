@@ -1,5 +1,6 @@
-/* mb_analysis.c - reactions, static equilibrium and its stability, kinematic and inverse-dynamic
- * analysis, and the linearization about an equilibrium (mb_analysis.h, docs/analyses.md).
+/* mb_analysis.c - reactions, static equilibrium and its stability, quasi-static sequences,
+ * kinematic and inverse-dynamic analysis, the linearization about an equilibrium and its
+ * frequency response (mb_analysis.h, docs/analyses.md).
  * Layer: runtime; freestanding (no malloc, no stdio, no globals), its own small dense kernels
  * where the runtime has none (pivoted Householder QR, Jacobi eigenvalues), mb_linalg.c's
  * Cholesky for the reduced Newton step; the sparse S = Phi_q W Phi_q^T goes through the model's
@@ -74,6 +75,9 @@ static size_t layout(mb_anl *a, const mb_model *m, int level, void *work, size_t
         a->ev = TAKE_R(n);
         a->pts = TAKE_R(m->points ? 2 * m->npoint : 0);
         a->jpv = TAKE_I(nc);
+        a->F2 = TAKE_R((size_t)4 * (size_t)n * (size_t)n + 2 * (size_t)n);
+        a->piv2 = TAKE_I(2 * n);
+        a->qs_prev = TAKE_R(n);
     }
     return ar.off;
 }
@@ -187,7 +191,7 @@ static void solve_s(mb_anl *a, mb_real *b)
 static void minv_pqt(const mb_anl *a, const mb_real *y, mb_real *x)
 {
     zero(a->n, x);
-    sp_mtv_add(&a->m->phi_q_pat, a->Pq, y, 1, x);
+    pq_mtv(a->m, a->Pq, y, 1, x);
     for (int i = 0; i < a->n; i++) x[i] *= a->minv[i];
 }
 
@@ -239,14 +243,14 @@ int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, m
     if (st) return st;
     /* S lambda = Phi_q M^-1 Q - Gamma, acc = M^-1 (Q - Phi_q^T lambda) */
     for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i];
-    sp_mv(&m->phi_q_pat, a->Pq, x, y, nc);
+    pq_mv(m, a->Pq, x, y);
     for (int r = 0; r < nc; r++) y[r] -= a->Gam[r];
     solve_s(a, y);
     if (!finite_vec(nc, y)) return MB_ERR_NONFINITE;
     if (lambda) copy(nc, lambda, y);
     if (acc) {
         copy(n, acc, a->Q);
-        sp_mtv_add(&m->phi_q_pat, a->Pq, y, -1, acc);
+        pq_mtv(m, a->Pq, y, -1, acc);
         for (int i = 0; i < n; i++) acc[i] *= a->minv[i];
         if (!finite_vec(n, acc)) return MB_ERR_NONFINITE;
     }
@@ -266,7 +270,7 @@ int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, con
     if (st) return st;
     /* S lambda = Phi_q M^-1 (Q - M acc) */
     for (int i = 0; i < n; i++) x[i] = a->minv[i] * a->Q[i] - acc[i];
-    sp_mv(&m->phi_q_pat, a->Pq, x, lambda, nc);
+    pq_mv(m, a->Pq, x, lambda);
     solve_s(a, lambda);
     return finite_vec(nc, lambda) ? MB_OK : MB_ERR_NONFINITE;
 }
@@ -490,6 +494,8 @@ static int lin_base(mb_anl *a, mb_real t, const mb_real *q, mb_real *c, mb_real 
     qr_lsq(a, r, g, c, lam_out);
     a->rank = r;
     a->dof = n - r;
+    mb_real gn = nrm2(n, g), rn = nrm2(n - r, c + r);
+    a->residual = gn > 0 ? rn / gn : 0;
     return r;
 }
 
@@ -508,7 +514,7 @@ static void lin_reduce(mb_anl *a, mb_real t, const mb_real *q, const mb_real *la
         if (nc > 0) {
             m->phi_q_dot(m, t, q, z, a->Pqd);   /* (Phi_q)_q z + Phi_qt */
             for (int e = 0; e < a->nnz; e++) a->Pqd[e] -= a->Pq0[e];
-            sp_mtv_add(&m->phi_q_pat, a->Pqd, lam, 1, kz);
+            pq_mtv(m, a->Pqd, lam, 1, kz);
         }
         for (int i = 0; i < n; i++) { kz[i] *= a->isqm[i]; cz[i] *= a->isqm[i]; }
         for (int i = 0; i < d; i++) {
@@ -530,6 +536,7 @@ int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lamb
     lin_base(a, t, q, a->wn[0], lam);
     if (lambda) copy(a->nc, lam, lambda);
     lin_reduce(a, t, q, lam);
+    a->linearized = 1;
     if (dof) *dof = a->dof;
     for (long i = 0; i < (long)a->dof * a->dof; i++)
         if (!isfinite(a->Kr[i]) || !isfinite(a->Cr[i])) return MB_ERR_NONFINITE;
@@ -673,6 +680,22 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             }
         }
         z_times(a, dz, dq);
+        /* a Newton step below sqrt(eps) of the step limits: taken, and converged (its error is
+         * of the order of its square), also where the total load vanishes at the equilibrium
+         * (a spring balancing a force, no joint carrying load), so that the residual relative
+         * to |M^-1/2 Q| cannot get small */
+        if (newton && step_excess(a, dq) <= MB_SQRT(MB_EPS)) {
+            mb_real W0, Wn0;
+            if (trial(a, t, q, dq, 1, qt, &W0, &Wn0) == MB_OK) {
+                copy(n, q, qt);
+                inf.iters++;
+                inf.stability = 1;
+                st = MB_OK;
+                /* the multipliers at the new q */
+                lin_base(a, t, q, c, lam);
+                goto out;
+            }
+        }
         mb_real ex = step_excess(a, dq) / radius;
         int limited = ex > 1;
         if (limited) {
@@ -711,4 +734,85 @@ out:
     if (st == MB_OK && lambda) copy(a->nc, lambda, lam);
     if (info) *info = inf;
     return st;
+}
+
+/* ------------------------------------------------------------------ quasistatic, displacement, FRF */
+
+void mb_anl_quasistatic_start(mb_anl *a) { a->qs_count = 0; }
+
+int mb_anl_quasistatic(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda,
+                       mb_anl_static_info *info)
+{
+    int n = a->n;
+    if (!a->m) return MB_ERR_STATE;
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    mb_real *qp = a->wn[1];   /* the equilibrium q (mb_anl_static uses wn[1] only after project) */
+    copy(n, qp, q);
+    if (a->qs_count >= 2 && a->qs_t[1] != a->qs_t[0]) {
+        /* secant predictor through the last two equilibria (q is the later one) */
+        mb_real s = (t - a->qs_t[1]) / (a->qs_t[1] - a->qs_t[0]);
+        for (int i = 0; i < n; i++) q[i] += s * (q[i] - a->qs_prev[i]);
+        if (!finite_vec(n, q)) copy(n, q, qp);
+    }
+    copy(n, a->qs_prev, qp);   /* qp is overwritten by mb_anl_static: keep it first */
+    int st = mb_anl_static(a, t, q, lambda, info);
+    if (st != MB_OK) {
+        copy(n, q, a->qs_prev);   /* the caller keeps the last equilibrium */
+        return st;
+    }
+    a->qs_t[0] = a->qs_t[1];
+    a->qs_t[1] = t;
+    if (a->qs_count < 2) a->qs_count++;
+    return MB_OK;
+}
+
+int mb_anl_displace(mb_anl *a, mb_real t, const mb_real *q0, const mb_real *dq, mb_real *q)
+{
+    if (!a->m) return MB_ERR_STATE;
+    for (int i = 0; i < a->n; i++) q[i] = q0[i] + (dq ? dq[i] : 0);
+    return project(a, t, q);
+}
+
+int mb_anl_frf(mb_anl *a, mb_real omega, const mb_real *f, mb_real *x_re, mb_real *x_im)
+{
+    int n = a->n, d = a->dof, d2 = 2 * a->dof;
+    if (!a->m || a->level != MB_ANL_DENSE) return MB_ERR_STATE;
+    if (!a->linearized) return MB_ERR_STATE;
+    mb_real *fr = a->wn[1];
+    /* the reduced force fr = Z^T f = N^T M^-1/2 f */
+    for (int j = 0; j < d; j++) {
+        mb_real s = 0;
+        for (int i = 0; i < n; i++) s += a->N[i + (long)j * n] * a->isqm[i] * f[i];
+        fr[j] = s;
+    }
+    /* (Kr - w^2 I + i w Cr)(u + i v) = fr:  [Kr - w^2 I, -w Cr; w Cr, Kr - w^2 I] [u; v] = [fr; 0] */
+    mb_real *A = a->F2, w2 = omega * omega;
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            mb_real k = a->Kr[i + (long)j * d] - (i == j ? w2 : 0), c = omega * a->Cr[i + (long)j * d];
+            A[i + (long)j * d2] = k;
+            A[d + i + (long)(d + j) * d2] = k;
+            A[i + (long)(d + j) * d2] = -c;
+            A[d + i + (long)j * d2] = c;
+        }
+    mb_real *b = a->F2 + (long)d2 * d2;   /* the right-hand side, then [u; v] */
+    for (int i = 0; i < d; i++) { b[i] = fr[i]; b[d + i] = 0; }
+    if (d == 0) {
+        zero(n, x_re);
+        zero(n, x_im);
+        return MB_OK;
+    }
+    int st = mb_lu_factor(d2, A, a->piv2, 100 * MB_EPS, NULL);
+    if (st) return st;
+    mb_lu_solve(d2, A, a->piv2, b);
+    /* x = Z u + i Z v */
+    zero(n, x_re);
+    zero(n, x_im);
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < n; i++) {
+            x_re[i] += a->N[i + (long)j * n] * b[j];
+            x_im[i] += a->N[i + (long)j * n] * b[d + j];
+        }
+    for (int i = 0; i < n; i++) { x_re[i] *= a->isqm[i]; x_im[i] *= a->isqm[i]; }
+    return finite_vec(n, x_re) && finite_vec(n, x_im) ? MB_OK : MB_ERR_NONFINITE;
 }

@@ -1,6 +1,8 @@
 /* mb_analysis.h - the analyses beside dynamics (ADAMS seed, section 9): joint reactions at any
- * state, static equilibrium with its stability, kinematic and inverse-dynamic analysis of a
- * fully driven mechanism, and the linearization about an equilibrium that modal analysis needs.
+ * state, static equilibrium with its stability, quasi-static sequences, kinematic and
+ * inverse-dynamic analysis of a fully driven mechanism, the linearization about an equilibrium
+ * that modal analysis needs, displaced configurations put back onto the constraints (mode-shape
+ * frames), and the frequency response of the linearization.
  * Layer: runtime API, consumes mb_model.h; freestanding: no malloc, no stdio, no globals. All
  * memory is one caller-provided workspace (mb_anl_workspace_size, then mb_anl_init), separate
  * from any mb_sim, so reactions can be computed at the output times of a running simulation
@@ -80,6 +82,15 @@ typedef struct mb_anl {
                                  symmetric part, its eigenvectors, Cholesky scratch */
     mb_real *ev;              /* n: eigenvalues of Ks, ascending */
     mb_real *pts;             /* 2 npoint: the model's points (the length scale) */
+    int linearized;           /* mb_anl_linearize has filled Z, Kr, Cr */
+    mb_real *F2;              /* 2n x 2n (then 2n: its right-hand side): the frequency response's real form of the complex
+                                 reduced system, LU-factored */
+    int *piv2;                /* 2n: its pivots */
+    mb_real *qs_prev;         /* n: quasistatic: the equilibrium before the last one */
+    mb_real qs_t[2];          /* quasistatic: the times of the last two equilibria */
+    int qs_count;             /* quasistatic: equilibria found since mb_anl_quasistatic_start */
+    mb_real residual;         /* after mb_anl_linearize: |Z^T Q| / |M^-1/2 Q|, the load the
+                                 joints do not carry (0 at an equilibrium, or without load) */
 } mb_anl;
 
 void mb_anl_params_default(mb_anl_params *p);
@@ -131,8 +142,33 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
  * K = -dQ/dq + (Phi_q^T lambda)_q (exact: (Phi_q)_q z comes from phi_q_dot with v = z),
  * Cr = -Z^T dQ/dv Z (at v = 0), both d x d column-major with leading dimension d, and the
  * eigenvalues of (Kr + Kr^T) / 2 (ascending, into a->ev; eigenvectors in a->Ev) by Jacobi
- * rotations. *dof receives d. Needs level MB_ANL_DENSE. */
+ * rotations. *dof receives d. lambda NULL: the least-squares multipliers of Phi_q^T lambda = Q
+ * (mass metric) are used, and left in a->wm[0] (nc) until the next call; a->residual tells the
+ * fraction of the load they do not carry (0 at an equilibrium). Needs level MB_ANL_DENSE. */
 int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lambda, int *dof);
+
+/* Quasistatic analysis: a sequence of static equilibria along time-varying loads and drivers,
+ * each found by mb_anl_static at its time from a predicted guess. Start a sequence with
+ * mb_anl_quasistatic_start; then each call takes q[n] = the equilibrium of the previous call
+ * (the first: the model's guesses) and returns the one at t: the guess is q extrapolated
+ * linearly through the last two equilibria (secant predictor, so the sequence follows a branch
+ * as the loads change), then projected and iterated as mb_anl_static does. Arguments and
+ * results as mb_anl_static. Needs level MB_ANL_DENSE. */
+void mb_anl_quasistatic_start(mb_anl *a);
+int mb_anl_quasistatic(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda,
+                       mb_anl_static_info *info);
+
+/* A configuration displaced from q0[n] by dq[n] (e.g. a scaled mode shape), put back onto
+ * Phi(t, q) = 0 by the minimum-norm Gauss-Newton projection in the mass metric: q[n] (may be
+ * q0 with dq zero: the assembled state of q0). MB_OK or MB_ERR_ASSEMBLY_POS. */
+int mb_anl_displace(mb_anl *a, mb_real t, const mb_real *q0, const mb_real *dq, mb_real *q);
+
+/* Frequency response after mb_anl_linearize: the steady-state complex amplitude x = x_re + i x_im
+ * (n coordinates) of the linearized motion under the harmonic generalized force f cos(omega t)
+ * (f[n] in the coordinates' units: N on x, y; N m on phi), i.e. x = Z (Kr - omega^2 I +
+ * i omega Cr)^-1 Z^T f, solved as the real 2d x 2d system. MB_OK, MB_ERR_SINGULAR (omega at an
+ * undamped natural frequency: no steady state), MB_ERR_STATE (not linearized), MB_ERR_NONFINITE. */
+int mb_anl_frf(mb_anl *a, mb_real omega, const mb_real *f, mb_real *x_re, mb_real *x_im);
 
 /* The i-th column (i < dof) of Z = M^-1/2 N after mb_anl_linearize or mb_anl_static: z[n]. */
 void mb_anl_mode_vector(const mb_anl *a, int i, mb_real *z);

@@ -63,7 +63,7 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
     for (int pass = 0; pass < 3; pass++) {
         m->phi_q(m, t0, q, s->Pq);
         m->phi_t(m, t0, q, s->Phit);
-        sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);
+        pq_mv(m, s->Pq, v, w);
         for (int r = 0; r < nc; r++) w[r] = -(w[r] + s->Phit[r]);
         mb_real vs = 1 + nrminf(n, v), r0 = nrminf(nc, w);
         if (r0 <= MB_R(1e3) * MB_EPS * vs) return MB_OK;

@@ -15,7 +15,7 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     mbi_eval_kin(s, t, q);
     m->gamma(m, t, q, v, s->Gam);
     m->force(m, t, q, v, s->Q);
-    sp_mv(&m->phi_q_pat, s->Pq, v, pd, nc);
+    pq_mv(m, s->Pq, v, pd);
     for (int r = 0; r < nc; r++) {
         pd[r] += s->Phit[r];
         b2[r] = 2 * xi * w * pd[r] + w * w * s->Phi[r];
@@ -47,11 +47,11 @@ static int project_velocity(mb_sim *s)
     int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
     if (st) return st;
     for (int pass = 0; pass < 3; pass++) {
-        sp_mv(&m->phi_q_pat, s->Pq, v, w, nc);
+        pq_mv(m, s->Pq, v, w);
         for (int r = 0; r < nc; r++) w[r] += s->Phit[r];
         if (nrminf(nc, w) <= 10 * MB_EPS * (1 + nrminf(n, v))) break;
         mbi_ls_solve(s, MB_MAT_S, w);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, w, -1, v);
+        pq_mtv(m, s->Pq, w, -1, v);
     }
     return MB_OK;
 }

@@ -20,7 +20,7 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
     copy(n, f, s->ev_v);
     copy(n, f + n, s->Q);
-    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, f + n);
+    pq_mtv(m, s->Pqd, s->ev_sig, 1, f + n);
     copy(nc, f + 2 * n, s->Phi);
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
@@ -40,7 +40,7 @@ int mbi_sigma_reset(mb_sim *s, int *reeval)
     *reeval = 0;
     if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
-    sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+    pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
     for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
     zero(nc, s->sig);
     s->mon.sigma_resets++;

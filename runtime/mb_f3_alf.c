@@ -27,9 +27,9 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     for (it = 1; it <= s->p.max_iter; it++) {
         copy(n, rhs, p);
         for (int r = 0; r < nc; r++) s->tm[1][r] = a * b[r] + s->ev_sig[r];
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->tm[1], -1, rhs);
+        pq_mtv(m, s->Pq, s->tm[1], -1, rhs);
         mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
-        sp_mv(&m->phi_q_pat, s->Pq, rhs, c, nc);
+        pq_mv(m, s->Pq, rhs, c);
         for (int r = 0; r < nc; r++) { c[r] += b[r]; s->ev_sig[r] += a * c[r]; }
         mb_real dv = 0;
         for (int i = 0; i < n; i++) { mb_real e = rhs[i] - vold[i]; dv += e * e; }
@@ -57,7 +57,7 @@ static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
     copy(n, f, s->ev_v);
     copy(n, f + n, s->Q);
-    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, f + n);
+    pq_mtv(m, s->Pqd, s->ev_sig, 1, f + n);
     copy(nc, f + 2 * n, s->Phi);
     return MB_OK;
 }

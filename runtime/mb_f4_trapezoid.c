@@ -42,20 +42,20 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
     for (int j = 0; j < n; j++) {
         mb_real qj = q[j], e = MB_SQRT(MB_EPS) * (1 + MB_FABS(qj));
         /* (Phi_q^T s)_q column j */
-        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
-        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj + e; m->phi_q(m, t1, q, Ptmp); zero(n, col); pq_mtv(m, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q(m, t1, q, Ptmp); zero(n, cm); pq_mtv(m, Ptmp, sv, 1, cm);
         for (int i = 0; i < n; i++) A[i + (long)j * n] += h / 2 * (col[i] - cm[i]) / (2 * e);
         /* (Phidot_q^T s)_q column j */
-        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, col);
-        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, cm);
+        q[j] = qj + e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, col); pq_mtv(m, Ptmp, sv, 1, col);
+        q[j] = qj - e; m->phi_q_dot(m, t1, q, s->v, Ptmp); zero(n, cm); pq_mtv(m, Ptmp, sv, 1, cm);
         q[j] = qj;
         for (int i = 0; i < n; i++) K2[i + (long)j * n] = h / 2 * (col[i] - cm[i]) / (2 * e);
         /* (Phidot_q^T s)_v column j: Phidot_q = (Phi_q)_q v + Phi_qt is affine in v, so the
          * column is Phidot_q(e_j) - Phidot_q(0) */
         zero(n, vv); vv[j] = 1;
-        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, 1, Pt);
+        m->phi_q_dot(m, t1, q, vv, Ptmp); zero(n, Pt); pq_mtv(m, Ptmp, sv, 1, Pt);
         vv[j] = 0;
-        m->phi_q_dot(m, t1, q, vv, Ptmp); sp_mtv_add(&m->phi_q_pat, Ptmp, sv, -1, Pt);
+        m->phi_q_dot(m, t1, q, vv, Ptmp); pq_mtv(m, Ptmp, sv, -1, Pt);
         for (int i = 0; i < n; i++) {
             K2[i + (long)j * n] += Pt[i];
             A[i + (long)j * n] -= h / 2 * K2[i + (long)j * n];
@@ -113,6 +113,22 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
  * ~alpha |dq| in the mass-dominated directions and the next step converged in more iterations
  * than the factorizations saved (Andrews, chain, double pendulum all slower). */
 #define REUSE_RATE MB_R(0.25)
+/* Whether to try reuse in a step at all: where the kept matrix contracts slowly (a stale
+ * correction more than REUSE_SLOW of the one before: larger steps, faster dynamics) its first
+ * stale iteration is mostly wasted and full Newton is cheaper (the 4-link chain at h = 1e-3:
+ * 16 % more instructions with reuse in every step). Such a step makes the next REUSE_WAIT steps
+ * (accepted ones: trap_accept) use full Newton, after which reuse is tried again; on Andrews
+ * (h = 1e-5) every stale correction shrinks more than 10x and reuse stays on. Deterministic:
+ * counts, not clocks. */
+#define REUSE_SLOW MB_R(0.1)
+#define REUSE_WAIT 32
+/* The rate-based stop (trap_step) accepts an iterate whose estimated remaining error is below
+ * NEWTON_KAPPA tol. The test |dy| < tol alone leaves about theta tol (theta << 1 here), so 1
+ * would loosen what --tol means by 1/theta: in float at tol = 1e-4 the double pendulum's energy
+ * error over 5 s grew from below 0.2 J to 0.24 J (test_embed). With 0.1, Andrews at h = 1e-5 to
+ * t = 0.03 takes 7428 corrections instead of 8329 (86.6 M instructions instead of 92.2 M), its
+ * angles within 2.5e-8 rad of before against the trapezoid's own 1.2e-5 rad (h against h/2). */
+#define NEWTON_KAPPA MB_R(0.1)
 
 #if MBI_F4A
 /* Adaptive runs: Newton at max_iter keeps the step when its last correction is at most
@@ -140,7 +156,7 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
-    int n = s->n, nc = s->nc, nnz = s->nnz;
+    int n = s->n, nc = s->nc;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
@@ -164,8 +180,10 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
         p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
     }
-    int it, conv = 0, stall = 0, grow = 0, refresh = full || !s->p.newton_reuse;
-    mb_real ny = 0, best = MB_R(1e30), ny_prev = 0;
+    int reuse = s->p.newton_reuse && s->reuse_wait == 0;
+    s->reuse_slow = 0;
+    int it, conv = 0, stall = 0, grow = 0, refresh = full || !reuse;
+    mb_real ny = 0, best = MB_R(1e30), ny_last = 0;
     *stale_used = 0;
     s->fact_valid = 0;
     for (it = 0;; it++) {
@@ -174,28 +192,27 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
             s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
             s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
         }
-        /* an iteration that will refactor needs the dynamics at this state too: one fused call */
+        /* an iteration that goes on needs the dynamics at this state too: one fused call (a
+         * kept matrix's iteration as well where the model has it: the sines are shared, and
+         * the force Jacobians it refreshes enter only 5.53 below, not the kept factors) */
         int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
-        if (!last && fresh) mbi_eval_kin_dyn(s, t1, q, s->v);
+        int fused = !last && (fresh || m->eval_kin_dyn);
+        if (fused) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
+        pq_mv(m, s->Pq, s->v, c);
         for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
         if (it > 0)                                   /* 5.34 after each update of y */
             for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
         if (last) break;
         for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        if (!fresh) {   /* the force Jacobians enter only the matrix and 5.53 */
+        if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, s->v, s->Q);
             m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         }
         /* residuals 5.41, 5.42 */
         for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
-        for (int k = 0; k < nnz; k++) {   /* + Phi_q^T s, - Phidot_q^T s in one pass */
-            int cj = m->phi_q_pat.col[k];
-            mb_real sr = sv[m->phi_q_pat.row[k]];
-            g1[cj] += s->Pq[k] * sr;
-            g2[cj] -= s->Pqd[k] * sr;
-        }
+        pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
+        pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
         for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
@@ -206,7 +223,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
             s->fact_valid = 1;
-            refresh = full || !s->p.newton_reuse;
+            refresh = full || !reuse;
         } else {
             *stale_used = 1;
         }
@@ -218,9 +235,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         zero(n, tmpn);
         for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
         for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);   /* a D dq (Dk: the matrix's, kept) */
+        pq_mv(m, s->Dk, dq, tmpm);   /* a D dq (Dk: the matrix's, kept) */
         for (int r = 0; r < nc; r++) tmpm[r] *= a;
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
             const mb_real *K2 = s->scr + (size_t)n * n;
@@ -233,17 +250,28 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
+        mb_real ny_prev = ny_last;
+        ny_last = ny;
+        if (!fresh && ny_prev > 0 && ny > REUSE_SLOW * ny_prev) s->reuse_slow = 1;
         if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
         /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
          * settled) mean divergence; stop now and let the step be retried smaller */
         grow = ny_prev > 0 && ny > ny_prev ? grow + 1 : 0;
         if (adapt && it >= 3 && grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
-        ny_prev = ny;
         if (ny < s->p.tol) { conv = 1; continue; }
+        /* The error left after this correction is about theta / (1 - theta) |dy| for a
+         * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
+         * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
+        if (ny_prev > 0 && ny < ny_prev) {
+            mb_real th = ny / ny_prev;
+            if (th / (1 - th) * ny < NEWTON_KAPPA * s->p.tol) { conv = 1; continue; }
+        }
         if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
         else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
         if (ny < best) best = ny;
     }
+    s->kin_fresh = 1;                   /* the last evaluation was at the final (t1, q) */
+    s->kin_t = t1;
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
     if (!conv) {
@@ -271,7 +299,7 @@ static int trap_start(mb_sim *s, mb_real t0)
     m->force(m, t0, s->z, s->ev_v, s->Q);
     m->phi_q_dot(m, t0, s->z, s->ev_v, s->Pqd);
     copy(n, s->pd, s->Q);
-    sp_mtv_add(&m->phi_q_pat, s->Pqd, s->ev_sig, 1, s->pd);
+    pq_mtv(m, s->Pqd, s->ev_sig, 1, s->pd);
     return MB_OK;
 }
 
@@ -283,6 +311,7 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     copy(s->n, s->pd, s->yd + s->n);
     copy(s->nc, s->sig, sig_old);
     s->t = t_old;
+    s->kin_fresh = 0;
 }
 
 /* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored. */
@@ -336,14 +365,17 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 #endif
     s->h_prev = h;
     s->nhist = 1;
+    /* reuse's wait (REUSE_SLOW): history, so only accepted steps change it */
+    if (s->reuse_slow) s->reuse_wait = REUSE_WAIT;
+    else if (s->reuse_wait > 0) s->reuse_wait--;
 #if MBI_F4A
     if (adapt) {   /* the shift of the sigma reset, every step: p = M v + Phi_q^T sigma with sigma
                     * the impulse of this step only (the history keeps the AB2 predictor) */
         const mb_model *m = s->m;
         m->phi_q(m, s->t, s->z, s->Pq);
         m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         return st;
@@ -353,8 +385,8 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
         const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
         m->phi_q(m, s->t, s->z, s->Pq);
         m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         zero(nc, s->S);

@@ -15,11 +15,11 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
     if (st) return st;
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
-    sp_mv(&m->phi_q_pat, s->Pq, x, y, nc);
+    pq_mv(m, s->Pq, x, y);
     for (int r = 0; r < nc; r++) y[r] -= b2[r];
     mbi_ls_solve(s, MB_MAT_S, y);
     copy(n, x, b1);
-    sp_mtv_add(&m->phi_q_pat, s->Pq, y, -1, x);
+    pq_mtv(m, s->Pq, y, -1, x);
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 }

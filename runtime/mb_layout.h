@@ -17,6 +17,9 @@
 #define MB_L_KKT(F) ((F) == MB_BAUMGARTE || (F) == MB_CANONICAL)
 #define MB_L_ALF(F) ((F) == MB_ALF_EXPLICIT || (F) == MB_ALF_TRAPEZOID)
 #define MB_L_F4(F) ((F) == MB_ALF_TRAPEZOID)
+#define MB_L_HHT(I) ((I) == MB_HHT)
+/* the Newton iteration's blocks: F4, and F1 with hht */
+#define MB_L_NEWTON(F, I) (MB_L_F4(F) || MB_L_HHT(I))
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
@@ -47,15 +50,17 @@
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
  * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
  * ev_sig in tn[2], tm[2] (Newton temporaries, free then), and F3/F4 factor S (assembly only)
- * in FA's block: A's factorization never lives across an assembly. */
+ * in FA's block: A's factorization never lives across an assembly. hht (F1) keeps the
+ * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
+ * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
     R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
     R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
-    R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F), PQ))                                               \
-    R(dQq, MB_L_IF(MB_L_F4(F), DQ)) R(dQv, MB_L_IF(MB_L_F4(F), DV))                            \
+    R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F) || MB_L_HHT(I), PQ))                                \
+    R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
     R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
     R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \
     R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N)) R(tn[3], MB_L_IF(MB_L_F4(F), N))  \
@@ -79,11 +84,13 @@
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
     R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))              \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
-    R(FA, MB_L_IF(MB_L_ALF(F), MB_L_MAX((NC) + (NLS), (N) + (MB_L_F4(F) ? 2 : 1) * (NLA))))    \
+    R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
+                  MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
     R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
-    R(Ek, MB_L_IF(MB_L_ALF(F), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))                             \
+    R(Ek, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))              \
+    R(hr, MB_L_IF(MB_L_HHT(I), N))                                                            \
     R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
     R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
     R(par, NP) R(pmass, NM)                                                                   \

@@ -74,6 +74,12 @@ typedef struct mb_plan {
      * transposed term nl further). */
     void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
+    /* The unrolled products with Phi_q (NULL in the compact form; runtime/mb_vec.h: pq_mv,
+     * pq_mtv), the same arithmetic in the same order as the loops over phi_q_pat:
+     * out = Phi_q x (nc values) and out += a Phi_q^T y (nq values); Pq: Phi_q's values or any
+     * array on its pattern (Phidot_q, F4's D). */
+    void (*pq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
+    void (*pq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
 } mb_plan;
 
 /* A model's recommended run settings: the simulate { ... } block of its model file

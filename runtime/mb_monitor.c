@@ -12,8 +12,9 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
     int nc = s->nc;
     mb_real e[3], *pdot = s->tm[2];
     m->energy(m, t, q, v, e);
-    mbi_eval_kin(s, t, q);
-    sp_mv(&m->phi_q_pat, s->Pq, v, pdot, nc);
+    if (!(s->kin_fresh && q == s->z && t == s->kin_t))   /* F4 ends its step with them there */
+        mbi_eval_kin(s, t, q);
+    pq_mv(m, s->Pq, v, pdot);
     for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
     o->T = e[0];
     o->V = e[1];
@@ -73,7 +74,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
     mb_real e = o->escale > 0 && s->energy_armed ? MB_FABS(o->energy_dev) / o->escale :
                 isfinite(o->energy_dev) ? 0 : o->energy_dev;
     mb_real ph = o->lscale > 0 ? o->phi_norm / o->lscale : 0;
-    if (p->formulation == MB_ALF_TRAPEZOID && o->maxiter_events > maxiter_before) {
+    if ((p->formulation == MB_ALF_TRAPEZOID || p->integrator == MB_HHT) && o->maxiter_events > maxiter_before) {
         met |= MB_WARN_BIT(MB_WARN_NEWTON);
         raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
     }

@@ -8,10 +8,14 @@
 /* ------------------------------------------------------------------ names and parameters */
 
 static const char *const fnames[] = {"baumgarte", "canonical", "alf-explicit", "alf-trapezoid"};
-static const char *const inames[] = {"rk4", "dopri5", "trapezoid", "dop853"};
+/* indexed by MB_RK4 ...; a value without a name (none compiled here) is NULL */
+#define NINTEG 6
+static const char *const inames[NINTEG] = {[MB_RK4] = "rk4", [MB_DOPRI5] = "dopri5",
+                                           [MB_TRAPEZOID] = "trapezoid", [MB_DOP853] = "dop853",
+                                           [MB_HHT] = "hht"};
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
-const char *mb_integrator_name(int i) { return i >= 0 && i < 4 ? inames[i] : "?"; }
+const char *mb_integrator_name(int i) { return i >= 0 && i < NINTEG && inames[i] ? inames[i] : "?"; }
 int mb_formulation_parse(const char *str)
 {
     for (int i = 0; i < 4; i++) if (strcmp(str, fnames[i]) == 0) return i;
@@ -19,7 +23,7 @@ int mb_formulation_parse(const char *str)
 }
 int mb_integrator_parse(const char *str)
 {
-    for (int i = 0; i < 4; i++) if (strcmp(str, inames[i]) == 0) return i;
+    for (int i = 0; i < NINTEG; i++) if (inames[i] && strcmp(str, inames[i]) == 0) return i;
     return -1;
 }
 
@@ -34,6 +38,8 @@ void mb_params_default(mb_params *p, int f)
     p->tol = MB_R(1e-10);
     p->max_iter = 10;
     p->max_steps = 100000000L;
+    p->newton_reuse = 1;
+    p->hht_alpha = MB_R(-0.05);
     switch (f) {
     case MB_BAUMGARTE: p->xi = 10; p->omega = 10; break;
     case MB_CANONICAL: p->xi = 10; p->omega = 1; break;
@@ -71,11 +77,20 @@ int mb_params_check(const mb_params *p, const char **what)
 {
     const char *w = NULL;
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
-    static const unsigned char i_built[4] = {MBI_RK4, MBI_DOPRI5, MBI_F4, MBI_DOP853};
+    static const unsigned char i_built[NINTEG] = {[MB_RK4] = MBI_RK4, [MB_DOPRI5] = MBI_DOPRI5,
+                                                  [MB_TRAPEZOID] = MBI_F4, [MB_DOP853] = MBI_DOP853,
+                                                  [MB_HHT] = MBI_HHT};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
-    else if (p->integrator < 0 || p->integrator > 3) w = "integrator";
+    else if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) w = "integrator";
+    else if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE)
+        w = "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
+            "formulation baumgarte only)";
     else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
-        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5 or dop853)";
+        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5, dop853 or hht)";
+    else if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
+        w = "hht_alpha (in [-1/3, 0])";
+    else if (p->integrator == MB_HHT && p->project_velocity)
+        w = "project_velocity (not with hht: it keeps Phi = 0 at every step itself)";
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
@@ -256,7 +271,7 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     s->mon.singular_row = -1;
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
      * = 0 (F1; F2, F3 in Phi and Int Phi): w (xi + sqrt(xi^2 - 1)), w for xi < 1 */
-    if (m->nc > 0 && p->formulation != MB_ALF_TRAPEZOID)
+    if (m->nc > 0 && p->formulation != MB_ALF_TRAPEZOID && p->integrator != MB_HHT)
         s->stab_rate = p->xi >= 1 ? p->omega * (p->xi + MB_SQRT(p->xi * p->xi - 1)) : p->omega;
     return MB_OK;
 }
@@ -377,6 +392,13 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
     const mbi_form *form = mbi_forms[s->p.formulation];
+#if MBI_HHT
+    if (s->p.integrator == MB_HHT) {       /* F1's equations, HHT's own start */
+        if ((st = mbi_hht_start(s, t0))) return st;
+        mbi_take_eval(s);
+        s->have_f = 1;
+    } else
+#endif
     if (form->start) {                     /* implicit: its own start-up evaluation */
         if ((st = form->start(s, t0))) return st;
         mbi_take_eval(s);
@@ -387,6 +409,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #endif
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
+    s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
     s->nqh = 0;
     s->t_grid0 = t0;
     s->nfixed = 0;
@@ -436,7 +459,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
     if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
 #if MBI_EXPLICIT
-    if (s->p.integrator != MB_TRAPEZOID && !s->have_f &&   /* after a failed step */
+    if (s->p.integrator != MB_TRAPEZOID && s->p.integrator != MB_HHT &&
+        !s->have_f &&                      /* after a failed step */
         (st = mbi_rk_start(s, s->t)) < 0) return st;
 #endif
     mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
@@ -479,6 +503,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (s->p.integrator == MB_RK4) st = mbi_step_fixed(s, h, t_new);
 #endif
         if (s->p.integrator == MB_TRAPEZOID) st = mbi_forms[s->p.formulation]->step(s, h, t_new);
+#if MBI_HHT
+        if (s->p.integrator == MB_HHT) st = mbi_hht_step(s, h, t_new);
+#endif
         if (st < 0) return singular_step(s, st);
         mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
 #if MBI_RK4

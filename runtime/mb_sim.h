@@ -15,8 +15,9 @@ enum {
     MB_ALF_EXPLICIT = 2, /* F3: augmented Lagrangian canonical (5.31-5.37), [q; p; Int Phi] */
     MB_ALF_TRAPEZOID = 3 /* F4: the same, implicit trapezoid + Newton (5.38-5.60) */
 };
-/* Integrators. F1-F3 take rk4, dopri5 or dop853; F4 takes trapezoid only. */
-enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3 };
+/* Integrators. F1-F3 take rk4, dopri5 or dop853; F4 takes trapezoid only; hht (fixed-step
+ * HHT-alpha on the index-3 equations with Lagrange multipliers, mb_hht.c) takes F1 only. */
+enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3, MB_HHT = 5 };
 /* The adaptive (error-controlled) integrators: dopri5 and Hairer's DOP853. */
 #define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853)
 /* Whether a run with parameters *p controls its step: the adaptive integrators, and F4's
@@ -54,7 +55,7 @@ typedef struct mb_linsys_ops {
  * k (an mb_params threshold of 0 turns the check off). With mb_params.strict that step returns
  * MB_ERR_SUSPECT instead of succeeding. */
 enum {
-    MB_WARN_NEWTON = 0,     /* F4: a Newton iteration stopped at max_iter (step kept) */
+    MB_WARN_NEWTON = 0,     /* F4, hht: a Newton iteration stopped at max_iter (step kept) */
     MB_WARN_ENERGY = 1,     /* |energy_dev| > warn_energy x the energy scale (mon.escale) */
     MB_WARN_CONSTRAINT = 2, /* |Phi|_2 > warn_phi x the length scale (mon.lscale) */
     MB_WARN_SIGMA = 3,      /* F2-F4: |p - M v|_2 = |Phi_q^T sigma| > warn_sigma x the momentum
@@ -70,7 +71,7 @@ enum {
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
-    int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID */
+    int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID, MB_HHT */
     mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5, dop853
                                and the adaptive trapezoid */
     mb_real rtol, atol;     /* tolerances of the adaptive runs (per component: atol + rtol |y|) */
@@ -78,7 +79,9 @@ typedef struct mb_params {
                                failure that shrank it); 0: auto, 16 eps max(|t|, |t_stop|) (stage
                                times no longer resolved) */
     mb_real h_max;          /* adaptive runs: largest step, 0: unlimited */
-    mb_real alpha;          /* penalty factor (F3, F4) */
+    mb_real alpha;          /* penalty factor (F3, F4; hht's multiplier iteration, 0: 1e8) */
+    mb_real hht_alpha;      /* hht: the HHT damping parameter in [-1/3, 0] (0: trapezoidal
+                               Newmark, no damping); default -0.05 */
     mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
     mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4) */
     int max_iter;           /* iteration limit of 5.37 and of the Newton loop */
@@ -94,13 +97,12 @@ typedef struct mb_params {
     long max_steps;         /* accepted steps since reset; one more is MB_ERR_MAX_STEPS (a run
                                whose dopri5 step shrinks without end stops); >= 1, default 1e8 */
     int linsys;             /* MB_LINSYS_SPARSE (default) or MB_LINSYS_DENSE */
-    int newton_reuse;       /* F4: 1 keeps the Newton matrix's factorization for the later
-                               iterations of a step while each correction shrinks at least 4x
-                               (modified Newton; a step that then fails is redone with full
-                               Newton); 0 (default) refactors at every iteration. Measured
-                               (docs/linear-systems.md): with alpha = 1e8 the kept matrix is
-                               too far off in the mass-dominated directions, so reuse costs
-                               more iterations than the factorizations it saves */
+    int newton_reuse;       /* F4: 1 (default) keeps the Newton matrix's factorization for the
+                               later iterations of a step while each correction shrinks at
+                               least 4x (modified Newton; a step that then fails is redone with
+                               full Newton), and uses full Newton for 32 steps after a step
+                               whose kept matrix contracted slowly; 0 refactors at every
+                               iteration (docs/linear-systems.md) */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
@@ -177,6 +179,11 @@ typedef struct mb_sim {
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
+    int reuse_wait;          /* F4 newton_reuse: steps left on full Newton after a slow one */
+    int reuse_slow;          /* F4: this trial step's kept matrix contracted slowly */
+    int kin_fresh;           /* F4: Phi, Phit, Pq hold the values at (kin_t, z), the step's last
+                                Newton evaluation (the monitor then needs no evaluation) */
+    mb_real kin_t;
     int have_f;              /* f at the current state is cached in fz */
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
                                 that step's size is h_prev) */
@@ -200,6 +207,7 @@ typedef struct mb_sim {
     mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
     mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
     mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
+    mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
     mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */

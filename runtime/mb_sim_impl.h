@@ -11,7 +11,8 @@
 
 /* Compile-time selection (docs/embedding.md): MB_WITH_<X> = 0 leaves X out of the build; the
  * default is everything. MB_ONLY_<F> sets the other formulations to 0 (MB_ONLY_ALF_TRAPEZOID also
- * rk4 and dopri5). mb_params_check refuses what is left out with MB_ERR_PARAM. */
+ * rk4 and dopri5) and HHT (MB_WITH_HHT=1 with MB_ONLY_BAUMGARTE keeps it). mb_params_check
+ * refuses what is left out with MB_ERR_PARAM. */
 #if defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
     defined(MB_ONLY_ALF_EXPLICIT)
 #if !defined(MB_WITH_BAUMGARTE) && !defined(MB_ONLY_BAUMGARTE)
@@ -25,6 +26,9 @@
 #endif
 #if !defined(MB_WITH_ALF_TRAPEZOID) && !defined(MB_ONLY_ALF_TRAPEZOID)
 #define MB_WITH_ALF_TRAPEZOID 0
+#endif
+#ifndef MB_WITH_HHT                /* a one-formulation firmware: HHT only when asked for */
+#define MB_WITH_HHT 0
 #endif
 #endif
 #ifdef MB_ONLY_ALF_TRAPEZOID
@@ -71,6 +75,9 @@
 #ifndef MB_WITH_DENSE_OUTPUT       /* dopri5's and dop853's continuous extensions (p.dense) */
 #define MB_WITH_DENSE_OUTPUT 1
 #endif
+#ifndef MB_WITH_HHT                /* the HHT-alpha integrator of F1's index-3 equations */
+#define MB_WITH_HHT 1
+#endif
 #ifndef MB_WITH_TRAPEZOID_ADAPTIVE /* F4's step control (mb_params.adaptive) */
 #define MB_WITH_TRAPEZOID_ADAPTIVE 1
 #endif
@@ -88,9 +95,10 @@
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
 #define MBI_DENSE (MBI_ADAPTIVE && MB_WITH_DENSE_OUTPUT)
 #define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
+#define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
-#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4)
+#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4 + MBI_HHT)
 #define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MBI_DOP853 ? MB_DOP853 : MB_TRAPEZOID)
 #if !MBI_EXPLICIT && !MBI_F4
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
@@ -113,6 +121,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
+    s->kin_fresh = 0;
     if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);
@@ -123,6 +132,7 @@ static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
 {
     const mb_model *m = s->m;
+    s->kin_fresh = 0;
     if (m->eval_kin_dyn) {
         m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv);
         return;
@@ -180,6 +190,12 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
  * terms added to it (q is perturbed and restored; K2 kept in scr + n*n). */
 void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h);
 void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h);
+
+/* mb_hht.c (integrator MB_HHT on F1's equations): the consistent start (a_0 and lambda_0 of the
+ * index-1 system, no stabilization) into fz = [v; a] and ev_lam, and one fixed HHT-alpha step of
+ * h ending at t_new (restored on failure; the monitor is not advanced). */
+int mbi_hht_start(mb_sim *s, mb_real t0);
+int mbi_hht_step(mb_sim *s, mb_real h, mb_real t_new);
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
 void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv);

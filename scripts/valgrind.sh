@@ -28,5 +28,6 @@ run canonical     --formulation canonical     --t-end 0.2
 run alf-explicit  --formulation alf-explicit  --t-end 0.2
 run alf-trapezoid --formulation alf-trapezoid --t-end 0.2
 run dopri5        --formulation baumgarte --integrator dopri5 --t-end 0.2
+run hht           --integrator hht --t-end 0.2
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -11,8 +11,17 @@
 #    effort against the power balance (energy_dev of the inverse run);
 #  - modal: the bar pendulum, the double pendulum (2 x 2 closed form), the PRADIS oscillator and a
 #    damped oscillator, frequency and damping ratio to 1e-6;
+#  - modal: a near-simple pendulum (anl_inverted) about its hanging equilibrium, and about its
+#    upright start (--about initial: an unstable state, reported with its growing root); mode
+#    shapes in the CSV: the double pendulum's amplitude ratio against the 2 x 2 closed form, the
+#    animation tool reads the CSV;
+#  - frequency: the PRADIS oscillator and the damped oscillator against their transfer functions,
+#    a force at the pendulum's tip against L^2 / (J_O (w0^2 - w^2));
+#  - quasistatic: the torqued pendulum against the hand equilibrium at 13 load levels;
+#  - --analysis dynamic is the default;
 #  - bad input: kinematic with a free degree of freedom, static without an equilibrium, an
-#    unknown analysis: a clear message, non-zero exit, no CSV.
+#    unknown analysis, frequency without a harmonic input or with an unknown one, analysis
+#    options with the wrong analysis: a clear message, non-zero exit, no CSV.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -173,6 +182,118 @@ read -r f z < <(modes "$T/o" 1)
 r=$(rel "$f" "$(awk 'BEGIN { print 20 / (2 * 3.14159265358979323846) }')"); rz=$(rel "$z" 0.1)
 ok "modal: damped oscillator f_n = 20 / 2 pi, zeta = 0.1 (rel. errors $r $rz)" 'lt "$r" 1e-6 && lt "$rz" 1e-6'
 
+# a (nearly) simple pendulum: m 1, J 1e-4, L 0.5: w^2 = m g L / (J + m L^2); from its upright
+# start the static analysis escapes to the hanging equilibrium
+INV=$BUILD/anl_inverted_sim
+wsp=$(awk 'BEGIN { printf "%.15g\n", sqrt(9.81 * 0.5 / (1e-4 + 0.25)) / (2 * 3.14159265358979323846) }')
+$INV --analysis modal >"$T/o" 2>"$T/e"
+read -r f z < <(modes "$T/o" 1)
+r=$(rel "$f" "$wsp")
+ok "modal: simple pendulum about the hanging equilibrium sqrt(m g L / (J + m L^2)) / 2 pi (rel. error $r)" 'lt "$r" 1e-6 && [ "$z" = 0 ] && grep -q "stability=stable" "$T/o"'
+echo "modal simple pendulum: $f Hz, closed form $wsp Hz (rel. $r)"
+# about the upright start: unstable, reported (exit 0, a warning, the growing root s = w)
+$INV --analysis modal --about initial --out "$T/inv.csv" >"$T/o" 2>"$T/e"; rc=$?
+read -r f1 z1 < <(modes "$T/o" 1); read -r f2 z2 < <(modes "$T/o" 2)
+r=$(rel "$f2" "$wsp")
+ok "modal about an unstable state: exit 0, stability=unstable, growing=1, a warning (rc $rc)" \
+   '[ $rc -eq 0 ] && grep -q "stability=unstable" "$T/o" && grep -q "growing=1" "$T/o" && grep -q "warning: modal analysis about an unstable state: 1 mode grows" "$T/e"'
+ok "modal about an unstable state: roots -s (z 1) and +s (z -1), s = w (rel. error $r)" \
+   '[ "$z1" = 1 ] && [ "$z2" = -1 ] && lt "$r" 1e-6 && lt "$(rel "$f1" "$wsp")" 1e-6'
+ok "modal about an unstable state: its mode shapes written (2 modes x 48 frames)" '[ $(wc -l <"$T/inv.csv") -eq 97 ]'
+
+# mode shapes of the double pendulum: 48 frames per mode; the velocity columns hold the linear
+# shape (v = s Re(lambda x e^(i theta)): at phase 1/4 proportional to x): BC.omega / AB.omega
+# against the 2 x 2 closed form (K11 - w^2 M11) / (w^2 M12); the phase-0 frame's largest excursion
+# is the documented 0.2 rad
+$BUILD/double_pendulum_sim --analysis modal --out "$T/dm.csv" >"$T/o" 2>"$T/e"
+ok "modal CSV: 2 modes x 48 frames, columns mode, freq_hz, damping_ratio, phase" \
+   '[ $(wc -l <"$T/dm.csv") -eq 97 ] && head -1 "$T/dm.csv" | grep -q ",mode,freq_hz,damping_ratio,phase$"'
+read -r e1 e2 < <(awk "$PRE"' $c["phase"] == 0.25 { g = 9.81; m1 = 6; J1 = 1; L1 = 1; m2 = 10; J2 = 1.6; L2 = 1.5
+    M11 = J1 + m1 * L1 * L1 / 4 + m2 * L1 * L1; M12 = m2 * L1 * L2 / 2; K11 = (m1 * L1 / 2 + m2 * L1) * g
+    w2 = (2 * 3.14159265358979323846 * $c["freq_hz"]) ^ 2; rc = (K11 - w2 * M11) / (w2 * M12)
+    e[$c["mode"]] = abs($c["BC.omega"] / $c["AB.omega"] - rc) / abs(rc) }
+    END { printf "%.3e %.3e\n", e[1], e[2] }' "$T/dm.csv")
+ok "modal shapes: double pendulum amplitude ratios against the closed form (rel. $e1, $e2)" 'lt "$e1" 1e-6 && lt "$e2" 1e-6'
+echo "modal shapes double pendulum: amplitude ratio errors $e1 $e2"
+# the hanging equilibrium (static CSV above); the length scale 0.75 m (BC's point B from its CoM)
+e=$(awk "$PRE"' FNR == NR { if (FNR > 1) { x1 = $c["AB.x"]; y1 = $c["AB.y"]; x2 = $c["BC.x"]; y2 = $c["BC.y"] } ; next }
+    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["phase"] == 0 && $c["mode"] == 1 { p1 = abs($c["AB.phi"] + 1.5707963267948966) / 0.2; p2 = abs($c["BC.phi"] + 1.5707963267948966) / 0.2
+    m = p1; if (p2 > m) m = p2
+    d[1] = abs($c["AB.x"] - x1); d[2] = abs($c["AB.y"] - y1); d[3] = abs($c["BC.x"] - x2); d[4] = abs($c["BC.y"] - y2)
+    for (i = 1; i <= 4; i++) if (d[i] / 0.075 > m) m = d[i] / 0.075
+    print m }' "$T/ds.csv" "$T/dm.csv")
+ok "modal shapes: mode 1 at phase 0 reaches its excursion limit (0.2 rad or 0.1 lengths; got $e of it)" 'lt "$(awk -v e="$e" "BEGIN { print (e - 1) * (e - 1) }")" 4e-4'
+$BUILD/double_pendulum_anim --quiet --out "$T/dm.html" "$T/dm.csv" 2>"$T/e"
+ok "the animation tool reads the mode-shape CSV" '[ $? -eq 0 ] && [ -s "$T/dm.html" ]'
+
+# ---------------------------------------------------------------- frequency response
+# the PRADIS oscillator: H = 1 / (k - m w^2) (no linear damping); the damped oscillator
+# H = 1 / (k - m w^2 + i c w); relative to |H|, re, im, magnitude and phase
+$BUILD/oscillator_1dof_sim --analysis frequency --input mass.x --out "$T/of.csv" >"$T/o" 2>"$T/e"
+ok "frequency: oscillator exits 0, 200 rows" '[ $? -eq 0 ] && [ $(wc -l <"$T/of.csv") -eq 201 ] && head -1 "$T/of.csv" | grep -q "^freq_hz,omega,re,im,magnitude,phase_deg$"'
+e=$(awk "$PRE"' { w = $c["omega"]; h = 1 / (20000 - 0.1 * w * w); m = abs(h)
+    ee = (abs($c["re"] - h) + abs($c["im"]) + abs($c["magnitude"] - m)) / m
+    ph = h > 0 ? 0 : -180; ee += abs($c["phase_deg"] - ph) / 180; if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/of.csv")
+ok "frequency: oscillator FRF against 1 / (k - m w^2) (rel. $e)" 'lt "$e" 1e-6'
+echo "frequency: oscillator FRF against the transfer function: $e"
+$BUILD/anl_damped_sim --analysis frequency --input block.P.x --f-min 0.1 --f-max 100 --f-points 50 --out "$T/df.csv" >"$T/o" 2>"$T/e"
+ok "frequency: damped oscillator exits 0, 50 rows from --f-min to --f-max" \
+   '[ $? -eq 0 ] && [ $(wc -l <"$T/df.csv") -eq 51 ] && awk -F, "NR == 2 && \$1 != 0.1 { exit 1 } END { if (\$1 != 100) exit 1 }" "$T/df.csv"'
+e=$(awk "$PRE"' { w = $c["omega"]; a = 800 - 2 * w * w; b = 8 * w; d = a * a + b * b; m = 1 / sqrt(d)
+    ee = (abs($c["re"] - a / d) + abs($c["im"] + b / d) + abs($c["magnitude"] - m)) / m
+    ee += abs($c["phase_deg"] - atan2(-b, a) * 180 / 3.14159265358979323846) / 180; if (ee > e) e = ee }
+    END { printf "%.3e\n", e }' "$T/df.csv")
+ok "frequency: damped oscillator FRF against 1 / (k - m w^2 + i c w), magnitude and phase (rel. $e)" 'lt "$e" 1e-6'
+echo "frequency: damped oscillator FRF against the transfer function: $e"
+$BUILD/anl_damped_sim --analysis frequency --input block.x --f-min 3 --f-max 3.3 --f-points 301 >"$T/o" 2>"$T/e"
+pk=$(kv peak_freq_hz "$T/o"); r=$(rel "$pk" "$(awk 'BEGIN { print 20 * sqrt(1 - 2 * 0.01) / (2 * 3.14159265358979323846) }')")
+ok "frequency: the damped oscillator's peak at w_n sqrt(1 - 2 zeta^2) (got $pk Hz, rel. $r; grid 3e-4)" 'lt "$r" 5e-4'
+# --about initial: the damped oscillator's start (0.05 m out) is not an equilibrium: a warning;
+# its spring is linear, so the FRF is the same as about the equilibrium
+$BUILD/anl_damped_sim --analysis frequency --about initial --input block.P.x --f-min 0.1 --f-max 100 --f-points 50 --out "$T/di.csv" >"$T/o" 2>"$T/e"
+ok "frequency --about initial: exit 0, about=initial, warns that the start is no equilibrium" \
+   '[ $? -eq 0 ] && grep -q "about=initial" "$T/o" && grep -q "warning: the initial state is not an equilibrium" "$T/e"'
+e=$(paste -d, "$T/df.csv" "$T/di.csv" | awk -F, 'NR > 1 { d = ($5 - $11) / $5; d = d < 0 ? -d : d; if (d > e) e = d } END { printf "%.3e\n", e }')
+ok "frequency --about initial: a linear spring's FRF as about the equilibrium (rel. $e)" 'lt "$e" 1e-12'
+# a force at the pendulum's tip, its horizontal displacement: L^2 / (J_O (w0^2 - w^2))
+$PEND --analysis frequency --input bar.T.x --f-points 30 --out "$T/pf.csv" >"$T/o" 2>"$T/e"
+e=$(awk "$PRE"' { w = $c["omega"]; L = 0.8; JO = 2 * L * L / 3; h = L * L / (JO * (3 * 9.81 / (2 * L) - w * w))
+    ee = (abs($c["re"] - h) + abs($c["im"])) / abs(h); if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/pf.csv")
+ok "frequency: pendulum tip force to tip displacement against L^2 / (J_O (w0^2 - w^2)) (rel. $e)" 'lt "$e" 1e-6'
+echo "frequency: pendulum tip FRF against the transfer function: $e"
+
+# ---------------------------------------------------------------- quasistatic
+# the torqued pendulum: tau = 0.9 m g d min(t, 1): m g d sin(theta) = tau, pin (0, m g)
+$BUILD/anl_torqued_sim --analysis quasistatic --t-end 1.2 --h 0.1 --out "$T/q.csv" >"$T/o" 2>"$T/e"
+ok "quasistatic: exits 0, 13 rows" '[ $? -eq 0 ] && [ $(wc -l <"$T/q.csv") -eq 14 ] && grep -q "outputs=13" "$T/o"'
+e=$(awk "$PRE"' { M = 2; d = 0.4; g = 9.81; t = $1; tau = 0.9 * M * g * d * (t < 1 ? t : 1)
+    th = $c["bar.phi"] + 1.5707963267948966
+    ee = abs(M * g * d * sin(th) - tau) / (M * g * d) + (abs($c["pin.fx"]) + abs($c["pin.fy"] - M * g)) / (M * g)
+    if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/q.csv")
+ok "quasistatic: torqued pendulum against the hand equilibrium at 13 load levels (rel. $e)" 'lt "$e" 1e-9'
+echo "quasistatic: torqued pendulum against the hand equilibrium: $e"
+# the oscillator along its sine load: x = Q sin(2 pi t / T) / k
+$BUILD/oscillator_1dof_sim --analysis quasistatic --t-end 0.6 --h 0.05 --out "$T/oq.csv" >"$T/o" 2>"$T/e"
+e=$(awk "$PRE"' { x = 1000 * sin(2 * 3.14159265358979323846 * $1 / (0.2 * 3.14159265358979323846)) / 20000
+    ee = abs($c["mass.x"] - x) / 0.05; if (ee > e) e = ee } END { printf "%.3e\n", e }' "$T/oq.csv")
+ok "quasistatic: oscillator x = Q sin(2 pi t / T) / k (rel. $e)" 'lt "$e" 1e-9'
+echo "quasistatic: oscillator against Q sin(2 pi t / T) / k: $e"
+
+# ---------------------------------------------------------------- --analysis dynamic = default
+$PEND --t-end 0.2 --out "$T/d1.csv" --quiet >/dev/null 2>&1
+$PEND --analysis dynamic --t-end 0.2 --out "$T/d2.csv" --quiet >/dev/null 2>&1
+ok "--analysis dynamic is the default run (same CSV)" '[ -s "$T/d1.csv" ] && cmp -s "$T/d1.csv" "$T/d2.csv"'
+
+# ---------------------------------------------------------------- plots (make run ANALYSIS=...)
+png() { [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
+scripts/plot_analysis.sh --outdir "$T/png" modes "$T/dm.csv" >"$T/o" 2>"$T/e"
+ok "plot_analysis.sh modes: a PNG per mode" '[ $? -eq 0 ] && [ $(wc -l <"$T/o") -eq 2 ] && png "$T/png/dm_mode1.png" && png "$T/png/dm_mode2.png"'
+scripts/plot_analysis.sh --outdir "$T/png" bode "$T/df.csv" >"$T/o" 2>"$T/e"
+ok "plot_analysis.sh bode: the Bode plot" '[ $? -eq 0 ] && png "$T/png/df_bode.png"'
+scripts/plot_analysis.sh --outdir "$T/png" bode "$T/dm.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "plot_analysis.sh bode of a modal CSV: exit 1, says which column is missing" '[ $rc -eq 1 ] && grep -q "no column .magnitude. (written by --analysis frequency?)" "$T/e"'
+
 # ---------------------------------------------------------------- bad input
 $PEND --analysis kinematic --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "kinematic with a free degree of freedom: exit 1, says so, no CSV" \
@@ -182,6 +303,20 @@ ok "static without an equilibrium: exit 1, says so, no CSV" \
    '[ $rc -eq 1 ] && grep -q "no equilibrium found" "$T/e" && [ ! -e "$T/x.csv" ] && grep -q "^status=error" "$T/o"'
 $PEND --analysis quasi >"$T/o" 2>"$T/e"; rc=$?
 ok "unknown analysis: exit 2 with the choices" '[ $rc -eq 2 ] && grep -q "expected dynamic, static" "$T/e"'
+$BUILD/oscillator_1dof_sim --analysis frequency --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency without a harmonic input: exit 2, says so, no CSV" \
+   '[ $rc -eq 2 ] && grep -q "needs a harmonic input: --input" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
+$BUILD/oscillator_1dof_sim --analysis frequency --input mass.z --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency with an unknown input: exit 1, names it, no CSV" \
+   '[ $rc -eq 1 ] && grep -q "invalid value '"'"'mass.z'"'"' for --input" "$T/e" && [ ! -e "$T/x.csv" ]'
+$PEND --analysis static --input bar.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "--input with static analysis: exit 2, no CSV" '[ $rc -eq 2 ] && grep -q "apply to --analysis frequency" "$T/e" && [ ! -e "$T/x.csv" ]'
+$PEND --analysis modal --about upside --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "--about with a bad value: exit 2" '[ $rc -eq 2 ] && grep -q "invalid value '"'"'upside'"'"' for --about" "$T/e" && [ ! -e "$T/x.csv" ]'
+$BUILD/anl_falling_sim --analysis frequency --input block.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency about no equilibrium: exit 1, no CSV" '[ $rc -eq 1 ] && grep -q "no equilibrium found" "$T/e" && [ ! -e "$T/x.csv" ]'
+$BUILD/anl_falling_sim --analysis quasistatic --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "quasistatic without an equilibrium: exit 1, says at which time, no CSV" '[ $rc -eq 1 ] && grep -q "quasistatic analysis failed at t=0: no equilibrium" "$T/e" && [ ! -e "$T/x.csv" ]'
 ok "no temporary files left" '! ls "$T"/*.tmp.* >/dev/null 2>&1'
 $PEND --help >"$T/o"; ok "--help lists --analysis" 'grep -q -- "--analysis" "$T/o"'
 

@@ -2,7 +2,9 @@
  * swinging bar pendulum, static equilibria of hanging mechanisms (reactions by hand, stability,
  * reduced stiffness against the small-oscillation frequencies), kinematics of a driven
  * slider-crank, inverse dynamics against the power balance, and the failures (degrees of
- * freedom left, no equilibrium). Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
+ * freedom left, no equilibrium); the frequency response of a damped oscillator and a pendulum
+ * against their transfer functions, a quasistatic sequence against hand equilibrium, and the
+ * projection of a displaced configuration. Models: the shipped ones (MB_HAVE_<m>) and tests/models/anl_*.
  * Ends with "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,8 @@
 #include "mb_analysis.h"
 #include "mb_sim.h"
 /* the analysis test models (tests/models/anl_*.lua, generated into build/gen_anl) */
-extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model;
+extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model,
+    anl_damped_model, anl_torqued_model, anl_inverted_model;
 #ifdef MB_HAVE_double_pendulum
 #include "double_pendulum.h"
 #endif
@@ -474,6 +477,100 @@ static void test_andrews_static(void)
 }
 #endif
 
+
+/* mb_anl_frf: the damped oscillator (m 2, k 800, c 8) against H = 1 / (k - m w^2 + i c w), the
+ * bar pendulum's tip (a horizontal force at the tip, its horizontal displacement) against
+ * L^2 / (J_O (w0^2 - w^2)); before mb_anl_linearize it is refused. */
+static void test_frf(void)
+{
+    mb_anl *a = open_anl(&anl_damped_model, MB_ANL_DENSE);
+    mb_real q[3], lam[2], f[3] = {1, 0, 0}, xr[3], xi[3];
+    mb_anl_static_info info;
+    CHECK(mb_anl_frf(a, 10, f, xr, xi) == MB_ERR_STATE, "frf before linearize is refused");
+    memcpy(q, anl_damped_model.q0, sizeof q);
+    int st = mb_anl_static(a, 0, q, lam, &info), d = 0;
+    CHECK(st == MB_OK, "damped static %d", st);
+    CHECK(mb_anl_linearize(a, 0, q, lam, &d) == MB_OK && d == 1, "damped linearize dof %d", d);
+    double emax = 0;
+    for (int k = 0; k < 40; k++) {
+        double w = 0.5 * pow(400.0, k / 39.0), km = 800 - 2 * w * w, cw = 8 * w, den = km * km + cw * cw;
+        double hr = km / den, hi = -cw / den, hm = sqrt(den) > 0 ? 1 / sqrt(den) : 0;
+        st = mb_anl_frf(a, (mb_real)w, f, xr, xi);
+        double e = hypot((double)xr[0] - hr, (double)xi[0] - hi) / hm;
+        if (st != MB_OK || !(e <= emax)) emax = st != MB_OK ? 1e30 : e;
+    }
+    CHECK(emax < 10 * TOL, "damped oscillator FRF against 1 / (k - m w^2 + i c w): %.3g", emax);
+    printf("anl_damped FRF (40 frequencies, 0.5 to 200 rad/s): max |H - H_exact| / |H_exact| = %.2e\n", emax);
+    /* the pendulum hanging: tip force along x, tip displacement along x */
+    a = open_anl(&anl_pendulum_model, MB_ANL_DENSE);
+    memcpy(q, anl_pendulum_model.q0, sizeof q);
+    st = mb_anl_static(a, 0, q, lam, &info);
+    CHECK(st == MB_OK && mb_anl_linearize(a, 0, q, lam, &d) == MB_OK, "pendulum linearize");
+    double M = 2, L = 0.8, JO = M * L * L / 3, w02 = 3 * g / (2 * L);
+    /* the tip T at (q + R(phi) (L/2, 0)) hanging: lever arm (0, -L/2) from the CoM */
+    mb_real ft[3] = {1, 0, (mb_real)(L / 2)};
+    emax = 0;
+    for (int k = 0; k < 20; k++) {
+        double w = 0.3 * pow(100.0, k / 19.0), hc = L * L / (JO * (w02 - w * w));
+        st = mb_anl_frf(a, (mb_real)w, ft, xr, xi);
+        double x = (double)xr[0] + (L / 2) * (double)xr[2];   /* dx_T = dx + (L/2) dphi */
+        double e = (fabs(x - hc) + fabs((double)xi[0])) / fabs(hc);
+        if (st != MB_OK || !(e <= emax)) emax = st != MB_OK ? 1e30 : e;
+    }
+    CHECK(emax < 10 * TOL, "pendulum tip FRF against L^2 / (J_O (w0^2 - w^2)): %.3g", emax);
+    printf("anl_pendulum tip FRF (20 frequencies): max relative error %.2e\n", emax);
+}
+
+/* mb_anl_quasistatic: the torqued pendulum, tau = 0.9 m g d min(t, 1): m g d sin(theta) = tau
+ * and the pin force (0, m g) at every step; a sequence with no equilibrium fails cleanly. */
+static void test_quasistatic(void)
+{
+    mb_anl *a = open_anl(&anl_torqued_model, MB_ANL_DENSE);
+    mb_real q[3], lam[2];
+    mb_anl_static_info info;
+    double M = 2, d = 0.4, emax = 0;
+    int iters = 0;
+    memcpy(q, anl_torqued_model.q0, sizeof q);
+    mb_anl_quasistatic_start(a);
+    for (int k = 0; k <= 12; k++) {
+        double t = 0.1 * k, tau = 0.9 * M * g * d * (t < 1 ? t : 1);
+        int st = mb_anl_quasistatic(a, (mb_real)t, q, lam, &info);
+        CHECK(st == MB_OK && info.stability == 1, "torqued quasistatic t=%g: %d", t, st);
+        double th = (double)q[2] + PI / 2;
+        double e = fabs(M * g * d * sin(th) - tau) / (M * g * d);
+        double ef = (fabs((double)lam[0]) + fabs((double)lam[1] - M * g)) / (M * g);
+        if (e > emax) emax = e;
+        if (ef > emax) emax = ef;
+        iters += info.iters;
+    }
+#ifdef MB_FLOAT
+    const double qtol = 1e-2;   /* the float static tolerance is 1e4 eps = 1.2e-3 of the load */
+#else
+    const double qtol = TOL;
+#endif
+    CHECK(emax < qtol, "torqued pendulum: hand equilibrium at 13 load levels: %.3g", emax);
+    printf("anl_torqued quasistatic, 13 load levels: max error %.2e of m g d (or m g), %d iterations\n",
+           emax, iters);
+    a = open_anl(&anl_falling_model, MB_ANL_DENSE);
+    mb_real qf[3];
+    memcpy(qf, anl_falling_model.q0, sizeof qf);
+    mb_anl_quasistatic_start(a);
+    int st = mb_anl_quasistatic(a, 0, qf, lam, &info);
+    CHECK(st == MB_ERR_NEWTON && info.why == MB_ANL_WHY_MAXITER, "falling quasistatic: %d", st);
+    CHECK(memcmp(qf, anl_falling_model.q0, sizeof qf) == 0, "falling quasistatic: q given back");
+}
+
+/* mb_anl_displace: a large rotation of the inverted bob put back onto the pin's circle. */
+static void test_displace(void)
+{
+    mb_anl *a = open_anl(&anl_inverted_model, MB_ANL_SPARSE);
+    mb_real dq[3] = {(mb_real)0.1, 0, (mb_real)0.3}, q[3], phi[2];
+    int st = mb_anl_displace(a, 0, anl_inverted_model.q0, dq, q);
+    anl_inverted_model.phi(&anl_inverted_model, 0, q, phi);
+    CHECK(st == MB_OK && fabs((double)phi[0]) + fabs((double)phi[1]) < 1e3 * TOL,
+          "displace: back on the constraints (%d, |Phi| %.3g)", st, fabs((double)phi[0]) + fabs((double)phi[1]));
+}
+
 int main(void)
 {
     test_pendulum_reactions();
@@ -500,5 +597,8 @@ int main(void)
 #ifdef MB_HAVE_andrews
     test_andrews_static();
 #endif
+    test_frf();
+    test_quasistatic();
+    test_displace();
     return check_report();
 }

@@ -107,6 +107,13 @@ done <<'EOF'
 --formulation canonical --integrator trapezoid|integrator
 --formulation alf-trapezoid --integrator rk4|integrator
 --formulation alf-trapezoid --integrator dopri5|integrator
+--formulation canonical --integrator hht|baumgarte only
+--formulation alf-trapezoid --integrator hht|baumgarte only
+--hht-alpha -0.05|needs --integrator hht
+--integrator hht --hht-alpha 0.1|'0.1' for --hht-alpha
+--integrator hht --hht-alpha -0.34|'-0.34' for --hht-alpha
+--integrator hht --hht-alpha nan|'nan' for --hht-alpha
+--integrator hht --project-velocity|project_velocity
 --out ''|'' for --out
 --bogus|--bogus
 --bogus 1|--bogus
@@ -122,7 +129,16 @@ positional|positional
 --out|--out
 --h 1e-400|underflows to 0
 --t-end=1e-400|underflows to 0
---analysis x|expected dynamic, static, kinematic, inverse or modal
+--analysis x|expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency
+--about x|expected static (the equilibrium, default) or initial
+--f-points 1|expected an integer from 2 to 1000000
+--f-min=-1|expected a frequency > 0 in Hz
+--mode-frames 3|expected an integer from 4 to 10000
+--input|--input
+--input bar.x|apply to --analysis frequency
+--analysis modal --f-max 10|apply to --analysis frequency
+--analysis frequency|needs a harmonic input: --input
+--analysis frequency --input bar.x --f-min 5 --f-max 1|--f-max must be above --f-min
 --analyse x|unknown option --analyse
 --alphabet 1|unknown option --alphabet
 --every-other=2|unknown option --every-other=2
@@ -217,6 +233,8 @@ done <<'EOF'
 1|--xi 1e300 --formulation baumgarte
 0|--sigma-reset 1e-300 --t-end 0.05
 0|--baumgarte-cap 1e-300 --formulation baumgarte --t-end 0.05
+0|--integrator hht --hht-alpha -0.3333333333 --t-end 0.05
+1|--integrator hht --h 1e300 --t-end 1e300
 0|--max-iter 1000 --formulation alf-explicit --t-end 0.01
 0|--max-iter 1000 --tol 1e-300 --t-end 0.05
 1|--max-steps 1 --t-end 0.01

@@ -194,6 +194,31 @@ int main(int argc, char **argv)
             CHECK(pb <= pa * 1.5 + 1e3 * prec, "%s/%s: |Phi| grows when h halves: %.3g -> %.3g",
                   m->name, mb_formulation_name(f), pa, pb);
         }
+        /* HHT-alpha (baumgarte's index-3 equations, alpha -0.05): second order towards the
+         * reference (x3 required, 4 ideal) above the floor, the energy balance converging (its
+         * numerical damping is second order too), positions on the constraints to the Newton
+         * tolerance at every h, also through the singular four-bar's positions. */
+        {
+            result a = run(m, MB_BAUMGARTE, MB_HHT, c->h, c->t_end, 1e-6);
+            result b = run(m, MB_BAUMGARTE, MB_HHT, c->h / 2, c->t_end, 1e-6);
+            CHECK(a.status >= 0 && b.status >= 0, "%s/hht: run failed: %s / %s", m->name, mb_status_str(a.status),
+                  mb_status_str(b.status));
+            if (a.status >= 0 && b.status >= 0) {
+                double ea = (double)a.mon.max_energy_dev / escale, eb = (double)b.mon.max_energy_dev / escale;
+                double da = qdiff(m, &a, &ref) / lscale, db = qdiff(m, &b, &ref) / lscale;
+                double pa = (double)a.mon.max_phi / lscale, pb = (double)b.mon.max_phi / lscale;
+                if (verbose)
+                    printf("%-18s %-14s E/Es %.2e -> %.2e (x%.1f)  dq/L %.2e -> %.2e (x%.1f)  phi/L %.2e -> %.2e\n",
+                           m->name, "hht", ea, eb, ea / eb, da, db, da / db, pa, pb);
+                CHECK(ea < 1e-2, "%s/hht: energy deviation %.3g of the energy scale", m->name, ea);
+                CHECK(eb < ea / 3 || ea < 1e-5 || ea < 1e3 * prec, "%s/hht: energy deviation does not converge: %.3g -> %.3g",
+                      m->name, ea, eb);
+                CHECK(da < 5e-2, "%s/hht: |q - q_ref| = %.3g of the size", m->name, da);
+                CHECK(db < da / 3 || da < 1e-7 || da < 1e3 * prec, "%s/hht: no convergence to the reference: %.3g -> %.3g",
+                      m->name, da, db);
+                CHECK(pa < 1e-9 || pa < 10 * prec, "%s/hht: |Phi| = %.3g of the size", m->name, pa);
+            }
+        }
     }
     return check_report();
 }

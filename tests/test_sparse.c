@@ -197,6 +197,33 @@ static void check_forms(const mb_model *m)
         }
         free(w); free(E);
     }
+    /* the unrolled products with Phi_q against the pattern's loops, bit for bit; a perturbed
+     * value must show (the comparison can fail) */
+    if (P->pq_mv && P->pq_mtv && nnz > 0) {
+        int nc = m->nc;
+        double *x = malloc(sizeof(double) * (n + 1)), *o1 = malloc(sizeof(double) * (n + nc + 1));
+        double *o2 = malloc(sizeof(double) * (n + nc + 1));
+        for (int i = 0; i < n; i++) x[i] = rnd();
+        for (int i = 0; i < nc; i++) o1[i] = o2[i] = rnd();   /* pq_mv must overwrite them */
+        P->pq_mv(Pq, x, o1);
+        memset(o2, 0, sizeof(double) * (size_t)nc);
+        for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.row[k]] += Pq[k] * x[m->phi_q_pat.col[k]];
+        CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) == 0, "%s: Phi_q x unrolled vs loop differ", m->name);
+        for (int neg = 0; neg < 2; neg++) {
+            double a = neg ? -0.75 : 1;
+            for (int i = 0; i < n; i++) o1[i] = o2[i] = rnd();
+            P->pq_mtv(Pq, x, a, o1);
+            for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.col[k]] += a * Pq[k] * x[m->phi_q_pat.row[k]];
+            CHECK(memcmp(o1, o2, sizeof(double) * (size_t)n) == 0, "%s: Phi_q^T y (a %g) unrolled vs loop differ",
+                  m->name, a);
+        }
+        Pq[0] += 1e-3;                                       /* negative control */
+        P->pq_mv(Pq, x, o1);
+        Pq[0] -= 1e-3;
+        CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) != 0 || x[m->phi_q_pat.col[0]] == 0,
+              "%s: a perturbed Phi_q entry left Phi_q x unchanged", m->name);
+        free(x); free(o1); free(o2);
+    }
     free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
 }
 

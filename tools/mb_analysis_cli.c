@@ -1,5 +1,6 @@
 /* mb_analysis_cli.c - the simulator's side of the analyses: velocity, acceleration and reaction
- * columns in every CSV, and --analysis static|kinematic|inverse|modal (mb_analysis_cli.h).
+ * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency with
+ * their options (mb_analysis_cli.h): mode shapes as animation frames, the FRF's rows.
  * Layer: host tool (tools/) on runtime/mb_analysis.h; allocates and prints.
  *
  * Reactions by element, from the multipliers lambda of M a + Phi_q^T lambda = Q (the constraint
@@ -27,14 +28,123 @@
 #include <lapacke.h>
 #endif
 
-static const char *const anames[] = {"dynamic", "static", "kinematic", "inverse", "modal"};
+static const char *const anames[] = {"dynamic", "static", "kinematic", "inverse", "modal",
+                                     "quasistatic", "frequency"};
+#define NANALYSES 7
 
 int mb_cli_analysis_parse(const char *s)
 {
-    for (int i = 0; i < 5; i++) if (!strcmp(s, anames[i])) return i;
+    for (int i = 0; i < NANALYSES; i++) if (!strcmp(s, anames[i])) return i;
     return -1;
 }
-const char *mb_cli_analysis_name(int a) { return a >= 0 && a < 5 ? anames[a] : "?"; }
+const char *mb_cli_analysis_name(int a) { return a >= 0 && a < NANALYSES ? anames[a] : "?"; }
+
+/* ------------------------------------------------------------------ the analyses' own options */
+
+static struct {
+    int about_initial;              /* --about initial: linearize about the assembled q0 */
+    const char *input, *response;   /* --input, --response (frequency) */
+    double f_min, f_max;            /* --f-min, --f-max in Hz (0: from the natural frequencies) */
+    int f_points;                   /* --f-points (default 200) */
+    int frames;                     /* --mode-frames: animation frames per mode (default 48) */
+    int given[6];                   /* which of the options above were given (for the check) */
+} aopt = {0, NULL, NULL, 0, 0, 200, 48, {0}};
+
+static const char *const aopt_names[] = {"--about", "--input", "--response", "--f-min", "--f-max",
+                                         "--f-points", "--mode-frames", NULL};
+
+void mb_cli_analysis_reset(void)
+{
+    memset(&aopt, 0, sizeof aopt);
+    aopt.f_points = 200;
+    aopt.frames = 48;
+}
+
+int mb_cli_analysis_is_option(const char *name)
+{
+    for (int i = 0; aopt_names[i]; i++) if (!strcmp(name, aopt_names[i])) return 1;
+    return 0;
+}
+
+static const char *pos_int(const char *val, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long k = strtol(val, &end, 10);
+    if (!*val || *end || errno || k < lo || k > hi) return "expected an integer in range";
+    *out = (int)k;
+    return NULL;
+}
+
+const char *mb_cli_analysis_option(const char *name, const char *val)
+{
+    if (!strcmp(name, "--about")) {
+        if (!strcmp(val, "static")) aopt.about_initial = 0;
+        else if (!strcmp(val, "initial")) aopt.about_initial = 1;
+        else return "expected static (the equilibrium, default) or initial (the assembled initial state)";
+        aopt.given[0] = 1;
+    } else if (!strcmp(name, "--input") || !strcmp(name, "--response")) {
+        if (!*val) return "empty name";
+        if (name[2] == 'i') aopt.input = val;
+        else aopt.response = val;
+        aopt.given[name[2] == 'i' ? 1 : 2] = 1;
+    } else if (!strcmp(name, "--f-min") || !strcmp(name, "--f-max")) {
+        char *end;
+        errno = 0;
+        double v = strtod(val, &end);
+        if (!*val || *end || errno || !isfinite(v) || !(v > 0)) return "expected a frequency > 0 in Hz";
+        if (!strcmp(name, "--f-min")) aopt.f_min = v;
+        else aopt.f_max = v;
+        aopt.given[3] = 1;
+    } else if (!strcmp(name, "--f-points")) {
+        aopt.given[4] = 1;
+        return pos_int(val, 2, 1000000, &aopt.f_points) ? "expected an integer from 2 to 1000000" : NULL;
+    } else if (!strcmp(name, "--mode-frames")) {
+        aopt.given[5] = 1;
+        return pos_int(val, 4, 10000, &aopt.frames) ? "expected an integer from 4 to 10000" : NULL;
+    } else {
+        return "unknown option";
+    }
+    return NULL;
+}
+
+void mb_cli_analysis_usage(FILE *f)
+{
+    fputs(
+        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
+        "                    its stability, one CSV row) | quasistatic (an equilibrium at every\n"
+        "                    --h to --t-end along the time-varying loads and drivers) |\n"
+        "                    kinematic | inverse (a fully driven mechanism at every --h to\n"
+        "                    --t-end: motion, driver efforts, reactions) | modal (frequencies\n"
+        "                    and damping, one line per mode; mode-shape frames in the CSV) |\n"
+        "                    frequency (the steady-state response to a harmonic force: FRF\n"
+        "                    magnitude and phase in the CSV); see docs/analyses.md\n"
+        "  --about P         modal, frequency: linearize about the static equilibrium (static,\n"
+        "                    default) or the assembled initial state (initial)\n"
+        "  --mode-frames N   modal: CSV rows per mode shape, one cycle (default 48)\n"
+        "  --input C         frequency: where the unit harmonic force acts: <body>.x, <body>.y\n"
+        "                    (at the CoM), <body>.phi (a torque), <body>.<point>.x|y (required)\n"
+        "  --response C      frequency: the output, same names (default: the input's)\n"
+        "  --f-min F, --f-max F  frequency: range in Hz (default: a decade below the lowest and\n"
+        "                    above the highest natural frequency)\n"
+        "  --f-points N      frequency: log-spaced frequencies (default 200)\n", f);
+}
+
+const char *mb_cli_analysis_check(int which)
+{
+    if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
+        return "--about applies to --analysis modal and frequency";
+    if (aopt.given[5] && which != MB_CLI_MODAL) return "--mode-frames applies to --analysis modal";
+    if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY)
+        return "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+    if (which == MB_CLI_FREQUENCY && !aopt.input)
+        return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
+               "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "
+               "see docs/analyses.md";
+    if (aopt.f_min > 0 && aopt.f_max > 0 && !(aopt.f_max > aopt.f_min))
+        return "--f-max must be above --f-min";
+    return NULL;
+}
 
 /* ------------------------------------------------------------------ reaction columns */
 
@@ -185,8 +295,9 @@ static double wall(void)
 
 /* One full CSV row: t, q, the four monitors, the points, then the extra columns. A row with a
  * non-finite t, coordinate, monitor or point is not written (returns 1). */
-static int full_row(FILE *f, const mb_model *m, double t, const mb_real *q, const double mon[4],
-                    mb_real *pts, const mb_real *v, const mb_real *acc, const mb_real *lam)
+static int full_row_tail(FILE *f, const mb_model *m, double t, const mb_real *q, const double mon[4],
+                         mb_real *pts, const mb_real *v, const mb_real *acc, const mb_real *lam,
+                         const char *tail)
 {
     if (m->points) m->points(m, (mb_real)t, q, pts);
     int bad = !isfinite(t);
@@ -200,11 +311,17 @@ static int full_row(FILE *f, const mb_model *m, double t, const mb_real *q, cons
     if (m->points)
         for (int i = 0; i < 2 * m->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
     row_extra(f, m, v, acc, lam);
+    if (tail) fputs(tail, f);
     fputc('\n', f);
     return 0;
 }
+static int full_row(FILE *f, const mb_model *m, double t, const mb_real *q, const double mon[4],
+                    mb_real *pts, const mb_real *v, const mb_real *acc, const mb_real *lam)
+{
+    return full_row_tail(f, m, t, q, mon, pts, v, acc, lam, NULL);
+}
 
-static void full_header(FILE *f, const mb_model *m)
+static void full_header_tail(FILE *f, const mb_model *m, const char *tail)
 {
     fprintf(f, "t");
     for (int i = 0; i < m->nq; i++) fprintf(f, ",%s", m->coord_names[i]);
@@ -213,8 +330,10 @@ static void full_header(FILE *f, const mb_model *m)
         for (int i = 0; i < m->npoint; i++)
             fprintf(f, ",%s.x,%s.y", m->point_names[i], m->point_names[i]);
     header_extra(f, m);
+    if (tail) fputs(tail, f);
     fputc('\n', f);
 }
+static void full_header(FILE *f, const mb_model *m) { full_header_tail(f, m, NULL); }
 
 /* |Phi|_2 and |Phi_q v + Phi_t|_2 at (t, q, v), with scratch from the caller. */
 static void norms(const mb_model *m, double t, const mb_real *q, const mb_real *v, mb_real *ph,
@@ -248,39 +367,86 @@ static void run_free(run_mem *r)
     free(r->ph); free(r->pq);
 }
 
+/* The failure of a static analysis (t >= 0: the time of a quasistatic step), on stderr. */
+static void static_failure(const mb_model *m, const char *an, int about_init,
+                           const mb_anl_static_info *info, int st, double t)
+{
+    fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
+    if (t >= 0) fprintf(stderr, " at t=%.9g", t);
+    fprintf(stderr, ": ");
+    if (about_init)
+        fprintf(stderr, "the initial state cannot be assembled (%s)\n", mb_status_str(st));
+    else if (info->why == MB_ANL_WHY_MAXITER)
+        fprintf(stderr, "no equilibrium found in %d iterations: the loads keep doing work "
+                "(unbalanced load |Z^T Q| = %.3g of |M^-1/2 Q|, %d degrees of freedom); the "
+                "mechanism has no static equilibrium reachable from the model's guesses\n",
+                info->iters, (double)info->residual, info->dof);
+    else if (info->why == MB_ANL_WHY_STALLED)
+        fprintf(stderr, "the line search found no step that lowers the energy after %d "
+                "iterations (unbalanced load %.3g of |M^-1/2 Q|)\n", info->iters,
+                (double)info->residual);
+    else if (info->why == MB_ANL_WHY_PROJECT)
+        fprintf(stderr, "the constraints cannot be satisfied from the model's guesses (%s)\n",
+                mb_status_str(st));
+    else
+        fprintf(stderr, "%s\n", mb_status_str(st));
+}
+
+/* --about initial: the model's initial state assembled (projected onto Phi = 0) and linearized
+ * with the least-squares multipliers; info as a static analysis reports it (0 iterations). */
+static int initial_state(mb_anl *a, mb_real *q, mb_real *lam, mb_anl_static_info *info)
+{
+    int d = 0, st;
+    memset(info, 0, sizeof *info);
+    if ((st = mb_anl_displace(a, 0, a->m->q0, NULL, q))) return st;
+    if ((st = mb_anl_linearize(a, 0, q, NULL, &d))) return st;
+    memcpy(lam, a->wm[0], sizeof(mb_real) * (size_t)a->nc);   /* the least-squares multipliers */
+    info->dof = d;
+    info->rank = a->rank;
+    info->residual = a->residual;
+    info->eig_min = d > 0 ? a->ev[0] : 0;
+    info->eig_max = d > 0 ? a->ev[d - 1] : 0;
+    mb_real sc = fabs((double)info->eig_min) > fabs((double)info->eig_max) ? fabs((double)info->eig_min)
+                                                                        : fabs((double)info->eig_max);
+    mb_real etol = 100 * MB_EPS * sc;   /* as mb_anl_static */
+    info->stability = d == 0 || info->eig_min > etol ? 1 : info->eig_min >= -etol ? 0 : -1;
+    return MB_OK;
+}
+
 #ifndef MB_NO_LAPACKE
 /* Modal analysis: the damped eigenproblem of the reduced linearization (Z^T M Z = I)
- * z'' + Cr z' + Kr z = 0 as the first-order system [0 I; -Kr -Cr], by LAPACKE dgeev. Prints one
- * line per mode (complex pair or real root), sorted by frequency. Returns the number of modes
- * or -1 (LAPACK failure / out of memory). */
-typedef struct { double f, z, re, im; int k; } mode_t_;
+ * z'' + Cr z' + Kr z = 0 as the first-order system [0 I; -Kr -Cr], by LAPACKE dgeev with its
+ * right eigenvectors. One mode per complex pair or real root, sorted by frequency; shape[2d]:
+ * the displacement part of the eigenvector (re, then im). Returns the number of modes or -1. */
+typedef struct { double f, z, re, im; double *shape; } mode_t_;
 static int cmp_mode(const void *x, const void *y)
 {
     const mode_t_ *a = x, *b = y;
     if (a->f != b->f) return a->f < b->f ? -1 : 1;
     return a->re < b->re ? -1 : a->re > b->re;
 }
-static int modal_modes(const mb_anl *a, mode_t_ **out)
+static int modal_modes(const mb_anl *a, mode_t_ **out, double **shapes)
 {
     int d = a->dof, n2 = 2 * d;
     *out = NULL;
+    *shapes = NULL;
     if (d == 0) return 0;
     double *A = calloc((size_t)n2 * (size_t)n2, sizeof *A), *wr = malloc(sizeof *wr * (size_t)n2),
-           *wi = malloc(sizeof *wi * (size_t)n2);
+           *wi = malloc(sizeof *wi * (size_t)n2), *vr = malloc(sizeof *vr * (size_t)n2 * (size_t)n2),
+           *sh = malloc(sizeof *sh * (size_t)n2 * (size_t)n2);
     mode_t_ *md = malloc(sizeof *md * (size_t)n2);
-    if (!A || !wr || !wi || !md) { free(A); free(wr); free(wi); free(md); return -1; }
+    int nm = -1;
+    if (!A || !wr || !wi || !vr || !sh || !md) goto done;
     for (int i = 0; i < d; i++) A[i + (size_t)(d + i) * n2] = 1;   /* column-major */
     for (int j = 0; j < d; j++)
         for (int i = 0; i < d; i++) {
             A[d + i + (size_t)j * n2] = -(double)a->Kr[i + (long)j * d];
             A[d + i + (size_t)(d + j) * n2] = -(double)a->Cr[i + (long)j * d];
         }
-    int info = (int)LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', n2, A, n2, wr, wi, NULL, 1, NULL, 1);
-    free(A);
-    if (info != 0) { free(wr); free(wi); free(md); return -1; }
-    int nm = 0;
+    if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, wr, wi, NULL, 1, vr, n2) != 0) goto done;
+    nm = 0;
     for (int i = 0; i < n2; i++) {
-        if (wi[i] < 0) continue;   /* one of each conjugate pair */
+        if (wi[i] < 0) continue;   /* one of each conjugate pair (its vector: columns i, i + 1) */
         double mag = hypot(wr[i], wi[i]);
         md[nm].re = wr[i];
         md[nm].im = wi[i];
@@ -288,16 +454,258 @@ static int modal_modes(const mb_anl *a, mode_t_ **out)
         md[nm].z = mag > 0 ? -wr[i] / mag : 0;
         /* below 1e-12: the eigen solver's rounding of an undamped mode; printed as 0 (no "-0") */
         if (fabs(md[nm].z) < 1e-12) md[nm].z = 0;
-        md[nm].k = nm;
+        md[nm].shape = sh + (size_t)nm * n2;
+        for (int k = 0; k < d; k++) {
+            md[nm].shape[k] = vr[k + (size_t)i * n2];
+            md[nm].shape[d + k] = wi[i] > 0 ? vr[k + (size_t)(i + 1) * n2] : 0;
+        }
         nm++;
     }
-    free(wr);
-    free(wi);
     qsort(md, (size_t)nm, sizeof *md, cmp_mode);
+done:
+    free(A); free(wr); free(wi); free(vr);
+    if (nm < 0) { free(sh); free(md); md = NULL; sh = NULL; }
     *out = md;
+    *shapes = sh;
     return nm;
 }
 #endif
+
+/* Mode shapes in the CSV: per mode k (1, 2, ... by frequency) aopt.frames rows at the phases
+ * theta_j = 2 pi j / frames, t = k - 1 + j / frames: q = q_eq + s Re(x e^(i theta)) put back onto
+ * Phi = 0, x = Z (shape) with its largest component made real, s such that the largest
+ * excursion is 0.1 model lengths or 0.2 rad; v = s Re(lambda x e^(i theta)) (lambda the
+ * eigenvalue); accelerations and reactions empty; then the columns mode, freq_hz,
+ * damping_ratio, phase (theta / 2 pi). Returns 0, or MB_ERR_* (out of memory). */
+#ifndef MB_NO_LAPACKE
+static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, int *rows,
+                       int *skipped, int *unprojected)
+{
+    const mode_t_ *md = mdv;
+    int n = m->nq, d = r->a.dof, F = aopt.frames;
+    double *xr = malloc(sizeof *xr * (size_t)n), *xi = malloc(sizeof *xi * (size_t)n);
+    mb_real *col = malloc(sizeof *col * (size_t)n), *dq = malloc(sizeof *dq * (size_t)n),
+            *qf = malloc(sizeof *qf * (size_t)n), *vf = malloc(sizeof *vf * (size_t)n);
+    int st = MB_OK;
+    if (!xr || !xi || !col || !dq || !qf || !vf) { st = MB_ERR_WORKSPACE; goto done; }
+    full_header_tail(r->csv, m, ",mode,freq_hz,damping_ratio,phase");
+    for (int k = 0; k < nm; k++) {
+        for (int i = 0; i < n; i++) xr[i] = xi[i] = 0;
+        for (int j = 0; j < d; j++) {
+            mb_anl_mode_vector(&r->a, j, col);
+            for (int i = 0; i < n; i++) {
+                xr[i] += (double)col[i] * md[k].shape[j];
+                xi[i] += (double)col[i] * md[k].shape[d + j];
+            }
+        }
+        /* the largest excursion relative to its limit: made real and scaled to 1 */
+        double best = 0, cr = 1, ci = 0;
+        for (int i = 0; i < n; i++) {
+            size_t l = strlen(m->coord_names[i]);
+            double lim = l > 4 && !strcmp(m->coord_names[i] + l - 4, ".phi") ? 0.2
+                                                                             : 0.1 * (double)r->a.lscale;
+            double a2 = (xr[i] * xr[i] + xi[i] * xi[i]) / (lim * lim);
+            if (a2 > best) { best = a2; cr = xr[i]; ci = xi[i]; }
+        }
+        double cm = hypot(cr, ci), sc = best > 0 ? 1 / sqrt(best) : 0;
+        if (cm > 0) {   /* x <- x conj(c) / |c| */
+            for (int i = 0; i < n; i++) {
+                double a = xr[i], b = xi[i];
+                xr[i] = (a * cr + b * ci) / cm;
+                xi[i] = (b * cr - a * ci) / cm;
+            }
+        }
+        for (int j = 0; j < F; j++) {
+            double th = 2 * 3.14159265358979323846 * j / F, c = cos(th), s = sin(th);
+            for (int i = 0; i < n; i++) {
+                dq[i] = (mb_real)(sc * (xr[i] * c - xi[i] * s));
+                double lr = md[k].re * xr[i] - md[k].im * xi[i], li = md[k].re * xi[i] + md[k].im * xr[i];
+                vf[i] = (mb_real)(sc * (lr * c - li * s));
+            }
+            if (mb_anl_displace(&r->a, 0, r->q, dq, qf) != MB_OK) {
+                for (int i = 0; i < n; i++) qf[i] = r->q[i] + dq[i];   /* the linear shape as is */
+                (*unprojected)++;
+            }
+            double pn, pdn, t = k + (double)j / F;
+            norms(m, 0, qf, vf, r->ph, r->pq, &pn, &pdn);
+            double mon[4] = {0, pn, pdn, 0};
+            char tail[128];
+            snprintf(tail, sizeof tail, ",%d,%.9g,%.9g,%.6g", k + 1, md[k].f, md[k].z, (double)j / F);
+            *skipped += full_row_tail(r->csv, m, t, qf, mon, r->pts, vf, NULL, NULL, tail);
+            (*rows)++;
+        }
+    }
+done:
+    free(xr); free(xi); free(col); free(dq); free(qf); free(vf);
+    return st;
+}
+#endif
+
+/* --analysis modal after the equilibrium (or the initial state) in r->q, r->lam. */
+static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *info, char *extra,
+                     size_t left, int *rows, int *skipped)
+{
+#ifndef MB_NO_LAPACKE
+    int d = 0, st = mb_anl_linearize(&r->a, 0, r->q, r->lam, &d), unproj = 0;
+    mode_t_ *md = NULL;
+    double *shapes = NULL;
+    int nm = st == MB_OK ? modal_modes(&r->a, &md, &shapes) : -1;
+    if (nm < 0) {
+        fprintf(stderr, "%s_sim: modal analysis failed: %s\n", m->name,
+                st ? mb_status_str(st) : "the eigenvalue solver (LAPACKE dgeev) failed");
+        return st ? st : MB_ERR_NONFINITE;
+    }
+    int growing = 0;
+    for (int k = 0; k < nm; k++) growing += md[k].re > 0 && md[k].z < 0;
+    if (info->stability < 0 || growing)
+        fprintf(stderr, "%s_sim: warning: modal analysis about an unstable %s: %d mode%s grow%s "
+                "(damping_ratio -1: a real root s > 0, the motion grows as e^(s t), s = 2 pi "
+                "freq_hz)\n", m->name, aopt.about_initial ? "state" : "equilibrium", growing,
+                growing == 1 ? "" : "s", growing == 1 ? "s" : "");
+    for (int k = 0; k < nm; k++)
+        printf("mode=%d freq_hz=%.9g damping_ratio=%.9g\n", k + 1, md[k].f, md[k].z);
+    st = MB_OK;
+    if (r->csv && nm > 0) st = mode_frames(r, m, md, nm, rows, skipped, &unproj);
+    if (st) fprintf(stderr, "%s_sim: out of memory\n", m->name);
+    if (unproj)
+        fprintf(stderr, "%s_sim: warning: %d mode-shape frames could not be put back onto the "
+                "constraints (written as the linear shape)\n", m->name, unproj);
+    snprintf(extra, left, " modes=%d growing=%d", nm, growing);
+    free(md);
+    free(shapes);
+    return st;
+#else
+    (void)r; (void)info; (void)extra; (void)left; (void)rows; (void)skipped;
+    fprintf(stderr, "%s_sim: modal analysis needs LAPACKE (built with MB_NO_LAPACKE)\n", m->name);
+    return MB_ERR_PARAM;
+#endif
+}
+
+/* The generalized-force (or output) vector of a name: a coordinate "<body>.x|y|phi" (a force
+ * at the CoM or a torque; the coordinate itself), or a point "<body>.<point>.x|y" (a force at
+ * the point; its displacement, linearized: the rigid-body lever arm at q). 0, or -1 with why. */
+static int named_vector(const mb_model *m, const mb_real *q, mb_real *pts, const char *name,
+                        double *vec, const char **why)
+{
+    int n = m->nq;
+    for (int i = 0; i < n; i++) vec[i] = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, m->coord_names[i])) { vec[i] = 1; return 0; }
+    size_t l = strlen(name);
+    if (l > 2 && m->points && (!strcmp(name + l - 2, ".x") || !strcmp(name + l - 2, ".y"))) {
+        for (int p = 0; p < m->npoint; p++) {
+            if (strlen(m->point_names[p]) != l - 2 || strncmp(m->point_names[p], name, l - 2)) continue;
+            int b = m->point_body[p];
+            if (b < 0 || 3 * b + 2 >= n) { *why = "a ground point does not move"; return -1; }
+            m->points(m, 0, q, pts);
+            double rx = (double)pts[2 * p] - (double)q[3 * b], ry = (double)pts[2 * p + 1] - (double)q[3 * b + 1];
+            double ux = name[l - 1] == 'x', uy = 1 - ux;
+            vec[3 * b] = ux;
+            vec[3 * b + 1] = uy;
+            vec[3 * b + 2] = rx * uy - ry * ux;
+            return 0;
+        }
+    }
+    *why = "not a coordinate (<body>.x, <body>.y, <body>.phi) or a moving point (<body>.<point>.x or .y) of the model";
+    return -1;
+}
+
+/* --analysis frequency after the equilibrium: the FRF response/input at aopt.f_points
+ * frequencies, log-spaced from f_min to f_max (default: a decade below the lowest and above the
+ * highest undamped natural frequency), all computed before the CSV is written. */
+static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left, int *rows)
+{
+    int n = m->nq, d = 0, np = aopt.f_points, st, singular = 0;
+    const char *why = "";
+    st = mb_anl_linearize(&r->a, 0, r->q, r->lam, &d);
+    if (st) { fprintf(stderr, "%s_sim: frequency analysis failed: %s\n", m->name, mb_status_str(st)); return st; }
+    const char *resp = aopt.response ? aopt.response : aopt.input;
+    double *fin = malloc(sizeof *fin * (size_t)n), *gout = malloc(sizeof *gout * (size_t)n),
+           *H = malloc(sizeof *H * (size_t)np * 3);
+    mb_real *fv = malloc(sizeof *fv * (size_t)n), *xr = malloc(sizeof *xr * (size_t)n),
+            *xi = malloc(sizeof *xi * (size_t)n);
+    if (!fin || !gout || !H || !fv || !xr || !xi) {
+        fprintf(stderr, "%s_sim: out of memory\n", m->name);
+        st = MB_ERR_WORKSPACE;
+        goto done;
+    }
+    int bad_in = named_vector(m, r->q, r->pts, aopt.input, fin, &why);
+    if (bad_in || named_vector(m, r->q, r->pts, resp, gout, &why)) {
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", m->name, bad_in ? aopt.input : resp,
+                bad_in ? "--input" : "--response", why);
+        st = MB_ERR_PARAM;
+        goto done;
+    }
+    double f0 = aopt.f_min, f1 = aopt.f_max, wlo = 0, whi = 0;
+    for (int i = 0; i < d; i++)
+        if (r->a.ev[i] > 0) {
+            double w = sqrt((double)r->a.ev[i]);
+            if (wlo == 0 || w < wlo) wlo = w;
+            if (w > whi) whi = w;
+        }
+    const double twopi = 2 * 3.14159265358979323846;
+    if (!(f0 > 0)) f0 = wlo > 0 ? wlo / twopi / 10 : 0;
+    if (!(f1 > 0)) f1 = whi > 0 ? whi / twopi * 10 : 0;
+    if (!(f0 > 0) || !(f1 > f0)) {
+        fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
+                "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
+                "%.6g Hz)\n", m->name, d, f0, f1);
+        st = MB_ERR_PARAM;
+        goto done;
+    }
+    for (int i = 0; i < n; i++) fv[i] = (mb_real)fin[i];
+    double peak = -1, peak_f = 0, prev_ph = 0;
+    int have_prev = 0;
+    for (int k = 0; k < np; k++) {
+        double f = f0 * pow(f1 / f0, (double)k / (np - 1));
+        H[3 * k] = f;
+        st = mb_anl_frf(&r->a, (mb_real)(twopi * f), fv, xr, xi);
+        if (st == MB_ERR_SINGULAR) {   /* exactly at an undamped resonance: no steady state */
+            H[3 * k + 1] = H[3 * k + 2] = NAN;
+            singular++;
+            continue;
+        }
+        if (st) {
+            fprintf(stderr, "%s_sim: frequency analysis failed at %.9g Hz: %s\n", m->name, f, mb_status_str(st));
+            goto done;
+        }
+        double re = 0, im = 0;
+        for (int i = 0; i < n; i++) { re += gout[i] * (double)xr[i]; im += gout[i] * (double)xi[i]; }
+        H[3 * k + 1] = re;
+        H[3 * k + 2] = im;
+        double mag = hypot(re, im);
+        if (mag > peak) { peak = mag; peak_f = f; }
+    }
+    if (singular)
+        fprintf(stderr, "%s_sim: warning: %d frequenc%s at an undamped natural frequency (no "
+                "steady state): empty fields\n", m->name, singular, singular == 1 ? "y" : "ies");
+    if (r->csv) {
+        /* phase of x = Re(H e^(i w t)) against the force cos(w t), in degrees, unwrapped from the
+         * first frequency; a real negative response lags: -180 */
+        fprintf(r->csv, "freq_hz,omega,re,im,magnitude,phase_deg\n");
+        for (int k = 0; k < np; k++) {
+            double f = H[3 * k], re = H[3 * k + 1], im = H[3 * k + 2];
+            fprintf(r->csv, "%.15g,%.15g", f, twopi * f);
+            if (!isfinite(re) || !isfinite(im)) { fprintf(r->csv, ",,,,\n"); continue; }
+            double ph = atan2(im == 0 ? -0.0 : im, re) * 180 / 3.14159265358979323846;
+            if (have_prev) {
+                while (ph - prev_ph > 180) ph -= 360;
+                while (ph - prev_ph < -180) ph += 360;
+            }
+            prev_ph = ph;
+            have_prev = 1;
+            fprintf(r->csv, ",%.15g,%.15g,%.15g,%.15g\n", re, im, hypot(re, im), ph);
+            (*rows)++;
+        }
+    }
+    snprintf(extra, left, " input=%s response=%s points=%d f_min=%.9g f_max=%.9g peak_freq_hz=%.9g "
+             "peak_magnitude=%.9g resonant_points=%d", aopt.input, resp, np, f0, f1, peak_f, peak,
+             singular);
+    st = MB_OK;
+done:
+    free(fin); free(gout); free(H); free(fv); free(xr); free(xi);
+    return st;
+}
 
 int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
                         double t_end, double h, int every, int quiet)
@@ -307,13 +715,17 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     double w0 = wall();
     run_mem r;
     memset(&r, 0, sizeof r);
-    int level = which == MB_CLI_STATIC || which == MB_CLI_MODAL ? MB_ANL_DENSE : MB_ANL_SPARSE;
+    int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
     size_t ws = mb_anl_workspace_size(m, level);
     if (!ws) {
         fprintf(stderr, "%s_sim: %s analysis: the model cannot be analysed (invalid descriptor)\n",
                 m->name, an);
         printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
         return 1;
+    }
+    if (which == MB_CLI_FREQUENCY && !aopt.input) {   /* mb_cli_analysis_check says so first */
+        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
+        return 2;
     }
     r.work = malloc(ws);
     r.q = malloc(sizeof(mb_real) * (size_t)n);
@@ -338,7 +750,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     memcpy(r.q, m->q0, sizeof(mb_real) * (size_t)n);
     if (!quiet)
         fprintf(stderr, "%s_sim: %s analysis%s, workspace %zu bytes\n", m->name, an,
-                which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? "" : " at t=0", ws);
+                which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE || which == MB_CLI_QUASISTATIC ?
+                "" : " at t=0", ws);
 
     /* the CSV: a temporary renamed at the end; nothing is left when the analysis fails before
      * its first row */
@@ -358,89 +771,91 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
             run_free(&r);
             return 1;
         }
-        full_header(r.csv, m);
+        if (which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
+            full_header(r.csv, m);   /* those two write their own when they have results */
     }
 
     char extra[512] = "";
-    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL) {
+    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY) {
         mb_anl_static_info info;
-        st = mb_anl_static(&r.a, 0, r.q, r.lam, &info);
+        int about_init = which != MB_CLI_STATIC && aopt.about_initial;
+        st = about_init ? initial_state(&r.a, r.q, r.lam, &info) : mb_anl_static(&r.a, 0, r.q, r.lam, &info);
         if (st) {
-            fprintf(stderr, "%s_sim: %s analysis failed: ", m->name, an);
-            if (info.why == MB_ANL_WHY_MAXITER)
-                fprintf(stderr, "no equilibrium found in %d iterations: the loads keep doing work "
-                        "(unbalanced load |Z^T Q| = %.3g of |M^-1/2 Q|, %d degrees of freedom); the "
-                        "mechanism has no static equilibrium reachable from the model's guesses\n",
-                        info.iters, (double)info.residual, info.dof);
-            else if (info.why == MB_ANL_WHY_STALLED)
-                fprintf(stderr, "the line search found no step that lowers the energy after %d "
-                        "iterations (unbalanced load %.3g of |M^-1/2 Q|)\n", info.iters,
-                        (double)info.residual);
-            else if (info.why == MB_ANL_WHY_PROJECT)
-                fprintf(stderr, "the constraints cannot be satisfied from the model's guesses (%s)\n",
-                        mb_status_str(st));
-            else
-                fprintf(stderr, "%s\n", mb_status_str(st));
+            static_failure(m, an, about_init, &info, st, -1);
             fault = 1;
             code = st;
         } else {
             double pn, pdn, mon[4];
             norms(m, 0, r.q, r.v, r.ph, r.pq, &pn, &pdn);
             mon[0] = 0; mon[1] = pn; mon[2] = pdn; mon[3] = 0;
-            snprintf(extra, sizeof extra, " iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
-                     "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e", info.iters,
-                     info.rejected, info.escapes, info.dof, info.rank, (double)info.residual,
-                     stability_name(info.stability), (double)info.eig_min, (double)info.eig_max);
+            snprintf(extra, sizeof extra, "%s iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
+                     "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e",
+                     which == MB_CLI_STATIC ? "" : about_init ? " about=initial" : " about=static",
+                     info.iters, info.rejected, info.escapes, info.dof, info.rank,
+                     (double)info.residual, stability_name(info.stability), (double)info.eig_min,
+                     (double)info.eig_max);
             if (which == MB_CLI_STATIC && r.csv) {
                 /* at rest: v = 0, acc = 0 */
                 skipped += full_row(r.csv, m, 0, r.q, mon, r.pts, r.v, r.acc, r.lam);
                 rows++;
             }
-            if (!quiet || which == MB_CLI_STATIC) {
+            if (!quiet || which != MB_CLI_MODAL) {
                 if (info.stability < 0)
-                    fprintf(stderr, "%s_sim: warning: the equilibrium found is unstable (reduced "
-                            "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
+                    fprintf(stderr, "%s_sim: warning: the %s is unstable (reduced stiffness "
+                            "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
+                            about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
                 if (info.rank < nc)
                     fprintf(stderr, "%s_sim: warning: Phi_q has rank %d < %d constraint equations "
                             "(redundant constraints: their reactions are not unique; the dependent "
                             "ones are reported as 0)\n", m->name, info.rank, nc);
             }
+            if (about_init && (double)info.residual > 1e-6)
+                fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
+                        "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
+                        "linearization about it leaves that load out\n", m->name, (double)info.residual);
+            char *e = extra + strlen(extra);
+            size_t left = sizeof extra - (size_t)(e - extra);
             if (which == MB_CLI_MODAL) {
-#ifndef MB_NO_LAPACKE
-                int d = 0;
-                st = mb_anl_linearize(&r.a, 0, r.q, r.lam, &d);
-                mode_t_ *md = NULL;
-                int nm = st == MB_OK ? modal_modes(&r.a, &md) : -1;
-                if (nm < 0) {
-                    fprintf(stderr, "%s_sim: modal analysis failed: %s\n", m->name,
-                            st ? mb_status_str(st) : "the eigenvalue solver (LAPACKE dgeev) failed");
-                    fault = 1;
-                    code = st ? st : MB_ERR_NONFINITE;
-                } else {
-                    if (info.stability < 0)
-                        fprintf(stderr, "%s_sim: warning: modal analysis about an unstable "
-                                "equilibrium: modes with a positive real part grow\n", m->name);
-                    for (int k = 0; k < nm; k++)
-                        printf("mode=%d freq_hz=%.9g damping_ratio=%.9g\n", k + 1, md[k].f, md[k].z);
-                    if (r.csv) {   /* the equilibrium, then the mode shapes: not yet */
-                        double pn2, pdn2, mon2[4];
-                        norms(m, 0, r.q, r.v, r.ph, r.pq, &pn2, &pdn2);
-                        mon2[0] = 0; mon2[1] = pn2; mon2[2] = pdn2; mon2[3] = 0;
-                        skipped += full_row(r.csv, m, 0, r.q, mon2, r.pts, r.v, r.acc, r.lam);
-                        rows++;
-                    }
-                    char *e = extra + strlen(extra);
-                    snprintf(e, sizeof extra - (size_t)(e - extra), " modes=%d", nm);
-                }
-                free(md);
-#else
-                fprintf(stderr, "%s_sim: modal analysis needs LAPACKE (built with MB_NO_LAPACKE)\n",
-                        m->name);
-                fault = 1;
-                code = MB_ERR_PARAM;
-#endif
+                st = run_modal(&r, m, &info, e, left, &rows, &skipped);
+                if (st) { fault = 1; code = st; }
+            } else if (which == MB_CLI_FREQUENCY) {
+                st = run_frequency(&r, m, e, left, &rows);
+                if (st) { fault = 1; code = st; }
             }
         }
+    } else if (which == MB_CLI_QUASISTATIC) {
+        /* a static equilibrium at every output time k h, each from the previous one */
+        long nsteps = (long)ceil(t_end / h - 1e-9);
+        int nout = 0, iters = 0, unstable = 0;
+        double max_res = 0, t_last = 0;
+        mb_anl_static_info info;
+        mb_anl_quasistatic_start(&r.a);
+        for (long k = 0; k <= nsteps; k++) {
+            double t = k == nsteps ? t_end : (double)k * h;
+            st = mb_anl_quasistatic(&r.a, (mb_real)t, r.q, r.lam, &info);
+            if (st) {
+                static_failure(m, an, 0, &info, st, t);
+                fault = 1;
+                code = st;
+                break;
+            }
+            iters += info.iters;
+            if ((double)info.residual > max_res) max_res = (double)info.residual;
+            if (info.stability < 0 && !unstable++)
+                fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
+                        "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, t, (double)info.eig_min);
+            if (r.csv && (k % every == 0 || k == nsteps)) {
+                double pn, pdn;
+                norms(m, t, r.q, r.v, r.ph, r.pq, &pn, &pdn);
+                double mon[4] = {0, pn, pdn, 0};
+                skipped += full_row(r.csv, m, t, r.q, mon, r.pts, r.v, r.acc, r.lam);
+                rows++;
+            }
+            t_last = t;
+            nout++;
+        }
+        snprintf(extra, sizeof extra, " outputs=%d iterations=%d max_residual=%.3e unstable=%d "
+                 "t_end=%.9g", nout, iters, max_res, unstable, t_last);
     } else {
         /* kinematic / inverse: the output times k h up to t_end; the energy balance
          * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check */
@@ -520,7 +935,11 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     if (r.csv) {
         int bad_io = ferror(r.csv);
         if (fclose(r.csv) != 0) bad_io = 1;
-        if (bad_io || rows == 0) {
+        /* a failed static, modal or frequency analysis writes nothing; a sequence (kinematic,
+         * inverse, quasistatic) keeps the rows before the failure */
+        int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
+        if (bad_io || (fault && (rows == 0 || whole))) {   /* a success keeps its file, even
+                                                              without rows (no modes: dof 0) */
             if (bad_io) {
                 fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
                 fault = 1;

@@ -40,16 +40,21 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: %s_sim [options]   simulate the %s model\n"
         "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
-        "  --integrator I    rk4 | dopri5 | dop853 | trapezoid (default: trapezoid for alf-trapezoid,\n"
-        "                    rk4 otherwise)\n"
-        "  --h S             step (rk4, trapezoid); first trial step and default output\n"
+        "  --integrator I    rk4 | dopri5 | dop853 | trapezoid | hht (default: trapezoid for\n"
+        "                    alf-trapezoid, rk4 otherwise); hht: fixed-step HHT-alpha on the\n"
+        "                    index-3 equations with Lagrange multipliers (baumgarte's equations\n"
+        "                    without its stabilization; the formulation when none is given)\n"
+        "  --hht-alpha A     hht: numerical damping, A in [-1/3, 0] (default -0.05; 0: no damping,\n"
+        "                    the trapezoidal rule)\n"
+        "  --h S             step (rk4, trapezoid, hht); first trial step and default output\n"
         "                    interval (dopri5, dop853, the adaptive trapezoid)\n"
         "  --t-end S         end time\n"
         "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
         "                    either one switches on its step control (local error of the\n"
         "                    positions; a step whose Newton iteration fails is retried smaller;\n"
         "                    see docs/formulations.md); without them its step is fixed h\n"
-        "  --alpha A --xi X --omega W   penalty and stabilization parameters\n"
+        "  --alpha A --xi X --omega W   penalty and stabilization parameters (hht: --alpha is\n"
+        "                    the penalty of its multiplier iteration, default 1e8)\n"
         "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
         "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
         "  --max-steps N     stop with an error after N accepted steps (default 1e8; fixed-step\n"
@@ -58,7 +63,7 @@ static void usage(FILE *f)
         "                    (0: off, default)\n"
         "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
         "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
-        "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid:\n"
+        "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid, hht:\n"
         "                    Newton not converged in max-iter is an error\n"
         "  --warn-energy F   warn when |energy deviation| > F x the energy scale (default 1e-2)\n"
         "  --warn-phi F      warn when |Phi| > F x the length scale (default 1e-3)\n"
@@ -72,15 +77,12 @@ static void usage(FILE *f)
         "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
         "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
         "                    neglects (finite differences of Phi_q, Phidot_q)\n"
-        "  --newton-reuse    alf-trapezoid: keep the Newton matrix's factorization within a step\n"
-        "                    while each correction shrinks at least 4x (default: refactor at\n"
-        "                    every iteration; see docs/linear-systems.md)\n"
-
-        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
-        "                    its stability, one CSV row) | kinematic | inverse (a fully driven\n"
-        "                    mechanism at every --h to --t-end: motion, driver efforts,\n"
-        "                    reactions) | modal (frequencies and damping about the static\n"
-        "                    equilibrium, one line per mode); see docs/analyses.md\n"
+        "  --no-newton-reuse alf-trapezoid: refactor the Newton matrix at every iteration (default:\n"
+        "                    keep a step's factorization while each correction shrinks at least\n"
+        "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
+        model->name, model->name);
+    mb_cli_analysis_usage(f);   /* --analysis and its options (tools/mb_analysis_cli.c) */
+    fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
         "                    forces, driver efforts) every K-th step\n"
@@ -92,8 +94,7 @@ static void usage(FILE *f)
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
         "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
         "  --quiet           print only the summary line\n"
-        "  --help            this text\n",
-        model->name, model->name);
+        "  --help            this text\n", f);
 }
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -122,10 +123,11 @@ static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
     "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    "--analysis", "--set", NULL
+    "--analysis", "--hht-alpha", "--set", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
+    "--no-newton-reuse",
     NULL
 };
 static int listed(const char *const *list, const char *a)
@@ -351,6 +353,7 @@ static int cleanup(int rc)
 
 /* What the command line asks for (parse_args); -1: not given, the default applies. */
 typedef struct cli {
+    int form_given, hht_given;
     int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
@@ -359,6 +362,7 @@ typedef struct cli {
     const char *set[MAX_SET];
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
     double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
+    double o_hht;              /* --hht-alpha */
 } cli;
 
 /* One run: the simulation, its memory and how it went. */
@@ -381,6 +385,7 @@ static int parse_args(int argc, char **argv, cli *c)
     double v;
     mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
     memset(c, 0, sizeof *c);
+    mb_cli_analysis_reset();   /* the analyses' options (main runs more than once when fuzzed) */
     c->form = MB_ALF_TRAPEZOID;
     c->integ = c->linsys = c->o_maxit = -1;
     c->every = 1;
@@ -390,6 +395,7 @@ static int parse_args(int argc, char **argv, cli *c)
     /* values given on the command line override the formulation defaults */
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
+    c->reuse = -1;
     for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -408,11 +414,12 @@ static int parse_args(int argc, char **argv, cli *c)
             if (!strcmp(a, "--quiet")) c->quiet = 1;
             else if (!strcmp(a, "--project-velocity")) c->proj = 1;
             else if (!strcmp(a, "--strict")) c->strict = 1;
-            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;
+            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;      /* the default */
+            else if (!strcmp(a, "--no-newton-reuse")) c->reuse = 0;
             else c->fulljac = 1;
             continue;
         }
-        if (!listed(value_opts, a)) {
+        if (!listed(value_opts, a) && !mb_cli_analysis_is_option(a)) {
             fprintf(stderr, "%s_sim: unknown option %s\n", model->name, eq ? argv[i] : a);
             usage(stderr);
             return 2;
@@ -442,11 +449,15 @@ static int parse_args(int argc, char **argv, cli *c)
             else return bad(a, val, "expected sparse, dense or klu");
         } else if (!strcmp(a, "--analysis")) {
             if ((c->analysis = mb_cli_analysis_parse(val)) < 0)
-                return bad(a, val, "expected dynamic, static, kinematic, inverse or modal");
+                return bad(a, val, "expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency");
+        } else if (mb_cli_analysis_is_option(a)) {   /* --about, --input, ... (mb_analysis_cli.c) */
+            const char *why = mb_cli_analysis_option(a, val);
+            if (why) return bad(a, val, why);
         } else if (!strcmp(a, "--formulation")) {
             if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
+            c->form_given = 1;
         } else if (!strcmp(a, "--integrator")) {
-            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853 or trapezoid");
+            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853, trapezoid or hht");
         } else if (!strcmp(a, "--out")) {
             if (!*val) return bad(a, val, "empty file name");
             c->out = val;
@@ -471,12 +482,24 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(a, "--xi")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_xi = v; }
             else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_omega = v; }
             else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_sreset = v; }
+            else if (!strcmp(a, "--hht-alpha")) {
+                if (!(v >= -1.0 / 3 && v <= 0)) return bad(a, val, "must be in [-1/3, 0]");
+                c->o_hht = v;
+                c->hht_given = 1;
+            }
             else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_cap = v; }
             else if (!strncmp(a, "--warn-", 7)) {
                 if (v < 0) return bad(a, val, "must be >= 0 (0: off)");
                 c->o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
             }
         }
+    }
+    /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
+     * given; any other is refused by mb_params_check */
+    if (c->integ == MB_HHT && !c->form_given) c->form = MB_BAUMGARTE;
+    if (c->hht_given && c->integ != MB_HHT) {
+        fprintf(stderr, "%s_sim: option --hht-alpha needs --integrator hht\n", model->name);
+        return 2;
     }
     if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
@@ -535,6 +558,7 @@ static int build_params(cli *c, mb_params *p)
     if (c->o_omega >= 0) p->omega = (mb_real)c->o_omega;
     if (c->o_tol > 0) p->tol = (mb_real)c->o_tol;
     if (c->o_maxit > 0) p->max_iter = c->o_maxit;
+    if (c->hht_given) p->hht_alpha = (mb_real)c->o_hht;
     /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
     if (p->integrator == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0)) p->adaptive = 1;
     if (c->o_maxsteps > 0) p->max_steps = c->o_maxsteps;
@@ -549,7 +573,7 @@ static int build_params(cli *c, mb_params *p)
     mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
     for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
-    p->newton_reuse = c->reuse;
+    if (c->reuse >= 0) p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
@@ -645,6 +669,8 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         model = &planned;
     }
     if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
+    const char *awhy = mb_cli_analysis_check(c->analysis);
+    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return cleanup(2); }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));

@@ -1,0 +1,165 @@
+/* mb_hht.c - the HHT-alpha integrator (Hilber, Hughes, Taylor 1977; the ADAMS seed's section 8,
+ * "Newmark and HHT") on F1's equations in index-3 form, M a + Phi_q^T lambda = Q, Phi(q, t) = 0,
+ * with a Newton iteration on the generated sparse Jacobians. Fixed step, for real-time use.
+ * Layer: runtime core (mb_sim_impl.h), integrator MB_HHT; never allocates or prints.
+ *
+ * The step (Negrut, Rampalli, Ottarsson, Sajdak 2007: HHT on index-3 DAEs, as in ADAMS):
+ *   q1 = q0 + h v0 + h^2 (1/2 - beta) a0 + h^2 beta a1,   v1 = v0 + h (1 - gamma) a0 + h gamma a1,
+ *   M a1 + (1 + alpha) (Phi_q^T lambda - Q)_1 - alpha (Phi_q^T lambda - Q)_0 = 0,   Phi(q1) = 0,
+ * beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha, alpha in [-1/3, 0]. alpha = 0 is Newmark's
+ * average acceleration (the trapezoidal rule: no damping, energy kept exactly on a linear
+ * oscillator); alpha < 0 damps the high frequencies, spectral radius (1 + alpha) / (1 - alpha) as
+ * h w -> infinity, and stays second order. The position constraint is enforced at every step
+ * (index 3): no Baumgarte terms, so p.xi and p.omega are not used.
+ *
+ * The linear system. Newton's matrix for [a1; lambda] is the KKT matrix [[J, Phi_q^T], [Phi_q, 0]]
+ * with J = M + (1 + alpha) (-beta h^2 Q_q - gamma h Q_v) (the term (Phi_q^T lambda)_q is left out
+ * as F4 leaves it out: it changes the rate, not the solution), and its Schur complement on M^-1
+ * (mb_kkt.c) does not apply since J is not diagonal. The multipliers are therefore found by the
+ * augmented Lagrangian iteration F3 and F4 use: the n x n matrix J + pen Phi_q^T Phi_q (plan A,
+ * unsymmetric LU: the same slot and storage as F4's Newton matrix) solves for a1 with lambda
+ * held at lambda + rho Phi, and lambda += rho Phi after every update, rho = pen / ((1 + alpha)
+ * beta h^2) (so that the penalty is pen in the matrix). It converges to the KKT solution at a rate
+ * of about |J| / pen per iteration, and keeps J + pen Phi_q^T Phi_q positive definite where
+ * Phi_q loses rank (a singular position), where the KKT matrix itself is singular. pen is
+ * p.alpha, 0 meaning HHT_PENALTY. */
+#include "mb_sim_impl.h"
+#include "mb_sparse.h"
+
+#if MBI_HHT
+
+/* pen when p.alpha is 0 (F1's default): F4's default alpha. In float the masses would vanish next
+ * to it in the matrix's rounding, so float takes 1e4 (as F4's float tests do, 1e5). */
+#ifdef MB_FLOAT
+#define HHT_PENALTY MB_R(1e4)
+#else
+#define HHT_PENALTY MB_R(1e8)
+#endif
+
+/* Round-off stall, as F4's: a position correction below HHT_ROUNDOFF |q|_2 that has not halved
+ * the smallest one for HHT_STALL iterations in a row is the arithmetic's floor: converged. */
+#define HHT_ROUNDOFF (100 * MB_EPS)
+#define HHT_STALL 3
+/* Newton at max_iter with a last position correction above HHT_FAR (1 + |q|_inf) is diverging
+ * (MB_ERR_NEWTON), below it merely slow (kept, MB_EVENT_NEWTON_MAXITER); as F4's NEWTON_FAR. */
+#define HHT_FAR (MB_R(1e-6) > 1000 * MB_EPS ? MB_R(1e-6) : 1000 * MB_EPS)
+
+/* hr = Phi_q^T lam - Q with Phi_q, Q of the current evaluation (s->Pq, s->Q) */
+static void hht_force_residual(mb_sim *s, const mb_real *lam)
+{
+    for (int i = 0; i < s->n; i++) s->hr[i] = -s->Q[i];
+    sp_mtv_add(&s->m->phi_q_pat, s->Pq, lam, 1, s->hr);
+}
+
+/* a_0 and lambda_0 from the index-1 system M a + Phi_q^T lambda = Q, Phi_q a = Gamma (the state
+ * is assembled: Phi = 0, Phidot = 0), so that the first step starts consistent. */
+int mbi_hht_start(mb_sim *s, mb_real t0)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    const mb_real *q = s->z, *v = s->z + n;
+    mbi_eval_kin(s, t0, q);
+    m->gamma(m, t0, q, v, s->Gam);
+    m->force(m, t0, q, v, s->Q);
+    int st = mbi_kkt_solve(s, s->Q, s->Gam, s->fz + n, s->ev_lam);
+    if (st) return st;
+    copy(n, s->fz, v);
+    copy(n, s->ev_v, v);
+    hht_force_residual(s, s->ev_lam);
+    return MB_OK;
+}
+
+/* Back to the step's start: q, v from zold and tn[7] (mb_sim_step keeps them), a and lambda. */
+static void hht_restore(mb_sim *s, const mb_real *a0, const mb_real *lam0)
+{
+    int n = s->n;
+    copy(2 * n, s->z, s->zold);
+    copy(n, s->v, s->tn[7]);
+    copy(n, s->fz, s->v);
+    copy(n, s->fz + n, a0);
+    copy(s->nc, s->lam, lam0);
+}
+
+static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
+{
+    const mb_model *m = s->m;
+    const mb_plan *P = m->plan;
+    int n = s->n, nc = s->nc;
+    mb_real al = s->p.hht_alpha, be = (1 - al) * (1 - al) / 4, ga = MB_R(0.5) - al;
+    mb_real pen = s->p.alpha > 0 ? s->p.alpha : HHT_PENALTY;
+    mb_real cq = be * h * h, cv = ga * h, rho = pen / ((1 + al) * cq);
+    mb_real *q = s->z, *v = s->z + n, *a = s->fz + n, *lam = s->lam;
+    const mb_real *q0 = s->zold, *v0 = s->zold + n;
+    mb_real *e = s->tn[0], *sv = s->tm[0];
+    /* the known part of q1 and v1 (tn[1]: q, lsd would be clobbered by the solves) */
+    mb_real *qp = s->tn[1], *vp = s->v;
+    for (int i = 0; i < n; i++) {
+        qp[i] = q0[i] + h * v0[i] + h * h * (MB_R(0.5) - be) * a0[i];
+        vp[i] = v0[i] + h * (1 - ga) * a0[i];
+    }
+    int it, conv = 0, stall = 0;
+    mb_real ny = 0, best = MB_R(1e30);
+    for (it = 0;; it++) {
+        for (int i = 0; i < n; i++) { q[i] = qp[i] + cq * a[i]; v[i] = vp[i] + cv * a[i]; }
+        int last = conv || it == s->p.max_iter;
+        if (last) mbi_eval_kin(s, t1, q);
+        else mbi_eval_kin_dyn(s, t1, q, v);
+        if (it > 0)                           /* the multiplier update after each update of a */
+            for (int r = 0; r < nc; r++) lam[r] += rho * s->Phi[r];
+        if (last) break;
+        /* residual e = M a + (1 + alpha) (Phi_q^T (lambda + rho Phi) - Q) - alpha hr_0 */
+        for (int r = 0; r < nc; r++) sv[r] = lam[r] + rho * s->Phi[r];
+        for (int i = 0; i < n; i++) e[i] = -s->Q[i];
+        sp_mtv_add(&m->phi_q_pat, s->Pq, sv, 1, e);
+        for (int i = 0; i < n; i++) e[i] = -(m->mass[i] * a[i] + (1 + al) * e[i] - al * s->hr[i]);
+        /* its derivative in a: M + pen Phi_q^T Phi_q - (1 + alpha) (beta h^2 Q_q + gamma h Q_v) */
+        for (int k = 0; k < s->nnz; k++) s->Ek[k] = pen * s->Pq[k];
+        mbi_assemble_a(s, s->Ek, s->Pq, 1);
+        for (int k = 0; k < m->dq_dq_pat.nnz; k++) s->FA[P->dqq_dst[k]] -= (1 + al) * cq * s->dQq[k];
+        for (int k = 0; k < m->dq_dv_pat.nnz; k++) s->FA[P->dqv_dst[k]] -= (1 + al) * cv * s->dQv[k];
+        int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+        if (st) return st;
+        mbi_ls_solve(s, MB_MAT_A_LU, e);
+        ny = cq * MB_SQRT(dot(n, e, e));      /* the position correction */
+        if (!isfinite(ny)) return MB_ERR_NONFINITE;
+        for (int i = 0; i < n; i++) a[i] += e[i];
+        s->mon.newton_iters++;
+        if (ny < s->p.tol) { conv = 1; continue; }
+        if (ny > HHT_ROUNDOFF * MB_SQRT(dot(n, q, q)) || ny < best / 2) stall = 0;
+        else if (++stall >= HHT_STALL) { conv = 1; s->mon.newton_roundoff++; }
+        if (ny < best) best = ny;
+    }
+    if (!finite_vec(2 * n, s->z) || !finite_vec(n, a) || !finite_vec(nc, lam)) return MB_ERR_NONFINITE;
+    if (!conv) {
+        s->mon.maxiter_events++;
+        if (s->p.strict_newton || ny > HHT_FAR * (1 + nrminf(n, q))) return MB_ERR_NEWTON;
+        return MB_EVENT_NEWTON_MAXITER;
+    }
+    return MB_OK;
+}
+
+int mbi_hht_step(mb_sim *s, mb_real h, mb_real t_new)
+{
+    int n = s->n;
+    mb_real al = s->p.hht_alpha;
+    mb_real *a0 = s->ztmp, *lam0 = s->tm[2];   /* (tn[7]: v at the start, mb_sim_step) */
+    copy(n, a0, s->fz + n);
+    copy(s->nc, lam0, s->lam);
+    int st = hht_iterate(s, h, t_new, a0);
+    if (st >= 0) {                            /* energies must be finite too */
+        mb_real e[3];
+        s->m->energy(s->m, t_new, s->z, s->z + n, e);
+        if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+    }
+    if (st < 0) { hht_restore(s, a0, lam0); return st; }
+    /* the converged equation gives the new average term without another force evaluation:
+     * (Phi_q^T lambda - Q)_1 = (alpha hr_0 - M a1) / (1 + alpha) */
+    for (int i = 0; i < n; i++) s->hr[i] = (al * s->hr[i] - s->m->mass[i] * s->fz[n + i]) / (1 + al);
+    copy(n, s->v, s->z + n);
+    copy(n, s->fz, s->v);
+    copy(n, s->ev_v, s->v);
+    copy(s->nc, s->ev_lam, s->lam);
+    s->t = t_new;
+    return st;
+}
+#endif /* MBI_HHT */
