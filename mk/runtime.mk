@@ -5,7 +5,7 @@
 # RT_OBJ_V, the runtime library in that variant.
 
 RT_CORE := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c \
-           runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_linsys.c \
+           runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c \
            runtime/mb_sparse.c runtime/mb_monitor.c
 RT_SRC  := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysis.c
 # the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic
@@ -23,7 +23,7 @@ endef
 # link the objects among the prerequisites: $(call link,V,LIBS)
 link = $(CC) $(VFLAGS_$(1)) $(filter %.o %.a,$^) $(2) -o $@
 
-LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_INDEX16 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS
+LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_BDF=0 -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_INDEX16 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS
 $(eval $(call RT_VARIANT,host,$(OPT)))
 $(eval $(call RT_VARIANT,builtin,$(OPT) -DMB_NO_LAPACKE))
 $(eval $(call RT_VARIANT,float,$(OPT) -DMB_FLOAT))

@@ -99,3 +99,12 @@ PLAN_METIS := $(BUILD)/o/metis/generator/mb_plan_build.o
 $(BUILD)/test_ordering: $(call obj,host,tests/test_ordering.c generated/andrews.c runtime/mb_sparse.c) $(PLAN_METIS)
 	$(call link,host,-lamd $(METIS_LIBS) -lm)
 TEST_PROGS += $(BUILD)/test_ordering
+
+# the variable-order BDF (tests/test_bdf.c): closed form, Andrews, the parallelogram chain (also
+# under the sanitizers)
+BDF_MODELS := $(BUILD)/gen_test/harmonic.c generated/andrews.c generated/parallelogram_chain.c
+$(BUILD)/test_bdf: $(call obj,host,tests/test_bdf.c $(BDF_MODELS)) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/test_bdf_san: $(call obj,san,tests/test_bdf.c $(BDF_MODELS)) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
+TEST_PROGS += $(BUILD)/test_bdf $(BUILD)/test_bdf_san

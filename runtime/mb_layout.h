@@ -39,6 +39,13 @@
  * output's) and, with dense output, the 7 coefficients of the interpolated work. */
 #define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
 #define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
+/* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
+ * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
+ * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
+ * sparse Newton matrix in FA). */
+#define MB_L_BDF(F, I) ((I) == MB_BDF)
+#define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
+#define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
 /* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
  * each block of mb_real and J(field, count) for each block of int, in layout order, for
@@ -93,8 +100,11 @@
     R(hr, MB_L_IF(MB_L_HHT(I), N))                                                            \
     R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
     R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
+    R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
+    R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
+    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
     R(par, NP) R(pmass, NM)                                                                   \
-    J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC)))
+    J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))) J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC)))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))

@@ -108,6 +108,7 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     return mbi_forms[s->p.formulation]->rhs(s, t, z, f);
 }
 
+#if MBI_RK4 || MBI_ADAPTIVE   /* (a build whose only integrator is bdf has no stages) */
 /* The power of the loads at a stage just evaluated at (t, y): P_nc and, for F1, the drivers'
  * lambda^T Phi_t (the adaptive integrators integrate the work with their own weights). */
 static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y)
@@ -118,6 +119,8 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y)
     return e[2] + (s->p.formulation == MB_BAUMGARTE ? dot(s->nc, s->ev_lam, s->Phit) : 0);
 }
 
+#endif
+
 int mbi_rk_start(mb_sim *s, mb_real t0)
 {
     int st = rhs(s, t0, s->z, s->fz);
@@ -127,6 +130,7 @@ int mbi_rk_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
+#if MBI_RK4 || MBI_ADAPTIVE
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
  * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
@@ -207,6 +211,8 @@ static int accept(mb_sim *s, const mb_real *fnew)
     return ev;
 }
 
+#endif
+
 int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
 {
     copy(s->nz, s->z, s->zold);
@@ -217,6 +223,7 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
     return st;
 }
 
+#if MBI_RK4 || MBI_ADAPTIVE
 /* The stability monitor of an accepted step: h |lambda| over the method's limit, lambda the larger
  * of the stabilization's rate and the rate the first two stages saw (rk4 only, for the
  * warning; 0 with the warning off). */
@@ -225,6 +232,7 @@ static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
     mb_real hs = h * s->stab_rate;
     s->mon.stiffness = (hrho > hs ? hrho : hs) / tb->stab;
 }
+#endif
 
 #if MBI_DENSE
 /* ------------------------------------------------------------------ dense output
@@ -393,6 +401,9 @@ static int dense_coefficients(mb_sim *s)
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#endif
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
@@ -528,6 +539,9 @@ int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
 #if !MBI_DENSE   /* no adaptive integrator or MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#endif
     (void)s; (void)t; (void)q; (void)v; (void)mo;
     return MB_ERR_STATE;
 }

@@ -12,7 +12,7 @@ static const char *const fnames[] = {"baumgarte", "canonical", "alf-explicit", "
 #define NINTEG 6
 static const char *const inames[NINTEG] = {[MB_RK4] = "rk4", [MB_DOPRI5] = "dopri5",
                                            [MB_TRAPEZOID] = "trapezoid", [MB_DOP853] = "dop853",
-                                           [MB_HHT] = "hht"};
+                                           [MB_BDF] = "bdf", [MB_HHT] = "hht"};
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
 const char *mb_integrator_name(int i) { return i >= 0 && i < NINTEG && inames[i] ? inames[i] : "?"; }
@@ -79,14 +79,18 @@ int mb_params_check(const mb_params *p, const char **what)
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
     static const unsigned char i_built[NINTEG] = {[MB_RK4] = MBI_RK4, [MB_DOPRI5] = MBI_DOPRI5,
                                                   [MB_TRAPEZOID] = MBI_F4, [MB_DOP853] = MBI_DOP853,
-                                                  [MB_HHT] = MBI_HHT};
+                                                  [MB_BDF] = MBI_BDF, [MB_HHT] = MBI_HHT};
     if (p->formulation < 0 || p->formulation > 3) w = "formulation";
     else if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) w = "integrator";
     else if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE)
         w = "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
             "formulation baumgarte only)";
-    else if ((p->formulation == MB_ALF_TRAPEZOID) != (p->integrator == MB_TRAPEZOID))
-        w = "integrator (alf-trapezoid needs trapezoid, the others rk4, dopri5, dop853 or hht)";
+    else if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
+             : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
+        w = "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)";
+    else if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT)
+        w = "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
+            "right-hand side is too noisy for bdf's difference Jacobian)";
     else if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
         w = "hht_alpha (in [-1/3, 0])";
     else if (p->integrator == MB_HHT && p->project_velocity)
@@ -94,8 +98,9 @@ int mb_params_check(const mb_params *p, const char **what)
     else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
     else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
     else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
-    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5 and dop853 only)";
-    else if (p->dense && !MBI_DENSE) w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
+    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5, dop853 and bdf only)";
+    else if (p->dense && p->integrator != MB_BDF && !MBI_DENSE)
+        w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
     else if (p->adaptive != 0 && p->adaptive != 1) w = "adaptive (0 or 1)";
     else if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A)
         w = "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)";
@@ -411,6 +416,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
     s->nqh = 0;
+    s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
     s->t_grid0 = t0;
     s->nfixed = 0;
     s->dense_state = 0;
@@ -460,6 +466,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
 #if MBI_EXPLICIT
     if (s->p.integrator != MB_TRAPEZOID && s->p.integrator != MB_HHT &&
+        s->p.formulation != MB_ALF_TRAPEZOID &&
         !s->have_f &&                      /* after a failed step */
         (st = mbi_rk_start(s, s->t)) < 0) return st;
 #endif
@@ -467,12 +474,23 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     mb_monitor mon0 = s->mon;
     (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
-    if (s->p.integrator != MB_TRAPEZOID) {   /* for mbi_explicit_fail */
+    if (s->p.formulation != MB_ALF_TRAPEZOID) {   /* for mbi_explicit_fail */
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
     s->step_ratio = 1;
     s->step_row = -1;
+#if MBI_BDF
+    if (s->p.integrator == MB_BDF) {
+        mb_real h = 0;
+        s->dense_state = 0;
+        s->dn_W0 = mon0.W;
+        st = mbi_bdf_step(s, t_stop, &h);
+        if (st < 0) return singular_step(s, st);
+        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+        s->dense_state = 1;
+    } else
+#endif
 #if MBI_ADAPTIVE
     if (MB_ADAPTIVE(s->p.integrator)) {
 #if MBI_DENSE

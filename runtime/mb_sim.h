@@ -15,11 +15,13 @@ enum {
     MB_ALF_EXPLICIT = 2, /* F3: augmented Lagrangian canonical (5.31-5.37), [q; p; Int Phi] */
     MB_ALF_TRAPEZOID = 3 /* F4: the same, implicit trapezoid + Newton (5.38-5.60) */
 };
-/* Integrators. F1-F3 take rk4, dopri5 or dop853; F4 takes trapezoid only; hht (fixed-step
- * HHT-alpha on the index-3 equations with Lagrange multipliers, mb_hht.c) takes F1 only. */
-enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3, MB_HHT = 5 };
-/* The adaptive (error-controlled) integrators: dopri5 and Hairer's DOP853. */
-#define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853)
+/* Integrators. F1-F3 take rk4, dopri5 or dop853, F4 trapezoid; bdf (variable-order BDF,
+ * mb_bdf.c) is for F1, F2 and F4; hht (fixed-step HHT-alpha on the index-3 equations with
+ * Lagrange multipliers, mb_hht.c) takes F1 only. */
+enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3, MB_BDF = 4, MB_HHT = 5 };
+/* The adaptive (error-controlled) integrators: dopri5, Hairer's DOP853 and the variable-order
+ * BDF (mb_bdf.c). */
+#define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853 || (i) == MB_BDF)
 /* Whether a run with parameters *p controls its step: the adaptive integrators, and F4's
  * trapezoid with p->adaptive set. Such a run lands on the t_stop of every mb_sim_step. */
 #define MB_PARAMS_ADAPTIVE(p) (MB_ADAPTIVE((p)->integrator) || ((p)->integrator == MB_TRAPEZOID && (p)->adaptive))
@@ -71,7 +73,7 @@ enum {
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
-    int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID, MB_HHT */
+    int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID, MB_BDF, MB_HHT */
     mb_real h;              /* step, s (rk4, trapezoid); first trial step for dopri5, dop853
                                and the adaptive trapezoid */
     mb_real rtol, atol;     /* tolerances of the adaptive runs (per component: atol + rtol |y|) */
@@ -212,6 +214,16 @@ typedef struct mb_sim {
                                 F3: alpha Phi_q in Ek */
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
+    /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
+     * of this and of the last step, scratch f, d, the error weights, the Jacobian df/dz and the
+     * Newton matrix I - gamma df/dz (dense nz x nz, LU in place), its pivots */
+    mb_real *bz, *be, *bep, *bf, *bd, *bw, *bJ, *bM;
+    int *bpiv;
+    int bq, bwait, bok, bjac_ok, bfact_ok, bep_ok; /* order; steps before a change; Nordsieck
+                                array valid; Jacobian and factorization current; bep usable */
+    long bjac_age;           /* accepted steps since the Jacobian was evaluated */
+    mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
+                                     Newton's convergence-rate estimate */
 } mb_sim;
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
@@ -242,16 +254,16 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
  * *iters receives the Newton iterations. Returns MB_OK, MB_ERR_ASSEMBLY_POS/_VEL. */
 int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
 
-/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, the adaptive
- * trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
+/* Take one step: h (fixed-step integrators) or the adaptive step (dopri5, dop853, bdf, the
+ * adaptive trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
  * exactly). Returns MB_OK, a positive event (the step was taken) or a failure (state left at
  * the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
-/* Dense output (p.dense, dopri5 and dop853): the state at a time t inside the last accepted step
- * (t_prev <= t <= t_now) from the integrator's continuous extension (dopri5: 4th order, Hairer's
- * DOPRI5 interpolant; dop853: 7th order, DOP853's dense output, which costs 3 more right-hand
- * sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
+/* Dense output (p.dense, dopri5 and dop853; bdf always, its Nordsieck polynomial): the state at a
+ * time t inside the last accepted step (t_prev <= t <= t_now) from the integrator's continuous
+ * extension (dopri5: 4th order, Hairer's DOPRI5 interpolant; dop853: 7th order, DOP853's dense
+ * output, which costs 3 more right-hand sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
  * the velocities and mo (may be NULL) the monitors at t (T, V, W, energy_dev, phi_norm,
  * phid_norm, sigma_norm; the rest as after the step): both need one right-hand side at the
  * interpolated state (counted in evals). The trajectory does not depend on these calls.
@@ -286,7 +298,7 @@ const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
 mb_real mb_sim_get_h(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";
- * "rk4", "dopri5", "trapezoid". The parse functions return -1 for an unknown name. */
+ * "rk4", "dopri5", "trapezoid", "dop853", "bdf". The parse functions return -1 for an unknown name. */
 const char *mb_formulation_name(int f);
 const char *mb_integrator_name(int i);
 int mb_formulation_parse(const char *s);

@@ -42,6 +42,10 @@
 #define MB_WITH_DOPRI5 0
 #endif
 #endif
+#if (defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
+     defined(MB_ONLY_ALF_EXPLICIT)) && !defined(MB_WITH_BDF)
+#define MB_WITH_BDF 0              /* firmware builds: no implicit variable-order integrator */
+#endif
 #ifndef MB_WITH_BAUMGARTE
 #define MB_WITH_BAUMGARTE 1
 #endif
@@ -63,6 +67,9 @@
 #ifndef MB_WITH_DOP853
 #define MB_WITH_DOP853 1
 #endif
+#ifndef MB_WITH_BDF                /* the variable-order BDF for F1, F2, F4 (mb_bdf.c) */
+#define MB_WITH_BDF 1
+#endif
 #ifndef MB_WITH_ASSEMBLY           /* mb_sim_assemble; without it reset(assemble=1) fails */
 #define MB_WITH_ASSEMBLY 1
 #endif
@@ -82,7 +89,7 @@
 #define MB_WITH_TRAPEZOID_ADAPTIVE 1
 #endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
-#define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853)
+#define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853 || MB_WITH_BDF)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
 #define MBI_F2 (MB_WITH_CANONICAL && MBI_EXPL_INTEG)
 #define MBI_F3 (MB_WITH_ALF_EXPLICIT && MBI_EXPL_INTEG)
@@ -92,14 +99,15 @@
 #define MBI_DOPRI5 (MB_WITH_DOPRI5 && MBI_EXPLICIT)
 #define MBI_DOP853 (MB_WITH_DOP853 && MBI_EXPLICIT)
 #define MBI_ADAPTIVE (MBI_DOPRI5 || MBI_DOP853)
+#define MBI_BDF (MB_WITH_BDF && (MBI_EXPLICIT || MBI_F4))
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
 #define MBI_DENSE (MBI_ADAPTIVE && MB_WITH_DENSE_OUTPUT)
 #define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
-#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_F4 + MBI_HHT)
-#define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MBI_DOP853 ? MB_DOP853 : MB_TRAPEZOID)
+#define MBI_NINTEG (MBI_RK4 + MBI_DOPRI5 + MBI_DOP853 + MBI_BDF + MBI_F4 + MBI_HHT)
+#define MBI_ONE_INTEG (MBI_RK4 ? MB_RK4 : MBI_DOPRI5 ? MB_DOPRI5 : MBI_DOP853 ? MB_DOP853 : MBI_BDF ? MB_BDF : MBI_HHT ? MB_HHT : MB_TRAPEZOID)
 #if !MBI_EXPLICIT && !MBI_F4
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
 #endif
@@ -225,5 +233,12 @@ int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st);
 /* mb_rk.c (p.dense): before an adaptive step, keep what the work at an interpolated time needs
  * (W at the step's start; sigma and Phi_t there). */
 void mbi_dense_begin(mb_sim *s, mb_real W0);
+
+/* mb_bdf.c: one accepted variable-order BDF step towards t_stop (F1, F2, F4), rejections and
+ * Newton failures retried inside; *h_taken the step; the monitor is not advanced. On failure
+ * the state is that of the last good step. */
+int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken);
+/* mb_bdf.c: mb_sim_dense for bdf (the Nordsieck polynomial of the last step). */
+int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
 #endif /* MB_SIM_IMPL_H */

@@ -354,6 +354,16 @@ Andrews, h = 1e-5 (`make bench-hht`, callgrind): 23425 instructions per step aga
 alf-trapezoid's 27861 (1.19x fewer; 46387 before alf-trapezoid's Newton reuse and rate-based
 stop), 2.0 Newton iterations per step against 2.48, but 6x the error at the same h.
 EOF
+say ''
+say '## 7. Variable-order BDF (issue 11)'
+say ''
+say '`--integrator bdf` (baumgarte, canonical, alf-trapezoid) is validated by `tests/test_bdf.c` (in'
+say '`make test`, also under the sanitizers): x = 0.1 cos t in closed form (error falling as about'
+say 'steps^-5.6 from rtol 1e-6 to 1e-10, order 5 reached, the dense output as accurate as the steps'\'''
+say 'ends), Andrews'\'' beta(0.03) against Hairer & Wanner (5e-8, 3e-8 and 5.1e-6 at rtol 1e-10, with a'
+say 'loose-tolerance negative control), 12 singular passages of the two-loop parallelogram chain on'
+say 'alf-trapezoid with the energy kept, and the restore of a failed step. Method, measurements and'
+say 'limits: [formulations.md](formulations.md), section bdf.'
 exec 3>&-
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT"

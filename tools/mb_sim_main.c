@@ -40,16 +40,18 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: %s_sim [options]   simulate the %s model\n"
         "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
-        "  --integrator I    rk4 | dopri5 | dop853 | trapezoid | hht (default: trapezoid for\n"
-        "                    alf-trapezoid, rk4 otherwise); hht: fixed-step HHT-alpha on the\n"
-        "                    index-3 equations with Lagrange multipliers (baumgarte's equations\n"
-        "                    without its stabilization; the formulation when none is given)\n"
+        "  --integrator I    rk4 | dopri5 | dop853 | bdf | trapezoid | hht (default: trapezoid for\n"
+        "                    alf-trapezoid, rk4 otherwise); bdf: implicit, variable order 1-5\n"
+        "                    (baumgarte, canonical, alf-trapezoid); hht: fixed-step HHT-alpha\n"
+        "                    on the index-3 equations with Lagrange multipliers (baumgarte's\n"
+        "                    equations without its stabilization; the formulation when none is\n"
+        "                    given)\n"
         "  --hht-alpha A     hht: numerical damping, A in [-1/3, 0] (default -0.05; 0: no damping,\n"
         "                    the trapezoidal rule)\n"
         "  --h S             step (rk4, trapezoid, hht); first trial step and default output\n"
-        "                    interval (dopri5, dop853, the adaptive trapezoid)\n"
+        "                    interval (dopri5, dop853, bdf, the adaptive trapezoid)\n"
         "  --t-end S         end time\n"
-        "  --rtol R --atol A dopri5 / dop853 tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
+        "  --rtol R --atol A dopri5 / dop853 / bdf tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
         "                    either one switches on its step control (local error of the\n"
         "                    positions; a step whose Newton iteration fails is retried smaller;\n"
         "                    see docs/formulations.md); without them its step is fixed h\n"
@@ -87,8 +89,8 @@ static void usage(FILE *f)
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
         "                    forces, driver efforts) every K-th step\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
-        "                    (dopri5, dop853, alf-trapezoid with --rtol/--atol): a row every K\n"
-        "                    seconds at t = 0, K, 2K, ... (default --h): dopri5 and dop853\n"
+        "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
+        "                    K seconds at t = 0, K, 2K, ... (default --h): dopri5, dop853 and bdf\n"
         "                    interpolate them, the adaptive trapezoid lands its steps on them\n"
         "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
@@ -457,7 +459,7 @@ static int parse_args(int argc, char **argv, cli *c)
             if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
             c->form_given = 1;
         } else if (!strcmp(a, "--integrator")) {
-            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853, trapezoid or hht");
+            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853, bdf, trapezoid or hht");
         } else if (!strcmp(a, "--out")) {
             if (!*val) return bad(a, val, "empty file name");
             c->out = val;
@@ -718,7 +720,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                 target = (mb_real)((double)(out_k + 1) * c->dt_out);
                 if (target > te || te - target < (mb_real)(1e-9 * c->dt_out)) target = te;
             }
-            r->st = mb_sim_step(&r->sim, target);   /* dopri5, dop853: rows come from dense output */
+            r->st = mb_sim_step(&r->sim, target);   /* dopri5, dop853, bdf: rows from dense output */
             if (r->st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",

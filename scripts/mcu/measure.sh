@@ -26,7 +26,7 @@ if [ -n "${MCU_MBGEN_FLAGS:-}" ]; then
 fi
 : "${MCU_STEPS:=200}"
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
-runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
+runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
 # the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
 [ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
 # indirect calls through the formulation table (see stack.sh)

@@ -1,0 +1,572 @@
+/* mb_bdf.c - the implicit, variable-step, variable-order BDF (orders 1-5): Nordsieck form,
+ * predictor-corrector error estimate, step and order selection after Gear's GSTIFF strategy
+ * (ADAMS seed, sections 4-5; the coefficients and tests of the fixed-leading-coefficient
+ * Nordsieck method as in Hindmarsh's LSODE). F1 and F2: the ODE z' = f(t, z), modified Newton on
+ * a finite-difference Jacobian whose LU is kept across steps. F4: its index-3 augmented
+ * Lagrangian equations in [q; p], Newton on its sparse reduced matrix (correct4). F3 is refused
+ * by mb_params_check (noisy right-hand side); its code path here is the ODE one. Continuous
+ * extension: the Nordsieck polynomial (mbi_bdf_dense). Layer: runtime core; never allocates or
+ * prints.
+ *
+ * Notation: the array zn[j] = h^j y^(j) / j! (j = 0..q) at t_n. A step predicts zn <- P zn
+ * (Pascal matrix), then solves for the correction e = y_{n+1} - y_pred the corrector
+ *   h f(t_{n+1}, y_pred + e) = zn[1] + l_1 e,
+ * i.e. G(e) = gamma f - zn[1] / l_1 - e = 0 with gamma = h / l_1, by modified Newton with the
+ * matrix I - gamma J, and updates zn[j] += l_j e. l(x) = prod_{i=1..q} (1 + x / i) (constant-step
+ * BDF of order q; l_0 = 1). The local error estimate is |e| / (q + 1) in the weighted RMS norm
+ * over the error-tested components (docs/formulations.md, "bdf"). */
+#include "mb_sim_impl.h"
+#include "mb_sparse.h"
+
+#if MBI_BDF
+
+#define QMAX 5
+#define MAXCOR 4            /* Newton iterations per attempt */
+#define JAC_AGE 50          /* accepted steps a Jacobian is kept at most */
+#define GAM_CHANGE MB_R(0.3) /* refactor when gamma moved by more than this fraction */
+
+static mb_real *zc(const mb_sim *s, int j) { return s->bz + (size_t)j * (size_t)s->nz; }
+/* The integrated components: F1, F2 the whole state z, F4 [q; p] (Int Phi is advanced by explicit
+ * Euler from the step's start as in F4's trapezoid step, sigma~ by its iteration). */
+static int ny_of(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? 2 * s->n : s->nz; }
+
+/* l_j of order q (l_0 = 1): the coefficients of prod_{i=1..q} (1 + x / i). */
+static void coeffs(int q, mb_real *l)
+{
+    for (int j = 0; j <= QMAX; j++) l[j] = 0;
+    l[0] = 1;
+    for (int i = 1; i <= q; i++)
+        for (int j = i; j >= 1; j--) l[j] += l[j - 1] / (mb_real)i;
+}
+
+/* The error-tested components: F1's [q; v], F2's [q; p]; Int Phi (F2) is left out
+ * (weight 0: it is the stabilization's integral of the constraint residual, not motion). F4:
+ * the positions only (GSTIFF's "displacements"): its converged velocities carry a component
+ * normal to the constraints of O(h) (Phi_q v = -2 xi omega Phi) that changes with h and would
+ * be taken for error (see F4's step control in mb_f4_trapezoid.c). */
+static int ntest(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? s->n : 2 * s->n; }
+
+/* Weights 1 / (atol + rtol |y_i|); a momentum p_i = m_i v_i + ... is tested in velocity units,
+ * 1 / (m_i atol + rtol |p_i|): the momenta of small bodies are small numbers, and atol alone
+ * would allow them relative errors far above rtol (Andrews, canonical, rtol = atol = 1e-8:
+ * |beta - ref| 1.2e-4 with the plain weights, docs/formulations.md). */
+static void set_weights(mb_sim *s)
+{
+    const mb_real *y = zc(s, 0), *mass = s->m->mass;
+    int n = s->n, mom = s->p.formulation != MB_BAUMGARTE;
+    for (int i = 0; i < s->nz; i++) {
+        mb_real a = s->p.atol;
+        if (i >= n && i < 2 * n && mom) a *= mass[i - n];
+        s->bw[i] = i < 2 * n ? 1 / (a + s->p.rtol * MB_FABS(y[i])) : 0;
+    }
+}
+
+static mb_real wrms(const mb_sim *s, const mb_real *x)
+{
+    int m = ntest(s);
+    mb_real acc = 0;
+    for (int i = 0; i < m; i++) { mb_real e = x[i] * s->bw[i]; acc += e * e; }
+    return MB_SQRT(acc / (mb_real)(m > 0 ? m : 1));
+}
+
+#if MBI_EXPLICIT
+static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
+{
+    s->mon.evals++;
+    int st = mbi_forms[s->p.formulation]->rhs(s, t, z, f);
+    if (!st && !finite_vec(s->nz, f)) st = MB_ERR_NONFINITE;
+    return st;
+}
+#endif
+
+/* zn <- P zn (predict) or P^-1 zn (retract a rejected attempt). */
+static void pascal(mb_sim *s, int inverse)
+{
+    int nz = ny_of(s), q = s->bq;
+    for (int k = 0; k < q; k++)
+        for (int j = q; j > k; j--) {
+            mb_real *a = zc(s, j - 1), *b = zc(s, j);
+            if (inverse) for (int i = 0; i < nz; i++) a[i] -= b[i];
+            else for (int i = 0; i < nz; i++) a[i] += b[i];
+        }
+}
+
+/* A new step r h: zn[j] *= r^j. */
+static void rescale(mb_sim *s, mb_real r)
+{
+    mb_real f = 1;
+    for (int j = 1; j <= s->bq; j++) {
+        f *= r;
+        mb_real *a = zc(s, j);
+        for (int i = 0; i < ny_of(s); i++) a[i] *= f;
+    }
+    s->bh *= r;
+    s->bep_ok = 0;
+}
+
+#if MBI_EXPLICIT
+/* df/dz at (t, y) by forward differences, f0 = f(t, y) given; column j perturbed by
+ * sqrt(eps) max(|y_j|, |h f0_j|, 1 / w_j) (atol for the untested components). */
+static int jacobian(mb_sim *s, mb_real t, mb_real *y, const mb_real *f0)
+{
+    int nz = s->nz, st;
+    mb_real *fj = s->bd, srur = MB_SQRT(MB_EPS);
+    for (int j = 0; j < nz; j++) {
+        mb_real yj = y[j], d = MB_FABS(yj), hf = MB_FABS(s->bh * f0[j]);
+        mb_real wj = s->bw[j] > 0 ? 1 / s->bw[j] : s->p.atol;
+        if (hf > d) d = hf;
+        if (wj > d) d = wj;
+        d *= srur;
+        y[j] = yj + d;
+        d = y[j] - yj;                    /* the step actually taken */
+        st = rhs(s, t, y, fj);
+        y[j] = yj;
+        if (st) return st;
+        mb_real *col = s->bJ + (size_t)j * (size_t)nz;
+        for (int i = 0; i < nz; i++) col[i] = (fj[i] - f0[i]) / d;
+    }
+    s->bjac_ok = 1;
+    s->bjac_age = 0;
+    return MB_OK;
+}
+
+/* The Newton matrix I - gamma J into bM, factored. */
+static int factor(mb_sim *s, mb_real gamma)
+{
+    int nz = s->nz;
+    size_t nn = (size_t)nz * (size_t)nz;
+    for (size_t k = 0; k < nn; k++) s->bM[k] = -gamma * s->bJ[k];
+    for (int i = 0; i < nz; i++) s->bM[i + (size_t)i * nz] += 1;
+    s->mon.factorizations++;
+    s->bfact_ok = 0;
+    int st = mb_lu_factor(nz, s->bM, s->bpiv, 0, NULL);
+    if (st) return st;
+    s->bgam = gamma;
+    s->bfact_ok = 1;
+    return MB_OK;
+}
+
+/* The corrector at t1 from the predicted zn: e in be, y = zn[0] + e in ztmp. Returns MB_OK
+ * (converged), 1 (not converged: retry) or a failure that is not the iteration's. */
+static int correct(mb_sim *s, mb_real t1, const mb_real *l)
+{
+    int nz = s->nz, st;
+    mb_real gamma = s->bh / l[1], *e = s->be, *y = s->ztmp, *f = s->bf, *d = s->bd;
+    const mb_real *y0 = zc(s, 0), *z1 = zc(s, 1);
+    mb_real conit = (mb_real)(2 * (s->bq + 2)) / (mb_real)(s->bq + 1), delp = 0;
+    zero(nz, e);
+    copy(nz, y, y0);
+    for (int m = 0; m < MAXCOR; m++) {
+        st = rhs(s, t1, y, f);
+        if (st == MB_ERR_NONFINITE || st == MB_ERR_SINGULAR || st == MB_ERR_NOT_SPD) return 1;
+        if (st) return st;
+        if (m == 0 && (!s->bfact_ok || MB_FABS(gamma / s->bgam - 1) > GAM_CHANGE)) {
+            if (!s->bjac_ok) {
+                st = jacobian(s, t1, y, f);
+                if (st == MB_ERR_NONFINITE || st == MB_ERR_SINGULAR || st == MB_ERR_NOT_SPD) return 1;
+                if (st) return st;
+            }
+            st = factor(s, gamma);
+            if (st == MB_ERR_SINGULAR || st == MB_ERR_NONFINITE) return 1;
+            if (st) return st;
+        }
+        for (int i = 0; i < nz; i++) d[i] = gamma * f[i] - z1[i] / l[1] - e[i];
+        mb_lu_solve(nz, s->bM, s->bpiv, d);
+        s->mon.solves++;
+        s->mon.newton_iters++;
+        if (gamma != s->bgam) {          /* a matrix of another gamma: damp (CVODE's factor) */
+            mb_real c = 2 / (1 + gamma / s->bgam);
+            for (int i = 0; i < nz; i++) d[i] *= c;
+        }
+        for (int i = 0; i < nz; i++) { e[i] += d[i]; y[i] = y0[i] + e[i]; }
+        mb_real del = wrms(s, d);
+        if (!isfinite(del) || !finite_vec(nz, y)) return 1;
+        if (m > 0) {
+            mb_real r = del / delp;
+            s->bcrate = MB_R(0.2) * s->bcrate > r ? MB_R(0.2) * s->bcrate : r;
+        }
+        mb_real cr = MB_R(1.5) * s->bcrate;
+        if (m > 0 && del * (cr < 1 ? cr : 1) * conit <= 1) return MB_OK;
+        if (m > 0 && del > 2 * delp) return 1;   /* diverging */
+        delp = del;
+    }
+    return 1;
+}
+
+#endif /* MBI_EXPLICIT */
+
+#if MBI_F4
+/* Newton on F4's residuals 5.41, 5.42 (scaled by gamma) with sigma~ updated by 5.34 after each
+ * update of y = [q; p], as F4's trapezoid step (mb_f4_trapezoid.c, trap_step), the trapezoid's
+ * v = 2/h (q - q_k) - v_k replaced by the BDF corrector's v = (q - q_pred) / gamma + zn1_q / h
+ * (and pdot likewise), gamma = h / l_1: the reduced matrix is F4's with h/2 -> gamma (its
+ * c1 = 1 + 2 gamma xi omega), refactored at every iteration as F4's default (newton_reuse 0,
+ * measured there). Converged when the correction is below NEWTON4 of the error tolerance
+ * (weighted RMS over [q; p], the momenta in velocity units) after at least two iterations, or
+ * below tol. Returns MB_OK, 1 (not converged: retry smaller) or a failure. */
+#define NEWTON4 MB_R(1e-3)
+static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc, nnz = s->nnz, conv = 0, st;
+    mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
+    const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
+    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
+    mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
+    mb_real c1 = 1 + 2 * gam * xi * w;
+    copy(2 * n, s->z, zc(s, 0));
+    for (int it = 0;; it++) {
+        for (int i = 0; i < n; i++) {
+            s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
+            s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
+        }
+        int last = conv || it == s->p.max_iter;
+        if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
+        else mbi_eval_kin(s, t1, q);
+        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
+        for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+        if (it > 0)
+            for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        if (last) break;
+        for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
+        for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
+        for (int k = 0; k < nnz; k++) {
+            int cj = m->phi_q_pat.col[k];
+            mb_real sr = sv[m->phi_q_pat.row[k]];
+            g1[cj] += s->Pq[k] * sr;
+            g2[cj] -= s->Pqd[k] * sr;
+        }
+        for (int i = 0; i < n; i++) { g1[i] *= gam; g2[i] *= gam; }
+        mbi_newton_matrix(s, a, c1, 2 * gam);
+        st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+        if (st == MB_ERR_SINGULAR || st == MB_ERR_NONFINITE) return 1;
+        if (st) return st;
+        for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
+        mbi_ls_solve(s, MB_MAT_A_LU, dq);
+        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma) */
+        for (int i = 0; i < n; i++) dp[i] = -g2[i];
+        zero(n, tmpn);
+        for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += gam * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
+        for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
+        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);
+        for (int r = 0; r < nc; r++) tmpm[r] *= a;
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
+        mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp)), wn = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real eq = dq[i] * s->bw[i], ep = dp[i] * s->bw[n + i];
+            wn += eq * eq + ep * ep;
+        }
+        wn = MB_SQRT(wn / (mb_real)(2 * n));
+        if (!isfinite(ny) || !isfinite(wn)) return 1;
+        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
+        s->mon.newton_iters++;
+        if (ny < s->p.tol || (it >= 1 && wn <= NEWTON4)) conv = 1;
+    }
+    if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
+    for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
+    return MB_OK;
+}
+#endif /* MBI_F4 */
+
+/* A new Nordsieck array of order 1 at the current state: zn = [z, h f] (F4: [q; p], h [v; pdot]). */
+static void restart(mb_sim *s, mb_real h)
+{
+    int f4 = s->p.formulation == MB_ALF_TRAPEZOID, nn = ny_of(s);
+    copy(nn, zc(s, 0), s->z);
+    for (int i = 0; i < nn; i++)
+        zc(s, 1)[i] = h * (!f4 ? s->fz[i] : i < s->n ? s->v[i] : s->pd[i - s->n]);
+    s->bq = 1;
+    s->bh = h;
+    s->bt = s->t;
+    s->bwait = 2;
+    s->bep_ok = 0;
+    s->bcrate = MB_R(0.7);
+    s->bok = 1;
+}
+
+/* After an accepted step: f and the derived quantities (v, sigma) at the new state, then the
+ * formulation's acceptance (projection, sigma reset), which restarts the array when it moves
+ * the state. */
+#if MBI_EXPLICIT
+static int finish(mb_sim *s)
+{
+    int st = rhs(s, s->t, s->z, s->fz), reeval = 0, ev = MB_OK;
+    if (st) return st;
+    mbi_take_eval(s);
+    const mbi_form *fm = mbi_forms[s->p.formulation];
+    if (fm->accept) {
+        ev = fm->accept(s, &reeval);
+        if (ev < 0) return ev;
+    }
+    if (reeval) {
+        if ((st = rhs(s, s->t, s->z, s->fz))) return st;
+        mbi_take_eval(s);
+    }
+    s->have_f = 1;
+    return ev;
+}
+#endif
+
+#if MBI_F4
+/* F4 after an accepted step: S, and the sigma reset of 6.3.4 as the trapezoid's (p and pdot kept
+ * consistent; the Nordsieck array restarts at the next step since p moved). */
+static int finish4(mb_sim *s)
+{
+    const mb_model *m = s->m;
+    int nc = s->nc;
+    copy(nc, s->S, s->sig);
+    if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
+        m->phi_q(m, s->t, s->z, s->Pq);
+        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
+        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+        zero(nc, s->sig);
+        zero(nc, s->S);
+        s->mon.sigma_resets++;
+        return MB_EVENT_SIGMA_RESET;
+    }
+    return MB_OK;
+}
+
+/* F4: back to the step's start (Int Phi and sigma~ kept in bd, bf; v, pdot from the array). */
+static void undo4(mb_sim *s)
+{
+    int n = s->n;
+    copy(2 * n, s->z, zc(s, 0));
+    copy(s->nc, s->z + 2 * n, s->bd);
+    copy(s->nc, s->sig, s->bf);
+    for (int i = 0; i < n; i++) { s->v[i] = zc(s, 1)[i] / s->bh; s->pd[i] = zc(s, 1)[n + i] / s->bh; }
+}
+#endif
+
+/* Back to the step's start after a failed attempt (the predicted array retracted first). */
+static void undo(mb_sim *s)
+{
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) { undo4(s); return; }
+#endif
+    copy(s->nz, s->z, zc(s, 0));
+}
+
+static int corrector(mb_sim *s, mb_real t1, const mb_real *l)
+{
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l);
+#endif
+#if MBI_EXPLICIT
+    return correct(s, t1, l);
+#else
+    (void)t1; (void)l;
+    return MB_ERR_STATE;
+#endif
+}
+
+int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+{
+    int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
+    mb_real l[QMAX + 1], t0 = s->t;
+    mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
+    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
+    mb_real rmax = s->mon.steps == 0 ? MB_R(1e4) : 10;
+    s->mon.stiffness = 0;
+    /* the array is the current state's unless a reset, a rollback or a failure intervened */
+    int fresh = 0;
+    if (!s->bok || s->bt != s->t) fresh = 1;
+    else for (int i = 0; i < nz && !fresh; i++) fresh = zc(s, 0)[i] != s->z[i];
+    if (fresh) {
+        mb_real h0 = s->bok ? s->bh : s->h_next;
+        if (s->p.h_max > 0 && h0 > s->p.h_max) h0 = s->p.h_max;
+        restart(s, h0);
+        s->bjac_ok = 0;
+        s->bfact_ok = 0;
+    }
+    if (f4) {                             /* Int Phi and sigma~ at the step's start */
+        copy(s->nc, s->bd, s->z + 2 * s->n);
+        copy(s->nc, s->bf, s->sig);
+    }
+    for (;;) {
+        mb_real rem = t_stop - s->t, hm = s->p.h_max;
+        int last = 0;
+        if (hm > 0 && s->bh > hm) rescale(s, hm / s->bh);
+        if (s->bh >= rem * (1 - MB_R(1e-9))) { rescale(s, rem / s->bh); last = 1; }
+        set_weights(s);
+        coeffs(s->bq, l);
+        mb_real t1 = last ? t_stop : s->t + s->bh;
+        if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
+            const mb_model *m = s->m;
+            m->phi(m, s->t, zc(s, 0), s->Phi);
+            for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
+        }
+        pascal(s, 0);
+        st = corrector(s, t1, l);
+        if (st < 0) { pascal(s, 1); undo(s); return st; }
+        if (st > 0) {                     /* Newton failed: fresh Jacobian, else a smaller step */
+            pascal(s, 1);
+            undo(s);
+            s->mon.rejected++;
+            s->bfact_ok = 0;
+            if (!f4 && s->bjac_ok && s->bjac_age > 0) { s->bjac_ok = 0; continue; }   /* stale J */
+            s->bjac_ok = 0;
+            if (++ncf > 10 || s->bh * MB_R(0.25) < hmin) return MB_ERR_STEP_UNDERFLOW;
+            rescale(s, MB_R(0.25));
+            s->bwait = s->bq + 1;
+            rmax = 1;
+            continue;
+        }
+        mb_real dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
+        if (!(dsm <= 1)) {                /* error test failed */
+            pascal(s, 1);
+            undo(s);
+            s->mon.rejected++;
+            nef++;
+            rmax = 1;
+            mb_real rh;
+            if (nef >= 3) {               /* back to order 1 and a tenth of the step */
+                rh = MB_R(0.1);
+                if (s->bh * rh < hmin) return MB_ERR_STEP_UNDERFLOW;
+                restart(s, s->bh * rh);
+                continue;
+            }
+            rh = 1 / (MB_R(1.2) * MB_POW(dsm, 1 / (mb_real)(s->bq + 1)) + MB_R(1.2e-6));
+            if (s->bq > 1) {              /* a lower order may allow a larger step */
+                mb_real ddn = wrms(s, zc(s, s->bq));
+                for (int k = 2; k < s->bq; k++) ddn *= (mb_real)k;   /* (q-1)! */
+                mb_real rd = 1 / (MB_R(1.3) * MB_POW(ddn, 1 / (mb_real)s->bq) + MB_R(1.3e-6));
+                if (rd > rh) { rh = rd; s->bq--; }
+            }
+            if (rh > MB_R(0.9)) rh = MB_R(0.9);
+            if (nef >= 2 && rh > MB_R(0.2)) rh = MB_R(0.2);
+            if (rh < MB_R(0.1)) rh = MB_R(0.1);
+            if (s->bh * rh < hmin) return MB_ERR_STEP_UNDERFLOW;
+            rescale(s, rh);
+            s->bwait = s->bq + 1;
+            continue;
+        }
+        /* accepted: the corrected array, the new state */
+        for (int j = 0; j <= s->bq; j++) {
+            mb_real *a = zc(s, j);
+            for (int i = 0; i < nz; i++) a[i] += l[j] * s->be[i];
+        }
+        *h_taken = s->bh;
+        s->t_prev = s->t;
+        s->h_prev = s->bh;
+        s->t = t1;
+        s->bt = t1;
+        s->bjac_age++;
+        if (s->bjac_age >= JAC_AGE) s->bjac_ok = 0;
+        copy(nz, s->z, zc(s, 0));
+        /* step and order for the next step (GSTIFF: the largest step the estimates allow) */
+        int changed = 0;
+        if (--s->bwait <= 0 && !last) {
+            int q = s->bq, dq = 0;
+            mb_real rh = 1 / (MB_R(1.2) * MB_POW(dsm, 1 / (mb_real)(q + 1)) + MB_R(1.2e-6));
+            if (q > 1) {
+                mb_real ddn = wrms(s, zc(s, q));
+                for (int k = 2; k < q; k++) ddn *= (mb_real)k;
+                mb_real rd = 1 / (MB_R(1.3) * MB_POW(ddn, 1 / (mb_real)q) + MB_R(1.3e-6));
+                if (rd > rh) { rh = rd; dq = -1; }
+            }
+            if (q < QMAX && s->bep_ok) {
+                for (int i = 0; i < nz; i++) s->bd[i] = s->be[i] - s->bep[i];
+                mb_real dup = wrms(s, s->bd) / (mb_real)(q + 2);
+                mb_real ru = 1 / (MB_R(1.4) * MB_POW(dup, 1 / (mb_real)(q + 2)) + MB_R(1.4e-6));
+                if (ru > rh) { rh = ru; dq = 1; }
+            }
+            if (rh < MB_R(1.1)) {         /* not worth a change: hold, test again later */
+                s->bwait = 3;
+            } else {
+                if (dq > 0) {             /* zn[q+1] from the last correction */
+                    mb_real *a = zc(s, q + 1), c = l[q] / (mb_real)(q + 1);
+                    for (int i = 0; i < nz; i++) a[i] = c * s->be[i];
+                }
+                s->bq += dq;
+                if (rh > rmax) rh = rmax;
+                rescale(s, rh);
+                s->bwait = s->bq + 1;
+                changed = 1;
+            }
+        }
+        copy(nz, s->bep, s->be);          /* the next step's order-increase test: same h, q */
+        s->bep_ok = !changed && !last;
+        s->h_next = s->bh;
+#if MBI_F4
+        if (f4) return finish4(s);
+#endif
+#if MBI_EXPLICIT
+        st = finish(s);
+        if (st < 0) {                     /* the new state does not evaluate: undo the step */
+            s->t = t0;
+            copy(s->nz, s->z, s->zold);
+            s->bok = 0;
+            s->have_f = 0;
+        }
+        return st;
+#else
+        (void)t0;
+        return MB_OK;
+#endif
+    }
+}
+
+int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+{
+    int n = s->n, nc = s->nc, nz = ny_of(s), st = MB_OK;
+    if (!s->dense_state || !s->ready || !s->bok) return MB_ERR_STATE;
+    if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
+    /* the polynomial sum_j zn[j] x^j, x = (t - t_n) / h (Horner) */
+    mb_real x = (t - s->bt) / s->bh, *y = s->p.formulation == MB_ALF_TRAPEZOID ? s->bd : s->ztmp;
+    copy(nz, y, zc(s, s->bq));
+    for (int j = s->bq - 1; j >= 0; j--) {
+        const mb_real *a = zc(s, j);
+        for (int i = 0; i < nz; i++) y[i] = a[i] + x * y[i];
+    }
+    copy(n, q, y);
+    if (!v && !mo) return MB_OK;
+#if MBI_F4
+    if (s->p.formulation == MB_ALF_TRAPEZOID) {   /* v: the polynomial's derivative */
+        mb_real *vv = s->tn[0];
+        zero(n, vv);
+        for (int j = s->bq; j >= 1; j--) {
+            const mb_real *a = zc(s, j);
+            for (int i = 0; i < n; i++) vv[i] = (mb_real)j * a[i] + x * vv[i];
+        }
+        for (int i = 0; i < n; i++) vv[i] /= s->bh;
+        if (v) copy(n, v, vv);
+        if (mo) {
+            mb_real pnc, pdrv, th = (t - s->t_prev) / (s->t - s->t_prev);
+            *mo = s->mon;
+            mbi_measure_at(s, t, y, vv, s->sig, NULL, mo, &pnc, &pdrv);
+            mo->W = s->dn_W0 + th * (s->mon.W - s->dn_W0);
+            mo->energy_dev = mo->T + mo->V - mo->E0 - mo->W;
+        }
+        return MB_OK;
+    }
+#endif
+#if MBI_EXPLICIT
+    if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
+    mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* the state's v, sigma kept */
+    copy(n, vsave, s->ev_v);
+    copy(nc, ssave, s->ev_sig);
+    if ((st = rhs(s, t, y, s->bf))) goto out;
+    if (v) copy(n, v, s->ev_v);
+    if (mo) {   /* the monitors at t; the work of the loads linear over the step */
+        mb_real pnc, pdrv, th = (t - s->t_prev) / (s->t - s->t_prev);
+        *mo = s->mon;
+        mbi_measure_at(s, t, y, s->ev_v, s->ev_S, s->ev_lam, mo, &pnc, &pdrv);
+        mo->W = s->dn_W0 + th * (s->mon.W - s->dn_W0);
+        mo->energy_dev = mo->T + mo->V - mo->E0 - mo->W;
+    }
+out:
+    copy(n, s->ev_v, vsave);
+    copy(nc, s->ev_sig, ssave);
+    return st;
+#else
+    (void)nc;
+    return st;
+#endif
+}
+
+#endif /* MBI_BDF */
