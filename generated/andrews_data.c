@@ -189,6 +189,7 @@ const mb_model andrews_generic_model = {
     andrews_g_coord_names, andrews_g_body_names, andrews_g_point_names, andrews_g_point_body, andrews_g_constraint_names,
     1, andrews_g_spring_points,
     andrews_g_mass, andrews_g_q0, andrews_g_v0, andrews_g_locked, andrews_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 64, andrews_g_phi_q_row, andrews_g_phi_q_col },
     { 9, andrews_g_dq_dq_row, andrews_g_dq_dq_col },
     { 0, NULL, NULL },

@@ -111,6 +111,7 @@ const mb_model chain_generic_model = {
     chain_g_coord_names, chain_g_body_names, chain_g_point_names, chain_g_point_body, chain_g_constraint_names,
     0, NULL,
     chain_g_mass, chain_g_q0, chain_g_v0, chain_g_locked, chain_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 28, chain_g_phi_q_row, chain_g_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

@@ -93,6 +93,7 @@ const mb_model double_pendulum_generic_model = {
     double_pendulum_g_coord_names, double_pendulum_g_body_names, double_pendulum_g_point_names, double_pendulum_g_point_body, double_pendulum_g_constraint_names,
     0, NULL,
     double_pendulum_g_mass, double_pendulum_g_q0, double_pendulum_g_v0, double_pendulum_g_locked, double_pendulum_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 12, double_pendulum_g_phi_q_row, double_pendulum_g_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

@@ -106,6 +106,7 @@ const mb_model fourbar_singular_generic_model = {
     fourbar_singular_g_coord_names, fourbar_singular_g_body_names, fourbar_singular_g_point_names, fourbar_singular_g_point_body, fourbar_singular_g_constraint_names,
     0, NULL,
     fourbar_singular_g_mass, fourbar_singular_g_q0, fourbar_singular_g_v0, fourbar_singular_g_locked, fourbar_singular_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 24, fourbar_singular_g_phi_q_row, fourbar_singular_g_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

@@ -127,6 +127,7 @@ const mb_model oscillator_1dof_generic_model = {
     oscillator_1dof_g_coord_names, oscillator_1dof_g_body_names, oscillator_1dof_g_point_names, oscillator_1dof_g_point_body, oscillator_1dof_g_constraint_names,
     1, oscillator_1dof_g_spring_points,
     oscillator_1dof_g_mass, oscillator_1dof_g_q0, oscillator_1dof_g_v0, oscillator_1dof_g_locked, oscillator_1dof_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 2, oscillator_1dof_g_phi_q_row, oscillator_1dof_g_phi_q_col },
     { 4, oscillator_1dof_g_dq_dq_row, oscillator_1dof_g_dq_dq_col },
     { 4, oscillator_1dof_g_dq_dv_row, oscillator_1dof_g_dq_dv_col },

@@ -131,6 +131,7 @@ const mb_model parallelogram_chain_generic_model = {
     parallelogram_chain_g_coord_names, parallelogram_chain_g_body_names, parallelogram_chain_g_point_names, parallelogram_chain_g_point_body, parallelogram_chain_g_constraint_names,
     0, NULL,
     parallelogram_chain_g_mass, parallelogram_chain_g_q0, parallelogram_chain_g_v0, parallelogram_chain_g_locked, parallelogram_chain_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 44, parallelogram_chain_g_phi_q_row, parallelogram_chain_g_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

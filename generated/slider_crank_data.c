@@ -105,6 +105,7 @@ const mb_model slider_crank_generic_model = {
     slider_crank_g_coord_names, slider_crank_g_body_names, slider_crank_g_point_names, slider_crank_g_point_body, slider_crank_g_constraint_names,
     0, NULL,
     slider_crank_g_mass, slider_crank_g_q0, slider_crank_g_v0, slider_crank_g_locked, slider_crank_g_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 20, slider_crank_g_phi_q_row, slider_crank_g_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

@@ -136,6 +136,7 @@ const mb_model fixture_pendulum_model = {
     "fixture_pendulum", 6, 4, 2, 5,
     coord_names, body_names, point_names, point_body, constraint_names, 0, 0,
     mass, q0, v0, locked, v_given,
+    0, 0, 0, 0, 0, 0, 0,
     {12, pq_row, pq_col}, {0, 0, 0}, {0, 0, 0},
     phi, phi_q, phi_t, phi_q_dot, gamma_,
     force, none_qv, none_qv, energy, points,
