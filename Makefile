@@ -1,7 +1,7 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
-# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, mcu.mk,
-# reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
+# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk,
+# mcu.mk, reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
 # ---------------------------------------------------------------- settings
@@ -13,7 +13,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first
@@ -61,6 +61,7 @@ include mk/evaluator.mk
 include mk/tools.mk
 include mk/tests.mk
 include mk/analysis.mk
+include mk/params.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk

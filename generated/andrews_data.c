@@ -103,6 +103,7 @@ const mb_model andrews_generic_model = {
     "andrews", 21, 20, 7, 19,
     andrews_point_body, &andrews_info,
     andrews_mass, andrews_q0, andrews_v0, andrews_locked, andrews_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 64, andrews_phi_q_row, andrews_phi_q_col },
     { 9, andrews_dq_dq_row, andrews_dq_dq_col },
     { 0, NULL, NULL },

@@ -58,6 +58,7 @@ const mb_model chain_generic_model = {
     "chain", 12, 8, 4, 9,
     chain_point_body, &chain_info,
     chain_mass, chain_q0, chain_v0, chain_locked, chain_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 28, chain_phi_q_row, chain_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

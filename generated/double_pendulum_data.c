@@ -51,6 +51,7 @@ const mb_model double_pendulum_generic_model = {
     "double_pendulum", 6, 4, 2, 5,
     double_pendulum_point_body, &double_pendulum_info,
     double_pendulum_mass, double_pendulum_q0, double_pendulum_v0, double_pendulum_locked, double_pendulum_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 12, double_pendulum_phi_q_row, double_pendulum_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

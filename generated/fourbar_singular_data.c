@@ -57,6 +57,7 @@ const mb_model fourbar_singular_generic_model = {
     "fourbar_singular", 9, 8, 3, 8,
     fourbar_singular_point_body, &fourbar_singular_info,
     fourbar_singular_mass, fourbar_singular_q0, fourbar_singular_v0, fourbar_singular_locked, fourbar_singular_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 24, fourbar_singular_phi_q_row, fourbar_singular_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

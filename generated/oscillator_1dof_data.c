@@ -74,6 +74,7 @@ const mb_model oscillator_1dof_generic_model = {
     "oscillator_1dof", 3, 2, 1, 3,
     oscillator_1dof_point_body, &oscillator_1dof_info,
     oscillator_1dof_mass, oscillator_1dof_q0, oscillator_1dof_v0, oscillator_1dof_locked, oscillator_1dof_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 2, oscillator_1dof_phi_q_row, oscillator_1dof_phi_q_col },
     { 4, oscillator_1dof_dq_dq_row, oscillator_1dof_dq_dq_col },
     { 4, oscillator_1dof_dq_dv_row, oscillator_1dof_dq_dv_col },

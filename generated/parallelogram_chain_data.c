@@ -68,6 +68,7 @@ const mb_model parallelogram_chain_generic_model = {
     "parallelogram_chain", 15, 14, 5, 13,
     parallelogram_chain_point_body, &parallelogram_chain_info,
     parallelogram_chain_mass, parallelogram_chain_q0, parallelogram_chain_v0, parallelogram_chain_locked, parallelogram_chain_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 44, parallelogram_chain_phi_q_row, parallelogram_chain_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

@@ -56,6 +56,7 @@ const mb_model slider_crank_generic_model = {
     "slider_crank", 9, 8, 3, 7,
     slider_crank_point_body, &slider_crank_info,
     slider_crank_mass, slider_crank_q0, slider_crank_v0, slider_crank_locked, slider_crank_v_given,
+    0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
     { 20, slider_crank_phi_q_row, slider_crank_phi_q_col },
     { 0, NULL, NULL },
     { 0, NULL, NULL },

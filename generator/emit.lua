@@ -85,10 +85,12 @@ local function derive(M)
         return q[C.body_q[i] + 3]
     end
     local poscache = {}
+    -- a point coordinate is a number or (tunable) a sym node in the par[i]
+    local function pkey(x) return sym.is(x) and ("#" .. x.id) or sym.literal(x) end
     function ctx.pos(ref)
         local sx, sy = ref.s[1], ref.s[2]
-        if ref.body == 0 then return sym.num(sx), sym.num(sy) end
-        local key = ref.body .. ":" .. sym.literal(sx) .. ":" .. sym.literal(sy)
+        if ref.body == 0 then return sym.lift(sx), sym.lift(sy) end
+        local key = ref.body .. ":" .. pkey(sx) .. ":" .. pkey(sy)
         local p = poscache[key]
         if not p then
             local i, b0 = ref.body, C.body_q[ref.body]
@@ -303,7 +305,7 @@ end
 -- (or a fixed macro of the header, e.g. <U>_PHI_Q_NNZ) gets "_<its index>" appended, then
 -- "_2", "_3", ... until it is new. Returns the text and the macros in emission order.
 local FIXED_MACROS = { "H", "NQ", "NC", "NBODY", "NPOINT", "PHI_Q_NNZ", "DQ_DQ_NNZ", "DQ_DV_NNZ",
-                       "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE" }
+                       "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE", "NPAR", "MASS_TUNABLE" }
 local function index_macros(uname, D)
     local taken, out, list = {}, {}, {}
     for _, f in ipairs(FIXED_MACROS) do taken[uname .. "_" .. f] = true end
@@ -395,6 +397,13 @@ function emit.generate(M, opts)
     opts = opts or {}
     local name = M.name
     local version, iface = checked_version(opts)
+    -- tunables (docs/model-language.md): the equations see them as the variables par[i] (never
+    -- folded, so no pattern depends on their values); the generic evaluator's data and the
+    -- descriptor's default mass see their defaults
+    local model = require("model")
+    local Mnum = model.param_view(M, "num")
+    M = model.param_view(M, "sym")
+    local npar = #(M.tunables or {})
     local D = ctext.numeric(M, derive, M)
     local uname = name:upper()
 
@@ -414,8 +423,11 @@ function emit.generate(M, opts)
     -- used by a later part travels in the caller's array x (its own slot). The parts have
     -- external linkage so that gcc does not inline them back into one body. pnames: the
     -- parameter names, params: their declarations (one string).
+    -- generated functions read the tunables from the descriptor (mb_sim's copy: mb_sim_set_param)
+    local PAR = npar > 0 and "    const mb_real *restrict par = m->par;\n    (void)par;\n" or ""
     local function body_of(id, params, pnames, lines, pre)
-        local head = "    (void)" .. table.concat(pnames, ";\n    (void)") .. ";\n"
+        pre = pre .. PAR
+        local head = "    (void)" .. table.concat(pnames, ";\n    (void)") .. ";\n" .. PAR
         if #lines <= emit.PART_LINES then
             return pre .. (#lines > 0 and table.concat(lines, "\n") .. "\n" or ""), 0
         end
@@ -573,7 +585,14 @@ function emit.generate(M, opts)
     vals.JOINT_POINTS = array("int", "joint_points", D.joint_points, 16)
     vals.NROD = #D.rod_ends // 2
     vals.ROD_ENDS = array("int", "rod_ends", D.rod_ends, 16)
-    vals.MASS = array("mb_real", "mass", mass, 3, sym.cnum, true)
+    local mass_default, mass_sym = coordinate_data(Mnum).mass, false
+    for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
+    vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)
+    -- the tunables' arrays are the generated code's alone (the generic evaluator's descriptor
+    -- has npar 0): after the part -DMB_DESCRIPTOR_ONLY compiles
+    out = data
+    vals.PAR = emit.params(name, M, D, mass_sym and mass, data, functions, protos, array)
+    out = desc
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum, true)
     vals.LOCKED = array("unsigned char", "locked", locked, 24, nil, true)
@@ -664,6 +683,7 @@ function emit.generate(M, opts)
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
         S_NL = S_NL, A_NL = A_NL, PRESET_MACROS = pmacros,
+        NPAR = npar, PAR_MASS = mass_sym and 1 or 0, PAR_MACROS = emit.par_macros(uname, M),
         PROTOTYPES = table.concat(protos, "\n"),
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")
@@ -673,11 +693,91 @@ function emit.generate(M, opts)
     -- so that patterns, names and point order agree): <name>_data.c
     local dopts = {}
     for k, x in pairs(opts) do dopts[k] = x end        -- a copy; order irrelevant
-    dopts.derived = D
-    for _, f in ipairs(ctext.numeric(M, require("emit_data").generate, M, dopts)) do
+    dopts.derived = {}
+    for k, x in pairs(D) do dopts.derived[k] = x end   -- a copy; order irrelevant
+    dopts.derived.coords = coordinate_data(Mnum)         -- the masses at the defaults
+    if npar > 0 then                                      -- the points' offsets at the defaults
+        local pts, at = {}, {}
+        for i, b in ipairs(Mnum.bodies) do
+            for _, p in ipairs(b.points or {}) do at[i .. "." .. p.name] = { p.x, p.y } end
+        end
+        for _, p in ipairs(Mnum.ground_points or {}) do at["0." .. p.name] = { p.x, p.y } end
+        for i, p in ipairs(D.points) do
+            pts[i] = { name = p.name, body = p.body, s = at[p.body .. "." .. p.name:match("[^.]*$")] }
+        end
+        dopts.derived.points = pts
+    end
+    for _, f in ipairs(ctext.numeric(Mnum, require("emit_data").generate, Mnum, dopts)) do
         files[#files + 1] = f
     end
     return files, stats
+end
+
+-- The tunables' part of the descriptor (runtime/mb_model.h): names and defaults, the rules
+-- that <name>_par_check tests (a value must keep every mass and inertia > 0, every spring
+-- constant >= 0, every parametric number finite) and, when a mass or inertia is tunable,
+-- <name>_par_mass (the diagonal of M from par). Appends to data, functions and protos; returns
+-- the descriptor's initializer text (all zero without tunables).
+local RULE_TEXT = { [">0"] = "> 0", [">=0"] = ">= 0", finite = "finite" }
+function emit.params(name, M, D, mass, data, functions, protos, array)
+    local tun, rules = M.tunables or {}, M.rules or {}
+    if #tun == 0 then return "" end
+    local names, defaults, texts = {}, {}, {}
+    for i, tu in ipairs(tun) do names[i], defaults[i] = tu.name, tu.default end
+    local outs, kinds = {}, {}
+    for i, r in ipairs(rules) do
+        texts[i] = r.what .. " " .. RULE_TEXT[r.kind] .. " (line " .. r.line .. ")"
+        outs[i] = { lhs = "c[" .. (i - 1) .. "]", e = r.value }
+        kinds[i] = r.kind == ">0" and 1 or r.kind == ">=0" and 2 or 0
+    end
+    local par_names = array("char *const", "par_names", names, 4, ctext.cstring)
+    local par_default = array("mb_real", "par_default", defaults, 3, sym.cnum)
+    local par_rules = array("char *const", "par_rules", texts, 1, ctext.cstring)
+    local check = name .. "_par_check"
+    local lines = #outs > 0 and sym.emit(outs) or {}
+    local body = { "int " .. check .. "(const mb_real *restrict par)", "{" }
+    body[#body + 1] = "    (void)par;"
+    if #outs > 0 then
+        local kd = {}
+        for i, k in ipairs(kinds) do kd[i] = tostring(k) end
+        body[#body + 1] = "    /* rule kinds: 0 finite, 1 > 0, 2 >= 0 */"
+        body[#body + 1] = "    static const unsigned char kind[" .. #kinds .. "] = { " .. table.concat(kd, ", ") .. " };"
+        body[#body + 1] = "    mb_real c[" .. #outs .. "];"
+        for _, l in ipairs(lines) do body[#body + 1] = l end
+        body[#body + 1] = "    for (int i = 0; i < " .. #outs .. "; i++) {"
+        body[#body + 1] = "        if (!(c[i] - c[i] == 0)) return i;   /* NaN or infinite */"
+        body[#body + 1] = "        if ((kind[i] == 1 && !(c[i] > 0)) || (kind[i] == 2 && !(c[i] >= 0))) return i;"
+        body[#body + 1] = "    }"
+    end
+    body[#body + 1] = "    return -1;"
+    body[#body + 1] = "}"
+    functions[#functions + 1] = "/* -1 when the tunables par satisfy every rule of " .. name
+        .. "_par_rules, else the first rule broken. */\n" .. table.concat(body, "\n") .. "\n"
+    protos[#protos + 1] = "int " .. check .. "(const mb_real *restrict par);"
+    local massfn = "0"
+    if mass then
+        local mouts = {}
+        for i, x in ipairs(mass) do mouts[i] = { lhs = "out[" .. (i - 1) .. "]", e = x } end
+        local ml = sym.emit(mouts)
+        massfn = name .. "_par_mass"
+        functions[#functions + 1] = "/* The diagonal of M [" .. #mass .. "] at the tunables m->par. */\n"
+            .. "void " .. massfn .. "(const mb_model *m, mb_real *restrict out)\n{\n"
+            .. "    const mb_real *restrict par = m->par;\n" .. table.concat(ml, "\n") .. "\n}\n"
+        protos[#protos + 1] = "void " .. massfn .. "(const mb_model *m, mb_real *restrict out);"
+    end
+    return string.format("    .npar = %d,\n    .par_names = %s,\n    .par = %s,\n    .par_mass = %s,\n"
+                         .. "    .nrule = %d,\n    .par_check = %s,\n    .par_rules = %s,\n",
+                         #tun, par_names, par_default, massfn, #rules, check, par_rules)
+end
+
+-- The header's tunable macros: <U>_NPAR and <U>_PAR_<NAME> (index into mb_model.par).
+function emit.par_macros(uname, M)
+    local out = {}
+    for i, tu in ipairs(M.tunables or {}) do
+        out[i] = "#define " .. uname .. "_PAR_" .. tu.name:upper() .. " " .. (i - 1)
+    end
+    if #out == 0 then return "/* (no tunables) */" end
+    return table.concat(out, "\n")
 end
 
 -- auto form: unrolled up to this many elimination updates of S and A together (Andrews: 274;

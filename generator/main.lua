@@ -159,8 +159,10 @@ local function redundancy(remove)
     return
   end
   local ctext = require("ctext")
-  local D = ctext.numeric(M, emit.derive, M)
-  local rep, why = red.analyse(M, D)
+  -- numbers only: the tunables at their defaults (model.param_view), as the generic data
+  local Mn = model.param_view(M, "num")
+  local D = ctext.numeric(Mn, emit.derive, Mn)
+  local rep, why = red.analyse(Mn, D)
   if not rep then
     if D.nc > 0 then io.stderr:write(file, ": note: redundancy not checked: ", why, "\n") end
     return

@@ -28,6 +28,7 @@ local MAX_BODIES = 2000
 local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
 local MAX_TNODES = 20000     -- nodes of all functions of time together
+local MAX_TUNABLES = 1000    -- tunable parameters of one model
 local MAX_SOURCE = 16 << 20   -- bytes of a model file
 local PRINT_MAX = 64 << 10    -- bytes a model may print (docs/model-language.md)
 
@@ -204,7 +205,7 @@ local function eval(n, t, memo)
   if r ~= nil then return r end
   local op = n.op
   if op == "t" then r = t
-  elseif op == "k" then r = n.v
+  elseif op == "k" or op == "p" then r = n.v     -- a tunable: its default
   elseif op == "neg" then r = -eval(n.a, t, memo)
   elseif binf[op] then r = binf[op](eval(n.a, t, memo), eval(n.b, t, memo))
   else r = num_fn[op](eval(n.a, t, memo)) end
@@ -214,12 +215,17 @@ end
 
 local sym_fn = { heaviside = "step" }     -- sym's name where it differs
 
+-- How tunables become sym nodes: "sym" the variable par[i] (generated code), "num" their
+-- default (the generic evaluator's data); set around a call by model.param_view.
+local par_mode = "sym"
+
 local function to_sym(n, tv, memo, sym)
   local r = memo[n]
   if r ~= nil then return r end
   local op = n.op
   if op == "t" then r = tv
   elseif op == "k" then r = n.v
+  elseif op == "p" then r = par_mode == "sym" and sym.var("par[" .. (n.i - 1) .. "]") or n.v
   elseif op == "neg" then r = -to_sym(n.a, tv, memo, sym)
   elseif binf[op] then r = binf[op](to_sym(n.a, tv, memo, sym), to_sym(n.b, tv, memo, sym))
   else
@@ -235,18 +241,40 @@ local function depends_on_t(n, memo)
   if memo[n] ~= nil then return memo[n] end
   local r
   if n.op == "t" then r = true
-  elseif n.op == "k" then r = false
+  elseif n.op == "k" or n.op == "p" then r = false
   else r = depends_on_t(n.a, memo) or (n.b ~= nil and depends_on_t(n.b, memo)) end
   memo[n] = r
   return r
 end
+
+local function depends_on_p(n, memo)
+  if memo[n] ~= nil then return memo[n] end
+  local r
+  if n.op == "p" then r = true
+  elseif n.op == "t" or n.op == "k" then r = false
+  else r = depends_on_p(n.a, memo) or (n.b ~= nil and depends_on_p(n.b, memo)) end
+  memo[n] = r
+  return r
+end
+
+-- A parametric value: a number of the model that depends on tunables (docs/model-language.md,
+-- "Tunable parameters"), not on time. Trusted tables only the generator makes and reads:
+-- .value is the value at the defaults (what validation checks), .node the formula.
+local PV = {}
+local function make_pv(n)
+  return setmetatable({ node = n, value = eval(n, 0.0, {}) }, PV)
+end
+function model.is_param(x) return getmetatable(x) == PV end
 
 -- The tf of the contract: a number, or a trusted function of t that returns a number for a
 -- number and a sym node (or a number) for a sym node.
 local tf_node = setmetatable({}, { __mode = "k" })   -- tf -> its formula (for describe)
 
 local function make_tf(n)
-  if not depends_on_t(n, {}) then return eval(n, 0.0, {}) end
+  if not depends_on_t(n, {}) then
+    if depends_on_p(n, {}) then return make_pv(n) end
+    return eval(n, 0.0, {})
+  end
   local f = function(t)
     if type(t) == "number" then return eval(n, t, {}) end
     local ok, sym = pcall(require, "sym")
@@ -265,6 +293,7 @@ local function formula(n, memo)
   local op = n.op
   if op == "t" then r = "t"
   elseif op == "k" then r = sfmt("%.17g", n.v)
+  elseif op == "p" then r = n.name
   elseif op == "neg" then r = "(-" .. formula(n.a, memo) .. ")"
   elseif binf[op] then r = "(" .. formula(n.a, memo) .. " " .. op .. " " .. formula(n.b, memo) .. ")"
   else r = op .. "(" .. formula(n.a, memo) .. ")" end
@@ -273,10 +302,47 @@ local function formula(n, memo)
   return r
 end
 
+-- model.param_view(M, mode) -> a copy of the validated model in which every parametric value is
+-- replaced: mode "sym" by its formula as a sym node in the variables par[i] (the generated code
+-- reads them from mb_model.par), mode "num" by its value at the defaults (the generic
+-- evaluator's data). Functions of time are wrapped to convert their tunables the same way.
+function model.param_view(M, mode)
+  local sym = require("sym")
+  local seen = {}
+  local function conv(x)
+    if model.is_param(x) then
+      if mode == "num" then return x.value end
+      local old = par_mode
+      par_mode = "sym"
+      local r = to_sym(x.node, nil, {}, sym)
+      par_mode = old
+      return sym.lift(r)
+    end
+    if type(x) == "function" then
+      return function(t)
+        local old = par_mode
+        par_mode = mode
+        local ok, r = pcall(x, t)
+        par_mode = old
+        if not ok then error(r, 0) end
+        return r
+      end
+    end
+    if type(x) ~= "table" or getmetatable(x) ~= nil then return x end
+    if seen[x] then return seen[x] end
+    local c = {}
+    seen[x] = c
+    for k, v in next, x do c[k] = conv(v) end
+    return c
+  end
+  return conv(M)
+end
+
 -- model.describe(v) -> text of a time value: "%.17g" for a number, "f(t) = <formula>" for a
 -- function of time made by the loader.
 function model.describe(v)
   if type(v) == "number" then return sfmt("%.17g", v) end
+  if model.is_param(v) then return "tunable " .. formula(v.node, {}) .. " = " .. sfmt("%.17g", v.value) end
   local n = tf_node[v]
   if n then return "f(t) = " .. formula(n, {}) end
   return tostring(v)
@@ -290,6 +356,7 @@ local function new_context(path, params, opts)
     file = (sgsub(path, "%c", "?")), chunk = "@" .. path, path = path, params = params, opts = opts,
     used = {}, bodies = {}, body_by_name = {}, ground = {}, ground_line = {},
     elements = {}, el_by_name = {}, open = {}, assembly = {}, param_values = {},
+    tunables = {}, tunable_by_name = {}, rules = {},
   }
 
   -- Line of the innermost frame of the model file: the statement being executed.
@@ -322,9 +389,46 @@ local function check_name(S, line, what, s)
 end
 
 local function number(S, line, what, v)
+  if type(v) == "table" and tnode[v] ~= nil then
+    S.fail(line, "%s must be a plain number (not a tunable or a function of time)", what)
+  end
   if type(v) ~= "number" then S.fail(line, "%s must be a number, got %s", what, type(v)) end
   if not is_finite(v) then S.fail(line, "%s is not a finite number (%s)", what, tostring(v)) end
   return v + 0.0
+end
+
+-- A number, or where tunables are allowed a formula of tunables (not of time): a parametric
+-- value. Every parametric value gets a rule (docs/model-language.md, "Tunable parameters"),
+-- checked by the generated <name>_par_check when a value is set: kind "finite", ">0" or ">=0".
+local function pnumber(S, line, what, v, kind)
+  if type(v) == "table" and tnode[v] ~= nil then
+    local n = tnode[v]
+    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on time", what) end
+    local x = eval(n, 0.0, {})
+    if not is_finite(x) then
+      S.fail(line, "%s is not a finite number at the tunables' defaults (%s)", what, tostring(x))
+    end
+    if not depends_on_p(n, {}) then return x + 0.0 end
+    local pv = make_pv(n)
+    S.rules[#S.rules + 1] = { what = what, kind = kind or "finite", value = pv, line = line }
+    return pv
+  end
+  return number(S, line, what, v)
+end
+local function val(x) if model.is_param(x) then return x.value end return x end
+
+-- A constant of sine{}, step{} or ramp{} that may be a tunable: a number, or the tunable's
+-- formula as it is (combined into the function of time).
+local function tvalue(S, line, what, v)
+  if type(v) == "table" and tnode[v] ~= nil then
+    local n = tnode[v]
+    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on time", what) end
+    if not is_finite(eval(n, 0.0, {})) then
+      S.fail(line, "%s is not a finite number at the tunables' defaults", what)
+    end
+    return v
+  end
+  return number(S, line, what, v)
 end
 
 -- Raw copy of a statement table: named fields must be in `allowed`, exactly npos positional
@@ -368,16 +472,31 @@ local function vec(S, line, what, v, n)
   return out
 end
 
+-- vec whose entries may be tunable (parametric values)
+local function pvec(S, line, what, v, n)
+  if type(v) ~= "table" or tnode[v] ~= nil then
+    S.fail(line, "%s must be a table of %d numbers, got %s", what, n, type(v))
+  end
+  local _, p = fields(S, line, what, v, {}, n)
+  local out = {}
+  for i = 1, n do out[i] = pnumber(S, line, what .. "[" .. i .. "]", p[i]) end
+  return out
+end
+
 local function nonneg(S, line, what, v, default)
   if v == nil then return default end
-  v = number(S, line, what, v)
-  if v < 0 then S.fail(line, "%s must be >= 0, got %.17g", what, v) end
+  v = pnumber(S, line, what, v, ">=0")
+  if val(v) < 0 then S.fail(line, "%s must be >= 0, got %.17g", what, val(v)) end
   return v
 end
 
 -- A load or driver value: a number, or a function of t traced now (inside the model run).
 local function timefn(S, line, what, v, t_proxy)
   if type(v) == "number" then return number(S, line, what, v) end
+  if type(v) == "table" and tnode[v] ~= nil then
+    if not depends_on_t(tnode[v], {}) then return pnumber(S, line, what, v) end
+    S.fail(line, "%s: give a function of time as function(t) ... end", what)
+  end
   if type(v) ~= "function" then
     S.fail(line, "%s must be a number or a function of time, got %s", what, type(v))
   end
@@ -388,6 +507,7 @@ local function timefn(S, line, what, v, t_proxy)
     S.fail(line, "%s: the function of time returned a %s (expected a number or a formula in t)",
            what, type(r))
   end
+  if not depends_on_t(n, {}) then return pnumber(S, line, what, r) end
   return make_tf(n)
 end
 
@@ -506,7 +626,7 @@ local function make_env(S)
   env.gravity = function(v)
     local line = S.here()
     if S.gravity then S.fail(line, "gravity given twice (first at line %d)", S.gravity_line) end
-    S.gravity, S.gravity_line = vec(S, line, "gravity", v, 2), line
+    S.gravity, S.gravity_line = pvec(S, line, "gravity", v, 2), line
   end
 
   -- simulate { ... }: the model's recommended run settings (docs/model-language.md,
@@ -598,6 +718,29 @@ local function make_env(S)
     return default
   end
 
+  -- tunable("k", default): a run-time parameter (docs/model-language.md, "Tunable
+  -- parameters"): an opaque value that combines with numbers like a function of time does.
+  env.tunable = function(pname, default)
+    local line = S.here()
+    check_name(S, line, "tunable", pname)
+    local prev = S.tunable_by_name[pname]
+    prev = prev or S.tunable_by_name[pname:upper()]
+    if prev then
+      S.fail(line, "duplicate tunable '%s' (first at line %d; names must differ ignoring case)",
+             pname, prev.line)
+    end
+    if #S.tunables >= MAX_TUNABLES then S.fail(line, "too many tunables (at most %d)", MAX_TUNABLES) end
+    if type(default) ~= "number" then
+      S.fail(line, "default of tunable %s must be a number, got %s", pname, type(default))
+    end
+    if not is_finite(default) then S.fail(line, "default of tunable %s is not a finite number", pname) end
+    local tu = { name = pname, default = default + 0.0, line = line, index = #S.tunables + 1 }
+    S.tunables[tu.index] = tu
+    S.tunable_by_name[pname] = tu
+    S.tunable_by_name[pname:upper()] = tu
+    return mk { op = "p", i = tu.index, v = tu.default, name = pname }
+  end
+
   env.ground = function(t)
     local line = S.here()
     if type(t) ~= "table" then S.fail(line, "ground: expected a table { P = { x, y } }") end
@@ -608,7 +751,7 @@ local function make_env(S)
       if S.ground[k] then
         S.fail(line, "duplicate ground point '%s' (first at line %d)", k, S.ground_line[k])
       end
-      S.ground[k] = vec(S, line, "ground point " .. k, v, 2)
+      S.ground[k] = pvec(S, line, "ground point " .. k, v, 2)
       S.ground_line[k] = line
       k, v = next(t, k)
     end
@@ -638,11 +781,13 @@ local function make_env(S)
     if f.mass == nil then S.fail(line, "%s: mass is missing", what) end
     if f.inertia == nil then S.fail(line, "%s: inertia is missing", what) end
     local b = { name = bname, line = line,
-      mass = number(S, line, what .. " mass", f.mass),
-      inertia = number(S, line, what .. " inertia", f.inertia),
+      mass = pnumber(S, line, what .. " mass", f.mass, ">0"),
+      inertia = pnumber(S, line, what .. " inertia", f.inertia, ">0"),
       angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle) }
-    if b.mass <= 0 then S.fail(line, "%s: mass must be > 0, got %.17g", what, b.mass) end
-    if b.inertia <= 0 then S.fail(line, "%s: inertia must be > 0, got %.17g", what, b.inertia) end
+    if val(b.mass) <= 0 then S.fail(line, "%s: mass must be > 0, got %.17g", what, val(b.mass)) end
+    if val(b.inertia) <= 0 then
+      S.fail(line, "%s: inertia must be > 0, got %.17g", what, val(b.inertia))
+    end
     local pos = f.position and vec(S, line, what .. " position", f.position, 2) or { 0.0, 0.0 }
     b.x, b.y = pos[1], pos[2]
     if f.velocity ~= nil then
@@ -661,7 +806,7 @@ local function make_env(S)
         if type(k) ~= "string" then S.fail(line, "%s: point names must be strings", what) end
         check_name(S, line, "point", k)
         if #b.points >= MAX_POINTS then S.fail(line, "%s: too many points", what) end
-        local p = vec(S, line, what .. " point " .. k, v, 2)
+        local p = pvec(S, line, what .. " point " .. k, v, 2)
         local pt = { name = k, x = p[1], y = p[2] }
         b.points[#b.points + 1] = pt
         b.point_by_name[k] = pt
@@ -741,7 +886,7 @@ local function make_env(S)
     local u1, u2 = a[1] / m, a[2] / m
     local len = msqrt(u1 * u1 + u2 * u2)
     el.axis = { u1 / len, u2 / len }
-    el.angle = f.angle == nil and 0.0 or number(S, line, what .. " angle", f.angle)
+    el.angle = f.angle == nil and 0.0 or pnumber(S, line, what .. " angle", f.angle)
   end)
   env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
     function(el, f, line, what)
@@ -756,7 +901,7 @@ local function make_env(S)
     function(el, f, line, what)
       if f.k == nil then S.fail(line, "%s: k is missing", what) end
       el.k = nonneg(S, line, what .. " k", f.k)
-      el.theta0 = f.theta0 == nil and 0.0 or number(S, line, what .. " theta0", f.theta0)
+      el.theta0 = f.theta0 == nil and 0.0 or pnumber(S, line, what .. " theta0", f.theta0)
       el.c = nonneg(S, line, what .. " c", f.c, 0.0)
     end)
   env.force = element("force", { fx = true, fy = true, frame = true }, 1,
@@ -840,11 +985,11 @@ local function make_env(S)
     local f = fields(S, line, "sine", t, { amplitude = true, period = true, phase = true,
       offset = true }, 0)
     if f.amplitude == nil or f.period == nil then S.fail(line, "sine: amplitude and period are required") end
-    local A = number(S, line, "sine amplitude", f.amplitude)
+    local A = tvalue(S, line, "sine amplitude", f.amplitude)
     local P = number(S, line, "sine period", f.period)
     if P <= 0 then S.fail(line, "sine: period must be > 0, got %.17g", P) end
-    local ph = f.phase == nil and 0.0 or number(S, line, "sine phase", f.phase)
-    local off = f.offset == nil and 0.0 or number(S, line, "sine offset", f.offset)
+    local ph = f.phase == nil and 0.0 or tvalue(S, line, "sine phase", f.phase)
+    local off = f.offset == nil and 0.0 or tvalue(S, line, "sine offset", f.offset)
     local w = finite(line, "sine: 2 pi / period", 2 * pi / P)
     return function(x)
       local arg = w * x
@@ -859,8 +1004,8 @@ local function make_env(S)
     local f = fields(S, line, "step", t, { time = true, before = true, after = true }, 0)
     if f.time == nil or f.after == nil then S.fail(line, "step: time and after are required") end
     local t0 = number(S, line, "step time", f.time)
-    local before = f.before == nil and 0.0 or number(S, line, "step before", f.before)
-    local after = number(S, line, "step after", f.after)
+    local before = f.before == nil and 0.0 or tvalue(S, line, "step before", f.before)
+    local after = tvalue(S, line, "step after", f.after)
     finite(line, "step: after - before", after - before)
     return function(x) return before + (after - before) * H(x - t0) end
   end
@@ -870,8 +1015,8 @@ local function make_env(S)
     if f.t0 == nil or f.t1 == nil or f.to == nil then S.fail(line, "ramp: t0, t1 and to are required") end
     local t0, t1 = number(S, line, "ramp t0", f.t0), number(S, line, "ramp t1", f.t1)
     if not (t1 > t0) then S.fail(line, "ramp: t1 must be greater than t0") end
-    local from = f.from == nil and 0.0 or number(S, line, "ramp from", f.from)
-    local to = number(S, line, "ramp to", f.to)
+    local from = f.from == nil and 0.0 or tvalue(S, line, "ramp from", f.from)
+    local to = tvalue(S, line, "ramp to", f.to)
     local slope = finite(line, "ramp: (to - from) / (t1 - t0)", (to - from) / (t1 - t0))
     return function(x) return from + slope * ((x - t0) * H(x - t0) - (x - t1) * H(x - t1)) end
   end
@@ -902,7 +1047,7 @@ local function make_env(S)
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
-  for _, k in ipairs { "name", "gravity", "simulate", "param", "ground", "assembly", "print", "load",
+  for _, k in ipairs { "name", "gravity", "simulate", "param", "tunable", "ground", "assembly", "print", "load",
                        "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
                        "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver" } do
@@ -1134,6 +1279,14 @@ local function validate(S)
   end
   tsort(M.params, function(a, b) return a.name < b.name end)
 
+  M.tunables = {}
+  for i, tu in ipairs(S.tunables) do
+    M.tunables[i] = { name = tu.name, default = tu.default, line = tu.line }
+  end
+  M.rules = {}
+  for i, r in ipairs(S.rules) do
+    M.rules[i] = { what = r.what, kind = r.kind, value = r.value, line = r.line }
+  end
   M.gravity = S.gravity or { 0.0, -9.81 }
   M.simulate = S.simulate
   M.bodies = {}
@@ -1227,7 +1380,9 @@ function model.dump(M)
     return type(a) == "number"
   end
   local function walk(v, path)
-    if type(v) == "table" then
+    if model.is_param(v) then
+      out[#out + 1] = path .. " = " .. model.describe(v)
+    elseif type(v) == "table" then
       local keys = {}
       for k in next, v do keys[#keys + 1] = k end
       tsort(keys, key_less)
@@ -1262,9 +1417,15 @@ function model.summary(M)
   for _, b in ipairs(M.bodies) do np = np + #b.points end
   local npart = 0
   for _, b in ipairs(M.bodies) do if b.particle then npart = npart + 1 end end
-  return sfmt("%s: %d bodies, %s%d coordinates, %d constraints, %d points, %d elements (%s)",
+  local tun = ""
+  if M.tunables and #M.tunables > 0 then
+    local names = {}
+    for i, tu in ipairs(M.tunables) do names[i] = tu.name end
+    tun = sfmt(", %d tunable%s (%s)", #names, #names == 1 and "" or "s", tconcat(names, " "))
+  end
+  return sfmt("%s: %d bodies, %s%d coordinates, %d constraints, %d points, %d elements (%s)%s",
               M.name, #M.bodies - npart, npart > 0 and sfmt("%d particles, ", npart) or "",
-              M.nq, nc, np, #M.elements, tconcat(parts, ", "))
+              M.nq, nc, np, #M.elements, tconcat(parts, ", "), tun)
 end
 
 return model

@@ -4,8 +4,8 @@
 # generated on every function and whole simulations, in double, float and under ASan+UBSan.
 
 # the shipped models plus the test models with every element kind (particles.lua: particles and
-# rods in every role), generated into $(BUILD)
-GNR_TESTM  := generic_allkinds every_element particles
+# rods in every role; every_tunable.lua: a tunable everywhere one may stand), generated into $(BUILD)
+GNR_TESTM  := generic_allkinds every_element particles every_tunable
 GNR_MODELS := $(MODELS) $(GNR_TESTM)
 GNR_SRC    := $(MODELS:%=generated/%.c) $(MODELS:%=generated/%_data.c) \
               $(foreach m,$(GNR_TESTM),$(BUILD)/gen_generic/$(m).c $(BUILD)/gen_generic/$(m)_data.c)

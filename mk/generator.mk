@@ -50,6 +50,10 @@ $(BUILD)/test_derivs_every_element: $(BUILD)/o/san/derivs/every_element.o $(call
 # particles and rods in every role (tests/models/particles.lua)
 $(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/particles.lua,particles,))
 $(BUILD)/test_derivs_particles: $(BUILD)/o/san/derivs/particles.o $(call obj,san,$(BUILD)/gen/particles.c)
+# tests/models/every_tunable.lua: a tunable everywhere one may stand, checked at the defaults and
+# at other values (test_derivs.c: check_tunables)
+$(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/every_tunable.lua,every_tunable,))
+$(BUILD)/test_derivs_every_tunable: $(BUILD)/o/san/derivs/every_tunable.o $(call obj,san,$(BUILD)/gen/every_tunable.c)
 	$(call link,san,-lm)
 # the 30-link chain: function bodies long enough to be split into parts (emit.lua: body_of)
 $(eval $(call GEN_INTO,$(BUILD)/gen,models/chain.lua,chain30,-D N=30 --name chain30))
@@ -60,7 +64,7 @@ $(BUILD)/test_derivs_%: $(BUILD)/o/san/derivs/%.o $(call obj,san,generated/%.c)
 $(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA) $(GEN_TPL)
 	$(call link,san,$(LUA_LIBS))
 
-TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_derivs_particles \
+TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_derivs_particles $(BUILD)/test_derivs_every_tunable \
                 $(BUILD)/test_derivs_chain30 $(BUILD)/test_sym
 TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh tests/test_generated_api.sh
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san

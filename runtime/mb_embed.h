@@ -14,15 +14,20 @@
  * _S_NL, _A_NL). An integer constant expression equal to mb_sim_workspace_size() with the sparse
  * back end, full_jacobian, dense output and F4's step control off: both sum the block list of
  * mb_layout.h (tests/test_embed.c checks the equality). full_jacobian needs more: use the _FJ
- * form; F4's step control (mb_params.adaptive) 2 nq reals more, which these do not count. */
+ * form; F4's step control (mb_params.adaptive) 2 nq reals more, which these do not count. These
+ * two are for models without tunables; the _P form adds NP tunables and NM (N when the mass
+ * matrix depends on them, else 0: <NAME>_NPAR, <NAME>_MASS_TUNABLE * <NAME>_NQ). */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0)
 #define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA)
-/* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...). */
-#define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                               \
-    MB_EMBED_WORK_BYTES(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
-                        P##_S_NL, P##_A_NL)
+    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0)
+#define MB_EMBED_WORK_BYTES_P(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) \
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)
+/* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...)
+ * (tunables included). */
+#define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                                 \
+    MB_EMBED_WORK_BYTES_P(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
+                          P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ)
 
 /* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
 #define MB_EMBED_WORKSPACE(VAR, BYTES) \

@@ -47,19 +47,20 @@
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
-/* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA) expands R(field, count) for
+/* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
  * each block of mb_real and J(field, count) for each block of int, in layout order, for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
  * (0/1), F4's step control AD (0/1: mb_params.adaptive with the trapezoid; its position
  * history), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
- * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan). A block of
+ * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
+ * (mb_model.npar) and NM = N when M depends on them (mb_model.par_mass), else 0. A block of
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
  * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
  * ev_sig in tn[2], tm[2] (Newton temporaries, free then), and F3/F4 factor S (assembly only)
  * in FA's block: A's factorization never lives across an assembly. hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
-#define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA)                    \
+#define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
     R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -102,12 +103,13 @@
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
+    R(par, NP) R(pmass, NM)                                                                   \
     J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))) J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC)))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
-#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM))
 
 #endif /* MB_LAYOUT_H */

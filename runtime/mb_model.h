@@ -141,6 +141,21 @@ struct mb_model {
     const unsigned char *locked;  /* [nq] 1: held at q0 during position assembly */
     const unsigned char *v_given; /* [nq] 1: v0 component prescribed in velocity assembly */
 
+    /* Tunable parameters: the model file's tunable("k", default) (docs/model-language.md),
+     * read by the model functions as m->par[i]; none: npar 0 and NULL pointers. Patterns never
+     * depend on their values. */
+    int npar;
+    const char *const *par_names;        /* [npar] */
+    const mb_real *par;                  /* [npar] the values the functions read: the defaults
+                                            in a generated descriptor; mb_sim's copy of the
+                                            descriptor points at its own block (mb_sim_model) */
+    void (*par_mass)(const mb_model *m, mb_real *mass); /* non-NULL when M depends on par:
+                                            writes its diagonal [nq] for m->par (mass above
+                                            holds it at the defaults) */
+    int nrule;                           /* rules a value of the tunables must satisfy */
+    int (*par_check)(const mb_real *par); /* -1, or the first rule par breaks */
+    const char *const *par_rules;        /* [nrule] their text, e.g. "body \"b\" mass > 0" */
+
     /* Sparsity patterns. phi_q_dot uses the pattern of phi_q. */
     mb_pattern phi_q_pat;    /* nc x nq */
     mb_pattern dq_dq_pat;    /* nq x nq, dQ/dq */

@@ -194,6 +194,10 @@ static int check_model(const mb_model *m, int formulation)
         (formulation == MB_BAUMGARTE && !m->gamma) ||
         !m->force || !m->dforce_dq || !m->dforce_dv || !m->energy) return 0;
     for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
+    if (m->npar < 0 || (m->npar > 0 && (!m->par || !m->par_names || !m->par_check)) ||
+        (m->npar == 0 && m->par_mass) || m->nrule < 0 || (m->nrule > 0 && !m->par_rules))
+        return 0;
+    if (m->npar > 0 && m->par_check(m->par) >= 0) return 0;   /* the defaults break a rule */
     if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
@@ -223,7 +227,7 @@ static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *wor
 #define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
     MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, ad, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
-              m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl)
+              m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl, m->npar, m->par_mass ? m->nq : 0)
 #undef TAKE_R
 #undef TAKE_J
     t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
@@ -253,6 +257,16 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     layout(s, m, p, work, size);
     memset(work, 0, size);
     s->m = m;
+    if (m->npar > 0) {     /* the tunables: own copies of the descriptor, par and (if tunable) M */
+        s->mloc = *m;
+        for (int i = 0; i < m->npar; i++) s->par[i] = m->par[i];
+        s->mloc.par = s->par;
+        if (m->par_mass) {
+            s->mloc.mass = s->pmass;
+            m->par_mass(&s->mloc, s->pmass);
+        }
+        s->m = &s->mloc;
+    }
     s->p = *p;
     s->n = m->nq;
     s->nc = m->nc;
@@ -266,6 +280,54 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
         s->stab_rate = p->xi >= 1 ? p->omega * (p->xi + MB_SQRT(p->xi * p->xi - 1)) : p->omega;
     return MB_OK;
 }
+
+/* ------------------------------------------------------------------ tunable parameters */
+
+int mb_sim_param_index(const mb_sim *s, const char *name)
+{
+    const mb_model *m = s->m;
+    if (!m || !name) return -1;
+    for (int i = 0; i < m->npar; i++) {
+        const char *a = m->par_names[i], *b = name;
+        while (*a && *a == *b) { a++; b++; }
+        if (*a == 0 && *b == 0) return i;
+    }
+    return -1;
+}
+
+int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
+{
+    if (rule) *rule = -1;
+    if (!s->m) return MB_ERR_STATE;
+    if (i < 0 || i >= s->m->npar || !isfinite(value)) return MB_ERR_PARAM;
+    mb_real old = s->par[i];
+    s->par[i] = value;
+    int r = s->m->par_check(s->par);
+    if (r >= 0) {                          /* refused: the previous value stays */
+        s->par[i] = old;
+        if (rule) *rule = r;
+        return MB_ERR_PARAM;
+    }
+    if (s->m->par_mass) {
+        s->m->par_mass(s->m, s->pmass);
+        for (int k = 0; k < s->n; k++)
+            if (!(s->pmass[k] > 0)) {      /* a rule should have said so; never run with it */
+                s->par[i] = old;
+                s->m->par_mass(s->m, s->pmass);
+                return MB_ERR_PARAM;
+            }
+        if (s->minv) for (int k = 0; k < s->n; k++) s->minv[k] = 1 / s->pmass[k];
+    }
+    s->ready = 0;                          /* the state (p = M v, energies) needs a new reset */
+    return MB_OK;
+}
+
+mb_real mb_sim_get_param(const mb_sim *s, int i)
+{
+    return s->m && i >= 0 && i < s->m->npar ? s->par[i] : 0;
+}
+
+const mb_model *mb_sim_model(const mb_sim *s) { return s->m; }
 
 /* The length scale of the constraint warning: p.length_scale, else the largest of the bodies'
  * sizes sqrt(12 J / m) (a uniform bar's length) and the diagonal of the box around their

@@ -167,7 +167,8 @@ typedef struct mb_monitor {
  * read the state through the accessors below (mb_sim_get_*), never a field (tests/
  * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
 typedef struct mb_sim {
-    const mb_model *m;
+    const mb_model *m;       /* the model, or mloc when it has tunables */
+    mb_model mloc;           /* models with tunables: the descriptor with par (and mass) here */
     mb_params p;
     int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next dopri5 trial step */
@@ -214,6 +215,8 @@ typedef struct mb_sim {
     mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
     mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
                                 F3: alpha Phi_q in Ek */
+    mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
+    mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
     /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
      * of this and of the last step, scratch f, d, the error weights, the Jacobian df/dz and the
      * Newton matrix I - gamma df/dz (dense nz x nz, LU in place), its pivots */
@@ -271,6 +274,19 @@ int mb_sim_step(mb_sim *s, mb_real t_stop);
  * t_now only. Returns MB_OK, MB_ERR_STATE (no dense output kept: p.dense off, no step yet, or
  * the last step failed), MB_ERR_PARAM (t outside the step), or a failure of the evaluation. */
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
+
+/* Tunable parameters (mb_model.npar; docs/model-language.md). They start at the model's
+ * defaults at mb_sim_init. mb_sim_set_param sets tunable i (mb_sim_param_index: by name, -1 if
+ * unknown) and re-validates every rule of the model (mb_model.par_rules: masses and inertias
+ * > 0, spring constants >= 0, every number that depends on tunables finite): MB_OK, or
+ * MB_ERR_PARAM with the old value kept and *rule (may be NULL) the broken rule, -1 for a bad
+ * index or a non-finite value. A successful set needs a new mb_sim_reset before the next step
+ * (the mass matrix, momenta and the energy reference may change). mb_sim_model: the descriptor
+ * the sim evaluates, with these values (for tools calling model functions themselves). */
+int mb_sim_param_index(const mb_sim *s, const char *name);
+int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule);
+mb_real mb_sim_get_param(const mb_sim *s, int i);
+const mb_model *mb_sim_model(const mb_sim *s);
 
 /* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
  * (F2-F4; NULL for F1), monitors. Pointers stay valid until the next step/reset. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|sweep|slurm]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 want=()
@@ -14,6 +14,8 @@ for group in "${@:-core}"; do
         tools) want+=(valgrind) ;;
         metis) want+=(libmetis-dev) ;;   # optional: nested dissection, make bench-ordering only
         bench) want+=(libsundials-dev) ;;   # optional: the IDA baseline of make bench-wp only
+        sweep) want+=(parallel gnuplot-nox) ;;   # make sweep: GNU parallel, the plot
+        slurm) want+=(slurm-wlm munge) ;;   # make sweep SWEEP_ENGINE=slurm on this machine, make test-slurm
         *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
     esac
 done

@@ -139,6 +139,7 @@ const mb_model fixture_pendulum_model = {
     "fixture_pendulum", 6, 4, 2, 5,
     point_body, &info,
     mass, q0, v0, locked, v_given,
+    0, 0, 0, 0, 0, 0, 0,
     {12, pq_row, pq_col}, {0, 0, 0}, {0, 0, 0},
     phi, phi_q, phi_t, phi_q_dot, gamma_,
     force, none_qv, none_qv, energy, points,

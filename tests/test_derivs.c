@@ -506,6 +506,9 @@ static void check_state(double t, double *q, double *v, const char *where)
     free(A); free(F); free(col); free(sp); free(dir); free(qs); free(vs); free(a1); free(a2);
 }
 
+static void run_states(const char *label);
+static void check_tunables(void);
+
 int main(void)
 {
     nq = M->nq;
@@ -526,6 +529,14 @@ int main(void)
     }
     if (!(lscale > 0)) lscale = 1;
 
+    run_states("");
+    if (M->npar > 0) check_tunables();
+    return check_report();
+}
+
+/* The states of the test: random ones on and off the constraint manifold. */
+static void run_states(const char *label)
+{
     double *q = xcalloc((size_t)nq, sizeof(double)), *v = xcalloc((size_t)nq, sizeof(double));
     int on = 0;
     for (int s = 0; s < 6; s++) {
@@ -540,15 +551,59 @@ int main(void)
         if (manifold) {
             if (!project(t, q, v)) continue;
             on++;
-            snprintf(where, sizeof where, "state %d (on the manifold)", s);
+            snprintf(where, sizeof where, "%sstate %d (on the manifold)", label, s);
         } else {
-            snprintf(where, sizeof where, "state %d (off the manifold)", s);
+            snprintf(where, sizeof where, "%sstate %d (off the manifold)", label, s);
         }
         check_state(t, q, v, where);
     }
     if (nc > 0) CHECK(on > 0, "no state could be projected onto the constraint manifold");
-    printf("%s: %d states on the manifold; worst relative errors:", M->name, on);
+    printf("%s: %s%d states on the manifold; worst relative errors:", M->name, label, on);
     for (int c = 0; c < E_N; c++) printf(" %s %.1e%s", err_names[c], err_worst[c], c + 1 < E_N ? "," : "\n");
     free(q); free(v);
-    return check_report();
+}
+
+/* A model with tunables: the same checks with every tunable away from its default (the
+ * derivatives must hold for any value, and the patterns must not depend on them), through a
+ * copy of the descriptor whose par (and mass) hold the new values, as mb_sim's copy does. */
+static void check_tunables(void)
+{
+    static mb_model tuned;
+    double *par = xcalloc((size_t)M->npar, sizeof(double));
+    double *mass = xcalloc((size_t)nq, sizeof(double));
+    for (int i = 0; i < M->npar; i++) par[i] = M->par[i] * (1.3 + 0.1 * (i % 5)) + 0.05;
+    CHECK(M->par_check(par) < 0, "the tuned values break rule %d", M->par_check(par));
+    /* negative control: a rule must refuse a value (every model with a tunable mass or spring
+     * constant has one: a negative value breaks it) */
+    int refused = 0;
+    for (int i = 0; i < M->npar && !refused; i++) {
+        double keep = par[i];
+        par[i] = -1e3 * (fabs(keep) + 1);
+        refused = M->par_check(par) >= 0;
+        par[i] = keep;
+    }
+    if (M->nrule > 0 && M->par_mass) CHECK(refused, "no rule refuses a negative tunable");
+    tuned = *M;
+    tuned.par = par;
+    if (M->par_mass) {
+        M->par_mass(&tuned, mass);
+        tuned.mass = mass;
+        int differ = 0;
+        for (int k = 0; k < nq; k++) differ |= mass[k] != M->mass[k];
+        CHECK(differ, "par_mass gives the default masses for other values");
+    }
+    /* the functions read par: Q at q0 changes (every test model's loads depend on a tunable) */
+    double *f0 = xcalloc((size_t)nq, sizeof(double)), *f1 = xcalloc((size_t)nq, sizeof(double));
+    double *v0 = xcalloc((size_t)nq, sizeof(double));
+    for (int k = 0; k < nq; k++) v0[k] = 0.3;
+    M->force(M, 0.4, M->q0, v0, f0);
+    tuned.force(&tuned, 0.4, M->q0, v0, f1);
+    int differ = 0;
+    for (int k = 0; k < nq; k++) differ |= f0[k] != f1[k];
+    CHECK(differ, "Q does not change with the tunables");
+    free(f0); free(f1); free(v0);
+    M = &tuned;
+    run_states("tuned: ");
+    M = &MB_TEST_MODEL;
+    free(par); free(mass);
 }

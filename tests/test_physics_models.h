@@ -51,6 +51,7 @@ static const mb_model fixture_driven_model = {
     "fixture_driven", 6, 5, 2, 5,
     0, 0,
     0, 0, 0, drv_locked, drv_vgiven,
+    0, 0, 0, 0, 0, 0, 0,
     {13, drv_row, drv_col}, {0, 0, 0}, {0, 0, 0},
     drv_phi, drv_phi_q, drv_phi_t, drv_phi_q_dot, drv_gamma,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

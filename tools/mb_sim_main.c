@@ -93,6 +93,9 @@ static void usage(FILE *f)
         "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
         "                    K seconds at t = 0, K, 2K, ... (default --h): dopri5, dop853 and bdf\n"
         "                    interpolate them, the adaptive trapezoid lands its steps on them\n"
+        "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
+        "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
+        "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n", f);
 }
@@ -123,7 +126,7 @@ static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
     "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    "--analysis", "--hht-alpha", NULL
+    "--analysis", "--hht-alpha", "--set", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -335,8 +338,11 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
  * KLU back end. cleanup(rc) frees both and returns rc (main runs more than once when fuzzed). */
 static mb_plan *own_plan;
 static mb_linsys_ops *klu;
+static mb_real *set_mass;     /* --set: the mass diagonal at the values given */
 static int cleanup(int rc)
 {
+    free(set_mass);
+    set_mass = NULL;
     mbp_free(own_plan);
     mb_klu_close(klu);
     mb_cli_csv_close();
@@ -345,6 +351,9 @@ static int cleanup(int rc)
     return rc;
 }
 
+#define MAX_SET 256     /* --set options per run */
+#define MAX_PAR 1000    /* tunables of a model (generator/model.lua: MAX_TUNABLES) */
+
 /* What the command line asks for (parse_args); -1: not given, the default applies. */
 typedef struct cli {
     int form_given, hht_given;
@@ -352,6 +361,8 @@ typedef struct cli {
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
     const char *out, *every_arg;
+    int nset;                  /* --set NAME=VALUE, in the order given (a later one wins) */
+    const char *set[MAX_SET];
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
     double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
     double o_hht;              /* --hht-alpha */
@@ -420,7 +431,15 @@ static int parse_args(int argc, char **argv, cli *c)
             if (i + 1 >= argc) { fprintf(stderr, "%s_sim: option %s needs a value\n", model->name, a); usage(stderr); return 2; }
             val = argv[++i];
         }
-        if (!strcmp(a, "--eval")) {
+        if (!strcmp(a, "--set")) {
+            if (c->nset >= MAX_SET) return bad(a, val, "too many --set options (at most " STR(MAX_SET) ")");
+            const char *e = strchr(val, '=');
+            if (!e || e == val) return bad(a, val, "expected NAME=VALUE");
+            double x;
+            const char *why = num(e + 1, &x);
+            if (why) return bad(a, val, why);
+            c->set[c->nset++] = val;
+        } else if (!strcmp(a, "--eval")) {
             if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
 #ifdef MB_WITH_GENERIC
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
@@ -572,6 +591,65 @@ static int build_params(cli *c, mb_params *p)
     return -1;
 }
 
+/* --set: a copy of the descriptor whose par (and, when M depends on them, mass) hold the values
+ * given, each checked against the model's rules (mb_model.par_check) before anything runs: the
+ * simulation (mb_sim_init starts from the descriptor's par) and the analyses both use it.
+ * Returns 0, or 2 after naming the problem (an unknown name lists the tunables). */
+static int apply_sets(const cli *c)
+{
+    static mb_model tuned;
+    static mb_real par[MAX_PAR];
+    if (model->npar > MAX_PAR) {
+        fprintf(stderr, "%s_sim: --set: more than " STR(MAX_PAR) " tunables\n", model->name);
+        return 2;
+    }
+    for (int i = 0; i < model->npar; i++) par[i] = model->par[i];
+    for (int k = 0; k < c->nset; k++) {
+        const char *s = c->set[k], *e = strchr(s, '=');
+        size_t len = (size_t)(e - s);
+        int idx = -1;
+        for (int i = 0; i < model->npar && idx < 0; i++)
+            if (strlen(model->par_names[i]) == len && !strncmp(model->par_names[i], s, len)) idx = i;
+        if (idx < 0) {
+            fprintf(stderr, "%s_sim: --set %s: unknown tunable '%.*s'; ", model->name, s, (int)len, s);
+            if (model->npar == 0)
+                fprintf(stderr, "the model has none%s\n", model->data ? " in the generic evaluator (it runs "
+                        "tunables at their defaults; use --eval generated)" : "");
+            else {
+                fprintf(stderr, "the tunables are:");
+                for (int i = 0; i < model->npar; i++)
+                    fprintf(stderr, " %s (default %.17g)", model->par_names[i], (double)model->par[i]);
+                fputc('\n', stderr);
+            }
+            return 2;
+        }
+        par[idx] = (mb_real)strtod(e + 1, NULL);   /* checked by parse_args */
+        if (!isfinite((double)par[idx])) {
+            fprintf(stderr, "%s_sim: --set %s: not a finite number in this precision\n", model->name, s);
+            return 2;
+        }
+    }
+    int r = model->par_check(par);
+    if (r >= 0) {
+        fprintf(stderr, "%s_sim: --set:", model->name);
+        for (int k = 0; k < c->nset; k++) fprintf(stderr, " %s", c->set[k]);
+        fprintf(stderr, ": the values break the model's rule %s\n", model->par_rules[r]);
+        return 2;
+    }
+    tuned = *model;
+    tuned.par = par;
+    if (model->par_mass) {
+        if (!(set_mass = malloc(sizeof(mb_real) * (size_t)model->nq))) {
+            fprintf(stderr, "%s_sim: out of memory\n", model->name);
+            return 2;
+        }
+        model->par_mass(&tuned, set_mass);
+        tuned.mass = set_mass;
+    }
+    model = &tuned;
+    return 0;
+}
+
 /* The linear-system back end, the plan of a model without one, the workspace and mb_sim_init.
  * Returns -1 to go on or the exit status. */
 static int setup(const cli *c, mb_params *p, run_state *r)
@@ -595,6 +673,7 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         planned.plan = own_plan;
         model = &planned;
     }
+    if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
     const char *awhy = mb_cli_analysis_check(c->analysis);
     if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return cleanup(2); }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */

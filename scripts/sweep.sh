@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# sweep.sh - run a simulator over the rows of a parameter table (docs/sweeps.md): one run per
+# row, in parallel through GNU parallel on this machine or as a Slurm job array on a cluster,
+# then the gather step: OUTDIR/summary.csv and OUTDIR/plot.png. Called by `make sweep`.
+#
+# Usage: scripts/sweep.sh SIM PARAMS.csv OUTDIR
+#   PARAMS.csv  a header of column names, then one row per run. A column names a tunable of
+#               the model (--set NAME=VALUE) or one of the simulator options h, t_end,
+#               formulation, integrator (--h, --t-end, ...). Plain CSV: no quotes, no commas in
+#               values, no empty cells; '#' lines and blank lines are not allowed.
+# Environment:
+#   SWEEP_ENGINE  parallel (default) or slurm
+#   SWEEP_JOBS    parallel: simultaneous runs (default: the number of processors)
+#   SWEEP_ARGS    simulator options for every row, e.g. "--formulation canonical"
+#   SWEEP_X, SWEEP_Y  the plot: SWEEP_Y (a summary field, default max_energy_dev) against
+#               SWEEP_X (a column, default the first)
+#   SWEEP_CHUNK   slurm: rows per array task (default 1)
+#   SWEEP_SBATCH  slurm: more sbatch options for both jobs, e.g. "--partition=short"
+#   SWEEP_WAIT    slurm: 1 (default) waits for the gather job and prints its report; 0 submits
+#               and returns (the gather job writes summary.csv when the array is done)
+# A re-run with the same OUTDIR runs only the rows that failed, are missing, or whose options
+# changed (the simulator binary or SWEEP_ARGS changed: every row). Exit status: 0 when every
+# row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "sweep: $*" >&2; exit 2; }
+[ $# -eq 3 ] || die "usage: scripts/sweep.sh SIM PARAMS.csv OUTDIR"
+sim=$1 csv=$2 dir=$3
+engine=${SWEEP_ENGINE:-parallel}
+[ -x "$sim" ] || die "$sim is not an executable simulator"
+[ -f "$csv" ] && [ -r "$csv" ] || die "$csv not found (SWEEP=params.csv: a header of tunable names, one row per run)"
+case "$engine" in parallel|slurm) ;; *) die "SWEEP_ENGINE=$engine: expected parallel or slurm" ;; esac
+
+# ---- the table: checked before anything runs
+err=$(tr -d '\r' < "$csv" | awk -F, -v f="$csv" '
+    NR == 1 { n = NF
+              for (i = 1; i <= NF; i++) {
+                  if ($i !~ /^[A-Za-z_][A-Za-z0-9_]*$/) { printf "%s:1: column %d: \"%s\" is not a name (a tunable or h, t_end, formulation, integrator)\n", f, i, $i; exit }
+                  if (seen[$i]++) { printf "%s:1: column \"%s\" given twice\n", f, $i; exit } }
+              next }
+    NF != n { printf "%s:%d: %d fields, the header has %d\n", f, NR, NF, n; exit }
+    { for (i = 1; i <= NF; i++) { v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v)
+          if (v == "") { printf "%s:%d: column %d is empty\n", f, NR, i; exit }
+          if (v !~ /^[-+.0-9A-Za-z_]+$/) { printf "%s:%d: column %d: \"%s\" is not a number or a name\n", f, NR, i, v; exit } } }
+    END { if (NR < 2 && n) printf "%s: no rows (a header, then one row per run)\n", f }')
+[ -z "$err" ] || die "$err"
+n=$(($(tr -d '\r' < "$csv" | wc -l) ))
+n=$((n - 1))
+
+# ---- the sweep directory: the table, the simulator, the options; a stamp decides what is kept
+mkdir -p "$dir/runs" || die "cannot create $dir"
+dir=$(cd "$dir" && pwd)
+stamp=$( { sha1sum < "$sim"; printf '%s\n' "${SWEEP_ARGS:-}"; } | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -f "$dir"/runs/*.rc "$dir"/runs/*.args "$dir"/runs/*.out "$dir"/runs/*.err
+fi
+tr -d '\r' < "$csv" > "$dir/params.csv.tmp" && mv -f "$dir/params.csv.tmp" "$dir/params.csv"
+cp -f "$sim" "$dir/sim.tmp" && mv -f "$dir/sim.tmp" "$dir/sim"
+read -r -a extra <<< "${SWEEP_ARGS:-}"      # words, never globs
+if [ ${#extra[@]} -gt 0 ]; then printf '%s\n' "${extra[@]}" > "$dir/extra_args"; else : > "$dir/extra_args"; fi
+echo "$stamp" > "$dir/stamp"
+# rows still to run: no result, a failed result, or other options than the table now gives
+: > "$dir/todo"
+for ((r = 1; r <= n; r++)); do
+    now=$("$here/sweep_task.sh" "$dir" --options "$r")
+    if [ "$(cat "$dir/runs/$r.rc" 2>/dev/null)" = 0 ] && [ "$(cat "$dir/runs/$r.args" 2>/dev/null)" = "$now" ]; then
+        continue
+    fi
+    rm -f "$dir/runs/$r.rc" "$dir/runs/$r.args" "$dir/runs/$r.out" "$dir/runs/$r.err"
+    echo "$r" >> "$dir/todo"
+done
+# rows beyond a shorter table
+for f in "$dir"/runs/*.rc; do
+    [ -e "$f" ] || continue
+    r=$(basename "$f" .rc)
+    [ "$r" -le "$n" ] 2>/dev/null || rm -f "$dir/runs/$r".*
+done
+todo=$(wc -l < "$dir/todo")
+echo "sweep: $(basename "$sim") over $n rows of $csv: $todo to run ($((n - todo)) kept from an earlier run), engine $engine" >&2
+
+gather() { "$here/sweep_gather.sh" "$dir" "${SWEEP_X:-}" "${SWEEP_Y:-max_energy_dev}"; }
+
+if [ "$engine" = parallel ]; then
+    command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
+        die "GNU parallel is missing: scripts/deps.sh sweep"
+    if [ "$todo" -gt 0 ]; then
+        parallel --will-cite --jobs "${SWEEP_JOBS:-$(nproc)}" --halt never \
+            "$here/sweep_task.sh" "$dir" {} :::: "$dir/todo"
+    fi
+    gather
+    exit $?
+fi
+
+# ---- Slurm: an array of ceil(todo / chunk) tasks over the todo rows, then the gather job
+command -v sbatch >/dev/null || die "sbatch not found: SWEEP_ENGINE=slurm needs a Slurm cluster (scripts/deps.sh slurm installs the client)"
+chunk=${SWEEP_CHUNK:-1}
+[[ "$chunk" =~ ^[1-9][0-9]*$ ]] || die "SWEEP_CHUNK=$chunk: expected an integer >= 1"
+echo "$chunk" > "$dir/chunk"
+mkdir -p "$dir/slurm"
+name=$(basename "$dir")
+ntask=$(( (todo + chunk - 1) / chunk ))
+q() { printf '%q' "$1"; }
+cat > "$dir/array.sbatch" <<SB
+#!/bin/bash
+# $name: one array task per $chunk row(s) of $dir/todo (scripts/sweep_task.sh --array)
+#SBATCH --job-name=$name
+#SBATCH --output=$dir/slurm/task_%A_%a.log
+exec $(q "$here/sweep_task.sh") $(q "$dir") --array "\$SLURM_ARRAY_TASK_ID"
+SB
+cat > "$dir/gather.sbatch" <<SB
+#!/bin/bash
+# $name: the gather step after the array (scripts/sweep_gather.sh)
+#SBATCH --job-name=${name}_gather
+#SBATCH --output=$dir/slurm/gather_%j.log
+exec $(q "$here/sweep_gather.sh") $(q "$dir") $(q "${SWEEP_X:-}") $(q "${SWEEP_Y:-max_energy_dev}")
+SB
+chmod +x "$dir/array.sbatch" "$dir/gather.sbatch"
+if [ "$todo" -eq 0 ]; then gather; exit $?; fi
+read -r -a sbo <<< "${SWEEP_SBATCH:-}"       # words, never globs
+jid=$(sbatch --parsable "${sbo[@]}" --array=0-$((ntask - 1)) "$dir/array.sbatch") ||
+    die "sbatch of the array failed"
+jid=${jid%%;*}
+echo "sweep: submitted array job $jid ($ntask tasks), gather after it" >&2
+if [ "${SWEEP_WAIT:-1}" = 1 ]; then
+    sbatch --parsable --wait "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid"
+    rc=$?
+    cat "$dir"/slurm/gather_"$(cut -d';' -f1 < "$dir/slurm/gather.jid")".log >&2 2>/dev/null
+    [ $rc -le 1 ] || echo "sweep: the gather job ended with status $rc" >&2
+    [ -f "$dir/summary.csv" ] || die "no $dir/summary.csv: the gather job did not run (see $dir/slurm/)"
+    exit $(( rc == 0 ? 0 : 1 ))
+fi
+gj=$(sbatch --parsable "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch") || die "sbatch of the gather job failed"
+echo "sweep: gather job ${gj%%;*}: $dir/summary.csv when the array is done" >&2

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# sweep_gather.sh - the gather step of a parameter sweep (docs/sweeps.md): DIR/summary.csv from
+# the rows' results (DIR/runs/N.*) and DIR/plot.png, one summary quantity against one column.
+# Run by scripts/sweep.sh after GNU parallel, and as the dependent job after the Slurm array.
+#
+# Usage: scripts/sweep_gather.sh DIR [X [Y]]
+#   X  the column to plot along (default: the first column of params.csv)
+#   Y  the summary quantity (default: max_energy_dev; any field of the simulator's summary line)
+# summary.csv: row, the columns of params.csv, status (ok | error: the run reported a fault |
+# failed: the simulator refused the row, e.g. a value breaking a rule | missing: not run yet),
+# exit, the summary line's fields, message (the first line on stderr of a row that did not
+# succeed). Prints one line per row that did not succeed, with its parameters. Exit status: 0
+# when every row succeeded, 1 otherwise (summary.csv and the plot are written either way).
+set -u
+dir=$1
+X=${2:-} Y=${3:-max_energy_dev}
+[ -f "$dir/params.csv" ] || { echo "sweep_gather: $dir/params.csv not found" >&2; exit 2; }
+n=$(($(wc -l < "$dir/params.csv") - 1))
+hdr=$(head -n 1 "$dir/params.csv" | tr -d '\r')
+[ -n "$X" ] || X=${hdr%%,*}
+# the summary fields, in the simulator's order: from the first row that has a summary line
+fields=""
+for ((r = 1; r <= n; r++)); do
+    if [ -s "$dir/runs/$r.out" ]; then
+        fields=$(tail -n 1 "$dir/runs/$r.out" | tr ' ' '\n' | sed -n 's/=.*//p' | grep -v '^status$' | paste -sd, -)
+        [ -n "$fields" ] && break
+    fi
+done
+tmp="$dir/.summary.$$"
+bad=0
+{
+    printf 'row,%s,status,exit%s,message\n' "$hdr" "${fields:+,$fields}"
+    for ((r = 1; r <= n; r++)); do
+        row=$(sed -n "$((r + 1))p" "$dir/params.csv" | tr -d '\r')
+        line="" st=missing rc="" msg=""
+        if [ -f "$dir/runs/$r.rc" ]; then
+            rc=$(cat "$dir/runs/$r.rc")
+            line=$(tail -n 1 "$dir/runs/$r.out" 2>/dev/null)
+            case "$line" in
+                status=ok*)    st=ok ;;
+                status=error*) st=error ;;
+                *)             st=failed; line="" ;;
+            esac
+            [ "$rc" = 0 ] || [ "$st" = failed ] || st=error
+        fi
+        if [ "$st" != ok ]; then
+            bad=1
+            [ -f "$dir/runs/$r.err" ] && msg=$(grep -v '^$' "$dir/runs/$r.err" | head -n 1)
+            [ "$st" = missing ] && msg="not run (or interrupted): a re-run does it"
+        fi
+        vals=$(printf '%s\n' "$line" | awk -v f="$fields" '
+            BEGIN { nf = split(f, k, ",") }
+            { for (i = 1; i <= NF; i++) { p = index($i, "="); if (p) v[substr($i, 1, p - 1)] = substr($i, p + 1) } }
+            END { s = ""; for (i = 1; i <= nf; i++) s = s "," (k[i] in v ? v[k[i]] : ""); print s }')
+        printf '%s,%s,%s,%s%s,"%s"\n' "$r" "$row" "$st" "$rc" "$vals" "${msg//\"/\"\"}"
+        if [ "$st" != ok ]; then
+            params=$(paste -d= <(printf '%s\n' "$hdr" | tr , '\n') <(printf '%s\n' "$row" | tr , '\n') | paste -sd' ' -)
+            echo "sweep: row $r ($params) $st${rc:+ (exit $rc)}${msg:+: $msg}" >&2
+        fi
+    done
+} > "$tmp" && mv -f "$tmp" "$dir/summary.csv"
+
+# the plot: Y against X over the rows that succeeded (gnuplot; skipped with a note without it)
+plot() {
+    local xi yi
+    xi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$X" | cut -d: -f1 | head -n 1)
+    yi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$Y" | cut -d: -f1 | head -n 1)
+    if [ -z "$xi" ] || [ -z "$yi" ]; then
+        echo "sweep: no plot: no column '${xi:+$Y}${xi:-$X}' in summary.csv" >&2; return 0
+    fi
+    # one series per combination of the other parameter columns (2 .. ncol + 1 of summary.csv)
+    local ncol; ncol=$(printf '%s\n' "$hdr" | awk -F, '{ print NF }')
+    awk -F, -v x="$xi" -v y="$yi" -v nc="$ncol" '
+        NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+        $(nc + 2) == "ok" && $x + 0 == $x && $y + 0 == $y {
+            k = ""; for (i = 2; i <= nc + 1; i++) if (i != x) k = k (k == "" ? "" : ",") h[i] "=" $i
+            if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+            pts[k] = pts[k] $x " " $y "\n" }
+        END { for (j = 1; j <= nk; j++) { printf "%s", pts[keys[j]] | "sort -g"; close("sort -g"); printf "\n\n" }
+              for (j = 1; j <= nk; j++) printf "%s%s", (j > 1 ? " " : ""), keys[j] > "/dev/stderr" }' \
+        "$dir/summary.csv" > "$dir/plot.dat" 2> "$dir/plot.keys"
+    if [ ! -s "$dir/plot.dat" ]; then echo "sweep: no plot: no successful row with numbers in $X and $Y" >&2; return 0; fi
+    if ! command -v gnuplot >/dev/null; then echo "sweep: no plot: gnuplot missing (scripts/deps.sh sweep)" >&2; return 0; fi
+    local name; name=$(basename "$dir")
+    gnuplot <<GP 2>"$dir/.gnuplot.err" || { echo "sweep: gnuplot failed: $(head -n 3 "$dir/.gnuplot.err")" >&2; return 0; }
+set terminal pngcairo size 800,500 noenhanced
+set output "$dir/plot.png"
+set title "${name#sweep_}: $Y against $X"
+set xlabel "$X"
+set ylabel "$Y"
+set grid
+keys = "$(cat "$dir/plot.keys")"
+set key outside right
+if (strlen(keys) == 0) plot "$dir/plot.dat" using 1:2 with linespoints pt 7 notitle; \
+else plot for [i = 1:words(keys)] "$dir/plot.dat" index (i - 1) using 1:2 with linespoints pt 7 title word(keys, i)
+GP
+    rm -f "$dir/.gnuplot.err" "$dir/plot.keys"
+}
+plot
+echo "sweep: $n rows, $(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$dir/summary.csv" | wc -l) ok: $dir/summary.csv${X:+, $dir/plot.png ($Y against $X)}" >&2
+exit $bad

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# test_sweep.sh - parameter sweeps (scripts/sweep.sh, docs/sweeps.md) without a cluster:
+#  - GNU parallel: a table with a tunable and an option column (t_end) and one row that breaks
+#    a rule: summary.csv has every row with its parameters, status and summary fields (the
+#    values are the simulator's own summary line for that row), the failed row is reported with
+#    its parameters and the rest completes (exit 1); plot.png is written;
+#  - re-runs: with the row fixed only it runs; unchanged, nothing runs; an interrupted row (no
+#    result) is redone alone; other SWEEP_ARGS redo every row;
+#  - bad tables: a bad header, a row of the wrong length, an empty cell: exit 2 naming the file
+#    and line, no sweep directory; an unknown column: every row fails with the tunables listed;
+#  - SWEEP_ENGINE=slurm through a stand-in sbatch that runs the generated job scripts as Slurm
+#    would (the array script once per SLURM_ARRAY_TASK_ID, then the dependent gather script):
+#    the same summary as GNU parallel, chunks of 2 rows; the real thing: tests/test_slurm.sh;
+#  - make sweep MODEL=suspension SWEEP=... writes RESULTS/sweep_suspension/summary.csv.
+# Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+MAKE=${MAKE:-make}
+BUILD=${BUILD:-build}
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_sweep.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$MAKE" --no-print-directory -C "$root" "$@"; }
+SIM=$BUILD/suspension_sim
+[ -x "$SIM" ] || mk "$SIM" >/dev/null 2>&1 || { bad "cannot build $SIM"; echo "$pass passed, $fail failed"; exit 1; }
+scripts/deps.sh sweep >/dev/null 2>&1 || bad "scripts/deps.sh sweep failed"
+
+printf 'k,c,t_end\n12000,500,0.3\n16000,800,0.2\n-5,500,0.3\n24000,2000,0.3\n' > "$tmp/p.csv"
+out=$tmp/sweep_a
+scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > "$tmp/o" 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l < "$out/summary.csv")" -eq 5 ]; then ok; else bad "parallel sweep: rc=$rc $(cat "$tmp/e")"; fi
+if grep -q 'row 3 (k=-5 c=500 t_end=0.3) failed (exit 2): suspension_sim: --set: k=-5 c=500: the values break the model.s rule spring "susp" k >= 0' "$tmp/e"; then ok
+else bad "failed row report: $(cat "$tmp/e")"; fi
+if head -n 1 "$out/summary.csv" | grep -q '^row,k,c,t_end,status,exit,code,model,formulation,.*,max_energy_dev,.*,wall_s,message$'; then ok
+else bad "summary header: $(head -n 1 "$out/summary.csv")"; fi
+# each row's fields are its own run's: row 2 against a direct run with the same options
+direct=$("$SIM" --quiet --set k=16000 --set c=800 --t-end 0.2)
+for f in steps newton_iters max_energy_dev t_end; do
+    want=$(printf '%s\n' "$direct" | tr ' ' '\n' | sed -n "s/^$f=//p")
+    got=$(awk -F, -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == f) c = i } NR == 3 { print $c }' "$out/summary.csv")
+    if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "row 2 $f: summary.csv '$got', direct run '$want'"; fi
+done
+if grep -q '^3,-5,500,0.3,failed,2,' "$out/summary.csv" && [ "$(grep -c ',ok,0,' "$out/summary.csv")" -eq 3 ]; then ok
+else bad "statuses: $(cut -d, -f1-6 "$out/summary.csv")"; fi
+if [ -s "$out/plot.png" ] && [ "$(head -c 4 "$out/plot.png" | tail -c 3)" = PNG ]; then ok; else bad "no plot.png"; fi
+
+# ---- re-runs
+printf 'k,c,t_end\n12000,500,0.3\n16000,800,0.2\n20000,500,0.3\n24000,2000,0.3\n' > "$tmp/p.csv"
+scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && grep -q ': 1 to run (3 kept' "$tmp/e" && [ "$(grep -c ',ok,0,' "$out/summary.csv")" -eq 4 ]; then ok
+else bad "re-run with the row fixed: rc=$rc $(cat "$tmp/e")"; fi
+scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
+if grep -q ': 0 to run (4 kept' "$tmp/e"; then ok; else bad "unchanged re-run: $(cat "$tmp/e")"; fi
+rm -f "$out/runs/2.rc"                          # as if row 2 was killed
+scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
+if grep -q ': 1 to run (3 kept' "$tmp/e" && [ -f "$out/runs/2.rc" ]; then ok; else bad "interrupted row: $(cat "$tmp/e")"; fi
+SWEEP_ARGS="--formulation canonical" scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
+if grep -q ': 4 to run (0 kept' "$tmp/e" && [ "$(grep -c ',canonical,' "$out/summary.csv")" -eq 4 ]; then ok
+else bad "other SWEEP_ARGS: $(cat "$tmp/e")"; fi
+
+# ---- bad tables
+bad_table() {   # bad_table "what" "pattern" csv-text
+    printf '%b' "$3" > "$tmp/b.csv"
+    rm -rf "$tmp/sweep_b"
+    scripts/sweep.sh "$SIM" "$tmp/b.csv" "$tmp/sweep_b" > "$tmp/o" 2> "$tmp/e"
+    local rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$2" "$tmp/e" && [ ! -e "$tmp/sweep_b" ]; then ok
+    else bad "$1: rc=$rc $(cat "$tmp/e")"; fi
+}
+bad_table "bad header" 'b.csv:1: column 2: "c c" is not a name' 'k,c c\n1,2\n'
+bad_table "short row" 'b.csv:3: 1 fields, the header has 2' 'k,c\n1,2\n3\n'
+bad_table "empty cell" 'b.csv:2: column 2 is empty' 'k,c\n1, \n'
+bad_table "no rows" 'b.csv: no rows' 'k,c\n'
+bad_table "duplicate column" 'column "k" given twice' 'k,k\n1,2\n'
+bad_table "a value that is no number" 'b.csv:2: column 1: "1;rm" is not a number' 'k\n1;rm\n'
+printf 'kk\n1\n2\n' > "$tmp/u.csv"
+scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
+else bad "unknown column: rc=$rc $(cat "$tmp/e")"; fi
+
+# ---- the Slurm engine's job scripts, run by a stand-in sbatch
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/sbatch" <<'SB'
+#!/usr/bin/env bash
+# a stand-in for sbatch: runs the script as Slurm would, the array once per task id
+array="" wait=0 script=""
+for a in "$@"; do
+    case "$a" in --array=*) array=${a#--array=} ;; --wait) wait=1 ;; --*) ;; *) script=$a ;; esac
+done
+echo "$*" >> "$SBATCH_LOG"
+id=$(( $(wc -l < "$SBATCH_LOG") ))
+if [ -n "$array" ]; then
+    for ((t = ${array%-*}; t <= ${array#*-}; t++)); do
+        SLURM_ARRAY_TASK_ID=$t SLURM_ARRAY_JOB_ID=$id bash "$script" > /dev/null 2>&1
+    done
+    echo "$id"; exit 0
+fi
+out=$(sed -n 's/^#SBATCH --output=//p' "$script" | sed "s/%j/$id/")
+echo "$id"
+bash "$script" > "$out" 2>&1
+rc=$?
+[ $wait -eq 1 ] && exit $rc
+exit 0
+SB
+chmod +x "$tmp/bin/sbatch"
+printf 'k,c,t_end\n12000,500,0.3\n16000,800,0.2\n-5,500,0.3\n24000,2000,0.3\n30000,2000,0.3\n' > "$tmp/p.csv"
+export SBATCH_LOG=$tmp/sbatch.log
+: > "$SBATCH_LOG"
+PATH=$tmp/bin:$PATH SWEEP_ENGINE=slurm SWEEP_CHUNK=2 SWEEP_SBATCH="--partition=x" \
+    scripts/sweep.sh "$SIM" "$tmp/p.csv" "$tmp/sweep_s" > /dev/null 2> "$tmp/e"
+rc=$?
+scripts/sweep.sh "$SIM" "$tmp/p.csv" "$tmp/sweep_p" > /dev/null 2>&1
+strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i } { $w = ""; print }' OFS=, "$1"; }
+if [ $rc -eq 1 ] && [ -f "$tmp/sweep_s/summary.csv" ] &&
+   [ "$(strip "$tmp/sweep_s/summary.csv")" = "$(strip "$tmp/sweep_p/summary.csv")" ]; then ok
+else bad "slurm engine (stand-in sbatch): rc=$rc $(cat "$tmp/e")"; fi
+if grep -q -- '--partition=x --array=0-2 .*array.sbatch' "$SBATCH_LOG" &&
+   grep -q -- '--wait --partition=x --dependency=afterany:1 .*gather.sbatch' "$SBATCH_LOG"; then ok
+else bad "sbatch calls: $(cat "$SBATCH_LOG")"; fi
+if grep -q 'row 3 (k=-5 c=500 t_end=0.3) failed' "$tmp/e"; then ok; else bad "slurm: failed row report: $(cat "$tmp/e")"; fi
+# the array script by itself, as a compute node runs it: task 1 is rows 3 and 4 of the todo list
+rm -f "$tmp/sweep_s/runs/3.rc" "$tmp/sweep_s/runs/4.rc"
+SLURM_ARRAY_TASK_ID=1 bash "$tmp/sweep_s/array.sbatch" > /dev/null 2>&1
+if [ -f "$tmp/sweep_s/runs/3.rc" ] && [ -f "$tmp/sweep_s/runs/4.rc" ]; then ok
+else bad "array.sbatch with SLURM_ARRAY_TASK_ID=1 did not run rows 3 and 4"; fi
+
+# ---- make sweep
+if mk sweep MODEL=suspension SWEEP="$tmp/p.csv" RESULTS="$tmp/res" > "$tmp/o" 2>&1; then
+    bad "make sweep with a failing row should fail"
+else
+    if [ -f "$tmp/res/sweep_suspension/summary.csv" ] && [ -f "$tmp/res/sweep_suspension/plot.png" ]; then ok
+    else bad "make sweep: $(tail -5 "$tmp/o")"; fi
+fi
+if ! mk sweep MODEL=suspension > "$tmp/o" 2>&1 && grep -q 'give SWEEP=params.csv' "$tmp/o"; then ok
+else bad "make sweep without SWEEP: $(tail -3 "$tmp/o")"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
