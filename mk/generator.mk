@@ -50,6 +50,7 @@ $(BUILD)/test_derivs_every_element: $(BUILD)/o/san/derivs/every_element.o $(call
 # particles and rods in every role (tests/models/particles.lua)
 $(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/particles.lua,particles,))
 $(BUILD)/test_derivs_particles: $(BUILD)/o/san/derivs/particles.o $(call obj,san,$(BUILD)/gen/particles.c)
+	$(call link,san,-lm)
 # tests/models/every_tunable.lua: a tunable everywhere one may stand, checked at the defaults and
 # at other values (test_derivs.c: check_tunables)
 $(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/every_tunable.lua,every_tunable,))
