@@ -8,7 +8,7 @@
 # alpha 1e4 (1e5 already fails the 3-link chain's first step) and tol 1e-4 (O(1) m states):
 # float cannot carry the thesis' alpha (docs/embedding.md, "Single precision").
 fw_params() {
-    local name=$1 form=$2 real=$3 hdr=${4:-generated}/$1.h U F p k v skip=""
+    local name=$1 form=$2 real=$3 hdr=${4:-generated}/$1.h U F p k v
     U=$(printf '%s' "$name" | tr '[:lower:]' '[:upper:]')
     F=$(printf '%s' "$form" | tr '[:lower:]-' '[:upper:]_')
     p="-DFW_MODEL=$name -DFW_PREFIX=$U"
@@ -16,10 +16,6 @@ fw_params() {
         alf-trapezoid) p="$p -DFW_FORMULATION=MB_ALF_TRAPEZOID -DFW_INTEGRATOR=MB_TRAPEZOID" ;;
         baumgarte) p="$p -DFW_FORMULATION=MB_BAUMGARTE -DFW_INTEGRATOR=MB_RK4" ;;
     esac
-    # andrews with baumgarte: these firmware cases have always run mb_params_default's xi = 10,
-    # omega = 10, not the model's 1 and 100 (the simulator's, the validation's); kept so that
-    # make mcu-test and the measured figures of docs/embedding.md stay as they are
-    [ "$name:$form" = andrews:baumgarte ] && skip=" XI OMEGA "
     # a macro's value: MB_R(<number>) or an integer, nothing else reaches the compiler
     fw_mac() {
         sed -n "s/^#define ${U}_SIM_$1 \(MB_R([0-9.eE+-]*)\|[0-9][0-9]*\)\$/\1/p" "$hdr" 2>/dev/null | head -n 1
@@ -27,7 +23,6 @@ fw_params() {
     v=$(fw_mac H)
     [ -n "$v" ] && p="$p -DFW_H=$v"
     for k in ALPHA XI OMEGA TOL MAX_ITER; do
-        case "$skip" in *" $k "*) continue ;; esac
         v=""
         if [ "$real" = float ]; then
             v=$(fw_mac "${F}_FLOAT_$k")
