@@ -60,7 +60,7 @@ enum {
     MB_WARN_NEWTON = 0,     /* F4, hht: a Newton iteration stopped at max_iter (step kept) */
     MB_WARN_ENERGY = 1,     /* |energy_dev| > warn_energy x the energy scale (mon.escale) */
     MB_WARN_CONSTRAINT = 2, /* |Phi|_2 > warn_phi x the length scale (mon.lscale) */
-    MB_WARN_SIGMA = 3,      /* F2-F4: |p - M v|_2 = |Phi_q^T sigma| > warn_sigma x the momentum
+    MB_WARN_SIGMA = 3,      /* F2-F4: |Phi_q^T sigma|_2 (F2, F3: |p - M v|) > warn_sigma x the momentum
                                scale (mon.pscale): sigma (the impulse of the constraint forces)
                                grows without bound */
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
@@ -151,7 +151,7 @@ typedef struct mb_monitor {
                                 sizes sqrt(12 J / m) (a bar's length) and the diagonal of the box
                                 around their centres of mass at reset */
     mb_real pscale;          /* momentum scale: max over the run of |M v|_2 */
-    mb_real sigma_ratio;     /* F2-F4: |p - M v|_2 / pscale after the last step */
+    mb_real sigma_ratio;     /* F2-F4: |Phi_q^T sigma|_2 / pscale after the last step */
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
                                 and (rk4 with warn_stability > 0) the rate seen between the first
