@@ -207,12 +207,11 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
 #define NEWTON4 MB_R(1e-3)
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
 {
-    const mb_model *m = s->m;
-    int n = s->n, nc = s->nc, nnz = s->nnz, conv = 0, st;
+    int n = s->n, nc = s->nc, conv = 0, st;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
-    mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
     mb_real c1 = 1 + 2 * gam * xi * w;
     copy(2 * n, s->z, zc(s, 0));
@@ -224,20 +223,9 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         int last = conv || it == s->p.max_iter;
         if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        sp_mv(&m->phi_q_pat, s->Pq, s->v, c, nc);
-        for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
-        if (it > 0)
-            for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        mbi_f4_constraint(s, I, it > 0);
         if (last) break;
-        for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
-        for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
-        for (int k = 0; k < nnz; k++) {
-            int cj = m->phi_q_pat.col[k];
-            mb_real sr = sv[m->phi_q_pat.row[k]];
-            g1[cj] += s->Pq[k] * sr;
-            g2[cj] -= s->Pqd[k] * sr;
-        }
-        for (int i = 0; i < n; i++) { g1[i] *= gam; g2[i] *= gam; }
+        mbi_f4_residual(s, p, gam, sv, g1, g2);
         mbi_newton_matrix(s, a, c1, 2 * gam);
         st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
         if (st == MB_ERR_SINGULAR || st == MB_ERR_NONFINITE) return 1;
@@ -246,12 +234,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
-        zero(n, tmpn);
-        for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += gam * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
-        for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        sp_mv(&m->phi_q_pat, s->Dk, dq, tmpm, nc);
-        for (int r = 0; r < nc; r++) tmpm[r] *= a;
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, tmpm, 1, tmpn);
+        mbi_f4_dg2(s, dq, gam, tmpn, tmpm);
         for (int i = 0; i < n; i++) dp[i] += tmpn[i];
         mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp)), wn = 0;
         for (int i = 0; i < n; i++) {

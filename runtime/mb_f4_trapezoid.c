@@ -153,6 +153,48 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 }
 #endif
 
+/* The pieces of F4's Newton iteration shared by the trapezoid (trap_step) and bdf on F4
+ * (mb_bdf.c, correct4); g is the step's weight of the derivatives: h/2 for the trapezoid, the
+ * BDF corrector's gamma. After an evaluation at the iterate (s->v, Phi, Phi_t, Phi_q):
+ * c = Phi_q v + Phi_t + 2 xi omega Phi + omega^2 I into s->cv, and with upd sigma~ += alpha c
+ * (5.34 after each update of y). */
+void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd)
+{
+    int nc = s->nc;
+    mb_real *c = s->cv, a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
+    pq_mv(s->m, s->Pq, s->v, c);
+    for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+    if (upd)
+        for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+}
+
+/* sv = sigma~ + alpha c and the residuals 5.41, 5.42 times g: g1 = g (M v - p + Phi_q^T sv),
+ * g2 = g (pdot - Q - Phidot_q^T sv), with Q and Phidot_q at the iterate. */
+void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + s->p.alpha * s->cv[r];
+    for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
+    pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
+    pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
+    for (int i = 0; i < n; i++) { g1[i] *= g; g2[i] *= g; }
+}
+
+/* 5.53's -dg2/dq dq = (g dQ/dq + dQ/dv + Phidot_q^T alpha D) dq into tmpn (n) with D the
+ * matrix's (s->Dk); tmpm: nc scratch. Then dp = -g2 + tmpn. */
+void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    zero(n, tmpn);
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += g * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
+    pq_mv(m, s->Dk, dq, tmpm);
+    for (int r = 0; r < nc; r++) tmpm[r] *= s->p.alpha;
+    pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
+}
+
 static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
@@ -160,7 +202,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
-    mb_real *c = s->cv, *tmpm = s->tm[1], *tmpn = s->tn[4];
+    mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
     mb_real c1 = 1 + h * xi * w;
     copy(s->nz, s->zk, s->z);
@@ -199,21 +241,13 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         int fused = !last && (fresh || m->eval_kin_dyn);
         if (fused) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        pq_mv(m, s->Pq, s->v, c);
-        for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
-        if (it > 0)                                   /* 5.34 after each update of y */
-            for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        mbi_f4_constraint(s, I, it > 0);
         if (last) break;
-        for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + a * c[r];
         if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, s->v, s->Q);
             m->phi_q_dot(m, t1, q, s->v, s->Pqd);
         }
-        /* residuals 5.41, 5.42 */
-        for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
-        pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
-        pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
-        for (int i = 0; i < n; i++) { g1[i] *= h / 2; g2[i] *= h / 2; }
+        mbi_f4_residual(s, p, h / 2, sv, g1, g2);
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
             mbi_newton_matrix(s, a, c1, h);
@@ -232,12 +266,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
-        zero(n, tmpn);
-        for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += h / 2 * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
-        for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
-        pq_mv(m, s->Dk, dq, tmpm);   /* a D dq (Dk: the matrix's, kept) */
-        for (int r = 0; r < nc; r++) tmpm[r] *= a;
-        pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
+        mbi_f4_dg2(s, dq, h / 2, tmpn, tmpm);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
             const mb_real *K2 = s->scr + (size_t)n * n;

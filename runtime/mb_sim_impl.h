@@ -198,6 +198,12 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
  * terms added to it (q is perturbed and restored; K2 kept in scr + n*n). */
 void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h);
 void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h);
+/* mb_f4_trapezoid.c: the pieces of F4's Newton iteration that bdf on F4 (mb_bdf.c) shares, g the
+ * derivatives' weight (h/2, the BDF gamma): c and the sigma~ update 5.34; sv and the residuals
+ * 5.41, 5.42 times g; 5.53's (g dQ/dq + dQ/dv + Phidot_q^T alpha D) dq. */
+void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd);
+void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
+void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm);
 
 /* mb_hht.c (integrator MB_HHT on F1's equations): the consistent start (a_0 and lambda_0 of the
  * index-1 system, no stabilization) into fz = [v; a] and ev_lam, and one fixed HHT-alpha step of
