@@ -303,8 +303,8 @@ static int finish4(mb_sim *s)
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
         m->phi_q(m, s->t, s->z, s->Pq);
         m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        sp_mtv_add(&m->phi_q_pat, s->Pq, s->sig, -1, s->z + s->n);
-        sp_mtv_add(&m->phi_q_pat, s->Pqd, s->sig, -1, s->pd);
+        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
         for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
         zero(nc, s->sig);
         zero(nc, s->S);

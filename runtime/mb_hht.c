@@ -48,7 +48,7 @@
 static void hht_force_residual(mb_sim *s, const mb_real *lam)
 {
     for (int i = 0; i < s->n; i++) s->hr[i] = -s->Q[i];
-    sp_mtv_add(&s->m->phi_q_pat, s->Pq, lam, 1, s->hr);
+    pq_mtv(s->m, s->Pq, lam, 1, s->hr);
 }
 
 /* a_0 and lambda_0 from the index-1 system M a + Phi_q^T lambda = Q, Phi_q a = Gamma (the state
@@ -110,7 +110,7 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
         /* residual e = M a + (1 + alpha) (Phi_q^T (lambda + rho Phi) - Q) - alpha hr_0 */
         for (int r = 0; r < nc; r++) sv[r] = lam[r] + rho * s->Phi[r];
         for (int i = 0; i < n; i++) e[i] = -s->Q[i];
-        sp_mtv_add(&m->phi_q_pat, s->Pq, sv, 1, e);
+        pq_mtv(m, s->Pq, sv, 1, e);
         for (int i = 0; i < n; i++) e[i] = -(m->mass[i] * a[i] + (1 + al) * e[i] - al * s->hr[i]);
         /* its derivative in a: M + pen Phi_q^T Phi_q - (1 + alpha) (beta h^2 Q_q + gamma h Q_v) */
         for (int k = 0; k < s->nnz; k++) s->Ek[k] = pen * s->Pq[k];
