@@ -297,16 +297,10 @@ static int finish(mb_sim *s)
  * consistent; the Nordsieck array restarts at the next step since p moved). */
 static int finish4(mb_sim *s)
 {
-    const mb_model *m = s->m;
     int nc = s->nc;
     copy(nc, s->S, s->sig);
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
-        m->phi_q(m, s->t, s->z, s->Pq);
-        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
-        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
-        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
-        zero(nc, s->sig);
+        mbi_f4_shift_sigma(s);
         zero(nc, s->S);
         s->mon.sigma_resets++;
         return MB_EVENT_SIGMA_RESET;

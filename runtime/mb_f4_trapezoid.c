@@ -195,6 +195,21 @@ void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real 
     pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
 }
 
+/* The shift of the sigma reset (6.3.4) at the current state: p -= Phi_q^T sigma~,
+ * pdot -= Phidot_q^T sigma~ (so 5.30 and 5.32 still hold), the work's reference tm[3] likewise,
+ * sigma~ = 0. The trapezoid's sigma reset and step control, and bdf on F4 (mb_bdf.c). */
+void mbi_f4_shift_sigma(mb_sim *s)
+{
+    const mb_model *m = s->m;
+    int nc = s->nc;
+    m->phi_q(m, s->t, s->z, s->Pq);
+    m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+    pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
+    pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
+    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    zero(nc, s->sig);
+}
+
 static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
 {
     const mb_model *m = s->m;
@@ -400,24 +415,12 @@ static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 #if MBI_F4A
     if (adapt) {   /* the shift of the sigma reset, every step: p = M v + Phi_q^T sigma with sigma
                     * the impulse of this step only (the history keeps the AB2 predictor) */
-        const mb_model *m = s->m;
-        m->phi_q(m, s->t, s->z, s->Pq);
-        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
-        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
-        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
-        zero(nc, s->sig);
+        mbi_f4_shift_sigma(s);
         return st;
     }
 #endif
     if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
-        const mb_model *m = s->m;      /* 6.3.4: p and pdot kept consistent (5.30, 5.32) */
-        m->phi_q(m, s->t, s->z, s->Pq);
-        m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
-        pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
-        pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
-        for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
-        zero(nc, s->sig);
+        mbi_f4_shift_sigma(s);          /* 6.3.4 */
         zero(nc, s->S);
         s->nhist = 0;                   /* pdot jumped: the history no longer fits */
         s->mon.sigma_resets++;

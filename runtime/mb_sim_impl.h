@@ -204,6 +204,9 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
 void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd);
 void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
 void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm);
+/* mb_f4_trapezoid.c: the shift of F4's sigma reset at the current state (p, pdot, the work's
+ * reference and sigma~; also bdf's reset). */
+void mbi_f4_shift_sigma(mb_sim *s);
 
 /* mb_hht.c (integrator MB_HHT on F1's equations): the consistent start (a_0 and lambda_0 of the
  * index-1 system, no stabilization) into fz = [v; a] and ev_lam, and one fixed HHT-alpha step of
