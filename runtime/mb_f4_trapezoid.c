@@ -223,8 +223,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
-    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above) */
-    m->phi(m, s->t, qk, s->Phi);
+    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above); Phi(t_k, q_k) is
+     * still in s->Phi when the last evaluation was the previous step's final one (kin_fresh) */
+    if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, qk, s->Phi);
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
     /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
      * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
