@@ -186,3 +186,18 @@ bench-wp: deps
 	   echo; } > $(RESULTS)/work_precision.txt
 	@cat $(RESULTS)/work_precision.txt
 	@$(BUILD)/bench_wp $(RESULTS)/work_precision.txt
+
+# make bench-stiff: issue 11's stiffened Andrews (alpha = 1e9), bdf against dopri5 at equal
+# accuracy: alf-explicit + dopri5 / dop853 and alf-trapezoid + bdf / adaptive trapezoid swept
+# over rtol, the 7 angles' digits against our own reference and the instructions of each solve
+# (callgrind, exact on the shared machine), the ratio at each accuracy side by side
+# (bench/bench_stiff.c, scripts/bench_stiff.sh; needs valgrind) -> results/bench_stiff.txt.
+# About 2 minutes. Not a test.
+$(BUILD)/bench_stiff: $(call obj,host,bench/bench_stiff.c generated/andrews.c) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+
+.PHONY: bench-stiff
+## bench-stiff: stiffened Andrews (alpha 1e9): bdf vs dopri5 instructions at equal accuracy: results/bench_stiff.txt
+bench-stiff: $(BUILD)/bench_stiff
+	@mkdir -p $(RESULTS)
+	@scripts/bench_stiff.sh $(BUILD)/bench_stiff | tee $(RESULTS)/bench_stiff.txt
