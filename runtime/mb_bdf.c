@@ -54,11 +54,10 @@ static void set_weights(mb_sim *s)
 {
     const mb_real *y = zc(s, 0), *mass = s->m->mass;
     int n = s->n, mom = s->p.formulation != MB_BAUMGARTE;
-    for (int i = 0; i < s->nz; i++) {
-        mb_real a = s->p.atol;
-        if (i >= n && i < 2 * n && mom) a *= mass[i - n];
-        s->bw[i] = i < 2 * n ? 1 / (a + s->p.rtol * MB_FABS(y[i])) : 0;
-    }
+    mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
+    for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
+    for (int i = n; i < 2 * n; i++) w[i] = 1 / ((mom ? atol * mass[i - n] : atol) + rtol * MB_FABS(y[i]));
+    for (int i = 2 * n; i < s->nz; i++) w[i] = 0;
 }
 
 static mb_real wrms(const mb_sim *s, const mb_real *x)
