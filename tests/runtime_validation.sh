@@ -363,8 +363,10 @@ say '`--integrator bdf` (baumgarte, canonical, alf-trapezoid) is validated by `t
 say '`make test`, also under the sanitizers): x = 0.1 cos t in closed form (error falling as about'
 say 'steps^-5.6 from rtol 1e-6 to 1e-10, order 5 reached, the dense output as accurate as the steps'\'''
 say 'ends), Andrews'\'' beta(0.03) against Hairer & Wanner (5e-8, 3e-8 and 5.1e-6 at rtol 1e-10, with a'
-say 'loose-tolerance negative control), 12 singular passages of the two-loop parallelogram chain on'
-say 'alf-trapezoid with the energy kept, and the restore of a failed step. Method, measurements and'
+say 'loose-tolerance negative control), F4'\''s Newton with a kept factorization against full Newton'
+say 'on Andrews with alpha = 1e9 (with a negative control and the fallback to full Newton at loose'
+say 'tolerances), 12 singular passages of the two-loop parallelogram chain on alf-trapezoid with the'
+say 'energy kept, and the restore of a failed step. Method, measurements and'
 say 'limits: [formulations.md](formulations.md), section bdf.'
 say ''
 # sections 8 and 9: tests/test_particles.sh's and tests/test_redundant.sh's checks (figures measured by those tests)
