@@ -258,13 +258,13 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * iterations at 1e-9). Stopping after one iteration when the rate promises convergence lost
  * half a digit: p's lagged share is needed.
  * Modified Newton (p.newton_reuse): the later iterations keep the first one's factorization
- * while each position correction shrinks at least REUSE4_RATE; one that shrinks less than
- * REUSE4_SLOW (with alpha 1e9 a matrix off by alpha |dq| in the mass-dominated directions: the
- * large steps of loose tolerances, where stale corrections grew 1000x) makes the next
- * REUSE4_WAIT accepted steps use full Newton (s->reuse_wait, the trapezoid's counter; the two
- * never run together). Returns MB_OK, 1 (not converged: retry smaller) or a failure. */
+ * while each position correction shrinks at least 1 / REUSE4_SLOW; one that shrinks less (with
+ * alpha 1e9 a kept matrix is off by alpha |dq| in the mass-dominated directions: the large
+ * steps of loose tolerances, where stale corrections grew 1000x) refactors from the next
+ * iteration on and makes full Newton the rule until REUSE4_WAIT steps, this one included, are
+ * accepted (s->reuse_wait, the trapezoid's counter; the two never run together). Returns MB_OK,
+ * 1 (not converged: retry smaller) or a failure. */
 #define NEWTON4 MB_R(1e-3)
-#define REUSE4_RATE MB_R(0.25)
 #define REUSE4_SLOW MB_R(0.1)
 #define REUSE4_WAIT 32
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
@@ -308,7 +308,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         if (!fresh && wn > REUSE4_SLOW * wprev) { s->reuse_wait = REUSE4_WAIT; reuse = 0; }
-        fresh = !reuse || (!fresh && wn > REUSE4_RATE * wprev);
+        fresh = !reuse;
         wprev = wn;
         if (ny < s->p.tol || (it >= 1 && wn <= NEWTON4)) conv = 1;
     }
