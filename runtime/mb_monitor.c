@@ -101,7 +101,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
         met |= MB_WARN_BIT(MB_WARN_CONSTRAINT);
         if (p->warn_phi > 0) raise_warning(o, MB_WARN_CONSTRAINT, s->t, ph);
     }
-    if (p->warn_sigma > 0 && o->sigma_ratio > p->warn_sigma) {
+    if (p->warn_sigma > 0 && s->energy_armed && o->sigma_ratio > p->warn_sigma) {
         met |= MB_WARN_BIT(MB_WARN_SIGMA);
         raise_warning(o, MB_WARN_SIGMA, s->t, o->sigma_ratio);
     }

@@ -121,6 +121,8 @@ fourbar_singular --formulation alf-explicit
 fourbar_singular --formulation alf-trapezoid
 oscillator_1dof --formulation alf-trapezoid
 oscillator_1dof --formulation canonical --integrator dopri5
+andrews --alpha 1e9 --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end 0.03
+andrews --integrator bdf --rtol 1e-10 --atol 1e-10 --t-end 0.03
 EOF
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
