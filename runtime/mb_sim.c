@@ -203,47 +203,66 @@ static int check_model(const mb_model *m, int formulation)
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
 }
 
-/* Bump allocator over the caller's memory; with base NULL it only counts. Blocks are rounded to
- * MB_LAYOUT_ALIGN, so the total is exactly MB_LAYOUT_BYTES (mb_layout.h). Empty blocks are NULL. */
-typedef struct { char *base; size_t off, cap; } arena;
+/* The layout's switches for p: a build with one formulation / integrator knows them, so the
+ * block sizes fold to constants. */
+typedef struct { int f, ig, fj, ls, dn, ad; } lay_sel;
+static lay_sel lay_select(const mb_params *p)
+{
+    lay_sel l;
+    l.f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
+    l.ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
+    l.fj = MBI_FJ && p->full_jacobian;
+    l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
+    l.dn = MBI_DENSE && p->dense;
+    l.ad = MBI_F4A && p->adaptive && l.ig == MB_TRAPEZOID;
+    return l;
+}
+#define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
+    (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
+    (m)->npar, (m)->par_mass ? (m)->nq : 0
+#define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
+
+/* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
+ * into was 1.2 KB of stack, the firmware's deepest frame). */
+static size_t layout_bytes(const mb_model *m, const mb_params *p)
+{
+    lay_sel l = lay_select(p);
+    return LAY_APPLY(MB_LAYOUT_BYTES, LAY_ARGS(l, m));
+}
+
+/* Bump allocator over the caller's memory. Blocks are rounded to MB_LAYOUT_ALIGN, so the total
+ * is exactly MB_LAYOUT_BYTES (mb_layout.h). Empty blocks are NULL. */
+typedef struct { char *base; size_t off; } arena;
 static void *take(arena *a, size_t bytes)
 {
     size_t off = a->off;
     a->off = off + MB_LAYOUT_ROUND(bytes);
-    return a->base && bytes > 0 && a->off <= a->cap ? a->base + off : NULL;
+    return bytes > 0 ? a->base + off : NULL;
 }
 
-static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
+/* The blocks on work (of at least layout_bytes). */
+static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
 {
-    arena a = {(char *)work, 0, size};
-    mb_sim tmp, *t = s ? s : &tmp;
-    /* a build with one formulation / integrator knows them: the block sizes fold to constants */
-    int f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
-    int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
-    int fj = MBI_FJ && p->full_jacobian;
-    int ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
-    int dn = MBI_DENSE && p->dense;
-    int ad = MBI_F4A && p->adaptive && ig == MB_TRAPEZOID;
-#define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
-#define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
-    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, ad, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
-              m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl, m->npar, m->par_mass ? m->nq : 0)
+    arena a = {(char *)work, 0};
+    lay_sel l = lay_select(p);
+#define TAKE_R(field, count) s->field = take(&a, sizeof(mb_real) * (size_t)(count));
+#define TAKE_J(field, count) s->field = take(&a, sizeof(int) * (size_t)(count));
+    LAY_APPLY(MB_LAYOUT, TAKE_R, TAKE_J, LAY_ARGS(l, m))
 #undef TAKE_R
 #undef TAKE_J
-    t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
-    t->ev_S = t->ev_sig;
-    if (MB_L_ALF(f)) t->FS = t->FA; /* S (assembly only) in A's block (mb_layout.h) */
-    if (f == MB_ALF_TRAPEZOID) {   /* only the start-up evaluation uses them */
-        t->ev_v = t->tn[2];
-        t->ev_sig = t->ev_S = t->tm[2];
+    s->S = s->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
+    s->ev_S = s->ev_sig;
+    if (MB_L_ALF(l.f)) s->FS = s->FA; /* S (assembly only) in A's block (mb_layout.h) */
+    if (l.f == MB_ALF_TRAPEZOID) { /* only the start-up evaluation uses them */
+        s->ev_v = s->tn[2];
+        s->ev_sig = s->ev_S = s->tm[2];
     }
-    return a.off;
 }
 
 size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
 {
     if (!p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
-    return layout(NULL, m, p, NULL, 0);
+    return layout_bytes(m, p);
 }
 
 int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
@@ -253,8 +272,8 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     if (mb_params_check(p, NULL) != MB_OK) return MB_ERR_PARAM;
     if (!check_model(m, p->formulation)) return MB_ERR_MODEL;
     if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
-    if (size < layout(NULL, m, p, NULL, 0)) return MB_ERR_WORKSPACE;
-    layout(s, m, p, work, size);
+    if (size < layout_bytes(m, p)) return MB_ERR_WORKSPACE;
+    layout(s, m, p, work);
     memset(work, 0, size);
     s->m = m;
     if (m->npar > 0) {     /* the tunables: own copies of the descriptor, par and (if tunable) M */
