@@ -257,6 +257,10 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
         s->ev_v = s->tn[2];
         s->ev_sig = s->ev_S = s->tm[2];
     }
+    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks (mb_layout.h) */
+        s->Ek = s->tn[2];          /* tn[3] follows it: 2 n >= nnz reals together */
+        s->lsd = s->zk;
+    }
 }
 
 size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
@@ -373,6 +377,16 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 }
 
 /* ------------------------------------------------------------------ reset and step */
+
+void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
+{
+    const mb_model *m = s->m;
+    s->kin_fresh = 0;
+    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
+    m->phi(m, t, q, s->Phi);
+    m->phi_t(m, t, q, s->Phit);
+    m->phi_q(m, t, q, s->Pq);
+}
 
 const mbi_form *const mbi_forms[4] = {
 #if MBI_F1

@@ -15,13 +15,22 @@ static int put_str(int n, const char *s)
     return n;
 }
 
+/* v in decimal. v / 10 in 16-bit pieces with 32-bit arithmetic: no 64-bit division, which
+ * would link libgcc's __udivmoddi4 (700 bytes) into every image for this alone. */
 static int put_dec(int n, unsigned long long v)
 {
     char tmp[24];
     int k = 0;
     do {
-        tmp[k++] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
+        unsigned long long q = 0;
+        uint32_t r = 0;
+        for (int sh = 48; sh >= 0; sh -= 16) {
+            uint32_t cur = (r << 16) | (uint32_t)((v >> sh) & 0xFFFFu);   /* < 10 * 2^16 */
+            q |= (unsigned long long)(cur / 10u) << sh;
+            r = cur % 10u;
+        }
+        tmp[k++] = (char)('0' + (int)r);
+        v = q;
     } while (v);
     while (k) line[n++] = tmp[--k];
     return n;
