@@ -260,6 +260,7 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
     if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks (mb_layout.h) */
         s->Ek = s->tn[2];          /* tn[3] follows it: 2 n >= nnz reals together */
         s->lsd = s->zk;
+        s->lsy = s->tn[3];
     }
 }
 
