@@ -62,8 +62,8 @@ void mb_params_default(mb_params *p, int f)
 /* The numeric parameters in checking order (a table: compact code on small targets). */
 /* > 0, >= 0, alpha, [0, 1), int >= 1, int in 1..MB_MAX_ITER_LIMIT */
 enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1, PK_ITER };
-#define PFIELD(f, kind) {offsetof(mb_params, f), kind, #f}
-static const struct { unsigned short off; unsigned char kind; const char *name; } pfields[] = {
+#define PFIELD(f, kind) {offsetof(mb_params, f), kind}
+static const struct { unsigned short off; unsigned char kind; } pfields[] = {
     PFIELD(h, PK_POS), PFIELD(rtol, PK_POS), PFIELD(atol, PK_POS), PFIELD(h_min, PK_NONNEG),
     PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
     PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_ITER),
@@ -72,39 +72,59 @@ static const struct { unsigned short off; unsigned char kind; const char *name; 
     PFIELD(warn_phi, PK_NONNEG), PFIELD(warn_sigma, PK_NONNEG), PFIELD(warn_stability, PK_NONNEG),
     PFIELD(length_scale, PK_NONNEG)};
 #undef PFIELD
+#define NPFIELD ((int)(sizeof pfields / sizeof pfields[0]))
 
-int mb_params_check(const mb_params *p, const char **what)
+/* What mb_params_check names: the checks below return an index into this table (the numeric
+ * fields of pfields first, in its order), so that a caller that does not ask (what == NULL, as
+ * mb_sim_init: all a firmware calls) leaves the text out of a link-time optimized image (about
+ * 1 KB on a Cortex-M). */
+static const char *const pmsg[] = {
+    "h", "rtol", "atol", "h_min", "h_max", "alpha", "xi", "omega", "tol", "max_iter", "sigma_reset",
+    "baumgarte_cap", "rank_tol", "asm_tol", "asm_max_iter", "warn_energy", "warn_phi",
+    "warn_sigma", "warn_stability", "length_scale",
+    "formulation", "integrator",
+    "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
+    "formulation baumgarte only)",
+    "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)",
+    "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
+    "right-hand side is too noisy for bdf's difference Jacobian)",
+    "hht_alpha (in [-1/3, 0])",
+    "project_velocity (not with hht: it keeps Phi = 0 at every step itself)",
+    "formulation (not compiled in: MB_WITH_*)", "integrator (not compiled in: MB_WITH_*)",
+    "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)", "dense (dopri5, dop853 and bdf only)",
+    "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0 or 1)",
+    "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
+    "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
+enum { PM_FORM = NPFIELD, PM_INTEG, PM_HHT_FORM, PM_TRAP, PM_BDF, PM_HHT_ALPHA, PM_HHT_PROJ,
+       PM_FORM_BUILT, PM_INTEG_BUILT, PM_FJ, PM_DENSE, PM_DENSE_BUILT, PM_ADAPT, PM_ADAPT_BUILT,
+       PM_MAX_STEPS, PM_LINSYS, PM_LINSYS_OPS, PM_N };
+typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == PM_N ? 1 : -1];
+
+/* The first parameter p gets wrong: its pmsg index, -1 when none. */
+static int params_bad(const mb_params *p)
 {
-    const char *w = NULL;
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
     static const unsigned char i_built[NINTEG] = {[MB_RK4] = MBI_RK4, [MB_DOPRI5] = MBI_DOPRI5,
                                                   [MB_TRAPEZOID] = MBI_F4, [MB_DOP853] = MBI_DOP853,
                                                   [MB_BDF] = MBI_BDF, [MB_HHT] = MBI_HHT};
-    if (p->formulation < 0 || p->formulation > 3) w = "formulation";
-    else if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) w = "integrator";
-    else if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE)
-        w = "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
-            "formulation baumgarte only)";
-    else if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
-             : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
-        w = "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)";
-    else if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT)
-        w = "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
-            "right-hand side is too noisy for bdf's difference Jacobian)";
-    else if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
-        w = "hht_alpha (in [-1/3, 0])";
-    else if (p->integrator == MB_HHT && p->project_velocity)
-        w = "project_velocity (not with hht: it keeps Phi = 0 at every step itself)";
-    else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
-    else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
-    else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
-    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5, dop853 and bdf only)";
-    else if (p->dense && p->integrator != MB_BDF && !MBI_DENSE)
-        w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
-    else if (p->adaptive != 0 && p->adaptive != 1) w = "adaptive (0 or 1)";
-    else if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A)
-        w = "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)";
-    for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
+    if (p->formulation < 0 || p->formulation > 3) return PM_FORM;
+    if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) return PM_INTEG;
+    if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE) return PM_HHT_FORM;
+    if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
+        : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
+        return PM_TRAP;
+    if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT) return PM_BDF;
+    if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
+        return PM_HHT_ALPHA;
+    if (p->integrator == MB_HHT && p->project_velocity) return PM_HHT_PROJ;
+    if (!f_built[p->formulation]) return PM_FORM_BUILT;
+    if (!i_built[p->integrator]) return PM_INTEG_BUILT;
+    if (p->full_jacobian && !MBI_FJ) return PM_FJ;
+    if (p->dense && !MB_ADAPTIVE(p->integrator)) return PM_DENSE;
+    if (p->dense && p->integrator != MB_BDF && !MBI_DENSE) return PM_DENSE_BUILT;
+    if (p->adaptive != 0 && p->adaptive != 1) return PM_ADAPT;
+    if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A) return PM_ADAPT_BUILT;
+    for (int k = 0; k < NPFIELD; k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
         if (kind == PK_INT1 || kind == PK_ITER) {
@@ -118,15 +138,21 @@ int mb_params_check(const mb_params *p, const char **what)
                   (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0)) ||
                   (kind == PK_BELOW1 && v >= 1);
         }
-        if (bad) w = pfields[k].name;
+        if (bad) return k;
     }
-    if (!w && p->max_steps < 1) w = "max_steps";
-    if (!w && !p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
+    if (p->max_steps < 1) return PM_MAX_STEPS;
+    if (!p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
         !(p->linsys == MB_LINSYS_DENSE && MB_WITH_DENSE))
-        w = "linsys (dense not compiled in: MB_WITH_DENSE)";
-    if (!w && p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) w = "linsys_ops";
-    if (what) *what = w;
-    return w ? MB_ERR_PARAM : MB_OK;
+        return PM_LINSYS;
+    if (p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) return PM_LINSYS_OPS;
+    return -1;
+}
+
+int mb_params_check(const mb_params *p, const char **what)
+{
+    int k = params_bad(p);
+    if (what) *what = k >= 0 ? pmsg[k] : NULL;
+    return k >= 0 ? MB_ERR_PARAM : MB_OK;
 }
 
 /* ------------------------------------------------------------------ workspace layout */
