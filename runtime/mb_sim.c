@@ -220,7 +220,7 @@ static int check_model(const mb_model *m, int formulation)
         (formulation == MB_BAUMGARTE && !m->gamma) ||
         !m->force || !m->dforce_dq || !m->dforce_dv || !m->energy) return 0;
     for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
-    if (m->npar < 0 || (m->npar > 0 && (!m->par || !m->par_names || !m->par_check)) ||
+    if (m->npar < 0 || (m->npar > 0 && (!MB_WITH_TUNABLES || !m->par || !m->par_names || !m->par_check)) ||
         (m->npar == 0 && m->par_mass) || m->nrule < 0 || (m->nrule > 0 && !m->par_rules))
         return 0;
     if (m->npar > 0 && m->par_check(m->par) >= 0) return 0;   /* the defaults break a rule */
@@ -307,6 +307,7 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     layout(s, m, p, work);
     memset(work, 0, size);
     s->m = m;
+#if MB_WITH_TUNABLES
     if (m->npar > 0) {     /* the tunables: own copies of the descriptor, par and (if tunable) M */
         s->mloc = *m;
         for (int i = 0; i < m->npar; i++) s->par[i] = m->par[i];
@@ -317,6 +318,7 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
         }
         s->m = &s->mloc;
     }
+#endif
     s->p = *p;
     s->n = m->nq;
     s->nc = m->nc;

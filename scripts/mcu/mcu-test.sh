@@ -171,7 +171,7 @@ case " $MCU_MODELS " in *" andrews "*)
     for prec in double float; do
         tol=$tol_double; [ "$prec" = float ] && tol=$tol_float
         run_case "fw-lean-lto-andrews-$prec" "$prec" "$tol" $(params andrews alf-trapezoid "$prec") \
-            $(fw_lean alf-trapezoid) $fw_inc -- $fw_src $lean_rt "$MCU_GEN/andrews.c"
+            $(fw_lean alf-trapezoid andrews "$MCU_GEN") $fw_inc -- $fw_src $lean_rt "$MCU_GEN/andrews.c"
     done
     export MCU_LTO=0 ;;
 esac

@@ -42,7 +42,7 @@ params() {  # params MODEL FORMULATION PRECISION -> -D flags
     local p
     p=$(fw_params "$1" "$2" "$3" "$MCU_GEN")
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
-    [ "$MCU_LEAN" = 1 ] && p="$p $(fw_lean "$2")"
+    [ "$MCU_LEAN" = 1 ] && p="$p $(fw_lean "$2" "$1" "$MCU_GEN")"
     echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"
 }
 val() { awk -v k="$1" '$1 == "M" && $2 == k { print $3 }' "$2"; }
