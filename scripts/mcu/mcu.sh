@@ -8,8 +8,8 @@
 #        mcu.sh nmcheck FILES...        fail if an object or image names malloc/free/printf & co.
 #        mcu.sh flags TARGET            print the compiler flags of TARGET
 # TARGET: m4f (Cortex-M4F, hard float, QEMU mps2-an386) or m3 (Cortex-M3, QEMU mps2-an385).
-# MCU_LTO=1 (environment): build images with link-time optimization (-flto -fconserve-stack at
-# compile and link).
+# MCU_LTO=1 (environment): build images with link-time optimization (-flto -flto-partition=one
+# -fconserve-stack at compile and link; one partition: one .su file, no serial-jobs warning).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${MCU_OPT:=-O2}"                     # optimisation level of embedded builds
@@ -46,7 +46,7 @@ build|lib)
     cflags=()
     # -fconserve-stack: without it LTO inlines the start-up's frames (solver_init's mb_params)
     # into main, on the stepping path too (Andrews lean double: 1296 B of stack instead of 948)
-    lto=(); [ "$MCU_LTO" = 1 ] && [ "$cmd" = build ] && lto=(-flto -fconserve-stack)
+    lto=(); [ "$MCU_LTO" = 1 ] && [ "$cmd" = build ] && lto=(-flto -flto-partition=one -fconserve-stack)
     while [ $# -gt 0 ] && [ "$1" != -- ]; do cflags+=("$1"); shift; done
     [ $# -gt 0 ] && shift
     mkdir -p "$out/obj-$name"
