@@ -211,7 +211,7 @@ void mbi_f4_shift_sigma(mb_sim *s)
     zero(nc, s->sig);
 }
 
-static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
+static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt, int hold)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
@@ -225,8 +225,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
-    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above) */
-    m->phi(m, s->t, qk, s->Phi);
+    /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above); Phi(t_k, q_k) is
+     * still in s->Phi when the last evaluation was the previous step's final one (kin_fresh) */
+    if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, qk, s->Phi);
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
     /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
      * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
@@ -258,7 +259,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt)
         int fused = !last && (fresh || m->eval_kin_dyn);
         if (fused) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        mbi_f4_constraint(s, I, it > 0);
+        mbi_f4_constraint(s, I, it > 0 && (!hold || last));   /* hold: see trap_attempt */
         if (last) break;
         if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, s->v, s->Q);
@@ -360,7 +361,31 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     s->kin_fresh = 0;
 }
 
-/* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored. */
+/* trap_step, then the energies at the result must be finite too */
+static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int adapt, int hold)
+{
+    mb_real t_old = s->t;
+    int st = trap_step(s, h, full, stale, adapt, hold);
+    if (st >= 0) {
+        mb_real e[3];
+        s->m->energy(s->m, t_old + h, s->z, s->v, e);
+        if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+    }
+    return st;
+}
+
+/* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored.
+ * A fixed step whose iteration diverges is taken once more with sigma~ held at its start value
+ * until the last evaluation (hold; mon.sigma_holds): Newton on the penalty equations alone, with
+ * s = sigma~_k + alpha c, whose matrix M + alpha Phi_q^T D stays regular at a singular position
+ * (5.30's point), and the multiplier update 5.34 once at the end. Near a singular position the
+ * update is what diverges: it adds alpha u^T c to u^T sigma~ every iteration in the lost-rank
+ * direction u, where the matrix sees u^T c only through h/2 u^T Phidot_q, so the smaller the
+ * step the weaker the control (the change-point four-bar, tests/models/audit_fourbar_cp.lua:
+ * h = 1e-4 diverged at t = 2.9923 s with sigma~ pumped from 3 to 1e2 .. 1e13, while h = 2e-3 ..
+ * 2.5e-4 passed). The held step satisfies c = (s - sigma~_k) / alpha, not c = 0: with
+ * alpha = 1e8 a violation of about h |lambda| / alpha. Step control (adapt) rejects and retries
+ * smaller instead. */
 static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 {
     int nc = s->nc;
@@ -369,12 +394,7 @@ static int trap_attempt(mb_sim *s, mb_real h, int adapt)
     int st, stale = 0;
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
-        st = trap_step(s, h, full, &stale, adapt);
-        if (st >= 0) {                  /* energies must be finite too */
-            mb_real e[3];
-            s->m->energy(s->m, t_old + h, s->z, s->v, e);
-            if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
-        }
+        st = trap_step_checked(s, h, full, &stale, adapt, 0);
         if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
         /* not converged with a kept factorization: the same step again, refactoring at every
          * iteration, so reuse never changes whether or how well a step converges */
@@ -382,6 +402,14 @@ static int trap_attempt(mb_sim *s, mb_real h, int adapt)
         s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
+    }
+    if (st == MB_ERR_NEWTON && !adapt) {
+        trap_restore(s, t_old, sig_old);
+        s->fact_valid = 0;
+        s->mon.maxiter_events = me;
+        s->mon.newton_roundoff = nr;
+        st = trap_step_checked(s, h, 1, &stale, adapt, 1);
+        if (st >= 0) s->mon.sigma_holds++;
     }
     if (st < 0) {                       /* restore the last good step */
         trap_restore(s, t_old, sig_old);

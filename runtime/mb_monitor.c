@@ -12,8 +12,12 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
     int nc = s->nc;
     mb_real e[3], *pdot = s->tm[2];
     m->energy(m, t, q, v, e);
-    if (!(s->kin_fresh && q == s->z && t == s->kin_t))   /* F4 ends its step with them there */
+    if (!(s->kin_fresh && q == s->z && t == s->kin_t)) {  /* F4 ends its step with them there */
         mbi_eval_kin(s, t, q);
+        /* the trapezoid's next step starts with Phi(t, z) (Int Phi, trap_step); its state only
+         * changes through steps, which evaluate with mbi_eval_kin* (clearing the flag) */
+        if (q == s->z && s->p.integrator == MB_TRAPEZOID) { s->kin_fresh = 1; s->kin_t = t; }
+    }
     pq_mv(m, s->Pq, v, pdot);
     for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
     o->T = e[0];

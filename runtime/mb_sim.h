@@ -151,6 +151,8 @@ typedef struct mb_monitor {
                                 vanished (index into constraint_names), else -1 */
     long factorizations, solves; /* linear-system factorizations and solves */
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
+    long sigma_holds;        /* F4 fixed steps taken with sigma~ held after a diverging iteration
+                                (near a singular position; mb_f4_trapezoid.c, trap_attempt) */
     /* Scales of the warnings (docs/formulations.md, "Warnings") */
     mb_real V0;              /* V after reset, J */
     mb_real escale;          /* energy scale: max over the run of T + |V - V0| + |W|, J */

@@ -878,11 +878,12 @@ static int summary(const mb_params *p, run_state *r)
     int warnings = report_warnings(&r->sim, p);
     const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
-           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld factorizations=%ld solves=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
            r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
            mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
-           mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->factorizations,
+           mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->sigma_holds,
+           mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
