@@ -72,7 +72,8 @@ void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, m
 }
 #endif
 
-/* The reduced Newton matrix (5.45, 5.47, 5.52) straight into the plan storage FA:
+/* The reduced Newton matrix (5.45, 5.47, 5.52) straight into the plan storage FA (its factor
+ * E in s->Ek: with the trapezoid the block of dq and dp, free while the matrix is formed):
  * M + a (Phi_q - h/2 Phidot_q)^T D - h^2/4 dQ/dq - h/2 dQ/dv with D = c1 Phi_q + h/2 Phidot_q
  * = h/2 dc/dq (see trap_step). Each term pairs two entries k, l of one row of Phi_q (mb_plan
  * a_k, a_l): its lower-triangle value goes to a_dst, its transpose nl further. */
@@ -217,7 +218,8 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
-    mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
+    /* 5.53's n-vector in g1: g1 is spent once dq is formed (mb_layout.h: MB_L_F4T) */
+    mb_real *tmpm = s->tm[1], *tmpn = g1;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
     mb_real c1 = 1 + h * xi * w;
     copy(s->nz, s->zk, s->z);

@@ -20,6 +20,10 @@
 #define MB_L_HHT(I) ((I) == MB_HHT)
 /* the Newton iteration's blocks: F4, and F1 with hht */
 #define MB_L_NEWTON(F, I) (MB_L_F4(F) || MB_L_HHT(I))
+/* F4 with its trapezoid (not bdf): Ek lives in tn[2..3] (tn[3] grown to PQ - N when needed), the
+ * ldl scratch lsd in zk, the solves' scratch lsy in tn[3] (tn[3] at least max(N, NC)), and
+ * 5.53's n-vector in g1 = tn[0] (mb_f4_trapezoid.c: trap_step) */
+#define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
@@ -57,7 +61,11 @@
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
  * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
  * ev_sig in tn[2], tm[2] (Newton temporaries, free then), and F3/F4 factor S (assembly only)
- * in FA's block: A's factorization never lives across an assembly. hht (F1) keeps the
+ * in FA's block: A's factorization never lives across an assembly. F4 with the trapezoid
+ * (MB_L_F4T) keeps Ek, alive only while the Newton matrix is assembled (and in the start-up
+ * evaluation before ev_v is read), in tn[2..3] (dq, dp: free then), lsd, the scratch of the
+ * ldl factorizations of assembly and start-up only, in zk (the step's start state), and lsy, the
+ * solves' scratch, in tn[3] (the step solves for dq before it forms dp there). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
@@ -70,8 +78,10 @@
     R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
     R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
     R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \
-    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N)) R(tn[3], MB_L_IF(MB_L_F4(F), N))  \
-    R(tn[4], MB_L_IF(MB_L_F4(F), N)) R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                  \
+    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N))                                  \
+    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N)) : (N)))  \
+    R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
+    R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                                                  \
     R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N))         \
     R(tm[0], NC) R(tm[1], NC) R(tm[2], NC) R(tm[3], NC)                                       \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
@@ -94,9 +104,11 @@
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \
     R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
-    R(lsd, MB_L_NMAX(N, NC)) R(lsy, MB_L_NMAX(N, NC))                                         \
+    R(lsd, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
+    R(lsy, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
     R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
-    R(Ek, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I), PQ)) R(Dk, MB_L_IF(MB_L_F4(F), PQ))              \
+    R(Ek, MB_L_IF((MB_L_ALF(F) && !MB_L_F4T(F, I)) || MB_L_HHT(I), PQ))                        \
+    R(Dk, MB_L_IF(MB_L_F4(F), PQ))                                                            \
     R(hr, MB_L_IF(MB_L_HHT(I), N))                                                            \
     R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
     R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \

@@ -62,8 +62,8 @@ void mb_params_default(mb_params *p, int f)
 /* The numeric parameters in checking order (a table: compact code on small targets). */
 /* > 0, >= 0, alpha, [0, 1), int >= 1, int in 1..MB_MAX_ITER_LIMIT */
 enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1, PK_ITER };
-#define PFIELD(f, kind) {offsetof(mb_params, f), kind, #f}
-static const struct { unsigned short off; unsigned char kind; const char *name; } pfields[] = {
+#define PFIELD(f, kind) {offsetof(mb_params, f), kind}
+static const struct { unsigned short off; unsigned char kind; } pfields[] = {
     PFIELD(h, PK_POS), PFIELD(rtol, PK_POS), PFIELD(atol, PK_POS), PFIELD(h_min, PK_NONNEG),
     PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
     PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_ITER),
@@ -72,39 +72,59 @@ static const struct { unsigned short off; unsigned char kind; const char *name; 
     PFIELD(warn_phi, PK_NONNEG), PFIELD(warn_sigma, PK_NONNEG), PFIELD(warn_stability, PK_NONNEG),
     PFIELD(length_scale, PK_NONNEG)};
 #undef PFIELD
+#define NPFIELD ((int)(sizeof pfields / sizeof pfields[0]))
 
-int mb_params_check(const mb_params *p, const char **what)
+/* What mb_params_check names: the checks below return an index into this table (the numeric
+ * fields of pfields first, in its order), so that a caller that does not ask (what == NULL, as
+ * mb_sim_init: all a firmware calls) leaves the text out of a link-time optimized image (about
+ * 1 KB on a Cortex-M). */
+static const char *const pmsg[] = {
+    "h", "rtol", "atol", "h_min", "h_max", "alpha", "xi", "omega", "tol", "max_iter", "sigma_reset",
+    "baumgarte_cap", "rank_tol", "asm_tol", "asm_max_iter", "warn_energy", "warn_phi",
+    "warn_sigma", "warn_stability", "length_scale",
+    "formulation", "integrator",
+    "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
+    "formulation baumgarte only)",
+    "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)",
+    "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
+    "right-hand side is too noisy for bdf's difference Jacobian)",
+    "hht_alpha (in [-1/3, 0])",
+    "project_velocity (not with hht: it keeps Phi = 0 at every step itself)",
+    "formulation (not compiled in: MB_WITH_*)", "integrator (not compiled in: MB_WITH_*)",
+    "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)", "dense (dopri5, dop853 and bdf only)",
+    "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0 or 1)",
+    "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
+    "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
+enum { PM_FORM = NPFIELD, PM_INTEG, PM_HHT_FORM, PM_TRAP, PM_BDF, PM_HHT_ALPHA, PM_HHT_PROJ,
+       PM_FORM_BUILT, PM_INTEG_BUILT, PM_FJ, PM_DENSE, PM_DENSE_BUILT, PM_ADAPT, PM_ADAPT_BUILT,
+       PM_MAX_STEPS, PM_LINSYS, PM_LINSYS_OPS, PM_N };
+typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == PM_N ? 1 : -1];
+
+/* The first parameter p gets wrong: its pmsg index, -1 when none. */
+static int params_bad(const mb_params *p)
 {
-    const char *w = NULL;
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
     static const unsigned char i_built[NINTEG] = {[MB_RK4] = MBI_RK4, [MB_DOPRI5] = MBI_DOPRI5,
                                                   [MB_TRAPEZOID] = MBI_F4, [MB_DOP853] = MBI_DOP853,
                                                   [MB_BDF] = MBI_BDF, [MB_HHT] = MBI_HHT};
-    if (p->formulation < 0 || p->formulation > 3) w = "formulation";
-    else if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) w = "integrator";
-    else if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE)
-        w = "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
-            "formulation baumgarte only)";
-    else if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
-             : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
-        w = "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)";
-    else if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT)
-        w = "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
-            "right-hand side is too noisy for bdf's difference Jacobian)";
-    else if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
-        w = "hht_alpha (in [-1/3, 0])";
-    else if (p->integrator == MB_HHT && p->project_velocity)
-        w = "project_velocity (not with hht: it keeps Phi = 0 at every step itself)";
-    else if (!f_built[p->formulation]) w = "formulation (not compiled in: MB_WITH_*)";
-    else if (!i_built[p->integrator]) w = "integrator (not compiled in: MB_WITH_*)";
-    else if (p->full_jacobian && !MBI_FJ) w = "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)";
-    else if (p->dense && !MB_ADAPTIVE(p->integrator)) w = "dense (dopri5, dop853 and bdf only)";
-    else if (p->dense && p->integrator != MB_BDF && !MBI_DENSE)
-        w = "dense (not compiled in: MB_WITH_DENSE_OUTPUT)";
-    else if (p->adaptive != 0 && p->adaptive != 1) w = "adaptive (0 or 1)";
-    else if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A)
-        w = "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)";
-    for (int k = 0; !w && k < (int)(sizeof pfields / sizeof pfields[0]); k++) {
+    if (p->formulation < 0 || p->formulation > 3) return PM_FORM;
+    if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) return PM_INTEG;
+    if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE) return PM_HHT_FORM;
+    if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
+        : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
+        return PM_TRAP;
+    if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT) return PM_BDF;
+    if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
+        return PM_HHT_ALPHA;
+    if (p->integrator == MB_HHT && p->project_velocity) return PM_HHT_PROJ;
+    if (!f_built[p->formulation]) return PM_FORM_BUILT;
+    if (!i_built[p->integrator]) return PM_INTEG_BUILT;
+    if (p->full_jacobian && !MBI_FJ) return PM_FJ;
+    if (p->dense && !MB_ADAPTIVE(p->integrator)) return PM_DENSE;
+    if (p->dense && p->integrator != MB_BDF && !MBI_DENSE) return PM_DENSE_BUILT;
+    if (p->adaptive != 0 && p->adaptive != 1) return PM_ADAPT;
+    if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A) return PM_ADAPT_BUILT;
+    for (int k = 0; k < NPFIELD; k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
         if (kind == PK_INT1 || kind == PK_ITER) {
@@ -118,15 +138,21 @@ int mb_params_check(const mb_params *p, const char **what)
                   (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0)) ||
                   (kind == PK_BELOW1 && v >= 1);
         }
-        if (bad) w = pfields[k].name;
+        if (bad) return k;
     }
-    if (!w && p->max_steps < 1) w = "max_steps";
-    if (!w && !p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
+    if (p->max_steps < 1) return PM_MAX_STEPS;
+    if (!p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
         !(p->linsys == MB_LINSYS_DENSE && MB_WITH_DENSE))
-        w = "linsys (dense not compiled in: MB_WITH_DENSE)";
-    if (!w && p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) w = "linsys_ops";
-    if (what) *what = w;
-    return w ? MB_ERR_PARAM : MB_OK;
+        return PM_LINSYS;
+    if (p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) return PM_LINSYS_OPS;
+    return -1;
+}
+
+int mb_params_check(const mb_params *p, const char **what)
+{
+    int k = params_bad(p);
+    if (what) *what = k >= 0 ? pmsg[k] : NULL;
+    return k >= 0 ? MB_ERR_PARAM : MB_OK;
 }
 
 /* ------------------------------------------------------------------ workspace layout */
@@ -194,7 +220,7 @@ static int check_model(const mb_model *m, int formulation)
         (formulation == MB_BAUMGARTE && !m->gamma) ||
         !m->force || !m->dforce_dq || !m->dforce_dv || !m->energy) return 0;
     for (int i = 0; i < m->nq; i++) if (!(m->mass[i] > 0)) return 0;
-    if (m->npar < 0 || (m->npar > 0 && (!m->par || !m->par_names || !m->par_check)) ||
+    if (m->npar < 0 || (m->npar > 0 && (!MB_WITH_TUNABLES || !m->par || !m->par_names || !m->par_check)) ||
         (m->npar == 0 && m->par_mass) || m->nrule < 0 || (m->nrule > 0 && !m->par_rules))
         return 0;
     if (m->npar > 0 && m->par_check(m->par) >= 0) return 0;   /* the defaults break a rule */
@@ -203,47 +229,71 @@ static int check_model(const mb_model *m, int formulation)
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
 }
 
-/* Bump allocator over the caller's memory; with base NULL it only counts. Blocks are rounded to
- * MB_LAYOUT_ALIGN, so the total is exactly MB_LAYOUT_BYTES (mb_layout.h). Empty blocks are NULL. */
-typedef struct { char *base; size_t off, cap; } arena;
+/* The layout's switches for p: a build with one formulation / integrator knows them, so the
+ * block sizes fold to constants. */
+typedef struct { int f, ig, fj, ls, dn, ad; } lay_sel;
+static lay_sel lay_select(const mb_params *p)
+{
+    lay_sel l;
+    l.f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
+    l.ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
+    l.fj = MBI_FJ && p->full_jacobian;
+    l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
+    l.dn = MBI_DENSE && p->dense;
+    l.ad = MBI_F4A && p->adaptive && l.ig == MB_TRAPEZOID;
+    return l;
+}
+#define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
+    (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
+    (m)->npar, (m)->par_mass ? (m)->nq : 0
+#define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
+
+/* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
+ * into was 1.2 KB of stack, the firmware's deepest frame). */
+static size_t layout_bytes(const mb_model *m, const mb_params *p)
+{
+    lay_sel l = lay_select(p);
+    return LAY_APPLY(MB_LAYOUT_BYTES, LAY_ARGS(l, m));
+}
+
+/* Bump allocator over the caller's memory. Blocks are rounded to MB_LAYOUT_ALIGN, so the total
+ * is exactly MB_LAYOUT_BYTES (mb_layout.h). Empty blocks are NULL. */
+typedef struct { char *base; size_t off; } arena;
 static void *take(arena *a, size_t bytes)
 {
     size_t off = a->off;
     a->off = off + MB_LAYOUT_ROUND(bytes);
-    return a->base && bytes > 0 && a->off <= a->cap ? a->base + off : NULL;
+    return bytes > 0 ? a->base + off : NULL;
 }
 
-static size_t layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
+/* The blocks on work (of at least layout_bytes). */
+static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
 {
-    arena a = {(char *)work, 0, size};
-    mb_sim tmp, *t = s ? s : &tmp;
-    /* a build with one formulation / integrator knows them: the block sizes fold to constants */
-    int f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
-    int ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
-    int fj = MBI_FJ && p->full_jacobian;
-    int ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
-    int dn = MBI_DENSE && p->dense;
-    int ad = MBI_F4A && p->adaptive && ig == MB_TRAPEZOID;
-#define TAKE_R(field, count) t->field = take(&a, sizeof(mb_real) * (size_t)(count));
-#define TAKE_J(field, count) t->field = take(&a, sizeof(int) * (size_t)(count));
-    MB_LAYOUT(TAKE_R, TAKE_J, f, ig, fj, ls, dn, ad, m->nq, m->nc, m->phi_q_pat.nnz, m->dq_dq_pat.nnz,
-              m->dq_dv_pat.nnz, m->plan->s.nl, m->plan->a.nl, m->npar, m->par_mass ? m->nq : 0)
+    arena a = {(char *)work, 0};
+    lay_sel l = lay_select(p);
+#define TAKE_R(field, count) s->field = take(&a, sizeof(mb_real) * (size_t)(count));
+#define TAKE_J(field, count) s->field = take(&a, sizeof(int) * (size_t)(count));
+    LAY_APPLY(MB_LAYOUT, TAKE_R, TAKE_J, LAY_ARGS(l, m))
 #undef TAKE_R
 #undef TAKE_J
-    t->S = t->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
-    t->ev_S = t->ev_sig;
-    if (MB_L_ALF(f)) t->FS = t->FA; /* S (assembly only) in A's block (mb_layout.h) */
-    if (f == MB_ALF_TRAPEZOID) {   /* only the start-up evaluation uses them */
-        t->ev_v = t->tn[2];
-        t->ev_sig = t->ev_S = t->tm[2];
+    s->S = s->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
+    s->ev_S = s->ev_sig;
+    if (MB_L_ALF(l.f)) s->FS = s->FA; /* S (assembly only) in A's block (mb_layout.h) */
+    if (l.f == MB_ALF_TRAPEZOID) { /* only the start-up evaluation uses them */
+        s->ev_v = s->tn[2];
+        s->ev_sig = s->ev_S = s->tm[2];
     }
-    return a.off;
+    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks (mb_layout.h) */
+        s->Ek = s->tn[2];          /* tn[3] follows it: 2 n >= nnz reals together */
+        s->lsd = s->zk;
+        s->lsy = s->tn[3];
+    }
 }
 
 size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
 {
     if (!p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
-    return layout(NULL, m, p, NULL, 0);
+    return layout_bytes(m, p);
 }
 
 int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
@@ -253,10 +303,11 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     if (mb_params_check(p, NULL) != MB_OK) return MB_ERR_PARAM;
     if (!check_model(m, p->formulation)) return MB_ERR_MODEL;
     if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
-    if (size < layout(NULL, m, p, NULL, 0)) return MB_ERR_WORKSPACE;
-    layout(s, m, p, work, size);
+    if (size < layout_bytes(m, p)) return MB_ERR_WORKSPACE;
+    layout(s, m, p, work);
     memset(work, 0, size);
     s->m = m;
+#if MB_WITH_TUNABLES
     if (m->npar > 0) {     /* the tunables: own copies of the descriptor, par and (if tunable) M */
         s->mloc = *m;
         for (int i = 0; i < m->npar; i++) s->par[i] = m->par[i];
@@ -267,6 +318,7 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
         }
         s->m = &s->mloc;
     }
+#endif
     s->p = *p;
     s->n = m->nq;
     s->nc = m->nc;
@@ -354,6 +406,16 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 }
 
 /* ------------------------------------------------------------------ reset and step */
+
+void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
+{
+    const mb_model *m = s->m;
+    s->kin_fresh = 0;
+    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
+    m->phi(m, t, q, s->Phi);
+    m->phi_t(m, t, q, s->Phit);
+    m->phi_q(m, t, q, s->Pq);
+}
 
 const mbi_form *const mbi_forms[4] = {
 #if MBI_F1

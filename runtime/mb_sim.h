@@ -71,6 +71,13 @@ enum {
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
 #define MB_MAX_ITER_LIMIT 1000
 
+/* -DMB_WITH_TUNABLES=0 (define it for the application's sources too: it changes mb_sim): no
+ * tunable parameters, so mb_sim keeps no copy of the model descriptor (about 180 bytes on a
+ * 32-bit target); mb_sim_init refuses a model that has tunables with MB_ERR_MODEL. */
+#ifndef MB_WITH_TUNABLES
+#define MB_WITH_TUNABLES 1
+#endif
+
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
     int integrator;         /* MB_RK4, MB_DOPRI5, MB_DOP853, MB_TRAPEZOID, MB_BDF, MB_HHT */
@@ -170,7 +177,9 @@ typedef struct mb_monitor {
  * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
 typedef struct mb_sim {
     const mb_model *m;       /* the model, or mloc when it has tunables */
+#if MB_WITH_TUNABLES
     mb_model mloc;           /* models with tunables: the descriptor with par (and mass) here */
+#endif
     mb_params p;
     int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next dopri5 trial step */

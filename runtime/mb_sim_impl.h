@@ -124,17 +124,10 @@ void mbi_assemble_s(mb_sim *s, const mb_real *w);
  * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
 void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
-/* Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused evaluation when
- * it has one (one pass, shared sines and cosines), else the three single functions. */
-static inline void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
-{
-    const mb_model *m = s->m;
-    s->kin_fresh = 0;
-    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
-    m->phi(m, t, q, s->Phi);
-    m->phi_t(m, t, q, s->Phit);
-    m->phi_q(m, t, q, s->Pq);
-}
+/* mb_sim.c: Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused
+ * evaluation when it has one (one pass, shared sines and cosines), else the three single
+ * functions. */
+void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q);
 /* mbi_eval_kin's quantities and Q, Phidot_q, dQ/dq, dQ/dv at (t, q, v) into s->Q, s->Pqd,
  * s->dQq, s->dQv (F4's iteration): one fused call shares the angles' sines and cosines. */
 static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)

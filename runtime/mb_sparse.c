@@ -4,6 +4,7 @@
  * Layer: runtime core; no allocation, no printing. */
 #include "mb_sparse.h"
 #include "mb_status.h"
+#include "mb_vec.h"
 
 /* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
@@ -166,4 +167,16 @@ void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb
         int k = P->s_k[t];
         F[P->s_dst[t]] += w[col[k]] * Pq[k] * Pq[P->s_l[t]];
     }
+}
+
+void mb_sp_pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out)
+{
+    if (m->plan && m->plan->pq_mv) m->plan->pq_mv(val, x, out);
+    else sp_mv(&m->phi_q_pat, val, x, out, m->nc);
+}
+
+void mb_sp_pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_real a, mb_real *out)
+{
+    if (m->plan && m->plan->pq_mtv) m->plan->pq_mtv(val, y, a, out);
+    else sp_mtv_add(&m->phi_q_pat, val, y, a, out);
 }

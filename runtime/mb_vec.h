@@ -41,16 +41,17 @@ static inline void sp_mtv_add(const mb_pattern *pat, const mb_real *val, const m
     for (int k = 0; k < pat->nnz; k++) out[pat->col[k]] += a * val[k] * y[pat->row[k]];
 }
 /* The products with Phi_q's pattern: the model's unrolled code where it has one (mb_plan: pq_mv,
- * pq_mtv; the same arithmetic, so bit-identical), the loops above otherwise. */
+ * pq_mtv; the same arithmetic, so bit-identical), the loops above otherwise. One body each in
+ * mb_sparse.c (an inline copy per runtime file cost flash on small targets). */
+void mb_sp_pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out);
+void mb_sp_pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_real a, mb_real *out);
 static inline void pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out)
 {
-    if (m->plan && m->plan->pq_mv) m->plan->pq_mv(val, x, out);
-    else sp_mv(&m->phi_q_pat, val, x, out, m->nc);
+    mb_sp_pq_mv(m, val, x, out);
 }
 static inline void pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_real a, mb_real *out)
 {
-    if (m->plan && m->plan->pq_mtv) m->plan->pq_mtv(val, y, a, out);
-    else sp_mtv_add(&m->phi_q_pat, val, y, a, out);
+    mb_sp_pq_mtv(m, val, y, a, out);
 }
 /* A (n x n, column-major) += a P */
 static inline void add_sparse(mb_real *A, int n, const mb_pattern *pat, const mb_real *val, mb_real a)

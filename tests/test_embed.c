@@ -188,8 +188,39 @@ static void check_time_grid(void)
     }
 }
 
+/* A model with a tunable: the lean build (-DMB_WITH_TUNABLES=0: mb_sim keeps no descriptor copy
+ * for them) refuses it with MB_ERR_MODEL, the full build runs it; the same descriptor without
+ * the tunable starts in both. */
+static int no_rule(const mb_real *par) { (void)par; return -1; }
+static void check_tunables(void)
+{
+    static const char *const names[1] = {"k"};
+    static const mb_real val[1] = {MB_R(1.0)};
+    MB_EMBED_WORKSPACE(work, MB_EMBED_WORK_BYTES_P(MB_ALF_TRAPEZOID, MB_TRAPEZOID,
+        DOUBLE_PENDULUM_NQ, DOUBLE_PENDULUM_NC, DOUBLE_PENDULUM_PHI_Q_NNZ,
+        DOUBLE_PENDULUM_DQ_DQ_NNZ, DOUBLE_PENDULUM_DQ_DV_NNZ, DOUBLE_PENDULUM_S_NL,
+        DOUBLE_PENDULUM_A_NL, 1, 0));
+    mb_model m = double_pendulum_model;
+    mb_params p;
+    mb_sim s;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    CHECK(mb_sim_init(&s, &m, &p, work, sizeof work) == MB_OK, "no tunables: init refused");
+    m.npar = 1;
+    m.par_names = names;
+    m.par = val;
+    m.par_check = no_rule;
+    int st = mb_sim_init(&s, &m, &p, work, sizeof work);
+#if MB_WITH_TUNABLES
+    CHECK(st == MB_OK && mb_sim_get_param(&s, 0) == MB_R(1.0), "a tunable: init %d", st);
+#else
+    CHECK(st == MB_ERR_MODEL, "a tunable with MB_WITH_TUNABLES=0: init %d, not MB_ERR_MODEL", st);
+    CHECK(mb_sim_workspace_size(&m, &p) == 0, "a tunable with MB_WITH_TUNABLES=0: a workspace size");
+#endif
+}
+
 int main(void)
 {
+    check_tunables();
     check_time_grid();
     check_bounds(&andrews_model);
     check_bounds(&double_pendulum_model);

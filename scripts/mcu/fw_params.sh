@@ -35,3 +35,19 @@ fw_params() {
     done
     echo "$p"
 }
+
+# fw_lean FORMULATION MODEL [DIR] -> the lean embedded build's -D flags (docs/embedding.md,
+# "Building only what the firmware uses"): only the formulation and integrator in use, 16-bit
+# model indices, no named points (drawing data the firmware never asks for), and for a model
+# without tunables (its header's <NAME>_NPAR 0) no room for them in mb_sim. measure.sh and
+# mcu-test.sh's lean case.
+fw_lean() {
+    local p="" U
+    U=$(printf '%s' "$2" | tr '[:lower:]' '[:upper:]')
+    grep -q "^#define ${U}_NPAR 0\$" "${3:-generated}/$2.h" 2>/dev/null && p="-DMB_WITH_TUNABLES=0"
+    case "$1" in
+        alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_OMIT_GAMMA" ;;
+        baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
+    esac
+    echo "$p -DMB_INDEX16 -DMB_OMIT_POINTS"
+}

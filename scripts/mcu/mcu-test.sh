@@ -161,6 +161,21 @@ for form in alf-trapezoid baumgarte; do
     done
 done
 
+# The image make mcu-measure measures (scripts/mcu/measure.sh): the lean build (fw_lean: one
+# formulation, 16-bit indices, no dense back end) with link-time optimization, Andrews
+# alf-trapezoid in both precisions, against the host build of the same lean sources.
+echo "== mcu: lean firmware with link-time optimization (the measured image), host vs target"
+lean_rt="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
+case " $MCU_MODELS " in *" andrews "*)
+    export MCU_LTO=1
+    for prec in double float; do
+        tol=$tol_double; [ "$prec" = float ] && tol=$tol_float
+        run_case "fw-lean-lto-andrews-$prec" "$prec" "$tol" $(params andrews alf-trapezoid "$prec") \
+            $(fw_lean alf-trapezoid andrews "$MCU_GEN") $fw_inc -- $fw_src $lean_rt "$MCU_GEN/andrews.c"
+    done
+    export MCU_LTO=0 ;;
+esac
+
 # The cost measure: 2 * 10^6 instructions must read as such (ticks * 40 / 128, see mcu.sh),
 # within the call overhead measured by an empty interval, and identically on a second run.
 echo "== mcu: instruction count under -icount"

@@ -8,10 +8,13 @@
 #        mcu.sh nmcheck FILES...        fail if an object or image names malloc/free/printf & co.
 #        mcu.sh flags TARGET            print the compiler flags of TARGET
 # TARGET: m4f (Cortex-M4F, hard float, QEMU mps2-an386) or m3 (Cortex-M3, QEMU mps2-an385).
+# MCU_LTO=1 (environment): build images with link-time optimization (-flto -flto-partition=one
+# -fconserve-stack at compile and link; one partition: one .su file, no serial-jobs warning).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${MCU_OPT:=-O2}"                     # optimisation level of embedded builds
 : "${MCU_TIMEOUT:=120}"                 # seconds before a guest counts as hung
+: "${MCU_LTO:=0}"                       # 1: build images with link-time optimization (-flto)
 # -icount shift=7: every guest instruction advances virtual time by 128 ns; SysTick runs at the
 # boards' 25 MHz (40 ns), so instructions = ticks * 40 / 128 (resolution below one instruction).
 MCU_ICOUNT_SHIFT=7
@@ -41,13 +44,16 @@ flags)
 build|lib)
     target=$1 out=$2 name=$3; shift 3
     cflags=()
+    # -fconserve-stack: without it LTO inlines the start-up's frames (solver_init's mb_params)
+    # into main, on the stepping path too (Andrews lean double: 1296 B of stack instead of 948)
+    lto=(); [ "$MCU_LTO" = 1 ] && [ "$cmd" = build ] && lto=(-flto -flto-partition=one -fconserve-stack)
     while [ $# -gt 0 ] && [ "$1" != -- ]; do cflags+=("$1"); shift; done
     [ $# -gt 0 ] && shift
     mkdir -p "$out/obj-$name"
     # Flags changed since the last build: start the object directory afresh.
     stamp="$out/obj-$name/flags"
-    echo "$(cpu_flags "$target") $common_flags $MCU_OPT ${cflags[*]}" > "$stamp.new"
-    if ! cmp -s "$stamp" "$stamp.new"; then rm -f "$out/obj-$name"/*.o; fi
+    echo "$(cpu_flags "$target") $common_flags $MCU_OPT ${lto[*]} ${cflags[*]}" > "$stamp.new"
+    if ! cmp -s "$stamp" "$stamp.new"; then rm -f "$out/obj-$name"/*.o "$out/obj-$name"/*.su; fi
     mv "$stamp.new" "$stamp"
     objs=() libs=()
     for src in "$@"; do
@@ -59,16 +65,23 @@ build|lib)
         fi
         # -fstack-usage writes <obj>.su next to the object, used by the stack report.
         arm-none-eabi-gcc $(cpu_flags "$target") $common_flags $MCU_OPT --specs=picolibc.specs \
-            -fstack-usage -MMD "${cflags[@]}" -c "$src" -o "$obj"
+            -fstack-usage -MMD "${lto[@]}" "${cflags[@]}" -c "$src" -o "$obj"
         objs+=("$obj")
     done
     if [ "$cmd" = lib ]; then
         rm -f "$out/$name.a"
         arm-none-eabi-ar rcs "$out/$name.a" "${objs[@]}"
     else
+        # -flto: the code is generated here, so the link gets the compile flags too; its frames
+        # (-fstack-usage) land next to the image and go to the objects' for stack.sh
+        [ ${#lto[@]} -gt 0 ] && lto+=($common_flags $MCU_OPT -fstack-usage)
+        rm -f "$out/$name".elf.ltrans*.su
         arm-none-eabi-gcc $(cpu_flags "$target") --specs=picolibc.specs -nostartfiles \
-            -T"$here/mps2.ld" -Wl,--gc-sections -Wl,-Map="$out/$name.map" \
+            -T"$here/mps2.ld" -Wl,--gc-sections -Wl,-Map="$out/$name.map" "${lto[@]}" \
             "${objs[@]}" "${libs[@]}" -lm -o "$out/$name.elf"
+        for su in "$out/$name".elf.ltrans*.su; do
+            if [ -f "$su" ]; then mv "$su" "$out/obj-$name/$(basename "$su")"; fi
+        done
     fi
     ;;
 run)
@@ -84,7 +97,9 @@ nmcheck)
     bad='^(malloc|free|calloc|realloc|reallocarray|aligned_alloc|posix_memalign|memalign|_malloc_r|_free_r|_calloc_r|_realloc_r|printf|fprintf|sprintf|snprintf|vprintf|vfprintf|vsprintf|vsnprintf|puts|fputs|putchar|iprintf|siprintf|_printf_r|_vfprintf_r|__d_vfprintf|__f_vfprintf|__i_vfprintf)$'
     status=0
     for o in "$@"; do
-        hits=$(arm-none-eabi-nm "$o" | awk '{print $NF}' | grep -E "$bad" || true)
+        # (an -flto object of a source that compiles to nothing has "no symbols": not an error)
+        hits=$({ arm-none-eabi-nm "$o" 2>&1 1>&3 | grep -v ': no symbols$' >&2; } 3>&1 |
+               awk '{print $NF}' | grep -E "$bad" || true)
         if [ -n "$hits" ]; then
             echo "nmcheck: $o references: $(echo $hits)" >&2
             status=1

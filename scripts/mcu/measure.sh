@@ -26,6 +26,8 @@ if [ -n "${MCU_MBGEN_FLAGS:-}" ]; then
 fi
 : "${MCU_STEPS:=200}"
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
+# link-time optimization (mcu.sh), 0: without; one of the build steps docs/embedding.md advises
+export MCU_LTO=${MCU_LTO:-1}
 runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c"
 # the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
 [ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
@@ -40,14 +42,7 @@ params() {  # params MODEL FORMULATION PRECISION -> -D flags
     local p
     p=$(fw_params "$1" "$2" "$3" "$MCU_GEN")
     # the lean embedded build (docs/embedding.md): only the formulation and integrator in use
-    if [ "$MCU_LEAN" = 1 ]; then
-        case "$2" in
-            alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_OMIT_GAMMA" ;;
-            baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
-        esac
-        # 16-bit model indices; the named points are drawing data the firmware never asks for
-        p="$p -DMB_INDEX16 -DMB_OMIT_POINTS"
-    fi
+    [ "$MCU_LEAN" = 1 ] && p="$p $(fw_lean "$2" "$1" "$MCU_GEN")"
     echo "$p -DFW_STEPS=$MCU_STEPS -DMB_NO_LAPACKE"
 }
 val() { awk -v k="$1" '$1 == "M" && $2 == k { print $3 }' "$2"; }

@@ -2,7 +2,7 @@
 # stack.sh - worst-case stack of a linked Cortex-M image: the deepest call-graph path from ROOT.
 # Usage: stack.sh ELF OBJDIRS [ROOT [INDIRECT_REGEX [IRQ_HANDLER IRQ_FRAME_BYTES]]]
 #        (OBJDIRS ':'-separated; ROOT default mcu_reset)
-# Frames: GCC's -fstack-usage (.su files in OBJDIR) for our code, the prologue (push, vpush, sub sp)
+# Frames: GCC's -fstack-usage (.su files in OBJDIR; with -flto the link's, mcu.sh) for our code, the prologue (push, vpush, sub sp)
 # for library code; edges: bl and tail-call branches in the disassembly. An indirect call (blx rN)
 # may reach any function matching INDIRECT_REGEX (the generated model functions, called through
 # the mb_model descriptor and its plan, and the formulation table's rows). Prints "stack_bound <bytes>" and the path; "unbounded" on recursion.
@@ -60,7 +60,10 @@ function cost(g,    i, c, best, bestp, h) {
     if (g in ind) for (h in funcs) if (h ~ indirect || (g ~ tcallers && h ~ ttargets)) {
         c = cost(h); if (c > best) { best = c; bestp = path[h] } }
     delete onpath[g]
-    own = (g in su) ? su[g] : frame[g]
+    # a function renamed by link-time optimization: its .su names a local made global
+    # (f.lto_priv.0) f, a clone (f.constprop.0) f.constprop (the largest of such clones counts)
+    gs = g; gsub(/\.lto_priv\.[0-9]+/, "", gs); sub(/\.[0-9]+$/, "", gs)
+    own = (g in su) ? su[g] : (gs in su) ? su[gs] : frame[g]
     if (g in dyn || g in unknown) uncertain = uncertain " " g
     memo[g] = own + best; path[g] = g "(" own ")" (bestp == "" ? "" : " > " bestp)
     return memo[g]
