@@ -26,7 +26,7 @@
 
 #if MBI_FJ
 /* The terms 5.45-5.47 neglect: (Phi_q^T s)_q, (Phidot_q^T s)_q and (Phidot_q^T s)_v with
- * s = sigma~ + alpha c held fixed, by central differences of the model's Phi_q and Phidot_q
+ * the multipliers s held fixed, by central differences of the model's Phi_q and Phidot_q
  * (the interface has no second derivatives). Adds h/2 K1 - h^2/4 K2q - h/2 K2v to the reduced
  * matrix in the plan storage FA and keeps K2 = h/2 K2q + K2v for 5.53 in scr + n*n (dense; the
  * terms lie on the pattern of Phi_q^T Phi_q, so every non-zero has its place in FA). Cost: 4n
@@ -270,7 +270,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
             s->fact_valid = 0;
             mbi_newton_matrix(s, a, c1, h);
 #if MBI_FJ
-            if (s->p.full_jacobian) mbi_geometric_terms(s, t1, q, sv, h);
+            /* with sigma~, not s = sigma~ + alpha c: at the predictor alpha c is far from its
+             * converged size (mbi_geometric_terms) */
+            if (s->p.full_jacobian) mbi_geometric_terms(s, t1, q, s->sig, h);
 #endif
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
