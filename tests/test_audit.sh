@@ -136,6 +136,35 @@ sim "$FB" --formulation alf-trapezoid --t-end 100
 ok "fourbar_cp alf-trapezoid h=1e-3 100 s (about 100 singular positions): ok, |dU| $(kv max_energy_dev) < 1e-3 J" \
    '[ $rc -eq 0 ] && lt "$(kv max_energy_dev)" 1e-3'
 
+# ---- what docs/formulations.md records of these mechanisms beyond the designed cases (each check
+# fails when the behaviour changes, so that the text is updated with it)
+sim "$FB" --h 1e-4 --t-end 10
+ok "fourbar_cp alf-trapezoid h=1e-4: stops at t=2.9923 with Newton diverged (formulations.md, Which to use when)" \
+   '[ $rc -eq 1 ] && [ "$(kv t_end)" = 2.9923 ] && grep -q "Newton iteration diverged" "$T/err"'
+sim "$FB" --rtol 1e-6 --t-end 10
+ok "fourbar_cp alf-trapezoid --rtol 1e-6: gets through 10 s" '[ $rc -eq 0 ]'
+sim "$FB" --formulation baumgarte --integrator bdf --h 1e-3 --t-end 2 --out "$T/x.csv"
+ok "fourbar_cp baumgarte bdf: status ok, no warning, the crank turned back from t=1.186 (formulations.md)" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && [ "$(awk -F, "NR == 1 { for (k = 1; k <= NF; k++) if (\$k == \"crank.omega\") o = k; next }
+        NF > 10 && \$o < 0 { print \$1; exit }" "$T/x.csv")" = 1.186 ]'
+sim "$CH" --full-jacobian --t-end 5
+ok "chain3 --full-jacobian: stops at t=2.866 with Newton diverged (formulations.md, full_jacobian)" \
+   '[ $rc -eq 1 ] && [ "$(kv t_end)" = 2.866 ] && grep -q "Newton iteration diverged" "$T/err"'
+sim "$CH" --full-jacobian --max-iter 30 --t-end 5
+ok "chain3 --full-jacobian --max-iter 30: gets through, no step at max_iter" '[ $rc -eq 0 ] && [ "$(kv maxiter_events)" = 0 ]'
+
+# ---- the damped chain settles on its static equilibrium (--analysis static): coordinates and the
+# joint reactions of the last row of a 400 s run against the static row
+sim "$CH" --analysis static --out "$T/st.csv"
+ok "chain3 static: ok, stable" '[ $rc -eq 0 ] && grep -q "stability=stable" "$T/out"'
+sim "$CH" --h 1e-2 --t-end 400 --every 40000 --out "$T/lg.csv"
+ok "chain3 400 s: settles on the static equilibrium (coordinates within 1e-6 m/rad, reactions within 1e-4 N)" \
+   '[ $rc -eq 0 ] && paste -d, <(sed -n 1,2p "$T/st.csv") <(sed -n "1p;\$p" "$T/lg.csv") | awk -F, "
+        NR == 1 { n = NF / 2; for (k = 2; k <= n; k++) { if (\$k == \"energy_dev\") e = k; if (\$k ~ /\\.f[xy]\$/) r[k] = 1 }; next }
+        { for (k = 2; k < e; k++) { d = \$k - \$(k + n); if (d > 1e-6 || d < -1e-6) exit 1 }
+          nr = 0; for (k in r) { nr++; d = \$k - \$(k + n); if (d > 1e-4 || d < -1e-4) exit 1 }
+          exit !(nr == 6) }"'
+
 # ---- the CSV's time grid, --every, the sidecar
 sim "$CH" --h 1e-3 --t-end 1 --every 7 --out "$T/g.csv"
 ok "fixed step --every 7: rows at 0, 7h, 14h, ... and the final time (144 rows + header)" \
@@ -150,6 +179,11 @@ for c in "--formulation canonical --integrator dopri5" "--formulation alf-trapez
     ok "adaptive [$c] --every 0.25 --t-end 1.1: rows at exactly 0 0.25 0.5 0.75 1 1.1" \
        '[ "$(awk -F, "NR > 1 && NF > 3 { printf \"%s \", \$1 }" "$T/a.csv")" = "0 0.25 0.5 0.75 1 1.1 " ]'
 done
+sim "$CH" --formulation canonical --integrator dop853 --h 0.1 --every 0.1 --t-end 5
+e1="$(kv steps) $(kv rejected) $(kv max_energy_dev)"
+sim "$CH" --formulation canonical --integrator dop853 --h 0.1 --every 0.013 --t-end 5
+e2="$(kv steps) $(kv rejected) $(kv max_energy_dev)"
+ok "dop853: the steps do not depend on --every ($e1 / $e2)" '[ "$e1" = "$e2" ]'
 sim "$CH" --h 1e-3 --t-end 0.01 --every 1.5
 ok "--every 1.5 on a fixed-step run: exit 2" '[ $rc -eq 2 ]'
 sim "$CH" --formulation baumgarte --integrator trapezoid --t-end 0.01
