@@ -137,5 +137,14 @@ $(foreach m,$(AUDIT_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/model
 $(foreach m,$(AUDIT_MODELS),$(eval $(BUILD)/$(m)_sim: $(call SIM_OBJ,host,$(m),$(call LONG_SRC,$(m)))))
 $(AUDIT_MODELS:%=$(BUILD)/%_sim):
 	$(call link,host,$(RT_LIBS))
+# and the generated derivatives of those with new element uses (an inclined prismatic joint,
+# rotational dampers, a joint driver) against finite differences (tests/test_derivs.c; the
+# four-bar's revolute joints are fourbar_singular's, and one of its random states projects to a
+# velocity of ~1e-3, where Gamma ~ 1e-7 is below the difference quotient's round-off)
+AUDIT_DERIVS := audit_slider_offset audit_chain3 audit_driven
+$(foreach m,$(AUDIT_DERIVS),$(eval $(BUILD)/test_derivs_$(m): $(BUILD)/o/san/derivs/$(m).o $(call obj,san,$(BUILD)/gen_test/$(m).c)))
+$(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%):
+	$(call link,san,-lm)
+TEST_PROGS   += $(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%)
 TEST_SCRIPTS += tests/test_audit.sh
 TEST_NEEDS   += $(AUDIT_MODELS:%=$(BUILD)/%_sim)
