@@ -60,13 +60,20 @@ $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
 
+# the claims audit's simulators (mk/tests.mk: AUDIT_MODELS)
+$(foreach m,$(AUDIT_MODELS),$(eval $(SAN_DIR)/$(m)_sim: $(call SIM_OBJ,san,$(m),$(call LONG_SRC,$(m)))))
+$(AUDIT_MODELS:%=$(SAN_DIR)/%_sim):
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+
 SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
                $(SAN_DIR)/test_physics_float $(SAN_DIR)/test_generic_float $(SAN_DIR)/test_embed_float
 SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim) \
+               $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
-               tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh
+               tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status
 SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
 .PHONY: test-san valgrind fuzz fuzz-build

@@ -43,10 +43,13 @@ MODEL_VARS := MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # $(call WITH_MODEL,TARGETS): resolve, then make TARGETS with the model's variables. MODEL and
 # DEFS reach scripts/model.sh as they were typed, through the environment (never through the
 # shell's parser: a quote in them is text); what it prints is checked, safe to eval.
-WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODELS)' \
+WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODELS)' TESTSIMS='$(TEST_SIMS)' \
     scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG"); eval "$$vars"; \
     $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
 
+# the test suite's own simulators ($(BUILD)/<name>_sim of its test models): a model file that
+# declares one of their names is refused like a shipped model's (both rules would link it)
+TEST_SIMS = $(filter-out $(MODELS),$(patsubst $(BUILD)/%_sim,%,$(filter $(BUILD)/%_sim,$(TEST_NEEDS))))
 sim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
 sim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
 ## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] -> build/<name>_sim

@@ -7,7 +7,8 @@
 #   MODEL  a name (models/NAME.lua), a file NAME.lua (./NAME.lua, else models/NAME.lua) or a path
 #          (relative to this directory or absolute; ".lua" may be left out)
 #   DEFS   "NAME=VALUE ..." generation parameters (mbgen -D), e.g. "N=100"
-# Env: MBGEN (default build/mbgen), BUILD (default build), SHIPPED (the shipped models' names).
+# Env: MBGEN (default build/mbgen), BUILD (default build), SHIPPED (the shipped models' names),
+#      TESTSIMS (the names of the test suite's own simulators, $BUILD/<name>_sim).
 # Prints:
 #   MODEL_FILE=<the model file>  MODEL_BASE=<its name statement, else its file name>
 #   MODEL_NAME=<the C name>: MODEL_BASE, or with DEFS MODEL_BASE_<NAME><VALUE>... (the variant:
@@ -19,6 +20,7 @@ set -u -f   # -f: DEFS words are never globs
 mbgen=${MBGEN:-build/mbgen}
 build=${BUILD:-build}
 shipped=" ${SHIPPED:-} "
+testsims=" ${TESTSIMS:-} "
 die() { echo "make: $*" >&2; exit 1; }
 
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: scripts/model.sh MODEL [DEFS]" >&2; exit 2; }
@@ -80,6 +82,8 @@ if [ -z "$tag" ] && [[ "$shipped" == *" $base "* ]] && [ -e "models/$base.lua" ]
     dir=generated
 elif [[ "$shipped" == *" $cname "* ]]; then
     die "$file declares the name '$cname' of the shipped model models/$cname.lua; its C and $build/${cname}_sim would be taken for the shipped model's: give it another name statement"
+elif [[ "$testsims" == *" $cname "* ]]; then
+    die "$file declares the name '$cname' of a test model; $build/${cname}_sim is the test suite's simulator (make test): give it another name statement"
 fi
 
 printf 'MODEL_FILE=%s\nMODEL_BASE=%s\nMODEL_NAME=%s\nMODEL_DIR=%s\nMODEL_OPTS="%s"\n' \

@@ -3,7 +3,8 @@
 #  - MODEL as a name, NAME.lua, models/NAME.lua, ./models/NAME (a shipped model: generated/);
 #  - a missing file is reported as "<file> not found" (never "No rule to make target");
 #  - a file anywhere whose name statement differs from its file name builds under build/models
-#    and runs; one that declares a shipped model's name is refused; a model error names the
+#    and runs; one that declares a shipped model's or a test model's name is refused (before,
+#    a test model's name ended in a link error: both rules linked build/<name>_sim); a model error names the
 #    file and line; a path make cannot carry is refused: in every failure nothing is written;
 #  - DEFS="N=3" builds the variant chain_N3 (build/models, build/chain_N3_sim), never generated/;
 #  - another file with the same name regenerates; make run writes results/<name>.*;
@@ -93,6 +94,12 @@ before=$(ls -l --time-style=+%s.%N "$BUILD/andrews_sim" 2>/dev/null)
 expect_fail "declares the name 'andrews' of the shipped model models/andrews.lua" sim MODEL="$tmp/elsewhere/fake.lua"
 [ "$(ls -l --time-style=+%s.%N "$BUILD/andrews_sim" 2>/dev/null)" = "$before" ] && [ ! -e "$BUILD/models/andrews.c" ] &&
     ok || bad "a file named like a shipped model touched its build"
+# a test model's name: its simulator is the test suite's (both rules would link into it)
+sed 's/^name .*/name "pendulum"/' "$tmp/elsewhere/mycrane.lua" >"$tmp/elsewhere/tpend.lua"
+stamp() { ls -l --time-style=+%s.%N "$BUILD/pendulum_sim" "$BUILD"/models/pendulum* 2>/dev/null; }
+before=$(stamp)
+expect_fail "declares the name 'pendulum' of a test model; $BUILD/pendulum_sim is the test suite's simulator" sim MODEL="$tmp/elsewhere/tpend.lua"
+[ "$(stamp)" = "$before" ] && ok || bad "a file named like a test model touched its build"
 printf 'name "zz_terr"\nground { O = { 0, 0 } }\nbody "b" { mass = -1, inertia = 1, points = { A = { 0, 0 } } }\n' \
     >"$tmp/elsewhere/broken.lua"
 expect_fail "$tmp/elsewhere/broken.lua:3: error: " sim MODEL="$tmp/elsewhere/broken.lua"
