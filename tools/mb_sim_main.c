@@ -295,6 +295,8 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
     } else if (st == MB_ERR_NEWTON) {
         fprintf(stderr, "; no correction below tol %.3g within max_iter %d; Newton matrix %d x %d",
                 (double)p->tol, p->max_iter, n, n);
+        if (p->strict_newton)   /* the step may have been merely slow, not diverging */
+            fprintf(stderr, "; --strict makes every step not converged within max_iter an error");
     } else if (st == MB_ERR_STEP_UNDERFLOW) {
         fprintf(stderr, "; the adaptive step fell below its minimum (rtol %.3g, atol %.3g)",
                 (double)p->rtol, (double)p->atol);
