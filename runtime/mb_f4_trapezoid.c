@@ -211,7 +211,7 @@ void mbi_f4_shift_sigma(mb_sim *s)
     zero(nc, s->sig);
 }
 
-static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt, int hold)
+static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt, int hold, int *diverged)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
@@ -245,6 +245,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
     int it, conv = 0, stall = 0, grow = 0, refresh = full || !reuse;
     mb_real ny = 0, best = MB_R(1e30), ny_last = 0;
     *stale_used = 0;
+    *diverged = 0;
     s->fact_valid = 0;
     for (it = 0;; it++) {
         /* 5.59: derivatives of the current iterate */
@@ -331,7 +332,8 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
 #if MBI_F4A
         if (adapt) ys = trap_wnorm(s, dq, dp, 1) <= NEWTON_KEEP ? MB_R(1e30) : 0;
 #endif
-        if (s->p.strict_newton || ny > NEWTON_FAR * ys) return MB_ERR_NEWTON;
+        *diverged = ny > NEWTON_FAR * ys;
+        if (s->p.strict_newton || *diverged) return MB_ERR_NEWTON;
         return MB_EVENT_NEWTON_MAXITER;
     }
     return MB_OK;
@@ -364,10 +366,11 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
 }
 
 /* trap_step, then the energies at the result must be finite too */
-static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int adapt, int hold)
+static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int adapt, int hold,
+                             int *diverged)
 {
     mb_real t_old = s->t;
-    int st = trap_step(s, h, full, stale, adapt, hold);
+    int st = trap_step(s, h, full, stale, adapt, hold, diverged);
     if (st >= 0) {
         mb_real e[3];
         s->m->energy(s->m, t_old + h, s->z, s->v, e);
@@ -376,27 +379,47 @@ static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int ada
     return st;
 }
 
+/* Whether a held step (trap_attempt) is kept: what it leaves in the constraints,
+ * c = (s - sigma~_k) / alpha, below NEWTON_FAR of the velocities (a smaller alpha or a longer
+ * step leaves more: the chain of two loops at alpha = 1e4, h = 2e-3 had |c| = 5e-3 and lost
+ * 0.4 J after such a step), and its own energy balance, T + V - W across the step as the
+ * monitor will count it (mbi_advance_monitor), within WARN_STEP_ENERGY of the energy scale
+ * (the double pendulum at h = 0.1 s: 170 J in one held step). A sound held step changes either
+ * by round-off (the parallelogram chain at h = 1e-4: |c| = 7e-8). */
+#define WARN_STEP_ENERGY MB_R(1e-2)
+static int held_step_sane(mb_sim *s, mb_real h)
+{
+    int nc = s->nc;
+    if (nrm2(nc, s->cv) > NEWTON_FAR * (1 + nrm2(s->n, s->v))) return 0;
+    mb_real e[3];
+    s->m->energy(s->m, s->t + h, s->z, s->v, e);
+    mb_real w = h / 2 * (s->pnc + e[2]);
+    for (int r = 0; r < nc; r++) w += (s->sig[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
+    mb_real de = e[0] + e[1] - s->mon.T - s->mon.V - w;
+    mb_real es = s->mon.escale, en = e[0] + MB_FABS(e[1] - s->mon.V0) + MB_FABS(s->mon.W + w);
+    if (en > es) es = en;
+    return MB_FABS(de) <= WARN_STEP_ENERGY * es;
+}
+
 /* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored.
- * A fixed step whose iteration diverges is taken once more with sigma~ held at its start value
- * until the last evaluation (hold; mon.sigma_holds): Newton on the penalty equations alone, with
- * s = sigma~_k + alpha c, whose matrix M + alpha Phi_q^T D stays regular at a singular position
- * (5.30's point), and the multiplier update 5.34 once at the end. Near a singular position the
- * update is what diverges: it adds alpha u^T c to u^T sigma~ every iteration in the lost-rank
- * direction u, where the matrix sees u^T c only through h/2 u^T Phidot_q, so the smaller the
- * step the weaker the control (the change-point four-bar, tests/models/audit_fourbar_cp.lua:
- * h = 1e-4 diverged at t = 2.9923 s with sigma~ pumped from 3 to 1e2 .. 1e13, while h = 2e-3 ..
- * 2.5e-4 passed). The held step satisfies c = (s - sigma~_k) / alpha, not c = 0: with
- * alpha = 1e8 a violation of about h |lambda| / alpha. Step control (adapt) rejects and retries
- * smaller instead. */
+ * A fixed step whose iteration diverges (not merely slow) is taken once more with sigma~ held at
+ * its start value until the last evaluation (hold; mon.sigma_holds): Newton on a fixed set of
+ * equations, the penalty equations with s = sigma~_k + alpha c, and the multiplier update 5.34
+ * once at the end; kept only if held_step_sane. Near a singular position the update is what
+ * diverges: it adds alpha u^T c to u^T sigma~ every iteration in the lost-rank direction u,
+ * where the matrix sees u^T c only through h/2 u^T Phidot_q, so the smaller the step the weaker
+ * the control (the change-point four-bar, tests/models/audit_fourbar_cp.lua: h = 1e-4 diverged
+ * at t = 2.9923 s with sigma~ pumped from 3 to 1e2 .. 1e13, while h = 2e-3 .. 2.5e-4 passed).
+ * Step control (adapt) rejects and retries smaller instead. */
 static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 {
     int nc = s->nc;
     mb_real t_old = s->t, *sig_old = s->tm[2];
     copy(nc, sig_old, s->sig);
-    int st, stale = 0;
+    int st, stale = 0, diverged = 0;
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
-        st = trap_step_checked(s, h, full, &stale, adapt, 0);
+        st = trap_step_checked(s, h, full, &stale, adapt, 0, &diverged);
         if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
         /* not converged with a kept factorization: the same step again, refactoring at every
          * iteration, so reuse never changes whether or how well a step converges */
@@ -405,12 +428,16 @@ static int trap_attempt(mb_sim *s, mb_real h, int adapt)
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
     }
-    if (st == MB_ERR_NEWTON && !adapt) {
+    if (st == MB_ERR_NEWTON && diverged && !adapt) {
         trap_restore(s, t_old, sig_old);
         s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
-        st = trap_step_checked(s, h, 1, &stale, adapt, 1);
+        st = trap_step_checked(s, h, 1, &stale, adapt, 1, &diverged);
+        if (st >= 0 && !held_step_sane(s, h)) {
+            s->mon.maxiter_events = me;
+            st = MB_ERR_NEWTON;
+        }
         if (st >= 0) s->mon.sigma_holds++;
     }
     if (st < 0) {                       /* restore the last good step */

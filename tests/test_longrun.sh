@@ -83,6 +83,16 @@ ok "fourbar_chain alf-explicit h=1e-3: passes, no warning" '[ $rc -eq 0 ] && [ "
 sim "$FC" --h 1e-4 --t-end 3 --every 30000 --out "$T/h.csv"
 ok "fourbar_chain alf-trapezoid h=1e-4: passes 3 s (rc $rc, t_end $(kv t_end))" '[ $rc -eq 0 ] && [ "$(kv t_end)" = 3 ]'
 ok "fourbar_chain h=1e-4: a step taken with sigma held ($(kv sigma_holds))" '[ "$(kv sigma_holds)" -ge 1 ]'
+# only a diverging step is held, and a held step is kept only when it leaves the constraints and
+# the step's energy balance sound: with alpha = 1e4 at h = 2e-3 the held steps left |c| = 5e-3
+# and 0.4 J (the run stops instead, as before the held step existed); --strict never keeps a
+# stalled step by holding it (it did: the run went on past t = 0.712)
+sim "$FC" --h 2e-3 --alpha 1e4 --t-end 10
+ok "fourbar_chain alpha 1e4: no held step kept, stops at t=2.656 (rc $rc, holds $(kv sigma_holds), t $(kv t_end))" \
+   '[ $rc -eq 1 ] && [ "$(kv sigma_holds)" = 0 ] && [ "$(kv t_end)" = 2.656 ]'
+sim "$FC" --h 2e-3 --alpha 1e4 --t-end 10 --strict
+ok "fourbar_chain alpha 1e4 --strict: the stalled step at t=0.712 is an error, not held (t $(kv t_end))" \
+   '[ $rc -eq 1 ] && [ "$(kv sigma_holds)" = 0 ] && [ "$(kv t_end)" = 0.712 ]'
 sim "$FC" --formulation alf-explicit --h 1e-4 --t-end 3 --every 30000 --out "$T/x.csv"
 ok "fourbar_chain h=1e-4: rod0.phi at 3 s within 1e-4 rad of alf-explicit" \
    'awk -F, -v a="$(tail -1 "$T/h.csv" | cut -d, -f4)" -v b="$(tail -1 "$T/x.csv" | cut -d, -f4)" \
