@@ -116,9 +116,10 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
 
 /* After a step from t_old (powers pnc_old, pdrv_old, Phi_t in ptq, multiplier integral in
  * S_old = tm[3]): W += trapezoid of P_nc + work of drivers, or *wq, the adaptive integrators' own
- * quadrature of both (mb_rk.c). Driver work: F1 trapezoid of lambda^T Phi_t; F2-F4 lambda = dS/dt
- * so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2. Constraint forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q),
- * their power -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
+ * quadrature of both (mb_rk.c). Driver work: F1 trapezoid of lambda^T Phi_t; F2-F4
+ * lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2. Constraint
+ * forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q), their power
+ * -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq)
 {
     mb_real pnc, pdrv, T0 = s->mon.T, V0 = s->mon.V;
