@@ -354,7 +354,8 @@ static int trap_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
-/* Back to the step's start after trap_step: z (with Int Phi), v, pdot and sigma, exactly. */
+/* Back to the step's start after trap_step: z (with Int Phi), v, pdot and sigma, exactly; the
+ * step's factorization no longer applies. */
 static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
 {
     copy(s->nz, s->z, s->zk);
@@ -363,16 +364,16 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     copy(s->nc, s->sig, sig_old);
     s->t = t_old;
     s->kin_fresh = 0;
+    s->fact_valid = 0;
 }
 
-/* trap_step, then the energies at the result must be finite too */
+/* trap_step, then the energies at the result (into e) must be finite too */
 static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int adapt, int hold,
-                             int *diverged)
+                             int *diverged, mb_real *e)
 {
     mb_real t_old = s->t;
     int st = trap_step(s, h, full, stale, adapt, hold, diverged);
     if (st >= 0) {
-        mb_real e[3];
         s->m->energy(s->m, t_old + h, s->z, s->v, e);
         if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
     }
@@ -387,14 +388,10 @@ static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int ada
  * (the double pendulum at h = 0.1 s: 170 J in one held step). A sound held step changes either
  * by round-off (the parallelogram chain at h = 1e-4: |c| = 7e-8). */
 #define WARN_STEP_ENERGY MB_R(1e-2)
-static int held_step_sane(mb_sim *s, mb_real h)
+static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
 {
-    int nc = s->nc;
-    if (nrm2(nc, s->cv) > NEWTON_FAR * (1 + nrm2(s->n, s->v))) return 0;
-    mb_real e[3];
-    s->m->energy(s->m, s->t + h, s->z, s->v, e);
-    mb_real w = h / 2 * (s->pnc + e[2]);
-    for (int r = 0; r < nc; r++) w += (s->sig[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
+    if (nrm2(s->nc, s->cv) > NEWTON_FAR * (1 + nrm2(s->n, s->v))) return 0;
+    mb_real w = mbi_step_work(s, h, s->pnc, e[2], 0, 0);
     mb_real de = e[0] + e[1] - s->mon.T - s->mon.V - w;
     mb_real es = s->mon.escale, en = e[0] + MB_FABS(e[1] - s->mon.V0) + MB_FABS(s->mon.W + w);
     if (en > es) es = en;
@@ -417,33 +414,29 @@ static int trap_attempt(mb_sim *s, mb_real h, int adapt)
     mb_real t_old = s->t, *sig_old = s->tm[2];
     copy(nc, sig_old, s->sig);
     int st, stale = 0, diverged = 0;
+    mb_real e[3];
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
-        st = trap_step_checked(s, h, full, &stale, adapt, 0, &diverged);
+        st = trap_step_checked(s, h, full, &stale, adapt, 0, &diverged, e);
         if (st == MB_OK || st == MB_EVENT_SIGMA_RESET || !stale) break;
         /* not converged with a kept factorization: the same step again, refactoring at every
          * iteration, so reuse never changes whether or how well a step converges */
         trap_restore(s, t_old, sig_old);
-        s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
     }
     if (st == MB_ERR_NEWTON && diverged && !adapt) {
         trap_restore(s, t_old, sig_old);
-        s->fact_valid = 0;
         s->mon.maxiter_events = me;
         s->mon.newton_roundoff = nr;
-        st = trap_step_checked(s, h, 1, &stale, adapt, 1, &diverged);
-        if (st >= 0 && !held_step_sane(s, h)) {
+        st = trap_step_checked(s, h, 1, &stale, adapt, 1, &diverged, e);
+        if (st >= 0 && !held_step_sane(s, h, e)) {
             s->mon.maxiter_events = me;
             st = MB_ERR_NEWTON;
         }
         if (st >= 0) s->mon.sigma_holds++;
     }
-    if (st < 0) {                       /* restore the last good step */
-        trap_restore(s, t_old, sig_old);
-        s->fact_valid = 0;
-    }
+    if (st < 0) trap_restore(s, t_old, sig_old);   /* back to the last good step */
     return st;
 }
 
@@ -591,7 +584,6 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */
             trap_restore(s, t_start, s->tm[2]);
-            s->fact_valid = 0;
             fac = fac < 1 ? fac : MB_R(0.5);
         }
         s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */

@@ -114,21 +114,29 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
     return met;
 }
 
-/* After a step from t_old (powers pnc_old, pdrv_old, Phi_t in ptq, multiplier integral in
- * S_old = tm[3]): W += trapezoid of P_nc + work of drivers, or *wq, the adaptive integrators' own
- * quadrature of both (mb_rk.c). Driver work: F1 trapezoid of lambda^T Phi_t; F2-F4
- * lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2. Constraint
- * forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q), their power
+/* The work of a step of dt by the trapezoidal rule (powers pnc_old, pdrv_old at its start, pnc,
+ * pdrv at its end; Phi_t at the start in ptq, at the end in Phit; the multiplier integral S_old
+ * in tm[3], S at the end): P_nc + work of drivers. Driver work: F1 trapezoid of lambda^T Phi_t;
+ * F2-F4 lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2.
+ * Constraint forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q), their power
  * -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
+mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc, mb_real pdrv_old,
+                      mb_real pdrv)
+{
+    mb_real w = dt / 2 * (pnc_old + pnc);
+    if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
+    else
+        for (int r = 0; r < s->nc; r++) w += (s->S[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
+    return w;
+}
+
+/* After a step of dt: the monitors at the new state, W += mbi_step_work, or *wq, the adaptive
+ * integrators' own quadrature of both loads and drivers (mb_rk.c). */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq)
 {
     mb_real pnc, pdrv, T0 = s->mon.T, V0 = s->mon.V;
     mbi_measure(s, &pnc, &pdrv);
-    mb_real w = wq ? *wq : dt / 2 * (pnc_old + pnc);
-    if (wq) ;   /* the adaptive integrators' quadrature holds the drivers' work too (mb_rk.c) */
-    else if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
-    else
-        for (int r = 0; r < s->nc; r++) w += (s->S[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
+    mb_real w = wq ? *wq : mbi_step_work(s, dt, pnc_old, pnc, pdrv_old, pdrv);
     s->mon.W += w;
     s->pnc = pnc;
     s->pdrv = pdrv;

@@ -62,15 +62,15 @@ void mb_params_default(mb_params *p, int f)
 /* The numeric parameters in checking order (a table: compact code on small targets). */
 /* > 0, >= 0, alpha, [0, 1), int >= 1, int in 1..MB_MAX_ITER_LIMIT */
 enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1, PK_ITER };
-#define PFIELD(f, kind) {offsetof(mb_params, f), kind}
-static const struct { unsigned short off; unsigned char kind; } pfields[] = {
-    PFIELD(h, PK_POS), PFIELD(rtol, PK_POS), PFIELD(atol, PK_POS), PFIELD(h_min, PK_NONNEG),
-    PFIELD(h_max, PK_NONNEG), PFIELD(alpha, PK_ALPHA), PFIELD(xi, PK_NONNEG),
-    PFIELD(omega, PK_NONNEG), PFIELD(tol, PK_POS), PFIELD(max_iter, PK_ITER),
-    PFIELD(sigma_reset, PK_NONNEG), PFIELD(baumgarte_cap, PK_NONNEG), PFIELD(rank_tol, PK_BELOW1),
-    PFIELD(asm_tol, PK_POS), PFIELD(asm_max_iter, PK_INT1), PFIELD(warn_energy, PK_NONNEG),
-    PFIELD(warn_phi, PK_NONNEG), PFIELD(warn_sigma, PK_NONNEG), PFIELD(warn_stability, PK_NONNEG),
-    PFIELD(length_scale, PK_NONNEG)};
+#define PFIELDS(X)                                                                               \
+    X(h, PK_POS) X(rtol, PK_POS) X(atol, PK_POS) X(h_min, PK_NONNEG) X(h_max, PK_NONNEG)         \
+    X(alpha, PK_ALPHA) X(xi, PK_NONNEG) X(omega, PK_NONNEG) X(tol, PK_POS) X(max_iter, PK_ITER)  \
+    X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
+    X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
+    X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
+    X(length_scale, PK_NONNEG)
+#define PFIELD(f, kind) {offsetof(mb_params, f), kind},
+static const struct { unsigned short off; unsigned char kind; } pfields[] = {PFIELDS(PFIELD)};
 #undef PFIELD
 #define NPFIELD ((int)(sizeof pfields / sizeof pfields[0]))
 
@@ -78,10 +78,9 @@ static const struct { unsigned short off; unsigned char kind; } pfields[] = {
  * fields of pfields first, in its order), so that a caller that does not ask (what == NULL, as
  * mb_sim_init: all a firmware calls) leaves the text out of a link-time optimized image (about
  * 1 KB on a Cortex-M). */
+#define PNAME(f, kind) #f,
 static const char *const pmsg[] = {
-    "h", "rtol", "atol", "h_min", "h_max", "alpha", "xi", "omega", "tol", "max_iter", "sigma_reset",
-    "baumgarte_cap", "rank_tol", "asm_tol", "asm_max_iter", "warn_energy", "warn_phi",
-    "warn_sigma", "warn_stability", "length_scale",
+    PFIELDS(PNAME)
     "formulation", "integrator",
     "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
     "formulation baumgarte only)",
@@ -95,6 +94,7 @@ static const char *const pmsg[] = {
     "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0 or 1)",
     "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
     "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
+#undef PNAME
 enum { PM_FORM = NPFIELD, PM_INTEG, PM_HHT_FORM, PM_TRAP, PM_BDF, PM_HHT_ALPHA, PM_HHT_PROJ,
        PM_FORM_BUILT, PM_INTEG_BUILT, PM_FJ, PM_DENSE, PM_DENSE_BUILT, PM_ADAPT, PM_ADAPT_BUILT,
        PM_MAX_STEPS, PM_LINSYS, PM_LINSYS_OPS, PM_N };

@@ -222,6 +222,10 @@ void mbi_update_max(mb_sim *s);
  * the loads (P_nc, F1's driver power) over the step: *wq when given (the adaptive integrators'
  * own quadrature), else the trapezoidal rule on pnc_old, pdrv_old and the new powers. */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq);
+/* mb_monitor.c: that trapezoidal rule alone, with the drivers' work of F2-F4 from S - tm[3]
+ * (also F4's held step, before the monitors see it). */
+mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc, mb_real pdrv_old,
+                      mb_real pdrv);
 
 /* mb_rk.c (explicit formulations): f at the start state (fz) and its derived quantities. */
 int mbi_rk_start(mb_sim *s, mb_real t0);
