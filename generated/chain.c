@@ -1135,6 +1135,291 @@ static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, 
     out[11] += a * Pq[27] * y[7];
 }
 
+/* F4's Newton matrix into the plan storage F of A (12 x 12, 76 entries, 66 product terms): mbi_newton_matrix's loops, unrolled. */
+static void chain_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    const mb_real e20 = a * (Pq[20] - h2 * Pqd[20]);
+    const mb_real e21 = a * (Pq[21] - h2 * Pqd[21]);
+    const mb_real e22 = a * (Pq[22] - h2 * Pqd[22]);
+    const mb_real e23 = a * (Pq[23] - h2 * Pqd[23]);
+    const mb_real e24 = a * (Pq[24] - h2 * Pqd[24]);
+    const mb_real e25 = a * (Pq[25] - h2 * Pqd[25]);
+    const mb_real e26 = a * (Pq[26] - h2 * Pqd[26]);
+    const mb_real e27 = a * (Pq[27] - h2 * Pqd[27]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    D[12] = c1 * Pq[12] + h2 * Pqd[12];
+    D[13] = c1 * Pq[13] + h2 * Pqd[13];
+    D[14] = c1 * Pq[14] + h2 * Pqd[14];
+    D[15] = c1 * Pq[15] + h2 * Pqd[15];
+    D[16] = c1 * Pq[16] + h2 * Pqd[16];
+    D[17] = c1 * Pq[17] + h2 * Pqd[17];
+    D[18] = c1 * Pq[18] + h2 * Pqd[18];
+    D[19] = c1 * Pq[19] + h2 * Pqd[19];
+    D[20] = c1 * Pq[20] + h2 * Pqd[20];
+    D[21] = c1 * Pq[21] + h2 * Pqd[21];
+    D[22] = c1 * Pq[22] + h2 * Pqd[22];
+    D[23] = c1 * Pq[23] + h2 * Pqd[23];
+    D[24] = c1 * Pq[24] + h2 * Pqd[24];
+    D[25] = c1 * Pq[25] + h2 * Pqd[25];
+    D[26] = c1 * Pq[26] + h2 * Pqd[26];
+    D[27] = c1 * Pq[27] + h2 * Pqd[27];
+    F[0] = mass[9] + e22 * D[22];
+    F[1] = mass[10] + e26 * D[26];
+    F[2] = mass[11] + e23 * D[23] + e27 * D[27];
+    F[3] = mass[0] + e0 * D[0] + e4 * D[4];
+    F[4] = mass[1] + e2 * D[2] + e8 * D[8];
+    F[5] = mass[2] + e1 * D[1] + e3 * D[3] + e5 * D[5] + e9 * D[9];
+    F[6] = mass[4] + e10 * D[10] + e16 * D[16];
+    F[7] = mass[3] + e6 * D[6] + e12 * D[12];
+    F[8] = mass[5] + e7 * D[7] + e11 * D[11] + e13 * D[13] + e17 * D[17];
+    F[9] = mass[6] + e14 * D[14] + e20 * D[20];
+    F[10] = mass[7] + e18 * D[18] + e24 * D[24];
+    F[11] = mass[8] + e15 * D[15] + e19 * D[19] + e21 * D[21] + e25 * D[25];
+    F[12] = e23 * D[22];
+    F[13] = e20 * D[22];
+    F[14] = e21 * D[22];
+    F[15] = e27 * D[26];
+    F[16] = e24 * D[26];
+    F[17] = e25 * D[26];
+    F[18] = e20 * D[23];
+    F[19] = e24 * D[27];
+    F[20] = e21 * D[23] + e25 * D[27];
+    F[21] = e1 * D[0] + e5 * D[4];
+    F[22] = e6 * D[4];
+    F[23] = e7 * D[4];
+    F[24] = e3 * D[2] + e9 * D[8];
+    F[25] = e10 * D[8];
+    F[26] = e11 * D[8];
+    F[27] = e10 * D[9];
+    F[28] = e6 * D[5];
+    F[29] = e7 * D[5] + e11 * D[9];
+    F[30] = 0;
+    F[31] = e11 * D[10] + e17 * D[16];
+    F[32] = e18 * D[16];
+    F[33] = e19 * D[16];
+    F[34] = e7 * D[6] + e13 * D[12];
+    F[35] = e14 * D[12];
+    F[36] = 0;
+    F[37] = e15 * D[12];
+    F[38] = e14 * D[13];
+    F[39] = e18 * D[17];
+    F[40] = e15 * D[13] + e19 * D[17];
+    F[41] = 0;
+    F[42] = e15 * D[14] + e21 * D[20];
+    F[43] = e19 * D[18] + e25 * D[24];
+    F[44] = e22 * D[23];
+    F[45] = e22 * D[20];
+    F[46] = e22 * D[21];
+    F[47] = e26 * D[27];
+    F[48] = e26 * D[24];
+    F[49] = e26 * D[25];
+    F[50] = e23 * D[20];
+    F[51] = e27 * D[24];
+    F[52] = e23 * D[21] + e27 * D[25];
+    F[53] = e0 * D[1] + e4 * D[5];
+    F[54] = e4 * D[6];
+    F[55] = e4 * D[7];
+    F[56] = e2 * D[3] + e8 * D[9];
+    F[57] = e8 * D[10];
+    F[58] = e8 * D[11];
+    F[59] = e9 * D[10];
+    F[60] = e5 * D[6];
+    F[61] = e5 * D[7] + e9 * D[11];
+    F[62] = 0;
+    F[63] = e10 * D[11] + e16 * D[17];
+    F[64] = e16 * D[18];
+    F[65] = e16 * D[19];
+    F[66] = e6 * D[7] + e12 * D[13];
+    F[67] = e12 * D[14];
+    F[68] = 0;
+    F[69] = e12 * D[15];
+    F[70] = e13 * D[14];
+    F[71] = e17 * D[18];
+    F[72] = e13 * D[15] + e17 * D[19];
+    F[73] = 0;
+    F[74] = e14 * D[15] + e20 * D[21];
+    F[75] = e18 * D[19] + e24 * D[25];
+}
+
+/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
+ * NULL): mbi_f4_constraint's loops, unrolled. */
+static void chain_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
+    const mb_real *restrict v, const mb_real *restrict Phit, const mb_real *restrict Phi,
+    const mb_real *restrict I, mb_real k1, mb_real k2, mb_real a)
+{
+    (void)c;
+    (void)sig;
+    (void)Pq;
+    (void)v;
+    (void)Phit;
+    (void)Phi;
+    (void)I;
+    (void)k1;
+    (void)k2;
+    (void)a;
+    c[0] = Pq[0] * v[0] + Pq[1] * v[2] + (Phit[0] + k1 * Phi[0] + k2 * I[0]);
+    c[1] = Pq[2] * v[1] + Pq[3] * v[2] + (Phit[1] + k1 * Phi[1] + k2 * I[1]);
+    c[2] = Pq[4] * v[0] + Pq[5] * v[2] + Pq[6] * v[3] + Pq[7] * v[5] + (Phit[2] + k1 * Phi[2] + k2 * I[2]);
+    c[3] = Pq[8] * v[1] + Pq[9] * v[2] + Pq[10] * v[4] + Pq[11] * v[5] + (Phit[3] + k1 * Phi[3] + k2 * I[3]);
+    c[4] = Pq[12] * v[3] + Pq[13] * v[5] + Pq[14] * v[6] + Pq[15] * v[8] + (Phit[4] + k1 * Phi[4] + k2 * I[4]);
+    c[5] = Pq[16] * v[4] + Pq[17] * v[5] + Pq[18] * v[7] + Pq[19] * v[8] + (Phit[5] + k1 * Phi[5] + k2 * I[5]);
+    c[6] = Pq[20] * v[6] + Pq[21] * v[8] + Pq[22] * v[9] + Pq[23] * v[11] + (Phit[6] + k1 * Phi[6] + k2 * I[6]);
+    c[7] = Pq[24] * v[7] + Pq[25] * v[8] + Pq[26] * v[10] + Pq[27] * v[11] + (Phit[7] + k1 * Phi[7] + k2 * I[7]);
+    if (sig) {
+        sig[0] += a * c[0];
+        sig[1] += a * c[1];
+        sig[2] += a * c[2];
+        sig[3] += a * c[3];
+        sig[4] += a * c[4];
+        sig[5] += a * c[5];
+        sig[6] += a * c[6];
+        sig[7] += a * c[7];
+    }
+}
+
+/* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
+ * mbi_f4_residual's loops, unrolled. */
+static void chain_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
+    const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
+    const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)sv;
+    (void)g1;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)mass;
+    (void)v;
+    (void)p;
+    (void)pd;
+    (void)Q;
+    (void)Pq;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    sv[0] = s0;
+    const mb_real s1 = sig[1] + a * c[1];
+    sv[1] = s1;
+    const mb_real s2 = sig[2] + a * c[2];
+    sv[2] = s2;
+    const mb_real s3 = sig[3] + a * c[3];
+    sv[3] = s3;
+    const mb_real s4 = sig[4] + a * c[4];
+    sv[4] = s4;
+    const mb_real s5 = sig[5] + a * c[5];
+    sv[5] = s5;
+    const mb_real s6 = sig[6] + a * c[6];
+    sv[6] = s6;
+    const mb_real s7 = sig[7] + a * c[7];
+    sv[7] = s7;
+    g1[0] = (mass[0] * v[0] - p[0] + Pq[0] * s0 + Pq[4] * s2) * g;
+    g2[0] = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2) * g;
+    g1[1] = (mass[1] * v[1] - p[1] + Pq[2] * s1 + Pq[8] * s3) * g;
+    g2[1] = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3) * g;
+    g1[2] = (mass[2] * v[2] - p[2] + Pq[1] * s0 + Pq[3] * s1 + Pq[5] * s2 + Pq[9] * s3) * g;
+    g2[2] = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[5] * s2 - Pqd[9] * s3) * g;
+    g1[3] = (mass[3] * v[3] - p[3] + Pq[6] * s2 + Pq[12] * s4) * g;
+    g2[3] = (pd[3] - Q[3] - Pqd[6] * s2 - Pqd[12] * s4) * g;
+    g1[4] = (mass[4] * v[4] - p[4] + Pq[10] * s3 + Pq[16] * s5) * g;
+    g2[4] = (pd[4] - Q[4] - Pqd[10] * s3 - Pqd[16] * s5) * g;
+    g1[5] = (mass[5] * v[5] - p[5] + Pq[7] * s2 + Pq[11] * s3 + Pq[13] * s4 + Pq[17] * s5) * g;
+    g2[5] = (pd[5] - Q[5] - Pqd[7] * s2 - Pqd[11] * s3 - Pqd[13] * s4 - Pqd[17] * s5) * g;
+    g1[6] = (mass[6] * v[6] - p[6] + Pq[14] * s4 + Pq[20] * s6) * g;
+    g2[6] = (pd[6] - Q[6] - Pqd[14] * s4 - Pqd[20] * s6) * g;
+    g1[7] = (mass[7] * v[7] - p[7] + Pq[18] * s5 + Pq[24] * s7) * g;
+    g2[7] = (pd[7] - Q[7] - Pqd[18] * s5 - Pqd[24] * s7) * g;
+    g1[8] = (mass[8] * v[8] - p[8] + Pq[15] * s4 + Pq[19] * s5 + Pq[21] * s6 + Pq[25] * s7) * g;
+    g2[8] = (pd[8] - Q[8] - Pqd[15] * s4 - Pqd[19] * s5 - Pqd[21] * s6 - Pqd[25] * s7) * g;
+    g1[9] = (mass[9] * v[9] - p[9] + Pq[22] * s6) * g;
+    g2[9] = (pd[9] - Q[9] - Pqd[22] * s6) * g;
+    g1[10] = (mass[10] * v[10] - p[10] + Pq[26] * s7) * g;
+    g2[10] = (pd[10] - Q[10] - Pqd[26] * s7) * g;
+    g1[11] = (mass[11] * v[11] - p[11] + Pq[23] * s6 + Pq[27] * s7) * g;
+    g2[11] = (pd[11] - Q[11] - Pqd[23] * s6 - Pqd[27] * s7) * g;
+}
+
+/* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,
+ * unrolled. */
+static void chain_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)out;
+    (void)dq;
+    (void)dQq;
+    (void)dQv;
+    (void)D;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[2]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[2]) * a;
+    const mb_real m2 = (D[4] * dq[0] + D[5] * dq[2] + D[6] * dq[3] + D[7] * dq[5]) * a;
+    const mb_real m3 = (D[8] * dq[1] + D[9] * dq[2] + D[10] * dq[4] + D[11] * dq[5]) * a;
+    const mb_real m4 = (D[12] * dq[3] + D[13] * dq[5] + D[14] * dq[6] + D[15] * dq[8]) * a;
+    const mb_real m5 = (D[16] * dq[4] + D[17] * dq[5] + D[18] * dq[7] + D[19] * dq[8]) * a;
+    const mb_real m6 = (D[20] * dq[6] + D[21] * dq[8] + D[22] * dq[9] + D[23] * dq[11]) * a;
+    const mb_real m7 = (D[24] * dq[7] + D[25] * dq[8] + D[26] * dq[10] + D[27] * dq[11]) * a;
+    out[0] = Pqd[0] * m0 + Pqd[4] * m2;
+    out[1] = Pqd[2] * m1 + Pqd[8] * m3;
+    out[2] = Pqd[1] * m0 + Pqd[3] * m1 + Pqd[5] * m2 + Pqd[9] * m3;
+    out[3] = Pqd[6] * m2 + Pqd[12] * m4;
+    out[4] = Pqd[10] * m3 + Pqd[16] * m5;
+    out[5] = Pqd[7] * m2 + Pqd[11] * m3 + Pqd[13] * m4 + Pqd[17] * m5;
+    out[6] = Pqd[14] * m4 + Pqd[20] * m6;
+    out[7] = Pqd[18] * m5 + Pqd[24] * m7;
+    out[8] = Pqd[15] * m4 + Pqd[19] * m5 + Pqd[21] * m6 + Pqd[25] * m7;
+    out[9] = Pqd[22] * m6;
+    out[10] = Pqd[26] * m7;
+    out[11] = Pqd[23] * m6 + Pqd[27] * m7;
+}
+
 static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1192,7 +1477,8 @@ static const mb_plan chain_plan = {
     66, chain_a_k, chain_a_l, chain_a_dst,
     0, 0,
     chain_s_assemble, chain_a_assemble,
-    chain_pq_mv, chain_pq_mtv
+    chain_pq_mv, chain_pq_mtv,
+    chain_f4_matrix, chain_f4_constraint, chain_f4_residual, chain_f4_dg2
 };
 
 /* Phi(t, q): constraint residuals [8]. */

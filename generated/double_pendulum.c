@@ -552,6 +552,173 @@ static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[5] += a * Pq[11] * y[3];
 }
 
+/* F4's Newton matrix into the plan storage F of A (6 x 6, 28 entries, 26 product terms): mbi_newton_matrix's loops, unrolled. */
+static void double_pendulum_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    F[0] = mass[1] + e2 * D[2] + e8 * D[8];
+    F[1] = mass[4] + e10 * D[10];
+    F[2] = mass[0] + e0 * D[0] + e4 * D[4];
+    F[3] = mass[2] + e1 * D[1] + e3 * D[3] + e5 * D[5] + e9 * D[9];
+    F[4] = mass[3] + e6 * D[6];
+    F[5] = mass[5] + e7 * D[7] + e11 * D[11];
+    F[6] = e10 * D[8];
+    F[7] = e3 * D[2] + e9 * D[8];
+    F[8] = e11 * D[8];
+    F[9] = e9 * D[10];
+    F[10] = e11 * D[10];
+    F[11] = e1 * D[0] + e5 * D[4];
+    F[12] = e6 * D[4];
+    F[13] = e7 * D[4];
+    F[14] = e6 * D[5];
+    F[15] = e7 * D[5] + e11 * D[9];
+    F[16] = e7 * D[6];
+    F[17] = e8 * D[10];
+    F[18] = e2 * D[3] + e8 * D[9];
+    F[19] = e8 * D[11];
+    F[20] = e10 * D[9];
+    F[21] = e10 * D[11];
+    F[22] = e0 * D[1] + e4 * D[5];
+    F[23] = e4 * D[6];
+    F[24] = e4 * D[7];
+    F[25] = e5 * D[6];
+    F[26] = e5 * D[7] + e9 * D[11];
+    F[27] = e6 * D[7];
+}
+
+/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
+ * NULL): mbi_f4_constraint's loops, unrolled. */
+static void double_pendulum_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
+    const mb_real *restrict v, const mb_real *restrict Phit, const mb_real *restrict Phi,
+    const mb_real *restrict I, mb_real k1, mb_real k2, mb_real a)
+{
+    (void)c;
+    (void)sig;
+    (void)Pq;
+    (void)v;
+    (void)Phit;
+    (void)Phi;
+    (void)I;
+    (void)k1;
+    (void)k2;
+    (void)a;
+    c[0] = Pq[0] * v[0] + Pq[1] * v[2] + (Phit[0] + k1 * Phi[0] + k2 * I[0]);
+    c[1] = Pq[2] * v[1] + Pq[3] * v[2] + (Phit[1] + k1 * Phi[1] + k2 * I[1]);
+    c[2] = Pq[4] * v[0] + Pq[5] * v[2] + Pq[6] * v[3] + Pq[7] * v[5] + (Phit[2] + k1 * Phi[2] + k2 * I[2]);
+    c[3] = Pq[8] * v[1] + Pq[9] * v[2] + Pq[10] * v[4] + Pq[11] * v[5] + (Phit[3] + k1 * Phi[3] + k2 * I[3]);
+    if (sig) {
+        sig[0] += a * c[0];
+        sig[1] += a * c[1];
+        sig[2] += a * c[2];
+        sig[3] += a * c[3];
+    }
+}
+
+/* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
+ * mbi_f4_residual's loops, unrolled. */
+static void double_pendulum_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
+    const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
+    const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)sv;
+    (void)g1;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)mass;
+    (void)v;
+    (void)p;
+    (void)pd;
+    (void)Q;
+    (void)Pq;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    sv[0] = s0;
+    const mb_real s1 = sig[1] + a * c[1];
+    sv[1] = s1;
+    const mb_real s2 = sig[2] + a * c[2];
+    sv[2] = s2;
+    const mb_real s3 = sig[3] + a * c[3];
+    sv[3] = s3;
+    g1[0] = (mass[0] * v[0] - p[0] + Pq[0] * s0 + Pq[4] * s2) * g;
+    g2[0] = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2) * g;
+    g1[1] = (mass[1] * v[1] - p[1] + Pq[2] * s1 + Pq[8] * s3) * g;
+    g2[1] = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3) * g;
+    g1[2] = (mass[2] * v[2] - p[2] + Pq[1] * s0 + Pq[3] * s1 + Pq[5] * s2 + Pq[9] * s3) * g;
+    g2[2] = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[5] * s2 - Pqd[9] * s3) * g;
+    g1[3] = (mass[3] * v[3] - p[3] + Pq[6] * s2) * g;
+    g2[3] = (pd[3] - Q[3] - Pqd[6] * s2) * g;
+    g1[4] = (mass[4] * v[4] - p[4] + Pq[10] * s3) * g;
+    g2[4] = (pd[4] - Q[4] - Pqd[10] * s3) * g;
+    g1[5] = (mass[5] * v[5] - p[5] + Pq[7] * s2 + Pq[11] * s3) * g;
+    g2[5] = (pd[5] - Q[5] - Pqd[7] * s2 - Pqd[11] * s3) * g;
+}
+
+/* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,
+ * unrolled. */
+static void double_pendulum_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)out;
+    (void)dq;
+    (void)dQq;
+    (void)dQv;
+    (void)D;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[2]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[2]) * a;
+    const mb_real m2 = (D[4] * dq[0] + D[5] * dq[2] + D[6] * dq[3] + D[7] * dq[5]) * a;
+    const mb_real m3 = (D[8] * dq[1] + D[9] * dq[2] + D[10] * dq[4] + D[11] * dq[5]) * a;
+    out[0] = Pqd[0] * m0 + Pqd[4] * m2;
+    out[1] = Pqd[2] * m1 + Pqd[8] * m3;
+    out[2] = Pqd[1] * m0 + Pqd[3] * m1 + Pqd[5] * m2 + Pqd[9] * m3;
+    out[3] = Pqd[6] * m2;
+    out[4] = Pqd[10] * m3;
+    out[5] = Pqd[7] * m2 + Pqd[11] * m3;
+}
+
 static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
@@ -594,7 +761,8 @@ static const mb_plan double_pendulum_plan = {
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
     0, 0,
     double_pendulum_s_assemble, double_pendulum_a_assemble,
-    double_pendulum_pq_mv, double_pendulum_pq_mtv
+    double_pendulum_pq_mv, double_pendulum_pq_mtv,
+    double_pendulum_f4_matrix, double_pendulum_f4_constraint, double_pendulum_f4_residual, double_pendulum_f4_dg2
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

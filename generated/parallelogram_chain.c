@@ -1618,6 +1618,387 @@ static void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real
     out[14] += a * Pq[43] * y[13];
 }
 
+/* F4's Newton matrix into the plan storage F of A (15 x 15, 101 entries, 98 product terms): mbi_newton_matrix's loops, unrolled. */
+static void parallelogram_chain_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    const mb_real e20 = a * (Pq[20] - h2 * Pqd[20]);
+    const mb_real e21 = a * (Pq[21] - h2 * Pqd[21]);
+    const mb_real e22 = a * (Pq[22] - h2 * Pqd[22]);
+    const mb_real e23 = a * (Pq[23] - h2 * Pqd[23]);
+    const mb_real e24 = a * (Pq[24] - h2 * Pqd[24]);
+    const mb_real e25 = a * (Pq[25] - h2 * Pqd[25]);
+    const mb_real e26 = a * (Pq[26] - h2 * Pqd[26]);
+    const mb_real e27 = a * (Pq[27] - h2 * Pqd[27]);
+    const mb_real e28 = a * (Pq[28] - h2 * Pqd[28]);
+    const mb_real e29 = a * (Pq[29] - h2 * Pqd[29]);
+    const mb_real e30 = a * (Pq[30] - h2 * Pqd[30]);
+    const mb_real e31 = a * (Pq[31] - h2 * Pqd[31]);
+    const mb_real e32 = a * (Pq[32] - h2 * Pqd[32]);
+    const mb_real e33 = a * (Pq[33] - h2 * Pqd[33]);
+    const mb_real e34 = a * (Pq[34] - h2 * Pqd[34]);
+    const mb_real e35 = a * (Pq[35] - h2 * Pqd[35]);
+    const mb_real e36 = a * (Pq[36] - h2 * Pqd[36]);
+    const mb_real e37 = a * (Pq[37] - h2 * Pqd[37]);
+    const mb_real e38 = a * (Pq[38] - h2 * Pqd[38]);
+    const mb_real e39 = a * (Pq[39] - h2 * Pqd[39]);
+    const mb_real e40 = a * (Pq[40] - h2 * Pqd[40]);
+    const mb_real e41 = a * (Pq[41] - h2 * Pqd[41]);
+    const mb_real e42 = a * (Pq[42] - h2 * Pqd[42]);
+    const mb_real e43 = a * (Pq[43] - h2 * Pqd[43]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    D[12] = c1 * Pq[12] + h2 * Pqd[12];
+    D[13] = c1 * Pq[13] + h2 * Pqd[13];
+    D[14] = c1 * Pq[14] + h2 * Pqd[14];
+    D[15] = c1 * Pq[15] + h2 * Pqd[15];
+    D[16] = c1 * Pq[16] + h2 * Pqd[16];
+    D[17] = c1 * Pq[17] + h2 * Pqd[17];
+    D[18] = c1 * Pq[18] + h2 * Pqd[18];
+    D[19] = c1 * Pq[19] + h2 * Pqd[19];
+    D[20] = c1 * Pq[20] + h2 * Pqd[20];
+    D[21] = c1 * Pq[21] + h2 * Pqd[21];
+    D[22] = c1 * Pq[22] + h2 * Pqd[22];
+    D[23] = c1 * Pq[23] + h2 * Pqd[23];
+    D[24] = c1 * Pq[24] + h2 * Pqd[24];
+    D[25] = c1 * Pq[25] + h2 * Pqd[25];
+    D[26] = c1 * Pq[26] + h2 * Pqd[26];
+    D[27] = c1 * Pq[27] + h2 * Pqd[27];
+    D[28] = c1 * Pq[28] + h2 * Pqd[28];
+    D[29] = c1 * Pq[29] + h2 * Pqd[29];
+    D[30] = c1 * Pq[30] + h2 * Pqd[30];
+    D[31] = c1 * Pq[31] + h2 * Pqd[31];
+    D[32] = c1 * Pq[32] + h2 * Pqd[32];
+    D[33] = c1 * Pq[33] + h2 * Pqd[33];
+    D[34] = c1 * Pq[34] + h2 * Pqd[34];
+    D[35] = c1 * Pq[35] + h2 * Pqd[35];
+    D[36] = c1 * Pq[36] + h2 * Pqd[36];
+    D[37] = c1 * Pq[37] + h2 * Pqd[37];
+    D[38] = c1 * Pq[38] + h2 * Pqd[38];
+    D[39] = c1 * Pq[39] + h2 * Pqd[39];
+    D[40] = c1 * Pq[40] + h2 * Pqd[40];
+    D[41] = c1 * Pq[41] + h2 * Pqd[41];
+    D[42] = c1 * Pq[42] + h2 * Pqd[42];
+    D[43] = c1 * Pq[43] + h2 * Pqd[43];
+    F[0] = mass[6] + e8 * D[8] + e36 * D[36];
+    F[1] = mass[7] + e10 * D[10] + e40 * D[40];
+    F[2] = mass[8] + e9 * D[9] + e11 * D[11] + e37 * D[37] + e41 * D[41];
+    F[3] = mass[0] + e0 * D[0] + e12 * D[12];
+    F[4] = mass[1] + e2 * D[2] + e16 * D[16];
+    F[5] = mass[2] + e1 * D[1] + e3 * D[3] + e13 * D[13] + e17 * D[17];
+    F[6] = mass[10] + e18 * D[18] + e26 * D[26];
+    F[7] = mass[9] + e14 * D[14] + e22 * D[22];
+    F[8] = mass[11] + e15 * D[15] + e19 * D[19] + e23 * D[23] + e27 * D[27];
+    F[9] = mass[3] + e4 * D[4] + e20 * D[20] + e28 * D[28];
+    F[10] = mass[4] + e6 * D[6] + e24 * D[24] + e32 * D[32];
+    F[11] = mass[5] + e5 * D[5] + e7 * D[7] + e21 * D[21] + e25 * D[25] + e29 * D[29] + e33 * D[33];
+    F[12] = mass[13] + e34 * D[34] + e42 * D[42];
+    F[13] = mass[14] + e31 * D[31] + e35 * D[35] + e39 * D[39] + e43 * D[43];
+    F[14] = mass[12] + e30 * D[30] + e38 * D[38];
+    F[15] = e9 * D[8] + e37 * D[36];
+    F[16] = e39 * D[36];
+    F[17] = e38 * D[36];
+    F[18] = e11 * D[10] + e41 * D[40];
+    F[19] = e42 * D[40];
+    F[20] = e43 * D[40];
+    F[21] = e42 * D[41];
+    F[22] = e39 * D[37] + e43 * D[41];
+    F[23] = e38 * D[37];
+    F[24] = e1 * D[0] + e13 * D[12];
+    F[25] = e14 * D[12];
+    F[26] = e15 * D[12];
+    F[27] = e3 * D[2] + e17 * D[16];
+    F[28] = e18 * D[16];
+    F[29] = e19 * D[16];
+    F[30] = e18 * D[17];
+    F[31] = e14 * D[13];
+    F[32] = e15 * D[13] + e19 * D[17];
+    F[33] = 0;
+    F[34] = e19 * D[18] + e27 * D[26];
+    F[35] = e24 * D[26];
+    F[36] = e25 * D[26];
+    F[37] = e15 * D[14] + e23 * D[22];
+    F[38] = e20 * D[22];
+    F[39] = 0;
+    F[40] = e21 * D[22];
+    F[41] = e20 * D[23];
+    F[42] = e24 * D[27];
+    F[43] = e21 * D[23] + e25 * D[27];
+    F[44] = 0;
+    F[45] = e5 * D[4] + e21 * D[20] + e29 * D[28];
+    F[46] = e31 * D[28];
+    F[47] = e30 * D[28];
+    F[48] = e7 * D[6] + e25 * D[24] + e33 * D[32];
+    F[49] = e34 * D[32];
+    F[50] = e35 * D[32];
+    F[51] = 0;
+    F[52] = e34 * D[33];
+    F[53] = e31 * D[29] + e35 * D[33];
+    F[54] = e30 * D[29];
+    F[55] = e35 * D[34] + e43 * D[42];
+    F[56] = 0;
+    F[57] = e30 * D[31] + e38 * D[39];
+    F[58] = e8 * D[9] + e36 * D[37];
+    F[59] = e36 * D[39];
+    F[60] = e36 * D[38];
+    F[61] = e10 * D[11] + e40 * D[41];
+    F[62] = e40 * D[42];
+    F[63] = e40 * D[43];
+    F[64] = e41 * D[42];
+    F[65] = e37 * D[39] + e41 * D[43];
+    F[66] = e37 * D[38];
+    F[67] = e0 * D[1] + e12 * D[13];
+    F[68] = e12 * D[14];
+    F[69] = e12 * D[15];
+    F[70] = e2 * D[3] + e16 * D[17];
+    F[71] = e16 * D[18];
+    F[72] = e16 * D[19];
+    F[73] = e17 * D[18];
+    F[74] = e13 * D[14];
+    F[75] = e13 * D[15] + e17 * D[19];
+    F[76] = 0;
+    F[77] = e18 * D[19] + e26 * D[27];
+    F[78] = e26 * D[24];
+    F[79] = e26 * D[25];
+    F[80] = e14 * D[15] + e22 * D[23];
+    F[81] = e22 * D[20];
+    F[82] = 0;
+    F[83] = e22 * D[21];
+    F[84] = e23 * D[20];
+    F[85] = e27 * D[24];
+    F[86] = e23 * D[21] + e27 * D[25];
+    F[87] = 0;
+    F[88] = e4 * D[5] + e20 * D[21] + e28 * D[29];
+    F[89] = e28 * D[31];
+    F[90] = e28 * D[30];
+    F[91] = e6 * D[7] + e24 * D[25] + e32 * D[33];
+    F[92] = e32 * D[34];
+    F[93] = e32 * D[35];
+    F[94] = 0;
+    F[95] = e33 * D[34];
+    F[96] = e29 * D[31] + e33 * D[35];
+    F[97] = e29 * D[30];
+    F[98] = e34 * D[35] + e42 * D[43];
+    F[99] = 0;
+    F[100] = e31 * D[30] + e39 * D[38];
+}
+
+/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
+ * NULL): mbi_f4_constraint's loops, unrolled. */
+static void parallelogram_chain_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
+    const mb_real *restrict v, const mb_real *restrict Phit, const mb_real *restrict Phi,
+    const mb_real *restrict I, mb_real k1, mb_real k2, mb_real a)
+{
+    (void)c;
+    (void)sig;
+    (void)Pq;
+    (void)v;
+    (void)Phit;
+    (void)Phi;
+    (void)I;
+    (void)k1;
+    (void)k2;
+    (void)a;
+    c[0] = Pq[0] * v[0] + Pq[1] * v[2] + (Phit[0] + k1 * Phi[0] + k2 * I[0]);
+    c[1] = Pq[2] * v[1] + Pq[3] * v[2] + (Phit[1] + k1 * Phi[1] + k2 * I[1]);
+    c[2] = Pq[4] * v[3] + Pq[5] * v[5] + (Phit[2] + k1 * Phi[2] + k2 * I[2]);
+    c[3] = Pq[6] * v[4] + Pq[7] * v[5] + (Phit[3] + k1 * Phi[3] + k2 * I[3]);
+    c[4] = Pq[8] * v[6] + Pq[9] * v[8] + (Phit[4] + k1 * Phi[4] + k2 * I[4]);
+    c[5] = Pq[10] * v[7] + Pq[11] * v[8] + (Phit[5] + k1 * Phi[5] + k2 * I[5]);
+    c[6] = Pq[12] * v[0] + Pq[13] * v[2] + Pq[14] * v[9] + Pq[15] * v[11] + (Phit[6] + k1 * Phi[6] + k2 * I[6]);
+    c[7] = Pq[16] * v[1] + Pq[17] * v[2] + Pq[18] * v[10] + Pq[19] * v[11] + (Phit[7] + k1 * Phi[7] + k2 * I[7]);
+    c[8] = Pq[20] * v[3] + Pq[21] * v[5] + Pq[22] * v[9] + Pq[23] * v[11] + (Phit[8] + k1 * Phi[8] + k2 * I[8]);
+    c[9] = Pq[24] * v[4] + Pq[25] * v[5] + Pq[26] * v[10] + Pq[27] * v[11] + (Phit[9] + k1 * Phi[9] + k2 * I[9]);
+    c[10] = Pq[28] * v[3] + Pq[29] * v[5] + Pq[30] * v[12] + Pq[31] * v[14] + (Phit[10] + k1 * Phi[10] + k2 * I[10]);
+    c[11] = Pq[32] * v[4] + Pq[33] * v[5] + Pq[34] * v[13] + Pq[35] * v[14] + (Phit[11] + k1 * Phi[11] + k2 * I[11]);
+    c[12] = Pq[36] * v[6] + Pq[37] * v[8] + Pq[38] * v[12] + Pq[39] * v[14] + (Phit[12] + k1 * Phi[12] + k2 * I[12]);
+    c[13] = Pq[40] * v[7] + Pq[41] * v[8] + Pq[42] * v[13] + Pq[43] * v[14] + (Phit[13] + k1 * Phi[13] + k2 * I[13]);
+    if (sig) {
+        sig[0] += a * c[0];
+        sig[1] += a * c[1];
+        sig[2] += a * c[2];
+        sig[3] += a * c[3];
+        sig[4] += a * c[4];
+        sig[5] += a * c[5];
+        sig[6] += a * c[6];
+        sig[7] += a * c[7];
+        sig[8] += a * c[8];
+        sig[9] += a * c[9];
+        sig[10] += a * c[10];
+        sig[11] += a * c[11];
+        sig[12] += a * c[12];
+        sig[13] += a * c[13];
+    }
+}
+
+/* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
+ * mbi_f4_residual's loops, unrolled. */
+static void parallelogram_chain_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
+    const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
+    const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)sv;
+    (void)g1;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)mass;
+    (void)v;
+    (void)p;
+    (void)pd;
+    (void)Q;
+    (void)Pq;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    sv[0] = s0;
+    const mb_real s1 = sig[1] + a * c[1];
+    sv[1] = s1;
+    const mb_real s2 = sig[2] + a * c[2];
+    sv[2] = s2;
+    const mb_real s3 = sig[3] + a * c[3];
+    sv[3] = s3;
+    const mb_real s4 = sig[4] + a * c[4];
+    sv[4] = s4;
+    const mb_real s5 = sig[5] + a * c[5];
+    sv[5] = s5;
+    const mb_real s6 = sig[6] + a * c[6];
+    sv[6] = s6;
+    const mb_real s7 = sig[7] + a * c[7];
+    sv[7] = s7;
+    const mb_real s8 = sig[8] + a * c[8];
+    sv[8] = s8;
+    const mb_real s9 = sig[9] + a * c[9];
+    sv[9] = s9;
+    const mb_real s10 = sig[10] + a * c[10];
+    sv[10] = s10;
+    const mb_real s11 = sig[11] + a * c[11];
+    sv[11] = s11;
+    const mb_real s12 = sig[12] + a * c[12];
+    sv[12] = s12;
+    const mb_real s13 = sig[13] + a * c[13];
+    sv[13] = s13;
+    g1[0] = (mass[0] * v[0] - p[0] + Pq[0] * s0 + Pq[12] * s6) * g;
+    g2[0] = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[12] * s6) * g;
+    g1[1] = (mass[1] * v[1] - p[1] + Pq[2] * s1 + Pq[16] * s7) * g;
+    g2[1] = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[16] * s7) * g;
+    g1[2] = (mass[2] * v[2] - p[2] + Pq[1] * s0 + Pq[3] * s1 + Pq[13] * s6 + Pq[17] * s7) * g;
+    g2[2] = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[13] * s6 - Pqd[17] * s7) * g;
+    g1[3] = (mass[3] * v[3] - p[3] + Pq[4] * s2 + Pq[20] * s8 + Pq[28] * s10) * g;
+    g2[3] = (pd[3] - Q[3] - Pqd[4] * s2 - Pqd[20] * s8 - Pqd[28] * s10) * g;
+    g1[4] = (mass[4] * v[4] - p[4] + Pq[6] * s3 + Pq[24] * s9 + Pq[32] * s11) * g;
+    g2[4] = (pd[4] - Q[4] - Pqd[6] * s3 - Pqd[24] * s9 - Pqd[32] * s11) * g;
+    g1[5] = (mass[5] * v[5] - p[5] + Pq[5] * s2 + Pq[7] * s3 + Pq[21] * s8 + Pq[25] * s9 + Pq[29] * s10 + Pq[33] * s11) * g;
+    g2[5] = (pd[5] - Q[5] - Pqd[5] * s2 - Pqd[7] * s3 - Pqd[21] * s8 - Pqd[25] * s9 - Pqd[29] * s10 - Pqd[33] * s11) * g;
+    g1[6] = (mass[6] * v[6] - p[6] + Pq[8] * s4 + Pq[36] * s12) * g;
+    g2[6] = (pd[6] - Q[6] - Pqd[8] * s4 - Pqd[36] * s12) * g;
+    g1[7] = (mass[7] * v[7] - p[7] + Pq[10] * s5 + Pq[40] * s13) * g;
+    g2[7] = (pd[7] - Q[7] - Pqd[10] * s5 - Pqd[40] * s13) * g;
+    g1[8] = (mass[8] * v[8] - p[8] + Pq[9] * s4 + Pq[11] * s5 + Pq[37] * s12 + Pq[41] * s13) * g;
+    g2[8] = (pd[8] - Q[8] - Pqd[9] * s4 - Pqd[11] * s5 - Pqd[37] * s12 - Pqd[41] * s13) * g;
+    g1[9] = (mass[9] * v[9] - p[9] + Pq[14] * s6 + Pq[22] * s8) * g;
+    g2[9] = (pd[9] - Q[9] - Pqd[14] * s6 - Pqd[22] * s8) * g;
+    g1[10] = (mass[10] * v[10] - p[10] + Pq[18] * s7 + Pq[26] * s9) * g;
+    g2[10] = (pd[10] - Q[10] - Pqd[18] * s7 - Pqd[26] * s9) * g;
+    g1[11] = (mass[11] * v[11] - p[11] + Pq[15] * s6 + Pq[19] * s7 + Pq[23] * s8 + Pq[27] * s9) * g;
+    g2[11] = (pd[11] - Q[11] - Pqd[15] * s6 - Pqd[19] * s7 - Pqd[23] * s8 - Pqd[27] * s9) * g;
+    g1[12] = (mass[12] * v[12] - p[12] + Pq[30] * s10 + Pq[38] * s12) * g;
+    g2[12] = (pd[12] - Q[12] - Pqd[30] * s10 - Pqd[38] * s12) * g;
+    g1[13] = (mass[13] * v[13] - p[13] + Pq[34] * s11 + Pq[42] * s13) * g;
+    g2[13] = (pd[13] - Q[13] - Pqd[34] * s11 - Pqd[42] * s13) * g;
+    g1[14] = (mass[14] * v[14] - p[14] + Pq[31] * s10 + Pq[35] * s11 + Pq[39] * s12 + Pq[43] * s13) * g;
+    g2[14] = (pd[14] - Q[14] - Pqd[31] * s10 - Pqd[35] * s11 - Pqd[39] * s12 - Pqd[43] * s13) * g;
+}
+
+/* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,
+ * unrolled. */
+static void parallelogram_chain_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)out;
+    (void)dq;
+    (void)dQq;
+    (void)dQv;
+    (void)D;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[2]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[2]) * a;
+    const mb_real m2 = (D[4] * dq[3] + D[5] * dq[5]) * a;
+    const mb_real m3 = (D[6] * dq[4] + D[7] * dq[5]) * a;
+    const mb_real m4 = (D[8] * dq[6] + D[9] * dq[8]) * a;
+    const mb_real m5 = (D[10] * dq[7] + D[11] * dq[8]) * a;
+    const mb_real m6 = (D[12] * dq[0] + D[13] * dq[2] + D[14] * dq[9] + D[15] * dq[11]) * a;
+    const mb_real m7 = (D[16] * dq[1] + D[17] * dq[2] + D[18] * dq[10] + D[19] * dq[11]) * a;
+    const mb_real m8 = (D[20] * dq[3] + D[21] * dq[5] + D[22] * dq[9] + D[23] * dq[11]) * a;
+    const mb_real m9 = (D[24] * dq[4] + D[25] * dq[5] + D[26] * dq[10] + D[27] * dq[11]) * a;
+    const mb_real m10 = (D[28] * dq[3] + D[29] * dq[5] + D[30] * dq[12] + D[31] * dq[14]) * a;
+    const mb_real m11 = (D[32] * dq[4] + D[33] * dq[5] + D[34] * dq[13] + D[35] * dq[14]) * a;
+    const mb_real m12 = (D[36] * dq[6] + D[37] * dq[8] + D[38] * dq[12] + D[39] * dq[14]) * a;
+    const mb_real m13 = (D[40] * dq[7] + D[41] * dq[8] + D[42] * dq[13] + D[43] * dq[14]) * a;
+    out[0] = Pqd[0] * m0 + Pqd[12] * m6;
+    out[1] = Pqd[2] * m1 + Pqd[16] * m7;
+    out[2] = Pqd[1] * m0 + Pqd[3] * m1 + Pqd[13] * m6 + Pqd[17] * m7;
+    out[3] = Pqd[4] * m2 + Pqd[20] * m8 + Pqd[28] * m10;
+    out[4] = Pqd[6] * m3 + Pqd[24] * m9 + Pqd[32] * m11;
+    out[5] = Pqd[5] * m2 + Pqd[7] * m3 + Pqd[21] * m8 + Pqd[25] * m9 + Pqd[29] * m10 + Pqd[33] * m11;
+    out[6] = Pqd[8] * m4 + Pqd[36] * m12;
+    out[7] = Pqd[10] * m5 + Pqd[40] * m13;
+    out[8] = Pqd[9] * m4 + Pqd[11] * m5 + Pqd[37] * m12 + Pqd[41] * m13;
+    out[9] = Pqd[14] * m6 + Pqd[22] * m8;
+    out[10] = Pqd[18] * m7 + Pqd[26] * m9;
+    out[11] = Pqd[15] * m6 + Pqd[19] * m7 + Pqd[23] * m8 + Pqd[27] * m9;
+    out[12] = Pqd[30] * m10 + Pqd[38] * m12;
+    out[13] = Pqd[34] * m11 + Pqd[42] * m13;
+    out[14] = Pqd[31] * m10 + Pqd[35] * m11 + Pqd[39] * m12 + Pqd[43] * m13;
+}
+
 static const mb_index parallelogram_chain_s_k[97] = {
     0, 12, 12, 2, 16, 16, 1, 3, 13, 17, 3, 13, 17, 13, 17, 17,
     4, 20, 28, 20, 20, 28, 6, 24, 32, 24, 32, 32, 5, 7, 21, 25,
@@ -1690,7 +2071,8 @@ static const mb_plan parallelogram_chain_plan = {
     98, parallelogram_chain_a_k, parallelogram_chain_a_l, parallelogram_chain_a_dst,
     0, 0,
     parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
-    parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv
+    parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
+    parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2
 };
 
 /* Phi(t, q): constraint residuals [14]. */

@@ -306,6 +306,115 @@ static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[0] += a * Pq[1] * y[1];
 }
 
+/* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled. */
+static void suspension_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    F[0] = mass[0] + e1 * D[1] - hq * dQq[0] - h2 * dQv[0];
+    F[1] = mass[1] - hq * dQq[4] - h2 * dQv[4];
+    F[2] = mass[2] + e0 * D[0] - hq * dQq[8] - h2 * dQv[8];
+    F[3] = 0 - hq * dQq[3] - h2 * dQv[3];
+    F[4] = 0 - hq * dQq[6] - h2 * dQv[6];
+    F[5] = 0 - hq * dQq[7] - h2 * dQv[7];
+    F[6] = 0 - hq * dQq[1] - h2 * dQv[1];
+    F[7] = 0 - hq * dQq[2] - h2 * dQv[2];
+    F[8] = 0 - hq * dQq[5] - h2 * dQv[5];
+}
+
+/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
+ * NULL): mbi_f4_constraint's loops, unrolled. */
+static void suspension_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
+    const mb_real *restrict v, const mb_real *restrict Phit, const mb_real *restrict Phi,
+    const mb_real *restrict I, mb_real k1, mb_real k2, mb_real a)
+{
+    (void)c;
+    (void)sig;
+    (void)Pq;
+    (void)v;
+    (void)Phit;
+    (void)Phi;
+    (void)I;
+    (void)k1;
+    (void)k2;
+    (void)a;
+    c[0] = Pq[0] * v[2] + (Phit[0] + k1 * Phi[0] + k2 * I[0]);
+    c[1] = Pq[1] * v[0] + (Phit[1] + k1 * Phi[1] + k2 * I[1]);
+    if (sig) {
+        sig[0] += a * c[0];
+        sig[1] += a * c[1];
+    }
+}
+
+/* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
+ * mbi_f4_residual's loops, unrolled. */
+static void suspension_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
+    const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
+    const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)sv;
+    (void)g1;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)mass;
+    (void)v;
+    (void)p;
+    (void)pd;
+    (void)Q;
+    (void)Pq;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    sv[0] = s0;
+    const mb_real s1 = sig[1] + a * c[1];
+    sv[1] = s1;
+    g1[0] = (mass[0] * v[0] - p[0] + Pq[1] * s1) * g;
+    g2[0] = (pd[0] - Q[0] - Pqd[1] * s1) * g;
+    g1[1] = (mass[1] * v[1] - p[1]) * g;
+    g2[1] = (pd[1] - Q[1]) * g;
+    g1[2] = (mass[2] * v[2] - p[2] + Pq[0] * s0) * g;
+    g2[2] = (pd[2] - Q[2] - Pqd[0] * s0) * g;
+}
+
+/* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,
+ * unrolled. */
+static void suspension_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)
+{
+    (void)out;
+    (void)dq;
+    (void)dQq;
+    (void)dQv;
+    (void)D;
+    (void)Pqd;
+    (void)a;
+    (void)g;
+    const mb_real m0 = (D[0] * dq[2]) * a;
+    const mb_real m1 = (D[1] * dq[0]) * a;
+    out[0] = g * dQq[0] * dq[0] + g * dQq[1] * dq[1] + g * dQq[2] * dq[2] + dQv[0] * dq[0] + dQv[1] * dq[1] + dQv[2] * dq[2] + Pqd[1] * m1;
+    out[1] = g * dQq[3] * dq[0] + g * dQq[4] * dq[1] + g * dQq[5] * dq[2] + dQv[3] * dq[0] + dQv[4] * dq[1] + dQv[5] * dq[2];
+    out[2] = g * dQq[6] * dq[0] + g * dQq[7] * dq[1] + g * dQq[8] * dq[2] + dQv[6] * dq[0] + dQv[7] * dq[1] + dQv[8] * dq[2] + Pqd[0] * m0;
+}
+
 static const mb_index suspension_s_k[2] = {
     1, 0,
 };
@@ -350,7 +459,8 @@ static const mb_plan suspension_plan = {
     2, suspension_a_k, suspension_a_l, suspension_a_dst,
     suspension_dqq_dst, suspension_dqv_dst,
     suspension_s_assemble, suspension_a_assemble,
-    suspension_pq_mv, suspension_pq_mtv
+    suspension_pq_mv, suspension_pq_mtv,
+    suspension_f4_matrix, suspension_f4_constraint, suspension_f4_residual, suspension_f4_dg2
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -197,4 +197,137 @@ function M.products(name, prow, pcol, nc)
     return table.concat(out, "\n")
 end
 
+-- The unrolled kernels of F4's Newton iteration (runtime/mb_model.h: mb_plan f4_*), each the
+-- arithmetic of its loop in runtime/mb_f4_trapezoid.c in the same order (so both forms give the
+-- same numbers): every sum over a pattern is written as one expression whose terms come in the
+-- order in which the loop adds them, starting from the value the loop starts from.
+-- P: the plan (a_*, dqq_dst, dqv_dst, a.n, a.nl, a.pinv); prow, pcol: Phi_q's pattern; nc, nq;
+-- qq, qv: the patterns of dQ/dq, dQ/dv as { rows, cols } (1-based tables of 0-based values).
+function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local nnz = #prow
+    local function sum(init, terms)     -- init, then the terms in order; "0" when there are none
+        local s = init
+        for _, t in ipairs(terms) do
+            if s == nil then s = t.neg and ("0 - " .. t.e) or t.e
+            else s = s .. (t.neg and " - " or " + ") .. t.e end
+        end
+        return s or "0"
+    end
+    local function sp_args(...)          -- (void) every argument: a model may use none of them
+        for _, a in ipairs({ ... }) do w("    (void)" .. a .. ";") end
+    end
+
+    -- f4_matrix: FA = M + sum E[k] D[l] (unsym) - h^2/4 dQ/dq - h/2 dQ/dv, every entry written
+    local n, nl = P.a.n, P.a.nl
+    local slot = {}
+    for j = 0, n + 2 * nl - 1 do slot[j] = {} end
+    local init = {}
+    for i = 0, nq - 1 do init[P.a.pinv[i + 1]] = "mass[" .. i .. "]" end
+    local usedE = {}
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        table.insert(slot[d], { e = "e" .. k .. " * D[" .. l .. "]" })
+        usedE[k] = true
+        if d >= n then
+            table.insert(slot[d + nl], { e = "e" .. l .. " * D[" .. k .. "]" })
+            usedE[l] = true
+        end
+    end
+    for k = 1, #qq[1] do table.insert(slot[P.dqq_dst[k]], { e = "hq * dQq[" .. (k - 1) .. "]", neg = true }) end
+    for k = 1, #qv[1] do table.insert(slot[P.dqv_dst[k]], { e = "h2 * dQv[" .. (k - 1) .. "]", neg = true }) end
+    w("/* F4's Newton matrix into the plan storage F of A (" .. n .. " x " .. n .. ", " .. (n + 2 * nl)
+      .. " entries, " .. P.na .. " product terms): mbi_newton_matrix's loops, unrolled. */")
+    w("static void " .. name .. "_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,")
+    w("    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)")
+    w("{")
+    w("    const mb_real h2 = h / 2, hq = h * h / 4;")
+    sp_args("F", "D", "mass", "Pq", "Pqd", "dQq", "dQv", "a", "c1", "h2", "hq")
+    for k = 0, nnz - 1 do
+        if usedE[k] then w(string.format("    const mb_real e%d = a * (Pq[%d] - h2 * Pqd[%d]);", k, k, k)) end
+    end
+    for k = 0, nnz - 1 do w(string.format("    D[%d] = c1 * Pq[%d] + h2 * Pqd[%d];", k, k, k)) end
+    for j = 0, n + 2 * nl - 1 do w(string.format("    F[%d] = %s;", j, sum(init[j], slot[j]))) end
+    w("}")
+    w("")
+
+    -- rows and columns of Phi_q: the entries k of each, in ascending k (the loops' order)
+    local rows, cols = {}, {}
+    for r = 0, nc - 1 do rows[r] = {} end
+    for i = 0, nq - 1 do cols[i] = {} end
+    for k = 1, nnz do
+        table.insert(rows[prow[k]], k - 1)
+        table.insert(cols[pcol[k]], k - 1)
+    end
+
+    w("/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not")
+    w(" * NULL): mbi_f4_constraint's loops, unrolled. */")
+    w("static void " .. name .. "_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,")
+    w("    const mb_real *restrict v, const mb_real *restrict Phit, const mb_real *restrict Phi,")
+    w("    const mb_real *restrict I, mb_real k1, mb_real k2, mb_real a)")
+    w("{")
+    sp_args("c", "sig", "Pq", "v", "Phit", "Phi", "I", "k1", "k2", "a")
+    for r = 0, nc - 1 do
+        local t = {}
+        for _, k in ipairs(rows[r]) do t[#t + 1] = { e = "Pq[" .. k .. "] * v[" .. pcol[k + 1] .. "]" } end
+        local pre = #t > 0 and sum(nil, t) or "0"
+        w(string.format("    c[%d] = %s + (Phit[%d] + k1 * Phi[%d] + k2 * I[%d]);", r, pre, r, r, r))
+    end
+    if nc > 0 then
+        w("    if (sig) {")
+        for r = 0, nc - 1 do w(string.format("        sig[%d] += a * c[%d];", r, r)) end
+        w("    }")
+    end
+    w("}")
+    w("")
+
+    w("/* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):")
+    w(" * mbi_f4_residual's loops, unrolled. */")
+    w("static void " .. name .. "_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,")
+    w("    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,")
+    w("    const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,")
+    w("    const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)")
+    w("{")
+    sp_args("sv", "g1", "g2", "sig", "c", "mass", "v", "p", "pd", "Q", "Pq", "Pqd", "a", "g")
+    for r = 0, nc - 1 do
+        w(string.format("    const mb_real s%d = sig[%d] + a * c[%d];", r, r, r))
+        w(string.format("    sv[%d] = s%d;", r, r))
+    end
+    for i = 0, nq - 1 do
+        local t1, t2 = {}, {}
+        for _, k in ipairs(cols[i]) do
+            t1[#t1 + 1] = { e = "Pq[" .. k .. "] * s" .. prow[k + 1] }
+            t2[#t2 + 1] = { e = "Pqd[" .. k .. "] * s" .. prow[k + 1], neg = true }
+        end
+        w(string.format("    g1[%d] = (%s) * g;", i, sum("mass[" .. i .. "] * v[" .. i .. "] - p[" .. i .. "]", t1)))
+        w(string.format("    g2[%d] = (%s) * g;", i, sum("pd[" .. i .. "] - Q[" .. i .. "]", t2)))
+    end
+    w("}")
+    w("")
+
+    w("/* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,")
+    w(" * unrolled. */")
+    w("static void " .. name .. "_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, const mb_real *restrict dQq,")
+    w("    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)")
+    w("{")
+    sp_args("out", "dq", "dQq", "dQv", "D", "Pqd", "a", "g")
+    for r = 0, nc - 1 do
+        if #rows[r] > 0 then
+            local t = {}
+            for _, k in ipairs(rows[r]) do t[#t + 1] = { e = "D[" .. k .. "] * dq[" .. pcol[k + 1] .. "]" } end
+            w(string.format("    const mb_real m%d = (%s) * a;", r, sum(nil, t)))
+        end
+    end
+    local acc = {}
+    for i = 0, nq - 1 do acc[i] = {} end
+    for k = 1, #qq[1] do table.insert(acc[qq[1][k]], { e = "g * dQq[" .. (k - 1) .. "] * dq[" .. qq[2][k] .. "]" }) end
+    for k = 1, #qv[1] do table.insert(acc[qv[1][k]], { e = "dQv[" .. (k - 1) .. "] * dq[" .. qv[2][k] .. "]" }) end
+    for k = 1, nnz do table.insert(acc[pcol[k]], { e = "Pqd[" .. (k - 1) .. "] * m" .. prow[k] }) end
+    for i = 0, nq - 1 do w(string.format("    out[%d] = %s;", i, sum(nil, acc[i]))) end
+    w("}")
+    return table.concat(out, "\n")
+end
+
 return M

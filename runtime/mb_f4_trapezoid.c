@@ -82,6 +82,10 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
     mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
+    if (P->f4_matrix) {   /* the unrolled form: the same sums, straight into FA */
+        P->f4_matrix(A, D, m->mass, s->Pq, s->Pqd, s->dQq, s->dQv, a, c1, h);
+        return;
+    }
     for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
         E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
         D[k] = c1 * s->Pq[k] + h / 2 * s->Pqd[k];
@@ -162,11 +166,18 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd)
 {
     int nc = s->nc;
-    mb_real *c = s->cv, a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
+    mb_real *c = s->cv, *sig = s->sig, a = s->p.alpha, w = s->p.omega;
+    mb_real k1 = 2 * s->p.xi * w, k2 = w * w;
+    const mb_real *Phit = s->Phit, *Phi = s->Phi;
+    const mb_plan *P = s->m->plan;
+    if (P->f4_constraint) {   /* the unrolled form */
+        P->f4_constraint(c, upd ? sig : NULL, s->Pq, s->v, Phit, Phi, I, k1, k2, a);
+        return;
+    }
     pq_mv(s->m, s->Pq, s->v, c);
-    for (int r = 0; r < nc; r++) c[r] += s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+    for (int r = 0; r < nc; r++) c[r] += Phit[r] + k1 * Phi[r] + k2 * I[r];
     if (upd)
-        for (int r = 0; r < nc; r++) s->sig[r] += a * c[r];
+        for (int r = 0; r < nc; r++) sig[r] += a * c[r];
 }
 
 /* sv = sigma~ + alpha c and the residuals 5.41, 5.42 times g: g1 = g (M v - p + Phi_q^T sv),
@@ -175,8 +186,14 @@ void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_rea
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + s->p.alpha * s->cv[r];
-    for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
+    mb_real a = s->p.alpha;
+    const mb_real *sig = s->sig, *c = s->cv, *mass = m->mass, *v = s->v, *pd = s->pd, *Q = s->Q;
+    if (m->plan->f4_residual) {   /* the unrolled form */
+        m->plan->f4_residual(sv, g1, g2, sig, c, mass, v, p, pd, Q, s->Pq, s->Pqd, a, g);
+        return;
+    }
+    for (int r = 0; r < nc; r++) sv[r] = sig[r] + a * c[r];
+    for (int i = 0; i < n; i++) { g1[i] = mass[i] * v[i] - p[i]; g2[i] = pd[i] - Q[i]; }
     pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
     pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
     for (int i = 0; i < n; i++) { g1[i] *= g; g2[i] *= g; }
@@ -188,6 +205,10 @@ void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real 
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
+    if (m->plan->f4_dg2) {   /* the unrolled form (tmpm unused) */
+        m->plan->f4_dg2(tmpn, dq, s->dQq, s->dQv, s->Dk, s->Pqd, s->p.alpha, g);
+        return;
+    }
     zero(n, tmpn);
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += g * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];

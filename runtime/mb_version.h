@@ -21,9 +21,10 @@
 /* The model interface: raised whenever struct mb_model, mb_plan or the meaning of a model
  * function changes (docs/model-interface.md). Every generated header records the interface it
  * was generated for and refuses, with #error, to compile against a runtime with another one. */
-#define MB_MODEL_INTERFACE 5   /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
+#define MB_MODEL_INTERFACE 6   /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
                                   pq_mtv; body_q (particles: 2 coordinates), nrod, rod_ends;
                                   4: tunables (npar, par, par_mass, par_check); 5: names, springs,
-                                  rods and joints in mb_model_info (m->info) */
+                                  rods and joints in mb_model_info (m->info); 6: mb_plan's F4
+                                  kernels (f4_matrix, f4_constraint, f4_residual, f4_dg2) */
 
 #endif /* MB_VERSION_H */

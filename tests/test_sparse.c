@@ -8,6 +8,7 @@
 #include "mb_plan_build.h"
 #include "mb_sparse.h"
 #include "mb_status.h"
+#include "mb_sim.h"
 #include "test_physics_models.h"
 
 static double rnd(void) { return (double)rand() / RAND_MAX * 2 - 1; }
@@ -227,6 +228,127 @@ static void check_forms(const mb_model *m)
     free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
 }
 
+/* The unrolled F4 kernels (mb_plan f4_*) against the loops of runtime/mb_f4_trapezoid.c
+ * (written out here over the patterns and maps, in the runtime's order), bit for bit, on random
+ * values; a perturbed input must show (the comparison can fail). */
+static void check_f4_kernels(const mb_model *m)
+{
+    const mb_plan *P = m->plan;
+    if (!P || !P->f4_matrix || !P->f4_constraint || !P->f4_residual || !P->f4_dg2) return;
+    int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nl = P->a.nl, nF = n + 2 * nl;
+    int nqq = m->dq_dq_pat.nnz, nqv = m->dq_dv_pat.nnz;
+    const mb_index *row = m->phi_q_pat.row, *col = m->phi_q_pat.col;
+    size_t L = (size_t)(nF + nnz + n + nc + nqq + nqv) + 1;
+    double *Pq = malloc(sizeof(double) * L), *Pqd = malloc(sizeof(double) * L);
+    double *dQq = malloc(sizeof(double) * L), *dQv = malloc(sizeof(double) * L);
+    double *mass = malloc(sizeof(double) * L), *F1 = malloc(sizeof(double) * L), *F2 = malloc(sizeof(double) * L);
+    double *D1 = malloc(sizeof(double) * L), *D2 = malloc(sizeof(double) * L), *E = malloc(sizeof(double) * L);
+    double *v = malloc(sizeof(double) * L), *pv = malloc(sizeof(double) * L), *pd = malloc(sizeof(double) * L);
+    double *Q = malloc(sizeof(double) * L), *Phi = malloc(sizeof(double) * L), *Pht = malloc(sizeof(double) * L);
+    double *I = malloc(sizeof(double) * L), *c1 = malloc(sizeof(double) * L), *c2 = malloc(sizeof(double) * L);
+    double *sg1 = malloc(sizeof(double) * L), *sg2 = malloc(sizeof(double) * L);
+    double *o1 = malloc(sizeof(double) * L), *o2 = malloc(sizeof(double) * L);
+    double *o3 = malloc(sizeof(double) * L), *o4 = malloc(sizeof(double) * L);
+    double *o5 = malloc(sizeof(double) * L), *o6 = malloc(sizeof(double) * L);
+    double a = 1e8 * (1 + 0.1 * rnd()), cc = 1 + fabs(rnd()), h = 1e-5 * (1 + fabs(rnd()));
+    double k1 = 2e4 * (1 + rnd()), k2 = 1 + rnd(), g = h / 2;
+    for (size_t i = 0; i < L; i++) {
+        Pq[i] = rnd(); Pqd[i] = rnd(); dQq[i] = 1e3 * rnd(); dQv[i] = rnd(); mass[i] = 1 + fabs(rnd());
+        v[i] = rnd(); pv[i] = rnd(); pd[i] = rnd(); Q[i] = rnd(); Phi[i] = 1e-6 * rnd();
+        Pht[i] = rnd(); I[i] = 1e-9 * rnd(); sg1[i] = sg2[i] = rnd();
+        F1[i] = F2[i] = o1[i] = o2[i] = o3[i] = o4[i] = o5[i] = o6[i] = rnd();   /* outputs: overwritten */
+    }
+    /* mbi_newton_matrix */
+    P->f4_matrix(F1, D1, mass, Pq, Pqd, dQq, dQv, a, cc, h);
+    for (int k = 0; k < nnz; k++) { E[k] = a * (Pq[k] - h / 2 * Pqd[k]); D2[k] = cc * Pq[k] + h / 2 * Pqd[k]; }
+    memset(F2, 0, sizeof(double) * (size_t)nF);
+    for (int i = 0; i < n; i++) F2[P->a.pinv[i]] = mass[i];
+    for (int t = 0; t < P->na; t++) {
+        int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
+        F2[d] += E[k] * D2[l];
+        if (d >= n) F2[d + nl] += E[l] * D2[k];
+    }
+    for (int k = 0; k < nqq; k++) F2[P->dqq_dst[k]] -= h * h / 4 * dQq[k];
+    for (int k = 0; k < nqv; k++) F2[P->dqv_dst[k]] -= h / 2 * dQv[k];
+    CHECK(memcmp(F1, F2, sizeof(double) * (size_t)nF) == 0 && memcmp(D1, D2, sizeof(double) * (size_t)nnz) == 0,
+          "%s: F4 Newton matrix unrolled vs loops differ", m->name);
+    /* mbi_f4_constraint, with and without the update */
+    for (int upd = 0; upd < 2; upd++) {
+        P->f4_constraint(c1, upd ? sg1 : NULL, Pq, v, Pht, Phi, I, k1, k2, a);
+        memset(c2, 0, sizeof(double) * (size_t)nc);
+        for (int k = 0; k < nnz; k++) c2[row[k]] += Pq[k] * v[col[k]];
+        for (int r = 0; r < nc; r++) c2[r] += Pht[r] + k1 * Phi[r] + k2 * I[r];
+        if (upd) for (int r = 0; r < nc; r++) sg2[r] += a * c2[r];
+        CHECK(memcmp(c1, c2, sizeof(double) * (size_t)nc) == 0 && memcmp(sg1, sg2, sizeof(double) * (size_t)nc) == 0,
+              "%s: F4 constraint (upd %d) unrolled vs loops differ", m->name, upd);
+    }
+    /* mbi_f4_residual */
+    P->f4_residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
+    for (int r = 0; r < nc; r++) o2[r] = sg1[r] + a * c1[r];
+    for (int i = 0; i < n; i++) { o4[i] = mass[i] * v[i] - pv[i]; o6[i] = pd[i] - Q[i]; }
+    for (int k = 0; k < nnz; k++) o4[col[k]] += 1 * Pq[k] * o2[row[k]];
+    for (int k = 0; k < nnz; k++) o6[col[k]] += -1 * Pqd[k] * o2[row[k]];
+    for (int i = 0; i < n; i++) { o4[i] *= g; o6[i] *= g; }
+    CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) == 0 && memcmp(o3, o4, sizeof(double) * (size_t)n) == 0 &&
+          memcmp(o5, o6, sizeof(double) * (size_t)n) == 0, "%s: F4 residual unrolled vs loops differ", m->name);
+    /* mbi_f4_dg2 (dq in v) */
+    P->f4_dg2(o1, v, dQq, dQv, D1, Pqd, a, g);
+    memset(o2, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < nqq; k++) o2[m->dq_dq_pat.row[k]] += g * dQq[k] * v[m->dq_dq_pat.col[k]];
+    for (int k = 0; k < nqv; k++) o2[m->dq_dv_pat.row[k]] += dQv[k] * v[m->dq_dv_pat.col[k]];
+    memset(o3, 0, sizeof(double) * (size_t)nc);
+    for (int k = 0; k < nnz; k++) o3[row[k]] += D1[k] * v[col[k]];
+    for (int r = 0; r < nc; r++) o3[r] *= a;
+    for (int k = 0; k < nnz; k++) o2[col[k]] += 1 * Pqd[k] * o3[row[k]];
+    CHECK(memcmp(o1, o2, sizeof(double) * (size_t)n) == 0, "%s: F4 dg2 unrolled vs loops differ", m->name);
+    /* negative control: one changed entry of Phidot_q changes the residual */
+    if (nnz > 0) {
+        Pqd[0] += 1e-3;
+        P->f4_residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
+        Pqd[0] -= 1e-3;
+        CHECK(memcmp(o5, o6, sizeof(double) * (size_t)n) != 0, "%s: a perturbed Phidot_q entry left g2 unchanged",
+              m->name);
+    }
+    free(Pq); free(Pqd); free(dQq); free(dQv); free(mass); free(F1); free(F2); free(D1); free(D2); free(E);
+    free(v); free(pv); free(pd); free(Q); free(Phi); free(Pht); free(I); free(c1); free(c2); free(sg1); free(sg2);
+    free(o1); free(o2); free(o3); free(o4); free(o5); free(o6);
+}
+
+/* A whole alf-trapezoid run on the unrolled F4 kernels and on the runtime's loops (the same
+ * model with the f4_* pointers cleared) ends in the same state, bit for bit. */
+static void check_f4_run(const mb_model *m)
+{
+    if (!m->plan || !m->plan->f4_matrix || m->nc == 0) return;
+    mb_plan loops = *m->plan;
+    mb_model ml = *m;
+    loops.f4_matrix = NULL; loops.f4_constraint = NULL; loops.f4_residual = NULL; loops.f4_dg2 = NULL;
+    ml.plan = &loops;
+    const mb_model *pair[2] = { m, &ml };
+    double *res[2] = { NULL, NULL };
+    long iters[2] = { -1, -2 };
+    int n = m->nq, ok = 1;
+    for (int w = 0; w < 2; w++) {
+        mb_params p;
+        mb_params_default(&p, MB_ALF_TRAPEZOID);
+        p.h = 1e-3;
+        size_t ws = mb_sim_workspace_size(pair[w], &p);
+        void *buf = malloc(ws ? ws : 1);
+        mb_sim s;
+        int st = mb_sim_init(&s, pair[w], &p, buf, ws);
+        if (!st) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+        if (!st) st = mb_sim_step(&s, 0.05);
+        ok &= st >= 0;
+        res[w] = malloc(sizeof(double) * (2 * (size_t)n + 1));
+        memcpy(res[w], mb_sim_get_q(&s), sizeof(double) * (size_t)n);
+        memcpy(res[w] + n, mb_sim_get_v(&s), sizeof(double) * (size_t)n);
+        iters[w] = mb_sim_get_monitor(&s)->newton_iters;
+        free(buf);
+    }
+    CHECK(ok && iters[0] == iters[1] && iters[0] > 0 && memcmp(res[0], res[1], sizeof(double) * 2 * (size_t)n) == 0,
+          "%s: alf-trapezoid run on the F4 kernels vs the loops differ (newton %ld %ld)", m->name, iters[0], iters[1]);
+    free(res[0]); free(res[1]);
+}
+
 /* A redundant constraint: two identical rows of a 2 x 3 Phi_q; the later pivot is named. */
 static void check_redundant(void)
 {
@@ -267,8 +389,15 @@ int main(void)
     for (int i = 0; i < nm; i++)
         for (int ord = 0; ord < 2; ord++) check_model(models[i], ord);
     int unrolled = 0;
+    int f4k = 0;
     for (int i = 0; i < nm; i++) { check_forms(models[i]); unrolled += models[i]->plan && models[i]->plan->a.lu; }
     CHECK(unrolled >= 4, "only %d generated models in the unrolled form", unrolled);
+    for (int i = 0; i < nm; i++) {
+        check_f4_kernels(models[i]);
+        check_f4_run(models[i]);
+        f4k += models[i]->plan && models[i]->plan->f4_matrix;
+    }
+    CHECK(f4k >= 4, "only %d generated models with the F4 kernels", f4k);
     check_redundant();
     return check_report();
 }
