@@ -241,8 +241,9 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
     /* 5.53's n-vector in g1: g1 is spent once dq is formed (mb_layout.h: MB_L_F4T) */
     mb_real *tmpm = s->tm[1], *tmpn = g1;
+    mb_real *v = s->v, *pd = s->pd;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega, t1 = s->t + h;
-    mb_real c1 = 1 + h * xi * w;
+    mb_real c1 = 1 + h * xi * w, h2 = h / 2, ih2 = 2 / h;   /* the loops' factors, hoisted */
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
@@ -271,23 +272,23 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
     for (it = 0;; it++) {
         /* 5.59: derivatives of the current iterate */
         for (int i = 0; i < n; i++) {
-            s->v[i] = 2 / h * (q[i] - qk[i]) - vk[i];
-            s->pd[i] = 2 / h * (p[i] - pk[i]) - pdk[i];
+            v[i] = ih2 * (q[i] - qk[i]) - vk[i];
+            pd[i] = ih2 * (p[i] - pk[i]) - pdk[i];
         }
         /* an iteration that goes on needs the dynamics at this state too: one fused call (a
          * kept matrix's iteration as well where the model has it: the sines are shared, and
          * the force Jacobians it refreshes enter only 5.53 below, not the kept factors) */
         int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
         int fused = !last && (fresh || m->eval_kin_dyn);
-        if (fused) mbi_eval_kin_dyn(s, t1, q, s->v);
+        if (fused) mbi_eval_kin_dyn(s, t1, q, v);
         else mbi_eval_kin(s, t1, q);
         mbi_f4_constraint(s, I, it > 0 && (!hold || last));   /* hold: see trap_attempt */
         if (last) break;
         if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
-            m->force(m, t1, q, s->v, s->Q);
-            m->phi_q_dot(m, t1, q, s->v, s->Pqd);
+            m->force(m, t1, q, v, s->Q);
+            m->phi_q_dot(m, t1, q, v, s->Pqd);
         }
-        mbi_f4_residual(s, p, h / 2, sv, g1, g2);
+        mbi_f4_residual(s, p, h2, sv, g1, g2);
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
             mbi_newton_matrix(s, a, c1, h);
@@ -303,12 +304,11 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
         } else {
             *stale_used = 1;
         }
-        for (int i = 0; i < n; i++) dq[i] = -g1[i] - h / 2 * g2[i];
+        for (int i = 0; i < n; i++) dq[i] = -g1[i] - h2 * g2[i];
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
-        for (int i = 0; i < n; i++) dp[i] = -g2[i];
-        mbi_f4_dg2(s, dq, h / 2, tmpn, tmpm);
+        mbi_f4_dg2(s, dq, h2, tmpn, tmpm);
 #if MBI_FJ
         if (s->p.full_jacobian) {            /* + K2 dq */
             const mb_real *K2 = s->scr + (size_t)n * n;
@@ -316,10 +316,19 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
                 for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
         }
 #endif
-        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
-        ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp));     /* 5.60 */
+        /* dp, |dq|^2 and |dp|^2 (5.60) and the update in one pass; on a NaN or Inf the step
+         * fails and its caller restores q and p (trap_restore) */
+        mb_real sq = 0, sp = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real dqi = dq[i], dpi = -g2[i] + tmpn[i];
+            dp[i] = dpi;
+            sq += dqi * dqi;
+            sp += dpi * dpi;
+            q[i] += dqi;
+            p[i] += dpi;
+        }
+        ny = MB_SQRT(sq + sp);
         if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
-        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         mb_real ny_prev = ny_last;
         ny_last = ny;
@@ -337,7 +346,7 @@ static int trap_step(mb_sim *s, mb_real h, int full, int *stale_used, int adapt,
             mb_real th = ny / ny_prev;
             if (th / (1 - th) * ny < NEWTON_KAPPA * s->p.tol) { conv = 1; continue; }
         }
-        if (ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z)) || ny < best / 2) stall = 0;
+        if (ny < best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z))) stall = 0;
         else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
         if (ny < best) best = ny;
     }

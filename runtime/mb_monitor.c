@@ -19,7 +19,8 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
         if (q == s->z && s->p.integrator == MB_TRAPEZOID) { s->kin_fresh = 1; s->kin_t = t; }
     }
     pq_mv(m, s->Pq, v, pdot);
-    for (int r = 0; r < nc; r++) pdot[r] += s->Phit[r];
+    const mb_real *Phit = s->Phit;
+    for (int r = 0; r < nc; r++) pdot[r] += Phit[r];
     o->T = e[0];
     o->V = e[1];
     o->phi_norm = nrm2(nc, s->Phi);
@@ -48,12 +49,16 @@ void mbi_update_max(mb_sim *s)
     if (o->sigma_norm > o->max_sigma) o->max_sigma = o->sigma_norm;
     mb_real es = o->T + MB_FABS(o->V - o->V0) + MB_FABS(o->W), mv = 0, ps = 0;
     if (es > o->escale) o->escale = es;
-    int f4 = s->p.formulation == MB_ALF_TRAPEZOID;
-    for (int i = 0; i < s->n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
-        mb_real a = mass[i] * s->v[i], b = s->p.formulation == MB_BAUMGARTE || f4 ? 0 : p[i] - a;
-        mv += a * a;
-        ps += b * b;
-    }
+    int n = s->n, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
+    const mb_real *v = s->v;
+    if (s->p.formulation == MB_BAUMGARTE || f4)
+        for (int i = 0; i < n; i++) { mb_real a = mass[i] * v[i]; mv += a * a; }   /* M v */
+    else
+        for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
+            mb_real a = mass[i] * v[i], b = p[i] - a;
+            mv += a * a;
+            ps += b * b;
+        }
     if (f4) {   /* F4: p - M v = Phi_q^T (sigma + alpha c) (5.41); alpha c is no drift of sigma,
                  * and from rest, while M v is still tiny, it alone passed the threshold (Andrews,
                  * step control at rtol 1e-10: at t = 3e-7 with |sigma| = 8e-14). Phi_q^T sigma
@@ -125,8 +130,10 @@ mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc,
 {
     mb_real w = dt / 2 * (pnc_old + pnc);
     if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
-    else
-        for (int r = 0; r < s->nc; r++) w += (s->S[r] - s->tm[3][r]) * (s->ptq[r] + s->Phit[r]) / 2;
+    else {
+        const mb_real *S = s->S, *S0 = s->tm[3], *pt0 = s->ptq, *pt = s->Phit;
+        for (int r = 0; r < s->nc; r++) w += (S[r] - S0[r]) * (pt0[r] + pt[r]) / 2;
+    }
     return w;
 }
 
