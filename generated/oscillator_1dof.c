@@ -104,12 +104,12 @@ static void oscillator_1dof_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[1] = y[1] / F[1];
-    y[0] = y[0] / F[0];
-    b[0] = y[0];
-    b[1] = y[1];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1];
+    const mb_real y1 = x1 / F[1];
+    const mb_real y0 = x0 / F[0];
+    b[0] = y0;
+    b[1] = y1;
 }
 
 static const mb_index oscillator_1dof_s_perm[2] = {
@@ -150,32 +150,38 @@ static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *rest
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[2] = b[2];
-    y[1] -= F[3] * y[0];
-    y[2] = y[2] / F[2];
-    y[1] = y[1] / F[1];
-    y[0] = y[0] / F[0] - F[3] * y[1];
-    b[0] = y[0];
-    b[1] = y[1];
-    b[2] = y[2];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1] - F[3] * x0;
+    const mb_real x2 = b[2];
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = x1 / F[1];
+    const mb_real y0 = x0 / F[0] - F[3] * y1;
+    b[0] = y0;
+    b[1] = y1;
+    b[2] = y2;
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+ * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
+ * exactly zero (F is then partly written). */
 static int oscillator_1dof_a_lu(mb_real *restrict F)
 {
-    mb_real inv, lpk, up;
+    mb_real inv;
     (void)F;
-    if (F[0] == 0) return 0;
-    inv = 1 / F[0];
-    lpk = F[3] * inv;
-    up = F[4];
-    F[1] -= lpk * up;
-    F[3] *= inv;
-    if (F[1] == 0) return 1;
-    if (F[2] == 0) return 2;
+    const mb_real d0 = F[0];
+    if (d0 == 0) return 0;
+    F[0] = d0;
+    inv = 1 / d0;
+    const mb_real l0 = (F[3]) * inv;
+    F[3] = l0;
+    const mb_real u0 = F[4];
+    F[4] = u0;
+    const mb_real d1 = F[1] - l0 * u0;
+    if (d1 == 0) return 1;
+    F[1] = d1;
+    const mb_real d2 = F[2];
+    if (d2 == 0) return 2;
+    F[2] = d2;
     return -1;
 }
 
@@ -185,16 +191,15 @@ static void oscillator_1dof_a_lu_solve(const mb_real *restrict F, mb_real *restr
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[2] = b[2];
-    y[1] -= F[3] * y[0];
-    y[2] = y[2] / F[2];
-    y[1] = y[1] / F[1];
-    y[0] = (y[0] - F[4] * y[1]) / F[0];
-    b[0] = y[0];
-    b[1] = y[1];
-    b[2] = y[2];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1] - F[3] * x0;
+    const mb_real x2 = b[2];
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = x1 / F[1];
+    const mb_real y0 = (x0 - F[4] * y1) / F[0];
+    b[0] = y0;
+    b[1] = y1;
+    b[2] = y2;
 }
 
 static const mb_index oscillator_1dof_a_perm[3] = {

@@ -122,12 +122,12 @@ static void suspension_s_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[1] = y[1] / F[1];
-    y[0] = y[0] / F[0];
-    b[0] = y[0];
-    b[1] = y[1];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1];
+    const mb_real y1 = x1 / F[1];
+    const mb_real y0 = x0 / F[0];
+    b[0] = y0;
+    b[1] = y1;
 }
 
 static const mb_index suspension_s_perm[2] = {
@@ -176,45 +176,47 @@ static void suspension_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[2] = b[2];
-    y[1] -= F[3] * y[0];
-    y[2] -= F[4] * y[0];
-    y[2] -= F[5] * y[1];
-    y[2] = y[2] / F[2];
-    y[1] = y[1] / F[1] - F[5] * y[2];
-    y[0] = y[0] / F[0] - F[3] * y[1] - F[4] * y[2];
-    b[0] = y[0];
-    b[1] = y[1];
-    b[2] = y[2];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1] - F[3] * x0;
+    const mb_real x2 = b[2] - F[4] * x0 - F[5] * x1;
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = x1 / F[1] - F[5] * y2;
+    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
+    b[0] = y0;
+    b[1] = y1;
+    b[2] = y2;
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */
+ * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
+ * exactly zero (F is then partly written). */
 static int suspension_a_lu(mb_real *restrict F)
 {
-    mb_real inv, lpk, up;
+    mb_real inv;
     (void)F;
-    if (F[0] == 0) return 0;
-    inv = 1 / F[0];
-    lpk = F[3] * inv;
-    up = F[6];
-    F[1] -= lpk * up;
-    F[5] -= F[4] * inv * up;
-    F[8] -= lpk * F[7];
-    lpk = F[4] * inv;
-    up = F[7];
-    F[2] -= lpk * up;
-    F[3] *= inv;
-    F[4] *= inv;
-    if (F[1] == 0) return 1;
-    inv = 1 / F[1];
-    lpk = F[5] * inv;
-    up = F[8];
-    F[2] -= lpk * up;
-    F[5] *= inv;
-    if (F[2] == 0) return 2;
+    const mb_real d0 = F[0];
+    if (d0 == 0) return 0;
+    F[0] = d0;
+    inv = 1 / d0;
+    const mb_real l0 = (F[3]) * inv;
+    F[3] = l0;
+    const mb_real u0 = F[6];
+    F[6] = u0;
+    const mb_real l1 = (F[4]) * inv;
+    F[4] = l1;
+    const mb_real u1 = F[7];
+    F[7] = u1;
+    const mb_real d1 = F[1] - l0 * u0;
+    if (d1 == 0) return 1;
+    F[1] = d1;
+    inv = 1 / d1;
+    const mb_real l2 = (F[5] - l1 * u0) * inv;
+    F[5] = l2;
+    const mb_real u2 = F[8] - l0 * u1;
+    F[8] = u2;
+    const mb_real d2 = F[2] - l1 * u1 - l2 * u2;
+    if (d2 == 0) return 2;
+    F[2] = d2;
     return -1;
 }
 
@@ -224,18 +226,15 @@ static void suspension_a_lu_solve(const mb_real *restrict F, mb_real *restrict b
     (void)F;
     (void)b;
     (void)y;
-    y[0] = b[0];
-    y[1] = b[1];
-    y[2] = b[2];
-    y[1] -= F[3] * y[0];
-    y[2] -= F[4] * y[0];
-    y[2] -= F[5] * y[1];
-    y[2] = y[2] / F[2];
-    y[1] = (y[1] - F[8] * y[2]) / F[1];
-    y[0] = (y[0] - F[6] * y[1] - F[7] * y[2]) / F[0];
-    b[0] = y[0];
-    b[1] = y[1];
-    b[2] = y[2];
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1] - F[3] * x0;
+    const mb_real x2 = b[2] - F[4] * x0 - F[5] * x1;
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = (x1 - F[8] * y2) / F[1];
+    const mb_real y0 = (x0 - F[6] * y1 - F[7] * y2) / F[0];
+    b[0] = y0;
+    b[1] = y1;
+    b[2] = y2;
 }
 
 static const mb_index suspension_a_perm[3] = {

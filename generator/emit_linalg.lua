@@ -48,13 +48,22 @@ function M.functions(name, tag, S, lu)
     w("}")
     w("")
 
+    -- The solves on locals: the forward substitution by rows (y_i = b_perm(i) - sum over the
+    -- entries l_ik of row i, k ascending: the order in which the compact kernel's column sweep
+    -- subtracts them, so the same arithmetic) and the backward one by rows of L^T / U, every
+    -- value a local: no read-modify-write of a scratch array. y (the compact kernels' scratch)
+    -- is not used.
+    local rowsL = {}
+    for i = 0, n - 1 do rowsL[i] = {} end
+    for k = 0, n - 1 do
+        local p0, p1 = col(k)
+        for p = p0, p1 do table.insert(rowsL[li[p + 1]], { p = p, k = k }) end
+    end
     local function forward()
-        for k = 0, n - 1 do
-            w(string.format("    y[%d] = b[%d];", k, perm[k + 1]))
-        end
-        for k = 0, n - 1 do
-            local p0, p1 = col(k)
-            for p = p0, p1 do w(string.format("    y[%d] -= F[%d] * y[%d];", li[p + 1], n + p, k)) end
+        for i = 0, n - 1 do
+            local e = string.format("b[%d]", perm[i + 1])
+            for _, t in ipairs(rowsL[i]) do e = e .. string.format(" - F[%d] * x%d", n + t.p, t.k) end
+            w(string.format("    const mb_real x%d = %s;", i, e))
         end
     end
     w("/* Solve with the factors of " .. pre .. "_ldl: b (original order) is overwritten. */")
@@ -66,40 +75,60 @@ function M.functions(name, tag, S, lu)
     forward()
     for k = n - 1, 0, -1 do
         local p0, p1 = col(k)
-        local s = string.format("y[%d] / F[%d]", k, k)
-        for p = p0, p1 do s = s .. string.format(" - F[%d] * y[%d]", n + p, li[p + 1]) end
-        w(string.format("    y[%d] = %s;", k, s))
+        local e = string.format("x%d / F[%d]", k, k)
+        for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
+        w(string.format("    const mb_real y%d = %s;", k, e))
     end
-    for k = 0, n - 1 do w(string.format("    b[%d] = y[%d];", perm[k + 1], k)) end
+    for k = 0, n - 1 do w(string.format("    b[%d] = y%d;", perm[k + 1], k)) end
     w("}")
 
     if lu then
         w("")
-        w("/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed")
-        w(" * on L's pattern). Returns -1, or the pivot k (permuted) that is exactly zero. */")
-        w("static int " .. pre .. "_lu(mb_real *restrict F)")
-        w("{")
-        if nl > 0 then w("    mb_real inv, lpk, up;") end
-        w("    (void)F;")
+        -- Left-looking: each entry of the factors is one expression, its initial value minus
+        -- the products l_ik u_kj of the earlier pivots k in ascending k, which is the order in
+        -- which the compact kernel's right-looking sweep subtracts them, with the same operands
+        -- (l scaled by 1/d_k, u unscaled): the same arithmetic, every factor value a local.
+        local terms = {}
+        local function add(t, e) terms[t] = terms[t] or {}; table.insert(terms[t], e) end
         u = 1
         for k = 0, n - 1 do
-            w(string.format("    if (F[%d] == 0) return %d;", k, k))
+            local p0, p1 = col(k)
+            for p = p0, p1 do
+                add(upd[u], string.format("l%d * u%d", p, p))
+                u = u + 1
+                for q = p + 1, p1 do
+                    local t = upd[u]
+                    u = u + 1
+                    add(t, string.format("l%d * u%d", q, p))
+                    add(t + nl, string.format("l%d * u%d", p, q))
+                end
+            end
+        end
+        local function entry(t)
+            local e = string.format("F[%d]", t)
+            for _, x in ipairs(terms[t] or {}) do e = e .. " - " .. x end
+            return e
+        end
+        w("/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed")
+        w(" * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is")
+        w(" * exactly zero (F is then partly written). */")
+        w("static int " .. pre .. "_lu(mb_real *restrict F)")
+        w("{")
+        if nl > 0 then w("    mb_real inv;") end
+        w("    (void)F;")
+        for k = 0, n - 1 do
+            w(string.format("    const mb_real d%d = %s;", k, entry(k)))
+            w(string.format("    if (d%d == 0) return %d;", k, k))
+            w(string.format("    F[%d] = d%d;", k, k))
             local p0, p1 = col(k)
             if p1 >= p0 then
-                w(string.format("    inv = 1 / F[%d];", k))
+                w(string.format("    inv = 1 / d%d;", k))
                 for p = p0, p1 do
-                    w(string.format("    lpk = F[%d] * inv;", n + p))
-                    w(string.format("    up = F[%d];", n + nl + p))
-                    w(string.format("    F[%d] -= lpk * up;", upd[u]))
-                    u = u + 1
-                    for q = p + 1, p1 do
-                        local t = upd[u]
-                        u = u + 1
-                        w(string.format("    F[%d] -= F[%d] * inv * up;", t, n + q))
-                        w(string.format("    F[%d] -= lpk * F[%d];", t + nl, n + nl + q))
-                    end
+                    w(string.format("    const mb_real l%d = (%s) * inv;", p, entry(n + p)))
+                    w(string.format("    F[%d] = l%d;", n + p, p))
+                    w(string.format("    const mb_real u%d = %s;", p, entry(n + nl + p)))
+                    w(string.format("    F[%d] = u%d;", n + nl + p, p))
                 end
-                for p = p0, p1 do w(string.format("    F[%d] *= inv;", n + p)) end
             end
         end
         w("    return -1;")
@@ -114,12 +143,12 @@ function M.functions(name, tag, S, lu)
         forward()
         for k = n - 1, 0, -1 do
             local p0, p1 = col(k)
-            local s = string.format("y[%d]", k)
-            for p = p0, p1 do s = s .. string.format(" - F[%d] * y[%d]", n + nl + p, li[p + 1]) end
-            if p1 >= p0 then s = "(" .. s .. ")" end
-            w(string.format("    y[%d] = %s / F[%d];", k, s, k))
+            local e = string.format("x%d", k)
+            for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + nl + p, li[p + 1]) end
+            if p1 >= p0 then e = "(" .. e .. ")" end
+            w(string.format("    const mb_real y%d = %s / F[%d];", k, e, k))
         end
-        for k = 0, n - 1 do w(string.format("    b[%d] = y[%d];", perm[k + 1], k)) end
+        for k = 0, n - 1 do w(string.format("    b[%d] = y%d;", perm[k + 1], k)) end
         w("}")
     end
     return table.concat(out, "\n")
