@@ -698,6 +698,10 @@ int main(int argc, char **argv)
 #ifdef BENCH_SIM
     if (argc == 6 && strcmp(argv[1], "--run") == 0) return run_only(argv + 2);
     if (argc == 2 && strcmp(argv[1], "--scaling") == 0) return bench_scaling();
+    if (argc == 2 && strcmp(argv[1], "--andrews") == 0) {   /* only Andrews' whole runs */
+        bench_andrews_runs();
+        return 0;
+    }
 #endif
     const char *path = argc > 1 ? argv[1] : NULL;
     if (path && !(out_file = fopen(path, "a"))) {
