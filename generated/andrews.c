@@ -2584,6 +2584,10 @@ static void andrews_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, co
     out[20] = g * dQq[6] * dq[18] + g * dQq[7] * dq[19] + g * dQq[8] * dq[20] + Pqd[31] * m8 + Pqd[35] * m9 + Pqd[61] * m18 + Pqd[63] * m19;
 }
 
+static const mb_f4_kernels andrews_f4 = {
+    andrews_f4_matrix, andrews_f4_constraint, andrews_f4_residual, andrews_f4_dg2
+};
+
 static const mb_index andrews_s_k[152] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 12, 20, 28, 12, 20, 28, 20, 28, 28, 10, 10, 10, 10, 16, 24,
@@ -2676,7 +2680,7 @@ static const mb_plan andrews_plan = {
     andrews_dqq_dst, 0,
     andrews_s_assemble, andrews_a_assemble,
     andrews_pq_mv, andrews_pq_mtv,
-    andrews_f4_matrix, andrews_f4_constraint, andrews_f4_residual, andrews_f4_dg2
+    &andrews_f4
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

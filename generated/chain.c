@@ -1297,6 +1297,10 @@ static void chain_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, cons
     out[11] = Pqd[23] * m6 + Pqd[27] * m7;
 }
 
+static const mb_f4_kernels chain_f4 = {
+    chain_f4_matrix, chain_f4_constraint, chain_f4_residual, chain_f4_dg2
+};
+
 static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1355,7 +1359,7 @@ static const mb_plan chain_plan = {
     0, 0,
     chain_s_assemble, chain_a_assemble,
     chain_pq_mv, chain_pq_mtv,
-    chain_f4_matrix, chain_f4_constraint, chain_f4_residual, chain_f4_dg2
+    &chain_f4
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -688,6 +688,10 @@ static void double_pendulum_f4_dg2(mb_real *restrict out, const mb_real *restric
     out[5] = Pqd[7] * m2 + Pqd[11] * m3;
 }
 
+static const mb_f4_kernels double_pendulum_f4 = {
+    double_pendulum_f4_matrix, double_pendulum_f4_constraint, double_pendulum_f4_residual, double_pendulum_f4_dg2
+};
+
 static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
@@ -731,7 +735,7 @@ static const mb_plan double_pendulum_plan = {
     0, 0,
     double_pendulum_s_assemble, double_pendulum_a_assemble,
     double_pendulum_pq_mv, double_pendulum_pq_mtv,
-    double_pendulum_f4_matrix, double_pendulum_f4_constraint, double_pendulum_f4_residual, double_pendulum_f4_dg2
+    &double_pendulum_f4
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

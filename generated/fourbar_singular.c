@@ -1070,6 +1070,10 @@ static void fourbar_singular_f4_dg2(mb_real *restrict out, const mb_real *restri
     out[8] = Pqd[15] * m4 + Pqd[19] * m5 + Pqd[21] * m6 + Pqd[23] * m7;
 }
 
+static const mb_f4_kernels fourbar_singular_f4 = {
+    fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2
+};
+
 static const mb_index fourbar_singular_s_k[48] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1122,7 +1126,7 @@ static const mb_plan fourbar_singular_plan = {
     0, 0,
     fourbar_singular_s_assemble, fourbar_singular_a_assemble,
     fourbar_singular_pq_mv, fourbar_singular_pq_mtv,
-    fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2
+    &fourbar_singular_f4
 };
 
 /* Phi(t, q): constraint residuals [8]. */

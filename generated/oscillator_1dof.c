@@ -375,6 +375,10 @@ static void oscillator_1dof_f4_dg2(mb_real *restrict out, const mb_real *restric
     out[2] = Pqd[0] * m0;
 }
 
+static const mb_f4_kernels oscillator_1dof_f4 = {
+    oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2
+};
+
 static const mb_index oscillator_1dof_s_k[2] = {
     1, 0,
 };
@@ -420,7 +424,7 @@ static const mb_plan oscillator_1dof_plan = {
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
     oscillator_1dof_s_assemble, oscillator_1dof_a_assemble,
     oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
-    oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2
+    &oscillator_1dof_f4
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

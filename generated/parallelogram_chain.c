@@ -1811,6 +1811,10 @@ static void parallelogram_chain_f4_dg2(mb_real *restrict out, const mb_real *res
     out[14] = Pqd[31] * m10 + Pqd[35] * m11 + Pqd[39] * m12 + Pqd[43] * m13;
 }
 
+static const mb_f4_kernels parallelogram_chain_f4 = {
+    parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2
+};
+
 static const mb_index parallelogram_chain_s_k[97] = {
     0, 12, 12, 2, 16, 16, 1, 3, 13, 17, 3, 13, 17, 13, 17, 17,
     4, 20, 28, 20, 20, 28, 6, 24, 32, 24, 32, 32, 5, 7, 21, 25,
@@ -1884,7 +1888,7 @@ static const mb_plan parallelogram_chain_plan = {
     0, 0,
     parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
     parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
-    parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2
+    &parallelogram_chain_f4
 };
 
 /* Phi(t, q): constraint residuals [14]. */

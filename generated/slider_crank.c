@@ -927,6 +927,10 @@ static void slider_crank_f4_dg2(mb_real *restrict out, const mb_real *restrict d
     out[8] = Pqd[18] * m6;
 }
 
+static const mb_f4_kernels slider_crank_f4 = {
+    slider_crank_f4_matrix, slider_crank_f4_constraint, slider_crank_f4_residual, slider_crank_f4_dg2
+};
+
 static const mb_index slider_crank_s_k[37] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 15, 7, 7, 7, 7, 11, 11, 11, 13, 16, 16,
@@ -976,7 +980,7 @@ static const mb_plan slider_crank_plan = {
     0, 0,
     slider_crank_s_assemble, slider_crank_a_assemble,
     slider_crank_pq_mv, slider_crank_pq_mtv,
-    slider_crank_f4_matrix, slider_crank_f4_constraint, slider_crank_f4_residual, slider_crank_f4_dg2
+    &slider_crank_f4
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -414,6 +414,10 @@ static void suspension_f4_dg2(mb_real *restrict out, const mb_real *restrict dq,
     out[2] = g * dQq[6] * dq[0] + g * dQq[7] * dq[1] + g * dQq[8] * dq[2] + dQv[6] * dq[0] + dQv[7] * dq[1] + dQv[8] * dq[2] + Pqd[0] * m0;
 }
 
+static const mb_f4_kernels suspension_f4 = {
+    suspension_f4_matrix, suspension_f4_constraint, suspension_f4_residual, suspension_f4_dg2
+};
+
 static const mb_index suspension_s_k[2] = {
     1, 0,
 };
@@ -459,7 +463,7 @@ static const mb_plan suspension_plan = {
     suspension_dqq_dst, suspension_dqv_dst,
     suspension_s_assemble, suspension_a_assemble,
     suspension_pq_mv, suspension_pq_mtv,
-    suspension_f4_matrix, suspension_f4_constraint, suspension_f4_residual, suspension_f4_dg2
+    &suspension_f4
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

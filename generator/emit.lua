@@ -637,7 +637,7 @@ function emit.generate(M, opts)
                 array("mb_index", tag .. "_upd", S.upd, 16), fns)
         end
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
-        local asm_fns = "0, 0,\n    0, 0,\n    0, 0, 0, 0"
+        local asm_fns = "0, 0,\n    0, 0,\n    0"
         if form == "unrolled" then
             data[#data + 1] = require("emit_linalg").assembly(name, P, pats.phi_q[2])
             asm_fns = name .. "_s_assemble, " .. name .. "_a_assemble"
@@ -645,8 +645,7 @@ function emit.generate(M, opts)
             asm_fns = asm_fns .. ",\n    " .. name .. "_pq_mv, " .. name .. "_pq_mtv"
             data[#data + 1] = require("emit_linalg").f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq,
                                                         pats.dq_dq, pats.dq_dv)
-            asm_fns = asm_fns .. ",\n    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, "
-                      .. name .. "_f4_residual, " .. name .. "_f4_dg2"
+            asm_fns = asm_fns .. ",\n    &" .. name .. "_f4"
         end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"

@@ -226,7 +226,7 @@ function M.products(name, prow, pcol, nc)
     return table.concat(out, "\n")
 end
 
--- The unrolled kernels of F4's Newton iteration (runtime/mb_model.h: mb_plan f4_*), each the
+-- The unrolled kernels of F4's Newton iteration (runtime/mb_model.h: mb_f4_kernels), each the
 -- arithmetic of its loop in runtime/mb_f4_trapezoid.c in the same order (so both forms give the
 -- same numbers): every sum over a pattern is written as one expression whose terms come in the
 -- order in which the loop adds them, starting from the value the loop starts from.
@@ -356,6 +356,10 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     for k = 1, nnz do table.insert(acc[pcol[k]], { e = "Pqd[" .. (k - 1) .. "] * m" .. prow[k] }) end
     for i = 0, nq - 1 do w(string.format("    out[%d] = %s;", i, sum(nil, acc[i]))) end
     w("}")
+    w("")
+    w("static const mb_f4_kernels " .. name .. "_f4 = {")
+    w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2")
+    w("};")
     return table.concat(out, "\n")
 end
 

@@ -82,10 +82,12 @@ void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
     const mb_model *m = s->m;
     const mb_plan *P = m->plan;
     mb_real *A = s->FA, *E = s->Ek, *D = s->Dk;
-    if (P->f4_matrix) {   /* the unrolled form: the same sums, straight into FA */
-        P->f4_matrix(A, D, m->mass, s->Pq, s->Pqd, s->dQq, s->dQv, a, c1, h);
+#if MB_WITH_F4_KERNELS
+    if (P->f4) {   /* the unrolled form: the same sums, straight into FA */
+        P->f4->matrix(A, D, m->mass, s->Pq, s->Pqd, s->dQq, s->dQv, a, c1, h);
         return;
     }
+#endif
     for (int k = 0; k < s->nnz; k++) {   /* the two factors of every term, once per entry */
         E[k] = a * (s->Pq[k] - h / 2 * s->Pqd[k]);
         D[k] = c1 * s->Pq[k] + h / 2 * s->Pqd[k];
@@ -169,11 +171,13 @@ void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd)
     mb_real *c = s->cv, *sig = s->sig, a = s->p.alpha, w = s->p.omega;
     mb_real k1 = 2 * s->p.xi * w, k2 = w * w;
     const mb_real *Phit = s->Phit, *Phi = s->Phi;
+#if MB_WITH_F4_KERNELS
     const mb_plan *P = s->m->plan;
-    if (P->f4_constraint) {   /* the unrolled form */
-        P->f4_constraint(c, upd ? sig : NULL, s->Pq, s->v, Phit, Phi, I, k1, k2, a);
+    if (P->f4) {   /* the unrolled form */
+        P->f4->constraint(c, upd ? sig : NULL, s->Pq, s->v, Phit, Phi, I, k1, k2, a);
         return;
     }
+#endif
     pq_mv(s->m, s->Pq, s->v, c);
     for (int r = 0; r < nc; r++) c[r] += Phit[r] + k1 * Phi[r] + k2 * I[r];
     if (upd)
@@ -186,14 +190,15 @@ void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_rea
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    mb_real a = s->p.alpha;
-    const mb_real *sig = s->sig, *c = s->cv, *mass = m->mass, *v = s->v, *pd = s->pd, *Q = s->Q;
-    if (m->plan->f4_residual) {   /* the unrolled form */
-        m->plan->f4_residual(sv, g1, g2, sig, c, mass, v, p, pd, Q, s->Pq, s->Pqd, a, g);
+#if MB_WITH_F4_KERNELS
+    if (m->plan->f4) {   /* the unrolled form */
+        m->plan->f4->residual(sv, g1, g2, s->sig, s->cv, m->mass, s->v, p, s->pd, s->Q, s->Pq, s->Pqd,
+                              s->p.alpha, g);
         return;
     }
-    for (int r = 0; r < nc; r++) sv[r] = sig[r] + a * c[r];
-    for (int i = 0; i < n; i++) { g1[i] = mass[i] * v[i] - p[i]; g2[i] = pd[i] - Q[i]; }
+#endif
+    for (int r = 0; r < nc; r++) sv[r] = s->sig[r] + s->p.alpha * s->cv[r];
+    for (int i = 0; i < n; i++) { g1[i] = m->mass[i] * s->v[i] - p[i]; g2[i] = s->pd[i] - s->Q[i]; }
     pq_mtv(m, s->Pq, sv, 1, g1);      /* + Phi_q^T s */
     pq_mtv(m, s->Pqd, sv, -1, g2);    /* - Phidot_q^T s */
     for (int i = 0; i < n; i++) { g1[i] *= g; g2[i] *= g; }
@@ -205,10 +210,12 @@ void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real 
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    if (m->plan->f4_dg2) {   /* the unrolled form (tmpm unused) */
-        m->plan->f4_dg2(tmpn, dq, s->dQq, s->dQv, s->Dk, s->Pqd, s->p.alpha, g);
+#if MB_WITH_F4_KERNELS
+    if (m->plan->f4) {   /* the unrolled form (tmpm unused) */
+        m->plan->f4->dg2(tmpn, dq, s->dQq, s->dQv, s->Dk, s->Pqd, s->p.alpha, g);
         return;
     }
+#endif
     zero(n, tmpn);
     for (int k = 0; k < m->dq_dq_pat.nnz; k++) tmpn[m->dq_dq_pat.row[k]] += g * s->dQq[k] * dq[m->dq_dq_pat.col[k]];
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) tmpn[m->dq_dv_pat.row[k]] += s->dQv[k] * dq[m->dq_dv_pat.col[k]];
@@ -317,19 +324,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
                 for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
         }
 #endif
-        /* dp, |dq|^2 and |dp|^2 (5.60) and the update in one pass; on a NaN or Inf the step
-         * fails and its caller restores q and p (trap_restore) */
-        mb_real sq = 0, sp = 0;
-        for (int i = 0; i < n; i++) {
-            mb_real dqi = dq[i], dpi = -g2[i] + tmpn[i];
-            dp[i] = dpi;
-            sq += dqi * dqi;
-            sp += dpi * dpi;
-            q[i] += dqi;
-            p[i] += dpi;
-        }
-        ny = MB_SQRT(sq + sp);
+        mb_real sp = 0;                                    /* dp and |dp|^2 in one pass */
+        for (int i = 0; i < n; i++) { mb_real d = -g2[i] + tmpn[i]; dp[i] = d; sp += d * d; }
+        ny = MB_SQRT(dot(n, dq, dq) + sp);                 /* 5.60 */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
+        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         mb_real ny_prev = ny_last;
         ny_last = ny;

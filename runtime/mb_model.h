@@ -54,6 +54,30 @@ typedef struct mb_symbolic {
     void (*lu_solve)(const mb_real *F, mb_real *b, mb_real *y);
 } mb_symbolic;
 
+/* The unrolled kernels of F4's Newton iteration (mb_plan.f4; NULL in the compact form: the
+ * runtime's loops in runtime/mb_f4_trapezoid.c, with the same arithmetic in the same order, so
+ * both give the same numbers). Pq, Pqd: Phi_q, Phidot_q; dQq, dQv: dQ/dq, dQ/dv values; mass:
+ * the diagonal of M (an argument: tunables may change it); no argument aliases another.
+ *  - matrix: the Newton matrix into its plan storage F (every entry written), unsymmetric:
+ *    M + the pairs E[k] D[l] of a_* (and their transposes) - h^2/4 dQ/dq - h/2 dQ/dv with
+ *    E = a (Pq - h/2 Pqd), D = c1 Pq + h/2 Pqd; D is stored (nnz values) for dg2.
+ *  - constraint: c = Phi_q v + Phi_t + k1 Phi + k2 I (nc), then sig += a c if sig != NULL.
+ *  - residual: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv).
+ *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq). */
+typedef struct mb_f4_kernels {
+    void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
+                   const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
+                   mb_real c1, mb_real h);
+    void (*constraint)(mb_real *c, mb_real *sig, const mb_real *Pq, const mb_real *v,
+                       const mb_real *Phit, const mb_real *Phi, const mb_real *I, mb_real k1,
+                       mb_real k2, mb_real a);
+    void (*residual)(mb_real *sv, mb_real *g1, mb_real *g2, const mb_real *sig, const mb_real *c,
+                     const mb_real *mass, const mb_real *v, const mb_real *p, const mb_real *pd,
+                     const mb_real *Q, const mb_real *Pq, const mb_real *Pqd, mb_real a, mb_real g);
+    void (*dg2)(mb_real *out, const mb_real *dq, const mb_real *dQq, const mb_real *dQv,
+                const mb_real *D, const mb_real *Pqd, mb_real a, mb_real g);
+} mb_f4_kernels;
+
 /* The plan of every matrix the formulations factor, and where each product term lands:
  *  - s: S = Phi_q W Phi_q^T (nc x nc, W diagonal: M^-1 for the F1/F2 Schur complement, a 0/1
  *    mask for assembly, I for F1's projection). Term t adds W[c] Pq[s_k[t]] Pq[s_l[t]] at
@@ -82,27 +106,8 @@ typedef struct mb_plan {
      * array on its pattern (Phidot_q, F4's D). */
     void (*pq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*pq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
-    /* The unrolled kernels of F4's Newton iteration (NULL in the compact form; the runtime's
-     * loops in runtime/mb_f4_trapezoid.c otherwise, with the same arithmetic in the same order,
-     * so both give the same numbers). Pq, Pqd: Phi_q, Phidot_q; dQq, dQv: dQ/dq, dQ/dv values;
-     * mass: the diagonal of M (an argument: tunables may change it); no argument aliases another.
-     *  - f4_matrix: the Newton matrix into its plan storage F (every entry written), unsymmetric:
-     *    M + the pairs E[k] D[l] of a_* (and their transposes) - h^2/4 dQ/dq - h/2 dQ/dv with
-     *    E = a (Pq - h/2 Pqd), D = c1 Pq + h/2 Pqd; D is stored (nnz values) for f4_dg2.
-     *  - f4_constraint: c = Phi_q v + Phi_t + k1 Phi + k2 I (nc), then sig += a c if sig != NULL.
-     *  - f4_residual: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv).
-     *  - f4_dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq). */
-    void (*f4_matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
-                      const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
-                      mb_real c1, mb_real h);
-    void (*f4_constraint)(mb_real *c, mb_real *sig, const mb_real *Pq, const mb_real *v,
-                          const mb_real *Phit, const mb_real *Phi, const mb_real *I, mb_real k1,
-                          mb_real k2, mb_real a);
-    void (*f4_residual)(mb_real *sv, mb_real *g1, mb_real *g2, const mb_real *sig, const mb_real *c,
-                        const mb_real *mass, const mb_real *v, const mb_real *p, const mb_real *pd,
-                        const mb_real *Q, const mb_real *Pq, const mb_real *Pqd, mb_real a, mb_real g);
-    void (*f4_dg2)(mb_real *out, const mb_real *dq, const mb_real *dQq, const mb_real *dQv,
-                   const mb_real *D, const mb_real *Pqd, mb_real a, mb_real g);
+    /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form). */
+    const mb_f4_kernels *f4;
 } mb_plan;
 
 /* A model's recommended run settings: the simulate { ... } block of its model file

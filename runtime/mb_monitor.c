@@ -50,15 +50,13 @@ void mbi_update_max(mb_sim *s)
     mb_real es = o->T + MB_FABS(o->V - o->V0) + MB_FABS(o->W), mv = 0, ps = 0;
     if (es > o->escale) o->escale = es;
     int n = s->n, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
+    int pm = !(s->p.formulation == MB_BAUMGARTE || f4);
     const mb_real *v = s->v;
-    if (s->p.formulation == MB_BAUMGARTE || f4)
-        for (int i = 0; i < n; i++) { mb_real a = mass[i] * v[i]; mv += a * a; }   /* M v */
-    else
-        for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
-            mb_real a = mass[i] * v[i], b = p[i] - a;
-            mv += a * a;
-            ps += b * b;
-        }
+    for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
+        mb_real a = mass[i] * v[i], b = pm ? p[i] - a : 0;
+        mv += a * a;
+        ps += b * b;
+    }
     if (f4) {   /* F4: p - M v = Phi_q^T (sigma + alpha c) (5.41); alpha c is no drift of sigma,
                  * and from rest, while M v is still tiny, it alone passed the threshold (Andrews,
                  * step control at rtol 1e-10: at t = 3e-7 with |sigma| = 8e-14). Phi_q^T sigma

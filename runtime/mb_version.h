@@ -24,7 +24,7 @@
 #define MB_MODEL_INTERFACE 6   /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
                                   pq_mtv; body_q (particles: 2 coordinates), nrod, rod_ends;
                                   4: tunables (npar, par, par_mass, par_check); 5: names, springs,
-                                  rods and joints in mb_model_info (m->info); 6: mb_plan's F4
-                                  kernels (f4_matrix, f4_constraint, f4_residual, f4_dg2) */
+                                  rods and joints in mb_model_info (m->info); 6: mb_plan.f4, F4's
+                                  unrolled kernels (mb_f4_kernels) */
 
 #endif /* MB_VERSION_H */

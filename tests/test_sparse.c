@@ -228,13 +228,14 @@ static void check_forms(const mb_model *m)
     free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
 }
 
-/* The unrolled F4 kernels (mb_plan f4_*) against the loops of runtime/mb_f4_trapezoid.c
+/* The unrolled F4 kernels (mb_plan.f4) against the loops of runtime/mb_f4_trapezoid.c
  * (written out here over the patterns and maps, in the runtime's order), bit for bit, on random
  * values; a perturbed input must show (the comparison can fail). */
 static void check_f4_kernels(const mb_model *m)
 {
     const mb_plan *P = m->plan;
-    if (!P || !P->f4_matrix || !P->f4_constraint || !P->f4_residual || !P->f4_dg2) return;
+    if (!P || !P->f4) return;
+    const mb_f4_kernels *K = P->f4;
     int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nl = P->a.nl, nF = n + 2 * nl;
     int nqq = m->dq_dq_pat.nnz, nqv = m->dq_dv_pat.nnz;
     const mb_index *row = m->phi_q_pat.row, *col = m->phi_q_pat.col;
@@ -259,7 +260,7 @@ static void check_f4_kernels(const mb_model *m)
         F1[i] = F2[i] = o1[i] = o2[i] = o3[i] = o4[i] = o5[i] = o6[i] = rnd();   /* outputs: overwritten */
     }
     /* mbi_newton_matrix */
-    P->f4_matrix(F1, D1, mass, Pq, Pqd, dQq, dQv, a, cc, h);
+    K->matrix(F1, D1, mass, Pq, Pqd, dQq, dQv, a, cc, h);
     for (int k = 0; k < nnz; k++) { E[k] = a * (Pq[k] - h / 2 * Pqd[k]); D2[k] = cc * Pq[k] + h / 2 * Pqd[k]; }
     memset(F2, 0, sizeof(double) * (size_t)nF);
     for (int i = 0; i < n; i++) F2[P->a.pinv[i]] = mass[i];
@@ -274,7 +275,7 @@ static void check_f4_kernels(const mb_model *m)
           "%s: F4 Newton matrix unrolled vs loops differ", m->name);
     /* mbi_f4_constraint, with and without the update */
     for (int upd = 0; upd < 2; upd++) {
-        P->f4_constraint(c1, upd ? sg1 : NULL, Pq, v, Pht, Phi, I, k1, k2, a);
+        K->constraint(c1, upd ? sg1 : NULL, Pq, v, Pht, Phi, I, k1, k2, a);
         memset(c2, 0, sizeof(double) * (size_t)nc);
         for (int k = 0; k < nnz; k++) c2[row[k]] += Pq[k] * v[col[k]];
         for (int r = 0; r < nc; r++) c2[r] += Pht[r] + k1 * Phi[r] + k2 * I[r];
@@ -283,7 +284,7 @@ static void check_f4_kernels(const mb_model *m)
               "%s: F4 constraint (upd %d) unrolled vs loops differ", m->name, upd);
     }
     /* mbi_f4_residual */
-    P->f4_residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
+    K->residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
     for (int r = 0; r < nc; r++) o2[r] = sg1[r] + a * c1[r];
     for (int i = 0; i < n; i++) { o4[i] = mass[i] * v[i] - pv[i]; o6[i] = pd[i] - Q[i]; }
     for (int k = 0; k < nnz; k++) o4[col[k]] += 1 * Pq[k] * o2[row[k]];
@@ -292,7 +293,7 @@ static void check_f4_kernels(const mb_model *m)
     CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) == 0 && memcmp(o3, o4, sizeof(double) * (size_t)n) == 0 &&
           memcmp(o5, o6, sizeof(double) * (size_t)n) == 0, "%s: F4 residual unrolled vs loops differ", m->name);
     /* mbi_f4_dg2 (dq in v) */
-    P->f4_dg2(o1, v, dQq, dQv, D1, Pqd, a, g);
+    K->dg2(o1, v, dQq, dQv, D1, Pqd, a, g);
     memset(o2, 0, sizeof(double) * (size_t)n);
     for (int k = 0; k < nqq; k++) o2[m->dq_dq_pat.row[k]] += g * dQq[k] * v[m->dq_dq_pat.col[k]];
     for (int k = 0; k < nqv; k++) o2[m->dq_dv_pat.row[k]] += dQv[k] * v[m->dq_dv_pat.col[k]];
@@ -304,7 +305,7 @@ static void check_f4_kernels(const mb_model *m)
     /* negative control: one changed entry of Phidot_q changes the residual */
     if (nnz > 0) {
         Pqd[0] += 1e-3;
-        P->f4_residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
+        K->residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
         Pqd[0] -= 1e-3;
         CHECK(memcmp(o5, o6, sizeof(double) * (size_t)n) != 0, "%s: a perturbed Phidot_q entry left g2 unchanged",
               m->name);
@@ -315,13 +316,13 @@ static void check_f4_kernels(const mb_model *m)
 }
 
 /* A whole alf-trapezoid run on the unrolled F4 kernels and on the runtime's loops (the same
- * model with the f4_* pointers cleared) ends in the same state, bit for bit. */
+ * model with plan.f4 cleared) ends in the same state, bit for bit. */
 static void check_f4_run(const mb_model *m)
 {
-    if (!m->plan || !m->plan->f4_matrix || m->nc == 0) return;
+    if (!m->plan || !m->plan->f4 || m->nc == 0) return;
     mb_plan loops = *m->plan;
     mb_model ml = *m;
-    loops.f4_matrix = NULL; loops.f4_constraint = NULL; loops.f4_residual = NULL; loops.f4_dg2 = NULL;
+    loops.f4 = NULL;
     ml.plan = &loops;
     const mb_model *pair[2] = { m, &ml };
     double *res[2] = { NULL, NULL };
@@ -395,7 +396,7 @@ int main(void)
     for (int i = 0; i < nm; i++) {
         check_f4_kernels(models[i]);
         check_f4_run(models[i]);
-        f4k += models[i]->plan && models[i]->plan->f4_matrix;
+        f4k += models[i]->plan && models[i]->plan->f4;
     }
     CHECK(f4k >= 4, "only %d generated models with the F4 kernels", f4k);
     check_redundant();
