@@ -142,10 +142,11 @@ static void pascal(mb_sim *s, int inverse)
 static void rescale(mb_sim *s, mb_real r)
 {
     mb_real f = 1;
+    int nn = ny_of(s);
     for (int j = 1; j <= s->bq; j++) {
         f *= r;
         mb_real *a = zc(s, j);
-        for (int i = 0; i < ny_of(s); i++) a[i] *= f;
+        for (int i = 0; i < nn; i++) a[i] *= f;
     }
     s->bh *= r;
     s->bep_ok = 0;
@@ -276,12 +277,12 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
     mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
-    mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
+    mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0, rg = 1 / gam, rh = 1 / hh;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
         for (int i = 0; i < n; i++) {
-            s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
-            s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
+            s->v[i] = (q[i] - qb[i]) * rg + z1[i] * rh;
+            s->pd[i] = (p[i] - pb[i]) * rg + z1[n + i] * rh;
         }
         int last = conv || it == s->p.max_iter;
         if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
@@ -440,7 +441,9 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         mb_real t1 = last ? t_stop : s->t + s->bh;
         if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
             const mb_model *m = s->m;
-            m->phi(m, s->t, zc(s, 0), s->Phi);
+            /* Phi(t_k, q_k) is still in s->Phi when the last evaluation was the accepted
+             * step's final one (kin_fresh: any later evaluation clears it) */
+            if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, zc(s, 0), s->Phi);
             for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
         }
         pascal(s, 0);
@@ -488,10 +491,11 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
-        /* accepted: the corrected array, the new state */
-        for (int j = 0; j <= s->bq; j++) {
-            mb_real *a = zc(s, j);
-            for (int i = 0; i < nz; i++) a[i] += l[j] * s->be[i];
+        /* accepted: the corrected array (component by component, the correction in a
+         * register), the new state */
+        for (int i = 0; i < nz; i++) {
+            mb_real e = s->be[i];
+            for (int j = 0; j <= s->bq; j++) zc(s, j)[i] += l[j] * e;
         }
         *h_taken = s->bh;
         s->t_prev = s->t;
@@ -536,7 +540,13 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         s->bep_ok = !changed && !last;
         s->h_next = s->bh;
 #if MBI_F4
-        if (f4) return finish4(s);
+        if (f4) {
+            /* correct4's last evaluation was at the new state: the monitor and the next step's
+             * Int Phi need none of their own */
+            s->kin_fresh = 1;
+            s->kin_t = t1;
+            return finish4(s);
+        }
 #endif
 #if MBI_EXPLICIT
         st = finish(s);
