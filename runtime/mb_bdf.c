@@ -56,6 +56,7 @@ static void set_weights(mb_sim *s)
     int n = s->n, mom = s->p.formulation != MB_BAUMGARTE;
     mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
     for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
+    if (ntest(s) == n) return;            /* F4: the positions only (nothing else reads w) */
     for (int i = n; i < 2 * n; i++) w[i] = 1 / ((mom ? atol * mass[i - n] : atol) + rtol * MB_FABS(y[i]));
     for (int i = 2 * n; i < s->nz; i++) w[i] = 0;
 }
@@ -277,12 +278,12 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
     mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
     mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
-    mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0, rg = 1 / gam, rh = 1 / hh;
+    mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
         for (int i = 0; i < n; i++) {
-            s->v[i] = (q[i] - qb[i]) * rg + z1[i] * rh;
-            s->pd[i] = (p[i] - pb[i]) * rg + z1[n + i] * rh;
+            s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
+            s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
         }
         int last = conv || it == s->p.max_iter;
         if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
