@@ -494,9 +494,10 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         }
         /* accepted: the corrected array (component by component, the correction in a
          * register), the new state */
-        for (int i = 0; i < nz; i++) {
-            mb_real e = s->be[i];
-            for (int j = 0; j <= s->bq; j++) zc(s, j)[i] += l[j] * e;
+        for (int j = 0; j <= s->bq; j++) {
+            mb_real *a = zc(s, j), lj = l[j];
+            const mb_real *e = s->be;
+            for (int i = 0; i < nz; i++) a[i] += lj * e[i];
         }
         *h_taken = s->bh;
         s->t_prev = s->t;
