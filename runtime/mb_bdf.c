@@ -492,8 +492,7 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
-        /* accepted: the corrected array (component by component, the correction in a
-         * register), the new state */
+        /* accepted: the corrected array (row by row, the row and l_j hoisted), the new state */
         for (int j = 0; j <= s->bq; j++) {
             mb_real *a = zc(s, j), lj = l[j];
             const mb_real *e = s->be;
