@@ -2069,6 +2069,7 @@ static void andrews_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y
     out[20] += a * Pq[63] * y[19];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (21 x 21, 147 entries, 144 product terms): mbi_newton_matrix's loops, unrolled. */
 static void andrews_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -2587,6 +2588,7 @@ static void andrews_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, co
 static const mb_f4_kernels andrews_f4 = {
     andrews_f4_matrix, andrews_f4_constraint, andrews_f4_residual, andrews_f4_dg2
 };
+#endif
 
 static const mb_index andrews_s_k[152] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
@@ -2680,7 +2682,11 @@ static const mb_plan andrews_plan = {
     andrews_dqq_dst, 0,
     andrews_s_assemble, andrews_a_assemble,
     andrews_pq_mv, andrews_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &andrews_f4
+#else
+    0
+#endif
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -1012,6 +1012,7 @@ static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, 
     out[11] += a * Pq[27] * y[7];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 76 entries, 66 product terms): mbi_newton_matrix's loops, unrolled. */
 static void chain_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -1300,6 +1301,7 @@ static void chain_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, cons
 static const mb_f4_kernels chain_f4 = {
     chain_f4_matrix, chain_f4_constraint, chain_f4_residual, chain_f4_dg2
 };
+#endif
 
 static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
@@ -1359,7 +1361,11 @@ static const mb_plan chain_plan = {
     0, 0,
     chain_s_assemble, chain_a_assemble,
     chain_pq_mv, chain_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &chain_f4
+#else
+    0
+#endif
 };
 
 /* Phi(t, q): constraint residuals [8]. */

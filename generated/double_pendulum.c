@@ -521,6 +521,7 @@ static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[5] += a * Pq[11] * y[3];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 28 entries, 26 product terms): mbi_newton_matrix's loops, unrolled. */
 static void double_pendulum_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -691,6 +692,7 @@ static void double_pendulum_f4_dg2(mb_real *restrict out, const mb_real *restric
 static const mb_f4_kernels double_pendulum_f4 = {
     double_pendulum_f4_matrix, double_pendulum_f4_constraint, double_pendulum_f4_residual, double_pendulum_f4_dg2
 };
+#endif
 
 static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
@@ -735,7 +737,11 @@ static const mb_plan double_pendulum_plan = {
     0, 0,
     double_pendulum_s_assemble, double_pendulum_a_assemble,
     double_pendulum_pq_mv, double_pendulum_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &double_pendulum_f4
+#else
+    0
+#endif
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -827,6 +827,7 @@ static void fourbar_singular_pq_mtv(const mb_real *restrict Pq, const mb_real *r
     out[8] += a * Pq[23] * y[7];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (9 x 9, 51 entries, 52 product terms): mbi_newton_matrix's loops, unrolled. */
 static void fourbar_singular_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -1073,6 +1074,7 @@ static void fourbar_singular_f4_dg2(mb_real *restrict out, const mb_real *restri
 static const mb_f4_kernels fourbar_singular_f4 = {
     fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2
 };
+#endif
 
 static const mb_index fourbar_singular_s_k[48] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
@@ -1126,7 +1128,11 @@ static const mb_plan fourbar_singular_plan = {
     0, 0,
     fourbar_singular_s_assemble, fourbar_singular_a_assemble,
     fourbar_singular_pq_mv, fourbar_singular_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &fourbar_singular_f4
+#else
+    0
+#endif
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -270,6 +270,7 @@ static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[1] += a * Pq[1] * y[1];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 5 entries, 2 product terms): mbi_newton_matrix's loops, unrolled. */
 static void oscillator_1dof_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -378,6 +379,7 @@ static void oscillator_1dof_f4_dg2(mb_real *restrict out, const mb_real *restric
 static const mb_f4_kernels oscillator_1dof_f4 = {
     oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2
 };
+#endif
 
 static const mb_index oscillator_1dof_s_k[2] = {
     1, 0,
@@ -424,7 +426,11 @@ static const mb_plan oscillator_1dof_plan = {
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
     oscillator_1dof_s_assemble, oscillator_1dof_a_assemble,
     oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &oscillator_1dof_f4
+#else
+    0
+#endif
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -1430,6 +1430,7 @@ static void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real
     out[14] += a * Pq[43] * y[13];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (15 x 15, 101 entries, 98 product terms): mbi_newton_matrix's loops, unrolled. */
 static void parallelogram_chain_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -1814,6 +1815,7 @@ static void parallelogram_chain_f4_dg2(mb_real *restrict out, const mb_real *res
 static const mb_f4_kernels parallelogram_chain_f4 = {
     parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2
 };
+#endif
 
 static const mb_index parallelogram_chain_s_k[97] = {
     0, 12, 12, 2, 16, 16, 1, 3, 13, 17, 3, 13, 17, 13, 17, 17,
@@ -1888,7 +1890,11 @@ static const mb_plan parallelogram_chain_plan = {
     0, 0,
     parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
     parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &parallelogram_chain_f4
+#else
+    0
+#endif
 };
 
 /* Phi(t, q): constraint residuals [14]. */

@@ -704,6 +704,7 @@ static void slider_crank_pq_mtv(const mb_real *restrict Pq, const mb_real *restr
     out[7] += a * Pq[19] * y[7];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (9 x 9, 39 entries, 40 product terms): mbi_newton_matrix's loops, unrolled. */
 static void slider_crank_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -930,6 +931,7 @@ static void slider_crank_f4_dg2(mb_real *restrict out, const mb_real *restrict d
 static const mb_f4_kernels slider_crank_f4 = {
     slider_crank_f4_matrix, slider_crank_f4_constraint, slider_crank_f4_residual, slider_crank_f4_dg2
 };
+#endif
 
 static const mb_index slider_crank_s_k[37] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
@@ -980,7 +982,11 @@ static const mb_plan slider_crank_plan = {
     0, 0,
     slider_crank_s_assemble, slider_crank_a_assemble,
     slider_crank_pq_mv, slider_crank_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &slider_crank_f4
+#else
+    0
+#endif
 };
 
 /* Phi(t, q): constraint residuals [8]. */

@@ -305,6 +305,7 @@ static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[0] += a * Pq[1] * y[1];
 }
 
+#if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled. */
 static void suspension_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -417,6 +418,7 @@ static void suspension_f4_dg2(mb_real *restrict out, const mb_real *restrict dq,
 static const mb_f4_kernels suspension_f4 = {
     suspension_f4_matrix, suspension_f4_constraint, suspension_f4_residual, suspension_f4_dg2
 };
+#endif
 
 static const mb_index suspension_s_k[2] = {
     1, 0,
@@ -463,7 +465,11 @@ static const mb_plan suspension_plan = {
     suspension_dqq_dst, suspension_dqv_dst,
     suspension_s_assemble, suspension_a_assemble,
     suspension_pq_mv, suspension_pq_mtv,
+#if MB_WITH_F4_KERNELS
     &suspension_f4
+#else
+    0
+#endif
 };
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools

@@ -645,7 +645,7 @@ function emit.generate(M, opts)
             asm_fns = asm_fns .. ",\n    " .. name .. "_pq_mv, " .. name .. "_pq_mtv"
             data[#data + 1] = require("emit_linalg").f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq,
                                                         pats.dq_dq, pats.dq_dv)
-            asm_fns = asm_fns .. ",\n    &" .. name .. "_f4"
+            asm_fns = asm_fns .. ",\n#if MB_WITH_F4_KERNELS\n    &" .. name .. "_f4\n#else\n    0\n#endif"
         end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"

@@ -235,6 +235,8 @@ end
 function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     local out = {}
     local function w(s) out[#out + 1] = s end
+    -- left out where the runtime does not call them (runtime/mb_config.h: MB_WITH_F4_KERNELS)
+    w("#if MB_WITH_F4_KERNELS")
     local nnz = #prow
     local function sum(init, terms)     -- init, then the terms in order; "0" when there are none
         local s = init
@@ -360,6 +362,7 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     w("static const mb_f4_kernels " .. name .. "_f4 = {")
     w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2")
     w("};")
+    w("#endif")
     return table.concat(out, "\n")
 end
 

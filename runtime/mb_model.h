@@ -54,8 +54,8 @@ typedef struct mb_symbolic {
     void (*lu_solve)(const mb_real *F, mb_real *b, mb_real *y);
 } mb_symbolic;
 
-/* The unrolled kernels of F4's Newton iteration (mb_plan.f4; NULL in the compact form: the
- * runtime's loops in runtime/mb_f4_trapezoid.c, with the same arithmetic in the same order, so
+/* The unrolled kernels of F4's Newton iteration (mb_plan.f4; NULL in the compact form and
+ * without MB_WITH_F4_KERNELS: the runtime's loops in runtime/mb_f4_trapezoid.c, with the same arithmetic in the same order, so
  * both give the same numbers). Pq, Pqd: Phi_q, Phidot_q; dQq, dQv: dQ/dq, dQ/dv values; mass:
  * the diagonal of M (an argument: tunables may change it); no argument aliases another.
  *  - matrix: the Newton matrix into its plan storage F (every entry written), unsymmetric:
@@ -106,7 +106,8 @@ typedef struct mb_plan {
      * array on its pattern (Phidot_q, F4's D). */
     void (*pq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*pq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
-    /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form). */
+    /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form and where
+     * MB_WITH_F4_KERNELS is 0, runtime/mb_config.h). */
     const mb_f4_kernels *f4;
 } mb_plan;
 

@@ -46,16 +46,6 @@
      defined(MB_ONLY_ALF_EXPLICIT)) && !defined(MB_WITH_BDF)
 #define MB_WITH_BDF 0              /* firmware builds: no implicit variable-order integrator */
 #endif
-/* F4's unrolled iteration kernels (mb_model.h: mb_f4_kernels, mb_plan.f4, present in models generated in the
- * unrolled form): called where the model has them, else the runtime's loops. Firmware builds
- * (MB_ONLY_*) leave the calls out (flash; the flash-lean models are compact and have none). */
-#if (defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
-     defined(MB_ONLY_ALF_EXPLICIT)) && !defined(MB_WITH_F4_KERNELS)
-#define MB_WITH_F4_KERNELS 0
-#endif
-#ifndef MB_WITH_F4_KERNELS
-#define MB_WITH_F4_KERNELS 1
-#endif
 #ifndef MB_WITH_BAUMGARTE
 #define MB_WITH_BAUMGARTE 1
 #endif
