@@ -19,23 +19,29 @@ static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1;
 /* x - k pi/2 = *hi + *lo (|lo| <= ulp(hi) / 2); returns k mod 4. For |x| <= MB_MATH_TRIG_MAX. */
 static unsigned reduce(double x, double *hi, double *lo)
 {
-    double f = x * TWO_OVER_PI;
-    /* nearest integer; a k one off near r = +-pi/4 only makes |r| slightly larger */
-    long k = (long)(f + (f >= 0 ? 0.5 : -0.5));
-    double dk = (double)k;
-    if (k == 0) {               /* |x| <= pi/4: no reduction (and its 30 operations) */
+    /* k = x 2/pi rounded to the nearest integer by the 1.5 2^52 shift (|x 2/pi| < 2^51);
+     * a k one off near r = +-pi/4 only makes |r| slightly larger */
+    double dk = (x * TWO_OVER_PI + 0x1.8p52) - 0x1.8p52;
+    long k = (long)dk;
+    if (k == 0) {               /* |x| <= pi/4: no reduction (and its 25 operations) */
         *hi = x;
         *lo = 0;
         return 0;
     }
-    /* x and k P1 lie within a factor 2 of each other (or k = 0): the difference is exact */
-    double a = x - dk * P1, b = dk * P2, c = dk * P3;
-    /* s + e = a - b exactly (Knuth's two-sum), then s2 + e2 = s - c */
+    /* x and k P1 lie within a factor 2 of each other: the difference is exact */
+    double a = x - dk * P1, b = dk * P2, c = dk * P3, l;
+    /* s + e = a - b exactly (Knuth's two-sum) */
     double s = a - b, t = s - a, e = (a - (s - t)) - (b + t);
-    double s2 = s - c, t2 = s2 - s, e2 = (s - (s2 - t2)) - (c + t2);
-    double l = (e + e2) - dk * P4;
-    *hi = s2 + l;
-    *lo = l - (*hi - s2);
+    if (fabs(s) < 0x1p-10) {    /* cancellation: k P3 reaches beyond s's last bit, take s - c
+                                   exactly too (|c| < 2^-48: otherwise only l's rounding) */
+        double s2 = s - c, t2 = s2 - s;
+        e += (s - (s2 - t2)) - (c + t2);
+        s = s2;
+        c = 0;
+    }
+    l = (e - c) - dk * P4;
+    *hi = s + l;
+    *lo = l - (*hi - s);
     return (unsigned long)k & 3u;
 }
 
@@ -76,53 +82,44 @@ static double kcos(double hi, double lo)
     return w + (((1.0 - w) - hz) + (z * z * poly8(CC, z) - hi * lo));
 }
 
+/* sin(x + j pi/2): sin for j = 0, cos for j = 1 (one body for both: flash) */
+static double sin_shifted(double x, unsigned j)
+{
+    double hi, lo, r;
+    if (!(fabs(x) <= MB_MATH_TRIG_MAX)) return NAN;     /* NaN, Inf, or outside the domain */
+    if (x == 0 && j == 0) return x;                     /* sin(-0) = -0 */
+    j += reduce(x, &hi, &lo);
+    r = (j & 1u) ? kcos(hi, lo) : ksin(hi, lo);
+    return (j & 2u) ? -r : r;
+}
+
 double mb_math_sin(double x)
 {
-    double hi, lo;
-    if (!(fabs(x) <= MB_MATH_TRIG_MAX)) return NAN;     /* NaN, Inf, or outside the domain */
-    if (x == 0) return x;                               /* keeps the sign of -0 */
-    switch (reduce(x, &hi, &lo)) {
-    case 0: return ksin(hi, lo);
-    case 1: return kcos(hi, lo);
-    case 2: return -ksin(hi, lo);
-    default: return -kcos(hi, lo);
-    }
+    return sin_shifted(x, 0);
 }
 
 double mb_math_cos(double x)
 {
-    double hi, lo;
-    if (!(fabs(x) <= MB_MATH_TRIG_MAX)) return NAN;
-    switch (reduce(x, &hi, &lo)) {
-    case 0: return kcos(hi, lo);
-    case 1: return -ksin(hi, lo);
-    case 2: return -kcos(hi, lo);
-    default: return ksin(hi, lo);
-    }
+    return sin_shifted(x, 1);
 }
 
 /* Scaled by a power of two (exact) when x^2 could overflow or y^2 matter while underflowing:
- * then sqrt(x^2 + y^2) rounds twice plus once, within one ulp. */
+ * then sqrt(x^2 + y^2) rounds twice plus once, within 1.5 ulp. */
 double mb_math_hypot(double x, double y)
 {
-    double s = 1.0, t;
+    double t, e;
     x = fabs(x);
     y = fabs(y);
     if (isinf(x) || isinf(y)) return INFINITY;
-    if (isnan(x) || isnan(y)) return NAN;
     if (x < y) {
         t = x;
         x = y;
         y = t;
     }
-    if (x > 0x1p500) {          /* y^2 may underflow then: y < 2^-422 x is below x's last bit */
-        x *= 0x1p-600;
-        y *= 0x1p-600;
-        s = 0x1p600;
-    } else if (x < 0x1p-500) {
-        x *= 0x1p600;
-        y *= 0x1p600;
-        s = 0x1p-600;
-    }
-    return s * sqrt(x * x + y * y);
+    /* (x > 2^500: y^2 may underflow then, but y < 2^-422 x is below x's last bit; NaN: no
+     * branch, NaN out) */
+    e = x > 0x1p500 ? 0x1p-600 : x < 0x1p-500 ? 0x1p600 : 1.0;
+    x *= e;
+    y *= e;
+    return sqrt(x * x + y * y) / e;
 }

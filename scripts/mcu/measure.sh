@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # measure.sh - the figures of docs/embedding.md: flash, RAM, stack and cost per step of the
 # firmware example per target, model, formulation and precision, built as a user would build it
-# (the toolchain's libm, no pinned sin/cos), lean by default (MCU_LEAN=0: the whole runtime).
+# (picolibc's libm; in double our runtime/mb_math.c, as fw_lean selects; not the test-only
+# scripts/mcu/mcu_math.c), lean by default (MCU_LEAN=0: the whole runtime).
 # Usage: scripts/mcu/measure.sh [-Os|-O2] > table.md
 # Cost: guest instructions under `qemu -icount`, from the SysTick count (see mcu.sh).
 set -eu
