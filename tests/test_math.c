@@ -1,9 +1,10 @@
 /* test_math.c - the accuracy of runtime/mb_math.c (our sin, cos, hypot for embedded double
  * builds), measured in ulps against long double sinl/cosl/hypotl over the documented domain:
  * random arguments (uniform and log-uniform), the doubles nearest k pi/2 (where the reduction
- * cancels most), the domain's edges; NaN beyond the domain and for NaN/Inf. Prints the maxima
- * docs/embedding.md reports. Negative controls: the same measure finds the error of a one-part
- * reduction x - k (double)(pi/2) on the hard arguments, and of a result one ulp off. */
+ * cancels most) and (k + 1/2) pi/2 (where k may round either way), the domain's edges; NaN
+ * beyond the domain and for NaN/Inf. Prints the maxima docs/embedding.md reports. Negative
+ * controls: the same measure finds the error of a one-part reduction x - k (double)(pi/2) on
+ * the hard arguments, and of a result two ulps off. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -101,6 +102,17 @@ int main(void)
             trig_at(&sh, &ch, y);
             trig_at(&sh, &ch, -y);
             if (d == 0) note(&nv, ulps(naive_sin(y), sinl((long double)y)), y);
+        }
+    }
+    /* the quadrant boundaries (k + 1/2) pi/2, where k may round either way */
+    for (k = 0; k <= 4096; k++) {
+        double x = (double)((k + 0.5L) * PIO2L);
+        for (d = -3; d <= 3; d++) {
+            double y = x;
+            int j;
+            for (j = 0; j < (d < 0 ? -d : d); j++) y = nextafter(y, d < 0 ? 0.0 : 2.0 * MAX);
+            trig_at(&sh, &ch, y);
+            trig_at(&sh, &ch, -y);
         }
     }
     report("sin, nearest k pi/2 (hard cases)", &sh);
