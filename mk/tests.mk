@@ -155,6 +155,8 @@ TEST_NEEDS   += $(AUDIT_MODELS:%=$(BUILD)/%_sim)
 # the firmware example with our sin/cos against libm's (docs/embedding.md)
 $(BUILD)/test_math: $(call obj,host,tests/test_math.c runtime/mb_math.c)
 	$(call link,host,-lm)
-TEST_PROGS   += $(BUILD)/test_math
+$(BUILD)/test_math_san: $(call obj,san,tests/test_math.c runtime/mb_math.c)
+	$(call link,san,-lm)
+TEST_PROGS   += $(BUILD)/test_math $(BUILD)/test_math_san
 TEST_SCRIPTS += tests/test_index_width.sh
 TEST_NEEDS   += $(BUILD)/mbgen

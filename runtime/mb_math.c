@@ -6,7 +6,17 @@
  * sin and cos: x = k pi/2 + r with |r| <= pi/4 (Cody-Waite reduction: pi/2 split into parts
  * whose products with k are exact), r carried as hi + lo, then Taylor polynomials on r. */
 #include <math.h>
+#include <stdint.h>
 #include "mb_math.h"
+
+/* |x|'s bit pattern: for non-negative doubles (and above them Inf, NaN) the integer order is
+ * the numeric order, so a range test is an integer compare, not a software-double call */
+static uint64_t abs_bits(double x)
+{
+    union { double d; uint64_t u; } b;
+    b.d = x;
+    return b.u & 0x7fffffffffffffffu;
+}
 
 /* pi/2 = P1 + P2 + P3 + P4 + O(2^-160): P1..P3 have 33 significant bits, so k Pi is exact for
  * |k| <= 2^20 (the domain), P4 is the next 53 bits (digits of pi from a 400-bit computation). */
@@ -32,8 +42,9 @@ static unsigned reduce(double x, double *hi, double *lo)
     double a = x - dk * P1, b = dk * P2, c = dk * P3, l;
     /* s + e = a - b exactly (Knuth's two-sum) */
     double s = a - b, t = s - a, e = (a - (s - t)) - (b + t);
-    if (fabs(s) < 0x1p-10) {    /* cancellation: k P3 reaches beyond s's last bit, take s - c
-                                   exactly too (|c| < 2^-48: otherwise only l's rounding) */
+    /* |s| < 2^-10, cancellation: k P3 reaches beyond s's last bit, take s - c exactly too
+     * (|c| < 2^-48; otherwise it only enters l, whose rounding stays below 2^-100) */
+    if (abs_bits(s) < 0x3f50000000000000u) {
         double s2 = s - c, t2 = s2 - s;
         e += (s - (s2 - t2)) - (c + t2);
         s = s2;
@@ -86,8 +97,9 @@ static double kcos(double hi, double lo)
 static double sin_shifted(double x, unsigned j)
 {
     double hi, lo, r;
-    if (!(fabs(x) <= MB_MATH_TRIG_MAX)) return NAN;     /* NaN, Inf, or outside the domain */
-    if (x == 0 && j == 0) return x;                     /* sin(-0) = -0 */
+    uint64_t ax = abs_bits(x);
+    if (ax > abs_bits(MB_MATH_TRIG_MAX)) return NAN;    /* NaN, Inf, or outside the domain */
+    if (ax == 0 && j == 0) return x;                    /* sin(-0) = -0 */
     j += reduce(x, &hi, &lo);
     r = (j & 1u) ? kcos(hi, lo) : ksin(hi, lo);
     return (j & 2u) ? -r : r;
@@ -107,18 +119,17 @@ double mb_math_cos(double x)
  * then sqrt(x^2 + y^2) rounds twice plus once, within 1.5 ulp. */
 double mb_math_hypot(double x, double y)
 {
-    double t, e;
-    x = fabs(x);
-    y = fabs(y);
-    if (isinf(x) || isinf(y)) return INFINITY;
-    if (x < y) {
-        t = x;
+    uint64_t ax = abs_bits(x), ay = abs_bits(y), inf = abs_bits(INFINITY);
+    double e;
+    if (ax == inf || ay == inf) return INFINITY;
+    if (ax < ay) {              /* x: the larger magnitude (a NaN stays where it is: NaN out) */
+        e = x;
         x = y;
-        y = t;
+        y = e;
+        ax = ay;
     }
-    /* (x > 2^500: y^2 may underflow then, but y < 2^-422 x is below x's last bit; NaN: no
-     * branch, NaN out) */
-    e = x > 0x1p500 ? 0x1p-600 : x < 0x1p-500 ? 0x1p600 : 1.0;
+    /* x > 2^500: y^2 may underflow then, but y < 2^-422 x is below x's last bit */
+    e = ax > abs_bits(0x1p500) ? 0x1p-600 : ax < abs_bits(0x1p-500) ? 0x1p600 : 1.0;
     x *= e;
     y *= e;
     return sqrt(x * x + y * y) / e;
