@@ -56,6 +56,7 @@ static void set_weights(mb_sim *s)
     int n = s->n, mom = s->p.formulation != MB_BAUMGARTE;
     mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
     for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
+    if (ntest(s) == n) return;            /* F4: the positions only (nothing else reads w) */
     for (int i = n; i < 2 * n; i++) w[i] = 1 / ((mom ? atol * mass[i - n] : atol) + rtol * MB_FABS(y[i]));
     for (int i = 2 * n; i < s->nz; i++) w[i] = 0;
 }
@@ -142,10 +143,11 @@ static void pascal(mb_sim *s, int inverse)
 static void rescale(mb_sim *s, mb_real r)
 {
     mb_real f = 1;
+    int nn = ny_of(s);
     for (int j = 1; j <= s->bq; j++) {
         f *= r;
         mb_real *a = zc(s, j);
-        for (int i = 0; i < ny_of(s); i++) a[i] *= f;
+        for (int i = 0; i < nn; i++) a[i] *= f;
     }
     s->bh *= r;
     s->bep_ok = 0;
@@ -440,7 +442,9 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         mb_real t1 = last ? t_stop : s->t + s->bh;
         if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
             const mb_model *m = s->m;
-            m->phi(m, s->t, zc(s, 0), s->Phi);
+            /* Phi(t_k, q_k) is still in s->Phi when the last evaluation was the accepted
+             * step's final one (kin_fresh: any later evaluation clears it) */
+            if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, zc(s, 0), s->Phi);
             for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
         }
         pascal(s, 0);
@@ -488,10 +492,11 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
-        /* accepted: the corrected array, the new state */
+        /* accepted: the corrected array (row by row, the row and l_j hoisted), the new state */
         for (int j = 0; j <= s->bq; j++) {
-            mb_real *a = zc(s, j);
-            for (int i = 0; i < nz; i++) a[i] += l[j] * s->be[i];
+            mb_real *a = zc(s, j), lj = l[j];
+            const mb_real *e = s->be;
+            for (int i = 0; i < nz; i++) a[i] += lj * e[i];
         }
         *h_taken = s->bh;
         s->t_prev = s->t;
@@ -536,7 +541,13 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         s->bep_ok = !changed && !last;
         s->h_next = s->bh;
 #if MBI_F4
-        if (f4) return finish4(s);
+        if (f4) {
+            /* correct4's last evaluation was at the new state: the monitor and the next step's
+             * Int Phi need none of their own */
+            s->kin_fresh = 1;
+            s->kin_t = t1;
+            return finish4(s);
+        }
 #endif
 #if MBI_EXPLICIT
         st = finish(s);

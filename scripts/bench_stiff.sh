@@ -20,7 +20,7 @@ field() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p"; }
 printf '# make bench-stiff: Andrews to t = 0.03 s, alpha = 1e9 (bench/bench_stiff.c), %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)"
 printf '# digits: -log10 of the largest relative error of the 7 angles vs baumgarte dop853 1e-14;\n'
 printf '# Minstr: instructions of the solve (reset + steps), callgrind, millions\n\n'
-printf '%-26s %8s %6s %7s %10s %9s %6s %5s %7s %7s %4s\n' solver rtol digits "|dbeta|" Minstr steps rej evals newton alf warn
+printf '%-26s %8s %6s %7s %10s %9s %6s %5s %7s %7s %6s %4s\n' solver rtol digits "|dbeta|" Minstr steps rej evals newton alf fact warn
 : >"$T/runs"
 for s in ${BENCH_STIFF_SOLVERS:-$("$B" --list)}; do
     for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
@@ -31,10 +31,11 @@ for s in ${BENCH_STIFF_SOLVERS:-$("$B" --list)}; do
         st=$(field status <<<"$line")
         [ -n "$st" ] || { echo "bench_stiff.sh: $B --run $s $tol failed" >&2; cat "$T/log" >&2; exit 1; }
         ins=$(sed -n 's/^summary: *//p' "$T/cg.out")
-        printf '%-26s %8s %6s %7s %10.2f %9s %6s %5s %7s %7s %4s%s\n' "$s" "$tol" "$(field digits <<<"$line")" \
+        printf '%-26s %8s %6s %7s %10.2f %9s %6s %5s %7s %7s %6s %4s%s\n' "$s" "$tol" "$(field digits <<<"$line")" \
             "$(field dbeta <<<"$line")" "$(awk -v i="$ins" 'BEGIN { print i / 1e6 }')" "$(field steps <<<"$line")" \
             "$(field rejected <<<"$line")" "$(field evals <<<"$line")" "$(field newton <<<"$line")" \
-            "$(field alf <<<"$line")" "$(field warnings <<<"$line")" "$([ "$st" = 0 ] || echo "  status $st")"
+            "$(field alf <<<"$line")" "$(field fact <<<"$line")" "$(field warnings <<<"$line")" \
+            "$([ "$st" = 0 ] || echo "  status $st")"
         [ "$st" = 0 ] && echo "$s $tol $(field digits <<<"$line") $ins" >>"$T/runs"
         [ "$ins" -gt "$MAX_INSTR" ] && break
     done
