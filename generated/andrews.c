@@ -3649,7 +3649,9 @@ const mb_model andrews_model = {
     .nbody = 7,
     .npoint = 19,
     .point_body = andrews_point_body,
+#ifndef MB_OMIT_INFO
     .info = &andrews_info,
+#endif
     .mass = andrews_mass,
     .q0 = andrews_q0,
     .v0 = andrews_v0,

@@ -1803,7 +1803,9 @@ const mb_model chain_model = {
     .nbody = 4,
     .npoint = 9,
     .point_body = chain_point_body,
+#ifndef MB_OMIT_INFO
     .info = &chain_info,
+#endif
     .mass = chain_mass,
     .q0 = chain_q0,
     .v0 = chain_v0,

@@ -1024,7 +1024,9 @@ const mb_model double_pendulum_model = {
     .nbody = 2,
     .npoint = 5,
     .point_body = double_pendulum_point_body,
+#ifndef MB_OMIT_INFO
     .info = &double_pendulum_info,
+#endif
     .mass = double_pendulum_mass,
     .q0 = double_pendulum_q0,
     .v0 = double_pendulum_v0,

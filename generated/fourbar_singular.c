@@ -1538,7 +1538,9 @@ const mb_model fourbar_singular_model = {
     .nbody = 3,
     .npoint = 8,
     .point_body = fourbar_singular_point_body,
+#ifndef MB_OMIT_INFO
     .info = &fourbar_singular_info,
+#endif
     .mass = fourbar_singular_mass,
     .q0 = fourbar_singular_q0,
     .v0 = fourbar_singular_v0,

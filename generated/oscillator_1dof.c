@@ -690,7 +690,9 @@ const mb_model oscillator_1dof_model = {
     .nbody = 1,
     .npoint = 3,
     .point_body = oscillator_1dof_point_body,
+#ifndef MB_OMIT_INFO
     .info = &oscillator_1dof_info,
+#endif
     .mass = oscillator_1dof_mass,
     .q0 = oscillator_1dof_q0,
     .v0 = oscillator_1dof_v0,

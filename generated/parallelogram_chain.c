@@ -2524,7 +2524,9 @@ const mb_model parallelogram_chain_model = {
     .nbody = 5,
     .npoint = 13,
     .point_body = parallelogram_chain_point_body,
+#ifndef MB_OMIT_INFO
     .info = &parallelogram_chain_info,
+#endif
     .mass = parallelogram_chain_mass,
     .q0 = parallelogram_chain_q0,
     .v0 = parallelogram_chain_v0,

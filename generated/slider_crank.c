@@ -1346,7 +1346,9 @@ const mb_model slider_crank_model = {
     .nbody = 3,
     .npoint = 7,
     .point_body = slider_crank_point_body,
+#ifndef MB_OMIT_INFO
     .info = &slider_crank_info,
+#endif
     .mass = slider_crank_mass,
     .q0 = slider_crank_q0,
     .v0 = slider_crank_v0,

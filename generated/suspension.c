@@ -834,7 +834,9 @@ const mb_model suspension_model = {
     .nbody = 1,
     .npoint = 4,
     .point_body = suspension_point_body,
+#ifndef MB_OMIT_INFO
     .info = &suspension_info,
+#endif
     .mass = suspension_mass,
     .q0 = suspension_q0,
     .v0 = suspension_v0,

@@ -666,10 +666,13 @@ function emit.generate(M, opts)
     else
         vals.PLAN = "0"
     end
-    -- a 16-bit mb_index (runtime/mb_config.h: MB_INDEX16) must hold every index
-    if max_index > 65535 then
-        table.insert(desc, 1, "#ifdef MB_INDEX16\n#error \"" .. name .. ": an index (" .. max_index
-                     .. ") does not fit the 16-bit mb_index of MB_INDEX16\"\n#endif")
+    -- a 16-bit or 8-bit mb_index (runtime/mb_config.h: MB_INDEX16, MB_INDEX8) must hold every index
+    for _, w in ipairs({ { 16, 65535 }, { 8, 255 } }) do
+        if max_index > w[2] then
+            table.insert(desc, 1, "#ifdef MB_INDEX" .. w[1] .. "\n#error \"" .. name .. ": an index ("
+                         .. max_index .. ") does not fit the " .. w[1] .. "-bit mb_index of MB_INDEX"
+                         .. w[1] .. "\"\n#endif")
+        end
     end
     -- "const char *const" arrays: the element type above already carries the const
     for i, s in ipairs(desc) do desc[i] = s:gsub("^static const char %*const", "static const char *const") end

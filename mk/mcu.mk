@@ -4,7 +4,7 @@
 # in embedded objects (scripts/mcu/mcu-test.sh). make mcu-measure: flash, RAM, stack and cost
 # per step for docs/embedding.md (-O2 and -Os).
 MCU_MODELS := andrews double_pendulum
-MCU_RT_SRC := runtime/mb_embed.c $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c
+MCU_RT_SRC := runtime/mb_embed.c $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c
 MCU_GEN    := $(MCU_MODELS:%=generated/%.c)
 .PHONY: mcu-deps mcu-test mcu-measure
 

@@ -7,7 +7,8 @@
 RT_CORE := runtime/mb_sim.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c \
            runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c \
            runtime/mb_sparse.c runtime/mb_monitor.c
-RT_SRC  := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysis.c
+# mb_math.c: our sin/cos/hypot, used only when a build selects it (-DMB_MATH_HEADER, mb_config.h)
+RT_SRC  := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysis.c runtime/mb_math.c
 # the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic
 # evaluator and hand-written test models; host programs only, never the firmware
 RT_PLAN := generator/mb_plan_build.c
@@ -23,7 +24,7 @@ endef
 # link the objects among the prerequisites: $(call link,V,LIBS)
 link = $(CC) $(VFLAGS_$(1)) $(filter %.o %.a,$^) $(2) -o $@
 
-LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_BDF=0 -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_INDEX16 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS -DMB_WITH_TUNABLES=0
+LEAN := -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_BDF=0 -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_INDEX8 -DMB_OMIT_GAMMA -DMB_OMIT_POINTS -DMB_OMIT_INFO -DMB_WITH_TUNABLES=0 '-DMB_MATH_HEADER="mb_math.h"'
 $(eval $(call RT_VARIANT,host,$(OPT)))
 $(eval $(call RT_VARIANT,builtin,$(OPT) -DMB_NO_LAPACKE))
 $(eval $(call RT_VARIANT,float,$(OPT) -DMB_FLOAT))
@@ -32,7 +33,8 @@ $(eval $(call RT_VARIANT,san,$(SAN_OPT)))
 $(eval $(call RT_VARIANT,san_builtin,$(SAN_OPT) -DMB_NO_LAPACKE))
 $(eval $(call RT_VARIANT,san_float,$(SAN_OPT) -DMB_FLOAT))
 $(eval $(call RT_VARIANT,san_float_builtin,$(SAN_OPT) -DMB_FLOAT -DMB_NO_LAPACKE))
-# lean firmware: only alf-trapezoid, no full-Jacobian terms, no dense back end (docs/embedding.md)
+# lean firmware: only alf-trapezoid, no full-Jacobian terms, no dense back end, 8-bit indices, our
+# sin/cos/hypot (runtime/mb_math.h) as scripts/mcu/fw_params.sh fw_lean builds it (docs/embedding.md)
 $(eval $(call RT_VARIANT,lean,$(SAN_OPT) -DMB_NO_LAPACKE $(LEAN)))
 
 # the embedded API (runtime/mb_embed.c) on top of the library, for the firmware tests

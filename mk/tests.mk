@@ -149,3 +149,14 @@ $(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%):
 TEST_PROGS   += $(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%)
 TEST_SCRIPTS += tests/test_audit.sh
 TEST_NEEDS   += $(AUDIT_MODELS:%=$(BUILD)/%_sim)
+
+# runtime/mb_math.c (our sin, cos, hypot for embedded double builds): accuracy in ulps against
+# long double over the documented domain; the width of mb_index (8/16/int: the same state) and
+# the firmware example with our sin/cos against libm's (docs/embedding.md)
+$(BUILD)/test_math: $(call obj,host,tests/test_math.c runtime/mb_math.c)
+	$(call link,host,-lm)
+$(BUILD)/test_math_san: $(call obj,san,tests/test_math.c runtime/mb_math.c)
+	$(call link,san,-lm)
+TEST_PROGS   += $(BUILD)/test_math $(BUILD)/test_math_san
+TEST_SCRIPTS += tests/test_index_width.sh
+TEST_NEEDS   += $(BUILD)/mbgen

@@ -1,39 +1,31 @@
 /* mb_config.h - the one real type of the project and the math it uses.
- * Layer: shared by generated code and the runtime; includes only <math.h>.
+ * Layer: shared by generated code and the runtime; includes only <math.h> (and the header of
+ * MB_MATH_HEADER when given).
  * Build with -DMB_FLOAT for single precision; double is the default. */
 #ifndef MB_CONFIG_H
 #define MB_CONFIG_H
 
 #include <math.h>
 
+/* Supply your own math: -DMB_MATH_HEADER='"file.h"' includes that header here, and any of
+ * MB_SIN, MB_COS, MB_TAN, MB_SQRT, MB_HYPOT, MB_EXP, MB_LOG, MB_FABS, MB_POW, MB_ATAN2 defined
+ * by it (or by -D) replaces the libm function of mb_real everywhere (runtime and generated code).
+ * runtime/mb_math.h is ours: sin, cos and hypot without libm's huge-argument reduction, for
+ * embedded double builds (docs/embedding.md). */
+#ifdef MB_MATH_HEADER
+#include MB_MATH_HEADER
+#endif
+
 #ifdef MB_FLOAT
 typedef float mb_real;
 #define MB_R(x) x##f          /* literal of type mb_real */
-#define MB_SIN sinf
-#define MB_COS cosf
-#define MB_TAN tanf
-#define MB_SQRT sqrtf
-#define MB_HYPOT hypotf
-#define MB_EXP expf
-#define MB_LOG logf
-#define MB_FABS fabsf
-#define MB_POW powf
-#define MB_ATAN2 atan2f
+#define MB_LIBM(fn) fn##f     /* the libm function of type mb_real */
 #define MB_EPS 1.1920929e-07f
 #define MB_LEN_TINY 1e-18f    /* see below */
 #else
 typedef double mb_real;
 #define MB_R(x) x
-#define MB_SIN sin
-#define MB_COS cos
-#define MB_TAN tan
-#define MB_SQRT sqrt
-#define MB_HYPOT hypot
-#define MB_EXP exp
-#define MB_LOG log
-#define MB_FABS fabs
-#define MB_POW pow
-#define MB_ATAN2 atan2
+#define MB_LIBM(fn) fn
 #define MB_EPS 2.220446049250313e-16
 /* A length below MB_LEN_TINY counts as zero where model code divides by it (a spring's
  * direction d / l and its derivatives): about the square root of the smallest normal number, so
@@ -41,10 +33,44 @@ typedef double mb_real;
 #define MB_LEN_TINY 1e-150
 #endif
 
+#ifndef MB_SIN
+#define MB_SIN MB_LIBM(sin)
+#endif
+#ifndef MB_COS
+#define MB_COS MB_LIBM(cos)
+#endif
+#ifndef MB_TAN
+#define MB_TAN MB_LIBM(tan)
+#endif
+#ifndef MB_SQRT
+#define MB_SQRT MB_LIBM(sqrt)
+#endif
+#ifndef MB_HYPOT
+#define MB_HYPOT MB_LIBM(hypot)
+#endif
+#ifndef MB_EXP
+#define MB_EXP MB_LIBM(exp)
+#endif
+#ifndef MB_LOG
+#define MB_LOG MB_LIBM(log)
+#endif
+#ifndef MB_FABS
+#define MB_FABS MB_LIBM(fabs)
+#endif
+#ifndef MB_POW
+#define MB_POW MB_LIBM(pow)
+#endif
+#ifndef MB_ATAN2
+#define MB_ATAN2 MB_LIBM(atan2)
+#endif
+
 /* The index type of a model's constant arrays (sparsity patterns and plans, runtime/mb_model.h).
  * -DMB_INDEX16: 16 bits, which halves their flash on a microcontroller (Andrews: 3.2 KB); a
- * generated model with an index above 65535 then refuses to compile. */
-#ifdef MB_INDEX16
+ * generated model with an index above 65535 then refuses to compile. -DMB_INDEX8: 8 bits, half
+ * again (Andrews: 1.5 KB), for models whose indices all stay below 256 (the others refuse). */
+#if defined MB_INDEX8
+typedef unsigned char mb_index;
+#elif defined MB_INDEX16
 typedef unsigned short mb_index;
 #else
 typedef int mb_index;

@@ -218,8 +218,40 @@ static void check_tunables(void)
 #endif
 }
 
+#if defined MB_MATH_H && !defined MB_FLOAT
+/* Our sin/cos (runtime/mb_math.h, the lean build) beyond their domain: the run stops with an
+ * error, it does not go on with a wrong angle. The same configuration turned by 2 pi k: within
+ * the domain it starts and steps; beyond it (k = 2^19, |phi| > 1.647e6 rad) it is refused. */
+static void check_math_domain(void)
+{
+    enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
+    MB_EMBED_WORKSPACE(w, BYTES);
+    static const double turns[] = { 1000, 262144 };
+    mb_sim s;
+    mb_params p;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    for (int i = 0; i < 2; i++) {
+        mb_real q[DOUBLE_PENDULUM_NQ];
+        int st, k;
+        memcpy(q, double_pendulum_model.q0, sizeof q);
+        q[DOUBLE_PENDULUM_Q_AB_PHI] += 2 * 3.141592653589793 * turns[i];
+        q[DOUBLE_PENDULUM_Q_BC_PHI] += 2 * 3.141592653589793 * turns[i];
+        st = mb_embed_start(&s, &double_pendulum_model, &p, w, sizeof w, 0, q, NULL, 1);
+        for (k = 0; k < 10 && st >= 0; k++) st = mb_embed_step(&s);
+        if (i == 0)
+            CHECK(st >= 0, "angles 1000 turns on: %s", mb_status_str(st));
+        else
+            CHECK(st == MB_ERR_NONFINITE,
+                  "angles beyond mb_math's domain: %s, not a non-finite error", mb_status_str(st));
+    }
+}
+#endif
+
 int main(void)
 {
+#if defined MB_MATH_H && !defined MB_FLOAT
+    check_math_domain();
+#endif
     check_tunables();
     check_time_grid();
     check_bounds(&andrews_model);

@@ -15,7 +15,7 @@
 #define FW_INTEGRATOR MB_TRAPEZOID
 #endif
 /* Optional overrides of mb_params_default (the thesis' double pendulum values): FW_H, FW_ALPHA,
- * FW_XI, FW_OMEGA, FW_TOL, FW_MAX_ITER, FW_SIGMA_RESET. */
+ * FW_XI, FW_OMEGA, FW_TOL, FW_MAX_ITER, FW_SIGMA_RESET, FW_NEWTON_REUSE. */
 
 /* ---------------------------------------------------------------- instance */
 #define FW_STR2(x) #x
@@ -58,6 +58,9 @@ static void settings(mb_params *p)
 #endif
 #ifdef FW_SIGMA_RESET
     p->sigma_reset = FW_SIGMA_RESET;
+#endif
+#ifdef FW_NEWTON_REUSE
+    p->newton_reuse = FW_NEWTON_REUSE;
 #endif
 }
 

@@ -37,10 +37,12 @@ fw_params() {
 }
 
 # fw_lean FORMULATION MODEL [DIR] -> the lean embedded build's -D flags (docs/embedding.md,
-# "Building only what the firmware uses"): only the formulation and integrator in use, 16-bit
-# model indices, no named points (drawing data the firmware never asks for), and for a model
-# without tunables (its header's <NAME>_NPAR 0) no room for them in mb_sim. measure.sh and
-# mcu-test.sh's lean case.
+# "Building only what the firmware uses"): only the formulation and integrator in use, 8-bit
+# model indices (16-bit when an index does not fit), no named points (drawing data the firmware
+# never asks for), no info part (names: tools only), for a model without tunables (its header's
+# <NAME>_NPAR 0) no room for them in mb_sim, and in double our sin, cos and hypot
+# (runtime/mb_math.h: no libm reduction of huge arguments; link runtime/mb_math.c). measure.sh
+# and mcu-test.sh's lean case.
 fw_lean() {
     local p="" U
     U=$(printf '%s' "$2" | tr '[:lower:]' '[:upper:]')
@@ -49,5 +51,7 @@ fw_lean() {
         alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_OMIT_GAMMA" ;;
         baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
     esac
-    echo "$p -DMB_INDEX16 -DMB_OMIT_POINTS"
+    # 8-bit indices unless the model's C says an index does not fit (mbgen's #error for MB_INDEX8)
+    if grep -q '^#ifdef MB_INDEX8$' "${3:-generated}/$2.c" 2>/dev/null; then p="$p -DMB_INDEX16"; else p="$p -DMB_INDEX8"; fi
+    echo "$p -DMB_OMIT_POINTS -DMB_OMIT_INFO -DMB_MATH_HEADER=\"mb_math.h\""
 }
