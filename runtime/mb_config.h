@@ -79,8 +79,9 @@ typedef int mb_index;
 /* F4's unrolled kernels (runtime/mb_model.h: mb_f4_kernels, mb_plan.f4): compiled into models
  * generated in the unrolled form and called by the runtime, except in one-formulation
  * (firmware) builds, MB_ONLY_*, where they are left out of both (flash; the runtime's loops do
- * the same arithmetic). -DMB_WITH_F4_KERNELS=1 or 0 decides explicitly; model and runtime must
- * be built with the same value. */
+ * the same arithmetic). -DMB_WITH_F4_KERNELS=1 or 0 decides explicitly; a model and a runtime
+ * built with different values still work together (the plan's pointer is then NULL, or not
+ * called). */
 #ifndef MB_WITH_F4_KERNELS
 #if defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
     defined(MB_ONLY_ALF_EXPLICIT)
