@@ -132,7 +132,7 @@ TEST_PROGS += $(BUILD)/test_bdf $(BUILD)/test_bdf_san
 # (tests/models/audit_*.lua: an offset slider-crank with a torque and a spring-damper, a
 # non-symmetric change-point four-bar, a 3-link chain with spring-dampers, a driven double
 # pendulum), every recommended formulation x integrator, the docs' claims checked on them
-AUDIT_MODELS := audit_slider_offset audit_fourbar_cp audit_chain3 audit_driven
+AUDIT_MODELS := audit_slider_offset audit_fourbar_cp audit_chain3 audit_driven audit_rest
 $(foreach m,$(AUDIT_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/$(m).lua,$(m),)))
 $(foreach m,$(AUDIT_MODELS),$(eval $(BUILD)/$(m)_sim: $(call SIM_OBJ,host,$(m),$(call LONG_SRC,$(m)))))
 $(AUDIT_MODELS:%=$(BUILD)/%_sim):

@@ -160,6 +160,9 @@ typedef struct mb_monitor {
                                 sizes sqrt(12 J / m) (a bar's length) and the diagonal of the box
                                 around their centres of mass at reset */
     mb_real pscale;          /* momentum scale: max over the run of |M v|_2 */
+    mb_real enoise;          /* F4 with drivers: the round-off floor of the drivers' work after
+                                the last step, 4 alpha eps (1 + |q|_inf) / h sum |Phi_t|, J
+                                (mb_monitor.c: the energy warning is not raised below it) */
     mb_real sigma_ratio;     /* F2-F4: |Phi_q^T sigma|_2 / pscale after the last step */
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))

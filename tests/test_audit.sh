@@ -10,18 +10,20 @@
 #  - a deliberately too-large step warns, --strict makes it exit 1 (code -13);
 #  - at the singular position baumgarte and canonical stop with a named rank loss, alf-trapezoid,
 #    alf-explicit and hht pass it and agree with each other;
-#  - --every and the CSV's time grid (fixed and adaptive), the .csv.info sidecar, exit codes.
+#  - --every and the CSV's time grid (fixed and adaptive), the .csv.info sidecar, exit codes;
+#  - no false warnings: a bar hanging at rest (tests/models/audit_rest.lua) in every formulation
+#    with sigma, and F4's drivers' work at its round-off floor (alpha eps |q| / h |Phi_t|).
 # Ends with "N passed, N failed".  Usage: tests/test_audit.sh   (BUILD=... for another build)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SO=$BUILD/audit_slider_offset_sim FB=$BUILD/audit_fourbar_cp_sim
-CH=$BUILD/audit_chain3_sim DR=$BUILD/audit_driven_sim
+CH=$BUILD/audit_chain3_sim DR=$BUILD/audit_driven_sim RS=$BUILD/audit_rest_sim
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_audit.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
-for b in "$SO" "$FB" "$CH" "$DR"; do
+for b in "$SO" "$FB" "$CH" "$DR" "$RS"; do
     [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 # sim BINARY ARGS...: one run, summary in $T/out, stderr in $T/err, exit status in $rc
@@ -203,6 +205,18 @@ ok "trapezoid with baumgarte: exit 2, no summary line" '[ $rc -eq 2 ] && [ ! -s 
 sim "$CH" --t-end 0.01 --out /nonexistent-dir/x.csv
 ok "--out in a missing directory: exit 1, status=error, the path named" \
    '[ $rc -eq 1 ] && grep -q "^status=error" "$T/out" && grep -q "/nonexistent-dir/x.csv" "$T/err"'
+
+# ---- no false warnings (the new-user audit of 2026-11-23): at rest nothing moves a deviation or
+# a momentum scale could be measured against (escale at round-off, |M v| = 0 while sigma grows as
+# m g t); F4's drivers' work carries alpha times the round-off of c, which grows as h shrinks
+for f in canonical alf-explicit alf-trapezoid; do
+    sim "$RS" --formulation $f --t-end 20 --strict
+    ok "bar at rest, $f, 20 s --strict: exit 0, no warning, sigma grew to m g t ($(kv max_sigma))" \
+       '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt 190 "$(kv max_sigma)"'
+done
+sim "$DR" --formulation alf-trapezoid --alpha 1e10 --h 1e-5 --t-end 0.5 --strict
+ok "driven alf-trapezoid alpha 1e10 h=1e-5: no energy warning at the round-off floor (dev $(kv max_energy_dev))" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt 0.1 "$(kv max_energy_dev)"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
