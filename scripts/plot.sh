@@ -28,6 +28,10 @@ EOF
 }
 
 die() { echo "plot.sh: $*" >&2; exit 1; }
+# gnuplot string literals (scripts/gp_quote.sh): gs for paths and column names, gq for titles
+. "$(dirname "$0")/gp_quote.sh"
+gs() { gp_str "$1"; }
+gq() { gp_dq "$1"; }
 
 command -v gnuplot >/dev/null 2>&1 ||
     die "gnuplot not found; install it with: scripts/deps.sh plots"
@@ -56,13 +60,15 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# every path and name that reaches the gnuplot script (quoted by gs): refused when it cannot be
+for r in "${runs[@]}"; do gp_check_path "the CSV" "$r"; done
+gp_check_path "--outdir" "$outdir"; gp_check_path "--compare" "$compare"
+gp_check_path "--trace" "$trace"; gp_check_path "the temporary directory" "$tmp"
 
 # Data rows only: drop the simulator's key=value summary line and comments.
 clean() { grep -v -e '=' -e '^#' "$1" > "$2" || true; }
 # 1 if the CSV header ($1) has column $2.
 has_col() { head -n 1 "$1" | tr -d '\r' | tr ',' '\n' | grep -qxF "$2"; }
-# gnuplot string literal: quote and escape.
-gq() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
 # Escape gnuplot's enhanced-text markup (_ ^ { } @ &) in names: "double_pendulum".
 et() { printf '%s' "$1" | sed -e 's/[_^{}@&]/\\&/g'; }
 suffix() { [ -n "$label" ] && printf ' (%s)' "$(et "$label")" || true; }
@@ -106,9 +112,9 @@ if [ -n "$compare" ]; then
         for c in t energy_dev phi_norm phid_norm; do has_col "$f" "$c" || die "$f: no column '$c'"; done
         i=$((i + 1)); clean "$f" "$tmp/run$i.csv"
         sep=""; [ $i -gt 1 ] && sep=", "
-        plots_e+="$sep'$tmp/run$i.csv' using 't':(abs(column('energy_dev')) > 0 ? abs(column('energy_dev')) : NaN) with lines title $(gq "$(et "$l")")"
-        plots_p+="$sep'$tmp/run$i.csv' using 't':(column('phi_norm') > 0 ? column('phi_norm') : NaN) with lines title $(gq "$(et "$l")")"
-        plots_v+="$sep'$tmp/run$i.csv' using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with lines title $(gq "$(et "$l")")"
+        plots_e+="$sep$(gs "$tmp/run$i.csv") using 't':(abs(column('energy_dev')) > 0 ? abs(column('energy_dev')) : NaN) with lines title $(gq "$(et "$l")")"
+        plots_p+="$sep$(gs "$tmp/run$i.csv") using 't':(column('phi_norm') > 0 ? column('phi_norm') : NaN) with lines title $(gq "$(et "$l")")"
+        plots_v+="$sep$(gs "$tmp/run$i.csv") using 't':(column('phid_norm') > 0 ? column('phid_norm') : NaN) with lines title $(gq "$(et "$l")")"
     done
     mkdir -p "$(dirname "$compare")"
     gnuplot <<EOF || die "gnuplot failed"
@@ -116,15 +122,15 @@ $common
 set logscale y
 set format y '10^{%L}'
 set key bottom right box opaque
-set output '${compare}_energy.png'
+set output $(gs "${compare}_energy.png")
 set title $(gq "Energy deviation |{/Symbol D}U| = |T + V - E_0 - W_{nc}|$(suffix)")
 set ylabel '|{/Symbol D}U| [J]'
 plot $plots_e
-set output '${compare}_phi.png'
+set output $(gs "${compare}_phi.png")
 set title $(gq "Position constraint violation |{/Symbol F}(q)|$(suffix)")
 set ylabel '|{/Symbol F}| [m]'
 plot $plots_p
-set output '${compare}_phid.png'
+set output $(gs "${compare}_phid.png")
 set title $(gq "Velocity constraint violation |{/Symbol F}_q dq/dt|$(suffix)")
 set ylabel '|d{/Symbol F}/dt| [m/s]'
 plot $plots_v
@@ -152,10 +158,10 @@ panel_nz() {  # 1 if column $1 of the data is non-zero somewhere
 }
 panel() {
     if [ "$(panel_nz "$1")" = 1 ]; then
-        echo "plot '$d' using 't':(column('$1') > 0 ? column('$1') : NaN) with lines lc rgb $2"
+        echo "plot $(gs "$d") using 't':(column($(gs "$1")) > 0 ? column($(gs "$1")) : NaN) with lines lc rgb $2"
     else
         echo "set yrange [1e-16:1]; set label 1 'zero throughout (the model has no such constraints)' at graph 0.5, 0.5 center"
-        echo "unset key; plot '$d' using 't':(1e-30) with lines notitle"
+        echo "unset key; plot $(gs "$d") using 't':(1e-30) with lines notitle"
         echo "unset label 1; set yrange [*:*]; set key bottom right box opaque"
     fi
 }
@@ -163,11 +169,11 @@ out="$outdir/$base"
 written=("${out}_energy.png")
 
 script="$common
-set output '${out}_energy.png'
+set output $(gs "${out}_energy.png")
 set title $(gq "$(et "$base"): energy deviation {/Symbol D}U = T + V - E_0 - W_{nc}$(suffix)")
 set ylabel '{/Symbol D}U [J]'
 set format y '%.2te%+03T'
-plot '$d' using 't':'energy_dev' with lines lc rgb '#1f77b4' title '{/Symbol D}U'
+plot $(gs "$d") using 't':'energy_dev' with lines lc rgb '#1f77b4' title '{/Symbol D}U'
 set format y '%g'
 "
 if [ "$(panel_nz phi_norm)" = 0 ] && [ "$(panel_nz phid_norm)" = 0 ]; then
@@ -176,7 +182,7 @@ else
     written+=("${out}_constraints.png")
     script+="
 set terminal $term size ${size%,*},$(( ${size#*,} * 5 / 4 ))
-set output '${out}_constraints.png'
+set output $(gs "${out}_constraints.png")
 set key bottom right box opaque
 set multiplot layout 2,1 title $(gq "$(et "$base"): constraint violation$(suffix)")
 set logscale y
@@ -197,10 +203,10 @@ fi
 if has_col "$csv" sigma_norm && [ "$(panel_nz sigma_norm)" = 1 ]; then  # zero: no multipliers
     written+=("${out}_sigma.png")
     script+="
-set output '${out}_sigma.png'
+set output $(gs "${out}_sigma.png")
 set title $(gq "$(et "$base"): norm of {/Symbol s} = {/Symbol \\362}{/Symbol l} dt (augmented Lagrangian multipliers)$(suffix)")
 set ylabel '|{/Symbol s}| [N s]'
-plot '$d' using 't':'sigma_norm' with lines lc rgb '#9467bd' title '|{/Symbol s}|'
+plot $(gs "$d") using 't':'sigma_norm' with lines lc rgb '#9467bd' title '|{/Symbol s}|'
 "
 fi
 [ -n "$trace" ] || trace=$(longest_path "$csv")
@@ -220,27 +226,27 @@ if [ -n "$trace" ] && [ "$trace" != none ]; then
     ratio="set size ratio -1"
     [ "$flat" = 1 ] && ratio="set size noratio"
     script+="
-set output '${out}_trace.png'
+set output $(gs "${out}_trace.png")
 set multiplot layout 1,2 title $(gq "$(et "$base"): trajectory of point $(et "$trace")$(suffix)")
 set title 'coordinates against time'
 set ylabel 'position [$unit]'
 set key top center horizontal box opaque
 set offsets 0, 0, graph 0.18, 0
-plot '$d' using 't':(column('$trace.x') * $sc) with lines lc rgb '#1f77b4' title $(gq "x_{$(et "$trace")}"), \\
-     '' using 't':(column('$trace.y') * $sc) with lines lc rgb '#d62728' title $(gq "y_{$(et "$trace")}")
+plot $(gs "$d") using 't':(column($(gs "$trace.x")) * $sc) with lines lc rgb '#1f77b4' title $(gq "x_{$(et "$trace")}"), \\
+     '' using 't':(column($(gs "$trace.y")) * $sc) with lines lc rgb '#d62728' title $(gq "y_{$(et "$trace")}")
 set title 'path in the plane'
 set xlabel 'x [$unit]'
 set ylabel 'y [$unit]'
 $ratio
 set offsets 0, 0, 0, 0
 set key top right box opaque
-plot '$d' using (column('$trace.x') * $sc):(column('$trace.y') * $sc) with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
+plot $(gs "$d") using (column($(gs "$trace.x")) * $sc):(column($(gs "$trace.y")) * $sc) with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
 unset multiplot
 "
 fi
 # gnuplot warns about flat curves (a coordinate that never changes): not worth a word.
-printf '%s\n' "$script" | gnuplot 2> "$tmp/gnuplot.err"
-rc=$?
+rc=0
+printf '%s\n' "$script" | gnuplot 2> "$tmp/gnuplot.err" || rc=$?
 grep -v -e '^Warning: empty [xy] range' -e '^ *$' "$tmp/gnuplot.err" >&2 || true
 [ "$rc" -eq 0 ] || die "gnuplot failed"
 printf '%s\n' "${written[@]}"

@@ -48,12 +48,17 @@ else
     term="png enhanced font 'sans,11'"
 fi
 [ -n "$outdir" ] || outdir=$(dirname "$csv")
+. "$(dirname "$0")/gp_quote.sh"
+gp_check_path "the CSV" "$csv"; gp_check_path "--outdir" "$outdir"
 mkdir -p "$outdir"
 base=$outdir/$(basename "$csv" .csv)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 has_col() { head -n 1 "$1" | tr -d '\r' | tr ',' '\n' | grep -qxF "$2"; }
-gq() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
+# gnuplot string literals (scripts/gp_quote.sh): gs for paths, gq for titles
+gs() { gp_str "$1"; }
+gq() { gp_dq "$1"; }
+gp_check_path "the temporary directory" "$tmp"
 et() { printf '%s' "$1" | sed -e 's/[_^{}@&]/\\&/g'; }
 suffix() { [ -n "$label" ] && printf ' (%s)' "$(et "$label")" || true; }
 
@@ -65,7 +70,7 @@ if [ "$kind" = bode ]; then
     gnuplot <<EOF || die "gnuplot failed"
 set terminal $term size ${size:-900,700}
 set datafile separator ','
-set output '${base}_bode.png'
+set output $(gs "${base}_bode.png")
 set multiplot layout 2,1 title $(gq "Frequency response$(suffix)")
 set grid lc rgb '#dddddd'
 set logscale x
@@ -74,12 +79,12 @@ set logscale y
 set format y '10^{%L}'
 set ylabel 'magnitude |H|'
 unset key
-plot '$tmp/frf.csv' using 1:2 with lines lw 2 lc rgb '#1f77b4'
+plot $(gs "$tmp/frf.csv") using 1:2 with lines lw 2 lc rgb '#1f77b4'
 unset logscale y
 set format y '%g'
 set ylabel 'phase [deg]'
 set xlabel 'frequency [Hz]'
-plot '$tmp/frf.csv' using 1:3 with lines lw 2 lc rgb '#d62728'
+plot $(gs "$tmp/frf.csv") using 1:3 with lines lw 2 lc rgb '#d62728'
 unset multiplot
 EOF
     echo "${base}_bode.png"
@@ -122,12 +127,12 @@ for k in $(seq 1 "$nm"); do
               printf "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", (x0 + x1 - sp) / 2, (x0 + x1 + sp) / 2,
                      (y0 + y1 - sp) / 2, (y0 + y1 + sp) / 2 > (out ".range") }' "$csv"
     touch "$tmp/m$k.p5" "$tmp/m$k.gnd"
-    plots="'$tmp/m$k.all' with lines lc rgb '#c8c8c8' lw 1 title 'one cycle', '$tmp/m$k.p0' with linespoints lc rgb '#1f77b4' lw 2 pt 7 ps 0.6 title 'phase 0'"
-    [ -s "$tmp/m$k.p5" ] && plots+=", '$tmp/m$k.p5' with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.6 title 'phase 1/2'"
-    [ -s "$tmp/m$k.gnd" ] && plots+=", '$tmp/m$k.gnd' with points lc rgb 'black' pt 5 ps 1 title 'ground'"
+    plots="$(gs "$tmp/m$k.all") with lines lc rgb '#c8c8c8' lw 1 title 'one cycle', $(gs "$tmp/m$k.p0") with linespoints lc rgb '#1f77b4' lw 2 pt 7 ps 0.6 title 'phase 0'"
+    [ -s "$tmp/m$k.p5" ] && plots+=", $(gs "$tmp/m$k.p5") with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.6 title 'phase 1/2'"
+    [ -s "$tmp/m$k.gnd" ] && plots+=", $(gs "$tmp/m$k.gnd") with points lc rgb 'black' pt 5 ps 1 title 'ground'"
     gnuplot <<EOF || die "gnuplot failed"
 set terminal $term size ${size:-700,700}
-set output '${base}_mode$k.png'
+set output $(gs "${base}_mode$k.png")
 set title $(gq "$(et "$(cat "$tmp/m$k.title")")$(suffix)")
 set size ratio -1
 set grid lc rgb '#eeeeee'
