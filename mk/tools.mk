@@ -97,11 +97,14 @@ plots-deps:
 ## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation; ANALYSIS=modal|frequency|...: that analysis and its plots
 run: plots-deps $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-run)
+# (RESULTS and TRACE reach the scripts through the environment: a space or a quote is text)
+model-run: export MB_RESULTS = $(RESULTS)
+model-run: export MB_TRACE = $(TRACE)
 model-run: model-sim $(BUILD)/mb_anim
 ifneq ($(filter-out dynamic,$(ANALYSIS)),)
-	@RESULTS=$(RESULTS) BUILD=$(BUILD) scripts/run_analysis.sh $(MODEL_NAME) $(ANALYSIS) $(RUN_ARGS)
+	@RESULTS="$$MB_RESULTS" BUILD=$(BUILD) scripts/run_analysis.sh $(MODEL_NAME) $(ANALYSIS) $(RUN_ARGS)
 else
-	@TRACE='$(TRACE)' RESULTS=$(RESULTS) BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
+	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
 	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
 endif
 

@@ -30,6 +30,14 @@ engine=${SWEEP_ENGINE:-parallel}
 [ -x "$sim" ] || die "$sim is not an executable simulator"
 [ -f "$csv" ] && [ -r "$csv" ] || die "$csv not found (SWEEP=params.csv: a header of tunable names, one row per run)"
 case "$engine" in parallel|slurm) ;; *) die "SWEEP_ENGINE=$engine: expected parallel or slurm" ;; esac
+# OUTDIR reaches GNU parallel quoted (-q) and gnuplot as a safe literal; a line break no tool
+# can take, and Slurm's #SBATCH lines (--output=...) split at white space and expand %
+case "$dir" in *$'\n'*|*$'\r'*) die "OUTDIR $(printf '%q' "$dir") contains a line break: give another directory" ;; esac
+if [ "$engine" = slurm ]; then
+    case "$dir" in *[[:space:]\'\"\\%]*)
+        die "OUTDIR '$dir': SWEEP_ENGINE=slurm cannot take white space, quotes, backslashes or % in it (its #SBATCH --output line): give another directory" ;;
+    esac
+fi
 
 # ---- the table: checked before anything runs
 err=$(tr -d '\r' < "$csv" | awk -F, -v f="$csv" '
@@ -84,7 +92,9 @@ if [ "$engine" = parallel ]; then
     command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
         die "GNU parallel is missing: scripts/deps.sh sweep"
     if [ "$todo" -gt 0 ]; then
-        parallel --will-cite --jobs "${SWEEP_JOBS:-$(nproc)}" --halt never \
+        # -q: the command's words reach sweep_task.sh as they are (a space or a quote in
+        # OUTDIR), never through a shell
+        parallel --will-cite -q --jobs "${SWEEP_JOBS:-$(nproc)}" --halt never \
             "$here/sweep_task.sh" "$dir" {} :::: "$dir/todo"
     fi
     gather

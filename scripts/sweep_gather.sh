@@ -60,13 +60,22 @@ bad=0
     done
 } > "$tmp" && mv -f "$tmp" "$dir/summary.csv"
 
-# the plot: Y against X over the rows that succeeded (gnuplot; skipped with a note without it)
+# the plot: Y against X over the rows that succeeded (gnuplot; skipped with a note without it).
+# An earlier sweep's plot.png is removed first: a plot that is there is this gather's.
+. "$(dirname "$0")/gp_quote.sh"
+rm -f "$dir/plot.png" "$dir/plot.dat" "$dir/plot.keys"
 plot() {
     local xi yi
+    if ! awk -F, 'NR > 1 && $0 ~ /,ok,/ { found = 1 } END { exit !found }' "$dir/summary.csv"; then
+        echo "sweep: no plot: no row succeeded" >&2; return 0
+    fi
     xi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$X" | cut -d: -f1 | head -n 1)
     yi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$Y" | cut -d: -f1 | head -n 1)
-    if [ -z "$xi" ] || [ -z "$yi" ]; then
-        echo "sweep: no plot: no column '${xi:+$Y}${xi:-$X}' in summary.csv" >&2; return 0
+    if [ -z "$xi" ]; then
+        echo "sweep: no plot: SWEEP_X=$X is not a column of summary.csv" >&2; return 0
+    fi
+    if [ -z "$yi" ]; then
+        echo "sweep: no plot: SWEEP_Y=$Y is not a column of summary.csv (a field of the simulator's summary line)" >&2; return 0
     fi
     # one series per combination of the other parameter columns (2 .. ncol + 1 of summary.csv)
     local ncol; ncol=$(printf '%s\n' "$hdr" | awk -F, '{ print NF }')
@@ -82,20 +91,23 @@ plot() {
     if [ ! -s "$dir/plot.dat" ]; then echo "sweep: no plot: no successful row with numbers in $X and $Y" >&2; return 0; fi
     if ! command -v gnuplot >/dev/null; then echo "sweep: no plot: gnuplot missing (scripts/deps.sh sweep)" >&2; return 0; fi
     local name; name=$(basename "$dir")
-    gnuplot <<GP 2>"$dir/.gnuplot.err" || { echo "sweep: gnuplot failed: $(head -n 3 "$dir/.gnuplot.err")" >&2; return 0; }
+    # every path and name a single-quoted gnuplot literal (scripts/gp_quote.sh: nothing expands)
+    gnuplot <<GP 2>"$dir/.gnuplot.err" || { echo "sweep: gnuplot failed: $(head -n 3 "$dir/.gnuplot.err")" >&2; rm -f "$dir/plot.png"; return 0; }
 set terminal pngcairo size 800,500 noenhanced
-set output "$dir/plot.png"
-set title "${name#sweep_}: $Y against $X"
-set xlabel "$X"
-set ylabel "$Y"
+set output $(gp_str "$dir/plot.png")
+set title $(gp_str "${name#sweep_}: $Y against $X")
+set xlabel $(gp_str "$X")
+set ylabel $(gp_str "$Y")
 set grid
-keys = "$(cat "$dir/plot.keys")"
+keys = $(gp_str "$(cat "$dir/plot.keys")")
 set key outside right
-if (strlen(keys) == 0) plot "$dir/plot.dat" using 1:2 with linespoints pt 7 notitle; \
-else plot for [i = 1:words(keys)] "$dir/plot.dat" index (i - 1) using 1:2 with linespoints pt 7 title word(keys, i)
+if (strlen(keys) == 0) plot $(gp_str "$dir/plot.dat") using 1:2 with linespoints pt 7 notitle; \
+else plot for [i = 1:words(keys)] $(gp_str "$dir/plot.dat") index (i - 1) using 1:2 with linespoints pt 7 title word(keys, i)
 GP
     rm -f "$dir/.gnuplot.err" "$dir/plot.keys"
 }
 plot
-echo "sweep: $n rows, $(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$dir/summary.csv" | wc -l) ok: $dir/summary.csv${X:+, $dir/plot.png ($Y against $X)}" >&2
+shown="$dir/summary.csv"
+[ -s "$dir/plot.png" ] && shown+=", $dir/plot.png ($Y against $X)"
+echo "sweep: $n rows, $(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$dir/summary.csv" | wc -l) ok: $shown" >&2
 exit $bad

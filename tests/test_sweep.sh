@@ -11,6 +11,8 @@
 #  - SWEEP_ENGINE=slurm through a stand-in sbatch that runs the generated job scripts as Slurm
 #    would (the array script once per SLURM_ARRAY_TASK_ID, then the dependent gather script):
 #    the same summary as GNU parallel, chunks of 2 rows; the real thing: tests/test_slurm.sh;
+#  - OUTDIR, SWEEP and RESULTS with a space or a quote; every row failing (no plot, the earlier
+#    plot removed, one clear line); an unknown SWEEP_Y named;
 #  - make sweep MODEL=suspension SWEEP=... writes RESULTS/sweep_suspension/summary.csv.
 # Ends with "N passed, N failed".
 set -u
@@ -84,6 +86,38 @@ rc=$?
 if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
 else bad "unknown column: rc=$rc $(cat "$tmp/e")"; fi
 
+# ---- OUTDIR with a space, a quote, a backtick: every row runs (GNU parallel gets the words as
+# they are), the plot is written under that name, nothing else is created, no command runs
+printf 'k\n12000\n16000\n' > "$tmp/q.csv"
+for d in "sw out" "sw'q" 'sw`touch PWNED`"x'; do
+    (cd "$tmp" && "$root/scripts/sweep.sh" "$root/$SIM" q.csv "$d") > /dev/null 2> "$tmp/e"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c ',ok,0,' "$tmp/$d/summary.csv" 2>/dev/null)" -eq 2 ] &&
+       [ -s "$tmp/$d/plot.png" ] && [ ! -e "$tmp/PWNED" ] && [ ! -e "$tmp/sw" ]; then ok
+    else bad "sweep into OUTDIR '$d': rc=$rc $(head -n 3 "$tmp/e")"; fi
+done
+# a line break in OUTDIR: refused before anything is written
+scripts/sweep.sh "$SIM" "$tmp/q.csv" "$tmp/a"$'\n'"b" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "line break" "$tmp/e" && [ ! -e "$tmp/a"$'\n'"b" ]; then ok
+else bad "OUTDIR with a line break: rc=$rc $(cat "$tmp/e")"; fi
+# every row failing: a clear message, and the plot of an earlier sweep is removed, not shown
+printf 'k\n-1\n-2\n' > "$tmp/f.csv"
+cp -r "$tmp/sw out" "$tmp/sweep_f"
+scripts/sweep.sh "$SIM" "$tmp/f.csv" "$tmp/sweep_f" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^sweep: no plot: no row succeeded$' "$tmp/e" && [ ! -e "$tmp/sweep_f/plot.png" ] &&
+   ! grep -q 'plot.png' "$tmp/e" && ! grep -q "no column" "$tmp/e"; then ok
+else bad "every row failing: rc=$rc plot.png $( [ -e "$tmp/sweep_f/plot.png" ] && echo kept || echo removed): $(cat "$tmp/e")"; fi
+# a SWEEP_Y that is no summary field: named as such
+SWEEP_Y=max_energy_dev2 scripts/sweep.sh "$SIM" "$tmp/q.csv" "$tmp/sweep_y" > /dev/null 2> "$tmp/e"
+if grep -q "^sweep: no plot: SWEEP_Y=max_energy_dev2 is not a column of summary.csv" "$tmp/e" &&
+   [ ! -e "$tmp/sweep_y/plot.png" ]; then ok
+else bad "unknown SWEEP_Y: $(cat "$tmp/e")"; fi
+SWEEP_ENGINE=slurm scripts/sweep.sh "$SIM" "$tmp/q.csv" "$tmp/s p" > /dev/null 2> "$tmp/e"
+if [ $? -eq 2 ] && grep -q "SWEEP_ENGINE=slurm cannot take white space" "$tmp/e" && [ ! -e "$tmp/s p" ]; then ok
+else bad "slurm OUTDIR with a space: $(cat "$tmp/e")"; fi
+
 # ---- the Slurm engine's job scripts, run by a stand-in sbatch
 mkdir -p "$tmp/bin"
 cat > "$tmp/bin/sbatch" <<'SB'
@@ -137,6 +171,11 @@ else
     if [ -f "$tmp/res/sweep_suspension/summary.csv" ] && [ -f "$tmp/res/sweep_suspension/plot.png" ]; then ok
     else bad "make sweep: $(tail -5 "$tmp/o")"; fi
 fi
+# RESULTS and SWEEP with a space and a quote
+cp "$tmp/q.csv" "$tmp/q r'.csv"
+if mk sweep MODEL=suspension SWEEP="$tmp/q r'.csv" RESULTS="$tmp/r s'" > "$tmp/o" 2>&1 &&
+   [ "$(grep -c ',ok,0,' "$tmp/r s'/sweep_suspension/summary.csv" 2>/dev/null)" -eq 2 ]; then ok
+else bad "make sweep RESULTS='$tmp/r s'\'': $(tail -5 "$tmp/o")"; fi
 if ! mk sweep MODEL=suspension > "$tmp/o" 2>&1 && grep -q 'give SWEEP=params.csv' "$tmp/o"; then ok
 else bad "make sweep without SWEEP: $(tail -3 "$tmp/o")"; fi
 
