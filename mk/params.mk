@@ -18,6 +18,7 @@ SWEEP        ?=
 SWEEP_ENGINE ?= parallel
 sweep: export MB_MODEL_ARG = $(value MODEL)
 sweep: export MB_DEFS_ARG = $(value DEFS)
+sweep: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
 ## sweep: run MODEL over the rows of SWEEP=params.csv (GNU parallel, or SWEEP_ENGINE=slurm): results/sweep_<name>/summary.csv, plot.png
 # (paths reach the scripts through the environment, never through the shell's parser: a space or
 # a quote in SWEEP or RESULTS is text)

@@ -22,8 +22,14 @@ SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
 # the animation tool's objects in variant V (no model, no runtime)
 ANIM_OBJ = $(call obj,$(1),tools/mb_anim_main.c tools/mb_info.c)
 
-$(BUILD)/%_sim: $(call SIM_OBJ,host,%,generated/%.c generated/%_data.c)
+$(BUILD)/%_sim: $(call SIM_OBJ,host,%,generated/%.c generated/%_data.c) $(BUILD)/simsrc/%.dir
 	$(call link,host,$(RT_LIBS))
+# which directory's C a simulator was linked from (generated/, or $(BUILD)/models for an edited
+# shipped model, make sim MODEL=...): a stamp rewritten when that changes, so the two builds of
+# $(BUILD)/<m>_sim never pass for each other (the test suite relinks the committed one)
+$(BUILD)/simsrc/%.dir: FORCE
+	@mkdir -p $(@D); d='$(if $(filter $*,$(MODEL_NAME)),$(MODEL_DIR),generated)'; \
+	    printf '%s\n' "$$d" | cmp -s - $@ || printf '%s\n' "$$d" >$@
 $(BUILD)/fixture_pendulum_sim: $(call SIM_OBJ,host,fixture_pendulum,tests/fixture_pendulum.c)
 	$(call link,host,$(RT_LIBS))
 # the animation tool: one for every model
@@ -33,18 +39,22 @@ $(BUILD)/mb_anim: $(call ANIM_OBJ,host)
 .PHONY: sim anim run plots-deps plots-compare gallery validation model-sim model-run model-gen
 
 # Any model file: MODEL is a name (models/<m>.lua), a file <m>.lua or a path, DEFS generation
-# parameters ("N=100", mbgen -D). scripts/model.sh resolves them (or stops with a message naming
-# the file, before anything is written) into MODEL_FILE, MODEL_BASE (the name the model
-# declares), MODEL_NAME (the C name: MODEL_BASE, or the variant MODEL_BASE_N100 with DEFS),
+# parameters ("N=100", mbgen -D), MBGEN_FLAGS more mbgen options. scripts/model.sh resolves
+# them (or stops with a message naming the file, before anything is written) into MODEL_FILE,
+# MODEL_BASE (the name the model declares), MODEL_NAME (the C name: MODEL_BASE, or the variant
+# MODEL_BASE_N100 with DEFS, MODEL_BASE_redundant_remove with MBGEN_FLAGS),
 # MODEL_DIR (generated/ for a shipped model as committed, else $(BUILD)/models) and MODEL_OPTS
 # (mbgen's options); a second make builds with them.
 DEFS       ?=
+# more mbgen options for sim, run, sweep and mcu-build (--redundant MODE, --linalg FORM,
+# --no-fused): a variant like DEFS, named after them (scripts/model.sh)
+MBGEN_FLAGS ?=
 MODEL_VARS := MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # $(call WITH_MODEL,TARGETS): resolve, then make TARGETS with the model's variables. MODEL and
 # DEFS reach scripts/model.sh as they were typed, through the environment (never through the
 # shell's parser: a quote in them is text); what it prints is checked, safe to eval.
 WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODELS)' TESTSIMS='$(TEST_SIMS)' \
-    scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG"); eval "$$vars"; \
+    scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG" "$$MB_MBGEN_FLAGS_ARG"); eval "$$vars"; \
     $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
 
 # the test suite's own simulators ($(BUILD)/<name>_sim of its test models): a model file that
@@ -52,7 +62,8 @@ WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODE
 TEST_SIMS = $(filter-out $(MODELS),$(patsubst $(BUILD)/%_sim,%,$(filter $(BUILD)/%_sim,$(TEST_NEEDS))))
 sim run mcu-build mcu-run mcu-measure: export MB_MODEL_ARG = $(value MODEL)
 sim run mcu-build mcu-run mcu-measure: export MB_DEFS_ARG = $(value DEFS)
-## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] -> build/<name>_sim
+sim run mcu-build mcu-run mcu-measure: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
+## sim: the simulator of one model: make sim MODEL=<name | file.lua | path> [DEFS="N=100"] [MBGEN_FLAGS="--redundant remove"] -> build/<name>_sim
 sim: $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-sim)
 ## anim: the animation tool, one for every model -> build/mb_anim
@@ -74,12 +85,14 @@ $(MODEL_DIR)/$(MODEL_NAME).src: FORCE
 	    printf '%s\n' '$(abspath $(MODEL_FILE)) $(MODEL_OPTS)' >$@
 $(MODEL_GEN) &: $(MODEL_FILE) $(MODEL_DIR)/$(MODEL_NAME).src $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
 	$(BUILD)/mbgen $(MODEL_FILE) $(MODEL_OPTS) -o $(MODEL_DIR) && touch $(MODEL_GEN)
-$(BUILD)/$(MODEL_NAME)_sim: $(call SIM_OBJ,host,$(MODEL_NAME),$(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME)_data.c)
+$(BUILD)/$(MODEL_NAME)_sim: $(call SIM_OBJ,host,$(MODEL_NAME),$(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME)_data.c) \
+                            $(BUILD)/simsrc/$(MODEL_NAME).dir
 	$(call link,host,$(RT_LIBS))
 endif
 endif
 
 # make run [MODEL=andrews] [DEFS=...] [FORMULATION=alf-trapezoid] [RUN_ARGS="--t-end 0.3"] [TRACE=B.P]
+# [MBGEN_FLAGS=...]
 # make run MODEL=double_pendulum ANALYSIS=modal: another analysis (scripts/run_analysis.sh): its CSV,
 # the mode-shape pictures and animation, or the Bode plot (ANALYSIS=frequency RUN_ARGS="--input mass.x")
 FORMULATION ?= alf-trapezoid
@@ -87,8 +100,13 @@ ANALYSIS    ?=
 RUN_ARGS    ?=
 TRACE       ?=
 # The run settings (t_end, h, the formulation's parameters) are the simulator's defaults: the
-# model file's simulate { ... } (docs/model-language.md). --every 10: one CSV row per 10 steps.
-RUN_OPTS = --every 10 $(RUN_ARGS)
+# model file's simulate { ... } (docs/model-language.md). --every 10: one CSV row per 10 steps,
+# for fixed-step runs only (an adaptive run's --every is seconds: its default, a row every h),
+# and not when RUN_ARGS gives --every. --formulation: only a FORMULATION that was given (the
+# command line or the environment); else the simulator's default, or RUN_ARGS' --formulation.
+RUN_ADAPTIVE := --every% --rtol% --atol% dopri5 dop853 bdf --integrator=dopri5 --integrator=dop853 --integrator=bdf
+RUN_OPTS = $(if $(filter $(RUN_ADAPTIVE),$(RUN_ARGS)),,--every 10) $(RUN_ARGS)
+RUN_FORM = $(if $(filter file default undefined,$(origin FORMULATION)),,$(FORMULATION))
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
 
 plots-deps:
@@ -100,24 +118,26 @@ run: plots-deps $(BUILD)/mbgen
 # (RESULTS and TRACE reach the scripts through the environment: a space or a quote is text)
 model-run: export MB_RESULTS = $(RESULTS)
 model-run: export MB_TRACE = $(TRACE)
+model-run: export MB_RUN_FORM = $(RUN_FORM)
 model-run: model-sim $(BUILD)/mb_anim
 ifneq ($(filter-out dynamic,$(ANALYSIS)),)
 	@RESULTS="$$MB_RESULTS" BUILD=$(BUILD) scripts/run_analysis.sh $(MODEL_NAME) $(ANALYSIS) $(RUN_ARGS)
 else
 	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
-	    scripts/run.sh $(MODEL_NAME) $(FORMULATION) $(RUN_OPTS)
+	    scripts/run.sh $(MODEL_NAME) "$$MB_RUN_FORM" $(RUN_OPTS)
 endif
 
+plots-compare gallery: export MB_RESULTS = $(RESULTS)
 ## plots-compare: the four formulations on the double pendulum, 5 s (thesis figures 11-13)
 plots-compare: plots-deps
 	@$(MAKE) --no-print-directory $(BUILD)/double_pendulum_sim
-	@BUILD=$(BUILD) RESULTS=$(RESULTS) scripts/plots_compare.sh "$(COMPARE_FORMS)" --every 10
+	@BUILD=$(BUILD) RESULTS="$$MB_RESULTS" scripts/plots_compare.sh "$(COMPARE_FORMS)" --every 10
 
 ## gallery: make run and plots-compare, then the README's images in docs/img
 gallery:
 	@$(MAKE) --no-print-directory run MODEL=andrews FORMULATION=alf-trapezoid RUN_ARGS= TRACE=
 	@$(MAKE) --no-print-directory plots-compare
-	@RESULTS=$(RESULTS) scripts/gallery.sh "$(COMPARE_FORMS)"
+	@RESULTS="$$MB_RESULTS" scripts/gallery.sh "$(COMPARE_FORMS)"
 
 ## validation: the long validation runs (not in the suite): writes docs/validation.md, docs/data/
 validation: $(MODELS:%=$(BUILD)/%_sim)
@@ -128,6 +148,6 @@ validation: $(MODELS:%=$(BUILD)/%_sim)
 $(BUILD)/test_progress: $(call obj,san,tests/test_progress.c tools/mb_progress.c)
 	$(call link,san,-lm)
 TEST_PROGS   += $(BUILD)/test_progress
-TEST_SCRIPTS += tests/test_plot_paths.sh tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh tests/test_presets.sh
+TEST_SCRIPTS += tests/test_plot_paths.sh tests/test_run_script.sh tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh tests/test_presets.sh
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
-                $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim
+                $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim $(BUILD)/oscillator_1dof_sim

@@ -3,18 +3,23 @@
 # model file, its C name and where its generated C lives. Called by mk/tools.mk; prints shell
 # assignments for the recipe to eval, or an error naming the file and exits 1 (nothing written).
 #
-# Usage: scripts/model.sh MODEL [DEFS]
+# Usage: scripts/model.sh MODEL [DEFS [MBGEN_FLAGS]]
 #   MODEL  a name (models/NAME.lua), a file NAME.lua (./NAME.lua, else models/NAME.lua) or a path
 #          (relative to this directory or absolute; ".lua" may be left out)
 #   DEFS   "NAME=VALUE ..." generation parameters (mbgen -D), e.g. "N=100"
+#   MBGEN_FLAGS  more mbgen options: --redundant report|remove, --linalg unrolled|compact|auto,
+#          --no-fused (others are refused); like DEFS they make a variant, named after them
+#          ("--redundant remove" -> andrews_redundant_remove)
 # Env: MBGEN (default build/mbgen), BUILD (default build), SHIPPED (the shipped models' names),
 #      TESTSIMS (the names of the test suite's own simulators, $BUILD/<name>_sim).
 # Prints:
 #   MODEL_FILE=<the model file>  MODEL_BASE=<its name statement, else its file name>
 #   MODEL_NAME=<the C name>: MODEL_BASE, or with DEFS MODEL_BASE_<NAME><VALUE>... (the variant:
-#              "N=100" -> chain_N100; in values '-' is written m, '.' p, '+' dropped)
-#   MODEL_DIR=<where its C is>: generated (a shipped model as committed: models/<m>.lua, no DEFS)
-#              or $BUILD/models (any other model file, every variant: generated/ is never touched)
+#              "N=100" -> chain_N100; in values '-' is written m, '.' p, '+' dropped), then
+#              _<flag words> for MBGEN_FLAGS
+#   MODEL_DIR=<where its C is>: generated (a shipped model as committed: models/<m>.lua, no DEFS,
+#              unchanged since git's HEAD) or $BUILD/models (any other model file, an edited
+#              shipped model, every variant: generated/ is never touched)
 #   MODEL_OPTS=<mbgen options>: the -D options, and --name MODEL_NAME for a variant
 set -u -f   # -f: DEFS words are never globs
 mbgen=${MBGEN:-build/mbgen}
@@ -23,8 +28,8 @@ shipped=" ${SHIPPED:-} "
 testsims=" ${TESTSIMS:-} "
 die() { echo "make: $*" >&2; exit 1; }
 
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: scripts/model.sh MODEL [DEFS]" >&2; exit 2; }
-model=$1 defs=${2:-}
+[ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: scripts/model.sh MODEL [DEFS [MBGEN_FLAGS]]" >&2; exit 2; }
+model=$1 defs=${2:-} flags=${3:-}
 [ -n "$model" ] || die "MODEL is empty (a name in models/, a .lua file or a path)"
 [ -x "$mbgen" ] || die "$mbgen is not built (make $mbgen)"
 
@@ -64,6 +69,24 @@ if [ -n "$defs" ]; then
     done
 fi
 
+# ---- more mbgen options (MBGEN_FLAGS): those that change the generated code, each checked
+if [ -n "$flags" ]; then
+    set -- $flags
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --redundant|--linalg)
+                [ $# -ge 2 ] || die "MBGEN_FLAGS: $1 needs a value"
+                case "$1 $2" in
+                    "--redundant report"|"--redundant remove"|"--linalg unrolled"|"--linalg compact"|"--linalg auto") ;;
+                    *) die "MBGEN_FLAGS: $1 $2: expected --redundant report|remove or --linalg unrolled|compact|auto" ;;
+                esac
+                opts+=("$1" "$2"); tag=${tag}_${1#--}_$2; shift 2 ;;
+            --no-fused) opts+=("$1"); tag=${tag}_no_fused; shift ;;
+            *) die "MBGEN_FLAGS: '$1' is not one of --redundant MODE, --linalg FORM, --no-fused (DEFS gives -D; make chooses -o and --name)" ;;
+        esac
+    done
+fi
+
 # ---- the name the model declares (mbgen checks the file and the parameters; its errors name
 # the file and line)
 out=$("$mbgen" "$file" "${opts[@]}" --check) || exit 1
@@ -75,11 +98,23 @@ if [ -n "$tag" ]; then
     opts+=(--name "$cname")
 fi
 
-# ---- committed or built
+# ---- committed or built. A shipped model's own file uses generated/ only when it is the
+# committed file (git: unchanged since HEAD; without git: not newer than generated/<m>.c);
+# an edited one is generated into $build/models like any other file: only `make generate`
+# writes generated/ from an edited model.
+unchanged() {   # 1: models/<m>.lua as generated/ was made from it
+    local f=models/$1.lua
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && git ls-files --error-unmatch -- "$f" >/dev/null 2>&1; then
+        git diff --quiet HEAD -- "$f" 2>/dev/null
+    else
+        [ -e "generated/$1.c" ] && [ ! "$f" -nt "generated/$1.c" ]
+    fi
+}
 dir=$build/models
 if [ -z "$tag" ] && [[ "$shipped" == *" $base "* ]] && [ -e "models/$base.lua" ] &&
    [ "$(realpath -- "$file")" = "$(realpath -- "models/$base.lua")" ]; then
-    dir=generated
+    if unchanged "$base"; then dir=generated
+    else echo "make: models/$base.lua differs from the committed model: generated into $build/models (make generate updates generated/)" >&2; fi
 elif [[ "$shipped" == *" $cname "* ]]; then
     die "$file declares the name '$cname' of the shipped model models/$cname.lua; its C and $build/${cname}_sim would be taken for the shipped model's: give it another name statement"
 elif [[ "$testsims" == *" $cname "* ]]; then

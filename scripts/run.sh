@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # run.sh - simulate one model, then write its plots and animation and print a short summary.
 # Usage: scripts/run.sh MODEL FORMULATION [simulator options...]   (called by `make run`)
+#   FORMULATION "" leaves it to the simulator (its default, or a --formulation among the
+#   options: that one wins). Exit status: the simulator's (2 for a TRACE that names no point,
+#   before anything runs), else 1 when the animation or the plots fail.
 # Expects build/MODEL_sim and build/mb_anim (one animation tool for every model); writes
 # results/MODEL.{csv,csv.info,log,html} and PNGs.
 set -u
 
 if [ $# -lt 2 ] || [ "$1" = --help ]; then
-    echo "usage: scripts/run.sh MODEL FORMULATION [simulator options...]" >&2
+    echo "usage: scripts/run.sh MODEL FORMULATION [simulator options...]   (FORMULATION \"\": the simulator's)" >&2
     echo "  env: BUILD (default build), RESULTS (default results), TRACE (point to trace)," >&2
     echo "       MODEL_DIR (where MODEL.h is, default generated: the model's step for the labels)" >&2
     exit 2
 fi
 model=$1 form=$2
 shift 2
+# the formulation option: FORMULATION unless the options name one (RUN_ARGS="--formulation ...")
+form_opt=()
+if [ -n "$form" ]; then
+    form_opt=(--formulation "$form")
+    for a in "$@"; do case "$a" in --formulation|--formulation=*) form_opt=() ;; esac; done
+fi
 build=${BUILD:-build}
 res=${RESULTS:-results}
 sim=$build/${model}_sim anim=$build/mb_anim
@@ -20,24 +29,49 @@ csv=$res/$model.csv log=$res/$model.log html=$res/$model.html
 for b in "$sim" "$anim"; do
     [ -x "$b" ] || { echo "run.sh: $b is missing (make sim MODEL=$model; make anim)" >&2; exit 1; }
 done
-mkdir -p "$res"
 tmp_err=$(mktemp)
 trap 'rm -f "$tmp_err"' EXIT
 
+# TRACE names a point of the model: checked before the simulation (a probe of one step writes
+# the drawing info; the animation tool says whether the point is there and lists the points)
+if [ -n "${TRACE:-}" ] && [ "$TRACE" != none ]; then
+    probe=$(mktemp -d)
+    if "$sim" "${form_opt[@]}" "$@" --quiet --every 1 --max-steps 1 --out "$probe/p.csv" >/dev/null 2>&1 ||
+       [ -s "$probe/p.csv.info" ]; then
+        if ! "$anim" --quiet --trace "$TRACE" --out "$probe/p.html" "$probe/p.csv" 2> "$probe/err" &&
+           grep -q -- "--trace" "$probe/err"; then
+            sed 's/^/run.sh: TRACE: /' "$probe/err" >&2
+            rm -rf "$probe"
+            exit 2
+        fi
+    fi           # (a probe that fails otherwise: the simulation below reports why)
+    rm -rf "$probe"
+fi
+
+# never show a previous run's results by mistake: its CSV, log, animation and plots go first
+mkdir -p "$res"
+rm -f "$csv" "$csv.info" "$log" "$html" \
+      "$res/${model}_energy.png" "$res/${model}_constraints.png" "$res/${model}_sigma.png" "$res/${model}_trace.png"
+
 start=$(date +%s.%N)
-echo "== simulating $model with $form: $sim --formulation $form $* --out $csv"
+echo "== simulating $model${form_opt[1]:+ with ${form_opt[1]}}: $sim ${form_opt[*]}${form_opt[*]:+ }$* --out $csv"
 # stdout (the summary line) is kept in the log; stderr stays on the terminal so the
 # simulator's progress bar can show.
-rm -f "$csv" "$csv.info" "$log" "$html"  # never plot a previous run's results by mistake
-"$sim" --formulation "$form" "$@" --out "$csv" | tee "$log"
+"$sim" "${form_opt[@]}" "$@" --out "$csv" | tee "$log"
 sim_rc=${PIPESTATUS[0]}
-summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
+[ -s "$log" ] || rm -f "$log"      # nothing printed (a refused command line): no empty log
+summary=$(grep -E '(^| )status=' "$log" 2>/dev/null | tail -n 1)
 [ -n "$summary" ] || summary=$(grep -E 'status=' "$csv" 2>/dev/null | tail -n 1)
 get() { printf '%s\n' "$summary" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
+if [ ! -s "$csv" ]; then
+    rm -f "$csv" "$csv.info"
+    echo "run.sh: the simulator exited with status $sim_rc and wrote no results (see above)" >&2
+    [ "$sim_rc" -ne 0 ] && exit "$sim_rc"
+    exit 1
+fi
 if [ "$sim_rc" -ne 0 ]; then
     echo "run.sh: the simulator exited with status $sim_rc (see above); plotting what it wrote" >&2
 fi
-[ -s "$csv" ] || { echo "run.sh: no results in $csv" >&2; exit 1; }
 
 # The label says how the curves were made; h comes from the options when given.
 h=$(printf '%s\n' "$@" | awk 'p {h = $0; p = 0} $0 == "--h" {p = 1} END {print h}')  # the last wins
@@ -49,6 +83,12 @@ if [ -z "$h" ] && [ -f "$hdr" ]; then
         awk 'NF { g = sprintf("%g", $1); e = sprintf("%.0e", $1); sub(/e-0*/, "e-", e); sub(/e\+0*/, "e", e)
                   if (e + 0 == $1 + 0 && length(e) < length(g)) g = e; print g }')
 fi
+# the formulation and integrator the run used (its summary line), the integrator when it is not
+# the formulation's default
+form=$(get formulation); [ -n "$form" ] || form=${form_opt[1]:-?}
+integ=$(get integrator) defint=rk4
+[ "$form" = alf-trapezoid ] && defint=trapezoid
+[ -n "$integ" ] && [ "$integ" != "$defint" ] && form="$form + $integ"
 label="$form${h:+, h = $h s}"
 trace_opt=()
 [ -n "${TRACE:-}" ] && trace_opt=(--trace "$TRACE")
@@ -68,7 +108,6 @@ end=$(date +%s.%N)
 
 rows=$(grep -c -v -e '=' -e '^#' "$csv")
 rows=$((rows - 1))
-echo
 echo "== $model ($form) done in $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s"
 if [ -n "$summary" ]; then
     printf '   status %s, %s steps to t = %s s, simulator time %s s\n' \
@@ -84,7 +123,7 @@ fi
 w=$(( ${#res} + ${#model} + 18 ))  # the longest name: <res>/<model>_constraints.png
 printf '   %-*s %s rows\n' "$w" "$csv" "$rows"
 printf '   %-*s %s\n' "$w" "$csv.info" "the model's bodies, points, joints and springs (for the animation)"
-printf '   %-*s %s\n' "$w" "$log" "the simulator's summary line"
+[ -f "$log" ] && printf '   %-*s %s\n' "$w" "$log" "the simulator's summary line"
 while read -r p; do
     case "$p" in
         *_energy.png) what="energy deviation against time" ;;

@@ -186,6 +186,7 @@ static int element_at(const mb_model *m, int r, int *kind, size_t *len)
 
 static void write_num(FILE *f, double x)
 {
+    if (x == 0) x = 0;    /* -0 (a reaction of a sign-flipped zero) reads as 0 */
     if (isfinite(x)) fprintf(f, ",%.15g", x);
     else fputc(',', f);   /* never NaN or Inf in a CSV: an empty field */
 }

@@ -639,6 +639,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no input file (try --help)\n", prog);
         return EXIT_USAGE;
     }
+    { /* the CSV first: a missing CSV is named as such, not as its missing info file */
+        FILE *t = fopen(o.in, "r");
+        if (!t) {
+            fprintf(stderr, "%s: cannot read %s: %s\n", prog, o.in, strerror(errno));
+            return 1;
+        }
+        fclose(t);
+    }
     if (!o.info) { /* results/x.csv -> results/x.csv.info */
         if (!(infoname = mb_info_path(o.in))) return 1;
         o.info = infoname;
