@@ -19,7 +19,8 @@ INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runt
                 runtime/mb_sim.h runtime/mb_layout.h runtime/mb_embed.h runtime/mb_analysis.h runtime/mb_math.h
 INST_LUA     := $(wildcard generator/*.lua)
 INST_TPL     := $(wildcard templates/*.in)
-INST_MODELS  := $(wildcard models/*.lua)
+# the shipped models (Makefile MODELS, the files git tracks), never any other file in models/
+INST_MODELS  := $(MODELS:%=models/%.lua)
 # the version for mbrt.pc, from runtime/mb_version.h
 MB_VER = $(shell sed -n 's/^\#define MB_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' \
                  runtime/mb_version.h | paste -sd.)

@@ -8,6 +8,7 @@
 #  - README.md's program (the ```c block starting "/* main.c") built with README's exact
 #    compile line from the installed files plus the generated model, run, its output the one
 #    README states; README's in-tree line (runtime sources, -DMB_NO_LAPACKE) gives the same;
+#  - the models installed are the shipped list (not a user's file saved in models/);
 #  - DESTDIR staging: files only under DESTDIR, mbrt.pc naming PREFIX, a build through
 #    PKG_CONFIG_SYSROOT_DIR; make uninstall leaves no file behind; bad PREFIX refused.
 # Ends with "N passed, N failed".
@@ -19,7 +20,10 @@ pass=0; fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# a user's own model file saved in models/: never installed as a shipped model
+stray=models/zz_test_install_user_$$.lua
+cp models/double_pendulum.lua "$stray"
+trap 'rm -rf "$tmp"; rm -f "$stray"' EXIT
 # a make of its own (not the jobserver of a calling make)
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$MAKE" --no-print-directory -C "$root" "$@"; }
 
@@ -34,6 +38,15 @@ for f in bin/mbgen lib/libmbrt.a lib/pkgconfig/mbrt.pc share/man/man1/mbgen.1 \
     [ -f "$P/$f" ] && ok || bad "not installed: $f"
 done
 [ -x "$P/bin/mbgen" ] && ok || bad "bin/mbgen not executable"
+rm -f "$stray"
+# the models installed: exactly the shipped ones (Makefile MODELS, the files git tracks)
+shipped=$(sed -n 's/^MODELS *:= *//p' Makefile | tr ' ' '\n' | grep . | sed 's/$/.lua/' | LC_ALL=C sort)
+[ "$(ls "$P/share/mbgen/models" | LC_ALL=C sort)" = "$shipped" ] && ok ||
+    bad "installed models differ from the shipped list: $(ls "$P/share/mbgen/models" | tr '\n' ' ')"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    [ "$(git ls-files 'models/*.lua' | sed 's|^models/||' | LC_ALL=C sort)" = "$shipped" ] && ok ||
+        bad "Makefile MODELS and the models git tracks differ: $(git ls-files 'models/*.lua' | tr '\n' ' ')"
+fi
 for h in "$P"/include/mb/*.h; do
     if printf '#include "%s"\ntypedef int probe_nonempty;\n' "$(basename "$h")" |
         cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$P/include/mb" -x c - 2>"$tmp/err"; then ok
