@@ -4,6 +4,8 @@
 # then the gather step: OUTDIR/summary.csv and OUTDIR/plot.png. Called by `make sweep`.
 #
 # Usage: scripts/sweep.sh SIM PARAMS.csv OUTDIR
+#   OUTDIR      any name but one with a line break (with SWEEP_ENGINE=slurm also no white
+#               space, quotes, backslashes or %: the #SBATCH --output lines)
 #   PARAMS.csv  a header of column names, then one row per run. A column names a tunable of
 #               the model (--set NAME=VALUE) or one of the simulator options h, t_end,
 #               formulation, integrator (--h, --t-end, ...). Plain CSV: no quotes, no commas in
