@@ -84,6 +84,8 @@ ok "remove, singular position: refused (exit 1), the file named, nothing written
 "$DUP" --formulation alf-trapezoid --t-end 0.01 --quiet >"$T/o" 2>"$T/e"
 ok "fault_redundant_sim: A2 named at start-up, one warning line" \
    '[ "$(grep -c "warning: redundant constraint:" "$T/e")" -eq 1 ] && grep -q "warning: redundant constraint: $DL (rank 2 of 4 equations at the assembled initial configuration; mbgen --redundant remove" "$T/e"'
+ok "fault_redundant_sim: the advice points to mbgen --check for a singular position (the rank alone cannot tell)" \
+   'grep -q "generates the model without them, unless mbgen --check finds a singular position instead)$" "$T/e"'
 "$FULL" --formulation baumgarte --t-end 2 --quiet >"$T/o" 2>"$T/e"; rc=$?
 ok "parallelogram as written, baumgarte: F named, then the rank loss stops it (exit 1)" \
    '[ $rc -eq 1 ] && grep -qF "$PL" "$T/e" && grep -q "code=-3" "$T/o"'

@@ -362,8 +362,11 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
                         elem_word(nm[i]), (int)elem_len(nm[i]), nm[i]);
                 k++;
             }
+            /* the rank here cannot tell a redundancy from a singular position (a rank loss at
+             * this configuration only): mbgen's check near it can (generator/redundant.lua) */
             fprintf(stderr, " (rank %d of %d equations at the assembled initial configuration; "
-                    "mbgen --redundant remove generates the model without them)\n", a.rank, nc);
+                    "mbgen --redundant remove generates the model without them, unless mbgen "
+                    "--check finds a singular position instead)\n", a.rank, nc);
             r = e;
         }
     }
