@@ -195,7 +195,7 @@ end
 -- redundancy: the equation's gradient lies in the others' span there only, and without it the
 -- mechanism could move off it (tear the joint). The test: step from q along two fixed
 -- directions of the kept rows' tangent space (free coordinates) by NEAR_STEP x the scale, and
--- in time by NEAR_STEP (drivers move), project back onto the kept rows, and evaluate the
+-- in time by NEAR_STEP or less (drivers move), project back onto the kept rows, and evaluate the
 -- dependent rows there. Implied rows stay at round-off; at a singular position they grow with
 -- the step squared (1e-6 x the scale for a unit curvature).
 -- Returns { [row] = |phi_row| at the worst probe } or nil, why (a projection failed).
@@ -211,6 +211,14 @@ function R.nearby(D, q, dependent, scale)
     local r, _, tau = qr_pivoted(A, nq, #kept, R.RANK_TOL)
     local worst = {}
     for _, c in ipairs(dependent) do worst[c] = 0.0 end
+    -- the time step: NEAR_STEP, shortened until the drivers move the equations by at most
+    -- NEAR_STEP x the scale (a fast driver would otherwise carry the probe far off, perhaps
+    -- onto another assembly branch)
+    local dt = R.NEAR_STEP
+    for _ = 1, 40 do
+        if norminf((evaluate(D, dt, q))) <= R.NEAR_STEP * scale then break end
+        dt = dt / 2
+    end
     for probe = 1, 2 do
         -- a fixed direction over the free coordinates, its component in the kept rows' span removed
         local v = {}
@@ -240,11 +248,11 @@ function R.nearby(D, q, dependent, scale)
         nv = math.sqrt(nv)
         local q1 = {}
         for k = 1, nq do q1[k] = q[k] + (nv > 1e-12 and R.NEAR_STEP * scale * v[k] / nv or 0.0) end
-        local qp, res = project(D, R.NEAR_STEP, q1, kept, 1e-14 * scale)
+        local qp, res = project(D, dt, q1, kept, 1e-14 * scale)
         if not (res <= 1e-12 * scale) then
             return nil, string.format("the projection onto the other equations did not converge (|Phi| = %.3g)", res)
         end
-        local pd = evaluate(D, R.NEAR_STEP, qp)
+        local pd = evaluate(D, dt, qp)
         for _, c in ipairs(dependent) do
             local a = math.abs(pd[c])
             if not (a <= worst[c]) then worst[c] = a end
