@@ -88,6 +88,13 @@ alf-explicit|bdf|rk4, dopri5 or dop853
 alf-explicit|hht|rk4, dopri5 or dop853
 alf-trapezoid|dopri5|trapezoid or bdf
 EOF
+# the analyses' own options outside their analysis: the same words
+run "$DP" --about initial --t-end 0.01
+ok "--about with the dynamic run: refused in the same words" \
+   '[ $rc -eq 2 ] && grep -qF "option --about has no effect with --analysis dynamic: it applies to --analysis modal and frequency" "$T/e"'
+run "$DP" --analysis modal --f-points 20
+ok "--f-points with modal: refused in the same words" \
+   '[ $rc -eq 2 ] && grep -qF "option --f-points has no effect with --analysis modal: " "$T/e"'
 run "$DP" --analysis modal --integrator dopri5
 ok "modal + dopri5: about the analysis, nothing about alf-trapezoid" \
    '[ $rc -eq 2 ] && grep -q "no effect with --analysis modal: .*integrates nothing" "$T/e" && ! grep -q "alf-trapezoid" "$T/e"'

@@ -136,11 +136,21 @@ void mb_cli_analysis_usage(FILE *f)
 
 const char *mb_cli_analysis_check(int which)
 {
+    /* in the words of the simulator's other options that do not apply (tools/mb_sim_main.c) */
+    static char why[192];
+    const char *an = mb_cli_analysis_name(which), *opt = NULL, *to = NULL;
     if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
-        return "--about applies to --analysis modal and frequency";
-    if (aopt.given[5] && which != MB_CLI_MODAL) return "--mode-frames applies to --analysis modal";
-    if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY)
-        return "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+        opt = "--about", to = "it applies to --analysis modal and frequency";
+    else if (aopt.given[5] && which != MB_CLI_MODAL)
+        opt = "--mode-frames", to = "it applies to --analysis modal";
+    else if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY) {
+        opt = aopt.given[1] ? "--input" : aopt.given[2] ? "--response" : aopt.given[3] ? "--f-min/--f-max" : "--f-points";
+        to = "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+    }
+    if (opt) {
+        snprintf(why, sizeof why, "option %s has no effect with --analysis %s: %s", opt, an, to);
+        return why;
+    }
     if (which == MB_CLI_FREQUENCY && !aopt.input)
         return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
                "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "

@@ -657,6 +657,8 @@ static int parse_args(int argc, char **argv, cli *c)
     /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
      * given; any other is refused by mb_params_check */
     if (c->integ == MB_HHT && !c->form_given) c->form = MB_BAUMGARTE;
+    const char *awhy = mb_cli_analysis_check(c->analysis);   /* --about, --input, ... */
+    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
     if (no_effect(c) || integrator_fits(c)) return 2;
     if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
@@ -836,8 +838,6 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         model = &planned;
     }
     if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
-    const char *awhy = mb_cli_analysis_check(c->analysis);
-    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return cleanup(2); }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));
