@@ -657,9 +657,6 @@ static int parse_args(int argc, char **argv, cli *c)
     /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
      * given; any other is refused by mb_params_check */
     if (c->integ == MB_HHT && !c->form_given) c->form = MB_BAUMGARTE;
-    const char *awhy = mb_cli_analysis_check(c->analysis);   /* --about, --input, ... */
-    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
-    if (no_effect(c) || integrator_fits(c)) return 2;
     if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
                 model->name, c->t_end, c->h, c->t_end / c->h);
@@ -689,6 +686,11 @@ static int parse_args(int argc, char **argv, cli *c)
                 model->name, c->t_end, c->dt_out, c->t_end / c->dt_out);
         return 2;
     }
+    /* the options fit together: the analyses' own (--about, --input, ...), the integrator and
+     * the formulation, and each option given has an effect */
+    const char *awhy = mb_cli_analysis_check(c->analysis);
+    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
+    if (integrator_fits(c) || no_effect(c)) return 2;
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
     if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
     return -1;
