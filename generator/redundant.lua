@@ -194,29 +194,41 @@ end
 -- loss at a singular position (a chain stretched straight between two ground points) is no
 -- redundancy: the equation's gradient lies in the others' span there only, and without it the
 -- mechanism could move off it (tear the joint). The test: step from q along two fixed
--- directions of the kept rows' tangent space (free coordinates) by NEAR_STEP x the scale, and
--- in time by NEAR_STEP or less (drivers move), project back onto the kept rows, and evaluate the
--- dependent rows there. Implied rows stay at round-off; at a singular position they grow with
--- the step squared (1e-6 x the scale for a unit curvature).
--- Returns { [row] = |phi_row| at the worst probe } or nil, why (a projection failed).
+-- directions of the kept rows' tangent space (free coordinates), NEAR_STEP long (the largest
+-- angle change NEAR_STEP rad, the largest translation NEAR_STEP x the length scale L), and in
+-- time by at most NEAR_STEP s (drivers move), project back onto the kept rows, and evaluate
+-- the dependent rows there. Implied rows stay at round-off; at a singular position they grow
+-- with the step squared (NEAR_STEP^2 L for a curvature 1 / L). L: the largest lever arm
+-- |dPhi/dphi| at q (the mechanism's size), else the coordinates' scale (no angles).
+-- Returns worst = { [row] = |phi_row| at the worst probe }, tol (the limit of round-off: above
+-- it a row is not implied), or nil, why (a projection failed).
 R.NEAR_STEP, R.NEAR_TOL = 1e-3, 1e-9
 function R.nearby(D, q, dependent, scale)
-    local nq, locked = D.nq, D.coords.locked
+    local nq, locked, names = D.nq, D.coords.locked, D.coords.names
     local isdep, kept = {}, {}
     for _, c in ipairs(dependent) do isdep[c] = true end
     for c = 1, D.nc do if not isdep[c] then kept[#kept + 1] = c end end
     local phi, J = evaluate(D, 0.0, q)
+    local angle, L = {}, 0.0
+    for k = 1, nq do
+        angle[k] = names and names[k] and names[k]:sub(-4) == ".phi"
+        if angle[k] then
+            for c = 1, D.nc do L = math.max(L, math.abs(J[c][k])) end
+        end
+    end
+    if not (L > 0 and L < math.huge) then L = scale end
+    local tol = R.NEAR_TOL * L + 1e-12 * scale
     local _, Jk = pick(phi, J, kept)
     local A = columns(Jk, nq, #kept, locked)
     local r, _, tau = qr_pivoted(A, nq, #kept, R.RANK_TOL)
     local worst = {}
     for _, c in ipairs(dependent) do worst[c] = 0.0 end
-    -- the time step: NEAR_STEP, shortened until the drivers move the equations by at most
-    -- NEAR_STEP x the scale (a fast driver would otherwise carry the probe far off, perhaps
-    -- onto another assembly branch)
+    -- the time step: NEAR_STEP, halved until the drivers move the equations by at most
+    -- NEAR_STEP L (a fast driver would otherwise carry the probe far off, perhaps onto another
+    -- assembly branch)
     local dt = R.NEAR_STEP
     for _ = 1, 40 do
-        if norminf((evaluate(D, dt, q))) <= R.NEAR_STEP * scale then break end
+        if norminf((evaluate(D, dt, q))) <= R.NEAR_STEP * L then break end
         dt = dt / 2
     end
     for probe = 1, 2 do
@@ -243,11 +255,16 @@ function R.nearby(D, q, dependent, scale)
             v[kk] = v[kk] - s
             for i = kk + 1, nq do v[i] = v[i] - s * h[i] end
         end
-        local nv = 0.0
-        for k = 1, nq do nv = nv + v[k] * v[k] end
-        nv = math.sqrt(nv)
+        -- its size: the largest angle change NEAR_STEP rad, translation NEAR_STEP L
+        local big, nv = 0.0, 0.0
+        for k = 1, nq do
+            big = math.max(big, math.abs(v[k]) / (angle[k] and 1.0 or L))
+            nv = math.max(nv, math.abs(v[k]))
+        end
         local q1 = {}
-        for k = 1, nq do q1[k] = q[k] + (nv > 1e-12 and R.NEAR_STEP * scale * v[k] / nv or 0.0) end
+        for k = 1, nq do
+            q1[k] = q[k] + (nv > 1e-12 and big > 0 and R.NEAR_STEP * v[k] / big or 0.0)
+        end
         local qp, res = project(D, dt, q1, kept, 1e-14 * scale)
         if not (res <= 1e-12 * scale) then
             return nil, string.format("the projection onto the other equations did not converge (|Phi| = %.3g)", res)
@@ -258,7 +275,7 @@ function R.nearby(D, q, dependent, scale)
             if not (a <= worst[c]) then worst[c] = a end
         end
     end
-    return worst
+    return worst, tol
 end
 
 -- R.rank_at(D, q) -> the rank of Phi_q(0, q) by the same test (no assembly): for tests, which
@@ -334,12 +351,12 @@ function R.analyse(M, D)
     table.sort(rep.groups, function(a, b) return a.first < b.first end)
     -- implied nearby too, or only at this (singular) position?
     if #rep.dependent > 0 then
-        local worst, why = R.nearby(D, q, rep.dependent, scale)
-        rep.near_why = why
+        local worst, tol = R.nearby(D, q, rep.dependent, scale)
+        rep.near_why = not worst and tol or nil
         for _, g in ipairs(rep.groups) do
             for _, rw in ipairs(g.rows) do
                 rw.near = worst and worst[rw.row]
-                if worst and not (rw.near <= R.NEAR_TOL * scale) then g.singular = true; rep.singular = true end
+                if worst and not (rw.near <= tol) then g.singular = true; rep.singular = true end
             end
         end
     end
@@ -359,8 +376,8 @@ function R.analyse(M, D)
             local big = 0.0
             for _, rw in ipairs(g.rows) do if rw.near > big then big = rw.near end end
             text = string.format("%s depends on %s only at this position, not near it (a singular "
-                .. "position: |Phi| of its equations grows to %.3g when the others move %.0e away)",
-                text, by_text, big, R.NEAR_STEP)
+                .. "position: |Phi| of its equations grows to %.3g after a step of %.0e rad along "
+                .. "the others' motions)", text, by_text, big, R.NEAR_STEP)
         elseif #by == 0 then
             text = text .. " is dependent on its own equations"
         elseif #by == 1 then
