@@ -76,6 +76,11 @@ SL='joint "J2" (J2.x) depends on joint "J1" and joint "J3" only at this position
 ok "check, singular position: J2.x named as a singular position, not as redundant, no removal advice" \
    '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "stretched_chain.lua: warning: singular position: $SL" "$T/e" &&
     ! grep -q -e "redundant constraint" -e "--redundant remove" "$T/e"'
+for S in 1e-4 1000; do
+    "$MBGEN" tests/models/stretched_chain.lua -D S=$S --check >"$T/o" 2>"$T/e"; rc=$?
+    ok "check, singular position with links of $S m: still a singular position, no removal advice" \
+       '[ $rc -eq 0 ] && grep -q "warning: singular position: joint \"J2\" (J2.x.*) depends on" "$T/e" && ! grep -q -e "redundant constraint" -e "--redundant remove" "$T/e"'
+done
 "$MBGEN" tests/models/stretched_chain.lua --redundant remove -o "$T/s" >"$T/o" 2>"$T/e"; rc=$?
 ok "remove, singular position: refused (exit 1), the file named, nothing written" \
    '[ $rc -eq 1 ] && grep -q "^mbgen: error: tests/models/stretched_chain.lua: --redundant remove: Phi_q loses rank at a singular position" "$T/e" && [ ! -e "$T/s" ]'
