@@ -73,6 +73,20 @@ done <<'EOF'
 --analysis modal --t-end 2|--t-end|--analysis modal|--analysis quasistatic --t-end 2
 --analysis static --h 0.01|--h|--analysis static|--analysis quasistatic --h 0.01
 --analysis modal --every 2|--every|--analysis modal|--analysis quasistatic --every 2
+--analysis static --warn-energy 0|--warn-energy|--analysis static|--warn-energy 0
+--analysis modal --hht-alpha -0.1|--hht-alpha|--analysis modal|--integrator hht --hht-alpha -0.1
+--analysis frequency --input AB.x --xi 2|--xi|--analysis frequency|--xi 2
+--analysis quasistatic --alpha 1e7|--alpha|--analysis quasistatic|--alpha 1e7
+--analysis static --omega 2|--omega|--analysis static|--omega 2
+--analysis modal --sigma-reset 1|--sigma-reset|--analysis modal|--sigma-reset 1
+--analysis static --baumgarte-cap 1|--baumgarte-cap|--analysis static|--formulation baumgarte --baumgarte-cap 1
+--analysis static --project-velocity|--project-velocity|--analysis static|--formulation baumgarte --project-velocity
+--analysis modal --full-jacobian|--full-jacobian|--analysis modal|--full-jacobian
+--analysis modal --no-newton-reuse|--no-newton-reuse|--analysis modal|--no-newton-reuse
+--analysis static --max-iter 5|--max-iter|--analysis static|--max-iter 5
+--analysis static --atol 1e-9|--atol|--analysis static|--atol 1e-9
+--analysis static --warn-sigma 5|--warn-sigma|--analysis static|--warn-sigma 5
+--analysis static --warn-stability 5|--warn-stability|--analysis static|--formulation baumgarte --warn-stability 5
 EOF
 
 # ---- an integrator that does not fit: the integrators the formulation takes
