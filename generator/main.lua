@@ -38,7 +38,9 @@ options:
   --redundant MODE  find the constraint equations that are redundant at the assembled initial
                     configuration and name them on stderr; report: generate every equation,
                     remove: generate the model without them (docs/generator.md). Without the
-                    option generation does not look (--check does)
+                    option generation does not look (--check does). When the configuration
+                    does not assemble nothing is named and remove is an error; so is remove
+                    at a singular position (a rank loss there only: --check names it)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -174,16 +176,35 @@ local function redundancy(remove)
     return
   end
   if not rep.assembled then
-    io.stderr:write(string.format("%s: warning: the initial configuration does not assemble (|Phi| = %.3g): "
-      .. "redundancy checked where the assembly stopped\n", file, rep.residual))
+    -- a rank where the assembly stopped is no verdict: nothing named, nothing removed
+    local why = string.format("the initial configuration does not assemble (|Phi| = %.3g after Gauss-Newton "
+      .. "from the model's positions)", rep.residual)
+    if remove then
+      die("%s: --redundant remove: %s: redundant constraints are found only at an assembled configuration "
+        .. "(fix the positions; nothing written)", file, why)
+    end
+    io.stderr:write(file, ": warning: ", why, ": redundancy not checked\n")
+    return
   end
   if #rep.dependent == 0 then return end
+  local ntorn = 0
+  for _, g in ipairs(rep.groups) do if g.singular then ntorn = ntorn + 1 end end
+  if remove and (rep.singular or rep.near_why) then
+    die("%s: --redundant remove: %s (nothing written)", file,
+      rep.singular and "Phi_q loses rank at a singular position, where no equation can be left out "
+        .. "(the mechanism could tear there); see mbgen --check"
+      or "the dependent equations could not be confirmed near the initial configuration: " .. rep.near_why)
+  end
   -- one line per element, as the simulators write it (tools/mb_analysis_cli.c)
+  local unsure = rep.near_why and "; not confirmed nearby: " .. rep.near_why or ""
   local tail = string.format(" (rank %d of %d equations at the assembled initial configuration%s)\n",
-    rep.rank, rep.nc, remove and "" or "; mbgen --redundant remove generates the model without them")
-  for _, l in ipairs(rep.lines) do
-    io.stderr:write(file, remove and ": note: removed redundant constraint: " or ": warning: redundant constraint: ",
-                    l, tail)
+    rep.rank, rep.nc, remove and "" or (ntorn > 0 or rep.near_why) and unsure
+      or "; mbgen --redundant remove generates the model without them")
+  for k, l in ipairs(rep.lines) do
+    local g = rep.groups[k]
+    io.stderr:write(file, remove and ": note: removed redundant constraint: "
+                    or g.singular and ": warning: singular position: "
+                    or ": warning: redundant constraint: ", l, tail)
   end
   if remove then
     M.drop = {}

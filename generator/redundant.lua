@@ -119,19 +119,28 @@ local function norminf(v)
     return m
 end
 
+-- The rows `rows` (a list of row numbers, nil: every row) of phi and J.
+local function pick(phi, J, rows)
+    if not rows then return phi, J end
+    local p, K = {}, {}
+    for i, c in ipairs(rows) do p[i], K[i] = phi[c], J[c] end
+    return p, K
+end
+
 -- Position assembly: Gauss-Newton with the minimum-norm step dq = -J^+ Phi over the free
--- coordinates (from the pivoted QR of J^T: R11^T y = -Phi_p, dq = Q1 y), halving on no decrease.
--- Returns q, |Phi|_inf.
-local function assemble(D)
-    local nq, nc = D.nq, D.nc
-    local q, locked = {}, D.coords.locked
-    for k = 1, nq do q[k] = D.coords.q0[k] end
-    local scale = 1.0
-    for k = 1, nq do scale = math.max(scale, math.abs(q[k])) end
-    local phi, J = evaluate(D, 0.0, q)
+-- coordinates (from the pivoted QR of J^T: R11^T y = -Phi_p, dq = Q1 y), halving on no decrease,
+-- on the rows `rows` (nil: all) at time t from q0, until |Phi| <= tol (or no decrease).
+-- Returns q, |Phi|_inf over those rows, the full J at q.
+local function project(D, t, q0, rows, tol)
+    local nq, locked = D.nq, D.coords.locked
+    local q = {}
+    for k = 1, nq do q[k] = q0[k] end
+    local phiall, Jall = evaluate(D, t, q)
+    local phi, J = pick(phiall, Jall, rows)
+    local nc = #phi
     local res = norminf(phi)
     for _ = 1, ASM_ITER do
-        if res <= ASM_TOL * scale then break end
+        if res <= tol then break end
         local A = columns(J, nq, nc, locked)
         local r, piv, tau = qr_pivoted(A, nq, nc, R.RANK_TOL)
         if r == 0 then break end
@@ -152,19 +161,121 @@ local function assemble(D)
             dq[kk] = dq[kk] - s
             for i = kk + 1, nq do dq[i] = dq[i] - s * v[i] end
         end
-        local lam, qt, pt, Jt, rt = 1.0
+        local lam, qt, pt, Jt, pa, Ja, rt = 1.0
         for _ = 1, 20 do
             qt = {}
             for k = 1, nq do qt[k] = q[k] + lam * dq[k] end
-            pt, Jt = evaluate(D, 0.0, qt)
+            pa, Ja = evaluate(D, t, qt)
+            pt, Jt = pick(pa, Ja, rows)
             rt = norminf(pt)
             if rt < res then break end
             lam = lam / 2
         end
         if not (rt < res) then break end
-        q, phi, J, res = qt, pt, Jt, rt
+        q, phi, J, res, Jall = qt, pt, Jt, rt, Ja
     end
+    return q, res, Jall
+end
+
+local function coord_scale(q)
+    local scale = 1.0
+    for k = 1, #q do scale = math.max(scale, math.abs(q[k])) end
+    return scale
+end
+
+-- Returns q, |Phi|_inf, J at q, the coordinates' scale: the assembled initial configuration.
+local function assemble(D)
+    local scale = coord_scale(D.coords.q0)
+    local q, res, J = project(D, 0.0, D.coords.q0, nil, ASM_TOL * scale)
     return q, res, J, scale
+end
+
+-- Is each dependent row implied by the kept rows near the assembled q (not only at q)? A rank
+-- loss at a singular position (a chain stretched straight between two ground points) is no
+-- redundancy: the equation's gradient lies in the others' span there only, and without it the
+-- mechanism could move off it (tear the joint). The test: step from q along two fixed
+-- directions of the kept rows' tangent space (free coordinates), NEAR_STEP long (the largest
+-- angle change NEAR_STEP rad, the largest translation NEAR_STEP x the length scale L), and in
+-- time by at most NEAR_STEP s (drivers move), project back onto the kept rows, and evaluate
+-- the dependent rows there. Implied rows stay at round-off; at a singular position they grow
+-- with the step squared (NEAR_STEP^2 L for a curvature 1 / L). L: the largest lever arm
+-- |dPhi/dphi| at q (the mechanism's size), else the coordinates' scale (no angles).
+-- Returns worst = { [row] = |phi_row| at the worst probe }, tol (the limit of round-off: above
+-- it a row is not implied), or nil, why (a projection failed).
+R.NEAR_STEP, R.NEAR_TOL = 1e-3, 1e-9
+function R.nearby(D, q, dependent, scale)
+    local nq, locked, names = D.nq, D.coords.locked, D.coords.names
+    local isdep, kept = {}, {}
+    for _, c in ipairs(dependent) do isdep[c] = true end
+    for c = 1, D.nc do if not isdep[c] then kept[#kept + 1] = c end end
+    local phi, J = evaluate(D, 0.0, q)
+    local angle, L = {}, 0.0
+    for k = 1, nq do
+        angle[k] = names and names[k] and names[k]:sub(-4) == ".phi"
+        if angle[k] then
+            for c = 1, D.nc do L = math.max(L, math.abs(J[c][k])) end
+        end
+    end
+    if not (L > 0 and L < math.huge) then L = scale end
+    local tol = R.NEAR_TOL * L + 1e-12 * scale
+    local _, Jk = pick(phi, J, kept)
+    local A = columns(Jk, nq, #kept, locked)
+    local r, _, tau = qr_pivoted(A, nq, #kept, R.RANK_TOL)
+    local worst = {}
+    for _, c in ipairs(dependent) do worst[c] = 0.0 end
+    -- the time step: NEAR_STEP, halved until the drivers move the equations by at most
+    -- NEAR_STEP L (a fast driver would otherwise carry the probe far off, perhaps onto another
+    -- assembly branch)
+    local dt = R.NEAR_STEP
+    for _ = 1, 40 do
+        if norminf((evaluate(D, dt, q))) <= R.NEAR_STEP * L then break end
+        dt = dt / 2
+    end
+    for probe = 1, 2 do
+        -- a fixed direction over the free coordinates, its component in the kept rows' span removed
+        local v = {}
+        for k = 1, nq do
+            local w = (k * 0.6180339887498949 + probe * 0.4142135623730950) % 1.0 + 0.25
+            v[k] = locked[k] == 1 and 0.0 or (probe == 2 and k % 2 == 0 and -w or w)
+        end
+        for kk = 1, r do   -- v = Q^T v, then zero its first r entries, then v = Q v
+            local h = A[kk]
+            local s = v[kk]
+            for i = kk + 1, nq do s = s + h[i] * v[i] end
+            s = s * tau[kk]
+            v[kk] = v[kk] - s
+            for i = kk + 1, nq do v[i] = v[i] - s * h[i] end
+        end
+        for i = 1, r do v[i] = 0.0 end
+        for kk = r, 1, -1 do
+            local h = A[kk]
+            local s = v[kk]
+            for i = kk + 1, nq do s = s + h[i] * v[i] end
+            s = s * tau[kk]
+            v[kk] = v[kk] - s
+            for i = kk + 1, nq do v[i] = v[i] - s * h[i] end
+        end
+        -- its size: the largest angle change NEAR_STEP rad, translation NEAR_STEP L
+        local big, nv = 0.0, 0.0
+        for k = 1, nq do
+            big = math.max(big, math.abs(v[k]) / (angle[k] and 1.0 or L))
+            nv = math.max(nv, math.abs(v[k]))
+        end
+        local q1 = {}
+        for k = 1, nq do
+            q1[k] = q[k] + (nv > 1e-12 and big > 0 and R.NEAR_STEP * v[k] / big or 0.0)
+        end
+        local qp, res = project(D, dt, q1, kept, 1e-14 * scale)
+        if not (res <= 1e-12 * scale) then
+            return nil, string.format("the projection onto the other equations did not converge (|Phi| = %.3g)", res)
+        end
+        local pd = evaluate(D, dt, qp)
+        for _, c in ipairs(dependent) do
+            local a = math.abs(pd[c])
+            if not (a <= worst[c]) then worst[c] = a end
+        end
+    end
+    return worst, tol
 end
 
 -- R.rank_at(D, q) -> the rank of Phi_q(0, q) by the same test (no assembly): for tests, which
@@ -182,9 +293,12 @@ local function element_of(name) return (name:match("^([^.]+)")) end
 local WORD = { revolute = "joint", prismatic = "joint", rod = "rod", driver = "driver" }
 
 -- R.analyse(M, D) -> report or nil, why (too large, nothing to check). report = {
---   rank =, nc =, residual = |Phi| after assembly, assembled = bool,
+--   rank =, nc =, residual = |Phi| after assembly, assembled = bool (when false: no rank, nothing
+--   dependent: a rank where the assembly stopped is no verdict),
 --   dependent = { row numbers (1-based, declaration order) },
---   groups = { { element =, kind =, rows = { names }, implied_by = { { element =, kind = } } } },
+--   groups = { { element =, kind =, rows = { { row =, name =, near = |phi| near q } }, by = { names },
+--                singular = true when a row is not implied nearby (R.nearby) } },
+--   singular = true when any group is, near_why = why R.nearby could not tell (nil: it could),
 --   lines = { "joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\"", ... } }
 function R.analyse(M, D)
     local nq, nc = D.nq, D.nc
@@ -195,6 +309,10 @@ function R.analyse(M, D)
                                   nc, nq, R.MAX_WORK)
     end
     local q, res, J, scale = assemble(D)
+    if not (res <= ASM_TOL * scale) then
+        -- a rank found where the assembly stopped says nothing about the mechanism: no verdict
+        return { nc = nc, residual = res, assembled = false, dependent = {}, groups = {}, lines = {} }
+    end
     local A = columns(J, nq, nc, {})   -- every coordinate: a locked one still moves the mechanism's equations
     local r, piv, _, orig = qr_pivoted(A, nq, nc, R.RANK_TOL)
     local kind = {}
@@ -231,6 +349,17 @@ function R.analyse(M, D)
     end
     table.sort(rep.dependent)
     table.sort(rep.groups, function(a, b) return a.first < b.first end)
+    -- implied nearby too, or only at this (singular) position?
+    if #rep.dependent > 0 then
+        local worst, tol = R.nearby(D, q, rep.dependent, scale)
+        rep.near_why = not worst and tol or nil
+        for _, g in ipairs(rep.groups) do
+            for _, rw in ipairs(g.rows) do
+                rw.near = worst and worst[rw.row]
+                if worst and not (rw.near <= tol) then g.singular = true; rep.singular = true end
+            end
+        end
+    end
     local function who(e) return (WORD[kind[e]] or kind[e] or "element") .. ' "' .. e .. '"' end
     for _, g in ipairs(rep.groups) do
         table.sort(g.rows, function(a, b) return a.row < b.row end)
@@ -240,7 +369,16 @@ function R.analyse(M, D)
         local by = {}
         for i, e in ipairs(g.by) do by[i] = who(e) end
         local text = who(g.element) .. " (" .. table.concat(names, ", ") .. ")"
-        if #by == 0 then
+        local by_text = #by == 0 and "its own equations" or #by == 1 and by[1]
+            or table.concat(by, ", ", 1, #by - 1) .. " and " .. by[#by]
+        if g.singular then
+            -- the gradients line up here only: a singular position, not a redundancy
+            local big = 0.0
+            for _, rw in ipairs(g.rows) do if rw.near > big then big = rw.near end end
+            text = string.format("%s depends on %s only at this position, not near it (a singular "
+                .. "position: |Phi| of its equations grows to %.3g after a step of %.0e rad along "
+                .. "the others' motions)", text, by_text, big, R.NEAR_STEP)
+        elseif #by == 0 then
             text = text .. " is dependent on its own equations"
         elseif #by == 1 then
             text = text .. " duplicates " .. by[1]

@@ -163,3 +163,18 @@ $(BUILD)/test_math_san: $(call obj,san,tests/test_math.c runtime/mb_math.c)
 TEST_PROGS   += $(BUILD)/test_math $(BUILD)/test_math_san
 TEST_SCRIPTS += tests/test_index_width.sh
 TEST_NEEDS   += $(BUILD)/mbgen
+
+# the simulator's options (tests/test_sim_cli.sh): an option without effect for the analysis,
+# formulation or integrator chosen is refused; messages that name what they are about (a
+# formulation's integrators, a subnormal --set value, the element whose value went NaN)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/nan_torque.lua,nan_torque,))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/nan_driver.lua,nan_driver,))
+$(eval $(call GEN_INTO,$(BUILD)/gen_anl,tests/models/anl_spinner.lua,anl_spinner,))
+$(BUILD)/nan_torque_sim: $(call SIM_OBJ,host,nan_torque,$(call LONG_SRC,nan_torque))
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/nan_driver_sim: $(call SIM_OBJ,host,nan_driver,$(call LONG_SRC,nan_driver))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_sim_cli.sh
+TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
+                $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
+                $(BUILD)/suspension_sim $(BUILD)/mb_anim

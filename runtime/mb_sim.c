@@ -84,7 +84,7 @@ static const char *const pmsg[] = {
     "formulation", "integrator",
     "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
     "formulation baumgarte only)",
-    "integrator (alf-trapezoid needs trapezoid or bdf, the others rk4, dopri5, dop853, bdf or hht)",
+    "integrator (trapezoid integrates alf-trapezoid only, and alf-trapezoid takes trapezoid or bdf)",
     "integrator (bdf: baumgarte, canonical or alf-trapezoid; alf-explicit's iterated "
     "right-hand side is too noisy for bdf's difference Jacobian)",
     "hht_alpha (in [-1/3, 0])",

@@ -30,8 +30,13 @@ echo "== $analysis analysis of $model: $sim --analysis $analysis $* --out $csv"
 "$sim" --analysis "$analysis" "$@" --out "$csv" | tee "$log"
 rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || { echo "run_analysis.sh: the simulator exited with status $rc (see above)" >&2; exit "$rc"; }
-[ -s "$csv" ] || { echo "run_analysis.sh: no results in $csv" >&2; exit 1; }
 summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
+if [ "$analysis" = modal ] && [[ " $summary " == *" modes=0 "* ]]; then   # dof=0: nothing to draw
+    echo "== $model, modal analysis done: no modes: the mechanism has 0 degrees of freedom (dof=0), nothing to animate or plot"
+    printf '   %s\n' "$csv" "$log"
+    exit 0
+fi
+[ -s "$csv" ] || { echo "run_analysis.sh: no results in $csv" >&2; exit 1; }
 out=()
 case "$analysis" in
     frequency)

@@ -107,13 +107,13 @@ done <<'EOF'
 --formulation canonical --integrator trapezoid|integrator
 --formulation alf-trapezoid --integrator rk4|integrator
 --formulation alf-trapezoid --integrator dopri5|integrator
---formulation canonical --integrator hht|baumgarte only
---formulation alf-trapezoid --integrator hht|baumgarte only
---hht-alpha -0.05|needs --integrator hht
+--formulation canonical --integrator hht|canonical takes rk4, dopri5, dop853 or bdf
+--formulation alf-trapezoid --integrator hht|alf-trapezoid takes trapezoid or bdf
+--hht-alpha -0.05|option --hht-alpha has no effect with --integrator trapezoid
 --integrator hht --hht-alpha 0.1|'0.1' for --hht-alpha
 --integrator hht --hht-alpha -0.34|'-0.34' for --hht-alpha
 --integrator hht --hht-alpha nan|'nan' for --hht-alpha
---integrator hht --project-velocity|project_velocity
+--integrator hht --project-velocity|option --project-velocity has no effect with --integrator hht
 --out ''|'' for --out
 --bogus|--bogus
 --bogus 1|--bogus

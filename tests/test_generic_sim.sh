@@ -78,7 +78,11 @@ for m in andrews chain; do
     for f in baumgarte canonical alf-explicit alf-trapezoid; do
         for ls in "generated sparse" "generated dense" "generic klu"; do
             set -- $ls
-            "$sim" --eval $1 --linsys $2 --formulation $f --t-end $te --tol 1e-13 --quiet --out "$tmp/ls.$2.csv" \
+            # --tol only where it applies (alf-*: baumgarte and canonical do not iterate; the
+            # simulator refuses an option without effect)
+            tolopt=""; case $f in alf-*) tolopt="--tol 1e-13" ;; esac
+            # shellcheck disable=SC2086
+            "$sim" --eval $1 --linsys $2 --formulation $f --t-end $te $tolopt --quiet --out "$tmp/ls.$2.csv" \
                 >"$tmp/ls.sum" 2>"$tmp/err" && grep -q "status=ok" "$tmp/ls.sum" && ok \
                 || bad "$m $f --eval $1 --linsys $2: $(cat "$tmp/err" "$tmp/ls.sum")"
         done

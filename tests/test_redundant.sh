@@ -34,7 +34,7 @@ ok "check, parallelogram + crank: rank 11 of 12, F.y named with what implies it"
    '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: $PL (rank 11 of 12 equations" "$T/e"'
 for f in models/*.lua tests/models/particles.lua tests/models/point_pendulum.lua tests/models/fourbar_chain.lua; do
     "$MBGEN" "$f" --check >"$T/o" 2>"$T/e"; rc=$?
-    ok "control $f: no redundancy reported" '[ $rc -eq 0 ] && ! grep -q "redundant" "$T/e"'
+    ok "control $f: no redundancy reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" "$T/e"'
 done
 
 # ---- mbgen --redundant remove
@@ -58,10 +58,39 @@ ok "remove, control: nothing to remove, same code as without the option (but the
 ok "--redundant drop: refused (exit 1), nothing written" \
    '[ $rc -eq 1 ] && grep -q "expected report or remove" "$T/e" && [ ! -e "$T/x" ]'
 
+# ---- no verdict where the assembly fails (tests/models/torn_chain.lua: ground points 5 m apart,
+# links 2 m long), no removal at a singular position (tests/models/stretched_chain.lua: 2 m apart)
+"$MBGEN" tests/models/torn_chain.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, no assembly: exit 0, says it does not assemble and that redundancy was not checked" \
+   '[ $rc -eq 0 ] && grep -q "torn_chain.lua: warning: the initial configuration does not assemble (|Phi| = 1.5 .*redundancy not checked$" "$T/e"'
+ok "check, no assembly: no redundancy verdict, no removal advice, one line" \
+   '[ "$(wc -l <"$T/e")" -eq 1 ] && ! grep -q -e "redundant constraint" -e "--redundant remove" -e "J2" "$T/e"'
+"$MBGEN" tests/models/torn_chain.lua --redundant remove -o "$T/t" >"$T/o" 2>"$T/e"; rc=$?
+ok "remove, no assembly: refused (exit 1), the file named, nothing written" \
+   '[ $rc -eq 1 ] && grep -q "^mbgen: error: tests/models/torn_chain.lua: --redundant remove: the initial configuration does not assemble" "$T/e" && [ ! -e "$T/t" ]'
+"$MBGEN" tests/models/torn_chain.lua --redundant report -o "$T/t" >"$T/o" 2>"$T/e"; rc=$?
+ok "report, no assembly: generated with every equation, no verdict" \
+   '[ $rc -eq 0 ] && grep -q "#define TORN_CHAIN_NC 6" "$T/t/torn_chain.h" && ! grep -q "redundant constraint" "$T/e"'
+SL='joint "J2" (J2.x) depends on joint "J1" and joint "J3" only at this position, not near it'
+"$MBGEN" tests/models/stretched_chain.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, singular position: J2.x named as a singular position, not as redundant, no removal advice" \
+   '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "stretched_chain.lua: warning: singular position: $SL" "$T/e" &&
+    ! grep -q -e "redundant constraint" -e "--redundant remove" "$T/e"'
+for S in 1e-4 1000; do
+    "$MBGEN" tests/models/stretched_chain.lua -D S=$S --check >"$T/o" 2>"$T/e"; rc=$?
+    ok "check, singular position with links of $S m: still a singular position, no removal advice" \
+       '[ $rc -eq 0 ] && grep -q "warning: singular position: joint \"J2\" (J2.x.*) depends on" "$T/e" && ! grep -q -e "redundant constraint" -e "--redundant remove" "$T/e"'
+done
+"$MBGEN" tests/models/stretched_chain.lua --redundant remove -o "$T/s" >"$T/o" 2>"$T/e"; rc=$?
+ok "remove, singular position: refused (exit 1), the file named, nothing written" \
+   '[ $rc -eq 1 ] && grep -q "^mbgen: error: tests/models/stretched_chain.lua: --redundant remove: Phi_q loses rank at a singular position" "$T/e" && [ ! -e "$T/s" ]'
+
 # ---- the simulators
 "$DUP" --formulation alf-trapezoid --t-end 0.01 --quiet >"$T/o" 2>"$T/e"
 ok "fault_redundant_sim: A2 named at start-up, one warning line" \
    '[ "$(grep -c "warning: redundant constraint:" "$T/e")" -eq 1 ] && grep -q "warning: redundant constraint: $DL (rank 2 of 4 equations at the assembled initial configuration; mbgen --redundant remove" "$T/e"'
+ok "fault_redundant_sim: the advice points to mbgen --check for a singular position (the rank alone cannot tell)" \
+   'grep -q "generates the model without them, unless mbgen --check finds a singular position instead)$" "$T/e"'
 "$FULL" --formulation baumgarte --t-end 2 --quiet >"$T/o" 2>"$T/e"; rc=$?
 ok "parallelogram as written, baumgarte: F named, then the rank loss stops it (exit 1)" \
    '[ $rc -eq 1 ] && grep -qF "$PL" "$T/e" && grep -q "code=-3" "$T/o"'

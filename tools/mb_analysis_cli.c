@@ -136,11 +136,21 @@ void mb_cli_analysis_usage(FILE *f)
 
 const char *mb_cli_analysis_check(int which)
 {
+    /* in the words of the simulator's other options that do not apply (tools/mb_sim_main.c) */
+    static char why[192];
+    const char *an = mb_cli_analysis_name(which), *opt = NULL, *to = NULL;
     if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
-        return "--about applies to --analysis modal and frequency";
-    if (aopt.given[5] && which != MB_CLI_MODAL) return "--mode-frames applies to --analysis modal";
-    if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY)
-        return "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+        opt = "--about", to = "it applies to --analysis modal and frequency";
+    else if (aopt.given[5] && which != MB_CLI_MODAL)
+        opt = "--mode-frames", to = "it applies to --analysis modal";
+    else if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY) {
+        opt = aopt.given[1] ? "--input" : aopt.given[2] ? "--response" : aopt.given[3] ? "--f-min/--f-max" : "--f-points";
+        to = "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
+    }
+    if (opt) {
+        snprintf(why, sizeof why, "option %s has no effect with --analysis %s: %s", opt, an, to);
+        return why;
+    }
     if (which == MB_CLI_FREQUENCY && !aopt.input)
         return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
                "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "
@@ -363,8 +373,11 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
                         elem_word(nm[i]), (int)elem_len(nm[i]), nm[i]);
                 k++;
             }
+            /* the rank here cannot tell a redundancy from a singular position (a rank loss at
+             * this configuration only): mbgen's check near it can (generator/redundant.lua) */
             fprintf(stderr, " (rank %d of %d equations at the assembled initial configuration; "
-                    "mbgen --redundant remove generates the model without them)\n", a.rank, nc);
+                    "mbgen --redundant remove generates the model without them, unless mbgen "
+                    "--check finds a singular position instead)\n", a.rank, nc);
             r = e;
         }
     }
@@ -534,15 +547,25 @@ static int modal_modes(const mb_anl *a, mode_t_ **out, double **shapes)
             A[d + i + (size_t)j * n2] = -(double)a->Kr[i + (long)j * d];
             A[d + i + (size_t)(d + j) * n2] = -(double)a->Cr[i + (long)j * d];
         }
+    /* the eigenvalues' scale: max(sqrt |Kr|, |Cr|); a root below ZERO_ROOT of it is a zero root
+     * (no stiffness, no damping: a free body's rotation), whose double root [0 1; 0 0] dgeev
+     * returns only to sqrt(eps) of that scale, with a sign that would read as growing */
+    double kmax = 0, cmax = 0;
+    for (long k = 0; k < (long)d * d; k++) {
+        if (fabs((double)a->Kr[k]) > kmax) kmax = fabs((double)a->Kr[k]);
+        if (fabs((double)a->Cr[k]) > cmax) cmax = fabs((double)a->Cr[k]);
+    }
+    double zero_root = 1e-6 * (sqrt(kmax) > cmax ? sqrt(kmax) : cmax);
     if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, wr, wi, NULL, 1, vr, n2) != 0) goto done;
     nm = 0;
     for (int i = 0; i < n2; i++) {
         if (wi[i] < 0) continue;   /* one of each conjugate pair (its vector: columns i, i + 1) */
+        if (!(hypot(wr[i], wi[i]) > zero_root)) wr[i] = wi[i] = 0;
         double mag = hypot(wr[i], wi[i]);
         md[nm].re = wr[i];
         md[nm].im = wi[i];
         md[nm].f = mag / (2 * 3.14159265358979323846);   /* undamped natural frequency */
-        md[nm].z = mag > 0 ? -wr[i] / mag : 0;
+        md[nm].z = mag > 0 ? -wr[i] / mag : 0;   /* a zero root: neutral, neither decays nor grows */
         /* below 1e-12: the eigen solver's rounding of an undamped mode; printed as 0 (no "-0") */
         if (fabs(md[nm].z) < 1e-12) md[nm].z = 0;
         md[nm].shape = sh + (size_t)nm * n2;
@@ -655,8 +678,11 @@ static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *in
                 growing == 1 ? "" : "s", growing == 1 ? "s" : "");
     for (int k = 0; k < nm; k++)
         printf("mode=%d freq_hz=%.9g damping_ratio=%.9g\n", k + 1, md[k].f, md[k].z);
+    if (nm == 0)   /* d = 0: nothing moves (the CSV holds the header only) */
+        fprintf(stderr, "%s_sim: note: no modes: the mechanism has 0 degrees of freedom (its "
+                "constraints and drivers fix every coordinate: dof=0)\n", m->name);
     st = MB_OK;
-    if (r->csv && nm > 0) st = mode_frames(r, m, md, nm, rows, skipped, &unproj);
+    if (r->csv) st = mode_frames(r, m, md, nm, rows, skipped, &unproj);
     if (st) fprintf(stderr, "%s_sim: out of memory\n", m->name);
     if (unproj)
         fprintf(stderr, "%s_sim: warning: %d mode-shape frames could not be put back onto the "

@@ -2,6 +2,7 @@
  * Layer: host tool (tools/) on top of mb_sim.h; allocates and prints, the runtime never does.
  * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
 #include <errno.h>
+#include <float.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,30 +57,33 @@ static void usage(FILE *f)
         "                    either one switches on its step control (local error of the\n"
         "                    positions; a step whose Newton iteration fails is retried smaller;\n"
         "                    see docs/formulations.md); without them its step is fixed h\n"
-        "  --alpha A --xi X --omega W   penalty and stabilization parameters (hht: --alpha is\n"
-        "                    the penalty of its multiplier iteration, default 1e8)\n"
-        "  --tol E           eps of the sigma / Newton iteration (5.37, 5.60), default 1e-10\n"
-        "  --max-iter N      iteration limit, 1..1000 (default 10)\n"
+        "  --alpha A --xi X --omega W   penalty (alf-*; hht: of its multiplier iteration,\n"
+        "                    default 1e8) and stabilization parameters (not hht)\n"
+        "  --tol E           alf-*, hht: eps of the sigma / Newton iteration (5.37, 5.60),\n"
+        "                    default 1e-10\n"
+        "  --max-iter N      alf-*, hht: iteration limit, 1..1000 (default 10)\n"
         "  --max-steps N     stop with an error after N accepted steps (default 1e8; fixed-step\n"
         "                    runs: at least the steps t-end needs)\n"
         "  --sigma-reset S   canonical, alf-*: zero sigma when |sigma| > S, p kept consistent\n"
         "                    (0: off, default)\n"
-        "  --project-velocity  baumgarte: project v onto the velocity constraints each step\n"
-        "  --baumgarte-cap C baumgarte: cap the stabilization term at C |Gamma| (0: off)\n"
+        "  --project-velocity  baumgarte (not hht): project v onto the velocity constraints\n"
+        "                    each step\n"
+        "  --baumgarte-cap C baumgarte (not hht): cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid, hht:\n"
         "                    Newton not converged in max-iter is an error\n"
         "  --warn-energy F   warn when |energy deviation| > F x the energy scale (default 1e-2)\n"
         "  --warn-phi F      warn when |Phi| > F x the length scale (default 1e-3)\n"
-        "  --warn-sigma R    warn when |Phi_q^T sigma| > R x the momentum scale (default 1e3)\n"
-        "  --warn-stability F  warn when h |lambda| > F x the explicit method's stability limit\n"
+        "  --warn-sigma R    canonical, alf-*: warn when |Phi_q^T sigma| > R x the momentum\n"
+        "                    scale (default 1e3)\n"
+        "  --warn-stability F  rk4: warn when h |lambda| > F x its stability limit\n"
         "                    (default 2); 0 turns a warning off (docs/formulations.md)\n"
         "  --linsys L        linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
         "                    default for generated code), klu (SuiteSparse KLU, default for\n"
         "                    --eval generic) or dense (LAPACK, the reference)\n"
         "  --eval E          model functions: generated (default) or generic (the element-\n"
         "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
-        "  --full-jacobian   alf-trapezoid: add the second-derivative Newton terms the thesis\n"
-        "                    neglects (finite differences of Phi_q, Phidot_q)\n"
+        "  --full-jacobian   alf-trapezoid with trapezoid: add the second-derivative Newton\n"
+        "                    terms the thesis neglects (finite differences of Phi_q, Phidot_q)\n"
         "  --no-newton-reuse alf-trapezoid: refactor the Newton matrix at every iteration (default:\n"
         "                    keep a step's factorization while each correction shrinks at least\n"
         "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
@@ -97,7 +101,9 @@ static void usage(FILE *f)
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
         "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
         "  --quiet           print only the summary line\n"
-        "  --help            this text\n", f);
+        "  --help            this text\n"
+        "An option that has no effect with the analysis, formulation or integrator chosen is\n"
+        "refused (exit 2; docs/cli.md).\n", f);
 }
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -265,6 +271,51 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
     return count;
 }
 
+/* After MB_ERR_NONFINITE: the model function that went non-finite after the last good state,
+ * by name, when one did (a force's or a driver's function of time outside its domain, such as
+ * sqrt(1 - t) after t = 1): the generalized forces and the constraints' Phi, dPhi/dt with q, v of
+ * the last good step, at the times the failed step evaluated (the stage nodes of the step in use
+ * and of the first step), then on a grid of NONFINITE_GRID times to t-end (an adaptive step that
+ * crossed the bad time was rejected and shrunk: its length is gone). The first hit is named. */
+#define NONFINITE_GRID 1024
+static double fault_t_end;   /* the run's --t-end, for the grid (set by run) */
+static void nonfinite_source(const mb_sim *s, const mb_params *p)
+{
+    static const double node[] = { 0, 0.2, 0.3, 0.5, 0.8, 8.0 / 9, 1 };
+    const int nn = (int)(sizeof node / sizeof node[0]);
+    int n = model->nq, nc = model->nc;
+    mb_real *f = malloc(sizeof(mb_real) * (size_t)(n + 2 * nc + 1));
+    if (!f) return;
+    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+    double t0 = (double)mb_sim_get_t(s), hs[2] = { (double)mb_sim_get_h(s), (double)p->h };
+    for (int k = 0; k < 2 * nn + NONFINITE_GRID; k++) {
+        double tk = k < 2 * nn ? t0 + node[k % nn] * hs[k / nn]
+                               : t0 + (fault_t_end - t0) * (k - 2 * nn + 1) / NONFINITE_GRID;
+        mb_real t = (mb_real)tk;
+        model->force(model, t, q, v, f);
+        if (nc > 0) {
+            model->phi(model, t, q, f + n);
+            model->phi_t(model, t, q, f + n + nc);
+        }
+        for (int i = 0; i < n + 2 * nc; i++) {
+            if (isfinite((double)f[i])) continue;
+            if (i < n)
+                fprintf(stderr, "; the generalized force on %s (a force, torque, spring or damper "
+                        "on that body, or gravity) is %s at t=%.9g, with q and v of the last good step",
+                        model->info->coord_names[i], isnan((double)f[i]) ? "NaN" : "Inf", (double)t);
+            else
+                fprintf(stderr, "; %s of constraint %s (a driver's function of time, or a joint's "
+                        "equation) is %s at t=%.9g, with q of the last good step",
+                        i < n + nc ? "Phi" : "dPhi/dt",
+                        model->info->constraint_names ? model->info->constraint_names[(i - n) % nc] : "?",
+                        isnan((double)f[i]) ? "NaN" : "Inf", (double)t);
+            free(f);
+            return;
+        }
+    }
+    free(f);
+}
+
 /* What failed and its size, appended to a fault message: the step in use, the system that
  * could not be solved (dimension) and the quantity that left its bounds. */
 static void fault_detail(const mb_sim *s, const mb_params *p, int st)
@@ -316,6 +367,7 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
         }
         fprintf(stderr, "; at the last good step max |q| = %.3g, max |v| = %.3g (%d coordinates)",
                 qm, vm, n);
+        nonfinite_source(s, p);
     }
 }
 
@@ -358,7 +410,7 @@ static int cleanup(int rc)
 
 /* What the command line asks for (parse_args); -1: not given, the default applies. */
 typedef struct cli {
-    int form_given, hht_given;
+    int form_given, hht_given, h_given, t_end_given;
     int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
@@ -380,6 +432,107 @@ typedef struct run_state {
     int st, fault;             /* the last status; 1: the run failed (status=error) */
     double w0;                 /* wall clock at the start */
 } run_state;
+
+/* An option given on the command line that has no effect with the analysis, formulation or
+ * integrator chosen is refused (exit 2), never silently ignored: it names the option, what it
+ * steers and what was chosen (docs/cli.md, "Options that do not apply"). Returns 1 after saying
+ * so, 0 when every option given applies. */
+static int refuse(const char *opt, const char *with, const char *why)
+{
+    fprintf(stderr, "%s_sim: option %s has no effect with %s: %s\n", model->name, opt, with, why);
+    return 1;
+}
+static int no_effect(const cli *c)
+{
+    char with[64];
+    if (c->analysis != MB_CLI_DYNAMIC) {
+        const char *an = mb_cli_analysis_name(c->analysis);
+        int timed = c->analysis == MB_CLI_QUASISTATIC || c->analysis == MB_CLI_KINEMATIC ||
+                    c->analysis == MB_CLI_INVERSE;
+        const char *dyn = "it steers the dynamic simulation, and this analysis integrates nothing "
+                          "(docs/analyses.md)";
+        snprintf(with, sizeof with, "--analysis %s", an);
+        static const char *const vo[] = { "--formulation", "--integrator", "--hht-alpha", "--rtol",
+            "--atol", "--alpha", "--xi", "--omega", "--tol", "--max-iter", "--max-steps",
+            "--sigma-reset", "--baumgarte-cap", "--project-velocity", "--full-jacobian",
+            "--newton-reuse", "--strict", "--warn-energy", "--warn-phi", "--warn-sigma",
+            "--warn-stability", "--linsys" };
+        const int given[] = { c->form_given, c->integ >= 0, c->hht_given, c->o_rtol > 0,
+            c->o_atol > 0, c->o_alpha > 0, c->o_xi >= 0, c->o_omega >= 0, c->o_tol > 0,
+            c->o_maxit > 0, c->o_maxsteps > 0, c->o_sreset >= 0, c->o_cap >= 0, c->proj, c->fulljac,
+            c->reuse >= 0, c->strict, c->o_warn[0] >= 0, c->o_warn[1] >= 0, c->o_warn[2] >= 0,
+            c->o_warn[3] >= 0, c->linsys >= 0 };
+        for (size_t k = 0; k < sizeof vo / sizeof vo[0]; k++)
+            if (given[k])
+                return refuse(k == 15 && c->reuse == 0 ? "--no-newton-reuse" : vo[k], with,
+                              k == 21 ? "the analyses solve their own dense systems (docs/analyses.md)" : dyn);
+        if (!timed && (c->t_end_given || c->h_given || c->every_arg))
+            return refuse(c->t_end_given ? "--t-end" : c->h_given ? "--h" : "--every", with,
+                          "only quasistatic, kinematic and inverse analysis step through time "
+                          "(--h to --t-end, a CSV row every --every steps)");
+        return 0;
+    }
+    int f = c->form, i = c->integ >= 0 ? c->integ : f == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
+    int hht = i == MB_HHT, alf = f == MB_ALF_EXPLICIT || f == MB_ALF_TRAPEZOID;
+    snprintf(with, sizeof with, "--integrator %s", mb_integrator_name(i));
+    if (c->hht_given && !hht) return refuse("--hht-alpha", with, "it is the numerical damping of --integrator hht");
+    if ((c->o_rtol > 0 || c->o_atol > 0) && (i == MB_RK4 || hht))
+        return refuse(c->o_rtol > 0 ? "--rtol" : "--atol", with,
+                      "a fixed-step integrator (its step is --h); the tolerances steer dopri5, dop853, bdf "
+                      "and alf-trapezoid's trapezoid (whose step control they switch on)");
+    if (hht && (c->o_xi >= 0 || c->o_omega >= 0))
+        return refuse(c->o_xi >= 0 ? "--xi" : "--omega", with,
+                      "hht integrates the index-3 equations, without the stabilization xi and omega set");
+    if (hht && (c->proj || c->o_cap >= 0))
+        return refuse(c->proj ? "--project-velocity" : "--baumgarte-cap", with,
+                      "hht keeps Phi = 0 at every step itself, without baumgarte's stabilization");
+    snprintf(with, sizeof with, "--formulation %s", mb_formulation_name(f));
+    if (!hht && (c->proj || c->o_cap >= 0) && f != MB_BAUMGARTE)
+        return refuse(c->proj ? "--project-velocity" : "--baumgarte-cap", with,
+                      "it applies to baumgarte only");
+    if (c->o_alpha > 0 && !alf && !hht)
+        return refuse("--alpha", with, "it is the penalty of alf-explicit and alf-trapezoid (and of hht's "
+                      "multiplier iteration); baumgarte and canonical have none");
+    if ((c->o_tol > 0 || c->o_maxit > 0) && !alf && !hht)
+        return refuse(c->o_tol > 0 ? "--tol" : "--max-iter", with,
+                      "it bounds the iteration of alf-explicit's sigma and the Newton iterations of "
+                      "alf-trapezoid and hht; baumgarte and canonical do not iterate");
+    if ((c->o_sreset >= 0 || c->o_warn[2] >= 0) && f == MB_BAUMGARTE)
+        return refuse(c->o_sreset >= 0 ? "--sigma-reset" : "--warn-sigma", with,
+                      "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)");
+    if (c->reuse >= 0 && f != MB_ALF_TRAPEZOID)
+        return refuse(c->reuse ? "--newton-reuse" : "--no-newton-reuse", with,
+                      "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)");
+    if (c->fulljac && !(f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID))
+        return refuse("--full-jacobian", f == MB_ALF_TRAPEZOID ? "--integrator bdf" : with,
+                      "it adds terms to the Newton matrix of alf-trapezoid's trapezoid integrator");
+    if (c->o_warn[3] >= 0 && i != MB_RK4) {
+        snprintf(with, sizeof with, "--integrator %s", mb_integrator_name(i));
+        return refuse("--warn-stability", with, "it watches rk4's stability limit (the adaptive "
+                      "integrators control their error, the implicit ones are stable)");
+    }
+    return 0;
+}
+
+/* The integrator fits the formulation (mb_params_check says the same in general terms): else
+ * refused with the integrators this formulation takes. Returns 1 after saying so, else 0. */
+static int integrator_fits(const cli *c)
+{
+    static const char *const takes[4] = {
+        [MB_BAUMGARTE] = "rk4, dopri5, dop853, bdf or hht", [MB_CANONICAL] = "rk4, dopri5, dop853 or bdf",
+        [MB_ALF_EXPLICIT] = "rk4, dopri5 or dop853", [MB_ALF_TRAPEZOID] = "trapezoid or bdf" };
+    int f = c->form, i = c->integ;
+    if (c->analysis != MB_CLI_DYNAMIC || i < 0 || f < 0 || f > 3) return 0;
+    int ok = i == MB_HHT ? f == MB_BAUMGARTE : i == MB_TRAPEZOID ? f == MB_ALF_TRAPEZOID
+           : i == MB_BDF ? f != MB_ALF_EXPLICIT : f != MB_ALF_TRAPEZOID;
+    if (ok) return 0;
+    fprintf(stderr, "%s_sim: --integrator %s does not fit --formulation %s: %s takes %s%s\n", model->name,
+            mb_integrator_name(i), mb_formulation_name(f), mb_formulation_name(f), takes[f],
+            i == MB_HHT ? " (hht integrates the index-3 equations with Lagrange multipliers: baumgarte's)"
+            : i == MB_BDF ? " (alf-explicit's iterated right-hand side is too noisy for bdf's difference Jacobian)"
+            : "");
+    return 1;
+}
 
 /* The options, checked. Returns -1 to go on, else the exit status (--help: 0, a bad option: 2).
  * The defaults: the model file's run settings (mb_model.preset), else mb_params_default's. */
@@ -480,8 +633,8 @@ static int parse_args(int argc, char **argv, cli *c)
         } else {
             const char *why = num(val, &v);
             if (why) return bad(a, val, why);
-            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->h = v; }
-            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->t_end = v; }
+            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->h = v; c->h_given = 1; }
+            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->t_end = v; c->t_end_given = 1; }
             else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_rtol = v; }
             else if (!strcmp(a, "--atol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_atol = v; }
             else if (!strcmp(a, "--tol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_tol = v; }
@@ -504,10 +657,6 @@ static int parse_args(int argc, char **argv, cli *c)
     /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
      * given; any other is refused by mb_params_check */
     if (c->integ == MB_HHT && !c->form_given) c->form = MB_BAUMGARTE;
-    if (c->hht_given && c->integ != MB_HHT) {
-        fprintf(stderr, "%s_sim: option --hht-alpha needs --integrator hht\n", model->name);
-        return 2;
-    }
     if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
                 model->name, c->t_end, c->h, c->t_end / c->h);
@@ -537,6 +686,11 @@ static int parse_args(int argc, char **argv, cli *c)
                 model->name, c->t_end, c->dt_out, c->t_end / c->dt_out);
         return 2;
     }
+    /* the options fit together: the analyses' own (--about, --input, ...), the integrator and
+     * the formulation, and each option given has an effect */
+    const char *awhy = mb_cli_analysis_check(c->analysis);
+    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
+    if (integrator_fits(c) || no_effect(c)) return 2;
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
     if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
     return -1;
@@ -630,6 +784,16 @@ static int apply_sets(const cli *c)
             fprintf(stderr, "%s_sim: --set %s: not a finite number in this precision\n", model->name, s);
             return 2;
         }
+        /* a subnormal value (or one that rounds to 0 in this precision) keeps too few digits
+         * and its reciprocal overflows: a mass of 1e-320 made M^-1 infinite, which the start-up
+         * check then called a redundant joint */
+        double lo = sizeof(mb_real) == sizeof(float) ? (double)FLT_MIN : DBL_MIN;
+        if (strtod(e + 1, NULL) != 0 && !(fabs((double)par[idx]) >= lo)) {
+            fprintf(stderr, "%s_sim: --set %s: not a normal number in this precision (nonzero "
+                    "magnitudes start at %.3g; a subnormal value loses digits and its reciprocal "
+                    "overflows)\n", model->name, s, lo);
+            return 2;
+        }
     }
     int r = model->par_check(par);
     if (r >= 0) {
@@ -676,8 +840,6 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         model = &planned;
     }
     if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
-    const char *awhy = mb_cli_analysis_check(c->analysis);
-    if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return cleanup(2); }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));
@@ -865,6 +1027,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
                 c->adaptive ? " (first step)" : "", c->t_end,
                 (double)p->alpha, (double)p->xi, (double)p->omega, (double)p->tol, p->max_iter, r->ws,
                 c->linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : c->linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
+    fault_t_end = c->t_end;   /* where nonfinite_source looks */
     step_loop(c, p, r);
     close_csv(c, r);
     return -1;
