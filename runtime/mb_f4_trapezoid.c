@@ -398,7 +398,7 @@ static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
     return MB_FABS(de) <= WARN_STEP_ENERGY * es;
 }
 
-/* One trial step of h (sigma at its start kept in tm[2]); on failure everything is restored.
+/* One trial step of h (sigma at its start in tm[3]: mb_sim_step); on failure everything is restored.
  * A fixed step whose iteration diverges (not merely slow) is taken once more with sigma~ held at
  * its start value until the last evaluation (hold; mon.sigma_holds): Newton on a fixed set of
  * equations, the penalty equations with s = sigma~_k + alpha c, and the multiplier update 5.34
@@ -410,9 +410,7 @@ static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
  * Step control (adapt) rejects and retries smaller instead. */
 static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 {
-    int nc = s->nc;
-    mb_real t_old = s->t, *sig_old = s->tm[2];
-    copy(nc, sig_old, s->sig);
+    mb_real t_old = s->t, *sig_old = s->tm[3];
     int st, stale = 0, diverged = 0;
     mb_real e[3];
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
@@ -583,7 +581,7 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             return trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */
-            trap_restore(s, t_start, s->tm[2]);
+            trap_restore(s, t_start, s->tm[3]);
             fac = fac < 1 ? fac : MB_R(0.5);
         }
         s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */

@@ -20,9 +20,9 @@
 #define MB_L_HHT(I) ((I) == MB_HHT)
 /* the Newton iteration's blocks: F4, and F1 with hht */
 #define MB_L_NEWTON(F, I) (MB_L_F4(F) || MB_L_HHT(I))
-/* F4 with its trapezoid (not bdf): Ek lives in tn[2..3] (tn[3] grown to PQ - N when needed), the
- * ldl scratch lsd in zk, the solves' scratch lsy in tn[3] (tn[3] at least max(N, NC)), and
- * 5.53's n-vector in g1 = tn[0] (mb_f4_trapezoid.c: trap_step) */
+/* F4 with its trapezoid (not bdf): shared blocks, see MB_LAYOUT's comment (Ek from tn[2] on, tn[3]
+ * grown when tn[2], tn[3], tm[0], tm[1] hold fewer than PQ reals; Q in tn[3], cv in tm[1], no
+ * tm[2]) */
 #define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -60,12 +60,25 @@
  * (mb_model.npar) and NM = N when M depends on them (mb_model.par_mass), else 0. A block of
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
  * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
- * ev_sig in tn[2], tm[2] (Newton temporaries, free then), and F3/F4 factor S (assembly only)
+ * ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the trapezoid ev_sig in tm[3],
+ * below), and F3/F4 factor S (assembly only)
  * in FA's block: A's factorization never lives across an assembly. F4 with the trapezoid
- * (MB_L_F4T) keeps Ek, alive only while the Newton matrix is assembled (and in the start-up
- * evaluation before ev_v is read), in tn[2..3] (dq, dp: free then), lsd, the scratch of the
- * ldl factorizations of assembly and start-up only, in zk (the step's start state), and lsy, the
- * solves' scratch, in tn[3] (the step solves for dq before it forms dp there). hht (F1) keeps the
+ * (MB_L_F4T; mb_sim.c: layout) shares blocks by lifetime (an iteration of trap_step: evaluation,
+ * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
+ * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
+ *   after it has read ev_v, before it forms b), from tn[2] on over tn[3], tm[0], tm[1] (dq, dp,
+ *   sv, tmpm: free then; contiguous, with full_jacobian's tn[4..7], free then too, between);
+ * - lsd, the scratch of the ldl factorizations of assembly and start-up only, in zk (the step's
+ *   start state); lsy, the solves' scratch, in tn[3] (the step solves for dq before it forms dp);
+ * - Q in tn[3]: alive from an evaluation to the residual (no solve, no dp in between; the last
+ *   iteration evaluates no Q, so dq, dp survive it; the start-up's Q follows its solves, the
+ *   assembly's scratch wt = Q is spent before its factorization);
+ * - cv in tm[1]: c from the constraint to the residual, and the last iteration's after the loop
+ *   (held_step_sane); tmpm is formed after the residual (5.53); the start-up's c = Phi_q v after
+ *   the iteration's tm[1] is spent;
+ * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
+ *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
+ *   steps) is tm[0]. hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
@@ -76,14 +89,14 @@
     R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
     R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F) || MB_L_HHT(I), PQ))                                \
     R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
-    R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
-    R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \
+    R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, MB_L_IF(!MB_L_F4T(F, I), N))   \
+    R(cv, MB_L_IF(MB_L_ALF(F) && !MB_L_F4T(F, I), NC))                                        \
     R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N))                                  \
-    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N)) : (N)))  \
+    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N) - 2 * (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
     R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                                                  \
     R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N))         \
-    R(tm[0], NC) R(tm[1], NC) R(tm[2], NC) R(tm[3], NC)                                       \
+    R(tm[0], NC) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[3], NC)              \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
     R(k[3], MB_L_IF(MB_L_NSTAGE(I) > 3, MB_L_NZ(F, N, NC)))                                   \

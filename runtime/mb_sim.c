@@ -283,10 +283,13 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
         s->ev_v = s->tn[2];
         s->ev_sig = s->ev_S = s->tm[2];
     }
-    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks (mb_layout.h) */
-        s->Ek = s->tn[2];          /* tn[3] follows it: 2 n >= nnz reals together */
+    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks by lifetime (mb_layout.h) */
+        s->Ek = s->tn[2];          /* tn[3], tm[0], tm[1] follow it: at least nnz reals */
         s->lsd = s->zk;
-        s->lsy = s->tn[3];
+        s->lsy = s->Q = s->tn[3];
+        s->cv = s->tm[1];
+        s->tm[2] = s->tm[0];
+        s->ev_sig = s->ev_S = s->tm[3];
     }
 }
 
