@@ -51,6 +51,15 @@
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
+/* The blocks of fields a build leaves out of mb_sim (mb_select.h: MBI_HAS_*) are left out of the
+ * list too; their counts are 0 for every formulation and integrator such a build accepts. */
+#define MB_L_KEEP(x) x
+#define MB_L_DROP(x)
+#define MB_L_SEL(c) MB_L_SEL_(c)
+#define MB_L_SEL_(c) MB_L_SEL_##c
+#define MB_L_SEL_1 MB_L_KEEP
+#define MB_L_SEL_0 MB_L_DROP
+
 /* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
  * each block of mb_real and J(field, count) for each block of int, in layout order, for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
@@ -82,7 +91,7 @@
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
-    R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
+    R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
     R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
@@ -94,9 +103,10 @@
     R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N))                                  \
     R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N) - 2 * (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
-    R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                                                  \
-    R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N))         \
+    MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
+    MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
     R(tm[0], NC) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[3], NC)              \
+    MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
     R(k[3], MB_L_IF(MB_L_NSTAGE(I) > 3, MB_L_NZ(F, N, NC)))                                   \
@@ -107,29 +117,32 @@
     R(k[8], MB_L_IF(MB_L_NSTAGE(I) > 8, MB_L_NZ(F, N, NC)))                                   \
     R(k[9], MB_L_IF(MB_L_NSTAGE(I) > 9, MB_L_NZ(F, N, NC)))                                   \
     R(k[10], MB_L_IF(MB_L_NSTAGE(I) > 10, MB_L_NZ(F, N, NC)))                                 \
-    R(k[11], MB_L_IF(MB_L_NSTAGE(I) > 11, MB_L_NZ(F, N, NC)))                                 \
-    R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
-    R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
+    R(k[11], MB_L_IF(MB_L_NSTAGE(I) > 11, MB_L_NZ(F, N, NC))))                                \
+    MB_L_SEL(MBI_HAS_EB)(R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                      \
+                         R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC))))                     \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
-    R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))              \
+    MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))) \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \
-    R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
+    MB_L_SEL(MBI_HAS_KKT)(R(minv, MB_L_IF(MB_L_KKT(F), N)))                              \
     R(lsd, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
     R(lsy, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
-    R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
+    MB_L_SEL(MBI_HAS_FJ)(R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ)))                                  \
     R(Ek, MB_L_IF((MB_L_ALF(F) && !MB_L_F4T(F, I)) || MB_L_HHT(I), PQ))                        \
     R(Dk, MB_L_IF(MB_L_F4(F), PQ))                                                            \
-    R(hr, MB_L_IF(MB_L_HHT(I), N))                                                            \
-    R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
-    R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
+    MB_L_SEL(MBI_HAS_HHT)(R(hr, MB_L_IF(MB_L_HHT(I), N)))                                         \
+    MB_L_SEL(MBI_HAS_SCR)(R(scr, MB_L_NSCR(F, FJ, LS, N, NC)))                                \
+    MB_L_SEL(MBI_HAS_EXPL)(R(dn, MB_L_DENSE(F, I, DN, N, NC)) R(kp, MB_L_KP(I))               \
+                           R(dn_w, MB_L_DW(I, DN)))                                           \
+    MB_L_SEL(MBI_HAS_BDF)(                                                                        \
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
-    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
-    R(par, NP) R(pmass, NM)                                                                   \
-    J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))) J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC)))
+    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC)))                                  \
+    MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM))                                       \
+    MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
+    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))

@@ -327,12 +327,16 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     s->nc = m->nc;
     s->nnz = m->phi_q_pat.nnz;
     s->nz = 2 * s->n + (p->formulation == MB_BAUMGARTE ? 0 : s->nc);
+#if MBI_HAS_KKT
     if (s->minv) for (int i = 0; i < s->n; i++) s->minv[i] = 1 / m->mass[i];
+#endif
     s->mon.singular_row = -1;
+#if MBI_HAS_EB
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
      * = 0 (F1; F2, F3 in Phi and Int Phi): w (xi + sqrt(xi^2 - 1)), w for xi < 1 */
     if (m->nc > 0 && p->formulation != MB_ALF_TRAPEZOID && p->integrator != MB_HHT)
         s->stab_rate = p->xi >= 1 ? p->omega * (p->xi + MB_SQRT(p->xi * p->xi - 1)) : p->omega;
+#endif
     return MB_OK;
 }
 
@@ -355,6 +359,7 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
     if (rule) *rule = -1;
     if (!s->m) return MB_ERR_STATE;
     if (i < 0 || i >= s->m->npar || !isfinite(value)) return MB_ERR_PARAM;
+#if MBI_HAS_TUN                            /* (else npar is 0: mb_sim_init refuses tunables) */
     mb_real old = s->par[i];
     s->par[i] = value;
     int r = s->m->par_check(s->par);
@@ -371,15 +376,25 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
                 s->m->par_mass(s->m, s->pmass);
                 return MB_ERR_PARAM;
             }
+#if MBI_HAS_KKT
         if (s->minv) for (int k = 0; k < s->n; k++) s->minv[k] = 1 / s->pmass[k];
+#endif
     }
     s->ready = 0;                          /* the state (p = M v, energies) needs a new reset */
     return MB_OK;
+#else
+    return MB_ERR_PARAM;
+#endif
 }
 
 mb_real mb_sim_get_param(const mb_sim *s, int i)
 {
+#if MBI_HAS_TUN
     return s->m && i >= 0 && i < s->m->npar ? s->par[i] : 0;
+#else
+    (void)s; (void)i;
+    return 0;
+#endif
 }
 
 const mb_model *mb_sim_model(const mb_sim *s) { return s->m; }
@@ -469,13 +484,17 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (s->p.integrator == MB_HHT) {       /* F1's equations, HHT's own start */
         if ((st = mbi_hht_start(s, t0))) return st;
         mbi_take_eval(s);
+#if MBI_HAS_EB
         s->have_f = 1;
+#endif
     } else
 #endif
     if (form->start) {                     /* implicit: its own start-up evaluation */
         if ((st = form->start(s, t0))) return st;
         mbi_take_eval(s);
+#if MBI_HAS_EB
         s->have_f = 1;
+#endif
     }
 #if MBI_EXPLICIT
     else if ((st = mbi_rk_start(s, t0))) return st;
@@ -483,11 +502,17 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
+#if MBI_HAS_F4A
     s->nqh = 0;
+#endif
+#if MBI_HAS_BDF
     s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
+#endif
     s->t_grid0 = t0;
     s->nfixed = 0;
+#if MBI_HAS_EB
     s->dense_state = 0;
+#endif
     s->energy_armed = 0;
     mb_real pnc, pdrv;
     mbi_measure(s, &pnc, &pdrv);
@@ -514,7 +539,9 @@ static int near_singular(const mb_sim *s)
  * balance it ended in are the rank loss, named by the constraint of that pivot. */
 static int singular_step(mb_sim *s, int st)
 {
+#if MBI_HAS_EB
     s->dense_state = 0;
+#endif
     if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (st == MB_ERR_NONFINITE || st == MB_ERR_STEP_UNDERFLOW || st == MB_ERR_SINGULAR)) {
         if (st != MB_ERR_SINGULAR || s->mon.singular_row < 0) s->mon.singular_row = s->step_row;
@@ -542,10 +569,12 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     mb_monitor mon0 = s->mon;
     (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
+#if MBI_HAS_EB
     if (s->p.formulation != MB_ALF_TRAPEZOID) {   /* for mbi_explicit_fail */
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
+#endif
     s->step_ratio = 1;
     s->step_row = -1;
 #if MBI_BDF
