@@ -388,7 +388,7 @@ static int trap_step_checked(mb_sim *s, mb_real h, int full, int *stale, int ada
  * (the double pendulum at h = 0.1 s: 170 J in one held step). A sound held step changes either
  * by round-off (the parallelogram chain at h = 1e-4: |c| = 7e-8). */
 #define WARN_STEP_ENERGY MB_R(1e-2)
-static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
+static MB_NOINLINE int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
 {
     if (nrm2(s->nc, s->cv) > NEWTON_FAR * (1 + nrm2(s->n, s->v))) return 0;
     mb_real w = mbi_step_work(s, h, s->pnc, e[2], 0, 0);
@@ -440,7 +440,7 @@ static int trap_attempt(mb_sim *s, mb_real h, int adapt)
 
 /* The trial step of h ending at t_new is taken: time, the predictor's history, sigma reset;
  * adaptive: the position history and sigma re-referenced to zero (see step control). */
-static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
+static MB_NOINLINE int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 {
     int nc = s->nc;
     s->t = t_new;

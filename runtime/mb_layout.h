@@ -21,8 +21,8 @@
 /* the Newton iteration's blocks: F4, and F1 with hht */
 #define MB_L_NEWTON(F, I) (MB_L_F4(F) || MB_L_HHT(I))
 /* F4 with its trapezoid (not bdf): shared blocks, see MB_LAYOUT's comment (Ek from tn[2] on, tn[3]
- * grown when tn[2], tn[3], tm[0], tm[1] hold fewer than PQ reals; Q in tn[3], cv in tm[1], no
- * tm[2]) */
+ * grown when tn[2], tn[3], tm[1] hold fewer than PQ reals; tm[0] in tn[2] (which holds max(N,
+ * NC)), Q in tn[3], cv in tm[1], no tm[2]) */
 #define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -75,8 +75,11 @@
  * (MB_L_F4T; mb_sim.c: layout) shares blocks by lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
  * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
- *   after it has read ev_v, before it forms b), from tn[2] on over tn[3], tm[0], tm[1] (dq, dp,
- *   sv, tmpm: free then; contiguous, with full_jacobian's tn[4..7], free then too, between);
+ *   after it has read ev_v, before it forms b), from tn[2] on over tn[3] and tm[1] (dq, dp,
+ *   tmpm: free then; contiguous, with full_jacobian's tn[4..7], free then too, between);
+ * - tm[0] in tn[2]: sv (the residual only: dq is formed after it, and the last iteration forms
+ *   no residual, so dq survives it), the start-up evaluation's b (formed after Ek is spent,
+ *   spent before ev_v is written) and the assembly's w (no dq there);
  * - lsd, the scratch of the ldl factorizations of assembly and start-up only, in zk (the step's
  *   start state); lsy, the solves' scratch, in tn[3] (the step solves for dq before it forms dp);
  * - Q in tn[3]: alive from an evaluation to the residual (no solve, no dp in between; the last
@@ -87,7 +90,7 @@
  *   the iteration's tm[1] is spent;
  * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
  *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
- *   steps) is tm[0]. hht (F1) keeps the
+ *   steps) is tm[0] (tn[2]). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
@@ -100,12 +103,13 @@
     R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
     R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, MB_L_IF(!MB_L_F4T(F, I), N))   \
     R(cv, MB_L_IF(MB_L_ALF(F) && !MB_L_F4T(F, I), NC))                                        \
-    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N))                                  \
-    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N) - 2 * (NC)) : (N))) \
+    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_NMAX(N, NC) : (N)))  \
+    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - MB_L_NMAX(N, NC) - (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
     MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
     MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
-    R(tm[0], NC) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[3], NC)              \
+    R(tm[0], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC))  \
+    R(tm[3], NC)                                                                              \
     MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \

@@ -64,11 +64,24 @@ static void settings(mb_params *p)
 #endif
 }
 
-int solver_init(void)
+/* The parameters live on the stack only while mb_sim_init copies them: kept out of solver_init
+ * (MB_NOINLINE), their 0.2 KB are not under the start-up's deeper calls (mb_sim_reset). */
+#if defined(__GNUC__)
+#define FW_NOINLINE __attribute__((noinline))
+#else
+#define FW_NOINLINE
+#endif
+static FW_NOINLINE int configure(void)
 {
     mb_params p;
     settings(&p);
-    return mb_embed_start(&sim, &FW_MODEL_OBJ, &p, work, sizeof work, 0, NULL, NULL, 1);
+    return mb_sim_init(&sim, &FW_MODEL_OBJ, &p, work, sizeof work);
+}
+
+FW_NOINLINE int solver_init(void)
+{
+    int st = configure();
+    return st != MB_OK ? st : mb_sim_reset(&sim, 0, NULL, NULL, 1);
 }
 
 int solver_step(void)
