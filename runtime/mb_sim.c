@@ -425,11 +425,19 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 
 /* ------------------------------------------------------------------ reset and step */
 
+/* (the fused call's sixth argument goes on the stack: out of line, its frame is not under the
+ * single functions') */
+static MB_NOINLINE void eval_kin_fused(mb_sim *s, mb_real t, const mb_real *q)
+{
+    const mb_model *m = s->m;
+    m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq);
+}
+
 void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
-    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
+    if (m->eval_kin) { eval_kin_fused(s, t, q); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);
     m->phi_q(m, t, q, s->Pq);
@@ -528,20 +536,24 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     return MB_OK;
 }
 
+#if MBI_HAS_KKT
 /* The step came near a singular position: its smallest pivot ratio of S below sqrt(rank_tol). */
 static int near_singular(const mb_sim *s)
 {
     return s->step_ratio < 0 || s->step_ratio * s->step_ratio < s->p.rank_tol;
 }
+#endif
 
 /* A failed step of F1 or F2 that came near a singular position (its smallest pivot ratio of S
  * below sqrt(rank_tol)): the non-finite state, the step size underflow or the broken energy
  * balance it ended in are the rank loss, named by the constraint of that pivot. */
 static int singular_step(mb_sim *s, int st)
 {
+    (void)s;                               /* (a build with neither) */
 #if MBI_HAS_EB
     s->dense_state = 0;
 #endif
+#if MBI_HAS_KKT
     if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (st == MB_ERR_NONFINITE || st == MB_ERR_STEP_UNDERFLOW || st == MB_ERR_SINGULAR)) {
         if (st != MB_ERR_SINGULAR || s->mon.singular_row < 0) s->mon.singular_row = s->step_row;
@@ -549,11 +561,13 @@ static int singular_step(mb_sim *s, int st)
             s->mon.min_pivot_ratio = s->step_ratio;   /* (a rolled-back monitor lost it) */
         return MB_ERR_SINGULAR;
     }
+#endif
     return st;
 }
 
 /* The monitors and warnings after a step, out of line (MB_NOINLINE): their frames then come after
- * the step's, not under it (with LTO the firmware's deepest path, Andrews: 144 -> ... bytes). */
+ * the step's, not under it (with LTO mb_sim_step's frame, on the firmware's deepest path, Andrews
+ * lean: 144 -> 72 bytes). */
 static MB_NOINLINE void step_monitor(mb_sim *s, mb_real h, mb_real pnc0, mb_real pdrv0)
 {
     mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
@@ -586,8 +600,10 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         copy(s->n, s->tn[7], s->v);
     }
 #endif
+#if MBI_HAS_KKT
     s->step_ratio = 1;
     s->step_row = -1;
+#endif
 #if MBI_BDF
     if (s->p.integrator == MB_BDF) {
         mb_real h = 0;

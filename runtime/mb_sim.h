@@ -174,11 +174,11 @@ typedef struct mb_monitor {
  * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
 typedef struct mb_sim {
     const mb_model *m;       /* the model, or mloc when it has tunables */
+    int n, nc, nz;           /* (the fields in an order without padding on a 32-bit target) */
 #if MB_WITH_TUNABLES
     mb_model mloc;           /* models with tunables: the descriptor with par (and mass) here */
 #endif
     mb_params p;
-    int n, nc, nz, nnz;
     mb_real t, h_next;       /* time, next trial step (adaptive) */
     mb_real h_prev;          /* the last accepted step, of h_prev (dopri5/dop853's dense output;
                                 F4's AB2 predictor and step control) */
@@ -189,10 +189,13 @@ typedef struct mb_sim {
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
 #endif
-    mb_real step_ratio;      /* smallest pivot ratio of S in the current step, 1 if none */
+#if MBI_HAS_KKT
+    mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */
     int step_row;            /* its constraint row (-1: unknown) */
-    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
+#endif
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
+    int nnz;
+    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
