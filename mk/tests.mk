@@ -160,3 +160,17 @@ $(BUILD)/test_math_san: $(call obj,san,tests/test_math.c runtime/mb_math.c)
 TEST_PROGS   += $(BUILD)/test_math $(BUILD)/test_math_san
 TEST_SCRIPTS += tests/test_index_width.sh
 TEST_NEEDS   += $(BUILD)/mbgen
+
+# the F4 trapezoid's shared workspace blocks (runtime/mb_layout.h, MB_L_F4T) change no result:
+# the simulators built with every block its own (-DMB_LAYOUT_NO_SHARE) against the shipped ones
+# (tests/test_layout_share.sh)
+$(eval $(call RT_VARIANT,noshare,$(OPT) -DMB_LAYOUT_NO_SHARE))
+$(eval $(call TOOL_MAINS,noshare))
+$(BUILD)/andrews_noshare_sim: $(call SIM_OBJ,noshare,andrews,generated/andrews.c generated/andrews_data.c)
+	$(call link,noshare,$(RT_LIBS))
+$(BUILD)/double_pendulum_noshare_sim: $(call SIM_OBJ,noshare,double_pendulum,generated/double_pendulum.c generated/double_pendulum_data.c)
+	$(call link,noshare,$(RT_LIBS))
+$(BUILD)/audit_fourbar_cp_noshare_sim: $(call SIM_OBJ,noshare,audit_fourbar_cp,$(call LONG_SRC,audit_fourbar_cp))
+	$(call link,noshare,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_layout_share.sh
+TEST_NEEDS   += $(foreach m,andrews double_pendulum audit_fourbar_cp,$(BUILD)/$(m)_sim $(BUILD)/$(m)_noshare_sim)

@@ -23,7 +23,11 @@
 /* F4 with its trapezoid (not bdf): shared blocks, see MB_LAYOUT's comment (Ek from tn[2] on, tn[3]
  * grown when tn[2], tn[3], tm[1] hold fewer than PQ reals; tm[0] in tn[2] (which holds max(N,
  * NC)), Q in tn[3], cv in tm[1], no tm[2]) */
+#ifndef MB_LAYOUT_NO_SHARE
 #define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
+#else   /* a test build: every block its own (tests/test_layout_share.sh: the same results) */
+#define MB_L_F4T(F, I) 0
+#endif
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
