@@ -64,8 +64,10 @@ static void settings(mb_params *p)
 #endif
 }
 
-/* The parameters live on the stack only while mb_sim_init copies them: kept out of solver_init
- * (MB_NOINLINE), their 0.2 KB are not under the start-up's deeper calls (mb_sim_reset). */
+/* mb_embed_start's two halves apart: the parameters live on the stack only while mb_sim_init
+ * copies them (configure, out of line), so their 0.2 KB are not under mb_sim_reset's deeper
+ * calls; and solver_init out of line too, so that link-time optimization does not inline the
+ * start-up's frames into main, under every step (docs/embedding.md). */
 #if defined(__GNUC__)
 #define FW_NOINLINE __attribute__((noinline))
 #else
