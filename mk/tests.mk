@@ -178,3 +178,16 @@ TEST_SCRIPTS += tests/test_sim_cli.sh
 TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
                 $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
                 $(BUILD)/suspension_sim $(BUILD)/mb_anim
+# the F4 trapezoid's shared workspace blocks (runtime/mb_layout.h, MB_L_F4T) change no result:
+# the simulators built with every block its own (-DMB_LAYOUT_NO_SHARE) against the shipped ones
+# (tests/test_layout_share.sh)
+$(eval $(call RT_VARIANT,noshare,$(OPT) -DMB_LAYOUT_NO_SHARE))
+$(eval $(call TOOL_MAINS,noshare))
+$(BUILD)/andrews_noshare_sim: $(call SIM_OBJ,noshare,andrews,generated/andrews.c generated/andrews_data.c)
+	$(call link,noshare,$(RT_LIBS))
+$(BUILD)/double_pendulum_noshare_sim: $(call SIM_OBJ,noshare,double_pendulum,generated/double_pendulum.c generated/double_pendulum_data.c)
+	$(call link,noshare,$(RT_LIBS))
+$(BUILD)/audit_fourbar_cp_noshare_sim: $(call SIM_OBJ,noshare,audit_fourbar_cp,$(call LONG_SRC,audit_fourbar_cp))
+	$(call link,noshare,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_layout_share.sh
+TEST_NEEDS   += $(foreach m,andrews double_pendulum audit_fourbar_cp,$(BUILD)/$(m)_sim $(BUILD)/$(m)_noshare_sim)

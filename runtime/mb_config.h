@@ -64,6 +64,15 @@ typedef double mb_real;
 #define MB_ATAN2 MB_LIBM(atan2)
 #endif
 
+/* MB_NOINLINE: keep a function out of its callers (with link-time optimization too), so that its
+ * frame is not part of theirs: the runtime marks what runs after a deep call (the step's
+ * monitors), which then no longer sits on the stack under it. */
+#if defined(__GNUC__)
+#define MB_NOINLINE __attribute__((noinline))
+#else
+#define MB_NOINLINE
+#endif
+
 /* The index type of a model's constant arrays (sparsity patterns and plans, runtime/mb_model.h).
  * -DMB_INDEX16: 16 bits, which halves their flash on a microcontroller (Andrews: 3.2 KB); a
  * generated model with an index above 65535 then refuses to compile. -DMB_INDEX8: 8 bits, half

@@ -15,15 +15,16 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     mb_real *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
-    for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
     /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
      * D = Phi_q */
-    /* (ev_v read first: F4's start-up keeps ev_v in the block that also holds Ek, mb_layout.h) */
+    /* (ev_v read first and b formed after: with the trapezoid, F4's start-up keeps ev_v in the
+     * block that also holds Ek, and Ek reaches over b's, mb_layout.h) */
     copy(n, vold, s->ev_v);
     for (int k = 0; k < s->nnz; k++) s->Ek[k] = a * s->Pq[k];
     mbi_assemble_a(s, s->Ek, s->Pq, 0);
     int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
+    for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
     int it, conv = 0;
     for (it = 1; it <= s->p.max_iter; it++) {
         copy(n, rhs, p);

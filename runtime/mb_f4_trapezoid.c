@@ -417,7 +417,7 @@ static int trap_step_checked(mb_sim *s, mb_real h, mb_real t1, int full, int *st
  * (the double pendulum at h = 0.1 s: 170 J in one held step). A sound held step changes either
  * by round-off (the parallelogram chain at h = 1e-4: |c| = 7e-8). */
 #define WARN_STEP_ENERGY MB_R(1e-2)
-static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
+static MB_NOINLINE int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
 {
     if (nrm2(s->nc, s->cv) > NEWTON_FAR * (1 + nrm2(s->n, s->v))) return 0;
     mb_real w = mbi_step_work(s, h, s->pnc, e[2], 0, 0);
@@ -430,7 +430,7 @@ static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
 /* One trial step of h ending at t1, the time the step is taken at (t_new: its final evaluation is
  * then the one the monitors and the next step reuse, kin_fresh, where t_k + h could differ from
  * the grid's time by an ulp and cost an evaluation more; Andrews h = 1e-5: 591 of 3000 steps).
- * Sigma at its start is kept in tm[2]; on failure everything is restored.
+ * Sigma at its start is in tm[3] (mb_sim_step); on failure everything is restored.
  * A fixed step whose iteration diverges (not merely slow) is taken once more with sigma~ held at
  * its start value until the last evaluation (hold; mon.sigma_holds): Newton on a fixed set of
  * equations, the penalty equations with s = sigma~_k + alpha c, and the multiplier update 5.34
@@ -442,9 +442,7 @@ static int held_step_sane(const mb_sim *s, mb_real h, const mb_real *e)
  * Step control (adapt) rejects and retries smaller instead. */
 static int trap_attempt(mb_sim *s, mb_real h, mb_real t1, int adapt)
 {
-    int nc = s->nc;
-    mb_real t_old = s->t, *sig_old = s->tm[2];
-    copy(nc, sig_old, s->sig);
+    mb_real t_old = s->t, *sig_old = s->tm[3];
     int st, stale = 0, diverged = 0;
     mb_real e[3];
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
@@ -474,7 +472,7 @@ static int trap_attempt(mb_sim *s, mb_real h, mb_real t1, int adapt)
 
 /* The trial step of h ending at t_new is taken: time, the predictor's history, sigma reset;
  * adaptive: the position history and sigma re-referenced to zero (see step control). */
-static int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
+static MB_NOINLINE int trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 {
     int nc = s->nc;
     s->t = t_new;
@@ -615,7 +613,7 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             return trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */
-            trap_restore(s, t_start, s->tm[2]);
+            trap_restore(s, t_start, s->tm[3]);
             fac = fac < 1 ? fac : MB_R(0.5);
         }
         s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */

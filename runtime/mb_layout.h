@@ -20,10 +20,14 @@
 #define MB_L_HHT(I) ((I) == MB_HHT)
 /* the Newton iteration's blocks: F4, and F1 with hht */
 #define MB_L_NEWTON(F, I) (MB_L_F4(F) || MB_L_HHT(I))
-/* F4 with its trapezoid (not bdf): Ek lives in tn[2..3] (tn[3] grown to PQ - N when needed), the
- * ldl scratch lsd in zk, the solves' scratch lsy in tn[3] (tn[3] at least max(N, NC)), and
- * 5.53's n-vector in g1 = tn[0] (mb_f4_trapezoid.c: trap_step) */
+/* F4 with its trapezoid (not bdf): shared blocks, see MB_LAYOUT's comment (Ek from tn[2] on, tn[3]
+ * grown when tn[2], tn[3], tm[1] hold fewer than PQ reals; tm[0] in tn[2] (which holds max(N,
+ * NC)), Q in tn[3], cv in tm[1], no tm[2]) */
+#ifndef MB_LAYOUT_NO_SHARE
 #define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
+#else   /* a test build: every block its own (tests/test_layout_share.sh: the same results) */
+#define MB_L_F4T(F, I) 0
+#endif
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
@@ -51,6 +55,15 @@
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
+/* The blocks of fields a build leaves out of mb_sim (mb_select.h: MBI_HAS_*) are left out of the
+ * list too; their counts are 0 for every formulation and integrator such a build accepts. */
+#define MB_L_KEEP(x) x
+#define MB_L_DROP(x)
+#define MB_L_SEL(c) MB_L_SEL_(c)
+#define MB_L_SEL_(c) MB_L_SEL_##c
+#define MB_L_SEL_1 MB_L_KEEP
+#define MB_L_SEL_0 MB_L_DROP
+
 /* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
  * each block of mb_real and J(field, count) for each block of int, in layout order, for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
@@ -60,30 +73,48 @@
  * (mb_model.npar) and NM = N when M depends on them (mb_model.par_mass), else 0. A block of
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
  * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
- * ev_sig in tn[2], tm[2] (Newton temporaries, free then), and F3/F4 factor S (assembly only)
+ * ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the trapezoid ev_sig in tm[3],
+ * below), and F3/F4 factor S (assembly only)
  * in FA's block: A's factorization never lives across an assembly. F4 with the trapezoid
- * (MB_L_F4T) keeps Ek, alive only while the Newton matrix is assembled (and in the start-up
- * evaluation before ev_v is read), in tn[2..3] (dq, dp: free then), lsd, the scratch of the
- * ldl factorizations of assembly and start-up only, in zk (the step's start state), and lsy, the
- * solves' scratch, in tn[3] (the step solves for dq before it forms dp there). hht (F1) keeps the
+ * (MB_L_F4T; mb_sim.c: layout) shares blocks by lifetime (an iteration of trap_step: evaluation,
+ * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
+ * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
+ *   after it has read ev_v, before it forms b), from tn[2] on over tn[3] and tm[1] (dq, dp,
+ *   tmpm: free then; contiguous, with full_jacobian's tn[4..7], free then too, between);
+ * - tm[0] in tn[2]: sv (the residual only: dq is formed after it, and the last iteration forms
+ *   no residual, so dq survives it), the start-up evaluation's b (formed after Ek is spent,
+ *   spent before ev_v is written) and the assembly's w (no dq there);
+ * - lsd, the scratch of the ldl factorizations of assembly and start-up only, in zk (the step's
+ *   start state); lsy, the solves' scratch, in tn[3] (the step solves for dq before it forms dp);
+ * - Q in tn[3]: alive from an evaluation to the residual (no solve, no dp in between; the last
+ *   iteration evaluates no Q, so dq, dp survive it; the start-up's Q follows its solves, the
+ *   assembly's scratch wt = Q is spent before its factorization);
+ * - cv in tm[1]: c from the constraint to the residual, and the last iteration's after the loop
+ *   (held_step_sane); tmpm is formed after the residual (5.53); the start-up's c = Phi_q v after
+ *   the iteration's tm[1] is spent;
+ * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
+ *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
+ *   steps) is tm[0] (tn[2]). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
  * step in hr. */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
-    R(z, MB_L_NZ(F, N, NC)) R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                    \
+    R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
     R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
     R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
     R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F) || MB_L_HHT(I), PQ))                                \
     R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
-    R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, N)                            \
-    R(cv, MB_L_IF(MB_L_ALF(F), NC))                                                           \
-    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), N))                                  \
-    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - (N)) : (N)))  \
+    R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, MB_L_IF(!MB_L_F4T(F, I), N))   \
+    R(cv, MB_L_IF(MB_L_ALF(F) && !MB_L_F4T(F, I), NC))                                        \
+    R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_NMAX(N, NC) : (N)))  \
+    R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - MB_L_NMAX(N, NC) - (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
-    R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N))                                                  \
-    R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N))         \
-    R(tm[0], NC) R(tm[1], NC) R(tm[2], NC) R(tm[3], NC)                                       \
+    MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
+    MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
+    R(tm[0], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC))  \
+    R(tm[3], NC)                                                                              \
+    MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
     R(k[3], MB_L_IF(MB_L_NSTAGE(I) > 3, MB_L_NZ(F, N, NC)))                                   \
@@ -94,29 +125,32 @@
     R(k[8], MB_L_IF(MB_L_NSTAGE(I) > 8, MB_L_NZ(F, N, NC)))                                   \
     R(k[9], MB_L_IF(MB_L_NSTAGE(I) > 9, MB_L_NZ(F, N, NC)))                                   \
     R(k[10], MB_L_IF(MB_L_NSTAGE(I) > 10, MB_L_NZ(F, N, NC)))                                 \
-    R(k[11], MB_L_IF(MB_L_NSTAGE(I) > 11, MB_L_NZ(F, N, NC)))                                 \
-    R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
-    R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                                          \
+    R(k[11], MB_L_IF(MB_L_NSTAGE(I) > 11, MB_L_NZ(F, N, NC))))                                \
+    MB_L_SEL(MBI_HAS_EB)(R(ztmp, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))                      \
+                         R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC))))                     \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
-    R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))              \
+    MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))) \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \
-    R(minv, MB_L_IF(MB_L_KKT(F), N))                                                          \
+    MB_L_SEL(MBI_HAS_KKT)(R(minv, MB_L_IF(MB_L_KKT(F), N)))                              \
     R(lsd, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
     R(lsy, MB_L_IF(!MB_L_F4T(F, I), MB_L_NMAX(N, NC)))                                        \
-    R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ))                                                    \
+    MB_L_SEL(MBI_HAS_FJ)(R(kb, MB_L_IF(MB_L_F4(F) && (FJ), PQ)))                                  \
     R(Ek, MB_L_IF((MB_L_ALF(F) && !MB_L_F4T(F, I)) || MB_L_HHT(I), PQ))                        \
     R(Dk, MB_L_IF(MB_L_F4(F), PQ))                                                            \
-    R(hr, MB_L_IF(MB_L_HHT(I), N))                                                            \
-    R(scr, MB_L_NSCR(F, FJ, LS, N, NC)) R(dn, MB_L_DENSE(F, I, DN, N, NC))                      \
-    R(kp, MB_L_KP(I)) R(dn_w, MB_L_DW(I, DN))                                                 \
+    MB_L_SEL(MBI_HAS_HHT)(R(hr, MB_L_IF(MB_L_HHT(I), N)))                                         \
+    MB_L_SEL(MBI_HAS_SCR)(R(scr, MB_L_NSCR(F, FJ, LS, N, NC)))                                \
+    MB_L_SEL(MBI_HAS_EXPL)(R(dn, MB_L_DENSE(F, I, DN, N, NC)) R(kp, MB_L_KP(I))               \
+                           R(dn_w, MB_L_DW(I, DN)))                                           \
+    MB_L_SEL(MBI_HAS_BDF)(                                                                        \
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
-    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
-    R(par, NP) R(pmass, NM)                                                                   \
-    J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))) J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC)))
+    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC)))                                  \
+    MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM))                                       \
+    MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
+    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))

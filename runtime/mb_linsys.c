@@ -73,10 +73,12 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
         (ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0))
         s->mon.min_pivot_ratio = ratio;
     s->mon.singular_row = st == MB_ERR_SINGULAR && which == MB_MAT_S ? bad : -1;
+#if MBI_HAS_KKT
     if (which == MB_MAT_S && rank_tol > 0 && ratio < s->step_ratio) {   /* near-singular steps */
         s->step_ratio = ratio;
         s->step_row = bad;
     }
+#endif
     return st;
 }
 

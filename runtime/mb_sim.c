@@ -283,10 +283,13 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
         s->ev_v = s->tn[2];
         s->ev_sig = s->ev_S = s->tm[2];
     }
-    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks (mb_layout.h) */
-        s->Ek = s->tn[2];          /* tn[3] follows it: 2 n >= nnz reals together */
+    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks by lifetime (mb_layout.h) */
+        s->Ek = s->tn[2];          /* tn[3], tm[1] follow it: at least nnz reals */
         s->lsd = s->zk;
-        s->lsy = s->tn[3];
+        s->lsy = s->Q = s->tn[3];
+        s->cv = s->tm[1];
+        s->tm[0] = s->tm[2] = s->tn[2];
+        s->ev_sig = s->ev_S = s->tm[3];
     }
 }
 
@@ -324,12 +327,16 @@ int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, si
     s->nc = m->nc;
     s->nnz = m->phi_q_pat.nnz;
     s->nz = 2 * s->n + (p->formulation == MB_BAUMGARTE ? 0 : s->nc);
+#if MBI_HAS_KKT
     if (s->minv) for (int i = 0; i < s->n; i++) s->minv[i] = 1 / m->mass[i];
+#endif
     s->mon.singular_row = -1;
+#if MBI_HAS_EB
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
      * = 0 (F1; F2, F3 in Phi and Int Phi): w (xi + sqrt(xi^2 - 1)), w for xi < 1 */
     if (m->nc > 0 && p->formulation != MB_ALF_TRAPEZOID && p->integrator != MB_HHT)
         s->stab_rate = p->xi >= 1 ? p->omega * (p->xi + MB_SQRT(p->xi * p->xi - 1)) : p->omega;
+#endif
     return MB_OK;
 }
 
@@ -352,6 +359,7 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
     if (rule) *rule = -1;
     if (!s->m) return MB_ERR_STATE;
     if (i < 0 || i >= s->m->npar || !isfinite(value)) return MB_ERR_PARAM;
+#if MBI_HAS_TUN                            /* (else npar is 0: mb_sim_init refuses tunables) */
     mb_real old = s->par[i];
     s->par[i] = value;
     int r = s->m->par_check(s->par);
@@ -368,15 +376,25 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
                 s->m->par_mass(s->m, s->pmass);
                 return MB_ERR_PARAM;
             }
+#if MBI_HAS_KKT
         if (s->minv) for (int k = 0; k < s->n; k++) s->minv[k] = 1 / s->pmass[k];
+#endif
     }
     s->ready = 0;                          /* the state (p = M v, energies) needs a new reset */
     return MB_OK;
+#else
+    return MB_ERR_PARAM;
+#endif
 }
 
 mb_real mb_sim_get_param(const mb_sim *s, int i)
 {
+#if MBI_HAS_TUN
     return s->m && i >= 0 && i < s->m->npar ? s->par[i] : 0;
+#else
+    (void)s; (void)i;
+    return 0;
+#endif
 }
 
 const mb_model *mb_sim_model(const mb_sim *s) { return s->m; }
@@ -407,11 +425,19 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 
 /* ------------------------------------------------------------------ reset and step */
 
+/* (the fused call's sixth argument goes on the stack: out of line, its frame is not under the
+ * single functions') */
+static MB_NOINLINE void eval_kin_fused(mb_sim *s, mb_real t, const mb_real *q)
+{
+    const mb_model *m = s->m;
+    m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq);
+}
+
 void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
-    if (m->eval_kin) { m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq); return; }
+    if (m->eval_kin) { eval_kin_fused(s, t, q); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);
     m->phi_q(m, t, q, s->Pq);
@@ -466,13 +492,17 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (s->p.integrator == MB_HHT) {       /* F1's equations, HHT's own start */
         if ((st = mbi_hht_start(s, t0))) return st;
         mbi_take_eval(s);
+#if MBI_HAS_EB
         s->have_f = 1;
+#endif
     } else
 #endif
     if (form->start) {                     /* implicit: its own start-up evaluation */
         if ((st = form->start(s, t0))) return st;
         mbi_take_eval(s);
+#if MBI_HAS_EB
         s->have_f = 1;
+#endif
     }
 #if MBI_EXPLICIT
     else if ((st = mbi_rk_start(s, t0))) return st;
@@ -480,11 +510,17 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
+#if MBI_HAS_F4A
     s->nqh = 0;
+#endif
+#if MBI_HAS_BDF
     s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
+#endif
     s->t_grid0 = t0;
     s->nfixed = 0;
+#if MBI_HAS_EB
     s->dense_state = 0;
+#endif
     s->energy_armed = 0;
     mb_real pnc, pdrv;
     mbi_measure(s, &pnc, &pdrv);
@@ -500,18 +536,24 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     return MB_OK;
 }
 
+#if MBI_HAS_KKT
 /* The step came near a singular position: its smallest pivot ratio of S below sqrt(rank_tol). */
 static int near_singular(const mb_sim *s)
 {
     return s->step_ratio < 0 || s->step_ratio * s->step_ratio < s->p.rank_tol;
 }
+#endif
 
 /* A failed step of F1 or F2 that came near a singular position (its smallest pivot ratio of S
  * below sqrt(rank_tol)): the non-finite state, the step size underflow or the broken energy
  * balance it ended in are the rank loss, named by the constraint of that pivot. */
 static int singular_step(mb_sim *s, int st)
 {
+    (void)s;                               /* (a build with neither) */
+#if MBI_HAS_EB
     s->dense_state = 0;
+#endif
+#if MBI_HAS_KKT
     if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (st == MB_ERR_NONFINITE || st == MB_ERR_STEP_UNDERFLOW || st == MB_ERR_SINGULAR)) {
         if (st != MB_ERR_SINGULAR || s->mon.singular_row < 0) s->mon.singular_row = s->step_row;
@@ -519,7 +561,20 @@ static int singular_step(mb_sim *s, int st)
             s->mon.min_pivot_ratio = s->step_ratio;   /* (a rolled-back monitor lost it) */
         return MB_ERR_SINGULAR;
     }
+#endif
     return st;
+}
+
+/* The monitors and warnings after a step, out of line (MB_NOINLINE): their frames then come after
+ * the step's, not under it (with LTO mb_sim_step's frame, on the firmware's deepest path, Andrews
+ * lean: 144 -> 72 bytes). */
+static MB_NOINLINE void step_monitor(mb_sim *s, mb_real h, mb_real pnc0, mb_real pdrv0)
+{
+    mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+}
+static MB_NOINLINE unsigned step_warnings(mb_sim *s, long maxiter_before)
+{
+    return mbi_warnings(s, maxiter_before);
 }
 
 int mb_sim_step(mb_sim *s, mb_real t_stop)
@@ -539,12 +594,16 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     mb_monitor mon0 = s->mon;
     (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
+#if MBI_HAS_EB
     if (s->p.formulation != MB_ALF_TRAPEZOID) {   /* for mbi_explicit_fail */
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
+#endif
+#if MBI_HAS_KKT
     s->step_ratio = 1;
     s->step_row = -1;
+#endif
 #if MBI_BDF
     if (s->p.integrator == MB_BDF) {
         mb_real h = 0;
@@ -552,7 +611,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         s->dn_W0 = mon0.W;
         st = mbi_bdf_step(s, t_stop, &h);
         if (st < 0) return singular_step(s, st);
-        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+        step_monitor(s, h, pnc0, pdrv0);
         s->dense_state = 1;
     } else
 #endif
@@ -571,7 +630,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         mb_real h = 0;
         st = mbi_forms[s->p.formulation]->step_adaptive(s, t_stop, &h);
         if (st < 0) return st;
-        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+        step_monitor(s, h, pnc0, pdrv0);
     } else
 #endif
     {
@@ -590,7 +649,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (s->p.integrator == MB_HHT) st = mbi_hht_step(s, h, t_new);
 #endif
         if (st < 0) return singular_step(s, st);
-        mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);
+        step_monitor(s, h, pnc0, pdrv0);
 #if MBI_RK4
         if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
             s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
@@ -600,7 +659,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }
-    unsigned now = mbi_warnings(s, mon0.maxiter_events);
+    unsigned now = step_warnings(s, mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */
 #if MBI_F1 || MBI_F2
     /* F1, F2: a step that came near a singular position (smallest pivot ratio of S below

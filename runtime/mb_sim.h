@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "mb_model.h"
 #include "mb_status.h"
+#include "mb_select.h"   /* what the build compiles: mb_sim leaves out the fields of the rest */
 
 /* Formulations (thesis chapter 5). */
 enum {
@@ -71,12 +72,8 @@ enum {
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
 #define MB_MAX_ITER_LIMIT 1000
 
-/* -DMB_WITH_TUNABLES=0 (define it for the application's sources too: it changes mb_sim): no
- * tunable parameters, so mb_sim keeps no copy of the model descriptor (about 180 bytes on a
- * 32-bit target); mb_sim_init refuses a model that has tunables with MB_ERR_MODEL. */
-#ifndef MB_WITH_TUNABLES
-#define MB_WITH_TUNABLES 1
-#endif
+/* -DMB_WITH_TUNABLES=0 (mb_select.h; define it for the application's sources too: it changes
+ * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters. */
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
@@ -160,9 +157,6 @@ typedef struct mb_monitor {
                                 sizes sqrt(12 J / m) (a bar's length) and the diagonal of the box
                                 around their centres of mass at reset */
     mb_real pscale;          /* momentum scale: max over the run of |M v|_2 */
-    mb_real enoise;          /* F4 with drivers: the round-off floor of the drivers' work after
-                                the last step, 4 alpha eps (1 + |q|_inf) / h sum |Phi_t|, J
-                                (mb_monitor.c: the energy warning is not raised below it) */
     mb_real sigma_ratio;     /* F2-F4: |Phi_q^T sigma|_2 / pscale after the last step */
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
@@ -180,21 +174,28 @@ typedef struct mb_monitor {
  * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
 typedef struct mb_sim {
     const mb_model *m;       /* the model, or mloc when it has tunables */
+    int n, nc, nz;           /* (the fields in an order without padding on a 32-bit target) */
 #if MB_WITH_TUNABLES
     mb_model mloc;           /* models with tunables: the descriptor with par (and mass) here */
 #endif
     mb_params p;
-    int n, nc, nz, nnz;
-    mb_real t, h_next;       /* time, next dopri5 trial step */
-    mb_real t_prev, h_prev;  /* the last accepted step from t_prev, of h_prev (dopri5/dop853's
-                                dense output; F4's AB2 predictor and step control) */
+    mb_real t, h_next;       /* time, next trial step (adaptive) */
+    mb_real h_prev;          /* the last accepted step, of h_prev (dopri5/dop853's dense output;
+                                F4's AB2 predictor and step control) */
+#if MBI_HAS_EB
+    mb_real t_prev;          /* ... from t_prev (dense output) */
     int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
+    int have_f;              /* f at the current state is cached in fz */
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
-    mb_real step_ratio;      /* smallest pivot ratio of S in the current step, 1 if none */
-    int step_row;            /* its constraint row (-1: unknown) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
-    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
+#endif
+#if MBI_HAS_KKT
+    mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */
+    int step_row;            /* its constraint row (-1: unknown) */
+#endif
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
+    int nnz;
+    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
@@ -203,34 +204,58 @@ typedef struct mb_sim {
     int kin_fresh;           /* F4: Phi, Phit, Pq hold the values at (kin_t, z), the step's last
                                 Newton evaluation (the monitor then needs no evaluation) */
     mb_real kin_t;
-    int have_f;              /* f at the current state is cached in fz */
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
                                 that step's size is h_prev) */
+#if MBI_HAS_F4A
     int nqh;                 /* F4 adaptive: accepted positions held in qh1, qh2 (0..2) */
     mb_real h_prev2;         /* F4 adaptive: the step before h_prev */
+#endif
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
-    /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use */
-    mb_real *z, *fz, *v, *pd, *sig, *S, *lam, *ptq;
+    /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use; left
+     * out with what the build does not compile (mb_select.h) */
+    mb_real *z, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
     mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
-    mb_real *tn[8], *tm[4];
-    mb_real *k[12], *ztmp, *zold, *zk, *yd, *ydp, *qh1, *qh2;
+    mb_real *tn[MBI_HAS_TN7 ? 8 : 5], *tm[4];
+    mb_real *zk, *yd, *ydp;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
-    mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
-    mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
-    int *piv;                /* dense back end's pivots */
-    mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
+    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
+                                F3: alpha Phi_q in Ek */
+#if MBI_HAS_EB
+    mb_real *fz, *ztmp, *zold;   /* f at z; the explicit integrators' and bdf's state scratch */
+#endif
+#if MBI_HAS_EXPL
+    mb_real *k[12];          /* the explicit integrators' stages (k[0] is fz) */
     mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
     mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
     mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
+#endif
+#if MBI_HAS_F4A
+    mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
+#endif
+#if MBI_HAS_KKT
+    mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
+#endif
+#if MBI_HAS_SCR
+    mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
+#endif
+#if MBI_HAS_PIV
+    int *piv;                /* dense back end's pivots */
+#endif
+#if MBI_HAS_FJ
+    mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
+#endif
+#if MBI_HAS_HHT
     mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
-    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
-                                F3: alpha Phi_q in Ek */
+#endif
+#if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
+#endif
+#if MBI_HAS_BDF
     /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
      * of this and of the last step, scratch f, d, the error weights, the Jacobian df/dz and the
      * Newton matrix I - gamma df/dz (dense nz x nz, LU in place), its pivots */
@@ -241,6 +266,7 @@ typedef struct mb_sim {
     long bjac_age;           /* accepted steps since the Jacobian was evaluated */
     mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
                                      Newton's convergence-rate estimate */
+#endif
 } mb_sim;
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

@@ -64,11 +64,26 @@ static void settings(mb_params *p)
 #endif
 }
 
-int solver_init(void)
+/* mb_embed_start's two halves apart: the parameters live on the stack only while mb_sim_init
+ * copies them (configure, out of line), so their 0.2 KB are not under mb_sim_reset's deeper
+ * calls; and solver_init out of line too, so that link-time optimization does not inline the
+ * start-up's frames into main, under every step (docs/embedding.md). */
+#if defined(__GNUC__)
+#define FW_NOINLINE __attribute__((noinline))
+#else
+#define FW_NOINLINE
+#endif
+static FW_NOINLINE int configure(void)
 {
     mb_params p;
     settings(&p);
-    return mb_embed_start(&sim, &FW_MODEL_OBJ, &p, work, sizeof work, 0, NULL, NULL, 1);
+    return mb_sim_init(&sim, &FW_MODEL_OBJ, &p, work, sizeof work);
+}
+
+FW_NOINLINE int solver_init(void)
+{
+    int st = configure();
+    return st != MB_OK ? st : mb_sim_reset(&sim, 0, NULL, NULL, 1);
 }
 
 int solver_step(void)
