@@ -214,9 +214,14 @@ for f in canonical alf-explicit alf-trapezoid; do
     ok "bar at rest, $f, 20 s --strict: exit 0, no warning, sigma grew to m g t ($(kv max_sigma))" \
        '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt 190 "$(kv max_sigma)"'
 done
-sim "$DR" --formulation alf-trapezoid --alpha 1e10 --h 1e-5 --t-end 0.5 --strict
-ok "driven alf-trapezoid alpha 1e10 h=1e-5: no energy warning at the round-off floor (dev $(kv max_energy_dev))" \
-   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt 0.1 "$(kv max_energy_dev)"'
+sim "$DR" --formulation alf-trapezoid --alpha 1e9 --h 1e-5 --t-end 0.5 --strict
+ok "driven alf-trapezoid alpha 1e9 h=1e-5: no energy warning at the round-off floor (dev $(kv max_energy_dev))" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt 0.06 "$(kv max_energy_dev)"'
+# a floor above the energy scale itself leaves the test on: the balance cannot tell round-off
+# from a failure there (alpha 1e10: floor about 9 J against a scale of 6 J)
+sim "$DR" --formulation alf-trapezoid --alpha 1e10 --h 1e-5 --t-end 0.5
+ok "driven alf-trapezoid alpha 1e10 h=1e-5: the energy warning stays (floor above the scale)" \
+   '[ $rc -eq 0 ] && grep -q "warning: energy" "$T/err"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -55,6 +55,7 @@ done <<'EOF'
 --formulation canonical --integrator bdf --max-iter 20|--max-iter|--formulation canonical|--formulation alf-trapezoid --integrator bdf --max-iter 20
 --formulation baumgarte --sigma-reset 10|--sigma-reset|--formulation baumgarte|--formulation canonical --sigma-reset 10
 --integrator hht --sigma-reset 10|--sigma-reset|--formulation baumgarte|--formulation alf-explicit --sigma-reset 10
+--formulation alf-trapezoid --rtol 1e-6 --sigma-reset 10|--sigma-reset|alf-trapezoid's step control (--rtol/--atol)|--formulation alf-trapezoid --sigma-reset 10
 --formulation baumgarte --warn-sigma 10|--warn-sigma|--formulation baumgarte|--formulation alf-trapezoid --warn-sigma 10
 --formulation canonical --no-newton-reuse|--no-newton-reuse|--formulation canonical|--formulation alf-trapezoid --no-newton-reuse
 --formulation baumgarte --integrator bdf --newton-reuse|--newton-reuse|--formulation baumgarte|--formulation alf-trapezoid --integrator bdf --newton-reuse

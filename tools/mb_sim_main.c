@@ -500,6 +500,10 @@ static int no_effect(const cli *c)
     if ((c->o_sreset >= 0 || c->o_warn[2] >= 0) && f == MB_BAUMGARTE)
         return refuse(c->o_sreset >= 0 ? "--sigma-reset" : "--warn-sigma", with,
                       "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)");
+    if (c->o_sreset >= 0 && f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0))
+        return refuse("--sigma-reset", "alf-trapezoid's step control (--rtol/--atol)",
+                      "the step control re-references sigma to zero after every step itself "
+                      "(docs/formulations.md)");
     if (c->reuse >= 0 && f != MB_ALF_TRAPEZOID)
         return refuse(c->reuse ? "--newton-reuse" : "--no-newton-reuse", with,
                       "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)");

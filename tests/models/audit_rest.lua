@@ -10,5 +10,5 @@ gravity { 0, -9.81 }
 simulate { t_end = 20, h = 1e-3 }
 ground { O = { 0, 0 } }
 body "bar" { mass = 1, inertia = 1 / 12, angle = -pi / 2, position = { 0, -0.5 },
-             points = { O = { 0.5, 0 }, T = { -0.5, 0 } } }
+             points = { O = { -0.5, 0 }, T = { 0.5, 0 } } }
 revolute "O" { "ground.O", "bar.O" }
