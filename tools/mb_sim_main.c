@@ -278,8 +278,7 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
  * and of the first step), then on a grid of NONFINITE_GRID times to t-end (an adaptive step that
  * crossed the bad time was rejected and shrunk: its length is gone). The first hit is named. */
 #define NONFINITE_GRID 1024
-static double fault_t_end;   /* the run's --t-end, for the grid (set by run) */
-static void nonfinite_source(const mb_sim *s, const mb_params *p)
+static void nonfinite_source(const mb_sim *s, const mb_params *p, double t_end)
 {
     static const double node[] = { 0, 0.2, 0.3, 0.5, 0.8, 8.0 / 9, 1 };
     const int nn = (int)(sizeof node / sizeof node[0]);
@@ -290,7 +289,7 @@ static void nonfinite_source(const mb_sim *s, const mb_params *p)
     double t0 = (double)mb_sim_get_t(s), hs[2] = { (double)mb_sim_get_h(s), (double)p->h };
     for (int k = 0; k < 2 * nn + NONFINITE_GRID; k++) {
         double tk = k < 2 * nn ? t0 + node[k % nn] * hs[k / nn]
-                               : t0 + (fault_t_end - t0) * (k - 2 * nn + 1) / NONFINITE_GRID;
+                               : t0 + (t_end - t0) * (k - 2 * nn + 1) / NONFINITE_GRID;
         mb_real t = (mb_real)tk;
         model->force(model, t, q, v, f);
         if (nc > 0) {
@@ -318,7 +317,7 @@ static void nonfinite_source(const mb_sim *s, const mb_params *p)
 
 /* What failed and its size, appended to a fault message: the step in use, the system that
  * could not be solved (dimension) and the quantity that left its bounds. */
-static void fault_detail(const mb_sim *s, const mb_params *p, int st)
+static void fault_detail(const mb_sim *s, const mb_params *p, int st, double t_end)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
     int n = model->nq, nc = model->nc;
@@ -367,7 +366,7 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st)
         }
         fprintf(stderr, "; at the last good step max |q| = %.3g, max |v| = %.3g (%d coordinates)",
                 qm, vm, n);
-        nonfinite_source(s, p);
+        nonfinite_source(s, p, t_end);
     }
 }
 
@@ -452,20 +451,22 @@ static int no_effect(const cli *c)
         const char *dyn = "it steers the dynamic simulation, and this analysis integrates nothing "
                           "(docs/analyses.md)";
         snprintf(with, sizeof with, "--analysis %s", an);
-        static const char *const vo[] = { "--formulation", "--integrator", "--hht-alpha", "--rtol",
-            "--atol", "--alpha", "--xi", "--omega", "--tol", "--max-iter", "--max-steps",
-            "--sigma-reset", "--baumgarte-cap", "--project-velocity", "--full-jacobian",
-            "--newton-reuse", "--strict", "--warn-energy", "--warn-phi", "--warn-sigma",
-            "--warn-stability", "--linsys" };
-        const int given[] = { c->form_given, c->integ >= 0, c->hht_given, c->o_rtol > 0,
-            c->o_atol > 0, c->o_alpha > 0, c->o_xi >= 0, c->o_omega >= 0, c->o_tol > 0,
-            c->o_maxit > 0, c->o_maxsteps > 0, c->o_sreset >= 0, c->o_cap >= 0, c->proj, c->fulljac,
-            c->reuse >= 0, c->strict, c->o_warn[0] >= 0, c->o_warn[1] >= 0, c->o_warn[2] >= 0,
-            c->o_warn[3] >= 0, c->linsys >= 0 };
+        const char *dense = "the analyses solve their own dense systems (docs/analyses.md)";
+        const struct { const char *opt; int given; const char *why; } vo[] = {
+            { "--formulation", c->form_given, dyn }, { "--integrator", c->integ >= 0, dyn },
+            { "--hht-alpha", c->hht_given, dyn }, { "--rtol", c->o_rtol > 0, dyn },
+            { "--atol", c->o_atol > 0, dyn }, { "--alpha", c->o_alpha > 0, dyn },
+            { "--xi", c->o_xi >= 0, dyn }, { "--omega", c->o_omega >= 0, dyn },
+            { "--tol", c->o_tol > 0, dyn }, { "--max-iter", c->o_maxit > 0, dyn },
+            { "--max-steps", c->o_maxsteps > 0, dyn }, { "--sigma-reset", c->o_sreset >= 0, dyn },
+            { "--baumgarte-cap", c->o_cap >= 0, dyn }, { "--project-velocity", c->proj, dyn },
+            { "--full-jacobian", c->fulljac, dyn },
+            { c->reuse == 0 ? "--no-newton-reuse" : "--newton-reuse", c->reuse >= 0, dyn },
+            { "--strict", c->strict, dyn }, { "--warn-energy", c->o_warn[0] >= 0, dyn },
+            { "--warn-phi", c->o_warn[1] >= 0, dyn }, { "--warn-sigma", c->o_warn[2] >= 0, dyn },
+            { "--warn-stability", c->o_warn[3] >= 0, dyn }, { "--linsys", c->linsys >= 0, dense } };
         for (size_t k = 0; k < sizeof vo / sizeof vo[0]; k++)
-            if (given[k])
-                return refuse(k == 15 && c->reuse == 0 ? "--no-newton-reuse" : vo[k], with,
-                              k == 21 ? "the analyses solve their own dense systems (docs/analyses.md)" : dyn);
+            if (vo[k].given) return refuse(vo[k].opt, with, vo[k].why);
         if (!timed && (c->t_end_given || c->h_given || c->every_arg))
             return refuse(c->t_end_given ? "--t-end" : c->h_given ? "--h" : "--every", with,
                           "only quasistatic, kinematic and inverse analysis step through time "
@@ -518,20 +519,33 @@ static int no_effect(const cli *c)
     return 0;
 }
 
-/* The integrator fits the formulation (mb_params_check says the same in general terms): else
- * refused with the integrators this formulation takes. Returns 1 after saying so, else 0. */
+/* Whether integrator i fits formulation f: the runtime's own rule (mb_params_check on the
+ * defaults of f with i), so the simulator never keeps a second copy of it. */
+static int pair_fits(int f, int i)
+{
+    mb_params q;
+    mb_params_default(&q, f);
+    q.integrator = i;
+    return mb_params_check(&q, NULL) == MB_OK;
+}
+
+/* The integrator fits the formulation: else refused with the integrators this formulation takes
+ * (listed from pair_fits). Returns 1 after saying so, else 0. */
 static int integrator_fits(const cli *c)
 {
-    static const char *const takes[4] = {
-        [MB_BAUMGARTE] = "rk4, dopri5, dop853, bdf or hht", [MB_CANONICAL] = "rk4, dopri5, dop853 or bdf",
-        [MB_ALF_EXPLICIT] = "rk4, dopri5 or dop853", [MB_ALF_TRAPEZOID] = "trapezoid or bdf" };
     int f = c->form, i = c->integ;
-    if (c->analysis != MB_CLI_DYNAMIC || i < 0 || f < 0 || f > 3) return 0;
-    int ok = i == MB_HHT ? f == MB_BAUMGARTE : i == MB_TRAPEZOID ? f == MB_ALF_TRAPEZOID
-           : i == MB_BDF ? f != MB_ALF_EXPLICIT : f != MB_ALF_TRAPEZOID;
-    if (ok) return 0;
+    if (c->analysis != MB_CLI_DYNAMIC || i < 0 || f < 0 || f > 3 || pair_fits(f, i)) return 0;
+    char takes[96] = "";
+    int ok[8], nok = 0, k = 0;
+    for (int j = 0; j < 8 && strcmp(mb_integrator_name(j), "?") != 0; j++)
+        if (pair_fits(f, j)) ok[nok++] = j;
+    for (k = 0; k < nok; k++) {
+        size_t l = strlen(takes);
+        snprintf(takes + l, sizeof takes - l, "%s%s", k == 0 ? "" : k == nok - 1 ? " or " : ", ",
+                 mb_integrator_name(ok[k]));
+    }
     fprintf(stderr, "%s_sim: --integrator %s does not fit --formulation %s: %s takes %s%s\n", model->name,
-            mb_integrator_name(i), mb_formulation_name(f), mb_formulation_name(f), takes[f],
+            mb_integrator_name(i), mb_formulation_name(f), mb_formulation_name(f), takes,
             i == MB_HHT ? " (hht integrates the index-3 equations with Lagrange multipliers: baumgarte's)"
             : i == MB_BDF ? " (alf-explicit's iterated right-hand side is too noisy for bdf's difference Jacobian)"
             : "");
@@ -876,7 +890,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
                 in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(r->st));
         if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(&r->sim, p);
-        else fault_detail(&r->sim, p, r->st);
+        else fault_detail(&r->sim, p, r->st, c->t_end);
         fputc('\n', stderr);
         r->fault = 1;
     } else if (!qd || !vd) {
@@ -898,7 +912,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                         model->name, (double)mb_sim_get_t(&r->sim), mb_sim_get_monitor(&r->sim)->steps + 1,
                         mb_sim_get_monitor(&r->sim)->steps,
                         mb_status_str(r->st));
-                fault_detail(&r->sim, p, r->st);
+                fault_detail(&r->sim, p, r->st, c->t_end);
                 fputc('\n', stderr);
                 r->fault = 1;
                 break;
@@ -1031,7 +1045,6 @@ static int run(const cli *c, const mb_params *p, run_state *r)
                 c->adaptive ? " (first step)" : "", c->t_end,
                 (double)p->alpha, (double)p->xi, (double)p->omega, (double)p->tol, p->max_iter, r->ws,
                 c->linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : c->linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
-    fault_t_end = c->t_end;   /* where nonfinite_source looks */
     step_loop(c, p, r);
     close_csv(c, r);
     return -1;
