@@ -60,6 +60,15 @@ $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
 
+# the simulators tests/test_sim_cli.sh runs: analysis test models (mk/analysis.mk) and the
+# models with a non-finite load (mk/tests.mk)
+$(SAN_DIR)/anl_%_sim: $(call SIM_OBJ,san,anl_%,$(BUILD)/gen_anl/anl_%.c $(BUILD)/gen_anl/anl_%_data.c)
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+$(SAN_DIR)/nan_%_sim: $(call SIM_OBJ,san,nan_%,$(call LONG_SRC,nan_%))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
+
 # the claims audit's simulators (mk/tests.mk: AUDIT_MODELS)
 $(foreach m,$(AUDIT_MODELS),$(eval $(SAN_DIR)/$(m)_sim: $(call SIM_OBJ,san,$(m),$(call LONG_SRC,$(m)))))
 $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim):
@@ -71,9 +80,11 @@ SAN_PROGS   := $(SAN_DIR)/test_runtime_linalg $(SAN_DIR)/test_physics_builtin \
 SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
                $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim) \
-               $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim)
+               $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
+               $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
-               tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh
+               tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
+               tests/test_sim_cli.sh tests/test_run_script.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status
 SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
 .PHONY: test-san valgrind fuzz fuzz-build
