@@ -139,6 +139,28 @@ static void pascal(mb_sim *s, int inverse)
 }
 #undef PA
 
+/* The accepted step's array: zn[j] += l_j e for j = 0..q. */
+static void update(mb_sim *s, const mb_real *l)
+{
+    int nz = ny_of(s), q = s->bq;
+    const mb_real *e = s->be;
+    mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
+    mb_real l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5];
+    for (int i = 0; i < nz; i++) {
+        mb_real x = e[i];
+        z0[i] += l0 * x;
+        z1[i] += l1 * x;
+        if (q < 2) continue;
+        z2[i] += l2 * x;
+        if (q < 3) continue;
+        z3[i] += l3 * x;
+        if (q < 4) continue;
+        z4[i] += l4 * x;
+        if (q < 5) continue;
+        z5[i] += l5 * x;
+    }
+}
+
 /* A new step r h: zn[j] *= r^j. */
 static void rescale(mb_sim *s, mb_real r)
 {
@@ -303,11 +325,20 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         for (int i = 0; i < n; i++) dp[i] = -g2[i];
         mbi_f4_dg2(s, dq, gam, tmpn, tmpm);
         for (int i = 0; i < n; i++) dp[i] += tmpn[i];
-        mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp)), wn = 0;
-        for (int i = 0; i < n; i++) { mb_real e = dq[i] * s->bw[i]; wn += e * e; }
+        /* |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp), in their order), the weighted
+         * RMS of dq and the update, in one pass */
+        mb_real aq = 0, ap = 0, wn = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real x = dq[i], y = dp[i], e = x * s->bw[i];
+            aq += x * x;
+            ap += y * y;
+            wn += e * e;
+            q[i] += x;
+            p[i] += y;
+        }
+        mb_real ny = MB_SQRT(aq + ap);
         wn = MB_SQRT(wn / (mb_real)n);
         if (!isfinite(ny) || !isfinite(wn)) return 1;
-        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         if (!fresh && wn > REUSE4_SLOW * wprev) { s->reuse_wait = REUSE4_WAIT; reuse = 0; }
         fresh = !reuse;
@@ -492,12 +523,9 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
-        /* accepted: the corrected array (row by row, the row and l_j hoisted), the new state */
-        for (int j = 0; j <= s->bq; j++) {
-            mb_real *a = zc(s, j), lj = l[j];
-            const mb_real *e = s->be;
-            for (int i = 0; i < nz; i++) a[i] += lj * e[i];
-        }
+        /* accepted: the corrected array, component by component with e_i in a register (the
+         * same products and sums as row by row, in fewer instructions), the new state */
+        update(s, l);
         *h_taken = s->bh;
         s->t_prev = s->t;
         s->h_prev = s->bh;
