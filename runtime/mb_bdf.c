@@ -280,7 +280,15 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * second correction 2e-4 of the tolerance, p's 40x, the third 1e-14 in all; the angles at
  * t = 0.03 the same to 3 digits of their error at rtol 1e-6 ... 1e-12, 22 % fewer Newton
  * iterations at 1e-9). Stopping after one iteration when the rate promises convergence lost
- * half a digit: p's lagged share is needed.
+ * half a digit: p's lagged share is needed. A correction up to NEWTON4_FAST of the tolerance
+ * also converges when it is at most NEWTON4_RATE of the one before: the estimated remaining
+ * error, rate / (1 - rate) of it, is then at most 1e-4 of the tolerance, below what NEWTON4
+ * alone leaves. With alpha 1e9 the second correction is 1e-3 .. 6e-3 of the first (the
+ * neglected terms of the matrix, not the predicted state's violation of the velocity
+ * constraint: a first iterate moved onto it by a projection left the ratio as it was), and
+ * 1e-3 .. 2.5e-3 of the tolerance in 110 of Andrews' 195 attempts at rtol 1e-6, which took a
+ * third iteration and factorization for it: 15 % fewer iterations there, the digits the same
+ * at rtol 1e-4 ... 1e-12 to 0.1 (docs/work-precision.md, "Stiffened Andrews").
  * Modified Newton (p.newton_reuse): the later iterations keep the first one's factorization
  * while each position correction shrinks at least 1 / REUSE4_SLOW; one that shrinks less (with
  * alpha 1e9 a kept matrix is off by alpha |dq| in the mass-dominated directions: the large
@@ -289,6 +297,8 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * accepted (s->reuse_wait, the trapezoid's counter; the two never run together). Returns MB_OK,
  * 1 (not converged: retry smaller) or a failure. */
 #define NEWTON4 MB_R(1e-3)
+#define NEWTON4_FAST MB_R(1e-2)
+#define NEWTON4_RATE MB_R(0.01)
 #define REUSE4_SLOW MB_R(0.1)
 #define REUSE4_WAIT 32
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
@@ -341,9 +351,10 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         if (!isfinite(ny) || !isfinite(wn)) return 1;
         s->mon.newton_iters++;
         if (!fresh && wn > REUSE4_SLOW * wprev) { s->reuse_wait = REUSE4_WAIT; reuse = 0; }
+        if (ny < s->p.tol || (it >= 1 && (wn <= NEWTON4 || (wn <= NEWTON4_FAST && wn <= NEWTON4_RATE * wprev))))
+            conv = 1;
         fresh = !reuse;
         wprev = wn;
-        if (ny < s->p.tol || (it >= 1 && wn <= NEWTON4)) conv = 1;
     }
     if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
     for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
