@@ -307,7 +307,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
-    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
+    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *sv = s->tm[0];
     mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
     mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
@@ -331,15 +331,13 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
-        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma) */
-        for (int i = 0; i < n; i++) dp[i] = -g2[i];
+        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma),
+         * formed in the pass that takes |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp),
+         * in their order), the weighted RMS of dq and the update */
         mbi_f4_dg2(s, dq, gam, tmpn, tmpm);
-        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
-        /* |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp), in their order), the weighted
-         * RMS of dq and the update, in one pass */
         mb_real aq = 0, ap = 0, wn = 0;
         for (int i = 0; i < n; i++) {
-            mb_real x = dq[i], y = dp[i], e = x * s->bw[i];
+            mb_real x = dq[i], y = tmpn[i] - g2[i], e = x * s->bw[i];
             aq += x * x;
             ap += y * y;
             wn += e * e;
@@ -455,14 +453,14 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
     mb_real l[QMAX + 1], t0 = s->t;
+    int lq = 0;                           /* the order l holds the coefficients of (0: none) */
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     mb_real rmax = s->mon.steps == 0 ? MB_R(1e4) : 10;
     s->mon.stiffness = 0;
-    /* the array is the current state's unless a reset, a rollback or a failure intervened */
-    int fresh = 0;
-    if (!s->bok || s->bt != s->t) fresh = 1;
-    else for (int i = 0; i < nz && !fresh; i++) fresh = zc(s, 0)[i] != s->z[i];
+    /* the array is the current state's unless a reset, a rollback or a failure intervened (the
+     * bits compared: a state written as -0 for +0 restarts, which is merely safe) */
+    int fresh = !s->bok || s->bt != s->t || memcmp(zc(s, 0), s->z, sizeof(mb_real) * (size_t)nz) != 0;
     if (fresh) {
         mb_real h0 = s->bok ? s->bh : s->h_next;
         if (s->p.h_max > 0 && h0 > s->p.h_max) h0 = s->p.h_max;
@@ -480,7 +478,7 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         if (hm > 0 && s->bh > hm) rescale(s, hm / s->bh);
         if (s->bh >= rem * (1 - MB_R(1e-9))) { rescale(s, rem / s->bh); last = 1; }
         set_weights(s);
-        coeffs(s->bq, l);
+        if (lq != s->bq) { coeffs(s->bq, l); lq = s->bq; }
         mb_real t1 = last ? t_stop : s->t + s->bh;
         if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
             const mb_model *m = s->m;
