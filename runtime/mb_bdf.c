@@ -139,6 +139,28 @@ static void pascal(mb_sim *s, int inverse)
 }
 #undef PA
 
+/* The accepted step's array: zn[j] += l_j e for j = 0..q. */
+static void update(mb_sim *s, const mb_real *l)
+{
+    int nz = ny_of(s), q = s->bq;
+    const mb_real *e = s->be;
+    mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
+    mb_real l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5];
+    for (int i = 0; i < nz; i++) {
+        mb_real x = e[i];
+        z0[i] += l0 * x;
+        z1[i] += l1 * x;
+        if (q < 2) continue;
+        z2[i] += l2 * x;
+        if (q < 3) continue;
+        z3[i] += l3 * x;
+        if (q < 4) continue;
+        z4[i] += l4 * x;
+        if (q < 5) continue;
+        z5[i] += l5 * x;
+    }
+}
+
 /* A new step r h: zn[j] *= r^j. */
 static void rescale(mb_sim *s, mb_real r)
 {
@@ -258,7 +280,17 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * second correction 2e-4 of the tolerance, p's 40x, the third 1e-14 in all; the angles at
  * t = 0.03 the same to 3 digits of their error at rtol 1e-6 ... 1e-12, 22 % fewer Newton
  * iterations at 1e-9). Stopping after one iteration when the rate promises convergence lost
- * half a digit: p's lagged share is needed.
+ * half a digit: p's lagged share is needed. A correction up to NEWTON4_FAST of the tolerance
+ * also converges when it is at most NEWTON4_RATE of the one before: the estimated remaining
+ * error, rate / (1 - rate) of it, is then at most 3e-5 of the tolerance, below what NEWTON4
+ * alone leaves. With alpha 1e9 the second correction is 1e-3 .. 6e-3 of the first (the
+ * neglected terms of the matrix, not the predicted state's violation of the velocity
+ * constraint: a first iterate moved onto it by a projection left the ratio as it was), and
+ * 1e-3 .. 2.5e-3 of the tolerance in 110 of Andrews' 195 attempts at rtol 1e-6, which took a
+ * third iteration and factorization for it: 13 % fewer iterations there, the digits the same
+ * at rtol 1e-4 ... 1e-12 to 0.1 (docs/work-precision.md, "Stiffened Andrews"). A rate of 0.01
+ * saved 2-4 % more but left sigma~ unconverged in a 37 ms step of the parallelogram chain at
+ * rtol 1e-4 (|Phi_q^T sigma~| 300 -> 4e5: a sigma warning main did not give).
  * Modified Newton (p.newton_reuse): the later iterations keep the first one's factorization
  * while each position correction shrinks at least 1 / REUSE4_SLOW; one that shrinks less (with
  * alpha 1e9 a kept matrix is off by alpha |dq| in the mass-dominated directions: the large
@@ -267,6 +299,8 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * accepted (s->reuse_wait, the trapezoid's counter; the two never run together). Returns MB_OK,
  * 1 (not converged: retry smaller) or a failure. */
 #define NEWTON4 MB_R(1e-3)
+#define NEWTON4_FAST MB_R(1e-2)
+#define NEWTON4_RATE MB_R(0.003)
 #define REUSE4_SLOW MB_R(0.1)
 #define REUSE4_WAIT 32
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
@@ -275,7 +309,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
-    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
+    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *sv = s->tm[0];
     mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
     mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
     mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
@@ -299,20 +333,28 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
-        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma) */
-        for (int i = 0; i < n; i++) dp[i] = -g2[i];
+        /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma),
+         * formed in the pass that takes |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp),
+         * in their order), the weighted RMS of dq and the update */
         mbi_f4_dg2(s, dq, gam, tmpn, tmpm);
-        for (int i = 0; i < n; i++) dp[i] += tmpn[i];
-        mb_real ny = MB_SQRT(dot(n, dq, dq) + dot(n, dp, dp)), wn = 0;
-        for (int i = 0; i < n; i++) { mb_real e = dq[i] * s->bw[i]; wn += e * e; }
+        mb_real aq = 0, ap = 0, wn = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real x = dq[i], y = tmpn[i] - g2[i], e = x * s->bw[i];
+            aq += x * x;
+            ap += y * y;
+            wn += e * e;
+            q[i] += x;
+            p[i] += y;
+        }
+        mb_real ny = MB_SQRT(aq + ap);
         wn = MB_SQRT(wn / (mb_real)n);
         if (!isfinite(ny) || !isfinite(wn)) return 1;
-        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
         s->mon.newton_iters++;
         if (!fresh && wn > REUSE4_SLOW * wprev) { s->reuse_wait = REUSE4_WAIT; reuse = 0; }
+        if (ny < s->p.tol || (it >= 1 && (wn <= NEWTON4 || (wn <= NEWTON4_FAST && wn <= NEWTON4_RATE * wprev))))
+            conv = 1;
         fresh = !reuse;
         wprev = wn;
-        if (ny < s->p.tol || (it >= 1 && wn <= NEWTON4)) conv = 1;
     }
     if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
     for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
@@ -413,14 +455,14 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
     mb_real l[QMAX + 1], t0 = s->t;
+    int lq = 0;                           /* the order l holds the coefficients of (0: none) */
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     mb_real rmax = s->mon.steps == 0 ? MB_R(1e4) : 10;
     s->mon.stiffness = 0;
-    /* the array is the current state's unless a reset, a rollback or a failure intervened */
-    int fresh = 0;
-    if (!s->bok || s->bt != s->t) fresh = 1;
-    else for (int i = 0; i < nz && !fresh; i++) fresh = zc(s, 0)[i] != s->z[i];
+    /* the array is the current state's unless a reset, a rollback or a failure intervened (the
+     * bits compared: a state written as -0 for +0 restarts, which is merely safe) */
+    int fresh = !s->bok || s->bt != s->t || memcmp(zc(s, 0), s->z, sizeof(mb_real) * (size_t)nz) != 0;
     if (fresh) {
         mb_real h0 = s->bok ? s->bh : s->h_next;
         if (s->p.h_max > 0 && h0 > s->p.h_max) h0 = s->p.h_max;
@@ -438,7 +480,7 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         if (hm > 0 && s->bh > hm) rescale(s, hm / s->bh);
         if (s->bh >= rem * (1 - MB_R(1e-9))) { rescale(s, rem / s->bh); last = 1; }
         set_weights(s);
-        coeffs(s->bq, l);
+        if (lq != s->bq) { coeffs(s->bq, l); lq = s->bq; }
         mb_real t1 = last ? t_stop : s->t + s->bh;
         if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
             const mb_model *m = s->m;
@@ -492,12 +534,9 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
-        /* accepted: the corrected array (row by row, the row and l_j hoisted), the new state */
-        for (int j = 0; j <= s->bq; j++) {
-            mb_real *a = zc(s, j), lj = l[j];
-            const mb_real *e = s->be;
-            for (int i = 0; i < nz; i++) a[i] += lj * e[i];
-        }
+        /* accepted: the corrected array, component by component with e_i in a register (the
+         * same products and sums as row by row, in fewer instructions), the new state */
+        update(s, l);
         *h_taken = s->bh;
         s->t_prev = s->t;
         s->h_prev = s->bh;
