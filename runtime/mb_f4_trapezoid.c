@@ -673,6 +673,7 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
     copy(n, s->v, b + nz);
     copy(n, s->pd, b + nz + n);
     copy(s->nc, s->sig, b + nz + 2 * n);
+    copy(s->nc, s->tm[3], b + nz + 2 * n);   /* sigma~ at the step's start (xst_sequence) */
     copy(2 * n, s->ydp, b + nz + 2 * n + s->nc);
     s->t = t;
     s->h_prev = h_prev;
@@ -683,14 +684,16 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
 }
 
 /* k trapezoid steps of (t1 - t0) / k from the current state (at t0) to t1; the predictor's
- * history advances, sigma~ accumulates. Returns the worst status (events kept), or the
- * failure. */
+ * history advances, sigma~ accumulates. tm[3] holds each substep's starting sigma~ (what
+ * trap_attempt restores before its full-Newton retry; the macro step puts the start's back).
+ * Returns the worst status (events kept), or the failure. */
 static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k)
 {
     mb_real h = (t1 - t0) / (mb_real)k;
     int ret = MB_OK;
     for (int j = 1; j <= k; j++) {
         mb_real tj = j == k ? t1 : t0 + (mb_real)j * h;
+        copy(s->nc, s->tm[3], s->sig);
         int st = trap_attempt(s, h, tj, 1);
         if (st < 0) return st;
         if (st > ret) ret = st;
@@ -757,6 +760,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             }
             for (int r = 0; r < nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
             s->kin_fresh = 0;                  /* the last evaluation was y4's */
+            copy(nc, s->tm[3], s->xs + nz + 2 * n);   /* the work's reference: S at the start */
             s->t = t1;
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
