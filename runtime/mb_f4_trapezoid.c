@@ -652,8 +652,9 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * at xi = omega = 1). The estimate is y4's error, |y4 - y2| / 3, on the positions (weighted
  * RMS as trap_error), with the exponent 1/3 (local extrapolation: the result is better than
  * the tolerance asks). Measured: with xi omega h >> 1 (the default xi = 1e4) the order drops
- * to 2 (the stiff mode's transients), so the simulator's --extrapolate defaults to xi = omega
- * = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
+ * to 2 (the trapezoid's order reduction on the stiff stabilization mode: its error coefficients
+ * depend on xi omega h, so they differ between the H/2 and H/4 sequences), so the simulator's
+ * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
  * (y2's end), xib (trap_step's Int Phi base). */
 static void xst_save(const mb_sim *s, mb_real *b)
 {
