@@ -258,6 +258,17 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above); Phi(t_k, q_k) is
      * still in s->Phi when the last evaluation was the previous step's final one (kin_fresh) */
     if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, qk, s->Phi);
+#if MBI_F4A
+    /* the extrapolated trapezoid (p.adaptive 2): Int Phi by the trapezoid, I = I_k + h/2 (Phi_k
+     * + Phi(q)) at every iterate, its base in xib; h/2 dc/dq gains (omega h / 2)^2 Phi_q (c1) */
+    mb_real *Ib = s->p.adaptive == 2 ? s->xib : NULL;
+    if (Ib) {
+        for (int r = 0; r < nc; r++) Ib[r] = I[r] + h2 * s->Phi[r];
+        c1 += (w * h2) * (w * h2);
+    } else
+#else
+    mb_real *Ib = NULL;
+#endif
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
     /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
      * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
@@ -290,6 +301,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         int fused = !last && (fresh || m->eval_kin_dyn);
         if (fused) mbi_eval_kin_dyn(s, t1, q, v);
         else mbi_eval_kin(s, t1, q);
+        if (Ib) for (int r = 0; r < nc; r++) I[r] = Ib[r] + h2 * s->Phi[r];
         mbi_f4_constraint(s, I, it > 0 && (!hold || last));   /* hold: see trap_attempt */
         if (last) break;
         if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
@@ -624,11 +636,161 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         if (s->h_next < hmin) return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
     }
 }
+
+/* ------------------------------------------------------------------ extrapolated step control
+ * p.adaptive = 2 (docs/formulations.md, "Long runs"): a macro step H is two trapezoid steps of
+ * H/2 (y2) and, from the same start, four of H/4 (y4); the result is (4 y4 - y2) / 3, the h^2
+ * term of the symmetric trapezoid's error expansion removed (order 4 where the solution is
+ * smooth). Even substep counts because of F4's constraint-stabilization mode (eigenvalue about
+ * -2 xi omega), on which the trapezoid's amplification R is near -1 when xi omega h >> 1: one
+ * step against two extrapolates (4 R^2 - R) / 3, about 5/3, unstable; two against four
+ * (4 R4^4 - R2^2) / 3, which damps. The state is extrapolated whole: [q; p; Int Phi], v and
+ * pdot (the trapezoid's start derivatives) and sigma~, all referenced to the same sigma~ at the
+ * macro step's start (the sequences run without the per-step shift; the shift follows the
+ * extrapolation). Int Phi is integrated by the trapezoid here too (trap_step; explicit Euler
+ * would leave a first-order term the extrapolation does not remove: order 3 on the pendulum
+ * at xi = omega = 1). The estimate is y4's error, |y4 - y2| / 3, on the positions (weighted
+ * RMS as trap_error), with the exponent 1/3 (local extrapolation: the result is better than
+ * the tolerance asks). Measured: with xi omega h >> 1 (the default xi = 1e4) the order drops
+ * to 2 (the trapezoid's order reduction on the stiff stabilization mode: its error coefficients
+ * depend on xi omega h, so they differ between the H/2 and H/4 sequences), so the simulator's
+ * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
+ * (y2's end), xib (trap_step's Int Phi base). */
+static void xst_save(const mb_sim *s, mb_real *b)
+{
+    int n = s->n, nz = s->nz;
+    copy(nz, b, s->z);
+    copy(n, b + nz, s->v);
+    copy(n, b + nz + n, s->pd);
+    copy(s->nc, b + nz + 2 * n, s->sig);
+}
+
+/* back to the macro step's start (xs), the predictor's history included */
+static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wait)
+{
+    int n = s->n, nz = s->nz;
+    const mb_real *b = s->xs;
+    copy(nz, s->z, b);
+    copy(n, s->v, b + nz);
+    copy(n, s->pd, b + nz + n);
+    copy(s->nc, s->sig, b + nz + 2 * n);
+    copy(s->nc, s->tm[3], b + nz + 2 * n);   /* sigma~ at the step's start (xst_sequence) */
+    copy(2 * n, s->ydp, b + nz + 2 * n + s->nc);
+    s->t = t;
+    s->h_prev = h_prev;
+    s->nhist = nhist;
+    s->reuse_wait = wait;
+    s->kin_fresh = 0;
+    s->fact_valid = 0;
+}
+
+/* k trapezoid steps of (t1 - t0) / k from the current state (at t0) to t1; the predictor's
+ * history advances, sigma~ accumulates. tm[3] holds each substep's starting sigma~ (what
+ * trap_attempt restores before its full-Newton retry; the macro step puts the start's back).
+ * Returns the worst status (events kept), or the failure. */
+static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k)
+{
+    mb_real h = (t1 - t0) / (mb_real)k;
+    int ret = MB_OK;
+    for (int j = 1; j <= k; j++) {
+        mb_real tj = j == k ? t1 : t0 + (mb_real)j * h;
+        copy(s->nc, s->tm[3], s->sig);
+        int st = trap_attempt(s, h, tj, 1);
+        if (st < 0) return st;
+        if (st > ret) ret = st;
+        s->t = tj;
+        copy(2 * s->n, s->ydp, s->yd);
+        s->h_prev = h;
+        s->nhist = 1;
+        if (s->reuse_slow) s->reuse_wait = REUSE_WAIT;
+        else if (s->reuse_wait > 0) s->reuse_wait--;
+    }
+    return ret;
+}
+
+static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+{
+    int n = s->n, nz = s->nz, nc = s->nc;
+    mb_real t_start = s->t, rem = t_stop - s->t;
+    /* the minimum macro step: its substeps (H/4) no longer below dopri5's 16 eps |t| */
+    mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
+    mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 64 * MB_EPS * ts;
+    int lastfail = 0, rejected = 0;
+    mb_real h_prev0 = s->h_prev;
+    int nhist0 = s->nhist, wait0 = s->reuse_wait;
+    xst_save(s, s->xs);
+    copy(2 * n, s->xs + nz + 2 * n + nc, s->ydp);
+    for (;;) {
+        mb_real h = s->h_next;
+        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+        int last = 0;
+        if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
+        else if (h > rem / 2) h = rem / 2;    /* two equal steps land on t_stop: no sliver */
+        mb_real t1 = last ? t_stop : t_start + h;
+        long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
+        mb_real err = MB_R(1e30), fac = ADAPT_NEWTON_SHRINK;
+        int st = xst_sequence(s, t_start, t1, 2);
+        if (st >= 0) {
+            xst_save(s, s->xa);
+            xst_restart(s, t_start, h_prev0, nhist0, wait0);
+            int st4 = xst_sequence(s, t_start, t1, 4);
+            st = st4 < 0 || st4 > st ? st4 : st;
+        }
+        if (st >= 0) {   /* y4 in s, y2 in xa */
+            const mb_real *qk = s->xs, *q2 = s->xa;
+            mb_real acc = 0;
+            for (int i = 0; i < n; i++) {
+                mb_real a = MB_FABS(qk[i]), b = MB_FABS(s->z[i]);
+                mb_real e = (s->z[i] - q2[i]) / 3 / (s->p.atol + s->p.rtol * (a > b ? a : b));
+                acc += e * e;
+            }
+            err = MB_SQRT(acc / (mb_real)n);
+            if (!isfinite(err)) err = MB_R(1e30);
+            fac = err > 0 ? ADAPT_SAFETY * MB_POW(err, -MB_R(1.0) / 3) : ADAPT_FACMAX;
+            if (fac > ADAPT_FACMAX) fac = ADAPT_FACMAX;
+            if (fac < ADAPT_FACMIN) fac = ADAPT_FACMIN;
+        } else {
+            lastfail = st;
+        }
+        if (st >= 0 && err <= 1) {
+            const mb_real *y2 = s->xa;
+            for (int i = 0; i < nz; i++) s->z[i] = (4 * s->z[i] - y2[i]) / 3;
+            for (int i = 0; i < n; i++) {
+                s->v[i] = (4 * s->v[i] - y2[nz + i]) / 3;
+                s->pd[i] = (4 * s->pd[i] - y2[nz + n + i]) / 3;
+            }
+            for (int r = 0; r < nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
+            s->kin_fresh = 0;                  /* the last evaluation was y4's */
+            copy(nc, s->tm[3], s->xs + nz + 2 * n);   /* the work's reference: S at the start */
+            s->t = t1;
+            if (rejected && fac > 1) fac = 1;
+            if (!last) s->h_next = h * fac;
+            *h_taken = h;
+            mbi_f4_shift_sigma(s);             /* the next macro step starts at sigma~ = 0 */
+            return st;
+        }
+        xst_restart(s, t_start, h_prev0, nhist0, wait0);
+        if (st >= 0) fac = fac < 1 ? fac : MB_R(0.5);
+        s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */
+        s->mon.newton_roundoff = nr;
+        s->mon.rejected++;
+        rejected = 1;
+        s->h_next = h * fac;
+        if (s->h_next < hmin) return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
+    }
+}
+
+/* p.adaptive: 1 Milne's device, 2 the extrapolated trapezoid */
+static int step_trapezoid_control(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+{
+    return s->p.adaptive == 2 ? step_trapezoid_extrap(s, t_stop, h_taken)
+                              : step_trapezoid_adaptive(s, t_stop, h_taken);
+}
 #endif
 
 const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid,
 #if MBI_F4A
-                                         step_trapezoid_adaptive
+                                         step_trapezoid_control
 #else
                                          NULL
 #endif

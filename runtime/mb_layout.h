@@ -30,6 +30,10 @@
 #endif
 #define MB_L_IF(c, x) ((c) ? (x) : 0)
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* F4's extrapolated trapezoid (AD = 2): the macro step's start [z; v; pdot; sigma~; ydp] and
+ * the end of its sequence of two substeps (the same size), and Int Phi's base (NC)
+ * (mb_f4_trapezoid.c: extrapolated step control) */
+#define MB_L_XST(N, NC) (6 * (N) + 2 * (NC))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
 #define MB_L_NSTAGE(I) ((I) == MB_DOP853 ? 12 : (I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
 #define MB_L_NMAX(N, NC) MB_L_MAX(N, NC)
@@ -67,8 +71,8 @@
 /* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
  * each block of mb_real and J(field, count) for each block of int, in layout order, for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
- * (0/1), F4's step control AD (0/1: mb_params.adaptive with the trapezoid; its position
- * history), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
+ * (0/1), F4's step control AD (0/1/2: mb_params.adaptive with the trapezoid; its position
+ * history, with 2 the extrapolation's two states), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
  * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
  * (mb_model.npar) and NM = N when M depends on them (mb_model.par_mass), else 0. A block of
  * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
@@ -130,7 +134,10 @@
                          R(zold, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC))))                     \
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
-    MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N))) \
+    MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N)) \
+                          R(xs, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
+                          R(xa, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
+                          R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, NC)))                         \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \

@@ -91,7 +91,7 @@ static const char *const pmsg[] = {
     "project_velocity (not with hht: it keeps Phi = 0 at every step itself)",
     "formulation (not compiled in: MB_WITH_*)", "integrator (not compiled in: MB_WITH_*)",
     "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)", "dense (dopri5, dop853 and bdf only)",
-    "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0 or 1)",
+    "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0, 1, or 2 with integrator trapezoid: the extrapolated trapezoid)",
     "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
     "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
 #undef PNAME
@@ -122,7 +122,8 @@ static int params_bad(const mb_params *p)
     if (p->full_jacobian && !MBI_FJ) return PM_FJ;
     if (p->dense && !MB_ADAPTIVE(p->integrator)) return PM_DENSE;
     if (p->dense && p->integrator != MB_BDF && !MBI_DENSE) return PM_DENSE_BUILT;
-    if (p->adaptive != 0 && p->adaptive != 1) return PM_ADAPT;
+    if (p->adaptive < 0 || p->adaptive > 2 || (p->adaptive == 2 && p->integrator != MB_TRAPEZOID))
+        return PM_ADAPT;
     if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A) return PM_ADAPT_BUILT;
     for (int k = 0; k < NPFIELD; k++) {
         const char *field = (const char *)p + pfields[k].off;
@@ -240,7 +241,7 @@ static lay_sel lay_select(const mb_params *p)
     l.fj = MBI_FJ && p->full_jacobian;
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
     l.dn = MBI_DENSE && p->dense;
-    l.ad = MBI_F4A && p->adaptive && l.ig == MB_TRAPEZOID;
+    l.ad = MBI_F4A && l.ig == MB_TRAPEZOID ? p->adaptive : 0;
     return l;
 }
 #define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \

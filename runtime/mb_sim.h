@@ -123,7 +123,11 @@ typedef struct mb_params {
     int adaptive;           /* F4 (trapezoid): 1 controls the step by rtol/atol (local error from
                                the difference of the Adams-Bashforth 2 prediction and the
                                converged step, docs/formulations.md); a step whose Newton
-                               iteration fails is retried smaller. 0 (default): fixed step h */
+                               iteration fails is retried smaller. 2: the extrapolated
+                               trapezoid, order 4 (a step H is 2 steps of H/2 and 4 of H/4,
+                               combined; error control on their difference; best with a soft
+                               stabilization, xi = omega = 1: docs/formulations.md, "Long
+                               runs"). 0 (default): fixed step h */
 } mb_params;
 
 /* Energy, constraint and iteration monitors, updated after every accepted step. */
@@ -235,6 +239,8 @@ typedef struct mb_sim {
 #endif
 #if MBI_HAS_F4A
     mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
+    mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start, the H/2
+                                sequence's end, trap_step's Int Phi base */
 #endif
 #if MBI_HAS_KKT
     mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */

@@ -66,6 +66,22 @@ for f in canonical alf-explicit; do
     ok "pendulum $f: sigma below the reset threshold" 'awk -v s="$(kv max_sigma)" "BEGIN { exit !(s <= 100) }"'
 done
 
+# ---- issue 11's long-run goal, shortened: alf-trapezoid at rtol 1e-8 over 100.25 periods with
+# --extrapolate (the extrapolated trapezoid, order 4; 7.1e-7 m in 52427 steps measured), against
+# the plain step control (2.0e-3 m; 8.7e-2 m with the same soft stabilization xi = omega = 1):
+# the bound 1e-5 m is what 1000 periods within 1e-3 m need (the phase error grows as t^2)
+sim "$PE" --rtol 1e-8 --h 1e-3 --t-end $P100 --every 100 --extrapolate --out "$T/e.csv"
+ee=$(tip "$T/e.csv")
+ok "pendulum 100 periods --extrapolate: status ok, tip error $ee m < 1e-5" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && awk -v a="$ee" "BEGIN { exit !(a < 1e-5) }"'
+for args in "" "--xi 1 --omega 1"; do
+    # shellcheck disable=SC2086
+    sim "$PE" --rtol 1e-8 --h 1e-3 --t-end $P100 --every 100 $args --out "$T/e0.csv"
+    e0=$(tip "$T/e0.csv")
+    ok "negative control: the plain step control ${args:-(default xi, omega)} misses it ($e0 m)" \
+       '[ $rc -eq 0 ] && awk -v a="$e0" "BEGIN { exit !(a > 1e-4) }"'
+done
+
 # ---- baumgarte at a singular position: a named rank loss, never a garbage row
 sim "$FC" --formulation baumgarte --h 1e-3 --t-end 20 --out "$T/b.csv"
 ok "fourbar_chain baumgarte: exit 1, rank loss (code -3) (rc $rc)" '[ $rc -eq 1 ] && grep -q "^status=error code=-3 " "$T/out"'

@@ -61,6 +61,9 @@ done <<'EOF'
 --formulation baumgarte --integrator bdf --newton-reuse|--newton-reuse|--formulation baumgarte|--formulation alf-trapezoid --integrator bdf --newton-reuse
 --formulation baumgarte --full-jacobian|--full-jacobian|--formulation baumgarte|--formulation alf-trapezoid --full-jacobian
 --formulation alf-trapezoid --integrator bdf --full-jacobian|--full-jacobian|--integrator bdf|--formulation alf-trapezoid --integrator trapezoid --full-jacobian
+--formulation alf-explicit --integrator dopri5 --rtol 1e-6 --extrapolate|--extrapolate|--formulation alf-explicit|--formulation alf-trapezoid --rtol 1e-6 --extrapolate
+--formulation alf-trapezoid --integrator bdf --rtol 1e-6 --extrapolate|--extrapolate|--integrator bdf|--formulation alf-trapezoid --atol 1e-8 --extrapolate
+--formulation alf-trapezoid --extrapolate|--extrapolate|fixed steps (no --rtol or --atol)|--formulation alf-trapezoid --rtol 1e-6 --extrapolate
 --formulation canonical --integrator dopri5 --warn-stability 3|--warn-stability|--integrator dopri5|--formulation canonical --warn-stability 3
 --warn-stability 3|--warn-stability|--integrator trapezoid|--formulation alf-explicit --warn-stability 3
 --analysis modal --integrator dopri5|--integrator|--analysis modal|--integrator dopri5 --formulation canonical
@@ -84,6 +87,7 @@ done <<'EOF'
 --analysis static --project-velocity|--project-velocity|--analysis static|--formulation baumgarte --project-velocity
 --analysis modal --full-jacobian|--full-jacobian|--analysis modal|--full-jacobian
 --analysis modal --no-newton-reuse|--no-newton-reuse|--analysis modal|--no-newton-reuse
+--analysis static --extrapolate|--extrapolate|--analysis static|--rtol 1e-6 --extrapolate
 --analysis static --max-iter 5|--max-iter|--analysis static|--max-iter 5
 --analysis static --atol 1e-9|--atol|--analysis static|--atol 1e-9
 --analysis static --warn-sigma 5|--warn-sigma|--analysis static|--warn-sigma 5

@@ -57,6 +57,9 @@ static void usage(FILE *f)
         "                    either one switches on its step control (local error of the\n"
         "                    positions; a step whose Newton iteration fails is retried smaller;\n"
         "                    see docs/formulations.md); without them its step is fixed h\n"
+        "  --extrapolate     alf-trapezoid with --rtol/--atol: the extrapolated trapezoid, order\n"
+        "                    4 (a step is 2 trapezoid steps of half and 4 of a quarter of it,\n"
+        "                    combined; for long runs); its xi and omega default to 1\n"
         "  --alpha A --xi X --omega W   penalty (alf-*; hht: of its multiplier iteration,\n"
         "                    default 1e8) and stabilization parameters (not hht)\n"
         "  --tol E           alf-*, hht: eps of the sigma / Newton iteration (5.37, 5.60),\n"
@@ -136,7 +139,7 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
-    "--no-newton-reuse",
+    "--no-newton-reuse", "--extrapolate",
     NULL
 };
 static int listed(const char *const *list, const char *a)
@@ -411,6 +414,7 @@ static int cleanup(int rc)
 typedef struct cli {
     int form_given, hht_given, h_given, t_end_given;
     int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
+    int extrap;                /* --extrapolate (alf-trapezoid's step control, p.adaptive 2) */
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
     const char *out, *every_arg;
@@ -460,7 +464,7 @@ static int no_effect(const cli *c)
             { "--tol", c->o_tol > 0, dyn }, { "--max-iter", c->o_maxit > 0, dyn },
             { "--max-steps", c->o_maxsteps > 0, dyn }, { "--sigma-reset", c->o_sreset >= 0, dyn },
             { "--baumgarte-cap", c->o_cap >= 0, dyn }, { "--project-velocity", c->proj, dyn },
-            { "--full-jacobian", c->fulljac, dyn },
+            { "--full-jacobian", c->fulljac, dyn }, { "--extrapolate", c->extrap, dyn },
             { c->reuse == 0 ? "--no-newton-reuse" : "--newton-reuse", c->reuse >= 0, dyn },
             { "--strict", c->strict, dyn }, { "--warn-energy", c->o_warn[0] >= 0, dyn },
             { "--warn-phi", c->o_warn[1] >= 0, dyn }, { "--warn-sigma", c->o_warn[2] >= 0, dyn },
@@ -508,6 +512,12 @@ static int no_effect(const cli *c)
     if (c->reuse >= 0 && f != MB_ALF_TRAPEZOID)
         return refuse(c->reuse ? "--newton-reuse" : "--no-newton-reuse", with,
                       "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)");
+    if (c->extrap && !(f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID))
+        return refuse("--extrapolate", f == MB_ALF_TRAPEZOID ? "--integrator bdf" : with,
+                      "it is a step control of alf-trapezoid's trapezoid integrator");
+    if (c->extrap && !(c->o_rtol > 0 || c->o_atol > 0))
+        return refuse("--extrapolate", "fixed steps (no --rtol or --atol)",
+                      "it is a mode of alf-trapezoid's step control, which --rtol or --atol switches on");
     if (c->fulljac && !(f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID))
         return refuse("--full-jacobian", f == MB_ALF_TRAPEZOID ? "--integrator bdf" : with,
                       "it adds terms to the Newton matrix of alf-trapezoid's trapezoid integrator");
@@ -592,6 +602,7 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(a, "--strict")) c->strict = 1;
             else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;      /* the default */
             else if (!strcmp(a, "--no-newton-reuse")) c->reuse = 0;
+            else if (!strcmp(a, "--extrapolate")) c->extrap = 1;
             else c->fulljac = 1;
             continue;
         }
@@ -732,6 +743,9 @@ static int build_params(cli *c, mb_params *p)
     }
     if (c->o_rtol > 0) p->rtol = (mb_real)c->o_rtol;
     if (c->o_atol > 0) p->atol = (mb_real)c->o_atol;
+    /* --extrapolate: a soft stabilization unless --xi / --omega say otherwise (with xi omega h
+     * >> 1 the extrapolation falls back to order 2: docs/formulations.md, "Long runs") */
+    if (c->extrap) { p->xi = 1; p->omega = 1; }
     if (c->o_alpha > 0) p->alpha = (mb_real)c->o_alpha;
     if (c->o_xi >= 0) p->xi = (mb_real)c->o_xi;
     if (c->o_omega >= 0) p->omega = (mb_real)c->o_omega;
@@ -739,7 +753,7 @@ static int build_params(cli *c, mb_params *p)
     if (c->o_maxit > 0) p->max_iter = c->o_maxit;
     if (c->hht_given) p->hht_alpha = (mb_real)c->o_hht;
     /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
-    if (p->integrator == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0)) p->adaptive = 1;
+    if (p->integrator == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0)) p->adaptive = c->extrap ? 2 : 1;
     if (c->o_maxsteps > 0) p->max_steps = c->o_maxsteps;
     else if (!MB_PARAMS_ADAPTIVE(p) && c->t_end / c->h + 2 > (double)p->max_steps)
         p->max_steps = (long)(c->t_end / c->h) + 2;   /* the default never cuts a fixed-step run short */
