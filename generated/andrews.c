@@ -1366,8 +1366,9 @@ static const mb_index andrews_a_upd[136] = {
     82, 19, 83, 20, 19, 83, 20, 20,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (152 terms). */
-static void andrews_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (152 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void andrews_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

@@ -690,8 +690,9 @@ static const mb_index chain_a_upd[66] = {
     11, 11,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (53 terms). */
-static void chain_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (53 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void chain_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

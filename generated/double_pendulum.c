@@ -371,8 +371,9 @@ static const mb_index double_pendulum_a_upd[19] = {
     16, 5, 5,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (21 terms). */
-static void double_pendulum_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (21 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void double_pendulum_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

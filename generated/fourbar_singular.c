@@ -556,8 +556,9 @@ static const mb_index fourbar_singular_a_upd[40] = {
     28, 7, 29, 8, 7, 29, 8, 8,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (48 terms). */
-static void fourbar_singular_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (48 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void fourbar_singular_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

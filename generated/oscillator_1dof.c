@@ -223,8 +223,9 @@ static const mb_index oscillator_1dof_a_upd[1] = {
     1,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms). */
-static void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

@@ -946,8 +946,9 @@ static const mb_index parallelogram_chain_a_upd[92] = {
     57, 14, 12, 55, 56, 13, 57, 14, 13, 57, 14, 14,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (97 terms). */
-static void parallelogram_chain_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (97 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void parallelogram_chain_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

@@ -484,8 +484,9 @@ static const mb_index slider_crank_a_upd[25] = {
     21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (37 terms). */
-static void slider_crank_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (37 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void slider_crank_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

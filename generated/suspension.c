@@ -258,8 +258,9 @@ static const mb_index suspension_a_upd[4] = {
     1, 5, 2, 2,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms). */
-static void suspension_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void suspension_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;

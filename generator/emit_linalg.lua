@@ -162,8 +162,9 @@ end
 function M.assembly(name, P, pq_col)
     local out = {}
     local function w(s) out[#out + 1] = s end
-    w("/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (" .. P.ns .. " terms). */")
-    w("static void " .. name .. "_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)")
+    w("/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (" .. P.ns .. " terms;")
+    w(" * MB_NO_SLP: as the LU's). */")
+    w("static MB_NO_SLP void " .. name .. "_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)")
     w("{")
     w("    (void)F;")
     w("    (void)Pq;")
