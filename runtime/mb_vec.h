@@ -22,9 +22,8 @@ static inline mb_real nrminf(int n, const mb_real *a)
 }
 static inline int finite_vec(int n, const mb_real *a)
 {
-    mb_real z = 0;   /* x - x: 0 for a finite x, NaN for an Inf or a NaN (and NaN stays) */
-    for (int i = 0; i < n; i++) z += a[i] - a[i];
-    return z == 0;
+    for (int i = 0; i < n; i++) if (!isfinite(a[i])) return 0;
+    return 1;
 }
 static inline void zero(int n, mb_real *a) { for (int i = 0; i < n; i++) a[i] = 0; }
 /* d and s may be the same array (aliased workspace blocks), never partly overlapping */
