@@ -267,10 +267,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     mb_real ra = s->nhist ? h / s->h_prev / 2 : 0, rb = 1 + ra;
     const mb_real *vm = s->ydp, *pdm = s->ydp + n;
     for (int i = 0; i < n; i++) {   /* and 5.59's derivatives at it (each update below too) */
-        q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
-        p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
-        v[i] = ih2 * (q[i] - qk[i]) - vk[i];
-        pd[i] = ih2 * (p[i] - pk[i]) - pdk[i];
+        mb_real qi = qk[i] + h * (rb * vk[i] - ra * vm[i]), pi = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+        q[i] = qi;
+        p[i] = pi;
+        v[i] = ih2 * (qi - qk[i]) - vk[i];
+        pd[i] = ih2 * (pi - pk[i]) - pdk[i];
     }
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
@@ -331,10 +332,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             dp[i] = d;
             sq += e * e;
             sp += d * d;
-            q[i] += e;
-            p[i] += d;
-            v[i] = ih2 * (q[i] - qk[i]) - vk[i];
-            pd[i] = ih2 * (p[i] - pk[i]) - pdk[i];
+            mb_real qi = q[i] + e, pi = p[i] + d;   /* locals: no reload after the stores */
+            q[i] = qi;
+            p[i] = pi;
+            v[i] = ih2 * (qi - qk[i]) - vk[i];
+            pd[i] = ih2 * (pi - pk[i]) - pdk[i];
         }
         ny = MB_SQRT(sq + sp);
         /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
