@@ -917,8 +917,9 @@ static void andrews_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
  * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). */
-static int andrews_a_lu(mb_real *restrict F)
+ * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
+ * vectors costs more shuffles than it saves. */
+static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
@@ -1365,8 +1366,9 @@ static const mb_index andrews_a_upd[136] = {
     82, 19, 83, 20, 19, 83, 20, 20,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (152 terms). */
-static void andrews_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (152 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void andrews_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
@@ -2425,8 +2427,8 @@ static void andrews_f4_constraint(mb_real *restrict c, mb_real *restrict sig, co
 }
 
 /* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
- * mbi_f4_residual's loops, unrolled. */
-static void andrews_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+ * mbi_f4_residual's loops, unrolled (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void andrews_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
     const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
     const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
     const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)

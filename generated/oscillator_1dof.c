@@ -163,8 +163,9 @@ static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *rest
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
  * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). */
-static int oscillator_1dof_a_lu(mb_real *restrict F)
+ * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
+ * vectors costs more shuffles than it saves. */
+static MB_NO_SLP int oscillator_1dof_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
@@ -222,8 +223,9 @@ static const mb_index oscillator_1dof_a_upd[1] = {
     1,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms). */
-static void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
@@ -324,8 +326,8 @@ static void oscillator_1dof_f4_constraint(mb_real *restrict c, mb_real *restrict
 }
 
 /* F4's residuals: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv):
- * mbi_f4_residual's loops, unrolled. */
-static void oscillator_1dof_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
+ * mbi_f4_residual's loops, unrolled (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void oscillator_1dof_f4_residual(mb_real *restrict sv, mb_real *restrict g1, mb_real *restrict g2,
     const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict mass,
     const mb_real *restrict v, const mb_real *restrict p, const mb_real *restrict pd,
     const mb_real *restrict Q, const mb_real *restrict Pq, const mb_real *restrict Pqd, mb_real a, mb_real g)

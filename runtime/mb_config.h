@@ -73,6 +73,20 @@ typedef double mb_real;
 #define MB_NOINLINE
 #endif
 
+/* MB_NO_SLP: GCC's basic-block (SLP) vectorizer off for one generated function. On the unrolled
+ * LU, F4's residual and the assembly of S (generator/emit_linalg.lua) it packs pairs of scalars
+ * into vectors with more shuffles and spills than it saves (x86-64 -O2, Andrews: the LU 1679 ->
+ * 1154 instructions per call, 10.2 -> 6.7 KB of code; the residual 741 -> 668; S's assembly
+ * 4.8 -> 4.0 KB, 12 % fewer instructions), while the other kernels gain from it
+ * (F4's c: 311 -> 424 without it), so no file-wide flag. The same bits either way: the vectorizer
+ * does not reorder arithmetic. Other compilers (clang has no such attribute), or -DMB_KEEP_SLP:
+ * nothing. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(MB_KEEP_SLP)
+#define MB_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define MB_NO_SLP
+#endif
+
 /* The index type of a model's constant arrays (sparsity patterns and plans, runtime/mb_model.h).
  * -DMB_INDEX16: 16 bits, which halves their flash on a microcontroller (Andrews: 3.2 KB); a
  * generated model with an index above 65535 then refuses to compile. -DMB_INDEX8: 8 bits, half

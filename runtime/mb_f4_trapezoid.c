@@ -277,9 +277,12 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
      * t = 0.03 instead of 9705). Euler on the first step and after a restart (sigma reset). */
     mb_real ra = s->nhist ? h / s->h_prev / 2 : 0, rb = 1 + ra;
     const mb_real *vm = s->ydp, *pdm = s->ydp + n;
-    for (int i = 0; i < n; i++) {
-        q[i] = qk[i] + h * (rb * vk[i] - ra * vm[i]);
-        p[i] = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+    for (int i = 0; i < n; i++) {   /* and 5.59's derivatives at it (each update below too) */
+        mb_real qi = qk[i] + h * (rb * vk[i] - ra * vm[i]), pi = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+        q[i] = qi;
+        p[i] = pi;
+        v[i] = ih2 * (qi - qk[i]) - vk[i];
+        pd[i] = ih2 * (pi - pk[i]) - pdk[i];
     }
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
@@ -289,11 +292,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     *diverged = 0;
     s->fact_valid = 0;
     for (it = 0;; it++) {
-        /* 5.59: derivatives of the current iterate */
-        for (int i = 0; i < n; i++) {
-            v[i] = ih2 * (q[i] - qk[i]) - vk[i];
-            pd[i] = ih2 * (p[i] - pk[i]) - pdk[i];
-        }
+        /* v, pd: 5.59's derivatives of the current iterate (the predictor's loop, the update's) */
         /* an iteration that goes on needs the dynamics at this state too: one fused call (a
          * kept matrix's iteration as well where the model has it: the sines are shared, and
          * the force Jacobians it refreshes enter only 5.53 below, not the kept factors) */
@@ -336,11 +335,24 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
                 for (int i = 0; i < n; i++) tmpn[i] += K2[i + (long)j * n] * dq[j];
         }
 #endif
-        mb_real sp = 0;                                    /* dp and |dp|^2 in one pass */
-        for (int i = 0; i < n; i++) { mb_real d = -g2[i] + tmpn[i]; dp[i] = d; sp += d * d; }
-        ny = MB_SQRT(dot(n, dq, dq) + sp);                 /* 5.60 */
-        if (!isfinite(ny)) return MB_ERR_NONFINITE;       /* a NaN or Inf in dq or dp */
-        for (int i = 0; i < n; i++) { q[i] += dq[i]; p[i] += dp[i]; }
+        /* dp, |dq|^2 and |dp|^2 (the sums in dot's order), the update (5.60) and 5.59's
+         * derivatives at the new iterate, in one pass: the loop's lengths are n, its bodies
+         * short, and apart they cost as much as the generated kernels they feed (Andrews) */
+        mb_real sq = 0, sp = 0;
+        for (int i = 0; i < n; i++) {
+            mb_real e = dq[i], d = -g2[i] + tmpn[i];
+            dp[i] = d;
+            sq += e * e;
+            sp += d * d;
+            mb_real qi = q[i] + e, pi = p[i] + d;   /* locals: no reload after the stores */
+            q[i] = qi;
+            p[i] = pi;
+            v[i] = ih2 * (qi - qk[i]) - vk[i];
+            pd[i] = ih2 * (pi - pk[i]) - pdk[i];
+        }
+        ny = MB_SQRT(sq + sp);
+        /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
+        if (!isfinite(ny)) return MB_ERR_NONFINITE;
         s->mon.newton_iters++;
         mb_real ny_prev = ny_last;
         ny_last = ny;
@@ -409,7 +421,8 @@ static void trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old)
     s->fact_valid = 0;
 }
 
-/* trap_step, then the energies at the result (into e) must be finite too */
+/* trap_step, then the energies at the result (into e: s->kin_e) must be finite too; they are
+ * kept with the step's last evaluation (kin_fresh 2), for the monitor at the same state */
 static int trap_step_checked(mb_sim *s, mb_real h, mb_real t1, int full, int *stale, int adapt,
                              int hold, int *diverged, mb_real *e)
 {
@@ -417,6 +430,7 @@ static int trap_step_checked(mb_sim *s, mb_real h, mb_real t1, int full, int *st
     if (st >= 0) {
         s->m->energy(s->m, t1, s->z, s->v, e);
         if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
+        else if (s->kin_fresh && e == s->kin_e) s->kin_fresh = 2;
     }
     return st;
 }
@@ -456,7 +470,7 @@ static int trap_attempt(mb_sim *s, mb_real h, mb_real t1, int adapt)
 {
     mb_real t_old = s->t, *sig_old = s->tm[3];
     int st, stale = 0, diverged = 0;
-    mb_real e[3];
+    mb_real *e = s->kin_e;   /* the energies at the step's end (trap_step_checked) */
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
     for (int full = 0; full < 2; full++) {
         st = trap_step_checked(s, h, t1, full, &stale, adapt, 0, &diverged, e);

@@ -11,20 +11,28 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
     const mb_model *m = s->m;
     int nc = s->nc;
     mb_real e[3], *pdot = s->tm[2];
-    m->energy(m, t, q, v, e);
-    if (!(s->kin_fresh && q == s->z && t == s->kin_t)) {  /* F4 ends its step with them there */
+    int fresh = s->kin_fresh && q == s->z && t == s->kin_t;   /* F4 ends its step there */
+    if (fresh && s->kin_fresh == 2 && v == s->v) copy(3, e, s->kin_e);   /* and checked them */
+    else m->energy(m, t, q, v, e);
+    if (!fresh) {
         mbi_eval_kin(s, t, q);
         /* the trapezoid's next step starts with Phi(t, z) (Int Phi, trap_step); its state only
          * changes through steps, which evaluate with mbi_eval_kin* (clearing the flag) */
         if (q == s->z && s->p.integrator == MB_TRAPEZOID) { s->kin_fresh = 1; s->kin_t = t; }
     }
     pq_mv(m, s->Pq, v, pdot);
-    const mb_real *Phit = s->Phit;
-    for (int r = 0; r < nc; r++) pdot[r] += Phit[r];
+    const mb_real *Phit = s->Phit, *Phi = s->Phi;
+    mb_real a2 = 0, b2 = 0;   /* |Phi|^2 and |Phidot|^2 in one pass */
+    for (int r = 0; r < nc; r++) {
+        mb_real d = pdot[r] + Phit[r];
+        pdot[r] = d;
+        a2 += Phi[r] * Phi[r];
+        b2 += d * d;
+    }
     o->T = e[0];
     o->V = e[1];
-    o->phi_norm = nrm2(nc, s->Phi);
-    o->phid_norm = nrm2(nc, pdot);
+    o->phi_norm = MB_SQRT(a2);
+    o->phid_norm = MB_SQRT(b2);
     o->sigma_norm = s->p.formulation == MB_BAUMGARTE ? 0 : nrm2(nc, sig);
     *pnc = e[2];
     /* Driver power lambda^T Phi_t (F1); for F2-F4 the work uses Delta S (see advance_monitor). */

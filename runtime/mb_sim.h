@@ -206,8 +206,10 @@ typedef struct mb_sim {
     int reuse_wait;          /* F4 newton_reuse: steps left on full Newton after a slow one */
     int reuse_slow;          /* F4: this trial step's kept matrix contracted slowly */
     int kin_fresh;           /* F4: Phi, Phit, Pq hold the values at (kin_t, z), the step's last
-                                Newton evaluation (the monitor then needs no evaluation) */
+                                Newton evaluation (the monitor then needs no evaluation); 2: and
+                                kin_e the energies at (kin_t, z, v) (the trapezoid's check) */
     mb_real kin_t;
+    mb_real kin_e[3];
     int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
                                 that step's size is h_prev) */
 #if MBI_HAS_F4A
