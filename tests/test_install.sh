@@ -52,8 +52,9 @@ for h in "$P"/include/mb/*.h; do
         cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$P/include/mb" -x c - 2>"$tmp/err"; then ok
     else bad "installed $(basename "$h") does not compile alone: $(head -n 3 "$tmp/err")"; fi
 done
+# (memcpy, memmove, memset, memcmp: what GCC requires of a freestanding environment too)
 nm -u "$P/lib/libmbrt.a" | awk 'NF == 2 { print $2 }' | sort -u |
-    grep -v -x -e 'mb_.*' -e 'mbi_.*' -e memcpy -e memset -e memmove -e strcmp -e sqrt -e pow -e fabs \
+    grep -v -x -e 'mb_.*' -e 'mbi_.*' -e memcpy -e memset -e memmove -e memcmp -e strcmp -e sqrt -e pow -e fabs \
         -e sin -e cos -e hypot -e '__stack_chk_fail' >"$tmp/undef"
 [ ! -s "$tmp/undef" ] && ok || bad "libmbrt.a needs more than libc and libm: $(tr '\n' ' ' <"$tmp/undef")"
 export PATH="$P/bin:$PATH" PKG_CONFIG_PATH="$P/lib/pkgconfig"
