@@ -79,7 +79,8 @@ typedef double mb_real;
  * 1154 instructions per call, 10.2 -> 6.7 KB of code; the residual 741 -> 668; S's assembly
  * 4.8 -> 4.0 KB, 12 % fewer instructions), while the other kernels gain from it
  * (F4's c: 311 -> 424 without it), so no file-wide flag. The same bits either way: the vectorizer
- * does not reorder arithmetic. Other compilers (clang has no such attribute), or -DMB_KEEP_SLP:
+ * does not reorder arithmetic. GCC documents the optimize attribute as meant for debugging: on a
+ * new GCC, check the LU's size (nm -S) and time first (or build with -DMB_KEEP_SLP). Other compilers (clang has no such attribute), or -DMB_KEEP_SLP:
  * nothing. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(MB_KEEP_SLP)
 #define MB_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))

@@ -631,7 +631,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         mb_real h = 0;
         st = mbi_forms[s->p.formulation]->step_adaptive(s, t_stop, &h);
         if (st < 0) return st;
-        step_monitor(s, h, pnc0, pdrv0);
+        if (s->p.adaptive == 2) mbi_advance_monitor(s, h, pnc0, pdrv0, &s->xw);
+        else step_monitor(s, h, pnc0, pdrv0);
     } else
 #endif
     {

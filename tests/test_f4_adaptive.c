@@ -98,12 +98,14 @@ static void test_params(void)
     const mb_model *m = planned(&andrews_model);
     CHECK(mb_sim_workspace_size(m, &f) == mb_sim_workspace_size(m, &x) + 2 * sizeof(mb_real) * (size_t)m->nq,
           "adaptive workspace: %zu, fixed %zu", mb_sim_workspace_size(m, &f), mb_sim_workspace_size(m, &x));
-    /* the extrapolation: two states of 6 nq + 2 nc reals and Int Phi's base (nc) more */
+    /* the extrapolation: the start (6 nq + 2 nc reals with the predictor's history), y2's end
+     * (4 nq + 2 nc), Int Phi's base and the previous substep's Phi_t (2 nc) more */
     mb_params e = f;
     e.adaptive = 2;
-    size_t xs = (size_t)(6 * m->nq + 2 * m->nc), nc = (size_t)m->nc;
-    CHECK(mb_sim_workspace_size(m, &e) == mb_sim_workspace_size(m, &f) + 2 * MB_LAYOUT_ROUND(sizeof(mb_real) * xs) +
-                                               MB_LAYOUT_ROUND(sizeof(mb_real) * nc),
+    size_t xs = (size_t)(6 * m->nq + 2 * m->nc), xa = (size_t)(4 * m->nq + 2 * m->nc), nc = (size_t)m->nc;
+    CHECK(mb_sim_workspace_size(m, &e) == mb_sim_workspace_size(m, &f) + MB_LAYOUT_ROUND(sizeof(mb_real) * xs) +
+                                               MB_LAYOUT_ROUND(sizeof(mb_real) * xa) +
+                                               MB_LAYOUT_ROUND(sizeof(mb_real) * 2 * nc),
           "extrapolated workspace: %zu, adaptive %zu", mb_sim_workspace_size(m, &e), mb_sim_workspace_size(m, &f));
 }
 
@@ -214,11 +216,12 @@ static void test_andrews(void)
  * same step taken without them. The accepted step size is read off t (the first step starts at
  * t = 0, so t = h exactly). Both kinds of rejection: the error test (Andrews from h = 1e-3) and a
  * Newton iteration that fails (from h = 0.03 the first trials diverge). */
-static void test_exact_restore(void)
+static void test_exact_restore(int ad)
 {
     static const double h0s[2] = {1e-3, 0.03};
     for (int c = 0; c < 2; c++) {
         mb_params p = adaptive_params(&andrews_model, 1e-8, h0s[c]);
+        if (ad == 2) { p.adaptive = 2; p.xi = p.omega = 1; c += 2; }   /* cases 2, 3 */
         simbox a, b;
         int st = open_sim(&a, &andrews_model, &p);
         if (st == MB_OK) st = mb_sim_step(&a.s, MB_R(1.0));
@@ -241,6 +244,7 @@ static void test_exact_restore(void)
         CHECK(st == MB_OK && same_state(&a.s, &b.s), "restore case %d: 20 steps later the runs differ", c);
         close_sim(&a);
         close_sim(&b);
+        if (ad == 2) c -= 2;
     }
 }
 
@@ -248,19 +252,22 @@ static void test_exact_restore(void)
  * status), the state exactly the last good one. An unreachable tol with max_iter = 2 and
  * strict_newton makes every trial fail (without strict_newton, a step whose last correction is
  * small against the tolerance is kept as MB_EVENT_NEWTON_MAXITER). */
-static void test_failure_restore(void)
+static void test_failure_restore(int ad)
 {
     mb_params p = adaptive_params(&andrews_model, 1e-6, 1e-5);
+    if (ad == 2) { p.adaptive = 2; p.xi = p.omega = 1; }
     simbox b;
     int st = open_sim(&b, &andrews_model, &p);
     double t = 2e-4;
     if (st == MB_OK) st = run_to(&b, &t, 1, NULL, 0);
-    CHECK(st == MB_OK, "failure case: start %s", mb_status_str(st));
+    CHECK(st == MB_OK, "failure case %d: start %s", ad, mb_status_str(st));
     mb_sim snap = b.s;
     mb_real *z = malloc(sizeof(mb_real) * (size_t)b.s.nz), *v = malloc(sizeof(mb_real) * (size_t)b.s.n);
     mb_real *sg = malloc(sizeof(mb_real) * (size_t)(b.s.nc + 1));
     memcpy(z, b.s.z, sizeof(mb_real) * (size_t)b.s.nz);
     memcpy(v, b.s.v, sizeof(mb_real) * (size_t)b.s.n);
+    mb_real *pd = malloc(sizeof(mb_real) * (size_t)b.s.n);   /* (snap's pointers are b's workspace) */
+    memcpy(pd, b.s.pd, sizeof(mb_real) * (size_t)b.s.n);
     memcpy(sg, b.s.sig, sizeof(mb_real) * (size_t)b.s.nc);
     mb_real tol = b.s.p.tol;
     b.s.p.max_iter = 2;
@@ -269,18 +276,21 @@ static void test_failure_restore(void)
     b.s.p.h_min = MB_R(0.01) * mb_sim_get_h(&b.s);   /* four failures, then the minimum */
     long rej = b.s.mon.rejected;
     st = mb_sim_step(&b.s, MB_R(0.03));
-    CHECK(st == MB_ERR_NEWTON, "failure case: %s (expected the Newton failure)", mb_status_str(st));
-    CHECK(b.s.mon.rejected == rej + 4, "failure case: %ld failed trials counted as rejected (4 expected)",
-          b.s.mon.rejected - rej);
+    CHECK(st == MB_ERR_NEWTON, "failure case %d: %s (expected the Newton failure)", ad, mb_status_str(st));
+    CHECK(b.s.mon.rejected == rej + 4, "failure case %d: %ld failed trials counted as rejected (4 expected)",
+          ad, b.s.mon.rejected - rej);
     CHECK(b.s.t == snap.t && !memcmp(z, b.s.z, sizeof(mb_real) * (size_t)b.s.nz) &&
           !memcmp(v, b.s.v, sizeof(mb_real) * (size_t)b.s.n) && !memcmp(sg, b.s.sig, sizeof(mb_real) * (size_t)b.s.nc),
-          "failure case: the state is not the last good one");
+          "failure case %d: the state is not the last good one", ad);
+    CHECK(b.s.mon.W == snap.mon.W && b.s.mon.steps == snap.mon.steps &&
+          !memcmp(pd, b.s.pd, sizeof(mb_real) * (size_t)b.s.n),
+          "failure case %d: the work, the step count or pdot moved", ad);
     b.s.p.max_iter = 10;   /* and the run goes on from there */
     b.s.p.strict_newton = 0;
     b.s.p.tol = tol;
     st = mb_sim_step(&b.s, MB_R(0.03));
-    CHECK(st >= 0 && b.s.t > snap.t, "failure case: continuing after the failure: %s", mb_status_str(st));
-    free(z); free(v); free(sg);
+    CHECK(st >= 0 && b.s.t > snap.t, "failure case %d: continuing after the failure: %s", ad, mb_status_str(st));
+    free(z); free(v); free(sg); free(pd);
     close_sim(&b);
 }
 
@@ -342,8 +352,10 @@ int main(void)
     test_pendulum_order();
     test_extrapolated_order();
     test_andrews();
-    test_exact_restore();
-    test_failure_restore();
+    test_exact_restore(1);
+    test_exact_restore(2);
+    test_failure_restore(1);
+    test_failure_restore(2);
     test_fixed_untouched();
     test_singular_passages();
     return check_report();

@@ -59,7 +59,8 @@ static void usage(FILE *f)
         "                    see docs/formulations.md); without them its step is fixed h\n"
         "  --extrapolate     alf-trapezoid with --rtol/--atol: the extrapolated trapezoid, order\n"
         "                    4 (a step is 2 trapezoid steps of half and 4 of a quarter of it,\n"
-        "                    combined; for long runs); its xi and omega default to 1\n"
+        "                    combined; for long runs); its xi and omega default to 1,\n"
+        "                    over the model file's (--xi, --omega to choose)\n"
         "  --alpha A --xi X --omega W   penalty (alf-*; hht: of its multiplier iteration,\n"
         "                    default 1e8) and stabilization parameters (not hht)\n"
         "  --tol E           alf-*, hht: eps of the sigma / Newton iteration (5.37, 5.60),\n"
@@ -1053,11 +1054,13 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS)
         mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name);
     if (r->st == MB_OK && !c->quiet && !r->fault)
-        fprintf(stderr, "%s_sim: %s/%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g tol=%g max_iter=%d, "
+        fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
-                model->name, mb_formulation_name(p->formulation), mb_integrator_name(p->integrator), c->h,
-                c->adaptive ? " (first step)" : "", c->t_end,
-                (double)p->alpha, (double)p->xi, (double)p->omega, (double)p->tol, p->max_iter, r->ws,
+                model->name, mb_formulation_name(p->formulation), mb_integrator_name(p->integrator),
+                c->extrap ? " (extrapolated)" : "", c->h, c->adaptive ? " (first step)" : "", c->t_end,
+                (double)p->alpha, (double)p->xi, (double)p->omega,
+                c->extrap && (c->o_xi < 0 || c->o_omega < 0) ? " (--extrapolate's, not the model's)" : "",
+                (double)p->tol, p->max_iter, r->ws,
                 c->linsys == MB_LINSYS_DENSE ? mb_linalg_backend() : c->linsys == LINSYS_KLU ? "klu" : "sparse", model->data ? "generic" : "generated");
     step_loop(c, p, r);
     close_csv(c, r);
