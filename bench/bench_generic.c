@@ -704,6 +704,11 @@ int main(int argc, char **argv)
     }
 #endif
     const char *path = argc > 1 ? argv[1] : NULL;
+    if (argc > 2 || (path && path[0] == '-')) {   /* not an option taken for a file name */
+        fprintf(stderr, "usage: bench_generic [FILE] | --andrews | --run MODEL FORMULATION "
+                        "generated|generic STEPS | --scaling (docs/cli.md)\n");
+        return 2;
+    }
     if (path && !(out_file = fopen(path, "a"))) {
         fprintf(stderr, "bench: cannot open %s\n", path);
         return 1;
