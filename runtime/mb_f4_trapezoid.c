@@ -673,7 +673,7 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * to 2 (the trapezoid's order reduction on the stiff stabilization mode: its error coefficients
  * depend on xi omega h, so they differ between the H/2 and H/4 sequences), so the simulator's
  * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
- * (y2's end), xib (trap_step's Int Phi base; the previous substep's Phi_t for the work). */
+ * (y2's end), xib (trap_step's Int Phi base; Phi_t at the macro step's start for the work). */
 static void xst_save(const mb_sim *s, mb_real *b)
 {
     int n = s->n, nz = s->nz;
@@ -694,6 +694,7 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
     copy(s->nc, s->sig, b + nz + 2 * n);
     copy(s->nc, s->tm[3], b + nz + 2 * n);   /* sigma~ at the step's start (xst_sequence) */
     copy(2 * n, s->ydp, b + nz + 2 * n + s->nc);
+    copy(s->nc, s->ptq, s->xib + s->nc);     /* Phi_t at the start (xst_sequence moves it) */
     s->t = t;
     s->h_prev = h_prev;
     s->nhist = nhist;
@@ -711,14 +712,14 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
  * energy balance report errors the solution did not have (the damped oscillator at rtol 1e-4:
  * 0.70 J and an energy warning, against 0.21 J and none from the plain step control, whose
  * positions were 10x less accurate). P_nc at each substep's end is the energies' third entry
- * (trap_step_checked, kin_e), Phi_t the last evaluation's; at the start, the monitor's pnc and
- * ptq. Returns the worst status (events kept), or the failure. */
+ * (trap_step_checked, kin_e), Phi_t the last evaluation's, carried in the monitor's ptq
+ * (the macro step's start's kept in xib + nc: xst_restart). Returns the worst status (events
+ * kept), or the failure. */
 static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
 {
     int nc = s->nc;
-    mb_real h = (t1 - t0) / (mb_real)k, *ptp = s->xib + nc, pp = s->pnc;
+    mb_real h = (t1 - t0) / (mb_real)k, pp = s->pnc;
     int ret = MB_OK;
-    copy(nc, ptp, s->ptq);
     *w = 0;
     for (int j = 1; j <= k; j++) {
         mb_real tj = j == k ? t1 : t0 + (mb_real)j * h;
@@ -726,11 +727,9 @@ static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
         int st = trap_attempt(s, h, tj, 1);
         if (st < 0) return st;
         if (st > ret) ret = st;
-        mb_real wj = h / 2 * (pp + s->kin_e[2]);
-        for (int r = 0; r < nc; r++) wj += (s->sig[r] - s->tm[3][r]) * (ptp[r] + s->Phit[r]) / 2;
-        *w += wj;
+        *w += mbi_step_work(s, h, pp, s->kin_e[2], 0, 0);   /* from tm[3], ptq to sig, Phit */
         pp = s->kin_e[2];
-        copy(nc, ptp, s->Phit);
+        copy(nc, s->ptq, s->Phit);   /* the next substep's start (xst_restart puts it back) */
         s->t = tj;
         copy(2 * s->n, s->ydp, s->yd);
         s->h_prev = h;
@@ -753,6 +752,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     int nhist0 = s->nhist, wait0 = s->reuse_wait;
     xst_save(s, s->xs);
     copy(2 * n, s->xs + nz + 2 * n + nc, s->ydp);
+    copy(nc, s->xib + nc, s->ptq);
     for (;;) {
         mb_real h = s->h_next;
         if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;

@@ -32,7 +32,7 @@
 #define MB_L_MAX(a, b) ((a) > (b) ? (a) : (b))
 /* F4's extrapolated trapezoid (AD = 2): the macro step's start [z; v; pdot; sigma~; ydp] (xs),
  * the end of its sequence of two substeps [z; v; pdot; sigma~] (xa: 4 N + 2 NC), and Int Phi's
- * base with the previous substep's Phi_t (xib: 2 NC)
+ * base with Phi_t at the macro step's start (xib: 2 NC)
  * (mb_f4_trapezoid.c: extrapolated step control) */
 #define MB_L_XST(N, NC) (6 * (N) + 2 * (NC))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))

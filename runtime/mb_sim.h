@@ -242,8 +242,8 @@ typedef struct mb_sim {
 #if MBI_HAS_F4A
     mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
     mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start, the H/2
-                                sequence's end, trap_step's Int Phi base and the previous
-                                substep's Phi_t */
+                                sequence's end, trap_step's Int Phi base and Phi_t at the
+                                macro step's start */
     mb_real xw;              /* its last step's work of loads and drivers, extrapolated */
 #endif
 #if MBI_HAS_KKT

@@ -99,7 +99,7 @@ static void test_params(void)
     CHECK(mb_sim_workspace_size(m, &f) == mb_sim_workspace_size(m, &x) + 2 * sizeof(mb_real) * (size_t)m->nq,
           "adaptive workspace: %zu, fixed %zu", mb_sim_workspace_size(m, &f), mb_sim_workspace_size(m, &x));
     /* the extrapolation: the start (6 nq + 2 nc reals with the predictor's history), y2's end
-     * (4 nq + 2 nc), Int Phi's base and the previous substep's Phi_t (2 nc) more */
+     * (4 nq + 2 nc), Int Phi's base and Phi_t at the macro step's start (2 nc) more */
     mb_params e = f;
     e.adaptive = 2;
     size_t xs = (size_t)(6 * m->nq + 2 * m->nc), xa = (size_t)(4 * m->nq + 2 * m->nc), nc = (size_t)m->nc;
