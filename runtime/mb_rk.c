@@ -438,6 +438,9 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 #if MBI_BDF
     if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
 #endif
+#if MBI_F4A
+    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) return mbi_trap_dense(s, t, q, v, mo);
+#endif
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
@@ -581,6 +584,9 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
 #if MBI_BDF
     if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#endif
+#if MBI_F4A
+    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) return mbi_trap_dense(s, t, q, v, mo);
 #endif
     (void)s; (void)t; (void)q; (void)v; (void)mo;
     return MB_ERR_STATE;

@@ -513,6 +513,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
 #if MBI_HAS_F4A
     s->nqh = 0;
+    s->td_t0 = t0;                         /* no step to interpolate */
 #endif
 #if MBI_HAS_BDF
     s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
@@ -629,8 +630,12 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #if MBI_F4A
     if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) {
         mb_real h = 0;
+        s->td_t0 = s->t;                   /* a failed step leaves nothing to interpolate */
         st = mbi_forms[s->p.formulation]->step_adaptive(s, t_stop, &h);
         if (st < 0) return st;
+        s->td_t0 = t_start;                /* mb_sim_dense's step (mbi_trap_dense) */
+        s->td_W0 = mon0.W;
+        s->td_P0 = pnc0;
         if (s->p.adaptive == 2) mbi_advance_monitor(s, h, pnc0, pdrv0, &s->xw);
         else step_monitor(s, h, pnc0, pdrv0);
     } else

@@ -215,6 +215,8 @@ typedef struct mb_sim {
 #if MBI_HAS_F4A
     int nqh;                 /* F4 adaptive: accepted positions held in qh1, qh2 (0..2) */
     mb_real h_prev2;         /* F4 adaptive: the step before h_prev */
+    mb_real td_t0, td_W0, td_P0;   /* F4 adaptive: the last accepted step's start, W and P_nc
+                                there, for mb_sim_dense (td_t0 == t: no step to interpolate) */
 #endif
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
@@ -313,10 +315,12 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
  * the last good step). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
-/* Dense output (p.dense, dopri5 and dop853; bdf always, its Nordsieck polynomial): the state at a
- * time t inside the last accepted step (t_prev <= t <= t_now) from the integrator's continuous
+/* Dense output (p.dense, dopri5 and dop853; bdf and the adaptive trapezoid always): the state at
+ * a time t inside the last accepted step (t_prev <= t <= t_now) from the integrator's continuous
  * extension (dopri5: 4th order, Hairer's DOPRI5 interpolant; dop853: 7th order, DOP853's dense
- * output, which costs 3 more right-hand sides once per step that is interpolated). q[nq] receives the positions; v[nq] (may be NULL)
+ * output, which costs 3 more right-hand sides once per step that is interpolated; bdf: its
+ * Nordsieck polynomial; the adaptive trapezoid: the cubic Hermite interpolant of q through the
+ * step's ends, v its derivative). q[nq] receives the positions; v[nq] (may be NULL)
  * the velocities and mo (may be NULL) the monitors at t (T, V, W, energy_dev, phi_norm,
  * phid_norm, sigma_norm; the rest as after the step): both need one right-hand side at the
  * interpolated state (counted in evals). The trajectory does not depend on these calls.

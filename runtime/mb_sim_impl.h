@@ -146,5 +146,7 @@ void mbi_dense_begin(mb_sim *s, mb_real W0);
 int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken);
 /* mb_bdf.c: mb_sim_dense for bdf (the Nordsieck polynomial of the last step). */
 int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
+/* mb_f4_trapezoid.c: mb_sim_dense for the adaptive trapezoid (both step controls). */
+int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
 #endif /* MB_SIM_IMPL_H */

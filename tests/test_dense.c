@@ -1,5 +1,5 @@
-/* test_dense.c - dense output of dopri5 and dop853 (mb_sim_dense): the interpolant's order on a
- * closed-form model (tests/models/harmonic.lua: x = 0.1 cos t), its end points, the velocity and
+/* test_dense.c - dense output of dopri5, dop853 and the adaptive trapezoid (both step controls;
+ * mb_sim_dense): the interpolant's order on a closed-form model (tests/models/harmonic.lua: x = 0.1 cos t), its end points, the velocity and
  * monitors at an interpolated time, the contract (states, times, parameters), and that
  * interpolating never changes the trajectory. Ends with "N passed, N failed". */
 #include <stdlib.h>
@@ -18,15 +18,27 @@ extern const mb_model harmonic_model, double_pendulum_model;
 
 typedef struct { mb_sim s; void *w; } run;
 
+/* the adaptive trapezoid's step control (mb_params.adaptive) for integ = MB_TRAPEZOID */
+static int trap_mode(int integ) { return integ == MB_TRAPEZOID ? 1 : integ == -MB_TRAPEZOID ? 2 : 0; }
+static const char *integ_name(int integ)
+{
+    return trap_mode(integ) == 2 ? "trapezoid (extrapolated)" : mb_integrator_name(integ);
+}
+
+/* integ -MB_TRAPEZOID: the trapezoid with the extrapolated step control (adaptive 2, with
+ * xi = omega = 1 as the simulator's --extrapolate sets); MB_TRAPEZOID: Milne's (adaptive 1).
+ * The trapezoid keeps its dense output without p.dense. */
 static int start(run *r, const mb_model *m, int form, int integ, double h, double rtol, int dense)
 {
     mb_params p;
     mb_params_default(&p, form);
-    p.integrator = integ;
+    p.integrator = trap_mode(integ) ? MB_TRAPEZOID : integ;
+    p.adaptive = trap_mode(integ);
+    if (p.adaptive == 2) p.xi = p.omega = 1;
     p.h = (mb_real)h;
     p.rtol = (mb_real)rtol;
     p.atol = (mb_real)rtol;
-    p.dense = dense;
+    p.dense = trap_mode(integ) ? 0 : dense;
 #ifdef MB_FLOAT
     if (form >= MB_ALF_EXPLICIT) { p.alpha = MB_R(1e3); p.tol = MB_R(1e-6); }
 #endif
@@ -53,11 +65,15 @@ static double half_step_error(int form, int integ, double h)
 
 static void check_order(void)
 {
-    /* interpolant of order 4 (dopri5) and 7 (dop853): local error h^5 and h^8 at theta = 1/2 */
-    static const struct { int integ; double h0, order; } cases[] = {
-        {MB_DOPRI5, 0.4, 5}, {MB_DOP853, 1.6, 8}};
-    for (int c = 0; c < 2; c++)
-        for (int f = MB_BAUMGARTE; f <= MB_CANONICAL; f++) {
+    /* interpolant of order 4 (dopri5) and 7 (dop853): local error h^5 and h^8 at theta = 1/2;
+     * the trapezoid's own extension (Milne's control): h^3, the step's; the extrapolated
+     * step's quintic through its start, middle and end: h^5, its middle's (the step's own) */
+    static const struct { int integ, f0, f1; double h0, order; } cases[] = {
+        {MB_DOPRI5, MB_BAUMGARTE, MB_CANONICAL, 0.4, 5}, {MB_DOP853, MB_BAUMGARTE, MB_CANONICAL, 1.6, 8},
+        {MB_TRAPEZOID, MB_ALF_TRAPEZOID, MB_ALF_TRAPEZOID, 0.2, 3},
+        {-MB_TRAPEZOID, MB_ALF_TRAPEZOID, MB_ALF_TRAPEZOID, 0.4, 5}};
+    for (int c = 0; c < 4; c++)
+        for (int f = cases[c].f0; f <= cases[c].f1; f++) {
             double h = cases[c].h0, e0 = half_step_error(f, cases[c].integ, h), e1 = 0;
             for (int k = 1; k <= 2; k++, e0 = e1) {
                 h /= 2;
@@ -65,11 +81,11 @@ static void check_order(void)
                 double order = log(e0 / e1) / log(2.0);
 #ifndef MB_FLOAT
                 CHECK(order > cases[c].order - 0.5, "%s/%s h %g: observed order %.2f (errors %.3g -> %.3g), expected %g",
-                      mb_formulation_name(f), mb_integrator_name(cases[c].integ), h, order, e0, e1,
+                      mb_formulation_name(f), integ_name(cases[c].integ), h, order, e0, e1,
                       cases[c].order);
 #else
                 CHECK(e1 < 1e-4, "float %s/%s h %g: error %.3g", mb_formulation_name(f),
-                      mb_integrator_name(cases[c].integ), h, e1);
+                      integ_name(cases[c].integ), h, e1);
                 (void)order;
 #endif
             }
@@ -81,12 +97,17 @@ static void check_order(void)
 static void check_run(int form, int integ)
 {
     run r;
-    const char *fn = mb_formulation_name(form), *in = mb_integrator_name(integ);
+    const char *fn = mb_formulation_name(form), *in = integ_name(integ);
     mb_real q[3], v[3];
     mb_monitor mo;
     double dt = 0.01, tend = 3, worst = 0, worst_v = 0, worst_e = 0, t0 = 0, worst_end = 0;
     long k = 1;
-    if (start(&r, &harmonic_model, form, integ, 0.1, 1e-9, 1) != MB_OK) {
+#ifdef MB_FLOAT
+    double rtol = trap_mode(integ) ? 1e-6 : 1e-9;   /* the trapezoid's Newton tolerance is float's */
+#else
+    double rtol = 1e-9;
+#endif
+    if (start(&r, &harmonic_model, form, integ, 0.1, rtol, 1) != MB_OK) {
         CHECK(0, "%s/%s: start failed", fn, in);
         free(r.w);
         return;
@@ -117,11 +138,12 @@ static void check_run(int form, int integ)
     }
     /* rtol = atol = 1e-9 on a unit-frequency oscillator over 3 s: global errors of a few 1e-9,
      * the interpolated rows within 20x the error at the steps' ends (dop853: its interpolant is of
-     * order 7 on steps of order 8, measured 9x) */
+     * order 7 on steps of order 8, measured 9x); the trapezoid with Milne's control, second
+     * order, ends 8.9e-7 off (its rows as much) */
 #ifdef MB_FLOAT
-    const double tol = 1e-4;
+    const double tol = trap_mode(integ) == 1 ? 2e-3 : 1e-4;   /* (Milne's at rtol 1e-6: 8.4e-5) */
 #else
-    const double tol = 1e-7;
+    const double tol = trap_mode(integ) == 1 ? 2e-5 : 1e-7;
 #endif
     CHECK(worst < tol * X0 && worst < 20 * worst_end + 1e-10, "%s/%s: dense x error %.3g, at the steps' ends %.3g",
           fn, in, worst, worst_end);
@@ -137,7 +159,7 @@ static void check_run(int form, int integ)
 static void check_untouched(int form, int integ)
 {
     run a, b;
-    const char *fn = mb_formulation_name(form), *in = mb_integrator_name(integ);
+    const char *fn = mb_formulation_name(form), *in = integ_name(integ);
     const mb_model *m = &double_pendulum_model;
     mb_real q[6], v[6];
     mb_monitor mo;
@@ -193,6 +215,10 @@ int main(void)
         check_run(f, MB_DOP853);
         check_untouched(f, MB_DOPRI5);
         check_untouched(f, MB_DOP853);
+    }
+    for (int c = 0; c < 2; c++) {   /* the adaptive trapezoid: Milne's and the extrapolated */
+        check_run(MB_ALF_TRAPEZOID, c ? -MB_TRAPEZOID : MB_TRAPEZOID);
+        check_untouched(MB_ALF_TRAPEZOID, c ? -MB_TRAPEZOID : MB_TRAPEZOID);
     }
     return check_report();
 }

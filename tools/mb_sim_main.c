@@ -915,12 +915,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         if (r->csv) row_now(r->csv, &r->sim, r->pts);
         mb_real te = (mb_real)c->t_end;
         while (mb_sim_get_t(&r->sim) < te) {
-            mb_real target = te;
-            if (c->trap_adaptive) {   /* the adaptive trapezoid lands on the output grid t = k dt_out */
-                target = (mb_real)((double)(out_k + 1) * c->dt_out);
-                if (target > te || te - target < (mb_real)(1e-9 * c->dt_out)) target = te;
-            }
-            r->st = mb_sim_step(&r->sim, target);   /* dopri5, dop853, bdf: rows from dense output */
+            r->st = mb_sim_step(&r->sim, te);   /* adaptive: rows from dense output */
             if (r->st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
@@ -935,12 +930,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&r->sim));
             double tn = (double)mb_sim_get_t(&r->sim);
-            if (c->trap_adaptive) {
-                if (mb_sim_get_t(&r->sim) >= target) {
-                    out_k++;
-                    if (r->csv) row_now(r->csv, &r->sim, r->pts);
-                }
-            } else if (r->csv && c->adaptive) {
+            if (r->csv && c->adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
                     double to = (double)(out_k + 1) * c->dt_out;
