@@ -239,6 +239,69 @@ void mbi_f4_shift_sigma(mb_sim *s)
     zero(nc, s->sig);
 }
 
+/* Redundant constraint equations (p.redundant_rows, docs/formulations.md "Redundant
+ * constraints"). Phi_q then has a left null vector u (u^T Phi_q = 0) along the whole motion,
+ * and u^T c = 2 xi omega u^T Phi + omega^2 u^T I is the rounding of Phi (1e-17 .. 1e-16 on the
+ * parallelogram with a third crank) times 2 xi omega = 2e4: the matrix sees c through Phi_q^T,
+ * so no correction changes it. 5.34 added alpha u^T c (about 1e-4) to u^T sigma~ at every
+ * iteration (a random walk) and s = sigma~ + alpha c took as much again; both moved p through
+ * h/2 Phidot_q^T u (u turns with q: u^T Phidot_q is not 0) by about 1e-9 per iteration, ten
+ * times tol, with q converged to 1e-15: most steps stopped at max_iter, the motion right (p is
+ * free along that direction: the multipliers are not unique). A projection of c onto
+ * range(Phi_q) by the Newton matrix is not exact enough (2.6e-3 off on range(Phi_q) there,
+ * through the mechanism's own motion, which only M resists; alpha times that in s diverged), so
+ * Newton leaves the flagged equations out instead, as the model generated without them would:
+ * their rows of Phi_q and Phidot_q are zero in the matrix and the residual, their c is zero
+ * (sigma~ keeps them at 0), and the final evaluation of each step is complete (the monitors,
+ * Int Phi and the next step see every equation). */
+#define ROWS_IMPLIED MB_R(1e3)
+
+/* At a step's start: a flagged equation's sigma~ (from the start-up's, before the flags were
+ * given) moved into p and pdot as a sigma reset does (mbi_f4_shift_sigma) for that row alone,
+ * so that leaving its rows out changes nothing. cv: nc scratch (free between steps). */
+static void trap_rows_start(mb_sim *s, const unsigned char *dr)
+{
+    const mb_model *m = s->m;
+    int nc = s->nc, any = 0;
+    mb_real *w = s->cv;
+    for (int r = 0; r < nc; r++) {
+        w[r] = dr[r] ? s->sig[r] : 0;
+        any |= w[r] != 0;
+    }
+    if (!any) return;
+    m->phi_q(m, s->t, s->z, s->Pq);
+    m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
+    pq_mtv(m, s->Pq, w, -1, s->z + s->n);
+    pq_mtv(m, s->Pqd, w, -1, s->pd);
+    for (int r = 0; r < nc; r++) {
+        s->tm[3][r] -= w[r];
+        s->sig[r] -= w[r];
+    }
+}
+
+/* The flagged rows of Phi_q and Phidot_q zeroed, for the matrix and the residual */
+static void trap_rows_drop(mb_sim *s, const unsigned char *dr)
+{
+    const mb_pattern *pt = &s->m->phi_q_pat;
+    for (int k = 0; k < pt->nnz; k++)
+        if (dr[pt->row[k]]) s->Pq[k] = s->Pqd[k] = 0;
+}
+
+/* After a step: whether the flagged equations still follow from the others, their |Phi| within
+ * ROWS_IMPLIED of the others' (plus round-off of the length scale). A rank loss only at the
+ * start (a singular position: the start-up check cannot tell) fails this as soon as the
+ * mechanism leaves it, and the flags are dropped: Newton takes every equation from then on. */
+static int trap_rows_implied(const mb_sim *s, const unsigned char *dr)
+{
+    mb_real ind = 0, dep = 0;
+    for (int r = 0; r < s->nc; r++) {
+        mb_real e = MB_FABS(s->Phi[r]);
+        if (dr[r]) { if (e > dep) dep = e; }
+        else if (e > ind) ind = e;
+    }
+    return dep <= ROWS_IMPLIED * (ind + 100 * MB_EPS * s->mon.lscale);
+}
+
 static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used, int adapt, int hold,
                      int *diverged)
 {
@@ -252,6 +315,8 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     mb_real *v = s->v, *pd = s->pd;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mb_real c1 = 1 + h * xi * w, h2 = h / 2, ih2 = 2 / h;   /* the loops' factors, hoisted */
+    const unsigned char *dr = s->p.redundant_rows;   /* equations left out (see above) */
+    if (dr) trap_rows_start(s, dr);
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
@@ -301,12 +366,18 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         if (fused) mbi_eval_kin_dyn(s, t1, q, v);
         else mbi_eval_kin(s, t1, q);
         if (Ib) for (int r = 0; r < nc; r++) I[r] = Ib[r] + h2 * s->Phi[r];
-        mbi_f4_constraint(s, I, it > 0 && (!hold || last));   /* hold: see trap_attempt */
+        int upd = it > 0 && (!hold || last);                   /* hold: see trap_attempt */
+        mbi_f4_constraint(s, I, upd && !dr);
+        if (dr) {   /* the flagged equations' c is zero, then 5.34 */
+            for (int r = 0; r < nc; r++) if (dr[r]) s->cv[r] = 0;
+            if (upd) for (int r = 0; r < nc; r++) s->sig[r] += a * s->cv[r];
+        }
         if (last) break;
         if (!fused) {   /* the force Jacobians enter only the matrix and 5.53 */
             m->force(m, t1, q, v, s->Q);
             m->phi_q_dot(m, t1, q, v, s->Pqd);
         }
+        if (dr) trap_rows_drop(s, dr);
         mbi_f4_residual(s, p, h2, sv, g1, g2);
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
@@ -380,6 +451,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     }
     s->kin_fresh = 1;                   /* the last evaluation was at the final (t1, q) */
     s->kin_t = t1;
+    if (dr && !trap_rows_implied(s, dr)) s->p.redundant_rows = NULL;
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
     if (!conv) {

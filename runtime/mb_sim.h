@@ -110,6 +110,14 @@ typedef struct mb_params {
                                whose kept matrix contracted slowly; 0 refactors at every
                                iteration (docs/linear-systems.md) */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
+    const unsigned char *redundant_rows; /* alf-trapezoid with trapezoid: NULL (default) or nc
+                               flags, 1 for a constraint equation the others imply along the
+                               motion (redundant; the simulator passes its start-up check's,
+                               mb_anl_redundant). Newton leaves them out, as mbgen --redundant
+                               remove does, where they would make it stall (docs/formulations.md,
+                               "Redundant constraints"); the runtime sets it to NULL when a
+                               flagged equation's Phi departs from the others' (a singular
+                               position, not a redundancy). The caller keeps the array alive */
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
                                vectors); 0 (default) for the other integrators */

@@ -325,7 +325,7 @@ static int same_elem(const char *a, const char *b)
 
 #define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
 
-int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog)
+int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog, unsigned char *dep_out)
 {
     int nc = m->nc, found;
     if (nc == 0 || !m->info || !m->info->constraint_names) return 0;
@@ -337,6 +337,7 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
     found = -1;
     if (work && dep && uses && all && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK)
         found = mb_anl_redundant(&a, t, q, dep);
+    if (found > 0 && dep_out) memcpy(dep_out, dep, (size_t)nc);
     if (found > 0) {
         const char *const *nm = m->info->constraint_names;
         /* one warning line per element (the tools' convention: every line of a warning says so) */

@@ -39,8 +39,9 @@ void mb_cli_csv_close(void);
 /* Redundant constraint equations at the assembled configuration (t, q), named by element on
  * stderr, one warning line per element ("<prog>_sim: warning: redundant constraint: joint "A2"
  * (A2.x, A2.y) duplicates joint "A1" (rank 2 of 4 ...)"), by mb_anl_redundant. Returns their number, 0 if none, -1 when not
- * checked (a model too large for the dense check, out of memory). */
-int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog);
+ * checked (a model too large for the dense check, out of memory). dep_out: NULL or nc bytes, the
+ * flags of the dependent equations when there are any (mb_params: redundant_rows). */
+int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog, unsigned char *dep_out);
 
 /* Run analysis `which` (not dynamic) on m: the CSV to `out` (may be NULL) through the temporary
  * path tmp[tmpsize] (which the caller's signal handler removes), the summary line on stdout.

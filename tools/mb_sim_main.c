@@ -431,6 +431,7 @@ typedef struct run_state {
     mb_sim sim;
     void *work;
     mb_real *pts;              /* the points of a CSV row */
+    unsigned char *dep;        /* the redundant constraint equations (mb_cli_redundant) */
     size_t ws;
     FILE *csv;                 /* the temporary CSV (tmp), NULL without --out */
     int st, fault;             /* the last status; 1: the run failed (status=error) */
@@ -1009,6 +1010,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     r->w0 = wall();
     r->csv = NULL;
     r->fault = 0;
+    r->dep = NULL;
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
@@ -1041,8 +1043,12 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     }
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
     /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
-    if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS)
-        mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name);
+    if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
+        /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
+        r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
+        if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0)
+            r->sim.p.redundant_rows = r->dep;
+    }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
                 "workspace %zu bytes, linear algebra %s, %s evaluator\n",
@@ -1078,6 +1084,7 @@ static int summary(const mb_params *p, run_state *r)
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
     free(r->work);
     free(r->pts);
+    free(r->dep);
     cleanup(0);
     if (fflush(stdout) != 0 || ferror(stdout)) {   /* the summary line is the interface */
         fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
