@@ -701,3 +701,5 @@ mb_real mb_sim_get_h(const mb_sim *s)
 {
     return MB_PARAMS_ADAPTIVE(&s->p) ? s->h_next : s->p.h;
 }
+
+void mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows) { s->p.redundant_rows = rows; }

@@ -113,11 +113,12 @@ typedef struct mb_params {
     const unsigned char *redundant_rows; /* alf-trapezoid with trapezoid: NULL (default) or nc
                                flags, 1 for a constraint equation the others imply along the
                                motion (redundant; the simulator passes its start-up check's,
-                               mb_anl_redundant). Newton leaves them out, as mbgen --redundant
-                               remove does, where they would make it stall (docs/formulations.md,
-                               "Redundant constraints"); the runtime sets it to NULL when a
-                               flagged equation's Phi departs from the others' (a singular
-                               position, not a redundancy). The caller keeps the array alive */
+                               mb_anl_redundant, by mb_sim_set_redundant_rows). Newton leaves
+                               them out, as mbgen --redundant remove does, where they would make
+                               it stall (docs/formulations.md, "Redundant constraints"); the
+                               runtime sets it to NULL when a flagged equation's Phi departs
+                               from the others' (a singular position, not a redundancy). The
+                               caller keeps the array alive */
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
                                vectors); 0 (default) for the other integrators */
@@ -358,6 +359,11 @@ const mb_real *mb_sim_get_v(const mb_sim *s);
 const mb_real *mb_sim_get_p(const mb_sim *s);
 const mb_real *mb_sim_get_sigma(const mb_sim *s);
 const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
+
+/* The constraint equations the others imply (redundant; rows: nc flags, NULL: none) for
+ * alf-trapezoid's Newton iteration, after mb_sim_reset: mb_params.redundant_rows. The simulator
+ * passes its start-up check's (mb_anl_redundant at the assembled configuration). */
+void mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows);
 /* The step the next mb_sim_step tries: the adaptive trial step of an adaptive run
  * (MB_PARAMS_ADAPTIVE; it changes with every accepted or rejected step), p.h for fixed steps. */
 mb_real mb_sim_get_h(const mb_sim *s);

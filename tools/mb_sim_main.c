@@ -1047,7 +1047,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
         r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
         if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0)
-            r->sim.p.redundant_rows = r->dep;
+            mb_sim_set_redundant_rows(&r->sim, r->dep);
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
