@@ -672,8 +672,9 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * the tolerance asks). Measured: with xi omega h >> 1 (the default xi = 1e4) the order drops
  * to 2 (the trapezoid's order reduction on the stiff stabilization mode: its error coefficients
  * depend on xi omega h, so they differ between the H/2 and H/4 sequences), so the simulator's
- * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
- * (y2's end), xib (trap_step's Int Phi base; Phi_t at the macro step's start for the work). */
+ * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and
+ * the predictor's history ydp), xa (y2's end; [q; v] at the middle for dense output), xib
+ * (trap_step's Int Phi base; Phi_t at the macro step's start for the work). */
 static void xst_save(const mb_sim *s, mb_real *b)
 {
     int n = s->n, nz = s->nz;
