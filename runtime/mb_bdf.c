@@ -156,25 +156,40 @@ static void pascal(mb_sim *s, int inverse)
 }
 #undef PA
 
-/* The accepted step's array: zn[j] += l_j e for j = 0..q. */
+/* The accepted step's array: zn[j] += l_j e for j = 0..q, one loop per order (the same products
+ * and sums as a loop that tests the order per component, without the tests). */
 static void update(mb_sim *s, const mb_real *l)
 {
     int nz = ny_of(s), q = s->bq;
     const mb_real *e = s->be;
     mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
     mb_real l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5];
-    for (int i = 0; i < nz; i++) {
-        mb_real x = e[i];
-        z0[i] += l0 * x;
-        z1[i] += l1 * x;
-        if (q < 2) continue;
-        z2[i] += l2 * x;
-        if (q < 3) continue;
-        z3[i] += l3 * x;
-        if (q < 4) continue;
-        z4[i] += l4 * x;
-        if (q < 5) continue;
-        z5[i] += l5 * x;
+    switch (q) {
+    case 1:
+        for (int i = 0; i < nz; i++) { mb_real x = e[i]; z0[i] += l0 * x; z1[i] += l1 * x; }
+        break;
+    case 2:
+        for (int i = 0; i < nz; i++) { mb_real x = e[i]; z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; }
+        break;
+    case 3:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x;
+        }
+        break;
+    case 4:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x; z4[i] += l4 * x;
+        }
+        break;
+    default:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x; z4[i] += l4 * x;
+            z5[i] += l5 * x;
+        }
+        break;
     }
 }
 
