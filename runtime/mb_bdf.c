@@ -97,63 +97,65 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 #endif
 
 /* zn <- P zn (predict) or P^-1 zn (retract a rejected attempt): for each k < q, zn[j-1] +=
- * zn[j] (or -=) for j = q down to k + 1. The prediction, every attempt, goes component by
- * component with the entries in registers (the same additions in the same order as row by row,
- * so the same result, in a third of the instructions: the row-by-row sweep was an eighth of a
- * bdf run on Andrews); the retraction, after a rejection only, row by row. */
+ * zn[j] (or -=) for j = q down to k + 1. Component by component with the entries in registers
+ * (the same additions in the same order as row by row, so the same result, in a third of the
+ * instructions: the row-by-row sweep was an eighth of a bdf run on Andrews), one loop per
+ * order. */
 #define PA(a, b) ((a) += (b))
+#define PS(a, b) ((a) -= (b))
+#define PASCAL_SWEEP(OP)                                                                          \
+    switch (q) {                                                                                  \
+    case 1:                                                                                       \
+        for (int i = 0; i < nz; i++) OP(z0[i], z1[i]);                                           \
+        break;                                                                                    \
+    case 2:                                                                                       \
+        for (int i = 0; i < nz; i++) {                                                            \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i];                                           \
+            OP(x1, x2); OP(x0, x1);                                                               \
+            OP(x1, x2);                                                                           \
+            z0[i] = x0; z1[i] = x1;                                                               \
+        }                                                                                         \
+        break;                                                                                    \
+    case 3:                                                                                       \
+        for (int i = 0; i < nz; i++) {                                                            \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i];                               \
+            OP(x2, x3); OP(x1, x2); OP(x0, x1);                                                   \
+            OP(x2, x3); OP(x1, x2);                                                               \
+            OP(x2, x3);                                                                           \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2;                                                   \
+        }                                                                                         \
+        break;                                                                                    \
+    case 4:                                                                                       \
+        for (int i = 0; i < nz; i++) {                                                            \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                   \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                                       \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2);                                                   \
+            OP(x3, x4); OP(x2, x3);                                                               \
+            OP(x3, x4);                                                                           \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3;                                       \
+        }                                                                                         \
+        break;                                                                                    \
+    default:                                                                                      \
+        for (int i = 0; i < nz; i++) {                                                            \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i], x5 = z5[i];       \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                           \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2);                                       \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3);                                                   \
+            OP(x4, x5); OP(x3, x4);                                                               \
+            OP(x4, x5);                                                                           \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;                           \
+        }                                                                                         \
+        break;                                                                                    \
+    }
 static void pascal(mb_sim *s, int inverse)
 {
     int nz = ny_of(s), q = s->bq;
-    if (inverse) {
-        for (int k = 0; k < q; k++)
-            for (int j = q; j > k; j--) {
-                mb_real *a = zc(s, j - 1), *b = zc(s, j);
-                for (int i = 0; i < nz; i++) a[i] -= b[i];
-            }
-        return;
-    }
     mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
-    for (int i = 0; i < nz; i++) {
-        mb_real x0 = z0[i], x1 = z1[i], x2, x3, x4, x5;
-        switch (q) {
-        case 1:
-            PA(x0, x1);
-            break;
-        case 2:
-            x2 = z2[i];
-            PA(x1, x2); PA(x0, x1);
-            PA(x1, x2);
-            z1[i] = x1;
-            break;
-        case 3:
-            x2 = z2[i]; x3 = z3[i];
-            PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x2, x3); PA(x1, x2);
-            PA(x2, x3);
-            z1[i] = x1; z2[i] = x2;
-            break;
-        case 4:
-            x2 = z2[i]; x3 = z3[i]; x4 = z4[i];
-            PA(x3, x4); PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x3, x4); PA(x2, x3); PA(x1, x2);
-            PA(x3, x4); PA(x2, x3);
-            PA(x3, x4);
-            z1[i] = x1; z2[i] = x2; z3[i] = x3;
-            break;
-        default:
-            x2 = z2[i]; x3 = z3[i]; x4 = z4[i]; x5 = z5[i];
-            PA(x4, x5); PA(x3, x4); PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x4, x5); PA(x3, x4); PA(x2, x3); PA(x1, x2);
-            PA(x4, x5); PA(x3, x4); PA(x2, x3);
-            PA(x4, x5); PA(x3, x4);
-            PA(x4, x5);
-            z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;
-            break;
-        }
-        z0[i] = x0;
-    }
+    if (inverse) { PASCAL_SWEEP(PS) }
+    else { PASCAL_SWEEP(PA) }
 }
+#undef PASCAL_SWEEP
+#undef PS
 #undef PA
 
 /* The accepted step's array: zn[j] += l_j e for j = 0..q, one loop per order (the same products
@@ -335,7 +337,7 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
 #define NEWTON4_RATE MB_R(0.003)
 #define REUSE4_SLOW MB_R(0.1)
 #define REUSE4_WAIT 32
-static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
+static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
     int n = s->n, nc = s->nc, conv = 0, st, fresh = 1;
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
@@ -387,9 +389,19 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
             conv = 1;
         fresh = !reuse;
         wprev = wn;
+        if (conv) {
+            /* the correction e = [q; p] - predicted (the last pass changes neither) and the
+             * finiteness of [q; p] (x * 0 is NaN for an Inf or NaN x, else +-0); an attempt the
+             * error test will reject (the same e, the same test in mbi_bdf_step) returns before
+             * the last pass, whose evaluation and sigma~ update undo4 would throw away */
+            mb_real *e = s->be, nanchk = 0;
+            for (int i = 0; i < 2 * n; i++) { mb_real zi = s->z[i]; nanchk += zi * 0; e[i] = zi - qb[i]; }
+            if (nanchk != 0) return 1;
+            *dsm = wrms(s, e) / (mb_real)(s->bq + 1);
+            if (!(*dsm <= 1)) return MB_OK;
+        }
     }
-    if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
-    for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
+    if (!conv || !finite_vec(nc, s->sig)) return 1;
     return MB_OK;
 }
 #endif /* MBI_F4 */
@@ -470,15 +482,18 @@ static void undo(mb_sim *s)
     copy(s->nz, s->z, zc(s, 0));
 }
 
-static int corrector(mb_sim *s, mb_real t1, const mb_real *l)
+/* The corrector; on MB_OK the error estimate in dsm (the weighted RMS of e over q + 1). */
+static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
 #if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l);
+    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l, dsm);
 #endif
 #if MBI_EXPLICIT
-    return correct(s, t1, l);
+    int st = correct(s, t1, l);
+    if (st == MB_OK) *dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
+    return st;
 #else
-    (void)t1; (void)l;
+    (void)t1; (void)l; (void)dsm;
     return MB_ERR_STATE;
 #endif
 }
@@ -522,7 +537,8 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
         }
         pascal(s, 0);
-        st = corrector(s, t1, l);
+        mb_real dsm = 0;
+        st = corrector(s, t1, l, &dsm);
         if (st < 0) { pascal(s, 1); undo(s); return st; }
         if (st > 0) {                     /* Newton failed: fresh Jacobian, else a smaller step */
             pascal(s, 1);
@@ -537,7 +553,6 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             rmax = 1;
             continue;
         }
-        mb_real dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
         if (!(dsm <= 1)) {                /* error test failed */
             pascal(s, 1);
             undo(s);
