@@ -74,7 +74,8 @@ static void set_weights(mb_sim *s)
     mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
     mb_real c = s->p.formulation == MB_ALF_TRAPEZOID ? MOM4_STEPS * s->bh : 1;
     for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
-    for (int i = n; i < 2 * n; i++) w[i] = c / ((mom ? atol * mass[i - n] : atol) + rtol * MB_FABS(y[i]));
+    if (mom) for (int i = n; i < 2 * n; i++) w[i] = c / (atol * mass[i - n] + rtol * MB_FABS(y[i]));
+    else for (int i = n; i < 2 * n; i++) w[i] = c / (atol + rtol * MB_FABS(y[i]));
     for (int i = 2 * n; i < s->nz; i++) w[i] = 0;
 }
 
@@ -534,7 +535,9 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             /* Phi(t_k, q_k) is still in s->Phi when the last evaluation was the accepted
              * step's final one (kin_fresh: any later evaluation clears it) */
             if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, zc(s, 0), s->Phi);
-            for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
+            mb_real *ip = s->z + 2 * s->n, hk = s->bh;
+            const mb_real *ip0 = s->bd, *ph = s->Phi;
+            for (int r = 0; r < s->nc; r++) ip[r] = ip0[r] + hk * ph[r];
         }
         pascal(s, 0);
         mb_real dsm = 0;
