@@ -46,7 +46,8 @@ static const mb_real LCOEF[QMAX][QMAX + 1] = {
     {1, LC(0x1.0aaaaaaaaaaaap+1, 0x1.0aaaacp+1f), LC(0x1.7555555555555p+0, 0x1.755556p+0f),
      LC(0x1.aaaaaaaaaaaaap-2, 0x1.aaaaacp-2f), LC(0x1.5555555555555p-5, 0x1.555556p-5f), 0},
     {1, LC(0x1.2444444444444p+1, 0x1.244446p+1f), LC(0x1.ep+0, 0x1.ep+0f),
-     LC(0x1.6aaaaaaaaaaaap-1, 0x1.6aaaacp-1f), LC(0x1p-3, 0x1p-3f), LC(0x1.1111111111111p-7, 0x1.111112p-7f)},
+     LC(0x1.6aaaaaaaaaaaap-1, 0x1.6aaaacp-1f), LC(0x1p-3, 0x1p-3f),
+     LC(0x1.1111111111111p-7, 0x1.111112p-7f)},
 };
 #undef LC
 
@@ -115,49 +116,50 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
  * order. */
 #define PA(a, b) ((a) += (b))
 #define PS(a, b) ((a) -= (b))
-#define PASCAL_SWEEP(OP)                                                                          \
-    switch (q) {                                                                                  \
-    case 1:                                                                                       \
-        for (int i = 0; i < nz; i++) OP(z0[i], z1[i]);                                           \
-        break;                                                                                    \
-    case 2:                                                                                       \
-        for (int i = 0; i < nz; i++) {                                                            \
-            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i];                                           \
-            OP(x1, x2); OP(x0, x1);                                                               \
-            OP(x1, x2);                                                                           \
-            z0[i] = x0; z1[i] = x1;                                                               \
-        }                                                                                         \
-        break;                                                                                    \
-    case 3:                                                                                       \
-        for (int i = 0; i < nz; i++) {                                                            \
-            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i];                               \
-            OP(x2, x3); OP(x1, x2); OP(x0, x1);                                                   \
-            OP(x2, x3); OP(x1, x2);                                                               \
-            OP(x2, x3);                                                                           \
-            z0[i] = x0; z1[i] = x1; z2[i] = x2;                                                   \
-        }                                                                                         \
-        break;                                                                                    \
-    case 4:                                                                                       \
-        for (int i = 0; i < nz; i++) {                                                            \
-            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                   \
-            OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                                       \
-            OP(x3, x4); OP(x2, x3); OP(x1, x2);                                                   \
-            OP(x3, x4); OP(x2, x3);                                                               \
-            OP(x3, x4);                                                                           \
-            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3;                                       \
-        }                                                                                         \
-        break;                                                                                    \
-    default:                                                                                      \
-        for (int i = 0; i < nz; i++) {                                                            \
-            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i], x5 = z5[i];       \
-            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                           \
-            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2);                                       \
-            OP(x4, x5); OP(x3, x4); OP(x2, x3);                                                   \
-            OP(x4, x5); OP(x3, x4);                                                               \
-            OP(x4, x5);                                                                           \
-            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;                           \
-        }                                                                                         \
-        break;                                                                                    \
+#define PASCAL_SWEEP(OP)                                                                           \
+    switch (q) {                                                                                   \
+    case 1:                                                                                        \
+        for (int i = 0; i < nz; i++) OP(z0[i], z1[i]);                                             \
+        break;                                                                                     \
+    case 2:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i];                                            \
+            OP(x1, x2); OP(x0, x1);                                                                \
+            OP(x1, x2);                                                                            \
+            z0[i] = x0; z1[i] = x1;                                                                \
+        }                                                                                          \
+        break;                                                                                     \
+    case 3:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i];                                \
+            OP(x2, x3); OP(x1, x2); OP(x0, x1);                                                    \
+            OP(x2, x3); OP(x1, x2);                                                                \
+            OP(x2, x3);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2;                                                    \
+        }                                                                                          \
+        break;                                                                                     \
+    case 4:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                    \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                                        \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2);                                                    \
+            OP(x3, x4); OP(x2, x3);                                                                \
+            OP(x3, x4);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3;                                        \
+        }                                                                                          \
+        break;                                                                                     \
+    default:                                                                                       \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                    \
+            mb_real x5 = z5[i];                                                                    \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                            \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2);                                        \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3);                                                    \
+            OP(x4, x5); OP(x3, x4);                                                                \
+            OP(x4, x5);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;                            \
+        }                                                                                          \
+        break;                                                                                     \
     }
 static void pascal(mb_sim *s, int inverse)
 {
@@ -183,7 +185,10 @@ static void update(mb_sim *s, const mb_real *l)
         for (int i = 0; i < nz; i++) { mb_real x = e[i]; z0[i] += l0 * x; z1[i] += l1 * x; }
         break;
     case 2:
-        for (int i = 0; i < nz; i++) { mb_real x = e[i]; z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; }
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x;
+        }
         break;
     case 3:
         for (int i = 0; i < nz; i++) {
@@ -211,7 +216,8 @@ static void update(mb_sim *s, const mb_real *l)
 static void rescale(mb_sim *s, mb_real r)
 {
     int nn = ny_of(s), q = s->bq;
-    mb_real f[QMAX + 1], *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
+    mb_real f[QMAX + 1];
+    mb_real *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
     f[0] = 1;
     for (int j = 1; j <= QMAX; j++) f[j] = f[j - 1] * r;   /* r^j, as a running product */
     mb_real f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5];
@@ -229,7 +235,9 @@ static void rescale(mb_sim *s, mb_real r)
         for (int i = 0; i < nn; i++) { z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; z4[i] *= f4; }
         break;
     default:
-        for (int i = 0; i < nn; i++) { z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; z4[i] *= f4; z5[i] *= f5; }
+        for (int i = 0; i < nn; i++) {
+            z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; z4[i] *= f4; z5[i] *= f5;
+        }
         break;
     }
     s->bh *= r;
@@ -363,8 +371,21 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * alpha 1e9 a kept matrix is off by alpha |dq| in the mass-dominated directions: the large
  * steps of loose tolerances, where stale corrections grew 1000x) refactors from the next
  * iteration on and makes full Newton the rule until REUSE4_WAIT steps, this one included, are
- * accepted (s->reuse_wait, the trapezoid's counter; the two never run together). Returns MB_OK,
- * 1 (not converged: retry smaller) or a failure. */
+ * accepted (s->reuse_wait, the trapezoid's counter; the two never run together).
+ * Never across steps, and never after a small correction in full-Newton mode, measured on the
+ * stiffened Andrews (alpha 1e9; docs/work-precision.md): the previous step's factorization for
+ * the first iteration (gamma within 30 %, a slow second iteration refactoring and waiting as
+ * above) took 5.91 M instructions instead of 5.06 at rtol 3.2e-6, 19.6 instead of 12.5 at 1e-9
+ * (its second corrections shrank less than 10x almost always: 1518 factorizations for 1541
+ * iterations there, 543 for 1080 without); a matrix kept from the second iteration on when the
+ * corrections since its factorization summed to at most 0.1 of the tolerance made 507
+ * iterations of 418 at 3.2e-6 (after a second correction of 0.016 of the tolerance the kept
+ * matrix's third one was 6.7x larger, and the refactored fourth undid it; likely through the
+ * matrix's alpha gamma Phidot_q terms, whose v = (q - q_pred) / gamma + ... moves 1 / gamma
+ * times the iterate: not measured).
+ * REUSE4_WAIT 4 or 0 instead of 32: 5.58 or 7.62 M at 3.2e-6; the same from 1e-8 on, where no
+ * kept matrix is slow. Returns MB_OK (the error estimate in *dsm), 1 (not converged: retry
+ * smaller) or a failure. */
 #define NEWTON4 MB_R(1e-3)
 #define NEWTON4_FAST MB_R(1e-2)
 #define NEWTON4_RATE MB_R(0.003)
@@ -383,7 +404,8 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
     mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
-        if (it == 0)              /* y = the prediction: (y - y_pred) / gamma is +0 (+ 0: the sum's zero sign) */
+        /* at y = y_pred (y - y_pred) / gamma is +0: "+ 0" keeps the sum's sign of zero */
+        if (it == 0)
             for (int i = 0; i < n; i++) {
                 s->v[i] = z1[i] / hh + 0;
                 s->pd[i] = z1[n + i] / hh + 0;
@@ -437,7 +459,11 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
              * error test will reject (the same e, the same test in mbi_bdf_step) returns before
              * the last pass, whose evaluation and sigma~ update undo4 would throw away */
             mb_real *e = s->be, nanchk = 0;
-            for (int i = 0; i < 2 * n; i++) { mb_real zi = s->z[i]; nanchk += zi * 0; e[i] = zi - qb[i]; }
+            for (int i = 0; i < 2 * n; i++) {
+                mb_real zi = s->z[i];
+                nanchk += zi * 0;
+                e[i] = zi - qb[i];
+            }
             if (nanchk != 0) return 1;
             *dsm = wrms(s, e) / (mb_real)(s->bq + 1);
             if (!(*dsm <= 1)) return MB_OK;
