@@ -4,7 +4,7 @@
 # loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
 # make test-san: the binaries the script tests run and the C tests without a sanitizer twin,
 # built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
-REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring fault_hugek fault_redundant
+REL_MODELS := fault_noassembly fault_velconflict fault_blowup fault_spin fault_zerospring fault_hugek fault_redundant
 SAN_DIR    := $(BUILD)/san
 $(foreach m,$(REL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_fault,tests/models/$(m).lua,$(m),)))
 

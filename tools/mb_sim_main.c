@@ -173,6 +173,7 @@ static double wall(void)
  * itself overflows) is not written, and the first such row is named on stderr. A CSV never
  * holds NaN or Inf. */
 static long rows_skipped;
+static long rows_written;   /* data rows in the CSV: none (a failed assembly), no --out file */
 /* the row at time t: positions q, velocities v (NULL: not known) and the monitors mo (after a
  * step, or interpolated) */
 static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo,
@@ -203,6 +204,7 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
     mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
     fputc('\n', f);
+    rows_written++;
 }
 
 /* After a failed write: cut the temporary back to its last complete line (the rows before the
@@ -389,6 +391,36 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
                 model->info->constraint_names ? model->info->constraint_names[worst] : "?",
                 (double)p->asm_tol, p->asm_max_iter, model->nc, model->nq);
     free(ph);
+}
+
+/* After a failed velocity assembly: the given initial velocities (held, they cannot all be met)
+ * and the constraint whose velocity equation Phi_q v + Phi_t = 0 is missed most at the end. */
+static void velocity_detail(const mb_sim *s)
+{
+    const mb_pattern *pat = &model->phi_q_pat;
+    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+    mb_real *pq = malloc(sizeof(mb_real) * (size_t)(pat->nnz + 1));
+    mb_real *w = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+    if (pq && w && model->nc > 0) {
+        model->phi_q(model, 0, q, pq);
+        model->phi_t(model, 0, q, w);
+        for (int k = 0; k < pat->nnz; k++) w[pat->row[k]] += pq[k] * v[pat->col[k]];
+        int worst = 0, shown = 0, given = 0;
+        for (int i = 1; i < model->nc; i++)
+            if (!(fabs((double)w[i]) <= fabs((double)w[worst]))) worst = i;
+        for (int c = 0; c < model->nq; c++) given += model->v_given && model->v_given[c];
+        fprintf(stderr, "; the given initial velocities ");
+        for (int c = 0; c < model->nq && shown < 8; c++)
+            if (model->v_given && model->v_given[c])
+                fprintf(stderr, "%s%s = %.6g", shown++ ? ", " : "", model->info->coord_names[c], (double)v[c]);
+        if (given > shown) fprintf(stderr, " and %d more", given - shown);
+        if (!given) fprintf(stderr, "(none)");
+        fprintf(stderr, " cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = "
+                "%.3g at constraint %s (%d constraints in %d coordinates)", fabs((double)w[worst]),
+                model->info->constraint_names ? model->info->constraint_names[worst] : "?", model->nc, model->nq);
+    }
+    free(pq);
+    free(w);
 }
 
 /* What main allocates beside the run's own buffers: the plan of a model without one and the
@@ -905,6 +937,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
                 in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(r->st));
         if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(&r->sim, p);
+        else if (r->st == MB_ERR_ASSEMBLY_VEL) velocity_detail(&r->sim);
         else fault_detail(&r->sim, p, r->st, c->t_end);
         fputc('\n', stderr);
         r->fault = 1;
@@ -991,6 +1024,11 @@ static void close_csv(const cli *c, run_state *r)
             if (kept <= 0) remove(tmp);
         }
         int keep = !bad_io || access(tmp, F_OK) == 0;
+        if (keep && rows_written == 0) {   /* a header alone is no result: nothing to plot */
+            fprintf(stderr, "%s_sim: no CSV row was computed: --out %s not written\n", model->name, c->out);
+            remove(tmp);
+            keep = 0;
+        }
         if (keep && rename(tmp, c->out) != 0) {
             fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, c->out, strerror(errno));
             remove(tmp);
@@ -1092,7 +1130,7 @@ int main(int argc, char **argv)
     mb_params p;
     run_state r;
     int rc;
-    rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
+    rows_skipped = rows_written = 0;   /* (main runs more than once in the fuzz target) */
     model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
     if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
     if ((rc = build_params(&c, &p)) >= 0) return rc;
