@@ -100,8 +100,13 @@ $(BUILD)/parallelogram_redundant_sim: $(call SIM_OBJ,host,parallelogram_redundan
 	$(call link,host,$(RT_LIBS))
 $(BUILD)/parallelogram_removed_sim: $(call SIM_OBJ,host,parallelogram_removed,$(call LONG_SRC,parallelogram_removed))
 	$(call link,host,$(RT_LIBS))
+# (and a third crank on its own ground point: the simulator names the equation mbgen names)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/parallelogram_3crank.lua,parallelogram_3crank,))
+$(BUILD)/parallelogram_3crank_sim: $(call SIM_OBJ,host,parallelogram_3crank,$(call LONG_SRC,parallelogram_3crank))
+	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_redundant.sh
-TEST_NEEDS   += $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim
+TEST_NEEDS   += $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
+                $(BUILD)/parallelogram_3crank_sim
 
 # METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
 # MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
