@@ -96,7 +96,8 @@ static void usage(FILE *f)
     fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
-        "                    forces, driver efforts) every K-th step\n"
+        "                    forces, driver efforts) every K-th step (a regular file, not\n"
+        "                    stdout: '-' is refused; no file when no row was computed)\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
         "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
         "                    K seconds at t = 0, K, 2K, ... (default --h): dopri5, dop853 and bdf\n"
@@ -754,6 +755,8 @@ static int parse_args(int argc, char **argv, cli *c)
     if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
     if (integrator_fits(c) || no_effect(c)) return 2;
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
+    if (c->out && !strcmp(c->out, "-"))   /* "-" is no stdout here: a file named "-" would be a surprise */
+        return bad("--out", c->out, "the CSV goes to a regular file (written to a temporary and renamed), not to stdout (the summary line goes there); give a file name");
     if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
     return -1;
 }
