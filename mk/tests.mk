@@ -50,8 +50,11 @@ TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton
 # every relative link in README.md and docs/*.md resolves, and no document cites a path outside
 # the repository
 TEST_SCRIPTS += tests/test_doc_links.sh
-# docs/cli.md names every make target, script, mbgen option and make variable a user meets
+# docs/cli.md names every make target, script, mbgen option and make variable a user meets, and
+# every binary it names answers --help (the bench tools too: built, never run, for that)
 TEST_SCRIPTS += tests/test_doc_cli.sh
+TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mb_anim $(BUILD)/andrews_sim $(BUILD)/bench_generic $(BUILD)/bench_stiff \
+                $(BUILD)/bench_ordering
 
 # the test models of issue 11 (tests/models/pendulum.lua, fourbar_chain.lua, harmonic.lua),
 # generated into $(BUILD)/gen_test; the simulators of the first two (tests/test_longrun.sh) and

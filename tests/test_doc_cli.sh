@@ -5,7 +5,9 @@
 #  - the summary lines' `residual` is defined relative to the applied load (a converged
 #    equilibrium may report 1), not as "the unbalanced fraction of the load";
 #  - docs/analyses.md does not call done work "not done yet" (issue 12: redundant constraints
-#    by name, --redundant remove, particles and rods).
+#    by name, --redundant remove, particles and rods);
+#  - "All binaries print their usage with --help and exit 0": every build/X the document names
+#    (the bench tools too; bench_wp when SUNDIALS let it build) and a simulator do.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -41,5 +43,18 @@ tr '\n' ' ' < "$cli" | grep -q "reports about 1" && ok || bad "$cli does not say
 grep -qi "not done yet" docs/analyses.md && bad "docs/analyses.md still says 'Not done yet': $(grep -i -A1 'not done yet' docs/analyses.md)" || ok
 grep -q -- "--redundant remove" docs/analyses.md && grep -q "particles and rods" docs/analyses.md && ok ||
     bad "docs/analyses.md does not say that redundant-constraint removal, particles and rods are there"
+# --help: usage on stdout, exit 0, for every binary named (those that need no optional package
+# must be there)
+BUILD=${BUILD:-build}
+grep -qF "All binaries print their usage with \`--help\` and exit 0" "$cli" && ok || bad "$cli: the --help promise changed; update this test"
+for b in $(grep -o '`build/[a-z_0-9]\+`' "$cli" | tr -d '`' | sed 's|^build/||' | sort -u); do
+    if [ ! -x "$BUILD/$b" ]; then
+        case $b in bench_wp|crane_sim|double_pendulum_sim) continue ;; esac   # (optional packages, other tests)
+        bad "$BUILD/$b missing (make $BUILD/$b)"; continue
+    fi
+    "$BUILD/$b" --help >/tmp/test_doc_cli.o.$$ 2>/tmp/test_doc_cli.e.$$; rc=$?
+    [ $rc -eq 0 ] && grep -qi "usage" /tmp/test_doc_cli.o.$$ && ok || bad "$BUILD/$b --help: exit $rc: $(head -c 200 /tmp/test_doc_cli.e.$$)"
+done
+rm -f /tmp/test_doc_cli.o.$$ /tmp/test_doc_cli.e.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
