@@ -7,7 +7,8 @@
 #  - docs/analyses.md does not call done work "not done yet" (issue 12: redundant constraints
 #    by name, --redundant remove, particles and rods);
 #  - "All binaries print their usage with --help and exit 0": every build/X the document names
-#    (the bench tools too; bench_wp when SUNDIALS let it build) and a simulator do.
+#    (the bench tools too; bench_wp when SUNDIALS let it build) and a simulator do; so does
+#    scripts/deps.sh (every group listed).
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -56,5 +57,14 @@ for b in $(grep -o '`build/[a-z_0-9]\+`' "$cli" | tr -d '`' | sed 's|^build/||' 
     [ $rc -eq 0 ] && grep -qi "usage" /tmp/test_doc_cli.o.$$ && ok || bad "$BUILD/$b --help: exit $rc: $(head -c 200 /tmp/test_doc_cli.e.$$)"
 done
 rm -f /tmp/test_doc_cli.o.$$ /tmp/test_doc_cli.e.$$
+# scripts/deps.sh --help: a usage naming every group (it said "unknown group '--help'", exit 2);
+# an unknown group still exits 2 (neither installs anything)
+h=$(scripts/deps.sh --help 2>&1); rc=$?
+groups=$(sed -n 's/^ *\([a-z]*\)) *want+=.*/\1/p' scripts/deps.sh)
+[ $rc -eq 0 ] && [[ "$h" == "usage: scripts/deps.sh [GROUP]..."* ]] && [ "$(printf '%s\n' "$groups" | grep -c .)" -ge 10 ] && ok ||
+    bad "scripts/deps.sh --help: exit $rc: $(printf '%s\n' "$h" | head -n 2)"
+for g in $groups; do printf '%s\n' "$h" | grep -q "^  $g " && ok || bad "scripts/deps.sh --help does not list group $g"; done
+scripts/deps.sh nosuchgroup >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "scripts/deps.sh nosuchgroup: exit $rc, expected 2"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
