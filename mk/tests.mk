@@ -182,10 +182,13 @@ $(BUILD)/nan_torque_sim: $(call SIM_OBJ,host,nan_torque,$(call LONG_SRC,nan_torq
 	$(call link,host,$(RT_LIBS))
 $(BUILD)/nan_driver_sim: $(call SIM_OBJ,host,nan_driver,$(call LONG_SRC,nan_driver))
 	$(call link,host,$(RT_LIBS))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_crane.lua,step_crane,))
+$(BUILD)/step_crane_sim: $(call SIM_OBJ,host,step_crane,$(call LONG_SRC,step_crane))
+	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_sim_cli.sh
 TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
                 $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
-                $(BUILD)/suspension_sim $(BUILD)/mb_anim $(BUILD)/parallelogram_chain_sim
+                $(BUILD)/suspension_sim $(BUILD)/mb_anim $(BUILD)/parallelogram_chain_sim $(BUILD)/step_crane_sim
 # the F4 trapezoid's shared workspace blocks (runtime/mb_layout.h, MB_L_F4T) change no result:
 # the simulators built with every block its own (-DMB_LAYOUT_NO_SHARE) against the shipped ones
 # (tests/test_layout_share.sh)
