@@ -5,6 +5,8 @@
 #    (tests/models/fault_redundant.lua) and the parallelogram with a third crank
 #    (tests/models/parallelogram_redundant.lua, redundant only on its assembled configurations);
 #  - negative controls: every shipped model and the particle models report nothing;
+#  - mbgen --check warns of given initial velocities that cannot all hold (the velocity
+#    assembly's linear system has no solution), a consistent variant not;
 #  - mbgen --redundant remove: the equation left out, named; the simulator of the reduced model runs
 #    in F1/F2 (the full one stops at its rank loss) and the removed equation stays satisfied;
 #  - the simulators name them at start-up, the same words as mbgen, and the same equation
@@ -35,8 +37,19 @@ ok "check, parallelogram + crank: rank 11 of 12, F.y named with what implies it"
    '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: $PL (rank 11 of 12 equations" "$T/e"'
 for f in models/*.lua tests/models/particles.lua tests/models/point_pendulum.lua tests/models/fourbar_chain.lua; do
     "$MBGEN" "$f" --check >"$T/o" 2>"$T/e"; rc=$?
-    ok "control $f: no redundancy reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" "$T/e"'
+    ok "control $f: no redundancy or velocity conflict reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" -e "initial velocities" "$T/e"'
 done
+
+# ---- mbgen --check: given initial velocities the velocity constraints cannot meet (a four-bar
+# given both crank.phi and rocker.phi): warned with both and the residual the simulator's
+# velocity assembly stops at; the same model with one of them given: no warning
+VC=tests/models/fault_velconflict.lua
+"$MBGEN" $VC --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, conflicting initial velocities: exit 0, both named, the residual and a constraint, one line" \
+   '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "fault_velconflict.lua: warning: the given initial velocities crank.phi = 3, rocker.phi = 50 cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = 3.95 at constraint [A-D].[xy] (the simulator.s velocity assembly fails)$" "$T/e"'
+sed 's/, \["rocker.phi"\] = 50//' $VC > "$T/vc1.lua"
+"$MBGEN" "$T/vc1.lua" --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, one initial velocity given (control): no warning" '[ $rc -eq 0 ] && grep -q "crank.phi.\] = 3 }" "$T/vc1.lua" && [ ! -s "$T/e" ]'
 
 # ---- mbgen --redundant remove
 "$MBGEN" tests/models/fault_redundant.lua --redundant remove -o "$T/g" >"$T/o" 2>"$T/e"; rc=$?
