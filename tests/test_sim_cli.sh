@@ -150,6 +150,12 @@ ok "fully driven, modal: exit 0, modes=0, a note says 0 degrees of freedom, a CS
 BUILD=$BUILD RESULTS=$T/res scripts/run_analysis.sh anl_slider_driven modal >"$T/o" 2>"$T/e"; rc=$?
 ok "run_analysis.sh (make run ANALYSIS=modal), fully driven: exit 0, says no modes, 0 degrees of freedom" \
    '[ $rc -eq 0 ] && grep -q "no modes: the mechanism has 0 degrees of freedom" "$T/o" && ! grep -q "no results" "$T/e"'
+# a refused command line (an --input the model lacks): run_analysis.sh keeps the earlier results
+mkdir -p "$T/res2"; echo old > "$T/res2/anl_damped_frequency.csv"; echo old > "$T/res2/anl_damped_frequency_bode.png"
+BUILD=$BUILD RESULTS=$T/res2 scripts/run_analysis.sh anl_damped frequency --input blokc.x >"$T/o" 2>"$T/e"; rc=$?
+ok "run_analysis.sh, frequency with a bad --input: exit 2, the earlier results left as they were" \
+   '[ $rc -eq 2 ] && grep -q "refused its command line" "$T/e" && grep -q "invalid value .blokc.x. for --input" "$T/e" &&
+    [ "$(cat "$T/res2/anl_damped_frequency.csv" "$T/res2/anl_damped_frequency_bode.png")" = "$(printf "old\nold")" ] && [ "$(ls -A "$T/res2" | wc -l)" -eq 2 ]'
 run "$SP" --analysis modal --about initial
 ok "free wheel, modal about initial: two zero roots, freq_hz=0 damping_ratio=0, growing=0" \
    '[ $rc -eq 0 ] && [ "$(grep -c "^mode=[12] freq_hz=0 damping_ratio=0$" "$T/o")" -eq 2 ] && grep -q " modes=2 growing=0 " "$T/o" &&
