@@ -322,10 +322,41 @@ static void nonfinite_source(const mb_sim *s, const mb_params *p, double t_end)
     free(f);
 }
 
+/* After a failed velocity assembly: the given initial velocities (held, they cannot all be met)
+ * and the constraint whose velocity equation Phi_q v + Phi_t = 0 is missed most at the end. */
+static void velocity_detail(const mb_sim *s)
+{
+    const mb_pattern *pat = &model->phi_q_pat;
+    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+    mb_real *pq = malloc(sizeof(mb_real) * (size_t)(pat->nnz + 1));
+    mb_real *w = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+    if (pq && w && model->nc > 0) {
+        model->phi_q(model, 0, q, pq);
+        model->phi_t(model, 0, q, w);
+        for (int k = 0; k < pat->nnz; k++) w[pat->row[k]] += pq[k] * v[pat->col[k]];
+        int worst = 0, shown = 0, given = 0;
+        for (int i = 1; i < model->nc; i++)
+            if (!(fabs((double)w[i]) <= fabs((double)w[worst]))) worst = i;
+        for (int c = 0; c < model->nq; c++) given += model->v_given && model->v_given[c];
+        fprintf(stderr, "; the given initial velocities ");
+        for (int c = 0; c < model->nq && shown < 8; c++)
+            if (model->v_given && model->v_given[c])
+                fprintf(stderr, "%s%s = %.6g", shown++ ? ", " : "", model->info->coord_names[c], (double)v[c]);
+        if (given > shown) fprintf(stderr, " and %d more", given - shown);
+        if (!given) fprintf(stderr, "(none)");
+        fprintf(stderr, " cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = "
+                "%.3g at constraint %s (%d constraints in %d coordinates)", fabs((double)w[worst]),
+                model->info->constraint_names ? model->info->constraint_names[worst] : "?", model->nc, model->nq);
+    }
+    free(pq);
+    free(w);
+}
+
 /* What failed and its size, appended to a fault message: the step in use, the system that
  * could not be solved (dimension) and the quantity that left its bounds. */
 static void fault_detail(const mb_sim *s, const mb_params *p, int st, double t_end)
 {
+    if (st == MB_ERR_ASSEMBLY_VEL) { velocity_detail(s); return; }   /* no step taken */
     const mb_monitor *mo = mb_sim_get_monitor(s);
     int n = model->nq, nc = model->nc;
     double h = (double)mb_sim_get_h(s);
@@ -392,36 +423,6 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
                 model->info->constraint_names ? model->info->constraint_names[worst] : "?",
                 (double)p->asm_tol, p->asm_max_iter, model->nc, model->nq);
     free(ph);
-}
-
-/* After a failed velocity assembly: the given initial velocities (held, they cannot all be met)
- * and the constraint whose velocity equation Phi_q v + Phi_t = 0 is missed most at the end. */
-static void velocity_detail(const mb_sim *s)
-{
-    const mb_pattern *pat = &model->phi_q_pat;
-    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
-    mb_real *pq = malloc(sizeof(mb_real) * (size_t)(pat->nnz + 1));
-    mb_real *w = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
-    if (pq && w && model->nc > 0) {
-        model->phi_q(model, 0, q, pq);
-        model->phi_t(model, 0, q, w);
-        for (int k = 0; k < pat->nnz; k++) w[pat->row[k]] += pq[k] * v[pat->col[k]];
-        int worst = 0, shown = 0, given = 0;
-        for (int i = 1; i < model->nc; i++)
-            if (!(fabs((double)w[i]) <= fabs((double)w[worst]))) worst = i;
-        for (int c = 0; c < model->nq; c++) given += model->v_given && model->v_given[c];
-        fprintf(stderr, "; the given initial velocities ");
-        for (int c = 0; c < model->nq && shown < 8; c++)
-            if (model->v_given && model->v_given[c])
-                fprintf(stderr, "%s%s = %.6g", shown++ ? ", " : "", model->info->coord_names[c], (double)v[c]);
-        if (given > shown) fprintf(stderr, " and %d more", given - shown);
-        if (!given) fprintf(stderr, "(none)");
-        fprintf(stderr, " cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = "
-                "%.3g at constraint %s (%d constraints in %d coordinates)", fabs((double)w[worst]),
-                model->info->constraint_names ? model->info->constraint_names[worst] : "?", model->nc, model->nq);
-    }
-    free(pq);
-    free(w);
 }
 
 /* What main allocates beside the run's own buffers: the plan of a model without one and the
@@ -940,7 +941,6 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
                 in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(r->st));
         if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(&r->sim, p);
-        else if (r->st == MB_ERR_ASSEMBLY_VEL) velocity_detail(&r->sim);
         else fault_detail(&r->sim, p, r->st, c->t_end);
         fputc('\n', stderr);
         r->fault = 1;
