@@ -100,8 +100,8 @@ static void usage(FILE *f)
         "                    stdout: '-' is refused; no file when no row was computed)\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
         "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
-        "                    K seconds at t = 0, K, 2K, ... (default --h): dopri5, dop853 and bdf\n"
-        "                    interpolate them, the adaptive trapezoid lands its steps on them\n"
+        "                    K seconds at t = 0, K, 2K, ... (default --h), interpolated by the\n"
+        "                    integrator's dense output (the steps are not clipped to them)\n"
         "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
         "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
@@ -726,8 +726,8 @@ static int parse_args(int argc, char **argv, cli *c)
                 model->name, c->t_end, c->h, c->t_end / c->h);
         return 2;
     }
-    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dopri5 and
-     * dop853 interpolate the rows, the adaptive trapezoid lands its steps on them) */
+    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: the rows are
+     * interpolated by the integrator's dense output) */
     int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
     c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
     c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
