@@ -704,10 +704,14 @@ int main(int argc, char **argv)
     }
 #endif
     const char *path = argc > 1 ? argv[1] : NULL;
-    if (argc > 2 || (path && path[0] == '-')) {   /* not an option taken for a file name */
-        fprintf(stderr, "usage: bench_generic [FILE] | --andrews | --run MODEL FORMULATION "
-                        "generated|generic STEPS | --scaling (docs/cli.md)\n");
-        return 2;
+    int help = argc == 2 && (!strcmp(path, "--help") || !strcmp(path, "-h"));
+    if (help || argc > 2 || (path && path[0] == '-')) {   /* not an option taken for a file name */
+        fprintf(help ? stdout : stderr, "usage: bench_generic [FILE] | --andrews | --run MODEL FORMULATION "
+                        "generated|generic STEPS | --scaling (docs/cli.md)\n"
+                        "  the benchmark table of make bench (timings, never a test), appended to FILE\n"
+                        "  when given; --andrews only Andrews' whole runs; --run one simulation for\n"
+                        "  profiling; --scaling the per-N runs of make bench-scaling\n");
+        return help ? 0 : 2;
     }
     if (path && !(out_file = fopen(path, "a"))) {
         fprintf(stderr, "bench: cannot open %s\n", path);

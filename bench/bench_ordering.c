@@ -251,6 +251,13 @@ static void bench_model(const mb_model *m)
 
 int main(int argc, char **argv)
 {
+    int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+    if (help || argc > 2 || (argc == 2 && argv[1][0] == '-')) {   /* not an option taken for a file */
+        fprintf(help ? stdout : stderr, "usage: bench_ordering [FILE]\n"
+                "  the table of make bench-ordering (natural, AMD and METIS orderings: nnz(L), flops,\n"
+                "  time of one factorization; timings, never a test), appended to FILE when given\n");
+        return help ? 0 : 2;
+    }
     if (argc > 1 && !(out_file = fopen(argv[1], "a"))) {
         fprintf(stderr, "bench_ordering: cannot open %s\n", argv[1]);
         return 1;

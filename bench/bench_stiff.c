@@ -144,9 +144,12 @@ int main(int argc, char **argv)
         return 0;
     }
     int run = argc == 4 && strcmp(argv[1], "--run") == 0, refonly = argc == 2 && strcmp(argv[1], "--ref") == 0;
+    int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
     if (!run && !refonly) {
-        fprintf(stderr, "usage: bench_stiff --list | --ref | --run SOLVER RTOL (scripts/bench_stiff.sh)\n");
-        return 2;
+        fprintf(help ? stdout : stderr, "usage: bench_stiff --list | --ref | --run SOLVER RTOL (scripts/bench_stiff.sh)\n"
+                "  --list the solvers; --ref the reference's 7 angles; --run one solve of the stiffened\n"
+                "  Andrews (one line: status, digits, counters). What make bench-stiff runs; never a test\n");
+        return help ? 0 : 2;
     }
     mb_real *q0 = malloc(sizeof *q0 * (size_t)M->nq), *v0 = malloc(sizeof *v0 * (size_t)M->nq);
     if (!q0 || !v0) return 1;

@@ -307,6 +307,13 @@ int main(int argc, char **argv)
     int rounds = 7;
     const char *env = getenv("WP_ROUNDS");
     if (env && atoi(env) > 0) rounds = atoi(env) < MAX_ROUNDS ? atoi(env) : MAX_ROUNDS;
+    int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+    if (help || argc > 2 || (argc == 2 && argv[1][0] == '-')) {   /* not an option taken for a file */
+        fprintf(help ? stdout : stderr, "usage: bench_wp [FILE]\n"
+                "  the work-precision tables of make bench-wp on Andrews' squeezer (timings, never a\n"
+                "  test), appended to FILE when given; env WP_ROUNDS timing rounds (default 7)\n");
+        return help ? 0 : 2;
+    }
     if (argc > 1 && !(fout = fopen(argv[1], "a"))) { perror(argv[1]); return 1; }
     M = &andrews_model;
     int n = M->nq;

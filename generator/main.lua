@@ -186,6 +186,15 @@ local function redundancy(remove)
     io.stderr:write(file, ": warning: ", why, ": redundancy not checked\n")
     return
   end
+  -- given initial velocities the velocity constraints cannot meet: the simulator's velocity
+  -- assembly fails at start-up (its message gives the same residual)
+  local vel = rep.velocities
+  if vel and not remove then
+    io.stderr:write(file, ": warning: ", #vel.given > 0 and "the given initial velocities "
+      .. table.concat(vel.given, ", ") .. " cannot all hold" or "the drivers' velocities are inconsistent",
+      string.format(": the velocity constraints then leave |Phi_q v + Phi_t|_inf = %.3g at constraint %s "
+        .. "(the simulator's velocity assembly fails)\n", vel.residual, vel.row))
+  end
   if #rep.dependent == 0 then return end
   local ntorn = 0
   for _, g in ipairs(rep.groups) do if g.singular then ntorn = ntorn + 1 end end

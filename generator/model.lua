@@ -1423,9 +1423,12 @@ function model.summary(M)
     for i, tu in ipairs(M.tunables) do names[i] = tu.name end
     tun = sfmt(", %d tunable%s (%s)", #names, #names == 1 and "" or "s", tconcat(names, " "))
   end
-  return sfmt("%s: %d bodies, %s%d coordinates, %d constraints, %d points, %d elements (%s)%s",
-              M.name, #M.bodies - npart, npart > 0 and sfmt("%d particles, ", npart) or "",
-              M.nq, nc, np, #M.elements, tconcat(parts, ", "), tun)
+  local function count(n, one, many) return sfmt("%d %s", n, n == 1 and one or many) end
+  return sfmt("%s: %s, %s%s, %s, %s, %s (%s)%s",
+              M.name, count(#M.bodies - npart, "body", "bodies"),
+              npart > 0 and count(npart, "particle", "particles") .. ", " or "",
+              count(M.nq, "coordinate", "coordinates"), count(nc, "constraint", "constraints"),
+              count(np, "point", "points"), count(#M.elements, "element", "elements"), tconcat(parts, ", "), tun)
 end
 
 return model

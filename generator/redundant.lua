@@ -278,6 +278,60 @@ function R.nearby(D, q, dependent, scale)
     return worst, tol
 end
 
+-- R.velocities(D, q) -> nil when the given initial velocities (a body's or particle's
+-- `velocity`, assembly { velocity = ... }) and the drivers agree with the velocity constraints
+-- at the assembled q, else { residual = |Phi_q v + Phi_t|_inf, row = the constraint's name,
+-- given = { "crank.phi = 3", ... } }. The velocity assembly solves Phi_q v = -Phi_t with the
+-- given components held (runtime/mb_assembly.c); it is linear, so whether it can succeed is a
+-- least-squares residual: the pivoted QR of the free coordinates' columns of Phi_q.
+function R.velocities(D, q)
+    local nq, nc, C = D.nq, D.nc, D.coords
+    if nc == 0 then return nil end
+    local env = { t = 0.0 }
+    for k = 1, nq do env["q[" .. (k - 1) .. "]"] = q[k] end
+    local memo = {}
+    local _, J = evaluate(D, 0.0, q)
+    local b, big, given, free = {}, 1.0, {}, {}
+    for c = 1, nc do
+        local s = -sym.eval(D.phit[c], env, memo)
+        for k = 1, nq do
+            if C.v_given[k] == 1 then s = s - J[c][k] * C.v0[k] end
+            big = math.max(big, math.abs(J[c][k]))
+        end
+        b[c] = s
+        big = math.max(big, math.abs(s))
+    end
+    for k = 1, nq do
+        if C.v_given[k] == 1 then
+            given[#given + 1] = string.format("%s = %.6g", C.names[k], C.v0[k])
+            big = math.max(big, math.abs(C.v0[k]))
+        else
+            local col = {}
+            for c = 1, nc do col[c] = J[c][k] end
+            free[#free + 1] = col
+        end
+    end
+    -- residual r = (I - Q1 Q1^T) b: Q^T b, its first `rank` entries zeroed, Q back
+    local r, _, tau = qr_pivoted(free, nc, #free, R.RANK_TOL)
+    local function apply(kk)
+        local h = free[kk]
+        local s = b[kk]
+        for i = kk + 1, nc do s = s + h[i] * b[i] end
+        s = s * tau[kk]
+        b[kk] = b[kk] - s
+        for i = kk + 1, nc do b[i] = b[i] - s * h[i] end
+    end
+    for kk = 1, r do apply(kk) end
+    for i = 1, r do b[i] = 0.0 end
+    for kk = r, 1, -1 do apply(kk) end
+    local worst, res = 1, 0.0
+    for c = 1, nc do
+        if not (math.abs(b[c]) <= res) then worst, res = c, math.abs(b[c]) end
+    end
+    if res <= 1e-9 * big then return nil end
+    return { residual = res, row = D.phinames[worst], given = given }
+end
+
 -- R.rank_at(D, q) -> the rank of Phi_q(0, q) by the same test (no assembly): for tests, which
 -- show that a loop's redundancy needs the assembled configuration.
 function R.rank_at(D, q)
@@ -299,7 +353,8 @@ local WORD = { revolute = "joint", prismatic = "joint", rod = "rod", driver = "d
 --   groups = { { element =, kind =, rows = { { row =, name =, near = |phi| near q } }, by = { names },
 --                singular = true when a row is not implied nearby (R.nearby) } },
 --   singular = true when any group is, near_why = why R.nearby could not tell (nil: it could),
---   lines = { "joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\"", ... } }
+--   lines = { "joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\"", ... },
+--   velocities = R.velocities at the assembled configuration (nil: consistent) }
 function R.analyse(M, D)
     local nq, nc = D.nq, D.nc
     if nc == 0 then return nil, "no constraint equations" end
@@ -313,12 +368,13 @@ function R.analyse(M, D)
         -- a rank found where the assembly stopped says nothing about the mechanism: no verdict
         return { nc = nc, residual = res, assembled = false, dependent = {}, groups = {}, lines = {} }
     end
+    local vel = R.velocities(D, q)
     local A = columns(J, nq, nc, {})   -- every coordinate: a locked one still moves the mechanism's equations
     local r, piv, _, orig = qr_pivoted(A, nq, nc, R.RANK_TOL)
     local kind = {}
     for _, el in ipairs(M.elements) do kind[el.name] = el.kind end
     local rep = { rank = r, nc = nc, residual = res, assembled = res <= ASM_TOL * scale,
-                  dependent = {}, groups = {}, lines = {} }
+                  dependent = {}, groups = {}, lines = {}, velocities = vel }
     local gindex = {}
     for j = r + 1, nc do
         local c = piv[j]

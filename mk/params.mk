@@ -15,6 +15,7 @@ TEST_NEEDS   += $(BUILD)/suspension_sim
 # in parallel (GNU parallel) or as a Slurm job array (SWEEP_ENGINE=slurm); then
 # results/sweep_<name>/summary.csv and plot.png (scripts/sweep.sh, docs/sweeps.md)
 SWEEP        ?=
+SWEEP_OUT    ?=
 SWEEP_ENGINE ?= parallel
 sweep: export MB_MODEL_ARG = $(value MODEL)
 sweep: export MB_DEFS_ARG = $(value DEFS)
@@ -23,7 +24,7 @@ sweep: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
 # (paths reach the scripts through the environment, never through the shell's parser: a space or
 # a quote in SWEEP or RESULTS is text)
 sweep model-sweep: export MB_SWEEP_TABLE = $(SWEEP)
-sweep model-sweep: export MB_SWEEP_DIR = $(RESULTS)/sweep_$(MODEL_NAME)
+sweep model-sweep: export MB_SWEEP_DIR = $(if $(SWEEP_OUT),$(SWEEP_OUT),$(RESULTS)/sweep_$(MODEL_NAME))
 sweep: $(BUILD)/mbgen
 	@test -n "$$MB_SWEEP_TABLE" || { echo "make sweep: give SWEEP=params.csv (a column per tunable, one row per run; docs/sweeps.md)" >&2; exit 2; }
 	@scripts/deps.sh core $(if $(filter slurm,$(SWEEP_ENGINE)),,sweep)

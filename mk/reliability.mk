@@ -4,7 +4,7 @@
 # loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
 # make test-san: the binaries the script tests run and the C tests without a sanitizer twin,
 # built with ASan+UBSan in $(BUILD)/san, and the script tests run against them.
-REL_MODELS := fault_noassembly fault_blowup fault_spin fault_zerospring fault_hugek fault_redundant
+REL_MODELS := fault_noassembly fault_velconflict fault_blowup fault_spin fault_zerospring fault_hugek fault_redundant
 SAN_DIR    := $(BUILD)/san
 $(foreach m,$(REL_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_fault,tests/models/$(m).lua,$(m),)))
 
@@ -59,6 +59,10 @@ $(SAN_DIR)/fourbar_chain_sim: $(call SIM_OBJ,san,fourbar_chain,$(call LONG_SRC,f
 $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC,point_pendulum))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
+# (tests/test_sim_cli.sh's step input)
+$(SAN_DIR)/step_crane_sim: $(call SIM_OBJ,san,step_crane,$(call LONG_SRC,step_crane))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
 
 # the simulators tests/test_sim_cli.sh runs: analysis test models (mk/analysis.mk) and the
 # models with a non-finite load (mk/tests.mk)
@@ -81,7 +85,8 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,andrews fixture_pendulum fourbar_singular $(REL_MODELS),$(SAN_DIR)/$(m)_sim) \
                $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim) \
                $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
-               $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim) \
+               $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
                tests/test_sim_cli.sh tests/test_run_script.sh

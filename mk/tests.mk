@@ -50,8 +50,11 @@ TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton
 # every relative link in README.md and docs/*.md resolves, and no document cites a path outside
 # the repository
 TEST_SCRIPTS += tests/test_doc_links.sh
-# docs/cli.md names every make target, script, mbgen option and make variable a user meets
+# docs/cli.md names every make target, script, mbgen option and make variable a user meets, and
+# every binary it names answers --help (the bench tools too: built, never run, for that)
 TEST_SCRIPTS += tests/test_doc_cli.sh
+TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mb_anim $(BUILD)/andrews_sim $(BUILD)/bench_generic $(BUILD)/bench_stiff \
+                $(BUILD)/bench_ordering
 
 # the test models of issue 11 (tests/models/pendulum.lua, fourbar_chain.lua, harmonic.lua),
 # generated into $(BUILD)/gen_test; the simulators of the first two (tests/test_longrun.sh) and
@@ -112,9 +115,14 @@ $(BUILD)/cranks_removed_sim: $(call SIM_OBJ,host,cranks_removed,$(call LONG_SRC,
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/stretched_chain.lua,stretched_chain,))
 $(BUILD)/stretched_chain_sim: $(call SIM_OBJ,host,stretched_chain,$(call LONG_SRC,stretched_chain))
 	$(call link,host,$(RT_LIBS))
+# (and a third crank on its own ground point: the simulator names the equation mbgen names)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/parallelogram_3crank.lua,parallelogram_3crank,))
+$(BUILD)/parallelogram_3crank_sim: $(call SIM_OBJ,host,parallelogram_3crank,$(call LONG_SRC,parallelogram_3crank))
+	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_redundant.sh
 TEST_NEEDS   += $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
-                $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim $(BUILD)/stretched_chain_sim
+                $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \
+                $(BUILD)/stretched_chain_sim
 
 # METIS nested dissection, optional (scripts/deps.sh metis): the planner compiled with
 # MBP_ORDER_METIS into its own variant, for test_ordering and make bench-ordering (mk/bench.mk);
@@ -187,10 +195,13 @@ $(BUILD)/nan_torque_sim: $(call SIM_OBJ,host,nan_torque,$(call LONG_SRC,nan_torq
 	$(call link,host,$(RT_LIBS))
 $(BUILD)/nan_driver_sim: $(call SIM_OBJ,host,nan_driver,$(call LONG_SRC,nan_driver))
 	$(call link,host,$(RT_LIBS))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_crane.lua,step_crane,))
+$(BUILD)/step_crane_sim: $(call SIM_OBJ,host,step_crane,$(call LONG_SRC,step_crane))
+	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_sim_cli.sh
 TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
                 $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
-                $(BUILD)/suspension_sim $(BUILD)/mb_anim
+                $(BUILD)/suspension_sim $(BUILD)/mb_anim $(BUILD)/parallelogram_chain_sim $(BUILD)/step_crane_sim
 # the F4 trapezoid's shared workspace blocks (runtime/mb_layout.h, MB_L_F4T) change no result:
 # the simulators built with every block its own (-DMB_LAYOUT_NO_SHARE) against the shipped ones
 # (tests/test_layout_share.sh)

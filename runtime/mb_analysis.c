@@ -307,19 +307,20 @@ out:
 
 /* ------------------------------------------------------------------ dense kernels */
 
-/* Householder QR with scaled column pivoting of J = M^-1/2 Phi_q^T (n x nc): the column
+/* Householder QR with scaled column pivoting of J = M^-1/2 Phi_q^T (n x nc; Phi_q^T without
+ * `scaled`, as mbgen's check): the column
  * (constraint) whose remaining part is largest relative to its original norm comes next; the
  * factorization stops when that ratio (sin^2 of the angle to the span of the columns before)
  * is at most rank_tol. Leaves R above the diagonal, the Householder vectors below (unit first
  * entry implied) and returns the rank. Scratch wm[1] (original norms), wm[3] (remaining). */
-static int qr_pivoted(mb_anl *a)
+static int qr_pivoted(mb_anl *a, int scaled)
 {
     const mb_pattern *pat = &a->m->phi_q_pat;
     int n = a->n, nc = a->nc, kmax = n < nc ? n : nc, k;
     mb_real *J = a->J, *orig = a->wm[1], *rem = a->wm[3];
     for (long i = 0; i < (long)n * nc; i++) J[i] = 0;
     for (int e = 0; e < pat->nnz; e++)
-        J[pat->col[e] + (long)pat->row[e] * n] += a->Pq[e] * a->isqm[pat->col[e]];
+        J[pat->col[e] + (long)pat->row[e] * n] += scaled ? a->Pq[e] * a->isqm[pat->col[e]] : a->Pq[e];
     for (int c = 0; c < nc; c++) {
         a->jpv[c] = c;
         orig[c] = dot(n, J + (long)c * n, J + (long)c * n);
@@ -366,16 +367,18 @@ static int qr_pivoted(mb_anl *a)
     return k;
 }
 
-/* Redundant constraint equations at (t, q): the pivoted QR of M^-1/2 Phi_q^T above; the columns
- * it leaves over are the dependent equations (the scaled pivoting takes, of equal columns, the
- * one declared first, so a repeated joint is the later one). */
+/* Redundant constraint equations at (t, q): the pivoted QR of Phi_q^T above, unweighted as in
+ * generator/redundant.lua, so that the equations named are those mbgen --check names and
+ * --redundant remove removes (M^-1/2 would pick others: a parallelogram's third crank); the
+ * columns it leaves over are the dependent equations (the scaled pivoting takes, of equal
+ * columns, the one declared first, so a repeated joint is the later one). */
 int mb_anl_redundant(mb_anl *a, mb_real t, const mb_real *q, unsigned char *dep)
 {
     if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
     if (!finite_vec(a->n, q)) return MB_ERR_NONFINITE;
     a->m->phi_q(a->m, t, q, a->Pq);
     if (!finite_vec(a->m->phi_q_pat.nnz, a->Pq)) return MB_ERR_NONFINITE;
-    int r = qr_pivoted(a);
+    int r = qr_pivoted(a, 0);
     a->rank = r;
     for (int k = 0; k < a->nc; k++) dep[a->jpv[k]] = k >= r;
     return a->nc - r;
@@ -531,7 +534,7 @@ static int lin_base(mb_anl *a, mb_real t, const mb_real *q, mb_real *c, mb_real 
     m->dforce_dq(m, t, q, zv, a->dQq);
     m->dforce_dv(m, t, q, zv, a->dQv);
     m->phi_q_dot(m, t, q, zv, a->Pq0);
-    int r = qr_pivoted(a);
+    int r = qr_pivoted(a, 1);
     null_basis(a, r);
     for (int i = 0; i < n; i++) g[i] = a->isqm[i] * a->Q[i];
     qr_lsq(a, r, g, c, lam_out);

@@ -171,8 +171,8 @@ int mb_anl_displace(mb_anl *a, mb_real t, const mb_real *q0, const mb_real *dq, 
 int mb_anl_frf(mb_anl *a, mb_real omega, const mb_real *f, mb_real *x_re, mb_real *x_im);
 
 /* Redundant constraint equations at (t, q) (an assembled configuration: a closed loop's
- * redundancy exists only there): the pivoted QR of M^-1/2 Phi_q^T (rank test rank_tol, of equal
- * equations the one declared first is kept). dep[nc] receives 1 for each dependent row. Returns
+ * redundancy exists only there): the pivoted QR of Phi_q^T (unweighted, as mbgen --check: the
+ * same equations named; rank test rank_tol, of equal equations the one declared first is kept). dep[nc] receives 1 for each dependent row. Returns
  * their number (nc - rank, a->rank set), or MB_ERR_WORKSPACE (level not MB_ANL_DENSE),
  * MB_ERR_NONFINITE. mb_anl_redundant_support then gives, for a dependent row, the independent
  * rows it is a combination of: uses[nc] (1 = used). MB_OK or MB_ERR_PARAM (not dependent). */

@@ -30,14 +30,26 @@ static mb_real *zc(const mb_sim *s, int j) { return s->bz + (size_t)j * (size_t)
  * Euler from the step's start as in F4's trapezoid step, sigma~ by its iteration). */
 static int ny_of(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? 2 * s->n : s->nz; }
 
-/* l_j of order q (l_0 = 1): the coefficients of prod_{i=1..q} (1 + x / i). */
-static void coeffs(int q, mb_real *l)
-{
-    for (int j = 0; j <= QMAX; j++) l[j] = 0;
-    l[0] = 1;
-    for (int i = 1; i <= q; i++)
-        for (int j = i; j >= 1; j--) l[j] += l[j - 1] / (mb_real)i;
-}
+/* l_j of order q (l_0 = 1): the coefficients of prod_{i=1..q} (1 + x / i), row q - 1, as the
+ * recurrence l_j += l_{j-1} / i (i = 1..q, j = i..1) from l = (1, 0, ...) rounds them in mb_real
+ * (hexadecimal: exact). A table, not the recurrence at every step: that was 0.4 % of a bdf run
+ * on Andrews. */
+#ifdef MB_FLOAT
+#define LC(d, f) f
+#else
+#define LC(d, f) d
+#endif
+static const mb_real LCOEF[QMAX][QMAX + 1] = {
+    {1, 1, 0, 0, 0, 0},
+    {1, LC(0x1.8p+0, 0x1.8p+0f), LC(0x1p-1, 0x1p-1f), 0, 0, 0},
+    {1, LC(0x1.d555555555555p+0, 0x1.d55556p+0f), 1, LC(0x1.5555555555555p-3, 0x1.555556p-3f), 0, 0},
+    {1, LC(0x1.0aaaaaaaaaaaap+1, 0x1.0aaaacp+1f), LC(0x1.7555555555555p+0, 0x1.755556p+0f),
+     LC(0x1.aaaaaaaaaaaaap-2, 0x1.aaaaacp-2f), LC(0x1.5555555555555p-5, 0x1.555556p-5f), 0},
+    {1, LC(0x1.2444444444444p+1, 0x1.244446p+1f), LC(0x1.ep+0, 0x1.ep+0f),
+     LC(0x1.6aaaaaaaaaaaap-1, 0x1.6aaaacp-1f), LC(0x1p-3, 0x1p-3f),
+     LC(0x1.1111111111111p-7, 0x1.111112p-7f)},
+};
+#undef LC
 
 /* The error-tested components: F1's [q; v], F2's [q; p]; Int Phi (F2) is left out
  * (weight 0: it is the stabilization's integral of the constraint residual, not motion). F4:
@@ -74,7 +86,8 @@ static void set_weights(mb_sim *s)
     mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
     mb_real c = s->p.formulation == MB_ALF_TRAPEZOID ? MOM4_STEPS * s->bh : 1;
     for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
-    for (int i = n; i < 2 * n; i++) w[i] = c / ((mom ? atol * mass[i - n] : atol) + rtol * MB_FABS(y[i]));
+    if (mom) for (int i = n; i < 2 * n; i++) w[i] = c / (atol * mass[i - n] + rtol * MB_FABS(y[i]));
+    else for (int i = n; i < 2 * n; i++) w[i] = c / (atol + rtol * MB_FABS(y[i]));
     for (int i = 2 * n; i < s->nz; i++) w[i] = 0;
 }
 
@@ -97,96 +110,135 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 #endif
 
 /* zn <- P zn (predict) or P^-1 zn (retract a rejected attempt): for each k < q, zn[j-1] +=
- * zn[j] (or -=) for j = q down to k + 1. The prediction, every attempt, goes component by
- * component with the entries in registers (the same additions in the same order as row by row,
- * so the same result, in a third of the instructions: the row-by-row sweep was an eighth of a
- * bdf run on Andrews); the retraction, after a rejection only, row by row. */
+ * zn[j] (or -=) for j = q down to k + 1. Component by component with the entries in registers
+ * (the same additions in the same order as row by row, so the same result, in a third of the
+ * instructions: the row-by-row sweep was an eighth of a bdf run on Andrews), one loop per
+ * order. */
 #define PA(a, b) ((a) += (b))
+#define PS(a, b) ((a) -= (b))
+#define PASCAL_SWEEP(OP)                                                                           \
+    switch (q) {                                                                                   \
+    case 1:                                                                                        \
+        for (int i = 0; i < nz; i++) OP(z0[i], z1[i]);                                             \
+        break;                                                                                     \
+    case 2:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i];                                            \
+            OP(x1, x2); OP(x0, x1);                                                                \
+            OP(x1, x2);                                                                            \
+            z0[i] = x0; z1[i] = x1;                                                                \
+        }                                                                                          \
+        break;                                                                                     \
+    case 3:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i];                                \
+            OP(x2, x3); OP(x1, x2); OP(x0, x1);                                                    \
+            OP(x2, x3); OP(x1, x2);                                                                \
+            OP(x2, x3);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2;                                                    \
+        }                                                                                          \
+        break;                                                                                     \
+    case 4:                                                                                        \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                    \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                                        \
+            OP(x3, x4); OP(x2, x3); OP(x1, x2);                                                    \
+            OP(x3, x4); OP(x2, x3);                                                                \
+            OP(x3, x4);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3;                                        \
+        }                                                                                          \
+        break;                                                                                     \
+    default:                                                                                       \
+        for (int i = 0; i < nz; i++) {                                                             \
+            mb_real x0 = z0[i], x1 = z1[i], x2 = z2[i], x3 = z3[i], x4 = z4[i];                    \
+            mb_real x5 = z5[i];                                                                    \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2); OP(x0, x1);                            \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3); OP(x1, x2);                                        \
+            OP(x4, x5); OP(x3, x4); OP(x2, x3);                                                    \
+            OP(x4, x5); OP(x3, x4);                                                                \
+            OP(x4, x5);                                                                            \
+            z0[i] = x0; z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;                            \
+        }                                                                                          \
+        break;                                                                                     \
+    }
 static void pascal(mb_sim *s, int inverse)
 {
     int nz = ny_of(s), q = s->bq;
-    if (inverse) {
-        for (int k = 0; k < q; k++)
-            for (int j = q; j > k; j--) {
-                mb_real *a = zc(s, j - 1), *b = zc(s, j);
-                for (int i = 0; i < nz; i++) a[i] -= b[i];
-            }
-        return;
-    }
     mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
-    for (int i = 0; i < nz; i++) {
-        mb_real x0 = z0[i], x1 = z1[i], x2, x3, x4, x5;
-        switch (q) {
-        case 1:
-            PA(x0, x1);
-            break;
-        case 2:
-            x2 = z2[i];
-            PA(x1, x2); PA(x0, x1);
-            PA(x1, x2);
-            z1[i] = x1;
-            break;
-        case 3:
-            x2 = z2[i]; x3 = z3[i];
-            PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x2, x3); PA(x1, x2);
-            PA(x2, x3);
-            z1[i] = x1; z2[i] = x2;
-            break;
-        case 4:
-            x2 = z2[i]; x3 = z3[i]; x4 = z4[i];
-            PA(x3, x4); PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x3, x4); PA(x2, x3); PA(x1, x2);
-            PA(x3, x4); PA(x2, x3);
-            PA(x3, x4);
-            z1[i] = x1; z2[i] = x2; z3[i] = x3;
-            break;
-        default:
-            x2 = z2[i]; x3 = z3[i]; x4 = z4[i]; x5 = z5[i];
-            PA(x4, x5); PA(x3, x4); PA(x2, x3); PA(x1, x2); PA(x0, x1);
-            PA(x4, x5); PA(x3, x4); PA(x2, x3); PA(x1, x2);
-            PA(x4, x5); PA(x3, x4); PA(x2, x3);
-            PA(x4, x5); PA(x3, x4);
-            PA(x4, x5);
-            z1[i] = x1; z2[i] = x2; z3[i] = x3; z4[i] = x4;
-            break;
-        }
-        z0[i] = x0;
-    }
+    if (inverse) { PASCAL_SWEEP(PS) }
+    else { PASCAL_SWEEP(PA) }
 }
+#undef PASCAL_SWEEP
+#undef PS
 #undef PA
 
-/* The accepted step's array: zn[j] += l_j e for j = 0..q. */
+/* The accepted step's array: zn[j] += l_j e for j = 0..q, one loop per order (the same products
+ * and sums as a loop that tests the order per component, without the tests). */
 static void update(mb_sim *s, const mb_real *l)
 {
     int nz = ny_of(s), q = s->bq;
     const mb_real *e = s->be;
     mb_real *z0 = zc(s, 0), *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
     mb_real l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5];
-    for (int i = 0; i < nz; i++) {
-        mb_real x = e[i];
-        z0[i] += l0 * x;
-        z1[i] += l1 * x;
-        if (q < 2) continue;
-        z2[i] += l2 * x;
-        if (q < 3) continue;
-        z3[i] += l3 * x;
-        if (q < 4) continue;
-        z4[i] += l4 * x;
-        if (q < 5) continue;
-        z5[i] += l5 * x;
+    switch (q) {
+    case 1:
+        for (int i = 0; i < nz; i++) { mb_real x = e[i]; z0[i] += l0 * x; z1[i] += l1 * x; }
+        break;
+    case 2:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x;
+        }
+        break;
+    case 3:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x;
+        }
+        break;
+    case 4:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x; z4[i] += l4 * x;
+        }
+        break;
+    default:
+        for (int i = 0; i < nz; i++) {
+            mb_real x = e[i];
+            z0[i] += l0 * x; z1[i] += l1 * x; z2[i] += l2 * x; z3[i] += l3 * x; z4[i] += l4 * x;
+            z5[i] += l5 * x;
+        }
+        break;
     }
 }
 
 /* A new step r h: zn[j] *= r^j. */
 static void rescale(mb_sim *s, mb_real r)
 {
-    mb_real f = 1;
-    int nn = ny_of(s);
-    for (int j = 1; j <= s->bq; j++) {
-        f *= r;
-        mb_real *a = zc(s, j);
-        for (int i = 0; i < nn; i++) a[i] *= f;
+    int nn = ny_of(s), q = s->bq;
+    mb_real f[QMAX + 1];
+    mb_real *z1 = zc(s, 1), *z2 = zc(s, 2), *z3 = zc(s, 3), *z4 = zc(s, 4), *z5 = zc(s, 5);
+    f[0] = 1;
+    for (int j = 1; j <= QMAX; j++) f[j] = f[j - 1] * r;   /* r^j, as a running product */
+    mb_real f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5];
+    switch (q) {   /* component by component, one loop per order (the same products) */
+    case 1:
+        for (int i = 0; i < nn; i++) z1[i] *= f1;
+        break;
+    case 2:
+        for (int i = 0; i < nn; i++) { z1[i] *= f1; z2[i] *= f2; }
+        break;
+    case 3:
+        for (int i = 0; i < nn; i++) { z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; }
+        break;
+    case 4:
+        for (int i = 0; i < nn; i++) { z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; z4[i] *= f4; }
+        break;
+    default:
+        for (int i = 0; i < nn; i++) {
+            z1[i] *= f1; z2[i] *= f2; z3[i] *= f3; z4[i] *= f4; z5[i] *= f5;
+        }
+        break;
     }
     s->bh *= r;
     s->bep_ok = 0;
@@ -308,19 +360,39 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * at rtol 1e-4 ... 1e-12 to 0.1 (docs/work-precision.md, "Stiffened Andrews"). A rate of 0.01
  * saved 2-4 % more but left sigma~ unconverged in a 37 ms step of the parallelogram chain at
  * rtol 1e-4 (|Phi_q^T sigma~| 300 -> 4e5: a sigma warning main did not give).
+ * From the third iteration on, when the rate has been seen twice, a correction up to
+ * NEWTON4_FAST also converges when the estimated remaining error r / (1 - r) wn (r the last
+ * ratio) is at most NEWTON4_LEFT of the tolerance: what NEWTON4 alone leaves at a rate of 0.1.
+ * The sigma~ lag makes the iteration linear with r = 0.01 .. 0.02 (Andrews, alpha 1e9, rtol
+ * 3.16e-6), and a third correction of 1e-3 .. 3e-3 of the tolerance took a fourth iteration
+ * (and factorization) for an estimated 2e-5 .. 6e-5 in 18 of 171 attempts.
  * Modified Newton (p.newton_reuse): the later iterations keep the first one's factorization
  * while each position correction shrinks at least 1 / REUSE4_SLOW; one that shrinks less (with
  * alpha 1e9 a kept matrix is off by alpha |dq| in the mass-dominated directions: the large
  * steps of loose tolerances, where stale corrections grew 1000x) refactors from the next
  * iteration on and makes full Newton the rule until REUSE4_WAIT steps, this one included, are
- * accepted (s->reuse_wait, the trapezoid's counter; the two never run together). Returns MB_OK,
- * 1 (not converged: retry smaller) or a failure. */
+ * accepted (s->reuse_wait, the trapezoid's counter; the two never run together).
+ * Never across steps, and never after a small correction in full-Newton mode, measured on the
+ * stiffened Andrews (alpha 1e9; docs/work-precision.md): the previous step's factorization for
+ * the first iteration (gamma within 30 %, a slow second iteration refactoring and waiting as
+ * above) took 5.91 M instructions instead of 5.06 at rtol 3.2e-6, 19.6 instead of 12.5 at 1e-9
+ * (its second corrections shrank less than 10x almost always: 1518 factorizations for 1541
+ * iterations there, 543 for 1080 without); a matrix kept from the second iteration on when the
+ * corrections since its factorization summed to at most 0.1 of the tolerance made 507
+ * iterations of 418 at 3.2e-6 (after a second correction of 0.016 of the tolerance the kept
+ * matrix's third one was 6.7x larger, and the refactored fourth undid it; likely through the
+ * matrix's alpha gamma Phidot_q terms, whose v = (q - q_pred) / gamma + ... moves 1 / gamma
+ * times the iterate: not measured).
+ * REUSE4_WAIT 4 or 0 instead of 32: 5.58 or 7.62 M at 3.2e-6; the same from 1e-8 on, where no
+ * kept matrix is slow. Returns MB_OK (the error estimate in *dsm), 1 (not converged: retry
+ * smaller) or a failure. */
 #define NEWTON4 MB_R(1e-3)
 #define NEWTON4_FAST MB_R(1e-2)
 #define NEWTON4_RATE MB_R(0.003)
+#define NEWTON4_LEFT MB_R(1e-4)
 #define REUSE4_SLOW MB_R(0.1)
 #define REUSE4_WAIT 32
-static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
+static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
     int n = s->n, nc = s->nc, conv = 0, st, fresh = 1;
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
@@ -332,10 +404,17 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
     mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
-        for (int i = 0; i < n; i++) {
-            s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
-            s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
-        }
+        /* at y = y_pred (y - y_pred) / gamma is +0: "+ 0" keeps the sum's sign of zero */
+        if (it == 0)
+            for (int i = 0; i < n; i++) {
+                s->v[i] = z1[i] / hh + 0;
+                s->pd[i] = z1[n + i] / hh + 0;
+            }
+        else
+            for (int i = 0; i < n; i++) {
+                s->v[i] = (q[i] - qb[i]) / gam + z1[i] / hh;
+                s->pd[i] = (p[i] - pb[i]) / gam + z1[n + i] / hh;
+            }
         int last = conv || it == s->p.max_iter;
         if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
@@ -370,11 +449,27 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l)
         if (!fresh && wn > REUSE4_SLOW * wprev) { s->reuse_wait = REUSE4_WAIT; reuse = 0; }
         if (ny < s->p.tol || (it >= 1 && (wn <= NEWTON4 || (wn <= NEWTON4_FAST && wn <= NEWTON4_RATE * wprev))))
             conv = 1;
+        if (it >= 2 && wn <= NEWTON4_FAST && wn < wprev && wn * wn / (wprev - wn) <= NEWTON4_LEFT)
+            conv = 1;             /* rate r = wn / wprev: the remaining error r / (1 - r) wn */
         fresh = !reuse;
         wprev = wn;
+        if (conv) {
+            /* the correction e = [q; p] - predicted (the last pass changes neither) and the
+             * finiteness of [q; p] (x * 0 is NaN for an Inf or NaN x, else +-0); an attempt the
+             * error test will reject (the same e, the same test in mbi_bdf_step) returns before
+             * the last pass, whose evaluation and sigma~ update undo4 would throw away */
+            mb_real *e = s->be, nanchk = 0;
+            for (int i = 0; i < 2 * n; i++) {
+                mb_real zi = s->z[i];
+                nanchk += zi * 0;
+                e[i] = zi - qb[i];
+            }
+            if (nanchk != 0) return 1;
+            *dsm = wrms(s, e) / (mb_real)(s->bq + 1);
+            if (!(*dsm <= 1)) return MB_OK;
+        }
     }
-    if (!conv || !finite_vec(2 * n, s->z) || !finite_vec(nc, s->sig)) return 1;
-    for (int i = 0; i < 2 * n; i++) s->be[i] = s->z[i] - zc(s, 0)[i];
+    if (!conv || !finite_vec(nc, s->sig)) return 1;
     return MB_OK;
 }
 #endif /* MBI_F4 */
@@ -455,15 +550,18 @@ static void undo(mb_sim *s)
     copy(s->nz, s->z, zc(s, 0));
 }
 
-static int corrector(mb_sim *s, mb_real t1, const mb_real *l)
+/* The corrector; on MB_OK the error estimate in dsm (the weighted RMS of e over q + 1). */
+static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
 #if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l);
+    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l, dsm);
 #endif
 #if MBI_EXPLICIT
-    return correct(s, t1, l);
+    int st = correct(s, t1, l);
+    if (st == MB_OK) *dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
+    return st;
 #else
-    (void)t1; (void)l;
+    (void)t1; (void)l; (void)dsm;
     return MB_ERR_STATE;
 #endif
 }
@@ -471,8 +569,8 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l)
 int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
-    mb_real l[QMAX + 1], t0 = s->t;
-    int lq = 0;                           /* the order l holds the coefficients of (0: none) */
+    mb_real t0 = s->t;
+    const mb_real *l;                     /* LCOEF's row of the attempt's order */
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     mb_real rmax = s->mon.steps == 0 ? MB_R(1e4) : 10;
@@ -497,17 +595,20 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         if (hm > 0 && s->bh > hm) rescale(s, hm / s->bh);
         if (s->bh >= rem * (1 - MB_R(1e-9))) { rescale(s, rem / s->bh); last = 1; }
         set_weights(s);
-        if (lq != s->bq) { coeffs(s->bq, l); lq = s->bq; }
+        l = LCOEF[s->bq - 1];
         mb_real t1 = last ? t_stop : s->t + s->bh;
         if (f4) {                         /* 5.54: explicit Euler for Int Phi from q_k */
             const mb_model *m = s->m;
             /* Phi(t_k, q_k) is still in s->Phi when the last evaluation was the accepted
              * step's final one (kin_fresh: any later evaluation clears it) */
             if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, zc(s, 0), s->Phi);
-            for (int r = 0; r < s->nc; r++) s->z[2 * s->n + r] = s->bd[r] + s->bh * s->Phi[r];
+            mb_real *ip = s->z + 2 * s->n, hk = s->bh;
+            const mb_real *ip0 = s->bd, *ph = s->Phi;
+            for (int r = 0; r < s->nc; r++) ip[r] = ip0[r] + hk * ph[r];
         }
         pascal(s, 0);
-        st = corrector(s, t1, l);
+        mb_real dsm = 0;
+        st = corrector(s, t1, l, &dsm);
         if (st < 0) { pascal(s, 1); undo(s); return st; }
         if (st > 0) {                     /* Newton failed: fresh Jacobian, else a smaller step */
             pascal(s, 1);
@@ -522,7 +623,6 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             rmax = 1;
             continue;
         }
-        mb_real dsm = wrms(s, s->be) / (mb_real)(s->bq + 1);
         if (!(dsm <= 1)) {                /* error test failed */
             pascal(s, 1);
             undo(s);

@@ -15,7 +15,7 @@
  * back end, full_jacobian, dense output and F4's step control off: both sum the block list of
  * mb_layout.h (tests/test_embed.c checks the equality). full_jacobian needs more: use the _FJ
  * form; F4's step control (mb_params.adaptive) 2 nq reals more (adaptive 2, the extrapolated
- * trapezoid: 14 nq + 7 nc more), which these do not count. These
+ * trapezoid: 14 nq + 7 nc + 2 more), which these do not count. These
  * two are for models without tunables; the _P form adds NP tunables and NM (N when the mass
  * matrix depends on them, else 0: <NAME>_NPAR, <NAME>_MASS_TUNABLE * <NAME>_NQ). */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \

@@ -744,8 +744,10 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * the tolerance asks). Measured: with xi omega h >> 1 (the default xi = 1e4) the order drops
  * to 2 (the trapezoid's order reduction on the stiff stabilization mode: its error coefficients
  * depend on xi omega h, so they differ between the H/2 and H/4 sequences), so the simulator's
- * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and the predictor's history ydp), xa
- * (y2's end), xib (trap_step's Int Phi base; Phi_t at the macro step's start for the work). */
+ * --extrapolate defaults to xi = omega = 1. Workspace: xs (the start: [z; v; pdot; sigma~] and
+ * the predictor's history ydp), xa (y2's end; q, v, W and P_nc at the middle for dense
+ * output), xib
+ * (trap_step's Int Phi base; Phi_t at the macro step's start for the work). */
 static void xst_save(const mb_sim *s, mb_real *b)
 {
     int n = s->n, nz = s->nz;
@@ -790,7 +792,8 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
 static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
 {
     int n = s->n, nc = s->nc;
-    mb_real *mid = s->xa + s->nz + 2 * n + nc;   /* [q; v] at the middle (mbi_trap_dense) */
+    /* [q; v; W - W_start; P_nc] at the middle (mbi_trap_dense) */
+    mb_real *mid = s->xa + s->nz + 2 * n + nc;
     mb_real h = (t1 - t0) / (mb_real)k, pp = s->pnc;
     int ret = MB_OK;
     *w = 0;
@@ -813,11 +816,15 @@ static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
             if (k == 2) {
                 copy(n, mid, s->z);
                 copy(n, mid + n, s->v);
+                mid[2 * n] = *w;
+                mid[2 * n + 1] = pp;
             } else {
                 for (int i = 0; i < n; i++) {
                     mid[i] = (4 * s->z[i] - mid[i]) / 3;
                     mid[n + i] = (4 * s->v[i] - mid[n + i]) / 3;
                 }
+                mid[2 * n] = (4 * *w - mid[2 * n]) / 3;
+                mid[2 * n + 1] = (4 * pp - mid[2 * n + 1]) / 3;
             }
         }
     }
@@ -899,59 +906,64 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     }
 }
 
-/* Dense output (mb_sim_dense) of either step control. Milne's: the cubic Hermite interpolant of
- * q through the last accepted step's ends (q and v at both: zk, yd, its start until the next
- * step), v its derivative: the trapezoid's own continuous extension, since
- * q1 - q0 = h/2 (v0 + v1) makes the cubic term vanish (q quadratic, v linear in t). The
- * extrapolated step (order 4) keeps q and v at its middle too, extrapolated from the two
- * sequences as its end is (xst_sequence), and interpolates by the quintic with q and v at the
- * start (xs), the middle and the end: O(H^6) in q and O(H^5) in v per step, below the step's
- * own error. (The cubic through the ends alone made v's error O(H^3): Andrews at rtol 1e-6,
- * rows every 1e-3 s, 4e-3 against 3e-4 rad/s at the steps, and the energy deviation in the
- * rows 70x that at the steps.) The monitors
- * are evaluated at the interpolated (q, v) with sigma~ of the step's end (zero after the
- * adaptive re-reference). The evaluation leaves Phi, Pq of the interpolated state behind and
- * clears kin_fresh (mbi_eval_kin), so the next step evaluates its start again: the trajectory
- * does not depend on these calls. */
+/* The quintic with values 0, b, a and slopes d0, dm, d1 (per unit theta) at theta = 0, 1/2, 1:
+ * its value at th, and its slope into *dv (coefficients in differences from the start's value:
+ * no cancellation of a large offset). */
+static mb_real quintic(mb_real th, mb_real a, mb_real b, mb_real d0, mb_real dm, mb_real d1, mb_real *dv)
+{
+    mb_real c2 = 7 * a + 16 * b - 6 * d0 - 8 * dm - d1;
+    mb_real c3 = -34 * a - 32 * b + 13 * d0 + 32 * dm + 5 * d1;
+    mb_real c4 = 52 * a + 16 * b - 12 * d0 - 40 * dm - 8 * d1;
+    mb_real c5 = -24 * a + 4 * d0 + 16 * dm + 4 * d1;
+    *dv = d0 + th * (2 * c2 + th * (3 * c3 + th * (4 * c4 + th * 5 * c5)));
+    return th * (d0 + th * (c2 + th * (c3 + th * (c4 + th * c5))));
+}
+
+/* The cubic with values 0, a and slopes d0, d1 (per unit theta) at theta = 0, 1; slope in *dv. */
+static mb_real cubic(mb_real th, mb_real a, mb_real d0, mb_real d1, mb_real *dv)
+{
+    mb_real a2 = 3 * a - 2 * d0 - d1, a3 = d0 + d1 - 2 * a;
+    *dv = d0 + th * (2 * a2 + 3 * th * a3);
+    return th * (d0 + th * (a2 + th * a3));
+}
+
+/* Dense output (mb_sim_dense) of either step control.
+ * - Milne's: the cubic Hermite interpolant of q through the last accepted step's ends (q and v
+ *   at both: zk, yd, its start until the next step), v its derivative: the trapezoid's own
+ *   continuous extension, since q1 - q0 = h/2 (v0 + v1) makes the cubic term vanish (q
+ *   quadratic, v linear in t); the work W likewise with P_nc at the ends.
+ * - The extrapolated step (order 4) keeps q, v, W and P_nc at its middle too, extrapolated from
+ *   the two sequences as its end is (xst_sequence), and interpolates by the quintic through the
+ *   start (xs), the middle and the end: O(H^6) in q and W, O(H^5) in v per step, below the
+ *   step's own error. Measured: the cubic through the ends alone made v's error O(H^3)
+ *   (Andrews at rtol 1e-6, rows every 1e-3 s: 4e-3 against 3e-4 rad/s at the steps, the rows'
+ *   energy deviation 70x that at the steps); W by the cubic with P_nc at the ends left the
+ *   rows of the stiffly damped oscillator_1dof (omega H ~ 1.6) at 14x the steps' deviation.
+ * The monitors are evaluated at the interpolated (q, v) with sigma~ of the step's end (zero
+ * after the adaptive re-reference). The evaluation leaves Phi, Pq of the interpolated state
+ * behind and clears kin_fresh (mbi_eval_kin), so the next step evaluates its start again: the
+ * trajectory does not depend on these calls. */
 int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
-    int n = s->n;
+    int n = s->n, x = s->p.adaptive == 2;
     mb_real t0 = s->td_t0, h = s->t - t0;
     if (!s->ready || !(h > 0)) return MB_ERR_STATE;
     if (!(t >= t0 && t <= s->t)) return MB_ERR_PARAM;
+    const mb_real *q0 = x ? s->xs : s->zk, *v0 = x ? s->xs + s->nz : s->yd;
+    const mb_real *qm = s->xa + s->nz + 2 * n + s->nc, *vm = qm + n;   /* x only */
     const mb_real *q1 = s->z, *v1 = s->v;
-    mb_real th = (t - t0) / h, *vv = v ? v : s->tn[0];   /* tn[0]: g1, free between steps */
-    if (s->p.adaptive == 2) {
-        const mb_real *q0 = s->xs, *v0 = s->xs + s->nz, *qm = s->xa + s->nz + 2 * n + s->nc;
-        const mb_real *vm = qm + n;
-        for (int i = 0; i < n; i++) {   /* in differences from q0: no cancellation of |q| */
-            mb_real a = q1[i] - q0[i], b = qm[i] - q0[i];
-            mb_real d0 = h * v0[i], dm = h * vm[i], d1 = h * v1[i];
-            mb_real c2 = 7 * a + 16 * b - 6 * d0 - 8 * dm - d1;
-            mb_real c3 = -34 * a - 32 * b + 13 * d0 + 32 * dm + 5 * d1;
-            mb_real c4 = 52 * a + 16 * b - 12 * d0 - 40 * dm - 8 * d1;
-            mb_real c5 = -24 * a + 4 * d0 + 16 * dm + 4 * d1;
-            q[i] = q0[i] + th * (d0 + th * (c2 + th * (c3 + th * (c4 + th * c5))));
-            vv[i] = (d0 + th * (2 * c2 + th * (3 * c3 + th * (4 * c4 + th * 5 * c5)))) / h;
-        }
-    } else {
-        const mb_real *q0 = s->zk, *v0 = s->yd;
-        for (int i = 0; i < n; i++) {
-            mb_real d = q1[i] - q0[i];
-            mb_real a2 = 3 * d - h * (2 * v0[i] + v1[i]), a3 = h * (v0[i] + v1[i]) - 2 * d;
-            q[i] = q0[i] + th * (h * v0[i] + th * (a2 + th * a3));
-            vv[i] = v0[i] + th * (2 * a2 + 3 * th * a3) / h;
-        }
+    mb_real th = (t - t0) / h, dv, *vv = v ? v : s->tn[0];   /* tn[0]: g1, free between steps */
+    for (int i = 0; i < n; i++) {
+        mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
+        q[i] = q0[i] + (x ? quintic(th, a, qm[i] - q0[i], d0, h * vm[i], d1, &dv) : cubic(th, a, d0, d1, &dv));
+        vv[i] = dv / h;
     }
     if (mo) {
-        mb_real pnc, pdrv;
+        mb_real pnc, pdrv, dw = s->mon.W - s->td_W0, p0 = h * s->td_P0, p1 = h * s->pnc;
         *mo = s->mon;
         mbi_measure_at(s, t, q, vv, s->sig, NULL, mo, &pnc, &pdrv);
-        /* W: the cubic Hermite with P_nc at the ends (the drivers' work enters through the
-         * ends only); linear, the rows' energy deviation had been the work's interpolation
-         * error (Andrews, --extrapolate, rtol 1e-10: 1.3e-6 J against 8e-11 J at the steps) */
-        mb_real dw = s->mon.W - s->td_W0, p0 = h * s->td_P0, p1 = h * s->pnc;
-        mo->W = s->td_W0 + th * (p0 + th * ((3 * dw - 2 * p0 - p1) + th * (p0 + p1 - 2 * dw)));
+        /* the drivers' work enters through W's values only (their power is no P_nc) */
+        mo->W = s->td_W0 + (x ? quintic(th, dw, qm[2 * n], p0, h * qm[2 * n + 1], p1, &dv) : cubic(th, dw, p0, p1, &dv));
         mo->energy_dev = mo->T + mo->V - mo->E0 - mo->W;
     }
     return MB_OK;

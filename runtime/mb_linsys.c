@@ -65,8 +65,8 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     else if (s->p.linsys == MB_LINSYS_DENSE)
         st = dense_factor(s, which, rank_tol, &ratio);
 #endif
-    else if (which == MB_MAT_A_LU)
-        st = mb_sp_lu(sy, F, &ratio, &bad);
+    else if (which == MB_MAT_A_LU)       /* (its pivot ratio is not monitored) */
+        st = mb_sp_lu(sy, F, NULL, &bad);
     else
         st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);
     if (which == MB_MAT_S && rank_tol > 0 &&

@@ -61,7 +61,7 @@ typedef struct mb_symbolic {
  *  - matrix: the Newton matrix into its plan storage F (every entry written), unsymmetric:
  *    M + the pairs E[k] D[l] of a_* (and their transposes) - h^2/4 dQ/dq - h/2 dQ/dv with
  *    E = a (Pq - h/2 Pqd), D = c1 Pq + h/2 Pqd; D is stored (nnz values) for dg2.
- *  - constraint: c = Phi_q v + Phi_t + k1 Phi + k2 I (nc), then sig += a c if sig != NULL.
+ *  - constraint: c = Phi_q v + Phi_t + k1 Phi + k2 Isig (nc), then sig += a c if sig != NULL.
  *  - residual: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv).
  *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq). */
 typedef struct mb_f4_kernels {
@@ -69,7 +69,7 @@ typedef struct mb_f4_kernels {
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
                    mb_real c1, mb_real h);
     void (*constraint)(mb_real *c, mb_real *sig, const mb_real *Pq, const mb_real *v,
-                       const mb_real *Phit, const mb_real *Phi, const mb_real *I, mb_real k1,
+                       const mb_real *Phit, const mb_real *Phi, const mb_real *Isig, mb_real k1,
                        mb_real k2, mb_real a);
     void (*residual)(mb_real *sv, mb_real *g1, mb_real *g2, const mb_real *sig, const mb_real *c,
                      const mb_real *mass, const mb_real *v, const mb_real *p, const mb_real *pd,

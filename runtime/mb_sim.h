@@ -24,7 +24,8 @@ enum { MB_RK4 = 0, MB_DOPRI5 = 1, MB_TRAPEZOID = 2, MB_DOP853 = 3, MB_BDF = 4, M
  * BDF (mb_bdf.c). */
 #define MB_ADAPTIVE(i) ((i) == MB_DOPRI5 || (i) == MB_DOP853 || (i) == MB_BDF)
 /* Whether a run with parameters *p controls its step: the adaptive integrators, and F4's
- * trapezoid with p->adaptive set. Such a run lands on the t_stop of every mb_sim_step. */
+ * trapezoid with p->adaptive set. Such a run lands on the t_stop of every mb_sim_step; in
+ * between, mb_sim_dense interpolates the last step (p.dense for dopri5 and dop853). */
 #define MB_PARAMS_ADAPTIVE(p) (MB_ADAPTIVE((p)->integrator) || ((p)->integrator == MB_TRAPEZOID && (p)->adaptive))
 
 /* Linear-system back ends (docs/linear-systems.md). Every matrix is assembled into the model's

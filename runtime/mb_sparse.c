@@ -110,12 +110,18 @@ int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
 {
     const int n = sy->n, nl = sy->nl;
     *bad = -1;
-    *ratio = 0;
+    if (ratio) *ratio = 0;
     (void)nl;
     int kf = sy->lu ? sy->lu(F) : lu_compact(sy, F);   /* unrolled form, or compact */
     if (kf >= 0) { *bad = sy->perm[kf]; return MB_ERR_SINGULAR; }
     /* A NaN or Inf anywhere in the matrix reaches every later pivot it updates; one in the last
      * columns may not, but then the solution is not finite, which every caller checks. */
+    if (!ratio) {                        /* no pivot ratio wanted: the finiteness only (x * 0 is
+                                            NaN for an Inf or NaN x, else +-0) */
+        mb_real z = 0;
+        for (int k = 0; k < n; k++) z += F[k] * 0;
+        return z == 0 ? MB_OK : MB_ERR_NONFINITE;
+    }
     mb_real lo = 0, hi = 0;              /* min |u_kk| / max |u_kk|, as the dense LU reports */
     for (int k = 0; k < n; k++) {
         mb_real r = MB_FABS(F[k]);

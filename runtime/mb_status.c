@@ -18,7 +18,7 @@ static const char *const errors[] = {
     "matrix not positive definite",
     "non-finite value (NaN or Inf)",
     "position assembly did not converge",
-    "velocity assembly failed (inconsistent velocity constraints)",
+    "velocity assembly failed (the given velocities violate the velocity constraints)",
     "Newton iteration diverged",
     "step size underflow",
     "inconsistent model descriptor",

@@ -3,6 +3,24 @@
 # Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|sweep|slurm]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
+usage() {
+    cat <<'EOF'
+usage: scripts/deps.sh [GROUP]...   (default: core)
+Install the Debian packages of the groups named that are missing (apt-get, with sudo when not
+root); says what it installs, does nothing when everything is present. Groups:
+  core     make gcc pkg-config liblua5.4-dev liblapacke-dev libsuitesparse-dev (the build)
+  plots    gnuplot-nox libxml2-utils (make run's plots, the animation test)
+  browser  chromium (optional: headless screenshots of the animation)
+  mcu      gcc-arm-none-eabi, newlib, picolibc, qemu-system-arm (make mcu-*)
+  fuzz     clang libclang-rt-14-dev (make fuzz)
+  tools    valgrind (make valgrind, bench-hht, bench-stiff)
+  metis    libmetis-dev (optional: make bench-ordering's nested dissection)
+  bench    libsundials-dev (optional: make bench-wp's IDA baseline)
+  sweep    parallel gnuplot-nox (make sweep)
+  slurm    slurm-wlm munge (make sweep SWEEP_ENGINE=slurm here, make test-slurm)
+Exit status: 0 done, 2 an unknown group, else apt-get's.
+EOF
+}
 want=()
 for group in "${@:-core}"; do
     case "$group" in
@@ -16,7 +34,8 @@ for group in "${@:-core}"; do
         bench) want+=(libsundials-dev) ;;   # optional: the IDA baseline of make bench-wp only
         sweep) want+=(parallel gnuplot-nox) ;;   # make sweep: GNU parallel, the plot
         slurm) want+=(slurm-wlm munge) ;;   # make sweep SWEEP_ENGINE=slurm on this machine, make test-slurm
-        *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "deps.sh: unknown group '$group' (scripts/deps.sh --help lists them)" >&2; exit 2 ;;
     esac
 done
 missing=()

@@ -48,22 +48,33 @@ if [ -n "${TRACE:-}" ] && [ "$TRACE" != none ]; then
     rm -rf "$probe"
 fi
 
-# never show a previous run's results by mistake: its CSV, log, animation and plots go first
-mkdir -p "$res"
-rm -f "$csv" "$csv.info" "$log" "$html" \
-      "$res/${model}_energy.png" "$res/${model}_constraints.png" "$res/${model}_sigma.png" "$res/${model}_trace.png"
-
+# The simulation writes into a fresh directory next to the results; a command line the
+# simulator refuses (exit 2, no summary line) leaves the earlier results as they were. Else
+# the previous run's CSV, log, animation and plots go first (never shown by mistake next to a
+# new CSV) and the new CSV, info and log take their place.
+mkdir -p "$res" || exit 1
+work=$(mktemp -d "$res/.run_$model.XXXXXX") || exit 1
+trap 'rm -f "$tmp_err"; rm -rf "$work"' EXIT
 start=$(date +%s.%N)
 echo "== simulating $model${form_opt[1]:+ with ${form_opt[1]}}: $sim ${form_opt[*]}${form_opt[*]:+ }$* --out $csv"
 # stdout (the summary line) is kept in the log; stderr stays on the terminal so the
 # simulator's progress bar can show.
-"$sim" "${form_opt[@]}" "$@" --out "$csv" | tee "$log"
+"$sim" "${form_opt[@]}" "$@" --out "$work/$model.csv" | tee "$work/$model.log"
 sim_rc=${PIPESTATUS[0]}
-[ -s "$log" ] || rm -f "$log"      # nothing printed (a refused command line): no empty log
-summary=$(grep -E '(^| )status=' "$log" 2>/dev/null | tail -n 1)
-[ -n "$summary" ] || summary=$(grep -E 'status=' "$csv" 2>/dev/null | tail -n 1)
+summary=$(grep -E '(^| )status=' "$work/$model.log" 2>/dev/null | tail -n 1)
+if [ -z "$summary" ] && [ "$sim_rc" -eq 2 ]; then
+    echo "run.sh: the simulator refused its command line (exit 2, see above) and wrote no results; the earlier results in $res are left as they were" >&2
+    exit 2
+fi
+rm -f "$csv" "$csv.info" "$log" "$html" \
+      "$res/${model}_energy.png" "$res/${model}_constraints.png" "$res/${model}_sigma.png" "$res/${model}_trace.png"
+for f in "$model.csv" "$model.csv.info" "$model.log"; do
+    [ -f "$work/$f" ] && mv -f "$work/$f" "$res/$f"
+done
+[ -s "$log" ] || rm -f "$log"      # nothing printed: no empty log
 get() { printf '%s\n' "$summary" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
-if [ ! -s "$csv" ]; then
+# a CSV with its header alone (no row) is no result: nothing to plot
+if [ ! -f "$csv" ] || ! awk 'NR == 2 { found = 1; exit } END { exit !found }' "$csv"; then
     rm -f "$csv" "$csv.info"
     echo "run.sh: the simulator exited with status $sim_rc and wrote no results (see above)" >&2
     [ "$sim_rc" -ne 0 ] && exit "$sim_rc"

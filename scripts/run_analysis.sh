@@ -24,13 +24,27 @@ csv=$base.csv log=$base.log html=$base.html
 for b in "$sim" "$anim"; do
     [ -x "$b" ] || { echo "run_analysis.sh: $b is missing (make sim MODEL=$model; make anim)" >&2; exit 1; }
 done
-mkdir -p "$res"
-rm -f "$csv" "$csv.info" "$log" "$html" "$base"_mode*.png "${base}_bode.png"   # never show a previous run's results
+# The simulator writes into a fresh directory first: a command line it refuses (exit 2, no
+# summary line: a bad option, an --input the model lacks) leaves the earlier results as they
+# were; otherwise they go (never shown next to a new run's) and the new CSV, info and log move in.
+mkdir -p "$res" || exit 1
+work=$(mktemp -d "$res/.run_${model}_$analysis.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+name=$(basename "$base")
 echo "== $analysis analysis of $model: $sim --analysis $analysis $* --out $csv"
-"$sim" --analysis "$analysis" "$@" --out "$csv" | tee "$log"
+"$sim" --analysis "$analysis" "$@" --out "$work/$name.csv" | tee "$work/$name.log"
 rc=${PIPESTATUS[0]}
+summary=$(grep -E '(^| )status=' "$work/$name.log" | tail -n 1)
+if [ -z "$summary" ] && [ "$rc" -eq 2 ]; then
+    echo "run_analysis.sh: the simulator refused its command line (exit 2, see above); the earlier results in $res are left as they were" >&2
+    exit 2
+fi
+rm -f "$csv" "$csv.info" "$log" "$html" "$base"_mode*.png "${base}_bode.png"   # never show a previous run's results
+for f in "$name.csv" "$name.csv.info" "$name.log"; do
+    [ -f "$work/$f" ] && mv -f "$work/$f" "$res/$f"
+done
+[ -s "$log" ] || rm -f "$log"
 [ "$rc" -eq 0 ] || { echo "run_analysis.sh: the simulator exited with status $rc (see above)" >&2; exit "$rc"; }
-summary=$(grep -E '(^| )status=' "$log" | tail -n 1)
 if [ "$analysis" = modal ] && [[ " $summary " == *" modes=0 "* ]]; then   # dof=0: nothing to draw
     echo "== $model, modal analysis done: no modes: the mechanism has 0 degrees of freedom (dof=0), nothing to animate or plot"
     printf '   %s\n' "$csv" "$log"

@@ -18,10 +18,13 @@
 #               SWEEP_X (a column, default the first)
 #   SWEEP_CHUNK   slurm: rows per array task (default 1)
 #   SWEEP_SBATCH  slurm: more sbatch options for both jobs, e.g. "--partition=short"
+#   SWEEP_FORCE   1: replace the sweep of another table in OUTDIR (default: refused)
 #   SWEEP_WAIT    slurm: 1 (default) waits for the gather job and prints its report; 0 submits
 #               and returns (the gather job writes summary.csv when the array is done)
 # A re-run with the same OUTDIR runs only the rows that failed, are missing, or whose options
-# changed (the simulator binary or SWEEP_ARGS changed: every row). Exit status: 0 when every
+# changed (the simulator binary or SWEEP_ARGS changed: every row). Another table (another file
+# with other rows) into an OUTDIR that holds a sweep is refused (exit 2) unless SWEEP_FORCE=1,
+# which replaces the earlier sweep. Exit status: 0 when every
 # row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,8 +61,23 @@ n=$(($(tr -d '\r' < "$csv" | wc -l) ))
 n=$((n - 1))
 
 # ---- the sweep directory: the table, the simulator, the options; a stamp decides what is kept
+# A directory holds one table's sweep: a re-run of that table (the same file, edited or not, or
+# the same rows) goes on there; another table is refused (its results would replace the earlier
+# sweep's silently) unless SWEEP_FORCE=1 (then the earlier runs, summary and plot are removed).
+src=$(realpath -- "$csv") || die "cannot resolve $csv"
+if [ -f "$dir/source" ] && [ "$(cat "$dir/source")" != "$src" ] &&
+   ! tr -d '\r' < "$csv" | cmp -s - "$dir/params.csv"; then
+    if [ "${SWEEP_FORCE:-0}" = 1 ]; then
+        echo "sweep: SWEEP_FORCE=1: the earlier sweep in $dir (table $(cat "$dir/source")) is replaced" >&2
+        rm -rf "$dir/runs" "$dir/slurm"
+        rm -f "$dir/summary.csv" "$dir/plot.png" "$dir/stamp" "$dir/todo" "$dir/params.csv"
+    else
+        die "$dir holds the sweep of another table ($(cat "$dir/source")); give another directory (make sweep SWEEP_OUT=DIR, or OUTDIR here) or SWEEP_FORCE=1 to replace it"
+    fi
+fi
 mkdir -p "$dir/runs" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
+printf '%s\n' "$src" > "$dir/source"
 stamp=$( { sha1sum < "$sim"; printf '%s\n' "${SWEEP_ARGS:-}"; } | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
     rm -f "$dir"/runs/*.rc "$dir"/runs/*.args "$dir"/runs/*.out "$dir"/runs/*.err

@@ -20,7 +20,8 @@
 #  - quasistatic: the torqued pendulum against the hand equilibrium at 13 load levels;
 #  - --analysis dynamic is the default;
 #  - bad input: kinematic with a free degree of freedom, static without an equilibrium, an
-#    unknown analysis, frequency without a harmonic input or with an unknown one, analysis
+#    unknown analysis, frequency without a harmonic input or with an unknown one (refused before
+#    any solve, the names listed), analysis
 #    options with the wrong analysis: a clear message, non-zero exit, no CSV.
 # Ends with "N passed, N failed".
 set -u
@@ -307,8 +308,12 @@ $BUILD/oscillator_1dof_sim --analysis frequency --out "$T/x.csv" >"$T/o" 2>"$T/e
 ok "frequency without a harmonic input: exit 2, says so, no CSV" \
    '[ $rc -eq 2 ] && grep -q "needs a harmonic input: --input" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
 $BUILD/oscillator_1dof_sim --analysis frequency --input mass.z --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
-ok "frequency with an unknown input: exit 1, names it, no CSV" \
-   '[ $rc -eq 1 ] && grep -q "invalid value '"'"'mass.z'"'"' for --input" "$T/e" && [ ! -e "$T/x.csv" ]'
+ok "frequency with an unknown input: exit 2, names it and lists the names, no CSV, no summary" \
+   '[ $rc -eq 2 ] && grep -q "invalid value '"'"'mass.z'"'"' for --input: no such coordinate or moving point; the coordinates are: mass.x, mass.y, mass.phi" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
+# checked before any solve: a model without an equilibrium says the name, not "no equilibrium"
+$BUILD/anl_falling_sim --analysis frequency --input block.x --response blokc.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency with an unknown response: exit 2 before the equilibrium is sought" \
+   '[ $rc -eq 2 ] && grep -q "invalid value '"'"'blokc.x'"'"' for --response: no such coordinate" "$T/e" && ! grep -q "equilibrium" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
 $PEND --analysis static --input bar.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "--input with static analysis: exit 2, no CSV" '[ $rc -eq 2 ] && grep -q "apply to --analysis frequency" "$T/e" && [ ! -e "$T/x.csv" ]'
 $PEND --analysis modal --about upside --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?

@@ -168,6 +168,11 @@ if [ $rc -eq 1 ] && grep -q "cannot write the summary line" "$T/err"; then ok
 else bad "stdout on /dev/full: exit $rc: $(cat "$T/err")"; fi
 run 2 "for --out" "$SIM" --t-end 0.01 --out "$T"
 run 2 "for --out" "$SIM" --t-end 0.01 --out /dev/null
+# --out -: refused (it made files named "-" and "-.info"), run in $T so a stray file shows there
+f0=$fail
+(cd "$T" && run 2 "invalid value '-' for --out: the CSV goes to a regular file" "$OLDPWD/$SIM" --t-end 0.01 --out -
+ [ -s "$T/out" ] && bad "--out -: a summary line for a refused command line"
+ no_output "$T/-"; exit $((fail > f0)) ) && ok || fail=$((f0 + 1))
 long=$(printf 'd%.0s' $(seq 1 5000))
 run 2 "path too long" "$SIM" --t-end 0.01 --out "$T/$long.csv"
 # the CSV cannot be completed (file size limit; SIGXFSZ not ignored by the caller): exit 1,
@@ -213,13 +218,14 @@ for sig in TERM INT HUP; do
 done
 
 # absurd but valid values: the run finishes or stops with a fault, never crashes or hangs;
-# whatever CSV it leaves is complete (header + full rows)
+# whatever CSV it leaves is complete (header + full rows, at least one: a fault before the first
+# row leaves none)
 while IFS='|' read -r want args; do
     [ -n "$args" ] || continue
     eval "set -- $args"
     rm -f "$o"
     run "$want" "" "$SIM" --quiet --out "$o" "$@"
-    if [ -s "$o" ] && awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$o" &&
+    if { [ ! -e "$o" ] && [ "$want" -ne 0 ]; } || { [ -s "$o" ] && awk -F, 'NR == 1 { n = NF } NF != n { exit 1 } END { exit NR < 2 }' "$o"; } &&
        grep -q "^status=$([ "$want" -eq 0 ] && echo ok || echo error)" "$T/out"; then ok
     else bad "$*: CSV incomplete or summary wrong: $(head -c 200 "$T/out")"; fi
 done <<'EOF'
@@ -298,6 +304,9 @@ $T/a.csv $T/a.csv|more than one input
 --every|--every
 EOF
 run 1 "not a regular file" "$ANIM" --out /dev/null "$T/a.csv"
+f0=$fail
+(cd "$T" && run 2 "bad value for --out: -: the page goes to a file" "$OLDPWD/$ANIM" --out - "$T/a.csv"
+ no_output "$T/-"; exit $((fail > f0)) ) && ok || fail=$((f0 + 1))
 run 1 "$T/file/x.html" "$ANIM" --out "$T/file/x.html" "$T/a.csv"
 
 # ---- mbgen: options and paths; exit 1 with "error:", no traceback, nothing written

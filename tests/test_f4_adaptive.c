@@ -99,10 +99,11 @@ static void test_params(void)
     CHECK(mb_sim_workspace_size(m, &f) == mb_sim_workspace_size(m, &x) + 2 * sizeof(mb_real) * (size_t)m->nq,
           "adaptive workspace: %zu, fixed %zu", mb_sim_workspace_size(m, &f), mb_sim_workspace_size(m, &x));
     /* the extrapolation: the start (6 nq + 2 nc reals with the predictor's history), y2's end
-     * (4 nq + 2 nc), Int Phi's base and Phi_t at the macro step's start (2 nc) more */
+     * (4 nq + 2 nc) with q, v, W and P_nc at the middle (2 nq + 2, dense output), Int Phi's base
+     * and Phi_t at the macro step's start (2 nc) more */
     mb_params e = f;
     e.adaptive = 2;
-    size_t xs = (size_t)(6 * m->nq + 2 * m->nc), xa = (size_t)(4 * m->nq + 2 * m->nc), nc = (size_t)m->nc;
+    size_t xs = (size_t)(6 * m->nq + 2 * m->nc), xa = (size_t)(6 * m->nq + 2 * m->nc + 2), nc = (size_t)m->nc;
     CHECK(mb_sim_workspace_size(m, &e) == mb_sim_workspace_size(m, &f) + MB_LAYOUT_ROUND(sizeof(mb_real) * xs) +
                                                MB_LAYOUT_ROUND(sizeof(mb_real) * xa) +
                                                MB_LAYOUT_ROUND(sizeof(mb_real) * 2 * nc),

@@ -68,9 +68,16 @@ else bad "print not capped or not cleaned: $(wc -c <"$tmp/stderr") bytes: $(head
 for m in models/*.lua; do
     name=$(basename "$m" .lua)
     run "$m" --check
-    if [ "$rc" -eq 0 ] && [[ "$out" == "$name: "*" bodies, "* ]]; then ok
+    if [ "$rc" -eq 0 ] && [[ "$out" == "$name: "*" bod"*", "* ]]; then ok
     else bad "$m --check: exit $rc: $out $err"; fi
 done
+# the summary's counts in the singular when there is one ("1 particles" was printed)
+run tests/models/point_pendulum.lua --check
+if [ "$rc" -eq 0 ] && [ "$out" = "point_pendulum: 0 bodies, 1 particle, 2 coordinates, 1 constraint, 1 point, 1 element (1 rod)" ]; then ok
+else bad "point_pendulum --check: singular counts: exit $rc: $out"; fi
+run models/oscillator_1dof.lua --check
+if [ "$rc" -eq 0 ] && [[ "$out" == "oscillator_1dof: 1 body, 3 coordinates, 2 constraints, "* ]]; then ok
+else bad "oscillator_1dof --check: '1 body': $out"; fi
 if [ -f generator/emit.lua ]; then
     for m in models/*.lua; do
         name=$(basename "$m" .lua)

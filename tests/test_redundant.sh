@@ -5,26 +5,30 @@
 #    (tests/models/fault_redundant.lua) and the parallelogram with a third crank
 #    (tests/models/parallelogram_redundant.lua, redundant only on its assembled configurations);
 #  - negative controls: every shipped model and the particle models report nothing;
+#  - mbgen --check warns of given initial velocities that cannot all hold (the velocity
+#    assembly's linear system has no solution), a consistent variant not;
 #  - mbgen --redundant remove: the equation left out, named; the simulator of the reduced model runs
 #    in F1/F2 (the full one stops at its rank loss) and the removed equation stays satisfied;
-#  - the simulators name them at start-up, the same words as mbgen;
+#  - the simulators name them at start-up, the same words as mbgen, and the same equation
+#    (tests/models/parallelogram_3crank.lua: J2.y, the one --redundant remove removes);
 #  - alf-trapezoid runs them as written (its Newton iteration leaves the named equations out:
 #    docs/formulations.md, "Redundant constraints"): no step at max_iter, --strict passes, and
 #    the step counts and motion of the model mbgen --redundant remove generates; the parallelogram
-#    with a third crank and a coupler on four cranks (two equations, tests/models/parallelogram_cranks.lua);
-#    the stretched chain (a singular position, not a redundancy) keeps its equations;
+#    with a third crank and a coupler on four cranks (two equations,
+#    tests/models/parallelogram_cranks.lua); the stretched chain (a singular position, not a
+#    redundancy) keeps its equations;
 #  - bad --redundant values are refused.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 MBGEN=$BUILD/mbgen FULL=$BUILD/parallelogram_redundant_sim RED=$BUILD/parallelogram_removed_sim
-DUP=$BUILD/fault_redundant_sim
+DUP=$BUILD/fault_redundant_sim P3=$BUILD/parallelogram_3crank_sim
 CR=$BUILD/parallelogram_cranks_sim CRR=$BUILD/cranks_removed_sim SC=$BUILD/stretched_chain_sim
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_redundant.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in "$MBGEN" "$FULL" "$RED" "$DUP" "$CR" "$CRR" "$SC"; do
+for b in "$MBGEN" "$FULL" "$RED" "$DUP" "$P3" "$CR" "$CRR" "$SC"; do
     [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 PL='joint "F" (F.y) is implied by joint "A", joint "B", joint "D", joint "C" and joint "E"'
@@ -40,8 +44,19 @@ ok "check, parallelogram + crank: rank 11 of 12, F.y named with what implies it"
    '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: $PL (rank 11 of 12 equations" "$T/e"'
 for f in models/*.lua tests/models/particles.lua tests/models/point_pendulum.lua tests/models/fourbar_chain.lua; do
     "$MBGEN" "$f" --check >"$T/o" 2>"$T/e"; rc=$?
-    ok "control $f: no redundancy reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" "$T/e"'
+    ok "control $f: no redundancy or velocity conflict reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" -e "initial velocities" "$T/e"'
 done
+
+# ---- mbgen --check: given initial velocities the velocity constraints cannot meet (a four-bar
+# given both crank.phi and rocker.phi): warned with both and the residual the simulator's
+# velocity assembly stops at; the same model with one of them given: no warning
+VC=tests/models/fault_velconflict.lua
+"$MBGEN" $VC --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, conflicting initial velocities: exit 0, both named, the residual and a constraint, one line" \
+   '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "fault_velconflict.lua: warning: the given initial velocities crank.phi = 3, rocker.phi = 50 cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = 3.95 at constraint [A-D].[xy] (the simulator.s velocity assembly fails)$" "$T/e"'
+sed 's/, \["rocker.phi"\] = 50//' $VC > "$T/vc1.lua"
+"$MBGEN" "$T/vc1.lua" --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, one initial velocity given (control): no warning" '[ $rc -eq 0 ] && grep -q "crank.phi.\] = 3 }" "$T/vc1.lua" && [ ! -s "$T/e" ]'
 
 # ---- mbgen --redundant remove
 "$MBGEN" tests/models/fault_redundant.lua --redundant remove -o "$T/g" >"$T/o" 2>"$T/e"; rc=$?
@@ -115,6 +130,15 @@ for f in baumgarte canonical alf-explicit; do
        'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"c1.phi\") k = i; next }
                  NR == 2 { lo = hi = \$k } { if (\$k < lo) lo = \$k; if (\$k > hi) hi = \$k } END { exit !(hi - lo > 0.5) }" "$T/r_$f.csv"'
 done
+
+# the same equation named by mbgen --check, --redundant remove and the simulator (they weighted
+# the equations differently: the simulator named G2.y)
+p3=tests/models/parallelogram_3crank.lua
+"$MBGEN" $p3 --check 2>&1 >/dev/null | sed -n 's/.*warning: redundant constraint: \(.*\) (rank .*/\1/p' >"$T/m"
+"$MBGEN" $p3 --redundant remove -o "$T/p3" 2>&1 >/dev/null | sed -n 's/.*note: removed redundant constraint: \(.*\) (rank .*/\1/p' >"$T/rm"
+"$P3" --t-end 0.01 --quiet 2>&1 >/dev/null | sed -n 's/.*warning: redundant constraint: \(.*\) (rank .*/\1/p' >"$T/s"
+ok "third crank: mbgen --check, --redundant remove and the simulator name the same equation (J2.y): $(cat "$T/m" "$T/rm" "$T/s" | tr '\n' '|')" \
+   'grep -q "^joint \"J2\" (J2.y) is implied by" "$T/m" && [ "$(wc -l <"$T/m")" -eq 1 ] && cmp -s "$T/m" "$T/rm" && cmp -s "$T/m" "$T/s"'
 
 "$RED" --eval generic --t-end 0.1 --out "$T/g.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "parallelogram without F.y: --eval generic refused (exit 2), the reason named, no CSV" \

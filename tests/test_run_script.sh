@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_run_script.sh - scripts/run.sh and make run as a user meets them (mk/tools.mk):
 #  - a simulator that refuses its command line: run.sh returns its status (2), says it wrote
-#    nothing (no "plotting what it wrote"), leaves no empty log and no plots of an earlier run;
+#    nothing (no "plotting what it wrote"), leaves no empty log and the earlier results as they were;
+#  - a failed assembly (no row): exit 1, nothing plotted or animated, only the log left;
 #  - TRACE naming no point: refused before the simulation (exit 2, the points listed), the
 #    earlier results left alone; a good TRACE plots that point;
 #  - no blank line between "== plotting" and the closing report;
@@ -22,7 +23,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$MAKE" --no-print-directory -C "$root" "$@"; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_run_script.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-for b in "$BUILD/andrews_sim" "$BUILD/mb_anim" "$BUILD/oscillator_1dof_sim"; do
+for b in "$BUILD/andrews_sim" "$BUILD/mb_anim" "$BUILD/oscillator_1dof_sim" "$BUILD/fault_velconflict_sim"; do
     [ -x "$b" ] || mk "$b" >/dev/null 2>&1 || { bad "cannot build $b"; echo "$pass passed, $fail failed"; exit 1; }
 done
 stale() { mkdir -p "$1"; for s in energy constraints sigma trace; do echo old > "$1/andrews_$s.png"; done; echo old > "$1/andrews.csv"; }
@@ -32,9 +33,36 @@ R=$tmp/r1; stale "$R"
 RESULTS=$R BUILD=$BUILD scripts/run.sh andrews bogus > "$tmp/o" 2> "$tmp/e"
 rc=$?
 [ $rc -eq 2 ] && ok || bad "run.sh with a refused formulation: exit $rc, expected the simulator's 2"
-grep -q "invalid value 'bogus' for --formulation" "$tmp/e" && grep -q "exited with status 2 and wrote no results" "$tmp/e" &&
+grep -q "invalid value 'bogus' for --formulation" "$tmp/e" && grep -q "refused its command line (exit 2, see above) and wrote no results; the earlier results in $R are left" "$tmp/e" &&
     ! grep -q "plotting what it wrote" "$tmp/e" && ok || bad "run.sh messages: $(cat "$tmp/e")"
-[ -z "$(ls "$R")" ] && ok || bad "run.sh left files of a run that wrote nothing: $(ls "$R" | tr '\n' ' ')"
+# the earlier results are left as they were (the command line is checked before any is removed)
+[ "$(cat "$R/andrews.csv" "$R/andrews_energy.png")" = "$(printf 'old\nold')" ] && [ "$(ls -A "$R" | wc -l)" -eq 5 ] &&
+    ok || bad "run.sh with a refused formulation touched the earlier results: $(ls -A "$R" | tr '\n' ' ')"
+
+# ---- a failed assembly (no row): nothing to plot, no CSV, no log of an earlier run, no plots
+R=$tmp/r0; mkdir -p "$R"; echo old > "$R/fault_velconflict.csv"; echo old > "$R/fault_velconflict_energy.png"
+RESULTS=$R BUILD=$BUILD scripts/run.sh fault_velconflict "" --t-end 0.1 > "$tmp/o" 2> "$tmp/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "exited with status 1 and wrote no results" "$tmp/e" && ! grep -q "plotting what it wrote\|no data rows" "$tmp/e" &&
+    ! grep -q "== animating" "$tmp/o" && ok || bad "run.sh after a failed assembly: exit $rc: $(cat "$tmp/o" "$tmp/e")"
+[ "$(ls -A "$R" | tr '\n' ' ')" = "fault_velconflict.log " ] && grep -q "^status=error code=-7" "$R/fault_velconflict.log" &&
+    ok || bad "run.sh after a failed assembly left: $(ls -A "$R" | tr '\n' ' ')"
+
+# a simulator that leaves a CSV with its header alone (as ours did after a failed assembly):
+# run.sh does not animate or plot it (a stand-in simulator in a BUILD of its own)
+FB=$tmp/fb; mkdir -p "$FB"; ln -s "$root/$BUILD/mb_anim" "$FB/mb_anim"
+cat > "$FB/hdr_sim" <<'SIM'
+#!/bin/sh
+while [ $# -gt 1 ]; do [ "$1" = --out ] && out=$2; shift; done
+printf 't,x,energy_dev,phi_norm,phid_norm,sigma_norm\n' > "$out"; printf '{}\n' > "$out.info"
+echo "status=error code=-7 model=hdr"; exit 1
+SIM
+chmod +x "$FB/hdr_sim"
+R=$tmp/r00
+RESULTS=$R BUILD=$FB scripts/run.sh hdr "" > "$tmp/o" 2> "$tmp/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "exited with status 1 and wrote no results" "$tmp/e" && ! grep -q "== animating" "$tmp/o" &&
+    [ ! -e "$R/hdr.csv" ] && [ ! -e "$R/hdr.csv.info" ] && ok || bad "run.sh on a CSV without rows: exit $rc: $(cat "$tmp/o" "$tmp/e")"
 
 # ---- TRACE: checked before the simulation
 R=$tmp/r2; stale "$R"

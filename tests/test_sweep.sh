@@ -13,7 +13,8 @@
 #    the same summary as GNU parallel, chunks of 2 rows; the real thing: tests/test_slurm.sh;
 #  - OUTDIR, SWEEP and RESULTS with a space or a quote; every row failing (no plot, the earlier
 #    plot removed, one clear line); an unknown SWEEP_Y named;
-#  - make sweep MODEL=suspension SWEEP=... writes RESULTS/sweep_suspension/summary.csv.
+#  - make sweep MODEL=suspension SWEEP=... writes RESULTS/sweep_suspension/summary.csv; a second
+#    table for the same model is refused (the earlier sweep kept) unless SWEEP_OUT or SWEEP_FORCE=1.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -104,6 +105,7 @@ else bad "OUTDIR with a line break: rc=$rc $(cat "$tmp/e")"; fi
 # every row failing: a clear message, and the plot of an earlier sweep is removed, not shown
 printf 'k\n-1\n-2\n' > "$tmp/f.csv"
 cp -r "$tmp/sw out" "$tmp/sweep_f"
+realpath "$tmp/f.csv" > "$tmp/sweep_f/source"   # (as if f.csv had succeeded there before, then edited)
 scripts/sweep.sh "$SIM" "$tmp/f.csv" "$tmp/sweep_f" > /dev/null 2> "$tmp/e"
 rc=$?
 if [ $rc -eq 1 ] && grep -q '^sweep: no plot: no row succeeded$' "$tmp/e" && [ ! -e "$tmp/sweep_f/plot.png" ] &&
@@ -171,6 +173,23 @@ else
     if [ -f "$tmp/res/sweep_suspension/summary.csv" ] && [ -f "$tmp/res/sweep_suspension/plot.png" ]; then ok
     else bad "make sweep: $(tail -5 "$tmp/o")"; fi
 fi
+# a second table for the same model: refused (exit 2, the directory and the ways out named), the
+# earlier sweep untouched; SWEEP_OUT elsewhere runs it; SWEEP_FORCE=1 replaces the earlier one
+cp "$tmp/res/sweep_suspension/summary.csv" "$tmp/summary_before.csv"
+if mk sweep MODEL=suspension SWEEP="$tmp/q.csv" RESULTS="$tmp/res" > "$tmp/o" 2>&1; then bad "make sweep with a second table: not refused"
+elif grep -q "sweep: $tmp/res/sweep_suspension holds the sweep of another table ($tmp/p.csv); give another directory (make sweep SWEEP_OUT=DIR" "$tmp/o" &&
+     grep -q "SWEEP_FORCE=1 to replace it" "$tmp/o" && cmp -s "$tmp/summary_before.csv" "$tmp/res/sweep_suspension/summary.csv"; then ok
+else bad "make sweep with a second table: $(tail -3 "$tmp/o")"; fi
+if mk sweep MODEL=suspension SWEEP="$tmp/q.csv" RESULTS="$tmp/res" SWEEP_OUT="$tmp/res/other" > "$tmp/o" 2>&1 &&
+   [ "$(grep -c ',ok,0,' "$tmp/res/other/summary.csv" 2>/dev/null)" -eq 2 ] && cmp -s "$tmp/summary_before.csv" "$tmp/res/sweep_suspension/summary.csv"; then ok
+else bad "make sweep SWEEP_OUT=...: $(tail -3 "$tmp/o")"; fi
+if mk sweep MODEL=suspension SWEEP="$tmp/q.csv" RESULTS="$tmp/res" SWEEP_FORCE=1 > "$tmp/o" 2>&1 &&
+   [ "$(grep -c ',ok,0,' "$tmp/res/sweep_suspension/summary.csv")" -eq 2 ] && [ "$(wc -l < "$tmp/res/sweep_suspension/summary.csv")" -eq 3 ] &&
+   grep -q "SWEEP_FORCE=1: the earlier sweep in .* is replaced" "$tmp/o"; then ok
+else bad "make sweep SWEEP_FORCE=1: $(tail -3 "$tmp/o")"; fi
+# the same table again (a re-run) is not refused: nothing to run
+if mk sweep MODEL=suspension SWEEP="$tmp/q.csv" RESULTS="$tmp/res" > "$tmp/o" 2>&1 && grep -q ': 0 to run (2 kept' "$tmp/o"; then ok
+else bad "make sweep, the same table again: $(tail -3 "$tmp/o")"; fi
 # RESULTS and SWEEP with a space and a quote
 cp "$tmp/q.csv" "$tmp/q r'.csv"
 if mk sweep MODEL=suspension SWEEP="$tmp/q r'.csv" RESULTS="$tmp/r s'" > "$tmp/o" 2>&1 &&

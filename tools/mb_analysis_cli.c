@@ -728,6 +728,30 @@ static int named_vector(const mb_model *m, const mb_real *q, mb_real *pts, const
     return -1;
 }
 
+/* --input / --response checked by name before any solve: NULL if the model has it, else why
+ * (printed with every name the model has, as mb_anim --trace lists its points). */
+static const char *vector_name_why(const mb_model *m, const char *name)
+{
+    for (int i = 0; i < m->nq; i++)
+        if (!strcmp(name, m->info->coord_names[i])) return NULL;
+    size_t l = strlen(name);
+    if (l > 2 && m->points && (!strcmp(name + l - 2, ".x") || !strcmp(name + l - 2, ".y")))
+        for (int p = 0; p < m->npoint; p++)
+            if (strlen(m->info->point_names[p]) == l - 2 && !strncmp(m->info->point_names[p], name, l - 2))
+                return m->point_body[p] < 0 || 3 * m->point_body[p] + 2 >= m->nq ? "a ground point does not move" : NULL;
+    return "no such coordinate or moving point";
+}
+
+static void list_vector_names(const mb_model *m)
+{
+    fprintf(stderr, "; the coordinates are:");
+    for (int i = 0; i < m->nq; i++) fprintf(stderr, "%s %s", i ? "," : "", m->info->coord_names[i]);
+    int any = 0;
+    for (int p = 0; m->points && p < m->npoint; p++)
+        if (m->point_body[p] >= 0 && 3 * m->point_body[p] + 2 < m->nq)
+            fprintf(stderr, "%s %s", any++ ? "," : "; the moving points (add .x or .y):", m->info->point_names[p]);
+}
+
 /* --analysis frequency after the equilibrium: the FRF response/input at aopt.f_points
  * frequencies, log-spaced from f_min to f_max (default: a decade below the lowest and above the
  * highest undamped natural frequency), all computed before the CSV is written. */
@@ -843,6 +867,14 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     }
     if (which == MB_CLI_FREQUENCY && !aopt.input) {   /* mb_cli_analysis_check says so first */
         fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
+        return 2;
+    }
+    for (int k = 0; which == MB_CLI_FREQUENCY && k < 2; k++) {   /* names first: no solve for a typo */
+        const char *nm = k == 0 ? aopt.input : aopt.response, *why = nm ? vector_name_why(m, nm) : NULL;
+        if (!why) continue;
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
+        list_vector_names(m);
+        fputc('\n', stderr);
         return 2;
     }
     r.work = malloc(ws);

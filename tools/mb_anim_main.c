@@ -44,7 +44,8 @@ static void usage(FILE *f)
         "joints, springs, rods). One binary serves every model.\n"
         "\n"
         "options:\n"
-        "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html)\n"
+        "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html; '-' is\n"
+        "                      refused: no stdout)\n"
         "  --info FILE         the drawing info file (default: RESULTS.csv.info)\n"
         "  --trace BODY.POINT  draw the path of this named point (default: the moving point\n"
         "                      that travels farthest); 'none' draws no path\n"
@@ -637,6 +638,10 @@ int main(int argc, char **argv)
     }
     if (!o.in) {
         fprintf(stderr, "%s: no input file (try --help)\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o.out && strcmp(o.out, "-") == 0) { /* no stdout: a file named "-" would be a surprise */
+        fprintf(stderr, "%s: bad value for --out: -: the page goes to a file, not to stdout; give a file name\n", prog);
         return EXIT_USAGE;
     }
     { /* the CSV first: a missing CSV is named as such, not as its missing info file */

@@ -96,11 +96,12 @@ static void usage(FILE *f)
     fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
-        "                    forces, driver efforts) every K-th step\n"
+        "                    forces, driver efforts) every K-th step (a regular file, not\n"
+        "                    stdout: '-' is refused; no file when no row was computed)\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
         "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
-        "                    K seconds at t = 0, K, 2K, ... (default --h): dopri5, dop853 and bdf\n"
-        "                    interpolate them, the adaptive trapezoid lands its steps on them\n"
+        "                    K seconds at t = 0, K, 2K, ... (default --h), interpolated by the\n"
+        "                    integrator's dense output (the steps are not clipped to them)\n"
         "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
         "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
@@ -173,6 +174,7 @@ static double wall(void)
  * itself overflows) is not written, and the first such row is named on stderr. A CSV never
  * holds NaN or Inf. */
 static long rows_skipped;
+static long rows_written;   /* data rows in the CSV: none (a failed assembly), no --out file */
 /* the row at time t: positions q, velocities v (NULL: not known) and the monitors mo (after a
  * step, or interpolated) */
 static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo,
@@ -203,6 +205,7 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
     mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
     fputc('\n', f);
+    rows_written++;
 }
 
 /* After a failed write: cut the temporary back to its last complete line (the rows before the
@@ -319,10 +322,41 @@ static void nonfinite_source(const mb_sim *s, const mb_params *p, double t_end)
     free(f);
 }
 
+/* After a failed velocity assembly: the given initial velocities (held, they cannot all be met)
+ * and the constraint whose velocity equation Phi_q v + Phi_t = 0 is missed most at the end. */
+static void velocity_detail(const mb_sim *s)
+{
+    const mb_pattern *pat = &model->phi_q_pat;
+    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+    mb_real *pq = malloc(sizeof(mb_real) * (size_t)(pat->nnz + 1));
+    mb_real *w = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+    if (pq && w && model->nc > 0) {
+        model->phi_q(model, 0, q, pq);
+        model->phi_t(model, 0, q, w);
+        for (int k = 0; k < pat->nnz; k++) w[pat->row[k]] += pq[k] * v[pat->col[k]];
+        int worst = 0, shown = 0, given = 0;
+        for (int i = 1; i < model->nc; i++)
+            if (!(fabs((double)w[i]) <= fabs((double)w[worst]))) worst = i;
+        for (int c = 0; c < model->nq; c++) given += model->v_given && model->v_given[c];
+        fprintf(stderr, "; the given initial velocities ");
+        for (int c = 0; c < model->nq && shown < 8; c++)
+            if (model->v_given && model->v_given[c])
+                fprintf(stderr, "%s%s = %.6g", shown++ ? ", " : "", model->info->coord_names[c], (double)v[c]);
+        if (given > shown) fprintf(stderr, " and %d more", given - shown);
+        if (!given) fprintf(stderr, "(none)");
+        fprintf(stderr, " cannot all hold: the velocity constraints then leave |Phi_q v + Phi_t|_inf = "
+                "%.3g at constraint %s (%d constraints in %d coordinates)", fabs((double)w[worst]),
+                model->info->constraint_names ? model->info->constraint_names[worst] : "?", model->nc, model->nq);
+    }
+    free(pq);
+    free(w);
+}
+
 /* What failed and its size, appended to a fault message: the step in use, the system that
  * could not be solved (dimension) and the quantity that left its bounds. */
 static void fault_detail(const mb_sim *s, const mb_params *p, int st, double t_end)
 {
+    if (st == MB_ERR_ASSEMBLY_VEL) { velocity_detail(s); return; }   /* no step taken */
     const mb_monitor *mo = mb_sim_get_monitor(s);
     int n = model->nq, nc = model->nc;
     double h = (double)mb_sim_get_h(s);
@@ -693,8 +727,8 @@ static int parse_args(int argc, char **argv, cli *c)
                 model->name, c->t_end, c->h, c->t_end / c->h);
         return 2;
     }
-    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: dopri5 and
-     * dop853 interpolate the rows, the adaptive trapezoid lands its steps on them) */
+    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: the rows are
+     * interpolated by the integrator's dense output) */
     int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
     c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
     c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
@@ -723,6 +757,8 @@ static int parse_args(int argc, char **argv, cli *c)
     if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
     if (integrator_fits(c) || no_effect(c)) return 2;
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
+    if (c->out && !strcmp(c->out, "-"))   /* "-" is no stdout here: a file named "-" would be a surprise */
+        return bad("--out", c->out, "the CSV goes to a regular file (written to a temporary and renamed), not to stdout (the summary line goes there); give a file name");
     if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
     return -1;
 }
@@ -992,6 +1028,11 @@ static void close_csv(const cli *c, run_state *r)
             if (kept <= 0) remove(tmp);
         }
         int keep = !bad_io || access(tmp, F_OK) == 0;
+        if (keep && rows_written == 0) {   /* a header alone is no result: nothing to plot */
+            fprintf(stderr, "%s_sim: no CSV row was computed: --out %s not written\n", model->name, c->out);
+            remove(tmp);
+            keep = 0;
+        }
         if (keep && rename(tmp, c->out) != 0) {
             fprintf(stderr, "%s_sim: cannot write %s: %s\n", model->name, c->out, strerror(errno));
             remove(tmp);
@@ -1099,7 +1140,7 @@ int main(int argc, char **argv)
     mb_params p;
     run_state r;
     int rc;
-    rows_skipped = 0;   /* (main runs more than once in the fuzz target) */
+    rows_skipped = rows_written = 0;   /* (main runs more than once in the fuzz target) */
     model = &CAT(MB_MODEL, _model);   /* not a copy with the plan a previous run freed */
     if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
     if ((rc = build_params(&c, &p)) >= 0) return rc;
