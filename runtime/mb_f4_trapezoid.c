@@ -254,6 +254,7 @@ void mbi_f4_shift_sigma(mb_sim *s)
  * their rows of Phi_q and Phidot_q are zero in the matrix and the residual, their c is zero
  * (sigma~ keeps them at 0), and the final evaluation of each step is complete (the monitors,
  * Int Phi and the next step see every equation). */
+#if MB_WITH_REDUNDANT_ROWS
 #define ROWS_IMPLIED MB_R(1e3)
 
 /* At a step's start: a flagged equation's sigma~ (from the start-up's, before the flags were
@@ -301,6 +302,7 @@ static int trap_rows_implied(const mb_sim *s, const unsigned char *dr)
     }
     return dep <= ROWS_IMPLIED * (ind + 100 * MB_EPS * s->mon.lscale);
 }
+#endif
 
 static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used, int adapt, int hold,
                      int *diverged)
@@ -315,8 +317,12 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     mb_real *v = s->v, *pd = s->pd;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mb_real c1 = 1 + h * xi * w, h2 = h / 2, ih2 = 2 / h;   /* the loops' factors, hoisted */
+#if MB_WITH_REDUNDANT_ROWS
     const unsigned char *dr = s->p.redundant_rows;   /* equations left out (see above) */
     if (dr) trap_rows_start(s, dr);
+#else
+    const unsigned char *dr = NULL;                   /* (compiled out: the lean firmware) */
+#endif
     copy(s->nz, s->zk, s->z);
     copy(n, vk, s->v);
     copy(n, pdk, s->pd);
@@ -377,7 +383,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             m->force(m, t1, q, v, s->Q);
             m->phi_q_dot(m, t1, q, v, s->Pqd);
         }
+#if MB_WITH_REDUNDANT_ROWS
         if (dr) trap_rows_drop(s, dr);
+#endif
         mbi_f4_residual(s, p, h2, sv, g1, g2);
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
@@ -451,7 +459,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     }
     s->kin_fresh = 1;                   /* the last evaluation was at the final (t1, q) */
     s->kin_t = t1;
+#if MB_WITH_REDUNDANT_ROWS
     if (dr && !trap_rows_implied(s, dr)) s->p.redundant_rows = NULL;
+#endif
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
     if (!conv) {

@@ -85,6 +85,9 @@
 #ifndef MB_WITH_TRAPEZOID_ADAPTIVE /* F4's step control (mb_params.adaptive) */
 #define MB_WITH_TRAPEZOID_ADAPTIVE 1
 #endif
+#ifndef MB_WITH_REDUNDANT_ROWS     /* F4's Newton without named redundant equations */
+#define MB_WITH_REDUNDANT_ROWS 1
+#endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
 #define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853 || MB_WITH_BDF)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)

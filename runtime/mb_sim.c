@@ -702,4 +702,13 @@ mb_real mb_sim_get_h(const mb_sim *s)
     return MB_PARAMS_ADAPTIVE(&s->p) ? s->h_next : s->p.h;
 }
 
-void mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows) { s->p.redundant_rows = rows; }
+int mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows)
+{
+#if MB_WITH_REDUNDANT_ROWS
+    s->p.redundant_rows = rows;
+    return MB_OK;
+#else
+    (void)s;
+    return rows ? MB_ERR_PARAM : MB_OK;
+#endif
+}

@@ -111,6 +111,7 @@ typedef struct mb_params {
                                whose kept matrix contracted slowly; 0 refactors at every
                                iteration (docs/linear-systems.md) */
     const mb_linsys_ops *linsys_ops; /* non-NULL: an external back end, used instead of linsys */
+#if MB_WITH_REDUNDANT_ROWS
     const unsigned char *redundant_rows; /* alf-trapezoid with trapezoid: NULL (default) or nc
                                flags, 1 for a constraint equation the others imply along the
                                motion (redundant; the simulator passes its start-up check's,
@@ -120,6 +121,7 @@ typedef struct mb_params {
                                runtime sets it to NULL when a flagged equation's Phi departs
                                from the others' (a singular position, not a redundancy). The
                                caller keeps the array alive */
+#endif
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
                                vectors); 0 (default) for the other integrators */
@@ -363,8 +365,10 @@ const mb_monitor *mb_sim_get_monitor(const mb_sim *s);
 
 /* The constraint equations the others imply (redundant; rows: nc flags, NULL: none) for
  * alf-trapezoid's Newton iteration, after mb_sim_reset: mb_params.redundant_rows. The simulator
- * passes its start-up check's (mb_anl_redundant at the assembled configuration). */
-void mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows);
+ * passes its start-up check's (mb_anl_redundant at the assembled configuration). Returns MB_OK,
+ * or MB_ERR_PARAM for flags in a build without them (-DMB_WITH_REDUNDANT_ROWS=0: the lean
+ * firmware; generate such a model with mbgen --redundant remove instead). */
+int mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows);
 /* The step the next mb_sim_step tries: the adaptive trial step of an adaptive run
  * (MB_PARAMS_ADAPTIVE; it changes with every accepted or rejected step), p.h for fixed steps. */
 mb_real mb_sim_get_h(const mb_sim *s);

@@ -1087,8 +1087,11 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
         /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
         r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
-        if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0)
-            mb_sim_set_redundant_rows(&r->sim, r->dep);
+        if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0 &&
+            mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
+            fprintf(stderr, "%s_sim: note: this build keeps them in alf-trapezoid's Newton iteration "
+                    "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
+                    "leaves them out of the model\n", model->name);
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "

@@ -48,7 +48,7 @@ fw_lean() {
     U=$(printf '%s' "$2" | tr '[:lower:]' '[:upper:]')
     grep -q "^#define ${U}_NPAR 0\$" "${3:-generated}/$2.h" 2>/dev/null && p="-DMB_WITH_TUNABLES=0"
     case "$1" in
-        alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_OMIT_GAMMA" ;;
+        alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_WITH_REDUNDANT_ROWS=0 -DMB_OMIT_GAMMA" ;;
         baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
     esac
     # 8-bit indices unless the model's C says an index does not fit (mbgen's #error for MB_INDEX8)
