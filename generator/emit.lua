@@ -501,9 +501,35 @@ function emit.generate(M, opts)
     fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
        dense(D.pointpos))
 
+    -- The plan (generator/mb_plan_build.c through host.plan) and the linear algebra's form, here
+    -- because the form decides the fused evaluations' default below.
+    local function pat(list)
+        local r, c = {}, {}
+        for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
+        return r, c
+    end
+    local plan_P, plan_form
+    if opts.plan then
+        local r1, c1 = pat(D.phiq)
+        local r2, c2 = pat(D.dqdq)
+        local r3, c3 = pat(D.dqdv)
+        plan_P = opts.plan(D.nq, D.nc, r1, c1, r2, c2, r3, c3)
+        -- the form: unrolled straight-line code up to UNROLL_MAX elimination updates (both
+        -- matrices together), compact index arrays above (docs/linear-systems.md)
+        plan_form = opts.linalg or "auto"
+        if plan_form == "auto" then
+            plan_form = (plan_P.s.nupd + plan_P.a.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact"
+        end
+    end
+
     -- Fused evaluations: everything one iteration needs at a state, with common subexpressions
-    -- (the angles' sines and cosines above all) shared across the outputs.
+    -- (the angles' sines and cosines above all) shared across the outputs. opts.fused: true
+    -- (mbgen --fused), false (--no-fused), nil: with the unrolled form only - with the compact
+    -- form (large models) they doubled gcc's time (compact chain N = 1000: 36 s against 16 s of
+    -- CPU) for 4-5 % of a step (7.45 M against 7.80 M instructions per alf-trapezoid step).
     local vals_fused = { KIN = "0", DYN = "0" }
+    local want_fused = opts.fused
+    if want_fused == nil then want_fused = plan_form ~= "compact" end
     local function fused(id, withv, comment, groups)
         local outs, params, unused = {}, { "const mb_model *m", "mb_real t",
                                            "const mb_real *restrict q" }, { "(void)m;", "(void)t;", "(void)q;" }
@@ -525,7 +551,7 @@ function emit.generate(M, opts)
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
     end
-    if opts.fused ~= false then   -- mbgen --no-fused leaves them out (tight flash)
+    if want_fused then
         fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
               .. #D.phiq .. "].",
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
@@ -562,11 +588,6 @@ function emit.generate(M, opts)
     for i, p in ipairs(D.points) do
         point_names[i] = p.name
         point_body[i] = p.body - 1
-    end
-    local function pat(list)
-        local r, c = {}, {}
-        for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
-        return r, c
     end
     local vals = {
         NAME = name, VERSION = version, FILE = M.file or "?",
@@ -616,12 +637,7 @@ function emit.generate(M, opts)
     -- the symbolic factorizations and assembly maps (generator/mb_plan_build.c through
     -- host.plan): const index arrays read by the runtime's compact kernels (runtime/mb_sparse.c)
     if opts.plan then
-        local P = opts.plan(D.nq, D.nc, pats.phi_q[1], pats.phi_q[2], pats.dq_dq[1], pats.dq_dq[2],
-                            pats.dq_dv[1], pats.dq_dv[2])
-        -- the form: unrolled straight-line code up to UNROLL_MAX elimination updates (both
-        -- matrices together), compact index arrays above (docs/linear-systems.md)
-        local form = opts.linalg or "auto"
-        if form == "auto" then form = (P.s.nupd + P.a.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact" end
+        local P, form = plan_P, plan_form   -- (computed above)
         linalg_form = form
         local function sy(tag, S, lu)
             local fns = "0, 0, 0, 0"

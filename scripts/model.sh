@@ -8,7 +8,7 @@
 #          (relative to this directory or absolute; ".lua" may be left out)
 #   DEFS   "NAME=VALUE ..." generation parameters (mbgen -D), e.g. "N=100"
 #   MBGEN_FLAGS  more mbgen options: --redundant report|remove, --linalg unrolled|compact|auto,
-#          --no-fused (others are refused); like DEFS they make a variant, named after them
+#          --no-fused, --fused (others are refused); like DEFS they make a variant, named after them
 #          ("--redundant remove" -> andrews_redundant_remove)
 # Env: MBGEN (default build/mbgen), BUILD (default build), SHIPPED (the shipped models' names),
 #      TESTSIMS (the names of the test suite's own simulators, $BUILD/<name>_sim).
@@ -82,7 +82,8 @@ if [ -n "$flags" ]; then
                 esac
                 opts+=("$1" "$2"); tag=${tag}_${1#--}_$2; shift 2 ;;
             --no-fused) opts+=("$1"); tag=${tag}_no_fused; shift ;;
-            *) die "MBGEN_FLAGS: '$1' is not one of --redundant MODE, --linalg FORM, --no-fused (DEFS gives -D; make chooses -o and --name)" ;;
+            --fused) opts+=("$1"); tag=${tag}_fused; shift ;;
+            *) die "MBGEN_FLAGS: '$1' is not one of --redundant MODE, --linalg FORM, --no-fused, --fused (DEFS gives -D; make chooses -o and --name)" ;;
         esac
     done
 fi
