@@ -960,7 +960,8 @@ int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
     if (!s->ready || !(h > 0)) return MB_ERR_STATE;
     if (!(t >= t0 && t <= s->t)) return MB_ERR_PARAM;
     const mb_real *q0 = x ? s->xs : s->zk, *v0 = x ? s->xs + s->nz : s->yd;
-    const mb_real *qm = s->xa + s->nz + 2 * n + s->nc, *vm = qm + n;   /* x only */
+    /* the middle (x only: without the extrapolation xa is NULL, and no offset may be applied) */
+    const mb_real *qm = x ? s->xa + s->nz + 2 * n + s->nc : NULL, *vm = x ? qm + n : NULL;
     const mb_real *q1 = s->z, *v1 = s->v;
     mb_real th = (t - t0) / h, dv, *vv = v ? v : s->tn[0];   /* tn[0]: g1, free between steps */
     for (int i = 0; i < n; i++) {
