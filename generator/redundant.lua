@@ -88,6 +88,25 @@ local function qr_pivoted(A, n, nc, tol)
     return k - 1, piv, tau, orig
 end
 
+-- x <- H_kk x, the kk-th reflector of qr_pivoted (its vector in A[kk], below the diagonal) on an
+-- n-vector.
+local function reflect(A, tau, kk, x, n)
+    local h = A[kk]
+    local s = x[kk]
+    for i = kk + 1, n do s = s + h[i] * x[i] end
+    s = s * tau[kk]
+    x[kk] = x[kk] - s
+    for i = kk + 1, n do x[i] = x[i] - s * h[i] end
+end
+
+-- x <- (I - Q1 Q1^T) x: its component in the span of the first r columns of Q removed (Q^T x,
+-- the first r entries zeroed, Q back).
+local function project_out(A, tau, r, x, n)
+    for kk = 1, r do reflect(A, tau, kk, x, n) end
+    for i = 1, r do x[i] = 0.0 end
+    for kk = r, 1, -1 do reflect(A, tau, kk, x, n) end
+end
+
 -- Solve R11 x = b (upper triangular, R11[i][j] = A[j][i] for i <= j <= r).
 local function back(A, r, b)
     local x = {}
@@ -153,14 +172,7 @@ local function project(D, t, q0, rows, tol)
         end
         local dq = {}
         for i = 1, nq do dq[i] = i <= r and y[i] or 0.0 end
-        for kk = r, 1, -1 do   -- dq = H_1 ... H_r [y; 0]
-            local v = A[kk]
-            local s = dq[kk]
-            for i = kk + 1, nq do s = s + v[i] * dq[i] end
-            s = s * tau[kk]
-            dq[kk] = dq[kk] - s
-            for i = kk + 1, nq do dq[i] = dq[i] - s * v[i] end
-        end
+        for kk = r, 1, -1 do reflect(A, tau, kk, dq, nq) end   -- dq = H_1 ... H_r [y; 0]
         local lam, qt, pt, Jt, pa, Ja, rt = 1.0
         for _ = 1, 20 do
             qt = {}
@@ -238,23 +250,7 @@ function R.nearby(D, q, dependent, scale)
             local w = (k * 0.6180339887498949 + probe * 0.4142135623730950) % 1.0 + 0.25
             v[k] = locked[k] == 1 and 0.0 or (probe == 2 and k % 2 == 0 and -w or w)
         end
-        for kk = 1, r do   -- v = Q^T v, then zero its first r entries, then v = Q v
-            local h = A[kk]
-            local s = v[kk]
-            for i = kk + 1, nq do s = s + h[i] * v[i] end
-            s = s * tau[kk]
-            v[kk] = v[kk] - s
-            for i = kk + 1, nq do v[i] = v[i] - s * h[i] end
-        end
-        for i = 1, r do v[i] = 0.0 end
-        for kk = r, 1, -1 do
-            local h = A[kk]
-            local s = v[kk]
-            for i = kk + 1, nq do s = s + h[i] * v[i] end
-            s = s * tau[kk]
-            v[kk] = v[kk] - s
-            for i = kk + 1, nq do v[i] = v[i] - s * h[i] end
-        end
+        project_out(A, tau, r, v, nq)
         -- its size: the largest angle change NEAR_STEP rad, translation NEAR_STEP L
         local big, nv = 0.0, 0.0
         for k = 1, nq do
@@ -313,17 +309,7 @@ function R.velocities(D, q)
     end
     -- residual r = (I - Q1 Q1^T) b: Q^T b, its first `rank` entries zeroed, Q back
     local r, _, tau = qr_pivoted(free, nc, #free, R.RANK_TOL)
-    local function apply(kk)
-        local h = free[kk]
-        local s = b[kk]
-        for i = kk + 1, nc do s = s + h[i] * b[i] end
-        s = s * tau[kk]
-        b[kk] = b[kk] - s
-        for i = kk + 1, nc do b[i] = b[i] - s * h[i] end
-    end
-    for kk = 1, r do apply(kk) end
-    for i = 1, r do b[i] = 0.0 end
-    for kk = r, 1, -1 do apply(kk) end
+    project_out(free, tau, r, b, nc)
     local worst, res = 1, 0.0
     for c = 1, nc do
         if not (math.abs(b[c]) <= res) then worst, res = c, math.abs(b[c]) end
