@@ -61,6 +61,12 @@ timed() {
     awk '{ printf "%.2f %.2f", $1, $2 + $3 }' <<<"$t"
 }
 
+# instructions per step under callgrind too, when valgrind is installed (SCALING_INSTR=0: not)
+instr=${SCALING_INSTR:-1}
+command -v valgrind >/dev/null 2>&1 || instr=0
+instr_steps=100       # bench_generic.c's SCALING_SEG: the timed segment
+ins=$dir/instr.txt    # form N formulation side instructions steps
+: >"$ins"
 data=$dir/data.txt    # form N formulation gen_ns spread gnr_ns spread ratio spread steps rhs factor solves newton
                       # workspace_bytes, then the generic side's rhs factor solves newton
 gen=$dir/gen.txt      # form N mbgen_wall mbgen_cpu cc_wall cc_cpu c_bytes text_bytes
@@ -102,6 +108,25 @@ for form in $forms; do
             "$fdir/$name.o" "$fdir/${name}_data.o" "$dir/mb_linsys_klu.o" "$build/generic/mb_generic.o" \
             $rt_obj $rt_libs -o "$fdir/bench_$name" || die "cannot link the driver for $name"
         "$fdir/bench_$name" --scaling | sed -n "s/^scaling /$form /p" >>"$data" || die "the driver for $name failed"
+        # instructions per step (callgrind, inside mb_sim_step only: no set-up), the same first
+        # SCALING_SEG steps as the timed segments; deterministic, so its slopes carry no noise
+        if [ "$instr" = 1 ]; then
+            for f in baumgarte canonical alf-explicit alf-trapezoid; do
+                for side in generated generic; do
+                    cg=$dir/callgrind.out
+                    rm -f "$cg"
+                    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=mb_sim_step \
+                        --callgrind-out-file="$cg" "$fdir/bench_$name" --run "$name" "$f" "$side" \
+                        "$instr_steps" >"$dir/last.log" 2>&1
+                    ir=$(sed -n 's/^summary: *//p' "$cg" 2>/dev/null)
+                    if grep -q ', status 0$' "$dir/last.log" && [ -n "$ir" ]; then
+                        echo "$form $n $f $side $ir $instr_steps" >>"$ins"
+                    else
+                        echo "$form $n $f $side fail" >>"$ins"
+                    fi
+                done
+            done
+        fi
     done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -162,6 +187,39 @@ END {
         print line
     }
 }' "$data"
+if [ -s "$ins" ]; then
+echo
+echo "## instructions per step (valgrind --tool=callgrind, inside mb_sim_step: the first $instr_steps steps, the"
+echo "## timed segment), generated and generic, and their log-log slopes against N: deterministic, free of the"
+echo "## shared machine's noise, but blind to cache misses (the large unrolled forms')"
+echo
+printf '%-9s %-14s %6s %14s %14s %8s\n' form formulation N "gen instr" "gnr instr" "gnr/gen"
+awk '{ key = $1 " " $3 " " $2; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+       if ($5 == "fail") v[key, $4] = -1; else v[key, $4] = $5 / $6 }
+     function f(x) { return x < 0 ? sprintf("%14s", "(failed)") : sprintf("%14.0f", x) }
+     END { for (k = 1; k <= nk; k++) { split(keys[k], kf, " "); a = v[keys[k], "generated"]; b = v[keys[k], "generic"]
+           r = a > 0 && b > 0 ? sprintf("%7.2fx", b / a) : sprintf("%8s", "-")
+           printf "%-9s %-14s %6d %s %s %s\n", kf[1], kf[2], kf[3], f(a), f(b), r } }' "$ins"
+echo
+awk '$5 != "fail" { key = $1 " " $3 " " $4; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+       c = ++cnt[key]; x[key, c] = $2; y[key, c] = $5 / $6 }
+function ls(key,    i, lx, ly, sx, sy, sxx, sxy, m, d) {
+    m = cnt[key]; sx = sy = sxx = sxy = 0
+    for (i = 1; i <= m; i++) { lx = log(x[key, i]); ly = log(y[key, i]); sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly }
+    d = m * sxx - sx * sx
+    return d != 0 ? (m * sxy - sx * sy) / d : 0
+}
+END {
+    for (k = 1; k <= nk; k++) {
+        key = keys[k]; split(key, kf, " ")
+        line = sprintf("%-9s %-14s %-9s", kf[1], kf[2], kf[3])
+        for (i = 2; i <= cnt[key]; i++)
+            line = line sprintf("  %d-%d %.2f", x[key, i - 1], x[key, i], log(y[key, i] / y[key, i - 1]) / log(x[key, i] / x[key, i - 1]))
+        if (cnt[key] >= 2) line = line sprintf("  overall %.2f", ls(key))
+        print "instr slope " line
+    }
+}' "$ins"
+fi
 echo
 echo "## work per step (runtime monitor: generated side; the generic side's where it differs by more than"
 echo "## 0.5 %), workspace, and us per right-hand side (step time / right-hand sides per step)"
