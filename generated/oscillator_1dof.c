@@ -273,7 +273,8 @@ static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *re
 }
 
 #if MB_WITH_F4_KERNELS
-/* F4's Newton matrix into the plan storage F of A (3 x 3, 5 entries, 2 product terms): mbi_newton_matrix's loops, unrolled. */
+/* F4's Newton matrix into the plan storage F of A (3 x 3, 5 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
+ * constraint row's terms at a time. */
 static void oscillator_1dof_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
     const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
@@ -290,15 +291,27 @@ static void oscillator_1dof_f4_matrix(mb_real *restrict F, mb_real *restrict D, 
     (void)c1;
     (void)h2;
     (void)hq;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = 0;
+    F[4] = 0;
     const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real d0 = c1 * Pq[0] + h2 * Pqd[0];
+    D[0] = d0;
+    F[2] += e0 * d0;
     const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
-    D[0] = c1 * Pq[0] + h2 * Pqd[0];
-    D[1] = c1 * Pq[1] + h2 * Pqd[1];
-    F[0] = mass[0] - hq * dQq[0] - h2 * dQv[0];
-    F[1] = mass[1] + e1 * D[1] - hq * dQq[3] - h2 * dQv[3];
-    F[2] = mass[2] + e0 * D[0];
-    F[3] = 0 - hq * dQq[2] - h2 * dQv[2];
-    F[4] = 0 - hq * dQq[1] - h2 * dQv[1];
+    const mb_real d1 = c1 * Pq[1] + h2 * Pqd[1];
+    D[1] = d1;
+    F[1] += e1 * d1;
+    F[0] -= hq * dQq[0];
+    F[4] -= hq * dQq[1];
+    F[3] -= hq * dQq[2];
+    F[1] -= hq * dQq[3];
+    F[0] -= h2 * dQv[0];
+    F[4] -= h2 * dQv[1];
+    F[3] -= h2 * dQv[2];
+    F[1] -= h2 * dQv[3];
 }
 
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not

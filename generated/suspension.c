@@ -308,7 +308,8 @@ static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
 }
 
 #if MB_WITH_F4_KERNELS
-/* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled. */
+/* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
+ * constraint row's terms at a time. */
 static void suspension_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
     const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
@@ -325,19 +326,41 @@ static void suspension_f4_matrix(mb_real *restrict F, mb_real *restrict D, const
     (void)c1;
     (void)h2;
     (void)hq;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = 0;
+    F[4] = 0;
+    F[5] = 0;
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
     const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    const mb_real d0 = c1 * Pq[0] + h2 * Pqd[0];
+    D[0] = d0;
+    F[2] += e0 * d0;
     const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
-    D[0] = c1 * Pq[0] + h2 * Pqd[0];
-    D[1] = c1 * Pq[1] + h2 * Pqd[1];
-    F[0] = mass[0] + e1 * D[1] - hq * dQq[0] - h2 * dQv[0];
-    F[1] = mass[1] - hq * dQq[4] - h2 * dQv[4];
-    F[2] = mass[2] + e0 * D[0] - hq * dQq[8] - h2 * dQv[8];
-    F[3] = 0 - hq * dQq[3] - h2 * dQv[3];
-    F[4] = 0 - hq * dQq[6] - h2 * dQv[6];
-    F[5] = 0 - hq * dQq[7] - h2 * dQv[7];
-    F[6] = 0 - hq * dQq[1] - h2 * dQv[1];
-    F[7] = 0 - hq * dQq[2] - h2 * dQv[2];
-    F[8] = 0 - hq * dQq[5] - h2 * dQv[5];
+    const mb_real d1 = c1 * Pq[1] + h2 * Pqd[1];
+    D[1] = d1;
+    F[0] += e1 * d1;
+    F[0] -= hq * dQq[0];
+    F[6] -= hq * dQq[1];
+    F[7] -= hq * dQq[2];
+    F[3] -= hq * dQq[3];
+    F[1] -= hq * dQq[4];
+    F[8] -= hq * dQq[5];
+    F[4] -= hq * dQq[6];
+    F[5] -= hq * dQq[7];
+    F[2] -= hq * dQq[8];
+    F[0] -= h2 * dQv[0];
+    F[6] -= h2 * dQv[1];
+    F[7] -= h2 * dQv[2];
+    F[3] -= h2 * dQv[3];
+    F[1] -= h2 * dQv[4];
+    F[8] -= h2 * dQv[5];
+    F[4] -= h2 * dQv[6];
+    F[5] -= h2 * dQv[7];
+    F[2] -= h2 * dQv[8];
 }
 
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not

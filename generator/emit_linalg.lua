@@ -252,37 +252,46 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
         for _, a in ipairs({ ... }) do w("    (void)" .. a .. ";") end
     end
 
-    -- f4_matrix: FA = M + sum E[k] D[l] (unsym) - h^2/4 dQ/dq - h/2 dQ/dv, every entry written
+    -- f4_matrix: FA = M + sum E[k] D[l] (unsym) - h^2/4 dQ/dq - h/2 dQ/dv, every entry written.
+    -- The product terms come a constraint row at a time (the plan's order: pairs of entries of
+    -- one row of Phi_q), each row's e_k and D[k] computed just before its terms and added into F
+    -- in place: only that row's few values are live. Written as one sum per entry instead, every
+    -- e_k was live from the diagonal's sums (which use them all) to its last off-diagonal term,
+    -- and gcc spilled them: 820 of the 1680 instructions of Andrews' matrix were moves. Each entry
+    -- still receives its terms in the same order (mass, products in plan order, dQ/dq, dQ/dv).
     local n, nl = P.a.n, P.a.nl
-    local slot = {}
-    for j = 0, n + 2 * nl - 1 do slot[j] = {} end
     local init = {}
     for i = 0, nq - 1 do init[P.a.pinv[i + 1]] = "mass[" .. i .. "]" end
-    local usedE = {}
-    for t = 1, P.na do
-        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
-        table.insert(slot[d], { e = "e" .. k .. " * D[" .. l .. "]" })
-        usedE[k] = true
-        if d >= n then
-            table.insert(slot[d + nl], { e = "e" .. l .. " * D[" .. k .. "]" })
-            usedE[l] = true
-        end
-    end
-    for k = 1, #qq[1] do table.insert(slot[P.dqq_dst[k]], { e = "hq * dQq[" .. (k - 1) .. "]", neg = true }) end
-    for k = 1, #qv[1] do table.insert(slot[P.dqv_dst[k]], { e = "h2 * dQv[" .. (k - 1) .. "]", neg = true }) end
+    local have = {}                      -- entries whose e_k, d_k are emitted
     w("/* F4's Newton matrix into the plan storage F of A (" .. n .. " x " .. n .. ", " .. (n + 2 * nl)
-      .. " entries, " .. P.na .. " product terms): mbi_newton_matrix's loops, unrolled. */")
+      .. " entries, " .. P.na .. " product terms): mbi_newton_matrix's loops, unrolled, a")
+    w(" * constraint row's terms at a time. */")
     w("static void " .. name .. "_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,")
     w("    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,")
     w("    const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)")
     w("{")
     w("    const mb_real h2 = h / 2, hq = h * h / 4;")
     sp_args("F", "D", "mass", "Pq", "Pqd", "dQq", "dQv", "a", "c1", "h2", "hq")
-    for k = 0, nnz - 1 do
-        if usedE[k] then w(string.format("    const mb_real e%d = a * (Pq[%d] - h2 * Pqd[%d]);", k, k, k)) end
+    for j = 0, n + 2 * nl - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+    local function need(k)               -- e_k and d_k (and D[k]) before their first term
+        if have[k] then return end
+        have[k] = true
+        w(string.format("    const mb_real e%d = a * (Pq[%d] - h2 * Pqd[%d]);", k, k, k))
+        w(string.format("    const mb_real d%d = c1 * Pq[%d] + h2 * Pqd[%d];", k, k, k))
+        w(string.format("    D[%d] = d%d;", k, k))
     end
-    for k = 0, nnz - 1 do w(string.format("    D[%d] = c1 * Pq[%d] + h2 * Pqd[%d];", k, k, k)) end
-    for j = 0, n + 2 * nl - 1 do w(string.format("    F[%d] = %s;", j, sum(init[j], slot[j]))) end
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        need(k)
+        need(l)
+        w(string.format("    F[%d] += e%d * d%d;", d, k, l))
+        if d >= n then w(string.format("    F[%d] += e%d * d%d;", d + nl, l, k)) end
+    end
+    for k = 0, nnz - 1 do   -- an entry in no term (none today: each row pairs an entry with itself)
+        if not have[k] then w(string.format("    D[%d] = c1 * Pq[%d] + h2 * Pqd[%d];", k, k, k)) end
+    end
+    for k = 1, #qq[1] do w(string.format("    F[%d] -= hq * dQq[%d];", P.dqq_dst[k], k - 1)) end
+    for k = 1, #qv[1] do w(string.format("    F[%d] -= h2 * dQv[%d];", P.dqv_dst[k], k - 1)) end
     w("}")
     w("")
 
