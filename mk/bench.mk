@@ -65,14 +65,17 @@ bench: deps $(BUILD)/bench_generic
 
 # make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
 # generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
-# vs generic on KLU), log-log slopes, us per right-hand side -> results/scaling.txt. About 7
-# minutes, most of it gcc on chain1000.c (compact) and chain300.c (unrolled). Not a test.
+# vs generic on KLU), instructions per step under callgrind (SCALING_INSTR=0: not), log-log
+# slopes, us per right-hand side -> results/scaling.txt. About 10 minutes, most of it gcc on
+# chain1000.c (compact) and chain300.c (unrolled). Not a test.
 SCALING_N ?= 10 30 100 300 1000
+SCALING_INSTR ?= 1
 .PHONY: bench-scaling
-## bench-scaling: the chain at N = 10 .. 1000, us per step, slopes, generation and compile times: results/scaling.txt
+## bench-scaling: the chain at N = 10 .. 1000, us and instructions per step, slopes, generation and compile times: results/scaling.txt
 bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ_host) $(BUILD)/generic/mb_generic.o
 	@BUILD=$(BUILD) RESULTS=$(RESULTS) CC="$(CC)" RT_OBJ="$(RT_OBJ_host)" RT_LIBS="$(RT_LIBS)" \
-	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" scripts/bench_scaling.sh
+	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" SCALING_INSTR="$(SCALING_INSTR)" \
+	    scripts/bench_scaling.sh
 
 # Where the time of a step goes (perf, if installed): inclusive shares of the model functions
 # (fused evaluations included), factorizations (mbi_ls_factor: the plan's kernels on the

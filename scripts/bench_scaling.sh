@@ -10,7 +10,7 @@
 # mbgen has a --linalg option, every form it lists is measured (e.g. compact and unrolled);
 # otherwise the one form mbgen writes ("compact").
 #
-# env (make passes them): BUILD, RESULTS, CC, RT_OBJ, RT_LIBS, GNR_CFLAGS, SCALING_N
+# env (make passes them): BUILD, RESULTS, CC, RT_OBJ, RT_LIBS, GNR_CFLAGS, SCALING_N, SCALING_INSTR
 set -u
 build=${BUILD:-build}
 res=${RESULTS:-results}
