@@ -13,7 +13,7 @@ static const char *const events[] = {
 static const char *const errors[] = {
     "ok",
     "invalid parameter",
-    "workspace missing or too small",
+    "workspace missing, too small or misaligned",
     "singular matrix (rank loss)",
     "matrix not positive definite",
     "non-finite value (NaN or Inf)",
