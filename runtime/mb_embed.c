@@ -3,10 +3,11 @@
  * so several solvers (one mb_sim and one workspace each) run side by side. */
 #include "mb_embed.h"
 
-int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
-                   mb_real t0, const mb_real *q, const mb_real *v, int assemble)
+int mb_embed_start_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                           mb_real t0, const mb_real *q, const mb_real *v, int assemble,
+                           unsigned long config, unsigned long sizes)
 {
-    int st = mb_sim_init(s, m, p, work, size);
+    int st = mb_sim_init_checked(s, m, p, work, size, config, sizes);
     if (st != MB_OK) return st;
     return mb_sim_reset(s, t0, q, v, assemble);
 }

@@ -37,8 +37,12 @@
 /* Lay the solver out on work[size] and start it at time t0 from q[nq], v[nq] (NULL: the
  * model's q0 / v0). assemble != 0 first makes q, v consistent (Newton, as mb_sim_reset).
  * Returns MB_OK or the failure of mb_sim_init / mb_sim_reset. Does not allocate. */
-int mb_embed_start(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
-                   mb_real t0, const mb_real *q, const mb_real *v, int assemble);
+#define mb_embed_start(s, m, p, work, size, t0, q, v, assemble) \
+    mb_embed_start_checked((s), (m), (p), (work), (size), (t0), (q), (v), (assemble), \
+                           MB_BUILD_CONFIG, MB_BUILD_SIZES)   /* (mb_sim.h: MB_ERR_BUILD) */
+int mb_embed_start_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                           mb_real t0, const mb_real *q, const mb_real *v, int assemble,
+                           unsigned long config, unsigned long sizes);
 
 /* One fixed step of exactly p->h (the cycle of a periodic task); time is t0 + k h from the
  * step counter, never accumulated (dopri5: adaptive steps up to t + h). Returns MB_OK, a

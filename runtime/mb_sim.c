@@ -27,8 +27,16 @@ int mb_integrator_parse(const char *str)
     return -1;
 }
 
-void mb_params_default(mb_params *p, int f)
+/* Whether the caller's view of the build (mb_sim.h: MB_BUILD_CONFIG, MB_BUILD_SIZES, expanded
+ * in its compilation unit) is the runtime's. */
+static int same_build(unsigned long config, unsigned long sizes)
 {
+    return config == MB_BUILD_CONFIG && sizes == MB_BUILD_SIZES;
+}
+
+void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsigned long sizes)
+{
+    if (!p || !same_build(config, sizes)) return;   /* another layout: nothing written */
     memset(p, 0, sizeof *p);
     p->formulation = f;
     p->integrator = f == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
@@ -149,8 +157,13 @@ static int params_bad(const mb_params *p)
     return -1;
 }
 
-int mb_params_check(const mb_params *p, const char **what)
+int mb_params_check_checked(const mb_params *p, const char **what, unsigned long config,
+                            unsigned long sizes)
 {
+    if (!same_build(config, sizes)) {
+        if (what) *what = "the build (MB_FLOAT or MB_ONLY_* / MB_WITH_* differ from the runtime's)";
+        return MB_ERR_BUILD;
+    }
     int k = params_bad(p);
     if (what) *what = k >= 0 ? pmsg[k] : NULL;
     return k >= 0 ? MB_ERR_PARAM : MB_OK;
@@ -294,14 +307,17 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
     }
 }
 
-size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p)
+size_t mb_sim_workspace_size_checked(const mb_model *m, const mb_params *p, unsigned long config,
+                                     unsigned long sizes)
 {
-    if (!p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
+    if (!same_build(config, sizes) || !p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
     return layout_bytes(m, p);
 }
 
-int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size)
+int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                        unsigned long config, unsigned long sizes)
 {
+    if (!same_build(config, sizes)) return MB_ERR_BUILD;   /* before touching s or p */
     if (!s || !p) return MB_ERR_PARAM;
     memset(s, 0, sizeof *s);
     if (mb_params_check(p, NULL) != MB_OK) return MB_ERR_PARAM;

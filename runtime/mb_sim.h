@@ -293,22 +293,55 @@ typedef struct mb_sim {
 #endif
 } mb_sim;
 
+/* The build as the caller's compiler sees this header: the precision and the switches of
+ * mb_select.h in MB_BUILD_CONFIG, the sizes they give mb_sim and mb_params in MB_BUILD_SIZES.
+ * The four calls that take a caller's mb_params or mb_sim before one is set up (below, and
+ * mb_embed_start) are macros that pass both to the runtime, which compares them with its own:
+ * an application compiled with another MB_FLOAT or other MB_ONLY_* / MB_WITH_* switches than
+ * the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
+ * its structures is read or written, where the two layouts would otherwise overwrite memory. */
+#define MB_BUILD_CONFIG                                                                        \
+    ((unsigned long)(sizeof(mb_real) == sizeof(float)) | (unsigned long)MB_WITH_BAUMGARTE << 1 | \
+     (unsigned long)MB_WITH_CANONICAL << 2 | (unsigned long)MB_WITH_ALF_EXPLICIT << 3 |          \
+     (unsigned long)MB_WITH_ALF_TRAPEZOID << 4 | (unsigned long)MB_WITH_RK4 << 5 |               \
+     (unsigned long)MB_WITH_DOPRI5 << 6 | (unsigned long)MB_WITH_DOP853 << 7 |                   \
+     (unsigned long)MB_WITH_BDF << 8 | (unsigned long)MB_WITH_HHT << 9 |                         \
+     (unsigned long)MB_WITH_ASSEMBLY << 10 | (unsigned long)MB_WITH_DENSE << 11 |                \
+     (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
+     (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
+     (unsigned long)MB_WITH_TUNABLES << 16)
+#define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim) << 12 | (unsigned long)sizeof(mb_params))
+
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
  * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
- * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. */
-void mb_params_default(mb_params *p, int formulation);
+ * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. In a caller
+ * built differently from the runtime (MB_BUILD_CONFIG) it writes nothing; mb_sim_init then
+ * returns MB_ERR_BUILD. */
+#define mb_params_default(p, formulation) \
+    mb_params_default_checked((p), (formulation), MB_BUILD_CONFIG, MB_BUILD_SIZES)
+void mb_params_default_checked(mb_params *p, int formulation, unsigned long config,
+                               unsigned long sizes);
 
 /* Check p for model m: MB_OK or MB_ERR_PARAM (non-finite or non-positive step/tolerances,
  * max_iter outside 1..MB_MAX_ITER_LIMIT, max_steps < 1, unsupported formulation/integrator
- * pair). *what (may be NULL) names the offending field. */
-int mb_params_check(const mb_params *p, const char **what);
+ * pair), MB_ERR_BUILD (above). *what (may be NULL) names the offending field. */
+#define mb_params_check(p, what) mb_params_check_checked((p), (what), MB_BUILD_CONFIG, MB_BUILD_SIZES)
+int mb_params_check_checked(const mb_params *p, const char **what, unsigned long config,
+                            unsigned long sizes);
 
-/* Bytes of workspace mb_sim_init needs for m and p (0 if p or m is invalid). */
-size_t mb_sim_workspace_size(const mb_model *m, const mb_params *p);
+/* Bytes of workspace mb_sim_init needs for m and p (0 if p or m is invalid, or the build
+ * differs: MB_BUILD_CONFIG). */
+#define mb_sim_workspace_size(m, p) mb_sim_workspace_size_checked((m), (p), MB_BUILD_CONFIG, MB_BUILD_SIZES)
+size_t mb_sim_workspace_size_checked(const mb_model *m, const mb_params *p, unsigned long config,
+                                     unsigned long sizes);
 
 /* Lay the simulation out on work[size] (aligned for mb_real). Returns MB_OK, MB_ERR_PARAM,
- * MB_ERR_MODEL or MB_ERR_WORKSPACE. Keeps pointers to m and work; nothing to free. */
-int mb_sim_init(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size);
+ * MB_ERR_MODEL, MB_ERR_WORKSPACE or MB_ERR_BUILD (above). Keeps pointers to m and work;
+ * nothing to free. */
+#define mb_sim_init(s, m, p, work, size) \
+    mb_sim_init_checked((s), (m), (p), (work), (size), MB_BUILD_CONFIG, MB_BUILD_SIZES)
+int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
+                        unsigned long config, unsigned long sizes);
 
 /* Set the state at time t0 from q[nq], v[nq] (NULL: the model's q0 / v0). With assemble != 0,
  * first solve Phi(t0, q) = 0 by Newton (locked coordinates held, minimum-norm steps) and then

@@ -25,6 +25,7 @@ static const char *const errors[] = {
     "call out of order",
     "step limit reached (max_steps)",
     "suspect result (strict)",
+    "caller and runtime built differently (MB_FLOAT or MB_ONLY_* / MB_WITH_* switches differ)",
 };
 
 const char *mb_status_str(int status)

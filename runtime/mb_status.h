@@ -24,8 +24,11 @@ enum {
     MB_ERR_MODEL = -10,          /* model descriptor inconsistent (sizes, patterns) */
     MB_ERR_STATE = -11,          /* call out of order (e.g. step before reset) */
     MB_ERR_MAX_STEPS = -12,      /* max_steps steps taken since reset; state is the last one */
-    MB_ERR_SUSPECT = -13         /* p.strict: the step raised a warning (mon.warn names it); the
+    MB_ERR_SUSPECT = -13,        /* p.strict: the step raised a warning (mon.warn names it); the
                                     state is that step's, not the one before */
+    MB_ERR_BUILD = -14           /* the caller was compiled with another MB_FLOAT or other
+                                    MB_ONLY_* / MB_WITH_* switches than the runtime (mb_sim.h:
+                                    MB_BUILD_CONFIG); nothing was read or written */
 };
 
 /* Message for a status code; never NULL, static storage. */

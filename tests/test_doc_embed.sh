@@ -4,7 +4,8 @@
 # there (step 1) and examples/firmware/solver.[ch], compile with step 4's flags (-std=c99
 # -DMB_NO_LAPACKE, warnings as errors) and run, in double, in float, lean (MB_ONLY_ALF_TRAPEZOID)
 # and with our own math (MB_MATH_HEADER); a list without mb_bdf.c must fail to link (the
-# omission a reviewer hit: the test can see one). Needs build/mbgen.
+# omission a reviewer hit: the test can see one); an application compiled in float or lean on a
+# double, full runtime gets MB_ERR_BUILD at its start, not overwritten memory. Needs build/mbgen.
 set -u
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
@@ -71,6 +72,44 @@ ok "the same lean (-DMB_ONLY_ALF_TRAPEZOID)" '[ $r = 0 ]'
 build_run ownmath '-DMB_MATH_HEADER="mb_math.h"'; r=$?
 ok "the same with our own sin/cos (-DMB_MATH_HEADER=\"mb_math.h\")" '[ $r = 0 ]'
 [ $r = 0 ] || sed -n 1,5p "$tmp/ownmath.log"
+# an application built differently from the runtime (README's libmbrt.a is double only): the
+# runtime in double and default switches, the application and model in float, or lean; the
+# start must answer MB_ERR_BUILD, with nothing overwritten (ASan), and the same build start
+cat >"$src/app_mix.c" <<'EOF2'
+#include <stdio.h>
+#include "mb_embed.h"
+#include "double_pendulum.h"
+static mb_sim sim;
+static mb_real work[4096];
+int main(void)
+{
+    mb_params p;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    int st = mb_embed_start(&sim, &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
+    printf("start %d %s\n", st, mb_status_str(st));
+    return 0;
+}
+EOF2
+san=(-fsanitize=address,undefined -fno-sanitize-recover=all -g)
+mkdir -p "$tmp/rt"
+rtok=1
+for f in "$src"/mb_*.c; do
+    $CC "${flags[@]}" "${san[@]}" -I"$src" -c "$f" -o "$tmp/rt/$(basename "$f" .c).o" >>"$tmp/rt.log" 2>&1 || rtok=0
+done
+ok "the runtime alone compiles (double, default switches)" '[ $rtok = 1 ]'
+mix() {   # name, the application's flags: its start's line of output
+    local name=$1
+    shift
+    (cd "$src" && $CC "${flags[@]}" "${san[@]}" "$@" -I. app_mix.c double_pendulum.c "$tmp"/rt/*.o -lm \
+        -o "$tmp/$name") >"$tmp/$name.log" 2>&1 && "$tmp/$name" >>"$tmp/$name.log" 2>&1
+    grep '^start' "$tmp/$name.log"
+}
+ok "the same build starts" '[ "$(mix same)" = "start 0 ok" ]'
+ok "a float application on the double runtime: MB_ERR_BUILD, nothing overwritten" \
+   'mix float -DMB_FLOAT | grep -q "^start -14 " && ! grep -q "Sanitizer" "$tmp/float.log"'
+ok "a lean (MB_ONLY_ALF_TRAPEZOID) application on the full runtime: MB_ERR_BUILD" \
+   'mix lean -DMB_ONLY_ALF_TRAPEZOID | grep -q "^start -14 " && ! grep -q "Sanitizer" "$tmp/lean.log"'
+
 # negative control: the same without mb_bdf.c does not link in the default configuration
 rm -f "$src/mb_bdf.c"
 build_run nobdf; r=$?
