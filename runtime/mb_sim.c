@@ -310,7 +310,9 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
 size_t mb_sim_workspace_size_checked(const mb_model *m, const mb_params *p, unsigned long config,
                                      unsigned long sizes)
 {
-    if (!same_build(config, sizes) || !p || mb_params_check(p, NULL) != MB_OK || !check_model(m, p->formulation)) return 0;
+    if (!same_build(config, sizes) || !p || mb_params_check(p, NULL) != MB_OK ||
+        !check_model(m, p->formulation))
+        return 0;
     return layout_bytes(m, p);
 }
 

@@ -295,8 +295,8 @@ typedef struct mb_sim {
 
 /* The build as the caller's compiler sees this header: the precision and the switches of
  * mb_select.h in MB_BUILD_CONFIG, the sizes they give mb_sim and mb_params in MB_BUILD_SIZES.
- * The four calls that take a caller's mb_params or mb_sim before one is set up (below, and
- * mb_embed_start) are macros that pass both to the runtime, which compares them with its own:
+ * The five calls that take a caller's mb_params or mb_sim before one is set up (the four
+ * below and mb_embed_start) are macros that pass both to the runtime, which compares them with its own:
  * an application compiled with another MB_FLOAT or other MB_ONLY_* / MB_WITH_* switches than
  * the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
  * its structures is read or written, where the two layouts would otherwise overwrite memory. */
