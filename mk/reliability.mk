@@ -123,7 +123,7 @@ $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 $(BUILD)/fuzz/fuzz_simopts: $(FUZZ_SIMOPTS_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMB_MODEL=fixture_pendulum $(FUZZ_SIMOPTS_SRC) $(RT_LIBS) \
-	    -Wl,--wrap=mb_sim_step,--wrap=mb_params_check -o $@
+	    -Wl,--wrap=mb_sim_step,--wrap=mb_params_check_checked -o $@
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)

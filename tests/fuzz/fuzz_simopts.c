@@ -18,9 +18,11 @@
 #define FUZZ_MAX_ITER 50
 #define FUZZ_MAX_ARGS 64
 
-/* Linked with -Wl,--wrap=mb_sim_step,--wrap=mb_params_check. */
+/* Linked with -Wl,--wrap=mb_sim_step,--wrap=mb_params_check_checked (the function behind the
+ * macro mb_params_check, mb_sim.h). */
 int __real_mb_sim_step(mb_sim *s, mb_real t_stop);
-int __real_mb_params_check(const mb_params *p, const char **what);
+int __real_mb_params_check_checked(const mb_params *p, const char **what, unsigned long config,
+                                   unsigned long sizes);
 static long steps_left;
 
 int __wrap_mb_sim_step(mb_sim *s, mb_real t_stop)
@@ -30,11 +32,12 @@ int __wrap_mb_sim_step(mb_sim *s, mb_real t_stop)
 }
 
 /* The simulator's own mb_params p is not const: capping the iteration limit is defined. */
-int __wrap_mb_params_check(const mb_params *p, const char **what)
+int __wrap_mb_params_check_checked(const mb_params *p, const char **what, unsigned long config,
+                                   unsigned long sizes)
 {
     mb_params *w = (mb_params *)(uintptr_t)p;
     if (w->max_iter > FUZZ_MAX_ITER) w->max_iter = FUZZ_MAX_ITER;
-    return __real_mb_params_check(p, what);
+    return __real_mb_params_check_checked(p, what, config, sizes);
 }
 
 static char out_path[512];
