@@ -160,31 +160,33 @@ echo
 printf '%-9s %-14s %6s %10s %6s %10s %6s %8s %8s\n' form formulation N "gen us" spread "gnr us" spread "gnr/gen" "steps"
 awk 'NF >= 15 { printf "%-9s %-14s %6d %10.1f %5.0f%% %10.1f %5.0f%% %7.2fx %8d\n", $1, $3, $2, $4 / 1e3, 100 * $5, $6 / 1e3, 100 * $7, $8, $10 }
      NF < 15 { printf "%-9s %-14s %6d   (%s)\n", $1, $3, $2, $4 }' "$data"
-echo
-echo "## log-log slope of us/step against N (n = 3N): between consecutive N, and least squares over all"
-echo
-awk '
-NF >= 15 { key = $1 " " $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-           c = ++cnt[key]; x[key, c] = $2; g[key, c] = $4; h[key, c] = $6 }
+# log-log slopes of y[key, 1..cnt[key]] against x[key, ...] (awk globals): between consecutive
+# N, then the least-squares slope over all ("overall")
+slopes_awk='
 function ls(key, y,    i, lx, ly, sx, sy, sxx, sxy, m, d) {
     m = cnt[key]; sx = sy = sxx = sxy = 0
     for (i = 1; i <= m; i++) { lx = log(x[key, i]); ly = log(y[key, i]); sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly }
     d = m * sxx - sx * sx
     return d != 0 ? (m * sxy - sx * sy) / d : 0
 }
+function slopes(key, y,    i, s) {
+    s = ""
+    for (i = 2; i <= cnt[key]; i++)
+        s = s sprintf("  %d-%d %.2f", x[key, i - 1], x[key, i], log(y[key, i] / y[key, i - 1]) / log(x[key, i] / x[key, i - 1]))
+    if (cnt[key] >= 2) s = s sprintf("  overall %.2f", ls(key, y))
+    return s
+}'
+echo
+echo "## log-log slope of us/step against N (n = 3N): between consecutive N, and least squares over all"
+echo
+awk "$slopes_awk"'
+NF >= 15 { key = $1 " " $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+           c = ++cnt[key]; x[key, c] = $2; g[key, c] = $4; h[key, c] = $6 }
 END {
     for (k = 1; k <= nk; k++) {
         key = keys[k]; split(key, kf, " ")
-        line = sprintf("%-9s %-14s generated", kf[1], kf[2])
-        for (i = 2; i <= cnt[key]; i++)
-            line = line sprintf("  %d-%d %.2f", x[key, i - 1], x[key, i], log(g[key, i] / g[key, i - 1]) / log(x[key, i] / x[key, i - 1]))
-        if (cnt[key] >= 2) line = line sprintf("  overall %.2f", ls(key, g))
-        print line
-        line = sprintf("%-9s %-14s generic  ", kf[1], kf[2])
-        for (i = 2; i <= cnt[key]; i++)
-            line = line sprintf("  %d-%d %.2f", x[key, i - 1], x[key, i], log(h[key, i] / h[key, i - 1]) / log(x[key, i] / x[key, i - 1]))
-        if (cnt[key] >= 2) line = line sprintf("  overall %.2f", ls(key, h))
-        print line
+        print sprintf("%-9s %-14s generated", kf[1], kf[2]) slopes(key, g)
+        print sprintf("%-9s %-14s generic  ", kf[1], kf[2]) slopes(key, h)
     }
 }' "$data"
 if [ -s "$ins" ]; then
@@ -201,22 +203,13 @@ awk '{ key = $1 " " $3 " " $2; if (!(key in seen)) { seen[key] = 1; keys[++nk] =
            r = a > 0 && b > 0 ? sprintf("%7.2fx", b / a) : sprintf("%8s", "-")
            printf "%-9s %-14s %6d %s %s %s\n", kf[1], kf[2], kf[3], f(a), f(b), r } }' "$ins"
 echo
-awk '$5 != "fail" { key = $1 " " $3 " " $4; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-       c = ++cnt[key]; x[key, c] = $2; y[key, c] = $5 / $6 }
-function ls(key,    i, lx, ly, sx, sy, sxx, sxy, m, d) {
-    m = cnt[key]; sx = sy = sxx = sxy = 0
-    for (i = 1; i <= m; i++) { lx = log(x[key, i]); ly = log(y[key, i]); sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly }
-    d = m * sxx - sx * sx
-    return d != 0 ? (m * sxy - sx * sy) / d : 0
-}
+awk "$slopes_awk"'
+$5 != "fail" { key = $1 " " $3 " " $4; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+               c = ++cnt[key]; x[key, c] = $2; y[key, c] = $5 / $6 }
 END {
     for (k = 1; k <= nk; k++) {
         key = keys[k]; split(key, kf, " ")
-        line = sprintf("%-9s %-14s %-9s", kf[1], kf[2], kf[3])
-        for (i = 2; i <= cnt[key]; i++)
-            line = line sprintf("  %d-%d %.2f", x[key, i - 1], x[key, i], log(y[key, i] / y[key, i - 1]) / log(x[key, i] / x[key, i - 1]))
-        if (cnt[key] >= 2) line = line sprintf("  overall %.2f", ls(key))
-        print "instr slope " line
+        print "instr slope " sprintf("%-9s %-14s %-9s", kf[1], kf[2], kf[3]) slopes(key, y)
     }
 }' "$ins"
 fi

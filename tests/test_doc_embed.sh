@@ -60,18 +60,18 @@ build_run() {   # name, extra flags...: compile every .c of the project, run 100
     (cd "$src" && $CC "${flags[@]}" "$@" -I. ./*.c -lm -o "$tmp/$name") >"$tmp/$name.log" 2>&1 &&
         "$tmp/$name" >>"$tmp/$name.log" 2>&1 && grep -q '^ok ' "$tmp/$name.log"
 }
-build_run double; r=$?
-ok "the listed files build and run 1000 steps (double)" '[ $r = 0 ]' || true
-[ $r = 0 ] || sed -n 1,5p "$tmp/double.log"
-build_run float -DMB_FLOAT '-DFW_ALPHA=MB_R(1e5)' '-DFW_TOL=MB_R(1e-4)'; r=$?
-ok "the same in float (-DMB_FLOAT, alpha 1e5, tol 1e-4)" '[ $r = 0 ]'
-[ $r = 0 ] || sed -n 1,5p "$tmp/float.log"
-build_run lean -DMB_ONLY_ALF_TRAPEZOID; r=$?
-ok "the same lean (-DMB_ONLY_ALF_TRAPEZOID)" '[ $r = 0 ]'
-[ $r = 0 ] || sed -n 1,5p "$tmp/lean.log"
-build_run ownmath '-DMB_MATH_HEADER="mb_math.h"'; r=$?
-ok "the same with our own sin/cos (-DMB_MATH_HEADER=\"mb_math.h\")" '[ $r = 0 ]'
-[ $r = 0 ] || sed -n 1,5p "$tmp/ownmath.log"
+variant() {   # description, name, extra flags...: build_run, one check, the log on failure
+    local what=$1 name=$2
+    shift 2
+    build_run "$name" "$@"
+    local r=$?
+    ok "$what" '[ $r = 0 ]'
+    [ $r = 0 ] || sed -n 1,5p "$tmp/$name.log"
+}
+variant "the listed files build and run 1000 steps (double)" double
+variant "the same in float (-DMB_FLOAT, alpha 1e5, tol 1e-4)" float -DMB_FLOAT '-DFW_ALPHA=MB_R(1e5)' '-DFW_TOL=MB_R(1e-4)'
+variant "the same lean (-DMB_ONLY_ALF_TRAPEZOID)" lean -DMB_ONLY_ALF_TRAPEZOID
+variant "the same with our own sin/cos (-DMB_MATH_HEADER=\"mb_math.h\")" ownmath '-DMB_MATH_HEADER="mb_math.h"'
 # an application built differently from the runtime (README's libmbrt.a is double only): the
 # runtime in double and default switches, the application and model in float, or lean; the
 # start must answer MB_ERR_BUILD, with nothing overwritten (ASan), and the same build start
