@@ -22,7 +22,17 @@
  * beta h^2) (so that the penalty is pen in the matrix). It converges to the KKT solution at a rate
  * of about |J| / pen per iteration, and keeps J + pen Phi_q^T Phi_q positive definite where
  * Phi_q loses rank (a singular position), where the KKT matrix itself is singular. pen is
- * p.alpha, 0 meaning HHT_PENALTY. */
+ * p.alpha, 0 meaning HHT_PENALTY.
+ *
+ * The last multiplier update, at the converged a, takes Phi linearized from the last iterate,
+ * Phi + Phi_q beta h^2 da, not Phi evaluated there: that is the constraint the converged a
+ * satisfies (the matrix is the linearization), and the evaluated Phi is at its rounding floor
+ * eps |q| there, which rho = pen / ((1 + alpha) beta h^2) turned into multiplier noise that grew
+ * as pen / h^2. Through the driver work lambda^T Phi_t it was the energy deviation of the driven
+ * double pendulum (tests/models/audit_driven.lua, 20 s): 1.7e-2 J at h = 1e-3 and 0.27 J at
+ * 2e-4 (an energy warning), proportional to pen from 1e4 to 1e10, while the trajectory converged
+ * at second order; now 9.4e-5 J and 3.7e-6 J (second order too), with the same Newton
+ * iterations and the same singular passages (the parallelogram chain, 100 s). */
 #include "mb_sim_impl.h"
 #include "mb_sparse.h"
 
@@ -90,7 +100,7 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
     mb_real cq = be * h * h, cv = ga * h, rho = pen / ((1 + al) * cq);
     mb_real *q = s->z, *v = s->z + n, *a = s->fz + n, *lam = s->lam;
     const mb_real *q0 = s->zold, *v0 = s->zold + n;
-    mb_real *e = s->tn[0], *sv = s->tm[0];
+    mb_real *e = s->tn[0], *sv = s->tm[0], *pl = s->tm[1];
     /* the known part of q1 and v1 (tn[1]: q, lsd would be clobbered by the solves) */
     mb_real *qp = s->tn[1], *vp = s->v;
     for (int i = 0; i < n; i++) {
@@ -104,8 +114,8 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
         int last = conv || it == s->p.max_iter;
         if (last) mbi_eval_kin(s, t1, q);
         else mbi_eval_kin_dyn(s, t1, q, v);
-        if (it > 0)                           /* the multiplier update after each update of a */
-            for (int r = 0; r < nc; r++) lam[r] += rho * s->Phi[r];
+        /* the multiplier update after each update of a; the last one with Phi linearized */
+        if (it > 0) for (int r = 0; r < nc; r++) lam[r] += rho * (last ? pl[r] : s->Phi[r]);
         if (last) break;
         /* residual e = M a + (1 + alpha) (Phi_q^T (lambda + rho Phi) - Q) - alpha hr_0 */
         for (int r = 0; r < nc; r++) sv[r] = lam[r] + rho * s->Phi[r];
@@ -120,6 +130,8 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
         int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
         if (st) return st;
         mbi_ls_solve(s, MB_MAT_A_LU, e);
+        pq_mv(m, s->Pq, e, pl);               /* Phi + Phi_q cq e: Phi at the new a, linearized */
+        for (int r = 0; r < nc; r++) pl[r] = s->Phi[r] + cq * pl[r];
         ny = cq * MB_SQRT(dot(n, e, e));      /* the position correction */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;
         for (int i = 0; i < n; i++) a[i] += e[i];

@@ -101,8 +101,9 @@
  * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
  *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
  *   steps) is tm[0] (tn[2]). hht (F1) keeps the
- * acceleration in fz's second half, its Newton matrix in FA and Phi_q^T lambda - Q of the last
- * step in hr. */
+ * acceleration in fz's second half, its Newton matrix in FA, Phi_q^T lambda - Q of the last
+ * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
+ * side, which uses it, is not called then). */
 #define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \

@@ -89,10 +89,9 @@ for i in dopri5 dop853; do
 done
 
 # ---- long runs: 100 s, the default formulation and hht, balanced and unwarned
-# (hht on the driven model sits near its bound: its |dU| is one sample of a wide spread, 0.014 to
-# 0.072 J when h moves by 1e-4 to 1e-3 of itself, and a change of rounding in the linear algebra
-# moves it within that spread: reciprocal pivots gave 0.076 J, linear-systems.md. The spread is
-# the round-off of hht's multipliers, proportional to its penalty: formulations.md, HHT-alpha)
+# (hht on the driven model: 2.0e-4 J; it was 0.026 J, one sample of a spread of 0.014 to 0.072 J
+# when h moved by 1e-4 to 1e-3 of itself, the round-off of its multipliers that mb_hht.c's
+# linearized last update removed: formulations.md, HHT-alpha)
 for s in "$CH" "$DR"; do
     for c in "--formulation alf-trapezoid" "--integrator hht" "--formulation alf-trapezoid --integrator bdf"; do
         # shellcheck disable=SC2086

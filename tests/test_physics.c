@@ -196,8 +196,10 @@ int main(int argc, char **argv)
         }
         /* HHT-alpha (baumgarte's index-3 equations, alpha -0.05): second order towards the
          * reference (x3 required, 4 ideal) above the floor, the energy balance converging (its
-         * numerical damping is second order too), positions on the constraints to the Newton
-         * tolerance at every h, also through the singular four-bar's positions. */
+         * numerical damping is second order too; the driven fixture's did not, 9.6e-6 -> 8.2e-5,
+         * before mb_hht.c's last multiplier update took Phi linearized), positions on the
+         * constraints to the Newton tolerance at every h, also through the singular four-bar's
+         * positions. */
         {
             result a = run(m, MB_BAUMGARTE, MB_HHT, c->h, c->t_end, 1e-6);
             result b = run(m, MB_BAUMGARTE, MB_HHT, c->h / 2, c->t_end, 1e-6);
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
                     printf("%-18s %-14s E/Es %.2e -> %.2e (x%.1f)  dq/L %.2e -> %.2e (x%.1f)  phi/L %.2e -> %.2e\n",
                            m->name, "hht", ea, eb, ea / eb, da, db, da / db, pa, pb);
                 CHECK(ea < 1e-2, "%s/hht: energy deviation %.3g of the energy scale", m->name, ea);
-                CHECK(eb < ea / 3 || ea < 1e-5 || ea < 1e3 * prec, "%s/hht: energy deviation does not converge: %.3g -> %.3g",
+                CHECK(eb < ea / 3 || ea < 1e3 * prec, "%s/hht: energy deviation does not converge: %.3g -> %.3g",
                       m->name, ea, eb);
                 CHECK(da < 5e-2, "%s/hht: |q - q_ref| = %.3g of the size", m->name, da);
                 CHECK(db < da / 3 || da < 1e-7 || da < 1e3 * prec, "%s/hht: no convergence to the reference: %.3g -> %.3g",
