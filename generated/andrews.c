@@ -916,17 +916,17 @@ static void andrews_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[21]) * inv;
     F[21] = l0;
     const mb_real u0 = F[84];
@@ -941,8 +941,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[86] = u2;
     const mb_real d1 = F[1];
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l3 = (F[24]) * inv;
     F[24] = l3;
     const mb_real u3 = F[87];
@@ -957,8 +957,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[89] = u5;
     const mb_real d2 = F[2] - l0 * u0 - l3 * u3;
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l6 = (F[27] - l4 * u3) * inv;
     F[27] = l6;
     const mb_real u6 = F[90] - l3 * u4;
@@ -973,8 +973,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[92] = u8;
     const mb_real d3 = F[3] - l4 * u4 - l6 * u6;
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l9 = (F[30] - l7 * u6) * inv;
     F[30] = l9;
     const mb_real u9 = F[93] - l6 * u7;
@@ -993,8 +993,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[96] = u12;
     const mb_real d4 = F[4];
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l13 = (F[34]) * inv;
     F[34] = l13;
     const mb_real u13 = F[97];
@@ -1009,8 +1009,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[99] = u15;
     const mb_real d5 = F[5];
     if (d5 == 0) return 5;
-    F[5] = d5;
     inv = 1 / d5;
+    F[5] = inv;
     const mb_real l16 = (F[37]) * inv;
     F[37] = l16;
     const mb_real u16 = F[100];
@@ -1025,8 +1025,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[102] = u18;
     const mb_real d6 = F[6] - l13 * u13 - l16 * u16;
     if (d6 == 0) return 6;
-    F[6] = d6;
     inv = 1 / d6;
+    F[6] = inv;
     const mb_real l19 = (F[40] - l14 * u13) * inv;
     F[40] = l19;
     const mb_real u19 = F[103] - l13 * u14;
@@ -1041,8 +1041,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[105] = u21;
     const mb_real d7 = F[7];
     if (d7 == 0) return 7;
-    F[7] = d7;
     inv = 1 / d7;
+    F[7] = inv;
     const mb_real l22 = (F[43]) * inv;
     F[43] = l22;
     const mb_real u22 = F[106];
@@ -1057,8 +1057,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[108] = u24;
     const mb_real d8 = F[8];
     if (d8 == 0) return 8;
-    F[8] = d8;
     inv = 1 / d8;
+    F[8] = inv;
     const mb_real l25 = (F[46]) * inv;
     F[46] = l25;
     const mb_real u25 = F[109];
@@ -1073,8 +1073,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[111] = u27;
     const mb_real d9 = F[9] - l22 * u22 - l25 * u25;
     if (d9 == 0) return 9;
-    F[9] = d9;
     inv = 1 / d9;
+    F[9] = inv;
     const mb_real l28 = (F[49] - l26 * u25) * inv;
     F[49] = l28;
     const mb_real u28 = F[112] - l25 * u26;
@@ -1089,8 +1089,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[114] = u30;
     const mb_real d10 = F[10] - l26 * u26 - l28 * u28;
     if (d10 == 0) return 10;
-    F[10] = d10;
     inv = 1 / d10;
+    F[10] = inv;
     const mb_real l31 = (F[52] - l29 * u28) * inv;
     F[52] = l31;
     const mb_real u31 = F[115] - l28 * u29;
@@ -1109,8 +1109,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[118] = u34;
     const mb_real d11 = F[11] - l23 * u23 - l29 * u29 - l31 * u31;
     if (d11 == 0) return 11;
-    F[11] = d11;
     inv = 1 / d11;
+    F[11] = inv;
     const mb_real l35 = (F[56] - l24 * u23 - l30 * u29 - l32 * u31) * inv;
     F[56] = l35;
     const mb_real u35 = F[119] - l23 * u24 - l29 * u30 - l31 * u32;
@@ -1129,8 +1129,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[122] = u38;
     const mb_real d12 = F[12] - l24 * u24 - l27 * u27 - l30 * u30 - l32 * u32 - l35 * u35;
     if (d12 == 0) return 12;
-    F[12] = d12;
     inv = 1 / d12;
+    F[12] = inv;
     const mb_real l39 = (F[60] - l36 * u35) * inv;
     F[60] = l39;
     const mb_real u39 = F[123] - l35 * u36;
@@ -1145,8 +1145,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[125] = u41;
     const mb_real d13 = F[13] - l1 * u1 - l7 * u7 - l9 * u9;
     if (d13 == 0) return 13;
-    F[13] = d13;
     inv = 1 / d13;
+    F[13] = inv;
     const mb_real l42 = (F[63] - l2 * u1 - l8 * u7 - l10 * u9) * inv;
     F[63] = l42;
     const mb_real u42 = F[126] - l1 * u2 - l7 * u8 - l9 * u10;
@@ -1165,8 +1165,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[129] = u45;
     const mb_real d14 = F[14] - l2 * u2 - l5 * u5 - l8 * u8 - l10 * u10 - l42 * u42;
     if (d14 == 0) return 14;
-    F[14] = d14;
     inv = 1 / d14;
+    F[14] = inv;
     const mb_real l46 = (F[67] - l43 * u42) * inv;
     F[67] = l46;
     const mb_real u46 = F[130] - l42 * u43;
@@ -1181,8 +1181,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[132] = u48;
     const mb_real d15 = F[15] - l14 * u14 - l19 * u19 - l36 * u36 - l39 * u39 - l43 * u43 - l46 * u46;
     if (d15 == 0) return 15;
-    F[15] = d15;
     inv = 1 / d15;
+    F[15] = inv;
     const mb_real l49 = (F[70] - l20 * u19 - l37 * u36 - l40 * u39 - l44 * u43 - l47 * u46) * inv;
     F[70] = l49;
     const mb_real u49 = F[133] - l19 * u20 - l36 * u37 - l39 * u40 - l43 * u44 - l46 * u47;
@@ -1201,8 +1201,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[136] = u52;
     const mb_real d16 = F[16] - l11 * u11 - l17 * u17 - l20 * u20 - l33 * u33 - l37 * u37 - l40 * u40 - l44 * u44 - l47 * u47 - l49 * u49;
     if (d16 == 0) return 16;
-    F[16] = d16;
     inv = 1 / d16;
+    F[16] = inv;
     const mb_real l53 = (F[74] - l12 * u11 - l18 * u17 - l21 * u20 - l34 * u33 - l38 * u37 - l41 * u40 - l45 * u44 - l48 * u47 - l50 * u49) * inv;
     F[74] = l53;
     const mb_real u53 = F[137] - l11 * u12 - l17 * u18 - l20 * u21 - l33 * u34 - l37 * u38 - l40 * u41 - l44 * u45 - l47 * u48 - l49 * u50;
@@ -1221,8 +1221,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[140] = u56;
     const mb_real d17 = F[17] - l12 * u12 - l15 * u15 - l18 * u18 - l21 * u21 - l34 * u34 - l38 * u38 - l41 * u41 - l45 * u45 - l48 * u48 - l50 * u50 - l53 * u53;
     if (d17 == 0) return 17;
-    F[17] = d17;
     inv = 1 / d17;
+    F[17] = inv;
     const mb_real l57 = (F[78] - l51 * u50 - l54 * u53) * inv;
     F[78] = l57;
     const mb_real u57 = F[141] - l50 * u51 - l53 * u54;
@@ -1237,8 +1237,8 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[143] = u59;
     const mb_real d18 = F[18] - l51 * u51 - l54 * u54 - l57 * u57;
     if (d18 == 0) return 18;
-    F[18] = d18;
     inv = 1 / d18;
+    F[18] = inv;
     const mb_real l60 = (F[81] - l55 * u54 - l58 * u57) * inv;
     F[81] = l60;
     const mb_real u60 = F[144] - l54 * u55 - l57 * u58;
@@ -1249,15 +1249,16 @@ static MB_NO_SLP int andrews_a_lu(mb_real *restrict F)
     F[145] = u61;
     const mb_real d19 = F[19] - l55 * u55 - l58 * u58 - l60 * u60;
     if (d19 == 0) return 19;
-    F[19] = d19;
     inv = 1 / d19;
+    F[19] = inv;
     const mb_real l62 = (F[83] - l56 * u55 - l59 * u58 - l61 * u60) * inv;
     F[83] = l62;
     const mb_real u62 = F[146] - l55 * u56 - l58 * u59 - l60 * u61;
     F[146] = u62;
     const mb_real d20 = F[20] - l52 * u52 - l56 * u56 - l59 * u59 - l61 * u61 - l62 * u62;
     if (d20 == 0) return 20;
-    F[20] = d20;
+    inv = 1 / d20;
+    F[20] = inv;
     return -1;
 }
 
@@ -1288,27 +1289,27 @@ static void andrews_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, m
     const mb_real x18 = b[18] - F[72] * x15 - F[75] * x16 - F[78] * x17;
     const mb_real x19 = b[19] - F[76] * x16 - F[79] * x17 - F[81] * x18;
     const mb_real x20 = b[20] - F[73] * x15 - F[77] * x16 - F[80] * x17 - F[82] * x18 - F[83] * x19;
-    const mb_real y20 = x20 / F[20];
-    const mb_real y19 = (x19 - F[146] * y20) / F[19];
-    const mb_real y18 = (x18 - F[144] * y19 - F[145] * y20) / F[18];
-    const mb_real y17 = (x17 - F[141] * y18 - F[142] * y19 - F[143] * y20) / F[17];
-    const mb_real y16 = (x16 - F[137] * y17 - F[138] * y18 - F[139] * y19 - F[140] * y20) / F[16];
-    const mb_real y15 = (x15 - F[133] * y16 - F[134] * y17 - F[135] * y18 - F[136] * y20) / F[15];
-    const mb_real y14 = (x14 - F[130] * y15 - F[131] * y16 - F[132] * y17) / F[14];
-    const mb_real y13 = (x13 - F[126] * y14 - F[127] * y15 - F[128] * y16 - F[129] * y17) / F[13];
-    const mb_real y12 = (x12 - F[123] * y15 - F[124] * y16 - F[125] * y17) / F[12];
-    const mb_real y11 = (x11 - F[119] * y12 - F[120] * y15 - F[121] * y16 - F[122] * y17) / F[11];
-    const mb_real y10 = (x10 - F[115] * y11 - F[116] * y12 - F[117] * y16 - F[118] * y17) / F[10];
-    const mb_real y9 = (x9 - F[112] * y10 - F[113] * y11 - F[114] * y12) / F[9];
-    const mb_real y8 = (x8 - F[109] * y9 - F[110] * y10 - F[111] * y12) / F[8];
-    const mb_real y7 = (x7 - F[106] * y9 - F[107] * y11 - F[108] * y12) / F[7];
-    const mb_real y6 = (x6 - F[103] * y15 - F[104] * y16 - F[105] * y17) / F[6];
-    const mb_real y5 = (x5 - F[100] * y6 - F[101] * y16 - F[102] * y17) / F[5];
-    const mb_real y4 = (x4 - F[97] * y6 - F[98] * y15 - F[99] * y17) / F[4];
-    const mb_real y3 = (x3 - F[93] * y13 - F[94] * y14 - F[95] * y16 - F[96] * y17) / F[3];
-    const mb_real y2 = (x2 - F[90] * y3 - F[91] * y13 - F[92] * y14) / F[2];
-    const mb_real y1 = (x1 - F[87] * y2 - F[88] * y3 - F[89] * y14) / F[1];
-    const mb_real y0 = (x0 - F[84] * y2 - F[85] * y13 - F[86] * y14) / F[0];
+    const mb_real y20 = x20 * F[20];
+    const mb_real y19 = (x19 - F[146] * y20) * F[19];
+    const mb_real y18 = (x18 - F[145] * y20 - F[144] * y19) * F[18];
+    const mb_real y17 = (x17 - F[143] * y20 - F[142] * y19 - F[141] * y18) * F[17];
+    const mb_real y16 = (x16 - F[140] * y20 - F[139] * y19 - F[138] * y18 - F[137] * y17) * F[16];
+    const mb_real y15 = (x15 - F[136] * y20 - F[135] * y18 - F[134] * y17 - F[133] * y16) * F[15];
+    const mb_real y14 = (x14 - F[132] * y17 - F[131] * y16 - F[130] * y15) * F[14];
+    const mb_real y13 = (x13 - F[129] * y17 - F[128] * y16 - F[127] * y15 - F[126] * y14) * F[13];
+    const mb_real y12 = (x12 - F[125] * y17 - F[124] * y16 - F[123] * y15) * F[12];
+    const mb_real y11 = (x11 - F[122] * y17 - F[121] * y16 - F[120] * y15 - F[119] * y12) * F[11];
+    const mb_real y10 = (x10 - F[118] * y17 - F[117] * y16 - F[116] * y12 - F[115] * y11) * F[10];
+    const mb_real y9 = (x9 - F[114] * y12 - F[113] * y11 - F[112] * y10) * F[9];
+    const mb_real y8 = (x8 - F[111] * y12 - F[110] * y10 - F[109] * y9) * F[8];
+    const mb_real y7 = (x7 - F[108] * y12 - F[107] * y11 - F[106] * y9) * F[7];
+    const mb_real y6 = (x6 - F[105] * y17 - F[104] * y16 - F[103] * y15) * F[6];
+    const mb_real y5 = (x5 - F[102] * y17 - F[101] * y16 - F[100] * y6) * F[5];
+    const mb_real y4 = (x4 - F[99] * y17 - F[98] * y15 - F[97] * y6) * F[4];
+    const mb_real y3 = (x3 - F[96] * y17 - F[95] * y16 - F[94] * y14 - F[93] * y13) * F[3];
+    const mb_real y2 = (x2 - F[92] * y14 - F[91] * y13 - F[90] * y3) * F[2];
+    const mb_real y1 = (x1 - F[89] * y14 - F[88] * y3 - F[87] * y2) * F[1];
+    const mb_real y0 = (x0 - F[86] * y14 - F[85] * y13 - F[84] * y2) * F[0];
     b[15] = y0;
     b[16] = y1;
     b[17] = y2;

@@ -436,17 +436,17 @@ static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[12]) * inv;
     F[12] = l0;
     const mb_real u0 = F[44];
@@ -461,8 +461,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[46] = u2;
     const mb_real d1 = F[1];
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l3 = (F[15]) * inv;
     F[15] = l3;
     const mb_real u3 = F[47];
@@ -477,8 +477,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[49] = u5;
     const mb_real d2 = F[2] - l0 * u0 - l3 * u3;
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l6 = (F[18] - l1 * u0) * inv;
     F[18] = l6;
     const mb_real u6 = F[50] - l0 * u1;
@@ -493,8 +493,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[52] = u8;
     const mb_real d3 = F[3];
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l9 = (F[21]) * inv;
     F[21] = l9;
     const mb_real u9 = F[53];
@@ -509,8 +509,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[55] = u11;
     const mb_real d4 = F[4];
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l12 = (F[24]) * inv;
     F[24] = l12;
     const mb_real u12 = F[56];
@@ -525,8 +525,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[58] = u14;
     const mb_real d5 = F[5] - l9 * u9 - l12 * u12;
     if (d5 == 0) return 5;
-    F[5] = d5;
     inv = 1 / d5;
+    F[5] = inv;
     const mb_real l15 = (F[27] - l13 * u12) * inv;
     F[27] = l15;
     const mb_real u15 = F[59] - l12 * u13;
@@ -541,8 +541,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[61] = u17;
     const mb_real d6 = F[6] - l13 * u13 - l15 * u15;
     if (d6 == 0) return 6;
-    F[6] = d6;
     inv = 1 / d6;
+    F[6] = inv;
     const mb_real l18 = (F[30] - l16 * u15) * inv;
     F[30] = l18;
     const mb_real u18 = F[62] - l15 * u16;
@@ -561,8 +561,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[65] = u21;
     const mb_real d7 = F[7] - l10 * u10 - l16 * u16 - l18 * u18;
     if (d7 == 0) return 7;
-    F[7] = d7;
     inv = 1 / d7;
+    F[7] = inv;
     const mb_real l22 = (F[34] - l11 * u10 - l17 * u16 - l19 * u18) * inv;
     F[34] = l22;
     const mb_real u22 = F[66] - l10 * u11 - l16 * u17 - l18 * u19;
@@ -581,8 +581,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[69] = u25;
     const mb_real d8 = F[8] - l11 * u11 - l14 * u14 - l17 * u17 - l19 * u19 - l22 * u22;
     if (d8 == 0) return 8;
-    F[8] = d8;
     inv = 1 / d8;
+    F[8] = inv;
     const mb_real l26 = (F[38] - l23 * u22) * inv;
     F[38] = l26;
     const mb_real u26 = F[70] - l22 * u23;
@@ -597,8 +597,8 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[72] = u28;
     const mb_real d9 = F[9] - l1 * u1 - l6 * u6 - l23 * u23 - l26 * u26;
     if (d9 == 0) return 9;
-    F[9] = d9;
     inv = 1 / d9;
+    F[9] = inv;
     const mb_real l29 = (F[41] - l7 * u6 - l24 * u23 - l27 * u26) * inv;
     F[41] = l29;
     const mb_real u29 = F[73] - l6 * u7 - l23 * u24 - l26 * u27;
@@ -609,15 +609,16 @@ static MB_NO_SLP int chain_a_lu(mb_real *restrict F)
     F[74] = u30;
     const mb_real d10 = F[10] - l4 * u4 - l7 * u7 - l20 * u20 - l24 * u24 - l27 * u27 - l29 * u29;
     if (d10 == 0) return 10;
-    F[10] = d10;
     inv = 1 / d10;
+    F[10] = inv;
     const mb_real l31 = (F[43] - l5 * u4 - l8 * u7 - l21 * u20 - l25 * u24 - l28 * u27 - l30 * u29) * inv;
     F[43] = l31;
     const mb_real u31 = F[75] - l4 * u5 - l7 * u8 - l20 * u21 - l24 * u25 - l27 * u28 - l29 * u30;
     F[75] = u31;
     const mb_real d11 = F[11] - l2 * u2 - l5 * u5 - l8 * u8 - l21 * u21 - l25 * u25 - l28 * u28 - l30 * u30 - l31 * u31;
     if (d11 == 0) return 11;
-    F[11] = d11;
+    inv = 1 / d11;
+    F[11] = inv;
     return -1;
 }
 
@@ -639,18 +640,18 @@ static void chain_a_lu_solve(const mb_real *restrict F, mb_real *restrict b, mb_
     const mb_real x9 = b[6] - F[13] * x0 - F[18] * x2 - F[35] * x7 - F[38] * x8;
     const mb_real x10 = b[7] - F[16] * x1 - F[19] * x2 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
     const mb_real x11 = b[8] - F[14] * x0 - F[17] * x1 - F[20] * x2 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = (x10 - F[75] * y11) / F[10];
-    const mb_real y9 = (x9 - F[73] * y10 - F[74] * y11) / F[9];
-    const mb_real y8 = (x8 - F[70] * y9 - F[71] * y10 - F[72] * y11) / F[8];
-    const mb_real y7 = (x7 - F[66] * y8 - F[67] * y9 - F[68] * y10 - F[69] * y11) / F[7];
-    const mb_real y6 = (x6 - F[62] * y7 - F[63] * y8 - F[64] * y10 - F[65] * y11) / F[6];
-    const mb_real y5 = (x5 - F[59] * y6 - F[60] * y7 - F[61] * y8) / F[5];
-    const mb_real y4 = (x4 - F[56] * y5 - F[57] * y6 - F[58] * y8) / F[4];
-    const mb_real y3 = (x3 - F[53] * y5 - F[54] * y7 - F[55] * y8) / F[3];
-    const mb_real y2 = (x2 - F[50] * y9 - F[51] * y10 - F[52] * y11) / F[2];
-    const mb_real y1 = (x1 - F[47] * y2 - F[48] * y10 - F[49] * y11) / F[1];
-    const mb_real y0 = (x0 - F[44] * y2 - F[45] * y9 - F[46] * y11) / F[0];
+    const mb_real y11 = x11 * F[11];
+    const mb_real y10 = (x10 - F[75] * y11) * F[10];
+    const mb_real y9 = (x9 - F[74] * y11 - F[73] * y10) * F[9];
+    const mb_real y8 = (x8 - F[72] * y11 - F[71] * y10 - F[70] * y9) * F[8];
+    const mb_real y7 = (x7 - F[69] * y11 - F[68] * y10 - F[67] * y9 - F[66] * y8) * F[7];
+    const mb_real y6 = (x6 - F[65] * y11 - F[64] * y10 - F[63] * y8 - F[62] * y7) * F[6];
+    const mb_real y5 = (x5 - F[61] * y8 - F[60] * y7 - F[59] * y6) * F[5];
+    const mb_real y4 = (x4 - F[58] * y8 - F[57] * y6 - F[56] * y5) * F[4];
+    const mb_real y3 = (x3 - F[55] * y8 - F[54] * y7 - F[53] * y5) * F[3];
+    const mb_real y2 = (x2 - F[52] * y11 - F[51] * y10 - F[50] * y9) * F[2];
+    const mb_real y1 = (x1 - F[49] * y11 - F[48] * y10 - F[47] * y2) * F[1];
+    const mb_real y0 = (x0 - F[46] * y11 - F[45] * y9 - F[44] * y2) * F[0];
     b[9] = y0;
     b[10] = y1;
     b[11] = y2;

@@ -247,17 +247,17 @@ static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *rest
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[6]) * inv;
     F[6] = l0;
     const mb_real u0 = F[17];
@@ -272,8 +272,8 @@ static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
     F[19] = u2;
     const mb_real d1 = F[1] - l0 * u0;
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l3 = (F[9] - l1 * u0) * inv;
     F[9] = l3;
     const mb_real u3 = F[20] - l0 * u1;
@@ -284,8 +284,8 @@ static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
     F[21] = u4;
     const mb_real d2 = F[2];
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l5 = (F[11]) * inv;
     F[11] = l5;
     const mb_real u5 = F[22];
@@ -300,8 +300,8 @@ static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
     F[24] = u7;
     const mb_real d3 = F[3] - l1 * u1 - l3 * u3 - l5 * u5;
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l8 = (F[14] - l6 * u5) * inv;
     F[14] = l8;
     const mb_real u8 = F[25] - l5 * u6;
@@ -312,15 +312,16 @@ static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
     F[26] = u9;
     const mb_real d4 = F[4] - l6 * u6 - l8 * u8;
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l10 = (F[16] - l7 * u6 - l9 * u8) * inv;
     F[16] = l10;
     const mb_real u10 = F[27] - l6 * u7 - l8 * u9;
     F[27] = u10;
     const mb_real d5 = F[5] - l2 * u2 - l4 * u4 - l7 * u7 - l9 * u9 - l10 * u10;
     if (d5 == 0) return 5;
-    F[5] = d5;
+    inv = 1 / d5;
+    F[5] = inv;
     return -1;
 }
 
@@ -336,12 +337,12 @@ static void double_pendulum_a_lu_solve(const mb_real *restrict F, mb_real *restr
     const mb_real x3 = b[2] - F[7] * x0 - F[9] * x1 - F[11] * x2;
     const mb_real x4 = b[3] - F[12] * x2 - F[14] * x3;
     const mb_real x5 = b[5] - F[8] * x0 - F[10] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = (x4 - F[27] * y5) / F[4];
-    const mb_real y3 = (x3 - F[25] * y4 - F[26] * y5) / F[3];
-    const mb_real y2 = (x2 - F[22] * y3 - F[23] * y4 - F[24] * y5) / F[2];
-    const mb_real y1 = (x1 - F[20] * y3 - F[21] * y5) / F[1];
-    const mb_real y0 = (x0 - F[17] * y1 - F[18] * y3 - F[19] * y5) / F[0];
+    const mb_real y5 = x5 * F[5];
+    const mb_real y4 = (x4 - F[27] * y5) * F[4];
+    const mb_real y3 = (x3 - F[26] * y5 - F[25] * y4) * F[3];
+    const mb_real y2 = (x2 - F[24] * y5 - F[23] * y4 - F[22] * y3) * F[2];
+    const mb_real y1 = (x1 - F[21] * y5 - F[20] * y3) * F[1];
+    const mb_real y0 = (x0 - F[19] * y5 - F[18] * y3 - F[17] * y1) * F[0];
     b[1] = y0;
     b[4] = y1;
     b[0] = y2;

@@ -369,17 +369,17 @@ static void fourbar_singular_a_ldl_solve(const mb_real *restrict F, mb_real *res
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[9]) * inv;
     F[9] = l0;
     const mb_real u0 = F[30];
@@ -394,8 +394,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[32] = u2;
     const mb_real d1 = F[1];
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l3 = (F[12]) * inv;
     F[12] = l3;
     const mb_real u3 = F[33];
@@ -410,8 +410,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[35] = u5;
     const mb_real d2 = F[2];
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l6 = (F[15]) * inv;
     F[15] = l6;
     const mb_real u6 = F[36];
@@ -426,8 +426,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[38] = u8;
     const mb_real d3 = F[3] - l3 * u3 - l6 * u6;
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l9 = (F[18] - l7 * u6) * inv;
     F[18] = l9;
     const mb_real u9 = F[39] - l6 * u7;
@@ -442,8 +442,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[41] = u11;
     const mb_real d4 = F[4] - l0 * u0 - l7 * u7 - l9 * u9;
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l12 = (F[21] - l1 * u0) * inv;
     F[21] = l12;
     const mb_real u12 = F[42] - l0 * u1;
@@ -458,8 +458,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[44] = u14;
     const mb_real d5 = F[5];
     if (d5 == 0) return 5;
-    F[5] = d5;
     inv = 1 / d5;
+    F[5] = inv;
     const mb_real l15 = (F[24]) * inv;
     F[24] = l15;
     const mb_real u15 = F[45];
@@ -474,8 +474,8 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[47] = u17;
     const mb_real d6 = F[6] - l1 * u1 - l12 * u12 - l15 * u15;
     if (d6 == 0) return 6;
-    F[6] = d6;
     inv = 1 / d6;
+    F[6] = inv;
     const mb_real l18 = (F[27] - l2 * u1 - l13 * u12 - l16 * u15) * inv;
     F[27] = l18;
     const mb_real u18 = F[48] - l1 * u2 - l12 * u13 - l15 * u16;
@@ -486,15 +486,16 @@ static MB_NO_SLP int fourbar_singular_a_lu(mb_real *restrict F)
     F[49] = u19;
     const mb_real d7 = F[7] - l2 * u2 - l4 * u4 - l8 * u8 - l10 * u10 - l13 * u13 - l16 * u16 - l18 * u18;
     if (d7 == 0) return 7;
-    F[7] = d7;
     inv = 1 / d7;
+    F[7] = inv;
     const mb_real l20 = (F[29] - l5 * u4 - l11 * u10 - l14 * u13 - l17 * u16 - l19 * u18) * inv;
     F[29] = l20;
     const mb_real u20 = F[50] - l4 * u5 - l10 * u11 - l13 * u14 - l16 * u17 - l18 * u19;
     F[50] = u20;
     const mb_real d8 = F[8] - l5 * u5 - l11 * u11 - l14 * u14 - l17 * u17 - l19 * u19 - l20 * u20;
     if (d8 == 0) return 8;
-    F[8] = d8;
+    inv = 1 / d8;
+    F[8] = inv;
     return -1;
 }
 
@@ -513,15 +514,15 @@ static void fourbar_singular_a_lu_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x6 = b[2] - F[10] * x0 - F[21] * x4 - F[24] * x5;
     const mb_real x7 = b[5] - F[11] * x0 - F[13] * x1 - F[17] * x2 - F[19] * x3 - F[22] * x4 - F[25] * x5 - F[27] * x6;
     const mb_real x8 = b[3] - F[14] * x1 - F[20] * x3 - F[23] * x4 - F[26] * x5 - F[28] * x6 - F[29] * x7;
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = (x7 - F[50] * y8) / F[7];
-    const mb_real y6 = (x6 - F[48] * y7 - F[49] * y8) / F[6];
-    const mb_real y5 = (x5 - F[45] * y6 - F[46] * y7 - F[47] * y8) / F[5];
-    const mb_real y4 = (x4 - F[42] * y6 - F[43] * y7 - F[44] * y8) / F[4];
-    const mb_real y3 = (x3 - F[39] * y4 - F[40] * y7 - F[41] * y8) / F[3];
-    const mb_real y2 = (x2 - F[36] * y3 - F[37] * y4 - F[38] * y7) / F[2];
-    const mb_real y1 = (x1 - F[33] * y3 - F[34] * y7 - F[35] * y8) / F[1];
-    const mb_real y0 = (x0 - F[30] * y4 - F[31] * y6 - F[32] * y7) / F[0];
+    const mb_real y8 = x8 * F[8];
+    const mb_real y7 = (x7 - F[50] * y8) * F[7];
+    const mb_real y6 = (x6 - F[49] * y8 - F[48] * y7) * F[6];
+    const mb_real y5 = (x5 - F[47] * y8 - F[46] * y7 - F[45] * y6) * F[5];
+    const mb_real y4 = (x4 - F[44] * y8 - F[43] * y7 - F[42] * y6) * F[4];
+    const mb_real y3 = (x3 - F[41] * y8 - F[40] * y7 - F[39] * y4) * F[3];
+    const mb_real y2 = (x2 - F[38] * y7 - F[37] * y4 - F[36] * y3) * F[2];
+    const mb_real y1 = (x1 - F[35] * y8 - F[34] * y7 - F[33] * y3) * F[1];
+    const mb_real y0 = (x0 - F[32] * y7 - F[31] * y6 - F[30] * y4) * F[0];
     b[1] = y0;
     b[6] = y1;
     b[7] = y2;

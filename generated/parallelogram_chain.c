@@ -625,17 +625,17 @@ static void parallelogram_chain_a_ldl_solve(const mb_real *restrict F, mb_real *
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[15]) * inv;
     F[15] = l0;
     const mb_real u0 = F[58];
@@ -650,8 +650,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[60] = u2;
     const mb_real d1 = F[1];
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l3 = (F[18]) * inv;
     F[18] = l3;
     const mb_real u3 = F[61];
@@ -666,8 +666,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[63] = u5;
     const mb_real d2 = F[2] - l0 * u0 - l3 * u3;
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l6 = (F[21] - l4 * u3) * inv;
     F[21] = l6;
     const mb_real u6 = F[64] - l3 * u4;
@@ -682,8 +682,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[66] = u8;
     const mb_real d3 = F[3];
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l9 = (F[24]) * inv;
     F[24] = l9;
     const mb_real u9 = F[67];
@@ -698,8 +698,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[69] = u11;
     const mb_real d4 = F[4];
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l12 = (F[27]) * inv;
     F[27] = l12;
     const mb_real u12 = F[70];
@@ -714,8 +714,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[72] = u14;
     const mb_real d5 = F[5] - l9 * u9 - l12 * u12;
     if (d5 == 0) return 5;
-    F[5] = d5;
     inv = 1 / d5;
+    F[5] = inv;
     const mb_real l15 = (F[30] - l13 * u12) * inv;
     F[30] = l15;
     const mb_real u15 = F[73] - l12 * u13;
@@ -730,8 +730,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[75] = u17;
     const mb_real d6 = F[6] - l13 * u13 - l15 * u15;
     if (d6 == 0) return 6;
-    F[6] = d6;
     inv = 1 / d6;
+    F[6] = inv;
     const mb_real l18 = (F[33] - l16 * u15) * inv;
     F[33] = l18;
     const mb_real u18 = F[76] - l15 * u16;
@@ -750,8 +750,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[79] = u21;
     const mb_real d7 = F[7] - l10 * u10 - l16 * u16 - l18 * u18;
     if (d7 == 0) return 7;
-    F[7] = d7;
     inv = 1 / d7;
+    F[7] = inv;
     const mb_real l22 = (F[37] - l11 * u10 - l17 * u16 - l19 * u18) * inv;
     F[37] = l22;
     const mb_real u22 = F[80] - l10 * u11 - l16 * u17 - l18 * u19;
@@ -770,8 +770,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[83] = u25;
     const mb_real d8 = F[8] - l11 * u11 - l14 * u14 - l17 * u17 - l19 * u19 - l22 * u22;
     if (d8 == 0) return 8;
-    F[8] = d8;
     inv = 1 / d8;
+    F[8] = inv;
     const mb_real l26 = (F[41] - l23 * u22) * inv;
     F[41] = l26;
     const mb_real u26 = F[84] - l22 * u23;
@@ -786,8 +786,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[86] = u28;
     const mb_real d9 = F[9] - l23 * u23 - l26 * u26;
     if (d9 == 0) return 9;
-    F[9] = d9;
     inv = 1 / d9;
+    F[9] = inv;
     const mb_real l29 = (F[44] - l24 * u23 - l27 * u26) * inv;
     F[44] = l29;
     const mb_real u29 = F[87] - l23 * u24 - l26 * u27;
@@ -806,8 +806,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[90] = u32;
     const mb_real d10 = F[10] - l20 * u20 - l24 * u24 - l27 * u27 - l29 * u29;
     if (d10 == 0) return 10;
-    F[10] = d10;
     inv = 1 / d10;
+    F[10] = inv;
     const mb_real l33 = (F[48] - l21 * u20 - l25 * u24 - l28 * u27 - l30 * u29) * inv;
     F[48] = l33;
     const mb_real u33 = F[91] - l20 * u21 - l24 * u25 - l27 * u28 - l29 * u30;
@@ -826,8 +826,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[94] = u36;
     const mb_real d11 = F[11] - l21 * u21 - l25 * u25 - l28 * u28 - l30 * u30 - l33 * u33;
     if (d11 == 0) return 11;
-    F[11] = d11;
     inv = 1 / d11;
+    F[11] = inv;
     const mb_real l37 = (F[52] - l34 * u33) * inv;
     F[52] = l37;
     const mb_real u37 = F[95] - l33 * u34;
@@ -842,8 +842,8 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[97] = u39;
     const mb_real d12 = F[12] - l4 * u4 - l6 * u6 - l34 * u34 - l37 * u37;
     if (d12 == 0) return 12;
-    F[12] = d12;
     inv = 1 / d12;
+    F[12] = inv;
     const mb_real l40 = (F[55] - l5 * u4 - l7 * u6 - l35 * u34 - l38 * u37) * inv;
     F[55] = l40;
     const mb_real u40 = F[98] - l4 * u5 - l6 * u7 - l34 * u35 - l37 * u38;
@@ -854,15 +854,16 @@ static MB_NO_SLP int parallelogram_chain_a_lu(mb_real *restrict F)
     F[99] = u41;
     const mb_real d13 = F[13] - l1 * u1 - l5 * u5 - l7 * u7 - l31 * u31 - l35 * u35 - l38 * u38 - l40 * u40;
     if (d13 == 0) return 13;
-    F[13] = d13;
     inv = 1 / d13;
+    F[13] = inv;
     const mb_real l42 = (F[57] - l2 * u1 - l8 * u7 - l32 * u31 - l36 * u35 - l39 * u38 - l41 * u40) * inv;
     F[57] = l42;
     const mb_real u42 = F[100] - l1 * u2 - l7 * u8 - l31 * u32 - l35 * u36 - l38 * u39 - l40 * u41;
     F[100] = u42;
     const mb_real d14 = F[14] - l2 * u2 - l8 * u8 - l32 * u32 - l36 * u36 - l39 * u39 - l41 * u41 - l42 * u42;
     if (d14 == 0) return 14;
-    F[14] = d14;
+    inv = 1 / d14;
+    F[14] = inv;
     return -1;
 }
 
@@ -887,21 +888,21 @@ static void parallelogram_chain_a_lu_solve(const mb_real *restrict F, mb_real *r
     const mb_real x12 = b[13] - F[19] * x1 - F[21] * x2 - F[49] * x10 - F[52] * x11;
     const mb_real x13 = b[14] - F[16] * x0 - F[20] * x1 - F[22] * x2 - F[46] * x9 - F[50] * x10 - F[53] * x11 - F[55] * x12;
     const mb_real x14 = b[12] - F[17] * x0 - F[23] * x2 - F[47] * x9 - F[51] * x10 - F[54] * x11 - F[56] * x12 - F[57] * x13;
-    const mb_real y14 = x14 / F[14];
-    const mb_real y13 = (x13 - F[100] * y14) / F[13];
-    const mb_real y12 = (x12 - F[98] * y13 - F[99] * y14) / F[12];
-    const mb_real y11 = (x11 - F[95] * y12 - F[96] * y13 - F[97] * y14) / F[11];
-    const mb_real y10 = (x10 - F[91] * y11 - F[92] * y12 - F[93] * y13 - F[94] * y14) / F[10];
-    const mb_real y9 = (x9 - F[87] * y10 - F[88] * y11 - F[89] * y13 - F[90] * y14) / F[9];
-    const mb_real y8 = (x8 - F[84] * y9 - F[85] * y10 - F[86] * y11) / F[8];
-    const mb_real y7 = (x7 - F[80] * y8 - F[81] * y9 - F[82] * y10 - F[83] * y11) / F[7];
-    const mb_real y6 = (x6 - F[76] * y7 - F[77] * y8 - F[78] * y10 - F[79] * y11) / F[6];
-    const mb_real y5 = (x5 - F[73] * y6 - F[74] * y7 - F[75] * y8) / F[5];
-    const mb_real y4 = (x4 - F[70] * y5 - F[71] * y6 - F[72] * y8) / F[4];
-    const mb_real y3 = (x3 - F[67] * y5 - F[68] * y7 - F[69] * y8) / F[3];
-    const mb_real y2 = (x2 - F[64] * y12 - F[65] * y13 - F[66] * y14) / F[2];
-    const mb_real y1 = (x1 - F[61] * y2 - F[62] * y12 - F[63] * y13) / F[1];
-    const mb_real y0 = (x0 - F[58] * y2 - F[59] * y13 - F[60] * y14) / F[0];
+    const mb_real y14 = x14 * F[14];
+    const mb_real y13 = (x13 - F[100] * y14) * F[13];
+    const mb_real y12 = (x12 - F[99] * y14 - F[98] * y13) * F[12];
+    const mb_real y11 = (x11 - F[97] * y14 - F[96] * y13 - F[95] * y12) * F[11];
+    const mb_real y10 = (x10 - F[94] * y14 - F[93] * y13 - F[92] * y12 - F[91] * y11) * F[10];
+    const mb_real y9 = (x9 - F[90] * y14 - F[89] * y13 - F[88] * y11 - F[87] * y10) * F[9];
+    const mb_real y8 = (x8 - F[86] * y11 - F[85] * y10 - F[84] * y9) * F[8];
+    const mb_real y7 = (x7 - F[83] * y11 - F[82] * y10 - F[81] * y9 - F[80] * y8) * F[7];
+    const mb_real y6 = (x6 - F[79] * y11 - F[78] * y10 - F[77] * y8 - F[76] * y7) * F[6];
+    const mb_real y5 = (x5 - F[75] * y8 - F[74] * y7 - F[73] * y6) * F[5];
+    const mb_real y4 = (x4 - F[72] * y8 - F[71] * y6 - F[70] * y5) * F[4];
+    const mb_real y3 = (x3 - F[69] * y8 - F[68] * y7 - F[67] * y5) * F[3];
+    const mb_real y2 = (x2 - F[66] * y14 - F[65] * y13 - F[64] * y12) * F[2];
+    const mb_real y1 = (x1 - F[63] * y13 - F[62] * y12 - F[61] * y2) * F[1];
+    const mb_real y0 = (x0 - F[60] * y14 - F[59] * y13 - F[58] * y2) * F[0];
     b[6] = y0;
     b[7] = y1;
     b[8] = y2;

@@ -324,17 +324,17 @@ static void slider_crank_a_ldl_solve(const mb_real *restrict F, mb_real *restric
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[9]) * inv;
     F[9] = l0;
     const mb_real u0 = F[24];
@@ -345,8 +345,8 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[25] = u1;
     const mb_real d1 = F[1];
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l2 = (F[11]) * inv;
     F[11] = l2;
     const mb_real u2 = F[26];
@@ -357,8 +357,8 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[27] = u3;
     const mb_real d2 = F[2];
     if (d2 == 0) return 2;
-    F[2] = d2;
     inv = 1 / d2;
+    F[2] = inv;
     const mb_real l4 = (F[13]) * inv;
     F[13] = l4;
     const mb_real u4 = F[28];
@@ -373,8 +373,8 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[30] = u6;
     const mb_real d3 = F[3] - l2 * u2 - l4 * u4;
     if (d3 == 0) return 3;
-    F[3] = d3;
     inv = 1 / d3;
+    F[3] = inv;
     const mb_real l7 = (F[16] - l3 * u2 - l5 * u4) * inv;
     F[16] = l7;
     const mb_real u7 = F[31] - l2 * u3 - l4 * u5;
@@ -385,8 +385,8 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[32] = u8;
     const mb_real d4 = F[4];
     if (d4 == 0) return 4;
-    F[4] = d4;
     inv = 1 / d4;
+    F[4] = inv;
     const mb_real l9 = (F[18]) * inv;
     F[18] = l9;
     const mb_real u9 = F[33];
@@ -401,8 +401,8 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[35] = u11;
     const mb_real d5 = F[5] - l0 * u0 - l9 * u9;
     if (d5 == 0) return 5;
-    F[5] = d5;
     inv = 1 / d5;
+    F[5] = inv;
     const mb_real l12 = (F[21] - l1 * u0 - l10 * u9) * inv;
     F[21] = l12;
     const mb_real u12 = F[36] - l0 * u1 - l9 * u10;
@@ -413,18 +413,20 @@ static MB_NO_SLP int slider_crank_a_lu(mb_real *restrict F)
     F[37] = u13;
     const mb_real d6 = F[6] - l1 * u1 - l3 * u3 - l5 * u5 - l7 * u7 - l10 * u10 - l12 * u12;
     if (d6 == 0) return 6;
-    F[6] = d6;
     inv = 1 / d6;
+    F[6] = inv;
     const mb_real l14 = (F[23] - l6 * u5 - l8 * u7 - l11 * u10 - l13 * u12) * inv;
     F[23] = l14;
     const mb_real u14 = F[38] - l5 * u6 - l7 * u8 - l10 * u11 - l12 * u13;
     F[38] = u14;
     const mb_real d7 = F[7] - l6 * u6 - l8 * u8 - l11 * u11 - l13 * u13 - l14 * u14;
     if (d7 == 0) return 7;
-    F[7] = d7;
+    inv = 1 / d7;
+    F[7] = inv;
     const mb_real d8 = F[8];
     if (d8 == 0) return 8;
-    F[8] = d8;
+    inv = 1 / d8;
+    F[8] = inv;
     return -1;
 }
 
@@ -443,15 +445,15 @@ static void slider_crank_a_lu_solve(const mb_real *restrict F, mb_real *restrict
     const mb_real x6 = b[5] - F[10] * x0 - F[12] * x1 - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = b[2] - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
     const mb_real x8 = b[8];
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = (x6 - F[38] * y7) / F[6];
-    const mb_real y5 = (x5 - F[36] * y6 - F[37] * y7) / F[5];
-    const mb_real y4 = (x4 - F[33] * y5 - F[34] * y6 - F[35] * y7) / F[4];
-    const mb_real y3 = (x3 - F[31] * y6 - F[32] * y7) / F[3];
-    const mb_real y2 = (x2 - F[28] * y3 - F[29] * y6 - F[30] * y7) / F[2];
-    const mb_real y1 = (x1 - F[26] * y3 - F[27] * y6) / F[1];
-    const mb_real y0 = (x0 - F[24] * y5 - F[25] * y6) / F[0];
+    const mb_real y8 = x8 * F[8];
+    const mb_real y7 = x7 * F[7];
+    const mb_real y6 = (x6 - F[38] * y7) * F[6];
+    const mb_real y5 = (x5 - F[37] * y7 - F[36] * y6) * F[5];
+    const mb_real y4 = (x4 - F[35] * y7 - F[34] * y6 - F[33] * y5) * F[4];
+    const mb_real y3 = (x3 - F[32] * y7 - F[31] * y6) * F[3];
+    const mb_real y2 = (x2 - F[30] * y7 - F[29] * y6 - F[28] * y3) * F[2];
+    const mb_real y1 = (x1 - F[27] * y6 - F[26] * y3) * F[1];
+    const mb_real y0 = (x0 - F[25] * y6 - F[24] * y5) * F[0];
     b[7] = y0;
     b[6] = y1;
     b[0] = y2;

@@ -188,17 +188,17 @@ static void suspension_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
- * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is
- * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into
- * vectors costs more shuffles than it saves. */
+ * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the
+ * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP
+ * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */
 static MB_NO_SLP int suspension_a_lu(mb_real *restrict F)
 {
     mb_real inv;
     (void)F;
     const mb_real d0 = F[0];
     if (d0 == 0) return 0;
-    F[0] = d0;
     inv = 1 / d0;
+    F[0] = inv;
     const mb_real l0 = (F[3]) * inv;
     F[3] = l0;
     const mb_real u0 = F[6];
@@ -209,15 +209,16 @@ static MB_NO_SLP int suspension_a_lu(mb_real *restrict F)
     F[7] = u1;
     const mb_real d1 = F[1] - l0 * u0;
     if (d1 == 0) return 1;
-    F[1] = d1;
     inv = 1 / d1;
+    F[1] = inv;
     const mb_real l2 = (F[5] - l1 * u0) * inv;
     F[5] = l2;
     const mb_real u2 = F[8] - l0 * u1;
     F[8] = u2;
     const mb_real d2 = F[2] - l1 * u1 - l2 * u2;
     if (d2 == 0) return 2;
-    F[2] = d2;
+    inv = 1 / d2;
+    F[2] = inv;
     return -1;
 }
 
@@ -230,9 +231,9 @@ static void suspension_a_lu_solve(const mb_real *restrict F, mb_real *restrict b
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[3] * x0;
     const mb_real x2 = b[2] - F[4] * x0 - F[5] * x1;
-    const mb_real y2 = x2 / F[2];
-    const mb_real y1 = (x1 - F[8] * y2) / F[1];
-    const mb_real y0 = (x0 - F[6] * y1 - F[7] * y2) / F[0];
+    const mb_real y2 = x2 * F[2];
+    const mb_real y1 = (x1 - F[8] * y2) * F[1];
+    const mb_real y0 = (x0 - F[7] * y2 - F[6] * y1) * F[0];
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;

@@ -110,20 +110,20 @@ function M.functions(name, tag, S, lu)
             return e
         end
         w("/* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed")
-        w(" * on L's pattern), left-looking on locals. Returns -1, or the pivot k (permuted) that is")
-        w(" * exactly zero (F is then partly written). MB_NO_SLP (mb_config.h): packing its scalars into")
-        w(" * vectors costs more shuffles than it saves. */")
+        w(" * on L's pattern; D the pivots' reciprocals), left-looking on locals. Returns -1, or the")
+        w(" * pivot k (permuted) that is exactly zero (F is then partly written). MB_NO_SLP")
+        w(" * (mb_config.h): packing its scalars into vectors costs more shuffles than it saves. */")
         w("static MB_NO_SLP int " .. pre .. "_lu(mb_real *restrict F)")
         w("{")
-        if nl > 0 then w("    mb_real inv;") end
+        w("    mb_real inv;")
         w("    (void)F;")
         for k = 0, n - 1 do
             w(string.format("    const mb_real d%d = %s;", k, entry(k)))
             w(string.format("    if (d%d == 0) return %d;", k, k))
-            w(string.format("    F[%d] = d%d;", k, k))
+            w(string.format("    inv = 1 / d%d;", k))
+            w(string.format("    F[%d] = inv;", k))
             local p0, p1 = col(k)
             if p1 >= p0 then
-                w(string.format("    inv = 1 / d%d;", k))
                 for p = p0, p1 do
                     w(string.format("    const mb_real l%d = (%s) * inv;", p, entry(n + p)))
                     w(string.format("    F[%d] = l%d;", n + p, p))
@@ -142,12 +142,12 @@ function M.functions(name, tag, S, lu)
         w("    (void)b;")
         w("    (void)y;")
         forward()
-        for k = n - 1, 0, -1 do
+        for k = n - 1, 0, -1 do   -- the rows descending, as the compact kernel's (mb_sparse.c)
             local p0, p1 = col(k)
             local e = string.format("x%d", k)
-            for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + nl + p, li[p + 1]) end
+            for p = p1, p0, -1 do e = e .. string.format(" - F[%d] * y%d", n + nl + p, li[p + 1]) end
             if p1 >= p0 then e = "(" .. e .. ")" end
-            w(string.format("    const mb_real y%d = %s / F[%d];", k, e, k))
+            w(string.format("    const mb_real y%d = %s * F[%d];", k, e, k))
         end
         for k = 0, n - 1 do w(string.format("    b[%d] = y%d;", perm[k + 1], k)) end
         w("}")

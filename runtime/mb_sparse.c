@@ -102,6 +102,7 @@ static int lu_compact(const mb_symbolic *sy, mb_real *F)
             }
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+        F[k] = inv;                                /* the solve multiplies (mb_sp_lu) */
     }
     return -1;
 }
@@ -142,8 +143,10 @@ void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real
     forward(sy, F + n, b, y);
     for (int k = n - 1; k >= 0; k--) {     /* row k of U = column k of U^T */
         mb_real s = y[k];
-        for (int p = lp[k]; p < lp[k + 1]; p++) s -= U[p] * y[li[p]];
-        y[k] = s / F[k];
+        /* the rows in descending order: the value computed last (the nearest row) is subtracted
+         * last, so the chain from one row to the next is one product and one subtraction */
+        for (int p = lp[k + 1] - 1; p >= lp[k]; p--) s -= U[p] * y[li[p]];
+        y[k] = s * F[k];
     }
     for (int k = 0; k < n; k++) b[sy->perm[k]] = y[k];
 }

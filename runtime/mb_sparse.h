@@ -19,9 +19,11 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
 void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
 
 /* LU without pivoting on the symmetric pattern, F = [D | L | U] in place (U stored transposed on
- * L's pattern): for matrices dominated by a positive definite part (F4's Newton matrix). A zero
- * pivot is MB_ERR_SINGULAR (*bad its original index), a NaN or Inf MB_ERR_NONFINITE;
- * *ratio = min |u_kk| / max |u_kk| (ratio NULL: not formed, the pivots only tested). */
+ * L's pattern; D receives the pivots' reciprocals 1 / u_kk, so that the solve multiplies): for
+ * matrices dominated by a positive definite part (F4's Newton matrix). A zero pivot is
+ * MB_ERR_SINGULAR (*bad its original index), a NaN or Inf MB_ERR_NONFINITE;
+ * *ratio = min |u_kk| / max |u_kk| (the same from the reciprocals; ratio NULL: not formed, the
+ * pivots only tested). */
 int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad);
 void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
 

@@ -139,7 +139,11 @@ static void check_float_long(void)
     const mb_monitor *mo = mb_sim_get_monitor(&s);
     CHECK(st >= 0 && k == 5000, "float run stopped at step %d, t = %g: %s", k,
           (double)mb_sim_get_t(&s), mb_status_str(st));
-    CHECK(mo->max_energy_dev < MB_R(0.2) && mo->max_phi < MB_R(1e-5),
+    /* max |dU| is float rounding on a chaotic motion: 0.13 to 0.53 J (2e-4 to 7e-4 of the 727 J
+     * energy scale) when h moves by 1e-5 of itself, the same spread with divided and with
+     * multiplied (reciprocal) pivots; a bound of 0.2 J held at the nominal h while 8 of 12 such
+     * neighbours exceeded it. 1 J stays 7x below the energy warning (1e-2 of the scale). */
+    CHECK(mo->max_energy_dev < MB_R(1.0) && mo->max_phi < MB_R(1e-5),
           "float run: max |dU| %g J, max |Phi| %g m", (double)mo->max_energy_dev, (double)mo->max_phi);
 }
 #endif
