@@ -188,7 +188,7 @@ static void bench_functions(const pair_t *pr)
             double t0 = now();
             for (long i = 0; i < nc2; i++) {
                 q[0] += (mb_real)1e-12;
-                g->eval_kin_dyn(g, (mb_real)1e-3, q, v, o1, o2, o3, o4, o5, o6, o7);
+                g->eval_kin_dyn(g, (mb_real)1e-3, q, v, o1, o2, o3, o4, o5, o6, o7, NULL);
                 sink += (double)(o1[0] + o4[0]);
             }
             double t1 = now();

@@ -3505,53 +3505,54 @@ void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
 #endif
 
 /* Fused: Phi [20], Phi_t [20], Phi_q [64]. */
-void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.00092)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.00092)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.00608)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] + MB_R(0.0115)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = MB_R(0.0115)*t5;
     phi[3] = q[1] + MB_R(0.00608)*t1 - (q[4] + t6);
     const mb_real t7 = -MB_R(0.0165)*t4;
     const mb_real t8 = q[3] + t7;
-    const mb_real t9 = MB_COS(q[8]);
+    const mb_real t9 = mb_cos_near(q[8], trig, 8);
     phi[4] = t8 - (q[6] + MB_R(0.01421)*t9);
     const mb_real t10 = q[4] - MB_R(0.0165)*t5;
-    const mb_real t11 = MB_SIN(q[8]);
+    const mb_real t11 = mb_sin_near(q[8], trig, 8);
     const mb_real t12 = MB_R(0.01421)*t11;
     phi[5] = t10 - (q[7] + t12);
-    const mb_real t13 = MB_COS(q[11]);
+    const mb_real t13 = mb_cos_near(q[11], trig, 11);
     phi[6] = t8 - (q[9] + MB_R(0.01421)*t13);
-    const mb_real t14 = MB_SIN(q[11]);
+    const mb_real t14 = mb_sin_near(q[11], trig, 11);
     const mb_real t15 = MB_R(0.01421)*t14;
     phi[7] = t10 - (q[10] + t15);
-    const mb_real t16 = MB_COS(q[20]);
+    const mb_real t16 = mb_cos_near(q[20], trig, 20);
     const mb_real t17 = -MB_R(0.01043)*t16;
-    const mb_real t18 = MB_SIN(q[20]);
+    const mb_real t18 = mb_sin_near(q[20], trig, 20);
     const mb_real t19 = t17 + MB_R(0.01626)*t18;
     phi[8] = t8 - (q[18] + t19);
     const mb_real t20 = -MB_R(0.01043)*t18;
     phi[9] = t10 - (q[19] + (t20 - MB_R(0.01626)*t16));
     const mb_real t21 = -MB_R(0.00579)*t9;
-    const mb_real t22 = MB_COS(q[17]);
-    const mb_real t23 = MB_SIN(q[17]);
+    const mb_real t22 = mb_cos_near(q[17], trig, 17);
+    const mb_real t23 = mb_sin_near(q[17], trig, 17);
     const mb_real t24 = -MB_R(0.00449)*t23;
     const mb_real t25 = MB_R(0.02772)*t22 + t24;
     phi[10] = q[6] + t21 - (q[15] + t25);
     const mb_real t26 = MB_R(0.00449)*t22;
     phi[11] = q[7] - MB_R(0.00579)*t11 - (q[16] + (MB_R(0.02772)*t23 + t26));
     const mb_real t27 = -MB_R(0.00579)*t13;
-    const mb_real t28 = MB_COS(q[14]);
-    const mb_real t29 = MB_SIN(q[14]);
+    const mb_real t28 = mb_cos_near(q[14], trig, 14);
+    const mb_real t29 = mb_sin_near(q[14], trig, 14);
     const mb_real t30 = MB_R(0.00916)*t29;
     const mb_real t31 = MB_R(0.01692)*t28 + t30;
     phi[12] = q[9] + t27 - (q[12] + t31);
@@ -3657,55 +3658,56 @@ void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, m
 }
 
 /* Fused: Phi [20], Phi_t [20], Phi_q [64], Q [21], d(Phi_q)/dt [64], dQ/dq [9], dQ/dv [0]. */
-void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
     (void)v;
     (void)dq_dv;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.00092)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.00092)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.00608)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] + MB_R(0.0115)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = MB_R(0.0115)*t5;
     phi[3] = q[1] + MB_R(0.00608)*t1 - (q[4] + t6);
     const mb_real t7 = -MB_R(0.0165)*t4;
     const mb_real t8 = q[3] + t7;
-    const mb_real t9 = MB_COS(q[8]);
+    const mb_real t9 = mb_cos_near(q[8], trig, 8);
     phi[4] = t8 - (q[6] + MB_R(0.01421)*t9);
     const mb_real t10 = q[4] - MB_R(0.0165)*t5;
-    const mb_real t11 = MB_SIN(q[8]);
+    const mb_real t11 = mb_sin_near(q[8], trig, 8);
     const mb_real t12 = MB_R(0.01421)*t11;
     phi[5] = t10 - (q[7] + t12);
-    const mb_real t13 = MB_COS(q[11]);
+    const mb_real t13 = mb_cos_near(q[11], trig, 11);
     phi[6] = t8 - (q[9] + MB_R(0.01421)*t13);
-    const mb_real t14 = MB_SIN(q[11]);
+    const mb_real t14 = mb_sin_near(q[11], trig, 11);
     const mb_real t15 = MB_R(0.01421)*t14;
     phi[7] = t10 - (q[10] + t15);
-    const mb_real t16 = MB_COS(q[20]);
+    const mb_real t16 = mb_cos_near(q[20], trig, 20);
     const mb_real t17 = -MB_R(0.01043)*t16;
-    const mb_real t18 = MB_SIN(q[20]);
+    const mb_real t18 = mb_sin_near(q[20], trig, 20);
     const mb_real t19 = t17 + MB_R(0.01626)*t18;
     phi[8] = t8 - (q[18] + t19);
     const mb_real t20 = -MB_R(0.01043)*t18;
     phi[9] = t10 - (q[19] + (t20 - MB_R(0.01626)*t16));
     const mb_real t21 = -MB_R(0.00579)*t9;
-    const mb_real t22 = MB_COS(q[17]);
-    const mb_real t23 = MB_SIN(q[17]);
+    const mb_real t22 = mb_cos_near(q[17], trig, 17);
+    const mb_real t23 = mb_sin_near(q[17], trig, 17);
     const mb_real t24 = -MB_R(0.00449)*t23;
     const mb_real t25 = MB_R(0.02772)*t22 + t24;
     phi[10] = q[6] + t21 - (q[15] + t25);
     const mb_real t26 = MB_R(0.00449)*t22;
     phi[11] = q[7] - MB_R(0.00579)*t11 - (q[16] + (MB_R(0.02772)*t23 + t26));
     const mb_real t27 = -MB_R(0.00579)*t13;
-    const mb_real t28 = MB_COS(q[14]);
-    const mb_real t29 = MB_SIN(q[14]);
+    const mb_real t28 = mb_cos_near(q[14], trig, 14);
+    const mb_real t29 = mb_sin_near(q[14], trig, 14);
     const mb_real t30 = MB_R(0.00916)*t29;
     const mb_real t31 = MB_R(0.01692)*t28 + t30;
     phi[12] = q[9] + t27 - (q[12] + t31);

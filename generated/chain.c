@@ -1750,32 +1750,33 @@ void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_re
 #endif
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [28]. */
-void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.05)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.05)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.05)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.05)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.05)*t5;
     phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
     const mb_real t7 = MB_R(0.05)*t4;
-    const mb_real t8 = MB_COS(q[8]);
+    const mb_real t8 = mb_cos_near(q[8], trig, 8);
     phi[4] = q[3] + t7 - (q[6] - MB_R(0.05)*t8);
-    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t9 = mb_sin_near(q[8], trig, 8);
     const mb_real t10 = -MB_R(0.05)*t9;
     phi[5] = q[4] + MB_R(0.05)*t5 - (q[7] + t10);
     const mb_real t11 = MB_R(0.05)*t8;
-    const mb_real t12 = MB_COS(q[11]);
+    const mb_real t12 = mb_cos_near(q[11], trig, 11);
     phi[6] = q[6] + t11 - (q[9] - MB_R(0.05)*t12);
-    const mb_real t13 = -MB_R(0.05)*MB_SIN(q[11]);
+    const mb_real t13 = -MB_R(0.05)*mb_sin_near(q[11], trig, 11);
     phi[7] = q[7] + MB_R(0.05)*t9 - (q[10] + t13);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
@@ -1816,7 +1817,7 @@ void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
 }
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [28], Q [12], d(Phi_q)/dt [28], dQ/dq [0], dQ/dv [0]. */
-void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
@@ -1824,27 +1825,28 @@ void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q,
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.05)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.05)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.05)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.05)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.05)*t5;
     phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
     const mb_real t7 = MB_R(0.05)*t4;
-    const mb_real t8 = MB_COS(q[8]);
+    const mb_real t8 = mb_cos_near(q[8], trig, 8);
     phi[4] = q[3] + t7 - (q[6] - MB_R(0.05)*t8);
-    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t9 = mb_sin_near(q[8], trig, 8);
     const mb_real t10 = -MB_R(0.05)*t9;
     phi[5] = q[4] + MB_R(0.05)*t5 - (q[7] + t10);
     const mb_real t11 = MB_R(0.05)*t8;
-    const mb_real t12 = MB_COS(q[11]);
+    const mb_real t12 = mb_cos_near(q[11], trig, 11);
     phi[6] = q[6] + t11 - (q[9] - MB_R(0.05)*t12);
-    const mb_real t13 = MB_SIN(q[11]);
+    const mb_real t13 = mb_sin_near(q[11], trig, 11);
     const mb_real t14 = -MB_R(0.05)*t13;
     phi[7] = q[7] + MB_R(0.05)*t9 - (q[10] + t14);
     phi_t[0] = MB_R(0.0);

@@ -981,20 +981,21 @@ void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restric
 #endif
 
 /* Fused: Phi [4], Phi_t [4], Phi_q [12]. */
-void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.5)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.5)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.5)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.75)*t4);
-    const mb_real t5 = -MB_R(0.75)*MB_SIN(q[5]);
+    const mb_real t5 = -MB_R(0.75)*mb_sin_near(q[5], trig, 5);
     phi[3] = q[1] + MB_R(0.5)*t1 - (q[4] + t5);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
@@ -1015,7 +1016,7 @@ void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
 }
 
 /* Fused: Phi [4], Phi_t [4], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
-void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
@@ -1023,15 +1024,16 @@ void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *r
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.5)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.5)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.5)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.75)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.75)*t5;
     phi[3] = q[1] + MB_R(0.5)*t1 - (q[4] + t6);
     phi_t[0] = MB_R(0.0);

@@ -1473,27 +1473,28 @@ void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restri
 #endif
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [24]. */
-void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.05)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.05)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.05)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.15)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.15)*t5;
     phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
     const mb_real t7 = MB_R(0.15)*t4;
-    const mb_real t8 = MB_COS(q[8]);
+    const mb_real t8 = mb_cos_near(q[8], trig, 8);
     const mb_real t9 = MB_R(0.05)*t8;
     phi[4] = q[3] + t7 - (q[6] + t9);
-    const mb_real t10 = MB_SIN(q[8]);
+    const mb_real t10 = mb_sin_near(q[8], trig, 8);
     const mb_real t11 = MB_R(0.05)*t10;
     phi[5] = q[4] + MB_R(0.15)*t5 - (q[7] + t11);
     const mb_real t12 = -MB_R(0.05)*t8;
@@ -1535,7 +1536,7 @@ void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *rest
 }
 
 /* Fused: Phi [8], Phi_t [8], Phi_q [24], Q [9], d(Phi_q)/dt [24], dQ/dq [0], dQ/dv [0]. */
-void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
@@ -1543,22 +1544,23 @@ void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.05)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.05)*t1;
     phi[1] = -(q[1] + t2);
     const mb_real t3 = MB_R(0.05)*t0;
-    const mb_real t4 = MB_COS(q[5]);
+    const mb_real t4 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] + t3 - (q[3] - MB_R(0.15)*t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.15)*t5;
     phi[3] = q[1] + MB_R(0.05)*t1 - (q[4] + t6);
     const mb_real t7 = MB_R(0.15)*t4;
-    const mb_real t8 = MB_COS(q[8]);
+    const mb_real t8 = mb_cos_near(q[8], trig, 8);
     const mb_real t9 = MB_R(0.05)*t8;
     phi[4] = q[3] + t7 - (q[6] + t9);
-    const mb_real t10 = MB_SIN(q[8]);
+    const mb_real t10 = mb_sin_near(q[8], trig, 8);
     const mb_real t11 = MB_R(0.05)*t10;
     phi[5] = q[4] + MB_R(0.15)*t5 - (q[7] + t11);
     const mb_real t12 = -MB_R(0.05)*t8;

@@ -635,11 +635,12 @@ void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restric
 #endif
 
 /* Fused: Phi [2], Phi_t [2], Phi_q [2]. */
-void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
+    (void)trig;
     phi[0] = -q[2];
     phi[1] = q[1];
     phi_t[0] = MB_R(0.0);
@@ -649,12 +650,13 @@ void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
 }
 
 /* Fused: Phi [2], Phi_t [2], Phi_q [2], Q [3], d(Phi_q)/dt [2], dQ/dq [4], dQ/dv [4]. */
-void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
     (void)v;
+    (void)trig;
     phi[0] = -q[2];
     phi[1] = q[1];
     phi_t[0] = MB_R(0.0);

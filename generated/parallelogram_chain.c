@@ -2431,32 +2431,33 @@ void parallelogram_chain_points(const mb_model *m, mb_real t, const mb_real *res
 #endif
 
 /* Fused: Phi [14], Phi_t [14], Phi_q [44]. */
-void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.5)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.5)*t1;
     phi[1] = -(q[1] + t2);
-    const mb_real t3 = MB_COS(q[5]);
+    const mb_real t3 = mb_cos_near(q[5], trig, 5);
     const mb_real t4 = -MB_R(0.5)*t3;
     phi[2] = MB_R(1.0) - (q[3] + t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.5)*t5;
     phi[3] = -(q[4] + t6);
-    const mb_real t7 = MB_COS(q[8]);
+    const mb_real t7 = mb_cos_near(q[8], trig, 8);
     const mb_real t8 = -MB_R(0.5)*t7;
     phi[4] = MB_R(2.0) - (q[6] + t8);
-    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t9 = mb_sin_near(q[8], trig, 8);
     const mb_real t10 = -MB_R(0.5)*t9;
     phi[5] = -(q[7] + t10);
     const mb_real t11 = MB_R(0.5)*t0;
-    const mb_real t12 = MB_COS(q[11]);
+    const mb_real t12 = mb_cos_near(q[11], trig, 11);
     phi[6] = q[0] + t11 - (q[9] - MB_R(0.5)*t12);
-    const mb_real t13 = MB_SIN(q[11]);
+    const mb_real t13 = mb_sin_near(q[11], trig, 11);
     const mb_real t14 = -MB_R(0.5)*t13;
     phi[7] = q[1] + MB_R(0.5)*t1 - (q[10] + t14);
     const mb_real t15 = MB_R(0.5)*t12;
@@ -2466,9 +2467,9 @@ void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *r
     const mb_real t18 = MB_R(0.5)*t5;
     const mb_real t19 = q[4] + t18;
     phi[9] = q[10] + MB_R(0.5)*t13 - t19;
-    const mb_real t20 = MB_COS(q[14]);
+    const mb_real t20 = mb_cos_near(q[14], trig, 14);
     phi[10] = t17 - (q[12] - MB_R(0.5)*t20);
-    const mb_real t21 = MB_SIN(q[14]);
+    const mb_real t21 = mb_sin_near(q[14], trig, 14);
     const mb_real t22 = -MB_R(0.5)*t21;
     phi[11] = t19 - (q[13] + t22);
     const mb_real t23 = MB_R(0.5)*t20;
@@ -2537,7 +2538,7 @@ void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *r
 }
 
 /* Fused: Phi [14], Phi_t [14], Phi_q [44], Q [15], d(Phi_q)/dt [44], dQ/dq [0], dQ/dv [0]. */
-void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
@@ -2545,27 +2546,28 @@ void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_rea
     (void)v;
     (void)dq_dq;
     (void)dq_dv;
-    const mb_real t0 = MB_COS(q[2]);
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.5)*t0);
-    const mb_real t1 = MB_SIN(q[2]);
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.5)*t1;
     phi[1] = -(q[1] + t2);
-    const mb_real t3 = MB_COS(q[5]);
+    const mb_real t3 = mb_cos_near(q[5], trig, 5);
     const mb_real t4 = -MB_R(0.5)*t3;
     phi[2] = MB_R(1.0) - (q[3] + t4);
-    const mb_real t5 = MB_SIN(q[5]);
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
     const mb_real t6 = -MB_R(0.5)*t5;
     phi[3] = -(q[4] + t6);
-    const mb_real t7 = MB_COS(q[8]);
+    const mb_real t7 = mb_cos_near(q[8], trig, 8);
     const mb_real t8 = -MB_R(0.5)*t7;
     phi[4] = MB_R(2.0) - (q[6] + t8);
-    const mb_real t9 = MB_SIN(q[8]);
+    const mb_real t9 = mb_sin_near(q[8], trig, 8);
     const mb_real t10 = -MB_R(0.5)*t9;
     phi[5] = -(q[7] + t10);
     const mb_real t11 = MB_R(0.5)*t0;
-    const mb_real t12 = MB_COS(q[11]);
+    const mb_real t12 = mb_cos_near(q[11], trig, 11);
     phi[6] = q[0] + t11 - (q[9] - MB_R(0.5)*t12);
-    const mb_real t13 = MB_SIN(q[11]);
+    const mb_real t13 = mb_sin_near(q[11], trig, 11);
     const mb_real t14 = -MB_R(0.5)*t13;
     phi[7] = q[1] + MB_R(0.5)*t1 - (q[10] + t14);
     const mb_real t15 = MB_R(0.5)*t12;
@@ -2575,9 +2577,9 @@ void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_rea
     const mb_real t18 = MB_R(0.5)*t5;
     const mb_real t19 = q[4] + t18;
     phi[9] = q[10] + MB_R(0.5)*t13 - t19;
-    const mb_real t20 = MB_COS(q[14]);
+    const mb_real t20 = mb_cos_near(q[14], trig, 14);
     phi[10] = t17 - (q[12] - MB_R(0.5)*t20);
-    const mb_real t21 = MB_SIN(q[14]);
+    const mb_real t21 = mb_sin_near(q[14], trig, 14);
     const mb_real t22 = -MB_R(0.5)*t21;
     phi[11] = t19 - (q[13] + t22);
     const mb_real t23 = MB_R(0.5)*t20;

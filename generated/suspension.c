@@ -734,11 +734,12 @@ void suspension_points(const mb_model *m, mb_real t, const mb_real *restrict q, 
 #endif
 
 /* Fused: Phi [2], Phi_t [2], Phi_q [2]. */
-void suspension_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q)
+void suspension_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
+    (void)trig;
     const mb_real *restrict par = m->par;
     (void)par;
     phi[0] = -q[2];
@@ -750,12 +751,13 @@ void suspension_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
 }
 
 /* Fused: Phi [2], Phi_t [2], Phi_q [2], Q [3], d(Phi_q)/dt [2], dQ/dq [9], dQ/dv [9]. */
-void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv)
+void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
     (void)t;
     (void)q;
     (void)v;
+    (void)trig;
     const mb_real *restrict par = m->par;
     (void)par;
     phi[0] = -q[2];
@@ -764,9 +766,9 @@ void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi_t[1] = MB_R(0.0);
     phi_q[0] = -MB_R(1.0);
     phi_q[1] = -MB_R(1.0);
-    const mb_real t0 = par[4]*MB_SIN(q[2]);
+    const mb_real t0 = par[4]*mb_sin_near(q[2], trig, 2);
     const mb_real t1 = q[0] - t0;
-    const mb_real t2 = par[4]*MB_COS(q[2]);
+    const mb_real t2 = par[4]*mb_cos_near(q[2], trig, 2);
     const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));

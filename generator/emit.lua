@@ -539,7 +539,14 @@ function emit.generate(M, opts)
             if #g[2] == 0 then unused[#unused + 1] = "(void)" .. g[1] .. ";" end
             for i, o in ipairs(g[2]) do outs[#outs + 1] = { lhs = g[1] .. "[" .. (i - 1) .. "]", e = o.e } end
         end
+        params[#params + 1] = "mb_real *restrict trig"
+        unused[#unused + 1] = "(void)trig;"
         local lines, ops = sym.emit(outs)
+        -- the sines and cosines of coordinates through the caller's cache (runtime/mb_trig.h)
+        for i, l in ipairs(lines) do
+            lines[i] = l:gsub("MB_SIN%(q%[(%d+)%]%)", "mb_sin_near(q[%1], trig, %1)")
+                        :gsub("MB_COS%(q%[(%d+)%]%)", "mb_cos_near(q[%1], trig, %1)")
+        end
         local ps = table.concat(params, ", ")
         local pnames = {}
         for i, pdecl in ipairs(params) do pnames[i] = pdecl:match("([%w_]+)$") end

@@ -328,7 +328,13 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     copy(n, pdk, s->pd);
     /* 5.54: explicit Euler for Int Phi using q_k (5.55's Int Phi_q: see above); Phi(t_k, q_k) is
      * still in s->Phi when the last evaluation was the previous step's final one (kin_fresh) */
-    if (!(s->kin_fresh && s->kin_t == s->t)) m->phi(m, s->t, qk, s->Phi);
+    if (!(s->kin_fresh && s->kin_t == s->t)) {
+        /* the fused evaluation where the model has one, as the previous step's final one: its
+         * sines (mb_trig.h) are not always libm's bits, and the trajectory must not depend on
+         * whether that evaluation was kept (dense output's evaluations clear kin_fresh) */
+        if (m->eval_kin) mbi_eval_kin(s, s->t, qk);
+        else m->phi(m, s->t, qk, s->Phi);
+    }
 #if MBI_F4A
     /* the extrapolated trapezoid (p.adaptive 2): Int Phi by the trapezoid, I = I_k + h/2 (Phi_k
      * + Phi(q)) at every iterate, its base in xib; h/2 dc/dq gains (omega h / 2)^2 Phi_q (c1) */

@@ -19,6 +19,7 @@
 
 #include "mb_config.h"
 #include "mb_version.h"   /* MB_MODEL_INTERFACE: the version of this interface */
+#include "mb_trig.h"      /* the generated fused evaluations' sine cache */
 
 typedef struct mb_model mb_model;
 
@@ -209,13 +210,19 @@ struct mb_model {
     const mb_plan *plan;     /* symbolic factorizations and assembly maps (required) */
 
     /* Optional fused evaluations (NULL: the runtime calls the single functions above): each
-     * computes several outputs at once, sharing the work (sines and cosines) between them. */
+     * computes several outputs at once, sharing the work (sines and cosines) between them.
+     * trig: NULL, or the caller's sine cache of 3 nq reals, an entry [x0, sin x0, cos x0] per
+     * coordinate (x0 NaN: empty; x0 the multiple of 1/64 rad nearest q[i]): the sine and cosine
+     * of an angle q[i] come from its grid point's kept values and a short series
+     * (runtime/mb_trig.h: within 2 ulp, not always libm's bits, the same whatever the cache held
+     * before), the entry refilled from libm when q[i] reaches another grid point. The single
+     * functions never use it. */
     void (*eval_kin)(const mb_model *m, mb_real t, const mb_real *q, mb_real *phi,
-                     mb_real *phi_t, mb_real *phi_q);
+                     mb_real *phi_t, mb_real *phi_q, mb_real *trig);
     /* eval_kin's outputs and the dynamics of F4's Newton iteration, at one (t, q, v) */
     void (*eval_kin_dyn)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
                          mb_real *phi, mb_real *phi_t, mb_real *phi_q, mb_real *force,
-                         mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv);
+                         mb_real *phi_q_dot, mb_real *dq_dq, mb_real *dq_dv, mb_real *trig);
     const void *data;        /* private data of the generic evaluator; NULL otherwise */
     const mb_preset *preset; /* run settings of the model file, NULL if none; tools only (NULL
                                 with MB_OMIT_POINTS) */

@@ -43,6 +43,10 @@
      defined(MB_ONLY_ALF_EXPLICIT)) && !defined(MB_WITH_BDF)
 #define MB_WITH_BDF 0              /* firmware builds: no implicit variable-order integrator */
 #endif
+#if (defined(MB_ONLY_ALF_TRAPEZOID) || defined(MB_ONLY_BAUMGARTE) || defined(MB_ONLY_CANONICAL) || \
+     defined(MB_ONLY_ALF_EXPLICIT)) && !defined(MB_WITH_TRIG_CACHE)
+#define MB_WITH_TRIG_CACHE 0       /* firmware builds: its 3 nq reals of RAM only when asked for */
+#endif
 #ifndef MB_WITH_BAUMGARTE
 #define MB_WITH_BAUMGARTE 1
 #endif
@@ -88,6 +92,9 @@
 #ifndef MB_WITH_REDUNDANT_ROWS     /* F4's Newton without named redundant equations */
 #define MB_WITH_REDUNDANT_ROWS 1
 #endif
+#ifndef MB_WITH_TRIG_CACHE         /* the fused evaluations' sines and cosines kept (mb_trig.h) */
+#define MB_WITH_TRIG_CACHE 1
+#endif
 /* What is compiled: an explicit formulation needs an explicit integrator and vice versa. */
 #define MBI_EXPL_INTEG (MB_WITH_RK4 || MB_WITH_DOPRI5 || MB_WITH_DOP853 || MB_WITH_BDF)
 #define MBI_F1 (MB_WITH_BAUMGARTE && MBI_EXPL_INTEG)
@@ -123,8 +130,8 @@
  * explicit integrators and bdf (EB: f, the state scratch, dense output's step), of the explicit
  * integrators (EXPL: stages, dense output), of F4's step control (F4A), of F1 and F2 (KKT: 1/M),
  * of F4's full Jacobian (FJ), tn[7] (explicit, bdf, full Jacobian), the dense scratch (SCR: dense
- * back end, full Jacobian) and pivots (PIV: dense back end), hht (HHT), bdf (BDF) and the
- * tunables (TUN). */
+ * back end, full Jacobian) and pivots (PIV: dense back end), hht (HHT), bdf (BDF), the
+ * tunables (TUN) and the sine cache (TRIG). */
 #if MBI_EXPLICIT || MBI_BDF
 #define MBI_HAS_EB 1
 #else
@@ -179,6 +186,11 @@
 #define MBI_HAS_TUN 1
 #else
 #define MBI_HAS_TUN 0
+#endif
+#if MB_WITH_TRIG_CACHE
+#define MBI_HAS_TRIG 1
+#else
+#define MBI_HAS_TRIG 0
 #endif
 
 #endif /* MB_SELECT_H */

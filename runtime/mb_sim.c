@@ -449,7 +449,7 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 static MB_NOINLINE void eval_kin_fused(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
-    m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq);
+    m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq, MBI_TRIG(s));
 }
 
 void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
@@ -494,6 +494,10 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (!isfinite(t0)) return MB_ERR_PARAM;
     memset(&s->mon, 0, sizeof s->mon);
     s->mon.singular_row = -1;
+    /* the sine cache empty (NaN angles): a run from reset repeats bit for bit */
+#if MBI_HAS_TRIG
+    for (int i = 0; i < 3 * n; i++) s->trig[i] = (mb_real)NAN;
+#endif
     zero(s->nz, s->z);
     copy(n, s->z, q ? q : m->q0);
     copy(n, s->v, v ? v : m->v0);

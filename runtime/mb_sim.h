@@ -275,6 +275,11 @@ typedef struct mb_sim {
 #if MBI_HAS_HHT
     mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
 #endif
+#if MBI_HAS_TRIG
+    mb_real *trig;           /* [3 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
+                                cos x0] per coordinate (runtime/mb_trig.h); emptied by
+                                mb_sim_reset */
+#endif
 #if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
@@ -309,7 +314,7 @@ typedef struct mb_sim {
      (unsigned long)MB_WITH_ASSEMBLY << 10 | (unsigned long)MB_WITH_DENSE << 11 |                \
      (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
      (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
-     (unsigned long)MB_WITH_TUNABLES << 16)
+     (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17)
 #define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim) << 12 | (unsigned long)sizeof(mb_params))
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

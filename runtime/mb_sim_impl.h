@@ -24,6 +24,13 @@ void mbi_assemble_s(mb_sim *s, const mb_real *w);
  * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
 void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
+/* The sine cache the fused evaluations take (mb_trig.h), NULL when the build has none */
+#if MBI_HAS_TRIG
+#define MBI_TRIG(s) ((s)->trig)
+#else
+#define MBI_TRIG(s) ((mb_real *)0)
+#endif
+
 /* mb_sim.c: Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused
  * evaluation when it has one (one pass, shared sines and cosines), else the three single
  * functions. */
@@ -35,7 +42,7 @@ static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, cons
     const mb_model *m = s->m;
     s->kin_fresh = 0;
     if (m->eval_kin_dyn) {
-        m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv);
+        m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv, MBI_TRIG(s));
         return;
     }
     mbi_eval_kin(s, t, q);

@@ -306,9 +306,35 @@ static void check_fused(double t, const double *q, const double *v, const char *
            *gdq = gpd + pn, *gdv = gdq + dqn;
     /* eval_kin_dyn into f, eval_kin's three outputs (which must agree with it) after them */
     double *k3 = xcalloc(kin + 1, sizeof(double));
-    M->eval_kin_dyn(M, t, q, v, fphi, fpt, fpq, fQ, fpd, fdq, fdv);
-    M->eval_kin(M, t, q, k3, k3 + nc, k3 + 2 * nc);
+    M->eval_kin_dyn(M, t, q, v, fphi, fpt, fpq, fQ, fpd, fdq, fdv, NULL);
+    M->eval_kin(M, t, q, k3, k3 + nc, k3 + 2 * nc, NULL);
     CHECK(fused_err(k3, f, (int)kin) <= 1e-13, "%s: eval_kin differs from eval_kin_dyn", where);
+    /* the sine cache (runtime/mb_trig.h): with it the outputs at q agree with libm's, and do not
+     * depend on the history of the cache (empty, or filled 0.01 and 1 rad away: the same bits);
+     * a filled entry holds the grid point nearest its angle (multiples of 1/64 rad) */
+    double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double)), *qs = xcalloc((size_t)nq + 1, sizeof(double));
+    double *c3 = xcalloc(tot, sizeof(double)), *c4 = xcalloc(tot, sizeof(double));
+#define DYN(qq, o) M->eval_kin_dyn(M, t, qq, v, o, o + nc, o + 2 * nc, o + 2 * nc + pn, o + 2 * nc + pn + nq, \
+                                   o + 2 * nc + 2 * pn + nq, o + 2 * nc + 2 * pn + nq + dqn, trig)
+    for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
+    DYN(q, c3);                                   /* from an empty cache */
+    for (double off = -0.01; off < 2; off += 1.01) {
+        for (int i = 0; i < nq; i++) qs[i] = q[i] + off;
+        DYN(qs, c4);
+        DYN(q, c4);                               /* after an evaluation 0.01 and 1 rad away */
+        CHECK(memcmp(c3, c4, sizeof(double) * (tot - 1)) == 0,
+              "%s: eval_kin_dyn with the sine cache depends on its history (last at %+g rad)", where, off);
+    }
+#undef DYN
+    int grid = 1;
+    for (int i = 0; i < nq; i++) if (!isnan(trig[3 * i])) grid &= trig[3 * i] == nearbyint(q[i] * 64) / 64;
+    CHECK(fused_err(c3, f, (int)(tot - 1)) <= 1e-13 && grid,
+          "%s: eval_kin_dyn with the sine cache differs by %.1e (entries on the grid: %d)", where,
+          fused_err(c3, f, (int)(tot - 1)), grid);
+    M->eval_kin(M, t, q, c4, c4 + nc, c4 + 2 * nc, trig);
+    CHECK(fused_err(c4, c3, (int)kin) <= 1e-13, "%s: eval_kin and eval_kin_dyn with the sine cache differ", where);
+    free(c4);
+    free(trig); free(qs); free(c3);
     free(k3);
     M->phi(M, t, q, gphi);
     M->phi_t(M, t, q, gpt);

@@ -1,0 +1,89 @@
+/* mb_trig.h - the sines and cosines of coordinate angles for the generated fused evaluations
+ * (eval_kin, eval_kin_dyn: model-interface.md, "The sine cache"), from kept values at a grid.
+ * Layer: runtime core, included by mb_model.h; static inline functions, no state of their own
+ * (the cache is the caller's: mb_sim's workspace block trig).
+ *
+ * Why: F4's Newton iteration evaluates the model 3 to 4 times per step at angles that differ by
+ * the step's motion and the corrections, and libm's sincos was 14 % of an Andrews step (3.1 k of
+ * 21.2 k instructions: 7 angles, 33 calls). An angle's entry keeps sin and cos of the grid point
+ * x0 nearest to it (multiples of 2^-6 rad); sin(x0 + d) = s0 cos d + c0 sin d with the short
+ * series of sin d and cos d - 1, |d| <= 2^-7, costs a fraction of a libm call, which is needed
+ * only when the angle reaches another grid point. The result depends on x alone, not on which
+ * evaluations came before: a run repeats bit for bit, and a rejected trial step undone leaves
+ * nothing behind. Accuracy: s0, c0 are libm's (within 1 ulp); the series' first omitted terms are
+ * below 2^-72 (sin d, relative to |d|) and 2^-68 (cos d - 1, relative to 1), and the sum adds one
+ * rounding: within 2 ulp of sin and cos, not always libm's bits, so a trajectory differs from one
+ * without the cache in the last bits. */
+#ifndef MB_TRIG_H
+#define MB_TRIG_H
+
+#include "mb_config.h"
+#include "mb_select.h"   /* MB_WITH_TRIG_CACHE: off, the calls below are libm's alone */
+
+/* The grid: entries at multiples of 1 / MB_TRIG_GRID rad. x0 = x rounded to it by the shift
+ * (t + 1.5 2^52) - 1.5 2^52 (2^23 in float), exact for |x| below 2^45 (2^16 in float) rad; beyond,
+ * or for a NaN or Inf, |x - x0| <= half a cell fails and libm gives sin and cos directly. */
+#define MB_TRIG_GRID MB_R(64.0)
+#ifdef MB_FLOAT
+#define MB_TRIG_SHIFT 12582912.0f
+#else
+#define MB_TRIG_SHIFT 6755399441055744.0
+#endif
+
+#if MB_WITH_TRIG_CACHE
+/* *s = sin x, *c = cos x through the cache entry tc = [x0, sin x0, cos x0] of x's grid point
+ * (x0 NaN: empty; another grid point: refilled from libm). */
+static inline void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *c)
+{
+    mb_real x0 = ((x * MB_TRIG_GRID + MB_TRIG_SHIFT) - MB_TRIG_SHIFT) / MB_TRIG_GRID, d = x - x0;
+    if (!(MB_FABS(d) <= MB_R(0.5) / MB_TRIG_GRID)) {   /* NaN, Inf, beyond the shift's range */
+        *s = MB_SIN(x);
+        *c = MB_COS(x);
+        return;
+    }
+    if (tc[0] != x0) {                                 /* (an empty entry's NaN too) */
+        tc[0] = x0;
+        tc[1] = MB_SIN(x0);
+        tc[2] = MB_COS(x0);
+    }
+    mb_real z = d * d, s0 = tc[1], c0 = tc[2];
+    /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
+    mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
+    mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
+    *s = s0 + (s0 * cm + c0 * sd);
+    *c = c0 + (c0 * cm - s0 * sd);
+}
+
+/* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL: libm's). The generated
+ * code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i); where a function needs both, the
+ * second call finds the entry the first one filled. */
+static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
+{
+    mb_real s, c;
+    if (!trig) return MB_SIN(x);
+    mb_sincos_entry(x, trig + 3 * i, &s, &c);
+    return s;
+}
+static inline mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
+{
+    mb_real s, c;
+    if (!trig) return MB_COS(x);
+    mb_sincos_entry(x, trig + 3 * i, &s, &c);
+    return c;
+}
+#else
+static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
+{
+    (void)trig;
+    (void)i;
+    return MB_SIN(x);
+}
+static inline mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
+{
+    (void)trig;
+    (void)i;
+    return MB_COS(x);
+}
+#endif
+
+#endif /* MB_TRIG_H */
