@@ -10,10 +10,12 @@
  * series of sin d and cos d - 1, |d| <= 2^-7, costs a fraction of a libm call, which is needed
  * only when the angle reaches another grid point. The result depends on x alone, not on which
  * evaluations came before: a run repeats bit for bit, and a rejected trial step undone leaves
- * nothing behind. Accuracy: s0, c0 are libm's (within 1 ulp); the series' first omitted terms are
- * below 2^-72 (sin d, relative to |d|) and 2^-68 (cos d - 1, relative to 1), and the sum adds one
- * rounding: within 2 ulp of sin and cos, not always libm's bits, so a trajectory differs from one
- * without the cache in the last bits. */
+ * nothing behind. Accuracy: s0, c0 are libm's; the series' first omitted terms are below 2^-72
+ * (sin d, relative to |d|) and 2^-68 (cos d - 1, relative to 1); the sum's roundings leave an
+ * absolute error below 1.2e-16 (libm's: 5.6e-17), within 2.2 ulp where |sin x|, |cos x| > 2^-7
+ * and more ulps of the tiny values near their zeros (measured over 4e6 angles in [-100, 100]
+ * against long double). Not libm's bits, so a trajectory differs from one without the cache in
+ * the last bits (more where a singular position amplifies rounding). */
 #ifndef MB_TRIG_H
 #define MB_TRIG_H
 

@@ -3,7 +3,11 @@
 # generic evaluator (build/<m>_sim --eval generated|generic) gives the same trajectory (CSV: every
 # coordinate and point of every row to 1e-9 relative, the monitors energy_dev, phi_norm, phid_norm
 # (printed with 7 digits) to 1e-4; not sigma_norm: the integral of the multipliers amplifies
-# rounding by about alpha = 1e8, near the four-bar's singular position to 1e-3) and the same
+# rounding by about alpha = 1e8, near the four-bar's singular position to 1e-3; the four-bar's
+# first row, t = 0, to 1e-7: it starts at its singular position, where the assembly's velocity
+# solve and the start-up's accelerations turn the generated sine cache's rounding, within
+# 1.2e-16 of libm's sines, into 1.0e-8 relative (4e-14 without the cache); from the next row on
+# the same 1e-9 holds, 1.2e-10 measured) and the same
 # iteration counts (both on the same linear algebra, --linsys sparse); an unknown value is
 # rejected. Then the linear-system back ends: generated code on the sparse plan, on dense LAPACK
 # and the generic evaluator on SuiteSparse KLU (its default) agree on the coordinates to 1e-10
@@ -41,7 +45,8 @@ for r in "${runs[@]}"; do
         a=$(grep -o "$key=[^ ]*" "$tmp/$m.generated.sum"); b=$(grep -o "$key=[^ ]*" "$tmp/$m.generic.sum")
         [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "$m $*: $key: '$a' vs '$b'"
     done
-    if awk -F, 'NR == FNR { a[FNR] = $0; n = FNR; next }
+    t0tol=1e-9; [ "$m" = fourbar_singular ] && t0tol=1e-7
+    if awk -F, -v t0tol="$t0tol" 'NR == FNR { a[FNR] = $0; n = FNR; next }
         { if (!(FNR in a)) { print "extra row " FNR; bad = 1; exit }
           split(a[FNR], x, ",")
           if (FNR == 1) {
@@ -52,7 +57,8 @@ for r in "${runs[@]}"; do
           for (i = 1; i <= NF; i++) {
               d = x[i] - $i; if (d < 0) d = -d
               s = x[i] < 0 ? -x[i] : x[i]; t = $i < 0 ? -$i : $i; if (t > s) s = t; if (s < 1) s = 1
-              if (tol[i] >= 0 && d > tol[i] * s) { print "row " FNR " column " i ": " x[i] " vs " $i; bad = 1; exit }
+              tl = FNR == 2 && tol[i] == 1e-9 ? t0tol : tol[i]
+              if (tl >= 0 && d > tl * s) { print "row " FNR " column " i ": " x[i] " vs " $i; bad = 1; exit }
           } m = FNR }
         END { if (!bad && m != n) { print "row counts " n " vs " m; bad = 1 } exit bad }' \
         "$tmp/$m.generated.csv" "$tmp/$m.generic.csv" >"$tmp/diff"; then ok
