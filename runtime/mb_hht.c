@@ -112,9 +112,14 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
     for (it = 0;; it++) {
         for (int i = 0; i < n; i++) { q[i] = qp[i] + cq * a[i]; v[i] = vp[i] + cv * a[i]; }
         int last = conv || it == s->p.max_iter;
+        if (last && it > 0) {   /* before the evaluation: Phi, Phi_q of the last iterate, its da */
+            pq_mv(m, s->Pq, e, pl);
+            for (int r = 0; r < nc; r++) pl[r] = s->Phi[r] + cq * pl[r];
+        }
         if (last) mbi_eval_kin(s, t1, q);
         else mbi_eval_kin_dyn(s, t1, q, v);
-        /* the multiplier update after each update of a; the last one with Phi linearized */
+        /* the multiplier update after each update of a; the last one with Phi linearized at
+         * the new a, Phi + Phi_q cq da (pl, above) */
         if (it > 0) for (int r = 0; r < nc; r++) lam[r] += rho * (last ? pl[r] : s->Phi[r]);
         if (last) break;
         /* residual e = M a + (1 + alpha) (Phi_q^T (lambda + rho Phi) - Q) - alpha hr_0 */
@@ -130,8 +135,6 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
         int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
         if (st) return st;
         mbi_ls_solve(s, MB_MAT_A_LU, e);
-        pq_mv(m, s->Pq, e, pl);               /* Phi + Phi_q cq e: Phi at the new a, linearized */
-        for (int r = 0; r < nc; r++) pl[r] = s->Phi[r] + cq * pl[r];
         ny = cq * MB_SQRT(dot(n, e, e));      /* the position correction */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;
         for (int i = 0; i < n; i++) a[i] += e[i];

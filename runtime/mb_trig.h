@@ -56,36 +56,38 @@ static inline void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *
     *c = c0 + (c0 * cm - s0 * sd);
 }
 
-/* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL: libm's). The generated
- * code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i); where a function needs both, the
- * second call finds the entry the first one filled. */
+#endif
+
+/* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL, or a build without
+ * the cache: libm's). The generated code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i);
+ * where a function needs both, the second call finds the entry the first one filled. */
 static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
 {
+#if MB_WITH_TRIG_CACHE
     mb_real s, c;
-    if (!trig) return MB_SIN(x);
-    mb_sincos_entry(x, trig + 3 * i, &s, &c);
-    return s;
-}
-static inline mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
-{
-    mb_real s, c;
-    if (!trig) return MB_COS(x);
-    mb_sincos_entry(x, trig + 3 * i, &s, &c);
-    return c;
-}
+    if (trig) {
+        mb_sincos_entry(x, trig + 3 * i, &s, &c);
+        return s;
+    }
 #else
-static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
-{
     (void)trig;
     (void)i;
+#endif
     return MB_SIN(x);
 }
 static inline mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
 {
+#if MB_WITH_TRIG_CACHE
+    mb_real s, c;
+    if (trig) {
+        mb_sincos_entry(x, trig + 3 * i, &s, &c);
+        return c;
+    }
+#else
     (void)trig;
     (void)i;
+#endif
     return MB_COS(x);
 }
-#endif
 
 #endif /* MB_TRIG_H */
