@@ -161,7 +161,9 @@ int mb_params_check_checked(const mb_params *p, const char **what, unsigned long
                             unsigned long sizes)
 {
     if (!same_build(config, sizes)) {
-        if (what) *what = "the build (MB_FLOAT or MB_ONLY_* / MB_WITH_* differ from the runtime's)";
+        if (what)
+            *what = "the build (MB_FLOAT, MB_ONLY_* / MB_WITH_* or MB_INDEX8 / MB_INDEX16 differ "
+                    "from the runtime's)";
         return MB_ERR_BUILD;
     }
     int k = params_bad(p);

@@ -302,8 +302,9 @@ typedef struct mb_sim {
  * mb_select.h in MB_BUILD_CONFIG, the sizes they give mb_sim and mb_params in MB_BUILD_SIZES.
  * The five calls that take a caller's mb_params or mb_sim before one is set up (the four
  * below and mb_embed_start) are macros that pass both to the runtime, which compares them with its own:
- * an application compiled with another MB_FLOAT or other MB_ONLY_* / MB_WITH_* switches than
- * the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
+ * an application compiled with another MB_FLOAT, other MB_ONLY_* / MB_WITH_* switches or
+ * another MB_INDEX8 / MB_INDEX16 (the width of the model's index arrays, which the runtime
+ * reads) than the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
  * its structures is read or written, where the two layouts would otherwise overwrite memory. */
 #define MB_BUILD_CONFIG                                                                        \
     ((unsigned long)(sizeof(mb_real) == sizeof(float)) | (unsigned long)MB_WITH_BAUMGARTE << 1 | \
@@ -314,7 +315,8 @@ typedef struct mb_sim {
      (unsigned long)MB_WITH_ASSEMBLY << 10 | (unsigned long)MB_WITH_DENSE << 11 |                \
      (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
      (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
-     (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17)
+     (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17 |            \
+     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19)
 #define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim) << 12 | (unsigned long)sizeof(mb_params))
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

@@ -3,7 +3,8 @@
 # build, lean, Andrews alf-trapezoid) gives the same state bit for bit with int, 16-bit and 8-bit
 # indices; a generated model with an index above 255 refuses to compile with -DMB_INDEX8 (mbgen's
 # #error names it) and compiles with -DMB_INDEX16; and with our sin/cos (-DMB_MATH_HEADER,
-# runtime/mb_math.h) the run completes and stays within 1e-9 of the libm run. Ends with
+# runtime/mb_math.h) the run completes and stays within 1e-9 of the libm run; an application
+# built with another index width than the runtime gets MB_ERR_BUILD. Ends with
 # "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -81,6 +82,54 @@ if "$MBGEN" models/chain.lua -D N=40 -o "$tmp" >/dev/null 2>"$tmp/gen.err"; then
 else
     bad "mbgen chain N=40: $(head -n 3 "$tmp/gen.err")"
 fi
+
+# an application built with another index width than the runtime (the default, int): its model's
+# index arrays would be read with the wrong width, so the start answers MB_ERR_BUILD (-14) naming
+# the index width, as for the other switches, not MB_ERR_MODEL; nothing overwritten (ASan); the
+# same width starts (the control)
+mkdir -p "$tmp/mix"
+cat >"$tmp/mix/app.c" <<'EOF'
+#include <stdio.h>
+#include "mb_embed.h"
+#include "double_pendulum.h"
+static mb_sim sim;
+static mb_real work[4096];
+int main(void)
+{
+    mb_params p;
+    const char *what = NULL;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    int ck = mb_params_check(&p, &what);
+    int st = mb_embed_start(&sim, &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
+    printf("start %d check %d %s\n", st, ck, what ? what : "-");
+    return 0;
+}
+EOF
+san="-fsanitize=address,undefined -fno-sanitize-recover=all -g"
+rtok=1
+for f in runtime/mb_*.c; do
+    # shellcheck disable=SC2086  # a flag list
+    $CC -std=c99 -DMB_NO_LAPACKE $san -Iruntime -c "$f" -o "$tmp/mix/$(basename "$f" .c).o" 2>>"$tmp/mix/rt.err" || rtok=0
+done
+[ $rtok = 1 ] && ok || bad "the default runtime does not compile: $(head -n 3 "$tmp/mix/rt.err")"
+for w in "" -DMB_INDEX16 -DMB_INDEX8; do
+    # shellcheck disable=SC2086  # flag lists
+    if $CC -std=c99 -DMB_NO_LAPACKE $san $w -Iruntime -Igenerated "$tmp/mix/app.c" generated/double_pendulum.c \
+            "$tmp"/mix/mb_*.o -lm -o "$tmp/mix/app" 2>"$tmp/mix/app.err" &&
+       "$tmp/mix/app" >"$tmp/mix/out.txt" 2>&1; then
+        got=$(cat "$tmp/mix/out.txt")
+        if [ -z "$w" ]; then
+            [ "$got" = "start 0 check 0 -" ] && ok || bad "the same index width: expected a start, got: $got"
+        else
+            case $got in
+                "start -14 check -14 "*"MB_INDEX8 / MB_INDEX16"*) ok ;;
+                *) bad "$w application on the int-index runtime: expected MB_ERR_BUILD naming the index width, got: $got" ;;
+            esac
+        fi
+    else
+        bad "index width ${w:-(the same)}: does not build or run: $(head -n 5 "$tmp/mix/app.err" "$tmp/mix/out.txt")"
+    fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
