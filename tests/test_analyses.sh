@@ -21,7 +21,8 @@
 #  - --analysis dynamic is the default;
 #  - bad input: kinematic with a free degree of freedom, static without an equilibrium, an
 #    unknown analysis, frequency without a harmonic input or with an unknown one (refused before
-#    any solve, the names listed), analysis
+#    any solve, the names listed), an empty frequency range (a bound beyond the other's default:
+#    exit 2 naming both, before the sweep), analysis
 #    options with the wrong analysis: a clear message, non-zero exit, no CSV.
 # Ends with "N passed, N failed".
 set -u
@@ -314,6 +315,24 @@ ok "frequency with an unknown input: exit 2, names it and lists the names, no CS
 $BUILD/anl_falling_sim --analysis frequency --input block.x --response blokc.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "frequency with an unknown response: exit 2 before the equilibrium is sought" \
    '[ $rc -eq 2 ] && grep -q "invalid value '"'"'blokc.x'"'"' for --response: no such coordinate" "$T/e" && ! grep -q "equilibrium" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
+# an empty range: one bound given on the wrong side of the other's default (the oscillator's
+# 71.18 Hz: defaults 7.12 and 711.8 Hz), or both the wrong way round: exit 2 naming both values,
+# no sweep, no CSV, no summary (it said "no positive natural frequency"); a bound just inside the
+# default (control) runs
+for a in "--f-min 1000:--f-min 1000 Hz is not below the default --f-max 711.762543 Hz" \
+         "--f-max 0.01:--f-max 0.01 Hz is not above the default --f-min 7.11762543 Hz" \
+         "--f-min 712:--f-min 712 Hz is not below the default --f-max 711.762543 Hz"; do
+    $BUILD/oscillator_1dof_sim --analysis frequency --input mass.x ${a%%:*} --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+    ok "frequency ${a%%:*}: exit 2, both values named, not 'no natural frequency', no CSV, no summary" \
+       '[ $rc -eq 2 ] && grep -qF -- "${a#*:}" "$T/e" && ! grep -q "no positive natural" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
+done
+$BUILD/oscillator_1dof_sim --analysis frequency --input mass.x --f-min 2 --f-max 1 --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency --f-min 2 --f-max 1: exit 2 before any solve, no CSV" \
+   '[ $rc -eq 2 ] && grep -q "f-max must be above --f-min" "$T/e" && ! grep -q "workspace" "$T/e" && [ ! -e "$T/x.csv" ] && [ ! -s "$T/o" ]'
+$BUILD/oscillator_1dof_sim --analysis frequency --input mass.x --f-min 700 --f-points 5 --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "frequency --f-min 700 (control, below the default --f-max): exit 0, 5 rows from 700 Hz" \
+   '[ $rc -eq 0 ] && [ "$(kv f_min "$T/o")" = 700 ] && [ $(wc -l <"$T/x.csv") -eq 6 ]'
+rm -f "$T/x.csv"
 $PEND --analysis static --input bar.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "--input with static analysis: exit 2, no CSV" '[ $rc -eq 2 ] && grep -q "apply to --analysis frequency" "$T/e" && [ ! -e "$T/x.csv" ]'
 $PEND --analysis modal --about upside --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?

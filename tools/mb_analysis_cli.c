@@ -323,6 +323,8 @@ static int same_elem(const char *a, const char *b)
     return la == elem_len(b) && !strncmp(a, b, la);
 }
 
+/* a runner's answer for a usage error found only once the model is analysed (exit 2) */
+#define MB_CLI_USAGE_ST 1000
 #define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
 
 int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog, unsigned char *dep_out)
@@ -788,6 +790,21 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
     const double twopi = 2 * 3.14159265358979323846;
     if (!(f0 > 0)) f0 = wlo > 0 ? wlo / twopi / 10 : 0;
     if (!(f1 > 0)) f1 = whi > 0 ? whi / twopi * 10 : 0;
+    if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
+        /* one bound given, the other's default (from the natural frequencies) on its wrong side:
+         * a usage error (exit 2), before the sweep; both given the wrong way round was refused
+         * with the options (mb_cli_analysis_check) */
+        int min_given = aopt.f_min > 0;
+        fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
+                "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
+                "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
+                min_given ? "--f-min" : "--f-max", min_given ? f0 : f1,
+                min_given ? "not below" : "not above", min_given ? "--f-max" : "--f-min",
+                min_given ? f1 : f0, min_given ? "above" : "below", min_given ? "highest" : "lowest",
+                (min_given ? whi : wlo) / twopi, min_given ? "--f-max" : "--f-min");
+        st = MB_CLI_USAGE_ST;
+        goto done;
+    }
     if (!(f0 > 0) || !(f1 > f0)) {
         fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
                 "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
@@ -853,7 +870,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
                         double t_end, double h, int every, int quiet)
 {
     const char *an = mb_cli_analysis_name(which);
-    int n = m->nq, nc = m->nc, fault = 0, code = 0, rows = 0, skipped = 0;
+    int n = m->nq, nc = m->nc, fault = 0, code = 0, rows = 0, skipped = 0, usage = 0;
     double w0 = wall();
     run_mem r;
     memset(&r, 0, sizeof r);
@@ -970,6 +987,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
                 if (st) { fault = 1; code = st; }
             } else if (which == MB_CLI_FREQUENCY) {
                 st = run_frequency(&r, m, e, left, &rows);
+                if (st == MB_CLI_USAGE_ST) usage = 1, st = MB_ERR_PARAM;
                 if (st) { fault = 1; code = st; }
             }
         }
@@ -1107,6 +1125,10 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     if (skipped)
         fprintf(stderr, "%s_sim: warning: %d CSV rows with non-finite values not written\n",
                 m->name, skipped);
+    if (usage) {   /* as the other usage errors: no summary, exit 2 (no CSV: a whole analysis) */
+        run_free(&r);
+        return 2;
+    }
     printf("status=%s code=%d analysis=%s model=%s%s wall_s=%.3f\n", fault ? "error" : "ok", code, an,
            m->name, extra, wall() - w0);
     run_free(&r);
