@@ -43,7 +43,8 @@ options:
                     remove: generate the model without them (docs/generator.md). Without the
                     option generation does not look (--check does). When the configuration
                     does not assemble nothing is named and remove is an error; so is remove
-                    at a singular position (a rank loss there only: --check names it)
+                    at a singular position (a rank loss there only: --check names it) and
+                    at drivers whose time functions contradict each other (both named)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -202,8 +203,19 @@ local function redundancy(remove)
         .. "(the simulator's velocity assembly fails)\n", vel.residual, vel.row))
   end
   if #rep.dependent == 0 then return end
+  if rep.time_why and not rep.conflict then
+    io.stderr:write(file, string.format(": note: the dependent equations' time functions were checked "
+      .. "to t = %.6g s only (%s)\n", rep.time_reached, rep.time_why))
+  end
   local ntorn = 0
-  for _, g in ipairs(rep.groups) do if g.singular then ntorn = ntorn + 1 end end
+  for _, g in ipairs(rep.groups) do if g.singular or g.conflict then ntorn = ntorn + 1 end end
+  if remove and rep.conflict then
+    -- contradicting time functions: no equation is redundant, whichever were left out
+    local what = {}
+    for k, g in ipairs(rep.groups) do if g.conflict then what[#what + 1] = rep.lines[k] end end
+    die("%s: --redundant remove: conflicting constraints, none can be left out: %s (nothing written)",
+      file, table.concat(what, "; "))
+  end
   if remove and (rep.singular or rep.near_why) then
     die("%s: --redundant remove: %s (nothing written)", file,
       rep.singular and "Phi_q loses rank at a singular position, where no equation can be left out "
@@ -218,6 +230,7 @@ local function redundancy(remove)
   for k, l in ipairs(rep.lines) do
     local g = rep.groups[k]
     io.stderr:write(file, remove and ": note: removed redundant constraint: "
+                    or g.conflict and ": warning: conflicting constraints: "
                     or g.singular and ": warning: singular position: "
                     or ": warning: redundant constraint: ", l, tail)
   end

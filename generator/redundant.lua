@@ -215,20 +215,28 @@ end
 -- Returns worst = { [row] = |phi_row| at the worst probe }, tol (the limit of round-off: above
 -- it a row is not implied), or nil, why (a projection failed).
 R.NEAR_STEP, R.NEAR_TOL = 1e-3, 1e-9
+
+-- The mechanism's length scale L at J = Phi_q: its largest lever arm |dPhi/dphi|, else (no
+-- angles) the coordinates' scale.
+local function length_scale(D, J, scale)
+    local names, L = D.coords.names, 0.0
+    for k = 1, D.nq do
+        if names and names[k] and names[k]:sub(-4) == ".phi" then
+            for c = 1, D.nc do L = math.max(L, math.abs(J[c][k])) end
+        end
+    end
+    if not (L > 0 and L < math.huge) then L = scale end
+    return L
+end
+
 function R.nearby(D, q, dependent, scale)
     local nq, locked, names = D.nq, D.coords.locked, D.coords.names
     local isdep, kept = {}, {}
     for _, c in ipairs(dependent) do isdep[c] = true end
     for c = 1, D.nc do if not isdep[c] then kept[#kept + 1] = c end end
     local phi, J = evaluate(D, 0.0, q)
-    local angle, L = {}, 0.0
-    for k = 1, nq do
-        angle[k] = names and names[k] and names[k]:sub(-4) == ".phi"
-        if angle[k] then
-            for c = 1, D.nc do L = math.max(L, math.abs(J[c][k])) end
-        end
-    end
-    if not (L > 0 and L < math.huge) then L = scale end
+    local angle, L = {}, length_scale(D, J, scale)
+    for k = 1, nq do angle[k] = names and names[k] and names[k]:sub(-4) == ".phi" end
     local tol = R.NEAR_TOL * L + 1e-12 * scale
     local _, Jk = pick(phi, J, kept)
     local A = columns(Jk, nq, #kept, locked)
@@ -272,6 +280,59 @@ function R.nearby(D, q, dependent, scale)
         end
     end
     return worst, tol
+end
+
+-- Do the dependent rows stay implied over time? A row whose gradient repeats others' at t = 0
+-- (a second driver of the same coordinate) is redundant only when its time function is
+-- consistent with theirs at every t: phi = t and phi = t + t^3 agree to second order at t = 0
+-- (the nearby check's short step cannot tell them apart), phi = t and phi = 2 t at first order
+-- (that one looks like a singular position there). The test: follow the other equations in time
+-- (continuation: from the assembled q, steps in t whose drivers move the equations by at most
+-- OVER_STEP L, each projected back onto the other equations), up to OVER_T s, and evaluate the
+-- dependent rows on the way; a consistent row stays at round-off (also when it relates to the
+-- others nonlinearly: a driver of a pendulum's y with f = 0.5 sin t beside one of its angle with
+-- f = t), one whose time function differs grows. Only `rows` (the dependent rows of groups with a
+-- time-dependent equation) are followed: a purely geometric redundancy has nothing in time to
+-- contradict. Returns { [row] = { t =, value = } } for the rows above OVER_TOL L (the first time
+-- each exceeds it), the time reached (OVER_T unless a projection failed first), and the reason it
+-- stopped early (nil: it did not).
+R.OVER_T, R.OVER_STEP, R.OVER_TOL, R.OVER_MAXSTEPS = 10.0, 0.05, 1e-6, 4000
+function R.over_time(D, q, dependent, rows, scale, L)
+    local isdep, kept = {}, {}
+    for _, c in ipairs(dependent) do isdep[c] = true end
+    for c = 1, D.nc do if not isdep[c] then kept[#kept + 1] = c end end
+    local tol = R.OVER_TOL * L + 1e-12 * scale
+    local found = {}
+    local t, dt, steps = 0.0, R.OVER_STEP, 0
+    local why
+    while t < R.OVER_T do
+        steps = steps + 1
+        if steps > R.OVER_MAXSTEPS then
+            why = string.format("%d steps taken", R.OVER_MAXSTEPS)
+            break
+        end
+        local t1 = math.min(t + dt, R.OVER_T)
+        -- the drivers' move at fixed q: at most OVER_STEP L per step
+        local moved = norminf((pick((evaluate(D, t1, q)), {}, kept)))
+        local qp, res
+        if moved <= R.OVER_STEP * L then qp, res = project(D, t1, q, kept, 1e-13 * scale) end
+        if qp and res <= 1e-11 * scale then
+            local pd = evaluate(D, t1, qp)
+            for _, c in ipairs(rows) do
+                local a = math.abs(pd[c])
+                if not found[c] and not (a <= tol) then found[c] = { t = t1, value = a } end
+            end
+            t, q = t1, qp
+            if moved <= 0.25 * R.OVER_STEP * L then dt = math.min(2 * dt, 1.0) end
+        else
+            dt = dt / 2
+            if dt < 1e-9 then
+                why = string.format("the projection onto the other equations did not converge at t = %.6g s", t1)
+                break
+            end
+        end
+    end
+    return found, t, why
 end
 
 -- R.velocities(D, q) -> nil when the given initial velocities (a body's or particle's
@@ -336,9 +397,14 @@ local WORD = { revolute = "joint", prismatic = "joint", rod = "rod", driver = "d
 --   rank =, nc =, residual = |Phi| after assembly, assembled = bool (when false: no rank, nothing
 --   dependent: a rank where the assembly stopped is no verdict),
 --   dependent = { row numbers (1-based, declaration order) },
---   groups = { { element =, kind =, rows = { { row =, name =, near = |phi| near q } }, by = { names },
---                singular = true when a row is not implied nearby (R.nearby) } },
+--   groups = { { element =, kind =, rows = { { row =, name =, near = |phi| near q, timed = a
+--                time-dependent equation in its relation } }, by = { names },
+--                singular = true when a row is not implied nearby (R.nearby),
+--                conflict = { t =, value =, name = } when a row is not implied over time
+--                (R.over_time: contradicting time functions) } },
 --   singular = true when any group is, near_why = why R.nearby could not tell (nil: it could),
+--   conflict = true when any group is, time_reached = how far in t R.over_time followed the
+--   others (nil: nothing timed to follow), time_why = why it stopped before R.OVER_T,
 --   lines = { "joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\"", ... },
 --   velocities = R.velocities at the assembled configuration (nil: consistent) }
 function R.analyse(M, D)
@@ -375,12 +441,14 @@ function R.analyse(M, D)
             gindex[el] = g
             rep.groups[#rep.groups + 1] = g
         end
-        g.rows[#g.rows + 1] = { row = c, name = D.phinames[c] }
+        local rw = { row = c, name = D.phinames[c], timed = not sym.iszero(D.phit[c]) }
+        g.rows[#g.rows + 1] = rw
         local ncol = math.sqrt(orig[j])
         for i = 1, r do
             local pc = piv[i]
             -- a coefficient that matters: its share of the column's norm above round-off
             if math.abs(x[i]) * math.sqrt(orig[i]) > 1e-6 * ncol then
+                if not sym.iszero(D.phit[pc]) then rw.timed = true end
                 local e2 = element_of(D.phinames[pc])
                 if e2 ~= el and not g.byset[e2] then
                     g.byset[e2] = pc
@@ -401,6 +469,24 @@ function R.analyse(M, D)
                 if worst and not (rw.near <= tol) then g.singular = true; rep.singular = true end
             end
         end
+        -- consistent over time too? (the rows with a time-dependent equation in their relation)
+        local timed = {}
+        for _, g in ipairs(rep.groups) do
+            for _, rw in ipairs(g.rows) do if rw.timed then timed[#timed + 1] = rw.row end end
+        end
+        if #timed > 0 then
+            local found, reached, why = R.over_time(D, q, rep.dependent, timed, scale, length_scale(D, J, scale))
+            rep.time_reached, rep.time_why = reached, why
+            for _, g in ipairs(rep.groups) do
+                for _, rw in ipairs(g.rows) do
+                    local f = found[rw.row]
+                    if f and (not g.conflict or f.t < g.conflict.t) then
+                        g.conflict = { t = f.t, value = f.value, name = rw.name }
+                        rep.conflict = true
+                    end
+                end
+            end
+        end
     end
     local function who(e) return (WORD[kind[e]] or kind[e] or "element") .. ' "' .. e .. '"' end
     for _, g in ipairs(rep.groups) do
@@ -413,7 +499,12 @@ function R.analyse(M, D)
         local text = who(g.element) .. " (" .. table.concat(names, ", ") .. ")"
         local by_text = #by == 0 and "its own equations" or #by == 1 and by[1]
             or table.concat(by, ", ", 1, #by - 1) .. " and " .. by[#by]
-        if g.singular then
+        if g.conflict then
+            -- the gradients repeat the others', the time functions do not: a contradiction
+            text = string.format("%s contradicts %s: their time functions differ (they agree at the "
+                .. "initial configuration, but with the other equations held |Phi| of %s reaches %.3g "
+                .. "at t = %.6g s)", text, by_text, g.conflict.name, g.conflict.value, g.conflict.t)
+        elseif g.singular then
             -- the gradients line up here only: a singular position, not a redundancy
             local big = 0.0
             for _, rw in ipairs(g.rows) do if rw.near > big then big = rw.near end end

@@ -17,6 +17,10 @@
 #    with a third crank and a coupler on four cranks (two equations,
 #    tests/models/parallelogram_cranks.lua); the stretched chain (a singular position, not a
 #    redundancy) keeps its equations;
+#  - drivers whose gradients repeat each other's at t = 0 but whose time functions differ
+#    (phi = t and phi = t + t^3, t and 2 t, a joint driver against its bodies' angles, a height
+#    against an angle) are a conflict naming both, never removed; consistent ones are redundant
+#    (tests/models/driver_conflict.lua; issue 27, item 7);
 #  - bad --redundant values are refused.
 # Ends with "N passed, N failed".
 set -u
@@ -105,6 +109,41 @@ done
 "$MBGEN" tests/models/stretched_chain.lua --redundant remove -o "$T/s" >"$T/o" 2>"$T/e"; rc=$?
 ok "remove, singular position: refused (exit 1), the file named, nothing written" \
    '[ $rc -eq 1 ] && grep -q "^mbgen: error: tests/models/stretched_chain.lua: --redundant remove: Phi_q loses rank at a singular position" "$T/e" && [ ! -e "$T/s" ]'
+
+# ---- time-dependent equations: a dependent row's time function must agree with its relation's
+# over time, not only at t = 0 (tests/models/driver_conflict.lua, -D CASE=1..7: cubic t vs t + t^3,
+# double t vs 2 t, same t vs t, joint and jointc three drivers around a joint, sine and sinec a
+# height driven beside the angle, related nonlinearly). A conflict is named with both drivers, in
+# --check and in --redundant remove's refusal, never removed; a consistent one is redundant.
+DC=tests/models/driver_conflict.lua
+conflict() {   # case, the element, what it contradicts
+    local c=$1 el=$2 by=$3
+    "$MBGEN" $DC -D CASE=$c --check >"$T/o" 2>"$T/e"; rc=$?
+    ok "check, CASE=$c: exit 0, a conflict naming $el and $by, no removal advice, not redundant, not singular" \
+       '[ $rc -eq 0 ] && grep -q "warning: conflicting constraints: $el (.*) contradicts $by: their time functions differ" "$T/e" &&
+        ! grep -q -e "warning: redundant constraint" -e "singular position" -e "--redundant remove" "$T/e"'
+    "$MBGEN" $DC -D CASE=$c --redundant remove -o "$T/dc$c" >"$T/o" 2>"$T/e"; rc=$?
+    ok "remove, CASE=$c: refused (exit 1), both named, nothing removed, nothing written" \
+       '[ $rc -eq 1 ] && grep -q "^mbgen: error: $DC: --redundant remove: conflicting constraints, none can be left out: $el (.*) contradicts $by" "$T/e" &&
+        ! grep -q "removed redundant" "$T/e" && [ ! -e "$T/dc$c" ]'
+}
+conflict 1 'driver "D2"' 'driver "D1"'
+conflict 2 'driver "D2"' 'driver "D1"'
+conflict 5 'driver "DJ"' 'driver "D1" and driver "D3"'
+conflict 7 'driver "DY"' 'joint "A" and driver "D1"'
+# the cubic's |Phi| there: t^3 at the first time it exceeds the limit, not round-off
+"$MBGEN" $DC -D CASE=1 --check >"$T/o" 2>"$T/e"
+v=$(sed -n 's/.*|Phi| of D2 reaches \([^ ]*\) at t = \([^ ]*\) s.*/\1 \2/p' "$T/e")
+ok "check, CASE=1: |Phi| of D2 is t^3 where it is named (got $v)" \
+   'awk -v v="$v" "BEGIN { split(v, a, \" \"); d = a[1] - a[2] ^ 3; if (d < 0) d = -d; exit !(a[2] > 0 && d <= 1e-9 * a[1]) }"'
+for c in 3 4 6; do
+    "$MBGEN" $DC -D CASE=$c --check >"$T/o" 2>"$T/e"; rc=$?
+    ok "check, CASE=$c (consistent drivers, the control): redundant, no conflict" \
+       '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: driver \"D[2JY]\"" "$T/e" && ! grep -q -e "conflicting" -e "contradicts" -e "singular" -e "velocities" "$T/e"'
+    "$MBGEN" $DC -D CASE=$c --redundant remove -o "$T/dc$c" >"$T/o" 2>"$T/e"; rc=$?
+    ok "remove, CASE=$c (the control): exit 0, the driver removed" \
+       '[ $rc -eq 0 ] && grep -q "note: removed redundant constraint: driver" "$T/e" && [ -e "$T/dc$c/driver_conflict.c" ]'
+done
 
 # ---- the simulators
 "$DUP" --formulation alf-trapezoid --t-end 0.01 --quiet >"$T/o" 2>"$T/e"
