@@ -95,11 +95,11 @@ static const mb_real suspension_par_default[5] = {
 };
 
 static const char *const suspension_par_rules[5] = {
-    "body \042car\042 mass > 0 (line 24)",
-    "body \042car\042 inertia > 0 (line 24)",
-    "body \042car\042 point P[2] finite (line 24)",
-    "spring \042susp\042 k >= 0 (line 27)",
-    "spring \042susp\042 c >= 0 (line 27)",
+    "body \042car\042 mass > 0, normal (line 24)",
+    "body \042car\042 inertia > 0, normal (line 24)",
+    "body \042car\042 point P[2] finite, 0 or normal (line 24)",
+    "spring \042susp\042 k >= 0, 0 or normal (line 27)",
+    "spring \042susp\042 c >= 0, 0 or normal (line 27)",
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
@@ -841,6 +841,7 @@ int suspension_par_check(const mb_real *restrict par)
     for (int i = 0; i < 5; i++) {
         if (!(c[i] - c[i] == 0)) return i;   /* NaN or infinite */
         if ((kind[i] == 1 && !(c[i] > 0)) || (kind[i] == 2 && !(c[i] >= 0))) return i;
+        if (c[i] != 0 && !(c[i] >= MB_REAL_MIN || -c[i] >= MB_REAL_MIN)) return i;   /* subnormal */
     }
     return -1;
 }

@@ -744,10 +744,12 @@ end
 
 -- The tunables' part of the descriptor (runtime/mb_model.h): names and defaults, the rules
 -- that <name>_par_check tests (a value must keep every mass and inertia > 0, every spring
--- constant >= 0, every parametric number finite) and, when a mass or inertia is tunable,
+-- constant >= 0, every parametric number finite, and each of them 0 or normal) and, when a mass or inertia is tunable,
 -- <name>_par_mass (the diagonal of M from par). Appends to data, functions and protos; returns
 -- the descriptor's initializer text (all zero without tunables).
-local RULE_TEXT = { [">0"] = "> 0", [">=0"] = ">= 0", finite = "finite" }
+-- Every rule asks for a normal number too (0 aside): a subnormal mass, inertia or constant keeps
+-- too few digits and its reciprocal overflows (MB_REAL_MIN, runtime/mb_config.h).
+local RULE_TEXT = { [">0"] = "> 0, normal", [">=0"] = ">= 0, 0 or normal", finite = "finite, 0 or normal" }
 function emit.params(name, M, D, mass, data, functions, protos, array)
     local tun, rules = M.tunables or {}, M.rules or {}
     if #tun == 0 then return "" end
@@ -776,6 +778,7 @@ function emit.params(name, M, D, mass, data, functions, protos, array)
         body[#body + 1] = "    for (int i = 0; i < " .. #outs .. "; i++) {"
         body[#body + 1] = "        if (!(c[i] - c[i] == 0)) return i;   /* NaN or infinite */"
         body[#body + 1] = "        if ((kind[i] == 1 && !(c[i] > 0)) || (kind[i] == 2 && !(c[i] >= 0))) return i;"
+        body[#body + 1] = "        if (c[i] != 0 && !(c[i] >= MB_REAL_MIN || -c[i] >= MB_REAL_MIN)) return i;   /* subnormal */"
         body[#body + 1] = "    }"
     end
     body[#body + 1] = "    return -1;"

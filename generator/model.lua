@@ -417,6 +417,17 @@ local function pnumber(S, line, what, v, kind)
 end
 local function val(x) if model.is_param(x) then return x.value end return x end
 
+-- A mass or inertia (the runtime divides by it) must be a normal number: a subnormal one keeps
+-- too few digits and its reciprocal overflows (MB_REAL_MIN, runtime/mb_config.h; the generated
+-- <name>_par_check holds tunable values to the same rule).
+local REAL_MIN = 2.2250738585072014e-308
+local function normal_divisor(S, line, what, v)
+  if v < REAL_MIN then
+    S.fail(line, "%s must be a normal number (at least %.17g: a subnormal value's reciprocal "
+      .. "overflows), got %.17g", what, REAL_MIN, v)
+  end
+end
+
 -- A constant of sine{}, step{} or ramp{} that may be a tunable: a number, or the tunable's
 -- formula as it is (combined into the function of time).
 local function tvalue(S, line, what, v)
@@ -788,6 +799,8 @@ local function make_env(S)
     if val(b.inertia) <= 0 then
       S.fail(line, "%s: inertia must be > 0, got %.17g", what, val(b.inertia))
     end
+    normal_divisor(S, line, what .. ": mass", val(b.mass))
+    normal_divisor(S, line, what .. ": inertia", val(b.inertia))
     local pos = f.position and vec(S, line, what .. " position", f.position, 2) or { 0.0, 0.0 }
     b.x, b.y = pos[1], pos[2]
     if f.velocity ~= nil then
@@ -835,6 +848,7 @@ local function make_env(S)
     local b = { name = pname, line = line, particle = true, angle = 0.0,
       mass = number(S, line, what .. " mass", f.mass) }
     if b.mass <= 0 then S.fail(line, "%s: mass must be > 0, got %.17g", what, b.mass) end
+    normal_divisor(S, line, what .. ": mass", b.mass)
     if f.position ~= nil and (f.x ~= nil or f.y ~= nil) then
       S.fail(line, "%s: give position = { x, y } or x = .., y = .., not both", what)
     end

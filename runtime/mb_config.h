@@ -21,12 +21,17 @@ typedef float mb_real;
 #define MB_R(x) x##f          /* literal of type mb_real */
 #define MB_LIBM(fn) fn##f     /* the libm function of type mb_real */
 #define MB_EPS 1.1920929e-07f
+#define MB_REAL_MIN 1.17549435e-38f   /* see below */
 #define MB_LEN_TINY 1e-18f    /* see below */
 #else
 typedef double mb_real;
 #define MB_R(x) x
 #define MB_LIBM(fn) fn
 #define MB_EPS 2.220446049250313e-16
+/* The smallest normal number: a nonzero value below it in magnitude (subnormal) keeps too few
+ * digits and its reciprocal overflows, so tunables and every value derived from them must be
+ * 0 or at least this in magnitude (mb_sim_set_param, <name>_par_check). */
+#define MB_REAL_MIN 2.2250738585072014e-308
 /* A length below MB_LEN_TINY counts as zero where model code divides by it (a spring's
  * direction d / l and its derivatives): about the square root of the smallest normal number, so
  * 1 / l and the products of two such factors in the Jacobians stay finite. */

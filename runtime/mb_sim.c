@@ -379,7 +379,10 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
 {
     if (rule) *rule = -1;
     if (!s->m) return MB_ERR_STATE;
-    if (i < 0 || i >= s->m->npar || !isfinite(value)) return MB_ERR_PARAM;
+    /* a subnormal value keeps too few digits and its reciprocal overflows (as --set says) */
+    if (i < 0 || i >= s->m->npar || !isfinite(value) ||
+        (value != 0 && !(value >= MB_REAL_MIN || -value >= MB_REAL_MIN)))
+        return MB_ERR_PARAM;
 #if MBI_HAS_TUN                            /* (else npar is 0: mb_sim_init refuses tunables) */
     mb_real old = s->par[i];
     s->par[i] = value;
@@ -392,7 +395,8 @@ int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule)
     if (s->m->par_mass) {
         s->m->par_mass(s->m, s->pmass);
         for (int k = 0; k < s->n; k++)
-            if (!(s->pmass[k] > 0)) {      /* a rule should have said so; never run with it */
+            if (!(s->pmass[k] >= MB_REAL_MIN)) {   /* a rule should have said so; never run with it
+                                                    (1 / pmass must stay finite) */
                 s->par[i] = old;
                 s->m->par_mass(s->m, s->pmass);
                 return MB_ERR_PARAM;

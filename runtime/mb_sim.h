@@ -384,9 +384,10 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 /* Tunable parameters (mb_model.npar; docs/model-language.md). They start at the model's
  * defaults at mb_sim_init. mb_sim_set_param sets tunable i (mb_sim_param_index: by name, -1 if
  * unknown) and re-validates every rule of the model (mb_model.par_rules: masses and inertias
- * > 0, spring constants >= 0, every number that depends on tunables finite): MB_OK, or
- * MB_ERR_PARAM with the old value kept and *rule (may be NULL) the broken rule, -1 for a bad
- * index or a non-finite value. A successful set needs a new mb_sim_reset before the next step
+ * > 0, spring constants >= 0, every number that depends on tunables finite, and every such
+ * number 0 or normal: at least MB_REAL_MIN in magnitude, so that its reciprocal stays finite):
+ * MB_OK, or MB_ERR_PARAM with the old value kept and *rule (may be NULL) the broken rule
+ * (m->par_rules[*rule] names it), -1 for a bad index or a non-finite or subnormal value. A successful set needs a new mb_sim_reset before the next step
  * (the mass matrix, momenta and the energy reference may change). mb_sim_model: the descriptor
  * the sim evaluates, with these values (for tools calling model functions themselves). */
 int mb_sim_param_index(const mb_sim *s, const char *name);

@@ -53,6 +53,21 @@ int main(void)
         CHECK(mb_sim_set_param(&s, ik, -5, &rule) == MB_ERR_PARAM && rule >= 0, "k < 0 refused");
         CHECK(mb_sim_set_param(&s, ik, NAN, &rule) == MB_ERR_PARAM && rule == -1, "NaN refused");
         CHECK(mb_sim_set_param(&s, 99, 1, &rule) == MB_ERR_PARAM && rule == -1, "bad index refused");
+        /* a subnormal value, or a normal one whose derived inertia 0.1 m is subnormal: refused
+         * (1 / inertia would overflow: the next reset failed with MB_ERR_NONFINITE), the rule
+         * named, the old value kept; the smallest mass whose inertia stays normal is accepted */
+        CHECK(mb_sim_set_param(&s, im, 1e-310, &rule) == MB_ERR_PARAM && rule == -1 &&
+              mb_sim_get_param(&s, im) == 250, "m = 1e-310 (subnormal) refused (rule %d)", rule);
+        CHECK(mb_sim_set_param(&s, ik, -1e-310, &rule) == MB_ERR_PARAM && rule == -1,
+              "k = -1e-310 (subnormal) refused");
+        CHECK(mb_sim_set_param(&s, im, 2.5e-308, &rule) == MB_ERR_PARAM && rule >= 0 &&
+              mb_sim_get_param(&s, im) == 250, "m = 2.5e-308 (inertia subnormal) refused (rule %d)", rule);
+        if (rule >= 0)
+            CHECK(strstr(m->par_rules[rule], "inertia > 0, normal") != NULL, "rule text %s", m->par_rules[rule]);
+        CHECK(mb_sim_set_param(&s, ik, 1e-300, &rule) == MB_OK, "k = 1e-300 (normal) allowed");
+        CHECK(mb_sim_set_param(&s, im, 2.3e-307, &rule) == MB_OK, "m = 2.3e-307 (inertia normal) allowed");
+        CHECK(mb_sim_set_param(&s, im, 250, &rule) == MB_OK && mb_sim_set_param(&s, ik, 16000, &rule) == MB_OK,
+              "back to the defaults");
         /* k = 0 is allowed (>= 0) but not kept for the run below */
         CHECK(mb_sim_set_param(&s, ik, 0, &rule) == MB_OK, "k = 0 allowed");
         double M = 400, K = 20000, C = 0.5 * 2 * sqrt(20000.0 * 400);

@@ -69,6 +69,16 @@ expect_err "zero mass (inertia rule first broken at mass)" 'mass > 0' --set m=0
 expect_err "not a number" "not a number" --set k=abc
 expect_err "no value" "expected NAME=VALUE" --set k
 expect_err "non-finite" "not a finite number" --set k=inf
+# values whose reciprocal overflows: a subnormal one, and a normal mass whose derived inertia
+# (0.1 m) is subnormal: refused naming the rule (they ran into an unnamed "non-finite" in
+# baumgarte and canonical); the smallest mass whose inertia is normal runs
+expect_err "subnormal value" "not a normal number" --set m=1e-310
+for f in alf-trapezoid baumgarte canonical; do
+    expect_err "$f: mass 2.5e-308, inertia subnormal" 'break the model.s rule body "car" inertia > 0, normal (line 24)' --formulation $f --set m=2.5e-308
+done
+expect_err "static analysis: mass 2.5e-308" 'body "car" inertia > 0, normal' --analysis static --set m=2.5e-308
+"$SIM" --quiet --formulation alf-trapezoid --t-end 0.01 --set m=2.3e-307 --set k=1e-300 --set c=0 --set F=0 > "$tmp/o" 2> "$tmp/e"
+if grep -q "^status=" "$tmp/o" && ! grep -q "rule" "$tmp/e"; then ok; else bad "m = 2.3e-307 (inertia normal): refused or no summary: $(cat "$tmp/e" "$tmp/o")"; fi
 expect_err "generic evaluator" "use --eval generated" --eval generic --set k=1
 # a later --set of the same name wins; --set=NAME=VALUE works
 a=$("$SIM" --quiet --set k=1 --set=k=21000 --t-end 0.2 | sed 's/ wall_s=.*//')
@@ -98,6 +108,8 @@ model_err "tunable times t as mass" "t.lua:4: error: body \"b\" mass cannot depe
 model_err "duplicate tunable" "duplicate tunable 'k'" "$base" 'tunable("k", 1)' 'tunable("k", 2)'
 model_err "duplicate ignoring case" "names must differ ignoring case" "$base" 'tunable("k", 1)' 'tunable("K", 2)'
 model_err "default breaks a rule" "mass must be > 0, got -1" "$base" 'local m = tunable("m", 1)' 'body "b" { mass = m - 2, inertia = 1, points = { O = { 0, 0 } } }' "$joint"
+model_err "subnormal mass" "t.lua:2: error: body \"b\": mass must be a normal number" "$base" 'body "b" { mass = 1e-310, inertia = 1, points = { O = { 0, 0 } } }' "$joint"
+model_err "subnormal inertia at the defaults" "inertia must be a normal number" "$base" 'local m = tunable("m", 2.5e-308)' 'body "b" { mass = m, inertia = m / 12, points = { O = { 0, 0 } } }' "$joint"
 model_err "bad default" "default of tunable k must be a number" "$base" 'tunable("k", "x")'
 model_err "bad name" "tunable name '1k' is not an identifier" "$base" 'tunable("1k", 1)'
 model_err "compared" "cannot be compared" "$base" 'local k = tunable("k", 1)' 'if k > 0 then end'
