@@ -25,4 +25,5 @@ TEST_PROGS   += $(BUILD)/test_analysis $(BUILD)/test_analysis_float $(BUILD)/tes
 TEST_SCRIPTS += tests/test_analyses.sh
 TEST_NEEDS   += $(ANL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/double_pendulum_sim $(BUILD)/slider_crank_sim \
                 $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim \
+                $(BUILD)/fault_redundant_sim $(BUILD)/stretched_chain_sim \
                 $(BUILD)/mb_anim

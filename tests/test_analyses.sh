@@ -333,6 +333,36 @@ $BUILD/oscillator_1dof_sim --analysis frequency --input mass.x --f-min 700 --f-p
 ok "frequency --f-min 700 (control, below the default --f-max): exit 0, 5 rows from 700 Hz" \
    '[ $rc -eq 0 ] && [ "$(kv f_min "$T/o")" = 700 ] && [ $(wc -l <"$T/x.csv") -eq 6 ]'
 rm -f "$T/x.csv"
+# every analysis names redundant constraints by element (tests/models/fault_redundant.lua: a
+# second hinge A2 on A1's point), with the words of the simulators' start-up report; and a rank
+# loss where it fails by equation (tests/models/stretched_chain.lua: J2.x at its singular
+# position), as kinematic does (issue 27, item 8: static and modal said only "rank 2 < 4",
+# quasistatic nothing, and its failure a line-search message)
+RD=$BUILD/fault_redundant_sim SC=$BUILD/stretched_chain_sim
+for a in static modal "frequency --input bar.x" "quasistatic --t-end 0.01"; do
+    # shellcheck disable=SC2086  # the analysis and its options
+    $RD --analysis $a --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+    ok "redundant joint, --analysis ${a%% *}: exit 0, A2 named with what it duplicates, its reactions said" \
+       '[ $rc -eq 0 ] && grep -q "warning: redundant constraint: joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\" (rank 2 of 4 equations at the equilibrium" "$T/e" &&
+        grep -q "reactions of redundant constraints are not unique" "$T/e" && [ "$(grep -c "redundant constraint: joint" "$T/e")" -eq 1 ]'
+done
+$RD --analysis modal --about initial --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "redundant joint, modal --about initial: A2 named at the initial state" \
+   '[ $rc -eq 0 ] && grep -q "redundant constraint: joint \"A2\" (A2.x, A2.y) duplicates joint \"A1\" (rank 2 of 4 equations at the initial state)" "$T/e"'
+for a in kinematic inverse; do
+    $RD --analysis $a --t-end 0.01 --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+    ok "redundant joint, --analysis $a: exit 1, A2.x named" '[ $rc -eq 1 ] && grep -q "redundant or singular constraint: A2.x" "$T/e"'
+done
+for a in static "quasistatic --t-end 0.01" "kinematic --t-end 0.01"; do
+    # shellcheck disable=SC2086
+    $SC --analysis $a --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+    ok "singular position, --analysis ${a%% *}: exit 1, J2.x named" \
+       '[ $rc -eq 1 ] && grep -q "${a%% *} analysis failed.*: redundant or singular constraint: J2.x (equation 2 of Phi)" "$T/e"'
+done
+# control: a model without redundancy or singular position names none
+$PEND --analysis static --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "pendulum, static (control): no redundant or singular constraint named" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" "$T/e"'
+rm -f "$T/x.csv"
 $PEND --analysis static --input bar.x --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?
 ok "--input with static analysis: exit 2, no CSV" '[ $rc -eq 2 ] && grep -q "apply to --analysis frequency" "$T/e" && [ ! -e "$T/x.csv" ]'
 $PEND --analysis modal --about upside --out "$T/x.csv" >"$T/o" 2>"$T/e"; rc=$?

@@ -327,7 +327,10 @@ static int same_elem(const char *a, const char *b)
 #define MB_CLI_USAGE_ST 1000
 #define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
 
-int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog, unsigned char *dep_out)
+/* mb_cli_redundant at `where` (the words after "rank r of nc equations at"); advice: the
+ * mbgen advice of the start-up report (0 in an analysis, which says what it does with them). */
+static int redundant_report(const mb_model *m, mb_real t, const mb_real *q, const char *prog,
+                            unsigned char *dep_out, const char *where, int advice)
 {
     int nc = m->nc, found;
     if (nc == 0 || !m->info || !m->info->constraint_names) return 0;
@@ -378,9 +381,9 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
             }
             /* the rank here cannot tell a redundancy from a singular position (a rank loss at
              * this configuration only): mbgen's check near it can (generator/redundant.lua) */
-            fprintf(stderr, " (rank %d of %d equations at the assembled initial configuration; "
-                    "mbgen --redundant remove generates the model without them, unless mbgen "
-                    "--check finds a singular position instead)\n", a.rank, nc);
+            fprintf(stderr, " (rank %d of %d equations at %s%s)\n", a.rank, nc, where,
+                    advice ? "; mbgen --redundant remove generates the model without them, unless "
+                             "mbgen --check finds a singular position instead" : "");
             r = e;
         }
     }
@@ -389,6 +392,42 @@ int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char 
     free(uses);
     free(all);
     return found < 0 ? -1 : found;
+}
+
+int mb_cli_redundant(const mb_model *m, mb_real t, const mb_real *q, const char *prog, unsigned char *dep_out)
+{
+    return redundant_report(m, t, q, prog, dep_out, "the assembled initial configuration", 1);
+}
+
+/* The first dependent constraint equation of Phi_q(t, q), -1 when none (or not checked): what
+ * a failed static or quasistatic analysis names, as kinematic does. */
+static int first_dependent(const mb_model *m, mb_real t, const mb_real *q)
+{
+    int nc = m->nc, row = -1;
+    if (nc == 0 || !m->info || !m->info->constraint_names) return -1;
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    if (!ws || ws > RED_MAX_BYTES) return -1;
+    void *work = malloc(ws);
+    unsigned char *dep = malloc((size_t)nc);
+    mb_anl a;
+    if (work && dep && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK &&
+        mb_anl_redundant(&a, t, q, dep) > 0)
+        for (int k = 0; k < nc && row < 0; k++)
+            if (dep[k]) row = k;
+    free(work);
+    free(dep);
+    return row;
+}
+
+/* Redundant constraints found by an analysis (rank < nc at its state): named by element, then
+ * what their reactions are. where: "the equilibrium", ... */
+static void analysis_redundant(const mb_model *m, mb_real t, const mb_real *q, int rank, const char *where)
+{
+    if (redundant_report(m, t, q, m->name, NULL, where, 0) <= 0)   /* not named: the rank alone */
+        fprintf(stderr, "%s_sim: warning: Phi_q has rank %d < %d constraint equations at %s "
+                "(redundant constraints)\n", m->name, rank, m->nc, where);
+    fprintf(stderr, "%s_sim: warning: the reactions of redundant constraints are not unique: the "
+            "dependent equations' are reported as 0\n", m->name);
 }
 
 /* ------------------------------------------------------------------ the analyses */
@@ -476,11 +515,21 @@ static void run_free(run_mem *r)
 
 /* The failure of a static analysis (t >= 0: the time of a quasistatic step), on stderr. */
 static void static_failure(const mb_model *m, const char *an, int about_init,
-                           const mb_anl_static_info *info, int st, double t)
+                           const mb_anl_static_info *info, int st, double t, const mb_real *q)
 {
+    /* at a rank loss (a singular position, redundant constraints) the equation is named, as the
+     * kinematic analysis names it */
+    int row = q ? first_dependent(m, (mb_real)(t >= 0 ? t : 0), q) : -1;
+    if (row >= 0) {
+        fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
+        if (t >= 0) fprintf(stderr, " at t=%.9g", t);
+        fprintf(stderr, ": redundant or singular constraint: %s (equation %d of Phi): Phi_q is "
+                "rank-deficient (a singular position, or more constraint equations than "
+                "coordinates)\n", m->info->constraint_names[row], row);
+    }
     fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
     if (t >= 0) fprintf(stderr, " at t=%.9g", t);
-    fprintf(stderr, ": ");
+    fprintf(stderr, row >= 0 ? " (the solver's words): " : ": ");
     if (about_init)
         fprintf(stderr, "the initial state cannot be assembled (%s)\n", mb_status_str(st));
     else if (info->why == MB_ANL_WHY_MAXITER)
@@ -948,7 +997,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         int about_init = which != MB_CLI_STATIC && aopt.about_initial;
         st = about_init ? initial_state(&r.a, r.q, r.lam, &info) : mb_anl_static(&r.a, 0, r.q, r.lam, &info);
         if (st) {
-            static_failure(m, an, about_init, &info, st, -1);
+            static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r.q);
             fault = 1;
             code = st;
         } else {
@@ -972,9 +1021,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
                             "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
                             about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
                 if (info.rank < nc)
-                    fprintf(stderr, "%s_sim: warning: Phi_q has rank %d < %d constraint equations "
-                            "(redundant constraints: their reactions are not unique; the dependent "
-                            "ones are reported as 0)\n", m->name, info.rank, nc);
+                    analysis_redundant(m, 0, r.q, info.rank,
+                                       about_init ? "the initial state" : "the equilibrium");
             }
             if (about_init && (double)info.residual > 1e-6)
                 fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
@@ -994,7 +1042,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     } else if (which == MB_CLI_QUASISTATIC) {
         /* a static equilibrium at every output time k h, each from the previous one */
         long nsteps = (long)ceil(t_end / h - 1e-9);
-        int nout = 0, iters = 0, unstable = 0;
+        int nout = 0, iters = 0, unstable = 0, redundant = 0;
         double max_res = 0, t_last = 0;
         mb_anl_static_info info;
         mb_anl_quasistatic_start(&r.a);
@@ -1002,12 +1050,17 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
             double t = k == nsteps ? t_end : (double)k * h;
             st = mb_anl_quasistatic(&r.a, (mb_real)t, r.q, r.lam, &info);
             if (st) {
-                static_failure(m, an, 0, &info, st, t);
+                static_failure(m, an, 0, &info, st, t, r.q);
                 fault = 1;
                 code = st;
                 break;
             }
             iters += info.iters;
+            if (info.rank < nc && !redundant++) {   /* named once, where first found */
+                char where[64];
+                snprintf(where, sizeof where, "the equilibrium at t=%.9g", t);
+                analysis_redundant(m, (mb_real)t, r.q, info.rank, where);
+            }
             if ((double)info.residual > max_res) max_res = (double)info.residual;
             if (info.stability < 0 && !unstable++)
                 fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
