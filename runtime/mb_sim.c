@@ -49,6 +49,12 @@ static const struct {
 #else
 #define INTEG(s) (integs[(s)->p.integrator].row)
 #endif
+/* What any row of this build has (a firmware's build folds the slots it lacks away): an
+ * adaptive step (dopri5, dop853, bdf, the adaptive trapezoid), dense output, an undo (the
+ * integrators of F1-F3). */
+#define ANY_ADAPTIVE (MBI_ADAPTIVE || MBI_BDF || MBI_F4A)
+#define ANY_DENSE (MBI_DENSE || MBI_BDF || MBI_F4A)
+#define ANY_UNDO MBI_HAS_EB
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
 const char *mb_integrator_name(int i) { return i >= 0 && i < NINTEG ? integs[i].name : "?"; }
@@ -592,7 +598,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     s->step_row = -1;
 #endif
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
-    if (!ig->step || (s->p.adaptive && ig->step_adaptive)) {   /* the monitor advanced by the step */
+    if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
         st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
     } else {
@@ -605,7 +611,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
         step_monitor(s, h, b.pnc0, b.pdrv0);
-        if (ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
+        if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
             s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
             return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
         }
@@ -633,7 +639,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
-    const mbi_integ *ig = s->m ? INTEG(s) : NULL;
+    const mbi_integ *ig = ANY_DENSE && s->m ? INTEG(s) : NULL;
     return ig && ig->dense ? ig->dense(s, t, q, v, mo) : MB_ERR_STATE;
 }
 
