@@ -5,7 +5,7 @@
  * a finite-difference Jacobian whose LU is kept across steps. F4: its index-3 augmented
  * Lagrangian equations in [q; p], Newton on its sparse reduced matrix (correct4). F3 is refused
  * by mb_params_check (noisy right-hand side); its code path here is the ODE one. Continuous
- * extension: the Nordsieck polynomial (mbi_bdf_dense). Layer: runtime core; never allocates or
+ * extension: the Nordsieck polynomial (bdf_dense). Layer: runtime core; never allocates or
  * prints.
  *
  * Notation: the array zn[j] = h^j y^(j) / j! (j = 0..q) at t_n. A step predicts zn <- P zn
@@ -456,7 +456,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
         if (conv) {
             /* the correction e = [q; p] - predicted (the last pass changes neither) and the
              * finiteness of [q; p] (x * 0 is NaN for an Inf or NaN x, else +-0); an attempt the
-             * error test will reject (the same e, the same test in mbi_bdf_step) returns before
+             * error test will reject (the same e, the same test in bdf_try) returns before
              * the last pass, whose evaluation and sigma~ update undo4 would throw away */
             mb_real *e = s->be, nanchk = 0;
             for (int i = 0; i < 2 * n; i++) {
@@ -566,7 +566,9 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 #endif
 }
 
-int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+/* One accepted step towards t_stop, rejections and Newton failures retried inside; *h_taken the
+ * step; the monitor is not advanced. On failure the state is that of the last good step. */
+static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
     mb_real t0 = s->t;
@@ -721,7 +723,8 @@ int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     }
 }
 
-int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+/* mb_sim_dense: the Nordsieck polynomial of the last step */
+static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, nc = s->nc, nz = ny_of(s), st = MB_OK;
     if (!s->dense_state || !s->ready || !s->bok) return MB_ERR_STATE;
@@ -779,4 +782,19 @@ out:
 #endif
 }
 
+/* The slot's step: bdf_try, the monitor advanced by the trapezoidal rule over the step. */
+static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
+{
+    mb_real h = 0;
+    s->dense_state = 0;
+    s->dn_W0 = b->mon0.W;
+    int st = bdf_try(s, t_stop, &h);
+    if (st < 0) return st;
+    mbi_advance_monitor(s, h, b->pnc0, b->pdrv0, NULL);
+    s->dense_state = 1;
+    return st;
+}
+
+const mbi_integ mbi_integ_bdf = {mbi_form_start, mbi_form_restart, NULL, bdf_step, bdf_dense,
+                                 mbi_undo_step, NULL};
 #endif /* MBI_BDF */

@@ -1,7 +1,7 @@
 /* mb_f4_trapezoid.c - F4 alf-trapezoid (5.38-5.60): the implicit trapezoidal step with Newton on
  * [q; p] and sigma~ updated by 5.34, its optional full Jacobian, start-up and failure restore.
- * Layer: runtime core, one row of the formulation table (mb_sim_impl.h: its own integrator);
- * never allocates or prints. */
+ * Layer: runtime core, one row of the formulation table and one of the integrator table
+ * (mb_sim_impl.h: trapezoid); never allocates or prints. */
 #include "mb_sim_impl.h"
 #include "mb_sparse.h"
 
@@ -808,7 +808,7 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
 static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
 {
     int n = s->n, nc = s->nc;
-    /* [q; v; W - W_start; P_nc] at the middle (mbi_trap_dense) */
+    /* [q; v; W - W_start; P_nc] at the middle (trap_dense) */
     mb_real *mid = s->xa + s->nz + 2 * n + nc;
     mb_real h = (t1 - t0) / (mb_real)k, pp = s->pnc;
     int ret = MB_OK;
@@ -959,7 +959,7 @@ static mb_real cubic(mb_real th, mb_real a, mb_real d0, mb_real d1, mb_real *dv)
  * after the adaptive re-reference). The evaluation leaves Phi, Pq of the interpolated state
  * behind and clears kin_fresh (mbi_eval_kin), so the next step evaluates its start again: the
  * trajectory does not depend on these calls. */
-int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+static int trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, x = s->p.adaptive == 2;
     mb_real t0 = s->td_t0, h = s->t - t0;
@@ -986,19 +986,49 @@ int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
     return MB_OK;
 }
 
-/* p.adaptive: 1 Milne's device, 2 the extrapolated trapezoid */
-static int step_trapezoid_control(mb_sim *s, mb_real t_stop, mb_real *h_taken)
+/* The slot's adaptive step (p.adaptive: 1 Milne's device, 2 the extrapolated trapezoid), the
+ * monitor advanced: the extrapolation's work by its own quadrature (xw) */
+static int step_trapezoid_control(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {
-    return s->p.adaptive == 2 ? step_trapezoid_extrap(s, t_stop, h_taken)
-                              : step_trapezoid_adaptive(s, t_stop, h_taken);
+    mb_real h = 0;
+    s->td_t0 = s->t;                   /* a failed step leaves nothing to interpolate */
+    int st = s->p.adaptive == 2 ? step_trapezoid_extrap(s, t_stop, &h)
+                                : step_trapezoid_adaptive(s, t_stop, &h);
+    if (st < 0) return st;
+    s->td_t0 = b->t_start;             /* mb_sim_dense's step (trap_dense) */
+    s->td_W0 = b->mon0.W;
+    s->td_P0 = b->pnc0;
+    mbi_advance_monitor(s, h, b->pnc0, b->pdrv0, s->p.adaptive == 2 ? &s->xw : NULL);
+    return st;
 }
+
+/* mb_sim_dense: the adaptive trapezoid's last step (the fixed step keeps none) */
+static int trap_dense_slot(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+{
+    return s->p.adaptive ? trap_dense(s, t, q, v, mo) : MB_ERR_STATE;
+}
+#define TRAP_ADAPTIVE step_trapezoid_control
+#define TRAP_DENSE trap_dense_slot
+#else
+#define TRAP_ADAPTIVE NULL
+#define TRAP_DENSE NULL
 #endif
 
-const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start, step_trapezoid,
-#if MBI_F4A
-                                         step_trapezoid_control
-#else
-                                         NULL
+/* the trapezoid's start: F4's start-up evaluation taken into the state (as mbi_form_start, which
+ * this file does not call: mb_forms.c lists F4's row, so it sits above) */
+static int trap_integ_start(mb_sim *s, mb_real t0)
+{
+    int st = trap_start(s, t0);
+    if (st) return st;
+    mbi_take_eval(s);
+#if MBI_HAS_EB
+    s->have_f = 1;
 #endif
-};
+    return MB_OK;
+}
+
+const mbi_form mbi_form_alf_trapezoid = {NULL, NULL, trap_start};
+/* the trapezoid integrator of F4's equations */
+const mbi_integ mbi_integ_trapezoid = {trap_integ_start, NULL, step_trapezoid, TRAP_ADAPTIVE,
+                                       TRAP_DENSE, NULL, NULL};
 #endif /* MBI_F4 */

@@ -63,7 +63,7 @@ static void hht_force_residual(mb_sim *s, const mb_real *lam)
 
 /* a_0 and lambda_0 from the index-1 system M a + Phi_q^T lambda = Q, Phi_q a = Gamma (the state
  * is assembled: Phi = 0, Phidot = 0), so that the first step starts consistent. */
-int mbi_hht_start(mb_sim *s, mb_real t0)
+static int hht_start(mb_sim *s, mb_real t0)
 {
     const mb_model *m = s->m;
     int n = s->n;
@@ -76,6 +76,8 @@ int mbi_hht_start(mb_sim *s, mb_real t0)
     copy(n, s->fz, v);
     copy(n, s->ev_v, v);
     hht_force_residual(s, s->ev_lam);
+    mbi_take_eval(s);
+    s->have_f = 1;
     return MB_OK;
 }
 
@@ -153,7 +155,9 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
     return MB_OK;
 }
 
-int mbi_hht_step(mb_sim *s, mb_real h, mb_real t_new)
+/* One fixed HHT-alpha step of h ending at t_new (restored on failure; the monitor is not
+ * advanced). */
+static int hht_step(mb_sim *s, mb_real h, mb_real t_new)
 {
     int n = s->n;
     mb_real al = s->p.hht_alpha;
@@ -177,4 +181,13 @@ int mbi_hht_step(mb_sim *s, mb_real h, mb_real t_new)
     s->t = t_new;
     return st;
 }
+/* F1's equations only (mb_sim.c's list); alpha in [-1/3, 0]; no velocity projection */
+static int hht_check(const mb_params *p)
+{
+    if (!(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0)) return MBI_PM_HHT_ALPHA;
+    if (p->project_velocity) return MBI_PM_HHT_PROJ;
+    return -1;
+}
+
+const mbi_integ mbi_integ_hht = {hht_start, NULL, hht_step, NULL, NULL, mbi_undo_step, hht_check};
 #endif /* MBI_HHT */

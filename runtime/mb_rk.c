@@ -153,15 +153,6 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
 
 #endif
 
-int mbi_rk_start(mb_sim *s, mb_real t0)
-{
-    int st = rhs(s, t0, s->z, s->fz);
-    if (st) return st;
-    mbi_take_eval(s);
-    s->have_f = 1;
-    return MB_OK;
-}
-
 #if MBI_RK4 || MBI_ADAPTIVE
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
@@ -247,16 +238,6 @@ static int accept(mb_sim *s, const mb_real *fnew)
 
 #endif
 
-int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st)
-{
-    copy(s->nz, s->z, s->zold);
-    copy(s->n, s->v, s->tn[7]);
-    copy(s->nc, s->S, s->tm[3]);
-    s->t = t_start;
-    s->have_f = 0;
-    return st;
-}
-
 #if MBI_RK4 || MBI_ADAPTIVE
 /* The stability monitor of an accepted step: h |lambda| over the method's limit, lambda the larger
  * of the stabilization's rate and the rate the first two stages saw (rk4 only, for the
@@ -335,7 +316,9 @@ static const mb_real d8_d[4][16] = {
 static mb_real *dn_block(const mb_sim *s, int b) { return s->dn + (size_t)b * (size_t)s->nz; }
 static int dn_blocks(const mb_sim *s) { return MB_L_NDENSE(s->p.integrator); }
 
-void mbi_dense_begin(mb_sim *s, mb_real W0)
+/* Before an adaptive step, keep what the work at an interpolated time needs (W at the step's
+ * start; sigma and Phi_t there). */
+static void dense_begin(mb_sim *s, mb_real W0)
 {
     mb_real *S0 = dn_block(s, dn_blocks(s));
     s->dn_W0 = W0;
@@ -432,15 +415,10 @@ static int dense_coefficients(mb_sim *s)
     return MB_OK;
 }
 
-int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+/* mb_sim_dense for dopri5 and dop853 */
+static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
-#if MBI_BDF
-    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
-#endif
-#if MBI_F4A
-    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) return mbi_trap_dense(s, t, q, v, mo);
-#endif
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
@@ -491,15 +469,12 @@ out:
 #endif /* MBI_DENSE */
 
 #if MBI_ADAPTIVE
-int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0)
+/* One accepted adaptive step with table tb towards t_stop, rejections retried inside; monitor
+ * advanced. */
+static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
 {
-#if MBI_DOPRI5 && MBI_DOP853
-    const mbi_tableau *tb = s->p.integrator == MB_DOP853 ? &dop853 : &dopri5;
-#elif MBI_DOP853
-    const mbi_tableau *tb = &dop853;
-#else
-    const mbi_tableau *tb = &dopri5;
-#endif
+    const mb_monitor *mon0 = &b->mon0;
+    mb_real pnc0 = b->pnc0, pdrv0 = b->pdrv0;
     int st;
     mb_real rem = t_stop - s->t, t_start = s->t;
     /* Below 16 eps |t| the stage times t + c_j h (c_2 = 0.2) are resolved to a few ulps only and
@@ -530,7 +505,7 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
             wq *= h;                      /* the work of the loads, by the method's weights */
             if (!tb->fsal) {              /* f at the new state: one more evaluation (k[1] free) */
                 fnew = s->k[1];
-                if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return mbi_explicit_fail(s, t_start, st);
+                if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return mbi_undo_step(s, t_start, st);
                 s->kp[tb->s] = stage_power(s, t_new, s->ztmp, h);
             }
             /* F2, F3: the drivers' work by parts, its boundary term [S^T Phi_t] (drv_by_parts;
@@ -543,11 +518,11 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
 #endif
             s->t = t_new;
             st = accept(s, fnew);
-            if (st < 0) return mbi_explicit_fail(s, t_start, st);
+            if (st < 0) return mbi_undo_step(s, t_start, st);
             mbi_advance_monitor(s, h, pnc0, pdrv0, &wq);
             if (!isfinite(s->mon.energy_dev)) {     /* energies or work overflow: not a good state */
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
-                return mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE);
+                return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
             }
             return st;
         }
@@ -562,7 +537,8 @@ int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real
 #endif
 
 #if MBI_RK4
-int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
+/* One fixed step (RK4) of h ending at time t_new; the monitor is not advanced. */
+static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
 {
     const mbi_tableau *tb = &rk4;
     mb_real t_old = s->t, hrho = 0;
@@ -573,22 +549,47 @@ int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new)
     mb_real *fnew = s->k[1];          /* f at the new state (k[1] is free now), next step's k[0] */
     if ((st = rhs(s, s->t, s->ztmp, fnew)) < 0) { s->t = t_old; return st; }
     st = accept(s, fnew);
-    if (st < 0) return mbi_explicit_fail(s, t_old, st);
+    if (st < 0) return mbi_undo_step(s, t_old, st);
     return st;
 }
 #endif
-#endif /* MBI_EXPLICIT */
 
-#if !MBI_DENSE   /* no adaptive integrator or MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
-int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+#if MBI_ADAPTIVE
+/* the adaptive step with dense output's bookkeeping */
+static int step_tableau(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
 {
-#if MBI_BDF
-    if (s->p.integrator == MB_BDF) return mbi_bdf_dense(s, t, q, v, mo);
+#if MBI_DENSE
+    s->dense_state = 0;
+    if (s->dn) dense_begin(s, b->mon0.W);
 #endif
-#if MBI_F4A
-    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) return mbi_trap_dense(s, t, q, v, mo);
-#endif
-    (void)s; (void)t; (void)q; (void)v; (void)mo;
-    return MB_ERR_STATE;
+    return step_adaptive(s, tb, t_stop, b);
 }
 #endif
+
+#if MBI_DENSE
+#define RK_DENSE rk_dense
+#else    /* MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
+#define RK_DENSE NULL
+#endif
+#if MBI_RK4
+const mbi_integ mbi_integ_rk4 = {mbi_form_start, mbi_form_restart, step_rk4, NULL, NULL,
+                                 mbi_undo_step, NULL};
+#endif
+#if MBI_DOPRI5
+static int step_dopri5(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
+{
+    return step_tableau(s, &dopri5, t_stop, b);
+}
+const mbi_integ mbi_integ_dopri5 = {mbi_form_start, mbi_form_restart, NULL, step_dopri5, RK_DENSE,
+                                    mbi_undo_step, NULL};
+#endif
+#if MBI_DOP853
+static int step_dop853(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
+{
+    return step_tableau(s, &dop853, t_stop, b);
+}
+const mbi_integ mbi_integ_dop853 = {mbi_form_start, mbi_form_restart, NULL, step_dop853, RK_DENSE,
+                                    mbi_undo_step, NULL};
+#endif
+#endif /* MBI_EXPLICIT */
+

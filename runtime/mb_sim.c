@@ -1,6 +1,7 @@
-/* mb_sim.c - the runtime API: names, parameters, workspace layout, init, reset and the step
- * orchestration over the formulation and integrator files, getters. Layer: runtime core
- * (mb_sim_impl.h); never allocates or prints; every array lives in the caller's workspace. */
+/* mb_sim.c - the runtime API: names, parameters, workspace layout, init, and reset, step and
+ * dense output over the integrator table (the integrators' rows), getters. Layer: runtime core,
+ * the top of the runtime's calls (mb_sim_impl.h); never allocates or prints; every array lives in
+ * the caller's workspace. */
 #include <stddef.h>
 #include <string.h>
 #include "mb_sim_impl.h"
@@ -8,14 +9,55 @@
 /* ------------------------------------------------------------------ names and parameters */
 
 static const char *const fnames[] = {"baumgarte", "canonical", "alf-explicit", "alf-trapezoid"};
-/* indexed by MB_RK4 ...; a value without a name (none compiled here) is NULL */
+
+/* The integrators, indexed by MB_RK4 ...: name, the formulations it takes (bits 1 << MB_*), the
+ * complaint when it is given another, and its row (mb_sim_impl.h: mbi_integ; NULL when not
+ * compiled in). A new integrator: one file with its row, one line here. */
 #define NINTEG 6
-static const char *const inames[NINTEG] = {[MB_RK4] = "rk4", [MB_DOPRI5] = "dopri5",
-                                           [MB_TRAPEZOID] = "trapezoid", [MB_DOP853] = "dop853",
-                                           [MB_BDF] = "bdf", [MB_HHT] = "hht"};
+#define FB(f) (1u << (f))
+#define F_EXPL (FB(MB_BAUMGARTE) | FB(MB_CANONICAL) | FB(MB_ALF_EXPLICIT))
+#define IROW(built, row) ((built) ? &(row) : NULL)
+static const struct {
+    const char *name;
+    unsigned char forms, bad_form;
+    const mbi_integ *row;
+} integs[NINTEG] = {
+    [MB_RK4] = {"rk4", F_EXPL, MBI_PM_TRAP, IROW(MBI_RK4, mbi_integ_rk4)},
+    [MB_DOPRI5] = {"dopri5", F_EXPL, MBI_PM_TRAP, IROW(MBI_DOPRI5, mbi_integ_dopri5)},
+    [MB_TRAPEZOID] = {"trapezoid", FB(MB_ALF_TRAPEZOID), MBI_PM_TRAP, IROW(MBI_F4, mbi_integ_trapezoid)},
+    [MB_DOP853] = {"dop853", F_EXPL, MBI_PM_TRAP, IROW(MBI_DOP853, mbi_integ_dop853)},
+    [MB_BDF] = {"bdf", FB(MB_BAUMGARTE) | FB(MB_CANONICAL) | FB(MB_ALF_TRAPEZOID), MBI_PM_BDF,
+                IROW(MBI_BDF, mbi_integ_bdf)},
+    [MB_HHT] = {"hht", FB(MB_BAUMGARTE), MBI_PM_HHT_FORM, IROW(MBI_HHT, mbi_integ_hht)},
+};
+/* the row of a run's integrator (a build with one knows it: the calls are direct then) */
+#if MBI_NINTEG == 1
+#define INTEG(s) (&ONE_INTEG)
+#if MBI_RK4
+#define ONE_INTEG mbi_integ_rk4
+#elif MBI_DOPRI5
+#define ONE_INTEG mbi_integ_dopri5
+#elif MBI_DOP853
+#define ONE_INTEG mbi_integ_dop853
+#elif MBI_BDF
+#define ONE_INTEG mbi_integ_bdf
+#elif MBI_HHT
+#define ONE_INTEG mbi_integ_hht
+#else
+#define ONE_INTEG mbi_integ_trapezoid
+#endif
+#else
+#define INTEG(s) (integs[(s)->p.integrator].row)
+#endif
+/* What any row of this build has (a firmware's build folds the slots it lacks away): an
+ * adaptive step (dopri5, dop853, bdf, the adaptive trapezoid), dense output, an undo (the
+ * integrators of F1-F3). */
+#define ANY_ADAPTIVE (MBI_ADAPTIVE || MBI_BDF || MBI_F4A)
+#define ANY_DENSE (MBI_DENSE || MBI_BDF || MBI_F4A)
+#define ANY_UNDO MBI_HAS_EB
 
 const char *mb_formulation_name(int f) { return f >= 0 && f < 4 ? fnames[f] : "?"; }
-const char *mb_integrator_name(int i) { return i >= 0 && i < NINTEG && inames[i] ? inames[i] : "?"; }
+const char *mb_integrator_name(int i) { return i >= 0 && i < NINTEG ? integs[i].name : "?"; }
 int mb_formulation_parse(const char *str)
 {
     for (int i = 0; i < 4; i++) if (strcmp(str, fnames[i]) == 0) return i;
@@ -23,7 +65,7 @@ int mb_formulation_parse(const char *str)
 }
 int mb_integrator_parse(const char *str)
 {
-    for (int i = 0; i < NINTEG; i++) if (inames[i] && strcmp(str, inames[i]) == 0) return i;
+    for (int i = 0; i < NINTEG; i++) if (strcmp(str, integs[i].name) == 0) return i;
     return -1;
 }
 
@@ -67,20 +109,15 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
     p->warn_stability = 2;
 }
 
-/* The numeric parameters in checking order (a table: compact code on small targets). */
+/* The numeric parameters in checking order (MBI_PFIELDS: a table, compact code on small
+ * targets). */
 /* > 0, >= 0, alpha, [0, 1), int >= 1, int in 1..MB_MAX_ITER_LIMIT */
 enum { PK_POS, PK_NONNEG, PK_ALPHA, PK_BELOW1, PK_INT1, PK_ITER };
-#define PFIELDS(X)                                                                               \
-    X(h, PK_POS) X(rtol, PK_POS) X(atol, PK_POS) X(h_min, PK_NONNEG) X(h_max, PK_NONNEG)         \
-    X(alpha, PK_ALPHA) X(xi, PK_NONNEG) X(omega, PK_NONNEG) X(tol, PK_POS) X(max_iter, PK_ITER)  \
-    X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
-    X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
-    X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
-    X(length_scale, PK_NONNEG)
 #define PFIELD(f, kind) {offsetof(mb_params, f), kind},
-static const struct { unsigned short off; unsigned char kind; } pfields[] = {PFIELDS(PFIELD)};
+static const struct { unsigned short off; unsigned char kind; } pfields[] = {MBI_PFIELDS(PFIELD)};
 #undef PFIELD
 #define NPFIELD ((int)(sizeof pfields / sizeof pfields[0]))
+typedef char pfields_complete[NPFIELD == MBI_NPFIELD ? 1 : -1];
 
 /* What mb_params_check names: the checks below return an index into this table (the numeric
  * fields of pfields first, in its order), so that a caller that does not ask (what == NULL, as
@@ -88,7 +125,7 @@ static const struct { unsigned short off; unsigned char kind; } pfields[] = {PFI
  * 1 KB on a Cortex-M). */
 #define PNAME(f, kind) #f,
 static const char *const pmsg[] = {
-    PFIELDS(PNAME)
+    MBI_PFIELDS(PNAME)
     "formulation", "integrator",
     "integrator (hht integrates the index-3 equations with Lagrange multipliers: "
     "formulation baumgarte only)",
@@ -103,36 +140,26 @@ static const char *const pmsg[] = {
     "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
     "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
 #undef PNAME
-enum { PM_FORM = NPFIELD, PM_INTEG, PM_HHT_FORM, PM_TRAP, PM_BDF, PM_HHT_ALPHA, PM_HHT_PROJ,
-       PM_FORM_BUILT, PM_INTEG_BUILT, PM_FJ, PM_DENSE, PM_DENSE_BUILT, PM_ADAPT, PM_ADAPT_BUILT,
-       PM_MAX_STEPS, PM_LINSYS, PM_LINSYS_OPS, PM_N };
-typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == PM_N ? 1 : -1];
+typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == MBI_PM_N ? 1 : -1];
 
 /* The first parameter p gets wrong: its pmsg index, -1 when none. */
 static int params_bad(const mb_params *p)
 {
     static const unsigned char f_built[4] = {MBI_F1, MBI_F2, MBI_F3, MBI_F4};
-    static const unsigned char i_built[NINTEG] = {[MB_RK4] = MBI_RK4, [MB_DOPRI5] = MBI_DOPRI5,
-                                                  [MB_TRAPEZOID] = MBI_F4, [MB_DOP853] = MBI_DOP853,
-                                                  [MB_BDF] = MBI_BDF, [MB_HHT] = MBI_HHT};
-    if (p->formulation < 0 || p->formulation > 3) return PM_FORM;
-    if (p->integrator < 0 || p->integrator >= NINTEG || !inames[p->integrator]) return PM_INTEG;
-    if (p->integrator == MB_HHT && p->formulation != MB_BAUMGARTE) return PM_HHT_FORM;
-    if (p->integrator == MB_TRAPEZOID ? p->formulation != MB_ALF_TRAPEZOID
-        : p->formulation == MB_ALF_TRAPEZOID && p->integrator != MB_BDF)
-        return PM_TRAP;
-    if (p->integrator == MB_BDF && p->formulation == MB_ALF_EXPLICIT) return PM_BDF;
-    if (p->integrator == MB_HHT && !(p->hht_alpha >= -MB_R(1.0) / 3 && p->hht_alpha <= 0))
-        return PM_HHT_ALPHA;
-    if (p->integrator == MB_HHT && p->project_velocity) return PM_HHT_PROJ;
-    if (!f_built[p->formulation]) return PM_FORM_BUILT;
-    if (!i_built[p->integrator]) return PM_INTEG_BUILT;
-    if (p->full_jacobian && !MBI_FJ) return PM_FJ;
-    if (p->dense && !MB_ADAPTIVE(p->integrator)) return PM_DENSE;
-    if (p->dense && p->integrator != MB_BDF && !MBI_DENSE) return PM_DENSE_BUILT;
+    if (p->formulation < 0 || p->formulation > 3) return MBI_PM_FORM;
+    if (p->integrator < 0 || p->integrator >= NINTEG) return MBI_PM_INTEG;
+    if (!(integs[p->integrator].forms & FB(p->formulation))) return integs[p->integrator].bad_form;
+    if (!f_built[p->formulation]) return MBI_PM_FORM_BUILT;
+    const mbi_integ *ig = integs[p->integrator].row;
+    if (!ig) return MBI_PM_INTEG_BUILT;
+    int k = ig->check ? ig->check(p) : -1;
+    if (k >= 0) return k;
+    if (p->full_jacobian && !MBI_FJ) return MBI_PM_FJ;
+    if (p->dense && !MB_ADAPTIVE(p->integrator)) return MBI_PM_DENSE;
+    if (p->dense && !ig->dense) return MBI_PM_DENSE_BUILT;
     if (p->adaptive < 0 || p->adaptive > 2 || (p->adaptive == 2 && p->integrator != MB_TRAPEZOID))
-        return PM_ADAPT;
-    if (p->adaptive && p->integrator == MB_TRAPEZOID && !MBI_F4A) return PM_ADAPT_BUILT;
+        return MBI_PM_ADAPT;
+    if (MB_PARAMS_ADAPTIVE(p) && !ig->step_adaptive) return MBI_PM_ADAPT_BUILT;
     for (int k = 0; k < NPFIELD; k++) {
         const char *field = (const char *)p + pfields[k].off;
         int kind = pfields[k].kind, bad;
@@ -149,11 +176,11 @@ static int params_bad(const mb_params *p)
         }
         if (bad) return k;
     }
-    if (p->max_steps < 1) return PM_MAX_STEPS;
+    if (p->max_steps < 1) return MBI_PM_MAX_STEPS;
     if (!p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
         !(p->linsys == MB_LINSYS_DENSE && MB_WITH_DENSE))
-        return PM_LINSYS;
-    if (p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) return PM_LINSYS_OPS;
+        return MBI_PM_LINSYS;
+    if (p->linsys_ops && (!p->linsys_ops->factor || !p->linsys_ops->solve)) return MBI_PM_LINSYS_OPS;
     return -1;
 }
 
@@ -450,46 +477,6 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
 
 /* ------------------------------------------------------------------ reset and step */
 
-/* (the fused call's sixth argument goes on the stack: out of line, its frame is not under the
- * single functions') */
-static MB_NOINLINE void eval_kin_fused(mb_sim *s, mb_real t, const mb_real *q)
-{
-    const mb_model *m = s->m;
-    m->eval_kin(m, t, q, s->Phi, s->Phit, s->Pq, MBI_TRIG(s));
-}
-
-void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
-{
-    const mb_model *m = s->m;
-    s->kin_fresh = 0;
-    if (m->eval_kin) { eval_kin_fused(s, t, q); return; }
-    m->phi(m, t, q, s->Phi);
-    m->phi_t(m, t, q, s->Phit);
-    m->phi_q(m, t, q, s->Pq);
-}
-
-const mbi_form *const mbi_forms[4] = {
-#if MBI_F1
-    &mbi_form_baumgarte,
-#else
-    NULL,
-#endif
-#if MBI_F2
-    &mbi_form_canonical,
-#else
-    NULL,
-#endif
-#if MBI_F3
-    &mbi_form_alf_explicit,
-#else
-    NULL,
-#endif
-#if MBI_F4
-    &mbi_form_alf_trapezoid,
-#else
-    NULL,
-#endif
-};
 
 int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int assemble)
 {
@@ -516,26 +503,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     copy(n, s->ev_v, s->v);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
-    const mbi_form *form = mbi_forms[s->p.formulation];
-#if MBI_HHT
-    if (s->p.integrator == MB_HHT) {       /* F1's equations, HHT's own start */
-        if ((st = mbi_hht_start(s, t0))) return st;
-        mbi_take_eval(s);
-#if MBI_HAS_EB
-        s->have_f = 1;
-#endif
-    } else
-#endif
-    if (form->start) {                     /* implicit: its own start-up evaluation */
-        if ((st = form->start(s, t0))) return st;
-        mbi_take_eval(s);
-#if MBI_HAS_EB
-        s->have_f = 1;
-#endif
-    }
-#if MBI_EXPLICIT
-    else if ((st = mbi_rk_start(s, t0))) return st;
-#endif
+    if ((st = INTEG(s)->start(s, t0))) return st;
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
     s->reuse_wait = s->reuse_slow = s->kin_fresh = 0;
@@ -614,18 +582,19 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     mb_real rem = t_stop - s->t;
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
     if (s->mon.steps >= s->p.max_steps) return MB_ERR_MAX_STEPS;   /* state kept: the last step */
-#if MBI_EXPLICIT
-    if (s->p.integrator != MB_TRAPEZOID && s->p.integrator != MB_HHT &&
-        s->p.formulation != MB_ALF_TRAPEZOID &&
-        !s->have_f &&                      /* after a failed step */
-        (st = mbi_rk_start(s, s->t)) < 0) return st;
+    const mbi_integ *ig = INTEG(s);
+#if MBI_HAS_EB
+    if (!s->have_f && ig->restart &&      /* after a failed step */
+        (st = ig->restart(s, s->t)) < 0) return st;
 #endif
-    mb_real pnc0 = s->pnc, pdrv0 = s->pdrv, t_start = s->t;
-    mb_monitor mon0 = s->mon;
-    (void)t_start; (void)mon0;            /* unused when only alf-trapezoid is compiled */
+    mbi_step0 b;
+    b.pnc0 = s->pnc;
+    b.pdrv0 = s->pdrv;
+    b.t_start = s->t;
+    b.mon0 = s->mon;
     copy(nc, s->tm[3], s->S);              /* S at the start of the step */
 #if MBI_HAS_EB
-    if (s->p.formulation != MB_ALF_TRAPEZOID) {   /* for mbi_explicit_fail */
+    if (s->zold) {                         /* F1-F3: for the undo */
         copy(s->nz, s->zold, s->z);
         copy(s->n, s->tn[7], s->v);
     }
@@ -634,83 +603,50 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     s->step_ratio = 1;
     s->step_row = -1;
 #endif
-#if MBI_BDF
-    if (s->p.integrator == MB_BDF) {
-        mb_real h = 0;
-        s->dense_state = 0;
-        s->dn_W0 = mon0.W;
-        st = mbi_bdf_step(s, t_stop, &h);
+    /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
+    if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
+        st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
-        step_monitor(s, h, pnc0, pdrv0);
-        s->dense_state = 1;
-    } else
-#endif
-#if MBI_ADAPTIVE
-    if (MB_ADAPTIVE(s->p.integrator)) {
-#if MBI_DENSE
-        s->dense_state = 0;
-        if (s->dn) mbi_dense_begin(s, mon0.W);
-#endif
-        st = mbi_step_adaptive(s, t_stop, &mon0, pnc0, pdrv0);
-        if (st < 0) return singular_step(s, st);
-    } else
-#endif
-#if MBI_F4A
-    if (s->p.integrator == MB_TRAPEZOID && s->p.adaptive) {
-        mb_real h = 0;
-        s->td_t0 = s->t;                   /* a failed step leaves nothing to interpolate */
-        st = mbi_forms[s->p.formulation]->step_adaptive(s, t_stop, &h);
-        if (st < 0) return st;
-        s->td_t0 = t_start;                /* mb_sim_dense's step (mbi_trap_dense) */
-        s->td_W0 = mon0.W;
-        s->td_P0 = pnc0;
-        if (s->p.adaptive == 2) mbi_advance_monitor(s, h, pnc0, pdrv0, &s->xw);
-        else step_monitor(s, h, pnc0, pdrv0);
-    } else
-#endif
-    {
+    } else {
         mb_real h = s->p.h;
         /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
          * grid are t0 + k h (no accumulated rounding) */
         int last = rem <= h * MB_R(1.01);
         if (last) h = rem;
         mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
-        (void)t_new;                       /* unused when only dopri5 is compiled */
-#if MBI_RK4
-        if (s->p.integrator == MB_RK4) st = mbi_step_fixed(s, h, t_new);
-#endif
-        if (s->p.integrator == MB_TRAPEZOID) st = mbi_forms[s->p.formulation]->step(s, h, t_new);
-#if MBI_HHT
-        if (s->p.integrator == MB_HHT) st = mbi_hht_step(s, h, t_new);
-#endif
+        st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
-        step_monitor(s, h, pnc0, pdrv0);
-#if MBI_RK4
-        if (s->p.integrator == MB_RK4 && !isfinite(s->mon.energy_dev)) {
-            s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
-            return singular_step(s, mbi_explicit_fail(s, t_start, MB_ERR_NONFINITE));
+        step_monitor(s, h, b.pnc0, b.pdrv0);
+        if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
+            s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
+            return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
         }
-#endif
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }
-    unsigned now = step_warnings(s, mon0.maxiter_events);
+    unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */
-#if MBI_F1 || MBI_F2
+#if MBI_HAS_KKT
     /* F1, F2: a step that came near a singular position (smallest pivot ratio of S below
      * sqrt(rank_tol)) and left the energy balance or the constraints (the warnings' tests) has
      * not passed it: undone and reported as the rank loss it is (never a garbage state) */
     if (s->p.formulation <= MB_CANONICAL && near_singular(s) &&
         (now & (MB_WARN_BIT(MB_WARN_ENERGY) | MB_WARN_BIT(MB_WARN_CONSTRAINT)))) {
-        s->mon = mon0; s->pnc = pnc0; s->pdrv = pdrv0;
+        s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
         s->dense_state = 0;
-        mbi_explicit_fail(s, t_start, MB_ERR_SINGULAR);
+        ig->undo(s, b.t_start, MB_ERR_SINGULAR);
         return singular_step(s, MB_ERR_SINGULAR);
     }
 #endif
     s->mon.steps++;
-    if (s->p.strict && (s->mon.warn & ~mon0.warn)) return MB_ERR_SUSPECT;
+    if (s->p.strict && (s->mon.warn & ~b.mon0.warn)) return MB_ERR_SUSPECT;
     return st;
+}
+
+int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
+{
+    const mbi_integ *ig = ANY_DENSE && s->m ? INTEG(s) : NULL;
+    return ig && ig->dense ? ig->dense(s, t, q, v, mo) : MB_ERR_STATE;
 }
 
 mb_real mb_sim_get_t(const mb_sim *s) { return s->t; }

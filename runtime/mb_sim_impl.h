@@ -31,7 +31,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 #define MBI_TRIG(s) ((mb_real *)0)
 #endif
 
-/* mb_sim.c: Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused
+/* mb_eval.c: Phi, Phi_t, Phi_q at (t, q) into s->Phi, s->Phit, s->Pq: the model's fused
  * evaluation when it has one (one pass, shared sines and cosines), else the three single
  * functions. */
 void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q);
@@ -61,10 +61,11 @@ static inline void mbi_take_eval(mb_sim *s)
 }
 
 /* ------------------------------------------------------------------ the formulation table
- * One row per formulation (mb_f1_baumgarte.c ... mb_f4_trapezoid.c), indexed by
- * p.formulation in mbi_forms (mb_sim.c). An explicit formulation gives rhs (and optionally
- * accept) and is integrated by mb_rk.c; an implicit one gives start and step (its own
- * integrator). A new formulation is one file plus one row. */
+ * One row per formulation (mb_f1_baumgarte.c ... mb_f4_trapezoid.c), indexed by p.formulation in
+ * mbi_forms (mb_forms.c). An explicit formulation gives rhs (and optionally accept) and is
+ * integrated by the explicit integrators and bdf; an implicit one gives start (its start-up
+ * evaluation) and is integrated by the integrators that take it (the integrator table below). A
+ * new formulation is one file plus one row. */
 typedef struct mbi_form {
     /* explicit: ydot = f(t, z); leaves v, sigma, lambda of the evaluation in ev_*. Returns MB_OK
      * or a linear-algebra failure. */
@@ -72,18 +73,73 @@ typedef struct mbi_form {
     /* explicit, optional: after an accepted step (z, fz current), e.g. a projection or a sigma
      * reset; sets *reeval when f must be evaluated again. Returns MB_OK, an event or a failure. */
     int (*accept)(mb_sim *s, int *reeval);
-    /* implicit: the start-up evaluation at reset (v, sigma into ev_*), and one step of h ending
-     * at t_new (restored on failure; the monitor is not advanced). */
+    /* implicit: the start-up evaluation at reset (v, sigma into ev_*) */
     int (*start)(mb_sim *s, mb_real t0);
-    int (*step)(mb_sim *s, mb_real h, mb_real t_new);
-    /* implicit, optional: one error-controlled step towards t_stop (p.adaptive), rejected trials
-     * retried inside; *h_taken the accepted step (restored on failure; monitor not advanced). */
-    int (*step_adaptive)(mb_sim *s, mb_real t_stop, mb_real *h_taken);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
-/* mb_sim.c: the rows, NULL where a formulation is not compiled in */
+/* mb_forms.c: the rows, NULL where a formulation is not compiled in */
 extern const mbi_form *const mbi_forms[4];
+/* mb_forms.c: the formulation's start-up evaluation at (t0, z) (implicit: its start; explicit: f
+ * into fz, counted), its v, sigma, lambda taken into the state. */
+int mbi_form_start(mb_sim *s, mb_real t0);
+/* mb_forms.c: after a failed step of an explicit formulation (f at z lost: have_f 0), f at z
+ * again; nothing for an implicit one. */
+int mbi_form_restart(mb_sim *s, mb_real t);
+/* mb_forms.c: undo a step of F1-F3 (state from zold, tn[7], tm[3], which mb_sim_step keeps at
+ * the step's start); returns st. */
+int mbi_undo_step(mb_sim *s, mb_real t_start, int st);
+
+/* ------------------------------------------------------------------ the integrator table
+ * One row per integrator, in the file that implements it (mb_rk.c: rk4, dopri5, dop853; mb_bdf.c;
+ * mb_hht.c; mb_f4_trapezoid.c: trapezoid), listed by mb_sim.c (name, the formulations it takes)
+ * and walked by mb_sim_reset, mb_sim_step, mb_sim_dense and mb_params_check. A new integrator
+ * is one file plus one row. The workspace blocks each needs are in mb_layout.h's block list
+ * (which sizes the host's and the firmware's workspace alike, at compile time). */
+/* What mb_sim_step knows at a step's start: the adaptive steps advance the monitor themselves. */
+typedef struct mbi_step0 {
+    mb_monitor mon0;                 /* the monitor before the step */
+    mb_real pnc0, pdrv0, t_start;    /* the loads' powers there, the start time */
+} mbi_step0;
+typedef struct mbi_integ {
+    /* reset: the start-up evaluation at (t0, z, v), its derived quantities taken into the state */
+    int (*start)(mb_sim *s, mb_real t0);
+    /* optional: before a step that follows a failed one (have_f 0) */
+    int (*restart)(mb_sim *s, mb_real t);
+    /* the fixed step of h ending at t_new (NULL: adaptive only); restored on failure; the
+     * monitor is not advanced */
+    int (*step)(mb_sim *s, mb_real h, mb_real t_new);
+    /* the error-controlled step towards t_stop when MB_PARAMS_ADAPTIVE (NULL: fixed only or not
+     * compiled in); rejected trials retried inside; the monitor advanced; on failure the state is
+     * that of the step's start */
+    int (*step_adaptive)(mb_sim *s, mb_real t_stop, const mbi_step0 *b);
+    /* optional: mb_sim_dense in the last step (NULL: none, or not compiled in) */
+    int (*dense)(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
+    /* optional: undo an accepted step that mb_sim_step rejects afterwards (a non-finite energy,
+     * F1/F2 near a singular position); returns st */
+    int (*undo)(mb_sim *s, mb_real t_start, int st);
+    /* optional: its own parameters: an index into mb_sim.c's messages (MBI_PM_*), -1 when fine */
+    int (*check)(const mb_params *p);
+} mbi_integ;
+extern const mbi_integ mbi_integ_rk4, mbi_integ_dopri5, mbi_integ_dop853, mbi_integ_trapezoid,
+    mbi_integ_bdf, mbi_integ_hht;
+
+/* The numeric parameters in mb_params_check's order (mb_sim.c: a table, compact code on small
+ * targets), and the other complaints after them: the index a check returns names its message. */
+#define MBI_PFIELDS(X)                                                                           \
+    X(h, PK_POS) X(rtol, PK_POS) X(atol, PK_POS) X(h_min, PK_NONNEG) X(h_max, PK_NONNEG)         \
+    X(alpha, PK_ALPHA) X(xi, PK_NONNEG) X(omega, PK_NONNEG) X(tol, PK_POS) X(max_iter, PK_ITER)  \
+    X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
+    X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
+    X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
+    X(length_scale, PK_NONNEG)
+#define MBI_PCOUNT(f, kind) +1
+enum { MBI_NPFIELD = 0 MBI_PFIELDS(MBI_PCOUNT) };
+#undef MBI_PCOUNT
+enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MBI_PM_BDF,
+       MBI_PM_HHT_ALPHA, MBI_PM_HHT_PROJ, MBI_PM_FORM_BUILT, MBI_PM_INTEG_BUILT, MBI_PM_FJ,
+       MBI_PM_DENSE, MBI_PM_DENSE_BUILT, MBI_PM_ADAPT, MBI_PM_ADAPT_BUILT, MBI_PM_MAX_STEPS,
+       MBI_PM_LINSYS, MBI_PM_LINSYS_OPS, MBI_PM_N };
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
@@ -108,12 +164,6 @@ void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real 
  * reference and sigma~; also bdf's reset). */
 void mbi_f4_shift_sigma(mb_sim *s);
 
-/* mb_hht.c (integrator MB_HHT on F1's equations): the consistent start (a_0 and lambda_0 of the
- * index-1 system, no stabilization) into fz = [v; a] and ev_lam, and one fixed HHT-alpha step of
- * h ending at t_new (restored on failure; the monitor is not advanced). */
-int mbi_hht_start(mb_sim *s, mb_real t0);
-int mbi_hht_step(mb_sim *s, mb_real h, mb_real t_new);
-
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
 void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv);
 /* mb_monitor.c: the same at (t, q, v) with sigma sig (F2-F4) or lambda lam (F1) into o. */
@@ -133,27 +183,5 @@ void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_ol
  * (also F4's held step, before the monitors see it). */
 mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc, mb_real pdrv_old,
                       mb_real pdrv);
-
-/* mb_rk.c (explicit formulations): f at the start state (fz) and its derived quantities. */
-int mbi_rk_start(mb_sim *s, mb_real t0);
-/* mb_rk.c: one accepted adaptive step (Dormand-Prince 5(4) or DOP853) towards t_stop, rejections retried
- * inside; monitor advanced. mon0, pnc0, pdrv0: the values at the step's start. */
-int mbi_step_adaptive(mb_sim *s, mb_real t_stop, const mb_monitor *mon0, mb_real pnc0, mb_real pdrv0);
-/* mb_rk.c: one fixed step (RK4) of h ending at time t_new; the monitor is not advanced. */
-int mbi_step_fixed(mb_sim *s, mb_real h, mb_real t_new);
-/* mb_rk.c: undo an accepted explicit step (state from zold, tn[7], tm[3]). */
-int mbi_explicit_fail(mb_sim *s, mb_real t_start, int st);
-/* mb_rk.c (p.dense): before an adaptive step, keep what the work at an interpolated time needs
- * (W at the step's start; sigma and Phi_t there). */
-void mbi_dense_begin(mb_sim *s, mb_real W0);
-
-/* mb_bdf.c: one accepted variable-order BDF step towards t_stop (F1, F2, F4), rejections and
- * Newton failures retried inside; *h_taken the step; the monitor is not advanced. On failure
- * the state is that of the last good step. */
-int mbi_bdf_step(mb_sim *s, mb_real t_stop, mb_real *h_taken);
-/* mb_bdf.c: mb_sim_dense for bdf (the Nordsieck polynomial of the last step). */
-int mbi_bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
-/* mb_f4_trapezoid.c: mb_sim_dense for the adaptive trapezoid (both step controls). */
-int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
 #endif /* MB_SIM_IMPL_H */

@@ -1,0 +1,67 @@
+/* mb_forms.c - the formulation table (mb_sim_impl.h: mbi_forms) and what the integrators do
+ * through it alike: the start-up evaluation, f again after a failed step, the undo of a step.
+ * Layer: runtime core, above the formulation files and below the integrators and mb_sim.c (which
+ * reach the formulations only through here); no allocation. */
+#include <stddef.h>
+#include "mb_sim_impl.h"
+
+const mbi_form *const mbi_forms[4] = {
+#if MBI_F1
+    &mbi_form_baumgarte,
+#else
+    NULL,
+#endif
+#if MBI_F2
+    &mbi_form_canonical,
+#else
+    NULL,
+#endif
+#if MBI_F3
+    &mbi_form_alf_explicit,
+#else
+    NULL,
+#endif
+#if MBI_F4
+    &mbi_form_alf_trapezoid,
+#else
+    NULL,
+#endif
+};
+
+int mbi_form_start(mb_sim *s, mb_real t0)
+{
+    const mbi_form *f = mbi_forms[s->p.formulation];
+    int st;
+    if (f->start) st = f->start(s, t0);   /* implicit: its own start-up evaluation */
+#if MBI_HAS_EB
+    else {                                /* explicit: f at the start state */
+        s->mon.evals++;
+        st = f->rhs(s, t0, s->z, s->fz);
+    }
+#else
+    else st = MB_ERR_STATE;               /* (no explicit formulation in this build) */
+#endif
+    if (st) return st;
+    mbi_take_eval(s);
+#if MBI_HAS_EB
+    s->have_f = 1;
+#endif
+    return MB_OK;
+}
+
+#if MBI_HAS_EB
+int mbi_form_restart(mb_sim *s, mb_real t)
+{
+    return mbi_forms[s->p.formulation]->rhs ? mbi_form_start(s, t) : MB_OK;
+}
+
+int mbi_undo_step(mb_sim *s, mb_real t_start, int st)
+{
+    copy(s->nz, s->z, s->zold);
+    copy(s->n, s->v, s->tn[7]);
+    copy(s->nc, s->S, s->tm[3]);
+    s->t = t_start;
+    s->have_f = 0;
+    return st;
+}
+#endif
