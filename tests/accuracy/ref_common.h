@@ -109,11 +109,12 @@ static inline long ref_args(int argc, char **argv, int *check, ld *t_end, ld *dt
     *check = 0;
     if (argc > 1 && argv[1][0] == '-' && argv[1][1] == '-') {
         if (argv[1][2] == 'c') *check = 1;
-        else { fprintf(stderr, "usage: %s [--check] T_END DT%s\n", argv[0], nextra ? " ..." : ""); exit(argv[1][2] == 'h' ? 0 : 2); }
+        else if (argv[1][2] == 'h') { printf("usage: %s [--check] T_END DT%s\n", argv[0], nextra ? " N" : ""); exit(0); }
+        else { fprintf(stderr, "usage: %s [--check] T_END DT%s\n", argv[0], nextra ? " N" : ""); exit(2); }
         i = 2;
     }
     if (argc != i + 2 + nextra) {
-        fprintf(stderr, "usage: %s [--check] T_END DT%s\n", argv[0], nextra ? " ..." : "");
+        fprintf(stderr, "usage: %s [--check] T_END DT%s\n", argv[0], nextra ? " N" : "");
         exit(2);
     }
     *t_end = strtold(argv[i], NULL); *dt = strtold(argv[i + 1], NULL);

@@ -15,7 +15,9 @@
 
 static const ld G = 9.81L, A_ = 0.1L, B_ = 0.35L, C_ = 0.3L, D_ = 0.4L;
 static const ld MA = 0.3L, MB = 0.8L, MC = 0.5L, PX = 0.0L, PY = 0.15L;
+#ifndef TH0
 #define TH0 (REF_PI / 6)
+#endif
 
 typedef struct { ld A[2], B[2], P[2], M, dM, dV; } kin;
 
