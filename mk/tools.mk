@@ -143,6 +143,18 @@ gallery:
 validation: $(MODELS:%=$(BUILD)/%_sim)
 	tests/runtime_validation.sh
 
+# the exact references of make validate-accuracy (tests/accuracy/: long double, libm only,
+# independent of the runtime)
+ACC_REFS := $(BUILD)/ref_pendulum $(BUILD)/ref_chain $(BUILD)/ref_crank_rocker
+$(BUILD)/ref_%: tests/accuracy/ref_%.c tests/accuracy/ref_common.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Wdouble-promotion -pedantic -O2 $< -o $@ -lm
+.PHONY: validate-accuracy
+## validate-accuracy: every integrator x formulation pair against exact references, error against rtol and h, warnings' false alarms and misses: results/accuracy.txt [QUICK=1]
+validate-accuracy: $(BUILD)/mbgen $(ACC_REFS)
+	@mkdir -p $(RESULTS)
+	@BUILD=$(BUILD) RESULTS=$(RESULTS) scripts/validate_accuracy.sh
+
 # the progress bar's test; the animation and plot test runs a short Andrews simulation (needs
 # gnuplot and xmllint, the plots group; a Chromium screenshot only when Chromium is installed)
 $(BUILD)/test_progress: $(call obj,san,tests/test_progress.c tools/mb_progress.c)

@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# validate_accuracy.sh - make validate-accuracy (issue 29): every integrator and formulation pair
+# against exact references (tests/accuracy/ref_*.c, long double, independent of the runtime):
+# error against rtol (adaptive pairs) and against h (fixed-step pairs), log-log slope and C,
+# status and warnings of every run, the warnings' false alarms and misses, the goals, and the
+# issue's findings re-measured. Writes results/accuracy.txt (RESULTS, OUT) and the raw runs
+# next to it (accuracy.runs). Never a test: it reports, it does not pass or fail.
+# Usage: scripts/validate_accuracy.sh (after make validate-accuracy's builds); QUICK=1 a
+# few-minute subset; ACC_TIMEOUT=S the limit of one run (default 300 s; a run cut there is
+# reported as "timeout"); ACC_PROBLEMS="pend chain2 ..." only those problems; ACC_FINDINGS=0
+# without the issue's findings, =only those (with ACC_PROBLEMS="chain10 chain40": their
+# references); ACC_REPORT_ONLY=1 only the report, from an existing $OUT.runs (e.g. the runs of
+# several of those invocations concatenated).
+set -u
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}
+RES=${RESULTS:-results}
+OUT=${OUT:-$RES/accuracy.txt}
+QUICK=${QUICK:-0}
+TO=${ACC_TIMEOUT:-300}
+T=$(mktemp -d "${TMPDIR:-/tmp}/accuracy.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$RES"
+RUNS=$OUT.runs        # one line per run (fields below), written as the runs go
+FINDINGS=${ACC_FINDINGS:-1}
+ONLY=${ACC_REPORT_ONLY:-0}
+[ "$ONLY" = 1 ] || : >"$RUNS"
+
+# ---------------------------------------------------------------- the problems
+# id | simulator | reference command (T_END DT appended) | adaptive span | output interval |
+# length scale (m) | fixed-step span | fixed steps
+if [ "$QUICK" = 1 ]; then
+    RTOLS="1e-4 1e-6 1e-8"
+    PROBLEMS=(
+      "pend|acc_pendulum_sim|ref_pendulum|236.8|0.4|1|20|1e-3 1e-4"
+      "chain2|parallelogram_chain_sim|ref_chain 2|20|0.1|1|20|1e-3 1e-4"
+      "chain10|parallelogram_chain_N10_sim|ref_chain 10|20|0.1|1|5|1e-3"
+      "crank|acc_crank_rocker_sim|ref_crank_rocker|100|0.1|0.4|20|1e-3 1e-4"
+      "andrews|andrews_sim|-|0.03|0.01|-|0.03|1e-5 1e-6")
+else
+    RTOLS="1e-4 1e-5 1e-6 1e-7 1e-8 1e-9 1e-10"
+    PROBLEMS=(
+      "pend|acc_pendulum_sim|ref_pendulum|2368|1|1|100|1e-3 1e-4 1e-5"
+      "chain2|parallelogram_chain_sim|ref_chain 2|20|0.1|1|20|1e-3 1e-4 1e-5"
+      "chain10|parallelogram_chain_N10_sim|ref_chain 10|20|0.1|1|20|1e-3 1e-4"
+      "chain40|parallelogram_chain_N40_sim|ref_chain 40|20|0.1|1|20|1e-3 1e-4"
+      "crank|acc_crank_rocker_sim|ref_crank_rocker|100|0.1|0.4|100|1e-3 1e-4 1e-5"
+      "andrews|andrews_sim|-|0.03|0.01|-|0.03|1e-4 1e-5 1e-6")
+fi
+if [ -n "${ACC_PROBLEMS:-}" ]; then
+    keep=(); for p in "${PROBLEMS[@]}"; do case " $ACC_PROBLEMS " in *" ${p%%|*} "*) keep+=("$p");; esac; done
+    PROBLEMS=("${keep[@]}")
+fi
+# the pairs: label | options
+ADAPTIVE=(
+  "baumgarte dopri5|--formulation baumgarte --integrator dopri5"
+  "baumgarte dop853|--formulation baumgarte --integrator dop853"
+  "baumgarte bdf|--formulation baumgarte --integrator bdf"
+  "canonical dopri5|--formulation canonical --integrator dopri5"
+  "canonical dop853|--formulation canonical --integrator dop853"
+  "canonical bdf|--formulation canonical --integrator bdf"
+  "alf-explicit dopri5|--formulation alf-explicit --integrator dopri5"
+  "alf-explicit dop853|--formulation alf-explicit --integrator dop853"
+  "alf-trapezoid bdf|--formulation alf-trapezoid --integrator bdf"
+  "alf-trapezoid trapezoid|--formulation alf-trapezoid"
+  "alf-trapezoid extrapolate|--formulation alf-trapezoid --extrapolate")
+# fixed-step pairs: label | options | order
+FIXED=(
+  "baumgarte rk4|--formulation baumgarte|4"
+  "canonical rk4|--formulation canonical|4"
+  "alf-explicit rk4|--formulation alf-explicit|4"
+  "alf-trapezoid trapezoid|--formulation alf-trapezoid|2"
+  "baumgarte hht|--integrator hht|2")
+
+# Hairer & Wanner's test set, Andrews' squeezer at t = 0.03 s (PSIDE, rtol 1e-14): beta, Theta,
+# gamma, Phi, delta, Omega, epsilon
+ANDREWS_REF="0.1581077119629904e+2 -0.1575637105984298e+2 0.4082224013073101e-1 -0.5347301163226948e+0 0.5244099658805304e+0 0.5347301163226948e+0 0.1048080741042263e+1"
+
+# ---------------------------------------------------------------- comparison
+# cmp REF.csv SIM.csv SCALE: "rows abs_err rel_err t_of_max" - the largest distance between a
+# point of REF and the same point of SIM at equal t (rows matched to 1e-6 s), over the rows SIM has
+CMP='BEGIN { FS = "," }
+FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i; nr = NF } else for (i = 1; i <= NF; i++) sc[$i] = i; next }
+NR == FNR { k = sprintf("%.6f", $1); for (i = 2; i <= nr; i++) R[k, i] = $i; have[k] = 1; next }
+$1 !~ /^[-0-9.eE+]+$/ { next }
+{ k = sprintf("%.6f", $1); if (!(k in have)) next; n++
+  for (c in rc) if (c ~ /\.x$/) { b = substr(c, 1, length(c) - 2)
+      if (!((c in sc) && ((b ".y") in sc))) { print "missing column " c > "/dev/stderr"; exit 3 }
+      dx = $(sc[c]) - R[k, rc[c]]; dy = $(sc[b ".y"]) - R[k, rc[b ".y"]]; d = sqrt(dx * dx + dy * dy)
+      if (d > m) { m = d; tm = $1 } } }
+END { if (n == 0) print "0 - - -"; else printf "%d %.3e %.3e %s\n", n, m, m / s, tm }'
+# Andrews: the 7 angles of the last row (the mapping of bench/bench_wp.c) against ANDREWS_REF:
+# "rows max_abs max_rel t"
+CMP_ANDREWS='BEGIN { FS = ","; split(ref, R, " ") }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$1 ~ /^[-0-9.eE+]+$/ { t = $1; for (i in c) v[i] = $(c[i]); n++ }
+END { if (n == 0 || t < 0.03 - 1e-9) { print n " - - -"; exit }
+  hp = 1.57079632679489661923
+  a[1] = v["OF.phi"]; a[2] = v["EF.phi"] - v["OF.phi"]; a[3] = v["EBD.phi"]
+  a[4] = v["GE.phi"] + hp - v["AG.phi"]; a[5] = v["AG.phi"]; a[6] = v["HE.phi"] - v["AH.phi"] - hp
+  a[7] = v["AH.phi"] + hp
+  for (i = 1; i <= 7; i++) { d = a[i] - R[i]; if (d < 0) d = -d; if (d > ma) ma = d; r = d / (R[i] < 0 ? -R[i] : R[i]); if (r > mr) mr = r }
+  printf "%d %.3e %.3e %s\n", n, ma, mr, t }'
+
+kv() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
+
+# run PROB LABEL KIND VALUE OPTIONS...: one simulation, compared; appends to $RUNS
+#   prob|label|kind|value|status|t_reached|warnings|nwarn|steps|wall|rows|abs|rel|t_max|command|stop reason
+run() {
+    local prob=$1 label=$2 kind=$3 val=$4; shift 4
+    local sim=$B/$SIM csv=$T/run.csv sum rc st tr w nw steps wall cmp why
+    rm -f "$csv"
+    sum=$(timeout "$TO" "$sim" "$@" --out "$csv" --quiet 2>"$T/err"); rc=$?
+    st=$(kv status "$sum"); tr=$(kv t_end "$sum"); nw=$(kv warnings "$sum")
+    steps=$(kv steps "$sum"); wall=$(kv wall_s "$sum")
+    [ "$rc" = 124 ] && st=timeout
+    [ -n "$st" ] || { st="fail($rc)"; }
+    w=$(sed -n 's/.*warning: \([a-z]*\): first at t=\([^:]*\):.*/\1@\2/p' "$T/err" | paste -sd, -)
+    why=$(grep -m1 -o 'fault at t=[^:]*: [^;]*\|runtime fault at t=[^:]*: [^;]*\|step size underflow[^;]*' "$T/err" | head -1)
+    if [ ! -s "$csv" ]; then cmp="0 - - -"
+    elif [ "$prob" = andrews ]; then cmp=$(awk -v ref="$ANDREWS_REF" "$CMP_ANDREWS" "$csv")
+    else cmp=$(awk -v s="$SCALE" "$CMP" "$REF" "$csv") || cmp="0 - - -"; fi
+    printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" "${w:-}" \
+        "${nw:-0}" "${steps:--}" "${wall:--}" "$(tr ' ' '|' <<<"$cmp")" "$B/$SIM $* | $(tr '|' '/' <<<"${why:-}")" >>"$RUNS"
+    printf '  %-8s %-26s %-5s %-6s %-8s t=%-10s err=%-10s %s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" \
+        "$(cut -d' ' -f3 <<<"$cmp")" "${w:-}" >&2
+}
+
+if [ "$ONLY" != 1 ]; then
+# ---------------------------------------------------------------- builds
+echo "validate_accuracy.sh: building the simulators and references" >&2
+MK="make --no-print-directory -s"
+$MK "$B/mbgen" "$B/parallelogram_chain_sim" "$B/andrews_sim" "$B/ref_pendulum" "$B/ref_chain" "$B/ref_crank_rocker" || exit 1
+$MK sim MODEL=tests/models/acc_pendulum.lua >/dev/null || exit 1
+$MK sim MODEL=tests/models/acc_crank_rocker.lua >/dev/null || exit 1
+$MK sim MODEL=parallelogram_chain DEFS=N=10 >/dev/null || exit 1
+[ "$QUICK" = 1 ] || $MK sim MODEL=parallelogram_chain DEFS=N=40 >/dev/null || exit 1
+
+START=$(date +%s)
+{
+echo "# make validate-accuracy: error against exact references (issue 29)"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (modified)'), $(uname -m), $([ "$QUICK" = 1 ] && echo 'QUICK=1 subset' || echo 'full grid')"
+echo
+echo "## References (tests/accuracy/ref_*.c, long double; each checked against a second method)"
+echo
+} >"$T/head"
+
+# ---------------------------------------------------------------- references and their checks
+for p in "${PROBLEMS[@]}"; do
+    IFS='|' read -r id sim refc span dt scale fspan hs <<<"$p"
+    [ "$refc" = - ] && continue
+    read -r rprog rarg <<<"$refc"
+    fmax=$(awk -v a="$span" -v b="$fspan" 'BEGIN { print (a > b ? a : b) }')
+    "$B/$rprog" "$fmax" "$dt" ${rarg:+"$rarg"} >"$T/ref_$id.csv" || { echo "validate_accuracy.sh: $rprog failed" >&2; exit 1; }
+    chk=$T/check_$id
+    "$B/$rprog" --check "$fmax" "$dt" ${rarg:+"$rarg"} >"$chk" 2>&1; crc=$?
+    { echo "$id: \`$B/$rprog --check $fmax $dt${rarg:+ $rarg}\`"; sed 's/^/    /' "$chk"; echo; } >>"$T/head"
+    [ "$crc" = 0 ] || { cat "$chk" >&2; echo "validate_accuracy.sh: reference $id failed its check" >&2; exit 1; }
+done
+echo "andrews: Hairer & Wanner's test set values at t = 0.03 s (PSIDE, rtol 1e-14), the 7 angles" >>"$T/head"
+echo "    (the mapping from the bodies' angles of bench/bench_wp.c): $ANDREWS_REF" >>"$T/head"
+
+# ---------------------------------------------------------------- the grid
+[ "$FINDINGS" = only ] || for p in "${PROBLEMS[@]}"; do
+    IFS='|' read -r id sim refc span dt scale fspan hs <<<"$p"
+    SIM=$sim; REF=$T/ref_$id.csv; SCALE=$scale
+    for a in "${ADAPTIVE[@]}"; do
+        label=${a%%|*}; opts=${a#*|}
+        for r in $RTOLS; do
+            # shellcheck disable=SC2086
+            run "$id" "$label" rtol "$r" $opts --rtol "$r" --atol "$r" --h "$(awk -v d="$dt" 'BEGIN { print (d < 1e-3 ? d / 10 : 1e-3) }')" \
+                --every "$dt" --t-end "$span"
+        done
+    done
+    for f in "${FIXED[@]}"; do
+        IFS='|' read -r label opts order <<<"$f"
+        for h in $hs; do
+            k=$(awk -v d="$dt" -v h="$h" 'BEGIN { printf "%d", d / h + 0.5 }')
+            # shellcheck disable=SC2086
+            run "$id" "$label" h "$h" $opts --h "$h" --every "$k" --t-end "$fspan"
+        done
+    done
+done
+
+# ---------------------------------------------------------------- the issue's findings
+if [ "$QUICK" != 1 ] && [ "$FINDINGS" != 0 ]; then
+    SIM=parallelogram_chain_N10_sim; REF=$T/ref_chain10.csv; SCALE=1
+    run chain10 "F1 extrapolate h 0.01" finding 1e-8 --formulation alf-trapezoid --rtol 1e-8 --extrapolate --h 0.01 --every 0.1 --t-end 20
+    SIM=parallelogram_chain_N40_sim; REF=$T/ref_chain40.csv
+    run chain40 "F1 extrapolate h 0.01" finding 1e-8 --formulation alf-trapezoid --rtol 1e-8 --extrapolate --h 0.01 --every 0.1 --t-end 20
+    SIM=acc_pendulum_sim; SCALE=1
+    "$B/ref_pendulum" 2000 1 >"$T/ref_pend2000.csv"; REF=$T/ref_pend2000.csv
+    for h in 1e-3 1e-4; do
+        run pend "F4 alf-trapezoid 2000 s" finding "$h" --formulation alf-trapezoid --h "$h" --every "$(awk -v h="$h" 'BEGIN { printf "%d", 1 / h + 0.5 }')" --t-end 2000
+    done
+    run pend "F4 alf-trapezoid 2000 s --tol 1e-12" finding 1e-4 --formulation alf-trapezoid --tol 1e-12 --h 1e-4 --every 10000 --t-end 2000
+    run pend "F4 alf-trapezoid 2000 s --sigma-reset 100" finding 1e-4 --formulation alf-trapezoid --sigma-reset 100 --h 1e-4 --every 10000 --t-end 2000
+fi
+
+else
+    START=$(date +%s)
+    { echo "# make validate-accuracy: error against exact references (issue 29)"
+      echo "# report regenerated from $RUNS ($(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(uname -m)); the references' checks: run without ACC_REPORT_ONLY"; } >"$T/head"
+fi
+# ---------------------------------------------------------------- the report
+{
+cat "$T/head"
+echo
+cat <<'EOF'
+## How to read the tables
+
+err: the largest distance of a tracked point from the reference over the output rows
+(pendulum: the particle; chains: every crank tip; crank-rocker: crank pin A, rocker pin B and
+coupler point P), divided by the length scale (1 m; crank-rocker 0.4 m, its ground link); Andrews:
+the largest relative error of the 7 angles at t = 0.03 s. Adaptive runs: --rtol R --atol R,
+--h 1e-3 (the first trial step; Andrews 1e-3 too), rows at t = k DT by the dense output. Fixed
+steps: rows every DT (--every DT/h). After the number: [n e c s t] the warnings the run gave
+(newton, energy, constraint, sigma, stability); "stop@T" a run that stopped at T with an
+error (its err over the rows before), "timeout" a run cut after ACC_TIMEOUT s.
+slope, C: least squares of log10 err = log10 C + slope log10 R (or h) over the runs with
+status ok and err above 1e-13 (the references' floor); "-" with fewer than 2.
+EOF
+echo
+awk -F'|' -v rtols="$RTOLS" -v probs="$(for p in "${PROBLEMS[@]}"; do printf '%s|' "$p"; done)" '
+function cell(i,   s, w, n, a, j, f) {
+    if (!(i in ST)) return "-"
+    s = (ERR[i] == "-" ? "-" : sprintf("%.1e", ERR[i]))
+    w = ""; n = split(WN[i], a, ",")
+    for (j = 1; j <= n; j++) { f = substr(a[j], 1, 1); if (index(w, f) == 0) w = w f }
+    if (ST[i] == "timeout") return "timeout"
+    if (ST[i] != "ok") s = s " stop@" TR[i] + 0
+    if (w != "") s = s " [" w "]"
+    return s
+}
+function fit(key, vals,   n, a, j, x, y, sx, sy, sxx, sxy, m, sl, c, i) {
+    n = split(vals, a, " "); m = 0; sx = sy = sxx = sxy = 0
+    for (j = 1; j <= n; j++) { i = key SUBSEP a[j]
+        if ((i in ST) && ST[i] == "ok" && ERR[i] != "-" && ERR[i] > 1e-13) {
+            x = log(a[j]) / log(10); y = log(ERR[i]) / log(10); m++; sx += x; sy += y; sxx += x * x; sxy += x * y } }
+    if (m < 2 || sxx * m - sx * sx == 0) return "- -"
+    sl = (m * sxy - sx * sy) / (m * sxx - sx * sx); c = (sy - sl * sx) / m
+    return sprintf("%.2f %.1e", sl, 10 ^ c)
+}
+{ i = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; ST[i] = $5; TR[i] = $6; WN[i] = $7; ERR[i] = $13
+  if (!(($1 SUBSEP $2 SUBSEP $3) in seen)) { seen[$1 SUBSEP $2 SUBSEP $3] = 1; order[$1, $3, ++cnt[$1, $3]] = $2 }
+  if ($3 == "h") { if (!(($1 SUBSEP $4) in hseen)) { hseen[$1 SUBSEP $4] = 1; hl[$1] = hl[$1] (hl[$1] == "" ? "" : " ") $4 } } }
+END {
+    np = split(probs, P, "|") 
+    for (q = 1; q + 7 <= np; q += 8) {
+        id = P[q]
+        printf "## %s: adaptive pairs, err against rtol (span %s s, rows every %s s)\n\n", id, P[q + 3], P[q + 4]
+        nr = split(rtols, R, " ")
+        printf "| pair |"; for (j = 1; j <= nr; j++) printf " %s |", R[j]; printf " slope | C |\n|---|"; for (j = 1; j <= nr + 2; j++) printf "---|"; printf "\n"
+        for (k = 1; k <= cnt[id, "rtol"]; k++) { lab = order[id, "rtol", k]
+            printf "| %s |", lab; for (j = 1; j <= nr; j++) printf " %s |", cell(id SUBSEP lab SUBSEP "rtol" SUBSEP R[j])
+            split(fit(id SUBSEP lab SUBSEP "rtol", rtols), F, " "); printf " %s | %s |\n", F[1], F[2] }
+        printf "\n## %s: fixed-step pairs, err against h (span %s s)\n\n", id, P[q + 6]
+        nh = split(hl[id], H, " ")
+        printf "| pair |"; for (j = 1; j <= nh; j++) printf " h = %s |", H[j]; printf " slope | C |\n|---|"; for (j = 1; j <= nh + 2; j++) printf "---|"; printf "\n"
+        for (k = 1; k <= cnt[id, "h"]; k++) { lab = order[id, "h", k]
+            printf "| %s |", lab; for (j = 1; j <= nh; j++) printf " %s |", cell(id SUBSEP lab SUBSEP "h" SUBSEP H[j])
+            split(fit(id SUBSEP lab SUBSEP "h", hl[id]), F, " "); printf " %s | %s |\n", F[1], F[2] }
+        printf "\n"
+    }
+}' "$RUNS"
+
+# the warnings' false alarms and misses, and the goals
+awk -F'|' '
+$3 == "finding" { next }
+{ ok = ($5 == "ok"); warned = ($8 + 0 > 0); e = $13
+  if (e == "-") next
+  if ($3 == "rtol") {
+      na++
+      if (ok && !warned && e > 100 * $4) { miss++; ml = ml sprintf("    %s %s rtol %s: err %.1e (%.0f x rtol)\n", $1, $2, $4, e, e / $4) }
+      if (warned && e <= 10 * $4) { fa++; fl = fl sprintf("    %s %s rtol %s: err %.1e, warned %s\n", $1, $2, $4, e, $7) }
+      if (warned && e > 10 * $4) hit++
+      if ($4 == "1e-8") { n8++; if (e <= 1e-6) p8++; else if (!ok || warned) f8++; else { s8++; sl8 = sl8 sprintf("    %s %s: err %.1e%s\n", $1, $2, e, "") } }
+  } else {
+      nf++
+      if (ok && !warned && e > 1e-3) { fmiss++; fml = fml sprintf("    %s %s h %s: err %.1e\n", $1, $2, $4, e) }
+      if (warned && e <= 1e-7) { ffa++; ffl = ffl sprintf("    %s %s h %s: err %.1e, warned %s\n", $1, $2, $4, e, $7) }
+  } }
+END {
+  printf "## Warnings: false alarms and misses\n\n"
+  printf "Adaptive runs (%d with an error figure): a miss is a run with status ok, no warning and err > 100 x rtol;\n", na
+  printf "a false alarm a run that warned with err <= 10 x rtol. Warned runs with err > 10 x rtol: %d.\n\n", hit
+  printf "misses: %d\n%s\nfalse alarms: %d\n%s\n", miss, ml, fa, fl
+  printf "Fixed-step runs (%d): a miss is silent (ok, no warning) with err > 1e-3; a false alarm warned with err <= 1e-7.\n\n", nf
+  printf "misses: %d\n%s\nfalse alarms: %d\n%s\n", fmiss, fml, ffa, ffl
+  printf "## Goal: every adaptive run at rtol 1e-8 within 1e-6 of the reference (or refused / warned)\n\n"
+  printf "runs at rtol 1e-8: %d; within 1e-6: %d; off but stopped or warned: %d; off and silent: %d\n%s\n", n8, p8, f8, s8, sl8
+}' "$RUNS"
+
+# fixed steps: observed order between consecutive h
+echo "## Goal: fixed steps at the method's order (observed order between consecutive h; status ok only)"
+echo
+awk -F'|' -v fx="$(for f in "${FIXED[@]}"; do printf '%s=%s;' "${f%%|*}" "${f##*|}"; done)" '
+BEGIN { n = split(fx, a, ";"); for (i = 1; i < n; i++) { split(a[i], b, "="); ord[b[1]] = b[2] } }
+$3 == "h" && $5 == "ok" && $13 != "-" { k = $1 " | " $2; if (k in prev && ph[k] != $4) { o = log(pe[k] / $13) / log(ph[k] / $4)
+    line[k] = line[k] sprintf(" %s->%s: %.2f", ph[k], $4, o) } prev[k] = 1; ph[k] = $4; pe[k] = $13; ks[k] = $2 }
+END { for (k in line) printf "    %s (order %s):%s\n", k, ord[ks[k]], line[k] }' "$RUNS" | sort
+echo
+
+echo "## The issue's findings, re-measured"
+echo
+awk -F'|' '$3 == "finding" || ($3 == "rtol" && $4 == "1e-8" && ($2 ~ /bdf|trapezoid/)) {
+    printf "    %-8s %-42s %-6s status=%s t=%s warnings=%s err=%s (abs %s) %s\n", $1, $2, $4, $5, $6, ($7 == "" ? 0 : $7), $13, $12, ($16 ~ /[a-z]/ ? "- " $16 : "") }' "$RUNS"
+echo
+
+echo "## Every run"
+echo
+echo "prob|pair|kind|value|status|t_reached|warnings|nwarn|steps|wall_s|rows|abs_err|rel_err|t_of_max|command|stop"
+cat "$RUNS"
+echo
+echo "harness wall time: $(( $(date +%s) - START )) s"
+} >"$OUT"
+echo "validate_accuracy.sh: wrote $OUT" >&2
