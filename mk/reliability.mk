@@ -95,7 +95,7 @@ SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:pri
 .PHONY: test-san valgrind fuzz fuzz-build
 ## test-san: the simulators, animation tool, mbgen and the remaining C tests under ASan+UBSan
 test-san: deps plots-deps $(SAN_PROGS) $(SAN_BINS)
-	@$(SAN_ENV) BUILD=$(SAN_DIR) MBGEN=$(SAN_DIR)/mbgen tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
+	@$(SAN_ENV) BUILD=$(call shq,$(SAN_DIR)) MBGEN=$(call shq,$(SAN_DIR)/mbgen) tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
 
 ## valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh)
 valgrind: deps $(BUILD)/double_pendulum_sim
@@ -129,7 +129,7 @@ fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
 fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
-	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)" \
-	    SIM_CFLAGS="$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L" SIM_LIBS="$(RT_LIBS)" \
-	    tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)
+	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
+	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)) \
+	    SIM_CFLAGS=$(call shq,$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L) SIM_LIBS=$(call shq,$(RT_LIBS)) \
+	    tests/fuzz/fuzz_generated.sh $(call shq,$(FUZZ_SECONDS))
