@@ -1,4 +1,5 @@
 # mk/reliability.mk - hostile inputs, runtime faults, sanitizers, valgrind and fuzzing (issue 7).
+# tests/test_make_vars.sh: hostile make variables (mk/user_vars.mk, issue 27).
 # tests/test_cli_hostile.sh: hostile options and inputs of the simulator, the animation tool and
 # mbgen. tests/test_faults.sh: Newton failure, step underflow, NaN/Inf, assembly failure and rank
 # loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
@@ -13,6 +14,9 @@ FAULT_SRC := $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c
 $(BUILD)/fault_%_sim: $(call SIM_OBJ,host,fault_%,$(FAULT_SRC))
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
+# hostile make variables (mk/user_vars.mk): refused before anything runs, or text
+TEST_SCRIPTS += tests/test_make_vars.sh
+TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/suspension_sim
 TEST_NEEDS   += $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
                 $(BUILD)/fourbar_singular_sim $(BUILD)/mb_anim
 

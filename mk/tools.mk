@@ -124,7 +124,7 @@ model-run: export MB_RUN_FORM = $(RUN_FORM)
 model-run: model-sim $(BUILD)/mb_anim
 ifneq ($(filter-out dynamic,$(ANALYSIS)),)
 	@RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) scripts/run_analysis.sh $(call shq,$(MODEL_NAME)) \
-	    $(call shq,$(strip $(ANALYSIS))) $(call shwords,$(RUN_ARGS))
+	    $(call shq,$(ANALYSIS)) $(call shwords,$(RUN_ARGS))
 else
 	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) MODEL_DIR=$(call shq,$(MODEL_DIR)) \
 	    scripts/run.sh $(call shq,$(MODEL_NAME)) "$$MB_RUN_FORM" $(call shwords,$(RUN_OPTS))
