@@ -1,8 +1,11 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
+# mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
 # One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk,
 # mcu.mk, reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
+
+include mk/user_vars.mk
 
 # ---------------------------------------------------------------- settings
 CC       ?= cc
@@ -82,4 +85,4 @@ help:
 ## help: this list
 
 # the automatic header dependencies of every object built so far
--include $(shell find $(BUILD)/o -name '*.d' 2>/dev/null)
+-include $(shell find $(call shq,$(BUILD)/o) -name '*.d' 2>/dev/null)

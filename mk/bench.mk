@@ -46,7 +46,7 @@ $(BUILD)/bench_generic: bench/bench_generic.c $(BENCH_OBJ) $(BUILD)/generic/mb_g
 # The table goes to stdout and results/bench.txt: machine, compiler, code sizes, timings.
 ## bench: generated code on its plan versus the generic evaluator on KLU, ns per call and per step: results/bench.txt
 bench: deps $(BUILD)/bench_generic
-	@mkdir -p $(RESULTS)
+	@mkdir -p $(call shq,$(RESULTS))
 	@{ echo "# make bench: generated vs generic evaluator (bench/bench_generic.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), model code -O2 -g, bench -O2"; \
@@ -60,8 +60,8 @@ bench: deps $(BUILD)/bench_generic
 	           $$(size $${o%.o}_data.o | awk 'NR==2{print $$1+$$2}'); \
 	   done; \
 	   echo "(the generic evaluator itself, shared: $$(size $(BUILD)/generic/mb_generic.o | awk 'NR==2{print $$1+$$2}') bytes)"; \
-	} | tee $(RESULTS)/bench.txt
-	@$(BUILD)/bench_generic $(RESULTS)/bench.txt
+	} | tee $(call shq,$(RESULTS)/bench.txt)
+	@$(BUILD)/bench_generic $(call shq,$(RESULTS)/bench.txt)
 
 # make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
 # generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
@@ -73,8 +73,9 @@ SCALING_INSTR ?= 1
 .PHONY: bench-scaling
 ## bench-scaling: the chain at N = 10 .. 1000, us and instructions per step, slopes, generation and compile times: results/scaling.txt
 bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ_host) $(BUILD)/generic/mb_generic.o
-	@BUILD=$(BUILD) RESULTS=$(RESULTS) CC="$(CC)" RT_OBJ="$(RT_OBJ_host)" RT_LIBS="$(RT_LIBS)" \
-	    GNR_CFLAGS="$(GNR_CFLAGS)" SCALING_N="$(SCALING_N)" SCALING_INSTR="$(SCALING_INSTR)" \
+	@BUILD=$(call shq,$(BUILD)) RESULTS=$(call shq,$(RESULTS)) CC=$(call shq,$(CC)) RT_OBJ=$(call shq,$(RT_OBJ_host)) \
+	    RT_LIBS=$(call shq,$(RT_LIBS)) GNR_CFLAGS=$(call shq,$(GNR_CFLAGS)) SCALING_N=$(call shq,$(SCALING_N)) \
+	    SCALING_INSTR=$(call shq,$(SCALING_INSTR)) \
 	    scripts/bench_scaling.sh
 
 # Where the time of a step goes (perf, if installed): inclusive shares of the model functions
@@ -90,10 +91,11 @@ bench-profile: $(BUILD)/bench_generic
 	@command -v perf >/dev/null || { echo "bench-profile: perf is not installed"; exit 1; }
 	@for e in generated generic; do \
 	    perf record -q --call-graph dwarf,16384 -F 4000 -o $(BUILD)/perf.$$e.data \
-	        $(BUILD)/bench_generic --run $(PROFILE_MODEL) $(PROFILE_FORMULATION) $$e $(PROFILE_STEPS) || \
+	        $(BUILD)/bench_generic --run $(call shq,$(PROFILE_MODEL)) $(call shq,$(PROFILE_FORMULATION)) $$e \
+	            $(call shq,$(PROFILE_STEPS)) || \
 	        echo "bench-profile: the $$e run stopped early (status above); the shares cover the steps it took"; \
 	    perf report -i $(BUILD)/perf.$$e.data --children --sort symbol --stdio 2>/dev/null | \
-	        scripts/perf_shares.sh $$e $(PROFILE_MODEL) $(PROFILE_FORMULATION); \
+	        scripts/perf_shares.sh $$e $(call shq,$(PROFILE_MODEL)) $(call shq,$(PROFILE_FORMULATION)); \
 	done
 
 # make bench-ordering: natural, AMD and METIS orderings of S and A (bench/bench_ordering.c) on
@@ -142,7 +144,7 @@ $(BUILD)/bench_ordering: $(call obj,host,bench/bench_ordering.c $(ORD_DATA) eval
 bench-ordering: deps
 	@scripts/deps.sh metis
 	@$(MAKE) --no-print-directory $(BUILD)/bench_ordering   # again: METIS may have just been installed
-	@mkdir -p $(RESULTS)
+	@mkdir -p $(call shq,$(RESULTS))
 	@{ echo "# make bench-ordering: fill-reducing orderings of S and A (bench/bench_ordering.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores; load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), -O2; kernels: the compact ones (runtime/mb_sparse.c)"; \
@@ -151,9 +153,9 @@ bench-ordering: deps
 	   echo "  right-looking kernels, /AMD its ratio to AMD's; flops as the compact kernels do them (LDL^T n + 2 nnz(L) + 2 nupd,"; \
 	   echo "  LU n - nnz(L) + 5 nupd); us = CPU time of one numeric factorization (copy of the assembled values included),"; \
 	   echo "  median of 7 interleaved samples, /AMD its ratio to AMD's. S by LDL^T only; A by LDL^T (F3) and LU (F4)."; \
-	   echo; } > $(RESULTS)/ordering.txt
-	@cat $(RESULTS)/ordering.txt
-	@$(BUILD)/bench_ordering $(RESULTS)/ordering.txt
+	   echo; } > $(call shq,$(RESULTS)/ordering.txt)
+	@cat $(call shq,$(RESULTS)/ordering.txt)
+	@$(BUILD)/bench_ordering $(call shq,$(RESULTS)/ordering.txt)
 
 # make bench-hht: HHT-alpha (--integrator hht) against alf-trapezoid on Andrews, h = 1e-5 to
 # t = 0.03: callgrind instructions per step and wall time per step side by side, Newton
@@ -161,8 +163,8 @@ bench-ordering: deps
 .PHONY: bench-hht
 ## bench-hht: HHT-alpha vs alf-trapezoid on Andrews h = 1e-5, instructions and us per step: results/bench_hht.txt
 bench-hht: $(BUILD)/andrews_sim
-	@mkdir -p $(RESULTS)
-	@scripts/bench_hht.sh $(BUILD)/andrews_sim | tee $(RESULTS)/bench_hht.txt
+	@mkdir -p $(call shq,$(RESULTS))
+	@scripts/bench_hht.sh $(BUILD)/andrews_sim | tee $(call shq,$(RESULTS)/bench_hht.txt)
 
 # make bench-wp: work versus precision on Andrews' squeezer to t = 0.03 s (bench/bench_wp.c):
 # every formulation x integrator x tolerance the runtime accepts, correct digits of the 7 angles
@@ -180,15 +182,15 @@ $(BUILD)/bench_wp: $(call obj,host,bench/bench_wp.c bench/bench_ida.c bench/andr
 bench-wp: deps
 	@scripts/deps.sh bench
 	@$(MAKE) --no-print-directory $(BUILD)/bench_wp   # again: SUNDIALS may have just been installed
-	@mkdir -p $(RESULTS)
+	@mkdir -p $(call shq,$(RESULTS))
 	@{ echo "# make bench-wp: work versus precision, Andrews' squeezer to t = 0.03 s (bench/bench_wp.c, bench/bench_ida.c)"; \
 	   echo "machine:  $$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $$(nproc) cores; load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
 	   echo "compiler: $$($(CC) --version | head -n 1), $(OPT); SUNDIALS $$(sed -n 's/^#define SUNDIALS_VERSION "\(.*\)"/\1/p' /usr/include/sundials/sundials_config.h) (Debian libsundials-dev)"; \
 	   echo "timing:   CPU time of the benchmark thread per solve (reset from the assembled state, steps to t = 0.03,"; \
 	   echo "          no output); median of interleaved rounds; see docs/work-precision.md"; \
-	   echo; } > $(RESULTS)/work_precision.txt
-	@cat $(RESULTS)/work_precision.txt
-	@$(BUILD)/bench_wp $(RESULTS)/work_precision.txt
+	   echo; } > $(call shq,$(RESULTS)/work_precision.txt)
+	@cat $(call shq,$(RESULTS)/work_precision.txt)
+	@$(BUILD)/bench_wp $(call shq,$(RESULTS)/work_precision.txt)
 
 # make bench-stiff: issue 11's stiffened Andrews (alpha = 1e9), bdf against dopri5 at equal
 # accuracy: alf-explicit + dopri5 / dop853 and alf-trapezoid + bdf / adaptive trapezoid swept
@@ -202,5 +204,5 @@ $(BUILD)/bench_stiff: $(call obj,host,bench/bench_stiff.c generated/andrews.c) $
 .PHONY: bench-stiff
 ## bench-stiff: stiffened Andrews (alpha 1e9): bdf vs dopri5 instructions at equal accuracy: results/bench_stiff.txt
 bench-stiff: $(BUILD)/bench_stiff
-	@mkdir -p $(RESULTS)
-	@scripts/bench_stiff.sh $(BUILD)/bench_stiff | tee $(RESULTS)/bench_stiff.txt
+	@mkdir -p $(call shq,$(RESULTS))
+	@scripts/bench_stiff.sh $(BUILD)/bench_stiff | tee $(call shq,$(RESULTS)/bench_stiff.txt)

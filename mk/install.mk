@@ -7,12 +7,25 @@
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+# PREFIX and DESTDIR become paths in recipes, the C string of the installed mbgen's data
+# directory and mbrt.pc's prefix (share/mbgen is removed whole by make uninstall): checked when
+# parsed, before anything runs (exit 2; mk/user_vars.mk: mk_need_path): absolute, and only
+# characters make, the shell and a C string carry as they are
+ifneq ($(filter install uninstall,$(MAKECMDGOALS))$(findstring /inst/,$(MAKECMDGOALS)),)
+MK_INST_WHO := make $(firstword $(filter install uninstall,$(MAKECMDGOALS)) install)
+$(call mk_need_path,PREFIX,$(MK_INST_WHO))
+$(call mk_need_path,DESTDIR,$(MK_INST_WHO))
+$(if $(filter /%,$(value PREFIX)),,$(error $(MK_INST_WHO): PREFIX must be an absolute path (got PREFIX='$(value PREFIX)'), nothing was run))
+$(if $(filter-out /%,$(value DESTDIR)),$(error $(MK_INST_WHO): DESTDIR must be empty or an absolute path (got DESTDIR='$(value DESTDIR)'), nothing was run))
+endif
 BINDIR   := $(PREFIX)/bin
 DATADIR  := $(PREFIX)/share/mbgen
 INCDIR   := $(PREFIX)/include/mb
 LIBDIR   := $(PREFIX)/lib
 PCDIR    := $(LIBDIR)/pkgconfig
 MAN1DIR  := $(PREFIX)/share/man/man1
+# $(call dest,PATH): DESTDIR/PATH as one quoted shell word
+dest     = $(call shq,$(DESTDIR)$(1))
 # the public headers: the runtime API (mb_sim.h, mb_analysis.h), the model interface (mb_model.h) and what they
 # include, the firmware API (mb_embed.h, mb_layout.h, mb_math.h); the runtime's internals stay out
 INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runtime/mb_status.h runtime/mb_select.h \
@@ -30,7 +43,7 @@ MB_VER = $(shell sed -n 's/^\#define MB_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*
 # source tree's lookup beside build/). Rebuilt when PREFIX changes (the stamp holds it).
 $(BUILD)/inst/prefix: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(PREFIX)' | cmp -s - $@ || printf '%s\n' '$(PREFIX)' >$@
+	@printf '%s\n' $(call shq,$(PREFIX)) | cmp -s - $@ || printf '%s\n' $(call shq,$(PREFIX)) >$@
 $(BUILD)/o/inst/generator/mbgen.o: generator/mbgen.c $(MK_FILES) $(BUILD)/inst/prefix
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_C) $(OPT) -DMBGEN_INSTALLED -DMBGEN_DATADIR='"$(DATADIR)"' $(DEPFLAGS) -c $< -o $@
@@ -39,41 +52,33 @@ $(BUILD)/inst/mbgen: $(BUILD)/o/inst/generator/mbgen.o \
 	$(CC) $(OPT) $^ $(LUA_LIBS) -lamd -o $@
 $(BUILD)/inst/mbrt.pc: runtime/mb_version.h $(BUILD)/inst/prefix $(MK_FILES)
 	@mkdir -p $(@D)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include/mb' 'libdir=$${prefix}/lib' '' \
+	@printf '%s\n' $(call shq,prefix=$(PREFIX)) 'includedir=$${prefix}/include/mb' 'libdir=$${prefix}/lib' '' \
 	    'Name: mbrt' 'Description: runtime of the planar multibody solvers that mbgen generates' \
-	    'Version: $(MB_VER)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lmbrt -lm' >$@
+	    $(call shq,Version: $(MB_VER)) 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lmbrt -lm' >$@
 
-# PREFIX and DESTDIR: absolute, and only characters that make, the shell and a C string carry
-# as they are (share/mbgen is removed whole by make uninstall)
-install-check-prefix:
-	@case '$(DESTDIR)$(PREFIX)' in \
-	    *[!A-Za-z0-9._/+@-]*) echo "make install: PREFIX and DESTDIR may hold only letters, digits and ._/+@- (got '$(DESTDIR)$(PREFIX)')" >&2; exit 2 ;; \
-	    /*) ;; *) echo "make install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2 ;; esac
-
-.PHONY: install uninstall install-check-prefix
+.PHONY: install uninstall
 ## install: install mbgen, the runtime headers, libmbrt.a, mbrt.pc and mbgen(1) [PREFIX=/usr/local] [DESTDIR=]
-install: install-check-prefix $(BUILD)/inst/mbgen $(BUILD)/libmbrt.a $(BUILD)/inst/mbrt.pc
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)/generator' '$(DESTDIR)$(DATADIR)/templates' \
-	    '$(DESTDIR)$(DATADIR)/models' '$(DESTDIR)$(INCDIR)' '$(DESTDIR)$(LIBDIR)' '$(DESTDIR)$(PCDIR)' \
-	    '$(DESTDIR)$(MAN1DIR)'
-	install -m 755 $(BUILD)/inst/mbgen '$(DESTDIR)$(BINDIR)/mbgen'
-	install -m 644 $(INST_LUA) '$(DESTDIR)$(DATADIR)/generator/'
-	install -m 644 $(INST_TPL) '$(DESTDIR)$(DATADIR)/templates/'
-	install -m 644 $(INST_MODELS) '$(DESTDIR)$(DATADIR)/models/'
-	install -m 644 $(INST_HEADERS) '$(DESTDIR)$(INCDIR)/'
-	install -m 644 $(BUILD)/libmbrt.a '$(DESTDIR)$(LIBDIR)/libmbrt.a'
-	install -m 644 $(BUILD)/inst/mbrt.pc '$(DESTDIR)$(PCDIR)/mbrt.pc'
-	install -m 644 docs/mbgen.1 '$(DESTDIR)$(MAN1DIR)/mbgen.1'
-	@echo "installed mbgen $(MB_VER) under $(DESTDIR)$(PREFIX) (pkg-config: $(PCDIR)/mbrt.pc)"
+install: $(BUILD)/inst/mbgen $(BUILD)/libmbrt.a $(BUILD)/inst/mbrt.pc
+	install -d $(foreach d,$(BINDIR) $(DATADIR)/generator $(DATADIR)/templates $(DATADIR)/models $(INCDIR) \
+	    $(LIBDIR) $(PCDIR) $(MAN1DIR),$(call dest,$(d)))
+	install -m 755 $(BUILD)/inst/mbgen $(call dest,$(BINDIR)/mbgen)
+	install -m 644 $(INST_LUA) $(call dest,$(DATADIR)/generator/)
+	install -m 644 $(INST_TPL) $(call dest,$(DATADIR)/templates/)
+	install -m 644 $(INST_MODELS) $(call dest,$(DATADIR)/models/)
+	install -m 644 $(INST_HEADERS) $(call dest,$(INCDIR)/)
+	install -m 644 $(BUILD)/libmbrt.a $(call dest,$(LIBDIR)/libmbrt.a)
+	install -m 644 $(BUILD)/inst/mbrt.pc $(call dest,$(PCDIR)/mbrt.pc)
+	install -m 644 docs/mbgen.1 $(call dest,$(MAN1DIR)/mbgen.1)
+	@echo "installed mbgen $(MB_VER) under "$(call dest,$(PREFIX))" (pkg-config: "$(call shq,$(PCDIR))"/mbrt.pc)"
 
 ## uninstall: remove what make install installed [PREFIX=/usr/local] [DESTDIR=]
-uninstall: install-check-prefix
-	rm -f '$(DESTDIR)$(BINDIR)/mbgen' '$(DESTDIR)$(LIBDIR)/libmbrt.a' '$(DESTDIR)$(PCDIR)/mbrt.pc' \
-	    '$(DESTDIR)$(MAN1DIR)/mbgen.1'
-	rm -f $(addprefix '$(DESTDIR)$(INCDIR)'/,$(notdir $(INST_HEADERS)))
-	rm -rf '$(DESTDIR)$(DATADIR)'
-	@if [ -d '$(DESTDIR)$(INCDIR)' ]; then rmdir '$(DESTDIR)$(INCDIR)' 2>/dev/null || \
-	    echo "make uninstall: $(DESTDIR)$(INCDIR) holds other files, kept" >&2; fi
+uninstall:
+	rm -f $(call dest,$(BINDIR)/mbgen) $(call dest,$(LIBDIR)/libmbrt.a) $(call dest,$(PCDIR)/mbrt.pc) \
+	    $(call dest,$(MAN1DIR)/mbgen.1)
+	rm -f $(addprefix $(call dest,$(INCDIR))/,$(notdir $(INST_HEADERS)))
+	rm -rf $(call dest,$(DATADIR))
+	@if [ -d $(call dest,$(INCDIR)) ]; then rmdir $(call dest,$(INCDIR)) 2>/dev/null || \
+	    echo "make uninstall: "$(call dest,$(INCDIR))" holds other files, kept" >&2; fi
 
 TEST_SCRIPTS += tests/test_install.sh
 TEST_NEEDS   += $(BUILD)/mbgen

@@ -13,15 +13,16 @@ mcu-deps:
 
 ## mcu-test: the firmware example and kernels for Cortex-M4F and M3 under QEMU, compared with the host
 mcu-test: mcu-deps $(MCU_GEN) $(BUILD)/mbgen
-	@MCU_MODELS="$(MCU_MODELS)" MCU_RUNTIME_SRC="$(MCU_RT_SRC)" CC="$(CC)" scripts/mcu/mcu-test.sh
+	@MCU_MODELS=$(call shq,$(MCU_MODELS)) MCU_RUNTIME_SRC=$(call shq,$(MCU_RT_SRC)) CC=$(call shq,$(CC)) \
+	    scripts/mcu/mcu-test.sh
 
 # $(call MCU_MEASURE,MODELS,DIR,FILE,MBGEN OPTIONS): scripts/mcu/measure.sh at -O2 and -Os on the
 # models' C in DIR, then at -Os on them regenerated flash-lean (from FILE with the options when
 # given: one model of any file; else models/<m>.lua)
-MCU_MEASURE = for o in -O2 -Os; do echo "== $$o"; MCU_MODELS="$(1)" MCU_GEN="$(2)" \
+MCU_MEASURE = for o in -O2 -Os; do echo "== $$o"; MCU_MODELS=$(call shq,$(1)) MCU_GEN=$(call shq,$(2)) \
         scripts/mcu/measure.sh $$o || exit 1; done; \
     echo "== -Os, models generated with --linalg compact --no-fused (flash-lean)"; \
-    MCU_MODELS="$(1)" MCU_MODEL_FILE="$(3)" MCU_MODEL_OPTS="$(4)" \
+    MCU_MODELS=$(call shq,$(1)) MCU_MODEL_FILE=$(call shq,$(3)) MCU_MODEL_OPTS=$(call shq,$(4)) \
         MCU_MBGEN_FLAGS="--linalg compact --no-fused" scripts/mcu/measure.sh -Os
 ## mcu-measure: flash, RAM, stack and cost per step of the firmware example (-O2 and -Os) [MODEL=... DEFS=...: that model only]
 ifeq ($(origin MODEL),command line)
@@ -51,7 +52,8 @@ model-mcu-build model-mcu-run: export MB_FW_REAL = $(value REAL)
 model-mcu-build model-mcu-run: export MB_FW_FORMULATION = $(value FORMULATION)
 model-mcu-build model-mcu-run: export MCU_STEPS := $(MCU_STEPS)
 model-mcu-build model-mcu-run: model-mcu-%: model-gen
-	@scripts/mcu/firmware.sh $* $(MODEL_NAME) $(MODEL_DIR) "$$MB_FW_TARGET" "$$MB_FW_REAL" "$$MB_FW_FORMULATION"
+	@scripts/mcu/firmware.sh $* $(call shq,$(MODEL_NAME)) $(call shq,$(MODEL_DIR)) "$$MB_FW_TARGET" "$$MB_FW_REAL" \
+	    "$$MB_FW_FORMULATION"
 .PHONY: mcu-build mcu-run model-mcu-build model-mcu-run model-mcu-measure
 
 # Host test of the firmware API: the compile-time workspace bound against mb_sim.c's layout,

@@ -21,17 +21,18 @@ sweep: export MB_MODEL_ARG = $(value MODEL)
 sweep: export MB_DEFS_ARG = $(value DEFS)
 sweep: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
 ## sweep: run MODEL over the rows of SWEEP=params.csv (GNU parallel, or SWEEP_ENGINE=slurm): results/sweep_<name>/summary.csv, plot.png
-# (paths reach the scripts through the environment, never through the shell's parser: a space or
-# a quote in SWEEP or RESULTS is text)
+# (paths and the engine reach the scripts through the environment, never through the shell's
+# parser: a space or a quote in SWEEP, RESULTS or SWEEP_ENGINE is text)
 sweep model-sweep: export MB_SWEEP_TABLE = $(SWEEP)
 sweep model-sweep: export MB_SWEEP_DIR = $(if $(SWEEP_OUT),$(SWEEP_OUT),$(RESULTS)/sweep_$(MODEL_NAME))
+sweep model-sweep: export MB_SWEEP_ENGINE = $(SWEEP_ENGINE)
 sweep: $(BUILD)/mbgen
 	@test -n "$$MB_SWEEP_TABLE" || { echo "make sweep: give SWEEP=params.csv (a column per tunable, one row per run; docs/sweeps.md)" >&2; exit 2; }
 	@scripts/deps.sh core $(if $(filter slurm,$(SWEEP_ENGINE)),,sweep)
 	@$(call WITH_MODEL,model-sweep)
 ifdef MODEL_NAME
 model-sweep: model-sim
-	@SWEEP_ENGINE='$(SWEEP_ENGINE)' scripts/sweep.sh $(BUILD)/$(MODEL_NAME)_sim "$$MB_SWEEP_TABLE" "$$MB_SWEEP_DIR"
+	@SWEEP_ENGINE="$$MB_SWEEP_ENGINE" scripts/sweep.sh $(call shq,$(BUILD)/$(MODEL_NAME)_sim) "$$MB_SWEEP_TABLE" "$$MB_SWEEP_DIR"
 endif
 .PHONY: sweep model-sweep
 

@@ -1,4 +1,5 @@
 # mk/reliability.mk - hostile inputs, runtime faults, sanitizers, valgrind and fuzzing (issue 7).
+# tests/test_make_vars.sh: hostile make variables (mk/user_vars.mk, issue 27).
 # tests/test_cli_hostile.sh: hostile options and inputs of the simulator, the animation tool and
 # mbgen. tests/test_faults.sh: Newton failure, step underflow, NaN/Inf, assembly failure and rank
 # loss in the simulator, with the test models tests/models/fault_*.lua (built in $(BUILD)).
@@ -13,6 +14,9 @@ FAULT_SRC := $(BUILD)/gen_fault/fault_%.c $(BUILD)/gen_fault/fault_%_data.c
 $(BUILD)/fault_%_sim: $(call SIM_OBJ,host,fault_%,$(FAULT_SRC))
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_cli_hostile.sh tests/test_faults.sh
+# hostile make variables (mk/user_vars.mk): refused before anything runs, or text
+TEST_SCRIPTS += tests/test_make_vars.sh
+TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/suspension_sim
 TEST_NEEDS   += $(REL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/fixture_pendulum_sim $(BUILD)/andrews_sim \
                 $(BUILD)/fourbar_singular_sim $(BUILD)/mb_anim
 
@@ -95,7 +99,7 @@ SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:pri
 .PHONY: test-san valgrind fuzz fuzz-build
 ## test-san: the simulators, animation tool, mbgen and the remaining C tests under ASan+UBSan
 test-san: deps plots-deps $(SAN_PROGS) $(SAN_BINS)
-	@$(SAN_ENV) BUILD=$(SAN_DIR) MBGEN=$(SAN_DIR)/mbgen tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
+	@$(SAN_ENV) BUILD=$(call shq,$(SAN_DIR)) MBGEN=$(call shq,$(SAN_DIR)/mbgen) tests/run.sh $(SAN_PROGS) $(SAN_SCRIPTS)
 
 ## valgrind: memcheck on one simulation per formulation (scripts/valgrind.sh)
 valgrind: deps $(BUILD)/double_pendulum_sim
@@ -129,7 +133,7 @@ fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
 fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
-	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)" \
-	    SIM_CFLAGS="$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L" SIM_LIBS="$(RT_LIBS)" \
-	    tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)
+	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
+	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)) \
+	    SIM_CFLAGS=$(call shq,$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L) SIM_LIBS=$(call shq,$(RT_LIBS)) \
+	    tests/fuzz/fuzz_generated.sh $(call shq,$(FUZZ_SECONDS))

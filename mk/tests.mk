@@ -50,6 +50,8 @@ TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton
 # every relative link in README.md and docs/*.md resolves, and no document cites a path outside
 # the repository
 TEST_SCRIPTS += tests/test_doc_links.sh
+# the tree holds only files the build, the docs or the tests name (no stray output committed)
+TEST_SCRIPTS += tests/test_tree_files.sh
 # docs/cli.md names every make target, script, mbgen option and make variable a user meets, and
 # every binary it names answers --help (the bench tools too: built, never run, for that)
 TEST_SCRIPTS += tests/test_doc_cli.sh

@@ -28,7 +28,7 @@ $(BUILD)/%_sim: $(call SIM_OBJ,host,%,generated/%.c generated/%_data.c) $(BUILD)
 # shipped model, make sim MODEL=...): a stamp rewritten when that changes, so the two builds of
 # $(BUILD)/<m>_sim never pass for each other (the test suite relinks the committed one)
 $(BUILD)/simsrc/%.dir: FORCE
-	@mkdir -p $(@D); d='$(if $(filter $*,$(MODEL_NAME)),$(MODEL_DIR),generated)'; \
+	@mkdir -p $(@D); d=$(call shq,$(if $(filter $*,$(MODEL_NAME)),$(MODEL_DIR),generated)); \
 	    printf '%s\n' "$$d" | cmp -s - $@ || printf '%s\n' "$$d" >$@
 $(BUILD)/fixture_pendulum_sim: $(call SIM_OBJ,host,fixture_pendulum,tests/fixture_pendulum.c)
 	$(call link,host,$(RT_LIBS))
@@ -53,7 +53,8 @@ MODEL_VARS := MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # $(call WITH_MODEL,TARGETS): resolve, then make TARGETS with the model's variables. MODEL and
 # DEFS reach scripts/model.sh as they were typed, through the environment (never through the
 # shell's parser: a quote in them is text); what it prints is checked, safe to eval.
-WITH_MODEL = set -e; vars=$$(MBGEN=$(BUILD)/mbgen BUILD=$(BUILD) SHIPPED='$(MODELS)' TESTSIMS='$(TEST_SIMS)' \
+WITH_MODEL = set -e; vars=$$(MBGEN=$(call shq,$(BUILD)/mbgen) BUILD=$(call shq,$(BUILD)) SHIPPED=$(call shq,$(MODELS)) \
+    TESTSIMS=$(call shq,$(TEST_SIMS)) \
     scripts/model.sh "$$MB_MODEL_ARG" "$$MB_DEFS_ARG" "$$MB_MBGEN_FLAGS_ARG"); eval "$$vars"; \
     $(MAKE) --no-print-directory $(foreach v,$(MODEL_VARS),$(v)="$$$(v)") $(1)
 
@@ -81,10 +82,10 @@ ifneq ($(MODEL_DIR),generated)
 MODEL_GEN := $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME).h $(MODEL_DIR)/$(MODEL_NAME)_data.c
 $(MODEL_DIR)/$(MODEL_NAME).src: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(abspath $(MODEL_FILE)) $(MODEL_OPTS)' | cmp -s - $@ || \
-	    printf '%s\n' '$(abspath $(MODEL_FILE)) $(MODEL_OPTS)' >$@
+	@printf '%s\n' $(call shq,$(abspath $(MODEL_FILE)) $(MODEL_OPTS)) | cmp -s - $@ || \
+	    printf '%s\n' $(call shq,$(abspath $(MODEL_FILE)) $(MODEL_OPTS)) >$@
 $(MODEL_GEN) &: $(MODEL_FILE) $(MODEL_DIR)/$(MODEL_NAME).src $(BUILD)/mbgen $(GEN_LUA) $(GEN_TPL)
-	$(BUILD)/mbgen $(MODEL_FILE) $(MODEL_OPTS) -o $(MODEL_DIR) && touch $(MODEL_GEN)
+	$(BUILD)/mbgen $(call shq,$(MODEL_FILE)) $(call shwords,$(MODEL_OPTS)) -o $(call shq,$(MODEL_DIR)) && touch $(MODEL_GEN)
 $(BUILD)/$(MODEL_NAME)_sim: $(call SIM_OBJ,host,$(MODEL_NAME),$(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODEL_NAME)_data.c) \
                             $(BUILD)/simsrc/$(MODEL_NAME).dir
 	$(call link,host,$(RT_LIBS))
@@ -115,29 +116,31 @@ plots-deps:
 ## run: simulate MODEL (a name, file or path; DEFS) with FORMULATION: results/<name>.csv, PNG plots, an HTML animation; ANALYSIS=modal|frequency|...: that analysis and its plots
 run: plots-deps $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-run)
-# (RESULTS and TRACE reach the scripts through the environment: a space or a quote is text)
+# (RESULTS and TRACE reach the scripts through the environment: a space or a quote is text;
+# ANALYSIS is one quoted word, RUN_ARGS each of its words quoted: a quote, ; or * in them is text)
 model-run: export MB_RESULTS = $(RESULTS)
 model-run: export MB_TRACE = $(TRACE)
 model-run: export MB_RUN_FORM = $(RUN_FORM)
 model-run: model-sim $(BUILD)/mb_anim
 ifneq ($(filter-out dynamic,$(ANALYSIS)),)
-	@RESULTS="$$MB_RESULTS" BUILD=$(BUILD) scripts/run_analysis.sh $(MODEL_NAME) $(ANALYSIS) $(RUN_ARGS)
+	@RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) scripts/run_analysis.sh $(call shq,$(MODEL_NAME)) \
+	    $(call shq,$(ANALYSIS)) $(call shwords,$(RUN_ARGS))
 else
-	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(BUILD) MODEL_DIR=$(MODEL_DIR) \
-	    scripts/run.sh $(MODEL_NAME) "$$MB_RUN_FORM" $(RUN_OPTS)
+	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) MODEL_DIR=$(call shq,$(MODEL_DIR)) \
+	    scripts/run.sh $(call shq,$(MODEL_NAME)) "$$MB_RUN_FORM" $(call shwords,$(RUN_OPTS))
 endif
 
 plots-compare gallery: export MB_RESULTS = $(RESULTS)
 ## plots-compare: the four formulations on the double pendulum, 5 s (thesis figures 11-13)
 plots-compare: plots-deps
 	@$(MAKE) --no-print-directory $(BUILD)/double_pendulum_sim
-	@BUILD=$(BUILD) RESULTS="$$MB_RESULTS" scripts/plots_compare.sh "$(COMPARE_FORMS)" --every 10
+	@BUILD=$(call shq,$(BUILD)) RESULTS="$$MB_RESULTS" scripts/plots_compare.sh $(call shq,$(COMPARE_FORMS)) --every 10
 
 ## gallery: make run and plots-compare, then the README's images in docs/img
 gallery:
 	@$(MAKE) --no-print-directory run MODEL=andrews FORMULATION=alf-trapezoid RUN_ARGS= TRACE=
 	@$(MAKE) --no-print-directory plots-compare
-	@RESULTS="$$MB_RESULTS" scripts/gallery.sh "$(COMPARE_FORMS)"
+	@RESULTS="$$MB_RESULTS" scripts/gallery.sh $(call shq,$(COMPARE_FORMS))
 
 ## validation: the long validation runs (not in the suite): writes docs/validation.md, docs/data/
 validation: $(MODELS:%=$(BUILD)/%_sim)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # gallery.sh - what `make gallery` runs after `make run` (Andrews) and `make plots-compare`:
-# the README's images in docs/img and, when Chromium is installed, a screenshot of the
-# animation.   scripts/gallery.sh "FORMULATION..."   Environment: RESULTS (default results).
+# the README's images in docs/img (docs/img/andrews_*.png: make run's plots of Andrews' squeezer;
+# docs/img/double_pendulum_compare_*.png: the formulations side by side) and, when Chromium is
+# installed, a screenshot of the animation.   scripts/gallery.sh "FORMULATION..."
+# Environment: RESULTS (default results).
 set -eu
 cd "$(dirname "$0")/.."
 RESULTS=${RESULTS:-results}
