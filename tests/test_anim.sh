@@ -338,6 +338,12 @@ if command -v gnuplot >/dev/null 2>&1; then
         --every 10 > "$tmp/run.out" 2>&1
     ok $? "scripts/run.sh: $(tail -n 3 "$tmp/run.out")"
     check "run.sh summary says status ok" grep -q '^   status ok, 200 steps to t = 0.002 s' "$tmp/run.out"
+    # TRACE names a particle (make run TRACE=P; issue 27, item 16: it was refused, exit 2)
+    TRACE=P RESULTS=$tmp/resp BUILD=$BUILD scripts/run.sh point_pendulum alf-trapezoid --t-end 0.1 \
+        > "$tmp/runp.out" 2>&1
+    ok $? "scripts/run.sh TRACE=P (a particle): $(tail -n 3 "$tmp/runp.out")"
+    check "run.sh TRACE=P: the animation traces P" grep -q '^var NP=1,TR=1,' "$tmp/resp/point_pendulum.html"
+    check "run.sh TRACE=P: the trace plot" test -s "$tmp/resp/point_pendulum_trace.png"
     for f in andrews.csv andrews.csv.info andrews.log andrews.html andrews_energy.png andrews_trace.png; do
         check "run.sh wrote $f and listed it" grep -q "$tmp/res/$f" "$tmp/run.out"
         check "run.sh: $f exists" test -s "$tmp/res/$f"
