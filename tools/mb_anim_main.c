@@ -46,14 +46,17 @@ static void usage(FILE *f)
         "Write a self-contained HTML page (inline SVG and a little JavaScript, no network)\n"
         "animating a mechanism from a CSV written by a simulator (<model>_sim --out), with\n"
         "the drawing info file it writes next to it (RESULTS.csv.info: bodies, points,\n"
-        "joints, springs, rods). One binary serves every model.\n"
+        "joints, springs, rods). One binary serves every model. Both inputs are regular files\n"
+        "or pipes whose every line ends with a line break (a CSV line up to 64 MiB, an info\n"
+        "line up to 4096 bytes).\n"
         "\n"
         "options:\n"
         "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html; '-' is\n"
         "                      refused: no stdout)\n"
         "  --info FILE         the drawing info file (default: RESULTS.csv.info)\n"
-        "  --trace BODY.POINT  draw the path of this named point (default: the moving point\n"
-        "                      that travels farthest); 'none' draws no path\n"
+        "  --trace BODY.POINT  draw the path of this named point, or of a particle by its name\n"
+        "                      (default: the moving point or particle that travels farthest);\n"
+        "                      'none' draws no path\n"
         "  --every K           use every K-th row of the CSV (default 1)\n"
         "  --max-frames N      thin the rows evenly to at most N frames (default 2000, 0: all)\n"
         "  --duration S        playback time of the whole run in seconds (default: the\n"
@@ -722,7 +725,10 @@ int main(int argc, char **argv)
     memset(&fr, 0, sizeof fr);
     rc = 1;
     if (!o.info) { /* results/x.csv -> results/x.csv.info */
-        if (!(infoname = mb_info_path(o.in))) goto done;
+        if (!(infoname = mb_info_path(o.in))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto done;
+        }
         o.info = infoname;
     }
     if (mb_info_read(o.info, m, err, sizeof err) != 0) {
@@ -731,7 +737,10 @@ int main(int argc, char **argv)
     }
     if (!o.out) { /* results/x.csv -> results/x.html */
         size_t n = strlen(o.in);
-        if (!(outname = malloc(n + 6))) goto done;
+        if (!(outname = malloc(n + 6))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto done;
+        }
         memcpy(outname, o.in, n + 1);
         if (n > 4 && strcmp(outname + n - 4, ".csv") == 0) outname[n - 4] = '\0';
         strcat(outname, ".html");

@@ -34,7 +34,7 @@ int mb_lines_open(mb_lines *r, const char *path, size_t max, char *err, size_t n
     mb_lines_init(r, NULL, path, max);
     /* stat first: a device is never opened (opening one can block or act) */
     if (stat(path, &sb) != 0) {
-        snprintf(err, nerr, "cannot open %s: %s", path, strerror(errno));
+        snprintf(err, nerr, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
@@ -42,12 +42,12 @@ int mb_lines_open(mb_lines *r, const char *path, size_t max, char *err, size_t n
         return -2;
     }
     if (!(f = fopen(path, "r"))) {
-        snprintf(err, nerr, "cannot open %s: %s", path, strerror(errno));
+        snprintf(err, nerr, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
     /* and what was opened (the path may have changed in between) */
     if (fstat(fileno(f), &sb) != 0) {
-        snprintf(err, nerr, "cannot open %s: %s", path, strerror(errno));
+        snprintf(err, nerr, "cannot read %s: %s", path, strerror(errno));
         fclose(f);
         return -1;
     }

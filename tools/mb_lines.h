@@ -22,7 +22,7 @@ typedef struct mb_lines {
 
 /* Open path for reading: a regular file or a pipe (FIFO, process substitution) only; a
  * directory, a device or a socket is refused before it is opened. Returns 0, or -1 (cannot
- * open: "cannot open PATH: why") or -2 (not a file or pipe: "PATH: not a regular file or a pipe
+ * open: "cannot read PATH: why") or -2 (not a file or pipe: "PATH: not a regular file or a pipe
  * (a directory)") with the message in err[nerr]; r is then closed. */
 int mb_lines_open(mb_lines *r, const char *path, size_t max, char *err, size_t nerr);
 
