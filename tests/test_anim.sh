@@ -279,7 +279,8 @@ hostile "CSV cut within a data row" "cutrow.csv:$(grep -c '' "$tmp/cutrow.csv"):
 hostile "an empty info file" "empty.info: incomplete: no 'model' line (an empty file)" --info "$tmp/empty.info" "$tmp/a.csv"
 # under a memory limit the messages stay true (out of memory or too long, at file:1; never "empty
 # file" or "no 'model' line"); skipped where the binary cannot run under the limit (sanitizers)
-if (ulimit -v 60000 && "$anim" --help) > /dev/null 2>&1; then
+# (in a shell of its own that outlives the binary: an abort is reported into its /dev/null)
+if bash -c 'ulimit -v 60000 && "$0" --help; exit $?' "$anim" > /dev/null 2>&1; then
     for which in csv info; do
         if [ $which = csv ]; then
             (ulimit -v 60000; exec timeout 60 "$anim" --out "$tmp/hx.html" --info "$I" <(yes | tr -d '\n'))
