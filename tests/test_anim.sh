@@ -320,6 +320,17 @@ nv=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/big.html" | a
 check "100000 points: 200003 values in every frame ($nv)" test "$nv" = 200003
 nj=$(sed -n 's/^var JOINTS=\[\(.*\)\];$/\1/p' "$tmp/big.html" | tr ',' '\n' | grep -c '[0-9]')
 check "100000 points: 50000 joint circles ($nj)" test "$nj" -eq 50000
+# 50000 bodies of 2 points each (each body's outline was a scan of every point: 274 s before)
+awk 'BEGIN { print "mbinfo 2"; print "model manybodies"; for (b = 0; b < 50000; b++) printf "body B%d\n", b
+    for (b = 0; b < 50000; b++) printf "point %d B%d.a\npoint %d B%d.b\n", b, b, b, b }' > "$tmp/bodies.csv.info"
+awk 'BEGIN { printf "t"; for (b = 0; b < 50000; b++) printf ",B%d.a.x,B%d.a.y,B%d.b.x,B%d.b.y", b, b, b, b
+    for (b = 0; b < 50000; b++) printf ",B%d.x,B%d.y", b, b; print ""
+    for (r = 0; r < 2; r++) { printf "%g", r; for (i = 0; i < 300000; i++) printf ",%d", i % 97 + r; print "" } }' > "$tmp/bodies.csv"
+timeout 120 "$anim" --quiet --out "$tmp/bodies.html" "$tmp/bodies.csv"
+ok $? "50000 bodies: written"
+nb=$(count_in "$tmp/bodies.html" '^var BODIES=\[' | grep -c '{name:')
+check "50000 bodies: every body drawn ($nb)" test "$nb" -eq 50000
+check "50000 bodies: a bar through its points and centre of mass" grep -q '^ {name:"B49999",.*pts:\[99998,-50000,99999\]},$' "$tmp/bodies.html"
 
 # Plots: one PNG per quantity, real PNG files.
 if command -v gnuplot >/dev/null 2>&1; then
