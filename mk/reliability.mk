@@ -107,12 +107,12 @@ valgrind: deps $(BUILD)/double_pendulum_sim
 	@scripts/valgrind.sh $(BUILD)/double_pendulum_sim
 
 # libFuzzer targets (clang, built from source: not a variant): the model loader through
-# mbgen's host, the simulator's options
+# mbgen's host, the simulator's options, the animation tool's drawing info reader
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 $(INCLUDES)
-FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts $(BUILD)/fuzz/fuzz_info
 # (one clang run per target: its headers, and the C files the targets #include, by wildcard)
 FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) generator/mbgen.c \
                 tools/mb_sim_main.c $(MK_FILES)
@@ -120,6 +120,7 @@ FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_
                     runtime/mb_sparse.c
 FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
+FUZZ_INFO_SRC    := tests/fuzz/fuzz_info.c tools/mb_info_read.c tools/mb_info.c tools/mb_lines.c
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_DATADIR='"$(CURDIR)"' \
@@ -128,10 +129,13 @@ $(BUILD)/fuzz/fuzz_simopts: $(FUZZ_SIMOPTS_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMB_MODEL=fixture_pendulum $(FUZZ_SIMOPTS_SRC) $(RT_LIBS) \
 	    -Wl,--wrap=mb_sim_step,--wrap=mb_params_check_checked -o $@
+$(BUILD)/fuzz/fuzz_info: $(FUZZ_INFO_SRC) $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_INFO_SRC) -o $@
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
-## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
+## fuzz: libFuzzer runs of the model loader, the simulator's options and the drawing info reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
 fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
 	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
 	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)) \

@@ -32,7 +32,7 @@ done
 tmp_err=$(mktemp)
 trap 'rm -f "$tmp_err"' EXIT
 
-# TRACE names a point of the model: checked before the simulation (a probe of one step writes
+# TRACE names a point or particle of the model: checked before the simulation (a probe of one step writes
 # the drawing info; the animation tool says whether the point is there and lists the points)
 if [ -n "${TRACE:-}" ] && [ "$TRACE" != none ]; then
     probe=$(mktemp -d)
@@ -110,7 +110,7 @@ echo "== animating"
 anim_rc=$?
 cat "$tmp_err" >&2
 [ "$anim_rc" -eq 0 ] || exit 1
-# Plot the same point the animation traces (its default is the point that moves farthest).
+# Plot the same point or particle the animation traces (its default: the one that moves farthest).
 traced=$(sed -n 's/.*, trace \([^)]*\)).*/\1/p' "$tmp_err")
 [ -n "$traced" ] && trace_opt=(--trace "$traced")
 echo "== plotting"
@@ -141,7 +141,7 @@ while read -r p; do
         *_constraints.png) what="position and velocity constraint violation (log)" ;;
         *_sigma.png) what="norm of sigma (integral of the multipliers)" ;;
         *_trace.png) t=${traced:-${TRACE:-}}
-                     # empty: plot.sh chose (a particle, which the animation does not trace)
+                     # empty: the animation traced nothing (no moving point or particle), plot.sh chose
                      if [ -n "$t" ]; then what="trajectory of point $t"
                      else what="trajectory of the point or particle that travels farthest"; fi ;;
         *) what="" ;;

@@ -137,7 +137,7 @@ check "fixture: 1 ground symbol" test "$(grep -o 'class="groundsym"' "$tmp/p.htm
 "$psim" --t-end 0.5 --h 1e-3 --every 50 --quiet --out "$tmp/r.csv" > /dev/null 2>&1
 ok $? "point_pendulum_sim run"
 check "particle: info file has 'rod 0 -1' (ground.O to particle 0)" grep -qx 'rod 0 -1' "$tmp/r.csv.info"
-check "particle: info file has the particle as a body" grep -qx 'body P' "$tmp/r.csv.info"
+check "particle: info file has the particle as a particle" grep -qx 'particle P' "$tmp/r.csv.info"
 "$anim" --quiet --out "$tmp/r.html" "$tmp/r.csv"
 ok $? "mb_anim on the point pendulum"
 check "particle: one rod drawn from point 0 to particle 0" grep -qx 'var RODS=\[\[0,-1\]\];' "$tmp/r.html"
@@ -167,6 +167,35 @@ for edit in 's/^rod 0 -1$/rod 0 -2/|rod end: no body 1' 's/^rod 0 -1$/rod 1 -1/|
     check "bad info ($what): no page" test ! -e "$tmp/rbad.html"
 done
 
+# A particle is traced like a point (issue 27, item 16): --trace P, and by default the moving point
+# or particle whose path is longest (here P: ground.O does not move), as scripts/plot.sh does. In the
+# page it is point NP + b: the frame holds the centres of mass right after the points.
+check "particle: traced by default (TR = NP + 0)" grep -q '^var NP=1,TR=1,' "$tmp/r.html"
+check "particle: the note names the particle's path" grep -q 'path of particle P' "$tmp/r.html"
+"$anim" --trace P --out "$tmp/rt.html" "$tmp/r.csv" 2> "$tmp/rt.err"
+ok $? "particle: --trace P accepted: $(cat "$tmp/rt.err")"
+check "particle: --trace P traces it" grep -q '^var NP=1,TR=1,' "$tmp/rt.html"
+check "particle: --trace P reported" grep -q 'trace P)' "$tmp/rt.err"
+# version 1 (no particle lines) is still read; it cannot say what is a particle: no particle trace
+sed '1s/.*/mbinfo 1/; s/^particle /body /' "$tmp/r.csv.info" > "$tmp/r1.info"
+"$anim" --quiet --info "$tmp/r1.info" --out "$tmp/r1.html" "$tmp/r.csv"
+ok $? "particle: a version 1 info file is read"
+check "particle: version 1: nothing traced by default" grep -q '^var NP=1,TR=-1,' "$tmp/r1.html"
+"$anim" --info "$tmp/r1.info" --trace P --out "$tmp/r1t.html" "$tmp/r.csv" 2> "$tmp/r1t.err"
+check "particle: version 1: --trace P is no point (exit 2)" test $? -eq 2
+"$anim" --trace nosuch --out "$tmp/rn.html" "$tmp/r.csv" 2> "$tmp/rn.err"
+check "particle: unknown --trace lists the particles too" grep -q 'the particles: P$' "$tmp/rn.err"
+for edit in 's/^particle P$/body P/|a rod end names a rigid body' '/^particle P$/a point 0 P.A|a point on a particle' \
+            '1s/.*/mbinfo 1/|a particle line in version 1'; do
+    what=${edit#*|} edit=${edit%%|*}
+    sed "$edit" "$tmp/r.csv.info" > "$tmp/rbad.info"
+    "$anim" --info "$tmp/rbad.info" --out "$tmp/rbad.html" "$tmp/r.csv" 2> "$tmp/rbad.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "rbad.info:[0-9]*: " "$tmp/rbad.err"
+    check "bad info ($what): no page" test ! -e "$tmp/rbad.html"
+done
+
 # The drawing info file: written next to the CSV, checked on reading (file:line), names escaped.
 check "the simulator wrote a.csv.info" grep -qx 'model andrews' "$tmp/a.csv.info"
 cp "$tmp/a.csv" "$tmp/noinfo.csv"
@@ -184,7 +213,7 @@ while IFS='|' read -r edit what; do
     check "bad info ($what): file:line named" grep -q "bad$i.info:[0-9]*: " "$tmp/bad$i.err"
     check "bad info ($what): no page" test ! -e "$tmp/bad$i.html"
 done <<'EOF'
-1s/.*/mbinfo 2/|version
+1s/.*/mbinfo 3/|version
 s/^joint 18 1$/joint 18 19/|joint index out of range
 s/^point 0 OF.F$/point 7 OF.F/|point's body out of range
 s/^spring 13 17$/spring 13/|spring with one index
@@ -204,6 +233,105 @@ if command -v xmllint >/dev/null 2>&1; then
     check "hostile names: the page is still well-formed XML" xmllint --noout "$tmp/h.html"
 fi
 
+# Hostile inputs (issue 27): both readers (the CSV, the info file) take a regular file or a pipe,
+# lines of bounded length (CSV 64 MiB, info 4096 bytes), no NUL bytes and a line break at the end
+# of every line (a file cut short is refused, never drawn); an error names the file (and line),
+# exits 1, leaves no page, and never hangs or grows until killed.
+hostile() {   # hostile WHAT TEXT ARGS...: exit 1, TEXT on stderr, no page
+    local what=$1 text=$2 rc; shift 2
+    rm -f "$tmp/hx.html"
+    timeout 60 "$anim" --out "$tmp/hx.html" "$@" > /dev/null 2> "$tmp/hx.err"
+    rc=$?
+    check "$what: exit 1 ($rc: $(head -c 200 "$tmp/hx.err"))" test "$rc" -eq 1
+    check "$what: says '$text'" grep -qF -- "$text" "$tmp/hx.err"
+    check "$what: no page" test ! -e "$tmp/hx.html"
+}
+I=$tmp/a.csv.info
+mkdir "$tmp/dir.csv"
+hostile "/dev/zero as the CSV" "/dev/zero: not a regular file or a pipe (a character device)" --info "$I" /dev/zero
+hostile "/dev/zero as the info file" "/dev/zero: not a regular file or a pipe (a character device)" --info /dev/zero "$tmp/a.csv"
+hostile "a directory as the CSV" "dir.csv: not a regular file or a pipe (a directory)" --info "$I" "$tmp/dir.csv"
+check "a directory as the CSV: not called an empty file" test -z "$(grep 'empty' "$tmp/hx.err")"
+hostile "a directory as the info file" "dir.csv: not a regular file or a pipe (a directory)" --info "$tmp/dir.csv" "$tmp/a.csv"
+hostile "zeros through a pipe as the CSV" ":1: a NUL byte" --info "$I" <(head -c 100000 /dev/zero)
+hostile "endless zeros through a pipe as the info file" ":1: a NUL byte" --info <(cat /dev/zero) "$tmp/a.csv"
+hostile "an endless line through a pipe as the CSV" ":1: line longer than 67108864 bytes" --info "$I" <(yes | tr -d '\n')
+hostile "an endless line through a pipe as the info file" ":1: line longer than 4096 bytes" --info <(yes | tr -d '\n') "$tmp/a.csv"
+long=$(head -c 5000 /dev/zero | tr '\0' x)
+sed "3s/\$/$long/" "$I" > "$tmp/long.info"
+hostile "a 5000-byte line in the info file" "long.info:3: line longer than 4096 bytes" --info "$tmp/long.info" "$tmp/a.csv"
+# a long line below the limit is read (blanks around a field are trimmed)
+sed "2s/\$/$(printf '%s' "$long$long" | tr x ' ')/" "$tmp/a.csv" > "$tmp/longrow.csv"
+"$anim" --quiet --title T --info "$I" --out "$tmp/longrow.html" "$tmp/longrow.csv"
+ok $? "a 10000-byte CSV row below the limit: read"
+# cut short: without its last line break, or within the last line (a line that may still parse:
+# "joint 18 1" cut from "joint 18 12" would draw the wrong joint)
+ni=$(wc -l < "$I") nc=$(wc -l < "$tmp/a.csv")
+for cut in 1 2 4; do
+    head -c -$cut "$I" > "$tmp/cut$cut.info"
+    hostile "info file cut short by $cut bytes" "cut$cut.info:$ni: the last line has no line break" --info "$tmp/cut$cut.info" "$tmp/a.csv"
+    head -c -$cut "$tmp/a.csv" > "$tmp/cut$cut.csv"
+    hostile "CSV cut short by $cut bytes" "cut$cut.csv:$nc: the last line has no line break" --info "$I" "$tmp/cut$cut.csv"
+done
+head -c 3000 "$tmp/a.csv" > "$tmp/cutrow.csv"
+hostile "CSV cut within a data row" "cutrow.csv:$(grep -c '' "$tmp/cutrow.csv"): the last line has no line break" --info "$I" "$tmp/cutrow.csv"
+: > "$tmp/empty.info"
+hostile "an empty info file" "empty.info: incomplete: no 'model' line (an empty file)" --info "$tmp/empty.info" "$tmp/a.csv"
+# under a memory limit the messages stay true (out of memory or too long, at file:1; never "empty
+# file" or "no 'model' line"); skipped where the binary cannot run under the limit (sanitizers)
+# (in a shell of its own that outlives the binary: an abort is reported into its /dev/null)
+if bash -c 'ulimit -v 60000 && "$0" --help; exit $?' "$anim" > /dev/null 2>&1; then
+    for which in csv info; do
+        if [ $which = csv ]; then
+            (ulimit -v 60000; exec timeout 60 "$anim" --out "$tmp/hx.html" --info "$I" <(yes | tr -d '\n'))
+        else
+            (ulimit -v 60000; exec timeout 60 "$anim" --out "$tmp/hx.html" --info <(yes | tr -d '\n') "$tmp/a.csv")
+        fi > /dev/null 2> "$tmp/hx.err"
+        rc=$?
+        check "memory limit, endless $which line: exit 1 ($rc: $(head -c 200 "$tmp/hx.err"))" test "$rc" -eq 1
+        check "memory limit, endless $which line: file:1 named" grep -q ':1: \(out of memory\|line longer\)' "$tmp/hx.err"
+        check "memory limit, endless $which line: no false message" test -z "$(grep -e 'empty' -e "no 'model'" "$tmp/hx.err")"
+    done
+else
+    echo "note: $anim does not run under ulimit -v 60000 (a sanitizer build?): memory limit checks skipped"
+fi
+# a pipe is read once, like the file: the same page
+"$anim" --quiet --title T --out "$tmp/fromfile.html" "$tmp/a.csv"
+"$anim" --quiet --title T --info "$I" --out "$tmp/frompipe.html" <(cat "$tmp/a.csv")
+ok $? "the CSV through a pipe"
+check "the CSV through a pipe: the same page as from the file" cmp -s "$tmp/fromfile.html" "$tmp/frompipe.html"
+check "a 10000-byte CSV row below the limit: the same page" cmp -s "$tmp/fromfile.html" "$tmp/longrow.html"
+# a column named twice: the first one counts (a garbage copy appended at the end changes nothing)
+sed '1s/$/,EF.F.y,OF.x/; 2,$s/^\([^=]*\)$/\1,12345,-9/' "$tmp/a.csv" > "$tmp/dup.csv"
+"$anim" --quiet --title T --info "$I" --out "$tmp/dup.html" "$tmp/dup.csv"
+ok $? "duplicate columns: written"
+check "duplicate columns: the first of each name is used" cmp -s "$tmp/fromfile.html" "$tmp/dup.html"
+# 100000 points (issue 27, item 11: quadratic before, 110 s; linear now): one body, 50000 joints,
+# 3 rows; the page has every point in every frame and one circle per joint
+awk 'BEGIN { print "mbinfo 2"; print "model big"; print "body B"
+    for (i = 0; i < 100000; i++) printf "point 0 B.p%d\n", i
+    for (i = 0; i < 100000; i += 2) printf "joint %d %d\n", i, i + 1 }' > "$tmp/big.csv.info"
+awk 'BEGIN { printf "t,B.x,B.y"; for (i = 0; i < 100000; i++) printf ",B.p%d.x,B.p%d.y", i, i; print ""
+    for (r = 0; r < 3; r++) { printf "%g,0,0", r * 0.1; for (i = 0; i < 100000; i++) printf ",%d,%d", i + r, r; print "" } }' > "$tmp/big.csv"
+timeout 120 "$anim" --quiet --out "$tmp/big.html" "$tmp/big.csv"
+ok $? "100000 points: written"
+check "100000 points: 3 frames" grep -q 'data-frames="3"' "$tmp/big.html"
+nv=$(awk '/^var D=\[/ {on = 1; next} on && /^\];/ {exit} on' "$tmp/big.html" | awk -F, '{ print NF - 1 }' | sort -u)
+check "100000 points: 200003 values in every frame ($nv)" test "$nv" = 200003
+nj=$(sed -n 's/^var JOINTS=\[\(.*\)\];$/\1/p' "$tmp/big.html" | tr ',' '\n' | grep -c '[0-9]')
+check "100000 points: 50000 joint circles ($nj)" test "$nj" -eq 50000
+# 50000 bodies of 2 points each (each body's outline was a scan of every point: 274 s before)
+awk 'BEGIN { print "mbinfo 2"; print "model manybodies"; for (b = 0; b < 50000; b++) printf "body B%d\n", b
+    for (b = 0; b < 50000; b++) printf "point %d B%d.a\npoint %d B%d.b\n", b, b, b, b }' > "$tmp/bodies.csv.info"
+awk 'BEGIN { printf "t"; for (b = 0; b < 50000; b++) printf ",B%d.a.x,B%d.a.y,B%d.b.x,B%d.b.y", b, b, b, b
+    for (b = 0; b < 50000; b++) printf ",B%d.x,B%d.y", b, b; print ""
+    for (r = 0; r < 2; r++) { printf "%g", r; for (i = 0; i < 300000; i++) printf ",%d", i % 97 + r; print "" } }' > "$tmp/bodies.csv"
+timeout 120 "$anim" --quiet --out "$tmp/bodies.html" "$tmp/bodies.csv"
+ok $? "50000 bodies: written"
+nb=$(count_in "$tmp/bodies.html" '^var BODIES=\[' | grep -c '{name:')
+check "50000 bodies: every body drawn ($nb)" test "$nb" -eq 50000
+check "50000 bodies: a bar through its points and centre of mass" grep -q '^ {name:"B49999",.*pts:\[99998,-50000,99999\]},$' "$tmp/bodies.html"
+
 # Plots: one PNG per quantity, real PNG files.
 if command -v gnuplot >/dev/null 2>&1; then
     scripts/plot.sh --outdir "$tmp/png" --label "test" "$tmp/a.csv" > "$tmp/pngs.txt" 2> "$tmp/plot.err"
@@ -222,6 +350,12 @@ if command -v gnuplot >/dev/null 2>&1; then
         --every 10 > "$tmp/run.out" 2>&1
     ok $? "scripts/run.sh: $(tail -n 3 "$tmp/run.out")"
     check "run.sh summary says status ok" grep -q '^   status ok, 200 steps to t = 0.002 s' "$tmp/run.out"
+    # TRACE names a particle (make run TRACE=P; issue 27, item 16: it was refused, exit 2)
+    TRACE=P RESULTS=$tmp/resp BUILD=$BUILD scripts/run.sh point_pendulum alf-trapezoid --t-end 0.1 \
+        > "$tmp/runp.out" 2>&1
+    ok $? "scripts/run.sh TRACE=P (a particle): $(tail -n 3 "$tmp/runp.out")"
+    check "run.sh TRACE=P: the animation traces P" grep -q '^var NP=1,TR=1,' "$tmp/resp/point_pendulum.html"
+    check "run.sh TRACE=P: the trace plot" test -s "$tmp/resp/point_pendulum_trace.png"
     for f in andrews.csv andrews.csv.info andrews.log andrews.html andrews_energy.png andrews_trace.png; do
         check "run.sh wrote $f and listed it" grep -q "$tmp/res/$f" "$tmp/run.out"
         check "run.sh: $f exists" test -s "$tmp/res/$f"

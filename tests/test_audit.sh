@@ -188,7 +188,7 @@ ok "fixed step --every 7: rows at 0, 7h, 14h, ... and the final time (144 rows +
    'awk -F, "NR > 1 && NF > 3 { n++; if (\$1 != \"1\" && (\$1 * 1000) % 7 > 1e-6 && 7 - (\$1 * 1000) % 7 > 1e-6) bad = 1; last = \$1 }
              END { exit !(n == 144 && last == 1 && !bad) }" "$T/g.csv"'
 ok "the sidecar: $T/g.csv.info names the model and its three bodies" \
-   '[ "$(sed -n 1,2p "$T/g.csv.info" | tr "\n" " ")" = "mbinfo 1 model audit_chain3 " ] && [ "$(grep -c "^body " "$T/g.csv.info")" -eq 3 ]'
+   '[ "$(sed -n 1,2p "$T/g.csv.info" | tr "\n" " ")" = "mbinfo 2 model audit_chain3 " ] && [ "$(grep -c "^body " "$T/g.csv.info")" -eq 3 ]'
 for c in "--formulation canonical --integrator dopri5" "--formulation alf-trapezoid --rtol 1e-6" \
          "--formulation alf-trapezoid --integrator bdf"; do
     # shellcheck disable=SC2086

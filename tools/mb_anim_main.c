@@ -2,9 +2,10 @@
  * Layer: host tool, one binary for every model: reads the point and centre-of-mass positions
  * from the CSV (a particle's too: its <name>.x, <name>.y) and the bodies, points, joints, springs
  * and rods from the drawing info file the simulator writes next to it (tools/mb_info.h), and
- * draws them and a point's trace. */
+ * draws them and the trace of a point or particle. Both inputs go through the bounded line
+ * reader (mb_lines.h); time and memory are linear in the inputs' sizes. */
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* getline, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup, getpid */
 #endif
 #include <errno.h>
 #include <math.h>
@@ -15,8 +16,12 @@
 #include <unistd.h>
 
 #include "mb_info.h"
+#include "mb_lines.h"
 
 #define EXIT_USAGE 2
+/* The longest CSV line read (bytes): a row of 100000 points' coordinates at 17 digits takes
+ * about 5 MB; a longer line is refused rather than read until memory runs out. */
+#define CSV_LINE_MAX ((size_t)64 << 20)
 
 static const char *prog = "anim";
 
@@ -41,14 +46,17 @@ static void usage(FILE *f)
         "Write a self-contained HTML page (inline SVG and a little JavaScript, no network)\n"
         "animating a mechanism from a CSV written by a simulator (<model>_sim --out), with\n"
         "the drawing info file it writes next to it (RESULTS.csv.info: bodies, points,\n"
-        "joints, springs, rods). One binary serves every model.\n"
+        "joints, springs, rods). One binary serves every model. Both inputs are regular files\n"
+        "or pipes whose every line ends with a line break (a CSV line up to 64 MiB, an info\n"
+        "line up to 4096 bytes).\n"
         "\n"
         "options:\n"
         "  --out FILE.html     output file (default: RESULTS with .csv replaced by .html; '-' is\n"
         "                      refused: no stdout)\n"
         "  --info FILE         the drawing info file (default: RESULTS.csv.info)\n"
-        "  --trace BODY.POINT  draw the path of this named point (default: the moving point\n"
-        "                      that travels farthest); 'none' draws no path\n"
+        "  --trace BODY.POINT  draw the path of this named point, or of a particle by its name\n"
+        "                      (default: the moving point or particle that travels farthest);\n"
+        "                      'none' draws no path\n"
         "  --every K           use every K-th row of the CSV (default 1)\n"
         "  --max-frames N      thin the rows evenly to at most N frames (default 2000, 0: all)\n"
         "  --duration S        playback time of the whole run in seconds (default: the\n"
@@ -106,14 +114,6 @@ static int split(char *line, char **field, int max)
     return n;
 }
 
-static int find_col(char **hdr, int nh, const char *name)
-{
-    int i;
-    for (i = 0; i < nh; i++)
-        if (strcmp(hdr[i], name) == 0) return i;
-    return -1;
-}
-
 static int frames_push(frames *f, const double *row)
 {
     if (f->n == f->cap) {
@@ -128,37 +128,76 @@ static int frames_push(frames *f, const double *row)
     return 0;
 }
 
-/* The column named "<name><suffix>", or -1. */
-static int find_col2(char **hdr, int nh, const char *name, const char *suffix)
+/* The CSV header's columns by name, for lookups in constant time: an open-addressing hash
+ * table of column indices (the first of equal names wins, as a scan from the left would). */
+typedef struct colmap {
+    char **hdr;
+    int *slot;   /* [size] a column index, -1: empty */
+    size_t size; /* a power of two, at least twice the columns */
+} colmap;
+
+static size_t hash_name(const char *s, const char *suffix)
+{
+    size_t h = 2166136261u;   /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    for (; *suffix; suffix++) h = (h ^ (unsigned char)*suffix) * 16777619u;
+    return h;
+}
+
+/* 1 if hdr is name followed by suffix */
+static int name_is(const char *hdr, const char *name, const char *suffix)
 {
     size_t n = strlen(name);
+    return strncmp(hdr, name, n) == 0 && strcmp(hdr + n, suffix) == 0;
+}
+
+static int colmap_build(colmap *c, char **hdr, int nh)
+{
+    size_t k;
     int i;
-    for (i = 0; i < nh; i++)
-        if (strncmp(hdr[i], name, n) == 0 && strcmp(hdr[i] + n, suffix) == 0) return i;
+    c->hdr = hdr;
+    for (c->size = 16; c->size < 2 * (size_t)nh; c->size *= 2) {}
+    if (!(c->slot = malloc(c->size * sizeof *c->slot))) return -1;
+    for (k = 0; k < c->size; k++) c->slot[k] = -1;
+    for (i = 0; i < nh; i++) {
+        k = hash_name(hdr[i], "") & (c->size - 1);
+        while (c->slot[k] >= 0 && strcmp(hdr[c->slot[k]], hdr[i]) != 0) k = (k + 1) & (c->size - 1);
+        if (c->slot[k] < 0) c->slot[k] = i;
+    }
+    return 0;
+}
+
+/* The column named "<name><suffix>", or -1. */
+static int colmap_find(const colmap *c, const char *name, const char *suffix)
+{
+    size_t k = hash_name(name, suffix) & (c->size - 1);
+    for (; c->slot[k] >= 0; k = (k + 1) & (c->size - 1))
+        if (name_is(c->hdr[c->slot[k]], name, suffix)) return c->slot[k];
     return -1;
 }
 
-/* Read the CSV: the positions of the info's points and centres of mass, by column name. Stops
- * (with a warning) at the first non-finite row so a diverged run still shows what happened. */
-static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, size_t nsum)
+/* Read the CSV from in: the positions of the info's points and centres of mass, by column name.
+ * Stops (with a warning) at the first non-finite row so a diverged run still shows what
+ * happened. Every line ends with a line break: a last line without one is a file cut short,
+ * refused like a line too long or a NUL byte (never half a row drawn). */
+static int read_csv(mb_lines *in, const mb_info *m, const opts *o, frames *fr, char *summary,
+                    size_t nsum)
 {
-    FILE *f = fopen(o->in, "r");
-    char *line = NULL, **fld = NULL, *hdrline = NULL, **hdr = NULL;
-    size_t cap = 0;
-    long lineno = 0, row = 0;
-    int nh = 0, maxf = 0, i, tcol, rc = 1, *col = NULL;
+    char *line, **fld = NULL, *hdrline = NULL, **hdr = NULL, err[4400];
+    size_t len;
+    long row = 0;
+    int nh = 0, maxf = 0, i, tcol, rc = 1, got, *col = NULL;
     double *rowv = NULL;
+    colmap cols = {NULL, NULL, 0};
 
     summary[0] = '\0';
-    if (!f) {
-        fprintf(stderr, "%s: cannot open %s: %s\n", prog, o->in, strerror(errno));
+    got = mb_lines_next(in, &len, err, sizeof err);
+    if (got <= 0) {
+        if (got == 0) fprintf(stderr, "%s: %s: empty file\n", prog, o->in);
+        else fprintf(stderr, "%s: %s\n", prog, err);
         return 1;
     }
-    if (getline(&line, &cap, f) < 0) {
-        fprintf(stderr, "%s: %s: empty file\n", prog, o->in);
-        goto out;
-    }
-    lineno = 1;
+    line = in->buf;
     for (i = 0, maxf = 1; line[i]; i++) maxf += line[i] == ',';
     fld = malloc((size_t)maxf * sizeof *fld);
     col = malloc((size_t)fr->stride * sizeof *col);   /* the column of each frame value */
@@ -166,12 +205,16 @@ static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, 
     hdrline = strdup(line);
     hdr = malloc((size_t)maxf * sizeof *hdr);
     if (!fld || !col || !rowv || !hdrline || !hdr) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        fprintf(stderr, "%s: %s:1: out of memory (the header)\n", prog, o->in);
         goto out;
     }
     nh = split(hdrline, hdr, maxf);
-    tcol = find_col(hdr, nh, "t");
-    if (tcol < 0) tcol = find_col(hdr, nh, "time");
+    if (colmap_build(&cols, hdr, nh) != 0) {
+        fprintf(stderr, "%s: %s:1: out of memory (the header)\n", prog, o->in);
+        goto out;
+    }
+    tcol = colmap_find(&cols, "t", "");
+    if (tcol < 0) tcol = colmap_find(&cols, "time", "");
     if (tcol < 0) {
         fprintf(stderr, "%s: %s: the header has no column 't'\n", prog, o->in);
         goto out;
@@ -181,7 +224,7 @@ static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, 
         const char *name = i < m->npoint ? m->point[i] : m->body[i - m->npoint];
         int k;
         for (k = 0; k < 2; k++) {
-            col[1 + 2 * i + k] = find_col2(hdr, nh, name, k ? ".y" : ".x");
+            col[1 + 2 * i + k] = colmap_find(&cols, name, k ? ".y" : ".x");
             if (col[1 + 2 * i + k] < 0) {
                 fprintf(stderr, "%s: %s: the header has no column '%s%s' (is %s the info file of "
                         "this CSV?)\n", prog, o->in, name, k ? ".y" : ".x", o->info);
@@ -189,19 +232,18 @@ static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, 
             }
         }
     }
-    while (getline(&line, &cap, f) >= 0) {
+    while ((got = mb_lines_next(in, &len, err, sizeof err)) > 0) {
         int n, ok = 1;
-        lineno++;
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
+        line = in->buf;
+        if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0') continue;
         if (strchr(line, '=')) { /* the simulator's closing key=value summary */
-            size_t k = strcspn(line, "\r\n");
-            line[k] = '\0';
+            line[strcspn(line, "\r")] = '\0';
             snprintf(summary, nsum, "%s", line);
             continue;
         }
         n = split(line, fld, maxf);
         if (n != nh) {
-            fprintf(stderr, "%s: %s:%ld: %d fields, the header has %d\n", prog, o->in, lineno,
+            fprintf(stderr, "%s: %s:%ld: %d fields, the header has %d\n", prog, o->in, in->lineno,
                     n, nh);
             goto out;
         }
@@ -210,13 +252,18 @@ static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, 
         if (!ok) {
             /* a number that does not parse or is not finite: the run diverged here */
             fprintf(stderr, "%s: %s:%ld: not a finite number; animation stops at this row\n",
-                    prog, o->in, lineno);
+                    prog, o->in, in->lineno);
             break;
         }
         if (frames_push(fr, rowv)) {
-            fprintf(stderr, "%s: out of memory\n", prog);
+            fprintf(stderr, "%s: %s:%ld: out of memory (%ld frames so far)\n", prog, o->in,
+                    in->lineno, fr->n);
             goto out;
         }
+    }
+    if (got < 0) {   /* too long, a NUL byte, cut short, a read error */
+        fprintf(stderr, "%s: %s\n", prog, err);
+        goto out;
     }
     if (fr->n == 0) {
         fprintf(stderr, "%s: %s: no data rows\n", prog, o->in);
@@ -224,13 +271,12 @@ static int read_csv(const mb_info *m, const opts *o, frames *fr, char *summary, 
     }
     rc = 0;
 out:
-    free(line);
+    free(cols.slot);
     free(fld);
     free(hdrline);
     free(hdr);
     free(col);
     free(rowv);
-    fclose(f);
     return rc;
 }
 
@@ -258,15 +304,22 @@ static void find_joints(const mb_info *m, int *parent)
     }
 }
 
-/* The moving point with the longest path: a good default for the trace. */
+/* What can be traced: a named point p < npoint, or particle b as npoint + b (the frame holds the
+ * centres of mass right after the points: P(k, npoint + b) in the page is particle b). */
+static const char *trace_name(const mb_info *m, int tr)
+{
+    return tr < m->npoint ? m->point[tr] : m->body[tr - m->npoint];
+}
+
+/* The moving point or particle with the longest path: a good default for the trace. */
 static int farthest_point(const mb_info *m, const frames *f)
 {
     int best = -1, p;
     double best_len = -1.0;
-    for (p = 0; p < m->npoint; p++) {
+    for (p = 0; p < m->npoint + m->nbody; p++) {
         double len = 0.0;
         long k;
-        if (m->point_body[p] < 0) continue;
+        if (p < m->npoint ? m->point_body[p] < 0 : !m->particle[p - m->npoint]) continue;
         for (k = 1; k < f->n; k++)
             len += hypot(px(f, k, p) - px(f, k - 1, p), py(f, k, p) - py(f, k - 1, p));
         if (len > best_len * (1.0 + 1e-9)) { /* first of (nearly) equal paths wins */
@@ -374,7 +427,8 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL, ymax = -HUGE_VAL;
     double L, R, marg, dur;
     long k;
-    int i, b, p, tr = -1, nrow = 2 * m->npoint + 2 * m->nbody, *parent, first;
+    int i, b, p, tr = -1, nrow = 2 * m->npoint + 2 * m->nbody, first;
+    int *parent, *members, *next_pt, *first_pt;   /* [npoint] x 3, [nbody]: one block */
     char title[512];
 
     /* Bounding box of every point and centre of mass over the whole run. */
@@ -407,9 +461,15 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     if (o->trace && strcmp(o->trace, "none") != 0) {
         for (p = 0; p < m->npoint; p++)
             if (strcmp(m->point[p], o->trace) == 0) tr = p;
+        for (b = 0; tr < 0 && b < m->nbody; b++)   /* a particle by its name */
+            if (m->particle[b] && strcmp(m->body[b], o->trace) == 0) tr = m->npoint + b;
         if (tr < 0) {
+            int np = 0;
             fprintf(stderr, "%s: --trace %s: no such point; the points are:", prog, o->trace);
             for (p = 0; p < m->npoint; p++) fprintf(stderr, " %s", m->point[p]);
+            for (b = 0; b < m->nbody; b++)
+                if (m->particle[b])
+                    fprintf(stderr, "%s %s", np++ ? "" : "; the particles:", m->body[b]);
             fputc('\n', stderr);
             return EXIT_USAGE;
         }
@@ -423,9 +483,21 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     else
         snprintf(title, sizeof title, "%s - %s", m->model, o->in);
 
-    parent = malloc((size_t)(m->npoint ? m->npoint : 1) * sizeof *parent);
-    if (!parent) return 1;
+    parent = malloc(((size_t)3 * (size_t)m->npoint + (size_t)m->nbody + 1) * sizeof *parent);
+    if (!parent) {
+        fprintf(stderr, "%s: out of memory (%d points)\n", prog, m->npoint);
+        return 1;
+    }
+    members = parent + m->npoint;   /* of each group of joined points, at its root */
+    next_pt = members + m->npoint;  /* each body's points, a list in index order */
+    first_pt = next_pt + m->npoint;
     find_joints(m, parent);
+    for (b = 0; b < m->nbody; b++) first_pt[b] = -1;
+    for (p = m->npoint - 1; p >= 0; p--) {
+        if (m->point_body[p] < 0) continue;
+        next_pt[p] = first_pt[m->point_body[p]];
+        first_pt[m->point_body[p]] = p;
+    }
 
     /* Written to a temporary next to the target and renamed at the end: never a partial page
      * under the requested name; the target may only be a regular file (rename replaces it). */
@@ -493,8 +565,8 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
                  "joints as circles, ground points as wedges, springs as zigzags, rods as lines",
             f->n);
     if (tr >= 0) {
-        fputs("; path of point ", out);
-        put_text(out, m->point[tr]);
+        fputs(tr < m->npoint ? "; path of point " : "; path of particle ", out);
+        put_text(out, trace_name(m, tr));
     }
     fputs(". Hover a body for its name; space plays or pauses, the arrow keys step.", out);
     if (o->note) {
@@ -513,8 +585,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     fputs("var BODIES=[\n", out);
     for (b = 0; b < m->nbody; b++) {
         int idx[64], n = 0, closed;
-        for (p = 0; p < m->npoint && n < 63; p++)
-            if (m->point_body[p] == b) idx[n++] = p;
+        for (p = first_pt[b]; p >= 0 && n < 63; p = next_pt[p]) idx[n++] = p;   /* index order */
         closed = n >= 3;
         if (closed) { /* order the outline by angle about the points' centroid (frame 0) */
             double cx = 0, cy = 0;
@@ -552,11 +623,10 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
         fprintf(out, "%s[%d,%d]", i ? "," : "", m->rod[2 * i], m->rod[2 * i + 1]);
     fputs("];\nvar JOINTS=[", out); /* one point per group of coincident points */
     first = 1;
+    for (p = 0; p < m->npoint; p++) members[p] = 0;
+    for (p = 0; p < m->npoint; p++) members[root(parent, p)]++;
     for (p = 0; p < m->npoint; p++) {
-        int q, members = 0;
-        if (root(parent, p) != p) continue;
-        for (q = 0; q < m->npoint; q++) members += root(parent, q) == p;
-        if (members < 2) continue;
+        if (root(parent, p) != p || members[p] < 2) continue;
         fprintf(out, "%s%d", first ? "" : ",", p);
         first = 0;
     }
@@ -578,7 +648,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     }
     if (!o->quiet)
         fprintf(stderr, "%s: wrote %s (%ld frames%s%s)\n", prog, o->out, f->n,
-                tr >= 0 ? ", trace " : "", tr >= 0 ? m->point[tr] : "");
+                tr >= 0 ? ", trace " : "", tr >= 0 ? trace_name(m, tr) : "");
     return 0;
 }
 
@@ -587,6 +657,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
 int main(int argc, char **argv)
 {
     mb_info info, *m = &info;
+    mb_lines csv;
     opts o;
     frames fr;
     char summary[1024], err[4400], *outname = NULL, *infoname = NULL;
@@ -644,31 +715,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: bad value for --out: -: the page goes to a file, not to stdout; give a file name\n", prog);
         return EXIT_USAGE;
     }
-    { /* the CSV first: a missing CSV is named as such, not as its missing info file */
-        FILE *t = fopen(o.in, "r");
-        if (!t) {
-            fprintf(stderr, "%s: cannot read %s: %s\n", prog, o.in, strerror(errno));
-            return 1;
-        }
-        fclose(t);
+    /* the CSV first: a missing CSV is named as such, not as its missing info file; opened once
+     * (a pipe can be read only once) */
+    if (mb_lines_open(&csv, o.in, CSV_LINE_MAX, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return 1;
     }
+    memset(m, 0, sizeof *m);
+    memset(&fr, 0, sizeof fr);
+    rc = 1;
     if (!o.info) { /* results/x.csv -> results/x.csv.info */
-        if (!(infoname = mb_info_path(o.in))) return 1;
+        if (!(infoname = mb_info_path(o.in))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto done;
+        }
         o.info = infoname;
     }
     if (mb_info_read(o.info, m, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
-        mb_info_free(m);
-        free(infoname);
-        return 1;
+        goto done;
     }
     if (!o.out) { /* results/x.csv -> results/x.html */
         size_t n = strlen(o.in);
-        outname = malloc(n + 6);
-        if (!outname) {
-            mb_info_free(m);
-            free(infoname);
-            return 1;
+        if (!(outname = malloc(n + 6))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto done;
         }
         memcpy(outname, o.in, n + 1);
         if (n > 4 && strcmp(outname + n - 4, ".csv") == 0) outname[n - 4] = '\0';
@@ -676,9 +747,9 @@ int main(int argc, char **argv)
         o.out = outname;
     }
 
-    memset(&fr, 0, sizeof fr);
     fr.stride = 1 + 2 * m->npoint + 2 * m->nbody;
-    rc = read_csv(m, &o, &fr, summary, sizeof summary);
+    rc = read_csv(&csv, m, &o, &fr, summary, sizeof summary);
+    mb_lines_close(&csv);
     if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {
         /* keep max_frames rows evenly spread over the run, the first and the last included */
         long k, n = o.max_frames;
@@ -689,6 +760,8 @@ int main(int argc, char **argv)
         fr.n = n;
     }
     if (rc == 0) rc = write_html(m, &o, &fr, summary);
+done:
+    mb_lines_close(&csv);
     free(fr.v);
     free(outname);
     free(infoname);

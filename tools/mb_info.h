@@ -1,36 +1,50 @@
-/* mb_info.h - the drawing info file next to a results CSV: a model's bodies, named points, springs,
- * revolute joints and rods by name and index (the info part of mb_model, runtime/mb_model.h), written by
- * the simulator and read by the animation tool, so that one animation binary serves every model.
+/* mb_info.h - the drawing info file next to a results CSV: a model's bodies, particles, named
+ * points, springs, revolute joints and rods by name and index (the info part of mb_model,
+ * runtime/mb_model.h), written by the simulator (mb_info.c) and read by the animation tool
+ * (mb_info_read.c), so that one animation binary serves every model.
  * Layer: host tool helper (tools/); allocates and does file I/O, the runtime never does.
  *
- * Format (docs/cli.md, "The drawing info file"): text lines "<keyword> <fields>", in this order:
- *   mbinfo 1                     the format and its version
+ * Format (docs/cli.md, "The drawing info file"): text lines "<keyword> <fields>", each ended by a
+ * line break, in this order:
+ *   mbinfo 2                     the format and its version (1: the same without particles)
  *   model <name>
- *   body <name>                  one per moving body, in coordinate order
+ *   body <name>                  one per moving body or particle, in coordinate order: "body"
+ *   particle <name>              for a rigid body, "particle" for a point mass (version 2)
  *   point <body> <name>          one per named point: body index (-1: ground), name
  *   spring <p> <q>               point indices of a spring's ends
  *   joint <p> <q>                point indices of a revolute joint's ends
- *   rod <a> <b>                  a rod's ends: a point index, or -1 - b for body b's centre of
- *                                mass (a particle: it has no named point)
+ *   rod <a> <b>                  a rod's ends: a point index, or -1 - b for particle b (it has
+ *                                no named point; its position is its centre of mass)
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
- * outside (it may be edited): the reader checks everything and names file:line on error. */
+ * outside (it may be edited, cut short or be something else entirely): the reader checks
+ * everything (a line of at most MB_INFO_LINE_MAX bytes, a line break at the end, at most
+ * MB_INFO_MAX_ITEMS of each kind) and names file:line on error. */
 #ifndef MB_INFO_H
 #define MB_INFO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "mb_model.h"
+
+#define MB_INFO_NAME_MAX 255      /* bytes of a name */
+#define MB_INFO_LINE_MAX 4096     /* bytes of a line: "point -1 " and the longest name fit */
+#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints or rods: far beyond any model */
 
 typedef struct mb_info {
     char *model;
     int nbody, npoint, nspring, njoint, nrod;
     char **body;       /* [nbody] */
+    int *particle;     /* [nbody] 1: a particle (a point mass: no rotation, no named point) */
     char **point;      /* [npoint] */
     int *point_body;   /* [npoint] -1: ground */
     int *spring;       /* [2 * nspring] */
     int *joint;        /* [2 * njoint] */
-    int *rod;          /* [2 * nrod] a point index, or -1 - b: body b's centre of mass */
+    int *rod;          /* [2 * nrod] a point index, or -1 - b: particle b */
 } mb_info;
+
+/* A name the format can carry: 1..255 bytes, no control characters (a newline would end it). */
+int mb_info_name_ok(const char *s);
 
 /* The info file of a CSV: its path with ".info" appended (malloc'd; NULL: out of memory). */
 char *mb_info_path(const char *csv);
@@ -43,9 +57,11 @@ int mb_info_write(const char *path, const mb_model *m, char *err, size_t nerr);
  * "<model>_sim: ..." on stderr and -1. */
 int mb_info_write_csv(const char *csv, const mb_model *m);
 
-/* Read path into *f (zeroed first; free with mb_info_free, also after a failure). Returns 0, or
- * -1 with "path:line: what" in err[nerr]. */
+/* Read path (a regular file or a pipe) into *f (zeroed first; free with mb_info_free, also after
+ * a failure). Returns 0, or -1 with "path:line: what" in err[nerr]. */
 int mb_info_read(const char *path, mb_info *f, char *err, size_t nerr);
+/* The same from an open stream, named path in messages (the fuzz target reads a buffer). */
+int mb_info_read_stream(FILE *in, const char *path, mb_info *f, char *err, size_t nerr);
 void mb_info_free(mb_info *f);
 
 #endif /* MB_INFO_H */

@@ -24,7 +24,8 @@ for bin in "$@"; do
     fi
     # copies an older run.sh put into the work corpus would shadow today's seeds
     for f in "$seeds"/*; do rm -f "$work/$(basename "$f")"; done
-    case $name in fuzz_model) maxlen=16384 ;; *) maxlen=1024 ;; esac
+    # (fuzz_info: beyond the info file's 4096-byte line limit)
+    case $name in fuzz_model) maxlen=16384 ;; fuzz_info) maxlen=8192 ;; *) maxlen=1024 ;; esac
     log=$out/$name.log
     # stdout/stderr of the target closed (models print, the simulator summarises every run)
     "$bin" -max_total_time="$secs" -close_fd_mask=3 -timeout=30 -rss_limit_mb=4096 \
@@ -40,7 +41,7 @@ for bin in "$@"; do
     else
         fail=$((fail + 1))
         echo "FAIL: $name found a problem (exit $rc); log $log:"
-        grep -E "ERROR|SUMMARY|fuzz_(model|simopts):|Test unit written" "$log" | head -n 20
+        grep -E "ERROR|SUMMARY|fuzz_(model|simopts|info):|Test unit written" "$log" | head -n 20
     fi
 done
 echo "$pass passed, $fail failed"
