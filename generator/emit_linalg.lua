@@ -256,8 +256,8 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     -- The product terms come a constraint row at a time (the plan's order: pairs of entries of
     -- one row of Phi_q), each row's e_k and D[k] computed just before its terms and added into F
     -- in place: only that row's few values are live. Written as one sum per entry instead, every
-    -- e_k was live from the diagonal's sums (which use them all) to its last off-diagonal term,
-    -- and gcc spilled them: 820 of the 1680 instructions of Andrews' matrix were moves. Each entry
+    -- e_k would be live from the diagonal's sums (which use them all) to its last off-diagonal
+    -- term, and gcc spills them: 820 of the 1680 instructions of Andrews' matrix are moves. Each entry
     -- still receives its terms in the same order (mass, products in plan order, dQ/dq, dQ/dv).
     local n, nl = P.a.n, P.a.nl
     local init = {}

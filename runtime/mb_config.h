@@ -71,7 +71,7 @@ typedef double mb_real;
 
 /* MB_NOINLINE: keep a function out of its callers (with link-time optimization too), so that its
  * frame is not part of theirs: the runtime marks what runs after a deep call (the step's
- * monitors), which then no longer sits on the stack under it. */
+ * monitors), which then is not on the stack under it. */
 #if defined(__GNUC__)
 #define MB_NOINLINE __attribute__((noinline))
 #else

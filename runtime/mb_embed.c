@@ -17,10 +17,10 @@ int mb_embed_step(mb_sim *s)
     const mb_real h = s->p.h;
     if (MB_PARAMS_ADAPTIVE(&s->p)) return mb_sim_step(s, s->t + h);   /* adaptive: up to t + h */
     /* Fixed steps: t_stop well past the next grid point, so mb_sim_step takes exactly p.h and
-     * sets t = t0 + k h from its step counter (t_grid0, nfixed). With t_stop = t + h it took a
-     * "last step" of fl(t + h) - t instead: in float t was 4.99982 after 5000 steps of 1 ms,
-     * from t0 = 2e4 s the steps alternated between 1.95 ms and 0, and from 4e4 s fl(t + h) = t
-     * (MB_ERR_PARAM). The margin 4 eps |t| covers the rounding of t itself. */
+     * sets t = t0 + k h from its step counter (t_grid0, nfixed). With t_stop = t + h every step
+     * would be a "last step" of fl(t + h) - t: in float t would be 4.99982 after 5000 steps of
+     * 1 ms, from t0 = 2e4 s the steps would alternate between 1.95 ms and 0, and from 4e4 s
+     * fl(t + h) = t (MB_ERR_PARAM). The margin 4 eps |t| covers the rounding of t itself. */
     return mb_sim_step(s, s->t + (MB_R(3.0) * h + MB_R(4.0) * MB_EPS * MB_FABS(s->t)));
 }
 

@@ -27,12 +27,13 @@
  * The last multiplier update, at the converged a, takes Phi linearized from the last iterate,
  * Phi + Phi_q beta h^2 da, not Phi evaluated there: that is the constraint the converged a
  * satisfies (the matrix is the linearization), and the evaluated Phi is at its rounding floor
- * eps |q| there, which rho = pen / ((1 + alpha) beta h^2) turned into multiplier noise that grew
- * as pen / h^2. Through the driver work lambda^T Phi_t it was the energy deviation of the driven
- * double pendulum (tests/models/audit_driven.lua, 20 s): 1.7e-2 J at h = 1e-3 and 0.27 J at
- * 2e-4 (an energy warning), proportional to pen from 1e4 to 1e10, while the trajectory converged
- * at second order; now 9.4e-5 J and 3.7e-6 J (second order too), with the same Newton
- * iterations and the same singular passages (the parallelogram chain, 100 s). */
+ * eps |q| there, which rho = pen / ((1 + alpha) beta h^2) would turn into multiplier noise
+ * growing as pen / h^2. Through the driver work lambda^T Phi_t that noise would be the energy
+ * deviation of the driven double pendulum (tests/models/audit_driven.lua, 20 s): 1.7e-2 J at
+ * h = 1e-3 and 0.27 J at 2e-4 (an energy warning), proportional to pen from 1e4 to 1e10, while
+ * the trajectory converges at second order; with the linearized Phi it is 9.4e-5 J and 3.7e-6 J
+ * (second order too), with the same Newton iterations and the same singular passages (the
+ * parallelogram chain, 100 s). */
 #include "mb_sim_impl.h"
 #include "mb_sparse.h"
 

@@ -11,8 +11,9 @@
  *    then column, structural non-zeros only) plus a values array of length nnz that a
  *    function fills in the same order.
  *  - Every function only writes its output array; none allocates, prints or keeps state.
- *    `m` is the descriptor itself: generated code ignores it, the generic evaluator reads
- *    m->data. Outputs never alias inputs.
+ *    `m` is the descriptor itself: generated code reads only the tunables' values m->par
+ *    through it (a model without tunables ignores it), the generic evaluator reads m->data.
+ *    Outputs never alias inputs.
  */
 #ifndef MB_MODEL_H
 #define MB_MODEL_H

@@ -115,8 +115,8 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
  * -S^T dPhi_t/dt by a central difference of phi_t in t over +-d, d = cbrt(eps) h (the step h
  * resolves the driver's time scale; the model interface has no Phi_tt). dPhi_t/dt = Phi_tt:
  * Phi_tq = 0 for every element of the model language (a driver is linear in q minus f(t); the
- * other constraints do not depend on t). The trapezoid on Delta S this replaces is second
- * order: on dop853's long steps its error was an energy warning on an accurate run
+ * other constraints do not depend on t). The trapezoid on Delta S would be second order: on
+ * dop853's long steps its error is an energy warning on an accurate run
  * (tests/test_audit.sh, the driven pendulum). Exactly 0 for a model without drivers (phi_t is
  * 0). Scratch: tm[0], tm[1], free between the right-hand sides of F2 and F3. */
 static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_real *S, mb_real h)

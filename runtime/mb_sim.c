@@ -292,7 +292,7 @@ static lay_sel lay_select(const mb_params *p)
 #define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
 
 /* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
- * into was 1.2 KB of stack, the firmware's deepest frame). */
+ * into would be 1.2 KB of stack, the firmware's deepest frame). */
 static size_t layout_bytes(const mb_model *m, const mb_params *p)
 {
     lay_sel l = lay_select(p);
@@ -565,7 +565,7 @@ static int singular_step(mb_sim *s, int st)
 
 /* The monitors and warnings after a step, out of line (MB_NOINLINE): their frames then come after
  * the step's, not under it (with LTO mb_sim_step's frame, on the firmware's deepest path, Andrews
- * lean: 144 -> 72 bytes). */
+ * lean: 72 bytes, 144 with them inlined). */
 static MB_NOINLINE void step_monitor(mb_sim *s, mb_real h, mb_real pnc0, mb_real pdrv0)
 {
     mbi_advance_monitor(s, h, pnc0, pdrv0, NULL);

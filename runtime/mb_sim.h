@@ -415,7 +415,7 @@ int mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows);
 mb_real mb_sim_get_h(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";
- * "rk4", "dopri5", "trapezoid", "dop853", "bdf". The parse functions return -1 for an unknown name. */
+ * "rk4", "dopri5", "trapezoid", "dop853", "bdf", "hht". The parse functions return -1 for an unknown name. */
 const char *mb_formulation_name(int f);
 const char *mb_integrator_name(int i);
 int mb_formulation_parse(const char *s);

@@ -4,8 +4,8 @@
  * (the cache is the caller's: mb_sim's workspace block trig).
  *
  * Why: F4's Newton iteration evaluates the model 3 to 4 times per step at angles that differ by
- * the step's motion and the corrections, and libm's sincos was 14 % of an Andrews step (3.1 k of
- * 21.2 k instructions: 7 angles, 33 calls). An angle's entry keeps sin and cos of the grid point
+ * the step's motion and the corrections, and without the cache libm's sincos is 14 % of an
+ * Andrews step (3.1 k of 21.2 k instructions: 7 angles, 33 calls). An angle's entry keeps sin and cos of the grid point
  * x0 nearest to it (multiples of 2^-6 rad); sin(x0 + d) = s0 cos d + c0 sin d with the short
  * series of sin d and cos d - 1, |d| <= 2^-7, costs a fraction of a libm call, which is needed
  * only when the angle reaches another grid point. The result depends on x alone, not on which

@@ -841,7 +841,7 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
     if (!(f1 > 0)) f1 = whi > 0 ? whi / twopi * 10 : 0;
     if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
         /* one bound given, the other's default (from the natural frequencies) on its wrong side:
-         * a usage error (exit 2), before the sweep; both given the wrong way round was refused
+         * a usage error (exit 2), before the sweep; both given the wrong way round are refused
          * with the options (mb_cli_analysis_check) */
         int min_given = aopt.f_min > 0;
         fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
