@@ -117,7 +117,8 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
     else mb_anl_params_default(&a->p);
     if (!(a->p.rank_tol >= 0 && a->p.rank_tol < 1) || !(a->p.pos_tol > 0) ||
         a->p.pos_max_iter < 1 || !(a->p.static_tol > 0) || a->p.static_max_iter < 1 ||
-        !(a->p.step_angle > 0) || !isfinite(a->p.step_angle))
+        !(a->p.step_angle > 0) || !isfinite(a->p.step_angle) ||
+        (a->p.rank_qr_only != 0 && a->p.rank_qr_only != 1))
         return MB_ERR_PARAM;
     if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
     if (size < layout(a, m, level, NULL, 0)) return MB_ERR_WORKSPACE;
@@ -413,7 +414,7 @@ int mb_anl_redundant(mb_anl *a, mb_real t, const mb_real *q, unsigned char *dep)
     if (!finite_vec(a->n, q)) return MB_ERR_NONFINITE;
     a->m->phi_q(a->m, t, q, a->Pq);
     if (!finite_vec(a->m->phi_q_pat.nnz, a->Pq)) return MB_ERR_NONFINITE;
-    if (full_rank(a)) {
+    if (!a->p.rank_qr_only && full_rank(a)) {
         a->rank = a->nc;
         for (int k = 0; k < a->nc; k++) {
             dep[k] = 0;

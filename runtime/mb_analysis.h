@@ -33,6 +33,9 @@ typedef struct mb_anl_params {
                              1e3 eps; float 1e4 eps) */
     int static_max_iter;  /* static: iteration limit (default 500); reached: no equilibrium */
     mb_real step_angle;   /* static: largest change of an angle per iteration, rad (0.5) */
+    int rank_qr_only;     /* mb_anl_redundant: 0 (default) proves independent equations on
+                             the plan of S first, the dense QR only when that fails; 1 always
+                             the dense QR (the reference the proof is tested against) */
 } mb_anl_params;
 
 /* What the static analysis found. */
