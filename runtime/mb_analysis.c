@@ -117,7 +117,8 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
     else mb_anl_params_default(&a->p);
     if (!(a->p.rank_tol >= 0 && a->p.rank_tol < 1) || !(a->p.pos_tol > 0) ||
         a->p.pos_max_iter < 1 || !(a->p.static_tol > 0) || a->p.static_max_iter < 1 ||
-        !(a->p.step_angle > 0) || !isfinite(a->p.step_angle))
+        !(a->p.step_angle > 0) || !isfinite(a->p.step_angle) ||
+        (a->p.rank_qr_only != 0 && a->p.rank_qr_only != 1))
         return MB_ERR_PARAM;
     if (!work || ((size_t)work % sizeof(mb_real)) != 0) return MB_ERR_WORKSPACE;
     if (size < layout(a, m, level, NULL, 0)) return MB_ERR_WORKSPACE;
@@ -367,17 +368,61 @@ static int qr_pivoted(mb_anl *a, int scaled)
     return k;
 }
 
+/* 1 when the unscaled pivoted QR above would keep every column of Phi_q^T (values in Pq), proved
+ * on the sparsity of S instead of found by the dense QR (whose cost grows as nq nc^2): the plan's
+ * LDL^T of G - mu I, G = D^-1/2 Phi_q Phi_q^T D^-1/2 the Gram matrix of the rows scaled to unit
+ * length (D: the diagonal of Phi_q Phi_q^T). Every ratio the QR tests is the squared distance of
+ * a unit column of Phi_q^T from the span of some others, at least sigma_min^2 of the scaled
+ * Phi_q^T, i.e. lambda_min(G); all pivots positive prove lambda_min(G) > mu (Sylvester's law of
+ * inertia). mu = 2 rank_tol + 8 nq eps: twice the QR's threshold plus a margin for the rounding
+ * of both factorizations (of order nq eps), so that a model this accepts is one the QR accepts;
+ * one near the threshold (rank_tol < lambda_min <= mu) is left to the QR. 0 otherwise (a
+ * dependent or nearly dependent equation, nc > nq, a zero row): the QR decides. Scratch: Pqd,
+ * wn[9], wm[1], FS. */
+static int full_rank(mb_anl *a)
+{
+    const mb_model *m = a->m;
+    const mb_symbolic *sy = &m->plan->s;
+    const mb_pattern *pat = &m->phi_q_pat;
+    int n = a->n, nc = a->nc, bad;
+    mb_real *one = a->wn[9], *ps = a->Pqd, *rs = a->wm[1], ratio;
+    if (nc == 0) return 1;
+    if (nc > n) return 0;
+    for (int i = 0; i < n; i++) one[i] = 1;
+    mb_sp_assemble_s(m, a->Pq, one, a->FS);
+    for (int k = 0; k < nc; k++) rs[sy->perm[k]] = a->FS[k];   /* |row|^2, original order */
+    for (int r = 0; r < nc; r++) {
+        if (!(rs[r] > 0) || !isfinite(rs[r])) return 0;
+        rs[r] = 1 / MB_SQRT(rs[r]);
+    }
+    for (int e = 0; e < pat->nnz; e++) ps[e] = a->Pq[e] * rs[pat->row[e]];
+    mb_sp_assemble_s(m, ps, one, a->FS);
+    mb_real mu = 2 * a->p.rank_tol + 8 * (mb_real)n * MB_EPS;
+    for (int k = 0; k < nc; k++) a->FS[k] -= mu;
+    a->factorizations++;
+    return mb_sp_ldl(sy, a->FS, a->d0, 0, &ratio, &bad) == MB_OK;
+}
+
 /* Redundant constraint equations at (t, q): the pivoted QR of Phi_q^T above, unweighted as in
  * generator/redundant.lua, so that the equations named are those mbgen --check names and
  * --redundant remove removes (M^-1/2 would pick others: a parallelogram's third crank); the
  * columns it leaves over are the dependent equations (the scaled pivoting takes, of equal
- * columns, the one declared first, so a repeated joint is the later one). */
+ * columns, the one declared first, so a repeated joint is the later one). A Phi_q that
+ * full_rank proves independent skips the QR (the same answer: none). */
 int mb_anl_redundant(mb_anl *a, mb_real t, const mb_real *q, unsigned char *dep)
 {
-    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
     if (!finite_vec(a->n, q)) return MB_ERR_NONFINITE;
     a->m->phi_q(a->m, t, q, a->Pq);
     if (!finite_vec(a->m->phi_q_pat.nnz, a->Pq)) return MB_ERR_NONFINITE;
+    if (!a->p.rank_qr_only && full_rank(a)) {
+        a->rank = a->nc;
+        for (int k = 0; k < a->nc; k++) {
+            dep[k] = 0;
+            if (a->jpv) a->jpv[k] = k;
+        }
+        return 0;
+    }
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
     int r = qr_pivoted(a, 0);
     a->rank = r;
     for (int k = 0; k < a->nc; k++) dep[a->jpv[k]] = k >= r;

@@ -33,6 +33,9 @@ typedef struct mb_anl_params {
                              1e3 eps; float 1e4 eps) */
     int static_max_iter;  /* static: iteration limit (default 500); reached: no equilibrium */
     mb_real step_angle;   /* static: largest change of an angle per iteration, rad (0.5) */
+    int rank_qr_only;     /* mb_anl_redundant: 0 (default) proves independent equations on
+                             the plan of S first, the dense QR only when that fails; 1 always
+                             the dense QR (the reference the proof is tested against) */
 } mb_anl_params;
 
 /* What the static analysis found. */
@@ -172,9 +175,12 @@ int mb_anl_frf(mb_anl *a, mb_real omega, const mb_real *f, mb_real *x_re, mb_rea
 
 /* Redundant constraint equations at (t, q) (an assembled configuration: a closed loop's
  * redundancy exists only there): the pivoted QR of Phi_q^T (unweighted, as mbgen --check: the
- * same equations named; rank test rank_tol, of equal equations the one declared first is kept). dep[nc] receives 1 for each dependent row. Returns
- * their number (nc - rank, a->rank set), or MB_ERR_WORKSPACE (level not MB_ANL_DENSE),
- * MB_ERR_NONFINITE. mb_anl_redundant_support then gives, for a dependent row, the independent
+ * same equations named; rank test rank_tol, of equal equations the one declared first is kept).
+ * Independent equations are first proved so on the plan of S (a sparse LDL^T, see
+ * docs/analyses.md), at either level; the dense QR runs only when that proof fails.
+ * dep[nc] receives 1 for each dependent row. Returns their number (nc - rank, a->rank set),
+ * or MB_ERR_WORKSPACE (level MB_ANL_SPARSE and the equations not proved independent: the QR
+ * needs MB_ANL_DENSE), MB_ERR_NONFINITE. mb_anl_redundant_support then gives, for a dependent row, the independent
  * rows it is a combination of: uses[nc] (1 = used). MB_OK or MB_ERR_PARAM (not dependent). */
 int mb_anl_redundant(mb_anl *a, mb_real t, const mb_real *q, unsigned char *dep);
 int mb_anl_redundant_support(mb_anl *a, int row, unsigned char *uses);

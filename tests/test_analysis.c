@@ -622,6 +622,61 @@ static void test_parallelogram_static(void)
 }
 #endif
 
+#if defined(MB_HAVE_parallelogram_chain) || defined(MB_HAVE_fourbar_singular)
+/* The rank check's two routes near a singular position (docs/analyses.md): mb_anl_redundant's
+ * sparse proof of independence (level SPARSE: 0, or MB_ERR_WORKSPACE when it cannot prove it)
+ * against the dense pivoted QR alone (rank_qr_only), on a parallelogram mechanism at crank
+ * angle th -> 0, where all links lie on one line and Phi_q loses rank. The proof must never
+ * accept what the QR rejects; it must accept far from the singular position and decline at it.
+ * q(th): cranks of length a at ground points i L, couplers of length L between their tips;
+ * bodies[b] says which body b is ('k' the next crank, 'c' the next coupler); Phi(q(th)) = 0 is
+ * checked too (the configuration is right). */
+static void rank_routes(const mb_model *m, const char *bodies, double a, double L)
+{
+    int n = m->nq, nc = m->nc, proved_far = 0, declined_at = 0, contradictions = 0;
+    double th_proof = 0, th_qr = 0;   /* the largest th the proof declines / the QR rejects */
+    mb_real *q = calloc((size_t)n, sizeof *q), *phi = calloc((size_t)nc, sizeof *phi);
+    unsigned char *dep = calloc((size_t)nc, 1);
+    size_t wss = mb_anl_workspace_size(m, MB_ANL_SPARSE), wsd = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    void *ws = malloc(wss), *wd = malloc(wsd);
+    mb_anl as, ad;
+    mb_anl_params pd;
+    mb_anl_params_default(&pd);
+    pd.rank_qr_only = 1;
+    CHECK((int)strlen(bodies) == m->nbody, "%s: rank routes: %d bodies", m->name, m->nbody);
+    CHECK(q && phi && dep && ws && wd && mb_anl_init(&as, m, NULL, MB_ANL_SPARSE, ws, wss) == MB_OK &&
+          mb_anl_init(&ad, m, &pd, MB_ANL_DENSE, wd, wsd) == MB_OK, "%s: rank routes: init", m->name);
+    if (!(q && phi && dep && ws && wd)) return;
+    for (int e = 0; e <= 17; e++) {
+        double th = e == 17 ? 0 : pow(10, -(double)e / 2);   /* 1, 0.32, 0.1, ... 1e-8, then 0 */
+        double c = cos(th), sn = sin(th), res = 0;
+        for (int b = 0, ik = 0, ic = 0; b < m->nbody; b++) {
+            int k = mb_body_q(m, b);
+            if (bodies[b] == 'k')
+                q[k] = (mb_real)(ik++ * L + a / 2 * c), q[k + 1] = (mb_real)(a / 2 * sn), q[k + 2] = (mb_real)th;
+            else
+                q[k] = (mb_real)((ic++ + 0.5) * L + a * c), q[k + 1] = (mb_real)(a * sn), q[k + 2] = 0;
+        }
+        m->phi(m, 0, q, phi);
+        for (int r = 0; r < nc; r++) res = fmax(res, fabs((double)phi[r]));
+        CHECK(res < 100 * TOL, "%s: q(th = %g) not assembled: |Phi| %g", m->name, th, res);
+        int sp = mb_anl_redundant(&as, 0, q, dep), qr = mb_anl_redundant(&ad, 0, q, dep);
+        CHECK((sp == 0 || sp == MB_ERR_WORKSPACE) && qr >= 0, "%s: th = %g: sparse %d, QR %d", m->name, th, sp, qr);
+        if (sp == 0 && qr != 0) contradictions++;
+        if (sp != 0 && th > th_proof) th_proof = th;
+        if (qr > 0 && th > th_qr) th_qr = th;
+        if (th == 1 && sp == 0) proved_far = 1;
+        if (th == 0 && sp == MB_ERR_WORKSPACE && qr > 0) declined_at = 1;
+    }
+    CHECK(contradictions == 0, "%s: the sparse proof accepted %d configurations the QR rejects", m->name, contradictions);
+    CHECK(proved_far, "%s: the sparse proof declined at th = 1 rad", m->name);
+    CHECK(declined_at, "%s: at the singular position the proof did not decline or the QR found no dependency", m->name);
+    printf("%s rank routes: the QR rejects th <= %g rad, the sparse proof declines th <= %g rad "
+           "(the rest falls to the QR)\n", m->name, th_qr, th_proof);
+    free(q), free(phi), free(dep), free(ws), free(wd);
+}
+#endif
+
 #ifdef MB_HAVE_andrews
 static void test_andrews_static(void)
 {
@@ -761,6 +816,12 @@ int main(void)
 #endif
 #ifdef MB_HAVE_andrews
     test_andrews_static();
+#endif
+#ifdef MB_HAVE_parallelogram_chain
+    rank_routes(&parallelogram_chain_model, "kkkcc", 1, 1);   /* N = 2: cranks 0..2, couplers 1, 2 */
+#endif
+#ifdef MB_HAVE_fourbar_singular
+    rank_routes(&fourbar_singular_model, "kck", 0.1, 0.3);   /* crank, coupler, rocker */
 #endif
     test_frf();
     test_quasistatic();

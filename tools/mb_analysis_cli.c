@@ -327,21 +327,38 @@ static int same_elem(const char *a, const char *b)
 #define MB_CLI_USAGE_ST 1000
 #define RED_MAX_BYTES ((size_t)64 << 20)   /* the dense check's workspace limit */
 
+/* mb_anl_redundant at (t, q) into dep[nc]: first on the sparse workspace (its proof that the
+ * equations are independent costs about a factorization of S), then, only when that fails, on
+ * the dense one (the pivoted QR names the dependent equations) if it fits in RED_MAX_BYTES.
+ * Returns mb_anl_redundant's count, or -1 (not checked); *work (to free) holds a's workspace. */
+static int rank_check(const mb_model *m, mb_real t, const mb_real *q, mb_anl *a, void **work,
+                      unsigned char *dep)
+{
+    int found = -1;
+    *work = NULL;
+    for (int level = MB_ANL_SPARSE; level <= MB_ANL_DENSE; level++) {
+        size_t ws = mb_anl_workspace_size(m, level);
+        free(*work);
+        *work = NULL;
+        if (!ws || ws > RED_MAX_BYTES || !(*work = malloc(ws))) return -1;
+        if (mb_anl_init(a, m, NULL, level, *work, ws) != MB_OK) return -1;
+        found = mb_anl_redundant(a, t, q, dep);
+        if (found != MB_ERR_WORKSPACE) break;
+    }
+    return found < 0 ? -1 : found;
+}
+
 /* mb_cli_redundant at `where` (the words after "rank r of nc equations at"); advice: the
  * mbgen advice of the start-up report (0 in an analysis, which says what it does with them). */
 static int redundant_report(const mb_model *m, mb_real t, const mb_real *q, const char *prog,
                             unsigned char *dep_out, const char *where, int advice)
 {
-    int nc = m->nc, found;
+    int nc = m->nc, found = -1;
     if (nc == 0 || !m->info || !m->info->constraint_names) return 0;
-    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
-    if (!ws || ws > RED_MAX_BYTES) return -1;
-    void *work = malloc(ws);
+    void *work = NULL;
     unsigned char *dep = malloc((size_t)nc), *uses = malloc((size_t)nc), *all = malloc((size_t)nc);
     mb_anl a;
-    found = -1;
-    if (work && dep && uses && all && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK)
-        found = mb_anl_redundant(&a, t, q, dep);
+    if (dep && uses && all) found = rank_check(m, t, q, &a, &work, dep);
     if (found > 0 && dep_out) memcpy(dep_out, dep, (size_t)nc);
     if (found > 0) {
         const char *const *nm = m->info->constraint_names;
@@ -405,13 +422,10 @@ static int first_dependent(const mb_model *m, mb_real t, const mb_real *q)
 {
     int nc = m->nc, row = -1;
     if (nc == 0 || !m->info || !m->info->constraint_names) return -1;
-    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
-    if (!ws || ws > RED_MAX_BYTES) return -1;
-    void *work = malloc(ws);
+    void *work = NULL;
     unsigned char *dep = malloc((size_t)nc);
     mb_anl a;
-    if (work && dep && mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) == MB_OK &&
-        mb_anl_redundant(&a, t, q, dep) > 0)
+    if (dep && rank_check(m, t, q, &a, &work, dep) > 0)
         for (int k = 0; k < nc && row < 0; k++)
             if (dep[k]) row = k;
     free(work);
