@@ -330,16 +330,19 @@ static int same_elem(const char *a, const char *b)
 /* mb_anl_redundant at (t, q) into dep[nc]: first on the sparse workspace (its proof that the
  * equations are independent costs about a factorization of S), then, only when that fails, on
  * the dense one (the pivoted QR names the dependent equations) if it fits in RED_MAX_BYTES.
- * Returns mb_anl_redundant's count, or -1 (not checked); *work (to free) holds a's workspace. */
+ * Returns mb_anl_redundant's count, or -1 (not checked; *over the dense workspace's size when
+ * that was over RED_MAX_BYTES, else 0); *work (to free) holds a's workspace. */
 static int rank_check(const mb_model *m, mb_real t, const mb_real *q, mb_anl *a, void **work,
-                      unsigned char *dep)
+                      unsigned char *dep, size_t *over)
 {
     int found = -1;
     *work = NULL;
+    *over = 0;
     for (int level = MB_ANL_SPARSE; level <= MB_ANL_DENSE; level++) {
         size_t ws = mb_anl_workspace_size(m, level);
         free(*work);
         *work = NULL;
+        if (ws > RED_MAX_BYTES) *over = ws;
         if (!ws || ws > RED_MAX_BYTES || !(*work = malloc(ws))) return -1;
         if (mb_anl_init(a, m, NULL, level, *work, ws) != MB_OK) return -1;
         found = mb_anl_redundant(a, t, q, dep);
@@ -358,7 +361,12 @@ static int redundant_report(const mb_model *m, mb_real t, const mb_real *q, cons
     void *work = NULL;
     unsigned char *dep = malloc((size_t)nc), *uses = malloc((size_t)nc), *all = malloc((size_t)nc);
     mb_anl a;
-    if (dep && uses && all) found = rank_check(m, t, q, &a, &work, dep);
+    size_t over = 0;
+    if (dep && uses && all) found = rank_check(m, t, q, &a, &work, dep, &over);
+    if (over)   /* never a silent skip: say what was not checked and why */
+        fprintf(stderr, "%s_sim: note: redundant constraints not checked at %s: the sparse proof of "
+                "independence did not hold and the dense check would need %zu MB (limit %zu MB)\n",
+                prog, where, over >> 20, RED_MAX_BYTES >> 20);
     if (found > 0 && dep_out) memcpy(dep_out, dep, (size_t)nc);
     if (found > 0) {
         const char *const *nm = m->info->constraint_names;
@@ -425,7 +433,8 @@ static int first_dependent(const mb_model *m, mb_real t, const mb_real *q)
     void *work = NULL;
     unsigned char *dep = malloc((size_t)nc);
     mb_anl a;
-    if (dep && rank_check(m, t, q, &a, &work, dep) > 0)
+    size_t over;   /* (a failure's message says what failed; the check only adds a name) */
+    if (dep && rank_check(m, t, q, &a, &work, dep, &over) > 0)
         for (int k = 0; k < nc && row < 0; k++)
             if (dep[k]) row = k;
     free(work);
