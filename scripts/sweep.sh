@@ -9,14 +9,18 @@
 #   PARAMS.csv  a header of column names, then one row per run. A column names a tunable of
 #               the model (--set NAME=VALUE) or one of the simulator options h, t_end,
 #               formulation, integrator (--h, --t-end, ...). Plain CSV: no quotes, no commas in
-#               values, no empty cells; '#' lines and blank lines are not allowed.
+#               values, no empty cells; '#' lines and blank lines are not allowed; a UTF-8
+#               byte-order mark, CRLF and a last row without a line break are fine. Read and
+#               checked by build/mb_sweep (tools/mb_sweep_table.c), found next to SIM (or
+#               SWEEP_TOOL=PATH), which also does the bookkeeping.
 # Environment:
 #   SWEEP_ENGINE  parallel (default) or slurm
 #   SWEEP_JOBS    parallel: simultaneous runs (default: the number of processors)
 #   SWEEP_ARGS    simulator options for every row, e.g. "--formulation canonical"
 #   SWEEP_X, SWEEP_Y  the plot: SWEEP_Y (a summary field, default max_energy_dev) against
 #               SWEEP_X (a column, default the first)
-#   SWEEP_CHUNK   slurm: rows per array task (default 1)
+#   SWEEP_CHUNK   slurm: rows per array task (default: the fewest that keep the array within
+#               the cluster's MaxArraySize, from scontrol show config, else 1001 tasks)
 #   SWEEP_SBATCH  slurm: more sbatch options for both jobs, e.g. "--partition=short"
 #   SWEEP_FORCE   1: replace the sweep of another table in OUTDIR (default: refused)
 #   SWEEP_WAIT    slurm: 1 (default) waits for the gather job and prints its report; 0 submits
@@ -25,7 +29,8 @@
 # changed (the simulator binary or SWEEP_ARGS changed: every row). Another table (another file
 # with other rows) into an OUTDIR that holds a sweep is refused (exit 2) unless SWEEP_FORCE=1,
 # which replaces the earlier sweep. Exit status: 0 when every
-# row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input.
+# row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input (the
+# table, SWEEP_JOBS, SWEEP_CHUNK: before anything runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "sweep: $*" >&2; exit 2; }
