@@ -39,15 +39,16 @@ plot() {
     fi
     # one series per combination of the other parameter columns (2 .. ncol + 1 of summary.csv)
     local ncol; ncol=$(printf '%s\n' "$hdr" | awk -F, '{ print NF }')
+    # (each point "series x y", one sort for all of them: a sweep of 100000 rows takes a second)
     awk -F, -v x="$xi" -v y="$yi" -v nc="$ncol" '
         NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
         $(nc + 2) == "ok" && $x + 0 == $x && $y + 0 == $y {
             k = ""; for (i = 2; i <= nc + 1; i++) if (i != x) k = k (k == "" ? "" : ",") h[i] "=" $i
-            if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
-            pts[k] = pts[k] $x " " $y "\n" }
-        END { for (j = 1; j <= nk; j++) { printf "%s", pts[keys[j]] | "sort -g"; close("sort -g"); printf "\n\n" }
-              for (j = 1; j <= nk; j++) printf "%s%s", (j > 1 ? " " : ""), keys[j] > "/dev/stderr" }' \
-        "$dir/summary.csv" > "$dir/plot.dat" 2> "$dir/plot.keys"
+            if (!(k in seen)) { seen[k] = ++nk; keys[nk] = k }
+            print seen[k], $x, $y }
+        END { for (j = 1; j <= nk; j++) printf "%s%s", (j > 1 ? " " : ""), keys[j] > "/dev/stderr" }' \
+        "$dir/summary.csv" 2> "$dir/plot.keys" | LC_ALL=C sort -k1,1n -k2,2g |
+        awk '$1 != s && NR > 1 { printf "\n\n" } { print $2, $3; s = $1 } END { if (NR) printf "\n\n" }' > "$dir/plot.dat"
     if [ ! -s "$dir/plot.dat" ]; then echo "sweep: no plot: no successful row with numbers in $X and $Y" >&2; return 0; fi
     if ! command -v gnuplot >/dev/null; then echo "sweep: no plot: gnuplot missing (scripts/deps.sh sweep)" >&2; return 0; fi
     local name; name=$(basename "$dir")

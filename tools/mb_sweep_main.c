@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,27 +69,64 @@ static int load(const char *path, mb_sweep_table *t)
     return 0;
 }
 
-/* DIR (argv[2]) and its files: DIR/runs/<row>.<ext>, DIR/<name> */
+/* DIR (argv[2]) and its files: DIR/<name>, and DIR/runs/<row>.<ext> through runs_fd (one
+ * file name to resolve per file, not a path: 100000 rows are 400000 files) */
 static char *path;
 static size_t path_dir;
-static const char *run_file(long r, const char *ext)
-{
-    sprintf(path + path_dir, "/runs/%ld.%s", r, ext);
-    return path;
-}
+static int runs_fd = -1;
 static const char *dir_file(const char *name)
 {
     sprintf(path + path_dir, "/%s", name);
     return path;
 }
-
-/* the file holds exactly want[0..n) */
-static int holds(const char *file, const char *want, size_t n)
+static const char *run_name(long r, const char *ext)
 {
-    size_t len;
-    char *s = slurp(file, &len);
-    int same = s && len == n && !memcmp(s, want, n);
-    free(s);
+    static char name[48];
+    sprintf(name, "%ld.%s", r, ext);
+    return name;
+}
+
+/* up to cap bytes of DIR/runs/<r>.<ext>: their count, or -1 (no such file) */
+static long run_read(long r, const char *ext, char *buf, size_t cap)
+{
+    int fd = runs_fd < 0 ? -1 : openat(runs_fd, run_name(r, ext), O_RDONLY);
+    if (fd < 0) return -1;
+    size_t n = 0;
+    while (n < cap) {
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    return (long)n;
+}
+
+/* the whole of DIR/runs/<r>.<ext>, NUL-terminated (*len bytes before it), or NULL */
+static char *run_slurp(long r, const char *ext, size_t *len)
+{
+    size_t cap = 4096;
+    char *s = malloc(cap);
+    long n;
+    while (s && (n = run_read(r, ext, s, cap - 1)) == (long)cap - 1) {
+        char *ns = realloc(s, 2 * cap);   /* a long file: read again, twice the size */
+        if (!ns) { free(s); return NULL; }
+        s = ns;
+        cap *= 2;
+    }
+    if (!s || n < 0) { free(s); return NULL; }
+    s[n] = 0;
+    *len = (size_t)n;
+    return s;
+}
+
+/* DIR/runs/<r>.<ext> holds exactly want[0..n) */
+static int holds(long r, const char *ext, const char *want, size_t n)
+{
+    char small[4096], *buf = n < sizeof small ? small : malloc(n + 1);
+    long got = buf ? run_read(r, ext, buf, n + 1) : -1;
+    int same = got == (long)n && !memcmp(buf, want, n);
+    if (buf != small) free(buf);
     return same;
 }
 
@@ -111,19 +149,21 @@ static int plan(void)
         size_t n;
         char *opts = mb_sweep_row_options(&t, r - 1, &n);
         if (!opts) { fclose(f); remove(tmp); return die("out of memory"); }
-        int keep = (holds(run_file(r, "rc"), "0\n", 2) || holds(run_file(r, "rc"), "0", 1)) &&
-                   holds(run_file(r, "args"), opts, n);
+        char rc[4];
+        long nrc = run_read(r, "rc", rc, sizeof rc);
+        int keep = ((nrc == 2 && !memcmp(rc, "0\n", 2)) || (nrc == 1 && rc[0] == '0')) &&
+                   holds(r, "args", opts, n);
         free(opts);
         if (keep) continue;
         static const char *const ext[] = { "rc", "args", "out", "err" };
-        for (int i = 0; i < 4; i++) remove(run_file(r, ext[i]));
+        for (int i = 0; i < 4; i++) unlinkat(runs_fd, run_name(r, ext[i]), 0);
         fprintf(f, "%ld\n", r);
         ntodo++;
     }
     if (write_rename(tmp, todo, f) != 0)
         return die("cannot write %s: %s", todo, strerror(errno));
     /* the results of rows beyond a shorter table */
-    DIR *d = opendir(dir_file("runs"));
+    DIR *d = runs_fd < 0 ? NULL : fdopendir(dup(runs_fd));
     struct dirent *e;
     while (d && (e = readdir(d))) {
         char *x;
@@ -131,10 +171,7 @@ static int plan(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9' || *x != '.' ||
             (strcmp(x, ".rc") && strcmp(x, ".args") && strcmp(x, ".out") && strcmp(x, ".err")))
             continue;
-        if (r > t.nrow || r < 1) {
-            sprintf(path + path_dir, "/runs/%s", e->d_name);
-            remove(path);
-        }
+        if (r > t.nrow || r < 1) unlinkat(runs_fd, e->d_name, 0);
     }
     if (d) closedir(d);
     printf("%ld %ld\n", t.nrow, ntodo);
@@ -205,7 +242,7 @@ static int gather(void)
     for (long r = 1; r <= t.nrow && nf == 0; r++) {
         size_t len;
         free(fline);
-        fline = slurp(run_file(r, "out"), &len);
+        fline = run_slurp(r, "out", &len);
         if (!fline) continue;
         int n = pairs(last_line(fline, len), fkey, fval, MAX_FIELDS);
         for (int i = 0; i < n; i++)
@@ -226,28 +263,31 @@ static int gather(void)
         char rc[32] = "", msg[1024] = "";
         char *out = NULL, *line = NULL, *key[MAX_FIELDS], *val[MAX_FIELDS];
         int n = 0;
-        char *s = slurp(run_file(r, "rc"), &len);
-        if (s) {
-            /* an exit status, as sweep_task.sh writes it */
-            size_t k = strspn(s, "0123456789");
-            if (k > 0 && k < sizeof rc && strspn(s + k, "\n") == len - k) {
-                memcpy(rc, s, k);
-                rc[k] = 0;
-            }
-            free(s);
-        }
+        long nrc = run_read(r, "rc", rc, sizeof rc - 1);
+        if (nrc > 0) {
+            /* an exit status, as sweep_task.sh writes it: digits and a line break */
+            rc[nrc] = 0;
+            size_t k = strspn(rc, "0123456789");
+            if (k == 0 || strspn(rc + k, "\n") != (size_t)nrc - k) k = 0;
+            rc[k] = 0;
+        } else
+            rc[0] = 0;
         if (rc[0]) {
-            out = slurp(run_file(r, "out"), &len);
+            out = run_slurp(r, "out", &len);
             line = out ? last_line(out, len) : NULL;
-            if (line && !strncmp(line, "status=ok", 9)) st = "ok";
-            else if (line && !strncmp(line, "status=error", 12)) st = "error";
+            /* the summary line's first word says */
+            if (line && !strncmp(line, "status=ok", 9) && (!line[9] || line[9] == ' ')) st = "ok";
+            else if (line && !strncmp(line, "status=error", 12) && (!line[12] || line[12] == ' '))
+                st = "error";
             else st = "failed";
             if (strcmp(st, "failed")) n = pairs(line, key, val, MAX_FIELDS);
             if (strcmp(rc, "0") && strcmp(st, "failed")) st = "error";
         }
         if (strcmp(st, "ok")) {
-            /* the first line the run wrote on stderr, one line of text */
-            char *e = slurp(run_file(r, "err"), &len);
+            /* the first line the run wrote on stderr (in its first 64 KiB), one line of text */
+            char *e = rc[0] ? malloc(65536) : NULL;
+            long ne = e ? run_read(r, "err", e, 65536) : -1;
+            len = ne > 0 ? (size_t)ne : 0;
             for (char *p = e, *q; p && p < e + len; p = q + 1) {
                 q = memchr(p, '\n', (size_t)(e + len - p));
                 if (!q) q = e + len;
@@ -315,6 +355,7 @@ int main(int argc, char **argv)
         path = malloc(path_dir + 300);
         if (!path) return die("out of memory");
         memcpy(path, argv[2], path_dir + 1);
+        runs_fd = open(dir_file("runs"), O_RDONLY | O_DIRECTORY);
         int rc = !strcmp(cmd, "plan") ? plan() : !strcmp(cmd, "gather") ? gather()
                                                                                 : options(argv[3]);
         free(path);
