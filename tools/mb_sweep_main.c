@@ -12,6 +12,7 @@
  *        mb_sweep options DIR ROW   the simulator options of row ROW (1-based), one a line
  *        mb_sweep gather DIR        DIR/summary.csv from DIR/runs/; a line on stderr for each
  *                                   row that did not succeed; prints "ROWS OK"
+ *        mb_sweep --help            this usage on stdout
  * Exit status: 0, or 2 with a message (bad input, a file that cannot be read or written). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -361,6 +362,12 @@ int main(int argc, char **argv)
         free(path);
         return rc;
     }
-    fputs("usage: mb_sweep check TABLE | plan DIR | options DIR ROW | gather DIR (docs/sweeps.md)\n", stderr);
-    return 2;
+    int help = argc == 2 && (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"));
+    fputs("usage: mb_sweep check TABLE     the table checked; its normalized text on stdout\n"
+          "       mb_sweep plan DIR        DIR/todo: the rows of DIR/params.csv still to run\n"
+          "       mb_sweep options DIR ROW the simulator options of a row, one a line\n"
+          "       mb_sweep gather DIR      DIR/summary.csv from DIR/runs/\n"
+          "The bookkeeping of scripts/sweep.sh (docs/sweeps.md). Exit status: 0, or 2 with a message.\n",
+          help ? stdout : stderr);
+    return help ? 0 : 2;
 }
