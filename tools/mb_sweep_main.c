@@ -138,44 +138,54 @@ static int write_rename(const char *tmp, const char *final, FILE *f)
     return rename(tmp, final);
 }
 
+static const char *const run_ext[] = { "rc", "args", "out", "err" };
+
 static int plan(void)
 {
     mb_sweep_table t;
     if (load(dir_file("params.csv"), &t)) return 2;
-    char *tmp = strdup(dir_file(".todo.tmp")), *todo = strdup(dir_file("todo"));
-    FILE *f = tmp && todo ? fopen(tmp, "w") : NULL;
-    if (!f) { mb_sweep_table_free(&t); return die("cannot write %s: %s", dir_file("todo"), strerror(errno)); }
-    long ntodo = 0;
-    for (long r = 1; r <= t.nrow; r++) {
-        size_t n;
-        char *opts = mb_sweep_row_options(&t, r - 1, &n);
-        if (!opts) { fclose(f); remove(tmp); return die("out of memory"); }
-        char rc[4];
-        long nrc = run_read(r, "rc", rc, sizeof rc);
-        int keep = ((nrc == 2 && !memcmp(rc, "0\n", 2)) || (nrc == 1 && rc[0] == '0')) &&
-                   holds(r, "args", opts, n);
-        free(opts);
-        if (keep) continue;
-        static const char *const ext[] = { "rc", "args", "out", "err" };
-        for (int i = 0; i < 4; i++) unlinkat(runs_fd, run_name(r, ext[i]), 0);
-        fprintf(f, "%ld\n", r);
-        ntodo++;
-    }
-    if (write_rename(tmp, todo, f) != 0)
-        return die("cannot write %s: %s", todo, strerror(errno));
-    /* the results of rows beyond a shorter table */
+    /* which results there are: one pass over DIR/runs (a fresh sweep of 100000 rows then
+     * costs no call per row); the results of rows beyond a shorter table are removed */
+    unsigned char *has = calloc((size_t)t.nrow + 1, 1);   /* bit i: run_ext[i] is there */
+    if (!has) { mb_sweep_table_free(&t); return die("out of memory"); }
     DIR *d = runs_fd < 0 ? NULL : fdopendir(dup(runs_fd));
     struct dirent *e;
     while (d && (e = readdir(d))) {
         char *x;
         long r = strtol(e->d_name, &x, 10);
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' || *x != '.' ||
-            (strcmp(x, ".rc") && strcmp(x, ".args") && strcmp(x, ".out") && strcmp(x, ".err")))
-            continue;
+        int i = 0;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || *x != '.') continue;
+        while (i < 4 && strcmp(x + 1, run_ext[i])) i++;
+        if (i == 4) continue;
         if (r > t.nrow || r < 1) unlinkat(runs_fd, e->d_name, 0);
+        else has[r] |= (unsigned char)(1u << i);
     }
     if (d) closedir(d);
+    char *tmp = strdup(dir_file(".todo.tmp")), *todo = strdup(dir_file("todo"));
+    FILE *f = tmp && todo ? fopen(tmp, "w") : NULL;
+    if (!f) { mb_sweep_table_free(&t); return die("cannot write %s: %s", dir_file("todo"), strerror(errno)); }
+    long ntodo = 0;
+    for (long r = 1; r <= t.nrow; r++) {
+        if ((has[r] & 3) == 3) {   /* an exit status 0 and the same options: kept */
+            size_t n;
+            char *opts = mb_sweep_row_options(&t, r - 1, &n);
+            if (!opts) { fclose(f); remove(tmp); return die("out of memory"); }
+            char rc[4];
+            long nrc = run_read(r, "rc", rc, sizeof rc);
+            int keep = ((nrc == 2 && !memcmp(rc, "0\n", 2)) || (nrc == 1 && rc[0] == '0')) &&
+                       holds(r, "args", opts, n);
+            free(opts);
+            if (keep) continue;
+        }
+        for (int i = 0; i < 4; i++)
+            if (has[r] & (1u << i)) unlinkat(runs_fd, run_name(r, run_ext[i]), 0);
+        fprintf(f, "%ld\n", r);
+        ntodo++;
+    }
+    if (write_rename(tmp, todo, f) != 0)
+        return die("cannot write %s: %s", todo, strerror(errno));
     printf("%ld %ld\n", t.nrow, ntodo);
+    free(has);
     free(tmp);
     free(todo);
     mb_sweep_table_free(&t);
