@@ -138,8 +138,9 @@ command -v sbatch >/dev/null || die "sbatch not found: SWEEP_ENGINE=slurm needs 
 # 1001 without it): SWEEP_CHUNK unset takes the fewest rows per task that fit (1 up to that
 # many rows); a SWEEP_CHUNK that makes more tasks is refused, naming the least that fits.
 maxarr="" from="scontrol show config"
+# (bounded: a controller that does not answer costs 30 s, not a hang)
 command -v scontrol >/dev/null &&
-    maxarr=$(scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" && $2 == "=" { print $3; exit }')
+    maxarr=$(timeout 30 scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" && $2 == "=" { print $3; exit }')
 [[ "$maxarr" =~ ^[0-9]{1,9}$ ]] || maxarr=1001 from="Slurm's default; scontrol show config did not say"
 [ "$maxarr" -gt 0 ] || die "the cluster takes no job arrays (MaxArraySize = 0, $from)"
 least=$(( (todo + maxarr - 1) / maxarr )); [ "$least" -ge 1 ] || least=1
