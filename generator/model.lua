@@ -24,6 +24,9 @@ local stderr, iopen = io.stderr, io.open
 string.dump = nil
 
 local MAX_NAME = 64          -- identifier length (names end up in C strings and symbols)
+-- the sweep table's columns that name simulator options, not tunables (tools/mb_sweep_table.c)
+local SWEEP_OPTIONS = { h = "--h", t_end = "--t-end", formulation = "--formulation",
+                        integrator = "--integrator" }
 local MAX_BODIES = 2000
 local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
@@ -734,6 +737,14 @@ local function make_env(S)
   env.tunable = function(pname, default)
     local line = S.here()
     check_name(S, line, "tunable", pname)
+    -- a sweep table's column of this name sets the simulator option (docs/sweeps.md): a
+    -- tunable of the same name could not be swept, its column silently the option
+    local opt = SWEEP_OPTIONS[pname]
+    if opt then
+      S.fail(line, "tunable name '%s' is a simulator option's (%s): a sweep table's column '%s' "
+             .. "means %s, so the tunable could not be swept; give it another name", pname, opt,
+             pname, opt)
+    end
     local prev = S.tunable_by_name[pname]
     prev = prev or S.tunable_by_name[pname:upper()]
     if prev then

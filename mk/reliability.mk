@@ -107,12 +107,14 @@ valgrind: deps $(BUILD)/double_pendulum_sim
 	@scripts/valgrind.sh $(BUILD)/double_pendulum_sim
 
 # libFuzzer targets (clang, built from source: not a variant): the model loader through
-# mbgen's host, the simulator's options, the animation tool's drawing info reader
+# mbgen's host, the simulator's options, the animation tool's drawing info reader, the sweep
+# table reader (build/mb_sweep's)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 $(INCLUDES)
-FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts $(BUILD)/fuzz/fuzz_info
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts $(BUILD)/fuzz/fuzz_info \
+                $(BUILD)/fuzz/fuzz_sweep_table
 # (one clang run per target: its headers, and the C files the targets #include, by wildcard)
 FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) generator/mbgen.c \
                 tools/mb_sim_main.c $(MK_FILES)
@@ -121,6 +123,10 @@ FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_
 FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 FUZZ_INFO_SRC    := tests/fuzz/fuzz_info.c tools/mb_info_read.c tools/mb_info.c tools/mb_lines.c
+FUZZ_SWEEP_SRC   := tests/fuzz/fuzz_sweep_table.c tools/mb_sweep_table.c
+$(BUILD)/fuzz/fuzz_sweep_table: $(FUZZ_SWEEP_SRC) $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SWEEP_SRC) -o $@
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_DATADIR='"$(CURDIR)"' \
@@ -135,7 +141,7 @@ $(BUILD)/fuzz/fuzz_info: $(FUZZ_INFO_SRC) $(FUZZ_DEPS)
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
-## fuzz: libFuzzer runs of the model loader, the simulator's options and the drawing info reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
+## fuzz: libFuzzer runs of the model loader, the simulator's options, the drawing info reader and the sweep table reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
 fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
 	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
 	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)) \
