@@ -114,7 +114,7 @@ FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) genera
                 tools/mb_sim_main.c $(MK_FILES)
 FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
                     runtime/mb_sparse.c
-FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
@@ -128,8 +128,8 @@ fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader and the simulator's options, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
-fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)" \
+	@CC="$(CC)" SIM_SRC="tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)" \
 	    SIM_CFLAGS="$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L" SIM_LIBS="$(RT_LIBS)" \
 	    tests/fuzz/fuzz_generated.sh $(FUZZ_SECONDS)

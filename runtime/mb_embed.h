@@ -17,7 +17,8 @@
  * form; F4's step control (mb_params.adaptive) 2 nq reals more (adaptive 2, the extrapolated
  * trapezoid: 14 nq + 7 nc + 2 more), which these do not count. These
  * two are for models without tunables; the _P form adds NP tunables and NM (N when the mass
- * matrix depends on them, else 0: <NAME>_NPAR, <NAME>_MASS_TUNABLE * <NAME>_NQ). */
+ * matrix depends on them, else 0: <NAME>_NPAR + 3 <NAME>_NIN (the inputs' holds share the
+ * tunables' block), <NAME>_MASS_TUNABLE * <NAME>_NQ). */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
     MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0)
 #define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
@@ -28,7 +29,7 @@
  * (tunables included). */
 #define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                                 \
     MB_EMBED_WORK_BYTES_P(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
-                          P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ)
+                          P##_S_NL, P##_A_NL, P##_NPAR + 3 * P##_NIN, P##_MASS_TUNABLE * P##_NQ)
 
 /* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
 #define MB_EMBED_WORKSPACE(VAR, BYTES) \
