@@ -1,9 +1,10 @@
 /* mb_input.c - a model's inputs and sensors at run time (docs/model-interface.md, "Inputs and
  * sensors"): the caller sets an input between steps, without mb_sim_reset, and reads the sensors
  * at the current state.
- * Layer: runtime (freestanding: no malloc, no stdio). The holds live after the tunables in the
- * workspace's par block (mb_sim.c: mb_sim_init), which the sim's copy of the descriptor reads
- * (mloc.in); nothing here runs for a model without inputs. */
+ * Layer: runtime (freestanding: no malloc, no stdio). The holds live in the workspace's hold
+ * block (mb_layout.h), which the sim's copy of the descriptor reads (mloc.in: mb_sim_init), and
+ * the change of the loads is formed in its own inq block; nothing here runs for a model without
+ * inputs. */
 #include "mb_sim_impl.h"
 
 #if MBI_HAS_HHT
@@ -32,12 +33,12 @@ int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope)
     const mb_model *m = s ? s->m : NULL;
     if (!m || i < 0 || i >= m->nin || !isfinite(value) || !isfinite(slope)) return MB_ERR_PARAM;
 #if MBI_HAS_TUN
-    mb_real *hold = s->par + m->npar + 3 * i;
+    mb_real *hold = s->hold + 3 * i;
     mb_real *q0 = NULL, *q1 = NULL;
     int n = s->n;
-    if (s->ready && (s->pd || HAS_HR(s))) {   /* Q at the old hold, then the new */
-        q0 = s->tn[0];
-        q1 = s->tn[1];                                 /* Newton scratch, free between steps */
+    if (s->ready && (s->pd || HAS_HR(s))) {   /* Q at the old hold, then the new (inq: 2 nq) */
+        q0 = s->inq;
+        q1 = s->inq + n;
         m->force(m, s->t, s->z, s->v, q0);
     }
     hold[0] = value;

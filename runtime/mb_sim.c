@@ -262,7 +262,7 @@ static lay_sel lay_select(const mb_params *p)
 }
 #define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
     (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
-    (m)->npar + 3 * (m)->nin, (m)->par_mass ? (m)->nq : 0
+    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin
 #define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
 
 /* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
@@ -334,12 +334,12 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     s->m = m;
 #if MB_WITH_TUNABLES
     if (m->npar > 0 || m->nin > 0) {  /* the tunables and inputs: own copies of the descriptor,
-                                       * par, the inputs' holds after it (mb_input.c) and M */
+                                       * par, the inputs' holds (mb_input.c) and M */
         s->mloc = *m;
         for (int i = 0; i < m->npar; i++) s->par[i] = m->par[i];
-        for (int i = 0; i < 3 * m->nin; i++) s->par[m->npar + i] = m->in[i];
+        for (int i = 0; i < 3 * m->nin; i++) s->hold[i] = m->in[i];
         if (m->npar > 0) s->mloc.par = s->par;
-        if (m->nin > 0) s->mloc.in = s->par + m->npar;
+        if (m->nin > 0) s->mloc.in = s->hold;
         if (m->par_mass) {
             s->mloc.mass = s->pmass;
             m->par_mass(&s->mloc, s->pmass);

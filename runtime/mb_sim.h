@@ -74,7 +74,8 @@ enum {
 #define MB_MAX_ITER_LIMIT 1000
 
 /* -DMB_WITH_TUNABLES=0 (mb_select.h; define it for the application's sources too: it changes
- * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters. */
+ * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters and no inputs
+ * (both live in mb_sim's copy of the descriptor, which this leaves out). */
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
@@ -283,6 +284,8 @@ typedef struct mb_sim {
 #if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
+    mb_real *hold;           /* [3 nin] the inputs' holds {value, slope, t_set} (mloc.in) */
+    mb_real *inq;            /* [2 nq] when nin > 0: Q before and after mb_sim_set_input */
 #endif
 #if MBI_HAS_BDF
     /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
