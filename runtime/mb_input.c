@@ -36,6 +36,9 @@ int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope)
     mb_real *hold = s->hold + 3 * i;
     mb_real *q0 = NULL, *q1 = NULL;
     int n = s->n;
+    /* the same hold again (a controller's unchanged output, a table between its rows): nothing
+     * changes, and bdf keeps its Nordsieck array */
+    if (hold[0] == value && hold[1] == slope && (slope == 0 || hold[2] == s->t)) return MB_OK;
     if (s->ready && (s->pd || HAS_HR(s))) {   /* Q at the old hold, then the new (inq: 2 nq) */
         q0 = s->inq;
         q1 = s->inq + n;

@@ -420,26 +420,37 @@ static void check_state(double t, double *q, double *v, const char *where)
     /* dQ/dq and dQ/dv vs finite differences of Q */
     M->dforce_dq(M, t, q, v, sp);
     densify(&M->dq_dq_pat, sp, nq, A, nq);
-    for (int k = 0; k < nq; k++) {
-        memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
-        st.which = W_FORCE; st.dq = dir; st.dv = NULL; st.dt = 0;
-        fd1(eval_at, &st, 1e-3 * qscale(k), nq, col);
-        for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+    /* a load may vary on a small scale (a Coulomb friction regularized over 1e-3 m/s): where
+     * the step 1e-3 of the coordinate's scale misses it, the differences are taken again with
+     * steps 32 and 1024 times smaller, and the closest agreement counts */
+    for (int r = 0; r < 3; r++) {
+        for (int k = 0; k < nq; k++) {
+            memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+            st.which = W_FORCE; st.dq = dir; st.dv = NULL; st.dt = 0;
+            fd1(eval_at, &st, 1e-3 * qscale(k) / (r == 0 ? 1 : r == 1 ? 32 : 1024), nq, col);
+            for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+        }
+        double er = cmp_rows(A, F, nq, nq, &br, &bc);
+        e = r == 0 ? er : fmin(e, er);
+        if (e <= TOL) break;
     }
-    e = cmp_rows(A, F, nq, nq, &br, &bc);
     note(E_DQDQ, e);
     CHECK(e <= TOL, "%s: dQ/dq[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
           A[br * nq + bc], F[br * nq + bc], e);
 
     M->dforce_dv(M, t, q, v, sp);
     densify(&M->dq_dv_pat, sp, nq, A, nq);
-    for (int k = 0; k < nq; k++) {
-        memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
-        st.which = W_FORCE; st.dq = NULL; st.dv = dir; st.dt = 0;
-        fd1(eval_at, &st, 1e-3 * qscale(k), nq, col);
-        for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+    for (int r = 0; r < 3; r++) {   /* (steps as for dQ/dq) */
+        for (int k = 0; k < nq; k++) {
+            memset(dir, 0, sizeof(double) * (size_t)nq); dir[k] = 1;
+            st.which = W_FORCE; st.dq = NULL; st.dv = dir; st.dt = 0;
+            fd1(eval_at, &st, 1e-3 * qscale(k) / (r == 0 ? 1 : r == 1 ? 32 : 1024), nq, col);
+            for (int i = 0; i < nq; i++) F[i * nq + k] = col[i];
+        }
+        double er = cmp_rows(A, F, nq, nq, &br, &bc);
+        e = r == 0 ? er : fmin(e, er);
+        if (e <= TOL) break;
     }
-    e = cmp_rows(A, F, nq, nq, &br, &bc);
     note(E_DQDV, e);
     CHECK(e <= TOL, "%s: dQ/dv[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
           A[br * nq + bc], F[br * nq + bc], e);

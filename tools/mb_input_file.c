@@ -123,28 +123,21 @@ static long row_at(const mb_input_table *tb, double t)
     return lo;
 }
 
-static double lerp(const mb_input_table *tb, int j, double t)
+void mb_input_table_apply(mb_input_table *tb, mb_sim *s, double t, int foh)
 {
     long r = row_at(tb, t);
-    if (r < 0) return tb->val[j];
-    if (r >= tb->nrow - 1) return tb->val[r * tb->ncol + j];
-    double t0 = tb->t[r], t1 = tb->t[r + 1];
-    double a = (t - t0) / (t1 - t0);
-    if (a < 0) a = 0;
-    return tb->val[r * tb->ncol + j] + a * (tb->val[(r + 1) * tb->ncol + j] - tb->val[r * tb->ncol + j]);
-}
-
-void mb_input_table_apply(const mb_input_table *tb, mb_sim *s, double t, double h, int foh)
-{
-    long r = row_at(tb, t);
+    if (tb->applied && r == tb->row) return;   /* the same row (zoh) or segment (foh): held */
+    tb->applied = 1;
+    tb->row = r;
     for (int j = 0; j < tb->ncol; j++) {
-        if (!foh) {
-            mb_sim_set_input(s, tb->col_in[j], (mb_real)tb->val[(r < 0 ? 0 : r) * tb->ncol + j]);
-        } else {
-            double hh = h, tn = mb_input_table_next(tb, t);
-            if (t + hh > tn) hh = tn - t;   /* an adaptive step stops at the next row */
-            double u0 = lerp(tb, j, t), u1 = lerp(tb, j, t + hh);
-            mb_sim_set_input_slope(s, tb->col_in[j], (mb_real)u0, (mb_real)((u1 - u0) / hh));
+        const double *u = tb->val + j;
+        int in = tb->col_in[j];
+        if (r < 0 || r >= tb->nrow - 1 || !foh) {   /* constant before the first row, after the last */
+            mb_sim_set_input(s, in, (mb_real)u[(r < 0 ? 0 : r) * tb->ncol]);
+        } else {                                    /* the segment r .. r+1 from t on */
+            double t0 = tb->t[r], t1 = tb->t[r + 1], u0 = u[r * tb->ncol], u1 = u[(r + 1) * tb->ncol];
+            double slope = (u1 - u0) / (t1 - t0);
+            mb_sim_set_input_slope(s, in, (mb_real)(u0 + slope * (t - t0)), (mb_real)slope);
         }
     }
 }

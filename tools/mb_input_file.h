@@ -12,6 +12,8 @@ typedef struct mb_input_table {
     long nrow;
     double *t;         /* [nrow] strictly increasing */
     double *val;       /* [nrow * ncol] row-major */
+    int applied;       /* mb_input_table_apply: set the holds of row `row` (-1: before the first) */
+    long row;
 } mb_input_table;
 
 /* Read PATH: a header "t,<input>,..." (the model's input names, each at most once, any subset)
@@ -20,11 +22,13 @@ typedef struct mb_input_table {
 int mb_input_table_read(const char *path, const mb_model *m, mb_input_table *tb, char *err,
                         size_t nerr);
 void mb_input_table_free(mb_input_table *tb);
-/* Set the inputs of s for the step from its time t of size h: foh 0, the zero-order hold (the
+/* Set the inputs of s for the step from its time t, when t has entered another row than the
+ * last call's (nothing, else: the holds set then still apply): foh 0, the zero-order hold (the
  * value of the last row at or before t, the first row's before it); foh 1, the first-order hold
- * (the table interpolated linearly, and extended constant beyond its ends: value at t, slope
- * (u(t + h) - u(t)) / h). */
-void mb_input_table_apply(const mb_input_table *tb, mb_sim *s, double t, double h, int foh);
+ * (the table interpolated linearly, and extended constant beyond its ends: value at t and the
+ * slope of the segment t lies on). A step that spans a row sees the hold of its start: adaptive
+ * runs stop at every row (mb_input_table_next), fixed steps should have the rows on their grid. */
+void mb_input_table_apply(mb_input_table *tb, mb_sim *s, double t, int foh);
 /* The first row time after t (+ a rounding margin), or HUGE_VAL: an adaptive step stops there,
  * so that no step spans a row (a kink of the first-order hold, a jump of the zero-order one). */
 double mb_input_table_next(const mb_input_table *tb, double t);

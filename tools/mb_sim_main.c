@@ -1007,7 +1007,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
             if (intab.nrow > 0) {   /* --input-file: the holds of this step (adaptive: to the next row) */
                 double t0 = (double)mb_sim_get_t(&r->sim), tn = mb_input_table_next(&intab, t0);
                 if (c->adaptive && tn < (double)te) ts = (mb_real)tn;
-                mb_input_table_apply(&intab, &r->sim, t0, (double)mb_sim_get_h(&r->sim), c->foh);
+                mb_input_table_apply(&intab, &r->sim, t0, c->foh);
             }
             r->st = mb_sim_step(&r->sim, ts);   /* adaptive: rows from dense output */
             if (r->st < 0) {
@@ -1142,7 +1142,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         fputc('\n', r->csv);
     }
     /* --input-file: the holds at t = 0 before the assembly (a driver may follow an input) */
-    if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sim, 0, (double)mb_sim_get_h(&r->sim), c->foh);
+    if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sim, 0, c->foh);
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
     /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
