@@ -821,6 +821,11 @@ local function make_env(S)
       S.fail(line, "duplicate tunable '%s' (first at line %d; names must differ ignoring case)",
              pname, prev.line)
     end
+    local inp = S.input_by_name[pname] or S.input_by_name[pname:upper()]
+    if inp then   -- one name, one meaning: --set NAME and the in.NAME column would both take it
+      S.fail(line, "tunable '%s' has the name of input '%s' (line %d; names must differ ignoring case)",
+             pname, inp.name, inp.line)
+    end
     if #S.tunables >= MAX_TUNABLES then S.fail(line, "too many tunables (at most %d)", MAX_TUNABLES) end
     if type(default) ~= "number" then
       S.fail(line, "default of tunable %s must be a number, got %s", pname, type(default))
@@ -844,6 +849,11 @@ local function make_env(S)
       if prev then
         S.fail(line, "duplicate input '%s' (first at line %d; names must differ ignoring case)",
                iname, prev.line)
+      end
+      local tu = S.tunable_by_name[iname] or S.tunable_by_name[iname:upper()]
+      if tu then
+        S.fail(line, "input '%s' has the name of tunable '%s' (line %d; names must differ ignoring case)",
+               iname, tu.name, tu.line)
       end
       if #S.inputs >= MAX_TUNABLES then S.fail(line, "too many inputs (at most %d)", MAX_TUNABLES) end
       local d = f.default == nil and 0.0 or number(S, line, 'input "' .. iname .. '" default', f.default)
@@ -872,6 +882,12 @@ local function make_env(S)
     end
   end
   env.pos, env.vel = measure("pos", true), measure("vel", true)
+  -- reactions need the multipliers, which the sensors' function (mb_model.outputs: t, q, v) is
+  -- not given: refused by name rather than left undefined
+  env.reaction = function(ref)
+    S.fail(S.here(), 'reaction(%s): reactions are not measures: the simulator\'s CSV has them as <joint>.fx, <joint>.fy columns (docs/model-language.md)',
+           type(ref) == "string" and ('"' .. ref .. '"') or type(ref))
+  end
   env.angle, env.rate = measure("angle"), measure("rate")
   env.length, env.lengthrate = measure("length"), measure("lengthrate")
   env.atan2 = atan2
@@ -1080,6 +1096,10 @@ local function make_env(S)
   env.sensor = statement("sensor", function(sname, t, line, what)
     local f = fields(S, line, what, t, { value = true }, 0)
     if f.value == nil then S.fail(line, "%s: value is missing", what) end
+    if type(f.value) == "string" then   -- "J.fx": a reaction by its CSV column's name
+      S.fail(line, '%s: value "%s" is a string: a sensor is a formula in pos, vel, angle, rate, length, lengthrate, time, inputs and tunables (reactions are not sensors: docs/model-language.md)',
+             what, f.value)
+    end
     local prev = S.sensor_by_name[sname]
     if prev then S.fail(line, 'duplicate sensor "%s" (first at line %d)', sname, prev.line) end
     local sn = { name = sname, line = line,
@@ -1223,7 +1243,7 @@ local function make_env(S)
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
                        "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver",
                        "input", "actuator", "sensor", "pos", "vel", "angle", "rate", "length",
-                       "lengthrate", "atan2", "tanh" } do
+                       "lengthrate", "atan2", "tanh", "reaction" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
