@@ -13,8 +13,8 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension \
-            cartpole motor_arm
+# (one line: tests/test_install.sh reads it)
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm
 # models with inputs, sensors or loads that depend on the state: generated code only (the generic
 # evaluator refuses them: docs/generic-evaluator.md)
 PLANT_MODELS := cartpole motor_arm
