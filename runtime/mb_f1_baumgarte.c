@@ -67,5 +67,5 @@ static int accept_baumgarte(mb_sim *s, int *reeval)
     return MB_OK;
 }
 
-const mbi_form mbi_form_baumgarte = {rhs_baumgarte, accept_baumgarte, NULL};
+const mbi_form mbi_form_baumgarte = {.rhs = rhs_baumgarte, .accept = accept_baumgarte};
 #endif

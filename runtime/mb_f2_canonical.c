@@ -25,7 +25,7 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
 }
-const mbi_form mbi_form_canonical = {rhs_canonical, mbi_sigma_reset, NULL};
+const mbi_form mbi_form_canonical = {.rhs = rhs_canonical, .accept = mbi_sigma_reset};
 #endif
 
 #if MBI_F2 || MBI_F3

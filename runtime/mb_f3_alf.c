@@ -73,5 +73,5 @@ static int accept_alf(mb_sim *s, int *reeval)
     return st;
 }
 
-const mbi_form mbi_form_alf_explicit = {rhs_alf, accept_alf, NULL};
+const mbi_form mbi_form_alf_explicit = {.rhs = rhs_alf, .accept = accept_alf};
 #endif

@@ -292,6 +292,8 @@ typedef struct mb_sim {
     int *bpiv;
     int bq, bwait, bok, bjac_ok, bfact_ok, bep_ok; /* order; steps before a change; Nordsieck
                                 array valid; Jacobian and factorization current; bep usable */
+    int bimp;                /* the formulation is implicit (F4): its equations in [q; p] by its
+                                row's Newton pieces, Int Phi and sigma~ beside the array */
     long bjac_age;           /* accepted steps since the Jacobian was evaluated */
     mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
                                      Newton's convergence-rate estimate */
