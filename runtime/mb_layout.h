@@ -70,19 +70,20 @@
 #define MB_L_SEL_1 MB_L_KEEP
 #define MB_L_SEL_0 MB_L_DROP
 
-/* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands R(field, count) for
- * each block of mb_real and J(field, count) for each block of int, in layout order, for
+/* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) expands
+ * R(field, count) for each block of mb_real and J(field, count) for each block of int, in layout
+ * order, then A(field, base, c) for each block that shares another's (MB_L_SHARED), for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
  * (0/1), F4's step control AD (0/1/2: mb_params.adaptive with the trapezoid; its position
  * history, with 2 the extrapolation's two states), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
  * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
  * (mb_model.npar) and NM = N when M depends on them (mb_model.par_mass), else 0. A block of
- * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
- * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
- * ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the trapezoid ev_sig in tm[3],
- * below), and F3/F4 factor S (assembly only)
- * in FA's block: A's factorization never lives across an assembly. F4 with the trapezoid
- * (MB_L_F4T; mb_sim.c: layout) shares blocks by lifetime (an iteration of trap_step: evaluation,
+ * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
+ * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
+ * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
+ * trapezoid ev_sig in tm[3], below), and F3/F4 factor S (assembly only) in FA's block: A's
+ * factorization never lives across an assembly. Not listed: k[0] is fz (FSAL). F4 with the
+ * trapezoid (MB_L_F4T) shares blocks by lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
  * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
  *   after it has read ev_v, before it forms b), from tn[2] on over tn[3] and tm[1] (dq, dp,
@@ -105,7 +106,7 @@
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
  * side, which uses it, is not called then). trig, the fused evaluations' sine cache (3 N, an
  * entry per coordinate: mb_trig.h), lives across steps in every formulation. */
-#define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)            \
+#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM)         \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -162,12 +163,27 @@
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC)))                                  \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM))                                       \
     MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
-    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))
+    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))                  \
+    MB_L_SHARED(A, F, I)
+
+/* The blocks that share another's (A(field, base, c): when c, field points into base's block and
+ * takes no bytes of its own; its count above is 0 then), in the order they are applied (a base
+ * that is itself shared comes first). Every formulation: S and ev_S are sig and ev_sig; F3/F4
+ * factor S in A's block. F4: the start-up evaluation's ev_v, ev_sig in Newton temporaries. F4
+ * with the trapezoid (MB_L_F4T): the lifetimes of the comment above. */
+#define MB_L_SHARED(A, F, I)                                                                   \
+    A(S, sig, 1) A(FS, FA, MB_L_ALF(F))                                                        \
+    A(ev_v, tn[2], MB_L_F4(F)) A(ev_sig, tm[2], MB_L_F4(F) && !MB_L_F4T(F, I))                 \
+    A(ev_sig, tm[3], MB_L_F4T(F, I)) A(ev_S, ev_sig, 1)                                        \
+    A(Ek, tn[2], MB_L_F4T(F, I)) A(lsd, zk, MB_L_F4T(F, I)) A(lsy, tn[3], MB_L_F4T(F, I))      \
+    A(Q, tn[3], MB_L_F4T(F, I)) A(cv, tm[1], MB_L_F4T(F, I)) A(tm[0], tn[2], MB_L_F4T(F, I))    \
+    A(tm[2], tn[2], MB_L_F4T(F, I))
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
+#define MB_L_SUM_A(field, base, c)
 #define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM))
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM))
 
 #endif /* MB_LAYOUT_H */
