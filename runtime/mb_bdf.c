@@ -407,8 +407,8 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
-    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *sv = s->tm[0];
-    mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
+    const MBI_VIEW(MB_VIEW_BDF4) w = MBI_VIEW_OF(MB_VIEW_BDF4);   /* its blocks (mb_layout.h) */
+    mb_real *g1 = w.g1, *g2 = w.g2, *dq = w.dq, *sv = w.sv, *tmpm = w.tmpm, *tmpn = w.tmpn;
     mb_real gam = s->bh / l[1], hh = s->bh, wprev = 0;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
@@ -429,6 +429,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
         fm->constraint(s, I, it > 0, NULL);
         if (last) break;
         fm->residual(s, p, gam, sv, g1, g2);
+        mbi_poison(sv, nc);
         if (fresh) {
             fm->matrix(s, t1, q, gam, 0, 0);
             st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
@@ -436,6 +437,7 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
             if (st) return st;
         }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
+        mbi_poison(g1, n);
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma),
          * formed in the pass that takes |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp),
@@ -450,6 +452,9 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
             q[i] += x;
             p[i] += y;
         }
+        mbi_poison(g2, n);
+        mbi_poison(tmpn, n);
+        mbi_poison(dq, n);
         mb_real ny = MB_SQRT(aq + ap);
         wn = MB_SQRT(wn / (mb_real)n);
         if (!isfinite(ny) || !isfinite(wn)) return 1;

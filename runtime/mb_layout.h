@@ -179,6 +179,23 @@
     A(Q, tn[3], MB_L_F4T(F, I)) A(cv, tm[1], MB_L_F4T(F, I)) A(tm[0], tn[2], MB_L_F4T(F, I))    \
     A(tm[2], tn[2], MB_L_F4T(F, I))
 
+/* Typed views: the named blocks of a slot, V(name, block), each a block of the list above; the
+ * overlaps are the list's (MB_L_SHARED) and the ones stated here. mb_sim_impl.h makes a struct of
+ * pointers of each (MBI_VIEW), the files use the names, and a -DMB_POISON_WORK build fills a
+ * block with NaN where its lifetime ends (mbi_poison), so that a read through a wrong alias
+ * fails a test (the tests' _poison builds).
+ * The trapezoid's Newton iteration (mb_trapezoid.c): the residuals g1, g2 (residual to the
+ * solve, g2 to the update), the corrections dq, dp (kept after the last iteration),
+ * s = sigma~ + alpha c (the residual only), 5.53's scratch tmpn (in g1's block: g1 is spent
+ * once dq is formed) and tmpm; with the trapezoid's sharing (MB_L_F4T) sv is in dq's block,
+ * tmpm in c's. */
+#define MB_VIEW_TRAP(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(dp, tn[3]) V(sv, tm[0])         \
+    V(tmpm, tm[1]) V(tmpn, tn[0])
+/* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,
+ * tmpn its own block */
+#define MB_VIEW_BDF4(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(sv, tm[0]) V(tmpm, tm[1])        \
+    V(tmpn, tn[4])
+
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))

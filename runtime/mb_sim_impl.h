@@ -24,6 +24,25 @@ void mbi_assemble_s(mb_sim *s, const mb_real *w);
  * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
 void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
+/* A typed view of a slot's blocks (mb_layout.h: MB_VIEW_*): MBI_VIEW(MB_VIEW_TRAP) is the struct
+ * type, MBI_VIEW_OF(MB_VIEW_TRAP) its initializer, the pointers into the workspace of the
+ * mb_sim *s in scope. */
+#define MBI_VIEW_PTR(name, block) mb_real *name;
+#define MBI_VIEW_INIT(name, block) s->block,
+#define MBI_VIEW(list) struct { list(MBI_VIEW_PTR) }
+#define MBI_VIEW_OF(list) {list(MBI_VIEW_INIT)}
+
+/* The end of a block's lifetime (n entries from p): NaN in a -DMB_POISON_WORK build (a read
+ * through a wrong alias then fails a test), nothing otherwise. */
+#ifdef MB_POISON_WORK
+static inline void mbi_poison(mb_real *p, int n)
+{
+    for (int i = 0; i < n; i++) p[i] = (mb_real)NAN;
+}
+#else
+#define mbi_poison(p, n) ((void)0)
+#endif
+
 /* The sine cache the fused evaluations take (mb_trig.h), NULL when the build has none */
 #if MBI_HAS_TRIG
 #define MBI_TRIG(s) ((s)->trig)

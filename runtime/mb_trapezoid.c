@@ -82,9 +82,8 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     int n = s->n, nc = s->nc;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
-    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *dp = s->tn[3], *sv = s->tm[0];
-    /* 5.53's n-vector in g1: g1 is spent once dq is formed (mb_layout.h: MB_L_F4T) */
-    mb_real *tmpm = s->tm[1], *tmpn = g1;
+    const MBI_VIEW(MB_VIEW_TRAP) w = MBI_VIEW_OF(MB_VIEW_TRAP);   /* its blocks (mb_layout.h) */
+    mb_real *g1 = w.g1, *g2 = w.g2, *dq = w.dq, *dp = w.dp, *sv = w.sv, *tmpm = w.tmpm, *tmpn = w.tmpn;
     mb_real *v = s->v, *pd = s->pd;
     mb_real h2 = h / 2, ih2 = 2 / h;   /* the loops' factors, hoisted */
 #if MB_WITH_REDUNDANT_ROWS
@@ -165,6 +164,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         if (dr) fm->rows_drop(s, dr);
 #endif
         fm->residual(s, p, h2, sv, g1, g2);
+        mbi_poison(sv, nc);
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
             fm->matrix(s, t1, q, h2, ig, full_j);
@@ -176,6 +176,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             *stale_used = 1;
         }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - h2 * g2[i];
+        mbi_poison(g1, n);
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
@@ -195,6 +196,8 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             v[i] = ih2 * (qi - qk[i]) - vk[i];
             pd[i] = ih2 * (pi - pk[i]) - pdk[i];
         }
+        mbi_poison(g2, n);
+        mbi_poison(tmpn, n);
         ny = MB_SQRT(sq + sp);
         /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;
@@ -266,6 +269,11 @@ static int trap_step_checked(mb_sim *s, mb_real h, mb_real t1, int full, int *st
                              int hold, int *diverged, mb_real *e)
 {
     int st = trap_step(s, h, t1, full, stale, adapt, hold, diverged);
+#ifdef MB_POISON_WORK
+    const MBI_VIEW(MB_VIEW_TRAP) w = MBI_VIEW_OF(MB_VIEW_TRAP);
+    mbi_poison(w.dq, s->n);   /* the corrections' lifetime ends with the step */
+    mbi_poison(w.dp, s->n);
+#endif
     if (st >= 0) {
         s->m->energy(s->m, t1, s->z, s->v, e);
         if (!isfinite(e[0] + e[1] + e[2])) st = MB_ERR_NONFINITE;
