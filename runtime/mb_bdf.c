@@ -768,7 +768,8 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 #endif
 #if MBI_EXPLICIT
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
-    mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* the state's v, sigma kept */
+    const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* the state's v, sigma kept */
+    mb_real *vsave = w.vsave, *ssave = w.ssave;
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if ((st = rhs(s, t, y, s->bf))) goto out;

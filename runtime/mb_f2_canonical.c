@@ -41,7 +41,7 @@ int mbi_sigma_reset(mb_sim *s, int *reeval)
     if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
     pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
-    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    for (int r = 0; r < nc; r++) s->S0[r] -= s->sig[r];
     zero(nc, s->sig);
     s->mon.sigma_resets++;
     *reeval = 1;

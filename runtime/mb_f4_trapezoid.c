@@ -165,7 +165,7 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
 }
 
 /* The shift of the sigma reset (6.3.4) at the current state: p -= Phi_q^T sigma~,
- * pdot -= Phidot_q^T sigma~ (so 5.30 and 5.32 still hold), the work's reference tm[3] likewise,
+ * pdot -= Phidot_q^T sigma~ (so 5.30 and 5.32 still hold), the work's reference S0 likewise,
  * sigma~ = 0 (the row's shift: the trapezoid's step control re-references with it). */
 static void f4_shift(mb_sim *s)
 {
@@ -175,7 +175,7 @@ static void f4_shift(mb_sim *s)
     m->phi_q_dot(m, s->t, s->z, s->v, s->Pqd);
     pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
     pq_mtv(m, s->Pqd, s->sig, -1, s->pd);
-    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    for (int r = 0; r < nc; r++) s->S0[r] -= s->sig[r];
     zero(nc, s->sig);
 }
 
@@ -215,7 +215,7 @@ static void f4_rows_start(mb_sim *s, const unsigned char *dr)
     pq_mtv(m, s->Pq, w, -1, s->z + s->n);
     pq_mtv(m, s->Pqd, w, -1, s->pd);
     for (int r = 0; r < nc; r++) {
-        s->tm[3][r] -= w[r];
+        s->S0[r] -= w[r];
         s->sig[r] -= w[r];
     }
 }

@@ -59,7 +59,7 @@ int mbi_undo_step(mb_sim *s, mb_real t_start, int st)
 {
     copy(s->nz, s->z, s->zold);
     copy(s->n, s->v, s->tn[7]);
-    copy(s->nc, s->S, s->tm[3]);
+    copy(s->nc, s->S, s->S0);
     s->t = t_start;
     s->have_f = 0;
     return st;

@@ -81,7 +81,7 @@
  * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
  * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
  * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
- * trapezoid ev_sig in tm[3], below), and F3/F4 factor S (assembly only) in FA's block: A's
+ * trapezoid ev_sig in S0, below), and F3/F4 factor S (assembly only) in FA's block: A's
  * factorization never lives across an assembly. Not listed: k[0] is fz (FSAL). F4 with the
  * trapezoid (MB_L_F4T) shares blocks by lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
@@ -99,8 +99,8 @@
  * - cv in tm[1]: c from the constraint to the residual, and the last iteration's after the loop
  *   (held_step_sane); tmpm is formed after the residual (5.53); the start-up's c = Phi_q v after
  *   the iteration's tm[1] is spent;
- * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
- *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
+ * - no tm[2]: sigma~ at the step's start is S0 (mb_sim_step), the start-up's ev_sig lives in
+ *   S0 (written at each step's start), and the pointer tm[2] (the monitor's scratch between
  *   steps) is tm[0] (tn[2]). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA, Phi_q^T lambda - Q of the last
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
@@ -122,7 +122,7 @@
     MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
     MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
     R(tm[0], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC))  \
-    R(tm[3], NC)                                                                              \
+    R(S0, NC)                                                                                 \
     MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
@@ -174,7 +174,7 @@
 #define MB_L_SHARED(A, F, I)                                                                   \
     A(S, sig, 1) A(FS, FA, MB_L_ALF(F))                                                        \
     A(ev_v, tn[2], MB_L_F4(F)) A(ev_sig, tm[2], MB_L_F4(F) && !MB_L_F4T(F, I))                 \
-    A(ev_sig, tm[3], MB_L_F4T(F, I)) A(ev_S, ev_sig, 1)                                        \
+    A(ev_sig, S0, MB_L_F4T(F, I)) A(ev_S, ev_sig, 1)                                           \
     A(Ek, tn[2], MB_L_F4T(F, I)) A(lsd, zk, MB_L_F4T(F, I)) A(lsy, tn[3], MB_L_F4T(F, I))      \
     A(Q, tn[3], MB_L_F4T(F, I)) A(cv, tm[1], MB_L_F4T(F, I)) A(tm[0], tn[2], MB_L_F4T(F, I))    \
     A(tm[2], tn[2], MB_L_F4T(F, I))
@@ -191,6 +191,10 @@
  * tmpm in c's. */
 #define MB_VIEW_TRAP(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(dp, tn[3]) V(sv, tm[0])         \
     V(tmpm, tm[1]) V(tmpn, tn[0])
+/* Dense output between steps (mb_rk.c, mb_bdf.c): the state's v and sigma kept while an
+ * evaluation at the interpolated state overwrites ev_v, ev_sig, in v's and S's blocks of the
+ * step's start (tn[7], S0: mb_sim_step's, free between steps) */
+#define MB_VIEW_DENSE(V) V(vsave, tn[7]) V(ssave, S0)
 /* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,
  * tmpn its own block */
 #define MB_VIEW_BDF4(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(sv, tm[0]) V(tmpm, tm[1])        \

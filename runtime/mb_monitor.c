@@ -158,7 +158,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
 
 /* The work of a step of dt by the trapezoidal rule (powers pnc_old, pdrv_old at its start, pnc,
  * pdrv at its end; Phi_t at the start in ptq, at the end in Phit; the multiplier integral S_old
- * in tm[3], S at the end): P_nc + work of drivers. Driver work: F1 trapezoid of lambda^T Phi_t;
+ * in S0, S at the end): P_nc + work of drivers. Driver work: F1 trapezoid of lambda^T Phi_t;
  * F2-F4 lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2.
  * Constraint forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q), their power
  * -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
@@ -168,7 +168,7 @@ mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc,
     mb_real w = dt / 2 * (pnc_old + pnc);
     if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
     else {
-        const mb_real *S = s->S, *S0 = s->tm[3], *pt0 = s->ptq, *pt = s->Phit;
+        const mb_real *S = s->S, *S0 = s->S0, *pt0 = s->ptq, *pt = s->Phit;
         for (int r = 0; r < s->nc; r++) w += (S[r] - S0[r]) * (pt0[r] + pt[r]) / 2;
     }
     return w;

@@ -579,7 +579,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     b.pdrv0 = s->pdrv;
     b.t_start = s->t;
     b.mon0 = s->mon;
-    copy(nc, s->tm[3], s->S);              /* S at the start of the step */
+    copy(nc, s->S0, s->S);              /* S at the start of the step */
 #if MBI_HAS_EB
     if (s->zold) {                         /* F1-F3: for the undo */
         copy(s->nz, s->zold, s->z);

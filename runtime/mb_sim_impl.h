@@ -132,7 +132,7 @@ int mbi_form_start(mb_sim *s, mb_real t0);
 /* mb_forms.c: after a failed step of an explicit formulation (f at z lost: have_f 0), f at z
  * again; nothing for an implicit one. */
 int mbi_form_restart(mb_sim *s, mb_real t);
-/* mb_forms.c: undo a step of F1-F3 (state from zold, tn[7], tm[3], which mb_sim_step keeps at
+/* mb_forms.c: undo a step of F1-F3 (state from zold, tn[7], S0, which mb_sim_step keeps at
  * the step's start); returns st. */
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st);
 
@@ -221,7 +221,7 @@ void mbi_update_max(mb_sim *s);
  * the loads (P_nc, F1's driver power) over the step: *wq when given (the adaptive integrators'
  * own quadrature), else the trapezoidal rule on pnc_old, pdrv_old and the new powers. */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq);
-/* mb_monitor.c: that trapezoidal rule alone, with the drivers' work of F2-F4 from S - tm[3]
+/* mb_monitor.c: that trapezoidal rule alone, with the drivers' work of F2-F4 from S - S0
  * (also F4's held step, before the monitors see it). */
 mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc, mb_real pdrv_old,
                       mb_real pdrv);

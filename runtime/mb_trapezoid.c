@@ -303,7 +303,7 @@ static MB_NOINLINE int held_step_sane(const mb_sim *s, mb_real h, const mb_real 
 /* One trial step of h ending at t1, the time the step is taken at (t_new: its final evaluation is
  * then the one the monitors and the next step reuse, kin_fresh, where t_k + h could differ from
  * the grid's time by an ulp and cost an evaluation more; Andrews h = 1e-5: 591 of 3000 steps).
- * Sigma at its start is in tm[3] (mb_sim_step); on failure everything is restored.
+ * Sigma at its start is in S0 (mb_sim_step); on failure everything is restored.
  * A fixed step whose iteration diverges (not merely slow) is taken once more with sigma~ held at
  * its start value until the last evaluation (hold; mon.sigma_holds): Newton on a fixed set of
  * equations, the penalty equations with s = sigma~_k + alpha c, and the multiplier update 5.34
@@ -315,7 +315,7 @@ static MB_NOINLINE int held_step_sane(const mb_sim *s, mb_real h, const mb_real 
  * Step control (adapt) rejects and retries smaller instead. */
 int mbi_trap_attempt(mb_sim *s, mb_real h, mb_real t1, int adapt)
 {
-    mb_real t_old = s->t, *sig_old = s->tm[3];
+    mb_real t_old = s->t, *sig_old = s->S0;
     int st, stale = 0, diverged = 0;
     mb_real *e = s->kin_e;   /* the energies at the step's end (trap_step_checked) */
     long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;

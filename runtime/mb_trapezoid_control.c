@@ -102,7 +102,7 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             return mbi_trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */
-            mbi_trap_restore(s, t_start, s->tm[3]);
+            mbi_trap_restore(s, t_start, s->S0);
             fac = fac < 1 ? fac : MB_R(0.5);
         }
         s->mon.maxiter_events = me;     /* events count kept steps; this one is `rejected` */
@@ -153,7 +153,7 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
     copy(n, s->v, b + nz);
     copy(n, s->pd, b + nz + n);
     copy(s->nc, s->sig, b + nz + 2 * n);
-    copy(s->nc, s->tm[3], b + nz + 2 * n);   /* sigma~ at the step's start (xst_sequence) */
+    copy(s->nc, s->S0, b + nz + 2 * n);   /* sigma~ at the step's start (xst_sequence) */
     copy(2 * n, s->ydp, b + nz + 2 * n + s->nc);
     copy(s->nc, s->ptq, s->xib + s->nc);     /* Phi_t at the start (xst_sequence moves it) */
     s->t = t;
@@ -165,7 +165,7 @@ static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wai
 }
 
 /* k trapezoid steps of (t1 - t0) / k from the current state (at t0) to t1; the predictor's
- * history advances, sigma~ accumulates. tm[3] holds each substep's starting sigma~ (what
+ * history advances, sigma~ accumulates. S0 holds each substep's starting sigma~ (what
  * trap_attempt restores before its full-Newton retry; the macro step puts the start's back).
  * *w: the work of the loads and drivers over the sequence, the monitor's trapezoidal rule
  * (mbi_step_work) per substep, so the macro step's work can be extrapolated as its state: one
@@ -186,11 +186,11 @@ static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
     *w = 0;
     for (int j = 1; j <= k; j++) {
         mb_real tj = j == k ? t1 : t0 + (mb_real)j * h;
-        copy(nc, s->tm[3], s->sig);
+        copy(nc, s->S0, s->sig);
         int st = mbi_trap_attempt(s, h, tj, 1);
         if (st < 0) return st;
         if (st > ret) ret = st;
-        *w += mbi_step_work(s, h, pp, s->kin_e[2], 0, 0);   /* from tm[3], ptq to sig, Phit */
+        *w += mbi_step_work(s, h, pp, s->kin_e[2], 0, 0);   /* from S0, ptq to sig, Phit */
         pp = s->kin_e[2];
         copy(nc, s->ptq, s->Phit);   /* the next substep's start (xst_restart puts it back) */
         s->t = tj;
@@ -270,7 +270,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             for (int r = 0; r < nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
             s->kin_fresh = 0;                  /* the last evaluation was y4's */
             s->xw = (4 * w4 - w2) / 3;         /* the monitor's work over the step (mb_sim.c) */
-            copy(nc, s->tm[3], s->xs + nz + 2 * n);   /* the work's reference: S at the start */
+            copy(nc, s->S0, s->xs + nz + 2 * n);   /* the work's reference: S at the start */
             s->t = t1;
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
