@@ -748,7 +748,8 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
     if (!v && !mo) return MB_OK;
 #if MBI_F4
     if (IMPL(s)) {   /* v: the polynomial's derivative */
-        mb_real *vv = s->tn[0];
+        const MBI_VIEW(MB_VIEW_DENSE) b = MBI_VIEW_OF(MB_VIEW_DENSE);
+        mb_real *vv = b.vv;
         zero(n, vv);
         for (int j = s->bq; j >= 1; j--) {
             const mb_real *a = zc(s, j);

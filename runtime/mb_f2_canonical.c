@@ -11,7 +11,8 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const mb_real *q = z, *p = z + n, *I = z + 2 * n;
-    mb_real *b2 = s->tm[0], xi = s->p.xi, w = s->p.omega;
+    const MBI_VIEW(MB_VIEW_F2) b = MBI_VIEW_OF(MB_VIEW_F2);   /* its block (mb_layout.h) */
+    mb_real *b2 = b.b2, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     for (int r = 0; r < nc; r++) b2[r] = -s->Phit[r] - 2 * xi * w * s->Phi[r] - w * w * I[r];
     int st = mbi_kkt_solve(s, p, b2, s->ev_v, s->ev_sig);

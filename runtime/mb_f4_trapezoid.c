@@ -23,8 +23,9 @@ static MB_NOINLINE void geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const
 {
     const mb_model *m = s->m;
     int n = s->n;
-    mb_real *A = s->scr, *K2 = s->scr + (size_t)n * n, *col = s->tn[5], *cm = s->tn[6];
-    mb_real *Pt = s->tn[7], *vv = s->tn[4];
+    const MBI_VIEW(MB_VIEW_FJ) b = MBI_VIEW_OF(MB_VIEW_FJ);   /* its blocks (mb_layout.h) */
+    mb_real *A = s->scr, *K2 = s->scr + (size_t)n * n, *col = b.col, *cm = b.cm;
+    mb_real *Pt = b.Pt, *vv = b.vv;
     mb_real *Ptmp = s->kb;   /* kb holds nnz values */
     for (long k = 0; k < (long)n * n; k++) A[k] = 0;
     for (int j = 0; j < n; j++) {

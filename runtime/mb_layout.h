@@ -120,7 +120,7 @@
     R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - MB_L_NMAX(N, NC) - (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
     MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
-    MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
+    MB_L_SEL(MBI_HAS_TN7)(R(v0, MB_L_IF(!MB_L_F4(F) || (FJ), N)))                              \
     R(tm[0], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC))  \
     R(S0, NC)                                                                                 \
     MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
@@ -193,8 +193,34 @@
     V(tmpm, tm[1]) V(tmpn, tn[0])
 /* Dense output between steps (mb_rk.c, mb_bdf.c): the state's v and sigma kept while an
  * evaluation at the interpolated state overwrites ev_v, ev_sig, in v's and S's blocks of the
- * step's start (tn[7], S0: mb_sim_step's, free between steps) */
-#define MB_VIEW_DENSE(V) V(vsave, tn[7]) V(ssave, S0)
+ * step's start (v0, S0: mb_sim_step's, free between steps); bdf on F4's v in g1's */
+#define MB_VIEW_DENSE(V) V(vsave, v0) V(ssave, S0) V(vv, tn[0])
+/* The trapezoid's step control (mb_trapezoid_control.c), between steps: Milne's error vector
+ * and the dense output's v in g1's block */
+#define MB_VIEW_TRAPCTL(V) V(eq, tn[0]) V(vv, tn[0])
+/* F4's full Jacobian (mb_f4_trapezoid.c, geometric terms), while the matrix is formed: the
+ * difference columns, Phidot_q^T s at a unit velocity, that velocity (tn[4..6], and v0's block:
+ * F4 has it for the full Jacobian only) */
+#define MB_VIEW_FJ(V) V(col, tn[5]) V(cm, tn[6]) V(Pt, v0) V(vv, tn[4])
+/* The explicit formulations' right-hand sides: F1 (mb_f1_baumgarte.c) the constraints' b2 and
+ * Phidot (pd), its velocity projection's w and unit weights; F2 (mb_f2_canonical.c) b2; F3
+ * (mb_f3_alf.c, also F4's start-up) b, the solve's right-hand side, v of the previous evaluation
+ * and a b + sigma~ (sb) */
+#define MB_VIEW_F1(V) V(b2, tm[0]) V(pd, tm[1])
+#define MB_VIEW_F1P(V) V(w, tm[0]) V(ones, tn[0])
+#define MB_VIEW_F2(V) V(b2, tm[0])
+#define MB_VIEW_F3(V) V(b, tm[0]) V(rhs, tn[0]) V(vold, tn[1]) V(sb, tm[1])
+/* mb_rk.c: the drivers' work by parts, Phi_t at t + d and t - d (between the right-hand sides of
+ * F2 and F3, whose b2, b they reuse) */
+#define MB_VIEW_DRV(V) V(fp, tm[0]) V(fm, tm[1])
+/* hht (mb_hht.c): its Newton iteration's e, s, Phi linearized at the iterate (pl), the known part
+ * of q1 (qp: not lsd, which the solves clobber); lambda at the step's start (lam0) */
+#define MB_VIEW_HHT(V) V(e, tn[0]) V(sv, tm[0]) V(pl, tm[1]) V(qp, tn[1])
+#define MB_VIEW_HHT0(V) V(lam0, tm[2])
+/* mb_monitor.c, between steps: F2-F4's pdot, and Phi_q^T sigma~ of F4's sigma warning */
+#define MB_VIEW_MON(V) V(pdot, tm[2]) V(u, tn[0])
+/* assembly (mb_assembly.c): its Gauss-Newton's w, dq, the trial q and Phi at it */
+#define MB_VIEW_ASM(V) V(w, tm[0]) V(dq, tn[0]) V(qt, tn[1]) V(Ph, tm[1])
 /* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,
  * tmpn its own block */
 #define MB_VIEW_BDF4(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(sv, tm[0]) V(tmpm, tm[1])        \

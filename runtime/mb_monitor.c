@@ -10,7 +10,8 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
 {
     const mb_model *m = s->m;
     int nc = s->nc;
-    mb_real e[3], *pdot = s->tm[2];
+    const MBI_VIEW(MB_VIEW_MON) w = MBI_VIEW_OF(MB_VIEW_MON);   /* its blocks (mb_layout.h) */
+    mb_real e[3], *pdot = w.pdot;
     int fresh = s->kin_fresh && q == s->z && t == s->kin_t;   /* F4 ends its step there */
     if (fresh && s->kin_fresh == 2 && v == s->v) copy(3, e, s->kin_e);   /* and checked them */
     else m->energy(m, t, q, v, e);
@@ -68,9 +69,10 @@ void mbi_update_max(mb_sim *s)
     if (f4) {   /* F4: p - M v = Phi_q^T (sigma + alpha c) (5.41); alpha c is no drift of sigma,
                  * and from rest, while M v is still tiny, it alone passed the threshold (Andrews,
                  * step control at rtol 1e-10: at t = 3e-7 with |sigma| = 8e-14). Phi_q^T sigma
-                 * itself, with Phi_q at this state (the monitor's evaluation), in tn[0] (the
-                 * Newton iteration's scratch, free between steps). */
-        mb_real *u = s->tn[0];
+                 * itself, with Phi_q at this state (the monitor's evaluation), in u (the
+                 * Newton iteration's g1, free between steps). */
+        const MBI_VIEW(MB_VIEW_MON) w = MBI_VIEW_OF(MB_VIEW_MON);
+        mb_real *u = w.u;
         zero(s->n, u);
         pq_mtv(s->m, s->Pq, s->sig, 1, u);
         ps = dot(s->n, u, u);

@@ -118,12 +118,13 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
  * other constraints do not depend on t). The trapezoid on Delta S this replaces is second
  * order: on dop853's long steps its error was an energy warning on an accurate run
  * (tests/test_audit.sh, the driven pendulum). Exactly 0 for a model without drivers (phi_t is
- * 0). Scratch: tm[0], tm[1], free between the right-hand sides of F2 and F3. */
+ * 0). Scratch: MB_VIEW_DRV (mb_layout.h). */
 static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_real *S, mb_real h)
 {
     const mb_model *m = s->m;
     int nc = s->nc;
-    mb_real *fp = s->tm[0], *fm = s->tm[1];
+    const MBI_VIEW(MB_VIEW_DRV) w = MBI_VIEW_OF(MB_VIEW_DRV);
+    mb_real *fp = w.fp, *fm = w.fm;
 #ifdef MB_FLOAT
     mb_real d = MB_R(4.9e-3) * h;        /* cbrt(eps) */
 #else

@@ -583,7 +583,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #if MBI_HAS_EB
     if (s->zold) {                         /* F1-F3: for the undo */
         copy(s->nz, s->zold, s->z);
-        copy(s->n, s->tn[7], s->v);
+        copy(s->n, s->v0, s->v);
     }
 #endif
 #if MBI_HAS_KKT

@@ -132,7 +132,7 @@ int mbi_form_start(mb_sim *s, mb_real t0);
 /* mb_forms.c: after a failed step of an explicit formulation (f at z lost: have_f 0), f at z
  * again; nothing for an implicit one. */
 int mbi_form_restart(mb_sim *s, mb_real t);
-/* mb_forms.c: undo a step of F1-F3 (state from zold, tn[7], S0, which mb_sim_step keeps at
+/* mb_forms.c: undo a step of F1-F3 (state from zold, v0, S0, which mb_sim_step keeps at
  * the step's start); returns st. */
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st);
 

@@ -41,7 +41,8 @@
 static mb_real trap_error(mb_sim *s, mb_real h)
 {
     int n = s->n;
-    mb_real *eq = s->tn[0], coef, acc = 0;
+    const MBI_VIEW(MB_VIEW_TRAPCTL) b = MBI_VIEW_OF(MB_VIEW_TRAPCTL);   /* its block (mb_layout.h) */
+    mb_real *eq = b.eq, coef, acc = 0;
     const mb_real *qk = s->zk, *q = s->z;
     if (s->nqh >= 2) {
         mb_real h1 = s->h_prev, h2 = s->h_prev2, h3 = h * h * h;
@@ -336,7 +337,8 @@ static int trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *
     /* the middle (x only: without the extrapolation xa is NULL, and no offset may be applied) */
     const mb_real *qm = x ? s->xa + s->nz + 2 * n + s->nc : NULL, *vm = x ? qm + n : NULL;
     const mb_real *q1 = s->z, *v1 = s->v;
-    mb_real th = (t - t0) / h, dv, *vv = v ? v : s->tn[0];   /* tn[0]: g1, free between steps */
+    const MBI_VIEW(MB_VIEW_TRAPCTL) b = MBI_VIEW_OF(MB_VIEW_TRAPCTL);   /* vv: free between steps */
+    mb_real th = (t - t0) / h, dv, *vv = v ? v : b.vv;
     for (int i = 0; i < n; i++) {
         mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
         q[i] = q0[i] + (x ? quintic(th, a, qm[i] - q0[i], d0, h * vm[i], d1, &dv) : cubic(th, a, d0, d1, &dv));
