@@ -71,6 +71,41 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 }
 #endif
 
+/* The iteration's bookkeeping across corrections (trap_judge) */
+typedef struct { int stall, grow, refresh; mb_real best, ny_last; } trap_nw;
+
+/* After a correction of size ny (|[dq; dp]|_2; fresh: with a new factorization): whether the
+ * iteration has converged (1), goes on (0) or diverges (MB_ERR_NEWTON, adaptive only); a kept
+ * matrix that contracts slowly refreshes (k->refresh) and makes reuse wait (reuse_slow). */
+static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, int it)
+{
+    mb_real ny_prev = k->ny_last;
+    k->ny_last = ny;
+    if (!fresh && ny_prev > 0 && ny > REUSE_SLOW * ny_prev) s->reuse_slow = 1;
+    if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) k->refresh = 1;
+    /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
+     * settled) mean divergence; stop now and let the step be retried smaller. (In float this
+     * also fires on round-off: Andrews at its float tol 1e-7 with the extrapolated control;
+     * exempting corrections below 100 eps |y| fixed that but, in double, let the parallelogram
+     * chain at rtol 1e-9 carry 7385 steps at max_iter through a singular position, 11 J
+     * off, instead of stopping: not kept) */
+    k->grow = ny_prev > 0 && ny > ny_prev ? k->grow + 1 : 0;
+    if (adapt && it >= 3 && k->grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
+    if (ny < s->p.tol) return 1;
+    /* The error left after this correction is about theta / (1 - theta) |dy| for a
+     * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
+     * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
+    if (ny_prev > 0 && ny < ny_prev) {
+        mb_real th = ny / ny_prev;
+        if (th / (1 - th) * ny < NEWTON_KAPPA * s->p.tol) return 1;
+    }
+    int conv = 0;
+    if (ny < k->best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z))) k->stall = 0;
+    else if (++k->stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
+    if (ny < k->best) k->best = ny;
+    return conv;
+}
+
 /* One implicit trapezoid step (5.54-5.60), Newton on y = [q; p] with the reduced n x n system
  * (5.52, 5.53; the row's matrix and momenta) and sigma~ updated by 5.34 after each update of y
  * (the row's constraint). */
@@ -138,8 +173,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #endif
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
-    int it, conv = 0, stall = 0, grow = 0, refresh = full || !reuse;
-    mb_real ny = 0, best = MB_R(1e30), ny_last = 0;
+    int it, conv = 0;
+    trap_nw k = {0, 0, full || !reuse, MB_R(1e30), 0};
+    mb_real ny = 0;
     *stale_used = 0;
     *diverged = 0;
     s->fact_valid = 0;
@@ -148,7 +184,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         /* an iteration that goes on needs the dynamics at this state too: one fused call (a
          * kept matrix's iteration as well where the model has it: the sines are shared, and
          * the force Jacobians it refreshes enter only 5.53 below, not the kept factors) */
-        int last = conv || it == s->p.max_iter, fresh = refresh || !s->fact_valid;
+        int last = conv || it == s->p.max_iter, fresh = k.refresh || !s->fact_valid;
         int fused = !last && (fresh || m->eval_kin_dyn);
         if (fused) mbi_eval_kin_dyn(s, t1, q, v);
         else mbi_eval_kin(s, t1, q);
@@ -171,7 +207,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st) return st;
             s->fact_valid = 1;
-            refresh = full || !reuse;
+            k.refresh = full || !reuse;
         } else {
             *stale_used = 1;
         }
@@ -202,29 +238,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;
         s->mon.newton_iters++;
-        mb_real ny_prev = ny_last;
-        ny_last = ny;
-        if (!fresh && ny_prev > 0 && ny > REUSE_SLOW * ny_prev) s->reuse_slow = 1;
-        if (!fresh && ny_prev > 0 && ny > REUSE_RATE * ny_prev) refresh = 1;
-        /* adaptive: two corrections in a row that grew (after the first sigma~ updates have
-         * settled) mean divergence; stop now and let the step be retried smaller. (In float this
-         * also fires on round-off: Andrews at its float tol 1e-7 with the extrapolated control;
-         * exempting corrections below 100 eps |y| fixed that but, in double, let the parallelogram
-         * chain at rtol 1e-9 carry 7385 steps at max_iter through a singular position, 11 J
-         * off, instead of stopping: not kept) */
-        grow = ny_prev > 0 && ny > ny_prev ? grow + 1 : 0;
-        if (adapt && it >= 3 && grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
-        if (ny < s->p.tol) { conv = 1; continue; }
-        /* The error left after this correction is about theta / (1 - theta) |dy| for a
-         * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
-         * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
-        if (ny_prev > 0 && ny < ny_prev) {
-            mb_real th = ny / ny_prev;
-            if (th / (1 - th) * ny < NEWTON_KAPPA * s->p.tol) { conv = 1; continue; }
-        }
-        if (ny < best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * n, s->z, s->z))) stall = 0;
-        else if (++stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
-        if (ny < best) best = ny;
+        int j = trap_judge(s, &k, ny, fresh, adapt, it);
+        if (j < 0) return j;
+        conv = j;
     }
     s->kin_fresh = 1;                   /* the last evaluation was at the final (t1, q) */
     s->kin_t = t1;
