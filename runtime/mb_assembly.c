@@ -32,8 +32,9 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc, it;
-    mb_real *w = s->tm[0], *dq = s->tn[0], *wt = s->Q;   /* Q is free before the first evaluation */
-    mb_real *qt = s->tn[1], *Ph = s->tm[1];
+    const MBI_VIEW(MB_VIEW_ASM) b = MBI_VIEW_OF(MB_VIEW_ASM);   /* its blocks (mb_layout.h) */
+    mb_real *w = b.w, *dq = b.dq, *wt = s->Q;   /* Q is free before the first evaluation */
+    mb_real *qt = b.qt, *Ph = b.Ph;
     if (iters) *iters = 0;
     if (nc == 0) return MB_OK;
     /* Positions: Gauss-Newton, minimum-norm step dq = -J^T (J J^T + mu I)^-1 Phi over the free

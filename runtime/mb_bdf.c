@@ -26,9 +26,17 @@
 #define GAM_CHANGE MB_R(0.3) /* refactor when gamma moved by more than this fraction */
 
 static mb_real *zc(const mb_sim *s, int j) { return s->bz + (size_t)j * (size_t)s->nz; }
-/* The integrated components: F1, F2 the whole state z, F4 [q; p] (Int Phi is advanced by explicit
- * Euler from the step's start as in F4's trapezoid step, sigma~ by its iteration). */
-static int ny_of(const mb_sim *s) { return s->p.formulation == MB_ALF_TRAPEZOID ? 2 * s->n : s->nz; }
+/* Whether the formulation is implicit (its row gives the Newton pieces, not rhs: F4), as bdf's
+ * start found it */
+#if MBI_F4
+#define IMPL(s) ((s)->bimp)
+#else
+#define IMPL(s) 0
+#endif
+/* The integrated components: an explicit formulation's whole state z; an implicit one's [q; p]
+ * (Int Phi is advanced by explicit Euler from the step's start as in the trapezoid's step,
+ * sigma~ by its iteration). */
+static int ny_of(const mb_sim *s) { return IMPL(s) ? 2 * s->n : s->nz; }
 
 /* l_j of order q (l_0 = 1): the coefficients of prod_{i=1..q} (1 + x / i), row q - 1, as the
  * recurrence l_j += l_{j-1} / i (i = 1..q, j = i..1) from l = (1, 0, ...) rounds them in mb_real
@@ -59,7 +67,7 @@ static const mb_real LCOEF[QMAX][QMAX + 1] = {
  * step control in mb_f4_trapezoid.c). */
 static int ntest(const mb_sim *s)
 {
-    return s->p.formulation == MB_ALF_TRAPEZOID && s->bq >= QMAX ? s->n : 2 * s->n;
+    return IMPL(s) && s->bq >= QMAX ? s->n : 2 * s->n;
 }
 
 /* Weights 1 / (atol + rtol |y_i|); a momentum p_i = m_i v_i + ... is tested in velocity units,
@@ -84,7 +92,7 @@ static void set_weights(mb_sim *s)
     const mb_real *y = zc(s, 0), *mass = s->m->mass;
     int n = s->n, mom = s->p.formulation != MB_BAUMGARTE;
     mb_real *w = s->bw, atol = s->p.atol, rtol = s->p.rtol;
-    mb_real c = s->p.formulation == MB_ALF_TRAPEZOID ? MOM4_STEPS * s->bh : 1;
+    mb_real c = IMPL(s) ? MOM4_STEPS * s->bh : 1;
     for (int i = 0; i < n; i++) w[i] = 1 / (atol + rtol * MB_FABS(y[i]));
     if (mom) for (int i = n; i < 2 * n; i++) w[i] = c / (atol * mass[i - n] + rtol * MB_FABS(y[i]));
     else for (int i = n; i < 2 * n; i++) w[i] = c / (atol + rtol * MB_FABS(y[i]));
@@ -394,14 +402,14 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
 #define REUSE4_WAIT 32
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
+    const mbi_form *fm = mbi_forms[s->p.formulation];   /* the equations (F4's row) */
     int n = s->n, nc = s->nc, conv = 0, st, fresh = 1;
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     const mb_real *qb = zc(s, 0), *pb = zc(s, 0) + n, *z1 = zc(s, 1);
-    mb_real *g1 = s->tn[0], *g2 = s->tn[1], *dq = s->tn[2], *sv = s->tm[0];
-    mb_real *tmpm = s->tm[1], *tmpn = s->tn[4];
-    mb_real gam = s->bh / l[1], a = s->p.alpha, xi = s->p.xi, w = s->p.omega, hh = s->bh;
-    mb_real c1 = 1 + 2 * gam * xi * w, wprev = 0;
+    const MBI_VIEW(MB_VIEW_BDF4) w = MBI_VIEW_OF(MB_VIEW_BDF4);   /* its blocks (mb_layout.h) */
+    mb_real *g1 = w.g1, *g2 = w.g2, *dq = w.dq, *sv = w.sv, *tmpm = w.tmpm, *tmpn = w.tmpn;
+    mb_real gam = s->bh / l[1], hh = s->bh, wprev = 0;
     copy(2 * n, s->z, zc(s, 0));
     for (int it = 0;; it++) {
         /* at y = y_pred (y - y_pred) / gamma is +0: "+ 0" keeps the sum's sign of zero */
@@ -418,21 +426,23 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
         int last = conv || it == s->p.max_iter;
         if (!last) mbi_eval_kin_dyn(s, t1, q, s->v);
         else mbi_eval_kin(s, t1, q);
-        mbi_f4_constraint(s, I, it > 0);
+        fm->constraint(s, I, it > 0, NULL);
         if (last) break;
-        mbi_f4_residual(s, p, gam, sv, g1, g2);
+        fm->residual(s, p, gam, sv, g1, g2);
+        mbi_poison(sv, nc);
         if (fresh) {
-            mbi_newton_matrix(s, a, c1, 2 * gam);
+            fm->matrix(s, t1, q, gam, 0, 0);
             st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
             if (st == MB_ERR_SINGULAR || st == MB_ERR_NONFINITE) return 1;
             if (st) return st;
         }
         for (int i = 0; i < n; i++) dq[i] = -g1[i] - gam * g2[i];
+        mbi_poison(g1, n);
         mbi_ls_solve(s, MB_MAT_A_LU, dq);
         /* dp = -g2 + (gamma dQ/dq + dQ/dv + Phidot_q^T a D) dq (F4's 5.53 with h/2 -> gamma),
          * formed in the pass that takes |[dq; dp]|_2 (the sums of dot(dq, dq) and dot(dp, dp),
          * in their order), the weighted RMS of dq and the update */
-        mbi_f4_dg2(s, dq, gam, tmpn, tmpm);
+        fm->momenta(s, dq, gam, tmpn, tmpm, 0);
         mb_real aq = 0, ap = 0, wn = 0;
         for (int i = 0; i < n; i++) {
             mb_real x = dq[i], y = tmpn[i] - g2[i], e = x * s->bw[i];
@@ -442,6 +452,9 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
             q[i] += x;
             p[i] += y;
         }
+        mbi_poison(g2, n);
+        mbi_poison(tmpn, n);
+        mbi_poison(dq, n);
         mb_real ny = MB_SQRT(aq + ap);
         wn = MB_SQRT(wn / (mb_real)n);
         if (!isfinite(ny) || !isfinite(wn)) return 1;
@@ -477,10 +490,10 @@ static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 /* A new Nordsieck array of order 1 at the current state: zn = [z, h f] (F4: [q; p], h [v; pdot]). */
 static void restart(mb_sim *s, mb_real h)
 {
-    int f4 = s->p.formulation == MB_ALF_TRAPEZOID, nn = ny_of(s);
+    int imp = IMPL(s), nn = ny_of(s);
     copy(nn, zc(s, 0), s->z);
     for (int i = 0; i < nn; i++)
-        zc(s, 1)[i] = h * (!f4 ? s->fz[i] : i < s->n ? s->v[i] : s->pd[i - s->n]);
+        zc(s, 1)[i] = h * (!imp ? s->fz[i] : i < s->n ? s->v[i] : s->pd[i - s->n]);
     s->bq = 1;
     s->bh = h;
     s->bt = s->t;
@@ -514,20 +527,15 @@ static int finish(mb_sim *s)
 #endif
 
 #if MBI_F4
-/* F4 after an accepted step: S, and the sigma reset of 6.3.4 as the trapezoid's (p and pdot kept
- * consistent; the Nordsieck array restarts at the next step since p moved). */
+/* An implicit formulation after an accepted step: S, then its acceptance (F4: the sigma reset
+ * of 6.3.4 as the trapezoid's, p and pdot kept consistent; the Nordsieck array restarts at the
+ * next step since p moved). */
 static int finish4(mb_sim *s)
 {
-    int nc = s->nc;
+    int moved = 0;
     if (s->reuse_wait > 0) s->reuse_wait--;
-    copy(nc, s->S, s->sig);
-    if (s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset) {
-        mbi_f4_shift_sigma(s);
-        zero(nc, s->S);
-        s->mon.sigma_resets++;
-        return MB_EVENT_SIGMA_RESET;
-    }
-    return MB_OK;
+    copy(s->nc, s->S, s->sig);
+    return mbi_forms[s->p.formulation]->accept(s, &moved);
 }
 
 /* F4: back to the step's start (Int Phi and sigma~ kept in bd, bf; v, pdot from the array). */
@@ -545,7 +553,7 @@ static void undo4(mb_sim *s)
 static void undo(mb_sim *s)
 {
 #if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID) { undo4(s); return; }
+    if (IMPL(s)) { undo4(s); return; }
 #endif
     copy(s->nz, s->z, zc(s, 0));
 }
@@ -554,7 +562,7 @@ static void undo(mb_sim *s)
 static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
 #if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID) return correct4(s, t1, l, dsm);
+    if (IMPL(s)) return correct4(s, t1, l, dsm);
 #endif
 #if MBI_EXPLICIT
     int st = correct(s, t1, l);
@@ -570,7 +578,7 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
  * step; the monitor is not advanced. On failure the state is that of the last good step. */
 static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
-    int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
+    int nz = ny_of(s), st, nef = 0, ncf = 0, f4 = IMPL(s);
     mb_real t0 = s->t;
     const mb_real *l;                     /* LCOEF's row of the attempt's order */
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
@@ -730,7 +738,7 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
     if (!s->dense_state || !s->ready || !s->bok) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
     /* the polynomial sum_j zn[j] x^j, x = (t - t_n) / h (Horner) */
-    mb_real x = (t - s->bt) / s->bh, *y = s->p.formulation == MB_ALF_TRAPEZOID ? s->bd : s->ztmp;
+    mb_real x = (t - s->bt) / s->bh, *y = IMPL(s) ? s->bd : s->ztmp;
     copy(nz, y, zc(s, s->bq));
     for (int j = s->bq - 1; j >= 0; j--) {
         const mb_real *a = zc(s, j);
@@ -739,8 +747,9 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
     copy(n, q, y);
     if (!v && !mo) return MB_OK;
 #if MBI_F4
-    if (s->p.formulation == MB_ALF_TRAPEZOID) {   /* v: the polynomial's derivative */
-        mb_real *vv = s->tn[0];
+    if (IMPL(s)) {   /* v: the polynomial's derivative */
+        const MBI_VIEW(MB_VIEW_DENSE) b = MBI_VIEW_OF(MB_VIEW_DENSE);
+        mb_real *vv = b.vv;
         zero(n, vv);
         for (int j = s->bq; j >= 1; j--) {
             const mb_real *a = zc(s, j);
@@ -760,7 +769,8 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 #endif
 #if MBI_EXPLICIT
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
-    mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* the state's v, sigma kept */
+    const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* the state's v, sigma kept */
+    mb_real *vsave = w.vsave, *ssave = w.ssave;
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if ((st = rhs(s, t, y, s->bf))) goto out;
@@ -795,6 +805,13 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
     return st;
 }
 
-const mbi_integ mbi_integ_bdf = {mbi_form_start, mbi_form_restart, NULL, bdf_step, bdf_dense,
-                                 mbi_undo_step, NULL};
+/* The start: the formulation's start-up evaluation, and whether it is implicit */
+static int bdf_start(mb_sim *s, mb_real t0)
+{
+    s->bimp = MBI_F4 && !mbi_forms[s->p.formulation]->rhs;
+    return mbi_form_start(s, t0);
+}
+
+const mbi_integ mbi_integ_bdf = {bdf_start, mbi_form_restart, NULL, bdf_step, bdf_dense, mbi_undo_step,
+                                 NULL};
 #endif /* MBI_BDF */

@@ -11,7 +11,8 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const mb_real *q = z, *v = z + n;
-    mb_real *b2 = s->tm[0], *pd = s->tm[1], xi = s->p.xi, w = s->p.omega;
+    const MBI_VIEW(MB_VIEW_F1) b = MBI_VIEW_OF(MB_VIEW_F1);   /* its blocks (mb_layout.h) */
+    mb_real *b2 = b.b2, *pd = b.pd, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     m->gamma(m, t, q, v, s->Gam);
     m->force(m, t, q, v, s->Q);
@@ -33,12 +34,13 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     return MB_OK;
 }
 /* Velocity projection remedy (F1): v -= Phi_q^T (Phi_q Phi_q^T)^-1 (Phi_q v + Phi_t), with
- * S = Phi_q Phi_q^T (unit weights, in tn[0]) on the plan of S. */
+ * S = Phi_q Phi_q^T (unit weights, MB_VIEW_F1P's ones) on the plan of S. */
 static int project_velocity(mb_sim *s)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    mb_real *w = s->tm[0], *v = s->z + n, *ones = s->tn[0];
+    const MBI_VIEW(MB_VIEW_F1P) b = MBI_VIEW_OF(MB_VIEW_F1P);
+    mb_real *w = b.w, *v = s->z + n, *ones = b.ones;
     if (nc == 0) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
     m->phi_t(m, s->t, s->z, s->Phit);
@@ -67,5 +69,5 @@ static int accept_baumgarte(mb_sim *s, int *reeval)
     return MB_OK;
 }
 
-const mbi_form mbi_form_baumgarte = {rhs_baumgarte, accept_baumgarte, NULL};
+const mbi_form mbi_form_baumgarte = {.rhs = rhs_baumgarte, .accept = accept_baumgarte};
 #endif

@@ -11,7 +11,8 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const mb_real *q = z, *p = z + n, *I = z + 2 * n;
-    mb_real *b2 = s->tm[0], xi = s->p.xi, w = s->p.omega;
+    const MBI_VIEW(MB_VIEW_F2) b = MBI_VIEW_OF(MB_VIEW_F2);   /* its block (mb_layout.h) */
+    mb_real *b2 = b.b2, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     for (int r = 0; r < nc; r++) b2[r] = -s->Phit[r] - 2 * xi * w * s->Phi[r] - w * w * I[r];
     int st = mbi_kkt_solve(s, p, b2, s->ev_v, s->ev_sig);
@@ -25,7 +26,7 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     copy(nc, s->ev_S, s->ev_sig);
     return MB_OK;
 }
-const mbi_form mbi_form_canonical = {rhs_canonical, mbi_sigma_reset, NULL};
+const mbi_form mbi_form_canonical = {.rhs = rhs_canonical, .accept = mbi_sigma_reset};
 #endif
 
 #if MBI_F2 || MBI_F3
@@ -41,7 +42,7 @@ int mbi_sigma_reset(mb_sim *s, int *reeval)
     if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
     pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
-    for (int r = 0; r < nc; r++) s->tm[3][r] -= s->sig[r];
+    for (int r = 0; r < nc; r++) s->S0[r] -= s->sig[r];
     zero(nc, s->sig);
     s->mon.sigma_resets++;
     *reeval = 1;

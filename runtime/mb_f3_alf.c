@@ -12,7 +12,8 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
-    mb_real *b = s->tm[0], *c = s->cv, *rhs = s->tn[0], *vold = s->tn[1];
+    const MBI_VIEW(MB_VIEW_F3) k = MBI_VIEW_OF(MB_VIEW_F3);   /* its blocks (mb_layout.h) */
+    mb_real *b = k.b, *c = s->cv, *rhs = k.rhs, *vold = k.vold;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
@@ -28,8 +29,9 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     int it, conv = 0;
     for (it = 1; it <= s->p.max_iter; it++) {
         copy(n, rhs, p);
-        for (int r = 0; r < nc; r++) s->tm[1][r] = a * b[r] + s->ev_sig[r];
-        pq_mtv(m, s->Pq, s->tm[1], -1, rhs);
+        const MBI_VIEW(MB_VIEW_F3) kk = MBI_VIEW_OF(MB_VIEW_F3);   /* sb: reloaded, not kept live */
+        for (int r = 0; r < nc; r++) kk.sb[r] = a * b[r] + s->ev_sig[r];
+        pq_mtv(m, s->Pq, kk.sb, -1, rhs);
         mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
         pq_mv(m, s->Pq, rhs, c);
         for (int r = 0; r < nc; r++) { c[r] += b[r]; s->ev_sig[r] += a * c[r]; }
@@ -73,5 +75,5 @@ static int accept_alf(mb_sim *s, int *reeval)
     return st;
 }
 
-const mbi_form mbi_form_alf_explicit = {rhs_alf, accept_alf, NULL};
+const mbi_form mbi_form_alf_explicit = {.rhs = rhs_alf, .accept = accept_alf};
 #endif

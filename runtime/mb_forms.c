@@ -58,8 +58,8 @@ int mbi_form_restart(mb_sim *s, mb_real t)
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st)
 {
     copy(s->nz, s->z, s->zold);
-    copy(s->n, s->v, s->tn[7]);
-    copy(s->nc, s->S, s->tm[3]);
+    copy(s->n, s->v, s->v0);
+    copy(s->nc, s->S, s->S0);
     s->t = t_start;
     s->have_f = 0;
     return st;

@@ -82,12 +82,12 @@ static int hht_start(mb_sim *s, mb_real t0)
     return MB_OK;
 }
 
-/* Back to the step's start: q, v from zold and tn[7] (mb_sim_step keeps them), a and lambda. */
+/* Back to the step's start: q, v from zold and v0 (mb_sim_step keeps them), a and lambda. */
 static void hht_restore(mb_sim *s, const mb_real *a0, const mb_real *lam0)
 {
     int n = s->n;
     copy(2 * n, s->z, s->zold);
-    copy(n, s->v, s->tn[7]);
+    copy(n, s->v, s->v0);
     copy(n, s->fz, s->v);
     copy(n, s->fz + n, a0);
     copy(s->nc, s->lam, lam0);
@@ -103,9 +103,10 @@ static int hht_iterate(mb_sim *s, mb_real h, mb_real t1, const mb_real *a0)
     mb_real cq = be * h * h, cv = ga * h, rho = pen / ((1 + al) * cq);
     mb_real *q = s->z, *v = s->z + n, *a = s->fz + n, *lam = s->lam;
     const mb_real *q0 = s->zold, *v0 = s->zold + n;
-    mb_real *e = s->tn[0], *sv = s->tm[0], *pl = s->tm[1];
-    /* the known part of q1 and v1 (tn[1]: q, lsd would be clobbered by the solves) */
-    mb_real *qp = s->tn[1], *vp = s->v;
+    const MBI_VIEW(MB_VIEW_HHT) w = MBI_VIEW_OF(MB_VIEW_HHT);   /* its blocks (mb_layout.h) */
+    mb_real *e = w.e, *sv = w.sv, *pl = w.pl;
+    /* the known part of q1 and v1 (qp) */
+    mb_real *qp = w.qp, *vp = s->v;
     for (int i = 0; i < n; i++) {
         qp[i] = q0[i] + h * v0[i] + h * h * (MB_R(0.5) - be) * a0[i];
         vp[i] = v0[i] + h * (1 - ga) * a0[i];
@@ -162,7 +163,8 @@ static int hht_step(mb_sim *s, mb_real h, mb_real t_new)
 {
     int n = s->n;
     mb_real al = s->p.hht_alpha;
-    mb_real *a0 = s->ztmp, *lam0 = s->tm[2];   /* (tn[7]: v at the start, mb_sim_step) */
+    const MBI_VIEW(MB_VIEW_HHT0) w = MBI_VIEW_OF(MB_VIEW_HHT0);
+    mb_real *a0 = s->ztmp, *lam0 = w.lam0;   /* (v0: v at the start, mb_sim_step) */
     copy(n, a0, s->fz + n);
     copy(s->nc, lam0, s->lam);
     int st = hht_iterate(s, h, t_new, a0);

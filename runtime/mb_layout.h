@@ -70,20 +70,21 @@
 #define MB_L_SEL_1 MB_L_KEEP
 #define MB_L_SEL_0 MB_L_DROP
 
-/* MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) expands R(field, count) for
- * each block of mb_real and J(field, count) for each block of int, in layout order, for
+ /* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) expands
+  * R(field, count) for each block of mb_real and J(field, count) for each block of int, in layout
+  * order, then A(field, base, c) for each block that shares another's (MB_L_SHARED), for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
  * (0/1), F4's step control AD (0/1/2: mb_params.adaptive with the trapezoid; its position
  * history, with 2 the extrapolation's two states), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
  * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
- * (mb_model.npar), NM = N when M depends on them (mb_model.par_mass), else 0, and NI inputs
- * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0). A block of
- * count 0 is not used by F (its pointer is NULL). Not listed: S and ev_S share sig and ev_sig
- * (equal in every formulation), k[0] is fz (FSAL), F4 keeps its start-up evaluation's ev_v,
- * ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the trapezoid ev_sig in tm[3],
- * below), and F3/F4 factor S (assembly only)
- * in FA's block: A's factorization never lives across an assembly. F4 with the trapezoid
- * (MB_L_F4T; mb_sim.c: layout) shares blocks by lifetime (an iteration of trap_step: evaluation,
+  * (mb_model.npar), NM = N when M depends on them (mb_model.par_mass), else 0, and NI inputs
+  * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0). A block of
+  * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
+  * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
+  * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
+  * trapezoid ev_sig in S0, below), and F3/F4 factor S (assembly only) in FA's block: A's
+  * factorization never lives across an assembly. Not listed: k[0] is fz (FSAL). F4 with the
+  * trapezoid (MB_L_F4T) shares blocks by lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
  * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
  *   after it has read ev_v, before it forms b), from tn[2] on over tn[3] and tm[1] (dq, dp,
@@ -99,14 +100,14 @@
  * - cv in tm[1]: c from the constraint to the residual, and the last iteration's after the loop
  *   (held_step_sane); tmpm is formed after the residual (5.53); the start-up's c = Phi_q v after
  *   the iteration's tm[1] is spent;
- * - no tm[2]: sigma~ at the step's start is tm[3] (mb_sim_step), the start-up's ev_sig lives in
- *   tm[3] (written at each step's start), and the pointer tm[2] (the monitor's scratch between
+ * - no tm[2]: sigma~ at the step's start is S0 (mb_sim_step), the start-up's ev_sig lives in
+ *   S0 (written at each step's start), and the pointer tm[2] (the monitor's scratch between
  *   steps) is tm[0] (tn[2]). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA, Phi_q^T lambda - Q of the last
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
  * side, which uses it, is not called then). trig, the fused evaluations' sine cache (3 N, an
  * entry per coordinate: mb_trig.h), lives across steps in every formulation. */
-#define MB_LAYOUT(R, J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI)        \
+#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI)      \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -120,9 +121,9 @@
     R(tn[3], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_MAX(MB_L_NMAX(N, NC), (PQ) - MB_L_NMAX(N, NC) - (NC)) : (N))) \
     R(tn[4], MB_L_IF(MB_L_F4(F) && (!MB_L_F4T(F, I) || (FJ)), N))                               \
     MB_L_SEL(MBI_HAS_FJ)(R(tn[5], MB_L_IF(MB_L_F4(F) && (FJ), N)) R(tn[6], MB_L_IF(MB_L_F4(F) && (FJ), N))) \
-    MB_L_SEL(MBI_HAS_TN7)(R(tn[7], MB_L_IF(!MB_L_F4(F) || (FJ), N)))                           \
+    MB_L_SEL(MBI_HAS_TN7)(R(v0, MB_L_IF(!MB_L_F4(F) || (FJ), N)))                              \
     R(tm[0], MB_L_IF(!MB_L_F4T(F, I), NC)) R(tm[1], NC) R(tm[2], MB_L_IF(!MB_L_F4T(F, I), NC))  \
-    R(tm[3], NC)                                                                              \
+    R(S0, NC)                                                                                 \
     MB_L_SEL(MBI_HAS_EXPL)(                                                                   \
     R(k[1], MB_L_IF(MB_L_NSTAGE(I) > 1, MB_L_NZ(F, N, NC)))                                   \
     R(k[2], MB_L_IF(MB_L_NSTAGE(I) > 2, MB_L_NZ(F, N, NC)))                                   \
@@ -164,12 +165,74 @@
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
     MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
-    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))
+    MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))                  \
+    MB_L_SHARED(A, F, I)
+
+/* The blocks that share another's (A(field, base, c): when c, field points into base's block and
+ * takes no bytes of its own; its count above is 0 then), in the order they are applied (a base
+ * that is itself shared comes first). Every formulation: S and ev_S are sig and ev_sig; F3/F4
+ * factor S in A's block. F4: the start-up evaluation's ev_v, ev_sig in Newton temporaries. F4
+ * with the trapezoid (MB_L_F4T): the lifetimes of the comment above. */
+#define MB_L_SHARED(A, F, I)                                                                   \
+    A(S, sig, 1) A(FS, FA, MB_L_ALF(F))                                                        \
+    A(ev_v, tn[2], MB_L_F4(F)) A(ev_sig, tm[2], MB_L_F4(F) && !MB_L_F4T(F, I))                 \
+    A(ev_sig, S0, MB_L_F4T(F, I)) A(ev_S, ev_sig, 1)                                           \
+    A(Ek, tn[2], MB_L_F4T(F, I)) A(lsd, zk, MB_L_F4T(F, I)) A(lsy, tn[3], MB_L_F4T(F, I))      \
+    A(Q, tn[3], MB_L_F4T(F, I)) A(cv, tm[1], MB_L_F4T(F, I)) A(tm[0], tn[2], MB_L_F4T(F, I))    \
+    A(tm[2], tn[2], MB_L_F4T(F, I))
+
+/* Typed views: the named blocks of a slot, V(name, block), each a block of the list above; the
+ * overlaps are the list's (MB_L_SHARED) and the ones stated here. mb_sim_impl.h makes a struct of
+ * pointers of each (MBI_VIEW), the files use the names, and a -DMB_POISON_WORK build fills a
+ * block with NaN where its lifetime ends (mbi_poison), so that a read through a wrong alias
+ * fails a test (the tests' _poison builds).
+ * The trapezoid's Newton iteration (mb_trapezoid.c): the residuals g1, g2 (residual to the
+ * solve, g2 to the update), the corrections dq, dp (kept after the last iteration),
+ * s = sigma~ + alpha c (the residual only), 5.53's scratch tmpn (in g1's block: g1 is spent
+ * once dq is formed) and tmpm; with the trapezoid's sharing (MB_L_F4T) sv is in dq's block,
+ * tmpm in c's. */
+#define MB_VIEW_TRAP(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(dp, tn[3]) V(sv, tm[0])         \
+    V(tmpm, tm[1]) V(tmpn, tn[0])
+/* Dense output between steps (mb_rk.c, mb_bdf.c): the state's v and sigma kept while an
+ * evaluation at the interpolated state overwrites ev_v, ev_sig, in v's and S's blocks of the
+ * step's start (v0, S0: mb_sim_step's, free between steps); bdf on F4's v in g1's */
+#define MB_VIEW_DENSE(V) V(vsave, v0) V(ssave, S0) V(vv, tn[0])
+/* The trapezoid's step control (mb_trapezoid_control.c), between steps: Milne's error vector
+ * and the dense output's v in g1's block */
+#define MB_VIEW_TRAPCTL(V) V(eq, tn[0]) V(vv, tn[0])
+/* F4's full Jacobian (mb_f4_trapezoid.c, geometric terms), while the matrix is formed: the
+ * difference columns, Phidot_q^T s at a unit velocity, that velocity (tn[4..6], and v0's block:
+ * F4 has it for the full Jacobian only) */
+#define MB_VIEW_FJ(V) V(col, tn[5]) V(cm, tn[6]) V(Pt, v0) V(vv, tn[4])
+/* The explicit formulations' right-hand sides: F1 (mb_f1_baumgarte.c) the constraints' b2 and
+ * Phidot (pd), its velocity projection's w and unit weights; F2 (mb_f2_canonical.c) b2; F3
+ * (mb_f3_alf.c, also F4's start-up) b, the solve's right-hand side, v of the previous evaluation
+ * and a b + sigma~ (sb) */
+#define MB_VIEW_F1(V) V(b2, tm[0]) V(pd, tm[1])
+#define MB_VIEW_F1P(V) V(w, tm[0]) V(ones, tn[0])
+#define MB_VIEW_F2(V) V(b2, tm[0])
+#define MB_VIEW_F3(V) V(b, tm[0]) V(rhs, tn[0]) V(vold, tn[1]) V(sb, tm[1])
+/* mb_rk.c: the drivers' work by parts, Phi_t at t + d and t - d (between the right-hand sides of
+ * F2 and F3, whose b2, b they reuse) */
+#define MB_VIEW_DRV(V) V(fp, tm[0]) V(fm, tm[1])
+/* hht (mb_hht.c): its Newton iteration's e, s, Phi linearized at the iterate (pl), the known part
+ * of q1 (qp: not lsd, which the solves clobber); lambda at the step's start (lam0) */
+#define MB_VIEW_HHT(V) V(e, tn[0]) V(sv, tm[0]) V(pl, tm[1]) V(qp, tn[1])
+#define MB_VIEW_HHT0(V) V(lam0, tm[2])
+/* mb_monitor.c, between steps: F2-F4's pdot, and Phi_q^T sigma~ of F4's sigma warning */
+#define MB_VIEW_MON(V) V(pdot, tm[2]) V(u, tn[0])
+/* assembly (mb_assembly.c): its Gauss-Newton's w, dq, the trial q and Phi at it */
+#define MB_VIEW_ASM(V) V(w, tm[0]) V(dq, tn[0]) V(qt, tn[1]) V(Ph, tm[1])
+/* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,
+ * tmpn its own block */
+#define MB_VIEW_BDF4(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(sv, tm[0]) V(tmpm, tm[1])        \
+    V(tmpn, tn[4])
 
 /* Total bytes: the sum of the rounded blocks (exactly what mb_sim_workspace_size returns). */
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
+#define MB_L_SUM_A(field, base, c)
 #define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI))
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI))
 
 #endif /* MB_LAYOUT_H */

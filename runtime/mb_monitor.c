@@ -10,7 +10,8 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
 {
     const mb_model *m = s->m;
     int nc = s->nc;
-    mb_real e[3], *pdot = s->tm[2];
+    const MBI_VIEW(MB_VIEW_MON) w = MBI_VIEW_OF(MB_VIEW_MON);   /* its blocks (mb_layout.h) */
+    mb_real e[3], *pdot = w.pdot;
     int fresh = s->kin_fresh && q == s->z && t == s->kin_t;   /* F4 ends its step there */
     if (fresh && s->kin_fresh == 2 && v == s->v) copy(3, e, s->kin_e);   /* and checked them */
     else m->energy(m, t, q, v, e);
@@ -68,9 +69,10 @@ void mbi_update_max(mb_sim *s)
     if (f4) {   /* F4: p - M v = Phi_q^T (sigma + alpha c) (5.41); alpha c is no drift of sigma,
                  * and from rest, while M v is still tiny, it alone passed the threshold (Andrews,
                  * step control at rtol 1e-10: at t = 3e-7 with |sigma| = 8e-14). Phi_q^T sigma
-                 * itself, with Phi_q at this state (the monitor's evaluation), in tn[0] (the
-                 * Newton iteration's scratch, free between steps). */
-        mb_real *u = s->tn[0];
+                 * itself, with Phi_q at this state (the monitor's evaluation), in u (the
+                 * Newton iteration's g1, free between steps). */
+        const MBI_VIEW(MB_VIEW_MON) w = MBI_VIEW_OF(MB_VIEW_MON);
+        mb_real *u = w.u;
         zero(s->n, u);
         pq_mtv(s->m, s->Pq, s->sig, 1, u);
         ps = dot(s->n, u, u);
@@ -158,7 +160,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
 
 /* The work of a step of dt by the trapezoidal rule (powers pnc_old, pdrv_old at its start, pnc,
  * pdrv at its end; Phi_t at the start in ptq, at the end in Phit; the multiplier integral S_old
- * in tm[3], S at the end): P_nc + work of drivers. Driver work: F1 trapezoid of lambda^T Phi_t;
+ * in S0, S at the end): P_nc + work of drivers. Driver work: F1 trapezoid of lambda^T Phi_t;
  * F2-F4 lambda = dS/dt so the trapezoid is (S_new - S_old)^T (Phit_old + Phit_new) / 2.
  * Constraint forces on the system are -Phi_q^T lambda (M a + Phi_q^T lambda = Q), their power
  * -lambda^T Phi_q v = lambda^T Phi_t on Phidot = 0. */
@@ -168,7 +170,7 @@ mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc,
     mb_real w = dt / 2 * (pnc_old + pnc);
     if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
     else {
-        const mb_real *S = s->S, *S0 = s->tm[3], *pt0 = s->ptq, *pt = s->Phit;
+        const mb_real *S = s->S, *S0 = s->S0, *pt0 = s->ptq, *pt = s->Phit;
         for (int r = 0; r < s->nc; r++) w += (S[r] - S0[r]) * (pt0[r] + pt[r]) / 2;
     }
     return w;

@@ -118,12 +118,13 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
  * other constraints do not depend on t). The trapezoid on Delta S would be second order: on
  * dop853's long steps its error is an energy warning on an accurate run
  * (tests/test_audit.sh, the driven pendulum). Exactly 0 for a model without drivers (phi_t is
- * 0). Scratch: tm[0], tm[1], free between the right-hand sides of F2 and F3. */
+ * 0). Scratch: MB_VIEW_DRV (mb_layout.h). */
 static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_real *S, mb_real h)
 {
     const mb_model *m = s->m;
     int nc = s->nc;
-    mb_real *fp = s->tm[0], *fm = s->tm[1];
+    const MBI_VIEW(MB_VIEW_DRV) w = MBI_VIEW_OF(MB_VIEW_DRV);
+    mb_real *fp = w.fp, *fm = w.fm;
 #ifdef MB_FLOAT
     mb_real d = MB_R(4.9e-3) * h;        /* cbrt(eps) */
 #else
@@ -421,7 +422,8 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
     int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
-    mb_real *vsave = s->tn[7], *ssave = s->tm[3];   /* F3's warm start, kept (free between steps) */
+    const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* F3's warm start, kept */
+    mb_real *vsave = w.vsave, *ssave = w.ssave;
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if (s->dense_state == 1) {
@@ -511,7 +513,7 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
             /* F2, F3: the drivers' work by parts, its boundary term [S^T Phi_t] (drv_by_parts;
              * S, Phi_t at the new state from its evaluation, before a sigma reset shifts S) */
             if (s->p.formulation != MB_BAUMGARTE)
-                wq += dot(s->nc, s->ev_S, s->Phit) - dot(s->nc, s->tm[3], s->ptq);
+                wq += dot(s->nc, s->ev_S, s->Phit) - dot(s->nc, s->S0, s->ptq);
             stiffness(s, tb, h, hrho);
 #if MBI_DENSE
             if (s->dn) dense_keep(s, t_start, h);

@@ -129,7 +129,7 @@
 /* Which of mb_sim's fields exist (mb_sim.h), as 0 / 1 (mb_layout.h pastes them): those of the
  * explicit integrators and bdf (EB: f, the state scratch, dense output's step), of the explicit
  * integrators (EXPL: stages, dense output), of F4's step control (F4A), of F1 and F2 (KKT: 1/M),
- * of F4's full Jacobian (FJ), tn[7] (explicit, bdf, full Jacobian), the dense scratch (SCR: dense
+ * of F4's full Jacobian (FJ), v0 (explicit, bdf, full Jacobian), the dense scratch (SCR: dense
  * back end, full Jacobian) and pivots (PIV: dense back end), hht (HHT), bdf (BDF), the
  * tunables (TUN) and the sine cache (TRIG). */
 #if MBI_EXPLICIT || MBI_BDF

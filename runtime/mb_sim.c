@@ -319,24 +319,11 @@ static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
     lay_sel l = lay_select(p);
 #define TAKE_R(field, count) s->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) s->field = take(&a, sizeof(int) * (size_t)(count));
-    LAY_APPLY(MB_LAYOUT, TAKE_R, TAKE_J, LAY_ARGS(l, m))
+#define TAKE_A(field, base, c) if (c) s->field = s->base;   /* shared (mb_layout.h) */
+    LAY_APPLY(MB_LAYOUT, TAKE_R, TAKE_J, TAKE_A, LAY_ARGS(l, m))
 #undef TAKE_R
 #undef TAKE_J
-    s->S = s->sig;                 /* sigma~ after its update = sigma~ (every formulation) */
-    s->ev_S = s->ev_sig;
-    if (MB_L_ALF(l.f)) s->FS = s->FA; /* S (assembly only) in A's block (mb_layout.h) */
-    if (l.f == MB_ALF_TRAPEZOID) { /* only the start-up evaluation uses them */
-        s->ev_v = s->tn[2];
-        s->ev_sig = s->ev_S = s->tm[2];
-    }
-    if (MB_L_F4T(l.f, l.ig)) {     /* shared blocks by lifetime (mb_layout.h) */
-        s->Ek = s->tn[2];          /* tn[3], tm[1] follow it: at least nnz reals */
-        s->lsd = s->zk;
-        s->lsy = s->Q = s->tn[3];
-        s->cv = s->tm[1];
-        s->tm[0] = s->tm[2] = s->tn[2];
-        s->ev_sig = s->ev_S = s->tm[3];
-    }
+#undef TAKE_A
 }
 
 size_t mb_sim_workspace_size_checked(const mb_model *m, const mb_params *p, unsigned long config,
@@ -598,11 +585,11 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     b.pdrv0 = s->pdrv;
     b.t_start = s->t;
     b.mon0 = s->mon;
-    copy(nc, s->tm[3], s->S);              /* S at the start of the step */
+    copy(nc, s->S0, s->S);              /* S at the start of the step */
 #if MBI_HAS_EB
     if (s->zold) {                         /* F1-F3: for the undo */
         copy(s->nz, s->zold, s->z);
-        copy(s->n, s->tn[7], s->v);
+        copy(s->n, s->v0, s->v);
     }
 #endif
 #if MBI_HAS_KKT

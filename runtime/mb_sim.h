@@ -239,7 +239,11 @@ typedef struct mb_sim {
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
     mb_real *Pq, *Pqd, *dQq, *dQv;
     mb_real *Phi, *Phit, *Gam, *Q, *cv;
-    mb_real *tn[MBI_HAS_TN7 ? 8 : 5], *tm[4];
+    mb_real *tn[MBI_HAS_FJ ? 7 : 5], *tm[3];
+    mb_real *S0;             /* S at the step's start (mb_sim_step): the work's reference, undo */
+#if MBI_HAS_TN7
+    mb_real *v0;             /* v at the step's start (mb_sim_step): F1-F3's undo, hht's restore */
+#endif
     mb_real *zk, *yd, *ydp;
     mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
     mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
@@ -295,6 +299,8 @@ typedef struct mb_sim {
     int *bpiv;
     int bq, bwait, bok, bjac_ok, bfact_ok, bep_ok; /* order; steps before a change; Nordsieck
                                 array valid; Jacobian and factorization current; bep usable */
+    int bimp;                /* the formulation is implicit (F4): its equations in [q; p] by its
+                                row's Newton pieces, Int Phi and sigma~ beside the array */
     long bjac_age;           /* accepted steps since the Jacobian was evaluated */
     mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
                                      Newton's convergence-rate estimate */

@@ -24,6 +24,25 @@ void mbi_assemble_s(mb_sim *s, const mb_real *w);
  * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
 void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
+/* A typed view of a slot's blocks (mb_layout.h: MB_VIEW_*): MBI_VIEW(MB_VIEW_TRAP) is the struct
+ * type, MBI_VIEW_OF(MB_VIEW_TRAP) its initializer, the pointers into the workspace of the
+ * mb_sim *s in scope. */
+#define MBI_VIEW_PTR(name, block) mb_real *name;
+#define MBI_VIEW_INIT(name, block) s->block,
+#define MBI_VIEW(list) struct { list(MBI_VIEW_PTR) }
+#define MBI_VIEW_OF(list) {list(MBI_VIEW_INIT)}
+
+/* The end of a block's lifetime (n entries from p): NaN in a -DMB_POISON_WORK build (a read
+ * through a wrong alias then fails a test), nothing otherwise. */
+#ifdef MB_POISON_WORK
+static inline void mbi_poison(mb_real *p, int n)
+{
+    for (int i = 0; i < n; i++) p[i] = (mb_real)NAN;
+}
+#else
+#define mbi_poison(p, n) ((void)0)
+#endif
+
 /* The sine cache the fused evaluations take (mb_trig.h), NULL when the build has none */
 #if MBI_HAS_TRIG
 #define MBI_TRIG(s) ((s)->trig)
@@ -64,17 +83,44 @@ static inline void mbi_take_eval(mb_sim *s)
  * One row per formulation (mb_f1_baumgarte.c ... mb_f4_trapezoid.c), indexed by p.formulation in
  * mbi_forms (mb_forms.c). An explicit formulation gives rhs (and optionally accept) and is
  * integrated by the explicit integrators and bdf; an implicit one gives start (its start-up
- * evaluation) and is integrated by the integrators that take it (the integrator table below). A
- * new formulation is one file plus one row. */
+ * evaluation), accept and the Newton pieces below, and is integrated by the integrators that take
+ * it (the integrator table below: the trapezoid, bdf), which own the iteration, its matrix reuse,
+ * step control and dense output. A new formulation is one file plus one row. */
 typedef struct mbi_form {
     /* explicit: ydot = f(t, z); leaves v, sigma, lambda of the evaluation in ev_*. Returns MB_OK
      * or a linear-algebra failure. */
     int (*rhs)(mb_sim *s, mb_real t, const mb_real *z, mb_real *f);
-    /* explicit, optional: after an accepted step (z, fz current), e.g. a projection or a sigma
-     * reset; sets *reeval when f must be evaluated again. Returns MB_OK, an event or a failure. */
+    /* optional: after an accepted step (explicit: z, fz current), e.g. a projection or a sigma
+     * reset; sets *reeval when it moved the state (explicit: f must be evaluated again). Returns
+     * MB_OK, an event or a failure. */
     int (*accept)(mb_sim *s, int *reeval);
     /* implicit: the start-up evaluation at reset (v, sigma into ev_*) */
     int (*start)(mb_sim *s, mb_real t0);
+    /* implicit: the equations in y = [q; p] at an iterate, its derivatives v, pdot in s->v, s->pd,
+     * after an evaluation there (mbi_eval_kin_dyn), g the integrator's weight of the derivatives
+     * (d ydot / dy = 1 / g: the trapezoid's h/2, the BDF corrector's gamma). dr: the equations
+     * Newton leaves out (p.redundant_rows; NULL: none).
+     * constraint: c into s->cv from the evaluation and Int Phi I; with upd, the multipliers'
+     * update sigma~ += alpha c (5.34). */
+    void (*constraint)(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr);
+    /* residual: g times the residuals into g1, g2 (n each), sv (nc) its scratch */
+    void (*residual)(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
+    /* matrix: the reduced Newton matrix dg1/dq + g dg2/dq into FA (not factored) at (t, q); ig the
+     * weight of Phi(q) in I (0: Int Phi does not depend on the iterate); full: with the
+     * geometric terms (p.full_jacobian) */
+    void (*matrix)(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full);
+    /* momenta: after the solve for dq, -dg2/dq dq into tmpn (n; tmpm: nc scratch), so that
+     * dp = -g2 + tmpn; full as the matrix's */
+    void (*momenta)(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full);
+    /* shift: the multipliers re-referenced to zero at the current state (p, pdot and the work's
+     * reference moved to match: the sigma reset's shift without its test) */
+    void (*shift)(mb_sim *s);
+    /* optional, with dr: before a step (the flagged equations' multipliers moved into p); their
+     * rows of the evaluation's Phi_q, Phidot_q zeroed (before the residual and the matrix); after
+     * a step (whether they still follow from the others: 0 ends leaving them out) */
+    void (*rows_start)(mb_sim *s, const unsigned char *dr);
+    void (*rows_drop)(mb_sim *s, const unsigned char *dr);
+    int (*rows_implied)(const mb_sim *s, const unsigned char *dr);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
@@ -86,13 +132,13 @@ int mbi_form_start(mb_sim *s, mb_real t0);
 /* mb_forms.c: after a failed step of an explicit formulation (f at z lost: have_f 0), f at z
  * again; nothing for an implicit one. */
 int mbi_form_restart(mb_sim *s, mb_real t);
-/* mb_forms.c: undo a step of F1-F3 (state from zold, tn[7], tm[3], which mb_sim_step keeps at
+/* mb_forms.c: undo a step of F1-F3 (state from zold, v0, S0, which mb_sim_step keeps at
  * the step's start); returns st. */
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st);
 
 /* ------------------------------------------------------------------ the integrator table
  * One row per integrator, in the file that implements it (mb_rk.c: rk4, dopri5, dop853; mb_bdf.c;
- * mb_hht.c; mb_f4_trapezoid.c: trapezoid), listed by mb_sim.c (name, the formulations it takes)
+ * mb_hht.c; mb_trapezoid.c: trapezoid), listed by mb_sim.c (name, the formulations it takes)
  * and walked by mb_sim_reset, mb_sim_step, mb_sim_dense and mb_params_check. A new integrator
  * is one file plus one row. The workspace blocks each needs are in mb_layout.h's block list
  * (which sizes the host's and the firmware's workspace alike, at compile time). */
@@ -149,20 +195,16 @@ int mbi_sigma_reset(mb_sim *s, int *reeval);
  * ev_S (also F4's start-up evaluation). */
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);
 
-/* mb_f4_trapezoid.c (exposed for tests/test_newton_fd.c): the reduced Newton matrix 5.52 into
- * FA from s->Pq, Pqd, dQq, dQv (c1 = 1 + h xi omega); and full_jacobian's second-derivative
- * terms added to it (q is perturbed and restored; K2 kept in scr + n*n). */
-void mbi_newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h);
-void mbi_geometric_terms(mb_sim *s, mb_real t1, mb_real *q, const mb_real *sv, mb_real h);
-/* mb_f4_trapezoid.c: the pieces of F4's Newton iteration that bdf on F4 (mb_bdf.c) shares, g the
- * derivatives' weight (h/2, the BDF gamma): c and the sigma~ update 5.34; sv and the residuals
- * 5.41, 5.42 times g; 5.53's (g dQ/dq + dQ/dv + Phidot_q^T alpha D) dq. */
-void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd);
-void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
-void mbi_f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm);
-/* mb_f4_trapezoid.c: the shift of F4's sigma reset at the current state (p, pdot, the work's
- * reference and sigma~; also bdf's reset). */
-void mbi_f4_shift_sigma(mb_sim *s);
+/* mb_trapezoid.c, for its step control (mb_trapezoid_control.c): one trial step of h ending at
+ * t1 (restored on failure); back to the step's start (sigma~ there given); the step taken; the
+ * predictor's history after a (sub)step of h. mb_trapezoid_control.c: the row's adaptive and
+ * dense slots. */
+int mbi_trap_attempt(mb_sim *s, mb_real h, mb_real t1, int adapt);
+void mbi_trap_restore(mb_sim *s, mb_real t_old, const mb_real *sig_old);
+int mbi_trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt);
+void mbi_trap_history(mb_sim *s, mb_real h);
+int mbi_trap_control(mb_sim *s, mb_real t_stop, const mbi_step0 *b);
+int mbi_trap_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
 /* mb_monitor.c: energies, constraint norms and powers at the current state. */
 void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv);
@@ -179,7 +221,7 @@ void mbi_update_max(mb_sim *s);
  * the loads (P_nc, F1's driver power) over the step: *wq when given (the adaptive integrators'
  * own quadrature), else the trapezoidal rule on pnc_old, pdrv_old and the new powers. */
 void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_old, const mb_real *wq);
-/* mb_monitor.c: that trapezoidal rule alone, with the drivers' work of F2-F4 from S - tm[3]
+/* mb_monitor.c: that trapezoidal rule alone, with the drivers' work of F2-F4 from S - S0
  * (also F4's held step, before the monitors see it). */
 mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc, mb_real pdrv_old,
                       mb_real pdrv);

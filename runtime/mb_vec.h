@@ -20,10 +20,14 @@ static inline mb_real nrminf(int n, const mb_real *a)
     for (int i = 0; i < n; i++) if (MB_FABS(a[i]) > s) s = MB_FABS(a[i]);
     return s;
 }
+/* Whether every entry is finite: x * 0 is +-0 for a finite x and NaN for an Inf or NaN, so the
+ * sum is 0 exactly when all are (one multiply-add per entry, no test: a third of the
+ * instructions of isfinite per entry, which was 0.6 k of an Andrews trapezoid step) */
 static inline int finite_vec(int n, const mb_real *a)
 {
-    for (int i = 0; i < n; i++) if (!isfinite(a[i])) return 0;
-    return 1;
+    mb_real acc = 0;
+    for (int i = 0; i < n; i++) acc += a[i] * 0;
+    return acc == 0;
 }
 static inline void zero(int n, mb_real *a) { for (int i = 0; i < n; i++) a[i] = 0; }
 /* d and s may be the same array (aliased workspace blocks), never partly overlapping */

@@ -109,10 +109,11 @@ static void check_model(const mb_model *m0)
     m->dforce_dv(m, c.t1, q, s.v, s.dQv);
     residual(&c, q, rp, work);                      /* s = sigma~ + a c(q), in work */
     double *sv = work + 3 * n + 2 * nc;
-    double c1 = 1 + p.h * p.xi * p.omega, d0max = 0;
+    double d0max = 0;
+    memcpy(s.sig, sv, sizeof(double) * nc);   /* the geometric terms' multipliers: s here */
     for (int pass = 0; pass < 2; pass++) {
-        mbi_newton_matrix(&s, p.alpha, c1, p.h);
-        if (pass == 0) mbi_geometric_terms(&s, c.t1, q, sv, p.h);
+        /* F4's row: the matrix of the trapezoid's g = h/2, with the geometric terms on pass 0 */
+        mbi_forms[MB_ALF_TRAPEZOID]->matrix(&s, c.t1, q, p.h / 2, 0, pass == 0);
         scatter(&m->plan->a, s.FA, A);
         if (getenv("NFD_VERBOSE")) {
             double sm = 0; for (int r = 0; r < nc; r++) if (fabs(sv[r]) > sm) sm = fabs(sv[r]);

@@ -224,6 +224,24 @@ int main(void)
         free(w);
     }
 
+#ifdef MB_POISON_WORK
+    /* the poison build poisons: after an alf-trapezoid step (and one of bdf on it) the Newton
+     * residual g2's block (mb_layout.h: MB_VIEW_TRAP, MB_VIEW_BDF4: tn[1]; g1's, tn[0], is the
+     * monitor's scratch after the step) holds NaN, the state not */
+    for (int ig = 0; ig < 2; ig++) {
+        simbox b;
+        mb_params_default(&p, MB_ALF_TRAPEZOID);
+        if (ig) p.integrator = MB_BDF;
+        int st = open_sim(&b, FX, &p);
+        if (!st) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+        if (!st) st = mb_sim_step(&b.s, p.h);
+        CHECK(st >= 0 && isnan((double)b.s.tn[1][0]) && isfinite((double)b.s.z[0]),
+              "poison build, %s: the residual's block after a step: %g (status %d)", ig ? "bdf" : "trapezoid",
+              (double)b.s.tn[1][0], st);
+        free(b.w);
+    }
+#endif
+
     /* model functions vs finite differences, every model */
     const mb_model *models[16];
     mb_model drv, red = redundant_model();

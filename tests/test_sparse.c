@@ -259,7 +259,7 @@ static void check_f4_kernels(const mb_model *m)
         Pht[i] = rnd(); I[i] = 1e-9 * rnd(); sg1[i] = sg2[i] = rnd();
         F1[i] = F2[i] = o1[i] = o2[i] = o3[i] = o4[i] = o5[i] = o6[i] = rnd();   /* outputs: overwritten */
     }
-    /* mbi_newton_matrix */
+    /* the Newton matrix (F4 row's matrix) */
     K->matrix(F1, D1, mass, Pq, Pqd, dQq, dQv, a, cc, h);
     for (int k = 0; k < nnz; k++) { E[k] = a * (Pq[k] - h / 2 * Pqd[k]); D2[k] = cc * Pq[k] + h / 2 * Pqd[k]; }
     memset(F2, 0, sizeof(double) * (size_t)nF);
