@@ -34,3 +34,4 @@ TEST_NEEDS   += $(ANL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/double_pendulum_sim $(BU
 $(BUILD)/test_linearize: $(call obj,san,tests/test_linearize.c generated/cartpole.c generated/double_pendulum.c generated/fourbar_singular.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
 TEST_PROGS   += $(BUILD)/test_linearize
+TEST_SCRIPTS += tests/test_linearize.sh
