@@ -903,6 +903,40 @@ void cartpole_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, c
     }
 }
 
+/* dQ/du [6 x 1] row-major: the inputs' generalized forces. */
+void cartpole_dforce_du(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = MB_R(1.0);
+    out[1] = MB_R(0.0);
+    out[2] = MB_R(0.0);
+    out[3] = MB_R(0.0);
+    out[4] = MB_R(0.0);
+    out[5] = MB_R(0.0);
+}
+
+/* dy/du [4 x 1] row-major: the sensors' direct dependence on the inputs. */
+void cartpole_doutputs_du(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = MB_R(0.0);
+    out[1] = MB_R(0.0);
+    out[2] = MB_R(0.0);
+    out[3] = MB_R(0.0);
+}
+
 /* Fused: Phi [4], Phi_t [4], Phi_q [8]. */
 void cartpole_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
@@ -999,9 +1033,11 @@ const mb_model cartpole_model = {
     .nin = 1,
     .in_names = cartpole_in_names,
     .in = cartpole_in_default,
+    .dforce_du = cartpole_dforce_du,
     .nout = 4,
     .out_names = cartpole_out_names,
     .outputs = cartpole_outputs,
+    .doutputs_du = cartpole_doutputs_du,
     .phi_q_pat = { 8, cartpole_phi_q_row, cartpole_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 0, 0, 0 },

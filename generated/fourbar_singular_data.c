@@ -67,4 +67,5 @@ const mb_model fourbar_singular_generic_model = {
     0, 0, 0, &fourbar_singular_g_data, 0,
     NULL,
     0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
+    NULL, NULL,                     /* so no input derivatives */
 };

@@ -778,6 +778,36 @@ void motor_arm_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, 
     }
 }
 
+/* dQ/du [3 x 1] row-major: the inputs' generalized forces. */
+void motor_arm_dforce_du(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = MB_R(0.0);
+    out[1] = MB_R(0.0);
+    out[2] = MB_R(1.0);
+}
+
+/* dy/du [3 x 1] row-major: the sensors' direct dependence on the inputs. */
+void motor_arm_doutputs_du(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = MB_R(0.0);
+    out[1] = MB_R(0.0);
+    out[2] = MB_R(1.0);
+}
+
 /* Fused: Phi [2], Phi_t [2], Phi_q [4]. */
 void motor_arm_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
@@ -883,9 +913,11 @@ const mb_model motor_arm_model = {
     .nin = 1,
     .in_names = motor_arm_in_names,
     .in = motor_arm_in_default,
+    .dforce_du = motor_arm_dforce_du,
     .nout = 3,
     .out_names = motor_arm_out_names,
     .outputs = motor_arm_outputs,
+    .doutputs_du = motor_arm_doutputs_du,
     .phi_q_pat = { 4, motor_arm_phi_q_row, motor_arm_phi_q_col },
     .dq_dq_pat = { 3, motor_arm_dq_dq_row, motor_arm_dq_dq_col },
     .dq_dv_pat = { 9, motor_arm_dq_dv_row, motor_arm_dq_dv_col },

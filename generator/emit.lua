@@ -572,6 +572,33 @@ function emit.generate(M, opts)
         OUTPUTS = name .. "_outputs"
     end
 
+    -- inputs (interface 9): dQ/du [nq x nin] and, with sensors, dy/du [nout x nin], dense
+    -- row-major, for the linearization (docs/analyses.md). Input i reads in[3i] + in[3i+1]
+    -- (t - in[3i+2]) (model.lua: input_sym), so d/du_i is d/d in[3i]. Nothing for a model
+    -- without inputs: its per-step code is unchanged.
+    local DFORCE_DU, DOUTPUTS_DU = "0", "0"
+    if nin > 0 then
+        local uv = {}
+        for i = 1, nin do uv[i] = sym.var("in[" .. (3 * (i - 1)) .. "]") end
+        local function jac(list, nrow)
+            local outs = {}
+            for r = 1, nrow do
+                for i = 1, nin do
+                    outs[#outs + 1] = { lhs = "out[" .. ((r - 1) * nin + i - 1) .. "]", e = sym.d(list[r], uv[i]) }
+                end
+            end
+            return outs
+        end
+        fn("dforce_du", true, "dQ/du [" .. D.nq .. " x " .. nin .. "] row-major: the inputs' generalized forces.",
+           jac(D.Q, D.nq))
+        DFORCE_DU = name .. "_dforce_du"
+        if nout > 0 then
+            fn("doutputs_du", true, "dy/du [" .. nout .. " x " .. nin .. "] row-major: the sensors' direct dependence on the inputs.",
+               jac(D.ys, nout))
+            DOUTPUTS_DU = name .. "_doutputs_du"
+        end
+    end
+
     -- The plan (generator/mb_plan_build.c through host.plan) and the linear algebra's form, here
     -- because the form decides the fused evaluations' default below.
     local function pat(list)
@@ -701,12 +728,14 @@ function emit.generate(M, opts)
         vals.PAR = vals.PAR .. string.format("    .nin = %d,\n    .in_names = %s,\n    .in = %s,\n", nin,
             array("char *const", "in_names", names, 4, ctext.cstring),
             array("mb_real", "in_default", defaults, 3, sym.cnum))
+        vals.PAR = vals.PAR .. string.format("    .dforce_du = %s,\n", DFORCE_DU)
     end
     if nout > 0 then
         local names = {}
         for i, sn in ipairs(M.sensors) do names[i] = sn.name end
         vals.PAR = vals.PAR .. string.format("    .nout = %d,\n    .out_names = %s,\n    .outputs = %s,\n",
             nout, array("char *const", "out_names", names, 4, ctext.cstring), OUTPUTS)
+        if nin > 0 then vals.PAR = vals.PAR .. string.format("    .doutputs_du = %s,\n", DOUTPUTS_DU) end
     end
     out = desc
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)

@@ -27,3 +27,11 @@ TEST_NEEDS   += $(ANL_MODELS:%=$(BUILD)/%_sim) $(BUILD)/double_pendulum_sim $(BU
                 $(BUILD)/oscillator_1dof_sim $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/fault_redundant_sim $(BUILD)/stretched_chain_sim \
                 $(BUILD)/mb_anim
+
+# the linearization (mb_anl_linearize_ss) against closed forms and finite differences of the
+# nonlinear motion: tests/test_linearize.c on the generated cart-pole, double pendulum and
+# singular four-bar; tests/test_linearize.sh the simulators' --analysis linearize
+$(BUILD)/test_linearize: $(call obj,san,tests/test_linearize.c generated/cartpole.c generated/double_pendulum.c generated/fourbar_singular.c) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_linearize
+TEST_SCRIPTS += tests/test_linearize.sh

@@ -78,6 +78,8 @@ static size_t layout(mb_anl *a, const mb_model *m, int level, void *work, size_t
         a->F2 = TAKE_R((size_t)4 * (size_t)n * (size_t)n + 2 * (size_t)n);
         a->piv2 = TAKE_I(2 * n);
         a->qs_prev = TAKE_R(n);
+        a->Pqv = TAKE_R(nnz);
+        a->Qu = TAKE_R((size_t)n * (size_t)m->nin);
     }
     return ar.off;
 }
@@ -909,4 +911,218 @@ int mb_anl_frf(mb_anl *a, mb_real omega, const mb_real *f, mb_real *x_re, mb_rea
         }
     for (int i = 0; i < n; i++) { x_re[i] *= a->isqm[i]; x_im[i] *= a->isqm[i]; }
     return finite_vec(n, x_re) && finite_vec(n, x_im) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+/* ------------------------------------------------------------------ state-space linearization */
+
+/* The dependent coordinates (mb_anl_linearize_ss): dep[k] = 1 for nc coordinates whose columns
+ * of Phi_q (dense in J, row r at J + r n) are independent; greedy in the preference order
+ * (translations before angles, later bodies first), a column accepted when at least `frac` of its
+ * squared norm lies outside the span of those accepted (Gram-Schmidt basis in N, nc x nc); then,
+ * if needed, the best remaining columns. Returns the number found. */
+static int choose_dependent(mb_anl *a, unsigned char *dep)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc, nb = 0, *ord = a->piv2;   /* piv2: 2n ints, free here */
+    mb_real *J = a->J, *B = a->N, *c = a->wm[2];
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = m->nbody - 1; b >= 0; b--) {
+            int k0 = mb_body_q(m, b), nk = mb_body_nq(m, b);
+            for (int i = k0; i < k0 + nk; i++)
+                if ((i - k0 == 2) == (pass == 1)) ord[nb++] = i;
+        }
+    for (int k = 0; k < n; k++) dep[k] = 0;
+    int found = 0;
+    for (int pass = 0; pass < 2; pass++)
+        while (found < nc) {
+            int best = -1;
+            mb_real bratio = pass == 0 ? MB_R(0.1) : a->p.rank_tol;
+            for (int o = 0; o < n; o++) {
+                int k = ord[o];
+                if (dep[k]) continue;
+                mb_real n0 = 0;
+                for (int r = 0; r < nc; r++) { c[r] = J[k + (long)r * n]; n0 += c[r] * c[r]; }
+                if (!(n0 > 0)) continue;
+                for (int rep = 0; rep < 2; rep++)   /* Gram-Schmidt, twice for orthogonality */
+                    for (int j = 0; j < found; j++) {
+                        mb_real sp = dot(nc, B + (long)j * nc, c);
+                        for (int r = 0; r < nc; r++) c[r] -= sp * B[r + (long)j * nc];
+                    }
+                mb_real ratio = dot(nc, c, c) / n0;
+                if (ratio > bratio) {
+                    best = k;
+                    bratio = ratio;
+                    if (pass == 0) break;   /* the first good one in the preference order */
+                }
+            }
+            if (best < 0) break;
+            for (int r = 0; r < nc; r++) c[r] = J[best + (long)r * n];
+            for (int rep = 0; rep < 2; rep++)
+                for (int j = 0; j < found; j++) {
+                    mb_real sp = dot(nc, B + (long)j * nc, c);
+                    for (int r = 0; r < nc; r++) c[r] -= sp * B[r + (long)j * nc];
+                }
+            mb_real nn = nrm2(nc, c);
+            for (int r = 0; r < nc; r++) B[r + (long)found * nc] = c[r] / nn;
+            dep[best] = 1;
+            found++;
+        }
+    return found;
+}
+
+/* r2 += dGamma/dq dq by Richardson-extrapolated central differences along dq (steps 1e-3 of the
+ * model's scale: 1 rad per angle, lscale per position), exactly 0 where Gamma does not depend on
+ * q. Scratch wn[5], wm[0], wm[3], wm[4]. */
+static void gamma_q_dq(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *dq,
+                       mb_real *r2)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc;
+    mb_real *qs = a->wn[5], *d1 = a->wm[0], *gp = a->wm[3], *gm = a->wm[4], sc = 0;
+    for (int b = 0; b < m->nbody; b++) {
+        int k0 = mb_body_q(m, b), nk = mb_body_nq(m, b);
+        for (int i = k0; i < k0 + nk; i++) {
+            mb_real r = MB_FABS(dq[i]) / (i - k0 == 2 ? 1 : a->lscale);
+            if (r > sc) sc = r;
+        }
+    }
+    if (!(sc > 0)) return;
+    mb_real h = MB_R(1e-3) / sc;
+    for (int pass = 0; pass < 2; pass++, h /= 2) {
+        for (int i = 0; i < n; i++) qs[i] = q[i] + h * dq[i];
+        m->gamma(m, t, qs, v, gp);
+        for (int i = 0; i < n; i++) qs[i] = q[i] - h * dq[i];
+        m->gamma(m, t, qs, v, gm);
+        for (int r = 0; r < nc; r++) {
+            mb_real dd = (gp[r] - gm[r]) / (2 * h);
+            if (pass == 0) d1[r] = dd;
+            else r2[r] += (4 * dd - d1[r]) / 3;
+        }
+    }
+}
+
+int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, int nz,
+                        const int *zsel, mb_anl_ss *out)
+{
+    const mb_model *m = a->m;
+    if (!m) return MB_ERR_STATE;
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    int n = a->n, nc = a->nc, nin = m->nin, nnz = a->nnz, st;
+    if (!m->gamma || (nin > 0 && !m->dforce_du)) return MB_ERR_MODEL;
+    if (!finite_vec(n, q) || !finite_vec(n, v)) return MB_ERR_NONFINITE;
+    /* the state's accelerations and multipliers (S factored with the rank test: a singular
+     * position or a redundant constraint stops here, with singular_row) */
+    if ((st = mb_anl_reactions(a, t, q, v, out->acc, out->lambda))) return st;
+    if (nc > n) return MB_ERR_SINGULAR;
+    const mb_real *acc = out->acc, *lam = out->lambda;
+    m->force(m, t, q, v, a->Q);
+    m->dforce_dq(m, t, q, v, a->dQq);
+    m->dforce_dv(m, t, q, v, a->dQv);
+    if (nin > 0) m->dforce_du(m, t, q, v, a->Qu);
+    mb_real *zv = a->wn[9];
+    zero(n, zv);
+    m->phi_q_dot(m, t, q, zv, a->Pq0);   /* Phi_qt: subtracted to leave (Phi_q)_q dq */
+    m->phi_q_dot(m, t, q, v, a->Pqv);    /* Phidot_q = d(Phi_q v + Phi_t)/dq = -dGamma/dv / 2 */
+    /* the dependent coordinates and the LU of their block Phi_w (nc x nc, in Kch) */
+    int *zidx = out->zidx, d = n - nc;
+    const mb_pattern *pat = &m->phi_q_pat;
+    mb_real *J = a->J;
+    for (long i = 0; i < (long)n * nc; i++) J[i] = 0;
+    for (int e = 0; e < pat->nnz; e++) J[pat->col[e] + (long)pat->row[e] * n] += a->Pq[e];
+    unsigned char *isdep = (unsigned char *)a->F2;   /* 4n^2 reals: room for n flags */
+    if (zsel) {
+        if (nz != d) return MB_ERR_PARAM;
+        for (int k = 0; k < n; k++) isdep[k] = 1;
+        for (int j = 0; j < nz; j++) {
+            if (zsel[j] < 0 || zsel[j] >= n || !isdep[zsel[j]]) return MB_ERR_PARAM;
+            isdep[zsel[j]] = 0;
+        }
+    } else if (choose_dependent(a, isdep) != nc) {
+        return MB_ERR_SINGULAR;
+    }
+    int nzc = 0, nw = 0;
+    if (zsel) for (int j = 0; j < nz; j++) zidx[nzc++] = zsel[j];
+    else for (int k = 0; k < n; k++) if (!isdep[k]) zidx[nzc++] = k;
+    for (int k = 0; k < n; k++) if (isdep[k]) zidx[d + nw++] = k;
+    mb_real *W = a->Kch;
+    int *piv = a->piv2;
+    for (int j = 0; j < nc; j++)
+        for (int r = 0; r < nc; r++) W[r + (long)j * nc] = J[zidx[d + j] + (long)r * n];
+    if (nc > 0 && (st = mb_lu_factor(nc, W, piv, a->p.rank_tol, NULL)))
+        return st == MB_ERR_SINGULAR && zsel ? MB_ERR_PARAM : st;
+    /* T (n x d, column j in Ks + j n): dq/dz_j; V (in Ev): dv/dz_j at fixed z' */
+    mb_real *T = a->Ks, *V = a->Ev, *b = a->wm[1];
+    for (int j = 0; j < d; j++) {
+        mb_real *Tj = T + (long)j * n, *Vj = V + (long)j * n;
+        zero(n, Tj);
+        Tj[zidx[j]] = 1;
+        for (int r = 0; r < nc; r++) b[r] = -J[zidx[j] + (long)r * n];
+        if (nc > 0) mb_lu_solve(nc, W, piv, b);
+        for (int r = 0; r < nc; r++) Tj[zidx[d + r]] = b[r];
+        pq_mv(m, a->Pqv, Tj, b);
+        for (int r = 0; r < nc; r++) b[r] = -b[r];
+        if (nc > 0) mb_lu_solve(nc, W, piv, b);
+        zero(n, Vj);
+        for (int r = 0; r < nc; r++) Vj[zidx[d + r]] = b[r];
+    }
+    /* the columns of [A B]: da for each direction (dq, dv, du) of z, z', u */
+    int d2 = 2 * d;
+    mb_real *dq = a->wn[1], *dv = a->wn[2], *r1 = a->wn[3], *x = a->wn[4], *r2 = a->wm[1],
+            *y = a->wm[2], *G = a->Pqd;
+    for (int col = 0; col < d2 + nin; col++) {
+        int kind = col < d ? 0 : col < d2 ? 1 : 2, j = kind == 0 ? col : kind == 1 ? col - d : col - d2;
+        zero(n, dq);
+        zero(n, dv);
+        if (kind == 0) { copy(n, dq, T + (long)j * n); copy(n, dv, V + (long)j * n); }
+        else if (kind == 1) copy(n, dv, T + (long)j * n);
+        zero(n, r1);
+        zero(nc, r2);
+        if (kind == 2) for (int i = 0; i < n; i++) r1[i] = a->Qu[(long)i * nin + j];
+        else {
+            sp_mv_add(&m->dq_dq_pat, a->dQq, dq, 1, r1);
+            sp_mv_add(&m->dq_dv_pat, a->dQv, dv, 1, r1);
+            if (nc > 0) {
+                if (kind == 0) {   /* (Phi_q)_q dq: -(its)^T lambda in r1, -(it) acc in r2 */
+                    m->phi_q_dot(m, t, q, dq, G);
+                    for (int e = 0; e < nnz; e++) G[e] -= a->Pq0[e];
+                    pq_mtv(m, G, lam, -1, r1);
+                    pq_mv(m, G, acc, y);
+                    for (int r = 0; r < nc; r++) r2[r] -= y[r];
+                    gamma_q_dq(a, t, q, v, dq, r2);
+                }
+                pq_mv(m, a->Pqv, dv, y);   /* dGamma/dv dv = -2 Phidot_q dv */
+                for (int r = 0; r < nc; r++) r2[r] -= 2 * y[r];
+            }
+        }
+        /* [M Phi_q^T; Phi_q 0] [da; dlam] = [r1; r2] through S: S dlam = Phi_q M^-1 r1 - r2 */
+        for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
+        if (nc > 0) {
+            pq_mv(m, a->Pq, x, y);
+            for (int r = 0; r < nc; r++) y[r] -= r2[r];
+            solve_s(a, y);
+            pq_mtv(m, a->Pq, y, -1, r1);
+            for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
+        }
+        for (int i = 0; i < d; i++) {
+            mb_real da = x[zidx[i]];
+            if (kind < 2) {
+                out->A[(long)i * d2 + col] = kind == 1 && i == j ? 1 : 0;   /* dz'/dx */
+                out->A[(long)(d + i) * d2 + col] = da;
+            } else {
+                out->B[(long)i * nin + j] = 0;
+                out->B[(long)(d + i) * nin + j] = da;
+            }
+        }
+    }
+    /* the full state of the linearized one: dq = [T 0] dx, dv = [V T] dx */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < d; j++) {
+            out->dq_dx[(long)i * d2 + j] = T[i + (long)j * n];
+            out->dq_dx[(long)i * d2 + d + j] = 0;
+            out->dv_dx[(long)i * d2 + j] = V[i + (long)j * n];
+            out->dv_dx[(long)i * d2 + d + j] = T[i + (long)j * n];
+        }
+    out->d = d;
+    if (!finite_vec(d2 * d2, out->A) || !finite_vec(d2 * nin, out->B)) return MB_ERR_NONFINITE;
+    return MB_OK;
 }

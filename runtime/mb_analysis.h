@@ -94,6 +94,8 @@ typedef struct mb_anl {
     int qs_count;             /* quasistatic: equilibria found since mb_anl_quasistatic_start */
     mb_real residual;         /* after mb_anl_linearize: |Z^T Q| / |M^-1/2 Q|, the load the
                                  joints do not carry (0 at an equilibrium, or without load) */
+    mb_real *Pqv;             /* nnz: phi_q_dot at the state's v (mb_anl_linearize_ss) */
+    mb_real *Qu;              /* n x nin row-major: dQ/du (mb_anl_linearize_ss) */
 } mb_anl;
 
 void mb_anl_params_default(mb_anl_params *p);
@@ -149,6 +151,37 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
  * (mass metric) are used, and left in a->wm[0] (nc) until the next call; a->residual tells the
  * fraction of the load they do not carry (0 at an equilibrium). Needs level MB_ANL_DENSE. */
 int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lambda, int *dof);
+
+/* The state-space linearization at any state (t, q, v) and the model's inputs (the holds in
+ * m->in): in minimal coordinates z (d = n - nc of the coordinates q, the others dependent through
+ * Phi(t, q) = 0), the state x = [z; z'] and the inputs u,
+ *     x' = A x + B u   (A: 2d x 2d, B: 2d x nin, row-major),
+ * the exact derivative of the motion the index-1 equations M a + Phi_q^T lambda = Q,
+ * Phi_q a = Gamma give, with q(z) and v(z, z') on the manifold (Phi = 0, Phi_q v + Phi_t = 0):
+ * A's lower rows are d(a_z)/dz through dq = T dz, dv = V dz (V from the curvature:
+ * Phi_q dv = -Phidot_q dq) and d(a_z)/dz' through dv = T dz'; B's are d(a_z)/du with
+ * dQ/du from the model (dforce_du). Every term is exact (the model's derivatives, (Phi_q)_q from
+ * phi_q_dot being linear in v) except dGamma/dq, which no model function gives: central
+ * differences of gamma, Richardson-extrapolated (0 exactly where Gamma does not depend on q, as
+ * at rest without time-dependent constraints). At an equilibrium at rest (v = 0, a = 0) A is the
+ * modal analysis' [0 I; -Mr^-1 Kr, -Mr^-1 Cr] in these coordinates.
+ * The coordinates: nz = 0 (zsel NULL): chosen here, a greedy elimination on the columns of Phi_q
+ * in a fixed preference (translations x, y before angles, later bodies first), a coordinate
+ * becoming dependent when its column of Phi_q has at least 0.1 of its squared norm outside the
+ * span of the dependent ones before; what that leaves by the largest such fraction. nz = d with
+ * zsel[d]: those coordinates are z (MB_ERR_PARAM when the rest's Phi_q block is singular).
+ * Results (the caller's arrays, sized for d <= n): zidx[n] (z's coordinates, then the dependent
+ * ones), *d, A[4 n^2], B[2 n nin], dq_dx, dv_dx [n x 2d] row-major (q and v of the linearized
+ * state: dq = dq_dx dx, dv = dv_dx dx, for the sensors' C), acc[n], lambda[nc] at the state.
+ * Needs MB_ANL_DENSE. MB_OK, MB_ERR_SINGULAR (Phi_q rank-deficient: a->singular_row), MB_ERR_PARAM
+ * (zsel), MB_ERR_MODEL (inputs without dforce_du, no gamma), MB_ERR_NONFINITE. */
+typedef struct mb_anl_ss {
+    int *zidx;
+    int d;
+    mb_real *A, *B, *dq_dx, *dv_dx, *acc, *lambda;
+} mb_anl_ss;
+int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, int nz,
+                        const int *zsel, mb_anl_ss *out);
 
 /* Quasistatic analysis: a sequence of static equilibria along time-varying loads and drivers,
  * each found by mb_anl_static at its time from a predicted guess. Start a sequence with

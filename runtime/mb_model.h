@@ -247,6 +247,11 @@ struct mb_model {
     const char *const *out_names;        /* [nout] */
     void (*outputs)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *y,
                     mb_real *dy_dq, mb_real *dy_dv);
+    /* The inputs' exact derivatives (interface 9; the linearization's B and D): dQ/du
+     * [nq x nin] and dy/du [nout x nin], dense row-major, at (t, q, v) and the holds in m->in.
+     * NULL without inputs (doutputs_du also without sensors). */
+    mb_fn_qv dforce_du;
+    mb_fn_qv doutputs_du;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

@@ -145,4 +145,5 @@ const mb_model fixture_pendulum_model = {
     force, none_qv, none_qv, energy, points,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,   /* no inputs, no sensors */
+    0, 0,               /* no input derivatives */
 };

@@ -26,9 +26,9 @@ static double lscale;      /* characteristic length of the mechanism (m) */
 /* ------------------------------------------------------------------ small helpers */
 
 /* Worst relative error seen per derivative, printed at the end (headroom against TOL). */
-enum { E_PHIQ, E_PHIT, E_PHIQDOT, E_GAMMA, E_DQDQ, E_DQDV, E_QC, E_DY, E_N };
+enum { E_PHIQ, E_PHIT, E_PHIQDOT, E_GAMMA, E_DQDQ, E_DQDV, E_QC, E_DY, E_DU, E_N };
 static const char *const err_names[E_N] = { "Phi_q", "Phi_t", "dPhi_q/dt", "Gamma", "dQ/dq",
-                                             "dQ/dv", "Q_c=-dV/dq", "dy/dq,dy/dv" };
+                                             "dQ/dv", "Q_c=-dV/dq", "dy/dq,dy/dv", "dQ/du,dy/du" };
 static double err_worst[E_N];
 static void note(int cat, double e) { if (e > err_worst[cat]) err_worst[cat] = e; }
 
@@ -354,6 +354,7 @@ static void check_fused(double t, const double *q, const double *v, const char *
     free(f); free(g);
 }
 
+static void check_inputs(double t, const double *q, const double *v, const char *where);
 static void check_state(double t, double *q, double *v, const char *where)
 {
     int pnnz = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
@@ -568,7 +569,63 @@ static void check_state(double t, double *q, double *v, const char *where)
     }
 
     check_fused(t, q, v, where);
+    check_inputs(t, q, v, where);
     free(A); free(F); free(col); free(sp); free(dir); free(qs); free(vs); free(a1); free(a2);
+}
+
+/* The inputs' derivatives (interface 9): dQ/du and dy/du, dense row-major, against central
+ * differences in each input's hold value, through a copy of the descriptor with holds of its
+ * own (as mb_sim's copy: runtime/mb_input.c) away from the defaults, with a slope. */
+typedef struct { const double *q, *v; double t; int i, out; mb_model *cp; double *hold; } ustate;
+static void eval_u(double s, void *vctx, double *out)
+{
+    ustate *u = vctx;
+    double keep = u->hold[3 * u->i];
+    u->hold[3 * u->i] = keep + s;
+    if (u->out) u->cp->outputs(u->cp, u->t, u->q, u->v, out, NULL, NULL);
+    else u->cp->force(u->cp, u->t, u->q, u->v, out);
+    u->hold[3 * u->i] = keep;
+}
+static void check_inputs(double t, const double *q, const double *v, const char *where)
+{
+    int ni = M->nin, no = M->nout;
+    if (ni == 0) {
+        CHECK(!M->dforce_du && !M->doutputs_du, "%s: input derivatives without inputs", where);
+        return;
+    }
+    CHECK(M->dforce_du && (no == 0) == (M->doutputs_du == NULL),
+          "%s: dforce_du or doutputs_du missing (nin %d, nout %d)", where, ni, no);
+    if (!M->dforce_du || (no > 0 && !M->doutputs_du)) return;
+    static mb_model cp;
+    cp = *M;
+    double *hold = xcalloc((size_t)3 * (size_t)ni, sizeof(double));
+    for (int i = 0; i < ni; i++) {
+        hold[3 * i] = M->in[3 * i] * 1.2 + 0.3 * (i + 1);
+        hold[3 * i + 1] = 0.5 * urand();
+        hold[3 * i + 2] = 0.1;
+    }
+    cp.in = hold;
+    int nr = no > nq ? no : nq;
+    double *A = xcalloc((size_t)nr * (size_t)ni, sizeof(double));
+    double *F = xcalloc((size_t)nr * (size_t)ni, sizeof(double));
+    double *col = xcalloc((size_t)nr, sizeof(double));
+    ustate us = { q, v, t, 0, 0, &cp, hold };
+    for (int w = 0; w < (no > 0 ? 2 : 1); w++) {
+        int rows = w == 0 ? nq : no, br = 0, bc = 0;
+        if (w == 0) cp.dforce_du(&cp, t, q, v, A);
+        else cp.doutputs_du(&cp, t, q, v, A);
+        for (int i = 0; i < ni; i++) {
+            us.i = i;
+            us.out = w;
+            fd1(eval_u, &us, 1e-3 * fmax(1, fabs(hold[3 * i])), rows, col);
+            for (int r = 0; r < rows; r++) F[r * ni + i] = col[r];
+        }
+        double e = cmp_rows(A, F, rows, ni, &br, &bc);
+        note(E_DU, e);
+        CHECK(e <= TOL, "%s: %s[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, w == 0 ? "dQ/du" : "dy/du",
+              br, bc, A[br * ni + bc], F[br * ni + bc], e);
+    }
+    free(A); free(F); free(col); free(hold);
 }
 
 static void run_states(const char *label);

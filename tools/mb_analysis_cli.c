@@ -28,13 +28,14 @@
 #include "mb_analysis.h"
 #include "mb_analysis_cli.h"
 #include "mb_info.h"
+#include "mb_sim.h"
 #ifndef MB_NO_LAPACKE
 #include <lapacke.h>
 #endif
 
 static const char *const anames[] = {"dynamic", "static", "kinematic", "inverse", "modal",
-                                     "quasistatic", "frequency"};
-#define NANALYSES 7
+                                     "quasistatic", "frequency", "linearize"};
+#define NANALYSES 8
 
 int mb_cli_analysis_parse(const char *s)
 {
@@ -47,12 +48,13 @@ const char *mb_cli_analysis_name(int a) { return a >= 0 && a < NANALYSES ? aname
 
 static struct {
     int about_initial;              /* --about initial: linearize about the assembled q0 */
+    double about_t;                 /* --about t=T (linearize): the state at T, else -1 */
     const char *input, *response;   /* --input, --response (frequency) */
     double f_min, f_max;            /* --f-min, --f-max in Hz (0: from the natural frequencies) */
     int f_points;                   /* --f-points (default 200) */
     int frames;                     /* --mode-frames: animation frames per mode (default 48) */
     int given[6];                   /* which of the options above were given (for the check) */
-} aopt = {0, NULL, NULL, 0, 0, 200, 48, {0}};
+} aopt = {0, -1, NULL, NULL, 0, 0, 200, 48, {0}};
 
 static const char *const aopt_names[] = {"--about", "--input", "--response", "--f-min", "--f-max",
                                          "--f-points", "--mode-frames", NULL};
@@ -60,6 +62,7 @@ static const char *const aopt_names[] = {"--about", "--input", "--response", "--
 void mb_cli_analysis_reset(void)
 {
     memset(&aopt, 0, sizeof aopt);
+    aopt.about_t = -1;
     aopt.f_points = 200;
     aopt.frames = 48;
 }
@@ -83,9 +86,20 @@ static const char *pos_int(const char *val, int lo, int hi, int *out)
 const char *mb_cli_analysis_option(const char *name, const char *val)
 {
     if (!strcmp(name, "--about")) {
+        char *end;
+        aopt.about_t = -1;
         if (!strcmp(val, "static")) aopt.about_initial = 0;
         else if (!strcmp(val, "initial")) aopt.about_initial = 1;
-        else return "expected static (the equilibrium, default) or initial (the assembled initial state)";
+        else if (!strncmp(val, "t=", 2)) {
+            errno = 0;
+            double tv = strtod(val + 2, &end);
+            if (!val[2] || *end || errno || !isfinite(tv) || tv < 0 || tv > 1e9)
+                return "expected t=<time in s, 0 to 1e9> (linearize: the simulated state at that time)";
+            aopt.about_t = tv;
+            aopt.about_initial = 0;
+        } else
+            return "expected static (the equilibrium, default), initial (the assembled initial state) "
+                   "or t=<time in s> (linearize only)";
         aopt.given[0] = 1;
     } else if (!strcmp(name, "--input") || !strcmp(name, "--response")) {
         if (!*val) return "empty name";
@@ -122,9 +136,12 @@ void mb_cli_analysis_usage(FILE *f)
         "                    --t-end: motion, driver efforts, reactions) | modal (frequencies\n"
         "                    and damping, one line per mode; mode-shape frames in the CSV) |\n"
         "                    frequency (the steady-state response to a harmonic force: FRF\n"
-        "                    magnitude and phase in the CSV); see docs/analyses.md\n"
-        "  --about P         modal, frequency: linearize about the static equilibrium (static,\n"
-        "                    default) or the assembled initial state (initial)\n"
+        "                    magnitude and phase in the CSV) | linearize (A, B, C, D in\n"
+        "                    minimal coordinates and the descriptor form E x' = A x + B u: the\n"
+        "                    CSV and Octave/NumPy text files next to it); see docs/analyses.md\n"
+        "  --about P         modal, frequency, linearize: about the static equilibrium (static,\n"
+        "                    default) or the assembled initial state (initial); linearize also\n"
+        "                    t=T: the state a simulation from the initial state reaches at T s\n"
         "  --mode-frames N   modal: CSV rows per mode shape, one cycle (default 48)\n"
         "  --input C         frequency: where the unit harmonic force acts: <body>.x, <body>.y\n"
         "                    (at the CoM), <body>.phi (a torque), <body>.<point>.x|y (required)\n"
@@ -139,8 +156,11 @@ const char *mb_cli_analysis_check(int which)
     /* in the words of the simulator's other options that do not apply (tools/mb_sim_main.c) */
     static char why[192];
     const char *an = mb_cli_analysis_name(which), *opt = NULL, *to = NULL;
-    if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
-        opt = "--about", to = "it applies to --analysis modal and frequency";
+    if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY && which != MB_CLI_LINEARIZE)
+        opt = "--about", to = "it applies to --analysis modal, frequency and linearize";
+    else if (aopt.about_t >= 0 && which != MB_CLI_LINEARIZE)
+        opt = "--about t=..", to = "a state in time applies to --analysis linearize (modal and "
+                                   "frequency: static or initial)";
     else if (aopt.given[5] && which != MB_CLI_MODAL)
         opt = "--mode-frames", to = "it applies to --analysis modal";
     else if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY) {
@@ -938,6 +958,330 @@ done:
     return st;
 }
 
+/* ------------------------------------------------------------------ linearize */
+
+/* The state a simulation from the assembled initial state reaches at T (T = 0: the assembled
+ * initial state itself): baumgarte with dopri5 at rtol 1e-12 (the trajectory to about 1e-10),
+ * on m's holds. MB_OK or the failure. */
+static int lin_sim_state(const mb_model *m, double T, mb_real *q, mb_real *v)
+{
+    mb_params p;
+    mb_sim s;
+    mb_params_default(&p, MB_BAUMGARTE);
+    p.integrator = MB_DOPRI5;
+    p.rtol = (mb_real)1e-12;
+    p.atol = (mb_real)1e-14;
+    p.project_velocity = 1;
+    size_t ws = mb_sim_workspace_size(m, &p);
+    void *work = ws ? malloc(ws) : NULL;
+    int st = work ? mb_sim_init(&s, m, &p, work, ws) : MB_ERR_WORKSPACE;
+    if (!st) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    while (!st && (double)mb_sim_get_t(&s) < T) {
+        st = mb_sim_step(&s, (mb_real)T);
+        if (st > 0) st = MB_OK;   /* an event: the step was taken */
+    }
+    if (!st) {
+        memcpy(q, mb_sim_get_q(&s), sizeof(mb_real) * (size_t)m->nq);
+        memcpy(v, mb_sim_get_v(&s), sizeof(mb_real) * (size_t)m->nq);
+    }
+    free(work);
+    return st;
+}
+
+/* A matrix (row-major, r x c) as an Octave text file that NumPy's loadtxt also reads (the
+ * header lines are comments to it): "<base>_<name>.txt". 0 or -1 (errno). */
+static int lin_write_txt(const char *base, const char *name, const char *what, const mb_real *a,
+                         int r, int c)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s_%s.txt", base, name) >= (int)sizeof path) { errno = ENAMETOOLONG; return -1; }
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "# %s\n# name: %s\n# type: matrix\n# rows: %d\n# columns: %d\n", what, name, r, c);
+    for (int i = 0; i < r; i++) {
+        for (int j = 0; j < c; j++) fprintf(f, " %.17g", (double)a[(long)i * c + j]);
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* A name written at *np (room checked by the caller: 80 bytes each), *np moved past it. */
+static char *lin_name(char **np, const char *fmt, const char *s)
+{
+    char *r = *np;
+    int k = snprintf(r, 80, fmt, s);
+    *np += (k < 80 ? k : 79) + 1;
+    return r;
+}
+
+/* One block of the CSV: "block,row,<column names>", then a row per matrix row. */
+static void lin_csv_block(FILE *f, const char *name, const mb_real *a, int r, int c,
+                          char **rn, char **cn)
+{
+    fprintf(f, "block,row");
+    for (int j = 0; j < c; j++) fprintf(f, ",%s", cn[j]);
+    fputc('\n', f);
+    for (int i = 0; i < r; i++) {
+        fprintf(f, "%s,%s", name, rn[i]);
+        for (int j = 0; j < c; j++) fprintf(f, ",%.17g", (double)a[(long)i * c + j]);
+        fputc('\n', f);
+    }
+}
+
+/* --analysis linearize: A, B, C, D in minimal coordinates and the descriptor form of the full
+ * coordinates at the equilibrium (static), the assembled initial state (initial) or the state
+ * simulated to T (t=T), on the inputs' defaults (docs/analyses.md, "Linearization"). */
+static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t tmpsize, int quiet)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, st, rc = 1;
+    const char *an = "linearize";
+    double w0 = wall();
+    char about[64];
+    if (aopt.about_t >= 0) snprintf(about, sizeof about, "t=%.9g", aopt.about_t);
+    else snprintf(about, sizeof about, "%s", aopt.about_initial ? "initial" : "static");
+    if (nin > 0 && !m->dforce_du) {
+        fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
+                "(generated before model interface 9?): regenerate it\n", m->name);
+        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
+        return 1;
+    }
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    int N = 2 * n + nc;
+    mb_anl a;
+    void *work = ws ? malloc(ws) : NULL;
+    int *zidx = malloc(sizeof(int) * (size_t)n);
+    mb_real *q = calloc((size_t)n, sizeof(mb_real)), *v = calloc((size_t)n, sizeof(mb_real));
+    mb_real *acc = calloc((size_t)n, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    mb_real *A = calloc((size_t)4 * n * n + 1, sizeof(mb_real)), *B = calloc((size_t)2 * n * nin + 1, sizeof(mb_real));
+    mb_real *Tq = calloc((size_t)2 * n * n + 1, sizeof(mb_real)), *Tv = calloc((size_t)2 * n * n + 1, sizeof(mb_real));
+    mb_real *C = calloc((size_t)2 * n * nout + 1, sizeof(mb_real)), *D = calloc((size_t)nout * nin + 1, sizeof(mb_real));
+    mb_real *Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)), *Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
+    mb_real *y = calloc((size_t)nout + 1, sizeof(mb_real)), *hold = calloc((size_t)3 * nin + 1, sizeof(mb_real));
+    mb_real *E = calloc((size_t)N * N, sizeof(mb_real)), *Af = calloc((size_t)N * N, sizeof(mb_real));
+    mb_real *Bf = calloc((size_t)N * nin + 1, sizeof(mb_real)), *Cf = calloc((size_t)N * nout + 1, sizeof(mb_real));
+    mb_real *pq = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *pq0 = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
+    mb_real *g = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *e = calloc((size_t)n, sizeof(mb_real));
+    mb_real *ph0 = calloc((size_t)nc + 1, sizeof(mb_real)), *ph1 = calloc((size_t)nc + 1, sizeof(mb_real));
+    mb_real *dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)), *dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
+    char **rn = calloc((size_t)N + 1, sizeof(char *)), **cn = calloc((size_t)N + 1, sizeof(char *));
+    char *names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
+    FILE *csv = NULL;
+    tmp[0] = '\0';
+    if (!work || !zidx || !q || !v || !acc || !lam || !A || !B || !Tq || !Tv || !C || !D || !Yq ||
+        !Yv || !y || !hold || !E || !Af || !Bf || !Cf || !pq || !pq0 || !g || !e || !ph0 || !ph1 ||
+        !dqq || !dqv || !rn || !cn || !names) {
+        fprintf(stderr, "%s_sim: %s analysis: %s\n", m->name, an,
+                ws ? "out of memory" : "the model cannot be analysed (invalid descriptor)");
+        printf("status=error code=%d analysis=%s model=%s\n", ws ? MB_ERR_WORKSPACE : MB_ERR_MODEL, an, m->name);
+        goto done;
+    }
+    if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) {
+        fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
+        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
+        goto done;
+    }
+    /* the operating point */
+    double t = aopt.about_t >= 0 ? aopt.about_t : 0;
+    if (aopt.about_t < 0 && !aopt.about_initial) {
+        mb_anl_static_info info;
+        memcpy(q, m->q0, sizeof(mb_real) * (size_t)n);
+        if ((st = mb_anl_static(&a, 0, q, lam, &info))) {
+            static_failure(m, an, 0, &info, st, -1, q);
+            printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
+            goto done;
+        }
+        if (!quiet && info.stability < 0)
+            fprintf(stderr, "%s_sim: note: the equilibrium is unstable (reduced stiffness eigenvalue "
+                    "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
+    } else if ((st = lin_sim_state(m, t, q, v))) {
+        fprintf(stderr, "%s_sim: %s analysis failed: the %s cannot be reached: %s\n", m->name, an,
+                aopt.about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
+        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
+        goto done;
+    }
+    /* inputs must enter the loads only: a driver fed by one is a prescribed motion */
+    if (nin > 0) {
+        mb_model cp = *m;
+        memcpy(hold, m->in, sizeof(mb_real) * 3 * (size_t)nin);
+        cp.in = hold;
+        m->phi(m, (mb_real)t, q, ph0);
+        for (int i = 0; i < nin; i++) {
+            hold[3 * i] += 1;
+            cp.phi(&cp, (mb_real)t, q, ph1);
+            hold[3 * i] -= 1;
+            for (int r = 0; r < nc; r++)
+                if (ph1[r] != ph0[r]) {
+                    fprintf(stderr, "%s_sim: %s analysis: input \"%s\" enters constraint %s (a "
+                            "driver's f): a prescribed motion, not a load; linearize takes inputs "
+                            "that enter the loads only\n", m->name, an, m->in_names[i],
+                            m->info && m->info->constraint_names ? m->info->constraint_names[r] : "?");
+                    printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
+                    goto done;
+                }
+        }
+    }
+    mb_anl_ss ss = {zidx, 0, A, B, Tq, Tv, acc, lam};
+    if ((st = mb_anl_linearize_ss(&a, (mb_real)t, q, v, 0, NULL, &ss))) {
+        fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
+        if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info->constraint_names)
+            fprintf(stderr, ": redundant or singular constraint: %s (equation %d of Phi): Phi_q is "
+                    "rank-deficient (a singular position, or more constraint equations than "
+                    "coordinates): no minimal coordinates there\n",
+                    m->info->constraint_names[a.singular_row], a.singular_row);
+        else
+            fprintf(stderr, ": %s\n", mb_status_str(st));
+        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
+        goto done;
+    }
+    int d = ss.d, d2 = 2 * d;
+    /* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du; the descriptor form */
+    if (nout > 0) m->outputs(m, (mb_real)t, q, v, y, Yq, Yv);
+    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, q, v, D);
+    for (int i = 0; i < nout; i++)
+        for (int j = 0; j < d2; j++) {
+            double s_ = 0;
+            for (int k = 0; k < n; k++)
+                s_ += (double)Yq[(long)i * n + k] * (double)Tq[(long)k * d2 + j] +
+                      (double)Yv[(long)i * n + k] * (double)Tv[(long)k * d2 + j];
+            C[(long)i * d2 + j] = (mb_real)s_;
+        }
+    m->phi_q(m, (mb_real)t, q, pq);
+    m->dforce_dq(m, (mb_real)t, q, v, dqq);
+    m->dforce_dv(m, (mb_real)t, q, v, dqv);
+    memset(e, 0, sizeof(mb_real) * (size_t)n);
+    m->phi_q_dot(m, (mb_real)t, q, e, pq0);
+    const mb_pattern *pp = &m->phi_q_pat;
+    for (int i = 0; i < n; i++) {
+        E[(long)i * N + i] = 1;
+        E[(long)(n + i) * N + n + i] = m->mass[i];
+        Af[(long)i * N + n + i] = 1;
+    }
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++) Af[(long)(n + m->dq_dq_pat.row[k]) * N + m->dq_dq_pat.col[k]] += dqq[k];
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++) Af[(long)(n + m->dq_dv_pat.row[k]) * N + n + m->dq_dv_pat.col[k]] += dqv[k];
+    for (int k = 0; k < pp->nnz; k++) {
+        Af[(long)(n + pp->col[k]) * N + 2 * n + pp->row[k]] = -pq[k];   /* -Phi_q^T */
+        Af[(long)(2 * n + pp->row[k]) * N + pp->col[k]] = pq[k];        /* Phi_q dq = 0 */
+    }
+    for (int j = 0; j < n && nc > 0; j++) {   /* -(Phi_q^T lambda)_q, column j */
+        e[j] = 1;
+        m->phi_q_dot(m, (mb_real)t, q, e, g);
+        e[j] = 0;
+        for (int k = 0; k < pp->nnz; k++)
+            Af[(long)(n + pp->col[k]) * N + j] -= (g[k] - pq0[k]) * lam[pp->row[k]];
+    }
+    if (nin > 0) {
+        mb_real *qu = Bf + (long)n * nin;   /* rows n .. 2n - 1 */
+        m->dforce_du(m, (mb_real)t, q, v, qu);
+    }
+    for (int i = 0; i < nout; i++)
+        for (int k = 0; k < n; k++) {
+            Cf[(long)i * N + k] = Yq[(long)i * n + k];
+            Cf[(long)i * N + n + k] = Yv[(long)i * n + k];
+        }
+    /* is the point at rest in equilibrium? (else: a point of a trajectory) */
+    double vmax = 0, amax = 0;
+    for (int i = 0; i < n; i++) {
+        if (fabs((double)v[i]) > vmax) vmax = fabs((double)v[i]);
+        if (fabs((double)acc[i]) > amax) amax = fabs((double)acc[i]);
+    }
+    int rest = vmax == 0 && amax <= 1e-9 * (1 + amax);
+    /* names: z, then z' as d(z); the full state q, v as d(q), lambda as the constraint names */
+    char *np = names;
+#define NAME(fmt, ...) lin_name(&np, fmt, __VA_ARGS__)
+    char **zn = rn;   /* rows of the minimal form: z, d(z) */
+    for (int j = 0; j < d; j++) zn[j] = NAME("%s", m->info->coord_names[zidx[j]]);
+    for (int j = 0; j < d; j++) zn[d + j] = NAME("d(%s)", m->info->coord_names[zidx[j]]);
+    char **un = malloc(sizeof(char *) * (size_t)(nin + 1)), **yn = malloc(sizeof(char *) * (size_t)(nout + 1));
+    char **fn = malloc(sizeof(char *) * (size_t)(N + 1));
+    if (!un || !yn || !fn) { free(un); free(yn); free(fn); fprintf(stderr, "%s_sim: out of memory\n", m->name); goto done; }
+    for (int i = 0; i < nin; i++) un[i] = NAME("%s", m->in_names[i]);
+    for (int i = 0; i < nout; i++) yn[i] = NAME("%s", m->out_names[i]);
+    for (int k = 0; k < n; k++) fn[k] = NAME("%s", m->info->coord_names[k]);
+    for (int k = 0; k < n; k++) fn[n + k] = NAME("d(%s)", m->info->coord_names[k]);
+    for (int r = 0; r < nc; r++)
+        fn[2 * n + r] = NAME("lambda(%s)", m->info->constraint_names ? m->info->constraint_names[r] : "?");
+#undef NAME
+    (void)cn;
+    int bad = 0;
+    if (out) {
+        if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize ||
+            !(csv = fopen(tmp, "w"))) {
+            fprintf(stderr, "%s_sim: cannot write --out %s: %s\n", m->name, out, strerror(errno));
+            tmp[0] = '\0';
+            bad = 1;
+        } else {
+            fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
+                    "descriptor: Ef x' = Af x + Bf u, y = Cf x + D u, x = [q; d(q); lambda]\n",
+                    m->name, about, t);
+            lin_csv_block(csv, "A", A, d2, d2, zn, zn);
+            lin_csv_block(csv, "B", B, d2, nin, zn, un);
+            lin_csv_block(csv, "C", C, nout, d2, yn, zn);
+            lin_csv_block(csv, "D", D, nout, nin, yn, un);
+            lin_csv_block(csv, "Ef", E, N, N, fn, fn);
+            lin_csv_block(csv, "Af", Af, N, N, fn, fn);
+            lin_csv_block(csv, "Bf", Bf, N, nin, fn, un);
+            lin_csv_block(csv, "Cf", Cf, nout, N, yn, fn);
+            bad = ferror(csv);
+            if (fclose(csv) != 0) bad = 1;
+            csv = NULL;
+            /* the text files: <out without .csv>_<name>.txt */
+            char base[4096];
+            size_t lo = strlen(out);
+            snprintf(base, sizeof base, "%.*s", (int)(lo > 4 && !strcmp(out + lo - 4, ".csv") ? lo - 4 : lo), out);
+            struct { const char *nm, *what; const mb_real *mat; int r, c; } mats[] = {
+                {"A", "minimal coordinates: x' = A x + B u, x = [z; d(z)]", A, d2, d2},
+                {"B", "minimal coordinates: input matrix", B, d2, nin},
+                {"C", "minimal coordinates: y = C x + D u", C, nout, d2},
+                {"D", "sensors' feedthrough dy/du", D, nout, nin},
+                {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", E, N, N},
+                {"Af", "descriptor form: state matrix", Af, N, N},
+                {"Bf", "descriptor form: input matrix", Bf, N, nin},
+                {"Cf", "descriptor form: y = Cf x + D u", Cf, nout, N}};
+            for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0]; i++)
+                if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
+                    fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
+                    bad = 1;
+                }
+            if (!bad && rename(tmp, out) != 0) {
+                fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+                bad = 1;
+            }
+            if (bad) remove(tmp);
+            tmp[0] = '\0';
+        }
+    }
+    if (!bad) {
+        if (!quiet) {
+            if (!rest)
+                fprintf(stderr, "%s_sim: note: linearized about a point of a trajectory (|v| %.3g, |a| "
+                        "%.3g): A is the Jacobian of the motion there (curvature terms included; "
+                        "dGamma/dq by central differences), valid near that point in time\n",
+                        m->name, vmax, amax);
+            if (nin == 0) fprintf(stderr, "%s_sim: note: the model has no inputs: B and D have 0 columns\n", m->name);
+            if (nout == 0) fprintf(stderr, "%s_sim: note: the model has no sensors: C and D have 0 rows\n", m->name);
+        }
+        printf("status=ok code=0 analysis=%s model=%s about=%s t=%.9g point=%s dof=%d states=%d "
+               "inputs=%d outputs=%d descriptor=%d z=", an, m->name, about, t,
+               rest ? "equilibrium" : "trajectory", d, d2, nin, nout, N);
+        for (int j = 0; j < d; j++) printf("%s%s", j ? "," : "", zn[j]);
+        printf(" dependent=");
+        for (int j = 0; j < nc; j++) printf("%s%s", j ? "," : "", m->info->coord_names[zidx[d + j]]);
+        printf(" wall_s=%.3f\n", wall() - w0);
+        rc = 0;
+    } else {
+        printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
+    }
+    free(un); free(yn); free(fn);
+done:
+    free(work); free(zidx); free(q); free(v); free(acc); free(lam); free(A); free(B); free(Tq);
+    free(Tv); free(C); free(D); free(Yq); free(Yv); free(y); free(hold); free(E); free(Af);
+    free(Bf); free(Cf); free(pq); free(pq0); free(g); free(e); free(ph0); free(ph1); free(dqq);
+    free(dqv); free(rn); free(cn); free(names);
+    return rc;
+}
+
 int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
                         double t_end, double h, int every, int quiet)
 {
@@ -946,6 +1290,10 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     double w0 = wall();
     run_mem r;
     memset(&r, 0, sizeof r);
+    if (which == MB_CLI_LINEARIZE) {
+        (void)t_end; (void)h; (void)every;
+        return run_linearize(m, out, tmp, tmpsize, quiet);
+    }
     int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
     size_t ws = mb_anl_workspace_size(m, level);
     if (!ws) {

@@ -10,7 +10,7 @@
 #include "mb_model.h"
 
 enum { MB_CLI_DYNAMIC = 0, MB_CLI_STATIC = 1, MB_CLI_KINEMATIC = 2, MB_CLI_INVERSE = 3,
-       MB_CLI_MODAL = 4, MB_CLI_QUASISTATIC = 5, MB_CLI_FREQUENCY = 6 };
+       MB_CLI_MODAL = 4, MB_CLI_QUASISTATIC = 5, MB_CLI_FREQUENCY = 6, MB_CLI_LINEARIZE = 7 };
 
 /* "dynamic", "static", "kinematic", "inverse", "modal", "quasistatic", "frequency" -> MB_CLI_*,
  * -1 for anything else. */

@@ -710,7 +710,7 @@ static int parse_args(int argc, char **argv, cli *c)
             else return bad(a, val, "expected sparse, dense or klu");
         } else if (!strcmp(a, "--analysis")) {
             if ((c->analysis = mb_cli_analysis_parse(val)) < 0)
-                return bad(a, val, "expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency");
+                return bad(a, val, "expected dynamic, static, quasistatic, kinematic, inverse, modal, frequency or linearize");
         } else if (mb_cli_analysis_is_option(a)) {   /* --about, --input, ... (mb_analysis_cli.c) */
             const char *why = mb_cli_analysis_option(a, val);
             if (why) return bad(a, val, why);
