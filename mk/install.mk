@@ -118,7 +118,8 @@ install: $(INST_SRCS) $(BUILD)/inst/prefix
 
 ## uninstall: remove what make install installed [PREFIX=/usr/local] [DESTDIR=]
 uninstall:
-	rm -f $(foreach f,$(INST_PATHS),$(call dest,$(f)))
+	@echo "make uninstall: removing the $(words $(INST_PATHS)) files make install installs under "$(call dest,$(PREFIX))
+	@rm -f $(foreach f,$(INST_PATHS),$(call dest,$(f)))
 	@for d in $(foreach d,$(INST_OWN_DIRS),$(call dest,$(d))); do \
 	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then echo "make uninstall: $$d holds other files, kept" >&2; fi; \
 	done
