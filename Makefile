@@ -1,7 +1,7 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
-# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk,
+# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk,
 # mcu.mk, reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
@@ -16,7 +16,11 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension
+# (one line: tests/test_install.sh reads it)
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm
+# models with inputs, sensors or loads that depend on the state: generated code only (the generic
+# evaluator refuses them: docs/generic-evaluator.md)
+PLANT_MODELS := cartpole motor_arm
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first
@@ -65,6 +69,7 @@ include mk/tools.mk
 include mk/tests.mk
 include mk/analysis.mk
 include mk/params.mk
+include mk/inputs.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk

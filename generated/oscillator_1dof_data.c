@@ -83,4 +83,5 @@ const mb_model oscillator_1dof_generic_model = {
     mb_generic_points,
     0, 0, 0, &oscillator_1dof_g_data, 0,
     NULL,
+    0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
 };

@@ -65,4 +65,5 @@ const mb_model slider_crank_generic_model = {
     mb_generic_points,
     0, 0, 0, &slider_crank_g_data, 0,
     NULL,
+    0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
 };

@@ -80,7 +80,9 @@ function E.spring(el, ctx)
     -- hypot: no underflow of dx*dx near |d| = 1e-162; at l = 0 the direction (and so the force
     -- k l0 along it) is taken as zero (sym.sdiv in the derivatives)
     local l = sym.hypot(dx, dy)
-    local out = { V = 0.5 * el.k * (l - el.l0) ^ 2, qnc = {} }
+    -- l0 a number, a tunable or (inputs) a function of time: V then depends on t, and emit.lua
+    -- counts dV/dt as power put in (the energy balance)
+    local out = { V = 0.5 * el.k * (l - ctx.tf(el.l0, el)) ^ 2, qnc = {} }
     local c, c2 = el.c or 0, el.c2 or 0
     if c ~= 0 or c2 ~= 0 then
         local ld = ctx.rate(l)
@@ -115,11 +117,30 @@ function E.force(el, ctx)
     return out
 end
 
--- Torque on a body (counter-clockwise positive).
+-- Torque on a body (counter-clockwise positive), or in a revolute joint: +tau on its second
+-- body, -tau on its first.
 function E.torque(el, ctx)
     local out = { qnc = {} }
+    local tau = ctx.tf(el.tau, el)
+    if el.joint then
+        local ca, cb = ctx.coords(el.a.body), ctx.coords(el.b.body)
+        if cb then out.qnc[#out.qnc + 1] = { k = cb[3], e = tau } end
+        if ca then out.qnc[#out.qnc + 1] = { k = ca[3], e = -tau } end
+        return out
+    end
     local c = ctx.coords(el.body.body)
-    if c then out.qnc[1] = { k = c[3], e = ctx.tf(el.tau, el) } end
+    if c then out.qnc[1] = { k = c[3], e = tau } end
+    return out
+end
+
+-- Actuator: a force f (a formula, possibly of the state) along P-Q, tension positive as a
+-- spring's: Q_nc = -(dl/dq)^T f, l = |r_Q - r_P|.
+function E.actuator(el, ctx)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local l = sym.hypot(xb - xa, yb - ya)
+    local out = { qnc = {} }
+    scalar_load(ctx, { el.a.body, el.b.body }, l, ctx.tf(el.f, el), out.qnc)
     return out
 end
 

@@ -122,6 +122,32 @@ local function derive(M)
         uerr(M, el.line, "time function of '" .. el.name .. "' returned a " .. type(r))
     end
 
+    -- measures of the state in loads and sensors (model.lua: pos, vel, angle, rate, length,
+    -- lengthrate) as expressions of q and v; a point given by tunables keeps its par[i]
+    local model = require("model")
+    local mcache = {}
+    local function measure(n)
+        local key = n.kind .. ":" .. n.ref .. ":" .. tostring(n.comp)
+        local r = mcache[key]
+        if r then return r end
+        if n.kind == "pos" or n.kind == "vel" then
+            local X, Y = ctx.pos(model.param_view(n.point, "sym"))
+            r = n.comp == "x" and X or Y
+            if n.kind == "vel" then r = ctx.rate(r) end
+        elseif n.kind == "angle" or n.kind == "rate" then
+            r = sym.lift(ctx.angle(n.b)) - ctx.angle(n.a)
+            if n.kind == "rate" then r = ctx.rate(r) end
+        else
+            local xa, ya = ctx.pos(model.param_view(n.pa, "sym"))
+            local xb, yb = ctx.pos(model.param_view(n.pb, "sym"))
+            r = sym.hypot(xb - xa, yb - ya)
+            if n.kind == "lengthrate" then r = ctx.rate(r) end
+        end
+        mcache[key] = r
+        return r
+    end
+    model.set_measure_resolver(measure)
+
     -- element contributions in declaration order
     local phi, phinames, phiwho = {}, {}, {}
     local Vterms, qnc, Vwho = {}, {}, {}
@@ -163,12 +189,14 @@ local function derive(M)
     local Q = {}
     for k = 1, nq do Q[k] = sym.num(0) end
     local Vtot = sym.num(0)
+    local Pnc, T = sym.num(0), sym.num(0)
     for iv, V in ipairs(Vterms) do
         ctext.at(Vwho[iv].line, who(Vwho[iv]))
         Vtot = Vtot + V
         for _, k in ipairs(ks(V, qidx)) do Q[k] = Q[k] - sym.d(V, q[k]) end
+        -- a potential that moves in time (a spring's l0 following an input) puts in dV/dt
+        Pnc = Pnc + sym.d(V, t)
     end
-    local Pnc, T = sym.num(0), sym.num(0)
     for k = 1, nq do
         local b = coord_body[k]
         ctext.at(b.line, "the forces on " .. who(b))
@@ -276,7 +304,21 @@ local function derive(M)
         end
     end
 
+    -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major)
+    local ys, dydq, dydv = {}, {}, {}
+    for i, sn in ipairs(M.sensors or {}) do
+        ctext.at(sn.line, 'sensor "' .. sn.name .. '"')
+        local y = ctx.tf(sn.value, sn)
+        ys[i] = y
+        for k = 1, nq do
+            dydq[(i - 1) * nq + k] = sym.d(y, q[k])
+            dydv[(i - 1) * nq + k] = sym.d(y, v[k])
+        end
+    end
+    model.set_measure_resolver(nil)
+
     return {
+        ys = ys, dydq = dydq, dydv = dydv,
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
@@ -305,7 +347,8 @@ end
 -- (or a fixed macro of the header, e.g. <U>_PHI_Q_NNZ) gets "_<its index>" appended, then
 -- "_2", "_3", ... until it is new. Returns the text and the macros in emission order.
 local FIXED_MACROS = { "H", "NQ", "NC", "NBODY", "NPOINT", "PHI_Q_NNZ", "DQ_DQ_NNZ", "DQ_DV_NNZ",
-                       "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE", "NPAR", "MASS_TUNABLE" }
+                       "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE", "NPAR", "MASS_TUNABLE",
+                       "NIN", "NOUT" }
 local function index_macros(uname, D)
     local taken, out, list = {}, {}, {}
     for _, f in ipairs(FIXED_MACROS) do taken[uname .. "_" .. f] = true end
@@ -425,6 +468,10 @@ function emit.generate(M, opts)
     -- parameter names, params: their declarations (one string).
     -- generated functions read the tunables from the descriptor (mb_sim's copy: mb_sim_set_param)
     local PAR = npar > 0 and "    const mb_real *restrict par = m->par;\n    (void)par;\n" or ""
+    -- inputs (model.lua: input "u"): their holds [value, slope, t_set] read from m->in
+    -- (runtime/mb_input.c); nothing for a model without inputs
+    local nin, nout = #(M.inputs or {}), #(M.sensors or {})
+    if nin > 0 then PAR = PAR .. "    const mb_real *restrict in = m->in;\n    (void)in;\n" end
     local function body_of(id, params, pnames, lines, pre)
         pre = pre .. PAR
         local head = "    (void)" .. table.concat(pnames, ";\n    (void)") .. ";\n" .. PAR
@@ -500,6 +547,30 @@ function emit.generate(M, opts)
        dense(D.energy))
     fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
        dense(D.pointpos))
+    -- sensors: y and (when both pointers are given) dy/dq, dy/dv dense row-major [nout x nq]
+    local OUTPUTS = "0"
+    if nout > 0 then
+        local yo, jo = {}, {}
+        for i, y in ipairs(D.ys) do
+            yo[i] = { lhs = "y[" .. (i - 1) .. "]", e = y }
+            jo[i] = yo[i]
+        end
+        for k, e in ipairs(D.dydq) do jo[#jo + 1] = { lhs = "dy_dq[" .. (k - 1) .. "]", e = e } end
+        for k, e in ipairs(D.dydv) do jo[#jo + 1] = { lhs = "dy_dv[" .. (k - 1) .. "]", e = e } end
+        local l1 = sym.emit(yo, { indent = "        " })
+        local l2, ops = sym.emit(jo, { indent = "        " })
+        local ps = "const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,\n"
+                   .. "    mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv"
+        functions[#functions + 1] = "/* Sensors y [" .. nout .. "] and, when dy_dq and dy_dv are both "
+            .. "given, dy/dq and dy/dv [" .. nout .. " x " .. D.nq .. "] row-major. */\n"
+            .. "void " .. name .. "_outputs(" .. ps .. ")\n{\n    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
+            .. PAR .. "    if (!dy_dq || !dy_dv) {\n" .. table.concat(l1, "\n") .. "\n    } else {\n"
+            .. table.concat(l2, "\n") .. "\n    }\n}\n"
+        protos[#protos + 1] = "void " .. name .. "_outputs(" .. ps .. ");"
+        stats[#stats + 1] = { fn = "outputs", lines = #l2, ops = ops,
+                              total = ops.add + ops.mul + ops.div + ops.call }
+        OUTPUTS = name .. "_outputs"
+    end
 
     -- The plan (generator/mb_plan_build.c through host.plan) and the linear algebra's form, here
     -- because the form decides the fused evaluations' default below.
@@ -620,6 +691,23 @@ function emit.generate(M, opts)
     -- has npar 0): after the part -DMB_DESCRIPTOR_ONLY compiles
     out = data
     vals.PAR = emit.params(name, M, D, mass_sym and mass, data, functions, protos, array)
+    -- inputs and sensors: the generated code's alone (the generic evaluator refuses them)
+    if nin > 0 then
+        local names, defaults = {}, {}
+        for i, u in ipairs(M.inputs) do
+            names[i] = u.name
+            defaults[3 * i - 2], defaults[3 * i - 1], defaults[3 * i] = u.default, 0, 0
+        end
+        vals.PAR = vals.PAR .. string.format("    .nin = %d,\n    .in_names = %s,\n    .in = %s,\n", nin,
+            array("char *const", "in_names", names, 4, ctext.cstring),
+            array("mb_real", "in_default", defaults, 3, sym.cnum))
+    end
+    if nout > 0 then
+        local names = {}
+        for i, sn in ipairs(M.sensors) do names[i] = sn.name end
+        vals.PAR = vals.PAR .. string.format("    .nout = %d,\n    .out_names = %s,\n    .outputs = %s,\n",
+            nout, array("char *const", "out_names", names, 4, ctext.cstring), OUTPUTS)
+    end
     out = desc
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)
     vals.V0 = array("mb_real", "v0", v0, 3, sym.cnum, true)
@@ -713,6 +801,7 @@ function emit.generate(M, opts)
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
         S_NL = S_NL, A_NL = A_NL, PRESET_MACROS = pmacros,
         NPAR = npar, PAR_MASS = mass_sym and 1 or 0, PAR_MACROS = emit.par_macros(uname, M),
+        NIN = nin, NOUT = nout, IO_MACROS = emit.io_macros(uname, M),
         PROTOTYPES = table.concat(protos, "\n"),
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")
@@ -809,6 +898,20 @@ function emit.par_macros(uname, M)
         out[i] = "#define " .. uname .. "_PAR_" .. tu.name:upper() .. " " .. (i - 1)
     end
     if #out == 0 then return "/* (no tunables) */" end
+    return table.concat(out, "\n")
+end
+
+-- The header's input and sensor macros: <U>_IN_<NAME> (index for mb_sim_set_input),
+-- <U>_OUT_<NAME> (index into the outputs y).
+function emit.io_macros(uname, M)
+    local out = {}
+    for i, u in ipairs(M.inputs or {}) do
+        out[#out + 1] = "#define " .. uname .. "_IN_" .. u.name:upper() .. " " .. (i - 1)
+    end
+    for i, sn in ipairs(M.sensors or {}) do
+        out[#out + 1] = "#define " .. uname .. "_OUT_" .. sn.name:upper() .. " " .. (i - 1)
+    end
+    if #out == 0 then return "/* (no inputs, no sensors) */" end
     return table.concat(out, "\n")
 end
 

@@ -13,6 +13,12 @@ local pcall, load, require, ipairs = pcall, load, require, ipairs
 local mtype, huge, pi = math.type, math.huge, math.pi
 local msin, mcos, mtan, mexp, mlog, msqrt, mabs = math.sin, math.cos, math.tan, math.exp,
     math.log, math.sqrt, math.abs
+local function mtanh(x)
+  if x > 20 then return 1.0 elseif x < -20 then return -1.0 end
+  local e = mexp(2 * x)
+  return (e - 1) / (e + 1)
+end
+local function matan2(y, x) return math.atan(y, x) end
 local sfmt, sfind, smatch, ssub, sgsub = string.format, string.find, string.match, string.sub,
     string.gsub
 local tsort, tconcat = table.sort, table.concat
@@ -24,6 +30,9 @@ local stderr, iopen = io.stderr, io.open
 string.dump = nil
 
 local MAX_NAME = 64          -- identifier length (names end up in C strings and symbols)
+-- the sweep table's columns that name simulator options, not tunables (tools/mb_sweep_table.c)
+local SWEEP_OPTIONS = { h = "--h", t_end = "--t-end", formulation = "--formulation",
+                        integrator = "--integrator" }
 local MAX_BODIES = 2000
 local MAX_ELEMENTS = 20000
 local MAX_POINTS = 1000      -- per body, and on the ground
@@ -168,7 +177,7 @@ tmeta.__metatable = "function of time"
 local num_fn = {
   sin = msin, cos = mcos, tan = mtan, exp = mexp, log = function(x) return mlog(x) end,
   sqrt = msqrt, abs = function(x) return mabs(x) + 0.0 end,
-  heaviside = function(x) return x >= 0 and 1.0 or 0.0 end,
+  heaviside = function(x) return x >= 0 and 1.0 or 0.0 end, tanh = mtanh,
 }
 
 -- A function of sandbox code: plain math on numbers, a recorded node on proxies.
@@ -194,6 +203,17 @@ local function unary(name)
   end
 end
 
+-- atan2(y, x): the one binary function (a proxy node with a and b, like the operators)
+local function atan2(y, x)
+  if type(y) == "number" and type(x) == "number" then return matan2(y, x) end
+  for i, v in ipairs { y, x } do
+    if type(v) ~= "number" and tnode[v] == nil then
+      uerror(sfmt("bad argument #%d to 'atan2' (number or formula expected, got %s)", i, type(v)))
+    end
+  end
+  return mk { op = "atan2", a = lift(y), b = lift(x) }
+end
+
 local binf = {
   ["+"] = function(a, b) return a + b end, ["-"] = function(a, b) return a - b end,
   ["*"] = function(a, b) return a * b end, ["/"] = function(a, b) return a / b end,
@@ -205,8 +225,11 @@ local function eval(n, t, memo)
   if r ~= nil then return r end
   local op = n.op
   if op == "t" then r = t
-  elseif op == "k" or op == "p" then r = n.v     -- a tunable: its default
+  elseif op == "k" or op == "p" or op == "u" then r = n.v   -- a tunable or an input: its default
+  elseif op == "m" then r = 0.0    -- a measure has no value before the state is known (loads and
+                                   -- sensors only: nothing evaluates them numerically)
   elseif op == "neg" then r = -eval(n.a, t, memo)
+  elseif op == "atan2" then r = matan2(eval(n.a, t, memo), eval(n.b, t, memo))
   elseif binf[op] then r = binf[op](eval(n.a, t, memo), eval(n.b, t, memo))
   else r = num_fn[op](eval(n.a, t, memo)) end
   memo[n] = r
@@ -219,6 +242,18 @@ local sym_fn = { heaviside = "step" }     -- sym's name where it differs
 -- default (the generic evaluator's data); set around a call by model.param_view.
 local par_mode = "sym"
 
+-- Inputs (input "u" { ... }) become the hold of the generated code: u(t) = in[3i] + in[3i+1]
+-- (t - in[3i+2]) (value, slope, the time the value was set: runtime/mb_input.c). Measures
+-- (pos, vel, angle, rate, length, lengthrate) become expressions of q and v through the
+-- resolver emit.lua installs while it derives (model.set_measure_resolver).
+local measure_resolver = nil
+function model.set_measure_resolver(f) measure_resolver = f end
+local function input_sym(n, tv, sym)
+  local b = 3 * (n.i - 1)
+  local u = sym.var("in[" .. b .. "]")
+  return u + sym.var("in[" .. (b + 1) .. "]") * (tv - sym.var("in[" .. (b + 2) .. "]"))
+end
+
 local function to_sym(n, tv, memo, sym)
   local r = memo[n]
   if r ~= nil then return r end
@@ -226,7 +261,14 @@ local function to_sym(n, tv, memo, sym)
   if op == "t" then r = tv
   elseif op == "k" then r = n.v
   elseif op == "p" then r = par_mode == "sym" and sym.var("par[" .. (n.i - 1) .. "]") or n.v
+  elseif op == "u" then
+    -- "num" (mbgen --check's redundancy test at the defaults): the default value
+    r = par_mode == "sym" and input_sym(n, tv, sym) or n.v
+  elseif op == "m" then
+    if not measure_resolver then error("a measure of the state outside a load or sensor") end
+    r = measure_resolver(n)
   elseif op == "neg" then r = -to_sym(n.a, tv, memo, sym)
+  elseif op == "atan2" then r = sym.atan2(to_sym(n.a, tv, memo, sym), to_sym(n.b, tv, memo, sym))
   elseif binf[op] then r = binf[op](to_sym(n.a, tv, memo, sym), to_sym(n.b, tv, memo, sym))
   else
     local f = sym[sym_fn[op] or op]
@@ -240,7 +282,7 @@ end
 local function depends_on_t(n, memo)
   if memo[n] ~= nil then return memo[n] end
   local r
-  if n.op == "t" then r = true
+  if n.op == "t" or n.op == "u" or n.op == "m" then r = true   -- inputs and measures vary too
   elseif n.op == "k" or n.op == "p" then r = false
   else r = depends_on_t(n.a, memo) or (n.b ~= nil and depends_on_t(n.b, memo)) end
   memo[n] = r
@@ -251,7 +293,7 @@ local function depends_on_p(n, memo)
   if memo[n] ~= nil then return memo[n] end
   local r
   if n.op == "p" then r = true
-  elseif n.op == "t" or n.op == "k" then r = false
+  elseif n.op == "t" or n.op == "k" or n.op == "u" or n.op == "m" then r = false
   else r = depends_on_p(n.a, memo) or (n.b ~= nil and depends_on_p(n.b, memo)) end
   memo[n] = r
   return r
@@ -261,6 +303,23 @@ end
 -- "Tunable parameters"), not on time. Trusted tables only the generator makes and reads:
 -- .value is the value at the defaults (what validation checks), .node the formula.
 local PV = {}
+-- The first node of kind op ("u" an input, "m" a measure) in a formula, or nil.
+local function find_op(n, op, memo)
+  if memo[n] ~= nil then return memo[n] or nil end
+  local r
+  if n.op == op then r = n
+  elseif n.a then r = find_op(n.a, op, memo) or (n.b ~= nil and find_op(n.b, op, memo)) or nil end
+  memo[n] = r or false
+  return r
+end
+-- What a formula that must not vary depends on, for the message: "an input (u)", ...
+local function varying_what(n)
+  local u, m = find_op(n, "u", {}), find_op(n, "m", {})
+  if m then return sfmt("the state (%s(\"%s\"))", m.kind, m.ref) end
+  if u then return sfmt("an input (%s)", u.name) end
+  return "time"
+end
+
 local function make_pv(n)
   return setmetatable({ node = n, value = eval(n, 0.0, {}) }, PV)
 end
@@ -293,7 +352,9 @@ local function formula(n, memo)
   local op = n.op
   if op == "t" then r = "t"
   elseif op == "k" then r = sfmt("%.17g", n.v)
-  elseif op == "p" then r = n.name
+  elseif op == "p" or op == "u" then r = n.name
+  elseif op == "m" then r = n.kind .. "(\"" .. n.ref .. "\")" .. (n.comp and ("." .. n.comp) or "")
+  elseif op == "atan2" then r = "atan2(" .. formula(n.a, memo) .. ", " .. formula(n.b, memo) .. ")"
   elseif op == "neg" then r = "(-" .. formula(n.a, memo) .. ")"
   elseif binf[op] then r = "(" .. formula(n.a, memo) .. " " .. op .. " " .. formula(n.b, memo) .. ")"
   else r = op .. "(" .. formula(n.a, memo) .. ")" end
@@ -319,7 +380,7 @@ function model.param_view(M, mode)
       return sym.lift(r)
     end
     if type(x) == "function" then
-      return function(t)
+      local w = function(t)
         local old = par_mode
         par_mode = mode
         local ok, r = pcall(x, t)
@@ -327,6 +388,8 @@ function model.param_view(M, mode)
         if not ok then error(r, 0) end
         return r
       end
+      tf_node[w] = tf_node[x]
+      return w
     end
     if type(x) ~= "table" or getmetatable(x) ~= nil then return x end
     if seen[x] then return seen[x] end
@@ -336,6 +399,16 @@ function model.param_view(M, mode)
     return c
   end
   return conv(M)
+end
+
+-- model.tf_uses(v) -> "state" when the time value v holds a measure of the state, "input" when
+-- it holds an input, else nil.
+function model.tf_uses(v)
+  local n = type(v) == "function" and tf_node[v]
+  if not n then return nil end
+  if find_op(n, "m", {}) then return "state" end
+  if find_op(n, "u", {}) then return "input" end
+  return nil
 end
 
 -- model.describe(v) -> text of a time value: "%.17g" for a number, "f(t) = <formula>" for a
@@ -357,6 +430,7 @@ local function new_context(path, params, opts)
     used = {}, bodies = {}, body_by_name = {}, ground = {}, ground_line = {},
     elements = {}, el_by_name = {}, open = {}, assembly = {}, param_values = {},
     tunables = {}, tunable_by_name = {}, rules = {},
+    inputs = {}, input_by_name = {}, measures = {}, sensors = {}, sensor_by_name = {},
   }
 
   -- Line of the innermost frame of the model file: the statement being executed.
@@ -403,7 +477,7 @@ end
 local function pnumber(S, line, what, v, kind)
   if type(v) == "table" and tnode[v] ~= nil then
     local n = tnode[v]
-    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on time", what) end
+    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on %s", what, varying_what(n)) end
     local x = eval(n, 0.0, {})
     if not is_finite(x) then
       S.fail(line, "%s is not a finite number at the tunables' defaults (%s)", what, tostring(x))
@@ -433,7 +507,7 @@ end
 local function tvalue(S, line, what, v)
   if type(v) == "table" and tnode[v] ~= nil then
     local n = tnode[v]
-    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on time", what) end
+    if depends_on_t(n, {}) then S.fail(line, "%s cannot depend on %s", what, varying_what(n)) end
     if not is_finite(eval(n, 0.0, {})) then
       S.fail(line, "%s is not a finite number at the tunables' defaults", what)
     end
@@ -501,11 +575,30 @@ local function nonneg(S, line, what, v, default)
   return v
 end
 
+-- A formula may hold an input only where `allow.u`, a measure of the state only where
+-- `allow.m` (docs/model-language.md: loads take both, a driver's f and a spring's l0 inputs).
+local function check_varying(S, line, what, n, allow)
+  local m = find_op(n, "m", {})
+  if m and not allow.m then
+    S.fail(line, "%s cannot depend on the state (%s(\"%s\")): measures are allowed in the loads fx, fy, tau, an actuator's f and sensors",
+           what, m.kind, m.ref)
+  end
+  local u = find_op(n, "u", {})
+  if u and not allow.u then S.fail(line, "%s cannot depend on an input (%s)", what, u.name) end
+end
+
 -- A load or driver value: a number, or a function of t traced now (inside the model run).
-local function timefn(S, line, what, v, t_proxy)
+-- allow: { u = inputs allowed, m = measures allowed } (default: loads, both).
+local function timefn(S, line, what, v, t_proxy, allow)
+  allow = allow or { u = true, m = true }
   if type(v) == "number" then return number(S, line, what, v) end
   if type(v) == "table" and tnode[v] ~= nil then
-    if not depends_on_t(tnode[v], {}) then return pnumber(S, line, what, v) end
+    local n = tnode[v]
+    if not depends_on_t(n, {}) then return pnumber(S, line, what, v) end
+    if find_op(n, "u", {}) or find_op(n, "m", {}) then   -- fx = u, tau = -c * rate("J")
+      check_varying(S, line, what, n, allow)
+      return make_tf(n)
+    end
     S.fail(line, "%s: give a function of time as function(t) ... end", what)
   end
   if type(v) ~= "function" then
@@ -519,6 +612,7 @@ local function timefn(S, line, what, v, t_proxy)
            what, type(r))
   end
   if not depends_on_t(n, {}) then return pnumber(S, line, what, r) end
+  check_varying(S, line, what, n, allow)
   return make_tf(n)
 end
 
@@ -553,6 +647,7 @@ local function make_env(S)
     env.math[f] = env[f]
   end
   env.heaviside = unary("heaviside")
+  env.tanh = unary("tanh")
   -- Generation must be reproducible: math.random starts from a fixed seed (set in
   -- model.load) and randomseed needs an explicit seed.
   local randomseed = G.math.randomseed
@@ -734,11 +829,24 @@ local function make_env(S)
   env.tunable = function(pname, default)
     local line = S.here()
     check_name(S, line, "tunable", pname)
+    -- a sweep table's column of this name sets the simulator option (docs/sweeps.md): a
+    -- tunable of the same name could not be swept, its column silently the option
+    local opt = SWEEP_OPTIONS[pname]
+    if opt then
+      S.fail(line, "tunable name '%s' is a simulator option's (%s): a sweep table's column '%s' "
+             .. "means %s, so the tunable could not be swept; give it another name", pname, opt,
+             pname, opt)
+    end
     local prev = S.tunable_by_name[pname]
     prev = prev or S.tunable_by_name[pname:upper()]
     if prev then
       S.fail(line, "duplicate tunable '%s' (first at line %d; names must differ ignoring case)",
              pname, prev.line)
+    end
+    local inp = S.input_by_name[pname] or S.input_by_name[pname:upper()]
+    if inp then   -- one name, one meaning: --set NAME and the in.NAME column would both take it
+      S.fail(line, "tunable '%s' has the name of input '%s' (line %d; names must differ ignoring case)",
+             pname, inp.name, inp.line)
     end
     if #S.tunables >= MAX_TUNABLES then S.fail(line, "too many tunables (at most %d)", MAX_TUNABLES) end
     if type(default) ~= "number" then
@@ -751,6 +859,60 @@ local function make_env(S)
     S.tunable_by_name[pname:upper()] = tu
     return mk { op = "p", i = tu.index, v = tu.default, name = pname }
   end
+
+  -- input "u" { default = 0 }: a value the caller sets between steps (docs/model-language.md,
+  -- "Inputs"): an opaque value like a tunable, that varies in time like t.
+  env.input = function(iname)
+    local line = S.here()
+    check_name(S, line, "input", iname)
+    return function(t)
+      local f = fields(S, line, 'input "' .. iname .. '"', t, { default = true }, 0)
+      local prev = S.input_by_name[iname] or S.input_by_name[iname:upper()]
+      if prev then
+        S.fail(line, "duplicate input '%s' (first at line %d; names must differ ignoring case)",
+               iname, prev.line)
+      end
+      local tu = S.tunable_by_name[iname] or S.tunable_by_name[iname:upper()]
+      if tu then
+        S.fail(line, "input '%s' has the name of tunable '%s' (line %d; names must differ ignoring case)",
+               iname, tu.name, tu.line)
+      end
+      if #S.inputs >= MAX_TUNABLES then S.fail(line, "too many inputs (at most %d)", MAX_TUNABLES) end
+      local d = f.default == nil and 0.0 or number(S, line, 'input "' .. iname .. '" default', f.default)
+      local inp = { name = iname, default = d, line = line, index = #S.inputs + 1 }
+      S.inputs[inp.index] = inp
+      S.input_by_name[iname], S.input_by_name[iname:upper()] = inp, inp
+      return mk { op = "u", i = inp.index, v = d, name = iname }
+    end
+  end
+
+  -- Measures of the state (docs/model-language.md, "Forces that depend on the state"): resolved
+  -- after the model has run (the elements they name may come later in the file).
+  local function measure(kind, comp)
+    return function(ref)
+      local line = S.here()
+      if type(ref) ~= "string" then
+        S.fail(line, "%s: expected a name string, got %s", kind, type(ref))
+      end
+      local function node(c)
+        local n = { op = "m", kind = kind, ref = ref, comp = c, line = line, v = 0.0 }
+        S.measures[#S.measures + 1] = n
+        return mk(n)
+      end
+      if comp then return { x = node("x"), y = node("y") } end
+      return node(nil)
+    end
+  end
+  env.pos, env.vel = measure("pos", true), measure("vel", true)
+  -- reactions need the multipliers, which the sensors' function (mb_model.outputs: t, q, v) is
+  -- not given: refused by name rather than left undefined
+  env.reaction = function(ref)
+    S.fail(S.here(), 'reaction(%s): reactions are not measures: the simulator\'s CSV has them as <joint>.fx, <joint>.fy columns (docs/model-language.md)',
+           type(ref) == "string" and ('"' .. ref .. '"') or type(ref))
+  end
+  env.angle, env.rate = measure("angle"), measure("rate")
+  env.length, env.lengthrate = measure("length"), measure("lengthrate")
+  env.atan2 = atan2
 
   env.ground = function(t)
     local line = S.here()
@@ -868,8 +1030,10 @@ local function make_env(S)
     S.body_by_name[pname] = b
   end)
 
-  local function element(kind, allowed, npos, build)
+  local function element(kind, allowed, npos0, build)
     return statement(kind, function(ename, t, line, what)
+      -- npos0 a function: the number of positional entries depends on the table (torque)
+      local npos = type(npos0) == "function" and npos0(t) or npos0
       local f, pos = fields(S, line, what, t, allowed, npos)
       local prev = S.el_by_name[ename]
       if prev then
@@ -907,10 +1071,22 @@ local function make_env(S)
       if f.k == nil then S.fail(line, "%s: k is missing", what) end
       if f.l0 == nil then S.fail(line, "%s: l0 is missing", what) end
       el.k = nonneg(S, line, what .. " k", f.k)
-      el.l0 = nonneg(S, line, what .. " l0", f.l0)
+      -- l0 may follow an input (or time): a number or a parametric value is checked >= 0
+      if type(f.l0) == "function" or (type(f.l0) == "table" and tnode[f.l0] ~= nil and
+                                      depends_on_t(tnode[f.l0], {})) then
+        el.l0 = timefn(S, line, what .. " l0", f.l0, T, { u = true })
+      else
+        el.l0 = nonneg(S, line, what .. " l0", f.l0)
+      end
       el.c = nonneg(S, line, what .. " c", f.c, 0.0)
       el.c2 = nonneg(S, line, what .. " c2", f.c2, 0.0)
     end)
+  -- actuator "A" { "a.P", "b.Q", f = formula }: a force f along the line P-Q (tension positive,
+  -- like a spring's), a formula in time, inputs, tunables and measures of the state.
+  env.actuator = element("actuator", { f = true }, 2, function(el, f, line, what)
+    if f.f == nil then S.fail(line, "%s: f is missing", what) end
+    el.f = timefn(S, line, what .. " f", f.f, T)
+  end)
   env.rotspring = element("rotspring", { k = true, theta0 = true, c = true }, 2,
     function(el, f, line, what)
       if f.k == nil then S.fail(line, "%s: k is missing", what) end
@@ -928,9 +1104,33 @@ local function make_env(S)
         S.fail(line, "%s: frame must be \"global\" or \"body\", got %s", what, show(el.frame))
       end
     end)
-  env.torque = element("torque", { tau = true }, 1, function(el, f, line, what)
+  -- torque "T" { "body", tau = .. } on a body, or torque "T" { joint = "J", tau = .. } in a
+  -- revolute joint: +tau on J's second body, -tau on its first (the sign of angle("J")).
+  env.torque = element("torque", { tau = true, joint = true }, function(t)
+    return type(t) == "table" and rawget(t, "joint") ~= nil and 0 or 1
+  end, function(el, f, line, what)
     if f.tau == nil then S.fail(line, "%s: tau is missing", what) end
+    if f.joint ~= nil and type(f.joint) ~= "string" then
+      S.fail(line, "%s: joint must be a string, got %s", what, type(f.joint))
+    end
+    el.joint_ref = f.joint
     el.tau = timefn(S, line, what .. " tau", f.tau, T)
+  end)
+  -- sensor "y" { value = formula }: a named output in the measures (docs/model-language.md,
+  -- "Sensors"), evaluated by the generated <name>_outputs with its Jacobians.
+  env.sensor = statement("sensor", function(sname, t, line, what)
+    local f = fields(S, line, what, t, { value = true }, 0)
+    if f.value == nil then S.fail(line, "%s: value is missing", what) end
+    if type(f.value) == "string" then   -- "J.fx": a reaction by its CSV column's name
+      S.fail(line, '%s: value "%s" is a string: a sensor is a formula in pos, vel, angle, rate, length, lengthrate, time, inputs and tunables (reactions are not sensors: docs/model-language.md)',
+             what, f.value)
+    end
+    local prev = S.sensor_by_name[sname]
+    if prev then S.fail(line, 'duplicate sensor "%s" (first at line %d)', sname, prev.line) end
+    local sn = { name = sname, line = line,
+                 value = timefn(S, line, what .. " value", f.value, T, { u = true, m = true }) }
+    S.sensors[#S.sensors + 1] = sn
+    S.sensor_by_name[sname] = sn
   end)
   -- rod "R" { "a.P", "b.Q", length = L }: a massless rigid link, one distance equation between
   -- two points (body points, particles by name, ground points).
@@ -956,7 +1156,9 @@ local function make_env(S)
         end
       end
       el.coord_ref, el.joint_ref = f.coord, f.joint
-      el.f = timefn(S, line, what .. " f", f.f, T)
+      -- f may follow an input (its derivatives are the hold's: docs/model-language.md, "Inputs"),
+      -- never the state (a measure would make it another constraint)
+      el.f = timefn(S, line, what .. " f", f.f, T, { u = true })
     end)
 
   env.assembly = function(t)
@@ -1057,14 +1259,16 @@ local function make_env(S)
     env[k] = function(...) return shield(f(...)) end
   end
   for _, k in ipairs { "body", "particle", "revolute", "prismatic", "spring", "rotspring",
-                       "rod", "force", "torque", "driver" } do
+                       "rod", "force", "torque", "driver", "input", "actuator", "sensor" } do
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
   for _, k in ipairs { "name", "gravity", "simulate", "param", "tunable", "ground", "assembly", "print", "load",
                        "setmetatable", "getmetatable", "heaviside", "sin", "cos", "tan", "exp",
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
-                       "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver" } do
+                       "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver",
+                       "input", "actuator", "sensor", "pos", "vel", "angle", "rate", "length",
+                       "lengthrate", "atan2", "tanh", "reaction" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
@@ -1170,7 +1374,7 @@ local function resolve(S, M)
   for i, el in ipairs(S.elements) do
     local e = { kind = el.kind, name = el.name, line = el.line }
     local k = el.kind
-    if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" then
+    if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "actuator" then
       e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
       if k == "prismatic" then
@@ -1180,6 +1384,7 @@ local function resolve(S, M)
       e.length = el.length
       e.axis, e.angle = el.axis, el.angle
       e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
+      e.f = el.f
     elseif k == "rotspring" then
       e.a, e.b = body_ref(el, el.refs[1]), body_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
@@ -1189,6 +1394,24 @@ local function resolve(S, M)
       if e.at.body == 0 then S.fail(el.line, 'force "%s" acts on the ground', el.name) end
       e.fx, e.fy, e.frame = el.fx, el.fy, el.frame
       if e.frame == "body" then no_particle(el, e.at, 'frame = "body" needs an orientation') end
+    elseif k == "torque" and el.joint_ref then
+      local j = S.el_by_name[el.joint_ref]
+      local what = 'torque "' .. el.name .. '"'
+      if not j then S.fail(el.line, '%s: unknown joint "%s"', what, show(el.joint_ref)) end
+      if j.kind ~= "revolute" then
+        S.fail(el.line, '%s: joint "%s" is a %s, a joint torque needs a revolute joint', what,
+               j.name, j.kind)
+      end
+      local ja, jb = point_ref(j, j.refs[1]).body, point_ref(j, j.refs[2]).body
+      for _, bi in ipairs { ja, jb } do
+        if bi > 0 and bodies[bi].particle then
+          S.fail(el.line, '%s: joint "%s" attaches particle "%s", which takes no torque', what,
+                 j.name, bodies[bi].name)
+        end
+      end
+      e.a = { body = ja, label = ja == 0 and "ground" or bodies[ja].name }
+      e.b = { body = jb, label = jb == 0 and "ground" or bodies[jb].name }
+      e.joint, e.tau = j.name, el.tau
     elseif k == "torque" then
       e.body = body_ref(el, el.refs[1])
       if e.body.body == 0 then S.fail(el.line, 'torque "%s" acts on the ground', el.name) end
@@ -1222,6 +1445,37 @@ local function resolve(S, M)
     out[i] = e
   end
   M.elements = out
+
+  -- measures: the points, joints and springs they name (docs/model-language.md)
+  for _, n in ipairs(S.measures) do
+    local fake = { kind = n.kind, name = n.ref, line = n.line }
+    if n.kind == "pos" or n.kind == "vel" then
+      n.point = point_ref(fake, n.ref)
+    else
+      local j = S.el_by_name[n.ref]
+      if not j then S.fail(n.line, '%s("%s"): unknown element "%s"', n.kind, show(n.ref), show(n.ref)) end
+      if n.kind == "angle" or n.kind == "rate" then
+        if j.kind ~= "revolute" then
+          S.fail(n.line, '%s("%s"): "%s" is a %s, %s needs a revolute joint', n.kind, n.ref, n.ref,
+                 j.kind, n.kind)
+        end
+        local ja, jb = point_ref(j, j.refs[1]).body, point_ref(j, j.refs[2]).body
+        for _, bi in ipairs { ja, jb } do
+          if bi > 0 and bodies[bi].particle then
+            S.fail(n.line, '%s("%s"): joint "%s" attaches particle "%s", which has no angle', n.kind,
+                   n.ref, n.ref, bodies[bi].name)
+          end
+        end
+        n.a, n.b = ja, jb
+      else
+        if j.kind ~= "spring" and j.kind ~= "actuator" and j.kind ~= "rod" then
+          S.fail(n.line, '%s("%s"): "%s" is a %s, %s needs a spring, actuator or rod', n.kind, n.ref,
+                 n.ref, j.kind, n.kind)
+        end
+        n.pa, n.pb = point_ref(j, j.refs[1]), point_ref(j, j.refs[2])
+      end
+    end
+  end
 
   for _, b in ipairs(bodies) do
     if not attached[index[b.name]] then
@@ -1301,6 +1555,10 @@ local function validate(S)
   for i, r in ipairs(S.rules) do
     M.rules[i] = { what = r.what, kind = r.kind, value = r.value, line = r.line }
   end
+  M.inputs = {}
+  for i, u in ipairs(S.inputs) do M.inputs[i] = { name = u.name, default = u.default, line = u.line } end
+  M.sensors = {}
+  for i, sn in ipairs(S.sensors) do M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line } end
   M.gravity = S.gravity or { 0.0, -9.81 }
   M.simulate = S.simulate
   M.bodies = {}

@@ -163,12 +163,17 @@ local fold = {
     sin = math.sin, cos = math.cos, tan = math.tan, exp = math.exp, log = math.log,
     sqrt = math.sqrt, abs = math.abs,
     step = function(x) return x >= 0 and 1 or 0 end,
+    tanh = function(x)
+        if x > 20 then return 1.0 elseif x < -20 then return -1.0 end
+        local e = math.exp(2 * x)
+        return (e - 1) / (e + 1)
+    end,
 }
 
 local function fn(name, a)
     if a.op == "num" then return num(fold[name](a.v)) end
     if a.op == "neg" then       -- symmetries keep sign flips outside the call
-        if name == "sin" or name == "tan" then return neg(fn(name, a.a)) end
+        if name == "sin" or name == "tan" or name == "tanh" then return neg(fn(name, a.a)) end
         if name == "cos" or name == "abs" then return fn(name, a.a) end
     end
     return mk(name, a)
@@ -195,6 +200,13 @@ function sym.hypot(a, b)
     a, b = lift(a), lift(b)
     if a.op == "num" and b.op == "num" then return num(hyp(a.v, b.v)) end
     return mk("hypot", a, b)
+end
+
+-- atan2(y, x): the angle of the vector (x, y) (a model's formulas: docs/model-language.md)
+function sym.atan2(a, b)
+    a, b = lift(a), lift(b)
+    if a.op == "num" and b.op == "num" then return num(math.atan(a.v, b.v)) end
+    return mk("atan2", a, b)
 end
 
 -- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
@@ -311,6 +323,9 @@ function d(e, x)
     elseif op == "hypot" then r = sdiv(add(mul(a, d(a, x)), mul(b, d(b, x))), e)
     elseif op == "sdiv" then r = sdiv(sub(d(a, x), mul(e, d(b, x))), b)
     elseif op == "step" then r = ZERO
+    elseif op == "tanh" then r = mul(sub(1, mul(e, e)), d(a, x))
+    elseif op == "atan2" then   -- d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
+        r = div(sub(mul(b, d(a, x)), mul(a, d(b, x))), add(mul(a, a), mul(b, b)))
     else error("sym.d: unknown op " .. op) end
     cache[e.id] = r
     return r
@@ -338,6 +353,7 @@ function sym.eval(e, env, memo)
         elseif op == "pow" or op == "powv" then r = a ^ b
         elseif op == "hypot" then r = hyp(a, b)
         elseif op == "sdiv" then r = b > 1e-150 and a / b or 0.0   -- MB_LEN_TINY (double)
+        elseif op == "atan2" then r = math.atan(a, b)
         else r = fold[op](a) end
     end
     memo[e] = r
@@ -367,7 +383,7 @@ function sym.cnum(x)
 end
 
 local cfn = { sin = "MB_SIN", cos = "MB_COS", tan = "MB_TAN", exp = "MB_EXP", log = "MB_LOG",
-              sqrt = "MB_SQRT", abs = "MB_FABS" }
+              sqrt = "MB_SQRT", abs = "MB_FABS", tanh = "MB_TANH" }
 
 local LONG = 100   -- an inline expression longer than this becomes a temporary
 
@@ -448,6 +464,11 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_POW(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "atan2" then
+            ops.call = ops.call + 1
+            local sa = str(e.a)
+            local sb = str(e.b)
+            return "MB_ATAN2(" .. sa .. ", " .. sb .. ")", 4
         elseif op == "hypot" then
             ops.call = ops.call + 1
             local sa = str(e.a)

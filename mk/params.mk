@@ -8,7 +8,12 @@ $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c)
 
 TEST_PROGS   += $(BUILD)/test_params
 TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh
-TEST_NEEDS   += $(BUILD)/suspension_sim
+TEST_NEEDS   += $(BUILD)/suspension_sim $(BUILD)/mb_sweep
+
+# the sweep's bookkeeping: the table checked, the rows to run, a row's options, the summary
+# (tools/mb_sweep_main.c; scripts/sweep.sh finds it next to the simulator)
+$(BUILD)/mb_sweep: $(call obj,host,tools/mb_sweep_main.c tools/mb_sweep_table.c)
+	$(call link,host,)
 
 # make sweep MODEL=<name | file.lua | path> [DEFS=...] SWEEP=params.csv: every row of the table
 # (a column per tunable, or h, t_end, formulation, integrator) one run of the model's simulator,
@@ -26,7 +31,7 @@ sweep: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
 sweep model-sweep: export MB_SWEEP_TABLE = $(SWEEP)
 sweep model-sweep: export MB_SWEEP_DIR = $(if $(SWEEP_OUT),$(SWEEP_OUT),$(RESULTS)/sweep_$(MODEL_NAME))
 sweep model-sweep: export MB_SWEEP_ENGINE = $(SWEEP_ENGINE)
-sweep: $(BUILD)/mbgen
+sweep: $(BUILD)/mbgen $(BUILD)/mb_sweep
 	@test -n "$$MB_SWEEP_TABLE" || { echo "make sweep: give SWEEP=params.csv (a column per tunable, one row per run; docs/sweeps.md)" >&2; exit 2; }
 	@scripts/deps.sh core $(if $(filter slurm,$(SWEEP_ENGINE)),,sweep)
 	@$(call WITH_MODEL,model-sweep)
@@ -40,7 +45,7 @@ endif
 # and starts daemons (munged, slurmctld, slurmd); .ci/run runs it after make test, bounded by
 # TEST_SLURM_TIMEOUT (default 180 s). tests/test_sweep.sh checks the job scripts without Slurm.
 ## test-slurm: make sweep SWEEP_ENGINE=slurm on a Slurm started on this machine for the test (root; tests/test_slurm.sh)
-test-slurm: $(BUILD)/suspension_sim
+test-slurm: $(BUILD)/suspension_sim $(BUILD)/mb_sweep
 	@scripts/deps.sh core sweep slurm
 	@tests/run.sh tests/test_slurm.sh
 .PHONY: test-slurm

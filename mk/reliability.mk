@@ -107,20 +107,26 @@ valgrind: deps $(BUILD)/double_pendulum_sim
 	@scripts/valgrind.sh $(BUILD)/double_pendulum_sim
 
 # libFuzzer targets (clang, built from source: not a variant): the model loader through
-# mbgen's host, the simulator's options, the animation tool's drawing info reader
+# mbgen's host, the simulator's options, the animation tool's drawing info reader, the sweep
+# table reader (build/mb_sweep's)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 $(INCLUDES)
-FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts $(BUILD)/fuzz/fuzz_info
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_simopts $(BUILD)/fuzz/fuzz_info \
+                $(BUILD)/fuzz/fuzz_sweep_table
 # (one clang run per target: its headers, and the C files the targets #include, by wildcard)
 FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) generator/mbgen.c \
                 tools/mb_sim_main.c $(MK_FILES)
 FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
                     runtime/mb_sparse.c
-FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 FUZZ_INFO_SRC    := tests/fuzz/fuzz_info.c tools/mb_info_read.c tools/mb_info.c tools/mb_lines.c
+FUZZ_SWEEP_SRC   := tests/fuzz/fuzz_sweep_table.c tools/mb_sweep_table.c
+$(BUILD)/fuzz/fuzz_sweep_table: $(FUZZ_SWEEP_SRC) $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SWEEP_SRC) -o $@
 $(BUILD)/fuzz/fuzz_model: $(FUZZ_MODEL_SRC) $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wno-unused-function -DMBGEN_DATADIR='"$(CURDIR)"' \
@@ -135,9 +141,9 @@ $(BUILD)/fuzz/fuzz_info: $(FUZZ_INFO_SRC) $(FUZZ_DEPS)
 fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
-## fuzz: libFuzzer runs of the model loader, the simulator's options and the drawing info reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
-fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)
+## fuzz: libFuzzer runs of the model loader, the simulator's options, the drawing info reader and the sweep table reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
 	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
-	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c)) \
+	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)) \
 	    SIM_CFLAGS=$(call shq,$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L) SIM_LIBS=$(call shq,$(RT_LIBS)) \
 	    tests/fuzz/fuzz_generated.sh $(call shq,$(FUZZ_SECONDS))

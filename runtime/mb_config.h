@@ -8,7 +8,7 @@
 #include <math.h>
 
 /* Supply your own math: -DMB_MATH_HEADER='"file.h"' includes that header here, and any of
- * MB_SIN, MB_COS, MB_TAN, MB_SQRT, MB_HYPOT, MB_EXP, MB_LOG, MB_FABS, MB_POW, MB_ATAN2 defined
+ * MB_SIN, MB_COS, MB_TAN, MB_SQRT, MB_HYPOT, MB_EXP, MB_LOG, MB_FABS, MB_POW, MB_ATAN2, MB_TANH defined
  * by it (or by -D) replaces the libm function of mb_real everywhere (runtime and generated code).
  * runtime/mb_math.h is ours: sin, cos and hypot without libm's huge-argument reduction, for
  * embedded double builds (docs/embedding.md). */
@@ -67,6 +67,9 @@ typedef double mb_real;
 #endif
 #ifndef MB_ATAN2
 #define MB_ATAN2 MB_LIBM(atan2)
+#endif
+#ifndef MB_TANH
+#define MB_TANH MB_LIBM(tanh)
 #endif
 
 /* MB_NOINLINE: keep a function out of its callers (with link-time optimization too), so that its

@@ -231,6 +231,22 @@ struct mb_model {
        body_q[i + 1] - body_q[i] coordinates, 3 (x, y, phi) or 2 for a particle (x, y). NULL:
        every body has 3 (models without particles, the generic evaluator). */
     const int *body_q;
+
+    /* Inputs (interface 8; docs/model-interface.md, "Inputs and sensors"): the model file's
+     * input "u" { default = .. }, values the caller sets between steps. The functions read
+     * input i at time t as in[3i] + in[3i+1] (t - in[3i+2]): the value, its slope (0: zero-order
+     * hold) and the time it was set (runtime/mb_input.c: mb_sim_set_input). None: 0 and NULL. */
+    int nin;
+    const char *const *in_names;         /* [nin] */
+    const mb_real *in;                   /* [3 nin] the holds: {default, 0, 0} in a generated
+                                            descriptor; mb_sim's copy points at its own block */
+    /* Sensors: the model file's sensor "y" { value = .. }: y [nout] at (t, q, v) and, when
+     * dy_dq and dy_dv are both non-NULL, their Jacobians [nout x nq] row-major. None: 0 and
+     * NULL. */
+    int nout;
+    const char *const *out_names;        /* [nout] */
+    void (*outputs)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *y,
+                    mb_real *dy_dq, mb_real *dy_dv);
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

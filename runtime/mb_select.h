@@ -119,9 +119,9 @@
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
 #endif
 
-/* -DMB_WITH_TUNABLES=0: no tunable parameters, so mb_sim keeps no copy of the model descriptor
- * (about 180 bytes on a 32-bit target); mb_sim_init refuses a model that has tunables with
- * MB_ERR_MODEL. */
+/* -DMB_WITH_TUNABLES=0: no tunable parameters and no inputs (mb_model.nin: their holds are read
+ * through the same copy), so mb_sim keeps no copy of the model descriptor (about 180 bytes on a
+ * 32-bit target); mb_sim_init refuses a model that has tunables or inputs with MB_ERR_MODEL. */
 #ifndef MB_WITH_TUNABLES
 #define MB_WITH_TUNABLES 1
 #endif

@@ -267,6 +267,9 @@ static int check_model(const mb_model *m, int formulation)
         (m->npar == 0 && m->par_mass) || m->nrule < 0 || (m->nrule > 0 && !m->par_rules))
         return 0;
     if (m->npar > 0 && m->par_check(m->par) >= 0) return 0;   /* the defaults break a rule */
+    if (m->nin < 0 || (m->nin > 0 && (!MB_WITH_TUNABLES || !m->in || !m->in_names)) ||
+        m->nout < 0 || (m->nout > 0 && (!m->outputs || !m->out_names)))
+        return 0;                                             /* inputs live beside the tunables */
     if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
@@ -288,7 +291,7 @@ static lay_sel lay_select(const mb_params *p)
 }
 #define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
     (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
-    (m)->npar, (m)->par_mass ? (m)->nq : 0
+    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin
 #define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
 
 /* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
@@ -359,10 +362,13 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     memset(work, 0, size);
     s->m = m;
 #if MB_WITH_TUNABLES
-    if (m->npar > 0) {     /* the tunables: own copies of the descriptor, par and (if tunable) M */
+    if (m->npar > 0 || m->nin > 0) {  /* the tunables and inputs: own copies of the descriptor,
+                                       * par, the inputs' holds (mb_input.c) and M */
         s->mloc = *m;
         for (int i = 0; i < m->npar; i++) s->par[i] = m->par[i];
-        s->mloc.par = s->par;
+        for (int i = 0; i < 3 * m->nin; i++) s->hold[i] = m->in[i];
+        if (m->npar > 0) s->mloc.par = s->par;
+        if (m->nin > 0) s->mloc.in = s->hold;
         if (m->par_mass) {
             s->mloc.mass = s->pmass;
             m->par_mass(&s->mloc, s->pmass);

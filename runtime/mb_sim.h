@@ -74,7 +74,8 @@ enum {
 #define MB_MAX_ITER_LIMIT 1000
 
 /* -DMB_WITH_TUNABLES=0 (mb_select.h; define it for the application's sources too: it changes
- * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters. */
+ * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters and no inputs
+ * (both live in mb_sim's copy of the descriptor, which this leaves out). */
 
 typedef struct mb_params {
     int formulation;        /* MB_BAUMGARTE ... MB_ALF_TRAPEZOID */
@@ -283,6 +284,8 @@ typedef struct mb_sim {
 #if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
+    mb_real *hold;           /* [3 nin] the inputs' holds {value, slope, t_set} (mloc.in) */
+    mb_real *inq;            /* [2 nq] when nin > 0: Q before and after mb_sim_set_input */
 #endif
 #if MBI_HAS_BDF
     /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
@@ -394,6 +397,21 @@ int mb_sim_param_index(const mb_sim *s, const char *name);
 int mb_sim_set_param(mb_sim *s, int i, mb_real value, int *rule);
 mb_real mb_sim_get_param(const mb_sim *s, int i);
 const mb_model *mb_sim_model(const mb_sim *s);
+
+/* Inputs and sensors (mb_model.nin, nout; docs/model-interface.md, "Inputs and sensors";
+ * runtime/mb_input.c). An input starts at its default at mb_sim_init and may be set before
+ * mb_sim_reset or between steps, with no reset: mb_sim_set_input holds value from the current
+ * time on (zero-order hold), mb_sim_set_input_slope sets value + slope (t - t_now) (first-order
+ * hold: slope = (u(t_now + h) - u(t_now)) / h reproduces u linear over the step). Both return
+ * MB_OK or MB_ERR_PARAM (bad index, non-finite value). mb_sim_input_index: by name, -1 if
+ * unknown; mb_sim_get_input: the value the model sees at the current time. mb_sim_get_output:
+ * the sensors y[nout] at the current state and, when dy_dq and dy_dv are both non-NULL, their
+ * Jacobians [nout x nq] row-major; MB_ERR_PARAM without sensors, MB_ERR_STATE before a reset. */
+int mb_sim_input_index(const mb_sim *s, const char *name);
+int mb_sim_set_input(mb_sim *s, int i, mb_real value);
+int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope);
+mb_real mb_sim_get_input(const mb_sim *s, int i);
+int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_dv);
 
 /* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
  * (F2-F4; NULL for F1), monitors. Pointers stay valid until the next step/reset. */

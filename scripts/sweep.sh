@@ -9,14 +9,18 @@
 #   PARAMS.csv  a header of column names, then one row per run. A column names a tunable of
 #               the model (--set NAME=VALUE) or one of the simulator options h, t_end,
 #               formulation, integrator (--h, --t-end, ...). Plain CSV: no quotes, no commas in
-#               values, no empty cells; '#' lines and blank lines are not allowed.
+#               values, no empty cells; '#' lines and blank lines are not allowed; a UTF-8
+#               byte-order mark, CRLF and a last row without a line break are fine. Read and
+#               checked by build/mb_sweep (tools/mb_sweep_table.c), found next to SIM (or
+#               SWEEP_TOOL=PATH), which also does the bookkeeping.
 # Environment:
 #   SWEEP_ENGINE  parallel (default) or slurm
 #   SWEEP_JOBS    parallel: simultaneous runs (default: the number of processors)
 #   SWEEP_ARGS    simulator options for every row, e.g. "--formulation canonical"
 #   SWEEP_X, SWEEP_Y  the plot: SWEEP_Y (a summary field, default max_energy_dev) against
 #               SWEEP_X (a column, default the first)
-#   SWEEP_CHUNK   slurm: rows per array task (default 1)
+#   SWEEP_CHUNK   slurm: rows per array task (default: the fewest that keep the array within
+#               the cluster's MaxArraySize, from scontrol show config, else 1001 tasks)
 #   SWEEP_SBATCH  slurm: more sbatch options for both jobs, e.g. "--partition=short"
 #   SWEEP_FORCE   1: replace the sweep of another table in OUTDIR (default: refused)
 #   SWEEP_WAIT    slurm: 1 (default) waits for the gather job and prints its report; 0 submits
@@ -25,7 +29,8 @@
 # changed (the simulator binary or SWEEP_ARGS changed: every row). Another table (another file
 # with other rows) into an OUTDIR that holds a sweep is refused (exit 2) unless SWEEP_FORCE=1,
 # which replaces the earlier sweep. Exit status: 0 when every
-# row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input.
+# row succeeded, 1 when some failed (each reported with its parameters), 2 on bad input (the
+# table, SWEEP_JOBS, SWEEP_CHUNK: before anything runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "sweep: $*" >&2; exit 2; }
@@ -44,29 +49,30 @@ if [ "$engine" = slurm ]; then
     esac
 fi
 
-# ---- the table: checked before anything runs
-err=$(tr -d '\r' < "$csv" | awk -F, -v f="$csv" '
-    NR == 1 { n = NF
-              for (i = 1; i <= NF; i++) {
-                  if ($i !~ /^[A-Za-z_][A-Za-z0-9_]*$/) { printf "%s:1: column %d: \"%s\" is not a name (a tunable or h, t_end, formulation, integrator)\n", f, i, $i; exit }
-                  if (seen[$i]++) { printf "%s:1: column \"%s\" given twice\n", f, $i; exit } }
-              next }
-    NF != n { printf "%s:%d: %d fields, the header has %d\n", f, NR, NF, n; exit }
-    { for (i = 1; i <= NF; i++) { v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v)
-          if (v == "") { printf "%s:%d: column %d is empty\n", f, NR, i; exit }
-          if (v !~ /^[-+.0-9A-Za-z_]+$/) { printf "%s:%d: column %d: \"%s\" is not a number or a name\n", f, NR, i, v; exit } } }
-    END { if (NR < 2 && n) printf "%s: no rows (a header, then one row per run)\n", f }')
-[ -z "$err" ] || die "$err"
-n=$(($(tr -d '\r' < "$csv" | wc -l) ))
-n=$((n - 1))
+# ---- the bookkeeping tool (tools/mb_sweep_main.c): next to the simulator (make builds both
+# into build/), or SWEEP_TOOL
+tool=${SWEEP_TOOL:-$(dirname "$sim")/mb_sweep}
+[ -x "$tool" ] || tool=$here/../build/mb_sweep
+[ -x "$tool" ] || die "no mb_sweep next to $sim: make build/mb_sweep (or SWEEP_TOOL=PATH)"
+# the options that are numbers, checked before anything is written
+[ -z "${SWEEP_JOBS:-}" ] || [[ "$SWEEP_JOBS" =~ ^[1-9][0-9]{0,5}$ ]] ||
+    die "SWEEP_JOBS=$SWEEP_JOBS: expected an integer >= 1 (simultaneous runs)"
+[ -z "${SWEEP_CHUNK:-}" ] || [[ "$SWEEP_CHUNK" =~ ^[1-9][0-9]{0,8}$ ]] ||
+    die "SWEEP_CHUNK=$SWEEP_CHUNK: expected an integer >= 1 (rows per array task), or nothing (chosen to fit the cluster)"
+
+# ---- the table: checked before anything runs (one message naming file:line, exit 2); its
+# normalized text (no byte-order mark, no CR, a line break after every row) is what the sweep
+# directory keeps
+norm=$(mktemp "${TMPDIR:-/tmp}/sweep_table.XXXXXX") || die "cannot create a temporary file"
+trap 'rm -f "$norm"' EXIT
+"$tool" check "$csv" > "$norm" || exit 2
 
 # ---- the sweep directory: the table, the simulator, the options; a stamp decides what is kept
 # A directory holds one table's sweep: a re-run of that table (the same file, edited or not, or
 # the same rows) goes on there; another table is refused (its results would replace the earlier
 # sweep's silently) unless SWEEP_FORCE=1 (then the earlier runs, summary and plot are removed).
 src=$(realpath -- "$csv") || die "cannot resolve $csv"
-if [ -f "$dir/source" ] && [ "$(cat "$dir/source")" != "$src" ] &&
-   ! tr -d '\r' < "$csv" | cmp -s - "$dir/params.csv"; then
+if [ -f "$dir/source" ] && [ "$(cat "$dir/source")" != "$src" ] && ! cmp -s "$norm" "$dir/params.csv"; then
     if [ "${SWEEP_FORCE:-0}" = 1 ]; then
         echo "sweep: SWEEP_FORCE=1: the earlier sweep in $dir (table $(cat "$dir/source")) is replaced" >&2
         rm -rf "$dir/runs" "$dir/slurm"
@@ -80,31 +86,35 @@ dir=$(cd "$dir" && pwd)
 printf '%s\n' "$src" > "$dir/source"
 stamp=$( { sha1sum < "$sim"; printf '%s\n' "${SWEEP_ARGS:-}"; } | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
-    rm -f "$dir"/runs/*.rc "$dir"/runs/*.args "$dir"/runs/*.out "$dir"/runs/*.err
+    rm -rf "$dir/runs" && mkdir "$dir/runs" || die "cannot clear $dir/runs"
 fi
-tr -d '\r' < "$csv" > "$dir/params.csv.tmp" && mv -f "$dir/params.csv.tmp" "$dir/params.csv"
-cp -f "$sim" "$dir/sim.tmp" && mv -f "$dir/sim.tmp" "$dir/sim"
+cp -f "$norm" "$dir/params.csv.tmp" && mv -f "$dir/params.csv.tmp" "$dir/params.csv" || die "cannot write $dir/params.csv"
+cp -f "$sim" "$dir/sim.tmp" && mv -f "$dir/sim.tmp" "$dir/sim" || die "cannot copy $sim into $dir"
+cp -f "$tool" "$dir/mb_sweep.tmp" && mv -f "$dir/mb_sweep.tmp" "$dir/mb_sweep" || die "cannot copy $tool into $dir"
 read -r -a extra <<< "${SWEEP_ARGS:-}"      # words, never globs
 if [ ${#extra[@]} -gt 0 ]; then printf '%s\n' "${extra[@]}" > "$dir/extra_args"; else : > "$dir/extra_args"; fi
 echo "$stamp" > "$dir/stamp"
 # rows still to run: no result, a failed result, or other options than the table now gives
-: > "$dir/todo"
-for ((r = 1; r <= n; r++)); do
-    now=$("$here/sweep_task.sh" "$dir" --options "$r")
-    if [ "$(cat "$dir/runs/$r.rc" 2>/dev/null)" = 0 ] && [ "$(cat "$dir/runs/$r.args" 2>/dev/null)" = "$now" ]; then
-        continue
-    fi
-    rm -f "$dir/runs/$r.rc" "$dir/runs/$r.args" "$dir/runs/$r.out" "$dir/runs/$r.err"
-    echo "$r" >> "$dir/todo"
-done
-# rows beyond a shorter table
-for f in "$dir"/runs/*.rc; do
-    [ -e "$f" ] || continue
-    r=$(basename "$f" .rc)
-    [ "$r" -le "$n" ] 2>/dev/null || rm -f "$dir/runs/$r".*
-done
-todo=$(wc -l < "$dir/todo")
+# (mb_sweep plan: DIR/todo; the results of rows beyond a shorter table removed)
+read -r n todo < <("$dir/mb_sweep" plan "$dir") && [ -n "${todo:-}" ] || exit 2
 echo "sweep: $(basename "$sim") over $n rows of $csv: $todo to run ($((n - todo)) kept from an earlier run), engine $engine" >&2
+
+# "sweep: DONE/TODO rows run, F failed (P%)": rewritten in place on a terminal; else a line
+# at every tenth of a sweep of 100 rows or more
+progress() {
+    local r rc done=0 failed=0 p last=-1 tty=0
+    [ -t 2 ] && tty=1
+    while read -r r rc; do
+        done=$((done + 1)); [ "$rc" = 0 ] || failed=$((failed + 1))
+        p=$((100 * done / todo))
+        if [ $tty = 1 ] && [ $p != $last ]; then
+            printf '\rsweep: %d/%d rows run, %d failed (%d%%)' $done "$todo" $failed $p >&2; last=$p
+        elif [ $tty = 0 ] && [ "$todo" -ge 100 ] && [ $((p / 10)) != $((last / 10)) ] && [ $((p % 10)) = 0 ]; then
+            printf 'sweep: %d/%d rows run, %d failed (%d%%)\n' $done "$todo" $failed $p >&2; last=$p
+        fi
+    done
+    [ $tty = 0 ] || [ $done = 0 ] || echo >&2
+}
 
 gather() { "$here/sweep_gather.sh" "$dir" "${SWEEP_X:-}" "${SWEEP_Y:-max_energy_dev}"; }
 
@@ -114,8 +124,9 @@ if [ "$engine" = parallel ]; then
     if [ "$todo" -gt 0 ]; then
         # -q: the command's words reach sweep_task.sh as they are (a space or a quote in
         # OUTDIR), never through a shell
+        # (each task prints "ROW STATUS" when its run ends: the progress line)
         parallel --will-cite -q --jobs "${SWEEP_JOBS:-$(nproc)}" --halt never \
-            "$here/sweep_task.sh" "$dir" {} :::: "$dir/todo"
+            "$here/sweep_task.sh" "$dir" {} :::: "$dir/todo" | progress
     fi
     gather
     exit $?
@@ -123,8 +134,20 @@ fi
 
 # ---- Slurm: an array of ceil(todo / chunk) tasks over the todo rows, then the gather job
 command -v sbatch >/dev/null || die "sbatch not found: SWEEP_ENGINE=slurm needs a Slurm cluster (scripts/deps.sh slurm installs the client)"
-chunk=${SWEEP_CHUNK:-1}
-[[ "$chunk" =~ ^[1-9][0-9]*$ ]] || die "SWEEP_CHUNK=$chunk: expected an integer >= 1"
+# The array's task ids run 0 .. MaxArraySize - 1 (the cluster's, from scontrol; Slurm's default
+# 1001 without it): SWEEP_CHUNK unset takes the fewest rows per task that fit (1 up to that
+# many rows); a SWEEP_CHUNK that makes more tasks is refused, naming the least that fits.
+maxarr="" from="scontrol show config"
+# (bounded: a controller that does not answer costs 30 s, not a hang)
+command -v scontrol >/dev/null &&
+    maxarr=$(timeout 30 scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" && $2 == "=" { print $3; exit }')
+[[ "$maxarr" =~ ^[0-9]{1,9}$ ]] || maxarr=1001 from="Slurm's default; scontrol show config did not say"
+[ "$maxarr" -gt 0 ] || die "the cluster takes no job arrays (MaxArraySize = 0, $from)"
+least=$(( (todo + maxarr - 1) / maxarr )); [ "$least" -ge 1 ] || least=1
+chunk=${SWEEP_CHUNK:-$least}
+if [ "$chunk" -lt "$least" ]; then
+    die "SWEEP_CHUNK=$chunk: $todo rows to run make $(( (todo + chunk - 1) / chunk )) array tasks, more than the cluster's MaxArraySize $maxarr ($from): give SWEEP_CHUNK=$least or more, or leave it unset (then $least)"
+fi
 echo "$chunk" > "$dir/chunk"
 mkdir -p "$dir/slurm"
 name=$(basename "$dir")
@@ -150,7 +173,7 @@ read -r -a sbo <<< "${SWEEP_SBATCH:-}"       # words, never globs
 jid=$(sbatch --parsable "${sbo[@]}" --array=0-$((ntask - 1)) "$dir/array.sbatch") ||
     die "sbatch of the array failed"
 jid=${jid%%;*}
-echo "sweep: submitted array job $jid ($ntask tasks), gather after it" >&2
+echo "sweep: submitted array job $jid ($ntask tasks of $chunk row(s); squeue -j $jid shows them), gather after it" >&2
 if [ "${SWEEP_WAIT:-1}" = 1 ]; then
     sbatch --parsable --wait "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid"
     rc=$?

@@ -14,51 +14,13 @@
 set -u
 dir=$1
 X=${2:-} Y=${3:-max_energy_dev}
-[ -f "$dir/params.csv" ] || { echo "sweep_gather: $dir/params.csv not found" >&2; exit 2; }
-n=$(($(wc -l < "$dir/params.csv") - 1))
-hdr=$(head -n 1 "$dir/params.csv" | tr -d '\r')
+[ -f "$dir/params.csv" ] && [ -x "$dir/mb_sweep" ] || { echo "sweep_gather: $dir is not a sweep directory" >&2; exit 2; }
+hdr=$(head -n 1 "$dir/params.csv")
 [ -n "$X" ] || X=${hdr%%,*}
-# the summary fields, in the simulator's order: from the first row that has a summary line
-fields=""
-for ((r = 1; r <= n; r++)); do
-    if [ -s "$dir/runs/$r.out" ]; then
-        fields=$(tail -n 1 "$dir/runs/$r.out" | tr ' ' '\n' | sed -n 's/=.*//p' | grep -v '^status$' | paste -sd, -)
-        [ -n "$fields" ] && break
-    fi
-done
-tmp="$dir/.summary.$$"
-bad=0
-{
-    printf 'row,%s,status,exit%s,message\n' "$hdr" "${fields:+,$fields}"
-    for ((r = 1; r <= n; r++)); do
-        row=$(sed -n "$((r + 1))p" "$dir/params.csv" | tr -d '\r')
-        line="" st=missing rc="" msg=""
-        if [ -f "$dir/runs/$r.rc" ]; then
-            rc=$(cat "$dir/runs/$r.rc")
-            line=$(tail -n 1 "$dir/runs/$r.out" 2>/dev/null)
-            case "$line" in
-                status=ok*)    st=ok ;;
-                status=error*) st=error ;;
-                *)             st=failed; line="" ;;
-            esac
-            [ "$rc" = 0 ] || [ "$st" = failed ] || st=error
-        fi
-        if [ "$st" != ok ]; then
-            bad=1
-            [ -f "$dir/runs/$r.err" ] && msg=$(grep -v '^$' "$dir/runs/$r.err" | head -n 1)
-            [ "$st" = missing ] && msg="not run (or interrupted): a re-run does it"
-        fi
-        vals=$(printf '%s\n' "$line" | awk -v f="$fields" '
-            BEGIN { nf = split(f, k, ",") }
-            { for (i = 1; i <= NF; i++) { p = index($i, "="); if (p) v[substr($i, 1, p - 1)] = substr($i, p + 1) } }
-            END { s = ""; for (i = 1; i <= nf; i++) s = s "," (k[i] in v ? v[k[i]] : ""); print s }')
-        printf '%s,%s,%s,%s%s,"%s"\n' "$r" "$row" "$st" "$rc" "$vals" "${msg//\"/\"\"}"
-        if [ "$st" != ok ]; then
-            params=$(paste -d= <(printf '%s\n' "$hdr" | tr , '\n') <(printf '%s\n' "$row" | tr , '\n') | paste -sd' ' -)
-            echo "sweep: row $r ($params) $st${rc:+ (exit $rc)}${msg:+: $msg}" >&2
-        fi
-    done
-} > "$tmp" && mv -f "$tmp" "$dir/summary.csv"
+# summary.csv and a line per row that did not succeed (tools/mb_sweep_main.c: one process for
+# every row); "ROWS OK" on stdout
+read -r n nok < <("$dir/mb_sweep" gather "$dir") && [ -n "${nok:-}" ] || exit 2
+bad=$(( nok < n ? 1 : 0 ))
 
 # the plot: Y against X over the rows that succeeded (gnuplot; skipped with a note without it).
 # An earlier sweep's plot.png is removed first: a plot that is there is this gather's.
@@ -66,9 +28,7 @@ bad=0
 rm -f "$dir/plot.png" "$dir/plot.dat" "$dir/plot.keys"
 plot() {
     local xi yi
-    if ! awk -F, 'NR > 1 && $0 ~ /,ok,/ { found = 1 } END { exit !found }' "$dir/summary.csv"; then
-        echo "sweep: no plot: no row succeeded" >&2; return 0
-    fi
+    if [ "$nok" -eq 0 ]; then echo "sweep: no plot: no row succeeded" >&2; return 0; fi
     xi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$X" | cut -d: -f1 | head -n 1)
     yi=$(head -n 1 "$dir/summary.csv" | tr , '\n' | grep -nx -- "$Y" | cut -d: -f1 | head -n 1)
     if [ -z "$xi" ]; then
@@ -79,15 +39,16 @@ plot() {
     fi
     # one series per combination of the other parameter columns (2 .. ncol + 1 of summary.csv)
     local ncol; ncol=$(printf '%s\n' "$hdr" | awk -F, '{ print NF }')
+    # (each point "series x y", one sort for all of them: a sweep of 100000 rows takes a second)
     awk -F, -v x="$xi" -v y="$yi" -v nc="$ncol" '
         NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
         $(nc + 2) == "ok" && $x + 0 == $x && $y + 0 == $y {
             k = ""; for (i = 2; i <= nc + 1; i++) if (i != x) k = k (k == "" ? "" : ",") h[i] "=" $i
-            if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
-            pts[k] = pts[k] $x " " $y "\n" }
-        END { for (j = 1; j <= nk; j++) { printf "%s", pts[keys[j]] | "sort -g"; close("sort -g"); printf "\n\n" }
-              for (j = 1; j <= nk; j++) printf "%s%s", (j > 1 ? " " : ""), keys[j] > "/dev/stderr" }' \
-        "$dir/summary.csv" > "$dir/plot.dat" 2> "$dir/plot.keys"
+            if (!(k in seen)) { seen[k] = ++nk; keys[nk] = k }
+            print seen[k], $x, $y }
+        END { for (j = 1; j <= nk; j++) printf "%s%s", (j > 1 ? " " : ""), keys[j] > "/dev/stderr" }' \
+        "$dir/summary.csv" 2> "$dir/plot.keys" | LC_ALL=C sort -k1,1n -k2,2g |
+        awk '$1 != s && NR > 1 { printf "\n\n" } { print $2, $3; s = $1 } END { if (NR) printf "\n\n" }' > "$dir/plot.dat"
     if [ ! -s "$dir/plot.dat" ]; then echo "sweep: no plot: no successful row with numbers in $X and $Y" >&2; return 0; fi
     if ! command -v gnuplot >/dev/null; then echo "sweep: no plot: gnuplot missing (scripts/deps.sh sweep)" >&2; return 0; fi
     local name; name=$(basename "$dir")
@@ -109,5 +70,5 @@ GP
 plot
 shown="$dir/summary.csv"
 [ -s "$dir/plot.png" ] && shown+=", $dir/plot.png ($Y against $X)"
-echo "sweep: $n rows, $(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$dir/summary.csv" | wc -l) ok: $shown" >&2
+echo "sweep: $n rows, $nok ok: $shown" >&2
 exit $bad

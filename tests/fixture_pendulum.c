@@ -144,4 +144,5 @@ const mb_model fixture_pendulum_model = {
     phi, phi_q, phi_t, phi_q_dot, gamma_,
     force, none_qv, none_qv, energy, points,
     0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0,   /* no inputs, no sensors */
 };

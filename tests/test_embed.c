@@ -222,6 +222,46 @@ static void check_tunables(void)
 #endif
 }
 
+/* A model with an input: its holds live in the descriptor copy too, so the lean build refuses it
+ * (MB_ERR_MODEL) and the full build runs it within MB_EMBED_WORK_BYTES_PI's bytes and sets it. */
+static void check_inputs(void)
+{
+    static const char *const names[1] = {"u"};
+    static const mb_real hold[3] = {MB_R(2.0), 0, 0};
+    enum { BYTES = MB_EMBED_WORK_BYTES_PI(MB_ALF_TRAPEZOID, MB_TRAPEZOID,
+        DOUBLE_PENDULUM_NQ, DOUBLE_PENDULUM_NC, DOUBLE_PENDULUM_PHI_Q_NNZ,
+        DOUBLE_PENDULUM_DQ_DQ_NNZ, DOUBLE_PENDULUM_DQ_DV_NNZ, DOUBLE_PENDULUM_S_NL,
+        DOUBLE_PENDULUM_A_NL, 0, 0, 1) };
+    MB_EMBED_WORKSPACE(work, BYTES);
+    mb_model m = double_pendulum_model;
+    mb_params p;
+    mb_sim s;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    if (sizeof(mb_real) < 8) {   /* float: as check_float_long */
+        p.alpha = MB_R(1e5);
+        p.tol = MB_R(1e-4);
+    }
+    m.nin = 1;
+    m.in_names = names;
+    m.in = hold;
+    int st = mb_sim_init(&s, &m, &p, work, sizeof work);
+#if MB_WITH_TUNABLES
+    CHECK(st == MB_OK && mb_sim_get_input(&s, 0) == MB_R(2.0), "an input: init %d", st);
+    CHECK(mb_sim_workspace_size(&m, &p) == (size_t)BYTES, "an input: workspace size %lu, the macro %lu",
+          (unsigned long)mb_sim_workspace_size(&m, &p), (unsigned long)BYTES);
+    st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    CHECK(st == MB_OK, "an input: reset: %s", mb_status_str(st));
+    CHECK(mb_sim_set_input(&s, 0, MB_R(3.0)) == MB_OK && mb_sim_get_input(&s, 0) == MB_R(3.0) &&
+          m.in[0] == MB_R(2.0), "an input: set (the descriptor keeps its default)");
+    st = mb_sim_step(&s, 1);
+    CHECK(st >= 0, "an input: a step after setting it: %s", mb_status_str(st));
+#else
+    CHECK(st == MB_ERR_MODEL, "an input with MB_WITH_TUNABLES=0: init %d, not MB_ERR_MODEL", st);
+    CHECK(mb_sim_workspace_size(&m, &p) == 0, "an input with MB_WITH_TUNABLES=0: a workspace size");
+    CHECK(mb_sim_set_input(&s, 0, MB_R(3.0)) == MB_ERR_PARAM, "an input with MB_WITH_TUNABLES=0: set");
+#endif
+}
+
 #if defined MB_MATH_H && !defined MB_FLOAT
 /* Our sin/cos (runtime/mb_math.h, the lean build) beyond their domain: the run stops with an
  * error, it does not go on with a wrong angle. The same configuration turned by 2 pi k: within
@@ -257,6 +297,7 @@ int main(void)
     check_math_domain();
 #endif
     check_tunables();
+    check_inputs();
     check_time_grid();
     check_bounds(&andrews_model);
     check_bounds(&double_pendulum_model);

@@ -6,7 +6,8 @@
 #  - --set errors: an unknown name lists the tunables, a value breaking a rule names the rule,
 #    a bad value, --set on the generic evaluator: exit 2, nothing written (no --out file);
 #  - model-file errors: a tunable where only a number may stand (an initial guess, a sine
-#    period), a time-dependent mass, duplicate names, a default that breaks a rule;
+#    period), a time-dependent mass, duplicate names, a name a sweep column gives a simulator
+#    option (h, t_end), a default that breaks a rule;
 #  - the generated header's tunable macros and mbgen --dump's description.
 # Ends with "N passed, N failed".
 set -u
@@ -112,6 +113,9 @@ model_err "subnormal mass" "t.lua:2: error: body \"b\": mass must be a normal nu
 model_err "subnormal inertia at the defaults" "inertia must be a normal number" "$base" 'local m = tunable("m", 2.5e-308)' 'body "b" { mass = m, inertia = m / 12, points = { O = { 0, 0 } } }' "$joint"
 model_err "bad default" "default of tunable k must be a number" "$base" 'tunable("k", "x")'
 model_err "bad name" "tunable name '1k' is not an identifier" "$base" 'tunable("1k", 1)'
+# a sweep column h, t_end, formulation or integrator sets the option: no tunable may take its name
+model_err "tunable named h" "t.lua:2: error: tunable name 'h' is a simulator option's (--h): a sweep table's column 'h' means --h" "$base" 'tunable("h", 1)'
+model_err "tunable named t_end" "tunable name 't_end' is a simulator option's (--t-end)" "$base" 'tunable("t_end", 1)'
 model_err "compared" "cannot be compared" "$base" 'local k = tunable("k", 1)' 'if k > 0 then end'
 model_err "sine period" "sine period must be a plain number" "$base" 'local k = tunable("k", 1)' 'body "b" { mass = 1, inertia = 1, points = { O = { 0, 0 } } }' "$joint" 'force "F" { "b.O", fx = sine { amplitude = 1, period = k } }'
 model_err "non-finite at the defaults" "not a finite number at the tunables' defaults" "$base" 'local k = tunable("k", 0)' 'body "b" { mass = 1, inertia = 1, points = { O = { 1 / k, 0 } } }' "$joint"

@@ -55,6 +55,7 @@ static const mb_model fixture_driven_model = {
     {13, drv_row, drv_col}, {0, 0, 0}, {0, 0, 0},
     drv_phi, drv_phi_q, drv_phi_t, drv_phi_q_dot, drv_gamma,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0,   /* no inputs, no sensors */
 };
 
 #ifdef MB_HAVE_double_pendulum

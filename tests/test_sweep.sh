@@ -6,11 +6,17 @@
 #    its parameters and the rest completes (exit 1); plot.png is written;
 #  - re-runs: with the row fixed only it runs; unchanged, nothing runs; an interrupted row (no
 #    result) is redone alone; other SWEEP_ARGS redo every row;
-#  - bad tables: a bad header, a row of the wrong length, an empty cell: exit 2 naming the file
-#    and line, no sweep directory; an unknown column: every row fails with the tunables listed;
+#  - bad tables: a bad header, a row of the wrong length, an empty cell, blank lines, shell
+#    syntax or quotes in a value, a bad SWEEP_JOBS or SWEEP_CHUNK: exit 2 with one message
+#    naming the file and line, no sweep directory; an unknown column: every row fails with the
+#    tunables listed;
+#  - a byte-order mark, CRLF, no line break after the last row: every row runs; a failed row
+#    whose value is "ok" counts as failed; --help as a value fails its row; the progress line and
+#    a shorter table, with a stand-in simulator;
 #  - SWEEP_ENGINE=slurm through a stand-in sbatch that runs the generated job scripts as Slurm
 #    would (the array script once per SLURM_ARRAY_TASK_ID, then the dependent gather script):
-#    the same summary as GNU parallel, chunks of 2 rows; the real thing: tests/test_slurm.sh;
+#    the same summary as GNU parallel, chunks of 2 rows; SWEEP_CHUNK chosen to fit the cluster's
+#    MaxArraySize (a stand-in scontrol), or refused over it; the real thing: tests/test_slurm.sh;
 #  - OUTDIR, SWEEP and RESULTS with a space or a quote; every row failing (no plot, the earlier
 #    plot removed, one clear line); an unknown SWEEP_Y named;
 #  - make sweep MODEL=suspension SWEEP=... writes RESULTS/sweep_suspension/summary.csv; a second
@@ -29,6 +35,8 @@ trap 'rm -rf "$tmp"' EXIT
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$MAKE" --no-print-directory -C "$root" "$@"; }
 SIM=$BUILD/suspension_sim
 [ -x "$SIM" ] || mk "$SIM" >/dev/null 2>&1 || { bad "cannot build $SIM"; echo "$pass passed, $fail failed"; exit 1; }
+# the bookkeeping (tools/mb_sweep_main.c): scripts/sweep.sh finds it next to the simulator
+[ -x "$BUILD/mb_sweep" ] || mk "$BUILD/mb_sweep" >/dev/null 2>&1 || { bad "cannot build $BUILD/mb_sweep"; echo "$pass passed, $fail failed"; exit 1; }
 scripts/deps.sh sweep >/dev/null 2>&1 || bad "scripts/deps.sh sweep failed"
 
 printf 'k,c,t_end\n12000,500,0.3\n16000,800,0.2\n-5,500,0.3\n24000,2000,0.3\n' > "$tmp/p.csv"
@@ -67,10 +75,10 @@ if grep -q ': 4 to run (0 kept' "$tmp/e" && [ "$(grep -c ',canonical,' "$out/sum
 else bad "other SWEEP_ARGS: $(cat "$tmp/e")"; fi
 
 # ---- bad tables
-bad_table() {   # bad_table "what" "pattern" csv-text
+bad_table() {   # bad_table "what" "pattern" csv-text [VAR=VALUE...]
     printf '%b' "$3" > "$tmp/b.csv"
     rm -rf "$tmp/sweep_b"
-    scripts/sweep.sh "$SIM" "$tmp/b.csv" "$tmp/sweep_b" > "$tmp/o" 2> "$tmp/e"
+    env "${@:4}" scripts/sweep.sh "$SIM" "$tmp/b.csv" "$tmp/sweep_b" > "$tmp/o" 2> "$tmp/e"
     local rc=$?
     if [ $rc -eq 2 ] && grep -q -- "$2" "$tmp/e" && [ ! -e "$tmp/sweep_b" ]; then ok
     else bad "$1: rc=$rc $(cat "$tmp/e")"; fi
@@ -81,6 +89,66 @@ bad_table "empty cell" 'b.csv:2: column 2 is empty' 'k,c\n1, \n'
 bad_table "no rows" 'b.csv: no rows' 'k,c\n'
 bad_table "duplicate column" 'column "k" given twice' 'k,k\n1,2\n'
 bad_table "a value that is no number" 'b.csv:2: column 1: "1;rm" is not a number' 'k\n1;rm\n'
+bad_table "command substitution" 'b.csv:2: column 1: "$(touch PWNED)" is not a number' 'k\n$(touch PWNED)\n'
+bad_table "backticks" 'b.csv:2: column 1: "`id`" is not a number' 'k\n`id`\n'
+bad_table "a quoted line break" 'b.csv:2: column 1: "\\"1" is not a number' 'k\n"1\n2"\n'
+bad_table "unknown SWEEP_JOBS" 'SWEEP_JOBS=abc: expected an integer >= 1' 'k\n12000\n' SWEEP_JOBS=abc
+bad_table "unknown SWEEP_CHUNK" 'SWEEP_CHUNK=0: expected an integer >= 1' 'k\n12000\n' SWEEP_CHUNK=0
+# a table of blank lines, a blank line, an empty file: refused, not the model's defaults run
+bad_table "blank lines only" 'b.csv:1: the header is empty' '\n\n'
+bad_table "a blank line" 'b.csv:3: a blank line' 'k\n12000\n\n16000\n'
+bad_table "an empty file" 'b.csv: empty' ''
+# every header error is one message: no "no rows" after it
+printf 'k,c c\n' > "$tmp/b.csv"
+scripts/sweep.sh "$SIM" "$tmp/b.csv" "$tmp/sweep_b" > /dev/null 2> "$tmp/e"
+if [ $? -eq 2 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] && ! grep -q 'no rows' "$tmp/e"; then ok
+else bad "a header error and nothing else: $(cat "$tmp/e")"; fi
+# a byte-order mark shown where it is no part of the file's start
+bad_table "a mark inside the header" 'b.csv:1: column 2: "\\xef\\xbb\\xbfc" is not a name' 'k,\xef\xbb\xbfc\n1,2\n'
+
+# ---- tables as editors write them: a byte-order mark and CRLF (a spreadsheet), no line break
+# after the last row; every row runs, with the engine below as with this one
+printf '\xef\xbb\xbfk,t_end\r\n12000,0.2\r\n16000,0.2' > "$tmp/bom.csv"
+scripts/sweep.sh "$SIM" "$tmp/bom.csv" "$tmp/sweep_bom" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^sweep: 2 rows, 2 ok' "$tmp/e" && grep -q '^row,k,t_end,status,' "$tmp/sweep_bom/summary.csv" &&
+   [ "$(grep -c ',ok,0,' "$tmp/sweep_bom/summary.csv")" -eq 2 ]; then ok
+else bad "a table with a byte-order mark, CRLF, no last line break: rc=$rc $(cat "$tmp/e")"; fi
+printf 'k\n12000\n16000' > "$tmp/nonl.csv"
+scripts/sweep.sh "$SIM" "$tmp/nonl.csv" "$tmp/sweep_nonl" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && grep -q ': 2 to run' "$tmp/e" && grep -q '^2,16000,ok,0,' "$tmp/sweep_nonl/summary.csv"; then ok
+else bad "the last row without a line break: rc=$rc $(cat "$tmp/e")"; fi
+# the status column decides, not an "ok" elsewhere in the line: a row whose value is ok fails
+printf 'k,formulation\n12000,ok\n' > "$tmp/okv.csv"
+scripts/sweep.sh "$SIM" "$tmp/okv.csv" "$tmp/sweep_okv" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^sweep: 1 rows, 0 ok' "$tmp/e" && grep -q '^sweep: no plot: no row succeeded$' "$tmp/e" &&
+   grep -q '^1,12000,ok,failed,2,' "$tmp/sweep_okv/summary.csv"; then ok
+else bad "a failed row with the value ok: rc=$rc $(cat "$tmp/e")"; fi
+# --help as a value is a value: the row fails with the simulator's message, no usage text
+printf 't_end\n--help\n' > "$tmp/help.csv"
+scripts/sweep.sh "$SIM" "$tmp/help.csv" "$tmp/sweep_help" > "$tmp/o" 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "row 1 (t_end=--help) failed (exit 2): suspension_sim: invalid value '--help' for --t-end" "$tmp/e" &&
+   ! grep -qi usage "$tmp/o" "$tmp/e"; then ok
+else bad "--help as a value: rc=$rc $(cat "$tmp/e")"; fi
+# a progress line (not a terminal: at every tenth of 100 rows or more), the bookkeeping of many
+# rows, with a stand-in simulator that only prints a summary line
+printf '#!/bin/sh\necho "status=ok code=0 max_energy_dev=0 t_end=1"\n' > "$tmp/fake_sim"
+chmod +x "$tmp/fake_sim"
+awk 'BEGIN { print "k"; for (i = 1; i <= 150; i++) print i }' > "$tmp/many.csv"
+SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fake_sim" "$tmp/many.csv" "$tmp/sweep_many" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^sweep: [0-9]*/150 rows run, 0 failed ([0-9]*0%)$' "$tmp/e")" -eq 10 ] &&
+   grep -q '^sweep: 150/150 rows run, 0 failed (100%)$' "$tmp/e" && grep -q '^sweep: 150 rows, 150 ok' "$tmp/e"; then ok
+else bad "progress lines: rc=$rc $(cat "$tmp/e")"; fi
+# a shorter table: the results of the rows beyond it go, the rest are kept
+head -n 101 "$tmp/many.csv" > "$tmp/many2.csv" && cp "$tmp/many2.csv" "$tmp/many.csv"
+SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fake_sim" "$tmp/many.csv" "$tmp/sweep_many" > /dev/null 2> "$tmp/e"
+if grep -q ': 0 to run (100 kept' "$tmp/e" && [ ! -e "$tmp/sweep_many/runs/101.rc" ] && [ -e "$tmp/sweep_many/runs/100.rc" ] &&
+   [ "$(wc -l < "$tmp/sweep_many/summary.csv")" -eq 101 ]; then ok
+else bad "a shorter table: $(cat "$tmp/e")"; fi
 printf 'kk\n1\n2\n' > "$tmp/u.csv"
 scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
 rc=$?
@@ -165,6 +233,24 @@ rm -f "$tmp/sweep_s/runs/3.rc" "$tmp/sweep_s/runs/4.rc"
 SLURM_ARRAY_TASK_ID=1 bash "$tmp/sweep_s/array.sbatch" > /dev/null 2>&1
 if [ -f "$tmp/sweep_s/runs/3.rc" ] && [ -f "$tmp/sweep_s/runs/4.rc" ]; then ok
 else bad "array.sbatch with SLURM_ARRAY_TASK_ID=1 did not run rows 3 and 4"; fi
+# the cluster's MaxArraySize (a stand-in scontrol says 3): SWEEP_CHUNK unset fits 5 rows into
+# 3 tasks of 2; SWEEP_CHUNK=1 (5 tasks) is refused naming the least that fits; a table without
+# a line break after its last row runs every row
+printf '#!/bin/sh\n[ "$*" = "show config" ] && printf "MaxJobCount             = 10000\\nMaxArraySize            = 3\\n"\n' > "$tmp/bin/scontrol"
+chmod +x "$tmp/bin/scontrol"
+printf 'k,c,t_end\n12000,500,0.3\n16000,800,0.2\n-5,500,0.3\n24000,2000,0.3\n30000,2000,0.3' > "$tmp/p5.csv"
+: > "$SBATCH_LOG"
+PATH=$tmp/bin:$PATH SWEEP_ENGINE=slurm scripts/sweep.sh "$SIM" "$tmp/p5.csv" "$tmp/sweep_s5" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 1 ] && grep -q -- '--array=0-2 .*array.sbatch' "$SBATCH_LOG" && [ "$(cat "$tmp/sweep_s5/chunk")" = 2 ] &&
+   [ "$(strip "$tmp/sweep_s5/summary.csv")" = "$(strip "$tmp/sweep_p/summary.csv")" ]; then ok
+else bad "slurm, SWEEP_CHUNK chosen for MaxArraySize 3: rc=$rc $(cat "$tmp/e") $(cat "$SBATCH_LOG")"; fi
+rm -rf "$tmp/sweep_s5"; : > "$SBATCH_LOG"
+PATH=$tmp/bin:$PATH SWEEP_ENGINE=slurm SWEEP_CHUNK=1 scripts/sweep.sh "$SIM" "$tmp/p5.csv" "$tmp/sweep_s5" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "SWEEP_CHUNK=1: 5 rows to run make 5 array tasks, more than the cluster's MaxArraySize 3 (scontrol show config): give SWEEP_CHUNK=2 or more" "$tmp/e" &&
+   [ ! -s "$SBATCH_LOG" ]; then ok
+else bad "slurm, SWEEP_CHUNK over MaxArraySize: rc=$rc $(cat "$tmp/e")"; fi
 
 # ---- make sweep
 if mk sweep MODEL=suspension SWEEP="$tmp/p.csv" RESULTS="$tmp/res" > "$tmp/o" 2>&1; then

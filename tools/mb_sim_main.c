@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "mb_analysis_cli.h"
 #include "mb_info.h"
+#include "mb_input_file.h"
 #include "mb_linalg.h"
 #include "mb_linsys_klu.h"
 #include "mb_plan_build.h"
@@ -30,6 +31,10 @@ extern const mb_model CAT(MB_MODEL, _model);
 extern const mb_model CAT(MB_MODEL, _generic_model);
 #endif
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
+/* the descriptor the rows evaluate: the sim's copy once it exists (its inputs' current holds) */
+static const mb_model *emodel;
+static mb_input_table intab;     /* --input-file */
+static mb_real *outbuf;          /* a row's sensors [nout] */
 #define LINSYS_KLU 100   /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 
 /* The defaults: the model file's run settings (its simulate { ... } block, mb_model.preset,
@@ -96,8 +101,9 @@ static void usage(FILE *f)
     fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
         "                    point coordinates, velocities, accelerations and reactions (joint\n"
-        "                    forces, driver efforts) every K-th step (a regular file, not\n"
-        "                    stdout: '-' is refused; no file when no row was computed)\n"
+        "                    forces, driver efforts), the model's inputs (in.<u>) and sensors\n"
+        "                    (out.<y>) every K-th step (a regular file, not stdout: '-' is\n"
+        "                    refused; no file when no row was computed)\n"
         "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
         "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
         "                    K seconds at t = 0, K, 2K, ... (default --h), interpolated by the\n"
@@ -105,6 +111,12 @@ static void usage(FILE *f)
         "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
         "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
         "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
+        "  --input-file F.csv  set the model's inputs from a time series at the start of each\n"
+        "                    step that enters another row: a header t,<input>,... and rows with\n"
+        "                    t increasing (docs/cli.md)\n"
+        "  --hold zoh|foh    how --input-file's values hold over a step: zoh (default) the value\n"
+        "                    of the last row at or before the step's start; foh the table\n"
+        "                    interpolated linearly (adaptive steps stop at every row)\n"
         "  --quiet           print only the summary line\n"
         "  --help            this text\n"
         "An option that has no effect with the analysis, formulation or integrator chosen is\n"
@@ -137,7 +149,7 @@ static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
     "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    "--analysis", "--hht-alpha", "--set", NULL
+    "--analysis", "--hht-alpha", "--set", "--input-file", "--hold", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -184,7 +196,9 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
                             (double)mo->sigma_norm };
     static const char *const mon_names[4] = { "energy_dev", "phi_norm", "phid_norm", "sigma_norm" };
     const char *what = NULL;
+    const mb_model *em = emodel ? emodel : model;
     if (model->points) model->points(model, (mb_real)t, q, pts);
+    if (em->nout > 0 && v) em->outputs(em, (mb_real)t, q, v, outbuf, NULL, NULL);
     if (!isfinite(t)) what = "t";
     for (int i = 0; !what && i < model->nq; i++)
         if (!isfinite((double)q[i])) what = model->info->coord_names[i];
@@ -192,6 +206,8 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
         if (!isfinite(mon[i])) what = mon_names[i];
     for (int i = 0; !what && model->points && i < 2 * model->npoint; i++)
         if (!isfinite((double)pts[i])) what = model->info->point_names[i / 2];
+    for (int i = 0; !what && v && i < em->nout; i++)
+        if (!isfinite((double)outbuf[i])) what = em->out_names[i];
     if (what) {
         if (rows_skipped++ == 0)
             fprintf(stderr, "%s_sim: warning: CSV row at t=%.9g not written: %s is not a finite "
@@ -204,6 +220,12 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
     if (model->points)
         for (int i = 0; i < 2 * model->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
     mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
+    for (int i = 0; i < em->nin; i++)               /* inputs as the model sees them at t */
+        fprintf(f, ",%.15g", (double)(em->in[3 * i] + em->in[3 * i + 1] * ((mb_real)t - em->in[3 * i + 2])));
+    for (int i = 0; i < em->nout; i++) {            /* sensors (empty without velocities) */
+        if (v) fprintf(f, ",%.15g", (double)outbuf[i]);
+        else fputc(',', f);
+    }
     fputc('\n', f);
     rows_written++;
 }
@@ -437,6 +459,9 @@ static int cleanup(int rc)
     mbp_free(own_plan);
     mb_klu_close(klu);
     mb_cli_csv_close();
+    mb_input_table_free(&intab);
+    free(outbuf);
+    outbuf = NULL;
     own_plan = NULL;
     klu = NULL;
     return rc;
@@ -455,6 +480,8 @@ typedef struct cli {
     const char *out, *every_arg;
     int nset;                  /* --set NAME=VALUE, in the order given (a later one wins) */
     const char *set[MAX_SET];
+    const char *input_file;    /* --input-file (tools/mb_input_file.h) */
+    int foh;                   /* --hold foh */
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
     double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
     double o_hht;              /* --hht-alpha */
@@ -659,14 +686,23 @@ static int parse_args(int argc, char **argv, cli *c)
             const char *why = num(e + 1, &x);
             if (why) return bad(a, val, why);
             c->set[c->nset++] = val;
+        } else if (!strcmp(a, "--input-file")) {
+            if (!*val) return bad(a, val, "empty file name");
+            c->input_file = val;
+        } else if (!strcmp(a, "--hold")) {
+            if (!strcmp(val, "zoh")) c->foh = 0;
+            else if (!strcmp(val, "foh")) c->foh = 1;
+            else return bad(a, val, "expected zoh or foh");
         } else if (!strcmp(a, "--eval")) {
             if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
 #ifdef MB_WITH_GENERIC
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
-            if (model->nq == 0)   /* emit_data.lua leaves it empty when equations were removed */
-                return bad(a, val, "this model was generated with mbgen --redundant remove: the generic evaluator evaluates every element's equations");
+            if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
+                return bad(a, val, "the generic evaluator does not run this model: it was generated with "
+                           "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques "
+                           "or loads that depend on the state (generated/<model>_data.c says which)");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
@@ -910,6 +946,20 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         model = &planned;
     }
     if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
+    if (c->input_file) {
+        char why[512];
+        if (c->analysis != MB_CLI_DYNAMIC) {
+            fprintf(stderr, "%s_sim: --input-file applies to the dynamic analysis only\n", model->name);
+            return cleanup(2);
+        }
+        if (mb_input_table_read(c->input_file, model, &intab, why, sizeof why) != 0) {
+            fprintf(stderr, "%s_sim: --input-file %s\n", model->name, why);
+            return cleanup(2);
+        }
+    } else if (c->foh) {
+        fprintf(stderr, "%s_sim: --hold has no effect without --input-file\n", model->name);
+        return cleanup(2);
+    }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));
@@ -919,6 +969,9 @@ static int setup(const cli *c, mb_params *p, run_state *r)
     r->pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
     int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
     if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(r->work); free(r->pts); return cleanup(1); }
+    emodel = mb_sim_model(&r->sim);
+    outbuf = malloc(sizeof(mb_real) * (size_t)(model->nout + 1));
+    if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); free(r->work); free(r->pts); return cleanup(1); }
     return -1;
 }
 
@@ -952,7 +1005,13 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         if (r->csv) row_now(r->csv, &r->sim, r->pts);
         mb_real te = (mb_real)c->t_end;
         while (mb_sim_get_t(&r->sim) < te) {
-            r->st = mb_sim_step(&r->sim, te);   /* adaptive: rows from dense output */
+            mb_real ts = te;
+            if (intab.nrow > 0) {   /* --input-file: the holds of this step (adaptive: to the next row) */
+                double t0 = (double)mb_sim_get_t(&r->sim), tn = mb_input_table_next(&intab, t0);
+                if (c->adaptive && tn < (double)te) ts = (mb_real)tn;
+                mb_input_table_apply(&intab, &r->sim, t0, c->foh);
+            }
+            r->st = mb_sim_step(&r->sim, ts);   /* adaptive: rows from dense output */
             if (r->st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
@@ -1064,7 +1123,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
             r->fault = 1;
         }
     }
-    if (r->csv && mb_cli_csv_open(model, model->name) != 0) {
+    if (r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) {
         fprintf(stderr, "%s_sim: out of memory\n", model->name);
         fclose(r->csv);
         remove(tmp);
@@ -1080,8 +1139,12 @@ static int run(const cli *c, const mb_params *p, run_state *r)
             for (int i = 0; i < model->npoint; i++)
                 fprintf(r->csv, ",%s.x,%s.y", model->info->point_names[i], model->info->point_names[i]);
         mb_cli_csv_header(r->csv, model);   /* velocities, accelerations, reactions */
+        for (int i = 0; i < model->nin; i++) fprintf(r->csv, ",in.%s", model->in_names[i]);
+        for (int i = 0; i < model->nout; i++) fprintf(r->csv, ",out.%s", model->out_names[i]);
         fputc('\n', r->csv);
     }
+    /* --input-file: the holds at t = 0 before the assembly (a driver may follow an input) */
+    if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sim, 0, c->foh);
     r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
     /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {

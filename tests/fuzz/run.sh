@@ -41,7 +41,7 @@ for bin in "$@"; do
     else
         fail=$((fail + 1))
         echo "FAIL: $name found a problem (exit $rc); log $log:"
-        grep -E "ERROR|SUMMARY|fuzz_(model|simopts|info):|Test unit written" "$log" | head -n 20
+        grep -E "ERROR|SUMMARY|fuzz_(model|simopts|info|sweep_table):|Test unit written" "$log" | head -n 20
     fi
 done
 echo "$pass passed, $fail failed"
