@@ -1,14 +1,18 @@
 # mk/install.mk - make install / make uninstall [PREFIX=/usr/local] [DESTDIR=]: mbgen with its
 # Lua modules and templates (PREFIX/share/mbgen, found by a path compiled into the installed
 # mbgen, or beside it when staged or moved; MBGEN_DATADIR overrides), the example models, the
-# runtime headers (PREFIX/include/mb), the solver library (PREFIX/lib/libmbrt.a), its pkg-config
-# file (mbrt.pc) and the man page mbgen(1). tests/test_install.sh installs into a temporary
-# prefix, builds the README's program from the installed files only, and uninstalls.
+# runtime headers (PREFIX/include/mb), the solver library in double and float (PREFIX/lib/
+# libmbrt.a, libmbrt_float.a) with a pkg-config file each (mbrt.pc, mbrt_float.pc), the runtime's
+# sources and the firmware example's solver.[ch] for firmware builds (PREFIX/share/mbgen/runtime,
+# PREFIX/share/mbgen/firmware; docs/embedding.md) and the man page mbgen(1). make uninstall
+# removes exactly those files (the lists below serve both) and the directories that are ours
+# alone when empty. tests/test_install.sh installs into temporary prefixes, builds a double and
+# a float program and a lean firmware-style build from the installed files only, and uninstalls.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 # PREFIX and DESTDIR become paths in recipes, the C string of the installed mbgen's data
-# directory and mbrt.pc's prefix (share/mbgen is removed whole by make uninstall): checked when
+# directory and the .pc files' prefix (and the paths make uninstall removes): checked when
 # parsed, before anything runs (exit 2; mk/user_vars.mk: mk_need_path): absolute, and only
 # characters make, the shell and a C string carry as they are
 ifneq ($(filter install uninstall,$(MAKECMDGOALS))$(findstring /inst/,$(MAKECMDGOALS)),)
@@ -35,7 +39,45 @@ INST_LUA     := $(wildcard generator/*.lua)
 INST_TPL     := $(wildcard templates/*.in)
 # the shipped models (Makefile MODELS, the files git tracks), never any other file in models/
 INST_MODELS  := $(MODELS:%=models/%.lua)
-# the version for mbrt.pc, from runtime/mb_version.h
+# the runtime as a firmware compiles it with its own compiler and switches (docs/embedding.md,
+# "Dropping the example into a firmware project", step 2): every source and header
+INST_RT      := $(RT_SRC) runtime/mb_embed.c $(INST_HEADERS) runtime/mb_sim_impl.h runtime/mb_vec.h \
+                runtime/mb_sparse.h runtime/mb_linalg.h
+
+# What make install installs, a group per directory: INST_DIR_g (under PREFIX), INST_MODE_g and
+# INST_FILES_g (each installed under its own name). make uninstall removes the same files; the
+# directories of INST_OWN_DIRS are ours alone (removed when empty, deepest first), the others are
+# the prefix's (bin, lib, ...: kept). (The Python module and the FMU tooling get a group each here
+# when they exist.)
+INST_GROUPS := bin lib pc inc gen tpl models rt fw man
+INST_DIR_bin    := $(BINDIR)
+INST_MODE_bin   := 755
+INST_FILES_bin  := $(BUILD)/inst/mbgen
+INST_DIR_lib    := $(LIBDIR)
+INST_FILES_lib  := $(BUILD)/libmbrt.a $(BUILD)/libmbrt_float.a
+INST_DIR_pc     := $(PCDIR)
+INST_FILES_pc   := $(BUILD)/inst/mbrt.pc $(BUILD)/inst/mbrt_float.pc
+INST_DIR_inc    := $(INCDIR)
+INST_FILES_inc  := $(INST_HEADERS)
+INST_DIR_gen    := $(DATADIR)/generator
+INST_FILES_gen  := $(INST_LUA)
+INST_DIR_tpl    := $(DATADIR)/templates
+INST_FILES_tpl  := $(INST_TPL)
+INST_DIR_models := $(DATADIR)/models
+INST_FILES_models := $(INST_MODELS)
+INST_DIR_rt     := $(DATADIR)/runtime
+INST_FILES_rt   := $(INST_RT)
+INST_DIR_fw     := $(DATADIR)/firmware
+INST_FILES_fw   := examples/firmware/solver.c examples/firmware/solver.h
+INST_DIR_man    := $(MAN1DIR)
+INST_FILES_man  := docs/mbgen.1
+$(foreach g,$(filter-out bin,$(INST_GROUPS)),$(eval INST_MODE_$(g) := 644))
+INST_OWN_DIRS := $(foreach g,gen tpl models rt fw,$(INST_DIR_$(g))) $(DATADIR) $(INCDIR)
+# every installed file (its installed path) and every source
+INST_PATHS := $(foreach g,$(INST_GROUPS),$(foreach f,$(INST_FILES_$(g)),$(INST_DIR_$(g))/$(notdir $(f))))
+INST_SRCS  := $(foreach g,$(INST_GROUPS),$(INST_FILES_$(g)))
+
+# the version for the .pc files, from runtime/mb_version.h
 MB_VER = $(shell sed -n 's/^\#define MB_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' \
                  runtime/mb_version.h | paste -sd.)
 
@@ -50,35 +92,37 @@ $(BUILD)/o/inst/generator/mbgen.o: generator/mbgen.c $(MK_FILES) $(BUILD)/inst/p
 $(BUILD)/inst/mbgen: $(BUILD)/o/inst/generator/mbgen.o \
                      $(call obj,host,generator/mbgen_plan.c generator/mb_plan_build.c runtime/mb_sparse.c)
 	$(CC) $(OPT) $^ $(LUA_LIBS) -lamd -o $@
+# $(call mbrt_pc,LIB,DESCRIPTION,CFLAGS): a pkg-config file for the library LIB
+mbrt_pc = @printf '%s\n' $(call shq,prefix=$(PREFIX)) 'includedir=$${prefix}/include/mb' 'libdir=$${prefix}/lib' '' \
+    'Name: $(1)' 'Description: $(2)' $(call shq,Version: $(MB_VER)) \
+    'Cflags: -I$${includedir}$(3)' 'Libs: -L$${libdir} -l$(1) -lm' >$@
 $(BUILD)/inst/mbrt.pc: runtime/mb_version.h $(BUILD)/inst/prefix $(MK_FILES)
 	@mkdir -p $(@D)
-	@printf '%s\n' $(call shq,prefix=$(PREFIX)) 'includedir=$${prefix}/include/mb' 'libdir=$${prefix}/lib' '' \
-	    'Name: mbrt' 'Description: runtime of the planar multibody solvers that mbgen generates' \
-	    $(call shq,Version: $(MB_VER)) 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lmbrt -lm' >$@
+	$(call mbrt_pc,mbrt,runtime of the planar multibody solvers that mbgen generates (double),)
+$(BUILD)/inst/mbrt_float.pc: runtime/mb_version.h $(BUILD)/inst/prefix $(MK_FILES)
+	@mkdir -p $(@D)
+	$(call mbrt_pc,mbrt_float,runtime of the planar multibody solvers that mbgen generates (float),$(mk_space)-DMB_FLOAT)
+
+# $(call inst_group,g): the install line of group g
+define inst_group
+	install -m $(INST_MODE_$(1)) $(INST_FILES_$(1)) $(call dest,$(INST_DIR_$(1))/)
+
+endef
 
 .PHONY: install uninstall
-## install: install mbgen, the runtime headers, libmbrt.a, mbrt.pc and mbgen(1) [PREFIX=/usr/local] [DESTDIR=]
-install: $(BUILD)/inst/mbgen $(BUILD)/libmbrt.a $(BUILD)/inst/mbrt.pc
-	install -d $(foreach d,$(BINDIR) $(DATADIR)/generator $(DATADIR)/templates $(DATADIR)/models $(INCDIR) \
-	    $(LIBDIR) $(PCDIR) $(MAN1DIR),$(call dest,$(d)))
-	install -m 755 $(BUILD)/inst/mbgen $(call dest,$(BINDIR)/mbgen)
-	install -m 644 $(INST_LUA) $(call dest,$(DATADIR)/generator/)
-	install -m 644 $(INST_TPL) $(call dest,$(DATADIR)/templates/)
-	install -m 644 $(INST_MODELS) $(call dest,$(DATADIR)/models/)
-	install -m 644 $(INST_HEADERS) $(call dest,$(INCDIR)/)
-	install -m 644 $(BUILD)/libmbrt.a $(call dest,$(LIBDIR)/libmbrt.a)
-	install -m 644 $(BUILD)/inst/mbrt.pc $(call dest,$(PCDIR)/mbrt.pc)
-	install -m 644 docs/mbgen.1 $(call dest,$(MAN1DIR)/mbgen.1)
-	@echo "installed mbgen $(MB_VER) under "$(call dest,$(PREFIX))" (pkg-config: "$(call shq,$(PCDIR))"/mbrt.pc)"
+## install: install mbgen, the headers, libmbrt.a and libmbrt_float.a with their .pc files, the runtime sources for firmware and mbgen(1) [PREFIX=/usr/local] [DESTDIR=]
+install: $(INST_SRCS) $(BUILD)/inst/prefix
+	install -d $(foreach g,$(INST_GROUPS),$(call dest,$(INST_DIR_$(g))))
+	$(foreach g,$(INST_GROUPS),$(call inst_group,$(g)))
+	@echo "installed mbgen $(MB_VER) under "$(call dest,$(PREFIX))" (pkg-config: "$(call shq,$(PCDIR))"/mbrt.pc, mbrt_float.pc)"
 
 ## uninstall: remove what make install installed [PREFIX=/usr/local] [DESTDIR=]
 uninstall:
-	rm -f $(call dest,$(BINDIR)/mbgen) $(call dest,$(LIBDIR)/libmbrt.a) $(call dest,$(PCDIR)/mbrt.pc) \
-	    $(call dest,$(MAN1DIR)/mbgen.1)
-	rm -f $(addprefix $(call dest,$(INCDIR))/,$(notdir $(INST_HEADERS)))
-	rm -rf $(call dest,$(DATADIR))
-	@if [ -d $(call dest,$(INCDIR)) ]; then rmdir $(call dest,$(INCDIR)) 2>/dev/null || \
-	    echo "make uninstall: "$(call dest,$(INCDIR))" holds other files, kept" >&2; fi
+	@echo "make uninstall: removing the $(words $(INST_PATHS)) files make install installs under "$(call dest,$(PREFIX))
+	@rm -f $(foreach f,$(INST_PATHS),$(call dest,$(f)))
+	@for d in $(foreach d,$(INST_OWN_DIRS),$(call dest,$(d))); do \
+	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then echo "make uninstall: $$d holds other files, kept" >&2; fi; \
+	done
 
 TEST_SCRIPTS += tests/test_install.sh
 TEST_NEEDS   += $(BUILD)/mbgen

@@ -42,12 +42,16 @@ RT_EMBED = $(call obj,$(1),runtime/mb_embed.c $(RT_SRC))
 RT_OBJ_lean := $(call obj,lean,runtime/mb_embed.c $(filter-out runtime/mb_linalg.c runtime/mb_analysis.c,$(RT_SRC)))
 
 # build/libmbrt.a: the solver library alone, what a program links (and make install installs):
-# double, with the built-in dense LU and Cholesky (-DMB_NO_LAPACKE), so it links with -lm only
+# double, with the built-in dense LU and Cholesky (-DMB_NO_LAPACKE), so it links with -lm only;
+# build/libmbrt_float.a the same in single precision (-DMB_FLOAT: a program links it only when
+# compiled with -DMB_FLOAT too, else its start returns MB_ERR_BUILD, mb_sim.h MB_BUILD_CONFIG)
 $(BUILD)/libmbrt.a: $(call obj,builtin,$(RT_SRC) runtime/mb_embed.c)
 	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libmbrt_float.a: $(call obj,float_builtin,$(RT_SRC) runtime/mb_embed.c)
+	rm -f $@ && ar rcs $@ $^
 .PHONY: lib
-## lib: build/libmbrt.a, the solver library (runtime/)
-lib: $(BUILD)/libmbrt.a
+## lib: build/libmbrt.a and build/libmbrt_float.a, the solver library (runtime/) in double and float
+lib: $(BUILD)/libmbrt.a $(BUILD)/libmbrt_float.a
 
 # the dense builtin back end under other names, so one test links both back ends side by side
 LINALG_B_RENAME := -DMB_NO_LAPACKE -Dmb_lu_factor=mbb_lu_factor -Dmb_lu_solve=mbb_lu_solve \

@@ -155,8 +155,8 @@ $(BUILD)/ref_%: tests/accuracy/ref_%.c tests/accuracy/ref_common.h
 .PHONY: validate-accuracy
 ## validate-accuracy: every integrator x formulation pair against exact references, error against rtol and h, warnings' false alarms and misses: results/accuracy.txt [QUICK=1]
 validate-accuracy: $(BUILD)/mbgen $(ACC_REFS)
-	@mkdir -p $(RESULTS)
-	@BUILD=$(BUILD) RESULTS=$(RESULTS) scripts/validate_accuracy.sh
+	@mkdir -p $(call shq,$(RESULTS))
+	@BUILD=$(call shq,$(BUILD)) RESULTS=$(call shq,$(RESULTS)) scripts/validate_accuracy.sh
 
 # the progress bar's test; the animation and plot test runs a short Andrews simulation (needs
 # gnuplot and xmllint, the plots group; a Chromium screenshot only when Chromium is installed)

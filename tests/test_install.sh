@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
 # test_install.sh - make install / make uninstall (mk/install.mk) into temporary prefixes:
 #  - the installed tree: mbgen, its modules and templates, the headers (each compiles alone),
-#    libmbrt.a, mbrt.pc, the man page (which names every option of mbgen --help);
+#    libmbrt.a and libmbrt_float.a, mbrt.pc and mbrt_float.pc, the runtime's sources (exactly
+#    the files of runtime/ and of docs/embedding.md's firmware copy list) and the firmware
+#    example's solver.[ch], the man page (which names every option of mbgen --help);
 #  - the installed mbgen run from another directory on a model file elsewhere generates what the
 #    source tree's mbgen generates; it still works copied alone or with its prefix moved;
 #    MBGEN_DATADIR overrides, and a wrong one is reported;
 #  - README.md's program (the ```c block starting "/* main.c") built with README's exact
-#    compile line from the installed files plus the generated model, run, its output the one
-#    README states; README's in-tree line (runtime sources, -DMB_NO_LAPACKE) gives the same;
+#    compile lines from the installed files plus the generated model, in an empty directory, no
+#    header or library of the source tree among its dependencies: in double (mbrt.pc) and in
+#    float (mbrt_float.pc), run, each output the one README states; README's in-tree line
+#    (runtime sources, -DMB_NO_LAPACKE) gives the same; a float program on libmbrt.a and a
+#    double one on libmbrt_float.a get MB_ERR_BUILD with nothing written;
+#  - a firmware-style build from the installed runtime sources and solver.[ch] alone, with the
+#    host cc and the lean switches (scripts/mcu/fw_params.sh fw_lean), double and float, runs;
+#    the same lean application on libmbrt.a gets MB_ERR_BUILD;
 #  - the models installed are the shipped list (not a user's file saved in models/);
-#  - DESTDIR staging: files only under DESTDIR, mbrt.pc naming PREFIX, a build through
-#    PKG_CONFIG_SYSROOT_DIR; make uninstall leaves no file behind; bad PREFIX refused.
+#  - DESTDIR staging: files only under DESTDIR, the .pc files naming PREFIX, a build through
+#    PKG_CONFIG_SYSROOT_DIR;
+#  - make uninstall removes exactly what make install installed: into an empty prefix (and an
+#    empty DESTDIR) only the prefix's standard directories remain; into a prefix holding other
+#    software (and a file of the user's in share/mbgen/runtime) the tree is afterwards exactly
+#    what it was before; bad PREFIX refused.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -32,11 +44,31 @@ if mk install PREFIX="$P" >"$tmp/install.log" 2>&1; then ok
 else bad "make install PREFIX=$P failed: $(tail -n 5 "$tmp/install.log")"; echo "$pass passed, $fail failed"; exit 1; fi
 
 # ---- the installed tree
-for f in bin/mbgen lib/libmbrt.a lib/pkgconfig/mbrt.pc share/man/man1/mbgen.1 \
-         share/mbgen/generator/main.lua share/mbgen/templates/model.h.in share/mbgen/models/andrews.lua \
+for f in bin/mbgen lib/libmbrt.a lib/libmbrt_float.a lib/pkgconfig/mbrt.pc lib/pkgconfig/mbrt_float.pc \
+         share/man/man1/mbgen.1 share/mbgen/generator/main.lua share/mbgen/templates/model.h.in \
+         share/mbgen/models/andrews.lua share/mbgen/runtime/mb_sim.c share/mbgen/firmware/solver.c \
          include/mb/mb_sim.h include/mb/mb_model.h include/mb/mb_version.h include/mb/mb_embed.h; do
     [ -f "$P/$f" ] && ok || bad "not installed: $f"
 done
+# the runtime for firmware builds: every file of runtime/ (those git tracks), the same as the tree's,
+# and exactly docs/embedding.md's copy list (step 2; examples/firmware/solver.[ch] in firmware/)
+rt_inst=$(ls "$P/share/mbgen/runtime" | LC_ALL=C sort)
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    [ "$rt_inst" = "$(git ls-files 'runtime/*' | sed 's|^runtime/||' | LC_ALL=C sort)" ] && ok ||
+        bad "share/mbgen/runtime differs from the runtime/ git tracks: $(echo $rt_inst)"
+fi
+for f in $rt_inst; do cmp -s "runtime/$f" "$P/share/mbgen/runtime/$f" || bad "installed runtime/$f differs from the tree's"; done
+step2=$(awk '/^2\. Copy into the project/ { on = 1 } /^3\. In `solver\.c`/ { on = 0 } on' docs/embedding.md)
+doc_rt=$(grep -o 'mb_[a-z0-9_]*\.\(\[ch\]\|[ch]\)' <<<"$step2" | sed 's/^\(.*\)\.\[ch\]$/\1.c \1.h/' | tr ' ' '\n' |
+    LC_ALL=C sort -u)
+[ -n "$doc_rt" ] && [ "$rt_inst" = "$doc_rt" ] && ok ||
+    bad "share/mbgen/runtime is not docs/embedding.md's copy list: only installed: $(comm -23 <(echo "$rt_inst") <(echo "$doc_rt") | tr '\n' ' ')only listed: $(comm -13 <(echo "$rt_inst") <(echo "$doc_rt") | tr '\n' ' ')"
+grep -q 'examples/firmware/solver\.\[ch\]' <<<"$step2" && grep -q 'share/mbgen/runtime' <<<"$step2" &&
+    grep -q 'share/mbgen/firmware' <<<"$step2" && ok ||
+    bad "docs/embedding.md's step 2 does not name solver.[ch] and the installed share/mbgen/runtime, share/mbgen/firmware"
+[ "$(ls "$P/share/mbgen/firmware" | tr '\n' ' ')" = "solver.c solver.h " ] &&
+    cmp -s examples/firmware/solver.c "$P/share/mbgen/firmware/solver.c" && ok ||
+    bad "share/mbgen/firmware is not examples/firmware/solver.[ch]: $(ls "$P/share/mbgen/firmware" | tr '\n' ' ')"
 [ -x "$P/bin/mbgen" ] && ok || bad "bin/mbgen not executable"
 rm -f "$stray"
 # the models installed: exactly the shipped ones (Makefile MODELS, the files git tracks)
@@ -53,15 +85,28 @@ for h in "$P"/include/mb/*.h; do
     else bad "installed $(basename "$h") does not compile alone: $(head -n 3 "$tmp/err")"; fi
 done
 # (memcpy, memmove, memset, memcmp: what GCC requires of a freestanding environment too)
-nm -u "$P/lib/libmbrt.a" | awk 'NF == 2 { print $2 }' | sort -u |
-    grep -v -x -e 'mb_.*' -e 'mbi_.*' -e memcpy -e memset -e memmove -e memcmp -e strcmp -e sqrt -e pow -e fabs \
-        -e sin -e cos -e hypot -e '__stack_chk_fail' >"$tmp/undef"
-[ ! -s "$tmp/undef" ] && ok || bad "libmbrt.a needs more than libc and libm: $(tr '\n' ' ' <"$tmp/undef")"
+for lib in libmbrt libmbrt_float; do
+    nm -u "$P/lib/$lib.a" | awk 'NF == 2 { print $2 }' | sort -u |
+        grep -v -x -e 'mb_.*' -e 'mbi_.*' -e memcpy -e memset -e memmove -e memcmp -e strcmp \
+            -e 'sqrtf\{0,1\}' -e 'powf\{0,1\}' -e 'fabsf\{0,1\}' -e 'sinf\{0,1\}' -e 'cosf\{0,1\}' -e 'hypotf\{0,1\}' \
+            -e '__stack_chk_fail' >"$tmp/undef"
+    [ ! -s "$tmp/undef" ] && ok || bad "$lib.a needs more than libc and libm: $(tr '\n' ' ' <"$tmp/undef")"
+done
+# the float library is float: its objects refer to single-precision libm functions
+nm -u "$P/lib/libmbrt_float.a" | grep -q ' sqrtf$' && ! nm -u "$P/lib/libmbrt.a" | grep -q ' sqrtf$' && ok ||
+    bad "libmbrt_float.a does not call sqrtf, or libmbrt.a does"
 export PATH="$P/bin:$PATH" PKG_CONFIG_PATH="$P/lib/pkgconfig"
+unset CPATH C_INCLUDE_PATH LIBRARY_PATH PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
 [ "$(pkg-config --cflags mbrt | sed 's/ *$//')" = "-I$P/include/mb" ] && ok || bad "pkg-config --cflags mbrt: $(pkg-config --cflags mbrt)"
 [ "$(pkg-config --libs mbrt | sed 's/ *$//')" = "-L$P/lib -lmbrt -lm" ] && ok || bad "pkg-config --libs mbrt: $(pkg-config --libs mbrt)"
+[ "$(pkg-config --cflags mbrt_float | sed 's/ *$//')" = "-I$P/include/mb -DMB_FLOAT" ] && ok ||
+    bad "pkg-config --cflags mbrt_float: $(pkg-config --cflags mbrt_float)"
+[ "$(pkg-config --libs mbrt_float | sed 's/ *$//')" = "-L$P/lib -lmbrt_float -lm" ] && ok ||
+    bad "pkg-config --libs mbrt_float: $(pkg-config --libs mbrt_float)"
 ver=$("$root/build/mbgen" --version | awk '{ print $2 }')
-[ "$(pkg-config --modversion mbrt)" = "$ver" ] && ok || bad "mbrt.pc version $(pkg-config --modversion mbrt), mbgen $ver"
+for pc in mbrt mbrt_float; do
+    [ "$(pkg-config --modversion $pc)" = "$ver" ] && ok || bad "$pc.pc version $(pkg-config --modversion $pc), mbgen $ver"
+done
 # the man page: renders, names the version and every option of --help
 if command -v man >/dev/null && MANWIDTH=100 man -l "$P/share/man/man1/mbgen.1" >"$tmp/man.txt" 2>"$tmp/err"; then ok
 else bad "man -l mbgen.1 failed: $(head -n 3 "$tmp/err")"; fi
@@ -96,54 +141,187 @@ rc=$?
 [ "$rc" -eq 2 ] && grep -q "cannot find the generator's Lua modules (no $tmp/nowhere/generator/main.lua); set MBGEN_DATADIR" "$tmp/out" &&
     ok || bad "MBGEN_DATADIR without a generator: exit $rc: $(cat "$tmp/out")"
 
-# ---- README's program, with README's compile line, from the installed files only
-awk '/^```c$/ { getline; if ($0 ~ /^\/\* main\.c - /) { p = 1 } } p && /^```$/ { exit } p' README.md >"$tmp/work/main.c"
-[ -s "$tmp/work/main.c" ] && ok || bad "README.md has no \`\`\`c block starting with /* main.c"
+# ---- README's program, with README's compile lines, from the installed files only: an empty
+# directory, the installed mbgen, pkg-config on the installed .pc files (no CPATH, no -I or -L
+# into the source tree: cc -M shows what a compile reads)
+W=$tmp/readme
+mkdir -p "$W"
+awk '/^```c$/ { getline; if ($0 ~ /^\/\* main\.c - /) { p = 1 } } p && /^```$/ { exit } p' README.md >"$W/main.c"
+[ -s "$W/main.c" ] && ok || bad "README.md has no \`\`\`c block starting with /* main.c"
 cline=$(grep -m 1 '^cc .*\$(pkg-config --cflags mbrt) .*\$(pkg-config --libs mbrt)' README.md | sed 's/ *#.*//')
 want=$(grep -m 1 '^\./andrews_demo ' README.md | sed 's/^[^#]*# *//')
+fline=$(grep -m 1 '^cc .*\$(pkg-config --cflags mbrt_float) .*\$(pkg-config --libs mbrt_float)' README.md | sed 's/ *#.*//')
+fwant=$(grep -m 1 '^\./andrews_float ' README.md | sed 's/^[^#]*# *//')
 mline=$(grep -m 1 '^mbgen /usr/local/share/mbgen/models/andrews.lua -o \.' README.md | sed 's/ *#.*//')
-if [ -n "$cline" ] && [ -n "$want" ] && [ -n "$mline" ]; then ok; else bad "README.md lacks the mbgen, cc or ./andrews_demo line"; fi
-rm -f "$tmp/work"/andrews*.[ch]
-(cd "$tmp/work" && eval "${mline//\/usr\/local/$P}") >"$tmp/out" 2>&1 && ok || bad "README's mbgen line: $(cat "$tmp/out")"
-if (cd "$tmp/work" && eval "$cline") >"$tmp/out" 2>&1; then ok
-else bad "README's compile line failed in $tmp/work: $cline: $(head -n 5 "$tmp/out")"; fi
-got=$(cd "$tmp/work" && ./andrews_demo 2>&1)
-[ "$got" = "$want" ] && ok || bad "README's program printed '$got', README says '$want'"
+if [ -n "$cline" ] && [ -n "$want" ] && [ -n "$fline" ] && [ -n "$fwant" ] && [ -n "$mline" ]; then ok
+else bad "README.md lacks the mbgen line, a cc line for mbrt or mbrt_float, or ./andrews_demo, ./andrews_float"; fi
+(cd "$W" && eval "${mline//\/usr\/local/$P}") >"$tmp/out" 2>&1 && ok || bad "README's mbgen line: $(cat "$tmp/out")"
+# from_prefix WHAT DIR ARGS...: the compile of ARGS (cc -M) in DIR reads installed headers and none
+# of the source tree
+from_prefix() {
+    local what=$1 dir=$2
+    shift 2
+    (cd "$dir" && cc -M "$@") >"$tmp/deps" 2>&1
+    if grep -q "$P/.*/mb_sim\.h" "$tmp/deps" && ! grep -qF "$root/" "$tmp/deps"; then ok
+    else bad "$what: not (only) from $P: $(grep -oE "[^ ]*($root|$P)/[^ ]*" "$tmp/deps" | head -n 3 | tr '\n' ' ')$(head -n 2 "$tmp/deps")"; fi
+}
+for v in double float; do
+    if [ "$v" = double ]; then line=$cline exe=andrews_demo expect=$want pc=mbrt; else line=$fline exe=andrews_float expect=$fwant pc=mbrt_float; fi
+    if (cd "$W" && eval "$line") >"$tmp/out" 2>&1; then ok
+    else bad "README's $v compile line failed in $W: $line: $(head -n 5 "$tmp/out")"; fi
+    got=$(cd "$W" && "./$exe" 2>&1)
+    [ "$got" = "$expect" ] && ok || bad "README's program in $v printed '$got', README says '$expect'"
+    from_prefix "README's $v program" "$W" $(pkg-config --cflags $pc) main.c andrews.c
+    # the link takes the installed library
+    (cd "$W" && eval "${line/#cc /cc -Wl,--trace }") >"$tmp/trace" 2>&1
+    grep -q "$P/lib/lib$pc\.a" "$tmp/trace" && ! grep -qF "$root/" "$tmp/trace" && ok ||
+        bad "README's $v program does not link $P/lib/lib$pc.a alone: $(grep -m 3 'libmbrt' "$tmp/trace")"
+done
+[ "$(cd "$W" && ./andrews_demo)" != "$(cd "$W" && ./andrews_float)" ] && ok ||
+    bad "the float program printed what the double one did: is it float?"
+# a program compiled in one precision on the other's library: MB_ERR_BUILD, nothing written
+cat >"$W/mix.c" <<'EOC'
+#include <stdio.h>
+#include <string.h>
+#include "andrews.h"
+#include "mb_sim.h"
+static struct { mb_sim sim; unsigned char guard[512]; } g;   /* the guard: a bigger mb_sim */
+static unsigned char before[sizeof g];
+static double work[8192];
+int main(void)
+{
+    mb_params p;
+    memset(&p, 0, sizeof p);
+    memset(&g, 0xa5, sizeof g);
+    memcpy(before, &g, sizeof g);
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    int st = mb_sim_init(&g.sim, &andrews_model, &p, work, sizeof work);
+    printf("init %d build %d written %d\n", st, st == MB_ERR_BUILD, memcmp(before, &g, sizeof g) != 0);
+    return 0;
+}
+EOC
+mix() {   # cflags' pc, libs' pc: mix.c's line of output
+    (cd "$W" && cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags "$1") mix.c andrews.c \
+        $(pkg-config --libs "$2") -o "mix_$1_$2" && "./mix_$1_$2") 2>&1
+}
+[ "$(mix mbrt_float mbrt)" = "init -14 build 1 written 0" ] && ok ||
+    bad "a float program on libmbrt.a: '$(mix mbrt_float mbrt)', want MB_ERR_BUILD and nothing written"
+[ "$(mix mbrt mbrt_float)" = "init -14 build 1 written 0" ] && ok ||
+    bad "a double program on libmbrt_float.a: '$(mix mbrt mbrt_float)', want MB_ERR_BUILD and nothing written"
+[ "$(mix mbrt_float mbrt_float)" = "init 0 build 0 written 1" ] && ok ||
+    bad "a float program on libmbrt_float.a: '$(mix mbrt_float mbrt_float)', want init 0"
 # the in-tree line: the runtime's sources, -DMB_NO_LAPACKE (run where runtime/ and generated/ are)
 tline=$(grep -m 1 '^cc .*-DMB_NO_LAPACKE .*runtime/\*\.c' README.md)
 mkdir -p "$tmp/tree"; ln -s "$root/runtime" "$tmp/tree/runtime"; ln -s "$root/generated" "$tmp/tree/generated"
-cp "$tmp/work/main.c" "$tmp/tree/"
+cp "$W/main.c" "$tmp/tree/"
 if [ -n "$tline" ] && (cd "$tmp/tree" && eval "$tline") >"$tmp/out" 2>&1 &&
    [ "$(cd "$tmp/tree" && ./andrews_demo)" = "$want" ]; then ok
 else bad "README's in-tree line: '$tline': $(head -n 5 "$tmp/out")"; fi
+
+# ---- a firmware-style build from the installed runtime sources and solver.[ch] alone (docs/
+# embedding.md, "Dropping the example into a firmware project"), with the host cc and the lean
+# switches of the firmware builds (scripts/mcu/fw_params.sh: only -D flags come from the tree)
+F=$tmp/fw; R=$P/share/mbgen/runtime; FW=$P/share/mbgen/firmware
+mkdir -p "$F"
+mbgen "$P/share/mbgen/models/double_pendulum.lua" -o "$F" >"$tmp/out" 2>&1 && ok || bad "installed mbgen for the firmware: $(cat "$tmp/out")"
+cat >"$F/app.c" <<'EOC'
+/* a host stand-in for the firmware's periodic task */
+#include <stdio.h>
+#include "solver.h"
+int main(void)
+{
+    int st = solver_init();
+    if (st < 0) { printf("init %d%s\n", st, st == MB_ERR_BUILD ? " MB_ERR_BUILD" : ""); return 1; }
+    for (int k = 0; k < 1000; k++) {
+        st = solver_step();
+        if (st < 0) { printf("step %d: %d\n", k, st); return 1; }
+    }
+    printf("ok dU %g\n", (double)mb_embed_energy_dev(solver_sim()));
+    return 0;
+}
+EOC
+. scripts/mcu/fw_params.sh
+fwflags=(-std=c99 -Wall -Wextra -Werror -pedantic -DMB_NO_LAPACKE -ffunction-sections -fdata-sections)
+for real in double float; do
+    # (word splitting wanted: the -D flags, '-DMB_MATH_HEADER="mb_math.h"' one word with its quotes)
+    # shellcheck disable=SC2207
+    lean=($(fw_params double_pendulum alf-trapezoid $real "$F") $(fw_lean alf-trapezoid double_pendulum "$F"))
+    [ "$real" = float ] && lean+=(-DMB_FLOAT)
+    printf '%s\n' "${lean[@]}" | grep -qx -e -DMB_ONLY_ALF_TRAPEZOID && ok || bad "fw_lean gave no lean switches: ${lean[*]}"
+    if (cd "$F" && cc "${fwflags[@]}" "${lean[@]}" -Wl,--gc-sections -I. -I"$FW" -I"$R" app.c double_pendulum.c "$FW/solver.c" "$R"/*.c \
+            -lm -o "fw_$real") >"$tmp/out" 2>&1 && (cd "$F" && "./fw_$real") >>"$tmp/out" 2>&1 && grep -q '^ok dU' "$tmp/out"; then ok
+    else bad "the installed runtime built lean in $real: $(head -n 5 "$tmp/out")"; fi
+    from_prefix "the lean firmware build in $real" "$F" "${fwflags[@]}" "${lean[@]}" -I. -I"$FW" -I"$R" app.c double_pendulum.c \
+        "$FW/solver.c" "$R"/*.c
+done
+# the same lean application (double) on the installed double library: its start refuses
+lean=($(fw_params double_pendulum alf-trapezoid double "$F") $(fw_lean alf-trapezoid double_pendulum "$F"))
+(cd "$F" && cc "${fwflags[@]}" "${lean[@]}" -I. -I"$FW" $(pkg-config --cflags mbrt) app.c double_pendulum.c "$FW/solver.c" \
+    $(pkg-config --libs mbrt) -o fw_mix && ./fw_mix) >"$tmp/out" 2>&1
+grep -qx 'init -14 MB_ERR_BUILD' "$tmp/out" && ok || bad "a lean application on libmbrt.a: $(head -n 3 "$tmp/out"), want MB_ERR_BUILD"
 
 # ---- the prefix moved: mbgen finds share/mbgen beside itself
 mv "$P" "$tmp/moved"
 "$tmp/moved/bin/mbgen" models/double_pendulum.lua --check >"$tmp/out" 2>&1 && ok || bad "moved prefix: $(cat "$tmp/out")"
 mv "$tmp/moved" "$P"
 
-# ---- uninstall: no file left, our directories gone
+# ---- uninstall: exactly what was installed
+# listing DIR: every entry under DIR with its type (f file, d directory, l link)
+listing() { (cd "$1" && find . -printf '%y %p\n' | LC_ALL=C sort); }
+# the prefix's standard directories (kept: other software's too), ours (share/mbgen, include/mb) gone
+std_dirs='d .
+d ./bin
+d ./include
+d ./lib
+d ./lib/pkgconfig
+d ./share
+d ./share/man
+d ./share/man/man1'
+nfiles=$(find "$P" -type f | wc -l)
 mk uninstall PREFIX="$P" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall failed: $(tail -n 5 "$tmp/uninstall.log")"
-left=$(find "$P" \( -type f -o -type l \) 2>/dev/null)
-[ -z "$left" ] && ok || bad "make uninstall left: $left"
-[ ! -e "$P/share/mbgen" ] && [ ! -e "$P/include/mb" ] && ok || bad "make uninstall left share/mbgen or include/mb"
+grep -qx "make uninstall: removing the $nfiles files make install installs under $P" "$tmp/uninstall.log" && ok ||
+    bad "make install installed $nfiles files, make uninstall says: $(head -n 1 "$tmp/uninstall.log")"
+[ "$(listing "$P")" = "$std_dirs" ] && ok || bad "make uninstall into an empty prefix left: $(listing "$P" | tr '\n' ' ')"
+# a prefix holding other software, and a file of the user's among ours: afterwards exactly as before
+mkdir -p "$P/share/doc/other" "$P/share/mbgen/runtime"
+for f in bin/other lib/libother.a lib/pkgconfig/other.pc include/other.h share/man/man1/other.1 share/doc/other/README \
+         share/mbgen/runtime/my_board_port.c; do echo other >"$P/$f"; done
+before=$(listing "$P")
+mk install PREFIX="$P" >"$tmp/install.log" 2>&1 && ok || bad "make install over other software: $(tail -n 5 "$tmp/install.log")"
+[ "$(cat "$P/share/mbgen/runtime/my_board_port.c")" = other ] && [ -f "$P/share/mbgen/runtime/mb_sim.c" ] && ok ||
+    bad "make install over a user's file in share/mbgen/runtime"
+mk uninstall PREFIX="$P" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall: $(tail -n 5 "$tmp/uninstall.log")"
+[ "$(listing "$P")" = "$before" ] && ok ||
+    bad "make uninstall did not restore the prefix: $(diff <(echo "$before") <(listing "$P") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+grep -qx "make uninstall: $P/share/mbgen/runtime holds other files, kept" "$tmp/uninstall.log" && ok ||
+    bad "make uninstall does not say why share/mbgen/runtime is kept: $(tail -n 3 "$tmp/uninstall.log")"
+for f in $(sed -n 's/^f \.\///p' <<<"$before"); do [ "$(cat "$P/$f")" = other ] || bad "make uninstall changed $f"; done
+rm -rf "$P"
 
 # ---- DESTDIR staging
 D=$tmp/stage; SP=/opt/mbgen-test-$$
 mk install DESTDIR="$D" PREFIX="$SP" >"$tmp/install.log" 2>&1 && ok || bad "make install DESTDIR: $(tail -n 5 "$tmp/install.log")"
 [ ! -e "$SP" ] && ok || bad "make install DESTDIR=$D wrote $SP"
-[ -f "$D$SP/bin/mbgen" ] && [ -f "$D$SP/lib/libmbrt.a" ] && [ -f "$D$SP/include/mb/mb_sim.h" ] && ok ||
+[ -f "$D$SP/bin/mbgen" ] && [ -f "$D$SP/lib/libmbrt.a" ] && [ -f "$D$SP/lib/libmbrt_float.a" ] &&
+    [ -f "$D$SP/include/mb/mb_sim.h" ] && [ -f "$D$SP/share/mbgen/runtime/mb_sim.c" ] && ok ||
     bad "DESTDIR install incomplete: $(cd "$D" && find . -type f | head)"
-grep -qx "prefix=$SP" "$D$SP/lib/pkgconfig/mbrt.pc" && ok || bad "mbrt.pc under DESTDIR: $(head -n 1 "$D$SP/lib/pkgconfig/mbrt.pc")"
+for pc in mbrt mbrt_float; do
+    grep -qx "prefix=$SP" "$D$SP/lib/pkgconfig/$pc.pc" && ok || bad "$pc.pc under DESTDIR: $(head -n 1 "$D$SP/lib/pkgconfig/$pc.pc")"
+done
 "$D$SP/bin/mbgen" models/double_pendulum.lua -o "$tmp/staged" >"$tmp/out" 2>&1 && [ -f "$tmp/staged/double_pendulum.c" ] &&
     ok || bad "the staged mbgen: $(cat "$tmp/out")"
 # the staged tree through pkg-config's sysroot
-(cd "$tmp/work" && rm -f andrews_demo && export PKG_CONFIG_SYSROOT_DIR="$D" PKG_CONFIG_PATH="$D$SP/lib/pkgconfig" && eval "$cline") \
-    >"$tmp/out" 2>&1 && [ "$(cd "$tmp/work" && ./andrews_demo)" = "$want" ] && ok ||
+(cd "$W" && rm -f andrews_demo && export PKG_CONFIG_SYSROOT_DIR="$D" PKG_CONFIG_PATH="$D$SP/lib/pkgconfig" && eval "$cline") \
+    >"$tmp/out" 2>&1 && [ "$(cd "$W" && ./andrews_demo)" = "$want" ] && ok ||
     bad "README's line against the staged tree (PKG_CONFIG_SYSROOT_DIR): $(head -n 5 "$tmp/out")"
+(cd "$W" && rm -f andrews_float && export PKG_CONFIG_SYSROOT_DIR="$D" PKG_CONFIG_PATH="$D$SP/lib/pkgconfig" && eval "$fline") \
+    >"$tmp/out" 2>&1 && [ "$(cd "$W" && ./andrews_float)" = "$fwant" ] && ok ||
+    bad "README's float line against the staged tree (PKG_CONFIG_SYSROOT_DIR): $(head -n 5 "$tmp/out")"
 mk uninstall DESTDIR="$D" PREFIX="$SP" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall DESTDIR: $(tail -n 5 "$tmp/uninstall.log")"
-left=$(find "$D" \( -type f -o -type l \) 2>/dev/null)
-[ -z "$left" ] && ok || bad "make uninstall DESTDIR left: $left"
+# an empty DESTDIR: PREFIX's path and its standard directories remain, nothing else
+want_d=$( (d=.; for c in $(tr / ' ' <<<"$SP"); do d=$d/$c; echo "d $d"; done; sed "s|^d \.|d .$SP|" <<<"$std_dirs"; echo "d .") |
+    LC_ALL=C sort -u)
+[ "$(listing "$D")" = "$want_d" ] && ok || bad "make uninstall DESTDIR left: $(diff <(echo "$want_d") <(listing "$D") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
 
 # ---- PREFIX that make or a C string cannot carry: refused, nothing written
 for bp in "relative/dir" "$tmp/with space" "$tmp/q\"uote"; do
