@@ -40,15 +40,21 @@ DEPFLAGS := -MMD -MP
 MK_FILES := Makefile $(wildcard mk/*.mk)
 
 # Every C test program to run (each ends with "N passed, N failed"), the script tests, and
-# what they need built; each part adds to these.
+# what they need built; each part adds to these. make test runs TEST_PROGS and TEST_SCRIPTS except
+# the sanitizer builds (names ending in _san); make test-long runs those and TEST_LONG: the long
+# validations, firmware builds and make install (a script in both TEST_SCRIPTS and TEST_LONG runs
+# its short form in make test and its long one, MB_TEST_LONG=1, in test-long). docs/testing.md.
 TEST_PROGS   :=
 TEST_SCRIPTS :=
+TEST_LONG    :=
 TEST_NEEDS   :=
+# tests and builds at a time (tests/run.sh -j; the builds only when make was given no -j)
+TEST_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 # no built-in rules: they would try to remake the included .d files (%: %.o)
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
-.PHONY: all deps generate test clean help FORCE
+.PHONY: all deps generate test test-build test-long test-long-build check clean help FORCE
 # a prerequisite that is always out of date (for stamps rewritten only when their content changes)
 FORCE:
 .DELETE_ON_ERROR:
@@ -75,8 +81,24 @@ include mk/reliability.mk
 include mk/bench.mk
 include mk/install.mk
 
-test: deps $(TEST_PROGS) $(TEST_NEEDS)
-	@tests/run.sh $(TEST_PROGS) $(TEST_SCRIPTS)
+# The tests' programs are built by a make of its own, in parallel unless the command line chose
+# (-j); the scripts go first, the slowest tests being among them.
+TEST_MAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+test: deps
+	@$(TEST_MAKE) test-build
+	@tests/run.sh -j $(TEST_JOBS) $(TEST_SCRIPTS) $(filter-out %_san,$(TEST_PROGS))
+test-build: $(filter-out %_san,$(TEST_PROGS) $(TEST_NEEDS))
+
+test-long: deps
+	@$(TEST_MAKE) test-long-build
+	@MB_TEST_LONG=1 tests/run.sh -j $(TEST_JOBS) $(TEST_LONG) $(filter %_san,$(TEST_PROGS))
+test-long-build: $(filter $(BUILD)/%,$(TEST_LONG)) $(TEST_PROGS) $(TEST_NEEDS)
+
+# everything .ci/run runs, one after another (test-slurm needs root; mcu-test, test-san, valgrind
+# and fuzz install their tools through scripts/deps.sh when missing)
+check:
+	$(MAKE) test && $(MAKE) test-long && $(MAKE) test-slurm && $(MAKE) mcu-test && \
+	$(MAKE) test-san && $(MAKE) valgrind && $(MAKE) fuzz FUZZ_SECONDS="$(FUZZ_SECONDS)"
 
 clean:
 	rm -rf $(BUILD)
@@ -85,7 +107,9 @@ clean:
 help:
 	@scripts/make_help.sh $(MK_FILES)
 ## all: (default) install missing core packages, build build/mbgen, regenerate generated/, build build/libmbrt.a
-## test: build and run the test suite; ends with "N passed, N failed"
+## test: build and run the default test suite, TEST_JOBS (nproc) at a time; ends with "N passed, N failed"
+## test-long: the long validations, firmware builds, make install and the sanitizer builds of the C tests
+## check: make test, test-long, test-slurm, mcu-test, test-san, valgrind and fuzz: all that .ci/run runs
 ## clean: remove build/
 ## help: this list
 

@@ -72,4 +72,5 @@ $(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA
 TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_derivs_particles $(BUILD)/test_derivs_every_tunable \
                 $(BUILD)/test_derivs_every_input $(BUILD)/test_derivs_chain30 $(BUILD)/test_sym
 TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh tests/test_generated_api.sh
+TEST_LONG    += tests/test_mbgen.sh   # its long form: every mutant, and the hostile models under ASan
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san

@@ -124,5 +124,5 @@ uninstall:
 	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then echo "make uninstall: $$d holds other files, kept" >&2; fi; \
 	done
 
-TEST_SCRIPTS += tests/test_install.sh
+TEST_LONG    += tests/test_install.sh   # make install into temporary prefixes: make test-long
 TEST_NEEDS   += $(BUILD)/mbgen

@@ -58,8 +58,8 @@ TEST_SCRIPTS += tests/test_doc_cli.sh
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mb_anim $(BUILD)/andrews_sim $(BUILD)/bench_generic $(BUILD)/bench_stiff \
                 $(BUILD)/bench_ordering
 # docs/embedding.md's copy list for a firmware project compiles and runs on its own (double,
-# float, lean, own math), and the test sees a missing file
-TEST_SCRIPTS += tests/test_doc_embed.sh
+# float, lean, own math), and the test sees a missing file (a firmware build: make test-long)
+TEST_LONG    += tests/test_doc_embed.sh
 
 # the test models of issue 11 (tests/models/pendulum.lua, fourbar_chain.lua, harmonic.lua),
 # generated into $(BUILD)/gen_test; the simulators of the first two (tests/test_longrun.sh) and
@@ -187,7 +187,7 @@ $(BUILD)/test_math: $(call obj,host,tests/test_math.c runtime/mb_math.c)
 $(BUILD)/test_math_san: $(call obj,san,tests/test_math.c runtime/mb_math.c)
 	$(call link,san,-lm)
 TEST_PROGS   += $(BUILD)/test_math $(BUILD)/test_math_san
-TEST_SCRIPTS += tests/test_index_width.sh
+TEST_LONG    += tests/test_index_width.sh   # firmware builds: make test-long
 TEST_NEEDS   += $(BUILD)/mbgen
 
 # the simulator's options (tests/test_sim_cli.sh): an option without effect for the analysis,

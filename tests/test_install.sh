@@ -24,6 +24,7 @@
 #    software (and a file of the user's in share/mbgen/runtime) the tree is afterwards exactly
 #    what it was before; bad PREFIX refused.
 # Ends with "N passed, N failed".
+# run.sh: alone - it saves a file in models/, which other tests list
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)

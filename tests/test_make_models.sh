@@ -13,6 +13,8 @@
 #  - generated/ is left exactly as it was (no stray file, no change), and a model in models/
 #    whose name differs from its file name is refused by the generated/ rule before writing.
 # Ends with "N passed, N failed".
+# run.sh: alone - it edits models/oscillator_1dof.lua, saves a file in models/ and relinks
+# build/oscillator_1dof_sim, which other tests read
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
