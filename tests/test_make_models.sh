@@ -140,8 +140,8 @@ rm -f "$stray"
 # ---- an edited shipped model: built from a copy in build/models, generated/ never written;
 # afterwards build/<m>_sim is relinked from generated/ (the stamp build/simsrc/<m>.dir)
 edit=models/oscillator_1dof.lua
-cp "$edit" "$tmp/edit_saved.lua"
-trap 'cp "$tmp/edit_saved.lua" "$edit" 2>/dev/null; rm -rf "$tmp"; rm -f "$stray"' EXIT
+cp -p "$edit" "$tmp/edit_saved.lua"
+trap 'cp -p "$tmp/edit_saved.lua" "$edit" 2>/dev/null; rm -rf "$tmp"; rm -f "$stray"' EXIT
 echo "-- edited by tests/test_make_models.sh" >>"$edit"
 if ! cmp -s "$edit" "$tmp/edit_saved.lua"; then
     if mk sim MODEL=oscillator_1dof >"$tmp/out" 2>&1 && grep -q "differs from the committed model: generated into $BUILD/models" "$tmp/out" &&
@@ -153,7 +153,7 @@ if ! cmp -s "$edit" "$tmp/edit_saved.lua"; then
        [ -s "$tmp/res_edit/oscillator_1dof.csv" ]; then ok
     else bad "make run MODEL=oscillator_1dof (edited): $(tail -n 5 "$tmp/out")"; fi
     [ "$(gen_state)" = "$gen0" ] && ok || bad "make run of an edited shipped model wrote generated/"
-    cp "$tmp/edit_saved.lua" "$edit"
+    cp -p "$tmp/edit_saved.lua" "$edit"
     if mk "$BUILD/oscillator_1dof_sim" >"$tmp/out" 2>&1 && [ "$(cat "$BUILD/simsrc/oscillator_1dof.dir")" = generated ] &&
        grep -q "generated/oscillator_1dof_data.o .*-o $BUILD/oscillator_1dof_sim" "$tmp/out"; then ok
     else bad "build/oscillator_1dof_sim not relinked from generated/ after the edit was undone: $(tail -n 3 "$tmp/out")"; fi
