@@ -94,8 +94,9 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
                tests/test_sim_cli.sh tests/test_run_script.sh
-# a sanitizer report exits 99, which no test accepts as an expected exit status
-SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1
+# a sanitizer report exits 99, which no test accepts as an expected exit status; the scripts run
+# their long form (MB_TEST_LONG=1: test_mbgen.sh's every mutant)
+SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 MB_TEST_LONG=1
 .PHONY: test-san valgrind fuzz fuzz-build
 ## test-san: the simulators, animation tool, mbgen and the remaining C tests under ASan+UBSan
 test-san: deps plots-deps $(SAN_PROGS) $(SAN_BINS)
