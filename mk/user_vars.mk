@@ -17,7 +17,7 @@ MK_USER_VARS := MODEL DEFS MBGEN_FLAGS FORMULATION ANALYSIS RUN_ARGS TRACE RESUL
                 SWEEP SWEEP_OUT SWEEP_ENGINE SWEEP_JOBS SWEEP_ARGS SWEEP_X SWEEP_Y SWEEP_CHUNK \
                 SWEEP_SBATCH SWEEP_WAIT SWEEP_FORCE PREFIX DESTDIR REAL TARGET MCU_STEPS \
                 FUZZ_SECONDS SCALING_N SCALING_INSTR PROFILE_MODEL PROFILE_FORMULATION PROFILE_STEPS \
-                WP_ROUNDS BENCH_STIFF_SOLVERS TEST_SLURM_TIMEOUT \
+                WP_ROUNDS BENCH_STIFF_SOLVERS TEST_SLURM_TIMEOUT TEST_JOBS \
                 MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # commands and compiler flags: shell text by nature, run as given (not checked)
 MK_COMMAND_VARS := CC OPT FUZZ_CC
@@ -70,7 +70,7 @@ $(foreach v,$(filter MODEL_OPTS MODELS,$(MK_CHECKED)),$(call mk_need_words,$(v),
 
 # counts and seconds are digits (they reach shell arithmetic, sleep, -D flags); SCALING_N is a
 # list of them
-MK_COUNT_VARS := FUZZ_SECONDS MCU_STEPS PROFILE_STEPS SCALING_INSTR WP_ROUNDS TEST_SLURM_TIMEOUT
+MK_COUNT_VARS := FUZZ_SECONDS MCU_STEPS PROFILE_STEPS SCALING_INSTR WP_ROUNDS TEST_SLURM_TIMEOUT TEST_JOBS
 mk_not_digits = $(call mk_strip_chars,$(subst $(mk_space),:,$(1)),0 1 2 3 4 5 6 7 8 9 $(2))
 $(foreach v,$(filter $(MK_COUNT_VARS),$(MK_CHECKED)),$(if $(or $(call mk_not_digits,$(value $(v))),$(if $(value $(v)),,empty)),\
   $(error make: $(v) is a whole number, digits only (got $(v)='$(value $(v))'), nothing was run)))

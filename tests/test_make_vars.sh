@@ -14,6 +14,8 @@
 #  - no recipe in Makefile and mk/*.mk pastes a user variable between quotes, and a recipe
 #    line takes the free-text ones only quoted ($(call shq,...), shwords, dest) or in $(filter).
 # Ends with "N passed, N failed".
+# run.sh: alone - it requires that nothing new appears under build/ and results/ and that git
+# status stays the same while it runs
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
