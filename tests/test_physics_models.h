@@ -56,6 +56,7 @@ static const mb_model fixture_driven_model = {
     drv_phi, drv_phi_q, drv_phi_t, drv_phi_q_dot, drv_gamma,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,   /* no inputs, no sensors */
+    0, 0,               /* no input derivatives */
 };
 
 #ifdef MB_HAVE_double_pendulum
