@@ -8,68 +8,74 @@
 
 /* The descriptor's arrays, each defined once: the generic evaluator's gear_train_data.c shares
  * them. -DMB_DESCRIPTOR_ONLY compiles this part alone (the generic model without the code). */
-static const char *const gear_train_coord_names[9] = {
+static const char *const gear_train_coord_names[12] = {
     "pinion.x", "pinion.y", "pinion.phi", "compound.x",
     "compound.y", "compound.phi", "ring.x", "ring.y",
-    "ring.phi",
+    "ring.phi", "yoke.x", "yoke.y", "yoke.phi",
 };
 
-static const char *const gear_train_body_names[3] = {
-    "pinion", "compound", "ring",
+static const char *const gear_train_body_names[4] = {
+    "pinion", "compound", "ring", "yoke",
 };
 
-static const char *const gear_train_point_names[10] = {
+static const char *const gear_train_point_names[15] = {
     "pinion.C", "pinion.T", "compound.C", "compound.T",
-    "compound.t", "ring.C", "ring.T", "ground.A",
-    "ground.B", "ground.C",
+    "compound.t", "ring.C", "ring.T", "ring.pin",
+    "yoke.P", "yoke.S", "yoke.U", "ground.A",
+    "ground.B", "ground.C", "ground.Y",
 };
 
-const int gear_train_point_body[10] = {
-    0, 0, 1, 1, 1, 2, 2, -1, -1, -1,
+const int gear_train_point_body[15] = {
+    0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, -1, -1, -1, -1,
 };
 
-static const char *const gear_train_constraint_names[9] = {
+static const char *const gear_train_constraint_names[12] = {
     "A.x", "A.y", "B.x", "B.y",
     "C.x", "C.y", "stage1.mesh", "stage2.mesh",
-    "input",
+    "input", "yoke_slot.perp", "guide.angle", "guide.perp",
 };
 
 static const int gear_train_joint_points[6] = {
-    7, 0, 8, 2, 9, 5,
+    11, 0, 12, 2, 13, 5,
 };
 
-const mb_real gear_train_mass[9] = {
+const mb_real gear_train_mass[12] = {
     MB_R(0.09864600932271951), MB_R(0.09864600932271951), MB_R(1.97292018645439e-05),
     MB_R(1.0419484734712245), MB_R(1.0419484734712245), MB_R(0.0016462323477676648),
     MB_R(1.3872095061007428), MB_R(1.3872095061007428), MB_R(0.003901526735908339),
+    MB_R(0.5), MB_R(0.5), MB_R(0.002),
 };
 
-const mb_real gear_train_q0[9] = {
+const mb_real gear_train_q0[12] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.08), MB_R(0.0), MB_R(0.0),
     MB_R(0.13), MB_R(0.0), MB_R(0.0),
+    MB_R(0.18), MB_R(0.0), MB_R(0.0),
 };
 
-const mb_real gear_train_v0[9] = {
+const mb_real gear_train_v0[12] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
+    MB_R(0.0), MB_R(0.0), MB_R(0.0),
 };
 
-const unsigned char gear_train_locked[9] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0,
+const unsigned char gear_train_locked[12] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-const unsigned char gear_train_v_given[9] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0,
+const unsigned char gear_train_v_given[12] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-const mb_index gear_train_phi_q_row[11] = {
-    0, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8,
+const mb_index gear_train_phi_q_row[20] = {
+    0, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 9, 9, 9, 9,
+    9, 10, 11, 11,
 };
 
-const mb_index gear_train_phi_q_col[11] = {
-    0, 1, 3, 4, 6, 7, 2, 5, 5, 8, 2,
+const mb_index gear_train_phi_q_col[20] = {
+    0, 1, 3, 4, 6, 7, 2, 5, 5, 8, 2, 6, 7, 8, 9, 10,
+    11, 11, 10, 11,
 };
 
 const mb_index gear_train_dq_dv_row[1] = {
@@ -88,7 +94,7 @@ const mb_model_info gear_train_info = {
 };
 
 #ifndef MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 2 in L, 2 updates); d0 receives the diagonal before elimination.
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
@@ -97,24 +103,51 @@ static int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real t
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 9; i++) d0[i] = F[i];
+    for (i = 0; i < 12; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
     if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
     if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
     if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
+    inv = 1 / F[4];
+    y = F[12] * inv;
+    F[5] -= F[12] * y;
+    F[12] *= inv;
     if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    inv = 1 / F[5];
+    y = F[13] * inv;
+    F[6] -= F[13] * y;
+    F[13] *= inv;
     if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
     inv = 1 / F[6];
-    y = F[9] * inv;
-    F[8] -= F[9] * y;
-    F[9] *= inv;
+    y = F[14] * inv;
+    F[11] -= F[14] * y;
+    F[14] *= inv;
     if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
     inv = 1 / F[7];
-    y = F[10] * inv;
-    F[8] -= F[10] * y;
-    F[10] *= inv;
+    y = F[15] * inv;
+    F[11] -= F[15] * y;
+    F[15] *= inv;
     if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
+    inv = 1 / F[8];
+    y = F[16] * inv;
+    F[11] -= F[16] * y;
+    F[16] *= inv;
+    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
+    inv = 1 / F[9];
+    y = F[17] * inv;
+    F[10] -= F[17] * y;
+    F[19] -= F[18] * y;
+    y = F[18] * inv;
+    F[11] -= F[18] * y;
+    F[17] *= inv;
+    F[18] *= inv;
+    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
+    inv = 1 / F[10];
+    y = F[19] * inv;
+    F[11] -= F[19] * y;
+    F[19] *= inv;
+    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
     return -1;
 }
 
@@ -128,16 +161,22 @@ static void gear_train_s_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x1 = b[1];
     const mb_real x2 = b[2];
     const mb_real x3 = b[3];
-    const mb_real x4 = b[4];
-    const mb_real x5 = b[5];
-    const mb_real x6 = b[8];
-    const mb_real x7 = b[7];
-    const mb_real x8 = b[6] - F[9] * x6 - F[10] * x7;
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = x7 / F[7] - F[10] * y8;
-    const mb_real y6 = x6 / F[6] - F[9] * y8;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4];
+    const mb_real x4 = b[8];
+    const mb_real x5 = b[6] - F[12] * x4;
+    const mb_real x6 = b[7] - F[13] * x5;
+    const mb_real x7 = b[5];
+    const mb_real x8 = b[4];
+    const mb_real x9 = b[10];
+    const mb_real x10 = b[11] - F[17] * x9;
+    const mb_real x11 = b[9] - F[14] * x6 - F[15] * x7 - F[16] * x8 - F[18] * x9 - F[19] * x10;
+    const mb_real y11 = x11 / F[11];
+    const mb_real y10 = x10 / F[10] - F[19] * y11;
+    const mb_real y9 = x9 / F[9] - F[17] * y10 - F[18] * y11;
+    const mb_real y8 = x8 / F[8] - F[16] * y11;
+    const mb_real y7 = x7 / F[7] - F[15] * y11;
+    const mb_real y6 = x6 / F[6] - F[14] * y11;
+    const mb_real y5 = x5 / F[5] - F[13] * y6;
+    const mb_real y4 = x4 / F[4] - F[12] * y5;
     const mb_real y3 = x3 / F[3];
     const mb_real y2 = x2 / F[2];
     const mb_real y1 = x1 / F[1];
@@ -146,34 +185,37 @@ static void gear_train_s_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     b[1] = y1;
     b[2] = y2;
     b[3] = y3;
-    b[4] = y4;
-    b[5] = y5;
-    b[8] = y6;
-    b[7] = y7;
-    b[6] = y8;
+    b[8] = y4;
+    b[6] = y5;
+    b[7] = y6;
+    b[5] = y7;
+    b[4] = y8;
+    b[10] = y9;
+    b[11] = y10;
+    b[9] = y11;
 }
 
-static const mb_index gear_train_s_perm[9] = {
-    0, 1, 2, 3, 4, 5, 8, 7, 6,
+static const mb_index gear_train_s_perm[12] = {
+    0, 1, 2, 3, 8, 6, 7, 5, 4, 10, 11, 9,
 };
 
-static const mb_index gear_train_s_pinv[9] = {
-    0, 1, 2, 3, 4, 5, 8, 7, 6,
+static const mb_index gear_train_s_pinv[12] = {
+    0, 1, 2, 3, 8, 7, 5, 6, 4, 11, 9, 10,
 };
 
-static const mb_index gear_train_s_lp[10] = {
-    0, 0, 0, 0, 0, 0, 0, 1, 2, 2,
+static const mb_index gear_train_s_lp[13] = {
+    0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 7, 8, 8,
 };
 
-static const mb_index gear_train_s_li[2] = {
-    8, 8,
+static const mb_index gear_train_s_li[8] = {
+    5, 6, 11, 11, 11, 10, 11, 11,
 };
 
-static const mb_index gear_train_s_upd[2] = {
-    8, 8,
+static const mb_index gear_train_s_upd[9] = {
+    5, 6, 11, 11, 11, 10, 19, 11, 11,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 2 in L, 2 updates); d0 receives the diagonal before elimination.
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 17 in L, 37 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
@@ -182,24 +224,97 @@ static int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real t
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 9; i++) d0[i] = F[i];
+    for (i = 0; i < 12; i++) d0[i] = F[i];
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
     if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
     if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
     if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
     inv = 1 / F[4];
-    y = F[9] * inv;
-    F[6] -= F[9] * y;
-    F[9] *= inv;
+    y = F[12] * inv;
+    F[5] -= F[12] * y;
+    F[12] *= inv;
     if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
     inv = 1 / F[5];
-    y = F[10] * inv;
-    F[6] -= F[10] * y;
-    F[10] *= inv;
+    y = F[13] * inv;
+    F[11] -= F[13] * y;
+    F[13] *= inv;
     if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
+    inv = 1 / F[6];
+    y = F[14] * inv;
+    F[7] -= F[14] * y;
+    F[19] -= F[15] * y;
+    F[20] -= F[16] * y;
+    F[21] -= F[17] * y;
+    F[22] -= F[18] * y;
+    y = F[15] * inv;
+    F[8] -= F[15] * y;
+    F[23] -= F[16] * y;
+    F[24] -= F[17] * y;
+    F[25] -= F[18] * y;
+    y = F[16] * inv;
+    F[9] -= F[16] * y;
+    F[26] -= F[17] * y;
+    F[27] -= F[18] * y;
+    y = F[17] * inv;
+    F[10] -= F[17] * y;
+    F[28] -= F[18] * y;
+    y = F[18] * inv;
+    F[11] -= F[18] * y;
+    F[14] *= inv;
+    F[15] *= inv;
+    F[16] *= inv;
+    F[17] *= inv;
+    F[18] *= inv;
     if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    inv = 1 / F[7];
+    y = F[19] * inv;
+    F[8] -= F[19] * y;
+    F[23] -= F[20] * y;
+    F[24] -= F[21] * y;
+    F[25] -= F[22] * y;
+    y = F[20] * inv;
+    F[9] -= F[20] * y;
+    F[26] -= F[21] * y;
+    F[27] -= F[22] * y;
+    y = F[21] * inv;
+    F[10] -= F[21] * y;
+    F[28] -= F[22] * y;
+    y = F[22] * inv;
+    F[11] -= F[22] * y;
+    F[19] *= inv;
+    F[20] *= inv;
+    F[21] *= inv;
+    F[22] *= inv;
     if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
+    inv = 1 / F[8];
+    y = F[23] * inv;
+    F[9] -= F[23] * y;
+    F[26] -= F[24] * y;
+    F[27] -= F[25] * y;
+    y = F[24] * inv;
+    F[10] -= F[24] * y;
+    F[28] -= F[25] * y;
+    y = F[25] * inv;
+    F[11] -= F[25] * y;
+    F[23] *= inv;
+    F[24] *= inv;
+    F[25] *= inv;
+    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
+    inv = 1 / F[9];
+    y = F[26] * inv;
+    F[10] -= F[26] * y;
+    F[28] -= F[27] * y;
+    y = F[27] * inv;
+    F[11] -= F[27] * y;
+    F[26] *= inv;
+    F[27] *= inv;
+    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
+    inv = 1 / F[10];
+    y = F[28] * inv;
+    F[11] -= F[28] * y;
+    F[28] *= inv;
+    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
     return -1;
 }
 
@@ -213,16 +328,22 @@ static void gear_train_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x1 = b[1];
     const mb_real x2 = b[3];
     const mb_real x3 = b[4];
-    const mb_real x4 = b[8];
-    const mb_real x5 = b[2];
-    const mb_real x6 = b[5] - F[9] * x4 - F[10] * x5;
-    const mb_real x7 = b[6];
-    const mb_real x8 = b[7];
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = x6 / F[6];
-    const mb_real y5 = x5 / F[5] - F[10] * y6;
-    const mb_real y4 = x4 / F[4] - F[9] * y6;
+    const mb_real x4 = b[2];
+    const mb_real x5 = b[5] - F[12] * x4;
+    const mb_real x6 = b[6];
+    const mb_real x7 = b[7] - F[14] * x6;
+    const mb_real x8 = b[9] - F[15] * x6 - F[19] * x7;
+    const mb_real x9 = b[10] - F[16] * x6 - F[20] * x7 - F[23] * x8;
+    const mb_real x10 = b[11] - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
+    const mb_real x11 = b[8] - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
+    const mb_real y11 = x11 / F[11];
+    const mb_real y10 = x10 / F[10] - F[28] * y11;
+    const mb_real y9 = x9 / F[9] - F[26] * y10 - F[27] * y11;
+    const mb_real y8 = x8 / F[8] - F[23] * y9 - F[24] * y10 - F[25] * y11;
+    const mb_real y7 = x7 / F[7] - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
+    const mb_real y6 = x6 / F[6] - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
+    const mb_real y5 = x5 / F[5] - F[13] * y11;
+    const mb_real y4 = x4 / F[4] - F[12] * y5;
     const mb_real y3 = x3 / F[3];
     const mb_real y2 = x2 / F[2];
     const mb_real y1 = x1 / F[1];
@@ -231,11 +352,14 @@ static void gear_train_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     b[1] = y1;
     b[3] = y2;
     b[4] = y3;
-    b[8] = y4;
-    b[2] = y5;
-    b[5] = y6;
-    b[6] = y7;
-    b[7] = y8;
+    b[2] = y4;
+    b[5] = y5;
+    b[6] = y6;
+    b[7] = y7;
+    b[9] = y8;
+    b[10] = y9;
+    b[11] = y10;
+    b[8] = y11;
 }
 
 /* Unrolled LU without pivoting on the symmetric pattern, F = [D | L | U] (U transposed
@@ -266,30 +390,102 @@ static MB_NO_SLP int gear_train_a_lu(mb_real *restrict F)
     if (d4 == 0) return 4;
     inv = 1 / d4;
     F[4] = inv;
-    const mb_real l0 = (F[9]) * inv;
-    F[9] = l0;
-    const mb_real u0 = F[11];
-    F[11] = u0;
-    const mb_real d5 = F[5];
+    const mb_real l0 = (F[12]) * inv;
+    F[12] = l0;
+    const mb_real u0 = F[29];
+    F[29] = u0;
+    const mb_real d5 = F[5] - l0 * u0;
     if (d5 == 0) return 5;
     inv = 1 / d5;
     F[5] = inv;
-    const mb_real l1 = (F[10]) * inv;
-    F[10] = l1;
-    const mb_real u1 = F[12];
-    F[12] = u1;
-    const mb_real d6 = F[6] - l0 * u0 - l1 * u1;
+    const mb_real l1 = (F[13]) * inv;
+    F[13] = l1;
+    const mb_real u1 = F[30];
+    F[30] = u1;
+    const mb_real d6 = F[6];
     if (d6 == 0) return 6;
     inv = 1 / d6;
     F[6] = inv;
-    const mb_real d7 = F[7];
+    const mb_real l2 = (F[14]) * inv;
+    F[14] = l2;
+    const mb_real u2 = F[31];
+    F[31] = u2;
+    const mb_real l3 = (F[15]) * inv;
+    F[15] = l3;
+    const mb_real u3 = F[32];
+    F[32] = u3;
+    const mb_real l4 = (F[16]) * inv;
+    F[16] = l4;
+    const mb_real u4 = F[33];
+    F[33] = u4;
+    const mb_real l5 = (F[17]) * inv;
+    F[17] = l5;
+    const mb_real u5 = F[34];
+    F[34] = u5;
+    const mb_real l6 = (F[18]) * inv;
+    F[18] = l6;
+    const mb_real u6 = F[35];
+    F[35] = u6;
+    const mb_real d7 = F[7] - l2 * u2;
     if (d7 == 0) return 7;
     inv = 1 / d7;
     F[7] = inv;
-    const mb_real d8 = F[8];
+    const mb_real l7 = (F[19] - l3 * u2) * inv;
+    F[19] = l7;
+    const mb_real u7 = F[36] - l2 * u3;
+    F[36] = u7;
+    const mb_real l8 = (F[20] - l4 * u2) * inv;
+    F[20] = l8;
+    const mb_real u8 = F[37] - l2 * u4;
+    F[37] = u8;
+    const mb_real l9 = (F[21] - l5 * u2) * inv;
+    F[21] = l9;
+    const mb_real u9 = F[38] - l2 * u5;
+    F[38] = u9;
+    const mb_real l10 = (F[22] - l6 * u2) * inv;
+    F[22] = l10;
+    const mb_real u10 = F[39] - l2 * u6;
+    F[39] = u10;
+    const mb_real d8 = F[8] - l3 * u3 - l7 * u7;
     if (d8 == 0) return 8;
     inv = 1 / d8;
     F[8] = inv;
+    const mb_real l11 = (F[23] - l4 * u3 - l8 * u7) * inv;
+    F[23] = l11;
+    const mb_real u11 = F[40] - l3 * u4 - l7 * u8;
+    F[40] = u11;
+    const mb_real l12 = (F[24] - l5 * u3 - l9 * u7) * inv;
+    F[24] = l12;
+    const mb_real u12 = F[41] - l3 * u5 - l7 * u9;
+    F[41] = u12;
+    const mb_real l13 = (F[25] - l6 * u3 - l10 * u7) * inv;
+    F[25] = l13;
+    const mb_real u13 = F[42] - l3 * u6 - l7 * u10;
+    F[42] = u13;
+    const mb_real d9 = F[9] - l4 * u4 - l8 * u8 - l11 * u11;
+    if (d9 == 0) return 9;
+    inv = 1 / d9;
+    F[9] = inv;
+    const mb_real l14 = (F[26] - l5 * u4 - l9 * u8 - l12 * u11) * inv;
+    F[26] = l14;
+    const mb_real u14 = F[43] - l4 * u5 - l8 * u9 - l11 * u12;
+    F[43] = u14;
+    const mb_real l15 = (F[27] - l6 * u4 - l10 * u8 - l13 * u11) * inv;
+    F[27] = l15;
+    const mb_real u15 = F[44] - l4 * u6 - l8 * u10 - l11 * u13;
+    F[44] = u15;
+    const mb_real d10 = F[10] - l5 * u5 - l9 * u9 - l12 * u12 - l14 * u14;
+    if (d10 == 0) return 10;
+    inv = 1 / d10;
+    F[10] = inv;
+    const mb_real l16 = (F[28] - l6 * u5 - l10 * u9 - l13 * u12 - l15 * u14) * inv;
+    F[28] = l16;
+    const mb_real u16 = F[45] - l5 * u6 - l9 * u10 - l12 * u13 - l14 * u15;
+    F[45] = u16;
+    const mb_real d11 = F[11] - l1 * u1 - l6 * u6 - l10 * u10 - l13 * u13 - l15 * u15 - l16 * u16;
+    if (d11 == 0) return 11;
+    inv = 1 / d11;
+    F[11] = inv;
     return -1;
 }
 
@@ -303,16 +499,22 @@ static void gear_train_a_lu_solve(const mb_real *restrict F, mb_real *restrict b
     const mb_real x1 = b[1];
     const mb_real x2 = b[3];
     const mb_real x3 = b[4];
-    const mb_real x4 = b[8];
-    const mb_real x5 = b[2];
-    const mb_real x6 = b[5] - F[9] * x4 - F[10] * x5;
-    const mb_real x7 = b[6];
-    const mb_real x8 = b[7];
-    const mb_real y8 = x8 * F[8];
-    const mb_real y7 = x7 * F[7];
-    const mb_real y6 = x6 * F[6];
-    const mb_real y5 = (x5 - F[12] * y6) * F[5];
-    const mb_real y4 = (x4 - F[11] * y6) * F[4];
+    const mb_real x4 = b[2];
+    const mb_real x5 = b[5] - F[12] * x4;
+    const mb_real x6 = b[6];
+    const mb_real x7 = b[7] - F[14] * x6;
+    const mb_real x8 = b[9] - F[15] * x6 - F[19] * x7;
+    const mb_real x9 = b[10] - F[16] * x6 - F[20] * x7 - F[23] * x8;
+    const mb_real x10 = b[11] - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
+    const mb_real x11 = b[8] - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
+    const mb_real y11 = x11 * F[11];
+    const mb_real y10 = (x10 - F[45] * y11) * F[10];
+    const mb_real y9 = (x9 - F[44] * y11 - F[43] * y10) * F[9];
+    const mb_real y8 = (x8 - F[42] * y11 - F[41] * y10 - F[40] * y9) * F[8];
+    const mb_real y7 = (x7 - F[39] * y11 - F[38] * y10 - F[37] * y9 - F[36] * y8) * F[7];
+    const mb_real y6 = (x6 - F[35] * y11 - F[34] * y10 - F[33] * y9 - F[32] * y8 - F[31] * y7) * F[6];
+    const mb_real y5 = (x5 - F[30] * y11) * F[5];
+    const mb_real y4 = (x4 - F[29] * y5) * F[4];
     const mb_real y3 = x3 * F[3];
     const mb_real y2 = x2 * F[2];
     const mb_real y1 = x1 * F[1];
@@ -321,34 +523,40 @@ static void gear_train_a_lu_solve(const mb_real *restrict F, mb_real *restrict b
     b[1] = y1;
     b[3] = y2;
     b[4] = y3;
-    b[8] = y4;
-    b[2] = y5;
-    b[5] = y6;
-    b[6] = y7;
-    b[7] = y8;
+    b[2] = y4;
+    b[5] = y5;
+    b[6] = y6;
+    b[7] = y7;
+    b[9] = y8;
+    b[10] = y9;
+    b[11] = y10;
+    b[8] = y11;
 }
 
-static const mb_index gear_train_a_perm[9] = {
-    0, 1, 3, 4, 8, 2, 5, 6, 7,
+static const mb_index gear_train_a_perm[12] = {
+    0, 1, 3, 4, 2, 5, 6, 7, 9, 10, 11, 8,
 };
 
-static const mb_index gear_train_a_pinv[9] = {
-    0, 1, 5, 2, 3, 6, 7, 8, 4,
+static const mb_index gear_train_a_pinv[12] = {
+    0, 1, 4, 2, 3, 5, 6, 7, 11, 8, 9, 10,
 };
 
-static const mb_index gear_train_a_lp[10] = {
-    0, 0, 0, 0, 0, 1, 2, 2, 2, 2,
+static const mb_index gear_train_a_lp[13] = {
+    0, 0, 0, 0, 0, 1, 2, 7, 11, 14, 16, 17, 17,
 };
 
-static const mb_index gear_train_a_li[2] = {
-    6, 6,
+static const mb_index gear_train_a_li[17] = {
+    5, 11, 7, 8, 9, 10, 11, 8, 9, 10, 11, 9, 10, 11, 10, 11,
+    11,
 };
 
-static const mb_index gear_train_a_upd[2] = {
-    6, 6,
+static const mb_index gear_train_a_upd[37] = {
+    5, 11, 7, 19, 20, 21, 22, 8, 23, 24, 25, 9, 26, 27, 10, 28,
+    11, 8, 23, 24, 25, 9, 26, 27, 10, 28, 11, 9, 26, 27, 10, 28,
+    11, 10, 28, 11, 11,
 };
 
-/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (13 terms;
+/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (29 terms;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
@@ -357,20 +565,36 @@ static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *
     (void)w;
     F[0] += w[0] * Pq[0] * Pq[0];
     F[1] += w[1] * Pq[1] * Pq[1];
-    F[8] += w[2] * Pq[6] * Pq[6];
-    F[9] += w[2] * Pq[6] * Pq[10];
-    F[6] += w[2] * Pq[10] * Pq[10];
+    F[5] += w[2] * Pq[6] * Pq[6];
+    F[12] += w[2] * Pq[6] * Pq[10];
+    F[4] += w[2] * Pq[10] * Pq[10];
     F[2] += w[3] * Pq[2] * Pq[2];
     F[3] += w[4] * Pq[3] * Pq[3];
-    F[8] += w[5] * Pq[7] * Pq[7];
-    F[10] += w[5] * Pq[7] * Pq[8];
-    F[7] += w[5] * Pq[8] * Pq[8];
-    F[4] += w[6] * Pq[4] * Pq[4];
-    F[5] += w[7] * Pq[5] * Pq[5];
-    F[7] += w[8] * Pq[9] * Pq[9];
+    F[5] += w[5] * Pq[7] * Pq[7];
+    F[13] += w[5] * Pq[8] * Pq[7];
+    F[6] += w[5] * Pq[8] * Pq[8];
+    F[8] += w[6] * Pq[4] * Pq[4];
+    F[16] += w[6] * Pq[11] * Pq[4];
+    F[11] += w[6] * Pq[11] * Pq[11];
+    F[7] += w[7] * Pq[5] * Pq[5];
+    F[15] += w[7] * Pq[12] * Pq[5];
+    F[11] += w[7] * Pq[12] * Pq[12];
+    F[6] += w[8] * Pq[9] * Pq[9];
+    F[14] += w[8] * Pq[13] * Pq[9];
+    F[11] += w[8] * Pq[13] * Pq[13];
+    F[11] += w[9] * Pq[14] * Pq[14];
+    F[11] += w[10] * Pq[15] * Pq[15];
+    F[19] += w[10] * Pq[15] * Pq[18];
+    F[10] += w[10] * Pq[18] * Pq[18];
+    F[11] += w[11] * Pq[16] * Pq[16];
+    F[18] += w[11] * Pq[16] * Pq[17];
+    F[19] += w[11] * Pq[16] * Pq[19];
+    F[9] += w[11] * Pq[17] * Pq[17];
+    F[17] += w[11] * Pq[19] * Pq[17];
+    F[10] += w[11] * Pq[19] * Pq[19];
 }
 
-/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (13 terms); unsym: also the transposed terms (F4's Newton matrix). */
+/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (38 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void gear_train_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
     (void)F;
@@ -381,35 +605,101 @@ static void gear_train_a_assemble(mb_real *restrict F, const mb_real *restrict E
         F[1] += E[1] * D[1];
         F[2] += E[2] * D[2];
         F[3] += E[3] * D[3];
-        F[7] += E[4] * D[4];
-        F[8] += E[5] * D[5];
-        F[5] += E[6] * D[6];
-        F[10] += E[7] * D[6];
-        F[12] += E[6] * D[7];
-        F[6] += E[7] * D[7];
-        F[6] += E[8] * D[8];
-        F[9] += E[8] * D[9];
-        F[11] += E[9] * D[8];
-        F[4] += E[9] * D[9];
-        F[5] += E[10] * D[10];
+        F[6] += E[4] * D[4];
+        F[7] += E[5] * D[5];
+        F[4] += E[6] * D[6];
+        F[12] += E[7] * D[6];
+        F[29] += E[6] * D[7];
+        F[5] += E[7] * D[7];
+        F[5] += E[8] * D[8];
+        F[13] += E[9] * D[8];
+        F[30] += E[8] * D[9];
+        F[11] += E[9] * D[9];
+        F[4] += E[10] * D[10];
+        F[6] += E[11] * D[11];
+        F[14] += E[12] * D[11];
+        F[31] += E[11] * D[12];
+        F[18] += E[13] * D[11];
+        F[35] += E[11] * D[13];
+        F[15] += E[14] * D[11];
+        F[32] += E[11] * D[14];
+        F[16] += E[15] * D[11];
+        F[33] += E[11] * D[15];
+        F[17] += E[16] * D[11];
+        F[34] += E[11] * D[16];
+        F[7] += E[12] * D[12];
+        F[22] += E[13] * D[12];
+        F[39] += E[12] * D[13];
+        F[19] += E[14] * D[12];
+        F[36] += E[12] * D[14];
+        F[20] += E[15] * D[12];
+        F[37] += E[12] * D[15];
+        F[21] += E[16] * D[12];
+        F[38] += E[12] * D[16];
+        F[11] += E[13] * D[13];
+        F[25] += E[13] * D[14];
+        F[42] += E[14] * D[13];
+        F[27] += E[13] * D[15];
+        F[44] += E[15] * D[13];
+        F[28] += E[13] * D[16];
+        F[45] += E[16] * D[13];
+        F[8] += E[14] * D[14];
+        F[23] += E[15] * D[14];
+        F[40] += E[14] * D[15];
+        F[24] += E[16] * D[14];
+        F[41] += E[14] * D[16];
+        F[9] += E[15] * D[15];
+        F[26] += E[16] * D[15];
+        F[43] += E[15] * D[16];
+        F[10] += E[16] * D[16];
+        F[10] += E[17] * D[17];
+        F[9] += E[18] * D[18];
+        F[26] += E[19] * D[18];
+        F[43] += E[18] * D[19];
+        F[10] += E[19] * D[19];
     } else {
         F[0] += E[0] * D[0];
         F[1] += E[1] * D[1];
         F[2] += E[2] * D[2];
         F[3] += E[3] * D[3];
-        F[7] += E[4] * D[4];
-        F[8] += E[5] * D[5];
-        F[5] += E[6] * D[6];
-        F[10] += E[7] * D[6];
-        F[6] += E[7] * D[7];
-        F[6] += E[8] * D[8];
-        F[9] += E[8] * D[9];
-        F[4] += E[9] * D[9];
-        F[5] += E[10] * D[10];
+        F[6] += E[4] * D[4];
+        F[7] += E[5] * D[5];
+        F[4] += E[6] * D[6];
+        F[12] += E[7] * D[6];
+        F[5] += E[7] * D[7];
+        F[5] += E[8] * D[8];
+        F[13] += E[9] * D[8];
+        F[11] += E[9] * D[9];
+        F[4] += E[10] * D[10];
+        F[6] += E[11] * D[11];
+        F[14] += E[12] * D[11];
+        F[18] += E[13] * D[11];
+        F[15] += E[14] * D[11];
+        F[16] += E[15] * D[11];
+        F[17] += E[16] * D[11];
+        F[7] += E[12] * D[12];
+        F[22] += E[13] * D[12];
+        F[19] += E[14] * D[12];
+        F[20] += E[15] * D[12];
+        F[21] += E[16] * D[12];
+        F[11] += E[13] * D[13];
+        F[25] += E[13] * D[14];
+        F[27] += E[13] * D[15];
+        F[28] += E[13] * D[16];
+        F[8] += E[14] * D[14];
+        F[23] += E[15] * D[14];
+        F[24] += E[16] * D[14];
+        F[9] += E[15] * D[15];
+        F[26] += E[16] * D[15];
+        F[10] += E[16] * D[16];
+        F[10] += E[17] * D[17];
+        F[9] += E[18] * D[18];
+        F[26] += E[19] * D[18];
+        F[10] += E[19] * D[19];
     }
 }
 
-/* Unrolled out = Phi_q x (11 entries). */
+/* Unrolled out = Phi_q x (20 entries). */
 static void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
@@ -424,6 +714,9 @@ static void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real *restrict
     out[6] = 0;
     out[7] = 0;
     out[8] = 0;
+    out[9] = 0;
+    out[10] = 0;
+    out[11] = 0;
     out[0] += Pq[0] * x[0];
     out[1] += Pq[1] * x[1];
     out[2] += Pq[2] * x[3];
@@ -435,9 +728,18 @@ static void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real *restrict
     out[7] += Pq[8] * x[5];
     out[7] += Pq[9] * x[8];
     out[8] += Pq[10] * x[2];
+    out[9] += Pq[11] * x[6];
+    out[9] += Pq[12] * x[7];
+    out[9] += Pq[13] * x[8];
+    out[9] += Pq[14] * x[9];
+    out[9] += Pq[15] * x[10];
+    out[9] += Pq[16] * x[11];
+    out[10] += Pq[17] * x[11];
+    out[11] += Pq[18] * x[10];
+    out[11] += Pq[19] * x[11];
 }
 
-/* Unrolled out += a Phi_q^T y (11 entries). */
+/* Unrolled out += a Phi_q^T y (20 entries). */
 static void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
@@ -455,10 +757,19 @@ static void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[5] += a * Pq[8] * y[7];
     out[8] += a * Pq[9] * y[7];
     out[2] += a * Pq[10] * y[8];
+    out[6] += a * Pq[11] * y[9];
+    out[7] += a * Pq[12] * y[9];
+    out[8] += a * Pq[13] * y[9];
+    out[9] += a * Pq[14] * y[9];
+    out[10] += a * Pq[15] * y[9];
+    out[11] += a * Pq[16] * y[9];
+    out[11] += a * Pq[17] * y[10];
+    out[10] += a * Pq[18] * y[11];
+    out[11] += a * Pq[19] * y[11];
 }
 
 #if MB_WITH_F4_KERNELS
-/* F4's Newton matrix into the plan storage F of A (9 x 9, 13 entries, 13 product terms): mbi_newton_matrix's loops, unrolled, a
+/* F4's Newton matrix into the plan storage F of A (12 x 12, 46 entries, 38 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
 static void gear_train_f4_matrix(mb_real *restrict F, mb_real *restrict D, const mb_real *restrict mass,
     const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict dQq,
@@ -480,15 +791,48 @@ static void gear_train_f4_matrix(mb_real *restrict F, mb_real *restrict D, const
     F[1] = mass[1];
     F[2] = mass[3];
     F[3] = mass[4];
-    F[4] = mass[8];
-    F[5] = mass[2];
-    F[6] = mass[5];
-    F[7] = mass[6];
-    F[8] = mass[7];
-    F[9] = 0;
-    F[10] = 0;
-    F[11] = 0;
+    F[4] = mass[2];
+    F[5] = mass[5];
+    F[6] = mass[6];
+    F[7] = mass[7];
+    F[8] = mass[9];
+    F[9] = mass[10];
+    F[10] = mass[11];
+    F[11] = mass[8];
     F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    F[44] = 0;
+    F[45] = 0;
     const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
     const mb_real d0 = c1 * Pq[0] + h2 * Pqd[0];
     D[0] = d0;
@@ -508,36 +852,104 @@ static void gear_train_f4_matrix(mb_real *restrict F, mb_real *restrict D, const
     const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
     const mb_real d4 = c1 * Pq[4] + h2 * Pqd[4];
     D[4] = d4;
-    F[7] += e4 * d4;
+    F[6] += e4 * d4;
     const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
     const mb_real d5 = c1 * Pq[5] + h2 * Pqd[5];
     D[5] = d5;
-    F[8] += e5 * d5;
+    F[7] += e5 * d5;
     const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
     const mb_real d6 = c1 * Pq[6] + h2 * Pqd[6];
     D[6] = d6;
-    F[5] += e6 * d6;
+    F[4] += e6 * d6;
     const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
     const mb_real d7 = c1 * Pq[7] + h2 * Pqd[7];
     D[7] = d7;
-    F[10] += e7 * d6;
-    F[12] += e6 * d7;
-    F[6] += e7 * d7;
+    F[12] += e7 * d6;
+    F[29] += e6 * d7;
+    F[5] += e7 * d7;
     const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
     const mb_real d8 = c1 * Pq[8] + h2 * Pqd[8];
     D[8] = d8;
-    F[6] += e8 * d8;
+    F[5] += e8 * d8;
     const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
     const mb_real d9 = c1 * Pq[9] + h2 * Pqd[9];
     D[9] = d9;
-    F[9] += e8 * d9;
-    F[11] += e9 * d8;
-    F[4] += e9 * d9;
+    F[13] += e9 * d8;
+    F[30] += e8 * d9;
+    F[11] += e9 * d9;
     const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
     const mb_real d10 = c1 * Pq[10] + h2 * Pqd[10];
     D[10] = d10;
-    F[5] += e10 * d10;
-    F[4] -= h2 * dQv[0];
+    F[4] += e10 * d10;
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    const mb_real d11 = c1 * Pq[11] + h2 * Pqd[11];
+    D[11] = d11;
+    F[6] += e11 * d11;
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    const mb_real d12 = c1 * Pq[12] + h2 * Pqd[12];
+    D[12] = d12;
+    F[14] += e12 * d11;
+    F[31] += e11 * d12;
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    const mb_real d13 = c1 * Pq[13] + h2 * Pqd[13];
+    D[13] = d13;
+    F[18] += e13 * d11;
+    F[35] += e11 * d13;
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    const mb_real d14 = c1 * Pq[14] + h2 * Pqd[14];
+    D[14] = d14;
+    F[15] += e14 * d11;
+    F[32] += e11 * d14;
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    const mb_real d15 = c1 * Pq[15] + h2 * Pqd[15];
+    D[15] = d15;
+    F[16] += e15 * d11;
+    F[33] += e11 * d15;
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    const mb_real d16 = c1 * Pq[16] + h2 * Pqd[16];
+    D[16] = d16;
+    F[17] += e16 * d11;
+    F[34] += e11 * d16;
+    F[7] += e12 * d12;
+    F[22] += e13 * d12;
+    F[39] += e12 * d13;
+    F[19] += e14 * d12;
+    F[36] += e12 * d14;
+    F[20] += e15 * d12;
+    F[37] += e12 * d15;
+    F[21] += e16 * d12;
+    F[38] += e12 * d16;
+    F[11] += e13 * d13;
+    F[25] += e13 * d14;
+    F[42] += e14 * d13;
+    F[27] += e13 * d15;
+    F[44] += e15 * d13;
+    F[28] += e13 * d16;
+    F[45] += e16 * d13;
+    F[8] += e14 * d14;
+    F[23] += e15 * d14;
+    F[40] += e14 * d15;
+    F[24] += e16 * d14;
+    F[41] += e14 * d16;
+    F[9] += e15 * d15;
+    F[26] += e16 * d15;
+    F[43] += e15 * d16;
+    F[10] += e16 * d16;
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    const mb_real d17 = c1 * Pq[17] + h2 * Pqd[17];
+    D[17] = d17;
+    F[10] += e17 * d17;
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    const mb_real d18 = c1 * Pq[18] + h2 * Pqd[18];
+    D[18] = d18;
+    F[9] += e18 * d18;
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    const mb_real d19 = c1 * Pq[19] + h2 * Pqd[19];
+    D[19] = d19;
+    F[26] += e19 * d18;
+    F[43] += e18 * d19;
+    F[10] += e19 * d19;
+    F[11] -= h2 * dQv[0];
 }
 
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
@@ -565,6 +977,9 @@ static void gear_train_f4_constraint(mb_real *restrict c, mb_real *restrict sig,
     c[6] = Pq[6] * v[2] + Pq[7] * v[5] + (Phit[6] + k1 * Phi[6] + k2 * I[6]);
     c[7] = Pq[8] * v[5] + Pq[9] * v[8] + (Phit[7] + k1 * Phi[7] + k2 * I[7]);
     c[8] = Pq[10] * v[2] + (Phit[8] + k1 * Phi[8] + k2 * I[8]);
+    c[9] = Pq[11] * v[6] + Pq[12] * v[7] + Pq[13] * v[8] + Pq[14] * v[9] + Pq[15] * v[10] + Pq[16] * v[11] + (Phit[9] + k1 * Phi[9] + k2 * I[9]);
+    c[10] = Pq[17] * v[11] + (Phit[10] + k1 * Phi[10] + k2 * I[10]);
+    c[11] = Pq[18] * v[10] + Pq[19] * v[11] + (Phit[11] + k1 * Phi[11] + k2 * I[11]);
     if (sig) {
         sig[0] += a * c[0];
         sig[1] += a * c[1];
@@ -575,6 +990,9 @@ static void gear_train_f4_constraint(mb_real *restrict c, mb_real *restrict sig,
         sig[6] += a * c[6];
         sig[7] += a * c[7];
         sig[8] += a * c[8];
+        sig[9] += a * c[9];
+        sig[10] += a * c[10];
+        sig[11] += a * c[11];
     }
 }
 
@@ -617,6 +1035,12 @@ static MB_NO_SLP void gear_train_f4_residual(mb_real *restrict sv, mb_real *rest
     sv[7] = s7;
     const mb_real s8 = sig[8] + a * c[8];
     sv[8] = s8;
+    const mb_real s9 = sig[9] + a * c[9];
+    sv[9] = s9;
+    const mb_real s10 = sig[10] + a * c[10];
+    sv[10] = s10;
+    const mb_real s11 = sig[11] + a * c[11];
+    sv[11] = s11;
     g1[0] = (mass[0] * v[0] - p[0] + Pq[0] * s0) * g;
     g2[0] = (pd[0] - Q[0] - Pqd[0] * s0) * g;
     g1[1] = (mass[1] * v[1] - p[1] + Pq[1] * s1) * g;
@@ -629,12 +1053,18 @@ static MB_NO_SLP void gear_train_f4_residual(mb_real *restrict sv, mb_real *rest
     g2[4] = (pd[4] - Q[4] - Pqd[3] * s3) * g;
     g1[5] = (mass[5] * v[5] - p[5] + Pq[7] * s6 + Pq[8] * s7) * g;
     g2[5] = (pd[5] - Q[5] - Pqd[7] * s6 - Pqd[8] * s7) * g;
-    g1[6] = (mass[6] * v[6] - p[6] + Pq[4] * s4) * g;
-    g2[6] = (pd[6] - Q[6] - Pqd[4] * s4) * g;
-    g1[7] = (mass[7] * v[7] - p[7] + Pq[5] * s5) * g;
-    g2[7] = (pd[7] - Q[7] - Pqd[5] * s5) * g;
-    g1[8] = (mass[8] * v[8] - p[8] + Pq[9] * s7) * g;
-    g2[8] = (pd[8] - Q[8] - Pqd[9] * s7) * g;
+    g1[6] = (mass[6] * v[6] - p[6] + Pq[4] * s4 + Pq[11] * s9) * g;
+    g2[6] = (pd[6] - Q[6] - Pqd[4] * s4 - Pqd[11] * s9) * g;
+    g1[7] = (mass[7] * v[7] - p[7] + Pq[5] * s5 + Pq[12] * s9) * g;
+    g2[7] = (pd[7] - Q[7] - Pqd[5] * s5 - Pqd[12] * s9) * g;
+    g1[8] = (mass[8] * v[8] - p[8] + Pq[9] * s7 + Pq[13] * s9) * g;
+    g2[8] = (pd[8] - Q[8] - Pqd[9] * s7 - Pqd[13] * s9) * g;
+    g1[9] = (mass[9] * v[9] - p[9] + Pq[14] * s9) * g;
+    g2[9] = (pd[9] - Q[9] - Pqd[14] * s9) * g;
+    g1[10] = (mass[10] * v[10] - p[10] + Pq[15] * s9 + Pq[18] * s11) * g;
+    g2[10] = (pd[10] - Q[10] - Pqd[15] * s9 - Pqd[18] * s11) * g;
+    g1[11] = (mass[11] * v[11] - p[11] + Pq[16] * s9 + Pq[17] * s10 + Pq[19] * s11) * g;
+    g2[11] = (pd[11] - Q[11] - Pqd[16] * s9 - Pqd[17] * s10 - Pqd[19] * s11) * g;
 }
 
 /* F4's 5.53 product out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq): mbi_f4_dg2's loops,
@@ -659,15 +1089,21 @@ static void gear_train_f4_dg2(mb_real *restrict out, const mb_real *restrict dq,
     const mb_real m6 = (D[6] * dq[2] + D[7] * dq[5]) * a;
     const mb_real m7 = (D[8] * dq[5] + D[9] * dq[8]) * a;
     const mb_real m8 = (D[10] * dq[2]) * a;
+    const mb_real m9 = (D[11] * dq[6] + D[12] * dq[7] + D[13] * dq[8] + D[14] * dq[9] + D[15] * dq[10] + D[16] * dq[11]) * a;
+    const mb_real m10 = (D[17] * dq[11]) * a;
+    const mb_real m11 = (D[18] * dq[10] + D[19] * dq[11]) * a;
     out[0] = Pqd[0] * m0;
     out[1] = Pqd[1] * m1;
     out[2] = Pqd[6] * m6 + Pqd[10] * m8;
     out[3] = Pqd[2] * m2;
     out[4] = Pqd[3] * m3;
     out[5] = Pqd[7] * m6 + Pqd[8] * m7;
-    out[6] = Pqd[4] * m4;
-    out[7] = Pqd[5] * m5;
-    out[8] = dQv[0] * dq[8] + Pqd[9] * m7;
+    out[6] = Pqd[4] * m4 + Pqd[11] * m9;
+    out[7] = Pqd[5] * m5 + Pqd[12] * m9;
+    out[8] = dQv[0] * dq[8] + Pqd[9] * m7 + Pqd[13] * m9;
+    out[9] = Pqd[14] * m9;
+    out[10] = Pqd[15] * m9 + Pqd[18] * m11;
+    out[11] = Pqd[16] * m9 + Pqd[17] * m10 + Pqd[19] * m11;
 }
 
 static const mb_f4_kernels gear_train_f4 = {
@@ -675,44 +1111,53 @@ static const mb_f4_kernels gear_train_f4 = {
 };
 #endif
 
-static const mb_index gear_train_s_k[13] = {
-    0, 1, 6, 6, 10, 2, 3, 7, 7, 8, 4, 5, 9,
+static const mb_index gear_train_s_k[29] = {
+    0, 1, 6, 6, 10, 2, 3, 7, 8, 8, 4, 11, 11, 5, 12, 12,
+    9, 13, 13, 14, 15, 15, 18, 16, 16, 16, 17, 19, 19,
 };
 
-static const mb_index gear_train_s_l[13] = {
-    0, 1, 6, 10, 10, 2, 3, 7, 8, 8, 4, 5, 9,
+static const mb_index gear_train_s_l[29] = {
+    0, 1, 6, 10, 10, 2, 3, 7, 7, 8, 4, 4, 11, 5, 5, 12,
+    9, 9, 13, 14, 15, 18, 18, 16, 17, 19, 17, 17, 19,
 };
 
-static const mb_index gear_train_s_dst[13] = {
-    0, 1, 8, 9, 6, 2, 3, 8, 10, 7, 4, 5, 7,
+static const mb_index gear_train_s_dst[29] = {
+    0, 1, 5, 12, 4, 2, 3, 5, 13, 6, 8, 16, 11, 7, 15, 11,
+    6, 14, 11, 11, 11, 19, 10, 11, 18, 19, 9, 17, 10,
 };
 
-static const mb_index gear_train_a_k[13] = {
-    0, 1, 2, 3, 4, 5, 6, 7, 7, 8, 8, 9, 10,
+static const mb_index gear_train_a_k[38] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9, 9, 10, 11, 12, 13,
+    14, 15, 16, 12, 13, 14, 15, 16, 13, 13, 13, 13, 14, 15, 16, 15,
+    16, 16, 17, 18, 19, 19,
 };
 
-static const mb_index gear_train_a_l[13] = {
-    0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10,
+static const mb_index gear_train_a_l[38] = {
+    0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 8, 9, 10, 11, 11, 11,
+    11, 11, 11, 12, 12, 12, 12, 12, 13, 14, 15, 16, 14, 14, 14, 15,
+    15, 16, 17, 18, 18, 19,
 };
 
-static const mb_index gear_train_a_dst[13] = {
-    0, 1, 2, 3, 7, 8, 5, 10, 6, 6, 9, 4, 5,
+static const mb_index gear_train_a_dst[38] = {
+    0, 1, 2, 3, 6, 7, 4, 12, 5, 5, 13, 11, 4, 6, 14, 18,
+    15, 16, 17, 7, 22, 19, 20, 21, 11, 25, 27, 28, 8, 23, 24, 9,
+    26, 10, 10, 9, 26, 10,
 };
 
 static const mb_index gear_train_dqv_dst[1] = {
-    4,
+    11,
 };
 
-/* Symbolic factorizations of S = Phi_q W Phi_q^T (9 x 9, 2 in L) and of the
- * Newton matrix A (9 x 9, 2 in L); AMD order, unrolled form (runtime/mb_model.h:
+/* Symbolic factorizations of S = Phi_q W Phi_q^T (12 x 12, 8 in L) and of the
+ * Newton matrix A (12 x 12, 17 in L); AMD order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan gear_train_plan = {
-    { 9, 2, 2, gear_train_s_perm, gear_train_s_pinv, gear_train_s_lp, gear_train_s_li, gear_train_s_upd,
+    { 12, 8, 9, gear_train_s_perm, gear_train_s_pinv, gear_train_s_lp, gear_train_s_li, gear_train_s_upd,
       gear_train_s_ldl, gear_train_s_ldl_solve, 0, 0 },
-    13, gear_train_s_k, gear_train_s_l, gear_train_s_dst,
-    { 9, 2, 2, gear_train_a_perm, gear_train_a_pinv, gear_train_a_lp, gear_train_a_li, gear_train_a_upd,
+    29, gear_train_s_k, gear_train_s_l, gear_train_s_dst,
+    { 12, 17, 37, gear_train_a_perm, gear_train_a_pinv, gear_train_a_lp, gear_train_a_li, gear_train_a_upd,
       gear_train_a_ldl, gear_train_a_ldl_solve, gear_train_a_lu, gear_train_a_lu_solve },
-    13, gear_train_a_k, gear_train_a_l, gear_train_a_dst,
+    38, gear_train_a_k, gear_train_a_l, gear_train_a_dst,
     0, gear_train_dqv_dst,
     gear_train_s_assemble, gear_train_a_assemble,
     gear_train_pq_mv, gear_train_pq_mtv,
@@ -737,7 +1182,7 @@ static const mb_preset gear_train_preset = {
 };
 #endif
 
-/* Phi(t, q): constraint residuals [9]. */
+/* Phi(t, q): constraint residuals [12]. */
 void gear_train_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
@@ -752,9 +1197,13 @@ void gear_train_phi(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
     out[6] = q[2] + MB_R(3.0)*q[5];
     out[7] = q[5] - MB_R(3.0)*q[8];
     out[8] = q[2] - MB_R(6.283185307179586)*t;
+    const mb_real t0 = MB_COS(q[11]);
+    out[9] = -(t0*(q[6] + MB_R(0.05)*MB_COS(q[8]) - q[9])) - MB_SIN(q[11])*(q[7] + MB_R(0.05)*MB_SIN(q[8]) - q[10]);
+    out[10] = -q[11];
+    out[11] = MB_R(0.1) + (q[10] - MB_R(0.1)*t0);
 }
 
-/* Phi_q values in the order of phi_q_pat [11]. */
+/* Phi_q values in the order of phi_q_pat [20]. */
 void gear_train_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
@@ -771,9 +1220,22 @@ void gear_train_phi_q(const mb_model *m, mb_real t, const mb_real *restrict q, m
     out[8] = MB_R(1.0);
     out[9] = -MB_R(3.0);
     out[10] = MB_R(1.0);
+    const mb_real t0 = MB_COS(q[11]);
+    out[11] = -t0;
+    const mb_real t1 = MB_SIN(q[11]);
+    out[12] = -t1;
+    const mb_real t2 = MB_SIN(q[8]);
+    const mb_real t3 = MB_COS(q[8]);
+    out[13] = MB_R(0.05)*(t2*t0) - MB_R(0.05)*(t3*t1);
+    out[14] = t0;
+    out[15] = t1;
+    out[16] = t1*(q[6] + MB_R(0.05)*t3 - q[9]) - t0*(q[7] + MB_R(0.05)*t2 - q[10]);
+    out[17] = -MB_R(1.0);
+    out[18] = MB_R(1.0);
+    out[19] = MB_R(0.1)*t1;
 }
 
-/* dPhi/dt at fixed q [9]. */
+/* dPhi/dt at fixed q [12]. */
 void gear_train_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
@@ -788,9 +1250,12 @@ void gear_train_phi_t(const mb_model *m, mb_real t, const mb_real *restrict q, m
     out[6] = MB_R(0.0);
     out[7] = MB_R(0.0);
     out[8] = -MB_R(6.283185307179586);
+    out[9] = MB_R(0.0);
+    out[10] = MB_R(0.0);
+    out[11] = MB_R(0.0);
 }
 
-/* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [11]. */
+/* d(Phi_q)/dt = (Phi_q)_q v + Phi_qt on phi_q_pat [20]. */
 void gear_train_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
 {
@@ -809,10 +1274,27 @@ void gear_train_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict 
     out[8] = MB_R(0.0);
     out[9] = MB_R(0.0);
     out[10] = MB_R(0.0);
+    const mb_real t0 = MB_SIN(q[11]);
+    const mb_real t1 = v[11]*t0;
+    out[11] = t1;
+    const mb_real t2 = MB_COS(q[11]);
+    const mb_real t3 = v[11]*t2;
+    out[12] = -t3;
+    const mb_real t4 = MB_COS(q[8]);
+    const mb_real t5 = MB_SIN(q[8]);
+    const mb_real t6 = t4*t2 + t5*t0;
+    const mb_real t7 = v[8]*t6;
+    out[13] = MB_R(0.05)*t7 - MB_R(0.05)*(v[11]*t6);
+    out[14] = -t1;
+    out[15] = t3;
+    out[16] = v[6]*t0 - v[7]*t2 - MB_R(0.05)*t7 - v[9]*t0 + v[10]*t2 + v[11]*(t2*(q[6] + MB_R(0.05)*t4 - q[9]) + t0*(q[7] + MB_R(0.05)*t5 - q[10]));
+    out[17] = MB_R(0.0);
+    out[18] = MB_R(0.0);
+    out[19] = MB_R(0.1)*t3;
 }
 
 #ifndef MB_OMIT_GAMMA
-/* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [9]. */
+/* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [12]. */
 void gear_train_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
 {
@@ -829,10 +1311,22 @@ void gear_train_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, c
     out[6] = MB_R(0.0);
     out[7] = MB_R(0.0);
     out[8] = MB_R(0.0);
+    const mb_real t0 = MB_SIN(q[11]);
+    const mb_real t1 = v[11]*t0;
+    const mb_real t2 = MB_COS(q[11]);
+    const mb_real t3 = v[11]*t2;
+    const mb_real t4 = MB_COS(q[8]);
+    const mb_real t5 = MB_SIN(q[8]);
+    const mb_real t6 = t4*t2 + t5*t0;
+    const mb_real t7 = v[8]*t6;
+    const mb_real t8 = v[6]*t0 - v[7]*t2 - MB_R(0.05)*t7 - v[9]*t0 + v[10]*t2 + v[11]*(t2*(q[6] + MB_R(0.05)*t4 - q[9]) + t0*(q[7] + MB_R(0.05)*t5 - q[10]));
+    out[9] = -(v[6]*t1 - v[7]*t3 + v[8]*(MB_R(0.05)*t7 - MB_R(0.05)*(v[11]*t6)) - v[9]*t1 + v[10]*t3 + v[11]*t8);
+    out[10] = MB_R(0.0);
+    out[11] = -MB_R(0.1)*(v[11]*t3);
 }
 #endif
 
-/* Generalized forces Q = -dV/dq + Q_nc [9]. */
+/* Generalized forces Q = -dV/dq + Q_nc [12]. */
 void gear_train_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
 {
@@ -849,6 +1343,9 @@ void gear_train_force(const mb_model *m, mb_real t, const mb_real *restrict q, c
     out[6] = MB_R(0.0);
     out[7] = -MB_R(13.608525254848287);
     out[8] = -MB_R(0.01)*v[8];
+    out[9] = MB_R(0.0);
+    out[10] = -MB_R(4.905);
+    out[11] = MB_R(0.0);
 }
 
 /* dQ/dq values in the order of dq_dq_pat [0]. */
@@ -884,13 +1381,14 @@ void gear_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     const mb_real t0 = MB_R(0.049323004661359755)*(v[0]*v[0] + v[1]*v[1]) + MB_R(9.86460093227195e-06)*(v[2]*v[2]) + MB_R(0.5209742367356123)*(v[3]*v[3]);
     const mb_real t1 = t0 + MB_R(0.5209742367356123)*(v[4]*v[4]) + MB_R(0.0008231161738838324)*(v[5]*v[5]) + MB_R(0.6936047530503714)*(v[6]*v[6]);
     const mb_real t2 = v[8]*v[8];
-    out[0] = t1 + MB_R(0.6936047530503714)*(v[7]*v[7]) + MB_R(0.0019507633679541694)*t2;
-    out[1] = MB_R(13.608525254848287)*q[7] + (MB_R(0.9677173514558784)*q[1] + MB_R(10.221514524752713)*q[4]);
+    const mb_real t3 = t1 + MB_R(0.6936047530503714)*(v[7]*v[7]) + MB_R(0.0019507633679541694)*t2 + MB_R(0.25)*(v[9]*v[9]) + MB_R(0.25)*(v[10]*v[10]);
+    out[0] = t3 + MB_R(0.001)*(v[11]*v[11]);
+    out[1] = MB_R(4.905)*q[10] + (MB_R(13.608525254848287)*q[7] + (MB_R(0.9677173514558784)*q[1] + MB_R(10.221514524752713)*q[4]));
     out[2] = -MB_R(0.01)*t2;
 }
 
 #ifndef MB_OMIT_POINTS
-/* Global positions of the named points [2 * 10] (x, y). */
+/* Global positions of the named points [2 * 15] (x, y). */
 void gear_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
     (void)m;
@@ -910,18 +1408,32 @@ void gear_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[9] = q[4] + MB_R(0.025)*t1;
     out[10] = q[6];
     out[11] = q[7];
-    out[12] = q[6] + MB_R(0.075)*MB_COS(q[8]);
-    out[13] = q[7] + MB_R(0.075)*MB_SIN(q[8]);
-    out[14] = MB_R(0.0);
-    out[15] = MB_R(0.0);
-    out[16] = MB_R(0.08);
-    out[17] = MB_R(0.0);
-    out[18] = MB_R(0.13);
-    out[19] = MB_R(0.0);
+    const mb_real t2 = MB_COS(q[8]);
+    out[12] = q[6] + MB_R(0.075)*t2;
+    const mb_real t3 = MB_SIN(q[8]);
+    out[13] = q[7] + MB_R(0.075)*t3;
+    out[14] = q[6] + MB_R(0.05)*t2;
+    out[15] = q[7] + MB_R(0.05)*t3;
+    out[16] = q[9];
+    out[17] = q[10];
+    const mb_real t4 = MB_SIN(q[11]);
+    out[18] = q[9] + MB_R(0.1)*t4;
+    const mb_real t5 = MB_COS(q[11]);
+    out[19] = q[10] - MB_R(0.1)*t5;
+    out[20] = q[9] - MB_R(0.07)*t4;
+    out[21] = q[10] + MB_R(0.07)*t5;
+    out[22] = MB_R(0.0);
+    out[23] = MB_R(0.0);
+    out[24] = MB_R(0.08);
+    out[25] = MB_R(0.0);
+    out[26] = MB_R(0.13);
+    out[27] = MB_R(0.0);
+    out[28] = MB_R(0.13);
+    out[29] = -MB_R(0.1);
 }
 #endif
 
-/* Fused: Phi [9], Phi_t [9], Phi_q [11]. */
+/* Fused: Phi [12], Phi_t [12], Phi_q [20]. */
 void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig)
 {
     (void)m;
@@ -937,6 +1449,15 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi[6] = q[2] + MB_R(3.0)*q[5];
     phi[7] = q[5] - MB_R(3.0)*q[8];
     phi[8] = q[2] - MB_R(6.283185307179586)*t;
+    const mb_real t0 = mb_cos_near(q[11], trig, 11);
+    const mb_real t1 = mb_cos_near(q[8], trig, 8);
+    const mb_real t2 = q[6] + MB_R(0.05)*t1 - q[9];
+    const mb_real t3 = mb_sin_near(q[11], trig, 11);
+    const mb_real t4 = mb_sin_near(q[8], trig, 8);
+    const mb_real t5 = q[7] + MB_R(0.05)*t4 - q[10];
+    phi[9] = -(t0*t2) - t3*t5;
+    phi[10] = -q[11];
+    phi[11] = MB_R(0.1) + (q[10] - MB_R(0.1)*t0);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
     phi_t[2] = MB_R(0.0);
@@ -946,6 +1467,9 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_t[6] = MB_R(0.0);
     phi_t[7] = MB_R(0.0);
     phi_t[8] = -MB_R(6.283185307179586);
+    phi_t[9] = MB_R(0.0);
+    phi_t[10] = MB_R(0.0);
+    phi_t[11] = MB_R(0.0);
     phi_q[0] = -MB_R(1.0);
     phi_q[1] = -MB_R(1.0);
     phi_q[2] = -MB_R(1.0);
@@ -957,9 +1481,18 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_q[8] = MB_R(1.0);
     phi_q[9] = -MB_R(3.0);
     phi_q[10] = MB_R(1.0);
+    phi_q[11] = -t0;
+    phi_q[12] = -t3;
+    phi_q[13] = MB_R(0.05)*(t4*t0) - MB_R(0.05)*(t1*t3);
+    phi_q[14] = t0;
+    phi_q[15] = t3;
+    phi_q[16] = t3*t2 - t0*t5;
+    phi_q[17] = -MB_R(1.0);
+    phi_q[18] = MB_R(1.0);
+    phi_q[19] = MB_R(0.1)*t3;
 }
 
-/* Fused: Phi [9], Phi_t [9], Phi_q [11], Q [9], d(Phi_q)/dt [11], dQ/dq [0], dQ/dv [1]. */
+/* Fused: Phi [12], Phi_t [12], Phi_q [20], Q [12], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [1]. */
 void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
     (void)m;
@@ -977,6 +1510,17 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi[6] = q[2] + MB_R(3.0)*q[5];
     phi[7] = q[5] - MB_R(3.0)*q[8];
     phi[8] = q[2] - MB_R(6.283185307179586)*t;
+    const mb_real t0 = mb_cos_near(q[11], trig, 11);
+    const mb_real t1 = mb_cos_near(q[8], trig, 8);
+    const mb_real t2 = q[6] + MB_R(0.05)*t1 - q[9];
+    const mb_real t3 = t0*t2;
+    const mb_real t4 = mb_sin_near(q[11], trig, 11);
+    const mb_real t5 = mb_sin_near(q[8], trig, 8);
+    const mb_real t6 = q[7] + MB_R(0.05)*t5 - q[10];
+    const mb_real t7 = t4*t6;
+    phi[9] = -t3 - t7;
+    phi[10] = -q[11];
+    phi[11] = MB_R(0.1) + (q[10] - MB_R(0.1)*t0);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
     phi_t[2] = MB_R(0.0);
@@ -986,6 +1530,9 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi_t[6] = MB_R(0.0);
     phi_t[7] = MB_R(0.0);
     phi_t[8] = -MB_R(6.283185307179586);
+    phi_t[9] = MB_R(0.0);
+    phi_t[10] = MB_R(0.0);
+    phi_t[11] = MB_R(0.0);
     phi_q[0] = -MB_R(1.0);
     phi_q[1] = -MB_R(1.0);
     phi_q[2] = -MB_R(1.0);
@@ -997,6 +1544,15 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi_q[8] = MB_R(1.0);
     phi_q[9] = -MB_R(3.0);
     phi_q[10] = MB_R(1.0);
+    phi_q[11] = -t0;
+    phi_q[12] = -t4;
+    phi_q[13] = MB_R(0.05)*(t5*t0) - MB_R(0.05)*(t1*t4);
+    phi_q[14] = t0;
+    phi_q[15] = t4;
+    phi_q[16] = t4*t2 - t0*t6;
+    phi_q[17] = -MB_R(1.0);
+    phi_q[18] = MB_R(1.0);
+    phi_q[19] = MB_R(0.1)*t4;
     force[0] = MB_R(0.0);
     force[1] = -MB_R(0.9677173514558784);
     force[2] = MB_R(0.0);
@@ -1006,6 +1562,9 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     force[6] = MB_R(0.0);
     force[7] = -MB_R(13.608525254848287);
     force[8] = -MB_R(0.01)*v[8];
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(4.905);
+    force[11] = MB_R(0.0);
     phi_q_dot[0] = MB_R(0.0);
     phi_q_dot[1] = MB_R(0.0);
     phi_q_dot[2] = MB_R(0.0);
@@ -1017,16 +1576,29 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi_q_dot[8] = MB_R(0.0);
     phi_q_dot[9] = MB_R(0.0);
     phi_q_dot[10] = MB_R(0.0);
+    const mb_real t8 = v[11]*t4;
+    phi_q_dot[11] = t8;
+    const mb_real t9 = v[11]*t0;
+    phi_q_dot[12] = -t9;
+    const mb_real t10 = t1*t0 + t5*t4;
+    const mb_real t11 = v[8]*t10;
+    phi_q_dot[13] = MB_R(0.05)*t11 - MB_R(0.05)*(v[11]*t10);
+    phi_q_dot[14] = -t8;
+    phi_q_dot[15] = t9;
+    phi_q_dot[16] = v[6]*t4 - v[7]*t0 - MB_R(0.05)*t11 - v[9]*t4 + v[10]*t0 + v[11]*(t3 + t7);
+    phi_q_dot[17] = MB_R(0.0);
+    phi_q_dot[18] = MB_R(0.0);
+    phi_q_dot[19] = MB_R(0.1)*t9;
     dq_dv[0] = -MB_R(0.01);
 }
 
 /* The descriptor: sizes, constant data, patterns and functions (runtime/mb_model.h). */
 const mb_model gear_train_model = {
     .name = "gear_train",
-    .nq = 9,
-    .nc = 9,
-    .nbody = 3,
-    .npoint = 10,
+    .nq = 12,
+    .nc = 12,
+    .nbody = 4,
+    .npoint = 15,
     .point_body = gear_train_point_body,
 #ifndef MB_OMIT_INFO
     .info = &gear_train_info,
@@ -1037,7 +1609,7 @@ const mb_model gear_train_model = {
     .locked = gear_train_locked,
     .v_given = gear_train_v_given,
     .body_q = 0,
-    .phi_q_pat = { 11, gear_train_phi_q_row, gear_train_phi_q_col },
+    .phi_q_pat = { 20, gear_train_phi_q_row, gear_train_phi_q_col },
     .dq_dq_pat = { 0, 0, 0 },
     .dq_dv_pat = { 1, gear_train_dq_dv_row, gear_train_dq_dv_col },
     .phi = gear_train_phi,

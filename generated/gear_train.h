@@ -17,11 +17,11 @@
 
 /* Sizes, for static allocation: coordinates (3 per moving body), constraint equations, moving
  * bodies, named points (ground points included), structural non-zeros of Phi_q, dQ/dq, dQ/dv. */
-#define GEAR_TRAIN_NQ 9
-#define GEAR_TRAIN_NC 9
-#define GEAR_TRAIN_NBODY 3
-#define GEAR_TRAIN_NPOINT 10
-#define GEAR_TRAIN_PHI_Q_NNZ 11
+#define GEAR_TRAIN_NQ 12
+#define GEAR_TRAIN_NC 12
+#define GEAR_TRAIN_NBODY 4
+#define GEAR_TRAIN_NPOINT 15
+#define GEAR_TRAIN_PHI_Q_NNZ 20
 #define GEAR_TRAIN_DQ_DQ_NNZ 0
 #define GEAR_TRAIN_DQ_DV_NNZ 1
 /* Tunable parameters (mb_model.par, mb_sim_set_param): their number, whether the mass matrix
@@ -35,8 +35,8 @@
 #define GEAR_TRAIN_NOUT 0
 /* (no inputs, no sensors) */
 /* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
-#define GEAR_TRAIN_S_NL 2
-#define GEAR_TRAIN_A_NL 2
+#define GEAR_TRAIN_S_NL 8
+#define GEAR_TRAIN_A_NL 17
 
 /* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the
  * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */
@@ -55,10 +55,14 @@
 #define GEAR_TRAIN_Q_RING_X 6
 #define GEAR_TRAIN_Q_RING_Y 7
 #define GEAR_TRAIN_Q_RING_PHI 8
+#define GEAR_TRAIN_Q_YOKE_X 9
+#define GEAR_TRAIN_Q_YOKE_Y 10
+#define GEAR_TRAIN_Q_YOKE_PHI 11
 /* Moving bodies: indices into mb_model_info.body_names. */
 #define GEAR_TRAIN_BODY_PINION 0
 #define GEAR_TRAIN_BODY_COMPOUND 1
 #define GEAR_TRAIN_BODY_RING 2
+#define GEAR_TRAIN_BODY_YOKE 3
 /* Named points: indices into the points output (x at 2 i, y at 2 i + 1) and point_names. */
 #define GEAR_TRAIN_POINT_PINION_C 0
 #define GEAR_TRAIN_POINT_PINION_T 1
@@ -67,9 +71,14 @@
 #define GEAR_TRAIN_POINT_COMPOUND_T_4 4
 #define GEAR_TRAIN_POINT_RING_C 5
 #define GEAR_TRAIN_POINT_RING_T 6
-#define GEAR_TRAIN_POINT_GROUND_A 7
-#define GEAR_TRAIN_POINT_GROUND_B 8
-#define GEAR_TRAIN_POINT_GROUND_C 9
+#define GEAR_TRAIN_POINT_RING_PIN 7
+#define GEAR_TRAIN_POINT_YOKE_P 8
+#define GEAR_TRAIN_POINT_YOKE_S 9
+#define GEAR_TRAIN_POINT_YOKE_U 10
+#define GEAR_TRAIN_POINT_GROUND_A 11
+#define GEAR_TRAIN_POINT_GROUND_B 12
+#define GEAR_TRAIN_POINT_GROUND_C 13
+#define GEAR_TRAIN_POINT_GROUND_Y 14
 /* Constraint equations: rows of Phi (and of Phi_q), indices into constraint_names. */
 #define GEAR_TRAIN_PHI_A_X 0
 #define GEAR_TRAIN_PHI_A_Y 1
@@ -80,6 +89,9 @@
 #define GEAR_TRAIN_PHI_STAGE1_MESH 6
 #define GEAR_TRAIN_PHI_STAGE2_MESH 7
 #define GEAR_TRAIN_PHI_INPUT 8
+#define GEAR_TRAIN_PHI_YOKE_SLOT_PERP 9
+#define GEAR_TRAIN_PHI_GUIDE_ANGLE 10
+#define GEAR_TRAIN_PHI_GUIDE_PERP 11
 
 /* The model descriptor implementing runtime/mb_model.h. */
 extern const mb_model gear_train_model;

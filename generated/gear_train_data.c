@@ -5,25 +5,25 @@
  * Only for the generic evaluator (evaluator/mb_generic.c, not in the runtime library): a program
  * that runs gear_train.c on the runtime does not compile this file; one that compiles it links
  * gear_train.c too, whose descriptor arrays (names, masses, initial values, patterns) it shares.
- * Sizes: nq 9, nc 9, 3 bodies, 10 points, 7 elements, 3 time functions. */
+ * Sizes: nq 12, nc 12, 4 bodies, 15 points, 9 elements, 3 time functions. */
 #include <stddef.h>
 
 #include "mb_generic.h"
 
 /* Defined once, in gear_train.c */
 extern const mb_model_info gear_train_info;
-extern const int gear_train_point_body[10];
-extern const mb_real gear_train_mass[9];
-extern const mb_real gear_train_q0[9];
-extern const mb_real gear_train_v0[9];
-extern const unsigned char gear_train_locked[9];
-extern const unsigned char gear_train_v_given[9];
-extern const mb_index gear_train_phi_q_row[11];
-extern const mb_index gear_train_phi_q_col[11];
+extern const int gear_train_point_body[15];
+extern const mb_real gear_train_mass[12];
+extern const mb_real gear_train_q0[12];
+extern const mb_real gear_train_v0[12];
+extern const unsigned char gear_train_locked[12];
+extern const unsigned char gear_train_v_given[12];
+extern const mb_index gear_train_phi_q_row[20];
+extern const mb_index gear_train_phi_q_col[20];
 extern const mb_index gear_train_dq_dv_row[1];
 extern const mb_index gear_train_dq_dv_col[1];
 
-static const mb_real gear_train_g_point_s[20] = {
+static const mb_real gear_train_g_point_s[30] = {
     MB_R(0.0), MB_R(0.0),
     MB_R(0.02), MB_R(0.0),
     MB_R(0.0), MB_R(0.0),
@@ -31,16 +31,22 @@ static const mb_real gear_train_g_point_s[20] = {
     MB_R(0.025), MB_R(0.0),
     MB_R(0.0), MB_R(0.0),
     MB_R(0.075), MB_R(0.0),
+    MB_R(0.05), MB_R(0.0),
+    MB_R(0.0), MB_R(0.0),
+    MB_R(0.0), -MB_R(0.1),
+    MB_R(0.0), MB_R(0.07),
     MB_R(0.0), MB_R(0.0),
     MB_R(0.08), MB_R(0.0),
     MB_R(0.13), MB_R(0.0),
+    MB_R(0.13), -MB_R(0.1),
 };
 
-static const int gear_train_g_slot[52] = {
+static const int gear_train_g_slot[70] = {
     -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, 2,
     -1, -1, -1, -1, -1, -1, 3, -1, -1, -1, -1, 4, -1, -1, -1, -1,
     -1, -1, 5, -1, 6, 7, -1, 8, 9, -1, -1, 10, -1, -1, -1, -1,
-    -1, -1, -1, 0,
+    -1, -1, -1, 0, 14, 15, 16, 11, 12, 13, -1, -1, -1, -1, -1, 17,
+    -1, -1, -1, -1, 18, 19,
 };
 
 static const int gear_train_g_tf_start[3] = {
@@ -59,7 +65,7 @@ static const mb_real gear_train_g_tf_const[2] = {
     MB_R(6.283185307179586), MB_R(0.0),
 };
 
-static const mb_generic_elem gear_train_g_elem[7] = {
+static const mb_generic_elem gear_train_g_elem[9] = {
     { 1, -1, 0, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 0, 6, { -1, -1, -1, 0, 1, 2 }, { -1, -1, -1 }, 0, -1, -1 }, /* A */
     { 1, -1, 1, { MB_R(0.08), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 2, 6, { -1, -1, -1, 3, 4, 5 }, { -1, -1, -1 }, 12, -1, -1 }, /* B */
     { 1, -1, 2, { MB_R(0.13), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 4, 6, { -1, -1, -1, 6, 7, 8 }, { -1, -1, -1 }, 24, -1, -1 }, /* C */
@@ -67,10 +73,12 @@ static const mb_generic_elem gear_train_g_elem[7] = {
     { 11, -1, -1, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { -MB_R(3.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 7, 3, { 5, 8, -1, -1, -1, -1 }, { -1, -1, -1 }, 39, -1, -1 }, /* stage2 */
     { 8, -1, 0, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 8, 2, { -1, 2, -1, -1, -1, -1 }, { 0, 1, 2 }, 42, -1, -1 }, /* input */
     { 4, -1, 2, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.0), MB_R(0.0), MB_R(0.01), MB_R(0.0) }, 0, -1, 2, { -1, 8, -1, -1, -1, -1 }, { -1, -1, -1 }, -1, 44, 48 }, /* load */
+    { 10, 3, 2, { MB_R(0.0), MB_R(0.0) }, { MB_R(0.05), MB_R(0.0) }, { MB_R(0.0), MB_R(1.0), MB_R(0.0), MB_R(0.0) }, 0, 9, 6, { 9, 10, 11, 6, 7, 8 }, { -1, -1, -1 }, 52, -1, -1 }, /* yoke_slot */
+    { 2, -1, 3, { MB_R(0.13), -MB_R(0.1) }, { MB_R(0.0), -MB_R(0.1) }, { MB_R(1.0), MB_R(0.0), MB_R(0.0), MB_R(0.0) }, 0, 10, 6, { -1, -1, -1, 9, 10, 11 }, { -1, -1, -1 }, 58, -1, -1 }, /* guide */
 };
 
 static const mb_generic_data gear_train_g_data = {
-    7, gear_train_g_elem, gear_train_g_slot,
+    9, gear_train_g_elem, gear_train_g_slot,
     { MB_R(0.0), -MB_R(9.81) },
     gear_train_g_point_s,
     3, gear_train_g_tf_start, gear_train_g_tf_len, gear_train_g_tf_code, gear_train_g_tf_const,
@@ -78,11 +86,11 @@ static const mb_generic_data gear_train_g_data = {
 
 extern const mb_model gear_train_generic_model;
 const mb_model gear_train_generic_model = {
-    "gear_train", 9, 9, 3, 10,
+    "gear_train", 12, 12, 4, 15,
     gear_train_point_body, &gear_train_info,
     gear_train_mass, gear_train_q0, gear_train_v0, gear_train_locked, gear_train_v_given,
     0, 0, 0, 0, 0, 0, 0,   /* no tunables: the generic evaluator runs them at their defaults */
-    { 11, gear_train_phi_q_row, gear_train_phi_q_col },
+    { 20, gear_train_phi_q_row, gear_train_phi_q_col },
     { 0, NULL, NULL },
     { 1, gear_train_dq_dv_row, gear_train_dq_dv_col },
     mb_generic_phi, mb_generic_phi_q, mb_generic_phi_t, mb_generic_phi_q_dot, mb_generic_gamma,

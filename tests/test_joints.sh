@@ -6,7 +6,7 @@
 #    velocity zero where the slot is tangent to the crank circle (theta = -pi/2 -+ acos(r/d)),
 #    of one sign between them: the time ratio (pi - acos(r/d)) / acos(r/d);
 #  - models/gear_train.lua: every row's speed ratios w2 / w1 = -z1 / z2 and w4 / w1 = -(z1 z3) /
-#    (z2 z4), the angles the same;
+#    (z2 z4), the angles the same; its Scotch yoke (a slot) at x_C + 0.05 cos(phi_ring);
 #  - tests/models/kin_meshes.lua: the rack's travel r theta; the planet on a moving arm, sun held,
 #    w_p = w_arm (1 + r_s / r_p).
 # All to 1e-12 relative to the quantity's range over the run. Ends with "N passed, N failed".
@@ -57,9 +57,12 @@ NR == 2 { p0 = $col["pinion.phi"]; c0 = $col["compound.phi"]; r0 = $col["ring.ph
 { w1 = $col["pinion.omega"]; e1 = ab($col["compound.omega"] / w1 + 20 / 60); e2 = ab($col["ring.omega"] / w1 + (20 * 25) / (60 * 75))
   dp = $col["pinion.phi"] - p0; if (ab(dp) > span) span = ab(dp)
   a1 = ab(($col["compound.phi"] - c0) + dp * 20 / 60); a2 = ab(($col["ring.phi"] - r0) + dp * (20 * 25) / (60 * 75))
-  if (e1 > m1) m1 = e1; if (e2 > m2) m2 = e2; if (a1 > n1) n1 = a1; if (a2 > n2) n2 = a2 }
-END { printf "%.3e %.3e %.3e %.3e\n", m1 * 3, m2 * 9, n1 / span, n2 / span }' "$T/gt.csv" >"$T/r"
-read -r s1 s2 g1 g2 <"$T/r"
+  if (e1 > m1) m1 = e1; if (e2 > m2) m2 = e2; if (a1 > n1) n1 = a1; if (a2 > n2) n2 = a2
+  e = ab($col["yoke.x"] - (0.13 + 0.05 * cos($col["ring.phi"]))); if (e > m3) m3 = e }
+END { printf "%.3e %.3e %.3e %.3e %.3e\n", m1 * 3, m2 * 9, n1 / span, n2 / span, m3 / 0.1 }' "$T/gt.csv" >"$T/r"
+read -r s1 s2 g1 g2 y1 <"$T/r"
+ok "gear train: the Scotch yoke (a slot) at x_C + 0.05 cos(phi_ring) to 1e-12 of its stroke (got $y1)" \
+   'awk "BEGIN { exit !($y1 <= 1e-12) }"'
 echo "gear train: speed ratios vs -1/3 and -1/9: $s1, $s2 relative; angles: $g1, $g2 of the input's turn"
 ok "gear train: w2/w1 = -z1/z2 at every row to 1e-12 (got $s1)" 'awk "BEGIN { exit !($s1 <= 1e-12) }"'
 ok "gear train: w4/w1 = product of the stages' ratios, -1/9, to 1e-12 (got $s2)" 'awk "BEGIN { exit !($s2 <= 1e-12) }"'
