@@ -223,6 +223,48 @@ static void rod_row(const mb_generic_elem *e, const end_t *A, const end_t *B, mb
     }
 }
 
+/* Rack: the row of s u . (p_b - p_a) - r (phi_pinion - phi_frame) over a.x a.y a.phi b.x b.y b.phi
+ * pinion.phi, u = R_a axis, n = Omega u, s = +1 when the frame is a, else -1. The travel part's
+ * gradient is [-u, n . (p_b - r_a), u, -n . R_b s_b] (d u/dphi_a = n), its rate
+ * [-n w_a, -u . (p_b - r_a) w_a + n . (pdot_b - rdot_a), n w_a, u . R_b s_b (w_a - w_b)]
+ * (d n/dt = -u w_a); the angle part is constant. J, Jd: 7 entries each (NULL: not wanted). */
+static void rack_row(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const end_t *A,
+                     const end_t *B, mb_real *J, mb_real *Jd)
+{
+    mb_real u[2], n[2];
+    const mb_real sg = e->flag ? MB_R(1.0) : MB_R(-1.0), r = e->par[2];
+    prism_axes(e, cs, q, u, n);
+    const mb_real dx = B->p[0] - A->r[0], dy = B->p[1] - A->r[1];
+    if (J) {
+        J[0] = -sg * u[0];
+        J[1] = -sg * u[1];
+        J[2] = sg * (n[0] * dx + n[1] * dy);
+        J[3] = sg * u[0];
+        J[4] = sg * u[1];
+        J[5] = -sg * (n[0] * B->Rs[0] + n[1] * B->Rs[1]);
+        J[6] = -r;   /* pinion */
+        if (e->flag) J[2] += r; else J[5] += r;   /* the frame's angle */
+    }
+    if (Jd) {
+        const mb_real wa = A->w, wb = B->w;
+        const mb_real ra_dot[2] = { A->v[0] + A->Rs[1] * wa, A->v[1] - A->Rs[0] * wa };
+        Jd[0] = -sg * n[0] * wa;
+        Jd[1] = -sg * n[1] * wa;
+        Jd[2] = sg * (-(u[0] * dx + u[1] * dy) * wa
+                      + n[0] * (B->v[0] - ra_dot[0]) + n[1] * (B->v[1] - ra_dot[1]));
+        Jd[3] = sg * n[0] * wa;
+        Jd[4] = sg * n[1] * wa;
+        Jd[5] = sg * (u[0] * B->Rs[0] + u[1] * B->Rs[1]) * (wa - wb);
+        Jd[6] = MB_R(0.0);
+    }
+}
+
+/* Gear: the angle of local coordinate k (0 for the ground). */
+static mb_real lq(const mb_generic_elem *e, const mb_real *q, int k)
+{
+    return e->col[k] >= 0 ? q[e->col[k]] : MB_R(0.0);
+}
+
 /* Body-frame or ground point ends of a two-point element. */
 static void ends(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const mb_real *v,
                  end_t *A, end_t *B)
@@ -234,7 +276,8 @@ static void ends(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const mb_
 static int nrows(int kind)
 {
     return kind == MB_GE_REVOLUTE || kind == MB_GE_PRISMATIC ? 2
-         : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT || kind == MB_GE_ROD ? 1 : 0;
+         : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT || kind == MB_GE_ROD ||
+           kind == MB_GE_SLOT || kind == MB_GE_GEAR || kind == MB_GE_RACK ? 1 : 0;
 }
 
 static mb_real angle(rc_t *cs, const mb_real *q, int body)
@@ -280,6 +323,27 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
         case MB_GE_DRIVER_JOINT:
             out[e->row] = angle(cs, q, e->b) - angle(cs, q, e->a) - tf(d, e->tf[0], t);
             break;
+        case MB_GE_SLOT: {   /* the prismatic joint's second row */
+            mb_real u[2], n[2];
+            ends(e, cs, q, NULL, &A, &B);
+            prism_axes(e, cs, q, u, n);
+            out[e->row] = n[0] * (B.p[0] - A.p[0]) + n[1] * (B.p[1] - A.p[1]);
+            break;
+        }
+        case MB_GE_GEAR: {
+            const mb_real c = lq(e, q, 2);
+            out[e->row] = (lq(e, q, 0) - c) + e->par[0] * (lq(e, q, 1) - c) - e->par[1];
+            break;
+        }
+        case MB_GE_RACK: {
+            mb_real u[2], n[2];
+            ends(e, cs, q, NULL, &A, &B);
+            prism_axes(e, cs, q, u, n);
+            const mb_real s = u[0] * (B.p[0] - A.p[0]) + u[1] * (B.p[1] - A.p[1]);
+            const mb_real frame = e->flag ? angle(cs, q, e->a) : angle(cs, q, e->b);
+            out[e->row] = (e->flag ? s : -s) - e->par[2] * (lq(e, q, 6) - frame) - e->par[3];
+            break;
+        }
         default: break;
         }
     }
@@ -318,6 +382,22 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
             J[0] = MB_R(-1.0);
             J[1] = MB_R(1.0);
             scatter_set(d->slot + e->jslot, J, 2, out);
+            break;
+        case MB_GE_SLOT:
+            ends(e, cs, q, NULL, &A, &B);
+            joint_jac(e, cs, q, &A, &B, J);   /* the prismatic's rows: the second one */
+            scatter_set(d->slot + e->jslot, J + 6, 6, out);
+            break;
+        case MB_GE_GEAR:
+            J[0] = MB_R(1.0);
+            J[1] = e->par[0];
+            J[2] = MB_R(-1.0) - e->par[0];
+            scatter_set(d->slot + e->jslot, J, 3, out);
+            break;
+        case MB_GE_RACK:
+            ends(e, cs, q, NULL, &A, &B);
+            rack_row(e, cs, q, &A, &B, J, NULL);
+            scatter_set(d->slot + e->jslot, J, 7, out);
             break;
         default: break;
         }
@@ -358,10 +438,18 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
             scatter_set(d->slot + e->jslot, Jd, 6, out);
             continue;
         }
-        if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC) continue;
+        if (e->kind == MB_GE_RACK) {
+            ends(e, cs, q, v, &A, &B);
+            rack_row(e, cs, q, &A, &B, NULL, Jd);
+            scatter_set(d->slot + e->jslot, Jd, 7, out);
+            continue;
+        }
+        if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC && e->kind != MB_GE_SLOT)
+            continue;   /* gears and drivers: constant rows */
         ends(e, cs, q, v, &A, &B);
         joint_jac_dot(e, cs, q, &A, &B, Jd);
-        scatter_set(d->slot + e->jslot, Jd, 12, out);
+        if (e->kind == MB_GE_SLOT) scatter_set(d->slot + e->jslot, Jd + 6, 6, out);
+        else scatter_set(d->slot + e->jslot, Jd, 12, out);
     }
 }
 
@@ -402,6 +490,27 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
             out[e->row] = -g;
             break;
         }
+        case MB_GE_SLOT: {   /* -(d(Phi_q)/dt) v of the prismatic's second row */
+            mb_real Jd[12], vl[6], g = MB_R(0.0);
+            ends(e, cs, q, v, &A, &B);
+            joint_jac_dot(e, cs, q, &A, &B, Jd);
+            local_v(e, v, vl);
+            for (int k = 0; k < 6; k++) g += Jd[6 + k] * vl[k];
+            out[e->row] = -g;
+            break;
+        }
+        case MB_GE_RACK: {   /* -(d(Phi_q)/dt) v (time-independent) */
+            mb_real Jd[7], vl[7], g = MB_R(0.0);
+            ends(e, cs, q, v, &A, &B);
+            rack_row(e, cs, q, &A, &B, NULL, Jd);
+            local_v(e, v, vl);
+            for (int k = 0; k < 7; k++) g += Jd[k] * vl[k];
+            out[e->row] = -g;
+            break;
+        }
+        case MB_GE_GEAR:   /* linear in q: Gamma = 0 */
+            out[e->row] = MB_R(0.0);
+            break;
         case MB_GE_DRIVER_COORD:   /* Phi_tt = -f'' and Phi_qt = 0 */
         case MB_GE_DRIVER_JOINT:
             out[e->row] = tf(d, e->tf[2], t);

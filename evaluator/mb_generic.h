@@ -17,7 +17,12 @@ enum {
     MB_GE_TORQUE,         /* torque on body a, tf = tau */
     MB_GE_DRIVER_COORD,   /* 1 row: q_k - f(t) = 0, k = col[0]; tf = f, f', f'' */
     MB_GE_DRIVER_JOINT,   /* 1 row: phi_b - phi_a - f(t) = 0; tf = f, f', f'' */
-    MB_GE_ROD             /* 1 row: (d . d - L^2) / (2 L) = 0, d = p_b - p_a, par = L */
+    MB_GE_ROD,            /* 1 row: (d . d - L^2) / (2 L) = 0, d = p_b - p_a, par = L */
+    MB_GE_SLOT,           /* 1 row: n(phi_a) . (p_b - p_a) = 0, par = axis (a prismatic's 2nd row) */
+    MB_GE_GEAR,           /* 1 row: (phi_g1 - phi_c) + k (phi_g2 - phi_c) - offset = 0, col = g1.phi
+                             g2.phi c.phi, par = k (ratio, negative for an internal mesh), offset */
+    MB_GE_RACK            /* 1 row: s u(phi_a) . (p_b - p_a) - r (phi_pinion - phi_frame) - offset = 0,
+                             par = axis, r, offset; s = +1 (flag 1: the frame is a) or -1 (frame b) */
 };
 
 /* Opcodes of the postfix time-function programs. MB_TF_CONST takes the next code as an
@@ -30,8 +35,9 @@ enum {
 #define MB_TF_STACK 32   /* deepest evaluation stack a program may need (checked by the generator) */
 
 /* One element. Local coordinates: col[0..ncol-1] are global coordinate indices (-1: ground):
- * revolute, prismatic, spring, rod: a.x a.y a.phi b.x b.y b.phi; rotspring, joint driver: a.phi
- * b.phi; force: a.x a.y a.phi; torque: a.phi; coordinate driver: q_k. A particle (two
+ * revolute, prismatic, spring, rod, slot: a.x a.y a.phi b.x b.y b.phi; rack: the same (its
+ * prismatic joint's ends) and pinion.phi; gear: g1.phi g2.phi c.phi; rotspring, joint driver:
+ * a.phi b.phi; force: a.x a.y a.phi; torque: a.phi; coordinate driver: q_k. A particle (two
  * coordinates, mb_model.body_q) has no phi: its col entry is -1, like the ground's. */
 typedef struct mb_generic_elem {
     int kind;             /* MB_GE_* */
@@ -41,7 +47,7 @@ typedef struct mb_generic_elem {
     int flag;             /* force: 1 if components are in the body frame */
     int row;              /* first constraint row, -1 if the element has none */
     int ncol;             /* number of local coordinates */
-    int col[6];           /* local -> global coordinate, -1 for ground coordinates */
+    int col[7];           /* local -> global coordinate, -1 for ground coordinates */
     int tf[3];            /* time-function indices (see the kinds), -1 unused */
     int jslot;            /* offset in slot[] of the nrow x ncol Phi_q block, -1 none */
     int qslot;            /* offset in slot[] of the ncol x ncol dQ/dq block, -1 none */

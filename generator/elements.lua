@@ -60,6 +60,74 @@ function E.prismatic(el, ctx)
                      { name = el.name .. ".perp", e = nx * (xb - xa) + ny * (yb - ya) } } }
 end
 
+-- Slot (pin in slot): point Q of body b stays on the line through P along the axis fixed in body
+-- a: n . (p_Q - p_P) = 0 with n = R_a Omega axis, the prismatic joint's second equation alone
+-- (b turns freely; b may be a particle, the pin itself).
+function E.slot(el, ctx)
+    local pa = ctx.angle(el.a.body)
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local nx0, ny0 = -el.axis[2], el.axis[1]            -- Omega axis, body-a frame
+    local c, s = sym.cos(pa), sym.sin(pa)
+    local nx, ny = c * nx0 - s * ny0, s * nx0 + c * ny0
+    return { phi = { { name = el.name .. ".perp", e = nx * (xb - xa) + ny * (yb - ya) } } }
+end
+
+-- Gear pair on a carrier c (the body both revolute joints share: the ground or a moving arm),
+-- gears g1 and g2 (each joint's other body), theta_i = phi_gi - phi_c (so a moving carrier is
+-- accounted for): theta1 + k theta2 = offset with k = ratio (= z2 / z1) for an external mesh
+-- (the gears turn opposite ways relative to the carrier), k = -ratio for an internal one.
+-- ang(ref) gives a body reference's angle: the coordinate (equations) or the guess (offset).
+local function gear_value(el, ang)
+    local c = ang(el.carrier)
+    local k = el.internal and -el.ratio or el.ratio
+    return (ang(el.g1) - c) + k * (ang(el.g2) - c)
+end
+
+-- Rack and pinion on a frame f (the body the revolute and the prismatic joint share): pinion
+-- angle theta = phi_pinion - phi_f, the rack's travel s = +-u . (p_b - p_a) (u = R_a axis, the
+-- prismatic joint's axis fixed in its first body a; + when a is the frame, - when b is): the
+-- travel from the frame to the rack along u. Equation s - radius theta = offset.
+local function rack_value(el, ang, pos)
+    local pa = ang(el.a)
+    local c, s = sym.cos(pa), sym.sin(pa)
+    local ux, uy = c * el.axis[1] - s * el.axis[2], s * el.axis[1] + c * el.axis[2]
+    local xa, ya = pos(el.a)
+    local xb, yb = pos(el.b)
+    local travel = ux * (xb - xa) + uy * (yb - ya)
+    if not el.frame_is_a then travel = -travel end
+    return travel - el.radius * (ang(el.pinion) - ang(el.carrier))
+end
+
+-- The initial guesses as accessors (the model's angle and position guesses, ref.q0).
+local function guess_angle(r) return r.q0[3] end
+local function guess_pos(r)
+    local sx, sy = r.s[1], r.s[2]
+    if r.body == 0 then return sx, sy end
+    local c, s = math.cos(r.q0[3]), math.sin(r.q0[3])
+    return r.q0[1] + (c * sx - s * sy), r.q0[2] + (s * sx + c * sy)
+end
+
+-- The constant of a gear or rack equation: `offset` when given, else the mesh's value at the
+-- model's initial guesses (so the teeth mesh as the model places the bodies). A number, or a
+-- sym node when a point coordinate is a tunable. Shared with emit_data.lua (generic data).
+function E.mesh_offset(el)
+    if el.offset then return el.offset end
+    if el.kind == "gear" then return gear_value(el, guess_angle) end
+    return rack_value(el, guess_angle, guess_pos)
+end
+
+function E.gear(el, ctx)
+    local function ang(r) return sym.lift(ctx.angle(r.body)) end
+    return { phi = { { name = el.name .. ".mesh", e = gear_value(el, ang) - E.mesh_offset(el) } } }
+end
+
+function E.rack(el, ctx)
+    local function ang(r) return sym.lift(ctx.angle(r.body)) end
+    return { phi = { { name = el.name .. ".travel",
+                       e = rack_value(el, ang, ctx.pos) - E.mesh_offset(el) } } }
+end
+
 -- Rod (massless rigid link of length L between points P and Q): d = r_Q - r_P,
 -- Phi = (d . d - L^2) / (2 L) = 0, one equation in units of length whose gradient d^T (dd/dq) / L
 -- has the size of a revolute joint's rows near |d| = L (and no square root to differentiate).

@@ -82,7 +82,15 @@ end
 ------------------------------------------------------------------ elements
 
 local KIND = { revolute = 1, prismatic = 2, spring = 3, rotspring = 4, force = 5, torque = 6,
-               driver_coord = 7, driver_joint = 8, rod = 9 }
+               driver_coord = 7, driver_joint = 8, rod = 9, slot = 10, gear = 11, rack = 12 }
+
+-- A gear's or rack's constant (generator/elements.lua) as a number: the model is the generic
+-- data's, its tunables at their defaults.
+local function mesh_offset(el)
+    local c = require("elements").mesh_offset(el)
+    if sym.is(c) then c = sym.eval(c, {}) end
+    return c
+end
 
 -- Build the element records and the slot table from the model and the derived patterns.
 local function elements(M, D, T)
@@ -123,7 +131,8 @@ local function elements(M, D, T)
                     vslot = -1, name = el.name }
         local k = el.kind
         local nrow = 0
-        if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" then
+        if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "slot" or
+           k == "rack" then
             r.a, r.b = el.a.body - 1, el.b.body - 1
             r.sa, r.sb = { el.a.s[1], el.a.s[2] }, { el.b.s[1], el.b.s[2] }
             local ax, ay, ap = coords(el.a.body)
@@ -137,10 +146,24 @@ local function elements(M, D, T)
             elseif k == "prismatic" then
                 r.kind, nrow = KIND.prismatic, 2
                 r.par = { el.axis[1], el.axis[2], el.angle or 0, 0 }
+            elseif k == "slot" then
+                r.kind, nrow = KIND.slot, 1
+                r.par = { el.axis[1], el.axis[2], 0, 0 }
+            elseif k == "rack" then
+                r.kind, nrow = KIND.rack, 1
+                r.par = { el.axis[1], el.axis[2], el.radius, mesh_offset(el) }
+                r.flag = el.frame_is_a and 1 or 0
+                r.col[7] = select(3, coords(el.pinion.body))
             else
                 r.kind = KIND.spring
                 r.par = { el.k, el.l0, el.c or 0, el.c2 or 0 }
             end
+        elseif k == "gear" then
+            r.kind, nrow = KIND.gear, 1
+            r.a = el.carrier.body - 1
+            r.col = { select(3, coords(el.g1.body)), select(3, coords(el.g2.body)),
+                      select(3, coords(el.carrier.body)) }
+            r.par = { el.internal and -el.ratio or el.ratio, mesh_offset(el), 0, 0 }
         elseif k == "rotspring" then
             r.kind = KIND.rotspring
             r.a, r.b = el.a.body - 1, el.b.body - 1
@@ -306,7 +329,7 @@ function emit_data.generate(M, opts)
     local els = {}
     for _, e in ipairs(recs) do
         local col = {}
-        for i = 1, 6 do col[i] = tostring(e.col[i] or -1) end
+        for i = 1, math.max(6, #e.col) do col[i] = tostring(e.col[i] or -1) end
         local par = {}
         for i = 1, 4 do par[i] = cnum(e.par[i]) end
         els[#els + 1] = string.format(

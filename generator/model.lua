@@ -1054,7 +1054,8 @@ local function make_env(S)
   end
 
   env.revolute = element("revolute", {}, 2, function() end)
-  env.prismatic = element("prismatic", { axis = true, angle = true }, 2, function(el, f, line, what)
+  -- a sliding axis (prismatic joint, slot): required, any non-zero length, normalized
+  local function unit_axis(f, line, what)
     if f.axis == nil then S.fail(line, "%s: axis is missing", what) end
     local a = vec(S, line, what .. " axis", f.axis, 2)
     -- length scaled by the larger component: { 1e308, 1e308 } is long, not "zero length"
@@ -1063,8 +1064,44 @@ local function make_env(S)
     if m == 0 then S.fail(line, "%s: axis has zero length", what) end
     local u1, u2 = a[1] / m, a[2] / m
     local len = msqrt(u1 * u1 + u2 * u2)
-    el.axis = { u1 / len, u2 / len }
+    return { u1 / len, u2 / len }
+  end
+  env.prismatic = element("prismatic", { axis = true, angle = true }, 2, function(el, f, line, what)
+    el.axis = unit_axis(f, line, what)
     el.angle = f.angle == nil and 0.0 or pnumber(S, line, what .. " angle", f.angle)
+  end)
+  -- slot "S" { "b1.P", "b2.Q", axis = { ax, ay } }: Q stays on the line through P along axis,
+  -- fixed in b1 (the prismatic joint's perpendicular equation alone: b2 turns freely)
+  env.slot = element("slot", { axis = true }, 2, function(el, f, line, what)
+    el.axis = unit_axis(f, line, what)
+  end)
+  -- gear "G" { "J1", "J2", ratio = z2 / z1, internal = false, offset = c } between two revolute
+  -- joints on one carrier; rack "R" { "J", "P", radius = r, offset = c } between a revolute and a
+  -- prismatic joint on one frame. Resolved (the joints may come later) in resolve().
+  local function optional_number(f, key, line, what)
+    return f[key] ~= nil and number(S, line, what .. " " .. key, f[key]) or nil
+  end
+  env.gear = element("gear", { ratio = true, internal = true, offset = true }, 2,
+    function(el, f, line, what)
+      if f.ratio == nil then S.fail(line, "%s: ratio is missing", what) end
+      el.ratio = number(S, line, what .. " ratio", f.ratio)
+      if not (el.ratio > 0) then
+        S.fail(line, "%s: ratio must be > 0 (the tooth ratio z2 / z1; an internal mesh is internal = true), got %.17g",
+               what, el.ratio)
+      end
+      if f.internal ~= nil and type(f.internal) ~= "boolean" then
+        S.fail(line, "%s: internal must be true or false, got %s", what, type(f.internal))
+      end
+      el.internal = f.internal == true
+      el.offset = optional_number(f, "offset", line, what)
+    end)
+  env.rack = element("rack", { radius = true, offset = true }, 2, function(el, f, line, what)
+    if f.radius == nil then S.fail(line, "%s: radius is missing", what) end
+    el.radius = number(S, line, what .. " radius", f.radius)
+    if el.radius == 0 then
+      S.fail(line, "%s: radius must not be 0 (the pinion's pitch radius, signed: docs/model-language.md)", what)
+    end
+    el.offset = optional_number(f, "offset", line, what)
   end)
   env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
     function(el, f, line, what)
@@ -1259,7 +1296,8 @@ local function make_env(S)
     env[k] = function(...) return shield(f(...)) end
   end
   for _, k in ipairs { "body", "particle", "revolute", "prismatic", "spring", "rotspring",
-                       "rod", "force", "torque", "driver", "input", "actuator", "sensor" } do
+                       "rod", "force", "torque", "driver", "input", "actuator", "sensor", "slot",
+                       "gear", "rack" } do
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
@@ -1268,7 +1306,7 @@ local function make_env(S)
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
                        "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver",
                        "input", "actuator", "sensor", "pos", "vel", "angle", "rate", "length",
-                       "lengthrate", "atan2", "tanh", "reaction" } do
+                       "lengthrate", "atan2", "tanh", "reaction", "slot", "gear", "rack" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
@@ -1360,6 +1398,75 @@ local function resolve(S, M)
     end
   end
 
+  -- Gear and rack: the joints they couple (by name), their bodies, and the carrier (frame) both
+  -- joints share: the mesh's angles are taken relative to it (generator/elements.lua). Each
+  -- body reference carries its body's initial guesses (q0 = { x, y, phi }, 0 for the ground):
+  -- the mesh's constant is its value there unless `offset` gives it.
+  local function guess(r)
+    local b = r.body > 0 and bodies[r.body]
+    r.q0 = b and { b.x, b.y, b.angle } or { 0.0, 0.0, 0.0 }
+    return r
+  end
+  local function bref(bi)
+    return guess { body = bi, label = bi == 0 and "ground" or bodies[bi].name }
+  end
+  local function mesh_refs(el, e)
+    local what = el.kind .. ' "' .. el.name .. '"'
+    local want = { "revolute", el.kind == "gear" and "revolute" or "prismatic" }
+    local js = {}
+    for i = 1, 2 do
+      local j = S.el_by_name[el.refs[i]]
+      if not j then S.fail(el.line, '%s: unknown joint "%s"', what, show(el.refs[i])) end
+      if j.kind ~= want[i] then
+        S.fail(el.line, '%s: "%s" is a %s, a %s needs a %s joint%s', what, j.name, j.kind, el.kind,
+               want[i], el.kind == "rack" and (i == 1 and " first (the pinion's)" or " second (the rack's)") or "")
+      end
+      local ra, rb = point_ref(j, j.refs[1]), point_ref(j, j.refs[2])
+      for _, r in ipairs { ra, rb } do
+        if r.body > 0 and bodies[r.body].particle then
+          S.fail(el.line, '%s: joint "%s" attaches particle "%s", which has no angle', what, j.name,
+                 bodies[r.body].name)
+        end
+      end
+      js[i] = { el = j, a = ra.body, b = rb.body, ra = ra, rb = rb }
+    end
+    if js[1].el == js[2].el then
+      S.fail(el.line, '%s couples joint "%s" with itself', what, js[1].el.name)
+    end
+    local function name(bi) return bi == 0 and "the ground" or '"' .. bodies[bi].name .. '"' end
+    local shared = {}
+    for _, x in ipairs { js[1].a, js[1].b } do
+      if x == js[2].a or x == js[2].b then shared[#shared + 1] = x end
+    end
+    if #shared == 2 then
+      S.fail(el.line, '%s: joints "%s" and "%s" join the same two bodies (%s and %s)', what,
+             js[1].el.name, js[2].el.name, name(js[1].a), name(js[1].b))
+    end
+    if #shared == 0 then
+      S.fail(el.line, '%s: joints "%s" (%s, %s) and "%s" (%s, %s) share no body: a %s needs both on one carrier (the body that holds both axles: the ground or a moving arm)',
+             what, js[1].el.name, name(js[1].a), name(js[1].b), js[2].el.name, name(js[2].a),
+             name(js[2].b), el.kind == "gear" and "gear pair" or "rack and pinion")
+    end
+    local c = shared[1]
+    local function other(j) return j.a == c and j.b or j.a end
+    e.joints = { js[1].el.name, js[2].el.name }
+    e.carrier = bref(c)
+    e.offset = el.offset
+    if el.kind == "gear" then
+      e.g1, e.g2 = bref(other(js[1])), bref(other(js[2]))
+      e.ratio, e.internal = el.ratio, el.internal
+    else
+      -- the prismatic joint's ends and axis (fixed in its first body a); the rack's travel is
+      -- measured from the frame to the rack: +u . (p_b - p_a) when the frame is a, else -
+      local p = js[2]
+      e.pinion = bref(other(js[1]))
+      e.a, e.b = guess(p.ra), guess(p.rb)
+      e.axis = p.el.axis
+      e.frame_is_a = p.a == c
+      e.radius = el.radius
+    end
+  end
+
   local attached = {}
   local function attach(el, a, b)
     if a == b then
@@ -1374,17 +1481,21 @@ local function resolve(S, M)
   for i, el in ipairs(S.elements) do
     local e = { kind = el.kind, name = el.name, line = el.line }
     local k = el.kind
-    if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "actuator" then
+    if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "actuator" or
+       k == "slot" then
       e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
       if k == "prismatic" then
         no_particle(el, e.a, "a prismatic joint needs the orientation of both ends")
         no_particle(el, e.b, "a prismatic joint needs the orientation of both ends")
       end
+      if k == "slot" then no_particle(el, e.a, "a slot's axis is fixed in its first body") end
       e.length = el.length
       e.axis, e.angle = el.axis, el.angle
       e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
       e.f = el.f
+    elseif k == "gear" or k == "rack" then
+      mesh_refs(el, e)
     elseif k == "rotspring" then
       e.a, e.b = body_ref(el, el.refs[1]), body_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
@@ -1679,7 +1790,8 @@ function model.summary(M)
   local nc, kinds, order = 0, {}, {}
   for _, e in ipairs(M.elements) do
     if e.kind == "revolute" or e.kind == "prismatic" then nc = nc + 2
-    elseif e.kind == "driver" or e.kind == "rod" then nc = nc + 1 end
+    elseif e.kind == "driver" or e.kind == "rod" or e.kind == "slot" or e.kind == "gear" or
+           e.kind == "rack" then nc = nc + 1 end
     if not kinds[e.kind] then order[#order + 1] = e.kind end
     kinds[e.kind] = (kinds[e.kind] or 0) + 1
   end

@@ -391,7 +391,8 @@ end
 -- none; a driver's row is the element's name).
 local function element_of(name) return (name:match("^([^.]+)")) end
 
-local WORD = { revolute = "joint", prismatic = "joint", rod = "rod", driver = "driver" }
+local WORD = { revolute = "joint", prismatic = "joint", slot = "joint", rod = "rod", driver = "driver",
+               gear = "gear", rack = "rack" }
 
 -- R.analyse(M, D) -> report or nil, why (too large, nothing to check). report = {
 --   rank =, nc =, residual = |Phi| after assembly, assembled = bool (when false: no rank, nothing

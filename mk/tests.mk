@@ -124,8 +124,19 @@ $(BUILD)/stretched_chain_sim: $(call SIM_OBJ,host,stretched_chain,$(call LONG_SR
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/parallelogram_3crank.lua,parallelogram_3crank,))
 $(BUILD)/parallelogram_3crank_sim: $(call SIM_OBJ,host,parallelogram_3crank,$(call LONG_SRC,parallelogram_3crank))
 	$(call link,host,$(RT_LIBS))
+# (and a gear train whose third mesh follows from the other two: named as a gear)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/gear_redundant.lua,gear_redundant,))
+$(BUILD)/gear_redundant_sim: $(call SIM_OBJ,host,gear_redundant,$(call LONG_SRC,gear_redundant))
+	$(call link,host,$(RT_LIBS))
+# gears, racks and slots against closed forms: the shipped shaper and gear train, and a rack and
+# a planetary stage (tests/test_joints.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/kin_meshes.lua,kin_meshes,))
+$(BUILD)/kin_meshes_sim: $(call SIM_OBJ,host,kin_meshes,$(call LONG_SRC,kin_meshes))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_joints.sh
+TEST_NEEDS   += $(BUILD)/kin_meshes_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim
 TEST_SCRIPTS += tests/test_redundant.sh
-TEST_NEEDS   += $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
+TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
                 $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \
                 $(BUILD)/stretched_chain_sim
 

@@ -4,6 +4,8 @@
 #  - mbgen --check names them at the assembled initial configuration: a repeated revolute joint
 #    (tests/models/fault_redundant.lua) and the parallelogram with a third crank
 #    (tests/models/parallelogram_redundant.lua, redundant only on its assembled configurations);
+#  - a gear train with a redundant mesh (tests/models/gear_redundant.lua): named as a gear by
+#    mbgen and the simulator;
 #  - negative controls: every shipped model and the particle models report nothing;
 #  - mbgen --check warns of given initial velocities that cannot all hold (the velocity
 #    assembly's linear system has no solution), a consistent variant not;
@@ -32,7 +34,7 @@ CR=$BUILD/parallelogram_cranks_sim CRR=$BUILD/cranks_removed_sim SC=$BUILD/stret
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_redundant.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in "$MBGEN" "$FULL" "$RED" "$DUP" "$P3" "$CR" "$CRR" "$SC"; do
+for b in "$MBGEN" "$FULL" "$RED" "$DUP" "$P3" "$CR" "$CRR" "$SC" "$BUILD/gear_redundant_sim"; do
     [ -x "$b" ] || { echo "FAIL: $b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 PL='joint "F" (F.y) is implied by joint "A", joint "B", joint "D", joint "C" and joint "E"'
@@ -50,6 +52,16 @@ for f in models/*.lua tests/models/particles.lua tests/models/point_pendulum.lua
     "$MBGEN" "$f" --check >"$T/o" 2>"$T/e"; rc=$?
     ok "control $f: no redundancy or velocity conflict reported" '[ $rc -eq 0 ] && ! grep -q -e "redundant" -e "singular" -e "initial velocities" "$T/e"'
 done
+
+# ---- a gear train whose third mesh follows from the other two (tests/models/gear_redundant.lua):
+# named as a gear, by mbgen and by the simulator at start-up in the same words
+GL='gear "G23" (G23.mesh) is implied by gear "G12" and gear "G13"'
+"$MBGEN" tests/models/gear_redundant.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, gear triangle: rank 8 of 9, G23 named as a gear with the gears that imply it" \
+   '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "gear_redundant.lua: warning: redundant constraint: $GL (rank 8 of 9 equations" "$T/e"'
+"$BUILD/gear_redundant_sim" --t-end 0.01 --quiet >"$T/o" 2>"$T/e"; rc=$?
+ok "simulator, gear triangle: the same words at start-up, and it runs" \
+   '[ $rc -eq 0 ] && grep -q "gear_redundant_sim: warning: redundant constraint: $GL (rank 8 of 9" "$T/e"'
 
 # ---- mbgen --check: given initial velocities the velocity constraints cannot meet (a four-bar
 # given both crank.phi and rocker.phi): warned with both and the residual the simulator's

@@ -335,6 +335,8 @@ static const char *elem_word(const char *nm)
     if (!d) return "driver";
     if (!strcmp(d, ".dist")) return "rod";
     if (!strcmp(d, ".x") || !strcmp(d, ".y") || !strcmp(d, ".angle") || !strcmp(d, ".perp")) return "joint";
+    if (!strcmp(d, ".mesh")) return "gear";
+    if (!strcmp(d, ".travel")) return "rack";
     return "element";
 }
 static int same_elem(const char *a, const char *b)
