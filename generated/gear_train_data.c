@@ -99,4 +99,5 @@ const mb_model gear_train_generic_model = {
     0, 0, 0, &gear_train_g_data, 0,
     NULL,
     0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
+    NULL, NULL,                     /* so no input derivatives */
 };

@@ -91,4 +91,5 @@ const mb_model shaper_generic_model = {
     0, 0, 0, &shaper_g_data, 0,
     NULL,
     0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
+    NULL, NULL,                     /* so no input derivatives */
 };
