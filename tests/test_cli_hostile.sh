@@ -129,8 +129,8 @@ positional|positional
 --out|--out
 --h 1e-400|underflows to 0
 --t-end=1e-400|underflows to 0
---analysis x|expected dynamic, static, quasistatic, kinematic, inverse, modal or frequency
---about x|expected static (the equilibrium, default) or initial
+--analysis x|expected dynamic, static, quasistatic, kinematic, inverse, modal, frequency or linearize
+--about x|expected static (the equilibrium, default), initial (the assembled initial state) or t=<time in s> (linearize only)
 --f-points 1|expected an integer from 2 to 1000000
 --f-min=-1|expected a frequency > 0 in Hz
 --mode-frames 3|expected an integer from 4 to 10000

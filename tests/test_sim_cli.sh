@@ -110,7 +110,7 @@ EOF
 # the analyses' own options outside their analysis: the same words
 run "$DP" --about initial --t-end 0.01
 ok "--about with the dynamic run: refused in the same words" \
-   '[ $rc -eq 2 ] && grep -qF "option --about has no effect with --analysis dynamic: it applies to --analysis modal and frequency" "$T/e"'
+   '[ $rc -eq 2 ] && grep -qF "option --about has no effect with --analysis dynamic: it applies to --analysis modal, frequency and linearize" "$T/e"'
 run "$DP" --analysis modal --f-points 20
 ok "--f-points with modal: refused in the same words" \
    '[ $rc -eq 2 ] && grep -qF "option --f-points has no effect with --analysis modal: " "$T/e"'
