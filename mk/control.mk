@@ -25,3 +25,10 @@ cartpole-gain: $(BUILD)/lqr_design
 TEST_PROGS   += $(BUILD)/test_lqr
 TEST_SCRIPTS += tests/test_control.sh
 TEST_NEEDS   += $(BUILD)/cartpole_lqr $(BUILD)/lqr_design $(BUILD)/cartpole_sim
+
+# the closed loop's firmware figures (docs/control.md): flash, RAM, stack, instructions per step
+# and the real-time factor at 168 MHz of the cart-pole LQR firmware on the M4F, -O2 and -Os
+.PHONY: mcu-measure-cartpole
+## mcu-measure-cartpole: flash, RAM and real-time factor at 168 MHz of the cart-pole LQR firmware (M4F, float and double)
+mcu-measure-cartpole: mcu-deps generated/cartpole.c
+	@for o in -O2 -Os; do scripts/mcu/measure_cartpole.sh $$o | { [ $$o = -O2 ] && cat || tail -n 2; } || exit 1; done
