@@ -79,7 +79,7 @@ static void design(void)
           "gain on x %.15g, sqrt(Qx/R) %.15g", d.Ky[CARTPOLE_OUT_X], sqrt(qy[CARTPOLE_OUT_X] / r[0]));
     double e = 0, s = 0;
     for (int i = 0; i < NY; i++) {
-        e = fmax(e, fabs((double)cartpole_gain[i] - d.Ky[i]));
+        e = fmax(e, fabs((double)control_gain[i] - d.Ky[i]));
         s = fmax(s, fabs(d.Ky[i]));
     }
     CHECK(e <= 1e-9 * s, "examples/cartpole/cartpole_gain.h differs from the design by %.2e: run make cartpole-gain", e / s);
@@ -88,7 +88,7 @@ static void design(void)
 static void closed_loop(void)
 {
     cartpole_run_result r;
-    CHECK(cartpole_run(cartpole_gain, 5.0, NULL, &r) == 0 && r.status >= 0, "closed loop did not run: %d", r.status);
+    CHECK(cartpole_run(control_gain, 5.0, NULL, &r) == 0 && r.status >= 0, "closed loop did not run: %d", r.status);
     printf("closed loop: theta %.3g -> %.3e rad (max %.3e over the last s), x %.3e m, max |F| %.4g N, |theta| <= 1e-3 from %.3g s\n",
            r.y0[CARTPOLE_OUT_THETA], r.y[CARTPOLE_OUT_THETA], r.max_theta_late, r.y[CARTPOLE_OUT_X], r.max_F, r.settle_t);
     CHECK(check_close(r.y0[CARTPOLE_OUT_THETA], 0.2, 1e-12), "start %.17g, not 0.2 rad", r.y0[CARTPOLE_OUT_THETA]);

@@ -7,10 +7,10 @@
 #error "cartpole_gain.h was written for another number of sensors: run lqr_design again"
 #endif
 
-const mb_real cartpole_gain[CARTPOLE_NOUT] = CARTPOLE_GAIN_K;
+const mb_real control_gain[CARTPOLE_NOUT] = CARTPOLE_GAIN_K;
 static const mb_real yref[CARTPOLE_NOUT] = CARTPOLE_GAIN_YREF;
 
-mb_real cartpole_control_law(const mb_real *K, const mb_real *y)
+mb_real control_law(const mb_real *K, const mb_real *y)
 {
     mb_real F = 0;
     int i;
@@ -18,13 +18,13 @@ mb_real cartpole_control_law(const mb_real *K, const mb_real *y)
     return F;
 }
 
-int cartpole_control_period(mb_sim *s, const mb_real *K, mb_real *F)
+int control_period(mb_sim *s, const mb_real *K, mb_real *F)
 {
     mb_real y[CARTPOLE_NOUT], u;
     int k, st;
     st = mb_sim_get_output(s, y, NULL, NULL);
     if (st < 0) return st;
-    u = cartpole_control_law(K, y);
+    u = control_law(K, y);
     st = mb_sim_set_input(s, CARTPOLE_IN_F, u);
     if (st < 0) return st;
     if (F) *F = u;

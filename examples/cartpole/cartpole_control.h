@@ -14,13 +14,13 @@
 
 /* The gain of cartpole_gain.h on the sensors, [CARTPOLE_NOUT] (what the controller uses unless a
  * caller passes another: the tests' negative control passes zeros). */
-extern const mb_real cartpole_gain[CARTPOLE_NOUT];
+extern const mb_real control_gain[CARTPOLE_NOUT];
 
 /* F = -sum_i K[i] (y[i] - yref[i]), yref the sensors at the upright pose (cartpole_gain.h). */
-mb_real cartpole_control_law(const mb_real *K, const mb_real *y);
+mb_real control_law(const mb_real *K, const mb_real *y);
 
 /* One control period: sensors, F (into *F when F is not NULL), then CARTPOLE_CONTROL_EVERY
  * steps of s. Returns the first negative step status, else the last step's (MB_OK or an event). */
-int cartpole_control_period(mb_sim *s, const mb_real *K, mb_real *F);
+int control_period(mb_sim *s, const mb_real *K, mb_real *F);
 
 #endif /* CARTPOLE_CONTROL_H */

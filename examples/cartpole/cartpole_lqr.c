@@ -12,14 +12,14 @@
 #include "cartpole_control.h"
 #include "cartpole_run.h"
 
-static int usage(void)
+static int usage(FILE *f, int rc)
 {
-    fprintf(stderr, "usage: cartpole_lqr [--t-end S] [--gain zero] [--inputs F.csv]\n"
+    fprintf(f, "usage: cartpole_lqr [--t-end S] [--gain zero] [--inputs F.csv]\n"
                     "  the cart-pole balanced from 0.2 rad by the LQR gain of cartpole_gain.h\n"
                     "  --t-end S      seconds to run (default 8)\n"
                     "  --gain zero    no control (F = 0): the pole falls\n"
                     "  --inputs FILE  write the applied force as a t,F table (cartpole_sim --input-file)\n");
-    return 2;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     double t_end = 8;
     const char *inputs = NULL;
     mb_real zero[CARTPOLE_NOUT] = {0};
-    const mb_real *K = cartpole_gain;
+    const mb_real *K = control_gain;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--t-end") && i + 1 < argc) {
             char *e;
@@ -38,8 +38,10 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(argv[i], "--inputs") && i + 1 < argc) {
             inputs = argv[++i];
+        } else if (!strcmp(argv[i], "--help")) {
+            return usage(stdout, 0);
         } else {
-            return usage();
+            return usage(stderr, 2);
         }
     }
     FILE *f = NULL;

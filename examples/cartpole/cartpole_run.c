@@ -50,7 +50,7 @@ int cartpole_run(const mb_real *K, double t_end, FILE *table, cartpole_run_resul
         if (th > 1e-3) r->settle_t = t;
         if (t >= t_end - 1 - 1e-9) r->max_theta_late = fmax(r->max_theta_late, th);
         mb_real F;
-        st = cartpole_control_period(&s, K, &F);
+        st = control_period(&s, K, &F);
         r->max_F = fmax(r->max_F, fabs((double)F));
         if (table) fprintf(table, "%.17g,%.17g\n", t, (double)F);
         if (st < 0) break;

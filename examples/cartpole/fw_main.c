@@ -40,7 +40,7 @@ int main(void)
     }
     for (k = 0; k < FW_STEPS / CARTPOLE_CONTROL_EVERY; k++) {
         t0 = mcu_ticks();
-        st = cartpole_control_period(s, cartpole_gain, &F);   /* sensors, F, 10 steps */
+        st = control_period(s, control_gain, &F);   /* sensors, F, 10 steps */
         t1 = mcu_ticks();
         dt = t1 - t0;
         total += dt;

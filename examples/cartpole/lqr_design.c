@@ -5,11 +5,16 @@
  * Usage: lqr_design OUT.h   (exit 1 when a check fails, nothing written; 2 usage) */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cartpole_design.h"
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--help")) {
+        printf("usage: lqr_design OUT.h   (the cart-pole's LQR gain on its sensors, docs/control.md)\n");
+        return 0;
+    }
     if (argc != 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: lqr_design OUT.h   (the cart-pole's LQR gain on its sensors, docs/control.md)\n");
         return 2;
