@@ -40,7 +40,7 @@ const mb_real cartpole_mass[6] = {
 
 const mb_real cartpole_q0[6] = {
     MB_R(0.0), MB_R(0.0), MB_R(0.0),
-    MB_R(0.04991670832341408), MB_R(0.4975020826390129), MB_R(1.4707963267948965),
+    MB_R(0.09933466539753061), MB_R(0.4900332889206208), MB_R(1.3707963267948966),
 };
 
 const mb_real cartpole_v0[6] = {

@@ -2,7 +2,7 @@
 # runtime/mb_embed.h) and the numerical kernels built for Cortex-M4F and Cortex-M3, run under
 # qemu-system-arm, compared with a host build of the same sources; fails on malloc/free/printf
 # in embedded objects (scripts/mcu/mcu-test.sh). make mcu-measure: flash, RAM, stack and cost
-# per step for docs/embedding.md (-O2 and -Os).
+# per step for docs/embedding.md (-O2 and -Os). The cart-pole LQR firmware joins mcu-test (mk/control.mk).
 MCU_MODELS := andrews double_pendulum
 MCU_RT_SRC := runtime/mb_embed.c $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c
 MCU_GEN    := $(MCU_MODELS:%=generated/%.c)
@@ -12,7 +12,7 @@ mcu-deps:
 	@scripts/deps.sh core mcu
 
 ## mcu-test: the firmware example and kernels for Cortex-M4F and M3 under QEMU, compared with the host
-mcu-test: mcu-deps $(MCU_GEN) $(BUILD)/mbgen
+mcu-test: mcu-deps $(MCU_GEN) generated/cartpole.c $(BUILD)/mbgen
 	@MCU_MODELS=$(call shq,$(MCU_MODELS)) MCU_RUNTIME_SRC=$(call shq,$(MCU_RT_SRC)) CC=$(call shq,$(CC)) \
 	    scripts/mcu/mcu-test.sh
 

@@ -109,6 +109,14 @@ RUN_ADAPTIVE := --every% --rtol% --atol% dopri5 dop853 bdf --integrator=dopri5 -
 RUN_OPTS = $(if $(filter $(RUN_ADAPTIVE),$(RUN_ARGS)),,--every 10) $(RUN_ARGS)
 RUN_FORM = $(if $(filter file default undefined,$(origin FORMULATION)),,$(FORMULATION))
 COMPARE_FORMS := baumgarte canonical alf-explicit alf-trapezoid
+# make run MODEL=cartpole: the closed loop (scripts/run_control.sh, docs/control.md) for the shipped
+# cart-pole (not a DEFS variant: the controller is built on generated/cartpole.c), unless
+# CONTROL=none (the open loop) or FORMULATION is given; CONTROL=lqr for another model: refused
+CONTROL ?=
+ifneq ($(filter-out lqr none,$(CONTROL)),)
+$(error CONTROL=$(CONTROL): lqr (the cart-pole's closed loop) or none (the open loop))
+endif
+RUN_CONTROL = $(if $(and $(filter cartpole,$(MODEL_NAME)),$(filter generated,$(MODEL_DIR)),$(filter-out none,$(or $(CONTROL),lqr)),$(if $(RUN_FORM),,x)),lqr)
 
 plots-deps:
 	@scripts/deps.sh core plots
@@ -121,10 +129,14 @@ run: plots-deps $(BUILD)/mbgen
 model-run: export MB_RESULTS = $(RESULTS)
 model-run: export MB_TRACE = $(TRACE)
 model-run: export MB_RUN_FORM = $(RUN_FORM)
-model-run: model-sim $(BUILD)/mb_anim
+model-run: model-sim $(BUILD)/mb_anim $(if $(RUN_CONTROL),$(BUILD)/cartpole_lqr)
+	@$(if $(and $(filter lqr,$(CONTROL)),$(if $(RUN_CONTROL),,x)),echo "make run: CONTROL=lqr balances the shipped cart-pole only (MODEL=cartpole without DEFS or FORMULATION)" >&2; exit 2)
 ifneq ($(filter-out dynamic,$(ANALYSIS)),)
 	@RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) scripts/run_analysis.sh $(call shq,$(MODEL_NAME)) \
 	    $(call shq,$(ANALYSIS)) $(call shwords,$(RUN_ARGS))
+else ifneq ($(RUN_CONTROL),)
+	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) MODEL_DIR=$(call shq,$(MODEL_DIR)) \
+	    scripts/run_control.sh $(call shwords,$(RUN_OPTS))
 else
 	@TRACE="$$MB_TRACE" RESULTS="$$MB_RESULTS" BUILD=$(call shq,$(BUILD)) MODEL_DIR=$(call shq,$(MODEL_DIR)) \
 	    scripts/run.sh $(call shq,$(MODEL_NAME)) "$$MB_RUN_FORM" $(call shwords,$(RUN_OPTS))

@@ -2,7 +2,8 @@
 -- balancing problem (docs/model-language.md, "Inputs" and "Sensors").
 -- Data: cart M = 1 kg on a horizontal prismatic joint, pole m = 0.1 kg, length 2 l = 1 m
 --   (CoM at l = 0.5 m from the pivot, inertia m (2l)^2 / 12 about it), gravity 9.81 m/s^2,
---   the pole starting 0.1 rad from upright, at rest.
+--   the pole starting theta0 = 0.2 rad from upright (mbgen -D theta0=...), at rest: the start
+--   the LQR example balances (examples/cartpole/, docs/control.md).
 -- Equations: input F pushes the cart along X (force "push", fx = F); the sensors are the cart's
 --   position and velocity and the pole's angle from upright and its rate (angle("pivot") is
 --   phi_pole - phi_cart, the pole's x-axis pointing from the pivot to its tip).
@@ -13,7 +14,7 @@ name "cartpole"
 simulate { t_end = 2, h = 1e-3 }
 
 local M, m, l = 1.0, 0.1, 0.5
-local theta0 = 0.1                       -- rad from upright
+local theta0 = param("theta0", 0.2)      -- rad from upright
 
 local F = input "F" { default = 0 }      -- N, along X on the cart
 

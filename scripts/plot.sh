@@ -14,6 +14,8 @@ One run: writes next to RESULTS.csv (or into --outdir)
   <base>_constraints.png  |Phi| and |dPhi/dt| against time, log scale
   <base>_sigma.png        |sigma| (alf formulations; skipped when the column is absent)
   <base>_trace.png        x(t), y(t) and the path y(x) of one named point
+  <base>_io.png           the model's inputs (in.* columns) and sensors (out.*) against time
+                          (skipped when the CSV has none)
 Compare: writes PREFIX_energy.png, PREFIX_phi.png, PREFIX_phid.png with one curve per run.
 
 options:
@@ -242,6 +244,43 @@ set offsets 0, 0, 0, 0
 set key top right box opaque
 plot $(gs "$d") using (column($(gs "$trace.x")) * $sc):(column($(gs "$trace.y")) * $sc) with lines lc rgb '#e0457b' title $(gq "$(et "$trace")")
 unset multiplot
+"
+fi
+# The model's inputs and sensors (columns in.<u>, out.<y>: docs/cli.md), one panel each.
+io_cols() { head -n 1 "$csv" | tr -d '\r' | tr ',' '\n' | grep -E "^$1\\." || true; }
+ins=$(io_cols in) outs=$(io_cols out)
+if [ -n "$ins$outs" ]; then
+    written+=("${out}_io.png")
+    io_plot() {  # io_plot COLUMNS...: one curve per column, titled by its name
+        local c sep="" p="plot"
+        for c in "$@"; do
+            p+="$sep $(gs "$d") using 't':(column($(gs "$c"))) with lines title $(gq "$(et "$c")")"
+            sep=","
+        done
+        echo "$p"
+    }
+    rows=0; [ -n "$ins" ] && rows=$((rows + 1)); [ -n "$outs" ] && rows=$((rows + 1))
+    script+="
+set terminal $term size ${size%,*},$(( ${size#*,} * 5 / 4 ))
+set output $(gs "${out}_io.png")
+set size noratio
+set offsets 0, 0, 0, 0
+set xlabel 'time t [s]'
+set key top right box opaque
+set multiplot layout $rows,1 title $(gq "$(et "$base"): inputs u and sensors y$(suffix)")
+"
+    # shellcheck disable=SC2086
+    [ -n "$ins" ] && script+="set title 'inputs u (in.*)'
+set ylabel 'u'
+$(io_plot $ins)
+"
+    # shellcheck disable=SC2086
+    [ -n "$outs" ] && script+="set title 'sensors y (out.*)'
+set ylabel 'y'
+$(io_plot $outs)
+"
+    script+="unset multiplot
+set terminal $term size $size
 "
 fi
 # gnuplot warns about flat curves (a coordinate that never changes): not worth a word.

@@ -25,11 +25,9 @@
 #include FW_STR(FW_MODEL.h)
 #define FW_MODEL_OBJ FW_CAT(FW_MODEL, _model)
 
-/* (with the blocks of the model's tunables: they run at their defaults here) */
-#define FW_WORK_BYTES MB_EMBED_WORK_BYTES_P(FW_FORMULATION, FW_INTEGRATOR, FW_CAT(FW_PREFIX, _NQ), \
-    FW_CAT(FW_PREFIX, _NC), FW_CAT(FW_PREFIX, _PHI_Q_NNZ), FW_CAT(FW_PREFIX, _DQ_DQ_NNZ),        \
-    FW_CAT(FW_PREFIX, _DQ_DV_NNZ), FW_CAT(FW_PREFIX, _S_NL), FW_CAT(FW_PREFIX, _A_NL),           \
-    FW_CAT(FW_PREFIX, _NPAR), FW_CAT(FW_PREFIX, _MASS_TUNABLE) * FW_CAT(FW_PREFIX, _NQ))
+/* (with the blocks of the model's tunables and inputs: they start at their defaults) */
+#define FW_WORK_BYTES2(P, F, I) MB_EMBED_MODEL_WORK_BYTES(P, F, I)   /* (P expanded first) */
+#define FW_WORK_BYTES FW_WORK_BYTES2(FW_PREFIX, FW_FORMULATION, FW_INTEGRATOR)
 
 static mb_sim sim;
 MB_EMBED_WORKSPACE(work, FW_WORK_BYTES);
@@ -92,6 +90,11 @@ int solver_step(void)
 }
 
 const mb_sim *solver_sim(void)
+{
+    return &sim;
+}
+
+mb_sim *solver_sim_rw(void)
 {
     return &sim;
 }

@@ -17,6 +17,10 @@ int solver_step(void);
 /* The running solver, for mb_embed_state, mb_embed_energy_dev, ... and mb_sim_get_*. */
 const mb_sim *solver_sim(void);
 
+/* The same for a controller between steps: mb_sim_set_input (a model with inputs) and
+ * mb_sim_get_output (sensors); examples/cartpole/fw_main.c. */
+mb_sim *solver_sim_rw(void);
+
 /* Bytes of workspace reserved statically (the compile-time bound) and actually needed. */
 unsigned long solver_work_reserved(void);
 unsigned long solver_work_needed(void);

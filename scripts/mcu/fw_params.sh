@@ -39,14 +39,15 @@ fw_params() {
 # fw_lean FORMULATION MODEL [DIR] -> the lean embedded build's -D flags (docs/embedding.md,
 # "Building only what the firmware uses"): only the formulation and integrator in use, 8-bit
 # model indices (16-bit when an index does not fit), no named points (drawing data the firmware
-# never asks for), no info part (names: tools only), for a model without tunables (its header's
-# <NAME>_NPAR 0) no room for them in mb_sim, and in double our sin, cos and hypot
+# never asks for), no info part (names: tools only), for a model without tunables and inputs (its
+# header's <NAME>_NPAR 0, <NAME>_NIN 0) no room for them in mb_sim, and in double our sin, cos and hypot
 # (runtime/mb_math.h: no libm reduction of huge arguments; link runtime/mb_math.c). measure.sh
 # and mcu-test.sh's lean case.
 fw_lean() {
     local p="" U
     U=$(printf '%s' "$2" | tr '[:lower:]' '[:upper:]')
-    grep -q "^#define ${U}_NPAR 0\$" "${3:-generated}/$2.h" 2>/dev/null && p="-DMB_WITH_TUNABLES=0"
+    grep -q "^#define ${U}_NPAR 0\$" "${3:-generated}/$2.h" 2>/dev/null &&
+        ! grep -q "^#define ${U}_NIN [1-9]" "${3:-generated}/$2.h" 2>/dev/null && p="-DMB_WITH_TUNABLES=0"
     case "$1" in
         alf-trapezoid) p="$p -DMB_ONLY_ALF_TRAPEZOID -DMB_WITH_FULL_JACOBIAN=0 -DMB_WITH_DENSE=0 -DMB_WITH_TRAPEZOID_ADAPTIVE=0 -DMB_WITH_REDUNDANT_ROWS=0 -DMB_OMIT_GAMMA" ;;
         baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;

@@ -11,7 +11,7 @@ mcu=scripts/mcu/mcu.sh
 out=build/mcu
 : "${MCU_MODELS=andrews double_pendulum}"
 : "${MCU_TARGETS:=m4f m3}"
-: "${MCU_RUNTIME_SRC:=runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c}"
+: "${MCU_RUNTIME_SRC:=runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_input.c runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c}"
 : "${MCU_STEPS:=100}"                    # steps of every firmware run
 : "${CC:=cc}"
 : "${MCU_GEN:=generated}"              # where the generated models are
@@ -175,6 +175,24 @@ case " $MCU_MODELS " in *" andrews "*)
     done
     export MCU_LTO=0 ;;
 esac
+
+# The closed loop (examples/cartpole, docs/control.md): the cart-pole's LQR controller stepping
+# the generated solver from 0.2 rad for 5 s, in both precisions; the firmware itself fails (exit
+# 1) when the pole is not upright at the end, and its state must match the host's.
+echo "== mcu: the cart-pole balanced by its LQR controller, host vs target"
+if [ -f "$MCU_GEN/cartpole.c" ]; then
+    saved_indirect=$MCU_INDIRECT
+    MCU_INDIRECT="^(cartpole)_"
+    for prec in double float; do
+        tol=$tol_double; [ "$prec" = float ] && tol=$tol_float
+        run_case "fw-cartpole-lqr-$prec" "$prec" "$tol" $(fw_params cartpole alf-trapezoid "$prec" "$MCU_GEN") \
+            -DFW_STEPS=5000 $fw_inc -Iexamples/cartpole -- examples/cartpole/fw_main.c \
+            examples/cartpole/cartpole_control.c examples/firmware/solver.c "$MCU_GEN/cartpole.c"
+    done
+    MCU_INDIRECT=$saved_indirect
+else
+    bad "cartpole: $MCU_GEN/cartpole.c missing"
+fi
 
 # The cost measure: 2 * 10^6 instructions must read as such (ticks * 40 / 128, see mcu.sh),
 # within the call overhead measured by an empty interval, and identically on a second run.
