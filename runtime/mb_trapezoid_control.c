@@ -71,6 +71,19 @@ static mb_real trap_error(mb_sim *s, mb_real h)
 #define ADAPT_FACMIN MB_R(0.2)
 #define ADAPT_NEWTON_SHRINK MB_R(0.25)
 
+/* The next trial step: the controller's h_next within h_max, and the rest rem to t_stop taken
+ * whole when h nearly reaches it (*last = 1) or in two equal steps when h passes its half, so
+ * that no sliver of a step is left. */
+static mb_real trial_h(const mb_sim *s, mb_real rem, int *last)
+{
+    mb_real h = s->h_next;
+    if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+    *last = 0;
+    if (h >= rem * (1 - MB_R(1e-9))) { h = rem; *last = 1; }
+    else if (h > rem / 2) h = rem / 2;
+    return h;
+}
+
 static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     mb_real t_start = s->t, rem = t_stop - s->t;
@@ -79,11 +92,8 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     int lastfail = 0, rejected = 0;
     for (;;) {
-        mb_real h = s->h_next;
-        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
-        int last = 0;
-        if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
-        else if (h > rem / 2) h = rem / 2;    /* two equal steps land on t_stop: no sliver */
+        int last;
+        mb_real h = trial_h(s, rem, &last);
         long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
         int order2 = s->nqh >= 2;
         int st = mbi_trap_attempt(s, h, last ? t_stop : t_start + h, 1);
@@ -229,11 +239,8 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     copy(2 * n, s->xs + nz + 2 * n + nc, s->ydp);
     copy(nc, s->xib + nc, s->ptq);
     for (;;) {
-        mb_real h = s->h_next;
-        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
-        int last = 0;
-        if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
-        else if (h > rem / 2) h = rem / 2;    /* two equal steps land on t_stop: no sliver */
+        int last;
+        mb_real h = trial_h(s, rem, &last);
         mb_real t1 = last ? t_stop : t_start + h;
         long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
         mb_real err = MB_R(1e30), fac = ADAPT_NEWTON_SHRINK;
