@@ -39,6 +39,22 @@ static const int gear_train_joint_points[6] = {
     11, 0, 12, 2, 13, 5,
 };
 
+static const int gear_train_slot_ends[2] = {
+    8, 7,
+};
+
+static const double gear_train_slot_axis[2] = {
+    0, 1,
+};
+
+static const int gear_train_gear_centres[4] = {
+    11, 12, 12, 13,
+};
+
+static const double gear_train_gear_radii[4] = {
+    0.02, 0.059999999999999998, 0.025000000000000001, 0.075000000000000011,
+};
+
 const mb_real gear_train_mass[12] = {
     MB_R(0.09864600932271951), MB_R(0.09864600932271951), MB_R(1.97292018645439e-05),
     MB_R(1.0419484734712245), MB_R(1.0419484734712245), MB_R(0.0016462323477676648),
@@ -86,11 +102,13 @@ const mb_index gear_train_dq_dv_col[1] = {
     8,
 };
 
-/* The info part: names, springs, joints and rods, for the tools (runtime/mb_model.h:
- * mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
+ * (runtime/mb_model.h: mb_model_info). */
 const mb_model_info gear_train_info = {
     gear_train_coord_names, gear_train_body_names, gear_train_point_names, gear_train_constraint_names,
     0, 0, 3, gear_train_joint_points, 0, 0,
+    1, gear_train_slot_ends, gear_train_slot_axis, 2, gear_train_gear_centres, gear_train_gear_radii,
+    0, 0, 0,
 };
 
 #ifndef MB_DESCRIPTOR_ONLY

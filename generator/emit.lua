@@ -304,6 +304,48 @@ local function derive(M)
         end
     end
 
+    -- slots, gears and racks for drawing (docs/model-language.md, "Slots, gears and racks").
+    -- A number, or nil when a point coordinate or angle is a tunable (not drawn then: 0 radii).
+    local function num(x) return type(x) == "number" and x or nil end
+    local function pidx(ref) return pindex[ref.body .. "." .. tostring(ref.point)] end
+    local slot_ends, slot_axis, gear_centres, gear_radii, rack_points, rack_geom = {}, {}, {}, {}, {}, {}
+    for _, el in ipairs(M.elements) do
+        if el.kind == "slot" then
+            local ip, iq = pidx(el.a), nil
+            if el.b.body > 0 and M.bodies[el.b.body].particle then iq = -el.b.body else iq = pidx(el.b) end
+            if not (ip and iq) then uerr(M, el.line, "slot '" .. el.name .. "': end is not a named point") end
+            local l = math.sqrt(el.axis[1] ^ 2 + el.axis[2] ^ 2)
+            slot_ends[#slot_ends + 1], slot_ends[#slot_ends + 2] = ip, iq
+            slot_axis[#slot_axis + 1], slot_axis[#slot_axis + 2] = el.axis[1] / l, el.axis[2] / l
+        elseif el.kind == "gear" then
+            -- pitch radii from the centre distance d (both axles on the carrier: constant) and
+            -- ratio k = r2 / r1: r1 + r2 = d (external), |r2 - r1| = d (internal); 0 where not
+            -- defined (coaxial joints, an internal ratio of 1, a tunable point)
+            local c1, c2 = el.centres[1], el.centres[2]
+            local i1, i2 = pidx(c1), pidx(c2)
+            if not (i1 and i2) then uerr(M, el.line, "gear '" .. el.name .. "': a joint's point is not named") end
+            local x1, y1, x2, y2 = num(c1.s[1]), num(c1.s[2]), num(c2.s[1]), num(c2.s[2])
+            local r1, r2, k = 0, 0, el.ratio
+            if x1 and y1 and x2 and y2 then
+                local d = math.sqrt((x2 - x1) ^ 2 + (y2 - y1) ^ 2)
+                local den = el.internal and math.abs(k - 1) or (1 + k)
+                if d > 0 and den > 0 then r1, r2 = d / den, k * d / den end
+            end
+            gear_centres[#gear_centres + 1], gear_centres[#gear_centres + 2] = i1, i2
+            gear_radii[#gear_radii + 1], gear_radii[#gear_radii + 2] = r1, r2
+        elseif el.kind == "rack" then
+            local ic, ir = pidx(el.centres[1]), pidx(el.rack_point)
+            if not (ic and ir) then uerr(M, el.line, "rack '" .. el.name .. "': a joint's point is not named") end
+            local a = num(el.frame_axis_angle) or 0
+            local l = math.sqrt(el.axis[1] ^ 2 + el.axis[2] ^ 2)
+            local ax, ay = el.axis[1] / l, el.axis[2] / l
+            rack_points[#rack_points + 1], rack_points[#rack_points + 2] = ic, ir
+            rack_geom[#rack_geom + 1] = el.radius
+            rack_geom[#rack_geom + 1] = math.cos(a) * ax - math.sin(a) * ay
+            rack_geom[#rack_geom + 1] = math.sin(a) * ax + math.cos(a) * ay
+        end
+    end
+
     -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major)
     local ys, dydq, dydv = {}, {}, {}
     for i, sn in ipairs(M.sensors or {}) do
@@ -323,6 +365,8 @@ local function derive(M)
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
         spring_points = spring_points, joint_points = joint_points, rod_ends = rod_ends, coords = C,
+        slot_ends = slot_ends, slot_axis = slot_axis, gear_centres = gear_centres,
+        gear_radii = gear_radii, rack_points = rack_points, rack_geom = rack_geom,
     }
 end
 
@@ -711,6 +755,16 @@ function emit.generate(M, opts)
     vals.JOINT_POINTS = array("int", "joint_points", D.joint_points, 16)
     vals.NROD = #D.rod_ends // 2
     vals.ROD_ENDS = array("int", "rod_ends", D.rod_ends, 16)
+    local function num17(x) return string.format("%.17g", x) end   -- the drawing's doubles
+    vals.NSLOT = #D.slot_ends // 2
+    vals.SLOT_ENDS = array("int", "slot_ends", D.slot_ends, 16)
+    vals.SLOT_AXIS = array("double", "slot_axis", D.slot_axis, 4, num17)
+    vals.NGEAR = #D.gear_centres // 2
+    vals.GEAR_CENTRES = array("int", "gear_centres", D.gear_centres, 16)
+    vals.GEAR_RADII = array("double", "gear_radii", D.gear_radii, 4, num17)
+    vals.NRACK = #D.rack_points // 2
+    vals.RACK_POINTS = array("int", "rack_points", D.rack_points, 16)
+    vals.RACK_GEOM = array("double", "rack_geom", D.rack_geom, 3, num17)
     local mass_default, mass_sym = coordinate_data(Mnum).mass, false
     for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
     vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)

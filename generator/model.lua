@@ -1452,6 +1452,9 @@ local function resolve(S, M)
     local function other(j) return j.a == c and j.b or j.a end
     e.joints = { js[1].el.name, js[2].el.name }
     e.carrier = bref(c)
+    -- for drawing (generator/emit.lua): each joint's point on the carrier, its axle's centre
+    local function on_carrier(j) return j.a == c and j.ra or j.rb end
+    e.centres = { on_carrier(js[1]), on_carrier(js[2]) }
     e.offset = el.offset
     if el.kind == "gear" then
       e.g1, e.g2 = bref(other(js[1])), bref(other(js[2]))
@@ -1465,6 +1468,10 @@ local function resolve(S, M)
       e.axis = p.el.axis
       e.frame_is_a = p.a == c
       e.radius = el.radius
+      -- for drawing: the prismatic joint's point on the rack, its axis in the frame's axes (the
+      -- joint holds phi_a - phi_b at its angle, so an axis fixed in the rack a turns by it)
+      e.rack_point = e.frame_is_a and p.rb or p.ra
+      e.frame_axis_angle = e.frame_is_a and 0 or (p.el.angle or 0)
     end
   end
 

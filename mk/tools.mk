@@ -178,4 +178,5 @@ TEST_PROGS   += $(BUILD)/test_progress
 TEST_SCRIPTS += tests/test_plot_paths.sh tests/test_run_script.sh tests/test_runtime_cli.sh tests/test_anim.sh tests/test_make_models.sh tests/test_presets.sh
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim $(BUILD)/oscillator_1dof_sim \
-                $(BUILD)/fault_velconflict_sim
+                $(BUILD)/fault_velconflict_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim \
+                $(BUILD)/kin_meshes_sim

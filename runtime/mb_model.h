@@ -143,6 +143,23 @@ typedef struct mb_model_info {
     int nrod;                            /* rods */
     const int *rod_ends;                 /* [2 * nrod] each end a point index (point_names) or
                                             -1 - b for particle b (it has no named point) */
+    /* Slots, gears and racks, for drawing (docs/model-language.md, "Slots, gears and racks"). */
+    int nslot;                           /* pin-in-slot joints */
+    const int *slot_ends;                /* [2 * nslot] P (a point on b1 or the ground: the
+                                            slot's line passes through it) and the pin Q (a
+                                            point index, or -1 - b for particle b) */
+    const double *slot_axis;             /* [2 * nslot] the slot's unit axis in P's body's axes */
+    int ngear;                           /* gear pairs */
+    const int *gear_centres;             /* [2 * ngear] each joint's point on the carrier */
+    const double *gear_radii;            /* [2 * ngear] pitch radii r1, r2 (0, 0: not defined:
+                                            coaxial joints, or internal with ratio 1) */
+    int nrack;                           /* racks and pinions */
+    const int *rack_points;              /* [2 * nrack] the pinion's centre (its joint's point on
+                                            the frame) and the prismatic joint's point on the
+                                            rack */
+    const double *rack_geom;             /* [3 * nrack] the signed pitch radius r and the unit
+                                            axis (ux, uy) in the frame's axes: the pitch line
+                                            passes through centre - r Omega u along u */
 } mb_model_info;
 
 /* f(t, q) -> out */

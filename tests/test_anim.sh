@@ -12,7 +12,7 @@ ok() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo
 check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
-for b in "$sim" "$anim" "$fsim" "$psim"; do
+for b in "$sim" "$anim" "$fsim" "$psim" "$BUILD/shaper_sim" "$BUILD/gear_train_sim" "$BUILD/kin_meshes_sim"; do
     [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim $psim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
@@ -194,6 +194,52 @@ for edit in 's/^particle P$/body P/|a rod end names a rigid body' '/^particle P$
     check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
     check "bad info ($what): file:line named" grep -q "rbad.info:[0-9]*: " "$tmp/rbad.err"
     check "bad info ($what): no page" test ! -e "$tmp/rbad.html"
+done
+
+# Slots, gears and racks (tests/models: shaper, gear_train, kin_meshes): their info lines, and
+# the page's records: a slot's point, pin and axis, the gears' pitch radii r1 + r2 = d or
+# r2 - r1 = d (gear_train: 0.02 + 0.06, 0.075 - 0.025), a rack's signed radius and axis.
+mesh_run() {   # model csv-name: simulate 0.2 s and draw
+    "$BUILD/$1_sim" --quiet --t-end 0.2 --out "$tmp/$2.csv" > "$tmp/$2.sim" 2>&1 &&
+        "$anim" --quiet --out "$tmp/$2.html" "$tmp/$2.csv"
+}
+mesh_run shaper sh; ok $? "shaper: simulated and drawn"
+check "shaper: info file has 'slot 2 1 1 0' (lever.O, crank.P, axis x)" grep -qx 'slot 2 1 1 0' "$tmp/sh.csv.info"
+check "shaper: the page has the slot (point, pin, axis, lever.phi's column)" \
+    grep -q '^var SLOTS=\[\[2,1,1,0,32,' "$tmp/sh.html"
+check "shaper: the page draws slots" grep -q "'class':'slot'" "$tmp/sh.html"
+check "shaper: the note names slots" grep -q 'slots as lines with their pins as circles' "$tmp/sh.html"
+mesh_run gear_train gt; ok $? "gear_train: simulated and drawn"
+check "gear_train: info has both gear pairs" test "$(grep -c '^gear ' "$tmp/gt.csv.info")" -eq 2
+check "gear_train: pitch radii 0.02, 0.06 (external, d 0.08)" \
+    grep -q '^var GEARS=\[\[11,12,0.02,0.06\],\[12,13,0.025,0.075\]\];' "$tmp/gt.html"
+check "gear_train: the page draws pitch circles" grep -q "'class':'pitch'" "$tmp/gt.html"
+mesh_run kin_meshes km; ok $? "kin_meshes: simulated and drawn"
+check "kin_meshes: the page has the rack (centre, rack point, r 0.05, axis x, ground frame)" \
+    grep -q '^var RACKS=\[\[7,1,0.05,1,0,-1,' "$tmp/km.html"
+for f in sh gt km; do
+    if command -v xmllint >/dev/null 2>&1; then check "$f: page well-formed" xmllint --noout "$tmp/$f.html"; fi
+done
+check "andrews: no mesh records in its page" test -z "$(grep -e 'var SLOTS' -e 'var GEARS' "$tmp/a.html")"
+for edit in 's/^slot 2 1 1 0$/slot 2 1 0 0/|slot with a zero axis' \
+            's/^slot 2 1 1 0$/slot 2 -5 1 0/|slot pin naming a rigid body' \
+            's/^slot 2 1 1 0$/slot 99 1 1 0/|slot point out of range' \
+            's/^slot 2 1 1 0$/slot 2 1 nan 0/|slot axis not finite' \
+            's/^slot 2 1 1 0$/slot 2 1 1/|slot with one axis component' \
+            's/^slot 2 1 1 0$/slot 2 1 1 0 7/|slot with a field too many' \
+            's/^slot 2 1 1 0$/slot 2 1  1 0/|slot with two blanks' \
+            '$a gear 0 1 -1 2|gear with a negative radius' \
+            '$a rack 0 1 0 1 0|rack with radius 0' \
+            '$a rack 0 1 0.1 0 0|rack with a zero axis' \
+            '$a gear 0 1 1 2\nslot 2 1 1 0|slot after a gear' \
+            '$a rod 0 1|rod after a slot'; do
+    what=${edit#*|} edit=${edit%%|*}
+    sed "$edit" "$tmp/sh.csv.info" > "$tmp/mbad.info"
+    "$anim" --info "$tmp/mbad.info" --out "$tmp/mbad.html" "$tmp/sh.csv" 2> "$tmp/mbad.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "mbad.info:[0-9]*: " "$tmp/mbad.err"
+    check "bad info ($what): no page" test ! -e "$tmp/mbad.html"
 done
 
 # The drawing info file: written next to the CSV, checked on reading (file:line), names escaped.

@@ -32,7 +32,8 @@ typedef struct opts {
     int quiet;
 } opts;
 
-/* All frames: rows of `stride` doubles: t, points (x, y) * npoint, CoM (x, y) * nbody. */
+/* All frames: rows of `stride` doubles: t, points (x, y) * npoint, CoM (x, y) * nbody, then
+ * (only with slots or racks: their axes turn with a body) each body's angle (0: a particle). */
 typedef struct frames {
     double *v;
     long n, cap;
@@ -232,6 +233,15 @@ static int read_csv(mb_lines *in, const mb_info *m, const opts *o, frames *fr, c
             }
         }
     }
+    for (i = 1 + 2 * (m->npoint + m->nbody); i < fr->stride; i++) {   /* the bodies' angles */
+        int b = i - 1 - 2 * (m->npoint + m->nbody);
+        col[i] = m->particle[b] ? -1 : colmap_find(&cols, m->body[b], ".phi");
+        if (!m->particle[b] && col[i] < 0) {
+            fprintf(stderr, "%s: %s: the header has no column '%s.phi' (is %s the info file of "
+                    "this CSV?)\n", prog, o->in, m->body[b], o->info);
+            goto out;
+        }
+    }
     while ((got = mb_lines_next(in, &len, err, sizeof err)) > 0) {
         int n, ok = 1;
         line = in->buf;
@@ -248,7 +258,8 @@ static int read_csv(mb_lines *in, const mb_info *m, const opts *o, frames *fr, c
             goto out;
         }
         if (row++ % o->every) continue;
-        for (i = 0; ok && i < fr->stride; i++) ok = parse_double(fld[col[i]], &rowv[i]);
+        for (i = 0; ok && i < fr->stride; i++)
+            ok = col[i] < 0 ? (rowv[i] = 0.0, 1) : parse_double(fld[col[i]], &rowv[i]);
         if (!ok) {
             /* a number that does not parse or is not finite: the run diverged here */
             fprintf(stderr, "%s: %s:%ld: not a finite number; animation stops at this row\n",
@@ -284,6 +295,53 @@ out:
 
 static double px(const frames *f, long k, int pt) { return f->v[k * f->stride + 1 + 2 * pt]; }
 static double py(const frames *f, long k, int pt) { return f->v[k * f->stride + 2 + 2 * pt]; }
+
+/* Frame k's end e: a point, or -1 - b for body b's centre of mass (the rods' convention). */
+static double ex(const frames *f, const mb_info *m, long k, int e) { return e < 0 ? px(f, k, m->npoint - 1 - e) : px(f, k, e); }
+static double ey(const frames *f, const mb_info *m, long k, int e) { return e < 0 ? py(f, k, m->npoint - 1 - e) : py(f, k, e); }
+
+/* The frame column of point p's body's angle, or -1 for a ground point (angle 0). */
+static int angle_col(const mb_info *m, int p)
+{
+    return m->point_body[p] < 0 ? -1 : 1 + 2 * (m->npoint + m->nbody) + m->point_body[p];
+}
+
+/* The axis (ax, ay), fixed in point p's body, in world axes at frame k. */
+static void axis_at(const frames *f, const mb_info *m, long k, int p, double ax, double ay,
+                    double *ux, double *uy)
+{
+    int c = angle_col(m, p);
+    double a = c < 0 ? 0.0 : f->v[k * f->stride + c];
+    *ux = cos(a) * ax - sin(a) * ay;
+    *uy = sin(a) * ax + cos(a) * ay;
+}
+
+/* Where a slot's or a rack's line is drawn, along its axis from its reference (the slot's point
+ * P; the rack point's projection on the pitch line): the range its pin or contact point covers
+ * over the run, widened by margin (so the line stays put in the body that carries it). */
+static void line_span(const frames *f, const mb_info *m, int kind, int i, double R, double *s0,
+                      double *s1)
+{
+    double lo = HUGE_VAL, hi = -HUGE_VAL, marg;
+    for (long k = 0; k < f->n; k++) {
+        double ux, uy, s;
+        if (kind == 0) {   /* slot: u . (Q - P) */
+            int p = m->slot[2 * i], q = m->slot[2 * i + 1];
+            axis_at(f, m, k, p, m->slot_axis[2 * i], m->slot_axis[2 * i + 1], &ux, &uy);
+            s = ux * (ex(f, m, k, q) - px(f, k, p)) + uy * (ey(f, m, k, q) - py(f, k, p));
+        } else {           /* rack: u . (T - A), T = C - r n the contact point, A the rack point */
+            int c = m->rack[2 * i], a = m->rack[2 * i + 1];
+            double r = m->rack_geom[3 * i];
+            axis_at(f, m, k, c, m->rack_geom[3 * i + 1], m->rack_geom[3 * i + 2], &ux, &uy);
+            s = ux * (px(f, k, c) + r * uy - px(f, k, a)) + uy * (py(f, k, c) - r * ux - py(f, k, a));
+        }
+        if (s < lo) lo = s;
+        if (s > hi) hi = s;
+    }
+    marg = fmax(0.15 * (hi - lo), kind == 0 ? 4.0 * R : fmax(fabs(m->rack_geom[3 * i]), 4.0 * R));
+    *s0 = lo - marg;
+    *s1 = hi + marg;
+}
 
 /* Union-find root, for grouping coincident points into joints. */
 static int root(int *parent, int i)
@@ -420,6 +478,38 @@ static const char *const script =
     "else if(e.key==='ArrowRight'||e.key==='ArrowLeft'){playing=false;btn.textContent='Play';"
     "k=Math.max(0,Math.min(D.length-1,k+(e.key==='ArrowRight'?1:-1)));draw(k);}});\n"
     "draw(0);setInterval(tick,25);\n";
+
+/* The slots', gears' and racks' script (only in pages with them): wraps draw() of the main
+ * script, which follows it, and makes its elements on the first call (the main script's el()
+ * and W exist by then). SLOTS: [P, pin, ax, ay, angle column, s0, s1]; GEARS: [centre 1,
+ * centre 2, r1, r2]; RACKS: [centre, rack point, r, ux, uy, angle column, s0, s1]. */
+static const char *const mesh_script =
+    "function AX(k,c,ax,ay){var a=c<0?0:D[k][c],co=Math.cos(a),si=Math.sin(a);"
+    "return [co*ax-si*ay,si*ax+co*ay];}\n"
+    "var meshEls=null,drawMain=draw;\n"
+    "function meshInit(){meshEls={s:[],g:[],r:[]};var line={'fill':'none','stroke':'#333',"
+    "'stroke-width':2,'vector-effect':'non-scaling-stroke'};\n"
+    " SLOTS.forEach(function(s){meshEls.s.push([el('polyline',Object.assign({'class':'slot'},line),W),"
+    "el('circle',{'class':'joint pin','r':R},W)]);});\n"
+    " GEARS.forEach(function(g){var e=[el('polyline',{'class':'gearlink','fill':'none','stroke':'#888',"
+    "'stroke-dasharray':'4 3','stroke-width':1,'vector-effect':'non-scaling-stroke'},W)];"
+    "[g[2],g[3]].forEach(function(r){if(r>0)e.push(el('circle',{'class':'pitch','r':r,'fill':'none',"
+    "'stroke':'#555','stroke-dasharray':'6 3','stroke-width':1.2,'vector-effect':'non-scaling-stroke'},W));"
+    "else e.push(null);});meshEls.g.push(e);});\n"
+    " RACKS.forEach(function(r){meshEls.r.push([el('polyline',Object.assign({'class':'rackline'},line),W),"
+    "el('circle',{'class':'pitch','r':Math.abs(r[2]),'fill':'none','stroke':'#555',"
+    "'stroke-dasharray':'6 3','stroke-width':1.2,'vector-effect':'non-scaling-stroke'},W)]);});}\n"
+    "function at(c,e,p){e.setAttribute('cx',p[0]);e.setAttribute('cy',p[1]);}\n"
+    "draw=function(k){drawMain(k);if(!meshEls)meshInit();\n"
+    " SLOTS.forEach(function(s,i){var p=P(k,s[0]),u=AX(k,s[4],s[2],s[3]),e=meshEls.s[i];"
+    "e[0].setAttribute('points',pts([[p[0]+u[0]*s[5],p[1]+u[1]*s[5]],[p[0]+u[0]*s[6],p[1]+u[1]*s[6]]]));"
+    "at(0,e[1],E(k,s[1]));});\n"
+    " GEARS.forEach(function(g,i){var a=P(k,g[0]),b=P(k,g[1]),e=meshEls.g[i];"
+    "e[0].setAttribute('points',pts([a,b]));if(e[1])at(0,e[1],a);if(e[2])at(0,e[2],b);});\n"
+    " RACKS.forEach(function(r,i){var c=P(k,r[0]),a=P(k,r[1]),u=AX(k,r[5],r[3],r[4]),e=meshEls.r[i],"
+    "t=[c[0]+r[2]*u[1],c[1]-r[2]*u[0]],t0=u[0]*(a[0]-t[0])+u[1]*(a[1]-t[1]);"
+    "e[0].setAttribute('points',pts([[t[0]+u[0]*(t0+r[6]),t[1]+u[1]*(t0+r[6])],"
+    "[t[0]+u[0]*(t0+r[7]),t[1]+u[1]*(t0+r[7])]]));at(0,e[1],c);});};\n";
 
 static int write_html(const mb_info *m, const opts *o, const frames *f, const char *summary)
 {
@@ -564,6 +654,9 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     fprintf(out, "%ld frames. Bodies as lines through their points (dot: centre of mass), "
                  "joints as circles, ground points as wedges, springs as zigzags, rods as lines",
             f->n);
+    if (m->nslot + m->ngear + m->nrack > 0)
+        fputs("; slots as lines with their pins as circles, gears as pitch circles (dashed) "
+              "with their centres linked, racks as pitch lines", out);
     if (tr >= 0) {
         fputs(tr < m->npoint ? "; path of point " : "; path of particle ", out);
         put_text(out, trace_name(m, tr));
@@ -638,6 +731,29 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
         fputs("],\n", out);
     }
     fputs("];\n", out);
+    if (m->nslot + m->ngear + m->nrack > 0) {
+        double s0, s1;
+        fputs("var SLOTS=[", out);
+        for (i = 0; i < m->nslot; i++) {
+            line_span(f, m, 0, i, R, &s0, &s1);
+            fprintf(out, "%s[%d,%d,%.9g,%.9g,%d,%.9g,%.9g]", i ? "," : "", m->slot[2 * i],
+                    m->slot[2 * i + 1], m->slot_axis[2 * i], m->slot_axis[2 * i + 1],
+                    angle_col(m, m->slot[2 * i]), s0, s1);
+        }
+        fputs("];\nvar GEARS=[", out);
+        for (i = 0; i < m->ngear; i++)
+            fprintf(out, "%s[%d,%d,%.9g,%.9g]", i ? "," : "", m->gear[2 * i], m->gear[2 * i + 1],
+                    m->gear_r[2 * i], m->gear_r[2 * i + 1]);
+        fputs("];\nvar RACKS=[", out);
+        for (i = 0; i < m->nrack; i++) {
+            line_span(f, m, 1, i, R, &s0, &s1);
+            fprintf(out, "%s[%d,%d,%.9g,%.9g,%.9g,%d,%.9g,%.9g]", i ? "," : "", m->rack[2 * i],
+                    m->rack[2 * i + 1], m->rack_geom[3 * i], m->rack_geom[3 * i + 1],
+                    m->rack_geom[3 * i + 2], angle_col(m, m->rack[2 * i]), s0, s1);
+        }
+        fputs("];\n", out);
+        fputs(mesh_script, out);
+    }
     fputs(script, out);
     fputs("//]]></script>\n</body>\n</html>\n", out);
     free(parent);
@@ -747,7 +863,7 @@ int main(int argc, char **argv)
         o.out = outname;
     }
 
-    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody;
+    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody + (m->nslot + m->nrack > 0 ? m->nbody : 0);
     rc = read_csv(&csv, m, &o, &fr, summary, sizeof summary);
     mb_lines_close(&csv);
     if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {

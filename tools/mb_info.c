@@ -56,6 +56,17 @@ static int write_body(FILE *f, const mb_model *m, char *err, size_t nerr)
         fprintf(f, "joint %d %d\n", in->joint_points[2 * j], in->joint_points[2 * j + 1]);
     for (int r = 0; r < in->nrod; r++)
         fprintf(f, "rod %d %d\n", in->rod_ends[2 * r], in->rod_ends[2 * r + 1]);
+    /* %.17g: the doubles read back exactly */
+    for (int s = 0; s < in->nslot; s++)
+        fprintf(f, "slot %d %d %.17g %.17g\n", in->slot_ends[2 * s], in->slot_ends[2 * s + 1],
+                in->slot_axis[2 * s], in->slot_axis[2 * s + 1]);
+    for (int g = 0; g < in->ngear; g++)
+        fprintf(f, "gear %d %d %.17g %.17g\n", in->gear_centres[2 * g], in->gear_centres[2 * g + 1],
+                in->gear_radii[2 * g], in->gear_radii[2 * g + 1]);
+    for (int r = 0; r < in->nrack; r++)
+        fprintf(f, "rack %d %d %.17g %.17g %.17g\n", in->rack_points[2 * r],
+                in->rack_points[2 * r + 1], in->rack_geom[3 * r], in->rack_geom[3 * r + 1],
+                in->rack_geom[3 * r + 2]);
     return 0;
 }
 

@@ -15,6 +15,16 @@
  *   joint <p> <q>                point indices of a revolute joint's ends
  *   rod <a> <b>                  a rod's ends: a point index, or -1 - b for particle b (it has
  *                                no named point; its position is its centre of mass)
+ *   slot <p> <q> <ax> <ay>       a slot: its line passes through point p along the axis (ax, ay)
+ *                                fixed in p's body; the pin q is a point or -1 - b (particle)
+ *   gear <p> <q> <r1> <r2>       a gear pair: the axles' centres (points) and pitch radii (0 0:
+ *                                not defined; the centres are linked)
+ *   rack <c> <p> <r> <ux> <uy>   a rack and pinion: the pinion's centre c, a point p on the rack,
+ *                                the signed pitch radius r and the axis u in c's body's axes:
+ *                                the pitch line runs along u through c - r Omega u
+ * The slot, gear and rack lines (optional, in that order after the rods) carry numbers as C
+ * reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
+ * rack's radius not 0). Readers that predate them refuse them as unknown keywords.
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
  * outside (it may be edited, cut short or be something else entirely): the reader checks
  * everything (a line of at most MB_INFO_LINE_MAX bytes, a line break at the end, at most
@@ -29,7 +39,8 @@
 
 #define MB_INFO_NAME_MAX 255      /* bytes of a name */
 #define MB_INFO_LINE_MAX 4096     /* bytes of a line: "point -1 " and the longest name fit */
-#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints or rods: far beyond any model */
+#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears or
+                                     racks: far beyond any model */
 
 typedef struct mb_info {
     char *model;
@@ -41,6 +52,13 @@ typedef struct mb_info {
     int *spring;       /* [2 * nspring] */
     int *joint;        /* [2 * njoint] */
     int *rod;          /* [2 * nrod] a point index, or -1 - b: particle b */
+    int nslot, ngear, nrack;
+    int *slot;         /* [2 * nslot] the point on the slotted body, the pin (as rod ends) */
+    double *slot_axis; /* [2 * nslot] unit axis in the point's body's axes */
+    int *gear;         /* [2 * ngear] the centres' points */
+    double *gear_r;    /* [2 * ngear] pitch radii (0 0: not defined) */
+    int *rack;         /* [2 * nrack] the pinion's centre, a point on the rack */
+    double *rack_geom; /* [3 * nrack] signed pitch radius, unit axis in the centre's body's axes */
 } mb_info;
 
 /* A name the format can carry: 1..255 bytes, no control characters (a newline would end it). */

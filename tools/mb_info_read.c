@@ -7,6 +7,7 @@
 #include "mb_info.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,12 @@ void mb_info_free(mb_info *f)
     free(f->spring);
     free(f->joint);
     free(f->rod);
+    free(f->slot);
+    free(f->slot_axis);
+    free(f->gear);
+    free(f->gear_r);
+    free(f->rack);
+    free(f->rack_geom);
     memset(f, 0, sizeof *f);
 }
 
@@ -64,6 +71,43 @@ static int int_field(const char **s, int lo, int hi, int *out)
     return 0;
 }
 
+/* Append x to the double array *a of n entries (capacity doubles, as push_int). */
+static int push_dbl(double **a, int n, double x)
+{
+    if ((n & (n - 1)) == 0) {
+        double *b = realloc(*a, (size_t)(n ? 2 * n : 1) * sizeof *b);
+        if (!b) return -1;
+        *a = b;
+    }
+    (*a)[n] = x;
+    return 0;
+}
+
+/* n space-separated finite numbers (a leading space before each); *s advances past them. */
+static int dbl_fields(const char **s, int n, double *out)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        if (**s != ' ') return -1;
+        (*s)++;
+        if (**s == ' ' || **s == '\0') return -1;   /* strtod would skip the blanks */
+        out[i] = strtod(*s, &end);
+        if (end == *s || !isfinite(out[i])) return -1;
+        *s = end;
+    }
+    return 0;
+}
+
+/* Normalize the axis (x, y): -1 when it is zero or its length overflows. */
+static int unit(double *x, double *y)
+{
+    double l = hypot(*x, *y);
+    if (!(l > 0.0) || !isfinite(l)) return -1;
+    *x /= l;
+    *y /= l;
+    return 0;
+}
+
 /* A rod end of version 2 that names a body must name a particle (a rigid body's end is one of
  * its named points). */
 static int rod_end_ok(const mb_info *f, int version, int e)
@@ -76,7 +120,7 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
     size_t len;
     int got, version = 0;
     int stage = 0;   /* 0 expect "mbinfo", 1 "model", 2 bodies, 3 points, 4 springs, 5 joints,
-                        6 rods */
+                        6 rods, 7 slots, 8 gears, 9 racks */
     const char *why = NULL;
 
     while ((got = mb_lines_next(r, &len, err, nerr)) > 0) {
@@ -152,9 +196,66 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
             }
             f->nrod++;
             stage = 6;
+        } else if (IS("slot") && version >= 2 && stage <= 7) {
+            int a, c;   /* a point; the pin: a point, or -1 - b for particle b */
+            double x[2];
+            if (int_field(&p, 0, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, -f->nbody, f->npoint - 1, &c) || dbl_fields(&p, 2, x) || *p) {
+                why = "expected 'slot <point> <pin: a point or -1 - b for particle b> <ax> <ay>' "
+                      "(indices so far, finite numbers)";
+                goto bad;
+            }
+            if (!rod_end_ok(f, version, c)) { why = "a pin -1 - b names a rigid body, not a particle"; goto bad; }
+            if (unit(&x[0], &x[1])) { why = "a slot's axis is zero"; goto bad; }
+            if (f->nslot >= MB_INFO_MAX_ITEMS) { why = "too many slots"; goto bad; }
+            if (push_int(&f->slot, 2 * f->nslot, a) || push_int(&f->slot, 2 * f->nslot + 1, c) ||
+                push_dbl(&f->slot_axis, 2 * f->nslot, x[0]) ||
+                push_dbl(&f->slot_axis, 2 * f->nslot + 1, x[1])) {
+                why = "out of memory";
+                goto bad;
+            }
+            f->nslot++;
+            stage = 7;
+        } else if (IS("gear") && version >= 2 && stage <= 8) {
+            int a, c;
+            double x[2];
+            if (int_field(&p, 0, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, 0, f->npoint - 1, &c) || dbl_fields(&p, 2, x) || *p) {
+                why = "expected 'gear <point> <point> <r1> <r2>' (indices so far, finite numbers)";
+                goto bad;
+            }
+            if (x[0] < 0.0 || x[1] < 0.0) { why = "a gear's pitch radius is negative"; goto bad; }
+            if (f->ngear >= MB_INFO_MAX_ITEMS) { why = "too many gears"; goto bad; }
+            if (push_int(&f->gear, 2 * f->ngear, a) || push_int(&f->gear, 2 * f->ngear + 1, c) ||
+                push_dbl(&f->gear_r, 2 * f->ngear, x[0]) ||
+                push_dbl(&f->gear_r, 2 * f->ngear + 1, x[1])) {
+                why = "out of memory";
+                goto bad;
+            }
+            f->ngear++;
+            stage = 8;
+        } else if (IS("rack") && version >= 2 && stage <= 9) {
+            int a, c;
+            double x[3];
+            if (int_field(&p, 0, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, 0, f->npoint - 1, &c) || dbl_fields(&p, 3, x) || *p) {
+                why = "expected 'rack <point> <point> <r> <ux> <uy>' (indices so far, finite numbers)";
+                goto bad;
+            }
+            if (x[0] == 0.0) { why = "a rack's pitch radius is 0"; goto bad; }
+            if (unit(&x[1], &x[2])) { why = "a rack's axis is zero"; goto bad; }
+            if (f->nrack >= MB_INFO_MAX_ITEMS) { why = "too many racks"; goto bad; }
+            if (push_int(&f->rack, 2 * f->nrack, a) || push_int(&f->rack, 2 * f->nrack + 1, c)) {
+                why = "out of memory";
+                goto bad;
+            }
+            for (int i = 0; i < 3; i++)
+                if (push_dbl(&f->rack_geom, 3 * f->nrack + i, x[i])) { why = "out of memory"; goto bad; }
+            f->nrack++;
+            stage = 9;
         } else {
             why = version >= 2 ? "unknown keyword or out of order (mbinfo, model, body or particle, "
-                                 "point, spring, joint, rod)"
+                                 "point, spring, joint, rod, slot, gear, rack)"
                                : "unknown keyword or out of order (mbinfo 1: model, body, point, "
                                  "spring, joint, rod)";
             goto bad;
