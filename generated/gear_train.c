@@ -1192,10 +1192,10 @@ static const mb_plan gear_train_plan = {
 static const mb_preset gear_train_preset = {
     2.0, 0.001,
     {
-        /* baumgarte */ { -1.0, -1.0, -1.0, -1.0, 0 },
-        /* canonical */ { -1.0, -1.0, -1.0, -1.0, 0 },
-        /* alf-explicit */ { -1.0, -1.0, -1.0, -1.0, 0 },
-        /* alf-trapezoid */ { -1.0, -1.0, -1.0, -1.0, 0 }
+        /* baumgarte */ { 10000.0, -1.0, -1.0, -1.0, 0 },
+        /* canonical */ { 10000.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-explicit */ { 10000.0, -1.0, -1.0, -1.0, 0 },
+        /* alf-trapezoid */ { 10000.0, -1.0, -1.0, -1.0, 0 }
     }
 };
 #endif

@@ -42,6 +42,10 @@
  * tools and of the firmware example (scripts/mcu/fw_params.sh); _FLOAT_: single precision. */
 #define GEAR_TRAIN_SIM_T_END MB_R(2.0)
 #define GEAR_TRAIN_SIM_H MB_R(0.001)
+#define GEAR_TRAIN_SIM_BAUMGARTE_ALPHA MB_R(10000.0)
+#define GEAR_TRAIN_SIM_CANONICAL_ALPHA MB_R(10000.0)
+#define GEAR_TRAIN_SIM_ALF_EXPLICIT_ALPHA MB_R(10000.0)
+#define GEAR_TRAIN_SIM_ALF_TRAPEZOID_ALPHA MB_R(10000.0)
 
 /* Index macros, 0-based (names upper-cased, other characters as '_'; a name that repeats an
  * earlier macro gets _<index> appended: docs/cli.md). */
