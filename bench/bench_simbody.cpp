@@ -283,10 +283,14 @@ int main(int argc, char **argv)
             (std::strcmp(instr_side, "simbody") != 0 && std::strcmp(instr_side, "ours") != 0))
             usage = true;
     }
+    bool help = argc == 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"));
     if (usage) {
-        std::fprintf(stderr, "usage: bench_simbody chain|parallelogram_chain N [--instr simbody|ours CALLS]\n"
-                             "  Simbody against the generated model linked in (make bench-scaling)\n");
-        return 2;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: bench_simbody chain|parallelogram_chain N [--instr simbody|ours CALLS]\n"
+                     "  Simbody against the generated model linked in (make bench-scaling): checks that\n"
+                     "  both give the same accelerations, then times both; --instr: CALLS evaluations\n"
+                     "  of one side only (for callgrind)\n");
+        return help ? 0 : 2;
     }
 
     ours *o = ours_open();
