@@ -66,16 +66,21 @@ bench: deps $(BUILD)/bench_generic
 # make bench-scaling: the chain at N = SCALING_N (generated into $(BUILD)/scaling, never
 # generated/): mbgen and -O2 compile time, us per step of every formulation (generated on its plan
 # vs generic on KLU), instructions per step under callgrind (SCALING_INSTR=0: not), log-log
-# slopes, us per right-hand side -> results/scaling.txt. About 10 minutes, most of it gcc on
-# chain1000.c (compact) and chain300.c (unrolled). Not a test.
+# slopes, us per right-hand side; then the Simbody peer (bench/bench_simbody.cpp; installs
+# libsimbody-dev, scripts/deps.sh simbody): the chain and the parallelogram chain at N =
+# SIMBODY_N, Simbody's realize(Acceleration) against our baumgarte right-hand side side by side,
+# after a check that their accelerations agree (SIMBODY_N= : no peer) -> results/scaling.txt.
+# About 10 minutes, most of it gcc on chain1000.c (compact) and chain300.c (unrolled). Not a test.
 SCALING_N ?= 10 30 100 300 1000
 SCALING_INSTR ?= 1
+SIMBODY_N ?= 10 20 50 100
 .PHONY: bench-scaling
-## bench-scaling: the chain at N = 10 .. 1000, us and instructions per step, slopes, generation and compile times: results/scaling.txt
+## bench-scaling: the chain at N = 10 .. 1000, us and instructions per step, slopes, generation and compile times, the Simbody peer: results/scaling.txt
 bench-scaling: deps $(BUILD)/mbgen $(RT_OBJ_host) $(BUILD)/generic/mb_generic.o
-	@BUILD=$(call shq,$(BUILD)) RESULTS=$(call shq,$(RESULTS)) CC=$(call shq,$(CC)) RT_OBJ=$(call shq,$(RT_OBJ_host)) \
-	    RT_LIBS=$(call shq,$(RT_LIBS)) GNR_CFLAGS=$(call shq,$(GNR_CFLAGS)) SCALING_N=$(call shq,$(SCALING_N)) \
-	    SCALING_INSTR=$(call shq,$(SCALING_INSTR)) \
+	@scripts/deps.sh simbody || echo "bench-scaling: Simbody could not be installed: no Simbody peer"
+	@BUILD=$(call shq,$(BUILD)) RESULTS=$(call shq,$(RESULTS)) CC=$(call shq,$(CC)) CXX=$(call shq,$(CXX)) \
+	    RT_OBJ=$(call shq,$(RT_OBJ_host)) RT_LIBS=$(call shq,$(RT_LIBS)) GNR_CFLAGS=$(call shq,$(GNR_CFLAGS)) \
+	    SCALING_N=$(call shq,$(SCALING_N)) SCALING_INSTR=$(call shq,$(SCALING_INSTR)) SIMBODY_N=$(call shq,$(SIMBODY_N)) \
 	    scripts/bench_scaling.sh
 
 # Where the time of a step goes (perf, if installed): inclusive shares of the model functions

@@ -16,11 +16,11 @@
 MK_USER_VARS := MODEL DEFS MBGEN_FLAGS FORMULATION ANALYSIS RUN_ARGS TRACE RESULTS BUILD CONTROL \
                 SWEEP SWEEP_OUT SWEEP_ENGINE SWEEP_JOBS SWEEP_ARGS SWEEP_X SWEEP_Y SWEEP_CHUNK \
                 SWEEP_SBATCH SWEEP_WAIT SWEEP_FORCE PREFIX DESTDIR REAL TARGET MCU_STEPS \
-                FUZZ_SECONDS SCALING_N SCALING_INSTR PROFILE_MODEL PROFILE_FORMULATION PROFILE_STEPS \
+                FUZZ_SECONDS SCALING_N SCALING_INSTR SIMBODY_N PROFILE_MODEL PROFILE_FORMULATION PROFILE_STEPS \
                 WP_ROUNDS BENCH_STIFF_SOLVERS TEST_SLURM_TIMEOUT TEST_JOBS \
                 MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # commands and compiler flags: shell text by nature, run as given (not checked)
-MK_COMMAND_VARS := CC OPT FUZZ_CC
+MK_COMMAND_VARS := CC CXX OPT FUZZ_CC
 
 # the control characters; those make takes for white space are tested one by one
 define MK_NL
@@ -68,14 +68,16 @@ mk_need_words = $(if $(call mk_unsafe,$(value $(1)),= :),$(error $(2): $(1) may 
 $(foreach v,$(filter BUILD MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR,$(MK_CHECKED)),$(call mk_need_path,$(v),make))
 $(foreach v,$(filter MODEL_OPTS MODELS,$(MK_CHECKED)),$(call mk_need_words,$(v),make))
 
-# counts and seconds are digits (they reach shell arithmetic, sleep, -D flags); SCALING_N is a
-# list of them
+# counts and seconds are digits (they reach shell arithmetic, sleep, -D flags); SCALING_N and
+# SIMBODY_N are lists of them (SIMBODY_N may be empty: no Simbody peer)
 MK_COUNT_VARS := FUZZ_SECONDS MCU_STEPS PROFILE_STEPS SCALING_INSTR WP_ROUNDS TEST_SLURM_TIMEOUT TEST_JOBS
 mk_not_digits = $(call mk_strip_chars,$(subst $(mk_space),:,$(1)),0 1 2 3 4 5 6 7 8 9 $(2))
 $(foreach v,$(filter $(MK_COUNT_VARS),$(MK_CHECKED)),$(if $(or $(call mk_not_digits,$(value $(v))),$(if $(value $(v)),,empty)),\
   $(error make: $(v) is a whole number, digits only (got $(v)='$(value $(v))'), nothing was run)))
 $(if $(filter SCALING_N,$(MK_CHECKED)),$(if $(call mk_not_digits,$(strip $(value SCALING_N)),:),\
   $(error make: SCALING_N is a list of whole numbers (got SCALING_N='$(value SCALING_N)'), nothing was run)))
+$(if $(filter SIMBODY_N,$(MK_CHECKED)),$(if $(call mk_not_digits,$(strip $(value SIMBODY_N)),:),\
+  $(error make: SIMBODY_N is a list of whole numbers (got SIMBODY_N='$(value SIMBODY_N)'), nothing was run)))
 
 # $(call shq,TEXT): TEXT as one shell word, quoted (a ' inside is '\''); $(call shwords,LIST):
 # each white-space separated word of LIST so (RUN_ARGS: quotes, ; or * in them are text)

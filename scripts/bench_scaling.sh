@@ -2,15 +2,19 @@
 # bench_scaling.sh - how the chain (models/chain.lua -D N=...) scales with N: generation and -O2
 # compile time of the generated C, us per step of every formulation (generated code on its plan,
 # the generic evaluator on SuiteSparse KLU side by side), the log-log slope of us/step against N,
-# and us per right-hand side of baumgarte. Called by `make bench-scaling`; writes
-# $RESULTS/scaling.txt and stdout. Not a test: timing never fails anything.
+# and us per right-hand side of baumgarte; then the Simbody peer (bench/bench_simbody.cpp): the
+# chain and the parallelogram chain (models/parallelogram_chain.lua, closed loops) at N =
+# SIMBODY_N, Simbody's acceleration evaluation against our baumgarte right-hand side, side by
+# side in one program after a check that both give the same accelerations. Called by `make
+# bench-scaling`; writes $RESULTS/scaling.txt and stdout. Not a test: timing never fails anything.
 #
 # Each N is generated into $BUILD/scaling/<form>/ (never generated/), compiled, and linked with
 # bench/bench_generic.c in its --scaling mode (the runtime's API directly: no output cost). When
 # mbgen has a --linalg option, every form it lists is measured (e.g. compact and unrolled);
 # otherwise the one form mbgen writes ("compact").
 #
-# env (make passes them): BUILD, RESULTS, CC, RT_OBJ, RT_LIBS, GNR_CFLAGS, SCALING_N, SCALING_INSTR
+# env (make passes them): BUILD, RESULTS, CC, CXX, RT_OBJ, RT_LIBS, GNR_CFLAGS, SCALING_N,
+# SCALING_INSTR, SIMBODY_N (empty: no peer)
 set -u
 build=${BUILD:-build}
 res=${RESULTS:-results}
@@ -129,6 +133,72 @@ for form in $forms; do
         fi
     done
 done
+
+# The Simbody peer: for each model and N, our model generated with mbgen's defaults (--linalg
+# auto) into $dir/peer/, linked with bench/bench_simbody.cpp; its "check" lines say whether the
+# accelerations agree, its "peer" line has the timings (scripts read by the report below), and
+# under callgrind (SCALING_INSTR) the instructions of SIMBODY_INSTR_CALLS evaluations per side.
+peer_ns=${SIMBODY_N-10 20 50 100}
+peer_calls=${SIMBODY_INSTR_CALLS:-5}
+cxx=${CXX:-g++}
+pdir=$dir/peer
+peer=$dir/peer.txt          # peer model N ours_ns spread sb_ns spread ratio spread calls_o calls_s mob constr, then form
+peer_chk=$dir/peer_check.txt
+peer_ins=$dir/peer_instr.txt   # model N side instructions calls
+: >"$peer"; : >"$peer_chk"; : >"$peer_ins"
+peer_why=
+if [ -z "$peer_ns" ]; then
+    peer_why="SIMBODY_N is empty"
+elif ! pkg-config --exists simbody 2>/dev/null; then
+    peer_why="Simbody is not installed (scripts/deps.sh simbody installs libsimbody-dev)"
+elif ! command -v "$cxx" >/dev/null 2>&1; then
+    peer_why="no C++ compiler $cxx (scripts/deps.sh simbody installs g++)"
+else
+    mkdir -p "$pdir" || exit 1
+    sb_cflags=$(pkg-config --cflags simbody | sed 's/-I/-isystem /g')   # its headers warn under -Wextra
+    $cxx $sb_cflags -std=c++11 -O2 -Wall -Wextra -Werror -Ibench -c bench/bench_simbody.cpp \
+        -o "$pdir/bench_simbody.o" || die "cannot compile bench/bench_simbody.cpp"
+    for model in chain parallelogram_chain; do
+        for n in $peer_ns; do
+            name=$model$n
+            echo "== Simbody peer: $model N=$n: generate, compile, check, measure" >&2
+            rm -f "$pdir/$name.c" "$pdir/$name.h" "$pdir/${name}_data.c"
+            "$build/mbgen" "models/$model.lua" -D "N=$n" --name "$name" -o "$pdir" >"$dir/last.log" 2>&1 ||
+                { cat "$dir/last.log" >&2; die "mbgen failed for $model N=$n"; }
+            pform=$(grep -m 1 -o '[a-z]* form (runtime' "$pdir/$name.c" | cut -d' ' -f1)
+            $cc $model_cflags -c "$pdir/$name.c" -o "$pdir/$name.o" || die "cc failed for $name.c"
+            $cc $gnr_cflags -O2 -DOURS_MODEL="${name}_model" -c bench/bench_simbody_ours.c \
+                -o "$pdir/ours_$name.o" || die "cannot compile bench/bench_simbody_ours.c for $name"
+            $cxx "$pdir/bench_simbody.o" "$pdir/ours_$name.o" "$pdir/$name.o" $rt_obj $rt_libs \
+                $(pkg-config --libs simbody) -o "$pdir/bench_$name" || die "cannot link the Simbody peer for $name"
+            "$pdir/bench_$name" "$model" "$n" >"$dir/last.log" 2>&1
+            rc=$?
+            sed -n "s/^check /$model $n /p" "$dir/last.log" >>"$peer_chk"
+            if [ "$rc" = 0 ]; then
+                sed -n "s/^peer \(.*\)$/\1 ${pform:-?}/p" "$dir/last.log" >>"$peer"
+            else
+                cat "$dir/last.log" >&2
+                echo "$model $n differ" >>"$peer"
+                continue
+            fi
+            if [ "$instr" = 1 ]; then
+                for side in ours simbody; do
+                    cg=$dir/callgrind.out
+                    rm -f "$cg"
+                    valgrind --tool=callgrind --collect-atstart=no --toggle-collect="bs_${side}_calls" \
+                        --callgrind-out-file="$cg" "$pdir/bench_$name" "$model" "$n" --instr "$side" \
+                        "$peer_calls" >"$dir/last.log" 2>&1
+                    ir=$(sed -n 's/^summary: *//p' "$cg" 2>/dev/null)
+                    if grep -q "^instr $model $n $side" "$dir/last.log" && [ -n "$ir" ]; then
+                        echo "$model $n $side $ir $peer_calls" >>"$peer_ins"
+                    else
+                        echo "$model $n $side fail" >>"$peer_ins"
+                    fi
+                done
+            fi
+        done
+    done
+fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
@@ -225,7 +295,67 @@ awk 'function differ(a, b) { d = a - b; if (d < 0) d = -d; return d > 0.005 * (a
      printf "%-9s %-14s %6d %8.2f %8.2f %8.2f %8.2f %s %10d%s\n", $1, $3, $2, $11, $12, $13, $14, r, $15, g }' "$data"
 echo
 awk '$3 == "baumgarte" && $2 == 100 && NF >= 15 && $11 > 0 {
-     printf "baumgarte (rk4), N = 100, %s: %.1f us per right-hand side generated (goal <= 25 us; Simbody'"'"'s O(N)\n", $1, $4 / 1e3 / $11
-     printf "  recursive dynamics: 120-200 us for the same accelerations on this machine class), %.1f us generic on KLU\n", $6 / 1e3 / $16 }' "$data"
+     printf "baumgarte (rk4), N = 100, %s: %.1f us per right-hand side generated (goal <= 25 us), %.1f us generic on KLU\n",
+         $1, $4 / 1e3 / $11, $6 / 1e3 / $16 }' "$data"
+echo
+echo "## The Simbody peer (bench/bench_simbody.cpp): one evaluation of the accelerations from a state"
+echo
+if [ -n "$peer_why" ]; then
+    echo "not measured: $peer_why"
+else
+echo "Simbody:  $(pkg-config --modversion simbody) (Debian libsimbody-dev; its dense factorizations on $(basename "$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo libblas.so.3)")),"
+echo "          realize(state, Stage::Acceleration) after a change of q: tree kinematics, gravity, the"
+echo "          constraint multipliers, udot (what its integrators pay per right-hand side); a tree of Pin"
+echo "          mobilizers, each parallelogram loop closed by two Constraint::PointInPlane (2 equations, as"
+echo "          our revolute). Compiled with $cxx -O2."
+echo "ours:     the baumgarte right-hand side called directly (rk4's call), the generated model with mbgen's"
+echo "          defaults (--linalg auto: its form below), model code $cc -O2"
+echo "timing:   process CPU time at the assembled start, median of 9 side-by-side measurements of about"
+echo "          20 ms each per side; spread = (max - min) / median; ratio = Simbody / ours, median of the"
+echo "          9 ratios. Models: chain N (N bodies, no constraints in Simbody's coordinates) and"
+echo "          parallelogram_chain N (2N + 1 bodies, N loops, 1 degree of freedom)"
+echo
+echo "physics check (largest relative difference of the accelerations, Simbody against our exact"
+echo "index-1 accelerations and our baumgarte right-hand side; at the start and at a moving state):"
+awk '{ rel = ""; for (i = 1; i <= NF; i++) if ($i == "relative") rel = $(i + 1); sub(/:$/, "", rel); sub(/:$/, "", $3)
+       v = $NF; k = $1 " " $2; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+       line[k] = line[k] sprintf("  %s %s %s", $3, rel, v) }
+     END { for (i = 1; i <= nk; i++) printf "  %-22s%s\n", keys[i], line[keys[i]] }' "$peer_chk"
+echo
+printf '%-20s %5s %5s %6s %-8s %10s %6s %12s %6s %12s %6s\n' model N mob constr form "ours us" spread "Simbody us" spread "Simbody/ours" spread
+awk 'NF >= 13 { printf "%-20s %5d %5d %6d %-8s %10.2f %5.0f%% %12.2f %5.0f%% %11.1fx %5.0f%%\n", $1, $2, $11, $12, $13, $3 / 1e3, 100 * $4, $5 / 1e3, 100 * $6, $7, 100 * $8 }
+     NF < 13 { printf "%-20s %5d   (the accelerations differ: no timing, see the check above)\n", $1, $2 }' "$peer"
+echo
+awk "$slopes_awk"'
+NF >= 13 { key = $1; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+           c = ++cnt[key]; x[key, c] = $2; o[key, c] = $3; sb[key, c] = $5; r[key, c] = $7 }
+END {
+    for (k = 1; k <= nk; k++) {
+        key = keys[k]
+        print sprintf("slope %-20s ours         ", key) slopes(key, o)
+        print sprintf("slope %-20s Simbody      ", key) slopes(key, sb)
+        print sprintf("slope %-20s Simbody/ours ", key) slopes(key, r)
+    }
+}' "$peer"
+if [ -s "$peer_ins" ]; then
+echo
+echo "instructions per evaluation (valgrind --tool=callgrind, $peer_calls evaluations per side at the start, inside"
+echo "bs_ours_calls / bs_simbody_calls): deterministic, free of the machine's noise, blind to cache misses"
+echo
+printf '%-20s %5s %14s %14s %12s\n' model N "ours instr" "Simbody instr" "Simbody/ours"
+awk '{ key = $1 " " $2; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+       v[key, $3] = $4 == "fail" ? -1 : $4 / $5 }
+     function f(x) { return x < 0 ? sprintf("%14s", "(failed)") : sprintf("%14.0f", x) }
+     END { for (k = 1; k <= nk; k++) { split(keys[k], kf, " "); a = v[keys[k], "ours"]; b = v[keys[k], "simbody"]
+           r = a > 0 && b > 0 ? sprintf("%11.1fx", b / a) : sprintf("%12s", "-")
+           printf "%-20s %5d %s %s %s\n", kf[1], kf[2], f(a), f(b), r } }' "$peer_ins"
+echo
+awk "$slopes_awk"'
+$4 != "fail" { key = $1 " " $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+               c = ++cnt[key]; x[key, c] = $2; y[key, c] = $4 / $5 }
+END { for (k = 1; k <= nk; k++) { split(keys[k], kf, " ")
+      print "instr slope " sprintf("%-20s %-8s", kf[1], kf[2]) slopes(keys[k], y) } }' "$peer_ins"
+fi
+fi
 echo "(whole target: $((SECONDS - start)) s)"
 } | tee "$out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|sweep|slurm]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|simbody|sweep|slurm]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 usage() {
@@ -16,6 +16,7 @@ root); says what it installs, does nothing when everything is present. Groups:
   tools    valgrind (make valgrind, bench-hht, bench-stiff)
   metis    libmetis-dev (optional: make bench-ordering's nested dissection)
   bench    libsundials-dev (optional: make bench-wp's IDA baseline)
+  simbody  libsimbody-dev g++ (optional: make bench-scaling's Simbody peer, bench/bench_simbody.cpp)
   sweep    parallel gnuplot-nox (make sweep)
   slurm    slurm-wlm munge (make sweep SWEEP_ENGINE=slurm here, make test-slurm)
 Exit status: 0 done, 2 an unknown group, else apt-get's.
@@ -32,6 +33,7 @@ for group in "${@:-core}"; do
         tools) want+=(valgrind) ;;
         metis) want+=(libmetis-dev) ;;   # optional: nested dissection, make bench-ordering only
         bench) want+=(libsundials-dev) ;;   # optional: the IDA baseline of make bench-wp only
+        simbody) want+=(libsimbody-dev g++) ;;   # optional: make bench-scaling's Simbody peer only
         sweep) want+=(parallel gnuplot-nox) ;;   # make sweep: GNU parallel, the plot
         slurm) want+=(slurm-wlm munge) ;;   # make sweep SWEEP_ENGINE=slurm on this machine, make test-slurm
         -h|--help) usage; exit 0 ;;

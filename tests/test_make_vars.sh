@@ -50,7 +50,7 @@ target_of() {
         PREFIX|DESTDIR) echo install ;;
         REAL|TARGET|MCU_STEPS) echo mcu-build ;;
         FUZZ_SECONDS) echo fuzz ;;
-        SCALING_*) echo bench-scaling ;;
+        SCALING_*|SIMBODY_N) echo bench-scaling ;;
         PROFILE_*) echo bench-profile ;;
         WP_ROUNDS) echo bench-wp ;;
         BENCH_STIFF_SOLVERS) echo bench-stiff ;;
@@ -110,7 +110,7 @@ refused "PREFIX='/a\"b'" install 'PREFIX=/a"b'
 for v in BUILD MODEL_FILE MODEL_NAME MODEL_DIR MODEL_OPTS; do
     refused "$v='$q'" "$(target_of "$v")" "$v=$q"
 done
-for v in FUZZ_SECONDS MCU_STEPS PROFILE_STEPS SCALING_INSTR WP_ROUNDS TEST_SLURM_TIMEOUT SCALING_N; do
+for v in FUZZ_SECONDS MCU_STEPS PROFILE_STEPS SCALING_INSTR WP_ROUNDS TEST_SLURM_TIMEOUT SCALING_N SIMBODY_N; do
     refused "$v='1;touch $pwn'" "$(target_of "$v")" "$v=1;touch $pwn"
 done
 # handled as text by the program that checks it: refused there, $pwn never made
@@ -147,7 +147,7 @@ else echo "test_make_vars.sh: make sweep case skipped: GNU parallel or gnuplot m
 alt=$(echo "$vars RUN_OPTS RUN_FORM" | tr ' ' '|')
 grep -nE "['\"]\\\$\\((value )?($alt)\\)" Makefile mk/*.mk | grep -vF '$(error ' > "$tmp/quoted"   # (messages quote)
 [ ! -s "$tmp/quoted" ] && ok || bad "a user variable pasted between quotes (pass it in the environment or \$(call shq,...)): $(cat "$tmp/quoted")"
-free="MODEL|DEFS|MBGEN_FLAGS|FORMULATION|ANALYSIS|RUN_ARGS|RUN_OPTS|RUN_FORM|TRACE|RESULTS|SWEEP|SWEEP_OUT|SWEEP_ENGINE|REAL|TARGET|PROFILE_MODEL|PROFILE_FORMULATION|PREFIX|DESTDIR|SCALING_N|SCALING_INSTR|FUZZ_SECONDS"
+free="MODEL|DEFS|MBGEN_FLAGS|FORMULATION|ANALYSIS|RUN_ARGS|RUN_OPTS|RUN_FORM|TRACE|RESULTS|SWEEP|SWEEP_OUT|SWEEP_ENGINE|REAL|TARGET|PROFILE_MODEL|PROFILE_FORMULATION|PREFIX|DESTDIR|SCALING_N|SCALING_INSTR|SIMBODY_N|FUZZ_SECONDS"
 awk 'cont || /^\t/ { print FILENAME ":" FNR ": " $0; cont = /\\$/; next } { cont = 0 }' Makefile mk/*.mk |
     sed -E "s/\\\$\\(call (shq|shwords|dest),[^\$()]*\\\$\\((value )?($free)\\)//g; s/\\\$\\(filter [^,()]*,\\\$\\(($free)\\)\\)//g" |
     grep -E "\\\$\\((value )?($free)\\)" > "$tmp/bare"
