@@ -56,9 +56,11 @@
  * fraction of the global error instead of growing as (steps) x tol: the pendulum
  * (tests/models/acc_pendulum.lua, 100 s) 1.2e-4, 1.2e-6, 1.1e-8 at h = 1e-3, 1e-4, 1e-5 (with tol
  * alone 1.2e-4, 7.8e-4, 4.4e-3). No evaluation more: |dy_1| is the first iteration's norm. tol
- * stays the ceiling: a step whose iteration reaches max_iter with its last correction below tol
- * is converged as before (counted in newton_roundoff: the arithmetic, not the iteration, limits;
- * the pendulum's |p| grows to 3e3 with sigma and resolves only 6e-13). Float: tol_step never
+ * stays the ceiling: once the iteration has met tol (as before) and a correction no longer
+ * shrinks, or at max_iter, the step is converged (counted in newton_roundoff: the arithmetic or a
+ * singular position, not the iteration, limits; the pendulum's |p| grows to 3e3 with sigma and
+ * resolves only 6e-13; the parallelogram four-bar at h = 2.5e-4 went on from there to max_iter
+ * and a newton warning at t = 0.875 s). Float: tol_step never
  * below NEWTON_FLOOR |y|_2 = 1000 eps |y|_2 (1.2e-4 |y|_2; its iteration stalls at up to 12 eps,
  * NEWTON_FAR), so float's rule tol = 1e-4 keeps its meaning; double has no floor (a floor of
  * even 1 eps |y|_2 held the pendulum at 1.0e-4 at h = 1e-5: |y|_2 is p's scale, q resolves far
@@ -90,7 +92,7 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 #endif
 
 /* The iteration's bookkeeping across corrections (trap_judge) */
-typedef struct { int stall, grow, refresh; mb_real best, ny_last, tol; } trap_nw;
+typedef struct { int stall, grow, refresh, met; mb_real best, ny_last, tol; } trap_nw;
 
 /* After a correction of size ny (|[dq; dp]|_2; fresh: with a new factorization): whether the
  * iteration has converged (1), goes on (0) or diverges (MB_ERR_NEWTON, adaptive only); a kept
@@ -118,9 +120,13 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
     /* The error left after this correction is about theta / (1 - theta) |dy| for a
      * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
      * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
-    if (ny_prev > 0 && ny < ny_prev) {
-        mb_real th = ny / ny_prev;
-        if (th / (1 - th) * ny < NEWTON_KAPPA * k->tol) return 1;
+    mb_real left = ny_prev > 0 && ny < ny_prev ? ny / (ny_prev - ny) * ny : MB_R(1e30);
+    if (left < NEWTON_KAPPA * k->tol) return 1;
+    /* tol itself met (k->tol below it: NEWTON_LTE) and the iteration no longer contracts: the
+     * arithmetic or a singular position ends it; stop here, not at max_iter further off */
+    if (ny < s->p.tol || left < NEWTON_KAPPA * s->p.tol) {
+        if (k->met && ny >= ny_prev) { s->mon.newton_roundoff++; return 1; }
+        k->met = 1;
     }
     int conv = 0;
     if (ny < k->best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z))) k->stall = 0;
@@ -197,7 +203,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
     int it, conv = 0;
-    trap_nw k = {0, 0, full || !reuse, MB_R(1e30), 0, s->p.tol};
+    trap_nw k = {0, 0, full || !reuse, 0, MB_R(1e30), 0, s->p.tol};
     mb_real ny = 0;
     *stale_used = 0;
     *diverged = 0;
@@ -272,7 +278,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #endif
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
-    if (!conv && !adapt && ny < s->p.tol) {   /* tol_step out of the arithmetic's reach */
+    if (!conv && !adapt && k.met) {   /* tol met, tol_step out of reach (trap_judge) */
         conv = 1;
         s->mon.newton_roundoff++;
     }
