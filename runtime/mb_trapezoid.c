@@ -48,6 +48,26 @@
  * angles within 2.5e-8 rad of before against the trapezoid's own 1.2e-5 rad (h against h/2). */
 #define NEWTON_KAPPA MB_R(0.1)
 
+/* Fixed steps: the iteration stops at tol_step = min(tol, NEWTON_LTE |dy_1|), |dy_1| the step's
+ * first correction. With the AB2 predictor (trap_step) |dy_1| is about |y - y_pred| = (1/2) h^3
+ * |y'''| (Milne: AB2's error constant 5/12, the trapezoid's -1/12), 6 times the step's local
+ * truncation error, so the error Newton leaves (at most NEWTON_KAPPA tol_step) is below 0.6 % of
+ * the truncation error of the same step, at every h, and the accumulated iteration error stays a
+ * fraction of the global error instead of growing as (steps) x tol: the pendulum
+ * (tests/models/acc_pendulum.lua, 100 s) 1.2e-4, 1.2e-6, 1.1e-8 at h = 1e-3, 1e-4, 1e-5 (with tol
+ * alone 1.2e-4, 7.8e-4, 4.4e-3). No evaluation more: |dy_1| is the first iteration's norm. tol
+ * stays the ceiling: once the iteration has met tol (as before) and a correction no longer
+ * shrinks, or at max_iter, the step is converged (counted in newton_roundoff: the arithmetic or a
+ * singular position, not the iteration, limits; the pendulum's |p| grows to 3e3 with sigma and
+ * resolves only 6e-13; the parallelogram four-bar at h = 2.5e-4 went on from there to max_iter
+ * and a newton warning at t = 0.875 s). Float: tol_step never
+ * below NEWTON_FLOOR |y|_2 = 1000 eps |y|_2 (1.2e-4 |y|_2; its iteration stalls at up to 12 eps,
+ * NEWTON_FAR), so float's rule tol = 1e-4 keeps its meaning; double has no floor (a floor of
+ * even 1 eps |y|_2 held the pendulum at 1.0e-4 at h = 1e-5: |y|_2 is p's scale, q resolves far
+ * finer). Step control (adaptive) has its own error test and keeps tol. */
+#define NEWTON_LTE MB_R(0.01)
+#define NEWTON_FLOOR (MB_EPS > MB_R(1e-10) ? 1000 * MB_EPS : 0)
+
 #if MBI_F4A
 /* Adaptive runs: Newton at max_iter keeps the step when its last correction is at most
  * NEWTON_KEEP of the error tolerance (weighted RMS, trap_wnorm): an iteration error that small
@@ -72,7 +92,7 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 #endif
 
 /* The iteration's bookkeeping across corrections (trap_judge) */
-typedef struct { int stall, grow, refresh; mb_real best, ny_last; } trap_nw;
+typedef struct { int stall, grow, refresh, met; mb_real best, ny_last, tol; } trap_nw;
 
 /* After a correction of size ny (|[dq; dp]|_2; fresh: with a new factorization): whether the
  * iteration has converged (1), goes on (0) or diverges (MB_ERR_NEWTON, adaptive only); a kept
@@ -91,13 +111,23 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
      * off, instead of stopping: not kept) */
     k->grow = ny_prev > 0 && ny > ny_prev ? k->grow + 1 : 0;
     if (adapt && it >= 3 && k->grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
-    if (ny < s->p.tol) return 1;
+    if (it == 0 && !adapt) {   /* the step's tolerance from its first correction (NEWTON_LTE) */
+        mb_real tl = NEWTON_LTE * ny, fl = NEWTON_FLOOR * MB_SQRT(dot(2 * s->n, s->z, s->z));
+        if (tl < fl) tl = fl;
+        if (tl < k->tol) k->tol = tl;
+    }
+    if (ny < k->tol) return 1;
     /* The error left after this correction is about theta / (1 - theta) |dy| for a
      * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
      * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
-    if (ny_prev > 0 && ny < ny_prev) {
-        mb_real th = ny / ny_prev;
-        if (th / (1 - th) * ny < NEWTON_KAPPA * s->p.tol) return 1;
+    mb_real left = MB_R(1e30), th = ny_prev > 0 ? ny / ny_prev : 1;
+    if (ny_prev > 0 && ny < ny_prev) left = th / (1 - th) * ny;   /* (as before: same bits) */
+    if (left < NEWTON_KAPPA * k->tol) return 1;
+    /* tol itself met (k->tol below it: NEWTON_LTE) and the iteration no longer contracts: the
+     * arithmetic or a singular position ends it; stop here, not at max_iter further off */
+    if (ny < s->p.tol || left < NEWTON_KAPPA * s->p.tol) {
+        if (k->met && ny >= ny_prev) { s->mon.newton_roundoff++; return 1; }
+        k->met = 1;
     }
     int conv = 0;
     if (ny < k->best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z))) k->stall = 0;
@@ -174,7 +204,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
     int it, conv = 0;
-    trap_nw k = {0, 0, full || !reuse, MB_R(1e30), 0};
+    trap_nw k = {0, 0, full || !reuse, 0, MB_R(1e30), 0, s->p.tol};
     mb_real ny = 0;
     *stale_used = 0;
     *diverged = 0;
@@ -249,6 +279,10 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #endif
     if (!finite_vec(s->nz, s->z) || !finite_vec(nc, s->sig)) return MB_ERR_NONFINITE;
     copy(nc, s->S, s->sig);
+    if (!conv && !adapt && k.met) {   /* tol met, tol_step out of reach (trap_judge) */
+        conv = 1;
+        s->mon.newton_roundoff++;
+    }
     if (!conv) {
         s->mon.maxiter_events++;
         /* Far from converged (last correction above NEWTON_FAR of the state's size): diverging,
