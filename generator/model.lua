@@ -66,7 +66,7 @@ for h in ([[
   lua lauxlib lualib luaconf lapacke lapacke_config lapacke_mangling lapacke_utils lapack cblas
   blas f77blas klu amd btf colamd SuiteSparse_config check test_physics_models test_plan
   generic_models bench_models solver mcu_port metis ordering_models bench_ida andrews7 ref_common
-  cartpole_control cartpole_design cartpole_gain cartpole_run lqr
+  cartpole_control cartpole_design cartpole_gain cartpole_run lqr simbody bench_simbody_ours
 ]]):gmatch("%S+") do RESERVED_HEADERS[h] = true end
 -- lowercase object-like macros of the C and POSIX headers the generated code, the runtime and
 -- the tools include (and GNU's predefined unix/linux/i386)
