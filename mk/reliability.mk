@@ -63,6 +63,10 @@ $(SAN_DIR)/fourbar_chain_sim: $(call SIM_OBJ,san,fourbar_chain,$(call LONG_SRC,f
 $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC,point_pendulum))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
+# (tests/test_anim.sh's slots, gears and racks: kin_meshes beside the shipped shaper, gear_train)
+$(SAN_DIR)/kin_meshes_sim: $(call SIM_OBJ,san,kin_meshes,$(call LONG_SRC,kin_meshes))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
 # (tests/test_sim_cli.sh's step input)
 $(SAN_DIR)/step_crane_sim: $(call SIM_OBJ,san,step_crane,$(call LONG_SRC,step_crane))
 	@mkdir -p $(@D)
@@ -90,7 +94,8 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,pendulum fourbar_chain double_pendulum oscillator_1dof point_pendulum,$(SAN_DIR)/$(m)_sim) \
                $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
                $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim) \
+               $(foreach m,shaper gear_train kin_meshes,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
                tests/test_sim_cli.sh tests/test_run_script.sh

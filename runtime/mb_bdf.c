@@ -111,7 +111,7 @@ static mb_real wrms(const mb_sim *s, const mb_real *x)
 static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     s->mon.evals++;
-    int st = mbi_forms[s->p.formulation]->rhs(s, t, z, f);
+    int st = MBI_FORM(s)->rhs(s, t, z, f);
     if (!st && !finite_vec(s->nz, f)) st = MB_ERR_NONFINITE;
     return st;
 }
@@ -402,7 +402,7 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
 #define REUSE4_WAIT 32
 static int correct4(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 {
-    const mbi_form *fm = mbi_forms[s->p.formulation];   /* the equations (F4's row) */
+    const mbi_form *fm = MBI_FORM(s);   /* the equations (F4's row) */
     int n = s->n, nc = s->nc, conv = 0, st, fresh = 1;
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
@@ -512,7 +512,7 @@ static int finish(mb_sim *s)
     int st = rhs(s, s->t, s->z, s->fz), reeval = 0, ev = MB_OK;
     if (st) return st;
     mbi_take_eval(s);
-    const mbi_form *fm = mbi_forms[s->p.formulation];
+    const mbi_form *fm = MBI_FORM(s);
     if (fm->accept) {
         ev = fm->accept(s, &reeval);
         if (ev < 0) return ev;
@@ -535,7 +535,7 @@ static int finish4(mb_sim *s)
     int moved = 0;
     if (s->reuse_wait > 0) s->reuse_wait--;
     copy(s->nc, s->S, s->sig);
-    return mbi_forms[s->p.formulation]->accept(s, &moved);
+    return MBI_FORM(s)->accept(s, &moved);
 }
 
 /* F4: back to the step's start (Int Phi and sigma~ kept in bd, bf; v, pdot from the array). */
@@ -808,7 +808,7 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 /* The start: the formulation's start-up evaluation, and whether it is implicit */
 static int bdf_start(mb_sim *s, mb_real t0)
 {
-    s->bimp = MBI_F4 && !mbi_forms[s->p.formulation]->rhs;
+    s->bimp = MBI_F4 && !MBI_FORM(s)->rhs;
     return mbi_form_start(s, t0);
 }
 

@@ -30,7 +30,7 @@ const mbi_form *const mbi_forms[4] = {
 
 int mbi_form_start(mb_sim *s, mb_real t0)
 {
-    const mbi_form *f = mbi_forms[s->p.formulation];
+    const mbi_form *f = MBI_FORM(s);
     int st;
     if (f->start) st = f->start(s, t0);   /* implicit: its own start-up evaluation */
 #if MBI_HAS_EB
@@ -52,7 +52,7 @@ int mbi_form_start(mb_sim *s, mb_real t0)
 #if MBI_HAS_EB
 int mbi_form_restart(mb_sim *s, mb_real t)
 {
-    return mbi_forms[s->p.formulation]->rhs ? mbi_form_start(s, t) : MB_OK;
+    return MBI_FORM(s)->rhs ? mbi_form_start(s, t) : MB_OK;
 }
 
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st)

@@ -105,7 +105,7 @@ static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0
 static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     s->mon.evals++;
-    return mbi_forms[s->p.formulation]->rhs(s, t, z, f);
+    return MBI_FORM(s)->rhs(s, t, z, f);
 }
 
 #if MBI_RK4 || MBI_ADAPTIVE   /* (a build whose only integrator is bdf has no stages) */
@@ -224,7 +224,7 @@ static int accept(mb_sim *s, const mb_real *fnew)
     copy(s->nz, s->z, s->ztmp);
     copy(s->nz, s->fz, fnew);
     mbi_take_eval(s);
-    const mbi_form *f = mbi_forms[s->p.formulation];
+    const mbi_form *f = MBI_FORM(s);
     if (f->accept) {
         ev = f->accept(s, &reeval);
         if (ev < 0) return ev;

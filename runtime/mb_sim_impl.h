@@ -126,6 +126,12 @@ extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_expli
     mbi_form_alf_trapezoid;
 /* mb_forms.c: the rows, NULL where a formulation is not compiled in */
 extern const mbi_form *const mbi_forms[4];
+/* the formulation's row: a constant when the build has one (the calls devirtualized, inlined) */
+#if MBI_NFORM == 1
+#define MBI_FORM(s) (MBI_F1 ? &mbi_form_baumgarte : MBI_F2 ? &mbi_form_canonical : MBI_F3 ? &mbi_form_alf_explicit : &mbi_form_alf_trapezoid)
+#else
+#define MBI_FORM(s) (mbi_forms[(s)->p.formulation])
+#endif
 /* mb_forms.c: the formulation's start-up evaluation at (t0, z) (implicit: its start; explicit: f
  * into fz, counted), its v, sigma, lambda taken into the state. */
 int mbi_form_start(mb_sim *s, mb_real t0);

@@ -112,8 +112,11 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
     k->grow = ny_prev > 0 && ny > ny_prev ? k->grow + 1 : 0;
     if (adapt && it >= 3 && k->grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
     if (it == 0 && !adapt) {   /* the step's tolerance from its first correction (NEWTON_LTE) */
-        mb_real tl = NEWTON_LTE * ny, fl = NEWTON_FLOOR * MB_SQRT(dot(2 * s->n, s->z, s->z));
+        mb_real tl = NEWTON_LTE * ny;
+#ifdef MB_FLOAT
+        mb_real fl = NEWTON_FLOOR * MB_SQRT(dot(2 * s->n, s->z, s->z));
         if (tl < fl) tl = fl;
+#endif
         if (tl < k->tol) k->tol = tl;
     }
     if (ny < k->tol) return 1;
@@ -143,7 +146,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
                      int *diverged)
 {
     const mb_model *m = s->m;
-    const mbi_form *fm = mbi_forms[s->p.formulation];   /* the equations (F4's row) */
+    const mbi_form *fm = MBI_FORM(s);   /* the equations (F4's row) */
     int n = s->n, nc = s->nc;
     mb_real *q = s->z, *p = s->z + n, *I = s->z + 2 * n;
     mb_real *qk = s->zk, *pk = s->zk + n, *vk = s->yd, *pdk = s->yd + n;
@@ -410,7 +413,7 @@ void mbi_trap_history(mb_sim *s, mb_real h)
  * (see step control). */
 MB_NOINLINE int mbi_trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int adapt)
 {
-    const mbi_form *fm = mbi_forms[s->p.formulation];
+    const mbi_form *fm = MBI_FORM(s);
     s->t = t_new;
 #if MBI_F4A
     if (adapt) {                        /* q at t_k-1, t_k-2 for the error estimate */

@@ -283,7 +283,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
             *h_taken = h;
-            mbi_forms[s->p.formulation]->shift(s);             /* the next macro step starts at sigma~ = 0 */
+            MBI_FORM(s)->shift(s);             /* the next macro step starts at sigma~ = 0 */
             return st;
         }
         xst_restart(s, t_start, h_prev0, nhist0, wait0);
