@@ -123,8 +123,11 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
     /* The error left after this correction is about theta / (1 - theta) |dy| for a
      * contraction rate theta = |dy| / |dy_prev| (Hairer & Wanner's stopping test of simplified
      * Newton, as in RADAU5): below NEWTON_KAPPA tol it needs no further correction. */
-    mb_real left = MB_R(1e30), th = ny_prev > 0 ? ny / ny_prev : 1;
-    if (ny_prev > 0 && ny < ny_prev) left = th / (1 - th) * ny;   /* (as before: same bits) */
+    mb_real left = MB_R(1e30);   /* (the rate only where the iteration contracts) */
+    if (ny_prev > 0 && ny < ny_prev) {
+        mb_real th = ny / ny_prev;
+        left = th / (1 - th) * ny;
+    }
     if (left < NEWTON_KAPPA * k->tol) return 1;
     /* tol itself met (k->tol below it: NEWTON_LTE) and the iteration no longer contracts: the
      * arithmetic or a singular position ends it; stop here, not at max_iter further off */
