@@ -80,6 +80,7 @@ include mk/control.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk
+include mk/fmu.mk
 include mk/install.mk
 
 # The tests' programs are built by a make of its own, in parallel unless the command line chose
