@@ -19,9 +19,9 @@ $(BUILD)/fmu/%.settings: export MB_FMU_SETTINGS = formulation=$(FORMULATION)|int
 $(BUILD)/fmu/%.settings: FORCE
 	@mkdir -p $(@D); printf '%s\n' "$$MB_FMU_SETTINGS" | tr '|' '\n' | cmp -s - $@ || \
 	    printf '%s\n' "$$MB_FMU_SETTINGS" | tr '|' '\n' >$@
-# $(call FMU_PACK,NAME,MODEL_DIR)
+# $(call FMU_PACK,NAME,MODEL_DIR[,SETTINGS]): the FMU $@
 FMU_PACK = scripts/deps.sh fmu && CC=$(call shq,$(CC)) OPT=$(call shq,$(FMU_OPT)) \
-           scripts/fmu_pack.sh $(1) $(call shq,$(2)) $(call shq,$(BUILD)/fmu/$(1).settings) $(call shq,$@)
+           scripts/fmu_pack.sh $(1) $(call shq,$(2)) $(call shq,$(or $(3),$(BUILD)/fmu/$(1).settings)) $(call shq,$@)
 $(BUILD)/fmu/%.fmu: generated/%.c generated/%.h $(BUILD)/fmu/%.settings $(FMU_DEPS)
 	@$(call FMU_PACK,$*,generated)
 
@@ -43,9 +43,15 @@ $(BUILD)/fmu/$(MODEL_NAME).fmu: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODE
 endif
 endif
 
-# the test: a master's import of the cart-pole's FMU (default settings) against its simulator
+# the test: a master's import of the cart-pole's FMU (default settings) and of the motor arm's
+# built with baumgarte and dopri5 (in $(BUILD)/fmu_test, its settings fixed) against the simulator
+$(BUILD)/fmu_test/motor_arm.settings: $(MK_FILES)
+	@mkdir -p $(@D); printf '%s\n' formulation=baumgarte integrator=dopri5 h= rtol= atol= >$@
+$(BUILD)/fmu_test/motor_arm.fmu: generated/motor_arm.c generated/motor_arm.h $(BUILD)/fmu_test/motor_arm.settings $(FMU_DEPS)
+	@$(call FMU_PACK,motor_arm,generated,$(BUILD)/fmu_test/motor_arm.settings)
 $(BUILD)/test_fmu: $(call obj,host,tests/test_fmu.c)
 	$(call link,host,-ldl -lm)
 $(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L '-DFMU_BUILD="$(BUILD)"'
 TEST_PROGS += $(BUILD)/test_fmu
-TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/cartpole_sim
+TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/cartpole_sim \
+              $(BUILD)/motor_arm_sim

@@ -197,7 +197,9 @@ static int comm_step(fmi2Component c, unsigned vr_f, int k, int shift, double *r
 {
     double u = input_at(k - shift);
     if (F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK) return -1;
-    fmi2Status st = F.fmi2DoStep(c, k * H_COMM, H_COMM, fmi2True);
+    /* from t_k = k H to t_k+1: (t_k+1 - t_k) is exact (Sterbenz), so the FMU's t_k + step is
+     * t_k+1 exactly, the time of the table's next row */
+    fmi2Status st = F.fmi2DoStep(c, k * H_COMM, (k + 1) * H_COMM - k * H_COMM, fmi2True);
     if (st != fmi2OK) return -1;
     return F.fmi2GetReal(c, out_vr, (size_t)nout, row) == fmi2OK ? 0 : -1;
 }
@@ -276,15 +278,18 @@ static double maxdiff(const double *a, const double *b, int n, int *at)
     return d;
 }
 
-int main(void)
+/* Unzip fmu into a new temporary directory dir, read its description, check its sources/,
+ * dlopen its library and look up the FMI functions into F; the outputs into out_vr, out_name.
+ * Returns the library handle, or NULL (failures checked). */
+static void *open_fmu(const char *fmu, char *dir)
 {
-    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
-    const char *fmu = FMU_BUILD "/fmu/cartpole.fmu", *sim = FMU_BUILD "/cartpole_sim";
-    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    char cmd[2048], path[1024];
+    nvar = nout = 0;
+    if (!mkdtemp(dir)) { check(0, "mkdtemp %s", dir); return NULL; }
     snprintf(cmd, sizeof cmd, "unzip -q -o '%s' -d '%s'", fmu, dir);
     int rc = system(cmd);
     check(rc == 0, "unzip %s (exit %d)", fmu, rc);
-    if (rc != 0 || read_description(dir) != 0) goto done;
+    if (rc != 0 || read_description(dir) != 0) return NULL;
 
     /* sources/ holds every file the description lists, so a master can rebuild the library */
     snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
@@ -298,12 +303,12 @@ int main(void)
         nsrc++;
     }
     free(x);
-    check(nsrc > 10 && missing == 0, "sources/: %d files listed, %d missing", nsrc, missing);
+    check(nsrc > 10 && missing == 0, "%s sources/: %d files listed, %d missing", fmu, nsrc, missing);
 
     snprintf(path, sizeof path, "%s/binaries/linux64/%s.so", dir, ident);
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     check(lib != NULL, "dlopen %s: %s", path, lib ? "" : dlerror());
-    if (!lib) goto done;
+    if (!lib) return NULL;
     int nsym = 0;
 #define X(f)                                                                            \
     {                                                                                   \
@@ -314,17 +319,95 @@ int main(void)
     }
     FMI_FUNCS(X)
 #undef X
-    if (nsym != 34) goto close;
+    if (nsym != 34) { dlclose(lib); return NULL; }
     check(!strcmp(F.fmi2GetVersion(), "2.0") && !strcmp(F.fmi2GetTypesPlatform(), "default"),
           "fmi2GetVersion 2.0, fmi2GetTypesPlatform default");
-
-    /* the outputs in description order; the input F */
+    /* the outputs in description order */
     for (int i = 0; i < nvar && nout < MAXOUT; i++)
         if (!strcmp(var[i].causality, "output")) {
             out_vr[nout] = var[i].vr;
             snprintf(out_name[nout], sizeof out_name[nout], "%.63s", var[i].name);
             nout++;
         }
+    return lib;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+}
+
+/* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
+ * reached exactly; the outputs equal the simulator's run with the same settings and input table
+ * (its adaptive steps stop at every row, as the FMU's at every communication point); the
+ * current sensor reads the voltage input directly (ModelStructure: its dependency). */
+static void adaptive_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(FMU_BUILD "/fmu_test/motor_arm.fmu", dir);
+    if (!lib) { remove_dir(dir); return; }
+    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
+    char *x = slurp(path);
+    unsigned vr_v = vr_of("V"), vr_i = vr_of("current");
+    int idx_v = -1, idx_i = -1;
+    for (int i = 0; i < nvar; i++) {
+        if (var[i].vr == vr_v) idx_v = i + 1;
+        if (var[i].vr == vr_i) idx_i = i + 1;
+    }
+    char want[128], other[128];
+    snprintf(want, sizeof want, "<Unknown index=\"%d\" dependencies=\"%d\"/>", idx_i, idx_v);
+    snprintf(other, sizeof other, "<Unknown index=\"%d\" dependencies=\"\"/>", idx_i - 1);
+    check(x && strstr(x, want) && strstr(x, other), "ModelStructure: current depends on V (%s), rate on nothing (%s)",
+          want, other);
+    check(x && strstr(x, "dopri5 integrator"), "the description names the integrator");
+    free(x);
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = instantiate("motor_arm");
+    int bad = !fm || !sm || !c || start(c, vr_v, 0) || F.fmi2GetReal(c, out_vr, (size_t)nout, fm), off = 0;
+    for (int k = 0; k < NCOMM && !bad; k++) {
+        double tl;
+        bad = comm_step(c, vr_v, k, 0, fm + (k + 1) * nout) ||
+              F.fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        if (tl != (k + 1) * H_COMM) off++;
+    }
+    check(!bad && off == 0, "adaptive run: %d of %d communication points missed", off, NCOMM);
+    if (c) F.fmi2FreeInstance(c);
+    snprintf(path, sizeof path, "%s/in.csv", dir);
+    FILE *in = fopen(path, "w");
+    if (in) {
+        fprintf(in, "t,V\n");
+        for (int k = 0; k < NCOMM; k++) fprintf(in, "%.17g,%.17g\n", k * H_COMM, input_at(k));
+        fclose(in);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 --t-end %g --input-file "
+             "'%s/in.csv' --every %.17g --out '%s/sim.csv' >'%s/sum.txt'", FMU_BUILD "/motor_arm_sim", T_END, dir,
+             H_COMM, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim.csv", dir);
+    int nr = in ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows at the communication points (want %d)", nr, NCOMM + 1);
+    double d = maxdiff(fm, sm, nrows, &at);
+    printf("adaptive (motor_arm, baumgarte/dopri5) fmu vs simulator: max relative difference %.3g over %d values\n",
+           d, nrows);
+    check(d <= 1e-12, "adaptive: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
+          at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    free(fm);
+    free(sm);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
+    const char *fmu = FMU_BUILD "/fmu/cartpole.fmu", *sim = FMU_BUILD "/cartpole_sim";
+    int rc;
+    void *lib = open_fmu(fmu, dir);
+    if (!lib) goto done;
     unsigned vr_f = vr_of("F");
     check(nout == 16, "cartpole: 16 outputs (6 positions, 6 velocities, 4 sensors), got %d", nout);
 
@@ -478,11 +561,10 @@ freeall:
     free(sm);
     free(f2);
     free(fs);
-close:
     dlclose(lib);
 done:
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+    remove_dir(dir);
+    adaptive_part();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
