@@ -43,8 +43,9 @@ $(BUILD)/fmu/$(MODEL_NAME).fmu: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODE
 endif
 endif
 
-# the test: a master's import of the cart-pole's FMU (default settings) and of the motor arm's
-# built with baumgarte and dopri5 (in $(BUILD)/fmu_test, its settings fixed) against the simulator
+# the test: a master's import of the cart-pole's and the quarter car's FMUs (default settings)
+# and of the motor arm's built with baumgarte and dopri5 (in $(BUILD)/fmu_test, its settings
+# fixed) against the simulator
 $(BUILD)/fmu_test/motor_arm.settings: $(MK_FILES)
 	@mkdir -p $(@D); printf '%s\n' formulation=baumgarte integrator=dopri5 h= rtol= atol= >$@
 $(BUILD)/fmu_test/motor_arm.fmu: generated/motor_arm.c generated/motor_arm.h $(BUILD)/fmu_test/motor_arm.settings $(FMU_DEPS)
@@ -53,5 +54,5 @@ $(BUILD)/test_fmu: $(call obj,host,tests/test_fmu.c)
 	$(call link,host,-ldl -lm)
 $(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L '-DFMU_BUILD="$(BUILD)"'
 TEST_PROGS += $(BUILD)/test_fmu
-TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/cartpole_sim \
-              $(BUILD)/motor_arm_sim
+TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu/suspension.fmu \
+              $(BUILD)/cartpole_sim $(BUILD)/motor_arm_sim $(BUILD)/suspension_sim

@@ -401,6 +401,68 @@ static void adaptive_part(void)
     remove_dir(dir);
 }
 
+/* The quarter car's FMU (tunables, no inputs): fixed parameters set before initialization give
+ * the simulator's run with --set (and differ from the defaults' run); a parameter set in step
+ * mode and a value breaking the model's rule (a mass < 0) are refused with a message. */
+static void tunable_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(FMU_BUILD "/fmu/suspension.fmu", dir);
+    if (!lib) { remove_dir(dir); return; }
+    unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *fd = malloc(sizeof(double) * (size_t)nrows),
+           *sm = malloc(sizeof(double) * (size_t)nrows);
+    for (int pass = 0; pass < 2 && fm && fd && sm; pass++) {   /* 0: k, c set; 1: the defaults */
+        double *rows = pass ? fd : fm, kc[2] = {20000, 500}, got[2] = {0, 0};
+        unsigned vrs[2] = {vr_k, vr_c};
+        fmi2Component c = instantiate("suspension");
+        int bad = !c || (pass == 0 && F.fmi2SetReal(c, vrs, 2, kc) != fmi2OK) ||
+                  F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+                  F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2ExitInitializationMode(c) != fmi2OK ||
+                  F.fmi2GetReal(c, vrs, 2, got) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, rows) != fmi2OK;
+        if (pass == 0) check(!bad && got[0] == 20000 && got[1] == 500, "parameters k, c read back as set");
+        for (int k = 0; k < NCOMM && !bad; k++)
+            bad = F.fmi2DoStep(c, k * H_COMM, (k + 1) * H_COMM - k * H_COMM, fmi2True) != fmi2OK ||
+                  F.fmi2GetReal(c, out_vr, (size_t)nout, rows + (k + 1) * nout) != fmi2OK;
+        check(!bad, "the suspension run %d", pass);
+        if (pass == 0 && c) {
+            nlog = 0;
+            expect_error(F.fmi2SetReal(c, &vr_k, 1, kc), "a fixed parameter set in step mode", "fixed");
+        }
+        if (c) F.fmi2FreeInstance(c);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --set k=20000 --set c=500 --every 10 --out '%s/sim.csv' >/dev/null",
+             FMU_BUILD "/suspension_sim", T_END, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim.csv", dir);
+    int nr = fm && fd && sm ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows (want %d)", nr, NCOMM + 1);
+    if (nr == NCOMM + 1) {
+        double d = maxdiff(fm, sm, nrows, &at), dd = maxdiff(fd, sm, nrows, &at);
+        printf("tunables (suspension, k and c set) fmu vs simulator --set: max relative difference %.3g; "
+               "with the defaults %.3g\n", d, dd);
+        check(d <= 1e-12, "tunables: the FMU equals the simulator's --set run to 1e-12: %.3g", d);
+        check(dd > 1e-6, "tunables: the defaults' run differs (%.3g > 1e-6)", dd);
+    }
+    /* a mass < 0 breaks the model's rule: the initialization fails naming it */
+    fmi2Component c = instantiate("suspension_bad");
+    double mneg = -1;
+    check(c && F.fmi2SetReal(c, &vr_m, 1, &mneg) == fmi2OK && F.fmi2EnterInitializationMode(c) == fmi2OK,
+          "a negative mass is accepted until the start");
+    nlog = 0;
+    if (c) {
+        expect_error(F.fmi2ExitInitializationMode(c), "a negative mass", "rule");
+        F.fmi2FreeInstance(c);
+    }
+    free(fm);
+    free(fd);
+    free(sm);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -565,6 +627,7 @@ freeall:
 done:
     remove_dir(dir);
     adaptive_part();
+    tunable_part();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
