@@ -10,7 +10,7 @@ FMU_H      ?=
 FMU_RTOL   ?=
 FMU_ATOL   ?=
 # the FMU's library: optimized, without debug information (OPT's -g would triple its size)
-FMU_OPT    ?= -O2
+FMU_OPT    := -O2
 FMU_DEPS := scripts/fmu_pack.sh fmu/mb_fmu.c fmu/mb_fmu_desc.c fmu/mb_fmi2.h fmu/mb_fmu_vars.h \
             $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c $(wildcard runtime/*.h)
 

@@ -21,7 +21,7 @@ MK_USER_VARS := MODEL DEFS MBGEN_FLAGS FORMULATION ANALYSIS RUN_ARGS TRACE RESUL
                 INTEGRATOR FMU_H FMU_RTOL FMU_ATOL \
                 MODEL_FILE MODEL_BASE MODEL_NAME MODEL_DIR MODEL_OPTS
 # commands and compiler flags: shell text by nature, run as given (not checked)
-MK_COMMAND_VARS := CC CXX OPT FUZZ_CC FMU_OPT
+MK_COMMAND_VARS := CC CXX OPT FUZZ_CC
 
 # the control characters; those make takes for white space are tested one by one
 define MK_NL

@@ -615,6 +615,25 @@ int main(void)
             expect_error(F.fmi2DoStep(c, 0.01, 0.01, 1), "fmi2DoStep after fmi2Terminate", "terminated");
             F.fmi2FreeInstance(c);
         }
+        /* a step the solver cannot take (a push of 1e300 N overflows): fmi2Error with the
+         * runtime's message; the outputs stay readable at the last good step; no more steps */
+        c = instantiate("overflow");
+        if (c && start(c, vr_f, 0) == 0) {
+            double v = 1e300, q0[MAXOUT], q1[MAXOUT];
+            check(F.fmi2DoStep(c, 0, 0.01, 1) == fmi2OK && F.fmi2GetReal(c, out_vr, (size_t)nout, q0) == fmi2OK,
+                  "a step before the overflow");
+            check(F.fmi2SetReal(c, &vr_f, 1, &v) == fmi2OK, "an input of 1e300 is finite: accepted");
+            nlog = 0;
+            expect_error(F.fmi2DoStep(c, 0.01, 0.01, 1), "a step that overflows", "failed");
+            double tl = -1;
+            check(F.fmi2GetReal(c, out_vr, (size_t)nout, q1) == fmi2OK && F.fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &tl) == fmi2OK &&
+                  tl >= 0.01 && tl < 0.02 && q1[0] == q1[0], "after the failure: the last good state at t=%g", tl);
+            expect_error(F.fmi2DoStep(c, tl, 0.01, 1), "fmi2DoStep after a failed step", "error");
+            check(F.fmi2Terminate(c) == fmi2OK, "fmi2Terminate after a failed step");
+        }
+        if (c) {
+            F.fmi2FreeInstance(c);
+        }
         F.fmi2FreeInstance(NULL);   /* allowed, nothing happens */
         check(nalloc == 0, "every block the FMU allocated was freed (%ld left)", nalloc);
     }
