@@ -52,7 +52,7 @@ $(BUILD)/fmu_test/motor_arm.fmu: generated/motor_arm.c generated/motor_arm.h $(B
 	@$(call FMU_PACK,motor_arm,generated,$(BUILD)/fmu_test/motor_arm.settings)
 $(BUILD)/test_fmu: $(call obj,host,tests/test_fmu.c)
 	$(call link,host,-ldl -lm)
-$(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L '-DFMU_BUILD="$(BUILD)"'
+$(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L
 TEST_PROGS += $(BUILD)/test_fmu
 TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu/suspension.fmu \
               $(BUILD)/cartpole_sim $(BUILD)/motor_arm_sim $(BUILD)/suspension_sim

@@ -18,9 +18,16 @@
 #include <unistd.h>
 #include "mb_fmi2.h"
 
-#ifndef FMU_BUILD
-#define FMU_BUILD "build"
-#endif
+/* a file under the build directory ($BUILD, as the test scripts take it; default build) */
+static const char *built(const char *rel)
+{
+    static char buf[8][512];
+    static int k;
+    const char *b = getenv("BUILD");
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", b && *b ? b : "build", rel);
+    return buf[k];
+}
 
 static int passed, failed;
 static void check(int ok, const char *fmt, ...)
@@ -346,7 +353,7 @@ static void remove_dir(const char *dir)
 static void adaptive_part(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
-    void *lib = open_fmu(FMU_BUILD "/fmu_test/motor_arm.fmu", dir);
+    void *lib = open_fmu(built("fmu_test/motor_arm.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
     snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
     char *x = slurp(path);
@@ -383,7 +390,7 @@ static void adaptive_part(void)
         fclose(in);
     }
     snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 --t-end %g --input-file "
-             "'%s/in.csv' --every %.17g --out '%s/sim.csv' >'%s/sum.txt'", FMU_BUILD "/motor_arm_sim", T_END, dir,
+             "'%s/in.csv' --every %.17g --out '%s/sim.csv' >'%s/sum.txt'", built("motor_arm_sim"), T_END, dir,
              H_COMM, dir, dir);
     int rc = system(cmd);
     check(rc == 0, "%s (exit %d)", cmd, rc);
@@ -407,7 +414,7 @@ static void adaptive_part(void)
 static void tunable_part(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
-    void *lib = open_fmu(FMU_BUILD "/fmu/suspension.fmu", dir);
+    void *lib = open_fmu(built("fmu/suspension.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
     unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
     int nrows = (NCOMM + 1) * nout;
@@ -433,7 +440,7 @@ static void tunable_part(void)
         if (c) F.fmi2FreeInstance(c);
     }
     snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --set k=20000 --set c=500 --every 10 --out '%s/sim.csv' >/dev/null",
-             FMU_BUILD "/suspension_sim", T_END, dir);
+             built("suspension_sim"), T_END, dir);
     int rc = system(cmd);
     check(rc == 0, "%s (exit %d)", cmd, rc);
     snprintf(path, sizeof path, "%s/sim.csv", dir);
@@ -466,7 +473,7 @@ static void tunable_part(void)
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
-    const char *fmu = FMU_BUILD "/fmu/cartpole.fmu", *sim = FMU_BUILD "/cartpole_sim";
+    const char *fmu = built("fmu/cartpole.fmu"), *sim = built("cartpole_sim");
     int rc;
     void *lib = open_fmu(fmu, dir);
     if (!lib) goto done;
