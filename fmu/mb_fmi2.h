@@ -1,7 +1,8 @@
 /* mb_fmi2.h - the FMI 2.0 interface as the FMU exports it: types, status codes, the callbacks
- * a master passes and the functions (Co-Simulation and the common part), written from the
- * published standard (Functional Mock-up Interface 2.0.x, Modelica Association: chapter 2.1
- * for the types and the common functions, chapter 4 for Co-Simulation). The names, types and
+ * a master passes and the functions (the common part, Co-Simulation and Model Exchange),
+ * written from the published standard (Functional Mock-up Interface 2.0.x, Modelica
+ * Association: chapter 2.1 for the types and the common functions, chapter 3 for Model
+ * Exchange, chapter 4 for Co-Simulation). The names, types and
  * signatures are the interface; the text is ours. Used by the wrapper (fmu/mb_fmu.c) and by a
  * test acting as the master (tests/test_fmu.c). */
 #ifndef MB_FMI2_H
@@ -35,6 +36,16 @@ typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment env, fmi2String inst
 typedef void *(*fmi2CallbackAllocateMemory)(size_t nobj, size_t size);   /* zeroed, as calloc */
 typedef void (*fmi2CallbackFreeMemory)(void *obj);
 typedef void (*fmi2StepFinished)(fmi2ComponentEnvironment env, fmi2Status status);
+
+/* What fmi2NewDiscreteStates reports (Model Exchange). */
+typedef struct {
+    fmi2Boolean newDiscreteStatesNeeded;
+    fmi2Boolean terminateSimulation;
+    fmi2Boolean nominalsOfContinuousStatesChanged;
+    fmi2Boolean valuesOfContinuousStatesChanged;
+    fmi2Boolean nextEventTimeDefined;
+    fmi2Real nextEventTime;
+} fmi2EventInfo;
 
 typedef struct {
     const fmi2CallbackLogger logger;
@@ -113,5 +124,18 @@ MB_FMI2_EXPORT fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKin
 MB_FMI2_EXPORT fmi2Status fmi2GetIntegerStatus(fmi2Component c, const fmi2StatusKind s, fmi2Integer *value);
 MB_FMI2_EXPORT fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind s, fmi2Boolean *value);
 MB_FMI2_EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s, fmi2String *value);
+
+/* Model Exchange */
+MB_FMI2_EXPORT fmi2Status fmi2EnterEventMode(fmi2Component c);
+MB_FMI2_EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *eventInfo);
+MB_FMI2_EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c);
+MB_FMI2_EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+                                                      fmi2Boolean *enterEventMode, fmi2Boolean *terminateSimulation);
+MB_FMI2_EXPORT fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time);
+MB_FMI2_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx);
+MB_FMI2_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx);
+MB_FMI2_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIndicators[], size_t ni);
+MB_FMI2_EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx);
+MB_FMI2_EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x_nominal[], size_t nx);
 
 #endif /* MB_FMI2_H */

@@ -1,4 +1,6 @@
-/* mb_fmu.c - the FMI 2.0 Co-Simulation wrapper around one generated model (docs/fmi.md).
+/* mb_fmu.c - the FMI 2.0 wrapper around one generated model (docs/fmi.md): Co-Simulation steps
+ * the generated solver; Model Exchange gives the derivatives of the states [q; v] from the
+ * index-1 equations with Baumgarte's stabilization (mb_anl_reactions on a stabilized gamma).
  * mb_fmu_model.h (written by make fmu into the FMU's sources/) names the model, its GUID and
  * the run settings; everything else is the runtime's embedded API (runtime/mb_sim.h). Each
  * instance holds its own mb_sim and workspace, allocated with the master's allocateMemory (the
@@ -11,6 +13,7 @@
 #include "mb_fmu_model.h"
 #include "mb_fmi2.h"
 #include "mb_fmu_vars.h"
+#include "mb_analysis.h"
 #include "mb_sim.h"
 #include "mb_status.h"
 
@@ -21,8 +24,32 @@ typedef char mb_fmu_real_is_double[sizeof(mb_real) == sizeof(double) ? 1 : -1];
  * that a function names the states it may be called in. */
 enum {
     S_INSTANTIATED = 1, S_INIT = 2, S_STEP = 4, S_TERMINATED = 8, S_ERROR = 16,
-    S_ANY = 31
+    S_EVENT = 32, S_CONT = 64,   /* Model Exchange: event mode, continuous-time mode */
+    S_ANY = 127, S_RUN = S_STEP | S_EVENT | S_CONT
 };
+
+/* The model the accelerations are computed on: the sim's descriptor (its tunables and input
+ * holds) with gamma replaced by Gamma - 2 xi w (Phi_q v + Phi_t) - w^2 Phi, F1's right-hand
+ * side (5.2; xi = w = 0 in Co-Simulation: the exact index-1 accelerations). */
+typedef struct me_model {
+    mb_model m;                  /* first: the descriptor the functions get is this struct */
+    void (*gamma0)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
+    mb_real xi, w;
+    mb_real *pq, *ph, *pt;       /* scratch: Phi_q values, Phi, Phi_t */
+} me_model;
+
+static void stab_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+{
+    const me_model *mm = (const me_model *)(const void *)m;
+    mm->gamma0(m, t, q, v, out);
+    if (mm->xi == 0 && mm->w == 0) return;
+    int nc = m->nc;
+    m->phi(m, t, q, mm->ph);
+    m->phi_t(m, t, q, mm->pt);
+    m->phi_q(m, t, q, mm->pq);
+    for (int k = 0; k < m->phi_q_pat.nnz; k++) mm->pt[m->phi_q_pat.row[k]] += mm->pq[k] * v[m->phi_q_pat.col[k]];
+    for (int r = 0; r < nc; r++) out[r] -= 2 * mm->xi * mm->w * mm->pt[r] + mm->w * mm->w * mm->ph[r];
+}
 
 typedef struct fmu_inst {
     fmi2CallbackLogger logger;
@@ -41,6 +68,14 @@ typedef struct fmu_inst {
     int stop_defined, tol_defined;
     int started;                 /* sim initialized and reset at t0 with par, u, du */
     unsigned warned;             /* the monitor's warning bits already logged */
+    int me;                      /* a Model Exchange instance */
+    me_model mm;                 /* the accelerations' model (after the start) */
+    mb_anl anl;
+    void *awork;
+    size_t aws;
+    mb_real *x, *acc;            /* ME: the states [q; v] at t_me; the accelerations */
+    double t_me;
+    int acc_ok;                  /* acc is at the current state, time and inputs */
 } fmu_inst;
 
 static const char *state_name(int s)
@@ -50,6 +85,8 @@ static const char *state_name(int s)
     case S_INIT: return "initialization mode";
     case S_STEP: return "step mode";
     case S_TERMINATED: return "terminated";
+    case S_EVENT: return "event mode";
+    case S_CONT: return "continuous-time mode";
     default: return "error";
     }
 }
@@ -89,9 +126,9 @@ static void build_params(fmu_inst *c)
     const mb_preset *pr = m->preset;
     mb_params *p = &c->p;
     int f = MB_FMU_FORMULATION[0] ? mb_formulation_parse(MB_FMU_FORMULATION) : MB_ALF_TRAPEZOID;
-    if (f < 0) f = MB_ALF_TRAPEZOID;   /* (make fmu checks the names) */
+    if (f < 0 || c->me) f = c->me ? MB_BAUMGARTE : MB_ALF_TRAPEZOID;   /* (make fmu checks the names) */
     mb_params_default(p, f);
-    if (MB_FMU_INTEGRATOR[0]) p->integrator = mb_integrator_parse(MB_FMU_INTEGRATOR);
+    if (MB_FMU_INTEGRATOR[0] && !c->me) p->integrator = mb_integrator_parse(MB_FMU_INTEGRATOR);
     if (MB_FMU_H > 0) p->h = (mb_real)MB_FMU_H;
     else if (pr && pr->h > 0) p->h = (mb_real)pr->h;
     if (pr) {
@@ -109,7 +146,7 @@ static void build_params(fmu_inst *c)
         p->rtol = (mb_real)c->tol;
         p->atol = (mb_real)(c->tol * 1e-2);
     }
-    if (p->integrator == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0)) p->adaptive = 1;
+    if (p->integrator == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0) && !c->me) p->adaptive = 1;
     p->max_steps = LONG_MAX;   /* a co-simulation runs as long as the master steps */
 }
 
@@ -149,8 +186,8 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
         logmsg(&tmp, fmi2Error, "fmi2Instantiate: an empty instance name");
         return NULL;
     }
-    if (fmuType != fmi2CoSimulation) {
-        logmsg(&tmp, fmi2Error, "fmi2Instantiate: %s is a Co-Simulation FMU (no Model Exchange)", MB_FMU_NAME);
+    if (fmuType != fmi2CoSimulation && fmuType != fmi2ModelExchange) {
+        logmsg(&tmp, fmi2Error, "fmi2Instantiate: fmuType %d is neither Model Exchange nor Co-Simulation", (int)fmuType);
         return NULL;
     }
     if (!fmuGUID || strcmp(fmuGUID, MB_FMU_GUID) != 0) {
@@ -168,6 +205,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->release = functions->freeMemory;
     c->env = functions->componentEnvironment;
     c->logging = loggingOn;
+    c->me = fmuType == fmi2ModelExchange;
     c->m = &MB_FMU_MODEL;
     const mb_model *m = c->m;
     size_t len = strlen(instanceName);
@@ -186,16 +224,27 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->u = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->du = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->y = (mb_real *)zalloc(c, (size_t)m->nout, sizeof(mb_real));
+    c->aws = mb_anl_workspace_size(m, MB_ANL_SPARSE);
+    c->awork = zalloc(c, (c->aws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
+    c->x = (mb_real *)zalloc(c, (size_t)(2 * m->nq), sizeof(mb_real));
+    c->acc = (mb_real *)zalloc(c, (size_t)m->nq, sizeof(mb_real));
+    c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
+    c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
+    c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     if (!c->name || c->ws == 0 || !c->work || (m->npar && !c->par) || (m->nin && (!c->u || !c->du)) ||
-        (m->nout && !c->y)) {
+        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
         logmsg(c->name ? c : &tmp, fmi2Error, "fmi2Instantiate: out of memory (workspace %zu bytes)", c->ws);
         fmi2FreeInstance(c);
         return NULL;
     }
     set_defaults(c);
     c->state = S_INSTANTIATED;
-    logmsg(c, fmi2OK, "instantiated %s: %s/%s h=%g, workspace %zu bytes", MB_FMU_NAME,
-           mb_formulation_name(c->p.formulation), mb_integrator_name(c->p.integrator), (double)c->p.h, c->ws);
+    if (c->me)
+        logmsg(c, fmi2OK, "instantiated %s for Model Exchange: the index-1 equations, Baumgarte xi=%g omega=%g",
+               MB_FMU_NAME, (double)c->p.xi, (double)c->p.omega);
+    else
+        logmsg(c, fmi2OK, "instantiated %s: %s/%s h=%g, workspace %zu bytes", MB_FMU_NAME,
+               mb_formulation_name(c->p.formulation), mb_integrator_name(c->p.integrator), (double)c->p.h, c->ws);
     return c;
 }
 
@@ -209,6 +258,12 @@ void fmi2FreeInstance(fmi2Component comp)
     release(c->u);
     release(c->du);
     release(c->y);
+    release(c->awork);
+    release(c->x);
+    release(c->acc);
+    release(c->mm.pq);
+    release(c->mm.ph);
+    release(c->mm.pt);
     release(c->name);
     release(c);
 }
@@ -284,9 +339,55 @@ static fmi2Status start(fmu_inst *c, const char *fn)
                mb_status_str(st));
         return fmi2Error;
     }
+    /* the accelerations' model: the sim's descriptor (tunables, input holds), gamma stabilized
+     * in Model Exchange */
+    c->mm.m = *mb_sim_model(&c->sim);
+    c->mm.gamma0 = c->mm.m.gamma;
+    c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
+    c->mm.xi = c->me ? c->p.xi : 0;
+    c->mm.w = c->me ? c->p.omega : 0;
+    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_SPARSE, c->awork, c->aws);
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: mb_anl_init: %s", fn, mb_status_str(st));
+        return fmi2Error;
+    }
+    for (int i = 0; i < m->nq; i++) {
+        c->x[i] = mb_sim_get_q(&c->sim)[i];
+        c->x[m->nq + i] = mb_sim_get_v(&c->sim)[i];
+    }
+    c->t_me = c->t0;
+    c->acc_ok = 0;
     c->started = 1;
     c->warned = 0;
     return fmi2OK;
+}
+
+/* The current time and state: the sim's (Co-Simulation) or the master's (Model Exchange). */
+static double cur(const fmu_inst *c, const mb_real **q, const mb_real **v)
+{
+    if (c->me) {
+        *q = c->x;
+        *v = c->x + c->m->nq;
+        return c->t_me;
+    }
+    *q = mb_sim_get_q(&c->sim);
+    *v = mb_sim_get_v(&c->sim);
+    return (double)mb_sim_get_t(&c->sim);
+}
+
+/* The accelerations at the current state: -1 after logging a failure (a singular position). */
+static int accelerations(fmu_inst *c, const char *fn)
+{
+    if (c->acc_ok) return 0;
+    const mb_real *q, *v;
+    double t = cur(c, &q, &v);
+    int st = mb_anl_reactions(&c->anl, (mb_real)t, q, v, c->acc, NULL);
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: the accelerations at t=%.9g: %s", fn, t, mb_status_str(st));
+        return -1;
+    }
+    c->acc_ok = 1;
+    return 0;
 }
 
 fmi2Status fmi2EnterInitializationMode(fmi2Component comp)
@@ -305,13 +406,13 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
         c->state = S_ERROR;
         return fmi2Error;
     }
-    c->state = S_STEP;
+    c->state = c->me ? S_EVENT : S_STEP;   /* Model Exchange continues in event mode */
     return fmi2OK;
 }
 
 fmi2Status fmi2Terminate(fmi2Component comp)
 {
-    fmu_inst *c = check(comp, S_STEP | S_ERROR, "fmi2Terminate");
+    fmu_inst *c = check(comp, S_RUN | S_ERROR, "fmi2Terminate");
     if (!c) return fmi2Error;
     c->state = S_TERMINATED;
     return fmi2OK;
@@ -339,7 +440,7 @@ static int lookup(const fmu_inst *c, fmi2ValueReference vr, int *idx, const char
 
 fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[])
 {
-    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_STEP | S_TERMINATED | S_ERROR, "fmi2GetReal");
+    fmu_inst *c = check(comp, S_ANY, "fmi2GetReal");
     if (!c) return fmi2Error;
     if (nvr && (!vr || !value)) {
         logmsg(c, fmi2Error, "fmi2GetReal: NULL arrays");
@@ -364,9 +465,18 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
             }
             if (start(c, "fmi2GetReal") != fmi2OK) return fmi2Error;
         }
-        if (kind == MB_FMU_Q) value[k] = mb_sim_get_q(&c->sim)[i];
-        else if (kind == MB_FMU_V) value[k] = mb_sim_get_v(&c->sim)[i];
-        else {
+        const mb_real *q, *v;
+        double t = cur(c, &q, &v);
+        if (kind == MB_FMU_Q) value[k] = q[i];
+        else if (kind == MB_FMU_V) value[k] = v[i];
+        else if (kind == MB_FMU_A) {
+            if (accelerations(c, "fmi2GetReal") != 0) return fmi2Error;
+            value[k] = c->acc[i];
+        } else {
+            if (!have_y && c->me) {
+                c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
+                have_y = 1;
+            }
             if (!have_y) {
                 int st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
                 if (st != MB_OK) {
@@ -383,7 +493,7 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
 
 fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[])
 {
-    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_STEP, "fmi2SetReal");
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN, "fmi2SetReal");
     if (!c) return fmi2Error;
     if (nvr && (!vr || !value)) {
         logmsg(c, fmi2Error, "fmi2SetReal: NULL arrays");
@@ -392,7 +502,7 @@ fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
     for (size_t k = 0; k < nvr; k++) {
         int i, kind = lookup(c, vr[k], &i, "fmi2SetReal");
         if (kind == MB_FMU_BAD) return fmi2Error;
-        if (kind != MB_FMU_U && kind != MB_FMU_P) {
+        if (kind != MB_FMU_U && kind != MB_FMU_P) {   /* (the states: fmi2SetContinuousStates) */
             logmsg(c, fmi2Error, "fmi2SetReal: value reference %u is an output (only inputs and "
                    "parameters are set)", vr[k]);
             return fmi2Error;
@@ -402,7 +512,7 @@ fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
             return fmi2Error;
         }
         if (kind == MB_FMU_P) {
-            if (c->state == S_STEP) {
+            if (c->state & S_RUN) {
                 logmsg(c, fmi2Error, "fmi2SetReal: parameter %s is fixed: set it before "
                        "fmi2ExitInitializationMode", c->m->par_names[i]);
                 return fmi2Error;
@@ -413,8 +523,9 @@ fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
         }
         c->u[i] = value[k];
         c->du[i] = 0;
-        if (c->state == S_STEP) mb_sim_set_input(&c->sim, i, value[k]);   /* held from now on */
+        if (c->state & S_RUN) mb_sim_set_input(&c->sim, i, value[k]);   /* held from now on */
         else c->started = 0;
+        c->acc_ok = 0;
     }
     return fmi2OK;
 }
@@ -480,6 +591,10 @@ fmi2Status fmi2SetRealInputDerivatives(fmi2Component comp, const fmi2ValueRefere
 {
     fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_STEP, "fmi2SetRealInputDerivatives");
     if (!c) return fmi2Error;
+    if (c->me) {
+        logmsg(c, fmi2Error, "fmi2SetRealInputDerivatives: a Co-Simulation function (this is a Model Exchange instance)");
+        return fmi2Error;
+    }
     if (nvr && (!vr || !order || !value)) {
         logmsg(c, fmi2Error, "fmi2SetRealInputDerivatives: NULL arrays");
         return fmi2Error;
@@ -548,6 +663,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
                currentCommunicationPoint, t);
         return fmi2Error;
     }
+    c->acc_ok = 0;
     int st = advance(c, currentCommunicationPoint + communicationStepSize);
     if (st < 0) {
         const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
@@ -631,4 +747,145 @@ fmi2Status fmi2GetStringStatus(fmi2Component comp, const fmi2StatusKind s, fmi2S
     }
     logmsg(c, fmi2Error, "fmi2GetStringStatus: status kind %d is not a String", (int)s);
     return fmi2Discard;
+}
+
+/* ---------------------------------------------------------------- Model Exchange */
+/* The states are [q; v] (2 nq), their derivatives [v; acc] with acc from the index-1 equations
+ * M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma - 2 xi w Phidot - w^2 Phi (baumgarte's,
+ * formulation F1, with the model file's xi and omega): the master's integrator then runs
+ * baumgarte's equations. No events, no event indicators. */
+static fmu_inst *check_me(fmi2Component comp, int allowed, const char *fn)
+{
+    fmu_inst *c = (fmu_inst *)comp;
+    if (c && !c->me) {
+        logmsg(c, fmi2Error, "%s: a Model Exchange function (this is a Co-Simulation instance)", fn);
+        return NULL;
+    }
+    return check(comp, allowed, fn);
+}
+
+static int check_n(fmu_inst *c, const void *arr, size_t n, size_t want, const char *fn)
+{
+    if ((n && !arr) || n != want) {
+        logmsg(c, fmi2Error, "%s: %zu values%s (%s has %zu states)", fn, n, n && !arr ? " at NULL" : "", MB_FMU_NAME, want);
+        return -1;
+    }
+    return 0;
+}
+
+fmi2Status fmi2EnterEventMode(fmi2Component comp)
+{
+    fmu_inst *c = check_me(comp, S_EVENT | S_CONT, "fmi2EnterEventMode");
+    if (!c) return fmi2Error;
+    c->state = S_EVENT;
+    return fmi2OK;
+}
+
+fmi2Status fmi2NewDiscreteStates(fmi2Component comp, fmi2EventInfo *info)
+{
+    fmu_inst *c = check_me(comp, S_EVENT, "fmi2NewDiscreteStates");
+    if (!c) return fmi2Error;
+    if (!info) {
+        logmsg(c, fmi2Error, "fmi2NewDiscreteStates: a NULL fmi2EventInfo");
+        return fmi2Error;
+    }
+    info->newDiscreteStatesNeeded = fmi2False;
+    info->terminateSimulation = fmi2False;
+    info->nominalsOfContinuousStatesChanged = fmi2False;
+    info->valuesOfContinuousStatesChanged = fmi2False;
+    info->nextEventTimeDefined = fmi2False;
+    info->nextEventTime = 0;
+    return fmi2OK;
+}
+
+fmi2Status fmi2EnterContinuousTimeMode(fmi2Component comp)
+{
+    fmu_inst *c = check_me(comp, S_EVENT, "fmi2EnterContinuousTimeMode");
+    if (!c) return fmi2Error;
+    c->state = S_CONT;
+    return fmi2OK;
+}
+
+fmi2Status fmi2CompletedIntegratorStep(fmi2Component comp, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+                                       fmi2Boolean *enterEventMode, fmi2Boolean *terminateSimulation)
+{
+    (void)noSetFMUStatePriorToCurrentPoint;
+    fmu_inst *c = check_me(comp, S_CONT, "fmi2CompletedIntegratorStep");
+    if (!c) return fmi2Error;
+    if (!enterEventMode || !terminateSimulation) {
+        logmsg(c, fmi2Error, "fmi2CompletedIntegratorStep: NULL results");
+        return fmi2Error;
+    }
+    *enterEventMode = fmi2False;
+    *terminateSimulation = fmi2False;
+    return fmi2OK;
+}
+
+fmi2Status fmi2SetTime(fmi2Component comp, fmi2Real time)
+{
+    fmu_inst *c = check_me(comp, S_EVENT | S_CONT, "fmi2SetTime");
+    if (!c) return fmi2Error;
+    if (!isfinite(time)) {
+        logmsg(c, fmi2Error, "fmi2SetTime: %g is not finite", time);
+        return fmi2Error;
+    }
+    c->t_me = time;
+    c->acc_ok = 0;
+    return fmi2OK;
+}
+
+fmi2Status fmi2SetContinuousStates(fmi2Component comp, const fmi2Real x[], size_t nx)
+{
+    fmu_inst *c = check_me(comp, S_EVENT | S_CONT, "fmi2SetContinuousStates");
+    if (!c || check_n(c, x, nx, (size_t)(2 * c->m->nq), "fmi2SetContinuousStates")) return fmi2Error;
+    for (size_t k = 0; k < nx; k++)
+        if (!isfinite(x[k])) {
+            logmsg(c, fmi2Error, "fmi2SetContinuousStates: state %zu is %g", k, x[k]);
+            return fmi2Error;
+        }
+    for (size_t k = 0; k < nx; k++) c->x[k] = x[k];
+    c->acc_ok = 0;
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetContinuousStates(fmi2Component comp, fmi2Real x[], size_t nx)
+{
+    fmu_inst *c = check_me(comp, S_INIT | S_EVENT | S_CONT | S_TERMINATED | S_ERROR, "fmi2GetContinuousStates");
+    if (!c || check_n(c, x, nx, (size_t)(2 * c->m->nq), "fmi2GetContinuousStates")) return fmi2Error;
+    if (!c->started && (c->state != S_INIT || start(c, "fmi2GetContinuousStates") != fmi2OK)) return fmi2Error;
+    for (size_t k = 0; k < nx; k++) x[k] = c->x[k];
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetDerivatives(fmi2Component comp, fmi2Real dx[], size_t nx)
+{
+    fmu_inst *c = check_me(comp, S_EVENT | S_CONT | S_TERMINATED | S_ERROR, "fmi2GetDerivatives");
+    int nq = c ? c->m->nq : 0;
+    if (!c || check_n(c, dx, nx, (size_t)(2 * nq), "fmi2GetDerivatives") || !c->started) return fmi2Error;
+    if (accelerations(c, "fmi2GetDerivatives") != 0) return fmi2Error;
+    for (int i = 0; i < nq; i++) {
+        dx[i] = c->x[nq + i];
+        dx[nq + i] = c->acc[i];
+    }
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetEventIndicators(fmi2Component comp, fmi2Real eventIndicators[], size_t ni)
+{
+    (void)eventIndicators;
+    fmu_inst *c = check_me(comp, S_INIT | S_EVENT | S_CONT | S_TERMINATED | S_ERROR, "fmi2GetEventIndicators");
+    if (!c) return fmi2Error;
+    if (ni != 0) {
+        logmsg(c, fmi2Error, "fmi2GetEventIndicators: %zu indicators asked, %s has none", ni, MB_FMU_NAME);
+        return fmi2Error;
+    }
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component comp, fmi2Real x_nominal[], size_t nx)
+{
+    fmu_inst *c = check_me(comp, S_ANY, "fmi2GetNominalsOfContinuousStates");
+    if (!c || check_n(c, x_nominal, nx, (size_t)(2 * c->m->nq), "fmi2GetNominalsOfContinuousStates")) return fmi2Error;
+    for (size_t k = 0; k < nx; k++) x_nominal[k] = 1;
+    return fmi2OK;
 }

@@ -1,4 +1,5 @@
-/* mb_fmu_desc.c - writes an FMU's modelDescription.xml (FMI 2.0, Co-Simulation) for the model
+/* mb_fmu_desc.c - writes an FMU's modelDescription.xml (FMI 2.0, Co-Simulation and Model
+ * Exchange) for the model
  * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, units, the run settings
  * as the default experiment and the model structure. A host tool of make fmu (mk/fmu.mk), linked
  * with the model and the runtime. Usage: mb_fmu_desc SOURCE.c... > modelDescription.xml (the
@@ -28,24 +29,28 @@ static void xml_text(FILE *f, const char *s)
 }
 
 /* a variable's name: q and v from the coordinate and body names (as the simulator's CSV
- * columns: cart.x, cart.vx, pole.omega), the rest the model file's names */
+ * columns: cart.x, cart.vx, pole.omega), the accelerations der(cart.vx), the rest the model
+ * file's names */
 static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, size_t nunit)
 {
     unit[0] = '\0';
-    if (kind == MB_FMU_Q || kind == MB_FMU_V) {
+    if (kind == MB_FMU_Q || kind == MB_FMU_V || kind == MB_FMU_A) {
         static const char *const vs[3] = {"vx", "vy", "omega"};
-        static const char *const uq[3] = {"m", "m", "rad"}, *const uv[3] = {"m/s", "m/s", "rad/s"};
+        static const char *const uq[3] = {"m", "m", "rad"}, *const uv[3] = {"m/s", "m/s", "rad/s"},
+                          *const ua[3] = {"m/s2", "m/s2", "rad/s2"};
         int b = 0;
         while (b + 1 < m->nbody && mb_body_q(m, b + 1) <= i) b++;
         int k = i - mb_body_q(m, b);
         if (kind == MB_FMU_Q) {
             xml_text(f, m->info->coord_names[i]);
         } else {
+            if (kind == MB_FMU_A) fputs("der(", f);
             xml_text(f, m->info->body_names[b]);
             fputc('.', f);
             fputs(vs[k], f);
+            if (kind == MB_FMU_A) fputc(')', f);
         }
-        snprintf(unit, nunit, "%s", kind == MB_FMU_Q ? uq[k] : uv[k]);
+        snprintf(unit, nunit, "%s", kind == MB_FMU_Q ? uq[k] : kind == MB_FMU_V ? uv[k] : ua[k]);
         return;
     }
     xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
@@ -60,18 +65,21 @@ static double rnd(unsigned long long *x)
     return (double)(*x >> 11) / 9007199254740992.0 * 2 - 1;
 }
 
-/* dep[i * nin + j] = 1 when sensor i depends on input j directly (feedthrough): dy/du
- * (generated, exact) nonzero at any of 4 random states and input values; a sensor without
- * feedthrough has dy/du = 0 identically. */
-static void feedthrough(const mb_model *m, unsigned char *dep)
+/* What sensor i depends on: dep[i * nk + j] = 1 for state j (q then v, j < 2 nq) and input
+ * nin (j = 2 nq + l), nk = 2 nq + nin: dy/dq, dy/dv and dy/du (generated, exact) nonzero at any
+ * of 4 random states and input values (a structural zero is 0 everywhere). */
+static void sensor_deps(const mb_model *m, unsigned char *dep)
 {
-    memset(dep, 0, (size_t)(m->nout * m->nin));
-    if (!m->doutputs_du || m->nin == 0) return;
+    int nq = m->nq, nk = 2 * nq + m->nin;
+    memset(dep, 0, (size_t)(m->nout * nk));
+    if (m->nout == 0) return;
     mb_model mm = *m;
-    mb_real *in = calloc((size_t)(3 * m->nin), sizeof *in), *q = malloc(sizeof *q * (size_t)m->nq),
-            *v = malloc(sizeof *v * (size_t)m->nq), *d = malloc(sizeof *d * (size_t)(m->nout * m->nin));
-    if (!in || !q || !v || !d) {
-        for (int k = 0; k < m->nout * m->nin; k++) dep[k] = 1;   /* the safe answer: dependent */
+    mb_real *in = calloc((size_t)(3 * m->nin + 1), sizeof *in), *q = malloc(sizeof *q * (size_t)nq),
+            *v = malloc(sizeof *v * (size_t)nq), *d = malloc(sizeof *d * (size_t)(m->nout * m->nin + 1)),
+            *y = malloc(sizeof *y * (size_t)m->nout), *dq = malloc(sizeof *dq * (size_t)(m->nout * nq)),
+            *dv = malloc(sizeof *dv * (size_t)(m->nout * nq));
+    if (!in || !q || !v || !d || !y || !dq || !dv) {
+        for (int k = 0; k < m->nout * nk; k++) dep[k] = 1;   /* the safe answer: dependent */
     } else {
         unsigned long long x = 0x9e3779b97f4a7c15ULL;
         mm.in = in;
@@ -81,15 +89,39 @@ static void feedthrough(const mb_model *m, unsigned char *dep)
                 q[j] = (mb_real)(m->q0[j] + 0.1 * rnd(&x));
                 v[j] = (mb_real)rnd(&x);
             }
-            mm.doutputs_du(&mm, (mb_real)(0.5 + 0.25 * rnd(&x)), q, v, d);
-            for (int k = 0; k < m->nout * m->nin; k++)
-                if (d[k] != 0 || !isfinite((double)d[k])) dep[k] = 1;
+            mb_real t = (mb_real)(0.5 + 0.25 * rnd(&x));
+            mm.outputs(&mm, t, q, v, y, dq, dv);
+            if (mm.doutputs_du && m->nin) mm.doutputs_du(&mm, t, q, v, d);
+            for (int i = 0; i < m->nout; i++) {
+                for (int j = 0; j < nq; j++) {
+                    if (dq[i * nq + j] != 0 || !isfinite((double)dq[i * nq + j])) dep[i * nk + j] = 1;
+                    if (dv[i * nq + j] != 0 || !isfinite((double)dv[i * nq + j])) dep[i * nk + nq + j] = 1;
+                }
+                for (int l = 0; l < m->nin; l++)
+                    if (!mm.doutputs_du || d[i * m->nin + l] != 0 || !isfinite((double)d[i * m->nin + l]))
+                        dep[i * nk + 2 * nq + l] = 1;
+            }
         }
     }
     free(in);
     free(q);
     free(v);
     free(d);
+    free(y);
+    free(dq);
+    free(dv);
+}
+
+static void source_files(FILE *f, int argc, char **argv)
+{
+    fprintf(f, "    <SourceFiles>\n");
+    for (int k = 1; k < argc; k++) {
+        const char *b = strrchr(argv[k], '/');
+        fprintf(f, "      <File name=\"");
+        xml_text(f, b ? b + 1 : argv[k]);
+        fprintf(f, "\"/>\n");
+    }
+    fprintf(f, "    </SourceFiles>\n");
 }
 
 int main(int argc, char **argv)
@@ -132,10 +164,16 @@ int main(int argc, char **argv)
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"");
     xml_text(f, m->name);
-    fprintf(f, "\" guid=\"%s\"\n  description=\"planar multibody model %s: %s formulation, %s integrator, "
-               "h %.17g s\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
+    fprintf(f, "\" guid=\"%s\"\n  description=\"planar multibody model %s: Co-Simulation %s formulation, %s integrator, "
+               "h %.17g s; Model Exchange the index-1 equations with Baumgarte stabilization\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
                "numberOfEventIndicators=\"0\">\n",
             MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING);
+    fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
+               "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
+               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "
+               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\">\n", m->name);
+    source_files(f, argc, argv);
+    fprintf(f, "  </ModelExchange>\n");
     fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
@@ -143,19 +181,15 @@ int main(int argc, char **argv)
                "canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" "
                "providesDirectionalDerivative=\"false\">\n",
             m->name);
-    fprintf(f, "    <SourceFiles>\n");
-    for (int k = 1; k < argc; k++) {
-        const char *b = strrchr(argv[k], '/');
-        fprintf(f, "      <File name=\"");
-        xml_text(f, b ? b + 1 : argv[k]);
-        fprintf(f, "\"/>\n");
-    }
-    fprintf(f, "    </SourceFiles>\n  </CoSimulation>\n");
+    source_files(f, argc, argv);
+    fprintf(f, "  </CoSimulation>\n");
     fprintf(f, "  <UnitDefinitions>\n"
                "    <Unit name=\"m\"><BaseUnit m=\"1\"/></Unit>\n"
                "    <Unit name=\"rad\"><BaseUnit rad=\"1\"/></Unit>\n"
                "    <Unit name=\"m/s\"><BaseUnit m=\"1\" s=\"-1\"/></Unit>\n"
                "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
+               "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
+               "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
                "  </UnitDefinitions>\n");
     fprintf(f, "  <LogCategories>\n"
                "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
@@ -177,7 +211,13 @@ int main(int argc, char **argv)
             break;
         case MB_FMU_V:
             fprintf(f, " description=\"velocity of coordinate %s\" causality=\"output\" variability=\"continuous\" "
-                       "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", m->info->coord_names[i], unit);
+                       "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
+                    m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_Q, i) + 1);
+            break;
+        case MB_FMU_A:
+            fprintf(f, " description=\"acceleration of coordinate %s\" causality=\"local\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
+                    m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
             break;
         case MB_FMU_Y:
             fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
@@ -195,28 +235,44 @@ int main(int argc, char **argv)
         fprintf(f, "    </ScalarVariable>\n");
     }
     fprintf(f, "  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n");
-    unsigned char *dep = malloc((size_t)(m->nout * m->nin) + 1);
+    int nk = 2 * nq + m->nin;
+    unsigned char *dep = malloc((size_t)(m->nout * nk) + 1);
     if (!dep) { fprintf(stderr, "mb_fmu_desc: out of memory\n"); return 1; }
-    feedthrough(m, dep);
-    int nout_all = 2 * nq + m->nout;
-    /* q and v at a communication point do not depend on the inputs set there; a sensor does
-     * where its value reads an input */
-    for (int k = 0; k < nout_all; k++) {
-        fprintf(f, "      <Unknown index=\"%d\" dependencies=\"", k + 1);
-        if (k >= 2 * nq) {
-            int i = k - 2 * nq, first = 1;
-            for (int j = 0; j < m->nin; j++)
-                if (dep[i * m->nin + j]) {
-                    fprintf(f, "%s%u", first ? "" : " ", mb_fmu_vr(m, MB_FMU_U, j) + 1);
-                    first = 0;
-                }
+    sensor_deps(m, dep);
+    /* the knowns are the continuous states [q; v] and the inputs: q_i and v_i are states, a
+     * sensor depends on the states and inputs its value reads */
+    for (int kind = MB_FMU_Q; kind <= MB_FMU_Y; kind++) {
+        if (kind == MB_FMU_A) continue;
+        int cnt = kind == MB_FMU_Y ? m->nout : nq;
+        for (int i = 0; i < cnt; i++) {
+            unsigned idx = mb_fmu_vr(m, kind, i) + 1;
+            fprintf(f, "      <Unknown index=\"%u\" dependencies=\"", idx);
+            if (kind != MB_FMU_Y) {
+                fprintf(f, "%u", idx);
+            } else {
+                int first = 1;
+                for (int j = 0; j < nk; j++)
+                    if (dep[i * nk + j]) {
+                        unsigned known = j < nq ? mb_fmu_vr(m, MB_FMU_Q, j) : j < 2 * nq ? mb_fmu_vr(m, MB_FMU_V, j - nq)
+                                                                                         : mb_fmu_vr(m, MB_FMU_U, j - 2 * nq);
+                        fprintf(f, "%s%u", first ? "" : " ", known + 1);
+                        first = 0;
+                    }
+            }
+            fprintf(f, "\"/>\n");
         }
-        fprintf(f, "\"/>\n");
     }
     free(dep);
-    /* at initialization every output depends on the inputs and parameters (the assembly) */
-    fprintf(f, "    </Outputs>\n    <InitialUnknowns>\n");
-    for (int k = 0; k < nout_all; k++) fprintf(f, "      <Unknown index=\"%d\"/>\n", k + 1);
+    /* the derivatives in the order of the states [q; v]: v, then the accelerations (which
+     * depend on all knowns) */
+    fprintf(f, "    </Outputs>\n    <Derivatives>\n");
+    for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\" dependencies=\"%u\"/>\n",
+                                         mb_fmu_vr(m, MB_FMU_V, i) + 1, mb_fmu_vr(m, MB_FMU_V, i) + 1);
+    for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\"/>\n", mb_fmu_vr(m, MB_FMU_A, i) + 1);
+    /* at initialization the outputs and derivatives depend on the inputs and parameters (the
+     * assembly) */
+    fprintf(f, "    </Derivatives>\n    <InitialUnknowns>\n");
+    for (unsigned k = 0; k < (unsigned)(3 * nq + m->nout); k++) fprintf(f, "      <Unknown index=\"%u\"/>\n", k + 1);
     fprintf(f, "    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n");
     if (fflush(f) != 0 || ferror(f)) {
         fprintf(stderr, "mb_fmu_desc: cannot write modelDescription.xml\n");

@@ -8,7 +8,7 @@
 # mb_fmu_model.h naming the model, its GUID and the settings), compiles the shared library from
 # those staged sources alone (so they do rebuild it), writes modelDescription.xml with
 # mb_fmu_desc and zips the three parts into OUT.fmu. The GUID is derived from the content:
-# the SHA-256 of the generated C, its header and the settings. Environment: CC (cc), OPT (-O2 -g).
+# the SHA-256 of the generated C, its header, the settings and the wrapper's sources. Environment: CC (cc), OPT (-O2 -g).
 # Exit 0; 2 on a usage error; 1 when a step fails (nothing is left at OUT.fmu then).
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: scripts/fmu_pack.sh NAME MODEL_DIR SETTINGS OUT.fmu" >&2; exit 2; }
@@ -39,12 +39,12 @@ rm -rf "$stage" "$out"
 mkdir -p "$stage/sources" "$stage/binaries/linux64" "$work/o"
 src=$stage/sources
 
-# the solver's runtime sources: what libmbrt.a holds minus the analyses (tools only) and our
+# the solver's runtime sources: what libmbrt.a holds (the analyses for the accelerations) but our
 # sin/cos (unused by default); mb_linalg.c with its built-in dense LU (no LAPACK): the original
 # as mb_linalg.inc, included by a two-line mb_linalg.c that selects it
 rt="mb_sim.c mb_eval.c mb_forms.c mb_assembly.c mb_f1_baumgarte.c mb_f2_canonical.c mb_f3_alf.c
     mb_f4_trapezoid.c mb_trapezoid.c mb_trapezoid_control.c mb_hht.c mb_kkt.c mb_rk.c mb_bdf.c
-    mb_linsys.c mb_sparse.c mb_monitor.c mb_input.c mb_status.c"
+    mb_linsys.c mb_sparse.c mb_monitor.c mb_input.c mb_status.c mb_analysis.c"
 for f in $rt; do cp "$root/runtime/$f" "$src/"; done
 cp "$root"/runtime/*.h "$src/"
 cp "$root/runtime/mb_linalg.c" "$src/mb_linalg.inc"
@@ -53,7 +53,9 @@ printf '%s\n' '/* mb_linalg.c - the runtime'"'"'s dense LU and Cholesky, built-i
 cp "$mdir/$name.c" "$mdir/$name.h" "$src/"
 cp "$root/fmu/mb_fmu.c" "$root/fmu/mb_fmi2.h" "$root/fmu/mb_fmu_vars.h" "$src/"
 
-hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" | sha256sum | cut -c1-32)
+# (with the wrapper and the description's writer: their variable layout is the interface)
+hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" "$root"/fmu/mb_fmu.c "$root"/fmu/mb_fmu_vars.h \
+       "$root"/fmu/mb_fmu_desc.c | sha256sum | cut -c1-32)
 guid="{${hash:0:8}-${hash:8:4}-${hash:12:4}-${hash:16:4}-${hash:20:12}}"
 num() { [ -n "$1" ] && printf '%s' "$1" || printf 0; }
 cat >"$src/mb_fmu_model.h" <<EOF

@@ -89,7 +89,10 @@ static void expect_error(fmi2Status st, const char *what, const char *word)
     X(fmi2DeSerializeFMUstate) X(fmi2GetDirectionalDerivative)                               \
     X(fmi2SetRealInputDerivatives) X(fmi2GetRealOutputDerivatives) X(fmi2DoStep)             \
     X(fmi2CancelStep) X(fmi2GetStatus) X(fmi2GetRealStatus) X(fmi2GetIntegerStatus)          \
-    X(fmi2GetBooleanStatus) X(fmi2GetStringStatus)
+    X(fmi2GetBooleanStatus) X(fmi2GetStringStatus) X(fmi2EnterEventMode) X(fmi2NewDiscreteStates)       \
+    X(fmi2EnterContinuousTimeMode) X(fmi2CompletedIntegratorStep) X(fmi2SetTime)              \
+    X(fmi2SetContinuousStates) X(fmi2GetDerivatives) X(fmi2GetEventIndicators)                \
+    X(fmi2GetContinuousStates) X(fmi2GetNominalsOfContinuousStates)
 static struct {
 #define X(f) __typeof__(&f) f;
     FMI_FUNCS(X)
@@ -146,7 +149,8 @@ static int read_description(const char *dir)
     int ok = root && cs && attr(root, "fmiVersion", buf, sizeof buf) == 0 && !strcmp(buf, "2.0") &&
              attr(root, "guid", guid, sizeof guid) == 0 && attr(cs, "modelIdentifier", ident, sizeof ident) == 0;
     check(ok, "modelDescription.xml: fmiVersion 2.0, a guid and a CoSimulation modelIdentifier");
-    check(strstr(x, "<ModelExchange") == NULL, "modelDescription.xml: Co-Simulation only");
+    check(strstr(x, "<ModelExchange") != NULL && strstr(x, "<Derivatives>") != NULL,
+          "modelDescription.xml: Model Exchange too, with its Derivatives");
     for (const char *p = x; ok && (p = strstr(p, "<ScalarVariable")) != NULL && nvar < MAXVAR; p++) {
         ok = attr(p, "name", var[nvar].name, sizeof var[nvar].name) == 0 &&
              attr(p, "valueReference", buf, sizeof buf) == 0 &&
@@ -326,7 +330,7 @@ static void *open_fmu(const char *fmu, char *dir)
     }
     FMI_FUNCS(X)
 #undef X
-    if (nsym != 34) { dlclose(lib); return NULL; }
+    if (nsym != 44) { dlclose(lib); return NULL; }
     check(!strcmp(F.fmi2GetVersion(), "2.0") && !strcmp(F.fmi2GetTypesPlatform(), "default"),
           "fmi2GetVersion 2.0, fmi2GetTypesPlatform default");
     /* the outputs in description order */
@@ -349,7 +353,8 @@ static void remove_dir(const char *dir)
 /* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
  * reached exactly; the outputs equal the simulator's run with the same settings and input table
  * (its adaptive steps stop at every row, as the FMU's at every communication point); the
- * current sensor reads the voltage input directly (ModelStructure: its dependency). */
+ * current sensor reads the voltage input directly, the rate sensor only the state
+ * (ModelStructure: their dependencies). */
 static void adaptive_part(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
@@ -357,17 +362,19 @@ static void adaptive_part(void)
     if (!lib) { remove_dir(dir); return; }
     snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
     char *x = slurp(path);
-    unsigned vr_v = vr_of("V"), vr_i = vr_of("current");
-    int idx_v = -1, idx_i = -1;
+    unsigned vr_v = vr_of("V"), vr_i = vr_of("current"), vr_r = vr_of("rate"), vr_w = vr_of("arm.omega");
+    int idx_v = -1, idx_i = -1, idx_r = -1, idx_w = -1;
     for (int i = 0; i < nvar; i++) {
         if (var[i].vr == vr_v) idx_v = i + 1;
         if (var[i].vr == vr_i) idx_i = i + 1;
+        if (var[i].vr == vr_r) idx_r = i + 1;
+        if (var[i].vr == vr_w) idx_w = i + 1;
     }
     char want[128], other[128];
-    snprintf(want, sizeof want, "<Unknown index=\"%d\" dependencies=\"%d\"/>", idx_i, idx_v);
-    snprintf(other, sizeof other, "<Unknown index=\"%d\" dependencies=\"\"/>", idx_i - 1);
-    check(x && strstr(x, want) && strstr(x, other), "ModelStructure: current depends on V (%s), rate on nothing (%s)",
-          want, other);
+    snprintf(want, sizeof want, "<Unknown index=\"%d\" dependencies=\"%d %d\"/>", idx_i, idx_w, idx_v);
+    snprintf(other, sizeof other, "<Unknown index=\"%d\" dependencies=\"%d\"/>", idx_r, idx_w);
+    check(x && strstr(x, want) && strstr(x, other), "ModelStructure: current depends on the state arm.omega and the "
+          "input V (%s), rate on arm.omega only (%s)", want, other);
     check(x && strstr(x, "dopri5 integrator"), "the description names the integrator");
     free(x);
     int nrows = (NCOMM + 1) * nout;
@@ -470,6 +477,82 @@ static void tunable_part(void)
     remove_dir(dir);
 }
 
+/* Model Exchange on the cart-pole's FMU: the master integrates the derivatives with RK4 at
+ * h = 1 ms (the input held over each 10 ms, set at the communication points) and is compared
+ * with the simulator's baumgarte/rk4 run of the same table; the derivatives of q are v; the
+ * state machine's refusals. */
+static void me_part(unsigned vr_f, const char *sim, const char *dir)
+{
+    enum { NX = 12 };
+    char cmd[2048], path[1100];
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = F.fmi2Instantiate("me", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+    double x[NX], k1[NX], k2[NX], k3[NX], k4[NX], xs[NX], u = input_at(0), h = 1e-3;
+    fmi2EventInfo ev;
+    memset(&ev, 0, sizeof ev);
+    int bad = !fm || !sm || !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK ||
+              F.fmi2ExitInitializationMode(c) != fmi2OK || F.fmi2NewDiscreteStates(c, &ev) != fmi2OK ||
+              ev.newDiscreteStatesNeeded || F.fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+              F.fmi2GetContinuousStates(c, x, NX) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
+    check(!bad, "Model Exchange: instantiate, initialize, event mode, continuous-time mode, the states");
+    if (c && !bad) {
+        nlog = 0;
+        expect_error(F.fmi2DoStep(c, 0, 0.01, 1), "fmi2DoStep of a Model Exchange instance", "continuous-time mode");
+        expect_error(F.fmi2SetContinuousStates(c, x, NX - 1), "11 states of 12", "12 states");
+        expect_error(F.fmi2NewDiscreteStates(c, &ev), "fmi2NewDiscreteStates in continuous-time mode", "not allowed");
+    }
+    int steps = 0, vq = 1;
+    for (int k = 0; k < NCOMM && !bad; k++) {
+        u = input_at(k);
+        bad = F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK;
+        for (int j = 0; j < 10 && !bad; j++, steps++) {
+            double t = steps * h;   /* the simulator's grid, t0 + k h */
+            fmi2Boolean enter = 1, term = 1;
+            bad = F.fmi2SetTime(c, t) != fmi2OK || F.fmi2SetContinuousStates(c, x, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k1, NX) != fmi2OK;
+            for (int i = 0; i < NX / 2 && !bad; i++) vq &= k1[i] == x[NX / 2 + i];
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + 0.5 * h * k1[i];
+            bad = bad || F.fmi2SetTime(c, t + 0.5 * h) != fmi2OK || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k2, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + 0.5 * h * k2[i];
+            bad = bad || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK || F.fmi2GetDerivatives(c, k3, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + h * k3[i];
+            bad = bad || F.fmi2SetTime(c, t + h) != fmi2OK || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k4, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+            bad = bad || F.fmi2SetTime(c, (steps + 1) * h) != fmi2OK || F.fmi2SetContinuousStates(c, x, NX) != fmi2OK ||
+                  F.fmi2CompletedIntegratorStep(c, fmi2True, &enter, &term) != fmi2OK || enter || term;
+        }
+        bad = bad || F.fmi2GetReal(c, out_vr, (size_t)nout, fm + (k + 1) * nout) != fmi2OK;
+    }
+    check(!bad, "Model Exchange: 2000 RK4 steps through the FMU's derivatives");
+    check(vq, "Model Exchange: the derivatives of q are v");
+    /* the accelerations as variables (der(...), the derivatives of v) are GetDerivatives' */
+    unsigned vr_a[2] = {vr_of("der(cart.vx)"), vr_of("der(pole.omega)")};
+    double a[2] = {0, 0};
+    check(!bad && F.fmi2GetDerivatives(c, k1, NX) == fmi2OK && F.fmi2GetReal(c, vr_a, 2, a) == fmi2OK &&
+          a[0] == k1[NX / 2] && a[1] == k1[NX - 1] && a[0] != 0, "der(cart.vx), der(pole.omega) are the derivatives");
+    check(!c || F.fmi2Terminate(c) == fmi2OK, "Model Exchange: fmi2Terminate");
+    if (c) F.fmi2FreeInstance(c);
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator rk4 --t-end %g --input-file '%s/in.csv' "
+             "--every 10 --out '%s/sim_me.csv' >/dev/null", sim, T_END, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim_me.csv", dir);
+    int nr = !bad && rc == 0 ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's baumgarte/rk4 CSV: %d rows (want %d)", nr, NCOMM + 1);
+    if (nr == NCOMM + 1) {
+        double d = maxdiff(fm, sm, nrows, &at);
+        printf("Model Exchange (cartpole, the master's RK4 on the FMU's derivatives) vs simulator baumgarte/rk4: "
+               "max relative difference %.3g (%s at t=%g)\n", d, out_name[at % nout], (at / nout) * H_COMM);
+        check(d <= 1e-12, "Model Exchange: the master's RK4 equals the simulator's baumgarte/rk4 to 1e-12: %.3g", d);
+    }
+    free(fm);
+    free(sm);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -541,6 +624,8 @@ int main(void)
                best / 20000 * 1e6, ws / 20000 * 1e6);
     }
 
+    me_part(vr_f, sim, dir);
+
     /* 2. two instances side by side, their steps interleaved: each equals a run alone */
     {
         fmi2Component a = instantiate("a"), b = instantiate("b");
@@ -589,8 +674,8 @@ int main(void)
         check(F.fmi2Instantiate("x", fmi2CoSimulation, "{00000000-0000-0000-0000-000000000000}", "", &callbacks, 0, 0) == NULL,
               "a wrong GUID: no instance");
         expect_error(fmi2Error, "a wrong GUID", "GUID");
-        check(F.fmi2Instantiate("x", fmi2ModelExchange, guid, "", &callbacks, 0, 0) == NULL, "Model Exchange: no instance");
-        expect_error(fmi2Error, "Model Exchange", "Co-Simulation");
+        check(F.fmi2Instantiate("x", (fmi2Type)7, guid, "", &callbacks, 0, 0) == NULL, "fmuType 7: no instance");
+        expect_error(fmi2Error, "fmuType 7", "fmuType");
         check(F.fmi2DoStep(NULL, 0, 0.01, 1) == fmi2Error, "a NULL instance: fmi2Error");
         fmi2Component c = instantiate("hostile");
         check(c != NULL, "instantiate");
@@ -617,6 +702,7 @@ int main(void)
                          "providesDirectionalDerivative");
             int iv = 0;
             expect_error(F.fmi2GetInteger(c, &vr_q, 1, &iv), "fmi2GetInteger", "Integer");
+            expect_error(F.fmi2GetDerivatives(c, &out, 1), "fmi2GetDerivatives of a Co-Simulation instance", "Model Exchange");
             check(F.fmi2DoStep(c, 0, 0.01, 1) == fmi2OK, "a step after the refused calls");
             check(F.fmi2Terminate(c) == fmi2OK, "fmi2Terminate");
             expect_error(F.fmi2DoStep(c, 0.01, 0.01, 1), "fmi2DoStep after fmi2Terminate", "terminated");
