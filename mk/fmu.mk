@@ -1,9 +1,9 @@
-# mk/fmu.mk - FMI 2.0 Co-Simulation export (docs/fmi.md): make fmu MODEL=x -> build/fmu/x.fmu
-# (modelDescription.xml, binaries/linux64/x.so, sources/), built by scripts/fmu_pack.sh from the
-# generated model, the runtime sources and the wrapper fmu/mb_fmu.c; the settings (formulation,
-# integrator, step, tolerances) are the simulator's defaults unless FORMULATION, INTEGRATOR,
-# FMU_H, FMU_RTOL, FMU_ATOL say otherwise. tests/test_fmu.c imports the cart-pole's FMU as a
-# master does and compares it with the simulator.
+# mk/fmu.mk - FMI 2.0 export (docs/fmi.md): make fmu MODEL=x -> build/fmu/x.fmu, Co-Simulation
+# and Model Exchange (modelDescription.xml, binaries/linux64/x.so, sources/), built by
+# scripts/fmu_pack.sh from the generated model, the runtime sources and the wrapper
+# fmu/mb_fmu.c; the Co-Simulation settings (formulation, integrator, step, tolerances) are the
+# simulator's defaults unless FORMULATION, INTEGRATOR, FMU_H, FMU_RTOL, FMU_ATOL say otherwise.
+# tests/test_fmu.c imports FMUs as a master does and compares them with the simulator.
 
 INTEGRATOR ?=
 FMU_H      ?=
@@ -28,7 +28,7 @@ $(BUILD)/fmu/%.fmu: generated/%.c generated/%.h $(BUILD)/fmu/%.settings $(FMU_DE
 fmu: export MB_MODEL_ARG = $(value MODEL)
 fmu: export MB_DEFS_ARG = $(value DEFS)
 fmu: export MB_MBGEN_FLAGS_ARG = $(value MBGEN_FLAGS)
-## fmu: an FMI 2.0 Co-Simulation FMU of MODEL: make fmu MODEL=<name | file.lua | path> [DEFS=...] [FORMULATION=f INTEGRATOR=i FMU_H=s FMU_RTOL=r FMU_ATOL=a] -> build/fmu/<name>.fmu
+## fmu: an FMI 2.0 FMU of MODEL (Co-Simulation, Model Exchange): make fmu MODEL=<name | file.lua | path> [DEFS=...] [FORMULATION=f INTEGRATOR=i FMU_H=s FMU_RTOL=r FMU_ATOL=a] -> build/fmu/<name>.fmu
 fmu: $(BUILD)/mbgen
 	@$(call WITH_MODEL,model-fmu)
 .PHONY: fmu model-fmu

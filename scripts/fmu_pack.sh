@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# fmu_pack.sh - build an FMI 2.0 Co-Simulation FMU of one generated model (make fmu, docs/fmi.md).
+# fmu_pack.sh - build an FMI 2.0 FMU (Co-Simulation and Model Exchange) of one generated model
+# (make fmu, docs/fmi.md).
 # Usage: scripts/fmu_pack.sh NAME MODEL_DIR SETTINGS OUT.fmu
 #   NAME       the model's C name (MODEL_DIR/NAME.c and NAME.h, from mbgen)
 #   SETTINGS   a file of lines key=value: formulation, integrator (names, empty: the simulator's

@@ -1,13 +1,17 @@
-/* test_fmu.c - imports build/fmu/cartpole.fmu as an FMI 2.0 Co-Simulation master does: unzips
- * it into a temporary directory, reads modelDescription.xml for the value references, dlopens
- * binaries/linux64/cartpole.so and runs instantiate, setup, initialization, a piecewise-constant
- * input over 200 communication steps, terminate, free. Checks: the positions, velocities and
- * sensors equal the simulator's run of the same input table (build/cartpole_sim --input-file)
- * to 1e-12 (relative, 1 below 1); the input matters (the table shifted by one step differs by
- * more than 1e-6: the comparison can fail); two instances side by side and fmi2Reset give the
- * first run bit for bit; a communication step off the solver's grid lands on the communication
- * point; hostile calls return fmi2Error (or NULL) with a logged message. Prints the FMU's cost
- * per solver step next to the simulator's over a 20 s run (not checked). Docs: docs/fmi.md. */
+/* test_fmu.c - imports FMUs (build/fmu/cartpole.fmu, suspension.fmu, build/fmu_test/
+ * motor_arm.fmu) as an FMI 2.0 master does: unzips each into a temporary directory, reads
+ * modelDescription.xml for the value references, dlopens binaries/linux64/<name>.so and runs
+ * instantiate, setup, initialization, a piecewise-constant input over 200 communication steps,
+ * terminate, free. Checks: the positions, velocities and sensors equal the simulator's run of
+ * the same input table (--input-file) to 1e-12 (relative, 1 below 1): the cart-pole
+ * (alf-trapezoid, fixed step), the motor arm (baumgarte/dopri5: adaptive, every communication
+ * point reached exactly), the suspension with tunables set (--set), and the cart-pole in Model
+ * Exchange integrated by this test's RK4 (the simulator's baumgarte/rk4); negative controls
+ * (the input one step late, the tunables' defaults) differ; two instances side by side and
+ * fmi2Reset give the first run bit for bit; a communication step off the solver's grid lands on
+ * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
+ * and hostile calls return fmi2Error (or NULL) with a logged message. Prints the FMU's cost per
+ * solver step next to the simulator's over a 20 s run (not checked). Docs: docs/fmi.md. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
