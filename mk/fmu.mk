@@ -43,16 +43,22 @@ $(BUILD)/fmu/$(MODEL_NAME).fmu: $(MODEL_DIR)/$(MODEL_NAME).c $(MODEL_DIR)/$(MODE
 endif
 endif
 
-# the test: a master's import of the cart-pole's and the quarter car's FMUs (default settings)
-# and of the motor arm's built with baumgarte and dopri5 (in $(BUILD)/fmu_test, its settings
-# fixed) against the simulator
-$(BUILD)/fmu_test/motor_arm.settings: $(MK_FILES)
-	@mkdir -p $(@D); printf '%s\n' formulation=baumgarte integrator=dopri5 h= rtol= atol= >$@
-$(BUILD)/fmu_test/motor_arm.fmu: generated/motor_arm.c generated/motor_arm.h $(BUILD)/fmu_test/motor_arm.settings $(FMU_DEPS)
-	@$(call FMU_PACK,motor_arm,generated,$(BUILD)/fmu_test/motor_arm.settings)
+# the test: a master's import of the FMUs of the cart-pole and the quarter car (the simulator's
+# defaults) and of the motor arm built with baumgarte and dopri5, in $(BUILD)/fmu_test with their
+# settings fixed (whatever FORMULATION make test is given), against the simulator
+# $(call FMU_TEST,NAME,SETTINGS LINES)
+define FMU_TEST
+$(BUILD)/fmu_test/$(1).settings: $$(MK_FILES)
+	@mkdir -p $$(@D); printf '%s\n' $(2) >$$@
+$(BUILD)/fmu_test/$(1).fmu: generated/$(1).c generated/$(1).h $(BUILD)/fmu_test/$(1).settings $$(FMU_DEPS)
+	@$$(call FMU_PACK,$(1),generated,$(BUILD)/fmu_test/$(1).settings)
+endef
+$(eval $(call FMU_TEST,cartpole,formulation= integrator= h= rtol= atol=))
+$(eval $(call FMU_TEST,suspension,formulation= integrator= h= rtol= atol=))
+$(eval $(call FMU_TEST,motor_arm,formulation=baumgarte integrator=dopri5 h= rtol= atol=))
 $(BUILD)/test_fmu: $(call obj,host,tests/test_fmu.c)
 	$(call link,host,-ldl -lm)
 $(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L
 TEST_PROGS += $(BUILD)/test_fmu
-TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu/suspension.fmu \
+TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu_test/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu_test/suspension.fmu \
               $(BUILD)/cartpole_sim $(BUILD)/motor_arm_sim $(BUILD)/suspension_sim

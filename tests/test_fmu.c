@@ -1,5 +1,5 @@
-/* test_fmu.c - imports FMUs (build/fmu/cartpole.fmu, suspension.fmu, build/fmu_test/
- * motor_arm.fmu) as an FMI 2.0 master does: unzips each into a temporary directory, reads
+/* test_fmu.c - imports FMUs (build/fmu_test/cartpole.fmu, suspension.fmu, motor_arm.fmu, made
+ * by mk/fmu.mk as make fmu makes them) as an FMI 2.0 master does: unzips each into a temporary directory, reads
  * modelDescription.xml for the value references, dlopens binaries/linux64/<name>.so and runs
  * instantiate, setup, initialization, a piecewise-constant input over 200 communication steps,
  * terminate, free. Checks: the positions, velocities and sensors equal the simulator's run of
@@ -425,7 +425,7 @@ static void adaptive_part(void)
 static void tunable_part(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
-    void *lib = open_fmu(built("fmu/suspension.fmu"), dir);
+    void *lib = open_fmu(built("fmu_test/suspension.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
     unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
     int nrows = (NCOMM + 1) * nout;
@@ -560,7 +560,7 @@ static void me_part(unsigned vr_f, const char *sim, const char *dir)
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
-    const char *fmu = built("fmu/cartpole.fmu"), *sim = built("cartpole_sim");
+    const char *fmu = built("fmu_test/cartpole.fmu"), *sim = built("cartpole_sim");
     int rc;
     void *lib = open_fmu(fmu, dir);
     if (!lib) goto done;
