@@ -12,8 +12,8 @@
  * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
  * and hostile calls return fmi2Error (or NULL) with a logged message; sources/ rebuilds the
  * library with its README's command, and the rebuilt library gives the same run bit for bit.
- * Prints the FMU's cost per
- * solver step next to the simulator's over a 20 s run (not checked). Docs: docs/fmi.md. */
+ * Prints the FMU's cost per solver step next to the simulator's over a 20 s run (not checked).
+ * Docs: docs/fmi.md. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
