@@ -133,6 +133,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "mb_fmu_desc: %s was built without its names (MB_OMIT_INFO)\n", m->name);
         return 1;
     }
+    /* FMI names are unique: the model file keeps inputs and tunables apart, not sensors from
+     * them (the CSV's out. and in. columns differ), nor any of them from a coordinate's name */
+    {
+        const char *const *lists[4] = {m->out_names, m->in_names, m->par_names, m->info->coord_names};
+        const int counts[4] = {m->nout, m->nin, m->npar, nq};
+        static const char *const what[4] = {"sensor", "input", "tunable", "coordinate"};
+        for (int a = 0; a < 4; a++)
+            for (int i = 0; i < counts[a]; i++)
+                for (int b = a; b < 4; b++)
+                    for (int j = b == a ? i + 1 : 0; j < counts[b]; j++)
+                        if (!strcmp(lists[a][i], lists[b][j])) {
+                            fprintf(stderr, "mb_fmu_desc: %s: %s \"%s\" has the name of %s \"%s\": an FMU's variables "
+                                    "need distinct names (rename one in the model file)\n", m->name, what[a],
+                                    lists[a][i], what[b], lists[b][j]);
+                            return 1;
+                        }
+    }
     int form = MB_FMU_FORMULATION[0] ? mb_formulation_parse(MB_FMU_FORMULATION) : MB_ALF_TRAPEZOID;
     if (form < 0) {
         fprintf(stderr, "mb_fmu_desc: unknown formulation '%s' (baumgarte, canonical, alf-explicit, "

@@ -10,7 +10,8 @@
 # those staged sources alone (so they do rebuild it), writes modelDescription.xml with
 # mb_fmu_desc and zips the three parts into OUT.fmu. The GUID is derived from the content:
 # the SHA-256 of the generated C, its header, the settings and the wrapper's sources. Environment: CC (cc), OPT (-O2 -g).
-# Exit 0; 2 on a usage error; 1 when a step fails (nothing is left at OUT.fmu then).
+# Exit 0; 2 on a usage error; 1 when a step fails (nothing is left at OUT.fmu and the staging
+# directory beside it then).
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: scripts/fmu_pack.sh NAME MODEL_DIR SETTINGS OUT.fmu" >&2; exit 2; }
 name=$1 mdir=$2 settings=$3 out=$4
@@ -35,7 +36,8 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 stage=$(dirname "$out")/$name
 work=$(mktemp -d "${TMPDIR:-/tmp}/fmu_pack.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+done_ok=0   # a failure leaves neither OUT.fmu nor the staging directory
+trap 'rm -rf "$work" "$out.tmp.$$"; [ "$done_ok" = 1 ] || rm -rf "$stage"' EXIT
 rm -rf "$stage" "$out"
 mkdir -p "$stage/sources" "$stage/binaries/linux64" "$work/o"
 src=$stage/sources
@@ -102,4 +104,5 @@ fi
 tmpz="$out.tmp.$$"
 (cd "$stage" && zip -q -X -r - modelDescription.xml binaries sources) >"$tmpz"
 mv "$tmpz" "$out"
+done_ok=1
 echo "fmu_pack.sh: $out ($(wc -c <"$out") bytes; $nexp fmi2 functions; GUID $guid)"
