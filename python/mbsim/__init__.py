@@ -41,6 +41,7 @@ _MONITOR = ["steps", "rejected", "evals", "newton_iters", "alf_iters", "maxiter_
             "sigma_resets", "factorizations", "energy_dev", "phi_norm", "phid_norm", "sigma_norm",
             "max_energy_dev", "max_phi", "max_phid", "max_sigma", "warn", "T", "V"]
 _dp = C.POINTER(C.c_double)
+_FAR = 1e300   # the t_stop of a step without one (the runtime takes finite values only)
 
 
 def _ptr(a):
@@ -325,6 +326,34 @@ class Model:
         finally:
             self._lib.free(ctx)
 
+    def _at(self, q, v, inputs):
+        inp = dict(self.input_values)
+        inp.update(inputs or {})
+        qa = np.ascontiguousarray(q, dtype=float).reshape(self.nq)
+        va = np.ascontiguousarray(v, dtype=float).reshape(self.nq)
+        return self._new({}, inputs=inp), qa, va
+
+    def accelerations(self, q, v, t=0.0, inputs=None):
+        """(acc [nq], reactions [reaction_names]) of the exact index-1 equations at (t, q, v),
+        with this model's tunables and its inputs (or those given: {name: value})."""
+        ctx, qa, va = self._at(q, v, inputs)
+        try:
+            acc, lam = np.empty(self.nq), np.empty(max(self.nc, 1))
+            self._check(self._lib.reactions(ctx, float(t), _ptr(qa), _ptr(va), _ptr(acc), _ptr(lam)), ctx)
+        finally:
+            self._lib.free(ctx)
+        return acc, lam[:self.nc][self._ridx] * self._rsign
+
+    def outputs_at(self, q, v, t=0.0, inputs=None):
+        """The sensors at (t, q, v) (model.sensors' order)."""
+        ctx, qa, va = self._at(q, v, inputs)
+        try:
+            y = np.empty(max(self.nout, 1))
+            self._check(self._lib.outputs_at(ctx, float(t), _ptr(qa), _ptr(va), _ptr(y), None, None), ctx)
+        finally:
+            self._lib.free(ctx)
+        return y[:self.nout]
+
     def sweep(self, rows, processes=None, t_end=None, **opts):
         """Run every row of a table in this machine's processes (one context per process, reset
         between rows): rows is a list of dicts, or a dict of equal-length columns; a column is a
@@ -412,6 +441,7 @@ def _sweep_block(m, base, rows):
                     inputs[k] = v
                 else:
                     opts[k] = v
+            ran = False
             try:
                 if ctx is None or opts != ctx_opts:
                     if ctx is not None:
@@ -424,6 +454,7 @@ def _sweep_block(m, base, rows):
                         m._check(L.set_param(ctx, m.tunables.index(k), float(v)), ctx)
                     for k, v in inputs.items():
                         m._check(L.set_input(ctx, m.inputs.index(k), float(v), 0.0), ctx)
+                ran = True
                 m._check(L.reset(ctx, 0.0, None, None, 1), ctx)
                 m._check(L.run_to(ctx, float(opts["t_end"]), None), ctx)
                 L.monitor(ctx, _ptr(mon))
@@ -433,8 +464,8 @@ def _sweep_block(m, base, rows):
                 vals = [L.t(ctx)] + [mon[i] for i in mi] + q.tolist() + y[:m.nout].tolist()
                 out.append((0, "", vals))
             except Error as e:
-                vals = [L.t(ctx) if ctx else math.nan] + [math.nan] * (nvals - 1)
-                if ctx:
+                vals = [L.t(ctx) if ran else math.nan] + [math.nan] * (nvals - 1)
+                if ran:
                     L.monitor(ctx, _ptr(mon))
                     vals[1:1 + len(mi)] = [mon[i] for i in mi]
                 out.append((e.code or -1, e.message, vals))
@@ -536,9 +567,9 @@ class Session:
         if st < 0:
             self._fail(st)
 
-    def step(self, t_stop=math.inf):
+    def step(self, t_stop=None):
         """One step (never past t_stop); returns the status: 0 or a positive event."""
-        st = self._step(self._ctx, t_stop)
+        st = self._step(self._ctx, _FAR if t_stop is None else t_stop)
         if st < 0:
             self._fail(st)
         return st
