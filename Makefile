@@ -2,7 +2,7 @@
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
 # One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk, control.mk,
-# mcu.mk, reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
+# mcu.mk, reliability.mk, bench.mk, python.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
 include mk/user_vars.mk
@@ -80,6 +80,7 @@ include mk/control.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk
+include mk/python.mk
 include mk/install.mk
 
 # The tests' programs are built by a make of its own, in parallel unless the command line chose
