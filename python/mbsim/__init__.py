@@ -70,16 +70,17 @@ class _Lib:
             "mbpy_reactions": (i, [vp, d, _dp, _dp, _dp, _dp]),
             "mbpy_simulate": (i, [vp, d, l, d, l, _dp, _dp, _dp, _dp, _dp, _dp, _dp, C.POINTER(l)]),
             "mbpy_linearize": (i, [vp, i, d, _dp, C.POINTER(i), C.POINTER(i), _dp, _dp, _dp, _dp, _dp, _dp]),
+            "mbpy_sweep_fields": (i, []),
+            "mbpy_sweep": (None, [vp, l, _dp, d, _dp, C.POINTER(i), C.c_char_p]),
         }
         for name, (res, args) in sig.items():
             f = getattr(L, name)
             f.restype, f.argtypes = res, args
+            setattr(self, name[5:], f)   # self.step is mbpy_step, without a lookup per call
         assert L.mbpy_option_count() == len(_OPTS) and L.mbpy_monitor_count() == len(_MONITOR)
+        assert L.mbpy_sweep_fields() == 1 + 8
 
-    def __getattr__(self, name):
-        return getattr(self.L, "mbpy_" + name)
-
-    def status_str(self, st):
+    def status_text(self, st):
         return self.L.mbpy_status_str(st).decode()
 
 
@@ -213,7 +214,7 @@ class Model:
     def _check(self, st, ctx=None, what=""):
         if st < 0:
             msg = self._lib.message(ctx).decode() if ctx else ""
-            raise Error(f"{self.name}: {what}{msg or self._lib.status_str(st)}", st)
+            raise Error(f"{self.name}: {what}{msg or self._lib.status_text(st)}", st)
         return st
 
     def _new(self, opts, params=None, inputs=None):
@@ -223,7 +224,7 @@ class Model:
         st = C.c_int(0)
         ctx = self._lib.new(_ptr(o), msg, 512, C.byref(st))
         if not ctx:
-            raise Error(f"{self.name}: {msg.value.decode() or self._lib.status_str(st.value)}", st.value)
+            raise Error(f"{self.name}: {msg.value.decode() or self._lib.status_text(st.value)}", st.value)
         try:
             for name, v in (self.params if params is None else params).items():
                 self._check(self._lib.set_param(ctx, self._index(self.tunables, name, "tunable"), float(v)), ctx)
@@ -355,124 +356,125 @@ class Model:
         return y[:self.nout]
 
     def sweep(self, rows, processes=None, t_end=None, **opts):
-        """Run every row of a table in this machine's processes (one context per process, reset
+        """Run every row of a table in this machine's processes (one solver per process, reset
         between rows): rows is a list of dicts, or a dict of equal-length columns; a column is a
         tunable, an input (held over the run), t_end, or an option (formulation, integrator, h,
         rtol, ...). Returns a NumPy structured array, a row per row: its columns, status (0, or
-        the runtime's failure code), t reached, the monitor's counts and maxima, the final
-        coordinates and sensors (out.<name>); message holds a failed row's reason."""
+        the runtime's failure code), message (why a row failed), t reached, the monitor's counts
+        and maxima, the final coordinates and sensors (out.<name>)."""
         if isinstance(rows, dict):
-            keys = list(rows)
-            n = len(rows[keys[0]]) if keys else 0
-            if any(len(rows[k]) != n for k in keys):
+            cols = list(rows)
+            n = len(rows[cols[0]]) if cols else 0
+            if any(len(rows[k]) != n for k in cols):
                 raise Error(f"{self.name}: sweep: the columns differ in length")
-            rows = [{k: rows[k][i] for k in keys} for i in range(n)]
-        rows = [dict(r) for r in rows]
-        cols = []
-        for r in rows:
-            for k in r:
-                if k not in cols:
-                    cols.append(k)
+            table = {k: list(rows[k]) for k in cols}
+        else:
+            rows = list(rows)
+            n = len(rows)
+            cols = []
+            for r in rows:
+                for k in r:
+                    if k not in cols:
+                        cols.append(k)
+            table = {k: [r.get(k) for r in rows] for k in cols}
         for k in cols:   # every name known before anything runs
             if k not in self.tunables and k not in self.inputs and k not in _OPT_INDEX:
                 raise Error(f"{self.name}: sweep: unknown column {k!r} (tunables: "
                             f"{', '.join(self.tunables) or 'none'}; inputs: {', '.join(self.inputs) or 'none'}; "
-                            f"options: t_end, {', '.join(_OPTS)})")
+                            f"options: {', '.join(_OPTS)})")
         base = dict(opts)
-        base["t_end"] = float(self.t_end if t_end is None else t_end)
-        procs = processes or os.cpu_count() or 1
-        procs = max(1, min(int(procs), len(rows) or 1))
-        if procs == 1:
-            out = _sweep_block(self, base, rows)
+        base["t_end"] = self.t_end if t_end is None else t_end
+        # the values of every row: tunables and inputs (defaults where a row gives none) ...
+        P = np.empty((n, self.npar + self.nin))
+        for j, name in enumerate(self.tunables + self.inputs):
+            dflt = self.params[name] if j < self.npar else self.input_values[name]
+            col = table.get(name)
+            try:
+                P[:, j] = dflt if col is None else [dflt if x is None else float(x) for x in col]
+            except (TypeError, ValueError):
+                raise Error(f"{self.name}: sweep: column {name}: not a number") from None
+        # ... and the options: rows with the same run as one group (one solver each)
+        ocols = [k for k in cols if k in _OPT_INDEX]
+        groups = {}
+        for i in range(n):
+            key = tuple(table[k][i] for k in ocols)
+            groups.setdefault(key, []).append(i)
+        procs = max(1, min(int(processes or os.cpu_count() or 1), n or 1))
+        tasks = []
+        for key, idx in groups.items():
+            o = dict(base)
+            o.update({k: v for k, v in zip(ocols, key) if v is not None})
+            chunk = max(1, min(4096, -(-len(idx) // (4 * procs))))
+            for a in range(0, len(idx), chunk):
+                ii = np.array(idx[a:a + chunk], dtype=np.intp)
+                tasks.append((o, ii, P[ii]))
+        width = _SWEEP_FIELDS + self.nq + self.nout
+        OUT = np.full((n, width), np.nan)
+        ST = np.zeros(n, dtype=np.int32)
+        MSG = [""] * n
+        if procs == 1 or len(tasks) == 1:
+            parts = (_sweep_task(self, t) for t in tasks)
+            parts = list(parts)
         else:
-            chunk = max(1, min(256, len(rows) // (4 * procs) or 1))
-            blocks = [rows[i:i + chunk] for i in range(0, len(rows), chunk)]
             global _SWEEP_MODEL
-            _SWEEP_MODEL = (self, base)
+            _SWEEP_MODEL = self
             try:
                 with multiprocessing.get_context("fork").Pool(procs) as pool:
-                    out = [x for part in pool.imap(_sweep_worker, blocks) for x in part]
+                    parts = pool.map(_sweep_worker, tasks, chunksize=1)
             finally:
                 _SWEEP_MODEL = None
+        for (o, ii, _), (out, st, msg) in zip(tasks, parts):
+            OUT[ii], ST[ii] = out, st
+            for k, i in enumerate(ii):
+                MSG[i] = msg[k]
         fields = []
         for k in cols:
-            text = any(isinstance(r.get(k), str) for r in rows)
+            text = any(isinstance(x, str) for x in table[k])
             fields.append((k, "U32" if text else "f8"))
-        fields += [("status", "i4"), ("message", "U200"), ("t", "f8")]
-        fields += [(k, "f8") for k in _SWEEP_MON]
-        fields += [(c, "f8") for c in self.coords] + [("out." + s, "f8") for s in self.sensors]
-        res = np.zeros(len(rows), dtype=fields)
-        for i, (r, (st, msg, vals)) in enumerate(zip(rows, out)):
-            for k in cols:
-                res[k][i] = r.get(k, "" if res.dtype[k].kind == "U" else np.nan)
-            res["status"][i], res["message"][i] = st, msg[:200]
-            for k, x in zip(["t"] + _SWEEP_MON + self.coords + ["out." + s for s in self.sensors], vals):
-                res[k][i] = x
+        names = ["t"] + _SWEEP_MON + self.coords + ["out." + y for y in self.sensors]
+        fields += [("status", "i4"), ("message", "U160")] + [(k, "f8") for k in names]
+        res = np.zeros(n, dtype=fields)
+        for k in cols:
+            if res.dtype[k].kind == "U":
+                res[k] = ["" if x is None else str(x) for x in table[k]]
+            else:
+                res[k] = [np.nan if x is None else float(x) for x in table[k]]
+        res["status"], res["message"] = ST, MSG
+        for j, k in enumerate(names):
+            res[k] = OUT[:, j]
         return res
 
 
 _SWEEP_MON = ["steps", "rejected", "newton_iters", "maxiter_events", "max_energy_dev", "max_phi",
               "max_phid", "warn"]
+_SWEEP_FIELDS = 1 + len(_SWEEP_MON)
 _SWEEP_MODEL = None
 
 
-def _sweep_worker(block):
-    m, base = _SWEEP_MODEL
-    return _sweep_block(m, base, block)
+def _sweep_worker(task):
+    return _sweep_task(_SWEEP_MODEL, task)
 
 
-def _sweep_block(m, base, rows):
-    """The rows of a block, one context reused while the options stay the same."""
-    L = m._lib
-    out, ctx, ctx_opts = [], None, None
-    nvals = 1 + len(_SWEEP_MON) + m.nq + m.nout
-    q = np.empty(m.nq)
-    y = np.empty(max(m.nout, 1))
-    mon = np.empty(len(_MONITOR))
-    mi = [_MONITOR.index(k) for k in _SWEEP_MON]
+def _sweep_task(m, task):
+    """A block of rows with the same options on one solver: (summary rows, statuses, messages)."""
+    o, ii, P = task
+    k = len(ii)
+    out = np.full((k, _SWEEP_FIELDS + m.nq + m.nout), np.nan)
+    st = np.zeros(k, dtype=np.int32)
     try:
-        for r in rows:
-            opts = dict(base)
-            params, inputs = dict(m.params), dict(m.input_values)
-            for k, v in r.items():
-                if k in m.tunables:
-                    params[k] = v
-                elif k in m.inputs:
-                    inputs[k] = v
-                else:
-                    opts[k] = v
-            ran = False
-            try:
-                if ctx is None or opts != ctx_opts:
-                    if ctx is not None:
-                        L.free(ctx)
-                        ctx = None
-                    ctx = m._new(opts, params, inputs)
-                    ctx_opts = opts
-                else:
-                    for k, v in params.items():
-                        m._check(L.set_param(ctx, m.tunables.index(k), float(v)), ctx)
-                    for k, v in inputs.items():
-                        m._check(L.set_input(ctx, m.inputs.index(k), float(v), 0.0), ctx)
-                ran = True
-                m._check(L.reset(ctx, 0.0, None, None, 1), ctx)
-                m._check(L.run_to(ctx, float(opts["t_end"]), None), ctx)
-                L.monitor(ctx, _ptr(mon))
-                L.state(ctx, _ptr(q), None)
-                if m.nout:
-                    m._check(L.outputs(ctx, _ptr(y)), ctx)
-                vals = [L.t(ctx)] + [mon[i] for i in mi] + q.tolist() + y[:m.nout].tolist()
-                out.append((0, "", vals))
-            except Error as e:
-                vals = [L.t(ctx) if ran else math.nan] + [math.nan] * (nvals - 1)
-                if ran:
-                    L.monitor(ctx, _ptr(mon))
-                    vals[1:1 + len(mi)] = [mon[i] for i in mi]
-                out.append((e.code or -1, e.message, vals))
+        ctx = m._new(o, params={}, inputs={})
+    except Error as e:   # options that do not run (a bad h, an unknown integrator): every row
+        return out, np.full(k, e.code or -1, dtype=np.int32), [e.message] * k
+    try:
+        P = np.ascontiguousarray(P, dtype=float)
+        msg = C.create_string_buffer(160 * max(k, 1))
+        m._lib.sweep(ctx, k, _ptr(P), float(o["t_end"]), _ptr(out),
+                     st.ctypes.data_as(C.POINTER(C.c_int)), msg)
+        raw = msg.raw
+        texts = [raw[160 * r:160 * (r + 1)].split(b"\0", 1)[0].decode() for r in range(k)]
+        return out, st, [f"{m.name}: {t}" if t else "" for t in texts]
     finally:
-        if ctx is not None:
-            L.free(ctx)
-    return out
+        m._lib.free(ctx)
 
 
 def _linearize(m, ctx, about, q, v, t):
@@ -520,9 +522,11 @@ class Session:
         self._y = np.empty(max(model.nout, 1))
         self._qp, self._vp, self._yp = _ptr(self._q), _ptr(self._v), _ptr(self._y)
         self._in = {n: i for i, n in enumerate(model.inputs)}
-        self._step = self._L.L.mbpy_step
-        self._set = self._L.L.mbpy_set_input
-        self._out = self._L.L.mbpy_outputs
+        self._yv = self._y[:model.nout]
+        self._step = self._L.step
+        self._set = self._L.set_input
+        self._out = self._L.outputs
+        self._tf = self._L.t
         self.reset()
 
     def __del__(self):
@@ -540,7 +544,7 @@ class Session:
         self.close()
 
     def _fail(self, st):
-        raise Error(f"{self.model.name}: {self._L.message(self._ctx).decode() or self._L.status_str(st)}", st)
+        raise Error(f"{self.model.name}: {self._L.message(self._ctx).decode() or self._L.status_text(st)}", st)
 
     def reset(self, q=None, v=None, t0=0.0, assemble=True):
         """Restart at t0 from q, v (default: the model's guesses), assembled unless told not."""
@@ -582,7 +586,7 @@ class Session:
 
     @property
     def t(self):
-        return self._L.t(self._ctx)
+        return self._tf(self._ctx)
 
     @property
     def q(self):
@@ -600,7 +604,7 @@ class Session:
         st = self._out(self._ctx, self._yp)
         if st < 0:
             self._fail(st)
-        return self._y[:self.model.nout].copy()
+        return self._yv.copy()
 
     def output(self, name):
         return self.outputs[self.model._index(self.model.sensors, name, "sensor")]

@@ -509,3 +509,43 @@ done:
     free(work); free(Tq); free(Tv); free(Yq); free(Yv); free(acc); free(lam); free(y);
     return st;
 }
+
+/* A block of sweep rows on one context (the options are the same for all): row r's tunables
+ * and inputs P[r (npar + nin) ...] (every one, in the model's order), then a reset (assembled)
+ * and the steps to t_end. OUT[r SW_COUNT + nq + nout]: t, the counts and maxima below, the final
+ * q and sensors; ST[r] 0 or the failure; MSG[r 160] why (empty when it ran). The reset between
+ * rows is the only work besides the steps (docs/python.md, "Sweep across cores"). */
+enum { SW_COUNT = 9 };   /* t, steps, rejected, newton_iters, maxiter_events, max_energy_dev,
+                            max_phi, max_phid, warn */
+int mbpy_sweep_fields(void) { return SW_COUNT; }
+void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int *ST, char *MSG)
+{
+    const mb_model *m = MODEL;
+    int np = m->npar, ni = m->nin, nq = m->nq, no = m->nout;
+    long w = SW_COUNT + nq + no;
+    for (long r = 0; r < n; r++) {
+        const double *pr = P + r * (np + ni);
+        double *o = OUT + r * w;
+        char *msg = MSG + r * 160;
+        int st = MB_OK, ran = 0;
+        c->msg[0] = '\0';
+        for (int i = 0; i < np && !st; i++)
+            if ((double)mb_sim_get_param(&c->sim, i) != pr[i] || !c->started) st = mbpy_set_param(c, i, pr[i]);
+        for (int i = 0; i < ni && !st; i++) st = mbpy_set_input(c, i, pr[np + i], 0);
+        if (!st) { ran = 1; st = mbpy_reset(c, 0, NULL, NULL, 1); }
+        if (st >= 0 && ran) st = mbpy_run_to(c, t_end, NULL);
+        const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
+        double v[SW_COUNT] = { ran ? (double)mb_sim_get_t(&c->sim) : (double)NAN, (double)mo->steps,
+                               (double)mo->rejected, (double)mo->newton_iters, (double)mo->maxiter_events,
+                               (double)mo->max_energy_dev, (double)mo->max_phi, (double)mo->max_phid,
+                               (double)mo->warn };
+        if (!ran)
+            for (int k = 1; k < SW_COUNT; k++) v[k] = (double)NAN;
+        memcpy(o, v, sizeof v);
+        for (int i = 0; i < nq; i++) o[SW_COUNT + i] = st >= 0 ? (double)mb_sim_get_q(&c->sim)[i] : (double)NAN;
+        if (no > 0 && (st < 0 || mb_sim_get_output(&c->sim, o + SW_COUNT + nq, NULL, NULL) != MB_OK))
+            for (int i = 0; i < no; i++) o[SW_COUNT + nq + i] = (double)NAN;
+        ST[r] = st < 0 ? st : 0;
+        snprintf(msg, 160, "%.159s", st < 0 ? c->msg : "");
+    }
+}
