@@ -22,7 +22,8 @@ if [ ! -f "$BUILD/python/mbsim/__init__.py" ]; then
     echo "test_python.sh: $BUILD/python/mbsim missing (make python)"
     echo "0 passed, 1 failed"; exit 1
 fi
-out=$(PYTHONPATH="$BUILD/python" MBSIM_CACHE="$(pwd)/$BUILD/python-cache" BUILD="$(pwd)/$BUILD" \
+case $BUILD in /*) abuild=$BUILD ;; *) abuild=$(pwd)/$BUILD ;; esac
+out=$(PYTHONPATH="$abuild/python" MBSIM_CACHE="$abuild/python-cache" BUILD="$abuild" \
       PYTHONDONTWRITEBYTECODE=1 "$py" -m pytest -q -p no:cacheprovider tests/python 2>&1)
 rc=$?
 printf '%s\n' "$out"
