@@ -18,4 +18,5 @@ python-deps:
 
 TEST_SCRIPTS += tests/test_python.sh
 TEST_NEEDS   += python-deps $(PY_PKG) $(BUILD)/mbgen $(BUILD)/andrews_sim $(BUILD)/cartpole_sim \
-                $(BUILD)/double_pendulum_sim $(BUILD)/slider_crank_sim $(BUILD)/suspension_sim
+                $(BUILD)/double_pendulum_sim $(BUILD)/slider_crank_sim $(BUILD)/suspension_sim \
+                $(BUILD)/anl_pendulum_sim $(BUILD)/anl_slider_driven_sim

@@ -5,6 +5,7 @@
     s = m.session()                                 # step by step, a controller in the loop
     s.set_input("F", 1.0); s.step(); s.outputs
     lin = m.linearize(about="initial")              # lin.A, lin.B, lin.C, lin.D
+    st = m.static()                                 # the equilibrium, its reactions, stability
     table = m.sweep([{"k": 1.0}, {"k": 2.0}], processes=2)
 
 The model runs in this process through ctypes (a shared library per model: _build.py); every
@@ -71,6 +72,8 @@ class _Lib:
             "mbpy_simulate": (i, [vp, d, l, d, l, _dp, _dp, _dp, _dp, _dp, _dp, _dp, C.POINTER(l)]),
             "mbpy_linearize": (i, [vp, i, d, _dp, C.POINTER(i), C.POINTER(i), _dp, _dp, _dp, _dp, _dp, _dp]),
             "mbpy_sweep_fields": (i, []),
+            "mbpy_static": (i, [vp, _dp, _dp, _dp, _dp]),
+            "mbpy_kinematic": (i, [vp, d, d, l, _dp, _dp, _dp, _dp, _dp, C.POINTER(l)]),
             "mbpy_sweep": (None, [vp, l, _dp, d, _dp, C.POINTER(i), C.c_char_p]),
         }
         for name, (res, args) in sig.items():
@@ -119,10 +122,10 @@ class Result:
         self.__dict__.update(kw)
 
     def __getitem__(self, name):
-        for arr, names in ((self.q, self.coords), (self.outputs, self.sensors),
-                           (self.reactions, self.reaction_names)):
-            if name in names:
-                return arr[:, names.index(name)]
+        for arr, names in (("q", "coords"), ("outputs", "sensors"), ("reactions", "reaction_names")):
+            arr, names = getattr(self, arr, None), getattr(self, names, [])
+            if arr is not None and name in names:
+                return arr[..., names.index(name)]
         if name in ("t", "energy_dev", "phi_norm", "phid_norm", "sigma_norm"):
             return getattr(self, name)
         raise KeyError(name)
@@ -326,6 +329,48 @@ class Model:
             return _linearize(self, ctx, about, q, v, t)
         finally:
             self._lib.free(ctx)
+
+    def static(self, q=None, **opts):
+        """The static equilibrium at t = 0 (loads and drivers frozen) from the guess q (default:
+        the model's guesses), as --analysis static: an object with q, reactions
+        (reaction_names), lam, stability (1 stable, 0 neutral, -1 unstable), eig_min, eig_max
+        (the reduced stiffness' extreme eigenvalues, 1/s^2), dof, rank, iters, residual."""
+        ctx = self._new(opts)
+        try:
+            qo, lam, info = np.empty(self.nq), np.empty(max(self.nc, 1)), np.empty(10)
+            g = None if q is None else np.ascontiguousarray(q, dtype=float).reshape(self.nq)
+            self._check(self._lib.static(ctx, None if g is None else _ptr(g), _ptr(qo), _ptr(lam), _ptr(info)), ctx)
+        finally:
+            self._lib.free(ctx)
+        lam = lam[:self.nc]
+        keys = ["iters", "rejected", "escapes", "dof", "rank", "residual", "eig_min", "eig_max", "stability"]
+        vals = {k: (int(x) if k not in ("residual", "eig_min", "eig_max") else float(x)) for k, x in zip(keys, info)}
+        return Result(q=qo, lam=lam.copy(), reactions=lam[self._ridx] * self._rsign,
+                      reaction_names=list(self.reaction_names), coords=list(self.coords), **vals)
+
+    def kinematic(self, t_end=None, h=None, **opts):
+        """Kinematic and inverse-dynamic analysis of a mechanism its drivers leave no freedom,
+        as --analysis kinematic: a Result with t, q, v, acc, reactions at t = k h up to t_end."""
+        t_end = float(self.t_end if t_end is None else t_end)
+        h = float(h if h is not None else self.h or 1e-3)
+        if not (t_end > 0 and h > 0):
+            raise Error(f"{self.name}: kinematic: t_end {t_end} and h {h} must be > 0")
+        ctx = self._new(opts)
+        cap = int(math.ceil(t_end / h - 1e-9)) + 2
+        T, Q, V, A = np.empty(cap), np.empty((cap, self.nq)), np.empty((cap, self.nq)), np.empty((cap, self.nq))
+        Lm = np.empty((cap, max(self.nc, 1)))
+        n = C.c_long(0)
+        try:
+            self._check(self._lib.kinematic(ctx, t_end, h, cap, _ptr(T), _ptr(Q), _ptr(V), _ptr(A), _ptr(Lm),
+                                            C.byref(n)), ctx)
+        finally:
+            self._lib.free(ctx)
+        k = n.value
+        lam = Lm[:k, :self.nc]
+        return Result(t=T[:k].copy(), q=Q[:k].copy(), v=V[:k].copy(), acc=A[:k].copy(), lam=lam.copy(),
+                      reactions=lam[:, self._ridx] * self._rsign, outputs=np.empty((k, 0)),
+                      coords=list(self.coords), sensors=[], reaction_names=list(self.reaction_names),
+                      constraint_names=list(self.constraints))
 
     def _at(self, q, v, inputs):
         inp = dict(self.input_values)

@@ -549,3 +549,87 @@ void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int
         snprintf(msg, 160, "%.159s", st < 0 ? c->msg : "");
     }
 }
+
+/* The static equilibrium at t = 0 from q (in: the guess, NULL: the model's guesses; out: the
+ * equilibrium) on the sim's descriptor: mb_anl_static. lam[nc] the multipliers; info: iters,
+ * rejected, escapes, dof, rank, residual, eig_min, eig_max, stability, why. */
+int mbpy_static(mbpy *c, const double *guess, double *q, double *lam, double *info)
+{
+    const mb_model *m = mb_sim_model(&c->sim);
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    void *work = ws ? malloc(ws) : NULL;
+    mb_anl a;
+    mb_anl_static_info in;
+    int st = work ? mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws) : MB_ERR_WORKSPACE;
+    memset(&in, 0, sizeof in);
+    c->msg[0] = '\0';
+    if (!st) {
+        memcpy(q, guess ? guess : m->q0, sizeof(double) * (size_t)m->nq);
+        st = mb_anl_static(&a, 0, q, lam, &in);
+    }
+    const double v[10] = { in.iters, in.rejected, in.escapes, in.dof, in.rank, (double)in.residual,
+                           (double)in.eig_min, (double)in.eig_max, in.stability, in.why };
+    memcpy(info, v, sizeof v);
+    if (st) {
+        static const char *const why[] = { "", "no equilibrium within the iteration limit (the loads keep doing work)",
+            "the line search found no step that lowers the energy", "the constraints could not be satisfied",
+            "degrees of freedom remain", "Phi_q rank-deficient", "the model has no gamma" };
+        snprintf(c->msg, sizeof c->msg, "static analysis failed: %s%s%s", mb_status_str(st),
+                 in.why > 0 && in.why <= 6 ? ": " : "", in.why > 0 && in.why <= 6 ? why[in.why] : "");
+    }
+    free(work);
+    return st;
+}
+
+/* Kinematic and inverse-dynamic analysis of a mechanism its drivers leave no freedom, as the
+ * simulator's --analysis kinematic: times k h up to t_end (the last t_end), each position from
+ * the previous one extrapolated; T[cap], Q, V, A [cap nq], L [cap nc]; *nrows the rows. */
+int mbpy_kinematic(mbpy *c, double t_end, double h, long cap, double *T, double *Q, double *V,
+                   double *A, double *L, long *nrows)
+{
+    const mb_model *m = mb_sim_model(&c->sim);
+    int n = m->nq, nc = m->nc, st = MB_OK, dof = 0, why = 0;
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_SPARSE);
+    void *work = ws ? malloc(ws) : NULL;
+    mb_real *q = calloc((size_t)n + 1, sizeof(mb_real)), *v = calloc((size_t)n + 1, sizeof(mb_real));
+    mb_real *acc = calloc((size_t)n + 1, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    mb_anl a;
+    long nsteps = (long)ceil(t_end / h - 1e-9), k;
+    double t_old = 0;
+    *nrows = 0;
+    c->msg[0] = '\0';
+    if (!work || !q || !v || !acc || !lam) st = MB_ERR_WORKSPACE;
+    else st = mb_anl_init(&a, m, NULL, MB_ANL_SPARSE, work, ws);
+    if (st) snprintf(c->msg, sizeof c->msg, "kinematic analysis: %s", mb_status_str(st));
+    else memcpy(q, m->q0, sizeof(double) * (size_t)n);
+    if (!st && nsteps + 1 > cap) { st = MB_ERR_PARAM; snprintf(c->msg, sizeof c->msg, "kinematic analysis: more rows than the %ld expected", cap); }
+    for (k = 0; !st && k <= nsteps; k++) {
+        double t = k == nsteps ? t_end : (double)k * h;
+        if (k > 0) {
+            double dt = t - t_old;
+            for (int i = 0; i < n; i++) q[i] += dt * v[i] + 0.5 * dt * dt * acc[i];
+        }
+        st = mb_anl_kinematic(&a, (mb_real)t, q, v, acc, &dof, &why);
+        if (st == MB_OK) st = mb_anl_inverse(&a, (mb_real)t, q, v, acc, lam);
+        if (st) {
+            if (why == MB_ANL_WHY_DOF)
+                snprintf(c->msg, sizeof c->msg, "kinematic analysis failed at t=%.9g: %d degree%s of freedom not driven "
+                         "(%d coordinates, %d constraint equations): add drivers, or simulate", t, dof, dof == 1 ? "" : "s", n, nc);
+            else if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info && m->info->constraint_names)
+                snprintf(c->msg, sizeof c->msg, "kinematic analysis failed at t=%.9g: Phi_q is rank-deficient at "
+                         "constraint %s (a singular position or a redundant joint)", t, m->info->constraint_names[a.singular_row]);
+            else
+                snprintf(c->msg, sizeof c->msg, "kinematic analysis failed at t=%.9g: %s", t, mb_status_str(st));
+            break;
+        }
+        T[k] = t;
+        memcpy(Q + k * n, q, sizeof(double) * (size_t)n);
+        memcpy(V + k * n, v, sizeof(double) * (size_t)n);
+        memcpy(A + k * n, acc, sizeof(double) * (size_t)n);
+        memcpy(L + k * nc, lam, sizeof(double) * (size_t)nc);
+        *nrows = k + 1;
+        t_old = t;
+    }
+    free(work); free(q); free(v); free(acc); free(lam);
+    return st;
+}

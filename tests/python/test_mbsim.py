@@ -295,3 +295,45 @@ def test_runtime_errors(tmp_path, cartpole):
     with pytest.raises(mbsim.Error, match="runtime fault at t=") as e:
         cartpole.simulate(2.0, formulation="baumgarte", h=0.5)
     assert e.value.code < 0
+
+
+def cli_analysis(tmp_path, name, *args):
+    """(summary line fields, CSV header, rows) of a simulator's --analysis run."""
+    out = tmp_path / f"{name}_an.csv"
+    r = subprocess.run([os.path.join(BUILD, f"{name}_sim"), "--quiet", "--out", str(out)] + list(args),
+                       check=True, capture_output=True, text=True)
+    summary = dict(w.split("=", 1) for w in r.stdout.split() if "=" in w)
+    with open(out) as f:
+        rows = list(csv.reader(f))
+    return summary, rows[0], np.array([[float(x) if x else np.nan for x in r] for r in rows[1:]])
+
+
+def test_static_and_kinematic_as_simulator(tmp_path):
+    m = mbsim.Model(os.path.join(ROOT, "tests", "models", "anl_pendulum.lua"))
+    summ, hdr, data = cli_analysis(tmp_path, "anl_pendulum", "--analysis", "static")
+    st = m.static()
+    assert st.stability == 1 and st.iters == int(summ["iterations"]) and st.dof == int(summ["dof"])
+    assert abs(st.eig_min - float(summ["eig_min"])) <= 1e-8 * abs(st.eig_min)
+    for i, c in enumerate(m.coords):
+        assert abs(st.q[i] - data[0, hdr.index(c)]) <= 1e-12 * (1 + abs(st.q[i])), c
+    for i, c in enumerate(m.reaction_names):
+        assert abs(st.reactions[i] - data[0, hdr.index(c)]) <= 1e-12 * (1 + abs(st.reactions[i])), c
+    k = mbsim.Model(os.path.join(ROOT, "tests", "models", "anl_slider_driven.lua"))
+    summ, hdr, data = cli_analysis(tmp_path, "anl_slider_driven", "--analysis", "kinematic",
+                                   "--t-end", "0.2", "--h", "0.01")
+    r = k.kinematic(0.2, h=0.01)
+    assert len(r.t) == int(summ["outputs"]) == data.shape[0]
+    cols = [(c, r.q[:, i]) for i, c in enumerate(k.coords)]
+    cols += [(c, r.v[:, i]) for i, c in enumerate(k.velocity_names)]
+    cols += [(c, r.acc[:, i]) for i, c in enumerate(k.acceleration_names)]
+    cols += [(c, r.reactions[:, i]) for i, c in enumerate(k.reaction_names)]
+    for name, col in cols:
+        ref = data[:, hdr.index(name)]
+        assert np.max(np.abs(ref - col) / (1 + np.abs(ref))) <= 1e-12, name
+    # a mechanism with freedom left: the degrees named
+    with pytest.raises(mbsim.Error, match="degree of freedom not driven"):
+        m.kinematic(0.1, h=0.01)
+    # no equilibrium: the runtime's reason
+    with pytest.raises(mbsim.Error, match="static analysis failed") as e:
+        model("cartpole").static()
+    assert e.value.code < 0
