@@ -214,6 +214,26 @@ class Model:
                 raise Error(f"{self.name}: option {k}={v!r} is not a number") from None
         return o
 
+    def _no_effect(self, opts):
+        """Options that would change nothing with the integrator chosen are refused (as the
+        simulator refuses them: docs/cli.md, "Options that do not apply")."""
+        integ = opts.get("integrator")
+        form = opts.get("formulation")
+        if isinstance(integ, str):
+            integ = self._lib.integrator_parse(integ.encode())
+        if isinstance(form, str):
+            form = self._lib.formulation_parse(form.encode())
+        if integ is None:
+            integ = 2 if form in (None, 3) else 0
+        tol = opts.get("rtol") is not None or opts.get("atol") is not None
+        if tol and integ in (0, 5):
+            raise Error(f"{self.name}: rtol/atol have no effect with the fixed-step integrator "
+                        f"{self._lib.integrator_name(integ).decode()} (its step is h)")
+        if opts.get("hht_alpha") is not None and integ != 5:
+            raise Error(f"{self.name}: hht_alpha is the damping of integrator hht only")
+        if opts.get("extrapolate") and not (integ == 2 and tol):
+            raise Error(f"{self.name}: extrapolate is a mode of alf-trapezoid's step control (give rtol or atol)")
+
     def _check(self, st, ctx=None, what=""):
         if st < 0:
             msg = self._lib.message(ctx).decode() if ctx else ""
@@ -223,6 +243,7 @@ class Model:
     def _new(self, opts, params=None, inputs=None):
         """A context with the options (a dict), this model's tunables and inputs (or those given)."""
         o = self._options(opts)
+        self._no_effect(opts)
         msg = C.create_string_buffer(512)
         st = C.c_int(0)
         ctx = self._lib.new(_ptr(o), msg, 512, C.byref(st))

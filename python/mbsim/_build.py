@@ -12,6 +12,7 @@ $MBSIM_MBGEN and $MBSIM_RUNTIME override them.
 import fcntl
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -61,20 +62,22 @@ def cache_dir():
 
 
 def _cc():
-    return os.environ.get("CC", "cc")
+    """The compiler command as a list ($CC may hold words: "ccache gcc")."""
+    return shlex.split(os.environ.get("CC", "cc")) or ["cc"]
 
 
 _cc_id = {}
 
 
 def _compiler_id(cc):
-    if cc not in _cc_id:
+    key = " ".join(cc)
+    if key not in _cc_id:
         try:
-            r = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True)
+            r = subprocess.run(cc + ["--version"], capture_output=True, text=True, check=True)
         except (OSError, subprocess.CalledProcessError) as e:
-            raise BuildError(f"mbsim: the C compiler {cc!r} does not run: {e}") from None
-        _cc_id[cc] = r.stdout
-    return _cc_id[cc]
+            raise BuildError(f"mbsim: the C compiler {key!r} does not run: {e}") from None
+        _cc_id[key] = key + "\0" + r.stdout
+    return _cc_id[key]
 
 
 def _hash_files(h, paths):
@@ -126,7 +129,7 @@ def _runtime_archive(cache, rt, cc):
         for s in cs:   # a compiler per core at a time
             o = os.path.join(tmp, os.path.basename(s)[:-2] + ".o")
             objs.append(o)
-            procs.append((s, subprocess.Popen([cc] + CFLAGS + ["-I", rt, "-c", s, "-o", o],
+            procs.append((s, subprocess.Popen(cc + CFLAGS + ["-I", rt, "-c", s, "-o", o],
                                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
             while sum(p.poll() is None for _, p in procs) >= jobs:
                 procs[[p.poll() is None for _, p in procs].index(True)][1].wait()
@@ -203,11 +206,11 @@ def build(path, defines=None, mbgen_flags=()):
             name = names[0]
             lib = os.path.join(tmp, f"lib{name}.so")
             inc = ["-I", rt, "-I", gen]
-            _run([_cc()] + CFLAGS + inc + ["-c", os.path.join(gen, name + ".c"), "-o",
+            _run(cc + CFLAGS + inc + ["-c", os.path.join(gen, name + ".c"), "-o",
                                            os.path.join(tmp, "model.o")], "compiling the generated model")
-            _run([_cc()] + CFLAGS + inc + [f"-DMBPY_MODEL={name}", "-c", SHIM, "-o",
+            _run(cc + CFLAGS + inc + [f"-DMBPY_MODEL={name}", "-c", SHIM, "-o",
                                            os.path.join(tmp, "shim.o")], "compiling the shim")
-            _run([_cc(), "-shared", "-o", lib, os.path.join(tmp, "shim.o"),
+            _run(cc + ["-shared", "-o", lib, os.path.join(tmp, "shim.o"),
                   os.path.join(tmp, "model.o"), rlib, "-lm"], "linking the model")
             with open(os.path.join(tmp, "name"), "w") as f:
                 f.write(name + "\n")

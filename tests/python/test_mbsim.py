@@ -276,6 +276,8 @@ def test_runtime_errors(tmp_path, cartpole):
     with pytest.raises(mbsim.Error, match="invalid parameters: h") as e:
         cartpole.simulate(0.1, h=-1e-3)
     assert e.value.code == -1
+    with pytest.raises(mbsim.Error, match="no effect"):   # rk4 has no tolerances
+        cartpole.simulate(0.1, formulation="baumgarte", rtol=1e-6)
     with pytest.raises(mbsim.Error) as e:   # an integrator the formulation does not take
         cartpole.simulate(0.1, formulation="alf-explicit", integrator="trapezoid")
     assert e.value.code == -1
