@@ -64,7 +64,7 @@ class _Lib:
             "mbpy_set_param": (i, [vp, i, d]), "mbpy_get_param": (d, [vp, i]),
             "mbpy_set_input": (i, [vp, i, d, d]), "mbpy_get_input": (d, [vp, i]),
             "mbpy_reset": (i, [vp, d, _dp, _dp, i]), "mbpy_step": (i, [vp, d]),
-            "mbpy_run_to": (i, [vp, d, C.POINTER(l)]), "mbpy_t": (d, [vp]), "mbpy_h": (d, [vp]),
+            "mbpy_run_to": (i, [vp, d, C.POINTER(l)]), "mbpy_t": (d, [vp]), "mbpy_h": (d, [vp]), "mbpy_p_h": (d, [vp]),
             "mbpy_state": (None, [vp, _dp, _dp]), "mbpy_outputs": (i, [vp, _dp]),
             "mbpy_outputs_at": (i, [vp, d, _dp, _dp, _dp, _dp, _dp]),
             "mbpy_monitor_count": (i, []), "mbpy_monitor": (None, [vp, _dp]),
@@ -288,17 +288,13 @@ class Model:
         t_end = float(self.t_end if t_end is None else t_end)
         if not t_end > 0:
             raise Error(f"{self.name}: t_end {t_end} must be > 0")
-        probe = self._options(dict(opts, t_end=t_end))
         o = dict(opts, t_end=t_end, dense=1)
         ctx = self._new(o)
         try:
             L = self._lib
             self._check(L.reset(ctx, 0.0, None, None, 1), ctx)
-            h = probe[_OPT_INDEX["h"]]
-            h = float(h) if not math.isnan(h) else L.h(ctx)
-            integ = probe[_OPT_INDEX["integrator"]]
-            adaptive = self._is_adaptive(ctx, opts)
-            if adaptive:
+            h = L.p_h(ctx)   # the step (adaptive: the first trial step), as the simulator's --h
+            if self._is_adaptive(opts):
                 dt_out = float(every) if every is not None else h
                 if not dt_out > 0:
                     raise Error(f"{self.name}: every={every}: seconds between rows, must be > 0")
@@ -308,7 +304,6 @@ class Model:
                 if k_every < 1:
                     raise Error(f"{self.name}: every={every}: steps between rows, must be >= 1")
                 dt_out, cap = h, int(t_end / h / k_every) + 3
-            del integ
             nq, nc, no = self.nq, self.nc, self.nout
             T, Q, V, Y = np.empty(cap), np.empty((cap, nq)), np.empty((cap, nq)), np.empty((cap, max(no, 1)))
             A, Lm, M = np.empty((cap, nq)), np.empty((cap, max(nc, 1))), np.empty((cap, 4))
@@ -332,7 +327,7 @@ class Model:
                       constraint_names=list(self.constraints),
                       monitor=dict(zip(_MONITOR, mon.tolist())))
 
-    def _is_adaptive(self, ctx, opts):
+    def _is_adaptive(self, opts):
         integ = opts.get("integrator")
         form = opts.get("formulation")
         if isinstance(integ, str):

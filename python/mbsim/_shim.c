@@ -302,6 +302,7 @@ int mbpy_run_to(mbpy *c, double t_end, long *steps)
 
 double mbpy_t(const mbpy *c) { return (double)mb_sim_get_t(&c->sim); }
 double mbpy_h(const mbpy *c) { return (double)mb_sim_get_h(&c->sim); }
+double mbpy_p_h(const mbpy *c) { return (double)c->p.h; }   /* the h of the options */
 void mbpy_state(const mbpy *c, double *q, double *v)
 {
     int n = MODEL->nq;
