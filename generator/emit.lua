@@ -134,6 +134,8 @@ local function derive(M)
             local X, Y = ctx.pos(model.param_view(n.point, "sym"))
             r = n.comp == "x" and X or Y
             if n.kind == "vel" then r = ctx.rate(r) end
+        elseif n.kind == "gap" or n.kind == "normal" or n.kind == "friction" or n.kind == "slip" then
+            r = elements.contact_terms(M.elements[n.contact], ctx)[n.kind]
         elseif n.kind == "angle" or n.kind == "rate" then
             r = sym.lift(ctx.angle(n.b)) - ctx.angle(n.a)
             if n.kind == "rate" then r = ctx.rate(r) end
@@ -992,7 +994,8 @@ function emit.io_macros(uname, M)
         out[#out + 1] = "#define " .. uname .. "_IN_" .. u.name:upper() .. " " .. (i - 1)
     end
     for i, sn in ipairs(M.sensors or {}) do
-        out[#out + 1] = "#define " .. uname .. "_OUT_" .. sn.name:upper() .. " " .. (i - 1)
+        -- (a contact's sensors are named "K.gap" ...: <U>_OUT_K_GAP)
+        out[#out + 1] = "#define " .. uname .. "_OUT_" .. sn.name:gsub("[^A-Za-z0-9_]", "_"):upper() .. " " .. (i - 1)
     end
     if #out == 0 then return "/* (no inputs, no sensors) */" end
     return table.concat(out, "\n")
