@@ -1240,12 +1240,15 @@ local function make_env(S)
         end
         el.inside = f.inside == true
         if el.inside and not (el.radius < el.circle) then
-          S.fail(line, "%s: inside a circle of radius %.17g, the radius %.17g must be smaller", what, el.circle, el.radius)
+          S.fail(line, "%s: inside a circle of radius %g, the radius %g must be smaller", what, el.circle, el.radius)
         end
       end
       if f.k == nil then S.fail(line, "%s: k is missing", what) end
       el.k = num("k")
       if not (el.k > 0) then S.fail(line, "%s: k must be > 0, got %.17g", what, el.k) end
+      -- 1e20 N/m^e is stiffer than any material contact (Hertz for steel spheres of 1 km:
+      -- 5e12); beyond it k x^e and its derivatives overflow for ordinary penetrations
+      if el.k > 1e20 then S.fail(line, "%s: k = %g is above 1e20 (no material contact is that stiff; its forces would overflow)", what, el.k) end
       el.exponent = num("exponent", 1.5)
       if not (el.exponent >= 1 and el.exponent <= 10) then
         S.fail(line, "%s: exponent must be in 1 .. 10 (below 1 the stiffness is infinite at first touch), got %.17g",
@@ -1293,7 +1296,7 @@ local function make_env(S)
       el.mu_d = num("mu_d", el.mu_s)
       if el.mu_d < 0 then S.fail(line, "%s: mu_d must be >= 0, got %.17g", what, el.mu_d) end
       if el.mu_d > el.mu_s then
-        S.fail(line, "%s: mu_d (%.17g) must not exceed mu_s (%.17g)", what, el.mu_d, el.mu_s)
+        S.fail(line, "%s: mu_d (%g) must not exceed mu_s (%g)", what, el.mu_d, el.mu_s)
       end
       el.v_stick = num("v_stick", 1e-3)
       if not (el.v_stick > 0) then S.fail(line, "%s: v_stick must be > 0, got %.17g", what, el.v_stick) end
