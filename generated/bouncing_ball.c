@@ -465,13 +465,13 @@ void bouncing_ball_force(const mb_model *m, mb_real t, const mb_real *restrict q
     (void)v;
     const mb_real t0 = q[1] - MB_R(0.1);
     const mb_real t1 = MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5));
-    const mb_real t2 = MB_R(100000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+    const mb_real t2 = MB_R(1000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
     const mb_real t3 = t2 + MB_FABS(t2);
-    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.001);
+    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
     const mb_real t5 = MB_R(0.75) + MB_R(0.25)*(t4*t4);
     const mb_real t6 = t3*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t4) + MB_R(0.04999999999999999)*(t4/(t5*t5)));
     out[0] = -MB_R(0.5)*t6;
-    const mb_real t7 = MB_R(0.5)*t3 - MB_R(100000000.0)*t1 - MB_R(50000000.0)*(t1*(MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0)));
+    const mb_real t7 = MB_R(0.5)*t3 - MB_R(1000000.0)*t1 - MB_R(500000.0)*(t1*(MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0)));
     out[1] = t7 - MB_R(9.81);
     out[2] = -MB_R(0.05)*t6;
 }
@@ -484,7 +484,7 @@ void bouncing_ball_dforce_dq(const mb_model *m, mb_real t, const mb_real *restri
     (void)t;
     (void)q;
     (void)v;
-    const mb_real t0 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.001);
+    const mb_real t0 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
     const mb_real t1 = MB_R(0.75) + MB_R(0.25)*(t0*t0);
     const mb_real t2 = MB_R(1.0) - MB_R(0.08424216618169528)*v[1];
     const mb_real t3 = q[1] - MB_R(0.1);
@@ -492,12 +492,12 @@ void bouncing_ball_dforce_dq(const mb_model *m, mb_real t, const mb_real *restri
     const mb_real t5 = MB_R(0.5)*(MB_FABS(t3) - t3);
     const mb_real t6 = t4*MB_SQRT(t5);
     const mb_real t7 = t2*t6;
-    const mb_real t8 = MB_R(2.0)*(MB_R(100000000.0)*(MB_POW(t5, MB_R(1.5))*t2) >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
+    const mb_real t8 = MB_R(2.0)*(MB_R(1000000.0)*(MB_POW(t5, MB_R(1.5))*t2) >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t9 = t7 + t7*t8;
     const mb_real t10 = (MB_R(0.25)*MB_TANH(MB_R(4.0)*t0) + MB_R(0.04999999999999999)*(t0/(t1*t1)))*t9;
-    out[0] = -MB_R(37500000.0)*t10;
-    out[1] = MB_R(37500000.0)*t9 - MB_R(75000000.0)*t6 - MB_R(37500000.0)*(t4*t6);
-    out[2] = -MB_R(3750000.0)*t10;
+    out[0] = -MB_R(375000.0)*t10;
+    out[1] = MB_R(375000.0)*t9 - MB_R(750000.0)*t6 - MB_R(375000.0)*(t4*t6);
+    out[2] = -MB_R(37500.0)*t10;
 }
 
 /* dQ/dv values in the order of dq_dv_pat [7]. */
@@ -510,25 +510,25 @@ void bouncing_ball_dforce_dv(const mb_model *m, mb_real t, const mb_real *restri
     (void)v;
     const mb_real t0 = q[1] - MB_R(0.1);
     const mb_real t1 = MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5));
-    const mb_real t2 = MB_R(100000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+    const mb_real t2 = MB_R(1000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
     const mb_real t3 = t2 + MB_FABS(t2);
-    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.001);
+    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
     const mb_real t5 = MB_TANH(MB_R(4.0)*t4);
     const mb_real t6 = MB_R(1.0) - t5*t5;
     const mb_real t7 = MB_R(0.75) + MB_R(0.25)*(t4*t4);
     const mb_real t8 = t7*t7;
     const mb_real t9 = t4/t8;
     const mb_real t10 = t9*(t4*t7);
-    const mb_real t11 = t3*(MB_R(1000.0)*t6 + MB_R(0.04999999999999999)*((MB_R(1000.0) - MB_R(1000.0)*t10)/t8));
+    const mb_real t11 = t3*(MB_R(100.0)*t6 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t10)/t8));
     out[0] = -MB_R(0.5)*t11;
     const mb_real t12 = t1 + t1*(MB_R(2.0)*(t2 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0));
     const mb_real t13 = (MB_R(0.25)*t5 + MB_R(0.04999999999999999)*t9)*t12;
-    out[1] = MB_R(4212108.309084764)*t13;
-    const mb_real t14 = t3*(MB_R(100.0)*t6 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t10)/t8));
+    out[1] = MB_R(42121.08309084764)*t13;
+    const mb_real t14 = t3*(MB_R(10.0)*t6 + MB_R(0.04999999999999999)*((MB_R(10.0) - MB_R(10.0)*t10)/t8));
     out[2] = -MB_R(0.5)*t14;
-    out[3] = -MB_R(4212108.309084764)*t12;
+    out[3] = -MB_R(42121.08309084764)*t12;
     out[4] = -MB_R(0.05)*t11;
-    out[5] = MB_R(421210.8309084764)*t13;
+    out[5] = MB_R(4212.108309084764)*t13;
     out[6] = -MB_R(0.05)*t14;
 }
 
@@ -543,14 +543,14 @@ void bouncing_ball_energy(const mb_model *m, mb_real t, const mb_real *restrict 
     out[0] = MB_R(0.5)*(v[0]*v[0] + v[1]*v[1]) + MB_R(0.0020000000000000005)*(v[2]*v[2]);
     const mb_real t0 = q[1] - MB_R(0.1);
     const mb_real t1 = MB_R(0.5)*(MB_FABS(t0) - t0);
-    out[1] = MB_R(40000000.0)*MB_POW(t1, MB_R(2.5)) + MB_R(9.81)*q[1];
+    out[1] = MB_R(400000.0)*MB_POW(t1, MB_R(2.5)) + MB_R(9.81)*q[1];
     const mb_real t2 = MB_POW(t1, MB_R(1.5));
-    const mb_real t3 = MB_R(100000000.0)*(t2*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+    const mb_real t3 = MB_R(1000000.0)*(t2*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
     const mb_real t4 = t3 + MB_FABS(t3);
-    const mb_real t5 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.001);
+    const mb_real t5 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
     const mb_real t6 = MB_R(0.75) + MB_R(0.25)*(t5*t5);
     const mb_real t7 = t4*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t5) + MB_R(0.04999999999999999)*(t5/(t6*t6)));
-    out[2] = v[1]*(MB_R(0.5)*t4 - MB_R(100000000.0)*t2) - MB_R(0.5)*(v[0]*t7) - MB_R(0.05)*(v[2]*t7);
+    out[2] = v[1]*(MB_R(0.5)*t4 - MB_R(1000000.0)*t2) - MB_R(0.5)*(v[0]*t7) - MB_R(0.05)*(v[2]*t7);
 }
 
 #ifndef MB_OMIT_POINTS
@@ -578,11 +578,11 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
     if (!dy_dq || !dy_dv) {
         const mb_real t0 = q[1] - MB_R(0.1);
         y[0] = t0;
-        const mb_real t1 = MB_R(100000000.0)*(MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5))*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+        const mb_real t1 = MB_R(1000000.0)*(MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5))*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
         const mb_real t2 = t1 + MB_FABS(t1);
         y[1] = MB_R(0.5)*t2;
         const mb_real t3 = v[0] + MB_R(0.1)*v[2];
-        const mb_real t4 = t3/MB_R(0.001);
+        const mb_real t4 = t3/MB_R(0.01);
         const mb_real t5 = MB_R(0.75) + MB_R(0.25)*(t4*t4);
         y[2] = -MB_R(0.5)*(t2*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t4) + MB_R(0.04999999999999999)*(t4/(t5*t5))));
         y[3] = t3;
@@ -592,11 +592,11 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
         const mb_real t1 = MB_R(0.5)*(MB_FABS(t0) - t0);
         const mb_real t2 = MB_POW(t1, MB_R(1.5));
         const mb_real t3 = MB_R(1.0) - MB_R(0.08424216618169528)*v[1];
-        const mb_real t4 = MB_R(100000000.0)*(t2*t3);
+        const mb_real t4 = MB_R(1000000.0)*(t2*t3);
         const mb_real t5 = t4 + MB_FABS(t4);
         y[1] = MB_R(0.5)*t5;
         const mb_real t6 = v[0] + MB_R(0.1)*v[2];
-        const mb_real t7 = t6/MB_R(0.001);
+        const mb_real t7 = t6/MB_R(0.01);
         const mb_real t8 = MB_TANH(MB_R(4.0)*t7);
         const mb_real t9 = MB_R(0.75) + MB_R(0.25)*(t7*t7);
         const mb_real t10 = t9*t9;
@@ -611,10 +611,10 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
         const mb_real t13 = t3*((MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0))*MB_SQRT(t1));
         const mb_real t14 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
         const mb_real t15 = t13 + t13*t14;
-        dy_dq[4] = MB_R(37500000.0)*t15;
+        dy_dq[4] = MB_R(375000.0)*t15;
         dy_dq[5] = MB_R(0.0);
         dy_dq[6] = MB_R(0.0);
-        dy_dq[7] = -MB_R(37500000.0)*(t12*t15);
+        dy_dq[7] = -MB_R(375000.0)*(t12*t15);
         dy_dq[8] = MB_R(0.0);
         dy_dq[9] = MB_R(0.0);
         dy_dq[10] = MB_R(0.0);
@@ -624,13 +624,13 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
         dy_dv[2] = MB_R(0.0);
         dy_dv[3] = MB_R(0.0);
         const mb_real t16 = t2 + t2*t14;
-        dy_dv[4] = -MB_R(4212108.309084764)*t16;
+        dy_dv[4] = -MB_R(42121.08309084764)*t16;
         dy_dv[5] = MB_R(0.0);
         const mb_real t17 = MB_R(1.0) - t8*t8;
         const mb_real t18 = t11*(t7*t9);
-        dy_dv[6] = -MB_R(0.5)*(t5*(MB_R(1000.0)*t17 + MB_R(0.04999999999999999)*((MB_R(1000.0) - MB_R(1000.0)*t18)/t10)));
-        dy_dv[7] = MB_R(4212108.309084764)*(t12*t16);
-        dy_dv[8] = -MB_R(0.5)*(t5*(MB_R(100.0)*t17 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t18)/t10)));
+        dy_dv[6] = -MB_R(0.5)*(t5*(MB_R(100.0)*t17 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t18)/t10)));
+        dy_dv[7] = MB_R(42121.08309084764)*(t12*t16);
+        dy_dv[8] = -MB_R(0.5)*(t5*(MB_R(10.0)*t17 + MB_R(0.04999999999999999)*((MB_R(10.0) - MB_R(10.0)*t18)/t10)));
         dy_dv[9] = MB_R(1.0);
         dy_dv[10] = MB_R(0.0);
         dy_dv[11] = MB_R(0.1);
@@ -665,9 +665,9 @@ void bouncing_ball_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *res
     const mb_real t1 = MB_R(0.5)*(MB_FABS(t0) - t0);
     const mb_real t2 = MB_POW(t1, MB_R(1.5));
     const mb_real t3 = MB_R(1.0) - MB_R(0.08424216618169528)*v[1];
-    const mb_real t4 = MB_R(100000000.0)*(t2*t3);
+    const mb_real t4 = MB_R(1000000.0)*(t2*t3);
     const mb_real t5 = t4 + MB_FABS(t4);
-    const mb_real t6 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.001);
+    const mb_real t6 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
     const mb_real t7 = MB_TANH(MB_R(4.0)*t6);
     const mb_real t8 = MB_R(0.75) + MB_R(0.25)*(t6*t6);
     const mb_real t9 = t8*t8;
@@ -676,28 +676,28 @@ void bouncing_ball_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *res
     const mb_real t12 = t5*t11;
     force[0] = -MB_R(0.5)*t12;
     const mb_real t13 = MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0);
-    force[1] = MB_R(0.5)*t5 - MB_R(100000000.0)*t2 - MB_R(50000000.0)*(t2*t13) - MB_R(9.81);
+    force[1] = MB_R(0.5)*t5 - MB_R(1000000.0)*t2 - MB_R(500000.0)*(t2*t13) - MB_R(9.81);
     force[2] = -MB_R(0.05)*t12;
     const mb_real t14 = t13*MB_SQRT(t1);
     const mb_real t15 = t3*t14;
     const mb_real t16 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
     const mb_real t17 = t15 + t15*t16;
     const mb_real t18 = t11*t17;
-    dq_dq[0] = -MB_R(37500000.0)*t18;
-    dq_dq[1] = MB_R(37500000.0)*t17 - MB_R(75000000.0)*t14 - MB_R(37500000.0)*(t13*t14);
-    dq_dq[2] = -MB_R(3750000.0)*t18;
+    dq_dq[0] = -MB_R(375000.0)*t18;
+    dq_dq[1] = MB_R(375000.0)*t17 - MB_R(750000.0)*t14 - MB_R(375000.0)*(t13*t14);
+    dq_dq[2] = -MB_R(37500.0)*t18;
     const mb_real t19 = MB_R(1.0) - t7*t7;
     const mb_real t20 = t10*(t6*t8);
-    const mb_real t21 = t5*(MB_R(1000.0)*t19 + MB_R(0.04999999999999999)*((MB_R(1000.0) - MB_R(1000.0)*t20)/t9));
+    const mb_real t21 = t5*(MB_R(100.0)*t19 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t20)/t9));
     dq_dv[0] = -MB_R(0.5)*t21;
     const mb_real t22 = t2 + t2*t16;
     const mb_real t23 = t11*t22;
-    dq_dv[1] = MB_R(4212108.309084764)*t23;
-    const mb_real t24 = t5*(MB_R(100.0)*t19 + MB_R(0.04999999999999999)*((MB_R(100.0) - MB_R(100.0)*t20)/t9));
+    dq_dv[1] = MB_R(42121.08309084764)*t23;
+    const mb_real t24 = t5*(MB_R(10.0)*t19 + MB_R(0.04999999999999999)*((MB_R(10.0) - MB_R(10.0)*t20)/t9));
     dq_dv[2] = -MB_R(0.5)*t24;
-    dq_dv[3] = -MB_R(4212108.309084764)*t22;
+    dq_dv[3] = -MB_R(42121.08309084764)*t22;
     dq_dv[4] = -MB_R(0.05)*t21;
-    dq_dv[5] = MB_R(421210.8309084764)*t23;
+    dq_dv[5] = MB_R(4212.108309084764)*t23;
     dq_dv[6] = -MB_R(0.05)*t24;
 }
 

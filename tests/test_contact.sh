@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_contact.sh - contact with friction against closed forms (docs/model-language.md, "Contact
-# with friction"; docs/validation.md, section 9). Adaptive dop853 at rtol 1e-10 resolves each impact
+# with friction"; docs/validation.md, section 11). Adaptive dop853 at rtol 1e-10 resolves each impact
 # by error control (no event location: see the docs); rows every 1e-4 s from its dense output.
 #  - tests/models/ball_drop.lua, no gravity (ball_throw): a ball thrown at the ground at v0 leaves
 #    at e(v0) v0, e from the Hunt-Crossley relation s - ln(1 + s) = -e s - ln(1 - e s), s = d v0,
