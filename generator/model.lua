@@ -1831,7 +1831,20 @@ local function validate(S)
   M.inputs = {}
   for i, u in ipairs(S.inputs) do M.inputs[i] = { name = u.name, default = u.default, line = u.line } end
   M.sensors = {}
-  for i, sn in ipairs(S.sensors) do M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line } end
+  -- the header's <NAME>_OUT_<SENSOR> macros: a contact's "K.gap" is K_GAP, which a sensor
+  -- "K_gap" (or "k_gap") would repeat
+  local macro = {}
+  for i, sn in ipairs(S.sensors) do
+    local id = sgsub(sn.name, "[^%w_]", "_"):upper()
+    local prev = macro[id]
+    if prev then
+      local a, b = prev.contact and prev or sn, prev.contact and sn or prev
+      S.fail(sn.line, 'sensor "%s" and sensor "%s" (line %d) give one header macro ..._OUT_%s%s', sn.name,
+             prev.name, prev.line, id, (a.contact or b.contact) and ": a contact's sensors are named <contact>.gap, .normal, .friction, .slip" or " (names must differ ignoring case)")
+    end
+    macro[id] = sn
+    M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line }
+  end
   M.gravity = S.gravity or { 0.0, -9.81 }
   M.simulate = S.simulate
   M.bodies = {}
