@@ -10,7 +10,12 @@
 #    relative, and the energy lost per impact against m g H_i (1 - e_i^2) to 1e-3 of it; the
 #    softer contact (k = 1e8) misses by gravity's share during the contact, m g / F_max, whose
 #    scaling k^-0.4 the two runs show (a ratio of 487^0.4 = 11.9 within 20 %);
-#  - tests/models/incline_contact.lua: tan theta = 0.4 < mu_s = 0.5: the block creeps at the v_c
+#  - tests/models/impact_throw.lua: model = "impact" with exponent 1 and a ramp depth 7e-7 of the
+#    penetration is the linear dashpot k x + c x' clamped at 0: thrown without gravity, the ball
+#    leaves where the force reaches 0, at e = exp(-beta t_s), beta = c / (2 m),
+#    w = sqrt(k / m - beta^2), w t_s = pi - atan2(2 beta w, w^2 - beta^2) (x = (v0 / w)
+#    e^(-beta t) sin(w t); k x + c x' = 0 there, and x'(t_s) = -v0 e^(-beta t_s)): to 1e-5
+#    (the unclamped dashpot's exp(-beta pi / w) = 0.351 instead of 0.435: the clamp is seen); tan theta = 0.4 < mu_s = 0.5: the block creeps at the v_c
 #    where mu(v_c) = tan theta, below v_stick; tan theta = 0.7 > mu_s: it slides with the
 #    acceleration -g (sin theta - mu_d cos theta) to 1e-6 once its speed is 1000 v_stick;
 #  - tests/models/rolling_disc.lua: slip falls at 3 mu g, pure rolling at t* = v0 / (3 mu g),
@@ -22,7 +27,7 @@ BUILD=${BUILD:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_contact.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in ball_drop ball_drop_soft ball_throw incline_stick incline_slide rolling_disc; do
+for b in ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc; do
     [ -x "$BUILD/${b}_sim" ] || { echo "FAIL: $BUILD/${b}_sim missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 le() { awk "BEGIN { exit !($1 <= $2) }"; }
@@ -75,6 +80,18 @@ ok "ball_drop: the softer contact's error is gravity's share, k^-0.4: ratio 11.9
    'awk "BEGIN { r = $ehs / $eh; exit !(r > 11.9 * 0.8 && r < 11.9 * 1.2) }"'
 ok "ball_drop: the energy monitor balances the contact's work (max |energy_dev| <= 1e-4 J of the 10.8 J)" \
    'grep -q "max_energy_dev=" "$T/ball_drop.o" && le "$(sed -n "s/.*max_energy_dev=\([^ ]*\).*/\1/p" "$T/ball_drop.o")" 1e-4'
+
+# ---- ADAMS IMPACT as a clamped linear dashpot
+run impact_throw --t-end 0.1; rc=$?
+ok "impact_throw: runs" '[ $rc -eq 0 ]'
+csv '
+NR == 2 { v0 = -$col["ball.vy"] } { vy = $col["ball.vy"] }
+END { m = 1; k = 1e7; c = 2000; b = c / (2 * m); w = sqrt(k / m - b * b); pi = atan2(0, -1)
+      ts = (pi - atan2(2 * b * w, w * w - b * b)) / w; e = exp(-b * ts); r = (vy / v0 - e) / e
+      printf "%.3e %.12f %.12f %.12f\n", r < 0 ? -r : r, vy / v0, e, exp(-b * pi / w) }' "$T/impact_throw.csv" >"$T/r"
+read -r err got want free <"$T/r"
+echo "impact_throw: out/in speed $got, clamped dashpot $want (relative error $err; unclamped $free)"
+ok "impact_throw: rebound = the clamped dashpot's e v0 to 1e-5 (got $err)" 'le "$err" 1e-5'
 
 # ---- the block on the incline; mu(s) of the Brown-McPhee curve
 MU='function th(x) { return (exp(2 * x) - 1) / (exp(2 * x) + 1) }
