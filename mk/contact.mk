@@ -3,7 +3,8 @@
 # Hunt-Crossley closed form (tests/models/ball_drop.lua; softer; without gravity), the ADAMS
 # IMPACT law as a clamped linear dashpot (tests/models/impact_throw.lua), a block
 # on an incline sticking and sliding (tests/models/incline_contact.lua at two angles) and a disc
-# reaching pure rolling (tests/models/rolling_disc.lua); test_derivs_every_contact, every contact
+# reaching pure rolling (tests/models/rolling_disc.lua), the shipped bouncing ball at its run
+# settings; test_derivs_every_contact, every contact
 # form's derivatives against finite differences (tests/models/every_contact.lua).
 
 CONTACT_SIMS := ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc
@@ -24,4 +25,4 @@ $(BUILD)/test_derivs_every_contact: $(BUILD)/o/san/derivs/every_contact.o $(call
 
 TEST_PROGS   += $(BUILD)/test_derivs_every_contact
 TEST_SCRIPTS += tests/test_contact.sh
-TEST_NEEDS   += $(CONTACT_SIMS:%=$(BUILD)/%_sim)
+TEST_NEEDS   += $(CONTACT_SIMS:%=$(BUILD)/%_sim) $(BUILD)/bouncing_ball_sim

@@ -19,7 +19,10 @@
 #    where mu(v_c) = tan theta, below v_stick; tan theta = 0.7 > mu_s: it slides with the
 #    acceleration -g (sin theta - mu_d cos theta) to 1e-6 once its speed is 1000 v_stick;
 #  - tests/models/rolling_disc.lua: slip falls at 3 mu g, pure rolling at t* = v0 / (3 mu g),
-#    then v = 2 v0 / 3.
+#    then v = 2 v0 / 3;
+#  - models/bouncing_ball.lua at its own run settings (alf-trapezoid, fixed h = 1e-5) and in
+#    baumgarte (rk4): through the first bounce, rolling after it at the speed its angular
+#    momentum about the contact point gives, r (m r v0 - J w0) / (J + m r^2) = 0.3 m/s.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -27,7 +30,7 @@ BUILD=${BUILD:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_contact.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc; do
+for b in ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc bouncing_ball; do
     [ -x "$BUILD/${b}_sim" ] || { echo "FAIL: $BUILD/${b}_sim missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 le() { awk "BEGIN { exit !($1 <= $2) }"; }
@@ -131,6 +134,20 @@ read -r t1 ts et ev <"$T/r"
 echo "rolling disc: slip down to 100 v_stick at $t1 s (closed form $ts s less 1e-2 / (3 mu g): off by $et s); final speed vs 2 v0 / 3: $ev"
 ok "rolling_disc: slip reaches 100 v_stick at the closed-form time to 2e-4 s (one row; got $et)" 'le "$et" 2e-4'
 ok "rolling_disc: rolls on at 2 v0 / 3 to 1e-3 (got $ev)" 'le "$ev" 1e-3'
+
+# ---- the shipped model at its run settings (fixed steps) and in rk4
+for form in "" baumgarte; do
+    "$BUILD/bouncing_ball_sim" ${form:+--formulation $form} --t-end 1 --quiet --every 100 \
+        --out "$T/bb.csv" >"$T/bb.o" 2>"$T/bb.e"; rc=$?
+    csv '
+function ab(x) { return x < 0 ? -x : x }
+{ vx = $col["ball.vx"]; s = $col["out.floor.slip"]; if ($col["ball.vy"] > 0) up = 1 }
+END { printf "%.3e %.3e %d\n", ab(vx / 0.3 - 1), ab(s), up }' "$T/bb.csv" >"$T/r" 2>/dev/null
+    read -r ev es up <"$T/r"
+    echo "bouncing_ball (${form:-its run settings}): bounced $up, vx after it vs 0.3 m/s $ev, slip $es m/s"
+    ok "bouncing_ball (${form:-its run settings}): runs through the first bounce and rolls at 0.3 m/s to 1e-9 (got $ev, slip $es)" \
+       '[ $rc -eq 0 ] && [ "$up" = 1 ] && le "$ev" 1e-9 && le "$es" 1e-9'
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
