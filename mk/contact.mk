@@ -1,13 +1,14 @@
 # mk/contact.mk - contact with friction (docs/model-language.md, "Contact with friction"):
 # tests/test_contact.sh checks a dropped ball's apex heights and energy lost per impact against the
 # Hunt-Crossley closed form (tests/models/ball_drop.lua; softer; without gravity), the ADAMS
-# IMPACT law as a clamped linear dashpot (tests/models/impact_throw.lua), a block
+# IMPACT law as a clamped linear dashpot (tests/models/impact_throw.lua), two moving balls
+# colliding (tests/models/two_balls.lua), a block
 # on an incline sticking and sliding (tests/models/incline_contact.lua at two angles) and a disc
 # reaching pure rolling (tests/models/rolling_disc.lua), the shipped bouncing ball at its run
 # settings; test_derivs_every_contact, every contact
 # form's derivatives against finite differences (tests/models/every_contact.lua).
 
-CONTACT_SIMS := ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc
+CONTACT_SIMS := ball_drop ball_drop_soft ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_drop,))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_drop_soft,-D k=1e8 --name ball_drop_soft))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_throw,-D g=0 -D v0=-4.4294469180700204 --name ball_throw))
@@ -15,6 +16,7 @@ $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/incline_contact.lua,inclin
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/incline_contact.lua,incline_slide,-D theta=0.6107259643892086 --name incline_slide))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/rolling_disc.lua,rolling_disc,))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/impact_throw.lua,impact_throw,))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/two_balls.lua,two_balls,))
 $(foreach m,$(CONTACT_SIMS),$(eval $(BUILD)/$(m)_sim: $(call SIM_OBJ,host,$(m),$(call LONG_SRC,$(m)))))
 $(CONTACT_SIMS:%=$(BUILD)/%_sim):
 	$(call link,host,$(RT_LIBS))

@@ -15,7 +15,11 @@
 #    leaves where the force reaches 0, at e = exp(-beta t_s), beta = c / (2 m),
 #    w = sqrt(k / m - beta^2), w t_s = pi - atan2(2 beta w, w^2 - beta^2) (x = (v0 / w)
 #    e^(-beta t) sin(w t); k x + c x' = 0 there, and x'(t_s) = -v0 e^(-beta t_s)): to 1e-5
-#    (the unclamped dashpot's exp(-beta pi / w) = 0.351 instead of 0.435: the clamp is seen); tan theta = 0.4 < mu_s = 0.5: the block creeps at the v_c
+#    (the unclamped dashpot's exp(-beta pi / w) = 0.351 instead of 0.435: the clamp is seen);
+#  - tests/models/two_balls.lua: two free balls (1 kg at 3 m/s, 2 kg at rest) collide, circle on
+#    circle: momentum kept to 1e-12, separation at e(3 m/s) 3 m/s = 2.1 m/s (the relation with the
+#    reduced mass) to 1e-8;
+#  - tests/models/incline_contact.lua: tan theta = 0.4 < mu_s = 0.5: the block creeps at the v_c
 #    where mu(v_c) = tan theta, below v_stick; tan theta = 0.7 > mu_s: it slides with the
 #    acceleration -g (sin theta - mu_d cos theta) to 1e-6 once its speed is 1000 v_stick;
 #  - tests/models/rolling_disc.lua: slip falls at 3 mu g, pure rolling at t* = v0 / (3 mu g),
@@ -30,7 +34,7 @@ BUILD=${BUILD:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_contact.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in ball_drop ball_drop_soft ball_throw impact_throw incline_stick incline_slide rolling_disc bouncing_ball; do
+for b in ball_drop ball_drop_soft ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc bouncing_ball; do
     [ -x "$BUILD/${b}_sim" ] || { echo "FAIL: $BUILD/${b}_sim missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 le() { awk "BEGIN { exit !($1 <= $2) }"; }
@@ -95,6 +99,18 @@ END { m = 1; k = 1e7; c = 2000; b = c / (2 * m); w = sqrt(k / m - b * b); pi = a
 read -r err got want free <"$T/r"
 echo "impact_throw: out/in speed $got, clamped dashpot $want (relative error $err; unclamped $free)"
 ok "impact_throw: rebound = the clamped dashpot's e v0 to 1e-5 (got $err)" 'le "$err" 1e-5'
+
+# ---- two moving balls, circle on circle
+run two_balls --t-end 0.2; rc=$?
+ok "two_balls: runs" '[ $rc -eq 0 ]'
+csv '
+function ab(x) { return x < 0 ? -x : x }
+{ va = $col["a.vx"]; vb = $col["b.vx"]; p = va + 2 * vb; e = ab(p - 3); if (e > pm) pm = e }
+END { printf "%.3e %.3e %.12f %.12f\n", pm / 3, ab((vb - va) / 2.1 - 1), va, vb }' "$T/two_balls.csv" >"$T/r"
+read -r pm er va vb <"$T/r"
+echo "two_balls: momentum drift $pm relative; separation speed vs 0.7 x 3 m/s $er (v_a $va, v_b $vb m/s)"
+ok "two_balls: momentum kept to 1e-12 (got $pm)" 'le "$pm" 1e-12'
+ok "two_balls: separation at e v_rel = 2.1 m/s to 1e-8 (got $er)" 'le "$er" 1e-8'
 
 # ---- the block on the incline; mu(s) of the Brown-McPhee curve
 MU='function th(x) { return (exp(2 * x) - 1) / (exp(2 * x) + 1) }
