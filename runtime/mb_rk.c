@@ -125,7 +125,7 @@ static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_rea
     int nc = s->nc;
     const MBI_VIEW(MB_VIEW_DRV) w = MBI_VIEW_OF(MB_VIEW_DRV);
     mb_real *fp = w.fp, *fm = w.fm;
-#ifdef MB_FLOAT
+#if MB_FLOAT
     mb_real d = MB_R(4.9e-3) * h;        /* cbrt(eps) */
 #else
     mb_real d = MB_R(6.06e-6) * h;

@@ -10,7 +10,7 @@
 #include "mb_linalg.h"
 #include "mb_vec.h"
 
-/* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_select.h, through
+/* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_config.h, through
  * mb_sim.h (mb_sim's fields depend on it). */
 
 /* mb_linsys.c: factor the matrix `which` (MB_MAT_*), already assembled in its plan storage (S:
@@ -35,7 +35,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
 /* The end of a block's lifetime (n entries from p): NaN in a -DMB_POISON_WORK build (a read
  * through a wrong alias then fails a test), nothing otherwise. */
-#ifdef MB_POISON_WORK
+#if MB_POISON_WORK
 static inline void mbi_poison(mb_real *p, int n)
 {
     for (int i = 0; i < n; i++) p[i] = (mb_real)NAN;
