@@ -44,7 +44,8 @@
 /* ---- what the runtime compiles. MB_ONLY_<F> = 1, a one-formulation (firmware) build: the
  * defaults of the MB_WITH_* below become 0 for the other formulations, hht, bdf, the sine cache
  * and F4's kernels (MB_ONLY_ALF_TRAPEZOID: also rk4, dopri5, dop853); a switch given keeps its
- * value (MB_ONLY_BAUMGARTE with MB_WITH_HHT=1 keeps hht). */
+ * value (MB_ONLY_BAUMGARTE with MB_WITH_HHT=1 keeps hht). Each MB_WITH_<X> is 1 by default
+ * (where an expression stands below: unless an MB_ONLY_* leaves X out); 0 leaves X out. */
 #ifndef MB_ONLY_ALF_TRAPEZOID      /* [ABI] 1: F4 and its trapezoid only */
 #define MB_ONLY_ALF_TRAPEZOID 0
 #endif
