@@ -476,7 +476,7 @@ local function preset(name, uname, sim)
         rows[i] = "        /* " .. f.name .. " */ { " .. table.concat(r, ", ") .. " }"
     end
     local data = "/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools\n"
-        .. " * only, left out with MB_OMIT_POINTS. */\n#ifndef MB_OMIT_POINTS\n"
+        .. " * only, left out with MB_OMIT_POINTS. */\n#if !MB_OMIT_POINTS\n"
         .. "static const mb_preset " .. name .. "_preset = {\n    " .. lit(sim.t_end or 0) .. ", "
         .. lit(sim.h or 0) .. ",\n    {\n" .. table.concat(rows, ",\n") .. "\n    }\n};\n#endif"
     return data, "&" .. name .. "_preset", table.concat(macros, "\n")
@@ -593,7 +593,7 @@ function emit.generate(M, opts)
         }, "function.c.in")
         -- what a firmware may leave out (-DMB_OMIT_GAMMA, -DMB_OMIT_POINTS: docs/embedding.md)
         if OMITTABLE[id] then
-            text = "#ifndef MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
+            text = "#if !MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
         end
         functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. (withv and PQV or PQ) .. ");"
@@ -888,7 +888,7 @@ function emit.generate(M, opts)
     -- a 16-bit or 8-bit mb_index (runtime/mb_config.h: MB_INDEX16, MB_INDEX8) must hold every index
     for _, w in ipairs({ { 16, 65535 }, { 8, 255 } }) do
         if max_index > w[2] then
-            table.insert(desc, 1, "#ifdef MB_INDEX" .. w[1] .. "\n#error \"" .. name .. ": an index ("
+            table.insert(desc, 1, "#if MB_INDEX" .. w[1] .. "\n#error \"" .. name .. ": an index ("
                          .. max_index .. ") does not fit the " .. w[1] .. "-bit mb_index of MB_INDEX"
                          .. w[1] .. "\"\n#endif")
         end

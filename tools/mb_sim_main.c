@@ -27,7 +27,7 @@
 #define STR2(a) #a
 #define STR(a) STR2(a)
 extern const mb_model CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
+#if MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
 extern const mb_model CAT(MB_MODEL, _generic_model);
 #endif
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
@@ -696,7 +696,7 @@ static int parse_args(int argc, char **argv, cli *c)
             else return bad(a, val, "expected zoh or foh");
         } else if (!strcmp(a, "--eval")) {
             if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC
+#if MB_WITH_GENERIC
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
