@@ -77,7 +77,7 @@ const mb_model_info bouncing_ball_info = {
     0, 0, 0, 1, bouncing_ball_contact_points, bouncing_ball_contact_geom,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 static const char *const bouncing_ball_out_names[4] = {
     "floor.gap", "floor.normal", "floor.friction", "floor.slip",
 };
@@ -400,7 +400,7 @@ static const mb_plan bouncing_ball_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset bouncing_ball_preset = {
     3.0, 1e-05,
     {
@@ -450,7 +450,7 @@ void bouncing_ball_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restri
     (void)out;
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [0]. */
 void bouncing_ball_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -561,7 +561,7 @@ void bouncing_ball_energy(const mb_model *m, mb_real t, const mb_real *restrict 
     out[2] = v[1]*(MB_R(0.5)*t4 - MB_R(1000000.0)*t2) - MB_R(0.5)*(v[0]*t7) - MB_R(0.05)*(v[2]*t7);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 2] (x, y). */
 void bouncing_ball_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -717,7 +717,7 @@ const mb_model bouncing_ball_model = {
     .nbody = 1,
     .npoint = 2,
     .point_body = bouncing_ball_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &bouncing_ball_info,
 #endif
     .mass = bouncing_ball_mass,
@@ -736,14 +736,14 @@ const mb_model bouncing_ball_model = {
     .phi_q = bouncing_ball_phi_q,
     .phi_t = bouncing_ball_phi_t,
     .phi_q_dot = bouncing_ball_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = bouncing_ball_gamma,
 #endif
     .force = bouncing_ball_force,
     .dforce_dq = bouncing_ball_dforce_dq,
     .dforce_dv = bouncing_ball_dforce_dv,
     .energy = bouncing_ball_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = bouncing_ball_points,
     .preset = &bouncing_ball_preset,
 #endif
