@@ -241,6 +241,7 @@ function emit_data.generate(M, opts)
     -- the state): the same empty descriptor
     local why
     for _, el in ipairs(M.elements) do
+        if el.kind == "cam" then why = why or 'a cam (cam "' .. el.name .. '")' end
         if el.kind == "actuator" or (el.kind == "torque" and el.joint) then
             why = why or (el.kind == "torque" and 'a torque in a joint (torque "' .. el.name .. '")'
                           or 'an actuator (actuator "' .. el.name .. '")')
