@@ -135,6 +135,13 @@ $(BUILD)/kin_meshes_sim: $(call SIM_OBJ,host,kin_meshes,$(call LONG_SRC,kin_mesh
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_joints.sh
 TEST_NEEDS   += $(BUILD)/kin_meshes_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim
+# cams against closed forms: the shipped cam_follower (lift, velocity, acceleration, normal force,
+# jump speed) and a three-harmonic cam and an eccentric under a roller (tests/test_cam.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/kin_cams.lua,kin_cams,))
+$(BUILD)/kin_cams_sim: $(call SIM_OBJ,host,kin_cams,$(call LONG_SRC,kin_cams))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_cam.sh
+TEST_NEEDS   += $(BUILD)/kin_cams_sim $(BUILD)/cam_follower_sim
 TEST_SCRIPTS += tests/test_redundant.sh
 TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
                 $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \
