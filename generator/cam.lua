@@ -17,7 +17,7 @@ local C = {}
 
 C.MAX_HARMONICS = 64
 C.GRID = 4096           -- the positivity check's points per turn (at least 64 per harmonic)
-C.DRAW_POINTS = 96      -- the drawn polyline's vertices
+C.DRAW_POINTS = 64      -- the drawn polyline's vertices: MB_CAM_VERTICES (runtime/mb_model.h)
 
 -- r, r', r'' of a Fourier profile at the number psi.
 function C.fourier_value(p, psi)

@@ -22,8 +22,13 @@
  *   rack <c> <p> <r> <ux> <uy>   a rack and pinion: the pinion's centre c, a point p on the rack,
  *                                the signed pitch radius r and the axis u in c's body's axes:
  *                                the pitch line runs along u through c - r Omega u
- * The slot, gear and rack lines (optional, in that order after the rods) carry numbers as C
- * reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
+ *   cam <o> <p> <rr> <n> <x1> <y1> .. <xn> <yn>
+ *                                a cam: its centre o (a point), the follower p (a point or
+ *                                -1 - b, particle b), the roller's radius rr (0: a point
+ *                                follower) and its profile as a closed polyline of n vertices
+ *                                (3 <= n <= MB_INFO_CAM_VERTICES) in o's body's axes about o
+ * The slot, gear, rack and cam lines (optional, in that order after the rods) carry numbers as
+ * C reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
  * rack's radius not 0). Readers that predate them refuse them as unknown keywords.
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
  * outside (it may be edited, cut short or be something else entirely): the reader checks
@@ -39,8 +44,9 @@
 
 #define MB_INFO_NAME_MAX 255      /* bytes of a name */
 #define MB_INFO_LINE_MAX 4096     /* bytes of a line: "point -1 " and the longest name fit */
-#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears or
-                                     racks: far beyond any model */
+#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears,
+                                     racks or cams: far beyond any model */
+#define MB_INFO_CAM_VERTICES 64   /* a cam line's vertices at most: 64 at 17 digits fit a line */
 
 typedef struct mb_info {
     char *model;
@@ -59,6 +65,12 @@ typedef struct mb_info {
     double *gear_r;    /* [2 * ngear] pitch radii (0 0: not defined) */
     int *rack;         /* [2 * nrack] the pinion's centre, a point on the rack */
     double *rack_geom; /* [3 * nrack] signed pitch radius, unit axis in the centre's body's axes */
+    int ncam;
+    int *cam;          /* [2 * ncam] the cam's centre (a point), the follower (as rod ends) */
+    double *cam_roller; /* [ncam] roller radius (0: a point follower) */
+    int *cam_nv;       /* [ncam] vertices of each profile */
+    double *cam_xy;    /* [2 * MB_INFO_CAM_VERTICES * ncam] each profile's vertices, about its
+                          centre in its body's axes (the first 2 cam_nv[c] of each block) */
 } mb_info;
 
 /* A name the format can carry: 1..255 bytes, no control characters (a newline would end it). */
