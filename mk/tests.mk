@@ -128,6 +128,10 @@ $(BUILD)/parallelogram_3crank_sim: $(call SIM_OBJ,host,parallelogram_3crank,$(ca
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/gear_redundant.lua,gear_redundant,))
 $(BUILD)/gear_redundant_sim: $(call SIM_OBJ,host,gear_redundant,$(call LONG_SRC,gear_redundant))
 	$(call link,host,$(RT_LIBS))
+# (and a follower held by two cams of one profile: named as a cam)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/cam_redundant.lua,cam_redundant,))
+$(BUILD)/cam_redundant_sim: $(call SIM_OBJ,host,cam_redundant,$(call LONG_SRC,cam_redundant))
+	$(call link,host,$(RT_LIBS))
 # gears, racks and slots against closed forms: the shipped shaper and gear train, and a rack and
 # a planetary stage (tests/test_joints.sh)
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/kin_meshes.lua,kin_meshes,))
@@ -143,7 +147,7 @@ $(BUILD)/kin_cams_sim: $(call SIM_OBJ,host,kin_cams,$(call LONG_SRC,kin_cams))
 TEST_SCRIPTS += tests/test_cam.sh
 TEST_NEEDS   += $(BUILD)/kin_cams_sim $(BUILD)/cam_follower_sim
 TEST_SCRIPTS += tests/test_redundant.sh
-TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
+TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/cam_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
                 $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \
                 $(BUILD)/stretched_chain_sim
 
