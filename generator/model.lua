@@ -1153,9 +1153,13 @@ local function make_env(S)
       for k = 1, K do a[k], b[k] = a[k] or 0.0, b[k] or 0.0 end
       el.profile = { kind = "fourier", a0 = a0, a = a, b = b }
       local rmin, at, rgrid = cam.fourier_min(el.profile)
-      if not (rmin > 0) then
-        S.fail(line, "%s: the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0 with a margin for its curvature between them)",
-               what, at, rgrid, math.max(cam.GRID, 64 * K))
+      local n = math.max(cam.GRID, 64 * K)
+      if not (rgrid > 0) then
+        S.fail(line, "%s: the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
+               what, at, rgrid, n)
+      elseif not (rmin > 0) then
+        S.fail(line, "%s: the profile's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
+               what, n, at, rgrid, rgrid - rmin)
       end
     end
     if f.roller ~= nil then

@@ -1,4 +1,4 @@
--- expect: cam "C": the profile's radius is not positive everywhere: r(3.14159 rad) = 0 (the smallest of 4096 angles; a polar profile needs r > 0 with a margin for its curvature between them)
+-- expect: cam "C": the profile's radius is not positive everywhere: r(3.14159 rad) = 0 (the smallest of 4096 angles; a polar profile needs r > 0)
 -- line: 9
 -- hostile model: a Fourier profile touching its centre (r(pi) = 0) (see tests/test_mbgen.sh)
 ground { O = { 0, 0 }, G = { 0, 0.1 } }
