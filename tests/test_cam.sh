@@ -13,7 +13,8 @@
 #    theta), vy = -w r', ay = w^2 r''; an eccentric circle under a roller,
 #    y = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) and its derivatives;
 #  - a dynamic run of cam_follower (the default formulation and integrator) keeps the follower
-#    on the profile: lift to 1e-9 of the stroke.
+#    on the profile: lift to 1e-9 of the stroke;
+#  - the generic evaluator refuses the model (exit 2), its data file naming the cam.
 # Kinematics to 1e-12 relative to the quantity's range. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -122,6 +123,12 @@ END { printf \"%.3e\n\", m1 / (2 * e) }" "$T/dyn.csv" >"$T/r"
 read -r d1 <"$T/r"
 echo "cam_follower dynamics (default settings, one turn): lift off the closed form by $d1 of the stroke"
 ok "cam_follower: a dynamic run follows the profile to 1e-9 of the stroke (got $d1)" '[ $rc -eq 0 ] && le "$d1" 1e-9'
+
+# ---- the generic evaluator refuses a model with a cam, naming it in the data file
+"$BUILD/cam_follower_sim" --eval generic --t-end 0.001 >"$T/o" 2>"$T/e"; rc=$?
+ok "cam_follower: --eval generic refused (exit 2, cams among the reasons)" '[ $rc -eq 2 ] && grep -q "or cams" "$T/e"'
+ok "cam_follower: generated/cam_follower_data.c says why: a cam (cam \"C\")" \
+   'grep -q "The model has a cam (cam \"C\")" generated/cam_follower_data.c'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
