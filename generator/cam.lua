@@ -2,10 +2,12 @@
 -- drawing) and as expressions (the element's equation, generator/elements.lua).
 -- Layer: generator, shared by model.lua (validation), elements.lua and emit.lua (drawing).
 --
--- Two profiles (docs/model-language.md, "Cams"):
+-- Three profiles (docs/model-language.md, "Cams"):
 --   fourier: r(psi) = a0 + sum_k a_k cos(k psi) + b_k sin(k psi), psi the polar angle in the cam
 --            body's frame about O; closed, smooth, with closed-form derivatives;
---   circle:  a circle of radius R centred at c (O's frame in the cam body): the eccentric cam.
+--   circle:  a circle of radius R centred at c (O's frame in the cam body): the eccentric cam;
+--   function: r(psi) a Lua function of an opaque angle (model.lua traces it into a formula),
+--            differentiated by sym.lua; checked closed (r, r', r'' equal at 0 and 2 pi).
 -- A roller of radius rr rides on a circle as a point on the circle of radius R + rr (closed
 -- form); on a Fourier profile the roller's contact angle would be a coordinate of its own, which
 -- the generator has none of: refused by model.lua (the pitch curve, the roller centre's path,
@@ -30,6 +32,61 @@ function C.fourier_value(p, psi)
         r2 = r2 - k * k * (a * c + b * s)
     end
     return r, r1, r2
+end
+
+-- A profile given as a function f of the angle (a number -> a number, a sym node -> a sym node):
+-- its radius and first two derivatives as expressions of the variable cam_psi.
+local U = sym.var("cam_psi")
+function C.function_profile(f)
+    local r = sym.lift(f(U))
+    local r1 = sym.d(r, U)
+    return { kind = "function", f = f, r = r, r1 = r1, r2 = sym.d(r1, U) }
+end
+
+-- r, r', r'' of a function profile at the number psi.
+function C.function_value(p, psi)
+    local env = { cam_psi = psi }
+    return sym.eval(p.r, env), sym.eval(p.r1, env), sym.eval(p.r2, env)
+end
+
+-- Check a function profile: finite, closed (r, r', r'' at 2 pi equal to those at 0, to 1e-9 of
+-- their largest sizes: a periodic curve with continuous tangent and curvature) and positive
+-- with the same margin as C.fourier_min. Returns true, or false and why.
+function C.check_function(p)
+    local n = C.GRID
+    local h = 2 * math.pi / n
+    local big, rmin, at = { 0.0, 0.0, 0.0 }, math.huge, 0.0
+    for i = 0, n do
+        local psi = i * h
+        local ok, r, r1, r2 = pcall(C.function_value, p, psi)
+        if not ok then return false, "the profile function fails at psi = " .. string.format("%.6g", psi) .. ": " .. tostring(r) end
+        for k, x in ipairs { r, r1, r2 } do
+            if x ~= x or x == math.huge or x == -math.huge then
+                return false, string.format("the profile function is not finite at psi = %.6g rad (r, r', r'' = %.6g, %.6g, %.6g)",
+                                            psi, r, r1, r2)
+            end
+            big[k] = math.max(big[k], math.abs(x))
+        end
+        if i < n and r < rmin then rmin, at = r, psi end
+    end
+    local v0, v1 = { C.function_value(p, 0.0) }, { C.function_value(p, 2 * math.pi) }
+    local names = { "r", "r'", "r''" }
+    for k = 1, 3 do
+        if math.abs(v1[k] - v0[k]) > 1e-9 * math.max(big[k], big[1]) then
+            return false, string.format("the profile function is not closed: %s(2 pi) - %s(0) = %.6g (a profile must be a periodic function of the angle, period 2 pi, smooth where it joins)",
+                                        names[k], names[k], v1[k] - v0[k])
+        end
+    end
+    if not (rmin > 0) then
+        return false, string.format("the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
+                                    at, rmin, n)
+    end
+    local margin = big[3] * h * h / 8
+    if not (rmin - margin > 0) then
+        return false, string.format("the profile's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
+                                    n, at, rmin, margin)
+    end
+    return true
 end
 
 -- The smallest radius over C.GRID angles (and where), for the check r > 0. Between two grid
@@ -60,7 +117,7 @@ function C.polyline(p, n)
         if p.kind == "circle" then
             pts[#pts + 1] = { p.centre[1] + p.radius * math.cos(psi), p.centre[2] + p.radius * math.sin(psi) }
         else
-            local r = C.fourier_value(p, psi)
+            local r = p.kind == "function" and C.function_value(p, psi) or C.fourier_value(p, psi)
             pts[#pts + 1] = { r * math.cos(psi), r * math.sin(psi) }
         end
     end
@@ -80,8 +137,11 @@ function C.equation(p, dx, dy, roller)
     end
     local rho = sym.hypot(dx, dy)
     local psi = sym.atan2(dy, dx)
-    local r, r1 = sym.num(p.a0), sym.num(0)
-    for k = 1, #p.a do
+    local r, r1 = sym.num(p.a0 or 0), sym.num(0)
+    if p.kind == "function" then
+        r, r1 = sym.subst(p.r, U, psi), sym.subst(p.r1, U, psi)
+    end
+    for k = 1, #(p.a or {}) do
         local a, b = p.a[k], p.b[k]
         local kp = k == 1 and psi or k * psi
         local c, s = sym.cos(kp), sym.sin(kp)

@@ -1123,8 +1123,35 @@ local function make_env(S)
     if p == nil then
       S.fail(line, "%s: profile is missing (Fourier coefficients { a0 = .., a = { .. }, b = { .. } } or a circle { circle = R, centre = { x, y } })", what)
     end
+    if type(p) == "function" then
+      -- r(psi) as a formula of an opaque angle: traced with the time proxy standing for psi
+      -- (make_tf then evaluates it at a number or converts it at a sym node: the angle)
+      local r = p(T)
+      if type(r) == "number" then
+        r = number(S, line, what .. " profile (constant result)", r)
+        el.profile = cam.function_profile(function() return r end, what)
+      else
+        local n = tnode[r]
+        if n == nil then
+          S.fail(line, "%s: the profile function returned a %s (expected a number or a formula in its angle)",
+                 what, type(r))
+        end
+        if depends_on_p(n, {}) then
+          S.fail(line, "%s: the profile function depends on a tunable: a profile is plain numbers", what)
+        end
+        check_varying(S, line, what .. " profile", n, {})
+        el.profile = cam.function_profile(make_tf(n), what)
+      end
+      local ok, err = cam.check_function(el.profile)
+      if not ok then S.fail(line, "%s: %s", what, err) end
+      if f.roller ~= nil then
+        S.fail(line, "%s: a roller on a profile function is not supported (its contact angle would need a coordinate of its own): give the pitch curve (the path of the roller's centre) as the profile, without roller",
+               what)
+      end
+      return
+    end
     if type(p) ~= "table" or tnode[p] ~= nil then
-      S.fail(line, "%s: profile must be a table of Fourier coefficients { a0 = .., a = { .. }, b = { .. } } or a circle { circle = R, centre = { x, y } }, got %s",
+      S.fail(line, "%s: profile must be a table of Fourier coefficients { a0 = .., a = { .. }, b = { .. } }, a circle { circle = R, centre = { x, y } } or a function of the angle, got %s",
              what, tnode[p] ~= nil and "a formula" or type(p))
     end
     local g = fields(S, line, what .. " profile", p, { a0 = true, a = true, b = true, circle = true,

@@ -10,7 +10,8 @@
 #    w_jump = sqrt(F(a0 + e) / (m e)) (N_min is linear in w^2 there), and the signs of N on
 #    each side (the follower would leave the cam above w_jump, not below);
 #  - tests/models/kin_cams.lua: a three-harmonic profile (cosine and sine terms) y = r(pi/2 -
-#    theta), vy = -w r', ay = w^2 r''; an eccentric circle under a roller,
+#    theta), vy = -w r', ay = w^2 r'' (and the same for a profile given as a Lua function of its
+#    angle); an eccentric circle under a roller,
 #    y = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) and its derivatives;
 #  - a dynamic run of cam_follower (the default formulation and integrator) keeps the follower
 #    on the profile: lift to 1e-9 of the stroke;
@@ -102,10 +103,18 @@ function ab(x) { return x < 0 ? -x : x }
   g1 = ab($col["fol2.C.y"] - y); g2 = ab($col["fol2.vy"] - 25 * yd); g3 = ab($col["fol2.ay"] - 625 * ydd)
   if (g1 > n1) n1 = g1; if (g2 > n2) n2 = g2; if (g3 > n3) n3 = g3
   if (NR == 2 || y < ylo) ylo = y; if (NR == 2 || y > yhi) yhi = y
-  if (ab(25 * yd) > vs2) vs2 = ab(25 * yd); if (ab(625 * ydd) > as2) as2 = ab(625 * ydd) }
-END { printf "%.3e %.3e %.3e %.3e %.3e %.3e\n", m1 / (rhi - rlo), m2 / vs, m3 / as, n1 / (yhi - ylo), n2 / vs2, n3 / as2 }' \
+  if (ab(25 * yd) > vs2) vs2 = ab(25 * yd); if (ab(625 * ydd) > as2) as2 = ab(625 * ydd)
+  # the function profile: r = 0.04 + 0.005 cos + 0.002 sin^2, psi = pi/2 - (0.1 + 30 t)
+  w = 30; p = pi / 2 - (0.1 + w * t)
+  r = 0.04 + 0.005 * cos(p) + 0.002 * sin(p) ^ 2
+  r1 = -0.005 * sin(p) + 0.002 * sin(2 * p); r2 = -0.005 * cos(p) + 0.004 * cos(2 * p)
+  h1 = ab($col["fol3.P.y"] - r); h2 = ab($col["fol3.vy"] + w * r1); h3 = ab($col["fol3.ay"] - w * w * r2)
+  if (h1 > k1) k1 = h1; if (h2 > k2) k2 = h2; if (h3 > k3) k3 = h3
+  if (NR == 2 || r < flo) flo = r; if (NR == 2 || r > fhi) fhi = r
+  if (ab(w * r1) > vs3) vs3 = ab(w * r1); if (ab(w * w * r2) > as3) as3 = ab(w * w * r2) }
+END { printf "%.3e %.3e %.3e %.3e %.3e %.3e %.3e %.3e %.3e\n", m1 / (rhi - rlo), m2 / vs, m3 / as, n1 / (yhi - ylo), n2 / vs2, n3 / as2, k1 / (fhi - flo), k2 / vs3, k3 / as3 }' \
     "$T/kc.csv" >"$T/r"
-read -r f1 f2 f3 g1 g2 g3 <"$T/r"
+read -r f1 f2 f3 g1 g2 g3 h1 h2 h3 <"$T/r"
 echo "kin_cams: Fourier cam lift $f1, velocity $f2, acceleration $f3; roller on the eccentric $g1, $g2, $g3 (of their ranges)"
 ok "kin_cams: three-harmonic cam lift r(pi/2 - theta) to 1e-12 (got $f1)" 'le "$f1" 1e-12'
 ok "kin_cams: its velocity -w r' to 1e-12 (got $f2)" 'le "$f2" 1e-12'
@@ -113,6 +122,10 @@ ok "kin_cams: its acceleration w^2 r'' to 1e-12 (got $f3)" 'le "$f3" 1e-12'
 ok "kin_cams: roller centre on the eccentric, e sin + sqrt((R + rr)^2 - e^2 cos^2), to 1e-12 (got $g1)" 'le "$g1" 1e-12'
 ok "kin_cams: its velocity to 1e-12 (got $g2)" 'le "$g2" 1e-12'
 ok "kin_cams: its acceleration to 1e-12 (got $g3)" 'le "$g3" 1e-12'
+echo "kin_cams: profile function lift $h1, velocity $h2, acceleration $h3 (of their ranges)"
+ok "kin_cams: a profile function's lift r(pi/2 - theta) to 1e-12 (got $h1)" 'le "$h1" 1e-12'
+ok "kin_cams: its velocity to 1e-12 (got $h2)" 'le "$h2" 1e-12'
+ok "kin_cams: its acceleration to 1e-12 (got $h3)" 'le "$h3" 1e-12'
 
 # ---- a dynamic run keeps the follower on the profile
 "$BUILD/cam_follower_sim" --t-end 0.009 --out "$T/dyn.csv" >"$T/o" 2>"$T/e"; rc=$?

@@ -2,9 +2,10 @@
 -- profile (cosine and sine terms) on a turning cam whose centre O is off its centre of mass,
 -- with a translating follower; the same kind of profile on a swinging body with an oscillating
 -- (rocker) follower; a ground cam (a guide curve) with a particle as the follower; an eccentric
--- circle with a roller follower, and one without (a point on the circle). For the derivative test
+-- circle with a roller follower, and one without (a point on the circle); a profile as a Lua
+-- function of its angle. For the derivative test
 -- (tests/test_derivs.c: its step and perturbations scale with the largest point coordinate, so
--- the five mechanisms share the origin and overlap: nothing here touches anything else).
+-- the six mechanisms share the origin and overlap: nothing here touches anything else).
 name "every_cam"
 gravity { 0.3, -9.81 }
 ground { O = { 0, 0 }, G1 = { 0, 0.1 }, A2 = { 0.08, 0.1 }, T3 = { 0, 0.1 }, G4 = { 0, 0.1 } }
@@ -46,3 +47,10 @@ particle "pin5" { mass = 0.05, x = 0.0, y = 0.035 }
 revolute "J5" { "ground.O", "ecc5.O" }
 cam "C5" { "ecc5.O", "pin5", profile = { circle = 0.025, centre = { 0.005, 0.002 } } }
 spring "S5" { "ground.O", "pin5", k = 10, l0 = 0.01 }
+
+-- a profile given as a function of its angle, on a cam turning about O, a particle follower
+body "cam6" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = 0.7, points = { O = { 0, 0 } } }
+particle "pin6" { mass = 0.05, x = 0.0, y = 0.04 }
+revolute "J6" { "ground.O", "cam6.O" }
+cam "C6" { "cam6.O", "pin6", profile = function(p) return 0.04 + 0.004 * cos(p) * sin(p) + 0.001 * exp(cos(2 * p)) end }
+spring "S6" { "ground.O", "pin6", k = 10, l0 = 0.01 }
