@@ -17,6 +17,9 @@
 --   smallest at full lift below the jump speed: N_min = F(a0 + e) - m e w^2 = 400.981 N - m e w^2;
 --   the follower would leave the cam (N < 0) above w_jump = sqrt(F(a0 + e) / (m e))
 --   = 895.52 rad/s (8552 rpm of the cam).
+-- Try: make run MODEL=cam_follower RUN_ARGS="--set w=950": the cams plot (results/
+--   cam_follower_cams.png) shows C.normal below zero around full lift, where a real follower
+--   would leave the cam (this bilateral constraint holds it on).
 
 name "cam_follower"
 gravity { 0, -9.81 }
