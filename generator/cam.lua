@@ -9,9 +9,9 @@
 --   function: r(psi) a Lua function of an opaque angle (model.lua traces it into a formula),
 --            differentiated by sym.lua; checked closed (r, r', r'' equal at 0 and 2 pi).
 -- A roller of radius rr rides on a circle as a point on the circle of radius R + rr (closed
--- form); on a Fourier profile the roller's contact angle would be a coordinate of its own, which
--- the generator has none of: refused by model.lua (the pitch curve, the roller centre's path,
--- is then the profile to give, as a point follower).
+-- form); on a Fourier or function profile the roller's contact angle would be a coordinate of
+-- its own, which the generator has none of: refused by model.lua (the pitch curve, the roller
+-- centre's path, is then the profile to give, as a point follower).
 
 local sym = require("sym")
 
