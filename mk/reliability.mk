@@ -67,6 +67,10 @@ $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC
 $(SAN_DIR)/kin_meshes_sim: $(call SIM_OBJ,san,kin_meshes,$(call LONG_SRC,kin_meshes))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
+# (tests/test_anim.sh's cams: kin_cams beside the shipped cam_follower)
+$(SAN_DIR)/kin_cams_sim: $(call SIM_OBJ,san,kin_cams,$(call LONG_SRC,kin_cams))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
 # (tests/test_sim_cli.sh's step input)
 $(SAN_DIR)/step_crane_sim: $(call SIM_OBJ,san,step_crane,$(call LONG_SRC,step_crane))
 	@mkdir -p $(@D)
@@ -95,7 +99,7 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
                $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim) \
                $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,shaper gear_train kin_meshes bouncing_ball,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,shaper gear_train kin_meshes bouncing_ball cam_follower kin_cams,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
                tests/test_sim_cli.sh tests/test_run_script.sh

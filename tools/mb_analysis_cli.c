@@ -182,7 +182,7 @@ const char *mb_cli_analysis_check(int which)
 
 /* ------------------------------------------------------------------ reaction columns */
 
-enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_RAW };
+enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_CAM, EL_RAW };
 
 static int ends_with(const char *s, const char *suf, size_t *plen)
 {
@@ -208,6 +208,9 @@ static int element_at(const mb_model *m, int r, int *kind, size_t *len)
     }
     if (ends_with(a, ".dist", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
         *kind = EL_ROD; *len = la; return 1;
+    }
+    if (ends_with(a, ".profile", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
+        *kind = EL_CAM; *len = la; return 1;
     }
     *kind = strchr(a, '.') ? EL_RAW : EL_DRV;
     *len = strlen(a);
@@ -239,6 +242,7 @@ static void header_extra(FILE *f, const mb_model *m)
         case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
         case EL_DRV: fprintf(f, ",%s.effort", nm); break;
         case EL_ROD: fprintf(f, ",%.*s.tension", (int)len, nm); break;
+        case EL_CAM: fprintf(f, ",%.*s.normal", (int)len, nm); break;
         default: fprintf(f, ",%s.lambda", nm); break;
         }
         r += used;
@@ -261,6 +265,7 @@ static void row_extra(FILE *f, const mb_model *m, const mb_real *v, const mb_rea
         case EL_PRI: write_num(f, -l1); write_num(f, l0); break;
         case EL_DRV: write_num(f, -l0); break;
         case EL_ROD: write_num(f, l0); break;
+        case EL_CAM: write_num(f, -l0); break;   /* the row's gradient in the follower is the outward normal */
         default: write_num(f, l0); break;
         }
         r += used;
@@ -337,6 +342,7 @@ static const char *elem_word(const char *nm)
     if (!strcmp(d, ".x") || !strcmp(d, ".y") || !strcmp(d, ".angle") || !strcmp(d, ".perp")) return "joint";
     if (!strcmp(d, ".mesh")) return "gear";
     if (!strcmp(d, ".travel")) return "rack";
+    if (!strcmp(d, ".profile")) return "cam";
     return "element";
 }
 static int same_elem(const char *a, const char *b)

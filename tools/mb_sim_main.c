@@ -703,7 +703,8 @@ static int parse_args(int argc, char **argv, cli *c)
             if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
                 return bad(a, val, "the generic evaluator does not run this model: it was generated with "
                            "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
-                           "contacts or loads that depend on the state (generated/<model>_data.c says which)");
+                           "contacts, loads that depend on the state or a cam profile given as a function "
+                           "(generated/<model>_data.c says which)");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
