@@ -1284,18 +1284,309 @@ done:
     return rc;
 }
 
+/* What one analysis run reports: the summary line's own fields, the CSV rows written and left
+ * out (non-finite), whether it failed (and its status), whether the failure was a usage error. */
+typedef struct {
+    char extra[512];
+    int rows, skipped, fault, code, usage;
+} anl_result;
+
+static void fail(anl_result *o, int st) { o->fault = 1; o->code = st; }
+
+/* static, modal and frequency: the equilibrium (or, --about initial, the initial state), its
+ * stability and, for the two others, what is linearized about it. */
+static void run_equilibrium(run_mem *r, const mb_model *m, int which, int quiet, anl_result *o)
+{
+    const char *an = mb_cli_analysis_name(which);
+    mb_anl_static_info info;
+    int about_init = which != MB_CLI_STATIC && aopt.about_initial;
+    int st = about_init ? initial_state(&r->a, r->q, r->lam, &info) : mb_anl_static(&r->a, 0, r->q, r->lam, &info);
+    if (st) {
+        static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r->q);
+        fail(o, st);
+        return;
+    }
+    double pn, pdn, mon[4];
+    norms(m, 0, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+    mon[0] = 0; mon[1] = pn; mon[2] = pdn; mon[3] = 0;
+    snprintf(o->extra, sizeof o->extra, "%s iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
+             "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e",
+             which == MB_CLI_STATIC ? "" : about_init ? " about=initial" : " about=static",
+             info.iters, info.rejected, info.escapes, info.dof, info.rank,
+             (double)info.residual, stability_name(info.stability), (double)info.eig_min,
+             (double)info.eig_max);
+    if (which == MB_CLI_STATIC && r->csv) {
+        /* at rest: v = 0, acc = 0 */
+        o->skipped += full_row(r->csv, m, 0, r->q, mon, r->pts, r->v, r->acc, r->lam);
+        o->rows++;
+    }
+    if (!quiet || which != MB_CLI_MODAL) {
+        if (info.stability < 0)
+            fprintf(stderr, "%s_sim: warning: the %s is unstable (reduced stiffness "
+                    "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
+                    about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
+        if (info.rank < m->nc)
+            analysis_redundant(m, 0, r->q, info.rank,
+                               about_init ? "the initial state" : "the equilibrium");
+    }
+    if (about_init && (double)info.residual > 1e-6)
+        fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
+                "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
+                "linearization about it leaves that load out\n", m->name, (double)info.residual);
+    char *e = o->extra + strlen(o->extra);
+    size_t left = sizeof o->extra - (size_t)(e - o->extra);
+    if (which == MB_CLI_MODAL) {
+        st = run_modal(r, m, &info, e, left, &o->rows, &o->skipped);
+        if (st) fail(o, st);
+    } else if (which == MB_CLI_FREQUENCY) {
+        st = run_frequency(r, m, e, left, &o->rows);
+        if (st == MB_CLI_USAGE_ST) o->usage = 1, st = MB_ERR_PARAM;
+        if (st) fail(o, st);
+    }
+}
+
+/* quasistatic: a static equilibrium at every output time k h, each from the previous one. */
+static void run_quasistatic(run_mem *r, const mb_model *m, double t_end, double h, int every,
+                            anl_result *o)
+{
+    long nsteps = (long)ceil(t_end / h - 1e-9);
+    int nout = 0, iters = 0, unstable = 0, redundant = 0;
+    double max_res = 0, t_last = 0;
+    mb_anl_static_info info;
+    mb_anl_quasistatic_start(&r->a);
+    for (long k = 0; k <= nsteps; k++) {
+        double t = k == nsteps ? t_end : (double)k * h;
+        int st = mb_anl_quasistatic(&r->a, (mb_real)t, r->q, r->lam, &info);
+        if (st) {
+            static_failure(m, "quasistatic", 0, &info, st, t, r->q);
+            fail(o, st);
+            break;
+        }
+        iters += info.iters;
+        if (info.rank < m->nc && !redundant++) {   /* named once, where first found */
+            char where[64];
+            snprintf(where, sizeof where, "the equilibrium at t=%.9g", t);
+            analysis_redundant(m, (mb_real)t, r->q, info.rank, where);
+        }
+        if ((double)info.residual > max_res) max_res = (double)info.residual;
+        if (info.stability < 0 && !unstable++)
+            fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
+                    "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, t, (double)info.eig_min);
+        if (r->csv && (k % every == 0 || k == nsteps)) {
+            double pn, pdn;
+            norms(m, t, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+            double mon[4] = {0, pn, pdn, 0};
+            o->skipped += full_row(r->csv, m, t, r->q, mon, r->pts, r->v, r->acc, r->lam);
+            o->rows++;
+        }
+        t_last = t;
+        nout++;
+    }
+    snprintf(o->extra, sizeof o->extra, " outputs=%d iterations=%d max_residual=%.3e unstable=%d "
+             "t_end=%.9g", nout, iters, max_res, unstable, t_last);
+}
+
+/* Why a kinematic or inverse step failed at t, on stderr (the line started by the caller). */
+static void motion_failure(const run_mem *r, const mb_model *m, int st, int why, int dof)
+{
+    if (why == MB_ANL_WHY_DOF)
+        fprintf(stderr, "%d degree%s of freedom not driven (%d coordinates, %d "
+                "constraint equations); kinematic and inverse analysis need a "
+                "mechanism whose drivers leave none: add drivers, or use --analysis "
+                "dynamic\n", dof, dof == 1 ? "" : "s", m->nq, m->nc);
+    else if (why == MB_ANL_WHY_GAMMA || st == MB_ERR_MODEL)
+        fprintf(stderr, "the model has no gamma (built with MB_OMIT_GAMMA)\n");
+    else if (st == MB_ERR_SINGULAR && r->a.singular_row >= 0 && m->info->constraint_names)
+        fprintf(stderr, "redundant or singular constraint: %s (equation %d of Phi): "
+                "Phi_q is rank-deficient (a singular position, or more constraint "
+                "equations than coordinates)\n", m->info->constraint_names[r->a.singular_row],
+                r->a.singular_row);
+    else if (why == MB_ANL_WHY_PROJECT)
+        fprintf(stderr, "the positions do not satisfy the constraints (Newton from the "
+                "previous output did not converge: %s)\n", mb_status_str(st));
+    else
+        fprintf(stderr, "%s\n", mb_status_str(st));
+}
+
+/* The largest driver effort |lambda| of the rows in lam. */
+static double max_driver_effort(const mb_model *m, const mb_real *lam, double max_eff)
+{
+    for (int rr = 0; rr < m->nc; rr++) {
+        int kind;
+        size_t len;
+        int used = element_at(m, rr, &kind, &len);
+        if (kind == EL_DRV && fabs((double)lam[rr]) > max_eff) max_eff = fabs((double)lam[rr]);
+        rr += used - 1;
+    }
+    return max_eff;
+}
+
+/* kinematic / inverse: the output times k h up to t_end; the energy balance
+ * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check. */
+static void run_motion(run_mem *r, const mb_model *m, const char *an, double t_end, double h,
+                       int every, anl_result *o)
+{
+    int n = m->nq, nc = m->nc;
+    long nsteps = (long)ceil(t_end / h - 1e-9);
+    double E0 = 0, W = 0, pw_old = 0, max_dev = 0, max_phi = 0, max_eff = 0, t_old = 0;
+    int dof = 0, why = 0, nout = 0;
+    mb_real e3[3];
+    mb_real *vold = calloc((size_t)n, sizeof(mb_real)), *aold = calloc((size_t)n, sizeof(mb_real));
+    if (!vold || !aold) { fprintf(stderr, "%s_sim: out of memory\n", m->name); o->fault = 1; }
+    for (long k = 0; !o->fault && k <= nsteps; k++) {
+        double t = k == nsteps ? t_end : (double)k * h;
+        if (k > 0) {   /* the guess: the previous solution extrapolated */
+            double dt = t - t_old;
+            for (int i = 0; i < n; i++)
+                r->q[i] += (mb_real)(dt * (double)vold[i] + 0.5 * dt * dt * (double)aold[i]);
+        }
+        int st = mb_anl_kinematic(&r->a, (mb_real)t, r->q, r->v, r->acc, &dof, &why);
+        if (st == MB_OK) st = mb_anl_inverse(&r->a, (mb_real)t, r->q, r->v, r->acc, r->lam);
+        if (st) {
+            fprintf(stderr, "%s_sim: %s analysis failed at t=%.9g: ", m->name, an, t);
+            motion_failure(r, m, st, why, dof);
+            fail(o, st);
+            break;
+        }
+        /* the energy balance: P_nc from the model, driver power lambda^T Phi_t */
+        m->energy(m, (mb_real)t, r->q, r->v, e3);
+        m->phi_t(m, (mb_real)t, r->q, r->ph);
+        double pw = (double)e3[2];
+        for (int j = 0; j < nc; j++) pw += (double)r->lam[j] * (double)r->ph[j];
+        if (k == 0) E0 = (double)e3[0] + (double)e3[1];
+        else W += (t - t_old) / 2 * (pw + pw_old);
+        pw_old = pw;
+        double dev = (double)e3[0] + (double)e3[1] - E0 - W, pn, pdn;
+        if (fabs(dev) > max_dev) max_dev = fabs(dev);
+        norms(m, t, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+        if (pn > max_phi) max_phi = pn;
+        max_eff = max_driver_effort(m, r->lam, max_eff);
+        if (r->csv && (k % every == 0 || k == nsteps)) {
+            double mon[4] = {dev, pn, pdn, 0};
+            o->skipped += full_row(r->csv, m, t, r->q, mon, r->pts, r->v, r->acc, r->lam);
+            o->rows++;
+        }
+        memcpy(vold, r->v, sizeof(mb_real) * (size_t)n);
+        memcpy(aold, r->acc, sizeof(mb_real) * (size_t)n);
+        t_old = t;
+        nout++;
+    }
+    free(vold);
+    free(aold);
+    snprintf(o->extra, sizeof o->extra, " outputs=%d max_energy_dev=%.6e max_phi=%.6e max_effort=%.9g "
+             "t_end=%.9g", nout, max_dev, max_phi, max_eff, t_old);
+}
+
+/* The analysis' memory, its mb_anl_init, the parameter line and the temporary CSV with its
+ * header. Returns -1 to go on, else the exit status (r freed, the summary line printed where
+ * the run counts as started). */
+static int anl_start(run_mem *r, int which, const mb_model *m, size_t ws, const char *out,
+                     char *tmp, size_t tmpsize, int quiet)
+{
+    const char *an = mb_cli_analysis_name(which);
+    int n = m->nq, nc = m->nc;
+    int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
+    r->work = malloc(ws);
+    r->q = malloc(sizeof(mb_real) * (size_t)n);
+    r->v = calloc((size_t)n, sizeof(mb_real));
+    r->acc = calloc((size_t)n, sizeof(mb_real));
+    r->lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    r->pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + 1));
+    r->ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
+    r->pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
+    if (!r->work || !r->q || !r->v || !r->acc || !r->lam || !r->pts || !r->ph || !r->pq) {
+        fprintf(stderr, "%s_sim: out of memory\n", m->name);
+        run_free(r);
+        return 1;
+    }
+    int st = mb_anl_init(&r->a, m, NULL, level, r->work, ws);
+    if (st) {
+        fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
+        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
+        run_free(r);
+        return 1;
+    }
+    memcpy(r->q, m->q0, sizeof(mb_real) * (size_t)n);
+    if (!quiet)
+        fprintf(stderr, "%s_sim: %s analysis%s, workspace %zu bytes\n", m->name, an,
+                which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE || which == MB_CLI_QUASISTATIC ?
+                "" : " at t=0", ws);
+
+    /* the CSV: a temporary renamed at the end; nothing is left when the analysis fails before
+     * its first row */
+    if (out) {
+        if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize) {
+            fprintf(stderr, "%s_sim: invalid value '%s' for --out: path too long\n", m->name, out);
+            tmp[0] = '\0';
+            run_free(r);
+            return 2;
+        }
+        r->csv = fopen(tmp, "w");
+        if (!r->csv) {
+            fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", m->name, out, tmp,
+                    strerror(errno));
+            tmp[0] = '\0';
+            printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
+            run_free(r);
+            return 1;
+        }
+        if (which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
+            full_header(r->csv, m);   /* those two write their own when they have results */
+    }
+    return -1;
+}
+
+/* Close the CSV and rename it into place: a failed static, modal or frequency analysis writes
+ * nothing; a sequence (kinematic, inverse, quasistatic) keeps the rows before the failure. */
+static void anl_close_csv(run_mem *r, int which, const mb_model *m, const char *out, char *tmp,
+                          anl_result *o)
+{
+    int bad_io = ferror(r->csv);
+    if (fclose(r->csv) != 0) bad_io = 1;
+    int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
+    if (bad_io || (o->fault && (o->rows == 0 || whole))) {   /* a success keeps its file, even
+                                                                without rows (no modes: dof 0) */
+        if (bad_io) {
+            fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+            o->fault = 1;
+        }
+        remove(tmp);   /* nothing useful: no file */
+    } else if (rename(tmp, out) != 0) {
+        fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+        remove(tmp);
+        o->fault = 1;
+    } else if (mb_info_write_csv(out, m) != 0) {
+        o->fault = 1;   /* the drawing info file next to the CSV (tools/mb_info.h) */
+    }
+    tmp[0] = '\0';
+}
+
+/* The model's names for --input and --response, checked before any solve (no solve for a
+ * typo). Returns 0, or 2 after naming the bad one and the valid names. */
+static int frequency_names(const mb_model *m)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *nm = k == 0 ? aopt.input : aopt.response, *why = nm ? vector_name_why(m, nm) : NULL;
+        if (!why) continue;
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
+        list_vector_names(m);
+        fputc('\n', stderr);
+        return 2;
+    }
+    return 0;
+}
+
 int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
                         double t_end, double h, int every, int quiet)
 {
     const char *an = mb_cli_analysis_name(which);
-    int n = m->nq, nc = m->nc, fault = 0, code = 0, rows = 0, skipped = 0, usage = 0;
     double w0 = wall();
     run_mem r;
+    anl_result o;
     memset(&r, 0, sizeof r);
-    if (which == MB_CLI_LINEARIZE) {
-        (void)t_end; (void)h; (void)every;
+    memset(&o, 0, sizeof o);
+    if (which == MB_CLI_LINEARIZE)
         return run_linearize(m, out, tmp, tmpsize, quiet);
-    }
     int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
     size_t ws = mb_anl_workspace_size(m, level);
     if (!ws) {
@@ -1308,255 +1599,25 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
         return 2;
     }
-    for (int k = 0; which == MB_CLI_FREQUENCY && k < 2; k++) {   /* names first: no solve for a typo */
-        const char *nm = k == 0 ? aopt.input : aopt.response, *why = nm ? vector_name_why(m, nm) : NULL;
-        if (!why) continue;
-        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
-        list_vector_names(m);
-        fputc('\n', stderr);
-        return 2;
-    }
-    r.work = malloc(ws);
-    r.q = malloc(sizeof(mb_real) * (size_t)n);
-    r.v = calloc((size_t)n, sizeof(mb_real));
-    r.acc = calloc((size_t)n, sizeof(mb_real));
-    r.lam = calloc((size_t)nc + 1, sizeof(mb_real));
-    r.pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + 1));
-    r.ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
-    r.pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
-    if (!r.work || !r.q || !r.v || !r.acc || !r.lam || !r.pts || !r.ph || !r.pq) {
-        fprintf(stderr, "%s_sim: out of memory\n", m->name);
-        run_free(&r);
-        return 1;
-    }
-    int st = mb_anl_init(&r.a, m, NULL, level, r.work, ws);
-    if (st) {
-        fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
-        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        run_free(&r);
-        return 1;
-    }
-    memcpy(r.q, m->q0, sizeof(mb_real) * (size_t)n);
-    if (!quiet)
-        fprintf(stderr, "%s_sim: %s analysis%s, workspace %zu bytes\n", m->name, an,
-                which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE || which == MB_CLI_QUASISTATIC ?
-                "" : " at t=0", ws);
-
-    /* the CSV: a temporary renamed at the end; nothing is left when the analysis fails before
-     * its first row */
-    if (out) {
-        if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize) {
-            fprintf(stderr, "%s_sim: invalid value '%s' for --out: path too long\n", m->name, out);
-            tmp[0] = '\0';
-            run_free(&r);
-            return 2;
-        }
-        r.csv = fopen(tmp, "w");
-        if (!r.csv) {
-            fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", m->name, out, tmp,
-                    strerror(errno));
-            tmp[0] = '\0';
-            printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
-            run_free(&r);
-            return 1;
-        }
-        if (which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
-            full_header(r.csv, m);   /* those two write their own when they have results */
-    }
-
-    char extra[512] = "";
-    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY) {
-        mb_anl_static_info info;
-        int about_init = which != MB_CLI_STATIC && aopt.about_initial;
-        st = about_init ? initial_state(&r.a, r.q, r.lam, &info) : mb_anl_static(&r.a, 0, r.q, r.lam, &info);
-        if (st) {
-            static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r.q);
-            fault = 1;
-            code = st;
-        } else {
-            double pn, pdn, mon[4];
-            norms(m, 0, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-            mon[0] = 0; mon[1] = pn; mon[2] = pdn; mon[3] = 0;
-            snprintf(extra, sizeof extra, "%s iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
-                     "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e",
-                     which == MB_CLI_STATIC ? "" : about_init ? " about=initial" : " about=static",
-                     info.iters, info.rejected, info.escapes, info.dof, info.rank,
-                     (double)info.residual, stability_name(info.stability), (double)info.eig_min,
-                     (double)info.eig_max);
-            if (which == MB_CLI_STATIC && r.csv) {
-                /* at rest: v = 0, acc = 0 */
-                skipped += full_row(r.csv, m, 0, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            if (!quiet || which != MB_CLI_MODAL) {
-                if (info.stability < 0)
-                    fprintf(stderr, "%s_sim: warning: the %s is unstable (reduced stiffness "
-                            "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
-                            about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
-                if (info.rank < nc)
-                    analysis_redundant(m, 0, r.q, info.rank,
-                                       about_init ? "the initial state" : "the equilibrium");
-            }
-            if (about_init && (double)info.residual > 1e-6)
-                fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
-                        "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
-                        "linearization about it leaves that load out\n", m->name, (double)info.residual);
-            char *e = extra + strlen(extra);
-            size_t left = sizeof extra - (size_t)(e - extra);
-            if (which == MB_CLI_MODAL) {
-                st = run_modal(&r, m, &info, e, left, &rows, &skipped);
-                if (st) { fault = 1; code = st; }
-            } else if (which == MB_CLI_FREQUENCY) {
-                st = run_frequency(&r, m, e, left, &rows);
-                if (st == MB_CLI_USAGE_ST) usage = 1, st = MB_ERR_PARAM;
-                if (st) { fault = 1; code = st; }
-            }
-        }
-    } else if (which == MB_CLI_QUASISTATIC) {
-        /* a static equilibrium at every output time k h, each from the previous one */
-        long nsteps = (long)ceil(t_end / h - 1e-9);
-        int nout = 0, iters = 0, unstable = 0, redundant = 0;
-        double max_res = 0, t_last = 0;
-        mb_anl_static_info info;
-        mb_anl_quasistatic_start(&r.a);
-        for (long k = 0; k <= nsteps; k++) {
-            double t = k == nsteps ? t_end : (double)k * h;
-            st = mb_anl_quasistatic(&r.a, (mb_real)t, r.q, r.lam, &info);
-            if (st) {
-                static_failure(m, an, 0, &info, st, t, r.q);
-                fault = 1;
-                code = st;
-                break;
-            }
-            iters += info.iters;
-            if (info.rank < nc && !redundant++) {   /* named once, where first found */
-                char where[64];
-                snprintf(where, sizeof where, "the equilibrium at t=%.9g", t);
-                analysis_redundant(m, (mb_real)t, r.q, info.rank, where);
-            }
-            if ((double)info.residual > max_res) max_res = (double)info.residual;
-            if (info.stability < 0 && !unstable++)
-                fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
-                        "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, t, (double)info.eig_min);
-            if (r.csv && (k % every == 0 || k == nsteps)) {
-                double pn, pdn;
-                norms(m, t, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-                double mon[4] = {0, pn, pdn, 0};
-                skipped += full_row(r.csv, m, t, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            t_last = t;
-            nout++;
-        }
-        snprintf(extra, sizeof extra, " outputs=%d iterations=%d max_residual=%.3e unstable=%d "
-                 "t_end=%.9g", nout, iters, max_res, unstable, t_last);
-    } else {
-        /* kinematic / inverse: the output times k h up to t_end; the energy balance
-         * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check */
-        long nsteps = (long)ceil(t_end / h - 1e-9);
-        double E0 = 0, W = 0, pw_old = 0, max_dev = 0, max_phi = 0, max_eff = 0, t_old = 0;
-        int dof = 0, why = 0, nout = 0;
-        mb_real e3[3];
-        mb_real *vold = calloc((size_t)n, sizeof(mb_real)), *aold = calloc((size_t)n, sizeof(mb_real));
-        if (!vold || !aold) { fprintf(stderr, "%s_sim: out of memory\n", m->name); fault = 1; }
-        for (long k = 0; !fault && k <= nsteps; k++) {
-            double t = k == nsteps ? t_end : (double)k * h;
-            if (k > 0) {   /* the guess: the previous solution extrapolated */
-                double dt = t - t_old;
-                for (int i = 0; i < n; i++)
-                    r.q[i] += (mb_real)(dt * (double)vold[i] + 0.5 * dt * dt * (double)aold[i]);
-            }
-            st = mb_anl_kinematic(&r.a, (mb_real)t, r.q, r.v, r.acc, &dof, &why);
-            if (st == MB_OK) st = mb_anl_inverse(&r.a, (mb_real)t, r.q, r.v, r.acc, r.lam);
-            if (st) {
-                fprintf(stderr, "%s_sim: %s analysis failed at t=%.9g: ", m->name, an, t);
-                if (why == MB_ANL_WHY_DOF)
-                    fprintf(stderr, "%d degree%s of freedom not driven (%d coordinates, %d "
-                            "constraint equations); kinematic and inverse analysis need a "
-                            "mechanism whose drivers leave none: add drivers, or use --analysis "
-                            "dynamic\n", dof, dof == 1 ? "" : "s", n, nc);
-                else if (why == MB_ANL_WHY_GAMMA || st == MB_ERR_MODEL)
-                    fprintf(stderr, "the model has no gamma (built with MB_OMIT_GAMMA)\n");
-                else if (st == MB_ERR_SINGULAR && r.a.singular_row >= 0 && m->info->constraint_names)
-                    fprintf(stderr, "redundant or singular constraint: %s (equation %d of Phi): "
-                            "Phi_q is rank-deficient (a singular position, or more constraint "
-                            "equations than coordinates)\n", m->info->constraint_names[r.a.singular_row],
-                            r.a.singular_row);
-                else if (why == MB_ANL_WHY_PROJECT)
-                    fprintf(stderr, "the positions do not satisfy the constraints (Newton from the "
-                            "previous output did not converge: %s)\n", mb_status_str(st));
-                else
-                    fprintf(stderr, "%s\n", mb_status_str(st));
-                fault = 1;
-                code = st;
-                break;
-            }
-            /* the energy balance: P_nc from the model, driver power lambda^T Phi_t */
-            m->energy(m, (mb_real)t, r.q, r.v, e3);
-            m->phi_t(m, (mb_real)t, r.q, r.ph);
-            double pw = (double)e3[2];
-            for (int j = 0; j < nc; j++) pw += (double)r.lam[j] * (double)r.ph[j];
-            if (k == 0) E0 = (double)e3[0] + (double)e3[1];
-            else W += (t - t_old) / 2 * (pw + pw_old);
-            pw_old = pw;
-            double dev = (double)e3[0] + (double)e3[1] - E0 - W, pn, pdn;
-            if (fabs(dev) > max_dev) max_dev = fabs(dev);
-            norms(m, t, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-            if (pn > max_phi) max_phi = pn;
-            for (int rr = 0; rr < nc; rr++) {
-                int kind;
-                size_t len;
-                int used = element_at(m, rr, &kind, &len);
-                if (kind == EL_DRV && fabs((double)r.lam[rr]) > max_eff) max_eff = fabs((double)r.lam[rr]);
-                rr += used - 1;
-            }
-            if (r.csv && (k % every == 0 || k == nsteps)) {
-                double mon[4] = {dev, pn, pdn, 0};
-                skipped += full_row(r.csv, m, t, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            memcpy(vold, r.v, sizeof(mb_real) * (size_t)n);
-            memcpy(aold, r.acc, sizeof(mb_real) * (size_t)n);
-            t_old = t;
-            nout++;
-        }
-        free(vold);
-        free(aold);
-        snprintf(extra, sizeof extra, " outputs=%d max_energy_dev=%.6e max_phi=%.6e max_effort=%.9g "
-                 "t_end=%.9g", nout, max_dev, max_phi, max_eff, t_old);
-    }
-
-    if (r.csv) {
-        int bad_io = ferror(r.csv);
-        if (fclose(r.csv) != 0) bad_io = 1;
-        /* a failed static, modal or frequency analysis writes nothing; a sequence (kinematic,
-         * inverse, quasistatic) keeps the rows before the failure */
-        int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
-        if (bad_io || (fault && (rows == 0 || whole))) {   /* a success keeps its file, even
-                                                              without rows (no modes: dof 0) */
-            if (bad_io) {
-                fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-                fault = 1;
-            }
-            remove(tmp);   /* nothing useful: no file */
-        } else if (rename(tmp, out) != 0) {
-            fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-            remove(tmp);
-            fault = 1;
-        } else if (mb_info_write_csv(out, m) != 0) {
-            fault = 1;   /* the drawing info file next to the CSV (tools/mb_info.h) */
-        }
-        tmp[0] = '\0';
-    }
-    if (skipped)
+    if (which == MB_CLI_FREQUENCY && frequency_names(m)) return 2;
+    int rc = anl_start(&r, which, m, ws, out, tmp, tmpsize, quiet);
+    if (rc >= 0) return rc;
+    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY)
+        run_equilibrium(&r, m, which, quiet, &o);
+    else if (which == MB_CLI_QUASISTATIC)
+        run_quasistatic(&r, m, t_end, h, every, &o);
+    else
+        run_motion(&r, m, an, t_end, h, every, &o);
+    if (r.csv) anl_close_csv(&r, which, m, out, tmp, &o);
+    if (o.skipped)
         fprintf(stderr, "%s_sim: warning: %d CSV rows with non-finite values not written\n",
-                m->name, skipped);
-    if (usage) {   /* as the other usage errors: no summary, exit 2 (no CSV: a whole analysis) */
+                m->name, o.skipped);
+    if (o.usage) {   /* as the other usage errors: no summary, exit 2 (no CSV: a whole analysis) */
         run_free(&r);
         return 2;
     }
-    printf("status=%s code=%d analysis=%s model=%s%s wall_s=%.3f\n", fault ? "error" : "ok", code, an,
-           m->name, extra, wall() - w0);
+    printf("status=%s code=%d analysis=%s model=%s%s wall_s=%.3f\n", o.fault ? "error" : "ok", o.code, an,
+           m->name, o.extra, wall() - w0);
     run_free(&r);
-    return fault ? 1 : 0;
+    return o.fault ? 1 : 0;
 }
