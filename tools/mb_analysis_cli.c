@@ -33,149 +33,26 @@
 #include <lapacke.h>
 #endif
 
-static const char *const anames[] = {"dynamic", "static", "kinematic", "inverse", "modal",
-                                     "quasistatic", "frequency", "linearize"};
-#define NANALYSES 8
+const char *const mb_cli_analysis_names[MB_CLI_NANALYSES] = {"dynamic", "static", "kinematic",
+    "inverse", "modal", "quasistatic", "frequency", "linearize"};
 
 int mb_cli_analysis_parse(const char *s)
 {
-    for (int i = 0; i < NANALYSES; i++) if (!strcmp(s, anames[i])) return i;
+    for (int i = 0; i < MB_CLI_NANALYSES; i++) if (!strcmp(s, mb_cli_analysis_names[i])) return i;
     return -1;
 }
-const char *mb_cli_analysis_name(int a) { return a >= 0 && a < NANALYSES ? anames[a] : "?"; }
+const char *mb_cli_analysis_name(int a) { return a >= 0 && a < MB_CLI_NANALYSES ? mb_cli_analysis_names[a] : "?"; }
 
-/* ------------------------------------------------------------------ the analyses' own options */
+/* The analyses' own options of the run (mb_cli_run_analysis sets it). */
+static const mb_cli_aopt *ao;
 
-static struct {
-    int about_initial;              /* --about initial: linearize about the assembled q0 */
-    double about_t;                 /* --about t=T (linearize): the state at T, else -1 */
-    const char *input, *response;   /* --input, --response (frequency) */
-    double f_min, f_max;            /* --f-min, --f-max in Hz (0: from the natural frequencies) */
-    int f_points;                   /* --f-points (default 200) */
-    int frames;                     /* --mode-frames: animation frames per mode (default 48) */
-    int given[6];                   /* which of the options above were given (for the check) */
-} aopt = {0, -1, NULL, NULL, 0, 0, 200, 48, {0}};
-
-static const char *const aopt_names[] = {"--about", "--input", "--response", "--f-min", "--f-max",
-                                         "--f-points", "--mode-frames", NULL};
-
-void mb_cli_analysis_reset(void)
+const char *mb_cli_analysis_check(int which, const mb_cli_aopt *o)
 {
-    memset(&aopt, 0, sizeof aopt);
-    aopt.about_t = -1;
-    aopt.f_points = 200;
-    aopt.frames = 48;
-}
-
-int mb_cli_analysis_is_option(const char *name)
-{
-    for (int i = 0; aopt_names[i]; i++) if (!strcmp(name, aopt_names[i])) return 1;
-    return 0;
-}
-
-static const char *pos_int(const char *val, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long k = strtol(val, &end, 10);
-    if (!*val || *end || errno || k < lo || k > hi) return "expected an integer in range";
-    *out = (int)k;
-    return NULL;
-}
-
-const char *mb_cli_analysis_option(const char *name, const char *val)
-{
-    if (!strcmp(name, "--about")) {
-        char *end;
-        aopt.about_t = -1;
-        if (!strcmp(val, "static")) aopt.about_initial = 0;
-        else if (!strcmp(val, "initial")) aopt.about_initial = 1;
-        else if (!strncmp(val, "t=", 2)) {
-            errno = 0;
-            double tv = strtod(val + 2, &end);
-            if (!val[2] || *end || errno || !isfinite(tv) || tv < 0 || tv > 1e9)
-                return "expected t=<time in s, 0 to 1e9> (linearize: the simulated state at that time)";
-            aopt.about_t = tv;
-            aopt.about_initial = 0;
-        } else
-            return "expected static (the equilibrium, default), initial (the assembled initial state) "
-                   "or t=<time in s> (linearize only)";
-        aopt.given[0] = 1;
-    } else if (!strcmp(name, "--input") || !strcmp(name, "--response")) {
-        if (!*val) return "empty name";
-        if (name[2] == 'i') aopt.input = val;
-        else aopt.response = val;
-        aopt.given[name[2] == 'i' ? 1 : 2] = 1;
-    } else if (!strcmp(name, "--f-min") || !strcmp(name, "--f-max")) {
-        char *end;
-        errno = 0;
-        double v = strtod(val, &end);
-        if (!*val || *end || errno || !isfinite(v) || !(v > 0)) return "expected a frequency > 0 in Hz";
-        if (!strcmp(name, "--f-min")) aopt.f_min = v;
-        else aopt.f_max = v;
-        aopt.given[3] = 1;
-    } else if (!strcmp(name, "--f-points")) {
-        aopt.given[4] = 1;
-        return pos_int(val, 2, 1000000, &aopt.f_points) ? "expected an integer from 2 to 1000000" : NULL;
-    } else if (!strcmp(name, "--mode-frames")) {
-        aopt.given[5] = 1;
-        return pos_int(val, 4, 10000, &aopt.frames) ? "expected an integer from 4 to 10000" : NULL;
-    } else {
-        return "unknown option";
-    }
-    return NULL;
-}
-
-void mb_cli_analysis_usage(FILE *f)
-{
-    fputs(
-        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
-        "                    its stability, one CSV row) | quasistatic (an equilibrium at every\n"
-        "                    --h to --t-end along the time-varying loads and drivers) |\n"
-        "                    kinematic | inverse (a fully driven mechanism at every --h to\n"
-        "                    --t-end: motion, driver efforts, reactions) | modal (frequencies\n"
-        "                    and damping, one line per mode; mode-shape frames in the CSV) |\n"
-        "                    frequency (the steady-state response to a harmonic force: FRF\n"
-        "                    magnitude and phase in the CSV) | linearize (A, B, C, D in\n"
-        "                    minimal coordinates and the descriptor form E x' = A x + B u: the\n"
-        "                    CSV and Octave/NumPy text files next to it); see docs/analyses.md\n"
-        "  --about P         modal, frequency, linearize: about the static equilibrium (static,\n"
-        "                    default) or the assembled initial state (initial); linearize also\n"
-        "                    t=T: the state a simulation from the initial state reaches at T s\n"
-        "  --mode-frames N   modal: CSV rows per mode shape, one cycle (default 48)\n"
-        "  --input C         frequency: where the unit harmonic force acts: <body>.x, <body>.y\n"
-        "                    (at the CoM), <body>.phi (a torque), <body>.<point>.x|y (required)\n"
-        "  --response C      frequency: the output, same names (default: the input's)\n"
-        "  --f-min F, --f-max F  frequency: range in Hz (default: a decade below the lowest and\n"
-        "                    above the highest natural frequency)\n"
-        "  --f-points N      frequency: log-spaced frequencies (default 200)\n", f);
-}
-
-const char *mb_cli_analysis_check(int which)
-{
-    /* in the words of the simulator's other options that do not apply (tools/mb_sim_main.c) */
-    static char why[192];
-    const char *an = mb_cli_analysis_name(which), *opt = NULL, *to = NULL;
-    if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY && which != MB_CLI_LINEARIZE)
-        opt = "--about", to = "it applies to --analysis modal, frequency and linearize";
-    else if (aopt.about_t >= 0 && which != MB_CLI_LINEARIZE)
-        opt = "--about t=..", to = "a state in time applies to --analysis linearize (modal and "
-                                   "frequency: static or initial)";
-    else if (aopt.given[5] && which != MB_CLI_MODAL)
-        opt = "--mode-frames", to = "it applies to --analysis modal";
-    else if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY) {
-        opt = aopt.given[1] ? "--input" : aopt.given[2] ? "--response" : aopt.given[3] ? "--f-min/--f-max" : "--f-points";
-        to = "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
-    }
-    if (opt) {
-        snprintf(why, sizeof why, "option %s has no effect with --analysis %s: %s", opt, an, to);
-        return why;
-    }
-    if (which == MB_CLI_FREQUENCY && !aopt.input)
+    if (which == MB_CLI_FREQUENCY && !o->input)
         return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
                "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "
                "see docs/analyses.md";
-    if (aopt.f_min > 0 && aopt.f_max > 0 && !(aopt.f_max > aopt.f_min))
+    if (o->f_min > 0 && o->f_max > 0 && !(o->f_max > o->f_min))
         return "--f-max must be above --f-min";
     return NULL;
 }
@@ -682,7 +559,7 @@ done:
 }
 #endif
 
-/* Mode shapes in the CSV: per mode k (1, 2, ... by frequency) aopt.frames rows at the phases
+/* Mode shapes in the CSV: per mode k (1, 2, ... by frequency) ao->frames rows at the phases
  * theta_j = 2 pi j / frames, t = k - 1 + j / frames: q = q_eq + s Re(x e^(i theta)) put back onto
  * Phi = 0, x = Z (shape) with its largest component made real, s such that the largest
  * excursion is 0.1 model lengths or 0.2 rad; v = s Re(lambda x e^(i theta)) (lambda the
@@ -693,7 +570,7 @@ static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, i
                        int *skipped, int *unprojected)
 {
     const mode_t_ *md = mdv;
-    int n = m->nq, d = r->a.dof, F = aopt.frames;
+    int n = m->nq, d = r->a.dof, F = ao->frames;
     double *xr = malloc(sizeof *xr * (size_t)n), *xi = malloc(sizeof *xi * (size_t)n);
     mb_real *col = malloc(sizeof *col * (size_t)n), *dq = malloc(sizeof *dq * (size_t)n),
             *qf = malloc(sizeof *qf * (size_t)n), *vf = malloc(sizeof *vf * (size_t)n);
@@ -771,7 +648,7 @@ static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *in
     if (info->stability < 0 || growing)
         fprintf(stderr, "%s_sim: warning: modal analysis about an unstable %s: %d mode%s grow%s "
                 "(damping_ratio -1: a real root s > 0, the motion grows as e^(s t), s = 2 pi "
-                "freq_hz)\n", m->name, aopt.about_initial ? "state" : "equilibrium", growing,
+                "freq_hz)\n", m->name, ao->about_initial ? "state" : "equilibrium", growing,
                 growing == 1 ? "" : "s", growing == 1 ? "s" : "");
     for (int k = 0; k < nm; k++)
         printf("mode=%d freq_hz=%.9g damping_ratio=%.9g\n", k + 1, md[k].f, md[k].z);
@@ -848,16 +725,16 @@ static void list_vector_names(const mb_model *m)
             fprintf(stderr, "%s %s", any++ ? "," : "; the moving points (add .x or .y):", m->info->point_names[p]);
 }
 
-/* --analysis frequency after the equilibrium: the FRF response/input at aopt.f_points
+/* --analysis frequency after the equilibrium: the FRF response/input at ao->f_points
  * frequencies, log-spaced from f_min to f_max (default: a decade below the lowest and above the
  * highest undamped natural frequency), all computed before the CSV is written. */
 static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left, int *rows)
 {
-    int n = m->nq, d = 0, np = aopt.f_points, st, singular = 0;
+    int n = m->nq, d = 0, np = ao->f_points, st, singular = 0;
     const char *why = "";
     st = mb_anl_linearize(&r->a, 0, r->q, r->lam, &d);
     if (st) { fprintf(stderr, "%s_sim: frequency analysis failed: %s\n", m->name, mb_status_str(st)); return st; }
-    const char *resp = aopt.response ? aopt.response : aopt.input;
+    const char *resp = ao->response ? ao->response : ao->input;
     double *fin = malloc(sizeof *fin * (size_t)n), *gout = malloc(sizeof *gout * (size_t)n),
            *H = malloc(sizeof *H * (size_t)np * 3);
     mb_real *fv = malloc(sizeof *fv * (size_t)n), *xr = malloc(sizeof *xr * (size_t)n),
@@ -867,14 +744,14 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
         st = MB_ERR_WORKSPACE;
         goto done;
     }
-    int bad_in = named_vector(m, r->q, r->pts, aopt.input, fin, &why);
+    int bad_in = named_vector(m, r->q, r->pts, ao->input, fin, &why);
     if (bad_in || named_vector(m, r->q, r->pts, resp, gout, &why)) {
-        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", m->name, bad_in ? aopt.input : resp,
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", m->name, bad_in ? ao->input : resp,
                 bad_in ? "--input" : "--response", why);
         st = MB_ERR_PARAM;
         goto done;
     }
-    double f0 = aopt.f_min, f1 = aopt.f_max, wlo = 0, whi = 0;
+    double f0 = ao->f_min, f1 = ao->f_max, wlo = 0, whi = 0;
     for (int i = 0; i < d; i++)
         if (r->a.ev[i] > 0) {
             double w = sqrt((double)r->a.ev[i]);
@@ -888,7 +765,7 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
         /* one bound given, the other's default (from the natural frequencies) on its wrong side:
          * a usage error (exit 2), before the sweep; both given the wrong way round are refused
          * with the options (mb_cli_analysis_check) */
-        int min_given = aopt.f_min > 0;
+        int min_given = ao->f_min > 0;
         fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
                 "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
                 "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
@@ -952,7 +829,7 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
         }
     }
     snprintf(extra, left, " input=%s response=%s points=%d f_min=%.9g f_max=%.9g peak_freq_hz=%.9g "
-             "peak_magnitude=%.9g resonant_points=%d", aopt.input, resp, np, f0, f1, peak_f, peak,
+             "peak_magnitude=%.9g resonant_points=%d", ao->input, resp, np, f0, f1, peak_f, peak,
              singular);
     st = MB_OK;
 done:
@@ -1041,8 +918,8 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     const char *an = "linearize";
     double w0 = wall();
     char about[64];
-    if (aopt.about_t >= 0) snprintf(about, sizeof about, "t=%.9g", aopt.about_t);
-    else snprintf(about, sizeof about, "%s", aopt.about_initial ? "initial" : "static");
+    if (ao->about_t >= 0) snprintf(about, sizeof about, "t=%.9g", ao->about_t);
+    else snprintf(about, sizeof about, "%s", ao->about_initial ? "initial" : "static");
     if (nin > 0 && !m->dforce_du) {
         fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
                 "(generated before model interface 9?): regenerate it\n", m->name);
@@ -1085,8 +962,8 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
         goto done;
     }
     /* the operating point */
-    double t = aopt.about_t >= 0 ? aopt.about_t : 0;
-    if (aopt.about_t < 0 && !aopt.about_initial) {
+    double t = ao->about_t >= 0 ? ao->about_t : 0;
+    if (ao->about_t < 0 && !ao->about_initial) {
         mb_anl_static_info info;
         memcpy(q, m->q0, sizeof(mb_real) * (size_t)n);
         if ((st = mb_anl_static(&a, 0, q, lam, &info))) {
@@ -1099,7 +976,7 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
                     "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
     } else if ((st = lin_sim_state(m, t, q, v))) {
         fprintf(stderr, "%s_sim: %s analysis failed: the %s cannot be reached: %s\n", m->name, an,
-                aopt.about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
+                ao->about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
         printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
         goto done;
     }
@@ -1299,7 +1176,7 @@ static void run_equilibrium(run_mem *r, const mb_model *m, int which, int quiet,
 {
     const char *an = mb_cli_analysis_name(which);
     mb_anl_static_info info;
-    int about_init = which != MB_CLI_STATIC && aopt.about_initial;
+    int about_init = which != MB_CLI_STATIC && ao->about_initial;
     int st = about_init ? initial_state(&r->a, r->q, r->lam, &info) : mb_anl_static(&r->a, 0, r->q, r->lam, &info);
     if (st) {
         static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r->q);
@@ -1566,7 +1443,7 @@ static void anl_close_csv(run_mem *r, int which, const mb_model *m, const char *
 static int frequency_names(const mb_model *m)
 {
     for (int k = 0; k < 2; k++) {
-        const char *nm = k == 0 ? aopt.input : aopt.response, *why = nm ? vector_name_why(m, nm) : NULL;
+        const char *nm = k == 0 ? ao->input : ao->response, *why = nm ? vector_name_why(m, nm) : NULL;
         if (!why) continue;
         fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
         list_vector_names(m);
@@ -1576,8 +1453,8 @@ static int frequency_names(const mb_model *m)
     return 0;
 }
 
-int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
-                        double t_end, double h, int every, int quiet)
+int mb_cli_run_analysis(int which, const mb_model *m, const mb_cli_aopt *opts, const char *out,
+                        char *tmp, size_t tmpsize, double t_end, double h, int every, int quiet)
 {
     const char *an = mb_cli_analysis_name(which);
     double w0 = wall();
@@ -1585,6 +1462,7 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
     anl_result o;
     memset(&r, 0, sizeof r);
     memset(&o, 0, sizeof o);
+    ao = opts;
     if (which == MB_CLI_LINEARIZE)
         return run_linearize(m, out, tmp, tmpsize, quiet);
     int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
@@ -1595,8 +1473,8 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
         return 1;
     }
-    if (which == MB_CLI_FREQUENCY && !aopt.input) {   /* mb_cli_analysis_check says so first */
-        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
+    if (which == MB_CLI_FREQUENCY && !ao->input) {   /* mb_cli_analysis_check says so first */
+        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which, ao));
         return 2;
     }
     if (which == MB_CLI_FREQUENCY && frequency_names(m)) return 2;
