@@ -45,5 +45,52 @@ done
 for o in $(grep -oE '^  --[a-z-]+' "$T/help"); do
     grep -qF -- "\`$o" "$T/table" && ok || bad "--help lists $o, the table does not"
 done
+
+# ---- the table's "applies to" is what the simulator does
+forms=(baumgarte canonical alf-explicit alf-trapezoid)
+integs=(rk4 dopri5 trapezoid dop853 bdf hht)        # by value (mb_sim.h)
+anls=(dynamic static kinematic inverse modal quasistatic frequency linearize)   # MB_CLI_*
+"$SIM" --help=table >"$T/rows" && [ "$(grep -c . "$T/rows")" -ge 30 ] && ok || bad "--help=table: $(head -c 200 "$T/rows")"
+# try EXPECT LABEL ARGS...: EXPECT 1: refused naming $as; 0: not refused for it
+try() {
+    local expect=$1 label=$2; shift 2
+    "$SIM" "$@" --quiet >/dev/null 2>"$T/e"; local rc=$?
+    if grep -qF -- "option $as has no effect with" "$T/e"; then
+        [ "$expect" = 1 ] && [ $rc -eq 2 ] && ok || bad "$label: refused, but its row says it applies (exit $rc): $(head -c 200 "$T/e")"
+    else
+        [ "$expect" = 0 ] && ok || bad "$label: not refused (exit $rc), but its row says it has no effect: $(head -c 200 "$T/e")"
+    fi
+}
+ctxs=()   # "f i stepctl" of the pairs the runtime takes
+for f in 0 1 2 3; do for i in 0 1 2 3 4 5; do
+    "$SIM" --formulation "${forms[f]}" --integrator "${integs[i]}" --t-end 0.001 --quiet >/dev/null 2>"$T/e"
+    grep -q "does not fit" "$T/e" && continue
+    ctxs+=("$f $i 0")
+    [ "${integs[i]}" = trapezoid ] && ctxs+=("$f $i 1")
+done; done
+[ ${#ctxs[@]} -ge 12 ] && ok || bad "only ${#ctxs[@]} formulation x integrator pairs fit"
+while IFS='|' read -r name as ex am fm aim im ctl grp; do
+    [ "$grp" = 3 ] || [ -z "$ex" ] && continue   # (checked elsewhere; no model-free value)
+    if [ "$ex" = - ]; then ov=("$name"); else ov=("$name" "$ex"); fi
+    for a in 1 2 3 4 5 6 7; do
+        args=(--analysis "${anls[a]}")
+        [ $a = 6 ] && args+=(--input AB.x)
+        case $a in 2|3|5) [ "$name" != --t-end ] && args+=(--t-end 0.01) ;; esac
+        try $(( am >> a & 1 ? 0 : 1 )) "$name ${ex#-} with --analysis ${anls[a]}" "${args[@]}" "${ov[@]}"
+    done
+    case $name in --formulation|--integrator) continue ;; esac
+    for c in "${ctxs[@]}"; do
+        read -r f i sc <<<"$c"
+        args=(--formulation "${forms[f]}" --integrator "${integs[i]}" --t-end 0.01)
+        [ "$sc" = 1 ] && args+=(--rtol 1e-6)
+        refused=0
+        (( am & 1 )) || refused=1
+        (( (fm >> f & 1) || (aim >> i & 1) )) || refused=1
+        (( im >> i & 1 )) || refused=1
+        [ "$ctl" = 1 ] && [ "$sc" = 1 ] && refused=1
+        [ "$ctl" = 2 ] && [ "$sc" = 0 ] && refused=1
+        try $refused "$name ${ex#-} with ${args[*]}" "${args[@]}" "${ov[@]}"
+    done
+done < <(tr '\t' '|' <"$T/rows")
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

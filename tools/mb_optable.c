@@ -115,6 +115,10 @@ int mb_opt_parse(const mb_optable *t, int argc, char **argv, void *opts, unsigne
                 mb_opt_markdown(t, stdout);
                 return 0;
             }
+            if (eq && o->kind == MB_OPT_HELP && !strcmp(val, "table")) {   /* the tests' view */
+                mb_opt_table_dump(t, stdout);
+                return 0;
+            }
             if (eq) { fprintf(stderr, "%s: option %s takes no value: %s\n", t->prog, a, argv[i]); return 2; }
             if (o->kind == MB_OPT_HELP) { usage(stdout); return 0; }
             *FIELD(opts, o, int) = o->set;
@@ -280,4 +284,12 @@ void mb_opt_markdown(const mb_optable *t, FILE *f)
         applies(t, o, buf, sizeof buf);
         fprintf(f, " | %s |\n", buf);
     }
+}
+
+void mb_opt_table_dump(const mb_optable *t, FILE *f)
+{
+    for (const mb_opt *o = t->opt; o->name; o++)
+        fprintf(f, "%s\t%s\t%s\t%u\t%u\t%u\t%u\t%d\t%d\n", o->name, o->refuse_as ? o->refuse_as : o->name,
+                o->kind == MB_OPT_FLAG || o->kind == MB_OPT_HELP ? "-" : o->example ? o->example : "",
+                o->analyses, o->forms, o->also_integs, o->integs, o->ctl, o->group);
 }

@@ -58,6 +58,7 @@ typedef struct mb_opt {
      * name to give) */
     const char *(*refuse_value)(const void *opts, int analysis, const char **as);
     int doc_joined;            /* docs/cli.md: in the row of the option above */
+    const char *example;       /* a valid value, for tests (--help=table); NULL: none */
     const char *help;          /* --help text; '\n' starts a continuation line */
 } mb_opt;
 
@@ -79,7 +80,8 @@ typedef struct mb_opt_ctx {
 /* Parse argv into opts (whose fields hold the defaults); given[row] says which options were
  * given (a flag that shares its field with another cancels the other). Values as --opt VALUE or
  * --opt=VALUE. Returns -1 to go on, 0 after printing the usage (--help; --help=markdown prints
- * the docs rows), 2 after a message (the usage follows an unknown or incomplete option). */
+ * the docs rows, --help=table the rows for tests), 2 after a message (the usage follows an
+ * unknown or incomplete option). */
 int mb_opt_parse(const mb_optable *t, int argc, char **argv, void *opts, unsigned char *given,
                  void (*usage)(FILE *));
 
@@ -98,6 +100,11 @@ void mb_opt_markdown(const mb_optable *t, FILE *f);
 /* A finite double from s: NULL, or why not ("not a number", "underflows to 0 ..."). A
  * subnormal value is a finite number. */
 const char *mb_opt_num(const char *s, double *out);
+
+/* The rows as tests read them, one line each, tab-separated: the name, the name a refusal
+ * gives, an example value ("-" for a flag, "" for none), the masks of analyses, formulations,
+ * also_integs and integrators, the step control and the group. */
+void mb_opt_table_dump(const mb_optable *t, FILE *f);
 
 /* The row of an option by name, or -1. */
 int mb_opt_find(const mb_optable *t, const char *name);

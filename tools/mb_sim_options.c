@@ -108,10 +108,10 @@ static const mb_opt_choice linsys_choices[] = {
 #define EVERYWHERE .analyses = ALL, .forms = ALL, .integs = ALL, .group = MB_SIM_G_OTHER
 
 static mb_opt rows[] = {
-    { .name = "--formulation", .kind = MB_OPT_ENUM, .meta = "F", .off = OFF(form), .choices = form_choices,
+    { .name = "--formulation", .example = "canonical", .kind = MB_OPT_ENUM, .meta = "F", .off = OFF(form), .choices = form_choices,
       DYNAMIC(ALL, ALL),
       .help = "baumgarte | canonical | alf-explicit | alf-trapezoid (default)" },
-    { .name = "--integrator", .kind = MB_OPT_ENUM, .meta = "I", .off = OFF(integ), .choices = integ_choices,
+    { .name = "--integrator", .example = "rk4", .kind = MB_OPT_ENUM, .meta = "I", .off = OFF(integ), .choices = integ_choices,
       DYNAMIC(ALL, ALL),
       .help = "rk4 | dopri5 | dop853 | bdf | trapezoid | hht (default: trapezoid for\n"
               "alf-trapezoid, rk4 otherwise); bdf: implicit, variable order 1-5\n"
@@ -119,23 +119,23 @@ static mb_opt rows[] = {
               "on the index-3 equations with Lagrange multipliers (baumgarte's\n"
               "equations without its stabilization; the formulation when none is\n"
               "given)" },
-    { .name = "--hht-alpha", .meta = "A", .kind = MB_OPT_REAL, .off = OFF(o_hht), .lo = -1.0 / 3, .hi = 0,
+    { .name = "--hht-alpha", .example = "-0.1", .meta = "A", .kind = MB_OPT_REAL, .off = OFF(o_hht), .lo = -1.0 / 3, .hi = 0,
       .why_bad = "must be in [-1/3, 0]",
       DYNAMIC(ALL, I(MB_HHT)), .why = "it is the numerical damping of --integrator hht",
       .help = "hht: numerical damping, A in [-1/3, 0] (default -0.05; 0: no damping,\n"
               "the trapezoidal rule)" },
-    { .name = "--t-end", .meta = "S", REAL_POS(t_end),
+    { .name = "--t-end", .example = "0.01", .meta = "S", REAL_POS(t_end),
       .analyses = TIMED, .forms = ALL, .integs = ALL, .group = MB_SIM_G_TIME,
       .why_analysis = "only quasistatic, kinematic and inverse analysis step through time "
                       "(--h to --t-end, a CSV row every --every steps)",
       .help = "end time" },
-    { .name = "--h", .meta = "S", REAL_POS(h),
+    { .name = "--h", .example = "1e-3", .meta = "S", REAL_POS(h),
       .analyses = TIMED, .forms = ALL, .integs = ALL, .group = MB_SIM_G_TIME,
       .why_analysis = "only quasistatic, kinematic and inverse analysis step through time "
                       "(--h to --t-end, a CSV row every --every steps)",
       .help = "step (rk4, trapezoid, hht); first trial step and default output\n"
               "interval (dopri5, dop853, bdf, the adaptive trapezoid)" },
-    { .name = "--rtol", .meta = "R", REAL_POS(o_rtol),
+    { .name = "--rtol", .example = "1e-6", .meta = "R", REAL_POS(o_rtol),
       DYNAMIC(ALL, ADAPTIVE_I),
       .why = "a fixed-step integrator (its step is --h); the tolerances steer dopri5, dop853, bdf "
              "and alf-trapezoid's trapezoid (whose step control they switch on)",
@@ -144,16 +144,16 @@ static mb_opt rows[] = {
               "(local error of the positions; a step whose Newton iteration fails\n"
               "is retried smaller; see docs/formulations.md); without them its\n"
               "step is fixed h" },
-    { .name = "--atol", .meta = "A", REAL_POS(o_atol), .doc_joined = 1,
+    { .name = "--atol", .example = "1e-8", .meta = "A", REAL_POS(o_atol), .doc_joined = 1,
       DYNAMIC(ALL, ADAPTIVE_I),
       .why = "a fixed-step integrator (its step is --h); the tolerances steer dopri5, dop853, bdf "
              "and alf-trapezoid's trapezoid (whose step control they switch on)",
       .help = "absolute error tolerance (default 1e-8); as --rtol" },
-    { .name = "--xi", .meta = "X", REAL_NONNEG(o_xi),
+    { .name = "--xi", .example = "2", .meta = "X", REAL_NONNEG(o_xi),
       DYNAMIC(ALL, ALL & ~I(MB_HHT)),
       .why = "hht integrates the index-3 equations, without the stabilization xi and omega set",
       .help = "stabilization damping ratio (not hht)" },
-    { .name = "--omega", .meta = "W", REAL_NONNEG(o_omega), .doc_joined = 1,
+    { .name = "--omega", .example = "3", .meta = "W", REAL_NONNEG(o_omega), .doc_joined = 1,
       DYNAMIC(ALL, ALL & ~I(MB_HHT)),
       .why = "hht integrates the index-3 equations, without the stabilization xi and omega set",
       .help = "stabilization frequency, 1/s (not hht)" },
@@ -162,34 +162,34 @@ static mb_opt rows[] = {
       .why_integ = "hht keeps Phi = 0 at every step itself, without baumgarte's stabilization",
       .help = "baumgarte (not hht): project v onto the velocity constraints\n"
               "each step" },
-    { .name = "--baumgarte-cap", .meta = "C", REAL_NONNEG(o_cap),
+    { .name = "--baumgarte-cap", .example = "1", .meta = "C", REAL_NONNEG(o_cap),
       DYNAMIC(F(MB_BAUMGARTE), ALL & ~I(MB_HHT)), .why = "it applies to baumgarte only",
       .why_integ = "hht keeps Phi = 0 at every step itself, without baumgarte's stabilization",
       .help = "baumgarte (not hht): cap the stabilization term at C |Gamma| (0: off)" },
-    { .name = "--alpha", .meta = "A", REAL_POS(o_alpha),
+    { .name = "--alpha", .example = "1e7", .meta = "A", REAL_POS(o_alpha),
       DYNAMIC(ALF, ALL), .also_integs = I(MB_HHT),
       .why = "it is the penalty of alf-explicit and alf-trapezoid (and of hht's multiplier "
              "iteration); baumgarte and canonical have none",
       .help = "penalty (alf-*; hht: of its multiplier iteration, default 1e8)" },
-    { .name = "--tol", .meta = "E", REAL_POS(o_tol),
+    { .name = "--tol", .example = "1e-9", .meta = "E", REAL_POS(o_tol),
       DYNAMIC(ALF, ALL), .also_integs = I(MB_HHT),
       .why = "it bounds the iteration of alf-explicit's sigma and the Newton iterations of "
              "alf-trapezoid and hht; baumgarte and canonical do not iterate",
       .help = "alf-*, hht: eps of the sigma / Newton iteration (5.37, 5.60),\n"
               "default 1e-10 (alf-trapezoid's fixed step: at most E, below its\n"
               "truncation error)" },
-    { .name = "--max-iter", .meta = "N", .kind = MB_OPT_INT, .off = OFF(o_maxit), .lo = 1,
+    { .name = "--max-iter", .example = "5", .meta = "N", .kind = MB_OPT_INT, .off = OFF(o_maxit), .lo = 1,
       .hi = MB_MAX_ITER_LIMIT, .why_bad = "expected an integer >= 1", .why_hi = "at most " STR(MB_MAX_ITER_LIMIT),
       DYNAMIC(ALF, ALL), .also_integs = I(MB_HHT),
       .why = "it bounds the iteration of alf-explicit's sigma and the Newton iterations of "
              "alf-trapezoid and hht; baumgarte and canonical do not iterate",
       .help = "alf-*, hht: iteration limit, 1..1000 (default 10)" },
-    { .name = "--max-steps", .meta = "N", .kind = MB_OPT_LONG, .off = OFF(o_maxsteps), .lo = 1,
+    { .name = "--max-steps", .example = "100000", .meta = "N", .kind = MB_OPT_LONG, .off = OFF(o_maxsteps), .lo = 1,
       .hi = (double)LONG_MAX, .why_bad = "expected an integer >= 1",
       DYNAMIC(ALL, ALL),
       .help = "stop with an error after N accepted steps (default 1e8; fixed-step\n"
               "runs: at least the steps t-end needs)" },
-    { .name = "--sigma-reset", .meta = "S", REAL_NONNEG(o_sreset),
+    { .name = "--sigma-reset", .example = "10", .meta = "S", REAL_NONNEG(o_sreset),
       DYNAMIC(SIGMA, ALL), .why = "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)",
       .ctl = MB_OPT_CTL_FIXED,
       .why_ctl = "the step control re-references sigma to zero after every step itself "
@@ -200,13 +200,13 @@ static mb_opt rows[] = {
       DYNAMIC(ALL, ALL),
       .help = "every warning is an error (exit 1, status=error); alf-trapezoid, hht:\n"
               "Newton not converged in max-iter is an error" },
-    { .name = "--warn-energy", .meta = "F", WARN(0),
+    { .name = "--warn-energy", .example = "0.1", .meta = "F", WARN(0),
       DYNAMIC(ALL, ALL),
       .help = "warn when |energy deviation| > F x the energy scale (default 1e-2)" },
-    { .name = "--warn-phi", .meta = "F", WARN(1),
+    { .name = "--warn-phi", .example = "0.01", .meta = "F", WARN(1),
       DYNAMIC(ALL, ALL),
       .help = "warn when |Phi| > F x the length scale (default 1e-3)" },
-    { .name = "--warn-sigma", .meta = "R", WARN(2),
+    { .name = "--warn-sigma", .example = "5", .meta = "R", WARN(2),
       DYNAMIC(SIGMA, ALL), .why = "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)",
       .help = "canonical, alf-*: warn when |Phi_q^T sigma| > R x the momentum\n"
               "scale (default 1e3)" },
@@ -234,23 +234,23 @@ static mb_opt rows[] = {
       .why = "it adds terms to the Newton matrix of alf-trapezoid's trapezoid integrator",
       .help = "alf-trapezoid with trapezoid: add the second-derivative Newton\n"
               "terms the thesis neglects (finite differences of Phi_q, Phidot_q)" },
-    { .name = "--warn-stability", .meta = "F", WARN(3),
+    { .name = "--warn-stability", .example = "3", .meta = "F", WARN(3),
       DYNAMIC(ALL, I(MB_RK4)),
       .why = "it watches rk4's stability limit (the adaptive integrators control their error, "
              "the implicit ones are stable)",
       .help = "rk4: warn when h |lambda| > F x its stability limit\n"
               "(default 2); 0 turns a warning off (docs/formulations.md)" },
-    { .name = "--linsys", .meta = "L", .kind = MB_OPT_ENUM, .off = OFF(linsys), .choices = linsys_choices,
+    { .name = "--linsys", .example = "dense", .meta = "L", .kind = MB_OPT_ENUM, .off = OFF(linsys), .choices = linsys_choices,
       DYNAMIC(ALL, ALL), .why_analysis = "the analyses solve their own dense systems (docs/analyses.md)",
       .help = "linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
               "default for generated code), klu (SuiteSparse KLU, default for\n"
               "--eval generic) or dense (LAPACK, the reference)" },
-    { .name = "--eval", .meta = "E", .kind = MB_OPT_ENUM, .off = OFF(eval), .choices = eval_choices,
+    { .name = "--eval", .example = "generated", .meta = "E", .kind = MB_OPT_ENUM, .off = OFF(eval), .choices = eval_choices,
       .expect = "expected generated or generic (when built with the generic evaluator)",
       .accept = accept_eval, EVERYWHERE,
       .help = "model functions: generated (default) or generic (the element-\n"
               "walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)" },
-    { .name = "--analysis", .meta = "A", .kind = MB_OPT_ENUM, .off = OFF(analysis), .choices = anl_choices,
+    { .name = "--analysis", .example = "dynamic", .meta = "A", .kind = MB_OPT_ENUM, .off = OFF(analysis), .choices = anl_choices,
       EVERYWHERE,
       .help = "dynamic (default) | static (equilibrium from the model's guesses and\n"
               "its stability, one CSV row) | quasistatic (an equilibrium at every\n"
@@ -262,14 +262,14 @@ static mb_opt rows[] = {
               "magnitude and phase in the CSV) | linearize (A, B, C, D in\n"
               "minimal coordinates and the descriptor form E x' = A x + B u: the\n"
               "CSV and Octave/NumPy text files next to it); see docs/analyses.md" },
-    { .name = "--about", .meta = "P", .kind = MB_OPT_CUSTOM, .off = OFF(anl.about_initial),
+    { .name = "--about", .example = "static", .meta = "P", .kind = MB_OPT_CUSTOM, .off = OFF(anl.about_initial),
       .accept = accept_about, .refuse_value = about_value,
       .analyses = A(MB_CLI_MODAL) | A(MB_CLI_FREQUENCY) | A(MB_CLI_LINEARIZE), .forms = ALL, .integs = ALL,
       .group = MB_SIM_G_ANALYSIS, .why_analysis = "it applies to --analysis modal, frequency and linearize",
       .help = "modal, frequency, linearize: about the static equilibrium (static,\n"
               "default) or the assembled initial state (initial); linearize also\n"
               "t=T: the state a simulation from the initial state reaches at T s" },
-    { .name = "--mode-frames", .meta = "N", .kind = MB_OPT_INT, .off = OFF(anl.frames), .lo = 4, .hi = 10000,
+    { .name = "--mode-frames", .example = "8", .meta = "N", .kind = MB_OPT_INT, .off = OFF(anl.frames), .lo = 4, .hi = 10000,
       .why_bad = "expected an integer from 4 to 10000",
       .analyses = A(MB_CLI_MODAL), .forms = ALL, .integs = ALL, .group = MB_SIM_G_ANALYSIS,
       .why_analysis = "it applies to --analysis modal",
@@ -283,16 +283,16 @@ static mb_opt rows[] = {
       .analyses = A(MB_CLI_FREQUENCY), .forms = ALL, .integs = ALL, .group = MB_SIM_G_ANALYSIS,
       .why_analysis = FREQ_ONLY,
       .help = "frequency: the output, same names (default: the input's)" },
-    { .name = "--f-min", .meta = "F", .kind = MB_OPT_CUSTOM, .off = OFF(anl.f_min), .accept = accept_fmin,
+    { .name = "--f-min", .example = "0.1", .meta = "F", .kind = MB_OPT_CUSTOM, .off = OFF(anl.f_min), .accept = accept_fmin,
       .analyses = A(MB_CLI_FREQUENCY), .forms = ALL, .integs = ALL, .group = MB_SIM_G_ANALYSIS,
       .why_analysis = FREQ_ONLY, .refuse_as = "--f-min/--f-max",
       .help = "frequency: the lowest frequency in Hz (default: a decade below the\n"
               "lowest natural frequency)" },
-    { .name = "--f-max", .meta = "F", .kind = MB_OPT_CUSTOM, .off = OFF(anl.f_max), .accept = accept_fmax,
+    { .name = "--f-max", .example = "10", .meta = "F", .kind = MB_OPT_CUSTOM, .off = OFF(anl.f_max), .accept = accept_fmax,
       .analyses = A(MB_CLI_FREQUENCY), .forms = ALL, .integs = ALL, .group = MB_SIM_G_ANALYSIS,
       .why_analysis = FREQ_ONLY, .refuse_as = "--f-min/--f-max", .doc_joined = 1,
       .help = "frequency: the highest (default: a decade above the highest)" },
-    { .name = "--f-points", .meta = "N", .kind = MB_OPT_INT, .off = OFF(anl.f_points), .lo = 2, .hi = 1000000,
+    { .name = "--f-points", .example = "5", .meta = "N", .kind = MB_OPT_INT, .off = OFF(anl.f_points), .lo = 2, .hi = 1000000,
       .why_bad = "expected an integer from 2 to 1000000",
       .analyses = A(MB_CLI_FREQUENCY), .forms = ALL, .integs = ALL, .group = MB_SIM_G_ANALYSIS,
       .why_analysis = FREQ_ONLY,
@@ -304,7 +304,7 @@ static mb_opt rows[] = {
               "forces, driver efforts), the model's inputs (in.<u>) and sensors\n"
               "(out.<y>) every K-th step (a regular file, not stdout: '-' is\n"
               "refused; no file when no row was computed)" },
-    { .name = "--every", .meta = "K", .kind = MB_OPT_STRING, .off = OFF(every_arg),
+    { .name = "--every", .example = "2", .meta = "K", .kind = MB_OPT_STRING, .off = OFF(every_arg),
       .analyses = TIMED, .forms = ALL, .integs = ALL, .group = MB_SIM_G_TIME,
       .why_analysis = "only quasistatic, kinematic and inverse analysis step through time "
                       "(--h to --t-end, a CSV row every --every steps)",
