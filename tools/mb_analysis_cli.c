@@ -912,253 +912,323 @@ static void lin_csv_block(FILE *f, const char *name, const mb_real *a, int r, in
 /* --analysis linearize: A, B, C, D in minimal coordinates and the descriptor form of the full
  * coordinates at the equilibrium (static), the assembled initial state (initial) or the state
  * simulated to T (t=T), on the inputs' defaults (docs/analyses.md, "Linearization"). */
+/* The buffers of a linearization (lin_alloc, lin_free). */
+typedef struct {
+    mb_anl a;
+    void *work;
+    int *zidx;
+    mb_real *q, *v, *acc, *lam, *A, *B, *Tq, *Tv, *C, *D, *Yq, *Yv, *y, *hold, *E, *Af, *Bf, *Cf;
+    mb_real *pq, *pq0, *g, *e, *ph0, *ph1, *dqq, *dqv;
+    char **rn, **cn, *names;
+    char **un, **yn, **fn;   /* the names of the inputs, outputs and descriptor states */
+} lin_mem;
+
+static void lin_free(lin_mem *L)
+{
+    free(L->work); free(L->zidx); free(L->q); free(L->v); free(L->acc); free(L->lam); free(L->A);
+    free(L->B); free(L->Tq); free(L->Tv); free(L->C); free(L->D); free(L->Yq); free(L->Yv);
+    free(L->y); free(L->hold); free(L->E); free(L->Af); free(L->Bf); free(L->Cf); free(L->pq);
+    free(L->pq0); free(L->g); free(L->e); free(L->ph0); free(L->ph1); free(L->dqq); free(L->dqv);
+    free(L->rn); free(L->cn); free(L->names); free(L->un); free(L->yn); free(L->fn);
+}
+
+/* All of them, zeroed (1: done, 0: out of memory). */
+static int lin_alloc(lin_mem *L, const mb_model *m, size_t ws)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    L->work = ws ? malloc(ws) : NULL;
+    L->zidx = malloc(sizeof(int) * (size_t)n);
+    L->q = calloc((size_t)n, sizeof(mb_real)); L->v = calloc((size_t)n, sizeof(mb_real));
+    L->acc = calloc((size_t)n, sizeof(mb_real)); L->lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    L->A = calloc((size_t)4 * n * n + 1, sizeof(mb_real)); L->B = calloc((size_t)2 * n * nin + 1, sizeof(mb_real));
+    L->Tq = calloc((size_t)2 * n * n + 1, sizeof(mb_real)); L->Tv = calloc((size_t)2 * n * n + 1, sizeof(mb_real));
+    L->C = calloc((size_t)2 * n * nout + 1, sizeof(mb_real)); L->D = calloc((size_t)nout * nin + 1, sizeof(mb_real));
+    L->Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)); L->Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
+    L->y = calloc((size_t)nout + 1, sizeof(mb_real)); L->hold = calloc((size_t)3 * nin + 1, sizeof(mb_real));
+    L->E = calloc((size_t)N * N, sizeof(mb_real)); L->Af = calloc((size_t)N * N, sizeof(mb_real));
+    L->Bf = calloc((size_t)N * nin + 1, sizeof(mb_real)); L->Cf = calloc((size_t)N * nout + 1, sizeof(mb_real));
+    L->pq = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)); L->pq0 = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
+    L->g = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)); L->e = calloc((size_t)n, sizeof(mb_real));
+    L->ph0 = calloc((size_t)nc + 1, sizeof(mb_real)); L->ph1 = calloc((size_t)nc + 1, sizeof(mb_real));
+    L->dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)); L->dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
+    L->rn = calloc((size_t)N + 1, sizeof(char *)); L->cn = calloc((size_t)N + 1, sizeof(char *));
+    L->names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
+    return L->work && L->zidx && L->q && L->v && L->acc && L->lam && L->A && L->B && L->Tq && L->Tv &&
+           L->C && L->D && L->Yq && L->Yv && L->y && L->hold && L->E && L->Af && L->Bf && L->Cf &&
+           L->pq && L->pq0 && L->g && L->e && L->ph0 && L->ph1 && L->dqq && L->dqv && L->rn && L->cn &&
+           L->names;
+}
+
+/* The operating point at t into L->q, L->v (L->lam: the static multipliers): the static
+ * equilibrium, or the state a simulation reaches at t (the initial state at 0). Returns the
+ * status after saying why it failed. */
+static int lin_point(lin_mem *L, const mb_model *m, double t, int quiet)
+{
+    int st;
+    if (ao->about_t < 0 && !ao->about_initial) {
+        mb_anl_static_info info;
+        memcpy(L->q, m->q0, sizeof(mb_real) * (size_t)m->nq);
+        if ((st = mb_anl_static(&L->a, 0, L->q, L->lam, &info))) {
+            static_failure(m, "linearize", 0, &info, st, -1, L->q);
+            return st;
+        }
+        if (!quiet && info.stability < 0)
+            fprintf(stderr, "%s_sim: note: the equilibrium is unstable (reduced stiffness eigenvalue "
+                    "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
+    } else if ((st = lin_sim_state(m, t, L->q, L->v))) {
+        fprintf(stderr, "%s_sim: linearize analysis failed: the %s cannot be reached: %s\n", m->name,
+                ao->about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
+        return st;
+    }
+    return MB_OK;
+}
+
+/* Inputs must enter the loads only: a driver fed by one is a prescribed motion. Returns 0, or
+ * MB_ERR_MODEL after naming the input and the constraint it enters. */
+static int lin_inputs_in_loads(lin_mem *L, const mb_model *m, double t)
+{
+    int nin = m->nin, nc = m->nc;
+    if (nin == 0) return MB_OK;
+    mb_model cp = *m;
+    memcpy(L->hold, m->in, sizeof(mb_real) * 3 * (size_t)nin);
+    cp.in = L->hold;
+    m->phi(m, (mb_real)t, L->q, L->ph0);
+    for (int i = 0; i < nin; i++) {
+        L->hold[3 * i] += 1;
+        cp.phi(&cp, (mb_real)t, L->q, L->ph1);
+        L->hold[3 * i] -= 1;
+        for (int r = 0; r < nc; r++)
+            if (L->ph1[r] != L->ph0[r]) {
+                fprintf(stderr, "%s_sim: linearize analysis: input \"%s\" enters constraint %s (a "
+                        "driver's f): a prescribed motion, not a load; linearize takes inputs "
+                        "that enter the loads only\n", m->name, m->in_names[i],
+                        m->info && m->info->constraint_names ? m->info->constraint_names[r] : "?");
+                return MB_ERR_MODEL;
+            }
+    }
+    return MB_OK;
+}
+
+/* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du, and the descriptor form Ef, Af, Bf, Cf at (t,
+ * q, v) with the multipliers L->lam (d2 = 2 d: the minimal state's size). */
+static void lin_descriptor(lin_mem *L, const mb_model *m, double t, int d2)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    const mb_real *q = L->q, *v = L->v;
+    mb_real *Af = L->Af;
+    if (nout > 0) m->outputs(m, (mb_real)t, q, v, L->y, L->Yq, L->Yv);
+    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, q, v, L->D);
+    for (int i = 0; i < nout; i++)
+        for (int j = 0; j < d2; j++) {
+            double s_ = 0;
+            for (int k = 0; k < n; k++)
+                s_ += (double)L->Yq[(long)i * n + k] * (double)L->Tq[(long)k * d2 + j] +
+                      (double)L->Yv[(long)i * n + k] * (double)L->Tv[(long)k * d2 + j];
+            L->C[(long)i * d2 + j] = (mb_real)s_;
+        }
+    m->phi_q(m, (mb_real)t, q, L->pq);
+    m->dforce_dq(m, (mb_real)t, q, v, L->dqq);
+    m->dforce_dv(m, (mb_real)t, q, v, L->dqv);
+    memset(L->e, 0, sizeof(mb_real) * (size_t)n);
+    m->phi_q_dot(m, (mb_real)t, q, L->e, L->pq0);
+    const mb_pattern *pp = &m->phi_q_pat;
+    for (int i = 0; i < n; i++) {
+        L->E[(long)i * N + i] = 1;
+        L->E[(long)(n + i) * N + n + i] = m->mass[i];
+        Af[(long)i * N + n + i] = 1;
+    }
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++) Af[(long)(n + m->dq_dq_pat.row[k]) * N + m->dq_dq_pat.col[k]] += L->dqq[k];
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++) Af[(long)(n + m->dq_dv_pat.row[k]) * N + n + m->dq_dv_pat.col[k]] += L->dqv[k];
+    for (int k = 0; k < pp->nnz; k++) {
+        Af[(long)(n + pp->col[k]) * N + 2 * n + pp->row[k]] = -L->pq[k];   /* -Phi_q^T */
+        Af[(long)(2 * n + pp->row[k]) * N + pp->col[k]] = L->pq[k];        /* Phi_q dq = 0 */
+    }
+    for (int j = 0; j < n && nc > 0; j++) {   /* -(Phi_q^T lambda)_q, column j */
+        L->e[j] = 1;
+        m->phi_q_dot(m, (mb_real)t, q, L->e, L->g);
+        L->e[j] = 0;
+        for (int k = 0; k < pp->nnz; k++)
+            Af[(long)(n + pp->col[k]) * N + j] -= (L->g[k] - L->pq0[k]) * L->lam[pp->row[k]];
+    }
+    if (nin > 0) {
+        mb_real *qu = L->Bf + (long)n * nin;   /* rows n .. 2n - 1 */
+        m->dforce_du(m, (mb_real)t, q, v, qu);
+    }
+    for (int i = 0; i < nout; i++)
+        for (int k = 0; k < n; k++) {
+            L->Cf[(long)i * N + k] = L->Yq[(long)i * n + k];
+            L->Cf[(long)i * N + n + k] = L->Yv[(long)i * n + k];
+        }
+}
+
+/* The rows' and columns' names: z, then z' as d(z) (L->rn); the inputs, the outputs; the full
+ * state q, v as d(q), lambda as the constraint names (L->fn). 0, or -1 when out of memory. */
+static int lin_names(lin_mem *L, const mb_model *m, int d)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    char *np = L->names;
+#define NAME(fmt, ...) lin_name(&np, fmt, __VA_ARGS__)
+    char **zn = L->rn;   /* rows of the minimal form: z, d(z) */
+    for (int j = 0; j < d; j++) zn[j] = NAME("%s", m->info->coord_names[L->zidx[j]]);
+    for (int j = 0; j < d; j++) zn[d + j] = NAME("d(%s)", m->info->coord_names[L->zidx[j]]);
+    L->un = malloc(sizeof(char *) * (size_t)(nin + 1));
+    L->yn = malloc(sizeof(char *) * (size_t)(nout + 1));
+    L->fn = malloc(sizeof(char *) * (size_t)(N + 1));
+    if (!L->un || !L->yn || !L->fn) return -1;
+    for (int i = 0; i < nin; i++) L->un[i] = NAME("%s", m->in_names[i]);
+    for (int i = 0; i < nout; i++) L->yn[i] = NAME("%s", m->out_names[i]);
+    for (int k = 0; k < n; k++) L->fn[k] = NAME("%s", m->info->coord_names[k]);
+    for (int k = 0; k < n; k++) L->fn[n + k] = NAME("d(%s)", m->info->coord_names[k]);
+    for (int r = 0; r < nc; r++)
+        L->fn[2 * n + r] = NAME("lambda(%s)", m->info->constraint_names ? m->info->constraint_names[r] : "?");
+#undef NAME
+    return 0;
+}
+
+/* The CSV of named blocks (through the temporary tmp, renamed to out) and the text files
+ * <out without .csv>_<name>.txt. 0, or 1 after saying what could not be written (nothing left). */
+static int lin_write(const lin_mem *L, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
+                     const char *about, double t, int d2)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc, bad;
+    char **zn = L->rn, **un = L->un, **yn = L->yn, **fn = L->fn;
+    FILE *csv;
+    if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize ||
+        !(csv = fopen(tmp, "w"))) {
+        fprintf(stderr, "%s_sim: cannot write --out %s: %s\n", m->name, out, strerror(errno));
+        tmp[0] = '\0';
+        return 1;
+    }
+    fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
+            "descriptor: Ef x' = Af x + Bf u, y = Cf x + D u, x = [q; d(q); lambda]\n",
+            m->name, about, t);
+    lin_csv_block(csv, "A", L->A, d2, d2, zn, zn);
+    lin_csv_block(csv, "B", L->B, d2, nin, zn, un);
+    lin_csv_block(csv, "C", L->C, nout, d2, yn, zn);
+    lin_csv_block(csv, "D", L->D, nout, nin, yn, un);
+    lin_csv_block(csv, "Ef", L->E, N, N, fn, fn);
+    lin_csv_block(csv, "Af", L->Af, N, N, fn, fn);
+    lin_csv_block(csv, "Bf", L->Bf, N, nin, fn, un);
+    lin_csv_block(csv, "Cf", L->Cf, nout, N, yn, fn);
+    bad = ferror(csv);
+    if (fclose(csv) != 0) bad = 1;
+    /* the text files: <out without .csv>_<name>.txt */
+    char base[4096];
+    size_t lo = strlen(out);
+    snprintf(base, sizeof base, "%.*s", (int)(lo > 4 && !strcmp(out + lo - 4, ".csv") ? lo - 4 : lo), out);
+    struct { const char *nm, *what; const mb_real *mat; int r, c; } mats[] = {
+        {"A", "minimal coordinates: x' = A x + B u, x = [z; d(z)]", L->A, d2, d2},
+        {"B", "minimal coordinates: input matrix", L->B, d2, nin},
+        {"C", "minimal coordinates: y = C x + D u", L->C, nout, d2},
+        {"D", "sensors' feedthrough dy/du", L->D, nout, nin},
+        {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", L->E, N, N},
+        {"Af", "descriptor form: state matrix", L->Af, N, N},
+        {"Bf", "descriptor form: input matrix", L->Bf, N, nin},
+        {"Cf", "descriptor form: y = Cf x + D u", L->Cf, nout, N}};
+    for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0]; i++)
+        if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
+            fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
+            bad = 1;
+        }
+    if (!bad && rename(tmp, out) != 0) {
+        fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+        bad = 1;
+    }
+    if (bad) remove(tmp);
+    tmp[0] = '\0';
+    return bad;
+}
+
+/* The summary line of a linearization (and its notes on stderr unless quiet). */
+static void lin_summary(const lin_mem *L, const mb_model *m, const char *about, double t, int d,
+                        int quiet, double w0)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout;
+    /* is the point at rest in equilibrium? (else: a point of a trajectory) */
+    double vmax = 0, amax = 0;
+    for (int i = 0; i < n; i++) {
+        if (fabs((double)L->v[i]) > vmax) vmax = fabs((double)L->v[i]);
+        if (fabs((double)L->acc[i]) > amax) amax = fabs((double)L->acc[i]);
+    }
+    int rest = vmax == 0 && amax <= 1e-9 * (1 + amax);
+    if (!quiet) {
+        if (!rest)
+            fprintf(stderr, "%s_sim: note: linearized about a point of a trajectory (|v| %.3g, |a| "
+                    "%.3g): A is the Jacobian of the motion there (curvature terms included; "
+                    "dGamma/dq by central differences), valid near that point in time\n",
+                    m->name, vmax, amax);
+        if (nin == 0) fprintf(stderr, "%s_sim: note: the model has no inputs: B and D have 0 columns\n", m->name);
+        if (nout == 0) fprintf(stderr, "%s_sim: note: the model has no sensors: C and D have 0 rows\n", m->name);
+    }
+    printf("status=ok code=0 analysis=linearize model=%s about=%s t=%.9g point=%s dof=%d states=%d "
+           "inputs=%d outputs=%d descriptor=%d z=", m->name, about, t,
+           rest ? "equilibrium" : "trajectory", d, 2 * d, nin, nout, 2 * n + nc);
+    for (int j = 0; j < d; j++) printf("%s%s", j ? "," : "", L->rn[j]);
+    printf(" dependent=");
+    for (int j = 0; j < nc; j++) printf("%s%s", j ? "," : "", m->info->coord_names[L->zidx[d + j]]);
+    printf(" wall_s=%.3f\n", wall() - w0);
+}
+
 static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t tmpsize, int quiet)
 {
-    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, st, rc = 1;
     const char *an = "linearize";
     double w0 = wall();
+    int st;
     char about[64];
     if (ao->about_t >= 0) snprintf(about, sizeof about, "t=%.9g", ao->about_t);
     else snprintf(about, sizeof about, "%s", ao->about_initial ? "initial" : "static");
-    if (nin > 0 && !m->dforce_du) {
+    if (m->nin > 0 && !m->dforce_du) {
         fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
                 "(generated before model interface 9?): regenerate it\n", m->name);
         printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
         return 1;
     }
     size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
-    int N = 2 * n + nc;
-    mb_anl a;
-    void *work = ws ? malloc(ws) : NULL;
-    int *zidx = malloc(sizeof(int) * (size_t)n);
-    mb_real *q = calloc((size_t)n, sizeof(mb_real)), *v = calloc((size_t)n, sizeof(mb_real));
-    mb_real *acc = calloc((size_t)n, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
-    mb_real *A = calloc((size_t)4 * n * n + 1, sizeof(mb_real)), *B = calloc((size_t)2 * n * nin + 1, sizeof(mb_real));
-    mb_real *Tq = calloc((size_t)2 * n * n + 1, sizeof(mb_real)), *Tv = calloc((size_t)2 * n * n + 1, sizeof(mb_real));
-    mb_real *C = calloc((size_t)2 * n * nout + 1, sizeof(mb_real)), *D = calloc((size_t)nout * nin + 1, sizeof(mb_real));
-    mb_real *Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)), *Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
-    mb_real *y = calloc((size_t)nout + 1, sizeof(mb_real)), *hold = calloc((size_t)3 * nin + 1, sizeof(mb_real));
-    mb_real *E = calloc((size_t)N * N, sizeof(mb_real)), *Af = calloc((size_t)N * N, sizeof(mb_real));
-    mb_real *Bf = calloc((size_t)N * nin + 1, sizeof(mb_real)), *Cf = calloc((size_t)N * nout + 1, sizeof(mb_real));
-    mb_real *pq = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *pq0 = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
-    mb_real *g = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *e = calloc((size_t)n, sizeof(mb_real));
-    mb_real *ph0 = calloc((size_t)nc + 1, sizeof(mb_real)), *ph1 = calloc((size_t)nc + 1, sizeof(mb_real));
-    mb_real *dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)), *dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
-    char **rn = calloc((size_t)N + 1, sizeof(char *)), **cn = calloc((size_t)N + 1, sizeof(char *));
-    char *names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
-    FILE *csv = NULL;
+    lin_mem L;
+    memset(&L, 0, sizeof L);
     tmp[0] = '\0';
-    if (!work || !zidx || !q || !v || !acc || !lam || !A || !B || !Tq || !Tv || !C || !D || !Yq ||
-        !Yv || !y || !hold || !E || !Af || !Bf || !Cf || !pq || !pq0 || !g || !e || !ph0 || !ph1 ||
-        !dqq || !dqv || !rn || !cn || !names) {
+    if (!lin_alloc(&L, m, ws)) {
         fprintf(stderr, "%s_sim: %s analysis: %s\n", m->name, an,
                 ws ? "out of memory" : "the model cannot be analysed (invalid descriptor)");
         printf("status=error code=%d analysis=%s model=%s\n", ws ? MB_ERR_WORKSPACE : MB_ERR_MODEL, an, m->name);
-        goto done;
+        lin_free(&L);
+        return 1;
     }
-    if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) {
+    if ((st = mb_anl_init(&L.a, m, NULL, MB_ANL_DENSE, L.work, ws)))
         fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
-        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
-    }
-    /* the operating point */
-    double t = ao->about_t >= 0 ? ao->about_t : 0;
-    if (ao->about_t < 0 && !ao->about_initial) {
-        mb_anl_static_info info;
-        memcpy(q, m->q0, sizeof(mb_real) * (size_t)n);
-        if ((st = mb_anl_static(&a, 0, q, lam, &info))) {
-            static_failure(m, an, 0, &info, st, -1, q);
-            printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-            goto done;
-        }
-        if (!quiet && info.stability < 0)
-            fprintf(stderr, "%s_sim: note: the equilibrium is unstable (reduced stiffness eigenvalue "
-                    "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
-    } else if ((st = lin_sim_state(m, t, q, v))) {
-        fprintf(stderr, "%s_sim: %s analysis failed: the %s cannot be reached: %s\n", m->name, an,
-                ao->about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
-        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
-    }
-    /* inputs must enter the loads only: a driver fed by one is a prescribed motion */
-    if (nin > 0) {
-        mb_model cp = *m;
-        memcpy(hold, m->in, sizeof(mb_real) * 3 * (size_t)nin);
-        cp.in = hold;
-        m->phi(m, (mb_real)t, q, ph0);
-        for (int i = 0; i < nin; i++) {
-            hold[3 * i] += 1;
-            cp.phi(&cp, (mb_real)t, q, ph1);
-            hold[3 * i] -= 1;
-            for (int r = 0; r < nc; r++)
-                if (ph1[r] != ph0[r]) {
-                    fprintf(stderr, "%s_sim: %s analysis: input \"%s\" enters constraint %s (a "
-                            "driver's f): a prescribed motion, not a load; linearize takes inputs "
-                            "that enter the loads only\n", m->name, an, m->in_names[i],
-                            m->info && m->info->constraint_names ? m->info->constraint_names[r] : "?");
-                    printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
-                    goto done;
-                }
-        }
-    }
-    mb_anl_ss ss = {zidx, 0, A, B, Tq, Tv, acc, lam};
-    if ((st = mb_anl_linearize_ss(&a, (mb_real)t, q, v, 0, NULL, &ss))) {
+    double t = ao->about_t >= 0 ? ao->about_t : 0;   /* the operating point */
+    if (!st) st = lin_point(&L, m, t, quiet);
+    if (!st) st = lin_inputs_in_loads(&L, m, t);
+    mb_anl_ss ss = {L.zidx, 0, L.A, L.B, L.Tq, L.Tv, L.acc, L.lam};
+    if (!st && (st = mb_anl_linearize_ss(&L.a, (mb_real)t, L.q, L.v, 0, NULL, &ss))) {
         fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
-        if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info->constraint_names)
+        if (st == MB_ERR_SINGULAR && L.a.singular_row >= 0 && m->info->constraint_names)
             fprintf(stderr, ": redundant or singular constraint: %s (equation %d of Phi): Phi_q is "
                     "rank-deficient (a singular position, or more constraint equations than "
                     "coordinates): no minimal coordinates there\n",
-                    m->info->constraint_names[a.singular_row], a.singular_row);
+                    m->info->constraint_names[L.a.singular_row], L.a.singular_row);
         else
             fprintf(stderr, ": %s\n", mb_status_str(st));
+    }
+    if (st) {
         printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
+        lin_free(&L);
+        return 1;
     }
-    int d = ss.d, d2 = 2 * d;
-    /* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du; the descriptor form */
-    if (nout > 0) m->outputs(m, (mb_real)t, q, v, y, Yq, Yv);
-    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, q, v, D);
-    for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2; j++) {
-            double s_ = 0;
-            for (int k = 0; k < n; k++)
-                s_ += (double)Yq[(long)i * n + k] * (double)Tq[(long)k * d2 + j] +
-                      (double)Yv[(long)i * n + k] * (double)Tv[(long)k * d2 + j];
-            C[(long)i * d2 + j] = (mb_real)s_;
-        }
-    m->phi_q(m, (mb_real)t, q, pq);
-    m->dforce_dq(m, (mb_real)t, q, v, dqq);
-    m->dforce_dv(m, (mb_real)t, q, v, dqv);
-    memset(e, 0, sizeof(mb_real) * (size_t)n);
-    m->phi_q_dot(m, (mb_real)t, q, e, pq0);
-    const mb_pattern *pp = &m->phi_q_pat;
-    for (int i = 0; i < n; i++) {
-        E[(long)i * N + i] = 1;
-        E[(long)(n + i) * N + n + i] = m->mass[i];
-        Af[(long)i * N + n + i] = 1;
+    lin_descriptor(&L, m, t, 2 * ss.d);
+    if (lin_names(&L, m, ss.d) != 0) {
+        fprintf(stderr, "%s_sim: out of memory\n", m->name);
+        lin_free(&L);
+        return 1;
     }
-    for (int k = 0; k < m->dq_dq_pat.nnz; k++) Af[(long)(n + m->dq_dq_pat.row[k]) * N + m->dq_dq_pat.col[k]] += dqq[k];
-    for (int k = 0; k < m->dq_dv_pat.nnz; k++) Af[(long)(n + m->dq_dv_pat.row[k]) * N + n + m->dq_dv_pat.col[k]] += dqv[k];
-    for (int k = 0; k < pp->nnz; k++) {
-        Af[(long)(n + pp->col[k]) * N + 2 * n + pp->row[k]] = -pq[k];   /* -Phi_q^T */
-        Af[(long)(2 * n + pp->row[k]) * N + pp->col[k]] = pq[k];        /* Phi_q dq = 0 */
-    }
-    for (int j = 0; j < n && nc > 0; j++) {   /* -(Phi_q^T lambda)_q, column j */
-        e[j] = 1;
-        m->phi_q_dot(m, (mb_real)t, q, e, g);
-        e[j] = 0;
-        for (int k = 0; k < pp->nnz; k++)
-            Af[(long)(n + pp->col[k]) * N + j] -= (g[k] - pq0[k]) * lam[pp->row[k]];
-    }
-    if (nin > 0) {
-        mb_real *qu = Bf + (long)n * nin;   /* rows n .. 2n - 1 */
-        m->dforce_du(m, (mb_real)t, q, v, qu);
-    }
-    for (int i = 0; i < nout; i++)
-        for (int k = 0; k < n; k++) {
-            Cf[(long)i * N + k] = Yq[(long)i * n + k];
-            Cf[(long)i * N + n + k] = Yv[(long)i * n + k];
-        }
-    /* is the point at rest in equilibrium? (else: a point of a trajectory) */
-    double vmax = 0, amax = 0;
-    for (int i = 0; i < n; i++) {
-        if (fabs((double)v[i]) > vmax) vmax = fabs((double)v[i]);
-        if (fabs((double)acc[i]) > amax) amax = fabs((double)acc[i]);
-    }
-    int rest = vmax == 0 && amax <= 1e-9 * (1 + amax);
-    /* names: z, then z' as d(z); the full state q, v as d(q), lambda as the constraint names */
-    char *np = names;
-#define NAME(fmt, ...) lin_name(&np, fmt, __VA_ARGS__)
-    char **zn = rn;   /* rows of the minimal form: z, d(z) */
-    for (int j = 0; j < d; j++) zn[j] = NAME("%s", m->info->coord_names[zidx[j]]);
-    for (int j = 0; j < d; j++) zn[d + j] = NAME("d(%s)", m->info->coord_names[zidx[j]]);
-    char **un = malloc(sizeof(char *) * (size_t)(nin + 1)), **yn = malloc(sizeof(char *) * (size_t)(nout + 1));
-    char **fn = malloc(sizeof(char *) * (size_t)(N + 1));
-    if (!un || !yn || !fn) { free(un); free(yn); free(fn); fprintf(stderr, "%s_sim: out of memory\n", m->name); goto done; }
-    for (int i = 0; i < nin; i++) un[i] = NAME("%s", m->in_names[i]);
-    for (int i = 0; i < nout; i++) yn[i] = NAME("%s", m->out_names[i]);
-    for (int k = 0; k < n; k++) fn[k] = NAME("%s", m->info->coord_names[k]);
-    for (int k = 0; k < n; k++) fn[n + k] = NAME("d(%s)", m->info->coord_names[k]);
-    for (int r = 0; r < nc; r++)
-        fn[2 * n + r] = NAME("lambda(%s)", m->info->constraint_names ? m->info->constraint_names[r] : "?");
-#undef NAME
-    (void)cn;
-    int bad = 0;
-    if (out) {
-        if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize ||
-            !(csv = fopen(tmp, "w"))) {
-            fprintf(stderr, "%s_sim: cannot write --out %s: %s\n", m->name, out, strerror(errno));
-            tmp[0] = '\0';
-            bad = 1;
-        } else {
-            fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
-                    "descriptor: Ef x' = Af x + Bf u, y = Cf x + D u, x = [q; d(q); lambda]\n",
-                    m->name, about, t);
-            lin_csv_block(csv, "A", A, d2, d2, zn, zn);
-            lin_csv_block(csv, "B", B, d2, nin, zn, un);
-            lin_csv_block(csv, "C", C, nout, d2, yn, zn);
-            lin_csv_block(csv, "D", D, nout, nin, yn, un);
-            lin_csv_block(csv, "Ef", E, N, N, fn, fn);
-            lin_csv_block(csv, "Af", Af, N, N, fn, fn);
-            lin_csv_block(csv, "Bf", Bf, N, nin, fn, un);
-            lin_csv_block(csv, "Cf", Cf, nout, N, yn, fn);
-            bad = ferror(csv);
-            if (fclose(csv) != 0) bad = 1;
-            csv = NULL;
-            /* the text files: <out without .csv>_<name>.txt */
-            char base[4096];
-            size_t lo = strlen(out);
-            snprintf(base, sizeof base, "%.*s", (int)(lo > 4 && !strcmp(out + lo - 4, ".csv") ? lo - 4 : lo), out);
-            struct { const char *nm, *what; const mb_real *mat; int r, c; } mats[] = {
-                {"A", "minimal coordinates: x' = A x + B u, x = [z; d(z)]", A, d2, d2},
-                {"B", "minimal coordinates: input matrix", B, d2, nin},
-                {"C", "minimal coordinates: y = C x + D u", C, nout, d2},
-                {"D", "sensors' feedthrough dy/du", D, nout, nin},
-                {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", E, N, N},
-                {"Af", "descriptor form: state matrix", Af, N, N},
-                {"Bf", "descriptor form: input matrix", Bf, N, nin},
-                {"Cf", "descriptor form: y = Cf x + D u", Cf, nout, N}};
-            for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0]; i++)
-                if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
-                    fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
-                    bad = 1;
-                }
-            if (!bad && rename(tmp, out) != 0) {
-                fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-                bad = 1;
-            }
-            if (bad) remove(tmp);
-            tmp[0] = '\0';
-        }
-    }
-    if (!bad) {
-        if (!quiet) {
-            if (!rest)
-                fprintf(stderr, "%s_sim: note: linearized about a point of a trajectory (|v| %.3g, |a| "
-                        "%.3g): A is the Jacobian of the motion there (curvature terms included; "
-                        "dGamma/dq by central differences), valid near that point in time\n",
-                        m->name, vmax, amax);
-            if (nin == 0) fprintf(stderr, "%s_sim: note: the model has no inputs: B and D have 0 columns\n", m->name);
-            if (nout == 0) fprintf(stderr, "%s_sim: note: the model has no sensors: C and D have 0 rows\n", m->name);
-        }
-        printf("status=ok code=0 analysis=%s model=%s about=%s t=%.9g point=%s dof=%d states=%d "
-               "inputs=%d outputs=%d descriptor=%d z=", an, m->name, about, t,
-               rest ? "equilibrium" : "trajectory", d, d2, nin, nout, N);
-        for (int j = 0; j < d; j++) printf("%s%s", j ? "," : "", zn[j]);
-        printf(" dependent=");
-        for (int j = 0; j < nc; j++) printf("%s%s", j ? "," : "", m->info->coord_names[zidx[d + j]]);
-        printf(" wall_s=%.3f\n", wall() - w0);
-        rc = 0;
-    } else {
+    if (out && lin_write(&L, m, out, tmp, tmpsize, about, t, 2 * ss.d)) {
         printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
+        lin_free(&L);
+        return 1;
     }
-    free(un); free(yn); free(fn);
-done:
-    free(work); free(zidx); free(q); free(v); free(acc); free(lam); free(A); free(B); free(Tq);
-    free(Tv); free(C); free(D); free(Yq); free(Yv); free(y); free(hold); free(E); free(Af);
-    free(Bf); free(Cf); free(pq); free(pq0); free(g); free(e); free(ph0); free(ph1); free(dqq);
-    free(dqv); free(rn); free(cn); free(names);
-    return rc;
+    lin_summary(&L, m, about, t, ss.d, quiet, w0);
+    lin_free(&L);
+    return 0;
 }
 
 /* What one analysis run reports: the summary line's own fields, the CSV rows written and left
