@@ -335,6 +335,9 @@ static mb_opt rows[] = {
     { .name = NULL }
 };
 
+/* mb_sim_cli.given has a flag per row */
+typedef char rows_fit_given[sizeof rows / sizeof rows[0] <= MB_SIM_MAX_OPT ? 1 : -1];
+
 static const char *form_names[4], *integ_names[6];
 
 void mb_sim_options(mb_optable *t, const char *prog)
