@@ -1,6 +1,7 @@
 /* mb_analysis_cli.c - the simulator's side of the analyses: velocity, acceleration and reaction
- * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency with
- * their options (mb_analysis_cli.h): mode shapes as animation frames, the FRF's rows.
+ * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency|
+ * linearize, a function each (their options: the simulator's table, tools/mb_sim_options.c):
+ * mode shapes as animation frames, the FRF's rows, the linearization's matrices.
  * Layer: host tool (tools/) on runtime/mb_analysis.h; allocates and prints.
  *
  * Reactions by element, from the multipliers lambda of M a + Phi_q^T lambda = Q (the constraint

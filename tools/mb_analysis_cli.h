@@ -1,7 +1,7 @@
 /* mb_analysis_cli.h - the simulator's side of the analyses (runtime/mb_analysis.h): the CSV
  * columns of velocities, accelerations and reactions that every CSV carries, and the analyses
- * other than dynamics (--analysis static|quasistatic|kinematic|inverse|modal|frequency). Layer: host tool (tools/);
- * allocates and prints. See docs/analyses.md and docs/cli.md. */
+ * other than dynamics (--analysis static|quasistatic|kinematic|inverse|modal|frequency|linearize).
+ * Layer: host tool (tools/); allocates and prints. See docs/analyses.md and docs/cli.md. */
 #ifndef MB_ANALYSIS_CLI_H
 #define MB_ANALYSIS_CLI_H
 

@@ -1,6 +1,7 @@
 /* mb_sim_main.c - the one command-line simulator, compiled with one model (-DMB_MODEL=<name>).
  * Layer: host tool (tools/) on top of mb_sim.h; allocates and prints, the runtime never does.
- * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
+ * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. Its
+ * options: one table, tools/mb_sim_options.c (parsed and checked by tools/mb_optable.c). */
 #include <errno.h>
 #include <float.h>
 #include <signal.h>
