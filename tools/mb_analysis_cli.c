@@ -729,6 +729,71 @@ static void list_vector_names(const mb_model *m)
 /* --analysis frequency after the equilibrium: the FRF response/input at ao->f_points
  * frequencies, log-spaced from f_min to f_max (default: a decade below the lowest and above the
  * highest undamped natural frequency), all computed before the CSV is written. */
+#define TWO_PI (2 * 3.14159265358979323846)
+
+/* The sweep's range [*f0, *f1] in Hz: --f-min, --f-max, else a decade below the lowest and above
+ * the highest natural frequency of the d modes. MB_OK, or after saying why MB_CLI_USAGE_ST (one
+ * bound on the wrong side of the other's default) or MB_ERR_PARAM (nothing to choose from). */
+static int frf_range(const run_mem *r, const mb_model *m, int d, double *f0p, double *f1p)
+{
+    double f0 = ao->f_min, f1 = ao->f_max, wlo = 0, whi = 0;
+    for (int i = 0; i < d; i++)
+        if (r->a.ev[i] > 0) {
+            double w = sqrt((double)r->a.ev[i]);
+            if (wlo == 0 || w < wlo) wlo = w;
+            if (w > whi) whi = w;
+        }
+    if (!(f0 > 0)) f0 = wlo > 0 ? wlo / TWO_PI / 10 : 0;
+    if (!(f1 > 0)) f1 = whi > 0 ? whi / TWO_PI * 10 : 0;
+    *f0p = f0;
+    *f1p = f1;
+    if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
+        /* one bound given, the other's default (from the natural frequencies) on its wrong side:
+         * a usage error (exit 2), before the sweep; both given the wrong way round are refused
+         * with the options (mb_cli_analysis_check) */
+        int min_given = ao->f_min > 0;
+        fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
+                "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
+                "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
+                min_given ? "--f-min" : "--f-max", min_given ? f0 : f1,
+                min_given ? "not below" : "not above", min_given ? "--f-max" : "--f-min",
+                min_given ? f1 : f0, min_given ? "above" : "below", min_given ? "highest" : "lowest",
+                (min_given ? whi : wlo) / TWO_PI, min_given ? "--f-max" : "--f-min");
+        return MB_CLI_USAGE_ST;
+    }
+    if (!(f0 > 0) || !(f1 > f0)) {
+        fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
+                "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
+                "%.6g Hz)\n", m->name, d, f0, f1);
+        return MB_ERR_PARAM;
+    }
+    return MB_OK;
+}
+
+/* The FRF's CSV: H[3 k ..] = f, re, im per frequency (NaN: no steady state, empty fields); the
+ * phase of x = Re(H e^(i w t)) against the force cos(w t), in degrees, unwrapped from the first
+ * frequency; a real negative response lags: -180. */
+static void frf_csv(FILE *csv, const double *H, int np, int *rows)
+{
+    double prev_ph = 0;
+    int have_prev = 0;
+    fprintf(csv, "freq_hz,omega,re,im,magnitude,phase_deg\n");
+    for (int k = 0; k < np; k++) {
+        double f = H[3 * k], re = H[3 * k + 1], im = H[3 * k + 2];
+        fprintf(csv, "%.15g,%.15g", f, TWO_PI * f);
+        if (!isfinite(re) || !isfinite(im)) { fprintf(csv, ",,,,\n"); continue; }
+        double ph = atan2(im == 0 ? -0.0 : im, re) * 180 / 3.14159265358979323846;
+        if (have_prev) {
+            while (ph - prev_ph > 180) ph -= 360;
+            while (ph - prev_ph < -180) ph += 360;
+        }
+        prev_ph = ph;
+        have_prev = 1;
+        fprintf(csv, ",%.15g,%.15g,%.15g,%.15g\n", re, im, hypot(re, im), ph);
+        (*rows)++;
+    }
+}
+
 static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left, int *rows)
 {
     int n = m->nq, d = 0, np = ao->f_points, st, singular = 0;
@@ -752,45 +817,14 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
         st = MB_ERR_PARAM;
         goto done;
     }
-    double f0 = ao->f_min, f1 = ao->f_max, wlo = 0, whi = 0;
-    for (int i = 0; i < d; i++)
-        if (r->a.ev[i] > 0) {
-            double w = sqrt((double)r->a.ev[i]);
-            if (wlo == 0 || w < wlo) wlo = w;
-            if (w > whi) whi = w;
-        }
-    const double twopi = 2 * 3.14159265358979323846;
-    if (!(f0 > 0)) f0 = wlo > 0 ? wlo / twopi / 10 : 0;
-    if (!(f1 > 0)) f1 = whi > 0 ? whi / twopi * 10 : 0;
-    if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
-        /* one bound given, the other's default (from the natural frequencies) on its wrong side:
-         * a usage error (exit 2), before the sweep; both given the wrong way round are refused
-         * with the options (mb_cli_analysis_check) */
-        int min_given = ao->f_min > 0;
-        fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
-                "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
-                "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
-                min_given ? "--f-min" : "--f-max", min_given ? f0 : f1,
-                min_given ? "not below" : "not above", min_given ? "--f-max" : "--f-min",
-                min_given ? f1 : f0, min_given ? "above" : "below", min_given ? "highest" : "lowest",
-                (min_given ? whi : wlo) / twopi, min_given ? "--f-max" : "--f-min");
-        st = MB_CLI_USAGE_ST;
-        goto done;
-    }
-    if (!(f0 > 0) || !(f1 > f0)) {
-        fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
-                "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
-                "%.6g Hz)\n", m->name, d, f0, f1);
-        st = MB_ERR_PARAM;
-        goto done;
-    }
+    double f0, f1;
+    if ((st = frf_range(r, m, d, &f0, &f1))) goto done;
     for (int i = 0; i < n; i++) fv[i] = (mb_real)fin[i];
-    double peak = -1, peak_f = 0, prev_ph = 0;
-    int have_prev = 0;
+    double peak = -1, peak_f = 0;
     for (int k = 0; k < np; k++) {
         double f = f0 * pow(f1 / f0, (double)k / (np - 1));
         H[3 * k] = f;
-        st = mb_anl_frf(&r->a, (mb_real)(twopi * f), fv, xr, xi);
+        st = mb_anl_frf(&r->a, (mb_real)(TWO_PI * f), fv, xr, xi);
         if (st == MB_ERR_SINGULAR) {   /* exactly at an undamped resonance: no steady state */
             H[3 * k + 1] = H[3 * k + 2] = NAN;
             singular++;
@@ -810,25 +844,7 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
     if (singular)
         fprintf(stderr, "%s_sim: warning: %d frequenc%s at an undamped natural frequency (no "
                 "steady state): empty fields\n", m->name, singular, singular == 1 ? "y" : "ies");
-    if (r->csv) {
-        /* phase of x = Re(H e^(i w t)) against the force cos(w t), in degrees, unwrapped from the
-         * first frequency; a real negative response lags: -180 */
-        fprintf(r->csv, "freq_hz,omega,re,im,magnitude,phase_deg\n");
-        for (int k = 0; k < np; k++) {
-            double f = H[3 * k], re = H[3 * k + 1], im = H[3 * k + 2];
-            fprintf(r->csv, "%.15g,%.15g", f, twopi * f);
-            if (!isfinite(re) || !isfinite(im)) { fprintf(r->csv, ",,,,\n"); continue; }
-            double ph = atan2(im == 0 ? -0.0 : im, re) * 180 / 3.14159265358979323846;
-            if (have_prev) {
-                while (ph - prev_ph > 180) ph -= 360;
-                while (ph - prev_ph < -180) ph += 360;
-            }
-            prev_ph = ph;
-            have_prev = 1;
-            fprintf(r->csv, ",%.15g,%.15g,%.15g,%.15g\n", re, im, hypot(re, im), ph);
-            (*rows)++;
-        }
-    }
+    if (r->csv) frf_csv(r->csv, H, np, rows);
     snprintf(extra, left, " input=%s response=%s points=%d f_min=%.9g f_max=%.9g peak_freq_hz=%.9g "
              "peak_magnitude=%.9g resonant_points=%d", ao->input, resp, np, f0, f1, peak_f, peak,
              singular);
