@@ -29,7 +29,7 @@
 #define STR2(a) #a
 #define STR(a) STR2(a)
 extern const mb_model CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
+#if MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
 extern const mb_model CAT(MB_MODEL, _generic_model);
 #endif
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
@@ -431,15 +431,15 @@ static int integrator_fits(const cli *c)
 const char *mb_sim_eval_accept(int eval)
 {
     if (eval == 0) model = &CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC
+#if MB_WITH_GENERIC
     else model = &CAT(MB_MODEL, _generic_model);
 #else
     else return "expected generated or generic (when built with the generic evaluator)";
 #endif
     if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
         return "the generic evaluator does not run this model: it was generated with "
-               "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques "
-               "or loads that depend on the state (generated/<model>_data.c says which)";
+               "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
+               "contacts or loads that depend on the state (generated/<model>_data.c says which)";
     return NULL;
 }
 
