@@ -233,6 +233,9 @@ $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_crane.lua,step_crane,
 $(BUILD)/step_crane_sim: $(call SIM_OBJ,host,step_crane,$(call LONG_SRC,step_crane))
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_sim_cli.sh
+# docs/cli.md's option table is the simulator's own (tools/mb_sim_options.c, --help=markdown)
+TEST_SCRIPTS += tests/test_sim_options.sh
+TEST_NEEDS   += $(BUILD)/double_pendulum_sim
 TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
                 $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
                 $(BUILD)/suspension_sim $(BUILD)/mb_anim $(BUILD)/parallelogram_chain_sim $(BUILD)/step_crane_sim
