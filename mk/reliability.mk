@@ -126,7 +126,7 @@ FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) genera
                 tools/mb_sim_main.c $(MK_FILES)
 FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
                     runtime/mb_sparse.c
-FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c \
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c tools/mb_batch.c tools/mb_sweep_table.c \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 FUZZ_INFO_SRC    := tests/fuzz/fuzz_info.c tools/mb_info_read.c tools/mb_info.c tools/mb_lines.c
 FUZZ_SWEEP_SRC   := tests/fuzz/fuzz_sweep_table.c tools/mb_sweep_table.c
@@ -148,8 +148,8 @@ fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader, the simulator's options, the drawing info reader and the sweep table reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
-fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c tools/mb_batch.c tools/mb_sweep_table.c)
 	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
-	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)) \
+	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c tools/mb_batch.c tools/mb_sweep_table.c)) \
 	    SIM_CFLAGS=$(call shq,$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L) SIM_LIBS=$(call shq,$(RT_LIBS)) \
 	    tests/fuzz/fuzz_generated.sh $(call shq,$(FUZZ_SECONDS))

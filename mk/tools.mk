@@ -18,7 +18,8 @@ $(eval $(call TOOL_MAINS,san))
 # evaluator, so --eval generic runs it too)
 SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
           $(call obj,$(1),$(3) evaluator/mb_generic.c tools/mb_progress.c tools/mb_linsys_klu.c \
-                          tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
+                          tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c \
+                          tools/mb_batch.c tools/mb_sweep_table.c)
 # the animation tool's objects in variant V (no model, no runtime)
 ANIM_OBJ = $(call obj,$(1),tools/mb_anim_main.c tools/mb_info.c tools/mb_info_read.c tools/mb_lines.c)
 
