@@ -3,8 +3,10 @@
 # sweep it replaced, side by side in one run, on the same Andrews table (docs/sweeps.md):
 #  1. the rows' solver time: one --batch process over the whole table, one row after the other
 #     (its wall time, and the sum of the rows' own wall_s);
-#  2. the sweep in blocks (GNU parallel, every core), wall and CPU time; its ratio to
-#     (the rows' solver time) / cores;
+#  2. the sweep in blocks (GNU parallel, every core), wall and CPU time, against the table
+#     solved by one --batch process per core at once (the rows' solver time / cores as the
+#     machine gives it at that moment), BENCH_REPEAT (3) pairs one after the other; and against
+#     the one-process run / cores;
 #  3. the per-row sweep of commit BENCH_REF (its scripts and its build/mb_sweep, built here from
 #     that commit; the same simulator), on the first BENCH_OLD_ROWS rows; its summary.csv
 #     against the new one's, wall_s aside (the same rows, the same numbers);
@@ -16,7 +18,7 @@
 # Usage: scripts/bench_sweep.sh [SIMULATOR]   (default build/andrews_sim; build/mb_sweep next
 #        to it). Environment: BENCH_ROWS (10000), BENCH_OLD_ROWS (1000: the per-row sweep costs
 #        about 30 ms of CPU a row, 5 minutes of both cores at 10000), BENCH_BOOK_ROWS (100000),
-#        BENCH_REF (the per-row sweep's commit, b142247), BENCH_T_END (0.006 s: about 600 steps
+#        BENCH_REF (the per-row sweep's commit, b142247), BENCH_REPEAT (3), BENCH_T_END (0.006 s: about 600 steps
 #        of h = 1e-5, 1 ms of solver time a row).
 set -u
 SIM=${1:-build/andrews_sim}
@@ -26,6 +28,7 @@ OLD_ROWS=${BENCH_OLD_ROWS:-1000}
 BOOK_ROWS=${BENCH_BOOK_ROWS:-100000}
 REF=${BENCH_REF:-b142247}
 T_END=${BENCH_T_END:-0.006}
+REPEAT=${BENCH_REPEAT:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$SIM" ] && [ -x "$TOOL" ] || { echo "bench_sweep.sh: no $SIM or $TOOL (make $SIM $TOOL)" >&2; exit 1; }
 command -v parallel >/dev/null || { echo "bench_sweep.sh: GNU parallel missing (scripts/deps.sh sweep)" >&2; exit 1; }
@@ -54,16 +57,32 @@ sum_wall=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = 
 printf 'rows solved one after the other (one --batch process): %s s wall, %s s CPU; sum of the rows'"'"' wall_s %s s  [load %s -> %s]\n' \
     "$ser" "$ser_cpu" "$sum_wall" "$l0" "$(load)"
 
-# ---- 2. the sweep in blocks
-l0=$(load)
-timed "$here/sweep.sh" "$SIM" "$T/table.csv" "$T/new" > /dev/null 2> "$T/new.err"
-new=$(wall) new_cpu=$(cpu)
-ok=$(grep -c ',ok,0,' "$T/new/summary.csv")
-printf 'make sweep in blocks (%s):  %s s wall, %s s CPU, %d/%d rows ok  [load %s -> %s]\n' \
-    "$(grep -o '[0-9]* block(s) of up to [0-9]* rows' "$T/new.err")" "$new" "$new_cpu" "$ok" "$ROWS" "$l0" "$(load)"
+# ---- 2. the sweep in blocks, against the table solved in one process per core at once (the
+# rows' solver time / cores as this machine gives it now, no bookkeeping): pairs of runs one
+# after the other, so both see the same load
+awk -v c="$cores" 'NR == 1 { for (i = 0; i < c; i++) print > (FILENAME "." i); next }
+                   { print > (FILENAME "." ((NR - 2) % c)) }' "$T/table.csv"
+now() { date +%s.%N; }
+ratios=""
+for rep in $(seq 1 "$REPEAT"); do
+    l0=$(load)
+    t0=$(now)
+    for i in $(seq 0 $((cores - 1))); do "$SIM" --quiet --batch "$T/table.csv.$i" > /dev/null 2>&1 & done
+    wait
+    ideal=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+    rm -rf "$T/new"
+    timed "$here/sweep.sh" "$SIM" "$T/table.csv" "$T/new" > /dev/null 2> "$T/new.err"
+    new=$(wall) new_cpu=$(cpu)
+    ok=$(grep -c ',ok,0,' "$T/new/summary.csv")
+    r=$(awk -v n="$new" -v i="$ideal" 'BEGIN { printf "%.2f", n / i }')
+    ratios="$ratios $r"
+    printf 'run %d: the table in %d --batch processes at once %s s; make sweep in blocks (%s) %s s wall, %s s CPU, %d/%d rows ok: ratio %s  [load %s -> %s]\n' \
+        "$rep" "$cores" "$ideal" "$(grep -o '[0-9]* block(s) of up to [0-9]* rows' "$T/new.err")" "$new" "$new_cpu" "$ok" "$ROWS" "$r" "$l0" "$(load)"
+done
+printf '  ratio of make sweep to the rows solved %d at once (the solver time / cores now): %s (median %s)\n' "$cores" "$ratios" \
+    "$(printf '%s\n' $ratios | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
 awk -v n="$new" -v s="$ser" -v w="$sum_wall" -v c="$cores" -v nc="$new_cpu" -v sc="$ser_cpu" 'BEGIN {
-    printf "  ratio to (rows'"'"' solver time) / %d cores: %.2f (solver time = the one-process run'"'"'s wall), %.2f (= the sum of wall_s)\n", c, n / (s / c), n / (w / c)
-    printf "  CPU: %.2f x the one-process run'"'"'s (the bookkeeping, GNU parallel, the processes, the plot)\n", nc / sc }'
+    printf "  last run against the one-process run / %d cores: %.2f (its wall), %.2f (the sum of wall_s); CPU %.2f x the one-process run'"'"'s\n", c, n / (s / c), n / (w / c), nc / sc }'
 
 # ---- 3. the per-row sweep of $REF, the same simulator
 mkdir -p "$T/old/scripts" "$T/old/tools"

@@ -7,7 +7,8 @@
 #  - re-runs: with the row fixed only it runs; unchanged, nothing runs; an interrupted row (no
 #    result) is redone alone; other SWEEP_ARGS redo every row;
 #  - blocks: the rows to run split into blocks of SWEEP_BLOCK rows in order, run out of order,
-#    gathered in row order, a re-run's blocks joined with the rows kept;
+#    gathered in row order, a re-run's blocks joined with the rows kept; damaged results files
+#    (garbage lines, random bytes, another table's) not read;
 #  - bad tables: a bad header, a row of the wrong length, an empty cell, blank lines, shell
 #    syntax or quotes in a value, a bad SWEEP_JOBS or SWEEP_CHUNK: exit 2 with one message
 #    naming the file and line, no sweep directory; an unknown column: every row fails with the
@@ -186,6 +187,17 @@ if [ $rc -eq 0 ] && grep -q ': 9 to run (16 kept' "$tmp/e" && [ "$(ls "$tmp/swee
    [ "$(tail -n +2 "$tmp/sweep_ord/blocks/2.csv")" = "$(rows 20 20)" ] &&
    [ "$(tail -n +2 "$tmp/sweep_ord/summary.csv" | cut -d, -f1-3)" = "$(rows 1 25)" ]; then ok
 else bad "a re-run's blocks joined with the rows kept: rc=$rc $(cat "$tmp/e")"; fi
+# damaged results: garbage lines (an unclosed quote, too few cells, control bytes, a row that
+# is no row), random bytes, another table's header: not read, the good rows still are
+printf '"unclosed,1\n7,7\n\001\002,,,\n0,1,99,ok,0,0,0,1,""\n26,1,74,ok,0,0,0,1,""\n' >> "$tmp/sweep_ord/results/kept.csv"
+head -c 20000 /dev/urandom > "$tmp/sweep_ord/results/b97.csv"
+printf 'row,x,status,exit,message\n3,1,failed,2,"no"\n' > "$tmp/sweep_ord/results/b98.csv"
+printf 'row,k,c,status,exit,message\n"3,3,97,failed,2,"\n' > "$tmp/sweep_ord/results/b99.csv"
+"$BUILD/mb_sweep" gather "$tmp/sweep_ord" > "$tmp/o" 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$tmp/o")" = "25 25" ] && [ ! -s "$tmp/e" ] &&
+   [ "$(tail -n +2 "$tmp/sweep_ord/summary.csv" | cut -d, -f1-4)" = "$(rows 1 25 | sed 's/$/,ok/')" ]; then ok
+else bad "damaged results files: rc=$rc $(cat "$tmp/o" "$tmp/e")"; fi
 printf 'kk\n1\n2\n' > "$tmp/u.csv"
 scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
 rc=$?
