@@ -117,7 +117,9 @@ progress() { "$dir/mb_sweep" progress "$dir" "$todo"; }
 gather() { "$here/sweep_gather.sh" "$dir" "${SWEEP_X:-}" "${SWEEP_Y:-max_energy_dev}"; }
 
 if [ "$engine" = parallel ]; then
-    command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
+    # GNU parallel, not moreutils' (its script names its author; parallel --version costs a
+    # Perl start, a third of a second on a loaded machine)
+    par=$(command -v parallel) && { head -c 2000 "$par" | grep -q 'Ole Tange' || parallel --version 2>/dev/null | grep -q 'GNU parallel'; } ||
         die "GNU parallel is missing: scripts/deps.sh sweep"
     if [ "$todo" -gt 0 ]; then
         # blocks of rows, one simulator process each: 8 blocks per job (the last ones end
