@@ -6,7 +6,8 @@
 #    that change the tunables, the end time, the step, the formulation and the integrator
 #    (workspaces of other sizes one after the other), with failed rows in the middle (a value
 #    that is no number, a value that breaks a rule): those rows fail with their own message,
-#    the rows after them run; the rows' stderr passed on as "row N: ...";
+#    the rows after them run; the rows' stderr passed on as "row N: ..."; a row that faults
+#    (status error) between rows that run;
 #  - a first column "row" numbers the rows; a first row that fails before the fields are known
 #    gets its empty fields; every row failing: a header without fields;
 #  - hostile files: no file, a directory, empty, no rows, blank lines, quotes, shell syntax, NUL
@@ -84,6 +85,22 @@ if grep -q "^3,20000,500,abc,.*,failed,2,.*\"suspension_sim: invalid value 'abc'
 else bad "failed rows in the middle: $(cut -c1-120 "$tmp/out")"; fi
 if grep -q "^row 3: suspension_sim: invalid value 'abc' for --t-end" "$tmp/err" && grep -q '^row 5: suspension_sim: --set: k=-5' "$tmp/err"; then ok
 else bad "the rows' stderr: $(cat "$tmp/err")"; fi
+
+# a row that faults (status error, exit 1: --strict and a step beyond rk4's stability limit)
+# between two that run, with options before --batch: as their own runs too
+printf 'h,k\n0.0001,12000\n0.05,16000\n0.0002,20000\n' > "$tmp/e.csv"
+base=(--strict --integrator rk4 --formulation baumgarte --t-end 0.2)
+"$SIM" --quiet "${base[@]}" --batch "$tmp/e.csv" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+same=0
+for r in 1 2 3; do
+    IFS=, read -r h k < <(sed -n "$((r + 1))p" "$tmp/e.csv")
+    want=$(expected "$r" "$h,$k" "$fields" "${base[@]}" --h "$h" --set "k=$k")
+    got=$(sed -n "$((r + 1))p" "$tmp/out" | no_wall "$((w - 4))")
+    if [ "$got" = "$want" ]; then same=$((same + 1)); else bad "faulting batch row $r: batch '$got', its own run '$want'"; fi
+done
+if [ $rc -eq 1 ] && [ $same -eq 3 ] && grep -q '^2,0.05,16000,error,1,-13,.*"suspension_sim: runtime fault at t=0.05' "$tmp/out"; then ok
+else bad "a faulting row: rc=$rc $(cut -c1-100 "$tmp/out")"; fi
 
 # ---- a row column; a first row failing before the fields are known; every row failing
 printf 'row,k\n7,-1\n9,12000\n' > "$tmp/r.csv"

@@ -249,26 +249,31 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
     }
     char *out = malloc(CAPTURE_MAX + 1), *ebuf = malloc(CAPTURE_MAX + 1);
     char *fline = NULL, *fkey[MAX_FIELDS];   /* the fields: the first row with a summary line's */
-    int nf = -1, bad = 0, werr = 0;
+    int nf = -1, bad = 0, werr = 0, oom = 0;
     sbuf pending = { 0 }, line = { 0 };      /* rows before the fields are known; one row */
     int header_done = 0;
     for (long r = 0; r < t.nrow && out && ebuf && !werr; r++) {
         /* the row's command line: the base options, then the row's (a later option wins) */
         int n = nbase;
-        char **sets = malloc(sizeof(char *) * (size_t)(npar + 1));
-        if (!sets) break;
-        for (int c = 0; c < npar; c++) {
+        char **sets = calloc((size_t)npar + 1, sizeof(char *));
+        if (!sets) { oom = 1; break; }
+        for (int c = 0; c < npar && !oom; c++) {
             const char *name = t.name[c0 + c], *val = t.cell[r * t.ncol + c0 + c];
             const char *opt = mb_sweep_option(name);
             sets[c] = NULL;
             if (opt) { av[n++] = (char *)opt; av[n++] = (char *)val; continue; }
             sets[c] = malloc(strlen(name) + strlen(val) + 2);
-            if (!sets[c]) continue;
+            if (!sets[c]) { oom = 1; break; }
             sprintf(sets[c], "%s=%s", name, val);
             av[n++] = "--set";
             av[n++] = sets[c];
         }
         av[n] = NULL;
+        if (oom) {   /* (the row not run: the batch stops, out of memory) */
+            for (int c = 0; c < npar; c++) free(sets[c]);
+            free(sets);
+            break;
+        }
         (void)!ftruncate(1, 0);
         (void)!ftruncate(2, 0);
         lseek(1, 0, SEEK_SET);
@@ -337,7 +342,7 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         }
         fflush(errs);
     }
-    int incomplete = !out || !ebuf || line.nomem || pending.nomem;
+    int incomplete = oom || !out || !ebuf || line.nomem || pending.nomem;
     if (!header_done && !werr && !incomplete)   /* no row had a summary line: no fields */
         werr |= header(res, &t, c0, fkey, 0, &pending) != 0;
     free(pending.s);
