@@ -97,8 +97,9 @@ l0=$(load)
 SWEEP_TOOL=$T/old/mb_sweep timed "$T/old/scripts/sweep.sh" "$SIM" "$T/table_old.csv" "$T/old/out" > /dev/null 2> /dev/null
 old=$(wall) old_cpu=$(cpu)
 printf 'per-row make sweep (%s) on %d rows: %s s wall, %s s CPU  [load %s -> %s]\n' "$REF" "$OLD_ROWS" "$old" "$old_cpu" "$l0" "$(load)"
-awk -v o="$old" -v r="$OLD_ROWS" -v n="$new" -v nr="$ROWS" 'BEGIN {
-    printf "  per row: %.2f ms per-row, %.3f ms in blocks (%.0fx)\n", 1000 * o / r, 1000 * n / nr, (o / r) / (n / nr) }'
+awk -v o="$old" -v oc="$old_cpu" -v r="$OLD_ROWS" -v n="$new" -v nc="$new_cpu" -v nr="$ROWS" 'BEGIN {
+    printf "  per row: %.2f ms per-row, %.3f ms in blocks (%.0fx); CPU %.2f ms per-row, %.3f ms in blocks (%.0fx)\n",
+        1000 * o / r, 1000 * n / nr, (o / r) / (n / nr), 1000 * oc / r, 1000 * nc / nr, (oc / r) / (nc / nr) }'
 if [ "$(strip "$T/old/out/summary.csv")" = "$(strip "$T/new/summary.csv" | head -n $((OLD_ROWS + 1)))" ]; then
     printf '  summary.csv: the same %d rows, every column but wall_s identical\n' "$OLD_ROWS"
 else
