@@ -102,7 +102,7 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(foreach m,shaper gear_train kin_meshes bouncing_ball cam_follower kin_cams,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
-               tests/test_sim_cli.sh tests/test_run_script.sh
+               tests/test_sim_cli.sh tests/test_run_script.sh tests/test_batch.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status; the scripts run
 # their long form (MB_TEST_LONG=1: test_mbgen.sh's every mutant)
 SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 MB_TEST_LONG=1

@@ -18,7 +18,8 @@ $(eval $(call TOOL_MAINS,san))
 # evaluator, so --eval generic runs it too)
 # the tools' sources every simulator links (tools/mb_sim_main.c is compiled per model)
 SIM_TOOL_SRC := tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
-                tools/mb_input_file.c tools/mb_optable.c tools/mb_sim_options.c
+                tools/mb_input_file.c tools/mb_optable.c tools/mb_sim_options.c tools/mb_batch.c \
+                tools/mb_sweep_table.c
 SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
           $(call obj,$(1),$(3) evaluator/mb_generic.c $(SIM_TOOL_SRC))
 # the animation tool's objects in variant V (no model, no runtime)

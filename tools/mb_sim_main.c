@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mb_analysis_cli.h"
+#include "mb_batch.h"
 #include "mb_info.h"
 #include "mb_input_file.h"
 #include "mb_linalg.h"
@@ -344,6 +345,28 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
                 model->info->constraint_names ? model->info->constraint_names[worst] : "?",
                 (double)p->asm_tol, p->asm_max_iter, model->nc, model->nq);
     free(ph);
+}
+
+/* The workspace: malloc'd per run; with --batch one for every row, grown when a row needs more
+ * and zeroed before each (as a fresh allocation of its size is). */
+static int work_keep;
+static void *work_kept;
+static size_t work_kept_n;
+static void *work_get(size_t n)
+{
+    if (!work_keep) return malloc(n);
+    if (n > work_kept_n) {
+        free(work_kept);
+        work_kept_n = 0;
+        if (!(work_kept = malloc(n))) return NULL;
+        work_kept_n = n;
+    }
+    memset(work_kept, 0, n);
+    return work_kept;
+}
+static void work_put(void *p)
+{
+    if (!work_keep) free(p);
 }
 
 /* What main allocates beside the run's own buffers: the plan of a model without one and the
@@ -684,13 +707,13 @@ static int setup(const cli *c, mb_params *p, run_state *r)
                                            c->every, c->quiet));
     r->ws = mb_sim_workspace_size(model, p);
     if (r->ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
-    r->work = malloc(r->ws);
+    r->work = work_get(r->ws);
     r->pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
     int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
-    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(r->work); free(r->pts); return cleanup(1); }
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); work_put(r->work); free(r->pts); return cleanup(1); }
     emodel = mb_sim_model(&r->sim);
     outbuf = malloc(sizeof(mb_real) * (size_t)(model->nout + 1));
-    if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); free(r->work); free(r->pts); return cleanup(1); }
+    if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); work_put(r->work); free(r->pts); return cleanup(1); }
     return -1;
 }
 
@@ -833,7 +856,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { free(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
         r->csv = fopen(tmp, "w");
         if (r->csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         else {   /* no run; the summary line still ends the output (docs/cli.md) */
@@ -908,7 +931,7 @@ static int summary(const mb_params *p, run_state *r)
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
-    free(r->work);
+    work_put(r->work);
     free(r->pts);
     free(r->dep);
     cleanup(0);
@@ -919,7 +942,8 @@ static int summary(const mb_params *p, run_state *r)
     return r->fault ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+/* One run: the command line as given (main), or a row of --batch (tools/mb_batch.c). */
+static int run_once(int argc, char **argv)
 {
     cli c;
     mb_params p;
@@ -932,4 +956,30 @@ int main(int argc, char **argv)
     if ((rc = setup(&c, &p, &r)) >= 0) return rc;
     if ((rc = run(&c, &p, &r)) >= 0) return rc;
     return summary(&p, &r);
+}
+
+/* An option that takes the next word as its value (mb_batch_find skips that word). */
+static int takes_value(const char *a)
+{
+    int row = mb_opt_find(&opts, a);
+    return row >= 0 && opts.opt[row].kind != MB_OPT_FLAG && opts.opt[row].kind != MB_OPT_HELP;
+}
+
+int main(int argc, char **argv)
+{
+    const char *rows;
+    int at;
+    model = &CAT(MB_MODEL, _model);
+    snprintf(prog, sizeof prog, "%s_sim", model->name);
+    mb_sim_options(&opts, prog);   /* for takes_value */
+    int rc = mb_batch_find(argc, argv, takes_value, prog, &rows, &at);
+    if (rc) return rc;
+    if (!rows) return run_once(argc, argv);
+    work_keep = 1;   /* one workspace for every row */
+    rc = mb_batch_main(prog, rows, argc, argv, at, run_once);
+    free(work_kept);
+    work_kept = NULL;
+    work_kept_n = 0;
+    work_keep = 0;
+    return rc;
 }

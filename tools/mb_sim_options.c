@@ -330,6 +330,17 @@ static mb_opt rows[] = {
               "interpolated linearly (adaptive steps stop at every row)" },
     { .name = "--quiet", .kind = MB_OPT_FLAG, .off = OFF(quiet), .set = 1, EVERYWHERE,
       .help = "print only the summary line" },
+    /* --batch: main takes it (and its file) out before the table parses the rest */
+    { .name = "--batch", .meta = "ROWS.csv", .kind = MB_OPT_STRING, .off = OFF(batch),
+      .why_bad = "empty file name", EVERYWHERE,
+      .help = "run every row of a sweep table in this one process, each as if its\n"
+              "values were options after the others (a column h, t_end,\n"
+              "formulation or integrator: that option; any other: --set NAME=VALUE;\n"
+              "a first column 'row': the rows' numbers); prints one summary.csv row\n"
+              "per table row (row, the columns, status, exit, the summary line's\n"
+              "fields, message) and each row's stderr prefixed 'row N: '; exit 0\n"
+              "when every row succeeded, 1 when one did not, 2 for a bad table\n"
+              "(docs/sweeps.md)" },
     { .name = "-h", .kind = MB_OPT_HELP, EVERYWHERE },
     { .name = "--help", .kind = MB_OPT_HELP, EVERYWHERE, .doc_joined = 1, .help = "this text" },
     { .name = NULL }

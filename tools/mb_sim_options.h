@@ -25,6 +25,7 @@ typedef struct mb_sim_cli {
     int nset;                  /* --set NAME=VALUE, in the order given (a later one wins) */
     const char *set[MB_SIM_MAX_SET];
     const char *input_file;    /* --input-file (tools/mb_input_file.h) */
+    const char *batch;         /* --batch: read by main before the table (tools/mb_batch.c) */
     int foh;                   /* --hold foh */
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
     double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
