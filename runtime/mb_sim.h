@@ -66,7 +66,11 @@ enum {
                                scale (mon.pscale): sigma (the impulse of the constraint forces)
                                grows without bound */
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
-    MB_NWARN = 5
+    MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
+                               estimates sum to more than warn_accuracy tolerances (mon.err_sum):
+                               the step control keeps each step's error below rtol/atol, not the
+                               run's, which grows with the number of steps */
+    MB_NWARN = 6
 };
 #define MB_WARN_BIT(k) (1u << (k))
 
@@ -131,6 +135,8 @@ typedef struct mb_params {
     mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
     mb_real warn_sigma;     /* multiple of the momentum scale, default 1e3 */
     mb_real warn_stability; /* multiple of the stability limit, default 2 */
+    mb_real warn_accuracy;  /* bdf, the step-controlled trapezoid: the sum of the local error
+                               estimates, in tolerances, default 10 */
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
     int adaptive;           /* F4 (trapezoid): 1 controls the step by rtol/atol (local error from
@@ -179,10 +185,13 @@ typedef struct mb_monitor {
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
                                 and (rk4 with warn_stability > 0) the rate seen between the first
                                 two stages, |k2 - k1| / (c2 h |k1|) */
+    mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the sum over
+                                the accepted steps of the local error estimate in tolerances
+                                (the weighted RMS norm the step control holds below 1) */
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */
     mb_real warn_val[MB_NWARN]; /* its value there: maxiter_events, |energy_dev| / escale,
-                                   |Phi| / lscale, sigma_ratio, stiffness */
+                                   |Phi| / lscale, sigma_ratio, stiffness, err_sum */
 } mb_monitor;
 
 /* The simulation object; all arrays point into the caller's workspace. The fields are private:

@@ -184,7 +184,7 @@ extern const mbi_integ mbi_integ_rk4, mbi_integ_dopri5, mbi_integ_dop853, mbi_in
     X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
     X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
     X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
-    X(length_scale, PK_NONNEG)
+    X(warn_accuracy, PK_NONNEG) X(length_scale, PK_NONNEG)
 #define MBI_PCOUNT(f, kind) +1
 enum { MBI_NPFIELD = 0 MBI_PFIELDS(MBI_PCOUNT) };
 #undef MBI_PCOUNT

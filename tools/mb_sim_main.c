@@ -80,13 +80,18 @@ static void usage(FILE *f)
         "                    each step\n"
         "  --baumgarte-cap C baumgarte (not hht): cap the stabilization term at C |Gamma| (0: off)\n"
         "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid, hht:\n"
-        "                    Newton not converged in max-iter is an error\n"
+        "                    Newton not converged in max-iter is an error\n",
+        model->name, model->name);
+    fputs(
         "  --warn-energy F   warn when |energy deviation| > F x the energy scale (default 1e-2)\n"
         "  --warn-phi F      warn when |Phi| > F x the length scale (default 1e-3)\n"
         "  --warn-sigma R    canonical, alf-*: warn when |Phi_q^T sigma| > R x the momentum\n"
         "                    scale (default 1e3)\n"
         "  --warn-stability F  rk4: warn when h |lambda| > F x its stability limit\n"
-        "                    (default 2); 0 turns a warning off (docs/formulations.md)\n"
+        "                    (default 2)\n"
+        "  --warn-accuracy N bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
+        "                    when the steps' local error estimates sum to > N tolerances\n"
+        "                    (default 10); 0 turns a warning off (docs/formulations.md)\n"
         "  --linsys L        linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
         "                    default for generated code), klu (SuiteSparse KLU, default for\n"
         "                    --eval generic) or dense (LAPACK, the reference)\n"
@@ -97,7 +102,7 @@ static void usage(FILE *f)
         "  --no-newton-reuse alf-trapezoid: refactor the Newton matrix at every iteration (default:\n"
         "                    keep a step's factorization while each correction shrinks at least\n"
         "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
-        model->name, model->name);
+        f);
     mb_cli_analysis_usage(f);   /* --analysis and its options (tools/mb_analysis_cli.c) */
     fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
@@ -150,7 +155,7 @@ static const char *const value_opts[] = {
     "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
     "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
     "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    "--analysis", "--hht-alpha", "--set", "--input-file", "--hold", NULL
+    "--warn-accuracy", "--analysis", "--hht-alpha", "--set", "--input-file", "--hold", NULL
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
@@ -257,7 +262,8 @@ static void row_now(FILE *f, const mb_sim *s, mb_real *pts)
 
 /* The warnings (mb_sim.h: MB_WARN_*): one stderr line per condition met, with the first time
  * it was met, its value there, its threshold and what to do; returns how many. */
-static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability"};
+static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability",
+                                                            "accuracy"};
 static int report_warnings(const mb_sim *s, const mb_params *p)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
@@ -289,6 +295,14 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     "%.3g (threshold %.3g), max |sigma| %.3g; the momenta p = M v + Phi_q^T sigma "
                     "lose the digits of M v: --sigma-reset S keeps |sigma| below S",
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
+            break;
+        case MB_WARN_ACCURACY:
+            fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
+                    "%.3g; %.3g by the end): the step control bounds each step's error by "
+                    "rtol/atol, not the run's, which is about that sum times rtol or more (a "
+                    "smaller --rtol takes more steps: the sum grows); for long runs dop853 "
+                    "(docs/validation.md, section 10)", v, (double)p->warn_accuracy,
+                    (double)mo->err_sum);
             break;
         default:
             fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "
@@ -484,7 +498,7 @@ typedef struct cli {
     const char *input_file;    /* --input-file (tools/mb_input_file.h) */
     int foh;                   /* --hold foh */
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
-    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
+    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[5];
     double o_hht;              /* --hht-alpha */
 } cli;
 
@@ -532,7 +546,8 @@ static int no_effect(const cli *c)
             { c->reuse == 0 ? "--no-newton-reuse" : "--newton-reuse", c->reuse >= 0, dyn },
             { "--strict", c->strict, dyn }, { "--warn-energy", c->o_warn[0] >= 0, dyn },
             { "--warn-phi", c->o_warn[1] >= 0, dyn }, { "--warn-sigma", c->o_warn[2] >= 0, dyn },
-            { "--warn-stability", c->o_warn[3] >= 0, dyn }, { "--linsys", c->linsys >= 0, dense } };
+            { "--warn-stability", c->o_warn[3] >= 0, dyn },
+            { "--warn-accuracy", c->o_warn[4] >= 0, dyn }, { "--linsys", c->linsys >= 0, dense } };
         for (size_t k = 0; k < sizeof vo / sizeof vo[0]; k++)
             if (vo[k].given) return refuse(vo[k].opt, with, vo[k].why);
         if (!timed && (c->t_end_given || c->h_given || c->every_arg))
@@ -646,7 +661,7 @@ static int parse_args(int argc, char **argv, cli *c)
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
     c->reuse = -1;
-    for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
+    for (int i = 0; i < 5; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
         char name[32];
@@ -752,7 +767,7 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_cap = v; }
             else if (!strncmp(a, "--warn-", 7)) {
                 if (v < 0) return bad(a, val, "must be >= 0 (0: off)");
-                c->o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
+                c->o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[7] == 'a' ? 4 : a[8] == 'i' ? 2 : 3] = v;
             }
         }
     }
@@ -838,8 +853,9 @@ static int build_params(cli *c, mb_params *p)
     p->strict_newton = c->strict;
     p->strict = c->strict;
     p->dense = !c->trap_adaptive && c->adaptive && c->out != NULL;   /* only the CSV's rows need it */
-    mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
-    for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
+    mb_real *warn_p[5] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability,
+                          &p->warn_accuracy};
+    for (int i = 0; i < 5; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
