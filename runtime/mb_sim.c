@@ -481,6 +481,9 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (!isfinite(t0)) return MB_ERR_PARAM;
     memset(&s->mon, 0, sizeof s->mon);
     s->mon.singular_row = -1;
+#if MBI_HAS_EB
+    s->stab_run = 0;
+#endif
     /* the sine cache empty (NaN angles): a run from reset repeats bit for bit */
 #if MBI_HAS_TRIG
     for (int i = 0; i < 3 * n; i++) s->trig[i] = (mb_real)NAN;

@@ -184,7 +184,8 @@ typedef struct mb_monitor {
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
                                 and (rk4 with warn_stability > 0) the rate seen between the first
-                                two stages, |k2 - k1| / (c2 h |k1|) */
+                                two stages, |k2 - k1| / (c2 h |k1|), once that has been beyond
+                                warn_stability for 3 steps in a row */
     mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the sum over
                                 the accepted steps of the local error estimate in tolerances
                                 (the weighted RMS norm the step control holds below 1) */
@@ -212,6 +213,8 @@ typedef struct mb_sim {
     mb_real t_prev;          /* ... from t_prev (dense output) */
     int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
     int have_f;              /* f at the current state is cached in fz */
+    int stab_run;            /* rk4: steps in a row whose stages saw a rate beyond
+                                warn_stability (mb_rk.c, stiffness) */
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
 #endif
