@@ -162,7 +162,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
      * trapezoid's likewise): the sum alone already past warn_accuracy tolerances is a run
      * whose error rtol does not bound (docs/validation.md, section 10: on the validation
      * models every run that passed it and ran to its end was 14 x rtol off or more) */
-#if MBI_BDF || MBI_F4A   /* (firmware builds have neither: no code) */
+#if MBI_ACC   /* (firmware builds have neither: no code, no field) */
     if (p->warn_accuracy > 0 && o->err_sum > p->warn_accuracy) {
         met |= MB_WARN_BIT(MB_WARN_ACCURACY);
         raise_warning(o, MB_WARN_ACCURACY, s->t, o->err_sum);

@@ -107,7 +107,7 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
     p->warn_phi = MB_R(1e-3);
     p->warn_sigma = MB_R(1e3);
     p->warn_stability = 2;
-#if MBI_BDF || MBI_F4A   /* (the only integrators it watches: firmware builds store nothing) */
+#if MBI_ACC   /* (only where bdf or the step control is built: mb_sim.h) */
     p->warn_accuracy = 10;
 #endif
 }
