@@ -1,8 +1,9 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
-# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk, control.mk,
-# mcu.mk, reliability.mk, bench.mk, install.mk. Every object is built under $(BUILD)/o/<variant>/ with automatic
+# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk,
+# contact.mk, control.mk, mcu.mk, reliability.mk, bench.mk, python.mk, install.mk. Every object is built under
+# $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
 include mk/user_vars.mk
@@ -17,10 +18,10 @@ SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
 # (one line: tests/test_install.sh reads it)
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm shaper gear_train
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm shaper gear_train bouncing_ball
 # models with inputs, sensors or loads that depend on the state: generated code only (the generic
 # evaluator refuses them: docs/generic-evaluator.md)
-PLANT_MODELS := cartpole motor_arm
+PLANT_MODELS := cartpole motor_arm bouncing_ball
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first
@@ -76,10 +77,13 @@ include mk/tests.mk
 include mk/analysis.mk
 include mk/params.mk
 include mk/inputs.mk
+include mk/contact.mk
 include mk/control.mk
 include mk/mcu.mk
 include mk/reliability.mk
 include mk/bench.mk
+include mk/python.mk
+include mk/fmu.mk
 include mk/install.mk
 
 # The tests' programs are built by a make of its own, in parallel unless the command line chose

@@ -112,16 +112,16 @@ const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info andrews_info = {
     andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
     1, andrews_spring_points, 10, andrews_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (20 x 20, 58 in L, 138 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -2994,7 +2994,7 @@ static const mb_plan andrews_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset andrews_preset = {
     0.05, 1e-05,
     {
@@ -3274,7 +3274,7 @@ void andrews_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[63] = -(v[20]*(t13 - MB_R(0.01874)*t10));
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [20]. */
 void andrews_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -3438,7 +3438,7 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[2] = MB_R(0.033)*v[2];
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 19] (x, y). */
 void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -3954,7 +3954,7 @@ const mb_model andrews_model = {
     .nbody = 7,
     .npoint = 19,
     .point_body = andrews_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &andrews_info,
 #endif
     .mass = andrews_mass,
@@ -3970,14 +3970,14 @@ const mb_model andrews_model = {
     .phi_q = andrews_phi_q,
     .phi_t = andrews_phi_t,
     .phi_q_dot = andrews_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = andrews_gamma,
 #endif
     .force = andrews_force,
     .dforce_dq = andrews_dforce_dq,
     .dforce_dv = andrews_dforce_dv,
     .energy = andrews_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = andrews_points,
     .preset = &andrews_preset,
 #endif

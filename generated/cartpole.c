@@ -64,16 +64,16 @@ const mb_index cartpole_phi_q_col[8] = {
     2, 1, 0, 3, 5, 1, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info cartpole_info = {
     cartpole_coord_names, cartpole_body_names, cartpole_point_names, cartpole_constraint_names,
     0, 0, 1, cartpole_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 static const char *const cartpole_in_names[1] = {
     "F",
 };
@@ -656,7 +656,7 @@ static const mb_plan cartpole_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset cartpole_preset = {
     2.0, 0.001,
     {
@@ -734,7 +734,7 @@ void cartpole_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q,
     out[7] = -MB_R(0.5)*(v[5]*MB_SIN(q[5]));
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [4]. */
 void cartpole_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -812,7 +812,7 @@ void cartpole_energy(const mb_model *m, mb_real t, const mb_real *restrict q, co
     out[2] = v[0]*(in[0] + in[1]*(t - in[2]));
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 4] (x, y). */
 void cartpole_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1023,7 +1023,7 @@ const mb_model cartpole_model = {
     .nbody = 2,
     .npoint = 4,
     .point_body = cartpole_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &cartpole_info,
 #endif
     .mass = cartpole_mass,
@@ -1047,14 +1047,14 @@ const mb_model cartpole_model = {
     .phi_q = cartpole_phi_q,
     .phi_t = cartpole_phi_t,
     .phi_q_dot = cartpole_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = cartpole_gamma,
 #endif
     .force = cartpole_force,
     .dforce_dq = cartpole_dforce_dq,
     .dforce_dv = cartpole_dforce_dv,
     .energy = cartpole_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = cartpole_points,
     .preset = &cartpole_preset,
 #endif

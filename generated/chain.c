@@ -76,16 +76,16 @@ const mb_index chain_phi_q_col[28] = {
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info chain_info = {
     chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
     0, 0, 4, chain_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1630,7 +1630,7 @@ void chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, co
     out[27] = -MB_R(0.05)*(v[11]*MB_SIN(q[11]));
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1715,7 +1715,7 @@ void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 9] (x, y). */
 void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1943,7 +1943,7 @@ const mb_model chain_model = {
     .nbody = 4,
     .npoint = 9,
     .point_body = chain_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &chain_info,
 #endif
     .mass = chain_mass,
@@ -1959,14 +1959,14 @@ const mb_model chain_model = {
     .phi_q = chain_phi_q,
     .phi_t = chain_phi_t,
     .phi_q_dot = chain_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = chain_gamma,
 #endif
     .force = chain_force,
     .dforce_dq = chain_dforce_dq,
     .dforce_dv = chain_dforce_dv,
     .energy = chain_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = chain_points,
     .preset = 0,
 #endif

@@ -65,16 +65,16 @@ const mb_index double_pendulum_phi_q_col[12] = {
     0, 2, 1, 2, 0, 2, 3, 5, 1, 2, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info double_pendulum_info = {
     double_pendulum_coord_names, double_pendulum_body_names, double_pendulum_point_names, double_pendulum_constraint_names,
     0, 0, 2, double_pendulum_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -804,7 +804,7 @@ static const mb_plan double_pendulum_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset double_pendulum_preset = {
     5.0, 0.001,
     {
@@ -888,7 +888,7 @@ void double_pendulum_phi_q_dot(const mb_model *m, mb_real t, const mb_real *rest
     out[11] = -MB_R(0.75)*(v[5]*MB_SIN(q[5]));
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [4]. */
 void double_pendulum_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -958,7 +958,7 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 5] (x, y). */
 void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1084,7 +1084,7 @@ const mb_model double_pendulum_model = {
     .nbody = 2,
     .npoint = 5,
     .point_body = double_pendulum_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &double_pendulum_info,
 #endif
     .mass = double_pendulum_mass,
@@ -1100,14 +1100,14 @@ const mb_model double_pendulum_model = {
     .phi_q = double_pendulum_phi_q,
     .phi_t = double_pendulum_phi_t,
     .phi_q_dot = double_pendulum_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = double_pendulum_gamma,
 #endif
     .force = double_pendulum_force,
     .dforce_dq = double_pendulum_dforce_dq,
     .dforce_dv = double_pendulum_dforce_dv,
     .energy = double_pendulum_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = double_pendulum_points,
     .preset = &double_pendulum_preset,
 #endif

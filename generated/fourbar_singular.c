@@ -72,16 +72,16 @@ const mb_index fourbar_singular_phi_q_col[24] = {
     4, 5, 7, 8, 6, 8, 7, 8,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info fourbar_singular_info = {
     fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
     0, 0, 4, fourbar_singular_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1361,7 +1361,7 @@ void fourbar_singular_phi_q_dot(const mb_model *m, mb_real t, const mb_real *res
     out[23] = -MB_R(0.05)*t5;
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void fourbar_singular_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1442,7 +1442,7 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restri
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 8] (x, y). */
 void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1650,7 +1650,7 @@ const mb_model fourbar_singular_model = {
     .nbody = 3,
     .npoint = 8,
     .point_body = fourbar_singular_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &fourbar_singular_info,
 #endif
     .mass = fourbar_singular_mass,
@@ -1666,14 +1666,14 @@ const mb_model fourbar_singular_model = {
     .phi_q = fourbar_singular_phi_q,
     .phi_t = fourbar_singular_phi_t,
     .phi_q_dot = fourbar_singular_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = fourbar_singular_gamma,
 #endif
     .force = fourbar_singular_force,
     .dforce_dq = fourbar_singular_dforce_dq,
     .dforce_dv = fourbar_singular_dforce_dv,
     .energy = fourbar_singular_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = fourbar_singular_points,
     .preset = 0,
 #endif

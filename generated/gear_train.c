@@ -102,16 +102,16 @@ const mb_index gear_train_dq_dv_col[1] = {
     8,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info gear_train_info = {
     gear_train_coord_names, gear_train_body_names, gear_train_point_names, gear_train_constraint_names,
     0, 0, 3, gear_train_joint_points, 0, 0,
     1, gear_train_slot_ends, gear_train_slot_axis, 2, gear_train_gear_centres, gear_train_gear_radii,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1188,7 +1188,7 @@ static const mb_plan gear_train_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset gear_train_preset = {
     2.0, 0.001,
     {
@@ -1311,7 +1311,7 @@ void gear_train_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict 
     out[19] = MB_R(0.1)*t3;
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [12]. */
 void gear_train_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1405,7 +1405,7 @@ void gear_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = -MB_R(0.01)*t2;
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 15] (x, y). */
 void gear_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1618,7 +1618,7 @@ const mb_model gear_train_model = {
     .nbody = 4,
     .npoint = 15,
     .point_body = gear_train_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &gear_train_info,
 #endif
     .mass = gear_train_mass,
@@ -1634,14 +1634,14 @@ const mb_model gear_train_model = {
     .phi_q = gear_train_phi_q,
     .phi_t = gear_train_phi_t,
     .phi_q_dot = gear_train_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = gear_train_gamma,
 #endif
     .force = gear_train_force,
     .dforce_dq = gear_train_dforce_dq,
     .dforce_dv = gear_train_dforce_dv,
     .energy = gear_train_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = gear_train_points,
     .preset = &gear_train_preset,
 #endif

@@ -76,16 +76,16 @@ const mb_index motor_arm_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info motor_arm_info = {
     motor_arm_coord_names, motor_arm_body_names, motor_arm_point_names, motor_arm_constraint_names,
     0, 0, 1, motor_arm_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 static const char *const motor_arm_in_names[1] = {
     "V",
 };
@@ -532,7 +532,7 @@ static const mb_plan motor_arm_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset motor_arm_preset = {
     2.0, 0.001,
     {
@@ -598,7 +598,7 @@ void motor_arm_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q
     out[3] = -MB_R(0.2)*(v[2]*MB_SIN(q[2]));
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [2]. */
 void motor_arm_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -721,7 +721,7 @@ void motor_arm_energy(const mb_model *m, mb_real t, const mb_real *restrict q, c
     out[2] = v[2]*t7 - MB_R(0.05)*(v[0]*t5 + v[1]*t6);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void motor_arm_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -903,7 +903,7 @@ const mb_model motor_arm_model = {
     .nbody = 1,
     .npoint = 3,
     .point_body = motor_arm_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &motor_arm_info,
 #endif
     .mass = motor_arm_mass,
@@ -927,14 +927,14 @@ const mb_model motor_arm_model = {
     .phi_q = motor_arm_phi_q,
     .phi_t = motor_arm_phi_t,
     .phi_q_dot = motor_arm_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = motor_arm_gamma,
 #endif
     .force = motor_arm_force,
     .dforce_dq = motor_arm_dforce_dq,
     .dforce_dv = motor_arm_dforce_dv,
     .energy = motor_arm_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = motor_arm_points,
     .preset = &motor_arm_preset,
 #endif

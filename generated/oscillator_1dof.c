@@ -76,16 +76,16 @@ const mb_index oscillator_1dof_dq_dv_col[4] = {
     0, 1, 0, 1,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info oscillator_1dof_info = {
     oscillator_1dof_coord_names, oscillator_1dof_body_names, oscillator_1dof_point_names, oscillator_1dof_constraint_names,
     1, oscillator_1dof_spring_points, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -454,7 +454,7 @@ static const mb_plan oscillator_1dof_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset oscillator_1dof_preset = {
     0.1, 0.0001,
     {
@@ -508,7 +508,7 @@ void oscillator_1dof_phi_q_dot(const mb_model *m, mb_real t, const mb_real *rest
     out[1] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [2]. */
 void oscillator_1dof_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -620,7 +620,7 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -711,7 +711,7 @@ const mb_model oscillator_1dof_model = {
     .nbody = 1,
     .npoint = 3,
     .point_body = oscillator_1dof_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &oscillator_1dof_info,
 #endif
     .mass = oscillator_1dof_mass,
@@ -727,14 +727,14 @@ const mb_model oscillator_1dof_model = {
     .phi_q = oscillator_1dof_phi_q,
     .phi_t = oscillator_1dof_phi_t,
     .phi_q_dot = oscillator_1dof_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = oscillator_1dof_gamma,
 #endif
     .force = oscillator_1dof_force,
     .dforce_dq = oscillator_1dof_dforce_dq,
     .dforce_dv = oscillator_1dof_dforce_dv,
     .energy = oscillator_1dof_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = oscillator_1dof_points,
     .preset = &oscillator_1dof_preset,
 #endif

@@ -86,16 +86,16 @@ const mb_index parallelogram_chain_phi_q_col[44] = {
     4, 5, 13, 14, 6, 8, 12, 14, 7, 8, 13, 14,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info parallelogram_chain_info = {
     parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
     0, 0, 7, parallelogram_chain_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (14 x 14, 35 in L, 71 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -2285,7 +2285,7 @@ void parallelogram_chain_phi_q_dot(const mb_model *m, mb_real t, const mb_real *
     out[43] = t11;
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [14]. */
 void parallelogram_chain_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -2386,7 +2386,7 @@ void parallelogram_chain_energy(const mb_model *m, mb_real t, const mb_real *res
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 13] (x, y). */
 void parallelogram_chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -2728,7 +2728,7 @@ const mb_model parallelogram_chain_model = {
     .nbody = 5,
     .npoint = 13,
     .point_body = parallelogram_chain_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &parallelogram_chain_info,
 #endif
     .mass = parallelogram_chain_mass,
@@ -2744,14 +2744,14 @@ const mb_model parallelogram_chain_model = {
     .phi_q = parallelogram_chain_phi_q,
     .phi_t = parallelogram_chain_phi_t,
     .phi_q_dot = parallelogram_chain_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = parallelogram_chain_gamma,
 #endif
     .force = parallelogram_chain_force,
     .dforce_dq = parallelogram_chain_dforce_dq,
     .dforce_dv = parallelogram_chain_dforce_dv,
     .energy = parallelogram_chain_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = parallelogram_chain_points,
     .preset = 0,
 #endif

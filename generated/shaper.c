@@ -85,16 +85,16 @@ const mb_index shaper_phi_q_col[31] = {
     6, 8, 4, 5, 7, 8, 6, 8, 9, 7, 8, 10, 11, 10, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info shaper_info = {
     shaper_coord_names, shaper_body_names, shaper_point_names, shaper_constraint_names,
     0, 0, 4, shaper_joint_points, 0, 0,
     1, shaper_slot_ends, shaper_slot_axis, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 22 in L, 40 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1575,7 +1575,7 @@ static const mb_plan shaper_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset shaper_preset = {
     3.0, 0.001,
     {
@@ -1739,7 +1739,7 @@ void shaper_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, c
     out[30] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [12]. */
 void shaper_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1839,7 +1839,7 @@ void shaper_energy(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 11] (x, y). */
 void shaper_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -2105,7 +2105,7 @@ const mb_model shaper_model = {
     .nbody = 4,
     .npoint = 11,
     .point_body = shaper_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &shaper_info,
 #endif
     .mass = shaper_mass,
@@ -2121,14 +2121,14 @@ const mb_model shaper_model = {
     .phi_q = shaper_phi_q,
     .phi_t = shaper_phi_t,
     .phi_q_dot = shaper_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = shaper_gamma,
 #endif
     .force = shaper_force,
     .dforce_dq = shaper_dforce_dq,
     .dforce_dv = shaper_dforce_dv,
     .energy = shaper_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = shaper_points,
     .preset = &shaper_preset,
 #endif

@@ -72,16 +72,16 @@ const mb_index slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info slider_crank_info = {
     slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
     0, 0, 3, slider_crank_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 12 in L, 20 updates); d0 receives the diagonal before elimination.
  * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
 static int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -1178,7 +1178,7 @@ void slider_crank_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restric
     out[19] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [8]. */
 void slider_crank_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -1257,7 +1257,7 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 7] (x, y). */
 void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -1435,7 +1435,7 @@ const mb_model slider_crank_model = {
     .nbody = 3,
     .npoint = 7,
     .point_body = slider_crank_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &slider_crank_info,
 #endif
     .mass = slider_crank_mass,
@@ -1451,14 +1451,14 @@ const mb_model slider_crank_model = {
     .phi_q = slider_crank_phi_q,
     .phi_t = slider_crank_phi_t,
     .phi_q_dot = slider_crank_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = slider_crank_gamma,
 #endif
     .force = slider_crank_force,
     .dforce_dq = slider_crank_dforce_dq,
     .dforce_dv = slider_crank_dforce_dv,
     .energy = slider_crank_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = slider_crank_points,
     .preset = 0,
 #endif

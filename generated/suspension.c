@@ -76,16 +76,16 @@ const mb_index suspension_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears and racks, for the tools
- * (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
+ * tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info suspension_info = {
     suspension_coord_names, suspension_body_names, suspension_point_names, suspension_constraint_names,
     1, suspension_spring_points, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    0, 0, 0, 0, 0, 0,
 };
 
-#ifndef MB_DESCRIPTOR_ONLY
+#if !MB_DESCRIPTOR_ONLY
 static const char *const suspension_par_names[5] = {
     "m", "k", "c", "F",
     "a",
@@ -502,7 +502,7 @@ static const mb_plan suspension_plan = {
 
 /* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools
  * only, left out with MB_OMIT_POINTS. */
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 static const mb_preset suspension_preset = {
     2.0, 0.001,
     {
@@ -564,7 +564,7 @@ void suspension_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict 
     out[1] = MB_R(0.0);
 }
 
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
 /* Gamma = -(Phi_q v)_q v - 2 Phi_qt v - Phi_tt [2]. */
 void suspension_gamma(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out)
@@ -715,7 +715,7 @@ void suspension_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = v[1]*(par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t6*t9) - v[0]*(t7*t9) - v[2]*(t8*t9);
 }
 
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 4] (x, y). */
 void suspension_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
 {
@@ -865,7 +865,7 @@ const mb_model suspension_model = {
     .nbody = 1,
     .npoint = 4,
     .point_body = suspension_point_body,
-#ifndef MB_OMIT_INFO
+#if !MB_OMIT_INFO
     .info = &suspension_info,
 #endif
     .mass = suspension_mass,
@@ -888,14 +888,14 @@ const mb_model suspension_model = {
     .phi_q = suspension_phi_q,
     .phi_t = suspension_phi_t,
     .phi_q_dot = suspension_phi_q_dot,
-#ifndef MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA
     .gamma = suspension_gamma,
 #endif
     .force = suspension_force,
     .dforce_dq = suspension_dforce_dq,
     .dforce_dv = suspension_dforce_dv,
     .energy = suspension_energy,
-#ifndef MB_OMIT_POINTS
+#if !MB_OMIT_POINTS
     .points = suspension_points,
     .preset = &suspension_preset,
 #endif

@@ -212,6 +212,103 @@ function E.actuator(el, ctx)
     return out
 end
 
+-- Contact (docs/model-language.md, "Contact with friction"): a circle of radius r around point
+-- C of body a (r = 0: the point) against a line through P along dir fixed in body b, or a circle
+-- of radius R around P (outside it, or inside with `inside`). n is the unit normal that pushes a
+-- away from b: Omega R_b dir for a line (its left side is outside), (C - P)/|C - P| for a circle
+-- (towards P inside one); the gap g = n . (C - P) - r, |C - P| - r - R, R - r - |C - P|.
+-- Penetration x = max(-g, 0) = (|g| - g) / 2, its rate x' = -dg/dt.
+-- Normal force (never a pull: clamped at 0 by (f + |f|) / 2):
+--   Hunt-Crossley  f = k x^e (1 + d x'),
+--   ADAMS IMPACT   f = k x^e + c step3(x / depth) x', step3(s) = s^2 (3 - 2 s) on s in [0, 1].
+-- The elastic part k x^e is the potential V = k x^(e+1) / (e+1) (so T + V shows what an impact
+-- dissipates); the rest is a load f - k x^e along n. Both act through C: Q = f dg/dq.
+-- Friction at the contact point X = C - r n, along t = (n_y, -n_x) (the line's direction):
+-- slip velocity s = t . (v_a(X) - v_b(X)) of the two bodies' material points at X, force
+-- -mu(s) f on a along t (and its reaction on b): Q = -mu(s) f ds/dv, with the smooth Stribeck
+-- curve of Brown and McPhee (2016), w = s / v_stick:
+--   mu(s) = mu_d tanh(4 w) + (mu_s - mu_d) w / (w^2 / 4 + 3 / 4)^2
+-- (mu_s at w = 1 to within mu_d (1 - tanh 4) = 7e-4 mu_d, -> mu_d as w grows, 0 at w = 0).
+-- Returns { gap, normal, friction, slip, V, qnc }, cached per derivation (ctx).
+function E.contact_terms(el, ctx)
+    ctx.contact_cache = ctx.contact_cache or {}
+    local cached = ctx.contact_cache[el.name]
+    if cached then return cached end
+    local xa, ya = ctx.pos(el.a)
+    local xb, yb = ctx.pos(el.b)
+    local dx, dy = xa - xb, ya - yb
+    local nx, ny, gap
+    if el.dir then
+        local pb = ctx.angle(el.b.body)
+        local c, s = sym.cos(pb), sym.sin(pb)
+        local ux, uy = c * el.dir[1] - s * el.dir[2], s * el.dir[1] + c * el.dir[2]
+        nx, ny = sym.neg(sym.lift(uy)), sym.lift(ux)
+        gap = nx * dx + ny * dy - el.radius
+    else
+        local l = sym.hypot(dx, dy)
+        nx, ny = sym.sdiv(dx, l), sym.sdiv(dy, l)
+        if el.inside then
+            nx, ny = -nx, -ny
+            gap = (el.circle - el.radius) - l
+        else
+            gap = l - (el.radius + el.circle)
+        end
+    end
+    local x = 0.5 * (sym.abs(gap) - gap)                     -- penetration, >= 0
+    local xd = -ctx.rate(gap)
+    local el_f = el.k * (x ^ el.exponent)                    -- the elastic part
+    local f
+    if el.model == "impact" then
+        local r = x / el.depth
+        local sr = 1 - 0.5 * ((1 - r) + sym.abs(1 - r))       -- min(x / depth, 1)
+        f = el_f + el.c * (sr * sr * (3 - 2 * sr)) * xd
+    else
+        f = el_f * (1 + el.damping * xd)
+    end
+    local damped = el.model == "impact" and el.c > 0 or el.model ~= "impact" and el.damping > 0
+    if damped then
+        f = 0.5 * (f + sym.abs(f))                            -- never a pull
+    end
+    -- the material points' velocities at the contact point X
+    local Xc, Yc = xa - el.radius * nx, ya - el.radius * ny
+    local function vel_at(body)
+        local cs = ctx.coords(body)
+        if not cs then return sym.num(0), sym.num(0) end
+        local vx, vy = ctx.v[cs[1]], ctx.v[cs[2]]
+        if not cs[3] then return vx, vy end
+        local w = ctx.v[cs[3]]
+        return vx - w * (Yc - ctx.q[cs[2]]), vy + w * (Xc - ctx.q[cs[1]])
+    end
+    local vax, vay = vel_at(el.a.body)
+    local vbx, vby = vel_at(el.b.body)
+    local slip = ny * (vax - vbx) - nx * (vay - vby)
+    local ft = sym.num(0)
+    if el.mu_s > 0 then
+        local w = slip / el.v_stick
+        local a = 0.25 * (w * w) + 0.75
+        local mu = el.mu_d * sym.tanh(4 * w)
+        if el.mu_s ~= el.mu_d then mu = mu + (el.mu_s - el.mu_d) * w / (a * a) end
+        ft = -(mu * f)
+    end
+    local out = { gap = gap, normal = f, friction = ft, slip = slip, qnc = {} }
+    out.V = el.k / (el.exponent + 1) * (x ^ (el.exponent + 1))
+    local fd = f - el_f                                       -- the load beside the potential's
+    for _, body in ipairs { el.a.body, el.b.body } do
+        for _, k in ipairs(ctx.coords(body) or {}) do
+            local e = fd * sym.d(gap, ctx.q[k])
+            if el.mu_s > 0 then e = e + ft * sym.d(slip, ctx.v[k]) end
+            if not sym.iszero(e) then out.qnc[#out.qnc + 1] = { k = k, e = e } end
+        end
+    end
+    ctx.contact_cache[el.name] = out
+    return out
+end
+
+function E.contact(el, ctx)
+    local c = E.contact_terms(el, ctx)
+    return { V = c.V, qnc = c.qnc }
+end
+
 -- Driver: q_k - f(t) = 0, or phi_b - phi_a - f(t) = 0 (joint form).
 function E.driver(el, ctx)
     local f = ctx.tf(el.f, el)

@@ -134,6 +134,8 @@ local function derive(M)
             local X, Y = ctx.pos(model.param_view(n.point, "sym"))
             r = n.comp == "x" and X or Y
             if n.kind == "vel" then r = ctx.rate(r) end
+        elseif n.kind == "gap" or n.kind == "normal" or n.kind == "friction" or n.kind == "slip" then
+            r = elements.contact_terms(M.elements[n.contact], ctx)[n.kind]
         elseif n.kind == "angle" or n.kind == "rate" then
             r = sym.lift(ctx.angle(n.b)) - ctx.angle(n.a)
             if n.kind == "rate" then r = ctx.rate(r) end
@@ -345,6 +347,25 @@ local function derive(M)
             rack_geom[#rack_geom + 1] = math.sin(a) * ax + math.cos(a) * ay
         end
     end
+    -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind, direction or R
+    local contact_points, contact_geom = {}, {}
+    for _, el in ipairs(M.elements) do
+        if el.kind == "contact" then
+            local ic
+            if M.bodies[el.a.body].particle then ic = -el.a.body else ic = pidx(el.a) end
+            local ip
+            if el.b.body > 0 and M.bodies[el.b.body].particle then ip = -el.b.body else ip = pidx(el.b) end
+            if not (ic and ip) then uerr(M, el.line, "contact '" .. el.name .. "': an end is not a named point") end
+            contact_points[#contact_points + 1], contact_points[#contact_points + 2] = ic, ip
+            local g = contact_geom
+            g[#g + 1] = el.radius
+            if el.dir then
+                g[#g + 1], g[#g + 2], g[#g + 3] = 0, el.dir[1], el.dir[2]
+            else
+                g[#g + 1], g[#g + 2], g[#g + 3] = el.inside and 2 or 1, el.circle, 0
+            end
+        end
+    end
 
     -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major)
     local ys, dydq, dydv = {}, {}, {}
@@ -367,6 +388,7 @@ local function derive(M)
         spring_points = spring_points, joint_points = joint_points, rod_ends = rod_ends, coords = C,
         slot_ends = slot_ends, slot_axis = slot_axis, gear_centres = gear_centres,
         gear_radii = gear_radii, rack_points = rack_points, rack_geom = rack_geom,
+        contact_points = contact_points, contact_geom = contact_geom,
     }
 end
 
@@ -454,7 +476,7 @@ local function preset(name, uname, sim)
         rows[i] = "        /* " .. f.name .. " */ { " .. table.concat(r, ", ") .. " }"
     end
     local data = "/* Run settings: the model file's simulate { ... } (runtime/mb_model.h: mb_preset); tools\n"
-        .. " * only, left out with MB_OMIT_POINTS. */\n#ifndef MB_OMIT_POINTS\n"
+        .. " * only, left out with MB_OMIT_POINTS. */\n#if !MB_OMIT_POINTS\n"
         .. "static const mb_preset " .. name .. "_preset = {\n    " .. lit(sim.t_end or 0) .. ", "
         .. lit(sim.h or 0) .. ",\n    {\n" .. table.concat(rows, ",\n") .. "\n    }\n};\n#endif"
     return data, "&" .. name .. "_preset", table.concat(macros, "\n")
@@ -571,7 +593,7 @@ function emit.generate(M, opts)
         }, "function.c.in")
         -- what a firmware may leave out (-DMB_OMIT_GAMMA, -DMB_OMIT_POINTS: docs/embedding.md)
         if OMITTABLE[id] then
-            text = "#ifndef MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
+            text = "#if !MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
         end
         functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. (withv and PQV or PQ) .. ");"
@@ -765,6 +787,9 @@ function emit.generate(M, opts)
     vals.NRACK = #D.rack_points // 2
     vals.RACK_POINTS = array("int", "rack_points", D.rack_points, 16)
     vals.RACK_GEOM = array("double", "rack_geom", D.rack_geom, 3, num17)
+    vals.NCONTACT = #D.contact_points // 2
+    vals.CONTACT_POINTS = array("int", "contact_points", D.contact_points, 16)
+    vals.CONTACT_GEOM = array("double", "contact_geom", D.contact_geom, 4, num17)
     local mass_default, mass_sym = coordinate_data(Mnum).mass, false
     for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
     vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)
@@ -863,7 +888,7 @@ function emit.generate(M, opts)
     -- a 16-bit or 8-bit mb_index (runtime/mb_config.h: MB_INDEX16, MB_INDEX8) must hold every index
     for _, w in ipairs({ { 16, 65535 }, { 8, 255 } }) do
         if max_index > w[2] then
-            table.insert(desc, 1, "#ifdef MB_INDEX" .. w[1] .. "\n#error \"" .. name .. ": an index ("
+            table.insert(desc, 1, "#if MB_INDEX" .. w[1] .. "\n#error \"" .. name .. ": an index ("
                          .. max_index .. ") does not fit the " .. w[1] .. "-bit mb_index of MB_INDEX"
                          .. w[1] .. "\"\n#endif")
         end
@@ -992,7 +1017,8 @@ function emit.io_macros(uname, M)
         out[#out + 1] = "#define " .. uname .. "_IN_" .. u.name:upper() .. " " .. (i - 1)
     end
     for i, sn in ipairs(M.sensors or {}) do
-        out[#out + 1] = "#define " .. uname .. "_OUT_" .. sn.name:upper() .. " " .. (i - 1)
+        -- (a contact's sensors are named "K.gap" ...: <U>_OUT_K_GAP)
+        out[#out + 1] = "#define " .. uname .. "_OUT_" .. sn.name:gsub("[^A-Za-z0-9_]", "_"):upper() .. " " .. (i - 1)
     end
     if #out == 0 then return "/* (no inputs, no sensors) */" end
     return table.concat(out, "\n")

@@ -241,6 +241,9 @@ function emit_data.generate(M, opts)
     -- the state): the same empty descriptor
     local why
     for _, el in ipairs(M.elements) do
+        if el.kind == "contact" then
+            why = why or ('a contact (contact "' .. el.name .. '": a force of the state)')
+        end
         if el.kind == "actuator" or (el.kind == "torque" and el.joint) then
             why = why or (el.kind == "torque" and 'a torque in a joint (torque "' .. el.name .. '")'
                           or 'an actuator (actuator "' .. el.name .. '")')

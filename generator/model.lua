@@ -247,6 +247,30 @@ local par_mode = "sym"
 -- (t - in[3i+2]) (value, slope, the time the value was set: runtime/mb_input.c). Measures
 -- (pos, vel, angle, rate, length, lengthrate) become expressions of q and v through the
 -- resolver emit.lua installs while it derives (model.set_measure_resolver).
+-- Hunt-Crossley damping from a restitution: the normal force k x^n (1 + d x') on a body of
+-- any mass meeting the contact at speed v0 leaves it at e v0 where, with s = d v0,
+--   s - ln(1 + s) = -e s - ln(1 - e s)
+-- (m x' dx'/(1 + d x') = -k x^n dx integrated over compression and restitution; exact for every
+-- k and n, no other force acting: docs/model-language.md, "Contact with friction"). Returns s
+-- for e in (0, 1] (0 for e = 1) by bisection on (0, 1/e), where the two sides cross once.
+function model.hc_damping(e)
+  if e >= 1 then return 0.0 end
+  local function g(s)
+    local l1 = s < 1e-4 and (s * s / 2 - s * s * s / 3 + s ^ 4 / 4) or (s - math.log(1 + s))
+    local w = e * s
+    local l2 = w < 1e-4 and (w * w / 2 + w * w * w / 3 + w ^ 4 / 4) or (-w - math.log(1 - w))
+    return l1 - l2
+  end
+  local lo, hi = 0.0, 1 / e
+  -- g > 0 just above 0 (the difference starts as s^2 (1 - e^2) / 2), -> -inf at 1/e
+  for _ = 1, 200 do
+    local mid = 0.5 * (lo + hi)
+    if mid == lo or mid == hi then break end
+    if g(mid) > 0 then lo = mid else hi = mid end
+  end
+  return 0.5 * (lo + hi)
+end
+
 local measure_resolver = nil
 function model.set_measure_resolver(f) measure_resolver = f end
 local function input_sym(n, tv, sym)
@@ -914,6 +938,8 @@ local function make_env(S)
   env.angle, env.rate = measure("angle"), measure("rate")
   env.length, env.lengthrate = measure("length"), measure("lengthrate")
   env.atan2 = atan2
+  env.gap, env.normal, env.friction, env.slip = measure("gap"), measure("normal"),
+    measure("friction"), measure("slip")
 
   env.ground = function(t)
     local line = S.here()
@@ -1182,6 +1208,108 @@ local function make_env(S)
              what, el.length)
     end
   end)
+  -- contact "K" { "a.C", "b.P", radius = r, line = { ux, uy } | circle = R, k = .., ... }: a
+  -- penalty contact force (Hunt-Crossley or ADAMS IMPACT normal law, regularized Coulomb
+  -- friction) between a point or circle of radius r around C on a and a line through P along
+  -- (ux, uy) fixed in b, or a circle of radius R around P on b (docs/model-language.md,
+  -- "Contact with friction"). Its gap, normal force, friction force and slip velocity are
+  -- measures (gap("K") ...) and sensors (the CSV columns out.K.gap ...).
+  local contact_measure = { gap = env.gap, normal = env.normal, friction = env.friction,
+                            slip = env.slip }
+  env.contact = element("contact", { radius = true, line = true, circle = true, inside = true,
+    k = true, exponent = true, model = true, damping = true, restitution = true, velocity = true,
+    c = true, depth = true, mu_s = true, mu_d = true, v_stick = true }, 2,
+    function(el, f, line, what)
+      local function num(key, default)
+        if f[key] == nil then return default end
+        return number(S, line, what .. " " .. key, f[key])
+      end
+      el.radius = num("radius", 0.0)
+      if el.radius < 0 then S.fail(line, "%s: radius must be >= 0 (0: a point), got %.17g", what, el.radius) end
+      if (f.line == nil) == (f.circle == nil) then
+        S.fail(line, "%s: give exactly one of line = { ux, uy } (a line through the second point) or circle = R (a circle around it)", what)
+      end
+      if f.line ~= nil then
+        el.dir = unit_axis({ axis = f.line }, line, what .. " line")
+        if f.inside ~= nil then S.fail(line, "%s: inside applies to a circle, not a line", what) end
+      else
+        el.circle = num("circle")
+        if not (el.circle > 0) then S.fail(line, "%s: circle (its radius) must be > 0, got %.17g", what, el.circle) end
+        if f.inside ~= nil and type(f.inside) ~= "boolean" then
+          S.fail(line, "%s: inside must be true or false, got %s", what, type(f.inside))
+        end
+        el.inside = f.inside == true
+        if el.inside and not (el.radius < el.circle) then
+          S.fail(line, "%s: inside a circle of radius %g, the radius %g must be smaller", what, el.circle, el.radius)
+        end
+      end
+      if f.k == nil then S.fail(line, "%s: k is missing", what) end
+      el.k = num("k")
+      if not (el.k > 0) then S.fail(line, "%s: k must be > 0, got %.17g", what, el.k) end
+      -- 1e20 N/m^e is stiffer than any material contact (Hertz for steel spheres of 1 km:
+      -- 5e12); beyond it k x^e and its derivatives overflow for ordinary penetrations
+      if el.k > 1e20 then S.fail(line, "%s: k = %g is above 1e20 (no material contact is that stiff; its forces would overflow)", what, el.k) end
+      el.exponent = num("exponent", 1.5)
+      if not (el.exponent >= 1 and el.exponent <= 10) then
+        S.fail(line, "%s: exponent must be in 1 .. 10 (below 1 the stiffness is infinite at first touch), got %.17g",
+               what, el.exponent)
+      end
+      el.model = f.model == nil and "hunt-crossley" or f.model
+      if el.model ~= "hunt-crossley" and el.model ~= "impact" then
+        S.fail(line, '%s: model must be "hunt-crossley" or "impact", got %s', what, show(el.model))
+      end
+      local function only(keys, for_what)
+        for _, key in ipairs(keys) do
+          if f[key] ~= nil then S.fail(line, "%s: %s applies to %s", what, key, for_what) end
+        end
+      end
+      if el.model == "impact" then
+        only({ "damping", "restitution", "velocity" }, 'model = "hunt-crossley"')
+        el.c = num("c", 0.0)
+        if el.c < 0 then S.fail(line, "%s: c must be >= 0, got %.17g", what, el.c) end
+        if f.depth == nil then S.fail(line, '%s: depth is missing (model = "impact": the damping reaches c at this penetration)', what) end
+        el.depth = num("depth")
+        if not (el.depth > 0) then S.fail(line, "%s: depth must be > 0, got %.17g", what, el.depth) end
+      else
+        only({ "c", "depth" }, 'model = "impact"')
+        if f.damping ~= nil and f.restitution ~= nil then
+          S.fail(line, "%s: give damping or restitution (with velocity), not both", what)
+        end
+        if f.restitution ~= nil then
+          local e = num("restitution")
+          if not (e > 0 and e <= 1) then S.fail(line, "%s: restitution must be in (0, 1], got %.17g", what, e) end
+          if f.velocity == nil then
+            S.fail(line, "%s: restitution needs velocity (the impact speed at which it holds: a Hunt-Crossley contact's restitution falls with speed)", what)
+          end
+          local v = num("velocity")
+          if not (v > 0) then S.fail(line, "%s: velocity must be > 0, got %.17g", what, v) end
+          el.restitution, el.velocity = e, v
+          el.damping = model.hc_damping(e) / v
+        else
+          if f.velocity ~= nil then S.fail(line, "%s: velocity applies with restitution", what) end
+          el.damping = num("damping", 0.0)
+          if el.damping < 0 then S.fail(line, "%s: damping must be >= 0, got %.17g", what, el.damping) end
+        end
+      end
+      el.mu_s = num("mu_s", 0.0)
+      if el.mu_s < 0 then S.fail(line, "%s: mu_s must be >= 0, got %.17g", what, el.mu_s) end
+      el.mu_d = num("mu_d", el.mu_s)
+      if el.mu_d < 0 then S.fail(line, "%s: mu_d must be >= 0, got %.17g", what, el.mu_d) end
+      if el.mu_d > el.mu_s then
+        S.fail(line, "%s: mu_d (%g) must not exceed mu_s (%g)", what, el.mu_d, el.mu_s)
+      end
+      el.v_stick = num("v_stick", 1e-3)
+      if not (el.v_stick > 0) then S.fail(line, "%s: v_stick must be > 0, got %.17g", what, el.v_stick) end
+      -- the reported values, as sensors named "K.gap" ... (CSV columns out.K.gap ...)
+      for _, kind in ipairs { "gap", "normal", "friction", "slip" } do
+        local sname = el.name .. "." .. kind
+        local sn = { name = sname, line = line, contact = true,
+                     value = timefn(S, line, what .. " " .. kind, contact_measure[kind](el.name), T,
+                                    { u = true, m = true }) }
+        S.sensors[#S.sensors + 1] = sn
+        S.sensor_by_name[sname] = sn
+      end
+    end)
   env.driver = element("driver", { coord = true, joint = true, f = true }, 0,
     function(el, f, line, what)
       if (f.coord == nil) == (f.joint == nil) then
@@ -1298,7 +1426,7 @@ local function make_env(S)
   end
   for _, k in ipairs { "body", "particle", "revolute", "prismatic", "spring", "rotspring",
                        "rod", "force", "torque", "driver", "input", "actuator", "sensor", "slot",
-                       "gear", "rack" } do
+                       "gear", "rack", "contact" } do
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
@@ -1307,7 +1435,8 @@ local function make_env(S)
                        "log", "sqrt", "abs", "sine", "step", "ramp", "body", "particle", "revolute",
                        "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver",
                        "input", "actuator", "sensor", "pos", "vel", "angle", "rate", "length",
-                       "lengthrate", "atan2", "tanh", "reaction", "slot", "gear", "rack" } do
+                       "lengthrate", "atan2", "tanh", "reaction", "slot", "gear", "rack",
+                       "contact", "gap", "normal", "friction", "slip" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
@@ -1502,6 +1631,22 @@ local function resolve(S, M)
       e.axis, e.angle = el.axis, el.angle
       e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
       e.f = el.f
+    elseif k == "contact" then
+      e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
+      if e.a.body == e.b.body then
+        S.fail(el.line, 'contact "%s": both ends are on %s: a contact is between two bodies', el.name,
+               e.a.body == 0 and "the ground" or '"' .. bodies[e.a.body].name .. '"')
+      end
+      if e.a.body == 0 then
+        S.fail(el.line, 'contact "%s": its first end (the point or circle) is on the ground: give the moving body first', el.name)
+      end
+      attach(el, e.a.body, e.b.body)
+      if el.dir then no_particle(el, e.b, "a contact line's direction is fixed in its body") end
+      for _, key in ipairs { "radius", "dir", "circle", "inside", "k", "exponent", "model",
+                             "damping", "restitution", "velocity", "c", "depth", "mu_s", "mu_d",
+                             "v_stick" } do
+        e[key] = el[key]
+      end
     elseif k == "gear" or k == "rack" then
       mesh_refs(el, e)
     elseif k == "rotspring" then
@@ -1570,6 +1715,15 @@ local function resolve(S, M)
     local fake = { kind = n.kind, name = n.ref, line = n.line }
     if n.kind == "pos" or n.kind == "vel" then
       n.point = point_ref(fake, n.ref)
+    elseif n.kind == "gap" or n.kind == "normal" or n.kind == "friction" or n.kind == "slip" then
+      local j = S.el_by_name[n.ref]
+      if not j then S.fail(n.line, '%s("%s"): unknown element "%s"', n.kind, show(n.ref), show(n.ref)) end
+      if j.kind ~= "contact" then
+        S.fail(n.line, '%s("%s"): "%s" is a %s, %s needs a contact', n.kind, n.ref, n.ref, j.kind, n.kind)
+      end
+      for i, el in ipairs(S.elements) do
+        if el == j then n.contact = i end
+      end
     else
       local j = S.el_by_name[n.ref]
       if not j then S.fail(n.line, '%s("%s"): unknown element "%s"', n.kind, show(n.ref), show(n.ref)) end
@@ -1677,7 +1831,20 @@ local function validate(S)
   M.inputs = {}
   for i, u in ipairs(S.inputs) do M.inputs[i] = { name = u.name, default = u.default, line = u.line } end
   M.sensors = {}
-  for i, sn in ipairs(S.sensors) do M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line } end
+  -- the header's <NAME>_OUT_<SENSOR> macros: a contact's "K.gap" is K_GAP, which a sensor
+  -- "K_gap" (or "k_gap") would repeat
+  local macro = {}
+  for i, sn in ipairs(S.sensors) do
+    local id = sgsub(sn.name, "[^%w_]", "_"):upper()
+    local prev = macro[id]
+    if prev then
+      local a, b = prev.contact and prev or sn, prev.contact and sn or prev
+      S.fail(sn.line, 'sensor "%s" and sensor "%s" (line %d) give one header macro ..._OUT_%s%s', sn.name,
+             prev.name, prev.line, id, (a.contact or b.contact) and ": a contact's sensors are named <contact>.gap, .normal, .friction, .slip" or " (names must differ ignoring case)")
+    end
+    macro[id] = sn
+    M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line }
+  end
   M.gravity = S.gravity or { 0.0, -9.81 }
   M.simulate = S.simulate
   M.bodies = {}

@@ -4,7 +4,8 @@
 # runtime headers (PREFIX/include/mb), the solver library in double and float (PREFIX/lib/
 # libmbrt.a, libmbrt_float.a) with a pkg-config file each (mbrt.pc, mbrt_float.pc), the runtime's
 # sources and the firmware example's solver.[ch] for firmware builds (PREFIX/share/mbgen/runtime,
-# PREFIX/share/mbgen/firmware; docs/embedding.md) and the man page mbgen(1). make uninstall
+# PREFIX/share/mbgen/firmware; docs/embedding.md), the man page mbgen(1) and the Python module mbsim
+# (PREFIX/lib/pythonX.Y/dist-packages/mbsim, X.Y of the system's python3; docs/python.md). make uninstall
 # removes exactly those files (the lists below serve both) and the directories that are ours
 # alone when empty. tests/test_install.sh installs into temporary prefixes, builds a double and
 # a float program and a lean firmware-style build from the installed files only, and uninstalls.
@@ -32,7 +33,7 @@ MAN1DIR  := $(PREFIX)/share/man/man1
 dest     = $(call shq,$(DESTDIR)$(1))
 # the public headers: the runtime API (mb_sim.h, mb_analysis.h), the model interface (mb_model.h) and what they
 # include, the firmware API (mb_embed.h, mb_layout.h, mb_math.h); the runtime's internals stay out
-INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runtime/mb_status.h runtime/mb_select.h \
+INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runtime/mb_status.h \
                 runtime/mb_sim.h runtime/mb_layout.h runtime/mb_embed.h runtime/mb_analysis.h runtime/mb_math.h \
                 runtime/mb_trig.h
 INST_LUA     := $(wildcard generator/*.lua)
@@ -49,7 +50,7 @@ INST_RT      := $(RT_SRC) runtime/mb_embed.c $(INST_HEADERS) runtime/mb_sim_impl
 # directories of INST_OWN_DIRS are ours alone (removed when empty, deepest first), the others are
 # the prefix's (bin, lib, ...: kept). (The Python module and the FMU tooling get a group each here
 # when they exist.)
-INST_GROUPS := bin lib pc inc gen tpl models rt fw man
+INST_GROUPS := bin lib pc inc gen tpl models rt fw man py
 INST_DIR_bin    := $(BINDIR)
 INST_MODE_bin   := 755
 INST_FILES_bin  := $(BUILD)/inst/mbgen
@@ -71,10 +72,17 @@ INST_DIR_fw     := $(DATADIR)/firmware
 INST_FILES_fw   := examples/firmware/solver.c examples/firmware/solver.h
 INST_DIR_man    := $(MAN1DIR)
 INST_FILES_man  := docs/mbgen.1
+# the Python module: its sources (it builds each model's library itself, with PREFIX/bin/mbgen and
+# PREFIX/share/mbgen/runtime); the directory Debian's python3 searches for PREFIX (/usr/local:
+# /usr/local/lib/python3.11/dist-packages)
+PY_VER          = $(shell { /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' || \
+                            python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'; } 2>/dev/null)
+INST_DIR_py     = $(LIBDIR)/python$(PY_VER)/dist-packages/mbsim
+INST_FILES_py   := $(PY_SRC)
 $(foreach g,$(filter-out bin,$(INST_GROUPS)),$(eval INST_MODE_$(g) := 644))
-INST_OWN_DIRS := $(foreach g,gen tpl models rt fw,$(INST_DIR_$(g))) $(DATADIR) $(INCDIR)
+INST_OWN_DIRS = $(foreach g,gen tpl models rt fw py,$(INST_DIR_$(g))) $(DATADIR) $(INCDIR)
 # every installed file (its installed path) and every source
-INST_PATHS := $(foreach g,$(INST_GROUPS),$(foreach f,$(INST_FILES_$(g)),$(INST_DIR_$(g))/$(notdir $(f))))
+INST_PATHS = $(foreach g,$(INST_GROUPS),$(foreach f,$(INST_FILES_$(g)),$(INST_DIR_$(g))/$(notdir $(f))))
 INST_SRCS  := $(foreach g,$(INST_GROUPS),$(INST_FILES_$(g)))
 
 # the version for the .pc files, from runtime/mb_version.h
@@ -110,7 +118,7 @@ define inst_group
 endef
 
 .PHONY: install uninstall
-## install: install mbgen, the headers, libmbrt.a and libmbrt_float.a with their .pc files, the runtime sources for firmware and mbgen(1) [PREFIX=/usr/local] [DESTDIR=]
+## install: install mbgen, the headers, libmbrt.a and libmbrt_float.a with their .pc files, the runtime sources for firmware, mbgen(1) and the Python module mbsim [PREFIX=/usr/local] [DESTDIR=]
 install: $(INST_SRCS) $(BUILD)/inst/prefix
 	install -d $(foreach g,$(INST_GROUPS),$(call dest,$(INST_DIR_$(g))))
 	$(foreach g,$(INST_GROUPS),$(call inst_group,$(g)))
@@ -120,6 +128,9 @@ install: $(INST_SRCS) $(BUILD)/inst/prefix
 uninstall:
 	@echo "make uninstall: removing the $(words $(INST_PATHS)) files make install installs under "$(call dest,$(PREFIX))
 	@rm -f $(foreach f,$(INST_PATHS),$(call dest,$(f)))
+	@# the byte code python3 leaves beside the module when it imports it
+	@rm -f $(foreach m,__init__ _build,$(call dest,$(INST_DIR_py)/__pycache__/)$(m).cpython-*.pyc)
+	@rmdir $(call dest,$(INST_DIR_py)/__pycache__) 2>/dev/null || true
 	@for d in $(foreach d,$(INST_OWN_DIRS),$(call dest,$(d))); do \
 	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then echo "make uninstall: $$d holds other files, kept" >&2; fi; \
 	done

@@ -52,6 +52,9 @@ TEST_PROGS += $(BUILD)/test_sparse $(BUILD)/test_sparse_san $(BUILD)/test_newton
 TEST_SCRIPTS += tests/test_doc_links.sh
 # the tree holds only files the build, the docs or the tests name (no stray output committed)
 TEST_SCRIPTS += tests/test_tree_files.sh
+# runtime/mb_config.h is the one page of the build switches: every switch read is on it, every
+# [ABI] one in MB_BUILD_CONFIG, none tested by presence (tests/test_config_page.sh)
+TEST_SCRIPTS += tests/test_config_page.sh
 # docs/cli.md names every make target, script, mbgen option and make variable a user meets, and
 # every binary it names answers --help (the bench tools too: built, never run, for that)
 TEST_SCRIPTS += tests/test_doc_cli.sh

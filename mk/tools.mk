@@ -179,4 +179,4 @@ TEST_SCRIPTS += tests/test_plot_paths.sh tests/test_run_script.sh tests/test_run
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim $(BUILD)/oscillator_1dof_sim \
                 $(BUILD)/fault_velconflict_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim \
-                $(BUILD)/kin_meshes_sim
+                $(BUILD)/kin_meshes_sim $(BUILD)/bouncing_ball_sim

@@ -14,14 +14,14 @@
 void mb_anl_params_default(mb_anl_params *p)
 {
     memset(p, 0, sizeof *p);
-#ifdef MB_FLOAT
+#if MB_FLOAT
     p->rank_tol = MB_R(1e-4);
 #else
     p->rank_tol = MB_R(1e-8);
 #endif
     p->pos_tol = 100 * MB_EPS;
     p->pos_max_iter = 50;
-#ifdef MB_FLOAT
+#if MB_FLOAT
     p->static_tol = 10000 * MB_EPS;   /* 1.2e-3: the rounding floor of a 30-link chain is 3e-4 */
 #else
     p->static_tol = 1000 * MB_EPS;

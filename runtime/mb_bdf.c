@@ -42,7 +42,7 @@ static int ny_of(const mb_sim *s) { return IMPL(s) ? 2 * s->n : s->nz; }
  * recurrence l_j += l_{j-1} / i (i = 1..q, j = i..1) from l = (1, 0, ...) rounds them in mb_real
  * (hexadecimal: exact). A table, not the recurrence at every step: that was 0.4 % of a bdf run
  * on Andrews. */
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define LC(d, f) f
 #else
 #define LC(d, f) d

@@ -86,7 +86,7 @@ static void newton_matrix(mb_sim *s, mb_real a, mb_real c1, mb_real h)
     for (int k = 0; k < m->dq_dv_pat.nnz; k++) A[P->dqv_dst[k]] -= h / 2 * s->dQv[k];
 }
 
-/* The matrix (f4_matrix) differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I
+/* The matrix (mbi_f4_matrix) differentiates c = Phi_q v + Phi_t + 2 xi w Phi + w^2 I
  * (v = 2/h (q - q_k) - v_k) exactly: h/2 dc/dq = c1 Phi_q + h/2 Phidot_q. The thesis (5.45-5.47) keeps c1 Phi_q only and
  * adds h w^2/2 Int Phi_q (5.55); both differ from the derivative at a singular position, where
  * u^T Phi_q = 0 for the lost-rank direction u and u^T c depends on q only through
@@ -127,7 +127,7 @@ static void f4_c(mb_sim *s, const mb_real *I, int upd)
 
 /* sv = sigma~ + alpha c and the residuals 5.41, 5.42 times g: g1 = g (M v - p + Phi_q^T sv),
  * g2 = g (pdot - Q - Phidot_q^T sv), with Q and Phidot_q at the iterate. */
-static void f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2)
+void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
@@ -168,7 +168,7 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
 /* The shift of the sigma reset (6.3.4) at the current state: p -= Phi_q^T sigma~,
  * pdot -= Phidot_q^T sigma~ (so 5.30 and 5.32 still hold), the work's reference S0 likewise,
  * sigma~ = 0 (the row's shift: the trapezoid's step control re-references with it). */
-static void f4_shift(mb_sim *s)
+void mbi_f4_shift(mb_sim *s)
 {
     const mb_model *m = s->m;
     int nc = s->nc;
@@ -199,9 +199,9 @@ static void f4_shift(mb_sim *s)
 #define ROWS_IMPLIED MB_R(1e3)
 
 /* At a step's start: a flagged equation's sigma~ (from the start-up's, before the flags were
- * given) moved into p and pdot as a sigma reset does (f4_shift) for that row alone,
+ * given) moved into p and pdot as a sigma reset does (mbi_f4_shift) for that row alone,
  * so that leaving its rows out changes nothing. cv: nc scratch (free between steps). */
-static void f4_rows_start(mb_sim *s, const unsigned char *dr)
+void mbi_f4_rows_start(mb_sim *s, const unsigned char *dr)
 {
     const mb_model *m = s->m;
     int nc = s->nc, any = 0;
@@ -222,7 +222,7 @@ static void f4_rows_start(mb_sim *s, const unsigned char *dr)
 }
 
 /* The flagged rows of Phi_q and Phidot_q zeroed, for the matrix and the residual */
-static void f4_rows_drop(mb_sim *s, const unsigned char *dr)
+void mbi_f4_rows_drop(mb_sim *s, const unsigned char *dr)
 {
     const mb_pattern *pt = &s->m->phi_q_pat;
     for (int k = 0; k < pt->nnz; k++)
@@ -233,7 +233,7 @@ static void f4_rows_drop(mb_sim *s, const unsigned char *dr)
  * ROWS_IMPLIED of the others' (plus round-off of the length scale). A rank loss only at the
  * start (a singular position: the start-up check cannot tell) fails this as soon as the
  * mechanism leaves it, and the flags are dropped: Newton takes every equation from then on. */
-static int f4_rows_implied(const mb_sim *s, const unsigned char *dr)
+int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr)
 {
     mb_real ind = 0, dep = 0;
     for (int r = 0; r < s->nc; r++) {
@@ -248,7 +248,7 @@ static int f4_rows_implied(const mb_sim *s, const unsigned char *dr)
 
 /* ------------------------------------------------------------------ start-up and the row */
 
-static int f4_start(mb_sim *s, mb_real t0)
+int mbi_f4_start(mb_sim *s, mb_real t0)
 {
     const mb_model *m = s->m;
     int n = s->n, st;
@@ -263,8 +263,11 @@ static int f4_start(mb_sim *s, mb_real t0)
 
 
 /* The row's ops over those pieces: the flagged equations (dr) left out of c (and of the residual
- * and the matrix: rows_drop) */
-static void f4_constraint(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr)
+ * and the matrix: rows_drop). In a build whose one formulation is F4 the trapezoid calls the ops
+ * directly (mb_sim_impl.h: MBI_FORM) and link-time optimization inlines those called once; the
+ * constraint and the matrix stay out of line (MB_NOINLINE), as their frames inside the
+ * iteration's would deepen the stack under it (Andrews M4F firmware: 24 B more). */
+MB_NOINLINE void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr)
 {
     f4_c(s, I, upd && !dr);
 #if MB_WITH_REDUNDANT_ROWS
@@ -278,7 +281,7 @@ static void f4_constraint(mb_sim *s, const mb_real *I, int upd, const unsigned c
 
 /* h/2 dc/dq = c1 Phi_q + h/2 Phidot_q with c1 = 1 + 2 g xi omega (h = 2 g), and where I moves
  * with the iterate (ig: the extrapolated trapezoid's I = I_b + ig Phi(q)) (omega ig)^2 more */
-static void f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full)
+MB_NOINLINE void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full)
 {
     mb_real w = s->p.omega, c1 = 1 + 2 * g * s->p.xi * w;
     if (ig != 0) c1 += (w * ig) * (w * ig);
@@ -293,7 +296,7 @@ static void f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, i
 }
 
 /* 5.53 (f4_dg2) and, with the geometric terms, K2 dq */
-static void f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full)
+void mbi_f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full)
 {
     f4_dg2(s, dq, g, tmpn, tmpm);
 #if MBI_FJ
@@ -310,22 +313,16 @@ static void f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, m
 
 /* After an accepted step: the sigma reset of 6.3.4 (|sigma~| above p.sigma_reset), S with it;
  * *moved set (p and pdot moved: a history of derivatives no longer fits). */
-static int f4_accept(mb_sim *s, int *moved)
+int mbi_f4_accept(mb_sim *s, int *moved)
 {
     int nc = s->nc;
     if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
-    f4_shift(s);
+    mbi_f4_shift(s);
     zero(nc, s->S);
     s->mon.sigma_resets++;
     *moved = 1;
     return MB_EVENT_SIGMA_RESET;
 }
 
-const mbi_form mbi_form_alf_trapezoid = {
-    .accept = f4_accept, .start = f4_start, .constraint = f4_constraint, .residual = f4_residual,
-    .matrix = f4_matrix, .momenta = f4_momenta, .shift = f4_shift,
-#if MB_WITH_REDUNDANT_ROWS
-    .rows_start = f4_rows_start, .rows_drop = f4_rows_drop, .rows_implied = f4_rows_implied,
-#endif
-};
+const mbi_form mbi_form_alf_trapezoid = MBI_ROW_F4;
 #endif /* MBI_F4 */

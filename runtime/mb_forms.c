@@ -5,27 +5,12 @@
 #include <stddef.h>
 #include "mb_sim_impl.h"
 
+/* a formulation not compiled in has a NULL row (its code, unreferenced, is dropped by the
+ * linker's --gc-sections where its file is compiled at all) */
+#define FROW(built, row) ((built) ? &(row) : NULL)
 const mbi_form *const mbi_forms[4] = {
-#if MBI_F1
-    &mbi_form_baumgarte,
-#else
-    NULL,
-#endif
-#if MBI_F2
-    &mbi_form_canonical,
-#else
-    NULL,
-#endif
-#if MBI_F3
-    &mbi_form_alf_explicit,
-#else
-    NULL,
-#endif
-#if MBI_F4
-    &mbi_form_alf_trapezoid,
-#else
-    NULL,
-#endif
+    FROW(MBI_F1, mbi_form_baumgarte), FROW(MBI_F2, mbi_form_canonical),
+    FROW(MBI_F3, mbi_form_alf_explicit), FROW(MBI_F4, mbi_form_alf_trapezoid),
 };
 
 int mbi_form_start(mb_sim *s, mb_real t0)

@@ -41,7 +41,7 @@
 
 /* pen when p.alpha is 0 (F1's default): F4's default alpha. In float the masses would vanish next
  * to it in the matrix's rounding, so float takes 1e4 (as F4's float tests do, 1e5). */
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define HHT_PENALTY MB_R(1e4)
 #else
 #define HHT_PENALTY MB_R(1e8)

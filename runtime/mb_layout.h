@@ -23,7 +23,7 @@
 /* F4 with its trapezoid (not bdf): shared blocks, see MB_LAYOUT's comment (Ek from tn[2] on, tn[3]
  * grown when tn[2], tn[3], tm[1] hold fewer than PQ reals; tm[0] in tn[2] (which holds max(N,
  * NC)), Q in tn[3], cv in tm[1], no tm[2]) */
-#ifndef MB_LAYOUT_NO_SHARE
+#if !MB_LAYOUT_NO_SHARE
 #define MB_L_F4T(F, I) (MB_L_F4(F) && (I) == MB_TRAPEZOID)
 #else   /* a test build: every block its own (tests/test_layout_share.sh: the same results) */
 #define MB_L_F4T(F, I) 0
@@ -61,7 +61,7 @@
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
-/* The blocks of fields a build leaves out of mb_sim (mb_select.h: MBI_HAS_*) are left out of the
+/* The blocks of fields a build leaves out of mb_sim (mb_config.h: MBI_HAS_*) are left out of the
  * list too; their counts are 0 for every formulation and integrator such a build accepts. */
 #define MB_L_KEEP(x) x
 #define MB_L_DROP(x)

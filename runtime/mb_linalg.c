@@ -4,11 +4,11 @@
 #include "mb_linalg.h"
 #include "mb_status.h"
 
-#ifndef MB_NO_LAPACKE
+#if !MB_NO_LAPACKE
 #include <lapacke.h>
 /* piv is an int array in our interface; LAPACKE must use the same integer width. */
 typedef char mb_lapack_int_is_int[sizeof(lapack_int) == sizeof(int) ? 1 : -1];
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define XGETRF LAPACKE_sgetrf_work
 #define XGETRS LAPACKE_sgetrs_work
 #define XPOTRF LAPACKE_spotrf_work
@@ -23,7 +23,7 @@ typedef char mb_lapack_int_is_int[sizeof(lapack_int) == sizeof(int) ? 1 : -1];
 
 const char *mb_linalg_backend(void)
 {
-#ifdef MB_NO_LAPACKE
+#if MB_NO_LAPACKE
     return "builtin";
 #else
     return "lapacke";
@@ -57,7 +57,7 @@ int mb_lu_factor(int n, mb_real *a, int *piv, mb_real rank_tol, mb_real *ratio)
 {
     if (ratio) *ratio = 0;
     if (!all_finite(n, a)) return MB_ERR_NONFINITE;
-#ifdef MB_NO_LAPACKE
+#if MB_NO_LAPACKE
     for (int k = 0; k < n; k++) {
         int p = k;                       /* partial pivoting: largest |a_ik|, i >= k */
         mb_real best = MB_FABS(a[k + (long)k * n]);
@@ -91,7 +91,7 @@ int mb_lu_factor(int n, mb_real *a, int *piv, mb_real rank_tol, mb_real *ratio)
 
 void mb_lu_solve(int n, const mb_real *lu, const int *piv, mb_real *b)
 {
-#ifdef MB_NO_LAPACKE
+#if MB_NO_LAPACKE
     for (int k = 0; k < n; k++) {        /* apply the interchanges in order */
         int p = piv[k] - 1;
         if (p != k) { mb_real t = b[k]; b[k] = b[p]; b[p] = t; }
@@ -116,7 +116,7 @@ int mb_chol_factor(int n, mb_real *a, mb_real rank_tol, mb_real *ratio)
 {
     if (ratio) *ratio = 0;
     if (!all_finite(n, a)) return MB_ERR_NONFINITE;
-#ifdef MB_NO_LAPACKE
+#if MB_NO_LAPACKE
     for (int j = 0; j < n; j++) {        /* left-looking, column j of L */
         mb_real d = a[j + (long)j * n];
         for (int k = 0; k < j; k++) d -= a[j + (long)k * n] * a[j + (long)k * n];
@@ -139,7 +139,7 @@ int mb_chol_factor(int n, mb_real *a, mb_real rank_tol, mb_real *ratio)
 
 void mb_chol_solve(int n, const mb_real *l, mb_real *b)
 {
-#ifdef MB_NO_LAPACKE
+#if MB_NO_LAPACKE
     for (int j = 0; j < n; j++) {        /* L y = b */
         b[j] /= l[j + (long)j * n];
         mb_real bj = b[j];

@@ -22,7 +22,7 @@ double mb_math_cos(double x);
  * is Inf, else NaN if either is NaN (C99's hypot rules). */
 double mb_math_hypot(double x, double y);
 
-#if !defined MB_FLOAT && !defined MB_SIN && !defined MB_COS && !defined MB_HYPOT
+#if !MB_FLOAT && !defined MB_SIN && !defined MB_COS && !defined MB_HYPOT
 #define MB_SIN mb_math_sin
 #define MB_COS mb_math_cos
 #define MB_HYPOT mb_math_hypot

@@ -160,6 +160,15 @@ typedef struct mb_model_info {
     const double *rack_geom;             /* [3 * nrack] the signed pitch radius r and the unit
                                             axis (ux, uy) in the frame's axes: the pitch line
                                             passes through centre - r Omega u along u */
+    /* Contacts, for drawing (docs/model-language.md, "Contact with friction"). */
+    int ncontact;                        /* contact elements */
+    const int *contact_points;           /* [2 * ncontact] the centre C of the first body's
+                                            circle (a point index, or -1 - b for particle b)
+                                            and the point P of the second body's line or circle */
+    const double *contact_geom;          /* [4 * ncontact] radius r around C; kind 0 a line,
+                                            1 a circle, 2 inside a circle; a line's unit
+                                            direction (ux, uy) in P's body's axes, or a
+                                            circle's radius R and 0 */
 } mb_model_info;
 
 /* f(t, q) -> out */

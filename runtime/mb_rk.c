@@ -18,14 +18,11 @@ typedef struct {
     mb_real err_exp, stab;
 } mbi_tableau;
 
-#if MBI_RK4
 static const mb_real rk4_c[4] = {0, MB_R(0.5), MB_R(0.5), 1};
 static const mb_real rk4_a[16] = {0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, 1, 0};
 static const mb_real rk4_b[4] = {MB_R(1.0) / 6, MB_R(1.0) / 3, MB_R(1.0) / 3, MB_R(1.0) / 6};
 static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0, MB_R(2.785)};
-#endif
 
-#if MBI_DOPRI5
 static const mb_real dp_c[7] = {0, MB_R(0.2), MB_R(0.3), MB_R(0.8), MB_R(8.0) / 9, 1, 1};
 static const mb_real dp_a[49] = {
     0, 0, 0, 0, 0, 0, 0,
@@ -38,9 +35,7 @@ static const mb_real dp_a[49] = {
 static const mb_real dp_e[7] = {MB_R(71.0) / 57600, 0, -MB_R(71.0) / 16695, MB_R(71.0) / 1920,
                                 -MB_R(17253.0) / 339200, MB_R(22.0) / 525, -MB_R(1.0) / 40};
 static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2), MB_R(3.3)};
-#endif
 
-#if MBI_DOP853
 /* Hairer's DOP853 (Hairer, Norsett, Wanner, Solving ODE I, 2nd ed.; the coefficients of his code
  * dop853.f): 12 stages, order 8, error estimates of orders 5 and 3, step exponent -1/8. */
 #define R_ MB_R
@@ -99,7 +94,6 @@ static const mb_real d8_e3[12] = {
     R_(4.47106157277725905176885569043e-2) - R_(0.220588235294117647058823529412e-01)};
 #undef R_
 static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125), MB_R(6.0)};
-#endif
 
 /* f(t, z) through the formulation table, counted. */
 static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
@@ -108,7 +102,6 @@ static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     return MBI_FORM(s)->rhs(s, t, z, f);
 }
 
-#if MBI_RK4 || MBI_ADAPTIVE   /* (a build whose only integrator is bdf has no stages) */
 /* F2, F3: their drivers' work integral lambda^T Phi_t with lambda = dS/dt, which no stage has
  * (S has), by parts: [S^T Phi_t] over the step (mbi_step_adaptive, mb_sim_dense) minus the
  * integral of S^T dPhi_t/dt, whose integrand this returns for the stage at (t, q) with S:
@@ -125,7 +118,7 @@ static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_rea
     int nc = s->nc;
     const MBI_VIEW(MB_VIEW_DRV) w = MBI_VIEW_OF(MB_VIEW_DRV);
     mb_real *fp = w.fp, *fm = w.fm;
-#ifdef MB_FLOAT
+#if MB_FLOAT
     mb_real d = MB_R(4.9e-3) * h;        /* cbrt(eps) */
 #else
     mb_real d = MB_R(6.06e-6) * h;
@@ -152,9 +145,6 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
     return e[2] + drv_by_parts(s, t, y, s->ev_S, h);
 }
 
-#endif
-
-#if MBI_RK4 || MBI_ADAPTIVE
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
  * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
@@ -237,9 +227,6 @@ static int accept(mb_sim *s, const mb_real *fnew)
     return ev;
 }
 
-#endif
-
-#if MBI_RK4 || MBI_ADAPTIVE
 /* The stability monitor of an accepted step: h |lambda| over the method's limit, lambda the larger
  * of the stabilization's rate and the rate the first two stages saw (rk4 only, for the
  * warning; 0 with the warning off). */
@@ -259,9 +246,7 @@ static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
     if (!(b & 1u) || !(b & (b - 1))) hm = 0;   /* this step, and at least one more */
     s->mon.stiffness = hm > hs ? hm : hs;
 }
-#endif
 
-#if MBI_DENSE
 /* ------------------------------------------------------------------ dense output
  * The continuous extension of the last adaptive step y(t0 + theta h), theta in [0, 1], in the
  * form of Hairer's codes: with r1 = y1 - y0, r2 = h k1 - r1, r3 = r1 - h f(y1) - r2,
@@ -273,13 +258,10 @@ static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
  * Blocks of s->dn (nz each): dopri5 r3 r1 r2 r4 (k1 kept in block 0 until the coefficients are
  * formed); dop853 r7 r1 r2 r4 r5 r6 r3 (k1 in block 6, block 0 the extra stages' scratch). After
  * them sigma and Phi_t at the step's start (the work at an interpolated time). */
-#if MBI_DOPRI5
 static const mb_real dp_d[7] = {-MB_R(12715105075.0) / MB_R(11282082432.0), 0,
     MB_R(87487479700.0) / MB_R(32700410799.0), -MB_R(10690763975.0) / MB_R(1880347072.0),
     MB_R(701980252875.0) / MB_R(199316789632.0), -MB_R(1453857185.0) / MB_R(822651844.0),
     MB_R(69997945.0) / MB_R(29380423.0)};
-#endif
-#if MBI_DOP853
 #define R_ MB_R
 /* Stages 14..16 (nodes 0.1, 0.2, 7/9) and the four rows d of the interpolant, over stages 1..16
  * (index j - 1; stages 2..5 enter neither). Hairer's published coefficients (dop853.f). */
@@ -323,7 +305,6 @@ static const mb_real d8_d[4][16] = {
      R_(-0.43533456590011143754432175058e+02), R_(0.96324553959188282948394950600e+02),
      R_(-0.39177261675615439165231486172e+02), R_(-0.14972683625798562581422125276e+03)}};
 #undef R_
-#endif
 
 static mb_real *dn_block(const mb_sim *s, int b) { return s->dn + (size_t)b * (size_t)s->nz; }
 static int dn_blocks(const mb_sim *s) { return MB_L_NDENSE(s->p.integrator); }
@@ -347,7 +328,6 @@ static void dense_keep(mb_sim *s, mb_real t0, mb_real h)
     s->dense_state = 1;
 }
 
-#if MBI_DOP853
 /* Stage j (1..16) of the last DOP853 step and its extra stages: 1 kept in block 6, 6..12 in their
  * k blocks, 13 = f(y1) in k[1], 14..16 in k[2..4] (the blocks of stages 3..5, which the
  * interpolant does not use). */
@@ -369,7 +349,6 @@ static mb_real d8_combine(const mb_sim *s, const mb_real *w, mb_real h, const mb
     for (int j = 1; j <= 16; j++) pw += w[j - 1] * s->kp[j - 1];
     return h * pw;
 }
-#endif
 
 /* the work's first three coefficients, as r1 r2 r3 of the state (pe: the power at y1) */
 static void dense_work3(mb_sim *s, const mbi_tableau *tb, mb_real pe)
@@ -387,8 +366,7 @@ static int dense_coefficients(mb_sim *s)
     int nz = s->nz;
     mb_real h = s->h_prev, *y0 = s->zold, *y1 = s->ztmp;
     mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2);
-#if MBI_DOP853
-    if (s->p.integrator == MB_DOP853) {
+    if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
         for (int x = 0; x < 3; x++) {     /* stages 14..16 (scratch state in block 0) */
             mb_real tx = s->t_prev + d8_cx[x] * h;
             d8_combine(s, d8_ax[x], h, y0, B0);
@@ -409,21 +387,20 @@ static int dense_coefficients(mb_sim *s)
         }
         return MB_OK;
     }
-#endif
-#if MBI_DOPRI5
-    mb_real *B3 = dn_block(s, 3), *k7 = s->k[6], w = 0;
-    dense_work3(s, &dopri5, s->kp[6]);
-    for (int j = 0; j < 7; j++) w += dp_d[j] * s->kp[j];
-    s->dn_w[3] = h * w;
-    for (int i = 0; i < nz; i++) {
-        mb_real acc = dp_d[0] * B0[i];
-        for (int j = 2; j < 7; j++) acc += dp_d[j] * s->k[j][i];
-        B3[i] = h * acc;
-        B1[i] = y1[i] - y0[i];
-        B2[i] = h * B0[i] - B1[i];
-        B0[i] = B1[i] - h * k7[i] - B2[i];
+    if (MBI_DOPRI5) {
+        mb_real *B3 = dn_block(s, 3), *k7 = s->k[6], w = 0;
+        dense_work3(s, &dopri5, s->kp[6]);
+        for (int j = 0; j < 7; j++) w += dp_d[j] * s->kp[j];
+        s->dn_w[3] = h * w;
+        for (int i = 0; i < nz; i++) {
+            mb_real acc = dp_d[0] * B0[i];
+            for (int j = 2; j < 7; j++) acc += dp_d[j] * s->k[j][i];
+            B3[i] = h * acc;
+            B1[i] = y1[i] - y0[i];
+            B2[i] = h * B0[i] - B1[i];
+            B0[i] = B1[i] - h * k7[i] - B2[i];
+        }
     }
-#endif
     return MB_OK;
 }
 
@@ -446,16 +423,13 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
     const mb_real *dw = s->dn_w;
     mb_real wt = dw[0] + u * (dw[1] + th * (dw[2] + u * dw[3]));   /* the work of the loads */
     mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2), *B3 = dn_block(s, 3);
-#if MBI_DOP853
-    if (s->p.integrator == MB_DOP853) {
+    if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
         mb_real *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
         for (int i = 0; i < nz; i++)
             y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B6[i] + u * (B3[i] + th * (B4[i] +
                    u * (B5[i] + th * B0[i]))))));
         wt = dw[0] + u * (dw[1] + th * (dw[2] + u * (dw[3] + th * (dw[4] + u * (dw[5] + th * dw[6])))));
-    } else
-#endif
-    {
+    } else {
         for (int i = 0; i < nz; i++)
             y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B0[i] + u * B3[i])));
     }
@@ -479,9 +453,7 @@ out:
     copy(nc, s->ev_sig, ssave);
     return st;
 }
-#endif /* MBI_DENSE */
 
-#if MBI_ADAPTIVE
 /* One accepted adaptive step with table tb towards t_stop, rejections retried inside; monitor
  * advanced. */
 static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
@@ -526,9 +498,7 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
             if (s->p.formulation != MB_BAUMGARTE)
                 wq += dot(s->nc, s->ev_S, s->Phit) - dot(s->nc, s->S0, s->ptq);
             stiffness(s, tb, h, hrho);
-#if MBI_DENSE
-            if (s->dn) dense_keep(s, t_start, h);
-#endif
+            if (MBI_DENSE && s->dn) dense_keep(s, t_start, h);
             s->t = t_new;
             st = accept(s, fnew);
             if (st < 0) return mbi_undo_step(s, t_start, st);
@@ -547,9 +517,7 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
         }
     }
 }
-#endif
 
-#if MBI_RK4
 /* One fixed step (RK4) of h ending at time t_new; the monitor is not advanced. */
 static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
 {
@@ -565,44 +533,35 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
     if (st < 0) return mbi_undo_step(s, t_old, st);
     return st;
 }
-#endif
 
-#if MBI_ADAPTIVE
 /* the adaptive step with dense output's bookkeeping */
 static int step_tableau(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
 {
-#if MBI_DENSE
-    s->dense_state = 0;
-    if (s->dn) dense_begin(s, b->mon0.W);
-#endif
+    if (MBI_DENSE) {
+        s->dense_state = 0;
+        if (s->dn) dense_begin(s, b->mon0.W);
+    }
     return step_adaptive(s, tb, t_stop, b);
 }
-#endif
 
-#if MBI_DENSE
-#define RK_DENSE rk_dense
-#else    /* MB_WITH_DENSE_OUTPUT=0: nothing to interpolate */
-#define RK_DENSE NULL
-#endif
-#if MBI_RK4
+/* The rows. Every explicit build compiles all three and what they call; those the build leaves
+ * out are not in mb_sim.c's integrator table (NULL there), so nothing references them and a
+ * link with --gc-sections (or link-time optimization) drops them; dense output likewise (NULL
+ * in the rows with MB_WITH_DENSE_OUTPUT=0: nothing to interpolate). */
+#define RK_DENSE (MBI_DENSE ? rk_dense : NULL)
 const mbi_integ mbi_integ_rk4 = {mbi_form_start, mbi_form_restart, step_rk4, NULL, NULL,
                                  mbi_undo_step, NULL};
-#endif
-#if MBI_DOPRI5
 static int step_dopri5(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {
     return step_tableau(s, &dopri5, t_stop, b);
 }
 const mbi_integ mbi_integ_dopri5 = {mbi_form_start, mbi_form_restart, NULL, step_dopri5, RK_DENSE,
                                     mbi_undo_step, NULL};
-#endif
-#if MBI_DOP853
 static int step_dop853(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {
     return step_tableau(s, &dop853, t_stop, b);
 }
 const mbi_integ mbi_integ_dop853 = {mbi_form_start, mbi_form_restart, NULL, step_dop853, RK_DENSE,
                                     mbi_undo_step, NULL};
-#endif
 #endif /* MBI_EXPLICIT */
 

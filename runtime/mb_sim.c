@@ -31,24 +31,10 @@ static const struct {
     [MB_HHT] = {"hht", FB(MB_BAUMGARTE), MBI_PM_HHT_FORM, IROW(MBI_HHT, mbi_integ_hht)},
 };
 /* the row of a run's integrator (a build with one knows it: the calls are direct then) */
-#if MBI_NINTEG == 1
-#define INTEG(s) (&ONE_INTEG)
-#if MBI_RK4
-#define ONE_INTEG mbi_integ_rk4
-#elif MBI_DOPRI5
-#define ONE_INTEG mbi_integ_dopri5
-#elif MBI_DOP853
-#define ONE_INTEG mbi_integ_dop853
-#elif MBI_BDF
-#define ONE_INTEG mbi_integ_bdf
-#elif MBI_HHT
-#define ONE_INTEG mbi_integ_hht
-#else
-#define ONE_INTEG mbi_integ_trapezoid
-#endif
-#else
-#define INTEG(s) (integs[(s)->p.integrator].row)
-#endif
+#define INTEG(s)                                                                               \
+    (MBI_NINTEG > 1 ? integs[(s)->p.integrator].row : MBI_RK4 ? &mbi_integ_rk4                 \
+     : MBI_DOPRI5 ? &mbi_integ_dopri5 : MBI_DOP853 ? &mbi_integ_dop853 : MBI_BDF ? &mbi_integ_bdf \
+     : MBI_HHT ? &mbi_integ_hht : &mbi_integ_trapezoid)
 /* What any row of this build has (a firmware's build folds the slots it lacks away): an
  * adaptive step (dopri5, dop853, bdf, the adaptive trapezoid), dense output, an undo (the
  * integrators of F1-F3). */
@@ -96,7 +82,7 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
     case MB_ALF_EXPLICIT: p->alpha = MB_R(1e7); p->xi = 1; p->omega = 10; break;
     default: p->alpha = MB_R(1e8); p->xi = MB_R(1e4); p->omega = 1; break;
     }
-#ifdef MB_FLOAT
+#if MB_FLOAT
     p->rank_tol = MB_R(1e-4);   /* scaled pivot ratio; well-posed models measure > 0.05 */
 #else
     p->rank_tol = MB_R(1e-8);

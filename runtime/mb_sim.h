@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include "mb_model.h"
 #include "mb_status.h"
-#include "mb_select.h"   /* what the build compiles: mb_sim leaves out the fields of the rest */
+#include "mb_config.h"   /* the switches: mb_sim leaves out the fields of what a build does not compile */
 
 /* Formulations (thesis chapter 5). */
 enum {
@@ -78,7 +78,7 @@ enum {
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
 #define MB_MAX_ITER_LIMIT 1000
 
-/* -DMB_WITH_TUNABLES=0 (mb_select.h; define it for the application's sources too: it changes
+/* -DMB_WITH_TUNABLES=0 (mb_config.h; define it for the application's sources too: it changes
  * mb_sim, as every MB_WITH_* and MB_ONLY_* switch does): no tunable parameters and no inputs
  * (both live in mb_sim's copy of the descriptor, which this leaves out). */
 
@@ -251,7 +251,7 @@ typedef struct mb_sim {
     mb_monitor mon;
     mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
     /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use; left
-     * out with what the build does not compile (mb_select.h) */
+     * out with what the build does not compile (mb_config.h) */
     mb_real *z, *v, *pd, *sig, *S, *lam, *ptq;
     mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
     mb_real *Pq, *Pqd, *dQq, *dQv;
@@ -324,25 +324,15 @@ typedef struct mb_sim {
 #endif
 } mb_sim;
 
-/* The build as the caller's compiler sees this header: the precision and the switches of
- * mb_select.h in MB_BUILD_CONFIG, the sizes they give mb_sim and mb_params in MB_BUILD_SIZES.
- * The five calls that take a caller's mb_params or mb_sim before one is set up (the four
- * below and mb_embed_start) are macros that pass both to the runtime, which compares them with its own:
+/* The build as the caller's compiler sees this header: the precision, index width and [ABI]
+ * switches of mb_config.h in MB_BUILD_CONFIG (there), the sizes they give mb_sim and mb_params
+ * in MB_BUILD_SIZES. The five calls that take a caller's mb_params or mb_sim before one is set
+ * up (the four below and mb_embed_start) are macros that pass both to the runtime, which
+ * compares them with its own:
  * an application compiled with another MB_FLOAT, other MB_ONLY_* / MB_WITH_* switches or
  * another MB_INDEX8 / MB_INDEX16 (the width of the model's index arrays, which the runtime
  * reads) than the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
  * its structures is read or written, where the two layouts would otherwise overwrite memory. */
-#define MB_BUILD_CONFIG                                                                        \
-    ((unsigned long)(sizeof(mb_real) == sizeof(float)) | (unsigned long)MB_WITH_BAUMGARTE << 1 | \
-     (unsigned long)MB_WITH_CANONICAL << 2 | (unsigned long)MB_WITH_ALF_EXPLICIT << 3 |          \
-     (unsigned long)MB_WITH_ALF_TRAPEZOID << 4 | (unsigned long)MB_WITH_RK4 << 5 |               \
-     (unsigned long)MB_WITH_DOPRI5 << 6 | (unsigned long)MB_WITH_DOP853 << 7 |                   \
-     (unsigned long)MB_WITH_BDF << 8 | (unsigned long)MB_WITH_HHT << 9 |                         \
-     (unsigned long)MB_WITH_ASSEMBLY << 10 | (unsigned long)MB_WITH_DENSE << 11 |                \
-     (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
-     (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
-     (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17 |            \
-     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19)
 #define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim) << 12 | (unsigned long)sizeof(mb_params))
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10

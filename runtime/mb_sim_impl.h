@@ -4,12 +4,13 @@
 #ifndef MB_SIM_IMPL_H
 #define MB_SIM_IMPL_H
 
+#include <stddef.h>
 #include "mb_sim.h"
 #include "mb_layout.h"
 #include "mb_linalg.h"
 #include "mb_vec.h"
 
-/* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_select.h, through
+/* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_config.h, through
  * mb_sim.h (mb_sim's fields depend on it). */
 
 /* mb_linsys.c: factor the matrix `which` (MB_MAT_*), already assembled in its plan storage (S:
@@ -34,7 +35,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
 
 /* The end of a block's lifetime (n entries from p): NaN in a -DMB_POISON_WORK build (a read
  * through a wrong alias then fails a test), nothing otherwise. */
-#ifdef MB_POISON_WORK
+#if MB_POISON_WORK
 static inline void mbi_poison(mb_real *p, int n)
 {
     for (int i = 0; i < n; i++) p[i] = (mb_real)NAN;
@@ -126,8 +127,36 @@ extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_expli
     mbi_form_alf_trapezoid;
 /* mb_forms.c: the rows, NULL where a formulation is not compiled in */
 extern const mbi_form *const mbi_forms[4];
-/* the formulation's row: a constant when the build has one (the calls devirtualized, inlined) */
-#if MBI_NFORM == 1
+/* mb_f4_trapezoid.c: F4's ops by name, and its row (one initializer: the table's and the
+ * one-formulation build's below) */
+int mbi_f4_start(mb_sim *s, mb_real t0);
+int mbi_f4_accept(mb_sim *s, int *moved);
+void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr);
+void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
+void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full);
+void mbi_f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full);
+void mbi_f4_shift(mb_sim *s);
+void mbi_f4_rows_start(mb_sim *s, const unsigned char *dr);
+void mbi_f4_rows_drop(mb_sim *s, const unsigned char *dr);
+int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr);
+#define MBI_ROW_F4                                                                             \
+    {.accept = mbi_f4_accept, .start = mbi_f4_start, .constraint = mbi_f4_constraint,          \
+     .residual = mbi_f4_residual, .matrix = mbi_f4_matrix, .momenta = mbi_f4_momenta,          \
+     .shift = mbi_f4_shift, .rows_start = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_start : NULL,   \
+     .rows_drop = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_drop : NULL,                            \
+     .rows_implied = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_implied : NULL}
+/* the formulation's row: a constant when the build has one (the calls devirtualized). F4's is
+ * the row's initializer itself, which each file sees, so that the integrator's calls are direct
+ * before link-time optimization decides inlining (its pieces called once are then inlined:
+ * mb_f4_trapezoid.c) */
+#if MBI_NFORM == 1 && MBI_F4
+static inline const mbi_form *mbi_form_f4(void)
+{
+    static const mbi_form row = MBI_ROW_F4;
+    return &row;
+}
+#define MBI_FORM(s) mbi_form_f4()
+#elif MBI_NFORM == 1
 #define MBI_FORM(s) (MBI_F1 ? &mbi_form_baumgarte : MBI_F2 ? &mbi_form_canonical : MBI_F3 ? &mbi_form_alf_explicit : &mbi_form_alf_trapezoid)
 #else
 #define MBI_FORM(s) (mbi_forms[(s)->p.formulation])

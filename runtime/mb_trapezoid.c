@@ -116,7 +116,7 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
     if (it == 0) k->ny1 = ny;
     if (it == 0 && !adapt) {   /* the step's tolerance from its first correction (NEWTON_LTE) */
         mb_real tl = NEWTON_LTE * ny;
-#ifdef MB_FLOAT
+#if MB_FLOAT
         mb_real fl = NEWTON_FLOOR * MB_SQRT(dot(2 * s->n, s->z, s->z));
         if (tl < fl) tl = fl;
 #endif
@@ -344,7 +344,7 @@ static int trap_step_checked(mb_sim *s, mb_real h, mb_real t1, int full, int *st
                              int hold, int *diverged, mb_real *e)
 {
     int st = trap_step(s, h, t1, full, stale, adapt, hold, diverged);
-#ifdef MB_POISON_WORK
+#if MB_POISON_WORK
     const MBI_VIEW(MB_VIEW_TRAP) w = MBI_VIEW_OF(MB_VIEW_TRAP);
     mbi_poison(w.dq, s->n);   /* the corrections' lifetime ends with the step */
     mbi_poison(w.dp, s->n);

@@ -19,14 +19,13 @@
 #ifndef MB_TRIG_H
 #define MB_TRIG_H
 
-#include "mb_config.h"
-#include "mb_select.h"   /* MB_WITH_TRIG_CACHE: off, the calls below are libm's alone */
+#include "mb_config.h"   /* MB_WITH_TRIG_CACHE: off, the calls below are libm's alone */
 
 /* The grid: entries at multiples of 1 / MB_TRIG_GRID rad. x0 = x rounded to it by the shift
  * (t + 1.5 2^52) - 1.5 2^52 (2^23 in float), exact for |x| below 2^45 (2^16 in float) rad; beyond,
  * or for a NaN or Inf, |x - x0| <= half a cell fails and libm gives sin and cos directly. */
 #define MB_TRIG_GRID MB_R(64.0)
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define MB_TRIG_SHIFT 12582912.0f
 #else
 #define MB_TRIG_SHIFT 6755399441055744.0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages this project needs that are missing.
-# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|simbody|sweep|slurm]...   (default: core)
+# Usage: scripts/deps.sh [core|plots|browser|mcu|fuzz|tools|metis|bench|simbody|sweep|slurm|python|fmu]...   (default: core)
 # Says what it installs; does nothing when everything is present.
 set -eu
 usage() {
@@ -19,6 +19,8 @@ root); says what it installs, does nothing when everything is present. Groups:
   simbody  libsimbody-dev g++ (optional: make bench-scaling's Simbody peer, bench/bench_simbody.cpp)
   sweep    parallel gnuplot-nox (make sweep)
   slurm    slurm-wlm munge (make sweep SWEEP_ENGINE=slurm here, make test-slurm)
+  python   python3-numpy python3-pytest (the Python module mbsim and its tests)
+  fmu      zip unzip (make fmu packs the FMU, its test unpacks it as a master does)
 Exit status: 0 done, 2 an unknown group, else apt-get's.
 EOF
 }
@@ -36,6 +38,8 @@ for group in "${@:-core}"; do
         simbody) want+=(libsimbody-dev g++) ;;   # optional: make bench-scaling's Simbody peer only
         sweep) want+=(parallel gnuplot-nox) ;;   # make sweep: GNU parallel, the plot
         slurm) want+=(slurm-wlm munge) ;;   # make sweep SWEEP_ENGINE=slurm on this machine, make test-slurm
+        python) want+=(python3-numpy python3-pytest) ;;   # the mbsim module (docs/python.md), its tests
+        fmu)   want+=(zip unzip) ;;   # make fmu (the archive), tests/test_fmu.c (unzip)
         -h|--help) usage; exit 0 ;;
         *) echo "deps.sh: unknown group '$group' (scripts/deps.sh --help lists them)" >&2; exit 2 ;;
     esac

@@ -39,7 +39,7 @@ extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_m
 #include "parallelogram_chain.h"
 #endif
 
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define TOL 1e-3
 #else
 #define TOL 1e-9
@@ -249,7 +249,7 @@ static void test_slider_kinematic_inverse(void)
             E[j] = (double)e[0] + (double)e[1];
         }
         double dEdt = (E[1] - E[0]) / (2 * h);
-#ifndef MB_FLOAT   /* (in float, the central difference of E is all rounding) */
+#if !MB_FLOAT   /* (in float, the central difference of E is all rounding) */
         CHECK(check_close(effort * w, dEdt, 1e-6), "inverse t=%g: effort*w %.9g, dE/dt %.9g", t,
               effort * w, dEdt);
 #else
@@ -260,7 +260,7 @@ static void test_slider_kinematic_inverse(void)
     }
 }
 
-#ifndef MB_FLOAT
+#if !MB_FLOAT
 /* Inverse-dynamics consistency. The free slider-crank (tests/models/anl_slider_free.lua, the
  * driven one without its driver) is wrapped through the model seam: a copy of its mb_model whose
  * force adds, on crank.phi, the torque the driver of anl_slider_driven applies at time t,
@@ -447,7 +447,7 @@ static void test_failures(void)
 }
 
 
-#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+#if defined(MB_HAVE_double_pendulum) && !MB_FLOAT
 /* Each formulation's own multiplier estimate against the exact index-1 multipliers at the same
  * state (mb_anl_reactions), along 2 s of the double pendulum: F1 the lambda of its Baumgarte-
  * stabilized KKT solve; F2-F4 lambda = dS/dt (S = sigma, or sigma~ updated), by the central
@@ -552,7 +552,7 @@ static void test_static_all(void)
         }
         an = sqrt(an);
         gn = sqrt(gn);
-#ifdef MB_FLOAT
+#if MB_FLOAT
         double tol = 1e-3;
 #else
         double tol = 1e-9;
@@ -760,7 +760,7 @@ static void test_quasistatic(void)
         if (ef > emax) emax = ef;
         iters += info.iters;
     }
-#ifdef MB_FLOAT
+#if MB_FLOAT
     const double qtol = 1e-2;   /* the float static tolerance is 1e4 eps = 1.2e-3 of the load */
 #else
     const double qtol = TOL;
@@ -800,7 +800,7 @@ int main(void)
     test_slider_crank_static();
 #endif
     test_slider_kinematic_inverse();
-#ifndef MB_FLOAT
+#if !MB_FLOAT
     test_inverse_forward();
 #endif
     test_failures();
@@ -811,7 +811,7 @@ int main(void)
 #ifdef MB_HAVE_parallelogram_chain
     test_parallelogram_static();
 #endif
-#if defined(MB_HAVE_double_pendulum) && !defined(MB_FLOAT)
+#if defined(MB_HAVE_double_pendulum) && !MB_FLOAT
     test_native_estimates();
 #endif
 #ifdef MB_HAVE_andrews

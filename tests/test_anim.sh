@@ -12,7 +12,8 @@ ok() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo
 check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
-for b in "$sim" "$anim" "$fsim" "$psim" "$BUILD/shaper_sim" "$BUILD/gear_train_sim" "$BUILD/kin_meshes_sim"; do
+for b in "$sim" "$anim" "$fsim" "$psim" "$BUILD/shaper_sim" "$BUILD/gear_train_sim" "$BUILD/kin_meshes_sim" \
+         "$BUILD/bouncing_ball_sim"; do
     [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim $psim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
@@ -240,6 +241,32 @@ for edit in 's/^slot 2 1 1 0$/slot 2 1 0 0/|slot with a zero axis' \
     check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
     check "bad info ($what): file:line named" grep -q "mbad.info:[0-9]*: " "$tmp/mbad.err"
     check "bad info ($what): no page" test ! -e "$tmp/mbad.html"
+done
+
+# Contacts (models/bouncing_ball.lua): the info line (the ball's centre, the ground point, radius
+# 0.1, a line along x) and the page's record (with ball.phi's column: its radius line turns).
+mesh_run bouncing_ball bb; ok $? "bouncing_ball: simulated and drawn"
+check "bouncing_ball: info file has 'contact 0 1 0.10000000000000001 0 1 0'" \
+    grep -qx 'contact 0 1 0.10000000000000001 0 1 0' "$tmp/bb.csv.info"
+check "bouncing_ball: the page has the contact (centre, point, r, line x, ball.phi's column, ground)" \
+    grep -q '^var CONTACTS=\[\[0,1,0.1,0,1,0,7,-1,' "$tmp/bb.html"
+check "bouncing_ball: the page draws the contact's line" grep -q "'class':'contactline'" "$tmp/bb.html"
+check "bouncing_ball: the note names contacts" grep -q 'contacts as their circles' "$tmp/bb.html"
+if command -v xmllint >/dev/null 2>&1; then check "bb: page well-formed" xmllint --noout "$tmp/bb.html"; fi
+check "andrews: no contact records in its page" test -z "$(grep -e 'var CONTACTS' "$tmp/a.html")"
+for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative radius' \
+            's/^contact 0 1 .*/contact 0 1 0.1 3 1 0/|contact of an unknown kind' \
+            's/^contact 0 1 .*/contact 0 1 0.1 0 0 0/|contact line of zero direction' \
+            's/^contact 0 1 .*/contact 0 1 0.1 1 0 0/|contact circle of radius 0' \
+            's/^contact 0 1 .*/contact -1 1 0.1 0 1 0/|contact end naming a rigid body' \
+            's/^contact 0 1 .*/contact 0 1 0.1 0 1/|contact with a field missing'; do
+    what=${edit#*|} edit=${edit%%|*}
+    sed "$edit" "$tmp/bb.csv.info" > "$tmp/cbad.info"
+    "$anim" --info "$tmp/cbad.info" --out "$tmp/cbad.html" "$tmp/bb.csv" 2> "$tmp/cbad.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "cbad.info:[0-9]*: " "$tmp/cbad.err"
+    check "bad info ($what): no page" test ! -e "$tmp/cbad.html"
 done
 
 # The drawing info file: written next to the CSV, checked on reading (file:line), names escaped.

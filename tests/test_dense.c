@@ -10,7 +10,7 @@
 extern const mb_model harmonic_model, double_pendulum_model;
 #define X0 0.1   /* harmonic: x(t) = X0 cos t, v = -X0 sin t */
 
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define PREC 1e-6
 #else
 #define PREC 1e-13
@@ -39,7 +39,7 @@ static int start(run *r, const mb_model *m, int form, int integ, double h, doubl
     p.rtol = (mb_real)rtol;
     p.atol = (mb_real)rtol;
     p.dense = trap_mode(integ) ? 0 : dense;
-#ifdef MB_FLOAT
+#if MB_FLOAT
     if (form >= MB_ALF_EXPLICIT) { p.alpha = MB_R(1e3); p.tol = MB_R(1e-6); }
 #endif
     size_t ws = mb_sim_workspace_size(m, &p);
@@ -79,7 +79,7 @@ static void check_order(void)
                 h /= 2;
                 e1 = half_step_error(f, cases[c].integ, h);
                 double order = log(e0 / e1) / log(2.0);
-#ifndef MB_FLOAT
+#if !MB_FLOAT
                 CHECK(order > cases[c].order - 0.5, "%s/%s h %g: observed order %.2f (errors %.3g -> %.3g), expected %g",
                       mb_formulation_name(f), integ_name(cases[c].integ), h, order, e0, e1,
                       cases[c].order);
@@ -102,7 +102,7 @@ static void check_run(int form, int integ)
     mb_monitor mo;
     double dt = 0.01, tend = 3, worst = 0, worst_v = 0, worst_e = 0, t0 = 0, worst_end = 0;
     long k = 1;
-#ifdef MB_FLOAT
+#if MB_FLOAT
     double rtol = trap_mode(integ) ? 1e-6 : 1e-9;   /* the trapezoid's Newton tolerance is float's */
 #else
     double rtol = 1e-9;
@@ -140,7 +140,7 @@ static void check_run(int form, int integ)
      * the interpolated rows within 20x the error at the steps' ends (dop853: its interpolant is of
      * order 7 on steps of order 8, measured 9x); the trapezoid with Milne's control, second
      * order, ends 8.9e-7 off (its rows as much) */
-#ifdef MB_FLOAT
+#if MB_FLOAT
     const double tol = trap_mode(integ) == 1 ? 2e-3 : 1e-4;   /* (Milne's at rtol 1e-6: 8.4e-5) */
 #else
     const double tol = trap_mode(integ) == 1 ? 2e-5 : 1e-7;

@@ -11,7 +11,7 @@
 #ifndef MB_TEST_MODEL
 #error "define MB_TEST_MODEL, e.g. -DMB_TEST_MODEL=andrews_model"
 #endif
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #error "finite-difference checks need double precision"
 #endif
 

@@ -26,7 +26,7 @@ static size_t bound(const char *model, int k)
     return MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, f, i);
 }
 
-#ifndef MB_ONLY_ALF_TRAPEZOID
+#if !MB_ONLY_ALF_TRAPEZOID
 static size_t bound_fj(const char *model)
 {
     if (!strcmp(model, "andrews"))
@@ -47,7 +47,7 @@ static void check_bounds(const mb_model *m)
         mb_params_default(&p, pairs[k][0]);
         p.integrator = pairs[k][1];
         size_t need = mb_sim_workspace_size(m, &p), have = bound(m->name, k);
-#ifdef MB_ONLY_ALF_TRAPEZOID
+#if MB_ONLY_ALF_TRAPEZOID
         /* the lean build (test_embed_lean) refuses what it left out */
         if (pairs[k][0] != MB_ALF_TRAPEZOID) {
             const char *what = NULL;
@@ -67,7 +67,7 @@ static void check_bounds(const mb_model *m)
         if (pairs[k][0] == MB_ALF_TRAPEZOID) {
             p.full_jacobian = 1;
             size_t fj = mb_sim_workspace_size(m, &p);
-#ifdef MB_ONLY_ALF_TRAPEZOID
+#if MB_ONLY_ALF_TRAPEZOID
             CHECK(fj == 0, "%s: full_jacobian not refused by the lean build", m->name);
 #else
             CHECK(fj > need && fj == bound_fj(m->name), "%s full_jacobian: bound %zu, needed %zu",
@@ -88,7 +88,7 @@ static void check_cycle(void)
     mb_real q[DOUBLE_PENDULUM_NQ], v[DOUBLE_PENDULUM_NQ];
     const mb_model *m = &double_pendulum_model;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
-#ifdef MB_FLOAT
+#if MB_FLOAT
     p.alpha = MB_R(1e5);                 /* what single precision resolves (docs/embedding.md) */
     p.tol = MB_R(1e-4);
 #endif
@@ -121,7 +121,7 @@ static void check_cycle(void)
           "short workspace accepted");
 }
 
-#ifdef MB_FLOAT
+#if MB_FLOAT
 /* Float, the thesis' 5 s of the double pendulum (alpha 1e5, tol 1e-4): Newton iterations that
  * stall at float's rounding floor are slow, not diverging - the run must not stop with
  * MB_ERR_NEWTON (it did at t = 2.45 s with a 1e-6 divergence threshold, 8 float epsilons). */
@@ -262,7 +262,7 @@ static void check_inputs(void)
 #endif
 }
 
-#if defined MB_MATH_H && !defined MB_FLOAT
+#if defined MB_MATH_H && !MB_FLOAT
 /* Our sin/cos (runtime/mb_math.h, the lean build) beyond their domain: the run stops with an
  * error, it does not go on with a wrong angle. The same configuration turned by 2 pi k: within
  * the domain it starts and steps; beyond it (k = 2^19, |phi| > 1.647e6 rad) it is refused. */
@@ -293,7 +293,7 @@ static void check_math_domain(void)
 
 int main(void)
 {
-#if defined MB_MATH_H && !defined MB_FLOAT
+#if defined MB_MATH_H && !MB_FLOAT
     check_math_domain();
 #endif
     check_tunables();
@@ -302,7 +302,7 @@ int main(void)
     check_bounds(&andrews_model);
     check_bounds(&double_pendulum_model);
     check_cycle();
-#ifdef MB_FLOAT
+#if MB_FLOAT
     check_float_long();
 #endif
     return check_report();

@@ -27,7 +27,7 @@ static const pair_t pairs[] = {
 };
 
 /* Agreement bounds; a float build (-DMB_FLOAT) scales them to its precision. */
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #define TOL 2e-5        /* per function, relative */
 #define PHI_TOL 1e-5    /* |Phi| reached by the projection onto the manifold */
 #define SIM_TOL 1e-4    /* whole simulations, relative */

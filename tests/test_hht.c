@@ -133,7 +133,7 @@ static void test_harmonic_order(void)
           e_at_h[0], e_at_h[1], e_at_h[2]);
 }
 
-#ifndef MB_FLOAT   /* the checks below resolve errors under float's 1.2e-7 */
+#if !MB_FLOAT   /* the checks below resolve errors under float's 1.2e-7 */
 /* The pendulum at small angle theta0 = 1e-3 rad from hanging: theta = theta0 cos(w t),
  * w^2 = 3 g / (2 L) (the nonlinear period shift theta0^2 / 16 is 6e-8, far below the errors
  * measured); the constraints hold to Newton tolerance after every step. */
@@ -318,7 +318,7 @@ static void test_chain(void)
 
 #endif /* !MB_FLOAT */
 
-#ifdef MB_FLOAT
+#if MB_FLOAT
 /* float (1.2e-7 resolution, below the errors the double checks resolve): Andrews and the chain
  * run through with float-sized constraint errors (the default penalty is 1e4 in float) */
 static void test_float_runs(void)
@@ -350,7 +350,7 @@ int main(void)
 {
     test_params();
     test_harmonic_order();
-#ifdef MB_FLOAT
+#if MB_FLOAT
     test_float_runs();
 #else
     test_pendulum_order();

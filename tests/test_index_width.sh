@@ -66,7 +66,7 @@ fi
 
 # a model with an index above 255: the chain of 40 links
 if "$MBGEN" models/chain.lua -D N=40 -o "$tmp" >/dev/null 2>"$tmp/gen.err"; then
-    if grep -q '^#ifdef MB_INDEX8$' "$tmp/chain.c"; then ok; else bad "chain N=40: no MB_INDEX8 guard"; fi
+    if grep -q '^#if MB_INDEX8$' "$tmp/chain.c"; then ok; else bad "chain N=40: no MB_INDEX8 guard"; fi
     if $CC -std=c99 -Iruntime -I"$tmp" -DMB_INDEX8 -fsyntax-only "$tmp/chain.c" 2>"$tmp/c8.err"; then
         bad "chain N=40 compiles with 8-bit indices"
     elif grep -q 'does not fit the 8-bit mb_index of MB_INDEX8' "$tmp/c8.err"; then

@@ -17,6 +17,9 @@
 #    host cc and the lean switches (scripts/mcu/fw_params.sh fw_lean), double and float, runs;
 #    the same lean application on libmbrt.a gets MB_ERR_BUILD;
 #  - the models installed are the shipped list (not a user's file saved in models/);
+#  - the Python module mbsim imported from PREFIX/lib/pythonX.Y/dist-packages builds a model with
+#    the installed mbgen and runtime sources alone (the source tree hidden) and simulates it to
+#    the same numbers, bit for bit, as the tree's module; uninstall removes its byte code too;
 #  - DESTDIR staging: files only under DESTDIR, the .pc files naming PREFIX, a build through
 #    PKG_CONFIG_SYSROOT_DIR;
 #  - make uninstall removes exactly what make install installed: into an empty prefix (and an
@@ -261,6 +264,24 @@ lean=($(fw_params double_pendulum alf-trapezoid double "$F") $(fw_lean alf-trape
     $(pkg-config --libs mbrt) -o fw_mix && ./fw_mix) >"$tmp/out" 2>&1
 grep -qx 'init -14 MB_ERR_BUILD' "$tmp/out" && ok || bad "a lean application on libmbrt.a: $(head -n 3 "$tmp/out"), want MB_ERR_BUILD"
 
+# ---- the Python module from the prefix: the installed mbgen and runtime, not the tree's
+pyver=$( { /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' ||
+           python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'; } 2>/dev/null)
+pydir=lib/python$pyver/dist-packages
+pyrun='import mbsim, sys; m = mbsim.Model(sys.argv[1]); r = m.simulate(0.05); print(mbsim.__file__); print(m.library); print(" ".join("%.17g" % x for x in r.q[-1]))'
+for f in __init__.py _build.py _shim.c; do
+    cmp -s "python/mbsim/$f" "$P/$pydir/mbsim/$f" && ok || bad "not installed as in the tree: $pydir/mbsim/$f"
+done
+mkdir -p "$tmp/pyrun"
+(cd "$tmp/pyrun" && env -u MBSIM_MBGEN -u MBSIM_RUNTIME -u MBGEN_DATADIR -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$P/$pydir" MBSIM_CACHE="$tmp/pycache" \
+    /usr/bin/python3 -c "$pyrun" "$P/share/mbgen/models/cartpole.lua") >"$tmp/py_inst" 2>&1 &&
+(cd "$tmp/pyrun" && PYTHONPATH="$root/python" MBSIM_CACHE="$tmp/pycache_tree" PYTHONDONTWRITEBYTECODE=1 \
+    /usr/bin/python3 -c "$pyrun" "$root/models/cartpole.lua") >"$tmp/py_tree" 2>&1 &&
+[ "$(sed -n 1p "$tmp/py_inst")" = "$P/$pydir/mbsim/__init__.py" ] && [ -n "$(sed -n 3p "$tmp/py_inst")" ] &&
+[ "$(sed -n 3p "$tmp/py_inst")" = "$(sed -n 3p "$tmp/py_tree")" ] && ok ||
+    bad "the installed Python module: $(tail -n 3 "$tmp/py_inst" | tr '\n' ' ') against the tree's: $(tail -n 1 "$tmp/py_tree")"
+[ -d "$P/$pydir/mbsim/__pycache__" ] && ok || bad "python3 left no byte code in the installed module (the uninstall checks below would not see its removal)"
+
 # ---- the prefix moved: mbgen finds share/mbgen beside itself
 mv "$P" "$tmp/moved"
 "$tmp/moved/bin/mbgen" models/double_pendulum.lua --check >"$tmp/out" 2>&1 && ok || bad "moved prefix: $(cat "$tmp/out")"
@@ -270,15 +291,20 @@ mv "$tmp/moved" "$P"
 # listing DIR: every entry under DIR with its type (f file, d directory, l link)
 listing() { (cd "$1" && find . -printf '%y %p\n' | LC_ALL=C sort); }
 # the prefix's standard directories (kept: other software's too), ours (share/mbgen, include/mb) gone
-std_dirs='d .
+std_dirs=$(LC_ALL=C sort <<EOF2
+d .
 d ./bin
 d ./include
 d ./lib
 d ./lib/pkgconfig
+d ./lib/python$pyver
+d ./$pydir
 d ./share
 d ./share/man
-d ./share/man/man1'
-nfiles=$(find "$P" -type f | wc -l)
+d ./share/man/man1
+EOF2
+)
+nfiles=$(find "$P" -type f -not -path "*/__pycache__/*" | wc -l)   # (the byte code: python3's, not installed)
 mk uninstall PREFIX="$P" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall failed: $(tail -n 5 "$tmp/uninstall.log")"
 grep -qx "make uninstall: removing the $nfiles files make install installs under $P" "$tmp/uninstall.log" && ok ||
     bad "make install installed $nfiles files, make uninstall says: $(head -n 1 "$tmp/uninstall.log")"

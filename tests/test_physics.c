@@ -55,7 +55,7 @@ static result run(const mb_model *m, int form, int integ, double h, double t_end
     p.xi = (mb_real)c->xi[form];
     p.omega = (mb_real)c->w[form];
     if (form >= MB_ALF_EXPLICIT) p.alpha = (mb_real)c->alpha[form];
-#ifdef MB_FLOAT
+#if MB_FLOAT
     /* single precision: M + alpha Phi_q^T Phi_q must stay far below 1/eps_float ~ 8e6 in
      * condition, so the thesis' alpha = 1e7..1e8 cannot work; 1e3 with xi <= 10 does */
     if (form >= MB_ALF_EXPLICIT) { p.alpha = MB_R(1e3); if (p.xi > 10) p.xi = 10; }
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     const mb_model *models[16];
     mb_model drv;
     int nm = all_models(models, &drv);
-#ifdef MB_FLOAT
+#if MB_FLOAT
     const double prec = 1e-5;      /* float: eps 1.2e-7 accumulated over ~1e3-1e4 steps */
     /* the fixture only: on the driven variant float F4 measures 12% energy deviation, its
      * v = 2/h (q - q_k) - v_k cancels ~4 digits of float's 7 (known limit, see validation.md) */
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         int singular = strstr(m->name, "singular") != NULL;
         if (m->nq > MAXQ) continue;
         result ref = run(m, MB_CANONICAL, MB_DOPRI5, c->h, c->t_end, 1e-11);
-#ifdef MB_FLOAT
+#if MB_FLOAT
         ref = run(m, MB_CANONICAL, MB_RK4, c->h / 4, c->t_end, 1e-5);
 #endif
         if (ref.status < 0 && singular) ref = run(m, MB_ALF_TRAPEZOID, MB_TRAPEZOID, c->h / 16, c->t_end, 1e-9);
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
                 result d = run(m, f, MB_DOPRI5, c->h, c->t_end, 1e-9);
                 double dd = d.status >= 0 ? qdiff(m, &d, &ref) / lscale : 1;
                 if (verbose) printf("%-18s %-14s dopri5 1e-9: dq/L %.2e, %ld steps\n", m->name, mb_formulation_name(f), dd, d.mon.steps);
-#ifndef MB_FLOAT
+#if !MB_FLOAT
                 /* near a singular position the classic formulations may also stop with a step
                  * underflow (accelerations grow before the rank test trips) */
                 if (!(singular && f <= MB_CANONICAL && (d.status == MB_ERR_SINGULAR || d.status == MB_ERR_STEP_UNDERFLOW)))
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
                     double de = e.status >= 0 ? qdiff(m, &e, &ref) / lscale : 1;
                     if (verbose) printf("%-18s %-14s dop853 1e-9: dq/L %.2e, %ld steps, %ld evals (dopri5 %ld)\n",
                                         m->name, mb_formulation_name(f), de, e.mon.steps, e.mon.evals, d.mon.evals);
-#ifndef MB_FLOAT
+#if !MB_FLOAT
                     if (!(singular && f <= MB_CANONICAL && (e.status == MB_ERR_SINGULAR || e.status == MB_ERR_STEP_UNDERFLOW))) {
                         CHECK(e.status >= 0 && de < 1e-6, "%s/%s dop853: %s, |q - q_ref| = %.3g of the size", m->name,
                               mb_formulation_name(f), mb_status_str(e.status), de);

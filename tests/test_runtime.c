@@ -224,7 +224,7 @@ int main(void)
         free(w);
     }
 
-#ifdef MB_POISON_WORK
+#if MB_POISON_WORK
     /* the poison build poisons: after an alf-trapezoid step (and one of bdf on it) the Newton
      * residual g2's block (mb_layout.h: MB_VIEW_TRAP, MB_VIEW_BDF4: tn[1]; g1's, tn[0], is the
      * monitor's scratch after the step) holds NaN, the state not */

@@ -29,7 +29,7 @@
 #include "mb_analysis_cli.h"
 #include "mb_info.h"
 #include "mb_sim.h"
-#ifndef MB_NO_LAPACKE
+#if !MB_NO_LAPACKE
 #include <lapacke.h>
 #endif
 
@@ -621,7 +621,7 @@ static int initial_state(mb_anl *a, mb_real *q, mb_real *lam, mb_anl_static_info
     return MB_OK;
 }
 
-#ifndef MB_NO_LAPACKE
+#if !MB_NO_LAPACKE
 /* Modal analysis: the damped eigenproblem of the reduced linearization (Z^T M Z = I)
  * z'' + Cr z' + Kr z = 0 as the first-order system [0 I; -Kr -Cr], by LAPACKE dgeev with its
  * right eigenvectors. One mode per complex pair or real root, sorted by frequency; shape[2d]:
@@ -695,7 +695,7 @@ done:
  * excursion is 0.1 model lengths or 0.2 rad; v = s Re(lambda x e^(i theta)) (lambda the
  * eigenvalue); accelerations and reactions empty; then the columns mode, freq_hz,
  * damping_ratio, phase (theta / 2 pi). Returns 0, or MB_ERR_* (out of memory). */
-#ifndef MB_NO_LAPACKE
+#if !MB_NO_LAPACKE
 static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, int *rows,
                        int *skipped, int *unprojected)
 {
@@ -763,7 +763,7 @@ done:
 static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *info, char *extra,
                      size_t left, int *rows, int *skipped)
 {
-#ifndef MB_NO_LAPACKE
+#if !MB_NO_LAPACKE
     int d = 0, st = mb_anl_linearize(&r->a, 0, r->q, r->lam, &d), unproj = 0;
     mode_t_ *md = NULL;
     double *shapes = NULL;

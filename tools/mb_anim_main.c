@@ -33,7 +33,7 @@ typedef struct opts {
 } opts;
 
 /* All frames: rows of `stride` doubles: t, points (x, y) * npoint, CoM (x, y) * nbody, then
- * (only with slots or racks: their axes turn with a body) each body's angle (0: a particle). */
+ * (only with slots, racks or contacts: their axes turn with a body) each body's angle (0: a particle). */
 typedef struct frames {
     double *v;
     long n, cap;
@@ -343,6 +343,31 @@ static void line_span(const frames *f, const mb_info *m, int kind, int i, double
     *s1 = hi + marg;
 }
 
+/* The frame column of the angle of end e's body (a point, or -1 - b for particle b: -1, as for
+ * a ground point: no rotation). */
+static int end_angle_col(const mb_info *m, int e) { return e < 0 ? -1 : angle_col(m, e); }
+
+/* Where a contact's line is drawn, along its direction from its point P: the range the circle's
+ * centre covers over the run, widened by the circle's radius and a margin. */
+static void contact_span(const frames *f, const mb_info *m, int i, double R, double *s0, double *s1)
+{
+    double lo = HUGE_VAL, hi = -HUGE_VAL, marg;
+    int c = m->contact[2 * i], p = m->contact[2 * i + 1];
+    for (long k = 0; k < f->n; k++) {
+        double ux, uy, a, s;
+        int col = end_angle_col(m, p);
+        a = col < 0 ? 0.0 : f->v[k * f->stride + col];
+        ux = cos(a) * m->contact_geom[4 * i + 2] - sin(a) * m->contact_geom[4 * i + 3];
+        uy = sin(a) * m->contact_geom[4 * i + 2] + cos(a) * m->contact_geom[4 * i + 3];
+        s = ux * (ex(f, m, k, c) - ex(f, m, k, p)) + uy * (ey(f, m, k, c) - ey(f, m, k, p));
+        if (s < lo) lo = s;
+        if (s > hi) hi = s;
+    }
+    marg = fmax(0.15 * (hi - lo), fmax(2.0 * m->contact_geom[4 * i], 4.0 * R));
+    *s0 = lo - marg;
+    *s1 = hi + marg;
+}
+
 /* Union-find root, for grouping coincident points into joints. */
 static int root(int *parent, int i)
 {
@@ -511,6 +536,29 @@ static const char *const mesh_script =
     "e[0].setAttribute('points',pts([[t[0]+u[0]*(t0+r[6]),t[1]+u[1]*(t0+r[6])],"
     "[t[0]+u[0]*(t0+r[7]),t[1]+u[1]*(t0+r[7])]]));at(0,e[1],c);});};\n";
 
+/* The contacts' script (only in pages with them), like the slots' one: wraps draw(). CONTACTS:
+ * [C, P, r, kind, x, y, C's angle column, P's angle column, s0, s1]: a circle of radius r around
+ * C with a radius marking its body's turn, and the line through P along (x, y) in P's body's
+ * axes over s0 .. s1 (kind 0) or the circle of radius x around P (1, 2). */
+static const char *const contact_script =
+    "function CAX(k,c,ax,ay){var a=c<0?0:D[k][c],co=Math.cos(a),si=Math.sin(a);"
+    "return [co*ax-si*ay,si*ax+co*ay];}\n"
+    "var contactEls=null,drawBeforeContacts=draw;\n"
+    "function contactInit(){contactEls=[];var st={'fill':'none','stroke':'#444','stroke-width':1.5,"
+    "'vector-effect':'non-scaling-stroke'};\n"
+    " CONTACTS.forEach(function(c){var e=[null,null,null];"
+    "if(c[2]>0){e[0]=el('circle',Object.assign({'class':'contactc','r':c[2]},st),W);"
+    "e[1]=el('polyline',Object.assign({'class':'contactr'},st),W);}"
+    "e[2]=c[3]===0?el('polyline',Object.assign({'class':'contactline'},st,{'stroke-width':2.5}),W):"
+    "el('circle',Object.assign({'class':'contactc','r':c[4]},st),W);contactEls.push(e);});}\n"
+    "draw=function(k){drawBeforeContacts(k);if(!contactEls)contactInit();\n"
+    " CONTACTS.forEach(function(c,i){var e=contactEls[i],a=E(k,c[0]),p=E(k,c[1]);"
+    "if(e[0]){e[0].setAttribute('cx',a[0]);e[0].setAttribute('cy',a[1]);"
+    "var u=CAX(k,c[6],c[2],0);e[1].setAttribute('points',pts([a,[a[0]+u[0],a[1]+u[1]]]));}"
+    "if(c[3]===0){var v=CAX(k,c[7],c[4],c[5]);"
+    "e[2].setAttribute('points',pts([[p[0]+v[0]*c[8],p[1]+v[1]*c[8]],[p[0]+v[0]*c[9],p[1]+v[1]*c[9]]]));}"
+    "else{e[2].setAttribute('cx',p[0]);e[2].setAttribute('cy',p[1]);}});};\n";
+
 static int write_html(const mb_info *m, const opts *o, const frames *f, const char *summary)
 {
     FILE *out;
@@ -657,6 +705,9 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     if (m->nslot + m->ngear + m->nrack > 0)
         fputs("; slots as lines with their pins as circles, gears as pitch circles (dashed) "
               "with their centres linked, racks as pitch lines", out);
+    if (m->ncontact > 0)
+        fputs("; contacts as their circles (with a radius that turns with the body) and the "
+              "lines or circles they touch", out);
     if (tr >= 0) {
         fputs(tr < m->npoint ? "; path of point " : "; path of particle ", out);
         put_text(out, trace_name(m, tr));
@@ -753,6 +804,20 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
         }
         fputs("];\n", out);
         fputs(mesh_script, out);
+    }
+    if (m->ncontact > 0) {
+        double s0 = 0.0, s1 = 0.0;
+        fputs("var CONTACTS=[", out);
+        for (i = 0; i < m->ncontact; i++) {
+            const double *g = m->contact_geom + 4 * i;
+            if (g[1] == 0.0) contact_span(f, m, i, R, &s0, &s1);
+            fprintf(out, "%s[%d,%d,%.9g,%d,%.9g,%.9g,%d,%d,%.9g,%.9g]", i ? "," : "",
+                    m->contact[2 * i], m->contact[2 * i + 1], g[0], (int)g[1], g[2], g[3],
+                    end_angle_col(m, m->contact[2 * i]), end_angle_col(m, m->contact[2 * i + 1]),
+                    s0, s1);
+        }
+        fputs("];\n", out);
+        fputs(contact_script, out);
     }
     fputs(script, out);
     fputs("//]]></script>\n</body>\n</html>\n", out);
@@ -863,7 +928,7 @@ int main(int argc, char **argv)
         o.out = outname;
     }
 
-    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody + (m->nslot + m->nrack > 0 ? m->nbody : 0);
+    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody + (m->nslot + m->nrack + m->ncontact > 0 ? m->nbody : 0);
     rc = read_csv(&csv, m, &o, &fr, summary, sizeof summary);
     mb_lines_close(&csv);
     if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {

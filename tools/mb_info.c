@@ -67,6 +67,10 @@ static int write_body(FILE *f, const mb_model *m, char *err, size_t nerr)
         fprintf(f, "rack %d %d %.17g %.17g %.17g\n", in->rack_points[2 * r],
                 in->rack_points[2 * r + 1], in->rack_geom[3 * r], in->rack_geom[3 * r + 1],
                 in->rack_geom[3 * r + 2]);
+    for (int k = 0; k < in->ncontact; k++)
+        fprintf(f, "contact %d %d %.17g %d %.17g %.17g\n", in->contact_points[2 * k],
+                in->contact_points[2 * k + 1], in->contact_geom[4 * k], (int)in->contact_geom[4 * k + 1],
+                in->contact_geom[4 * k + 2], in->contact_geom[4 * k + 3]);
     return 0;
 }
 

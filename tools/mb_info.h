@@ -22,8 +22,12 @@
  *   rack <c> <p> <r> <ux> <uy>   a rack and pinion: the pinion's centre c, a point p on the rack,
  *                                the signed pitch radius r and the axis u in c's body's axes:
  *                                the pitch line runs along u through c - r Omega u
- * The slot, gear and rack lines (optional, in that order after the rods) carry numbers as C
- * reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
+ *   contact <c> <p> <r> <k> <x> <y>  a contact: a circle of radius r >= 0 around c (a point, or
+ *                                -1 - b for particle b) against, k = 0, the line through p along
+ *                                (x, y) fixed in p's body, k = 1 the circle of radius x > 0
+ *                                around p, k = 2 inside it (y 0); p a point or -1 - b
+ * The slot, gear, rack and contact lines (optional, in that order after the rods) carry numbers
+ * as C reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
  * rack's radius not 0). Readers that predate them refuse them as unknown keywords.
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
  * outside (it may be edited, cut short or be something else entirely): the reader checks
@@ -39,8 +43,8 @@
 
 #define MB_INFO_NAME_MAX 255      /* bytes of a name */
 #define MB_INFO_LINE_MAX 4096     /* bytes of a line: "point -1 " and the longest name fit */
-#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears or
-                                     racks: far beyond any model */
+#define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears,
+                                     racks or contacts: far beyond any model */
 
 typedef struct mb_info {
     char *model;
@@ -59,6 +63,11 @@ typedef struct mb_info {
     double *gear_r;    /* [2 * ngear] pitch radii (0 0: not defined) */
     int *rack;         /* [2 * nrack] the pinion's centre, a point on the rack */
     double *rack_geom; /* [3 * nrack] signed pitch radius, unit axis in the centre's body's axes */
+    int ncontact;
+    int *contact;      /* [2 * ncontact] the circle's centre, the line's or circle's point (as
+                          rod ends) */
+    double *contact_geom; /* [4 * ncontact] r, kind (0 line, 1 circle, 2 inside), (ux, uy) of a
+                             line in the point's body's axes or (R, 0) */
 } mb_info;
 
 /* A name the format can carry: 1..255 bytes, no control characters (a newline would end it). */

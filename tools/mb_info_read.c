@@ -31,6 +31,8 @@ void mb_info_free(mb_info *f)
     free(f->gear_r);
     free(f->rack);
     free(f->rack_geom);
+    free(f->contact);
+    free(f->contact_geom);
     memset(f, 0, sizeof *f);
 }
 
@@ -253,9 +255,39 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
                 if (push_dbl(&f->rack_geom, 3 * f->nrack + i, x[i])) { why = "out of memory"; goto bad; }
             f->nrack++;
             stage = 9;
+        } else if (IS("contact") && version >= 2 && stage <= 10) {
+            int a, c, kind;
+            double r, x[2];
+            if (int_field(&p, -f->nbody, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, -f->nbody, f->npoint - 1, &c) || dbl_fields(&p, 1, &r) ||
+                *p++ != ' ' || int_field(&p, 0, 2, &kind) || dbl_fields(&p, 2, x) || *p) {
+                why = "expected 'contact <point or -1 - b> <point or -1 - b> <r> <0|1|2> <x> <y>' "
+                      "(indices so far, finite numbers)";
+                goto bad;
+            }
+            if (!rod_end_ok(f, version, a) || !rod_end_ok(f, version, c)) {
+                why = "a contact end -1 - b names a rigid body, not a particle";
+                goto bad;
+            }
+            if (r < 0.0) { why = "a contact's radius is negative"; goto bad; }
+            if (kind == 0 ? unit(&x[0], &x[1]) : !(x[0] > 0.0)) {
+                why = kind == 0 ? "a contact's line direction is zero" : "a contact's circle radius is not > 0";
+                goto bad;
+            }
+            if (f->ncontact >= MB_INFO_MAX_ITEMS) { why = "too many contacts"; goto bad; }
+            if (push_int(&f->contact, 2 * f->ncontact, a) || push_int(&f->contact, 2 * f->ncontact + 1, c) ||
+                push_dbl(&f->contact_geom, 4 * f->ncontact, r) ||
+                push_dbl(&f->contact_geom, 4 * f->ncontact + 1, kind) ||
+                push_dbl(&f->contact_geom, 4 * f->ncontact + 2, x[0]) ||
+                push_dbl(&f->contact_geom, 4 * f->ncontact + 3, kind == 0 ? x[1] : 0.0)) {
+                why = "out of memory";
+                goto bad;
+            }
+            f->ncontact++;
+            stage = 10;
         } else {
             why = version >= 2 ? "unknown keyword or out of order (mbinfo, model, body or particle, "
-                                 "point, spring, joint, rod, slot, gear, rack)"
+                                 "point, spring, joint, rod, slot, gear, rack, contact)"
                                : "unknown keyword or out of order (mbinfo 1: model, body, point, "
                                  "spring, joint, rod)";
             goto bad;

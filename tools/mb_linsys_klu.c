@@ -9,7 +9,7 @@
 #include "mb_linsys_klu.h"
 #include "mb_status.h"
 
-#ifdef MB_FLOAT
+#if MB_FLOAT
 #error "the KLU back end is double precision only"
 #endif
 

@@ -27,7 +27,7 @@
 #define STR2(a) #a
 #define STR(a) STR2(a)
 extern const mb_model CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
+#if MB_WITH_GENERIC   /* the same model as data for the generic evaluator: --eval generic */
 extern const mb_model CAT(MB_MODEL, _generic_model);
 #endif
 static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
@@ -723,14 +723,14 @@ static int parse_args(int argc, char **argv, cli *c)
             else return bad(a, val, "expected zoh or foh");
         } else if (!strcmp(a, "--eval")) {
             if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
-#ifdef MB_WITH_GENERIC
+#if MB_WITH_GENERIC
             else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
 #endif
             else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
             if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
                 return bad(a, val, "the generic evaluator does not run this model: it was generated with "
-                           "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques "
-                           "or loads that depend on the state (generated/<model>_data.c says which)");
+                           "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
+                           "contacts or loads that depend on the state (generated/<model>_data.c says which)");
         } else if (!strcmp(a, "--linsys")) {
             if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
             else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;

@@ -53,6 +53,6 @@ fw_lean() {
         baumgarte) p="$p -DMB_ONLY_BAUMGARTE -DMB_WITH_DOPRI5=0 -DMB_WITH_DOP853=0 -DMB_WITH_DENSE=0" ;;
     esac
     # 8-bit indices unless the model's C says an index does not fit (mbgen's #error for MB_INDEX8)
-    if grep -q '^#ifdef MB_INDEX8$' "${3:-generated}/$2.c" 2>/dev/null; then p="$p -DMB_INDEX16"; else p="$p -DMB_INDEX8"; fi
+    if grep -q '^#if MB_INDEX8$' "${3:-generated}/$2.c" 2>/dev/null; then p="$p -DMB_INDEX16"; else p="$p -DMB_INDEX8"; fi
     echo "$p -DMB_OMIT_POINTS -DMB_OMIT_INFO -DMB_MATH_HEADER=\"mb_math.h\""
 }

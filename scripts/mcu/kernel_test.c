@@ -29,7 +29,7 @@ static mb_real rnd(void)
 
 static void put(const char *name, int i, mb_real x)
 {
-#ifdef MB_FLOAT
+#if MB_FLOAT
     mcu_put_f32(name, i, x);
 #else
     mcu_put_f64(name, i, x);

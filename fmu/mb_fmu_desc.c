@@ -1,0 +1,299 @@
+/* mb_fmu_desc.c - writes an FMU's modelDescription.xml (FMI 2.0, Co-Simulation and Model
+ * Exchange) for the model
+ * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, units, the run settings
+ * as the default experiment and the model structure. A host tool of make fmu (mk/fmu.mk), linked
+ * with the model and the runtime. Usage: mb_fmu_desc SOURCE.c... > modelDescription.xml (the
+ * C files of the FMU's sources/ that a master compiles). Exit 0, or 1 with a message on stderr. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mb_fmu_model.h"
+#include "mb_fmu_vars.h"
+#include "mb_sim.h"
+#include "mb_version.h"
+
+/* text with the five XML special characters escaped */
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* a variable's name: q and v from the coordinate and body names (as the simulator's CSV
+ * columns: cart.x, cart.vx, pole.omega), the accelerations der(cart.vx), the rest the model
+ * file's names */
+static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, size_t nunit)
+{
+    unit[0] = '\0';
+    if (kind == MB_FMU_Q || kind == MB_FMU_V || kind == MB_FMU_A) {
+        static const char *const vs[3] = {"vx", "vy", "omega"};
+        static const char *const uq[3] = {"m", "m", "rad"}, *const uv[3] = {"m/s", "m/s", "rad/s"},
+                          *const ua[3] = {"m/s2", "m/s2", "rad/s2"};
+        int b = 0;
+        while (b + 1 < m->nbody && mb_body_q(m, b + 1) <= i) b++;
+        int k = i - mb_body_q(m, b);
+        if (kind == MB_FMU_Q) {
+            xml_text(f, m->info->coord_names[i]);
+        } else {
+            if (kind == MB_FMU_A) fputs("der(", f);
+            xml_text(f, m->info->body_names[b]);
+            fputc('.', f);
+            fputs(vs[k], f);
+            if (kind == MB_FMU_A) fputc(')', f);
+        }
+        snprintf(unit, nunit, "%s", kind == MB_FMU_Q ? uq[k] : kind == MB_FMU_V ? uv[k] : ua[k]);
+        return;
+    }
+    xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
+}
+
+/* a reproducible pseudo-random number in [-1, 1] (xorshift) */
+static double rnd(unsigned long long *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (double)(*x >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+/* What sensor i depends on: dep[i * nk + j] = 1 for state j (q then v, j < 2 nq) and input
+ * nin (j = 2 nq + l), nk = 2 nq + nin: dy/dq, dy/dv and dy/du (generated, exact) nonzero at any
+ * of 4 random states and input values (a structural zero is 0 everywhere). */
+static void sensor_deps(const mb_model *m, unsigned char *dep)
+{
+    int nq = m->nq, nk = 2 * nq + m->nin;
+    memset(dep, 0, (size_t)(m->nout * nk));
+    if (m->nout == 0) return;
+    mb_model mm = *m;
+    mb_real *in = calloc((size_t)(3 * m->nin + 1), sizeof *in), *q = malloc(sizeof *q * (size_t)nq),
+            *v = malloc(sizeof *v * (size_t)nq), *d = malloc(sizeof *d * (size_t)(m->nout * m->nin + 1)),
+            *y = malloc(sizeof *y * (size_t)m->nout), *dq = malloc(sizeof *dq * (size_t)(m->nout * nq)),
+            *dv = malloc(sizeof *dv * (size_t)(m->nout * nq));
+    if (!in || !q || !v || !d || !y || !dq || !dv) {
+        for (int k = 0; k < m->nout * nk; k++) dep[k] = 1;   /* the safe answer: dependent */
+    } else {
+        unsigned long long x = 0x9e3779b97f4a7c15ULL;
+        mm.in = in;
+        for (int s = 0; s < 4; s++) {
+            for (int j = 0; j < m->nin; j++) in[3 * j] = (mb_real)(m->in[3 * j] + rnd(&x));
+            for (int j = 0; j < m->nq; j++) {
+                q[j] = (mb_real)(m->q0[j] + 0.1 * rnd(&x));
+                v[j] = (mb_real)rnd(&x);
+            }
+            mb_real t = (mb_real)(0.5 + 0.25 * rnd(&x));
+            mm.outputs(&mm, t, q, v, y, dq, dv);
+            if (mm.doutputs_du && m->nin) mm.doutputs_du(&mm, t, q, v, d);
+            for (int i = 0; i < m->nout; i++) {
+                for (int j = 0; j < nq; j++) {
+                    if (dq[i * nq + j] != 0 || !isfinite((double)dq[i * nq + j])) dep[i * nk + j] = 1;
+                    if (dv[i * nq + j] != 0 || !isfinite((double)dv[i * nq + j])) dep[i * nk + nq + j] = 1;
+                }
+                for (int l = 0; l < m->nin; l++)
+                    if (!mm.doutputs_du || d[i * m->nin + l] != 0 || !isfinite((double)d[i * m->nin + l]))
+                        dep[i * nk + 2 * nq + l] = 1;
+            }
+        }
+    }
+    free(in);
+    free(q);
+    free(v);
+    free(d);
+    free(y);
+    free(dq);
+    free(dv);
+}
+
+static void source_files(FILE *f, int argc, char **argv)
+{
+    fprintf(f, "    <SourceFiles>\n");
+    for (int k = 1; k < argc; k++) {
+        const char *b = strrchr(argv[k], '/');
+        fprintf(f, "      <File name=\"");
+        xml_text(f, b ? b + 1 : argv[k]);
+        fprintf(f, "\"/>\n");
+    }
+    fprintf(f, "    </SourceFiles>\n");
+}
+
+int main(int argc, char **argv)
+{
+    const mb_model *m = &MB_FMU_MODEL;
+    FILE *f = stdout;
+    int nq = m->nq, nvar = (int)mb_fmu_nvars(m);
+    if (!m->info) {
+        fprintf(stderr, "mb_fmu_desc: %s was built without its names (MB_OMIT_INFO)\n", m->name);
+        return 1;
+    }
+    /* FMI names are unique: the model file keeps inputs and tunables apart, not sensors from
+     * them (the CSV's out. and in. columns differ), nor any of them from a coordinate's name */
+    {
+        const char *const *lists[4] = {m->out_names, m->in_names, m->par_names, m->info->coord_names};
+        const int counts[4] = {m->nout, m->nin, m->npar, nq};
+        static const char *const what[4] = {"sensor", "input", "tunable", "coordinate"};
+        for (int a = 0; a < 4; a++)
+            for (int i = 0; i < counts[a]; i++)
+                for (int b = a; b < 4; b++)
+                    for (int j = b == a ? i + 1 : 0; j < counts[b]; j++)
+                        if (!strcmp(lists[a][i], lists[b][j])) {
+                            fprintf(stderr, "mb_fmu_desc: %s: %s \"%s\" has the name of %s \"%s\": an FMU's variables "
+                                    "need distinct names (rename one in the model file)\n", m->name, what[a],
+                                    lists[a][i], what[b], lists[b][j]);
+                            return 1;
+                        }
+    }
+    int form = MB_FMU_FORMULATION[0] ? mb_formulation_parse(MB_FMU_FORMULATION) : MB_ALF_TRAPEZOID;
+    if (form < 0) {
+        fprintf(stderr, "mb_fmu_desc: unknown formulation '%s' (baumgarte, canonical, alf-explicit, "
+                "alf-trapezoid)\n", MB_FMU_FORMULATION);
+        return 1;
+    }
+    mb_params p;
+    mb_params_default(&p, form);
+    int integ = MB_FMU_INTEGRATOR[0] ? mb_integrator_parse(MB_FMU_INTEGRATOR) : p.integrator;
+    if (integ < 0) {
+        fprintf(stderr, "mb_fmu_desc: unknown integrator '%s' (rk4, dopri5, dop853, bdf, trapezoid, hht)\n",
+                MB_FMU_INTEGRATOR);
+        return 1;
+    }
+    double h = MB_FMU_H > 0 ? MB_FMU_H : m->preset && m->preset->h > 0 ? m->preset->h : (double)p.h;
+    p.integrator = integ;
+    p.h = (mb_real)h;
+    if (MB_FMU_RTOL > 0) p.rtol = (mb_real)MB_FMU_RTOL;
+    if (MB_FMU_ATOL > 0) p.atol = (mb_real)MB_FMU_ATOL;
+    if (integ == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0)) p.adaptive = 1;
+    const char *what = NULL;
+    if (mb_params_check(&p, &what) != MB_OK) {   /* what fmi2Instantiate would refuse */
+        fprintf(stderr, "mb_fmu_desc: %s: invalid run settings (%s/%s): %s\n", m->name, mb_formulation_name(form),
+                mb_integrator_name(integ), what ? what : "?");
+        return 1;
+    }
+    double t_end = m->preset && m->preset->t_end > 0 ? m->preset->t_end : 1.0;
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"");
+    xml_text(f, m->name);
+    fprintf(f, "\" guid=\"%s\"\n  description=\"planar multibody model %s: Co-Simulation %s formulation, %s integrator, "
+               "h %.17g s; Model Exchange the index-1 equations with Baumgarte stabilization\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
+               "numberOfEventIndicators=\"0\">\n",
+            MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING);
+    fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
+               "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
+               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "
+               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\">\n", m->name);
+    source_files(f, argc, argv);
+    fprintf(f, "  </ModelExchange>\n");
+    fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
+               "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
+               "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
+               "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
+               "canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" "
+               "providesDirectionalDerivative=\"false\">\n",
+            m->name);
+    source_files(f, argc, argv);
+    fprintf(f, "  </CoSimulation>\n");
+    fprintf(f, "  <UnitDefinitions>\n"
+               "    <Unit name=\"m\"><BaseUnit m=\"1\"/></Unit>\n"
+               "    <Unit name=\"rad\"><BaseUnit rad=\"1\"/></Unit>\n"
+               "    <Unit name=\"m/s\"><BaseUnit m=\"1\" s=\"-1\"/></Unit>\n"
+               "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
+               "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
+               "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
+               "  </UnitDefinitions>\n");
+    fprintf(f, "  <LogCategories>\n"
+               "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
+               "    <Category name=\"logStatusWarning\" description=\"suspect results (the runtime's monitors)\"/>\n"
+               "    <Category name=\"logAll\" description=\"everything else (with logging on)\"/>\n"
+               "  </LogCategories>\n");
+    fprintf(f, "  <DefaultExperiment startTime=\"0\" stopTime=\"%.17g\" stepSize=\"%.17g\"/>\n", t_end, h);
+    fprintf(f, "  <ModelVariables>\n");
+    for (unsigned vr = 0; vr < (unsigned)nvar; vr++) {
+        int i, kind = mb_fmu_vr_kind(m, vr, &i);
+        char unit[16];
+        fprintf(f, "    <!-- index %u -->\n    <ScalarVariable name=\"", vr + 1);
+        var_name(f, m, kind, i, unit, sizeof unit);
+        fprintf(f, "\" valueReference=\"%u\"", vr);
+        switch (kind) {
+        case MB_FMU_Q:
+            fprintf(f, " description=\"position coordinate\" causality=\"output\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", unit);
+            break;
+        case MB_FMU_V:
+            fprintf(f, " description=\"velocity of coordinate %s\" causality=\"output\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
+                    m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_Q, i) + 1);
+            break;
+        case MB_FMU_A:
+            fprintf(f, " description=\"acceleration of coordinate %s\" causality=\"local\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
+                    m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
+            break;
+        case MB_FMU_Y:
+            fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real/>\n");
+            break;
+        case MB_FMU_U:
+            fprintf(f, " description=\"input (held over each step)\" causality=\"input\" variability=\"continuous\">\n"
+                       "      <Real start=\"%.17g\"/>\n", (double)m->in[3 * i]);
+            break;
+        default:
+            fprintf(f, " description=\"tunable parameter\" causality=\"parameter\" variability=\"fixed\" "
+                       "initial=\"exact\">\n      <Real start=\"%.17g\"/>\n", (double)m->par[i]);
+            break;
+        }
+        fprintf(f, "    </ScalarVariable>\n");
+    }
+    fprintf(f, "  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n");
+    int nk = 2 * nq + m->nin;
+    unsigned char *dep = malloc((size_t)(m->nout * nk) + 1);
+    if (!dep) { fprintf(stderr, "mb_fmu_desc: out of memory\n"); return 1; }
+    sensor_deps(m, dep);
+    /* the knowns are the continuous states [q; v] and the inputs: q_i and v_i are states, a
+     * sensor depends on the states and inputs its value reads */
+    for (int kind = MB_FMU_Q; kind <= MB_FMU_Y; kind++) {
+        if (kind == MB_FMU_A) continue;
+        int cnt = kind == MB_FMU_Y ? m->nout : nq;
+        for (int i = 0; i < cnt; i++) {
+            unsigned idx = mb_fmu_vr(m, kind, i) + 1;
+            fprintf(f, "      <Unknown index=\"%u\" dependencies=\"", idx);
+            if (kind != MB_FMU_Y) {
+                fprintf(f, "%u", idx);
+            } else {
+                int first = 1;
+                for (int j = 0; j < nk; j++)
+                    if (dep[i * nk + j]) {
+                        unsigned known = j < nq ? mb_fmu_vr(m, MB_FMU_Q, j) : j < 2 * nq ? mb_fmu_vr(m, MB_FMU_V, j - nq)
+                                                                                         : mb_fmu_vr(m, MB_FMU_U, j - 2 * nq);
+                        fprintf(f, "%s%u", first ? "" : " ", known + 1);
+                        first = 0;
+                    }
+            }
+            fprintf(f, "\"/>\n");
+        }
+    }
+    free(dep);
+    /* the derivatives in the order of the states [q; v]: v, then the accelerations (which
+     * depend on all knowns) */
+    fprintf(f, "    </Outputs>\n    <Derivatives>\n");
+    for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\" dependencies=\"%u\"/>\n",
+                                         mb_fmu_vr(m, MB_FMU_V, i) + 1, mb_fmu_vr(m, MB_FMU_V, i) + 1);
+    for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\"/>\n", mb_fmu_vr(m, MB_FMU_A, i) + 1);
+    /* at initialization the outputs and derivatives depend on the inputs and parameters (the
+     * assembly) */
+    fprintf(f, "    </Derivatives>\n    <InitialUnknowns>\n");
+    for (unsigned k = 0; k < (unsigned)(3 * nq + m->nout); k++) fprintf(f, "      <Unknown index=\"%u\"/>\n", k + 1);
+    fprintf(f, "    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n");
+    if (fflush(f) != 0 || ferror(f)) {
+        fprintf(stderr, "mb_fmu_desc: cannot write modelDescription.xml\n");
+        return 1;
+    }
+    return 0;
+}

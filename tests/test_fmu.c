@@ -1,0 +1,774 @@
+/* test_fmu.c - imports FMUs (build/fmu_test/cartpole.fmu, suspension.fmu, motor_arm.fmu, made
+ * by mk/fmu.mk as make fmu makes them) as an FMI 2.0 master does: unzips each into a temporary directory, reads
+ * modelDescription.xml for the value references, dlopens binaries/linux64/<name>.so and runs
+ * instantiate, setup, initialization, a piecewise-constant input over 200 communication steps,
+ * terminate, free. Checks: the positions, velocities and sensors equal the simulator's run of
+ * the same input table (--input-file) to 1e-12 (relative, 1 below 1): the cart-pole
+ * (alf-trapezoid, fixed step), the motor arm (baumgarte/dopri5: adaptive, every communication
+ * point reached exactly), the suspension with tunables set (--set), and the cart-pole in Model
+ * Exchange integrated by this test's RK4 (the simulator's baumgarte/rk4); negative controls
+ * (the input one step late, the tunables' defaults) differ; two instances side by side and
+ * fmi2Reset give the first run bit for bit; a communication step off the solver's grid lands on
+ * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
+ * and hostile calls return fmi2Error (or NULL) with a logged message; sources/ rebuilds the
+ * library with its README's command, and the rebuilt library gives the same run bit for bit.
+ * Prints the FMU's cost per solver step next to the simulator's over a 20 s run (not checked).
+ * Docs: docs/fmi.md. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "mb_fmi2.h"
+
+/* a file under the build directory ($BUILD, as the test scripts take it; default build) */
+static const char *built(const char *rel)
+{
+    static char buf[8][512];
+    static int k;
+    const char *b = getenv("BUILD");
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", b && *b ? b : "build", rel);
+    return buf[k];
+}
+
+static int passed, failed;
+static void check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL: ");
+        vprintf(fmt, ap);
+        printf("\n");
+    }
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- the master's callbacks */
+static int nlog;
+static char lastlog[1024];
+static fmi2Status laststatus;
+static void logger(fmi2ComponentEnvironment env, fmi2String name, fmi2Status st, fmi2String cat,
+                   fmi2String msg, ...)
+{
+    (void)env;
+    (void)cat;
+    va_list ap;
+    va_start(ap, msg);
+    char body[900];
+    vsnprintf(body, sizeof body, msg, ap);
+    va_end(ap);
+    snprintf(lastlog, sizeof lastlog, "[%s] %s", name ? name : "?", body);
+    laststatus = st;
+    nlog++;
+}
+static long nalloc;
+static void *my_calloc(size_t n, size_t size) { nalloc++; return calloc(n, size); }
+static void my_free(void *p) { if (p) nalloc--; free(p); }
+static const fmi2CallbackFunctions callbacks = {logger, my_calloc, my_free, NULL, NULL};
+static const fmi2CallbackFunctions no_alloc = {logger, NULL, my_free, NULL, NULL};
+
+/* a call that must fail with a message mentioning `word` */
+static void expect_error(fmi2Status st, const char *what, const char *word)
+{
+    check(st == fmi2Error, "%s: status %d, expected fmi2Error", what, (int)st);
+    check(nlog > 0 && laststatus == fmi2Error && strstr(lastlog, word) != NULL,
+          "%s: logged \"%s\" (expected an error naming '%s')", what, nlog ? lastlog : "(nothing)", word);
+    nlog = 0;
+}
+
+/* ---------------------------------------------------------------- the FMU's functions */
+#define FMI_FUNCS(X)                                                                         \
+    X(fmi2GetTypesPlatform) X(fmi2GetVersion) X(fmi2SetDebugLogging) X(fmi2Instantiate)     \
+    X(fmi2FreeInstance) X(fmi2SetupExperiment) X(fmi2EnterInitializationMode)                \
+    X(fmi2ExitInitializationMode) X(fmi2Terminate) X(fmi2Reset) X(fmi2GetReal)              \
+    X(fmi2GetInteger) X(fmi2GetBoolean) X(fmi2GetString) X(fmi2SetReal) X(fmi2SetInteger)    \
+    X(fmi2SetBoolean) X(fmi2SetString) X(fmi2GetFMUstate) X(fmi2SetFMUstate)                 \
+    X(fmi2FreeFMUstate) X(fmi2SerializedFMUstateSize) X(fmi2SerializeFMUstate)               \
+    X(fmi2DeSerializeFMUstate) X(fmi2GetDirectionalDerivative)                               \
+    X(fmi2SetRealInputDerivatives) X(fmi2GetRealOutputDerivatives) X(fmi2DoStep)             \
+    X(fmi2CancelStep) X(fmi2GetStatus) X(fmi2GetRealStatus) X(fmi2GetIntegerStatus)          \
+    X(fmi2GetBooleanStatus) X(fmi2GetStringStatus) X(fmi2EnterEventMode) X(fmi2NewDiscreteStates)       \
+    X(fmi2EnterContinuousTimeMode) X(fmi2CompletedIntegratorStep) X(fmi2SetTime)              \
+    X(fmi2SetContinuousStates) X(fmi2GetDerivatives) X(fmi2GetEventIndicators)                \
+    X(fmi2GetContinuousStates) X(fmi2GetNominalsOfContinuousStates)
+static struct {
+#define X(f) __typeof__(&f) f;
+    FMI_FUNCS(X)
+#undef X
+} F;
+
+/* ---------------------------------------------------------------- modelDescription.xml */
+#define MAXVAR 64
+static struct {
+    char name[64], causality[16];
+    unsigned vr;
+} var[MAXVAR];
+static int nvar;
+static char guid[64], ident[64];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* the value of attribute `key` in the element starting at `el` (before its '>'), into out */
+static int attr(const char *el, const char *key, char *out, size_t n)
+{
+    const char *end = strchr(el, '>');
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=\"", key);
+    const char *a = strstr(el, pat);
+    if (!a || (end && a > end)) return -1;
+    a += strlen(pat);
+    const char *q = strchr(a, '"');
+    if (!q || (size_t)(q - a) >= n) return -1;
+    memcpy(out, a, (size_t)(q - a));
+    out[q - a] = '\0';
+    return 0;
+}
+
+static int read_description(const char *dir)
+{
+    char path[512], buf[64];
+    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
+    char *x = slurp(path);
+    if (!x) return -1;
+    const char *root = strstr(x, "<fmiModelDescription");
+    const char *cs = strstr(x, "<CoSimulation");
+    int ok = root && cs && attr(root, "fmiVersion", buf, sizeof buf) == 0 && !strcmp(buf, "2.0") &&
+             attr(root, "guid", guid, sizeof guid) == 0 && attr(cs, "modelIdentifier", ident, sizeof ident) == 0;
+    check(ok, "modelDescription.xml: fmiVersion 2.0, a guid and a CoSimulation modelIdentifier");
+    check(strstr(x, "<ModelExchange") != NULL && strstr(x, "<Derivatives>") != NULL,
+          "modelDescription.xml: Model Exchange too, with its Derivatives");
+    for (const char *p = x; ok && (p = strstr(p, "<ScalarVariable")) != NULL && nvar < MAXVAR; p++) {
+        ok = attr(p, "name", var[nvar].name, sizeof var[nvar].name) == 0 &&
+             attr(p, "valueReference", buf, sizeof buf) == 0 &&
+             attr(p, "causality", var[nvar].causality, sizeof var[nvar].causality) == 0;
+        var[nvar].vr = (unsigned)strtoul(buf, NULL, 10);
+        nvar++;
+    }
+    check(ok && nvar > 0, "modelDescription.xml: %d variables, each with a name, valueReference, causality", nvar);
+    /* every output listed in ModelStructure/Outputs, in the order of the variables */
+    int nout = 0, listed = 0;
+    for (int i = 0; i < nvar; i++) nout += !strcmp(var[i].causality, "output");
+    const char *o = strstr(x, "<Outputs>"), *oe = o ? strstr(o, "</Outputs>") : NULL;
+    for (const char *p = o; p && oe && (p = strstr(p, "<Unknown")) != NULL && p < oe; p++) listed++;
+    check(nout > 0 && listed == nout, "ModelStructure: %d Outputs listed for %d output variables", listed, nout);
+    free(x);
+    return ok ? 0 : -1;
+}
+
+static unsigned vr_of(const char *name)
+{
+    for (int i = 0; i < nvar; i++)
+        if (!strcmp(var[i].name, name)) return var[i].vr;
+    check(0, "modelDescription.xml: no variable %s", name);
+    return 99999;
+}
+
+/* ---------------------------------------------------------------- a co-simulation run */
+#define T_END 2.0
+#define NCOMM 200
+#define H_COMM (T_END / NCOMM)
+#define MAXOUT 32
+static unsigned out_vr[MAXOUT];
+static int nout;
+static char out_name[MAXOUT][64];
+
+/* the input over [k H, (k+1) H): a piecewise-constant push, back and forth */
+static double input_at(int k) { return 3.0 * sin(0.37 * k) + (k % 7 == 3 ? 1.5 : 0.0); }
+
+static fmi2Component instantiate(const char *name)
+{
+    return F.fmi2Instantiate(name, fmi2CoSimulation, guid, "file:///nonexistent", &callbacks, fmi2False, fmi2False);
+}
+
+/* start c at t = 0 with the input of step 0 (shift: the table starts `shift` steps late) */
+static int start(fmi2Component c, unsigned vr_f, int shift)
+{
+    double u = input_at(-shift);
+    return F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+           F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK ||
+           F.fmi2ExitInitializationMode(c) != fmi2OK;
+}
+
+/* the communication step k of c: set the input, step, read the outputs into row */
+static int comm_step(fmi2Component c, unsigned vr_f, int k, int shift, double *row)
+{
+    double u = input_at(k - shift);
+    if (F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK) return -1;
+    /* from t_k = k H to t_k+1: (t_k+1 - t_k) is exact (Sterbenz), so the FMU's t_k + step is
+     * t_k+1 exactly, the time of the table's next row */
+    fmi2Status st = F.fmi2DoStep(c, k * H_COMM, (k + 1) * H_COMM - k * H_COMM, fmi2True);
+    if (st != fmi2OK) return -1;
+    return F.fmi2GetReal(c, out_vr, (size_t)nout, row) == fmi2OK ? 0 : -1;
+}
+
+/* a whole run: rows[(NCOMM + 1) * nout], row 0 at t = 0 */
+static int run(unsigned vr_f, int shift, double *rows)
+{
+    fmi2Component c = instantiate("cartpole_run");
+    if (!c) return -1;
+    int bad = start(c, vr_f, shift) || F.fmi2GetReal(c, out_vr, (size_t)nout, rows) != fmi2OK;
+    for (int k = 0; k < NCOMM && !bad; k++) bad = comm_step(c, vr_f, k, shift, rows + (k + 1) * nout);
+    bad |= F.fmi2Terminate(c) != fmi2OK;
+    F.fmi2FreeInstance(c);
+    return bad ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- the simulator's run */
+/* read the simulator's CSV rows at t = k H into rows (columns by the FMU's variable names: the
+ * positions and velocities as named, a sensor y as out.y); returns the rows read */
+static int read_sim_csv(const char *path, double *rows)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    static char line[65536];
+    int col[MAXOUT], nrow = 0;
+    if (!fgets(line, sizeof line, f)) { fclose(f); return -1; }
+    line[strcspn(line, "\r\n")] = '\0';
+    for (int j = 0; j < nout; j++) {
+        col[j] = -1;
+        char want[128];
+        snprintf(want, sizeof want, "%.63s", out_name[j]);
+        int is_sensor = !strchr(out_name[j], '.');
+        if (is_sensor) snprintf(want, sizeof want, "out.%.63s", out_name[j]);
+        int c = 0;
+        for (char *p = line; p; c++) {
+            char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (len == strlen(want) && !strncmp(p, want, len)) col[j] = c;
+            p = e ? e + 1 : NULL;
+        }
+        check(col[j] >= 0, "the simulator's CSV has a column %s", want);
+    }
+    while (fgets(line, sizeof line, f) && nrow <= NCOMM) {
+        double val[512];
+        int n = 0;
+        for (char *p = line; p && n < 512; n++) {
+            val[n] = strtod(p, NULL);
+            char *e = strchr(p, ',');
+            p = e ? e + 1 : NULL;
+        }
+        int k = (int)lround(val[0] / H_COMM);
+        if (fabs(val[0] - k * H_COMM) > 1e-9 || k != nrow) continue;
+        for (int j = 0; j < nout; j++) rows[nrow * nout + j] = col[j] >= 0 && col[j] < n ? val[col[j]] : (double)NAN;
+        nrow++;
+    }
+    fclose(f);
+    return nrow;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the largest difference of a and b relative to max(1, |b|) */
+static double maxdiff(const double *a, const double *b, int n, int *at)
+{
+    double d = 0;
+    *at = -1;
+    for (int i = 0; i < n; i++) {
+        double e = fabs(a[i] - b[i]) / fmax(1.0, fabs(b[i]));
+        if (!(e <= d)) { d = e; *at = i; }
+    }
+    return d;
+}
+
+/* Look up the FMI functions of lib into F: how many were found (44). */
+static int load_syms(void *lib)
+{
+    int nsym = 0;
+#define X(f)                                                                            \
+    {                                                                                   \
+        void *sym = dlsym(lib, #f);                                                     \
+        memcpy(&F.f, &sym, sizeof sym);                                                 \
+        check(sym != NULL, "the FMU exports %s", #f);                                   \
+        nsym += sym != NULL;                                                            \
+    }
+    FMI_FUNCS(X)
+#undef X
+    return nsym;
+}
+
+/* Unzip fmu into a new temporary directory dir, read its description, check its sources/,
+ * dlopen its library and look up the FMI functions into F; the outputs into out_vr, out_name.
+ * Returns the library handle, or NULL (failures checked). */
+static void *open_fmu(const char *fmu, char *dir)
+{
+    char cmd[2048], path[1024];
+    nvar = nout = 0;
+    if (!mkdtemp(dir)) { check(0, "mkdtemp %s", dir); return NULL; }
+    snprintf(cmd, sizeof cmd, "unzip -q -o '%s' -d '%s'", fmu, dir);
+    int rc = system(cmd);
+    check(rc == 0, "unzip %s (exit %d)", fmu, rc);
+    if (rc != 0 || read_description(dir) != 0) return NULL;
+
+    /* sources/ holds every file the description lists, so a master can rebuild the library */
+    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
+    char *x = slurp(path);
+    int nsrc = 0, missing = 0;
+    for (const char *p = x ? strstr(x, "<SourceFiles>") : NULL; p && (p = strstr(p, "<File name=\"")) != NULL; p++) {
+        char nm[128];
+        if (attr(p, "name", nm, sizeof nm) != 0) break;
+        snprintf(path, sizeof path, "%s/sources/%s", dir, nm);
+        if (access(path, R_OK) != 0) missing++;
+        nsrc++;
+    }
+    free(x);
+    check(nsrc > 10 && missing == 0, "%s sources/: %d files listed, %d missing", fmu, nsrc, missing);
+
+    snprintf(path, sizeof path, "%s/binaries/linux64/%s.so", dir, ident);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    check(lib != NULL, "dlopen %s: %s", path, lib ? "" : dlerror());
+    if (!lib) return NULL;
+    if (load_syms(lib) != 44) { dlclose(lib); return NULL; }
+    check(!strcmp(F.fmi2GetVersion(), "2.0") && !strcmp(F.fmi2GetTypesPlatform(), "default"),
+          "fmi2GetVersion 2.0, fmi2GetTypesPlatform default");
+    /* the outputs in description order */
+    for (int i = 0; i < nvar && nout < MAXOUT; i++)
+        if (!strcmp(var[i].causality, "output")) {
+            out_vr[nout] = var[i].vr;
+            snprintf(out_name[nout], sizeof out_name[nout], "%.63s", var[i].name);
+            nout++;
+        }
+    return lib;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+}
+
+/* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
+ * reached exactly; the outputs equal the simulator's run with the same settings and input table
+ * (its adaptive steps stop at every row, as the FMU's at every communication point); the
+ * current sensor reads the voltage input directly, the rate sensor only the state
+ * (ModelStructure: their dependencies). */
+static void adaptive_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(built("fmu_test/motor_arm.fmu"), dir);
+    if (!lib) { remove_dir(dir); return; }
+    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
+    char *x = slurp(path);
+    unsigned vr_v = vr_of("V"), vr_i = vr_of("current"), vr_r = vr_of("rate"), vr_w = vr_of("arm.omega");
+    int idx_v = -1, idx_i = -1, idx_r = -1, idx_w = -1;
+    for (int i = 0; i < nvar; i++) {
+        if (var[i].vr == vr_v) idx_v = i + 1;
+        if (var[i].vr == vr_i) idx_i = i + 1;
+        if (var[i].vr == vr_r) idx_r = i + 1;
+        if (var[i].vr == vr_w) idx_w = i + 1;
+    }
+    char want[128], other[128];
+    snprintf(want, sizeof want, "<Unknown index=\"%d\" dependencies=\"%d %d\"/>", idx_i, idx_w, idx_v);
+    snprintf(other, sizeof other, "<Unknown index=\"%d\" dependencies=\"%d\"/>", idx_r, idx_w);
+    check(x && strstr(x, want) && strstr(x, other), "ModelStructure: current depends on the state arm.omega and the "
+          "input V (%s), rate on arm.omega only (%s)", want, other);
+    check(x && strstr(x, "dopri5 integrator"), "the description names the integrator");
+    free(x);
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = instantiate("motor_arm");
+    int bad = !fm || !sm || !c || start(c, vr_v, 0) || F.fmi2GetReal(c, out_vr, (size_t)nout, fm), off = 0;
+    for (int k = 0; k < NCOMM && !bad; k++) {
+        double tl;
+        bad = comm_step(c, vr_v, k, 0, fm + (k + 1) * nout) ||
+              F.fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        if (tl != (k + 1) * H_COMM) off++;
+    }
+    check(!bad && off == 0, "adaptive run: %d of %d communication points missed", off, NCOMM);
+    if (c) F.fmi2FreeInstance(c);
+    snprintf(path, sizeof path, "%s/in.csv", dir);
+    FILE *in = fopen(path, "w");
+    if (in) {
+        fprintf(in, "t,V\n");
+        for (int k = 0; k < NCOMM; k++) fprintf(in, "%.17g,%.17g\n", k * H_COMM, input_at(k));
+        fclose(in);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 --t-end %g --input-file "
+             "'%s/in.csv' --every %.17g --out '%s/sim.csv' >'%s/sum.txt'", built("motor_arm_sim"), T_END, dir,
+             H_COMM, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim.csv", dir);
+    int nr = in ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows at the communication points (want %d)", nr, NCOMM + 1);
+    double d = maxdiff(fm, sm, nrows, &at);
+    printf("adaptive (motor_arm, baumgarte/dopri5) fmu vs simulator: max relative difference %.3g over %d values\n",
+           d, nrows);
+    check(d <= 1e-12, "adaptive: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
+          at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    free(fm);
+    free(sm);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
+/* The quarter car's FMU (tunables, no inputs): fixed parameters set before initialization give
+ * the simulator's run with --set (and differ from the defaults' run); a parameter set in step
+ * mode and a value breaking the model's rule (a mass < 0) are refused with a message. */
+static void tunable_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(built("fmu_test/suspension.fmu"), dir);
+    if (!lib) { remove_dir(dir); return; }
+    unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *fd = malloc(sizeof(double) * (size_t)nrows),
+           *sm = malloc(sizeof(double) * (size_t)nrows);
+    for (int pass = 0; pass < 2 && fm && fd && sm; pass++) {   /* 0: k, c set; 1: the defaults */
+        double *rows = pass ? fd : fm, kc[2] = {20000, 500}, got[2] = {0, 0};
+        unsigned vrs[2] = {vr_k, vr_c};
+        fmi2Component c = instantiate("suspension");
+        int bad = !c || (pass == 0 && F.fmi2SetReal(c, vrs, 2, kc) != fmi2OK) ||
+                  F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+                  F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2ExitInitializationMode(c) != fmi2OK ||
+                  F.fmi2GetReal(c, vrs, 2, got) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, rows) != fmi2OK;
+        if (pass == 0) check(!bad && got[0] == 20000 && got[1] == 500, "parameters k, c read back as set");
+        for (int k = 0; k < NCOMM && !bad; k++)
+            bad = F.fmi2DoStep(c, k * H_COMM, (k + 1) * H_COMM - k * H_COMM, fmi2True) != fmi2OK ||
+                  F.fmi2GetReal(c, out_vr, (size_t)nout, rows + (k + 1) * nout) != fmi2OK;
+        check(!bad, "the suspension run %d", pass);
+        if (pass == 0 && c) {
+            nlog = 0;
+            expect_error(F.fmi2SetReal(c, &vr_k, 1, kc), "a fixed parameter set in step mode", "fixed");
+        }
+        if (c) F.fmi2FreeInstance(c);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --set k=20000 --set c=500 --every 10 --out '%s/sim.csv' >/dev/null",
+             built("suspension_sim"), T_END, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim.csv", dir);
+    int nr = fm && fd && sm ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows (want %d)", nr, NCOMM + 1);
+    if (nr == NCOMM + 1) {
+        double d = maxdiff(fm, sm, nrows, &at), dd = maxdiff(fd, sm, nrows, &at);
+        printf("tunables (suspension, k and c set) fmu vs simulator --set: max relative difference %.3g; "
+               "with the defaults %.3g\n", d, dd);
+        check(d <= 1e-12, "tunables: the FMU equals the simulator's --set run to 1e-12: %.3g", d);
+        check(dd > 1e-6, "tunables: the defaults' run differs (%.3g > 1e-6)", dd);
+    }
+    /* a mass < 0 breaks the model's rule: the initialization fails naming it */
+    fmi2Component c = instantiate("suspension_bad");
+    double mneg = -1;
+    check(c && F.fmi2SetReal(c, &vr_m, 1, &mneg) == fmi2OK && F.fmi2EnterInitializationMode(c) == fmi2OK,
+          "a negative mass is accepted until the start");
+    nlog = 0;
+    if (c) {
+        expect_error(F.fmi2ExitInitializationMode(c), "a negative mass", "rule");
+        F.fmi2FreeInstance(c);
+    }
+    free(fm);
+    free(fd);
+    free(sm);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
+/* Model Exchange on the cart-pole's FMU: the master integrates the derivatives with RK4 at
+ * h = 1 ms (the input held over each 10 ms, set at the communication points) and is compared
+ * with the simulator's baumgarte/rk4 run of the same table; the derivatives of q are v; the
+ * state machine's refusals. */
+static void me_part(unsigned vr_f, const char *sim, const char *dir)
+{
+    enum { NX = 12 };
+    char cmd[2048], path[1100];
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = F.fmi2Instantiate("me", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+    double x[NX], k1[NX], k2[NX], k3[NX], k4[NX], xs[NX], u = input_at(0), h = 1e-3;
+    fmi2EventInfo ev;
+    memset(&ev, 0, sizeof ev);
+    int bad = !fm || !sm || !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK ||
+              F.fmi2ExitInitializationMode(c) != fmi2OK || F.fmi2NewDiscreteStates(c, &ev) != fmi2OK ||
+              ev.newDiscreteStatesNeeded || F.fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+              F.fmi2GetContinuousStates(c, x, NX) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
+    check(!bad, "Model Exchange: instantiate, initialize, event mode, continuous-time mode, the states");
+    if (c && !bad) {
+        nlog = 0;
+        expect_error(F.fmi2DoStep(c, 0, 0.01, 1), "fmi2DoStep of a Model Exchange instance", "continuous-time mode");
+        expect_error(F.fmi2SetContinuousStates(c, x, NX - 1), "11 states of 12", "12 states");
+        expect_error(F.fmi2NewDiscreteStates(c, &ev), "fmi2NewDiscreteStates in continuous-time mode", "not allowed");
+    }
+    int steps = 0, vq = 1;
+    for (int k = 0; k < NCOMM && !bad; k++) {
+        u = input_at(k);
+        bad = F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK;
+        for (int j = 0; j < 10 && !bad; j++, steps++) {
+            double t = steps * h;   /* the simulator's grid, t0 + k h */
+            fmi2Boolean enter = 1, term = 1;
+            bad = F.fmi2SetTime(c, t) != fmi2OK || F.fmi2SetContinuousStates(c, x, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k1, NX) != fmi2OK;
+            for (int i = 0; i < NX / 2 && !bad; i++) vq &= k1[i] == x[NX / 2 + i];
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + 0.5 * h * k1[i];
+            bad = bad || F.fmi2SetTime(c, t + 0.5 * h) != fmi2OK || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k2, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + 0.5 * h * k2[i];
+            bad = bad || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK || F.fmi2GetDerivatives(c, k3, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) xs[i] = x[i] + h * k3[i];
+            bad = bad || F.fmi2SetTime(c, t + h) != fmi2OK || F.fmi2SetContinuousStates(c, xs, NX) != fmi2OK ||
+                  F.fmi2GetDerivatives(c, k4, NX) != fmi2OK;
+            for (int i = 0; i < NX; i++) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+            bad = bad || F.fmi2SetTime(c, (steps + 1) * h) != fmi2OK || F.fmi2SetContinuousStates(c, x, NX) != fmi2OK ||
+                  F.fmi2CompletedIntegratorStep(c, fmi2True, &enter, &term) != fmi2OK || enter || term;
+        }
+        bad = bad || F.fmi2GetReal(c, out_vr, (size_t)nout, fm + (k + 1) * nout) != fmi2OK;
+    }
+    check(!bad, "Model Exchange: 2000 RK4 steps through the FMU's derivatives");
+    check(vq, "Model Exchange: the derivatives of q are v");
+    /* the accelerations as variables (der(...), the derivatives of v) are GetDerivatives' */
+    unsigned vr_a[2] = {vr_of("der(cart.vx)"), vr_of("der(pole.omega)")};
+    double a[2] = {0, 0};
+    check(!bad && F.fmi2GetDerivatives(c, k1, NX) == fmi2OK && F.fmi2GetReal(c, vr_a, 2, a) == fmi2OK &&
+          a[0] == k1[NX / 2] && a[1] == k1[NX - 1] && a[0] != 0, "der(cart.vx), der(pole.omega) are the derivatives");
+    check(!c || F.fmi2Terminate(c) == fmi2OK, "Model Exchange: fmi2Terminate");
+    if (c) F.fmi2FreeInstance(c);
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator rk4 --t-end %g --input-file '%s/in.csv' "
+             "--every 10 --out '%s/sim_me.csv' >/dev/null", sim, T_END, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim_me.csv", dir);
+    int nr = !bad && rc == 0 ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's baumgarte/rk4 CSV: %d rows (want %d)", nr, NCOMM + 1);
+    if (nr == NCOMM + 1) {
+        double d = maxdiff(fm, sm, nrows, &at);
+        printf("Model Exchange (cartpole, the master's RK4 on the FMU's derivatives) vs simulator baumgarte/rk4: "
+               "max relative difference %.3g (%s at t=%g)\n", d, out_name[at % nout], (at / nout) * H_COMM);
+        check(d <= 1e-12, "Model Exchange: the master's RK4 equals the simulator's baumgarte/rk4 to 1e-12: %.3g", d);
+    }
+    free(fm);
+    free(sm);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
+    const char *fmu = built("fmu_test/cartpole.fmu"), *sim = built("cartpole_sim");
+    int rc;
+    void *lib = open_fmu(fmu, dir);
+    if (!lib) goto done;
+    unsigned vr_f = vr_of("F");
+    check(nout == 16, "cartpole: 16 outputs (6 positions, 6 velocities, 4 sensors), got %d", nout);
+
+    /* 1. the run against the simulator with the same table */
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows),
+           *f2 = malloc(sizeof(double) * (size_t)nrows), *fs = malloc(sizeof(double) * (size_t)nrows);
+    double t0;
+    check(run(vr_f, 0, fm) == 0, "the co-simulation run (200 communication steps of 10 ms)");
+    snprintf(path, sizeof path, "%s/in.csv", dir);
+    FILE *in = fopen(path, "w");
+    if (!in) goto freeall;
+    fprintf(in, "t,F\n");
+    for (int k = 0; k < 10 * NCOMM; k++) fprintf(in, "%.17g,%.17g\n", k * H_COMM, input_at(k));   /* to 20 s */
+    fclose(in);
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --input-file '%s/in.csv' --every 10 --out '%s/sim.csv' >'%s/sum.txt'",
+             sim, T_END, dir, dir, dir);
+    rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    int nr = read_sim_csv((snprintf(path, sizeof path, "%s/sim.csv", dir), path), sm);
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows at the communication points (want %d)", nr, NCOMM + 1);
+    int at;
+    double d = maxdiff(fm, sm, nrows, &at);
+    printf("fmu vs simulator: max relative difference %.3g over %d values (%s at t=%g)\n", d, nrows,
+           at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    check(d <= 1e-12, "the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
+          at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    /* the comparison can fail: the same table one step late */
+    check(run(vr_f, 1, fs) == 0, "the shifted run");
+    double ds = maxdiff(fs, sm, nrows, &at);
+    printf("negative control (input one step late): max relative difference %.3g\n", ds);
+    check(ds > 1e-6, "the input one step late differs from the simulator (%.3g > 1e-6)", ds);
+
+    /* cost per solver step over a 20 s run (20000 steps, 2000 DoStep): the FMU's best of 3 runs
+     * and the simulator's (its summary's wall_s, without CSV), the same input table */
+    {
+        double best = 1e30;
+        for (int r = 0; r < 3; r++) {
+            fmi2Component c = instantiate("timing");
+            if (!c) break;
+            double row[MAXOUT], u = input_at(0);
+            int bad = F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, 10 * T_END) != fmi2OK ||
+                      F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2SetReal(c, &vr_f, 1, &u) != fmi2OK ||
+                      F.fmi2ExitInitializationMode(c) != fmi2OK;
+            t0 = wall();
+            for (int k = 0; k < 10 * NCOMM && !bad; k++) bad = comm_step(c, vr_f, k, 0, row);
+            double w = wall() - t0;
+            F.fmi2FreeInstance(c);
+            if (bad) { check(0, "the 20 s timing run"); break; }
+            if (w < best) best = w;
+        }
+        snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --input-file '%s/in.csv' | sed -n 's/.*wall_s=//p'", sim,
+                 10 * T_END, dir);
+        FILE *p = popen(cmd, "r");
+        double ws = -1;
+        if (p) {
+            if (fscanf(p, "%lf", &ws) != 1) ws = -1;
+            pclose(p);
+        }
+        printf("cost per solver step, 20 s run of 20000 steps: FMU %.3f us (2000 DoStep, each with a SetReal and "
+               "a GetReal of 16 outputs; best of 3), simulator %.3f us (its wall_s, no CSV)\n",
+               best / 20000 * 1e6, ws / 20000 * 1e6);
+    }
+
+    me_part(vr_f, sim, dir);
+
+    /* 2. two instances side by side, their steps interleaved: each equals a run alone */
+    {
+        fmi2Component a = instantiate("a"), b = instantiate("b");
+        check(a && b && a != b, "two instances");
+        if (a && b) {
+            int bad = start(a, vr_f, 0) || start(b, vr_f, 1) || F.fmi2GetReal(a, out_vr, (size_t)nout, f2) ||
+                      F.fmi2GetReal(b, out_vr, (size_t)nout, fs);
+            for (int k = 0; k < NCOMM && !bad; k++)
+                bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout) || comm_step(b, vr_f, k, 1, fs + (k + 1) * nout);
+            check(!bad, "two instances stepped in turn");
+            check(!memcmp(f2, fm, sizeof(double) * (size_t)nrows), "instance a equals the run alone bit for bit");
+            double *alone = malloc(sizeof(double) * (size_t)nrows);
+            check(alone && run(vr_f, 1, alone) == 0 && !memcmp(fs, alone, sizeof(double) * (size_t)nrows),
+                  "instance b equals its run alone bit for bit");
+            free(alone);
+            /* fmi2Reset: back to the instantiated state, the same run again */
+            check(F.fmi2Reset(a) == fmi2OK, "fmi2Reset");
+            bad = start(a, vr_f, 0) || F.fmi2GetReal(a, out_vr, (size_t)nout, f2);
+            for (int k = 0; k < NCOMM && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+            check(!bad && !memcmp(f2, fm, sizeof(double) * (size_t)nrows), "after fmi2Reset the run repeats bit for bit");
+        }
+        if (a) F.fmi2FreeInstance(a);
+        if (b) F.fmi2FreeInstance(b);
+    }
+
+    /* 3. communication points off the solver's grid (2.5 h): each lands exactly there */
+    {
+        fmi2Component c = instantiate("offgrid");
+        int bad = !c || start(c, vr_f, 0), off = 0;
+        double t = 0, tl = -1, hc = 0.0025;
+        for (int k = 0; k < 40 && !bad; k++) {
+            bad = F.fmi2DoStep(c, t, hc, fmi2True) != fmi2OK || F.fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+            t += hc;
+            if (fabs(tl - t) > 1e-15) off++;
+        }
+        check(!bad && off == 0, "off-grid communication steps: %d of 40 missed the point (last %.17g vs %.17g)", off, tl, t);
+        if (c) F.fmi2FreeInstance(c);
+    }
+
+    /* 4. hostile calls: fmi2Error (or NULL) with a logged message */
+    {
+        nlog = 0;
+        check(F.fmi2Instantiate("x", fmi2CoSimulation, guid, "", NULL, 0, 0) == NULL, "NULL callbacks: no instance");
+        check(F.fmi2Instantiate("x", fmi2CoSimulation, guid, "", &no_alloc, 0, 0) == NULL, "no allocateMemory: no instance");
+        expect_error(fmi2Error, "no allocateMemory", "allocateMemory");
+        check(F.fmi2Instantiate("x", fmi2CoSimulation, "{00000000-0000-0000-0000-000000000000}", "", &callbacks, 0, 0) == NULL,
+              "a wrong GUID: no instance");
+        expect_error(fmi2Error, "a wrong GUID", "GUID");
+        check(F.fmi2Instantiate("x", (fmi2Type)7, guid, "", &callbacks, 0, 0) == NULL, "fmuType 7: no instance");
+        expect_error(fmi2Error, "fmuType 7", "fmuType");
+        check(F.fmi2DoStep(NULL, 0, 0.01, 1) == fmi2Error, "a NULL instance: fmi2Error");
+        fmi2Component c = instantiate("hostile");
+        check(c != NULL, "instantiate");
+        if (c) {
+            double v = 1, out = 0;
+            unsigned bad_vr = 9999, vr_q = out_vr[0];
+            expect_error(F.fmi2DoStep(c, 0, 0.01, 1), "fmi2DoStep before initialization", "instantiated");
+            expect_error(F.fmi2GetReal(c, &bad_vr, 1, &out), "fmi2GetReal of value reference 9999", "9999");
+            expect_error(F.fmi2SetReal(c, &bad_vr, 1, &v), "fmi2SetReal of value reference 9999", "9999");
+            expect_error(F.fmi2GetReal(c, &vr_q, 1, &out), "an output before initialization", "fmi2EnterInitializationMode");
+            expect_error(F.fmi2SetReal(c, &vr_q, 1, &v), "fmi2SetReal of an output", "output");
+            v = NAN;
+            expect_error(F.fmi2SetReal(c, &vr_f, 1, &v), "a NaN input", "not finite");
+            fmi2String cat = "logNonsense";
+            expect_error(F.fmi2SetDebugLogging(c, 1, 1, &cat), "an unknown log category", "logNonsense");
+            expect_error(F.fmi2ExitInitializationMode(c), "fmi2ExitInitializationMode before Enter", "instantiated");
+            check(start(c, vr_f, 0) == 0, "the start after the refused calls");
+            expect_error(F.fmi2DoStep(c, 0.5, 0.01, 1), "fmi2DoStep at the wrong time", "currentCommunicationPoint");
+            expect_error(F.fmi2DoStep(c, 0, -0.01, 1), "a negative communication step", "communicationStepSize");
+            expect_error(F.fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode in step mode", "step mode");
+            fmi2FMUstate s = NULL;
+            expect_error(F.fmi2GetFMUstate(c, &s), "fmi2GetFMUstate", "canGetAndSetFMUstate");
+            expect_error(F.fmi2GetDirectionalDerivative(c, &vr_q, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative",
+                         "providesDirectionalDerivative");
+            int iv = 0;
+            expect_error(F.fmi2GetInteger(c, &vr_q, 1, &iv), "fmi2GetInteger", "Integer");
+            expect_error(F.fmi2GetDerivatives(c, &out, 1), "fmi2GetDerivatives of a Co-Simulation instance", "Model Exchange");
+            check(F.fmi2DoStep(c, 0, 0.01, 1) == fmi2OK, "a step after the refused calls");
+            check(F.fmi2Terminate(c) == fmi2OK, "fmi2Terminate");
+            expect_error(F.fmi2DoStep(c, 0.01, 0.01, 1), "fmi2DoStep after fmi2Terminate", "terminated");
+            F.fmi2FreeInstance(c);
+        }
+        /* a step the solver cannot take (a push of 1e300 N overflows): fmi2Error with the
+         * runtime's message; the outputs stay readable at the last good step; no more steps */
+        c = instantiate("overflow");
+        if (c && start(c, vr_f, 0) == 0) {
+            double v = 1e300, q0[MAXOUT], q1[MAXOUT];
+            check(F.fmi2DoStep(c, 0, 0.01, 1) == fmi2OK && F.fmi2GetReal(c, out_vr, (size_t)nout, q0) == fmi2OK,
+                  "a step before the overflow");
+            check(F.fmi2SetReal(c, &vr_f, 1, &v) == fmi2OK, "an input of 1e300 is finite: accepted");
+            nlog = 0;
+            expect_error(F.fmi2DoStep(c, 0.01, 0.01, 1), "a step that overflows", "failed");
+            double tl = -1;
+            check(F.fmi2GetReal(c, out_vr, (size_t)nout, q1) == fmi2OK && F.fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &tl) == fmi2OK &&
+                  tl >= 0.01 && tl < 0.02 && q1[0] == q1[0], "after the failure: the last good state at t=%g", tl);
+            expect_error(F.fmi2DoStep(c, tl, 0.01, 1), "fmi2DoStep after a failed step", "error");
+            check(F.fmi2Terminate(c) == fmi2OK, "fmi2Terminate after a failed step");
+        }
+        if (c) {
+            F.fmi2FreeInstance(c);
+        }
+        F.fmi2FreeInstance(NULL);   /* allowed, nothing happens */
+        check(nalloc == 0, "every block the FMU allocated was freed (%ld left)", nalloc);
+    }
+
+    /* 5. sources/ rebuilds the library with the command its README gives, and the rebuilt
+     * library runs the same co-simulation bit for bit */
+    {
+        snprintf(cmd, sizeof cmd, "cd '%s/sources' && grep -q '^    cc .* -o cartpole.so -lm$' README && "
+                 "cc -std=c99 -O2 -fPIC -fvisibility=hidden -shared -I. *.c -o cartpole.so -lm", dir);
+        rc = system(cmd);
+        check(rc == 0, "the README's command rebuilds the library from sources/ (exit %d)", rc);
+        snprintf(path, sizeof path, "%s/sources/cartpole.so", dir);
+        void *lib2 = rc == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+        check(lib2 != NULL, "dlopen the rebuilt library");
+        if (lib2) {
+            check(load_syms(lib2) == 44 && run(vr_f, 0, f2) == 0 && !memcmp(f2, fm, sizeof(double) * (size_t)nrows),
+                  "the rebuilt library's run equals the shipped one's bit for bit");
+            dlclose(lib2);
+        }
+    }
+freeall:
+    free(fm);
+    free(sm);
+    free(f2);
+    free(fs);
+    dlclose(lib);
+done:
+    remove_dir(dir);
+    adaptive_part();
+    tunable_part();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
