@@ -188,6 +188,13 @@ void mb_cli_csv_close(void)
 
 void mb_cli_csv_header(FILE *f, const mb_model *m) { header_extra(f, m); }
 
+int mb_cli_multipliers(mb_real t, const mb_real *q, const mb_real *v, mb_real *lam, int nc)
+{
+    int st = dyn.work ? mb_anl_reactions(&dyn.a, t, q, v, dyn.acc, dyn.lam) : MB_ERR_MODEL;
+    if (st == MB_OK) memcpy(lam, dyn.lam, sizeof(mb_real) * (size_t)nc);
+    return st;
+}
+
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v)
 {
     if (!v) {   /* velocities not known (an interpolated row without its evaluation) */

@@ -41,6 +41,9 @@ int mb_cli_csv_open(const mb_model *m, const char *prog);
 void mb_cli_csv_header(FILE *f, const mb_model *m);
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v);
 void mb_cli_csv_close(void);
+/* The multipliers (the joints' reactions in the constraint rows' units: N, N m) at (t, q, v) by
+ * the CSV's reaction solver (open first) into lam[nc]; MB_OK or why not (lam untouched). */
+int mb_cli_multipliers(mb_real t, const mb_real *q, const mb_real *v, mb_real *lam, int nc);
 
 /* Redundant constraint equations at the assembled configuration (t, q), named by element on
  * stderr, one warning line per element ("<prog>_sim: warning: redundant constraint: joint "A2"

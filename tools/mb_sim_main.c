@@ -148,15 +148,11 @@ static long keep_complete_rows(const char *path)
     return bad_io ? -1 : keep;
 }
 
-/* The row of the current state. */
-static void row_now(FILE *f, const mb_sim *s, mb_real *pts)
-{
-    row(f, (double)mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), mb_sim_get_monitor(s), pts);
-}
 
 /* The warnings (mb_sim.h: MB_WARN_*): one stderr line per condition met, with the first time
  * it was met, its value there, its threshold and what to do; returns how many. */
-static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability"};
+static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability",
+                                                            "accuracy"};
 static int report_warnings(const mb_sim *s, const mb_params *p)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
@@ -188,6 +184,14 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     "%.3g (threshold %.3g), max |sigma| %.3g; the momenta p = M v + Phi_q^T sigma "
                     "lose the digits of M v: --sigma-reset S keeps |sigma| below S",
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
+            break;
+        case MB_WARN_ACCURACY:
+            fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
+                    "%.3g; %.3g by the end): the step control bounds each step's error by "
+                    "rtol/atol, not the run's, which is about that sum times rtol or more (a "
+                    "smaller --rtol takes more steps: the sum grows); for long runs dop853 "
+                    "(docs/validation.md, section 10)", v, (double)p->warn_accuracy,
+                    (double)mo->err_sum);
             break;
         default:
             fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "
@@ -403,6 +407,14 @@ typedef struct run_state {
     FILE *csv;                 /* the temporary CSV (tmp), NULL without --out */
     int st, fault;             /* the last status; 1: the run failed (status=error) */
     double w0;                 /* wall clock at the start */
+    /* --estimate-error: the second run (rtol/10, atol/10 or h/2), compared at the output rows */
+    mb_sim sh;
+    void *shw;
+    mb_real *lam, *lam2;       /* the two runs' multipliers at a row */
+    mb_real *q2, *v2;          /* the second run's state at a row (adaptive: dense output) */
+    int sh_on, sh_st;          /* the second run is going; its failure (< 0), else MB_OK */
+    long sh_rows;              /* rows compared */
+    double eq, ev, er;         /* the largest differences of q, v and the multipliers */
 } run_state;
 
 /* An option given on the command line that has no effect with the analysis, formulation or
@@ -537,6 +549,7 @@ static int parse_args(int argc, char **argv, cli *c)
     int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
     c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
     c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
+    if (c->max_err > 0) c->est = 1;   /* --max-error needs the estimate */
     if ((rc = output_grid(c)) >= 0) return rc;
     return fits_together(c, integ_used);
 }
@@ -578,9 +591,10 @@ static int build_params(cli *c, mb_params *p)
     p->project_velocity = c->proj;
     p->strict_newton = c->strict;
     p->strict = c->strict;
-    p->dense = !c->trap_adaptive && c->adaptive && c->out != NULL;   /* only the CSV's rows need it */
-    mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
-    for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
+    p->dense = !c->trap_adaptive && c->adaptive && (c->out != NULL || c->est);   /* only the rows need it */
+    mb_real *warn_p[5] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability,
+                          &p->warn_accuracy};
+    for (int i = 0; i < 5; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
@@ -712,9 +726,94 @@ static int setup(const cli *c, mb_params *p, run_state *r)
     int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
     if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); work_put(r->work); free(r->pts); return cleanup(1); }
     emodel = mb_sim_model(&r->sim);
+    r->sh_on = 0;
+    r->shw = NULL;
+    r->lam = r->lam2 = r->q2 = NULL;
+    if (c->est) {   /* the second run: a tenth of the tolerances, or half the step */
+        mb_params p2 = *p;
+        if (MB_PARAMS_ADAPTIVE(p)) { p2.rtol /= 10; p2.atol /= 10; }
+        else { p2.h /= 2; if (p2.max_steps < 50000000L) p2.max_steps *= 2; }
+        p2.strict = 0;   /* its warnings are not the run's */
+        size_t ws2 = mb_sim_workspace_size(model, &p2);
+        r->shw = ws2 ? malloc(ws2) : NULL;
+        r->lam = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+        r->lam2 = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+        r->q2 = malloc(sizeof(mb_real) * (size_t)(2 * model->nq + 1));
+        r->v2 = r->q2 ? r->q2 + model->nq : NULL;
+        st = r->shw && r->lam && r->lam2 && r->q2 ? mb_sim_init(&r->sh, model, &p2, r->shw, ws2) : MB_ERR_WORKSPACE;
+        if (st) {
+            fprintf(stderr, "%s_sim: --estimate-error: the second run's init: %s\n", model->name, mb_status_str(st));
+            work_put(r->work); free(r->pts); free(r->shw); free(r->lam); free(r->lam2); free(r->q2);
+            return cleanup(1);
+        }
+        r->sh_on = 1;
+    }
     outbuf = malloc(sizeof(mb_real) * (size_t)(model->nout + 1));
     if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); work_put(r->work); free(r->pts); return cleanup(1); }
     return -1;
+}
+
+/* --estimate-error: the second run to the row at t (q, v: the first run's; v NULL: not known),
+ * then the largest differences so far; a failure of the second run ends the comparison (named
+ * on stderr; the summary says est_err=failed). */
+static void shadow_cmp(const cli *c, run_state *r, double t, const mb_real *q, const mb_real *v)
+{
+    if (!r->sh_on || r->sh_st < 0) return;
+    int n = model->nq, nc = model->nc;
+    /* fixed steps land on t (the rows are on the first run's grid, h / 2 divides it); adaptive
+     * steps go their own way to t-end and the row is their dense output */
+    while ((double)mb_sim_get_t(&r->sh) < t) {
+        mb_real ts = (mb_real)(c->adaptive ? c->t_end : t);
+        if (intab.nrow > 0) {   /* the inputs' holds as the first run sets them */
+            double t0 = (double)mb_sim_get_t(&r->sh), tn = mb_input_table_next(&intab, t0);
+            if (c->adaptive && tn < (double)ts) ts = (mb_real)tn;
+            mb_input_table_apply(&intab, &r->sh, t0, c->foh);
+        }
+        int st = mb_sim_step(&r->sh, ts);
+        if (st < 0) {
+            fprintf(stderr, "%s_sim: --estimate-error: the second run stopped at t=%.9g: %s; the "
+                    "estimate covers t < %.9g\n", model->name, (double)mb_sim_get_t(&r->sh),
+                    mb_status_str(st), (double)mb_sim_get_t(&r->sh));
+            r->sh_st = st;
+            return;
+        }
+    }
+    const mb_real *q2 = mb_sim_get_q(&r->sh), *v2 = mb_sim_get_v(&r->sh);
+    if ((double)mb_sim_get_t(&r->sh) != t) {
+        if (!c->adaptive) return;   /* (not on its grid: not compared) */
+        if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, r->v2, NULL) == MB_OK) v2 = r->v2;
+        else if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, NULL, NULL) == MB_OK) v2 = NULL;
+        else return;
+        q2 = r->q2;
+        if (!v2) v = NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        double d = fabs((double)q[i] - (double)q2[i]);
+        if (d > r->eq || d != d) r->eq = d;
+        if (v) {
+            d = fabs((double)v[i] - (double)v2[i]);
+            if (d > r->ev || d != d) r->ev = d;
+        }
+    }
+    if (v && nc > 0 && mb_cli_multipliers((mb_real)t, q, v, r->lam, nc) == MB_OK &&
+        mb_cli_multipliers((mb_real)t, q2, v2, r->lam2, nc) == MB_OK)
+        for (int k = 0; k < nc; k++) {
+            double d = fabs((double)r->lam[k] - (double)r->lam2[k]);
+            if (d > r->er || d != d) r->er = d;
+        }
+    r->sh_rows++;
+}
+
+/* A row at t: compared with the second run (--estimate-error), written to the CSV (--out) */
+static void emit(const cli *c, run_state *r, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo)
+{
+    shadow_cmp(c, r, t, q, v);
+    if (r->csv) row(r->csv, t, q, v, mo, r->pts);
+}
+static void emit_now(const cli *c, run_state *r)
+{
+    emit(c, r, (double)mb_sim_get_t(&r->sim), mb_sim_get_q(&r->sim), mb_sim_get_v(&r->sim),
+         mb_sim_get_monitor(&r->sim));
 }
 
 /* The steps to t-end: a CSV row every --every steps (fixed step) or at every output time,
@@ -744,7 +843,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: out of memory\n", model->name);
         r->fault = 1;
     } else {
-        if (r->csv) row_now(r->csv, &r->sim, r->pts);
+        emit_now(c, r);
         mb_real te = (mb_real)c->t_end;
         while (mb_sim_get_t(&r->sim) < te) {
             mb_real ts = te;
@@ -768,13 +867,13 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&r->sim));
             double tn = (double)mb_sim_get_t(&r->sim);
-            if (r->csv && c->adaptive) {
+            if ((r->csv || r->sh_on) && c->adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
                     double to = (double)(out_k + 1) * c->dt_out;
                     if (to > tn || to >= c->t_end - 1e-9 * c->dt_out) break;
                     out_k++;
-                    if (to == tn) { row_now(r->csv, &r->sim, r->pts); continue; }
+                    if (to == tn) { emit_now(c, r); continue; }
                     int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, vd, &mdo);
                     vrow = vd;
                     if (sd < 0 && mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
@@ -798,14 +897,14 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                         r->fault = 1;
                         break;
                     }
-                    row(r->csv, to, qd, vrow, &mdo, r->pts);
+                    emit(c, r, to, qd, vrow, &mdo);
                 }
                 if (r->fault) break;
-                if (tn >= c->t_end) row_now(r->csv, &r->sim, r->pts);
+                if (tn >= c->t_end) emit_now(c, r);
                 mprev = *mb_sim_get_monitor(&r->sim);
                 tprev = tn;
-            } else if (r->csv && (++out_k % c->every == 0 || tn >= c->t_end)) {
-                row_now(r->csv, &r->sim, r->pts);
+            } else if ((r->csv || r->sh_on) && (++out_k % c->every == 0 || tn >= c->t_end)) {
+                emit_now(c, r);
             }
         }
     }
@@ -853,6 +952,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     r->csv = NULL;
     r->fault = 0;
     r->dep = NULL;
+    int nred = 0;   /* redundant constraint equations found at the start */
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
@@ -892,11 +992,25 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
         /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
         r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
-        if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0 &&
-            mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
+        nred = mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep);
+        if (nred > 0 && mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
             fprintf(stderr, "%s_sim: note: this build keeps them in alf-trapezoid's Newton iteration "
                     "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
                     "leaves them out of the model\n", model->name);
+    }
+    if (r->sh_on) {   /* --estimate-error: the second run from the same start */
+        r->sh_rows = 0;
+        r->eq = r->ev = r->er = 0;
+        r->sh_st = MB_OK;
+        if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
+        if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sh, 0, c->foh);
+        if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
+            r->sh_st = mb_sim_reset(&r->sh, 0, NULL, NULL, 1);
+            if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(&r->sh, r->dep);
+        }
+        if (r->sh_st < 0 && r->st == MB_OK && !r->fault)
+            fprintf(stderr, "%s_sim: --estimate-error: the second run's start failed: %s\n", model->name,
+                    mb_status_str(r->sh_st));
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
@@ -914,7 +1028,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
 
 /* The warnings and the summary line (the interface: always the last line on stdout); frees the
  * run. Returns the exit status. */
-static int summary(const mb_params *p, run_state *r)
+static int summary(const cli *c, const mb_params *p, run_state *r)
 {
     if (rows_skipped > 1)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
@@ -923,7 +1037,7 @@ static int summary(const mb_params *p, run_state *r)
     const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld factorizations=%ld solves=%ld "
-           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
+           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f",
            r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
            mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->sigma_holds,
@@ -931,6 +1045,25 @@ static int summary(const mb_params *p, run_state *r)
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
+    int over = 0;   /* --max-error not met */
+    if (c->est) {   /* the estimate, its cost (the second run's steps), the bound */
+        int ok = r->sh_st == MB_OK && r->sh_rows > 0;
+        if (ok) printf(" est_err_q=%.3e est_err_v=%.3e est_err_r=%.3e", r->eq, r->ev, r->er);
+        else printf(" est_err=failed");
+        printf(" est_steps=%ld", r->sh_on ? mb_sim_get_monitor(&r->sh)->steps : 0L);
+        if (c->max_err > 0) {
+            over = !ok || !(r->eq <= c->max_err);
+            printf(" max_error=%s", over ? "exceeded" : "met");
+            if (over)
+                fprintf(stderr, "%s_sim: --max-error %g: %s\n", model->name, c->max_err,
+                        ok ? "the estimated position error is larger" : "no estimate (the second run failed)");
+        }
+    }
+    putchar('\n');
+    free(r->shw);
+    free(r->lam);
+    free(r->lam2);
+    free(r->q2);
     work_put(r->work);
     free(r->pts);
     free(r->dep);
@@ -939,7 +1072,7 @@ static int summary(const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
         return 1;
     }
-    return r->fault ? 1 : 0;
+    return r->fault || over ? 1 : 0;
 }
 
 /* One run: the command line as given (main), or a row of --batch (tools/mb_batch.c). */
@@ -955,7 +1088,7 @@ static int run_once(int argc, char **argv)
     if ((rc = build_params(&c, &p)) >= 0) return rc;
     if ((rc = setup(&c, &p, &r)) >= 0) return rc;
     if ((rc = run(&c, &p, &r)) >= 0) return rc;
-    return summary(&p, &r);
+    return summary(&c, &p, &r);
 }
 
 /* An option that takes the next word as its value (mb_batch_find skips that word). */

@@ -239,7 +239,21 @@ static mb_opt rows[] = {
       .why = "it watches rk4's stability limit (the adaptive integrators control their error, "
              "the implicit ones are stable)",
       .help = "rk4: warn when h |lambda| > F x its stability limit\n"
-              "(default 2); 0 turns a warning off (docs/formulations.md)" },
+              "(default 2)" },
+    { .name = "--warn-accuracy", .example = "100", .meta = "N", WARN(4),
+      DYNAMIC(ALL, ALL),
+      .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
+              "when the steps' local error estimates sum to > N tolerances\n"
+              "(default 10); 0 turns a warning off (docs/formulations.md)" },
+    { .name = "--estimate-error", .kind = MB_OPT_FLAG, .off = OFF(est), .set = 1,
+      DYNAMIC(ALL, ALL),
+      .help = "run the problem a second time alongside, at a tenth of --rtol and\n"
+              "--atol (adaptive) or half the step (fixed), and report the\n"
+              "largest differences of positions, velocities and reactions at the\n"
+              "output rows (est_err_q= est_err_v= est_err_r= est_steps=)" },
+    { .name = "--max-error", .example = "1e-3", .meta = "E", REAL_POS(max_err),
+      DYNAMIC(ALL, ALL),
+      .help = "with --estimate-error: exit 1 when est_err_q > E" },
     { .name = "--linsys", .example = "dense", .meta = "L", .kind = MB_OPT_ENUM, .off = OFF(linsys), .choices = linsys_choices,
       DYNAMIC(ALL, ALL), .why_analysis = "the analyses solve their own dense systems (docs/analyses.md)",
       .help = "linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
@@ -389,6 +403,6 @@ void mb_sim_cli_reset(mb_sim_cli *c)
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
     c->o_hht = 1;
-    for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
+    for (int i = 0; i < 5; i++) c->o_warn[i] = -1;
     c->anl = adef;
 }

@@ -28,8 +28,10 @@ typedef struct mb_sim_cli {
     const char *batch;         /* --batch: read by main before the table (tools/mb_batch.c) */
     int foh;                   /* --hold foh */
     double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
-    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
+    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[5];
     double o_hht;              /* --hht-alpha */
+    int est;                   /* --estimate-error (--max-error implies it) */
+    double max_err;            /* --max-error (0: not given) */
     mb_cli_aopt anl;           /* the analyses' own options */
     unsigned char given[MB_SIM_MAX_OPT];   /* the table's rows given */
 } mb_sim_cli;
