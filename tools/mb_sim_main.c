@@ -98,6 +98,12 @@ static void usage(FILE *f)
         "                    keep a step's factorization while each correction shrinks at least\n"
         "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
         model->name, model->name);
+    fputs(
+        "  --no-events       do not locate the contacts' first touch and lift-off (default: the\n"
+        "                    adaptive runs of baumgarte, canonical, alf-explicit cut the step\n"
+        "                    where a gap changes sign, found on the dense output; the other runs\n"
+        "                    count the onsets that fell inside a step: events=, onsets= in the\n"
+        "                    summary; docs/formulations.md, \"Events\")\n", f);
     mb_cli_analysis_usage(f);   /* --analysis and its options (tools/mb_analysis_cli.c) */
     fputs(
         "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
@@ -154,7 +160,7 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
     "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
-    "--no-newton-reuse", "--extrapolate",
+    "--no-newton-reuse", "--extrapolate", "--events", "--no-events",
     NULL
 };
 static int listed(const char *const *list, const char *a)
@@ -474,7 +480,7 @@ static int cleanup(int rc)
 /* What the command line asks for (parse_args); -1: not given, the default applies. */
 typedef struct cli {
     int form_given, hht_given, h_given, t_end_given;
-    int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
+    int form, integ, every, quiet, proj, strict, fulljac, reuse, events, linsys, o_maxit, adaptive, trap_adaptive;
     int extrap;                /* --extrapolate (alf-trapezoid's step control, p.adaptive 2) */
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
     long o_maxsteps;
@@ -646,6 +652,7 @@ static int parse_args(int argc, char **argv, cli *c)
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
     c->reuse = -1;
+    c->events = 1;
     for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -666,6 +673,8 @@ static int parse_args(int argc, char **argv, cli *c)
             else if (!strcmp(a, "--strict")) c->strict = 1;
             else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;      /* the default */
             else if (!strcmp(a, "--no-newton-reuse")) c->reuse = 0;
+            else if (!strcmp(a, "--events")) c->events = 1;           /* the default */
+            else if (!strcmp(a, "--no-events")) c->events = 0;
             else if (!strcmp(a, "--extrapolate")) c->extrap = 1;
             else c->fulljac = 1;
             continue;
@@ -842,6 +851,7 @@ static int build_params(cli *c, mb_params *p)
     for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
+    p->events = c->events;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
@@ -1181,12 +1191,12 @@ static int summary(const mb_params *p, run_state *r)
     int warnings = report_warnings(&r->sim, p);
     const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
-           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld factorizations=%ld solves=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld events=%ld onsets=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
            r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
            mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->sigma_holds,
-           mo->factorizations,
+           mo->events, mo->onsets, mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
