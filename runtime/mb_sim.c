@@ -520,6 +520,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     mbi_update_max(s);
 #if MBI_HAS_EV
     s->ev_cut = 0;
+    s->ev_tlast = (mb_real)NAN;
     if (s->nev) mbi_event_gaps(s, t0, s->z, s->evw);
 #endif
     s->ready = 1;

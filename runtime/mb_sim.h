@@ -223,6 +223,7 @@ typedef struct mb_sim {
     int nev;                 /* p.events: the event functions (the gaps among the sensors) */
     int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
     mb_real ev_t1;           /* the cut step's end as the integrator took it */
+    mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
     mb_real *evw;            /* [5 nout + nq] the gaps at the current state, the root finder's
                                 brackets and trial values, the sensors' scratch, a position */
     int *evk;                /* [nout] the sensors' indices of the event functions */
