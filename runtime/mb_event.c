@@ -170,7 +170,10 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
             if (st < 0) return st;
             mbi_event_gaps(s, s->t, s->z, g1);
         }
-        s->ev_tlast = s->t;
+        /* a redo that fell short of tr (its trial step rejected) leaves the root to a later
+         * step, which locates it again */
+        if (s->t == tr) s->ev_tlast = tr;
+        else s->mon.events--;
         copy(s->nev, g0, g1);
         return MB_OK;
     }
