@@ -9,7 +9,8 @@
  * a factor 10 while rtol falls 1000x). bdf converges either way (slope at least 0.7 with
  * events; with them never more than 2x less accurate than without: its own error control
  * already sees the kink). Also: a run without events
- * reports none; a fixed-step run counts the onsets inside its steps (5 in 3 s); events are
+ * reports none; a fixed-step run and alf-trapezoid (fixed, adaptive, bdf) count the onsets
+ * inside their steps (5 in 3 s) and locate none; events are
  * located in dopri5 too; the workspace of a model without gaps does not grow with p.events;
  * p.events outside 0..1 is refused. Prints the error table. Ends with "N passed, N failed". */
 #include <math.h>
@@ -24,6 +25,7 @@
 static const double G = 9.81, R = 0.1;
 
 typedef struct { double apex[NAPEX]; long events, onsets, steps; int st; } run_out;
+static int form = MB_BAUMGARTE, trap_adaptive = 0;   /* run()'s formulation, F4's step control */
 
 /* One run to t = 3 s; the apexes of the first NAPEX flights after a bounce. */
 static run_out run(int integ, double rtol, int events, double h)
@@ -31,8 +33,9 @@ static run_out run(int integ, double rtol, int events, double h)
     run_out o;
     memset(&o, 0, sizeof o);
     mb_params p;
-    mb_params_default(&p, MB_BAUMGARTE);
+    mb_params_default(&p, form);
     p.integrator = integ;
+    p.adaptive = trap_adaptive;
     p.rtol = rtol;
     p.atol = rtol * 1e-2;
     p.h = h;
@@ -146,6 +149,21 @@ int main(void)
           f.onsets, f.events, f.st);
     run_out f0 = run(MB_RK4, 1e-6, 0, 1e-4);
     CHECK(f0.st >= 0 && f0.onsets == 0, "rk4 without events: %ld onsets", f0.onsets);
+    /* alf-trapezoid (its dense output holds q only): onsets counted, nothing located, with its
+     * fixed step, its step control and bdf */
+    form = MB_ALF_TRAPEZOID;
+    run_out a1 = run(MB_TRAPEZOID, 1e-6, 1, 1e-5);
+    trap_adaptive = 1;
+    run_out a2 = run(MB_TRAPEZOID, 1e-7, 1, 1e-5);
+    trap_adaptive = 0;
+    run_out a3 = run(MB_BDF, 1e-7, 1, 1e-5);
+    CHECK(a1.st >= 0 && a1.onsets == 5 && a1.events == 0, "alf-trapezoid fixed: %ld onsets, %ld "
+          "events (status %d)", a1.onsets, a1.events, a1.st);
+    CHECK(a2.st >= 0 && a2.onsets == 5 && a2.events == 0, "alf-trapezoid adaptive: %ld onsets, "
+          "%ld events (status %d)", a2.onsets, a2.events, a2.st);
+    CHECK(a3.st >= 0 && a3.onsets == 5 && a3.events == 0, "alf-trapezoid bdf: %ld onsets, %ld "
+          "events (status %d)", a3.onsets, a3.events, a3.st);
+    form = MB_BAUMGARTE;
     /* p.events checked */
     mb_params p;
     mb_params_default(&p, MB_BAUMGARTE);
