@@ -621,6 +621,12 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }
+#if MBI_HAS_EV
+    /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
+     * of the explicit formulations), else counted (mb_event.c); the warnings then see the step
+     * as cut */
+    if (s->nev && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+#endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */
 #if MBI_HAS_KKT
@@ -634,11 +640,6 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         ig->undo(s, b.t_start, MB_ERR_SINGULAR);
         return singular_step(s, MB_ERR_SINGULAR);
     }
-#endif
-#if MBI_HAS_EV
-    /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
-     * of the explicit formulations), else counted (mb_event.c) */
-    if (s->nev && (st2 = mbi_event_step(s, ig, &b)) < 0) return st2;
 #endif
     s->mon.steps++;
     if (s->p.strict && (s->mon.warn & ~b.mon0.warn)) return MB_ERR_SUSPECT;
