@@ -536,6 +536,7 @@ static int no_effect(const cli *c)
             { "--baumgarte-cap", c->o_cap >= 0, dyn }, { "--project-velocity", c->proj, dyn },
             { "--full-jacobian", c->fulljac, dyn }, { "--extrapolate", c->extrap, dyn },
             { c->reuse == 0 ? "--no-newton-reuse" : "--newton-reuse", c->reuse >= 0, dyn },
+            { c->events == 0 ? "--no-events" : "--events", c->events >= 0, dyn },
             { "--strict", c->strict, dyn }, { "--warn-energy", c->o_warn[0] >= 0, dyn },
             { "--warn-phi", c->o_warn[1] >= 0, dyn }, { "--warn-sigma", c->o_warn[2] >= 0, dyn },
             { "--warn-stability", c->o_warn[3] >= 0, dyn }, { "--linsys", c->linsys >= 0, dense } };
@@ -652,7 +653,7 @@ static int parse_args(int argc, char **argv, cli *c)
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
     c->o_sreset = c->o_cap = -1;
     c->reuse = -1;
-    c->events = 1;
+    c->events = -1;                     /* not given: on */
     for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -851,7 +852,7 @@ static int build_params(cli *c, mb_params *p)
     for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
-    p->events = c->events;
+    p->events = c->events != 0;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
