@@ -1,15 +1,16 @@
 /* mb_event.c - events (p.events): the contacts' gaps as event functions. After an accepted
  * adaptive step of an explicit formulation, a gap whose sign changed between the step's ends is
- * located on the step's dense output (Illinois, as SUNDIALS' IDARootfind), the step is cut at the
- * first root (the state there from the dense output) and the integrator restarted there (RK: f
- * at the new state, no FSAL reuse; bdf: a new Nordsieck array of order 1), so that no step
- * straddles the kink of the contact force. Other runs (fixed steps, alf-trapezoid) count the
- * onsets that fell inside a step. Layer: runtime core (mb_sim_impl.h), called by mb_sim.c;
- * no allocation. */
+ * located on the step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at
+ * the first root: dopri5 and dop853 take the step again from its start to the root (f there
+ * starts the next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck
+ * polynomial's state there (a new array of order 1), so that no step straddles the kink of the
+ * contact force. Other runs (fixed steps, alf-trapezoid) count the onsets that fell inside a
+ * step. Layer: runtime core (mb_sim_impl.h), called by mb_sim.c; no allocation. */
 #include "mb_sim_impl.h"
 
-/* A sensor is an event function when its name ends in ".gap" (the contact element's gap,
- * docs/model-language.md): their count, and their indices into idx when given. */
+/* A sensor is an event function when its name ends in ".gap": the contact element's gap
+ * (docs/model-language.md; a sensor of the model file's own is an identifier, without a dot):
+ * their count, and their indices into idx when given. No change of the model interface. */
 int mbi_event_count(const mb_model *m, int *idx)
 {
     int ne = 0;
