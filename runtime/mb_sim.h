@@ -129,8 +129,9 @@ typedef struct mb_params {
     int events;             /* 1: contacts' gaps (the sensors named "<contact>.gap") are event
                                functions. Adaptive runs of baumgarte, canonical, alf-explicit
                                (dopri5, dop853, bdf) locate a sign change inside a step on its
-                               dense output (Illinois) and cut the step there: the state at the
-                               root from the dense output, the integrator restarted (mon.events);
+                               dense output (Illinois) and cut the step there (dopri5, dop853:
+                               the step redone to the root; bdf: restarted at order 1 from its
+                               dense state there; mon.events);
                                other runs count the sign changes into a gap <= 0 that fell inside
                                a step (mon.onsets). Needs a build with MB_WITH_EVENTS; the
                                workspace grows by 5 nout + nq reals and nout ints (and dopri5's
