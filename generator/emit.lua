@@ -311,6 +311,7 @@ local function derive(M)
     local function num(x) return type(x) == "number" and x or nil end
     local function pidx(ref) return pindex[ref.body .. "." .. tostring(ref.point)] end
     local slot_ends, slot_axis, gear_centres, gear_radii, rack_points, rack_geom = {}, {}, {}, {}, {}, {}
+    local cam_points, cam_roller, cam_profile = {}, {}, {}
     for _, el in ipairs(M.elements) do
         if el.kind == "slot" then
             local ip, iq = pidx(el.a), nil
@@ -345,6 +346,16 @@ local function derive(M)
             rack_geom[#rack_geom + 1] = el.radius
             rack_geom[#rack_geom + 1] = math.cos(a) * ax - math.sin(a) * ay
             rack_geom[#rack_geom + 1] = math.sin(a) * ax + math.cos(a) * ay
+        elseif el.kind == "cam" then
+            -- the profile as a closed polyline in the cam body's axes about O (generator/cam.lua)
+            local io, ip = pidx(el.a), nil
+            if el.b.body > 0 and M.bodies[el.b.body].particle then ip = -el.b.body else ip = pidx(el.b) end
+            if not (io and ip) then uerr(M, el.line, "cam '" .. el.name .. "': end is not a named point") end
+            cam_points[#cam_points + 1], cam_points[#cam_points + 2] = io, ip
+            cam_roller[#cam_roller + 1] = el.roller or 0
+            for _, v in ipairs(require("cam").polyline(el.profile)) do
+                cam_profile[#cam_profile + 1], cam_profile[#cam_profile + 2] = v[1], v[2]
+            end
         end
     end
     -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind, direction or R
@@ -389,6 +400,7 @@ local function derive(M)
         slot_ends = slot_ends, slot_axis = slot_axis, gear_centres = gear_centres,
         gear_radii = gear_radii, rack_points = rack_points, rack_geom = rack_geom,
         contact_points = contact_points, contact_geom = contact_geom,
+        cam_points = cam_points, cam_roller = cam_roller, cam_profile = cam_profile,
     }
 end
 
@@ -790,6 +802,10 @@ function emit.generate(M, opts)
     vals.NCONTACT = #D.contact_points // 2
     vals.CONTACT_POINTS = array("int", "contact_points", D.contact_points, 16)
     vals.CONTACT_GEOM = array("double", "contact_geom", D.contact_geom, 4, num17)
+    vals.NCAM = #D.cam_points // 2
+    vals.CAM_POINTS = array("int", "cam_points", D.cam_points, 16)
+    vals.CAM_ROLLER = array("double", "cam_roller", D.cam_roller, 4, num17)
+    vals.CAM_PROFILE = array("double", "cam_profile", D.cam_profile, 4, num17)
     local mass_default, mass_sym = coordinate_data(Mnum).mass, false
     for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
     vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)

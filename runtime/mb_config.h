@@ -180,6 +180,7 @@
 #define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
 /* events: the explicit formulations' and bdf's state (the cut restarts from a dense state) */
 #define MBI_EVENTS (MB_WITH_EVENTS && (MBI_EXPLICIT || MBI_BDF))
+#define MBI_ACC (MBI_BDF || MBI_F4A)   /* the accuracy warning (mb_monitor.c) */
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
