@@ -6,7 +6,7 @@
 
 RT_CORE := runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c \
            runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c \
-           runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_input.c
+           runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_input.c
 # mb_math.c: our sin/cos/hypot, used only when a build selects it (-DMB_MATH_HEADER, mb_config.h)
 RT_SRC  := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysis.c runtime/mb_math.c
 # the planner (AMD ordering, symbolic factorization) for models that carry no plan: the generic

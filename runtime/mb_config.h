@@ -99,6 +99,13 @@
 #ifndef MB_WITH_DENSE_OUTPUT       /* [ABI] dopri5's and dop853's continuous extensions (p.dense) */
 #define MB_WITH_DENSE_OUTPUT 1
 #endif
+#ifndef MB_WITH_EVENTS            /* [ABI] event location (p.events, mb_event.c): contact gaps'
+                                      sign changes located on the dense output, the adaptive
+                                      step cut there; fixed steps count the onsets; off in
+                                      one-formulation builds: firmware sizes its workspace
+                                      without the event blocks, mb_embed.h) */
+#define MB_WITH_EVENTS (!MBI_ONLY)
+#endif
 #ifndef MB_WITH_TRAPEZOID_ADAPTIVE /* [ABI] F4's step control (p.adaptive, mb_trapezoid_control.c) */
 #define MB_WITH_TRAPEZOID_ADAPTIVE 1
 #endif
@@ -152,7 +159,7 @@
      (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
      (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
      (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17 |            \
-     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19)
+     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19 | (unsigned long)MB_WITH_EVENTS << 20)
 
 /* ================================================================== what follows from them */
 
@@ -171,6 +178,8 @@
 #define MBI_FJ (MBI_F4 && MB_WITH_FULL_JACOBIAN)
 #define MBI_DENSE (MBI_ADAPTIVE && MB_WITH_DENSE_OUTPUT)
 #define MBI_F4A (MBI_F4 && MB_WITH_TRAPEZOID_ADAPTIVE)
+/* events: the explicit formulations' and bdf's state (the cut restarts from a dense state) */
+#define MBI_EVENTS (MB_WITH_EVENTS && (MBI_EXPLICIT || MBI_BDF))
 #define MBI_ACC (MBI_BDF || MBI_F4A)   /* the accuracy warning (mb_monitor.c) */
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
@@ -226,6 +235,11 @@
 #define MBI_HAS_PIV 1
 #else
 #define MBI_HAS_PIV 0
+#endif
+#if MBI_EVENTS
+#define MBI_HAS_EV 1
+#else
+#define MBI_HAS_EV 0
 #endif
 #if MBI_HHT
 #define MBI_HAS_HHT 1

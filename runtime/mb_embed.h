@@ -13,7 +13,8 @@
  * the L factors of its plan (the generated <NAME>_NQ, _NC, _PHI_Q_NNZ, _DQ_DQ_NNZ, _DQ_DV_NNZ,
  * _S_NL, _A_NL). An integer constant expression equal to mb_sim_workspace_size() with the sparse
  * back end, full_jacobian, dense output and F4's step control off: both sum the block list of
- * mb_layout.h (tests/test_embed.c checks the equality). full_jacobian needs more: use the _FJ
+ * mb_layout.h (tests/test_embed.c checks the equality); p.events off (no event blocks: a
+ * firmware built with MB_WITH_EVENTS and events on sizes with mb_sim_workspace_size). full_jacobian needs more: use the _FJ
  * form; F4's step control (mb_params.adaptive) 2 nq reals more (adaptive 2, the extrapolated
  * trapezoid: 14 nq + 7 nc + 2 more), which these do not count. These
  * two are for models without tunables or inputs; the _P form adds NP tunables and NM (N when
@@ -21,13 +22,13 @@
  * _PI form NI inputs too (<NAME>_NIN: their holds and 2 N reals of mb_sim_set_input's
  * scratch). */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0)
 #define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0)
+    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0)
 #define MB_EMBED_WORK_BYTES_P(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, 0)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, 0, 0)
 #define MB_EMBED_WORK_BYTES_PI(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, 0)
 /* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...)
  * (tunables and inputs included). */
 #define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                                  \

@@ -70,7 +70,7 @@
 #define MB_L_SEL_1 MB_L_KEEP
 #define MB_L_SEL_0 MB_L_DROP
 
- /* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) expands
+ /* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE) expands
   * R(field, count) for each block of mb_real and J(field, count) for each block of int, in layout
   * order, then A(field, base, c) for each block that shares another's (MB_L_SHARED), for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
@@ -78,7 +78,8 @@
  * history, with 2 the extrapolation's two states), N coordinates, NC constraints, PQ non-zeros of Phi_q, DQ and DV of dQ/dq and
  * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
   * (mb_model.npar), NM = N when M depends on them (mb_model.par_mass), else 0, and NI inputs
-  * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0). A block of
+  * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0), NE the
+  * sensors when p.events is on and the model has gaps, else 0 (mb_event.c). A block of
   * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
   * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
   * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
@@ -107,7 +108,7 @@
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
  * side, which uses it, is not called then). trig, the fused evaluations' sine cache (3 N, an
  * entry per coordinate: mb_trig.h), lives across steps in every formulation. */
-#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI)      \
+#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE)      \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -164,8 +165,10 @@
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC)))                                  \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
+    MB_L_SEL(MBI_HAS_EV)(R(evw, MB_L_IF((NE) > 0, 5 * (NE) + (N))))                         \
     MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
     MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))                  \
+    MB_L_SEL(MBI_HAS_EV)(J(evk, NE))                                                          \
     MB_L_SHARED(A, F, I)
 
 /* The blocks that share another's (A(field, base, c): when c, field points into base's block and
@@ -232,7 +235,7 @@
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
 #define MB_L_SUM_A(field, base, c)
-#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE))
 
 #endif /* MB_LAYOUT_H */

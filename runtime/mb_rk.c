@@ -419,7 +419,11 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
         if (st) goto out;
         s->dense_state = 2;
     }
-    mb_real th = (t - s->t_prev) / (s->t - s->t_prev), u = 1 - th, *y = s->ztmp, *y0 = s->zold;
+    mb_real t1 = s->t;                    /* the step's end (a step cut at an event: as taken) */
+#if MBI_HAS_EV
+    if (s->ev_cut) t1 = s->ev_t1;
+#endif
+    mb_real th = (t - s->t_prev) / (t1 - s->t_prev), u = 1 - th, *y = s->ztmp, *y0 = s->zold;
     const mb_real *dw = s->dn_w;
     mb_real wt = dw[0] + u * (dw[1] + th * (dw[2] + u * dw[3]));   /* the work of the loads */
     mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2), *B3 = dn_block(s, 3);

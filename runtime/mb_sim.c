@@ -127,7 +127,8 @@ static const char *const pmsg[] = {
     "full_jacobian (not compiled in: MB_WITH_FULL_JACOBIAN)", "dense (dopri5, dop853 and bdf only)",
     "dense (not compiled in: MB_WITH_DENSE_OUTPUT)", "adaptive (0, 1, or 2 with integrator trapezoid: the extrapolated trapezoid)",
     "adaptive (not compiled in: MB_WITH_TRAPEZOID_ADAPTIVE)", "max_steps",
-    "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops"};
+    "linsys (dense not compiled in: MB_WITH_DENSE)", "linsys_ops", "events (0 or 1)",
+    "events (not compiled in: MB_WITH_EVENTS)"};
 #undef PNAME
 typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == MBI_PM_N ? 1 : -1];
 
@@ -166,6 +167,8 @@ static int params_bad(const mb_params *p)
         if (bad) return k;
     }
     if (p->max_steps < 1) return MBI_PM_MAX_STEPS;
+    if (p->events < 0 || p->events > 1) return MBI_PM_EVENTS;
+    if (p->events && !MBI_EVENTS) return MBI_PM_EVENTS_BUILT;
     if (!p->linsys_ops && p->linsys != MB_LINSYS_SPARSE &&
         !(p->linsys == MB_LINSYS_DENSE && MB_WITH_DENSE))
         return MBI_PM_LINSYS;
@@ -266,28 +269,31 @@ static int check_model(const mb_model *m, int formulation)
 
 /* The layout's switches for p: a build with one formulation / integrator knows them, so the
  * block sizes fold to constants. */
-typedef struct { int f, ig, fj, ls, dn, ad; } lay_sel;
-static lay_sel lay_select(const mb_params *p)
+typedef struct { int f, ig, fj, ls, dn, ad, ne; } lay_sel;
+static lay_sel lay_select(const mb_model *m, const mb_params *p)
 {
     lay_sel l;
     l.f = MBI_NFORM == 1 ? MBI_ONE_FORM : p->formulation;
     l.ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     l.fj = MBI_FJ && p->full_jacobian;
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
-    l.dn = MBI_DENSE && p->dense;
+    /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
+     * on which they are located */
+    l.ne = MBI_EVENTS && p->events && mbi_event_count(m, NULL) > 0 ? m->nout : 0;
+    l.dn = MBI_DENSE && (p->dense || l.ne > 0);
     l.ad = MBI_F4A && l.ig == MB_TRAPEZOID ? p->adaptive : 0;
     return l;
 }
 #define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
     (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
-    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin
+    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin, (l).ne
 #define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
 
 /* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out
  * into would be 1.2 KB of stack, the firmware's deepest frame). */
 static size_t layout_bytes(const mb_model *m, const mb_params *p)
 {
-    lay_sel l = lay_select(p);
+    lay_sel l = lay_select(m, p);
     return LAY_APPLY(MB_LAYOUT_BYTES, LAY_ARGS(l, m));
 }
 
@@ -305,7 +311,7 @@ static void *take(arena *a, size_t bytes)
 static void layout(mb_sim *s, const mb_model *m, const mb_params *p, void *work)
 {
     arena a = {(char *)work, 0};
-    lay_sel l = lay_select(p);
+    lay_sel l = lay_select(m, p);
 #define TAKE_R(field, count) s->field = take(&a, sizeof(mb_real) * (size_t)(count));
 #define TAKE_J(field, count) s->field = take(&a, sizeof(int) * (size_t)(count));
 #define TAKE_A(field, base, c) if (c) s->field = s->base;   /* shared (mb_layout.h) */
@@ -361,6 +367,9 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     if (s->minv) for (int i = 0; i < s->n; i++) s->minv[i] = 1 / m->mass[i];
 #endif
     s->mon.singular_row = -1;
+#if MBI_HAS_EV
+    if (s->evk) s->nev = mbi_event_count(m, s->evk);
+#endif
 #if MBI_HAS_EB
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
      * = 0 (F1; F2, F3 in Phi and Int Phi): w (xi + sqrt(xi^2 - 1)), w for xi < 1 */
@@ -515,6 +524,11 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->mon.W = 0;
     s->mon.lscale = length_scale(s, s->z);
     mbi_update_max(s);
+#if MBI_HAS_EV
+    s->ev_cut = 0;
+    s->ev_tlast = (mb_real)NAN;
+    if (s->nev) mbi_event_gaps(s, t0, s->z, s->evw);
+#endif
     s->ready = 1;
     return MB_OK;
 }
@@ -563,6 +577,10 @@ static MB_NOINLINE unsigned step_warnings(mb_sim *s, long maxiter_before)
 int mb_sim_step(mb_sim *s, mb_real t_stop)
 {
     int st = MB_OK, nc = s->nc;
+#if MBI_HAS_EV
+    int st2;
+    s->ev_cut = 0;
+#endif
     if (!s->ready) return MB_ERR_STATE;
     mb_real rem = t_stop - s->t;
     if (!isfinite(t_stop) || !(rem > 0)) return MB_ERR_PARAM;
@@ -609,6 +627,12 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
     }
+#if MBI_HAS_EV
+    /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
+     * of the explicit formulations), else counted (mb_event.c); the warnings then see the step
+     * as cut */
+    if (s->nev && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+#endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */
 #if MBI_HAS_KKT

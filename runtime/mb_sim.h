@@ -131,6 +131,17 @@ typedef struct mb_params {
     int dense;              /* dopri5, dop853: keep each step's continuous extension for
                                mb_sim_dense (workspace: 4 (dopri5) or 7 (dop853) more state
                                vectors); 0 (default) for the other integrators */
+    int events;             /* 1: contacts' gaps (the sensors named "<contact>.gap") are event
+                               functions. Adaptive runs of baumgarte, canonical, alf-explicit
+                               (dopri5, dop853, bdf) locate a sign change inside a step on its
+                               dense output (Illinois) and cut the step there (dopri5, dop853:
+                               the step redone to the root; bdf: restarted at order 1 from its
+                               dense state there; mon.events);
+                               other runs count the sign changes into a gap <= 0 that fell inside
+                               a step (mon.onsets). Needs a build with MB_WITH_EVENTS; the
+                               workspace grows by 5 nout + nq reals and nout ints (and dopri5's
+                               and dop853's dense output). 0 (default): none; models without gaps
+                               are unaffected either way (docs/formulations.md, "Events") */
     /* Warning thresholds (MB_WARN_*; 0 turns a check off; defaults in mb_params_default) */
     mb_real warn_energy;    /* fraction of the energy scale, default 1e-2 */
     mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
@@ -174,6 +185,9 @@ typedef struct mb_monitor {
                                 vanished (index into constraint_names), else -1 */
     long factorizations, solves; /* linear-system factorizations and solves */
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
+    long events;             /* p.events: steps cut at a located sign change of a gap */
+    long onsets;             /* p.events: contact onsets (a gap's sign change to <= 0) that fell
+                                inside a step and were not located (fixed steps, alf-trapezoid) */
     long sigma_holds;        /* F4 fixed steps taken with sigma~ held after a diverging iteration
                                 (near a singular position; mb_f4_trapezoid.c, trap_attempt) */
     /* Scales of the warnings (docs/formulations.md, "Warnings") */
@@ -222,6 +236,15 @@ typedef struct mb_sim {
                                 rate beyond the stability limit (mb_rk.c, stiffness) */
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
+#endif
+#if MBI_HAS_EV
+    int nev;                 /* p.events: the event functions (the gaps among the sensors) */
+    int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
+    mb_real ev_t1;           /* the cut step's end as the integrator took it */
+    mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
+    mb_real *evw;            /* [5 nout + nq] the gaps at the current state, the root finder's
+                                brackets and trial values, the sensors' scratch, a position */
+    int *evk;                /* [nout] the sensors' indices of the event functions */
 #endif
 #if MBI_HAS_KKT
     mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */

@@ -225,7 +225,17 @@ enum { MBI_NPFIELD = 0 MBI_PFIELDS(MBI_PCOUNT) };
 enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MBI_PM_BDF,
        MBI_PM_HHT_ALPHA, MBI_PM_HHT_PROJ, MBI_PM_FORM_BUILT, MBI_PM_INTEG_BUILT, MBI_PM_FJ,
        MBI_PM_DENSE, MBI_PM_DENSE_BUILT, MBI_PM_ADAPT, MBI_PM_ADAPT_BUILT, MBI_PM_MAX_STEPS,
-       MBI_PM_LINSYS, MBI_PM_LINSYS_OPS, MBI_PM_N };
+       MBI_PM_LINSYS, MBI_PM_LINSYS_OPS, MBI_PM_EVENTS, MBI_PM_EVENTS_BUILT, MBI_PM_N };
+
+/* mb_event.c (p.events): the sensors that are event functions (names ending in ".gap"), their
+ * indices into idx when given; the gaps at (t, q) into g; after an accepted step (mb_sim_step):
+ * a sign change located and the step cut there (adaptive runs of the explicit formulations),
+ * else the onsets inside the step counted. */
+int mbi_event_count(const mb_model *m, int *idx);
+#if MBI_HAS_EV
+void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g);
+int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
+#endif
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);

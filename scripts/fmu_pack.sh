@@ -47,7 +47,7 @@ src=$stage/sources
 # as mb_linalg.inc, included by a two-line mb_linalg.c that selects it
 rt="mb_sim.c mb_eval.c mb_forms.c mb_assembly.c mb_f1_baumgarte.c mb_f2_canonical.c mb_f3_alf.c
     mb_f4_trapezoid.c mb_trapezoid.c mb_trapezoid_control.c mb_hht.c mb_kkt.c mb_rk.c mb_bdf.c
-    mb_linsys.c mb_sparse.c mb_monitor.c mb_input.c mb_status.c mb_analysis.c"
+    mb_linsys.c mb_sparse.c mb_monitor.c mb_event.c mb_input.c mb_status.c mb_analysis.c"
 for f in $rt; do cp "$root/runtime/$f" "$src/"; done
 cp "$root"/runtime/*.h "$src/"
 cp "$root/runtime/mb_linalg.c" "$src/mb_linalg.inc"

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 . scripts/mcu/fw_params.sh
 
 # the lean firmware example on the host, with extra flags $2..: output in $tmp/$1.txt
-lean_rt="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c runtime/mb_math.c"
+lean_rt="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_status.c runtime/mb_math.c"
 # fw_lean's flags without its index width and math choice: each case sets its own
 base=$(for f in $(fw_lean alf-trapezoid andrews); do
            case "$f" in -DMB_INDEX*|-DMB_MATH_HEADER=*) ;; *) printf '%s ' "$f" ;; esac

@@ -597,6 +597,7 @@ static int build_params(cli *c, mb_params *p)
     for (int i = 0; i < 5; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
+    p->events = c->events != 0;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
      * evaluator (a general sparse library: what generated code is compared against) */
     if (c->linsys < 0) c->linsys = model->data ? LINSYS_KLU : MB_LINSYS_SPARSE;
@@ -1036,12 +1037,12 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
     int warnings = report_warnings(&r->sim, p);
     const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
-           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld factorizations=%ld solves=%ld "
+           "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld events=%ld onsets=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f",
            r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
            mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->sigma_holds,
-           mo->factorizations,
+           mo->events, mo->onsets, mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);

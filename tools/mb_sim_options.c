@@ -220,6 +220,16 @@ static mb_opt rows[] = {
       DYNAMIC(F(MB_ALF_TRAPEZOID), ALL),
       .why = "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)",
       .help = "alf-trapezoid: refactor the Newton matrix at every iteration" },
+    { .name = "--events", .kind = MB_OPT_FLAG, .off = OFF(events), .set = 1,
+      DYNAMIC(ALL, ALL),
+      .help = "locate the contacts' first touch and lift-off (the default): the\n"
+              "adaptive runs of baumgarte, canonical, alf-explicit cut the step\n"
+              "where a gap changes sign, found on the dense output; the other runs\n"
+              "count the onsets that fell inside a step (summary events=, onsets=;\n"
+              "docs/formulations.md, \"Events\")" },
+    { .name = "--no-events", .kind = MB_OPT_FLAG, .off = OFF(events), .set = 0, .doc_joined = 1,
+      DYNAMIC(ALL, ALL),
+      .help = "do not locate the contacts' first touch and lift-off" },
     { .name = "--extrapolate", .kind = MB_OPT_FLAG, .off = OFF(extrap), .set = 1,
       DYNAMIC(F(MB_ALF_TRAPEZOID), I(MB_TRAPEZOID)),
       .why = "it is a step control of alf-trapezoid's trapezoid integrator",
@@ -397,7 +407,7 @@ void mb_sim_cli_reset(mb_sim_cli *c)
 {
     static const mb_cli_aopt adef = MB_CLI_AOPT_DEFAULT;
     memset(c, 0, sizeof *c);
-    c->form = c->integ = c->linsys = c->o_maxit = c->reuse = -1;
+    c->form = c->integ = c->linsys = c->o_maxit = c->reuse = c->events = -1;
     c->every = 1;
     c->o_maxsteps = -1;
     c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;

@@ -16,6 +16,7 @@
 /* What the command line asks for; -1 (o_hht: 1): not given, the default applies. */
 typedef struct mb_sim_cli {
     int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit;
+    int events;                /* --events / --no-events (not given: on) */
     int adaptive, trap_adaptive;   /* derived: an adaptive run; alf-trapezoid's step control */
     int extrap;                /* --extrapolate (alf-trapezoid's step control, p.adaptive 2) */
     int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */

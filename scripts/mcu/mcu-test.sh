@@ -11,7 +11,7 @@ mcu=scripts/mcu/mcu.sh
 out=build/mcu
 : "${MCU_MODELS=andrews double_pendulum}"
 : "${MCU_TARGETS:=m4f m3}"
-: "${MCU_RUNTIME_SRC:=runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_input.c runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c}"
+: "${MCU_RUNTIME_SRC:=runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_input.c runtime/mb_linalg.c runtime/mb_status.c runtime/mb_math.c}"
 : "${MCU_STEPS:=100}"                    # steps of every firmware run
 : "${CC:=cc}"
 : "${MCU_GEN:=generated}"              # where the generated models are
@@ -165,7 +165,7 @@ done
 # formulation, 16-bit indices, no dense back end) with link-time optimization, Andrews
 # alf-trapezoid in both precisions, against the host build of the same lean sources.
 echo "== mcu: lean firmware with link-time optimization (the measured image), host vs target"
-lean_rt="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c runtime/mb_math.c"
+lean_rt="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_status.c runtime/mb_math.c"
 case " $MCU_MODELS " in *" andrews "*)
     export MCU_LTO=1
     for prec in double float; do

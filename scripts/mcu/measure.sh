@@ -29,7 +29,7 @@ fi
 : "${MCU_LEAN:=1}"                      # 1: compile only what each case uses (MB_ONLY_*), 0: all
 # link-time optimization (mcu.sh), 0: without; one of the build steps docs/embedding.md advises
 export MCU_LTO=${MCU_LTO:-1}
-runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_status.c runtime/mb_math.c"
+runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f1_baumgarte.c runtime/mb_f2_canonical.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_hht.c runtime/mb_kkt.c runtime/mb_rk.c runtime/mb_bdf.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_status.c runtime/mb_math.c"
 # the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
 [ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
 # indirect calls through the formulation table (see stack.sh)

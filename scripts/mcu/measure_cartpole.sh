@@ -16,7 +16,7 @@ export MCU_LTO=${MCU_LTO:-1}
 out=build/mcu-measure-cartpole${MCU_OPT}
 : "${MCU_GEN:=generated}"
 steps=5000
-runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_input.c runtime/mb_status.c runtime/mb_math.c"
+runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.c runtime/mb_assembly.c runtime/mb_f3_alf.c runtime/mb_f4_trapezoid.c runtime/mb_trapezoid.c runtime/mb_trapezoid_control.c runtime/mb_linsys.c runtime/mb_sparse.c runtime/mb_monitor.c runtime/mb_event.c runtime/mb_input.c runtime/mb_status.c runtime/mb_math.c"
 . "$(dirname "$0")/fw_params.sh"
 val() { awk -v k="$1" '$1 == "M" && $2 == k { print $3 }' "$2"; }
 sect() { arm-none-eabi-size -A "$1" | awk -v re="$2" '$1 ~ re { s += $2 } END { print s + 0 }'; }

@@ -1,0 +1,186 @@
+/* mb_event.c - events (p.events): the contacts' gaps as event functions. After an accepted
+ * adaptive step of an explicit formulation, a gap whose sign changed between the step's ends is
+ * located on the step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at
+ * the first root: dopri5 and dop853 take the step again from its start to the root (f there
+ * starts the next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck
+ * polynomial's state there (a new array of order 1), so that no step straddles the kink of the
+ * contact force. Other runs (fixed steps, alf-trapezoid) count the onsets that fell inside a
+ * step. Layer: runtime core (mb_sim_impl.h), called by mb_sim.c; no allocation. */
+#include "mb_sim_impl.h"
+
+/* A sensor is an event function when its name ends in ".gap": the contact element's gap
+ * (docs/model-language.md; a sensor of the model file's own is an identifier, without a dot):
+ * their count, and their indices into idx when given. No change of the model interface. */
+int mbi_event_count(const mb_model *m, int *idx)
+{
+    int ne = 0;
+    if (!m || m->nout <= 0 || !m->out_names || !m->outputs) return 0;
+    for (int k = 0; k < m->nout; k++) {
+        const char *a = m->out_names[k];
+        int len = 0;
+        while (a && a[len]) len++;
+        if (len > 4 && a[len - 4] == '.' && a[len - 3] == 'g' && a[len - 2] == 'a' && a[len - 1] == 'p') {
+            if (idx) idx[ne] = k;
+            ne++;
+        }
+    }
+    return ne;
+}
+
+#if MBI_EVENTS
+
+/* The workspace's vectors (mb_layout.h: evw, nout each, then a position) */
+enum { EV_G0 = 0, EV_LO = 1, EV_HI = 2, EV_MID = 3, EV_Y = 4, EV_Q = 5 };
+static mb_real *evv(const mb_sim *s, int which) { return s->evw + (size_t)which * (size_t)s->m->nout; }
+
+/* the gaps at (t, q) into g[nev] (the sensors at s->v: a gap depends on the positions only) */
+void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
+{
+    const mb_model *m = s->m;
+    mb_real *y = evv(s, EV_Y);
+    m->outputs(m, t, q, s->v, y, NULL, NULL);
+    for (int k = 0; k < s->nev; k++) g[k] = y[s->evk[k]];
+}
+
+/* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
+static int crossed(const mb_real *a, const mb_real *b, int k) { return (a[k] > 0) != (b[k] > 0); }
+
+/* the gaps at time t of the last step, from its dense output */
+static int gaps_at(mb_sim *s, mb_real t, mb_real *g)
+{
+    mb_real *q = evv(s, EV_Q);
+    int st = mb_sim_dense(s, t, q, NULL, NULL);
+    if (st) return st;
+    mbi_event_gaps(s, t, q, g);
+    return MB_OK;
+}
+
+/* The first root in (t0, t1] of the gaps that crossed (glo at t0, ghi at t1): Illinois on the
+ * dense output (IDARootfind's rules: the secant of the function whose root comes first, the
+ * weight of a stuck end halved or doubled, the trial kept ttol/2 inside the bracket) until the
+ * bracket is below ttol = 100 eps (|t1| + |t1 - t0|); *tr its right end (the new side). */
+static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
+{
+    mb_real *glo = evv(s, EV_LO), *ghi = evv(s, EV_HI), *gm = evv(s, EV_MID);
+    mb_real tlo = t0, thi = t1, alph = 1;
+    mb_real ttol = 100 * MB_EPS * (MB_FABS(t1) + MB_FABS(t1 - t0));
+    int side = 0, st;
+    for (int it = 0; it < 200 && thi - tlo > ttol; it++) {
+        int imax = -1;
+        mb_real best = -1;
+        for (int k = 0; k < s->nev; k++)
+            if (crossed(glo, ghi, k)) {
+                mb_real d = ghi[k] - alph * glo[k];
+                mb_real r = d != 0 ? MB_FABS(ghi[k] / d) : 0;
+                if (r > best) { best = r; imax = k; }
+            }
+        if (imax < 0) break;               /* (cannot happen: the bracket keeps a crossing) */
+        mb_real d = ghi[imax] - alph * glo[imax];
+        mb_real tm = d != 0 ? thi - (thi - tlo) * ghi[imax] / d : (tlo + thi) / 2;
+        if (!(tm - tlo >= ttol / 2)) {
+            mb_real fi = (thi - tlo) / ttol;
+            tm = tlo + (fi > 5 ? MB_R(0.1) : MB_R(0.5) / fi) * (thi - tlo);
+        }
+        if (!(thi - tm >= ttol / 2)) {
+            mb_real fi = (thi - tlo) / ttol;
+            tm = thi - (fi > 5 ? MB_R(0.1) : MB_R(0.5) / fi) * (thi - tlo);
+        }
+        if ((st = gaps_at(s, tm, gm))) return st;
+        int left = 0, prev = side;
+        for (int k = 0; k < s->nev; k++) left |= crossed(glo, gm, k);
+        if (left) { thi = tm; copy(s->nev, ghi, gm); side = 1; }
+        else { tlo = tm; copy(s->nev, glo, gm); side = 2; }
+        alph = side == prev ? (side == 2 ? alph * 2 : alph * MB_R(0.5)) : 1;
+    }
+    *tr = thi;
+    return MB_OK;
+}
+
+/* bdf: the step cut at tr: the state from the dense output, the Nordsieck polynomial (which
+ * leaves the interpolated state in ztmp: mb_bdf.c), the integrator's start-up there (f, v,
+ * sigma, lambda; the next step finds its array stale and restarts it at order 1), the monitors
+ * at tr (the work interpolated, the maxima those before the step and at tr). */
+static int cut_dense(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real tr)
+{
+    mb_monitor mo;
+    mb_real t1 = s->t, pnc, pdrv;
+    int st = mb_sim_dense(s, tr, evv(s, EV_Q), NULL, &mo);
+    if (st) return st;
+    copy(s->nz, s->z, s->ztmp);
+    s->t = tr;
+    s->ev_cut = 1;                         /* the dense output still spans the whole step */
+    s->ev_t1 = t1;
+    if ((st = ig->start(s, tr))) return st;
+    mbi_measure(s, &pnc, &pdrv);
+    s->mon.W = mo.W;
+    s->mon.max_energy_dev = b->mon0.max_energy_dev;
+    s->mon.max_phi = b->mon0.max_phi;
+    s->mon.max_phid = b->mon0.max_phid;
+    s->mon.max_sigma = b->mon0.max_sigma;
+    s->mon.escale = b->mon0.escale;
+    s->mon.pscale = b->mon0.pscale;
+    mbi_update_max(s);
+    s->pnc = pnc;
+    s->pdrv = pdrv;
+    copy(s->nc, s->ptq, s->Phit);
+    return MB_OK;
+}
+
+/* dopri5, dop853: the step taken again from its start, to tr (its trial step tr - t0; a
+ * rejection takes a shorter one, and the root is then found again in a later step). Not the
+ * dense output's state: the interpolant of a step across the kink is only as good as the
+ * step's error estimate, and a restart from it keeps that error (dop853 on the bouncing ball:
+ * an apex error floor of 7.6e-9 from rtol 1e-9 on). The discarded step's evaluations and
+ * rejections stay counted. */
+static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real tr)
+{
+    long evals = s->mon.evals, rejected = s->mon.rejected, events = s->mon.events;
+    s->mon = b->mon0;
+    s->mon.evals = evals;
+    s->mon.rejected = rejected;
+    s->mon.events = events;
+    s->pnc = b->pnc0;
+    s->pdrv = b->pdrv0;
+    ig->undo(s, b->t_start, MB_OK);
+    int st = ig->restart(s, s->t);         /* f at the step's start again */
+    if (st) return st;
+    s->h_next = tr - s->t;
+    return ig->step_adaptive(s, tr, b);
+}
+
+int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
+{
+    mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
+    int any = 0, st;
+    mbi_event_gaps(s, s->t, s->z, g1);
+    for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
+    int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
+    /* a step from a cut whose root the redone step left just before it: taken as it is (the
+     * root within the redo's accuracy; no second cut a few ulps on) */
+    if (any && locatable && b->t_start == s->ev_tlast) {
+        copy(s->nev, g0, g1);
+        return MB_OK;
+    }
+    if (any && locatable) {
+        mb_real tr = s->t;
+        copy(s->nev, evv(s, EV_LO), g0);
+        if ((st = locate(s, b->t_start, s->t, &tr))) return st;
+        s->mon.events++;
+        if (tr < s->t) {                   /* (a root at the step's end needs no cut) */
+            st = s->p.integrator == MB_BDF ? cut_dense(s, ig, b, tr) : cut_redo(s, ig, b, tr);
+            if (st < 0) return st;
+            mbi_event_gaps(s, s->t, s->z, g1);
+        }
+        /* a redo that fell short of tr (its trial step rejected) leaves the root to a later
+         * step, which locates it again */
+        if (s->t == tr) s->ev_tlast = tr;
+        else s->mon.events--;
+        copy(s->nev, g0, g1);
+        return MB_OK;
+    }
+    for (int k = 0; k < s->nev; k++)
+        if (g0[k] > 0 && !(g1[k] > 0)) s->mon.onsets++;
+    copy(s->nev, g0, g1);
+    return MB_OK;
+}
+#endif
