@@ -52,27 +52,6 @@ int mb_batch_find(int argc, char **argv, int (*is_value)(const char *a), const c
     return 0;
 }
 
-/* a file's content, NUL-terminated (*len bytes before it), or NULL with errno */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *s = malloc(cap);
-    while (s) {
-        n += fread(s + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *ns = realloc(s, 2 * cap);
-        if (!ns) { free(s); s = NULL; errno = ENOMEM; break; }
-        s = ns;
-        cap *= 2;
-    }
-    if (s && ferror(f)) { free(s); s = NULL; errno = EIO; }
-    fclose(f);
-    if (s) { s[n] = 0; *len = n; }
-    return s;
-}
-
 /* a growing string */
 typedef struct { char *s; size_t n, cap; int nomem; } sbuf;
 static void put_n(sbuf *b, const char *s, size_t n)
@@ -189,7 +168,7 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
     size_t len;
     char err[2400];
     mb_sweep_table t;
-    char *data = slurp(file, &len);
+    char *data = mb_sweep_slurp(file, &len);
     if (!data) {
         fprintf(stderr, "%s: --batch %s: cannot read: %s\n", prog, file, strerror(errno));
         return 2;

@@ -50,32 +50,11 @@ static int die(const char *fmt, ...)
     return 2;
 }
 
-/* a file's content (NUL-terminated, *len bytes before it), or NULL with errno */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 65536, n = 0;
-    char *s = malloc(cap);
-    while (s) {
-        n += fread(s + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *ns = realloc(s, 2 * cap);
-        if (!ns) { free(s); s = NULL; errno = ENOMEM; break; }
-        s = ns;
-        cap *= 2;
-    }
-    if (s && ferror(f)) { free(s); s = NULL; errno = EIO; }
-    fclose(f);
-    if (s) { s[n] = 0; *len = n; }
-    return s;
-}
-
 static int load(const char *path, mb_sweep_table *t)
 {
     size_t len;
     char err[2400];
-    char *data = slurp(path, &len);
+    char *data = mb_sweep_slurp(path, &len);
     if (!data) return die("cannot read %s: %s", path, strerror(errno));
     int rc = mb_sweep_table_read(data, len, path, t, err, sizeof err);
     free(data);
@@ -230,7 +209,7 @@ static int results_read(const mb_sweep_table *t, results *R)
         char rel[300];
         size_t len;
         snprintf(rel, sizeof rel, "results/%s", names[k]);
-        char *data = slurp(dir_file(rel), &len);
+        char *data = mb_sweep_slurp(dir_file(rel), &len);
         if (!data) continue;
         char *nl = memchr(data, '\n', len);
         rfile *f = &R->file[R->nfile];
@@ -387,7 +366,7 @@ static int plan(void)
 static long *todo_rows(long nrow, long *n)
 {
     size_t len;
-    char *s = slurp(dir_file("todo"), &len);
+    char *s = mb_sweep_slurp(dir_file("todo"), &len);
     if (!s) { die("cannot read %s: %s", dir_file("todo"), strerror(errno)); return NULL; }
     long cap = 1024, k = 0;
     long *v = malloc(sizeof(long) * (size_t)cap);

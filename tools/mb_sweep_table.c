@@ -1,7 +1,8 @@
-/* mb_sweep_table.c - the parameter table of a sweep: reader, checker, normalized text and the
- * options of a row (mb_sweep_table.h). */
+/* mb_sweep_table.c - the parameter table of a sweep: reader, checker, normalized text, the
+ * options of a row, and the file reader the sweep's tools share (mb_sweep_table.h). */
 #include "mb_sweep_table.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,4 +283,24 @@ char *mb_sweep_row_options(const mb_sweep_table *t, long r, size_t *len)
         put(&b, "\n");
     }
     return done(&b, len);
+}
+
+char *mb_sweep_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 65536, n = 0;
+    char *s = malloc(cap);
+    while (s) {
+        n += fread(s + n, 1, cap - 1 - n, f);
+        if (n < cap - 1) break;
+        char *ns = realloc(s, 2 * cap);
+        if (!ns) { free(s); s = NULL; errno = ENOMEM; break; }
+        s = ns;
+        cap *= 2;
+    }
+    if (s && ferror(f)) { free(s); s = NULL; errno = EIO; }
+    fclose(f);
+    if (s) { s[n] = 0; *len = n; }
+    return s;
 }

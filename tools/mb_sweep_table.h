@@ -46,4 +46,8 @@ char *mb_sweep_table_text(const mb_sweep_table *t, size_t *len);
  * a malloc'd string, its length in *len; NULL: no memory. */
 char *mb_sweep_row_options(const mb_sweep_table *t, long r, size_t *len);
 
+/* A file's content, NUL-terminated (*len bytes before it; malloc'd), or NULL with errno (the
+ * sweep's tables, blocks and results, and --batch's rows). */
+char *mb_sweep_slurp(const char *path, size_t *len);
+
 #endif
