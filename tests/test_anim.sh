@@ -263,6 +263,12 @@ for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative r
     what=${edit#*|} edit=${edit%%|*}
     sed "$edit" "$tmp/bb.csv.info" > "$tmp/cbad.info"
     "$anim" --info "$tmp/cbad.info" --out "$tmp/cbad.html" "$tmp/bb.csv" 2> "$tmp/cbad.err"
+    rc=$?
+    check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
+    check "bad info ($what): file:line named" grep -q "cbad.info:[0-9]*: " "$tmp/cbad.err"
+    check "bad info ($what): no page" test ! -e "$tmp/cbad.html"
+done
+
 # Cams (models/cam_follower.lua, tests/models/kin_cams.lua): the info line carries the profile as
 # 64 vertices about the cam's centre in its body's axes (cam_follower: r = 0.025 + 0.005 cos psi,
 # so the first vertex, psi = 0, is (0.03, 0)); the page draws it turning with cam.phi's column
