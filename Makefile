@@ -1,7 +1,7 @@
 # Makefile - build the generator, generate the models, build the runtime, run the tests.
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
-# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk,
+# One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk, reactions.mk,
 # contact.mk, control.mk, mcu.mk, reliability.mk, bench.mk, python.mk, install.mk. Every object is built under
 # $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
@@ -77,6 +77,7 @@ include mk/tests.mk
 include mk/analysis.mk
 include mk/params.mk
 include mk/inputs.mk
+include mk/reactions.mk
 include mk/contact.mk
 include mk/control.mk
 include mk/mcu.mk

@@ -261,6 +261,26 @@ int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, m
     return MB_OK;
 }
 
+int mb_anl_outputs(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *lambda,
+                   mb_real *y, mb_real *dy_dq, mb_real *dy_dv, mb_real *dy_dlam)
+{
+    const mb_model *m = a->m;
+    if (!m) return MB_ERR_STATE;
+    if (m->nout <= 0 || !m->outputs || !y || (m->doutputs_dlam && !lambda)) return MB_ERR_PARAM;
+    if (!m->doutputs_dlam) {
+        m->outputs(m, t, q, v, y, dy_dq, dy_dv);
+        if (dy_dlam) for (int k = 0; k < m->nout * m->nc; k++) dy_dlam[k] = 0;
+        return MB_OK;
+    }
+    int st = mb_anl_reactions(a, t, q, v, NULL, lambda);
+    if (st) return st;
+    mb_model ml = *m;   /* a copy that reads these multipliers (no state kept) */
+    ml.lam = lambda;
+    ml.outputs(&ml, t, q, v, y, dy_dq, dy_dv);
+    if (dy_dlam) ml.doutputs_dlam(&ml, t, q, v, dy_dlam);
+    return MB_OK;
+}
+
 int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *acc,
                    mb_real *lambda)
 {

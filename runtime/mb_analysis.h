@@ -117,6 +117,15 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
 int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *acc,
                      mb_real *lambda);
 
+/* The sensors at (t, q, v) with the multipliers of mb_anl_reactions (interface 12: a sensor may
+ * read a reaction, mb_model.lam): lambda [nc] receives them (required when the model's sensors
+ * read reactions, else may be NULL and is not computed); y [nout]; dy_dq, dy_dv [nout x nq]
+ * when both non-NULL; dy_dlam [nout x nc] when non-NULL (zeros for a model whose sensors read
+ * no reaction). All row-major, as mb_model.outputs. MB_ERR_PARAM (no sensors, or lambda NULL
+ * where needed), or mb_anl_reactions' status (y then untouched). */
+int mb_anl_outputs(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *lambda,
+                   mb_real *y, mb_real *dy_dq, mb_real *dy_dv, mb_real *dy_dlam);
+
 /* Inverse dynamics at a given motion (t, q, v, acc): the multipliers of
  * M acc - Q + Phi_q^T lambda = 0, solved in the least-squares sense in the M^-1 metric
  * (exact when the motion is consistent, as a kinematic analysis gives it). */

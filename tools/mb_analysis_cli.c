@@ -324,6 +324,16 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
     row_extra(f, m, v, st == MB_OK ? dyn.acc : NULL, st == MB_OK ? dyn.lam : NULL);
 }
 
+int mb_cli_csv_outputs(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *y)
+{
+    if (!m->doutputs_dlam) {
+        m->outputs(m, t, q, v, y, NULL, NULL);
+        return 1;
+    }
+    /* the same solve as the reaction columns (mb_cli_csv_row): the same numbers */
+    return dyn.work && mb_anl_outputs(&dyn.a, t, q, v, dyn.lam, y, NULL, NULL, NULL) == MB_OK;
+}
+
 /* ------------------------------------------------------------------ redundant equations */
 
 /* The element of constraint row r: its name's length up to the first '.', and a word for its
@@ -1043,6 +1053,22 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     char about[64];
     if (aopt.about_t >= 0) snprintf(about, sizeof about, "t=%.9g", aopt.about_t);
     else snprintf(about, sizeof about, "%s", aopt.about_initial ? "initial" : "static");
+    if (m->doutputs_dlam) {   /* C, D would need dlambda/dx through the index-1 solve */
+        mb_real *dl = calloc((size_t)nout * (size_t)nc + 1, sizeof(mb_real));
+        const mb_real *q0 = m->q0, *v0 = m->v0;
+        int which = -1;
+        if (dl) m->doutputs_dlam(m, 0, q0, v0, dl);
+        for (int i = 0; dl && which < 0 && i < nout; i++)
+            for (int r = 0; r < nc; r++)
+                if (dl[(long)i * nc + r] != 0) { which = i; break; }   /* NaN counts too */
+        free(dl);
+        fprintf(stderr, "%s_sim: linearize analysis: sensor \"%s\" reads a reaction (the "
+                "multipliers): C and D would need dlambda/dx, which the linearization does not "
+                "compute; leave the reaction sensors out of a model to linearize\n", m->name,
+                which >= 0 ? m->out_names[which] : "?");
+        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
+        return 1;
+    }
     if (nin > 0 && !m->dforce_du) {
         fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
                 "(generated before model interface 9?): regenerate it\n", m->name);

@@ -309,8 +309,13 @@ void mbpy_state(const mbpy *c, double *q, double *v)
     if (q) memcpy(q, mb_sim_get_q(&c->sim), sizeof(double) * (size_t)n);
     if (v) memcpy(v, mb_sim_get_v(&c->sim), sizeof(double) * (size_t)n);
 }
+int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double *y, double *dq, double *dv);
 int mbpy_outputs(mbpy *c, double *y)
 {
+    const mb_model *m = mb_sim_model(&c->sim);
+    if (m->doutputs_dlam && m->nout > 0)   /* reactions: the multipliers at the current state */
+        return mbpy_outputs_at(c, (double)mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim),
+                               mb_sim_get_v(&c->sim), y, NULL, NULL);
     int st = mb_sim_get_output(&c->sim, y, NULL, NULL);
     if (st) snprintf(c->msg, sizeof c->msg, "sensors: %s", mb_status_str(st));
     return st;
@@ -320,6 +325,12 @@ int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double 
 {
     const mb_model *m = mb_sim_model(&c->sim);
     if (m->nout == 0) { snprintf(c->msg, sizeof c->msg, "the model has no sensors"); return MB_ERR_PARAM; }
+    if (m->doutputs_dlam) {   /* sensors of reactions: the multipliers at (t, q, v) */
+        int st = c->anl_ok ? mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, y, dq && dv ? dq : NULL,
+                                            dq && dv ? dv : NULL, NULL) : MB_ERR_MODEL;
+        if (st) snprintf(c->msg, sizeof c->msg, "sensors (reactions): %s", mb_status_str(st));
+        return st;
+    }
     m->outputs(m, (mb_real)t, q, v, y, dq && dv ? dq : NULL, dq && dv ? dv : NULL);
     return MB_OK;
 }
@@ -368,11 +379,15 @@ static void put_row(mbpy *c, rows *r, double t, const mb_real *q, const mb_real 
     r->T[k] = t;
     memcpy(r->Q + k * nq, q, sizeof(double) * (size_t)nq);
     memcpy(r->V + k * nq, v, sizeof(double) * (size_t)nq);
-    if (no > 0) m->outputs(m, (mb_real)t, q, v, r->Y + k * no, NULL, NULL);
     int st = c->anl_ok ? mb_anl_reactions(&c->anl, (mb_real)t, q, v, r->A + k * nq, r->L + k * nc) : MB_ERR_MODEL;
     if (st) {
         for (int i = 0; i < nq; i++) r->A[k * nq + i] = (double)NAN;
         for (int i = 0; i < nc; i++) r->L[k * nc + i] = (double)NAN;
+    }
+    if (no > 0) {   /* sensors of reactions (mb_model.lam) read this row's multipliers */
+        mb_model ml = *m;
+        if (ml.lam) ml.lam = r->L + k * nc;
+        ml.outputs(&ml, (mb_real)t, q, v, r->Y + k * no, NULL, NULL);
     }
     if (mo) {
         const double v4[4] = { (double)mo->energy_dev, (double)mo->phi_norm, (double)mo->phid_norm, (double)mo->sigma_norm };
@@ -458,6 +473,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     c->msg[0] = '\0';
     if (!work || !Tq || !Tv || !Yq || !Yv || !acc || !lam || !y) { st = MB_ERR_WORKSPACE; snprintf(c->msg, sizeof c->msg, "linearize: out of memory"); goto done; }
     if (nin > 0 && !m->dforce_du) { st = MB_ERR_MODEL; snprintf(c->msg, sizeof c->msg, "linearize: the model has inputs but no dforce_du: regenerate it"); goto done; }
+    if (m->doutputs_dlam) { st = MB_ERR_MODEL; snprintf(c->msg, sizeof c->msg, "linearize: a sensor reads a reaction: C and D would need dlambda/dx, which the linearization does not compute"); goto done; }
     if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) { snprintf(c->msg, sizeof c->msg, "linearize: init: %s", mb_status_str(st)); goto done; }
     if (mode == 0) {
         mb_anl_static_info info;
@@ -544,7 +560,7 @@ void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int
             for (int k = 1; k < SW_COUNT; k++) v[k] = (double)NAN;
         memcpy(o, v, sizeof v);
         for (int i = 0; i < nq; i++) o[SW_COUNT + i] = st >= 0 ? (double)mb_sim_get_q(&c->sim)[i] : (double)NAN;
-        if (no > 0 && (st < 0 || mb_sim_get_output(&c->sim, o + SW_COUNT + nq, NULL, NULL) != MB_OK))
+        if (no > 0 && (st < 0 || mbpy_outputs(c, o + SW_COUNT + nq) != MB_OK))
             for (int i = 0; i < no; i++) o[SW_COUNT + nq + i] = (double)NAN;
         ST[r] = st < 0 ? st : 0;
         snprintf(msg, 160, "%.159s", st < 0 ? c->msg : "");
