@@ -959,7 +959,7 @@ local function make_env(S)
     if type(ref) ~= "string" then
       S.fail(line, "reaction: expected a name string, got %s", type(ref))
     end
-    return setmetatable({}, { __index = function(_, c)
+    return setmetatable({}, { reaction = ref, __index = function(_, c)
       if type(c) ~= "string" then S.fail(line, 'reaction("%s"): expected a component name', ref) end
       local n = { op = "m", kind = "reaction", ref = ref, comp = c, line = line, v = 0.0 }
       S.measures[#S.measures + 1] = n
@@ -1227,6 +1227,17 @@ local function make_env(S)
     end
     local prev = S.sensor_by_name[sname]
     if prev then S.fail(line, 'duplicate sensor "%s" (first at line %d)', sname, prev.line) end
+    local mt = type(f.value) == "table" and getmetatable(f.value)
+    if type(mt) == "table" and rawget(mt, "reaction") then
+      S.fail(line, '%s: value reaction("%s") is the element\'s reaction, not a number: pick a component, e.g. reaction("%s").%s',
+             what, mt.reaction, mt.reaction, "fx")
+    end
+    local function tag(n)   -- reactions name their sensor in errors
+      if n.op == "m" and n.kind == "reaction" then n.sensor = n.sensor or sname end
+      if n.a then tag(n.a) end
+      if n.b then tag(n.b) end
+    end
+    if type(f.value) == "table" and tnode[f.value] then tag(tnode[f.value]) end
     local sn = { name = sname, line = line,
                  value = timefn(S, line, what .. " value", f.value, T, { u = true, m = true, r = true }) }
     S.sensors[#S.sensors + 1] = sn
@@ -1750,19 +1761,20 @@ local function resolve(S, M)
   for _, n in ipairs(S.measures) do
     local fake = { kind = n.kind, name = n.ref, line = n.line }
     if n.kind == "reaction" then
+      local who = n.sensor and ('sensor "' .. n.sensor .. '": ') or ""
       local j = S.el_by_name[n.ref]
-      if not j then S.fail(n.line, 'reaction("%s"): unknown element "%s"', show(n.ref), show(n.ref)) end
+      if not j then S.fail(n.line, '%sreaction("%s"): unknown element "%s"', who, show(n.ref), show(n.ref)) end
       local comps = model.reaction_comps[j.kind]
       if not comps then
-        S.fail(n.line, 'reaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks and drivers have)',
-               n.ref, n.ref, j.kind)
+        S.fail(n.line, '%sreaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks and drivers have)',
+               who, n.ref, n.ref, j.kind)
       end
       if not comps[n.comp] then
         local names = {}
         for k in pairs(comps) do names[#names + 1] = k end
         table.sort(names)
-        S.fail(n.line, 'reaction("%s").%s: a %s has no component "%s" (it has %s)', n.ref, show(n.comp),
-               j.kind, show(n.comp), table.concat(names, ", "))
+        S.fail(n.line, '%sreaction("%s").%s: a %s has no component "%s" (it has %s)', who, n.ref,
+               show(n.comp), j.kind, show(n.comp), table.concat(names, ", "))
       end
       n.row, n.sign = j.name .. comps[n.comp][1], comps[n.comp][2]
     elseif n.kind == "pos" or n.kind == "vel" then

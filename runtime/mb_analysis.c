@@ -1120,6 +1120,8 @@ int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v
             pq_mv(m, a->Pq, x, y);
             for (int r = 0; r < nc; r++) y[r] -= r2[r];
             solve_s(a, y);
+            if (out->dlambda)
+                for (int r = 0; r < nc; r++) out->dlambda[(long)r * (d2 + nin) + col] = y[r];
             pq_mtv(m, a->Pq, y, -1, r1);
             for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
         }

@@ -1053,22 +1053,6 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     char about[64];
     if (aopt.about_t >= 0) snprintf(about, sizeof about, "t=%.9g", aopt.about_t);
     else snprintf(about, sizeof about, "%s", aopt.about_initial ? "initial" : "static");
-    if (m->doutputs_dlam) {   /* C, D would need dlambda/dx through the index-1 solve */
-        mb_real *dl = calloc((size_t)nout * (size_t)nc + 1, sizeof(mb_real));
-        const mb_real *q0 = m->q0, *v0 = m->v0;
-        int which = -1;
-        if (dl) m->doutputs_dlam(m, 0, q0, v0, dl);
-        for (int i = 0; dl && which < 0 && i < nout; i++)
-            for (int r = 0; r < nc; r++)
-                if (dl[(long)i * nc + r] != 0) { which = i; break; }   /* NaN counts too */
-        free(dl);
-        fprintf(stderr, "%s_sim: linearize analysis: sensor \"%s\" reads a reaction (the "
-                "multipliers): C and D would need dlambda/dx, which the linearization does not "
-                "compute; leave the reaction sensors out of a model to linearize\n", m->name,
-                which >= 0 ? m->out_names[which] : "?");
-        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
-        return 1;
-    }
     if (nin > 0 && !m->dforce_du) {
         fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
                 "(generated before model interface 9?): regenerate it\n", m->name);
@@ -1095,11 +1079,17 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     mb_real *dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)), *dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
     char **rn = calloc((size_t)N + 1, sizeof(char *)), **cn = calloc((size_t)N + 1, sizeof(char *));
     char *names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
+    /* sensors that read reactions: dy/dlambda [nout x nc], dlambda/d[x u] [nc x (2n + nin)], the
+     * descriptor form's own D (Df: lambda is in its x, so only the direct dy/du) */
+    int rs = m->doutputs_dlam != NULL;
+    mb_real *Yl = rs ? calloc((size_t)nout * nc + 1, sizeof(mb_real)) : NULL;
+    mb_real *dL = rs ? calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real)) : NULL;
+    mb_real *Df = rs ? calloc((size_t)nout * nin + 1, sizeof(mb_real)) : NULL;
     FILE *csv = NULL;
     tmp[0] = '\0';
     if (!work || !zidx || !q || !v || !acc || !lam || !A || !B || !Tq || !Tv || !C || !D || !Yq ||
         !Yv || !y || !hold || !E || !Af || !Bf || !Cf || !pq || !pq0 || !g || !e || !ph0 || !ph1 ||
-        !dqq || !dqv || !rn || !cn || !names) {
+        !dqq || !dqv || !rn || !cn || !names || (rs && (!Yl || !dL || !Df))) {
         fprintf(stderr, "%s_sim: %s analysis: %s\n", m->name, an,
                 ws ? "out of memory" : "the model cannot be analysed (invalid descriptor)");
         printf("status=error code=%d analysis=%s model=%s\n", ws ? MB_ERR_WORKSPACE : MB_ERR_MODEL, an, m->name);
@@ -1150,7 +1140,7 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
                 }
         }
     }
-    mb_anl_ss ss = {zidx, 0, A, B, Tq, Tv, acc, lam};
+    mb_anl_ss ss = {zidx, 0, A, B, Tq, Tv, acc, lam, dL};
     if ((st = mb_anl_linearize_ss(&a, (mb_real)t, q, v, 0, NULL, &ss))) {
         fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
         if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info->constraint_names)
@@ -1165,15 +1155,26 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     }
     int d = ss.d, d2 = 2 * d;
     /* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du; the descriptor form */
-    if (nout > 0) m->outputs(m, (mb_real)t, q, v, y, Yq, Yv);
-    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, q, v, D);
+    /* with reactions: the sensors read the state's multipliers (a descriptor copy), and
+     * C += dy/dlambda dlambda/dx, D += dy/dlambda dlambda/du (dlambda from the same solve as A) */
+    mb_model ml = *m;
+    if (rs) ml.lam = lam;
+    if (nout > 0) ml.outputs(&ml, (mb_real)t, q, v, y, Yq, Yv);
+    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, q, v, D);
+    if (rs) {
+        ml.doutputs_dlam(&ml, (mb_real)t, q, v, Yl);
+        memcpy(Df, D, sizeof(mb_real) * (size_t)nout * (size_t)nin);
+    }
     for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2; j++) {
+        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
             double s_ = 0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; j < d2 && k < n; k++)
                 s_ += (double)Yq[(long)i * n + k] * (double)Tq[(long)k * d2 + j] +
                       (double)Yv[(long)i * n + k] * (double)Tv[(long)k * d2 + j];
-            C[(long)i * d2 + j] = (mb_real)s_;
+            for (int r = 0; rs && r < nc; r++)
+                s_ += (double)Yl[(long)i * nc + r] * (double)dL[(long)r * (d2 + nin) + j];
+            if (j < d2) C[(long)i * d2 + j] = (mb_real)s_;
+            else D[(long)i * nin + j - d2] += (mb_real)s_;
         }
     m->phi_q(m, (mb_real)t, q, pq);
     m->dforce_dq(m, (mb_real)t, q, v, dqq);
@@ -1208,6 +1209,8 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
             Cf[(long)i * N + k] = Yq[(long)i * n + k];
             Cf[(long)i * N + n + k] = Yv[(long)i * n + k];
         }
+    for (int i = 0; rs && i < nout; i++)
+        for (int r = 0; r < nc; r++) Cf[(long)i * N + 2 * n + r] = Yl[(long)i * nc + r];
     /* is the point at rest in equilibrium? (else: a point of a trajectory) */
     double vmax = 0, amax = 0;
     for (int i = 0; i < n; i++) {
@@ -1241,8 +1244,8 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
             bad = 1;
         } else {
             fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
-                    "descriptor: Ef x' = Af x + Bf u, y = Cf x + D u, x = [q; d(q); lambda]\n",
-                    m->name, about, t);
+                    "descriptor: Ef x' = Af x + Bf u, y = Cf x + %s u, x = [q; d(q); lambda]\n",
+                    m->name, about, t, rs ? "Df" : "D");
             lin_csv_block(csv, "A", A, d2, d2, zn, zn);
             lin_csv_block(csv, "B", B, d2, nin, zn, un);
             lin_csv_block(csv, "C", C, nout, d2, yn, zn);
@@ -1251,6 +1254,7 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
             lin_csv_block(csv, "Af", Af, N, N, fn, fn);
             lin_csv_block(csv, "Bf", Bf, N, nin, fn, un);
             lin_csv_block(csv, "Cf", Cf, nout, N, yn, fn);
+            if (rs) lin_csv_block(csv, "Df", Df, nout, nin, yn, un);
             bad = ferror(csv);
             if (fclose(csv) != 0) bad = 1;
             csv = NULL;
@@ -1266,8 +1270,9 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
                 {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", E, N, N},
                 {"Af", "descriptor form: state matrix", Af, N, N},
                 {"Bf", "descriptor form: input matrix", Bf, N, nin},
-                {"Cf", "descriptor form: y = Cf x + D u", Cf, nout, N}};
-            for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0]; i++)
+                {"Cf", rs ? "descriptor form: y = Cf x + Df u" : "descriptor form: y = Cf x + D u", Cf, nout, N},
+                {"Df", "descriptor form: the sensors' direct dy/du (lambda is in x)", Df, nout, nin}};
+            for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0] - (rs ? 0 : 1); i++)
                 if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
                     fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
                     bad = 1;
@@ -1306,7 +1311,7 @@ done:
     free(work); free(zidx); free(q); free(v); free(acc); free(lam); free(A); free(B); free(Tq);
     free(Tv); free(C); free(D); free(Yq); free(Yv); free(y); free(hold); free(E); free(Af);
     free(Bf); free(Cf); free(pq); free(pq0); free(g); free(e); free(ph0); free(ph1); free(dqq);
-    free(dqv); free(rn); free(cn); free(names);
+    free(dqv); free(rn); free(cn); free(names); free(Yl); free(dL); free(Df);
     return rc;
 }
 

@@ -502,7 +502,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
         memcpy(qop, qv, sizeof(double) * (size_t)n);
         memcpy(vop, qv + n, sizeof(double) * (size_t)n);
     }
-    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam };
+    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam, NULL };
     if ((st = mb_anl_linearize_ss(&a, (mb_real)t, qop, vop, 0, NULL, &ss))) {
         if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info && m->info->constraint_names)
             snprintf(c->msg, sizeof c->msg, "linearize: Phi_q is rank-deficient at constraint %s (a singular position or a redundant joint): %s",
