@@ -469,11 +469,13 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     mb_real *Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)), *Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
     mb_real *acc = calloc((size_t)n + 1, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
     mb_real *y = calloc((size_t)nout + 1, sizeof(mb_real));
+    int rs = m->doutputs_dlam != NULL;   /* sensors of reactions: + dy/dlambda dlambda/d[x u] */
+    mb_real *Yl = rs ? calloc((size_t)nout * nc + 1, sizeof(mb_real)) : NULL;
+    mb_real *dL = rs ? calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real)) : NULL;
     mb_anl a;
     c->msg[0] = '\0';
-    if (!work || !Tq || !Tv || !Yq || !Yv || !acc || !lam || !y) { st = MB_ERR_WORKSPACE; snprintf(c->msg, sizeof c->msg, "linearize: out of memory"); goto done; }
+    if (!work || !Tq || !Tv || !Yq || !Yv || !acc || !lam || !y || (rs && (!Yl || !dL))) { st = MB_ERR_WORKSPACE; snprintf(c->msg, sizeof c->msg, "linearize: out of memory"); goto done; }
     if (nin > 0 && !m->dforce_du) { st = MB_ERR_MODEL; snprintf(c->msg, sizeof c->msg, "linearize: the model has inputs but no dforce_du: regenerate it"); goto done; }
-    if (m->doutputs_dlam) { st = MB_ERR_MODEL; snprintf(c->msg, sizeof c->msg, "linearize: a sensor reads a reaction: C and D would need dlambda/dx, which the linearization does not compute"); goto done; }
     if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) { snprintf(c->msg, sizeof c->msg, "linearize: init: %s", mb_status_str(st)); goto done; }
     if (mode == 0) {
         mb_anl_static_info info;
@@ -502,7 +504,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
         memcpy(qop, qv, sizeof(double) * (size_t)n);
         memcpy(vop, qv + n, sizeof(double) * (size_t)n);
     }
-    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam, NULL };
+    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam, dL };
     if ((st = mb_anl_linearize_ss(&a, (mb_real)t, qop, vop, 0, NULL, &ss))) {
         if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info && m->info->constraint_names)
             snprintf(c->msg, sizeof c->msg, "linearize: Phi_q is rank-deficient at constraint %s (a singular position or a redundant joint): %s",
@@ -513,17 +515,22 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     }
     *d = ss.d;
     int d2 = 2 * ss.d;
-    if (nout > 0) m->outputs(m, (mb_real)t, qop, vop, y, Yq, Yv);
-    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, qop, vop, D);
+    mb_model ml = *m;   /* the sensors at the state's multipliers (interface 12) */
+    if (rs) ml.lam = lam;
+    if (nout > 0) ml.outputs(&ml, (mb_real)t, qop, vop, y, Yq, Yv);
+    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, qop, vop, D);
+    if (rs) ml.doutputs_dlam(&ml, (mb_real)t, qop, vop, Yl);
     for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2; j++) {
+        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
             double s = 0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; j < d2 && k < n; k++)
                 s += Yq[(long)i * n + k] * Tq[(long)k * d2 + j] + Yv[(long)i * n + k] * Tv[(long)k * d2 + j];
-            C[(long)i * d2 + j] = s;
+            for (int r = 0; rs && r < nc; r++) s += Yl[(long)i * nc + r] * dL[(long)r * (d2 + nin) + j];
+            if (j < d2) C[(long)i * d2 + j] = s;
+            else D[(long)i * nin + j - d2] += s;
         }
 done:
-    free(work); free(Tq); free(Tv); free(Yq); free(Yv); free(acc); free(lam); free(y);
+    free(work); free(Tq); free(Tv); free(Yq); free(Yv); free(acc); free(lam); free(y); free(Yl); free(dL);
     return st;
 }
 
