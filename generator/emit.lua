@@ -113,7 +113,11 @@ local function derive(M)
         if type(f) == "number" then return sym.num(f) end
         if sym.is(f) then return f end
         local ok, r = pcall(f, t)
-        if not ok then uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r)) end
+        if not ok then
+            -- a measure's own error (a reaction whose equation was removed) is already placed
+            if type(r) == "string" and r:find(": error: ", 1, true) then error(r, 0) end
+            uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r))
+        end
         if type(r) == "number" or sym.is(r) then
             local ok2, n = pcall(sym.lift, r)
             if not ok2 then uerr(M, el.line, "time function of '" .. el.name .. "': " .. n) end
@@ -134,7 +138,8 @@ local function derive(M)
         if n.kind == "reaction" then
             local lv = lamrow[n.row]
             if not lv then
-                uerr(M, n.line, 'reaction("' .. n.ref .. '").' .. n.comp .. ': its equation ' .. n.row
+                uerr(M, n.line, (n.sensor and ('sensor "' .. n.sensor .. '": ') or "") .. 'reaction("'
+                     .. n.ref .. '").' .. n.comp .. ': its equation ' .. n.row
                      .. ' was removed as redundant (mbgen --redundant): its reaction is not defined')
             end
             r = n.sign * lv

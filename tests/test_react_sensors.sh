@@ -9,6 +9,7 @@
 #  - the closed form of the arm turned at w = 3 rad/s (m = 2 kg, CoM at a = 0.3 m):
 #    J = (-m w^2 a cos wt, -m w^2 a sin wt + m g), effort m g a cos wt, to 1e-9 N (measured
 #    7.9e-12 N with the default trapezoid at h = 1e-3);
+#  - a reaction of an equation mbgen --redundant removes is refused, naming the sensor;
 #  - tests/models/react_pendulum.lua: the hanging bar's pin holds (0, m g) at rest, and
 #    --analysis linearize gives the closed form's C and D for its pin force (C includes
 #    dy/dlambda dlambda/dx from the linearization's own solve), Cf reads lambda, Df is dy/du.
@@ -101,6 +102,14 @@ chk "Cf[fx][lambda(J.x)]" "$(lin Cf fx 'lambda(J.x)')" 1 0
 chk "Cf[fy][lambda(J.y)]" "$(lin Cf fy 'lambda(J.y)')" 1 0
 chk "Df[fx][u]" "$(lin Df fx u)" 0 0
 echo "linearized: C[fx] $(lin C fx bar.phi) N/rad (-3/4 m g = -14.715), D[fx] $(lin D fx u) (0.5)"
+
+# a reaction of an equation mbgen --redundant removes: refused, named, nothing written
+{ cat tests/models/parallelogram_redundant.lua; echo 'sensor "y" { value = reaction("F").fy }'; } >"$tmp/red.lua"
+if "$BUILD/mbgen" --redundant remove "$tmp/red.lua" -o "$tmp/red" >"$tmp/red.out" 2>&1; then
+    bad "mbgen --redundant remove accepted a reaction of a removed equation"
+elif grep -q "red.lua:[0-9]*: error: sensor \"y\": reaction(\"F\").fy: its equation F.y was removed as redundant" "$tmp/red.out" &&
+     [ ! -e "$tmp/red" ]; then ok
+else bad "a reaction of a removed equation: $(tail -1 "$tmp/red.out")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
