@@ -259,6 +259,143 @@ static void rack_row(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const
     }
 }
 
+/* Cam: Phi = F(d), d = R_a^T (p_b - p_a) the follower point b in the cam body's axes about its
+ * centre O (end a). F and its gradient g and Hessian H (Hxx, Hxy, Hyy) in d:
+ *  - circle (flag 0, par = cx, cy, L = R + roller): F = |d - c| - L, g = u, H = (I - u u^T) / l;
+ *  - Fourier (flag 1, par[0] = first index of a0, a_1..a_K, b_1..b_K in tf_const, par[1] = K):
+ *    F = (rho - r(psi)) / N, N = sqrt(1 + s^2), s = r'/rho, (rho, psi) the polar coordinates of
+ *    d; F's polar derivatives from A = rho - r and N (s_rho = -r'/rho^2, s_psi = r''/rho, ...),
+ *    turned into Cartesian ones: g = F_r e_r + F_p / rho e_p, H = F_rr e_r e_r^T + (F_rp / rho
+ *    - F_p / rho^2) (e_r e_p^T + e_p e_r^T) + (F_pp / rho^2 + F_r / rho) e_p e_p^T. */
+static void cam_F(const mb_generic_data *D, const mb_generic_elem *e, const mb_real *dd,
+                  mb_real *F, mb_real *g, mb_real *H)
+{
+    if (!e->flag) {
+        const mb_real ex = dd[0] - e->par[0], ey = dd[1] - e->par[1], l = MB_HYPOT(ex, ey);
+        const mb_real ux = ex / l, uy = ey / l;
+        *F = l - e->par[2];
+        g[0] = ux;
+        g[1] = uy;
+        H[0] = (MB_R(1.0) - ux * ux) / l;
+        H[1] = -ux * uy / l;
+        H[2] = (MB_R(1.0) - uy * uy) / l;
+        return;
+    }
+    const mb_real *c = D->tf_const + (int)e->par[0];
+    const int K = (int)e->par[1];
+    const mb_real rho = MB_HYPOT(dd[0], dd[1]), psi = MB_ATAN2(dd[1], dd[0]);
+    mb_real r = c[0], r1 = MB_R(0.0), r2 = MB_R(0.0), r3 = MB_R(0.0);
+    for (int k = 1; k <= K; k++) {
+        const mb_real a = c[k], b = c[K + k], kk = (mb_real)k;
+        const mb_real ck = MB_COS(kk * psi), sk = MB_SIN(kk * psi);
+        r += a * ck + b * sk;
+        r1 += kk * (b * ck - a * sk);
+        r2 -= kk * kk * (a * ck + b * sk);
+        r3 -= kk * kk * kk * (b * ck - a * sk);
+    }
+    const mb_real s = r1 / rho, N = MB_SQRT(MB_R(1.0) + s * s), A = rho - r;
+    const mb_real s_r = -r1 / (rho * rho), s_p = r2 / rho;
+    const mb_real s_rr = MB_R(2.0) * r1 / (rho * rho * rho), s_rp = -r2 / (rho * rho), s_pp = r3 / rho;
+    const mb_real N_r = s * s_r / N, N_p = s * s_p / N, N3 = N * N * N;
+    const mb_real N_rr = (s_r * s_r + s * s_rr) / N - s * s_r * s * s_r / N3;
+    const mb_real N_rp = (s_r * s_p + s * s_rp) / N - s * s_r * s * s_p / N3;
+    const mb_real N_pp = (s_p * s_p + s * s_pp) / N - s * s_p * s * s_p / N3;
+    const mb_real A_r = MB_R(1.0), A_p = -r1, A_pp = -r2, N2 = N * N;
+    const mb_real F_r = A_r / N - A * N_r / N2, F_p = A_p / N - A * N_p / N2;
+    const mb_real F_rr = -(A_r * N_r + A_r * N_r) / N2 - A * N_rr / N2 + MB_R(2.0) * A * N_r * N_r / N3;
+    const mb_real F_rp = -(A_r * N_p + A_p * N_r) / N2 - A * N_rp / N2 + MB_R(2.0) * A * N_r * N_p / N3;
+    const mb_real F_pp = A_pp / N - (A_p * N_p + A_p * N_p) / N2 - A * N_pp / N2 +
+                         MB_R(2.0) * A * N_p * N_p / N3;
+    const mb_real er[2] = { dd[0] / rho, dd[1] / rho }, ep[2] = { -er[1], er[0] };
+    const mb_real hm = F_rp / rho - F_p / (rho * rho), hp = F_pp / (rho * rho) + F_r / rho;
+    *F = A / N;
+    g[0] = F_r * er[0] + F_p / rho * ep[0];
+    g[1] = F_r * er[1] + F_p / rho * ep[1];
+    H[0] = F_rr * er[0] * er[0] + MB_R(2.0) * hm * er[0] * ep[0] + hp * ep[0] * ep[0];
+    H[1] = F_rr * er[0] * er[1] + hm * (er[0] * ep[1] + ep[0] * er[1]) + hp * ep[0] * ep[1];
+    H[2] = F_rr * er[1] * er[1] + MB_R(2.0) * hm * er[1] * ep[1] + hp * ep[1] * ep[1];
+}
+
+/* Cam row over a.x a.y a.phi b.x b.y b.phi: J = dd/dq (2 x 6, columns -R^T e_x, -R^T e_y,
+ * -Omega R^T w, R^T e_x, R^T e_y, R^T Omega R_b s_b; w = p_b - r_a), the row g^T J, its rate
+ * (H ddot)^T J + g^T Jdot (Jdot's columns Omega R^T e_x w_a, Omega R^T e_y w_a, -R^T w w_a
+ * - Omega R^T wdot, -Omega R^T e_x w_a, -Omega R^T e_y w_a, -Omega R^T Omega R_b s_b w_a
+ * - R^T R_b s_b w_b) and Gamma = -(ddot^T H ddot + g^T Jdot v). F, J, Jd, G may be NULL. */
+static void cam_row(const mb_generic_data *D, const mb_generic_elem *e, rc_t *cs,
+                    const mb_real *q, const mb_real *v, const end_t *A, const end_t *B,
+                    mb_real *Fo, mb_real *Jo, mb_real *Jdo, mb_real *Go)
+{
+    mb_real c = MB_R(1.0), sn = MB_R(0.0);
+    if (e->a >= 0 && !PARTICLE(cs, e->a)) {
+        const mb_real *cr = rot(cs, q, e->a);
+        c = cr[0];
+        sn = cr[1];
+    }
+#define RT(x, y, o) ((o)[0] = c * (x) + sn * (y), (o)[1] = -sn * (x) + c * (y))   /* R^T (x, y) */
+#define OM(x, o) ((o)[0] = -(x)[1], (o)[1] = (x)[0])                            /* Omega x */
+    mb_real dd[2], F, g[2], H[3], J[12], t1[2], t2[2];
+    RT(B->p[0] - A->p[0], B->p[1] - A->p[1], dd);
+    cam_F(D, e, dd, &F, g, H);
+    if (Fo) *Fo = F;
+    /* columns of J, two entries each (d_x, d_y) */
+    RT(MB_R(-1.0), MB_R(0.0), J + 0);
+    RT(MB_R(0.0), MB_R(-1.0), J + 2);
+    RT(B->p[0] - A->r[0], B->p[1] - A->r[1], t1);
+    OM(t1, J + 4);
+    J[4] = -J[4];
+    J[5] = -J[5];
+    RT(MB_R(1.0), MB_R(0.0), J + 6);
+    RT(MB_R(0.0), MB_R(1.0), J + 8);
+    OM(B->Rs, t1);
+    RT(t1[0], t1[1], J + 10);
+    if (Jo) for (int k = 0; k < 6; k++) Jo[k] = g[0] * J[2 * k] + g[1] * J[2 * k + 1];
+    if (!Jdo && !Go) return;
+    mb_real vl[6], ddot[2] = { MB_R(0.0), MB_R(0.0) }, Jd[12], Hd[2];
+    local_v(e, v, vl);
+    for (int k = 0; k < 6; k++) {
+        ddot[0] += J[2 * k] * vl[k];
+        ddot[1] += J[2 * k + 1] * vl[k];
+    }
+    const mb_real wa = A->w, wb = B->w;
+    const mb_real radot[2] = { A->v[0] + A->Rs[1] * wa, A->v[1] - A->Rs[0] * wa };
+    const mb_real wv[2] = { B->p[0] - A->r[0], B->p[1] - A->r[1] };
+    const mb_real wdot[2] = { B->v[0] - radot[0], B->v[1] - radot[1] };
+    for (int k = 0; k < 2; k++) {   /* a.x, a.y: Omega R^T e_k w_a = -Omega (column k) w_a */
+        OM(J + 2 * k, t1);
+        Jd[2 * k] = -t1[0] * wa;
+        Jd[2 * k + 1] = -t1[1] * wa;
+    }
+    /* b.x, b.y: -Omega R^T e_k w_a = -Omega (column 3 + k) w_a */
+    for (int k = 0; k < 2; k++) {
+        OM(J + 6 + 2 * k, t1);
+        Jd[6 + 2 * k] = -t1[0] * wa;
+        Jd[6 + 2 * k + 1] = -t1[1] * wa;
+    }
+    RT(wv[0], wv[1], t1);          /* R^T w */
+    RT(wdot[0], wdot[1], t2);      /* R^T wdot */
+    Jd[4] = -t1[0] * wa + t2[1];   /* -R^T w w_a - Omega R^T wdot */
+    Jd[5] = -t1[1] * wa - t2[0];
+    OM(J + 10, t1);                /* Omega (R^T Omega R_b s_b) */
+    RT(B->Rs[0], B->Rs[1], t2);    /* R^T R_b s_b */
+    Jd[10] = -t1[0] * wa - t2[0] * wb;
+    Jd[11] = -t1[1] * wa - t2[1] * wb;
+#undef RT
+#undef OM
+    Hd[0] = H[0] * ddot[0] + H[1] * ddot[1];
+    Hd[1] = H[1] * ddot[0] + H[2] * ddot[1];
+    if (Jdo)
+        for (int k = 0; k < 6; k++)
+            Jdo[k] = Hd[0] * J[2 * k] + Hd[1] * J[2 * k + 1] + g[0] * Jd[2 * k] + g[1] * Jd[2 * k + 1];
+    if (Go) {
+        mb_real jv[2] = { MB_R(0.0), MB_R(0.0) };
+        for (int k = 0; k < 6; k++) {
+            jv[0] += Jd[2 * k] * vl[k];
+            jv[1] += Jd[2 * k + 1] * vl[k];
+        }
+        *Go = -(ddot[0] * Hd[0] + ddot[1] * Hd[1] + g[0] * jv[0] + g[1] * jv[1]);
+    }
+}
+
 /* Gear: the angle of local coordinate k (0 for the ground). */
 static mb_real lq(const mb_generic_elem *e, const mb_real *q, int k)
 {
@@ -277,7 +414,7 @@ static int nrows(int kind)
 {
     return kind == MB_GE_REVOLUTE || kind == MB_GE_PRISMATIC ? 2
          : kind == MB_GE_DRIVER_COORD || kind == MB_GE_DRIVER_JOINT || kind == MB_GE_ROD ||
-           kind == MB_GE_SLOT || kind == MB_GE_GEAR || kind == MB_GE_RACK ? 1 : 0;
+           kind == MB_GE_SLOT || kind == MB_GE_GEAR || kind == MB_GE_RACK || kind == MB_GE_CAM ? 1 : 0;
 }
 
 static mb_real angle(rc_t *cs, const mb_real *q, int body)
@@ -330,6 +467,10 @@ void mb_generic_phi(const mb_model *m, mb_real t, const mb_real *q, mb_real *out
             out[e->row] = n[0] * (B.p[0] - A.p[0]) + n[1] * (B.p[1] - A.p[1]);
             break;
         }
+        case MB_GE_CAM:
+            ends(e, cs, q, NULL, &A, &B);
+            cam_row(d, e, cs, q, NULL, &A, &B, &out[e->row], NULL, NULL, NULL);
+            break;
         case MB_GE_GEAR: {
             const mb_real c = lq(e, q, 2);
             out[e->row] = (lq(e, q, 0) - c) + e->par[0] * (lq(e, q, 1) - c) - e->par[1];
@@ -399,6 +540,11 @@ void mb_generic_phi_q(const mb_model *m, mb_real t, const mb_real *q, mb_real *o
             rack_row(e, cs, q, &A, &B, J, NULL);
             scatter_set(d->slot + e->jslot, J, 7, out);
             break;
+        case MB_GE_CAM:
+            ends(e, cs, q, NULL, &A, &B);
+            cam_row(d, e, cs, q, NULL, &A, &B, NULL, J, NULL, NULL);
+            scatter_set(d->slot + e->jslot, J, 6, out);
+            break;
         default: break;
         }
     }
@@ -442,6 +588,12 @@ void mb_generic_phi_q_dot(const mb_model *m, mb_real t, const mb_real *q, const 
             ends(e, cs, q, v, &A, &B);
             rack_row(e, cs, q, &A, &B, NULL, Jd);
             scatter_set(d->slot + e->jslot, Jd, 7, out);
+            continue;
+        }
+        if (e->kind == MB_GE_CAM) {
+            ends(e, cs, q, v, &A, &B);
+            cam_row(d, e, cs, q, v, &A, &B, NULL, NULL, Jd, NULL);
+            scatter_set(d->slot + e->jslot, Jd, 6, out);
             continue;
         }
         if (e->kind != MB_GE_REVOLUTE && e->kind != MB_GE_PRISMATIC && e->kind != MB_GE_SLOT)
@@ -508,6 +660,10 @@ void mb_generic_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
             out[e->row] = -g;
             break;
         }
+        case MB_GE_CAM:   /* -(d(Phi_q)/dt) v (time-independent) */
+            ends(e, cs, q, v, &A, &B);
+            cam_row(d, e, cs, q, v, &A, &B, NULL, NULL, NULL, &out[e->row]);
+            break;
         case MB_GE_GEAR:   /* linear in q: Gamma = 0 */
             out[e->row] = MB_R(0.0);
             break;

@@ -21,8 +21,13 @@ enum {
     MB_GE_SLOT,           /* 1 row: n(phi_a) . (p_b - p_a) = 0, par = axis (a prismatic's 2nd row) */
     MB_GE_GEAR,           /* 1 row: (phi_g1 - phi_c) + k (phi_g2 - phi_c) - offset = 0, col = g1.phi
                              g2.phi c.phi, par = k (ratio, negative for an internal mesh), offset */
-    MB_GE_RACK            /* 1 row: s u(phi_a) . (p_b - p_a) - r (phi_pinion - phi_frame) - offset = 0,
+    MB_GE_RACK,           /* 1 row: s u(phi_a) . (p_b - p_a) - r (phi_pinion - phi_frame) - offset = 0,
                              par = axis, r, offset; s = +1 (flag 1: the frame is a) or -1 (frame b) */
+    MB_GE_CAM             /* 1 row: F(d) = 0, d = R_a^T (p_b - p_a) (a the cam's centre O, b the
+                             follower); flag 0, a circle: F = |d - c| - L, par = cx, cy, L (radius
+                             + roller); flag 1, a Fourier profile: F = (|d| - r(psi)) /
+                             sqrt(1 + (r'(psi) / |d|)^2), par[0] = the index in tf_const of a0,
+                             a_1..a_K, b_1..b_K, par[1] = K (generator/cam.lua) */
 };
 
 /* Opcodes of the postfix time-function programs. MB_TF_CONST takes the next code as an
@@ -35,7 +40,7 @@ enum {
 #define MB_TF_STACK 32   /* deepest evaluation stack a program may need (checked by the generator) */
 
 /* One element. Local coordinates: col[0..ncol-1] are global coordinate indices (-1: ground):
- * revolute, prismatic, spring, rod, slot: a.x a.y a.phi b.x b.y b.phi; rack: the same (its
+ * revolute, prismatic, spring, rod, slot, cam: a.x a.y a.phi b.x b.y b.phi; rack: the same (its
  * prismatic joint's ends) and pinion.phi; gear: g1.phi g2.phi c.phi; rotspring, joint driver:
  * a.phi b.phi; force: a.x a.y a.phi; torque: a.phi; coordinate driver: q_k. A particle (two
  * coordinates, mb_model.body_q) has no phi: its col entry is -1, like the ground's. */

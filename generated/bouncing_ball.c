@@ -68,13 +68,14 @@ const mb_index bouncing_ball_dq_dv_col[7] = {
     0, 1, 2, 1, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
- * tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
+ * the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info bouncing_ball_info = {
     bouncing_ball_coord_names, bouncing_ball_body_names, bouncing_ball_point_names, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 1, bouncing_ball_contact_points, bouncing_ball_contact_geom,
+    0, 0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -64,13 +64,14 @@ const mb_index cartpole_phi_q_col[8] = {
     2, 1, 0, 3, 5, 1, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
- * tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
+ * the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info cartpole_info = {
     cartpole_coord_names, cartpole_body_names, cartpole_point_names, cartpole_constraint_names,
     0, 0, 1, cartpole_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

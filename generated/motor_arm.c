@@ -76,13 +76,14 @@ const mb_index motor_arm_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
- * tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
+ * the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info motor_arm_info = {
     motor_arm_coord_names, motor_arm_body_names, motor_arm_point_names, motor_arm_constraint_names,
     0, 0, 1, motor_arm_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -76,13 +76,14 @@ const mb_index suspension_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks and contacts, for the
- * tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
+ * the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info suspension_info = {
     suspension_coord_names, suspension_body_names, suspension_point_names, suspension_constraint_names,
     1, suspension_spring_points, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

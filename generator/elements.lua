@@ -128,6 +128,21 @@ function E.rack(el, ctx)
                        e = rack_value(el, ang, ctx.pos) - E.mesh_offset(el) } } }
 end
 
+-- Cam: the follower point P (body b) in the cam body a's frame relative to its point O,
+-- d = R_a^T (p_P - p_O), stays on the profile (generator/cam.lua: the equation, one row in units
+-- of length whose gradient in P is the profile's outward unit normal, so the multiplier is minus
+-- the normal force). The contact parameter is eliminated: the polar angle atan2(d_y, d_x).
+function E.cam(el, ctx)
+    local pa = ctx.angle(el.a.body)
+    local xo, yo = ctx.pos(el.a)
+    local xp, yp = ctx.pos(el.b)
+    local gx, gy = xp - xo, yp - yo
+    local c, s = sym.cos(pa), sym.sin(pa)
+    local dx, dy = c * gx + s * gy, c * gy - s * gx
+    return { phi = { { name = el.name .. ".profile",
+                       e = require("cam").equation(el.profile, dx, dy, el.roller) } } }
+end
+
 -- Rod (massless rigid link of length L between points P and Q): d = r_Q - r_P,
 -- Phi = (d . d - L^2) / (2 L) = 0, one equation in units of length whose gradient d^T (dd/dq) / L
 -- has the size of a revolute joint's rows near |d| = L (and no square root to differentiate).

@@ -324,6 +324,7 @@ local function derive(M)
     local function num(x) return type(x) == "number" and x or nil end
     local function pidx(ref) return pindex[ref.body .. "." .. tostring(ref.point)] end
     local slot_ends, slot_axis, gear_centres, gear_radii, rack_points, rack_geom = {}, {}, {}, {}, {}, {}
+    local cam_points, cam_roller, cam_profile = {}, {}, {}
     for _, el in ipairs(M.elements) do
         if el.kind == "slot" then
             local ip, iq = pidx(el.a), nil
@@ -358,6 +359,16 @@ local function derive(M)
             rack_geom[#rack_geom + 1] = el.radius
             rack_geom[#rack_geom + 1] = math.cos(a) * ax - math.sin(a) * ay
             rack_geom[#rack_geom + 1] = math.sin(a) * ax + math.cos(a) * ay
+        elseif el.kind == "cam" then
+            -- the profile as a closed polyline in the cam body's axes about O (generator/cam.lua)
+            local io, ip = pidx(el.a), nil
+            if el.b.body > 0 and M.bodies[el.b.body].particle then ip = -el.b.body else ip = pidx(el.b) end
+            if not (io and ip) then uerr(M, el.line, "cam '" .. el.name .. "': end is not a named point") end
+            cam_points[#cam_points + 1], cam_points[#cam_points + 2] = io, ip
+            cam_roller[#cam_roller + 1] = el.roller or 0
+            for _, v in ipairs(require("cam").polyline(el.profile)) do
+                cam_profile[#cam_profile + 1], cam_profile[#cam_profile + 2] = v[1], v[2]
+            end
         end
     end
     -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind, direction or R
@@ -381,7 +392,7 @@ local function derive(M)
     end
 
     -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major);
-    -- a reaction reads the multiplier lam[r] of its row (mb_model.lam, interface 12)
+    -- a reaction reads the multiplier lam[r] of its row (mb_model.lam, interface 13)
     local lamv = {}
     for r, nm in ipairs(phinames) do
         lamv[r] = sym.var("lam[" .. (r - 1) .. "]")
@@ -416,6 +427,7 @@ local function derive(M)
         slot_ends = slot_ends, slot_axis = slot_axis, gear_centres = gear_centres,
         gear_radii = gear_radii, rack_points = rack_points, rack_geom = rack_geom,
         contact_points = contact_points, contact_geom = contact_geom,
+        cam_points = cam_points, cam_roller = cam_roller, cam_profile = cam_profile,
     }
 end
 
@@ -565,7 +577,7 @@ function emit.generate(M, opts)
     -- (runtime/mb_input.c); nothing for a model without inputs
     local nin, nout = #(M.inputs or {}), #(M.sensors or {})
     if nin > 0 then PAR = PAR .. "    const mb_real *restrict in = m->in;\n    (void)in;\n" end
-    -- reactions in sensors (interface 12): the multipliers read from m->lam
+    -- reactions in sensors (interface 13): the multipliers read from m->lam
     local LAM = D.dydlam and "    const mb_real *restrict lam = m->lam;\n    (void)lam;\n" or ""
     local function body_of(id, params, pnames, lines, pre)
         pre = pre .. PAR
@@ -667,7 +679,7 @@ function emit.generate(M, opts)
         OUTPUTS = name .. "_outputs"
     end
 
-    -- reactions in sensors (interface 12): dy/dlambda [nout x nc] dense row-major
+    -- reactions in sensors (interface 13): dy/dlambda [nout x nc] dense row-major
     local DOUTPUTS_DLAM = "0"
     if nout > 0 and D.dydlam then
         local outs = {}
@@ -837,6 +849,10 @@ function emit.generate(M, opts)
     vals.NCONTACT = #D.contact_points // 2
     vals.CONTACT_POINTS = array("int", "contact_points", D.contact_points, 16)
     vals.CONTACT_GEOM = array("double", "contact_geom", D.contact_geom, 4, num17)
+    vals.NCAM = #D.cam_points // 2
+    vals.CAM_POINTS = array("int", "cam_points", D.cam_points, 16)
+    vals.CAM_ROLLER = array("double", "cam_roller", D.cam_roller, 4, num17)
+    vals.CAM_PROFILE = array("double", "cam_profile", D.cam_profile, 4, num17)
     local mass_default, mass_sym = coordinate_data(Mnum).mass, false
     for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
     vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)

@@ -82,7 +82,8 @@ end
 ------------------------------------------------------------------ elements
 
 local KIND = { revolute = 1, prismatic = 2, spring = 3, rotspring = 4, force = 5, torque = 6,
-               driver_coord = 7, driver_joint = 8, rod = 9, slot = 10, gear = 11, rack = 12 }
+               driver_coord = 7, driver_joint = 8, rod = 9, slot = 10, gear = 11, rack = 12,
+               cam = 13 }
 
 -- A gear's or rack's constant (generator/elements.lua) as a number: the model is the generic
 -- data's, its tunables at their defaults.
@@ -132,7 +133,7 @@ local function elements(M, D, T)
         local k = el.kind
         local nrow = 0
         if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "slot" or
-           k == "rack" then
+           k == "rack" or k == "cam" then
             r.a, r.b = el.a.body - 1, el.b.body - 1
             r.sa, r.sb = { el.a.s[1], el.a.s[2] }, { el.b.s[1], el.b.s[2] }
             local ax, ay, ap = coords(el.a.body)
@@ -154,6 +155,20 @@ local function elements(M, D, T)
                 r.par = { el.axis[1], el.axis[2], el.radius, mesh_offset(el) }
                 r.flag = el.frame_is_a and 1 or 0
                 r.col[7] = select(3, coords(el.pinion.body))
+            elseif k == "cam" then
+                -- a circle: its centre and radius (+ roller); Fourier: the coefficients a0,
+                -- a_1..a_K, b_1..b_K appended to the constant pool (mb_generic.h: MB_GE_CAM)
+                r.kind, nrow = KIND.cam, 1
+                local p = el.profile
+                if p.kind == "circle" then
+                    r.par = { p.centre[1], p.centre[2], p.radius + (el.roller or 0), 0 }
+                else
+                    r.flag = 1
+                    r.par = { #T.const, #p.a, 0, 0 }
+                    T.const[#T.const + 1] = p.a0
+                    for i = 1, #p.a do T.const[#T.const + 1] = p.a[i] end
+                    for i = 1, #p.b do T.const[#T.const + 1] = p.b[i] end
+                end
             else
                 r.kind = KIND.spring
                 r.par = { el.k, el.l0, el.c or 0, el.c2 or 0 }
@@ -243,6 +258,9 @@ function emit_data.generate(M, opts)
     for _, el in ipairs(M.elements) do
         if el.kind == "contact" then
             why = why or ('a contact (contact "' .. el.name .. '": a force of the state)')
+        end
+        if el.kind == "cam" and el.profile.kind == "function" then
+            why = why or 'a cam whose profile is a function (cam "' .. el.name .. '")'
         end
         if el.kind == "actuator" or (el.kind == "torque" and el.joint) then
             why = why or (el.kind == "torque" and 'a torque in a joint (torque "' .. el.name .. '")'

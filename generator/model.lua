@@ -1161,6 +1161,101 @@ local function make_env(S)
     end
     el.offset = optional_number(f, "offset", line, what)
   end)
+  -- cam "C" { "cam.O", "follower.P", profile = {..}, roller = r }: P (or a roller of radius r
+  -- centred at P) stays on a closed profile fixed in the cam body about its point O
+  -- (generator/cam.lua: the profiles and the equation; docs/model-language.md, "Cams")
+  local function cam_list(v, key, what, line)
+    if v == nil then return {} end
+    if type(v) ~= "table" or tnode[v] ~= nil then
+      S.fail(line, "%s: %s must be a list of numbers { .. }, got %s", what, key, type(v))
+    end
+    local _, p = fields(S, line, what .. " " .. key, v, {}, #v)
+    local out = {}
+    for i = 1, #v do out[i] = number(S, line, what .. " " .. key .. "[" .. i .. "]", p[i]) end
+    return out
+  end
+  env.cam = element("cam", { profile = true, roller = true }, 2, function(el, f, line, what)
+    local cam = require("cam")
+    local p = f.profile
+    if p == nil then
+      S.fail(line, "%s: profile is missing (Fourier coefficients { a0 = .., a = { .. }, b = { .. } } or a circle { circle = R, centre = { x, y } })", what)
+    end
+    if type(p) == "function" then
+      -- r(psi) as a formula of an opaque angle: traced with the time proxy standing for psi
+      -- (make_tf then evaluates it at a number or converts it at a sym node: the angle)
+      local r = p(T)
+      if type(r) == "number" then
+        r = number(S, line, what .. " profile (constant result)", r)
+        el.profile = cam.function_profile(function() return r end, what)
+      else
+        local n = tnode[r]
+        if n == nil then
+          S.fail(line, "%s: the profile function returned a %s (expected a number or a formula in its angle)",
+                 what, type(r))
+        end
+        if depends_on_p(n, {}) then
+          S.fail(line, "%s: the profile function depends on a tunable: a profile is plain numbers", what)
+        end
+        check_varying(S, line, what .. " profile", n, {})
+        el.profile = cam.function_profile(make_tf(n), what)
+      end
+      local ok, err = cam.check_function(el.profile)
+      if not ok then S.fail(line, "%s: %s", what, err) end
+      if f.roller ~= nil then
+        S.fail(line, "%s: a roller on a profile function is not supported (its contact angle would need a coordinate of its own): give the pitch curve (the path of the roller's centre) as the profile, without roller",
+               what)
+      end
+      return
+    end
+    if type(p) ~= "table" or tnode[p] ~= nil then
+      S.fail(line, "%s: profile must be a table of Fourier coefficients { a0 = .., a = { .. }, b = { .. } }, a circle { circle = R, centre = { x, y } } or a function of the angle, got %s",
+             what, tnode[p] ~= nil and "a formula" or type(p))
+    end
+    local g = fields(S, line, what .. " profile", p, { a0 = true, a = true, b = true, circle = true,
+                                                        centre = true }, 0)
+    if g.circle ~= nil then
+      if g.a0 ~= nil or g.a ~= nil or g.b ~= nil then
+        S.fail(line, "%s: profile gives a circle and Fourier coefficients: one or the other", what)
+      end
+      local R = number(S, line, what .. " profile circle", g.circle)
+      if not (R > 0) then S.fail(line, "%s: profile circle (the radius) must be > 0, got %.17g", what, R) end
+      local c = g.centre ~= nil and vec(S, line, what .. " profile centre", g.centre, 2) or { 0.0, 0.0 }
+      el.profile = { kind = "circle", radius = R, centre = c }
+    else
+      if g.centre ~= nil then
+        S.fail(line, "%s: profile centre belongs to a circle profile (circle = R)", what)
+      end
+      if g.a0 == nil then
+        S.fail(line, "%s: profile a0 (the mean radius) is missing: an empty profile has no curve", what)
+      end
+      local a0 = number(S, line, what .. " profile a0", g.a0)
+      local a, b = cam_list(g.a, "profile a", what, line), cam_list(g.b, "profile b", what, line)
+      local K = math.max(#a, #b)
+      if K > cam.MAX_HARMONICS then
+        S.fail(line, "%s: profile has %d harmonics, at most %d", what, K, cam.MAX_HARMONICS)
+      end
+      for k = 1, K do a[k], b[k] = a[k] or 0.0, b[k] or 0.0 end
+      el.profile = { kind = "fourier", a0 = a0, a = a, b = b }
+      local rmin, at, rgrid = cam.fourier_min(el.profile)
+      local n = math.max(cam.GRID, 64 * K)
+      if not (rgrid > 0) then
+        S.fail(line, "%s: the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
+               what, at, rgrid, n)
+      elseif not (rmin > 0) then
+        S.fail(line, "%s: the profile's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
+               what, n, at, rgrid, rgrid - rmin)
+      end
+    end
+    if f.roller ~= nil then
+      local rr = number(S, line, what .. " roller", f.roller)
+      if not (rr > 0) then S.fail(line, "%s: roller (its radius) must be > 0, got %.17g", what, rr) end
+      if el.profile.kind ~= "circle" then
+        S.fail(line, "%s: a roller on a Fourier profile is not supported (its contact angle would need a coordinate of its own): give the pitch curve (the path of the roller's centre) as the profile, without roller",
+               what)
+      end
+      el.roller = rr
+    end
+  end)
   env.spring = element("spring", { k = true, l0 = true, c = true, c2 = true }, 2,
     function(el, f, line, what)
       if f.k == nil then S.fail(line, "%s: k is missing", what) end
@@ -1473,7 +1568,7 @@ local function make_env(S)
   end
   for _, k in ipairs { "body", "particle", "revolute", "prismatic", "spring", "rotspring",
                        "rod", "force", "torque", "driver", "input", "actuator", "sensor", "slot",
-                       "gear", "rack", "contact" } do
+                       "gear", "rack", "contact", "cam" } do
     local f = env[k]
     env[k] = function(...) return shield(f(...)) end
   end
@@ -1483,7 +1578,7 @@ local function make_env(S)
                        "prismatic", "spring", "rotspring", "rod", "force", "torque", "driver",
                        "input", "actuator", "sensor", "pos", "vel", "angle", "rate", "length",
                        "lengthrate", "atan2", "tanh", "reaction", "slot", "gear", "rack",
-                       "contact", "gap", "normal", "friction", "slip" } do
+                       "contact", "gap", "normal", "friction", "slip", "cam" } do
     env[k] = shield(env[k])
   end
   for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "abs" } do env.math[f] = env[f] end
@@ -1666,7 +1761,7 @@ local function resolve(S, M)
     local e = { kind = el.kind, name = el.name, line = el.line }
     local k = el.kind
     if k == "revolute" or k == "prismatic" or k == "spring" or k == "rod" or k == "actuator" or
-       k == "slot" then
+       k == "slot" or k == "cam" then
       e.a, e.b = point_ref(el, el.refs[1]), point_ref(el, el.refs[2])
       attach(el, e.a.body, e.b.body)
       if k == "prismatic" then
@@ -1674,6 +1769,10 @@ local function resolve(S, M)
         no_particle(el, e.b, "a prismatic joint needs the orientation of both ends")
       end
       if k == "slot" then no_particle(el, e.a, "a slot's axis is fixed in its first body") end
+      if k == "cam" then
+        no_particle(el, e.a, "a cam's profile turns with its body")
+        e.profile, e.roller = el.profile, el.roller
+      end
       e.length = el.length
       e.axis, e.angle = el.axis, el.angle
       e.k, e.l0, e.c, e.c2 = el.k, el.l0, el.c, el.c2
@@ -2030,7 +2129,7 @@ function model.summary(M)
   for _, e in ipairs(M.elements) do
     if e.kind == "revolute" or e.kind == "prismatic" then nc = nc + 2
     elseif e.kind == "driver" or e.kind == "rod" or e.kind == "slot" or e.kind == "gear" or
-           e.kind == "rack" then nc = nc + 1 end
+           e.kind == "rack" or e.kind == "cam" then nc = nc + 1 end
     if not kinds[e.kind] then order[#order + 1] = e.kind end
     kinds[e.kind] = (kinds[e.kind] or 0) + 1
   end

@@ -392,7 +392,7 @@ end
 local function element_of(name) return (name:match("^([^.]+)")) end
 
 local WORD = { revolute = "joint", prismatic = "joint", slot = "joint", rod = "rod", driver = "driver",
-               gear = "gear", rack = "rack" }
+               gear = "gear", rack = "rack", cam = "cam" }
 
 -- R.analyse(M, D) -> report or nil, why (too large, nothing to check). report = {
 --   rank =, nc =, residual = |Phi| after assembly, assembled = bool (when false: no rank, nothing

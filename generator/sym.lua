@@ -332,6 +332,33 @@ function d(e, x)
 end
 sym.d = d
 
+-- Contract: sym.subst(e, x, r) -> e with the variable node x replaced by the expression r (a
+-- node or a number), rebuilt through the constructors (folded, interned). A cam's profile
+-- r(u) and its derivative in a variable u, evaluated at the follower's polar angle.
+function sym.subst(e, x, r, memo)
+    if not is(e) or not deps(e)[x.id] then return e end
+    memo = memo or {}
+    local got = memo[e]
+    if got then return got end
+    local op = e.op
+    local a = e.a and sym.subst(e.a, x, r, memo)
+    local b = e.b and sym.subst(e.b, x, r, memo)
+    local out
+    if op == "var" then out = lift(r)
+    elseif op == "add" then out = add(a, b)
+    elseif op == "mul" then out = mul(a, b)
+    elseif op == "div" then out = div(a, b)
+    elseif op == "neg" then out = neg(a)
+    elseif op == "pow" or op == "powv" then out = pow(a, b)
+    elseif op == "hypot" then out = sym.hypot(a, b)
+    elseif op == "sdiv" then out = sdiv(a, b)
+    elseif op == "atan2" then out = sym.atan2(a, b)
+    elseif fold[op] then out = fn(op, a)
+    else error("sym.subst: unknown op " .. op) end
+    memo[e] = out
+    return out
+end
+
 -- Evaluate numerically; env maps variable names to numbers. For tests and folding checks.
 function sym.eval(e, env, memo)
     if type(e) == "number" then return e end

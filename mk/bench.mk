@@ -211,3 +211,15 @@ $(BUILD)/bench_stiff: $(call obj,host,bench/bench_stiff.c generated/andrews.c) $
 bench-stiff: $(BUILD)/bench_stiff
 	@mkdir -p $(call shq,$(RESULTS))
 	@scripts/bench_stiff.sh $(BUILD)/bench_stiff | tee $(call shq,$(RESULTS)/bench_stiff.txt)
+
+# make bench-sweep: make sweep in blocks (SIM --batch) against the per-row sweep of commit
+# b142247 on the same 10000-row Andrews table, in one run: the ratio of the sweep's wall time
+# to (the rows' solver time) / cores, the per-row sweep on its first 1000 rows (BENCH_OLD_ROWS)
+# with its summary.csv compared, and 100000 rows of bookkeeping with a stand-in simulator
+# (scripts/bench_sweep.sh; BENCH_ROWS, BENCH_BOOK_ROWS, BENCH_REF). Not a test.
+.PHONY: bench-sweep
+## bench-sweep: make sweep in blocks vs the per-row sweep on a 10000-row Andrews table, and 100000 rows of bookkeeping: results/bench_sweep.txt
+bench-sweep: $(BUILD)/andrews_sim $(BUILD)/mb_sweep
+	@scripts/deps.sh core sweep
+	@mkdir -p $(call shq,$(RESULTS))
+	@scripts/bench_sweep.sh $(BUILD)/andrews_sim | tee $(call shq,$(RESULTS)/bench_sweep.txt)

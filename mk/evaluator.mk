@@ -5,8 +5,8 @@
 
 # the shipped models plus the test models with every element kind (particles.lua: particles and
 # rods in every role; every_tunable.lua: a tunable everywhere one may stand; every_joint.lua: gears,
-# racks and slots), generated into $(BUILD)
-GNR_TESTM  := generic_allkinds every_element particles every_tunable every_joint
+# racks and slots; generic_cams.lua: Fourier and circle cams), generated into $(BUILD)
+GNR_TESTM  := generic_allkinds every_element particles every_tunable every_joint generic_cams
 GNR_MODELS := $(filter-out $(PLANT_MODELS),$(MODELS)) $(GNR_TESTM)
 GNR_SRC    := $(foreach m,$(filter-out $(PLANT_MODELS),$(MODELS)),generated/$(m).c generated/$(m)_data.c) \
               $(foreach m,$(GNR_TESTM),$(BUILD)/gen_generic/$(m).c $(BUILD)/gen_generic/$(m)_data.c)

@@ -1,16 +1,17 @@
 # mk/params.mk - tunable parameters and parameter sweeps (docs/model-language.md "Tunable
 # parameters", docs/sweeps.md). tests/test_params.c: the runtime API (mb_sim_set_param) on the
 # generated suspension model against the closed form of the damped oscillator;
-# tests/test_params.sh: --set against the model regenerated with constants, the errors.
+# tests/test_params.sh: --set against the model regenerated with constants, the errors;
+# tests/test_batch.sh: the simulator's --batch against runs of their own, hostile files.
 
 $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
 
 TEST_PROGS   += $(BUILD)/test_params
-TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh
+TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh tests/test_batch.sh
 TEST_NEEDS   += $(BUILD)/suspension_sim $(BUILD)/mb_sweep
 
-# the sweep's bookkeeping: the table checked, the rows to run, a row's options, the summary
+# the sweep's bookkeeping: the table checked, the rows to run, the blocks, the progress, the summary
 # (tools/mb_sweep_main.c; scripts/sweep.sh finds it next to the simulator)
 $(BUILD)/mb_sweep: $(call obj,host,tools/mb_sweep_main.c tools/mb_sweep_table.c)
 	$(call link,host,)

@@ -1,5 +1,5 @@
 # mk/reactions.mk - sensors that read reactions (docs/model-language.md, "Reactions in sensors";
-# interface 12): tests/models/react_sensors.lua, a joint of every kind and a driver read by
+# interface 13): tests/models/react_sensors.lua, a joint of every kind and a driver read by
 # sensors, and tests/models/react_pendulum.lua (a hanging bar pushed by an input);
 # tests/test_react_sensors.sh, the out. columns against the CSV's reaction columns, the closed
 # forms of the driven arm, the bar at rest and its linearization's C and D; its derivatives (dy/dlambda too) against finite

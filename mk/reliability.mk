@@ -67,6 +67,10 @@ $(SAN_DIR)/point_pendulum_sim: $(call SIM_OBJ,san,point_pendulum,$(call LONG_SRC
 $(SAN_DIR)/kin_meshes_sim: $(call SIM_OBJ,san,kin_meshes,$(call LONG_SRC,kin_meshes))
 	@mkdir -p $(@D)
 	$(call link,san,$(RT_LIBS))
+# (tests/test_anim.sh's cams: kin_cams beside the shipped cam_follower)
+$(SAN_DIR)/kin_cams_sim: $(call SIM_OBJ,san,kin_cams,$(call LONG_SRC,kin_cams))
+	@mkdir -p $(@D)
+	$(call link,san,$(RT_LIBS))
 # (tests/test_sim_cli.sh's step input)
 $(SAN_DIR)/step_crane_sim: $(call SIM_OBJ,san,step_crane,$(call LONG_SRC,step_crane))
 	@mkdir -p $(@D)
@@ -95,10 +99,10 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
                $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim) \
                $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,shaper gear_train kin_meshes bouncing_ball,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,shaper gear_train kin_meshes bouncing_ball cam_follower kin_cams,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
-               tests/test_sim_cli.sh tests/test_run_script.sh
+               tests/test_sim_cli.sh tests/test_run_script.sh tests/test_batch.sh
 # a sanitizer report exits 99, which no test accepts as an expected exit status; the scripts run
 # their long form (MB_TEST_LONG=1: test_mbgen.sh's every mutant)
 SAN_ENV := ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 MB_TEST_LONG=1
@@ -126,7 +130,7 @@ FUZZ_DEPS    := $(wildcard runtime/*.h tools/*.h generator/*.h tests/*.h) genera
                 tools/mb_sim_main.c $(MK_FILES)
 FUZZ_MODEL_SRC   := tests/fuzz/fuzz_model.c generator/mbgen_plan.c generator/mb_plan_build.c \
                     runtime/mb_sparse.c
-FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c \
+FUZZ_SIMOPTS_SRC := tests/fuzz/fuzz_simopts.c $(SIM_TOOL_SRC) \
                     tests/fixture_pendulum.c $(RT_SRC) $(RT_PLAN)
 FUZZ_INFO_SRC    := tests/fuzz/fuzz_info.c tools/mb_info_read.c tools/mb_info.c tools/mb_lines.c
 FUZZ_SWEEP_SRC   := tests/fuzz/fuzz_sweep_table.c tools/mb_sweep_table.c
@@ -148,8 +152,8 @@ fuzz-build:
 	@scripts/deps.sh core fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 ## fuzz: libFuzzer runs of the model loader, the simulator's options, the drawing info reader and the sweep table reader, and mutated models generated, compiled and run [FUZZ_SECONDS=60]
-fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
+fuzz: fuzz-build $(BUILD)/mbgen $(RT_OBJ_host) $(call obj,host,$(SIM_TOOL_SRC))
 	@tests/fuzz/run.sh $(call shq,$(FUZZ_SECONDS)) $(FUZZ_TARGETS)
-	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)) \
+	@CC=$(call shq,$(CC)) SIM_SRC=$(call shq,tools/mb_sim_main.c $(RT_OBJ_host) $(call obj,host,$(SIM_TOOL_SRC))) \
 	    SIM_CFLAGS=$(call shq,$(CFLAGS_C) -O1 -D_POSIX_C_SOURCE=200809L) SIM_LIBS=$(call shq,$(RT_LIBS)) \
 	    tests/fuzz/fuzz_generated.sh $(call shq,$(FUZZ_SECONDS))

@@ -92,6 +92,8 @@ $(BUILD)/test_hht_float: $(call HHT_TEST,float)
 	$(call link,float,$(RT_LIBS))
 TEST_PROGS   += $(BUILD)/test_hht $(BUILD)/test_hht_san $(BUILD)/test_hht_float
 TEST_SCRIPTS += tests/test_longrun.sh
+# --estimate-error and --max-error against the pendulum's actual error (tests/test_estimate_error.sh)
+TEST_SCRIPTS += tests/test_estimate_error.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
 
@@ -131,6 +133,10 @@ $(BUILD)/parallelogram_3crank_sim: $(call SIM_OBJ,host,parallelogram_3crank,$(ca
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/gear_redundant.lua,gear_redundant,))
 $(BUILD)/gear_redundant_sim: $(call SIM_OBJ,host,gear_redundant,$(call LONG_SRC,gear_redundant))
 	$(call link,host,$(RT_LIBS))
+# (and a follower held by two cams of one profile: named as a cam)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/cam_redundant.lua,cam_redundant,))
+$(BUILD)/cam_redundant_sim: $(call SIM_OBJ,host,cam_redundant,$(call LONG_SRC,cam_redundant))
+	$(call link,host,$(RT_LIBS))
 # gears, racks and slots against closed forms: the shipped shaper and gear train, and a rack and
 # a planetary stage (tests/test_joints.sh)
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/kin_meshes.lua,kin_meshes,))
@@ -138,8 +144,19 @@ $(BUILD)/kin_meshes_sim: $(call SIM_OBJ,host,kin_meshes,$(call LONG_SRC,kin_mesh
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_joints.sh
 TEST_NEEDS   += $(BUILD)/kin_meshes_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim
+# cams against closed forms: the shipped cam_follower (lift, velocity, acceleration, normal force,
+# jump speed), a three-harmonic cam, an eccentric under a roller and a profile function, and a
+# free cam flywheel's energy balance (tests/test_cam.sh)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/kin_cams.lua,kin_cams,))
+$(BUILD)/kin_cams_sim: $(call SIM_OBJ,host,kin_cams,$(call LONG_SRC,kin_cams))
+	$(call link,host,$(RT_LIBS))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/cam_free.lua,cam_free,))
+$(BUILD)/cam_free_sim: $(call SIM_OBJ,host,cam_free,$(call LONG_SRC,cam_free))
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_cam.sh
+TEST_NEEDS   += $(BUILD)/kin_cams_sim $(BUILD)/cam_follower_sim $(BUILD)/cam_free_sim
 TEST_SCRIPTS += tests/test_redundant.sh
-TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
+TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/cam_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
                 $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \
                 $(BUILD)/stretched_chain_sim
 
@@ -218,6 +235,9 @@ $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_crane.lua,step_crane,
 $(BUILD)/step_crane_sim: $(call SIM_OBJ,host,step_crane,$(call LONG_SRC,step_crane))
 	$(call link,host,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_sim_cli.sh
+# docs/cli.md's option table is the simulator's own (tools/mb_sim_options.c, --help=markdown)
+TEST_SCRIPTS += tests/test_sim_options.sh
+TEST_NEEDS   += $(BUILD)/double_pendulum_sim
 TEST_NEEDS   += $(BUILD)/nan_torque_sim $(BUILD)/nan_driver_sim $(BUILD)/anl_spinner_sim \
                 $(BUILD)/anl_slider_driven_sim $(BUILD)/anl_inverted_sim $(BUILD)/double_pendulum_sim \
                 $(BUILD)/suspension_sim $(BUILD)/mb_anim $(BUILD)/parallelogram_chain_sim $(BUILD)/step_crane_sim

@@ -16,9 +16,12 @@ $(eval $(call TOOL_MAINS,host))
 $(eval $(call TOOL_MAINS,san))
 # a simulator's objects: $(call SIM_OBJ,V,MODEL,MODEL SOURCES) (the model with the generic
 # evaluator, so --eval generic runs it too)
+# the tools' sources every simulator links (tools/mb_sim_main.c is compiled per model)
+SIM_TOOL_SRC := tools/mb_progress.c tools/mb_linsys_klu.c tools/mb_analysis_cli.c tools/mb_info.c \
+                tools/mb_input_file.c tools/mb_optable.c tools/mb_sim_options.c tools/mb_batch.c \
+                tools/mb_sweep_table.c
 SIM_OBJ = $(BUILD)/o/$(1)/sim/$(2).o $(RT_OBJ_$(1)) \
-          $(call obj,$(1),$(3) evaluator/mb_generic.c tools/mb_progress.c tools/mb_linsys_klu.c \
-                          tools/mb_analysis_cli.c tools/mb_info.c tools/mb_input_file.c)
+          $(call obj,$(1),$(3) evaluator/mb_generic.c $(SIM_TOOL_SRC))
 # the animation tool's objects in variant V (no model, no runtime)
 ANIM_OBJ = $(call obj,$(1),tools/mb_anim_main.c tools/mb_info.c tools/mb_info_read.c tools/mb_lines.c)
 
@@ -179,4 +182,5 @@ TEST_SCRIPTS += tests/test_plot_paths.sh tests/test_run_script.sh tests/test_run
 TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singular_sim \
                 $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim $(BUILD)/oscillator_1dof_sim \
                 $(BUILD)/fault_velconflict_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim \
-                $(BUILD)/kin_meshes_sim $(BUILD)/bouncing_ball_sim
+                $(BUILD)/kin_meshes_sim $(BUILD)/bouncing_ball_sim \
+                $(BUILD)/cam_follower_sim $(BUILD)/kin_cams_sim

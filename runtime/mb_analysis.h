@@ -117,7 +117,7 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
 int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *acc,
                      mb_real *lambda);
 
-/* The sensors at (t, q, v) with the multipliers of mb_anl_reactions (interface 12: a sensor may
+/* The sensors at (t, q, v) with the multipliers of mb_anl_reactions (interface 13: a sensor may
  * read a reaction, mb_model.lam): lambda [nc] receives them (required when the model's sensors
  * read reactions, else may be NULL and is not computed); y [nout]; dy_dq, dy_dv [nout x nq]
  * when both non-NULL; dy_dlam [nout x nc] when non-NULL (zeros for a model whose sensors read

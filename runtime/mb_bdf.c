@@ -664,6 +664,7 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         /* accepted: the corrected array, component by component with e_i in a register (the
          * same products and sums as row by row, in fewer instructions), the new state */
         update(s, l);
+        s->mon.err_sum += dsm;            /* the accuracy warning's sum (mb_monitor.c) */
         *h_taken = s->bh;
         s->t_prev = s->t;
         s->h_prev = s->bh;

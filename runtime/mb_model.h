@@ -169,7 +169,18 @@ typedef struct mb_model_info {
                                             1 a circle, 2 inside a circle; a line's unit
                                             direction (ux, uy) in P's body's axes, or a
                                             circle's radius R and 0 */
+    /* Cams, for drawing (docs/model-language.md, "Cams"; interface 12). */
+    int ncam;                            /* cams */
+    const int *cam_points;               /* [2 * ncam] the cam's centre O (a point on the cam
+                                            body or the ground) and the follower (a point index,
+                                            or -1 - b for particle b) */
+    const double *cam_roller;            /* [ncam] the roller's radius, 0 for a point follower */
+    const double *cam_profile;           /* [2 * MB_CAM_VERTICES * ncam] each profile as a closed
+                                            polyline: vertices (x, y) in O's body's axes,
+                                            relative to O */
 } mb_model_info;
+
+#define MB_CAM_VERTICES 64   /* vertices of a cam's drawn profile (mb_model_info.cam_profile) */
 
 /* f(t, q) -> out */
 typedef void (*mb_fn_q)(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
@@ -278,7 +289,7 @@ struct mb_model {
      * NULL without inputs (doutputs_du also without sensors). */
     mb_fn_qv dforce_du;
     mb_fn_qv doutputs_du;
-    /* Sensors that read reactions (interface 12; docs/model-interface.md, "Reactions in
+    /* Sensors that read reactions (interface 13; docs/model-interface.md, "Reactions in
      * sensors"): outputs and doutputs_dlam then read the multipliers lambda [nc] from m->lam (in
      * the sign of Phi_q^T lambda: M a + Phi_q^T lambda = Q), so y = h(t, q, v, lambda). lam
      * points at nc zeros in a generated descriptor: a caller copies the descriptor and points

@@ -93,6 +93,9 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
     p->warn_phi = MB_R(1e-3);
     p->warn_sigma = MB_R(1e3);
     p->warn_stability = 2;
+#if MBI_ACC   /* (only where bdf or the step control is built: mb_sim.h) */
+    p->warn_accuracy = 10;
+#endif
 }
 
 /* The numeric parameters in checking order (MBI_PFIELDS: a table, compact code on small
@@ -467,6 +470,9 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     if (!isfinite(t0)) return MB_ERR_PARAM;
     memset(&s->mon, 0, sizeof s->mon);
     s->mon.singular_row = -1;
+#if MBI_HAS_EB
+    s->stab_run = 0;
+#endif
     /* the sine cache empty (NaN angles): a run from reset repeats bit for bit */
 #if MBI_HAS_TRIG
     for (int i = 0; i < 3 * n; i++) s->trig[i] = (mb_real)NAN;

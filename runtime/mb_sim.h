@@ -66,7 +66,12 @@ enum {
                                scale (mon.pscale): sigma (the impulse of the constraint forces)
                                grows without bound */
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
-    MB_NWARN = 5
+    MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
+                               estimates sum to more than warn_accuracy tolerances (mon.err_sum):
+                               the step control keeps each step's error below rtol/atol, not the
+                               run's, which grows with the number of steps. Only in builds with
+                               either (MBI_ACC: firmware keeps its RAM) */
+    MB_NWARN = 5 + MBI_ACC
 };
 #define MB_WARN_BIT(k) (1u << (k))
 
@@ -131,6 +136,10 @@ typedef struct mb_params {
     mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
     mb_real warn_sigma;     /* multiple of the momentum scale, default 1e3 */
     mb_real warn_stability; /* multiple of the stability limit, default 2 */
+#if MBI_ACC
+    mb_real warn_accuracy;  /* bdf, the step-controlled trapezoid: the sum of the local error
+                               estimates, in tolerances, default 10 */
+#endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
     int adaptive;           /* F4 (trapezoid): 1 controls the step by rtol/atol (local error from
@@ -178,11 +187,17 @@ typedef struct mb_monitor {
     mb_real stiffness;       /* explicit: h |lambda| / stability limit of the last step: the
                                 larger of the stabilization's fastest rate w (xi + sqrt(xi^2 - 1))
                                 and (rk4 with warn_stability > 0) the rate seen between the first
-                                two stages, |k2 - k1| / (c2 h |k1|) */
+                                two stages, |k2 - k1| / (c2 h |k1|), when that was beyond the
+                                limit at this step and another of the last three */
+#if MBI_ACC
+    mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the sum over
+                                the accepted steps of the local error estimate in tolerances
+                                (the weighted RMS norm the step control holds below 1) */
+#endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */
     mb_real warn_val[MB_NWARN]; /* its value there: maxiter_events, |energy_dev| / escale,
-                                   |Phi| / lscale, sigma_ratio, stiffness */
+                                   |Phi| / lscale, sigma_ratio, stiffness, err_sum */
 } mb_monitor;
 
 /* The simulation object; all arrays point into the caller's workspace. The fields are private:
@@ -203,6 +218,8 @@ typedef struct mb_sim {
     mb_real t_prev;          /* ... from t_prev (dense output) */
     int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
     int have_f;              /* f at the current state is cached in fz */
+    int stab_run;            /* rk4: bits 0-2, whether the stages of the last three steps saw a
+                                rate beyond the stability limit (mb_rk.c, stiffness) */
     mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
     mb_real dn_W0;           /* p.dense: W at the last step's start */
 #endif

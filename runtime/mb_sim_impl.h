@@ -207,13 +207,18 @@ extern const mbi_integ mbi_integ_rk4, mbi_integ_dopri5, mbi_integ_dop853, mbi_in
 
 /* The numeric parameters in mb_params_check's order (mb_sim.c: a table, compact code on small
  * targets), and the other complaints after them: the index a check returns names its message. */
+#if MBI_ACC
+#define MBI_PF_ACC(X) X(warn_accuracy, PK_NONNEG)
+#else
+#define MBI_PF_ACC(X)
+#endif
 #define MBI_PFIELDS(X)                                                                           \
     X(h, PK_POS) X(rtol, PK_POS) X(atol, PK_POS) X(h_min, PK_NONNEG) X(h_max, PK_NONNEG)         \
     X(alpha, PK_ALPHA) X(xi, PK_NONNEG) X(omega, PK_NONNEG) X(tol, PK_POS) X(max_iter, PK_ITER)  \
     X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
     X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
     X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
-    X(length_scale, PK_NONNEG)
+    MBI_PF_ACC(X) X(length_scale, PK_NONNEG)
 #define MBI_PCOUNT(f, kind) +1
 enum { MBI_NPFIELD = 0 MBI_PFIELDS(MBI_PCOUNT) };
 #undef MBI_PCOUNT

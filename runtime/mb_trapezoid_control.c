@@ -110,6 +110,7 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
             *h_taken = h;
+            s->mon.err_sum += err;      /* the accuracy warning's sum (mb_monitor.c) */
             return mbi_trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */

@@ -16,6 +16,9 @@ One run: writes next to RESULTS.csv (or into --outdir)
   <base>_trace.png        x(t), y(t) and the path y(x) of one named point
   <base>_io.png           the model's inputs (in.* columns) and sensors (out.*) against time
                           (skipped when the CSV has none)
+  <base>_cams.png         each cam's normal force (C.normal columns) against time, with the
+                          zero line below which a follower held by a spring would leave the
+                          cam (skipped when the CSV has none)
 Compare: writes PREFIX_energy.png, PREFIX_phi.png, PREFIX_phid.png with one curve per run.
 
 options:
@@ -281,6 +284,25 @@ $(io_plot $outs)
 "
     script+="unset multiplot
 set terminal $term size $size
+"
+fi
+# The cams' normal forces (columns <cam>.normal: docs/analyses.md), one curve each, and zero.
+cams=$(head -n 1 "$csv" | tr -d '\r' | tr ',' '\n' | grep -E '^[^.]+\.normal$' || true)
+if [ -n "$cams" ]; then
+    written+=("${out}_cams.png")
+    p="plot 0 with lines lc rgb '#888888' dt 2 notitle"
+    for c in $cams; do
+        p+=", $(gs "$d") using 't':(column($(gs "$c"))) with lines lw 1.5 title $(gq "$(et "$c")")"
+    done
+    script+="
+set output $(gs "${out}_cams.png")
+set size noratio
+set offsets 0, 0, 0, 0
+set title $(gq "$(et "$base"): cam normal forces (the follower leaves where one is negative)$(suffix)")
+set xlabel 'time t [s]'
+set ylabel 'normal force [N]'
+set key top right box opaque
+$p
 "
 fi
 # gnuplot warns about flat curves (a coordinate that never changes): not worth a word.

@@ -67,7 +67,8 @@ if [ -z "$summary" ] && [ "$sim_rc" -eq 2 ]; then
     exit 2
 fi
 rm -f "$csv" "$csv.info" "$log" "$html" \
-      "$res/${model}_energy.png" "$res/${model}_constraints.png" "$res/${model}_sigma.png" "$res/${model}_trace.png" "$res/${model}_io.png"
+      "$res/${model}_energy.png" "$res/${model}_constraints.png" "$res/${model}_sigma.png" "$res/${model}_trace.png" "$res/${model}_io.png" \
+      "$res/${model}_cams.png"
 for f in "$model.csv" "$model.csv.info" "$model.log"; do
     [ -f "$work/$f" ] && mv -f "$work/$f" "$res/$f"
 done
@@ -141,6 +142,7 @@ while read -r p; do
         *_constraints.png) what="position and velocity constraint violation (log)" ;;
         *_sigma.png) what="norm of sigma (integral of the multipliers)" ;;
         *_io.png) what="the model's inputs (in.*) and sensors (out.*) against time" ;;
+        *_cams.png) what="the cams' normal forces against time (a follower leaves below zero)" ;;
         *_trace.png) t=${traced:-${TRACE:-}}
                      # empty: the animation traced nothing (no moving point or particle), plot.sh chose
                      if [ -n "$t" ]; then what="trajectory of point $t"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sweep.sh - run a simulator over the rows of a parameter table (docs/sweeps.md): one run per
-# row, in parallel through GNU parallel on this machine or as a Slurm job array on a cluster,
+# sweep.sh - run a simulator over the rows of a parameter table (docs/sweeps.md): the rows in
+# blocks, each block one simulator process (SIM --batch: one run per row, one summary row
+# each), in parallel through GNU parallel on this machine or as a Slurm job array on a cluster,
 # then the gather step: OUTDIR/summary.csv and OUTDIR/plot.png. Called by `make sweep`.
 #
 # Usage: scripts/sweep.sh SIM PARAMS.csv OUTDIR
@@ -16,10 +17,13 @@
 # Environment:
 #   SWEEP_ENGINE  parallel (default) or slurm
 #   SWEEP_JOBS    parallel: simultaneous runs (default: the number of processors)
-#   SWEEP_ARGS    simulator options for every row, e.g. "--formulation canonical"
+#   SWEEP_BLOCK   parallel: rows per block, one simulator process each (default: the rows to
+#               run shared into 8 blocks per job, at most 1000 rows a block)
+#   SWEEP_ARGS    simulator options for every row, e.g. "--formulation canonical" (not --out:
+#               a sweep keeps each row's summary, not its motion)
 #   SWEEP_X, SWEEP_Y  the plot: SWEEP_Y (a summary field, default max_energy_dev) against
 #               SWEEP_X (a column, default the first)
-#   SWEEP_CHUNK   slurm: rows per array task (default: the fewest that keep the array within
+#   SWEEP_CHUNK   slurm: rows per array task, one block (default: the fewest that keep the array within
 #               the cluster's MaxArraySize, from scontrol show config, else 1001 tasks)
 #   SWEEP_SBATCH  slurm: more sbatch options for both jobs, e.g. "--partition=short"
 #   SWEEP_FORCE   1: replace the sweep of another table in OUTDIR (default: refused)
@@ -57,8 +61,15 @@ tool=${SWEEP_TOOL:-$(dirname "$sim")/mb_sweep}
 # the options that are numbers, checked before anything is written
 [ -z "${SWEEP_JOBS:-}" ] || [[ "$SWEEP_JOBS" =~ ^[1-9][0-9]{0,5}$ ]] ||
     die "SWEEP_JOBS=$SWEEP_JOBS: expected an integer >= 1 (simultaneous runs)"
+[ -z "${SWEEP_BLOCK:-}" ] || [[ "$SWEEP_BLOCK" =~ ^[1-9][0-9]{0,8}$ ]] ||
+    die "SWEEP_BLOCK=$SWEEP_BLOCK: expected an integer >= 1 (rows per simulator process), or nothing (chosen from the rows and SWEEP_JOBS)"
 [ -z "${SWEEP_CHUNK:-}" ] || [[ "$SWEEP_CHUNK" =~ ^[1-9][0-9]{0,8}$ ]] ||
     die "SWEEP_CHUNK=$SWEEP_CHUNK: expected an integer >= 1 (rows per array task), or nothing (chosen to fit the cluster)"
+
+read -r -a extra <<< "${SWEEP_ARGS:-}"      # words, never globs
+for a in "${extra[@]}"; do
+    case "$a" in --out|--out=*) die "SWEEP_ARGS: --out has no place in a sweep (each row keeps its summary row, not its motion): run a row alone with --out for that" ;; esac
+done
 
 # ---- the table: checked before anything runs (one message naming file:line, exit 2); its
 # normalized text (no byte-order mark, no CR, a line break after every row) is what the sweep
@@ -75,58 +86,52 @@ src=$(realpath -- "$csv") || die "cannot resolve $csv"
 if [ -f "$dir/source" ] && [ "$(cat "$dir/source")" != "$src" ] && ! cmp -s "$norm" "$dir/params.csv"; then
     if [ "${SWEEP_FORCE:-0}" = 1 ]; then
         echo "sweep: SWEEP_FORCE=1: the earlier sweep in $dir (table $(cat "$dir/source")) is replaced" >&2
-        rm -rf "$dir/runs" "$dir/slurm"
+        rm -rf "$dir/runs" "$dir/results" "$dir/blocks" "$dir/slurm"
         rm -f "$dir/summary.csv" "$dir/plot.png" "$dir/stamp" "$dir/todo" "$dir/params.csv"
     else
         die "$dir holds the sweep of another table ($(cat "$dir/source")); give another directory (make sweep SWEEP_OUT=DIR, or OUTDIR here) or SWEEP_FORCE=1 to replace it"
     fi
 fi
-mkdir -p "$dir/runs" || die "cannot create $dir"
+mkdir -p "$dir/results" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
 printf '%s\n' "$src" > "$dir/source"
 stamp=$( { sha1sum < "$sim"; printf '%s\n' "${SWEEP_ARGS:-}"; } | sha1sum | cut -d' ' -f1)
-if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
-    rm -rf "$dir/runs" && mkdir "$dir/runs" || die "cannot clear $dir/runs"
+# (runs/: the results of a sweep made before the rows ran in blocks)
+if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ] || [ -d "$dir/runs" ]; then
+    rm -rf "$dir/runs" "$dir/results" "$dir/blocks" && mkdir "$dir/results" || die "cannot clear $dir/results"
 fi
 cp -f "$norm" "$dir/params.csv.tmp" && mv -f "$dir/params.csv.tmp" "$dir/params.csv" || die "cannot write $dir/params.csv"
 cp -f "$sim" "$dir/sim.tmp" && mv -f "$dir/sim.tmp" "$dir/sim" || die "cannot copy $sim into $dir"
 cp -f "$tool" "$dir/mb_sweep.tmp" && mv -f "$dir/mb_sweep.tmp" "$dir/mb_sweep" || die "cannot copy $tool into $dir"
-read -r -a extra <<< "${SWEEP_ARGS:-}"      # words, never globs
 if [ ${#extra[@]} -gt 0 ]; then printf '%s\n' "${extra[@]}" > "$dir/extra_args"; else : > "$dir/extra_args"; fi
 echo "$stamp" > "$dir/stamp"
-# rows still to run: no result, a failed result, or other options than the table now gives
-# (mb_sweep plan: DIR/todo; the results of rows beyond a shorter table removed)
+# rows still to run: no result, a failed result, or other values than the table now gives
+# (mb_sweep plan: DIR/todo; the rows kept into results/kept.csv, every other result removed)
 read -r n todo < <("$dir/mb_sweep" plan "$dir") && [ -n "${todo:-}" ] || exit 2
 echo "sweep: $(basename "$sim") over $n rows of $csv: $todo to run ($((n - todo)) kept from an earlier run), engine $engine" >&2
 
-# "sweep: DONE/TODO rows run, F failed (P%)": rewritten in place on a terminal; else a line
-# at every tenth of a sweep of 100 rows or more
-progress() {
-    local r rc done=0 failed=0 p last=-1 tty=0
-    [ -t 2 ] && tty=1
-    while read -r r rc; do
-        done=$((done + 1)); [ "$rc" = 0 ] || failed=$((failed + 1))
-        p=$((100 * done / todo))
-        if [ $tty = 1 ] && [ $p != $last ]; then
-            printf '\rsweep: %d/%d rows run, %d failed (%d%%)' $done "$todo" $failed $p >&2; last=$p
-        elif [ $tty = 0 ] && [ "$todo" -ge 100 ] && [ $((p / 10)) != $((last / 10)) ] && [ $((p % 10)) = 0 ]; then
-            printf 'sweep: %d/%d rows run, %d failed (%d%%)\n' $done "$todo" $failed $p >&2; last=$p
-        fi
-    done
-    [ $tty = 0 ] || [ $done = 0 ] || echo >&2
-}
+# the progress line while the rows run (mb_sweep progress: the rows in DIR/results/, until
+# its stdin, the engine's output, ends)
+progress() { "$dir/mb_sweep" progress "$dir" "$todo"; }
 
 gather() { "$here/sweep_gather.sh" "$dir" "${SWEEP_X:-}" "${SWEEP_Y:-max_energy_dev}"; }
 
 if [ "$engine" = parallel ]; then
-    command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
+    # GNU parallel, not moreutils' (its script names its author; parallel --version costs a
+    # Perl start, a third of a second on a loaded machine)
+    par=$(command -v parallel) && { head -c 2000 "$par" | grep -q 'Ole Tange' || parallel --version 2>/dev/null | grep -q 'GNU parallel'; } ||
         die "GNU parallel is missing: scripts/deps.sh sweep"
     if [ "$todo" -gt 0 ]; then
+        # blocks of rows, one simulator process each: 8 blocks per job (the last ones end
+        # close together), at most 1000 rows a block, or SWEEP_BLOCK
+        jobs=${SWEEP_JOBS:-$(nproc)}
+        per=$(( (todo + 8 * jobs - 1) / (8 * jobs) )); [ "$per" -le 1000 ] || per=1000
+        nb=$("$dir/mb_sweep" split "$dir" "${SWEEP_BLOCK:-$per}") && [ -n "$nb" ] || exit 2
+        echo "sweep: $nb block(s) of up to ${SWEEP_BLOCK:-$per} rows, $jobs at a time" >&2
         # -q: the command's words reach sweep_task.sh as they are (a space or a quote in
         # OUTDIR), never through a shell
-        # (each task prints "ROW STATUS" when its run ends: the progress line)
-        parallel --will-cite -q --jobs "${SWEEP_JOBS:-$(nproc)}" --halt never \
-            "$here/sweep_task.sh" "$dir" {} :::: "$dir/todo" | progress
+        seq 0 $((nb - 1)) | parallel --will-cite -q --jobs "$jobs" --halt never \
+            "$here/sweep_task.sh" "$dir" {} | progress
     fi
     gather
     exit $?
@@ -151,11 +156,15 @@ fi
 echo "$chunk" > "$dir/chunk"
 mkdir -p "$dir/slurm"
 name=$(basename "$dir")
-ntask=$(( (todo + chunk - 1) / chunk ))
+ntask=0
+if [ "$todo" -gt 0 ]; then
+    ntask=$("$dir/mb_sweep" split "$dir" "$chunk") && [ -n "$ntask" ] || exit 2
+fi
 q() { printf '%q' "$1"; }
 cat > "$dir/array.sbatch" <<SB
 #!/bin/bash
-# $name: one array task per $chunk row(s) of $dir/todo (scripts/sweep_task.sh --array)
+# $name: one array task per block of $chunk row(s) of $dir/todo, $dir/blocks/<task id>.csv
+# (scripts/sweep_task.sh --array: one simulator process, --batch)
 #SBATCH --job-name=$name
 #SBATCH --output=$dir/slurm/task_%A_%a.log
 exec $(q "$here/sweep_task.sh") $(q "$dir") --array "\$SLURM_ARRAY_TASK_ID"
@@ -175,8 +184,9 @@ jid=$(sbatch --parsable "${sbo[@]}" --array=0-$((ntask - 1)) "$dir/array.sbatch"
 jid=${jid%%;*}
 echo "sweep: submitted array job $jid ($ntask tasks of $chunk row(s); squeue -j $jid shows them), gather after it" >&2
 if [ "${SWEEP_WAIT:-1}" = 1 ]; then
-    sbatch --parsable --wait "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid"
-    rc=$?
+    # (the progress line until sbatch returns: the rows the array's tasks have written)
+    sbatch --parsable --wait "${sbo[@]}" --dependency=afterany:"$jid" "$dir/gather.sbatch" > "$dir/slurm/gather.jid" | progress
+    rc=${PIPESTATUS[0]}
     cat "$dir"/slurm/gather_"$(cut -d';' -f1 < "$dir/slurm/gather.jid")".log >&2 2>/dev/null
     [ $rc -le 1 ] || echo "sweep: the gather job ended with status $rc" >&2
     [ -f "$dir/summary.csv" ] || die "no $dir/summary.csv: the gather job did not run (see $dir/slurm/)"

@@ -1,47 +1,43 @@
 #!/usr/bin/env bash
-# sweep_task.sh - run rows of a parameter sweep (docs/sweeps.md): one simulator run per row of
-# DIR/params.csv, its options from the row (a column naming a tunable: --set NAME=VALUE; one
-# naming a simulator option: --h, --t-end, ...). Called by GNU parallel (scripts/sweep.sh) and
-# by each Slurm array task (DIR/array.sbatch).
+# sweep_task.sh - run blocks of rows of a parameter sweep (docs/sweeps.md): for block i, one
+# simulator process over DIR/blocks/<i>.csv (SIM --batch: a summary row per table row, the
+# row's options from its columns: a tunable --set NAME=VALUE, an option --h, --t-end, ...).
+# Called by GNU parallel (scripts/sweep.sh) and by each Slurm array task (DIR/array.sbatch).
 #
-# Usage: scripts/sweep_task.sh DIR ROW...        rows are 1-based data rows of params.csv
-#        scripts/sweep_task.sh DIR --array ID     Slurm: chunk ID (0-based) of DIR/todo, the
-#                                                 rows to run, DIR/chunk rows per chunk
-# Per row N it writes DIR/runs/N.args (the options), N.out (the summary line), N.err (stderr),
-# N.rc (the exit status), each complete or absent (written under a temporary name, then
-# renamed): a killed run leaves no .rc, so a re-run redoes it; and prints "N STATUS" (the
-# progress line of scripts/sweep.sh). Exit status: 0, or 1 when a row failed (its .rc says
-# which), 2 when DIR is no sweep directory.
+# Usage: scripts/sweep_task.sh DIR BLOCK...       blocks are 0-based (build/mb_sweep split)
+#        scripts/sweep_task.sh DIR --array ID     Slurm: block ID (SLURM_ARRAY_TASK_ID)
+# Block i writes DIR/results/b<i>.csv (the header, then a row at a time as each finishes: an
+# interrupted block leaves the rows it finished, a re-run does the others) and
+# DIR/blocks/<i>.err (the rows' stderr, each line "row N: ..."). Exit status: 0, or 1 when a
+# row failed, 2 when DIR is no sweep directory or a block did not run.
 set -u
 dir=$1; shift
-[ -f "$dir/params.csv" ] && [ -x "$dir/sim" ] && [ -x "$dir/mb_sweep" ] ||
+[ -f "$dir/params.csv" ] && [ -x "$dir/sim" ] ||
     { echo "sweep_task: $dir is not a sweep directory" >&2; exit 2; }
 sim="$dir/sim"
 extra=()
 [ -f "$dir/extra_args" ] && mapfile -t extra < "$dir/extra_args"
-rows=()
+blocks=()
 if [ "${1:-}" = --array ]; then
     id=${2:-${SLURM_ARRAY_TASK_ID:-}}
     [[ "$id" =~ ^[0-9]+$ ]] || { echo "sweep_task: --array needs a task id (SLURM_ARRAY_TASK_ID)" >&2; exit 2; }
-    chunk=$(cat "$dir/chunk")
-    mapfile -t rows < <(sed -n "$((id * chunk + 1)),$(((id + 1) * chunk))p" "$dir/todo")
+    blocks=("$id")
 else
-    rows=("$@")
+    blocks=("$@")
 fi
 status=0
-mkdir -p "$dir/runs"
-for r in "${rows[@]}"; do
-    # the row's options, one a line (tools/mb_sweep_main.c: h -> --h, k -> --set k=VALUE)
-    opts=()
-    mapfile -t opts < <("$dir/mb_sweep" options "$dir" "$r")
-    [ ${#opts[@]} -gt 0 ] || { status=1; echo "$r 2"; continue; }
-    base="$dir/runs/$r" t="$dir/runs/.$r.$$"
-    printf '%s\n' "${opts[@]}" > "$t.args"
-    "$sim" --quiet "${extra[@]}" "${opts[@]}" > "$t.out" 2> "$t.err"
+mkdir -p "$dir/results"
+for b in "${blocks[@]}"; do
+    [ -f "$dir/blocks/$b.csv" ] || { echo "sweep_task: no block $b in $dir/blocks" >&2; status=2; continue; }
+    "$sim" --quiet "${extra[@]}" --batch "$dir/blocks/$b.csv" > "$dir/results/b$b.csv" 2> "$dir/blocks/$b.err"
     rc=$?
-    mv -f "$t.args" "$base.args"; mv -f "$t.out" "$base.out"; mv -f "$t.err" "$base.err"
-    echo "$rc" > "$t.rc" && mv -f "$t.rc" "$base.rc"
-    [ "$rc" -eq 0 ] || status=1
-    echo "$r $rc"
+    if [ $rc -gt 1 ]; then
+        # not a row's failure (those are in the rows): the block stopped; its rows not run are
+        # reported missing by the gather step
+        echo "sweep: block $b (rows $(sed -n '2{s/,.*//;p}' "$dir/blocks/$b.csv")...) stopped with exit status $rc: $(grep -v '^row [0-9]*: ' "$dir/blocks/$b.err" | head -n 1)" >&2
+        status=2
+    elif [ $rc -eq 1 ] && [ $status -eq 0 ]; then
+        status=1
+    fi
 done
 exit $status

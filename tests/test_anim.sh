@@ -13,7 +13,7 @@ check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
 for b in "$sim" "$anim" "$fsim" "$psim" "$BUILD/shaper_sim" "$BUILD/gear_train_sim" "$BUILD/kin_meshes_sim" \
-         "$BUILD/bouncing_ball_sim"; do
+         "$BUILD/bouncing_ball_sim" "$BUILD/cam_follower_sim" "$BUILD/kin_cams_sim"; do
     [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim $psim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
@@ -263,6 +263,39 @@ for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative r
     what=${edit#*|} edit=${edit%%|*}
     sed "$edit" "$tmp/bb.csv.info" > "$tmp/cbad.info"
     "$anim" --info "$tmp/cbad.info" --out "$tmp/cbad.html" "$tmp/bb.csv" 2> "$tmp/cbad.err"
+# Cams (models/cam_follower.lua, tests/models/kin_cams.lua): the info line carries the profile as
+# 64 vertices about the cam's centre in its body's axes (cam_follower: r = 0.025 + 0.005 cos psi,
+# so the first vertex, psi = 0, is (0.03, 0)); the page draws it turning with cam.phi's column
+# and a roller as a circle (kin_cams: rr 0.012 on the second of its three cams).
+mesh_run cam_follower cf; ok $? "cam_follower: simulated and drawn"
+check "cam_follower: info has 'cam 0 1 0 64 0.030000000000000002 0 ...' (cam.O, follower.P, no roller)" \
+    grep -q '^cam 0 1 0 64 0.030000000000000002 0 ' "$tmp/cf.csv.info"
+check "cam_follower: the cam line has 4 + 128 fields" \
+    test "$(grep '^cam ' "$tmp/cf.csv.info" | wc -w)" -eq 133
+check "cam_follower: the page has the cam (centre, follower, roller 0, cam.phi's column 17)" \
+    grep -q '^var CAMS=\[\[0,1,0,17,\[0.03,0,' "$tmp/cf.html"
+check "cam_follower: the page draws the profile" grep -q "'class':'camprofile'" "$tmp/cf.html"
+check "cam_follower: the note names cams" grep -q 'cams as their profiles' "$tmp/cf.html"
+mesh_run kin_cams kc; ok $? "kin_cams: simulated and drawn"
+check "kin_cams: three cams, the second with its roller 0.012" \
+    test "$(grep -c '^cam ' "$tmp/kc.csv.info")" -eq 3 -a "$(grep '^cam ' "$tmp/kc.csv.info" | sed -n 2p | cut -d' ' -f4)" = 0.012
+check "kin_cams: the page draws the roller" grep -q "'class':'roller'" "$tmp/kc.html"
+for f in cf kc; do
+    if command -v xmllint >/dev/null 2>&1; then check "$f: page well-formed" xmllint --noout "$tmp/$f.html"; fi
+done
+check "andrews: no cam records in its page" test -z "$(grep -e 'var CAMS' "$tmp/a.html")"
+for edit in 's/^cam 0 1 0 64 /cam 0 1 -1 64 /|cam with a negative roller' \
+            's/^cam 0 1 0 64 /cam 0 1 0 65 /|cam with 65 vertices' \
+            's/^cam 0 1 0 64 /cam 0 1 0 2 /|cam with 2 vertices and too many numbers' \
+            's/^cam 0 1 0 64 /cam 0 1 0 /|cam without its vertex count' \
+            's/^cam 0 1 0 64 0.030000000000000002 /cam 0 1 0 64 nan /|cam vertex not finite' \
+            's/^cam 0 1 0 64 /cam 99 1 0 64 /|cam centre out of range' \
+            's/^cam 0 1 0 64 /cam 0 -1 0 64 /|cam follower naming a rigid body' \
+            's/^\(cam .*\) [^ ]*$/\1/|cam missing its last number' \
+            '$a rod 0 1|rod after a cam'; do
+    what=${edit#*|} edit=${edit%%|*}
+    sed "$edit" "$tmp/cf.csv.info" > "$tmp/cbad.info"
+    "$anim" --info "$tmp/cbad.info" --out "$tmp/cbad.html" "$tmp/cf.csv" 2> "$tmp/cbad.err"
     rc=$?
     check "bad info ($what): exit 1 ($rc)" test "$rc" -eq 1
     check "bad info ($what): file:line named" grep -q "cbad.info:[0-9]*: " "$tmp/cbad.err"

@@ -29,6 +29,9 @@ done
 # sim BINARY ARGS...: one run, summary in $T/out, stderr in $T/err, exit status in $rc
 sim() { timeout 120 "$@" --quiet >"$T/out" 2>"$T/err"; rc=$?; }
 kv() { tr ' ' '\n' <"$T/out" | sed -n "s/^$1=//p"; }
+# the warnings of the last run other than accuracy (bdf's and the step-controlled trapezoid's sum
+# of local errors, which these runs of 1e3 x rtol and more rightly have: docs/validation.md)
+other_warn() { grep 'warning: ' "$T/err" | grep -vc 'warning: accuracy:'; }
 # maxdiff A.csv B.csv COLUMN: the largest |A - B| of COLUMN over the rows of equal t (both files'
 # data rows; the closing summary line has no comma) and how many rows matched, "D N"
 maxdiff() {
@@ -59,8 +62,8 @@ for s in "$SO" "$CH" "$DR"; do
         [[ "$c" == *dop* || "$c" == *bdf* || "$c" == *rtol* ]] && sim "$s" $c --t-end 5 --h 0.05 --out "$T/x.csv"
         e=$(kv max_energy_dev) w=$(kv warnings)
         read -r d n <<<"$(maxdiff "$T/ref.csv" "$T/x.csv" "$(head -1 "$T/ref.csv" | cut -d, -f2)")"
-        ok "$m [$c]: ok, no warning, |dU| $e < 0.03 J, first coordinate within 2e-3 of the reference ($d over $n rows)" \
-           '[ $rc -eq 0 ] && [ "$w" = 0 ] && lt "$e" 0.03 && lt "$d" 2e-3 && [ "$n" -ge 100 ]'
+        ok "$m [$c]: ok, no warning but accuracy ($w in all), |dU| $e < 0.03 J, first coordinate within 2e-3 of the reference ($d over $n rows)" \
+           '[ $rc -eq 0 ] && [ "$(other_warn)" = 0 ] && lt "$e" 0.03 && lt "$d" 2e-3 && [ "$n" -ge 100 ]'
     done
 done
 
@@ -96,8 +99,8 @@ for s in "$CH" "$DR"; do
     for c in "--formulation alf-trapezoid" "--integrator hht" "--formulation alf-trapezoid --integrator bdf"; do
         # shellcheck disable=SC2086
         sim "$s" $c --t-end 100
-        ok "$(basename "$s" _sim) [$c] 100 s: ok, no warning, |dU| $(kv max_energy_dev) < 0.03 J" \
-           '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt "$(kv max_energy_dev)" 0.03'
+        ok "$(basename "$s" _sim) [$c] 100 s: ok, no warning but accuracy, |dU| $(kv max_energy_dev) < 0.03 J" \
+           '[ $rc -eq 0 ] && [ "$(other_warn)" = 0 ] && lt "$(kv max_energy_dev)" 0.03'
     done
 done
 
@@ -160,8 +163,8 @@ done
 sim "$FB" --rtol 1e-6 --t-end 10
 ok "fourbar_cp alf-trapezoid --rtol 1e-6: gets through 10 s" '[ $rc -eq 0 ]'
 sim "$FB" --formulation baumgarte --integrator bdf --h 1e-3 --t-end 2 --out "$T/x.csv"
-ok "fourbar_cp baumgarte bdf: status ok, no warning, the crank turned back from t=1.186 (formulations.md)" \
-   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && [ "$(awk -F, "NR == 1 { for (k = 1; k <= NF; k++) if (\$k == \"crank.omega\") o = k; next }
+ok "fourbar_cp baumgarte bdf: status ok, no warning but accuracy, the crank turned back from t=1.186 (formulations.md)" \
+   '[ $rc -eq 0 ] && [ "$(other_warn)" = 0 ] && [ "$(awk -F, "NR == 1 { for (k = 1; k <= NF; k++) if (\$k == \"crank.omega\") o = k; next }
         NF > 10 && \$o < 0 { print \$1; exit }" "$T/x.csv")" = 1.186 ]'
 # (--full-jacobian stopped at t = 2.866 s while its terms took s = sigma~ + alpha c; with sigma~
 # they save iterations, formulations.md "full_jacobian")

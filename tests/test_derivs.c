@@ -633,7 +633,7 @@ static void check_inputs(double t, const double *q, const double *v, const char 
     free(A); free(F); free(col); free(hold);
 }
 
-/* Sensors that read reactions (interface 12): dy/dlambda, dense row-major, against central
+/* Sensors that read reactions (interface 13): dy/dlambda, dense row-major, against central
  * differences in each multiplier of the copy's lam (random values: main). */
 typedef struct { const double *q, *v; double t; int r; } lstate;
 static void eval_l(double s, void *vctx, double *out)

@@ -429,7 +429,7 @@ static void adaptive_part(void)
 }
 
 /* The hanging bar's FMU (tests/models/react_pendulum.lua; the simulator's defaults): its sensors
- * read the pin's reaction (model interface 12), which the FMU solves at each state with
+ * read the pin's reaction (model interface 13), which the FMU solves at each state with
  * mb_anl_outputs as the simulator's out. columns do: the outputs equal the simulator's run of
  * the same input table to 1e-12, the reactions included. */
 static void reaction_part(void)

@@ -80,7 +80,21 @@ for args in "" "--xi 1 --omega 1"; do
     e0=$(tip "$T/e0.csv")
     ok "negative control: the plain step control ${args:-(default xi, omega)} misses it ($e0 m)" \
        '[ $rc -eq 0 ] && awk -v a="$e0" "BEGIN { exit !(a > 1e-4) }"'
+    ok "the plain step control ${args:-(default xi, omega)}: the accuracy warning says so" \
+       'grep -q "warning: accuracy: first at t=[0-9.e-]*: the steps. local error estimates sum to" "$T/err"'
 done
+# bdf likewise (1.5e-3 m at rtol 1e-8 over 100 periods, docs/validation.md); --warn-accuracy 0
+# turns the warning off; a run of a few steps stays below it
+sim "$PE" --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end $P100
+ok "pendulum bdf 100 periods: the accuracy warning, the sum in the thousands ($(grep -o 'by the end [^)]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 1 ] && grep -q "warning: accuracy: .*; [0-9.]*e+0[3-9] by the end" "$T/err"'
+sim "$PE" --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end $P100 --warn-accuracy 0
+ok "pendulum bdf --warn-accuracy 0: no warning" '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ]'
+sim "$PE" --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end 0.001
+ok "pendulum bdf to 1 ms: no warning ($(kv steps) steps)" '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ]'
+sim "$PE" --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end $P100 --strict
+ok "pendulum bdf --strict: the accuracy warning is an error" \
+   '[ $rc -eq 1 ] && grep -q "strict: warning accuracy" "$T/err"'
 
 # ---- --extrapolate's energy balance: the work of the loads (the damper) is extrapolated with the
 # state (per substep, then (4 W4 - W2) / 3); one trapezoid over the macro step reported 0.70 J and
@@ -175,6 +189,14 @@ fourbar_singular --formulation alf-explicit
 fourbar_singular --formulation alf-trapezoid
 oscillator_1dof --formulation alf-trapezoid
 oscillator_1dof --formulation canonical --integrator dopri5
+EOF
+# bdf on Andrews: 1e-5 .. 1e-7 from Hairer's angles (docs/validation.md, section 10: 500 .. 1000 x
+# rtol), the accuracy warning and no other
+while read -r bin args; do
+    sim "$BUILD/${bin}_sim" $args
+    ok "the accuracy warning only: $bin $args ($(kv warnings))" \
+       '[ "$(kv warnings)" = 1 ] && grep -q "warning: accuracy:" "$T/err" && grep -q "^status=ok" "$T/out"'
+done <<'EOF'
 andrews --alpha 1e9 --integrator bdf --rtol 1e-8 --atol 1e-8 --t-end 0.03
 andrews --integrator bdf --rtol 1e-10 --atol 1e-10 --t-end 0.03
 EOF

@@ -50,7 +50,7 @@ expect_fail() {   # expect_fail TEXT MAKE-ARGS...: make fails, stderr holds TEXT
     if [ "$rc" -ne 0 ] && grep -qF -- "$text" "$tmp/out" && ! grep -q "No rule to make target" "$tmp/out"; then ok
     else bad "make $*: exit $rc, expected '$text': $(head -n 5 "$tmp/out")"; fi
 }
-expect_fail "make: models/nosuch.lua not found (MODEL=nosuch: a name in models/, a .lua file or a path; models/ has: andrews cartpole chain" sim MODEL=nosuch
+expect_fail "make: models/nosuch.lua not found (MODEL=nosuch: a name in models/, a .lua file or a path; models/ has: andrews bouncing_ball cam_follower cartpole chain" sim MODEL=nosuch
 expect_fail "models/nosuch.lua not found" run MODEL=nosuch
 expect_fail "make: nosuch.lua not found (nor models/nosuch.lua)" sim MODEL=nosuch.lua
 expect_fail "make: models/nosuch.lua not found" run MODEL=models/nosuch.lua

@@ -54,6 +54,7 @@ target_of() {
         PROFILE_*) echo bench-profile ;;
         WP_ROUNDS) echo bench-wp ;;
         BENCH_STIFF_SOLVERS) echo bench-stiff ;;
+        BENCH_*) echo bench-sweep ;;
         TEST_SLURM_TIMEOUT) echo test-slurm ;;
         MODEL_*) echo model-sim ;;
         BUILD) echo lib ;;

@@ -1,4 +1,4 @@
-/* test_react_api.c - the C API of sensors that read reactions (model interface 12; docs/
+/* test_react_api.c - the C API of sensors that read reactions (model interface 13; docs/
  * model-interface.md, "Reactions in sensors") on tests/models/react_pendulum.lua, a hanging bar
  * pushed at its tip by an input u:
  *  - mb_sim_get_output refuses the model (MB_ERR_MODEL): the formulations keep no multipliers

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_react_sensors.sh - sensors that read reactions (docs/model-language.md, "Reactions in
-# sensors"; model interface 12) on tests/models/react_sensors.lua:
+# sensors"; model interface 13) on tests/models/react_sensors.lua:
 #  - every sensor that is a reaction (revolute fx, fy, driver effort, prismatic fn, gear, rack,
 #    slot, rod) equals its CSV reaction column digit for digit in every row, with two
 #    formulations (alf-trapezoid/trapezoid, baumgarte/rk4, and dopri5's interpolated rows): the

@@ -6,13 +6,17 @@
 #    its parameters and the rest completes (exit 1); plot.png is written;
 #  - re-runs: with the row fixed only it runs; unchanged, nothing runs; an interrupted row (no
 #    result) is redone alone; other SWEEP_ARGS redo every row;
+#  - blocks: the rows to run split into blocks of SWEEP_BLOCK rows in order, run out of order,
+#    gathered in row order, a re-run's blocks joined with the rows kept; damaged results files
+#    (garbage lines, random bytes, another table's) not read;
 #  - bad tables: a bad header, a row of the wrong length, an empty cell, blank lines, shell
 #    syntax or quotes in a value, a bad SWEEP_JOBS or SWEEP_CHUNK: exit 2 with one message
 #    naming the file and line, no sweep directory; an unknown column: every row fails with the
 #    tunables listed;
 #  - a byte-order mark, CRLF, no line break after the last row: every row runs; a failed row
 #    whose value is "ok" counts as failed; --help as a value fails its row; the progress line and
-#    a shorter table, with a stand-in simulator;
+#    a shorter table, with a stand-in simulator (its --batch prints summary rows, solving nothing);
+#    an interrupted block (a row's line cut short) redoes that row alone;
 #  - SWEEP_ENGINE=slurm through a stand-in sbatch that runs the generated job scripts as Slurm
 #    would (the array script once per SLURM_ARRAY_TASK_ID, then the dependent gather script):
 #    the same summary as GNU parallel, chunks of 2 rows; SWEEP_CHUNK chosen to fit the cluster's
@@ -67,9 +71,12 @@ if [ $rc -eq 0 ] && grep -q ': 1 to run (3 kept' "$tmp/e" && [ "$(grep -c ',ok,0
 else bad "re-run with the row fixed: rc=$rc $(cat "$tmp/e")"; fi
 scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
 if grep -q ': 0 to run (4 kept' "$tmp/e"; then ok; else bad "unchanged re-run: $(cat "$tmp/e")"; fi
-rm -f "$out/runs/2.rc"                          # as if row 2 was killed
+# as if the batch was killed while writing row 2: its line cut short, without its line break
+r2=$(grep '^2,' "$out/results/kept.csv")
+{ grep -v '^2,' "$out/results/kept.csv"; printf '%s' "${r2:0:20}"; } > "$tmp/k" && mv "$tmp/k" "$out/results/kept.csv"
 scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
-if grep -q ': 1 to run (3 kept' "$tmp/e" && [ -f "$out/runs/2.rc" ]; then ok; else bad "interrupted row: $(cat "$tmp/e")"; fi
+if grep -q ': 1 to run (3 kept' "$tmp/e" && grep -q '^2,16000,800,0.2,ok,0,' "$out/summary.csv" &&
+   [ "$(cut -d, -f1 "$out/summary.csv" | tr '\n' ' ')" = "row 1 2 3 4 " ]; then ok; else bad "interrupted row: $(cat "$tmp/e")"; fi
 SWEEP_ARGS="--formulation canonical" scripts/sweep.sh "$SIM" "$tmp/p.csv" "$out" > /dev/null 2> "$tmp/e"
 if grep -q ': 4 to run (0 kept' "$tmp/e" && [ "$(grep -c ',canonical,' "$out/summary.csv")" -eq 4 ]; then ok
 else bad "other SWEEP_ARGS: $(cat "$tmp/e")"; fi
@@ -133,22 +140,64 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "row 1 (t_end=--help) failed (exit 2): suspension_sim: invalid value '--help' for --t-end" "$tmp/e" &&
    ! grep -qi usage "$tmp/o" "$tmp/e"; then ok
 else bad "--help as a value: rc=$rc $(cat "$tmp/e")"; fi
-# a progress line (not a terminal: at every tenth of 100 rows or more), the bookkeeping of many
-# rows, with a stand-in simulator that only prints a summary line
-printf '#!/bin/sh\necho "status=ok code=0 max_energy_dev=0 t_end=1"\n' > "$tmp/fake_sim"
+# a progress line (not a terminal: at tenths of 100 rows or more), the bookkeeping of many
+# rows, with a stand-in simulator that solves nothing: its --batch prints a summary row per row
+cat > "$tmp/fake_sim" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --batch ] && f=$2; shift; done
+awk -F, 'NR == 1 { printf "%s,status,exit,code,max_energy_dev,t_end,message\n", $0; next }
+         { printf "%s,ok,0,0,0,1,\"\"\n", $0 }' "$f"
+FAKE
 chmod +x "$tmp/fake_sim"
 awk 'BEGIN { print "k"; for (i = 1; i <= 150; i++) print i }' > "$tmp/many.csv"
 SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fake_sim" "$tmp/many.csv" "$tmp/sweep_many" > /dev/null 2> "$tmp/e"
 rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^sweep: [0-9]*/150 rows run, 0 failed ([0-9]*0%)$' "$tmp/e")" -eq 10 ] &&
-   grep -q '^sweep: 150/150 rows run, 0 failed (100%)$' "$tmp/e" && grep -q '^sweep: 150 rows, 150 ok' "$tmp/e"; then ok
+if [ $rc -eq 0 ] && [ "$(grep -c '^sweep: [0-9]*/150 rows run, 0 failed ([0-9]*%)$' "$tmp/e")" -ge 1 ] &&
+   [ "$(grep '^sweep: [0-9]*/150 rows run' "$tmp/e" | tail -n 1)" = "sweep: 150/150 rows run, 0 failed (100%)" ] &&
+   grep -q '^sweep: 150 rows, 150 ok' "$tmp/e" && [ "$(grep -c ',ok,0,' "$tmp/sweep_many/summary.csv")" -eq 150 ]; then ok
 else bad "progress lines: rc=$rc $(cat "$tmp/e")"; fi
 # a shorter table: the results of the rows beyond it go, the rest are kept
 head -n 101 "$tmp/many.csv" > "$tmp/many2.csv" && cp "$tmp/many2.csv" "$tmp/many.csv"
 SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fake_sim" "$tmp/many.csv" "$tmp/sweep_many" > /dev/null 2> "$tmp/e"
-if grep -q ': 0 to run (100 kept' "$tmp/e" && [ ! -e "$tmp/sweep_many/runs/101.rc" ] && [ -e "$tmp/sweep_many/runs/100.rc" ] &&
-   [ "$(wc -l < "$tmp/sweep_many/summary.csv")" -eq 101 ]; then ok
+if grep -q ': 0 to run (100 kept' "$tmp/e" && ! grep -q '^101,' "$tmp/sweep_many/results/kept.csv" &&
+   grep -q '^100,100,ok,' "$tmp/sweep_many/results/kept.csv" && [ "$(wc -l < "$tmp/sweep_many/summary.csv")" -eq 101 ]; then ok
 else bad "a shorter table: $(cat "$tmp/e")"; fi
+# blocks: split in the order of the rows to run, finished out of order (3 at a time, blocks of
+# 4 rows, the first block the slowest), gathered in row order; a re-run splits only the rows
+# to run and joins them with the rows kept, in row order
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --batch ] && f=$2; shift; done\n[ "$(sed -n "2s/,.*//p" "$f")" = 1 ] && sleep 1\nexec %q --batch "$f"\n' "$tmp/fake_sim" > "$tmp/slow_sim"
+chmod +x "$tmp/slow_sim"
+awk 'BEGIN { print "k,c"; for (i = 1; i <= 25; i++) print i "," 100 - i }' > "$tmp/ord.csv"
+rows() { awk -v a="$1" -v b="$2" 'BEGIN { for (i = a; i <= b; i++) printf "%d,%d,%d\n", i, i, 100 - i }'; }
+SWEEP_TOOL=$BUILD/mb_sweep SWEEP_JOBS=3 SWEEP_BLOCK=4 scripts/sweep.sh "$tmp/slow_sim" "$tmp/ord.csv" "$tmp/sweep_ord" > /dev/null 2> "$tmp/e"
+rc=$?
+blocks_ok=1
+for i in 0 1 2 3 4 5 6; do
+    a=$((4 * i + 1)) b=$((4 * i + 4)); [ $b -le 25 ] || b=25
+    [ "$(tail -n +2 "$tmp/sweep_ord/blocks/$i.csv")" = "$(rows $a $b)" ] && [ "$(head -n 1 "$tmp/sweep_ord/blocks/$i.csv")" = "row,k,c" ] || blocks_ok=0
+done
+[ ! -e "$tmp/sweep_ord/blocks/7.csv" ] || blocks_ok=0
+if [ $rc -eq 0 ] && [ $blocks_ok = 1 ] && grep -q '^sweep: 7 block(s) of up to 4 rows, 3 at a time' "$tmp/e" &&
+   [ "$(tail -n +2 "$tmp/sweep_ord/summary.csv" | cut -d, -f1-3)" = "$(rows 1 25)" ]; then ok
+else bad "blocks split and gathered in order: rc=$rc $(cat "$tmp/e") $(cut -d, -f1-3 "$tmp/sweep_ord/summary.csv" | tr '\n' ' ')"; fi
+sed -i '/^\(5\|6\|7\|8\|9\|10\|11\|12\|20\),/d' "$tmp/sweep_ord/results/"b*.csv   # as if never run
+SWEEP_TOOL=$BUILD/mb_sweep SWEEP_JOBS=3 SWEEP_BLOCK=4 scripts/sweep.sh "$tmp/slow_sim" "$tmp/ord.csv" "$tmp/sweep_ord" > /dev/null 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && grep -q ': 9 to run (16 kept' "$tmp/e" && [ "$(ls "$tmp/sweep_ord/blocks/" | grep -c 'csv$')" -eq 3 ] &&
+   [ "$(tail -n +2 "$tmp/sweep_ord/blocks/2.csv")" = "$(rows 20 20)" ] &&
+   [ "$(tail -n +2 "$tmp/sweep_ord/summary.csv" | cut -d, -f1-3)" = "$(rows 1 25)" ]; then ok
+else bad "a re-run's blocks joined with the rows kept: rc=$rc $(cat "$tmp/e")"; fi
+# damaged results: garbage lines (an unclosed quote, too few cells, control bytes, a row that
+# is no row), random bytes, another table's header: not read, the good rows still are
+printf '"unclosed,1\n7,7\n\001\002,,,\n0,1,99,ok,0,0,0,1,""\n26,1,74,ok,0,0,0,1,""\n' >> "$tmp/sweep_ord/results/kept.csv"
+head -c 20000 /dev/urandom > "$tmp/sweep_ord/results/b97.csv"
+printf 'row,x,status,exit,message\n3,1,failed,2,"no"\n' > "$tmp/sweep_ord/results/b98.csv"
+printf 'row,k,c,status,exit,message\n"3,3,97,failed,2,"\n' > "$tmp/sweep_ord/results/b99.csv"
+"$BUILD/mb_sweep" gather "$tmp/sweep_ord" > "$tmp/o" 2> "$tmp/e"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$tmp/o")" = "25 25" ] && [ ! -s "$tmp/e" ] &&
+   [ "$(tail -n +2 "$tmp/sweep_ord/summary.csv" | cut -d, -f1-4)" = "$(rows 1 25 | sed 's/$/,ok/')" ]; then ok
+else bad "damaged results files: rc=$rc $(cat "$tmp/o" "$tmp/e")"; fi
 printf 'kk\n1\n2\n' > "$tmp/u.csv"
 scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
 rc=$?
@@ -228,10 +277,10 @@ if grep -q -- '--partition=x --array=0-2 .*array.sbatch' "$SBATCH_LOG" &&
    grep -q -- '--wait --partition=x --dependency=afterany:1 .*gather.sbatch' "$SBATCH_LOG"; then ok
 else bad "sbatch calls: $(cat "$SBATCH_LOG")"; fi
 if grep -q 'row 3 (k=-5 c=500 t_end=0.3) failed' "$tmp/e"; then ok; else bad "slurm: failed row report: $(cat "$tmp/e")"; fi
-# the array script by itself, as a compute node runs it: task 1 is rows 3 and 4 of the todo list
-rm -f "$tmp/sweep_s/runs/3.rc" "$tmp/sweep_s/runs/4.rc"
+# the array script by itself, as a compute node runs it: task 1 is block 1, rows 3 and 4
+rm -f "$tmp/sweep_s/results/b1.csv"
 SLURM_ARRAY_TASK_ID=1 bash "$tmp/sweep_s/array.sbatch" > /dev/null 2>&1
-if [ -f "$tmp/sweep_s/runs/3.rc" ] && [ -f "$tmp/sweep_s/runs/4.rc" ]; then ok
+if [ "$(cut -d, -f1,5 "$tmp/sweep_s/results/b1.csv" | tr '\n' ' ')" = "row,status 3,failed 4,ok " ]; then ok
 else bad "array.sbatch with SLURM_ARRAY_TASK_ID=1 did not run rows 3 and 4"; fi
 # the cluster's MaxArraySize (a stand-in scontrol says 3): SWEEP_CHUNK unset fits 5 rows into
 # 3 tasks of 2; SWEEP_CHUNK=1 (5 tasks) is refused naming the least that fits; a table without

@@ -25,6 +25,21 @@ check(sym.sin(x * y) == sym.sin(y * x), "sin(x y) interned")
 check(sym.var("x") == x, "variables interned by name")
 check(sym.num(0.5) == sym.lift(0.5), "constants interned")
 
+-- substitution (a cam's profile r(u) at the follower's angle): the same node as building the
+-- expression with the replacement directly, every op kind rebuilt, and untouched parts shared
+do
+    local u = sym.var("u")
+    local e = sym.cos(2 * u) * sym.exp(u) + sym.hypot(u, y) / (1 + u * u) - sym.atan2(u, x)
+              + sym.sqrt(u + 3) + sym.sdiv(y, u) + sym.abs(u) + u ^ 3 + sym.tanh(-u) + sym.tan(u)
+    local a = sym.atan2(y, x)
+    local direct = sym.cos(2 * a) * sym.exp(a) + sym.hypot(a, y) / (1 + a * a) - sym.atan2(a, x)
+                   + sym.sqrt(a + 3) + sym.sdiv(y, a) + sym.abs(a) + a ^ 3 + sym.tanh(-a) + sym.tan(a)
+    check(sym.subst(e, u, a) == direct, "subst(e, u, atan2(y, x)) is the node built with it")
+    check(not sym.depends(sym.subst(e, u, a), u), "subst leaves no u")
+    check(sym.subst(x * y, u, a) == x * y, "subst of an expression without u returns it")
+    check(sym.subst(sym.sin(u), u, 0) == sym.num(0), "subst folds: sin(0) = 0")
+end
+
 -- folding and simplification
 check(x + 0 == x and 0 + x == x, "x + 0 = x")
 check(x * 1 == x and 1 * x == x, "x * 1 = x")

@@ -1,6 +1,7 @@
 /* mb_analysis_cli.c - the simulator's side of the analyses: velocity, acceleration and reaction
- * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency with
- * their options (mb_analysis_cli.h): mode shapes as animation frames, the FRF's rows.
+ * columns in every CSV, and --analysis static|quasistatic|kinematic|inverse|modal|frequency|
+ * linearize, a function each (their options: the simulator's table, tools/mb_sim_options.c):
+ * mode shapes as animation frames, the FRF's rows, the linearization's matrices.
  * Layer: host tool (tools/) on runtime/mb_analysis.h; allocates and prints.
  *
  * Reactions by element, from the multipliers lambda of M a + Phi_q^T lambda = Q (the constraint
@@ -33,156 +34,33 @@
 #include <lapacke.h>
 #endif
 
-static const char *const anames[] = {"dynamic", "static", "kinematic", "inverse", "modal",
-                                     "quasistatic", "frequency", "linearize"};
-#define NANALYSES 8
+const char *const mb_cli_analysis_names[MB_CLI_NANALYSES] = {"dynamic", "static", "kinematic",
+    "inverse", "modal", "quasistatic", "frequency", "linearize"};
 
 int mb_cli_analysis_parse(const char *s)
 {
-    for (int i = 0; i < NANALYSES; i++) if (!strcmp(s, anames[i])) return i;
+    for (int i = 0; i < MB_CLI_NANALYSES; i++) if (!strcmp(s, mb_cli_analysis_names[i])) return i;
     return -1;
 }
-const char *mb_cli_analysis_name(int a) { return a >= 0 && a < NANALYSES ? anames[a] : "?"; }
+const char *mb_cli_analysis_name(int a) { return a >= 0 && a < MB_CLI_NANALYSES ? mb_cli_analysis_names[a] : "?"; }
 
-/* ------------------------------------------------------------------ the analyses' own options */
+/* The analyses' own options of the run (mb_cli_run_analysis sets it). */
+static const mb_cli_aopt *ao;
 
-static struct {
-    int about_initial;              /* --about initial: linearize about the assembled q0 */
-    double about_t;                 /* --about t=T (linearize): the state at T, else -1 */
-    const char *input, *response;   /* --input, --response (frequency) */
-    double f_min, f_max;            /* --f-min, --f-max in Hz (0: from the natural frequencies) */
-    int f_points;                   /* --f-points (default 200) */
-    int frames;                     /* --mode-frames: animation frames per mode (default 48) */
-    int given[6];                   /* which of the options above were given (for the check) */
-} aopt = {0, -1, NULL, NULL, 0, 0, 200, 48, {0}};
-
-static const char *const aopt_names[] = {"--about", "--input", "--response", "--f-min", "--f-max",
-                                         "--f-points", "--mode-frames", NULL};
-
-void mb_cli_analysis_reset(void)
+const char *mb_cli_analysis_check(int which, const mb_cli_aopt *o)
 {
-    memset(&aopt, 0, sizeof aopt);
-    aopt.about_t = -1;
-    aopt.f_points = 200;
-    aopt.frames = 48;
-}
-
-int mb_cli_analysis_is_option(const char *name)
-{
-    for (int i = 0; aopt_names[i]; i++) if (!strcmp(name, aopt_names[i])) return 1;
-    return 0;
-}
-
-static const char *pos_int(const char *val, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long k = strtol(val, &end, 10);
-    if (!*val || *end || errno || k < lo || k > hi) return "expected an integer in range";
-    *out = (int)k;
-    return NULL;
-}
-
-const char *mb_cli_analysis_option(const char *name, const char *val)
-{
-    if (!strcmp(name, "--about")) {
-        char *end;
-        aopt.about_t = -1;
-        if (!strcmp(val, "static")) aopt.about_initial = 0;
-        else if (!strcmp(val, "initial")) aopt.about_initial = 1;
-        else if (!strncmp(val, "t=", 2)) {
-            errno = 0;
-            double tv = strtod(val + 2, &end);
-            if (!val[2] || *end || errno || !isfinite(tv) || tv < 0 || tv > 1e9)
-                return "expected t=<time in s, 0 to 1e9> (linearize: the simulated state at that time)";
-            aopt.about_t = tv;
-            aopt.about_initial = 0;
-        } else
-            return "expected static (the equilibrium, default), initial (the assembled initial state) "
-                   "or t=<time in s> (linearize only)";
-        aopt.given[0] = 1;
-    } else if (!strcmp(name, "--input") || !strcmp(name, "--response")) {
-        if (!*val) return "empty name";
-        if (name[2] == 'i') aopt.input = val;
-        else aopt.response = val;
-        aopt.given[name[2] == 'i' ? 1 : 2] = 1;
-    } else if (!strcmp(name, "--f-min") || !strcmp(name, "--f-max")) {
-        char *end;
-        errno = 0;
-        double v = strtod(val, &end);
-        if (!*val || *end || errno || !isfinite(v) || !(v > 0)) return "expected a frequency > 0 in Hz";
-        if (!strcmp(name, "--f-min")) aopt.f_min = v;
-        else aopt.f_max = v;
-        aopt.given[3] = 1;
-    } else if (!strcmp(name, "--f-points")) {
-        aopt.given[4] = 1;
-        return pos_int(val, 2, 1000000, &aopt.f_points) ? "expected an integer from 2 to 1000000" : NULL;
-    } else if (!strcmp(name, "--mode-frames")) {
-        aopt.given[5] = 1;
-        return pos_int(val, 4, 10000, &aopt.frames) ? "expected an integer from 4 to 10000" : NULL;
-    } else {
-        return "unknown option";
-    }
-    return NULL;
-}
-
-void mb_cli_analysis_usage(FILE *f)
-{
-    fputs(
-        "  --analysis A      dynamic (default) | static (equilibrium from the model's guesses and\n"
-        "                    its stability, one CSV row) | quasistatic (an equilibrium at every\n"
-        "                    --h to --t-end along the time-varying loads and drivers) |\n"
-        "                    kinematic | inverse (a fully driven mechanism at every --h to\n"
-        "                    --t-end: motion, driver efforts, reactions) | modal (frequencies\n"
-        "                    and damping, one line per mode; mode-shape frames in the CSV) |\n"
-        "                    frequency (the steady-state response to a harmonic force: FRF\n"
-        "                    magnitude and phase in the CSV) | linearize (A, B, C, D in\n"
-        "                    minimal coordinates and the descriptor form E x' = A x + B u: the\n"
-        "                    CSV and Octave/NumPy text files next to it); see docs/analyses.md\n"
-        "  --about P         modal, frequency, linearize: about the static equilibrium (static,\n"
-        "                    default) or the assembled initial state (initial); linearize also\n"
-        "                    t=T: the state a simulation from the initial state reaches at T s\n"
-        "  --mode-frames N   modal: CSV rows per mode shape, one cycle (default 48)\n"
-        "  --input C         frequency: where the unit harmonic force acts: <body>.x, <body>.y\n"
-        "                    (at the CoM), <body>.phi (a torque), <body>.<point>.x|y (required)\n"
-        "  --response C      frequency: the output, same names (default: the input's)\n"
-        "  --f-min F, --f-max F  frequency: range in Hz (default: a decade below the lowest and\n"
-        "                    above the highest natural frequency)\n"
-        "  --f-points N      frequency: log-spaced frequencies (default 200)\n", f);
-}
-
-const char *mb_cli_analysis_check(int which)
-{
-    /* in the words of the simulator's other options that do not apply (tools/mb_sim_main.c) */
-    static char why[192];
-    const char *an = mb_cli_analysis_name(which), *opt = NULL, *to = NULL;
-    if (aopt.given[0] && which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY && which != MB_CLI_LINEARIZE)
-        opt = "--about", to = "it applies to --analysis modal, frequency and linearize";
-    else if (aopt.about_t >= 0 && which != MB_CLI_LINEARIZE)
-        opt = "--about t=..", to = "a state in time applies to --analysis linearize (modal and "
-                                   "frequency: static or initial)";
-    else if (aopt.given[5] && which != MB_CLI_MODAL)
-        opt = "--mode-frames", to = "it applies to --analysis modal";
-    else if ((aopt.given[1] || aopt.given[2] || aopt.given[3] || aopt.given[4]) && which != MB_CLI_FREQUENCY) {
-        opt = aopt.given[1] ? "--input" : aopt.given[2] ? "--response" : aopt.given[3] ? "--f-min/--f-max" : "--f-points";
-        to = "--input, --response, --f-min, --f-max and --f-points apply to --analysis frequency";
-    }
-    if (opt) {
-        snprintf(why, sizeof why, "option %s has no effect with --analysis %s: %s", opt, an, to);
-        return why;
-    }
-    if (which == MB_CLI_FREQUENCY && !aopt.input)
+    if (which == MB_CLI_FREQUENCY && !o->input)
         return "frequency analysis needs a harmonic input: --input <body>.x, <body>.y (a force at "
                "the body's CoM), <body>.phi (a torque) or <body>.<point>.x|y (a force at a point); "
                "see docs/analyses.md";
-    if (aopt.f_min > 0 && aopt.f_max > 0 && !(aopt.f_max > aopt.f_min))
+    if (o->f_min > 0 && o->f_max > 0 && !(o->f_max > o->f_min))
         return "--f-max must be above --f-min";
     return NULL;
 }
 
 /* ------------------------------------------------------------------ reaction columns */
 
-enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_RAW };
+enum { EL_REV, EL_PRI, EL_DRV, EL_ROD, EL_CAM, EL_RAW };
 
 static int ends_with(const char *s, const char *suf, size_t *plen)
 {
@@ -208,6 +86,9 @@ static int element_at(const mb_model *m, int r, int *kind, size_t *len)
     }
     if (ends_with(a, ".dist", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
         *kind = EL_ROD; *len = la; return 1;
+    }
+    if (ends_with(a, ".profile", &la) && !strchr(a + la + 1, '.') && !memchr(a, '.', la)) {
+        *kind = EL_CAM; *len = la; return 1;
     }
     *kind = strchr(a, '.') ? EL_RAW : EL_DRV;
     *len = strlen(a);
@@ -239,6 +120,7 @@ static void header_extra(FILE *f, const mb_model *m)
         case EL_PRI: fprintf(f, ",%.*s.fn,%.*s.moment", (int)len, nm, (int)len, nm); break;
         case EL_DRV: fprintf(f, ",%s.effort", nm); break;
         case EL_ROD: fprintf(f, ",%.*s.tension", (int)len, nm); break;
+        case EL_CAM: fprintf(f, ",%.*s.normal", (int)len, nm); break;
         default: fprintf(f, ",%s.lambda", nm); break;
         }
         r += used;
@@ -261,6 +143,7 @@ static void row_extra(FILE *f, const mb_model *m, const mb_real *v, const mb_rea
         case EL_PRI: write_num(f, -l1); write_num(f, l0); break;
         case EL_DRV: write_num(f, -l0); break;
         case EL_ROD: write_num(f, l0); break;
+        case EL_CAM: write_num(f, -l0); break;   /* the row's gradient in the follower is the outward normal */
         default: write_num(f, l0); break;
         }
         r += used;
@@ -305,6 +188,13 @@ void mb_cli_csv_close(void)
 
 void mb_cli_csv_header(FILE *f, const mb_model *m) { header_extra(f, m); }
 
+int mb_cli_multipliers(mb_real t, const mb_real *q, const mb_real *v, mb_real *lam, int nc)
+{
+    int st = dyn.work ? mb_anl_reactions(&dyn.a, t, q, v, dyn.acc, dyn.lam) : MB_ERR_MODEL;
+    if (st == MB_OK) memcpy(lam, dyn.lam, sizeof(mb_real) * (size_t)nc);
+    return st;
+}
+
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v)
 {
     if (!v) {   /* velocities not known (an interpolated row without its evaluation) */
@@ -347,6 +237,7 @@ static const char *elem_word(const char *nm)
     if (!strcmp(d, ".x") || !strcmp(d, ".y") || !strcmp(d, ".angle") || !strcmp(d, ".perp")) return "joint";
     if (!strcmp(d, ".mesh")) return "gear";
     if (!strcmp(d, ".travel")) return "rack";
+    if (!strcmp(d, ".profile")) return "cam";
     return "element";
 }
 static int same_elem(const char *a, const char *b)
@@ -692,7 +583,7 @@ done:
 }
 #endif
 
-/* Mode shapes in the CSV: per mode k (1, 2, ... by frequency) aopt.frames rows at the phases
+/* Mode shapes in the CSV: per mode k (1, 2, ... by frequency) ao->frames rows at the phases
  * theta_j = 2 pi j / frames, t = k - 1 + j / frames: q = q_eq + s Re(x e^(i theta)) put back onto
  * Phi = 0, x = Z (shape) with its largest component made real, s such that the largest
  * excursion is 0.1 model lengths or 0.2 rad; v = s Re(lambda x e^(i theta)) (lambda the
@@ -703,7 +594,7 @@ static int mode_frames(run_mem *r, const mb_model *m, const void *mdv, int nm, i
                        int *skipped, int *unprojected)
 {
     const mode_t_ *md = mdv;
-    int n = m->nq, d = r->a.dof, F = aopt.frames;
+    int n = m->nq, d = r->a.dof, F = ao->frames;
     double *xr = malloc(sizeof *xr * (size_t)n), *xi = malloc(sizeof *xi * (size_t)n);
     mb_real *col = malloc(sizeof *col * (size_t)n), *dq = malloc(sizeof *dq * (size_t)n),
             *qf = malloc(sizeof *qf * (size_t)n), *vf = malloc(sizeof *vf * (size_t)n);
@@ -781,7 +672,7 @@ static int run_modal(run_mem *r, const mb_model *m, const mb_anl_static_info *in
     if (info->stability < 0 || growing)
         fprintf(stderr, "%s_sim: warning: modal analysis about an unstable %s: %d mode%s grow%s "
                 "(damping_ratio -1: a real root s > 0, the motion grows as e^(s t), s = 2 pi "
-                "freq_hz)\n", m->name, aopt.about_initial ? "state" : "equilibrium", growing,
+                "freq_hz)\n", m->name, ao->about_initial ? "state" : "equilibrium", growing,
                 growing == 1 ? "" : "s", growing == 1 ? "s" : "");
     for (int k = 0; k < nm; k++)
         printf("mode=%d freq_hz=%.9g damping_ratio=%.9g\n", k + 1, md[k].f, md[k].z);
@@ -858,16 +749,81 @@ static void list_vector_names(const mb_model *m)
             fprintf(stderr, "%s %s", any++ ? "," : "; the moving points (add .x or .y):", m->info->point_names[p]);
 }
 
-/* --analysis frequency after the equilibrium: the FRF response/input at aopt.f_points
+/* --analysis frequency after the equilibrium: the FRF response/input at ao->f_points
  * frequencies, log-spaced from f_min to f_max (default: a decade below the lowest and above the
  * highest undamped natural frequency), all computed before the CSV is written. */
+#define TWO_PI (2 * 3.14159265358979323846)
+
+/* The sweep's range [*f0, *f1] in Hz: --f-min, --f-max, else a decade below the lowest and above
+ * the highest natural frequency of the d modes. MB_OK, or after saying why MB_CLI_USAGE_ST (one
+ * bound on the wrong side of the other's default) or MB_ERR_PARAM (nothing to choose from). */
+static int frf_range(const run_mem *r, const mb_model *m, int d, double *f0p, double *f1p)
+{
+    double f0 = ao->f_min, f1 = ao->f_max, wlo = 0, whi = 0;
+    for (int i = 0; i < d; i++)
+        if (r->a.ev[i] > 0) {
+            double w = sqrt((double)r->a.ev[i]);
+            if (wlo == 0 || w < wlo) wlo = w;
+            if (w > whi) whi = w;
+        }
+    if (!(f0 > 0)) f0 = wlo > 0 ? wlo / TWO_PI / 10 : 0;
+    if (!(f1 > 0)) f1 = whi > 0 ? whi / TWO_PI * 10 : 0;
+    *f0p = f0;
+    *f1p = f1;
+    if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
+        /* one bound given, the other's default (from the natural frequencies) on its wrong side:
+         * a usage error (exit 2), before the sweep; both given the wrong way round are refused
+         * with the options (mb_cli_analysis_check) */
+        int min_given = ao->f_min > 0;
+        fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
+                "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
+                "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
+                min_given ? "--f-min" : "--f-max", min_given ? f0 : f1,
+                min_given ? "not below" : "not above", min_given ? "--f-max" : "--f-min",
+                min_given ? f1 : f0, min_given ? "above" : "below", min_given ? "highest" : "lowest",
+                (min_given ? whi : wlo) / TWO_PI, min_given ? "--f-max" : "--f-min");
+        return MB_CLI_USAGE_ST;
+    }
+    if (!(f0 > 0) || !(f1 > f0)) {
+        fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
+                "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
+                "%.6g Hz)\n", m->name, d, f0, f1);
+        return MB_ERR_PARAM;
+    }
+    return MB_OK;
+}
+
+/* The FRF's CSV: H[3 k ..] = f, re, im per frequency (NaN: no steady state, empty fields); the
+ * phase of x = Re(H e^(i w t)) against the force cos(w t), in degrees, unwrapped from the first
+ * frequency; a real negative response lags: -180. */
+static void frf_csv(FILE *csv, const double *H, int np, int *rows)
+{
+    double prev_ph = 0;
+    int have_prev = 0;
+    fprintf(csv, "freq_hz,omega,re,im,magnitude,phase_deg\n");
+    for (int k = 0; k < np; k++) {
+        double f = H[3 * k], re = H[3 * k + 1], im = H[3 * k + 2];
+        fprintf(csv, "%.15g,%.15g", f, TWO_PI * f);
+        if (!isfinite(re) || !isfinite(im)) { fprintf(csv, ",,,,\n"); continue; }
+        double ph = atan2(im == 0 ? -0.0 : im, re) * 180 / 3.14159265358979323846;
+        if (have_prev) {
+            while (ph - prev_ph > 180) ph -= 360;
+            while (ph - prev_ph < -180) ph += 360;
+        }
+        prev_ph = ph;
+        have_prev = 1;
+        fprintf(csv, ",%.15g,%.15g,%.15g,%.15g\n", re, im, hypot(re, im), ph);
+        (*rows)++;
+    }
+}
+
 static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left, int *rows)
 {
-    int n = m->nq, d = 0, np = aopt.f_points, st, singular = 0;
+    int n = m->nq, d = 0, np = ao->f_points, st, singular = 0;
     const char *why = "";
     st = mb_anl_linearize(&r->a, 0, r->q, r->lam, &d);
     if (st) { fprintf(stderr, "%s_sim: frequency analysis failed: %s\n", m->name, mb_status_str(st)); return st; }
-    const char *resp = aopt.response ? aopt.response : aopt.input;
+    const char *resp = ao->response ? ao->response : ao->input;
     double *fin = malloc(sizeof *fin * (size_t)n), *gout = malloc(sizeof *gout * (size_t)n),
            *H = malloc(sizeof *H * (size_t)np * 3);
     mb_real *fv = malloc(sizeof *fv * (size_t)n), *xr = malloc(sizeof *xr * (size_t)n),
@@ -877,52 +833,21 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
         st = MB_ERR_WORKSPACE;
         goto done;
     }
-    int bad_in = named_vector(m, r->q, r->pts, aopt.input, fin, &why);
+    int bad_in = named_vector(m, r->q, r->pts, ao->input, fin, &why);
     if (bad_in || named_vector(m, r->q, r->pts, resp, gout, &why)) {
-        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", m->name, bad_in ? aopt.input : resp,
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", m->name, bad_in ? ao->input : resp,
                 bad_in ? "--input" : "--response", why);
         st = MB_ERR_PARAM;
         goto done;
     }
-    double f0 = aopt.f_min, f1 = aopt.f_max, wlo = 0, whi = 0;
-    for (int i = 0; i < d; i++)
-        if (r->a.ev[i] > 0) {
-            double w = sqrt((double)r->a.ev[i]);
-            if (wlo == 0 || w < wlo) wlo = w;
-            if (w > whi) whi = w;
-        }
-    const double twopi = 2 * 3.14159265358979323846;
-    if (!(f0 > 0)) f0 = wlo > 0 ? wlo / twopi / 10 : 0;
-    if (!(f1 > 0)) f1 = whi > 0 ? whi / twopi * 10 : 0;
-    if (f0 > 0 && f1 > 0 && !(f1 > f0)) {
-        /* one bound given, the other's default (from the natural frequencies) on its wrong side:
-         * a usage error (exit 2), before the sweep; both given the wrong way round are refused
-         * with the options (mb_cli_analysis_check) */
-        int min_given = aopt.f_min > 0;
-        fprintf(stderr, "%s_sim: invalid value '%.9g' for %s: the range is empty: %s %.9g Hz is %s "
-                "the default %s %.9g Hz (a decade %s the %s natural frequency, %.9g Hz); give %s "
-                "too\n", m->name, min_given ? f0 : f1, min_given ? "--f-min" : "--f-max",
-                min_given ? "--f-min" : "--f-max", min_given ? f0 : f1,
-                min_given ? "not below" : "not above", min_given ? "--f-max" : "--f-min",
-                min_given ? f1 : f0, min_given ? "above" : "below", min_given ? "highest" : "lowest",
-                (min_given ? whi : wlo) / twopi, min_given ? "--f-max" : "--f-min");
-        st = MB_CLI_USAGE_ST;
-        goto done;
-    }
-    if (!(f0 > 0) || !(f1 > f0)) {
-        fprintf(stderr, "%s_sim: frequency analysis: no positive natural frequency to choose the "
-                "range from (%d degrees of freedom); give --f-min and --f-max (f_min %.6g, f_max "
-                "%.6g Hz)\n", m->name, d, f0, f1);
-        st = MB_ERR_PARAM;
-        goto done;
-    }
+    double f0, f1;
+    if ((st = frf_range(r, m, d, &f0, &f1))) goto done;
     for (int i = 0; i < n; i++) fv[i] = (mb_real)fin[i];
-    double peak = -1, peak_f = 0, prev_ph = 0;
-    int have_prev = 0;
+    double peak = -1, peak_f = 0;
     for (int k = 0; k < np; k++) {
         double f = f0 * pow(f1 / f0, (double)k / (np - 1));
         H[3 * k] = f;
-        st = mb_anl_frf(&r->a, (mb_real)(twopi * f), fv, xr, xi);
+        st = mb_anl_frf(&r->a, (mb_real)(TWO_PI * f), fv, xr, xi);
         if (st == MB_ERR_SINGULAR) {   /* exactly at an undamped resonance: no steady state */
             H[3 * k + 1] = H[3 * k + 2] = NAN;
             singular++;
@@ -942,27 +867,9 @@ static int run_frequency(run_mem *r, const mb_model *m, char *extra, size_t left
     if (singular)
         fprintf(stderr, "%s_sim: warning: %d frequenc%s at an undamped natural frequency (no "
                 "steady state): empty fields\n", m->name, singular, singular == 1 ? "y" : "ies");
-    if (r->csv) {
-        /* phase of x = Re(H e^(i w t)) against the force cos(w t), in degrees, unwrapped from the
-         * first frequency; a real negative response lags: -180 */
-        fprintf(r->csv, "freq_hz,omega,re,im,magnitude,phase_deg\n");
-        for (int k = 0; k < np; k++) {
-            double f = H[3 * k], re = H[3 * k + 1], im = H[3 * k + 2];
-            fprintf(r->csv, "%.15g,%.15g", f, twopi * f);
-            if (!isfinite(re) || !isfinite(im)) { fprintf(r->csv, ",,,,\n"); continue; }
-            double ph = atan2(im == 0 ? -0.0 : im, re) * 180 / 3.14159265358979323846;
-            if (have_prev) {
-                while (ph - prev_ph > 180) ph -= 360;
-                while (ph - prev_ph < -180) ph += 360;
-            }
-            prev_ph = ph;
-            have_prev = 1;
-            fprintf(r->csv, ",%.15g,%.15g,%.15g,%.15g\n", re, im, hypot(re, im), ph);
-            (*rows)++;
-        }
-    }
+    if (r->csv) frf_csv(r->csv, H, np, rows);
     snprintf(extra, left, " input=%s response=%s points=%d f_min=%.9g f_max=%.9g peak_freq_hz=%.9g "
-             "peak_magnitude=%.9g resonant_points=%d", aopt.input, resp, np, f0, f1, peak_f, peak,
+             "peak_magnitude=%.9g resonant_points=%d", ao->input, resp, np, f0, f1, peak_f, peak,
              singular);
     st = MB_OK;
 done:
@@ -1045,329 +952,576 @@ static void lin_csv_block(FILE *f, const char *name, const mb_real *a, int r, in
 /* --analysis linearize: A, B, C, D in minimal coordinates and the descriptor form of the full
  * coordinates at the equilibrium (static), the assembled initial state (initial) or the state
  * simulated to T (t=T), on the inputs' defaults (docs/analyses.md, "Linearization"). */
+/* The buffers of a linearization (lin_alloc, lin_free). */
+typedef struct {
+    mb_anl a;
+    void *work;
+    int *zidx;
+    mb_real *q, *v, *acc, *lam, *A, *B, *Tq, *Tv, *C, *D, *Yq, *Yv, *y, *hold, *E, *Af, *Bf, *Cf;
+    mb_real *pq, *pq0, *g, *e, *ph0, *ph1, *dqq, *dqv;
+    char **rn, **cn, *names;
+    char **un, **yn, **fn;   /* the names of the inputs, outputs and descriptor states */
+    /* sensors that read reactions (rs): dy/dlambda [nout x nc], dlambda/d[x u]
+     * [nc x (2n + nin)] (mb_anl_ss.dlambda), the descriptor form's own D (Df: lambda is in its
+     * x, so only the direct dy/du) */
+    int rs;
+    mb_real *Yl, *dL, *Df;
+} lin_mem;
+
+static void lin_free(lin_mem *L)
+{
+    free(L->work); free(L->zidx); free(L->q); free(L->v); free(L->acc); free(L->lam); free(L->A);
+    free(L->B); free(L->Tq); free(L->Tv); free(L->C); free(L->D); free(L->Yq); free(L->Yv);
+    free(L->y); free(L->hold); free(L->E); free(L->Af); free(L->Bf); free(L->Cf); free(L->pq);
+    free(L->pq0); free(L->g); free(L->e); free(L->ph0); free(L->ph1); free(L->dqq); free(L->dqv);
+    free(L->rn); free(L->cn); free(L->names); free(L->un); free(L->yn); free(L->fn);
+    free(L->Yl); free(L->dL); free(L->Df);
+}
+
+/* All of them, zeroed (1: done, 0: out of memory). */
+static int lin_alloc(lin_mem *L, const mb_model *m, size_t ws)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    L->work = ws ? malloc(ws) : NULL;
+    L->zidx = malloc(sizeof(int) * (size_t)n);
+    L->q = calloc((size_t)n, sizeof(mb_real)); L->v = calloc((size_t)n, sizeof(mb_real));
+    L->acc = calloc((size_t)n, sizeof(mb_real)); L->lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    L->A = calloc((size_t)4 * n * n + 1, sizeof(mb_real)); L->B = calloc((size_t)2 * n * nin + 1, sizeof(mb_real));
+    L->Tq = calloc((size_t)2 * n * n + 1, sizeof(mb_real)); L->Tv = calloc((size_t)2 * n * n + 1, sizeof(mb_real));
+    L->C = calloc((size_t)2 * n * nout + 1, sizeof(mb_real)); L->D = calloc((size_t)nout * nin + 1, sizeof(mb_real));
+    L->Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)); L->Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
+    L->y = calloc((size_t)nout + 1, sizeof(mb_real)); L->hold = calloc((size_t)3 * nin + 1, sizeof(mb_real));
+    L->E = calloc((size_t)N * N, sizeof(mb_real)); L->Af = calloc((size_t)N * N, sizeof(mb_real));
+    L->Bf = calloc((size_t)N * nin + 1, sizeof(mb_real)); L->Cf = calloc((size_t)N * nout + 1, sizeof(mb_real));
+    L->pq = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)); L->pq0 = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
+    L->g = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)); L->e = calloc((size_t)n, sizeof(mb_real));
+    L->ph0 = calloc((size_t)nc + 1, sizeof(mb_real)); L->ph1 = calloc((size_t)nc + 1, sizeof(mb_real));
+    L->dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)); L->dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
+    L->rn = calloc((size_t)N + 1, sizeof(char *)); L->cn = calloc((size_t)N + 1, sizeof(char *));
+    L->names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
+    L->rs = m->doutputs_dlam != NULL;
+    if (L->rs) {
+        L->Yl = calloc((size_t)nout * nc + 1, sizeof(mb_real));
+        L->dL = calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real));
+        L->Df = calloc((size_t)nout * nin + 1, sizeof(mb_real));
+        if (!L->Yl || !L->dL || !L->Df) return 0;
+    }
+    return L->work && L->zidx && L->q && L->v && L->acc && L->lam && L->A && L->B && L->Tq && L->Tv &&
+           L->C && L->D && L->Yq && L->Yv && L->y && L->hold && L->E && L->Af && L->Bf && L->Cf &&
+           L->pq && L->pq0 && L->g && L->e && L->ph0 && L->ph1 && L->dqq && L->dqv && L->rn && L->cn &&
+           L->names;
+}
+
+/* The operating point at t into L->q, L->v (L->lam: the static multipliers): the static
+ * equilibrium, or the state a simulation reaches at t (the initial state at 0). Returns the
+ * status after saying why it failed. */
+static int lin_point(lin_mem *L, const mb_model *m, double t, int quiet)
+{
+    int st;
+    if (ao->about_t < 0 && !ao->about_initial) {
+        mb_anl_static_info info;
+        memcpy(L->q, m->q0, sizeof(mb_real) * (size_t)m->nq);
+        if ((st = mb_anl_static(&L->a, 0, L->q, L->lam, &info))) {
+            static_failure(m, "linearize", 0, &info, st, -1, L->q);
+            return st;
+        }
+        if (!quiet && info.stability < 0)
+            fprintf(stderr, "%s_sim: note: the equilibrium is unstable (reduced stiffness eigenvalue "
+                    "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
+    } else if ((st = lin_sim_state(m, t, L->q, L->v))) {
+        fprintf(stderr, "%s_sim: linearize analysis failed: the %s cannot be reached: %s\n", m->name,
+                ao->about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
+        return st;
+    }
+    return MB_OK;
+}
+
+/* Inputs must enter the loads only: a driver fed by one is a prescribed motion. Returns 0, or
+ * MB_ERR_MODEL after naming the input and the constraint it enters. */
+static int lin_inputs_in_loads(lin_mem *L, const mb_model *m, double t)
+{
+    int nin = m->nin, nc = m->nc;
+    if (nin == 0) return MB_OK;
+    mb_model cp = *m;
+    memcpy(L->hold, m->in, sizeof(mb_real) * 3 * (size_t)nin);
+    cp.in = L->hold;
+    m->phi(m, (mb_real)t, L->q, L->ph0);
+    for (int i = 0; i < nin; i++) {
+        L->hold[3 * i] += 1;
+        cp.phi(&cp, (mb_real)t, L->q, L->ph1);
+        L->hold[3 * i] -= 1;
+        for (int r = 0; r < nc; r++)
+            if (L->ph1[r] != L->ph0[r]) {
+                fprintf(stderr, "%s_sim: linearize analysis: input \"%s\" enters constraint %s (a "
+                        "driver's f): a prescribed motion, not a load; linearize takes inputs "
+                        "that enter the loads only\n", m->name, m->in_names[i],
+                        m->info && m->info->constraint_names ? m->info->constraint_names[r] : "?");
+                return MB_ERR_MODEL;
+            }
+    }
+    return MB_OK;
+}
+
+/* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du, and the descriptor form Ef, Af, Bf, Cf at (t,
+ * q, v) with the multipliers L->lam (d2 = 2 d: the minimal state's size). Sensors that read
+ * reactions read L->lam (a descriptor copy) and add dy/dlambda dlambda/dx to C, dy/dlambda
+ * dlambda/du to D (dlambda from the same solve as A: L->dL); Cf reads lambda, Df = dy/du. */
+static void lin_descriptor(lin_mem *L, const mb_model *m, double t, int d2)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc, rs = L->rs;
+    const mb_real *q = L->q, *v = L->v;
+    mb_real *Af = L->Af;
+    mb_model ml = *m;
+    if (rs) ml.lam = L->lam;
+    if (nout > 0) ml.outputs(&ml, (mb_real)t, q, v, L->y, L->Yq, L->Yv);
+    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, q, v, L->D);
+    if (rs) {
+        ml.doutputs_dlam(&ml, (mb_real)t, q, v, L->Yl);
+        memcpy(L->Df, L->D, sizeof(mb_real) * (size_t)nout * (size_t)nin);
+    }
+    for (int i = 0; i < nout; i++)
+        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
+            double s_ = 0;
+            for (int k = 0; j < d2 && k < n; k++)
+                s_ += (double)L->Yq[(long)i * n + k] * (double)L->Tq[(long)k * d2 + j] +
+                      (double)L->Yv[(long)i * n + k] * (double)L->Tv[(long)k * d2 + j];
+            for (int r = 0; rs && r < nc; r++)
+                s_ += (double)L->Yl[(long)i * nc + r] * (double)L->dL[(long)r * (d2 + nin) + j];
+            if (j < d2) L->C[(long)i * d2 + j] = (mb_real)s_;
+            else L->D[(long)i * nin + j - d2] += (mb_real)s_;
+        }
+    m->phi_q(m, (mb_real)t, q, L->pq);
+    m->dforce_dq(m, (mb_real)t, q, v, L->dqq);
+    m->dforce_dv(m, (mb_real)t, q, v, L->dqv);
+    memset(L->e, 0, sizeof(mb_real) * (size_t)n);
+    m->phi_q_dot(m, (mb_real)t, q, L->e, L->pq0);
+    const mb_pattern *pp = &m->phi_q_pat;
+    for (int i = 0; i < n; i++) {
+        L->E[(long)i * N + i] = 1;
+        L->E[(long)(n + i) * N + n + i] = m->mass[i];
+        Af[(long)i * N + n + i] = 1;
+    }
+    for (int k = 0; k < m->dq_dq_pat.nnz; k++) Af[(long)(n + m->dq_dq_pat.row[k]) * N + m->dq_dq_pat.col[k]] += L->dqq[k];
+    for (int k = 0; k < m->dq_dv_pat.nnz; k++) Af[(long)(n + m->dq_dv_pat.row[k]) * N + n + m->dq_dv_pat.col[k]] += L->dqv[k];
+    for (int k = 0; k < pp->nnz; k++) {
+        Af[(long)(n + pp->col[k]) * N + 2 * n + pp->row[k]] = -L->pq[k];   /* -Phi_q^T */
+        Af[(long)(2 * n + pp->row[k]) * N + pp->col[k]] = L->pq[k];        /* Phi_q dq = 0 */
+    }
+    for (int j = 0; j < n && nc > 0; j++) {   /* -(Phi_q^T lambda)_q, column j */
+        L->e[j] = 1;
+        m->phi_q_dot(m, (mb_real)t, q, L->e, L->g);
+        L->e[j] = 0;
+        for (int k = 0; k < pp->nnz; k++)
+            Af[(long)(n + pp->col[k]) * N + j] -= (L->g[k] - L->pq0[k]) * L->lam[pp->row[k]];
+    }
+    if (nin > 0) {
+        mb_real *qu = L->Bf + (long)n * nin;   /* rows n .. 2n - 1 */
+        m->dforce_du(m, (mb_real)t, q, v, qu);
+    }
+    for (int i = 0; i < nout; i++)
+        for (int k = 0; k < n; k++) {
+            L->Cf[(long)i * N + k] = L->Yq[(long)i * n + k];
+            L->Cf[(long)i * N + n + k] = L->Yv[(long)i * n + k];
+        }
+    for (int i = 0; rs && i < nout; i++)
+        for (int r = 0; r < nc; r++) L->Cf[(long)i * N + 2 * n + r] = L->Yl[(long)i * nc + r];
+}
+
+/* The rows' and columns' names: z, then z' as d(z) (L->rn); the inputs, the outputs; the full
+ * state q, v as d(q), lambda as the constraint names (L->fn). 0, or -1 when out of memory. */
+static int lin_names(lin_mem *L, const mb_model *m, int d)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    char *np = L->names;
+#define NAME(fmt, ...) lin_name(&np, fmt, __VA_ARGS__)
+    char **zn = L->rn;   /* rows of the minimal form: z, d(z) */
+    for (int j = 0; j < d; j++) zn[j] = NAME("%s", m->info->coord_names[L->zidx[j]]);
+    for (int j = 0; j < d; j++) zn[d + j] = NAME("d(%s)", m->info->coord_names[L->zidx[j]]);
+    L->un = malloc(sizeof(char *) * (size_t)(nin + 1));
+    L->yn = malloc(sizeof(char *) * (size_t)(nout + 1));
+    L->fn = malloc(sizeof(char *) * (size_t)(N + 1));
+    if (!L->un || !L->yn || !L->fn) return -1;
+    for (int i = 0; i < nin; i++) L->un[i] = NAME("%s", m->in_names[i]);
+    for (int i = 0; i < nout; i++) L->yn[i] = NAME("%s", m->out_names[i]);
+    for (int k = 0; k < n; k++) L->fn[k] = NAME("%s", m->info->coord_names[k]);
+    for (int k = 0; k < n; k++) L->fn[n + k] = NAME("d(%s)", m->info->coord_names[k]);
+    for (int r = 0; r < nc; r++)
+        L->fn[2 * n + r] = NAME("lambda(%s)", m->info->constraint_names ? m->info->constraint_names[r] : "?");
+#undef NAME
+    return 0;
+}
+
+/* The CSV of named blocks (through the temporary tmp, renamed to out) and the text files
+ * <out without .csv>_<name>.txt. 0, or 1 after saying what could not be written (nothing left). */
+static int lin_write(const lin_mem *L, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
+                     const char *about, double t, int d2)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc, bad;
+    char **zn = L->rn, **un = L->un, **yn = L->yn, **fn = L->fn;
+    FILE *csv;
+    if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize ||
+        !(csv = fopen(tmp, "w"))) {
+        fprintf(stderr, "%s_sim: cannot write --out %s: %s\n", m->name, out, strerror(errno));
+        tmp[0] = '\0';
+        return 1;
+    }
+    fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
+            "descriptor: Ef x' = Af x + Bf u, y = Cf x + %s u, x = [q; d(q); lambda]\n",
+            m->name, about, t, L->rs ? "Df" : "D");
+    lin_csv_block(csv, "A", L->A, d2, d2, zn, zn);
+    lin_csv_block(csv, "B", L->B, d2, nin, zn, un);
+    lin_csv_block(csv, "C", L->C, nout, d2, yn, zn);
+    lin_csv_block(csv, "D", L->D, nout, nin, yn, un);
+    lin_csv_block(csv, "Ef", L->E, N, N, fn, fn);
+    lin_csv_block(csv, "Af", L->Af, N, N, fn, fn);
+    lin_csv_block(csv, "Bf", L->Bf, N, nin, fn, un);
+    lin_csv_block(csv, "Cf", L->Cf, nout, N, yn, fn);
+    if (L->rs) lin_csv_block(csv, "Df", L->Df, nout, nin, yn, un);
+    bad = ferror(csv);
+    if (fclose(csv) != 0) bad = 1;
+    /* the text files: <out without .csv>_<name>.txt */
+    char base[4096];
+    size_t lo = strlen(out);
+    snprintf(base, sizeof base, "%.*s", (int)(lo > 4 && !strcmp(out + lo - 4, ".csv") ? lo - 4 : lo), out);
+    struct { const char *nm, *what; const mb_real *mat; int r, c; } mats[] = {
+        {"A", "minimal coordinates: x' = A x + B u, x = [z; d(z)]", L->A, d2, d2},
+        {"B", "minimal coordinates: input matrix", L->B, d2, nin},
+        {"C", "minimal coordinates: y = C x + D u", L->C, nout, d2},
+        {"D", "sensors' feedthrough dy/du", L->D, nout, nin},
+        {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", L->E, N, N},
+        {"Af", "descriptor form: state matrix", L->Af, N, N},
+        {"Bf", "descriptor form: input matrix", L->Bf, N, nin},
+        {"Cf", L->rs ? "descriptor form: y = Cf x + Df u" : "descriptor form: y = Cf x + D u", L->Cf, nout, N},
+        {"Df", "descriptor form: the sensors' direct dy/du (lambda is in x)", L->Df, nout, nin}};
+    for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0] - (L->rs ? 0 : 1); i++)
+        if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
+            fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
+            bad = 1;
+        }
+    if (!bad && rename(tmp, out) != 0) {
+        fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+        bad = 1;
+    }
+    if (bad) remove(tmp);
+    tmp[0] = '\0';
+    return bad;
+}
+
+/* The summary line of a linearization (and its notes on stderr unless quiet). */
+static void lin_summary(const lin_mem *L, const mb_model *m, const char *about, double t, int d,
+                        int quiet, double w0)
+{
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout;
+    /* is the point at rest in equilibrium? (else: a point of a trajectory) */
+    double vmax = 0, amax = 0;
+    for (int i = 0; i < n; i++) {
+        if (fabs((double)L->v[i]) > vmax) vmax = fabs((double)L->v[i]);
+        if (fabs((double)L->acc[i]) > amax) amax = fabs((double)L->acc[i]);
+    }
+    int rest = vmax == 0 && amax <= 1e-9 * (1 + amax);
+    if (!quiet) {
+        if (!rest)
+            fprintf(stderr, "%s_sim: note: linearized about a point of a trajectory (|v| %.3g, |a| "
+                    "%.3g): A is the Jacobian of the motion there (curvature terms included; "
+                    "dGamma/dq by central differences), valid near that point in time\n",
+                    m->name, vmax, amax);
+        if (nin == 0) fprintf(stderr, "%s_sim: note: the model has no inputs: B and D have 0 columns\n", m->name);
+        if (nout == 0) fprintf(stderr, "%s_sim: note: the model has no sensors: C and D have 0 rows\n", m->name);
+    }
+    printf("status=ok code=0 analysis=linearize model=%s about=%s t=%.9g point=%s dof=%d states=%d "
+           "inputs=%d outputs=%d descriptor=%d z=", m->name, about, t,
+           rest ? "equilibrium" : "trajectory", d, 2 * d, nin, nout, 2 * n + nc);
+    for (int j = 0; j < d; j++) printf("%s%s", j ? "," : "", L->rn[j]);
+    printf(" dependent=");
+    for (int j = 0; j < nc; j++) printf("%s%s", j ? "," : "", m->info->coord_names[L->zidx[d + j]]);
+    printf(" wall_s=%.3f\n", wall() - w0);
+}
+
 static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t tmpsize, int quiet)
 {
-    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, st, rc = 1;
     const char *an = "linearize";
     double w0 = wall();
+    int st;
     char about[64];
-    if (aopt.about_t >= 0) snprintf(about, sizeof about, "t=%.9g", aopt.about_t);
-    else snprintf(about, sizeof about, "%s", aopt.about_initial ? "initial" : "static");
-    if (nin > 0 && !m->dforce_du) {
+    if (ao->about_t >= 0) snprintf(about, sizeof about, "t=%.9g", ao->about_t);
+    else snprintf(about, sizeof about, "%s", ao->about_initial ? "initial" : "static");
+    if (m->nin > 0 && !m->dforce_du) {
         fprintf(stderr, "%s_sim: linearize analysis: the model has inputs but no dforce_du "
                 "(generated before model interface 9?): regenerate it\n", m->name);
         printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
         return 1;
     }
     size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
-    int N = 2 * n + nc;
-    mb_anl a;
-    void *work = ws ? malloc(ws) : NULL;
-    int *zidx = malloc(sizeof(int) * (size_t)n);
-    mb_real *q = calloc((size_t)n, sizeof(mb_real)), *v = calloc((size_t)n, sizeof(mb_real));
-    mb_real *acc = calloc((size_t)n, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
-    mb_real *A = calloc((size_t)4 * n * n + 1, sizeof(mb_real)), *B = calloc((size_t)2 * n * nin + 1, sizeof(mb_real));
-    mb_real *Tq = calloc((size_t)2 * n * n + 1, sizeof(mb_real)), *Tv = calloc((size_t)2 * n * n + 1, sizeof(mb_real));
-    mb_real *C = calloc((size_t)2 * n * nout + 1, sizeof(mb_real)), *D = calloc((size_t)nout * nin + 1, sizeof(mb_real));
-    mb_real *Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)), *Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
-    mb_real *y = calloc((size_t)nout + 1, sizeof(mb_real)), *hold = calloc((size_t)3 * nin + 1, sizeof(mb_real));
-    mb_real *E = calloc((size_t)N * N, sizeof(mb_real)), *Af = calloc((size_t)N * N, sizeof(mb_real));
-    mb_real *Bf = calloc((size_t)N * nin + 1, sizeof(mb_real)), *Cf = calloc((size_t)N * nout + 1, sizeof(mb_real));
-    mb_real *pq = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *pq0 = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
-    mb_real *g = calloc((size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real)), *e = calloc((size_t)n, sizeof(mb_real));
-    mb_real *ph0 = calloc((size_t)nc + 1, sizeof(mb_real)), *ph1 = calloc((size_t)nc + 1, sizeof(mb_real));
-    mb_real *dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)), *dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
-    char **rn = calloc((size_t)N + 1, sizeof(char *)), **cn = calloc((size_t)N + 1, sizeof(char *));
-    char *names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
-    /* sensors that read reactions: dy/dlambda [nout x nc], dlambda/d[x u] [nc x (2n + nin)], the
-     * descriptor form's own D (Df: lambda is in its x, so only the direct dy/du) */
-    int rs = m->doutputs_dlam != NULL;
-    mb_real *Yl = rs ? calloc((size_t)nout * nc + 1, sizeof(mb_real)) : NULL;
-    mb_real *dL = rs ? calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real)) : NULL;
-    mb_real *Df = rs ? calloc((size_t)nout * nin + 1, sizeof(mb_real)) : NULL;
-    FILE *csv = NULL;
+    lin_mem L;
+    memset(&L, 0, sizeof L);
     tmp[0] = '\0';
-    if (!work || !zidx || !q || !v || !acc || !lam || !A || !B || !Tq || !Tv || !C || !D || !Yq ||
-        !Yv || !y || !hold || !E || !Af || !Bf || !Cf || !pq || !pq0 || !g || !e || !ph0 || !ph1 ||
-        !dqq || !dqv || !rn || !cn || !names || (rs && (!Yl || !dL || !Df))) {
+    if (!lin_alloc(&L, m, ws)) {
         fprintf(stderr, "%s_sim: %s analysis: %s\n", m->name, an,
                 ws ? "out of memory" : "the model cannot be analysed (invalid descriptor)");
         printf("status=error code=%d analysis=%s model=%s\n", ws ? MB_ERR_WORKSPACE : MB_ERR_MODEL, an, m->name);
-        goto done;
+        lin_free(&L);
+        return 1;
     }
-    if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) {
+    if ((st = mb_anl_init(&L.a, m, NULL, MB_ANL_DENSE, L.work, ws)))
         fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
-        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
-    }
-    /* the operating point */
-    double t = aopt.about_t >= 0 ? aopt.about_t : 0;
-    if (aopt.about_t < 0 && !aopt.about_initial) {
-        mb_anl_static_info info;
-        memcpy(q, m->q0, sizeof(mb_real) * (size_t)n);
-        if ((st = mb_anl_static(&a, 0, q, lam, &info))) {
-            static_failure(m, an, 0, &info, st, -1, q);
-            printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-            goto done;
-        }
-        if (!quiet && info.stability < 0)
-            fprintf(stderr, "%s_sim: note: the equilibrium is unstable (reduced stiffness eigenvalue "
-                    "%.6g 1/s^2 < 0)\n", m->name, (double)info.eig_min);
-    } else if ((st = lin_sim_state(m, t, q, v))) {
-        fprintf(stderr, "%s_sim: %s analysis failed: the %s cannot be reached: %s\n", m->name, an,
-                aopt.about_t >= 0 ? "state at the given time" : "initial state", mb_status_str(st));
-        printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
-    }
-    /* inputs must enter the loads only: a driver fed by one is a prescribed motion */
-    if (nin > 0) {
-        mb_model cp = *m;
-        memcpy(hold, m->in, sizeof(mb_real) * 3 * (size_t)nin);
-        cp.in = hold;
-        m->phi(m, (mb_real)t, q, ph0);
-        for (int i = 0; i < nin; i++) {
-            hold[3 * i] += 1;
-            cp.phi(&cp, (mb_real)t, q, ph1);
-            hold[3 * i] -= 1;
-            for (int r = 0; r < nc; r++)
-                if (ph1[r] != ph0[r]) {
-                    fprintf(stderr, "%s_sim: %s analysis: input \"%s\" enters constraint %s (a "
-                            "driver's f): a prescribed motion, not a load; linearize takes inputs "
-                            "that enter the loads only\n", m->name, an, m->in_names[i],
-                            m->info && m->info->constraint_names ? m->info->constraint_names[r] : "?");
-                    printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
-                    goto done;
-                }
-        }
-    }
-    mb_anl_ss ss = {zidx, 0, A, B, Tq, Tv, acc, lam, dL};
-    if ((st = mb_anl_linearize_ss(&a, (mb_real)t, q, v, 0, NULL, &ss))) {
+    double t = ao->about_t >= 0 ? ao->about_t : 0;   /* the operating point */
+    if (!st) st = lin_point(&L, m, t, quiet);
+    if (!st) st = lin_inputs_in_loads(&L, m, t);
+    mb_anl_ss ss = {L.zidx, 0, L.A, L.B, L.Tq, L.Tv, L.acc, L.lam, L.dL};
+    if (!st && (st = mb_anl_linearize_ss(&L.a, (mb_real)t, L.q, L.v, 0, NULL, &ss))) {
         fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
-        if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info->constraint_names)
+        if (st == MB_ERR_SINGULAR && L.a.singular_row >= 0 && m->info->constraint_names)
             fprintf(stderr, ": redundant or singular constraint: %s (equation %d of Phi): Phi_q is "
                     "rank-deficient (a singular position, or more constraint equations than "
                     "coordinates): no minimal coordinates there\n",
-                    m->info->constraint_names[a.singular_row], a.singular_row);
+                    m->info->constraint_names[L.a.singular_row], L.a.singular_row);
         else
             fprintf(stderr, ": %s\n", mb_status_str(st));
+    }
+    if (st) {
         printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        goto done;
+        lin_free(&L);
+        return 1;
     }
-    int d = ss.d, d2 = 2 * d;
-    /* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du; the descriptor form */
-    /* with reactions: the sensors read the state's multipliers (a descriptor copy), and
-     * C += dy/dlambda dlambda/dx, D += dy/dlambda dlambda/du (dlambda from the same solve as A) */
-    mb_model ml = *m;
-    if (rs) ml.lam = lam;
-    if (nout > 0) ml.outputs(&ml, (mb_real)t, q, v, y, Yq, Yv);
-    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, q, v, D);
-    if (rs) {
-        ml.doutputs_dlam(&ml, (mb_real)t, q, v, Yl);
-        memcpy(Df, D, sizeof(mb_real) * (size_t)nout * (size_t)nin);
+    lin_descriptor(&L, m, t, 2 * ss.d);
+    if (lin_names(&L, m, ss.d) != 0) {
+        fprintf(stderr, "%s_sim: out of memory\n", m->name);
+        lin_free(&L);
+        return 1;
     }
-    for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
-            double s_ = 0;
-            for (int k = 0; j < d2 && k < n; k++)
-                s_ += (double)Yq[(long)i * n + k] * (double)Tq[(long)k * d2 + j] +
-                      (double)Yv[(long)i * n + k] * (double)Tv[(long)k * d2 + j];
-            for (int r = 0; rs && r < nc; r++)
-                s_ += (double)Yl[(long)i * nc + r] * (double)dL[(long)r * (d2 + nin) + j];
-            if (j < d2) C[(long)i * d2 + j] = (mb_real)s_;
-            else D[(long)i * nin + j - d2] += (mb_real)s_;
-        }
-    m->phi_q(m, (mb_real)t, q, pq);
-    m->dforce_dq(m, (mb_real)t, q, v, dqq);
-    m->dforce_dv(m, (mb_real)t, q, v, dqv);
-    memset(e, 0, sizeof(mb_real) * (size_t)n);
-    m->phi_q_dot(m, (mb_real)t, q, e, pq0);
-    const mb_pattern *pp = &m->phi_q_pat;
-    for (int i = 0; i < n; i++) {
-        E[(long)i * N + i] = 1;
-        E[(long)(n + i) * N + n + i] = m->mass[i];
-        Af[(long)i * N + n + i] = 1;
-    }
-    for (int k = 0; k < m->dq_dq_pat.nnz; k++) Af[(long)(n + m->dq_dq_pat.row[k]) * N + m->dq_dq_pat.col[k]] += dqq[k];
-    for (int k = 0; k < m->dq_dv_pat.nnz; k++) Af[(long)(n + m->dq_dv_pat.row[k]) * N + n + m->dq_dv_pat.col[k]] += dqv[k];
-    for (int k = 0; k < pp->nnz; k++) {
-        Af[(long)(n + pp->col[k]) * N + 2 * n + pp->row[k]] = -pq[k];   /* -Phi_q^T */
-        Af[(long)(2 * n + pp->row[k]) * N + pp->col[k]] = pq[k];        /* Phi_q dq = 0 */
-    }
-    for (int j = 0; j < n && nc > 0; j++) {   /* -(Phi_q^T lambda)_q, column j */
-        e[j] = 1;
-        m->phi_q_dot(m, (mb_real)t, q, e, g);
-        e[j] = 0;
-        for (int k = 0; k < pp->nnz; k++)
-            Af[(long)(n + pp->col[k]) * N + j] -= (g[k] - pq0[k]) * lam[pp->row[k]];
-    }
-    if (nin > 0) {
-        mb_real *qu = Bf + (long)n * nin;   /* rows n .. 2n - 1 */
-        m->dforce_du(m, (mb_real)t, q, v, qu);
-    }
-    for (int i = 0; i < nout; i++)
-        for (int k = 0; k < n; k++) {
-            Cf[(long)i * N + k] = Yq[(long)i * n + k];
-            Cf[(long)i * N + n + k] = Yv[(long)i * n + k];
-        }
-    for (int i = 0; rs && i < nout; i++)
-        for (int r = 0; r < nc; r++) Cf[(long)i * N + 2 * n + r] = Yl[(long)i * nc + r];
-    /* is the point at rest in equilibrium? (else: a point of a trajectory) */
-    double vmax = 0, amax = 0;
-    for (int i = 0; i < n; i++) {
-        if (fabs((double)v[i]) > vmax) vmax = fabs((double)v[i]);
-        if (fabs((double)acc[i]) > amax) amax = fabs((double)acc[i]);
-    }
-    int rest = vmax == 0 && amax <= 1e-9 * (1 + amax);
-    /* names: z, then z' as d(z); the full state q, v as d(q), lambda as the constraint names */
-    char *np = names;
-#define NAME(fmt, ...) lin_name(&np, fmt, __VA_ARGS__)
-    char **zn = rn;   /* rows of the minimal form: z, d(z) */
-    for (int j = 0; j < d; j++) zn[j] = NAME("%s", m->info->coord_names[zidx[j]]);
-    for (int j = 0; j < d; j++) zn[d + j] = NAME("d(%s)", m->info->coord_names[zidx[j]]);
-    char **un = malloc(sizeof(char *) * (size_t)(nin + 1)), **yn = malloc(sizeof(char *) * (size_t)(nout + 1));
-    char **fn = malloc(sizeof(char *) * (size_t)(N + 1));
-    if (!un || !yn || !fn) { free(un); free(yn); free(fn); fprintf(stderr, "%s_sim: out of memory\n", m->name); goto done; }
-    for (int i = 0; i < nin; i++) un[i] = NAME("%s", m->in_names[i]);
-    for (int i = 0; i < nout; i++) yn[i] = NAME("%s", m->out_names[i]);
-    for (int k = 0; k < n; k++) fn[k] = NAME("%s", m->info->coord_names[k]);
-    for (int k = 0; k < n; k++) fn[n + k] = NAME("d(%s)", m->info->coord_names[k]);
-    for (int r = 0; r < nc; r++)
-        fn[2 * n + r] = NAME("lambda(%s)", m->info->constraint_names ? m->info->constraint_names[r] : "?");
-#undef NAME
-    (void)cn;
-    int bad = 0;
-    if (out) {
-        if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize ||
-            !(csv = fopen(tmp, "w"))) {
-            fprintf(stderr, "%s_sim: cannot write --out %s: %s\n", m->name, out, strerror(errno));
-            tmp[0] = '\0';
-            bad = 1;
-        } else {
-            fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
-                    "descriptor: Ef x' = Af x + Bf u, y = Cf x + %s u, x = [q; d(q); lambda]\n",
-                    m->name, about, t, rs ? "Df" : "D");
-            lin_csv_block(csv, "A", A, d2, d2, zn, zn);
-            lin_csv_block(csv, "B", B, d2, nin, zn, un);
-            lin_csv_block(csv, "C", C, nout, d2, yn, zn);
-            lin_csv_block(csv, "D", D, nout, nin, yn, un);
-            lin_csv_block(csv, "Ef", E, N, N, fn, fn);
-            lin_csv_block(csv, "Af", Af, N, N, fn, fn);
-            lin_csv_block(csv, "Bf", Bf, N, nin, fn, un);
-            lin_csv_block(csv, "Cf", Cf, nout, N, yn, fn);
-            if (rs) lin_csv_block(csv, "Df", Df, nout, nin, yn, un);
-            bad = ferror(csv);
-            if (fclose(csv) != 0) bad = 1;
-            csv = NULL;
-            /* the text files: <out without .csv>_<name>.txt */
-            char base[4096];
-            size_t lo = strlen(out);
-            snprintf(base, sizeof base, "%.*s", (int)(lo > 4 && !strcmp(out + lo - 4, ".csv") ? lo - 4 : lo), out);
-            struct { const char *nm, *what; const mb_real *mat; int r, c; } mats[] = {
-                {"A", "minimal coordinates: x' = A x + B u, x = [z; d(z)]", A, d2, d2},
-                {"B", "minimal coordinates: input matrix", B, d2, nin},
-                {"C", "minimal coordinates: y = C x + D u", C, nout, d2},
-                {"D", "sensors' feedthrough dy/du", D, nout, nin},
-                {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", E, N, N},
-                {"Af", "descriptor form: state matrix", Af, N, N},
-                {"Bf", "descriptor form: input matrix", Bf, N, nin},
-                {"Cf", rs ? "descriptor form: y = Cf x + Df u" : "descriptor form: y = Cf x + D u", Cf, nout, N},
-                {"Df", "descriptor form: the sensors' direct dy/du (lambda is in x)", Df, nout, nin}};
-            for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0] - (rs ? 0 : 1); i++)
-                if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
-                    fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
-                    bad = 1;
-                }
-            if (!bad && rename(tmp, out) != 0) {
-                fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-                bad = 1;
-            }
-            if (bad) remove(tmp);
-            tmp[0] = '\0';
-        }
-    }
-    if (!bad) {
-        if (!quiet) {
-            if (!rest)
-                fprintf(stderr, "%s_sim: note: linearized about a point of a trajectory (|v| %.3g, |a| "
-                        "%.3g): A is the Jacobian of the motion there (curvature terms included; "
-                        "dGamma/dq by central differences), valid near that point in time\n",
-                        m->name, vmax, amax);
-            if (nin == 0) fprintf(stderr, "%s_sim: note: the model has no inputs: B and D have 0 columns\n", m->name);
-            if (nout == 0) fprintf(stderr, "%s_sim: note: the model has no sensors: C and D have 0 rows\n", m->name);
-        }
-        printf("status=ok code=0 analysis=%s model=%s about=%s t=%.9g point=%s dof=%d states=%d "
-               "inputs=%d outputs=%d descriptor=%d z=", an, m->name, about, t,
-               rest ? "equilibrium" : "trajectory", d, d2, nin, nout, N);
-        for (int j = 0; j < d; j++) printf("%s%s", j ? "," : "", zn[j]);
-        printf(" dependent=");
-        for (int j = 0; j < nc; j++) printf("%s%s", j ? "," : "", m->info->coord_names[zidx[d + j]]);
-        printf(" wall_s=%.3f\n", wall() - w0);
-        rc = 0;
-    } else {
+    if (out && lin_write(&L, m, out, tmp, tmpsize, about, t, 2 * ss.d)) {
         printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
+        lin_free(&L);
+        return 1;
     }
-    free(un); free(yn); free(fn);
-done:
-    free(work); free(zidx); free(q); free(v); free(acc); free(lam); free(A); free(B); free(Tq);
-    free(Tv); free(C); free(D); free(Yq); free(Yv); free(y); free(hold); free(E); free(Af);
-    free(Bf); free(Cf); free(pq); free(pq0); free(g); free(e); free(ph0); free(ph1); free(dqq);
-    free(dqv); free(rn); free(cn); free(names); free(Yl); free(dL); free(Df);
-    return rc;
+    lin_summary(&L, m, about, t, ss.d, quiet, w0);
+    lin_free(&L);
+    return 0;
 }
 
-int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp, size_t tmpsize,
-                        double t_end, double h, int every, int quiet)
+/* What one analysis run reports: the summary line's own fields, the CSV rows written and left
+ * out (non-finite), whether it failed (and its status), whether the failure was a usage error. */
+typedef struct {
+    char extra[512];
+    int rows, skipped, fault, code, usage;
+} anl_result;
+
+static void fail(anl_result *o, int st) { o->fault = 1; o->code = st; }
+
+/* static, modal and frequency: the equilibrium (or, --about initial, the initial state), its
+ * stability and, for the two others, what is linearized about it. */
+static void run_equilibrium(run_mem *r, const mb_model *m, int which, int quiet, anl_result *o)
 {
     const char *an = mb_cli_analysis_name(which);
-    int n = m->nq, nc = m->nc, fault = 0, code = 0, rows = 0, skipped = 0, usage = 0;
-    double w0 = wall();
-    run_mem r;
-    memset(&r, 0, sizeof r);
-    if (which == MB_CLI_LINEARIZE) {
-        (void)t_end; (void)h; (void)every;
-        return run_linearize(m, out, tmp, tmpsize, quiet);
+    mb_anl_static_info info;
+    int about_init = which != MB_CLI_STATIC && ao->about_initial;
+    int st = about_init ? initial_state(&r->a, r->q, r->lam, &info) : mb_anl_static(&r->a, 0, r->q, r->lam, &info);
+    if (st) {
+        static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r->q);
+        fail(o, st);
+        return;
     }
+    double pn, pdn, mon[4];
+    norms(m, 0, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+    mon[0] = 0; mon[1] = pn; mon[2] = pdn; mon[3] = 0;
+    snprintf(o->extra, sizeof o->extra, "%s iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
+             "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e",
+             which == MB_CLI_STATIC ? "" : about_init ? " about=initial" : " about=static",
+             info.iters, info.rejected, info.escapes, info.dof, info.rank,
+             (double)info.residual, stability_name(info.stability), (double)info.eig_min,
+             (double)info.eig_max);
+    if (which == MB_CLI_STATIC && r->csv) {
+        /* at rest: v = 0, acc = 0 */
+        o->skipped += full_row(r->csv, m, 0, r->q, mon, r->pts, r->v, r->acc, r->lam);
+        o->rows++;
+    }
+    if (!quiet || which != MB_CLI_MODAL) {
+        if (info.stability < 0)
+            fprintf(stderr, "%s_sim: warning: the %s is unstable (reduced stiffness "
+                    "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
+                    about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
+        if (info.rank < m->nc)
+            analysis_redundant(m, 0, r->q, info.rank,
+                               about_init ? "the initial state" : "the equilibrium");
+    }
+    if (about_init && (double)info.residual > 1e-6)
+        fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
+                "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
+                "linearization about it leaves that load out\n", m->name, (double)info.residual);
+    char *e = o->extra + strlen(o->extra);
+    size_t left = sizeof o->extra - (size_t)(e - o->extra);
+    if (which == MB_CLI_MODAL) {
+        st = run_modal(r, m, &info, e, left, &o->rows, &o->skipped);
+        if (st) fail(o, st);
+    } else if (which == MB_CLI_FREQUENCY) {
+        st = run_frequency(r, m, e, left, &o->rows);
+        if (st == MB_CLI_USAGE_ST) o->usage = 1, st = MB_ERR_PARAM;
+        if (st) fail(o, st);
+    }
+}
+
+/* quasistatic: a static equilibrium at every output time k h, each from the previous one. */
+static void run_quasistatic(run_mem *r, const mb_model *m, double t_end, double h, int every,
+                            anl_result *o)
+{
+    long nsteps = (long)ceil(t_end / h - 1e-9);
+    int nout = 0, iters = 0, unstable = 0, redundant = 0;
+    double max_res = 0, t_last = 0;
+    mb_anl_static_info info;
+    mb_anl_quasistatic_start(&r->a);
+    for (long k = 0; k <= nsteps; k++) {
+        double t = k == nsteps ? t_end : (double)k * h;
+        int st = mb_anl_quasistatic(&r->a, (mb_real)t, r->q, r->lam, &info);
+        if (st) {
+            static_failure(m, "quasistatic", 0, &info, st, t, r->q);
+            fail(o, st);
+            break;
+        }
+        iters += info.iters;
+        if (info.rank < m->nc && !redundant++) {   /* named once, where first found */
+            char where[64];
+            snprintf(where, sizeof where, "the equilibrium at t=%.9g", t);
+            analysis_redundant(m, (mb_real)t, r->q, info.rank, where);
+        }
+        if ((double)info.residual > max_res) max_res = (double)info.residual;
+        if (info.stability < 0 && !unstable++)
+            fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
+                    "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, t, (double)info.eig_min);
+        if (r->csv && (k % every == 0 || k == nsteps)) {
+            double pn, pdn;
+            norms(m, t, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+            double mon[4] = {0, pn, pdn, 0};
+            o->skipped += full_row(r->csv, m, t, r->q, mon, r->pts, r->v, r->acc, r->lam);
+            o->rows++;
+        }
+        t_last = t;
+        nout++;
+    }
+    snprintf(o->extra, sizeof o->extra, " outputs=%d iterations=%d max_residual=%.3e unstable=%d "
+             "t_end=%.9g", nout, iters, max_res, unstable, t_last);
+}
+
+/* Why a kinematic or inverse step failed at t, on stderr (the line started by the caller). */
+static void motion_failure(const run_mem *r, const mb_model *m, int st, int why, int dof)
+{
+    if (why == MB_ANL_WHY_DOF)
+        fprintf(stderr, "%d degree%s of freedom not driven (%d coordinates, %d "
+                "constraint equations); kinematic and inverse analysis need a "
+                "mechanism whose drivers leave none: add drivers, or use --analysis "
+                "dynamic\n", dof, dof == 1 ? "" : "s", m->nq, m->nc);
+    else if (why == MB_ANL_WHY_GAMMA || st == MB_ERR_MODEL)
+        fprintf(stderr, "the model has no gamma (built with MB_OMIT_GAMMA)\n");
+    else if (st == MB_ERR_SINGULAR && r->a.singular_row >= 0 && m->info->constraint_names)
+        fprintf(stderr, "redundant or singular constraint: %s (equation %d of Phi): "
+                "Phi_q is rank-deficient (a singular position, or more constraint "
+                "equations than coordinates)\n", m->info->constraint_names[r->a.singular_row],
+                r->a.singular_row);
+    else if (why == MB_ANL_WHY_PROJECT)
+        fprintf(stderr, "the positions do not satisfy the constraints (Newton from the "
+                "previous output did not converge: %s)\n", mb_status_str(st));
+    else
+        fprintf(stderr, "%s\n", mb_status_str(st));
+}
+
+/* The largest driver effort |lambda| of the rows in lam. */
+static double max_driver_effort(const mb_model *m, const mb_real *lam, double max_eff)
+{
+    for (int rr = 0; rr < m->nc; rr++) {
+        int kind;
+        size_t len;
+        int used = element_at(m, rr, &kind, &len);
+        if (kind == EL_DRV && fabs((double)lam[rr]) > max_eff) max_eff = fabs((double)lam[rr]);
+        rr += used - 1;
+    }
+    return max_eff;
+}
+
+/* kinematic / inverse: the output times k h up to t_end; the energy balance
+ * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check. */
+static void run_motion(run_mem *r, const mb_model *m, const char *an, double t_end, double h,
+                       int every, anl_result *o)
+{
+    int n = m->nq, nc = m->nc;
+    long nsteps = (long)ceil(t_end / h - 1e-9);
+    double E0 = 0, W = 0, pw_old = 0, max_dev = 0, max_phi = 0, max_eff = 0, t_old = 0;
+    int dof = 0, why = 0, nout = 0;
+    mb_real e3[3];
+    mb_real *vold = calloc((size_t)n, sizeof(mb_real)), *aold = calloc((size_t)n, sizeof(mb_real));
+    if (!vold || !aold) { fprintf(stderr, "%s_sim: out of memory\n", m->name); o->fault = 1; }
+    for (long k = 0; !o->fault && k <= nsteps; k++) {
+        double t = k == nsteps ? t_end : (double)k * h;
+        if (k > 0) {   /* the guess: the previous solution extrapolated */
+            double dt = t - t_old;
+            for (int i = 0; i < n; i++)
+                r->q[i] += (mb_real)(dt * (double)vold[i] + 0.5 * dt * dt * (double)aold[i]);
+        }
+        int st = mb_anl_kinematic(&r->a, (mb_real)t, r->q, r->v, r->acc, &dof, &why);
+        if (st == MB_OK) st = mb_anl_inverse(&r->a, (mb_real)t, r->q, r->v, r->acc, r->lam);
+        if (st) {
+            fprintf(stderr, "%s_sim: %s analysis failed at t=%.9g: ", m->name, an, t);
+            motion_failure(r, m, st, why, dof);
+            fail(o, st);
+            break;
+        }
+        /* the energy balance: P_nc from the model, driver power lambda^T Phi_t */
+        m->energy(m, (mb_real)t, r->q, r->v, e3);
+        m->phi_t(m, (mb_real)t, r->q, r->ph);
+        double pw = (double)e3[2];
+        for (int j = 0; j < nc; j++) pw += (double)r->lam[j] * (double)r->ph[j];
+        if (k == 0) E0 = (double)e3[0] + (double)e3[1];
+        else W += (t - t_old) / 2 * (pw + pw_old);
+        pw_old = pw;
+        double dev = (double)e3[0] + (double)e3[1] - E0 - W, pn, pdn;
+        if (fabs(dev) > max_dev) max_dev = fabs(dev);
+        norms(m, t, r->q, r->v, r->ph, r->pq, &pn, &pdn);
+        if (pn > max_phi) max_phi = pn;
+        max_eff = max_driver_effort(m, r->lam, max_eff);
+        if (r->csv && (k % every == 0 || k == nsteps)) {
+            double mon[4] = {dev, pn, pdn, 0};
+            o->skipped += full_row(r->csv, m, t, r->q, mon, r->pts, r->v, r->acc, r->lam);
+            o->rows++;
+        }
+        memcpy(vold, r->v, sizeof(mb_real) * (size_t)n);
+        memcpy(aold, r->acc, sizeof(mb_real) * (size_t)n);
+        t_old = t;
+        nout++;
+    }
+    free(vold);
+    free(aold);
+    snprintf(o->extra, sizeof o->extra, " outputs=%d max_energy_dev=%.6e max_phi=%.6e max_effort=%.9g "
+             "t_end=%.9g", nout, max_dev, max_phi, max_eff, t_old);
+}
+
+/* The analysis' memory, its mb_anl_init, the parameter line and the temporary CSV with its
+ * header. Returns -1 to go on, else the exit status (r freed, the summary line printed where
+ * the run counts as started). */
+static int anl_start(run_mem *r, int which, const mb_model *m, size_t ws, const char *out,
+                     char *tmp, size_t tmpsize, int quiet)
+{
+    const char *an = mb_cli_analysis_name(which);
+    int n = m->nq, nc = m->nc;
     int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
-    size_t ws = mb_anl_workspace_size(m, level);
-    if (!ws) {
-        fprintf(stderr, "%s_sim: %s analysis: the model cannot be analysed (invalid descriptor)\n",
-                m->name, an);
-        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
-        return 1;
-    }
-    if (which == MB_CLI_FREQUENCY && !aopt.input) {   /* mb_cli_analysis_check says so first */
-        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which));
-        return 2;
-    }
-    for (int k = 0; which == MB_CLI_FREQUENCY && k < 2; k++) {   /* names first: no solve for a typo */
-        const char *nm = k == 0 ? aopt.input : aopt.response, *why = nm ? vector_name_why(m, nm) : NULL;
-        if (!why) continue;
-        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
-        list_vector_names(m);
-        fputc('\n', stderr);
-        return 2;
-    }
-    r.work = malloc(ws);
-    r.q = malloc(sizeof(mb_real) * (size_t)n);
-    r.v = calloc((size_t)n, sizeof(mb_real));
-    r.acc = calloc((size_t)n, sizeof(mb_real));
-    r.lam = calloc((size_t)nc + 1, sizeof(mb_real));
-    r.pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + 1));
-    r.ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
-    r.pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
-    if (!r.work || !r.q || !r.v || !r.acc || !r.lam || !r.pts || !r.ph || !r.pq) {
+    r->work = malloc(ws);
+    r->q = malloc(sizeof(mb_real) * (size_t)n);
+    r->v = calloc((size_t)n, sizeof(mb_real));
+    r->acc = calloc((size_t)n, sizeof(mb_real));
+    r->lam = calloc((size_t)nc + 1, sizeof(mb_real));
+    r->pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + 1));
+    r->ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
+    r->pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
+    if (!r->work || !r->q || !r->v || !r->acc || !r->lam || !r->pts || !r->ph || !r->pq) {
         fprintf(stderr, "%s_sim: out of memory\n", m->name);
-        run_free(&r);
+        run_free(r);
         return 1;
     }
-    int st = mb_anl_init(&r.a, m, NULL, level, r.work, ws);
+    int st = mb_anl_init(&r->a, m, NULL, level, r->work, ws);
     if (st) {
         fprintf(stderr, "%s_sim: %s analysis: init: %s\n", m->name, an, mb_status_str(st));
         printf("status=error code=%d analysis=%s model=%s\n", st, an, m->name);
-        run_free(&r);
+        run_free(r);
         return 1;
     }
-    memcpy(r.q, m->q0, sizeof(mb_real) * (size_t)n);
+    memcpy(r->q, m->q0, sizeof(mb_real) * (size_t)n);
     if (!quiet)
         fprintf(stderr, "%s_sim: %s analysis%s, workspace %zu bytes\n", m->name, an,
                 which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE || which == MB_CLI_QUASISTATIC ?
@@ -1379,215 +1533,107 @@ int mb_cli_run_analysis(int which, const mb_model *m, const char *out, char *tmp
         if (snprintf(tmp, tmpsize, "%s.tmp.%ld", out, (long)getpid()) >= (int)tmpsize) {
             fprintf(stderr, "%s_sim: invalid value '%s' for --out: path too long\n", m->name, out);
             tmp[0] = '\0';
-            run_free(&r);
+            run_free(r);
             return 2;
         }
-        r.csv = fopen(tmp, "w");
-        if (!r.csv) {
+        r->csv = fopen(tmp, "w");
+        if (!r->csv) {
             fprintf(stderr, "%s_sim: cannot write --out %s (temporary %s): %s\n", m->name, out, tmp,
                     strerror(errno));
             tmp[0] = '\0';
             printf("status=error code=0 analysis=%s model=%s\n", an, m->name);
-            run_free(&r);
+            run_free(r);
             return 1;
         }
         if (which != MB_CLI_MODAL && which != MB_CLI_FREQUENCY)
-            full_header(r.csv, m);   /* those two write their own when they have results */
+            full_header(r->csv, m);   /* those two write their own when they have results */
     }
+    return -1;
+}
 
-    char extra[512] = "";
-    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY) {
-        mb_anl_static_info info;
-        int about_init = which != MB_CLI_STATIC && aopt.about_initial;
-        st = about_init ? initial_state(&r.a, r.q, r.lam, &info) : mb_anl_static(&r.a, 0, r.q, r.lam, &info);
-        if (st) {
-            static_failure(m, an, about_init, &info, st, -1, about_init ? NULL : r.q);
-            fault = 1;
-            code = st;
-        } else {
-            double pn, pdn, mon[4];
-            norms(m, 0, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-            mon[0] = 0; mon[1] = pn; mon[2] = pdn; mon[3] = 0;
-            snprintf(extra, sizeof extra, "%s iterations=%d rejected=%d escapes=%d dof=%d rank=%d "
-                     "residual=%.3e stability=%s eig_min=%.9e eig_max=%.9e",
-                     which == MB_CLI_STATIC ? "" : about_init ? " about=initial" : " about=static",
-                     info.iters, info.rejected, info.escapes, info.dof, info.rank,
-                     (double)info.residual, stability_name(info.stability), (double)info.eig_min,
-                     (double)info.eig_max);
-            if (which == MB_CLI_STATIC && r.csv) {
-                /* at rest: v = 0, acc = 0 */
-                skipped += full_row(r.csv, m, 0, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            if (!quiet || which != MB_CLI_MODAL) {
-                if (info.stability < 0)
-                    fprintf(stderr, "%s_sim: warning: the %s is unstable (reduced stiffness "
-                            "eigenvalue %.6g 1/s^2 < 0)\n", m->name,
-                            about_init ? "initial state" : "equilibrium found", (double)info.eig_min);
-                if (info.rank < nc)
-                    analysis_redundant(m, 0, r.q, info.rank,
-                                       about_init ? "the initial state" : "the equilibrium");
-            }
-            if (about_init && (double)info.residual > 1e-6)
-                fprintf(stderr, "%s_sim: warning: the initial state is not an equilibrium: the "
-                        "joints do not carry %.3g of the load (|Z^T Q| / |M^-1/2 Q|); the "
-                        "linearization about it leaves that load out\n", m->name, (double)info.residual);
-            char *e = extra + strlen(extra);
-            size_t left = sizeof extra - (size_t)(e - extra);
-            if (which == MB_CLI_MODAL) {
-                st = run_modal(&r, m, &info, e, left, &rows, &skipped);
-                if (st) { fault = 1; code = st; }
-            } else if (which == MB_CLI_FREQUENCY) {
-                st = run_frequency(&r, m, e, left, &rows);
-                if (st == MB_CLI_USAGE_ST) usage = 1, st = MB_ERR_PARAM;
-                if (st) { fault = 1; code = st; }
-            }
-        }
-    } else if (which == MB_CLI_QUASISTATIC) {
-        /* a static equilibrium at every output time k h, each from the previous one */
-        long nsteps = (long)ceil(t_end / h - 1e-9);
-        int nout = 0, iters = 0, unstable = 0, redundant = 0;
-        double max_res = 0, t_last = 0;
-        mb_anl_static_info info;
-        mb_anl_quasistatic_start(&r.a);
-        for (long k = 0; k <= nsteps; k++) {
-            double t = k == nsteps ? t_end : (double)k * h;
-            st = mb_anl_quasistatic(&r.a, (mb_real)t, r.q, r.lam, &info);
-            if (st) {
-                static_failure(m, an, 0, &info, st, t, r.q);
-                fault = 1;
-                code = st;
-                break;
-            }
-            iters += info.iters;
-            if (info.rank < nc && !redundant++) {   /* named once, where first found */
-                char where[64];
-                snprintf(where, sizeof where, "the equilibrium at t=%.9g", t);
-                analysis_redundant(m, (mb_real)t, r.q, info.rank, where);
-            }
-            if ((double)info.residual > max_res) max_res = (double)info.residual;
-            if (info.stability < 0 && !unstable++)
-                fprintf(stderr, "%s_sim: warning: the equilibrium at t=%.9g is unstable (reduced "
-                        "stiffness eigenvalue %.6g 1/s^2 < 0)\n", m->name, t, (double)info.eig_min);
-            if (r.csv && (k % every == 0 || k == nsteps)) {
-                double pn, pdn;
-                norms(m, t, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-                double mon[4] = {0, pn, pdn, 0};
-                skipped += full_row(r.csv, m, t, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            t_last = t;
-            nout++;
-        }
-        snprintf(extra, sizeof extra, " outputs=%d iterations=%d max_residual=%.3e unstable=%d "
-                 "t_end=%.9g", nout, iters, max_res, unstable, t_last);
-    } else {
-        /* kinematic / inverse: the output times k h up to t_end; the energy balance
-         * T + V - E0 - W (W: work of the loads and of the drivers, lambda^T Phi_t) as a check */
-        long nsteps = (long)ceil(t_end / h - 1e-9);
-        double E0 = 0, W = 0, pw_old = 0, max_dev = 0, max_phi = 0, max_eff = 0, t_old = 0;
-        int dof = 0, why = 0, nout = 0;
-        mb_real e3[3];
-        mb_real *vold = calloc((size_t)n, sizeof(mb_real)), *aold = calloc((size_t)n, sizeof(mb_real));
-        if (!vold || !aold) { fprintf(stderr, "%s_sim: out of memory\n", m->name); fault = 1; }
-        for (long k = 0; !fault && k <= nsteps; k++) {
-            double t = k == nsteps ? t_end : (double)k * h;
-            if (k > 0) {   /* the guess: the previous solution extrapolated */
-                double dt = t - t_old;
-                for (int i = 0; i < n; i++)
-                    r.q[i] += (mb_real)(dt * (double)vold[i] + 0.5 * dt * dt * (double)aold[i]);
-            }
-            st = mb_anl_kinematic(&r.a, (mb_real)t, r.q, r.v, r.acc, &dof, &why);
-            if (st == MB_OK) st = mb_anl_inverse(&r.a, (mb_real)t, r.q, r.v, r.acc, r.lam);
-            if (st) {
-                fprintf(stderr, "%s_sim: %s analysis failed at t=%.9g: ", m->name, an, t);
-                if (why == MB_ANL_WHY_DOF)
-                    fprintf(stderr, "%d degree%s of freedom not driven (%d coordinates, %d "
-                            "constraint equations); kinematic and inverse analysis need a "
-                            "mechanism whose drivers leave none: add drivers, or use --analysis "
-                            "dynamic\n", dof, dof == 1 ? "" : "s", n, nc);
-                else if (why == MB_ANL_WHY_GAMMA || st == MB_ERR_MODEL)
-                    fprintf(stderr, "the model has no gamma (built with MB_OMIT_GAMMA)\n");
-                else if (st == MB_ERR_SINGULAR && r.a.singular_row >= 0 && m->info->constraint_names)
-                    fprintf(stderr, "redundant or singular constraint: %s (equation %d of Phi): "
-                            "Phi_q is rank-deficient (a singular position, or more constraint "
-                            "equations than coordinates)\n", m->info->constraint_names[r.a.singular_row],
-                            r.a.singular_row);
-                else if (why == MB_ANL_WHY_PROJECT)
-                    fprintf(stderr, "the positions do not satisfy the constraints (Newton from the "
-                            "previous output did not converge: %s)\n", mb_status_str(st));
-                else
-                    fprintf(stderr, "%s\n", mb_status_str(st));
-                fault = 1;
-                code = st;
-                break;
-            }
-            /* the energy balance: P_nc from the model, driver power lambda^T Phi_t */
-            m->energy(m, (mb_real)t, r.q, r.v, e3);
-            m->phi_t(m, (mb_real)t, r.q, r.ph);
-            double pw = (double)e3[2];
-            for (int j = 0; j < nc; j++) pw += (double)r.lam[j] * (double)r.ph[j];
-            if (k == 0) E0 = (double)e3[0] + (double)e3[1];
-            else W += (t - t_old) / 2 * (pw + pw_old);
-            pw_old = pw;
-            double dev = (double)e3[0] + (double)e3[1] - E0 - W, pn, pdn;
-            if (fabs(dev) > max_dev) max_dev = fabs(dev);
-            norms(m, t, r.q, r.v, r.ph, r.pq, &pn, &pdn);
-            if (pn > max_phi) max_phi = pn;
-            for (int rr = 0; rr < nc; rr++) {
-                int kind;
-                size_t len;
-                int used = element_at(m, rr, &kind, &len);
-                if (kind == EL_DRV && fabs((double)r.lam[rr]) > max_eff) max_eff = fabs((double)r.lam[rr]);
-                rr += used - 1;
-            }
-            if (r.csv && (k % every == 0 || k == nsteps)) {
-                double mon[4] = {dev, pn, pdn, 0};
-                skipped += full_row(r.csv, m, t, r.q, mon, r.pts, r.v, r.acc, r.lam);
-                rows++;
-            }
-            memcpy(vold, r.v, sizeof(mb_real) * (size_t)n);
-            memcpy(aold, r.acc, sizeof(mb_real) * (size_t)n);
-            t_old = t;
-            nout++;
-        }
-        free(vold);
-        free(aold);
-        snprintf(extra, sizeof extra, " outputs=%d max_energy_dev=%.6e max_phi=%.6e max_effort=%.9g "
-                 "t_end=%.9g", nout, max_dev, max_phi, max_eff, t_old);
-    }
-
-    if (r.csv) {
-        int bad_io = ferror(r.csv);
-        if (fclose(r.csv) != 0) bad_io = 1;
-        /* a failed static, modal or frequency analysis writes nothing; a sequence (kinematic,
-         * inverse, quasistatic) keeps the rows before the failure */
-        int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
-        if (bad_io || (fault && (rows == 0 || whole))) {   /* a success keeps its file, even
-                                                              without rows (no modes: dof 0) */
-            if (bad_io) {
-                fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-                fault = 1;
-            }
-            remove(tmp);   /* nothing useful: no file */
-        } else if (rename(tmp, out) != 0) {
+/* Close the CSV and rename it into place: a failed static, modal or frequency analysis writes
+ * nothing; a sequence (kinematic, inverse, quasistatic) keeps the rows before the failure. */
+static void anl_close_csv(run_mem *r, int which, const mb_model *m, const char *out, char *tmp,
+                          anl_result *o)
+{
+    int bad_io = ferror(r->csv);
+    if (fclose(r->csv) != 0) bad_io = 1;
+    int whole = which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY;
+    if (bad_io || (o->fault && (o->rows == 0 || whole))) {   /* a success keeps its file, even
+                                                                without rows (no modes: dof 0) */
+        if (bad_io) {
             fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
-            remove(tmp);
-            fault = 1;
-        } else if (mb_info_write_csv(out, m) != 0) {
-            fault = 1;   /* the drawing info file next to the CSV (tools/mb_info.h) */
+            o->fault = 1;
         }
-        tmp[0] = '\0';
+        remove(tmp);   /* nothing useful: no file */
+    } else if (rename(tmp, out) != 0) {
+        fprintf(stderr, "%s_sim: cannot write %s: %s\n", m->name, out, strerror(errno));
+        remove(tmp);
+        o->fault = 1;
+    } else if (mb_info_write_csv(out, m) != 0) {
+        o->fault = 1;   /* the drawing info file next to the CSV (tools/mb_info.h) */
     }
-    if (skipped)
+    tmp[0] = '\0';
+}
+
+/* The model's names for --input and --response, checked before any solve (no solve for a
+ * typo). Returns 0, or 2 after naming the bad one and the valid names. */
+static int frequency_names(const mb_model *m)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *nm = k == 0 ? ao->input : ao->response, *why = nm ? vector_name_why(m, nm) : NULL;
+        if (!why) continue;
+        fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s", m->name, nm, k == 0 ? "--input" : "--response", why);
+        list_vector_names(m);
+        fputc('\n', stderr);
+        return 2;
+    }
+    return 0;
+}
+
+int mb_cli_run_analysis(int which, const mb_model *m, const mb_cli_aopt *opts, const char *out,
+                        char *tmp, size_t tmpsize, double t_end, double h, int every, int quiet)
+{
+    const char *an = mb_cli_analysis_name(which);
+    double w0 = wall();
+    run_mem r;
+    anl_result o;
+    memset(&r, 0, sizeof r);
+    memset(&o, 0, sizeof o);
+    ao = opts;
+    if (which == MB_CLI_LINEARIZE)
+        return run_linearize(m, out, tmp, tmpsize, quiet);
+    int level = which == MB_CLI_KINEMATIC || which == MB_CLI_INVERSE ? MB_ANL_SPARSE : MB_ANL_DENSE;
+    size_t ws = mb_anl_workspace_size(m, level);
+    if (!ws) {
+        fprintf(stderr, "%s_sim: %s analysis: the model cannot be analysed (invalid descriptor)\n",
+                m->name, an);
+        printf("status=error code=%d analysis=%s model=%s\n", MB_ERR_MODEL, an, m->name);
+        return 1;
+    }
+    if (which == MB_CLI_FREQUENCY && !ao->input) {   /* mb_cli_analysis_check says so first */
+        fprintf(stderr, "%s_sim: %s\n", m->name, mb_cli_analysis_check(which, ao));
+        return 2;
+    }
+    if (which == MB_CLI_FREQUENCY && frequency_names(m)) return 2;
+    int rc = anl_start(&r, which, m, ws, out, tmp, tmpsize, quiet);
+    if (rc >= 0) return rc;
+    if (which == MB_CLI_STATIC || which == MB_CLI_MODAL || which == MB_CLI_FREQUENCY)
+        run_equilibrium(&r, m, which, quiet, &o);
+    else if (which == MB_CLI_QUASISTATIC)
+        run_quasistatic(&r, m, t_end, h, every, &o);
+    else
+        run_motion(&r, m, an, t_end, h, every, &o);
+    if (r.csv) anl_close_csv(&r, which, m, out, tmp, &o);
+    if (o.skipped)
         fprintf(stderr, "%s_sim: warning: %d CSV rows with non-finite values not written\n",
-                m->name, skipped);
-    if (usage) {   /* as the other usage errors: no summary, exit 2 (no CSV: a whole analysis) */
+                m->name, o.skipped);
+    if (o.usage) {   /* as the other usage errors: no summary, exit 2 (no CSV: a whole analysis) */
         run_free(&r);
         return 2;
     }
-    printf("status=%s code=%d analysis=%s model=%s%s wall_s=%.3f\n", fault ? "error" : "ok", code, an,
-           m->name, extra, wall() - w0);
+    printf("status=%s code=%d analysis=%s model=%s%s wall_s=%.3f\n", o.fault ? "error" : "ok", o.code, an,
+           m->name, o.extra, wall() - w0);
     run_free(&r);
-    return fault ? 1 : 0;
+    return o.fault ? 1 : 0;
 }

@@ -33,7 +33,8 @@ typedef struct opts {
 } opts;
 
 /* All frames: rows of `stride` doubles: t, points (x, y) * npoint, CoM (x, y) * nbody, then
- * (only with slots, racks or contacts: their axes turn with a body) each body's angle (0: a particle). */
+ * (only with slots, racks, contacts or cams: their axes and profiles turn with a body) each
+ * body's angle (0: a particle). */
 typedef struct frames {
     double *v;
     long n, cap;
@@ -558,6 +559,20 @@ static const char *const contact_script =
     "if(c[3]===0){var v=CAX(k,c[7],c[4],c[5]);"
     "e[2].setAttribute('points',pts([[p[0]+v[0]*c[8],p[1]+v[1]*c[8]],[p[0]+v[0]*c[9],p[1]+v[1]*c[9]]]));}"
     "else{e[2].setAttribute('cx',p[0]);e[2].setAttribute('cy',p[1]);}});};\n";
+/* The cams' script (only in pages with cams), wrapping draw() as mesh_script does. CAMS:
+ * [centre, follower, roller radius, angle column, [x1, y1, .., xn, yn]] (the profile about its
+ * centre in its body's axes). */
+static const char *const cam_script =
+    "var camEls=null,drawCamMain=draw;\n"
+    "function camInit(){camEls=[];CAMS.forEach(function(c){camEls.push([el('polygon',{'class':'camprofile',"
+    "'fill':'#ddd','fill-opacity':0.5,'stroke':'#333','stroke-width':2,'vector-effect':'non-scaling-stroke'},W),"
+    "c[2]>0?el('circle',{'class':'roller','r':c[2],'fill':'none','stroke':'#333','stroke-width':1.5,"
+    "'vector-effect':'non-scaling-stroke'},W):null]);});}\n"
+    "draw=function(k){drawCamMain(k);if(!camEls)camInit();\n"
+    " CAMS.forEach(function(c,i){var o=P(k,c[0]),a=c[3]<0?0:D[k][c[3]],co=Math.cos(a),si=Math.sin(a),"
+    "v=c[4],q=[],e=camEls[i];for(var j=0;j<v.length;j+=2)q.push([o[0]+co*v[j]-si*v[j+1],"
+    "o[1]+si*v[j]+co*v[j+1]]);e[0].setAttribute('points',pts(q));"
+    "if(e[1]){var f=E(k,c[1]);e[1].setAttribute('cx',f[0]);e[1].setAttribute('cy',f[1]);}});};\n";
 
 static int write_html(const mb_info *m, const opts *o, const frames *f, const char *summary)
 {
@@ -578,6 +593,20 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
             if (y < ymin) ymin = y;
             if (y > ymax) ymax = y;
         }
+    /* and of every cam's profile: a circle about its centre through its farthest vertex */
+    for (i = 0; i < m->ncam; i++) {
+        double rmax = 0.0;
+        for (int j = 0; j < m->cam_nv[i]; j++)
+            rmax = fmax(rmax, hypot(m->cam_xy[2 * MB_INFO_CAM_VERTICES * i + 2 * j],
+                                    m->cam_xy[2 * MB_INFO_CAM_VERTICES * i + 2 * j + 1]));
+        for (k = 0; k < f->n; k++) {
+            double x = px(f, k, m->cam[2 * i]), y = py(f, k, m->cam[2 * i]);
+            xmin = fmin(xmin, x - rmax);
+            xmax = fmax(xmax, x + rmax);
+            ymin = fmin(ymin, y - rmax);
+            ymax = fmax(ymax, y + rmax);
+        }
+    }
     const double bx0 = xmin, bx1 = xmax, by0 = ymin, by1 = ymax;   /* for the message below */
     L = fmax(xmax - xmin, ymax - ymin);
     if (!(L > 0.0)) L = 1.0; /* a model that never moves anything */
@@ -708,6 +737,7 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
     if (m->ncontact > 0)
         fputs("; contacts as their circles (with a radius that turns with the body) and the "
               "lines or circles they touch", out);
+    if (m->ncam > 0) fputs("; cams as their profiles, rollers as circles", out);
     if (tr >= 0) {
         fputs(tr < m->npoint ? "; path of point " : "; path of particle ", out);
         put_text(out, trace_name(m, tr));
@@ -819,6 +849,18 @@ static int write_html(const mb_info *m, const opts *o, const frames *f, const ch
         fputs("];\n", out);
         fputs(contact_script, out);
     }
+    if (m->ncam > 0) {
+        fputs("var CAMS=[", out);
+        for (i = 0; i < m->ncam; i++) {
+            const double *v = m->cam_xy + 2 * MB_INFO_CAM_VERTICES * i;
+            fprintf(out, "%s[%d,%d,%.9g,%d,[", i ? "," : "", m->cam[2 * i], m->cam[2 * i + 1],
+                    m->cam_roller[i], angle_col(m, m->cam[2 * i]));
+            for (int j = 0; j < 2 * m->cam_nv[i]; j++) fprintf(out, "%s%.9g", j ? "," : "", v[j]);
+            fputs("]]", out);
+        }
+        fputs("];\n", out);
+        fputs(cam_script, out);
+    }
     fputs(script, out);
     fputs("//]]></script>\n</body>\n</html>\n", out);
     free(parent);
@@ -928,7 +970,8 @@ int main(int argc, char **argv)
         o.out = outname;
     }
 
-    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody + (m->nslot + m->nrack + m->ncontact > 0 ? m->nbody : 0);
+    fr.stride = 1 + 2 * m->npoint + 2 * m->nbody +
+                (m->nslot + m->nrack + m->ncontact + m->ncam > 0 ? m->nbody : 0);
     rc = read_csv(&csv, m, &o, &fr, summary, sizeof summary);
     mb_lines_close(&csv);
     if (rc == 0 && o.max_frames > 0 && fr.n > o.max_frames) {

@@ -71,8 +71,18 @@ static int write_body(FILE *f, const mb_model *m, char *err, size_t nerr)
         fprintf(f, "contact %d %d %.17g %d %.17g %.17g\n", in->contact_points[2 * k],
                 in->contact_points[2 * k + 1], in->contact_geom[4 * k], (int)in->contact_geom[4 * k + 1],
                 in->contact_geom[4 * k + 2], in->contact_geom[4 * k + 3]);
+    for (int c = 0; c < in->ncam; c++) {   /* one line: at most 4096 bytes (mb_info.h) */
+        const double *v = in->cam_profile + 2 * MB_CAM_VERTICES * c;
+        fprintf(f, "cam %d %d %.17g %d", in->cam_points[2 * c], in->cam_points[2 * c + 1],
+                in->cam_roller[c], MB_CAM_VERTICES);
+        for (int i = 0; i < 2 * MB_CAM_VERTICES; i++) fprintf(f, " %.17g", v[i]);
+        fputc('\n', f);
+    }
     return 0;
 }
+
+/* a cam's line carries the model's vertices: the reader must take that many */
+typedef char mb_info_cam_vertices_fit[MB_CAM_VERTICES <= MB_INFO_CAM_VERTICES ? 1 : -1];
 
 int mb_info_write(const char *path, const mb_model *m, char *err, size_t nerr)
 {

@@ -26,8 +26,13 @@
  *                                -1 - b for particle b) against, k = 0, the line through p along
  *                                (x, y) fixed in p's body, k = 1 the circle of radius x > 0
  *                                around p, k = 2 inside it (y 0); p a point or -1 - b
- * The slot, gear, rack and contact lines (optional, in that order after the rods) carry numbers
- * as C reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
+ *   cam <o> <p> <rr> <n> <x1> <y1> .. <xn> <yn>
+ *                                a cam: its centre o (a point), the follower p (a point or
+ *                                -1 - b, particle b), the roller's radius rr (0: a point
+ *                                follower) and its profile as a closed polyline of n vertices
+ *                                (3 <= n <= MB_INFO_CAM_VERTICES) in o's body's axes about o
+ * The slot, gear, rack, contact and cam lines (optional, in that order after the rods) carry
+ * numbers as C reads them (finite; an axis of any non-zero length, normalized on reading; radii >= 0, a
  * rack's radius not 0). Readers that predate them refuse them as unknown keywords.
  * A name is the rest of its line: 1..255 bytes, no control characters. The file comes from
  * outside (it may be edited, cut short or be something else entirely): the reader checks
@@ -44,7 +49,8 @@
 #define MB_INFO_NAME_MAX 255      /* bytes of a name */
 #define MB_INFO_LINE_MAX 4096     /* bytes of a line: "point -1 " and the longest name fit */
 #define MB_INFO_MAX_ITEMS 1000000 /* bodies, points, springs, joints, rods, slots, gears,
-                                     racks or contacts: far beyond any model */
+                                     racks, contacts or cams: far beyond any model */
+#define MB_INFO_CAM_VERTICES 64   /* a cam line's vertices at most: 64 at 17 digits fit a line */
 
 typedef struct mb_info {
     char *model;
@@ -68,6 +74,12 @@ typedef struct mb_info {
                           rod ends) */
     double *contact_geom; /* [4 * ncontact] r, kind (0 line, 1 circle, 2 inside), (ux, uy) of a
                              line in the point's body's axes or (R, 0) */
+    int ncam;
+    int *cam;          /* [2 * ncam] the cam's centre (a point), the follower (as rod ends) */
+    double *cam_roller; /* [ncam] roller radius (0: a point follower) */
+    int *cam_nv;       /* [ncam] vertices of each profile */
+    double *cam_xy;    /* [2 * MB_INFO_CAM_VERTICES * ncam] each profile's vertices, about its
+                          centre in its body's axes (the first 2 cam_nv[c] of each block) */
 } mb_info;
 
 /* A name the format can carry: 1..255 bytes, no control characters (a newline would end it). */

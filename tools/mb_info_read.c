@@ -33,6 +33,10 @@ void mb_info_free(mb_info *f)
     free(f->rack_geom);
     free(f->contact);
     free(f->contact_geom);
+    free(f->cam);
+    free(f->cam_roller);
+    free(f->cam_nv);
+    free(f->cam_xy);
     memset(f, 0, sizeof *f);
 }
 
@@ -122,7 +126,7 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
     size_t len;
     int got, version = 0;
     int stage = 0;   /* 0 expect "mbinfo", 1 "model", 2 bodies, 3 points, 4 springs, 5 joints,
-                        6 rods, 7 slots, 8 gears, 9 racks */
+                        6 rods, 7 slots, 8 gears, 9 racks, 10 cams */
     const char *why = NULL;
 
     while ((got = mb_lines_next(r, &len, err, nerr)) > 0) {
@@ -285,9 +289,35 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
             }
             f->ncontact++;
             stage = 10;
+        } else if (IS("cam") && version >= 2 && stage <= 11) {
+            int a, c, nv;   /* the centre: a point; the follower: a point or -1 - b */
+            double rr, xy[2 * MB_INFO_CAM_VERTICES];
+            if (int_field(&p, 0, f->npoint - 1, &a) || *p++ != ' ' ||
+                int_field(&p, -f->nbody, f->npoint - 1, &c) || dbl_fields(&p, 1, &rr) ||
+                *p++ != ' ' || int_field(&p, 3, MB_INFO_CAM_VERTICES, &nv) ||
+                dbl_fields(&p, 2 * nv, xy) || *p) {
+                why = "expected 'cam <point> <follower: a point or -1 - b for particle b> <roller> "
+                      "<n, 3 to 64> <x1> <y1> .. <xn> <yn>' (indices so far, finite numbers)";
+                goto bad;
+            }
+            if (!rod_end_ok(f, version, c)) { why = "a follower -1 - b names a rigid body, not a particle"; goto bad; }
+            if (rr < 0.0) { why = "a cam's roller radius is negative"; goto bad; }
+            if (f->ncam >= MB_INFO_MAX_ITEMS) { why = "too many cams"; goto bad; }
+            if (push_int(&f->cam, 2 * f->ncam, a) || push_int(&f->cam, 2 * f->ncam + 1, c) ||
+                push_dbl(&f->cam_roller, f->ncam, rr) || push_int(&f->cam_nv, f->ncam, nv)) {
+                why = "out of memory";
+                goto bad;
+            }
+            for (int i = 0; i < 2 * MB_INFO_CAM_VERTICES; i++)
+                if (push_dbl(&f->cam_xy, 2 * MB_INFO_CAM_VERTICES * f->ncam + i, i < 2 * nv ? xy[i] : 0.0)) {
+                    why = "out of memory";
+                    goto bad;
+                }
+            f->ncam++;
+            stage = 11;
         } else {
             why = version >= 2 ? "unknown keyword or out of order (mbinfo, model, body or particle, "
-                                 "point, spring, joint, rod, slot, gear, rack, contact)"
+                                 "point, spring, joint, rod, slot, gear, rack, contact, cam)"
                                : "unknown keyword or out of order (mbinfo 1: model, body, point, "
                                  "spring, joint, rod)";
             goto bad;

@@ -1,6 +1,7 @@
 /* mb_sim_main.c - the one command-line simulator, compiled with one model (-DMB_MODEL=<name>).
  * Layer: host tool (tools/) on top of mb_sim.h; allocates and prints, the runtime never does.
- * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. */
+ * Writes the CSV to a temporary file renamed at the end; always ends with a summary line. Its
+ * options: one table, tools/mb_sim_options.c (parsed and checked by tools/mb_optable.c). */
 #include <errno.h>
 #include <float.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mb_analysis_cli.h"
+#include "mb_batch.h"
 #include "mb_info.h"
 #include "mb_input_file.h"
 #include "mb_linalg.h"
@@ -18,6 +20,7 @@
 #include "mb_plan_build.h"
 #include "mb_progress.h"
 #include "mb_sim.h"
+#include "mb_sim_options.h"
 
 #ifndef MB_MODEL
 #error "compile with -DMB_MODEL=<model name>"
@@ -35,133 +38,29 @@ static const mb_model *model = &CAT(MB_MODEL, _model);   /* --eval chooses */
 static const mb_model *emodel;
 static mb_input_table intab;     /* --input-file */
 static mb_real *outbuf;          /* a row's sensors [nout] */
-#define LINSYS_KLU 100   /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 
 /* The defaults: the model file's run settings (its simulate { ... } block, mb_model.preset,
  * docs/model-language.md), else mb_params_default's and T_END_DEFAULT; options override them.
  * The preset is the generated descriptor's, also with --eval generic. */
 #define T_END_DEFAULT 5.0
 
+/* The simulator's options: one table (tools/mb_sim_options.c) parses them, refuses those
+ * without effect and writes --help. */
+static mb_optable opts;
+static char prog[256];
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-        "usage: %s_sim [options]   simulate the %s model\n"
-        "  --formulation F   baumgarte | canonical | alf-explicit | alf-trapezoid (default)\n"
-        "  --integrator I    rk4 | dopri5 | dop853 | bdf | trapezoid | hht (default: trapezoid for\n"
-        "                    alf-trapezoid, rk4 otherwise); bdf: implicit, variable order 1-5\n"
-        "                    (baumgarte, canonical, alf-trapezoid); hht: fixed-step HHT-alpha\n"
-        "                    on the index-3 equations with Lagrange multipliers (baumgarte's\n"
-        "                    equations without its stabilization; the formulation when none is\n"
-        "                    given)\n"
-        "  --hht-alpha A     hht: numerical damping, A in [-1/3, 0] (default -0.05; 0: no damping,\n"
-        "                    the trapezoidal rule)\n"
-        "  --h S             step (rk4, trapezoid, hht); first trial step and default output\n"
-        "                    interval (dopri5, dop853, bdf, the adaptive trapezoid)\n"
-        "  --t-end S         end time\n"
-        "  --rtol R --atol A dopri5 / dop853 / bdf tolerances (default 1e-6, 1e-8); with alf-trapezoid\n"
-        "                    either one switches on its step control (local error of the\n"
-        "                    positions; a step whose Newton iteration fails is retried smaller;\n"
-        "                    see docs/formulations.md); without them its step is fixed h\n"
-        "  --extrapolate     alf-trapezoid with --rtol/--atol: the extrapolated trapezoid, order\n"
-        "                    4 (a step is 2 trapezoid steps of half and 4 of a quarter of it,\n"
-        "                    combined; for long runs); its xi and omega default to 1,\n"
-        "                    over the model file's (--xi, --omega to choose)\n"
-        "  --alpha A --xi X --omega W   penalty (alf-*; hht: of its multiplier iteration,\n"
-        "                    default 1e8) and stabilization parameters (not hht)\n"
-        "  --tol E           alf-*, hht: eps of the sigma / Newton iteration (5.37, 5.60),\n"
-        "                    default 1e-10 (alf-trapezoid's fixed step: at most E, below its\n"
-        "                    truncation error)\n"
-        "  --max-iter N      alf-*, hht: iteration limit, 1..1000 (default 10)\n"
-        "  --max-steps N     stop with an error after N accepted steps (default 1e8; fixed-step\n"
-        "                    runs: at least the steps t-end needs)\n"
-        "  --sigma-reset S   canonical, alf-*: zero sigma when |sigma| > S, p kept consistent\n"
-        "                    (0: off, default)\n"
-        "  --project-velocity  baumgarte (not hht): project v onto the velocity constraints\n"
-        "                    each step\n"
-        "  --baumgarte-cap C baumgarte (not hht): cap the stabilization term at C |Gamma| (0: off)\n"
-        "  --strict          every warning is an error (exit 1, status=error); alf-trapezoid, hht:\n"
-        "                    Newton not converged in max-iter is an error\n"
-        "  --warn-energy F   warn when |energy deviation| > F x the energy scale (default 1e-2)\n"
-        "  --warn-phi F      warn when |Phi| > F x the length scale (default 1e-3)\n"
-        "  --warn-sigma R    canonical, alf-*: warn when |Phi_q^T sigma| > R x the momentum\n"
-        "                    scale (default 1e3)\n"
-        "  --warn-stability F  rk4: warn when h |lambda| > F x its stability limit\n"
-        "                    (default 2); 0 turns a warning off (docs/formulations.md)\n"
-        "  --linsys L        linear systems: sparse (the model's plan: AMD-ordered LDL^T / LU,\n"
-        "                    default for generated code), klu (SuiteSparse KLU, default for\n"
-        "                    --eval generic) or dense (LAPACK, the reference)\n"
-        "  --eval E          model functions: generated (default) or generic (the element-\n"
-        "                    walking evaluator, evaluator/mb_generic.c; see docs/generic-evaluator.md)\n"
-        "  --full-jacobian   alf-trapezoid with trapezoid: add the second-derivative Newton\n"
-        "                    terms the thesis neglects (finite differences of Phi_q, Phidot_q)\n"
-        "  --no-newton-reuse alf-trapezoid: refactor the Newton matrix at every iteration (default:\n"
-        "                    keep a step's factorization while each correction shrinks at least\n"
-        "                    4x, full Newton for a while after a slow one; docs/linear-systems.md)\n",
-        model->name, model->name);
-    mb_cli_analysis_usage(f);   /* --analysis and its options (tools/mb_analysis_cli.c) */
-    fputs(
-        "  --out FILE.csv    write t, coordinates, energy_dev, phi_norm, phid_norm, sigma_norm,\n"
-        "                    point coordinates, velocities, accelerations and reactions (joint\n"
-        "                    forces, driver efforts), the model's inputs (in.<u>) and sensors\n"
-        "                    (out.<y>) every K-th step (a regular file, not stdout: '-' is\n"
-        "                    refused; no file when no row was computed)\n"
-        "  --every K         fixed steps: a CSV row every K steps (default 1); adaptive runs\n"
-        "                    (dopri5, dop853, bdf, alf-trapezoid with --rtol/--atol): a row every\n"
-        "                    K seconds at t = 0, K, 2K, ... (default --h), interpolated by the\n"
-        "                    integrator's dense output (the steps are not clipped to them)\n"
-        "  --set NAME=VALUE  set the model's tunable parameter NAME (repeatable; the model file's\n"
-        "                    tunable(\"NAME\", default), docs/model-language.md); the value must\n"
-        "                    keep the model's rules (mass > 0, spring constants >= 0, ...)\n"
-        "  --input-file F.csv  set the model's inputs from a time series at the start of each\n"
-        "                    step that enters another row: a header t,<input>,... and rows with\n"
-        "                    t increasing (docs/cli.md)\n"
-        "  --hold zoh|foh    how --input-file's values hold over a step: zoh (default) the value\n"
-        "                    of the last row at or before the step's start; foh the table\n"
-        "                    interpolated linearly (adaptive steps stop at every row)\n"
-        "  --quiet           print only the summary line\n"
-        "  --help            this text\n"
-        "An option that has no effect with the analysis, formulation or integrator chosen is\n"
-        "refused (exit 2; docs/cli.md).\n", f);
+    fprintf(f, "usage: %s_sim [options]   simulate the %s model\n", model->name, model->name);
+    mb_opt_usage(&opts, -1, f);
+    fputs("An option that has no effect with the analysis, formulation or integrator chosen is\n"
+          "refused (exit 2; docs/cli.md).\n", f);
 }
 
 static int bad(const char *opt, const char *val, const char *why)
 {
     fprintf(stderr, "%s_sim: invalid value '%s' for %s: %s\n", model->name, val ? val : "", opt, why);
     return 2;
-}
-
-/* Parse a finite double: NULL on success, else why not. A subnormal value is a finite number
- * (strtod reports ERANGE for it too); a value that underflows to 0 is said to. */
-static const char *num(const char *s, double *out)
-{
-    char *end;
-    if (!s || !*s) return "not a number";
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || end == s) return "not a number";
-    if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) return "not a finite number";
-    if (errno == ERANGE && v == 0) return "underflows to 0 (below the smallest double)";
-    *out = v;
-    return NULL;
-}
-
-/* The options that take a value (as --opt VALUE or --opt=VALUE) and the flags. */
-static const char *const value_opts[] = {
-    "--eval", "--formulation", "--integrator", "--out", "--every", "--max-iter", "--max-steps",
-    "--h", "--t-end", "--rtol", "--atol", "--tol", "--alpha", "--xi", "--omega", "--sigma-reset",
-    "--baumgarte-cap", "--linsys", "--warn-energy", "--warn-phi", "--warn-sigma", "--warn-stability",
-    "--analysis", "--hht-alpha", "--set", "--input-file", "--hold", NULL
-};
-static const char *const flag_opts[] = {
-    "--help", "-h", "--quiet", "--project-velocity", "--strict", "--full-jacobian", "--newton-reuse",
-    "--no-newton-reuse", "--extrapolate",
-    NULL
-};
-static int listed(const char *const *list, const char *a)
-{
-    for (; *list; list++)
-        if (!strcmp(*list, a)) return 1;
-    return 0;
 }
 
 /* The temporary CSV, removed when the run is interrupted (SIGINT, SIGTERM, SIGHUP): a killed
@@ -250,15 +149,11 @@ static long keep_complete_rows(const char *path)
     return bad_io ? -1 : keep;
 }
 
-/* The row of the current state. */
-static void row_now(FILE *f, const mb_sim *s, mb_real *pts)
-{
-    row(f, (double)mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), mb_sim_get_monitor(s), pts);
-}
 
 /* The warnings (mb_sim.h: MB_WARN_*): one stderr line per condition met, with the first time
  * it was met, its value there, its threshold and what to do; returns how many. */
-static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability"};
+static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability",
+                                                            "accuracy"};
 static int report_warnings(const mb_sim *s, const mb_params *p)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
@@ -290,6 +185,14 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     "%.3g (threshold %.3g), max |sigma| %.3g; the momenta p = M v + Phi_q^T sigma "
                     "lose the digits of M v: --sigma-reset S keeps |sigma| below S",
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
+            break;
+        case MB_WARN_ACCURACY:
+            fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
+                    "%.3g; %.3g by the end): the step control bounds each step's error by "
+                    "rtol/atol, not the run's, which is about that sum times rtol or more (a "
+                    "smaller --rtol takes more steps: the sum grows); for long runs dop853 "
+                    "(docs/validation.md, section 10)", v, (double)p->warn_accuracy,
+                    (double)mo->err_sum);
             break;
         default:
             fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "
@@ -449,6 +352,28 @@ static void assembly_detail(const mb_sim *s, const mb_params *p)
     free(ph);
 }
 
+/* The workspace: malloc'd per run; with --batch one for every row, grown when a row needs more
+ * and zeroed before each (as a fresh allocation of its size is). */
+static int work_keep;
+static void *work_kept;
+static size_t work_kept_n;
+static void *work_get(size_t n)
+{
+    if (!work_keep) return malloc(n);
+    if (n > work_kept_n) {
+        free(work_kept);
+        work_kept_n = 0;
+        if (!(work_kept = malloc(n))) return NULL;
+        work_kept_n = n;
+    }
+    memset(work_kept, 0, n);
+    return work_kept;
+}
+static void work_put(void *p)
+{
+    if (!work_keep) free(p);
+}
+
 /* What main allocates beside the run's own buffers: the plan of a model without one and the
  * KLU back end. cleanup(rc) frees both and returns rc (main runs more than once when fuzzed). */
 static mb_plan *own_plan;
@@ -469,25 +394,9 @@ static int cleanup(int rc)
     return rc;
 }
 
-#define MAX_SET 256     /* --set options per run */
 #define MAX_PAR 1000    /* tunables of a model (generator/model.lua: MAX_TUNABLES) */
 
-/* What the command line asks for (parse_args); -1: not given, the default applies. */
-typedef struct cli {
-    int form_given, hht_given, h_given, t_end_given;
-    int form, integ, every, quiet, proj, strict, fulljac, reuse, linsys, o_maxit, adaptive, trap_adaptive;
-    int extrap;                /* --extrapolate (alf-trapezoid's step control, p.adaptive 2) */
-    int analysis;              /* MB_CLI_DYNAMIC (0) or another --analysis (tools/mb_analysis_cli.c) */
-    long o_maxsteps;
-    const char *out, *every_arg;
-    int nset;                  /* --set NAME=VALUE, in the order given (a later one wins) */
-    const char *set[MAX_SET];
-    const char *input_file;    /* --input-file (tools/mb_input_file.h) */
-    int foh;                   /* --hold foh */
-    double h, t_end, dt_out;   /* step, end time, output interval (adaptive) */
-    double o_rtol, o_atol, o_alpha, o_xi, o_omega, o_tol, o_sreset, o_cap, o_warn[4];
-    double o_hht;              /* --hht-alpha */
-} cli;
+typedef mb_sim_cli cli;   /* what the command line asks for (tools/mb_sim_options.h) */
 
 /* One run: the simulation, its memory and how it went. */
 typedef struct run_state {
@@ -499,99 +408,26 @@ typedef struct run_state {
     FILE *csv;                 /* the temporary CSV (tmp), NULL without --out */
     int st, fault;             /* the last status; 1: the run failed (status=error) */
     double w0;                 /* wall clock at the start */
+    /* --estimate-error: the second run (rtol/10, atol/10 or h/2), compared at the output rows */
+    mb_sim sh;
+    void *shw;
+    mb_real *lam, *lam2;       /* the two runs' multipliers at a row */
+    mb_real *q2, *v2;          /* the second run's state at a row (adaptive: dense output) */
+    int sh_on, sh_st;          /* the second run is going; its failure (< 0), else MB_OK */
+    long sh_rows;              /* rows compared */
+    double eq, ev, er;         /* the largest differences of q, v and the multipliers */
 } run_state;
 
 /* An option given on the command line that has no effect with the analysis, formulation or
- * integrator chosen is refused (exit 2), never silently ignored: it names the option, what it
- * steers and what was chosen (docs/cli.md, "Options that do not apply"). Returns 1 after saying
- * so, 0 when every option given applies. */
-static int refuse(const char *opt, const char *with, const char *why)
-{
-    fprintf(stderr, "%s_sim: option %s has no effect with %s: %s\n", model->name, opt, with, why);
-    return 1;
-}
+ * integrator chosen is refused (exit 2), never silently ignored: the table names the option,
+ * what it steers and what was chosen (docs/cli.md, "Options that do not apply"): first those of
+ * the dynamic run, then the time grid. Returns 1 after saying so, 0 when every option applies. */
 static int no_effect(const cli *c)
 {
-    char with[64];
-    if (c->analysis != MB_CLI_DYNAMIC) {
-        const char *an = mb_cli_analysis_name(c->analysis);
-        int timed = c->analysis == MB_CLI_QUASISTATIC || c->analysis == MB_CLI_KINEMATIC ||
-                    c->analysis == MB_CLI_INVERSE;
-        const char *dyn = "it steers the dynamic simulation, and this analysis integrates nothing "
-                          "(docs/analyses.md)";
-        snprintf(with, sizeof with, "--analysis %s", an);
-        const char *dense = "the analyses solve their own dense systems (docs/analyses.md)";
-        const struct { const char *opt; int given; const char *why; } vo[] = {
-            { "--formulation", c->form_given, dyn }, { "--integrator", c->integ >= 0, dyn },
-            { "--hht-alpha", c->hht_given, dyn }, { "--rtol", c->o_rtol > 0, dyn },
-            { "--atol", c->o_atol > 0, dyn }, { "--alpha", c->o_alpha > 0, dyn },
-            { "--xi", c->o_xi >= 0, dyn }, { "--omega", c->o_omega >= 0, dyn },
-            { "--tol", c->o_tol > 0, dyn }, { "--max-iter", c->o_maxit > 0, dyn },
-            { "--max-steps", c->o_maxsteps > 0, dyn }, { "--sigma-reset", c->o_sreset >= 0, dyn },
-            { "--baumgarte-cap", c->o_cap >= 0, dyn }, { "--project-velocity", c->proj, dyn },
-            { "--full-jacobian", c->fulljac, dyn }, { "--extrapolate", c->extrap, dyn },
-            { c->reuse == 0 ? "--no-newton-reuse" : "--newton-reuse", c->reuse >= 0, dyn },
-            { "--strict", c->strict, dyn }, { "--warn-energy", c->o_warn[0] >= 0, dyn },
-            { "--warn-phi", c->o_warn[1] >= 0, dyn }, { "--warn-sigma", c->o_warn[2] >= 0, dyn },
-            { "--warn-stability", c->o_warn[3] >= 0, dyn }, { "--linsys", c->linsys >= 0, dense } };
-        for (size_t k = 0; k < sizeof vo / sizeof vo[0]; k++)
-            if (vo[k].given) return refuse(vo[k].opt, with, vo[k].why);
-        if (!timed && (c->t_end_given || c->h_given || c->every_arg))
-            return refuse(c->t_end_given ? "--t-end" : c->h_given ? "--h" : "--every", with,
-                          "only quasistatic, kinematic and inverse analysis step through time "
-                          "(--h to --t-end, a CSV row every --every steps)");
-        return 0;
-    }
-    int f = c->form, i = c->integ >= 0 ? c->integ : f == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
-    int hht = i == MB_HHT, alf = f == MB_ALF_EXPLICIT || f == MB_ALF_TRAPEZOID;
-    snprintf(with, sizeof with, "--integrator %s", mb_integrator_name(i));
-    if (c->hht_given && !hht) return refuse("--hht-alpha", with, "it is the numerical damping of --integrator hht");
-    if ((c->o_rtol > 0 || c->o_atol > 0) && (i == MB_RK4 || hht))
-        return refuse(c->o_rtol > 0 ? "--rtol" : "--atol", with,
-                      "a fixed-step integrator (its step is --h); the tolerances steer dopri5, dop853, bdf "
-                      "and alf-trapezoid's trapezoid (whose step control they switch on)");
-    if (hht && (c->o_xi >= 0 || c->o_omega >= 0))
-        return refuse(c->o_xi >= 0 ? "--xi" : "--omega", with,
-                      "hht integrates the index-3 equations, without the stabilization xi and omega set");
-    if (hht && (c->proj || c->o_cap >= 0))
-        return refuse(c->proj ? "--project-velocity" : "--baumgarte-cap", with,
-                      "hht keeps Phi = 0 at every step itself, without baumgarte's stabilization");
-    snprintf(with, sizeof with, "--formulation %s", mb_formulation_name(f));
-    if (!hht && (c->proj || c->o_cap >= 0) && f != MB_BAUMGARTE)
-        return refuse(c->proj ? "--project-velocity" : "--baumgarte-cap", with,
-                      "it applies to baumgarte only");
-    if (c->o_alpha > 0 && !alf && !hht)
-        return refuse("--alpha", with, "it is the penalty of alf-explicit and alf-trapezoid (and of hht's "
-                      "multiplier iteration); baumgarte and canonical have none");
-    if ((c->o_tol > 0 || c->o_maxit > 0) && !alf && !hht)
-        return refuse(c->o_tol > 0 ? "--tol" : "--max-iter", with,
-                      "it bounds the iteration of alf-explicit's sigma and the Newton iterations of "
-                      "alf-trapezoid and hht; baumgarte and canonical do not iterate");
-    if ((c->o_sreset >= 0 || c->o_warn[2] >= 0) && f == MB_BAUMGARTE)
-        return refuse(c->o_sreset >= 0 ? "--sigma-reset" : "--warn-sigma", with,
-                      "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)");
-    if (c->o_sreset >= 0 && f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0))
-        return refuse("--sigma-reset", "alf-trapezoid's step control (--rtol/--atol)",
-                      "the step control re-references sigma to zero after every step itself "
-                      "(docs/formulations.md)");
-    if (c->reuse >= 0 && f != MB_ALF_TRAPEZOID)
-        return refuse(c->reuse ? "--newton-reuse" : "--no-newton-reuse", with,
-                      "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)");
-    if (c->extrap && !(f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID))
-        return refuse("--extrapolate", f == MB_ALF_TRAPEZOID ? "--integrator bdf" : with,
-                      "it is a step control of alf-trapezoid's trapezoid integrator");
-    if (c->extrap && !(c->o_rtol > 0 || c->o_atol > 0))
-        return refuse("--extrapolate", "fixed steps (no --rtol or --atol)",
-                      "it is a mode of alf-trapezoid's step control, which --rtol or --atol switches on");
-    if (c->fulljac && !(f == MB_ALF_TRAPEZOID && i == MB_TRAPEZOID))
-        return refuse("--full-jacobian", f == MB_ALF_TRAPEZOID ? "--integrator bdf" : with,
-                      "it adds terms to the Newton matrix of alf-trapezoid's trapezoid integrator");
-    if (c->o_warn[3] >= 0 && i != MB_RK4) {
-        snprintf(with, sizeof with, "--integrator %s", mb_integrator_name(i));
-        return refuse("--warn-stability", with, "it watches rk4's stability limit (the adaptive "
-                      "integrators control their error, the implicit ones are stable)");
-    }
-    return 0;
+    int i = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
+    mb_opt_ctx x = { c->analysis, c->form, i, c->trap_adaptive };
+    return mb_opt_refuse(&opts, MB_SIM_G_DYNAMIC, c->given, c, &x) ||
+           mb_opt_refuse(&opts, MB_SIM_G_TIME, c->given, c, &x);
 }
 
 /* Whether integrator i fits formulation f: the runtime's own rule (mb_params_check on the
@@ -627,152 +463,36 @@ static int integrator_fits(const cli *c)
     return 1;
 }
 
-/* The options, checked. Returns -1 to go on, else the exit status (--help: 0, a bad option: 2).
- * The defaults: the model file's run settings (mb_model.preset), else mb_params_default's. */
-static int parse_args(int argc, char **argv, cli *c)
+/* --eval: the model functions chosen, which must run this model (the option table calls it). */
+const char *mb_sim_eval_accept(int eval)
 {
-    const mb_preset *pr = model->preset;
-    mb_params dflt;
-    double v;
-    mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
-    memset(c, 0, sizeof *c);
-    mb_cli_analysis_reset();   /* the analyses' options (main runs more than once when fuzzed) */
-    c->form = MB_ALF_TRAPEZOID;
-    c->integ = c->linsys = c->o_maxit = -1;
-    c->every = 1;
-    c->o_maxsteps = -1;
-    c->h = pr && pr->h > 0 ? pr->h : (double)dflt.h;
-    c->t_end = pr && pr->t_end > 0 ? pr->t_end : T_END_DEFAULT;
-    /* values given on the command line override the formulation defaults */
-    c->o_rtol = c->o_atol = c->o_alpha = c->o_xi = c->o_omega = c->o_tol = -1;
-    c->o_sreset = c->o_cap = -1;
-    c->reuse = -1;
-    for (int i = 0; i < 4; i++) c->o_warn[i] = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL, *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
-        char name[32];
-        if (eq) {   /* --opt=VALUE */
-            size_t n = (size_t)(eq - a);
-            if (n >= sizeof name) n = sizeof name - 1;   /* too long for any option: unknown */
-            memcpy(name, a, n);
-            name[n] = '\0';
-            a = name;
-            val = eq + 1;
-        }
-        if (listed(flag_opts, a)) {
-            if (eq) { fprintf(stderr, "%s_sim: option %s takes no value: %s\n", model->name, a, argv[i]); return 2; }
-            if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-            if (!strcmp(a, "--quiet")) c->quiet = 1;
-            else if (!strcmp(a, "--project-velocity")) c->proj = 1;
-            else if (!strcmp(a, "--strict")) c->strict = 1;
-            else if (!strcmp(a, "--newton-reuse")) c->reuse = 1;      /* the default */
-            else if (!strcmp(a, "--no-newton-reuse")) c->reuse = 0;
-            else if (!strcmp(a, "--extrapolate")) c->extrap = 1;
-            else c->fulljac = 1;
-            continue;
-        }
-        if (!listed(value_opts, a) && !mb_cli_analysis_is_option(a)) {
-            fprintf(stderr, "%s_sim: unknown option %s\n", model->name, eq ? argv[i] : a);
-            usage(stderr);
-            return 2;
-        }
-        if (!eq) {
-            if (i + 1 >= argc) { fprintf(stderr, "%s_sim: option %s needs a value\n", model->name, a); usage(stderr); return 2; }
-            val = argv[++i];
-        }
-        if (!strcmp(a, "--set")) {
-            if (c->nset >= MAX_SET) return bad(a, val, "too many --set options (at most " STR(MAX_SET) ")");
-            const char *e = strchr(val, '=');
-            if (!e || e == val) return bad(a, val, "expected NAME=VALUE");
-            double x;
-            const char *why = num(e + 1, &x);
-            if (why) return bad(a, val, why);
-            c->set[c->nset++] = val;
-        } else if (!strcmp(a, "--input-file")) {
-            if (!*val) return bad(a, val, "empty file name");
-            c->input_file = val;
-        } else if (!strcmp(a, "--hold")) {
-            if (!strcmp(val, "zoh")) c->foh = 0;
-            else if (!strcmp(val, "foh")) c->foh = 1;
-            else return bad(a, val, "expected zoh or foh");
-        } else if (!strcmp(a, "--eval")) {
-            if (!strcmp(val, "generated")) model = &CAT(MB_MODEL, _model);
+    if (eval == 0) model = &CAT(MB_MODEL, _model);
 #if MB_WITH_GENERIC
-            else if (!strcmp(val, "generic")) model = &CAT(MB_MODEL, _generic_model);
+    else model = &CAT(MB_MODEL, _generic_model);
+#else
+    else return "expected generated or generic (when built with the generic evaluator)";
 #endif
-            else return bad(a, val, "expected generated or generic (when built with the generic evaluator)");
-            if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
-                return bad(a, val, "the generic evaluator does not run this model: it was generated with "
-                           "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
-                           "contacts or loads that depend on the state (generated/<model>_data.c says which)");
-        } else if (!strcmp(a, "--linsys")) {
-            if (!strcmp(val, "sparse")) c->linsys = MB_LINSYS_SPARSE;
-            else if (!strcmp(val, "dense")) c->linsys = MB_LINSYS_DENSE;
-            else if (!strcmp(val, "klu")) c->linsys = LINSYS_KLU;
-            else return bad(a, val, "expected sparse, dense or klu");
-        } else if (!strcmp(a, "--analysis")) {
-            if ((c->analysis = mb_cli_analysis_parse(val)) < 0)
-                return bad(a, val, "expected dynamic, static, quasistatic, kinematic, inverse, modal, frequency or linearize");
-        } else if (mb_cli_analysis_is_option(a)) {   /* --about, --input, ... (mb_analysis_cli.c) */
-            const char *why = mb_cli_analysis_option(a, val);
-            if (why) return bad(a, val, why);
-        } else if (!strcmp(a, "--formulation")) {
-            if ((c->form = mb_formulation_parse(val)) < 0) return bad(a, val, "expected baumgarte, canonical, alf-explicit or alf-trapezoid");
-            c->form_given = 1;
-        } else if (!strcmp(a, "--integrator")) {
-            if ((c->integ = mb_integrator_parse(val)) < 0) return bad(a, val, "expected rk4, dopri5, dop853, bdf, trapezoid or hht");
-        } else if (!strcmp(a, "--out")) {
-            if (!*val) return bad(a, val, "empty file name");
-            c->out = val;
-        } else if (!strcmp(a, "--every")) {
-            c->every_arg = val;   /* steps or seconds: the integrator decides (below) */
-        } else if (!strcmp(a, "--max-iter") || !strcmp(a, "--max-steps")) {
-            char *end; long k;
-            errno = 0; k = strtol(val, &end, 10);
-            if (*end || errno || k < 1) return bad(a, val, "expected an integer >= 1");
-            if (a[6] == 'i' && k > MB_MAX_ITER_LIMIT) return bad(a, val, "at most " STR(MB_MAX_ITER_LIMIT));
-            if (a[6] == 'i') c->o_maxit = (int)k;
-            else c->o_maxsteps = k;
-        } else {
-            const char *why = num(val, &v);
-            if (why) return bad(a, val, why);
-            if (!strcmp(a, "--h")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->h = v; c->h_given = 1; }
-            else if (!strcmp(a, "--t-end")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->t_end = v; c->t_end_given = 1; }
-            else if (!strcmp(a, "--rtol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_rtol = v; }
-            else if (!strcmp(a, "--atol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_atol = v; }
-            else if (!strcmp(a, "--tol")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_tol = v; }
-            else if (!strcmp(a, "--alpha")) { if (!(v > 0)) return bad(a, val, "must be > 0"); c->o_alpha = v; }
-            else if (!strcmp(a, "--xi")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_xi = v; }
-            else if (!strcmp(a, "--omega")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_omega = v; }
-            else if (!strcmp(a, "--sigma-reset")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_sreset = v; }
-            else if (!strcmp(a, "--hht-alpha")) {
-                if (!(v >= -1.0 / 3 && v <= 0)) return bad(a, val, "must be in [-1/3, 0]");
-                c->o_hht = v;
-                c->hht_given = 1;
-            }
-            else if (!strcmp(a, "--baumgarte-cap")) { if (v < 0) return bad(a, val, "must be >= 0"); c->o_cap = v; }
-            else if (!strncmp(a, "--warn-", 7)) {
-                if (v < 0) return bad(a, val, "must be >= 0 (0: off)");
-                c->o_warn[a[7] == 'e' ? 0 : a[7] == 'p' ? 1 : a[8] == 'i' ? 2 : 3] = v;
-            }
-        }
-    }
-    /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
-     * given; any other is refused by mb_params_check */
-    if (c->integ == MB_HHT && !c->form_given) c->form = MB_BAUMGARTE;
+    if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
+        return "the generic evaluator does not run this model: it was generated with "
+               "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
+               "contacts, loads that depend on the state or a cam profile given as a function "
+               "(generated/<model>_data.c says which)";
+    return NULL;
+}
+
+/* The step and the output grid: --t-end / --h within 2e9 steps; --every K steps (fixed step) or
+ * an output interval in seconds (adaptive: the rows are interpolated by the integrator's dense
+ * output). Returns -1 to go on, else 2 after saying why. */
+static int output_grid(cli *c)
+{
     if (c->t_end / c->h > 2e9) {
         fprintf(stderr, "%s_sim: invalid values --t-end %g and --h %g: %.3g steps (at most 2e9)\n",
                 model->name, c->t_end, c->h, c->t_end / c->h);
         return 2;
     }
-    /* --every: K steps (fixed step), or an output interval in seconds (adaptive: the rows are
-     * interpolated by the integrator's dense output) */
-    int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
-    c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
-    c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
     c->dt_out = c->h;
     if (c->every_arg && c->adaptive) {
-        const char *why = num(c->every_arg, &c->dt_out);
+        const char *why = mb_opt_num(c->every_arg, &c->dt_out);
         if (why) return bad("--every", c->every_arg, why);
         if (!(c->dt_out > 0)) return bad("--every", c->every_arg, "must be > 0 (seconds between rows of an adaptive run)");
     } else if (c->every_arg) {
@@ -789,9 +509,18 @@ static int parse_args(int argc, char **argv, cli *c)
                 model->name, c->t_end, c->dt_out, c->t_end / c->dt_out);
         return 2;
     }
-    /* the options fit together: the analyses' own (--about, --input, ...), the integrator and
-     * the formulation, and each option given has an effect */
-    const char *awhy = mb_cli_analysis_check(c->analysis);
+    return -1;
+}
+
+/* The options fit together: the analyses' own (--about, --input, ...), the integrator and the
+ * formulation, each option given has an effect, and --out names a regular file. Returns -1 to
+ * go on, else 2 after saying why. */
+static int fits_together(const cli *c, int integ_used)
+{
+    if (mb_opt_refuse(&opts, MB_SIM_G_ANALYSIS, c->given, c,
+                      &(mb_opt_ctx){ c->analysis, c->form, integ_used, c->trap_adaptive }))
+        return 2;
+    const char *awhy = mb_cli_analysis_check(c->analysis, &c->anl);
     if (awhy) { fprintf(stderr, "%s_sim: %s\n", model->name, awhy); return 2; }
     if (integrator_fits(c) || no_effect(c)) return 2;
     struct stat sb;   /* the CSV replaces --out by rename: only ever a regular file */
@@ -799,6 +528,31 @@ static int parse_args(int argc, char **argv, cli *c)
         return bad("--out", c->out, "the CSV goes to a regular file (written to a temporary and renamed), not to stdout (the summary line goes there); give a file name");
     if (c->out && stat(c->out, &sb) == 0 && !S_ISREG(sb.st_mode)) return bad("--out", c->out, "exists and is not a regular file");
     return -1;
+}
+
+/* The options, checked. Returns -1 to go on, else the exit status (--help: 0, a bad option: 2).
+ * The defaults: the model file's run settings (mb_model.preset), else mb_params_default's. */
+static int parse_args(int argc, char **argv, cli *c)
+{
+    const mb_preset *pr = model->preset;
+    mb_params dflt;
+    mb_params_default(&dflt, MB_ALF_TRAPEZOID);   /* its step: the default without a preset */
+    snprintf(prog, sizeof prog, "%s_sim", model->name);
+    mb_sim_options(&opts, prog);
+    mb_sim_cli_reset(c);   /* main runs more than once when fuzzed */
+    c->h = pr && pr->h > 0 ? pr->h : (double)dflt.h;
+    c->t_end = pr && pr->t_end > 0 ? pr->t_end : T_END_DEFAULT;
+    int rc = mb_opt_parse(&opts, argc, argv, c, c->given, usage);
+    if (rc >= 0) return rc;
+    /* hht integrates baumgarte's equations (docs/formulations.md): the formulation when none is
+     * given; any other is refused by mb_params_check */
+    if (c->form < 0) c->form = c->integ == MB_HHT ? MB_BAUMGARTE : MB_ALF_TRAPEZOID;
+    int integ_used = c->integ >= 0 ? c->integ : c->form == MB_ALF_TRAPEZOID ? MB_TRAPEZOID : MB_RK4;
+    c->trap_adaptive = integ_used == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0);
+    c->adaptive = MB_ADAPTIVE(integ_used) || c->trap_adaptive;
+    if (c->max_err > 0) c->est = 1;   /* --max-error needs the estimate */
+    if ((rc = output_grid(c)) >= 0) return rc;
+    return fits_together(c, integ_used);
 }
 
 /* The run's parameters: mb_params_default, the model file's settings for the formulation, the
@@ -827,7 +581,7 @@ static int build_params(cli *c, mb_params *p)
     if (c->o_omega >= 0) p->omega = (mb_real)c->o_omega;
     if (c->o_tol > 0) p->tol = (mb_real)c->o_tol;
     if (c->o_maxit > 0) p->max_iter = c->o_maxit;
-    if (c->hht_given) p->hht_alpha = (mb_real)c->o_hht;
+    if (c->o_hht <= 0) p->hht_alpha = (mb_real)c->o_hht;
     /* the step control of alf-trapezoid: switched on by a tolerance (docs/cli.md) */
     if (p->integrator == MB_TRAPEZOID && (c->o_rtol > 0 || c->o_atol > 0)) p->adaptive = c->extrap ? 2 : 1;
     if (c->o_maxsteps > 0) p->max_steps = c->o_maxsteps;
@@ -838,9 +592,10 @@ static int build_params(cli *c, mb_params *p)
     p->project_velocity = c->proj;
     p->strict_newton = c->strict;
     p->strict = c->strict;
-    p->dense = !c->trap_adaptive && c->adaptive && c->out != NULL;   /* only the CSV's rows need it */
-    mb_real *warn_p[4] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability};
-    for (int i = 0; i < 4; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
+    p->dense = !c->trap_adaptive && c->adaptive && (c->out != NULL || c->est);   /* only the rows need it */
+    mb_real *warn_p[5] = {&p->warn_energy, &p->warn_phi, &p->warn_sigma, &p->warn_stability,
+                          &p->warn_accuracy};
+    for (int i = 0; i < 5; i++) if (c->o_warn[i] >= 0) *warn_p[i] = (mb_real)c->o_warn[i];
     p->full_jacobian = c->fulljac;
     if (c->reuse >= 0) p->newton_reuse = c->reuse;
     /* default: the generated plan's kernels for generated code, SuiteSparse KLU for the generic
@@ -963,18 +718,103 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         return cleanup(2);
     }
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
-        return cleanup(mb_cli_run_analysis(c->analysis, model, c->out, tmp, sizeof tmp, c->t_end, c->h,
+        return cleanup(mb_cli_run_analysis(c->analysis, model, &c->anl, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));
     r->ws = mb_sim_workspace_size(model, p);
     if (r->ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
-    r->work = malloc(r->ws);
+    r->work = work_get(r->ws);
     r->pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
     int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
-    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); free(r->work); free(r->pts); return cleanup(1); }
+    if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); work_put(r->work); free(r->pts); return cleanup(1); }
     emodel = mb_sim_model(&r->sim);
+    r->sh_on = 0;
+    r->shw = NULL;
+    r->lam = r->lam2 = r->q2 = NULL;
+    if (c->est) {   /* the second run: a tenth of the tolerances, or half the step */
+        mb_params p2 = *p;
+        if (MB_PARAMS_ADAPTIVE(p)) { p2.rtol /= 10; p2.atol /= 10; }
+        else { p2.h /= 2; if (p2.max_steps < 50000000L) p2.max_steps *= 2; }
+        p2.strict = 0;   /* its warnings are not the run's */
+        size_t ws2 = mb_sim_workspace_size(model, &p2);
+        r->shw = ws2 ? malloc(ws2) : NULL;
+        r->lam = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+        r->lam2 = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
+        r->q2 = malloc(sizeof(mb_real) * (size_t)(2 * model->nq + 1));
+        r->v2 = r->q2 ? r->q2 + model->nq : NULL;
+        st = r->shw && r->lam && r->lam2 && r->q2 ? mb_sim_init(&r->sh, model, &p2, r->shw, ws2) : MB_ERR_WORKSPACE;
+        if (st) {
+            fprintf(stderr, "%s_sim: --estimate-error: the second run's init: %s\n", model->name, mb_status_str(st));
+            work_put(r->work); free(r->pts); free(r->shw); free(r->lam); free(r->lam2); free(r->q2);
+            return cleanup(1);
+        }
+        r->sh_on = 1;
+    }
     outbuf = malloc(sizeof(mb_real) * (size_t)(model->nout + 1));
-    if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); free(r->work); free(r->pts); return cleanup(1); }
+    if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); work_put(r->work); free(r->pts); return cleanup(1); }
     return -1;
+}
+
+/* --estimate-error: the second run to the row at t (q, v: the first run's; v NULL: not known),
+ * then the largest differences so far; a failure of the second run ends the comparison (named
+ * on stderr; the summary says est_err=failed). */
+static void shadow_cmp(const cli *c, run_state *r, double t, const mb_real *q, const mb_real *v)
+{
+    if (!r->sh_on || r->sh_st < 0) return;
+    int n = model->nq, nc = model->nc;
+    /* fixed steps land on t (the rows are on the first run's grid, h / 2 divides it); adaptive
+     * steps go their own way to t-end and the row is their dense output */
+    while ((double)mb_sim_get_t(&r->sh) < t) {
+        mb_real ts = (mb_real)(c->adaptive ? c->t_end : t);
+        if (intab.nrow > 0) {   /* the inputs' holds as the first run sets them */
+            double t0 = (double)mb_sim_get_t(&r->sh), tn = mb_input_table_next(&intab, t0);
+            if (c->adaptive && tn < (double)ts) ts = (mb_real)tn;
+            mb_input_table_apply(&intab, &r->sh, t0, c->foh);
+        }
+        int st = mb_sim_step(&r->sh, ts);
+        if (st < 0) {
+            fprintf(stderr, "%s_sim: --estimate-error: the second run stopped at t=%.9g: %s; the "
+                    "estimate covers t < %.9g\n", model->name, (double)mb_sim_get_t(&r->sh),
+                    mb_status_str(st), (double)mb_sim_get_t(&r->sh));
+            r->sh_st = st;
+            return;
+        }
+    }
+    const mb_real *q2 = mb_sim_get_q(&r->sh), *v2 = mb_sim_get_v(&r->sh);
+    if ((double)mb_sim_get_t(&r->sh) != t) {
+        if (!c->adaptive) return;   /* (not on its grid: not compared) */
+        if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, r->v2, NULL) == MB_OK) v2 = r->v2;
+        else if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, NULL, NULL) == MB_OK) v2 = NULL;
+        else return;
+        q2 = r->q2;
+        if (!v2) v = NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        double d = fabs((double)q[i] - (double)q2[i]);
+        if (d > r->eq || d != d) r->eq = d;
+        if (v) {
+            d = fabs((double)v[i] - (double)v2[i]);
+            if (d > r->ev || d != d) r->ev = d;
+        }
+    }
+    if (v && nc > 0 && mb_cli_multipliers((mb_real)t, q, v, r->lam, nc) == MB_OK &&
+        mb_cli_multipliers((mb_real)t, q2, v2, r->lam2, nc) == MB_OK)
+        for (int k = 0; k < nc; k++) {
+            double d = fabs((double)r->lam[k] - (double)r->lam2[k]);
+            if (d > r->er || d != d) r->er = d;
+        }
+    r->sh_rows++;
+}
+
+/* A row at t: compared with the second run (--estimate-error), written to the CSV (--out) */
+static void emit(const cli *c, run_state *r, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo)
+{
+    shadow_cmp(c, r, t, q, v);
+    if (r->csv) row(r->csv, t, q, v, mo, r->pts);
+}
+static void emit_now(const cli *c, run_state *r)
+{
+    emit(c, r, (double)mb_sim_get_t(&r->sim), mb_sim_get_q(&r->sim), mb_sim_get_v(&r->sim),
+         mb_sim_get_monitor(&r->sim));
 }
 
 /* The steps to t-end: a CSV row every --every steps (fixed step) or at every output time,
@@ -1004,7 +844,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: out of memory\n", model->name);
         r->fault = 1;
     } else {
-        if (r->csv) row_now(r->csv, &r->sim, r->pts);
+        emit_now(c, r);
         mb_real te = (mb_real)c->t_end;
         while (mb_sim_get_t(&r->sim) < te) {
             mb_real ts = te;
@@ -1028,13 +868,13 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
             k++;
             mb_progress_update(&bar, (double)mb_sim_get_t(&r->sim));
             double tn = (double)mb_sim_get_t(&r->sim);
-            if (r->csv && c->adaptive) {
+            if ((r->csv || r->sh_on) && c->adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
                     double to = (double)(out_k + 1) * c->dt_out;
                     if (to > tn || to >= c->t_end - 1e-9 * c->dt_out) break;
                     out_k++;
-                    if (to == tn) { row_now(r->csv, &r->sim, r->pts); continue; }
+                    if (to == tn) { emit_now(c, r); continue; }
                     int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, vd, &mdo);
                     vrow = vd;
                     if (sd < 0 && mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
@@ -1058,14 +898,14 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                         r->fault = 1;
                         break;
                     }
-                    row(r->csv, to, qd, vrow, &mdo, r->pts);
+                    emit(c, r, to, qd, vrow, &mdo);
                 }
                 if (r->fault) break;
-                if (tn >= c->t_end) row_now(r->csv, &r->sim, r->pts);
+                if (tn >= c->t_end) emit_now(c, r);
                 mprev = *mb_sim_get_monitor(&r->sim);
                 tprev = tn;
-            } else if (r->csv && (++out_k % c->every == 0 || tn >= c->t_end)) {
-                row_now(r->csv, &r->sim, r->pts);
+            } else if ((r->csv || r->sh_on) && (++out_k % c->every == 0 || tn >= c->t_end)) {
+                emit_now(c, r);
             }
         }
     }
@@ -1113,10 +953,11 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     r->csv = NULL;
     r->fault = 0;
     r->dep = NULL;
+    int nred = 0;   /* redundant constraint equations found at the start */
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { free(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
         r->csv = fopen(tmp, "w");
         if (r->csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         else {   /* no run; the summary line still ends the output (docs/cli.md) */
@@ -1152,11 +993,25 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
         /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
         r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
-        if (mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep) > 0 &&
-            mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
+        nred = mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep);
+        if (nred > 0 && mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
             fprintf(stderr, "%s_sim: note: this build keeps them in alf-trapezoid's Newton iteration "
                     "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
                     "leaves them out of the model\n", model->name);
+    }
+    if (r->sh_on) {   /* --estimate-error: the second run from the same start */
+        r->sh_rows = 0;
+        r->eq = r->ev = r->er = 0;
+        r->sh_st = MB_OK;
+        if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
+        if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sh, 0, c->foh);
+        if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
+            r->sh_st = mb_sim_reset(&r->sh, 0, NULL, NULL, 1);
+            if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(&r->sh, r->dep);
+        }
+        if (r->sh_st < 0 && r->st == MB_OK && !r->fault)
+            fprintf(stderr, "%s_sim: --estimate-error: the second run's start failed: %s\n", model->name,
+                    mb_status_str(r->sh_st));
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
@@ -1174,7 +1029,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
 
 /* The warnings and the summary line (the interface: always the last line on stdout); frees the
  * run. Returns the exit status. */
-static int summary(const mb_params *p, run_state *r)
+static int summary(const cli *c, const mb_params *p, run_state *r)
 {
     if (rows_skipped > 1)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
@@ -1183,7 +1038,7 @@ static int summary(const mb_params *p, run_state *r)
     const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld factorizations=%ld solves=%ld "
-           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f\n",
+           "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f",
            r->fault ? "error" : "ok", r->fault ? r->st : 0, model->name, mb_formulation_name(p->formulation),
            mb_integrator_name(p->integrator), mo->steps, mo->rejected, mo->evals, mo->newton_iters,
            mo->alf_iters, mo->maxiter_events, mo->newton_roundoff, mo->sigma_resets, mo->sigma_holds,
@@ -1191,7 +1046,26 @@ static int summary(const mb_params *p, run_state *r)
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(&r->sim), wall() - r->w0);
-    free(r->work);
+    int over = 0;   /* --max-error not met */
+    if (c->est) {   /* the estimate, its cost (the second run's steps), the bound */
+        int ok = r->sh_st == MB_OK && r->sh_rows > 0;
+        if (ok) printf(" est_err_q=%.3e est_err_v=%.3e est_err_r=%.3e", r->eq, r->ev, r->er);
+        else printf(" est_err=failed");
+        printf(" est_steps=%ld", r->sh_on ? mb_sim_get_monitor(&r->sh)->steps : 0L);
+        if (c->max_err > 0) {
+            over = !ok || !(r->eq <= c->max_err);
+            printf(" max_error=%s", over ? "exceeded" : "met");
+            if (over)
+                fprintf(stderr, "%s_sim: --max-error %g: %s\n", model->name, c->max_err,
+                        ok ? "the estimated position error is larger" : "no estimate (the second run failed)");
+        }
+    }
+    putchar('\n');
+    free(r->shw);
+    free(r->lam);
+    free(r->lam2);
+    free(r->q2);
+    work_put(r->work);
     free(r->pts);
     free(r->dep);
     cleanup(0);
@@ -1199,10 +1073,11 @@ static int summary(const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: cannot write the summary line to stdout: %s\n", model->name, strerror(errno));
         return 1;
     }
-    return r->fault ? 1 : 0;
+    return r->fault || over ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+/* One run: the command line as given (main), or a row of --batch (tools/mb_batch.c). */
+static int run_once(int argc, char **argv)
 {
     cli c;
     mb_params p;
@@ -1214,5 +1089,31 @@ int main(int argc, char **argv)
     if ((rc = build_params(&c, &p)) >= 0) return rc;
     if ((rc = setup(&c, &p, &r)) >= 0) return rc;
     if ((rc = run(&c, &p, &r)) >= 0) return rc;
-    return summary(&p, &r);
+    return summary(&c, &p, &r);
+}
+
+/* An option that takes the next word as its value (mb_batch_find skips that word). */
+static int takes_value(const char *a)
+{
+    int row = mb_opt_find(&opts, a);
+    return row >= 0 && opts.opt[row].kind != MB_OPT_FLAG && opts.opt[row].kind != MB_OPT_HELP;
+}
+
+int main(int argc, char **argv)
+{
+    const char *rows;
+    int at;
+    model = &CAT(MB_MODEL, _model);
+    snprintf(prog, sizeof prog, "%s_sim", model->name);
+    mb_sim_options(&opts, prog);   /* for takes_value */
+    int rc = mb_batch_find(argc, argv, takes_value, prog, &rows, &at);
+    if (rc) return rc;
+    if (!rows) return run_once(argc, argv);
+    work_keep = 1;   /* one workspace for every row */
+    rc = mb_batch_main(prog, rows, argc, argv, at, run_once);
+    free(work_kept);
+    work_kept = NULL;
+    work_kept_n = 0;
+    work_keep = 0;
+    return rc;
 }

@@ -515,7 +515,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     }
     *d = ss.d;
     int d2 = 2 * ss.d;
-    mb_model ml = *m;   /* the sensors at the state's multipliers (interface 12) */
+    mb_model ml = *m;   /* the sensors at the state's multipliers (interface 13) */
     if (rs) ml.lam = lam;
     if (nout > 0) ml.outputs(&ml, (mb_real)t, qop, vop, y, Yq, Yv);
     if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, qop, vop, D);

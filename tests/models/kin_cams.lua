@@ -1,0 +1,39 @@
+-- kin_cams.lua - two driven cams with translating followers on the line through their centres,
+-- for the closed-form test (tests/test_cam.sh; made-up data, SI units):
+--  - a three-harmonic profile r(psi) = 0.04 + 0.006 cos(psi) - 0.001 cos(3 psi) + 0.002 sin(2 psi)
+--    turning about O1 = (0, 0) at theta = 0.3 + 40 t; the follower's point P on x = 0 at
+--    psi = pi/2 - theta: y_P = r(psi), vy = -40 r'(psi), ay = 40^2 r''(psi);
+--  - an eccentric circle (R = 0.03, centre e = 0.01 from O2 along the cam's x axis) under a roller
+--    of radius 0.012 whose centre C slides on x = 1, the cam at theta = -0.5 + 25 t:
+--    y_C = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) above O2;
+--  - a profile given as a Lua function of its angle (below), y_P = r(pi/2 - theta) as the first.
+name "kin_cams"
+gravity { 0, -9.81 }
+ground { O1 = { 0, 0 }, G1 = { 0, 0.1 }, O2 = { 1, 0 }, G2 = { 1, 0.1 } }
+
+body "cam1" { mass = 0.5, inertia = 2e-4, angle = 0.3, points = { O = { 0, 0 } } }
+body "fol1" { mass = 0.2, inertia = 1e-4, position = { 0, 0.07 }, points = { P = { 0, -0.03 } } }
+revolute "J1" { "ground.O1", "cam1.O" }
+prismatic "P1" { "ground.G1", "fol1.P", axis = { 0, 1 } }
+cam "C1" { "cam1.O", "fol1.P", profile = { a0 = 0.04, a = { 0.006, 0, -0.001 }, b = { 0, 0.002 } } }
+driver "D1" { joint = "J1", f = function(t) return 0.3 + 40 * t end }
+
+body "ecc" { mass = 0.4, inertia = 1e-4, position = { 1, 0 }, angle = -0.5, points = { O = { 0, 0 } } }
+body "fol2" { mass = 0.2, inertia = 1e-4, position = { 1, 0.06 }, points = { C = { 0, -0.02 } } }
+revolute "J2" { "ground.O2", "ecc.O" }
+prismatic "P2" { "ground.G2", "fol2.C", axis = { 0, 1 } }
+cam "C2" { "ecc.O", "fol2.C", profile = { circle = 0.03, centre = { 0.01, 0 } }, roller = 0.012 }
+driver "D2" { joint = "J2", f = function(t) return -0.5 + 25 * t end }
+
+
+-- a profile given as a function of its angle: r(psi) = 0.04 + 0.005 cos(psi) + 0.002 sin(psi)^2,
+-- the cam at theta = 0.1 + 30 t about O3 = (2, 0), its follower on x = 2
+ground { O3 = { 2, 0 }, G3 = { 2, 0.1 } }
+body "cam3" { mass = 0.5, inertia = 2e-4, position = { 2, 0 }, angle = 0.1, points = { O = { 0, 0 } } }
+body "fol3" { mass = 0.2, inertia = 1e-4, position = { 2, 0.07 }, points = { P = { 0, -0.03 } } }
+revolute "J3" { "ground.O3", "cam3.O" }
+prismatic "P3" { "ground.G3", "fol3.P", axis = { 0, 1 } }
+cam "C3" { "cam3.O", "fol3.P", profile = function(p) return 0.04 + 0.005 * cos(p) + 0.002 * sin(p) ^ 2 end }
+driver "D3" { joint = "J3", f = function(t) return 0.1 + 30 * t end }
+
+simulate { t_end = 0.5, h = 1e-3 }

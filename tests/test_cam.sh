@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# test_cam.sh - cams against closed forms (docs/model-language.md, "Cams"), by kinematic analysis
+# (every row solved by Newton on Phi = 0, the reactions from the multipliers):
+#  - models/cam_follower.lua (a harmonic cam r = a0 + e cos(psi) lifting a follower against a
+#    valve spring, theta = pi/2 + w t): the follower's lift, velocity and acceleration against
+#    y = a0 + e cos(w t), -w e sin(w t), -w^2 e cos(w t); the cam's normal force (C.normal)
+#    against N = (m ay + m g + k (y + s - H_y + l0)) sqrt(1 + (r'/r)^2) (the vertical force over
+#    the cosine of the pressure angle); the jump speed: the speed at which the
+#    smallest normal force crosses zero, from runs at 0.98 and 1.02 of the closed form
+#    w_jump = sqrt(F(a0 + e) / (m e)) (N_min is linear in w^2 there), and the signs of N on
+#    each side (the follower would leave the cam above w_jump, not below);
+#  - tests/models/kin_cams.lua: a three-harmonic profile (cosine and sine terms) y = r(pi/2 -
+#    theta), vy = -w r', ay = w^2 r'' (and the same for a profile given as a Lua function of its
+#    angle); an eccentric circle under a roller,
+#    y = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) and its derivatives;
+#  - a dynamic run of cam_follower (the default formulation and integrator) keeps the follower
+#    on the profile: lift to 1e-9 of the stroke;
+#  - a free cam flywheel with a spring-loaded follower conserves T + V (tests/models/cam_free.lua);
+#  - the generic evaluator agrees with the generated code on cam_follower; it refuses a profile
+#    given as a function (exit 2), its data file naming the cam.
+# Kinematics to 1e-12 relative to the quantity's range. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_cam.XXXXXX"); trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+for b in cam_follower_sim kin_cams_sim cam_free_sim; do
+    [ -x "$BUILD/$b" ] || { echo "FAIL: $BUILD/$b missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+csv() { awk -F, -v OFS=' ' "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next } $1" "$2"; }
+le() { awk "BEGIN { exit !($1 <= $2) }"; }
+
+# the shipped model's data (models/cam_follower.lua)
+DATA='a0 = 0.025; e = 0.005; m = 0.1; k = 20000; l0 = 0.06; Hy = 0.08; s = 0.01; g = 9.81; Py = -0.02'
+wj=$(awk "BEGIN { $DATA; F = m * g + k * (a0 + e + s - Hy + l0); printf \"%.17g\", sqrt(F / (m * e)) }")
+echo "cam_follower: closed-form jump speed sqrt(F(a0 + e) / (m e)) = $wj rad/s"
+
+# ---- lift, velocity, acceleration, normal force at 700 rad/s over two turns
+"$BUILD/cam_follower_sim" --analysis kinematic --t-end 0.018 --h 1e-6 --out "$T/cf.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "cam_follower: kinematic analysis runs (18001 rows)" '[ $rc -eq 0 ] && grep -q "outputs=18001" "$T/o"'
+csv "
+function ab(x) { return x < 0 ? -x : x }
+{ $DATA; w = 700; t = \$col[\"t\"]
+  y = a0 + e * cos(w * t); vy = -w * e * sin(w * t); ay = -w * w * e * cos(w * t)
+  # the guide takes the side force: the cam's force is along the profile's normal, which leans
+  # from the follower's axis by the pressure angle, tan = r' / r (r' = dr/dpsi = e sin(w t))
+  rp = e * sin(w * t); N = (m * ay + m * g + k * (y + s - Hy + l0)) * sqrt(1 + (rp / y) ^ 2)
+  # the same with the row's own lift in the spring's force: the position's Newton stop (2.2e-14 m)
+  # times k is 4.4e-10 N, 1.1e-12 of the peak; this isolates the multiplier
+  yr = \$col[\"follower.P.y\"]; Nr = (m * ay + m * g + k * (yr + s - Hy + l0)) * sqrt(1 + (rp / yr) ^ 2)
+  e1 = ab(\$col[\"follower.P.y\"] - y); e2 = ab(\$col[\"follower.vy\"] - vy)
+  e3 = ab(\$col[\"follower.ay\"] - ay); e4 = ab(\$col[\"C.normal\"] - Nr); e5 = ab(\$col[\"C.normal\"] - N)
+  if (e1 > m1) m1 = e1; if (e2 > m2) m2 = e2; if (e3 > m3) m3 = e3; if (e4 > m4) m4 = e4; if (e5 > m5) m5 = e5
+  if (ab(N) > nmax) nmax = ab(N) }
+END { printf \"%.3e %.3e %.3e %.3e %.3e %.3e\n\", m1 / (a0 + e), m1 / (2 * e), m2 / (700 * e), m3 / (700 * 700 * e), m4 / nmax, m5 / nmax }" \
+    "$T/cf.csv" >"$T/r"
+read -r l1 l2 v1 a1 n1 n2 <"$T/r"
+echo "cam_follower at 700 rad/s: lift $l1 of the follower's height a0 + e ($l2 of the stroke), velocity $v1, acceleration $a1 of w e, w^2 e; normal force $n1 of its peak ($n2 with the closed-form lift in the spring)"
+# (the kinematic Newton stops at |Phi| <= 100 eps = 2.2e-14 m, absolute: 2.2e-12 of the 10 mm
+# stroke, 7e-13 of the follower's height, the scale of the equation)
+ok "cam_follower: lift a0 + e cos(w t) to 1e-12 of the follower's height a0 + e (got $l1)" 'le "$l1" 1e-12'
+ok "cam_follower: velocity -w e sin(w t) to 1e-12 of w e (got $v1)" 'le "$v1" 1e-12'
+ok "cam_follower: acceleration -w^2 e cos(w t) to 1e-12 of w^2 e (got $a1)" 'le "$a1" 1e-12'
+ok "cam_follower: C.normal = (m ay + m g + k compression) / cos(pressure angle) to 1e-12 of its peak (got $n1)" 'le "$n1" 1e-12'
+
+# ---- the jump speed: the smallest normal force at 0.98 and 1.02 w_jump (one turn each)
+nmin() {
+    "$BUILD/cam_follower_sim" --analysis kinematic --set "w=$1" --t-end "$(awk "BEGIN { printf \"%.17g\", 6.2832 / $1 }")" \
+        --h 1e-6 --out "$T/j.csv" >"$T/o" 2>"$T/e" || { echo nan; return; }
+    csv '{ n = $col["C.normal"]; if (NR == 2 || n < lo) lo = n } END { printf "%.17g\n", lo }' "$T/j.csv"
+}
+w1=$(awk "BEGIN { printf \"%.17g\", 0.98 * $wj }"); w2=$(awk "BEGIN { printf \"%.17g\", 1.02 * $wj }")
+N1=$(nmin "$w1"); N2=$(nmin "$w2")
+echo "cam_follower: smallest normal force $N1 N at 0.98 w_jump, $N2 N at 1.02 w_jump"
+ok "cam_follower: the follower stays on the cam below the jump speed (N_min > 0 at 0.98 w_jump: $N1)" \
+   'awk "BEGIN { exit !($N1 > 0) }"'
+ok "cam_follower: it would leave above it (N_min < 0 at 1.02 w_jump: $N2)" 'awk "BEGIN { exit !($N2 < 0) }"'
+wz=$(awk "BEGIN { w1 = $w1; w2 = $w2; z = w1 * w1 + (w2 * w2 - w1 * w1) * $N1 / ($N1 - ($N2)); printf \"%.17g\", sqrt(z) }")
+jr=$(awk "BEGIN { d = ($wz - $wj) / $wj; if (d < 0) d = -d; printf \"%.3e\", d }")
+echo "cam_follower: jump speed from the reactions $wz rad/s, closed form $wj rad/s: relative difference $jr"
+ok "cam_follower: the reactions' jump speed matches sqrt(F(a0 + e) / (m e)) to 1e-12 (got $jr)" 'le "$jr" 1e-12'
+
+# ---- the three-harmonic cam and the roller on the eccentric
+"$BUILD/kin_cams_sim" --analysis kinematic --t-end 0.5 --h 1e-4 --out "$T/kc.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "kin_cams: kinematic analysis runs" '[ $rc -eq 0 ] && grep -q "outputs=5001" "$T/o"'
+csv '
+function ab(x) { return x < 0 ? -x : x }
+{ pi = atan2(0, -1); t = $col["t"]
+  # the Fourier cam: psi = pi/2 - theta, dpsi/dt = -40
+  w = 40; p = pi / 2 - (0.3 + w * t)
+  r = 0.04 + 0.006 * cos(p) - 0.001 * cos(3 * p) + 0.002 * sin(2 * p)
+  r1 = -0.006 * sin(p) + 0.003 * sin(3 * p) + 0.004 * cos(2 * p)
+  r2 = -0.006 * cos(p) + 0.009 * cos(3 * p) - 0.008 * sin(2 * p)
+  f1 = ab($col["fol1.P.y"] - r); f2 = ab($col["fol1.vy"] + w * r1); f3 = ab($col["fol1.ay"] - w * w * r2)
+  if (f1 > m1) m1 = f1; if (f2 > m2) m2 = f2; if (f3 > m3) m3 = f3
+  if (NR == 2 || r < rlo) rlo = r; if (NR == 2 || r > rhi) rhi = r
+  if (ab(w * r1) > vs) vs = ab(w * r1); if (ab(w * w * r2) > as) as = ab(w * w * r2)
+  # the roller: theta = -0.5 + 25 t, D = R + rr
+  th = -0.5 + 25 * t; ee = 0.01; D = 0.042; c = cos(th); sn = sin(th)
+  q = sqrt(D * D - ee * ee * c * c)
+  y = ee * sn + q
+  yd = ee * c + ee * ee * c * sn / q                          # dy/dtheta
+  ydd = -ee * sn + ee * ee * (c * c - sn * sn) / q - ee ^ 4 * c * c * sn * sn / q ^ 3
+  g1 = ab($col["fol2.C.y"] - y); g2 = ab($col["fol2.vy"] - 25 * yd); g3 = ab($col["fol2.ay"] - 625 * ydd)
+  if (g1 > n1) n1 = g1; if (g2 > n2) n2 = g2; if (g3 > n3) n3 = g3
+  if (NR == 2 || y < ylo) ylo = y; if (NR == 2 || y > yhi) yhi = y
+  if (ab(25 * yd) > vs2) vs2 = ab(25 * yd); if (ab(625 * ydd) > as2) as2 = ab(625 * ydd)
+  # the function profile: r = 0.04 + 0.005 cos + 0.002 sin^2, psi = pi/2 - (0.1 + 30 t)
+  w = 30; p = pi / 2 - (0.1 + w * t)
+  r = 0.04 + 0.005 * cos(p) + 0.002 * sin(p) ^ 2
+  r1 = -0.005 * sin(p) + 0.002 * sin(2 * p); r2 = -0.005 * cos(p) + 0.004 * cos(2 * p)
+  h1 = ab($col["fol3.P.y"] - r); h2 = ab($col["fol3.vy"] + w * r1); h3 = ab($col["fol3.ay"] - w * w * r2)
+  if (h1 > k1) k1 = h1; if (h2 > k2) k2 = h2; if (h3 > k3) k3 = h3
+  if (NR == 2 || r < flo) flo = r; if (NR == 2 || r > fhi) fhi = r
+  if (ab(w * r1) > vs3) vs3 = ab(w * r1); if (ab(w * w * r2) > as3) as3 = ab(w * w * r2) }
+END { printf "%.3e %.3e %.3e %.3e %.3e %.3e %.3e %.3e %.3e\n", m1 / (rhi - rlo), m2 / vs, m3 / as, n1 / (yhi - ylo), n2 / vs2, n3 / as2, k1 / (fhi - flo), k2 / vs3, k3 / as3 }' \
+    "$T/kc.csv" >"$T/r"
+read -r f1 f2 f3 g1 g2 g3 h1 h2 h3 <"$T/r"
+echo "kin_cams: Fourier cam lift $f1, velocity $f2, acceleration $f3; roller on the eccentric $g1, $g2, $g3 (of their ranges)"
+ok "kin_cams: three-harmonic cam lift r(pi/2 - theta) to 1e-12 (got $f1)" 'le "$f1" 1e-12'
+ok "kin_cams: its velocity -w r' to 1e-12 (got $f2)" 'le "$f2" 1e-12'
+ok "kin_cams: its acceleration w^2 r'' to 1e-12 (got $f3)" 'le "$f3" 1e-12'
+ok "kin_cams: roller centre on the eccentric, e sin + sqrt((R + rr)^2 - e^2 cos^2), to 1e-12 (got $g1)" 'le "$g1" 1e-12'
+ok "kin_cams: its velocity to 1e-12 (got $g2)" 'le "$g2" 1e-12'
+ok "kin_cams: its acceleration to 1e-12 (got $g3)" 'le "$g3" 1e-12'
+echo "kin_cams: profile function lift $h1, velocity $h2, acceleration $h3 (of their ranges)"
+ok "kin_cams: a profile function's lift r(pi/2 - theta) to 1e-12 (got $h1)" 'le "$h1" 1e-12'
+ok "kin_cams: its velocity to 1e-12 (got $h2)" 'le "$h2" 1e-12'
+ok "kin_cams: its acceleration to 1e-12 (got $h3)" 'le "$h3" 1e-12'
+
+# ---- a dynamic run keeps the follower on the profile
+"$BUILD/cam_follower_sim" --t-end 0.009 --out "$T/dyn.csv" >"$T/o" 2>"$T/e"; rc=$?
+csv "
+function ab(x) { return x < 0 ? -x : x }
+{ $DATA; e1 = ab(\$col[\"follower.P.y\"] - (a0 + e * cos(700 * \$col[\"t\"]))); if (e1 > m1) m1 = e1 }
+END { printf \"%.3e\n\", m1 / (2 * e) }" "$T/dyn.csv" >"$T/r"
+read -r d1 <"$T/r"
+echo "cam_follower dynamics (default settings, one turn): lift off the closed form by $d1 of the stroke"
+ok "cam_follower: a dynamic run follows the profile to 1e-9 of the stroke (got $d1)" '[ $rc -eq 0 ] && le "$d1" 1e-9'
+
+# ---- a free cam flywheel (tests/models/cam_free.lua, 50 rad/s, no gravity, no damping): the
+# cam's force does no work, so T + V is constant while the flywheel trades speed with the
+# follower and its spring (the speed swings by about 2 rad/s: the cam acts)
+"$BUILD/cam_free_sim" --formulation baumgarte --integrator dopri5 --rtol 1e-10 --atol 1e-12 \
+    --out "$T/free.csv" >"$T/o" 2>"$T/e"; rc=$?
+de=$(sed -n 's/.* max_energy_dev=\([^ ]*\).*/\1/p' "$T/o")
+sw=$(csv '{ w = $col["cam.omega"]; if (NR == 2 || w < lo) lo = w; if (NR == 2 || w > hi) hi = w } END { printf "%.6g\n", hi - lo }' "$T/free.csv")
+echo "cam_free (baumgarte, dopri5, rtol 1e-10): energy deviation ${de:-?} J of 2.5 J; the flywheel's speed swings by $sw rad/s"
+ok "cam_free: the free run conserves T + V to 1e-9 J (got ${de:-none})" '[ $rc -eq 0 ] && [ -n "$de" ] && le "$de" 1e-9'
+ok "cam_free: the cam acts (the flywheel's speed swings by more than 1 rad/s: $sw)" 'awk "BEGIN { exit !($sw > 1) }"'
+"$BUILD/cam_free_sim" --out "$T/free4.csv" >"$T/o" 2>"$T/e"; rc=$?
+de=$(sed -n 's/.* max_energy_dev=\([^ ]*\).*/\1/p' "$T/o")
+echo "cam_free (alf-trapezoid, h = 1e-4): energy deviation ${de:-?} J"
+ok "cam_free: alf-trapezoid at h = 1e-4 to 1e-4 J (second order; got ${de:-none})" '[ $rc -eq 0 ] && [ -n "$de" ] && le "$de" 1e-4'
+
+# ---- the generic evaluator (evaluator/mb_generic.c, MB_GE_CAM) gives the same kinematics and
+# normal force as the generated code; it refuses a profile given as a function (kin_cams' C3)
+"$BUILD/cam_follower_sim" --eval generic --analysis kinematic --t-end 0.018 --h 1e-6 --out "$T/cfg.csv" \
+    >"$T/o" 2>"$T/e"; rc=$?
+paste -d, "$T/cf.csv" "$T/cfg.csv" | awk -F, 'NR == 1 { n = NF / 2; for (i = 1; i <= n; i++) c[$i] = i; next }
+  { for (j = 1; j <= 4; j++) { k = c[j == 1 ? "follower.P.y" : j == 2 ? "follower.vy" : j == 3 ? "follower.ay" : "C.normal"]
+      x = $k - $(k + n); if (x < 0) x = -x; if (x > m[j]) m[j] = x; a = $k < 0 ? -$k : $k; if (a > s[j]) s[j] = a } }
+  END { printf "%.3e %.3e %.3e %.3e\n", m[1] / s[1], m[2] / s[2], m[3] / s[3], m[4] / s[4] }' >"$T/r"
+read -r e1 e2 e3 e4 <"$T/r"
+echo "cam_follower, generic vs generated evaluator: lift $e1, velocity $e2, acceleration $e3, normal force $e4 (of their peaks)"
+ok "cam_follower: --eval generic runs the kinematic analysis" '[ $rc -eq 0 ] && grep -q "outputs=18001" "$T/o"'
+ok "cam_follower: generic = generated to 1e-12 (lift, velocity, acceleration, C.normal: $e1 $e2 $e3 $e4)" \
+   'le "$e1" 1e-12 && le "$e2" 1e-12 && le "$e3" 1e-12 && le "$e4" 1e-12'
+"$BUILD/kin_cams_sim" --eval generic --t-end 0.001 >"$T/o" 2>"$T/e"; rc=$?
+ok "kin_cams: --eval generic refused (exit 2: a profile function)" '[ $rc -eq 2 ] && grep -q "a cam profile given as a function" "$T/e"'
+ok "kin_cams: its data file says why: a cam whose profile is a function (cam \"C3\")" \
+   'grep -q "The model has a cam whose profile is a function (cam \"C3\")" "$BUILD/gen_test/kin_cams_data.c"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
