@@ -274,7 +274,8 @@ end
 -- A reaction's components by element kind: the constraint row (suffix of the element's name,
 -- generator/elements.lua) and the sign, those of the simulator's CSV columns
 -- (tools/mb_analysis_cli.c): the force on the second body, the prismatic normal force and
--- moment, the rod's tension, the driver's effort, and a slot's, gear's or rack's multiplier.
+-- moment, the rod's tension, the driver's effort, a cam's normal force on its follower, and a
+-- slot's, gear's or rack's multiplier.
 model.reaction_comps = {
   revolute = { fx = { ".x", 1 }, fy = { ".y", 1 } },
   prismatic = { fn = { ".perp", -1 }, moment = { ".angle", 1 } },
@@ -283,6 +284,7 @@ model.reaction_comps = {
   slot = { lambda = { ".perp", 1 } },
   gear = { lambda = { ".mesh", 1 } },
   rack = { lambda = { ".travel", 1 } },
+  cam = { normal = { ".profile", -1 } },
 }
 
 local measure_resolver = nil
@@ -1865,7 +1867,7 @@ local function resolve(S, M)
       if not j then S.fail(n.line, '%sreaction("%s"): unknown element "%s"', who, show(n.ref), show(n.ref)) end
       local comps = model.reaction_comps[j.kind]
       if not comps then
-        S.fail(n.line, '%sreaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks and drivers have)',
+        S.fail(n.line, '%sreaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks, cams and drivers have)',
                who, n.ref, n.ref, j.kind)
       end
       if not comps[n.comp] then

@@ -2,10 +2,11 @@
 # test_react_sensors.sh - sensors that read reactions (docs/model-language.md, "Reactions in
 # sensors"; model interface 13) on tests/models/react_sensors.lua:
 #  - every sensor that is a reaction (revolute fx, fy, driver effort, prismatic fn, gear, rack,
-#    slot, rod) equals its CSV reaction column digit for digit in every row, with two
+#    slot, rod, cam) equals its CSV reaction column digit for digit in every row, with two
 #    formulations (alf-trapezoid/trapezoid, baumgarte/rk4, and dopri5's interpolated rows): the
 #    out. columns take the multipliers of the same solve (mb_anl_outputs);
-#  - formulas of reactions: 2 Pr.moment + g1.omega and |J| cos(arm.phi) to 1e-12 of the columns;
+#  - formulas of reactions: 2 Pr.moment + g1.omega, |J| cos(arm.phi) and Cm.normal Pg.moment to
+#    1e-12 of the columns;
 #  - the closed form of the arm turned at w = 3 rad/s (m = 2 kg, CoM at a = 0.3 m):
 #    J = (-m w^2 a cos wt, -m w^2 a sin wt + m g), effort m g a cos wt, to 1e-9 N (measured
 #    7.9e-12 N with the default trapezoid at h = 1e-3);
@@ -39,7 +40,8 @@ same() {
     { n++
       chk("J.fx", "out.Jfx"); chk("J.fy", "out.Jfy"); chk("D.effort", "out.Deffort")
       chk("G12.mesh.lambda", "out.G12"); chk("RP.travel.lambda", "out.RP"); chk("Pr.fn", "out.Prfn")
-      chk("Sg.perp.lambda", "out.Sg"); chk("Rd.tension", "out.Rd")
+      chk("Sg.perp.lambda", "out.Sg"); chk("Rd.tension", "out.Rd"); chk("Cm.normal", "out.Cm")
+      e = rel($c["out.Cm2"], $c["Cm.normal"] * $c["Pg.moment"]); if (e > w) w = e
       e = rel($c["out.Prmoment"], 2 * $c["Pr.moment"] + $c["g1.omega"]); if (e > w) w = e
       fx = $c["J.fx"]; fy = $c["J.fy"]
       e = rel($c["out.load"], sqrt(fx * fx + fy * fy) * cos($c["arm.phi"])); if (e > w) w = e }

@@ -1,5 +1,5 @@
 -- react_sensors.lua - sensors that read reactions (docs/model-language.md, "Reactions in
--- sensors"), one of each kind: revolute, driver, prismatic, rod, slot, gear, rack.
+-- sensors"), one of each kind: revolute, driver, prismatic, rod, slot, gear, rack, cam.
 -- Closed form (tests/test_react_sensors.sh): the arm (mass m, CoM at a from its pivot J) turned
 --   by driver D at a constant rate w, angle theta = w t from X: the pin's force on the arm is
 --   m (acc of the CoM) - m g = (-m w^2 a cos theta, -m w^2 a sin theta + m g), and the driver
@@ -36,6 +36,18 @@ particle "pin" { mass = 0.2, x = 4.3, y = 0.4 }
 slot "Sg" { "ground.S", "pin", axis = { 0.6, 0.8 } }
 rod "Rd" { "ground.T", "pin", length = math.sqrt(0.3 ^ 2 + 0.6 ^ 2) }
 
+-- an eccentric cam (a base circle of 1.5 m, eccentricity 0.3 m: sized like the rest, so that
+-- the finite differences of tests/test_derivs.c see its curvature) turned by a driver lifts a
+-- follower on a vertical guide against a spring (models/cam_follower.lua's arrangement)
+ground { CO = { 6, 0 }, CG = { 6, 2 }, CH = { 6, 2.5 } }
+body "cam" { mass = 3, inertia = 1, position = { 6, 0 }, angle = pi / 2, points = { O = { 0, 0 } } }
+body "fol" { mass = 1, inertia = 0.01, position = { 6, 1.8 }, points = { P = { 0, 0 }, S = { 0, 0.1 } } }
+revolute "Jc" { "ground.CO", "cam.O" }
+prismatic "Pg" { "ground.CG", "fol.P", axis = { 0, 1 } }
+cam "Cm" { "cam.O", "fol.P", profile = { a0 = 1.5, a = { 0.3 } } }
+spring "Sv" { "ground.CH", "fol.S", k = 200, l0 = 0.7 }
+driver "Dc" { joint = "Jc", f = function(t) return pi / 2 + 2 * t end }
+
 sensor "Jfx" { value = "J.fx" }
 sensor "Jfy" { value = reaction("J").fy }
 sensor "Deffort" { value = "D.effort" }
@@ -46,3 +58,5 @@ sensor "Prfn" { value = "Pr.fn" }
 sensor "Prmoment" { value = reaction("Pr").moment * 2 + rate("J1") }
 sensor "Sg" { value = "Sg.lambda" }
 sensor "Rd" { value = reaction("Rd").tension }
+sensor "Cm" { value = "Cm.normal" }
+sensor "Cm2" { value = reaction("Cm").normal * reaction("Pg").moment }
