@@ -20,6 +20,4 @@ TEST_NEEDS   += $(BUILD)/react_sensors_sim $(BUILD)/react_pendulum_sim $(BUILD)/
 # the C API: mb_anl_outputs, mb_sim_get_output's refusal
 $(BUILD)/test_react_api: $(call obj,san,tests/test_react_api.c $(BUILD)/gen_test/react_pendulum.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
-$(BUILD)/o/san/tests/test_react_api.o: XFLAGS = -I$(BUILD)/gen_test
-$(BUILD)/o/san/tests/test_react_api.o: $(BUILD)/gen_test/react_pendulum.h
 TEST_PROGS   += $(BUILD)/test_react_api
