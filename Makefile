@@ -2,7 +2,8 @@
 # `make help` lists the targets (docs/cli.md describes them); README.md has the quick start.
 # mk/user_vars.mk first: the variables a user may set are checked before anything expands them.
 # One include per part: mk/generator.mk, runtime.mk, evaluator.mk, tools.mk, tests.mk, analysis.mk, params.mk, inputs.mk,
-# contact.mk, events.mk, control.mk, mcu.mk, reliability.mk, bench.mk, python.mk, install.mk. Every object is built under
+# reactions.mk, contact.mk, events.mk, control.mk, mcu.mk, reliability.mk, bench.mk, python.mk, install.mk. Every object
+# is built under
 # $(BUILD)/o/<variant>/ with automatic
 # header dependencies (-MMD -MP); a variant is one flag set (mk/runtime.mk: RT_VARIANT).
 
@@ -77,6 +78,7 @@ include mk/tests.mk
 include mk/analysis.mk
 include mk/params.mk
 include mk/inputs.mk
+include mk/reactions.mk
 include mk/contact.mk
 include mk/events.mk
 include mk/control.mk

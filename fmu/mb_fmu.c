@@ -74,6 +74,7 @@ typedef struct fmu_inst {
     void *awork;
     size_t aws;
     mb_real *x, *acc;            /* ME: the states [q; v] at t_me; the accelerations */
+    mb_real *lam;                /* the multipliers of sensors that read reactions */
     double t_me;
     int acc_ok;                  /* acc is at the current state, time and inputs */
 } fmu_inst;
@@ -228,11 +229,12 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->awork = zalloc(c, (c->aws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
     c->x = (mb_real *)zalloc(c, (size_t)(2 * m->nq), sizeof(mb_real));
     c->acc = (mb_real *)zalloc(c, (size_t)m->nq, sizeof(mb_real));
+    c->lam = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
     c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     if (!c->name || c->ws == 0 || !c->work || (m->npar && !c->par) || (m->nin && (!c->u || !c->du)) ||
-        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
+        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
         logmsg(c->name ? c : &tmp, fmi2Error, "fmi2Instantiate: out of memory (workspace %zu bytes)", c->ws);
         fmi2FreeInstance(c);
         return NULL;
@@ -258,6 +260,7 @@ void fmi2FreeInstance(fmi2Component comp)
     release(c->u);
     release(c->du);
     release(c->y);
+    release(c->lam);
     release(c->awork);
     release(c->x);
     release(c->acc);
@@ -473,6 +476,15 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
             if (accelerations(c, "fmi2GetReal") != 0) return fmi2Error;
             value[k] = c->acc[i];
         } else {
+            if (!have_y && c->m->doutputs_dlam) {   /* reactions: the index-1 multipliers */
+                int st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
+                if (st != MB_OK) {
+                    logmsg(c, fmi2Error, "fmi2GetReal: the sensors' reactions at t=%.9g: %s", t,
+                           mb_status_str(st));
+                    return fmi2Error;
+                }
+                have_y = 1;
+            }
             if (!have_y && c->me) {
                 c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
                 have_y = 1;

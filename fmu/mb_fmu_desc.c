@@ -78,8 +78,9 @@ static void sensor_deps(const mb_model *m, unsigned char *dep)
             *v = malloc(sizeof *v * (size_t)nq), *d = malloc(sizeof *d * (size_t)(m->nout * m->nin + 1)),
             *y = malloc(sizeof *y * (size_t)m->nout), *dq = malloc(sizeof *dq * (size_t)(m->nout * nq)),
             *dv = malloc(sizeof *dv * (size_t)(m->nout * nq));
-    if (!in || !q || !v || !d || !y || !dq || !dv) {
-        for (int k = 0; k < m->nout * nk; k++) dep[k] = 1;   /* the safe answer: dependent */
+    if (!in || !q || !v || !d || !y || !dq || !dv || m->doutputs_dlam) {
+        /* the safe answer: dependent (a reaction depends on the whole state through lambda) */
+        for (int k = 0; k < m->nout * nk; k++) dep[k] = 1;
     } else {
         unsigned long long x = 0x9e3779b97f4a7c15ULL;
         mm.in = in;

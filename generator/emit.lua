@@ -113,7 +113,11 @@ local function derive(M)
         if type(f) == "number" then return sym.num(f) end
         if sym.is(f) then return f end
         local ok, r = pcall(f, t)
-        if not ok then uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r)) end
+        if not ok then
+            -- a measure's own error (a reaction whose equation was removed) is already placed
+            if type(r) == "string" and r:find(": error: ", 1, true) then error(r, 0) end
+            uerr(M, el.line, "in the time function of '" .. el.name .. "': " .. tostring(r))
+        end
         if type(r) == "number" or sym.is(r) then
             local ok2, n = pcall(sym.lift, r)
             if not ok2 then uerr(M, el.line, "time function of '" .. el.name .. "': " .. n) end
@@ -126,11 +130,20 @@ local function derive(M)
     -- lengthrate) as expressions of q and v; a point given by tunables keeps its par[i]
     local model = require("model")
     local mcache = {}
+    local lamrow = {}   -- constraint row name -> its multiplier lam[r] (filled below)
     local function measure(n)
         local key = n.kind .. ":" .. n.ref .. ":" .. tostring(n.comp)
         local r = mcache[key]
         if r then return r end
-        if n.kind == "pos" or n.kind == "vel" then
+        if n.kind == "reaction" then
+            local lv = lamrow[n.row]
+            if not lv then
+                uerr(M, n.line, (n.sensor and ('sensor "' .. n.sensor .. '": ') or "") .. 'reaction("'
+                     .. n.ref .. '").' .. n.comp .. ': its equation ' .. n.row
+                     .. ' was removed as redundant (mbgen --redundant): its reaction is not defined')
+            end
+            r = n.sign * lv
+        elseif n.kind == "pos" or n.kind == "vel" then
             local X, Y = ctx.pos(model.param_view(n.point, "sym"))
             r = n.comp == "x" and X or Y
             if n.kind == "vel" then r = ctx.rate(r) end
@@ -378,7 +391,13 @@ local function derive(M)
         end
     end
 
-    -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major)
+    -- sensors (model.lua: sensor "y" { value = ... }): y, dy/dq and dy/dv (dense, row-major);
+    -- a reaction reads the multiplier lam[r] of its row (mb_model.lam, interface 13)
+    local lamv = {}
+    for r, nm in ipairs(phinames) do
+        lamv[r] = sym.var("lam[" .. (r - 1) .. "]")
+        lamrow[nm] = lamv[r]
+    end
     local ys, dydq, dydv = {}, {}, {}
     for i, sn in ipairs(M.sensors or {}) do
         ctext.at(sn.line, 'sensor "' .. sn.name .. '"')
@@ -390,9 +409,17 @@ local function derive(M)
         end
     end
     model.set_measure_resolver(nil)
+    local dydlam, uses_lam = {}, false
+    for i, y in ipairs(ys) do
+        for r = 1, nc do
+            local e = sym.d(y, lamv[r])
+            dydlam[(i - 1) * nc + r] = e
+            if not sym.iszero(e) then uses_lam = true end
+        end
+    end
 
     return {
-        ys = ys, dydq = dydq, dydv = dydv,
+        ys = ys, dydq = dydq, dydv = dydv, dydlam = uses_lam and dydlam or nil,
         nq = nq, nc = nc, nb = nb, phi = phi, phinames = phinames, phiq = phiq,
         phiq_dot = phiq_dot, phit = phit, gamma = gamma, Q = Q, dqdq = dqdq, dqdv = dqdv,
         energy = { T, Vtot, Pnc }, points = points, pointpos = pointpos,
@@ -550,6 +577,8 @@ function emit.generate(M, opts)
     -- (runtime/mb_input.c); nothing for a model without inputs
     local nin, nout = #(M.inputs or {}), #(M.sensors or {})
     if nin > 0 then PAR = PAR .. "    const mb_real *restrict in = m->in;\n    (void)in;\n" end
+    -- reactions in sensors (interface 13): the multipliers read from m->lam
+    local LAM = D.dydlam and "    const mb_real *restrict lam = m->lam;\n    (void)lam;\n" or ""
     local function body_of(id, params, pnames, lines, pre)
         pre = pre .. PAR
         local head = "    (void)" .. table.concat(pnames, ";\n    (void)") .. ";\n" .. PAR
@@ -642,12 +671,30 @@ function emit.generate(M, opts)
         functions[#functions + 1] = "/* Sensors y [" .. nout .. "] and, when dy_dq and dy_dv are both "
             .. "given, dy/dq and dy/dv [" .. nout .. " x " .. D.nq .. "] row-major. */\n"
             .. "void " .. name .. "_outputs(" .. ps .. ")\n{\n    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
-            .. PAR .. "    if (!dy_dq || !dy_dv) {\n" .. table.concat(l1, "\n") .. "\n    } else {\n"
+            .. PAR .. LAM .. "    if (!dy_dq || !dy_dv) {\n" .. table.concat(l1, "\n") .. "\n    } else {\n"
             .. table.concat(l2, "\n") .. "\n    }\n}\n"
         protos[#protos + 1] = "void " .. name .. "_outputs(" .. ps .. ");"
         stats[#stats + 1] = { fn = "outputs", lines = #l2, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
         OUTPUTS = name .. "_outputs"
+    end
+
+    -- reactions in sensors (interface 13): dy/dlambda [nout x nc] dense row-major
+    local DOUTPUTS_DLAM = "0"
+    if nout > 0 and D.dydlam then
+        local outs = {}
+        for k, e in ipairs(D.dydlam) do outs[k] = { lhs = "out[" .. (k - 1) .. "]", e = e } end
+        local l, ops = sym.emit(outs, { indent = "    " })
+        local ps = "const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,\n"
+                   .. "    mb_real *restrict out"
+        functions[#functions + 1] = "/* dy/dlambda [" .. nout .. " x " .. D.nc .. "] row-major: the "
+            .. "sensors' dependence on the multipliers (reactions). */\n"
+            .. "void " .. name .. "_doutputs_dlam(" .. ps .. ")\n{\n    (void)m;\n    (void)t;\n    (void)q;\n    (void)v;\n"
+            .. PAR .. LAM .. table.concat(l, "\n") .. "\n}\n"
+        protos[#protos + 1] = "void " .. name .. "_doutputs_dlam(" .. ps .. ");"
+        stats[#stats + 1] = { fn = "doutputs_dlam", lines = #l, ops = ops,
+                              total = ops.add + ops.mul + ops.div + ops.call }
+        DOUTPUTS_DLAM = name .. "_doutputs_dlam"
     end
 
     -- inputs (interface 9): dQ/du [nq x nin] and, with sensors, dy/du [nout x nin], dense
@@ -831,6 +878,12 @@ function emit.generate(M, opts)
         vals.PAR = vals.PAR .. string.format("    .nout = %d,\n    .out_names = %s,\n    .outputs = %s,\n",
             nout, array("char *const", "out_names", names, 4, ctext.cstring), OUTPUTS)
         if nin > 0 then vals.PAR = vals.PAR .. string.format("    .doutputs_du = %s,\n", DOUTPUTS_DU) end
+        if D.dydlam then
+            local zeros = {}
+            for r = 1, D.nc do zeros[r] = 0 end
+            vals.PAR = vals.PAR .. string.format("    .lam = %s,\n    .doutputs_dlam = %s,\n",
+                array("mb_real", "lam_zero", zeros, 8, sym.cnum), DOUTPUTS_DLAM)
+        end
     end
     out = desc
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)

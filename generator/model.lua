@@ -271,6 +271,22 @@ function model.hc_damping(e)
   return 0.5 * (lo + hi)
 end
 
+-- A reaction's components by element kind: the constraint row (suffix of the element's name,
+-- generator/elements.lua) and the sign, those of the simulator's CSV columns
+-- (tools/mb_analysis_cli.c): the force on the second body, the prismatic normal force and
+-- moment, the rod's tension, the driver's effort, a cam's normal force on its follower, and a
+-- slot's, gear's or rack's multiplier.
+model.reaction_comps = {
+  revolute = { fx = { ".x", 1 }, fy = { ".y", 1 } },
+  prismatic = { fn = { ".perp", -1 }, moment = { ".angle", 1 } },
+  rod = { tension = { ".dist", 1 } },
+  driver = { effort = { "", -1 } },
+  slot = { lambda = { ".perp", 1 } },
+  gear = { lambda = { ".mesh", 1 } },
+  rack = { lambda = { ".travel", 1 } },
+  cam = { normal = { ".profile", -1 } },
+}
+
 local measure_resolver = nil
 function model.set_measure_resolver(f) measure_resolver = f end
 local function input_sym(n, tv, sym)
@@ -602,7 +618,16 @@ end
 
 -- A formula may hold an input only where `allow.u`, a measure of the state only where
 -- `allow.m` (docs/model-language.md: loads take both, a driver's f and a spring's l0 inputs).
+local function find_reaction(n)
+  if n.op == "m" and n.kind == "reaction" then return n end
+  return n.a and (find_reaction(n.a) or (n.b ~= nil and find_reaction(n.b))) or nil
+end
 local function check_varying(S, line, what, n, allow)
+  local r = not allow.r and find_reaction(n)
+  if r then
+    S.fail(line, '%s cannot depend on a reaction (reaction("%s").%s): reactions are allowed in sensors only',
+           what, r.ref, r.comp)
+  end
   local m = find_op(n, "m", {})
   if m and not allow.m then
     S.fail(line, "%s cannot depend on the state (%s(\"%s\")): measures are allowed in the loads fx, fy, tau, an actuator's f and sensors",
@@ -929,11 +954,19 @@ local function make_env(S)
     end
   end
   env.pos, env.vel = measure("pos", true), measure("vel", true)
-  -- reactions need the multipliers, which the sensors' function (mb_model.outputs: t, q, v) is
-  -- not given: refused by name rather than left undefined
+  -- reaction("J").fx ...: a joint's or driver's reaction, read from the multipliers (sensors
+  -- only; the components by element kind: reaction_comps, checked once the elements are known)
   env.reaction = function(ref)
-    S.fail(S.here(), 'reaction(%s): reactions are not measures: the simulator\'s CSV has them as <joint>.fx, <joint>.fy columns (docs/model-language.md)',
-           type(ref) == "string" and ('"' .. ref .. '"') or type(ref))
+    local line = S.here()
+    if type(ref) ~= "string" then
+      S.fail(line, "reaction: expected a name string, got %s", type(ref))
+    end
+    return setmetatable({}, { reaction = ref, __index = function(_, c)
+      if type(c) ~= "string" then S.fail(line, 'reaction("%s"): expected a component name', ref) end
+      local n = { op = "m", kind = "reaction", ref = ref, comp = c, line = line, v = 0.0 }
+      S.measures[#S.measures + 1] = n
+      return mk(n)
+    end })
   end
   env.angle, env.rate = measure("angle"), measure("rate")
   env.length, env.lengthrate = measure("length"), measure("lengthrate")
@@ -1281,13 +1314,29 @@ local function make_env(S)
     local f = fields(S, line, what, t, { value = true }, 0)
     if f.value == nil then S.fail(line, "%s: value is missing", what) end
     if type(f.value) == "string" then   -- "J.fx": a reaction by its CSV column's name
-      S.fail(line, '%s: value "%s" is a string: a sensor is a formula in pos, vel, angle, rate, length, lengthrate, time, inputs and tunables (reactions are not sensors: docs/model-language.md)',
-             what, f.value)
+      local el, c = f.value:match("^([^.]+)%.(.+)$")
+      if not el then
+        S.fail(line, '%s: value "%s": a string names a reaction as <element>.<component> (J.fx, P.fn, R.tension, D.effort, S.lambda)',
+               what, f.value)
+      end
+      c = c:match("^[^.]+%.(lambda)$") or c   -- the CSV's S.perp.lambda
+      f.value = env.reaction(el)[c]
     end
     local prev = S.sensor_by_name[sname]
     if prev then S.fail(line, 'duplicate sensor "%s" (first at line %d)', sname, prev.line) end
+    local mt = type(f.value) == "table" and getmetatable(f.value)
+    if type(mt) == "table" and rawget(mt, "reaction") then
+      S.fail(line, '%s: value reaction("%s") is the element\'s reaction, not a number: pick a component, e.g. reaction("%s").%s',
+             what, mt.reaction, mt.reaction, "fx")
+    end
+    local function tag(n)   -- reactions name their sensor in errors
+      if n.op == "m" and n.kind == "reaction" then n.sensor = n.sensor or sname end
+      if n.a then tag(n.a) end
+      if n.b then tag(n.b) end
+    end
+    if type(f.value) == "table" and tnode[f.value] then tag(tnode[f.value]) end
     local sn = { name = sname, line = line,
-                 value = timefn(S, line, what .. " value", f.value, T, { u = true, m = true }) }
+                 value = timefn(S, line, what .. " value", f.value, T, { u = true, m = true, r = true }) }
     S.sensors[#S.sensors + 1] = sn
     S.sensor_by_name[sname] = sn
   end)
@@ -1812,7 +1861,24 @@ local function resolve(S, M)
   -- measures: the points, joints and springs they name (docs/model-language.md)
   for _, n in ipairs(S.measures) do
     local fake = { kind = n.kind, name = n.ref, line = n.line }
-    if n.kind == "pos" or n.kind == "vel" then
+    if n.kind == "reaction" then
+      local who = n.sensor and ('sensor "' .. n.sensor .. '": ') or ""
+      local j = S.el_by_name[n.ref]
+      if not j then S.fail(n.line, '%sreaction("%s"): unknown element "%s"', who, show(n.ref), show(n.ref)) end
+      local comps = model.reaction_comps[j.kind]
+      if not comps then
+        S.fail(n.line, '%sreaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks, cams and drivers have)',
+               who, n.ref, n.ref, j.kind)
+      end
+      if not comps[n.comp] then
+        local names = {}
+        for k in pairs(comps) do names[#names + 1] = k end
+        table.sort(names)
+        S.fail(n.line, '%sreaction("%s").%s: a %s has no component "%s" (it has %s)', who, n.ref,
+               show(n.comp), j.kind, show(n.comp), table.concat(names, ", "))
+      end
+      n.row, n.sign = j.name .. comps[n.comp][1], comps[n.comp][2]
+    elseif n.kind == "pos" or n.kind == "vel" then
       n.point = point_ref(fake, n.ref)
     elseif n.kind == "gap" or n.kind == "normal" or n.kind == "friction" or n.kind == "slip" then
       local j = S.el_by_name[n.ref]

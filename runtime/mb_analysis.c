@@ -261,6 +261,26 @@ int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, m
     return MB_OK;
 }
 
+int mb_anl_outputs(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *lambda,
+                   mb_real *y, mb_real *dy_dq, mb_real *dy_dv, mb_real *dy_dlam)
+{
+    const mb_model *m = a->m;
+    if (!m) return MB_ERR_STATE;
+    if (m->nout <= 0 || !m->outputs || !y || (m->doutputs_dlam && !lambda)) return MB_ERR_PARAM;
+    if (!m->doutputs_dlam) {
+        m->outputs(m, t, q, v, y, dy_dq, dy_dv);
+        if (dy_dlam) for (int k = 0; k < m->nout * m->nc; k++) dy_dlam[k] = 0;
+        return MB_OK;
+    }
+    int st = mb_anl_reactions(a, t, q, v, NULL, lambda);
+    if (st) return st;
+    mb_model ml = *m;   /* a copy that reads these multipliers (no state kept) */
+    ml.lam = lambda;
+    ml.outputs(&ml, t, q, v, y, dy_dq, dy_dv);
+    if (dy_dlam) ml.doutputs_dlam(&ml, t, q, v, dy_dlam);
+    return MB_OK;
+}
+
 int mb_anl_inverse(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *acc,
                    mb_real *lambda)
 {
@@ -1100,6 +1120,8 @@ int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v
             pq_mv(m, a->Pq, x, y);
             for (int r = 0; r < nc; r++) y[r] -= r2[r];
             solve_s(a, y);
+            if (out->dlambda)
+                for (int r = 0; r < nc; r++) out->dlambda[(long)r * (d2 + nin) + col] = y[r];
             pq_mtv(m, a->Pq, y, -1, r1);
             for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
         }

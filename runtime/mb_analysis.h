@@ -117,6 +117,15 @@ int mb_anl_init(mb_anl *a, const mb_model *m, const mb_anl_params *p, int level,
 int mb_anl_reactions(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *acc,
                      mb_real *lambda);
 
+/* The sensors at (t, q, v) with the multipliers of mb_anl_reactions (interface 13: a sensor may
+ * read a reaction, mb_model.lam): lambda [nc] receives them (required when the model's sensors
+ * read reactions, else may be NULL and is not computed); y [nout]; dy_dq, dy_dv [nout x nq]
+ * when both non-NULL; dy_dlam [nout x nc] when non-NULL (zeros for a model whose sensors read
+ * no reaction). All row-major, as mb_model.outputs. MB_ERR_PARAM (no sensors, or lambda NULL
+ * where needed), or mb_anl_reactions' status (y then untouched). */
+int mb_anl_outputs(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, mb_real *lambda,
+                   mb_real *y, mb_real *dy_dq, mb_real *dy_dv, mb_real *dy_dlam);
+
 /* Inverse dynamics at a given motion (t, q, v, acc): the multipliers of
  * M acc - Q + Phi_q^T lambda = 0, solved in the least-squares sense in the M^-1 metric
  * (exact when the motion is consistent, as a kinematic analysis gives it). */
@@ -172,13 +181,16 @@ int mb_anl_linearize(mb_anl *a, mb_real t, const mb_real *q, const mb_real *lamb
  * zsel[d]: those coordinates are z (MB_ERR_PARAM when the rest's Phi_q block is singular).
  * Results (the caller's arrays, sized for d <= n): zidx[n] (z's coordinates, then the dependent
  * ones), *d, A[4 n^2], B[2 n nin], dq_dx, dv_dx [n x 2d] row-major (q and v of the linearized
- * state: dq = dq_dx dx, dv = dv_dx dx, for the sensors' C), acc[n], lambda[nc] at the state.
+ * state: dq = dq_dx dx, dv = dv_dx dx, for the sensors' C), acc[n], lambda[nc] at the state;
+ * dlambda (NULL: not computed) [nc x (2d + nin)] row-major: the multipliers' derivatives by x
+ * and u, for the C and D of sensors that read reactions (mb_model.doutputs_dlam).
  * Needs MB_ANL_DENSE. MB_OK, MB_ERR_SINGULAR (Phi_q rank-deficient: a->singular_row), MB_ERR_PARAM
  * (zsel), MB_ERR_MODEL (inputs without dforce_du, no gamma), MB_ERR_NONFINITE. */
 typedef struct mb_anl_ss {
     int *zidx;
     int d;
     mb_real *A, *B, *dq_dx, *dv_dx, *acc, *lambda;
+    mb_real *dlambda;   /* optional (NULL): [nc x (2d + nin)] */
 } mb_anl_ss;
 int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, int nz,
                         const int *zsel, mb_anl_ss *out);

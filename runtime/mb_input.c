@@ -94,6 +94,7 @@ int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_d
     const mb_model *m = s ? s->m : NULL;
     if (!m || !y || m->nout == 0 || !m->outputs) return MB_ERR_PARAM;
     if (!s->ready) return MB_ERR_STATE;
+    if (m->doutputs_dlam) return MB_ERR_MODEL;   /* reactions: mb_anl_outputs has the multipliers */
     m->outputs(m, s->t, s->z, s->v, y, dy_dq, dy_dv);
     return MB_OK;
 }

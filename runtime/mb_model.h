@@ -289,6 +289,14 @@ struct mb_model {
      * NULL without inputs (doutputs_du also without sensors). */
     mb_fn_qv dforce_du;
     mb_fn_qv doutputs_du;
+    /* Sensors that read reactions (interface 13; docs/model-interface.md, "Reactions in
+     * sensors"): outputs and doutputs_dlam then read the multipliers lambda [nc] from m->lam (in
+     * the sign of Phi_q^T lambda: M a + Phi_q^T lambda = Q), so y = h(t, q, v, lambda). lam
+     * points at nc zeros in a generated descriptor: a caller copies the descriptor and points
+     * the copy's lam at the multipliers it solved for (mb_anl_reactions). doutputs_dlam: dy/dlambda
+     * [nout x nc] dense row-major. Both NULL when no sensor reads a reaction. */
+    const mb_real *lam;
+    mb_fn_qv doutputs_dlam;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

@@ -260,7 +260,8 @@ static int check_model(const mb_model *m, int formulation)
         return 0;
     if (m->npar > 0 && m->par_check(m->par) >= 0) return 0;   /* the defaults break a rule */
     if (m->nin < 0 || (m->nin > 0 && (!MB_WITH_TUNABLES || !m->in || !m->in_names)) ||
-        m->nout < 0 || (m->nout > 0 && (!m->outputs || !m->out_names)))
+        m->nout < 0 || (m->nout > 0 && (!m->outputs || !m->out_names)) ||
+        (!m->lam != !m->doutputs_dlam) || (m->doutputs_dlam && m->nout == 0))
         return 0;                                             /* inputs live beside the tunables */
     if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&

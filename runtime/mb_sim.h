@@ -442,7 +442,9 @@ const mb_model *mb_sim_model(const mb_sim *s);
  * MB_OK or MB_ERR_PARAM (bad index, non-finite value). mb_sim_input_index: by name, -1 if
  * unknown; mb_sim_get_input: the value the model sees at the current time. mb_sim_get_output:
  * the sensors y[nout] at the current state and, when dy_dq and dy_dv are both non-NULL, their
- * Jacobians [nout x nq] row-major; MB_ERR_PARAM without sensors, MB_ERR_STATE before a reset. */
+ * Jacobians [nout x nq] row-major; MB_ERR_PARAM without sensors, MB_ERR_STATE before a reset,
+ * MB_ERR_MODEL when a sensor reads a reaction (mb_model.doutputs_dlam: the formulations keep no
+ * multipliers consistent at every state: mb_anl_outputs, runtime/mb_analysis.h, solves them). */
 int mb_sim_input_index(const mb_sim *s, const char *name);
 int mb_sim_set_input(mb_sim *s, int i, mb_real value);
 int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope);

@@ -18,6 +18,8 @@
 
 extern const mb_model MB_TEST_MODEL;
 static const mb_model *M = &MB_TEST_MODEL;
+static mb_model lam_copy;  /* sensors of reactions: M becomes a copy reading lam_val */
+static double *lam_val;
 
 #define TOL 1e-6           /* relative error allowed, on the scale of the compared quantity */
 
@@ -27,9 +29,10 @@ static double lscale;      /* characteristic length of the mechanism (m) */
 /* ------------------------------------------------------------------ small helpers */
 
 /* Worst relative error seen per derivative, printed at the end (headroom against TOL). */
-enum { E_PHIQ, E_PHIT, E_PHIQDOT, E_GAMMA, E_DQDQ, E_DQDV, E_QC, E_DY, E_DU, E_N };
+enum { E_PHIQ, E_PHIT, E_PHIQDOT, E_GAMMA, E_DQDQ, E_DQDV, E_QC, E_DY, E_DU, E_DL, E_N };
 static const char *const err_names[E_N] = { "Phi_q", "Phi_t", "dPhi_q/dt", "Gamma", "dQ/dq",
-                                             "dQ/dv", "Q_c=-dV/dq", "dy/dq,dy/dv", "dQ/du,dy/du" };
+                                             "dQ/dv", "Q_c=-dV/dq", "dy/dq,dy/dv", "dQ/du,dy/du",
+                                             "dy/dlambda" };
 static double err_worst[E_N];
 static void note(int cat, double e) { if (e > err_worst[cat]) err_worst[cat] = e; }
 
@@ -356,6 +359,7 @@ static void check_fused(double t, const double *q, const double *v, const char *
 }
 
 static void check_inputs(double t, const double *q, const double *v, const char *where);
+static void check_lambda(double t, const double *q, const double *v, const char *where);
 static void check_state(double t, double *q, double *v, const char *where)
 {
     int pnnz = M->phi_q_pat.nnz, dqn = M->dq_dq_pat.nnz, dvn = M->dq_dv_pat.nnz;
@@ -589,6 +593,7 @@ static void check_state(double t, double *q, double *v, const char *where)
 
     check_fused(t, q, v, where);
     check_inputs(t, q, v, where);
+    check_lambda(t, q, v, where);
     free(A); free(F); free(col); free(sp); free(dir); free(qs); free(vs); free(a1); free(a2);
 }
 
@@ -647,6 +652,39 @@ static void check_inputs(double t, const double *q, const double *v, const char 
     free(A); free(F); free(col); free(hold);
 }
 
+/* Sensors that read reactions (interface 13): dy/dlambda, dense row-major, against central
+ * differences in each multiplier of the copy's lam (random values: main). */
+typedef struct { const double *q, *v; double t; int r; } lstate;
+static void eval_l(double s, void *vctx, double *out)
+{
+    lstate *l = vctx;
+    double keep = lam_val[l->r];
+    lam_val[l->r] = keep + s;
+    M->outputs(M, l->t, l->q, l->v, out, NULL, NULL);
+    lam_val[l->r] = keep;
+}
+static void check_lambda(double t, const double *q, const double *v, const char *where)
+{
+    int no = M->nout, br = 0, bc = 0;
+    CHECK(!M->lam == !M->doutputs_dlam, "%s: lam and doutputs_dlam not both set", where);
+    if (!M->doutputs_dlam || no == 0 || nc == 0) return;
+    double *A = xcalloc((size_t)no * (size_t)nc, sizeof(double));
+    double *F = xcalloc((size_t)no * (size_t)nc, sizeof(double));
+    double *col = xcalloc((size_t)no, sizeof(double));
+    lstate ls = { q, v, t, 0 };
+    M->doutputs_dlam(M, t, q, v, A);
+    for (int r = 0; r < nc; r++) {
+        ls.r = r;
+        fd1(eval_l, &ls, 1e-3 * fmax(1, fabs(lam_val[r])), no, col);
+        for (int i = 0; i < no; i++) F[i * nc + r] = col[i];
+    }
+    double e = cmp_rows(A, F, no, nc, &br, &bc);
+    note(E_DL, e);
+    CHECK(e <= TOL, "%s: dy/dlambda[%d][%d] = %.12g, FD %.12g (rel %.2e)", where, br, bc,
+          A[br * nc + bc], F[br * nc + bc], e);
+    free(A); free(F); free(col);
+}
+
 static void run_states(const char *label);
 static void check_tunables(void);
 
@@ -657,6 +695,13 @@ int main(void)
     printf("model %s: nq %d, nc %d, phi_q nnz %d, dQ/dq nnz %d, dQ/dv nnz %d\n", M->name, nq, nc,
            M->phi_q_pat.nnz, M->dq_dq_pat.nnz, M->dq_dv_pat.nnz);
     check_patterns();
+    if (M->doutputs_dlam) {   /* multipliers away from the descriptor's zeros */
+        lam_val = xcalloc((size_t)nc, sizeof(double));
+        for (int r = 0; r < nc; r++) lam_val[r] = 2 * urand() + (urand() < 0 ? -1 : 1);
+        lam_copy = *M;
+        lam_copy.lam = lam_val;
+        M = &lam_copy;
+    }
 
     /* length scale: the spread of the named points at the initial guess */
     lscale = 0;

@@ -1,4 +1,5 @@
-/* test_fmu.c - imports FMUs (build/fmu_test/cartpole.fmu, suspension.fmu, motor_arm.fmu, made
+/* test_fmu.c - imports FMUs (build/fmu_test/cartpole.fmu, suspension.fmu, motor_arm.fmu,
+ * react_pendulum.fmu (sensors of reactions: the outputs against the simulator), made
  * by mk/fmu.mk as make fmu makes them) as an FMI 2.0 master does: unzips each into a temporary directory, reads
  * modelDescription.xml for the value references, dlopens binaries/linux64/<name>.so and runs
  * instantiate, setup, initialization, a piecewise-constant input over 200 communication steps,
@@ -427,6 +428,50 @@ static void adaptive_part(void)
     remove_dir(dir);
 }
 
+/* The hanging bar's FMU (tests/models/react_pendulum.lua; the simulator's defaults): its sensors
+ * read the pin's reaction (model interface 13), which the FMU solves at each state with
+ * mb_anl_outputs as the simulator's out. columns do: the outputs equal the simulator's run of
+ * the same input table to 1e-12, the reactions included. */
+static void reaction_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(built("fmu_test/react_pendulum.fmu"), dir);
+    if (!lib) { remove_dir(dir); return; }
+    unsigned vr_u = vr_of("u");
+    int nrows = (NCOMM + 1) * nout, nfx = 0;
+    for (int i = 0; i < nout; i++) nfx += !strcmp(out_name[i], "fx") || !strcmp(out_name[i], "fy");
+    check(nfx == 2, "the FMU's outputs hold the reaction sensors fx, fy");
+    double *fm = malloc(sizeof(double) * (size_t)nrows), *sm = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = instantiate("react_pendulum");
+    int bad = !fm || !sm || !c || start(c, vr_u, 0) || F.fmi2GetReal(c, out_vr, (size_t)nout, fm);
+    for (int k = 0; k < NCOMM && !bad; k++) bad = comm_step(c, vr_u, k, 0, fm + (k + 1) * nout);
+    check(!bad, "the reaction sensors' co-simulation runs");
+    if (c) F.fmi2FreeInstance(c);
+    snprintf(path, sizeof path, "%s/in.csv", dir);
+    FILE *in = fopen(path, "w");
+    if (in) {
+        fprintf(in, "t,u\n");
+        for (int k = 0; k < NCOMM; k++) fprintf(in, "%.17g,%.17g\n", k * H_COMM, input_at(k));
+        fclose(in);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' --quiet --t-end %g --input-file '%s/in.csv' --every 10 --out "
+             "'%s/sim.csv' >'%s/sum.txt'", built("react_pendulum_sim"), T_END, dir, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sim.csv", dir);
+    int nr = in && rc == 0 ? read_sim_csv(path, sm) : -1, at;
+    check(nr == NCOMM + 1, "the simulator's CSV: %d rows at the communication points (want %d)", nr, NCOMM + 1);
+    double d = nr == NCOMM + 1 ? maxdiff(fm, sm, nrows, &at) : 1;
+    printf("reaction sensors (react_pendulum) fmu vs simulator: max relative difference %.3g over %d values\n",
+           d, nrows);
+    check(d <= 1e-12, "reactions: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s)", d,
+          nr == NCOMM + 1 && at >= 0 ? out_name[at % nout] : "-");
+    free(fm);
+    free(sm);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
 /* The quarter car's FMU (tunables, no inputs): fixed parameters set before initialization give
  * the simulator's run with --set (and differ from the defaults' run); a parameter set in step
  * mode and a value breaking the model's rule (a mass < 0) are refused with a message. */
@@ -769,6 +814,7 @@ done:
     remove_dir(dir);
     adaptive_part();
     tunable_part();
+    reaction_part();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

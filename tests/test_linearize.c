@@ -46,7 +46,7 @@ static int lin_init(lin *L, const mb_model *m)
 
 static int lin_at(lin *L, double t, const mb_real *q, const mb_real *v)
 {
-    mb_anl_ss ss = {L->zidx, 0, L->A, L->B, L->Tq, L->Tv, L->acc, L->lam};
+    mb_anl_ss ss = {L->zidx, 0, L->A, L->B, L->Tq, L->Tv, L->acc, L->lam, NULL};
     int st = mb_anl_linearize_ss(&L->a, (mb_real)t, q, v, 0, NULL, &ss);
     L->d = ss.d;
     return st;

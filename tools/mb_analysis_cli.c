@@ -214,6 +214,16 @@ void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, con
     row_extra(f, m, v, st == MB_OK ? dyn.acc : NULL, st == MB_OK ? dyn.lam : NULL);
 }
 
+int mb_cli_csv_outputs(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *y)
+{
+    if (!m->doutputs_dlam) {
+        m->outputs(m, t, q, v, y, NULL, NULL);
+        return 1;
+    }
+    /* the same solve as the reaction columns (mb_cli_csv_row): the same numbers */
+    return dyn.work && mb_anl_outputs(&dyn.a, t, q, v, dyn.lam, y, NULL, NULL, NULL) == MB_OK;
+}
+
 /* ------------------------------------------------------------------ redundant equations */
 
 /* The element of constraint row r: its name's length up to the first '.', and a word for its
@@ -951,6 +961,11 @@ typedef struct {
     mb_real *pq, *pq0, *g, *e, *ph0, *ph1, *dqq, *dqv;
     char **rn, **cn, *names;
     char **un, **yn, **fn;   /* the names of the inputs, outputs and descriptor states */
+    /* sensors that read reactions (rs): dy/dlambda [nout x nc], dlambda/d[x u]
+     * [nc x (2n + nin)] (mb_anl_ss.dlambda), the descriptor form's own D (Df: lambda is in its
+     * x, so only the direct dy/du) */
+    int rs;
+    mb_real *Yl, *dL, *Df;
 } lin_mem;
 
 static void lin_free(lin_mem *L)
@@ -960,6 +975,7 @@ static void lin_free(lin_mem *L)
     free(L->y); free(L->hold); free(L->E); free(L->Af); free(L->Bf); free(L->Cf); free(L->pq);
     free(L->pq0); free(L->g); free(L->e); free(L->ph0); free(L->ph1); free(L->dqq); free(L->dqv);
     free(L->rn); free(L->cn); free(L->names); free(L->un); free(L->yn); free(L->fn);
+    free(L->Yl); free(L->dL); free(L->Df);
 }
 
 /* All of them, zeroed (1: done, 0: out of memory). */
@@ -983,6 +999,13 @@ static int lin_alloc(lin_mem *L, const mb_model *m, size_t ws)
     L->dqq = calloc((size_t)m->dq_dq_pat.nnz + 1, sizeof(mb_real)); L->dqv = calloc((size_t)m->dq_dv_pat.nnz + 1, sizeof(mb_real));
     L->rn = calloc((size_t)N + 1, sizeof(char *)); L->cn = calloc((size_t)N + 1, sizeof(char *));
     L->names = malloc((size_t)(3 * N + 3 * nin + 3 * nout + 8) * 80);
+    L->rs = m->doutputs_dlam != NULL;
+    if (L->rs) {
+        L->Yl = calloc((size_t)nout * nc + 1, sizeof(mb_real));
+        L->dL = calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real));
+        L->Df = calloc((size_t)nout * nin + 1, sizeof(mb_real));
+        if (!L->Yl || !L->dL || !L->Df) return 0;
+    }
     return L->work && L->zidx && L->q && L->v && L->acc && L->lam && L->A && L->B && L->Tq && L->Tv &&
            L->C && L->D && L->Yq && L->Yv && L->y && L->hold && L->E && L->Af && L->Bf && L->Cf &&
            L->pq && L->pq0 && L->g && L->e && L->ph0 && L->ph1 && L->dqq && L->dqv && L->rn && L->cn &&
@@ -1040,21 +1063,32 @@ static int lin_inputs_in_loads(lin_mem *L, const mb_model *m, double t)
 }
 
 /* C = [dy/dq, dy/dv] [dq/dx; dv/dx], D = dy/du, and the descriptor form Ef, Af, Bf, Cf at (t,
- * q, v) with the multipliers L->lam (d2 = 2 d: the minimal state's size). */
+ * q, v) with the multipliers L->lam (d2 = 2 d: the minimal state's size). Sensors that read
+ * reactions read L->lam (a descriptor copy) and add dy/dlambda dlambda/dx to C, dy/dlambda
+ * dlambda/du to D (dlambda from the same solve as A: L->dL); Cf reads lambda, Df = dy/du. */
 static void lin_descriptor(lin_mem *L, const mb_model *m, double t, int d2)
 {
-    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc;
+    int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, N = 2 * n + nc, rs = L->rs;
     const mb_real *q = L->q, *v = L->v;
     mb_real *Af = L->Af;
-    if (nout > 0) m->outputs(m, (mb_real)t, q, v, L->y, L->Yq, L->Yv);
-    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, q, v, L->D);
+    mb_model ml = *m;
+    if (rs) ml.lam = L->lam;
+    if (nout > 0) ml.outputs(&ml, (mb_real)t, q, v, L->y, L->Yq, L->Yv);
+    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, q, v, L->D);
+    if (rs) {
+        ml.doutputs_dlam(&ml, (mb_real)t, q, v, L->Yl);
+        memcpy(L->Df, L->D, sizeof(mb_real) * (size_t)nout * (size_t)nin);
+    }
     for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2; j++) {
+        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
             double s_ = 0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; j < d2 && k < n; k++)
                 s_ += (double)L->Yq[(long)i * n + k] * (double)L->Tq[(long)k * d2 + j] +
                       (double)L->Yv[(long)i * n + k] * (double)L->Tv[(long)k * d2 + j];
-            L->C[(long)i * d2 + j] = (mb_real)s_;
+            for (int r = 0; rs && r < nc; r++)
+                s_ += (double)L->Yl[(long)i * nc + r] * (double)L->dL[(long)r * (d2 + nin) + j];
+            if (j < d2) L->C[(long)i * d2 + j] = (mb_real)s_;
+            else L->D[(long)i * nin + j - d2] += (mb_real)s_;
         }
     m->phi_q(m, (mb_real)t, q, L->pq);
     m->dforce_dq(m, (mb_real)t, q, v, L->dqq);
@@ -1089,6 +1123,8 @@ static void lin_descriptor(lin_mem *L, const mb_model *m, double t, int d2)
             L->Cf[(long)i * N + k] = L->Yq[(long)i * n + k];
             L->Cf[(long)i * N + n + k] = L->Yv[(long)i * n + k];
         }
+    for (int i = 0; rs && i < nout; i++)
+        for (int r = 0; r < nc; r++) L->Cf[(long)i * N + 2 * n + r] = L->Yl[(long)i * nc + r];
 }
 
 /* The rows' and columns' names: z, then z' as d(z) (L->rn); the inputs, the outputs; the full
@@ -1130,8 +1166,8 @@ static int lin_write(const lin_mem *L, const mb_model *m, const char *out, char 
         return 1;
     }
     fprintf(csv, "# linearize %s about=%s t=%.17g: x = [z; d(z)], x' = A x + B u, y = C x + D u; "
-            "descriptor: Ef x' = Af x + Bf u, y = Cf x + D u, x = [q; d(q); lambda]\n",
-            m->name, about, t);
+            "descriptor: Ef x' = Af x + Bf u, y = Cf x + %s u, x = [q; d(q); lambda]\n",
+            m->name, about, t, L->rs ? "Df" : "D");
     lin_csv_block(csv, "A", L->A, d2, d2, zn, zn);
     lin_csv_block(csv, "B", L->B, d2, nin, zn, un);
     lin_csv_block(csv, "C", L->C, nout, d2, yn, zn);
@@ -1140,6 +1176,7 @@ static int lin_write(const lin_mem *L, const mb_model *m, const char *out, char 
     lin_csv_block(csv, "Af", L->Af, N, N, fn, fn);
     lin_csv_block(csv, "Bf", L->Bf, N, nin, fn, un);
     lin_csv_block(csv, "Cf", L->Cf, nout, N, yn, fn);
+    if (L->rs) lin_csv_block(csv, "Df", L->Df, nout, nin, yn, un);
     bad = ferror(csv);
     if (fclose(csv) != 0) bad = 1;
     /* the text files: <out without .csv>_<name>.txt */
@@ -1154,8 +1191,9 @@ static int lin_write(const lin_mem *L, const mb_model *m, const char *out, char 
         {"Ef", "descriptor form: Ef x' = Af x + Bf u, x = [q; d(q); lambda]", L->E, N, N},
         {"Af", "descriptor form: state matrix", L->Af, N, N},
         {"Bf", "descriptor form: input matrix", L->Bf, N, nin},
-        {"Cf", "descriptor form: y = Cf x + D u", L->Cf, nout, N}};
-    for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0]; i++)
+        {"Cf", L->rs ? "descriptor form: y = Cf x + Df u" : "descriptor form: y = Cf x + D u", L->Cf, nout, N},
+        {"Df", "descriptor form: the sensors' direct dy/du (lambda is in x)", L->Df, nout, nin}};
+    for (size_t i = 0; !bad && i < sizeof mats / sizeof mats[0] - (L->rs ? 0 : 1); i++)
         if (lin_write_txt(base, mats[i].nm, mats[i].what, mats[i].mat, mats[i].r, mats[i].c)) {
             fprintf(stderr, "%s_sim: cannot write %s_%s.txt: %s\n", m->name, base, mats[i].nm, strerror(errno));
             bad = 1;
@@ -1229,7 +1267,7 @@ static int run_linearize(const mb_model *m, const char *out, char *tmp, size_t t
     double t = ao->about_t >= 0 ? ao->about_t : 0;   /* the operating point */
     if (!st) st = lin_point(&L, m, t, quiet);
     if (!st) st = lin_inputs_in_loads(&L, m, t);
-    mb_anl_ss ss = {L.zidx, 0, L.A, L.B, L.Tq, L.Tv, L.acc, L.lam};
+    mb_anl_ss ss = {L.zidx, 0, L.A, L.B, L.Tq, L.Tv, L.acc, L.lam, L.dL};
     if (!st && (st = mb_anl_linearize_ss(&L.a, (mb_real)t, L.q, L.v, 0, NULL, &ss))) {
         fprintf(stderr, "%s_sim: %s analysis failed", m->name, an);
         if (st == MB_ERR_SINGULAR && L.a.singular_row >= 0 && m->info->constraint_names)

@@ -41,6 +41,10 @@ int mb_cli_csv_open(const mb_model *m, const char *prog);
 void mb_cli_csv_header(FILE *f, const mb_model *m);
 void mb_cli_csv_row(FILE *f, const mb_model *m, mb_real t, const mb_real *q, const mb_real *v);
 void mb_cli_csv_close(void);
+/* The sensors y [nout] at (t, q, v) (m: the model mb_cli_csv_open was given); those that read
+ * reactions take the multipliers of the reaction columns. 1, or 0 when the multipliers could
+ * not be solved (the row's sensors are then left empty). */
+int mb_cli_csv_outputs(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *y);
 /* The multipliers (the joints' reactions in the constraint rows' units: N, N m) at (t, q, v) by
  * the CSV's reaction solver (open first) into lam[nc]; MB_OK or why not (lam untouched). */
 int mb_cli_multipliers(mb_real t, const mb_real *q, const mb_real *v, mb_real *lam, int nc);

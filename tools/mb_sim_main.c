@@ -98,7 +98,7 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
     const char *what = NULL;
     const mb_model *em = emodel ? emodel : model;
     if (model->points) model->points(model, (mb_real)t, q, pts);
-    if (em->nout > 0 && v) em->outputs(em, (mb_real)t, q, v, outbuf, NULL, NULL);
+    int have_y = em->nout > 0 && v && mb_cli_csv_outputs(em, (mb_real)t, q, v, outbuf);
     if (!isfinite(t)) what = "t";
     for (int i = 0; !what && i < model->nq; i++)
         if (!isfinite((double)q[i])) what = model->info->coord_names[i];
@@ -106,7 +106,7 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
         if (!isfinite(mon[i])) what = mon_names[i];
     for (int i = 0; !what && model->points && i < 2 * model->npoint; i++)
         if (!isfinite((double)pts[i])) what = model->info->point_names[i / 2];
-    for (int i = 0; !what && v && i < em->nout; i++)
+    for (int i = 0; !what && have_y && i < em->nout; i++)
         if (!isfinite((double)outbuf[i])) what = em->out_names[i];
     if (what) {
         if (rows_skipped++ == 0)
@@ -122,8 +122,9 @@ static void row(FILE *f, double t, const mb_real *q, const mb_real *v, const mb_
     mb_cli_csv_row(f, model, (mb_real)t, q, v);   /* velocities, accelerations, reactions */
     for (int i = 0; i < em->nin; i++)               /* inputs as the model sees them at t */
         fprintf(f, ",%.15g", (double)(em->in[3 * i] + em->in[3 * i + 1] * ((mb_real)t - em->in[3 * i + 2])));
-    for (int i = 0; i < em->nout; i++) {            /* sensors (empty without velocities) */
-        if (v) fprintf(f, ",%.15g", (double)outbuf[i]);
+    for (int i = 0; i < em->nout; i++) {            /* sensors (empty without velocities, or
+                                                       reactions without multipliers) */
+        if (have_y) fprintf(f, ",%.15g", (double)outbuf[i]);
         else fputc(',', f);
     }
     fputc('\n', f);

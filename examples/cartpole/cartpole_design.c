@@ -39,7 +39,7 @@ int cartpole_design(cartpole_lqr *d)
 
     int zidx[NQ];
     mb_real A[4 * NQ * NQ], B[2 * NQ * NU], dqx[NQ * 2 * NQ], dvx[NQ * 2 * NQ], acc[NQ], lam[CARTPOLE_NC];
-    mb_anl_ss ss = {zidx, 0, A, B, dqx, dvx, acc, lam};
+    mb_anl_ss ss = {zidx, 0, A, B, dqx, dvx, acc, lam, NULL};
     int st = mb_anl_linearize_ss(&a, 0, q, v, 0, NULL, &ss);
     free(work);
     if (st != MB_OK || 2 * ss.d != NX) {

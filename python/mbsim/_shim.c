@@ -309,8 +309,13 @@ void mbpy_state(const mbpy *c, double *q, double *v)
     if (q) memcpy(q, mb_sim_get_q(&c->sim), sizeof(double) * (size_t)n);
     if (v) memcpy(v, mb_sim_get_v(&c->sim), sizeof(double) * (size_t)n);
 }
+int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double *y, double *dq, double *dv);
 int mbpy_outputs(mbpy *c, double *y)
 {
+    const mb_model *m = mb_sim_model(&c->sim);
+    if (m->doutputs_dlam && m->nout > 0)   /* reactions: the multipliers at the current state */
+        return mbpy_outputs_at(c, (double)mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim),
+                               mb_sim_get_v(&c->sim), y, NULL, NULL);
     int st = mb_sim_get_output(&c->sim, y, NULL, NULL);
     if (st) snprintf(c->msg, sizeof c->msg, "sensors: %s", mb_status_str(st));
     return st;
@@ -320,6 +325,12 @@ int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double 
 {
     const mb_model *m = mb_sim_model(&c->sim);
     if (m->nout == 0) { snprintf(c->msg, sizeof c->msg, "the model has no sensors"); return MB_ERR_PARAM; }
+    if (m->doutputs_dlam) {   /* sensors of reactions: the multipliers at (t, q, v) */
+        int st = c->anl_ok ? mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, y, dq && dv ? dq : NULL,
+                                            dq && dv ? dv : NULL, NULL) : MB_ERR_MODEL;
+        if (st) snprintf(c->msg, sizeof c->msg, "sensors (reactions): %s", mb_status_str(st));
+        return st;
+    }
     m->outputs(m, (mb_real)t, q, v, y, dq && dv ? dq : NULL, dq && dv ? dv : NULL);
     return MB_OK;
 }
@@ -368,11 +379,15 @@ static void put_row(mbpy *c, rows *r, double t, const mb_real *q, const mb_real 
     r->T[k] = t;
     memcpy(r->Q + k * nq, q, sizeof(double) * (size_t)nq);
     memcpy(r->V + k * nq, v, sizeof(double) * (size_t)nq);
-    if (no > 0) m->outputs(m, (mb_real)t, q, v, r->Y + k * no, NULL, NULL);
     int st = c->anl_ok ? mb_anl_reactions(&c->anl, (mb_real)t, q, v, r->A + k * nq, r->L + k * nc) : MB_ERR_MODEL;
     if (st) {
         for (int i = 0; i < nq; i++) r->A[k * nq + i] = (double)NAN;
         for (int i = 0; i < nc; i++) r->L[k * nc + i] = (double)NAN;
+    }
+    if (no > 0) {   /* sensors of reactions (mb_model.lam) read this row's multipliers */
+        mb_model ml = *m;
+        if (ml.lam) ml.lam = r->L + k * nc;
+        ml.outputs(&ml, (mb_real)t, q, v, r->Y + k * no, NULL, NULL);
     }
     if (mo) {
         const double v4[4] = { (double)mo->energy_dev, (double)mo->phi_norm, (double)mo->phid_norm, (double)mo->sigma_norm };
@@ -454,9 +469,12 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     mb_real *Yq = calloc((size_t)nout * n + 1, sizeof(mb_real)), *Yv = calloc((size_t)nout * n + 1, sizeof(mb_real));
     mb_real *acc = calloc((size_t)n + 1, sizeof(mb_real)), *lam = calloc((size_t)nc + 1, sizeof(mb_real));
     mb_real *y = calloc((size_t)nout + 1, sizeof(mb_real));
+    int rs = m->doutputs_dlam != NULL;   /* sensors of reactions: + dy/dlambda dlambda/d[x u] */
+    mb_real *Yl = rs ? calloc((size_t)nout * nc + 1, sizeof(mb_real)) : NULL;
+    mb_real *dL = rs ? calloc((size_t)nc * (2 * n + nin) + 1, sizeof(mb_real)) : NULL;
     mb_anl a;
     c->msg[0] = '\0';
-    if (!work || !Tq || !Tv || !Yq || !Yv || !acc || !lam || !y) { st = MB_ERR_WORKSPACE; snprintf(c->msg, sizeof c->msg, "linearize: out of memory"); goto done; }
+    if (!work || !Tq || !Tv || !Yq || !Yv || !acc || !lam || !y || (rs && (!Yl || !dL))) { st = MB_ERR_WORKSPACE; snprintf(c->msg, sizeof c->msg, "linearize: out of memory"); goto done; }
     if (nin > 0 && !m->dforce_du) { st = MB_ERR_MODEL; snprintf(c->msg, sizeof c->msg, "linearize: the model has inputs but no dforce_du: regenerate it"); goto done; }
     if ((st = mb_anl_init(&a, m, NULL, MB_ANL_DENSE, work, ws))) { snprintf(c->msg, sizeof c->msg, "linearize: init: %s", mb_status_str(st)); goto done; }
     if (mode == 0) {
@@ -486,7 +504,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
         memcpy(qop, qv, sizeof(double) * (size_t)n);
         memcpy(vop, qv + n, sizeof(double) * (size_t)n);
     }
-    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam };
+    mb_anl_ss ss = { zidx, 0, A, B, Tq, Tv, acc, lam, dL };
     if ((st = mb_anl_linearize_ss(&a, (mb_real)t, qop, vop, 0, NULL, &ss))) {
         if (st == MB_ERR_SINGULAR && a.singular_row >= 0 && m->info && m->info->constraint_names)
             snprintf(c->msg, sizeof c->msg, "linearize: Phi_q is rank-deficient at constraint %s (a singular position or a redundant joint): %s",
@@ -497,17 +515,22 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
     }
     *d = ss.d;
     int d2 = 2 * ss.d;
-    if (nout > 0) m->outputs(m, (mb_real)t, qop, vop, y, Yq, Yv);
-    if (nout > 0 && nin > 0) m->doutputs_du(m, (mb_real)t, qop, vop, D);
+    mb_model ml = *m;   /* the sensors at the state's multipliers (interface 13) */
+    if (rs) ml.lam = lam;
+    if (nout > 0) ml.outputs(&ml, (mb_real)t, qop, vop, y, Yq, Yv);
+    if (nout > 0 && nin > 0) ml.doutputs_du(&ml, (mb_real)t, qop, vop, D);
+    if (rs) ml.doutputs_dlam(&ml, (mb_real)t, qop, vop, Yl);
     for (int i = 0; i < nout; i++)
-        for (int j = 0; j < d2; j++) {
+        for (int j = 0; j < d2 + (rs ? nin : 0); j++) {
             double s = 0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; j < d2 && k < n; k++)
                 s += Yq[(long)i * n + k] * Tq[(long)k * d2 + j] + Yv[(long)i * n + k] * Tv[(long)k * d2 + j];
-            C[(long)i * d2 + j] = s;
+            for (int r = 0; rs && r < nc; r++) s += Yl[(long)i * nc + r] * dL[(long)r * (d2 + nin) + j];
+            if (j < d2) C[(long)i * d2 + j] = s;
+            else D[(long)i * nin + j - d2] += s;
         }
 done:
-    free(work); free(Tq); free(Tv); free(Yq); free(Yv); free(acc); free(lam); free(y);
+    free(work); free(Tq); free(Tv); free(Yq); free(Yv); free(acc); free(lam); free(y); free(Yl); free(dL);
     return st;
 }
 
@@ -544,7 +567,7 @@ void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int
             for (int k = 1; k < SW_COUNT; k++) v[k] = (double)NAN;
         memcpy(o, v, sizeof v);
         for (int i = 0; i < nq; i++) o[SW_COUNT + i] = st >= 0 ? (double)mb_sim_get_q(&c->sim)[i] : (double)NAN;
-        if (no > 0 && (st < 0 || mb_sim_get_output(&c->sim, o + SW_COUNT + nq, NULL, NULL) != MB_OK))
+        if (no > 0 && (st < 0 || mbpy_outputs(c, o + SW_COUNT + nq) != MB_OK))
             for (int i = 0; i < no; i++) o[SW_COUNT + nq + i] = (double)NAN;
         ST[r] = st < 0 ? st : 0;
         snprintf(msg, 160, "%.159s", st < 0 ? c->msg : "");

@@ -1,7 +1,8 @@
--- expect: reaction("A"): reactions are not measures
--- line: 7
--- hostile model: sensor_reaction (see tests/test_mbgen.sh)
+-- expect: sensor "y": reaction("A").x: a revolute has no component "x" (it has fx, fy)
+-- line: 8
+-- hostile model: a revolute joint has no torque reaction nor an x: fx, fy (see tests/test_mbgen.sh)
 ground { O = { 0, 0 } }
 body "arm" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
 revolute "A" { "ground.O", "arm.A" }
+spring "S" { "ground.O", "arm.B", k = 1, l0 = 0.1 }
 sensor "y" { value = reaction("A").x }
