@@ -42,7 +42,10 @@ _MONITOR = ["steps", "rejected", "evals", "newton_iters", "alf_iters", "maxiter_
             "sigma_resets", "factorizations", "energy_dev", "phi_norm", "phid_norm", "sigma_norm",
             "max_energy_dev", "max_phi", "max_phid", "max_sigma", "warn", "T", "V"]
 _dp = C.POINTER(C.c_double)
-_FAR = 1e300   # the t_stop of a step without one (the runtime takes finite values only)
+# the t_stop of a step without one: this far ahead of t. The runtime takes finite values only,
+# and an adaptive step's floor is 16 eps max(|t|, |t_stop|): a stop at 1e300 made every
+# rejected step a step-size underflow
+_AHEAD = 1e3
 
 
 def _ptr(a):
@@ -634,7 +637,7 @@ class Session:
 
     def step(self, t_stop=None):
         """One step (never past t_stop); returns the status: 0 or a positive event."""
-        st = self._step(self._ctx, _FAR if t_stop is None else t_stop)
+        st = self._step(self._ctx, self.t + _AHEAD if t_stop is None else t_stop)
         if st < 0:
             self._fail(st)
         return st

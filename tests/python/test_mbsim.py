@@ -210,6 +210,19 @@ def test_session_equals_simulate(cartpole):
     assert s.t == 0 and np.array_equal(s.q, r.q[0])
 
 
+def test_adaptive_steps_without_a_stop(cartpole):
+    # a rejected step must not be a step-size underflow (the stop used to be 1e300 s ahead)
+    s = cartpole.session(formulation="baumgarte", integrator="dopri5")
+    s.set_input("F", 5.0)
+    for k in range(300):
+        s.step()
+    assert 0 < s.t < 1e3
+    r = cartpole.session(formulation="baumgarte", integrator="dopri5")
+    r.set_input("F", 5.0)
+    r.advance(s.t)
+    assert np.allclose(r.q, s.q, rtol=1e-5, atol=1e-7)
+
+
 def test_sweep_in_processes():
     m = model("suspension")
     rows = [{"k": k, "c": c} for k in (8000.0, 16000.0, 32000.0) for c in (500.0, 1000.0)]
