@@ -36,7 +36,7 @@ class Error(Exception):
 _OPTS = ["formulation", "integrator", "h", "rtol", "atol", "alpha", "xi", "omega", "tol",
          "max_iter", "max_steps", "sigma_reset", "baumgarte_cap", "project_velocity", "strict",
          "full_jacobian", "newton_reuse", "hht_alpha", "extrapolate", "t_end", "dense", "linsys",
-         "warn_energy", "warn_phi", "warn_sigma", "warn_stability"]
+         "warn_energy", "warn_phi", "warn_sigma", "warn_stability", "events"]
 _OPT_INDEX = {k: i for i, k in enumerate(_OPTS)}
 _MONITOR = ["steps", "rejected", "evals", "newton_iters", "alf_iters", "maxiter_events",
             "sigma_resets", "factorizations", "energy_dev", "phi_norm", "phid_norm", "sigma_norm",

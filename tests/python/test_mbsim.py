@@ -72,6 +72,14 @@ def compare(m, r, hdr, data):
      {"t_end": 0.2, "rtol": 1e-7, "h": 0.02}),
     ("slider_crank", ["--t-end", "0.2", "--formulation", "alf-explicit", "--h", "1e-4"],
      {"t_end": 0.2, "formulation": "alf-explicit", "h": 1e-4}),
+    # contacts located as events by default, as the simulator does (and not, with events=False)
+    ("bouncing_ball", ["--t-end", "0.8", "--formulation", "baumgarte", "--integrator", "dopri5",
+                       "--rtol", "1e-8", "--every", "0.01"],
+     {"t_end": 0.8, "formulation": "baumgarte", "integrator": "dopri5", "rtol": 1e-8, "every": 0.01}),
+    ("bouncing_ball", ["--t-end", "0.8", "--formulation", "baumgarte", "--integrator", "dopri5",
+                       "--rtol", "1e-8", "--every", "0.01", "--no-events"],
+     {"t_end": 0.8, "formulation": "baumgarte", "integrator": "dopri5", "rtol": 1e-8, "every": 0.01,
+      "events": False}),
 ])
 def test_same_as_simulator(tmp_path, name, args, kw):
     m = model(name)
