@@ -127,14 +127,7 @@ static void make_params(mb_params *p, int form, int integ, int adaptive, double 
     mb_params_default(p, form);
     p->integrator = integ;
     p->h = (mb_real)(pr && pr->h > 0 ? pr->h : 1e-3);
-    if (pr) {
-        const mb_preset_form *pf = &pr->form[form];
-        if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
-        if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
-        if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
-        if (pf->tol > 0) p->tol = (mb_real)pf->tol;
-        if (pf->max_iter > 0) p->max_iter = pf->max_iter;
-    }
+    mb_params_preset(p, pr, form);
     p->adaptive = adaptive;
     if (adaptive) p->rtol = p->atol = (mb_real)x;
     else p->h = (mb_real)x;

@@ -132,14 +132,7 @@ static void build_params(fmu_inst *c)
     if (MB_FMU_INTEGRATOR[0] && !c->me) p->integrator = mb_integrator_parse(MB_FMU_INTEGRATOR);
     if (MB_FMU_H > 0) p->h = (mb_real)MB_FMU_H;
     else if (pr && pr->h > 0) p->h = (mb_real)pr->h;
-    if (pr) {
-        const mb_preset_form *pf = &pr->form[f];
-        if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
-        if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
-        if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
-        if (pf->tol > 0) p->tol = (mb_real)pf->tol;
-        if (pf->max_iter > 0) p->max_iter = pf->max_iter;
-    }
+    mb_params_preset(p, pr, f);
     if (MB_FMU_RTOL > 0) p->rtol = (mb_real)MB_FMU_RTOL;
     if (MB_FMU_ATOL > 0) p->atol = (mb_real)MB_FMU_ATOL;
     /* the master's tolerance (fmi2SetupExperiment) for the error-controlled runs */

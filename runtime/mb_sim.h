@@ -368,6 +368,22 @@ typedef struct mb_sim {
 void mb_params_default_checked(mb_params *p, int formulation, unsigned long config,
                                unsigned long sizes);
 
+/* A model file's run settings for formulation f (pr: mb_model.preset, NULL: none; alpha, xi,
+ * omega, tol and max_iter, those given) over p; the step and end time are the caller's to take.
+ * For the tools and applications that start from a model's settings: the runtime itself never
+ * reads them. */
+static inline void mb_params_preset(mb_params *p, const mb_preset *pr, int f)
+{
+    const mb_preset_form *pf;
+    if (!pr || f < 0 || f > 3) return;
+    pf = &pr->form[f];
+    if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
+    if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
+    if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
+    if (pf->tol > 0) p->tol = (mb_real)pf->tol;
+    if (pf->max_iter > 0) p->max_iter = pf->max_iter;
+}
+
 /* Check p for model m: MB_OK or MB_ERR_PARAM (non-finite or non-positive step/tolerances,
  * max_iter outside 1..MB_MAX_ITER_LIMIT, max_steps < 1, unsupported formulation/integrator
  * pair), MB_ERR_BUILD (above). *what (may be NULL) names the offending field. */

@@ -563,14 +563,7 @@ static int build_params(cli *c, mb_params *p)
     mb_params_default(p, c->form);
     if (c->integ >= 0) p->integrator = c->integ;
     p->h = (mb_real)c->h;
-    if (pr) {   /* the model file's settings for this formulation (those given) */
-        const mb_preset_form *pf = &pr->form[c->form];
-        if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
-        if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
-        if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
-        if (pf->tol > 0) p->tol = (mb_real)pf->tol;
-        if (pf->max_iter > 0) p->max_iter = pf->max_iter;
-    }
+    mb_params_preset(p, pr, c->form);   /* the model file's settings for this formulation (those given) */
     if (c->o_rtol > 0) p->rtol = (mb_real)c->o_rtol;
     if (c->o_atol > 0) p->atol = (mb_real)c->o_atol;
     /* --extrapolate: a soft stabilization unless --xi / --omega say otherwise (with xi omega h

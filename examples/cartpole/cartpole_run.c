@@ -17,15 +17,8 @@ int cartpole_run(const mb_real *K, double t_end, FILE *table, cartpole_run_resul
     mb_params p;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     const mb_preset *pr = m->preset;
-    if (pr) {
-        const mb_preset_form *pf = &pr->form[MB_ALF_TRAPEZOID];
-        if (pr->h > 0) p.h = (mb_real)pr->h;
-        if (pf->alpha > 0) p.alpha = (mb_real)pf->alpha;
-        if (pf->xi >= 0) p.xi = (mb_real)pf->xi;
-        if (pf->omega >= 0) p.omega = (mb_real)pf->omega;
-        if (pf->tol > 0) p.tol = (mb_real)pf->tol;
-        if (pf->max_iter > 0) p.max_iter = pf->max_iter;
-    }
+    if (pr && pr->h > 0) p.h = (mb_real)pr->h;
+    mb_params_preset(&p, pr, MB_ALF_TRAPEZOID);
     p.max_steps = (long)(t_end / (double)p.h) + 2;
     size_t ws = mb_sim_workspace_size(m, &p);
     void *work = malloc(ws);

@@ -115,14 +115,7 @@ static int build_params(const double *o, mb_params *p, char *msg, size_t len)
     mb_params_default(p, form);
     if (integ >= 0) p->integrator = integ;
     p->h = (mb_real)h;
-    if (pr) {
-        const mb_preset_form *pf = &pr->form[form];
-        if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
-        if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
-        if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
-        if (pf->tol > 0) p->tol = (mb_real)pf->tol;
-        if (pf->max_iter > 0) p->max_iter = pf->max_iter;
-    }
+    mb_params_preset(p, pr, form);
     int extrap = given(o, O_EXTRAP) && o[O_EXTRAP] != 0;
     if (given(o, O_RTOL)) p->rtol = (mb_real)o[O_RTOL];
     if (given(o, O_ATOL)) p->atol = (mb_real)o[O_ATOL];
