@@ -174,6 +174,13 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     "end max |energy deviation| %.3g J, energy scale %.3g J (max of T + |V - V0| + "
                     "|W|); a smaller --h or --rtol", v, (double)p->warn_energy,
                     (double)mo->max_energy_dev, (double)mo->escale);
+            /* a driven mechanism under the penalty: W comes from the multipliers, whose
+             * rounding grows with alpha / h, so a smaller --h can make it worse (cam_follower) */
+            if (p->formulation == MB_ALF_EXPLICIT || p->formulation == MB_ALF_TRAPEZOID)
+                fprintf(stderr, "; on a driven mechanism, if a smaller --h makes it larger, the "
+                        "drivers' work W (summed from the penalty's multipliers) may be what is "
+                        "off: try --alpha 1e4 to 1e6 (now %.3g) and compare the positions",
+                        (double)p->alpha);
             break;
         case MB_WARN_CONSTRAINT:
             fprintf(stderr, "|Phi| = %.3g of the length scale %.3g m (threshold %.3g); max |Phi| "
