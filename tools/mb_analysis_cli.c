@@ -18,6 +18,9 @@
  *  - rod R, row R.dist ((d . d - L^2) / (2 L), d = r_Q - r_P): the force on its second end is
  *    -lambda d / L, along the rod towards the first end for lambda > 0: R.tension = lambda(R.dist)
  *    (N, positive in tension; exact when |d| = L);
+ *  - cam C, row C.profile (the follower's point on the profile; its gradient in the follower is
+ *    the profile's outward unit normal n): the force on the follower is -lambda n, and
+ *    C.normal = -lambda(C.profile) (N, positive when the cam pushes the follower outward);
  *  - any other row R: R.lambda, the multiplier itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

@@ -92,8 +92,8 @@ class _Lib:
 
 def _reaction_columns(cnames):
     """The simulator's reaction columns (tools/mb_analysis_cli.c): a revolute joint's fx, fy, a
-    prismatic's fn, moment, a driver's effort, a rod's tension, else the multiplier; as
-    (name, row, sign, second row or -1)."""
+    prismatic's fn, moment, a driver's effort, a rod's tension, a cam's normal, else the
+    multiplier; as (name, row, sign)."""
     cols, r, nc = [], 0, len(cnames)
     while r < nc:
         a = cnames[r]
@@ -108,6 +108,8 @@ def _reaction_columns(cnames):
             continue
         if a.endswith(".dist") and a.count(".") == 1 and len(a) > 5:
             cols.append((a[:-5] + ".tension", r, 1.0))
+        elif a.endswith(".profile") and a.count(".") == 1 and len(a) > 8:
+            cols.append((a[:-8] + ".normal", r, -1.0))   # the row's gradient is the outward normal
         elif "." not in a:
             cols.append((a + ".effort", r, -1.0))
         else:
