@@ -6,7 +6,8 @@
 #  - Newton's law for every body of the double pendulum and the slider-crank, from the CSV alone:
 #    reactions + weights = m a, moments about the CoM = J alpha (a from the CSV's columns, and
 #    from central differences of its velocities);
-#  - static: the hanging pendulum and the slider-crank's reactions by hand, stability;
+#  - static: the hanging pendulum and the slider-crank's reactions by hand, stability; the
+#    bouncing ball resting on its contact (neutral directions with the load balanced);
 #  - kinematic and inverse: the driven slider-crank's piston against its closed form, the driver's
 #    effort against the power balance (energy_dev of the inverse run);
 #  - modal: the bar pendulum, the double pendulum (2 x 2 closed form), the PRADIS oscillator and a
@@ -135,6 +136,12 @@ ok "slider-crank static: crank down, O (m_c + m_r/2) g, A m_r g/2, B -m_r g/2, s
 $BUILD/double_pendulum_sim --analysis static --out "$T/ds.csv" >"$T/o" 2>"$T/e"
 e=$(awk "$PRE"' { print abs($c["A.fy"] - 16 * 9.81) + abs($c["B.fy"] - 10 * 9.81) + abs($c["A.fx"]) + abs($c["B.fx"]) }' "$T/ds.csv")
 ok "double pendulum static from the shipped guesses: hangs, A 16 g, B 10 g (error $e)" 'lt "$e" 1e-9'
+# a neutral direction (x and the spin free) with the load balanced: the ball rests on its contact,
+# pressed d = (m g / k)^(1 / 1.5) into it (m = 1, k = 1e6, r = 0.1)
+$BUILD/bouncing_ball_sim --analysis static --out "$T/bs.csv" >"$T/o" 2>"$T/e"; rc=$?
+e=$(awk "$PRE"' { d = exp(log(9.81 / 1e6) / 1.5); print abs($c["ball.y"] - (0.1 - d)) / d }' "$T/bs.csv" 2>/dev/null)
+ok "bouncing ball static: exit 0, neutral, resting (m g / k)^(2/3) into the floor (rc $rc, relative error $e)" \
+   '[ $rc -eq 0 ] && grep -q "stability=neutral" "$T/o" && lt "${e:-1}" 1e-9'
 
 # ---------------------------------------------------------------- kinematic and inverse
 SD=$BUILD/anl_slider_driven_sim
