@@ -10,6 +10,7 @@
 #  - the closed form of the arm turned at w = 3 rad/s (m = 2 kg, CoM at a = 0.3 m):
 #    J = (-m w^2 a cos wt, -m w^2 a sin wt + m g), effort m g a cos wt, to 1e-9 N (measured
 #    7.9e-12 N with the default trapezoid at h = 1e-3);
+#  - the static analysis' out.* columns: the reaction sensors equal its reaction columns;
 #  - a reaction of an equation mbgen --redundant removes is refused, naming the sensor;
 #  - tests/models/react_pendulum.lua: the hanging bar's pin holds (0, m g) at rest, and
 #    --analysis linearize gives the closed form's C and D for its pin force (C includes
@@ -60,6 +61,15 @@ for run in "trapezoid::" "rk4:--formulation baumgarte --integrator rk4:" "dopri5
     else bad "$label: formula sensors of reactions off by $w (relative)"; fi
     echo "$label: $n rows, reaction sensors identical to the columns, formulas within $w"
 done
+
+# the analyses write the same out.* columns: static (the multipliers of the equilibrium) and
+# modal (its frames have no multipliers: the sensors of reactions are empty there)
+if "$SIM" --analysis static --out "$tmp/static.csv" >"$tmp/static.log" 2>&1; then
+    read -r n mism w < <(same "$tmp/static.csv")
+    if [ "$n" -eq 1 ] && [ "$mism" -eq 0 ]; then ok
+    else bad "static: $mism mismatches in $n rows: a reaction sensor differs from its reaction column"; fi
+    echo "static: the reaction sensors equal their columns ($n row, formulas within $w)"
+else bad "static analysis failed: $(tail -2 "$tmp/static.log")"; fi
 
 # the closed form of the driven arm (the default run)
 read -r ex ey ee < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -379,13 +379,23 @@ def test_static_and_kinematic_as_simulator(tmp_path):
     cols += [(c, r.v[:, i]) for i, c in enumerate(k.velocity_names)]
     cols += [(c, r.acc[:, i]) for i, c in enumerate(k.acceleration_names)]
     cols += [(c, r.reactions[:, i]) for i, c in enumerate(k.reaction_names)]
+    cols += [("out." + c, r.outputs[:, i]) for i, c in enumerate(k.sensors)]   # the driver's torque too
+    assert k.sensors and r.outputs.shape == (len(r.t), len(k.sensors))
     for name, col in cols:
         ref = data[:, hdr.index(name)]
         assert np.max(np.abs(ref - col) / (1 + np.abs(ref))) <= 1e-12, name
     # a mechanism with freedom left: the degrees named
     with pytest.raises(mbsim.Error, match="degree of freedom not driven"):
         m.kinematic(0.1, h=0.01)
-    # no equilibrium: the runtime's reason
+    # no equilibrium (a body falling freely): the runtime's reason
     with pytest.raises(mbsim.Error, match="static analysis failed") as e:
-        model("cartpole").static()
+        mbsim.Model(os.path.join(ROOT, "tests", "models", "anl_falling.lua")).static()
     assert e.value.code < 0
+    # the cart-pole hangs, its cart free on the rail (neutral): the sensors at rest as the CSV's
+    cp = model("cartpole")
+    summ, hdr, data = cli_analysis(tmp_path, "cartpole", "--analysis", "static")
+    st = cp.static()
+    assert st.stability == 0 and summ["stability"] == "neutral"
+    for i, c in enumerate(cp.sensors):
+        assert abs(st.outputs[i] - data[0, hdr.index("out." + c)]) <= 1e-12 * (1 + abs(st.outputs[i])), c
+    assert abs(abs(st["theta"]) - math.pi) < 1e-9
