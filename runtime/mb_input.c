@@ -90,6 +90,7 @@ mb_real mb_sim_get_input(const mb_sim *s, int i)
     return hold[0] + hold[1] * (s->t - hold[2]);
 }
 
+#if MBI_HAS_TUN
 /* The multipliers of M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma at (t, q, v) into lam[nc]:
  * S lambda = Phi_q M^-1 Q - Gamma with S = Phi_q M^-1 Phi_q^T on the model's plan. The same
  * evaluations, kernels and order as mb_anl_reactions (mb_analysis.c), so the same numbers. All
@@ -123,6 +124,7 @@ static int reaction_multipliers(const mb_sim *s, mb_real t, const mb_real *q, co
     *lam = y;
     return MB_OK;
 }
+#endif
 
 int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_dv)
 {
@@ -131,7 +133,11 @@ int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_d
     if (!s->ready) return MB_ERR_STATE;
     if (m->doutputs_dlam) {   /* sensors of reactions: the multipliers at the current state */
         mb_real *lam = NULL;
+#if MBI_HAS_TUN
         int st = s->rx ? reaction_multipliers(s, s->t, s->z, s->v, &lam) : MB_ERR_MODEL;
+#else
+        int st = MB_ERR_MODEL;   /* (no block for the solve in this build) */
+#endif
         if (st) return st;
         mb_model ml = *m;     /* a copy that reads them (no state kept) */
         ml.lam = lam;

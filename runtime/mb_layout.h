@@ -86,7 +86,8 @@
   * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0), NE the
   * sensors when p.events is on and the model has gaps, else 0 (mb_event.c), NR 1 when the
   * model's sensors read reactions (mb_model.doutputs_dlam: mb_sim_get_output's solve for the
-  * multipliers in its own block rx, so that it leaves the integrator's blocks alone), else 0. A block of
+  * multipliers in its own block rx, so that it leaves the integrator's blocks alone; with the
+  * inputs' blocks, none in a build without tunables), else 0. A block of
   * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
   * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
   * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
@@ -173,7 +174,7 @@
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
     MB_L_SEL(MBI_HAS_EV)(R(evw, MB_L_IF((NE) > 0, 5 * (NE) + (N))))                         \
-    R(rx, MB_L_IF(NR, MB_L_RX(N, NC, PQ, NLS)))                                               \
+    MB_L_SEL(MBI_HAS_TUN)(R(rx, MB_L_IF(NR, MB_L_RX(N, NC, PQ, NLS))))                        \
     MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
     MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))                  \
     MB_L_SEL(MBI_HAS_EV)(J(evk, NE))                                                          \

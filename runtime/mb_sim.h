@@ -325,9 +325,9 @@ typedef struct mb_sim {
                                 cos x0] per coordinate (runtime/mb_trig.h); emptied by
                                 mb_sim_reset */
 #endif
+#if MBI_HAS_TUN
     mb_real *rx;             /* sensors of reactions (mb_model.doutputs_dlam): mb_sim_get_output's
                                 solve for the multipliers (mb_input.c; mb_layout.h MB_L_RX) */
-#if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
     mb_real *hold;           /* [3 nin] the inputs' holds {value, slope, t_set} (mloc.in) */
@@ -468,8 +468,9 @@ const mb_model *mb_sim_model(const mb_sim *s);
  * the same solve, in the same order, as mb_anl_reactions and the simulator's reaction columns,
  * so the values equal theirs bit for bit; it leaves the integrator's blocks, the monitors and
  * the trajectory untouched. Its failures: MB_ERR_MODEL (no gamma: a firmware built with
- * MB_OMIT_GAMMA), MB_ERR_SINGULAR (Phi_q rank-deficient: the multipliers are not unique),
- * MB_ERR_NONFINITE; y is then untouched. */
+ * MB_OMIT_GAMMA; or a build with MB_WITH_TUNABLES=0, which keeps no block for the solve),
+ * MB_ERR_SINGULAR (Phi_q rank-deficient: the multipliers are not unique), MB_ERR_NONFINITE; y
+ * is then untouched. */
 int mb_sim_input_index(const mb_sim *s, const char *name);
 int mb_sim_set_input(mb_sim *s, int i, mb_real value);
 int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope);
