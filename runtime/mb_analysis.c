@@ -816,7 +816,7 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
                 inf.stability = pd ? 1 : 0;   /* (else semi-definite: neutral) */
                 st = MB_OK;
                 /* the multipliers and the unbalanced load at the new q */
-                r = lin_base(a, t, q, c, lam);
+                lin_base(a, t, q, c, lam);
                 inf.residual = a->residual;
                 goto out;
             }
