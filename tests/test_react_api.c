@@ -13,7 +13,8 @@
  *    (to 1e-12 N); dy_dlam equals doutputs_dlam on a copy reading those multipliers, dy_dq and
  *    dy_dv the outputs' own Jacobians there;
  *  - misuse: lambda NULL where the sensors need it (MB_ERR_PARAM, y untouched).
- * Built in double and float (test_react_api_float). Ends with "N passed, N failed". */
+ * Built in double and float (test_react_api_float). Ends with "N passed, N failed". With
+ * --rows FILE it writes the sensors of react_sensors' default run instead (write_rows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +83,52 @@ static void sim_against_anl(const mb_model *m, int f, int ig, int steps, const c
     free(aw);
 }
 
-int main(void)
+/* --rows FILE: the default run of react_sensors as the simulator makes it (alf-trapezoid, the
+ * model file's step and settings, to its end time), a CSV of t and the sensors read with
+ * mb_sim_get_output after every step, for tests/test_react_sensors.sh to compare with the
+ * simulator's out.* columns digit for digit. */
+static int write_rows(const char *path)
 {
+    const mb_model *m = &react_sensors_model;
+    mb_params p;
+    mb_params_default(&p, MB_ALF_TRAPEZOID);
+    mb_params_preset(&p, m->preset, MB_ALF_TRAPEZOID);
+    if (m->preset && m->preset->h > 0) p.h = (mb_real)m->preset->h;
+    double t_end = m->preset && m->preset->t_end > 0 ? m->preset->t_end : 5;
+    size_t ws = mb_sim_workspace_size(m, &p);
+    void *w = ws ? malloc(ws) : NULL;
+    mb_real y[64];
+    mb_sim s;
+    FILE *f = fopen(path, "w");
+    int st = !w || !f || m->nout > 64 ? MB_ERR_WORKSPACE : mb_sim_init(&s, m, &p, w, ws);
+    if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    if (st == MB_OK) {
+        fprintf(f, "t");
+        for (int i = 0; i < m->nout; i++) fprintf(f, ",out.%s", m->out_names[i]);
+        fputc('\n', f);
+    }
+    while (st >= 0) {
+        st = mb_sim_get_output(&s, y, NULL, NULL);
+        if (st) break;
+        fprintf(f, "%.15g", (double)mb_sim_get_t(&s));
+        for (int i = 0; i < m->nout; i++) fprintf(f, ",%.15g", (double)y[i]);
+        fputc('\n', f);
+        if (mb_sim_get_t(&s) >= (mb_real)t_end) break;
+        st = mb_sim_step(&s, (mb_real)t_end);
+    }
+    if (f) fclose(f);
+    free(w);
+    if (st < 0) fprintf(stderr, "test_react_api --rows: %s\n", mb_status_str(st));
+    return st < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--rows")) return write_rows(argv[2]);
+    if (argc != 1) {
+        fprintf(stderr, "usage: test_react_api [--rows FILE.csv]\n");
+        return 2;
+    }
     const mb_model *m = &react_pendulum_model;
     /* the bar's closed form: to round-off of the 20 N force (a float build: 1e-3 N) */
     double tol = sizeof(mb_real) < sizeof(double) ? 1e-3 : 1e-12;
