@@ -29,17 +29,25 @@ int mbi_event_count(const mb_model *m, int *idx)
 
 #if MBI_EVENTS
 
-/* The workspace's vectors (mb_layout.h: evw, nout each, then a position) */
+/* The workspace's vectors (mb_layout.h: evw, nout + nsw each, then a position): a vector of
+ * event values holds the gaps [nev], then the switches [nsw] */
 enum { EV_G0 = 0, EV_LO = 1, EV_HI = 2, EV_MID = 3, EV_Y = 4, EV_Q = 5 };
-static mb_real *evv(const mb_sim *s, int which) { return s->evw + (size_t)which * (size_t)s->m->nout; }
+static mb_real *evv(const mb_sim *s, int which)
+{
+    return s->evw + (size_t)which * (size_t)(s->m->nout + s->nsw);
+}
 
-/* the gaps at (t, q) into g[nev] (the sensors at s->v: a gap depends on the positions only) */
+/* the gaps at (t, q) into g[nev] (the sensors at s->v: a gap depends on the positions only),
+ * the switches at t into g[nev ..] */
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
 {
     const mb_model *m = s->m;
-    mb_real *y = evv(s, EV_Y);
-    m->outputs(m, t, q, s->v, y, NULL, NULL);
-    for (int k = 0; k < s->nev; k++) g[k] = y[s->evk[k]];
+    if (s->nev) {
+        mb_real *y = evv(s, EV_Y);
+        m->outputs(m, t, q, s->v, y, NULL, NULL);
+        for (int k = 0; k < s->nev; k++) g[k] = y[s->evk[k]];
+    }
+    if (s->nsw) m->switches(m, t, q, g + s->nev);
 }
 
 /* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
@@ -151,8 +159,11 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
 {
     mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
-    int any = 0, st;
+    int any = 0, st, ne = s->nev + s->nsw;
     mbi_event_gaps(s, s->t, s->z, g1);
+    /* a switch inside the step (the step went past the horizon mb_sim_step looked to, or an
+     * argument with two roots in it): counted as an onset */
+    for (int k = s->nev; k < ne; k++) s->mon.onsets += crossed(g0, g1, k);
     for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
     int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
     /* a step from a cut whose root the redone step left just before it: taken as it is (the
@@ -175,12 +186,102 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
          * step, which locates it again */
         if (s->t == tr) s->ev_tlast = tr;
         else s->mon.events--;
-        copy(s->nev, g0, g1);
+        copy(ne, g0, g1);
         return MB_OK;
     }
     for (int k = 0; k < s->nev; k++)
         if (g0[k] > 0 && !(g1[k] > 0)) s->mon.onsets++;
-    copy(s->nev, g0, g1);
+    copy(ne, g0, g1);
+    return MB_OK;
+}
+
+/* ------------------------------------------------------------------ switches
+ * A load or driver that jumps at a time (step{}, heaviside(): mb_model.switches, of time only).
+ * A step across the jump (or ending on it: the value there is already the new one) integrates a
+ * discontinuity its rule assumes smooth, and every integrator drops to first order. So no step
+ * sees both sides: mb_sim_step ends the step just before the switch (every stage time on the
+ * old side) and the run jumps over it, by at most 2 ttol (a few ulps of t: the state held, the
+ * integrator started again on the new side: f there, bdf at order 1, the trapezoid's predictor
+ * history dropped). Fixed steps then end on their grid again. */
+
+/* How far the next adaptive step may reach: the step size the integrator will try (its trial
+ * shrinks on rejection, never grows), within h_max; t_stop when unknown. */
+mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop)
+{
+    mb_real h = s->h_next;
+#if MBI_HAS_BDF
+    if (s->p.integrator == MB_BDF && s->bok) h = s->bh;
+#endif
+    if (s->p.h_max > 0 && (!(h > 0) || h > s->p.h_max)) h = s->p.h_max;
+    return h > 0 && s->t + h < t_stop ? s->t + h : t_stop;
+}
+
+/* switch k's value at t (the other switches' into the scratch vector too) */
+static mb_real switch_at(mb_sim *s, mb_real t, int k)
+{
+    mb_real *g = evv(s, EV_MID) + s->nev;
+    s->m->switches(s->m, t, s->z, g);
+    return g[k];
+}
+
+int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj)
+{
+    mb_real *g0 = evv(s, EV_G0) + s->nev, *g1 = evv(s, EV_HI) + s->nev;
+    mb_real t0 = s->t;
+    if (!(t_end > t0)) return 0;
+    s->m->switches(s->m, t_end, s->z, g1);
+    /* a few ulps of t: the stage times t + c h of a step ending ttol before the bracket stay
+     * on the old side (they round by an ulp or two) */
+    mb_real ttol = 8 * MB_EPS * (MB_FABS(t_end) + MB_FABS(t_end - t0));
+    mb_real ta = t0, tb = t_end;
+    int found = 0, st;
+    for (int k = 0; k < s->nsw; k++) {
+        if ((g0[k] > 0) == (g1[k] > 0)) continue;
+        /* Illinois on switch k alone (a function of time: no state to interpolate), then
+         * bisection if it is slow; [a, b] keeps g(a) on t0's side */
+        mb_real a = t0, fa = g0[k], b = t_end, fb = g1[k];
+        int side = 0, old = g0[k] > 0;
+        for (int it = 0; it < 200 && b - a > ttol; it++) {
+            mb_real c = it < 40 && fb != fa ? b - fb * (b - a) / (fb - fa) : a + (b - a) / 2;
+            if (!(c - a >= ttol / 2)) c = a + ttol / 2;
+            if (!(b - c >= ttol / 2)) c = b - ttol / 2;
+            mb_real fc = switch_at(s, c, k);
+            if ((fc > 0) == old) { a = c; fa = fc; if (side == 1) fb *= MB_R(0.5); side = 1; }
+            else { b = c; fb = fc; if (side == -1) fa *= MB_R(0.5); side = -1; }
+        }
+        if (!found || b < tb) { ta = a; tb = b; found = 1; }
+    }
+    if (!found) return 0;
+    *tj = t_end - tb <= ttol ? t_end : tb;
+    *te = ta - ttol;
+    if (*te > t0) return 1;
+    /* the switch closer than a step: jumped now */
+    if ((st = mbi_switch_jump(s, ig, *tj)) < 0) return st;
+    return 2;
+}
+
+int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj)
+{
+    mb_real pnc, pdrv, t1 = s->t;
+    int st;
+    copy(s->n, s->ev_v, s->v);             /* the start-up evaluation's warm start */
+    copy(s->nc, s->ev_sig, s->sig);
+    s->t = tj;
+    if ((st = ig->start(s, tj))) return st;
+    s->nhist = 0;                          /* F4: no predictor history across the jump */
+    s->kin_fresh = 0;
+#if MBI_HAS_F4A
+    s->nqh = 0;
+#endif
+    s->ev_cut = 1;                         /* the dense output spans the step to t1 */
+    s->ev_t1 = t1;
+    mbi_measure(s, &pnc, &pdrv);           /* the loads' powers on the new side */
+    mbi_update_max(s);
+    s->pnc = pnc;
+    s->pdrv = pdrv;
+    copy(s->nc, s->ptq, s->Phit);
+    s->mon.events++;
+    mbi_event_gaps(s, tj, s->z, evv(s, EV_G0));
     return MB_OK;
 }
 #endif

@@ -263,6 +263,9 @@ static int check_model(const mb_model *m, int formulation)
         m->nout < 0 || (m->nout > 0 && (!m->outputs || !m->out_names)) ||
         (!m->lam != !m->doutputs_dlam) || (m->doutputs_dlam && m->nout == 0))
         return 0;                                             /* inputs live beside the tunables */
+#if MBI_EVENTS
+    if (m->nswitch < 0 || (m->nswitch > 0 && !m->switches)) return 0;
+#endif
     if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
@@ -280,8 +283,10 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
     /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
      * on which they are located */
-    l.ne = MBI_EVENTS && p->events && mbi_event_count(m, NULL) > 0 ? m->nout : 0;
-    l.dn = MBI_DENSE && (p->dense || l.ne > 0);
+    int ngap = MBI_EVENTS && p->events ? mbi_event_count(m, NULL) : 0;
+    int nsw = MBI_EVENTS && p->events ? m->nswitch : 0;
+    l.ne = ngap + nsw > 0 ? m->nout + nsw : 0;
+    l.dn = MBI_DENSE && (p->dense || ngap > 0);
     l.ad = MBI_F4A && l.ig == MB_TRAPEZOID ? p->adaptive : 0;
     return l;
 }
@@ -369,7 +374,10 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
 #endif
     s->mon.singular_row = -1;
 #if MBI_HAS_EV
-    if (s->evk) s->nev = mbi_event_count(m, s->evk);
+    if (s->evk) {
+        s->nev = mbi_event_count(m, s->evk);
+        s->nsw = m->nswitch;
+    }
 #endif
 #if MBI_HAS_EB
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
@@ -528,7 +536,8 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #if MBI_HAS_EV
     s->ev_cut = 0;
     s->ev_tlast = (mb_real)NAN;
-    if (s->nev) mbi_event_gaps(s, t0, s->z, s->evw);
+    s->ev_offgrid = 0;
+    if (s->nev || s->nsw) mbi_event_gaps(s, t0, s->z, s->evw);
 #endif
     s->ready = 1;
     return MB_OK;
@@ -575,6 +584,18 @@ static MB_NOINLINE unsigned step_warnings(mb_sim *s, long maxiter_before)
     return mbi_warnings(s, maxiter_before);
 }
 
+#if MBI_HAS_EV
+/* A fixed-step run after a switch's jump to s->t: the grid point t_plan (t_stop when last)
+ * reached, or the next step ends on it from off the grid. */
+static void switch_grid(mb_sim *s, mb_real t_plan, int last)
+{
+    s->ev_offgrid = s->t < t_plan;
+    if (s->ev_offgrid) return;
+    if (last) { s->t_grid0 = s->t; s->nfixed = 0; }
+    else s->nfixed++;
+}
+#endif
+
 int mb_sim_step(mb_sim *s, mb_real t_stop)
 {
     int st = MB_OK, nc = s->nc;
@@ -590,6 +611,34 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #if MBI_HAS_EB
     if (!s->have_f && ig->restart &&      /* after a failed step */
         (st = ig->restart(s, s->t)) < 0) return st;
+#endif
+    int adaptive = ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive));
+    mb_real h = s->p.h, t_new = t_stop;
+    int last = 0;
+    if (!adaptive) {
+        /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
+         * grid are t0 + k h (no accumulated rounding) */
+        last = rem <= h * MB_R(1.01);
+        if (last) h = rem;
+        t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
+    }
+#if MBI_HAS_EV
+    /* switches (step{}): the step ends just before the first switch ahead, and the run jumps
+     * it (mb_event.c); a switch closer than that is jumped at once, the step done */
+    mb_real sw_te = t_new, sw_tj = t_new, t_new0 = t_new;
+    int sw = 0;
+    if (s->nsw) {
+        sw = mbi_switch_clip(s, ig, adaptive ? mbi_switch_horizon(s, t_stop) : t_new, &sw_te, &sw_tj);
+        if (sw < 0) return singular_step(s, sw);
+        if (sw == 2) {
+            if (!adaptive) switch_grid(s, t_new, last);
+            return MB_OK;
+        }
+        if (sw == 1) {
+            if (adaptive) t_stop = sw_te;
+            else { t_new = sw_te; h = sw_te - s->t; }
+        } else if (!adaptive && s->ev_offgrid) h = t_new - s->t;
+    }
 #endif
     mbi_step0 b;
     b.pnc0 = s->pnc;
@@ -608,16 +657,10 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     s->step_row = -1;
 #endif
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
-    if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
+    if (adaptive) {   /* the monitor advanced by the step */
         st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
     } else {
-        mb_real h = s->p.h;
-        /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
-         * grid are t0 + k h (no accumulated rounding) */
-        int last = rem <= h * MB_R(1.01);
-        if (last) h = rem;
-        mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
         st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
         step_monitor(s, h, b.pnc0, b.pdrv0);
@@ -625,14 +668,27 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
             s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
             return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
         }
+#if MBI_HAS_EV
+        if (sw == 1) {}                    /* (before a switch: the grid is resumed below) */
+        else
+#endif
         if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
         else s->nfixed++;
+#if MBI_HAS_EV
+        if (!sw) s->ev_offgrid = 0;
+#endif
     }
 #if MBI_HAS_EV
     /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
      * of the explicit formulations), else counted (mb_event.c); the warnings then see the step
      * as cut */
-    if (s->nev && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+    if ((s->nev || s->nsw) && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+    /* a step that reached the switch's left side: the jump to its right (a rejected adaptive
+     * trial that fell short leaves it to the next step) */
+    if (sw == 1 && s->t == sw_te) {
+        if ((st2 = mbi_switch_jump(s, ig, sw_tj)) < 0) return singular_step(s, st2);
+        if (!adaptive) switch_grid(s, t_new0, last);
+    }
 #endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */

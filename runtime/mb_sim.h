@@ -239,12 +239,16 @@ typedef struct mb_sim {
 #endif
 #if MBI_HAS_EV
     int nev;                 /* p.events: the event functions (the gaps among the sensors) */
+    int nsw;                 /* p.events: the model's switches (mb_model.switches), 0 without */
+    int ev_offgrid;          /* a fixed-step run jumped a switch: the next step ends on the grid
+                                from off it (its h the rest to the grid point) */
     int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
     mb_real ev_t1;           /* the cut step's end as the integrator took it */
     mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
-    mb_real *evw;            /* [5 nout + nq] the gaps at the current state, the root finder's
-                                brackets and trial values, the sensors' scratch, a position */
-    int *evk;                /* [nout] the sensors' indices of the event functions */
+    mb_real *evw;            /* [5 (nout + nsw) + nq] the gaps and switches at the current
+                                state, the root finder's brackets and trial values, the sensors'
+                                scratch, a position */
+    int *evk;                /* [nout + nsw] the sensors' indices of the event functions */
 #endif
 #if MBI_HAS_KKT
     mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */
