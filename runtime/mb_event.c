@@ -53,12 +53,30 @@ void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
 /* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
 static int crossed(const mb_real *a, const mb_real *b, int k) { return (a[k] > 0) != (b[k] > 0); }
 
-/* the gaps at time t of the last step, from its dense output */
-static int gaps_at(mb_sim *s, mb_real t, mb_real *g)
+/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point) to t1 (z,
+ * v): q at t by the cubic Hermite through q and v at both ends (the trapezoid's own continuous
+ * extension: q1 - q0 = h/2 (v0 + v1) makes its cubic term vanish), into q. */
+static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real *q)
+{
+    mb_real h = t1 - t0, th = (t - t0) / h;
+    const mb_real *q0 = s->zk, *v0 = s->yd, *q1 = s->z, *v1 = s->v;
+    for (int i = 0; i < s->n; i++) {
+        mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
+        mb_real a2 = 3 * a - 2 * d0 - d1, a3 = d0 + d1 - 2 * a;
+        q[i] = q0[i] + th * (d0 + th * (a2 + th * a3));
+    }
+}
+
+/* the gaps at time t of the last step, from its dense output (trial: of the trapezoid's trial
+ * step from t0 to t1, trial_q) */
+static int gaps_at(mb_sim *s, mb_real t, mb_real *g, int trial, mb_real t0, mb_real t1)
 {
     mb_real *q = evv(s, EV_Q);
-    int st = mb_sim_dense(s, t, q, NULL, NULL);
-    if (st) return st;
+    if (trial) trial_q(s, t0, t1, t, q);
+    else {
+        int st = mb_sim_dense(s, t, q, NULL, NULL);
+        if (st) return st;
+    }
     mbi_event_gaps(s, t, q, g);
     return MB_OK;
 }
@@ -67,7 +85,7 @@ static int gaps_at(mb_sim *s, mb_real t, mb_real *g)
  * dense output (IDARootfind's rules: the secant of the function whose root comes first, the
  * weight of a stuck end halved or doubled, the trial kept ttol/2 inside the bracket) until the
  * bracket is below ttol = 100 eps (|t1| + |t1 - t0|); *tr its right end (the new side). */
-static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
+static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr, int trial)
 {
     mb_real *glo = evv(s, EV_LO), *ghi = evv(s, EV_HI), *gm = evv(s, EV_MID);
     mb_real tlo = t0, thi = t1, alph = 1;
@@ -93,7 +111,7 @@ static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
             mb_real fi = (thi - tlo) / ttol;
             tm = thi - (fi > 5 ? MB_R(0.1) : MB_R(0.5) / fi) * (thi - tlo);
         }
-        if ((st = gaps_at(s, tm, gm))) return st;
+        if ((st = gaps_at(s, tm, gm, trial, t0, t1))) return st;
         int left = 0, prev = side;
         for (int k = 0; k < s->nev; k++) left |= crossed(glo, gm, k);
         if (left) { thi = tm; copy(s->nev, ghi, gm); side = 1; }
@@ -156,6 +174,39 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
     return ig->step_adaptive(s, tr, b);
 }
 
+/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) locates inside its
+ * step: a converged trial from t0 to t1 (not yet accepted) whose gaps changed sign has its first
+ * root located on the trial's cubic Hermite (trial_q), and the step is taken again from its
+ * start to the root (mb_trapezoid.c, mb_trapezoid_control.c): 1 and *tr then. Not in a step
+ * that starts at a cut (its root already within the retaken step's accuracy). */
+int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
+{
+    mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
+    int any = 0;
+    if (!s->nev || t0 == s->ev_tlast) return 0;
+    mbi_event_gaps(s, t1, s->z, g1);
+    for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
+    if (!any) return 0;
+    copy(s->nev, evv(s, EV_LO), g0);
+    *tr = t1;
+    if (locate(s, t0, t1, tr, 1) < 0) return 0;
+    return *tr > t0 && *tr < t1;
+}
+
+/* the step retaken to the root tr was accepted there */
+void mbi_event_trial_cut(mb_sim *s, mb_real tr)
+{
+    s->ev_tlast = tr;
+    s->mon.events++;
+}
+
+/* the formulation and integrator locate inside their steps (mbi_event_trial) */
+static int trial_locates(const mb_sim *s)
+{
+    return s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
+           s->p.adaptive != 2;
+}
+
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
 {
     mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
@@ -164,6 +215,11 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
     /* a switch inside the step (the step went past the horizon mb_sim_step looked to, or an
      * argument with two roots in it): counted as an onset */
     for (int k = s->nev; k < ne; k++) s->mon.onsets += crossed(g0, g1, k);
+    /* the trapezoid: a step that ended at a located root, or started at one */
+    if (trial_locates(s) && (s->t == s->ev_tlast || b->t_start == s->ev_tlast)) {
+        copy(ne, g0, g1);
+        return MB_OK;
+    }
     for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
     int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
     /* a step from a cut whose root the redone step left just before it: taken as it is (the
@@ -175,7 +231,7 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
     if (any && locatable) {
         mb_real tr = s->t;
         copy(s->nev, evv(s, EV_LO), g0);
-        if ((st = locate(s, b->t_start, s->t, &tr))) return st;
+        if ((st = locate(s, b->t_start, s->t, &tr, 0))) return st;
         s->mon.events++;
         if (tr < s->t) {                   /* (a root at the step's end needs no cut) */
             st = s->p.integrator == MB_BDF ? cut_dense(s, ig, b, tr) : cut_redo(s, ig, b, tr);

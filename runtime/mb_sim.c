@@ -663,20 +663,26 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     } else {
         st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
-        step_monitor(s, h, b.pnc0, b.pdrv0);
+        /* (the trapezoid cuts its step at a gap's root: mb_event.c, mbi_event_trial) */
+        step_monitor(s, s->t == t_new ? h : s->t - b.t_start, b.pnc0, b.pdrv0);
         if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
             s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
             return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
         }
 #if MBI_HAS_EV
-        if (sw == 1) {}                    /* (before a switch: the grid is resumed below) */
+        /* cut at a gap's root: the next step ends on the grid point; before a switch: the grid
+         * resumed after the jump (below) */
+        if (s->t != t_new) s->ev_offgrid = 1;
+        else if (sw == 1) {}
         else
 #endif
-        if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
-        else s->nfixed++;
+        {
+            if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
+            else s->nfixed++;
 #if MBI_HAS_EV
-        if (!sw) s->ev_offgrid = 0;
+            s->ev_offgrid = 0;
 #endif
+        }
     }
 #if MBI_HAS_EV
     /* events: a gap's sign change inside the step located and the step cut there (adaptive runs

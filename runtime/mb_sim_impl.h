@@ -239,6 +239,11 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
  * first switch in (s->t, t_end]: 0 none, 1 the step to end at *te (before it) and the run to
  * jump to *tj (after it), 2 jumped already (closer than a step); the jump itself. */
 mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop);
+/* the trapezoid's converged trial from t0 to t1: 1 and the root *tr (t0 < tr < t1) when a gap
+ * changed sign in it and the step is to be taken again to tr; then the step retaken was
+ * accepted at tr */
+int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr);
+void mbi_event_trial_cut(mb_sim *s, mb_real tr);
 int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj);
 int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj);
 #endif
