@@ -285,6 +285,8 @@ int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, 
     mb_real *g0 = evv(s, EV_G0) + s->nev, *g1 = evv(s, EV_HI) + s->nev;
     mb_real t0 = s->t;
     if (!(t_end > t0)) return 0;
+    /* at the step's start too: an input or a tunable set since the last step moves switches */
+    s->m->switches(s->m, t0, s->z, g0);
     s->m->switches(s->m, t_end, s->z, g1);
     /* a few ulps of t: the stage times t + c h of a step ending ttol before the bracket stay
      * on the old side (they round by an ulp or two) */

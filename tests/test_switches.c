@@ -6,8 +6,9 @@
  * hht) with h, the switch off their grid. Without events (the negative control) a step straddles
  * the jump and the error is first order in h (fixed steps) or stalls (adaptive). Also: the
  * events are counted (one per run), a run without events reports none; the generated switch
- * function; a switch on the step grid or at the stop time; a model without switches keeps its
- * workspace. Prints the error tables. Ends with "N passed, N failed". */
+ * function; a switch at the stop time the caller asks for; the event blocks in the workspace
+ * (a switch on the step grid: tests/test_sim_cli.sh, step_crane). Prints the error tables. Ends
+ * with "N passed, N failed". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,5 +180,18 @@ int main(void)
     run_out s3 = run(MB_BAUMGARTE, MB_DOPRI5, 0, 1e-9, 1e-3, 1, stop, 1);
     CHECK(s3.st >= 0 && s3.events == 1 && s3.err < 1e-7, "dopri5 stopping at t0: status %d, %ld "
           "events, error %.3g", s3.st, s3.events, s3.err);
+    /* the workspace: the event blocks with events on, not dopri5's dense output (switches are
+     * functions of time: nothing to interpolate) */
+    mb_params p;
+    mb_params_default(&p, MB_BAUMGARTE);
+    p.integrator = MB_DOPRI5;
+    size_t w0 = mb_sim_workspace_size(&step_spring_model, &p);
+    p.events = 1;
+    size_t w1 = mb_sim_workspace_size(&step_spring_model, &p);
+    p.events = 0;
+    p.dense = 1;
+    size_t wd = mb_sim_workspace_size(&step_spring_model, &p);
+    CHECK(w1 > w0 && w1 < wd, "workspace: %zu without events, %zu with, %zu with dense output",
+          w0, w1, wd);
     return check_report();
 }
