@@ -612,33 +612,11 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     if (!s->have_f && ig->restart &&      /* after a failed step */
         (st = ig->restart(s, s->t)) < 0) return st;
 #endif
-    int adaptive = ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive));
-    mb_real h = s->p.h, t_new = t_stop;
-    int last = 0;
-    if (!adaptive) {
-        /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
-         * grid are t0 + k h (no accumulated rounding) */
-        last = rem <= h * MB_R(1.01);
-        if (last) h = rem;
-        t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
-    }
 #if MBI_HAS_EV
     /* switches (step{}): the step ends just before the first switch ahead, and the run jumps
      * it (mb_event.c); a switch closer than that is jumped at once, the step done */
-    mb_real sw_te = t_new, sw_tj = t_new, t_new0 = t_new;
-    int sw = 0;
-    if (s->nsw) {
-        sw = mbi_switch_clip(s, ig, adaptive ? mbi_switch_horizon(s, t_stop) : t_new, &sw_te, &sw_tj);
-        if (sw < 0) return singular_step(s, sw);
-        if (sw == 2) {
-            if (!adaptive) switch_grid(s, t_new, last);
-            return MB_OK;
-        }
-        if (sw == 1) {
-            if (adaptive) t_stop = sw_te;
-            else { t_new = sw_te; h = sw_te - s->t; }
-        } else if (!adaptive && s->ev_offgrid) h = t_new - s->t;
-    }
+    mb_real sw_te = 0, sw_tj = 0, t_plan = 0;
+    int sw = 0, last_plan = 0, fixed = 0;
 #endif
     mbi_step0 b;
     b.pnc0 = s->pnc;
@@ -657,14 +635,45 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     s->step_row = -1;
 #endif
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
-    if (adaptive) {   /* the monitor advanced by the step */
+    if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
+#if MBI_HAS_EV
+        if (s->nsw) {
+            sw = mbi_switch_clip(s, ig, mbi_switch_horizon(s, t_stop), &sw_te, &sw_tj);
+            if (sw < 0) return singular_step(s, sw);
+            if (sw == 2) return MB_OK;
+            if (sw == 1) t_stop = sw_te;
+        }
+#endif
         st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
     } else {
+        mb_real h = s->p.h;
+        /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
+         * grid are t0 + k h (no accumulated rounding) */
+        int last = rem <= h * MB_R(1.01);
+        if (last) h = rem;
+        mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
+#if MBI_HAS_EV
+        t_plan = t_new;
+        last_plan = last;
+        fixed = 1;
+        if (s->nsw) {
+            sw = mbi_switch_clip(s, ig, t_new, &sw_te, &sw_tj);
+            if (sw < 0) return singular_step(s, sw);
+            if (sw == 2) {
+                switch_grid(s, t_new, last);
+                return MB_OK;
+            }
+        }
+        if (sw == 1) { t_new = sw_te; h = sw_te - s->t; }
+        else if (s->ev_offgrid) h = t_new - s->t;   /* after a jump or a gap's cut: to the grid */
+#endif
         st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
-        /* (the trapezoid cuts its step at a gap's root: mb_event.c, mbi_event_trial) */
-        step_monitor(s, s->t == t_new ? h : s->t - b.t_start, b.pnc0, b.pdrv0);
+#if MBI_HAS_EV
+        if (s->t != t_new) h = s->t - b.t_start;   /* the trapezoid cut at a gap's root */
+#endif
+        step_monitor(s, h, b.pnc0, b.pdrv0);
         if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
             s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
             return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
@@ -693,7 +702,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
      * trial that fell short leaves it to the next step) */
     if (sw == 1 && s->t == sw_te) {
         if ((st2 = mbi_switch_jump(s, ig, sw_tj)) < 0) return singular_step(s, st2);
-        if (!adaptive) switch_grid(s, t_new0, last);
+        if (fixed) switch_grid(s, t_plan, last_plan);
     }
 #endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
