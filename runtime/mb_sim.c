@@ -377,6 +377,7 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     if (s->evk) {
         s->nev = mbi_event_count(m, s->evk);
         s->nsw = m->nswitch;
+        s->ev_on = s->nev + s->nsw > 0;
     }
 #endif
 #if MBI_HAS_EB
@@ -594,6 +595,75 @@ static void switch_grid(mb_sim *s, mb_real t_plan, int last)
     if (last) { s->t_grid0 = s->t; s->nfixed = 0; }
     else s->nfixed++;
 }
+
+/* A fixed step with switches, or off the grid after an event (out of line: the plain step
+ * pays one test): the first switch before the grid point *t_new ends the step ttol before it
+ * (1; mb_event.c) or is jumped at once (2: the step done); else, off the grid, the step ends on
+ * the grid point with h the rest to it. */
+static MB_NOINLINE int fixed_before(mb_sim *s, const mbi_integ *ig, mb_real *h, mb_real *t_new,
+                                    int last)
+{
+    int sw = 0;
+    s->ev_fixed = 1;
+    s->ev_tplan = *t_new;
+    s->ev_lastplan = last;
+    if (s->nsw) {
+        sw = mbi_switch_clip(s, ig, *t_new, &s->ev_te, &s->ev_tj);
+        if (sw < 0) return sw;
+        if (sw == 2) {
+            switch_grid(s, *t_new, last);
+            return 2;
+        }
+    }
+    if (sw == 1) { *t_new = s->ev_te; *h = s->ev_te - s->t; }
+    else if (s->ev_offgrid) *h = *t_new - s->t;
+    s->ev_offgrid = 0;                     /* (switch_grid sets it again after a jump) */
+    return sw;
+}
+
+/* After a step that was to end before a switch: reached there, the jump (and a fixed step's
+ * grid); short of it (an adaptive trial rejected, a gap's cut), nothing: the next step looks
+ * again. */
+static MB_NOINLINE int switch_after(mb_sim *s, const mbi_integ *ig)
+{
+    if (s->t != s->ev_te) return MB_OK;
+    int st = mbi_switch_jump(s, ig, s->ev_tj);
+    if (st < 0) return st;
+    if (s->ev_fixed) switch_grid(s, s->ev_tplan, s->ev_lastplan);
+    return MB_OK;
+}
+
+/* mb_sim_step's fixed step in a run with events (gaps or switches; out of line, so that the
+ * plain fixed step pays one test): the grid as there, the step ended before a switch ahead or
+ * the switch jumped at once (*sw 1, 2: fixed_before), off the grid after an event the step to
+ * the grid point; a step the trapezoid cut at a gap's root leaves the next off the grid. The
+ * step's status, or singular_step's. */
+static MB_NOINLINE int fixed_step_events(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b,
+                                         mb_real t_stop, mb_real rem, int *sw)
+{
+    mb_real h = s->p.h;
+    int last = rem <= h * MB_R(1.01);
+    if (last) h = rem;
+    mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
+    int st = fixed_before(s, ig, &h, &t_new, last);
+    if (st < 0) return singular_step(s, st);
+    *sw = st;
+    if (st == 2) return MB_OK;
+    st = ig->step(s, h, t_new);
+    if (st < 0) return singular_step(s, st);
+    int cut = s->t != t_new;
+    if (cut) h = s->t - b->t_start;
+    step_monitor(s, h, b->pnc0, b->pdrv0);
+    if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
+        s->mon = b->mon0; s->pnc = b->pnc0; s->pdrv = b->pdrv0;
+        return singular_step(s, ig->undo(s, b->t_start, MB_ERR_NONFINITE));
+    }
+    if (cut) s->ev_offgrid = 1;            /* the next step ends on the grid point */
+    else if (*sw == 1) {}                  /* before a switch: the grid resumed after the jump */
+    else if (last) { s->t_grid0 = s->t; s->nfixed = 0; }
+    else s->nfixed++;
+    return st;
+}
 #endif
 
 int mb_sim_step(mb_sim *s, mb_real t_stop)
@@ -613,10 +683,7 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         (st = ig->restart(s, s->t)) < 0) return st;
 #endif
 #if MBI_HAS_EV
-    /* switches (step{}): the step ends just before the first switch ahead, and the run jumps
-     * it (mb_event.c); a switch closer than that is jumped at once, the step done */
-    mb_real sw_te = 0, sw_tj = 0, t_plan = 0;
-    int sw = 0, last_plan = 0, fixed = 0;
+    int sw = 0;                            /* a switch ahead: 1 the step ends before it */
 #endif
     mbi_step0 b;
     b.pnc0 = s->pnc;
@@ -637,73 +704,48 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
     if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
 #if MBI_HAS_EV
-        if (s->nsw) {
-            sw = mbi_switch_clip(s, ig, mbi_switch_horizon(s, t_stop), &sw_te, &sw_tj);
+        if (s->nsw) {                      /* switches (step{}): mb_event.c */
+            s->ev_fixed = 0;
+            sw = mbi_switch_clip(s, ig, mbi_switch_horizon(s, t_stop), &s->ev_te, &s->ev_tj);
             if (sw < 0) return singular_step(s, sw);
-            if (sw == 2) return MB_OK;
-            if (sw == 1) t_stop = sw_te;
+            if (sw == 2) return MB_OK;     /* jumped: the step done */
+            if (sw == 1) t_stop = s->ev_te;
         }
 #endif
         st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
-    } else {
+    } else
+#if MBI_HAS_EV
+    if (s->ev_on) {                        /* gaps or switches: out of line */
+        st = fixed_step_events(s, ig, &b, t_stop, rem, &sw);
+        if (st < 0) return st;
+        if (sw == 2) return MB_OK;         /* a switch jumped: the step done */
+    } else
+#endif
+    {
         mb_real h = s->p.h;
         /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
          * grid are t0 + k h (no accumulated rounding) */
         int last = rem <= h * MB_R(1.01);
         if (last) h = rem;
         mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
-#if MBI_HAS_EV
-        t_plan = t_new;
-        last_plan = last;
-        fixed = 1;
-        if (s->nsw) {
-            sw = mbi_switch_clip(s, ig, t_new, &sw_te, &sw_tj);
-            if (sw < 0) return singular_step(s, sw);
-            if (sw == 2) {
-                switch_grid(s, t_new, last);
-                return MB_OK;
-            }
-        }
-        if (sw == 1) { t_new = sw_te; h = sw_te - s->t; }
-        else if (s->ev_offgrid) h = t_new - s->t;   /* after a jump or a gap's cut: to the grid */
-#endif
         st = ig->step(s, h, t_new);
         if (st < 0) return singular_step(s, st);
-#if MBI_HAS_EV
-        if (s->t != t_new) h = s->t - b.t_start;   /* the trapezoid cut at a gap's root */
-#endif
         step_monitor(s, h, b.pnc0, b.pdrv0);
         if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
             s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
             return singular_step(s, ig->undo(s, b.t_start, MB_ERR_NONFINITE));
         }
-#if MBI_HAS_EV
-        /* cut at a gap's root: the next step ends on the grid point; before a switch: the grid
-         * resumed after the jump (below) */
-        if (s->t != t_new) s->ev_offgrid = 1;
-        else if (sw == 1) {}
-        else
-#endif
-        {
-            if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
-            else s->nfixed++;
-#if MBI_HAS_EV
-            s->ev_offgrid = 0;
-#endif
-        }
+        if (last) { s->t_grid0 = s->t; s->nfixed = 0; }   /* a clipped step starts a new grid */
+        else s->nfixed++;
     }
 #if MBI_HAS_EV
     /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
      * of the explicit formulations), else counted (mb_event.c); the warnings then see the step
      * as cut */
-    if ((s->nev || s->nsw) && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
-    /* a step that reached the switch's left side: the jump to its right (a rejected adaptive
-     * trial that fell short leaves it to the next step) */
-    if (sw == 1 && s->t == sw_te) {
-        if ((st2 = mbi_switch_jump(s, ig, sw_tj)) < 0) return singular_step(s, st2);
-        if (fixed) switch_grid(s, t_plan, last_plan);
-    }
+    if (s->ev_on && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+    /* a step that reached the switch's left side: the jump to its right */
+    if (sw == 1 && (st2 = switch_after(s, ig)) < 0) return singular_step(s, st2);
 #endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */

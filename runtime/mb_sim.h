@@ -240,8 +240,12 @@ typedef struct mb_sim {
 #if MBI_HAS_EV
     int nev;                 /* p.events: the event functions (the gaps among the sensors) */
     int nsw;                 /* p.events: the model's switches (mb_model.switches), 0 without */
-    int ev_offgrid;          /* a fixed-step run jumped a switch: the next step ends on the grid
-                                from off it (its h the rest to the grid point) */
+    int ev_on;               /* nev + nsw > 0 */
+    int ev_offgrid;          /* a fixed-step run jumped a switch or cut a step at a gap: the next
+                                step ends on the grid from off it (its h the rest to the point) */
+    int ev_fixed, ev_lastplan; /* the step before a switch (mb_sim_step): fixed, and its last */
+    mb_real ev_te, ev_tj, ev_tplan; /* its end (before the switch), the jump's target (after
+                                it), the grid point it was heading for */
     int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
     mb_real ev_t1;           /* the cut step's end as the integrator took it */
     mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
