@@ -12,7 +12,5 @@ TEST_PROGS += $(BUILD)/test_events
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_spring.lua,step_spring,))
 $(BUILD)/test_switches: $(call obj,san,tests/test_switches.c $(BUILD)/gen_test/step_spring.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
-$(call obj,san,tests/test_switches.c): $(BUILD)/gen_test/step_spring.h
-$(call obj,san,tests/test_switches.c): XFLAGS = -I$(BUILD)/gen_test
 
 TEST_PROGS += $(BUILD)/test_switches
