@@ -1,11 +1,15 @@
-/* mb_event.c - events (p.events): the contacts' gaps as event functions. After an accepted
- * adaptive step of an explicit formulation, a gap whose sign changed between the step's ends is
- * located on the step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at
- * the first root: dopri5 and dop853 take the step again from its start to the root (f there
- * starts the next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck
- * polynomial's state there (a new array of order 1), so that no step straddles the kink of the
- * contact force. Other runs (fixed steps, alf-trapezoid) count the onsets that fell inside a
- * step. Layer: runtime core (mb_sim_impl.h), called by mb_sim.c; no allocation. */
+/* mb_event.c - events (p.events): the contacts' gaps as event functions, and the model's
+ * switches (step{}: mb_model.switches). After an accepted adaptive step of an explicit
+ * formulation, a gap whose sign changed between the step's ends is located on the step's dense
+ * output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first root: dopri5 and
+ * dop853 take the step again from its start to the root (f there starts the next step: no FSAL
+ * reuse across the kink), bdf restarts from its Nordsieck polynomial's state there (a new array
+ * of order 1), so that no step straddles the kink of the contact force. alf-trapezoid's
+ * trapezoid locates inside its step, on the converged trial's cubic Hermite, and takes the step
+ * again to the root (mbi_event_trial). rk4, hht and bdf on alf-trapezoid count the onsets that
+ * fell inside a step. Switches are functions of time: every integrator's step ends just before
+ * the next one and the run jumps it (mbi_switch_clip, mbi_switch_jump). Layer: runtime core
+ * (mb_sim_impl.h), called by mb_sim.c and the trapezoid; no allocation. */
 #include "mb_sim_impl.h"
 
 /* A sensor is an event function when its name ends in ".gap": the contact element's gap
