@@ -64,6 +64,9 @@ static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real 
 {
     mb_real h = t1 - t0, th = (t - t0) / h;
     const mb_real *q0 = s->zk, *v0 = s->yd, *q1 = s->z, *v1 = s->v;
+#if MBI_HAS_TN7
+    if (s->p.integrator == MB_RK4) { q0 = s->zold; v0 = s->v0; }   /* rk4: mb_sim_step's copies */
+#endif
     for (int i = 0; i < s->n; i++) {
         mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
         mb_real a2 = 3 * a - 2 * d0 - d1, a3 = d0 + d1 - 2 * a;
@@ -178,11 +181,13 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
     return ig->step_adaptive(s, tr, b);
 }
 
-/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) locates inside its
- * step: a converged trial from t0 to t1 (not yet accepted) whose gaps changed sign has its first
- * root located on the trial's cubic Hermite (trial_q), and the step is taken again from its
- * start to the root (mb_trapezoid.c, mb_trapezoid_control.c): 1 and *tr then. Not in a step
- * that starts at a cut (its root already within the retaken step's accuracy). */
+/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) and rk4 locate inside
+ * their step: a trial from t0 to t1 (the trapezoid's converged, not yet accepted; rk4's taken,
+ * its start kept for the undo) whose gaps changed sign has its first root located on the
+ * trial's cubic Hermite through q and v at both ends (trial_q), and the step is taken again
+ * from its start to the root (mb_trapezoid.c, mb_trapezoid_control.c, mb_sim.c): 1 and *tr
+ * then. Not in a step that starts at a cut (its root already within the retaken step's
+ * accuracy). */
 int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
 {
     mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
@@ -207,8 +212,8 @@ void mbi_event_trial_cut(mb_sim *s, mb_real tr)
 /* the formulation and integrator locate inside their steps (mbi_event_trial) */
 static int trial_locates(const mb_sim *s)
 {
-    return s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
-           s->p.adaptive != 2;
+    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
+            s->p.adaptive != 2) || (MBI_HAS_TN7 && s->p.integrator == MB_RK4);
 }
 
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)

@@ -651,6 +651,18 @@ static MB_NOINLINE int fixed_step_events(mb_sim *s, const mbi_integ *ig, const m
     if (st == 2) return MB_OK;
     st = ig->step(s, h, t_new);
     if (st < 0) return singular_step(s, st);
+#if MBI_HAS_TN7 && MBI_RK4
+    /* rk4: a gap's root inside the step (mb_event.c): the step undone and taken again to it
+     * (f at the start again: the undo drops it), the rest to the grid point the next step's */
+    mb_real tr;
+    if (s->nev && s->p.integrator == MB_RK4 && mbi_event_trial(s, b->t_start, t_new, &tr)) {
+        ig->undo(s, b->t_start, MB_OK);
+        if ((st = ig->restart(s, s->t)) < 0) return singular_step(s, st);
+        st = ig->step(s, tr - s->t, tr);
+        if (st < 0) return singular_step(s, st);
+        mbi_event_trial_cut(s, tr);
+    }
+#endif
     int cut = s->t != t_new;
     if (cut) h = s->t - b->t_start;
     step_monitor(s, h, b->pnc0, b->pdrv0);
