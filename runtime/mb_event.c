@@ -6,8 +6,8 @@
  * reuse across the kink), bdf restarts from its Nordsieck polynomial's state there (a new array
  * of order 1), so that no step straddles the kink of the contact force. alf-trapezoid's
  * trapezoid locates inside its step, on the converged trial's cubic Hermite, and takes the step
- * again to the root (mbi_event_trial). rk4, hht and bdf on alf-trapezoid count the onsets that
- * fell inside a step. Switches are functions of time: every integrator's step ends just before
+ * again to the root (mbi_event_trial), and so does rk4 (mb_sim.c). hht and bdf on alf-trapezoid
+ * count the onsets that fell inside a step. Switches are functions of time: every integrator's step ends just before
  * the next one and the run jumps it (mbi_switch_clip, mbi_switch_jump). Layer: runtime core
  * (mb_sim_impl.h), called by mb_sim.c and the trapezoid; no allocation. */
 #include "mb_sim_impl.h"

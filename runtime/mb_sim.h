@@ -137,7 +137,7 @@ typedef struct mb_params {
                                dense output (Illinois) and cut the step there (dopri5, dop853:
                                the step redone to the root; bdf: restarted at order 1 from its
                                dense state there; mon.events); alf-trapezoid's trapezoid
-                               (fixed, adaptive 1) locates on its trial step and takes the step
+                               (fixed, adaptive 1) and rk4 locate on their step and take it
                                again to the root; other runs count the sign changes into a gap
                                <= 0 that fell inside a step (mon.onsets). The model's switches
                                (step{}: mb_model.switches): every integrator ends its step just
@@ -193,8 +193,8 @@ typedef struct mb_monitor {
     long events;             /* p.events: steps cut at a located sign change of a gap, and
                                 switches jumped */
     long onsets;             /* p.events: contact onsets (a gap's sign change to <= 0) that fell
-                                inside a step and were not located (rk4, hht, bdf on
-                                alf-trapezoid), and switches a step crossed unforeseen */
+                                inside a step and were not located (hht, bdf on alf-trapezoid),
+                                and switches a step crossed unforeseen */
     long sigma_holds;        /* F4 fixed steps taken with sigma~ held after a diverging iteration
                                 (near a singular position; mb_f4_trapezoid.c, trap_attempt) */
     /* Scales of the warnings (docs/formulations.md, "Warnings") */

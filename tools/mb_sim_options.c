@@ -225,7 +225,7 @@ static mb_opt rows[] = {
       .help = "locate the contacts' first touch and lift-off and the switches of\n"
               "step{} (the default): the adaptive runs of baumgarte, canonical,\n"
               "alf-explicit cut the step where a gap changes sign, found on the\n"
-              "dense output, alf-trapezoid's trapezoid on its trial step; rk4, hht\n"
+              "dense output, alf-trapezoid's trapezoid and rk4 on their step; hht\n"
               "and bdf on alf-trapezoid count the onsets inside a step; every\n"
               "integrator ends its step just before a switch and starts again\n"
               "after it (summary events=, onsets=; docs/formulations.md, \"Events\")" },
