@@ -654,6 +654,41 @@ function emit.generate(M, opts)
        dense(D.energy))
     fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
        dense(D.pointpos))
+    -- the switches of step{} and heaviside() in the loads and drivers (interface 14; runtime
+    -- mb_event.c stops the integrators at them): every step(x) of Q and Phi whose x depends on
+    -- time alone (tunables and inputs included), as g = -x, > 0 before the switch and <= 0 from
+    -- it on (heaviside(x) is 1 for x >= 0). Found in the expression DAG in a fixed order (a before
+    -- b, the lists in order), each argument once (hash-consing). None: no function, nothing in
+    -- the descriptor.
+    local SWITCHES, nswitch = "0", 0
+    do
+        local allowed = { [sym.var("t").id] = true }
+        for i = 1, npar do allowed[sym.var("par[" .. (i - 1) .. "]").id] = true end
+        for i = 1, 3 * nin do allowed[sym.var("in[" .. (i - 1) .. "]").id] = true end
+        local function time_only(e)
+            for id in pairs(sym.vars(e)) do if not allowed[id] then return false end end
+            return true
+        end
+        local seen, args, outs = {}, {}, {}
+        local function walk(e)
+            if not sym.is(e) or seen[e] then return end
+            seen[e] = true
+            if e.op == "step" and time_only(e.a) and not args[e.a] then
+                args[e.a] = true
+                outs[#outs + 1] = { lhs = "out[" .. #outs .. "]", e = -e.a }
+            end
+            if e.a then walk(e.a) end
+            if e.b then walk(e.b) end
+        end
+        for _, e in ipairs(D.Q) do walk(e) end
+        for _, e in ipairs(D.phi) do walk(e) end
+        nswitch = #outs
+        if nswitch > 0 then
+            fn("switches", false, "The switches of step{} and heaviside() [" .. nswitch .. "]: > 0 "
+               .. "before, <= 0 from the switch on; of time only (q is not read).", outs)
+            SWITCHES = name .. "_switches"
+        end
+    end
     -- sensors: y and (when both pointers are given) dy/dq, dy/dv dense row-major [nout x nq]
     local OUTPUTS = "0"
     if nout > 0 then
@@ -884,6 +919,9 @@ function emit.generate(M, opts)
             vals.PAR = vals.PAR .. string.format("    .lam = %s,\n    .doutputs_dlam = %s,\n",
                 array("mb_real", "lam_zero", zeros, 8, sym.cnum), DOUTPUTS_DLAM)
         end
+    end
+    if nswitch > 0 then
+        vals.PAR = vals.PAR .. string.format("    .nswitch = %d,\n    .switches = %s,\n", nswitch, SWITCHES)
     end
     out = desc
     vals.Q0 = array("mb_real", "q0", q0, 3, sym.cnum, true)

@@ -7,3 +7,10 @@ $(BUILD)/test_events: $(call obj,san,tests/test_events.c generated/bouncing_ball
 	$(call link,san,$(RT_LIBS))
 
 TEST_PROGS += $(BUILD)/test_events
+
+# step{} switches as events: tests/test_switches.c on tests/models/step_spring.lua (closed form)
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_spring.lua,step_spring,))
+$(BUILD)/test_switches: $(call obj,san,tests/test_switches.c $(BUILD)/gen_test/step_spring.c) $(RT_OBJ_san)
+	$(call link,san,$(RT_LIBS))
+
+TEST_PROGS += $(BUILD)/test_switches

@@ -1,11 +1,15 @@
-/* mb_event.c - events (p.events): the contacts' gaps as event functions. After an accepted
- * adaptive step of an explicit formulation, a gap whose sign changed between the step's ends is
- * located on the step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at
- * the first root: dopri5 and dop853 take the step again from its start to the root (f there
- * starts the next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck
- * polynomial's state there (a new array of order 1), so that no step straddles the kink of the
- * contact force. Other runs (fixed steps, alf-trapezoid) count the onsets that fell inside a
- * step. Layer: runtime core (mb_sim_impl.h), called by mb_sim.c; no allocation. */
+/* mb_event.c - events (p.events): the contacts' gaps as event functions, and the model's
+ * switches (step{}: mb_model.switches). After an accepted adaptive step of an explicit
+ * formulation, a gap whose sign changed between the step's ends is located on the step's dense
+ * output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first root: dopri5 and
+ * dop853 take the step again from its start to the root (f there starts the next step: no FSAL
+ * reuse across the kink), bdf restarts from its Nordsieck polynomial's state there (a new array
+ * of order 1), so that no step straddles the kink of the contact force. alf-trapezoid's
+ * trapezoid locates inside its step, on the converged trial's cubic Hermite, and takes the step
+ * again to the root (mbi_event_trial), and so does rk4 (mb_sim.c). hht and bdf on alf-trapezoid
+ * count the onsets that fell inside a step. Switches are functions of time: every integrator's step ends just before
+ * the next one and the run jumps it (mbi_switch_clip, mbi_switch_jump). Layer: runtime core
+ * (mb_sim_impl.h), called by mb_sim.c and the trapezoid; no allocation. */
 #include "mb_sim_impl.h"
 
 /* A sensor is an event function when its name ends in ".gap": the contact element's gap
@@ -29,28 +33,57 @@ int mbi_event_count(const mb_model *m, int *idx)
 
 #if MBI_EVENTS
 
-/* The workspace's vectors (mb_layout.h: evw, nout each, then a position) */
+/* The workspace's vectors (mb_layout.h: evw, nout + nsw each, then a position): a vector of
+ * event values holds the gaps [nev], then the switches [nsw] */
 enum { EV_G0 = 0, EV_LO = 1, EV_HI = 2, EV_MID = 3, EV_Y = 4, EV_Q = 5 };
-static mb_real *evv(const mb_sim *s, int which) { return s->evw + (size_t)which * (size_t)s->m->nout; }
+static mb_real *evv(const mb_sim *s, int which)
+{
+    return s->evw + (size_t)which * (size_t)(s->m->nout + s->nsw);
+}
 
-/* the gaps at (t, q) into g[nev] (the sensors at s->v: a gap depends on the positions only) */
+/* the gaps at (t, q) into g[nev] (the sensors at s->v: a gap depends on the positions only),
+ * the switches at t into g[nev ..] */
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
 {
     const mb_model *m = s->m;
-    mb_real *y = evv(s, EV_Y);
-    m->outputs(m, t, q, s->v, y, NULL, NULL);
-    for (int k = 0; k < s->nev; k++) g[k] = y[s->evk[k]];
+    if (s->nev) {
+        mb_real *y = evv(s, EV_Y);
+        m->outputs(m, t, q, s->v, y, NULL, NULL);
+        for (int k = 0; k < s->nev; k++) g[k] = y[s->evk[k]];
+    }
+    if (s->nsw) m->switches(m, t, q, g + s->nev);
 }
 
 /* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
 static int crossed(const mb_real *a, const mb_real *b, int k) { return (a[k] > 0) != (b[k] > 0); }
 
-/* the gaps at time t of the last step, from its dense output */
-static int gaps_at(mb_sim *s, mb_real t, mb_real *g)
+/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point) to t1 (z,
+ * v): q at t by the cubic Hermite through q and v at both ends (the trapezoid's own continuous
+ * extension: q1 - q0 = h/2 (v0 + v1) makes its cubic term vanish), into q. */
+static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real *q)
+{
+    mb_real h = t1 - t0, th = (t - t0) / h;
+    const mb_real *q0 = s->zk, *v0 = s->yd, *q1 = s->z, *v1 = s->v;
+#if MBI_HAS_TN7
+    if (s->p.integrator == MB_RK4) { q0 = s->zold; v0 = s->v0; }   /* rk4: mb_sim_step's copies */
+#endif
+    for (int i = 0; i < s->n; i++) {
+        mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
+        mb_real a2 = 3 * a - 2 * d0 - d1, a3 = d0 + d1 - 2 * a;
+        q[i] = q0[i] + th * (d0 + th * (a2 + th * a3));
+    }
+}
+
+/* the gaps at time t of the last step, from its dense output (trial: of the trapezoid's trial
+ * step from t0 to t1, trial_q) */
+static int gaps_at(mb_sim *s, mb_real t, mb_real *g, int trial, mb_real t0, mb_real t1)
 {
     mb_real *q = evv(s, EV_Q);
-    int st = mb_sim_dense(s, t, q, NULL, NULL);
-    if (st) return st;
+    if (trial) trial_q(s, t0, t1, t, q);
+    else {
+        int st = mb_sim_dense(s, t, q, NULL, NULL);
+        if (st) return st;
+    }
     mbi_event_gaps(s, t, q, g);
     return MB_OK;
 }
@@ -59,7 +92,7 @@ static int gaps_at(mb_sim *s, mb_real t, mb_real *g)
  * dense output (IDARootfind's rules: the secant of the function whose root comes first, the
  * weight of a stuck end halved or doubled, the trial kept ttol/2 inside the bracket) until the
  * bracket is below ttol = 100 eps (|t1| + |t1 - t0|); *tr its right end (the new side). */
-static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
+static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr, int trial)
 {
     mb_real *glo = evv(s, EV_LO), *ghi = evv(s, EV_HI), *gm = evv(s, EV_MID);
     mb_real tlo = t0, thi = t1, alph = 1;
@@ -85,7 +118,7 @@ static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
             mb_real fi = (thi - tlo) / ttol;
             tm = thi - (fi > 5 ? MB_R(0.1) : MB_R(0.5) / fi) * (thi - tlo);
         }
-        if ((st = gaps_at(s, tm, gm))) return st;
+        if ((st = gaps_at(s, tm, gm, trial, t0, t1))) return st;
         int left = 0, prev = side;
         for (int k = 0; k < s->nev; k++) left |= crossed(glo, gm, k);
         if (left) { thi = tm; copy(s->nev, ghi, gm); side = 1; }
@@ -148,11 +181,54 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
     return ig->step_adaptive(s, tr, b);
 }
 
+/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) and rk4 locate inside
+ * their step: a trial from t0 to t1 (the trapezoid's converged, not yet accepted; rk4's taken,
+ * its start kept for the undo) whose gaps changed sign has its first root located on the
+ * trial's cubic Hermite through q and v at both ends (trial_q), and the step is taken again
+ * from its start to the root (mb_trapezoid.c, mb_trapezoid_control.c, mb_sim.c): 1 and *tr
+ * then. Not in a step that starts at a cut (its root already within the retaken step's
+ * accuracy). */
+int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
+{
+    mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
+    int any = 0;
+    if (!s->nev || t0 == s->ev_tlast) return 0;
+    mbi_event_gaps(s, t1, s->z, g1);
+    for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
+    if (!any) return 0;
+    copy(s->nev, evv(s, EV_LO), g0);
+    *tr = t1;
+    if (locate(s, t0, t1, tr, 1) < 0) return 0;
+    return *tr > t0 && *tr < t1;
+}
+
+/* the step retaken to the root tr was accepted there */
+void mbi_event_trial_cut(mb_sim *s, mb_real tr)
+{
+    s->ev_tlast = tr;
+    s->mon.events++;
+}
+
+/* the formulation and integrator locate inside their steps (mbi_event_trial) */
+static int trial_locates(const mb_sim *s)
+{
+    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
+            s->p.adaptive != 2) || (MBI_HAS_TN7 && s->p.integrator == MB_RK4);
+}
+
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
 {
     mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
-    int any = 0, st;
+    int any = 0, st, ne = s->nev + s->nsw;
     mbi_event_gaps(s, s->t, s->z, g1);
+    /* a switch inside the step (the step went past the horizon mb_sim_step looked to, or an
+     * argument with two roots in it): counted as an onset */
+    for (int k = s->nev; k < ne; k++) s->mon.onsets += crossed(g0, g1, k);
+    /* the trapezoid: a step that ended at a located root, or started at one */
+    if (trial_locates(s) && (s->t == s->ev_tlast || b->t_start == s->ev_tlast)) {
+        copy(ne, g0, g1);
+        return MB_OK;
+    }
     for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
     int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
     /* a step from a cut whose root the redone step left just before it: taken as it is (the
@@ -164,7 +240,7 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
     if (any && locatable) {
         mb_real tr = s->t;
         copy(s->nev, evv(s, EV_LO), g0);
-        if ((st = locate(s, b->t_start, s->t, &tr))) return st;
+        if ((st = locate(s, b->t_start, s->t, &tr, 0))) return st;
         s->mon.events++;
         if (tr < s->t) {                   /* (a root at the step's end needs no cut) */
             st = s->p.integrator == MB_BDF ? cut_dense(s, ig, b, tr) : cut_redo(s, ig, b, tr);
@@ -175,12 +251,104 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
          * step, which locates it again */
         if (s->t == tr) s->ev_tlast = tr;
         else s->mon.events--;
-        copy(s->nev, g0, g1);
+        copy(ne, g0, g1);
         return MB_OK;
     }
     for (int k = 0; k < s->nev; k++)
         if (g0[k] > 0 && !(g1[k] > 0)) s->mon.onsets++;
-    copy(s->nev, g0, g1);
+    copy(ne, g0, g1);
+    return MB_OK;
+}
+
+/* ------------------------------------------------------------------ switches
+ * A load or driver that jumps at a time (step{}, heaviside(): mb_model.switches, of time only).
+ * A step across the jump (or ending on it: the value there is already the new one) integrates a
+ * discontinuity its rule assumes smooth, and every integrator drops to first order. So no step
+ * sees both sides: mb_sim_step ends the step just before the switch (every stage time on the
+ * old side) and the run jumps over it, by at most 2 ttol (a few ulps of t: the state held, the
+ * integrator started again on the new side: f there, bdf at order 1, the trapezoid's predictor
+ * history dropped). Fixed steps then end on their grid again. */
+
+/* How far the next adaptive step may reach: the step size the integrator will try (its trial
+ * shrinks on rejection, never grows), within h_max; t_stop when unknown. */
+mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop)
+{
+    mb_real h = s->h_next;
+#if MBI_HAS_BDF
+    if (s->p.integrator == MB_BDF && s->bok) h = s->bh;
+#endif
+    if (s->p.h_max > 0 && (!(h > 0) || h > s->p.h_max)) h = s->p.h_max;
+    return h > 0 && s->t + h < t_stop ? s->t + h : t_stop;
+}
+
+/* switch k's value at t (the other switches' into the scratch vector too) */
+static mb_real switch_at(mb_sim *s, mb_real t, int k)
+{
+    mb_real *g = evv(s, EV_MID) + s->nev;
+    s->m->switches(s->m, t, s->z, g);
+    return g[k];
+}
+
+int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj)
+{
+    mb_real *g0 = evv(s, EV_G0) + s->nev, *g1 = evv(s, EV_HI) + s->nev;
+    mb_real t0 = s->t;
+    if (!(t_end > t0)) return 0;
+    /* at the step's start too: an input or a tunable set since the last step moves switches */
+    s->m->switches(s->m, t0, s->z, g0);
+    s->m->switches(s->m, t_end, s->z, g1);
+    /* a few ulps of t: the stage times t + c h of a step ending ttol before the bracket stay
+     * on the old side (they round by an ulp or two) */
+    mb_real ttol = 8 * MB_EPS * (MB_FABS(t_end) + MB_FABS(t_end - t0));
+    mb_real ta = t0, tb = t_end;
+    int found = 0, st;
+    for (int k = 0; k < s->nsw; k++) {
+        if ((g0[k] > 0) == (g1[k] > 0)) continue;
+        /* Illinois on switch k alone (a function of time: no state to interpolate), then
+         * bisection if it is slow; [a, b] keeps g(a) on t0's side */
+        mb_real a = t0, fa = g0[k], b = t_end, fb = g1[k];
+        int side = 0, old = g0[k] > 0;
+        for (int it = 0; it < 200 && b - a > ttol; it++) {
+            mb_real c = it < 40 && fb != fa ? b - fb * (b - a) / (fb - fa) : a + (b - a) / 2;
+            if (!(c - a >= ttol / 2)) c = a + ttol / 2;
+            if (!(b - c >= ttol / 2)) c = b - ttol / 2;
+            mb_real fc = switch_at(s, c, k);
+            if ((fc > 0) == old) { a = c; fa = fc; if (side == 1) fb *= MB_R(0.5); side = 1; }
+            else { b = c; fb = fc; if (side == -1) fa *= MB_R(0.5); side = -1; }
+        }
+        if (!found || b < tb) { ta = a; tb = b; found = 1; }
+    }
+    if (!found) return 0;
+    *tj = t_end - tb <= ttol ? t_end : tb;
+    *te = ta - ttol;
+    if (*te > t0) return 1;
+    /* the switch closer than a step: jumped now */
+    if ((st = mbi_switch_jump(s, ig, *tj)) < 0) return st;
+    return 2;
+}
+
+int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj)
+{
+    mb_real pnc, pdrv, t1 = s->t;
+    int st;
+    copy(s->n, s->ev_v, s->v);             /* the start-up evaluation's warm start */
+    copy(s->nc, s->ev_sig, s->sig);
+    s->t = tj;
+    if ((st = ig->start(s, tj))) return st;
+    s->nhist = 0;                          /* F4: no predictor history across the jump */
+    s->kin_fresh = 0;
+#if MBI_HAS_F4A
+    s->nqh = 0;
+#endif
+    s->ev_cut = 1;                         /* the dense output spans the step to t1 */
+    s->ev_t1 = t1;
+    mbi_measure(s, &pnc, &pdrv);           /* the loads' powers on the new side */
+    mbi_update_max(s);
+    s->pnc = pnc;
+    s->pdrv = pdrv;
+    copy(s->nc, s->ptq, s->Phit);
+    s->mon.events++;
+    mbi_event_gaps(s, tj, s->z, evv(s, EV_G0));
     return MB_OK;
 }
 #endif

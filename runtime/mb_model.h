@@ -297,6 +297,13 @@ struct mb_model {
      * [nout x nc] dense row-major. Both NULL when no sensor reads a reaction. */
     const mb_real *lam;
     mb_fn_qv doutputs_dlam;
+    /* Switches (interface 14; docs/model-interface.md, "Switches"): the times where a load or a
+     * driver jumps (the model file's step{} and heaviside()). switches(m, t, q, g) writes
+     * g [nswitch], > 0 before switch k and <= 0 from it on; of time only (tunables and inputs
+     * included: q is not read), so the runtime finds a switch's time by evaluating g at trial
+     * times (runtime/mb_event.c). None: 0 and NULL. */
+    int nswitch;
+    mb_fn_q switches;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

@@ -263,6 +263,9 @@ static int check_model(const mb_model *m, int formulation)
         m->nout < 0 || (m->nout > 0 && (!m->outputs || !m->out_names)) ||
         (!m->lam != !m->doutputs_dlam) || (m->doutputs_dlam && m->nout == 0))
         return 0;                                             /* inputs live beside the tunables */
+#if MBI_EVENTS
+    if (m->nswitch < 0 || (m->nswitch > 0 && !m->switches)) return 0;
+#endif
     if (!check_plan(m)) return 0;
     return check_pattern(&m->phi_q_pat, m->nc, m->nq) && check_pattern(&m->dq_dq_pat, m->nq, m->nq) &&
            check_pattern(&m->dq_dv_pat, m->nq, m->nq);
@@ -280,8 +283,10 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
     /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
      * on which they are located */
-    l.ne = MBI_EVENTS && p->events && mbi_event_count(m, NULL) > 0 ? m->nout : 0;
-    l.dn = MBI_DENSE && (p->dense || l.ne > 0);
+    int ngap = MBI_EVENTS && p->events ? mbi_event_count(m, NULL) : 0;
+    int nsw = MBI_EVENTS && p->events ? m->nswitch : 0;
+    l.ne = ngap + nsw > 0 ? m->nout + nsw : 0;
+    l.dn = MBI_DENSE && (p->dense || ngap > 0);
     l.ad = MBI_F4A && l.ig == MB_TRAPEZOID ? p->adaptive : 0;
     return l;
 }
@@ -369,7 +374,11 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
 #endif
     s->mon.singular_row = -1;
 #if MBI_HAS_EV
-    if (s->evk) s->nev = mbi_event_count(m, s->evk);
+    if (s->evk) {
+        s->nev = mbi_event_count(m, s->evk);
+        s->nsw = m->nswitch;
+        s->ev_on = s->nev + s->nsw > 0;
+    }
 #endif
 #if MBI_HAS_EB
     /* the fastest rate of the stabilization's constraint dynamics, Phi'' + 2 xi w Phi' + w^2 Phi
@@ -528,7 +537,8 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #if MBI_HAS_EV
     s->ev_cut = 0;
     s->ev_tlast = (mb_real)NAN;
-    if (s->nev) mbi_event_gaps(s, t0, s->z, s->evw);
+    s->ev_offgrid = 0;
+    if (s->nev || s->nsw) mbi_event_gaps(s, t0, s->z, s->evw);
 #endif
     s->ready = 1;
     return MB_OK;
@@ -575,6 +585,99 @@ static MB_NOINLINE unsigned step_warnings(mb_sim *s, long maxiter_before)
     return mbi_warnings(s, maxiter_before);
 }
 
+#if MBI_HAS_EV
+/* A fixed-step run after a switch's jump to s->t: the grid point t_plan (t_stop when last)
+ * reached, or the next step ends on it from off the grid. */
+static void switch_grid(mb_sim *s, mb_real t_plan, int last)
+{
+    s->ev_offgrid = s->t < t_plan;
+    if (s->ev_offgrid) return;
+    if (last) { s->t_grid0 = s->t; s->nfixed = 0; }
+    else s->nfixed++;
+}
+
+/* A fixed step with switches, or off the grid after an event (out of line: the plain step
+ * pays one test): the first switch before the grid point *t_new ends the step ttol before it
+ * (1; mb_event.c) or is jumped at once (2: the step done); else, off the grid, the step ends on
+ * the grid point with h the rest to it. */
+static MB_NOINLINE int fixed_before(mb_sim *s, const mbi_integ *ig, mb_real *h, mb_real *t_new,
+                                    int last)
+{
+    int sw = 0;
+    s->ev_fixed = 1;
+    s->ev_tplan = *t_new;
+    s->ev_lastplan = last;
+    if (s->nsw) {
+        sw = mbi_switch_clip(s, ig, *t_new, &s->ev_te, &s->ev_tj);
+        if (sw < 0) return sw;
+        if (sw == 2) {
+            switch_grid(s, *t_new, last);
+            return 2;
+        }
+    }
+    if (sw == 1) { *t_new = s->ev_te; *h = s->ev_te - s->t; }
+    else if (s->ev_offgrid) *h = *t_new - s->t;
+    s->ev_offgrid = 0;                     /* (switch_grid sets it again after a jump) */
+    return sw;
+}
+
+/* After a step that was to end before a switch: reached there, the jump (and a fixed step's
+ * grid); short of it (an adaptive trial rejected, a gap's cut), nothing: the next step looks
+ * again. */
+static MB_NOINLINE int switch_after(mb_sim *s, const mbi_integ *ig)
+{
+    if (s->t != s->ev_te) return MB_OK;
+    int st = mbi_switch_jump(s, ig, s->ev_tj);
+    if (st < 0) return st;
+    if (s->ev_fixed) switch_grid(s, s->ev_tplan, s->ev_lastplan);
+    return MB_OK;
+}
+
+/* mb_sim_step's fixed step in a run with events (gaps or switches; out of line, so that the
+ * plain fixed step pays one test): the grid as there, the step ended before a switch ahead or
+ * the switch jumped at once (*sw 1, 2: fixed_before), off the grid after an event the step to
+ * the grid point; a step the trapezoid cut at a gap's root leaves the next off the grid. The
+ * step's status, or singular_step's. */
+static MB_NOINLINE int fixed_step_events(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b,
+                                         mb_real t_stop, mb_real rem, int *sw)
+{
+    mb_real h = s->p.h;
+    int last = rem <= h * MB_R(1.01);
+    if (last) h = rem;
+    mb_real t_new = last ? t_stop : s->t_grid0 + (mb_real)(s->nfixed + 1) * h;
+    int st = fixed_before(s, ig, &h, &t_new, last);
+    if (st < 0) return singular_step(s, st);
+    *sw = st;
+    if (st == 2) return MB_OK;
+    st = ig->step(s, h, t_new);
+    if (st < 0) return singular_step(s, st);
+#if MBI_HAS_TN7 && MBI_RK4
+    /* rk4: a gap's root inside the step (mb_event.c): the step undone and taken again to it
+     * (f at the start again: the undo drops it), the rest to the grid point the next step's */
+    mb_real tr;
+    if (s->nev && s->p.integrator == MB_RK4 && mbi_event_trial(s, b->t_start, t_new, &tr)) {
+        ig->undo(s, b->t_start, MB_OK);
+        if ((st = ig->restart(s, s->t)) < 0) return singular_step(s, st);
+        st = ig->step(s, tr - s->t, tr);
+        if (st < 0) return singular_step(s, st);
+        mbi_event_trial_cut(s, tr);
+    }
+#endif
+    int cut = s->t != t_new;
+    if (cut) h = s->t - b->t_start;
+    step_monitor(s, h, b->pnc0, b->pdrv0);
+    if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
+        s->mon = b->mon0; s->pnc = b->pnc0; s->pdrv = b->pdrv0;
+        return singular_step(s, ig->undo(s, b->t_start, MB_ERR_NONFINITE));
+    }
+    if (cut) s->ev_offgrid = 1;            /* the next step ends on the grid point */
+    else if (*sw == 1) {}                  /* before a switch: the grid resumed after the jump */
+    else if (last) { s->t_grid0 = s->t; s->nfixed = 0; }
+    else s->nfixed++;
+    return st;
+}
+#endif
+
 int mb_sim_step(mb_sim *s, mb_real t_stop)
 {
     int st = MB_OK, nc = s->nc;
@@ -590,6 +693,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #if MBI_HAS_EB
     if (!s->have_f && ig->restart &&      /* after a failed step */
         (st = ig->restart(s, s->t)) < 0) return st;
+#endif
+#if MBI_HAS_EV
+    int sw = 0;                            /* a switch ahead: 1 the step ends before it */
 #endif
     mbi_step0 b;
     b.pnc0 = s->pnc;
@@ -609,9 +715,26 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
 #endif
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
     if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
+#if MBI_HAS_EV
+        if (s->nsw) {                      /* switches (step{}): mb_event.c */
+            s->ev_fixed = 0;
+            sw = mbi_switch_clip(s, ig, mbi_switch_horizon(s, t_stop), &s->ev_te, &s->ev_tj);
+            if (sw < 0) return singular_step(s, sw);
+            if (sw == 2) return MB_OK;     /* jumped: the step done */
+            if (sw == 1) t_stop = s->ev_te;
+        }
+#endif
         st = ig->step_adaptive(s, t_stop, &b);
         if (st < 0) return singular_step(s, st);
-    } else {
+    } else
+#if MBI_HAS_EV
+    if (s->ev_on) {                        /* gaps or switches: out of line */
+        st = fixed_step_events(s, ig, &b, t_stop, rem, &sw);
+        if (st < 0) return st;
+        if (sw == 2) return MB_OK;         /* a switch jumped: the step done */
+    } else
+#endif
+    {
         mb_real h = s->p.h;
         /* the last step may be up to 1% longer than h, so no sliver step follows; times on the
          * grid are t0 + k h (no accumulated rounding) */
@@ -632,7 +755,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     /* events: a gap's sign change inside the step located and the step cut there (adaptive runs
      * of the explicit formulations), else counted (mb_event.c); the warnings then see the step
      * as cut */
-    if (s->nev && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+    if (s->ev_on && (st2 = mbi_event_step(s, ig, &b)) < 0) return singular_step(s, st2);
+    /* a step that reached the switch's left side: the jump to its right */
+    if (sw == 1 && (st2 = switch_after(s, ig)) < 0) return singular_step(s, st2);
 #endif
     unsigned now = step_warnings(s, b.mon0.maxiter_events);
     (void)now;                             /* unused without F1 and F2 */

@@ -136,12 +136,17 @@ typedef struct mb_params {
                                (dopri5, dop853, bdf) locate a sign change inside a step on its
                                dense output (Illinois) and cut the step there (dopri5, dop853:
                                the step redone to the root; bdf: restarted at order 1 from its
-                               dense state there; mon.events);
-                               other runs count the sign changes into a gap <= 0 that fell inside
-                               a step (mon.onsets). Needs a build with MB_WITH_EVENTS; the
-                               workspace grows by 5 nout + nq reals and nout ints (and dopri5's
-                               and dop853's dense output). 0 (default): none; models without gaps
-                               are unaffected either way (docs/formulations.md, "Events") */
+                               dense state there; mon.events); alf-trapezoid's trapezoid
+                               (fixed, adaptive 1) and rk4 locate on their step and take it
+                               again to the root; other runs count the sign changes into a gap
+                               <= 0 that fell inside a step (mon.onsets). The model's switches
+                               (step{}: mb_model.switches): every integrator ends its step just
+                               before one and jumps it (mon.events). Needs a build with
+                               MB_WITH_EVENTS; the workspace grows by 5 (nout + nswitch) + nq
+                               reals and nout + nswitch ints (and dopri5's and dop853's dense
+                               output with gaps). 0 (default): none; models without gaps and
+                               switches are unaffected either way (docs/formulations.md,
+                               "Events") */
     /* Warning thresholds (MB_WARN_*; 0 turns a check off; defaults in mb_params_default) */
     mb_real warn_energy;    /* fraction of the energy scale, default 1e-2 */
     mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
@@ -185,9 +190,11 @@ typedef struct mb_monitor {
                                 vanished (index into constraint_names), else -1 */
     long factorizations, solves; /* linear-system factorizations and solves */
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
-    long events;             /* p.events: steps cut at a located sign change of a gap */
+    long events;             /* p.events: steps cut at a located sign change of a gap, and
+                                switches jumped */
     long onsets;             /* p.events: contact onsets (a gap's sign change to <= 0) that fell
-                                inside a step and were not located (fixed steps, alf-trapezoid) */
+                                inside a step and were not located (hht, bdf on alf-trapezoid),
+                                and switches a step crossed unforeseen */
     long sigma_holds;        /* F4 fixed steps taken with sigma~ held after a diverging iteration
                                 (near a singular position; mb_f4_trapezoid.c, trap_attempt) */
     /* Scales of the warnings (docs/formulations.md, "Warnings") */
@@ -239,12 +246,20 @@ typedef struct mb_sim {
 #endif
 #if MBI_HAS_EV
     int nev;                 /* p.events: the event functions (the gaps among the sensors) */
+    int nsw;                 /* p.events: the model's switches (mb_model.switches), 0 without */
+    int ev_on;               /* nev + nsw > 0 */
+    int ev_offgrid;          /* a fixed-step run jumped a switch or cut a step at a gap: the next
+                                step ends on the grid from off it (its h the rest to the point) */
+    int ev_fixed, ev_lastplan; /* the step before a switch (mb_sim_step): fixed, and its last */
+    mb_real ev_te, ev_tj, ev_tplan; /* its end (before the switch), the jump's target (after
+                                it), the grid point it was heading for */
     int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
     mb_real ev_t1;           /* the cut step's end as the integrator took it */
     mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
-    mb_real *evw;            /* [5 nout + nq] the gaps at the current state, the root finder's
-                                brackets and trial values, the sensors' scratch, a position */
-    int *evk;                /* [nout] the sensors' indices of the event functions */
+    mb_real *evw;            /* [5 (nout + nsw) + nq] the gaps and switches at the current
+                                state, the root finder's brackets and trial values, the sensors'
+                                scratch, a position */
+    int *evk;                /* [nout + nsw] the sensors' indices of the event functions */
 #endif
 #if MBI_HAS_KKT
     mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */

@@ -235,6 +235,17 @@ int mbi_event_count(const mb_model *m, int *idx);
 #if MBI_HAS_EV
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g);
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
+/* switches (mb_model.switches): how far an adaptive step from s->t towards t_stop may go; the
+ * first switch in (s->t, t_end]: 0 none, 1 the step to end at *te (before it) and the run to
+ * jump to *tj (after it), 2 jumped already (closer than a step); the jump itself. */
+mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop);
+/* the trapezoid's converged trial from t0 to t1: 1 and the root *tr (t0 < tr < t1) when a gap
+ * changed sign in it and the step is to be taken again to tr; then the step retaken was
+ * accepted at tr */
+int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr);
+void mbi_event_trial_cut(mb_sim *s, mb_real tr);
+int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj);
+int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj);
 #endif
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */

@@ -465,9 +465,31 @@ MB_NOINLINE int mbi_trap_accept(mb_sim *s, mb_real h, mb_real t_new, int st, int
     return st;
 }
 
+#if MBI_HAS_EV
+/* events: a gap's root inside the converged step (mb_event.c): the step taken again to it, the
+ * rest to the grid point left to the next step (mb_sim_step); if that fails, the whole step
+ * again. The attempt left s->t at the step's start. */
+static MB_NOINLINE int trap_event(mb_sim *s, mb_real h, mb_real t_new, int st)
+{
+    mb_real t0 = s->t, tr;
+    if (!mbi_event_trial(s, t0, t_new, &tr)) return mbi_trap_accept(s, h, t_new, st, 0);
+    mbi_trap_restore(s, t0, s->S0);
+    int st2 = mbi_trap_attempt(s, tr - t0, tr, 0);
+    if (st2 >= 0) {
+        mbi_event_trial_cut(s, tr);
+        return mbi_trap_accept(s, tr - t0, tr, st2, 0);
+    }
+    st = mbi_trap_attempt(s, h, t_new, 0);
+    return st < 0 ? st : mbi_trap_accept(s, h, t_new, st, 0);
+}
+#endif
+
 static int step_trapezoid(mb_sim *s, mb_real h, mb_real t_new)
 {
     int st = mbi_trap_attempt(s, h, t_new, 0);
+#if MBI_HAS_EV
+    if (st >= 0 && s->nev) return trap_event(s, h, t_new, st);
+#endif
     return st < 0 ? st : mbi_trap_accept(s, h, t_new, st, 0);
 }
 

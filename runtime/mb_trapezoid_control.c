@@ -91,6 +91,9 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     mb_real ts = MB_FABS(s->t) > MB_FABS(t_stop) ? MB_FABS(s->t) : MB_FABS(t_stop);
     mb_real hmin = s->p.h_min > 0 ? s->p.h_min : 16 * MB_EPS * ts;
     int lastfail = 0, rejected = 0;
+#if MBI_HAS_EV
+    mb_real t_root = (mb_real)NAN, h_after = 0;   /* a gap's root the step was cut to */
+#endif
     for (;;) {
         int last;
         mb_real h = trial_h(s, rem, &last);
@@ -106,9 +109,31 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         } else {
             lastfail = st;
         }
+#if MBI_HAS_EV
+        /* events: a gap's root inside the accepted trial (mb_event.c): the trial taken again from
+         * the start with the root as its stop (a rejection then lands short of it, and a later
+         * step finds it again) */
+        mb_real tr;
+        if (st >= 0 && err <= 1 && s->nev && !(t_stop == t_root) &&
+            mbi_event_trial(s, t_start, last ? t_stop : t_start + h, &tr)) {
+            mbi_trap_restore(s, t_start, s->S0);
+            s->mon.maxiter_events = me;
+            s->mon.newton_roundoff = nr;
+            h_after = h * (rejected && fac > 1 ? 1 : fac);   /* the controller's next step */
+            t_stop = t_root = tr;
+            rem = tr - t_start;
+            s->h_next = rem;
+            continue;
+        }
+        int cut = st >= 0 && err <= 1 && last && t_stop == t_root;
+        if (cut) mbi_event_trial_cut(s, t_stop);
+#endif
         if (st >= 0 && err <= 1) {
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
+#if MBI_HAS_EV
+            if (cut) s->h_next = h_after;
+#endif
             *h_taken = h;
             s->mon.err_sum += err;      /* the accuracy warning's sum (mb_monitor.c) */
             return mbi_trap_accept(s, h, last ? t_stop : t_start + h, st, 1);

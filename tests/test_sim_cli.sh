@@ -179,24 +179,31 @@ ok "adaptive trapezoid: sigma_norm 0 after the first row, max_sigma = the t = 0 
 ok "docs/cli.md no longer says the adaptive trapezoid's sigma_norm and max_sigma stay at 0" \
    '! tr "\n" " " <docs/cli.md | grep -q "sigma_norm. column and .max_sigma. stay at 0"'
 
-# ---- a step input (docs/model-language.md, "Values that depend on time"): the runtime does not
-# locate the switch, so fixed steps lose their order there: the error after it halves with h
-# (rk4, t0 = 0.5 on the grid of both steps); dopri5's error control rejects steps at it and
-# stays accurate. The error of hook.phi at t = 0.7 against dop853 at rtol 1e-12.
+# ---- a step input (docs/model-language.md, "Values that depend on time"): with events (the
+# default) the runtime ends a step just before the switch and jumps it, so rk4 keeps its order
+# (the error at h = 4e-3 over that at 2e-3 above 10: fourth order gives 16); with --no-events
+# (the negative control) a step ends on the switch (t0 = 0.5 on the grid of both steps) and the
+# error after it halves with h; dopri5 is accurate either way (its error control rejects steps
+# at the switch without events). The error of hook.phi at t = 0.7 against dop853 at rtol 1e-12.
 SC=$BUILD/step_crane_sim
 last() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } END { print $k }' "$1"; }
 "$SC" --formulation alf-explicit --integrator dop853 --rtol 1e-12 --atol 1e-12 --t-end 0.7 --every 0.7 --quiet --out "$T/ref.csv" >/dev/null 2>&1
 ref=$(last "$T/ref.csv" hook.phi)
-"$SC" --formulation alf-explicit --h 1e-3 --t-end 0.7 --every 100 --quiet --out "$T/h1.csv" >/dev/null 2>&1
-"$SC" --formulation alf-explicit --h 5e-4 --t-end 0.7 --every 100 --quiet --out "$T/h2.csv" >/dev/null 2>&1
-"$SC" --formulation alf-explicit --integrator dopri5 --rtol 1e-8 --t-end 0.7 --every 0.7 --quiet --out "$T/d.csv" >"$T/o" 2>/dev/null
-e1=$(awk -v a="$(last "$T/h1.csv" hook.phi)" -v r="$ref" 'BEGIN { d = a - r; print (d < 0 ? -d : d) }')
-e2=$(awk -v a="$(last "$T/h2.csv" hook.phi)" -v r="$ref" 'BEGIN { d = a - r; print (d < 0 ? -d : d) }')
-ed=$(awk -v a="$(last "$T/d.csv" hook.phi)" -v r="$ref" 'BEGIN { d = a - r; print (d < 0 ? -d : d) }')
-ok "step input, rk4 with the switch on the grid: first order (error $e1 at h = 1e-3, $e2 at 5e-4: ratio 1.7..2.3, above 1e-6)" \
-   'awk -v a="$e1" -v b="$e2" "BEGIN { exit !(b > 0 && a / b > 1.7 && a / b < 2.3 && b > 1e-6) }"'
-ok "step input, dopri5 --rtol 1e-8: steps rejected at the switch, error $ed below 1e-6" \
-   'grep -q " rejected=[1-9]" "$T/o" && awk -v a="$ed" "BEGIN { exit !(a < 1e-6) }"'
+err() { awk -v a="$(last "$1" hook.phi)" -v r="$ref" 'BEGIN { d = a - r; print (d < 0 ? -d : d) }'; }
+"$SC" --formulation alf-explicit --h 4e-3 --t-end 0.7 --every 1000 --out "$T/h1.csv" >"$T/o1" 2>/dev/null
+"$SC" --formulation alf-explicit --h 2e-3 --t-end 0.7 --every 1000 --quiet --out "$T/h2.csv" >/dev/null 2>&1
+"$SC" --formulation alf-explicit --h 4e-3 --t-end 0.7 --every 1000 --no-events --quiet --out "$T/n1.csv" >/dev/null 2>&1
+"$SC" --formulation alf-explicit --h 2e-3 --t-end 0.7 --every 1000 --no-events --quiet --out "$T/n2.csv" >/dev/null 2>&1
+"$SC" --formulation alf-explicit --integrator dopri5 --rtol 1e-8 --t-end 0.7 --every 0.7 --out "$T/d.csv" >"$T/o" 2>/dev/null
+"$SC" --formulation alf-explicit --integrator dopri5 --rtol 1e-8 --t-end 0.7 --every 0.7 --no-events --out "$T/d0.csv" >"$T/o0" 2>/dev/null
+e1=$(err "$T/h1.csv"); e2=$(err "$T/h2.csv"); n1=$(err "$T/n1.csv"); n2=$(err "$T/n2.csv")
+ed=$(err "$T/d.csv"); ed0=$(err "$T/d0.csv")
+ok "step input, rk4 with events: fourth order across the switch (error $e1 at h = 4e-3, $e2 at 2e-3: ratio above 10), events=1" \
+   'grep -q " events=1 " "$T/o1" && awk -v a="$e1" -v b="$e2" "BEGIN { exit !(b > 0 && a / b > 10) }"'
+ok "step input, rk4 --no-events (the switch on the grid): first order (error $n1 at h = 4e-3, $n2 at 2e-3: ratio 1.7..2.3, above 1e-6)" \
+   'awk -v a="$n1" -v b="$n2" "BEGIN { exit !(b > 0 && a / b > 1.7 && a / b < 2.3 && b > 1e-6) }"'
+ok "step input, dopri5 --rtol 1e-8: error $ed with events (events=1), $ed0 without (steps rejected at the switch), both below 1e-6" \
+   'grep -q " events=1 " "$T/o" && grep -q " rejected=[1-9]" "$T/o0" && awk -v a="$ed" -v b="$ed0" "BEGIN { exit !(a < 1e-6 && b < 1e-6) }"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -222,14 +222,16 @@ static mb_opt rows[] = {
       .help = "alf-trapezoid: refactor the Newton matrix at every iteration" },
     { .name = "--events", .kind = MB_OPT_FLAG, .off = OFF(events), .set = 1,
       DYNAMIC(ALL, ALL),
-      .help = "locate the contacts' first touch and lift-off (the default): the\n"
-              "adaptive runs of baumgarte, canonical, alf-explicit cut the step\n"
-              "where a gap changes sign, found on the dense output; the other runs\n"
-              "count the onsets that fell inside a step (summary events=, onsets=;\n"
-              "docs/formulations.md, \"Events\")" },
+      .help = "locate the contacts' first touch and lift-off and the switches of\n"
+              "step{} (the default): the adaptive runs of baumgarte, canonical,\n"
+              "alf-explicit cut the step where a gap changes sign, found on the\n"
+              "dense output, alf-trapezoid's trapezoid and rk4 on their step; hht\n"
+              "and bdf on alf-trapezoid count the onsets inside a step; every\n"
+              "integrator ends its step just before a switch and starts again\n"
+              "after it (summary events=, onsets=; docs/formulations.md, \"Events\")" },
     { .name = "--no-events", .kind = MB_OPT_FLAG, .off = OFF(events), .set = 0, .doc_joined = 1,
       DYNAMIC(ALL, ALL),
-      .help = "do not locate the contacts' first touch and lift-off" },
+      .help = "locate neither contacts' first touch and lift-off nor switches" },
     { .name = "--extrapolate", .kind = MB_OPT_FLAG, .off = OFF(extrap), .set = 1,
       DYNAMIC(F(MB_ALF_TRAPEZOID), I(MB_TRAPEZOID)),
       .why = "it is a step control of alf-trapezoid's trapezoid integrator",

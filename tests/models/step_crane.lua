@@ -1,8 +1,9 @@
 -- step_crane.lua - a cart on an inclined rail with a load on a rod and a hook bar, a sine force
--- on the cart and a step torque on the hook at t = 0.5 s (step { time = 0.5, after = 2 }). The
--- runtime does not locate the switch: fixed steps lose their order there (the error after it
--- falls as h, also with t = 0.5 on the step grid); adaptive integrators reject and shrink steps
--- at it. tests/test_sim_cli.sh; docs/model-language.md, "Values that depend on time". From a
+-- on the cart and a step torque on the hook at t = 0.5 s (step { time = 0.5, after = 2 }). With
+-- events (the simulator's default) the runtime ends a step just before the switch and jumps it,
+-- so fixed steps keep their order; with --no-events they lose it there (the error after it falls
+-- as h, also with t = 0.5 on the step grid) and adaptive integrators reject and shrink steps at
+-- it. tests/test_sim_cli.sh; docs/model-language.md, "Values that depend on time". From a
 -- new-user review (its crane2.lua).
 name "step_crane"
 gravity { 0, -9.81 }
