@@ -28,3 +28,6 @@ $(BUILD)/test_derivs_every_contact: $(BUILD)/o/san/derivs/every_contact.o $(call
 TEST_PROGS   += $(BUILD)/test_derivs_every_contact
 TEST_SCRIPTS += tests/test_contact.sh
 TEST_NEEDS   += $(CONTACT_SIMS:%=$(BUILD)/%_sim) $(BUILD)/bouncing_ball_sim
+# the demos: the Geneva drive against its closed form (segment contacts), the Jansen walker walks
+TEST_SCRIPTS += tests/test_geneva.sh tests/test_walker.sh
+TEST_NEEDS   += $(BUILD)/geneva_sim $(BUILD)/walker_sim
