@@ -118,7 +118,7 @@ const mb_model_info geneva_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-static const char *const geneva_out_names[32] = {
+static const char *const geneva_out_names[33] = {
     "s0a.gap", "s0a.normal", "s0a.friction", "s0a.slip",
     "s0b.gap", "s0b.normal", "s0b.friction", "s0b.slip",
     "s1a.gap", "s1a.normal", "s1a.friction", "s1a.slip",
@@ -127,6 +127,7 @@ static const char *const geneva_out_names[32] = {
     "s2b.gap", "s2b.normal", "s2b.friction", "s2b.slip",
     "s3a.gap", "s3a.normal", "s3a.friction", "s3a.slip",
     "s3b.gap", "s3b.normal", "s3b.friction", "s3b.slip",
+    "wheel_angle",
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (5 x 5, 0 in L, 0 updates); d0 receives the diagonal before elimination.
@@ -6851,7 +6852,7 @@ void geneva_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_r
 }
 #endif
 
-/* Sensors y [32] and, when dy_dq and dy_dv are both given, dy/dq and dy/dv [32 x 6] row-major. */
+/* Sensors y [33] and, when dy_dq and dy_dv are both given, dy/dq and dy/dv [33 x 6] row-major. */
 void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv)
 {
@@ -7232,6 +7233,7 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         const mb_real t339 = t335*(v[0] - v[2]*(t336 - q[1]) - (v[3] - v[5]*(t336 - q[4]))) - t337*(v[1] + v[2]*(t338 - q[0]) - (v[4] + v[5]*(t338 - q[3])));
         y[30] = -MB_R(0.025)*(t334*MB_TANH(MB_R(4.0)*(t339/MB_R(0.001))));
         y[31] = t339;
+        y[32] = q[5];
     } else {
         const mb_real t0 = MB_COS(q[2]);
         const mb_real t1 = MB_R(0.07071067811865475)*t0;
@@ -7858,6 +7860,7 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         const mb_real t592 = MB_TANH(MB_R(4.0)*(t591/MB_R(0.001)));
         y[30] = -MB_R(0.025)*(t580*t592);
         y[31] = t591;
+        y[32] = q[5];
         dy_dq[0] = t38;
         dy_dq[1] = t45;
         dy_dq[2] = t53;
@@ -8656,6 +8659,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dq[189] = t1192;
         dy_dq[190] = t1195;
         dy_dq[191] = t1198;
+        dy_dq[192] = MB_R(0.0);
+        dy_dq[193] = MB_R(0.0);
+        dy_dq[194] = MB_R(0.0);
+        dy_dq[195] = MB_R(0.0);
+        dy_dq[196] = MB_R(0.0);
+        dy_dq[197] = MB_R(1.0);
         dy_dv[0] = MB_R(0.0);
         dy_dv[1] = MB_R(0.0);
         dy_dv[2] = MB_R(0.0);
@@ -8976,6 +8985,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[189] = t1325;
         dy_dv[190] = t586;
         dy_dv[191] = t1326;
+        dy_dv[192] = MB_R(0.0);
+        dy_dv[193] = MB_R(0.0);
+        dy_dv[194] = MB_R(0.0);
+        dy_dv[195] = MB_R(0.0);
+        dy_dv[196] = MB_R(0.0);
+        dy_dv[197] = MB_R(0.0);
     }
 }
 
@@ -13377,7 +13392,7 @@ const mb_model geneva_model = {
     .locked = geneva_locked,
     .v_given = geneva_v_given,
     .body_q = 0,
-    .nout = 32,
+    .nout = 33,
     .out_names = geneva_out_names,
     .outputs = geneva_outputs,
     .phi_q_pat = { 5, geneva_phi_q_row, geneva_phi_q_col },

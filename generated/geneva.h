@@ -32,7 +32,7 @@
 /* Inputs (mb_sim_set_input: set between steps, held over a step) and sensors (the outputs y of
  * mb_model.outputs, mb_sim_get_output): their numbers and indices. */
 #define GENEVA_NIN 0
-#define GENEVA_NOUT 32
+#define GENEVA_NOUT 33
 #define GENEVA_OUT_S0A_GAP 0
 #define GENEVA_OUT_S0A_NORMAL 1
 #define GENEVA_OUT_S0A_FRICTION 2
@@ -65,6 +65,7 @@
 #define GENEVA_OUT_S3B_NORMAL 29
 #define GENEVA_OUT_S3B_FRICTION 30
 #define GENEVA_OUT_S3B_SLIP 31
+#define GENEVA_OUT_WHEEL_ANGLE 32
 /* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
 #define GENEVA_S_NL 0
 #define GENEVA_A_NL 15
