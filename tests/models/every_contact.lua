@@ -2,8 +2,7 @@
 -- derivatives (tests/test_derivs.c): a circle on a line fixed in a moving body (Hunt-Crossley with
 -- damping, friction with mu_s > mu_d), a circle inside a ground ring (ADAMS IMPACT), a particle's
 -- point against a moving circle (Hunt-Crossley from a restitution, friction), a circle against a
--- ground circle (elastic, friction mu_s = mu_d), a circle against a segment (its inside and
--- its end). Each in contact at the initial guesses, deep
+-- ground circle (elastic, friction mu_s = mu_d). Each in contact at the initial guesses, deep
 -- enough that the test's perturbations keep it so; v_stick of the order of the test's velocities
 -- (the Stribeck curve's bend is checked, not only its flat tails).
 
@@ -29,13 +28,3 @@ body "disc" { mass = 1.5, inertia = 0.1, angle = 0.7, position = { -2.2, 0.4 },
 contact "bump" { "disc.C", "ground.G", radius = 0.7, circle = 0.6, k = 800, exponent = 1,
                  mu_s = 0.4, v_stick = 0.6 }
 sensor "load" { value = normal("roll") * gap("dot") + friction("ring") * slip("bump") }
--- a circle against a segment on a moving body, its nearest point inside the segment, and one
--- against the end of a ground segment (the nearest point its end: the round cap)
-body "slider" { mass = 0.8, inertia = 0.03, angle = 0.1, position = { 1.5, -1.0 },
-                points = { C = { 0.01, -0.02 } } }
-contact "flank" { "slider.C", "plate.P", radius = 0.9, segment = { 2.5, -1.5 }, k = 900,
-                  exponent = 1.5, damping = 0.2, mu_s = 0.5, mu_d = 0.3, v_stick = 0.4 }
-body "knob" { mass = 0.6, inertia = 0.02, angle = -0.2, position = { -0.72, -1.546 },
-              points = { C = { 0.02, 0.0 } } }
-contact "tip" { "knob.C", "ground.O", radius = 0.5, segment = { -0.5, -1.2 }, k = 700,
-                exponent = 2, mu_s = 0.3, v_stick = 0.5 }
