@@ -232,6 +232,8 @@ end
 -- of radius R around P (outside it, or inside with `inside`). n is the unit normal that pushes a
 -- away from b: Omega R_b dir for a line (its left side is outside), (C - P)/|C - P| for a circle
 -- (towards P inside one); the gap g = n . (C - P) - r, |C - P| - r - R, R - r - |C - P|.
+-- A segment from P to P + (dx, dy) fixed in b: g = |C - X| - r, X its point nearest C, n along
+-- C - X (the distance to a segment is C^1 in C off the segment: a circle with r > 0 only).
 -- Penetration x = max(-g, 0) = (|g| - g) / 2, its rate x' = -dg/dt.
 -- Normal force (never a pull: clamped at 0 by (f + |f|) / 2):
 --   Hunt-Crossley  f = k x^e (1 + d x'),
@@ -259,6 +261,20 @@ function E.contact_terms(el, ctx)
         local ux, uy = c * el.dir[1] - s * el.dir[2], s * el.dir[1] + c * el.dir[2]
         nx, ny = sym.neg(sym.lift(uy)), sym.lift(ux)
         gap = nx * dx + ny * dy - el.radius
+    elseif el.seg then
+        -- the segment from P to P + L u (u, L: seg's direction and length, turning with b):
+        -- its point nearest C is P + s u, s = clamp(u . (C - P), 0, L); n along C minus it
+        local pb = ctx.angle(el.b.body)
+        local c, s = sym.cos(pb), sym.sin(pb)
+        local L = math.sqrt(el.seg[1] ^ 2 + el.seg[2] ^ 2)
+        local sx, sy = el.seg[1] / L, el.seg[2] / L
+        local ux, uy = c * sx - s * sy, s * sx + c * sy
+        local u = ux * dx + uy * dy
+        local sc = 0.5 * (sym.abs(u) - sym.abs(u - L) + L)       -- clamp(u, 0, L)
+        local ex, ey = dx - sc * ux, dy - sc * uy
+        local dist = sym.hypot(ex, ey)
+        nx, ny = sym.sdiv(ex, dist), sym.sdiv(ey, dist)
+        gap = dist - el.radius
     else
         local l = sym.hypot(dx, dy)
         nx, ny = sym.sdiv(dx, l), sym.sdiv(dy, l)

@@ -371,7 +371,8 @@ local function derive(M)
             end
         end
     end
-    -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind, direction or R
+    -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind (0 line, 1 circle,
+    -- 2 inside a ring, 3 segment), the line's direction, R or the segment's vector
     local contact_points, contact_geom = {}, {}
     for _, el in ipairs(M.elements) do
         if el.kind == "contact" then
@@ -385,6 +386,8 @@ local function derive(M)
             g[#g + 1] = el.radius
             if el.dir then
                 g[#g + 1], g[#g + 2], g[#g + 3] = 0, el.dir[1], el.dir[2]
+            elseif el.seg then
+                g[#g + 1], g[#g + 2], g[#g + 3] = 3, el.seg[1], el.seg[2]
             else
                 g[#g + 1], g[#g + 2], g[#g + 3] = el.inside and 2 or 1, el.circle, 0
             end

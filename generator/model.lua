@@ -1362,7 +1362,7 @@ local function make_env(S)
   -- measures (gap("K") ...) and sensors (the CSV columns out.K.gap ...).
   local contact_measure = { gap = env.gap, normal = env.normal, friction = env.friction,
                             slip = env.slip }
-  env.contact = element("contact", { radius = true, line = true, circle = true, inside = true,
+  env.contact = element("contact", { radius = true, line = true, circle = true, segment = true, inside = true,
     k = true, exponent = true, model = true, damping = true, restitution = true, velocity = true,
     c = true, depth = true, mu_s = true, mu_d = true, v_stick = true }, 2,
     function(el, f, line, what)
@@ -1372,10 +1372,27 @@ local function make_env(S)
       end
       el.radius = num("radius", 0.0)
       if el.radius < 0 then S.fail(line, "%s: radius must be >= 0 (0: a point), got %.17g", what, el.radius) end
-      if (f.line == nil) == (f.circle == nil) then
-        S.fail(line, "%s: give exactly one of line = { ux, uy } (a line through the second point) or circle = R (a circle around it)", what)
+      if (f.line ~= nil and 1 or 0) + (f.circle ~= nil and 1 or 0) + (f.segment ~= nil and 1 or 0) ~= 1 then
+        S.fail(line, "%s: give exactly one of line = { ux, uy } (a line through the second point), segment = { dx, dy } (from it to it + (dx, dy)) or circle = R (a circle around it)", what)
       end
-      if f.line ~= nil then
+      if f.segment ~= nil then
+        -- a finite segment from P to P + (dx, dy) in b's axes; the gap is the distance from C
+        -- to its nearest point less the radius, which only a circle (radius > 0) can close
+        local v = f.segment
+        if type(v) ~= "table" or #v ~= 2 or next(v, #v > 0 and #v or nil) ~= nil then
+          S.fail(line, "%s: segment must be { dx, dy }", what)
+        end
+        local dx, dy = number(S, line, what .. " segment", v[1]), number(S, line, what .. " segment", v[2])
+        local len = math.sqrt(dx * dx + dy * dy)
+        if not (len > 0 and len < math.huge) then
+          S.fail(line, "%s: segment { %.17g, %.17g } must have a finite, non-zero length", what, dx, dy)
+        end
+        if not (el.radius > 0) then
+          S.fail(line, "%s: a segment needs radius > 0 (a circle: a point would pass through it, the distance to a segment having no side)", what)
+        end
+        if f.inside ~= nil then S.fail(line, "%s: inside applies to a circle, not a segment", what) end
+        el.seg = { dx, dy }
+      elseif f.line ~= nil then
         el.dir = unit_axis({ axis = f.line }, line, what .. " line")
         if f.inside ~= nil then S.fail(line, "%s: inside applies to a circle, not a line", what) end
       else
@@ -1792,7 +1809,8 @@ local function resolve(S, M)
       end
       attach(el, e.a.body, e.b.body)
       if el.dir then no_particle(el, e.b, "a contact line's direction is fixed in its body") end
-      for _, key in ipairs { "radius", "dir", "circle", "inside", "k", "exponent", "model",
+      if el.seg then no_particle(el, e.b, "a contact segment is fixed in its body") end
+      for _, key in ipairs { "radius", "dir", "seg", "circle", "inside", "k", "exponent", "model",
                              "damping", "restitution", "velocity", "c", "depth", "mu_s", "mu_d",
                              "v_stick" } do
         e[key] = el[key]

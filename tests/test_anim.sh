@@ -13,7 +13,7 @@ check() { local what=$1; shift; "$@" >/dev/null 2>&1; ok $? "$what"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
 for b in "$sim" "$anim" "$fsim" "$psim" "$BUILD/shaper_sim" "$BUILD/gear_train_sim" "$BUILD/kin_meshes_sim" \
-         "$BUILD/bouncing_ball_sim" "$BUILD/cam_follower_sim" "$BUILD/kin_cams_sim"; do
+         "$BUILD/bouncing_ball_sim" "$BUILD/cam_follower_sim" "$BUILD/kin_cams_sim" "$BUILD/geneva_sim"; do
     [ -x "$b" ] || { echo "FAIL: $b missing (make sim MODEL=andrews; make anim $fsim $psim)" >&2; fail=$((fail + 1)); finish; }
 done
 tmp=$(mktemp -d)
@@ -255,7 +255,8 @@ check "bouncing_ball: the note names contacts" grep -q 'contacts as their circle
 if command -v xmllint >/dev/null 2>&1; then check "bb: page well-formed" xmllint --noout "$tmp/bb.html"; fi
 check "andrews: no contact records in its page" test -z "$(grep -e 'var CONTACTS' "$tmp/a.html")"
 for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative radius' \
-            's/^contact 0 1 .*/contact 0 1 0.1 3 1 0/|contact of an unknown kind' \
+            's/^contact 0 1 .*/contact 0 1 0.1 4 1 0/|contact of an unknown kind' \
+            's/^contact 0 1 .*/contact 0 1 0.1 3 0 0/|contact segment of zero length' \
             's/^contact 0 1 .*/contact 0 1 0.1 0 0 0/|contact line of zero direction' \
             's/^contact 0 1 .*/contact 0 1 0.1 1 0 0/|contact circle of radius 0' \
             's/^contact 0 1 .*/contact -1 1 0.1 0 1 0/|contact end naming a rigid body' \
@@ -268,6 +269,16 @@ for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative r
     check "bad info ($what): file:line named" grep -q "cbad.info:[0-9]*: " "$tmp/cbad.err"
     check "bad info ($what): no page" test ! -e "$tmp/cbad.html"
 done
+
+# Segments (models/geneva.lua): eight contacts of kind 3, the pin (driver.pin, point 1) against
+# a flank from wheel.s0a (point 3) along its vector in the wheel's axes; the page draws them as
+# lines from their point.
+mesh_run geneva gv; ok $? "geneva: simulated and drawn"
+check "geneva: eight segment contacts in the info file" test "$(grep -c '^contact 1 [0-9]* 0.0050000000000000001 3 ' "$tmp/gv.csv.info")" -eq 8
+check "geneva: the page has the first segment (pin, s0a, r, kind 3, its vector)" \
+    grep -q '^var CONTACTS=\[\[1,3,0.005,3,0.0342390693,0.0342390693,' "$tmp/gv.html"
+check "geneva: the page draws segments" grep -q "c\[3\]===3" "$tmp/gv.html"
+if command -v xmllint >/dev/null 2>&1; then check "gv: page well-formed" xmllint --noout "$tmp/gv.html"; fi
 
 # Cams (models/cam_follower.lua, tests/models/kin_cams.lua): the info line carries the profile as
 # 64 vertices about the cam's centre in its body's axes (cam_follower: r = 0.025 + 0.005 cos psi,

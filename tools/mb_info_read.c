@@ -264,8 +264,8 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
             double r, x[2];
             if (int_field(&p, -f->nbody, f->npoint - 1, &a) || *p++ != ' ' ||
                 int_field(&p, -f->nbody, f->npoint - 1, &c) || dbl_fields(&p, 1, &r) ||
-                *p++ != ' ' || int_field(&p, 0, 2, &kind) || dbl_fields(&p, 2, x) || *p) {
-                why = "expected 'contact <point or -1 - b> <point or -1 - b> <r> <0|1|2> <x> <y>' "
+                *p++ != ' ' || int_field(&p, 0, 3, &kind) || dbl_fields(&p, 2, x) || *p) {
+                why = "expected 'contact <point or -1 - b> <point or -1 - b> <r> <0|1|2|3> <x> <y>' "
                       "(indices so far, finite numbers)";
                 goto bad;
             }
@@ -274,8 +274,9 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
                 goto bad;
             }
             if (r < 0.0) { why = "a contact's radius is negative"; goto bad; }
-            if (kind == 0 ? unit(&x[0], &x[1]) : !(x[0] > 0.0)) {
-                why = kind == 0 ? "a contact's line direction is zero" : "a contact's circle radius is not > 0";
+            if (kind == 0 ? unit(&x[0], &x[1]) : kind == 3 ? !(x[0] != 0.0 || x[1] != 0.0) : !(x[0] > 0.0)) {
+                why = kind == 0 ? "a contact's line direction is zero" : kind == 3 ? "a contact's segment is of zero length"
+                                : "a contact's circle radius is not > 0";
                 goto bad;
             }
             if (f->ncontact >= MB_INFO_MAX_ITEMS) { why = "too many contacts"; goto bad; }
@@ -283,7 +284,7 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
                 push_dbl(&f->contact_geom, 4 * f->ncontact, r) ||
                 push_dbl(&f->contact_geom, 4 * f->ncontact + 1, kind) ||
                 push_dbl(&f->contact_geom, 4 * f->ncontact + 2, x[0]) ||
-                push_dbl(&f->contact_geom, 4 * f->ncontact + 3, kind == 0 ? x[1] : 0.0)) {
+                push_dbl(&f->contact_geom, 4 * f->ncontact + 3, kind == 0 || kind == 3 ? x[1] : 0.0)) {
                 why = "out of memory";
                 goto bad;
             }
