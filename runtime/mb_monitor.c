@@ -104,9 +104,9 @@ static void raise_warning(mb_monitor *o, int k, mb_real t, mb_real val)
  * from the origin in another row says nothing of a driver's round-off; the pattern is sorted by
  * row). The energy test is not met below it, unless it reaches the energy scale itself: then the
  * balance cannot tell a failed run from round-off, and the test stays on (a smaller alpha or a
- * longer step lowers the floor). F4_FLOOR (mb_sim_impl.h) is that 4 in double; in float 10:
+ * longer step lowers the floor). F4_FLOOR (mb_sim_impl.h) is that 4 in double; in float 16:
  * the crank-driven tests/models/jansen.lua measured 1.6 .. 2.1 x 4 alpha eps ... at alpha 3 ..
- * 4e3 (an ulp is up to 2 eps |x|). */
+ * 4e3 (an ulp is up to 2 eps |x|), and with 10 its 60 s run still warned at 2.5 s. */
 static mb_real f4_work_floor(const mb_sim *s)
 {
     if (s->p.formulation != MB_ALF_TRAPEZOID || !(s->h_prev > 0)) return 0;

@@ -259,6 +259,7 @@ typedef struct mb_sim {
     int nnz;
     int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
     unsigned char auto_alpha, auto_tol; /* float: p.alpha, p.tol were 0, chosen at reset */
+    mb_real tol0;            /* float, auto_tol: the reset's tol (mb_sim.c) */
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */

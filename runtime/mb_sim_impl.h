@@ -230,7 +230,7 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
 /* F4's floor of the drivers' work, F4_FLOOR alpha eps (1 + |q|) / h |Phi_t| per row
  * (mb_monitor.c, f4_work_floor; float's alpha from it: mb_sim.c, auto_penalty) */
 #if MB_FLOAT
-#define F4_FLOOR MB_R(10.0)
+#define F4_FLOOR MB_R(16.0)
 #else
 #define F4_FLOOR MB_R(4.0)
 #endif

@@ -60,22 +60,22 @@ static const fcase cases[] = {
     {"andrews", &andrews_model, MB_ALF_TRAPEZOID, 3000, 100, 5e-2, 1},   /* 1.8e-2 */
 #endif
 #ifdef MB_HAVE_slider_crank
-    {"slider_crank", &slider_crank_model, MB_ALF_TRAPEZOID, 1000, 50, 4e-3, 0},   /* 1.2e-3 */
+    {"slider_crank", &slider_crank_model, MB_ALF_TRAPEZOID, 1000, 50, 3e-3, 0},   /* 6.5e-4 */
 #endif
 #ifdef MB_HAVE_cartpole
     {"cartpole", &cartpole_model, MB_ALF_TRAPEZOID, 2000, 100, 4e-3, 0},   /* 1.3e-3 */
 #endif
 #ifdef MB_HAVE_chain
-    {"chain", &chain_model, MB_ALF_TRAPEZOID, 2000, 100, 1, 0},   /* 7.9e-2, chaotic */
+    {"chain", &chain_model, MB_ALF_TRAPEZOID, 2000, 100, 1, 0},   /* 7.5e-2, chaotic */
 #endif
 #ifdef MB_HAVE_double_pendulum
     {"double_pendulum", &double_pendulum_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-3, 0},   /* 2.2e-4 */
 #endif
 #ifdef MB_HAVE_shaper
-    {"shaper", &shaper_model, MB_ALF_TRAPEZOID, 2000, 100, 2e-3, 0},   /* 6.5e-4 */
+    {"shaper", &shaper_model, MB_ALF_TRAPEZOID, 2000, 100, 5e-3, 0},   /* 1.5e-3 */
 #endif
 #ifdef MB_HAVE_gear_train
-    {"gear_train", &gear_train_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* 1.4e-6 */
+    {"gear_train", &gear_train_model, MB_ALF_TRAPEZOID, 2000, 100, 2e-5, 0},   /* 5.2e-6 */
 #endif
 #ifdef MB_HAVE_suspension
     {"suspension", &suspension_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* 2.9e-7 */
