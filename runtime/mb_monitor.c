@@ -137,6 +137,16 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
         met |= MB_WARN_BIT(MB_WARN_NEWTON);
         raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
     }
+#if MBI_F4A
+    /* the extrapolated trapezoid's held steps (mb_trapezoid.c, ADAPT_HOLD) past 1 % of the
+     * steps: on the A02 chains (docs/validation.md, section 10) every run with that many was
+     * 2e4 .. 2e5 x rtol off (their passages through the singular positions), every run with fewer
+     * within 400 x rtol */
+    if (p->adaptive == 2 && 100 * o->sigma_holds > o->steps + 100) {
+        met |= MB_WARN_BIT(MB_WARN_NEWTON);
+        raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->sigma_holds);
+    }
+#endif
     /* NaN too; F4's floor only where the test would be met (a pass over Phi_q's pattern) */
     if (!(e <= (p->warn_energy > 0 ? p->warn_energy : WARN_ENERGY)) &&
         !(MB_FABS(o->energy_dev) <= f4_work_floor(s))) {

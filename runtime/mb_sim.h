@@ -171,8 +171,10 @@ typedef struct mb_monitor {
     mb_real T, V;            /* kinetic and potential energy, J */
     mb_real E0;              /* T + V after reset, J */
     mb_real W;               /* work of non-conservative loads and drivers since reset, J */
+#if MB_FLOAT
     mb_real W_lo;            /* the compensation of W's running sum (Kahan's: what the additions
-                                rounded off) */
+                                rounded off; float only, double's layout as before) */
+#endif
     mb_real energy_dev;      /* Delta U = T + V - E0 - W (6.19), J */
     mb_real phi_norm;        /* |Phi|_2 */
     mb_real phid_norm;       /* |Phi_q v + Phi_t|_2 */
@@ -258,8 +260,10 @@ typedef struct mb_sim {
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     int nnz;
     int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
-    unsigned char auto_alpha, auto_tol; /* float: p.alpha, p.tol were 0, chosen at reset */
-    mb_real tol0;            /* float, auto_tol: the reset's tol (mb_sim.c) */
+#if MB_FLOAT
+    unsigned char auto_alpha, auto_tol; /* p.alpha, p.tol were 0, chosen at reset (mb_sim.c) */
+    mb_real tol0;            /* auto_tol: the reset's tol */
+#endif
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
