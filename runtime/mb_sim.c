@@ -496,8 +496,9 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
  *   floor of 290 J was 14 times its energy scale; the gear train 0.041, its T0 5 mJ), never
  *   below sqrt(eps) m_max. Drivers that start at rest (T0 = 0) leave the first bound.
  * - tol: 20 eps of the state's size (|q|_2, at least the length scale; before every step at
- *   least 2 eps |q|_inf: auto_tol): a few ulps of the state (the iteration stops at its rounding floor anyway: mb_trapezoid.c, NEWTON_ROUNDOFF,
- *   NEWTON_FLOOR); 100 eps left the slider-crank 4.4e-3 m off the double run, 20 eps 1.2e-3.
+ *   least 2 eps |q|_inf: auto_tol): a few ulps of the state (the iteration stops at its
+ *   rounding floor anyway: mb_trapezoid.c, NEWTON_ROUNDOFF, NEWTON_FLOOR); 100 eps left the
+ *   slider-crank 4.4e-3 m off the double run, 20 eps 6.5e-4.
  * Measured on the shipped models and tests/models/jansen.lua (tests/test_float_defaults.c,
  * docs/embedding.md "Single precision"). */
 static mb_real length_scale(const mb_sim *s, const mb_real *q);
@@ -533,7 +534,8 @@ static void auto_penalty(mb_sim *s, mb_real t0)
         }
         mb_real a = mmax / MB_SQRT(MB_EPS);
         if (drv > 0 && t > 0) {   /* (drivers that start at rest: no energy to scale with) */
-            mb_real ad = MB_R(0.1) * t * s->p.h / (F4_FLOOR * MB_EPS * drv), lo = MB_SQRT(MB_EPS) * mmax;
+            mb_real ad = MB_R(0.1) * t * s->p.h / (F4_FLOOR * MB_EPS * drv);
+            mb_real lo = MB_SQRT(MB_EPS) * mmax;
             if (ad < a) a = ad > lo ? ad : lo;
         }
         s->p.alpha = a;

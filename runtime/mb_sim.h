@@ -371,9 +371,10 @@ typedef struct mb_sim {
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
  * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
- * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. In a caller
- * built differently from the runtime (MB_BUILD_CONFIG) it writes nothing; mb_sim_init then
- * returns MB_ERR_BUILD. */
+ * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4; in float alpha (F3, F4) and tol
+ * 0, chosen by mb_sim_reset from the model's scales (mb_sim.c, auto_penalty). Does not
+ * allocate. In a caller built differently from the runtime (MB_BUILD_CONFIG) it writes nothing;
+ * mb_sim_init then returns MB_ERR_BUILD. */
 #define mb_params_default(p, formulation) \
     mb_params_default_checked((p), (formulation), MB_BUILD_CONFIG, MB_BUILD_SIZES)
 void mb_params_default_checked(mb_params *p, int formulation, unsigned long config,

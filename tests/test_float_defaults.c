@@ -174,8 +174,8 @@ int main(int argc, char **argv)
         if (cs->may_warn_energy) extra &= ~MB_WARN_BIT(MB_WARN_ENERGY);
         check(extra == 0, cs->name, "a warning the double run has not", mon.warn);
         /* the rule's choice: float's alpha well below the thesis' 1e8, tol above float's noise */
-        check((double)pu.alpha > 0 && (double)pu.alpha < 1e6 && (double)pu.tol > 0 && (double)pu.tol < 1e-4, cs->name,
-              "alpha or tol not chosen", (double)pu.alpha);
+        double a = (double)pu.alpha, tl = (double)pu.tol;
+        check(a > 0 && a < 1e6 && tl > 0 && tl < 1e-4, cs->name, "alpha or tol not chosen", a);
     }
     fclose(f);
     printf("%d passed, %d failed\n", n_pass, n_fail);
