@@ -62,8 +62,8 @@
  * resolves only 6e-13; the parallelogram four-bar at h = 2.5e-4 went on from there to max_iter
  * and a newton warning at t = 0.875 s). Float: tol_step never
  * below NEWTON_FLOOR |y|_2 = 1000 eps |y|_2 (1.2e-4 |y|_2; its iteration stalls at up to 12 eps,
- * NEWTON_FAR), so float's rule tol = 1e-4 keeps its meaning; double has no floor (a floor of
- * even 1 eps |y|_2 held the pendulum at 1.0e-4 at h = 1e-5: |y|_2 is p's scale, q resolves far
+ * NEWTON_FAR), so a float tol (mb_sim.c, auto_tol) keeps its meaning; double has no floor (a
+ * floor of even 1 eps |y|_2 held the pendulum at 1.0e-4 at h = 1e-5: |y|_2 is p's scale, q resolves far
  * finer). Step control (adaptive) has its own error test and keeps tol. */
 #define NEWTON_LTE MB_R(0.01)
 #define NEWTON_FLOOR (MB_EPS > MB_R(1e-10) ? 1000 * MB_EPS : 0)
