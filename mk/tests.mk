@@ -266,3 +266,16 @@ $(BUILD)/test_f4_adaptive_poison: $(call obj,poison,tests/test_f4_adaptive.c $(F
 $(BUILD)/test_bdf_poison: $(call obj,poison,tests/test_bdf.c $(BDF_MODELS)) $(RT_OBJ_poison)
 	$(call link,poison,$(RT_LIBS))
 TEST_PROGS += $(BUILD)/test_runtime_poison $(BUILD)/test_f4_adaptive_poison $(BUILD)/test_bdf_poison
+
+# Float with the defaults alone (tests/test_float_defaults.c): the shipped models and a Jansen
+# linkage (tests/models/jansen.lua), built in double (the reference trajectories) and in float
+# (the check: tests/test_float_defaults.sh runs both)
+$(eval $(call GEN_INTO,$(BUILD)/gen_float,tests/models/jansen.lua,jansen,))
+FLT_SRC := tests/test_float_defaults.c $(RT_GEN) $(BUILD)/gen_float/jansen.c
+$(foreach v,host float,$(BUILD)/o/$(v)/tests/test_float_defaults.o): XFLAGS = $(RT_GEN_DEF)
+$(BUILD)/float_defaults_ref: $(call obj,host,$(FLT_SRC)) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/float_defaults_float: $(call obj,float,$(FLT_SRC)) $(RT_OBJ_float)
+	$(call link,float,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_float_defaults.sh
+TEST_NEEDS   += $(BUILD)/float_defaults_ref $(BUILD)/float_defaults_float

@@ -104,7 +104,9 @@ static void raise_warning(mb_monitor *o, int k, mb_real t, mb_real val)
  * from the origin in another row says nothing of a driver's round-off; the pattern is sorted by
  * row). The energy test is not met below it, unless it reaches the energy scale itself: then the
  * balance cannot tell a failed run from round-off, and the test stays on (a smaller alpha or a
- * longer step lowers the floor). */
+ * longer step lowers the floor). F4_FLOOR (mb_sim_impl.h) is that 4 in double; in float 16:
+ * the crank-driven tests/models/jansen.lua measured 1.6 .. 2.1 x 4 alpha eps ... at alpha 3 ..
+ * 4e3 (an ulp is up to 2 eps |x|), and with 10 its 60 s run still warned at 2.5 s. */
 static mb_real f4_work_floor(const mb_sim *s)
 {
     if (s->p.formulation != MB_ALF_TRAPEZOID || !(s->h_prev > 0)) return 0;
@@ -119,7 +121,7 @@ static mb_real f4_work_floor(const mb_sim *s)
             qm = 0;
         }
     }
-    mb_real f = 4 * s->p.alpha * MB_EPS / s->h_prev * acc;
+    mb_real f = F4_FLOOR * s->p.alpha * MB_EPS / s->h_prev * acc;
     return f < s->mon.escale ? f : 0;
 }
 
@@ -135,6 +137,16 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
         met |= MB_WARN_BIT(MB_WARN_NEWTON);
         raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
     }
+#if MBI_F4A
+    /* the extrapolated trapezoid's held steps (mb_trapezoid.c, ADAPT_HOLD) past 1 % of the
+     * steps: on the A02 chains (docs/validation.md, section 10) every run with that many was
+     * 2e4 .. 2e5 x rtol off (their passages through the singular positions), every run with fewer
+     * within 400 x rtol */
+    if (p->adaptive == 2 && 100 * o->sigma_holds > o->steps + 100) {
+        met |= MB_WARN_BIT(MB_WARN_NEWTON);
+        raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->sigma_holds);
+    }
+#endif
     /* NaN too; F4's floor only where the test would be met (a pass over Phi_q's pattern) */
     if (!(e <= (p->warn_energy > 0 ? p->warn_energy : WARN_ENERGY)) &&
         !(MB_FABS(o->energy_dev) <= f4_work_floor(s))) {
@@ -196,7 +208,15 @@ void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_ol
     mb_real pnc, pdrv, T0 = s->mon.T, V0 = s->mon.V;
     mbi_measure(s, &pnc, &pdrv);
     mb_real w = wq ? *wq : mbi_step_work(s, dt, pnc_old, pnc, pdrv_old, pdrv);
+#if MB_FLOAT
+    /* W += w compensated (Kahan): over n steps a plain float sum rounds off up to n eps |W|
+     * (1e5 steps: 1 % of W), this one about 2 eps |W| (double keeps its plain sum, bit for bit) */
+    mb_real y = w - s->mon.W_lo, W1 = s->mon.W + y;
+    s->mon.W_lo = (W1 - s->mon.W) - y;
+    s->mon.W = W1;
+#else
     s->mon.W += w;
+#endif
     s->pnc = pnc;
     s->pdrv = pdrv;
     copy(s->nc, s->ptq, s->Phit);

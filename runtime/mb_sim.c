@@ -83,6 +83,10 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
     default: p->alpha = MB_R(1e8); p->xi = MB_R(1e4); p->omega = 1; break;
     }
 #if MB_FLOAT
+    /* the thesis' alpha swamps the mass matrix in 24 bits and its tol is below float's noise:
+     * both chosen at reset from the model's scales (auto_penalty); hht keeps its own (0: 1e8) */
+    if (f >= MB_ALF_EXPLICIT) p->alpha = 0;
+    p->tol = 0;
     p->rank_tol = MB_R(1e-4);   /* scaled pivot ratio; well-posed models measure > 0.05 */
 #else
     p->rank_tol = MB_R(1e-8);
@@ -132,6 +136,13 @@ static const char *const pmsg[] = {
 #undef PNAME
 typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == MBI_PM_N ? 1 : -1];
 
+/* float: alpha (F3, F4) and tol 0 ask for auto_penalty's choice (at reset); double refuses 0 */
+#if MB_FLOAT
+#define AUTO_OK 1
+#else
+#define AUTO_OK 0
+#endif
+
 /* The first parameter p gets wrong: its pmsg index, -1 when none. */
 static int params_bad(const mb_params *p)
 {
@@ -161,8 +172,9 @@ static int params_bad(const mb_params *p)
             mb_real v;
             memcpy(&v, field, sizeof v);
             bad = !isfinite(v) || v < 0 || (kind == PK_POS && !(v > 0)) ||
-                  (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0)) ||
+                  (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0) && !AUTO_OK) ||
                   (kind == PK_BELOW1 && v >= 1);
+            if (AUTO_OK && v == 0 && pfields[k].off == offsetof(mb_params, tol)) bad = 0;
         }
         if (bad) return k;
     }
@@ -365,6 +377,10 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     }
 #endif
     s->p = *p;
+#if MB_FLOAT
+    s->auto_alpha = p->alpha == 0 && p->formulation >= MB_ALF_EXPLICIT && p->integrator != MB_HHT;
+    s->auto_tol = p->tol == 0;
+#endif
     s->n = m->nq;
     s->nc = m->nc;
     s->nnz = m->phi_q_pat.nnz;
@@ -476,6 +492,71 @@ static mb_real length_scale(const mb_sim *s, const mb_real *q)
     return box > size ? box : size;
 }
 
+#if MB_FLOAT
+/* alpha and tol from the model's scales and the precision, at the assembled state (t0, z, v):
+ * - alpha, the penalty term alpha Phi_q^T Phi_q against the mass matrix M (diagonal): at most
+ *   m_max / sqrt(eps), m_max M's largest entry (its spectrum's top: alpha / m_max of the
+ *   penalty's stiffness per unit mass; 2.9e3 m_max in float, the solve keeps half the digits;
+ *   in double the same rule gives 6.7e7 m_max, the thesis' 1e8 on its unit pendulum). With
+ *   drivers (Phi_t != 0) alpha also sets the noise of their work (mb_monitor.c, f4_work_floor:
+ *   F4_FLOOR alpha eps (1 + |q|) / h |Phi_t| per row, the velocity's rounding eps |q| / h times
+ *   alpha in sigma): at most a tenth of the kinetic energy T0 the drivers start with, so the
+ *   energy test keeps its meaning (Jansen's linkage, h = 1e-3: alpha 9.7 instead of 4.4e3, whose
+ *   floor of 290 J was 14 times its energy scale; the gear train 0.041, its T0 5 mJ), never
+ *   below sqrt(eps) m_max. Drivers that start at rest (T0 = 0) leave the first bound.
+ * - tol: 20 eps of the state's size (|q|_2, at least the length scale; before every step at
+ *   least 2 eps |q|_inf: auto_tol): a few ulps of the state (the iteration stops at its
+ *   rounding floor anyway: mb_trapezoid.c, NEWTON_ROUNDOFF, NEWTON_FLOOR); 100 eps left the
+ *   slider-crank 4.4e-3 m off the double run, 20 eps 6.5e-4.
+ * Measured on the shipped models and tests/models/jansen.lua (tests/test_float_defaults.c,
+ * docs/embedding.md "Single precision"). */
+static mb_real length_scale(const mb_sim *s, const mb_real *q);
+/* tol before every step: the reset's choice (tol0), at least 2 eps |q|_inf, a correction's
+ * rounding (a crank's angle grows: at 377 rad, after 60 turns, the Jansen linkage's tol0 of 9.5e-6
+ * was below its ulp and 494 steps ended at max_iter with a newton warning; 20 eps |q|_2 at every
+ * step instead loosened the slider-crank, whose crank angle grows to 20 rad in 1 s, from 1.2e-3
+ * to 1.4e-2 m off the double run) */
+static void auto_tol(mb_sim *s)
+{
+    mb_real y = 2 * MB_EPS * nrminf(s->n, s->z);
+    s->p.tol = y > s->tol0 ? y : s->tol0;
+}
+static void auto_penalty(mb_sim *s, mb_real t0)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    if (s->auto_alpha) {
+        const mb_pattern *P = &m->phi_q_pat;
+        mb_real mmax = 0, t = 0, drv = 0, qm = 0;
+        for (int i = 0; i < n; i++) {
+            if (m->mass[i] > mmax) mmax = m->mass[i];
+            t += m->mass[i] * s->v[i] * s->v[i] / 2;
+        }
+        mbi_eval_kin(s, t0, s->z);
+        for (int k = 0; k < P->nnz; k++) {   /* (the pattern is sorted by row) */
+            mb_real a = MB_FABS(s->z[P->col[k]]);
+            if (a > qm) qm = a;
+            if (k + 1 == P->nnz || P->row[k + 1] != P->row[k]) {
+                drv += MB_FABS(s->Phit[P->row[k]]) * (1 + qm);
+                qm = 0;
+            }
+        }
+        mb_real a = mmax / MB_SQRT(MB_EPS);
+        if (drv > 0 && t > 0) {   /* (drivers that start at rest: no energy to scale with) */
+            mb_real ad = MB_R(0.1) * t * s->p.h / (F4_FLOOR * MB_EPS * drv);
+            mb_real lo = MB_SQRT(MB_EPS) * mmax;
+            if (ad < a) a = ad > lo ? ad : lo;
+        }
+        s->p.alpha = a;
+    }
+    if (s->auto_tol) {
+        mb_real y = nrm2(n, s->z), l = length_scale(s, s->z);
+        s->tol0 = 20 * MB_EPS * (y > l ? y : l);
+        auto_tol(s);
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------ reset and step */
 
 
@@ -507,6 +588,9 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     copy(n, s->ev_v, s->v);
     if (s->p.formulation == MB_BAUMGARTE) copy(n, s->z + n, s->v);
     else for (int i = 0; i < n; i++) s->z[n + i] = m->mass[i] * s->v[i];   /* 5.19 */
+#if MB_FLOAT
+    if (s->auto_alpha || s->auto_tol) auto_penalty(s, t0);
+#endif
     if ((st = INTEG(s)->start(s, t0))) return st;
     s->h_next = s->p.h;
     s->nhist = 0;                          /* F4's first step: Euler predictor */
@@ -702,6 +786,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     b.pdrv0 = s->pdrv;
     b.t_start = s->t;
     b.mon0 = s->mon;
+#if MB_FLOAT
+    if (s->auto_tol) auto_tol(s);
+#endif
     copy(nc, s->S0, s->S);              /* S at the start of the step */
 #if MBI_HAS_EB
     if (s->zold) {                         /* F1-F3: for the undo */

@@ -92,11 +92,14 @@ typedef struct mb_params {
                                failure that shrank it); 0: auto, 16 eps max(|t|, |t_stop|) (stage
                                times no longer resolved) */
     mb_real h_max;          /* adaptive runs: largest step, 0: unlimited */
-    mb_real alpha;          /* penalty factor (F3, F4; hht's multiplier iteration, 0: 1e8) */
+    mb_real alpha;          /* penalty factor (F3, F4; hht's multiplier iteration, 0: 1e8). In
+                               float, 0 (mb_params_default's there) is chosen by mb_sim_reset
+                               from the model's scales (F3, F4: mb_sim.c, auto_penalty) */
     mb_real hht_alpha;      /* hht: the HHT damping parameter in [-1/3, 0] (0: trapezoidal
                                Newmark, no damping); default -0.05 */
     mb_real xi, omega;      /* stabilization damping ratio and frequency, 1/s */
-    mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4) */
+    mb_real tol;            /* eps of 5.37 (F3) and 5.60 (F4). In float, 0 (the default there)
+                               is chosen by mb_sim_reset from the state's scale (auto_penalty) */
     int max_iter;           /* iteration limit of 5.37 and of the Newton loop */
     mb_real sigma_reset;    /* F3/F4: zero sigma when |sigma| > this, p kept consistent; 0 off */
     int project_velocity;   /* F1: project v onto Phi_q v + Phi_t = 0 after each step */
@@ -173,6 +176,10 @@ typedef struct mb_monitor {
     mb_real T, V;            /* kinetic and potential energy, J */
     mb_real E0;              /* T + V after reset, J */
     mb_real W;               /* work of non-conservative loads and drivers since reset, J */
+#if MB_FLOAT
+    mb_real W_lo;            /* the compensation of W's running sum (Kahan's: what the additions
+                                rounded off; float only, double's layout as before) */
+#endif
     mb_real energy_dev;      /* Delta U = T + V - E0 - W (6.19), J */
     mb_real phi_norm;        /* |Phi|_2 */
     mb_real phid_norm;       /* |Phi_q v + Phi_t|_2 */
@@ -268,6 +275,10 @@ typedef struct mb_sim {
     mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
     int nnz;
     int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
+#if MB_FLOAT
+    unsigned char auto_alpha, auto_tol; /* p.alpha, p.tol were 0, chosen at reset (mb_sim.c) */
+    mb_real tol0;            /* auto_tol: the reset's tol */
+#endif
     long nfixed;             /* fixed steps taken since reset */
     int ready;               /* reset succeeded */
     int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
@@ -377,16 +388,18 @@ typedef struct mb_sim {
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
  * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
- * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4. Does not allocate. In a caller
- * built differently from the runtime (MB_BUILD_CONFIG) it writes nothing; mb_sim_init then
- * returns MB_ERR_BUILD. */
+ * max_steps=1e8, integrator rk4 for F1-F3 and trapezoid for F4; in float alpha (F3, F4) and tol
+ * 0, chosen by mb_sim_reset from the model's scales (mb_sim.c, auto_penalty). Does not
+ * allocate. In a caller built differently from the runtime (MB_BUILD_CONFIG) it writes nothing;
+ * mb_sim_init then returns MB_ERR_BUILD. */
 #define mb_params_default(p, formulation) \
     mb_params_default_checked((p), (formulation), MB_BUILD_CONFIG, MB_BUILD_SIZES)
 void mb_params_default_checked(mb_params *p, int formulation, unsigned long config,
                                unsigned long sizes);
 
 /* A model file's run settings for formulation f (pr: mb_model.preset, NULL: none; alpha, xi,
- * omega, tol and max_iter, those given) over p; the step and end time are the caller's to take.
+ * omega, tol and max_iter, those given; in float not alpha and tol) over p; the step and end
+ * time are the caller's to take.
  * For the tools and applications that start from a model's settings: the runtime itself never
  * reads them. */
 static inline void mb_params_preset(mb_params *p, const mb_preset *pr, int f)
@@ -394,10 +407,13 @@ static inline void mb_params_preset(mb_params *p, const mb_preset *pr, int f)
     const mb_preset_form *pf;
     if (!pr || f < 0 || f > 3) return;
     pf = &pr->form[f];
+#if !MB_FLOAT   /* float: alpha and tol are the runtime's choice (0: mb_sim.c, auto_penalty);
+                 * the file's values are double's, its float = { ... } the firmware's macros */
     if (pf->alpha > 0) p->alpha = (mb_real)pf->alpha;
+    if (pf->tol > 0) p->tol = (mb_real)pf->tol;
+#endif
     if (pf->xi >= 0) p->xi = (mb_real)pf->xi;
     if (pf->omega >= 0) p->omega = (mb_real)pf->omega;
-    if (pf->tol > 0) p->tol = (mb_real)pf->tol;
     if (pf->max_iter > 0) p->max_iter = pf->max_iter;
 }
 

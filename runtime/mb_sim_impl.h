@@ -227,6 +227,14 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
        MBI_PM_DENSE, MBI_PM_DENSE_BUILT, MBI_PM_ADAPT, MBI_PM_ADAPT_BUILT, MBI_PM_MAX_STEPS,
        MBI_PM_LINSYS, MBI_PM_LINSYS_OPS, MBI_PM_EVENTS, MBI_PM_EVENTS_BUILT, MBI_PM_N };
 
+/* F4's floor of the drivers' work, F4_FLOOR alpha eps (1 + |q|) / h |Phi_t| per row
+ * (mb_monitor.c, f4_work_floor; float's alpha from it: mb_sim.c, auto_penalty) */
+#if MB_FLOAT
+#define F4_FLOOR MB_R(16.0)
+#else
+#define F4_FLOOR MB_R(4.0)
+#endif
+
 /* mb_event.c (p.events): the sensors that are event functions (names ending in ".gap"), their
  * indices into idx when given; the gaps at (t, q) into g; after an accepted step (mb_sim_step):
  * a sign change located and the step cut there (adaptive runs of the explicit formulations),

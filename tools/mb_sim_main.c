@@ -178,9 +178,15 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
         fprintf(stderr, "%s_sim: warning: %s: first at t=%.9g: ", model->name, warn_names[k], t);
         switch (k) {
         case MB_WARN_NEWTON:
-            fprintf(stderr, "a Newton iteration stopped at max_iter %d above tol %.3g (the step was "
-                    "kept); %ld such steps in the run; a smaller --h or a larger --max-iter",
-                    p->max_iter, (double)p->tol, mo->maxiter_events);
+            if (p->adaptive == 2 && mo->maxiter_events == 0)   /* the held steps' count (mb_monitor.c) */
+                fprintf(stderr, "%.0f steps (by the end %ld of %ld) were taken with sigma held after "
+                        "a diverging Newton iteration (singular positions), more than 1 %%: the "
+                        "error estimate does not bound them; --estimate-error measures the result",
+                        v, mo->sigma_holds, mo->steps);
+            else
+                fprintf(stderr, "a Newton iteration stopped at max_iter %d above tol %.3g (the step was "
+                        "kept); %ld such steps in the run; a smaller --h or a larger --max-iter",
+                        p->max_iter, (double)p->tol, mo->maxiter_events);
             break;
         case MB_WARN_ENERGY:
             fprintf(stderr, "|energy deviation| = %.3g of the energy scale (threshold %.3g); by the "

@@ -4,9 +4,9 @@
 # MODEL: the model's C name; DIR holds its generated header MODEL.h (default generated). The
 # step and the formulation's parameters are the model file's (its simulate { ... }: the header's
 # <NAME>_SIM_H and <NAME>_SIM_<FORMULATION>_<PARAM> macros), the rest mb_params_default's. In
-# float, <NAME>_SIM_<FORMULATION>_FLOAT_<PARAM> come first; alf-trapezoid without them gets
-# alpha 1e4 (1e5 already fails the 3-link chain's first step) and tol 1e-4 (O(1) m states):
-# float cannot carry the thesis' alpha (docs/embedding.md, "Single precision").
+# float, <NAME>_SIM_<FORMULATION>_FLOAT_<PARAM> come first; alpha and tol without them are the
+# runtime's own float choice from the model's scales (mb_params_default's 0: runtime/mb_sim.c,
+# auto_penalty), not the file's double values (docs/embedding.md, "Single precision").
 fw_params() {
     local name=$1 form=$2 real=$3 hdr=${4:-generated}/$1.h U F p k v
     U=$(printf '%s' "$name" | tr '[:lower:]' '[:upper:]')
@@ -26,9 +26,7 @@ fw_params() {
         v=""
         if [ "$real" = float ]; then
             v=$(fw_mac "${F}_FLOAT_$k")
-            if [ -z "$v" ] && [ "$form" = alf-trapezoid ]; then
-                case "$k" in ALPHA) v="MB_R(1e4)" ;; TOL) v="MB_R(1e-4)" ;; esac
-            fi
+            case "$k" in ALPHA|TOL) [ -n "$v" ] && p="$p -DFW_$k=$v"; continue ;; esac
         fi
         [ -z "$v" ] && v=$(fw_mac "${F}_$k")
         [ -n "$v" ] && p="$p -DFW_$k=$v"

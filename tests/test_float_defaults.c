@@ -1,0 +1,183 @@
+/* test_float_defaults.c - models run in float with the defaults alone (mb_params_default and
+ * the model file's settings: no alpha or tol chosen by hand) against the same runs in double.
+ * One source, two builds: the double build (no argument) prints the reference trajectories,
+ * the float build (argument: that file) runs the same models and checks that each finishes,
+ * that its positions stay within POS_TOL of the double run's at every sampled time, and that it
+ * raises no warning the double run does not (no false alarm: tests/test_float_defaults.sh).
+ * Models: the shipped ones linked in (MB_HAVE_<m>) and tests/models/jansen.lua. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "mb_sim.h"
+
+#ifdef MB_HAVE_andrews
+#include "andrews.h"
+#endif
+#ifdef MB_HAVE_slider_crank
+#include "slider_crank.h"
+#endif
+#ifdef MB_HAVE_cartpole
+#include "cartpole.h"
+#endif
+#ifdef MB_HAVE_chain
+#include "chain.h"
+#endif
+#ifdef MB_HAVE_double_pendulum
+#include "double_pendulum.h"
+#endif
+#ifdef MB_HAVE_shaper
+#include "shaper.h"
+#endif
+#ifdef MB_HAVE_gear_train
+#include "gear_train.h"
+#endif
+#ifdef MB_HAVE_suspension
+#include "suspension.h"
+#endif
+#ifdef MB_HAVE_motor_arm
+#include "motor_arm.h"
+#endif
+extern const mb_model jansen_model;   /* tests/models/jansen.lua, generated into the build */
+
+/* A case: a model, its formulation, steps, the sample interval (in steps), how far (m, rad) the
+ * float run's positions may be from the double run's (about 3x what was measured: the float
+ * trajectory's own error, which grows with time; the chain is chaotic and gets only a bound
+ * that catches a blow-up), and whether the float run may warn of its energy (Andrews: its float
+ * run is 1.8e-2 rad off and 200x the double run's energy error, whatever alpha and tol: the
+ * warning is right). */
+typedef struct {
+    const char *name;
+    const mb_model *m;
+    int formulation;
+    long steps, every;
+    double pos_tol;
+    int may_warn_energy;
+} fcase;
+
+static const fcase cases[] = {
+    {"jansen", &jansen_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* measured 2.0e-6 */
+#ifdef MB_HAVE_andrews
+    {"andrews", &andrews_model, MB_ALF_TRAPEZOID, 3000, 100, 5e-2, 1},   /* 1.8e-2 */
+#endif
+#ifdef MB_HAVE_slider_crank
+    {"slider_crank", &slider_crank_model, MB_ALF_TRAPEZOID, 1000, 50, 3e-3, 0},   /* 6.5e-4 */
+#endif
+#ifdef MB_HAVE_cartpole
+    {"cartpole", &cartpole_model, MB_ALF_TRAPEZOID, 2000, 100, 4e-3, 0},   /* 1.3e-3 */
+#endif
+#ifdef MB_HAVE_chain
+    {"chain", &chain_model, MB_ALF_TRAPEZOID, 2000, 100, 1, 0},   /* 7.5e-2, chaotic */
+#endif
+#ifdef MB_HAVE_double_pendulum
+    {"double_pendulum", &double_pendulum_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-3, 0},   /* 2.2e-4 */
+#endif
+#ifdef MB_HAVE_shaper
+    {"shaper", &shaper_model, MB_ALF_TRAPEZOID, 2000, 100, 5e-3, 0},   /* 1.5e-3 */
+#endif
+#ifdef MB_HAVE_gear_train
+    {"gear_train", &gear_train_model, MB_ALF_TRAPEZOID, 2000, 100, 2e-5, 0},   /* 5.2e-6 */
+#endif
+#ifdef MB_HAVE_suspension
+    {"suspension", &suspension_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* 2.9e-7 */
+#endif
+#ifdef MB_HAVE_motor_arm
+    {"motor_arm", &motor_arm_model, MB_ALF_TRAPEZOID, 2000, 100, 3e-4, 0},   /* 6.7e-5 */
+#endif
+};
+#define NCASE ((int)(sizeof cases / sizeof cases[0]))
+
+#define MAXQ 64
+#define MAXS 64
+
+static int n_pass, n_fail;
+static void check(int ok, const char *name, const char *what, double val)
+{
+    if (ok) n_pass++;
+    else {
+        n_fail++;
+        printf("FAIL %s: %s (%g)\n", name, what, val);
+    }
+}
+
+static unsigned char work[1 << 20];
+
+/* Run case c with the defaults; q at every c->every steps into qs[sample][i]. Returns the
+ * status (< 0: failed at *nsample samples), the monitors in *mon, the settings used in *pu. */
+static int run(const fcase *c, double qs[MAXS][MAXQ], int *nsample, mb_monitor *mon, mb_params *pu)
+{
+    mb_params p;
+    mb_sim s;
+    mb_params_default(&p, c->formulation);
+    mb_params_preset(&p, c->m->preset, c->formulation);
+    if (c->m->preset && c->m->preset->h > 0) p.h = (mb_real)c->m->preset->h;
+    size_t need = mb_sim_workspace_size(c->m, &p);
+    if (need == 0 || need > sizeof work) return -1000;
+    int st = mb_sim_init(&s, c->m, &p, work, sizeof work);
+    if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    *pu = s.p;
+    *nsample = 0;
+    for (long k = 1; st >= 0 && k <= c->steps; k++) {
+        st = mb_sim_step(&s, (mb_real)1e30);
+        if (st >= 0 && k % c->every == 0 && *nsample < MAXS) {
+            for (int i = 0; i < s.n && i < MAXQ; i++) qs[*nsample][i] = (double)mb_sim_get_q(&s)[i];
+            (*nsample)++;
+        }
+    }
+    *mon = *mb_sim_get_monitor(&s);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    static double qs[MAXS][MAXQ], qr[MAXS][MAXQ];
+    int ns;
+    mb_monitor mon;
+    mb_params pu;
+    if (argc < 2) {   /* the double build: the reference */
+        for (int c = 0; c < NCASE; c++) {
+            int st = run(&cases[c], qs, &ns, &mon, &pu);
+            printf("%s %d %d %u %.17g\n", cases[c].name, st, ns, mon.warn, (double)mon.max_energy_dev);
+            for (int k = 0; k < ns; k++)
+                for (int i = 0; i < cases[c].m->nq; i++) printf("%.17g\n", qs[k][i]);
+        }
+        return 0;
+    }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) { printf("cannot read %s\n0 passed, 1 failed\n", argv[1]); return 1; }
+    for (int c = 0; c < NCASE; c++) {
+        const fcase *cs = &cases[c];
+        char name[64];
+        int rst, rns;
+        unsigned rwarn;
+        double rdev;
+        if (fscanf(f, "%63s %d %d %u %lg", name, &rst, &rns, &rwarn, &rdev) != 5 ||
+            strcmp(name, cs->name) != 0) {
+            printf("reference file out of step at %s\n0 passed, 1 failed\n", cs->name);
+            return 1;
+        }
+        for (int k = 0; k < rns; k++)
+            for (int i = 0; i < cs->m->nq; i++)
+                if (fscanf(f, "%lg", &qr[k][i]) != 1) { printf("short reference\n"); return 1; }
+        int st = run(cs, qs, &ns, &mon, &pu);
+        double dq = 0;
+        for (int k = 0; k < ns && k < rns; k++)
+            for (int i = 0; i < cs->m->nq; i++)
+                if (fabs(qs[k][i] - qr[k][i]) > dq) dq = fabs(qs[k][i] - qr[k][i]);
+        printf("%-16s alpha %-9.3g tol %-9.3g status %d warn %#x (double %#x) max|dq| %.2e "
+               "energy_dev %.3g (double %.3g) newton %ld maxiter %ld\n",
+               cs->name, (double)pu.alpha, (double)pu.tol, st, mon.warn, rwarn, dq,
+               (double)mon.max_energy_dev, rdev, mon.newton_iters, mon.maxiter_events);
+        check(rst < 0 || st >= 0, cs->name, "the float run failed", st);
+        check(ns == rns, cs->name, "samples", ns);
+        check(dq <= cs->pos_tol, cs->name, "positions off the double run's", dq);
+        unsigned extra = mon.warn & ~rwarn;
+        if (cs->may_warn_energy) extra &= ~MB_WARN_BIT(MB_WARN_ENERGY);
+        check(extra == 0, cs->name, "a warning the double run has not", mon.warn);
+        /* the rule's choice: float's alpha well below the thesis' 1e8, tol above float's noise */
+        double a = (double)pu.alpha, tl = (double)pu.tol;
+        check(a > 0 && a < 1e6 && tl > 0 && tl < 1e-4, cs->name, "alpha or tol not chosen", a);
+    }
+    fclose(f);
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail > 0;
+}
