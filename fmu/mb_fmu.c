@@ -75,6 +75,7 @@ typedef struct fmu_inst {
     size_t aws;
     mb_real *x, *acc;            /* ME: the states [q; v] at t_me; the accelerations */
     mb_real *lam;                /* the multipliers of sensors that read reactions */
+    mb_real *jw;                 /* directional derivatives' scratch (jw_size) */
     double t_me;
     int acc_ok;                  /* acc is at the current state, time and inputs */
 } fmu_inst;
@@ -160,6 +161,15 @@ static void *zalloc(fmu_inst *c, size_t n, size_t size)
     return n ? c->alloc(n, size) : NULL;
 }
 
+/* The directional derivatives' scratch (fmi2GetDirectionalDerivative): dq, dv, dacc, acc [nq]
+ * each, du [nin], lambda, dlambda [nc], the sensors' dy/dq, dy/dv [nout x nq], dy/du
+ * [nout x nin], dy/dlambda [nout x nc] and y [nout]. */
+static size_t jw_size(const mb_model *m)
+{
+    size_t nq = (size_t)m->nq, nc = (size_t)m->nc, nin = (size_t)m->nin, nout = (size_t)m->nout;
+    return 4 * nq + nin + 2 * nc + nout * (2 * nq + nin + nc + 1) + 1;
+}
+
 fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID,
                               fmi2String fmuResourceLocation, const fmi2CallbackFunctions *functions,
                               fmi2Boolean visible, fmi2Boolean loggingOn)
@@ -218,16 +228,17 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->u = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->du = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->y = (mb_real *)zalloc(c, (size_t)m->nout, sizeof(mb_real));
-    c->aws = mb_anl_workspace_size(m, MB_ANL_SPARSE);
+    c->aws = mb_anl_workspace_size(m, MB_ANL_DENSE);   /* (the directional derivatives' scratch) */
     c->awork = zalloc(c, (c->aws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
     c->x = (mb_real *)zalloc(c, (size_t)(2 * m->nq), sizeof(mb_real));
     c->acc = (mb_real *)zalloc(c, (size_t)m->nq, sizeof(mb_real));
     c->lam = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
+    c->jw = (mb_real *)zalloc(c, jw_size(m), sizeof(mb_real));
     c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
     c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     if (!c->name || c->ws == 0 || !c->work || (m->npar && !c->par) || (m->nin && (!c->u || !c->du)) ||
-        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
+        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->jw || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
         logmsg(c->name ? c : &tmp, fmi2Error, "fmi2Instantiate: out of memory (workspace %zu bytes)", c->ws);
         fmi2FreeInstance(c);
         return NULL;
@@ -254,6 +265,7 @@ void fmi2FreeInstance(fmi2Component comp)
     release(c->du);
     release(c->y);
     release(c->lam);
+    release(c->jw);
     release(c->awork);
     release(c->x);
     release(c->acc);
@@ -342,7 +354,7 @@ static fmi2Status start(fmu_inst *c, const char *fn)
     c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
     c->mm.xi = c->me ? c->p.xi : 0;
     c->mm.w = c->me ? c->p.omega : 0;
-    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_SPARSE, c->awork, c->aws);
+    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_DENSE, c->awork, c->aws);
     if (st != MB_OK) {
         logmsg(c, fmi2Error, "%s: mb_anl_init: %s", fn, mb_status_str(st));
         return fmi2Error;
@@ -576,12 +588,97 @@ fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte s
 { (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2SerializeFMUstate", "canSerializeFMUstate"); }
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *state)
 { (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2DeSerializeFMUstate", "canSerializeFMUstate"); }
-fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
+/* Directional derivatives (providesDirectionalDerivative): in Model Exchange the derivatives
+ * [v; acc] and the outputs (q, v, the sensors) along a direction of the states [q; v] and the
+ * inputs; in Co-Simulation the outputs (and the accelerations) along a direction of the inputs at
+ * the communication point. From the generated Jacobians: dacc by mb_anl_dacc (the index-1
+ * equations differentiated, with Baumgarte's terms in Model Exchange: the same equations
+ * fmi2GetDerivatives solves), the sensors' by dy/dq, dy/dv, dy/du and, for sensors that read
+ * reactions, dy/dlambda with the multipliers' derivative. */
+fmi2Status fmi2GetDirectionalDerivative(fmi2Component comp, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
                                         const fmi2ValueReference vKnown_ref[], size_t nKnown,
                                         const fmi2Real dvKnown[], fmi2Real dvUnknown[])
 {
-    (void)vUnknown_ref; (void)nUnknown; (void)vKnown_ref; (void)nKnown; (void)dvKnown; (void)dvUnknown;
-    return unsupported(c, "fmi2GetDirectionalDerivative", "providesDirectionalDerivative");
+    static const char fn[] = "fmi2GetDirectionalDerivative";
+    fmu_inst *c = check(comp, S_STEP | S_EVENT | S_CONT, fn);
+    if (!c) return fmi2Error;
+    if ((nUnknown && (!vUnknown_ref || !dvUnknown)) || (nKnown && (!vKnown_ref || !dvKnown))) {
+        logmsg(c, fmi2Error, "%s: NULL arrays", fn);
+        return fmi2Error;
+    }
+    const mb_model *mm = &c->mm.m;   /* the sim's descriptor: its tunables and input holds */
+    int nq = mm->nq, nc = mm->nc, nin = mm->nin, nout = mm->nout;
+    mb_real *dq = c->jw, *dv = dq + nq, *da = dv + nq, *acc = da + nq, *du = acc + nq, *lam = du + nin,
+            *dlam = lam + nc, *yq = dlam + nc, *yv = yq + (long)nout * nq, *yu = yv + (long)nout * nq,
+            *yl = yu + (long)nout * nin, *y = yl + (long)nout * nc;
+    for (int i = 0; i < 2 * nq; i++) dq[i] = 0;   /* dq and dv */
+    for (int i = 0; i < nin; i++) du[i] = 0;
+    int has_x = 0, want_a = 0, want_y = 0;
+    for (size_t k = 0; k < nKnown; k++) {
+        int i, kind = lookup(c, vKnown_ref[k], &i, fn);
+        if (kind == MB_FMU_BAD) return fmi2Error;
+        if (!isfinite(dvKnown[k])) {
+            logmsg(c, fmi2Error, "%s: the seed of value reference %u is %g", fn, vKnown_ref[k], dvKnown[k]);
+            return fmi2Error;
+        }
+        if (kind == MB_FMU_U) du[i] += dvKnown[k];
+        else if (c->me && kind == MB_FMU_Q) { dq[i] += dvKnown[k]; has_x = 1; }
+        else if (c->me && kind == MB_FMU_V) { dv[i] += dvKnown[k]; has_x = 1; }
+        else {
+            logmsg(c, fmi2Error, "%s: value reference %u is not a known (%s)", fn, vKnown_ref[k],
+                   c->me ? "the continuous states q, v and the inputs" : "Co-Simulation: the inputs");
+            return fmi2Error;
+        }
+    }
+    for (size_t k = 0; k < nUnknown; k++) {
+        int i, kind = lookup(c, vUnknown_ref[k], &i, fn);
+        if (kind == MB_FMU_BAD) return fmi2Error;
+        if (kind == MB_FMU_U || kind == MB_FMU_P) {
+            logmsg(c, fmi2Error, "%s: value reference %u is not an unknown (the outputs and the "
+                   "derivatives)", fn, vUnknown_ref[k]);
+            return fmi2Error;
+        }
+        want_a |= kind == MB_FMU_A;
+        want_y |= kind == MB_FMU_Y;
+    }
+    const mb_real *q, *v;
+    double t = cur(c, &q, &v);
+    if (want_a || (want_y && mm->doutputs_dlam)) {
+        int st = mb_anl_dacc(&c->anl, (mb_real)t, q, v, has_x ? dq : NULL, has_x ? dv : NULL, nin ? du : NULL,
+                             2 * c->mm.xi * c->mm.w, acc, lam, da, nc ? dlam : NULL);
+        if (st != MB_OK) {
+            logmsg(c, fmi2Error, "%s: the accelerations' derivatives at t=%.9g: %s", fn, t, mb_status_str(st));
+            return fmi2Error;
+        }
+    }
+    if (want_y) {
+        mb_model ml = *mm;   /* reading the multipliers just solved (sensors of reactions) */
+        if (mm->doutputs_dlam) ml.lam = lam;
+        ml.outputs(&ml, (mb_real)t, q, v, y, yq, yv);
+        for (long k = 0; k < (long)nout * nin; k++) yu[k] = 0;
+        if (nin && ml.doutputs_du) ml.doutputs_du(&ml, (mb_real)t, q, v, yu);
+        if (ml.doutputs_dlam) ml.doutputs_dlam(&ml, (mb_real)t, q, v, yl);
+    }
+    for (size_t k = 0; k < nUnknown; k++) {
+        int i, kind = mb_fmu_vr_kind(mm, vUnknown_ref[k], &i);
+        double d = 0;
+        if (kind == MB_FMU_Q) d = dq[i];        /* a state (zero in Co-Simulation: no state known) */
+        else if (kind == MB_FMU_V) d = dv[i];   /* a state, and der(q) */
+        else if (kind == MB_FMU_A) d = da[i];
+        else {
+            const mb_real *rq = yq + (long)i * nq, *rv = yv + (long)i * nq;
+            for (int j = 0; has_x && j < nq; j++) d += rq[j] * dq[j] + rv[j] * dv[j];
+            for (int j = 0; j < nin; j++) d += yu[(long)i * nin + j] * du[j];
+            for (int j = 0; mm->doutputs_dlam && j < nc; j++) d += yl[(long)i * nc + j] * dlam[j];
+        }
+        if (!isfinite(d)) {
+            logmsg(c, fmi2Error, "%s: the derivative of value reference %u at t=%.9g is not finite", fn,
+                   vUnknown_ref[k], t);
+            return fmi2Error;
+        }
+        dvUnknown[k] = d;
+    }
+    return fmi2OK;
 }
 fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                         const fmi2Integer order[], fmi2Real value[])

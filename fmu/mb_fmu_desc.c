@@ -189,7 +189,7 @@ int main(int argc, char **argv)
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
                "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "
-               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\">\n", m->name);
+               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\">\n", m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </ModelExchange>\n");
     fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
                "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
                "canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" "
-               "providesDirectionalDerivative=\"false\">\n",
+               "providesDirectionalDerivative=\"true\">\n",
             m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </CoSimulation>\n");

@@ -12,7 +12,8 @@
  * fmi2Reset give the first run bit for bit; a communication step off the solver's grid lands on
  * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
  * and hostile calls return fmi2Error (or NULL) with a logged message; sources/ rebuilds the
- * library with its README's command, and the rebuilt library gives the same run bit for bit.
+ * library with its README's command, and the rebuilt library gives the same run bit for bit;
+ * fmi2GetDirectionalDerivative (Model Exchange and Co-Simulation) against central differences.
  * Prints the FMU's cost per solver step next to the simulator's over a 20 s run (not checked).
  * Docs: docs/fmi.md. */
 #include <dlfcn.h>
@@ -111,9 +112,11 @@ static struct {
 static struct {
     char name[64], causality[16];
     unsigned vr;
+    int deriv;   /* the index (1-based) of the variable this one is the derivative of, else 0 */
 } var[MAXVAR];
 static int nvar;
 static char guid[64], ident[64];
+static char *desc_xml;   /* the last modelDescription.xml read */
 
 static char *slurp(const char *path)
 {
@@ -163,6 +166,8 @@ static int read_description(const char *dir)
              attr(p, "valueReference", buf, sizeof buf) == 0 &&
              attr(p, "causality", var[nvar].causality, sizeof var[nvar].causality) == 0;
         var[nvar].vr = (unsigned)strtoul(buf, NULL, 10);
+        const char *real = strstr(p, "<Real"), *end = strstr(p, "</ScalarVariable>");
+        var[nvar].deriv = real && end && real < end && attr(real, "derivative", buf, sizeof buf) == 0 ? atoi(buf) : 0;
         nvar++;
     }
     check(ok && nvar > 0, "modelDescription.xml: %d variables, each with a name, valueReference, causality", nvar);
@@ -172,7 +177,8 @@ static int read_description(const char *dir)
     const char *o = strstr(x, "<Outputs>"), *oe = o ? strstr(o, "</Outputs>") : NULL;
     for (const char *p = o; p && oe && (p = strstr(p, "<Unknown")) != NULL && p < oe; p++) listed++;
     check(nout > 0 && listed == nout, "ModelStructure: %d Outputs listed for %d output variables", listed, nout);
-    free(x);
+    free(desc_xml);
+    desc_xml = x;
     return ok ? 0 : -1;
 }
 
@@ -363,6 +369,8 @@ static void remove_dir(const char *dir)
     if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
 }
 
+static void dd_part(const char *label, int me);
+
 /* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
  * reached exactly; the outputs equal the simulator's run with the same settings and input table
  * (its adaptive steps stop at every row, as the FMU's at every communication point); the
@@ -422,6 +430,8 @@ static void adaptive_part(void)
            d, nrows);
     check(d <= 1e-12, "adaptive: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
           at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    dd_part("motor_arm, Model Exchange", 1);
+    dd_part("motor_arm, Co-Simulation", 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -466,6 +476,8 @@ static void reaction_part(void)
            d, nrows);
     check(d <= 1e-12, "reactions: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s)", d,
           nr == NCOMM + 1 && at >= 0 ? out_name[at % nout] : "-");
+    dd_part("react_pendulum, Model Exchange", 1);
+    dd_part("react_pendulum, Co-Simulation", 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -610,6 +622,151 @@ static void me_part(unsigned vr_f, const char *sim, const char *dir)
     free(sm);
 }
 
+/* ---------------------------------------------------------------- directional derivatives */
+/* The dependencies of the Unknown with index idx in ModelStructure's section sec (Outputs,
+ * Derivatives) of the last description read: dep[j] = 1 for each index j listed (j <= nvar).
+ * 1: listed with dependencies, 0: listed without (it depends on every known), -1: not listed. */
+static int unknown_deps(const char *sec, int idx, unsigned char *dep)
+{
+    char open_tag[32], close_tag[32], buf[4096];
+    snprintf(open_tag, sizeof open_tag, "<%s>", sec);
+    snprintf(close_tag, sizeof close_tag, "</%s>", sec);
+    const char *a = desc_xml ? strstr(desc_xml, open_tag) : NULL, *b = a ? strstr(a, close_tag) : NULL;
+    for (const char *p = a; p && b && (p = strstr(p, "<Unknown")) != NULL && p < b; p++) {
+        if (attr(p, "index", buf, sizeof buf) != 0 || atoi(buf) != idx) continue;
+        memset(dep, 0, MAXVAR + 1);
+        if (attr(p, "dependencies", buf, sizeof buf) != 0) return 0;
+        for (char *e, *s = buf; *s; s = e) {
+            long j = strtol(s, &e, 10);
+            if (e == s) break;
+            if (j >= 1 && j <= nvar) dep[j] = 1;
+        }
+        return 1;
+    }
+    return -1;
+}
+
+/* The FMU's values of the unknowns uvr[nu] (the first nx the derivatives, in state order, when
+ * me), into val. */
+static int eval_unknowns(fmi2Component c, int me, int nx, const unsigned *uvr, int nu, double *val)
+{
+    if (me && F.fmi2GetDerivatives(c, val, (size_t)nx) != fmi2OK) return -1;
+    return F.fmi2GetReal(c, uvr + (me ? nx : 0), (size_t)(nu - (me ? nx : 0)), val + (me ? nx : 0)) == fmi2OK ? 0 : -1;
+}
+
+/* fmi2GetDirectionalDerivative on the loaded FMU against central differences: in Model Exchange
+ * the derivatives [v; acc] and the sensors by the states [q; v] (at a state 1e-3 off the
+ * constraints, where Baumgarte's terms act) and the inputs, differences of fmi2GetDerivatives and
+ * fmi2GetReal; in Co-Simulation the outputs by the inputs at a communication point. Agreement
+ * within 1e-6 relative (1 below 1); every entry of a known the unknown's ModelStructure
+ * dependencies leave out is exactly 0; a seed of all knowns at once is the sum of the columns. */
+static void dd_part(const char *label, int me)
+{
+    enum { MU = MAXVAR };
+    unsigned uvr[MU], kvr[MU];
+    int nu = 0, nk = 0, nx = 0, uidx[MU], kidx[MU];
+    if (me) {   /* the states: the variables the Derivatives' unknowns are derivatives of */
+        const char *a = desc_xml ? strstr(desc_xml, "<Derivatives>") : NULL, *b = a ? strstr(a, "</Derivatives>") : NULL;
+        char buf[32];
+        for (const char *p = a; p && b && (p = strstr(p, "<Unknown")) != NULL && p < b && nx < MU / 2; p++) {
+            int di = attr(p, "index", buf, sizeof buf) == 0 ? atoi(buf) : 0;
+            if (di < 1 || di > nvar || var[di - 1].deriv < 1) break;
+            uidx[nu] = di;
+            uvr[nu++] = var[di - 1].vr;
+            kidx[nk] = var[di - 1].deriv;
+            kvr[nk++] = var[var[di - 1].deriv - 1].vr;
+            nx++;
+        }
+    }
+    for (int i = 0; i < nvar && nu < MU; i++) {   /* the outputs that are not states */
+        int state = 0;
+        for (int j = 0; j < nx; j++) state |= kidx[j] == i + 1;
+        if (!strcmp(var[i].causality, "output") && !state) { uidx[nu] = i + 1; uvr[nu++] = var[i].vr; }
+    }
+    int nin = 0;
+    for (int i = 0; i < nvar && nk < MU; i++)
+        if (!strcmp(var[i].causality, "input")) { kidx[nk] = i + 1; kvr[nk++] = var[i].vr; nin++; }
+    check(!me || (nx > 0 && nx % 2 == 0), "%s: %d continuous states from the Derivatives", label, nx);
+    fmi2Component c = F.fmi2Instantiate("dd", me ? fmi2ModelExchange : fmi2CoSimulation, guid, "", &callbacks,
+                                        fmi2False, fmi2False);
+    double x[MU], u[MU], dd[MU * MU], fd[MU * MU], vp[MU], vm[MU], one = 1, seed[MU], sum[MU];
+    fmi2EventInfo ev;
+    int bad = !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK;
+    for (int j = 0; j < nin && !bad; j++) {
+        u[j] = 0.7 + 0.2 * j;
+        bad = F.fmi2SetReal(c, &kvr[nx + j], 1, &u[j]) != fmi2OK;
+    }
+    bad = bad || F.fmi2ExitInitializationMode(c) != fmi2OK;
+    if (me && !bad) {
+        bad = F.fmi2NewDiscreteStates(c, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+              F.fmi2GetContinuousStates(c, x, (size_t)nx) != fmi2OK;
+        /* off the constraints, moving (the motor arm's friction tanh(omega / 1e-3) is then smooth
+         * on the differences' scale) */
+        for (int i = 0; i < nx; i++) x[i] += (i < nx / 2 ? 1e-3 : 0.5) * sin(1.0 + i);
+        bad = bad || F.fmi2SetTime(c, 0.3) != fmi2OK || F.fmi2SetContinuousStates(c, x, (size_t)nx) != fmi2OK;
+    } else if (!bad) {
+        for (int k = 0; k < 10 && !bad; k++) bad = F.fmi2DoStep(c, k * 0.01, (k + 1) * 0.01 - k * 0.01, fmi2True) != fmi2OK;
+    }
+    check(!bad, "%s: the instance set up for the directional derivatives", label);
+    if (bad) { if (c) F.fmi2FreeInstance(c); return; }
+    /* column j: the derivative by known j, and its central difference */
+    for (int j = 0; j < nk && !bad; j++) {
+        bad = F.fmi2GetDirectionalDerivative(c, uvr, (size_t)nu, &kvr[j], 1, &one, dd + (long)j * nu) != fmi2OK;
+        double *base = j < nx ? &x[j] : &u[j - nx], x0 = *base, h = 1e-5 * fmax(1, fabs(x0));
+        for (int sgn = 1; sgn >= -1 && !bad; sgn -= 2) {
+            *base = x0 + sgn * h;
+            bad = (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK ||
+                  eval_unknowns(c, me, nx, uvr, nu, sgn > 0 ? vp : vm) != 0;
+        }
+        *base = x0;
+        bad = bad || (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK;
+        for (int i = 0; i < nu; i++) fd[(long)j * nu + i] = (vp[i] - vm[i]) / (2 * h);
+    }
+    check(!bad, "%s: fmi2GetDirectionalDerivative and the differences for %d unknowns x %d knowns", label, nu, nk);
+    double worst = 0, big = 0;
+    int wi = 0, wj = 0, nzero = 0, ndep = 0;
+    unsigned char dep[MAXVAR + 1];
+    for (int i = 0; i < nu && !bad; i++) {
+        int listed = unknown_deps(me && i < nx ? "Derivatives" : "Outputs", uidx[i], dep);
+        for (int j = 0; j < nk; j++) {
+            double a = dd[(long)j * nu + i], f = fd[(long)j * nu + i], r = fabs(a - f) / fmax(1, fabs(f));
+            if (r > worst) { worst = r; wi = i; wj = j; }
+            if (fabs(a) > big) big = fabs(a);
+            if (listed == 1 && !dep[kidx[j]]) { ndep++; nzero += a != 0; }
+        }
+    }
+    printf("%s: directional derivatives vs central differences: max relative difference %.3g (d %s / d %s; "
+           "largest entry %.3g), %d entries outside the dependencies\n", label, worst, bad ? "-" : var[uidx[wi] - 1].name,
+           bad ? "-" : var[kidx[wj] - 1].name, big, ndep);
+    check(!bad && worst <= 1e-6 && (big > 0 || !me), "%s: fmi2GetDirectionalDerivative equals central differences to 1e-6: %.3g",
+          label, worst);
+    check(!bad && nzero == 0, "%s: %d of the %d entries outside ModelStructure's dependencies are nonzero", label, nzero, ndep);
+    /* all knowns at once: the weighted sum of the columns */
+    for (int j = 0; j < nk; j++) seed[j] = 1.0 + 0.5 * j;
+    double lin = 0;
+    if (!bad && F.fmi2GetDirectionalDerivative(c, uvr, (size_t)nu, kvr, (size_t)nk, seed, sum) == fmi2OK) {
+        for (int i = 0; i < nu; i++) {
+            double e = 0, sc = 0;
+            for (int j = 0; j < nk; j++) { e += seed[j] * dd[(long)j * nu + i]; sc += fabs(seed[j] * dd[(long)j * nu + i]); }
+            lin = fmax(lin, fabs(sum[i] - e) / fmax(1, sc));
+        }
+    } else {
+        lin = 1;
+    }
+    check(lin <= 1e-12, "%s: a seed on all %d knowns gives the weighted sum of the columns (%.3g)", label, nk, lin);
+    /* refusals: a parameter or an input as the unknown; in Co-Simulation a state as a known */
+    nlog = 0;
+    if (nin > 0) expect_error(F.fmi2GetDirectionalDerivative(c, &kvr[nx], 1, &kvr[nx], 1, &one, sum),
+                              "an input as the unknown", "not an unknown");
+    if (!me) {
+        unsigned q0 = var[0].vr;
+        expect_error(F.fmi2GetDirectionalDerivative(c, &uvr[0], 1, &q0, 1, &one, sum), "a state as a known in "
+                     "Co-Simulation", "not a known");
+    }
+    F.fmi2FreeInstance(c);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -682,6 +839,8 @@ int main(void)
     }
 
     me_part(vr_f, sim, dir);
+    dd_part("cartpole, Model Exchange", 1);
+    dd_part("cartpole, Co-Simulation", 0);
 
     /* 2. two instances side by side, their steps interleaved: each equals a run alone */
     {
@@ -755,8 +914,9 @@ int main(void)
             expect_error(F.fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode in step mode", "step mode");
             fmi2FMUstate s = NULL;
             expect_error(F.fmi2GetFMUstate(c, &s), "fmi2GetFMUstate", "canGetAndSetFMUstate");
-            expect_error(F.fmi2GetDirectionalDerivative(c, &vr_q, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative",
-                         "providesDirectionalDerivative");
+            v = 1;
+            expect_error(F.fmi2GetDirectionalDerivative(c, &bad_vr, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative "
+                         "of value reference 9999", "9999");
             int iv = 0;
             expect_error(F.fmi2GetInteger(c, &vr_q, 1, &iv), "fmi2GetInteger", "Integer");
             expect_error(F.fmi2GetDerivatives(c, &out, 1), "fmi2GetDerivatives of a Co-Simulation instance", "Model Exchange");
@@ -815,6 +975,7 @@ done:
     adaptive_part();
     tunable_part();
     reaction_part();
+    free(desc_xml);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
