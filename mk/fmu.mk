@@ -65,6 +65,6 @@ $(BUILD)/test_fmu: $(call obj,host,tests/test_fmu.c)
 	$(call link,host,-ldl -lm)
 $(BUILD)/o/host/tests/test_fmu.o: XFLAGS = -Ifmu -D_POSIX_C_SOURCE=200809L
 TEST_PROGS += $(BUILD)/test_fmu
-TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/fmu_test/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu_test/suspension.fmu \
+TEST_NEEDS += $(BUILD)/test_fmu $(BUILD)/mbgen $(BUILD)/fmu_test/cartpole.fmu $(BUILD)/fmu_test/motor_arm.fmu $(BUILD)/fmu_test/suspension.fmu \
               $(BUILD)/cartpole_sim $(BUILD)/motor_arm_sim $(BUILD)/suspension_sim \
               $(BUILD)/fmu_test/react_pendulum.fmu $(BUILD)/react_pendulum_sim

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "mb_fmi2.h"
 
@@ -767,6 +768,47 @@ static void dd_part(const char *label, int me)
     F.fmi2FreeInstance(c);
 }
 
+/* mbgen --fmu: the generator's own command packs the same FMU as make fmu (the cart-pole with the
+ * simulator's defaults): the same modelDescription.xml (GUID included) and library bytes; a
+ * setting the packer refuses leaves no FMU and exits 1; --fmu-set with an unknown key is refused
+ * before anything is generated. */
+static void mbgen_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[4096];
+    if (!mkdtemp(dir)) { check(0, "mkdtemp"); return; }
+    const char *mbgen = built("mbgen");
+    char mbgen_path[1024];
+    snprintf(mbgen_path, sizeof mbgen_path, "%s", mbgen);
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen' --fmu '%s/cartpole.fmu' >'%s/out.txt' 2>&1",
+             mbgen_path, dir, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "mbgen models/cartpole.lua --fmu (exit %d)", rc);
+    const char *ref = built("fmu_test/cartpole.fmu");
+    char ref_path[1024];
+    snprintf(ref_path, sizeof ref_path, "%s", ref);
+    snprintf(cmd, sizeof cmd, "unzip -p '%s/cartpole.fmu' modelDescription.xml | cmp -s - <(unzip -p '%s' modelDescription.xml) && "
+             "unzip -p '%s/cartpole.fmu' binaries/linux64/cartpole.so | cmp -s - <(unzip -p '%s' binaries/linux64/cartpole.so) && "
+             "unzip -l '%s/cartpole.fmu' | grep -q ' sources/mb_fmu.c$'", dir, ref_path, dir, ref_path, dir);
+    char sh[4200];
+    snprintf(sh, sizeof sh, "bash -c \"%s\"", cmd);
+    rc = rc == 0 ? system(sh) : -1;
+    check(rc == 0, "mbgen --fmu gives make fmu's modelDescription.xml and library, byte for byte, with sources/");
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen' --fmu-set integrator=bogus --fmu '%s/bad.fmu' "
+             ">'%s/bad.txt' 2>&1", mbgen_path, dir, dir, dir);
+    rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "%s/bad.fmu", dir);
+    int left = access(cmd, F_OK) == 0;
+    snprintf(cmd, sizeof cmd, "grep -q \"unknown integrator 'bogus'\" '%s/bad.txt' && grep -q 'the FMU was not built' '%s/bad.txt'",
+             dir, dir);
+    check(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && !left && system(cmd) == 0, "mbgen --fmu-set integrator=bogus: "
+          "exit 1 (got %d), the packer's message, no FMU left (%d)", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, left);
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen2' --fmu-set color=red --fmu '%s/x.fmu' 2>'%s/k.txt'; "
+             "test $? -eq 1 && ! test -e '%s/gen2' && ! test -e '%s/x.fmu' && grep -q 'KEY formulation' '%s/k.txt'",
+             mbgen_path, dir, dir, dir, dir, dir, dir);
+    check(system(cmd) == 0, "mbgen --fmu-set color=red: exit 1 with the keys named, nothing written");
+    remove_dir(dir);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -975,6 +1017,7 @@ done:
     adaptive_part();
     tunable_part();
     reaction_part();
+    mbgen_part();
     free(desc_xml);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
