@@ -15,6 +15,7 @@
 #include "mb_fmu_vars.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
+#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps, the event functions */
 #include "mb_status.h"
 
 /* the FMU is double: fmi2Real and mb_real are the same type */
@@ -76,6 +77,7 @@ typedef struct fmu_inst {
     mb_real *x, *acc;            /* ME: the states [q; v] at t_me; the accelerations */
     mb_real *lam;                /* the multipliers of sensors that read reactions */
     mb_real *jw;                 /* directional derivatives' scratch (jw_size) */
+    int nev, *evk;               /* the event indicators: the sensors that are contact gaps */
     double t_me;
     int acc_ok;                  /* acc is at the current state, time and inputs */
 } fmu_inst;
@@ -143,6 +145,10 @@ static void build_params(fmu_inst *c)
     }
     if (p->integrator == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0) && !c->me) p->adaptive = 1;
     p->max_steps = LONG_MAX;   /* a co-simulation runs as long as the master steps */
+    /* events as the simulator's default (--events): contacts' first touch located by the
+     * adaptive runs of the explicit formulations; Model Exchange leaves them to the master
+     * (the gaps are its event indicators) */
+    p->events = !c->me;
 }
 
 static void set_defaults(fmu_inst *c)
@@ -234,11 +240,13 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->acc = (mb_real *)zalloc(c, (size_t)m->nq, sizeof(mb_real));
     c->lam = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->jw = (mb_real *)zalloc(c, jw_size(m), sizeof(mb_real));
+    c->evk = (int *)zalloc(c, (size_t)m->nout + 1, sizeof(int));
+    if (c->evk) c->nev = mbi_event_count(m, c->evk);
     c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
     c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     if (!c->name || c->ws == 0 || !c->work || (m->npar && !c->par) || (m->nin && (!c->u || !c->du)) ||
-        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->jw || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
+        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->jw || !c->evk || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
         logmsg(c->name ? c : &tmp, fmi2Error, "fmi2Instantiate: out of memory (workspace %zu bytes)", c->ws);
         fmi2FreeInstance(c);
         return NULL;
@@ -266,6 +274,7 @@ void fmi2FreeInstance(fmi2Component comp)
     release(c->y);
     release(c->lam);
     release(c->jw);
+    release(c->evk);
     release(c->awork);
     release(c->x);
     release(c->acc);
@@ -398,6 +407,24 @@ static int accelerations(fmu_inst *c, const char *fn)
     return 0;
 }
 
+/* The sensors at the current state into c->y: -1 after logging a failure. Sensors that read
+ * reactions solve the index-1 multipliers (mb_anl_outputs); Model Exchange evaluates them at the
+ * master's state, Co-Simulation at the sim's. */
+static int sensors(fmu_inst *c, const char *fn)
+{
+    const mb_real *q, *v;
+    double t = cur(c, &q, &v);
+    int st = MB_OK;
+    if (c->m->doutputs_dlam) st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
+    else if (c->me) c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
+    else st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: the sensors at t=%.9g: %s", fn, t, mb_status_str(st));
+        return -1;
+    }
+    return 0;
+}
+
 fmi2Status fmi2EnterInitializationMode(fmi2Component comp)
 {
     fmu_inst *c = check(comp, S_INSTANTIATED, "fmi2EnterInitializationMode");
@@ -474,32 +501,15 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
             if (start(c, "fmi2GetReal") != fmi2OK) return fmi2Error;
         }
         const mb_real *q, *v;
-        double t = cur(c, &q, &v);
+        (void)cur(c, &q, &v);
         if (kind == MB_FMU_Q) value[k] = q[i];
         else if (kind == MB_FMU_V) value[k] = v[i];
         else if (kind == MB_FMU_A) {
             if (accelerations(c, "fmi2GetReal") != 0) return fmi2Error;
             value[k] = c->acc[i];
         } else {
-            if (!have_y && c->m->doutputs_dlam) {   /* reactions: the index-1 multipliers */
-                int st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
-                if (st != MB_OK) {
-                    logmsg(c, fmi2Error, "fmi2GetReal: the sensors' reactions at t=%.9g: %s", t,
-                           mb_status_str(st));
-                    return fmi2Error;
-                }
-                have_y = 1;
-            }
-            if (!have_y && c->me) {
-                c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
-                have_y = 1;
-            }
             if (!have_y) {
-                int st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
-                if (st != MB_OK) {
-                    logmsg(c, fmi2Error, "fmi2GetReal: the sensors: %s", mb_status_str(st));
-                    return fmi2Error;
-                }
+                if (sensors(c, "fmi2GetReal") != 0) return fmi2Error;
                 have_y = 1;
             }
             value[k] = c->y[i];
@@ -855,7 +865,7 @@ fmi2Status fmi2GetStringStatus(fmi2Component comp, const fmi2StatusKind s, fmi2S
 /* The states are [q; v] (2 nq), their derivatives [v; acc] with acc from the index-1 equations
  * M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma - 2 xi w Phidot - w^2 Phi (baumgarte's,
  * formulation F1, with the model file's xi and omega): the master's integrator then runs
- * baumgarte's equations. No events, no event indicators. */
+ * baumgarte's equations. The event indicators are the contacts' gaps; no discrete states. */
 static fmu_inst *check_me(fmi2Component comp, int allowed, const char *fn)
 {
     fmu_inst *c = (fmu_inst *)comp;
@@ -972,15 +982,22 @@ fmi2Status fmi2GetDerivatives(fmi2Component comp, fmi2Real dx[], size_t nx)
     return fmi2OK;
 }
 
+/* The event indicators: the contacts' gaps (sensors "<contact>.gap", > 0 apart, <= 0 touching)
+ * at the master's state; a sign change is a contact's first touch or lift-off, the kink of its
+ * force. The FMU has no discrete state: an event changes nothing (fmi2NewDiscreteStates). */
 fmi2Status fmi2GetEventIndicators(fmi2Component comp, fmi2Real eventIndicators[], size_t ni)
 {
-    (void)eventIndicators;
     fmu_inst *c = check_me(comp, S_INIT | S_EVENT | S_CONT | S_TERMINATED | S_ERROR, "fmi2GetEventIndicators");
     if (!c) return fmi2Error;
-    if (ni != 0) {
-        logmsg(c, fmi2Error, "fmi2GetEventIndicators: %zu indicators asked, %s has none", ni, MB_FMU_NAME);
+    if (ni != (size_t)c->nev || (ni && !eventIndicators)) {
+        logmsg(c, fmi2Error, "fmi2GetEventIndicators: %zu indicators asked%s, %s has %d (its contacts' gaps)", ni,
+               ni && !eventIndicators ? " at NULL" : "", MB_FMU_NAME, c->nev);
         return fmi2Error;
     }
+    if (ni == 0) return fmi2OK;
+    if (!c->started && (c->state != S_INIT || start(c, "fmi2GetEventIndicators") != fmi2OK)) return fmi2Error;
+    if (sensors(c, "fmi2GetEventIndicators") != 0) return fmi2Error;
+    for (int k = 0; k < c->nev; k++) eventIndicators[k] = c->y[c->evk[k]];
     return fmi2OK;
 }
 

@@ -11,6 +11,7 @@
 #include "mb_fmu_model.h"
 #include "mb_fmu_vars.h"
 #include "mb_sim.h"
+#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps */
 #include "mb_version.h"
 
 /* text with the five XML special characters escaped */
@@ -172,6 +173,7 @@ int main(int argc, char **argv)
     if (MB_FMU_ATOL > 0) p.atol = (mb_real)MB_FMU_ATOL;
     if (integ == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0)) p.adaptive = 1;
     const char *what = NULL;
+    p.events = 1;   /* as the Co-Simulation instances run */
     if (mb_params_check(&p, &what) != MB_OK) {   /* what fmi2Instantiate would refuse */
         fprintf(stderr, "mb_fmu_desc: %s: invalid run settings (%s/%s): %s\n", m->name, mb_formulation_name(form),
                 mb_integrator_name(integ), what ? what : "?");
@@ -183,9 +185,11 @@ int main(int argc, char **argv)
     fprintf(f, "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"");
     xml_text(f, m->name);
     fprintf(f, "\" guid=\"%s\"\n  description=\"planar multibody model %s: Co-Simulation %s formulation, %s integrator, "
-               "h %.17g s; Model Exchange the index-1 equations with Baumgarte stabilization\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
-               "numberOfEventIndicators=\"0\">\n",
-            MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING);
+               "h %.17g s, events located; Model Exchange the index-1 equations with Baumgarte stabilization, "
+               "the contacts' gaps as event indicators\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
+               "numberOfEventIndicators=\"%d\">\n",
+            MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING,
+            mbi_event_count(m, NULL));
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
                "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "

@@ -13,7 +13,9 @@
  * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
  * and hostile calls return fmi2Error (or NULL) with a logged message; sources/ rebuilds the
  * library with its README's command, and the rebuilt library gives the same run bit for bit;
- * fmi2GetDirectionalDerivative (Model Exchange and Co-Simulation) against central differences.
+ * fmi2GetDirectionalDerivative (Model Exchange and Co-Simulation) against central differences;
+ * events on the bouncing ball (Co-Simulation against the simulator, Model Exchange's event
+ * indicators); mbgen --fmu gives make fmu's FMU.
  * Prints the FMU's cost per solver step next to the simulator's over a 20 s run (not checked).
  * Docs: docs/fmi.md. */
 #include <dlfcn.h>
@@ -199,6 +201,7 @@ static unsigned vr_of(const char *name)
 static unsigned out_vr[MAXOUT];
 static int nout;
 static char out_name[MAXOUT][64];
+static int out_sensor[MAXOUT];   /* a sensor (the simulator's out.<name> column), not a q or v */
 
 /* the input over [k H, (k+1) H): a piecewise-constant push, back and forth */
 static double input_at(int k) { return 3.0 * sin(0.37 * k) + (k % 7 == 3 ? 1.5 : 0.0); }
@@ -256,7 +259,7 @@ static int read_sim_csv(const char *path, double *rows)
         col[j] = -1;
         char want[128];
         snprintf(want, sizeof want, "%.63s", out_name[j]);
-        int is_sensor = !strchr(out_name[j], '.');
+        int is_sensor = out_sensor[j];
         if (is_sensor) snprintf(want, sizeof want, "out.%.63s", out_name[j]);
         int c = 0;
         for (char *p = line; p; c++) {
@@ -356,6 +359,9 @@ static void *open_fmu(const char *fmu, char *dir)
     /* the outputs in description order */
     for (int i = 0; i < nvar && nout < MAXOUT; i++)
         if (!strcmp(var[i].causality, "output")) {
+            int state = var[i].deriv > 0;   /* a velocity, or a position some variable is the derivative of */
+            for (int k = 0; k < nvar; k++) state |= var[k].deriv == i + 1;
+            out_sensor[nout] = !state;
             out_vr[nout] = var[i].vr;
             snprintf(out_name[nout], sizeof out_name[nout], "%.63s", var[i].name);
             nout++;
@@ -809,6 +815,94 @@ static void mbgen_part(void)
     remove_dir(dir);
 }
 
+/* Events (models/bouncing_ball.lua: a contact). Co-Simulation runs with events as the
+ * simulator's default (--events): baumgarte/dopri5 locates each touch-down and lift-off and cuts
+ * the step there. One communication step over the whole run takes the simulator's steps (it
+ * steps to t_end; its rows between are dense output): the state at the end equals the
+ * simulator's to 1e-12 and differs from its --no-events run (the negative control). Model
+ * Exchange: the contact's gap is the event indicator (numberOfEventIndicators 1), equal at the
+ * simulator's states to its out.floor.gap column, with a sign change at each touch-down and
+ * lift-off the CSV has. */
+static void events_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(built("fmu_test/bouncing_ball.fmu"), dir);
+    if (!lib) { remove_dir(dir); return; }
+    char nev[16] = "";
+    const char *root = desc_xml ? strstr(desc_xml, "<fmiModelDescription") : NULL;
+    check(root && attr(root, "numberOfEventIndicators", nev, sizeof nev) == 0 && !strcmp(nev, "1"),
+          "bouncing_ball: numberOfEventIndicators=\"1\" (got \"%s\")", nev);
+    int ig = -1, nx = 0;
+    for (int j = 0; j < nout; j++) {
+        if (!strcmp(out_name[j], "floor.gap")) ig = j;
+        nx += !out_sensor[j];
+    }
+    check(ig >= 0 && nx == 6, "bouncing_ball: the output floor.gap and 6 states");
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nout), *sm = malloc(sizeof(double) * (size_t)nrows),
+           *sn = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = F.fmi2Instantiate("ball", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False);
+    int bad = !fm || !sm || !sn || !c || ig < 0 || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2ExitInitializationMode(c) != fmi2OK ||
+              F.fmi2DoStep(c, 0, T_END, fmi2True) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
+    check(!bad, "bouncing_ball: the co-simulation runs (one communication step of %g s)", T_END);
+    if (c) F.fmi2FreeInstance(c);
+    int nr = -1, nrn = -1;
+    for (int ev = 1; ev >= 0 && !bad; ev--) {
+        snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 %s --t-end %g --every %.17g "
+                 "--out '%s/sim%d.csv' >/dev/null", built("bouncing_ball_sim"), ev ? "" : "--no-events", T_END, H_COMM, dir, ev);
+        int rc = system(cmd);
+        check(rc == 0, "%s (exit %d)", cmd, rc);
+        snprintf(path, sizeof path, "%s/sim%d.csv", dir, ev);
+        if (rc == 0) *(ev ? &nr : &nrn) = read_sim_csv(path, ev ? sm : sn);
+    }
+    check(nr == NCOMM + 1 && nrn == NCOMM + 1, "the simulator's CSVs: %d and %d rows (want %d)", nr, nrn, NCOMM + 1);
+    if (nr == NCOMM + 1 && nrn == NCOMM + 1) {
+        int at, atn;
+        double d = maxdiff(fm, sm + NCOMM * nout, nout, &at), dn = maxdiff(fm, sn + NCOMM * nout, nout, &atn);
+        int touch = 0;
+        for (int k = 1; k <= NCOMM; k++) touch += (sm[k * nout + ig] > 0) != (sm[(k - 1) * nout + ig] > 0);
+        printf("events (bouncing_ball, baumgarte/dopri5, %d touch-downs and lift-offs) fmu vs simulator at t=%g: max "
+               "relative difference %.3g (%s); vs the simulator's --no-events run %.3g\n", touch, T_END, d,
+               out_name[at % nout], dn);
+        check(touch >= 2, "the ball touches down and lifts off within %g s (%d sign changes of the gap)", T_END, touch);
+        check(d <= 1e-12, "events: the FMU's outputs at the end equal the simulator's (events on) to 1e-12: %.3g", d);
+        check(dn > 1e-9, "negative control: the simulator without events differs (%.3g)", dn);
+        /* Model Exchange: the indicator at the simulator's states */
+        c = F.fmi2Instantiate("ball_me", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+        fmi2EventInfo info;
+        double g = -1, worst = 0;
+        int chg = 0, prev = 1;
+        bad = !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2GetEventIndicators(c, &g, 1) != fmi2OK ||
+              F.fmi2ExitInitializationMode(c) != fmi2OK || F.fmi2NewDiscreteStates(c, &info) != fmi2OK ||
+              F.fmi2EnterContinuousTimeMode(c) != fmi2OK;
+        check(!bad && g == sm[ig], "Model Exchange: the indicator at the start is the gap %g (simulator %g)", g, sm[ig]);
+        for (int k = 0; k <= NCOMM && !bad; k++) {
+            bad = F.fmi2SetTime(c, k * H_COMM) != fmi2OK || F.fmi2SetContinuousStates(c, sm + k * nout, 6) != fmi2OK ||
+                  F.fmi2GetEventIndicators(c, &g, 1) != fmi2OK;
+            worst = fmax(worst, fabs(g - sm[k * nout + ig]));
+            if (k > 0) chg += (g > 0) != prev;
+            prev = g > 0;
+        }
+        printf("Model Exchange event indicator at the simulator's states: max |gap - out.floor.gap| %.3g m, %d sign "
+               "changes\n", worst, chg);
+        check(!bad && worst <= 1e-12 && chg == touch, "Model Exchange: the event indicator is the simulator's gap "
+              "(%.3g m) with its %d sign changes (%d)", worst, touch, chg);
+        nlog = 0;
+        if (c) {
+            double two[2];
+            expect_error(F.fmi2GetEventIndicators(c, two, 2), "2 event indicators of 1", "has 1");
+            F.fmi2FreeInstance(c);
+        }
+    }
+    free(fm);
+    free(sm);
+    free(sn);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -1017,6 +1111,7 @@ done:
     adaptive_part();
     tunable_part();
     reaction_part();
+    events_part();
     mbgen_part();
     free(desc_xml);
     printf("%d passed, %d failed\n", passed, failed);
