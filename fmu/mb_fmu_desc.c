@@ -57,6 +57,21 @@ static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, si
     xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
 }
 
+/* The unit of a contact's sensor (docs/model-language.md, "Contacts": K.gap m, K.normal N,
+ * K.friction N, K.slip m/s; a model file's own sensor is an identifier, without a dot), else
+ * NULL: the model language declares no unit for its sensors, inputs and tunables. */
+static const char *contact_unit(const char *name)
+{
+    static const char *const suf[4][2] = {{".gap", "m"}, {".normal", "N"}, {".friction", "N"}, {".slip", "m/s"}};
+    size_t n = strlen(name);
+    if (!strchr(name, '.')) return NULL;
+    for (int k = 0; k < 4; k++) {
+        size_t l = strlen(suf[k][0]);
+        if (n > l && !strcmp(name + n - l, suf[k][0])) return suf[k][1];
+    }
+    return NULL;
+}
+
 /* a reproducible pseudo-random number in [-1, 1] (xorshift) */
 static double rnd(unsigned long long *x)
 {
@@ -212,6 +227,7 @@ int main(int argc, char **argv)
                "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
                "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
                "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
+               "    <Unit name=\"N\"><BaseUnit kg=\"1\" m=\"1\" s=\"-2\"/></Unit>\n"
                "  </UnitDefinitions>\n");
     fprintf(f, "  <LogCategories>\n"
                "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
@@ -241,10 +257,14 @@ int main(int argc, char **argv)
                        "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
                     m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
             break;
-        case MB_FMU_Y:
-            fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
-                       "initial=\"calculated\">\n      <Real/>\n");
+        case MB_FMU_Y: {
+            const char *cu = contact_unit(m->out_names[i]);
+            if (cu) fprintf(f, " description=\"contact sensor\" causality=\"output\" variability=\"continuous\" "
+                               "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", cu);
+            else fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
+                            "initial=\"calculated\">\n      <Real/>\n");
             break;
+        }
         case MB_FMU_U:
             fprintf(f, " description=\"input (held over each step)\" causality=\"input\" variability=\"continuous\">\n"
                        "      <Real start=\"%.17g\"/>\n", (double)m->in[3 * i]);

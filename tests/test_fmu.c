@@ -838,6 +838,22 @@ static void events_part(void)
         nx += !out_sensor[j];
     }
     check(ig >= 0 && nx == 6, "bouncing_ball: the output floor.gap and 6 states");
+    /* units: the contact's sensors (m, N, N, m/s) and the states (m, rad, m/s, rad/s) */
+    {
+        static const char *const want[][2] = {{"floor.gap", "m"}, {"floor.normal", "N"}, {"floor.friction", "N"},
+                                              {"floor.slip", "m/s"}, {"ball.y", "m"}, {"ball.phi", "rad"},
+                                              {"ball.vx", "m/s"}, {"ball.omega", "rad/s"}};
+        int nok = 0;
+        for (int k = 0; k < 8; k++) {
+            char pat[96], u[16] = "";
+            snprintf(pat, sizeof pat, "<ScalarVariable name=\"%s\"", want[k][0]);
+            const char *p = desc_xml ? strstr(desc_xml, pat) : NULL, *r = p ? strstr(p, "<Real") : NULL;
+            if (r && attr(r, "unit", u, sizeof u) == 0 && !strcmp(u, want[k][1])) nok++;
+            else check(0, "bouncing_ball: %s has unit \"%s\" (got \"%s\")", want[k][0], want[k][1], u);
+        }
+        check(nok == 8 && strstr(desc_xml, "<Unit name=\"N\">") != NULL, "bouncing_ball: units of the contact's "
+              "sensors and the states, N among the UnitDefinitions (%d of 8)", nok);
+    }
     int nrows = (NCOMM + 1) * nout;
     double *fm = malloc(sizeof(double) * (size_t)nout), *sm = malloc(sizeof(double) * (size_t)nrows),
            *sn = malloc(sizeof(double) * (size_t)nrows);
