@@ -586,12 +586,128 @@ static fmi2Status unsupported(fmi2Component comp, const char *fn, const char *fl
     if (c) logmsg(c, fmi2Error, "%s: not supported (%s=\"false\")", fn, flag);
     return fmi2Error;
 }
-fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
-{ (void)state; return unsupported(c, "fmi2GetFMUstate", "canGetAndSetFMUstate"); }
-fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
-{ (void)state; return unsupported(c, "fmi2SetFMUstate", "canGetAndSetFMUstate"); }
-fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *state)
-{ (void)state; return unsupported(c, "fmi2FreeFMUstate", "canGetAndSetFMUstate"); }
+/* A saved state (canGetAndSetFMUstate): everything the run depends on, set back on the instance
+ * that saved it. The sim's descriptor and arrays point into that instance's own struct and
+ * workspace, which the copy restores byte for byte at the same addresses: a state is not moved
+ * to another instance (refused), nor serialized. */
+#define MB_FMU_STATE_MAGIC 0x6d62666dU
+typedef struct fmu_state {
+    unsigned magic;
+    const fmu_inst *owner;
+    int state, started, stop_defined, tol_defined;
+    unsigned warned;
+    double t0, t_stop, tol, t_me;
+    mb_params p;
+    mb_sim sim;
+    me_model mm;
+    mb_real *arr;                /* par [npar], u, du [nin], x [2 nq] */
+    void *work;                  /* the sim's workspace, ws bytes */
+} fmu_state;
+
+static size_t state_nreal(const mb_model *m) { return (size_t)(m->npar + 2 * m->nin + 2 * m->nq); }
+
+/* the instance's own state, or NULL after logging why */
+static fmu_state *own_state(fmu_inst *c, fmi2FMUstate st, const char *fn)
+{
+    fmu_state *s = (fmu_state *)st;
+    if (!s || s->magic != MB_FMU_STATE_MAGIC || s->owner != c) {
+        logmsg(c, fmi2Error, "%s: %s", fn, s ? "not a state this instance saved (fmi2GetFMUstate of this "
+               "instance)" : "a NULL state");
+        return NULL;
+    }
+    return s;
+}
+
+fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
+{
+    static const char fn[] = "fmi2GetFMUstate";
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN | S_TERMINATED | S_ERROR, fn);
+    if (!c) return fmi2Error;
+    if (!state) {
+        logmsg(c, fmi2Error, "%s: a NULL fmi2FMUstate pointer", fn);
+        return fmi2Error;
+    }
+    const mb_model *m = c->m;
+    fmu_state *s = (fmu_state *)*state;
+    if (s) {   /* a state returned before: overwritten */
+        if (!own_state(c, s, fn)) return fmi2Error;
+    } else {
+        s = (fmu_state *)c->alloc(1, sizeof *s);
+        if (s) {
+            s->arr = (mb_real *)c->alloc(state_nreal(m) + 1, sizeof(mb_real));
+            s->work = c->alloc((c->ws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
+        }
+        if (!s || !s->arr || !s->work) {
+            if (s) { c->release(s->arr); c->release(s->work); c->release(s); }
+            logmsg(c, fmi2Error, "%s: out of memory (%zu bytes of workspace)", fn, c->ws);
+            return fmi2Error;
+        }
+        s->magic = MB_FMU_STATE_MAGIC;
+        s->owner = c;
+    }
+    s->state = c->state;
+    s->started = c->started;
+    s->stop_defined = c->stop_defined;
+    s->tol_defined = c->tol_defined;
+    s->warned = c->warned;
+    s->t0 = c->t0;
+    s->t_stop = c->t_stop;
+    s->tol = c->tol;
+    s->t_me = c->t_me;
+    s->p = c->p;
+    s->sim = c->sim;
+    s->mm = c->mm;
+    mb_real *a = s->arr;
+    for (int i = 0; i < m->npar; i++) *a++ = c->par[i];
+    for (int i = 0; i < m->nin; i++) { *a++ = c->u[i]; *a++ = c->du[i]; }
+    for (int i = 0; i < 2 * m->nq; i++) *a++ = c->x[i];
+    memcpy(s->work, c->work, c->ws);
+    *state = s;
+    return fmi2OK;
+}
+
+fmi2Status fmi2SetFMUstate(fmi2Component comp, fmi2FMUstate state)
+{
+    static const char fn[] = "fmi2SetFMUstate";
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN | S_TERMINATED | S_ERROR, fn);
+    fmu_state *s = c ? own_state(c, state, fn) : NULL;
+    if (!s) return fmi2Error;
+    const mb_model *m = c->m;
+    c->state = s->state;
+    c->started = s->started;
+    c->stop_defined = s->stop_defined;
+    c->tol_defined = s->tol_defined;
+    c->warned = s->warned;
+    c->t0 = s->t0;
+    c->t_stop = s->t_stop;
+    c->tol = s->tol;
+    c->t_me = s->t_me;
+    c->p = s->p;
+    c->sim = s->sim;
+    c->mm = s->mm;
+    const mb_real *a = s->arr;
+    for (int i = 0; i < m->npar; i++) c->par[i] = *a++;
+    for (int i = 0; i < m->nin; i++) { c->u[i] = *a++; c->du[i] = *a++; }
+    for (int i = 0; i < 2 * m->nq; i++) c->x[i] = *a++;
+    memcpy(c->work, s->work, c->ws);
+    c->acc_ok = 0;
+    return fmi2OK;
+}
+
+fmi2Status fmi2FreeFMUstate(fmi2Component comp, fmi2FMUstate *state)
+{
+    fmu_inst *c = check(comp, S_ANY, "fmi2FreeFMUstate");
+    if (!c) return fmi2Error;
+    if (!state || !*state) return fmi2OK;   /* nothing to free */
+    fmu_state *s = own_state(c, *state, "fmi2FreeFMUstate");
+    if (!s) return fmi2Error;
+    s->magic = 0;
+    c->release(s->arr);
+    c->release(s->work);
+    c->release(s);
+    *state = NULL;
+    return fmi2OK;
+}
 fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t *size)
 { (void)state; (void)size; return unsupported(c, "fmi2SerializedFMUstateSize", "canSerializeFMUstate"); }
 fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte serializedState[], size_t size)

@@ -207,7 +207,7 @@ int main(int argc, char **argv)
             mbi_event_count(m, NULL));
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
-               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "
+               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"true\"\n    "
                "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\">\n", m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </ModelExchange>\n");
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
                "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
                "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
-               "canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" "
+               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"false\" "
                "providesDirectionalDerivative=\"true\">\n",
             m->name);
     source_files(f, argc, argv);

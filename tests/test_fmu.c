@@ -1019,6 +1019,51 @@ int main(void)
         if (b) F.fmi2FreeInstance(b);
     }
 
+    /* 2b. FMU state (canGetAndSetFMUstate): saved at t = 1 s, the run to 2 s, set back, the same
+     * run again bit for bit; a state is its instance's (another's refused); Model Exchange's
+     * continuous states come back */
+    {
+        fmi2Component a = instantiate("state"), b = instantiate("other");
+        fmi2FMUstate st = NULL, stb = NULL;
+        int half = NCOMM / 2, bad = !a || !b || start(a, vr_f, 0) || start(b, vr_f, 0);
+        for (int k = 0; k < half && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        bad = bad || F.fmi2GetFMUstate(a, &st) != fmi2OK || !st;
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        double tl = -1;
+        bad = bad || F.fmi2SetFMUstate(a, st) != fmi2OK || F.fmi2GetRealStatus(a, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        check(!bad && tl == half * H_COMM, "fmi2SetFMUstate: back at t=%g (saved at %g)", tl, half * H_COMM);
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(a, vr_f, k, 0, fs + (k + 1) * nout);
+        check(!bad && !memcmp(f2 + (half + 1) * nout, fs + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout) &&
+              !memcmp(f2 + (half + 1) * nout, fm + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout),
+              "the run from the set state repeats the second half bit for bit (and equals the run alone)");
+        /* the state overwritten in place (a second fmi2GetFMUstate on it) and set again */
+        check(!bad && F.fmi2GetFMUstate(a, &st) == fmi2OK && F.fmi2SetFMUstate(a, st) == fmi2OK &&
+              F.fmi2GetRealStatus(a, fmi2LastSuccessfulTime, &tl) == fmi2OK && tl == T_END,
+              "fmi2GetFMUstate into the same state, set back: t=%g", tl);
+        nlog = 0;
+        if (b && st) {
+            expect_error(F.fmi2SetFMUstate(b, st), "another instance's state", "not a state this instance saved");
+            expect_error(F.fmi2FreeFMUstate(b, &st), "freeing another instance's state", "not a state this instance saved");
+        }
+        check(!a || (F.fmi2FreeFMUstate(a, &st) == fmi2OK && st == NULL), "fmi2FreeFMUstate sets the pointer to NULL");
+        if (a) F.fmi2FreeInstance(a);
+        /* Model Exchange */
+        double x0[12], x1[12], junk[12];
+        fmi2EventInfo ev;
+        for (int i = 0; i < 12; i++) junk[i] = 0.5 + i;
+        fmi2Component m = F.fmi2Instantiate("me_state", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+        bad = !m || F.fmi2SetupExperiment(m, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(m) != fmi2OK || F.fmi2ExitInitializationMode(m) != fmi2OK ||
+              F.fmi2NewDiscreteStates(m, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(m) != fmi2OK ||
+              F.fmi2SetTime(m, 0.25) != fmi2OK || F.fmi2GetContinuousStates(m, x0, 12) != fmi2OK ||
+              F.fmi2GetFMUstate(m, &stb) != fmi2OK || F.fmi2SetContinuousStates(m, junk, 12) != fmi2OK ||
+              F.fmi2SetFMUstate(m, stb) != fmi2OK || F.fmi2GetContinuousStates(m, x1, 12) != fmi2OK;
+        check(!bad && !memcmp(x0, x1, sizeof x0), "Model Exchange: fmi2SetFMUstate brings the continuous states back");
+        check(!m || F.fmi2FreeFMUstate(m, &stb) == fmi2OK, "Model Exchange: fmi2FreeFMUstate");
+        if (m) F.fmi2FreeInstance(m);
+        if (b) F.fmi2FreeInstance(b);
+    }
+
     /* 3. communication points off the solver's grid (2.5 h): each lands exactly there */
     {
         fmi2Component c = instantiate("offgrid");
@@ -1064,8 +1109,7 @@ int main(void)
             expect_error(F.fmi2DoStep(c, 0.5, 0.01, 1), "fmi2DoStep at the wrong time", "currentCommunicationPoint");
             expect_error(F.fmi2DoStep(c, 0, -0.01, 1), "a negative communication step", "communicationStepSize");
             expect_error(F.fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode in step mode", "step mode");
-            fmi2FMUstate s = NULL;
-            expect_error(F.fmi2GetFMUstate(c, &s), "fmi2GetFMUstate", "canGetAndSetFMUstate");
+            expect_error(F.fmi2SetFMUstate(c, NULL), "fmi2SetFMUstate of NULL", "NULL state");
             v = 1;
             expect_error(F.fmi2GetDirectionalDerivative(c, &bad_vr, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative "
                          "of value reference 9999", "9999");
