@@ -16,6 +16,7 @@
 #include "mb_fmu_model.h"
 #include "mb_fmi2.h"
 #include "mb_fmu_vars.h"
+#include "mb_fmu_stab.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
 #include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps, the event functions */
@@ -31,29 +32,6 @@ enum {
     S_EVENT = 32, S_CONT = 64,   /* Model Exchange: event mode, continuous-time mode */
     S_ANY = 127, S_RUN = S_STEP | S_EVENT | S_CONT
 };
-
-/* The model the accelerations are computed on: the sim's descriptor (its tunables and input
- * holds) with gamma replaced by Gamma - 2 xi w (Phi_q v + Phi_t) - w^2 Phi, F1's right-hand
- * side (5.2; xi = w = 0 in Co-Simulation: the exact index-1 accelerations). */
-typedef struct me_model {
-    mb_model m;                  /* first: the descriptor the functions get is this struct */
-    void (*gamma0)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-    mb_real xi, w;
-    mb_real *pq, *ph, *pt;       /* scratch: Phi_q values, Phi, Phi_t */
-} me_model;
-
-static void stab_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
-{
-    const me_model *mm = (const me_model *)(const void *)m;
-    mm->gamma0(m, t, q, v, out);
-    if (mm->xi == 0 && mm->w == 0) return;
-    int nc = m->nc;
-    m->phi(m, t, q, mm->ph);
-    m->phi_t(m, t, q, mm->pt);
-    m->phi_q(m, t, q, mm->pq);
-    for (int k = 0; k < m->phi_q_pat.nnz; k++) mm->pt[m->phi_q_pat.row[k]] += mm->pq[k] * v[m->phi_q_pat.col[k]];
-    for (int r = 0; r < nc; r++) out[r] -= 2 * mm->xi * mm->w * mm->pt[r] + mm->w * mm->w * mm->ph[r];
-}
 
 typedef struct fmu_inst {
     fmi2CallbackLogger logger;

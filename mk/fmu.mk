@@ -11,7 +11,7 @@ FMU_RTOL   ?=
 FMU_ATOL   ?=
 # the FMU's library: optimized, without debug information (OPT's -g would triple its size)
 FMU_OPT    := -O2
-FMU_DEPS := scripts/fmu_pack.sh fmu/mb_fmu.c fmu/mb_fmu_desc.c fmu/mb_fmi2.h fmu/mb_fmu_vars.h \
+FMU_DEPS := scripts/fmu_pack.sh fmu/mb_fmu.c fmu/mb_fmu_desc.c fmu/mb_fmi2.h fmu/mb_fmu_vars.h fmu/mb_fmu_stab.h \
             $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysis.c $(wildcard runtime/*.h)
 
 # the settings of an FMU: a file rewritten only when they change (so a change rebuilds it)

@@ -54,10 +54,10 @@ cp "$root/runtime/mb_linalg.c" "$src/mb_linalg.inc"
 printf '%s\n' '/* mb_linalg.c - the runtime'"'"'s dense LU and Cholesky, built-in (no LAPACK) in the FMU */' \
     '#define MB_NO_LAPACKE 1' '#include "mb_linalg.inc"' >"$src/mb_linalg.c"
 cp "$mdir/$name.c" "$mdir/$name.h" "$src/"
-cp "$root/fmu/mb_fmu.c" "$root/fmu/mb_fmi2.h" "$root/fmu/mb_fmu_vars.h" "$src/"
+cp "$root/fmu/mb_fmu.c" "$root/fmu/mb_fmi2.h" "$root/fmu/mb_fmu_vars.h" "$root/fmu/mb_fmu_stab.h" "$src/"
 
 # (with the wrapper and the description's writer: their variable layout is the interface)
-hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" "$root"/fmu/mb_fmu.c "$root"/fmu/mb_fmu_vars.h \
+hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" "$root"/fmu/mb_fmu.c "$root"/fmu/mb_fmu_vars.h "$root"/fmu/mb_fmu_stab.h \
        "$root"/fmu/mb_fmu_desc.c | sha256sum | cut -c1-32)
 guid="{${hash:0:8}-${hash:8:4}-${hash:12:4}-${hash:16:4}-${hash:20:12}}"
 num() { [ -n "$1" ] && printf '%s' "$1" || printf 0; }

@@ -838,6 +838,18 @@ static void events_part(void)
         nx += !out_sensor[j];
     }
     check(ig >= 0 && nx == 6, "bouncing_ball: the output floor.gap and 6 states");
+    /* a contact's force is piecewise (zero off contact): no dependency list may leave a known out
+     * (the sensors list every state, the accelerations none: every known) */
+    {
+        const char *d0 = desc_xml ? strstr(desc_xml, "dependencies=\"\"") : "";
+        const char *o = desc_xml ? strstr(desc_xml, "<Derivatives>") : NULL;
+        char buf[64] = "";
+        int nacc_all = 0;
+        for (const char *p = o; p && (p = strstr(p, "<Unknown")) != NULL && strstr(o, "</Derivatives>") > p; p++)
+            nacc_all += attr(p, "dependencies", buf, sizeof buf) != 0;
+        check(!d0 && nacc_all == 3, "bouncing_ball: no empty dependencies (%s), the 3 accelerations on every known (%d)",
+              d0 ? "found" : "none", nacc_all);
+    }
     /* units: the contact's sensors (m, N, N, m/s) and the states (m, rad, m/s, rad/s) */
     {
         static const char *const want[][2] = {{"floor.gap", "m"}, {"floor.normal", "N"}, {"floor.friction", "N"},
