@@ -376,7 +376,7 @@ static void remove_dir(const char *dir)
     if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
 }
 
-static void dd_part(const char *label, int me);
+static void dd_part(const char *label, int me, const double *x_at, double t_at);
 
 /* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
  * reached exactly; the outputs equal the simulator's run with the same settings and input table
@@ -437,8 +437,8 @@ static void adaptive_part(void)
            d, nrows);
     check(d <= 1e-12, "adaptive: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
           at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
-    dd_part("motor_arm, Model Exchange", 1);
-    dd_part("motor_arm, Co-Simulation", 0);
+    dd_part("motor_arm, Model Exchange", 1, NULL, 0);
+    dd_part("motor_arm, Co-Simulation", 0, NULL, 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -483,8 +483,8 @@ static void reaction_part(void)
            d, nrows);
     check(d <= 1e-12, "reactions: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s)", d,
           nr == NCOMM + 1 && at >= 0 ? out_name[at % nout] : "-");
-    dd_part("react_pendulum, Model Exchange", 1);
-    dd_part("react_pendulum, Co-Simulation", 0);
+    dd_part("react_pendulum, Model Exchange", 1, NULL, 0);
+    dd_part("react_pendulum, Co-Simulation", 0, NULL, 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -667,7 +667,7 @@ static int eval_unknowns(fmi2Component c, int me, int nx, const unsigned *uvr, i
  * fmi2GetReal; in Co-Simulation the outputs by the inputs at a communication point. Agreement
  * within 1e-6 relative (1 below 1); every entry of a known the unknown's ModelStructure
  * dependencies leave out is exactly 0; a seed of all knowns at once is the sum of the columns. */
-static void dd_part(const char *label, int me)
+static void dd_part(const char *label, int me, const double *x_at, double t_at)
 {
     enum { MU = MAXVAR };
     unsigned uvr[MU], kvr[MU];
@@ -709,9 +709,9 @@ static void dd_part(const char *label, int me)
         bad = F.fmi2NewDiscreteStates(c, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(c) != fmi2OK ||
               F.fmi2GetContinuousStates(c, x, (size_t)nx) != fmi2OK;
         /* off the constraints, moving (the motor arm's friction tanh(omega / 1e-3) is then smooth
-         * on the differences' scale) */
-        for (int i = 0; i < nx; i++) x[i] += (i < nx / 2 ? 1e-3 : 0.5) * sin(1.0 + i);
-        bad = bad || F.fmi2SetTime(c, 0.3) != fmi2OK || F.fmi2SetContinuousStates(c, x, (size_t)nx) != fmi2OK;
+         * on the differences' scale); or the state given */
+        for (int i = 0; i < nx; i++) x[i] = x_at ? x_at[i] : x[i] + (i < nx / 2 ? 1e-3 : 0.5) * sin(1.0 + i);
+        bad = bad || F.fmi2SetTime(c, x_at ? t_at : 0.3) != fmi2OK || F.fmi2SetContinuousStates(c, x, (size_t)nx) != fmi2OK;
     } else if (!bad) {
         for (int k = 0; k < 10 && !bad; k++) bad = F.fmi2DoStep(c, k * 0.01, (k + 1) * 0.01 - k * 0.01, fmi2True) != fmi2OK;
     }
@@ -720,15 +720,20 @@ static void dd_part(const char *label, int me)
     /* column j: the derivative by known j, and its central difference */
     for (int j = 0; j < nk && !bad; j++) {
         bad = F.fmi2GetDirectionalDerivative(c, uvr, (size_t)nu, &kvr[j], 1, &one, dd + (long)j * nu) != fmi2OK;
-        double *base = j < nx ? &x[j] : &u[j - nx], x0 = *base, h = 1e-5 * fmax(1, fabs(x0));
-        for (int sgn = 1; sgn >= -1 && !bad; sgn -= 2) {
-            *base = x0 + sgn * h;
-            bad = (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK ||
-                  eval_unknowns(c, me, nx, uvr, nu, sgn > 0 ? vp : vm) != 0;
+        double *base = j < nx ? &x[j] : &u[j - nx], x0 = *base, h = 2e-5 * fmax(1, fabs(x0));
+        for (int pass = 0; pass < 2; pass++, h /= 2) {   /* h and h / 2, Richardson-extrapolated */
+            for (int sgn = 1; sgn >= -1 && !bad; sgn -= 2) {
+                *base = x0 + sgn * h;
+                bad = (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK ||
+                      eval_unknowns(c, me, nx, uvr, nu, sgn > 0 ? vp : vm) != 0;
+            }
+            for (int i = 0; i < nu; i++) {
+                double dd1 = (vp[i] - vm[i]) / (2 * h);
+                fd[(long)j * nu + i] = pass == 0 ? dd1 : (4 * dd1 - fd[(long)j * nu + i]) / 3;
+            }
         }
         *base = x0;
         bad = bad || (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK;
-        for (int i = 0; i < nu; i++) fd[(long)j * nu + i] = (vp[i] - vm[i]) / (2 * h);
     }
     check(!bad, "%s: fmi2GetDirectionalDerivative and the differences for %d unknowns x %d knowns", label, nu, nk);
     double worst = 0, big = 0;
@@ -923,6 +928,13 @@ static void events_part(void)
             expect_error(F.fmi2GetEventIndicators(c, two, 2), "2 event indicators of 1", "has 1");
             F.fmi2FreeInstance(c);
         }
+        /* the directional derivatives in contact: at the simulator's deepest row (the contact's
+         * force and friction, generated dQ/dq and dQ/dv) */
+        int deep = 0;
+        for (int k = 1; k <= NCOMM; k++) if (sm[k * nout + ig] < sm[deep * nout + ig]) deep = k;
+        check(sm[deep * nout + ig] < 0, "a row of the simulator's in contact (gap %g m at t=%g)", sm[deep * nout + ig],
+              deep * H_COMM);
+        dd_part("bouncing_ball in contact, Model Exchange", 1, sm + deep * nout, deep * H_COMM);
     }
     free(fm);
     free(sm);
@@ -1003,8 +1015,8 @@ int main(void)
     }
 
     me_part(vr_f, sim, dir);
-    dd_part("cartpole, Model Exchange", 1);
-    dd_part("cartpole, Co-Simulation", 0);
+    dd_part("cartpole, Model Exchange", 1, NULL, 0);
+    dd_part("cartpole, Co-Simulation", 0, NULL, 0);
 
     /* 2. two instances side by side, their steps interleaved: each equals a run alone */
     {
