@@ -33,6 +33,8 @@
  * mb_model.outputs, mb_sim_get_output): their numbers and indices. */
 #define BOUNCING_BALL_NIN 0
 #define BOUNCING_BALL_NOUT 4
+/* 1 when a sensor reads a reaction (mb_sim_get_output solves the multipliers: workspace) */
+#define BOUNCING_BALL_OUT_REACTIONS 0
 #define BOUNCING_BALL_OUT_FLOOR_GAP 0
 #define BOUNCING_BALL_OUT_FLOOR_NORMAL 1
 #define BOUNCING_BALL_OUT_FLOOR_FRICTION 2

@@ -33,6 +33,8 @@
  * mb_model.outputs, mb_sim_get_output): their numbers and indices. */
 #define CARTPOLE_NIN 1
 #define CARTPOLE_NOUT 4
+/* 1 when a sensor reads a reaction (mb_sim_get_output solves the multipliers: workspace) */
+#define CARTPOLE_OUT_REACTIONS 0
 #define CARTPOLE_IN_F 0
 #define CARTPOLE_OUT_X 0
 #define CARTPOLE_OUT_XDOT 1

@@ -33,6 +33,8 @@
  * mb_model.outputs, mb_sim_get_output): their numbers and indices. */
 #define MOTOR_ARM_NIN 1
 #define MOTOR_ARM_NOUT 3
+/* 1 when a sensor reads a reaction (mb_sim_get_output solves the multipliers: workspace) */
+#define MOTOR_ARM_OUT_REACTIONS 0
 #define MOTOR_ARM_IN_V 0
 #define MOTOR_ARM_OUT_ANGLE 0
 #define MOTOR_ARM_OUT_RATE 1

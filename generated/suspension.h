@@ -37,6 +37,8 @@
  * mb_model.outputs, mb_sim_get_output): their numbers and indices. */
 #define SUSPENSION_NIN 0
 #define SUSPENSION_NOUT 0
+/* 1 when a sensor reads a reaction (mb_sim_get_output solves the multipliers: workspace) */
+#define SUSPENSION_OUT_REACTIONS 0
 /* (no inputs, no sensors) */
 /* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
 #define SUSPENSION_S_NL 0

@@ -453,7 +453,7 @@ end
 -- "_2", "_3", ... until it is new. Returns the text and the macros in emission order.
 local FIXED_MACROS = { "H", "NQ", "NC", "NBODY", "NPOINT", "PHI_Q_NNZ", "DQ_DQ_NNZ", "DQ_DV_NNZ",
                        "S_NL", "A_NL", "MBGEN_VERSION", "MODEL_INTERFACE", "NPAR", "MASS_TUNABLE",
-                       "NIN", "NOUT" }
+                       "NIN", "NOUT", "OUT_REACTIONS" }
 local function index_macros(uname, D)
     local taken, out, list = {}, {}, {}
     for _, f in ipairs(FIXED_MACROS) do taken[uname .. "_" .. f] = true end
@@ -978,7 +978,7 @@ function emit.generate(M, opts)
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
         S_NL = S_NL, A_NL = A_NL, PRESET_MACROS = pmacros,
         NPAR = npar, PAR_MASS = mass_sym and 1 or 0, PAR_MACROS = emit.par_macros(uname, M),
-        NIN = nin, NOUT = nout, IO_MACROS = emit.io_macros(uname, M),
+        NIN = nin, NOUT = nout, OUT_REACTIONS = (nout > 0 and D.dydlam) and 1 or 0, IO_MACROS = emit.io_macros(uname, M),
         PROTOTYPES = table.concat(protos, "\n"),
     }
     local h = fill(load_template(opts, "model.h.in"), hvals, "model.h.in")

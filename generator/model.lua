@@ -1320,7 +1320,9 @@ local function make_env(S)
                what, f.value)
       end
       c = c:match("^[^.]+%.(lambda)$") or c   -- the CSV's S.perp.lambda
+      local str = f.value
       f.value = env.reaction(el)[c]
+      S.measures[#S.measures].str = str          -- errors quote what the model wrote
     end
     local prev = S.sensor_by_name[sname]
     if prev then S.fail(line, 'duplicate sensor "%s" (first at line %d)', sname, prev.line) end
@@ -1866,6 +1868,14 @@ local function resolve(S, M)
       local j = S.el_by_name[n.ref]
       if not j then S.fail(n.line, '%sreaction("%s"): unknown element "%s"', who, show(n.ref), show(n.ref)) end
       local comps = model.reaction_comps[j.kind]
+      if not comps and j.kind == "contact" then   -- its forces are loads: the contact measures
+        local m = ({ gap = 1, normal = 1, friction = 1, slip = 1 })[n.comp] and n.comp or "normal"
+        S.fail(n.line, '%s%s: "%s" is a contact, whose forces are loads, not reactions: write %s("%s") '
+               .. '(the contact measures gap, normal, friction, slip; the contact reports them itself as '
+               .. 'the sensors %s.gap ... %s.slip)', who,
+               n.str and ('"' .. n.str .. '"') or ('reaction("' .. n.ref .. '").' .. show(n.comp)),
+               n.ref, m, n.ref, n.ref, n.ref)
+      end
       if not comps then
         S.fail(n.line, '%sreaction("%s"): "%s" is a %s, which has no reaction (joints, rods, slots, gears, racks, cams and drivers have)',
                who, n.ref, n.ref, j.kind)

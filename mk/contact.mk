@@ -8,9 +8,11 @@
 # settings; test_derivs_every_contact, every contact
 # form's derivatives against finite differences (tests/models/every_contact.lua).
 
-CONTACT_SIMS := ball_drop ball_drop_soft ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc
+CONTACT_SIMS := ball_drop ball_drop_soft ball_flipped bouncing_stiff ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_drop,))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_drop_soft,-D k=1e8 --name ball_drop_soft))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_flipped,-D lx=-1 --name ball_flipped))
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,models/bouncing_ball.lua,bouncing_stiff,-D k=1e8 -D v_stick=1e-3 --name bouncing_stiff))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_throw,-D g=0 -D v0=-4.4294469180700204 --name ball_throw))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/incline_contact.lua,incline_stick,-D theta=0.3805063771123649 --name incline_stick))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/incline_contact.lua,incline_slide,-D theta=0.6107259643892086 --name incline_slide))

@@ -16,8 +16,10 @@ $(BUILD)/test_derivs_react_sensors: $(BUILD)/o/san/derivs/react_sensors.o $(call
 
 TEST_PROGS   += $(BUILD)/test_derivs_react_sensors
 TEST_SCRIPTS += tests/test_react_sensors.sh
-TEST_NEEDS   += $(BUILD)/react_sensors_sim $(BUILD)/react_pendulum_sim $(BUILD)/mbgen
-# the C API: mb_anl_outputs, mb_sim_get_output's refusal
-$(BUILD)/test_react_api: $(call obj,san,tests/test_react_api.c $(BUILD)/gen_test/react_pendulum.c) $(RT_OBJ_san)
+TEST_NEEDS   += $(BUILD)/react_sensors_sim $(BUILD)/react_pendulum_sim $(BUILD)/mbgen $(BUILD)/test_react_api
+# the C API: mb_anl_outputs, mb_sim_get_output against it
+$(BUILD)/test_react_api: $(call obj,san,tests/test_react_api.c $(BUILD)/gen_test/react_pendulum.c $(BUILD)/gen_test/react_sensors.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
-TEST_PROGS   += $(BUILD)/test_react_api
+$(BUILD)/test_react_api_float: $(call obj,float,tests/test_react_api.c $(BUILD)/gen_test/react_pendulum.c $(BUILD)/gen_test/react_sensors.c) $(RT_OBJ_float)
+	$(call link,float,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_react_api $(BUILD)/test_react_api_float

@@ -25,5 +25,5 @@ ground { O = { 0, 0 } }
 body "ball" { mass = m, inertia = 0.4 * m * r * r, position = { 0, h0 + r },
               velocity = { 0.5, 0, 2 }, points = { C = { 0, 0 } } }
 contact "floor" { "ball.C", "ground.O", radius = r, line = { 1, 0 },
-                  k = 1e6, exponent = 1.5, restitution = 0.8, velocity = math.sqrt(2 * g * h0),
-                  mu_s = 0.3, mu_d = 0.25, v_stick = 1e-2 }
+                  k = param("k", 1e6), exponent = 1.5, restitution = 0.8, velocity = math.sqrt(2 * g * h0),
+                  mu_s = 0.3, mu_d = 0.25, v_stick = param("v_stick", 1e-2) }

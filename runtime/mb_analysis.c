@@ -786,14 +786,22 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             }
         }
         if (!newton) {
-            mb_real floor = escale > 0 ? MB_R(1e-3) * escale : 1;
+            /* semi-definite with the load balanced along the neutral directions (a cart free
+             * on its rail, the pole hanging): Newton in the stiff directions, where the energy
+             * cannot resolve the minimum better than sqrt(eps) of the step (a height change of
+             * the square of the step's) but the load can, so that the step counts as Newton's */
+            int psd = d > 0 && !pd && emin >= -etol * escale;
+            mb_real floor = escale > 0 ? MB_R(1e-3) * escale : 1, rneutral = 0;
             zero(d, dz);
             for (int k = 0; k < d; k++) {
                 const mb_real *vk = a->Ev + (long)k * d;
-                mb_real e = MB_FABS(a->ev[k]);
-                mb_real s = dot(d, vk, rr) / (e > floor ? e : floor);
+                mb_real e = MB_FABS(a->ev[k]), g = dot(d, vk, rr);
+                mb_real s = g / (e > floor ? e : floor);
+                if (!(e > etol * escale)) rneutral += g * g;
                 for (int i = 0; i < d; i++) dz[i] += s * vk[i];
             }
+            newton = psd && MB_SQRT(rneutral) <= a->p.static_tol * gnorm && finite_vec(d, dz) &&
+                     dot(d, rr, dz) > 0;
         }
         z_times(a, dz, dq);
         /* a Newton step below sqrt(eps) of the step limits: taken, and converged (its error is
@@ -805,10 +813,11 @@ int mb_anl_static(mb_anl *a, mb_real t, mb_real *q, mb_real *lambda, mb_anl_stat
             if (trial(a, t, q, dq, 1, qt, &W0, &Wn0) == MB_OK) {
                 copy(n, q, qt);
                 inf.iters++;
-                inf.stability = 1;
+                inf.stability = pd ? 1 : 0;   /* (else semi-definite: neutral) */
                 st = MB_OK;
-                /* the multipliers at the new q */
+                /* the multipliers and the unbalanced load at the new q */
                 lin_base(a, t, q, c, lam);
+                inf.residual = a->residual;
                 goto out;
             }
         }

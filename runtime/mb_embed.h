@@ -20,20 +20,24 @@
  * two are for models without tunables or inputs; the _P form adds NP tunables and NM (N when
  * the mass matrix depends on them, else 0: <NAME>_NPAR, <NAME>_MASS_TUNABLE * <NAME>_NQ), the
  * _PI form NI inputs too (<NAME>_NIN: their holds and 2 N reals of mb_sim_set_input's
- * scratch). */
+ * scratch), the _PIR form NR = 1 when a sensor reads a reaction (<NAME>_OUT_REACTIONS: the
+ * block in which mb_sim_get_output solves for the multipliers, PQ + NLS + 2 N + 5 NC reals). */
 #define MB_EMBED_WORK_BYTES(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0, 0)
 #define MB_EMBED_WORK_BYTES_FJ(F, I, N, NC, PQ, DQ, DV, NLS, NLA) \
-    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0)
+    MB_LAYOUT_BYTES(F, I, 1, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, 0, 0, 0, 0, 0)
 #define MB_EMBED_WORK_BYTES_P(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, 0, 0)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, 0, 0, 0)
 #define MB_EMBED_WORK_BYTES_PI(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI) \
-    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, 0)
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, 0, 0)
+#define MB_EMBED_WORK_BYTES_PIR(F, I, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NR) \
+    MB_LAYOUT_BYTES(F, I, 0, 0, 0, 0, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, 0, NR)
 /* The same from a generated model's macro prefix, e.g. MB_EMBED_MODEL_WORK_BYTES(ANDREWS, ...)
- * (tunables and inputs included). */
-#define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                                  \
-    MB_EMBED_WORK_BYTES_PI(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
-                           P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ, P##_NIN)
+ * (tunables, inputs and sensors of reactions included). */
+#define MB_EMBED_MODEL_WORK_BYTES(P, F, I)                                                   \
+    MB_EMBED_WORK_BYTES_PIR(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
+                            P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ, P##_NIN, \
+                            P##_OUT_REACTIONS)
 
 /* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
 #define MB_EMBED_WORKSPACE(VAR, BYTES) \

@@ -6,6 +6,7 @@
  * the change of the loads is formed in its own inq block; nothing here runs for a model without
  * inputs. */
 #include "mb_sim_impl.h"
+#include "mb_sparse.h"
 
 #if MBI_HAS_HHT
 #define HAS_HR(s) ((s)->hr != NULL)
@@ -89,12 +90,60 @@ mb_real mb_sim_get_input(const mb_sim *s, int i)
     return hold[0] + hold[1] * (s->t - hold[2]);
 }
 
+#if MBI_HAS_TUN
+/* The multipliers of M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma at (t, q, v) into lam[nc]:
+ * S lambda = Phi_q M^-1 Q - Gamma with S = Phi_q M^-1 Phi_q^T on the model's plan. The same
+ * evaluations, kernels and order as mb_anl_reactions (mb_analysis.c), so the same numbers. All
+ * scratch is the block rx (mb_layout.h: MB_L_RX), which nothing else touches: the integrator's
+ * matrices, factorizations and monitors stay as the last step left them. */
+static int reaction_multipliers(const mb_sim *s, mb_real t, const mb_real *q, const mb_real *v,
+                                mb_real **lam)
+{
+    const mb_model *m = s->m;
+    const mb_symbolic *sy = &m->plan->s;
+    int n = m->nq, nc = m->nc, bad = -1;
+    mb_real ratio;
+    mb_real *Pq = s->rx, *FS = Pq + m->phi_q_pat.nnz, *Q = FS + nc + sy->nl, *minv = Q + n;
+    mb_real *Gam = minv + n, *y = Gam + nc, *d0 = y + nc, *ly = d0 + nc;
+    if (!m->gamma) return MB_ERR_MODEL;
+    m->phi_q(m, t, q, Pq);
+    m->gamma(m, t, q, v, Gam);
+    m->force(m, t, q, v, Q);
+    for (int i = 0; i < n; i++) minv[i] = 1 / m->mass[i];
+    if (nc > 0) {
+        mb_sp_assemble_s(m, Pq, minv, FS);
+        int st = mb_sp_ldl(sy, FS, d0, s->p.rank_tol, &ratio, &bad);
+        if (st == MB_ERR_NOT_SPD) st = MB_ERR_SINGULAR;
+        if (st) return st;
+    }
+    for (int i = 0; i < n; i++) Q[i] = minv[i] * Q[i];
+    pq_mv(m, Pq, Q, y);
+    for (int r = 0; r < nc; r++) y[r] -= Gam[r];
+    if (nc > 0) mb_sp_ldl_solve(sy, FS, y, ly);
+    for (int r = 0; r < nc; r++) if (!isfinite(y[r])) return MB_ERR_NONFINITE;
+    *lam = y;
+    return MB_OK;
+}
+#endif
+
 int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_dv)
 {
     const mb_model *m = s ? s->m : NULL;
     if (!m || !y || m->nout == 0 || !m->outputs) return MB_ERR_PARAM;
     if (!s->ready) return MB_ERR_STATE;
-    if (m->doutputs_dlam) return MB_ERR_MODEL;   /* reactions: mb_anl_outputs has the multipliers */
+    if (m->doutputs_dlam) {   /* sensors of reactions: the multipliers at the current state */
+        mb_real *lam = NULL;
+#if MBI_HAS_TUN
+        int st = s->rx ? reaction_multipliers(s, s->t, s->z, s->v, &lam) : MB_ERR_MODEL;
+#else
+        int st = MB_ERR_MODEL;   /* (no block for the solve in this build) */
+#endif
+        if (st) return st;
+        mb_model ml = *m;     /* a copy that reads them (no state kept) */
+        ml.lam = lam;
+        ml.outputs(&ml, s->t, s->z, s->v, y, dy_dq, dy_dv);
+        return MB_OK;
+    }
     m->outputs(m, s->t, s->z, s->v, y, dy_dq, dy_dv);
     return MB_OK;
 }

@@ -61,6 +61,11 @@
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
 
+/* mb_sim_get_output of a model whose sensors read reactions (mb_input.c): Phi_q (PQ), S in the
+ * plan's storage (NC + NLS), Q and M^-1 (2 N), Gamma, the multipliers and the factorization's
+ * and solve's scratch (4 NC). */
+#define MB_L_RX(N, NC, PQ, NLS) ((PQ) + (NLS) + 2 * (N) + 5 * (NC))
+
 /* The blocks of fields a build leaves out of mb_sim (mb_config.h: MBI_HAS_*) are left out of the
  * list too; their counts are 0 for every formulation and integrator such a build accepts. */
 #define MB_L_KEEP(x) x
@@ -70,7 +75,7 @@
 #define MB_L_SEL_1 MB_L_KEEP
 #define MB_L_SEL_0 MB_L_DROP
 
- /* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE) expands
+ /* MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE, NR) expands
   * R(field, count) for each block of mb_real and J(field, count) for each block of int, in layout
   * order, then A(field, base, c) for each block that shares another's (MB_L_SHARED), for
  * formulation F, integrator I, full_jacobian FJ (0/1), dense back end LS (0/1), dense output DN
@@ -79,7 +84,10 @@
  * dQ/dv, NLS and NLA entries in the plan's L of S and of A (mb_model.h: mb_plan), NP tunables
   * (mb_model.npar), NM = N when M depends on them (mb_model.par_mass), else 0, and NI inputs
   * (mb_model.nin: their holds, and two vectors of Q for mb_input.c, only when NI > 0), NE the
-  * sensors when p.events is on and the model has gaps, else 0 (mb_event.c). A block of
+  * sensors when p.events is on and the model has gaps, else 0 (mb_event.c), NR 1 when the
+  * model's sensors read reactions (mb_model.doutputs_dlam: mb_sim_get_output's solve for the
+  * multipliers in its own block rx, so that it leaves the integrator's blocks alone; with the
+  * inputs' blocks, none in a build without tunables), else 0. A block of
   * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
   * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
   * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
@@ -108,7 +116,7 @@
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
  * side, which uses it, is not called then). trig, the fused evaluations' sine cache (3 N, an
  * entry per coordinate: mb_trig.h), lives across steps in every formulation. */
-#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE)      \
+#define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE, NR)      \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
     R(v, N) R(pd, MB_L_IF(MB_L_F4(F), N))                                                     \
     R(sig, NC) R(lam, MB_L_IF(MB_L_F1(F), NC)) R(ptq, NC)                                      \
@@ -166,6 +174,7 @@
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
     MB_L_SEL(MBI_HAS_EV)(R(evw, MB_L_IF((NE) > 0, 5 * (NE) + (N))))                         \
+    MB_L_SEL(MBI_HAS_TUN)(R(rx, MB_L_IF(NR, MB_L_RX(N, NC, PQ, NLS))))                        \
     MB_L_SEL(MBI_HAS_PIV)(J(piv, MB_L_IF(LS, MB_L_NMAX(N, NC))))                            \
     MB_L_SEL(MBI_HAS_BDF)(J(bpiv, MB_L_IF(!MB_L_F4(F), MB_L_BV(F, I, N, NC))))                  \
     MB_L_SEL(MBI_HAS_EV)(J(evk, NE))                                                          \
@@ -235,7 +244,7 @@
 #define MB_L_SUM_R(field, count) +MB_LAYOUT_ROUND(sizeof(mb_real) * (size_t)(count))
 #define MB_L_SUM_J(field, count) +MB_LAYOUT_ROUND(sizeof(int) * (size_t)(count))
 #define MB_L_SUM_A(field, base, c)
-#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE) \
-    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE))
+#define MB_LAYOUT_BYTES(F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE, NR) \
+    ((size_t)0 MB_LAYOUT(MB_L_SUM_R, MB_L_SUM_J, MB_L_SUM_A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE, NR))
 
 #endif /* MB_LAYOUT_H */

@@ -287,7 +287,7 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
 }
 #define LAY_ARGS(l, m) (l).f, (l).ig, (l).fj, (l).ls, (l).dn, (l).ad, (m)->nq, (m)->nc,         \
     (m)->phi_q_pat.nnz, (m)->dq_dq_pat.nnz, (m)->dq_dv_pat.nnz, (m)->plan->s.nl, (m)->plan->a.nl, \
-    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin, (l).ne
+    (m)->npar, (m)->par_mass ? (m)->nq : 0, (m)->nin, (l).ne, (m)->doutputs_dlam != NULL
 #define LAY_APPLY(mac, ...) mac(__VA_ARGS__)   /* LAY_ARGS expanded into mac's arguments */
 
 /* The workspace's bytes: the sum of the block list (no mb_sim needed: a temporary one to lay out

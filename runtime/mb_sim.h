@@ -326,6 +326,8 @@ typedef struct mb_sim {
                                 mb_sim_reset */
 #endif
 #if MBI_HAS_TUN
+    mb_real *rx;             /* sensors of reactions (mb_model.doutputs_dlam): mb_sim_get_output's
+                                solve for the multipliers (mb_input.c; mb_layout.h MB_L_RX) */
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
     mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
     mb_real *hold;           /* [3 nin] the inputs' holds {value, slope, t_set} (mloc.in) */
@@ -458,9 +460,17 @@ const mb_model *mb_sim_model(const mb_sim *s);
  * MB_OK or MB_ERR_PARAM (bad index, non-finite value). mb_sim_input_index: by name, -1 if
  * unknown; mb_sim_get_input: the value the model sees at the current time. mb_sim_get_output:
  * the sensors y[nout] at the current state and, when dy_dq and dy_dv are both non-NULL, their
- * Jacobians [nout x nq] row-major; MB_ERR_PARAM without sensors, MB_ERR_STATE before a reset,
- * MB_ERR_MODEL when a sensor reads a reaction (mb_model.doutputs_dlam: the formulations keep no
- * multipliers consistent at every state: mb_anl_outputs, runtime/mb_analysis.h, solves them). */
+ * Jacobians [nout x nq] row-major (a sensor of a reaction: its partial derivatives at fixed
+ * multipliers, as mb_model.outputs; mb_anl_outputs gives dy/dlambda too); MB_ERR_PARAM without
+ * sensors, MB_ERR_STATE before a reset. A sensor that reads a reaction (mb_model.doutputs_dlam)
+ * takes the multipliers of the exact index-1 equations at the current state (t, q, v), solved
+ * in the sim's own workspace block (no formulation keeps multipliers valid at every state):
+ * the same solve, in the same order, as mb_anl_reactions and the simulator's reaction columns,
+ * so the values equal theirs bit for bit; it leaves the integrator's blocks, the monitors and
+ * the trajectory untouched. Its failures: MB_ERR_MODEL (no gamma: a firmware built with
+ * MB_OMIT_GAMMA; or a build with MB_WITH_TUNABLES=0, which keeps no block for the solve),
+ * MB_ERR_SINGULAR (Phi_q rank-deficient: the multipliers are not unique), MB_ERR_NONFINITE; y
+ * is then untouched. */
 int mb_sim_input_index(const mb_sim *s, const char *name);
 int mb_sim_set_input(mb_sim *s, int i, mb_real value);
 int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope);

@@ -6,7 +6,9 @@
 #  - Newton's law for every body of the double pendulum and the slider-crank, from the CSV alone:
 #    reactions + weights = m a, moments about the CoM = J alpha (a from the CSV's columns, and
 #    from central differences of its velocities);
-#  - static: the hanging pendulum and the slider-crank's reactions by hand, stability;
+#  - kinematic and inverse: the sensors' out.* columns (positions, velocities, reactions);
+#  - static: the hanging pendulum and the slider-crank's reactions by hand, stability; the
+#    bouncing ball resting on its contact (neutral directions with the load balanced);
 #  - kinematic and inverse: the driven slider-crank's piston against its closed form, the driver's
 #    effort against the power balance (energy_dev of the inverse run);
 #  - modal: the bar pendulum, the double pendulum (2 x 2 closed form), the PRADIS oscillator and a
@@ -135,6 +137,12 @@ ok "slider-crank static: crank down, O (m_c + m_r/2) g, A m_r g/2, B -m_r g/2, s
 $BUILD/double_pendulum_sim --analysis static --out "$T/ds.csv" >"$T/o" 2>"$T/e"
 e=$(awk "$PRE"' { print abs($c["A.fy"] - 16 * 9.81) + abs($c["B.fy"] - 10 * 9.81) + abs($c["A.fx"]) + abs($c["B.fx"]) }' "$T/ds.csv")
 ok "double pendulum static from the shipped guesses: hangs, A 16 g, B 10 g (error $e)" 'lt "$e" 1e-9'
+# a neutral direction (x and the spin free) with the load balanced: the ball rests on its contact,
+# pressed d = (m g / k)^(1 / 1.5) into it (m = 1, k = 1e6, r = 0.1)
+$BUILD/bouncing_ball_sim --analysis static --out "$T/bs.csv" >"$T/o" 2>"$T/e"; rc=$?
+e=$(awk "$PRE"' { d = exp(log(9.81 / 1e6) / 1.5); print abs($c["ball.y"] - (0.1 - d)) / d }' "$T/bs.csv" 2>/dev/null)
+ok "bouncing ball static: exit 0, neutral, resting (m g / k)^(2/3) into the floor (rc $rc, relative error $e)" \
+   '[ $rc -eq 0 ] && grep -q "stability=neutral" "$T/o" && lt "${e:-1}" 1e-9'
 
 # ---------------------------------------------------------------- kinematic and inverse
 SD=$BUILD/anl_slider_driven_sim
@@ -155,6 +163,20 @@ dev=$(kv max_energy_dev "$T/o"); eff=$(kv max_effort "$T/o")
 # h = 1e-3, 6.7e-6 J at 1e-4
 ok "inverse: energy balance with the driver's work (max |dev| $dev J < 2e-5 J, effort up to $eff N m)" 'lt "$dev" 2e-5'
 ok "inverse: CSV has drive.effort" 'head -1 "$T/i.csv" | grep -q ",drive.effort"'
+# the sensors' out.* columns (tests/models/anl_slider_driven.lua): the piston's position and
+# velocity as its columns (1e-12), the driver's torque and a pin's force digit for digit as the
+# reaction columns (the same multipliers), in every row of both analyses
+for f in k i; do
+    r=$(awk "$PRE"' NR > 1 { n++
+        if (!("out.xp" in c) || !("out.torque" in c)) { print "missing"; exit }
+        d = abs($c["out.xp"] - $c["piston.B.x"]); if (d > e) e = d
+        d = abs($c["out.vp"] - $c["piston.vx"]); if (d > e) e = d
+        if ($c["out.torque"] != $c["drive.effort"] || $c["out.Ofy"] != $c["O.fy"] || $c["out.torque"] == "") bad++ }
+        END { printf "%d %d %.3e\n", n, bad, e }' "$T/$f.csv")
+    read -r rn rb re <<<"$r"
+    ok "$f: out.* sensor columns: $rn rows, $rb reaction sensors off their columns, position/velocity within $re" \
+       '[ "${rn:-0}" -gt 2 ] && [ "$rb" = 0 ] && lt "$re" 1e-12'
+done
 
 # ---------------------------------------------------------------- modal
 # rel F G: |F - G| / |G|

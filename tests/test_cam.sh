@@ -172,5 +172,13 @@ ok "kin_cams: --eval generic refused (exit 2: a profile function)" '[ $rc -eq 2 
 ok "kin_cams: its data file says why: a cam whose profile is a function (cam \"C3\")" \
    'grep -q "The model has a cam whose profile is a function (cam \"C3\")" "$BUILD/gen_test/kin_cams_data.c"'
 
+# ---- the energy warning's advice on a driven cam under a large penalty: the positions do not
+# move with alpha, the drivers' work does, so the advice names --alpha (a smaller --h is worse)
+"$BUILD/cam_follower_sim" --alpha 1e8 --h 1e-4 --out "$T/a8.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "cam_follower --alpha 1e8: the energy warning points to --alpha" \
+   '[ $rc -eq 0 ] && grep -q "warning: energy: .*try --alpha 1e4 to 1e6 (now 1e+08)" "$T/e"'
+"$BUILD/cam_follower_sim" --h 1e-4 --out "$T/a4.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "cam_follower at its own alpha: no energy warning" '[ $rc -eq 0 ] && ! grep -q "warning: energy" "$T/e"'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -34,7 +34,7 @@ BUILD=${BUILD:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_contact.XXXXXX"); trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
-for b in ball_drop ball_drop_soft ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc bouncing_ball; do
+for b in ball_drop ball_drop_soft ball_flipped bouncing_stiff ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc bouncing_ball; do
     [ -x "$BUILD/${b}_sim" ] || { echo "FAIL: $BUILD/${b}_sim missing" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 le() { awk "BEGIN { exit !($1 <= $2) }"; }
@@ -164,6 +164,21 @@ END { printf "%.3e %.3e %d\n", ab(vx / 0.3 - 1), ab(s), up }' "$T/bb.csv" >"$T/r
     ok "bouncing_ball (${form:-its run settings}): runs through the first bounce and rolls at 0.3 m/s to 1e-9 (got $ev, slip $es)" \
        '[ $rc -eq 0 ] && [ "$up" = 1 ] && le "$ev" 1e-9 && le "$es" 1e-9'
 done
+
+# ---- what the simulator says about a contact: a start deep inside (ball_drop with its line's
+# direction flipped: the ball is 1.2 m on the inner side) is a note naming the contact, a start
+# outside is not; a fixed implicit step that diverges on a stiff contact (bouncing_ball at
+# k = 1e8, v_stick = 1e-3) names the touching contact and what to do
+"$BUILD/ball_flipped_sim" --t-end 1e-3 --out "$T/f.csv" >"$T/o" 2>"$T/e"
+ok "a contact starting 1.2 m inside: a note naming it" \
+   'grep -q "^ball_flipped_sim: note: contact \"floor\" starts 1.2 m inside (gap -1.2 m at t = 0" "$T/e"'
+"$BUILD/ball_drop_sim" --t-end 1e-3 --out "$T/f.csv" >"$T/o" 2>"$T/e"
+ok "a contact starting apart: no note" '! grep -q "note: contact" "$T/e"'
+"$BUILD/bouncing_stiff_sim" --out "$T/f.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "Newton diverging at a stiff contact: the fault names the contact and the remedy (rc $rc)" \
+   '[ $rc -eq 1 ] && grep -q "Newton iteration diverged.*; contact \"floor\" is touching (gap -[0-9.e-]* m at the last good step): .*an adaptive run (--rtol 1e-6, or --integrator bdf --rtol 1e-6) cuts the step where Newton fails$" "$T/e"'
+"$BUILD/bouncing_stiff_sim" --rtol 1e-6 --t-end 1 --out "$T/f.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "the remedy works: the adaptive trapezoid through the stiff contact (rc $rc)" '[ $rc -eq 0 ] && grep -q "^status=ok" "$T/o"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,7 +3,8 @@
 # the output files and their shapes, the coordinate choice printed, NumPy reading the text files
 # (skipped with a message without python3-numpy), and hostile input: --about t=abc, t=-1, --about
 # t= with modal, a model without inputs (B, D with 0 columns: a note), a singular position (the
-# constraint named), no equilibrium (exit 1, no files).
+# constraint named), no equilibrium (exit 1, no files); the cart-pole about its static
+# equilibrium (a neutral direction) against the closed form.
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -32,6 +33,22 @@ grep -q "point of a trajectory" "$T/err" && ok || bad "no trajectory note"
 [ "$(grep -c '^B,' "$T/cp.csv")" = 4 ] && [ "$(grep -c '^C,' "$T/cp.csv")" = 4 ] && ok || bad "cartpole B, C rows"
 out=$($B/cartpole_sim --analysis linearize --about t=0.3 --out "$T/cp3.csv" 2>/dev/null); rc=$?
 [ $rc -eq 0 ] && case "$out" in *"t=0.3 "*) true ;; *) false ;; esac && ok || bad "--about t=0.3: $rc $out"
+
+# the cart-pole about its static equilibrium: the cart free on its rail (a neutral direction, no
+# spring), the pole hanging. The solver converges on the pole's angle where the energy cannot
+# resolve it (a height change below the positions' ulp) but the load can (Newton in the stiff
+# direction); A against the closed form of the hanging pole on a free cart (M = 1, m = 0.1,
+# l = 0.5, J = m (2 l)^2 / 12): d(x)' = m^2 l^2 g / D x_phi, d(phi)' = -m l g (M + m) / D
+# phi, D = (M + m) (m l^2 + J) - m^2 l^2, to 1e-10
+out=$($B/cartpole_sim --analysis linearize --about static --out "$T/cps.csv" 2>"$T/err"); rc=$?
+[ $rc -eq 0 ] && case "$out" in *"point=equilibrium"*) true ;; *) false ;; esac && ok || bad "cartpole about static: exit $rc $out $(cat "$T/err")"
+read -r axp app < <(awk -F, '$1=="A" && $2=="d(cart.x)" {x = $4} $1=="A" && $2=="d(pole.phi)" {p = $4} END {print x, p}' "$T/cps.csv")
+awk -v x="$axp" -v p="$app" 'BEGIN { M = 1; m = 0.1; l = 0.5; g = 9.81; J = m * 4 * l * l / 12
+    D = (M + m) * (m * l * l + J) - m * m * l * l; wx = m * m * l * l * g / D; wp = -m * l * g * (M + m) / D
+    ex = (x - wx) / wx; ep = (p - wp) / wp; if (ex < 0) ex = -ex; if (ep < 0) ep = -ep
+    exit !(x != "" && p != "" && ex < 1e-10 && ep < 1e-10) }' && ok || bad "cartpole about static: A[d(cart.x)][pole.phi] = $axp, A[d(pole.phi)][pole.phi] = $app"
+out=$($B/cartpole_sim --analysis static --out "$T/cpst.csv" 2>&1); rc=$?
+[ $rc -eq 0 ] && case "$out" in *"stability=neutral"*) true ;; *) false ;; esac && ok || bad "cartpole static: exit $rc $out"
 
 if python3 -c 'import numpy' 2>/dev/null; then
     python3 - "$T" <<'PY' && ok || bad "numpy cannot read the text files"

@@ -10,6 +10,9 @@
 #  - the closed form of the arm turned at w = 3 rad/s (m = 2 kg, CoM at a = 0.3 m):
 #    J = (-m w^2 a cos wt, -m w^2 a sin wt + m g), effort m g a cos wt, to 1e-9 N (measured
 #    7.9e-12 N with the default trapezoid at h = 1e-3);
+#  - mb_sim_get_output along the default run (build/test_react_api --rows) equals the out.*
+#    columns digit for digit;
+#  - the static analysis' out.* columns: the reaction sensors equal its reaction columns;
 #  - a reaction of an equation mbgen --redundant removes is refused, naming the sensor;
 #  - tests/models/react_pendulum.lua: the hanging bar's pin holds (0, m g) at rest, and
 #    --analysis linearize gives the closed form's C and D for its pin force (C includes
@@ -29,7 +32,8 @@ trap 'rm -rf "$tmp"' EXIT
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$MAKE" --no-print-directory -C "$root" "$@"; }
 SIM=$BUILD/react_sensors_sim
 PEN=$BUILD/react_pendulum_sim
-mk "$SIM" "$PEN" >/dev/null 2>&1 || { bad "cannot build $SIM, $PEN"; echo "$pass passed, $fail failed"; exit 1; }
+API=$BUILD/test_react_api
+mk "$SIM" "$PEN" "$API" >/dev/null 2>&1 || { bad "cannot build $SIM, $PEN, $API"; echo "$pass passed, $fail failed"; exit 1; }
 
 # same CSV: rows where a reaction sensor differs from its column (as text), and the worst
 # relative error of the formula sensors; "rows mismatches formula_err"
@@ -60,6 +64,28 @@ for run in "trapezoid::" "rk4:--formulation baumgarte --integrator rk4:" "dopri5
     else bad "$label: formula sensors of reactions off by $w (relative)"; fi
     echo "$label: $n rows, reaction sensors identical to the columns, formulas within $w"
 done
+
+# mb_sim_get_output (the C API, test_react_api --rows: the sensors after every step of the default
+# run) equals the simulator's out.* columns digit for digit, every sensor, every row
+if "$API" --rows "$tmp/api.csv" && "$SIM" --quiet --out "$tmp/default.csv" >/dev/null 2>&1; then
+    read -r rn cols diff < <(awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) ca[$i] = i; next }
+            for (i = 1; i <= NF; i++) a[FNR, i] = $i; n = FNR; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) if ($i in ca) { cb[i] = ca[$i]; k++ }; next }
+        { m = FNR; for (i in cb) if ($i != a[FNR, cb[i]]) bad++ }
+        END { print (m == n ? n : -1), k + 0, bad + 0 }' "$tmp/api.csv" "$tmp/default.csv")
+    if [ "$rn" -gt 100 ] && [ "$cols" -eq 13 ] && [ "$diff" -eq 0 ]; then ok
+    else bad "mb_sim_get_output vs the out.* columns: $rn rows, $cols columns, $diff fields differ"; fi
+    echo "mb_sim_get_output: $rn rows of t and 12 sensors, identical to the simulator's out.* columns"
+else bad "test_react_api --rows or the default run failed"; fi
+
+# the analyses write the same out.* columns: static (the multipliers of the equilibrium) and
+# modal (its frames have no multipliers: the sensors of reactions are empty there)
+if "$SIM" --analysis static --out "$tmp/static.csv" >"$tmp/static.log" 2>&1; then
+    read -r n mism w < <(same "$tmp/static.csv")
+    if [ "$n" -eq 1 ] && [ "$mism" -eq 0 ]; then ok
+    else bad "static: $mism mismatches in $n rows: a reaction sensor differs from its reaction column"; fi
+    echo "static: the reaction sensors equal their columns ($n row, formulas within $w)"
+else bad "static analysis failed: $(tail -2 "$tmp/static.log")"; fi
 
 # the closed form of the driven arm (the default run)
 read -r ex ey ee < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -18,6 +18,9 @@
  *  - rod R, row R.dist ((d . d - L^2) / (2 L), d = r_Q - r_P): the force on its second end is
  *    -lambda d / L, along the rod towards the first end for lambda > 0: R.tension = lambda(R.dist)
  *    (N, positive in tension; exact when |d| = L);
+ *  - cam C, row C.profile (the follower's point on the profile; its gradient in the follower is
+ *    the profile's outward unit normal n): the force on the follower is -lambda n, and
+ *    C.normal = -lambda(C.profile) (N, positive when the cam pushes the follower outward);
  *  - any other row R: R.lambda, the multiplier itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -385,17 +388,28 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* One full CSV row: t, q, the four monitors, the points, then the extra columns. A row with a
- * non-finite t, coordinate, monitor or point is not written (returns 1). */
+/* One full CSV row: t, q, the four monitors, the points, then the extra columns, the inputs as
+ * the model sees them at t and the sensors (as the dynamic CSV's in.*, out.*; a sensor of a
+ * reaction reads the row's multipliers lam, the sensors are empty without v, or without lam
+ * where they read reactions). pts [2 npoint + nout]: scratch for the points, then the sensors.
+ * A row with a non-finite t, coordinate, monitor, point or sensor is not written (returns 1). */
 static int full_row_tail(FILE *f, const mb_model *m, double t, const mb_real *q, const double mon[4],
                          mb_real *pts, const mb_real *v, const mb_real *acc, const mb_real *lam,
                          const char *tail)
 {
+    mb_real *y = pts + 2 * m->npoint;
+    int have_y = m->nout > 0 && v && (!m->doutputs_dlam || lam);
     if (m->points) m->points(m, (mb_real)t, q, pts);
+    if (have_y) {
+        mb_model ml = *m;   /* a copy that reads the row's multipliers */
+        if (m->doutputs_dlam) ml.lam = lam;
+        ml.outputs(&ml, (mb_real)t, q, v, y, NULL, NULL);
+    }
     int bad = !isfinite(t);
     for (int i = 0; i < m->nq; i++) bad |= !isfinite((double)q[i]);
     for (int i = 0; i < 4; i++) bad |= !isfinite(mon[i]);
     for (int i = 0; m->points && i < 2 * m->npoint; i++) bad |= !isfinite((double)pts[i]);
+    for (int i = 0; have_y && i < m->nout; i++) bad |= !isfinite((double)y[i]);
     if (bad) return 1;
     fprintf(f, "%.15g", t);
     for (int i = 0; i < m->nq; i++) fprintf(f, ",%.15g", (double)q[i]);
@@ -403,6 +417,12 @@ static int full_row_tail(FILE *f, const mb_model *m, double t, const mb_real *q,
     if (m->points)
         for (int i = 0; i < 2 * m->npoint; i++) fprintf(f, ",%.15g", (double)pts[i]);
     row_extra(f, m, v, acc, lam);
+    for (int i = 0; i < m->nin; i++)
+        fprintf(f, ",%.15g", (double)(m->in[3 * i] + m->in[3 * i + 1] * ((mb_real)t - m->in[3 * i + 2])));
+    for (int i = 0; i < m->nout; i++) {
+        if (have_y) fprintf(f, ",%.15g", (double)y[i]);
+        else fputc(',', f);
+    }
     if (tail) fputs(tail, f);
     fputc('\n', f);
     return 0;
@@ -422,6 +442,8 @@ static void full_header_tail(FILE *f, const mb_model *m, const char *tail)
         for (int i = 0; i < m->npoint; i++)
             fprintf(f, ",%s.x,%s.y", m->info->point_names[i], m->info->point_names[i]);
     header_extra(f, m);
+    for (int i = 0; i < m->nin; i++) fprintf(f, ",in.%s", m->in_names[i]);
+    for (int i = 0; i < m->nout; i++) fprintf(f, ",out.%s", m->out_names[i]);
     if (tail) fputs(tail, f);
     fputc('\n', f);
 }
@@ -1506,7 +1528,7 @@ static int anl_start(run_mem *r, int which, const mb_model *m, size_t ws, const 
     r->v = calloc((size_t)n, sizeof(mb_real));
     r->acc = calloc((size_t)n, sizeof(mb_real));
     r->lam = calloc((size_t)nc + 1, sizeof(mb_real));
-    r->pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + 1));
+    r->pts = malloc(sizeof(mb_real) * (size_t)(2 * m->npoint + m->nout + 1));   /* and the sensors */
     r->ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
     r->pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
     if (!r->work || !r->q || !r->v || !r->acc || !r->lam || !r->pts || !r->ph || !r->pq) {

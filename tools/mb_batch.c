@@ -143,6 +143,14 @@ static void first_line(const char *e, size_t len, char msg[MSG_MAX])
     }
 }
 
+/* name is one of the table's columns (the row number's aside) */
+static int is_column(const mb_sweep_table *t, int c0, const char *name)
+{
+    for (int c = c0; c < t->ncol; c++)
+        if (!strcmp(t->name[c], name)) return 1;
+    return 0;
+}
+
 /* the header (row, the columns, status, exit, the nf fields, message), then the rows held
  * back in held: each \x01 in them stands for the empty fields a row without a summary line has */
 static int header(int fd, const mb_sweep_table *t, int c0, char *const *fkey, int nf, sbuf *held)
@@ -275,8 +283,8 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         if (nf < 0 && *sl) {   /* the field names: this row's summary line, when it has fields */
             char *cp = strdup(sl);
             int k = cp ? pairs(cp, key, val, MAX_FIELDS) : 0, m = 0;
-            for (int i = 0; i < k; i++)
-                if (strcmp(key[i], "status")) fkey[m++] = key[i];
+            for (int i = 0; i < k; i++)   /* (a field the table has as a column is its column) */
+                if (strcmp(key[i], "status") && !is_column(&t, c0, key[i])) fkey[m++] = key[i];
             if (m > 0) { nf = m; fline = cp; }
             else free(cp);
         }

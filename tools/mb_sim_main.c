@@ -154,6 +154,19 @@ static long keep_complete_rows(const char *path)
  * it was met, its value there, its threshold and what to do; returns how many. */
 static const char *const warn_names[MB_NWARN] = {"newton", "energy", "constraint", "sigma", "stability",
                                                             "accuracy"};
+/* A driver moves at the sim's state (dPhi/dt != 0 there or at t = 0): drivers do work */
+static int driven(const mb_sim *s)
+{
+    int nc = model->nc, on = 0;
+    mb_real *pt = nc > 0 ? malloc(sizeof(mb_real) * (size_t)nc) : NULL;
+    for (int k = 0; pt && k < 2 && !on; k++) {
+        model->phi_t(model, k ? mb_sim_get_t(s) : 0, mb_sim_get_q(s), pt);
+        for (int i = 0; i < nc; i++) on |= pt[i] != 0;
+    }
+    free(pt);
+    return on;
+}
+
 static int report_warnings(const mb_sim *s, const mb_params *p)
 {
     const mb_monitor *mo = mb_sim_get_monitor(s);
@@ -174,6 +187,13 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     "end max |energy deviation| %.3g J, energy scale %.3g J (max of T + |V - V0| + "
                     "|W|); a smaller --h or --rtol", v, (double)p->warn_energy,
                     (double)mo->max_energy_dev, (double)mo->escale);
+            /* a driven mechanism under the penalty: W comes from the multipliers, whose
+             * rounding grows with alpha / h, so a smaller --h can make it worse (cam_follower) */
+            if ((p->formulation == MB_ALF_EXPLICIT || p->formulation == MB_ALF_TRAPEZOID) && driven(s))
+                fprintf(stderr, "; the mechanism is driven: if a smaller --h makes it larger, the "
+                        "drivers' work W (summed from the penalty's multipliers) may be what is "
+                        "off: try --alpha 1e4 to 1e6 (now %.3g) and compare the positions",
+                        (double)p->alpha);
             break;
         case MB_WARN_CONSTRAINT:
             fprintf(stderr, "|Phi| = %.3g of the length scale %.3g m (threshold %.3g); max |Phi| "
@@ -279,6 +299,39 @@ static void velocity_detail(const mb_sim *s)
     free(w);
 }
 
+/* The contact whose gap (sensor "<K>.gap") is least at the sim's state: its index in the
+ * sensors, or -1 (no contact, or out of memory); its gap in *g. */
+static int least_gap(const mb_sim *s, double *g)
+{
+    int best = -1;
+    if (model->info->ncontact <= 0 || model->nout <= 0) return -1;
+    mb_real *y = malloc(sizeof(mb_real) * (size_t)model->nout);
+    if (!y) return -1;
+    model->outputs(model, mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), y, NULL, NULL);
+    for (int i = 0; i < model->nout; i++) {
+        size_t n = strlen(model->out_names[i]);
+        if (n < 5 || strcmp(model->out_names[i] + n - 4, ".gap")) continue;
+        if (best < 0 || (double)y[i] < *g) { best = i; *g = (double)y[i]; }
+    }
+    free(y);
+    return best;
+}
+
+/* A contact that starts deeper than 1e-3 of the length scale inside: its force pushes from
+ * the first step, which is seldom meant (a line's direction flipped puts the body on its
+ * inner side). A note, not a warning: a preloaded start is legitimate. */
+static void contact_start_note(const mb_sim *s)
+{
+    double g = 0, ls = (double)mb_sim_get_monitor(s)->lscale;
+    int k = least_gap(s, &g);
+    if (k < 0 || !(g < -1e-3 * (ls > 0 ? ls : 1))) return;
+    size_t n = strlen(model->out_names[k]) - 4;
+    fprintf(stderr, "%s_sim: note: contact \"%.*s\" starts %.3g m inside (gap %.3g m at t = 0, "
+            "%.2g of the length scale %.3g m): its force pushes the bodies apart from the first "
+            "step; if that is not meant, check the initial positions or the line's direction (its "
+            "left side is outside)\n", model->name, (int)n, model->out_names[k], -g, g, -g / ls, ls);
+}
+
 /* What failed and its size, appended to a fault message: the step in use, the system that
  * could not be solved (dimension) and the quantity that left its bounds. */
 static void fault_detail(const mb_sim *s, const mb_params *p, int st, double t_end)
@@ -312,6 +365,14 @@ static void fault_detail(const mb_sim *s, const mb_params *p, int st, double t_e
                 (double)p->tol, p->max_iter, n, n);
         if (p->strict_newton)   /* the step may have been merely slow, not diverging */
             fprintf(stderr, "; --strict makes every step not converged within max_iter an error");
+        double g = 0;
+        int k = least_gap(s, &g);
+        if (k >= 0 && g <= 0)   /* a stiff contact's touch: the step, not the model, is at fault */
+            fprintf(stderr, "; contact \"%.*s\" is touching (gap %.3g m at the last good step): a "
+                    "stiff contact (its k, or friction's slope mu f / v_stick) can defeat Newton at a "
+                    "fixed step, and a smaller --h may not help: an adaptive run (--rtol 1e-6, or "
+                    "--integrator bdf --rtol 1e-6) cuts the step where Newton fails",
+                    (int)(strlen(model->out_names[k]) - 4), model->out_names[k], g);
     } else if (st == MB_ERR_STEP_UNDERFLOW) {
         fprintf(stderr, "; the adaptive step fell below its minimum (rtol %.3g, atol %.3g)",
                 (double)p->rtol, (double)p->atol);
@@ -993,6 +1054,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
                     "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
                     "leaves them out of the model\n", model->name);
     }
+    if (r->st == MB_OK && !r->fault) contact_start_note(&r->sim);
     if (r->sh_on) {   /* --estimate-error: the second run from the same start */
         r->sh_rows = 0;
         r->eq = r->ev = r->er = 0;

@@ -92,8 +92,8 @@ class _Lib:
 
 def _reaction_columns(cnames):
     """The simulator's reaction columns (tools/mb_analysis_cli.c): a revolute joint's fx, fy, a
-    prismatic's fn, moment, a driver's effort, a rod's tension, else the multiplier; as
-    (name, row, sign, second row or -1)."""
+    prismatic's fn, moment, a driver's effort, a rod's tension, a cam's normal, else the
+    multiplier; as (name, row, sign)."""
     cols, r, nc = [], 0, len(cnames)
     while r < nc:
         a = cnames[r]
@@ -108,6 +108,8 @@ def _reaction_columns(cnames):
             continue
         if a.endswith(".dist") and a.count(".") == 1 and len(a) > 5:
             cols.append((a[:-5] + ".tension", r, 1.0))
+        elif a.endswith(".profile") and a.count(".") == 1 and len(a) > 8:
+            cols.append((a[:-8] + ".normal", r, -1.0))   # the row's gradient is the outward normal
         elif "." not in a:
             cols.append((a + ".effort", r, -1.0))
         else:
@@ -352,7 +354,7 @@ class Model:
     def static(self, q=None, **opts):
         """The static equilibrium at t = 0 (loads and drivers frozen) from the guess q (default:
         the model's guesses), as --analysis static: an object with q, reactions
-        (reaction_names), lam, stability (1 stable, 0 neutral, -1 unstable), eig_min, eig_max
+        (reaction_names), lam, outputs (the sensors at rest), stability (1 stable, 0 neutral, -1 unstable), eig_min, eig_max
         (the reduced stiffness' extreme eigenvalues, 1/s^2), dof, rank, iters, residual."""
         ctx = self._new(opts)
         try:
@@ -364,12 +366,33 @@ class Model:
         lam = lam[:self.nc]
         keys = ["iters", "rejected", "escapes", "dof", "rank", "residual", "eig_min", "eig_max", "stability"]
         vals = {k: (int(x) if k not in ("residual", "eig_min", "eig_max") else float(x)) for k, x in zip(keys, info)}
-        return Result(q=qo, lam=lam.copy(), reactions=lam[self._ridx] * self._rsign,
-                      reaction_names=list(self.reaction_names), coords=list(self.coords), **vals)
+        y = self._outputs_rows(np.zeros(1), qo.reshape(1, -1), np.zeros((1, self.nq)), opts)[0]
+        return Result(q=qo, lam=lam.copy(), reactions=lam[self._ridx] * self._rsign, outputs=y,
+                      sensors=list(self.sensors), reaction_names=list(self.reaction_names),
+                      coords=list(self.coords), **vals)
+
+    def _outputs_rows(self, T, Q, V, opts):
+        """The sensors at the rows (T[k], Q[k], V[k]) of an analysis run with opts ([n x nout]; a
+        sensor of a reaction with the multipliers of the exact equations there, which at a state
+        of the analysis are its own to rounding)."""
+        Y = np.empty((len(T), self.nout))
+        if self.nout == 0 or len(T) == 0:
+            return Y
+        ctx = self._new(opts)
+        try:
+            y = np.empty(self.nout)
+            for k in range(len(T)):
+                q, v = np.ascontiguousarray(Q[k], dtype=float), np.ascontiguousarray(V[k], dtype=float)
+                self._check(self._lib.outputs_at(ctx, float(T[k]), _ptr(q), _ptr(v), _ptr(y), None, None), ctx)
+                Y[k] = y
+        finally:
+            self._lib.free(ctx)
+        return Y
 
     def kinematic(self, t_end=None, h=None, **opts):
         """Kinematic and inverse-dynamic analysis of a mechanism its drivers leave no freedom,
-        as --analysis kinematic: a Result with t, q, v, acc, reactions at t = k h up to t_end."""
+        as --analysis kinematic: a Result with t, q, v, acc, reactions, outputs (the sensors) at
+        t = k h up to t_end."""
         t_end = float(self.t_end if t_end is None else t_end)
         h = float(h if h is not None else self.h or 1e-3)
         if not (t_end > 0 and h > 0):
@@ -387,8 +410,9 @@ class Model:
         k = n.value
         lam = Lm[:k, :self.nc]
         return Result(t=T[:k].copy(), q=Q[:k].copy(), v=V[:k].copy(), acc=A[:k].copy(), lam=lam.copy(),
-                      reactions=lam[:, self._ridx] * self._rsign, outputs=np.empty((k, 0)),
-                      coords=list(self.coords), sensors=[], reaction_names=list(self.reaction_names),
+                      reactions=lam[:, self._ridx] * self._rsign,
+                      outputs=self._outputs_rows(T[:k], Q[:k], V[:k], opts),
+                      coords=list(self.coords), sensors=list(self.sensors), reaction_names=list(self.reaction_names),
                       constraint_names=list(self.constraints))
 
     def _at(self, q, v, inputs):

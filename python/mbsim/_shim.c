@@ -306,10 +306,8 @@ void mbpy_state(const mbpy *c, double *q, double *v)
 int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double *y, double *dq, double *dv);
 int mbpy_outputs(mbpy *c, double *y)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
-    if (m->doutputs_dlam && m->nout > 0)   /* reactions: the multipliers at the current state */
-        return mbpy_outputs_at(c, (double)mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim),
-                               mb_sim_get_v(&c->sim), y, NULL, NULL);
+    /* (sensors of reactions: mb_sim_get_output solves the multipliers at the current state,
+     * the numbers of mb_anl_outputs) */
     int st = mb_sim_get_output(&c->sim, y, NULL, NULL);
     if (st) snprintf(c->msg, sizeof c->msg, "sensors: %s", mb_status_str(st));
     return st;

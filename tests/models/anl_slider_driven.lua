@@ -29,3 +29,10 @@ revolute "A" { "crank.A", "rod.A" }
 revolute "B" { "rod.B", "piston.B" }
 prismatic "slide" { "ground.S", "piston.B", axis = { 1, 0 } }
 driver "drive" { coord = "crank.phi", f = function(t) return pi / 6 + 20 * t end }
+
+-- sensors (the analyses' out.* columns, tests/test_analyses.sh): the piston's position and
+-- velocity, the driver's torque and a pin's reaction, which kinematic and inverse analysis give
+sensor "xp" { value = pos("piston.B").x }
+sensor "vp" { value = vel("piston.B").x }
+sensor "torque" { value = "drive.effort" }
+sensor "Ofy" { value = reaction("O").fy }

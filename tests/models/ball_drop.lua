@@ -16,5 +16,5 @@ gravity { 0, -g }
 ground { O = { 0, 0 } }
 body "ball" { mass = 1, inertia = 0.004, position = { 0, 1.1 }, velocity = { 0, param("v0", 0), 0 },
               points = { C = { 0, 0 } } }
-contact "floor" { "ball.C", "ground.O", radius = 0.1, line = { 1, 0 }, k = param("k", 4 / 3 * 210e9 / (2 * (1 - 0.3 ^ 2)) * math.sqrt(0.1)),
+contact "floor" { "ball.C", "ground.O", radius = 0.1, line = { param("lx", 1), 0 }, k = param("k", 4 / 3 * 210e9 / (2 * (1 - 0.3 ^ 2)) * math.sqrt(0.1)),
                   restitution = 0.8, velocity = math.sqrt(2 * 9.81 * 1.0) }

@@ -4,6 +4,8 @@
   module returns (t, q, v, accelerations, reactions, sensors) within 1e-12 (relative to 1 + |x|:
   the CSV holds 15 digits), fixed steps (Andrews, the cart-pole) and an adaptive run with dense
   output (double pendulum, dopri5); a tunable set through the module against the simulator's --set;
+- sensors that read reactions (tests/models/react_sensors.lua): every column as the simulator's,
+  the cam's reaction named and signed as the CSV's C.normal, a session's sensors as the run's;
 - a Python LQR controller (Riccati from the module's linearization) closing the loop on the
   cart-pole: the pole kept up from 0.2 rad; without the controller it falls;
 - the linearization against central differences of the accelerations and sensors;
@@ -87,6 +89,31 @@ def test_same_as_simulator(tmp_path, name, args, kw):
     r = m.simulate(**kw)
     assert compare(m, r, hdr, data) > 2 * m.nq
     assert r.monitor["steps"] > 0
+
+
+def test_reaction_sensors_as_simulator(tmp_path):
+    # tests/models/react_sensors.lua: a sensor on a reaction of every joint kind, a driver and a
+    # cam; every column as the simulator's, the cam's named C.normal with the CSV's sign
+    m = mbsim.Model(os.path.join(ROOT, "tests", "models", "react_sensors.lua"))
+    assert "Cm.normal" in m.reaction_names and not any(n.endswith(".profile.lambda") for n in m.reaction_names)
+    for args, kw in ((["--t-end", "0.3"], {"t_end": 0.3}),
+                     (["--t-end", "0.3", "--formulation", "baumgarte", "--integrator", "rk4"],
+                      {"t_end": 0.3, "formulation": "baumgarte", "integrator": "rk4"})):
+        hdr, data = cli_csv(tmp_path, "react_sensors", *args)
+        r = m.simulate(**kw)
+        assert compare(m, r, hdr, data) > 2 * m.nq
+        # the sensors that are a reaction equal its column exactly, the cam's included
+        for sensor, col in (("Cm", "Cm.normal"), ("Jfx", "J.fx"), ("Deffort", "D.effort"), ("Rd", "Rd.tension")):
+            assert np.array_equal(r[sensor], r[col]), sensor
+        assert np.max(np.abs(r["Cm"])) > 1e-3      # the cam carries load: the sign is tested
+    # a session's sensors of reactions (mb_sim_get_output) equal the run's rows bit for bit
+    r = m.simulate(t_end=0.1)
+    s = m.session()
+    s.advance(0.1)
+    assert np.array_equal(s.q, r.q[-1])
+    assert np.array_equal(s.outputs, r.outputs[-1])
+    acc, rea = s.reactions()
+    assert s.output("Cm") == rea[m.reaction_names.index("Cm.normal")]
 
 
 def test_tunable_same_as_set(tmp_path):
@@ -352,13 +379,23 @@ def test_static_and_kinematic_as_simulator(tmp_path):
     cols += [(c, r.v[:, i]) for i, c in enumerate(k.velocity_names)]
     cols += [(c, r.acc[:, i]) for i, c in enumerate(k.acceleration_names)]
     cols += [(c, r.reactions[:, i]) for i, c in enumerate(k.reaction_names)]
+    cols += [("out." + c, r.outputs[:, i]) for i, c in enumerate(k.sensors)]   # the driver's torque too
+    assert k.sensors and r.outputs.shape == (len(r.t), len(k.sensors))
     for name, col in cols:
         ref = data[:, hdr.index(name)]
         assert np.max(np.abs(ref - col) / (1 + np.abs(ref))) <= 1e-12, name
     # a mechanism with freedom left: the degrees named
     with pytest.raises(mbsim.Error, match="degree of freedom not driven"):
         m.kinematic(0.1, h=0.01)
-    # no equilibrium: the runtime's reason
+    # no equilibrium (a body falling freely): the runtime's reason
     with pytest.raises(mbsim.Error, match="static analysis failed") as e:
-        model("cartpole").static()
+        mbsim.Model(os.path.join(ROOT, "tests", "models", "anl_falling.lua")).static()
     assert e.value.code < 0
+    # the cart-pole hangs, its cart free on the rail (neutral): the sensors at rest as the CSV's
+    cp = model("cartpole")
+    summ, hdr, data = cli_analysis(tmp_path, "cartpole", "--analysis", "static")
+    st = cp.static()
+    assert st.stability == 0 and summ["stability"] == "neutral"
+    for i, c in enumerate(cp.sensors):
+        assert abs(st.outputs[i] - data[0, hdr.index("out." + c)]) <= 1e-12 * (1 + abs(st.outputs[i])), c
+    assert abs(abs(st["theta"]) - math.pi) < 1e-9
