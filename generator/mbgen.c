@@ -582,6 +582,7 @@ static int write_outputs(lua_State *L, int idx, const char *dir, int verbose, in
     return ok;
 }
 
+#ifndef MBGEN_NO_MAIN   /* the fuzz target includes this file and has its own entry point */
 /* mbgen --fmu: the data directory's scripts/fmu_pack.sh (beside generator/, in the source tree
  * and installed) packs the generated model `name` from dir into out with the settings text
  * (lines key=value); its messages go to stderr, nothing is left at out when it fails. The
@@ -630,7 +631,6 @@ static int pack_fmu(const char *gendir, const char *name, const char *dir, const
     return ok;
 }
 
-#ifndef MBGEN_NO_MAIN   /* the fuzz target includes this file and has its own entry point */
 int main(int argc, char **argv)
 {
     char gendir[PATH_MAX], mainpath[PATH_MAX + 16];
