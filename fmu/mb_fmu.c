@@ -2,7 +2,10 @@
  * the generated solver; Model Exchange gives the derivatives of the states [q; v] from the
  * index-1 equations with Baumgarte's stabilization (mb_anl_reactions on a stabilized gamma).
  * mb_fmu_model.h (written by make fmu into the FMU's sources/) names the model, its GUID and
- * the run settings; everything else is the runtime's embedded API (runtime/mb_sim.h). Each
+ * the run settings; everything else is the runtime's embedded API (runtime/mb_sim.h). Both
+ * interfaces give directional derivatives from the generated Jacobians (mb_anl_dacc) and save
+ * and restore FMU states; Co-Simulation locates contacts' events as the simulator does, Model
+ * Exchange exposes the contacts' gaps as event indicators. Each
  * instance holds its own mb_sim and workspace, allocated with the master's allocateMemory (the
  * runtime itself never allocates); every error is reported through the master's logger. */
 #include <limits.h>
@@ -13,8 +16,10 @@
 #include "mb_fmu_model.h"
 #include "mb_fmi2.h"
 #include "mb_fmu_vars.h"
+#include "mb_fmu_stab.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
+#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps, the event functions */
 #include "mb_status.h"
 
 /* the FMU is double: fmi2Real and mb_real are the same type */
@@ -27,29 +32,6 @@ enum {
     S_EVENT = 32, S_CONT = 64,   /* Model Exchange: event mode, continuous-time mode */
     S_ANY = 127, S_RUN = S_STEP | S_EVENT | S_CONT
 };
-
-/* The model the accelerations are computed on: the sim's descriptor (its tunables and input
- * holds) with gamma replaced by Gamma - 2 xi w (Phi_q v + Phi_t) - w^2 Phi, F1's right-hand
- * side (5.2; xi = w = 0 in Co-Simulation: the exact index-1 accelerations). */
-typedef struct me_model {
-    mb_model m;                  /* first: the descriptor the functions get is this struct */
-    void (*gamma0)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out);
-    mb_real xi, w;
-    mb_real *pq, *ph, *pt;       /* scratch: Phi_q values, Phi, Phi_t */
-} me_model;
-
-static void stab_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
-{
-    const me_model *mm = (const me_model *)(const void *)m;
-    mm->gamma0(m, t, q, v, out);
-    if (mm->xi == 0 && mm->w == 0) return;
-    int nc = m->nc;
-    m->phi(m, t, q, mm->ph);
-    m->phi_t(m, t, q, mm->pt);
-    m->phi_q(m, t, q, mm->pq);
-    for (int k = 0; k < m->phi_q_pat.nnz; k++) mm->pt[m->phi_q_pat.row[k]] += mm->pq[k] * v[m->phi_q_pat.col[k]];
-    for (int r = 0; r < nc; r++) out[r] -= 2 * mm->xi * mm->w * mm->pt[r] + mm->w * mm->w * mm->ph[r];
-}
 
 typedef struct fmu_inst {
     fmi2CallbackLogger logger;
@@ -75,6 +57,8 @@ typedef struct fmu_inst {
     size_t aws;
     mb_real *x, *acc;            /* ME: the states [q; v] at t_me; the accelerations */
     mb_real *lam;                /* the multipliers of sensors that read reactions */
+    mb_real *jw;                 /* directional derivatives' scratch (jw_size) */
+    int nev, *evk;               /* the event indicators: the sensors that are contact gaps */
     double t_me;
     int acc_ok;                  /* acc is at the current state, time and inputs */
 } fmu_inst;
@@ -142,6 +126,10 @@ static void build_params(fmu_inst *c)
     }
     if (p->integrator == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0) && !c->me) p->adaptive = 1;
     p->max_steps = LONG_MAX;   /* a co-simulation runs as long as the master steps */
+    /* events as the simulator's default (--events): contacts' first touch located by the
+     * adaptive runs of the explicit formulations; Model Exchange leaves them to the master
+     * (the gaps are its event indicators) */
+    p->events = !c->me;
 }
 
 static void set_defaults(fmu_inst *c)
@@ -158,6 +146,15 @@ static void set_defaults(fmu_inst *c)
 static void *zalloc(fmu_inst *c, size_t n, size_t size)
 {
     return n ? c->alloc(n, size) : NULL;
+}
+
+/* The directional derivatives' scratch (fmi2GetDirectionalDerivative): dq, dv, dacc, acc [nq]
+ * each, du [nin], lambda, dlambda [nc], the sensors' dy/dq, dy/dv [nout x nq], dy/du
+ * [nout x nin], dy/dlambda [nout x nc] and y [nout]. */
+static size_t jw_size(const mb_model *m)
+{
+    size_t nq = (size_t)m->nq, nc = (size_t)m->nc, nin = (size_t)m->nin, nout = (size_t)m->nout;
+    return 4 * nq + nin + 2 * nc + nout * (2 * nq + nin + nc + 1) + 1;
 }
 
 fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID,
@@ -218,16 +215,19 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->u = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->du = (mb_real *)zalloc(c, (size_t)m->nin, sizeof(mb_real));
     c->y = (mb_real *)zalloc(c, (size_t)m->nout, sizeof(mb_real));
-    c->aws = mb_anl_workspace_size(m, MB_ANL_SPARSE);
+    c->aws = mb_anl_workspace_size(m, MB_ANL_DENSE);   /* (the directional derivatives' scratch) */
     c->awork = zalloc(c, (c->aws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
     c->x = (mb_real *)zalloc(c, (size_t)(2 * m->nq), sizeof(mb_real));
     c->acc = (mb_real *)zalloc(c, (size_t)m->nq, sizeof(mb_real));
     c->lam = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
+    c->jw = (mb_real *)zalloc(c, jw_size(m), sizeof(mb_real));
+    c->evk = (int *)zalloc(c, (size_t)m->nout + 1, sizeof(int));
+    if (c->evk) c->nev = mbi_event_count(m, c->evk);
     c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
     c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     if (!c->name || c->ws == 0 || !c->work || (m->npar && !c->par) || (m->nin && (!c->u || !c->du)) ||
-        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
+        (m->nout && !c->y) || c->aws == 0 || !c->awork || !c->x || !c->acc || !c->lam || !c->jw || !c->evk || !c->mm.pq || !c->mm.ph || !c->mm.pt) {
         logmsg(c->name ? c : &tmp, fmi2Error, "fmi2Instantiate: out of memory (workspace %zu bytes)", c->ws);
         fmi2FreeInstance(c);
         return NULL;
@@ -254,6 +254,8 @@ void fmi2FreeInstance(fmi2Component comp)
     release(c->du);
     release(c->y);
     release(c->lam);
+    release(c->jw);
+    release(c->evk);
     release(c->awork);
     release(c->x);
     release(c->acc);
@@ -342,7 +344,7 @@ static fmi2Status start(fmu_inst *c, const char *fn)
     c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
     c->mm.xi = c->me ? c->p.xi : 0;
     c->mm.w = c->me ? c->p.omega : 0;
-    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_SPARSE, c->awork, c->aws);
+    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_DENSE, c->awork, c->aws);
     if (st != MB_OK) {
         logmsg(c, fmi2Error, "%s: mb_anl_init: %s", fn, mb_status_str(st));
         return fmi2Error;
@@ -383,6 +385,24 @@ static int accelerations(fmu_inst *c, const char *fn)
         return -1;
     }
     c->acc_ok = 1;
+    return 0;
+}
+
+/* The sensors at the current state into c->y: -1 after logging a failure. Sensors that read
+ * reactions solve the index-1 multipliers (mb_anl_outputs); Model Exchange evaluates them at the
+ * master's state, Co-Simulation at the sim's. */
+static int sensors(fmu_inst *c, const char *fn)
+{
+    const mb_real *q, *v;
+    double t = cur(c, &q, &v);
+    int st = MB_OK;
+    if (c->m->doutputs_dlam) st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
+    else if (c->me) c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
+    else st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: the sensors at t=%.9g: %s", fn, t, mb_status_str(st));
+        return -1;
+    }
     return 0;
 }
 
@@ -462,32 +482,15 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
             if (start(c, "fmi2GetReal") != fmi2OK) return fmi2Error;
         }
         const mb_real *q, *v;
-        double t = cur(c, &q, &v);
+        (void)cur(c, &q, &v);
         if (kind == MB_FMU_Q) value[k] = q[i];
         else if (kind == MB_FMU_V) value[k] = v[i];
         else if (kind == MB_FMU_A) {
             if (accelerations(c, "fmi2GetReal") != 0) return fmi2Error;
             value[k] = c->acc[i];
         } else {
-            if (!have_y && c->m->doutputs_dlam) {   /* reactions: the index-1 multipliers */
-                int st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
-                if (st != MB_OK) {
-                    logmsg(c, fmi2Error, "fmi2GetReal: the sensors' reactions at t=%.9g: %s", t,
-                           mb_status_str(st));
-                    return fmi2Error;
-                }
-                have_y = 1;
-            }
-            if (!have_y && c->me) {
-                c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
-                have_y = 1;
-            }
             if (!have_y) {
-                int st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
-                if (st != MB_OK) {
-                    logmsg(c, fmi2Error, "fmi2GetReal: the sensors: %s", mb_status_str(st));
-                    return fmi2Error;
-                }
+                if (sensors(c, "fmi2GetReal") != 0) return fmi2Error;
                 have_y = 1;
             }
             value[k] = c->y[i];
@@ -564,24 +567,225 @@ static fmi2Status unsupported(fmi2Component comp, const char *fn, const char *fl
     if (c) logmsg(c, fmi2Error, "%s: not supported (%s=\"false\")", fn, flag);
     return fmi2Error;
 }
-fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
-{ (void)state; return unsupported(c, "fmi2GetFMUstate", "canGetAndSetFMUstate"); }
-fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
-{ (void)state; return unsupported(c, "fmi2SetFMUstate", "canGetAndSetFMUstate"); }
-fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *state)
-{ (void)state; return unsupported(c, "fmi2FreeFMUstate", "canGetAndSetFMUstate"); }
+/* A saved state (canGetAndSetFMUstate): everything the run depends on, set back on the instance
+ * that saved it. The sim's descriptor and arrays point into that instance's own struct and
+ * workspace, which the copy restores byte for byte at the same addresses: a state is not moved
+ * to another instance (refused), nor serialized. */
+#define MB_FMU_STATE_MAGIC 0x6d62666dU
+typedef struct fmu_state {
+    unsigned magic;
+    const fmu_inst *owner;
+    int state, started, stop_defined, tol_defined;
+    unsigned warned;
+    double t0, t_stop, tol, t_me;
+    mb_params p;
+    mb_sim sim;
+    me_model mm;
+    mb_real *arr;                /* par [npar], u, du [nin], x [2 nq] */
+    void *work;                  /* the sim's workspace, ws bytes */
+} fmu_state;
+
+static size_t state_nreal(const mb_model *m) { return (size_t)(m->npar + 2 * m->nin + 2 * m->nq); }
+
+/* the instance's own state, or NULL after logging why */
+static fmu_state *own_state(fmu_inst *c, fmi2FMUstate st, const char *fn)
+{
+    fmu_state *s = (fmu_state *)st;
+    if (!s || s->magic != MB_FMU_STATE_MAGIC || s->owner != c) {
+        logmsg(c, fmi2Error, "%s: %s", fn, s ? "not a state this instance saved (fmi2GetFMUstate of this "
+               "instance)" : "a NULL state");
+        return NULL;
+    }
+    return s;
+}
+
+fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
+{
+    static const char fn[] = "fmi2GetFMUstate";
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN | S_TERMINATED | S_ERROR, fn);
+    if (!c) return fmi2Error;
+    if (!state) {
+        logmsg(c, fmi2Error, "%s: a NULL fmi2FMUstate pointer", fn);
+        return fmi2Error;
+    }
+    const mb_model *m = c->m;
+    fmu_state *s = (fmu_state *)*state;
+    if (s) {   /* a state returned before: overwritten */
+        if (!own_state(c, s, fn)) return fmi2Error;
+    } else {
+        s = (fmu_state *)c->alloc(1, sizeof *s);
+        if (s) {
+            s->arr = (mb_real *)c->alloc(state_nreal(m) + 1, sizeof(mb_real));
+            s->work = c->alloc((c->ws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
+        }
+        if (!s || !s->arr || !s->work) {
+            if (s) { c->release(s->arr); c->release(s->work); c->release(s); }
+            logmsg(c, fmi2Error, "%s: out of memory (%zu bytes of workspace)", fn, c->ws);
+            return fmi2Error;
+        }
+        s->magic = MB_FMU_STATE_MAGIC;
+        s->owner = c;
+    }
+    s->state = c->state;
+    s->started = c->started;
+    s->stop_defined = c->stop_defined;
+    s->tol_defined = c->tol_defined;
+    s->warned = c->warned;
+    s->t0 = c->t0;
+    s->t_stop = c->t_stop;
+    s->tol = c->tol;
+    s->t_me = c->t_me;
+    s->p = c->p;
+    s->sim = c->sim;
+    s->mm = c->mm;
+    mb_real *a = s->arr;
+    for (int i = 0; i < m->npar; i++) *a++ = c->par[i];
+    for (int i = 0; i < m->nin; i++) { *a++ = c->u[i]; *a++ = c->du[i]; }
+    for (int i = 0; i < 2 * m->nq; i++) *a++ = c->x[i];
+    memcpy(s->work, c->work, c->ws);
+    *state = s;
+    return fmi2OK;
+}
+
+fmi2Status fmi2SetFMUstate(fmi2Component comp, fmi2FMUstate state)
+{
+    static const char fn[] = "fmi2SetFMUstate";
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN | S_TERMINATED | S_ERROR, fn);
+    fmu_state *s = c ? own_state(c, state, fn) : NULL;
+    if (!s) return fmi2Error;
+    const mb_model *m = c->m;
+    c->state = s->state;
+    c->started = s->started;
+    c->stop_defined = s->stop_defined;
+    c->tol_defined = s->tol_defined;
+    c->warned = s->warned;
+    c->t0 = s->t0;
+    c->t_stop = s->t_stop;
+    c->tol = s->tol;
+    c->t_me = s->t_me;
+    c->p = s->p;
+    c->sim = s->sim;
+    c->mm = s->mm;
+    const mb_real *a = s->arr;
+    for (int i = 0; i < m->npar; i++) c->par[i] = *a++;
+    for (int i = 0; i < m->nin; i++) { c->u[i] = *a++; c->du[i] = *a++; }
+    for (int i = 0; i < 2 * m->nq; i++) c->x[i] = *a++;
+    memcpy(c->work, s->work, c->ws);
+    c->acc_ok = 0;
+    return fmi2OK;
+}
+
+fmi2Status fmi2FreeFMUstate(fmi2Component comp, fmi2FMUstate *state)
+{
+    fmu_inst *c = check(comp, S_ANY, "fmi2FreeFMUstate");
+    if (!c) return fmi2Error;
+    if (!state || !*state) return fmi2OK;   /* nothing to free */
+    fmu_state *s = own_state(c, *state, "fmi2FreeFMUstate");
+    if (!s) return fmi2Error;
+    s->magic = 0;
+    c->release(s->arr);
+    c->release(s->work);
+    c->release(s);
+    *state = NULL;
+    return fmi2OK;
+}
 fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t *size)
 { (void)state; (void)size; return unsupported(c, "fmi2SerializedFMUstateSize", "canSerializeFMUstate"); }
 fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte serializedState[], size_t size)
 { (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2SerializeFMUstate", "canSerializeFMUstate"); }
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *state)
 { (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2DeSerializeFMUstate", "canSerializeFMUstate"); }
-fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
+/* Directional derivatives (providesDirectionalDerivative): in Model Exchange the derivatives
+ * [v; acc] and the outputs (q, v, the sensors) along a direction of the states [q; v] and the
+ * inputs; in Co-Simulation the outputs (and the accelerations) along a direction of the inputs at
+ * the communication point. From the generated Jacobians: dacc by mb_anl_dacc (the index-1
+ * equations differentiated, with Baumgarte's terms in Model Exchange: the same equations
+ * fmi2GetDerivatives solves), the sensors' by dy/dq, dy/dv, dy/du and, for sensors that read
+ * reactions, dy/dlambda with the multipliers' derivative. */
+fmi2Status fmi2GetDirectionalDerivative(fmi2Component comp, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
                                         const fmi2ValueReference vKnown_ref[], size_t nKnown,
                                         const fmi2Real dvKnown[], fmi2Real dvUnknown[])
 {
-    (void)vUnknown_ref; (void)nUnknown; (void)vKnown_ref; (void)nKnown; (void)dvKnown; (void)dvUnknown;
-    return unsupported(c, "fmi2GetDirectionalDerivative", "providesDirectionalDerivative");
+    static const char fn[] = "fmi2GetDirectionalDerivative";
+    fmu_inst *c = check(comp, S_STEP | S_EVENT | S_CONT, fn);
+    if (!c) return fmi2Error;
+    if ((nUnknown && (!vUnknown_ref || !dvUnknown)) || (nKnown && (!vKnown_ref || !dvKnown))) {
+        logmsg(c, fmi2Error, "%s: NULL arrays", fn);
+        return fmi2Error;
+    }
+    const mb_model *mm = &c->mm.m;   /* the sim's descriptor: its tunables and input holds */
+    int nq = mm->nq, nc = mm->nc, nin = mm->nin, nout = mm->nout;
+    mb_real *dq = c->jw, *dv = dq + nq, *da = dv + nq, *acc = da + nq, *du = acc + nq, *lam = du + nin,
+            *dlam = lam + nc, *yq = dlam + nc, *yv = yq + (long)nout * nq, *yu = yv + (long)nout * nq,
+            *yl = yu + (long)nout * nin, *y = yl + (long)nout * nc;
+    for (int i = 0; i < 2 * nq; i++) dq[i] = 0;   /* dq and dv */
+    for (int i = 0; i < nin; i++) du[i] = 0;
+    int has_x = 0, want_a = 0, want_y = 0;
+    for (size_t k = 0; k < nKnown; k++) {
+        int i, kind = lookup(c, vKnown_ref[k], &i, fn);
+        if (kind == MB_FMU_BAD) return fmi2Error;
+        if (!isfinite(dvKnown[k])) {
+            logmsg(c, fmi2Error, "%s: the seed of value reference %u is %g", fn, vKnown_ref[k], dvKnown[k]);
+            return fmi2Error;
+        }
+        if (kind == MB_FMU_U) du[i] += dvKnown[k];
+        else if (c->me && kind == MB_FMU_Q) { dq[i] += dvKnown[k]; has_x = 1; }
+        else if (c->me && kind == MB_FMU_V) { dv[i] += dvKnown[k]; has_x = 1; }
+        else {
+            logmsg(c, fmi2Error, "%s: value reference %u is not a known (%s)", fn, vKnown_ref[k],
+                   c->me ? "the continuous states q, v and the inputs" : "Co-Simulation: the inputs");
+            return fmi2Error;
+        }
+    }
+    for (size_t k = 0; k < nUnknown; k++) {
+        int i, kind = lookup(c, vUnknown_ref[k], &i, fn);
+        if (kind == MB_FMU_BAD) return fmi2Error;
+        if (kind == MB_FMU_U || kind == MB_FMU_P) {
+            logmsg(c, fmi2Error, "%s: value reference %u is not an unknown (the outputs and the "
+                   "derivatives)", fn, vUnknown_ref[k]);
+            return fmi2Error;
+        }
+        want_a |= kind == MB_FMU_A;
+        want_y |= kind == MB_FMU_Y;
+    }
+    const mb_real *q, *v;
+    double t = cur(c, &q, &v);
+    if (want_a || (want_y && mm->doutputs_dlam)) {
+        int st = mb_anl_dacc(&c->anl, (mb_real)t, q, v, has_x ? dq : NULL, has_x ? dv : NULL, nin ? du : NULL,
+                             2 * c->mm.xi * c->mm.w, acc, lam, da, nc ? dlam : NULL);
+        if (st != MB_OK) {
+            logmsg(c, fmi2Error, "%s: the accelerations' derivatives at t=%.9g: %s", fn, t, mb_status_str(st));
+            return fmi2Error;
+        }
+    }
+    if (want_y) {
+        mb_model ml = *mm;   /* reading the multipliers just solved (sensors of reactions) */
+        if (mm->doutputs_dlam) ml.lam = lam;
+        ml.outputs(&ml, (mb_real)t, q, v, y, yq, yv);
+        for (long k = 0; k < (long)nout * nin; k++) yu[k] = 0;
+        if (nin && ml.doutputs_du) ml.doutputs_du(&ml, (mb_real)t, q, v, yu);
+        if (ml.doutputs_dlam) ml.doutputs_dlam(&ml, (mb_real)t, q, v, yl);
+    }
+    for (size_t k = 0; k < nUnknown; k++) {
+        int i, kind = mb_fmu_vr_kind(mm, vUnknown_ref[k], &i);
+        double d = 0;
+        if (kind == MB_FMU_Q) d = dq[i];        /* a state (zero in Co-Simulation: no state known) */
+        else if (kind == MB_FMU_V) d = dv[i];   /* a state, and der(q) */
+        else if (kind == MB_FMU_A) d = da[i];
+        else {
+            const mb_real *rq = yq + (long)i * nq, *rv = yv + (long)i * nq;
+            for (int j = 0; has_x && j < nq; j++) d += rq[j] * dq[j] + rv[j] * dv[j];
+            for (int j = 0; j < nin; j++) d += yu[(long)i * nin + j] * du[j];
+            for (int j = 0; mm->doutputs_dlam && j < nc; j++) d += yl[(long)i * nc + j] * dlam[j];
+        }
+        if (!isfinite(d)) {
+            logmsg(c, fmi2Error, "%s: the derivative of value reference %u at t=%.9g is not finite", fn,
+                   vUnknown_ref[k], t);
+            return fmi2Error;
+        }
+        dvUnknown[k] = d;
+    }
+    return fmi2OK;
 }
 fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                         const fmi2Integer order[], fmi2Real value[])
@@ -758,7 +962,7 @@ fmi2Status fmi2GetStringStatus(fmi2Component comp, const fmi2StatusKind s, fmi2S
 /* The states are [q; v] (2 nq), their derivatives [v; acc] with acc from the index-1 equations
  * M acc + Phi_q^T lambda = Q, Phi_q acc = Gamma - 2 xi w Phidot - w^2 Phi (baumgarte's,
  * formulation F1, with the model file's xi and omega): the master's integrator then runs
- * baumgarte's equations. No events, no event indicators. */
+ * baumgarte's equations. The event indicators are the contacts' gaps; no discrete states. */
 static fmu_inst *check_me(fmi2Component comp, int allowed, const char *fn)
 {
     fmu_inst *c = (fmu_inst *)comp;
@@ -875,15 +1079,22 @@ fmi2Status fmi2GetDerivatives(fmi2Component comp, fmi2Real dx[], size_t nx)
     return fmi2OK;
 }
 
+/* The event indicators: the contacts' gaps (sensors "<contact>.gap", > 0 apart, <= 0 touching)
+ * at the master's state; a sign change is a contact's first touch or lift-off, the kink of its
+ * force. The FMU has no discrete state: an event changes nothing (fmi2NewDiscreteStates). */
 fmi2Status fmi2GetEventIndicators(fmi2Component comp, fmi2Real eventIndicators[], size_t ni)
 {
-    (void)eventIndicators;
     fmu_inst *c = check_me(comp, S_INIT | S_EVENT | S_CONT | S_TERMINATED | S_ERROR, "fmi2GetEventIndicators");
     if (!c) return fmi2Error;
-    if (ni != 0) {
-        logmsg(c, fmi2Error, "fmi2GetEventIndicators: %zu indicators asked, %s has none", ni, MB_FMU_NAME);
+    if (ni != (size_t)c->nev || (ni && !eventIndicators)) {
+        logmsg(c, fmi2Error, "fmi2GetEventIndicators: %zu indicators asked%s, %s has %d (its contacts' gaps)", ni,
+               ni && !eventIndicators ? " at NULL" : "", MB_FMU_NAME, c->nev);
         return fmi2Error;
     }
+    if (ni == 0) return fmi2OK;
+    if (!c->started && (c->state != S_INIT || start(c, "fmi2GetEventIndicators") != fmi2OK)) return fmi2Error;
+    if (sensors(c, "fmi2GetEventIndicators") != 0) return fmi2Error;
+    for (int k = 0; k < c->nev; k++) eventIndicators[k] = c->y[c->evk[k]];
     return fmi2OK;
 }
 

@@ -10,7 +10,10 @@
 #include <string.h>
 #include "mb_fmu_model.h"
 #include "mb_fmu_vars.h"
+#include "mb_fmu_stab.h"
+#include "mb_analysis.h"
 #include "mb_sim.h"
+#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps */
 #include "mb_version.h"
 
 /* text with the five XML special characters escaped */
@@ -56,6 +59,21 @@ static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, si
     xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
 }
 
+/* The unit of a contact's sensor (docs/model-language.md, "Contacts": K.gap m, K.normal N,
+ * K.friction N, K.slip m/s; a model file's own sensor is an identifier, without a dot), else
+ * NULL: the model language declares no unit for its sensors, inputs and tunables. */
+static const char *contact_unit(const char *name)
+{
+    static const char *const suf[4][2] = {{".gap", "m"}, {".normal", "N"}, {".friction", "N"}, {".slip", "m/s"}};
+    size_t n = strlen(name);
+    if (!strchr(name, '.')) return NULL;
+    for (int k = 0; k < 4; k++) {
+        size_t l = strlen(suf[k][0]);
+        if (n > l && !strcmp(name + n - l, suf[k][0])) return suf[k][1];
+    }
+    return NULL;
+}
+
 /* a reproducible pseudo-random number in [-1, 1] (xorshift) */
 static double rnd(unsigned long long *x)
 {
@@ -64,6 +82,29 @@ static double rnd(unsigned long long *x)
     *x ^= *x << 17;
     return (double)(*x >> 11) / 9007199254740992.0 * 2 - 1;
 }
+
+/* 1 when the generated model's code (MB_FMU_NAME.c among the files given) has a step function:
+ * a heaviside in a formula, an abs (its derivative), a contact's force. Its derivatives are then
+ * zero on whole regions (a contact's off contact), where a probe at random states would miss a
+ * dependency: the sensors and the accelerations are then listed as depending on every known.
+ * The pattern is how generator/sym.lua writes step(x). */
+static int has_step(int argc, char **argv)
+{
+    char want[256];
+    snprintf(want, sizeof want, "%s.c", MB_FMU_NAME);
+    for (int k = 1; k < argc; k++) {
+        const char *b = strrchr(argv[k], '/');
+        if (strcmp(b ? b + 1 : argv[k], want) != 0) continue;
+        FILE *f = fopen(argv[k], "r");
+        char line[65536];
+        int found = 0;
+        while (f && !found && fgets(line, sizeof line, f)) found = strstr(line, ">= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)") != NULL;
+        if (f) fclose(f);
+        return f ? found : 1;   /* (unreadable: the safe answer) */
+    }
+    return 1;
+}
+static int piecewise;   /* has_step of this model (set once in main) */
 
 /* What sensor i depends on: dep[i * nk + j] = 1 for state j (q then v, j < 2 nq) and input
  * nin (j = 2 nq + l), nk = 2 nq + nin: dy/dq, dy/dv and dy/du (generated, exact) nonzero at any
@@ -78,7 +119,7 @@ static void sensor_deps(const mb_model *m, unsigned char *dep)
             *v = malloc(sizeof *v * (size_t)nq), *d = malloc(sizeof *d * (size_t)(m->nout * m->nin + 1)),
             *y = malloc(sizeof *y * (size_t)m->nout), *dq = malloc(sizeof *dq * (size_t)(m->nout * nq)),
             *dv = malloc(sizeof *dv * (size_t)(m->nout * nq));
-    if (!in || !q || !v || !d || !y || !dq || !dv || m->doutputs_dlam) {
+    if (!in || !q || !v || !d || !y || !dq || !dv || m->doutputs_dlam || piecewise) {
         /* the safe answer: dependent (a reaction depends on the whole state through lambda) */
         for (int k = 0; k < m->nout * nk; k++) dep[k] = 1;
     } else {
@@ -113,6 +154,72 @@ static void sensor_deps(const mb_model *m, unsigned char *dep)
     free(dv);
 }
 
+/* What acceleration i depends on: dep[i * nk + j] as sensor_deps, from the accelerations'
+ * directional derivatives (mb_anl_dacc, as fmi2GetDirectionalDerivative gives them) along each
+ * state and input at 4 random states and input values, for the exact index-1 equations
+ * (Co-Simulation) and Model Exchange's stabilized ones. Returns 0, or -1 when they could not be
+ * computed (a singular random state, no memory) or may miss one (piecewise): every acceleration
+ * then depends on everything. */
+static int accel_deps(const mb_model *m, unsigned char *dep)
+{
+    int nq = m->nq, nc = m->nc, nin = m->nin, nk = 2 * nq + nin, ok = 1;
+    memset(dep, 0, (size_t)(nq * nk));
+    me_model mm;
+    memset(&mm, 0, sizeof mm);
+    mm.m = *m;
+    mm.gamma0 = m->gamma;
+    mm.m.gamma = m->gamma ? stab_gamma : NULL;
+    mb_params pme;   /* Model Exchange's xi and omega, as the wrapper builds them */
+    mb_params_default(&pme, MB_BAUMGARTE);
+    mb_params_preset(&pme, m->preset, MB_BAUMGARTE);
+    size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
+    mb_real *in = calloc((size_t)(3 * nin + 1), sizeof *in), *buf = malloc(sizeof(mb_real) * (size_t)(6 * nq + 3 * nc + nin + 4)),
+            *work = ws ? malloc(ws) : NULL;
+    mm.pq = malloc(sizeof(mb_real) * (size_t)(m->phi_q_pat.nnz + 1));
+    mm.ph = malloc(sizeof(mb_real) * (size_t)(nc + 1));
+    mm.pt = malloc(sizeof(mb_real) * (size_t)(nc + 1));
+    mb_anl a;
+    if (piecewise || !m->gamma || !in || !buf || !work || !mm.pq || !mm.ph || !mm.pt) ok = 0;
+    mm.m.in = in;
+    if (ok && mb_anl_init(&a, &mm.m, NULL, MB_ANL_DENSE, work, ws) != MB_OK) ok = 0;
+    mb_real *q = buf, *v = q + nq, *dq = v + nq, *dv = dq + nq, *acc = dv + nq, *da = acc + nq, *lam = da + nq,
+            *dlam = lam + nc + 1, *du = dlam + nc + 1;
+    unsigned long long x = 0x2545f4914f6cdd1dULL;
+    for (int s = 0; s < 4 && ok; s++) {
+        for (int j = 0; j < nin; j++) in[3 * j] = (mb_real)(m->in[3 * j] + rnd(&x));
+        for (int j = 0; j < nq; j++) {
+            q[j] = (mb_real)(m->q0[j] + 0.1 * rnd(&x));
+            v[j] = (mb_real)rnd(&x);
+        }
+        mb_real t = (mb_real)(0.5 + 0.25 * rnd(&x));
+        for (int stab = 0; stab < 2 && ok; stab++) {
+            mm.xi = stab ? pme.xi : 0;
+            mm.w = stab ? pme.omega : 0;
+            for (int j = 0; j < nk && ok; j++) {
+                for (int i = 0; i < nq; i++) dq[i] = dv[i] = 0;
+                for (int l = 0; l < nin; l++) du[l] = 0;
+                if (j < nq) dq[j] = 1;
+                else if (j < 2 * nq) dv[j - nq] = 1;
+                else du[j - 2 * nq] = 1;
+                if (mb_anl_dacc(&a, t, q, v, dq, dv, nin ? du : NULL, 2 * mm.xi * mm.w, acc, lam, da, NULL) != MB_OK) {
+                    ok = 0;
+                    break;
+                }
+                for (int i = 0; i < nq; i++)
+                    if (da[i] != 0) dep[i * nk + j] = 1;
+            }
+        }
+    }
+    free(in);
+    free(buf);
+    free(work);
+    free(mm.pq);
+    free(mm.ph);
+    free(mm.pt);
+    if (!ok) memset(dep, 1, (size_t)(nq * nk));
+    return ok ? 0 : -1;
+}
+
 static void source_files(FILE *f, int argc, char **argv)
 {
     fprintf(f, "    <SourceFiles>\n");
@@ -129,6 +236,7 @@ int main(int argc, char **argv)
 {
     const mb_model *m = &MB_FMU_MODEL;
     FILE *f = stdout;
+    piecewise = has_step(argc, argv);
     int nq = m->nq, nvar = (int)mb_fmu_nvars(m);
     if (!m->info) {
         fprintf(stderr, "mb_fmu_desc: %s was built without its names (MB_OMIT_INFO)\n", m->name);
@@ -172,6 +280,7 @@ int main(int argc, char **argv)
     if (MB_FMU_ATOL > 0) p.atol = (mb_real)MB_FMU_ATOL;
     if (integ == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0)) p.adaptive = 1;
     const char *what = NULL;
+    p.events = 1;   /* as the Co-Simulation instances run */
     if (mb_params_check(&p, &what) != MB_OK) {   /* what fmi2Instantiate would refuse */
         fprintf(stderr, "mb_fmu_desc: %s: invalid run settings (%s/%s): %s\n", m->name, mb_formulation_name(form),
                 mb_integrator_name(integ), what ? what : "?");
@@ -183,21 +292,23 @@ int main(int argc, char **argv)
     fprintf(f, "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"");
     xml_text(f, m->name);
     fprintf(f, "\" guid=\"%s\"\n  description=\"planar multibody model %s: Co-Simulation %s formulation, %s integrator, "
-               "h %.17g s; Model Exchange the index-1 equations with Baumgarte stabilization\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
-               "numberOfEventIndicators=\"0\">\n",
-            MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING);
+               "h %.17g s, events located; Model Exchange the index-1 equations with Baumgarte stabilization, "
+               "the contacts' gaps as event indicators\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
+               "numberOfEventIndicators=\"%d\">\n",
+            MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING,
+            mbi_event_count(m, NULL));
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
-               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"false\"\n    "
-               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\">\n", m->name);
+               "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"true\"\n    "
+               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\">\n", m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </ModelExchange>\n");
     fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
                "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
-               "canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" "
-               "providesDirectionalDerivative=\"false\">\n",
+               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"false\" "
+               "providesDirectionalDerivative=\"true\">\n",
             m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </CoSimulation>\n");
@@ -208,6 +319,7 @@ int main(int argc, char **argv)
                "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
                "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
                "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
+               "    <Unit name=\"N\"><BaseUnit kg=\"1\" m=\"1\" s=\"-2\"/></Unit>\n"
                "  </UnitDefinitions>\n");
     fprintf(f, "  <LogCategories>\n"
                "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
@@ -237,10 +349,14 @@ int main(int argc, char **argv)
                        "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
                     m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
             break;
-        case MB_FMU_Y:
-            fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
-                       "initial=\"calculated\">\n      <Real/>\n");
+        case MB_FMU_Y: {
+            const char *cu = contact_unit(m->out_names[i]);
+            if (cu) fprintf(f, " description=\"contact sensor\" causality=\"output\" variability=\"continuous\" "
+                               "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", cu);
+            else fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
+                            "initial=\"calculated\">\n      <Real/>\n");
             break;
+        }
         case MB_FMU_U:
             fprintf(f, " description=\"input (held over each step)\" causality=\"input\" variability=\"continuous\">\n"
                        "      <Real start=\"%.17g\"/>\n", (double)m->in[3 * i]);
@@ -281,12 +397,30 @@ int main(int argc, char **argv)
         }
     }
     free(dep);
-    /* the derivatives in the order of the states [q; v]: v, then the accelerations (which
-     * depend on all knowns) */
+    /* the derivatives in the order of the states [q; v]: v, then the accelerations (their
+     * dependencies from the directional derivatives at random states) */
     fprintf(f, "    </Outputs>\n    <Derivatives>\n");
     for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\" dependencies=\"%u\"/>\n",
                                          mb_fmu_vr(m, MB_FMU_V, i) + 1, mb_fmu_vr(m, MB_FMU_V, i) + 1);
-    for (int i = 0; i < nq; i++) fprintf(f, "      <Unknown index=\"%u\"/>\n", mb_fmu_vr(m, MB_FMU_A, i) + 1);
+    unsigned char *adep = malloc((size_t)(nq * nk) + 1);
+    if (!adep) { fprintf(stderr, "mb_fmu_desc: out of memory\n"); return 1; }
+    int adep_ok = accel_deps(m, adep) == 0;
+    for (int i = 0; i < nq; i++) {
+        fprintf(f, "      <Unknown index=\"%u\"", mb_fmu_vr(m, MB_FMU_A, i) + 1);
+        if (adep_ok) {   /* (otherwise no list: every known) */
+            fprintf(f, " dependencies=\"");
+            for (int j = 0, first = 1; j < nk; j++)
+                if (adep[i * nk + j]) {
+                    unsigned known = j < nq ? mb_fmu_vr(m, MB_FMU_Q, j) : j < 2 * nq ? mb_fmu_vr(m, MB_FMU_V, j - nq)
+                                                                                     : mb_fmu_vr(m, MB_FMU_U, j - 2 * nq);
+                    fprintf(f, "%s%u", first ? "" : " ", known + 1);
+                    first = 0;
+                }
+            fputc('"', f);
+        }
+        fprintf(f, "/>\n");
+    }
+    free(adep);
     /* at initialization the outputs and derivatives depend on the inputs and parameters (the
      * assembly) */
     fprintf(f, "    </Derivatives>\n    <InitialUnknowns>\n");

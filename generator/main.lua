@@ -45,6 +45,13 @@ options:
                     does not assemble nothing is named and remove is an error; so is remove
                     at a singular position (a rank loss there only: --check names it) and
                     at drivers whose time functions contradict each other (both named)
+  --fmu FILE.fmu    also pack the generated model into an FMI 2.0 FMU (Co-Simulation and
+                    Model Exchange; docs/fmi.md), as make fmu does: needs a C compiler (CC,
+                    default cc), zip, sha256sum and nm; the solver settings are the
+                    simulator's defaults unless --fmu-set says otherwise. Nothing is left at
+                    FILE.fmu when packing fails (the generated files are written first)
+  --fmu-set KEY=VALUE  a Co-Simulation setting of the FMU (repeatable): formulation,
+                    integrator (names, as the simulator's), h, rtol, atol (numbers)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -62,7 +69,19 @@ local function die(fmt, ...)
 end
 
 -- Command line ------------------------------------------------------------------------
-local opts = { dir = "generated", params = {}, options = {}, files = {} }
+local opts = { dir = "generated", params = {}, options = {}, files = {}, fmu_set = {} }
+
+-- --fmu-set KEY=VALUE: the settings file scripts/fmu_pack.sh reads (it checks the values)
+local FMU_KEYS = { formulation = 1, integrator = 2, h = 3, rtol = 4, atol = 5 }
+local function fmu_set(s)
+  local key, val = string.match(s, "^([^=]*)=(.*)$")
+  if not key or not FMU_KEYS[key] then
+    die("--fmu-set %s: expected KEY=VALUE with KEY formulation, integrator, h, rtol or atol", s)
+  end
+  if string.find(val, "[%c]") then die("--fmu-set %s: a control character in the value", key) end
+  if opts.fmu_set[key] then die("--fmu-set %s given twice", key) end
+  opts.fmu_set[key] = val
+end
 
 local function define(s)
   local name, text = string.match(s, "^([^=]*)=(.*)$")
@@ -104,6 +123,10 @@ while i <= #args do
   elseif a == "--check" then opts.check = true
   elseif a == "--redundant" then opts.redundant = need(a)
   elseif string.sub(a, 1, 12) == "--redundant=" then opts.redundant = string.sub(a, 13)
+  elseif a == "--fmu" then opts.fmu = need(a)
+  elseif string.sub(a, 1, 6) == "--fmu=" then opts.fmu = string.sub(a, 7)
+  elseif a == "--fmu-set" then fmu_set(need(a))
+  elseif string.sub(a, 1, 10) == "--fmu-set=" then fmu_set(string.sub(a, 11))
   elseif a == "--dump" then opts.dump = true
   elseif a == "--stats" then opts.stats = true
   elseif a == "-v" or a == "--verbose" then opts.verbose = true
@@ -128,6 +151,9 @@ if opts.dir == "" then die("option -o needs a directory") end
 if opts.redundant and opts.redundant ~= "report" and opts.redundant ~= "remove" then
   die("--redundant %s: expected report or remove", opts.redundant)
 end
+if opts.fmu == "" then die("option --fmu needs a file name") end
+if next(opts.fmu_set) and not opts.fmu then die("--fmu-set without --fmu FILE.fmu") end
+if opts.fmu and (opts.check or opts.dump) then die("--fmu packs the generated model: not with --check or --dump") end
 if opts.no_fused and opts.force_fused then die("--fused and --no-fused: give one of them") end
 if opts.linalg and opts.linalg ~= "auto" and opts.linalg ~= "unrolled" and opts.linalg ~= "compact" then
   die("--linalg %s: expected unrolled, compact or auto", opts.linalg)
@@ -304,4 +330,12 @@ local function print_stats(st, elapsed)
 end
 if opts.stats then print_stats(stats, host.clock() - t0) end
 
-return { dir = opts.dir, verbose = opts.verbose, force = opts.force, files = list }
+-- --fmu: the host runs scripts/fmu_pack.sh NAME DIR SETTINGS FILE.fmu after writing the files
+local fmu_settings
+if opts.fmu then
+  local lines = {}
+  for key, k in pairs(FMU_KEYS) do lines[k] = key .. "=" .. (opts.fmu_set[key] or "") end
+  fmu_settings = table.concat(lines, "\n") .. "\n"
+end
+return { dir = opts.dir, verbose = opts.verbose, force = opts.force, files = list,
+         fmu = opts.fmu, fmu_name = opts.fmu and M.name, fmu_settings = fmu_settings }

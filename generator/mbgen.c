@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -582,6 +583,54 @@ static int write_outputs(lua_State *L, int idx, const char *dir, int verbose, in
 }
 
 #ifndef MBGEN_NO_MAIN   /* the fuzz target includes this file and has its own entry point */
+/* mbgen --fmu: the data directory's scripts/fmu_pack.sh (beside generator/, in the source tree
+ * and installed) packs the generated model `name` from dir into out with the settings text
+ * (lines key=value); its messages go to stderr, nothing is left at out when it fails. The
+ * library is built -O2 (make fmu's FMU_OPT), with $CC (default cc). 1 on success. */
+static int pack_fmu(const char *gendir, const char *name, const char *dir, const char *settings,
+                    const char *out)
+{
+    char script[PATH_MAX + 32], sfile[PATH_MAX];
+    size_t root = strlen(gendir) - strlen("/generator");   /* gendir is <datadir>/generator */
+    snprintf(script, sizeof script, "%.*s/scripts/fmu_pack.sh", (int)root, gendir);
+    if (access(script, X_OK) != 0) {
+        fprintf(stderr, "mbgen: error: --fmu %s: no FMU packer at %s (%s)\n", out, script, strerror(errno));
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(sfile, sizeof sfile, "%.3000s/mbgen_fmu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(sfile);
+    size_t len = strlen(settings);
+    if (fd < 0 || write(fd, settings, len) != (ssize_t)len) {
+        fprintf(stderr, "mbgen: error: --fmu %s: cannot write the settings file %s: %s\n", out, sfile,
+                strerror(errno));
+        if (fd >= 0) { close(fd); unlink(sfile); }
+        return 0;
+    }
+    close(fd);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("OPT", "-O2", 1);
+        execl(script, script, name, dir, sfile, out, (char *)NULL);
+        fprintf(stderr, "mbgen: error: --fmu: cannot run %s: %s\n", script, strerror(errno));
+        _exit(127);
+    }
+    int status = 0, ok = 0;
+    if (pid < 0)
+        fprintf(stderr, "mbgen: error: --fmu: cannot start the packer: %s\n", strerror(errno));
+    else if (waitpid(pid, &status, 0) != pid)
+        fprintf(stderr, "mbgen: error: --fmu: waiting for the packer: %s\n", strerror(errno));
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "mbgen: error: --fmu %s: the FMU was not built (%s %s %d)\n", out, script,
+                WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    else
+        ok = 1;
+    unlink(sfile);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     char gendir[PATH_MAX], mainpath[PATH_MAX + 16];
@@ -655,6 +704,17 @@ int main(int argc, char **argv)
         } else if (!write_outputs(L, lua_gettop(L), dir, lua_toboolean(L, -3),
                                   lua_toboolean(L, -2))) {
             rc = EXIT_USER;
+        } else {
+            lua_getfield(L, res, "fmu");
+            lua_getfield(L, res, "fmu_name");
+            lua_getfield(L, res, "fmu_settings");
+            const char *fmu = lua_tostring(L, -3), *name = lua_tostring(L, -2), *set = lua_tostring(L, -1);
+            if (fmu != NULL && (name == NULL || set == NULL)) {
+                fprintf(stderr, "mbgen: error: internal: main.lua returned a bad --fmu result\n");
+                rc = EXIT_INTERNAL;
+            } else if (fmu != NULL && !pack_fmu(gendir, name, dir, set, fmu)) {
+                rc = EXIT_USER;
+            }
         }
     }
     lua_close(L);

@@ -5,7 +5,8 @@
 # libmbrt.a, libmbrt_float.a) with a pkg-config file each (mbrt.pc, mbrt_float.pc), the runtime's
 # sources and the firmware example's solver.[ch] for firmware builds (PREFIX/share/mbgen/runtime,
 # PREFIX/share/mbgen/firmware; docs/embedding.md), the man page mbgen(1) and the Python module mbsim
-# (PREFIX/lib/pythonX.Y/dist-packages/mbsim, X.Y of the system's python3; docs/python.md). make uninstall
+# (PREFIX/lib/pythonX.Y/dist-packages/mbsim, X.Y of the system's python3; docs/python.md)
+# and the FMU tooling (PREFIX/share/mbgen/fmu and scripts/fmu_pack.sh: mbgen --fmu). make uninstall
 # removes exactly those files (the lists below serve both) and the directories that are ours
 # alone when empty. tests/test_install.sh installs into temporary prefixes, builds a double and
 # a float program and a lean firmware-style build from the installed files only, and uninstalls.
@@ -48,9 +49,9 @@ INST_RT      := $(RT_SRC) runtime/mb_embed.c $(INST_HEADERS) runtime/mb_sim_impl
 # What make install installs, a group per directory: INST_DIR_g (under PREFIX), INST_MODE_g and
 # INST_FILES_g (each installed under its own name). make uninstall removes the same files; the
 # directories of INST_OWN_DIRS are ours alone (removed when empty, deepest first), the others are
-# the prefix's (bin, lib, ...: kept). (The Python module and the FMU tooling get a group each here
-# when they exist.)
-INST_GROUPS := bin lib pc inc gen tpl models rt fw man py
+# the prefix's (bin, lib, ...: kept). The FMU tooling (mbgen --fmu, docs/fmi.md): the wrapper's
+# sources in share/mbgen/fmu and the packer in share/mbgen/scripts, where mbgen looks for it.
+INST_GROUPS := bin lib pc inc gen tpl models rt fw man py fmu fmupack
 INST_DIR_bin    := $(BINDIR)
 INST_MODE_bin   := 755
 INST_FILES_bin  := $(BUILD)/inst/mbgen
@@ -70,6 +71,10 @@ INST_DIR_rt     := $(DATADIR)/runtime
 INST_FILES_rt   := $(INST_RT)
 INST_DIR_fw     := $(DATADIR)/firmware
 INST_FILES_fw   := examples/firmware/solver.c examples/firmware/solver.h
+INST_DIR_fmu    := $(DATADIR)/fmu
+INST_FILES_fmu  := fmu/mb_fmu.c fmu/mb_fmu_desc.c fmu/mb_fmi2.h fmu/mb_fmu_vars.h fmu/mb_fmu_stab.h
+INST_DIR_fmupack := $(DATADIR)/scripts
+INST_FILES_fmupack := scripts/fmu_pack.sh
 INST_DIR_man    := $(MAN1DIR)
 INST_FILES_man  := docs/mbgen.1
 # the Python module: its sources (it builds each model's library itself, with PREFIX/bin/mbgen and
@@ -79,8 +84,9 @@ PY_VER          = $(shell { /usr/bin/python3 -c 'import sys; print("%d.%d" % sys
                             python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'; } 2>/dev/null)
 INST_DIR_py     = $(LIBDIR)/python$(PY_VER)/dist-packages/mbsim
 INST_FILES_py   := $(PY_SRC)
-$(foreach g,$(filter-out bin,$(INST_GROUPS)),$(eval INST_MODE_$(g) := 644))
-INST_OWN_DIRS = $(foreach g,gen tpl models rt fw py,$(INST_DIR_$(g))) $(DATADIR) $(INCDIR)
+$(foreach g,$(filter-out bin fmupack,$(INST_GROUPS)),$(eval INST_MODE_$(g) := 644))
+INST_MODE_fmupack := 755
+INST_OWN_DIRS = $(foreach g,gen tpl models rt fw py fmu fmupack,$(INST_DIR_$(g))) $(DATADIR) $(INCDIR)
 # every installed file (its installed path) and every source
 INST_PATHS = $(foreach g,$(INST_GROUPS),$(foreach f,$(INST_FILES_$(g)),$(INST_DIR_$(g))/$(notdir $(f))))
 INST_SRCS  := $(foreach g,$(INST_GROUPS),$(INST_FILES_$(g)))

@@ -1030,13 +1030,101 @@ static void gamma_q_dq(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v,
     }
 }
 
+/* Prepare the derivatives of the index-1 accelerations at (t, q, v) after mb_anl_reactions:
+ * the force derivatives (dQq, dQv, Qu), Phi_qt (Pq0) and Phidot_q (Pqv). Scratch wn[9]. */
+static void dacc_prepare(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v)
+{
+    const mb_model *m = a->m;
+    m->force(m, t, q, v, a->Q);
+    m->dforce_dq(m, t, q, v, a->dQq);
+    m->dforce_dv(m, t, q, v, a->dQv);
+    if (m->nin > 0) m->dforce_du(m, t, q, v, a->Qu);
+    mb_real *zv = a->wn[9];
+    zero(a->n, zv);
+    m->phi_q_dot(m, t, q, zv, a->Pq0);   /* Phi_qt: subtracted to leave (Phi_q)_q dq */
+    m->phi_q_dot(m, t, q, v, a->Pqv);    /* Phidot_q = d(Phi_q v + Phi_t)/dq = -dGamma/dv / 2 */
+}
+
+/* The derivative of the index-1 accelerations (and multipliers) along one direction of the state
+ * and inputs, at the state (t, q, v) prepared by dacc_prepare with its acc and lam: dq, dv [n]
+ * (NULL: zero), the input direction: ucol >= 0 the unit vector of input ucol, else du [nin]
+ * (NULL: zero). Differentiating M a + Phi_q^T lam = Q, Phi_q a = gamma:
+ *   M da + Phi_q^T dlam = dQ - ((Phi_q)_q dq)^T lam             (r1)
+ *   Phi_q da = dgamma - ((Phi_q)_q dq) a                         (r2)
+ * with (Phi_q)_q dq from phi_q_dot (linear in its v argument), dGamma/dv dv = -2 Phidot_q dv
+ * (exact), dgamma/dq dq by differences of m->gamma (gamma_q_dq), and gv Phi_q dv subtracted for
+ * a gamma with a velocity term beyond Gamma's (Baumgarte's 2 xi omega Phi_q v). da [n] (scratch
+ * wn[4] may be passed), dlam [nc] (NULL: not kept). Scratch wn[3], wn[4], wn[5], wm[0..4], Pqd. */
+static void dacc_dir(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *acc,
+                     const mb_real *lam, const mb_real *dq, const mb_real *dv, int ucol, const mb_real *du,
+                     mb_real gv, mb_real *da, mb_real *dlam)
+{
+    const mb_model *m = a->m;
+    int n = a->n, nc = a->nc, nin = m->nin, nnz = a->nnz;
+    mb_real *r1 = a->wn[3], *r2 = a->wm[1], *y = a->wm[2], *G = a->Pqd;
+    zero(n, r1);
+    zero(nc, r2);
+    if (ucol >= 0) for (int i = 0; i < n; i++) r1[i] = a->Qu[(long)i * nin + ucol];
+    else if (du) for (int i = 0; i < n; i++) r1[i] = dot(nin, a->Qu + (long)i * nin, du);
+    if (dq) sp_mv_add(&m->dq_dq_pat, a->dQq, dq, 1, r1);
+    if (dv) sp_mv_add(&m->dq_dv_pat, a->dQv, dv, 1, r1);
+    if (nc > 0) {
+        if (dq) {   /* (Phi_q)_q dq: -(its)^T lambda in r1, -(it) acc in r2 */
+            m->phi_q_dot(m, t, q, dq, G);
+            for (int e = 0; e < nnz; e++) G[e] -= a->Pq0[e];
+            pq_mtv(m, G, lam, -1, r1);
+            pq_mv(m, G, acc, y);
+            for (int r = 0; r < nc; r++) r2[r] -= y[r];
+            gamma_q_dq(a, t, q, v, dq, r2);
+        }
+        if (dv) {
+            pq_mv(m, a->Pqv, dv, y);   /* dGamma/dv dv = -2 Phidot_q dv */
+            for (int r = 0; r < nc; r++) r2[r] -= 2 * y[r];
+            if (gv != 0) {
+                pq_mv(m, a->Pq, dv, y);
+                for (int r = 0; r < nc; r++) r2[r] -= gv * y[r];
+            }
+        }
+    }
+    /* [M Phi_q^T; Phi_q 0] [da; dlam] = [r1; r2] through S: S dlam = Phi_q M^-1 r1 - r2 */
+    mb_real *x = a->wn[4];
+    for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
+    if (nc > 0) {
+        pq_mv(m, a->Pq, x, y);
+        for (int r = 0; r < nc; r++) y[r] -= r2[r];
+        solve_s(a, y);
+        if (dlam) copy(nc, dlam, y);
+        pq_mtv(m, a->Pq, y, -1, r1);
+        for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
+    }
+    if (da != x) copy(n, da, x);
+}
+
+int mb_anl_dacc(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *dq,
+                const mb_real *dv, const mb_real *du, mb_real gv, mb_real *acc, mb_real *lambda,
+                mb_real *dacc, mb_real *dlambda)
+{
+    const mb_model *m = a->m;
+    if (!m) return MB_ERR_STATE;
+    if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
+    if (!acc || !lambda || !dacc) return MB_ERR_PARAM;
+    if (!m->gamma || (m->nin > 0 && !m->dforce_du)) return MB_ERR_MODEL;
+    int n = a->n, st;
+    if (!finite_vec(n, q) || !finite_vec(n, v)) return MB_ERR_NONFINITE;
+    if ((st = mb_anl_reactions(a, t, q, v, acc, lambda))) return st;
+    dacc_prepare(a, t, q, v);
+    dacc_dir(a, t, q, v, acc, lambda, dq, dv, -1, du, gv, dacc, dlambda);
+    if (!finite_vec(n, dacc) || (dlambda && !finite_vec(a->nc, dlambda))) return MB_ERR_NONFINITE;
+    return MB_OK;
+}
+
 int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, int nz,
                         const int *zsel, mb_anl_ss *out)
 {
     const mb_model *m = a->m;
     if (!m) return MB_ERR_STATE;
     if (a->level != MB_ANL_DENSE) return MB_ERR_WORKSPACE;
-    int n = a->n, nc = a->nc, nin = m->nin, nnz = a->nnz, st;
+    int n = a->n, nc = a->nc, nin = m->nin, st;
     if (!m->gamma || (nin > 0 && !m->dforce_du)) return MB_ERR_MODEL;
     if (!finite_vec(n, q) || !finite_vec(n, v)) return MB_ERR_NONFINITE;
     /* the state's accelerations and multipliers (S factored with the rank test: a singular
@@ -1044,14 +1132,7 @@ int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v
     if ((st = mb_anl_reactions(a, t, q, v, out->acc, out->lambda))) return st;
     if (nc > n) return MB_ERR_SINGULAR;
     const mb_real *acc = out->acc, *lam = out->lambda;
-    m->force(m, t, q, v, a->Q);
-    m->dforce_dq(m, t, q, v, a->dQq);
-    m->dforce_dv(m, t, q, v, a->dQv);
-    if (nin > 0) m->dforce_du(m, t, q, v, a->Qu);
-    mb_real *zv = a->wn[9];
-    zero(n, zv);
-    m->phi_q_dot(m, t, q, zv, a->Pq0);   /* Phi_qt: subtracted to leave (Phi_q)_q dq */
-    m->phi_q_dot(m, t, q, v, a->Pqv);    /* Phidot_q = d(Phi_q v + Phi_t)/dq = -dGamma/dv / 2 */
+    dacc_prepare(a, t, q, v);
     /* the dependent coordinates and the LU of their block Phi_w (nc x nc, in Kch) */
     int *zidx = out->zidx, d = n - nc;
     const mb_pattern *pat = &m->phi_q_pat;
@@ -1096,44 +1177,17 @@ int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v
     }
     /* the columns of [A B]: da for each direction (dq, dv, du) of z, z', u */
     int d2 = 2 * d;
-    mb_real *dq = a->wn[1], *dv = a->wn[2], *r1 = a->wn[3], *x = a->wn[4], *r2 = a->wm[1],
-            *y = a->wm[2], *G = a->Pqd;
+    mb_real *dq = a->wn[1], *dv = a->wn[2], *x = a->wn[4];
     for (int col = 0; col < d2 + nin; col++) {
         int kind = col < d ? 0 : col < d2 ? 1 : 2, j = kind == 0 ? col : kind == 1 ? col - d : col - d2;
         zero(n, dq);
         zero(n, dv);
         if (kind == 0) { copy(n, dq, T + (long)j * n); copy(n, dv, V + (long)j * n); }
         else if (kind == 1) copy(n, dv, T + (long)j * n);
-        zero(n, r1);
-        zero(nc, r2);
-        if (kind == 2) for (int i = 0; i < n; i++) r1[i] = a->Qu[(long)i * nin + j];
-        else {
-            sp_mv_add(&m->dq_dq_pat, a->dQq, dq, 1, r1);
-            sp_mv_add(&m->dq_dv_pat, a->dQv, dv, 1, r1);
-            if (nc > 0) {
-                if (kind == 0) {   /* (Phi_q)_q dq: -(its)^T lambda in r1, -(it) acc in r2 */
-                    m->phi_q_dot(m, t, q, dq, G);
-                    for (int e = 0; e < nnz; e++) G[e] -= a->Pq0[e];
-                    pq_mtv(m, G, lam, -1, r1);
-                    pq_mv(m, G, acc, y);
-                    for (int r = 0; r < nc; r++) r2[r] -= y[r];
-                    gamma_q_dq(a, t, q, v, dq, r2);
-                }
-                pq_mv(m, a->Pqv, dv, y);   /* dGamma/dv dv = -2 Phidot_q dv */
-                for (int r = 0; r < nc; r++) r2[r] -= 2 * y[r];
-            }
-        }
-        /* [M Phi_q^T; Phi_q 0] [da; dlam] = [r1; r2] through S: S dlam = Phi_q M^-1 r1 - r2 */
-        for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
-        if (nc > 0) {
-            pq_mv(m, a->Pq, x, y);
-            for (int r = 0; r < nc; r++) y[r] -= r2[r];
-            solve_s(a, y);
-            if (out->dlambda)
-                for (int r = 0; r < nc; r++) out->dlambda[(long)r * (d2 + nin) + col] = y[r];
-            pq_mtv(m, a->Pq, y, -1, r1);
-            for (int i = 0; i < n; i++) x[i] = a->minv[i] * r1[i];
-        }
+        dacc_dir(a, t, q, v, acc, lam, kind == 0 ? dq : NULL, kind < 2 ? dv : NULL, kind == 2 ? j : -1, NULL, 0,
+                 x, out->dlambda ? a->wm[2] : NULL);
+        if (out->dlambda)
+            for (int r = 0; r < nc; r++) out->dlambda[(long)r * (d2 + nin) + col] = a->wm[2][r];
         for (int i = 0; i < d; i++) {
             mb_real da = x[zidx[i]];
             if (kind < 2) {

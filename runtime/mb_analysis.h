@@ -195,6 +195,21 @@ typedef struct mb_anl_ss {
 int mb_anl_linearize_ss(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, int nz,
                         const int *zsel, mb_anl_ss *out);
 
+/* Directional derivatives of the index-1 accelerations at any state, in all coordinates (not
+ * on the constraint manifold only): the Jacobian-vector products of x' = [v; acc(t, q, v, u)] a
+ * Model Exchange FMU gives (fmi2GetDirectionalDerivative). At (t, q, v) and the inputs held in
+ * m->in, along the direction dq, dv [n], du [nin] (each NULL: zero): dacc [n] and dlambda [nc]
+ * (NULL: not returned), with acc [n] and lambda [nc] at the state (as mb_anl_reactions). The
+ * terms of mb_anl_linearize_ss's columns: exact but dgamma/dq, Richardson-extrapolated central
+ * differences of m->gamma. gv: the coefficient of a velocity term -gv Phi_q v in m->gamma beyond
+ * Gamma's: 0 for the exact index-1 equations, 2 xi omega for a descriptor whose gamma is
+ * Baumgarte's Gamma - 2 xi omega (Phi_q v + Phi_t) - omega^2 Phi (its position terms come with
+ * the differences). Needs MB_ANL_DENSE. MB_OK, mb_anl_reactions' status, MB_ERR_PARAM (acc,
+ * lambda or dacc NULL), MB_ERR_MODEL (no gamma, inputs without dforce_du), MB_ERR_NONFINITE. */
+int mb_anl_dacc(mb_anl *a, mb_real t, const mb_real *q, const mb_real *v, const mb_real *dq,
+                const mb_real *dv, const mb_real *du, mb_real gv, mb_real *acc, mb_real *lambda,
+                mb_real *dacc, mb_real *dlambda);
+
 /* Quasistatic analysis: a sequence of static equilibria along time-varying loads and drivers,
  * each found by mb_anl_static at its time from a predicted guess. Start a sequence with
  * mb_anl_quasistatic_start; then each call takes q[n] = the equilibrium of the previous call

@@ -10,8 +10,8 @@
 # those staged sources alone (so they do rebuild it), writes modelDescription.xml with
 # mb_fmu_desc and zips the three parts into OUT.fmu. The GUID is derived from the content:
 # the SHA-256 of the generated C, its header, the settings and the wrapper's sources. Environment: CC (cc), OPT (-O2 -g).
-# Exit 0; 2 on a usage error; 1 when a step fails (nothing is left at OUT.fmu and the staging
-# directory beside it then).
+# Stages in a temporary directory (TMPDIR), removed at the end. Used by make fmu and mbgen --fmu.
+# Exit 0; 2 on a usage error; 1 when a step fails (nothing is left at OUT.fmu then).
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: scripts/fmu_pack.sh NAME MODEL_DIR SETTINGS OUT.fmu" >&2; exit 2; }
 name=$1 mdir=$2 settings=$3 out=$4
@@ -34,11 +34,11 @@ for v in "h:$h" "rtol:$rtol" "atol:$atol"; do
 done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-stage=$(dirname "$out")/$name
+[ -d "$(dirname "$out")" ] || { echo "fmu_pack.sh: $out: no directory $(dirname "$out")" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fmu_pack.XXXXXX")
-done_ok=0   # a failure leaves neither OUT.fmu nor the staging directory
-trap 'rm -rf "$work" "$out.tmp.$$"; [ "$done_ok" = 1 ] || rm -rf "$stage"' EXIT
-rm -rf "$stage" "$out"
+stage=$work/fmu/$name
+trap 'rm -rf "$work" "$out.tmp.$$"' EXIT
+rm -f "$out"
 mkdir -p "$stage/sources" "$stage/binaries/linux64" "$work/o"
 src=$stage/sources
 
@@ -54,10 +54,10 @@ cp "$root/runtime/mb_linalg.c" "$src/mb_linalg.inc"
 printf '%s\n' '/* mb_linalg.c - the runtime'"'"'s dense LU and Cholesky, built-in (no LAPACK) in the FMU */' \
     '#define MB_NO_LAPACKE 1' '#include "mb_linalg.inc"' >"$src/mb_linalg.c"
 cp "$mdir/$name.c" "$mdir/$name.h" "$src/"
-cp "$root/fmu/mb_fmu.c" "$root/fmu/mb_fmi2.h" "$root/fmu/mb_fmu_vars.h" "$src/"
+cp "$root/fmu/mb_fmu.c" "$root/fmu/mb_fmi2.h" "$root/fmu/mb_fmu_vars.h" "$root/fmu/mb_fmu_stab.h" "$src/"
 
 # (with the wrapper and the description's writer: their variable layout is the interface)
-hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" "$root"/fmu/mb_fmu.c "$root"/fmu/mb_fmu_vars.h \
+hash=$(cat "$mdir/$name.c" "$mdir/$name.h" "$settings" "$root"/fmu/mb_fmu.c "$root"/fmu/mb_fmu_vars.h "$root"/fmu/mb_fmu_stab.h \
        "$root"/fmu/mb_fmu_desc.c | sha256sum | cut -c1-32)
 guid="{${hash:0:8}-${hash:8:4}-${hash:12:4}-${hash:16:4}-${hash:20:12}}"
 num() { [ -n "$1" ] && printf '%s' "$1" || printf 0; }
@@ -104,5 +104,4 @@ fi
 tmpz="$out.tmp.$$"
 (cd "$stage" && zip -q -X -r - modelDescription.xml binaries sources) >"$tmpz"
 mv "$tmpz" "$out"
-done_ok=1
 echo "fmu_pack.sh: $out ($(wc -c <"$out") bytes; $nexp fmi2 functions; GUID $guid)"

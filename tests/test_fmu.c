@@ -12,7 +12,10 @@
  * fmi2Reset give the first run bit for bit; a communication step off the solver's grid lands on
  * the communication point; the sensors' dependencies in ModelStructure; a step that overflows
  * and hostile calls return fmi2Error (or NULL) with a logged message; sources/ rebuilds the
- * library with its README's command, and the rebuilt library gives the same run bit for bit.
+ * library with its README's command, and the rebuilt library gives the same run bit for bit;
+ * fmi2GetDirectionalDerivative (Model Exchange and Co-Simulation) against central differences;
+ * events on the bouncing ball (Co-Simulation against the simulator, Model Exchange's event
+ * indicators); mbgen --fmu gives make fmu's FMU.
  * Prints the FMU's cost per solver step next to the simulator's over a 20 s run (not checked).
  * Docs: docs/fmi.md. */
 #include <dlfcn.h>
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "mb_fmi2.h"
 
@@ -111,9 +115,11 @@ static struct {
 static struct {
     char name[64], causality[16];
     unsigned vr;
+    int deriv;   /* the index (1-based) of the variable this one is the derivative of, else 0 */
 } var[MAXVAR];
 static int nvar;
 static char guid[64], ident[64];
+static char *desc_xml;   /* the last modelDescription.xml read */
 
 static char *slurp(const char *path)
 {
@@ -163,6 +169,8 @@ static int read_description(const char *dir)
              attr(p, "valueReference", buf, sizeof buf) == 0 &&
              attr(p, "causality", var[nvar].causality, sizeof var[nvar].causality) == 0;
         var[nvar].vr = (unsigned)strtoul(buf, NULL, 10);
+        const char *real = strstr(p, "<Real"), *end = strstr(p, "</ScalarVariable>");
+        var[nvar].deriv = real && end && real < end && attr(real, "derivative", buf, sizeof buf) == 0 ? atoi(buf) : 0;
         nvar++;
     }
     check(ok && nvar > 0, "modelDescription.xml: %d variables, each with a name, valueReference, causality", nvar);
@@ -172,7 +180,8 @@ static int read_description(const char *dir)
     const char *o = strstr(x, "<Outputs>"), *oe = o ? strstr(o, "</Outputs>") : NULL;
     for (const char *p = o; p && oe && (p = strstr(p, "<Unknown")) != NULL && p < oe; p++) listed++;
     check(nout > 0 && listed == nout, "ModelStructure: %d Outputs listed for %d output variables", listed, nout);
-    free(x);
+    free(desc_xml);
+    desc_xml = x;
     return ok ? 0 : -1;
 }
 
@@ -192,6 +201,7 @@ static unsigned vr_of(const char *name)
 static unsigned out_vr[MAXOUT];
 static int nout;
 static char out_name[MAXOUT][64];
+static int out_sensor[MAXOUT];   /* a sensor (the simulator's out.<name> column), not a q or v */
 
 /* the input over [k H, (k+1) H): a piecewise-constant push, back and forth */
 static double input_at(int k) { return 3.0 * sin(0.37 * k) + (k % 7 == 3 ? 1.5 : 0.0); }
@@ -249,7 +259,7 @@ static int read_sim_csv(const char *path, double *rows)
         col[j] = -1;
         char want[128];
         snprintf(want, sizeof want, "%.63s", out_name[j]);
-        int is_sensor = !strchr(out_name[j], '.');
+        int is_sensor = out_sensor[j];
         if (is_sensor) snprintf(want, sizeof want, "out.%.63s", out_name[j]);
         int c = 0;
         for (char *p = line; p; c++) {
@@ -349,6 +359,9 @@ static void *open_fmu(const char *fmu, char *dir)
     /* the outputs in description order */
     for (int i = 0; i < nvar && nout < MAXOUT; i++)
         if (!strcmp(var[i].causality, "output")) {
+            int state = var[i].deriv > 0;   /* a velocity, or a position some variable is the derivative of */
+            for (int k = 0; k < nvar; k++) state |= var[k].deriv == i + 1;
+            out_sensor[nout] = !state;
             out_vr[nout] = var[i].vr;
             snprintf(out_name[nout], sizeof out_name[nout], "%.63s", var[i].name);
             nout++;
@@ -362,6 +375,8 @@ static void remove_dir(const char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
 }
+
+static void dd_part(const char *label, int me, const double *x_at, double t_at);
 
 /* The motor arm's FMU built with baumgarte and dopri5 (adaptive): every communication point is
  * reached exactly; the outputs equal the simulator's run with the same settings and input table
@@ -422,6 +437,8 @@ static void adaptive_part(void)
            d, nrows);
     check(d <= 1e-12, "adaptive: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s at t=%g)", d,
           at >= 0 ? out_name[at % nout] : "-", at >= 0 ? (at / nout) * H_COMM : 0.0);
+    dd_part("motor_arm, Model Exchange", 1, NULL, 0);
+    dd_part("motor_arm, Co-Simulation", 0, NULL, 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -466,6 +483,8 @@ static void reaction_part(void)
            d, nrows);
     check(d <= 1e-12, "reactions: the FMU's outputs equal the simulator's to 1e-12: %.3g (%s)", d,
           nr == NCOMM + 1 && at >= 0 ? out_name[at % nout] : "-");
+    dd_part("react_pendulum, Model Exchange", 1, NULL, 0);
+    dd_part("react_pendulum, Co-Simulation", 0, NULL, 0);
     free(fm);
     free(sm);
     dlclose(lib);
@@ -610,6 +629,320 @@ static void me_part(unsigned vr_f, const char *sim, const char *dir)
     free(sm);
 }
 
+/* ---------------------------------------------------------------- directional derivatives */
+/* The dependencies of the Unknown with index idx in ModelStructure's section sec (Outputs,
+ * Derivatives) of the last description read: dep[j] = 1 for each index j listed (j <= nvar).
+ * 1: listed with dependencies, 0: listed without (it depends on every known), -1: not listed. */
+static int unknown_deps(const char *sec, int idx, unsigned char *dep)
+{
+    char open_tag[32], close_tag[32], buf[4096];
+    snprintf(open_tag, sizeof open_tag, "<%s>", sec);
+    snprintf(close_tag, sizeof close_tag, "</%s>", sec);
+    const char *a = desc_xml ? strstr(desc_xml, open_tag) : NULL, *b = a ? strstr(a, close_tag) : NULL;
+    for (const char *p = a; p && b && (p = strstr(p, "<Unknown")) != NULL && p < b; p++) {
+        if (attr(p, "index", buf, sizeof buf) != 0 || atoi(buf) != idx) continue;
+        memset(dep, 0, MAXVAR + 1);
+        if (attr(p, "dependencies", buf, sizeof buf) != 0) return 0;
+        for (char *e, *s = buf; *s; s = e) {
+            long j = strtol(s, &e, 10);
+            if (e == s) break;
+            if (j >= 1 && j <= nvar) dep[j] = 1;
+        }
+        return 1;
+    }
+    return -1;
+}
+
+/* The FMU's values of the unknowns uvr[nu] (the first nx the derivatives, in state order, when
+ * me), into val. */
+static int eval_unknowns(fmi2Component c, int me, int nx, const unsigned *uvr, int nu, double *val)
+{
+    if (me && F.fmi2GetDerivatives(c, val, (size_t)nx) != fmi2OK) return -1;
+    return F.fmi2GetReal(c, uvr + (me ? nx : 0), (size_t)(nu - (me ? nx : 0)), val + (me ? nx : 0)) == fmi2OK ? 0 : -1;
+}
+
+/* fmi2GetDirectionalDerivative on the loaded FMU against central differences: in Model Exchange
+ * the derivatives [v; acc] and the sensors by the states [q; v] (at a state 1e-3 off the
+ * constraints, where Baumgarte's terms act) and the inputs, differences of fmi2GetDerivatives and
+ * fmi2GetReal; in Co-Simulation the outputs by the inputs at a communication point. Agreement
+ * within 1e-6 relative (1 below 1); every entry of a known the unknown's ModelStructure
+ * dependencies leave out is exactly 0; a seed of all knowns at once is the sum of the columns. */
+static void dd_part(const char *label, int me, const double *x_at, double t_at)
+{
+    enum { MU = MAXVAR };
+    unsigned uvr[MU], kvr[MU];
+    int nu = 0, nk = 0, nx = 0, uidx[MU], kidx[MU];
+    if (me) {   /* the states: the variables the Derivatives' unknowns are derivatives of */
+        const char *a = desc_xml ? strstr(desc_xml, "<Derivatives>") : NULL, *b = a ? strstr(a, "</Derivatives>") : NULL;
+        char buf[32];
+        for (const char *p = a; p && b && (p = strstr(p, "<Unknown")) != NULL && p < b && nx < MU / 2; p++) {
+            int di = attr(p, "index", buf, sizeof buf) == 0 ? atoi(buf) : 0;
+            if (di < 1 || di > nvar || var[di - 1].deriv < 1) break;
+            uidx[nu] = di;
+            uvr[nu++] = var[di - 1].vr;
+            kidx[nk] = var[di - 1].deriv;
+            kvr[nk++] = var[var[di - 1].deriv - 1].vr;
+            nx++;
+        }
+    }
+    for (int i = 0; i < nvar && nu < MU; i++) {   /* the outputs that are not states */
+        int state = 0;
+        for (int j = 0; j < nx; j++) state |= kidx[j] == i + 1;
+        if (!strcmp(var[i].causality, "output") && !state) { uidx[nu] = i + 1; uvr[nu++] = var[i].vr; }
+    }
+    int nin = 0;
+    for (int i = 0; i < nvar && nk < MU; i++)
+        if (!strcmp(var[i].causality, "input")) { kidx[nk] = i + 1; kvr[nk++] = var[i].vr; nin++; }
+    check(!me || (nx > 0 && nx % 2 == 0), "%s: %d continuous states from the Derivatives", label, nx);
+    fmi2Component c = F.fmi2Instantiate("dd", me ? fmi2ModelExchange : fmi2CoSimulation, guid, "", &callbacks,
+                                        fmi2False, fmi2False);
+    double x[MU], u[MU], dd[MU * MU], fd[MU * MU], vp[MU], vm[MU], one = 1, seed[MU], sum[MU];
+    fmi2EventInfo ev;
+    int bad = !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK;
+    for (int j = 0; j < nin && !bad; j++) {
+        u[j] = 0.7 + 0.2 * j;
+        bad = F.fmi2SetReal(c, &kvr[nx + j], 1, &u[j]) != fmi2OK;
+    }
+    bad = bad || F.fmi2ExitInitializationMode(c) != fmi2OK;
+    if (me && !bad) {
+        bad = F.fmi2NewDiscreteStates(c, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+              F.fmi2GetContinuousStates(c, x, (size_t)nx) != fmi2OK;
+        /* off the constraints, moving (the motor arm's friction tanh(omega / 1e-3) is then smooth
+         * on the differences' scale); or the state given */
+        for (int i = 0; i < nx; i++) x[i] = x_at ? x_at[i] : x[i] + (i < nx / 2 ? 1e-3 : 0.5) * sin(1.0 + i);
+        bad = bad || F.fmi2SetTime(c, x_at ? t_at : 0.3) != fmi2OK || F.fmi2SetContinuousStates(c, x, (size_t)nx) != fmi2OK;
+    } else if (!bad) {
+        for (int k = 0; k < 10 && !bad; k++) bad = F.fmi2DoStep(c, k * 0.01, (k + 1) * 0.01 - k * 0.01, fmi2True) != fmi2OK;
+    }
+    check(!bad, "%s: the instance set up for the directional derivatives", label);
+    if (bad) { if (c) F.fmi2FreeInstance(c); return; }
+    /* column j: the derivative by known j, and its central difference */
+    for (int j = 0; j < nk && !bad; j++) {
+        bad = F.fmi2GetDirectionalDerivative(c, uvr, (size_t)nu, &kvr[j], 1, &one, dd + (long)j * nu) != fmi2OK;
+        double *base = j < nx ? &x[j] : &u[j - nx], x0 = *base, h = 2e-5 * fmax(1, fabs(x0));
+        for (int pass = 0; pass < 2; pass++, h /= 2) {   /* h and h / 2, Richardson-extrapolated */
+            for (int sgn = 1; sgn >= -1 && !bad; sgn -= 2) {
+                *base = x0 + sgn * h;
+                bad = (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK ||
+                      eval_unknowns(c, me, nx, uvr, nu, sgn > 0 ? vp : vm) != 0;
+            }
+            for (int i = 0; i < nu; i++) {
+                double dd1 = (vp[i] - vm[i]) / (2 * h);
+                fd[(long)j * nu + i] = pass == 0 ? dd1 : (4 * dd1 - fd[(long)j * nu + i]) / 3;
+            }
+        }
+        *base = x0;
+        bad = bad || (j < nx ? F.fmi2SetContinuousStates(c, x, (size_t)nx) : F.fmi2SetReal(c, &kvr[j], 1, base)) != fmi2OK;
+    }
+    check(!bad, "%s: fmi2GetDirectionalDerivative and the differences for %d unknowns x %d knowns", label, nu, nk);
+    double worst = 0, big = 0;
+    int wi = 0, wj = 0, nzero = 0, ndep = 0;
+    unsigned char dep[MAXVAR + 1];
+    for (int i = 0; i < nu && !bad; i++) {
+        int listed = unknown_deps(me && i < nx ? "Derivatives" : "Outputs", uidx[i], dep);
+        for (int j = 0; j < nk; j++) {
+            double a = dd[(long)j * nu + i], f = fd[(long)j * nu + i], r = fabs(a - f) / fmax(1, fabs(f));
+            if (r > worst) { worst = r; wi = i; wj = j; }
+            if (fabs(a) > big) big = fabs(a);
+            if (listed == 1 && !dep[kidx[j]]) { ndep++; nzero += a != 0; }
+        }
+    }
+    printf("%s: directional derivatives vs central differences: max relative difference %.3g (d %s / d %s; "
+           "largest entry %.3g), %d entries outside the dependencies\n", label, worst, bad ? "-" : var[uidx[wi] - 1].name,
+           bad ? "-" : var[kidx[wj] - 1].name, big, ndep);
+    check(!bad && worst <= 1e-6 && (big > 0 || !me), "%s: fmi2GetDirectionalDerivative equals central differences to 1e-6: %.3g",
+          label, worst);
+    check(!bad && nzero == 0, "%s: %d of the %d entries outside ModelStructure's dependencies are nonzero", label, nzero, ndep);
+    /* all knowns at once: the weighted sum of the columns */
+    for (int j = 0; j < nk; j++) seed[j] = 1.0 + 0.5 * j;
+    double lin = 0;
+    if (!bad && F.fmi2GetDirectionalDerivative(c, uvr, (size_t)nu, kvr, (size_t)nk, seed, sum) == fmi2OK) {
+        for (int i = 0; i < nu; i++) {
+            double e = 0, sc = 0;
+            for (int j = 0; j < nk; j++) { e += seed[j] * dd[(long)j * nu + i]; sc += fabs(seed[j] * dd[(long)j * nu + i]); }
+            lin = fmax(lin, fabs(sum[i] - e) / fmax(1, sc));
+        }
+    } else {
+        lin = 1;
+    }
+    check(lin <= 1e-12, "%s: a seed on all %d knowns gives the weighted sum of the columns (%.3g)", label, nk, lin);
+    /* refusals: a parameter or an input as the unknown; in Co-Simulation a state as a known */
+    nlog = 0;
+    if (nin > 0) expect_error(F.fmi2GetDirectionalDerivative(c, &kvr[nx], 1, &kvr[nx], 1, &one, sum),
+                              "an input as the unknown", "not an unknown");
+    if (!me) {
+        unsigned q0 = var[0].vr;
+        expect_error(F.fmi2GetDirectionalDerivative(c, &uvr[0], 1, &q0, 1, &one, sum), "a state as a known in "
+                     "Co-Simulation", "not a known");
+    }
+    F.fmi2FreeInstance(c);
+}
+
+/* mbgen --fmu: the generator's own command packs the same FMU as make fmu (the cart-pole with the
+ * simulator's defaults): the same modelDescription.xml (GUID included) and library bytes; a
+ * setting the packer refuses leaves no FMU and exits 1; --fmu-set with an unknown key is refused
+ * before anything is generated. */
+static void mbgen_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[4096];
+    if (!mkdtemp(dir)) { check(0, "mkdtemp"); return; }
+    const char *mbgen = built("mbgen");
+    char mbgen_path[1024];
+    snprintf(mbgen_path, sizeof mbgen_path, "%s", mbgen);
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen' --fmu '%s/cartpole.fmu' >'%s/out.txt' 2>&1",
+             mbgen_path, dir, dir, dir);
+    int rc = system(cmd);
+    check(rc == 0, "mbgen models/cartpole.lua --fmu (exit %d)", rc);
+    const char *ref = built("fmu_test/cartpole.fmu");
+    char ref_path[1024];
+    snprintf(ref_path, sizeof ref_path, "%s", ref);
+    snprintf(cmd, sizeof cmd, "unzip -p '%s/cartpole.fmu' modelDescription.xml | cmp -s - <(unzip -p '%s' modelDescription.xml) && "
+             "unzip -p '%s/cartpole.fmu' binaries/linux64/cartpole.so | cmp -s - <(unzip -p '%s' binaries/linux64/cartpole.so) && "
+             "unzip -l '%s/cartpole.fmu' | grep -q ' sources/mb_fmu.c$'", dir, ref_path, dir, ref_path, dir);
+    char sh[4200];
+    snprintf(sh, sizeof sh, "bash -c \"%s\"", cmd);
+    rc = rc == 0 ? system(sh) : -1;
+    check(rc == 0, "mbgen --fmu gives make fmu's modelDescription.xml and library, byte for byte, with sources/");
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen' --fmu-set integrator=bogus --fmu '%s/bad.fmu' "
+             ">'%s/bad.txt' 2>&1", mbgen_path, dir, dir, dir);
+    rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "%s/bad.fmu", dir);
+    int left = access(cmd, F_OK) == 0;
+    snprintf(cmd, sizeof cmd, "grep -q \"unknown integrator 'bogus'\" '%s/bad.txt' && grep -q 'the FMU was not built' '%s/bad.txt'",
+             dir, dir);
+    check(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && !left && system(cmd) == 0, "mbgen --fmu-set integrator=bogus: "
+          "exit 1 (got %d), the packer's message, no FMU left (%d)", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, left);
+    snprintf(cmd, sizeof cmd, "'%s' models/cartpole.lua -o '%s/gen2' --fmu-set color=red --fmu '%s/x.fmu' 2>'%s/k.txt'; "
+             "test $? -eq 1 && ! test -e '%s/gen2' && ! test -e '%s/x.fmu' && grep -q 'KEY formulation' '%s/k.txt'",
+             mbgen_path, dir, dir, dir, dir, dir, dir);
+    check(system(cmd) == 0, "mbgen --fmu-set color=red: exit 1 with the keys named, nothing written");
+    remove_dir(dir);
+}
+
+/* Events (models/bouncing_ball.lua: a contact). Co-Simulation runs with events as the
+ * simulator's default (--events): baumgarte/dopri5 locates each touch-down and lift-off and cuts
+ * the step there. One communication step over the whole run takes the simulator's steps (it
+ * steps to t_end; its rows between are dense output): the state at the end equals the
+ * simulator's to 1e-12 and differs from its --no-events run (the negative control). Model
+ * Exchange: the contact's gap is the event indicator (numberOfEventIndicators 1), equal at the
+ * simulator's states to its out.floor.gap column, with a sign change at each touch-down and
+ * lift-off the CSV has. */
+static void events_part(void)
+{
+    char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
+    void *lib = open_fmu(built("fmu_test/bouncing_ball.fmu"), dir);
+    if (!lib) { remove_dir(dir); return; }
+    char nev[16] = "";
+    const char *root = desc_xml ? strstr(desc_xml, "<fmiModelDescription") : NULL;
+    check(root && attr(root, "numberOfEventIndicators", nev, sizeof nev) == 0 && !strcmp(nev, "1"),
+          "bouncing_ball: numberOfEventIndicators=\"1\" (got \"%s\")", nev);
+    int ig = -1, nx = 0;
+    for (int j = 0; j < nout; j++) {
+        if (!strcmp(out_name[j], "floor.gap")) ig = j;
+        nx += !out_sensor[j];
+    }
+    check(ig >= 0 && nx == 6, "bouncing_ball: the output floor.gap and 6 states");
+    /* a contact's force is piecewise (zero off contact): no dependency list may leave a known out
+     * (the sensors list every state, the accelerations none: every known) */
+    {
+        const char *d0 = desc_xml ? strstr(desc_xml, "dependencies=\"\"") : "";
+        const char *o = desc_xml ? strstr(desc_xml, "<Derivatives>") : NULL;
+        char buf[64] = "";
+        int nacc_all = 0;
+        for (const char *p = o; p && (p = strstr(p, "<Unknown")) != NULL && strstr(o, "</Derivatives>") > p; p++)
+            nacc_all += attr(p, "dependencies", buf, sizeof buf) != 0;
+        check(!d0 && nacc_all == 3, "bouncing_ball: no empty dependencies (%s), the 3 accelerations on every known (%d)",
+              d0 ? "found" : "none", nacc_all);
+    }
+    /* units: the contact's sensors (m, N, N, m/s) and the states (m, rad, m/s, rad/s) */
+    {
+        static const char *const want[][2] = {{"floor.gap", "m"}, {"floor.normal", "N"}, {"floor.friction", "N"},
+                                              {"floor.slip", "m/s"}, {"ball.y", "m"}, {"ball.phi", "rad"},
+                                              {"ball.vx", "m/s"}, {"ball.omega", "rad/s"}};
+        int nok = 0;
+        for (int k = 0; k < 8; k++) {
+            char pat[96], u[16] = "";
+            snprintf(pat, sizeof pat, "<ScalarVariable name=\"%s\"", want[k][0]);
+            const char *p = desc_xml ? strstr(desc_xml, pat) : NULL, *r = p ? strstr(p, "<Real") : NULL;
+            if (r && attr(r, "unit", u, sizeof u) == 0 && !strcmp(u, want[k][1])) nok++;
+            else check(0, "bouncing_ball: %s has unit \"%s\" (got \"%s\")", want[k][0], want[k][1], u);
+        }
+        check(nok == 8 && strstr(desc_xml, "<Unit name=\"N\">") != NULL, "bouncing_ball: units of the contact's "
+              "sensors and the states, N among the UnitDefinitions (%d of 8)", nok);
+    }
+    int nrows = (NCOMM + 1) * nout;
+    double *fm = malloc(sizeof(double) * (size_t)nout), *sm = malloc(sizeof(double) * (size_t)nrows),
+           *sn = malloc(sizeof(double) * (size_t)nrows);
+    fmi2Component c = F.fmi2Instantiate("ball", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False);
+    int bad = !fm || !sm || !sn || !c || ig < 0 || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2ExitInitializationMode(c) != fmi2OK ||
+              F.fmi2DoStep(c, 0, T_END, fmi2True) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
+    check(!bad, "bouncing_ball: the co-simulation runs (one communication step of %g s)", T_END);
+    if (c) F.fmi2FreeInstance(c);
+    int nr = -1, nrn = -1;
+    for (int ev = 1; ev >= 0 && !bad; ev--) {
+        snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 %s --t-end %g --every %.17g "
+                 "--out '%s/sim%d.csv' >/dev/null", built("bouncing_ball_sim"), ev ? "" : "--no-events", T_END, H_COMM, dir, ev);
+        int rc = system(cmd);
+        check(rc == 0, "%s (exit %d)", cmd, rc);
+        snprintf(path, sizeof path, "%s/sim%d.csv", dir, ev);
+        if (rc == 0) *(ev ? &nr : &nrn) = read_sim_csv(path, ev ? sm : sn);
+    }
+    check(nr == NCOMM + 1 && nrn == NCOMM + 1, "the simulator's CSVs: %d and %d rows (want %d)", nr, nrn, NCOMM + 1);
+    if (nr == NCOMM + 1 && nrn == NCOMM + 1) {
+        int at, atn;
+        double d = maxdiff(fm, sm + NCOMM * nout, nout, &at), dn = maxdiff(fm, sn + NCOMM * nout, nout, &atn);
+        int touch = 0;
+        for (int k = 1; k <= NCOMM; k++) touch += (sm[k * nout + ig] > 0) != (sm[(k - 1) * nout + ig] > 0);
+        printf("events (bouncing_ball, baumgarte/dopri5, %d touch-downs and lift-offs) fmu vs simulator at t=%g: max "
+               "relative difference %.3g (%s); vs the simulator's --no-events run %.3g\n", touch, T_END, d,
+               out_name[at % nout], dn);
+        check(touch >= 2, "the ball touches down and lifts off within %g s (%d sign changes of the gap)", T_END, touch);
+        check(d <= 1e-12, "events: the FMU's outputs at the end equal the simulator's (events on) to 1e-12: %.3g", d);
+        check(dn > 1e-9, "negative control: the simulator without events differs (%.3g)", dn);
+        /* Model Exchange: the indicator at the simulator's states */
+        c = F.fmi2Instantiate("ball_me", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+        fmi2EventInfo info;
+        double g = -1, worst = 0;
+        int chg = 0, prev = 1;
+        bad = !c || F.fmi2SetupExperiment(c, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(c) != fmi2OK || F.fmi2GetEventIndicators(c, &g, 1) != fmi2OK ||
+              F.fmi2ExitInitializationMode(c) != fmi2OK || F.fmi2NewDiscreteStates(c, &info) != fmi2OK ||
+              F.fmi2EnterContinuousTimeMode(c) != fmi2OK;
+        check(!bad && g == sm[ig], "Model Exchange: the indicator at the start is the gap %g (simulator %g)", g, sm[ig]);
+        for (int k = 0; k <= NCOMM && !bad; k++) {
+            bad = F.fmi2SetTime(c, k * H_COMM) != fmi2OK || F.fmi2SetContinuousStates(c, sm + k * nout, 6) != fmi2OK ||
+                  F.fmi2GetEventIndicators(c, &g, 1) != fmi2OK;
+            worst = fmax(worst, fabs(g - sm[k * nout + ig]));
+            if (k > 0) chg += (g > 0) != prev;
+            prev = g > 0;
+        }
+        printf("Model Exchange event indicator at the simulator's states: max |gap - out.floor.gap| %.3g m, %d sign "
+               "changes\n", worst, chg);
+        check(!bad && worst <= 1e-12 && chg == touch, "Model Exchange: the event indicator is the simulator's gap "
+              "(%.3g m) with its %d sign changes (%d)", worst, touch, chg);
+        nlog = 0;
+        if (c) {
+            double two[2];
+            expect_error(F.fmi2GetEventIndicators(c, two, 2), "2 event indicators of 1", "has 1");
+            F.fmi2FreeInstance(c);
+        }
+        /* the directional derivatives in contact: at the simulator's deepest row (the contact's
+         * force and friction, generated dQ/dq and dQ/dv) */
+        int deep = 0;
+        for (int k = 1; k <= NCOMM; k++) if (sm[k * nout + ig] < sm[deep * nout + ig]) deep = k;
+        check(sm[deep * nout + ig] < 0, "a row of the simulator's in contact (gap %g m at t=%g)", sm[deep * nout + ig],
+              deep * H_COMM);
+        dd_part("bouncing_ball in contact, Model Exchange", 1, sm + deep * nout, deep * H_COMM);
+    }
+    free(fm);
+    free(sm);
+    free(sn);
+    dlclose(lib);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1024];
@@ -682,6 +1015,8 @@ int main(void)
     }
 
     me_part(vr_f, sim, dir);
+    dd_part("cartpole, Model Exchange", 1, NULL, 0);
+    dd_part("cartpole, Co-Simulation", 0, NULL, 0);
 
     /* 2. two instances side by side, their steps interleaved: each equals a run alone */
     {
@@ -705,6 +1040,51 @@ int main(void)
             check(!bad && !memcmp(f2, fm, sizeof(double) * (size_t)nrows), "after fmi2Reset the run repeats bit for bit");
         }
         if (a) F.fmi2FreeInstance(a);
+        if (b) F.fmi2FreeInstance(b);
+    }
+
+    /* 2b. FMU state (canGetAndSetFMUstate): saved at t = 1 s, the run to 2 s, set back, the same
+     * run again bit for bit; a state is its instance's (another's refused); Model Exchange's
+     * continuous states come back */
+    {
+        fmi2Component a = instantiate("state"), b = instantiate("other");
+        fmi2FMUstate st = NULL, stb = NULL;
+        int half = NCOMM / 2, bad = !a || !b || start(a, vr_f, 0) || start(b, vr_f, 0);
+        for (int k = 0; k < half && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        bad = bad || F.fmi2GetFMUstate(a, &st) != fmi2OK || !st;
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        double tl = -1;
+        bad = bad || F.fmi2SetFMUstate(a, st) != fmi2OK || F.fmi2GetRealStatus(a, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        check(!bad && tl == half * H_COMM, "fmi2SetFMUstate: back at t=%g (saved at %g)", tl, half * H_COMM);
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(a, vr_f, k, 0, fs + (k + 1) * nout);
+        check(!bad && !memcmp(f2 + (half + 1) * nout, fs + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout) &&
+              !memcmp(f2 + (half + 1) * nout, fm + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout),
+              "the run from the set state repeats the second half bit for bit (and equals the run alone)");
+        /* the state overwritten in place (a second fmi2GetFMUstate on it) and set again */
+        check(!bad && F.fmi2GetFMUstate(a, &st) == fmi2OK && F.fmi2SetFMUstate(a, st) == fmi2OK &&
+              F.fmi2GetRealStatus(a, fmi2LastSuccessfulTime, &tl) == fmi2OK && tl == T_END,
+              "fmi2GetFMUstate into the same state, set back: t=%g", tl);
+        nlog = 0;
+        if (b && st) {
+            expect_error(F.fmi2SetFMUstate(b, st), "another instance's state", "not a state this instance saved");
+            expect_error(F.fmi2FreeFMUstate(b, &st), "freeing another instance's state", "not a state this instance saved");
+        }
+        check(!a || (F.fmi2FreeFMUstate(a, &st) == fmi2OK && st == NULL), "fmi2FreeFMUstate sets the pointer to NULL");
+        if (a) F.fmi2FreeInstance(a);
+        /* Model Exchange */
+        double x0[12], x1[12], junk[12];
+        fmi2EventInfo ev;
+        for (int i = 0; i < 12; i++) junk[i] = 0.5 + i;
+        fmi2Component m = F.fmi2Instantiate("me_state", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+        bad = !m || F.fmi2SetupExperiment(m, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+              F.fmi2EnterInitializationMode(m) != fmi2OK || F.fmi2ExitInitializationMode(m) != fmi2OK ||
+              F.fmi2NewDiscreteStates(m, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(m) != fmi2OK ||
+              F.fmi2SetTime(m, 0.25) != fmi2OK || F.fmi2GetContinuousStates(m, x0, 12) != fmi2OK ||
+              F.fmi2GetFMUstate(m, &stb) != fmi2OK || F.fmi2SetContinuousStates(m, junk, 12) != fmi2OK ||
+              F.fmi2SetFMUstate(m, stb) != fmi2OK || F.fmi2GetContinuousStates(m, x1, 12) != fmi2OK;
+        check(!bad && !memcmp(x0, x1, sizeof x0), "Model Exchange: fmi2SetFMUstate brings the continuous states back");
+        check(!m || F.fmi2FreeFMUstate(m, &stb) == fmi2OK, "Model Exchange: fmi2FreeFMUstate");
+        if (m) F.fmi2FreeInstance(m);
         if (b) F.fmi2FreeInstance(b);
     }
 
@@ -753,10 +1133,10 @@ int main(void)
             expect_error(F.fmi2DoStep(c, 0.5, 0.01, 1), "fmi2DoStep at the wrong time", "currentCommunicationPoint");
             expect_error(F.fmi2DoStep(c, 0, -0.01, 1), "a negative communication step", "communicationStepSize");
             expect_error(F.fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode in step mode", "step mode");
-            fmi2FMUstate s = NULL;
-            expect_error(F.fmi2GetFMUstate(c, &s), "fmi2GetFMUstate", "canGetAndSetFMUstate");
-            expect_error(F.fmi2GetDirectionalDerivative(c, &vr_q, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative",
-                         "providesDirectionalDerivative");
+            expect_error(F.fmi2SetFMUstate(c, NULL), "fmi2SetFMUstate of NULL", "NULL state");
+            v = 1;
+            expect_error(F.fmi2GetDirectionalDerivative(c, &bad_vr, 1, &vr_f, 1, &v, &out), "fmi2GetDirectionalDerivative "
+                         "of value reference 9999", "9999");
             int iv = 0;
             expect_error(F.fmi2GetInteger(c, &vr_q, 1, &iv), "fmi2GetInteger", "Integer");
             expect_error(F.fmi2GetDerivatives(c, &out, 1), "fmi2GetDerivatives of a Co-Simulation instance", "Model Exchange");
@@ -815,6 +1195,9 @@ done:
     adaptive_part();
     tunable_part();
     reaction_part();
+    events_part();
+    mbgen_part();
+    free(desc_xml);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

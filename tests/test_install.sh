@@ -20,6 +20,7 @@
 #  - the Python module mbsim imported from PREFIX/lib/pythonX.Y/dist-packages builds a model with
 #    the installed mbgen and runtime sources alone (the source tree hidden) and simulates it to
 #    the same numbers, bit for bit, as the tree's module; uninstall removes its byte code too;
+#  - the installed mbgen packs an FMU (--fmu) with the installed packer and wrapper;
 #  - DESTDIR staging: files only under DESTDIR, the .pc files naming PREFIX, a build through
 #    PKG_CONFIG_SYSROOT_DIR;
 #  - make uninstall removes exactly what make install installed: into an empty prefix (and an
@@ -281,6 +282,12 @@ mkdir -p "$tmp/pyrun"
 [ "$(sed -n 3p "$tmp/py_inst")" = "$(sed -n 3p "$tmp/py_tree")" ] && ok ||
     bad "the installed Python module: $(tail -n 3 "$tmp/py_inst" | tr '\n' ' ') against the tree's: $(tail -n 1 "$tmp/py_tree")"
 [ -d "$P/$pydir/mbsim/__pycache__" ] && ok || bad "python3 left no byte code in the installed module (the uninstall checks below would not see its removal)"
+
+# ---- the FMU tooling: the installed mbgen packs an FMU with the installed packer (docs/fmi.md)
+mkdir -p "$tmp/fmurun"
+(cd "$tmp/fmurun" && env -u MBGEN_DATADIR "$P/bin/mbgen" "$P/share/mbgen/models/cartpole.lua" -o gen --fmu cartpole.fmu) \
+    >"$tmp/fmu_out" 2>&1 && unzip -l "$tmp/fmurun/cartpole.fmu" | grep -q ' binaries/linux64/cartpole\.so$' && ok ||
+    bad "the installed mbgen --fmu: $(tail -n 3 "$tmp/fmu_out" | tr '\n' ' ')"
 
 # ---- the prefix moved: mbgen finds share/mbgen beside itself
 mv "$P" "$tmp/moved"
