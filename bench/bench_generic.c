@@ -232,7 +232,8 @@ static void bench_params(const mb_model *m, int f, mb_params *p)
 }
 
 typedef struct simrun_s {
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     void *work;
     size_t size;
     mb_real *z0;          /* assembled start [q; v] */

@@ -132,6 +132,13 @@ static const char *const pmsg[] = {
 #undef PNAME
 typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == MBI_PM_N ? 1 : -1];
 
+/* The application allocates mb_sim_storage, the runtime uses struct mb_sim: one member list
+ * (mb_sim_fields.h), so one size and alignment; checked under every switch a build compiles. */
+struct sim_align { char c; struct mb_sim s; };
+struct storage_align { char c; mb_sim_storage s; };
+typedef char sim_storage_fits[sizeof(struct mb_sim) == sizeof(mb_sim_storage) &&
+                              offsetof(struct sim_align, s) == offsetof(struct storage_align, s) ? 1 : -1];
+
 /* The first parameter p gets wrong: its pmsg index, -1 when none. */
 static int params_bad(const mb_params *p)
 {

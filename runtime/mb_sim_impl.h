@@ -1,6 +1,6 @@
 /* mb_sim_impl.h - what the runtime's source files share behind mb_sim.h: the internal entry
  * points of each file (prefix mbi_, not API) and the constraint-pattern product helper.
- * Layer: runtime internal; include only from runtime/mb_*.c. */
+ * Layer: runtime internal; include only from runtime/mb_*.c (and the white-box tests). */
 #ifndef MB_SIM_IMPL_H
 #define MB_SIM_IMPL_H
 
@@ -12,6 +12,12 @@
 
 /* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_config.h, through
  * mb_sim.h (mb_sim's fields depend on it). */
+
+/* The simulation object (opaque in mb_sim.h): its members are those of mb_sim_storage, from the
+ * one list (mb_sim_fields.h; mb_sim.c checks that size and alignment agree). */
+struct mb_sim {
+#include "mb_sim_fields.h"
+};
 
 /* mb_linsys.c: factor the matrix `which` (MB_MAT_*), already assembled in its plan storage (S:
  * FS, A: FA), with the back end of s->p; counts it, keeps the monitors' pivot ratio and, for a

@@ -50,8 +50,8 @@ int main(void)
         }
     }
     mon = mb_sim_get_monitor(s);
-    for (i = 0; i < s->n; i++) put("q", i, mb_sim_get_q(s)[i]);
-    for (i = 0; i < s->n; i++) put("v", i, mb_sim_get_v(s)[i]);
+    for (i = 0; i < mb_sim_model(s)->nq; i++) put("q", i, mb_sim_get_q(s)[i]);
+    for (i = 0; i < mb_sim_model(s)->nq; i++) put("v", i, mb_sim_get_v(s)[i]);
     put("t", 0, mb_sim_get_t(s));
     put("energy_dev", 0, mb_embed_energy_dev(s));
     put("phi_norm", 0, mb_embed_phi_norm(s));
