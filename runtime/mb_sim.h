@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include "mb_model.h"
 #include "mb_status.h"
-#include "mb_config.h"   /* the switches: mb_sim leaves out the fields of what a build does not compile */
+#include "mb_config.h"   /* the switches: mb_sim's fields (mb_sim_fields.h) follow them */
 
 /* Formulations (thesis chapter 5). */
 enum {
