@@ -35,7 +35,8 @@
     MB_EMBED_WORK_BYTES_PI(F, I, P##_NQ, P##_NC, P##_PHI_Q_NNZ, P##_DQ_DQ_NNZ, P##_DQ_DV_NNZ, \
                            P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ, P##_NIN)
 
-/* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
+/* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. (The solver
+ * object itself: a static mb_sim_storage, mb_sim.h.) */
 #define MB_EMBED_WORKSPACE(VAR, BYTES) \
     static mb_real VAR[((BYTES) + sizeof(mb_real) - 1) / sizeof(mb_real)]
 

@@ -189,7 +189,7 @@ cat >"$W/mix.c" <<'EOC'
 #include <string.h>
 #include "andrews.h"
 #include "mb_sim.h"
-static struct { mb_sim sim; unsigned char guard[512]; } g;   /* the guard: a bigger mb_sim */
+static struct { mb_sim_storage sim; unsigned char guard[512]; } g;   /* the guard: a bigger mb_sim */
 static unsigned char before[sizeof g];
 static double work[8192];
 int main(void)
@@ -199,7 +199,7 @@ int main(void)
     memset(&g, 0xa5, sizeof g);
     memcpy(before, &g, sizeof g);
     mb_params_default(&p, MB_ALF_TRAPEZOID);
-    int st = mb_sim_init(&g.sim, &andrews_model, &p, work, sizeof work);
+    int st = mb_sim_init(mb_sim_of(&g.sim), &andrews_model, &p, work, sizeof work);
     printf("init %d build %d written %d\n", st, st == MB_ERR_BUILD, memcmp(before, &g, sizeof g) != 0);
     return 0;
 }
