@@ -232,7 +232,8 @@ static void bench_params(const mb_model *m, int f, mb_params *p)
 }
 
 typedef struct simrun_s {
-    mb_sim s;
+    mb_sim_storage mem;
+    mb_sim *s;            /* in mem (set before mb_sim_init) */
     void *work;
     size_t size;
     mb_real *z0;          /* assembled start [q; v] */
@@ -255,11 +256,12 @@ static int sim_open_p(simrun_t *r, const mb_model *m, const mb_params *pp, int k
     r->work = malloc(r->size ? r->size : 1);
     r->z0 = malloc(2 * (size_t)m->nq * sizeof *r->z0);
     if (!r->work || !r->z0) return MB_ERR_WORKSPACE;
-    int rc = mb_sim_init(&r->s, m, &p, r->work, r->size);
-    if (rc == MB_OK) rc = mb_sim_reset(&r->s, MB_R(0.0), NULL, NULL, 1);
+    r->s = mb_sim_of(&r->mem);
+    int rc = mb_sim_init(r->s, m, &p, r->work, r->size);
+    if (rc == MB_OK) rc = mb_sim_reset(r->s, MB_R(0.0), NULL, NULL, 1);
     if (rc >= 0) {
-        memcpy(r->z0, mb_sim_get_q(&r->s), (size_t)m->nq * sizeof *r->z0);
-        memcpy(r->z0 + m->nq, mb_sim_get_v(&r->s), (size_t)m->nq * sizeof *r->z0);
+        memcpy(r->z0, mb_sim_get_q(r->s), (size_t)m->nq * sizeof *r->z0);
+        memcpy(r->z0 + m->nq, mb_sim_get_v(r->s), (size_t)m->nq * sizeof *r->z0);
     }
     return rc;
 }
@@ -320,19 +322,19 @@ static double time_steps_seg(simrun_t *r, const mb_real *z0, int nq, long steps,
     if (seg <= 0 || seg > steps) seg = steps;
     for (long done = 0; done < steps; done += seg) {
         long k = steps - done < seg ? steps - done : seg;
-        if (mb_sim_reset(&r->s, MB_R(0.0), z0, z0 + nq, 0) < 0) return -1.0;
-        mb_monitor m0 = *mb_sim_get_monitor(&r->s);
+        if (mb_sim_reset(r->s, MB_R(0.0), z0, z0 + nq, 0) < 0) return -1.0;
+        mb_monitor m0 = *mb_sim_get_monitor(r->s);
         double t0 = now();
         for (long i = 0; i < k; i++)
-            if (mb_sim_step(&r->s, MB_R(1e9)) < 0) return -1.0;
+            if (mb_sim_step(r->s, MB_R(1e9)) < 0) return -1.0;
         dt += now() - t0;
         work_t ws;
-        work_between(&m0, mb_sim_get_monitor(&r->s), &ws);
+        work_between(&m0, mb_sim_get_monitor(r->s), &ws);
         acc.evals += ws.evals * (double)k;
         acc.fact += ws.fact * (double)k;
         acc.solves += ws.solves * (double)k;
         acc.newton += ws.newton * (double)k;
-        sink += (double)mb_sim_get_q(&r->s)[0];
+        sink += (double)mb_sim_get_q(r->s)[0];
     }
     if (w) {
         w->evals = acc.evals / (double)steps;
@@ -515,14 +517,14 @@ static double time_run(simrun_t *r, mb_real t_end, work_t *w, long *steps, int *
     mb_monitor zero_mon;
     memset(&zero_mon, 0, sizeof zero_mon);
     double t0 = now();
-    if ((*st = mb_sim_reset(&r->s, MB_R(0.0), NULL, NULL, 1)) < 0) return -1.0;
-    while (mb_sim_get_t(&r->s) < t_end)
-        if ((*st = mb_sim_step(&r->s, t_end)) < 0) return -1.0;
+    if ((*st = mb_sim_reset(r->s, MB_R(0.0), NULL, NULL, 1)) < 0) return -1.0;
+    while (mb_sim_get_t(r->s) < t_end)
+        if ((*st = mb_sim_step(r->s, t_end)) < 0) return -1.0;
     double dt = now() - t0;
-    const mb_monitor *mo = mb_sim_get_monitor(&r->s);
+    const mb_monitor *mo = mb_sim_get_monitor(r->s);
     work_between(&zero_mon, mo, w);   /* the monitor counts from the reset */
     *steps = mo->steps;
-    sink += (double)mb_sim_get_q(&r->s)[0];
+    sink += (double)mb_sim_get_q(r->s)[0];
     return dt;
 }
 
@@ -548,7 +550,7 @@ static void andrews_case(const pair_t *pr, const mb_params *p, mb_real t_end, ru
         double x = time_run(&a, t_end, &res->wg, &res->steps_g, &st);
         if (x < 0) {
             snprintf(res->fail, sizeof res->fail, "generated fails at t = %.5g: %s",
-                     (double)mb_sim_get_t(&a.s), mb_status_str(st));
+                     (double)mb_sim_get_t(a.s), mb_status_str(st));
             ok = 0;
             break;
         }
@@ -556,9 +558,9 @@ static void andrews_case(const pair_t *pr, const mb_params *p, mb_real t_end, ru
         if (y < 0) {
             snprintf(res->fail, sizeof res->fail, "generic on KLU fails at t = %.5g: %s "
                      "(KLU pivot ratio %.2g, rank_tol %.2g; the generated side's smallest "
-                     "pivot ratio %.2g)", (double)mb_sim_get_t(&b.s), mb_status_str(st),
-                     (double)mb_sim_get_monitor(&b.s)->min_pivot_ratio, (double)p->rank_tol,
-                     (double)mb_sim_get_monitor(&a.s)->min_pivot_ratio);
+                     "pivot ratio %.2g)", (double)mb_sim_get_t(b.s), mb_status_str(st),
+                     (double)mb_sim_get_monitor(b.s)->min_pivot_ratio, (double)p->rank_tol,
+                     (double)mb_sim_get_monitor(a.s)->min_pivot_ratio);
             ok = 0;
             break;
         }
@@ -678,9 +680,9 @@ static int run_only(char **argv)
         const mb_model *m = generic ? pairs[p].gnr : pairs[p].gen;
         simrun_t r;
         int rc = f < 0 ? MB_ERR_PARAM : sim_open(&r, m, f, generic);
-        for (long i = 0; i < steps && rc >= 0; i++) rc = mb_sim_step(&r.s, MB_R(1e9));
+        for (long i = 0; i < steps && rc >= 0; i++) rc = mb_sim_step(r.s, MB_R(1e9));
         if (f >= 0) {
-            const mb_monitor *mon = mb_sim_get_monitor(&r.s);
+            const mb_monitor *mon = mb_sim_get_monitor(r.s);
             printf("%s %s %s: %ld steps, %ld Newton iterations, %ld factorizations, status %d\n",
                    argv[0], argv[1], argv[2], mon->steps, mon->newton_iters, mon->factorizations,
                    rc);

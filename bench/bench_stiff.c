@@ -72,7 +72,7 @@ static int make_params(mb_params *p, int form, int integ, double rtol)
     return mb_params_check(p, NULL);
 }
 
-typedef struct box { mb_sim s; void *w; } box;
+typedef struct box { mb_sim_storage mem; mb_sim *s; void *w; } box;
 
 static int open_box(box *b, int form, int integ, double rtol)
 {
@@ -82,14 +82,15 @@ static int open_box(box *b, int form, int integ, double rtol)
     size_t ws = mb_sim_workspace_size(M, &p);
     b->w = malloc(ws ? ws : 1);
     if (!b->w) { fprintf(stderr, "bench_stiff: out of memory\n"); exit(1); }
-    return mb_sim_init(&b->s, M, &p, b->w, ws);
+    b->s = mb_sim_of(&b->mem);
+    return mb_sim_init(b->s, M, &p, b->w, ws);
 }
 
 /* One solve from (q0, v0). */
 static int solve(box *b, const mb_real *q0, const mb_real *v0)
 {
-    int st = mb_sim_reset(&b->s, 0, q0, v0, 0);
-    while (st >= 0 && mb_sim_get_t(&b->s) < (mb_real)T_END) st = mb_sim_step(&b->s, (mb_real)T_END);
+    int st = mb_sim_reset(b->s, 0, q0, v0, 0);
+    while (st >= 0 && mb_sim_get_t(b->s) < (mb_real)T_END) st = mb_sim_step(b->s, (mb_real)T_END);
     return st > 0 ? MB_OK : st;
 }
 
@@ -109,12 +110,13 @@ static void assembled(mb_real *q0, mb_real *v0)
     p.adaptive = 0;
     size_t ws = mb_sim_workspace_size(M, &p);
     b.w = malloc(ws);
-    if (!b.w || mb_sim_init(&b.s, M, &p, b.w, ws) || mb_sim_reset(&b.s, 0, NULL, NULL, 1)) {
+    b.s = mb_sim_of(&b.mem);
+    if (!b.w || mb_sim_init(b.s, M, &p, b.w, ws) || mb_sim_reset(b.s, 0, NULL, NULL, 1)) {
         fprintf(stderr, "bench_stiff: assembly of %s failed\n", M->name);
         exit(1);
     }
-    memcpy(q0, mb_sim_get_q(&b.s), sizeof *q0 * (size_t)M->nq);
-    memcpy(v0, mb_sim_get_v(&b.s), sizeof *v0 * (size_t)M->nq);
+    memcpy(q0, mb_sim_get_q(b.s), sizeof *q0 * (size_t)M->nq);
+    memcpy(v0, mb_sim_get_v(b.s), sizeof *v0 * (size_t)M->nq);
     free(b.w);
 }
 
@@ -126,7 +128,7 @@ static void reference(const mb_real *q0, const mb_real *v0, double ref[7])
         fprintf(stderr, "bench_stiff: the reference run failed\n");
         exit(1);
     }
-    angles(mb_sim_get_q(&b.s), ref);
+    angles(mb_sim_get_q(b.s), ref);
     free(b.w);
 }
 
@@ -167,14 +169,14 @@ int main(int argc, char **argv)
     if (st == MB_OK) st = bs_solve(&b, q0, v0);
     double e = 0, db = 0;
     if (st == MB_OK) {
-        angles(mb_sim_get_q(&b.s), a);
+        angles(mb_sim_get_q(b.s), a);
         for (int i = 0; i < 7; i++) {
             double r = fabs(a[i] - ref[i]) / fabs(ref[i]);
             if (!(r <= e)) e = r;
         }
         db = fabs(a[0] - ref[0]);
     }
-    const mb_monitor *mo = mb_sim_get_monitor(&b.s);
+    const mb_monitor *mo = mb_sim_get_monitor(b.s);
     int nw = 0;
     for (int j = 0; j < MB_NWARN; j++) nw += (mo->warn >> j) & 1u;
     /* one line: status, digits (-log10 of the largest relative error of the 7 angles), |beta -

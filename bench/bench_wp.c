@@ -137,17 +137,17 @@ static void make_params(mb_params *p, int form, int integ, int adaptive, double 
     p->max_steps = 100000000L;
 }
 
-typedef struct simbox { mb_sim s; void *w; } simbox;
+typedef struct simbox { mb_sim_storage mem; mb_sim *s; void *w; } simbox;
 
 /* One solve of run r: its final angles and counters (when out); returns the status. */
 static int solve_ours(run *r, simbox *b, int out)
 {
-    int st = mb_sim_reset(&b->s, 0, Q0, V0, 0);
-    while (st >= 0 && mb_sim_get_t(&b->s) < (mb_real)T_END) st = mb_sim_step(&b->s, (mb_real)T_END);
+    int st = mb_sim_reset(b->s, 0, Q0, V0, 0);
+    while (st >= 0 && mb_sim_get_t(b->s) < (mb_real)T_END) st = mb_sim_step(b->s, (mb_real)T_END);
     if (st > 0) st = MB_OK;
     if (out) {
-        const mb_monitor *mo = mb_sim_get_monitor(&b->s);
-        angles(M, mb_sim_get_q(&b->s), r->ang);
+        const mb_monitor *mo = mb_sim_get_monitor(b->s);
+        angles(M, mb_sim_get_q(b->s), r->ang);
         r->steps = mo->steps; r->rejected = mo->rejected; r->newton = mo->newton_iters;
         r->alf = mo->alf_iters; r->evals = mo->evals; r->jac = mo->factorizations;
         r->warnings = 0;
@@ -163,7 +163,8 @@ static int open_box(simbox *b, const run *r)
     size_t ws = mb_sim_workspace_size(M, &p);
     b->w = malloc(ws ? ws : 1);
     if (!b->w) { fprintf(stderr, "bench_wp: out of memory\n"); exit(1); }
-    return mb_sim_init(&b->s, M, &p, b->w, ws);
+    b->s = mb_sim_of(&b->mem);
+    return mb_sim_init(b->s, M, &p, b->w, ws);
 }
 
 /* One solve of any run; returns the status (its angles and counters into r when out). */
@@ -206,7 +207,7 @@ static double timed(run *r, int reps)
         t0 = now();
         for (int k = 0; k < reps; k++) solve_ours(r, &b, 0);
         t1 = now();
-        angles(M, mb_sim_get_q(&b.s), a);
+        angles(M, mb_sim_get_q(b.s), a);
         free(b.w);
     }
     /* a reset must leave nothing of the previous solve behind */
@@ -323,12 +324,13 @@ int main(int argc, char **argv)
         size_t ws = mb_sim_workspace_size(M, &p);
         b.w = malloc(ws);
         Q0 = malloc(sizeof *Q0 * (size_t)n); V0 = malloc(sizeof *V0 * (size_t)n);
-        if (!b.w || !Q0 || !V0 || mb_sim_init(&b.s, M, &p, b.w, ws) || mb_sim_reset(&b.s, 0, NULL, NULL, 1)) {
+        b.s = mb_sim_of(&b.mem);
+        if (!b.w || !Q0 || !V0 || mb_sim_init(b.s, M, &p, b.w, ws) || mb_sim_reset(b.s, 0, NULL, NULL, 1)) {
             fprintf(stderr, "bench_wp: assembly of %s failed\n", M->name);
             return 1;
         }
-        memcpy(Q0, mb_sim_get_q(&b.s), sizeof *Q0 * (size_t)n);
-        memcpy(V0, mb_sim_get_v(&b.s), sizeof *V0 * (size_t)n);
+        memcpy(Q0, mb_sim_get_q(b.s), sizeof *Q0 * (size_t)n);
+        memcpy(V0, mb_sim_get_v(b.s), sizeof *V0 * (size_t)n);
         free(b.w);
     }
     double a0[7];

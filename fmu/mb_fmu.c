@@ -19,7 +19,6 @@
 #include "mb_fmu_stab.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
-#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps, the event functions */
 #include "mb_status.h"
 
 /* the FMU is double: fmi2Real and mb_real are the same type */
@@ -42,7 +41,8 @@ typedef struct fmu_inst {
     int state, logging;
     const mb_model *m;
     mb_params p;
-    mb_sim sim;
+    mb_sim_storage sim_mem;
+    mb_sim *sim;                 /* in sim_mem */
     void *work;
     size_t ws;
     mb_real *par, *u, *du, *y;   /* tunables, inputs and their slopes as set; the sensors */
@@ -191,6 +191,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
         logmsg(&tmp, fmi2Error, "fmi2Instantiate: out of memory");
         return NULL;
     }
+    c->sim = mb_sim_of(&c->sim_mem);
     c->logger = functions->logger;
     c->alloc = functions->allocateMemory;
     c->release = functions->freeMemory;
@@ -222,7 +223,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->lam = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->jw = (mb_real *)zalloc(c, jw_size(m), sizeof(mb_real));
     c->evk = (int *)zalloc(c, (size_t)m->nout + 1, sizeof(int));
-    if (c->evk) c->nev = mbi_event_count(m, c->evk);
+    if (c->evk) c->nev = mb_event_sensors(m, c->evk);
     c->mm.pq = (mb_real *)zalloc(c, (size_t)m->phi_q_pat.nnz + 1, sizeof(mb_real));
     c->mm.ph = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
     c->mm.pt = (mb_real *)zalloc(c, (size_t)m->nc + 1, sizeof(mb_real));
@@ -317,21 +318,21 @@ fmi2Status fmi2SetupExperiment(fmi2Component comp, fmi2Boolean toleranceDefined,
 static fmi2Status start(fmu_inst *c, const char *fn)
 {
     const mb_model *m = c->m;
-    int st = mb_sim_init(&c->sim, m, &c->p, c->work, c->ws);
+    int st = mb_sim_init(c->sim, m, &c->p, c->work, c->ws);
     if (st != MB_OK) {
         logmsg(c, fmi2Error, "%s: mb_sim_init: %s", fn, mb_status_str(st));
         return fmi2Error;
     }
     for (int i = 0; i < m->npar; i++) {
         int rule = -1;
-        if (mb_sim_set_param(&c->sim, i, c->par[i], &rule) != MB_OK) {
+        if (mb_sim_set_param(c->sim, i, c->par[i], &rule) != MB_OK) {
             logmsg(c, fmi2Error, "%s: parameter %s = %.17g breaks the model's rule %s", fn, m->par_names[i],
                    (double)c->par[i], rule >= 0 ? m->par_rules[rule] : "(a finite, normal number)");
             return fmi2Error;
         }
     }
-    for (int i = 0; i < m->nin; i++) mb_sim_set_input_slope(&c->sim, i, c->u[i], c->du[i]);
-    st = mb_sim_reset(&c->sim, (mb_real)c->t0, NULL, NULL, 1);
+    for (int i = 0; i < m->nin; i++) mb_sim_set_input_slope(c->sim, i, c->u[i], c->du[i]);
+    st = mb_sim_reset(c->sim, (mb_real)c->t0, NULL, NULL, 1);
     if (st < 0) {
         logmsg(c, fmi2Error, "%s: the start at t=%g (assembly and first evaluation) failed: %s", fn, c->t0,
                mb_status_str(st));
@@ -339,7 +340,7 @@ static fmi2Status start(fmu_inst *c, const char *fn)
     }
     /* the accelerations' model: the sim's descriptor (tunables, input holds), gamma stabilized
      * in Model Exchange */
-    c->mm.m = *mb_sim_model(&c->sim);
+    c->mm.m = *mb_sim_model(c->sim);
     c->mm.gamma0 = c->mm.m.gamma;
     c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
     c->mm.xi = c->me ? c->p.xi : 0;
@@ -350,8 +351,8 @@ static fmi2Status start(fmu_inst *c, const char *fn)
         return fmi2Error;
     }
     for (int i = 0; i < m->nq; i++) {
-        c->x[i] = mb_sim_get_q(&c->sim)[i];
-        c->x[m->nq + i] = mb_sim_get_v(&c->sim)[i];
+        c->x[i] = mb_sim_get_q(c->sim)[i];
+        c->x[m->nq + i] = mb_sim_get_v(c->sim)[i];
     }
     c->t_me = c->t0;
     c->acc_ok = 0;
@@ -368,9 +369,9 @@ static double cur(const fmu_inst *c, const mb_real **q, const mb_real **v)
         *v = c->x + c->m->nq;
         return c->t_me;
     }
-    *q = mb_sim_get_q(&c->sim);
-    *v = mb_sim_get_v(&c->sim);
-    return (double)mb_sim_get_t(&c->sim);
+    *q = mb_sim_get_q(c->sim);
+    *v = mb_sim_get_v(c->sim);
+    return (double)mb_sim_get_t(c->sim);
 }
 
 /* The accelerations at the current state: -1 after logging a failure (a singular position). */
@@ -398,7 +399,7 @@ static int sensors(fmu_inst *c, const char *fn)
     int st = MB_OK;
     if (c->m->doutputs_dlam) st = mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, c->y, NULL, NULL, NULL);
     else if (c->me) c->mm.m.outputs(&c->mm.m, (mb_real)t, q, v, c->y, NULL, NULL);
-    else st = mb_sim_get_output(&c->sim, c->y, NULL, NULL);
+    else st = mb_sim_get_output(c->sim, c->y, NULL, NULL);
     if (st != MB_OK) {
         logmsg(c, fmi2Error, "%s: the sensors at t=%.9g: %s", fn, t, mb_status_str(st));
         return -1;
@@ -531,7 +532,7 @@ fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
         }
         c->u[i] = value[k];
         c->du[i] = 0;
-        if (c->state & S_RUN) mb_sim_set_input(&c->sim, i, value[k]);   /* held from now on */
+        if (c->state & S_RUN) mb_sim_set_input(c->sim, i, value[k]);   /* held from now on */
         else c->started = 0;
         c->acc_ok = 0;
     }
@@ -579,7 +580,7 @@ typedef struct fmu_state {
     unsigned warned;
     double t0, t_stop, tol, t_me;
     mb_params p;
-    mb_sim sim;
+    mb_sim_storage sim;          /* the instance's sim_mem (its pointers: into work) */
     me_model mm;
     mb_real *arr;                /* par [npar], u, du [nin], x [2 nq] */
     void *work;                  /* the sim's workspace, ws bytes */
@@ -636,7 +637,7 @@ fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
     s->tol = c->tol;
     s->t_me = c->t_me;
     s->p = c->p;
-    s->sim = c->sim;
+    s->sim = c->sim_mem;
     s->mm = c->mm;
     mb_real *a = s->arr;
     for (int i = 0; i < m->npar; i++) *a++ = c->par[i];
@@ -664,7 +665,7 @@ fmi2Status fmi2SetFMUstate(fmi2Component comp, fmi2FMUstate state)
     c->tol = s->tol;
     c->t_me = s->t_me;
     c->p = s->p;
-    c->sim = s->sim;
+    c->sim_mem = s->sim;   /* (c->sim points into sim_mem) */
     c->mm = s->mm;
     const mb_real *a = s->arr;
     for (int i = 0; i < m->npar; i++) c->par[i] = *a++;
@@ -818,7 +819,7 @@ fmi2Status fmi2SetRealInputDerivatives(fmi2Component comp, const fmi2ValueRefere
         }
         c->du[i] = value[k];
         if (c->state == S_STEP) {
-            mb_sim *s = &c->sim;
+            mb_sim *s = c->sim;
             mb_sim_set_input_slope(s, i, mb_sim_get_input(s, i), value[k]);
         } else {
             c->started = 0;
@@ -841,7 +842,7 @@ static double time_slack(const fmu_inst *c, double t)
  * point off the grid ends with a shorter step onto it. */
 static int advance(fmu_inst *c, double tc)
 {
-    mb_sim *s = &c->sim;
+    mb_sim *s = c->sim;
     int adaptive = MB_PARAMS_ADAPTIVE(&c->p);
     double h = (double)c->p.h;
     for (;;) {
@@ -861,7 +862,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
     (void)noSetFMUStatePriorToCurrentPoint;
     fmu_inst *c = check(comp, S_STEP, "fmi2DoStep");
     if (!c) return fmi2Error;
-    double t = (double)mb_sim_get_t(&c->sim);
+    double t = (double)mb_sim_get_t(c->sim);
     if (!(communicationStepSize > 0) || !isfinite(currentCommunicationPoint + communicationStepSize)) {
         logmsg(c, fmi2Error, "fmi2DoStep: communicationStepSize %g at %g: must be positive and finite",
                communicationStepSize, currentCommunicationPoint);
@@ -875,18 +876,18 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
     c->acc_ok = 0;
     int st = advance(c, currentCommunicationPoint + communicationStepSize);
     if (st < 0) {
-        const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
+        const mb_monitor *mo = mb_sim_get_monitor(c->sim);
         logmsg(c, fmi2Error, "fmi2DoStep: the step from t=%.9g (after %ld accepted steps) failed: %s",
-               (double)mb_sim_get_t(&c->sim), mo->steps, mb_status_str(st));
+               (double)mb_sim_get_t(c->sim), mo->steps, mb_status_str(st));
         c->state = S_ERROR;
         return fmi2Error;
     }
-    unsigned fresh = mb_sim_get_monitor(&c->sim)->warn & ~c->warned;
+    unsigned fresh = mb_sim_get_monitor(c->sim)->warn & ~c->warned;
     if (fresh) {   /* a suspect result (docs/formulations.md, "Warnings"): said once per condition */
         static const char *const what[MB_NWARN] = {
             "a Newton iteration stopped at max_iter", "the energy balance drifted",
             "the constraints drifted", "the constraint impulse grows", "the step is near the stability limit"};
-        const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
+        const mb_monitor *mo = mb_sim_get_monitor(c->sim);
         for (int k = 0; k < MB_NWARN; k++)
             if (fresh & MB_WARN_BIT(k))
                 logmsg(c, fmi2Warning, "fmi2DoStep: warning at t=%.9g: %s (value %g)", (double)mo->warn_t[k],
@@ -919,7 +920,7 @@ fmi2Status fmi2GetRealStatus(fmi2Component comp, const fmi2StatusKind s, fmi2Rea
     fmu_inst *c = check(comp, S_STEP | S_ERROR | S_TERMINATED, "fmi2GetRealStatus");
     if (!c || !value) return fmi2Error;
     if (s == fmi2LastSuccessfulTime) {
-        *value = (double)mb_sim_get_t(&c->sim);
+        *value = (double)mb_sim_get_t(c->sim);
         return fmi2OK;
     }
     logmsg(c, fmi2Error, "fmi2GetRealStatus: status kind %d is not a Real", (int)s);

@@ -13,7 +13,6 @@
 #include "mb_fmu_stab.h"
 #include "mb_analysis.h"
 #include "mb_sim.h"
-#include "mb_sim_impl.h"   /* mbi_event_count: the contacts' gaps */
 #include "mb_version.h"
 
 /* text with the five XML special characters escaped */
@@ -296,7 +295,7 @@ int main(int argc, char **argv)
                "the contacts' gaps as event indicators\"\n  generationTool=\"mbgen %s (make fmu)\" variableNamingConvention=\"flat\" "
                "numberOfEventIndicators=\"%d\">\n",
             MB_FMU_GUID, m->name, mb_formulation_name(form), mb_integrator_name(integ), h, MB_VERSION_STRING,
-            mbi_event_count(m, NULL));
+            mb_event_sensors(m, NULL));
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
                "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"true\"\n    "

@@ -33,9 +33,10 @@ MAN1DIR  := $(PREFIX)/share/man/man1
 # $(call dest,PATH): DESTDIR/PATH as one quoted shell word
 dest     = $(call shq,$(DESTDIR)$(1))
 # the public headers: the runtime API (mb_sim.h, mb_analysis.h), the model interface (mb_model.h) and what they
-# include, the firmware API (mb_embed.h, mb_layout.h, mb_math.h); the runtime's internals stay out
+# include (mb_sim_fields.h: the member list that sizes mb_sim_storage, not API), the firmware API
+# (mb_embed.h, mb_layout.h, mb_math.h); the runtime's internals stay out
 INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runtime/mb_status.h \
-                runtime/mb_sim.h runtime/mb_layout.h runtime/mb_embed.h runtime/mb_analysis.h runtime/mb_math.h \
+                runtime/mb_sim.h runtime/mb_sim_fields.h runtime/mb_layout.h runtime/mb_embed.h runtime/mb_analysis.h runtime/mb_math.h \
                 runtime/mb_trig.h
 INST_LUA     := $(wildcard generator/*.lua)
 INST_TPL     := $(wildcard templates/*.in)

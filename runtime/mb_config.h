@@ -191,7 +191,7 @@
 #error "mb_sim: no formulation left (MB_WITH_* / MB_ONLY_*)"
 #endif
 
-/* Which of mb_sim's fields exist (mb_sim.h), as 0 / 1 (mb_layout.h pastes them): those of the
+/* Which of mb_sim's fields exist (mb_sim_fields.h), as 0 / 1 (mb_layout.h pastes them): those of the
  * explicit integrators and bdf (EB: f, the state scratch, dense output's step), of the explicit
  * integrators (EXPL: stages, dense output), of F4's step control (F4A), of F1 and F2 (KKT: 1/M),
  * of F4's full Jacobian (FJ), v0 (explicit, bdf, full Jacobian), the dense scratch (SCR: dense

@@ -2,6 +2,7 @@
  * Layer: runtime API on top of mb_sim.h; no allocation, no printing, no state of its own,
  * so several solvers (one mb_sim and one workspace each) run side by side. */
 #include "mb_embed.h"
+#include "mb_sim_impl.h"   /* its members: mb_embed_step reads the step and the time */
 
 int mb_embed_start_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *work, size_t size,
                            mb_real t0, const mb_real *q, const mb_real *v, int assemble,

@@ -39,7 +39,8 @@
                             P##_S_NL, P##_A_NL, P##_NPAR, P##_MASS_TUNABLE * P##_NQ, P##_NIN, \
                             P##_OUT_REACTIONS)
 
-/* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. */
+/* Declare static, suitably aligned workspace of at least BYTES bytes named VAR. (The solver
+ * object itself: a static mb_sim_storage, mb_sim.h.) */
 #define MB_EMBED_WORKSPACE(VAR, BYTES) \
     static mb_real VAR[((BYTES) + sizeof(mb_real) - 1) / sizeof(mb_real)]
 

@@ -15,7 +15,7 @@
 /* A sensor is an event function when its name ends in ".gap": the contact element's gap
  * (docs/model-language.md; a sensor of the model file's own is an identifier, without a dot):
  * their count, and their indices into idx when given. No change of the model interface. */
-int mbi_event_count(const mb_model *m, int *idx)
+int mb_event_sensors(const mb_model *m, int *idx)
 {
     int ne = 0;
     if (!m || m->nout <= 0 || !m->out_names || !m->outputs) return 0;

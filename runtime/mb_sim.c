@@ -142,6 +142,12 @@ typedef char pmsg_complete[(int)(sizeof pmsg / sizeof pmsg[0]) == MBI_PM_N ? 1 :
 #else
 #define AUTO_OK 0
 #endif
+/* The application allocates mb_sim_storage, the runtime uses struct mb_sim: one member list
+ * (mb_sim_fields.h), so one size and alignment; checked under every switch a build compiles. */
+struct sim_align { char c; struct mb_sim s; };
+struct storage_align { char c; mb_sim_storage s; };
+typedef char sim_storage_fits[sizeof(struct mb_sim) == sizeof(mb_sim_storage) &&
+                              offsetof(struct sim_align, s) == offsetof(struct storage_align, s) ? 1 : -1];
 
 /* The first parameter p gets wrong: its pmsg index, -1 when none. */
 static int params_bad(const mb_params *p)
@@ -295,7 +301,7 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
     /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
      * on which they are located */
-    int ngap = MBI_EVENTS && p->events ? mbi_event_count(m, NULL) : 0;
+    int ngap = MBI_EVENTS && p->events ? mb_event_sensors(m, NULL) : 0;
     int nsw = MBI_EVENTS && p->events ? m->nswitch : 0;
     l.ne = ngap + nsw > 0 ? m->nout + nsw : 0;
     l.dn = MBI_DENSE && (p->dense || ngap > 0);
@@ -391,7 +397,7 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
     s->mon.singular_row = -1;
 #if MBI_HAS_EV
     if (s->evk) {
-        s->nev = mbi_event_count(m, s->evk);
+        s->nev = mb_event_sensors(m, s->evk);
         s->nsw = m->nswitch;
         s->ev_on = s->nev + s->nsw > 0;
     }
@@ -886,6 +892,11 @@ const mb_monitor *mb_sim_get_monitor(const mb_sim *s) { return &s->mon; }
 mb_real mb_sim_get_h(const mb_sim *s)
 {
     return MB_PARAMS_ADAPTIVE(&s->p) ? s->h_next : s->p.h;
+}
+
+const mb_params *mb_sim_get_params(const mb_sim *s)
+{
+    return &s->p;
 }
 
 int mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include "mb_model.h"
 #include "mb_status.h"
-#include "mb_config.h"   /* the switches: mb_sim leaves out the fields of what a build does not compile */
+#include "mb_config.h"   /* the switches: mb_sim's fields (mb_sim_fields.h) follow them */
 
 /* Formulations (thesis chapter 5). */
 enum {
@@ -228,155 +228,27 @@ typedef struct mb_monitor {
                                    |Phi| / lscale, sigma_ratio, stiffness, err_sum */
 } mb_monitor;
 
-/* The simulation object; all arrays point into the caller's workspace. The fields are private:
- * the struct is visible only so that firmware can allocate it statically; tools and applications
- * read the state through the accessors below (mb_sim_get_*), never a field (tests/
- * test_runtime_cli.sh checks tools/ for it). Only the runtime's own tests look inside. */
-typedef struct mb_sim {
-    const mb_model *m;       /* the model, or mloc when it has tunables */
-    int n, nc, nz;           /* (the fields in an order without padding on a 32-bit target) */
-#if MB_WITH_TUNABLES
-    mb_model mloc;           /* models with tunables: the descriptor with par (and mass) here */
-#endif
-    mb_params p;
-    mb_real t, h_next;       /* time, next trial step (adaptive) */
-    mb_real h_prev;          /* the last accepted step, of h_prev (dopri5/dop853's dense output;
-                                F4's AB2 predictor and step control) */
-#if MBI_HAS_EB
-    mb_real t_prev;          /* ... from t_prev (dense output) */
-    int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
-    int have_f;              /* f at the current state is cached in fz */
-    int stab_run;            /* rk4: bits 0-2, whether the stages of the last three steps saw a
-                                rate beyond the stability limit (mb_rk.c, stiffness) */
-    mb_real stab_rate;       /* the stabilization's fastest rate, 1/s (explicit formulations) */
-    mb_real dn_W0;           /* p.dense: W at the last step's start */
-#endif
-#if MBI_HAS_EV
-    int nev;                 /* p.events: the event functions (the gaps among the sensors) */
-    int nsw;                 /* p.events: the model's switches (mb_model.switches), 0 without */
-    int ev_on;               /* nev + nsw > 0 */
-    int ev_offgrid;          /* a fixed-step run jumped a switch or cut a step at a gap: the next
-                                step ends on the grid from off it (its h the rest to the point) */
-    int ev_fixed, ev_lastplan; /* the step before a switch (mb_sim_step): fixed, and its last */
-    mb_real ev_te, ev_tj, ev_tplan; /* its end (before the switch), the jump's target (after
-                                it), the grid point it was heading for */
-    int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
-    mb_real ev_t1;           /* the cut step's end as the integrator took it */
-    mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
-    mb_real *evw;            /* [5 (nout + nsw) + nq] the gaps and switches at the current
-                                state, the root finder's brackets and trial values, the sensors'
-                                scratch, a position */
-    int *evk;                /* [nout + nsw] the sensors' indices of the event functions */
-#endif
-#if MBI_HAS_KKT
-    mb_real step_ratio;      /* F1, F2: smallest pivot ratio of S in the current step, 1 if none */
-    int step_row;            /* its constraint row (-1: unknown) */
-#endif
-    mb_real t_grid0;         /* fixed steps land on t_grid0 + k h */
-    int nnz;
-    int energy_armed;        /* the energy warning is tested (mb_monitor.c) */
-#if MB_FLOAT
-    unsigned char auto_alpha, auto_tol; /* p.alpha, p.tol were 0, chosen at reset (mb_sim.c) */
-    mb_real tol0;            /* auto_tol: the reset's tol */
-#endif
-    long nfixed;             /* fixed steps taken since reset */
-    int ready;               /* reset succeeded */
-    int fact_valid;          /* F4: FA holds a factorization of this step's Newton matrix */
-    int reuse_wait;          /* F4 newton_reuse: steps left on full Newton after a slow one */
-    int reuse_slow;          /* F4: this trial step's kept matrix contracted slowly */
-    int kin_fresh;           /* F4: Phi, Phit, Pq hold the values at (kin_t, z), the step's last
-                                Newton evaluation (the monitor then needs no evaluation); 2: and
-                                kin_e the energies at (kin_t, z, v) (the trapezoid's check) */
-    mb_real kin_t;
-    mb_real kin_e[3];
-    int nhist;               /* F4: 1 when ydp holds [v; pdot] one accepted step back (AB2;
-                                that step's size is h_prev) */
-#if MBI_HAS_F4A
-    int nqh;                 /* F4 adaptive: accepted positions held in qh1, qh2 (0..2) */
-    mb_real h_prev2;         /* F4 adaptive: the step before h_prev */
-    mb_real td_t0, td_W0, td_P0;   /* F4 adaptive: the last accepted step's start, W and P_nc
-                                there, for mb_sim_dense (td_t0 == t: no step to interpolate) */
-#endif
-    mb_monitor mon;
-    mb_real pnc, pdrv;       /* P_nc and driver power at the current state (trapezoid rule) */
-    /* arrays in the workspace (layout: mb_layout.h); NULL when the formulation has no use; left
-     * out with what the build does not compile (mb_config.h) */
-    mb_real *z, *v, *pd, *sig, *S, *lam, *ptq;
-    mb_real *ev_v, *ev_sig, *ev_S, *ev_lam;
-    mb_real *Pq, *Pqd, *dQq, *dQv;
-    mb_real *Phi, *Phit, *Gam, *Q, *cv;
-    mb_real *tn[MBI_HAS_FJ ? 7 : 5], *tm[3];
-    mb_real *S0;             /* S at the step's start (mb_sim_step): the work's reference, undo */
-#if MBI_HAS_TN7
-    mb_real *v0;             /* v at the step's start (mb_sim_step): F1-F3's undo, hht's restore */
-#endif
-    mb_real *zk, *yd, *ydp;
-    mb_real *FS, *FA;        /* plan storage of S and of the n x n matrix (mb_model.h) */
-    mb_real *lsd, *lsy;      /* linear-system scratch, max(n, nc) each */
-    mb_real *Ek, *Dk;        /* F4: alpha (Phi_q - h/2 Phidot_q) and c1 Phi_q + h/2 Phidot_q;
-                                F3: alpha Phi_q in Ek */
-#if MBI_HAS_EB
-    mb_real *fz, *ztmp, *zold;   /* f at z; the explicit integrators' and bdf's state scratch */
-#endif
-#if MBI_HAS_EXPL
-    mb_real *k[12];          /* the explicit integrators' stages (k[0] is fz) */
-    mb_real *dn;             /* p.dense: the continuous extension of the last step (mb_rk.c) */
-    mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
-    mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
-#endif
-#if MBI_HAS_F4A
-    mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
-    mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start, the H/2
-                                sequence's end, trap_step's Int Phi base and Phi_t at the
-                                macro step's start */
-    mb_real xw;              /* its last step's work of loads and drivers, extrapolated */
-#endif
-#if MBI_HAS_KKT
-    mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */
-#endif
-#if MBI_HAS_SCR
-    mb_real *scr;            /* dense: the reference back end's matrix; F4 full_jacobian's K1, K2 */
-#endif
-#if MBI_HAS_PIV
-    int *piv;                /* dense back end's pivots */
-#endif
-#if MBI_HAS_FJ
-    mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
-#endif
-#if MBI_HAS_HHT
-    mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
-#endif
-#if MBI_HAS_TRIG
-    mb_real *trig;           /* [3 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
-                                cos x0] per coordinate (runtime/mb_trig.h); emptied by
-                                mb_sim_reset */
-#endif
-#if MBI_HAS_TUN
-    mb_real *rx;             /* sensors of reactions (mb_model.doutputs_dlam): mb_sim_get_output's
-                                solve for the multipliers (mb_input.c; mb_layout.h MB_L_RX) */
-    mb_real *par;            /* [npar] the tunables' current values (mloc.par) */
-    mb_real *pmass;          /* [nq] M's diagonal at par when the model's par_mass is set */
-    mb_real *hold;           /* [3 nin] the inputs' holds {value, slope, t_set} (mloc.in) */
-    mb_real *inq;            /* [2 nq] when nin > 0: Q before and after mb_sim_set_input */
-#endif
-#if MBI_HAS_BDF
-    /* bdf (mb_bdf.c): the Nordsieck array (6 vectors of nz: h^j y^(j) / j!), the correction e
-     * of this and of the last step, scratch f, d, the error weights, the Jacobian df/dz and the
-     * Newton matrix I - gamma df/dz (dense nz x nz, LU in place), its pivots */
-    mb_real *bz, *be, *bep, *bf, *bd, *bw, *bJ, *bM;
-    int *bpiv;
-    int bq, bwait, bok, bjac_ok, bfact_ok, bep_ok; /* order; steps before a change; Nordsieck
-                                array valid; Jacobian and factorization current; bep usable */
-    int bimp;                /* the formulation is implicit (F4): its equations in [q; p] by its
-                                row's Newton pieces, Int Phi and sigma~ beside the array */
-    long bjac_age;           /* accepted steps since the Jacobian was evaluated */
-    mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
-                                     Newton's convergence-rate estimate */
-#endif
-} mb_sim;
+/* The simulation object, opaque: applications hold an mb_sim * and read the state through the
+ * accessors below (mb_sim_get_*); its members are the runtime's (mb_sim_impl.h). */
+typedef struct mb_sim mb_sim;
+
+/* Memory for one mb_sim, of its size and alignment under the build's switches (mb_config.h), for
+ * an application that keeps it without malloc: e.g. `static mb_sim_storage sim_mem;` and then
+ * mb_sim_init(mb_sim_of(&sim_mem), ...). Its member is private: the runtime's member list
+ * (mb_sim_fields.h, the one the runtime's struct mb_sim has), there only to give the size. */
+typedef struct mb_sim_storage {
+    struct mbi_sim_members {
+#include "mb_sim_fields.h"
+    } mbi_private;
+} mb_sim_storage;
+/* The simulation object in storage st (no code: a conversion). */
+static inline mb_sim *mb_sim_of(mb_sim_storage *st)
+{
+    return (mb_sim *)(void *)st;
+}
 
 /* The build as the caller's compiler sees this header: the precision, index width and [ABI]
- * switches of mb_config.h in MB_BUILD_CONFIG (there), the sizes they give mb_sim and mb_params
+ * switches of mb_config.h in MB_BUILD_CONFIG (there), the sizes they give mb_sim (mb_sim_storage) and mb_params
  * in MB_BUILD_SIZES. The five calls that take a caller's mb_params or mb_sim before one is set
  * up (the four below and mb_embed_start) are macros that pass both to the runtime, which
  * compares them with its own:
@@ -384,7 +256,7 @@ typedef struct mb_sim {
  * another MB_INDEX8 / MB_INDEX16 (the width of the model's index arrays, which the runtime
  * reads) than the runtime (a float program on the double libmbrt.a, say) gets MB_ERR_BUILD, and nothing of
  * its structures is read or written, where the two layouts would otherwise overwrite memory. */
-#define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim) << 12 | (unsigned long)sizeof(mb_params))
+#define MB_BUILD_SIZES ((unsigned long)sizeof(mb_sim_storage) << 12 | (unsigned long)sizeof(mb_params))
 
 /* Defaults for formulation f: the thesis' double pendulum parameters (F1 xi=10 w=10; F2 xi=10
  * w=1; F3 alpha=1e7 xi=1 w=10; F4 alpha=1e8 xi=1e4 w=1), h=1e-3, tol=1e-10, max_iter=10,
@@ -508,6 +380,10 @@ int mb_sim_set_input_slope(mb_sim *s, int i, mb_real value, mb_real slope);
 mb_real mb_sim_get_input(const mb_sim *s, int i);
 int mb_sim_get_output(const mb_sim *s, mb_real *y, mb_real *dy_dq, mb_real *dy_dv);
 
+/* The sensors that are event functions, the contacts' gaps (names ending in ".gap"): their
+ * count, and their indices into idx [nout] when idx is given (the FMU's event indicators). */
+int mb_event_sensors(const mb_model *m, int *idx);
+
 /* Accessors: time, positions q[nq], velocities v[nq], momenta p[nq] (NULL for F1), sigma[nc]
  * (F2-F4; NULL for F1), monitors. Pointers stay valid until the next step/reset. */
 mb_real mb_sim_get_t(const mb_sim *s);
@@ -526,6 +402,9 @@ int mb_sim_set_redundant_rows(mb_sim *s, const unsigned char *rows);
 /* The step the next mb_sim_step tries: the adaptive trial step of an adaptive run
  * (MB_PARAMS_ADAPTIVE; it changes with every accepted or rejected step), p.h for fixed steps. */
 mb_real mb_sim_get_h(const mb_sim *s);
+/* The parameters in use: mb_sim_init's copy, with what mb_sim_reset chose (in float, alpha and
+ * tol when they were 0: mb_params_default) */
+const mb_params *mb_sim_get_params(const mb_sim *s);
 
 /* Names for the command line: "baumgarte", "canonical", "alf-explicit", "alf-trapezoid";
  * "rk4", "dopri5", "trapezoid", "dop853", "bdf", "hht". The parse functions return -1 for an unknown name. */

@@ -1,6 +1,6 @@
 /* mb_sim_impl.h - what the runtime's source files share behind mb_sim.h: the internal entry
  * points of each file (prefix mbi_, not API) and the constraint-pattern product helper.
- * Layer: runtime internal; include only from runtime/mb_*.c. */
+ * Layer: runtime internal; include only from runtime/mb_*.c (and the white-box tests). */
 #ifndef MB_SIM_IMPL_H
 #define MB_SIM_IMPL_H
 
@@ -12,6 +12,12 @@
 
 /* The compile-time selection (MB_WITH_*, MB_ONLY_*, MBI_F1 ... MBI_ONE_INTEG): mb_config.h, through
  * mb_sim.h (mb_sim's fields depend on it). */
+
+/* The simulation object (opaque in mb_sim.h): its members are those of mb_sim_storage, from the
+ * one list (mb_sim_fields.h; mb_sim.c checks that size and alignment agree). */
+struct mb_sim {
+#include "mb_sim_fields.h"
+};
 
 /* mb_linsys.c: factor the matrix `which` (MB_MAT_*), already assembled in its plan storage (S:
  * FS, A: FA), with the back end of s->p; counts it, keeps the monitors' pivot ratio and, for a
@@ -235,11 +241,9 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
 #define F4_FLOOR MB_R(4.0)
 #endif
 
-/* mb_event.c (p.events): the sensors that are event functions (names ending in ".gap"), their
- * indices into idx when given; the gaps at (t, q) into g; after an accepted step (mb_sim_step):
+/* mb_event.c (p.events): (mb_event_sensors: mb_sim.h) the gaps at (t, q) into g; after an accepted step (mb_sim_step):
  * a sign change located and the step cut there (adaptive runs of the explicit formulations),
  * else the onsets inside the step counted. */
-int mbi_event_count(const mb_model *m, int *idx);
 #if MBI_HAS_EV
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g);
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);

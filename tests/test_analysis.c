@@ -13,7 +13,7 @@
 #include <string.h>
 #include "check.h"
 #include "mb_analysis.h"
-#include "mb_sim.h"
+#include "mb_sim_impl.h"   /* white box: reads mb_sim's members */
 /* the analysis test models (tests/models/anl_*.lua, generated into build/gen_anl) */
 extern const mb_model anl_pendulum_model, anl_slider_driven_model, anl_falling_model,
     anl_damped_model, anl_torqued_model, anl_inverted_model, anl_slider_free_model;

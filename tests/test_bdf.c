@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "mb_sim.h"
+#include "mb_sim_impl.h"   /* white box: reads mb_sim's members */
 #include "test_plan.h"
 
 extern const mb_model harmonic_model, andrews_model, parallelogram_chain_model;

@@ -16,7 +16,7 @@ extern const mb_model harmonic_model, double_pendulum_model;
 #define PREC 1e-13
 #endif
 
-typedef struct { mb_sim s; void *w; } run;
+typedef struct { mb_sim_storage mem; mb_sim *s; void *w; } run;
 
 /* the adaptive trapezoid's step control (mb_params.adaptive) for integ = MB_TRAPEZOID */
 static int trap_mode(int integ) { return integ == MB_TRAPEZOID ? 1 : integ == -MB_TRAPEZOID ? 2 : 0; }
@@ -44,8 +44,9 @@ static int start(run *r, const mb_model *m, int form, int integ, double h, doubl
 #endif
     size_t ws = mb_sim_workspace_size(m, &p);
     r->w = malloc(ws ? ws : 1);
-    int st = ws ? mb_sim_init(&r->s, m, &p, r->w, ws) : MB_ERR_PARAM;
-    return st ? st : mb_sim_reset(&r->s, 0, NULL, NULL, 1);
+    r->s = mb_sim_of(&r->mem);
+    int st = ws ? mb_sim_init(r->s, m, &p, r->w, ws) : MB_ERR_PARAM;
+    return st ? st : mb_sim_reset(r->s, 0, NULL, NULL, 1);
 }
 
 /* One step of exactly h from the start (tolerances so loose that it is accepted), then the
@@ -56,8 +57,8 @@ static double half_step_error(int form, int integ, double h)
     mb_real q[3], v[3];
     double e = 1;
     if (start(&r, &harmonic_model, form, integ, h, 1e3, 1) == MB_OK &&
-        mb_sim_step(&r.s, (mb_real)h) >= 0 && mb_sim_get_t(&r.s) == (mb_real)h &&
-        mb_sim_dense(&r.s, (mb_real)(h / 2), q, v, NULL) == MB_OK)
+        mb_sim_step(r.s, (mb_real)h) >= 0 && mb_sim_get_t(r.s) == (mb_real)h &&
+        mb_sim_dense(r.s, (mb_real)(h / 2), q, v, NULL) == MB_OK)
         e = fabs((double)q[0] - X0 * cos(h / 2));
     free(r.w);
     return e;
@@ -112,23 +113,23 @@ static void check_run(int form, int integ)
         free(r.w);
         return;
     }
-    CHECK(mb_sim_dense(&r.s, 0, q, NULL, NULL) == MB_ERR_STATE, "%s/%s: dense before a step", fn, in);
-    while (mb_sim_get_t(&r.s) < (mb_real)tend) {
-        int st = mb_sim_step(&r.s, (mb_real)tend);
+    CHECK(mb_sim_dense(r.s, 0, q, NULL, NULL) == MB_ERR_STATE, "%s/%s: dense before a step", fn, in);
+    while (mb_sim_get_t(r.s) < (mb_real)tend) {
+        int st = mb_sim_step(r.s, (mb_real)tend);
         if (st < 0) { CHECK(0, "%s/%s: step failed: %s", fn, in, mb_status_str(st)); break; }
-        double t1 = (double)mb_sim_get_t(&r.s), eend = fabs((double)mb_sim_get_q(&r.s)[0] - X0 * cos(t1));
+        double t1 = (double)mb_sim_get_t(r.s), eend = fabs((double)mb_sim_get_q(r.s)[0] - X0 * cos(t1));
         if (eend > worst_end) worst_end = eend;
         /* end points: the step's start exactly, its end to rounding */
-        CHECK(mb_sim_dense(&r.s, (mb_real)t0, q, NULL, NULL) == MB_OK, "%s/%s: dense at t_prev", fn, in);
-        CHECK(mb_sim_dense(&r.s, (mb_real)t1, q, NULL, NULL) == MB_OK &&
-              fabs((double)(q[0] - mb_sim_get_q(&r.s)[0])) <= 4 * PREC, "%s/%s: dense at t_now %.3g vs %.3g",
-              fn, in, (double)q[0], (double)mb_sim_get_q(&r.s)[0]);
-        CHECK(mb_sim_dense(&r.s, (mb_real)(t1 + 1e-3), q, NULL, NULL) == MB_ERR_PARAM &&
-              mb_sim_dense(&r.s, (mb_real)(t0 - 1e-3), q, NULL, NULL) == MB_ERR_PARAM,
+        CHECK(mb_sim_dense(r.s, (mb_real)t0, q, NULL, NULL) == MB_OK, "%s/%s: dense at t_prev", fn, in);
+        CHECK(mb_sim_dense(r.s, (mb_real)t1, q, NULL, NULL) == MB_OK &&
+              fabs((double)(q[0] - mb_sim_get_q(r.s)[0])) <= 4 * PREC, "%s/%s: dense at t_now %.3g vs %.3g",
+              fn, in, (double)q[0], (double)mb_sim_get_q(r.s)[0]);
+        CHECK(mb_sim_dense(r.s, (mb_real)(t1 + 1e-3), q, NULL, NULL) == MB_ERR_PARAM &&
+              mb_sim_dense(r.s, (mb_real)(t0 - 1e-3), q, NULL, NULL) == MB_ERR_PARAM,
               "%s/%s: a time outside the step", fn, in);
         for (; (double)k * dt < t1; k++) {
             double t = (double)k * dt;
-            if (mb_sim_dense(&r.s, (mb_real)t, q, v, &mo) != MB_OK) { CHECK(0, "%s/%s: dense at %g", fn, in, t); break; }
+            if (mb_sim_dense(r.s, (mb_real)t, q, v, &mo) != MB_OK) { CHECK(0, "%s/%s: dense at %g", fn, in, t); break; }
             double e = fabs((double)q[0] - X0 * cos(t)), ev = fabs((double)v[0] + X0 * sin(t));
             if (e > worst) worst = e;
             if (ev > worst_v) worst_v = ev;
@@ -165,19 +166,19 @@ static void check_untouched(int form, int integ)
     mb_monitor mo;
     int sa = start(&a, m, form, integ, 1e-3, 1e-7, 1), sb = start(&b, m, form, integ, 1e-3, 1e-7, 1);
     for (int k = 0; k < 40 && sa >= 0 && sb >= 0; k++) {
-        double t0 = (double)mb_sim_get_t(&a.s);
-        sa = mb_sim_step(&a.s, 2);
-        sb = mb_sim_step(&b.s, 2);
-        double t1 = (double)mb_sim_get_t(&a.s);
+        double t0 = (double)mb_sim_get_t(a.s);
+        sa = mb_sim_step(a.s, 2);
+        sb = mb_sim_step(b.s, 2);
+        double t1 = (double)mb_sim_get_t(a.s);
         for (int j = 1; j < 4 && sa >= 0; j++)
-            sa = mb_sim_dense(&a.s, (mb_real)(t0 + (t1 - t0) * j / 4), q, v, &mo);
+            sa = mb_sim_dense(a.s, (mb_real)(t0 + (t1 - t0) * j / 4), q, v, &mo);
     }
     CHECK(sa >= 0 && sb >= 0, "%s/%s: runs failed: %d %d", fn, in, sa, sb);
-    CHECK(mb_sim_get_t(&a.s) == mb_sim_get_t(&b.s) &&
-          !memcmp(mb_sim_get_q(&a.s), mb_sim_get_q(&b.s), sizeof(mb_real) * 6) &&
-          !memcmp(mb_sim_get_v(&a.s), mb_sim_get_v(&b.s), sizeof(mb_real) * 6),
+    CHECK(mb_sim_get_t(a.s) == mb_sim_get_t(b.s) &&
+          !memcmp(mb_sim_get_q(a.s), mb_sim_get_q(b.s), sizeof(mb_real) * 6) &&
+          !memcmp(mb_sim_get_v(a.s), mb_sim_get_v(b.s), sizeof(mb_real) * 6),
           "%s/%s: the trajectory changed with dense output", fn, in);
-    CHECK(mb_sim_get_monitor(&a.s)->steps == mb_sim_get_monitor(&b.s)->steps, "%s/%s: steps differ", fn, in);
+    CHECK(mb_sim_get_monitor(a.s)->steps == mb_sim_get_monitor(b.s)->steps, "%s/%s: steps differ", fn, in);
     free(a.w);
     free(b.w);
 }
@@ -200,7 +201,7 @@ static void check_contract(void)
     run r;   /* without p.dense: nothing kept */
     mb_real q[3];
     CHECK(start(&r, &harmonic_model, MB_CANONICAL, MB_DOPRI5, 0.1, 1e-6, 0) == MB_OK &&
-          mb_sim_step(&r.s, 1) >= 0 && mb_sim_dense(&r.s, MB_R(0.01), q, NULL, NULL) == MB_ERR_STATE,
+          mb_sim_step(r.s, 1) >= 0 && mb_sim_dense(r.s, MB_R(0.01), q, NULL, NULL) == MB_ERR_STATE,
           "dense output without p.dense");
     free(r.w);
 }

@@ -79,13 +79,13 @@ cat >"$src/app_mix.c" <<'EOF2'
 #include <stdio.h>
 #include "mb_embed.h"
 #include "double_pendulum.h"
-static mb_sim sim;
+static mb_sim_storage sim;
 static mb_real work[4096];
 int main(void)
 {
     mb_params p;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
-    int st = mb_embed_start(&sim, &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
+    int st = mb_embed_start(mb_sim_of(&sim), &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
     printf("start %d %s\n", st, mb_status_str(st));
     return 0;
 }

@@ -83,7 +83,8 @@ static void check_cycle(void)
     enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
     MB_EMBED_WORKSPACE(w1, BYTES);
     MB_EMBED_WORKSPACE(w2, BYTES);
-    mb_sim a, b;
+    mb_sim_storage a_mem, b_mem;
+    mb_sim *a = mb_sim_of(&a_mem), *b = mb_sim_of(&b_mem);
     mb_params p;
     mb_real q[DOUBLE_PENDULUM_NQ], v[DOUBLE_PENDULUM_NQ];
     const mb_model *m = &double_pendulum_model;
@@ -92,32 +93,32 @@ static void check_cycle(void)
     p.alpha = MB_R(1e5);                 /* what single precision resolves (docs/embedding.md) */
     p.tol = MB_R(1e-4);
 #endif
-    CHECK(mb_embed_start(&a, m, &p, w1, sizeof w1, 0, NULL, NULL, 1) == MB_OK, "embed start");
-    CHECK(mb_sim_init(&b, m, &p, w2, sizeof w2) == MB_OK, "sim init");
-    CHECK(mb_sim_reset(&b, 0, NULL, NULL, 1) == MB_OK, "sim reset");
+    CHECK(mb_embed_start(a, m, &p, w1, sizeof w1, 0, NULL, NULL, 1) == MB_OK, "embed start");
+    CHECK(mb_sim_init(b, m, &p, w2, sizeof w2) == MB_OK, "sim init");
+    CHECK(mb_sim_reset(b, 0, NULL, NULL, 1) == MB_OK, "sim reset");
     for (int k = 0; k < 50; k++) {
         /* the reference: one step of exactly h towards a distant t_stop (not a shortened last step) */
-        int sa = mb_embed_step(&a), sb = mb_sim_step(&b, MB_R(1e6));
+        int sa = mb_embed_step(a), sb = mb_sim_step(b, MB_R(1e6));
         if (sa != sb || sa < 0) {
             CHECK(0, "step %d: status %d vs %d", k, sa, sb);
             break;
         }
     }
-    mb_embed_state(&a, q, v);
-    CHECK(!memcmp(q, mb_sim_get_q(&b), sizeof q), "q differs from direct mb_sim calls");
-    CHECK(!memcmp(v, mb_sim_get_v(&b), sizeof v), "v differs from direct mb_sim calls");
-    CHECK(mb_sim_get_t(&a) == mb_sim_get_t(&b), "time differs");
-    CHECK(check_close(mb_sim_get_t(&a), 50 * p.h, 1e-5), "t = %g after 50 steps of %g",
-          (double)mb_sim_get_t(&a), (double)p.h);
-    CHECK(mb_embed_energy_dev(&a) == mb_sim_get_monitor(&b)->energy_dev, "energy_dev differs");
-    CHECK(mb_embed_phi_norm(&a) == mb_sim_get_monitor(&b)->phi_norm, "phi_norm differs");
-    CHECK(mb_embed_phid_norm(&a) == mb_sim_get_monitor(&b)->phid_norm, "phid_norm differs");
-    CHECK(MB_FABS(mb_embed_energy_dev(&a)) < MB_R(0.1), "energy deviation %g J after 50 steps",
-          (double)mb_embed_energy_dev(&a));
+    mb_embed_state(a, q, v);
+    CHECK(!memcmp(q, mb_sim_get_q(b), sizeof q), "q differs from direct mb_sim calls");
+    CHECK(!memcmp(v, mb_sim_get_v(b), sizeof v), "v differs from direct mb_sim calls");
+    CHECK(mb_sim_get_t(a) == mb_sim_get_t(b), "time differs");
+    CHECK(check_close(mb_sim_get_t(a), 50 * p.h, 1e-5), "t = %g after 50 steps of %g",
+          (double)mb_sim_get_t(a), (double)p.h);
+    CHECK(mb_embed_energy_dev(a) == mb_sim_get_monitor(b)->energy_dev, "energy_dev differs");
+    CHECK(mb_embed_phi_norm(a) == mb_sim_get_monitor(b)->phi_norm, "phi_norm differs");
+    CHECK(mb_embed_phid_norm(a) == mb_sim_get_monitor(b)->phid_norm, "phid_norm differs");
+    CHECK(MB_FABS(mb_embed_energy_dev(a)) < MB_R(0.1), "energy deviation %g J after 50 steps",
+          (double)mb_embed_energy_dev(a));
     /* exactly the needed size works, one byte less is refused */
     size_t need = mb_sim_workspace_size(m, &p);
-    CHECK(mb_embed_start(&a, m, &p, w1, need, 0, NULL, NULL, 1) == MB_OK, "exact size refused");
-    CHECK(mb_embed_start(&a, m, &p, w1, need - 1, 0, NULL, NULL, 1) == MB_ERR_WORKSPACE,
+    CHECK(mb_embed_start(a, m, &p, w1, need, 0, NULL, NULL, 1) == MB_OK, "exact size refused");
+    CHECK(mb_embed_start(a, m, &p, w1, need - 1, 0, NULL, NULL, 1) == MB_ERR_WORKSPACE,
           "short workspace accepted");
 }
 
@@ -129,16 +130,17 @@ static void check_float_long(void)
 {
     enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
     MB_EMBED_WORKSPACE(w, BYTES);
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params p;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     p.alpha = MB_R(1e5);
     p.tol = MB_R(1e-4);
-    int st = mb_embed_start(&s, &double_pendulum_model, &p, w, sizeof w, 0, NULL, NULL, 1), k;
-    for (k = 0; k < 5000 && st >= 0; k++) st = mb_embed_step(&s);
-    const mb_monitor *mo = mb_sim_get_monitor(&s);
+    int st = mb_embed_start(s, &double_pendulum_model, &p, w, sizeof w, 0, NULL, NULL, 1), k;
+    for (k = 0; k < 5000 && st >= 0; k++) st = mb_embed_step(s);
+    const mb_monitor *mo = mb_sim_get_monitor(s);
     CHECK(st >= 0 && k == 5000, "float run stopped at step %d, t = %g: %s", k,
-          (double)mb_sim_get_t(&s), mb_status_str(st));
+          (double)mb_sim_get_t(s), mb_status_str(st));
     /* max |dU| is float rounding on a chaotic motion: 0.13 to 0.53 J (2e-4 to 7e-4 of the 727 J
      * energy scale) when h moves by 1e-5 of itself, the same spread with divided and with
      * multiplied (reciprocal) pivots; a bound of 0.2 J held at the nominal h while 8 of 12 such
@@ -159,36 +161,37 @@ static void check_time_grid(void)
     MB_EMBED_WORKSPACE(w0, BYTES);
     MB_EMBED_WORKSPACE(w1, BYTES);
     static const double t0s[] = { 2e4, 4e4, 1e6 };
-    mb_sim a, b;
+    mb_sim_storage a_mem, b_mem;
+    mb_sim *a = mb_sim_of(&a_mem), *b = mb_sim_of(&b_mem);
     mb_params p;
     int k, st = MB_OK;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     p.alpha = MB_R(1e5);
     p.tol = MB_R(1e-4);
     p.h = MB_R(1e-3);
-    CHECK(mb_embed_start(&a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK,
+    CHECK(mb_embed_start(a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK,
           "start at 0");
-    for (k = 0; k < 5000 && st >= 0; k++) st = mb_embed_step(&a);
-    CHECK(st >= 0 && mb_sim_get_t(&a) == (mb_real)5000 * p.h, "t after 5000 steps of 1 ms: %.9g",
-          (double)mb_sim_get_t(&a));
+    for (k = 0; k < 5000 && st >= 0; k++) st = mb_embed_step(a);
+    CHECK(st >= 0 && mb_sim_get_t(a) == (mb_real)5000 * p.h, "t after 5000 steps of 1 ms: %.9g",
+          (double)mb_sim_get_t(a));
     for (int i = 0; i < 3; i++) {
         mb_real t0 = (mb_real)t0s[i];
         int sa = MB_OK, sb = MB_OK;
-        CHECK(mb_embed_start(&a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK &&
-              mb_embed_start(&b, &double_pendulum_model, &p, w1, sizeof w1, t0, NULL, NULL, 1) == MB_OK,
+        CHECK(mb_embed_start(a, &double_pendulum_model, &p, w0, sizeof w0, 0, NULL, NULL, 1) == MB_OK &&
+              mb_embed_start(b, &double_pendulum_model, &p, w1, sizeof w1, t0, NULL, NULL, 1) == MB_OK,
               "start at 0 and %g", (double)t0);
         for (k = 0; k < 200 && sa >= 0 && sb >= 0; k++) {
-            sa = mb_embed_step(&a);
-            sb = mb_embed_step(&b);
+            sa = mb_embed_step(a);
+            sb = mb_embed_step(b);
         }
         CHECK(sa >= 0 && sb >= 0 && k == 200, "t0 = %g: step %d failed: %s / %s", (double)t0, k,
               mb_status_str(sa), mb_status_str(sb));
-        CHECK(!memcmp(mb_sim_get_q(&a), mb_sim_get_q(&b), sizeof(mb_real) * (size_t)a.n) &&
-              !memcmp(mb_sim_get_v(&a), mb_sim_get_v(&b), sizeof(mb_real) * (size_t)a.n),
+        CHECK(!memcmp(mb_sim_get_q(a), mb_sim_get_q(b), sizeof(mb_real) * (size_t)mb_sim_model(a)->nq) &&
+              !memcmp(mb_sim_get_v(a), mb_sim_get_v(b), sizeof(mb_real) * (size_t)mb_sim_model(a)->nq),
               "t0 = %g: the state after 200 steps differs from the run started at 0 (steps not h)",
               (double)t0);
-        CHECK(mb_sim_get_t(&b) == t0 + (mb_real)200 * p.h, "t0 = %g: t = %.9g after 200 steps",
-              (double)t0, (double)mb_sim_get_t(&b));
+        CHECK(mb_sim_get_t(b) == t0 + (mb_real)200 * p.h, "t0 = %g: t = %.9g after 200 steps",
+              (double)t0, (double)mb_sim_get_t(b));
     }
 }
 
@@ -206,16 +209,17 @@ static void check_tunables(void)
         DOUBLE_PENDULUM_A_NL, 1, 0));
     mb_model m = double_pendulum_model;
     mb_params p;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params_default(&p, MB_ALF_TRAPEZOID);
-    CHECK(mb_sim_init(&s, &m, &p, work, sizeof work) == MB_OK, "no tunables: init refused");
+    CHECK(mb_sim_init(s, &m, &p, work, sizeof work) == MB_OK, "no tunables: init refused");
     m.npar = 1;
     m.par_names = names;
     m.par = val;
     m.par_check = no_rule;
-    int st = mb_sim_init(&s, &m, &p, work, sizeof work);
+    int st = mb_sim_init(s, &m, &p, work, sizeof work);
 #if MB_WITH_TUNABLES
-    CHECK(st == MB_OK && mb_sim_get_param(&s, 0) == MB_R(1.0), "a tunable: init %d", st);
+    CHECK(st == MB_OK && mb_sim_get_param(s, 0) == MB_R(1.0), "a tunable: init %d", st);
 #else
     CHECK(st == MB_ERR_MODEL, "a tunable with MB_WITH_TUNABLES=0: init %d, not MB_ERR_MODEL", st);
     CHECK(mb_sim_workspace_size(&m, &p) == 0, "a tunable with MB_WITH_TUNABLES=0: a workspace size");
@@ -235,7 +239,8 @@ static void check_inputs(void)
     MB_EMBED_WORKSPACE(work, BYTES);
     mb_model m = double_pendulum_model;
     mb_params p;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     if (sizeof(mb_real) < 8) {   /* float: as check_float_long */
         p.alpha = MB_R(1e5);
@@ -244,21 +249,21 @@ static void check_inputs(void)
     m.nin = 1;
     m.in_names = names;
     m.in = hold;
-    int st = mb_sim_init(&s, &m, &p, work, sizeof work);
+    int st = mb_sim_init(s, &m, &p, work, sizeof work);
 #if MB_WITH_TUNABLES
-    CHECK(st == MB_OK && mb_sim_get_input(&s, 0) == MB_R(2.0), "an input: init %d", st);
+    CHECK(st == MB_OK && mb_sim_get_input(s, 0) == MB_R(2.0), "an input: init %d", st);
     CHECK(mb_sim_workspace_size(&m, &p) == (size_t)BYTES, "an input: workspace size %lu, the macro %lu",
           (unsigned long)mb_sim_workspace_size(&m, &p), (unsigned long)BYTES);
-    st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    st = mb_sim_reset(s, 0, NULL, NULL, 1);
     CHECK(st == MB_OK, "an input: reset: %s", mb_status_str(st));
-    CHECK(mb_sim_set_input(&s, 0, MB_R(3.0)) == MB_OK && mb_sim_get_input(&s, 0) == MB_R(3.0) &&
+    CHECK(mb_sim_set_input(s, 0, MB_R(3.0)) == MB_OK && mb_sim_get_input(s, 0) == MB_R(3.0) &&
           m.in[0] == MB_R(2.0), "an input: set (the descriptor keeps its default)");
-    st = mb_sim_step(&s, 1);
+    st = mb_sim_step(s, 1);
     CHECK(st >= 0, "an input: a step after setting it: %s", mb_status_str(st));
 #else
     CHECK(st == MB_ERR_MODEL, "an input with MB_WITH_TUNABLES=0: init %d, not MB_ERR_MODEL", st);
     CHECK(mb_sim_workspace_size(&m, &p) == 0, "an input with MB_WITH_TUNABLES=0: a workspace size");
-    CHECK(mb_sim_set_input(&s, 0, MB_R(3.0)) == MB_ERR_PARAM, "an input with MB_WITH_TUNABLES=0: set");
+    CHECK(mb_sim_set_input(s, 0, MB_R(3.0)) == MB_ERR_PARAM, "an input with MB_WITH_TUNABLES=0: set");
 #endif
 }
 
@@ -271,7 +276,8 @@ static void check_math_domain(void)
     enum { BYTES = MB_EMBED_MODEL_WORK_BYTES(DOUBLE_PENDULUM, MB_ALF_TRAPEZOID, MB_TRAPEZOID) };
     MB_EMBED_WORKSPACE(w, BYTES);
     static const double turns[] = { 1000, 262144 };
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params p;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     for (int i = 0; i < 2; i++) {
@@ -280,8 +286,8 @@ static void check_math_domain(void)
         memcpy(q, double_pendulum_model.q0, sizeof q);
         q[DOUBLE_PENDULUM_Q_AB_PHI] += 2 * 3.141592653589793 * turns[i];
         q[DOUBLE_PENDULUM_Q_BC_PHI] += 2 * 3.141592653589793 * turns[i];
-        st = mb_embed_start(&s, &double_pendulum_model, &p, w, sizeof w, 0, q, NULL, 1);
-        for (k = 0; k < 10 && st >= 0; k++) st = mb_embed_step(&s);
+        st = mb_embed_start(s, &double_pendulum_model, &p, w, sizeof w, 0, q, NULL, 1);
+        for (k = 0; k < 10 && st >= 0; k++) st = mb_embed_step(s);
         if (i == 0)
             CHECK(st >= 0, "angles 1000 turns on: %s", mb_status_str(st));
         else

@@ -46,14 +46,15 @@ static run_out run(int integ, double rtol, int events, double h)
     p.events = events;
     size_t sz = mb_sim_workspace_size(&bouncing_ball_model, &p);
     void *w = malloc(sz ? sz : 1);
-    mb_sim s;
-    o.st = sz ? mb_sim_init(&s, &bouncing_ball_model, &p, w, sz) : MB_ERR_PARAM;
-    if (o.st == MB_OK) o.st = mb_sim_reset(&s, 0, NULL, NULL, 0);
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
+    o.st = sz ? mb_sim_init(s, &bouncing_ball_model, &p, w, sz) : MB_ERR_PARAM;
+    if (o.st == MB_OK) o.st = mb_sim_reset(s, 0, NULL, NULL, 0);
     int in_contact = 0, k = 0;
-    while (o.st >= 0 && mb_sim_get_t(&s) < 3) {
-        o.st = mb_sim_step(&s, 3);
+    while (o.st >= 0 && mb_sim_get_t(s) < 3) {
+        o.st = mb_sim_step(s, 3);
         if (o.st < 0) break;
-        const mb_real *q = mb_sim_get_q(&s), *v = mb_sim_get_v(&s);
+        const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
         double gap = (double)q[1] - R;
         if (gap <= 0) in_contact = 1;
         else if (in_contact) {            /* the first state of a flight */
@@ -62,7 +63,7 @@ static run_out run(int integ, double rtol, int events, double h)
         }
     }
     if (o.st >= 0 && k < NAPEX) o.st = MB_ERR_STATE;
-    const mb_monitor *mo = mb_sim_get_monitor(&s);
+    const mb_monitor *mo = mb_sim_get_monitor(s);
     o.events = mo->events;
     o.onsets = mo->onsets;
     o.steps = mo->steps;

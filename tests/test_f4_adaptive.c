@@ -11,7 +11,7 @@
 #include <string.h>
 #include "check.h"
 #include "mb_layout.h"
-#include "mb_sim.h"
+#include "mb_sim_impl.h"   /* white box: reads mb_sim's members */
 #include "test_plan.h"
 
 extern const mb_model pendulum1_model;            /* models/chain.lua -D N=1 */

@@ -106,24 +106,25 @@ static unsigned char work[1 << 20];
 static int run(const fcase *c, double qs[MAXS][MAXQ], int *nsample, mb_monitor *mon, mb_params *pu)
 {
     mb_params p;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params_default(&p, c->formulation);
     mb_params_preset(&p, c->m->preset, c->formulation);
     if (c->m->preset && c->m->preset->h > 0) p.h = (mb_real)c->m->preset->h;
     size_t need = mb_sim_workspace_size(c->m, &p);
     if (need == 0 || need > sizeof work) return -1000;
-    int st = mb_sim_init(&s, c->m, &p, work, sizeof work);
-    if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
-    *pu = s.p;
+    int st = mb_sim_init(s, c->m, &p, work, sizeof work);
+    if (st == MB_OK) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+    *pu = *mb_sim_get_params(s);
     *nsample = 0;
     for (long k = 1; st >= 0 && k <= c->steps; k++) {
-        st = mb_sim_step(&s, (mb_real)1e30);
+        st = mb_sim_step(s, (mb_real)1e30);
         if (st >= 0 && k % c->every == 0 && *nsample < MAXS) {
-            for (int i = 0; i < s.n && i < MAXQ; i++) qs[*nsample][i] = (double)mb_sim_get_q(&s)[i];
+            for (int i = 0; i < mb_sim_model(s)->nq && i < MAXQ; i++) qs[*nsample][i] = (double)mb_sim_get_q(s)[i];
             (*nsample)++;
         }
     }
-    *mon = *mb_sim_get_monitor(&s);
+    *mon = *mb_sim_get_monitor(s);
     return st;
 }
 

@@ -242,7 +242,8 @@ static int simulate(const mb_model *m, int f, mb_real h, int nstep, const mb_rea
                     mb_real *qv)
 {
     mb_params p;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params_default(&p, f);
     p.h = h;
     if (strcmp(m->name, "andrews") == 0 && f >= MB_ALF_EXPLICIT) {   /* thesis parameters */
@@ -253,17 +254,17 @@ static int simulate(const mb_model *m, int f, mb_real h, int nstep, const mb_rea
     m = planned(m);
     size_t size = mb_sim_workspace_size(m, &p);
     void *work = malloc(size ? size : 1);
-    int rc = mb_sim_init(&s, m, &p, work, size);
+    int rc = mb_sim_init(s, m, &p, work, size);
     if (rc == MB_OK)
-        rc = mb_sim_reset(&s, MB_R(0.0), z0 ? z0 : NULL, z0 ? z0 + m->nq : NULL, z0 == NULL);
+        rc = mb_sim_reset(s, MB_R(0.0), z0 ? z0 : NULL, z0 ? z0 + m->nq : NULL, z0 == NULL);
     if (rc >= 0 && !z0) {   /* the assembled start, for the sensitivity run */
-        memcpy(qv + 2 * m->nq, mb_sim_get_q(&s), (size_t)m->nq * sizeof *qv);
-        memcpy(qv + 3 * m->nq, mb_sim_get_v(&s), (size_t)m->nq * sizeof *qv);
+        memcpy(qv + 2 * m->nq, mb_sim_get_q(s), (size_t)m->nq * sizeof *qv);
+        memcpy(qv + 3 * m->nq, mb_sim_get_v(s), (size_t)m->nq * sizeof *qv);
     }
-    for (int i = 0; i < nstep && rc >= 0; i++) rc = mb_sim_step(&s, MB_R(1e9));
+    for (int i = 0; i < nstep && rc >= 0; i++) rc = mb_sim_step(s, MB_R(1e9));
     if (rc >= 0) {
-        memcpy(qv, mb_sim_get_q(&s), (size_t)m->nq * sizeof *qv);
-        memcpy(qv + m->nq, mb_sim_get_v(&s), (size_t)m->nq * sizeof *qv);
+        memcpy(qv, mb_sim_get_q(s), (size_t)m->nq * sizeof *qv);
+        memcpy(qv + m->nq, mb_sim_get_v(s), (size_t)m->nq * sizeof *qv);
     }
     free(work);
     return rc < 0 ? rc : MB_OK;

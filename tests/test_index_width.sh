@@ -92,7 +92,7 @@ cat >"$tmp/mix/app.c" <<'EOF'
 #include <stdio.h>
 #include "mb_embed.h"
 #include "double_pendulum.h"
-static mb_sim sim;
+static mb_sim_storage sim;
 static mb_real work[4096];
 int main(void)
 {
@@ -100,7 +100,7 @@ int main(void)
     const char *what = NULL;
     mb_params_default(&p, MB_ALF_TRAPEZOID);
     int ck = mb_params_check(&p, &what);
-    int st = mb_embed_start(&sim, &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
+    int st = mb_embed_start(mb_sim_of(&sim), &double_pendulum_model, &p, work, sizeof work, 0, NULL, NULL, 1);
     printf("start %d check %d %s\n", st, ck, what ? what : "-");
     return 0;
 }

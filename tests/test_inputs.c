@@ -56,19 +56,20 @@ static long run(int integ, mb_input_table *tab, double *out, long maxrows, FILE 
 {
     const mb_model *m = &cartpole_model;
     int n = m->nq;
-    mb_sim s;
-    void *w = start(&s, m, integ);
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
+    void *w = start(s, m, integ);
     if (!w) return -1;
     long k = 0, rows = 0, bad = 0;
     if (tab) {
         tab->applied = 0;
-        mb_input_table_apply(tab, &s, 0, 0);
+        mb_input_table_apply(tab, s, 0, 0);
     }
-    else mb_sim_set_input(&s, CARTPOLE_IN_F, (mb_real)jump_value(0));
-    int st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    else mb_sim_set_input(s, CARTPOLE_IN_F, (mb_real)jump_value(0));
+    int st = mb_sim_reset(s, 0, NULL, NULL, 1);
     CHECK(st == MB_OK, "reset: %s", mb_status_str(st));
     for (;;) {
-        const mb_real *q = mb_sim_get_q(&s), *v = mb_sim_get_v(&s);
+        const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
         if (rows < maxrows) {
             for (int i = 0; i < n; i++) {
                 out[rows * 2 * n + i] = (double)q[i];
@@ -77,14 +78,14 @@ static long run(int integ, mb_input_table *tab, double *out, long maxrows, FILE 
         }
         rows++;
         if (f) {
-            fprintf(f, "%.15g", (double)mb_sim_get_t(&s));
+            fprintf(f, "%.15g", (double)mb_sim_get_t(s));
             for (int i = 0; i < n; i++) fprintf(f, ",%.15g", (double)q[i]);
             fputc('\n', f);
         }
-        if (st < 0 || mb_sim_get_t(&s) >= (mb_real)T_END) break;
-        if (tab) mb_input_table_apply(tab, &s, (double)mb_sim_get_t(&s), 0);
-        else if (mb_sim_set_input(&s, CARTPOLE_IN_F, (mb_real)jump_value(k)) != MB_OK) bad++;
-        st = mb_sim_step(&s, (mb_real)T_END);
+        if (st < 0 || mb_sim_get_t(s) >= (mb_real)T_END) break;
+        if (tab) mb_input_table_apply(tab, s, (double)mb_sim_get_t(s), 0);
+        else if (mb_sim_set_input(s, CARTPOLE_IN_F, (mb_real)jump_value(k)) != MB_OK) bad++;
+        st = mb_sim_step(s, (mb_real)T_END);
         k++;
     }
     CHECK(st >= 0 && bad == 0, "integrator %d: step %ld: %s, %ld refused sets", integ, k, mb_status_str(st), bad);
@@ -149,20 +150,21 @@ static void check_sensors(void)
 {
     const mb_model *m = &cartpole_model;
     int n = m->nq, no = m->nout;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_real y[CARTPOLE_NOUT], y2[CARTPOLE_NOUT], jq[CARTPOLE_NOUT * CARTPOLE_NQ], jv[CARTPOLE_NOUT * CARTPOLE_NQ];
-    void *w = start(&s, m, MB_TRAPEZOID);
+    void *w = start(s, m, MB_TRAPEZOID);
     if (!w) return;
     CHECK(no == CARTPOLE_NOUT && m->nin == CARTPOLE_NIN && m->outputs && !strcmp(m->out_names[CARTPOLE_OUT_THETA], "theta") &&
           !strcmp(m->in_names[CARTPOLE_IN_F], "F"), "descriptor: nin %d, nout %d", m->nin, no);
-    CHECK(mb_sim_get_output(&s, y, NULL, NULL) == MB_ERR_STATE, "outputs before a reset");
-    CHECK(mb_sim_set_input(&s, CARTPOLE_IN_F, 3) == MB_OK && mb_sim_get_input(&s, CARTPOLE_IN_F) == 3,
+    CHECK(mb_sim_get_output(s, y, NULL, NULL) == MB_ERR_STATE, "outputs before a reset");
+    CHECK(mb_sim_set_input(s, CARTPOLE_IN_F, 3) == MB_OK && mb_sim_get_input(s, CARTPOLE_IN_F) == 3,
           "an input set before the reset");
-    CHECK(mb_sim_reset(&s, 0, NULL, NULL, 1) == MB_OK, "reset");
-    CHECK(mb_sim_get_input(&s, CARTPOLE_IN_F) == 3 && m->in[0] == 0, "the reset keeps the input; the descriptor its default");
-    for (int k = 0; k < 50; k++) mb_sim_step(&s, 10);
-    const mb_real *q = mb_sim_get_q(&s), *v = mb_sim_get_v(&s);
-    CHECK(mb_sim_get_output(&s, y, NULL, NULL) == MB_OK && mb_sim_get_output(&s, y2, jq, jv) == MB_OK, "outputs");
+    CHECK(mb_sim_reset(s, 0, NULL, NULL, 1) == MB_OK, "reset");
+    CHECK(mb_sim_get_input(s, CARTPOLE_IN_F) == 3 && m->in[0] == 0, "the reset keeps the input; the descriptor its default");
+    for (int k = 0; k < 50; k++) mb_sim_step(s, 10);
+    const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+    CHECK(mb_sim_get_output(s, y, NULL, NULL) == MB_OK && mb_sim_get_output(s, y2, jq, jv) == MB_OK, "outputs");
     CHECK(memcmp(y, y2, sizeof y) == 0, "y alone differs from y with the Jacobians");
     CHECK(y[CARTPOLE_OUT_X] == q[0] && y[CARTPOLE_OUT_XDOT] == v[0], "x = %g, xdot = %g; q %g, v %g",
           (double)y[0], (double)y[1], (double)q[0], (double)v[0]);
@@ -182,28 +184,28 @@ static void check_sensors(void)
     CHECK(okj, "the sensors' Jacobians");
 
     /* misuse: refused, and nothing changes */
-    mb_real f0 = mb_sim_get_input(&s, CARTPOLE_IN_F), q0[CARTPOLE_NQ];
+    mb_real f0 = mb_sim_get_input(s, CARTPOLE_IN_F), q0[CARTPOLE_NQ];
     memcpy(q0, q, sizeof q0);
-    CHECK(mb_sim_set_input(&s, -1, 1) == MB_ERR_PARAM, "index -1");
-    CHECK(mb_sim_set_input(&s, CARTPOLE_NIN, 1) == MB_ERR_PARAM, "index nin");
-    CHECK(mb_sim_set_input(&s, CARTPOLE_IN_F, (mb_real)NAN) == MB_ERR_PARAM, "NaN value");
-    CHECK(mb_sim_set_input(&s, CARTPOLE_IN_F, (mb_real)INFINITY) == MB_ERR_PARAM, "infinite value");
-    CHECK(mb_sim_set_input_slope(&s, CARTPOLE_IN_F, 1, (mb_real)NAN) == MB_ERR_PARAM, "NaN slope");
+    CHECK(mb_sim_set_input(s, -1, 1) == MB_ERR_PARAM, "index -1");
+    CHECK(mb_sim_set_input(s, CARTPOLE_NIN, 1) == MB_ERR_PARAM, "index nin");
+    CHECK(mb_sim_set_input(s, CARTPOLE_IN_F, (mb_real)NAN) == MB_ERR_PARAM, "NaN value");
+    CHECK(mb_sim_set_input(s, CARTPOLE_IN_F, (mb_real)INFINITY) == MB_ERR_PARAM, "infinite value");
+    CHECK(mb_sim_set_input_slope(s, CARTPOLE_IN_F, 1, (mb_real)NAN) == MB_ERR_PARAM, "NaN slope");
     CHECK(mb_sim_set_input(NULL, 0, 1) == MB_ERR_PARAM, "NULL sim");
-    CHECK(mb_sim_get_input(&s, CARTPOLE_IN_F) == f0 && memcmp(q0, mb_sim_get_q(&s), sizeof q0) == 0,
+    CHECK(mb_sim_get_input(s, CARTPOLE_IN_F) == f0 && memcmp(q0, mb_sim_get_q(s), sizeof q0) == 0,
           "a refused set changed the input or the state");
-    CHECK(mb_sim_get_input(&s, 7) == 0 && mb_sim_get_input(NULL, 0) == 0, "get_input, bad index");
-    CHECK(mb_sim_input_index(&s, "F") == CARTPOLE_IN_F && mb_sim_input_index(&s, "G") == -1 &&
-          mb_sim_input_index(&s, "") == -1 && mb_sim_input_index(&s, "FF") == -1 &&
-          mb_sim_input_index(&s, NULL) == -1, "input_index");
-    CHECK(mb_sim_get_output(&s, NULL, NULL, NULL) == MB_ERR_PARAM && mb_sim_get_output(NULL, y, NULL, NULL) == MB_ERR_PARAM,
+    CHECK(mb_sim_get_input(s, 7) == 0 && mb_sim_get_input(NULL, 0) == 0, "get_input, bad index");
+    CHECK(mb_sim_input_index(s, "F") == CARTPOLE_IN_F && mb_sim_input_index(s, "G") == -1 &&
+          mb_sim_input_index(s, "") == -1 && mb_sim_input_index(s, "FF") == -1 &&
+          mb_sim_input_index(s, NULL) == -1, "input_index");
+    CHECK(mb_sim_get_output(s, NULL, NULL, NULL) == MB_ERR_PARAM && mb_sim_get_output(NULL, y, NULL, NULL) == MB_ERR_PARAM,
           "get_output without y or sim");
     /* a slope: the model sees value + slope (t - t_set) */
-    mb_real t0 = mb_sim_get_t(&s);
-    CHECK(mb_sim_set_input_slope(&s, CARTPOLE_IN_F, 1, 2) == MB_OK, "set_input_slope");
-    mb_sim_step(&s, 10);
-    CHECK(check_close((double)mb_sim_get_input(&s, CARTPOLE_IN_F), 1 + 2 * (double)(mb_sim_get_t(&s) - t0), 1e-14),
-          "first-order hold: %g after a step", (double)mb_sim_get_input(&s, CARTPOLE_IN_F));
+    mb_real t0 = mb_sim_get_t(s);
+    CHECK(mb_sim_set_input_slope(s, CARTPOLE_IN_F, 1, 2) == MB_OK, "set_input_slope");
+    mb_sim_step(s, 10);
+    CHECK(check_close((double)mb_sim_get_input(s, CARTPOLE_IN_F), 1 + 2 * (double)(mb_sim_get_t(s) - t0), 1e-14),
+          "first-order hold: %g after a step", (double)mb_sim_get_input(s, CARTPOLE_IN_F));
     free(w);
 
     /* descriptors: no sensors (get_output refuses), inconsistent input or sensor fields (init
@@ -212,9 +214,9 @@ static void check_sensors(void)
     m2.nout = 0;
     m2.out_names = NULL;
     m2.outputs = NULL;
-    w = start(&s, &m2, MB_TRAPEZOID);
+    w = start(s, &m2, MB_TRAPEZOID);
     if (w) {
-        CHECK(mb_sim_reset(&s, 0, NULL, NULL, 1) == MB_OK && mb_sim_get_output(&s, y, NULL, NULL) == MB_ERR_PARAM,
+        CHECK(mb_sim_reset(s, 0, NULL, NULL, 1) == MB_OK && mb_sim_get_output(s, y, NULL, NULL) == MB_ERR_PARAM,
               "outputs of a model without sensors");
         free(w);
     }
@@ -223,16 +225,16 @@ static void check_sensors(void)
     static mb_real work[1 << 14];
     m2 = *m;
     m2.in = NULL;
-    CHECK(mb_sim_init(&s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "inputs without holds");
+    CHECK(mb_sim_init(s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "inputs without holds");
     m2 = *m;
     m2.nin = -1;
-    CHECK(mb_sim_init(&s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "nin -1");
+    CHECK(mb_sim_init(s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "nin -1");
     m2 = *m;
     m2.outputs = NULL;
-    CHECK(mb_sim_init(&s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "sensors without outputs");
+    CHECK(mb_sim_init(s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "sensors without outputs");
     m2 = *m;
     m2.out_names = NULL;
-    CHECK(mb_sim_init(&s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "sensors without names");
+    CHECK(mb_sim_init(s, &m2, &p, work, sizeof work) == MB_ERR_MODEL, "sensors without names");
 }
 
 int main(int argc, char **argv)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "mb_sim.h"
+#include "mb_sim_impl.h"   /* white box: reads mb_sim's members */
 #include "test_plan.h"
 #include "test_physics_models.h"
 

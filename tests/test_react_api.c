@@ -39,27 +39,28 @@ static void sim_against_anl(const mb_model *m, int f, int ig, int steps, const c
         p.alpha = (mb_real)1e4;                                         /* float's alpha, tol */
         p.tol = (mb_real)1e-4;
     }
-    mb_sim s, s2;
+    mb_sim_storage s_mem, s2_mem;
+    mb_sim *s = mb_sim_of(&s_mem), *s2 = mb_sim_of(&s2_mem);
     size_t ws = mb_sim_workspace_size(m, &p), as = mb_anl_workspace_size(m, MB_ANL_SPARSE);
     void *w = malloc(ws), *w2 = malloc(ws), *aw = malloc(as);
     mb_anl a;
-    if (!ws || !w || !w2 || !aw || mb_sim_init(&s, m, &p, w, ws) != MB_OK ||
-        mb_sim_init(&s2, m, &p, w2, ws) != MB_OK) {
+    if (!ws || !w || !w2 || !aw || mb_sim_init(s, m, &p, w, ws) != MB_OK ||
+        mb_sim_init(s2, m, &p, w2, ws) != MB_OK) {
         CHECK(0, "%s: init", label);
         free(w); free(w2); free(aw);
         return;
     }
-    int iu = mb_sim_input_index(&s, "u");
-    if (iu >= 0) { mb_sim_set_input(&s, iu, 3); mb_sim_set_input(&s2, iu, 3); }
-    CHECK(mb_sim_reset(&s, 0, NULL, NULL, 1) == MB_OK && mb_sim_reset(&s2, 0, NULL, NULL, 1) == MB_OK,
+    int iu = mb_sim_input_index(s, "u");
+    if (iu >= 0) { mb_sim_set_input(s, iu, 3); mb_sim_set_input(s2, iu, 3); }
+    CHECK(mb_sim_reset(s, 0, NULL, NULL, 1) == MB_OK && mb_sim_reset(s2, 0, NULL, NULL, 1) == MB_OK,
           "%s: reset", label);
-    CHECK(mb_anl_init(&a, mb_sim_model(&s), NULL, MB_ANL_SPARSE, aw, as) == MB_OK, "%s: mb_anl_init", label);
+    CHECK(mb_anl_init(&a, mb_sim_model(s), NULL, MB_ANL_SPARSE, aw, as) == MB_OK, "%s: mb_anl_init", label);
     int n = m->nq, no = m->nout, same = 1, k = 0, twin = 1;
     mb_real y[32], y2[32], lam[32], Jq[32 * 32], Jv[32 * 32], Jq2[32 * 32], Jv2[32 * 32], Jl[32 * 32];
     for (; k < steps; k++) {
-        mb_real t = mb_sim_get_t(&s);
-        const mb_real *q = mb_sim_get_q(&s), *v = mb_sim_get_v(&s);
-        int st = mb_sim_get_output(&s, y, Jq, Jv);
+        mb_real t = mb_sim_get_t(s);
+        const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
+        int st = mb_sim_get_output(s, y, Jq, Jv);
         int st2 = mb_anl_outputs(&a, t, q, v, lam, y2, Jq2, Jv2, Jl);
         if (st != MB_OK || st2 != MB_OK) {
             CHECK(0, "%s: t=%g: %s / %s", label, (double)t, mb_status_str(st), mb_status_str(st2));
@@ -68,11 +69,11 @@ static void sim_against_anl(const mb_model *m, int f, int ig, int steps, const c
         if (memcmp(y, y2, sizeof(mb_real) * (size_t)no) || memcmp(Jq, Jq2, sizeof(mb_real) * (size_t)(no * n)) ||
             memcmp(Jv, Jv2, sizeof(mb_real) * (size_t)(no * n)))
             same = 0;
-        if (mb_sim_step(&s, 1) < 0 || mb_sim_step(&s2, 1) < 0) { CHECK(0, "%s: step at t=%g", label, (double)t); break; }
-        if (memcmp(mb_sim_get_q(&s), mb_sim_get_q(&s2), sizeof(mb_real) * (size_t)n) ||
-            memcmp(mb_sim_get_v(&s), mb_sim_get_v(&s2), sizeof(mb_real) * (size_t)n) ||
-            mb_sim_get_monitor(&s)->factorizations != mb_sim_get_monitor(&s2)->factorizations ||
-            mb_sim_get_monitor(&s)->energy_dev != mb_sim_get_monitor(&s2)->energy_dev)
+        if (mb_sim_step(s, 1) < 0 || mb_sim_step(s2, 1) < 0) { CHECK(0, "%s: step at t=%g", label, (double)t); break; }
+        if (memcmp(mb_sim_get_q(s), mb_sim_get_q(s2), sizeof(mb_real) * (size_t)n) ||
+            memcmp(mb_sim_get_v(s), mb_sim_get_v(s2), sizeof(mb_real) * (size_t)n) ||
+            mb_sim_get_monitor(s)->factorizations != mb_sim_get_monitor(s2)->factorizations ||
+            mb_sim_get_monitor(s)->energy_dev != mb_sim_get_monitor(s2)->energy_dev)
             twin = 0;
     }
     CHECK(k == steps && same, "%s: mb_sim_get_output (y, dy/dq, dy/dv) equals mb_anl_outputs bit for bit (%d states)", label, k);
@@ -98,23 +99,24 @@ static int write_rows(const char *path)
     size_t ws = mb_sim_workspace_size(m, &p);
     void *w = ws ? malloc(ws) : NULL;
     mb_real y[64];
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     FILE *f = fopen(path, "w");
-    int st = !w || !f || m->nout > 64 ? MB_ERR_WORKSPACE : mb_sim_init(&s, m, &p, w, ws);
-    if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    int st = !w || !f || m->nout > 64 ? MB_ERR_WORKSPACE : mb_sim_init(s, m, &p, w, ws);
+    if (st == MB_OK) st = mb_sim_reset(s, 0, NULL, NULL, 1);
     if (st == MB_OK) {
         fprintf(f, "t");
         for (int i = 0; i < m->nout; i++) fprintf(f, ",out.%s", m->out_names[i]);
         fputc('\n', f);
     }
     while (st >= 0) {
-        st = mb_sim_get_output(&s, y, NULL, NULL);
+        st = mb_sim_get_output(s, y, NULL, NULL);
         if (st) break;
-        fprintf(f, "%.15g", (double)mb_sim_get_t(&s));
+        fprintf(f, "%.15g", (double)mb_sim_get_t(s));
         for (int i = 0; i < m->nout; i++) fprintf(f, ",%.15g", (double)y[i]);
         fputc('\n', f);
-        if (mb_sim_get_t(&s) >= (mb_real)t_end) break;
-        st = mb_sim_step(&s, (mb_real)t_end);
+        if (mb_sim_get_t(s) >= (mb_real)t_end) break;
+        st = mb_sim_step(s, (mb_real)t_end);
     }
     if (f) fclose(f);
     free(w);
@@ -141,26 +143,27 @@ int main(int argc, char **argv)
         p.alpha = (mb_real)1e4;
         p.tol = (mb_real)1e-4;
     }
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     size_t ws = mb_sim_workspace_size(m, &p), as = mb_anl_workspace_size(m, MB_ANL_SPARSE);
     void *w = malloc(ws), *aw = malloc(as);
-    if (!w || !aw || mb_sim_init(&s, m, &p, w, ws) != MB_OK) {
+    if (!w || !aw || mb_sim_init(s, m, &p, w, ws) != MB_OK) {
         fprintf(stderr, "init failed\n");
         return 1;
     }
-    CHECK(mb_sim_set_input(&s, mb_sim_input_index(&s, "u"), 3) == MB_OK, "set the input u");
-    CHECK(mb_sim_reset(&s, 0, NULL, NULL, 1) == MB_OK, "reset");
+    CHECK(mb_sim_set_input(s, mb_sim_input_index(s, "u"), 3) == MB_OK, "set the input u");
+    CHECK(mb_sim_reset(s, 0, NULL, NULL, 1) == MB_OK, "reset");
     mb_real y[8], y2[8], lam[8], lam2[8], acc[8], Jq[64], Jv[64], Jl[64], Jq2[64], Jv2[64], Jl2[64];
     mb_anl a;
-    CHECK(mb_anl_init(&a, mb_sim_model(&s), NULL, MB_ANL_SPARSE, aw, as) == MB_OK, "mb_anl_init");
+    CHECK(mb_anl_init(&a, mb_sim_model(s), NULL, MB_ANL_SPARSE, aw, as) == MB_OK, "mb_anl_init");
     y[0] = -7;
-    CHECK(mb_anl_outputs(&a, 0, mb_sim_get_q(&s), mb_sim_get_v(&s), NULL, y, NULL, NULL, NULL) ==
+    CHECK(mb_anl_outputs(&a, 0, mb_sim_get_q(s), mb_sim_get_v(s), NULL, y, NULL, NULL, NULL) ==
           MB_ERR_PARAM && y[0] == -7, "lambda NULL: MB_ERR_PARAM, y untouched");
     double worst = 0;
     int same = 1, jac = 1, steps = 0;
     for (; steps < 300; steps++) {
-        mb_real t = mb_sim_get_t(&s);
-        const mb_real *q = mb_sim_get_q(&s), *v = mb_sim_get_v(&s);
+        mb_real t = mb_sim_get_t(s);
+        const mb_real *q = mb_sim_get_q(s), *v = mb_sim_get_v(s);
         int st = mb_anl_outputs(&a, t, q, v, lam, y, Jq, Jv, Jl);
         int st2 = mb_anl_reactions(&a, t, q, v, acc, lam2);
         if (st != MB_OK || st2 != MB_OK) { CHECK(0, "t=%g: %s", (double)t, mb_status_str(st ? st : st2)); break; }
@@ -171,14 +174,14 @@ int main(int argc, char **argv)
         worst = fmax(worst, fabs((double)y[0] - ex));
         worst = fmax(worst, fabs((double)y[1] - ey));
         if (steps == 0) CHECK(check_close((double)y[1], ey, tol), "fy at the start");
-        mb_model ml = *mb_sim_model(&s);
+        mb_model ml = *mb_sim_model(s);
         ml.lam = lam;
         ml.outputs(&ml, t, q, v, y2, Jq2, Jv2);
         ml.doutputs_dlam(&ml, t, q, v, Jl2);
         if (memcmp(y, y2, sizeof(mb_real) * (size_t)no) || memcmp(Jq, Jq2, sizeof(mb_real) * (size_t)(no * n)) ||
             memcmp(Jv, Jv2, sizeof(mb_real) * (size_t)(no * n)) || memcmp(Jl, Jl2, sizeof(mb_real) * (size_t)(no * nc)))
             jac = 0;
-        if (mb_sim_step(&s, 1) < 0) { CHECK(0, "step at t=%g", (double)t); break; }
+        if (mb_sim_step(s, 1) < 0) { CHECK(0, "step at t=%g", (double)t); break; }
     }
     CHECK(same, "mb_anl_outputs' multipliers and reaction sensors equal mb_anl_reactions' bit for bit");
     CHECK(jac, "y, dy_dq, dy_dv, dy_dlam equal the model's functions on a copy reading lambda");

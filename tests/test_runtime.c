@@ -6,7 +6,7 @@
 #include <string.h>
 #include "check.h"
 #include "test_plan.h"
-#include "mb_sim.h"
+#include "mb_sim_impl.h"   /* white box: reads mb_sim's members */
 #include "test_physics_models.h"
 
 static unsigned long rng = 987654321;

@@ -334,15 +334,16 @@ static void check_f4_run(const mb_model *m)
         p.h = 1e-3;
         size_t ws = mb_sim_workspace_size(pair[w], &p);
         void *buf = malloc(ws ? ws : 1);
-        mb_sim s;
-        int st = mb_sim_init(&s, pair[w], &p, buf, ws);
-        if (!st) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
-        if (!st) st = mb_sim_step(&s, 0.05);
+        mb_sim_storage s_mem;
+        mb_sim *s = mb_sim_of(&s_mem);
+        int st = mb_sim_init(s, pair[w], &p, buf, ws);
+        if (!st) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+        if (!st) st = mb_sim_step(s, 0.05);
         ok &= st >= 0;
         res[w] = malloc(sizeof(double) * (2 * (size_t)n + 1));
-        memcpy(res[w], mb_sim_get_q(&s), sizeof(double) * (size_t)n);
-        memcpy(res[w] + n, mb_sim_get_v(&s), sizeof(double) * (size_t)n);
-        iters[w] = mb_sim_get_monitor(&s)->newton_iters;
+        memcpy(res[w], mb_sim_get_q(s), sizeof(double) * (size_t)n);
+        memcpy(res[w] + n, mb_sim_get_v(s), sizeof(double) * (size_t)n);
+        iters[w] = mb_sim_get_monitor(s)->newton_iters;
         free(buf);
     }
     CHECK(ok && iters[0] == iters[1] && iters[0] > 0 && memcmp(res[0], res[1], sizeof(double) * 2 * (size_t)n) == 0,

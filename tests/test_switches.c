@@ -51,21 +51,22 @@ static run_out run(int form, int integ, int adaptive, double rtol, double h, int
     p.events = events;
     size_t sz = mb_sim_workspace_size(&step_spring_model, &p);
     void *w = malloc(sz ? sz : 1);
-    mb_sim s;
-    o.st = sz ? mb_sim_init(&s, &step_spring_model, &p, w, sz) : MB_ERR_PARAM;
-    if (o.st == MB_OK) o.st = mb_sim_reset(&s, 0, NULL, NULL, 0);
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
+    o.st = sz ? mb_sim_init(s, &step_spring_model, &p, w, sz) : MB_ERR_PARAM;
+    if (o.st == MB_OK) o.st = mb_sim_reset(s, 0, NULL, NULL, 0);
     for (int k = 0; k <= nstop && o.st >= 0; k++) {
         double ts = k < nstop ? stops[k] : TEND;
-        while (o.st >= 0 && mb_sim_get_t(&s) < ts) o.st = mb_sim_step(&s, (mb_real)ts);
+        while (o.st >= 0 && mb_sim_get_t(s) < ts) o.st = mb_sim_step(s, (mb_real)ts);
     }
     if (o.st >= 0) {
         double x, v;
         exact(TEND, &x, &v);
-        const mb_real *q = mb_sim_get_q(&s), *vv = mb_sim_get_v(&s);
+        const mb_real *q = mb_sim_get_q(s), *vv = mb_sim_get_v(s);
         o.err = fabs((double)q[0] - x) + fabs((double)vv[0] - v) / W;
-        if (fabs((double)mb_sim_get_t(&s) - TEND) > 0) o.st = MB_ERR_STATE;
+        if (fabs((double)mb_sim_get_t(s) - TEND) > 0) o.st = MB_ERR_STATE;
     }
-    const mb_monitor *mo = mb_sim_get_monitor(&s);
+    const mb_monitor *mo = mb_sim_get_monitor(s);
     o.events = mo->events;
     o.onsets = mo->onsets;
     o.steps = mo->steps;

@@ -907,7 +907,8 @@ done:
 static int lin_sim_state(const mb_model *m, double T, mb_real *q, mb_real *v)
 {
     mb_params p;
-    mb_sim s;
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
     mb_params_default(&p, MB_BAUMGARTE);
     p.integrator = MB_DOPRI5;
     p.rtol = (mb_real)1e-12;
@@ -915,15 +916,15 @@ static int lin_sim_state(const mb_model *m, double T, mb_real *q, mb_real *v)
     p.project_velocity = 1;
     size_t ws = mb_sim_workspace_size(m, &p);
     void *work = ws ? malloc(ws) : NULL;
-    int st = work ? mb_sim_init(&s, m, &p, work, ws) : MB_ERR_WORKSPACE;
-    if (!st) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
-    while (!st && (double)mb_sim_get_t(&s) < T) {
-        st = mb_sim_step(&s, (mb_real)T);
+    int st = work ? mb_sim_init(s, m, &p, work, ws) : MB_ERR_WORKSPACE;
+    if (!st) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+    while (!st && (double)mb_sim_get_t(s) < T) {
+        st = mb_sim_step(s, (mb_real)T);
         if (st > 0) st = MB_OK;   /* an event: the step was taken */
     }
     if (!st) {
-        memcpy(q, mb_sim_get_q(&s), sizeof(mb_real) * (size_t)m->nq);
-        memcpy(v, mb_sim_get_v(&s), sizeof(mb_real) * (size_t)m->nq);
+        memcpy(q, mb_sim_get_q(s), sizeof(mb_real) * (size_t)m->nq);
+        memcpy(v, mb_sim_get_v(s), sizeof(mb_real) * (size_t)m->nq);
     }
     free(work);
     return st;

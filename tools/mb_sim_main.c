@@ -467,7 +467,8 @@ typedef mb_sim_cli cli;   /* what the command line asks for (tools/mb_sim_option
 
 /* One run: the simulation, its memory and how it went. */
 typedef struct run_state {
-    mb_sim sim;
+    mb_sim_storage sim_mem, sh_mem;   /* the two runs' simulation objects */
+    mb_sim *sim;               /* in sim_mem */
     void *work;
     mb_real *pts;              /* the points of a CSV row */
     unsigned char *dep;        /* the redundant constraint equations (mb_cli_redundant) */
@@ -476,7 +477,7 @@ typedef struct run_state {
     int st, fault;             /* the last status; 1: the run failed (status=error) */
     double w0;                 /* wall clock at the start */
     /* --estimate-error: the second run (rtol/10, atol/10 or h/2), compared at the output rows */
-    mb_sim sh;
+    mb_sim *sh;                /* in sh_mem */
     void *shw;
     mb_real *lam, *lam2;       /* the two runs' multipliers at a row */
     mb_real *q2, *v2;          /* the second run's state at a row (adaptive: dense output) */
@@ -785,9 +786,11 @@ static int setup(const cli *c, mb_params *p, run_state *r)
     if (r->ws == 0) { fprintf(stderr, "%s_sim: invalid model descriptor\n", model->name); return cleanup(2); }
     r->work = work_get(r->ws);
     r->pts = malloc(sizeof(mb_real) * (size_t)(2 * model->npoint + 1));
-    int st = r->work && r->pts ? mb_sim_init(&r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
+    r->sim = mb_sim_of(&r->sim_mem);
+    r->sh = mb_sim_of(&r->sh_mem);
+    int st = r->work && r->pts ? mb_sim_init(r->sim, model, p, r->work, r->ws) : MB_ERR_WORKSPACE;
     if (st) { fprintf(stderr, "%s_sim: init: %s\n", model->name, mb_status_str(st)); work_put(r->work); free(r->pts); return cleanup(1); }
-    emodel = mb_sim_model(&r->sim);
+    emodel = mb_sim_model(r->sim);
     r->sh_on = 0;
     r->shw = NULL;
     r->lam = r->lam2 = r->q2 = NULL;
@@ -802,7 +805,7 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         r->lam2 = malloc(sizeof(mb_real) * (size_t)(model->nc + 1));
         r->q2 = malloc(sizeof(mb_real) * (size_t)(2 * model->nq + 1));
         r->v2 = r->q2 ? r->q2 + model->nq : NULL;
-        st = r->shw && r->lam && r->lam2 && r->q2 ? mb_sim_init(&r->sh, model, &p2, r->shw, ws2) : MB_ERR_WORKSPACE;
+        st = r->shw && r->lam && r->lam2 && r->q2 ? mb_sim_init(r->sh, model, &p2, r->shw, ws2) : MB_ERR_WORKSPACE;
         if (st) {
             fprintf(stderr, "%s_sim: --estimate-error: the second run's init: %s\n", model->name, mb_status_str(st));
             work_put(r->work); free(r->pts); free(r->shw); free(r->lam); free(r->lam2); free(r->q2);
@@ -824,27 +827,27 @@ static void shadow_cmp(const cli *c, run_state *r, double t, const mb_real *q, c
     int n = model->nq, nc = model->nc;
     /* fixed steps land on t (the rows are on the first run's grid, h / 2 divides it); adaptive
      * steps go their own way to t-end and the row is their dense output */
-    while ((double)mb_sim_get_t(&r->sh) < t) {
+    while ((double)mb_sim_get_t(r->sh) < t) {
         mb_real ts = (mb_real)(c->adaptive ? c->t_end : t);
         if (intab.nrow > 0) {   /* the inputs' holds as the first run sets them */
-            double t0 = (double)mb_sim_get_t(&r->sh), tn = mb_input_table_next(&intab, t0);
+            double t0 = (double)mb_sim_get_t(r->sh), tn = mb_input_table_next(&intab, t0);
             if (c->adaptive && tn < (double)ts) ts = (mb_real)tn;
-            mb_input_table_apply(&intab, &r->sh, t0, c->foh);
+            mb_input_table_apply(&intab, r->sh, t0, c->foh);
         }
-        int st = mb_sim_step(&r->sh, ts);
+        int st = mb_sim_step(r->sh, ts);
         if (st < 0) {
             fprintf(stderr, "%s_sim: --estimate-error: the second run stopped at t=%.9g: %s; the "
-                    "estimate covers t < %.9g\n", model->name, (double)mb_sim_get_t(&r->sh),
-                    mb_status_str(st), (double)mb_sim_get_t(&r->sh));
+                    "estimate covers t < %.9g\n", model->name, (double)mb_sim_get_t(r->sh),
+                    mb_status_str(st), (double)mb_sim_get_t(r->sh));
             r->sh_st = st;
             return;
         }
     }
-    const mb_real *q2 = mb_sim_get_q(&r->sh), *v2 = mb_sim_get_v(&r->sh);
-    if ((double)mb_sim_get_t(&r->sh) != t) {
+    const mb_real *q2 = mb_sim_get_q(r->sh), *v2 = mb_sim_get_v(r->sh);
+    if ((double)mb_sim_get_t(r->sh) != t) {
         if (!c->adaptive) return;   /* (not on its grid: not compared) */
-        if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, r->v2, NULL) == MB_OK) v2 = r->v2;
-        else if (mb_sim_dense(&r->sh, (mb_real)t, r->q2, NULL, NULL) == MB_OK) v2 = NULL;
+        if (mb_sim_dense(r->sh, (mb_real)t, r->q2, r->v2, NULL) == MB_OK) v2 = r->v2;
+        else if (mb_sim_dense(r->sh, (mb_real)t, r->q2, NULL, NULL) == MB_OK) v2 = NULL;
         else return;
         q2 = r->q2;
         if (!v2) v = NULL;
@@ -874,8 +877,8 @@ static void emit(const cli *c, run_state *r, double t, const mb_real *q, const m
 }
 static void emit_now(const cli *c, run_state *r)
 {
-    emit(c, r, (double)mb_sim_get_t(&r->sim), mb_sim_get_q(&r->sim), mb_sim_get_v(&r->sim),
-         mb_sim_get_monitor(&r->sim));
+    emit(c, r, (double)mb_sim_get_t(r->sim), mb_sim_get_q(r->sim), mb_sim_get_v(r->sim),
+         mb_sim_get_monitor(r->sim));
 }
 
 /* The steps to t-end: a CSV row every --every steps (fixed step) or at every output time,
@@ -888,7 +891,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
     mb_real *qd = malloc(sizeof(mb_real) * (size_t)model->nq);   /* an interpolated row */
     mb_real *vd = malloc(sizeof(mb_real) * (size_t)model->nq);
     const mb_real *vrow = vd;
-    mb_monitor mdo, mprev = *mb_sim_get_monitor(&r->sim);            /* and the step's start */
+    mb_monitor mdo, mprev = *mb_sim_get_monitor(r->sim);            /* and the step's start */
     double tprev = 0;
     if (r->fault) {
         /* nothing simulated */
@@ -897,8 +900,8 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
         int in_asm = r->st == MB_ERR_ASSEMBLY_POS || r->st == MB_ERR_ASSEMBLY_VEL;
         fprintf(stderr, "%s_sim: %s at t=0 failed: %s", model->name,
                 in_asm ? "assembly" : "start-up (the first evaluation after assembly)", mb_status_str(r->st));
-        if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(&r->sim, p);
-        else fault_detail(&r->sim, p, r->st, c->t_end);
+        if (r->st == MB_ERR_ASSEMBLY_POS) assembly_detail(r->sim, p);
+        else fault_detail(r->sim, p, r->st, c->t_end);
         fputc('\n', stderr);
         r->fault = 1;
     } else if (!qd || !vd) {
@@ -907,28 +910,28 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
     } else {
         emit_now(c, r);
         mb_real te = (mb_real)c->t_end;
-        while (mb_sim_get_t(&r->sim) < te) {
+        while (mb_sim_get_t(r->sim) < te) {
             mb_real ts = te;
             if (intab.nrow > 0) {   /* --input-file: the holds of this step (adaptive: to the next row) */
-                double t0 = (double)mb_sim_get_t(&r->sim), tn = mb_input_table_next(&intab, t0);
+                double t0 = (double)mb_sim_get_t(r->sim), tn = mb_input_table_next(&intab, t0);
                 if (c->adaptive && tn < (double)te) ts = (mb_real)tn;
-                mb_input_table_apply(&intab, &r->sim, t0, c->foh);
+                mb_input_table_apply(&intab, r->sim, t0, c->foh);
             }
-            r->st = mb_sim_step(&r->sim, ts);   /* adaptive: rows from dense output */
+            r->st = mb_sim_step(r->sim, ts);   /* adaptive: rows from dense output */
             if (r->st < 0) {
                 mb_progress_done(&bar); /* erase the bar: the message starts on a clean line */
                 fprintf(stderr, "%s_sim: runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
-                        model->name, (double)mb_sim_get_t(&r->sim), mb_sim_get_monitor(&r->sim)->steps + 1,
-                        mb_sim_get_monitor(&r->sim)->steps,
+                        model->name, (double)mb_sim_get_t(r->sim), mb_sim_get_monitor(r->sim)->steps + 1,
+                        mb_sim_get_monitor(r->sim)->steps,
                         mb_status_str(r->st));
-                fault_detail(&r->sim, p, r->st, c->t_end);
+                fault_detail(r->sim, p, r->st, c->t_end);
                 fputc('\n', stderr);
                 r->fault = 1;
                 break;
             }
             k++;
-            mb_progress_update(&bar, (double)mb_sim_get_t(&r->sim));
-            double tn = (double)mb_sim_get_t(&r->sim);
+            mb_progress_update(&bar, (double)mb_sim_get_t(r->sim));
+            double tn = (double)mb_sim_get_t(r->sim);
             if ((r->csv || r->sh_on) && c->adaptive) {
                 /* the rows t = j dt_out inside the step, interpolated; the last row is t_end */
                 for (;;) {
@@ -936,13 +939,13 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                     if (to > tn || to >= c->t_end - 1e-9 * c->dt_out) break;
                     out_k++;
                     if (to == tn) { emit_now(c, r); continue; }
-                    int sd = mb_sim_dense(&r->sim, (mb_real)to, qd, vd, &mdo);
+                    int sd = mb_sim_dense(r->sim, (mb_real)to, qd, vd, &mdo);
                     vrow = vd;
-                    if (sd < 0 && mb_sim_dense(&r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
+                    if (sd < 0 && mb_sim_dense(r->sim, (mb_real)to, qd, NULL, NULL) == MB_OK) {
                         vrow = NULL;
                         /* no evaluation at the interpolated state (e.g. a singular position of
                          * baumgarte, canonical): its monitors between the step's ends */
-                        const mb_monitor *m1 = mb_sim_get_monitor(&r->sim);
+                        const mb_monitor *m1 = mb_sim_get_monitor(r->sim);
                         double a = (to - tprev) / (tn - tprev);
                         mdo = *m1;
                         mdo.energy_dev = (mb_real)((1 - a) * (double)mprev.energy_dev + a * (double)m1->energy_dev);
@@ -963,7 +966,7 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                 }
                 if (r->fault) break;
                 if (tn >= c->t_end) emit_now(c, r);
-                mprev = *mb_sim_get_monitor(&r->sim);
+                mprev = *mb_sim_get_monitor(r->sim);
                 tprev = tn;
             } else if ((r->csv || r->sh_on) && (++out_k % c->every == 0 || tn >= c->t_end)) {
                 emit_now(c, r);
@@ -1048,14 +1051,14 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         fputc('\n', r->csv);
     }
     /* --input-file: the holds at t = 0 before the assembly (a driver may follow an input) */
-    if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sim, 0, c->foh);
-    r->st = r->fault ? MB_OK : mb_sim_reset(&r->sim, 0, NULL, NULL, 1);
+    if (intab.nrow > 0) mb_input_table_apply(&intab, r->sim, 0, c->foh);
+    r->st = r->fault ? MB_OK : mb_sim_reset(r->sim, 0, NULL, NULL, 1);
     /* redundant joints by name, at the assembled positions (F1/F2 then stop at a rank loss) */
     if (!r->fault && r->st != MB_ERR_ASSEMBLY_POS) {
         /* alf-trapezoid's Newton leaves them out (mb_params: redundant_rows) */
         r->dep = model->nc ? malloc((size_t)model->nc) : NULL;
-        nred = mb_cli_redundant(model, 0, mb_sim_get_q(&r->sim), model->name, r->dep);
-        if (nred > 0 && mb_sim_set_redundant_rows(&r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
+        nred = mb_cli_redundant(model, 0, mb_sim_get_q(r->sim), model->name, r->dep);
+        if (nred > 0 && mb_sim_set_redundant_rows(r->sim, r->dep) != MB_OK && p->formulation == MB_ALF_TRAPEZOID)
             fprintf(stderr, "%s_sim: note: this build keeps them in alf-trapezoid's Newton iteration "
                     "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
                     "leaves them out of the model\n", model->name);
@@ -1066,10 +1069,10 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         r->eq = r->ev = r->er = 0;
         r->sh_st = MB_OK;
         if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
-        if (intab.nrow > 0) mb_input_table_apply(&intab, &r->sh, 0, c->foh);
+        if (intab.nrow > 0) mb_input_table_apply(&intab, r->sh, 0, c->foh);
         if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
-            r->sh_st = mb_sim_reset(&r->sh, 0, NULL, NULL, 1);
-            if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(&r->sh, r->dep);
+            r->sh_st = mb_sim_reset(r->sh, 0, NULL, NULL, 1);
+            if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->sh, r->dep);
         }
         if (r->sh_st < 0 && r->st == MB_OK && !r->fault)
             fprintf(stderr, "%s_sim: --estimate-error: the second run's start failed: %s\n", model->name,
@@ -1096,8 +1099,8 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
     if (rows_skipped > 1)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
                 model->name, rows_skipped);
-    int warnings = report_warnings(&r->sim, p);
-    const mb_monitor *mo = mb_sim_get_monitor(&r->sim);
+    int warnings = report_warnings(r->sim, p);
+    const mb_monitor *mo = mb_sim_get_monitor(r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld events=%ld onsets=%ld factorizations=%ld solves=%ld "
            "max_energy_dev=%.6e max_phi=%.6e max_phid=%.6e max_sigma=%.6e warnings=%d t_end=%.9g wall_s=%.3f",
@@ -1107,13 +1110,13 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
            mo->events, mo->onsets, mo->factorizations,
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
-           (double)mb_sim_get_t(&r->sim), wall() - r->w0);
+           (double)mb_sim_get_t(r->sim), wall() - r->w0);
     int over = 0;   /* --max-error not met */
     if (c->est) {   /* the estimate, its cost (the second run's steps), the bound */
         int ok = r->sh_st == MB_OK && r->sh_rows > 0;
         if (ok) printf(" est_err_q=%.3e est_err_v=%.3e est_err_r=%.3e", r->eq, r->ev, r->er);
         else printf(" est_err=failed");
-        printf(" est_steps=%ld", r->sh_on ? mb_sim_get_monitor(&r->sh)->steps : 0L);
+        printf(" est_steps=%ld", r->sh_on ? mb_sim_get_monitor(r->sh)->steps : 0L);
         if (c->max_err > 0) {
             over = !ok || !(r->eq <= c->max_err);
             printf(" max_error=%s", over ? "exceeded" : "met");

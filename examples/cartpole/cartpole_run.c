@@ -22,9 +22,10 @@ int cartpole_run(const mb_real *K, double t_end, FILE *table, cartpole_run_resul
     p.max_steps = (long)(t_end / (double)p.h) + 2;
     size_t ws = mb_sim_workspace_size(m, &p);
     void *work = malloc(ws);
-    mb_sim s;
-    int st = work ? mb_sim_init(&s, m, &p, work, ws) : MB_ERR_WORKSPACE;
-    if (st == MB_OK) st = mb_sim_reset(&s, 0, NULL, NULL, 1);
+    mb_sim_storage s_mem;
+    mb_sim *s = mb_sim_of(&s_mem);
+    int st = work ? mb_sim_init(s, m, &p, work, ws) : MB_ERR_WORKSPACE;
+    if (st == MB_OK) st = mb_sim_reset(s, 0, NULL, NULL, 1);
     if (st != MB_OK) {
         fprintf(stderr, "cartpole_run: cannot start the solver: %s\n", mb_status_str(st));
         free(work);
@@ -32,25 +33,25 @@ int cartpole_run(const mb_real *K, double t_end, FILE *table, cartpole_run_resul
     }
     if (table) fprintf(table, "t,F\n");
     mb_real y[CARTPOLE_NOUT];
-    mb_sim_get_output(&s, y, NULL, NULL);
+    mb_sim_get_output(s, y, NULL, NULL);
     for (int i = 0; i < CARTPOLE_NOUT && i < 8; i++) r->y0[i] = (double)y[i];
     double period = (double)p.h * CARTPOLE_CONTROL_EVERY;
     long n = (long)floor(t_end / period + 0.5);
     for (long k = 0; k < n; k++) {
-        double t = (double)mb_sim_get_t(&s);
-        mb_sim_get_output(&s, y, NULL, NULL);
+        double t = (double)mb_sim_get_t(s);
+        mb_sim_get_output(s, y, NULL, NULL);
         double th = fabs((double)y[CARTPOLE_OUT_THETA]);
         if (th > 1e-3) r->settle_t = t;
         if (t >= t_end - 1 - 1e-9) r->max_theta_late = fmax(r->max_theta_late, th);
         mb_real F;
-        st = control_period(&s, K, &F);
+        st = control_period(s, K, &F);
         r->max_F = fmax(r->max_F, fabs((double)F));
         if (table) fprintf(table, "%.17g,%.17g\n", t, (double)F);
         if (st < 0) break;
     }
     r->status = st;
-    r->t = (double)mb_sim_get_t(&s);
-    mb_sim_get_output(&s, y, NULL, NULL);
+    r->t = (double)mb_sim_get_t(s);
+    mb_sim_get_output(s, y, NULL, NULL);
     for (int i = 0; i < CARTPOLE_NOUT && i < 8; i++) r->y[i] = (double)y[i];
     r->max_theta_late = fmax(r->max_theta_late, fabs(r->y[CARTPOLE_OUT_THETA]));
     free(work);

@@ -54,8 +54,8 @@ int main(void)
         }
     }
     mb_sim_get_output(s, y, NULL, NULL);
-    for (i = 0; i < s->n; i++) put("q", i, mb_sim_get_q(s)[i]);
-    for (i = 0; i < s->n; i++) put("v", i, mb_sim_get_v(s)[i]);
+    for (i = 0; i < CARTPOLE_NQ; i++) put("q", i, mb_sim_get_q(s)[i]);
+    for (i = 0; i < CARTPOLE_NQ; i++) put("v", i, mb_sim_get_v(s)[i]);
     for (i = 0; i < CARTPOLE_NOUT; i++) put("y", i, y[i]);
     put("t", 0, mb_sim_get_t(s));
     put("F_last", 0, F);

@@ -22,7 +22,7 @@ int main(void)
     const mb_sim *s = solver_sim();
     const mb_monitor *mon;
     unsigned long long t0, t1, dt, worst = 0, total = 0;
-    int i, k, st, failures = 0;
+    int i, k, n, st, failures = 0;
 
     mcu_puts("# firmware example on ");
     mcu_puts(mcu_target());
@@ -50,8 +50,9 @@ int main(void)
         }
     }
     mon = mb_sim_get_monitor(s);
-    for (i = 0; i < s->n; i++) put("q", i, mb_sim_get_q(s)[i]);
-    for (i = 0; i < s->n; i++) put("v", i, mb_sim_get_v(s)[i]);
+    n = mb_sim_model(s)->nq;
+    for (i = 0; i < n; i++) put("q", i, mb_sim_get_q(s)[i]);
+    for (i = 0; i < n; i++) put("v", i, mb_sim_get_v(s)[i]);
     put("t", 0, mb_sim_get_t(s));
     put("energy_dev", 0, mb_embed_energy_dev(s));
     put("phi_norm", 0, mb_embed_phi_norm(s));

@@ -29,7 +29,7 @@
 #define FW_WORK_BYTES2(P, F, I) MB_EMBED_MODEL_WORK_BYTES(P, F, I)   /* (P expanded first) */
 #define FW_WORK_BYTES FW_WORK_BYTES2(FW_PREFIX, FW_FORMULATION, FW_INTEGRATOR)
 
-static mb_sim sim;
+static mb_sim_storage sim_mem;   /* the solver object, static (mb_sim.h: mb_sim_of) */
 MB_EMBED_WORKSPACE(work, FW_WORK_BYTES);
 
 static void settings(mb_params *p)
@@ -75,28 +75,28 @@ static FW_NOINLINE int configure(void)
 {
     mb_params p;
     settings(&p);
-    return mb_sim_init(&sim, &FW_MODEL_OBJ, &p, work, sizeof work);
+    return mb_sim_init(mb_sim_of(&sim_mem), &FW_MODEL_OBJ, &p, work, sizeof work);
 }
 
 FW_NOINLINE int solver_init(void)
 {
     int st = configure();
-    return st != MB_OK ? st : mb_sim_reset(&sim, 0, NULL, NULL, 1);
+    return st != MB_OK ? st : mb_sim_reset(mb_sim_of(&sim_mem), 0, NULL, NULL, 1);
 }
 
 int solver_step(void)
 {
-    return mb_embed_step(&sim);
+    return mb_embed_step(mb_sim_of(&sim_mem));
 }
 
 const mb_sim *solver_sim(void)
 {
-    return &sim;
+    return mb_sim_of(&sim_mem);
 }
 
 mb_sim *solver_sim_rw(void)
 {
-    return &sim;
+    return mb_sim_of(&sim_mem);
 }
 
 unsigned long solver_work_reserved(void)

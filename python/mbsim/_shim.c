@@ -30,7 +30,8 @@ enum {
 };
 
 typedef struct mbpy {
-    mb_sim sim;
+    mb_sim_storage sim_mem;
+    mb_sim *sim;           /* in sim_mem */
     mb_params p;
     void *work;
     mb_anl anl;            /* the reactions (sparse level), beside the simulation */
@@ -169,6 +170,7 @@ mbpy *mbpy_new(const double *o, char *msg, int len, int *status)
     int st;
     msg[0] = '\0';
     if (!c) { snprintf(msg, (size_t)len, "out of memory"); *status = MB_ERR_WORKSPACE; return NULL; }
+    c->sim = mb_sim_of(&c->sim_mem);
     if ((st = build_params(o, &c->p, msg, (size_t)len))) { mbpy_free(c); *status = st; return NULL; }
     size_t ws = mb_sim_workspace_size(m, &c->p);
     c->work = ws ? malloc(ws) : NULL;
@@ -176,7 +178,7 @@ mbpy *mbpy_new(const double *o, char *msg, int len, int *status)
     c->lam = malloc(sizeof(mb_real) * (size_t)(m->nc + 1));
     c->y = malloc(sizeof(mb_real) * (size_t)(m->nout + 1));
     c->dep = malloc((size_t)m->nc + 1);
-    st = c->work && c->acc && c->lam && c->y && c->dep ? mb_sim_init(&c->sim, m, &c->p, c->work, ws)
+    st = c->work && c->acc && c->lam && c->y && c->dep ? mb_sim_init(c->sim, m, &c->p, c->work, ws)
                                                          : MB_ERR_WORKSPACE;
     if (st) {
         snprintf(msg, (size_t)len, "init: %s", mb_status_str(st));
@@ -186,14 +188,14 @@ mbpy *mbpy_new(const double *o, char *msg, int len, int *status)
     }
     size_t as = mb_anl_workspace_size(m, MB_ANL_SPARSE);
     c->awork = as ? malloc(as) : NULL;
-    c->anl_ok = c->awork && mb_anl_init(&c->anl, mb_sim_model(&c->sim), NULL, MB_ANL_SPARSE, c->awork, as) == MB_OK;
+    c->anl_ok = c->awork && mb_anl_init(&c->anl, mb_sim_model(c->sim), NULL, MB_ANL_SPARSE, c->awork, as) == MB_OK;
     *status = MB_OK;
     return c;
 }
 
 int mbpy_set_param(mbpy *c, int i, double v)
 {
-    int rule = -1, st = mb_sim_set_param(&c->sim, i, (mb_real)v, &rule);
+    int rule = -1, st = mb_sim_set_param(c->sim, i, (mb_real)v, &rule);
     const mb_model *m = MODEL;
     if (st && rule >= 0 && rule < m->nrule)
         snprintf(c->msg, sizeof c->msg, "tunable %s = %.17g breaks the model's rule %s", m->par_names[i], v, m->par_rules[rule]);
@@ -202,23 +204,23 @@ int mbpy_set_param(mbpy *c, int i, double v)
     if (!st) c->started = 0;   /* a new reset is needed */
     return st;
 }
-double mbpy_get_param(const mbpy *c, int i) { return (double)mb_sim_get_param(&c->sim, i); }
+double mbpy_get_param(const mbpy *c, int i) { return (double)mb_sim_get_param(c->sim, i); }
 
 int mbpy_set_input(mbpy *c, int i, double v, double slope)
 {
-    int st = slope == 0 ? mb_sim_set_input(&c->sim, i, (mb_real)v)
-                        : mb_sim_set_input_slope(&c->sim, i, (mb_real)v, (mb_real)slope);
+    int st = slope == 0 ? mb_sim_set_input(c->sim, i, (mb_real)v)
+                        : mb_sim_set_input_slope(c->sim, i, (mb_real)v, (mb_real)slope);
     if (st) snprintf(c->msg, sizeof c->msg, "input %d = %.17g: %s", i, v, mb_status_str(st));
     return st;
 }
-double mbpy_get_input(const mbpy *c, int i) { return (double)mb_sim_get_input(&c->sim, i); }
+double mbpy_get_input(const mbpy *c, int i) { return (double)mb_sim_get_input(c->sim, i); }
 
 /* The largest |Phi| and its equation after a failed assembly, into msg. */
 static void assembly_detail(mbpy *c)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     if (m->nc == 0) return;
-    m->phi(m, mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim), c->lam);
+    m->phi(m, mb_sim_get_t(c->sim), mb_sim_get_q(c->sim), c->lam);
     int worst = 0;
     for (int i = 1; i < m->nc; i++)
         if (!(fabs((double)c->lam[i]) <= fabs((double)c->lam[worst]))) worst = i;
@@ -231,7 +233,7 @@ static void assembly_detail(mbpy *c)
  * simulator: the sparse proof first, the dense QR when it fails). */
 static void redundant_rows(mbpy *c)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     if (m->nc == 0) return;
     for (int level = MB_ANL_SPARSE; level <= MB_ANL_DENSE; level++) {
         size_t ws = mb_anl_workspace_size(m, level);
@@ -239,10 +241,10 @@ static void redundant_rows(mbpy *c)
         void *w = ws ? malloc(ws) : NULL;
         mb_anl a;
         int k = w && mb_anl_init(&a, m, NULL, level, w, ws) == MB_OK
-                    ? mb_anl_redundant(&a, mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim), c->dep) : MB_ERR_WORKSPACE;
+                    ? mb_anl_redundant(&a, mb_sim_get_t(c->sim), mb_sim_get_q(c->sim), c->dep) : MB_ERR_WORKSPACE;
         free(w);
         if (k == MB_ERR_WORKSPACE && level == MB_ANL_SPARSE) continue;
-        if (k > 0) mb_sim_set_redundant_rows(&c->sim, c->dep);
+        if (k > 0) mb_sim_set_redundant_rows(c->sim, c->dep);
         return;
     }
 }
@@ -250,7 +252,7 @@ static void redundant_rows(mbpy *c)
 /* Start at t0 from q, v (NULL: the model's guesses), assembled when asked. */
 int mbpy_reset(mbpy *c, double t0, const double *q, const double *v, int assemble)
 {
-    int st = mb_sim_reset(&c->sim, (mb_real)t0, q, v, assemble);
+    int st = mb_sim_reset(c->sim, (mb_real)t0, q, v, assemble);
     c->msg[0] = '\0';
     if (st != MB_ERR_ASSEMBLY_POS && st >= 0) redundant_rows(c);
     if (st < 0) {
@@ -266,15 +268,15 @@ int mbpy_reset(mbpy *c, double t0, const double *q, const double *v, int assembl
 static int step_fail(mbpy *c, int st)
 {
     snprintf(c->msg, sizeof c->msg, "runtime fault at t=%.9g (step %ld, after %ld accepted): %s",
-             (double)mb_sim_get_t(&c->sim), mb_sim_get_monitor(&c->sim)->steps + 1,
-             mb_sim_get_monitor(&c->sim)->steps, mb_status_str(st));
+             (double)mb_sim_get_t(c->sim), mb_sim_get_monitor(c->sim)->steps + 1,
+             mb_sim_get_monitor(c->sim)->steps, mb_status_str(st));
     return st;
 }
 
 int mbpy_step(mbpy *c, double t_stop)
 {
     if (!c->started) { snprintf(c->msg, sizeof c->msg, "step before reset (or after a tunable was set): %s", mb_status_str(MB_ERR_STATE)); return MB_ERR_STATE; }
-    int st = mb_sim_step(&c->sim, (mb_real)t_stop);
+    int st = mb_sim_step(c->sim, (mb_real)t_stop);
     return st < 0 ? step_fail(c, st) : st;
 }
 
@@ -285,8 +287,8 @@ int mbpy_run_to(mbpy *c, double t_end, long *steps)
     int st = MB_OK;
     if (!c->started) { snprintf(c->msg, sizeof c->msg, "run before reset: %s", mb_status_str(MB_ERR_STATE)); return MB_ERR_STATE; }
     mb_real te = (mb_real)t_end;
-    while (mb_sim_get_t(&c->sim) < te) {
-        st = mb_sim_step(&c->sim, te);
+    while (mb_sim_get_t(c->sim) < te) {
+        st = mb_sim_step(c->sim, te);
         if (st < 0) { step_fail(c, st); break; }
         k++;
     }
@@ -294,28 +296,28 @@ int mbpy_run_to(mbpy *c, double t_end, long *steps)
     return st < 0 ? st : MB_OK;
 }
 
-double mbpy_t(const mbpy *c) { return (double)mb_sim_get_t(&c->sim); }
-double mbpy_h(const mbpy *c) { return (double)mb_sim_get_h(&c->sim); }
+double mbpy_t(const mbpy *c) { return (double)mb_sim_get_t(c->sim); }
+double mbpy_h(const mbpy *c) { return (double)mb_sim_get_h(c->sim); }
 double mbpy_p_h(const mbpy *c) { return (double)c->p.h; }   /* the h of the options */
 void mbpy_state(const mbpy *c, double *q, double *v)
 {
     int n = MODEL->nq;
-    if (q) memcpy(q, mb_sim_get_q(&c->sim), sizeof(double) * (size_t)n);
-    if (v) memcpy(v, mb_sim_get_v(&c->sim), sizeof(double) * (size_t)n);
+    if (q) memcpy(q, mb_sim_get_q(c->sim), sizeof(double) * (size_t)n);
+    if (v) memcpy(v, mb_sim_get_v(c->sim), sizeof(double) * (size_t)n);
 }
 int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double *y, double *dq, double *dv);
 int mbpy_outputs(mbpy *c, double *y)
 {
     /* (sensors of reactions: mb_sim_get_output solves the multipliers at the current state,
      * the numbers of mb_anl_outputs) */
-    int st = mb_sim_get_output(&c->sim, y, NULL, NULL);
+    int st = mb_sim_get_output(c->sim, y, NULL, NULL);
     if (st) snprintf(c->msg, sizeof c->msg, "sensors: %s", mb_status_str(st));
     return st;
 }
 /* The sensors at a state of the caller's (t, q, v), and their Jacobians when dq, dv given. */
 int mbpy_outputs_at(mbpy *c, double t, const double *q, const double *v, double *y, double *dq, double *dv)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     if (m->nout == 0) { snprintf(c->msg, sizeof c->msg, "the model has no sensors"); return MB_ERR_PARAM; }
     if (m->doutputs_dlam) {   /* sensors of reactions: the multipliers at (t, q, v) */
         int st = c->anl_ok ? mb_anl_outputs(&c->anl, (mb_real)t, q, v, c->lam, y, dq && dv ? dq : NULL,
@@ -334,7 +336,7 @@ enum { MON_COUNT = 19 };
 int mbpy_monitor_count(void) { return MON_COUNT; }
 static void monitor(const mbpy *c, double *o)
 {
-    const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
+    const mb_monitor *mo = mb_sim_get_monitor(c->sim);
     const double v[MON_COUNT] = {
         (double)mo->steps, (double)mo->rejected, (double)mo->evals, (double)mo->newton_iters,
         (double)mo->alf_iters, (double)mo->maxiter_events, (double)mo->sigma_resets,
@@ -364,7 +366,7 @@ typedef struct rows {
 } rows;
 static void put_row(mbpy *c, rows *r, double t, const mb_real *q, const mb_real *v, const mb_monitor *mo)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     int nq = m->nq, nc = m->nc, no = m->nout;
     long k = r->n++;
     if (k >= r->cap) return;
@@ -404,23 +406,23 @@ int mbpy_simulate(mbpy *c, double t_end, long every, double dt_out, long cap, do
     mb_real *qd = malloc(sizeof(mb_real) * (size_t)m->nq), *vd = malloc(sizeof(mb_real) * (size_t)m->nq);
     if (!qd || !vd) { free(qd); free(vd); snprintf(c->msg, sizeof c->msg, "out of memory"); return MB_ERR_WORKSPACE; }
     mb_monitor mdo;
-    put_row(c, &r, (double)mb_sim_get_t(&c->sim), mb_sim_get_q(&c->sim), mb_sim_get_v(&c->sim), mb_sim_get_monitor(&c->sim));
+    put_row(c, &r, (double)mb_sim_get_t(c->sim), mb_sim_get_q(c->sim), mb_sim_get_v(c->sim), mb_sim_get_monitor(c->sim));
     mb_real te = (mb_real)t_end;
-    while (mb_sim_get_t(&c->sim) < te) {
-        st = mb_sim_step(&c->sim, te);
+    while (mb_sim_get_t(c->sim) < te) {
+        st = mb_sim_step(c->sim, te);
         if (st < 0) { step_fail(c, st); break; }
         st = MB_OK;
-        double tn = (double)mb_sim_get_t(&c->sim);
+        double tn = (double)mb_sim_get_t(c->sim);
         if (adaptive) {
             for (;;) {
                 double to = (double)(out_k + 1) * dt_out;
                 if (to > tn || to >= t_end - 1e-9 * dt_out) break;
                 out_k++;
                 if (to == tn) {
-                    put_row(c, &r, tn, mb_sim_get_q(&c->sim), mb_sim_get_v(&c->sim), mb_sim_get_monitor(&c->sim));
+                    put_row(c, &r, tn, mb_sim_get_q(c->sim), mb_sim_get_v(c->sim), mb_sim_get_monitor(c->sim));
                     continue;
                 }
-                int sd = mb_sim_dense(&c->sim, (mb_real)to, qd, vd, &mdo);
+                int sd = mb_sim_dense(c->sim, (mb_real)to, qd, vd, &mdo);
                 if (sd < 0) {
                     snprintf(c->msg, sizeof c->msg, "dense output at t=%.9g failed: %s", to, mb_status_str(sd));
                     st = sd;
@@ -429,9 +431,9 @@ int mbpy_simulate(mbpy *c, double t_end, long every, double dt_out, long cap, do
                 put_row(c, &r, to, qd, vd, &mdo);
             }
             if (st < 0) break;
-            if (tn >= t_end) put_row(c, &r, tn, mb_sim_get_q(&c->sim), mb_sim_get_v(&c->sim), mb_sim_get_monitor(&c->sim));
+            if (tn >= t_end) put_row(c, &r, tn, mb_sim_get_q(c->sim), mb_sim_get_v(c->sim), mb_sim_get_monitor(c->sim));
         } else if (++out_k % every == 0 || tn >= t_end) {
-            put_row(c, &r, tn, mb_sim_get_q(&c->sim), mb_sim_get_v(&c->sim), mb_sim_get_monitor(&c->sim));
+            put_row(c, &r, tn, mb_sim_get_q(c->sim), mb_sim_get_v(c->sim), mb_sim_get_monitor(c->sim));
         }
         if (r.n > cap) {
             snprintf(c->msg, sizeof c->msg, "more result rows than the %ld expected", cap);
@@ -453,7 +455,7 @@ int mbpy_simulate(mbpy *c, double t_end, long every, double dt_out, long cap, do
 int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *zidx, double *A,
                    double *B, double *C, double *D, double *qop, double *vop)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     int n = m->nq, nc = m->nc, nin = m->nin, nout = m->nout, st;
     size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
     void *work = ws ? malloc(ws) : NULL;
@@ -486,7 +488,7 @@ int mbpy_linearize(mbpy *c, int mode, double t, const double *qv, int *d, int *z
         t = 0;
         memcpy(qop, m->q0, sizeof(double) * (size_t)n);
         memcpy(vop, m->v0, sizeof(double) * (size_t)n);
-        if ((st = mb_sim_assemble(&c->sim, 0, qop, vop, d))) {
+        if ((st = mb_sim_assemble(c->sim, 0, qop, vop, d))) {
             snprintf(c->msg, sizeof c->msg, "linearize: the initial state does not assemble: %s", mb_status_str(st));
             c->started = 0;   /* the assembly ran on the sim's workspace */
             goto done;
@@ -546,19 +548,19 @@ void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int
         int st = MB_OK, ran = 0;
         c->msg[0] = '\0';
         for (int i = 0; i < np && !st; i++)
-            if ((double)mb_sim_get_param(&c->sim, i) != pr[i] || !c->started) st = mbpy_set_param(c, i, pr[i]);
+            if ((double)mb_sim_get_param(c->sim, i) != pr[i] || !c->started) st = mbpy_set_param(c, i, pr[i]);
         for (int i = 0; i < ni && !st; i++) st = mbpy_set_input(c, i, pr[np + i], 0);
         if (!st) { ran = 1; st = mbpy_reset(c, 0, NULL, NULL, 1); }
         if (st >= 0 && ran) st = mbpy_run_to(c, t_end, NULL);
-        const mb_monitor *mo = mb_sim_get_monitor(&c->sim);
-        double v[SW_COUNT] = { ran ? (double)mb_sim_get_t(&c->sim) : (double)NAN, (double)mo->steps,
+        const mb_monitor *mo = mb_sim_get_monitor(c->sim);
+        double v[SW_COUNT] = { ran ? (double)mb_sim_get_t(c->sim) : (double)NAN, (double)mo->steps,
                                (double)mo->rejected, (double)mo->newton_iters, (double)mo->maxiter_events,
                                (double)mo->max_energy_dev, (double)mo->max_phi, (double)mo->max_phid,
                                (double)mo->warn };
         if (!ran)
             for (int k = 1; k < SW_COUNT; k++) v[k] = (double)NAN;
         memcpy(o, v, sizeof v);
-        for (int i = 0; i < nq; i++) o[SW_COUNT + i] = st >= 0 ? (double)mb_sim_get_q(&c->sim)[i] : (double)NAN;
+        for (int i = 0; i < nq; i++) o[SW_COUNT + i] = st >= 0 ? (double)mb_sim_get_q(c->sim)[i] : (double)NAN;
         if (no > 0 && (st < 0 || mbpy_outputs(c, o + SW_COUNT + nq) != MB_OK))
             for (int i = 0; i < no; i++) o[SW_COUNT + nq + i] = (double)NAN;
         ST[r] = st < 0 ? st : 0;
@@ -571,7 +573,7 @@ void mbpy_sweep(mbpy *c, long n, const double *P, double t_end, double *OUT, int
  * rejected, escapes, dof, rank, residual, eig_min, eig_max, stability, why. */
 int mbpy_static(mbpy *c, const double *guess, double *q, double *lam, double *info)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     size_t ws = mb_anl_workspace_size(m, MB_ANL_DENSE);
     void *work = ws ? malloc(ws) : NULL;
     mb_anl a;
@@ -603,7 +605,7 @@ int mbpy_static(mbpy *c, const double *guess, double *q, double *lam, double *in
 int mbpy_kinematic(mbpy *c, double t_end, double h, long cap, double *T, double *Q, double *V,
                    double *A, double *L, long *nrows)
 {
-    const mb_model *m = mb_sim_model(&c->sim);
+    const mb_model *m = mb_sim_model(c->sim);
     int n = m->nq, nc = m->nc, st = MB_OK, dof = 0, why = 0;
     size_t ws = mb_anl_workspace_size(m, MB_ANL_SPARSE);
     void *work = ws ? malloc(ws) : NULL;
