@@ -1063,7 +1063,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
                     "(-DMB_WITH_REDUNDANT_ROWS=0): expect steps at max_iter; mbgen --redundant remove "
                     "leaves them out of the model\n", model->name);
     }
-    if (r->st == MB_OK && !r->fault) contact_start_note(&r->sim);
+    if (r->st == MB_OK && !r->fault) contact_start_note(r->sim);
     if (r->sh_on) {   /* --estimate-error: the second run from the same start */
         r->sh_rows = 0;
         r->eq = r->ev = r->er = 0;
