@@ -181,13 +181,27 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
     return ig->step_adaptive(s, tr, b);
 }
 
+/* The fixed trapezoid's shortest piece of a cut step, as a fraction of the step (the rest of
+ * a cut step goes to the grid point, however short; step control picks its own next step,
+ * and its retaken step is kept as before: the bouncing ball at rtol 1e-4 lost 2x of its apex
+ * accuracy without the cuts near an end): its velocity
+ * v1 = 2 (q1 - q0) / h - v0 turns the round-off of q into an error of v (and so of Phidot,
+ * and of sigma~ by alpha c: the drivers' work) that grows as 1 / h. The Geneva drive
+ * (alpha 1e4, h = 1e-4) cut a step 5.4e-10 s before its grid point: |Phidot| 5e-8 and a spike
+ * of 2.1e-3 J in energy_dev (18 % of its energy scale, against 1.9e-5 J without events), gone
+ * the next step. A root closer than this to either end of the step is counted and the step
+ * kept whole: across a kink of the force at theta h the trapezoid's error goes as
+ * theta (1 - theta), so a root this near an end costs at most 0.36 of the worst case (0.09
+ * against 1/4), and the cut pieces' round-off is at most 10 times the plain step's. */
+#define EV_TRAP_SLIVER MB_R(0.1)
+
 /* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) and rk4 locate inside
  * their step: a trial from t0 to t1 (the trapezoid's converged, not yet accepted; rk4's taken,
  * its start kept for the undo) whose gaps changed sign has its first root located on the
  * trial's cubic Hermite through q and v at both ends (trial_q), and the step is taken again
  * from its start to the root (mb_trapezoid.c, mb_trapezoid_control.c, mb_sim.c): 1 and *tr
  * then. Not in a step that starts at a cut (its root already within the retaken step's
- * accuracy). */
+ * accuracy), nor, in the fixed trapezoid, at a root within EV_TRAP_SLIVER of its ends. */
 int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
 {
     mb_real *g0 = evv(s, EV_G0), *g1 = evv(s, EV_HI);
@@ -199,7 +213,16 @@ int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr)
     copy(s->nev, evv(s, EV_LO), g0);
     *tr = t1;
     if (locate(s, t0, t1, tr, 1) < 0) return 0;
-    return *tr > t0 && *tr < t1;
+    if (!(*tr > t0 && *tr < t1)) return 0;
+    mb_real piece = EV_TRAP_SLIVER * (t1 - t0);
+    if (s->p.integrator != MB_TRAPEZOID || MB_PARAMS_ADAPTIVE(&s->p) ||
+        (*tr - t0 >= piece && t1 - *tr >= piece)) return 1;
+    /* the fixed trapezoid, a root within a sliver of an end: counted, the step kept whole, its
+     * end the gaps' new reference (mbi_event_step sees no crossing; the next step locates) */
+    s->mon.events++;
+    mbi_event_gaps(s, t1, s->z, g1);
+    copy(s->nev, g0, g1);
+    return 0;
 }
 
 /* the step retaken to the root tr was accepted there */
