@@ -9,9 +9,15 @@
 --   function: r(psi) a Lua function of an opaque angle (model.lua traces it into a formula),
 --            differentiated by sym.lua; checked closed (r, r', r'' equal at 0 and 2 pi).
 -- A roller of radius rr rides on a circle as a point on the circle of radius R + rr (closed
--- form); on a Fourier or function profile the roller's contact angle would be a coordinate of
--- its own, which the generator has none of: refused by model.lua (the pitch curve, the roller
--- centre's path, is then the profile to give, as a point follower).
+-- form). On a Fourier or function profile the roller's centre follows the offset curve
+-- P(psi) + rr N(psi), which has no closed form in the centre's position: the contact angle
+-- psi_c is eliminated as an implicit function of the centre d (sym.implicit), the root of the
+-- tangency g(d, psi) = (d - P(psi)) . P'(psi) = 0 that the generated code finds by Newton from
+-- d's polar angle (C.contact_c), and whose derivatives follow from the implicit function
+-- theorem, dpsi_c/dd = -P' / g_psi (exact to any order: sym.d differentiates through them).
+-- g_psi = -|P'|^2 (1 + rr kappa) at the root (kappa the signed curvature, > 0 where convex), so
+-- the root is regular unless the roller is at least as large as a concave part's radius of
+-- curvature, where the offset curve has a cusp: such a roller is refused (C.roller_check).
 
 local sym = require("sym")
 
@@ -124,6 +130,144 @@ function C.polyline(p, n)
     return pts
 end
 
+-- r, r', r'' of a Fourier or function profile at the number psi.
+function C.value(p, psi)
+    if p.kind == "function" then return C.function_value(p, psi) end
+    return C.fourier_value(p, psi)
+end
+
+-- r, r', r'' of a Fourier or function profile as expressions of the sym node u.
+function C.exprs(p, u)
+    if p.kind == "function" then
+        return sym.subst(p.r, U, u), sym.subst(p.r1, U, u), sym.subst(p.r2, U, u)
+    end
+    local r, r1, r2 = sym.num(p.a0), sym.num(0), sym.num(0)
+    for k = 1, #p.a do
+        local a, b = p.a[k], p.b[k]
+        local ku = k == 1 and u or k * u
+        local c, s = sym.cos(ku), sym.sin(ku)
+        if a ~= 0 then r = r + a * c; r1 = r1 - (k * a) * s; r2 = r2 - (k * k * a) * c end
+        if b ~= 0 then r = r + b * s; r1 = r1 + (k * b) * c; r2 = r2 - (k * k * b) * s end
+    end
+    return r, r1, r2
+end
+
+-- The signed curvature of the polar curve r(psi) (> 0 where the profile is convex):
+-- (r^2 + 2 r'^2 - r r'') / (r^2 + r'^2)^(3/2).
+local function curvature(r, r1, r2)
+    return (r * r + 2 * r1 * r1 - r * r2) / (r * r + r1 * r1) ^ 1.5
+end
+
+-- Check that a roller of radius rr rolls on a Fourier or function profile: the offset curve
+-- P + rr N is regular where 1 + rr kappa > 0, which fails only on a concave part (kappa < 0)
+-- whose radius of curvature 1 / |kappa| is not larger than rr (a cusp: the roller would touch
+-- the profile's two flanks, and its contact angle jumps). Sampled on the positivity check's
+-- grid. Returns true, or false and why. (A roller that bridges a concave valley between two
+-- distant points without a cusp is not detected: the check is local.)
+function C.roller_check(p, rr)
+    local n = math.max(C.GRID, 64 * #(p.a or {}))
+    local worst, at = math.huge, 0.0
+    for i = 0, n - 1 do
+        local psi = 2 * math.pi * i / n
+        local f = 1 + rr * curvature(C.value(p, psi))
+        if f < worst then worst, at = f, psi end
+    end
+    if not (worst > 0) then
+        local r, r1, r2 = C.value(p, at)
+        return false, string.format("roller %.6g does not fit the profile: at psi = %.6g rad the profile is concave with radius of curvature %.6g, not larger than the roller (the roller centre's path has a cusp there: the roller would touch two points); use a smaller roller or a flatter profile",
+                                    rr, at, -1 / curvature(r, r1, r2))
+    end
+    return true
+end
+
+-- The contact angle by Newton on g(psi) = (d - P(psi)) . P'(psi) = 0 from d's polar angle
+-- (numbers; the same iteration as the generated C, C.contact_c): steps limited to 0.5 rad, a
+-- step against the curve's orientation (g_psi >= -|P'|^2 / 100, far from the root) replaced by
+-- g / |P'|^2; once a step is below sqrt(eps) one more step, then the root to rounding.
+local function newton_step(p, psi, dx, dy)
+    local r, r1, r2 = C.value(p, psi)
+    local c, s = math.cos(psi), math.sin(psi)
+    local tx, ty = r1 * c - r * s, r1 * s + r * c
+    local ax, ay = (r2 - r) * c - 2 * r1 * s, (r2 - r) * s + 2 * r1 * c
+    local ex, ey = dx - r * c, dy - r * s
+    local tt = tx * tx + ty * ty
+    local g, gp = ex * tx + ey * ty, ex * ax + ey * ay - tt
+    if not (gp < -0.01 * tt) then gp = -tt end
+    local step = g / gp
+    if step > 0.5 then step = 0.5 elseif step < -0.5 then step = -0.5 end
+    return step
+end
+C.NEWTON_MAX = 50
+function C.contact_angle(p, dx, dy)
+    local psi = math.atan(dy, dx)
+    local tol = math.sqrt(2.220446049250313e-16)
+    for _ = 1, C.NEWTON_MAX do
+        local step = newton_step(p, psi, dx, dy)
+        psi = psi - step
+        if math.abs(step) < tol then return psi - newton_step(p, psi, dx, dy) end
+    end
+    return psi
+end
+
+-- The implicit node's spec (sym.implicit) for a roller on profile p of element el, its C
+-- helper named cname: value by C.contact_angle, partials -g_d / g_psi.
+function C.contact_spec(p, cname)
+    local spec = { key = cname, cname = cname }
+    function spec.eval(a, b) return C.contact_angle(p, a, b) end
+    function spec.partials(n, a, b)
+        local r, r1, r2 = C.exprs(p, n)
+        local c, s = sym.cos(n), sym.sin(n)
+        local tx, ty = r1 * c - r * s, r1 * s + r * c
+        local ax, ay = (r2 - r) * c - 2 * r1 * s, (r2 - r) * s + 2 * r1 * c
+        local ex, ey = a - r * c, b - r * s
+        local gp = ex * ax + ey * ay - (tx * tx + ty * ty)
+        return -tx / gp, -ty / gp
+    end
+    return spec
+end
+
+-- The C helper of a spec: static mb_real cname(mb_real dx, mb_real dy), the iteration of
+-- C.contact_angle with the profile's r, r', r'' printed by sym.emit (what: the comment's name).
+function C.contact_c(p, spec, what, rr)
+    local psi = sym.var("psi")
+    local r, r1, r2 = C.exprs(p, psi)
+    local lines = sym.emit({ { lhs = "const mb_real r0", e = r }, { lhs = "const mb_real r1", e = r1 },
+                             { lhs = "const mb_real r2", e = r2 } }, { indent = "    " })
+    local L = {
+        "/* " .. what .. ", a roller of radius " .. sym.literal(rr) .. ": the contact angle psi on the profile",
+        " * for the roller centre (dx, dy) in the cam's frame about O, the root of",
+        " * g = (d - P(psi)) . P'(psi) by Newton from d's polar angle (generator/cam.lua). */",
+        "static mb_real " .. spec.cname .. "_step(mb_real psi, mb_real dx, mb_real dy)",
+        "{",
+    }
+    for _, l in ipairs(lines) do L[#L + 1] = l end
+    for _, l in ipairs {
+        "    const mb_real c = MB_COS(psi), s = MB_SIN(psi);",
+        "    const mb_real tx = r1 * c - r0 * s, ty = r1 * s + r0 * c;",
+        "    const mb_real ax = (r2 - r0) * c - MB_R(2.0) * r1 * s, ay = (r2 - r0) * s + MB_R(2.0) * r1 * c;",
+        "    const mb_real ex = dx - r0 * c, ey = dy - r0 * s;",
+        "    const mb_real tt = tx * tx + ty * ty;",
+        "    mb_real gp = ex * ax + ey * ay - tt, step;",
+        "    if (!(gp < -MB_R(0.01) * tt)) gp = -tt;   /* far from the root: along the tangent */",
+        "    step = (ex * tx + ey * ty) / gp;",
+        "    return step > MB_R(0.5) ? MB_R(0.5) : step < -MB_R(0.5) ? -MB_R(0.5) : step;",
+        "}",
+        "static mb_real " .. spec.cname .. "(mb_real dx, mb_real dy)",
+        "{",
+        "    mb_real psi = MB_ATAN2(dy, dx);",
+        "    int i;",
+        "    for (i = 0; i < " .. C.NEWTON_MAX .. "; i++) {",
+        "        const mb_real step = " .. spec.cname .. "_step(psi, dx, dy);",
+        "        psi -= step;",
+        "        /* quadratic convergence: one more step after one below sqrt(eps) */",
+        "        if (MB_FABS(step) < MB_SQRT(MB_EPS)) return psi - " .. spec.cname .. "_step(psi, dx, dy);",
+        "    }",
+        "    return psi;",
+        "}",
+    } do L[#L + 1] = l end
+    return table.concat(L, "\n") .. "\n"
+end
+
 -- The constraint as an expression of the follower point (dx, dy) in the cam body's frame
 -- relative to O (sym nodes):
 --   fourier: (rho - r(psi)) / sqrt(1 + (r'(psi) / rho)^2), rho = |d|, psi = atan2(dy, dx):
@@ -131,9 +275,21 @@ end
 --            (|grad(rho - r(psi))| = sqrt(1 + (r' / rho)^2)), so the multiplier is the normal
 --            force and Phi a distance to first order;
 --   circle:  |d - c| - (R + roller): the roller centre's distance from the circle's centre.
-function C.equation(p, dx, dy, roller)
+--   roller on a Fourier or function profile: (d - P(psi_c)) . N(psi_c) - rr, the signed
+--            distance from the profile at the contact angle psi_c (an implicit node: spec)
+--            less the roller's radius; its gradient in d is N (d/dpsi of the distance is 0 at
+--            the root), so the multiplier is again the normal force.
+function C.equation(p, dx, dy, roller, spec)
     if p.kind == "circle" then
         return sym.hypot(dx - p.centre[1], dy - p.centre[2]) - (p.radius + (roller or 0))
+    end
+    if roller then
+        local n = sym.implicit(spec, dx, dy)
+        local r, r1 = C.exprs(p, n)
+        local c, s = sym.cos(n), sym.sin(n)
+        local tx, ty = r1 * c - r * s, r1 * s + r * c
+        local ex, ey = dx - r * c, dy - r * s
+        return (ex * ty - ey * tx) / sym.hypot(r, r1) - roller
     end
     local rho = sym.hypot(dx, dy)
     local psi = sym.atan2(dy, dx)

@@ -72,7 +72,7 @@ local function derive(M)
         return list
     end
 
-    local ctx = { q = q, v = v, t = t }
+    local ctx = { q = q, v = v, t = t, name = M.name }
     function ctx.coords(i)
         if i == 0 then return nil end
         local b0 = C.body_q[i]
@@ -558,6 +558,13 @@ function emit.generate(M, opts)
     local stats = {}
     local fnt = load_template(opts, "function.c.in")
     local functions, protos = {}, {}
+    -- a roller cam's contact angle: a static helper the equations call (cam.lua: contact_c)
+    for _, el in ipairs(M.elements) do
+        if el.contact_spec then
+            functions[#functions + 1] = require("cam").contact_c(el.profile, el.contact_spec,
+                                                                 'cam "' .. el.name .. '"', el.roller)
+        end
+    end
     -- restrict: mb_model.h promises outputs never alias inputs; without it the compiler must
     -- reload q and v after every store to out (slow code, and slow compiles for large models)
     local PQ = "const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out"

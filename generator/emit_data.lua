@@ -262,6 +262,10 @@ function emit_data.generate(M, opts)
         if el.kind == "cam" and el.profile.kind == "function" then
             why = why or 'a cam whose profile is a function (cam "' .. el.name .. '")'
         end
+        if el.kind == "cam" and el.roller and el.profile.kind ~= "circle" then
+            why = why or 'a roller on a cam profile other than a circle (cam "' .. el.name
+                         .. '": its contact angle is found by Newton in the generated code)'
+        end
         if el.kind == "actuator" or (el.kind == "torque" and el.joint) then
             why = why or (el.kind == "torque" and 'a torque in a joint (torque "' .. el.name .. '")'
                           or 'an actuator (actuator "' .. el.name .. '")')

@@ -209,6 +209,25 @@ function sym.atan2(a, b)
     return mk("atan2", a, b)
 end
 
+-- An implicit function of two arguments, f(a, b), whose value the C code computes by calling a
+-- helper (a Newton solve: a roller cam's contact angle, generator/cam.lua) and whose partial
+-- derivatives are expressions of a, b and the node itself (the implicit function theorem), so
+-- that sym.d differentiates through it to any order. spec (one per function, kept by identity):
+--   spec.key    a string unique among the specs (interning: one node per spec and arguments);
+--   spec.cname  the C function called as cname(a, b) (its definition is the caller's business);
+--   spec.eval   function(a, b) -> the number f(a, b) (sym.eval, the generator's own checks);
+--   spec.partials function(node, a, b) -> df/da, df/db as expressions.
+function sym.implicit(spec, a, b)
+    a, b = lift(a), lift(b)
+    local key = "implicit:" .. spec.key .. ":" .. a.id .. ":" .. b.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "implicit", a = a, b = b, spec = spec }
+        interned[key] = n
+    end
+    return n
+end
+
 -- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
 -- zero where the length is zero (the derivatives of hypot use it). The C code takes a length
 -- below MB_LEN_TINY (runtime/mb_config.h, 1e-150 in double) as zero: 1 / b of a subnormal
@@ -326,6 +345,9 @@ function d(e, x)
     elseif op == "tanh" then r = mul(sub(1, mul(e, e)), d(a, x))
     elseif op == "atan2" then   -- d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
         r = div(sub(mul(b, d(a, x)), mul(a, d(b, x))), add(mul(a, a), mul(b, b)))
+    elseif op == "implicit" then
+        if not e.partials then e.partials = { e.spec.partials(e, a, b) } end
+        r = add(mul(e.partials[1], d(a, x)), mul(e.partials[2], d(b, x)))
     else error("sym.d: unknown op " .. op) end
     cache[e.id] = r
     return r
@@ -353,6 +375,7 @@ function sym.subst(e, x, r, memo)
     elseif op == "hypot" then out = sym.hypot(a, b)
     elseif op == "sdiv" then out = sdiv(a, b)
     elseif op == "atan2" then out = sym.atan2(a, b)
+    elseif op == "implicit" then out = sym.implicit(e.spec, a, b)
     elseif fold[op] then out = fn(op, a)
     else error("sym.subst: unknown op " .. op) end
     memo[e] = out
@@ -381,6 +404,7 @@ function sym.eval(e, env, memo)
         elseif op == "hypot" then r = hyp(a, b)
         elseif op == "sdiv" then r = b > 1e-150 and a / b or 0.0   -- MB_LEN_TINY (double)
         elseif op == "atan2" then r = math.atan(a, b)
+        elseif op == "implicit" then r = e.spec.eval(a, b)
         else r = fold[op](a) end
     end
     memo[e] = r
@@ -496,6 +520,11 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_ATAN2(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "implicit" then
+            ops.call = ops.call + 1
+            local sa = str(e.a)
+            local sb = str(e.b)
+            return e.spec.cname .. "(" .. sa .. ", " .. sb .. ")", 4
         elseif op == "hypot" then
             ops.call = ops.call + 1
             local sa = str(e.a)
