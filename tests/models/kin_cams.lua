@@ -6,7 +6,10 @@
 --  - an eccentric circle (R = 0.03, centre e = 0.01 from O2 along the cam's x axis) under a roller
 --    of radius 0.012 whose centre C slides on x = 1, the cam at theta = -0.5 + 25 t:
 --    y_C = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) above O2;
---  - a profile given as a Lua function of its angle (below), y_P = r(pi/2 - theta) as the first.
+--  - a profile given as a Lua function of its angle (below), y_P = r(pi/2 - theta) as the first;
+--  - a roller of radius 0.01 on the three-harmonic profile, its centre C on x = 3 above O4 =
+--    (3, 0), the cam at theta = 0.2 + 35 t: y_C = rho(pi/2 - theta), rho the offset curve's
+--    polar radius (tests/cam_roller_ref.c, long double).
 name "kin_cams"
 gravity { 0, -9.81 }
 ground { O1 = { 0, 0 }, G1 = { 0, 0.1 }, O2 = { 1, 0 }, G2 = { 1, 0.1 } }
@@ -35,5 +38,14 @@ revolute "J3" { "ground.O3", "cam3.O" }
 prismatic "P3" { "ground.G3", "fol3.P", axis = { 0, 1 } }
 cam "C3" { "cam3.O", "fol3.P", profile = function(p) return 0.04 + 0.005 * cos(p) + 0.002 * sin(p) ^ 2 end }
 driver "D3" { joint = "J3", f = function(t) return 0.1 + 30 * t end }
+
+-- a roller on the three-harmonic profile (the contact angle found by Newton in the generated code)
+ground { O4 = { 3, 0 }, G4 = { 3, 0.1 } }
+body "cam4" { mass = 0.5, inertia = 2e-4, position = { 3, 0 }, angle = 0.2, points = { O = { 0, 0 } } }
+body "fol4" { mass = 0.2, inertia = 1e-4, position = { 3, 0.08 }, points = { C = { 0, -0.03 } } }
+revolute "J4" { "ground.O4", "cam4.O" }
+prismatic "P4" { "ground.G4", "fol4.C", axis = { 0, 1 } }
+cam "C4" { "cam4.O", "fol4.C", profile = { a0 = 0.04, a = { 0.006, 0, -0.001 }, b = { 0, 0.002 } }, roller = 0.01 }
+driver "D4" { joint = "J4", f = function(t) return 0.2 + 35 * t end }
 
 simulate { t_end = 0.5, h = 1e-3 }
