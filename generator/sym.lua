@@ -228,6 +228,23 @@ function sym.implicit(spec, a, b)
     return n
 end
 
+-- A value of two arguments with its gradient given: prints as `value` (an expression of a and
+-- b), differentiates as ga d(a) + gb d(b). For a function whose exact gradient is simpler than
+-- the derivative of its formula: a roller cam's distance at its contact angle, whose derivative
+-- in the contact angle vanishes at the root (the envelope theorem), so the gradient in the
+-- centre is the profile's normal alone (generator/cam.lua). The caller vouches for the gradient
+-- (test_derivs checks it against finite differences of the value).
+function sym.given(value, a, b, ga, gb)
+    value, a, b, ga, gb = lift(value), lift(a), lift(b), lift(ga), lift(gb)
+    local key = "given:" .. value.id .. ":" .. a.id .. ":" .. b.id .. ":" .. ga.id .. ":" .. gb.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "given", a = a, b = b, value = value, ga = ga, gb = gb }
+        interned[key] = n
+    end
+    return n
+end
+
 -- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
 -- zero where the length is zero (the derivatives of hypot use it). The C code takes a length
 -- below MB_LEN_TINY (runtime/mb_config.h, 1e-150 in double) as zero: 1 / b of a subnormal
@@ -345,6 +362,7 @@ function d(e, x)
     elseif op == "tanh" then r = mul(sub(1, mul(e, e)), d(a, x))
     elseif op == "atan2" then   -- d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
         r = div(sub(mul(b, d(a, x)), mul(a, d(b, x))), add(mul(a, a), mul(b, b)))
+    elseif op == "given" then r = add(mul(e.ga, d(a, x)), mul(e.gb, d(b, x)))
     elseif op == "implicit" then
         if not e.partials then e.partials = { e.spec.partials(e, a, b) } end
         r = add(mul(e.partials[1], d(a, x)), mul(e.partials[2], d(b, x)))
@@ -376,6 +394,9 @@ function sym.subst(e, x, r, memo)
     elseif op == "sdiv" then out = sdiv(a, b)
     elseif op == "atan2" then out = sym.atan2(a, b)
     elseif op == "implicit" then out = sym.implicit(e.spec, a, b)
+    elseif op == "given" then
+        local function sb(y) return sym.subst(y, x, r, memo) end
+        out = sym.given(sb(e.value), a, b, sb(e.ga), sb(e.gb))
     elseif fold[op] then out = fn(op, a)
     else error("sym.subst: unknown op " .. op) end
     memo[e] = out
@@ -393,6 +414,7 @@ function sym.eval(e, env, memo)
     elseif op == "var" then
         r = env[e.name]
         if r == nil then error("sym.eval: no value for " .. e.name) end
+    elseif op == "given" then r = sym.eval(e.value, env, memo)
     else
         local a = sym.eval(e.a, env, memo)
         local b = e.b and sym.eval(e.b, env, memo)
@@ -450,6 +472,7 @@ function sym.emit(outputs, opts)
         local c = count[e]
         count[e] = (c or 0) + 1
         if c then return end
+        if e.op == "given" then visit(e.value); return end   -- printed as its value
         if e.a then visit(e.a) end
         if e.b then visit(e.b) end
     end
@@ -520,6 +543,7 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_ATAN2(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "given" then return str(e.value)
         elseif op == "implicit" then
             ops.call = ops.call + 1
             local sa = str(e.a)
