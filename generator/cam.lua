@@ -123,16 +123,179 @@ function C.polyline(p, n)
         if p.kind == "circle" then
             pts[#pts + 1] = { p.centre[1] + p.radius * math.cos(psi), p.centre[2] + p.radius * math.sin(psi) }
         else
-            local r = p.kind == "function" and C.function_value(p, psi) or C.fourier_value(p, psi)
+            local r = C.value(p, psi)
             pts[#pts + 1] = { r * math.cos(psi), r * math.sin(psi) }
         end
     end
     return pts
 end
 
--- r, r', r'' of a Fourier or function profile at the number psi.
+------------------------------------------------------------------ periodic spline profiles
+
+C.MAX_SPLINE = 256      -- a spline profile's points at most (its fit is a dense solve)
+
+-- The periodic cubic spline (C2) through the points (phi_i, r_i), i = 1..n, phi increasing
+-- within less than a turn, closed over 2 pi: second derivatives M_i from the cyclic system
+-- h_{i-1} M_{i-1} + 2 (h_{i-1} + h_i) M_i + h_i M_{i+1} = 6 (s_i - s_{i-1}), s_i the chord
+-- slopes (diagonally dominant: elimination without pivoting), then each piece as
+-- c0 + c1 t + c2 t^2 + c3 t^3 in t = psi - phi_i. Returns the profile table.
+function C.spline_fit(pts)
+    local n = #pts
+    local x, y = {}, {}
+    for i = 1, n do x[i], y[i] = pts[i][1], pts[i][2] end
+    x[n + 1], y[n + 1] = x[1] + 2 * math.pi, y[1]
+    local h, sl = {}, {}
+    for i = 1, n do h[i] = x[i + 1] - x[i]; sl[i] = (y[i + 1] - y[i]) / h[i] end
+    local A, b = {}, {}
+    for i = 1, n do
+        A[i] = {}
+        for j = 1, n do A[i][j] = 0.0 end
+        local im = i == 1 and n or i - 1
+        local ip = i == n and 1 or i + 1
+        A[i][im] = A[i][im] + h[im]
+        A[i][i] = A[i][i] + 2 * (h[im] + h[i])
+        A[i][ip] = A[i][ip] + h[i]
+        b[i] = 6 * (sl[i] - sl[im])
+    end
+    for k = 1, n do
+        for i = k + 1, n do
+            local f = A[i][k] / A[k][k]
+            if f ~= 0 then
+                for j = k, n do A[i][j] = A[i][j] - f * A[k][j] end
+                b[i] = b[i] - f * b[k]
+            end
+        end
+    end
+    local M = {}
+    for i = n, 1, -1 do
+        local acc = b[i]
+        for j = i + 1, n do acc = acc - A[i][j] * M[j] end
+        M[i] = acc / A[i][i]
+    end
+    M[n + 1] = M[1]
+    local c = {}
+    for i = 1, n do
+        c[i] = { y[i], sl[i] - h[i] * (2 * M[i] + M[i + 1]) / 6, M[i] / 2, (M[i + 1] - M[i]) / (6 * h[i]) }
+    end
+    return { kind = "spline", x = x, c = c, n = n }
+end
+
+-- The k-th derivative (k = 0..3) of a spline profile at the number psi: psi wrapped into
+-- [phi_1, phi_1 + 2 pi), its piece found by bisection.
+function C.spline_value(p, k, psi)
+    local x0, tp = p.x[1], 2 * math.pi
+    local u = psi - tp * math.floor((psi - x0) / tp)
+    if u < x0 then u = x0 end
+    local lo, hi = 1, p.n + 1
+    while hi - lo > 1 do
+        local mid = (lo + hi) // 2
+        if u < p.x[mid] then hi = mid else lo = mid end
+    end
+    local t, c = u - p.x[lo], p.c[lo]
+    if k == 0 then return c[1] + t * (c[2] + t * (c[3] + t * c[4]))
+    elseif k == 1 then return c[2] + t * (2 * c[3] + 3 * t * c[4])
+    elseif k == 2 then return 2 * c[3] + 6 * t * c[4] end
+    return 6 * c[4]
+end
+
+-- The sym specs of a spline's derivatives 0..3 (sym.call1), calling the C helpers
+-- <base>_d0 .. _d3 (C.spline_c); kept on the profile.
+function C.spline_specs(p, base)
+    if p.specs then return p.specs end
+    local specs = {}
+    for k = 3, 0, -1 do
+        local spec = { key = base .. "_d" .. k, cname = base .. "_d" .. k, deriv = specs[k + 1] }
+        function spec.eval(u) return C.spline_value(p, k, u) end
+        specs[k] = spec
+    end
+    p.specs, p.cbase = specs, base
+    return specs
+end
+
+-- The C helpers of a spline profile: the knots and coefficients as static constants of one
+-- function base(k, psi) (the k-th derivative), and base_d0 .. base_d3 calling it (static
+-- inline: a build that leaves out Gamma does not use d3).
+function C.spline_c(p, what)
+    local base, n = p.cbase, p.n
+    local xs, cs = {}, {}
+    for i = 1, n + 1 do xs[i] = sym.cnum(p.x[i]) end
+    for i = 1, n do for k = 1, 4 do cs[#cs + 1] = sym.cnum(p.c[i][k]) end end
+    local function rows(list)
+        local out, line = {}, "        "
+        for i, v in ipairs(list) do
+            local piece = v .. (i < #list and ", " or "")
+            if #line + #piece > 96 then out[#out + 1] = (line:gsub("%s+$", "")); line = "        " end
+            line = line .. piece
+        end
+        out[#out + 1] = line
+        return table.concat(out, "\n")
+    end
+    local L = {
+        "/* " .. what .. ": the periodic cubic spline through its " .. n .. " points, its k-th derivative",
+        " * (k = 0..3) at psi: psi wrapped into [phi_1, phi_1 + 2 pi), the piece by bisection",
+        " * (generator/cam.lua: spline_fit, spline_value). */",
+        "static inline mb_real " .. base .. "(int k, mb_real psi)",
+        "{",
+        "    static const mb_real x[" .. (n + 1) .. "] = {",
+        rows(xs),
+        "    };",
+        "    static const mb_real c[" .. (4 * n) .. "] = {",
+        rows(cs),
+        "    };",
+        "    const mb_real tp = MB_R(6.283185307179586);",
+        "    mb_real u = psi - tp * MB_LIBM(floor)((psi - x[0]) / tp), t;",
+        "    int lo = 0, hi = " .. n .. ";",
+        "    const mb_real *p;",
+        "    if (u < x[0]) u = x[0];",
+        "    while (hi - lo > 1) {",
+        "        const int mid = (lo + hi) / 2;",
+        "        if (u < x[mid]) hi = mid; else lo = mid;",
+        "    }",
+        "    t = u - x[lo];",
+        "    p = c + 4 * lo;",
+        "    if (k == 0) return p[0] + t * (p[1] + t * (p[2] + t * p[3]));",
+        "    if (k == 1) return p[1] + t * (MB_R(2.0) * p[2] + MB_R(3.0) * t * p[3]);",
+        "    if (k == 2) return MB_R(2.0) * p[2] + MB_R(6.0) * t * p[3];",
+        "    return MB_R(6.0) * p[3];",
+        "}",
+    }
+    for k = 0, 3 do
+        L[#L + 1] = "static inline mb_real " .. base .. "_d" .. k .. "(mb_real psi) { return " .. base
+                    .. "(" .. k .. ", psi); }"
+    end
+    return table.concat(L, "\n") .. "\n"
+end
+
+-- Check a spline profile positive everywhere: the smallest radius at the check's grid less the
+-- most a piece can dip between two grid points (max|r''| h^2 / 8). Returns true, or false and why.
+function C.check_spline(p)
+    local n = math.max(C.GRID, 16 * p.n)
+    local h = 2 * math.pi / n
+    local rmin, at, big = math.huge, 0.0, 0.0
+    for i = 0, n - 1 do
+        local psi = p.x[1] + i * h
+        local r = C.spline_value(p, 0, psi)
+        if r < rmin then rmin, at = r, psi end
+        big = math.max(big, math.abs(C.spline_value(p, 2, psi)))
+    end
+    for i = 1, p.n do big = math.max(big, math.abs(C.spline_value(p, 2, p.x[i]))) end
+    if not (rmin > 0) then
+        return false, string.format("the spline's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
+                                    at, rmin, n)
+    end
+    if not (rmin - big * h * h / 8 > 0) then
+        return false, string.format("the spline's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
+                                    n, at, rmin, big * h * h / 8)
+    end
+    return true
+end
+
+-- r, r', r'' of a Fourier, function or spline profile at the number psi.
 function C.value(p, psi)
     if p.kind == "function" then return C.function_value(p, psi) end
+    if p.kind == "spline" then
+        return C.spline_value(p, 0, psi), C.spline_value(p, 1, psi), C.spline_value(p, 2, psi)
+    end
     return C.fourier_value(p, psi)
 end
 
@@ -140,6 +303,10 @@ end
 function C.exprs(p, u)
     if p.kind == "function" then
         return sym.subst(p.r, U, u), sym.subst(p.r1, U, u), sym.subst(p.r2, U, u)
+    end
+    if p.kind == "spline" then
+        local sp = assert(p.specs, "cam.exprs: a spline profile without its specs (C.spline_specs)")
+        return sym.call1(sp[0], u), sym.call1(sp[1], u), sym.call1(sp[2], u)
     end
     local r, r1, r2 = sym.num(p.a0), sym.num(0), sym.num(0)
     for k = 1, #p.a do
@@ -165,7 +332,7 @@ end
 -- grid. Returns true, or false and why. (A roller that bridges a concave valley between two
 -- distant points without a cusp is not detected: the check is local.)
 function C.roller_check(p, rr)
-    local n = math.max(C.GRID, 64 * #(p.a or {}))
+    local n = math.max(C.GRID, 64 * #(p.a or {}), 16 * (p.n or 0))
     local worst, at = math.huge, 0.0
     for i = 0, n - 1 do
         local psi = 2 * math.pi * i / n
@@ -298,8 +465,8 @@ function C.equation(p, dx, dy, roller, spec)
     local rho = sym.hypot(dx, dy)
     local psi = sym.atan2(dy, dx)
     local r, r1 = sym.num(p.a0 or 0), sym.num(0)
-    if p.kind == "function" then
-        r, r1 = sym.subst(p.r, U, psi), sym.subst(p.r1, U, psi)
+    if p.kind == "function" or p.kind == "spline" then
+        r, r1 = C.exprs(p, psi)
     end
     for k = 1, #(p.a or {}) do
         local a, b = p.a[k], p.b[k]

@@ -143,6 +143,7 @@ function E.cam(el, ctx)
     local c, s = sym.cos(pa), sym.sin(pa)
     local dx, dy = c * gx + s * gy, c * gy - s * gx
     local cam = require("cam")
+    if el.profile.kind == "spline" then cam.spline_specs(el.profile, ctx.name .. "_spline_" .. el.name) end
     if el.roller and el.profile.kind ~= "circle" and not el.contact_spec then
         el.contact_spec = cam.contact_spec(el.profile, ctx.name .. "_contact_" .. el.name)
     end

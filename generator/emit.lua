@@ -558,8 +558,12 @@ function emit.generate(M, opts)
     local stats = {}
     local fnt = load_template(opts, "function.c.in")
     local functions, protos = {}, {}
-    -- a roller cam's contact angle: a static helper the equations call (cam.lua: contact_c)
+    -- a spline profile's pieces and a roller cam's contact angle: static helpers the
+    -- equations call (cam.lua: spline_c, contact_c)
     for _, el in ipairs(M.elements) do
+        if el.kind == "cam" and el.profile.kind == "spline" then
+            functions[#functions + 1] = require("cam").spline_c(el.profile, 'cam "' .. el.name .. '"')
+        end
         if el.contact_spec then
             functions[#functions + 1] = require("cam").contact_c(el.profile, el.contact_spec,
                                                                  'cam "' .. el.name .. '"', el.roller)

@@ -262,6 +262,9 @@ function emit_data.generate(M, opts)
         if el.kind == "cam" and el.profile.kind == "function" then
             why = why or 'a cam whose profile is a function (cam "' .. el.name .. '")'
         end
+        if el.kind == "cam" and el.profile.kind == "spline" then
+            why = why or 'a cam whose profile is a spline (cam "' .. el.name .. '")'
+        end
         if el.kind == "cam" and el.roller and el.profile.kind ~= "circle" then
             why = why or 'a roller on a cam profile other than a circle (cam "' .. el.name
                          .. '": its contact angle is found by Newton in the generated code)'

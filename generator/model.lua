@@ -1209,8 +1209,40 @@ local function make_env(S)
                what, tnode[p] ~= nil and "a formula" or type(p))
       end
       local g = fields(S, line, what .. " profile", p, { a0 = true, a = true, b = true, circle = true,
-                                                          centre = true }, 0)
-      if g.circle ~= nil then
+                                                          centre = true, spline = true }, 0)
+      if g.spline ~= nil then
+        if g.a0 ~= nil or g.a ~= nil or g.b ~= nil or g.circle ~= nil or g.centre ~= nil then
+          S.fail(line, "%s: profile gives a spline and other keys (a0, a, b, circle, centre): a spline alone", what)
+        end
+        local sp = g.spline
+        if type(sp) ~= "table" or tnode[sp] ~= nil then
+          S.fail(line, "%s: profile spline must be a list of points { { phi, r }, .. }, got %s", what, type(sp))
+        end
+        local _, list = fields(S, line, what .. " profile spline", sp, {}, #sp)
+        local n = #list
+        if n < 3 or n > cam.MAX_SPLINE then
+          S.fail(line, "%s: profile spline has %d points: from 3 to %d", what, n, cam.MAX_SPLINE)
+        end
+        local pts = {}
+        for i = 1, n do
+          local pt = vec(S, line, what .. " profile spline[" .. i .. "]", list[i], 2)
+          if not (pt[2] > 0) then
+            S.fail(line, "%s: profile spline[%d]: radius %.17g must be > 0", what, i, pt[2])
+          end
+          if i > 1 and not (pt[1] > pts[i - 1][1]) then
+            S.fail(line, "%s: profile spline[%d]: angle %.17g is not above the previous point's %.17g (the angles must increase)",
+                   what, i, pt[1], pts[i - 1][1])
+          end
+          pts[i] = pt
+        end
+        if not (pts[n][1] - pts[1][1] < 2 * math.pi) then
+          S.fail(line, "%s: profile spline spans %.17g rad from its first angle to its last: less than a turn (2 pi), the curve closes by itself",
+                 what, pts[n][1] - pts[1][1])
+        end
+        el.profile = cam.spline_fit(pts)
+        local ok, err = cam.check_spline(el.profile)
+        if not ok then S.fail(line, "%s: %s", what, err) end
+      elseif g.circle ~= nil then
         if g.a0 ~= nil or g.a ~= nil or g.b ~= nil then
           S.fail(line, "%s: profile gives a circle and Fourier coefficients: one or the other", what)
         end

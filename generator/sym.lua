@@ -228,6 +228,21 @@ function sym.implicit(spec, a, b)
     return n
 end
 
+-- A function of one argument computed by a C helper (a cam's spline profile r(psi) and its
+-- derivatives, generator/cam.lua). spec: key (unique), cname (called as cname(a)), eval
+-- (function(number) -> number), deriv (the spec of its derivative, or nil where it is 0).
+function sym.call1(spec, a)
+    a = lift(a)
+    if a.op == "num" then return num(spec.eval(a.v)) end
+    local key = "call1:" .. spec.key .. ":" .. a.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "call1", a = a, spec = spec }
+        interned[key] = n
+    end
+    return n
+end
+
 -- A value of two arguments with its gradient given: prints as `value` (an expression of a and
 -- b), differentiates as ga d(a) + gb d(b). For a function whose exact gradient is simpler than
 -- the derivative of its formula: a roller cam's distance at its contact angle, whose derivative
@@ -363,6 +378,8 @@ function d(e, x)
     elseif op == "atan2" then   -- d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
         r = div(sub(mul(b, d(a, x)), mul(a, d(b, x))), add(mul(a, a), mul(b, b)))
     elseif op == "given" then r = add(mul(e.ga, d(a, x)), mul(e.gb, d(b, x)))
+    elseif op == "call1" then
+        r = e.spec.deriv and mul(sym.call1(e.spec.deriv, a), d(a, x)) or ZERO
     elseif op == "implicit" then
         if not e.partials then e.partials = { e.spec.partials(e, a, b) } end
         r = add(mul(e.partials[1], d(a, x)), mul(e.partials[2], d(b, x)))
@@ -394,6 +411,7 @@ function sym.subst(e, x, r, memo)
     elseif op == "sdiv" then out = sdiv(a, b)
     elseif op == "atan2" then out = sym.atan2(a, b)
     elseif op == "implicit" then out = sym.implicit(e.spec, a, b)
+    elseif op == "call1" then out = sym.call1(e.spec, a)
     elseif op == "given" then
         local function sb(y) return sym.subst(y, x, r, memo) end
         out = sym.given(sb(e.value), a, b, sb(e.ga), sb(e.gb))
@@ -415,6 +433,7 @@ function sym.eval(e, env, memo)
         r = env[e.name]
         if r == nil then error("sym.eval: no value for " .. e.name) end
     elseif op == "given" then r = sym.eval(e.value, env, memo)
+    elseif op == "call1" then r = e.spec.eval(sym.eval(e.a, env, memo))
     else
         local a = sym.eval(e.a, env, memo)
         local b = e.b and sym.eval(e.b, env, memo)
@@ -544,6 +563,9 @@ function sym.emit(outputs, opts)
             local sb = str(e.b)
             return "MB_ATAN2(" .. sa .. ", " .. sb .. ")", 4
         elseif op == "given" then return str(e.value)
+        elseif op == "call1" then
+            ops.call = ops.call + 1
+            return e.spec.cname .. "(" .. str(e.a) .. ")", 4
         elseif op == "implicit" then
             ops.call = ops.call + 1
             local sa = str(e.a)

@@ -12,19 +12,84 @@
  * atan2(Q_y, Q_x) = alpha (dalpha/ds = A / rho^2). Also cos(phi) = the normal's global y
  * component (phi the pressure angle) and s.
  * Usage: cam_roller_ref RR W THETA0 N H A0 K A1..AK B1..BK: rows t y vy ay cosphi s, t = i H,
- * i = 0..N. Exit 2 on bad usage. */
+ * i = 0..N; or cam_roller_ref RR W THETA0 N H spline N PHI1 R1 .. PHIN RN for the periodic cubic
+ * spline through the points (C2, closed over 2 pi: its own fit here, a dense solve of the
+ * cyclic system for the second derivatives). RR = 0: a point follower (Q = P). Exit 2 on bad
+ * usage. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define KMAX 64
 static long double a0, a[KMAX + 1], b[KMAX + 1], rr;
 static int K;
 
+#define NMAX 256
+static int spline_n;                          /* > 0: a spline profile */
+static long double sx[NMAX + 1], sc[NMAX][4];  /* knots, piece coefficients in t = s - x_i */
+
+static void spline_fit(const long double *x, const long double *y, int n)
+{
+    static long double A[NMAX][NMAX], b[NMAX], M[NMAX + 1], h[NMAX], sl[NMAX];
+    const long double TP = 6.283185307179586476925286766559L;
+    int i, j, k;
+    for (i = 0; i < n; i++) {
+        long double xn = i + 1 < n ? x[i + 1] : x[0] + TP, yn = i + 1 < n ? y[i + 1] : y[0];
+        h[i] = xn - x[i];
+        sl[i] = (yn - y[i]) / h[i];
+    }
+    for (i = 0; i < n; i++) {
+        int im = (i + n - 1) % n, ip = (i + 1) % n;
+        for (j = 0; j < n; j++) A[i][j] = 0;
+        A[i][im] += h[im];
+        A[i][i] += 2 * (h[im] + h[i]);
+        A[i][ip] += h[i];
+        b[i] = 6 * (sl[i] - sl[im]);
+    }
+    for (k = 0; k < n; k++)
+        for (i = k + 1; i < n; i++) {
+            long double f = A[i][k] / A[k][k];
+            for (j = k; j < n; j++) A[i][j] -= f * A[k][j];
+            b[i] -= f * b[k];
+        }
+    for (i = n - 1; i >= 0; i--) {
+        long double acc = b[i];
+        for (j = i + 1; j < n; j++) acc -= A[i][j] * M[j];
+        M[i] = acc / A[i][i];
+    }
+    M[n] = M[0];
+    for (i = 0; i < n; i++) {
+        sx[i] = x[i];
+        sc[i][0] = y[i];
+        sc[i][1] = sl[i] - h[i] * (2 * M[i] + M[i + 1]) / 6;
+        sc[i][2] = M[i] / 2;
+        sc[i][3] = (M[i + 1] - M[i]) / (6 * h[i]);
+    }
+    sx[n] = x[0] + TP;
+    spline_n = n;
+}
+
 /* r and its first three derivatives at s */
 static void prof(long double s, long double r[4])
 {
     int k;
+    if (spline_n > 0) {
+        const long double TP = 6.283185307179586476925286766559L;
+        long double u = s - TP * floorl((s - sx[0]) / TP), t;
+        int lo = 0, hi = spline_n;
+        if (u < sx[0]) u = sx[0];
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (u < sx[mid]) hi = mid; else lo = mid;
+        }
+        t = u - sx[lo];
+        r[0] = sc[lo][0] + t * (sc[lo][1] + t * (sc[lo][2] + t * sc[lo][3]));
+        r[1] = sc[lo][1] + t * (2 * sc[lo][2] + 3 * t * sc[lo][3]);
+        r[2] = 2 * sc[lo][2] + 6 * t * sc[lo][3];
+        r[3] = 6 * sc[lo][3];
+        return;
+    }
     r[0] = a0; r[1] = r[2] = r[3] = 0;
     for (k = 1; k <= K; k++) {
         long double c = cosl(k * s), sn = sinl(k * s), kk = k;
@@ -64,10 +129,18 @@ int main(int argc, char **argv)
     long double w = strtold(argv[2], 0), th0 = strtold(argv[3], 0);
     long n = atol(argv[4]);
     long double h = strtold(argv[5], 0);
-    a0 = strtold(argv[6], 0);
-    K = atoi(argv[7]);
-    if (K < 0 || K > KMAX || argc != 8 + 2 * K) { fprintf(stderr, "cam_roller_ref: expected %d coefficients\n", 2 * K); return 2; }
-    for (int k = 1; k <= K; k++) { a[k] = strtold(argv[7 + k], 0); b[k] = strtold(argv[7 + K + k], 0); }
+    if (strcmp(argv[6], "spline") == 0) {
+        static long double x[NMAX], y[NMAX];
+        int n = atoi(argv[7]);
+        if (n < 3 || n > NMAX || argc != 8 + 2 * n) { fprintf(stderr, "cam_roller_ref: expected %d numbers after spline N\n", 2 * n); return 2; }
+        for (int i = 0; i < n; i++) { x[i] = strtold(argv[8 + 2 * i], 0); y[i] = strtold(argv[9 + 2 * i], 0); }
+        spline_fit(x, y, n);
+    } else {
+        a0 = strtold(argv[6], 0);
+        K = atoi(argv[7]);
+        if (K < 0 || K > KMAX || argc != 8 + 2 * K) { fprintf(stderr, "cam_roller_ref: expected %d coefficients\n", 2 * K); return 2; }
+        for (int k = 1; k <= K; k++) { a[k] = strtold(argv[7 + k], 0); b[k] = strtold(argv[7 + K + k], 0); }
+    }
     const long double PI = 3.141592653589793238462643383279503L;
     long double s = PI / 2 - th0;
     for (long i = 0; i <= n; i++) {

@@ -15,6 +15,9 @@
 #    y = e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) and its derivatives;
 #    a roller on the three-harmonic profile (C4), its centre against the offset curve's polar
 #    radius rho(pi/2 - theta), -w rho', w^2 rho'' from tests/cam_roller_ref.c (long double);
+#    a periodic spline under a point (C5) and under a roller (C6) against that program's own
+#    fit of the spline, and the lift at the point follower's knot crossings equal to the
+#    points' radii;
 #  - models/valve_train.lua (a roller on r = a0 + a1 cos(psi) + a2 cos(2 psi) under a valve
 #    spring): the roller centre's lift, velocity, acceleration and C.normal against the same
 #    closed form at 500 rad/s; the jump speed from the closed form (min over the cam angle of
@@ -152,6 +155,51 @@ echo "kin_cams: roller on the three-harmonic profile: centre $g1, velocity $g2, 
 ok "kin_cams: roller centre on a Fourier profile, rho(pi/2 - theta) of the offset curve, to 1e-12 (got $g1)" '[ "$nr" -eq 5001 ] && le "$g1" 1e-12'
 ok "kin_cams: its velocity -w rho' to 1e-12 (got $g2)" 'le "$g2" 1e-12'
 ok "kin_cams: its acceleration w^2 rho'' to 1e-12 (got $g3)" 'le "$g3" 1e-12'
+
+# ---- periodic splines (kin_cams' C5 under a point, C6 under a roller): the follower against the
+# spline's own fit in tests/cam_roller_ref.c (long double; rr = 0 for the point: rho = r); and
+# the spline passes through its points: the rows where the follower's polar angle pi/2 - theta
+# is a knot (C5: theta = 0.15 + 20 t) lift it to the point's radius
+LOBE='spline 10 0 0.04 0.5 0.038 1 0.034 1.5 0.031 2 0.03 3 0.03 4 0.03 4.5 0.031 5 0.034 5.6 0.038'
+# shellcheck disable=SC2086
+"$BUILD/cam_roller_ref" 0 20 0.15 5000 1e-4 $LOBE >"$T/ref5" 2>"$T/e" &&
+"$BUILD/cam_roller_ref" 0.008 28 -0.4 5000 1e-4 $LOBE >"$T/ref6" 2>>"$T/e"; rc=$?
+ok "cam_roller_ref: the spline profiles run" '[ $rc -eq 0 ]'
+spl() { # spl COLUMN-PREFIX POINT REF: worst lift, velocity, acceleration of their ranges
+    csv "{ print \$col[\"$1.$2.y\"], \$col[\"$1.vy\"], \$col[\"$1.ay\"] }" "$T/kc.csv" | paste -d' ' - "$3" | awk '
+    function ab(x) { return x < 0 ? -x : x }
+    { e1 = ab($1 - $5); e2 = ab($2 - $6); e3 = ab($3 - $7)
+      if (e1 > m1) m1 = e1; if (e2 > m2) m2 = e2; if (e3 > m3) m3 = e3
+      if (NR == 1 || $5 < lo) lo = $5; if (NR == 1 || $5 > hi) hi = $5
+      if (ab($6) > vs) vs = ab($6); if (ab($7) > as) as = ab($7) }
+    END { printf "%.3e %.3e %.3e %d\n", m1 / (hi - lo), m2 / vs, m3 / as, NR }'
+}
+read -r s1 s2 s3 nr <<<"$(spl fol5 P "$T/ref5")"
+echo "kin_cams: spline under a point: lift $s1, velocity $s2, acceleration $s3 (of their ranges; $nr rows)"
+ok "kin_cams: a spline profile's lift r(pi/2 - theta) to 1e-12 (got $s1)" '[ "$nr" -eq 5001 ] && le "$s1" 1e-12'
+ok "kin_cams: its velocity -w r' to 1e-12 (got $s2)" 'le "$s2" 1e-12'
+ok "kin_cams: its acceleration w^2 r'' to 1e-12 (got $s3)" 'le "$s3" 1e-12'
+read -r s1 s2 s3 nr <<<"$(spl fol6 C "$T/ref6")"
+echo "kin_cams: spline under a roller: centre $s1, velocity $s2, acceleration $s3 (of their ranges; $nr rows)"
+ok "kin_cams: a roller on a spline, rho(pi/2 - theta), to 1e-12 (got $s1)" '[ "$nr" -eq 5001 ] && le "$s1" 1e-12'
+ok "kin_cams: its velocity to 1e-12 (got $s2)" 'le "$s2" 1e-12'
+ok "kin_cams: its acceleration to 1e-12 (got $s3)" 'le "$s3" 1e-12'
+# through its points: at each knot's time tk (0.15 + 20 tk = pi/2 - phi_i mod 2 pi) the lift
+# from the nearest row j by Taylor, y_j + vy_j (tk - t_j) + ay_j (tk - t_j)^2 / 2 (|tk - t_j|
+# <= 5e-5 s: the jerk's term w^3 |r'''| dt^3 / 6 is below 1e-10 m) equals the point's radius
+kn=$(csv '{ print $col["t"], $col["fol5.P.y"], $col["fol5.vy"], $col["fol5.ay"] }' "$T/kc.csv" | awk -v pts="${LOBE#spline 10 }" '
+  BEGIN { n = split(pts, a, " "); pi = atan2(0, -1) }
+  { t[NR] = $1; y[NR] = $2; v[NR] = $3; ac[NR] = $4 }
+  END { for (i = 1; i < n; i += 2) { phi = a[i]; r = a[i + 1]
+          for (k = -1; k <= 2; k++) { tk = (pi / 2 - 0.15 - phi + 2 * pi * k) / 20
+            if (tk < 0 || tk > 0.5) continue
+            j = int(tk / 1e-4 + 0.5) + 1; dt = tk - t[j]
+            d = y[j] + v[j] * dt + ac[j] * dt * dt / 2 - r; if (d < 0) d = -d; if (d > w) w = d; c++ } }
+        printf "%.3e %d\n", w / 0.01, c }')
+read -r kw kc <<<"$kn"
+echo "kin_cams: the spline at its $kc knot crossings within $kw of the 10 mm lift of its points' radii"
+ok "kin_cams: the spline passes through its points (to 1e-8 of the lift, Taylor from the nearest row; $kw, $kc crossings)" \
+   '[ "$kc" -ge 10 ] && le "$kw" 1e-8'
 
 # ---- models/valve_train.lua: a roller on r = a0 + a1 cos(psi) + a2 cos(2 psi) under a valve
 # spring. The roller centre's lift, velocity, acceleration and the normal force

@@ -9,7 +9,11 @@
 --  - a profile given as a Lua function of its angle (below), y_P = r(pi/2 - theta) as the first;
 --  - a roller of radius 0.01 on the three-harmonic profile, its centre C on x = 3 above O4 =
 --    (3, 0), the cam at theta = 0.2 + 35 t: y_C = rho(pi/2 - theta), rho the offset curve's
---    polar radius (tests/cam_roller_ref.c, long double).
+--    polar radius (tests/cam_roller_ref.c, long double);
+--  - a periodic spline through ten points (a lobe on a base circle) under a point follower
+--    (C5: P on x = 4 above O5 = (4, 0), theta = 0.15 + 20 t) and under a roller of radius 0.008
+--    (C6: C on x = 5 above O6 = (5, 0), theta = -0.4 + 28 t), against the same program's own
+--    fit of the spline.
 name "kin_cams"
 gravity { 0, -9.81 }
 ground { O1 = { 0, 0 }, G1 = { 0, 0.1 }, O2 = { 1, 0 }, G2 = { 1, 0.1 } }
@@ -47,5 +51,23 @@ revolute "J4" { "ground.O4", "cam4.O" }
 prismatic "P4" { "ground.G4", "fol4.C", axis = { 0, 1 } }
 cam "C4" { "cam4.O", "fol4.C", profile = { a0 = 0.04, a = { 0.006, 0, -0.001 }, b = { 0, 0.002 } }, roller = 0.01 }
 driver "D4" { joint = "J4", f = function(t) return 0.2 + 35 * t end }
+
+
+-- a periodic spline: a lobe on a base circle of 0.03, under a point follower and under a roller
+local lobe = { { 0, 0.04 }, { 0.5, 0.038 }, { 1, 0.034 }, { 1.5, 0.031 }, { 2, 0.03 }, { 3, 0.03 },
+               { 4, 0.03 }, { 4.5, 0.031 }, { 5, 0.034 }, { 5.6, 0.038 } }
+ground { O5 = { 4, 0 }, G5 = { 4, 0.1 }, O6 = { 5, 0 }, G6 = { 5, 0.1 } }
+body "cam5" { mass = 0.5, inertia = 2e-4, position = { 4, 0 }, angle = 0.15, points = { O = { 0, 0 } } }
+body "fol5" { mass = 0.2, inertia = 1e-4, position = { 4, 0.07 }, points = { P = { 0, -0.03 } } }
+revolute "J5" { "ground.O5", "cam5.O" }
+prismatic "P5" { "ground.G5", "fol5.P", axis = { 0, 1 } }
+cam "C5" { "cam5.O", "fol5.P", profile = { spline = lobe } }
+driver "D5" { joint = "J5", f = function(t) return 0.15 + 20 * t end }
+body "cam6" { mass = 0.5, inertia = 2e-4, position = { 5, 0 }, angle = -0.4, points = { O = { 0, 0 } } }
+body "fol6" { mass = 0.2, inertia = 1e-4, position = { 5, 0.08 }, points = { C = { 0, -0.04 } } }
+revolute "J6" { "ground.O6", "cam6.O" }
+prismatic "P6" { "ground.G6", "fol6.C", axis = { 0, 1 } }
+cam "C6" { "cam6.O", "fol6.C", profile = { spline = lobe }, roller = 0.008 }
+driver "D6" { joint = "J6", f = function(t) return -0.4 + 28 * t end }
 
 simulate { t_end = 0.5, h = 1e-3 }
