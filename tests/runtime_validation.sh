@@ -417,7 +417,8 @@ through its centre against a valve spring (k = 20000 N/m, 200 N preload, 400 N a
 `tests/models/kin_cams.lua`: a three-harmonic profile with sine terms, a roller (0.012 m) on
 an eccentric circle (R = 0.03 m, e = 0.01 m), a profile given as a Lua function, a roller
 (0.01 m) on the three-harmonic profile, and a periodic spline through ten points (a lobe on a
-base circle) under a point and under a roller (0.008 m). `models/valve_train.lua`: a roller (0.01 m) on
+base circle) under a point and under a roller (0.008 m), and a roller larger than its cam on an
+offset follower. `models/valve_train.lua`: a roller (0.01 m) on
 r = a0 + a1 cos(psi) + a2 cos(2 psi) (25, 5, 1.5 mm) lifted against a valve spring (20000 N/m,
 about 210 N preload); the roller centre's closed form is the offset curve P + rr N in polar
 form, rho(alpha), with rho' and rho'' (`tests/cam_roller_ref.c`, long double: the contact
@@ -436,6 +437,7 @@ parameter by Newton on the centre's polar angle).
 | kin_cams, roller on the three-harmonic profile | rho(pi/2 - theta), -w rho', w^2 rho'' | 4.9e-15, 4.1e-15, 5.2e-15 | their ranges |
 | kin_cams, spline under a point | its own long-double fit (`cam_roller_ref ... spline`): r(pi/2 - theta), -w r', w^2 r'' | 6.8e-15, 4.8e-15, 8.4e-15 | their ranges |
 | kin_cams, spline under a roller | rho(pi/2 - theta) of the spline's offset curve and its derivatives | 6.2e-15, 5.0e-15, 7.6e-15 | their ranges |
+| kin_cams, a roller of 0.06 on a 0.04 cam, its follower 0.03 off the cam's centre line (the contact angle up to 0.13 rad from the centre's polar angle) | the centre's distance from the profile by brute force (2000 angles, ternary search) = 0.06 | 9.7e-15 | the radius |
 | kin_cams, the spline through its points | the point follower's lift at its 17 knot crossings (Taylor from the nearest row) = the points' radii | 2.7e-10 | the 10 mm lift (required 1e-8: the Taylor remainder) |
 | valve_train roller centre, w = 500 rad/s, h = 1e-6, one turn | rho(pi/2 - theta) | 5.4e-13 | its height (the Newton stop) |
 | its velocity, acceleration | -w rho', w^2 rho'' | 7.2e-14, 1.3e-13 | their peaks |

@@ -17,7 +17,8 @@
 #    radius rho(pi/2 - theta), -w rho', w^2 rho'' from tests/cam_roller_ref.c (long double);
 #    a periodic spline under a point (C5) and under a roller (C6) against that program's own
 #    fit of the spline, and the lift at the point follower's knot crossings equal to the
-#    points' radii;
+#    points' radii; a roller larger than the cam on an offset follower (C7), its centre's
+#    distance from the profile by brute force;
 #  - models/valve_train.lua (a roller on r = a0 + a1 cos(psi) + a2 cos(2 psi) under a valve
 #    spring): the roller centre's lift, velocity, acceleration and C.normal against the same
 #    closed form at 500 rad/s; the jump speed from the closed form (min over the cam angle of
@@ -200,6 +201,23 @@ read -r kw kc <<<"$kn"
 echo "kin_cams: the spline at its $kc knot crossings within $kw of the 10 mm lift of its points' radii"
 ok "kin_cams: the spline passes through its points (to 1e-8 of the lift, Taylor from the nearest row; $kw, $kc crossings)" \
    '[ "$kc" -ge 10 ] && le "$kw" 1e-8'
+
+# ---- a roller larger than the cam on an offset follower (kin_cams' C7): the centre's distance
+# from the profile by brute force (the smallest of 2000 angles, refined by ternary search; no
+# Newton, no normal) equals the roller's radius, at every 10th row
+csv '{ if ((NR - 2) % 10 == 0) print $col["fol7.C.x"] - 6, $col["fol7.C.y"], $col["cam7.phi"] }' "$T/kc.csv" | awk '
+function prof(s) { return 0.04 + 0.008 * cos(s) + 0.002 * cos(2 * s) + 0.001 * sin(2 * s) }
+function dist(s,   r) { r = prof(s); return sqrt((dx - r * cos(s)) ^ 2 + (dy - r * sin(s)) ^ 2) }
+{ th = $3; dx = cos(th) * $1 + sin(th) * $2; dy = cos(th) * $2 - sin(th) * $1
+  best = 1e9; for (i = 0; i < 2000; i++) { s = 2 * atan2(0, -1) * i / 2000; d = dist(s); if (d < best) { best = d; bs = s } }
+  lo = bs - 0.004; hi = bs + 0.004
+  for (k = 0; k < 80; k++) { m1 = lo + (hi - lo) / 3; m2 = hi - (hi - lo) / 3; if (dist(m1) < dist(m2)) hi = m2; else lo = m1 }
+  e = dist((lo + hi) / 2) - 0.06; if (e < 0) e = -e; if (e > w) w = e
+  a = (lo + hi) / 2 - atan2(dy, dx); while (a > 3.1416) a -= 6.2832; while (a < -3.1416) a += 6.2832; if (a < 0) a = -a; if (a > md) md = a }
+END { printf "%.3e %.3f %d\n", w / 0.06, md, NR }' >"$T/r"
+read -r b1 b2 nr <"$T/r"
+echo "kin_cams: roller 0.06 on a 0.04 cam, offset follower: distance from the profile off the radius by $b1 of it (brute force, $nr rows; the contact angle up to $b2 rad from the centre's polar angle)"
+ok "kin_cams: a roller larger than the cam, offset: its centre 0.06 from the profile to 1e-12 (got $b1)" '[ "$nr" -eq 501 ] && le "$b1" 1e-12'
 
 # ---- models/valve_train.lua: a roller on r = a0 + a1 cos(psi) + a2 cos(2 psi) under a valve
 # spring. The roller centre's lift, velocity, acceleration and the normal force

@@ -13,7 +13,11 @@
 --  - a periodic spline through ten points (a lobe on a base circle) under a point follower
 --    (C5: P on x = 4 above O5 = (4, 0), theta = 0.15 + 20 t) and under a roller of radius 0.008
 --    (C6: C on x = 5 above O6 = (5, 0), theta = -0.4 + 28 t), against the same program's own
---    fit of the spline.
+--    fit of the spline;
+--  - a roller larger than the cam (0.06 on r = 0.04 + 0.008 cos(psi) + 0.002 cos(2 psi)
+--    + 0.001 sin(2 psi)) on a follower offset 0.03 from the cam's centre (C on x = 6.03, O7 =
+--    (6, 0), theta = 0.3 + 10 t): the contact angle leaves the centre's polar angle by up to
+--    0.13 rad; the test checks the centre's distance from the profile by brute force.
 name "kin_cams"
 gravity { 0, -9.81 }
 ground { O1 = { 0, 0 }, G1 = { 0, 0.1 }, O2 = { 1, 0 }, G2 = { 1, 0.1 } }
@@ -69,5 +73,14 @@ revolute "J6" { "ground.O6", "cam6.O" }
 prismatic "P6" { "ground.G6", "fol6.C", axis = { 0, 1 } }
 cam "C6" { "cam6.O", "fol6.C", profile = { spline = lobe }, roller = 0.008 }
 driver "D6" { joint = "J6", f = function(t) return -0.4 + 28 * t end }
+
+-- a roller larger than the cam on an offset follower
+ground { O7 = { 6, 0 }, G7 = { 6.03, 0.2 } }
+body "cam7" { mass = 0.5, inertia = 2e-4, position = { 6, 0 }, angle = 0.3, points = { O = { 0, 0 } } }
+body "fol7" { mass = 0.2, inertia = 1e-4, position = { 6.03, 0.12 }, points = { C = { 0, -0.03 } } }
+revolute "J7" { "ground.O7", "cam7.O" }
+prismatic "P7" { "ground.G7", "fol7.C", axis = { 0, 1 } }
+cam "C7" { "cam7.O", "fol7.C", profile = { a0 = 0.04, a = { 0.008, 0.002 }, b = { 0, 0.001 } }, roller = 0.06 }
+driver "D7" { joint = "J7", f = function(t) return 0.3 + 10 * t end }
 
 simulate { t_end = 0.5, h = 1e-3 }
