@@ -262,7 +262,8 @@ static void rack_row(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const
 /* Cam: Phi = F(d), d = R_a^T (p_b - p_a) the follower point b in the cam body's axes about its
  * centre O (end a). F and its gradient g and Hessian H (Hxx, Hxy, Hyy) in d:
  *  - circle (flag 0, par = cx, cy, L = R + roller): F = |d - c| - L, g = u, H = (I - u u^T) / l;
- *  - Fourier (flag 1, par[0] = first index of a0, a_1..a_K, b_1..b_K in tf_const, par[1] = K):
+ *  - Fourier (flag 1, par[0] = first index of a0, a_1..a_K, b_1..b_K in tf_const, par[1] = K),
+ *    or a periodic spline (flag 2, par[0] = first index of its knots and pieces, par[1] = n):
  *    F = (rho - r(psi)) / N, N = sqrt(1 + s^2), s = r'/rho, (rho, psi) the polar coordinates of
  *    d; F's polar derivatives from A = rho - r and N (s_rho = -r'/rho^2, s_psi = r''/rho, ...),
  *    turned into Cartesian ones: g = F_r e_r + F_p / rho e_p, H = F_rr e_r e_r^T + (F_rp / rho
@@ -285,7 +286,23 @@ static void cam_F(const mb_generic_data *D, const mb_generic_elem *e, const mb_r
     const int K = (int)e->par[1];
     const mb_real rho = MB_HYPOT(dd[0], dd[1]), psi = MB_ATAN2(dd[1], dd[0]);
     mb_real r = c[0], r1 = MB_R(0.0), r2 = MB_R(0.0), r3 = MB_R(0.0);
-    for (int k = 1; k <= K; k++) {
+    if (e->flag == 2) {   /* a spline: psi wrapped into a turn from x_1, the piece by bisection */
+        const mb_real tp = MB_R(6.283185307179586), *p;
+        mb_real u = psi - tp * MB_LIBM(floor)((psi - c[0]) / tp), t;
+        int lo = 0, hi = K;
+        if (u < c[0]) u = c[0];
+        while (hi - lo > 1) {
+            const int mid = (lo + hi) / 2;
+            if (u < c[mid]) hi = mid; else lo = mid;
+        }
+        t = u - c[lo];
+        p = c + K + 1 + 4 * lo;
+        r = p[0] + t * (p[1] + t * (p[2] + t * p[3]));
+        r1 = p[1] + t * (MB_R(2.0) * p[2] + MB_R(3.0) * t * p[3]);
+        r2 = MB_R(2.0) * p[2] + MB_R(6.0) * t * p[3];
+        r3 = MB_R(6.0) * p[3];
+    }
+    for (int k = 1; e->flag == 1 && k <= K; k++) {
         const mb_real a = c[k], b = c[K + k], kk = (mb_real)k;
         const mb_real ck = MB_COS(kk * psi), sk = MB_SIN(kk * psi);
         r += a * ck + b * sk;

@@ -157,11 +157,19 @@ local function elements(M, D, T)
                 r.col[7] = select(3, coords(el.pinion.body))
             elseif k == "cam" then
                 -- a circle: its centre and radius (+ roller); Fourier: the coefficients a0,
-                -- a_1..a_K, b_1..b_K appended to the constant pool (mb_generic.h: MB_GE_CAM)
+                -- a_1..a_K, b_1..b_K appended to the constant pool; a spline: its knots and
+                -- pieces there (mb_generic.h: MB_GE_CAM)
                 r.kind, nrow = KIND.cam, 1
                 local p = el.profile
                 if p.kind == "circle" then
                     r.par = { p.centre[1], p.centre[2], p.radius + (el.roller or 0), 0 }
+                elseif p.kind == "spline" then
+                    -- the knots x_1..x_{n+1} (x_{n+1} = x_1 + 2 pi), then the pieces'
+                    -- coefficients c0..c3 in turn (cam.lua: spline_fit)
+                    r.flag = 2
+                    r.par = { #T.const, p.n, 0, 0 }
+                    for i = 1, p.n + 1 do T.const[#T.const + 1] = p.x[i] end
+                    for i = 1, p.n do for j = 1, 4 do T.const[#T.const + 1] = p.c[i][j] end end
                 else
                     r.flag = 1
                     r.par = { #T.const, #p.a, 0, 0 }
@@ -261,9 +269,6 @@ function emit_data.generate(M, opts)
         end
         if el.kind == "cam" and el.profile.kind == "function" then
             why = why or 'a cam whose profile is a function (cam "' .. el.name .. '")'
-        end
-        if el.kind == "cam" and el.profile.kind == "spline" then
-            why = why or 'a cam whose profile is a spline (cam "' .. el.name .. '")'
         end
         if el.kind == "cam" and el.roller and el.profile.kind ~= "circle" then
             why = why or 'a roller on a cam profile other than a circle (cam "' .. el.name

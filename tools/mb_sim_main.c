@@ -476,8 +476,7 @@ const char *mb_sim_eval_accept(int eval)
         return "the generic evaluator does not run this model: it was generated with "
                "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
                "contacts, loads that depend on the state, a cam profile given as a function or a "
-               "spline, or a roller on a cam profile other than a circle (generated/<model>_data.c "
-               "says which)";
+               "roller on a cam profile other than a circle (generated/<model>_data.c says which)";
     return NULL;
 }
 

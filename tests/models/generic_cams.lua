@@ -1,7 +1,8 @@
--- generic_cams.lua - every_cam.lua's cams the generic evaluator runs (Fourier and circle
--- profiles, point and roller followers; a profile function is generated code only): for the
--- generated-vs-generic agreement test (tests/test_generic.c). Made-up data, SI units; the five
--- mechanisms share the origin and overlap.
+-- generic_cams.lua - every_cam.lua's cams the generic evaluator runs (Fourier, circle and
+-- spline profiles, point followers, a roller on the circle; a profile function and a roller on
+-- another profile are generated code only): for the generated-vs-generic agreement test
+-- (tests/test_generic.c). Made-up data, SI units; the six mechanisms share the origin and
+-- overlap.
 name "generic_cams"
 gravity { 0.3, -9.81 }
 ground { O = { 0, 0 }, G1 = { 0, 0.1 }, A2 = { 0.08, 0.1 }, T3 = { 0, 0.1 }, G4 = { 0, 0.1 } }
@@ -43,3 +44,10 @@ particle "pin5" { mass = 0.05, x = 0.0, y = 0.035 }
 revolute "J5" { "ground.O", "ecc5.O" }
 cam "C5" { "ecc5.O", "pin5", profile = { circle = 0.025, centre = { 0.005, 0.002 } } }
 spring "S5" { "ground.O", "pin5", k = 10, l0 = 0.01 }
+
+-- a periodic spline on a body turning about O, the follower a particle
+body "cam9" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = 0.25, points = { O = { 0, 0 } } }
+particle "pin9" { mass = 0.05, x = 0.0, y = 0.045 }
+revolute "J9" { "ground.O", "cam9.O" }
+cam "C9" { "cam9.O", "pin9", profile = { spline = { { -1, 0.04 }, { 0, 0.05 }, { 1.2, 0.045 }, { 2.5, 0.038 }, { 4, 0.036 } } } }
+spring "S9" { "ground.O", "pin9", k = 10, l0 = 0.01 }
