@@ -20,10 +20,9 @@ BUILD    := build
 RESULTS  := results
 # (one line: tests/test_install.sh reads it)
 MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm shaper gear_train bouncing_ball cam_follower valve_train
-# models with inputs, sensors or loads that depend on the state, or a roller on a cam profile
-# other than a circle: generated code only (the generic evaluator refuses them:
-# docs/generic-evaluator.md)
-PLANT_MODELS := cartpole motor_arm bouncing_ball valve_train
+# models with inputs, sensors or loads that depend on the state: generated code only (the generic
+# evaluator refuses them: docs/generic-evaluator.md)
+PLANT_MODELS := cartpole motor_arm bouncing_ball
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first

@@ -475,8 +475,8 @@ const char *mb_sim_eval_accept(int eval)
     if (model->nq == 0)   /* emit_data.lua leaves it empty: removed equations, inputs, ... */
         return "the generic evaluator does not run this model: it was generated with "
                "mbgen --redundant remove, or it has inputs, sensors, actuators, joint torques, "
-               "contacts, loads that depend on the state, a cam profile given as a function or a "
-               "roller on a cam profile other than a circle (generated/<model>_data.c says which)";
+               "contacts, loads that depend on the state or a cam profile given as a function "
+               "(generated/<model>_data.c says which)";
     return NULL;
 }
 
