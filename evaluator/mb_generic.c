@@ -262,11 +262,92 @@ static void rack_row(const mb_generic_elem *e, rc_t *cs, const mb_real *q, const
 /* Cam: Phi = F(d), d = R_a^T (p_b - p_a) the follower point b in the cam body's axes about its
  * centre O (end a). F and its gradient g and Hessian H (Hxx, Hxy, Hyy) in d:
  *  - circle (flag 0, par = cx, cy, L = R + roller): F = |d - c| - L, g = u, H = (I - u u^T) / l;
- *  - Fourier (flag 1, par[0] = first index of a0, a_1..a_K, b_1..b_K in tf_const, par[1] = K):
+ *  - Fourier (flag 1, par[0] = first index of a0, a_1..a_K, b_1..b_K in tf_const, par[1] = K),
+ *    or a periodic spline (flag 2, par[0] = first index of its knots and pieces, par[1] = n):
  *    F = (rho - r(psi)) / N, N = sqrt(1 + s^2), s = r'/rho, (rho, psi) the polar coordinates of
  *    d; F's polar derivatives from A = rho - r and N (s_rho = -r'/rho^2, s_psi = r''/rho, ...),
  *    turned into Cartesian ones: g = F_r e_r + F_p / rho e_p, H = F_rr e_r e_r^T + (F_rp / rho
  *    - F_p / rho^2) (e_r e_p^T + e_p e_r^T) + (F_pp / rho^2 + F_r / rho) e_p e_p^T. */
+/* r, r', r'', r''' of a Fourier (flag 1) or spline (flag 2) profile at psi (c its constants in
+ * tf_const, K its harmonics or points). */
+static void cam_profile(const mb_real *c, int K, int flag, mb_real psi, mb_real *r)
+{
+    if (flag == 2) {   /* a spline: psi wrapped into a turn from x_1, the piece by bisection */
+        const mb_real tp = MB_R(6.283185307179586), *p;
+        mb_real u = psi - tp * MB_LIBM(floor)((psi - c[0]) / tp), t;
+        int lo = 0, hi = K;
+        if (u < c[0]) u = c[0];
+        while (hi - lo > 1) {
+            const int mid = (lo + hi) / 2;
+            if (u < c[mid]) hi = mid; else lo = mid;
+        }
+        t = u - c[lo];
+        p = c + K + 1 + 4 * lo;
+        r[0] = p[0] + t * (p[1] + t * (p[2] + t * p[3]));
+        r[1] = p[1] + t * (MB_R(2.0) * p[2] + MB_R(3.0) * t * p[3]);
+        r[2] = MB_R(2.0) * p[2] + MB_R(6.0) * t * p[3];
+        r[3] = MB_R(6.0) * p[3];
+        return;
+    }
+    r[0] = c[0];
+    r[1] = r[2] = r[3] = MB_R(0.0);
+    for (int k = 1; k <= K; k++) {
+        const mb_real a = c[k], b = c[K + k], kk = (mb_real)k;
+        const mb_real ck = MB_COS(kk * psi), sk = MB_SIN(kk * psi);
+        r[0] += a * ck + b * sk;
+        r[1] += kk * (b * ck - a * sk);
+        r[2] -= kk * kk * (a * ck + b * sk);
+        r[3] -= kk * kk * kk * (b * ck - a * sk);
+    }
+}
+
+/* The tangent P' = (tx, ty), P'' = (ax, ay) and d - P = (ex, ey) at psi; returns g_psi. */
+static mb_real cam_frame(const mb_real *c, int K, int flag, mb_real psi, const mb_real *dd,
+                         mb_real *r, mb_real *f)
+{
+    cam_profile(c, K, flag, psi, r);
+    const mb_real cs = MB_COS(psi), sn = MB_SIN(psi);
+    f[0] = r[1] * cs - r[0] * sn;
+    f[1] = r[1] * sn + r[0] * cs;
+    f[2] = (r[2] - r[0]) * cs - MB_R(2.0) * r[1] * sn;
+    f[3] = (r[2] - r[0]) * sn + MB_R(2.0) * r[1] * cs;
+    f[4] = dd[0] - r[0] * cs;
+    f[5] = dd[1] - r[0] * sn;
+    return f[4] * f[2] + f[5] * f[3] - (f[0] * f[0] + f[1] * f[1]);
+}
+
+/* A roller of radius rr (par[2] > 0) on a Fourier or spline profile, its centre at d: the
+ * contact angle psi, the root of g = (d - P(psi)) . P'(psi), by Newton from d's polar angle
+ * (the generated code's iteration, generator/cam.lua: contact_c); F = (d - P) . N - rr, g = N
+ * (the distance's derivative in psi is 0 at the root), H = N' grad(psi)^T with
+ * grad(psi) = -P' / g_psi, N' = (P''_y, -P''_x) / L - N (P' . P'') / L^2, L = |P'| (symmetric:
+ * N' is along P'). */
+static void cam_roller_F(const mb_real *c, int K, int flag, mb_real rr, const mb_real *dd,
+                         mb_real *F, mb_real *g, mb_real *H)
+{
+    mb_real psi = MB_ATAN2(dd[1], dd[0]), r[4], f[6], gp;
+    int last = 0;
+    for (int i = 0; i < 50; i++) {
+        gp = cam_frame(c, K, flag, psi, dd, r, f);
+        const mb_real tt = f[0] * f[0] + f[1] * f[1];
+        mb_real step = (f[4] * f[0] + f[5] * f[1]) / (gp < -MB_R(0.01) * tt ? gp : -tt);
+        step = step > MB_R(0.5) ? MB_R(0.5) : step < -MB_R(0.5) ? -MB_R(0.5) : step;
+        psi -= step;
+        if (last) break;
+        if (MB_FABS(step) < MB_SQRT(MB_EPS)) last = 1;   /* one more step, then the root */
+    }
+    gp = cam_frame(c, K, flag, psi, dd, r, f);
+    const mb_real L = MB_HYPOT(r[0], r[1]), nx = f[1] / L, ny = -f[0] / L;
+    const mb_real ta = (f[0] * f[2] + f[1] * f[3]) / (L * L);
+    const mb_real n1x = f[3] / L - nx * ta, n1y = -f[2] / L - ny * ta, px = -f[0] / gp, py = -f[1] / gp;
+    *F = f[4] * nx + f[5] * ny - rr;
+    g[0] = nx;
+    g[1] = ny;
+    H[0] = n1x * px;
+    H[1] = MB_R(0.5) * (n1x * py + n1y * px);
+    H[2] = n1y * py;
+}
+
 static void cam_F(const mb_generic_data *D, const mb_generic_elem *e, const mb_real *dd,
                   mb_real *F, mb_real *g, mb_real *H)
 {
@@ -283,16 +364,14 @@ static void cam_F(const mb_generic_data *D, const mb_generic_elem *e, const mb_r
     }
     const mb_real *c = D->tf_const + (int)e->par[0];
     const int K = (int)e->par[1];
-    const mb_real rho = MB_HYPOT(dd[0], dd[1]), psi = MB_ATAN2(dd[1], dd[0]);
-    mb_real r = c[0], r1 = MB_R(0.0), r2 = MB_R(0.0), r3 = MB_R(0.0);
-    for (int k = 1; k <= K; k++) {
-        const mb_real a = c[k], b = c[K + k], kk = (mb_real)k;
-        const mb_real ck = MB_COS(kk * psi), sk = MB_SIN(kk * psi);
-        r += a * ck + b * sk;
-        r1 += kk * (b * ck - a * sk);
-        r2 -= kk * kk * (a * ck + b * sk);
-        r3 -= kk * kk * kk * (b * ck - a * sk);
+    if (e->par[2] > MB_R(0.0)) {
+        cam_roller_F(c, K, e->flag, e->par[2], dd, F, g, H);
+        return;
     }
+    const mb_real rho = MB_HYPOT(dd[0], dd[1]), psi = MB_ATAN2(dd[1], dd[0]);
+    mb_real rv[4];
+    cam_profile(c, K, e->flag, psi, rv);
+    const mb_real r = rv[0], r1 = rv[1], r2 = rv[2], r3 = rv[3];
     const mb_real s = r1 / rho, N = MB_SQRT(MB_R(1.0) + s * s), A = rho - r;
     const mb_real s_r = -r1 / (rho * rho), s_p = r2 / rho;
     const mb_real s_rr = MB_R(2.0) * r1 / (rho * rho * rho), s_rp = -r2 / (rho * rho), s_pp = r3 / rho;

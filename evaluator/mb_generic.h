@@ -27,7 +27,12 @@ enum {
                              follower); flag 0, a circle: F = |d - c| - L, par = cx, cy, L (radius
                              + roller); flag 1, a Fourier profile: F = (|d| - r(psi)) /
                              sqrt(1 + (r'(psi) / |d|)^2), par[0] = the index in tf_const of a0,
-                             a_1..a_K, b_1..b_K, par[1] = K (generator/cam.lua) */
+                             a_1..a_K, b_1..b_K, par[1] = K (generator/cam.lua); flag 2, a
+                             periodic spline, F as Fourier's: par[0] = the index in tf_const of
+                             the knots x_1..x_{n+1} (x_{n+1} = x_1 + 2 pi) and then the pieces'
+                             c0..c3 (r = c0 + c1 t + c2 t^2 + c3 t^3, t = psi - x_i), par[1] = n;
+                             flags 1 and 2 with par[2] = rr > 0: a roller, F = (d - P(psi_c))
+                             . N(psi_c) - rr, psi_c by Newton (generator/cam.lua) */
 };
 
 /* Opcodes of the postfix time-function programs. MB_TF_CONST takes the next code as an

@@ -131,7 +131,10 @@ end
 -- Cam: the follower point P (body b) in the cam body a's frame relative to its point O,
 -- d = R_a^T (p_P - p_O), stays on the profile (generator/cam.lua: the equation, one row in units
 -- of length whose gradient in P is the profile's outward unit normal, so the multiplier is minus
--- the normal force). The contact parameter is eliminated: the polar angle atan2(d_y, d_x).
+-- the normal force). The contact parameter is eliminated: the polar angle atan2(d_y, d_x) for a
+-- point follower; for a roller on a Fourier or function profile the contact angle, an implicit
+-- function of d found by the C helper <model>_contact_<cam> (cam.lua: contact_spec, kept on
+-- the element so that every derivation of the model shares one node).
 function E.cam(el, ctx)
     local pa = ctx.angle(el.a.body)
     local xo, yo = ctx.pos(el.a)
@@ -139,8 +142,13 @@ function E.cam(el, ctx)
     local gx, gy = xp - xo, yp - yo
     local c, s = sym.cos(pa), sym.sin(pa)
     local dx, dy = c * gx + s * gy, c * gy - s * gx
+    local cam = require("cam")
+    if el.profile.kind == "spline" then cam.spline_specs(el.profile, ctx.name .. "_spline_" .. el.name) end
+    if el.roller and el.profile.kind ~= "circle" and not el.contact_spec then
+        el.contact_spec = cam.contact_spec(el.profile, ctx.name .. "_contact_" .. el.name)
+    end
     return { phi = { { name = el.name .. ".profile",
-                       e = require("cam").equation(el.profile, dx, dy, el.roller) } } }
+                       e = cam.equation(el.profile, dx, dy, el.roller, el.contact_spec) } } }
 end
 
 -- Rod (massless rigid link of length L between points P and Q): d = r_Q - r_P,

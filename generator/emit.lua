@@ -72,7 +72,7 @@ local function derive(M)
         return list
     end
 
-    local ctx = { q = q, v = v, t = t }
+    local ctx = { q = q, v = v, t = t, name = M.name }
     function ctx.coords(i)
         if i == 0 then return nil end
         local b0 = C.body_q[i]
@@ -561,6 +561,17 @@ function emit.generate(M, opts)
     local stats = {}
     local fnt = load_template(opts, "function.c.in")
     local functions, protos = {}, {}
+    -- a spline profile's pieces and a roller cam's contact angle: static helpers the
+    -- equations call (cam.lua: spline_c, contact_c)
+    for _, el in ipairs(M.elements) do
+        if el.kind == "cam" and el.profile.kind == "spline" then
+            functions[#functions + 1] = require("cam").spline_c(el.profile, 'cam "' .. el.name .. '"')
+        end
+        if el.contact_spec then
+            functions[#functions + 1] = require("cam").contact_c(el.profile, el.contact_spec,
+                                                                 'cam "' .. el.name .. '"', el.roller)
+        end
+    end
     -- restrict: mb_model.h promises outputs never alias inputs; without it the compiler must
     -- reload q and v after every store to out (slow code, and slow compiles for large models)
     local PQ = "const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out"

@@ -157,14 +157,22 @@ local function elements(M, D, T)
                 r.col[7] = select(3, coords(el.pinion.body))
             elseif k == "cam" then
                 -- a circle: its centre and radius (+ roller); Fourier: the coefficients a0,
-                -- a_1..a_K, b_1..b_K appended to the constant pool (mb_generic.h: MB_GE_CAM)
+                -- a_1..a_K, b_1..b_K appended to the constant pool; a spline: its knots and
+                -- pieces there; par[2] the roller's radius (mb_generic.h: MB_GE_CAM)
                 r.kind, nrow = KIND.cam, 1
                 local p = el.profile
                 if p.kind == "circle" then
                     r.par = { p.centre[1], p.centre[2], p.radius + (el.roller or 0), 0 }
+                elseif p.kind == "spline" then
+                    -- the knots x_1..x_{n+1} (x_{n+1} = x_1 + 2 pi), then the pieces'
+                    -- coefficients c0..c3 in turn (cam.lua: spline_fit)
+                    r.flag = 2
+                    r.par = { #T.const, p.n, el.roller or 0, 0 }
+                    for i = 1, p.n + 1 do T.const[#T.const + 1] = p.x[i] end
+                    for i = 1, p.n do for j = 1, 4 do T.const[#T.const + 1] = p.c[i][j] end end
                 else
                     r.flag = 1
-                    r.par = { #T.const, #p.a, 0, 0 }
+                    r.par = { #T.const, #p.a, el.roller or 0, 0 }
                     T.const[#T.const + 1] = p.a0
                     for i = 1, #p.a do T.const[#T.const + 1] = p.a[i] end
                     for i = 1, #p.b do T.const[#T.const + 1] = p.b[i] end

@@ -1203,57 +1203,85 @@ local function make_env(S)
       end
       local ok, err = cam.check_function(el.profile)
       if not ok then S.fail(line, "%s: %s", what, err) end
-      if f.roller ~= nil then
-        S.fail(line, "%s: a roller on a profile function is not supported (its contact angle would need a coordinate of its own): give the pitch curve (the path of the roller's centre) as the profile, without roller",
-               what)
-      end
-      return
-    end
-    if type(p) ~= "table" or tnode[p] ~= nil then
-      S.fail(line, "%s: profile must be a table of Fourier coefficients { a0 = .., a = { .. }, b = { .. } }, a circle { circle = R, centre = { x, y } } or a function of the angle, got %s",
-             what, tnode[p] ~= nil and "a formula" or type(p))
-    end
-    local g = fields(S, line, what .. " profile", p, { a0 = true, a = true, b = true, circle = true,
-                                                        centre = true }, 0)
-    if g.circle ~= nil then
-      if g.a0 ~= nil or g.a ~= nil or g.b ~= nil then
-        S.fail(line, "%s: profile gives a circle and Fourier coefficients: one or the other", what)
-      end
-      local R = number(S, line, what .. " profile circle", g.circle)
-      if not (R > 0) then S.fail(line, "%s: profile circle (the radius) must be > 0, got %.17g", what, R) end
-      local c = g.centre ~= nil and vec(S, line, what .. " profile centre", g.centre, 2) or { 0.0, 0.0 }
-      el.profile = { kind = "circle", radius = R, centre = c }
     else
-      if g.centre ~= nil then
-        S.fail(line, "%s: profile centre belongs to a circle profile (circle = R)", what)
+      if type(p) ~= "table" or tnode[p] ~= nil then
+        S.fail(line, "%s: profile must be a table of Fourier coefficients { a0 = .., a = { .. }, b = { .. } }, a circle { circle = R, centre = { x, y } } or a function of the angle, got %s",
+               what, tnode[p] ~= nil and "a formula" or type(p))
       end
-      if g.a0 == nil then
-        S.fail(line, "%s: profile a0 (the mean radius) is missing: an empty profile has no curve", what)
-      end
-      local a0 = number(S, line, what .. " profile a0", g.a0)
-      local a, b = cam_list(g.a, "profile a", what, line), cam_list(g.b, "profile b", what, line)
-      local K = math.max(#a, #b)
-      if K > cam.MAX_HARMONICS then
-        S.fail(line, "%s: profile has %d harmonics, at most %d", what, K, cam.MAX_HARMONICS)
-      end
-      for k = 1, K do a[k], b[k] = a[k] or 0.0, b[k] or 0.0 end
-      el.profile = { kind = "fourier", a0 = a0, a = a, b = b }
-      local rmin, at, rgrid = cam.fourier_min(el.profile)
-      local n = math.max(cam.GRID, 64 * K)
-      if not (rgrid > 0) then
-        S.fail(line, "%s: the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
-               what, at, rgrid, n)
-      elseif not (rmin > 0) then
-        S.fail(line, "%s: the profile's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
-               what, n, at, rgrid, rgrid - rmin)
+      local g = fields(S, line, what .. " profile", p, { a0 = true, a = true, b = true, circle = true,
+                                                          centre = true, spline = true }, 0)
+      if g.spline ~= nil then
+        if g.a0 ~= nil or g.a ~= nil or g.b ~= nil or g.circle ~= nil or g.centre ~= nil then
+          S.fail(line, "%s: profile gives a spline and other keys (a0, a, b, circle, centre): a spline alone", what)
+        end
+        local sp = g.spline
+        if type(sp) ~= "table" or tnode[sp] ~= nil then
+          S.fail(line, "%s: profile spline must be a list of points { { phi, r }, .. }, got %s", what, type(sp))
+        end
+        local _, list = fields(S, line, what .. " profile spline", sp, {}, #sp)
+        local n = #list
+        if n < 3 or n > cam.MAX_SPLINE then
+          S.fail(line, "%s: profile spline has %d points: from 3 to %d", what, n, cam.MAX_SPLINE)
+        end
+        local pts = {}
+        for i = 1, n do
+          local pt = vec(S, line, what .. " profile spline[" .. i .. "]", list[i], 2)
+          if not (pt[2] > 0) then
+            S.fail(line, "%s: profile spline[%d]: radius %.17g must be > 0", what, i, pt[2])
+          end
+          if i > 1 and not (pt[1] > pts[i - 1][1]) then
+            S.fail(line, "%s: profile spline[%d]: angle %.17g is not above the previous point's %.17g (the angles must increase)",
+                   what, i, pt[1], pts[i - 1][1])
+          end
+          pts[i] = pt
+        end
+        if not (pts[n][1] - pts[1][1] < 2 * math.pi) then
+          S.fail(line, "%s: profile spline spans %.17g rad from its first angle to its last: less than a turn (2 pi), the curve closes by itself",
+                 what, pts[n][1] - pts[1][1])
+        end
+        el.profile = cam.spline_fit(pts)
+        local ok, err = cam.check_spline(el.profile)
+        if not ok then S.fail(line, "%s: %s", what, err) end
+      elseif g.circle ~= nil then
+        if g.a0 ~= nil or g.a ~= nil or g.b ~= nil then
+          S.fail(line, "%s: profile gives a circle and Fourier coefficients: one or the other", what)
+        end
+        local R = number(S, line, what .. " profile circle", g.circle)
+        if not (R > 0) then S.fail(line, "%s: profile circle (the radius) must be > 0, got %.17g", what, R) end
+        local c = g.centre ~= nil and vec(S, line, what .. " profile centre", g.centre, 2) or { 0.0, 0.0 }
+        el.profile = { kind = "circle", radius = R, centre = c }
+      else
+        if g.centre ~= nil then
+          S.fail(line, "%s: profile centre belongs to a circle profile (circle = R)", what)
+        end
+        if g.a0 == nil then
+          S.fail(line, "%s: profile a0 (the mean radius) is missing: an empty profile has no curve", what)
+        end
+        local a0 = number(S, line, what .. " profile a0", g.a0)
+        local a, b = cam_list(g.a, "profile a", what, line), cam_list(g.b, "profile b", what, line)
+        local K = math.max(#a, #b)
+        if K > cam.MAX_HARMONICS then
+          S.fail(line, "%s: profile has %d harmonics, at most %d", what, K, cam.MAX_HARMONICS)
+        end
+        for k = 1, K do a[k], b[k] = a[k] or 0.0, b[k] or 0.0 end
+        el.profile = { kind = "fourier", a0 = a0, a = a, b = b }
+        local rmin, at, rgrid = cam.fourier_min(el.profile)
+        local n = math.max(cam.GRID, 64 * K)
+        if not (rgrid > 0) then
+          S.fail(line, "%s: the profile's radius is not positive everywhere: r(%.6g rad) = %.6g (the smallest of %d angles; a polar profile needs r > 0)",
+                 what, at, rgrid, n)
+        elseif not (rmin > 0) then
+          S.fail(line, "%s: the profile's radius may not be positive everywhere: the smallest of %d angles, r(%.6g rad) = %.6g, is within %.3g of 0, the most the curve can dip between them (max|r''| h^2 / 8)",
+                 what, n, at, rgrid, rgrid - rmin)
+        end
       end
     end
     if f.roller ~= nil then
       local rr = number(S, line, what .. " roller", f.roller)
       if not (rr > 0) then S.fail(line, "%s: roller (its radius) must be > 0, got %.17g", what, rr) end
       if el.profile.kind ~= "circle" then
-        S.fail(line, "%s: a roller on a Fourier profile is not supported (its contact angle would need a coordinate of its own): give the pitch curve (the path of the roller's centre) as the profile, without roller",
-               what)
+        local ok, err = cam.roller_check(el.profile, rr)
+        if not ok then S.fail(line, "%s: %s", what, err) end
       end
       el.roller = rr
     end

@@ -209,6 +209,57 @@ function sym.atan2(a, b)
     return mk("atan2", a, b)
 end
 
+-- An implicit function of two arguments, f(a, b), whose value the C code computes by calling a
+-- helper (a Newton solve: a roller cam's contact angle, generator/cam.lua) and whose partial
+-- derivatives are expressions of a, b and the node itself (the implicit function theorem), so
+-- that sym.d differentiates through it to any order. spec (one per function, kept by identity):
+--   spec.key    a string unique among the specs (interning: one node per spec and arguments);
+--   spec.cname  the C function called as cname(a, b) (its definition is the caller's business);
+--   spec.eval   function(a, b) -> the number f(a, b) (sym.eval, the generator's own checks);
+--   spec.partials function(node, a, b) -> df/da, df/db as expressions.
+function sym.implicit(spec, a, b)
+    a, b = lift(a), lift(b)
+    local key = "implicit:" .. spec.key .. ":" .. a.id .. ":" .. b.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "implicit", a = a, b = b, spec = spec }
+        interned[key] = n
+    end
+    return n
+end
+
+-- A function of one argument computed by a C helper (a cam's spline profile r(psi) and its
+-- derivatives, generator/cam.lua). spec: key (unique), cname (called as cname(a)), eval
+-- (function(number) -> number), deriv (the spec of its derivative, or nil where it is 0).
+function sym.call1(spec, a)
+    a = lift(a)
+    if a.op == "num" then return num(spec.eval(a.v)) end
+    local key = "call1:" .. spec.key .. ":" .. a.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "call1", a = a, spec = spec }
+        interned[key] = n
+    end
+    return n
+end
+
+-- A value of two arguments with its gradient given: prints as `value` (an expression of a and
+-- b), differentiates as ga d(a) + gb d(b). For a function whose exact gradient is simpler than
+-- the derivative of its formula: a roller cam's distance at its contact angle, whose derivative
+-- in the contact angle vanishes at the root (the envelope theorem), so the gradient in the
+-- centre is the profile's normal alone (generator/cam.lua). The caller vouches for the gradient
+-- (test_derivs checks it against finite differences of the value).
+function sym.given(value, a, b, ga, gb)
+    value, a, b, ga, gb = lift(value), lift(a), lift(b), lift(ga), lift(gb)
+    local key = "given:" .. value.id .. ":" .. a.id .. ":" .. b.id .. ":" .. ga.id .. ":" .. gb.id
+    local n = interned[key]
+    if not n then
+        n = new { op = "given", a = a, b = b, value = value, ga = ga, gb = gb }
+        interned[key] = n
+    end
+    return n
+end
+
 -- a / b where b ~= 0, else 0: a direction along a vector of length b (d / |d|), defined as
 -- zero where the length is zero (the derivatives of hypot use it). The C code takes a length
 -- below MB_LEN_TINY (runtime/mb_config.h, 1e-150 in double) as zero: 1 / b of a subnormal
@@ -326,6 +377,12 @@ function d(e, x)
     elseif op == "tanh" then r = mul(sub(1, mul(e, e)), d(a, x))
     elseif op == "atan2" then   -- d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
         r = div(sub(mul(b, d(a, x)), mul(a, d(b, x))), add(mul(a, a), mul(b, b)))
+    elseif op == "given" then r = add(mul(e.ga, d(a, x)), mul(e.gb, d(b, x)))
+    elseif op == "call1" then
+        r = e.spec.deriv and mul(sym.call1(e.spec.deriv, a), d(a, x)) or ZERO
+    elseif op == "implicit" then
+        if not e.partials then e.partials = { e.spec.partials(e, a, b) } end
+        r = add(mul(e.partials[1], d(a, x)), mul(e.partials[2], d(b, x)))
     else error("sym.d: unknown op " .. op) end
     cache[e.id] = r
     return r
@@ -353,6 +410,11 @@ function sym.subst(e, x, r, memo)
     elseif op == "hypot" then out = sym.hypot(a, b)
     elseif op == "sdiv" then out = sdiv(a, b)
     elseif op == "atan2" then out = sym.atan2(a, b)
+    elseif op == "implicit" then out = sym.implicit(e.spec, a, b)
+    elseif op == "call1" then out = sym.call1(e.spec, a)
+    elseif op == "given" then
+        local function sb(y) return sym.subst(y, x, r, memo) end
+        out = sym.given(sb(e.value), a, b, sb(e.ga), sb(e.gb))
     elseif fold[op] then out = fn(op, a)
     else error("sym.subst: unknown op " .. op) end
     memo[e] = out
@@ -370,6 +432,8 @@ function sym.eval(e, env, memo)
     elseif op == "var" then
         r = env[e.name]
         if r == nil then error("sym.eval: no value for " .. e.name) end
+    elseif op == "given" then r = sym.eval(e.value, env, memo)
+    elseif op == "call1" then r = e.spec.eval(sym.eval(e.a, env, memo))
     else
         local a = sym.eval(e.a, env, memo)
         local b = e.b and sym.eval(e.b, env, memo)
@@ -381,6 +445,7 @@ function sym.eval(e, env, memo)
         elseif op == "hypot" then r = hyp(a, b)
         elseif op == "sdiv" then r = b > 1e-150 and a / b or 0.0   -- MB_LEN_TINY (double)
         elseif op == "atan2" then r = math.atan(a, b)
+        elseif op == "implicit" then r = e.spec.eval(a, b)
         else r = fold[op](a) end
     end
     memo[e] = r
@@ -426,6 +491,7 @@ function sym.emit(outputs, opts)
         local c = count[e]
         count[e] = (c or 0) + 1
         if c then return end
+        if e.op == "given" then visit(e.value); return end   -- printed as its value
         if e.a then visit(e.a) end
         if e.b then visit(e.b) end
     end
@@ -496,6 +562,15 @@ function sym.emit(outputs, opts)
             local sa = str(e.a)
             local sb = str(e.b)
             return "MB_ATAN2(" .. sa .. ", " .. sb .. ")", 4
+        elseif op == "given" then return str(e.value)
+        elseif op == "call1" then
+            ops.call = ops.call + 1
+            return e.spec.cname .. "(" .. str(e.a) .. ")", 4
+        elseif op == "implicit" then
+            ops.call = ops.call + 1
+            local sa = str(e.a)
+            local sb = str(e.b)
+            return e.spec.cname .. "(" .. sa .. ", " .. sb .. ")", 4
         elseif op == "hypot" then
             ops.call = ops.call + 1
             local sa = str(e.a)

@@ -153,8 +153,12 @@ $(BUILD)/kin_cams_sim: $(call SIM_OBJ,host,kin_cams,$(call LONG_SRC,kin_cams))
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/cam_free.lua,cam_free,))
 $(BUILD)/cam_free_sim: $(call SIM_OBJ,host,cam_free,$(call LONG_SRC,cam_free))
 	$(call link,host,$(RT_LIBS))
+# the roller centre's closed form on a Fourier cam, in long double (tests/cam_roller_ref.c)
+$(BUILD)/cam_roller_ref: $(call obj,host,tests/cam_roller_ref.c)
+	$(call link,host,-lm)
 TEST_SCRIPTS += tests/test_cam.sh
-TEST_NEEDS   += $(BUILD)/kin_cams_sim $(BUILD)/cam_follower_sim $(BUILD)/cam_free_sim
+TEST_NEEDS   += $(BUILD)/kin_cams_sim $(BUILD)/cam_follower_sim $(BUILD)/cam_free_sim \
+                $(BUILD)/valve_train_sim $(BUILD)/cam_roller_ref
 TEST_SCRIPTS += tests/test_redundant.sh
 TEST_NEEDS   += $(BUILD)/gear_redundant_sim $(BUILD)/cam_redundant_sim $(BUILD)/parallelogram_redundant_sim $(BUILD)/parallelogram_removed_sim $(BUILD)/fault_redundant_sim \
                 $(BUILD)/parallelogram_3crank_sim $(BUILD)/parallelogram_cranks_sim $(BUILD)/cranks_removed_sim \

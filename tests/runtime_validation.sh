@@ -408,13 +408,21 @@ the coupler's middle stay within 1e-6 m over 3 s of swinging.
 
 ## Cams (issue 31)
 
-`tests/test_cam.sh` (`make build/cam_follower_sim build/kin_cams_sim && tests/test_cam.sh`), by
+`tests/test_cam.sh` (`make build/cam_follower_sim build/kin_cams_sim build/valve_train_sim
+build/cam_roller_ref && tests/test_cam.sh`), by
 kinematic analysis (`--analysis kinematic`: Newton on Phi = 0 at every row, the reactions from
 the multipliers). `models/cam_follower.lua`: a harmonic cam r(psi) = a0 + e cos(psi) (a0 =
 0.025 m, e = 0.005 m) driven at theta = pi/2 + w t lifts a follower (m = 0.1 kg) on the line
 through its centre against a valve spring (k = 20000 N/m, 200 N preload, 400 N at full lift);
 `tests/models/kin_cams.lua`: a three-harmonic profile with sine terms, a roller (0.012 m) on
-an eccentric circle (R = 0.03 m, e = 0.01 m) and a profile given as a Lua function.
+an eccentric circle (R = 0.03 m, e = 0.01 m), a profile given as a Lua function, a roller
+(0.01 m) on the three-harmonic profile, and a periodic spline through ten points (a lobe on a
+base circle) under a point and under a roller (0.008 m), and a roller larger than its cam on an
+offset follower. `models/valve_train.lua`: a roller (0.01 m) on
+r = a0 + a1 cos(psi) + a2 cos(2 psi) (25, 5, 1.5 mm) lifted against a valve spring (20000 N/m,
+about 210 N preload); the roller centre's closed form is the offset curve P + rr N in polar
+form, rho(alpha), with rho' and rho'' (`tests/cam_roller_ref.c`, long double: the contact
+parameter by Newton on the centre's polar angle).
 
 | quantity | closed form | largest error | of |
 |---|---|---|---|
@@ -426,19 +434,31 @@ an eccentric circle (R = 0.03 m, e = 0.01 m) and a profile given as a Lua functi
 | kin_cams, Fourier cam lift, velocity, acceleration | r(pi/2 - theta), -w r', w^2 r'' | 8.3e-15, 8.8e-15, 1.3e-14 | their ranges |
 | kin_cams, roller on the eccentric | e sin(theta) + sqrt((R + rr)^2 - e^2 cos^2(theta)) and its derivatives | 3.8e-15, 4.0e-15, 2.6e-15 | their ranges |
 | kin_cams, a profile given as a Lua function, r = 0.04 + 0.005 cos(psi) + 0.002 sin^2(psi) | r(pi/2 - theta), -w r', w^2 r'' | 6.9e-15, 4.7e-15, 3.2e-15 | their ranges |
+| kin_cams, roller on the three-harmonic profile | rho(pi/2 - theta), -w rho', w^2 rho'' | 4.9e-15, 4.1e-15, 5.2e-15 | their ranges |
+| kin_cams, spline under a point | its own long-double fit (`cam_roller_ref ... spline`): r(pi/2 - theta), -w r', w^2 r'' | 6.8e-15, 4.8e-15, 8.4e-15 | their ranges |
+| kin_cams, spline under a roller | rho(pi/2 - theta) of the spline's offset curve and its derivatives | 6.2e-15, 5.0e-15, 7.6e-15 | their ranges |
+| kin_cams, a roller of 0.06 on a 0.04 cam, its follower 0.03 off the cam's centre line (the contact angle up to 0.13 rad from the centre's polar angle) | the centre's distance from the profile by brute force (2000 angles, ternary search) = 0.06 | 9.7e-15 | the radius |
+| kin_cams, the spline through its points | the point follower's lift at its 17 knot crossings (Taylor from the nearest row) = the points' radii | 2.7e-10 | the 10 mm lift (required 1e-8: the Taylor remainder) |
+| valve_train roller centre, w = 500 rad/s, h = 1e-6, one turn | rho(pi/2 - theta) | 5.4e-13 | its height (the Newton stop) |
+| its velocity, acceleration | -w rho', w^2 rho'' | 7.2e-14, 1.3e-13 | their peaks |
+| valve_train `C.normal` | (m a_y + m g + k x) / cos(pressure angle) (x at the row's lift) | 7.7e-14 | its peak |
+| valve_train jump speed | sqrt(min over alpha of F(rho) / (m (-rho''))) = 651.743378022961 rad/s, at the nose (alpha = 0) | 3.5e-16 (relative) | the speed where `C.normal` at full lift crosses zero between 0.98 and 1.02 of it; the smallest over a turn 17.07 N and -17.41 N there |
 
 The test requires 1e-12, the normal force positive at 0.98 and negative at 1.02 of the jump
-speed, and a dynamic run of cam_follower (its run settings, one turn) on the profile to 1e-9 of
-the stroke (measured 7.1e-10). A free cam flywheel (`tests/models/cam_free.lua`: 50 rad/s at
+speed, and dynamic runs of cam_follower and valve_train (their run settings, one turn) on the
+profile (the offset curve) to 1e-9 of the stroke (measured 7.1e-10 and 7.2e-10). A free cam flywheel (`tests/models/cam_free.lua`: 50 rad/s at
 t = 0, a spring-loaded follower, no gravity or damping; its speed swings by 3.3 rad/s) keeps
 T + V constant: 8.4e-12 J of 2.5 J in baumgarte + dopri5 at rtol 1e-10 (required 1e-9 J),
 1.9e-5 J in alf-trapezoid at h = 1e-4 (required 1e-4 J). The generic evaluator
 (`--eval generic`) gives cam_follower's kinematics and normal force to 8.2e-15 of the
 generated code's (required 1e-12); `build/test_generic` compares every function of
-`tests/models/generic_cams.lua` and cam_follower at 13 states each (1e-12). Every derivative of the cam equation (Fourier and circle
-and function profiles, point and roller followers, a cam on a moving body, on the ground, a
-particle as the follower: `tests/models/every_cam.lua`) is checked against finite differences by
-`build/test_derivs_every_cam` (worst relative error 1.2e-9, Gamma).
+`tests/models/generic_cams.lua` (a spline profile among its cams) and cam_follower at 13 states
+each (1e-12), rollers on a Fourier profile and on a spline among them, and valve_train (1e-12;
+`--eval generic` gives its kinematics and normal force to 4.7e-15 of the generated code's). Every
+derivative of the cam equation (Fourier, circle, spline and function profiles, point and roller
+followers on each, a cam on a moving body, on the ground, a particle as the follower: `tests/models/every_cam.lua`) is
+checked against finite differences by `build/test_derivs_every_cam` (worst relative error
+2.1e-10, Gamma; 230 checks), and valve_train's by `build/test_derivs_valve_train`.
 EOF
 # the last section is make validate-accuracy's (scripts/validate_accuracy.sh, measured apart,
 # over an hour): kept as it is in the current file

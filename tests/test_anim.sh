@@ -283,7 +283,8 @@ if command -v xmllint >/dev/null 2>&1; then check "gv: page well-formed" xmllint
 # Cams (models/cam_follower.lua, tests/models/kin_cams.lua): the info line carries the profile as
 # 64 vertices about the cam's centre in its body's axes (cam_follower: r = 0.025 + 0.005 cos psi,
 # so the first vertex, psi = 0, is (0.03, 0)); the page draws it turning with cam.phi's column
-# and a roller as a circle (kin_cams: rr 0.012 on the second of its three cams).
+# and a roller as a circle (kin_cams: rr 0.012 on the second of its seven cams, 0.01 on the
+# fourth, a Fourier profile, 0.008 on the sixth, a spline, and 0.06 on the seventh).
 mesh_run cam_follower cf; ok $? "cam_follower: simulated and drawn"
 check "cam_follower: info has 'cam 0 1 0 64 0.030000000000000002 0 ...' (cam.O, follower.P, no roller)" \
     grep -q '^cam 0 1 0 64 0.030000000000000002 0 ' "$tmp/cf.csv.info"
@@ -294,8 +295,8 @@ check "cam_follower: the page has the cam (centre, follower, roller 0, cam.phi's
 check "cam_follower: the page draws the profile" grep -q "'class':'camprofile'" "$tmp/cf.html"
 check "cam_follower: the note names cams" grep -q 'cams as their profiles' "$tmp/cf.html"
 mesh_run kin_cams kc; ok $? "kin_cams: simulated and drawn"
-check "kin_cams: three cams, the second with its roller 0.012" \
-    test "$(grep -c '^cam ' "$tmp/kc.csv.info")" -eq 3 -a "$(grep '^cam ' "$tmp/kc.csv.info" | sed -n 2p | cut -d' ' -f4)" = 0.012
+check "kin_cams: seven cams, rollers 0.012, 0.01, 0.008 and 0.06 on the second, fourth, sixth and seventh" \
+    test "$(grep -c '^cam ' "$tmp/kc.csv.info")" -eq 7 -a "$(grep '^cam ' "$tmp/kc.csv.info" | cut -d' ' -f4 | tr '\n' ' ')" = "0 0.012 0 0.01 0 0.0080000000000000002 0.059999999999999998 "
 check "kin_cams: the page draws the roller" grep -q "'class':'roller'" "$tmp/kc.html"
 for f in cf kc; do
     if command -v xmllint >/dev/null 2>&1; then check "$f: page well-formed" xmllint --noout "$tmp/$f.html"; fi

@@ -5,7 +5,8 @@
 #    (tests/models/fault_redundant.lua) and the parallelogram with a third crank
 #    (tests/models/parallelogram_redundant.lua, redundant only on its assembled configurations);
 #  - a gear train with a redundant mesh (tests/models/gear_redundant.lua): named as a gear by
-#    mbgen and the simulator; a cam repeated (tests/models/cam_redundant.lua): named as a cam;
+#    mbgen and the simulator; a cam repeated (tests/models/cam_redundant.lua, and a roller cam on
+#    a spline, cam_redundant_roller.lua: mbgen): named as a cam;
 #  - negative controls: every shipped model and the particle models report nothing;
 #  - mbgen --check warns of given initial velocities that cannot all hold (the velocity
 #    assembly's linear system has no solution), a consistent variant not;
@@ -71,6 +72,10 @@ ok "check, repeated cam: rank 5 of 6, C2 named as a cam" \
 "$BUILD/cam_redundant_sim" --t-end 0.01 --quiet >"$T/o" 2>"$T/e"; rc=$?
 ok "simulator, repeated cam: the same words at start-up, and it runs" \
    '[ $rc -eq 0 ] && grep -q "cam_redundant_sim: warning: redundant constraint: $CL (rank 5 of 6" "$T/e"'
+
+"$MBGEN" tests/models/cam_redundant_roller.lua --check >"$T/o" 2>"$T/e"; rc=$?
+ok "check, repeated roller cam on a spline: rank 5 of 6, C2 named as a cam" \
+   '[ $rc -eq 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "cam_redundant_roller.lua: warning: redundant constraint: $CL (rank 5 of 6 equations" "$T/e"'
 
 # ---- mbgen --check: given initial velocities the velocity constraints cannot meet (a four-bar
 # given both crank.phi and rocker.phi): warned with both and the residual the simulator's

@@ -234,5 +234,60 @@ do
     check(D.nc == 11 and rep.rank == 11 and #rep.dependent == 0, "parallelogram without F.y: full rank 11")
 end
 
+-- the cam helpers' nodes (generator/cam.lua): an implicit function (its value from eval, its
+-- partials expressions of itself), a value with its gradient given, a one-argument helper with
+-- a chain of derivative helpers; each against central differences of its value, to second order
+do
+    local function fd2(e, var, at)   -- d e / d var at env `at`, and d^2 e / d var^2, both by FD
+        local h, env1, env2 = 1e-5, {}, {}
+        for k, v in pairs(at) do env1[k], env2[k] = v, v end
+        env1[var.name], env2[var.name] = at[var.name] + h, at[var.name] - h
+        local e0, ep, em = sym.eval(e, at), sym.eval(e, env1), sym.eval(e, env2)
+        return (ep - em) / (2 * h), (ep - 2 * e0 + em) / (h * h)
+    end
+    local function close(a, b, tol) return math.abs(a - b) <= tol * math.max(1, math.abs(b)) end
+    -- z(a, b): the root of z^3 + z - a b = 0 (Newton in eval), dz/da = b / (3 z^2 + 1)
+    local spec = { key = "test_root", cname = "test_root" }
+    function spec.eval(a, b)
+        local z = 0.0
+        for _ = 1, 60 do z = z - (z ^ 3 + z - a * b) / (3 * z * z + 1) end
+        return z
+    end
+    function spec.partials(n, a, b)
+        local den = 3 * n * n + 1
+        return b / den, a / den
+    end
+    local z = sym.implicit(spec, x * x, sym.sin(x) + y)
+    check(sym.implicit(spec, x * x, sym.sin(x) + y) == z, "implicit: one node per spec and arguments")
+    local at = { x = 0.7, y = 0.2 }
+    local d1n, d2n = fd2(z, x, at)
+    local d1 = sym.d(z, x)
+    check(close(sym.eval(d1, at), d1n, 1e-7), "implicit: dz/dx against FD")
+    check(close(sym.eval(sym.d(d1, x), at), d2n, 1e-4), "implicit: d2z/dx2 against FD")
+    local lines = sym.emit({ { lhs = "out[0]", e = z } })
+    check(table.concat(lines, "\n"):find("test_root(", 1, true) ~= nil, "implicit: printed as its helper's call")
+    -- given: hypot(a, b) with its gradient (a, b) / hypot given
+    local hx = sym.hypot(x, y)
+    local g = sym.given(hx, x, y, x / hx, y / hx)
+    check(close(sym.eval(g, at), sym.eval(hx, at), 0), "given: the value's value")
+    local g1n, g2n = fd2(g, x, at)
+    check(close(sym.eval(sym.d(g, x), at), g1n, 1e-7), "given: derivative against FD")
+    check(close(sym.eval(sym.d(sym.d(g, x), x), at), g2n, 1e-4), "given: second derivative against FD")
+    local gl = table.concat(sym.emit({ { lhs = "out[0]", e = g } }), "\n")
+    check(gl:find("MB_HYPOT", 1, true) ~= nil, "given: printed as its value")
+    -- call1: sin through helpers s0 -> s1 -> s2 -> s3 -> s0 (a cycle of four derivatives)
+    local sp = {}
+    for k = 0, 3 do sp[k] = { key = "test_s" .. k, cname = "test_s" .. k } end
+    local fs = { math.sin, math.cos, function(u) return -math.sin(u) end, function(u) return -math.cos(u) end }
+    for k = 0, 3 do sp[k].eval = fs[k + 1]; sp[k].deriv = sp[(k + 1) % 4] end
+    local c = sym.call1(sp[0], x * y)
+    local c1n, c2n = fd2(c, x, at)
+    check(close(sym.eval(sym.d(c, x), at), c1n, 1e-7), "call1: derivative against FD")
+    check(close(sym.eval(sym.d(sym.d(c, x), x), at), c2n, 1e-4), "call1: second derivative against FD")
+    check(sym.call1(sp[0], 0.5).op == "num", "call1: a number folds")
+    sp[3].deriv = nil
+    check(sym.iszero(sym.d(sym.call1(sp[3], x), x)), "call1: no deriv spec, derivative 0")
+end
+
 print(string.format("%d passed, %d failed", passed, failed))
 return failed

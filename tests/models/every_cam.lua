@@ -3,9 +3,11 @@
 -- with a translating follower; the same kind of profile on a swinging body with an oscillating
 -- (rocker) follower; a ground cam (a guide curve) with a particle as the follower; an eccentric
 -- circle with a roller follower, and one without (a point on the circle); a profile as a Lua
--- function of its angle. For the derivative test
--- (tests/test_derivs.c: its step and perturbations scale with the largest point coordinate, so
--- the six mechanisms share the origin and overlap: nothing here touches anything else).
+-- function of its angle; rollers on a Fourier profile and on a profile function; periodic
+-- splines with a particle and with a roller. For the
+-- derivative test (tests/test_derivs.c: its step and perturbations scale with the largest point
+-- coordinate, so the ten mechanisms share the origin and overlap: nothing here touches
+-- anything else).
 name "every_cam"
 gravity { 0.3, -9.81 }
 ground { O = { 0, 0 }, G1 = { 0, 0.1 }, A2 = { 0.08, 0.1 }, T3 = { 0, 0.1 }, G4 = { 0, 0.1 } }
@@ -54,3 +56,33 @@ particle "pin6" { mass = 0.05, x = 0.0, y = 0.04 }
 revolute "J6" { "ground.O", "cam6.O" }
 cam "C6" { "cam6.O", "pin6", profile = function(p) return 0.04 + 0.004 * cos(p) * sin(p) + 0.001 * exp(cos(2 * p)) end }
 spring "S6" { "ground.O", "pin6", k = 10, l0 = 0.01 }
+
+-- rollers on a Fourier profile (translating follower, the roller's centre C) and on a profile
+-- function (a particle, the centre itself): the contact angle an implicit function of C
+body "cam7" { mass = 0.5, inertia = 2e-4, position = { 0, 0 }, angle = 0.4, points = { O = { 0, 0 } } }
+body "fol7" { mass = 0.2, inertia = 1e-4, position = { 0, 0.1 }, points = { C = { 0, -0.045 } } }
+revolute "J7" { "ground.O", "cam7.O" }
+prismatic "P7" { "ground.G1", "fol7.C", axis = { 0, 1 } }
+cam "C7" { "cam7.O", "fol7.C", profile = { a0 = 0.04, a = { 0.008, 0.001 }, b = { 0.002, 0, 0.0005 } },
+           roller = 0.012 }
+spring "S7" { "ground.G1", "fol7.C", k = 200, l0 = 0.2, c = 0.5 }
+body "cam8" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = -0.6, points = { O = { 0, 0 } } }
+particle "pin8" { mass = 0.05, x = 0.0, y = 0.05 }
+revolute "J8" { "ground.O", "cam8.O" }
+cam "C8" { "cam8.O", "pin8", profile = function(p) return 0.04 + 0.004 * cos(p) * sin(p) + 0.001 * exp(cos(2 * p)) end,
+           roller = 0.008 }
+spring "S8" { "ground.O", "pin8", k = 10, l0 = 0.01 }
+
+-- periodic splines through points: a particle on one, a roller on another (its centre C)
+body "cam9" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = 0.25, points = { O = { 0, 0 } } }
+particle "pin9" { mass = 0.05, x = 0.0, y = 0.045 }
+revolute "J9" { "ground.O", "cam9.O" }
+cam "C9" { "cam9.O", "pin9", profile = { spline = { { -1, 0.04 }, { 0, 0.05 }, { 1.2, 0.045 }, { 2.5, 0.038 }, { 4, 0.036 } } } }
+spring "S9" { "ground.O", "pin9", k = 10, l0 = 0.01 }
+body "cam10" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = -0.35, points = { O = { 0, 0 } } }
+body "fol10" { mass = 0.2, inertia = 1e-4, position = { 0, 0.1 }, points = { C = { 0, -0.045 } } }
+revolute "J10" { "ground.O", "cam10.O" }
+prismatic "P10" { "ground.G1", "fol10.C", axis = { 0, 1 } }
+cam "C10" { "cam10.O", "fol10.C", profile = { spline = { { 0, 0.04 }, { 1, 0.043 }, { 2, 0.037 }, { 3, 0.035 }, { 4, 0.036 }, { 5, 0.038 } } },
+            roller = 0.01 }
+spring "S10" { "ground.G1", "fol10.C", k = 100, l0 = 0.2, c = 0.3 }

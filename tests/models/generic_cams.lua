@@ -1,7 +1,7 @@
--- generic_cams.lua - every_cam.lua's cams the generic evaluator runs (Fourier and circle
--- profiles, point and roller followers; a profile function is generated code only): for the
--- generated-vs-generic agreement test (tests/test_generic.c). Made-up data, SI units; the five
--- mechanisms share the origin and overlap.
+-- generic_cams.lua - every_cam.lua's cams the generic evaluator runs (Fourier, circle and
+-- spline profiles, point and roller followers; a profile function is generated code only): for
+-- the generated-vs-generic agreement test (tests/test_generic.c). Made-up data, SI units; the
+-- eight mechanisms share the origin and overlap.
 name "generic_cams"
 gravity { 0.3, -9.81 }
 ground { O = { 0, 0 }, G1 = { 0, 0.1 }, A2 = { 0.08, 0.1 }, T3 = { 0, 0.1 }, G4 = { 0, 0.1 } }
@@ -43,3 +43,26 @@ particle "pin5" { mass = 0.05, x = 0.0, y = 0.035 }
 revolute "J5" { "ground.O", "ecc5.O" }
 cam "C5" { "ecc5.O", "pin5", profile = { circle = 0.025, centre = { 0.005, 0.002 } } }
 spring "S5" { "ground.O", "pin5", k = 10, l0 = 0.01 }
+
+-- a periodic spline on a body turning about O, the follower a particle
+body "cam9" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = 0.25, points = { O = { 0, 0 } } }
+particle "pin9" { mass = 0.05, x = 0.0, y = 0.045 }
+revolute "J9" { "ground.O", "cam9.O" }
+cam "C9" { "cam9.O", "pin9", profile = { spline = { { -1, 0.04 }, { 0, 0.05 }, { 1.2, 0.045 }, { 2.5, 0.038 }, { 4, 0.036 } } } }
+spring "S9" { "ground.O", "pin9", k = 10, l0 = 0.01 }
+
+-- rollers on a Fourier profile (translating follower, the roller's centre C) and on a spline
+body "cam7" { mass = 0.5, inertia = 2e-4, position = { 0, 0 }, angle = 0.4, points = { O = { 0, 0 } } }
+body "fol7" { mass = 0.2, inertia = 1e-4, position = { 0, 0.1 }, points = { C = { 0, -0.045 } } }
+revolute "J7" { "ground.O", "cam7.O" }
+prismatic "P7" { "ground.G1", "fol7.C", axis = { 0, 1 } }
+cam "C7" { "cam7.O", "fol7.C", profile = { a0 = 0.04, a = { 0.008, 0.001 }, b = { 0.002, 0, 0.0005 } },
+           roller = 0.012 }
+spring "S7" { "ground.G1", "fol7.C", k = 200, l0 = 0.2, c = 0.5 }
+body "cam10" { mass = 0.3, inertia = 1e-4, position = { 0, 0 }, angle = -0.35, points = { O = { 0, 0 } } }
+body "fol10" { mass = 0.2, inertia = 1e-4, position = { 0, 0.1 }, points = { C = { 0, -0.045 } } }
+revolute "J10" { "ground.O", "cam10.O" }
+prismatic "P10" { "ground.G1", "fol10.C", axis = { 0, 1 } }
+cam "C10" { "cam10.O", "fol10.C", profile = { spline = { { 0, 0.04 }, { 1, 0.043 }, { 2, 0.037 }, { 3, 0.035 }, { 4, 0.036 }, { 5, 0.038 } } },
+            roller = 0.01 }
+spring "S10" { "ground.G1", "fol10.C", k = 100, l0 = 0.2, c = 0.3 }
