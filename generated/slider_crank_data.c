@@ -68,4 +68,5 @@ const mb_model slider_crank_generic_model = {
     0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
     NULL, NULL,                     /* so no input derivatives */
     NULL, NULL,                     /* nor reactions in sensors (interface 13) */
+    NULL,                           /* nor fused gamma and force (interface 14) */
 };

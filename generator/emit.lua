@@ -757,10 +757,10 @@ function emit.generate(M, opts)
     -- (mbgen --fused), false (--no-fused), nil: with the unrolled form only - with the compact
     -- form (large models) they doubled gcc's time (compact chain N = 1000: 36 s against 16 s of
     -- CPU) for 4-5 % of a step (7.45 M against 7.80 M instructions per alf-trapezoid step).
-    local vals_fused = { KIN = "0", DYN = "0" }
+    local vals_fused = { KIN = "0", DYN = "0", GF = "0" }
     local want_kin, want_dyn = opts.fused, opts.fused
     if want_kin == nil then want_kin, want_dyn = s_form ~= "compact", a_form ~= "compact" end
-    local function fused(id, withv, comment, groups)
+    local function fused(id, withv, comment, groups, guard)
         local outs, params, unused = {}, { "const mb_model *m", "mb_real t",
                                            "const mb_real *restrict q" }, { "(void)m;", "(void)t;", "(void)q;" }
         if withv then params[#params + 1] = "const mb_real *restrict v"; unused[#unused + 1] = "(void)v;" end
@@ -781,9 +781,12 @@ function emit.generate(M, opts)
         local pnames = {}
         for i, pdecl in ipairs(params) do pnames[i] = pdecl:match("([%w_]+)$") end
         local body = body_of(id, ps, pnames, lines, "    " .. table.concat(unused, "\n    ") .. "\n")
-        functions[#functions + 1] = fill(fnt, {
+        local text = fill(fnt, {
             COMMENT = comment, NAME = name, FN = id, PARAMS = ps, BODY = body,
         }, "function.c.in")
+        -- (gamma inside: left out with it, -DMB_OMIT_GAMMA)
+        if guard then text = "#if !" .. guard .. "\n" .. text .. "#endif\n" end
+        functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. ps .. ");"
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
@@ -793,6 +796,11 @@ function emit.generate(M, opts)
               .. #D.phiq .. "].",
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
         vals_fused.KIN = name .. "_eval_kin"
+        -- the rest of baumgarte's right-hand side at the (t, q) of eval_kin, whose sine cache
+        -- entries it finds filled
+        fused("eval_gamma_force", true, "Fused: Gamma [" .. D.nc .. "], Q [" .. D.nq .. "].",
+              { { "gamma", dense(D.gamma) }, { "force", dense(D.Q) } }, "MB_OMIT_GAMMA")
+        vals_fused.GF = name .. "_eval_gamma_force"
     end
     if want_dyn then
         fused("eval_kin_dyn", true, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
@@ -834,7 +842,7 @@ function emit.generate(M, opts)
         OPTIONS = options_text(opts),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
-        EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN,
+        EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN, EVAL_GF = vals_fused.GF,
     }
     vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
     vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)

@@ -297,6 +297,12 @@ struct mb_model {
      * [nout x nc] dense row-major. Both NULL when no sensor reads a reaction. */
     const mb_real *lam;
     mb_fn_qv doutputs_dlam;
+    /* Optional fused evaluation (interface 14): Gamma [nc] and Q [nq] at (t, q, v), the sines
+     * and cosines through the cache trig as eval_kin's (baumgarte's right-hand side calls it
+     * after eval_kin at the same (t, q), whose cache entries it then finds). NULL: the runtime
+     * calls gamma and force. */
+    void (*eval_gamma_force)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                             mb_real *gamma, mb_real *force, mb_real *trig);
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

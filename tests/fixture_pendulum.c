@@ -148,4 +148,5 @@ const mb_model fixture_pendulum_model = {
     0, 0, 0, 0, 0, 0,   /* no inputs, no sensors */
     0, 0,               /* no input derivatives */
     0, 0,               /* no reactions in sensors */
+    0,                  /* no fused gamma and force */
 };
