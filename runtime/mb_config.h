@@ -113,7 +113,7 @@
 #define MB_WITH_REDUNDANT_ROWS 1
 #endif
 #ifndef MB_WITH_TRIG_CACHE         /* [ABI] the fused evaluations' sines and cosines kept
-                                      (mb_trig.h; 6 nq reals of RAM) */
+                                      (mb_trig.h; 3 nq reals of RAM) */
 #define MB_WITH_TRIG_CACHE (!MBI_ONLY)
 #endif
 #ifndef MB_WITH_TUNABLES           /* [ABI] tunable parameters and inputs: 0 keeps no copy of the

@@ -249,9 +249,8 @@ struct mb_model {
 
     /* Optional fused evaluations (NULL: the runtime calls the single functions above): each
      * computes several outputs at once, sharing the work (sines and cosines) between them.
-     * trig: NULL, or the caller's sine cache of MB_TRIG_ENTRY nq reals (6, interface 14), an entry
-     * [x0, sin x0, cos x0, x1, sin x1, cos x1] per coordinate (x0 NaN: empty; x0 the multiple of
-     * 1/64 rad nearest q[i]; x1 the angle of the last call, its values kept): the sine and cosine
+     * trig: NULL, or the caller's sine cache of 3 nq reals, an entry [x0, sin x0, cos x0] per
+     * coordinate (x0 NaN: empty; x0 the multiple of 1/64 rad nearest q[i]): the sine and cosine
      * of an angle q[i] come from its grid point's kept values and a short series
      * (runtime/mb_trig.h: within 1.2e-16, not always libm's bits, the same whatever the cache
      * held before), the entry refilled from libm when q[i] reaches another grid point. The

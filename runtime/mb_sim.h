@@ -321,9 +321,9 @@ typedef struct mb_sim {
     mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
 #endif
 #if MBI_HAS_TRIG
-    mb_real *trig;           /* [6 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
-                                cos x0, x1, sin x1, cos x1] per coordinate (runtime/mb_trig.h);
-                                emptied by mb_sim_reset */
+    mb_real *trig;           /* [3 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
+                                cos x0] per coordinate (runtime/mb_trig.h); emptied by
+                                mb_sim_reset */
 #endif
 #if MBI_HAS_TUN
     mb_real *par;            /* [npar] the tunables' current values (mloc.par) */

@@ -31,27 +31,15 @@
 #define MB_TRIG_SHIFT 6755399441055744.0
 #endif
 
-/* reals per coordinate in the cache: [x0, sin x0, cos x0] of the grid point, [x, sin x, cos x] of
- * the last angle asked for (the sine and then the cosine of one angle, and every evaluation after
- * the first at one state, find the second triple: 4 instructions instead of the series) */
-#define MB_TRIG_ENTRY 6
-
 #if MB_WITH_TRIG_CACHE
-/* *s = sin x, *c = cos x through the cache entry tc = [x0, sin x0, cos x0, x1, sin x1, cos x1]
- * of x's coordinate (x0 NaN: empty; another grid point: refilled from libm; x1 = x: the values
- * computed for it before, which are what the series gives for x: the results depend on x alone;
- * +0 and -0 give the same results). */
+/* *s = sin x, *c = cos x through the cache entry tc = [x0, sin x0, cos x0] of x's grid point
+ * (x0 NaN: empty; another grid point: refilled from libm). */
 static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *c)
 {
     mb_real x0 = ((x * MB_TRIG_GRID + MB_TRIG_SHIFT) - MB_TRIG_SHIFT) / MB_TRIG_GRID, d = x - x0;
     if (!(MB_FABS(d) <= MB_R(0.5) / MB_TRIG_GRID)) {   /* NaN, Inf, beyond the shift's range */
         *s = MB_SIN(x);
         *c = MB_COS(x);
-        return;
-    }
-    if (tc[3] == x) {                                  /* the angle of the last call again */
-        *s = tc[4];
-        *c = tc[5];
         return;
     }
     if (tc[0] != x0) {                                 /* (an empty entry's NaN too) */
@@ -63,14 +51,13 @@ static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_r
     /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
     mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
     mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
-    *s = tc[4] = s0 + (s0 * cm + c0 * sd);
-    *c = tc[5] = c0 + (c0 * cm - s0 * sd);
-    tc[3] = x;
+    *s = s0 + (s0 * cm + c0 * sd);
+    *c = c0 + (c0 * cm - s0 * sd);
 }
 
 #endif
 
-/* sin and cos of coordinate i's value x with the cache trig [MB_TRIG_ENTRY nq] (NULL, or a build without
+/* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL, or a build without
  * the cache: libm's). The generated code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i);
  * where a function needs both, the second call finds the entry the first one filled. */
 static inline MB_ALWAYS_INLINE mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
@@ -78,7 +65,7 @@ static inline MB_ALWAYS_INLINE mb_real mb_sin_near(mb_real x, mb_real *trig, int
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;
     if (trig) {
-        mb_sincos_entry(x, trig + MB_TRIG_ENTRY * i, &s, &c);
+        mb_sincos_entry(x, trig + 3 * i, &s, &c);
         return s;
     }
 #else
@@ -92,7 +79,7 @@ static inline MB_ALWAYS_INLINE mb_real mb_cos_near(mb_real x, mb_real *trig, int
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;
     if (trig) {
-        mb_sincos_entry(x, trig + MB_TRIG_ENTRY * i, &s, &c);
+        mb_sincos_entry(x, trig + 3 * i, &s, &c);
         return c;
     }
 #else
