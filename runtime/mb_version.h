@@ -32,7 +32,6 @@
                                   gears and racks in mb_model_info; 11: contacts in
                                   mb_model_info; 12: cams in
                                   mb_model_info; 13: sensors of reactions (lam,
-                                  doutputs_dlam); 14: eval_gamma_force, the
-                                  sine cache of 6 reals per coordinate */
+                                  doutputs_dlam); 14: eval_gamma_force */
 
 #endif /* MB_VERSION_H */
