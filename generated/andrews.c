@@ -3660,7 +3660,7 @@ void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, m
     phi_q[63] = -t35;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [20], Q [21]. */
 void andrews_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -4066,7 +4066,7 @@ const mb_model andrews_model = {
     .plan = &andrews_plan,
     .eval_kin = andrews_eval_kin,
     .eval_kin_dyn = andrews_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = andrews_eval_gamma_force,
 #endif
     .data = 0

@@ -658,7 +658,7 @@ void bouncing_ball_eval_kin(const mb_model *m, mb_real t, const mb_real *restric
     (void)trig;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [0], Q [3]. */
 void bouncing_ball_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -775,7 +775,7 @@ const mb_model bouncing_ball_model = {
     .plan = &bouncing_ball_plan,
     .eval_kin = bouncing_ball_eval_kin,
     .eval_kin_dyn = bouncing_ball_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = bouncing_ball_eval_gamma_force,
 #endif
     .data = 0

@@ -2856,7 +2856,7 @@ void cam_follower_eval_gamma_force_part2(const mb_model *m, mb_real t, const mb_
     force[5] = -MB_R(20000.0)*(t356*(t355 > MB_LEN_TINY ? MB_R(0.01)*(x[126]*t353 + x[125]*t354)/t355 : MB_R(0.0)));
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [6], Q [6]. */
 void cam_follower_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -3530,7 +3530,7 @@ const mb_model cam_follower_model = {
     .plan = &cam_follower_plan,
     .eval_kin = cam_follower_eval_kin,
     .eval_kin_dyn = cam_follower_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cam_follower_eval_gamma_force,
 #endif
     .data = 0

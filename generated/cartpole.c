@@ -969,7 +969,7 @@ void cartpole_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, 
     phi_q[7] = MB_R(0.5)*t0;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [4], Q [6]. */
 void cartpole_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -1086,7 +1086,7 @@ const mb_model cartpole_model = {
     .plan = &cartpole_plan,
     .eval_kin = cartpole_eval_kin,
     .eval_kin_dyn = cartpole_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cartpole_eval_gamma_force,
 #endif
     .data = 0

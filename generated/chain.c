@@ -1819,7 +1819,7 @@ void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
     phi_q[27] = MB_R(0.05)*t12;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [8], Q [12]. */
 void chain_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -2012,7 +2012,7 @@ const mb_model chain_model = {
     .plan = &chain_plan,
     .eval_kin = chain_eval_kin,
     .eval_kin_dyn = chain_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = chain_eval_gamma_force,
 #endif
     .data = 0

@@ -1018,7 +1018,7 @@ void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
     phi_q[11] = MB_R(0.75)*t4;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [4], Q [6]. */
 void double_pendulum_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -1139,7 +1139,7 @@ const mb_model double_pendulum_model = {
     .plan = &double_pendulum_plan,
     .eval_kin = double_pendulum_eval_kin,
     .eval_kin_dyn = double_pendulum_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = double_pendulum_eval_gamma_force,
 #endif
     .data = 0

@@ -1538,7 +1538,7 @@ void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *rest
     phi_q[23] = t9;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [8], Q [9]. */
 void fourbar_singular_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -1716,7 +1716,7 @@ const mb_model fourbar_singular_model = {
     .plan = &fourbar_singular_plan,
     .eval_kin = fourbar_singular_eval_kin,
     .eval_kin_dyn = fourbar_singular_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = fourbar_singular_eval_gamma_force,
 #endif
     .data = 0

@@ -1511,7 +1511,7 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_q[19] = MB_R(0.1)*t3;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [12], Q [12]. */
 void gear_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -1694,7 +1694,7 @@ const mb_model gear_train_model = {
     .plan = &gear_train_plan,
     .eval_kin = gear_train_eval_kin,
     .eval_kin_dyn = gear_train_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = gear_train_eval_gamma_force,
 #endif
     .data = 0

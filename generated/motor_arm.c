@@ -832,7 +832,7 @@ void motor_arm_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q,
     phi_q[3] = MB_R(0.2)*t0;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [2], Q [3]. */
 void motor_arm_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -970,7 +970,7 @@ const mb_model motor_arm_model = {
     .plan = &motor_arm_plan,
     .eval_kin = motor_arm_eval_kin,
     .eval_kin_dyn = motor_arm_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = motor_arm_eval_gamma_force,
 #endif
     .data = 0

@@ -652,7 +652,7 @@ void oscillator_1dof_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
     phi_q[1] = MB_R(1.0);
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [2], Q [3]. */
 void oscillator_1dof_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -766,7 +766,7 @@ const mb_model oscillator_1dof_model = {
     .plan = &oscillator_1dof_plan,
     .eval_kin = oscillator_1dof_eval_kin,
     .eval_kin_dyn = oscillator_1dof_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = oscillator_1dof_eval_gamma_force,
 #endif
     .data = 0

@@ -2540,7 +2540,7 @@ void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *r
     phi_q[43] = t23;
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [14], Q [15]. */
 void parallelogram_chain_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -2812,7 +2812,7 @@ const mb_model parallelogram_chain_model = {
     .plan = &parallelogram_chain_plan,
     .eval_kin = parallelogram_chain_eval_kin,
     .eval_kin_dyn = parallelogram_chain_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = parallelogram_chain_eval_gamma_force,
 #endif
     .data = 0

@@ -1960,7 +1960,7 @@ void shaper_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb
     phi_q[30] = MB_R(1.0);
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [12], Q [12]. */
 void shaper_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -2189,7 +2189,7 @@ const mb_model shaper_model = {
     .plan = &shaper_plan,
     .eval_kin = shaper_eval_kin,
     .eval_kin_dyn = shaper_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = shaper_eval_gamma_force,
 #endif
     .data = 0

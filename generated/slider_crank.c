@@ -1339,7 +1339,7 @@ void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict
     phi_q[19] = MB_R(1.0);
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [8], Q [9]. */
 void slider_crank_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -1499,7 +1499,7 @@ const mb_model slider_crank_model = {
     .plan = &slider_crank_plan,
     .eval_kin = slider_crank_eval_kin,
     .eval_kin_dyn = slider_crank_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = slider_crank_eval_gamma_force,
 #endif
     .data = 0

@@ -753,7 +753,7 @@ void suspension_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_q[1] = -MB_R(1.0);
 }
 
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
 /* Fused: Gamma [2], Q [3]. */
 void suspension_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
 {
@@ -932,7 +932,7 @@ const mb_model suspension_model = {
     .plan = &suspension_plan,
     .eval_kin = suspension_eval_kin,
     .eval_kin_dyn = suspension_eval_kin_dyn,
-#if !MB_OMIT_GAMMA
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = suspension_eval_gamma_force,
 #endif
     .data = 0

@@ -784,8 +784,8 @@ function emit.generate(M, opts)
         local text = fill(fnt, {
             COMMENT = comment, NAME = name, FN = id, PARAMS = ps, BODY = body,
         }, "function.c.in")
-        -- (gamma inside: left out with it, -DMB_OMIT_GAMMA)
-        if guard then text = "#if !" .. guard .. "\n" .. text .. "#endif\n" end
+        -- guard: the condition under which the function is compiled (eval_gamma_force)
+        if guard then text = "#if " .. guard .. "\n" .. text .. "#endif\n" end
         functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. ps .. ");"
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
@@ -797,9 +797,11 @@ function emit.generate(M, opts)
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
         vals_fused.KIN = name .. "_eval_kin"
         -- the rest of baumgarte's right-hand side at the (t, q) of eval_kin, whose sine cache
-        -- entries it finds filled
+        -- entries it finds filled; left out with gamma (-DMB_OMIT_GAMMA) and without the cache
+        -- (the MB_ONLY_* firmware builds: there it would only cost flash, 2.9 KB on the M4F)
         fused("eval_gamma_force", true, "Fused: Gamma [" .. D.nc .. "], Q [" .. D.nq .. "].",
-              { { "gamma", dense(D.gamma) }, { "force", dense(D.Q) } }, "MB_OMIT_GAMMA")
+              { { "gamma", dense(D.gamma) }, { "force", dense(D.Q) } },
+              "!MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE")
         vals_fused.GF = name .. "_eval_gamma_force"
     end
     if want_dyn then
