@@ -145,6 +145,10 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
     return e[2] + drv_by_parts(s, t, y, s->ev_S, h);
 }
 
+/* The host's stage sums (below) cost flash: a firmware build (MB_ONLY_*, runtime/mb_config.h)
+ * keeps the plain loops, which give the same bits (M4F Andrews baumgarte flash-lean: +460 B of
+ * flash and +192 B of stack with the host's). */
+#if !MBI_ONLY
 /* The stages of a weight row w[0..ns) with a nonzero weight, in stage order: their weights to c,
  * their blocks to kk; returns how many. A zero weight's term would add +-0 to the sum: leaving
  * it out moves no bit but the sign of a zero sum. */
@@ -271,6 +275,70 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
     }
     return finite_vec(nz, y) ? MB_OK : MB_ERR_NONFINITE;
 }
+
+#else
+/* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
+ * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
+ * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
+ * growing unstable mode dominates both), 0 when the step moves the state only at round-off. */
+static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, mb_real *hrho)
+{
+    int nz = s->nz, st, ns = tb->s;
+    mb_real *y = s->ztmp, t = s->t;
+    s->k[0] = s->fz;
+    if (tb->e)
+        s->kp[0] = s->pnc + (s->p.formulation == MB_BAUMGARTE ? s->pdrv
+                                                               : drv_by_parts(s, t, s->z, s->S, h));
+    for (int j = 1; j < ns; j++) {
+        const mb_real *aj = tb->a + j * ns;
+        for (int i = 0; i < nz; i++) {
+            mb_real acc = 0;
+            for (int l = 0; l < j; l++) acc += aj[l] * s->k[l][i];
+            y[i] = s->z[i] + h * acc;
+        }
+        if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
+        if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
+            mb_real d2 = 0, f2 = 0, z2 = 0;
+            for (int i = 0; i < nz; i++) {
+                mb_real d = s->k[1][i] - s->k[0][i];
+                d2 += d * d;
+                f2 += s->k[0][i] * s->k[0][i];
+                z2 += s->z[i] * s->z[i];
+            }
+            *hrho = h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
+        }
+    }
+    if (!tb->fsal)                        /* the new state from the weights */
+        for (int i = 0; i < nz; i++) {
+            mb_real acc = 0;
+            for (int l = 0; l < ns; l++) acc += tb->b[l] * s->k[l][i];
+            y[i] = s->z[i] + h * acc;
+        }
+    if (tb->e) {
+        mb_real e2 = 0, e32 = 0;
+        for (int i = 0; i < nz; i++) {
+            mb_real e = 0, e3 = 0;
+            for (int l = 0; l < ns; l++) e += tb->e[l] * s->k[l][i];
+            if (tb->e3) for (int l = 0; l < ns; l++) e3 += tb->e3[l] * s->k[l][i];
+            mb_real ym = MB_FABS(s->z[i]) > MB_FABS(y[i]) ? MB_FABS(s->z[i]) : MB_FABS(y[i]);
+            mb_real sc = s->p.atol + s->p.rtol * ym;
+            e2 += (h * e / sc) * (h * e / sc);
+            if (tb->e3) e32 += (h * e3 / sc) * (h * e3 / sc);
+        }
+        if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
+            mb_real den = e2 + MB_R(0.01) * e32;
+            *err = den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
+        } else {
+            *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
+        }
+        if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
+        return MB_OK;
+    }
+    return finite_vec(nz, y) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+#endif
 
 /* After an accepted step: state = ztmp, fz = f at it, then the formulation's acceptance
  * (projection, sigma reset), which may ask for f again. */
