@@ -3660,6 +3660,87 @@ void andrews_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, m
     phi_q[63] = -t35;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [20], Q [21]. */
+void andrews_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.00092)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.00092)*t1;
+    const mb_real t2 = v[5]*(v[5]*mb_cos_near(q[5], trig, 5));
+    gamma[2] = -(MB_R(0.0115)*t2 - MB_R(0.00608)*t0);
+    const mb_real t3 = v[5]*(v[5]*mb_sin_near(q[5], trig, 5));
+    gamma[3] = -(MB_R(0.0115)*t3 - MB_R(0.00608)*t1);
+    const mb_real t4 = MB_R(0.0165)*t2;
+    const mb_real t5 = v[8]*(v[8]*mb_cos_near(q[8], trig, 8));
+    gamma[4] = -(t4 + MB_R(0.01421)*t5);
+    const mb_real t6 = MB_R(0.0165)*t3;
+    const mb_real t7 = v[8]*(v[8]*mb_sin_near(q[8], trig, 8));
+    gamma[5] = -(t6 + MB_R(0.01421)*t7);
+    const mb_real t8 = v[11]*(v[11]*mb_cos_near(q[11], trig, 11));
+    gamma[6] = -(t4 + MB_R(0.01421)*t8);
+    const mb_real t9 = v[11]*(v[11]*mb_sin_near(q[11], trig, 11));
+    gamma[7] = -(t6 + MB_R(0.01421)*t9);
+    const mb_real t10 = mb_cos_near(q[20], trig, 20);
+    const mb_real t11 = MB_R(0.01043)*t10;
+    const mb_real t12 = mb_sin_near(q[20], trig, 20);
+    gamma[8] = -(t4 - v[20]*(v[20]*(t11 - MB_R(0.01626)*t12)));
+    const mb_real t13 = MB_R(0.01043)*t12;
+    gamma[9] = -(t6 - v[20]*(v[20]*(t13 + MB_R(0.01626)*t10)));
+    const mb_real t14 = mb_sin_near(q[17], trig, 17);
+    const mb_real t15 = MB_R(0.00449)*t14;
+    const mb_real t16 = mb_cos_near(q[17], trig, 17);
+    gamma[10] = -(MB_R(0.00579)*t5 - v[17]*(v[17]*(t15 - MB_R(0.02772)*t16)));
+    const mb_real t17 = -MB_R(0.00449)*t16;
+    gamma[11] = -(MB_R(0.00579)*t7 - v[17]*(v[17]*(t17 - MB_R(0.02772)*t14)));
+    const mb_real t18 = mb_sin_near(q[14], trig, 14);
+    const mb_real t19 = -MB_R(0.00916)*t18;
+    const mb_real t20 = mb_cos_near(q[14], trig, 14);
+    gamma[12] = -(MB_R(0.00579)*t8 - v[14]*(v[14]*(t19 - MB_R(0.01692)*t20)));
+    const mb_real t21 = MB_R(0.00916)*t20;
+    gamma[13] = -(MB_R(0.00579)*t9 - v[14]*(v[14]*(t21 - MB_R(0.01692)*t18)));
+    gamma[14] = v[14]*(v[14]*(t19 + MB_R(0.02308)*t20));
+    gamma[15] = v[14]*(v[14]*(t21 + MB_R(0.02308)*t18));
+    gamma[16] = v[17]*(v[17]*(t15 + MB_R(0.01228)*t16));
+    gamma[17] = v[17]*(v[17]*(t17 + MB_R(0.01228)*t14));
+    gamma[18] = v[20]*(v[20]*(MB_R(0.01874)*t12 + t11));
+    gamma[19] = v[20]*(v[20]*(t13 - MB_R(0.01874)*t10));
+    force[0] = MB_R(0.0);
+    force[1] = MB_R(0.0);
+    force[2] = MB_R(0.033);
+    force[3] = MB_R(0.0);
+    force[4] = MB_R(0.0);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = MB_R(0.0);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = MB_R(0.0);
+    force[11] = MB_R(0.0);
+    force[12] = MB_R(0.0);
+    force[13] = MB_R(0.0);
+    force[14] = MB_R(0.0);
+    force[15] = MB_R(0.0);
+    force[16] = MB_R(0.0);
+    force[17] = MB_R(0.0);
+    const mb_real t22 = MB_R(0.00957)*t10 - MB_R(0.00074)*t12;
+    const mb_real t23 = MB_R(0.014) - (q[18] + t22);
+    const mb_real t24 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t12 + MB_R(0.00074)*t10));
+    const mb_real t25 = MB_HYPOT(t23, t24);
+    const mb_real t26 = t25 - MB_R(0.07785);
+    force[18] = -MB_R(4530.0)*(t26*(t25 > MB_LEN_TINY ? -t23/t25 : MB_R(0.0)));
+    force[19] = -MB_R(4530.0)*(t26*(t25 > MB_LEN_TINY ? -t24/t25 : MB_R(0.0)));
+    const mb_real t27 = t26*(t25 > MB_LEN_TINY ? (-(t23*(-MB_R(0.00957)*t12 - MB_R(0.00074)*t10)) - t22*t24)/t25 : MB_R(0.0));
+    force[20] = -MB_R(4530.0)*t27;
+}
+#endif
+
 /* Fused: Phi [20], Phi_t [20], Phi_q [64], Q [21], d(Phi_q)/dt [64], dQ/dq [9], dQ/dv [0]. */
 void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -3985,6 +4066,9 @@ const mb_model andrews_model = {
     .plan = &andrews_plan,
     .eval_kin = andrews_eval_kin,
     .eval_kin_dyn = andrews_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = andrews_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

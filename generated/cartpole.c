@@ -969,6 +969,30 @@ void cartpole_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, 
     phi_q[7] = MB_R(0.5)*t0;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [4], Q [6]. */
+void cartpole_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    gamma[0] = MB_R(0.0);
+    gamma[1] = MB_R(0.0);
+    gamma[2] = MB_R(0.5)*(v[5]*(v[5]*mb_cos_near(q[5], trig, 5)));
+    gamma[3] = MB_R(0.5)*(v[5]*(v[5]*mb_sin_near(q[5], trig, 5)));
+    force[0] = in[0] + in[1]*(t - in[2]);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(0.9810000000000001);
+    force[5] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [4], Phi_t [4], Phi_q [8], Q [6], d(Phi_q)/dt [8], dQ/dq [0], dQ/dv [0]. */
 void cartpole_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1062,6 +1086,9 @@ const mb_model cartpole_model = {
     .plan = &cartpole_plan,
     .eval_kin = cartpole_eval_kin,
     .eval_kin_dyn = cartpole_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = cartpole_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

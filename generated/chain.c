@@ -1819,6 +1819,44 @@ void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_
     phi_q[27] = MB_R(0.05)*t12;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [8], Q [12]. */
+void chain_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.05)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.05)*t1;
+    const mb_real t2 = v[5]*(v[5]*mb_cos_near(q[5], trig, 5));
+    gamma[2] = MB_R(0.05)*(t0 + t2);
+    const mb_real t3 = v[5]*(v[5]*mb_sin_near(q[5], trig, 5));
+    gamma[3] = MB_R(0.05)*(t1 + t3);
+    const mb_real t4 = v[8]*(v[8]*mb_cos_near(q[8], trig, 8));
+    gamma[4] = MB_R(0.05)*(t2 + t4);
+    const mb_real t5 = v[8]*(v[8]*mb_sin_near(q[8], trig, 8));
+    gamma[5] = MB_R(0.05)*(t3 + t5);
+    gamma[6] = MB_R(0.05)*(t4 + v[11]*(v[11]*mb_cos_near(q[11], trig, 11)));
+    gamma[7] = MB_R(0.05)*(t5 + v[11]*(v[11]*mb_sin_near(q[11], trig, 11)));
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(0.9810000000000001);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(0.9810000000000001);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(0.9810000000000001);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(0.9810000000000001);
+    force[11] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [8], Phi_t [8], Phi_q [28], Q [12], d(Phi_q)/dt [28], dQ/dq [0], dQ/dv [0]. */
 void chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1974,6 +2012,9 @@ const mb_model chain_model = {
     .plan = &chain_plan,
     .eval_kin = chain_eval_kin,
     .eval_kin_dyn = chain_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = chain_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

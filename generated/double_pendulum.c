@@ -1018,6 +1018,30 @@ void double_pendulum_eval_kin(const mb_model *m, mb_real t, const mb_real *restr
     phi_q[11] = MB_R(0.75)*t4;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [4], Q [6]. */
+void double_pendulum_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.5)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.5)*t1;
+    gamma[2] = -(-MB_R(0.5)*t0 - MB_R(0.75)*(v[5]*(v[5]*mb_cos_near(q[5], trig, 5))));
+    gamma[3] = -(-MB_R(0.5)*t1 - MB_R(0.75)*(v[5]*(v[5]*mb_sin_near(q[5], trig, 5))));
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(58.86);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(98.10000000000001);
+    force[5] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [4], Phi_t [4], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
 void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1115,6 +1139,9 @@ const mb_model double_pendulum_model = {
     .plan = &double_pendulum_plan,
     .eval_kin = double_pendulum_eval_kin,
     .eval_kin_dyn = double_pendulum_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = double_pendulum_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

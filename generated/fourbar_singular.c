@@ -1538,6 +1538,41 @@ void fourbar_singular_eval_kin(const mb_model *m, mb_real t, const mb_real *rest
     phi_q[23] = t9;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [8], Q [9]. */
+void fourbar_singular_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.05)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.05)*t1;
+    const mb_real t2 = -MB_R(0.15)*(v[5]*(v[5]*mb_cos_near(q[5], trig, 5)));
+    gamma[2] = -(t2 - MB_R(0.05)*t0);
+    const mb_real t3 = -MB_R(0.15)*(v[5]*(v[5]*mb_sin_near(q[5], trig, 5)));
+    gamma[3] = -(t3 - MB_R(0.05)*t1);
+    const mb_real t4 = MB_R(0.05)*(v[8]*(v[8]*mb_cos_near(q[8], trig, 8)));
+    gamma[4] = -(t2 + t4);
+    const mb_real t5 = MB_R(0.05)*(v[8]*(v[8]*mb_sin_near(q[8], trig, 8)));
+    gamma[5] = -(t3 + t5);
+    gamma[6] = t4;
+    gamma[7] = t5;
+    force[0] = MB_R(0.0);
+    force[1] = MB_R(0.0);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = MB_R(0.0);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = MB_R(0.0);
+    force[8] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [8], Phi_t [8], Phi_q [24], Q [9], d(Phi_q)/dt [24], dQ/dq [0], dQ/dv [0]. */
 void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1681,6 +1716,9 @@ const mb_model fourbar_singular_model = {
     .plan = &fourbar_singular_plan,
     .eval_kin = fourbar_singular_eval_kin,
     .eval_kin_dyn = fourbar_singular_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = fourbar_singular_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

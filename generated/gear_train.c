@@ -1511,6 +1511,51 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_q[19] = MB_R(0.1)*t3;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [12], Q [12]. */
+void gear_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    gamma[0] = MB_R(0.0);
+    gamma[1] = MB_R(0.0);
+    gamma[2] = MB_R(0.0);
+    gamma[3] = MB_R(0.0);
+    gamma[4] = MB_R(0.0);
+    gamma[5] = MB_R(0.0);
+    gamma[6] = MB_R(0.0);
+    gamma[7] = MB_R(0.0);
+    gamma[8] = MB_R(0.0);
+    const mb_real t0 = mb_sin_near(q[11], trig, 11);
+    const mb_real t1 = v[11]*t0;
+    const mb_real t2 = mb_cos_near(q[11], trig, 11);
+    const mb_real t3 = v[11]*t2;
+    const mb_real t4 = mb_cos_near(q[8], trig, 8);
+    const mb_real t5 = mb_sin_near(q[8], trig, 8);
+    const mb_real t6 = t4*t2 + t5*t0;
+    const mb_real t7 = v[8]*t6;
+    const mb_real t8 = v[6]*t0 - v[7]*t2 - MB_R(0.05)*t7 - v[9]*t0 + v[10]*t2 + v[11]*(t2*(q[6] + MB_R(0.05)*t4 - q[9]) + t0*(q[7] + MB_R(0.05)*t5 - q[10]));
+    gamma[9] = -(v[6]*t1 - v[7]*t3 + v[8]*(MB_R(0.05)*t7 - MB_R(0.05)*(v[11]*t6)) - v[9]*t1 + v[10]*t3 + v[11]*t8);
+    gamma[10] = MB_R(0.0);
+    gamma[11] = -MB_R(0.1)*(v[11]*t3);
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(0.9677173514558784);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(10.221514524752713);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(13.608525254848287);
+    force[8] = -MB_R(0.01)*v[8];
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(4.905);
+    force[11] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [12], Phi_t [12], Phi_q [20], Q [12], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [1]. */
 void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1649,6 +1694,9 @@ const mb_model gear_train_model = {
     .plan = &gear_train_plan,
     .eval_kin = gear_train_eval_kin,
     .eval_kin_dyn = gear_train_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = gear_train_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

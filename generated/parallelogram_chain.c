@@ -2540,6 +2540,59 @@ void parallelogram_chain_eval_kin(const mb_model *m, mb_real t, const mb_real *r
     phi_q[43] = t23;
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [14], Q [15]. */
+void parallelogram_chain_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.5)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.5)*t1;
+    const mb_real t2 = v[5]*(v[5]*mb_cos_near(q[5], trig, 5));
+    const mb_real t3 = MB_R(0.5)*t2;
+    gamma[2] = t3;
+    const mb_real t4 = v[5]*(v[5]*mb_sin_near(q[5], trig, 5));
+    const mb_real t5 = MB_R(0.5)*t4;
+    gamma[3] = t5;
+    const mb_real t6 = MB_R(0.5)*(v[8]*(v[8]*mb_cos_near(q[8], trig, 8)));
+    gamma[4] = t6;
+    const mb_real t7 = MB_R(0.5)*(v[8]*(v[8]*mb_sin_near(q[8], trig, 8)));
+    gamma[5] = t7;
+    const mb_real t8 = v[11]*(v[11]*mb_cos_near(q[11], trig, 11));
+    gamma[6] = MB_R(0.5)*(t0 + t8);
+    const mb_real t9 = v[11]*(v[11]*mb_sin_near(q[11], trig, 11));
+    gamma[7] = MB_R(0.5)*(t1 + t9);
+    gamma[8] = -(t3 - MB_R(0.5)*t8);
+    gamma[9] = -(t5 - MB_R(0.5)*t9);
+    const mb_real t10 = v[14]*(v[14]*mb_cos_near(q[14], trig, 14));
+    gamma[10] = MB_R(0.5)*(t2 + t10);
+    const mb_real t11 = v[14]*(v[14]*mb_sin_near(q[14], trig, 14));
+    gamma[11] = MB_R(0.5)*(t4 + t11);
+    gamma[12] = -(t6 - MB_R(0.5)*t10);
+    gamma[13] = -(t7 - MB_R(0.5)*t11);
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(9.81);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(9.81);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(9.81);
+    force[11] = MB_R(0.0);
+    force[12] = MB_R(0.0);
+    force[13] = -MB_R(9.81);
+    force[14] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [14], Phi_t [14], Phi_q [44], Q [15], d(Phi_q)/dt [44], dQ/dq [0], dQ/dv [0]. */
 void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -2759,6 +2812,9 @@ const mb_model parallelogram_chain_model = {
     .plan = &parallelogram_chain_plan,
     .eval_kin = parallelogram_chain_eval_kin,
     .eval_kin_dyn = parallelogram_chain_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = parallelogram_chain_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

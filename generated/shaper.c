@@ -1960,6 +1960,59 @@ void shaper_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb
     phi_q[30] = MB_R(1.0);
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [12], Q [12]. */
+void shaper_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
+    gamma[0] = MB_R(0.05)*(v[2]*(v[2]*t0));
+    const mb_real t1 = mb_sin_near(q[2], trig, 2);
+    gamma[1] = MB_R(0.05)*(v[2]*(v[2]*t1));
+    const mb_real t2 = mb_cos_near(q[5], trig, 5);
+    const mb_real t3 = v[5]*t2;
+    const mb_real t4 = v[5]*t3;
+    gamma[2] = MB_R(0.25)*t4;
+    const mb_real t5 = mb_sin_near(q[5], trig, 5);
+    const mb_real t6 = v[5]*t5;
+    const mb_real t7 = v[5]*t6;
+    gamma[3] = MB_R(0.25)*t7;
+    const mb_real t8 = t0*t5;
+    const mb_real t9 = t1*t2;
+    const mb_real t10 = -(v[0]*t3) - v[1]*t6 + v[2]*(MB_R(0.05)*(v[2]*(t8 - t9)) + v[5]*(MB_R(0.05)*t9 - MB_R(0.05)*t8)) + v[3]*t3;
+    const mb_real t11 = t2*t5;
+    const mb_real t12 = -MB_R(0.5)*t11;
+    const mb_real t13 = t12 - (t2*(q[1] + MB_R(0.05)*t1 - (q[4] - MB_R(0.25)*t5)) + MB_R(0.25)*t11) - (-(t5*(q[0] + MB_R(0.05)*t0 - (q[3] - MB_R(0.25)*t2))) - MB_R(0.25)*t11 + t12);
+    const mb_real t14 = t10 + v[4]*t6 + v[5]*(v[5]*t13 + (v[4]*t5 + (v[3]*t2 + (-(v[0]*t2) - v[1]*t5 + MB_R(0.05)*(v[2]*(t9 - t8))))));
+    gamma[4] = -t14;
+    const mb_real t15 = v[8]*(v[8]*mb_cos_near(q[8], trig, 8));
+    gamma[5] = -(-MB_R(0.25)*t4 - MB_R(0.125)*t15);
+    const mb_real t16 = v[8]*(v[8]*mb_sin_near(q[8], trig, 8));
+    gamma[6] = -(-MB_R(0.25)*t7 - MB_R(0.125)*t16);
+    gamma[7] = MB_R(0.125)*t15;
+    gamma[8] = MB_R(0.125)*t16;
+    gamma[9] = MB_R(0.0);
+    gamma[10] = MB_R(0.0);
+    gamma[11] = MB_R(0.0);
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(29.43);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(4.905);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(78.48);
+    force[11] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [12], Phi_t [12], Phi_q [31], Q [12], d(Phi_q)/dt [31], dQ/dq [0], dQ/dv [0]. */
 void shaper_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -2136,6 +2189,9 @@ const mb_model shaper_model = {
     .plan = &shaper_plan,
     .eval_kin = shaper_eval_kin,
     .eval_kin_dyn = shaper_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = shaper_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

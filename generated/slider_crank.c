@@ -1339,6 +1339,39 @@ void slider_crank_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict
     phi_q[19] = MB_R(1.0);
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [8], Q [9]. */
+void slider_crank_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = v[2]*(v[2]*mb_cos_near(q[2], trig, 2));
+    gamma[0] = MB_R(0.05)*t0;
+    const mb_real t1 = v[2]*(v[2]*mb_sin_near(q[2], trig, 2));
+    gamma[1] = MB_R(0.05)*t1;
+    const mb_real t2 = v[5]*(v[5]*mb_cos_near(q[5], trig, 5));
+    gamma[2] = -(-MB_R(0.05)*t0 - MB_R(0.15)*t2);
+    const mb_real t3 = v[5]*(v[5]*mb_sin_near(q[5], trig, 5));
+    gamma[3] = -(-MB_R(0.05)*t1 - MB_R(0.15)*t3);
+    gamma[4] = MB_R(0.15)*t2;
+    gamma[5] = MB_R(0.15)*t3;
+    gamma[6] = MB_R(0.0);
+    gamma[7] = MB_R(0.0);
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(4.905);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(9.81);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(19.62);
+    force[8] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [8], Phi_t [8], Phi_q [20], Q [9], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [0]. */
 void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1466,6 +1499,9 @@ const mb_model slider_crank_model = {
     .plan = &slider_crank_plan,
     .eval_kin = slider_crank_eval_kin,
     .eval_kin_dyn = slider_crank_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = slider_crank_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

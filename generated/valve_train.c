@@ -1579,6 +1579,165 @@ void valve_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict 
     phi_q[11] = MB_R(1.0);
 }
 
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+/* Fused: Gamma [6], Q [6]. */
+void valve_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    gamma[0] = MB_R(0.0);
+    gamma[1] = MB_R(0.0);
+    gamma[2] = MB_R(0.0);
+    const mb_real t0 = mb_sin_near(q[5], trig, 5);
+    gamma[3] = -MB_R(0.02)*(v[5]*(v[5]*t0));
+    const mb_real t1 = mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = q[3] + MB_R(0.02)*t0 - q[0];
+    const mb_real t3 = t1*t2;
+    const mb_real t4 = mb_sin_near(q[2], trig, 2);
+    const mb_real t5 = mb_cos_near(q[5], trig, 5);
+    const mb_real t6 = q[4] - MB_R(0.02)*t5 - q[1];
+    const mb_real t7 = t4*t6;
+    const mb_real t8 = t3 + t7;
+    const mb_real t9 = t1*t6;
+    const mb_real t10 = t4*t2;
+    const mb_real t11 = t9 - t10;
+    const mb_real t12 = valve_train_contact_C(t8, t11);
+    const mb_real t13 = MB_SIN(t12);
+    const mb_real t14 = MB_R(2.0)*t12;
+    const mb_real t15 = MB_SIN(t14);
+    const mb_real t16 = -MB_R(0.005)*t13 - MB_R(0.003)*t15;
+    const mb_real t17 = MB_COS(t12);
+    const mb_real t18 = t17*t16;
+    const mb_real t19 = MB_COS(t14);
+    const mb_real t20 = MB_R(0.025) + (MB_R(0.005)*t17 + MB_R(0.0015)*t19);
+    const mb_real t21 = t18 - t13*t20;
+    const mb_real t22 = t17*t20;
+    const mb_real t23 = -MB_R(0.005)*t17 - MB_R(0.006)*t19 - t20;
+    const mb_real t24 = t13*t16;
+    const mb_real t25 = t24 + t22;
+    const mb_real t26 = (t8 - t22)*(t17*t23 - MB_R(2.0)*t24) + (t11 - t13*t20)*(t13*t23 + MB_R(2.0)*t18) - (t21*t21 + t25*t25);
+    const mb_real t27 = t21/t26;
+    const mb_real t28 = t1*t27;
+    const mb_real t29 = t25/t26;
+    const mb_real t30 = t4*t29;
+    const mb_real t31 = t28 - t30;
+    const mb_real t32 = t17*t31;
+    const mb_real t33 = -MB_R(0.005)*t32 - MB_R(0.006)*(t19*t31);
+    const mb_real t34 = t13*t31;
+    const mb_real t35 = -MB_R(0.005)*t34 - MB_R(0.003)*(t15*t31);
+    const mb_real t36 = MB_HYPOT(t20, t16);
+    const mb_real t37 = t25/t36;
+    const mb_real t38 = (t36 > MB_LEN_TINY ? (t20*t35 + t16*t33)/t36 : MB_R(0.0));
+    const mb_real t39 = (t16*t32 + t13*t33 + (t17*t35 - t20*t34) - t37*t38)/t36;
+    const mb_real t40 = t1*t39;
+    const mb_real t41 = t21/t36;
+    const mb_real t42 = (t17*t33 - t16*t34 - (t20*t32 + t13*t35) - t41*t38)/t36;
+    const mb_real t43 = t4*t42;
+    const mb_real t44 = t1*t42;
+    const mb_real t45 = t4*t39;
+    const mb_real t46 = t4*t37;
+    const mb_real t47 = t1*t41;
+    const mb_real t48 = -t7 - t3;
+    const mb_real t49 = v[0]*(-t40 - t43) + v[1]*(t44 - t45) + v[2]*(t46 + t11*t39 - (t47 + t42*t48)) + v[3]*(t40 + t43) + v[4]*(t45 - t44);
+    const mb_real t50 = t1*t5 + t4*t0;
+    const mb_real t51 = t1*t0;
+    const mb_real t52 = t4*t5;
+    const mb_real t53 = MB_R(0.02)*t51 - MB_R(0.02)*t52;
+    const mb_real t54 = t4*t27;
+    const mb_real t55 = t1*t29;
+    const mb_real t56 = t54 + t55;
+    const mb_real t57 = t17*t56;
+    const mb_real t58 = -MB_R(0.005)*t57 - MB_R(0.006)*(t19*t56);
+    const mb_real t59 = t13*t56;
+    const mb_real t60 = -MB_R(0.005)*t59 - MB_R(0.003)*(t15*t56);
+    const mb_real t61 = (t36 > MB_LEN_TINY ? (t20*t60 + t16*t58)/t36 : MB_R(0.0));
+    const mb_real t62 = (t17*t58 - t16*t59 - (t20*t57 + t13*t60) - t41*t61)/t36;
+    const mb_real t63 = t1*t62;
+    const mb_real t64 = (t16*t57 + t13*t58 + (t17*t60 - t20*t59) - t37*t61)/t36;
+    const mb_real t65 = t4*t64;
+    const mb_real t66 = t1*t64;
+    const mb_real t67 = t4*t62;
+    const mb_real t68 = t1*t37;
+    const mb_real t69 = t4*t41;
+    const mb_real t70 = v[1]*(t63 - t65) + v[0]*(-t66 - t67) + v[2]*(t11*t64 - t68 - (t69 + t62*t48)) + v[3]*(t66 + t67) + v[4]*(t65 - t63);
+    const mb_real t71 = v[0]*(t49 + v[5]*(MB_R(0.02)*(t39*t50) - t42*t53)) + v[1]*(t70 + v[5]*(MB_R(0.02)*(t64*t50) - t62*t53));
+    const mb_real t72 = -(t11*t27) - t29*t48;
+    const mb_real t73 = t17*t72;
+    const mb_real t74 = -MB_R(0.005)*t73 - MB_R(0.006)*(t19*t72);
+    const mb_real t75 = t13*t72;
+    const mb_real t76 = -MB_R(0.005)*t75 - MB_R(0.003)*(t15*t72);
+    const mb_real t77 = (t36 > MB_LEN_TINY ? (t20*t76 + t16*t74)/t36 : MB_R(0.0));
+    const mb_real t78 = (t16*t73 + t13*t74 + (t17*t76 - t20*t75) - t37*t77)/t36;
+    const mb_real t79 = (t17*t74 - t16*t75 - (t20*t73 + t13*t76) - t41*t77)/t36;
+    const mb_real t80 = t1*t78 - t46;
+    const mb_real t81 = t47 + t4*t79;
+    const mb_real t82 = t1*t79 - t69;
+    const mb_real t83 = t68 + t4*t78;
+    const mb_real t84 = v[2]*(t37*t48 + t11*t78 - (t48*t79 + t41*(t10 - t9))) + (v[0]*(-t80 - t81) + v[1]*(t82 - t83)) + v[3]*(t80 + t81);
+    const mb_real t85 = t41*t50;
+    const mb_real t86 = -MB_R(0.02)*t85;
+    const mb_real t87 = t71 + v[2]*(t84 + v[4]*(t83 - t82) + v[5]*(MB_R(0.02)*(t78*t50 + t37*(t51 - t52)) - (t86 + t79*t53)));
+    const mb_real t88 = t30 - t28;
+    const mb_real t89 = t17*t88;
+    const mb_real t90 = -MB_R(0.005)*t89 - MB_R(0.006)*(t19*t88);
+    const mb_real t91 = t13*t88;
+    const mb_real t92 = -MB_R(0.005)*t91 - MB_R(0.003)*(t15*t88);
+    const mb_real t93 = (t36 > MB_LEN_TINY ? (t20*t92 + t16*t90)/t36 : MB_R(0.0));
+    const mb_real t94 = (t16*t89 + t13*t90 + (t17*t92 - t20*t91) - t37*t93)/t36;
+    const mb_real t95 = t1*t94;
+    const mb_real t96 = (t17*t90 - t16*t91 - (t20*t89 + t13*t92) - t41*t93)/t36;
+    const mb_real t97 = t4*t96;
+    const mb_real t98 = t1*t96;
+    const mb_real t99 = t4*t94;
+    const mb_real t100 = v[3]*(t95 + t97) + (v[0]*(-t95 - t97) + v[1]*(t98 - t99) + v[2]*(t11*t94 - t46 - (t48*t96 - t47))) + v[4]*(t99 - t98);
+    const mb_real t101 = -t54 - t55;
+    const mb_real t102 = t17*t101;
+    const mb_real t103 = -MB_R(0.005)*t102 - MB_R(0.006)*(t19*t101);
+    const mb_real t104 = t13*t101;
+    const mb_real t105 = -MB_R(0.005)*t104 - MB_R(0.003)*(t15*t101);
+    const mb_real t106 = (t36 > MB_LEN_TINY ? (t20*t105 + t16*t103)/t36 : MB_R(0.0));
+    const mb_real t107 = (t16*t102 + t13*t103 + (t17*t105 - t20*t104) - t37*t106)/t36;
+    const mb_real t108 = t4*t107;
+    const mb_real t109 = (t17*t103 - t16*t104 - (t20*t102 + t13*t105) - t41*t106)/t36;
+    const mb_real t110 = t1*t109;
+    const mb_real t111 = t1*t107;
+    const mb_real t112 = t4*t109;
+    const mb_real t113 = v[0]*(-t111 - t112) + v[1]*(t110 - t108) + v[2]*(t68 + t11*t107 - (t48*t109 - t69)) + v[3]*(t111 + t112);
+    const mb_real t114 = t87 + v[3]*(t100 + v[5]*(MB_R(0.02)*(t94*t50) - t96*t53)) + v[4]*(v[4]*(t108 - t110) + t113 + v[5]*(MB_R(0.02)*(t107*t50) - t109*t53));
+    const mb_real t115 = -MB_R(0.02)*(t27*t50) - t29*t53;
+    const mb_real t116 = t17*t115;
+    const mb_real t117 = -MB_R(0.005)*t116 - MB_R(0.006)*(t19*t115);
+    const mb_real t118 = t13*t115;
+    const mb_real t119 = -MB_R(0.005)*t118 - MB_R(0.003)*(t15*t115);
+    const mb_real t120 = (t36 > MB_LEN_TINY ? (t20*t119 + t16*t117)/t36 : MB_R(0.0));
+    const mb_real t121 = (t16*t116 + t13*t117 + (t17*t119 - t20*t118) - t37*t120)/t36;
+    const mb_real t122 = (t17*t117 - t16*t118 - (t20*t116 + t13*t119) - t41*t120)/t36;
+    const mb_real t123 = t1*t121;
+    const mb_real t124 = t4*t122;
+    const mb_real t125 = t1*t122;
+    const mb_real t126 = t4*t121;
+    const mb_real t127 = v[0]*(-t123 - t124) + v[1]*(t125 - t126) + v[2]*(t37*t53 + t11*t121 - (t48*t122 + t86)) + v[3]*(t123 + t124);
+    const mb_real t128 = v[5]*(MB_R(0.02)*(t50*t121 + t37*(t52 - t51)) - (t53*t122 + MB_R(0.02)*t85)) + (t127 + v[4]*(t126 - t125));
+    gamma[4] = -(t114 + v[5]*t128);
+    gamma[5] = MB_R(0.0);
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(2.943);
+    force[2] = MB_R(0.0);
+    const mb_real t129 = q[3] + MB_R(0.01)*t0;
+    const mb_real t130 = q[4] - MB_R(0.01)*t5 - MB_R(0.09);
+    const mb_real t131 = MB_HYPOT(t129, t130);
+    const mb_real t132 = t131 - MB_R(0.06);
+    force[3] = -MB_R(20000.0)*(t132*(t131 > MB_LEN_TINY ? t129/t131 : MB_R(0.0)));
+    force[4] = -MB_R(0.9810000000000001) - MB_R(20000.0)*(t132*(t131 > MB_LEN_TINY ? t130/t131 : MB_R(0.0)));
+    force[5] = -MB_R(20000.0)*(t132*(t131 > MB_LEN_TINY ? MB_R(0.01)*(t5*t129 + t0*t130)/t131 : MB_R(0.0)));
+}
+#endif
+
 /* Fused: Phi [6], Phi_t [6], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [9], dQ/dv [0]. */
 void valve_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1843,6 +2002,9 @@ const mb_model valve_train_model = {
     .plan = &valve_train_plan,
     .eval_kin = valve_train_eval_kin,
     .eval_kin_dyn = valve_train_eval_kin_dyn,
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    .eval_gamma_force = valve_train_eval_gamma_force,
+#endif
     .data = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -780,18 +780,25 @@ function emit.generate(M, opts)
         for i, ent in ipairs(list) do r[i], c[i] = ent.r, ent.c end
         return r, c
     end
-    local plan_P, plan_form
+    local plan_P, plan_form, s_form, a_form
     if opts.plan then
         local r1, c1 = pat(D.phiq)
         local r2, c2 = pat(D.dqdq)
         local r3, c3 = pat(D.dqdv)
         plan_P = opts.plan(D.nq, D.nc, r1, c1, r2, c2, r3, c3)
-        -- the form: unrolled straight-line code up to UNROLL_MAX elimination updates (both
-        -- matrices together), compact index arrays above (docs/linear-systems.md)
-        plan_form = opts.linalg or "auto"
-        if plan_form == "auto" then
-            plan_form = (plan_P.s.nupd + plan_P.a.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact"
+        -- the form of each side (docs/linear-systems.md): unrolled straight-line code or compact
+        -- index arrays. auto: S's side (its LDL^T, assembly, the products with Phi_q, the fused
+        -- kinematics) unrolled up to UNROLL_MAX updates of S, A's side (its LDL^T and LU,
+        -- assembly, F4's kernels, the fused dynamics) up to UNROLL_MAX updates of S and A
+        -- together: the index-1 formulations' right-hand side, which needs S alone, stays
+        -- unrolled on models whose Newton matrix is too large for it (the 100-link chain)
+        s_form = opts.linalg or "auto"
+        a_form = s_form
+        if s_form == "auto" then
+            s_form = (plan_P.s.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact"
+            a_form = (plan_P.s.nupd + plan_P.a.nupd <= emit.UNROLL_MAX) and "unrolled" or "compact"
         end
+        plan_form = s_form == a_form and s_form or "mixed"
     end
 
     -- Fused evaluations: everything one iteration needs at a state, with common subexpressions
@@ -799,10 +806,10 @@ function emit.generate(M, opts)
     -- (mbgen --fused), false (--no-fused), nil: with the unrolled form only - with the compact
     -- form (large models) they doubled gcc's time (compact chain N = 1000: 36 s against 16 s of
     -- CPU) for 4-5 % of a step (7.45 M against 7.80 M instructions per alf-trapezoid step).
-    local vals_fused = { KIN = "0", DYN = "0" }
-    local want_fused = opts.fused
-    if want_fused == nil then want_fused = plan_form ~= "compact" end
-    local function fused(id, withv, comment, groups)
+    local vals_fused = { KIN = "0", DYN = "0", GF = "0" }
+    local want_kin, want_dyn = opts.fused, opts.fused
+    if want_kin == nil then want_kin, want_dyn = s_form ~= "compact", a_form ~= "compact" end
+    local function fused(id, withv, comment, groups, guard)
         local outs, params, unused = {}, { "const mb_model *m", "mb_real t",
                                            "const mb_real *restrict q" }, { "(void)m;", "(void)t;", "(void)q;" }
         if withv then params[#params + 1] = "const mb_real *restrict v"; unused[#unused + 1] = "(void)v;" end
@@ -823,24 +830,37 @@ function emit.generate(M, opts)
         local pnames = {}
         for i, pdecl in ipairs(params) do pnames[i] = pdecl:match("([%w_]+)$") end
         local body = body_of(id, ps, pnames, lines, "    " .. table.concat(unused, "\n    ") .. "\n")
-        functions[#functions + 1] = fill(fnt, {
+        local text = fill(fnt, {
             COMMENT = comment, NAME = name, FN = id, PARAMS = ps, BODY = body,
         }, "function.c.in")
+        -- guard: the condition under which the function is compiled (eval_gamma_force)
+        if guard then text = "#if " .. guard .. "\n" .. text .. "#endif\n" end
+        functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. ps .. ");"
         stats[#stats + 1] = { fn = id, lines = #lines, ops = ops,
                               total = ops.add + ops.mul + ops.div + ops.call }
     end
-    if want_fused then
+    if want_kin then
         fused("eval_kin", false, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
               .. #D.phiq .. "].",
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) } })
+        vals_fused.KIN = name .. "_eval_kin"
+        -- the rest of baumgarte's right-hand side at the (t, q) of eval_kin, whose sine cache
+        -- entries it finds filled; left out with gamma (-DMB_OMIT_GAMMA) and without the cache
+        -- (the MB_ONLY_* firmware builds: there it would only cost flash, 2.9 KB on the M4F)
+        fused("eval_gamma_force", true, "Fused: Gamma [" .. D.nc .. "], Q [" .. D.nq .. "].",
+              { { "gamma", dense(D.gamma) }, { "force", dense(D.Q) } },
+              "!MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE")
+        vals_fused.GF = name .. "_eval_gamma_force"
+    end
+    if want_dyn then
         fused("eval_kin_dyn", true, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
               .. #D.phiq .. "], Q [" .. D.nq .. "], d(Phi_q)/dt [" .. #D.phiq .. "], dQ/dq ["
               .. #D.dqdq .. "], dQ/dv [" .. #D.dqdv .. "].",
               { { "phi", dense(D.phi) }, { "phi_t", dense(D.phit) }, { "phi_q", sparse(D.phiq) },
                 { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) },
                 { "dq_dq", sparse(D.dqdq) }, { "dq_dv", sparse(D.dqdv) } })
-        vals_fused = { KIN = name .. "_eval_kin", DYN = name .. "_eval_kin_dyn" }
+        vals_fused.DYN = name .. "_eval_kin_dyn"
     end
 
     -- constant data; empty arrays become null pointers (C99 has no zero-length arrays)
@@ -873,7 +893,7 @@ function emit.generate(M, opts)
         OPTIONS = options_text(opts),
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
-        EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN,
+        EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN, EVAL_GF = vals_fused.GF,
     }
     vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
     vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)
@@ -965,7 +985,7 @@ function emit.generate(M, opts)
         linalg_form = form
         local function sy(tag, S, lu)
             local fns = "0, 0, 0, 0"
-            if form == "unrolled" then
+            if (tag == "s" and s_form or a_form) == "unrolled" then
                 data[#data + 1] = require("emit_linalg").functions(name, tag, S, lu)
                 local pre = name .. "_" .. tag
                 fns = pre .. "_ldl, " .. pre .. "_ldl_solve, "
@@ -977,20 +997,27 @@ function emit.generate(M, opts)
                 array("mb_index", tag .. "_upd", S.upd, 16), fns)
         end
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
-        local asm_fns = "0, 0,\n    0, 0,\n    0"
-        if form == "unrolled" then
-            data[#data + 1] = require("emit_linalg").assembly(name, P, pats.phi_q[2])
-            asm_fns = name .. "_s_assemble, " .. name .. "_a_assemble"
-            data[#data + 1] = require("emit_linalg").products(name, pats.phi_q[1], pats.phi_q[2], D.nc)
+        local EL = require("emit_linalg")
+        local s_unr, a_unr = s_form == "unrolled", a_form == "unrolled"
+        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2]) end
+        if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
+        local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
+        if s_unr then
+            data[#data + 1] = EL.products(name, pats.phi_q[1], pats.phi_q[2], D.nc)
             asm_fns = asm_fns .. ",\n    " .. name .. "_pq_mv, " .. name .. "_pq_mtv"
-            data[#data + 1] = require("emit_linalg").f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq,
-                                                        pats.dq_dq, pats.dq_dv)
+        else
+            asm_fns = asm_fns .. ",\n    0, 0"
+        end
+        if a_unr then
+            data[#data + 1] = EL.f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, pats.dq_dq, pats.dq_dv)
             asm_fns = asm_fns .. ",\n#if MB_WITH_F4_KERNELS\n    &" .. name .. "_f4\n#else\n    0\n#endif"
+        else
+            asm_fns = asm_fns .. ",\n    0"
         end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"
             .. " * Newton matrix A (%d x %d, %d in L); AMD order, " .. form .. " form (runtime/mb_model.h:\n"
-            .. " * mb_plan). */\n"
+            .. " * mb_plan" .. (form == "mixed" and "; S's side unrolled, A's compact" or "") .. "). */\n"
             .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
             .. "    %d, %s, %s, %s,\n    %s, %s,\n    %s\n};",
             P.s.n, P.s.n, P.s.nl, P.a.n, P.a.n, P.a.nl, name, ssy, P.ns,
@@ -1145,8 +1172,9 @@ function emit.io_macros(uname, M)
     return table.concat(out, "\n")
 end
 
--- auto form: unrolled up to this many elimination updates of S and A together (Andrews: 274;
--- the 100-link chain: 2100), compact above (docs/linear-systems.md)
+-- auto form: S's side unrolled up to this many elimination updates of S, A's side up to this many
+-- of S and A together (Andrews: 138 + 136; the 100-link chain: 892 + 2562, S's side unrolled
+-- only), compact above (docs/linear-systems.md)
 emit.UNROLL_MAX = 3000
 -- statements per function body before it is split into parts (see body_of)
 emit.PART_LINES = 300

@@ -156,10 +156,11 @@ function M.functions(name, tag, S, lu)
 end
 
 -- The unrolled assembly of a plan's product terms (same terms, same order as the runtime's loops
--- in mb_linsys.c / mb_f3_alf.c / mb_f4_trapezoid.c): NAME_s_assemble (F += w[c] Pq[k] Pq[l]) and
--- NAME_a_assemble (F += E[k] D[l], and with unsym the transposed term nl further).
--- pq_col: the columns of Phi_q's entries (1-based table of 0-based values).
-function M.assembly(name, P, pq_col)
+-- in mb_linsys.c / mb_f3_alf.c / mb_f4_trapezoid.c): NAME_s_assemble (F += w[c] Pq[k] Pq[l]) here,
+-- NAME_a_assemble (F += E[k] D[l], and with unsym the transposed term nl further) in assembly_a
+-- (the auto form may unroll S's side alone). pq_col: the columns of Phi_q's entries (1-based
+-- table of 0-based values).
+function M.assembly_s(name, P, pq_col)
     local out = {}
     local function w(s) out[#out + 1] = s end
     w("/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (" .. P.ns .. " terms;")
@@ -174,7 +175,13 @@ function M.assembly(name, P, pq_col)
         w(string.format("    F[%d] += w[%d] * Pq[%d] * Pq[%d];", P.s_dst[t], pq_col[k + 1], k, l))
     end
     w("}")
-    w("")
+    return table.concat(out, "\n")
+end
+
+-- The unrolled assembly of A: NAME_a_assemble.
+function M.assembly_a(name, P)
+    local out = {}
+    local function w(s) out[#out + 1] = s end
     local n, nl = P.a.n, P.a.nl
     w("/* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (" .. P.na
       .. " terms); unsym: also the transposed terms (F4's Newton matrix). */")

@@ -34,8 +34,9 @@ options:
                     (large models: they double gcc's time, compact chain N = 1000 36 s against
                     16 s, for 4-5 % of a step)
   --linalg FORM     generated linear algebra: unrolled (straight-line code), compact (index
-                    arrays and one loop kernel) or auto (default: unrolled up to 3000
-                    elimination updates, compact above; see docs/linear-systems.md)
+                    arrays and one loop kernel) or auto (default: S's side unrolled up to 3000
+                    updates of S, A's up to 3000 of S and A, compact above; see
+                    docs/linear-systems.md)
   --check           only load and validate the model, print a summary; also assembles the
                     initial configuration and names redundant constraint equations (stderr)
   --redundant MODE  find the constraint equations that are redundant at the assembled initial

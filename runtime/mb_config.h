@@ -339,6 +339,15 @@ typedef double mb_real;
 #define MB_NOINLINE
 #endif
 
+/* MB_ALWAYS_INLINE: inline a small helper even into the large generated functions, where GCC's
+ * growth limits otherwise leave it a call (mb_trig.h: inlined, the cos of an angle after its sin
+ * is the same arithmetic on the same cache entry, which GCC then computes once). */
+#if defined(__GNUC__)
+#define MB_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define MB_ALWAYS_INLINE
+#endif
+
 /* MB_NO_SLP: GCC's basic-block (SLP) vectorizer off for one generated function. On the unrolled
  * LU, F4's residual and the assembly of S (generator/emit_linalg.lua) it packs pairs of scalars
  * into vectors with more shuffles and spills than it saves (x86-64 -O2, Andrews: the LU 1679 ->

@@ -14,8 +14,14 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const MBI_VIEW(MB_VIEW_F1) b = MBI_VIEW_OF(MB_VIEW_F1);   /* its blocks (mb_layout.h) */
     mb_real *b2 = b.b2, *pd = b.pd, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
-    m->gamma(m, t, q, v, s->Gam);
-    m->force(m, t, q, v, s->Q);
+#if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
+    if (m->eval_gamma_force) m->eval_gamma_force(m, t, q, v, s->Gam, s->Q, MBI_TRIG(s));
+    else
+#endif
+    {
+        m->gamma(m, t, q, v, s->Gam);
+        m->force(m, t, q, v, s->Q);
+    }
     pq_mv(m, s->Pq, v, pd);
     for (int r = 0; r < nc; r++) {
         pd[r] += s->Phit[r];

@@ -305,6 +305,12 @@ struct mb_model {
      * times (runtime/mb_event.c). None: 0 and NULL. */
     int nswitch;
     mb_fn_q switches;
+    /* Optional fused evaluation (interface 15): Gamma [nc] and Q [nq] at (t, q, v), the sines
+     * and cosines through the cache trig as eval_kin's (baumgarte's right-hand side calls it
+     * after eval_kin at the same (t, q), whose cache entries it then finds). NULL: the runtime
+     * calls gamma and force. */
+    void (*eval_gamma_force)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
+                             mb_real *gamma, mb_real *force, mb_real *trig);
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

@@ -145,6 +145,138 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
     return e[2] + drv_by_parts(s, t, y, s->ev_S, h);
 }
 
+/* The host's stage sums (below) cost flash: a firmware build (MB_ONLY_*, runtime/mb_config.h)
+ * keeps the plain loops, which give the same bits (M4F Andrews baumgarte flash-lean: +460 B of
+ * flash and +192 B of stack with the host's). */
+#if !MBI_ONLY
+/* The stages of a weight row w[0..ns) with a nonzero weight, in stage order: their weights to c,
+ * their blocks to kk; returns how many. A zero weight's term would add +-0 to the sum: leaving
+ * it out moves no bit but the sign of a zero sum. */
+static int nonzero_terms(int ns, const mb_real *w, mb_real *const *k, mb_real *c, const mb_real **kk)
+{
+    int nt = 0;
+    for (int l = 0; l < ns; l++)
+        if (w[l] != 0) { c[nt] = w[l]; kk[nt++] = k[l]; }
+    return nt;
+}
+
+/* y = z + h sum_m c[m] kk[m], each entry's sum in stage order as the plain loop has it (the same
+ * bits), four entries at a time: one load of a weight and a block pointer serves four terms, and
+ * the four independent sums vectorize */
+static void stage_combine(int nz, mb_real *restrict y, const mb_real *restrict z, mb_real h, int nt,
+                          const mb_real *restrict c, const mb_real *const *restrict kk)
+{
+    int i = 0;
+    for (; i + 4 <= nz; i += 4) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+        }
+        y[i] = z[i] + h * a0;
+        y[i + 1] = z[i + 1] + h * a1;
+        y[i + 2] = z[i + 2] + h * a2;
+        y[i + 3] = z[i + 3] + h * a3;
+    }
+    for (; i < nz; i++) {
+        mb_real a = 0;
+        for (int m = 0; m < nt; m++) a += c[m] * kk[m][i];
+        y[i] = z[i] + h * a;
+    }
+}
+
+/* e[r] = sum_m c[m] kk[m][i + r] for r < nb (nb <= 4), each sum in stage order */
+static void error_terms(int i, int nb, int nt, const mb_real *restrict c, const mb_real *const *restrict kk,
+                        mb_real *restrict e)
+{
+    mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    if (nb == 4)
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+        }
+    else
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            if (nb > 1) a1 += cm * km[1];
+            if (nb > 2) a2 += cm * km[2];
+        }
+    e[0] = a0;
+    e[1] = a1;
+    e[2] = a2;
+    e[3] = a3;
+}
+
+/* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
+ * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
+ * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
+ * growing unstable mode dominates both), 0 when the step moves the state only at round-off. */
+static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, mb_real *hrho)
+{
+    int nz = s->nz, st, ns = tb->s, nt;
+    mb_real *y = s->ztmp, t = s->t, c[12];
+    const mb_real *kk[12];
+    s->k[0] = s->fz;
+    if (tb->e)
+        s->kp[0] = s->pnc + (s->p.formulation == MB_BAUMGARTE ? s->pdrv
+                                                               : drv_by_parts(s, t, s->z, s->S, h));
+    for (int j = 1; j < ns; j++) {
+        nt = nonzero_terms(j, tb->a + j * ns, s->k, c, kk);
+        stage_combine(nz, y, s->z, h, nt, c, kk);
+        if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
+        if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
+            mb_real d2 = 0, f2 = 0, z2 = 0;
+            for (int i = 0; i < nz; i++) {
+                mb_real d = s->k[1][i] - s->k[0][i];
+                d2 += d * d;
+                f2 += s->k[0][i] * s->k[0][i];
+                z2 += s->z[i] * s->z[i];
+            }
+            *hrho = h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
+        }
+    }
+    if (!tb->fsal) {                      /* the new state from the weights */
+        nt = nonzero_terms(ns, tb->b, s->k, c, kk);
+        stage_combine(nz, y, s->z, h, nt, c, kk);
+    }
+    if (tb->e) {
+        mb_real e2 = 0, e32 = 0, ce[12], ce3[12], ev[4], e3v[4];
+        const mb_real *kk3[12];
+        int ne = nonzero_terms(ns, tb->e, s->k, ce, kk), ne3 = 0;
+        if (tb->e3) ne3 = nonzero_terms(ns, tb->e3, s->k, ce3, kk3);
+        for (int i = 0; i < nz; i += 4) {  /* the estimates four entries at a time, then their sums */
+            int nb = nz - i < 4 ? nz - i : 4;
+            error_terms(i, nb, ne, ce, kk, ev);
+            error_terms(i, nb, ne3, ce3, kk3, e3v);
+            for (int r = 0; r < nb; r++) {
+                mb_real zi = s->z[i + r], yi = y[i + r];
+                mb_real ym = MB_FABS(zi) > MB_FABS(yi) ? MB_FABS(zi) : MB_FABS(yi);
+                mb_real sc = s->p.atol + s->p.rtol * ym;
+                e2 += (h * ev[r] / sc) * (h * ev[r] / sc);
+                if (tb->e3) e32 += (h * e3v[r] / sc) * (h * e3v[r] / sc);
+            }
+        }
+        if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
+            mb_real den = e2 + MB_R(0.01) * e32;
+            *err = den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
+        } else {
+            *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
+        }
+        if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
+        return MB_OK;
+    }
+    return finite_vec(nz, y) ? MB_OK : MB_ERR_NONFINITE;
+}
+
+#else
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
  * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
@@ -205,6 +337,8 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
     }
     return finite_vec(nz, y) ? MB_OK : MB_ERR_NONFINITE;
 }
+
+#endif
 
 /* After an accepted step: state = ztmp, fz = f at it, then the formulation's acceptance
  * (projection, sigma reset), which may ask for f again. */

@@ -34,7 +34,7 @@
 #if MB_WITH_TRIG_CACHE
 /* *s = sin x, *c = cos x through the cache entry tc = [x0, sin x0, cos x0] of x's grid point
  * (x0 NaN: empty; another grid point: refilled from libm). */
-static inline void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *c)
+static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *c)
 {
     mb_real x0 = ((x * MB_TRIG_GRID + MB_TRIG_SHIFT) - MB_TRIG_SHIFT) / MB_TRIG_GRID, d = x - x0;
     if (!(MB_FABS(d) <= MB_R(0.5) / MB_TRIG_GRID)) {   /* NaN, Inf, beyond the shift's range */
@@ -60,7 +60,7 @@ static inline void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *
 /* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL, or a build without
  * the cache: libm's). The generated code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i);
  * where a function needs both, the second call finds the entry the first one filled. */
-static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
+static inline MB_ALWAYS_INLINE mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
 {
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;
@@ -74,7 +74,7 @@ static inline mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
 #endif
     return MB_SIN(x);
 }
-static inline mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
+static inline MB_ALWAYS_INLINE mb_real mb_cos_near(mb_real x, mb_real *trig, int i)
 {
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;

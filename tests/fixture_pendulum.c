@@ -149,4 +149,5 @@ const mb_model fixture_pendulum_model = {
     0, 0,               /* no input derivatives */
     0, 0,               /* no reactions in sensors */
     0, 0,               /* no switches */
+    0,                  /* no fused gamma and force */
 };

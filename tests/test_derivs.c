@@ -355,6 +355,24 @@ static void check_fused(double t, const double *q, const double *v, const char *
         double e = fused_err(fa[k], ga[k], ns[k]);
         CHECK(e <= 1e-13, "%s: fused %s differs from the single function by %.1e (relative, absolute below 1)", where, names[k], e);
     }
+    /* eval_gamma_force (interface 14: baumgarte's Gamma and Q) against gamma and force, without
+     * the sine cache and with it as the runtime calls it (after eval_kin at the same q) */
+    CHECK(!M->eval_gamma_force || M->eval_kin, "%s: eval_gamma_force without eval_kin", where);
+    if (M->eval_gamma_force && M->gamma) {
+        double *gf = xcalloc((size_t)(nc + nq) + 1, sizeof(double)), *ff = xcalloc((size_t)(nc + nq) + 1, sizeof(double));
+        double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double));
+        M->gamma(M, t, q, v, gf);
+        M->force(M, t, q, v, gf + nc);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
+            if (pass) M->eval_kin(M, t, q, f, f + nc, f + 2 * nc, trig);
+            M->eval_gamma_force(M, t, q, v, ff, ff + nc, pass ? trig : NULL);
+            double eg = fused_err(ff, gf, nc), eq = fused_err(ff + nc, gf + nc, nq);
+            CHECK(eg <= 1e-13 && eq <= 1e-13, "%s: eval_gamma_force (%s the sine cache) differs from gamma by %.1e, "
+                  "from force by %.1e", where, pass ? "with" : "without", eg, eq);
+        }
+        free(gf); free(ff); free(trig);
+    }
     free(f); free(g);
 }
 

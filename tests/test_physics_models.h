@@ -59,6 +59,7 @@ static const mb_model fixture_driven_model = {
     0, 0,               /* no input derivatives */
     0, 0,               /* no reactions in sensors */
     0, 0,               /* no switches */
+    0,                  /* no fused gamma and force */
 };
 
 #ifdef MB_HAVE_double_pendulum
