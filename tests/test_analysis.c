@@ -337,7 +337,8 @@ static double inv_forward(double scale, int form, int integ, double h, double rt
     w.m = *mf;
     w.m.force = inv_force;
     w.m.energy = inv_energy;
-    w.m.eval_kin_dyn = NULL;   /* the fused evaluation would bypass force */
+    w.m.eval_kin_dyn = NULL;   /* the fused evaluations would bypass force */
+    w.m.eval_gamma_force = NULL;
     w.free = mf; w.a = &a; w.st = &st; w.scale = scale;
     w.coord = coord_of(mf, "crank.phi");
     w.row = row_of(md, "drive");
