@@ -148,6 +148,32 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
 /* The host's stage sums (below) cost flash: a firmware build (MB_ONLY_*, runtime/mb_config.h)
  * keeps the plain loops, which give the same bits (M4F Andrews baumgarte flash-lean: +460 B of
  * flash and +192 B of stack with the host's). */
+/* rk4's stability warning: h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|)
+ * (they lie c2 h k1 apart; a growing unstable mode dominates both), 0 when the step moves the
+ * state only at round-off */
+static mb_real first_stages_rate(const mb_sim *s, const mbi_tableau *tb, mb_real h)
+{
+    mb_real d2 = 0, f2 = 0, z2 = 0;
+    for (int i = 0; i < s->nz; i++) {
+        mb_real d = s->k[1][i] - s->k[0][i];
+        d2 += d * d;
+        f2 += s->k[0][i] * s->k[0][i];
+        z2 += s->z[i] * s->z[i];
+    }
+    return h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
+}
+
+/* The scaled RMS norm of the error estimate from its sums of squares (e3: DOP853's
+ * err5^2 / sqrt(err5^2 + 0.01 err3^2)) */
+static mb_real error_norm(const mbi_tableau *tb, mb_real e2, mb_real e32, int nz)
+{
+    if (tb->e3) {
+        mb_real den = e2 + MB_R(0.01) * e32;
+        return den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
+    }
+    return MB_SQRT(e2 / (nz > 0 ? nz : 1));
+}
+
 #if !MBI_ONLY
 /* The stages of a weight row w[0..ns) with a nonzero weight, in stage order: their weights to c,
  * their blocks to kk; returns how many. A zero weight's term would add +-0 to the sum: leaving
@@ -232,16 +258,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         stage_combine(nz, y, s->z, h, nt, c, kk);
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
         if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
-        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
-            mb_real d2 = 0, f2 = 0, z2 = 0;
-            for (int i = 0; i < nz; i++) {
-                mb_real d = s->k[1][i] - s->k[0][i];
-                d2 += d * d;
-                f2 += s->k[0][i] * s->k[0][i];
-                z2 += s->z[i] * s->z[i];
-            }
-            *hrho = h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
-        }
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) *hrho = first_stages_rate(s, tb, h);
     }
     if (!tb->fsal) {                      /* the new state from the weights */
         nt = nonzero_terms(ns, tb->b, s->k, c, kk);
@@ -264,12 +281,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
                 if (tb->e3) e32 += (h * e3v[r] / sc) * (h * e3v[r] / sc);
             }
         }
-        if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
-            mb_real den = e2 + MB_R(0.01) * e32;
-            *err = den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
-        } else {
-            *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
-        }
+        *err = error_norm(tb, e2, e32, nz);
         if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
         return MB_OK;
     }
@@ -298,16 +310,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         }
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
         if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
-        if (j == 1 && !tb->e && s->p.warn_stability > 0) {   /* rk4's stability warning */
-            mb_real d2 = 0, f2 = 0, z2 = 0;
-            for (int i = 0; i < nz; i++) {
-                mb_real d = s->k[1][i] - s->k[0][i];
-                d2 += d * d;
-                f2 += s->k[0][i] * s->k[0][i];
-                z2 += s->z[i] * s->z[i];
-            }
-            *hrho = h * h * f2 > MB_R(1e6) * MB_EPS * MB_EPS * z2 ? MB_SQRT(d2 / f2) / tb->c[1] : 0;
-        }
+        if (j == 1 && !tb->e && s->p.warn_stability > 0) *hrho = first_stages_rate(s, tb, h);
     }
     if (!tb->fsal)                        /* the new state from the weights */
         for (int i = 0; i < nz; i++) {
@@ -326,12 +329,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
             e2 += (h * e / sc) * (h * e / sc);
             if (tb->e3) e32 += (h * e3 / sc) * (h * e3 / sc);
         }
-        if (tb->e3) {   /* DOP853: err5^2 / sqrt(err5^2 + 0.01 err3^2), RMS-scaled */
-            mb_real den = e2 + MB_R(0.01) * e32;
-            *err = den > 0 ? e2 / MB_SQRT(den * (nz > 0 ? nz : 1)) : 0;
-        } else {
-            *err = MB_SQRT(e2 / (nz > 0 ? nz : 1));
-        }
+        *err = error_norm(tb, e2, e32, nz);
         if (!isfinite(*err) || !finite_vec(nz, y)) *err = MB_R(1e30);
         return MB_OK;
     }
