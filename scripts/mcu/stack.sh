@@ -8,13 +8,12 @@
 # the mb_model descriptor and its plan, and the formulation table's rows). Prints "stack_bound <bytes>" and the path; "unbounded" on recursion.
 # With IRQ_HANDLER, also "stack_bound_irq": the bound plus one exception (hardware frame of
 # IRQ_FRAME_BYTES, 32 or 104 with the FPU context, plus the handler's own deepest path).
-# STACK_TABLE (env, optional) = CALLERS_REGEX@TARGETS_REGEX: an indirect call in a function
-# matching CALLERS_REGEX may also reach TARGETS_REGEX (the formulation table's rows, called from
-# mb_sim.c and mb_rk.c only: resolving them from every indirect call would make false cycles).
+# STACK_TABLE (env, optional) = CALLERS_REGEX@TARGETS_REGEX[;CALLERS_REGEX@TARGETS_REGEX...]: an
+# indirect call in a function matching a pair's CALLERS_REGEX may also reach its TARGETS_REGEX
+# (the formulation and integrator tables' rows, each called from a few functions only: resolving
+# them from every indirect call would make false cycles).
 set -eu
 table=${STACK_TABLE:-}
-tcallers=${table%%@*} ttargets=${table#*@}
-[ -n "$table" ] || { tcallers='^$'; ttargets='^$'; }
 elf=$1 objdirs=$2 root=${3:-mcu_reset} indirect=${4:-^$} irq=${5:-} irqframe=${6:-0}
 tmp="${elf%.elf}.stack.in"
 : > "$tmp"
@@ -24,7 +23,10 @@ for d in "${dirs[@]}"; do
 done
 arm-none-eabi-objdump -d --no-show-raw-insn "$elf" >> "$tmp"
 awk -v root="$root" -v indirect="$indirect" -v irq="$irq" -v irqframe="$irqframe" \
-    -v tcallers="$tcallers" -v ttargets="$ttargets" '
+    -v table="$table" '
+BEGIN { np = table == "" ? 0 : split(table, pair, ";")
+        for (k = 1; k <= np; k++) { tc[k] = pair[k]; sub(/@.*/, "", tc[k]); tt[k] = pair[k]; sub(/^[^@]*@/, "", tt[k]) } }
+function table_hit(g, h,    k) { for (k = 1; k <= np; k++) if (g ~ tc[k] && h ~ tt[k]) return 1; return 0 }
 $1 == "SU" { su[$2] = ($2 in su && su[$2] > $3) ? su[$2] : $3; if ($4 != "static") dyn[$2] = 1; next }
 /^[0-9a-f]+ <[^>]+>:$/ { f = $2; gsub(/[<>:]/, "", f); funcs[f] = 1; prolog = 1; frame[f] = 0; next }
 f != "" && /^ +[0-9a-f]+:\t/ {
@@ -57,7 +59,7 @@ function cost(g,    i, c, best, bestp, h) {
     onpath[g] = 1
     best = 0; bestp = ""
     for (i = 1; i <= ne[g]; i++) { c = cost(edge[g, i]); if (c > best) { best = c; bestp = path[edge[g, i]] } }
-    if (g in ind) for (h in funcs) if (h ~ indirect || (g ~ tcallers && h ~ ttargets)) {
+    if (g in ind) for (h in funcs) if (h ~ indirect || table_hit(g, h)) {
         c = cost(h); if (c > best) { best = c; bestp = path[h] } }
     delete onpath[g]
     # a function renamed by link-time optimization: its .su names a local made global
