@@ -312,14 +312,13 @@ static int least_gap(const mb_sim *s, double *g)
     int best = -1;
     if (model->info->ncontact <= 0 || model->nout <= 0) return -1;
     mb_real *y = malloc(sizeof(mb_real) * (size_t)model->nout);
-    if (!y) return -1;
-    model->outputs(model, mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), y, NULL, NULL);
-    for (int i = 0; i < model->nout; i++) {
-        size_t n = strlen(model->out_names[i]);
-        if (n < 5 || strcmp(model->out_names[i] + n - 4, ".gap")) continue;
-        if (best < 0 || (double)y[i] < *g) { best = i; *g = (double)y[i]; }
-    }
+    int *gap = malloc(sizeof(int) * (size_t)model->nout);
+    int ng = y && gap ? mb_event_sensors(model, gap) : 0;
+    if (ng > 0) model->outputs(model, mb_sim_get_t(s), mb_sim_get_q(s), mb_sim_get_v(s), y, NULL, NULL);
+    for (int k = 0; k < ng; k++)
+        if (best < 0 || (double)y[gap[k]] < *g) { best = gap[k]; *g = (double)y[gap[k]]; }
     free(y);
+    free(gap);
     return best;
 }
 
