@@ -34,14 +34,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v parallel >/dev/null || { echo "bench_sweep.sh: GNU parallel missing (scripts/deps.sh sweep)" >&2; exit 1; }
 SIM=$(realpath "$SIM") TOOL=$(realpath "$TOOL")
 T=$(mktemp -d "${TMPDIR:-/tmp}/bench_sweep.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${BENCH_KEEP:-}" ] || rm -rf "$T"' EXIT
 cores=$(nproc)
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # timed CMD...: "wall user+sys" of CMD and its children into $T/time
 timed() { /usr/bin/time -f '%e %U %S' -o "$T/time" "$@"; }
 wall() { awk '{ print $1 }' "$T/time"; }
 cpu() { awk '{ printf "%.2f", $2 + $3 }' "$T/time"; }
-strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i } { $w = ""; print }' OFS=, "$1"; }
+# strip CSV: wall_s and a repeated column dropped (the per-row sweep's summary repeated the
+# table's t_end; the sweep in blocks names each column once), the rest compared as text
+strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { drop[i] = ($i == "wall_s" || seen[$i]++) } }
+    { s = ""; for (i = 1; i <= NF; i++) if (!drop[i]) s = s "," $i; print s }' "$1"; }
 
 # the table: h from 0.9e-5 to 1.1e-5, every row about 600 steps of Andrews' squeezer
 awk -v n="$ROWS" -v te="$T_END" 'BEGIN { print "h,t_end"; for (i = 0; i < n; i++) printf "%.6e,%s\n", 0.9e-5 + 0.2e-5 * i / n, te }' > "$T/table.csv"
