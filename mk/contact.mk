@@ -6,7 +6,8 @@
 # on an incline sticking and sliding (tests/models/incline_contact.lua at two angles) and a disc
 # reaching pure rolling (tests/models/rolling_disc.lua), the shipped bouncing ball at its run
 # settings; test_derivs_every_contact and test_derivs_every_segment, every contact
-# form's derivatives against finite differences (tests/models/every_contact.lua, every_segment.lua).
+# form's derivatives against finite differences (tests/models/every_contact.lua, every_segment.lua);
+# test_derivs_every_profile_contact, contacts against cam profiles (every_profile_contact.lua).
 
 CONTACT_SIMS := ball_drop ball_drop_soft ball_flipped bouncing_stiff ball_throw impact_throw two_balls incline_stick incline_slide rolling_disc
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/ball_drop.lua,ball_drop,))
@@ -31,7 +32,12 @@ $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/every_segment.lua,every_se
 $(BUILD)/test_derivs_every_segment: $(BUILD)/o/san/derivs/every_segment.o $(call obj,san,$(BUILD)/gen_test/every_segment.c)
 	$(call link,san,-lm)
 
-TEST_PROGS   += $(BUILD)/test_derivs_every_contact $(BUILD)/test_derivs_every_segment
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/every_profile_contact.lua,every_profile_contact,))
+$(BUILD)/test_derivs_every_profile_contact: $(BUILD)/o/san/derivs/every_profile_contact.o $(call obj,san,$(BUILD)/gen_test/every_profile_contact.c)
+	$(call link,san,-lm)
+
+TEST_PROGS   += $(BUILD)/test_derivs_every_contact $(BUILD)/test_derivs_every_segment \
+                $(BUILD)/test_derivs_every_profile_contact
 TEST_SCRIPTS += tests/test_contact.sh
 TEST_NEEDS   += $(CONTACT_SIMS:%=$(BUILD)/%_sim) $(BUILD)/bouncing_ball_sim
 # the demos: the Geneva drive against its closed form (segment contacts), the Jansen walker walks
