@@ -19,7 +19,8 @@
 #      Newton) move alike to round-off: lift to 1e-12, the gaps to 100 eps of the mechanism's
 #      size, the normal and friction forces to that times the contact's stiffness, the
 #      velocity to that force over the mass times the run;
-#  and the shipped demo (750 rad/s) lifts off and lands back on the cam every turn.
+#  and the shipped demo (750 rad/s) lifts off and lands back on the cam every turn; the
+#  generic evaluator refuses it (exit 2), its data file naming the contact.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -124,6 +125,11 @@ ev=$(tr ' ' '\n' <"$T/o" | sed -n 's/^events=//p')
 echo "valve_jump demo (750 rad/s, three turns): $lifts lift-offs, $lands landings, flight up to $dgap m; events $ev"
 ok "valve_jump demo: lifts off and lands back each of three turns (got $lifts, $lands)" '[ $rc -eq 0 ] && [ "$lifts" -ge 3 ] && [ "$lands" -ge 3 ]'
 ok "valve_jump demo: the gap's sign changes are located as events (got ${ev:-none})" '[ "${ev:-0}" -ge 6 ]'
+
+# ---- the generic evaluator refuses the contact (a force of the state), naming it
+"$BUILD/valve_jump_sim" --eval generic --t-end 1e-4 --out "$T/gen.csv" >"$T/o" 2>"$T/e"; rc=$?
+ok "valve_jump: --eval generic refuses the model (exit 2, got $rc)" '[ $rc -eq 2 ] && [ ! -s "$T/gen.csv" ]'
+ok "valve_jump: its data file names the contact" 'grep -q "contact \"K\"" generated/valve_jump_data.c'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
