@@ -19,7 +19,8 @@
 #      Newton) move alike to round-off: lift to 1e-12, the gaps to 100 eps of the mechanism's
 #      size, the normal and friction forces to that times the contact's stiffness, the
 #      velocity to that force over the mass times the run;
-#  and the shipped demo (750 rad/s) lifts off and lands back on the cam every turn; the
+#  and the shipped demo (750 rad/s) lifts off and lands back on the cam every turn, at the same
+#  times (to 2e-6 s) by baumgarte + dopri5 at rtol 1e-9, whose events locate them; the
 #  generic evaluator refuses it (exit 2), its data file naming the contact.
 # Ends with "N passed, N failed".
 set -u
@@ -125,6 +126,18 @@ ev=$(tr ' ' '\n' <"$T/o" | sed -n 's/^events=//p')
 echo "valve_jump demo (750 rad/s, three turns): $lifts lift-offs, $lands landings, flight up to $dgap m; events $ev"
 ok "valve_jump demo: lifts off and lands back each of three turns (got $lifts, $lands)" '[ $rc -eq 0 ] && [ "$lifts" -ge 3 ] && [ "$lands" -ge 3 ]'
 ok "valve_jump demo: the gap's sign changes are located as events (got ${ev:-none})" '[ "${ev:-0}" -ge 6 ]'
+
+# the same by an adaptive integrator (baumgarte + dopri5, rtol 1e-9: the gap's sign changes
+# located on its dense output and the step cut there): lift-offs and landings at the same times
+"$BUILD/valve_jump_sim" --formulation baumgarte --integrator dopri5 --rtol 1e-9 --out "$T/dp.csv" >"$T/o" 2>"$T/e"; rc=$?
+evd=$(tr ' ' '\n' <"$T/o" | sed -n 's/^events=//p')
+times() { csv '{ g = $col["out.K.gap"]; if (g > 0 && !on) { printf "%.9g ", $col["t"]; on = 1 } if (g <= 0 && on) { printf "%.9g ", $col["t"]; on = 0 } } END { print "" }' "$1"; }
+td=$(paste -d' ' <(times "$T/d.csv" | tr ' ' '\n' | grep .) <(times "$T/dp.csv" | tr ' ' '\n' | grep .) |
+     awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d; n++ } END { printf "%d %.3g\n", n, m }')
+read -r tn tdm <<<"$td"
+echo "valve_jump demo by baumgarte + dopri5 (rtol 1e-9): $evd events; the $tn lift-off and landing times within $tdm s of the default run's"
+ok "valve_jump demo: dopri5 locates the touches and lift-offs (events $evd >= 12) at the default run's times to 2e-6 s (got $tdm over $tn)" \
+   '[ $rc -eq 0 ] && [ "${evd:-0}" -ge 12 ] && [ "$tn" -ge 12 ] && le "$tdm" 2e-6'
 
 # ---- the generic evaluator refuses the contact (a force of the state), naming it
 "$BUILD/valve_jump_sim" --eval generic --t-end 1e-4 --out "$T/gen.csv" >"$T/o" 2>"$T/e"; rc=$?
