@@ -65,7 +65,11 @@ static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real 
     mb_real h = t1 - t0, th = (t - t0) / h;
     const mb_real *q0 = s->zk, *v0 = s->yd, *q1 = s->z, *v1 = s->v;
 #if MBI_HAS_TN7
-    if (s->p.integrator == MB_RK4) { q0 = s->zold; v0 = s->v0; }   /* rk4: mb_sim_step's copies */
+    /* rk4, hht: mb_sim_step's copies */
+    if (s->p.integrator == MB_RK4 || s->p.integrator == MB_HHT) { q0 = s->zold; v0 = s->v0; }
+#endif
+#if MBI_F4A
+    if (s->p.adaptive == 2) { q0 = s->xs; v0 = s->xs + s->nz; }   /* the macro step's start */
 #endif
     for (int i = 0; i < s->n; i++) {
         mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
@@ -129,17 +133,24 @@ static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr, int trial)
     return MB_OK;
 }
 
-/* bdf: the step cut at tr: the state from the dense output, the Nordsieck polynomial (which
- * leaves the interpolated state in ztmp: mb_bdf.c), the integrator's start-up there (f, v,
- * sigma, lambda; the next step finds its array stale and restarts it at order 1), the monitors
- * at tr (the work interpolated, the maxima those before the step and at tr). */
+/* bdf: the step cut at tr: the state from its Nordsieck polynomial (mbi_bdf_state_at; F4: q
+ * and p), the integrator's start-up there (f, v, sigma, lambda: F4's from the ALF velocity
+ * iteration, warm-started at the step's end as a switch's jump; the next step finds its array
+ * stale and restarts it at order 1), the monitors at tr (the work interpolated, the maxima
+ * those before the step and at tr). */
 static int cut_dense(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real tr)
 {
     mb_monitor mo;
     mb_real t1 = s->t, pnc, pdrv;
     int st = mb_sim_dense(s, tr, evv(s, EV_Q), NULL, &mo);
     if (st) return st;
-    copy(s->nz, s->z, s->ztmp);
+#if MBI_BDF
+    mbi_bdf_state_at(s, tr);
+#endif
+    if (s->p.formulation == MB_ALF_TRAPEZOID) {   /* F4's start-up iteration's warm start */
+        copy(s->n, s->ev_v, s->v);
+        copy(s->nc, s->ev_sig, s->sig);
+    }
     s->t = tr;
     s->ev_cut = 1;                         /* the dense output still spans the whole step */
     s->ev_t1 = t1;
@@ -235,8 +246,8 @@ void mbi_event_trial_cut(mb_sim *s, mb_real tr)
 /* the formulation and integrator locate inside their steps (mbi_event_trial) */
 static int trial_locates(const mb_sim *s)
 {
-    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
-            s->p.adaptive != 2) || (MBI_HAS_TN7 && s->p.integrator == MB_RK4);
+    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID) ||
+           (MBI_HAS_TN7 && (s->p.integrator == MB_RK4 || s->p.integrator == MB_HHT));
 }
 
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
@@ -253,7 +264,8 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
         return MB_OK;
     }
     for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
-    int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
+    int locatable = MB_PARAMS_ADAPTIVE(&s->p) &&
+                    (s->p.formulation != MB_ALF_TRAPEZOID || s->p.integrator == MB_BDF);
     /* a step from a cut whose root the redone step left just before it: taken as it is (the
      * root within the redo's accuracy; no second cut a few ulps on) */
     if (any && locatable && b->t_start == s->ev_tlast) {
