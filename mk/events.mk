@@ -12,7 +12,7 @@ TEST_PROGS += $(BUILD)/test_events
 
 # step{} switches as events: tests/test_switches.c on tests/models/step_spring.lua (closed form)
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/step_spring.lua,step_spring,))
-$(BUILD)/test_switches: $(call obj,san,tests/test_switches.c $(BUILD)/gen_test/step_spring.c) $(RT_OBJ_san)
+$(BUILD)/test_switches: $(call obj,san,tests/test_switches.c $(BUILD)/gen_test/step_spring.c $(BUILD)/gen_test/step_spring_data.c evaluator/mb_generic.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
 
 TEST_PROGS += $(BUILD)/test_switches
