@@ -1,13 +1,13 @@
 /* mb_event.c - events (p.events): the contacts' gaps as event functions, and the model's
  * switches (step{}: mb_model.switches). After an accepted adaptive step of an explicit
- * formulation, a gap whose sign changed between the step's ends is located on the step's dense
- * output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first root: dopri5 and
- * dop853 take the step again from its start to the root (f there starts the next step: no FSAL
- * reuse across the kink), bdf restarts from its Nordsieck polynomial's state there (a new array
- * of order 1), so that no step straddles the kink of the contact force. alf-trapezoid's
- * trapezoid locates inside its step, on the converged trial's cubic Hermite, and takes the step
- * again to the root (mbi_event_trial), and so does rk4 (mb_sim.c). hht and bdf on alf-trapezoid
- * count the onsets that fell inside a step. Switches are functions of time: every integrator's step ends just before
+ * formulation or of bdf, a gap whose sign changed between the step's ends is located on the
+ * step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first
+ * root: dopri5 and dop853 take the step again from its start to the root (f there starts the
+ * next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck polynomial's state
+ * there (a new array of order 1; alf-trapezoid's q and p), so that no step straddles the kink of
+ * the contact force. alf-trapezoid's trapezoid (fixed, Milne's, the extrapolated macro step)
+ * locates inside its step, on the converged trial's cubic Hermite, and takes the step again to
+ * the root (mbi_event_trial), and so do rk4 and hht (mb_sim.c). Switches are functions of time: every integrator's step ends just before
  * the next one and the run jumps it (mbi_switch_clip, mbi_switch_jump). Layer: runtime core
  * (mb_sim_impl.h), called by mb_sim.c and the trapezoid; no allocation. */
 #include "mb_sim_impl.h"
@@ -57,8 +57,9 @@ void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
 /* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
 static int crossed(const mb_real *a, const mb_real *b, int k) { return (a[k] > 0) != (b[k] > 0); }
 
-/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point) to t1 (z,
- * v): q at t by the cubic Hermite through q and v at both ends (the trapezoid's own continuous
+/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point; rk4's and
+ * hht's in zold, v0; the extrapolated macro step's in xs) to t1 (z, v): q at t by the cubic
+ * Hermite through q and v at both ends (the trapezoid's own continuous
  * extension: q1 - q0 = h/2 (v0 + v1) makes its cubic term vanish), into q. */
 static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real *q)
 {
@@ -206,9 +207,10 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
  * against 1/4), and the cut pieces' round-off is at most 10 times the plain step's. */
 #define EV_TRAP_SLIVER MB_R(0.1)
 
-/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) and rk4 locate inside
- * their step: a trial from t0 to t1 (the trapezoid's converged, not yet accepted; rk4's taken,
- * its start kept for the undo) whose gaps changed sign has its first root located on the
+/* The trapezoid (alf-trapezoid: its fixed step, Milne's step control and the extrapolated
+ * macro step), rk4 and hht locate inside their step: a trial from t0 to t1 (the trapezoid's
+ * converged, not yet accepted; the macro step's extrapolated; rk4's and hht's taken, their start
+ * kept for the undo) whose gaps changed sign has its first root located on the
  * trial's cubic Hermite through q and v at both ends (trial_q), and the step is taken again
  * from its start to the root (mb_trapezoid.c, mb_trapezoid_control.c, mb_sim.c): 1 and *tr
  * then. Not in a step that starts at a cut (its root already within the retaken step's
