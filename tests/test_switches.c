@@ -2,7 +2,8 @@
  * tests/models/step_spring.lua, a mass on a spring (period 1 s) and a force that steps on at
  * t0 = 0.3137 s, whose closed form is known. With events every integrator stops just before the
  * switch and starts again after it, so its error at t = 1 s falls at its order: the adaptive ones
- * (dopri5, dop853, bdf; alf-trapezoid's step control) with rtol, the fixed ones (rk4, trapezoid,
+ * (dopri5, dop853, bdf; alf-trapezoid's step control, its extrapolated trapezoid and bdf)
+ * with rtol (the extrapolated trapezoid also with its step held: order 4), the fixed ones (rk4, trapezoid,
  * hht) with h, the switch off their grid. Without events (the negative control) a step straddles
  * the jump and the error is first order in h (fixed steps) or stalls (adaptive). Also: the
  * events are counted (one per run), a run without events reports none; the generated switch
@@ -25,6 +26,7 @@ extern const mb_model step_spring_model;
 /* the same model for the generic evaluator (build/gen_test/step_spring_data.c) */
 extern const mb_model step_spring_generic_model;
 static const mb_model *model = &step_spring_model;   /* run()'s model */
+static double hmax = 0;                               /* run()'s p.h_max */
 
 static const double W = 6.283185307179586, K = 39.47841760435743, F = 5, T0 = 0.3137, TEND = 1;
 
@@ -54,6 +56,7 @@ static run_out run(int form, int integ, int adaptive, double rtol, double h, int
     p.rtol = rtol;
     p.atol = rtol;
     p.h = h;
+    p.h_max = hmax;
     p.events = events;
     size_t sz = mb_sim_workspace_size(model, &p);
     void *w = malloc(sz ? sz : 1);
@@ -113,6 +116,8 @@ int main(void)
         {"dop853", MB_BAUMGARTE, MB_DOP853, 0, 0.8},
         {"bdf", MB_BAUMGARTE, MB_BDF, 0, 0.6},
         {"trap-ad", MB_ALF_TRAPEZOID, MB_TRAPEZOID, 1, 0.55},
+        {"trap-x", MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 0.55},
+        {"bdf-F4", MB_ALF_TRAPEZOID, MB_BDF, 0, 0.5},
     };
     printf("%-8s %-7s %12s %12s %8s %8s\n", "integ", "rtol", "err events", "err none", "steps ev",
            "steps no");
@@ -226,6 +231,29 @@ int main(void)
     }
 
     mbp_free(gplan);
+
+    /* the extrapolated trapezoid with its step held at H (h_max; a tolerance it always meets):
+     * its order 4 with events; without, the macro step across the jump leaves an error of
+     * order 1 .. 2 depending on where in it the switch falls (1.65 over the table) */
+    {
+        double xe[NH], xn[NH];
+        for (int r = 0; r < NH; r++) {
+            hmax = hs[r];
+            run_out x = run(MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 1e3, 1e-3, 1, NULL, 0);
+            run_out y = run(MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 1e3, 1e-3, 0, NULL, 0);
+            hmax = 0;
+            CHECK(x.st >= 0 && y.st >= 0 && x.events == 1 && y.events == 0,
+                  "extrapolated H %g: status %d / %d, events %ld / %ld", hs[r], x.st, y.st,
+                  x.events, y.events);
+            xe[r] = x.err;
+            xn[r] = y.err;
+            printf("%-8s %-7.2e %12.3e %12.3e\n", "trap-x H", hs[r], xe[r], xn[r]);
+        }
+        double se = slope(hs, xe, NH), sn = slope(hs, xn, NH);
+        printf("extrapolated trapezoid, H held: order %.2f with events, %.2f without\n", se, sn);
+        CHECK(se >= 3.5 && sn <= 2, "extrapolated trapezoid, H held: order %.2f with events, "
+              "%.2f without", se, sn);
+    }
 
     /* the switch at a stop time (the caller asks for t0 itself), rk4 and dopri5 */
     double stop[1] = {T0};
