@@ -58,6 +58,13 @@ mb_real mb_generic_tf(const mb_generic_data *d, int k, mb_real t)
     return st[0];
 }
 
+void mb_generic_switches(const mb_model *m, mb_real t, const mb_real *q, mb_real *out)
+{
+    const mb_generic_data *d = (const mb_generic_data *)m->data;
+    (void)q;
+    for (int k = 0; k < m->nswitch; k++) out[k] = mb_generic_tf(d, d->ntf - m->nswitch + k, t);
+}
+
 static mb_real tf(const mb_generic_data *d, int k, mb_real t)
 {
     return k < 0 ? MB_R(0.0) : mb_generic_tf(d, k, t);

@@ -100,5 +100,8 @@ void mb_generic_dforce_dv(const mb_model *m, mb_real t, const mb_real *q, const 
 void mb_generic_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
                        mb_real *out);
 void mb_generic_points(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
+/* The switches of step{} and heaviside() (interface 14): g = -x of each step's argument x, the
+ * last m->nswitch time functions of the table (the generator puts them there); q not read. */
+void mb_generic_switches(const mb_model *m, mb_real t, const mb_real *q, mb_real *out);
 
 #endif /* MB_GENERIC_H */

@@ -115,6 +115,6 @@ const mb_model andrews_generic_model = {
     0, NULL, NULL, 0, NULL, NULL,   /* no inputs, no sensors: those models are generated code only */
     NULL, NULL,                     /* so no input derivatives */
     NULL, NULL,                     /* nor reactions in sensors (interface 13) */
-    0, NULL,                        /* nor switches (interface 14): step{} is not located */
+    0, NULL,        /* switches (interface 14): the last time functions */
     NULL,                           /* nor fused gamma and force (interface 15) */
 };

@@ -20,7 +20,7 @@ local MAXCODE = 100000  -- a shared DAG expanded into a tree must stay reasonabl
 
 -- Collects programs and a constant pool shared by all of them.
 local function tf_table()
-    return { start = {}, len = {}, code = {}, const = {}, cindex = {} }
+    return { start = {}, len = {}, code = {}, const = {}, cindex = {}, steps = {}, seen = {} }
 end
 
 local function const_index(T, x)
@@ -55,6 +55,12 @@ local function tf_add(T, M, el, e, what)
         end
         local op = x.op == "powv" and "pow" or x.op
         if not OP[op] then uerr(M, el.line, "unsupported operation '" .. x.op .. "' in " .. what) end
+        -- a step's argument (of time alone, as everything here): a switch (emit_data below),
+        -- each argument once (hash-consing: the same node)
+        if op == "step" and T.steps and not T.seen[x.a] then
+            T.seen[x.a] = true
+            T.steps[#T.steps + 1] = { el = el, arg = x.a }
+        end
         local da = gen(x.a)
         local d = da
         if x.b then d = math.max(da, gen(x.b) + 1) end
@@ -300,6 +306,12 @@ function emit_data.generate(M, opts)
     end
     local T = tf_table()
     local recs, slots = elements(M, D, T)
+    -- the switches of step{} and heaviside() (interface 14, as the generated code's): each step
+    -- argument x of the time functions as g = -x (> 0 before the switch, <= 0 from it on), the
+    -- last programs of the table (mb_generic_switches evaluates the last nswitch)
+    local steps = T.steps
+    T.steps = nil
+    for _, st in ipairs(steps) do tf_add(T, M, st.el, -st.arg, "switch") end
 
     local data = {}
     local function array(ctype, id, items, per, fmt)
@@ -324,7 +336,8 @@ function emit_data.generate(M, opts)
                 OPTIONS = ctext.options_text(opts),
                 NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points,
                 PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq,
-                DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start }
+                DQ_DV_NNZ = #D.dqdv, NELEM = #recs, NTF = #T.start, NSWITCH = #steps,
+                SWITCHES = #steps > 0 and "mb_generic_switches" or "NULL" }
     -- the descriptor arrays are <name>.c's (emit.lua: the shared ones), declared here
     local shared = { "extern const mb_model_info " .. name .. "_info;" }
     local function extern(ctype, id, n)

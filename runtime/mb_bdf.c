@@ -793,6 +793,23 @@ out:
 #endif
 }
 
+#if MBI_EVENTS
+/* events (mb_event.c): the state at t of the last step from its Nordsieck polynomial, into z:
+ * the integrated components (F4: q and p; its Int Phi stays the step's end's, off by
+ * (t_n - t) Phi(t_n-1, q_n-1), the stabilization's integral of a residual at the Newton
+ * tolerance). The array keeps t_n: the next step finds it stale and restarts at order 1. */
+void mbi_bdf_state_at(mb_sim *s, mb_real t)
+{
+    int nz = ny_of(s);
+    mb_real x = (t - s->bt) / s->bh, *y = s->z;
+    copy(nz, y, zc(s, s->bq));
+    for (int j = s->bq - 1; j >= 0; j--) {
+        const mb_real *a = zc(s, j);
+        for (int i = 0; i < nz; i++) y[i] = a[i] + x * y[i];
+    }
+}
+#endif
+
 /* The slot's step: bdf_try, the monitor advanced by the trapezoidal rule over the step. */
 static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {

@@ -102,7 +102,7 @@
 #ifndef MB_WITH_EVENTS            /* [ABI] event location (p.events, mb_event.c): contact gaps'
                                       sign changes located on the dense output, the adaptive
                                       step cut there; rk4 and the trapezoid cut their
-                                      step too, hht counts the onsets; step{} switches jumped; off in
+                                      step too, as hht; step{} switches jumped; off in
                                       one-formulation builds: firmware sizes its workspace
                                       without the event blocks, mb_embed.h) */
 #define MB_WITH_EVENTS (!MBI_ONLY)

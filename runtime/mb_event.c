@@ -1,13 +1,13 @@
 /* mb_event.c - events (p.events): the contacts' gaps as event functions, and the model's
  * switches (step{}: mb_model.switches). After an accepted adaptive step of an explicit
- * formulation, a gap whose sign changed between the step's ends is located on the step's dense
- * output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first root: dopri5 and
- * dop853 take the step again from its start to the root (f there starts the next step: no FSAL
- * reuse across the kink), bdf restarts from its Nordsieck polynomial's state there (a new array
- * of order 1), so that no step straddles the kink of the contact force. alf-trapezoid's
- * trapezoid locates inside its step, on the converged trial's cubic Hermite, and takes the step
- * again to the root (mbi_event_trial), and so does rk4 (mb_sim.c). hht and bdf on alf-trapezoid
- * count the onsets that fell inside a step. Switches are functions of time: every integrator's step ends just before
+ * formulation or of bdf, a gap whose sign changed between the step's ends is located on the
+ * step's dense output (Illinois, as SUNDIALS' IDARootfind) and the step is cut at the first
+ * root: dopri5 and dop853 take the step again from its start to the root (f there starts the
+ * next step: no FSAL reuse across the kink), bdf restarts from its Nordsieck polynomial's state
+ * there (a new array of order 1; alf-trapezoid's q and p), so that no step straddles the kink of
+ * the contact force. alf-trapezoid's trapezoid (fixed, Milne's, the extrapolated macro step)
+ * locates inside its step, on the converged trial's cubic Hermite, and takes the step again to
+ * the root (mbi_event_trial), and so do rk4 and hht (mb_sim.c). Switches are functions of time: every integrator's step ends just before
  * the next one and the run jumps it (mbi_switch_clip, mbi_switch_jump). Layer: runtime core
  * (mb_sim_impl.h), called by mb_sim.c and the trapezoid; no allocation. */
 #include "mb_sim_impl.h"
@@ -57,15 +57,20 @@ void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g)
 /* whether gap k is on the other side of contact (> 0 apart, <= 0 touching) in b than in a */
 static int crossed(const mb_real *a, const mb_real *b, int k) { return (a[k] > 0) != (b[k] > 0); }
 
-/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point) to t1 (z,
- * v): q at t by the cubic Hermite through q and v at both ends (the trapezoid's own continuous
+/* The trapezoid's trial step from t0 (q, v at its start in zk, yd: its restore point; rk4's and
+ * hht's in zold, v0; the extrapolated macro step's in xs) to t1 (z, v): q at t by the cubic
+ * Hermite through q and v at both ends (the trapezoid's own continuous
  * extension: q1 - q0 = h/2 (v0 + v1) makes its cubic term vanish), into q. */
 static void trial_q(const mb_sim *s, mb_real t0, mb_real t1, mb_real t, mb_real *q)
 {
     mb_real h = t1 - t0, th = (t - t0) / h;
     const mb_real *q0 = s->zk, *v0 = s->yd, *q1 = s->z, *v1 = s->v;
 #if MBI_HAS_TN7
-    if (s->p.integrator == MB_RK4) { q0 = s->zold; v0 = s->v0; }   /* rk4: mb_sim_step's copies */
+    /* rk4, hht: mb_sim_step's copies */
+    if (s->p.integrator == MB_RK4 || s->p.integrator == MB_HHT) { q0 = s->zold; v0 = s->v0; }
+#endif
+#if MBI_F4A
+    if (s->p.adaptive == 2) { q0 = s->xs; v0 = s->xs + s->nz; }   /* the macro step's start */
 #endif
     for (int i = 0; i < s->n; i++) {
         mb_real a = q1[i] - q0[i], d0 = h * v0[i], d1 = h * v1[i];
@@ -129,17 +134,24 @@ static int locate(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr, int trial)
     return MB_OK;
 }
 
-/* bdf: the step cut at tr: the state from the dense output, the Nordsieck polynomial (which
- * leaves the interpolated state in ztmp: mb_bdf.c), the integrator's start-up there (f, v,
- * sigma, lambda; the next step finds its array stale and restarts it at order 1), the monitors
- * at tr (the work interpolated, the maxima those before the step and at tr). */
+/* bdf: the step cut at tr: the state from its Nordsieck polynomial (mbi_bdf_state_at; F4: q
+ * and p), the integrator's start-up there (f, v, sigma, lambda: F4's from the ALF velocity
+ * iteration, warm-started at the step's end as a switch's jump; the next step finds its array
+ * stale and restarts it at order 1), the monitors at tr (the work interpolated, the maxima
+ * those before the step and at tr). */
 static int cut_dense(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real tr)
 {
     mb_monitor mo;
     mb_real t1 = s->t, pnc, pdrv;
     int st = mb_sim_dense(s, tr, evv(s, EV_Q), NULL, &mo);
     if (st) return st;
-    copy(s->nz, s->z, s->ztmp);
+#if MBI_BDF
+    mbi_bdf_state_at(s, tr);
+#endif
+    if (s->p.formulation == MB_ALF_TRAPEZOID) {   /* F4's start-up iteration's warm start */
+        copy(s->n, s->ev_v, s->v);
+        copy(s->nc, s->ev_sig, s->sig);
+    }
     s->t = tr;
     s->ev_cut = 1;                         /* the dense output still spans the whole step */
     s->ev_t1 = t1;
@@ -195,9 +207,10 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
  * against 1/4), and the cut pieces' round-off is at most 10 times the plain step's. */
 #define EV_TRAP_SLIVER MB_R(0.1)
 
-/* The trapezoid (alf-trapezoid: its fixed step and Milne's step control) and rk4 locate inside
- * their step: a trial from t0 to t1 (the trapezoid's converged, not yet accepted; rk4's taken,
- * its start kept for the undo) whose gaps changed sign has its first root located on the
+/* The trapezoid (alf-trapezoid: its fixed step, Milne's step control and the extrapolated
+ * macro step), rk4 and hht locate inside their step: a trial from t0 to t1 (the trapezoid's
+ * converged, not yet accepted; the macro step's extrapolated; rk4's and hht's taken, their start
+ * kept for the undo) whose gaps changed sign has its first root located on the
  * trial's cubic Hermite through q and v at both ends (trial_q), and the step is taken again
  * from its start to the root (mb_trapezoid.c, mb_trapezoid_control.c, mb_sim.c): 1 and *tr
  * then. Not in a step that starts at a cut (its root already within the retaken step's
@@ -235,8 +248,8 @@ void mbi_event_trial_cut(mb_sim *s, mb_real tr)
 /* the formulation and integrator locate inside their steps (mbi_event_trial) */
 static int trial_locates(const mb_sim *s)
 {
-    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID &&
-            s->p.adaptive != 2) || (MBI_HAS_TN7 && s->p.integrator == MB_RK4);
+    return (s->p.formulation == MB_ALF_TRAPEZOID && s->p.integrator == MB_TRAPEZOID) ||
+           (MBI_HAS_TN7 && (s->p.integrator == MB_RK4 || s->p.integrator == MB_HHT));
 }
 
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
@@ -253,7 +266,8 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b)
         return MB_OK;
     }
     for (int k = 0; k < s->nev; k++) any |= crossed(g0, g1, k);
-    int locatable = MB_PARAMS_ADAPTIVE(&s->p) && s->p.formulation != MB_ALF_TRAPEZOID;
+    int locatable = MB_PARAMS_ADAPTIVE(&s->p) &&
+                    (s->p.formulation != MB_ALF_TRAPEZOID || s->p.integrator == MB_BDF);
     /* a step from a cut whose root the redone step left just before it: taken as it is (the
      * root within the redo's accuracy; no second cut a few ulps on) */
     if (any && locatable && b->t_start == s->ev_tlast) {

@@ -184,6 +184,27 @@ static int hht_step(mb_sim *s, mb_real h, mb_real t_new)
     s->t = t_new;
     return st;
 }
+#if MBI_EVENTS
+/* Events (mb_event.c): back to the start of the step just taken (mb_sim_step's zold and v0, a
+ * and lambda as hht_step kept them in ztmp and lam0), to take it again to a gap's root; the
+ * force residual there evaluated again (the step replaced it by its converged equation's). */
+int mbi_hht_undo(mb_sim *s, mb_real t_start)
+{
+    const mb_model *m = s->m;
+    const MBI_VIEW(MB_VIEW_HHT0) w = MBI_VIEW_OF(MB_VIEW_HHT0);
+    int n = s->n;
+    hht_restore(s, s->ztmp, w.lam0);
+    copy(s->nc, s->S, s->S0);
+    s->t = t_start;
+    mbi_eval_kin(s, t_start, s->z);
+    m->force(m, t_start, s->z, s->z + n, s->Q);
+    hht_force_residual(s, s->lam);
+    copy(n, s->ev_v, s->v);
+    copy(s->nc, s->ev_lam, s->lam);
+    return MB_OK;
+}
+#endif
+
 /* F1's equations only (mb_sim.c's list); alpha in [-1/3, 0]; no velocity projection */
 static int hht_check(const mb_params *p)
 {

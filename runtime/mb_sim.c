@@ -741,13 +741,22 @@ static MB_NOINLINE int fixed_step_events(mb_sim *s, const mbi_integ *ig, const m
     if (st == 2) return MB_OK;
     st = ig->step(s, h, t_new);
     if (st < 0) return singular_step(s, st);
-#if MBI_HAS_TN7 && MBI_RK4
-    /* rk4: a gap's root inside the step (mb_event.c): the step undone and taken again to it
-     * (f at the start again: the undo drops it), the rest to the grid point the next step's */
+#if MBI_HAS_TN7 && (MBI_RK4 || MBI_HHT)
+    /* rk4, hht: a gap's root inside the step (mb_event.c): the step undone and taken again to
+     * it (rk4: f at the start again, the undo drops it; hht: its a and lambda at the start
+     * back), the rest to the grid point the next step's */
     mb_real tr;
-    if (s->nev && s->p.integrator == MB_RK4 && mbi_event_trial(s, b->t_start, t_new, &tr)) {
-        ig->undo(s, b->t_start, MB_OK);
-        if ((st = ig->restart(s, s->t)) < 0) return singular_step(s, st);
+    if (s->nev && (s->p.integrator == MB_RK4 || s->p.integrator == MB_HHT) &&
+        mbi_event_trial(s, b->t_start, t_new, &tr)) {
+#if MBI_HHT
+        if (s->p.integrator == MB_HHT) st = mbi_hht_undo(s, b->t_start);
+        else
+#endif
+        {
+            ig->undo(s, b->t_start, MB_OK);
+            st = ig->restart(s, s->t);
+        }
+        if (st < 0) return singular_step(s, st);
         st = ig->step(s, tr - s->t, tr);
         if (st < 0) return singular_step(s, st);
         mbi_event_trial_cut(s, tr);

@@ -242,8 +242,8 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
 #endif
 
 /* mb_event.c (p.events): (mb_event_sensors: mb_sim.h) the gaps at (t, q) into g; after an accepted step (mb_sim_step):
- * a sign change located and the step cut there (adaptive runs of the explicit formulations),
- * else the onsets inside the step counted. */
+ * a sign change located and the step cut there (adaptive runs of the explicit formulations,
+ * bdf), else the onsets inside the step counted. */
 #if MBI_HAS_EV
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g);
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
@@ -251,13 +251,22 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
  * first switch in (s->t, t_end]: 0 none, 1 the step to end at *te (before it) and the run to
  * jump to *tj (after it), 2 jumped already (closer than a step); the jump itself. */
 mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop);
-/* the trapezoid's converged trial from t0 to t1: 1 and the root *tr (t0 < tr < t1) when a gap
+/* the trapezoid's converged trial from t0 to t1 (rk4's, hht's step; the extrapolated
+ * trapezoid's accepted macro step): 1 and the root *tr (t0 < tr < t1) when a gap
  * changed sign in it and the step is to be taken again to tr; then the step retaken was
  * accepted at tr */
 int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr);
 void mbi_event_trial_cut(mb_sim *s, mb_real tr);
 int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj);
 int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj);
+#if MBI_BDF
+/* bdf: the state at t of the last step from its Nordsieck polynomial, into z (mb_bdf.c) */
+void mbi_bdf_state_at(mb_sim *s, mb_real t);
+#endif
+#if MBI_HHT
+/* hht: back to the start of the step just taken, its a and lambda included (mb_hht.c) */
+int mbi_hht_undo(mb_sim *s, mb_real t_start);
+#endif
 #endif
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */

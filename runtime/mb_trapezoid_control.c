@@ -261,6 +261,9 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     int lastfail = 0, rejected = 0;
     mb_real h_prev0 = s->h_prev;
     int nhist0 = s->nhist, wait0 = s->reuse_wait;
+#if MBI_HAS_EV
+    mb_real t_root = (mb_real)NAN, h_after = 0;   /* a gap's root the step was cut to */
+#endif
     xst_save(s, s->xs);
     copy(2 * n, s->xs + nz + 2 * n + nc, s->ydp);
     copy(nc, s->xib + nc, s->ptq);
@@ -302,12 +305,34 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
                 s->pd[i] = (4 * s->pd[i] - y2[nz + n + i]) / 3;
             }
             for (int r = 0; r < nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
+            if (rejected && fac > 1) fac = 1;
+#if MBI_HAS_EV
+            /* events: a gap's root inside the accepted macro step, located on the cubic
+             * Hermite through its ends' q and v as the plain trapezoid's (mb_event.c): the
+             * macro step taken again from its start with the root as its stop (a rejection
+             * then lands short of it, and a later step finds it again) */
+            mb_real tr;
+            if (s->nev && !(t_stop == t_root) && mbi_event_trial(s, t_start, t1, &tr)) {
+                xst_restart(s, t_start, h_prev0, nhist0, wait0);
+                s->mon.maxiter_events = me;
+                s->mon.newton_roundoff = nr;
+                h_after = last ? s->h_next : h * fac;   /* the controller's next step */
+                t_stop = t_root = tr;
+                rem = tr - t_start;
+                s->h_next = rem;
+                continue;
+            }
+            int cut = last && t_stop == t_root;
+            if (cut) mbi_event_trial_cut(s, t_stop);
+#endif
             s->kin_fresh = 0;                  /* the last evaluation was y4's */
             s->xw = (4 * w4 - w2) / 3;         /* the monitor's work over the step (mb_sim.c) */
             copy(nc, s->S0, s->xs + nz + 2 * n);   /* the work's reference: S at the start */
             s->t = t1;
-            if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
+#if MBI_HAS_EV
+            if (cut) s->h_next = h_after;
+#endif
             *h_taken = h;
             MBI_FORM(s)->shift(s);             /* the next macro step starts at sigma~ = 0 */
             return st;

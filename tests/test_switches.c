@@ -2,11 +2,14 @@
  * tests/models/step_spring.lua, a mass on a spring (period 1 s) and a force that steps on at
  * t0 = 0.3137 s, whose closed form is known. With events every integrator stops just before the
  * switch and starts again after it, so its error at t = 1 s falls at its order: the adaptive ones
- * (dopri5, dop853, bdf; alf-trapezoid's step control) with rtol, the fixed ones (rk4, trapezoid,
+ * (dopri5, dop853, bdf; alf-trapezoid's step control, its extrapolated trapezoid and bdf)
+ * with rtol (the extrapolated trapezoid also with its step held: order 4), the fixed ones (rk4, trapezoid,
  * hht) with h, the switch off their grid. Without events (the negative control) a step straddles
  * the jump and the error is first order in h (fixed steps) or stalls (adaptive). Also: the
  * events are counted (one per run), a run without events reports none; the generated switch
- * function; a switch at the stop time the caller asks for; the event blocks in the workspace
+ * function; the generic evaluator's (the same values, its runs locate the switch as generated
+ * code's do: the same steps and errors, rk4's order restored); a switch at the stop time the
+ * caller asks for; the event blocks in the workspace
  * (a switch on the step grid: tests/test_sim_cli.sh, step_crane). Prints the error tables. Ends
  * with "N passed, N failed". */
 #include <math.h>
@@ -14,11 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "mb_plan_build.h"
 #include "mb_sim.h"
 
 /* the generated model (build/gen_test/step_spring.c; its header is not included: a test's
  * header name would become a reserved model name, generator/model.lua RESERVED_HEADERS) */
 extern const mb_model step_spring_model;
+/* the same model for the generic evaluator (build/gen_test/step_spring_data.c) */
+extern const mb_model step_spring_generic_model;
+static const mb_model *model = &step_spring_model;   /* run()'s model */
+static double hmax = 0;                               /* run()'s p.h_max */
 
 static const double W = 6.283185307179586, K = 39.47841760435743, F = 5, T0 = 0.3137, TEND = 1;
 
@@ -48,12 +56,13 @@ static run_out run(int form, int integ, int adaptive, double rtol, double h, int
     p.rtol = rtol;
     p.atol = rtol;
     p.h = h;
+    p.h_max = hmax;
     p.events = events;
-    size_t sz = mb_sim_workspace_size(&step_spring_model, &p);
+    size_t sz = mb_sim_workspace_size(model, &p);
     void *w = malloc(sz ? sz : 1);
     mb_sim_storage s_mem;
     mb_sim *s = mb_sim_of(&s_mem);
-    o.st = sz ? mb_sim_init(s, &step_spring_model, &p, w, sz) : MB_ERR_PARAM;
+    o.st = sz ? mb_sim_init(s, model, &p, w, sz) : MB_ERR_PARAM;
     if (o.st == MB_OK) o.st = mb_sim_reset(s, 0, NULL, NULL, 0);
     for (int k = 0; k <= nstop && o.st >= 0; k++) {
         double ts = k < nstop ? stops[k] : TEND;
@@ -107,6 +116,8 @@ int main(void)
         {"dop853", MB_BAUMGARTE, MB_DOP853, 0, 0.8},
         {"bdf", MB_BAUMGARTE, MB_BDF, 0, 0.6},
         {"trap-ad", MB_ALF_TRAPEZOID, MB_TRAPEZOID, 1, 0.55},
+        {"trap-x", MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 0.55},
+        {"bdf-F4", MB_ALF_TRAPEZOID, MB_BDF, 0, 0.5},
     };
     printf("%-8s %-7s %12s %12s %8s %8s\n", "integ", "rtol", "err events", "err none", "steps ev",
            "steps no");
@@ -172,6 +183,76 @@ int main(void)
         CHECK(se >= a->min_slope, "%s: order %.2f with events", a->name, se);
         CHECK(sn < 1.3, "%s without events: order %.2f (the negative control: first order)",
               a->name, sn);
+    }
+
+    /* the generic evaluator's switch (the step's argument as the last time function): the
+     * same as the generated one's, and its runs locate it (rk4 and dopri5 with events as
+     * generated code: the same steps, errors within 1e-12; rk4's order restored) */
+    /* (a generic model has no symbolic plan: one from its patterns, as the simulator makes) */
+    mb_model gplanned = step_spring_generic_model;
+    mb_plan *gplan = mbp_build(gplanned.nq, gplanned.nc, &gplanned.phi_q_pat, &gplanned.dq_dq_pat,
+                               &gplanned.dq_dv_pat, MBP_ORDER_AMD);
+    gplanned.plan = gplan;
+    const mb_model *gm = &gplanned;
+    CHECK(gplan && gm->nswitch == 1 && gm->switches, "generic: nswitch %d", gm->nswitch);
+    for (double t = 0; t < 1; t += 0.0625) {
+        mb_real g1[1], g2[1];
+        step_spring_model.switches(&step_spring_model, (mb_real)t, NULL, g1);
+        gm->switches(gm, (mb_real)t, NULL, g2);
+        CHECK(g1[0] == g2[0], "generic switch at t = %g: %.17g, generated %.17g", t, (double)g2[0],
+              (double)g1[0]);
+    }
+    double gev[NH], gno[NH];
+    for (int r = 0; r < NH; r++) {
+        run_out x = run(MB_BAUMGARTE, MB_RK4, 0, 1e-6, hs[r], 1, NULL, 0);
+        model = gm;
+        run_out y = run(MB_BAUMGARTE, MB_RK4, 0, 1e-6, hs[r], 1, NULL, 0);
+        run_out z = run(MB_BAUMGARTE, MB_RK4, 0, 1e-6, hs[r], 0, NULL, 0);
+        model = &step_spring_model;
+        CHECK(y.st >= 0 && z.st >= 0 && y.events == 1 && z.events == 0 && y.steps == x.steps &&
+              fabs(y.err - x.err) <= 1e-12, "generic rk4 h %g: status %d, %ld events, %ld steps, "
+              "error %.6g (generated: %ld steps, %.6g)", hs[r], y.st, y.events, y.steps, y.err,
+              x.steps, x.err);
+        gev[r] = y.err;
+        gno[r] = z.err;
+        printf("%-8s %-7.2e %12.3e %12.3e\n", "rk4-gen", hs[r], gev[r], gno[r]);
+    }
+    double sg = slope(hs, gev, NH), sgn = slope(hs, gno, NH);
+    printf("rk4, generic evaluator: order %.2f with events, %.2f without\n", sg, sgn);
+    CHECK(sg >= 3.5 && sgn < 1.3, "generic rk4: order %.2f with events, %.2f without", sg, sgn);
+    {
+        run_out x = run(MB_BAUMGARTE, MB_DOPRI5, 0, 1e-9, 1e-3, 1, NULL, 0);
+        model = gm;
+        run_out y = run(MB_BAUMGARTE, MB_DOPRI5, 0, 1e-9, 1e-3, 1, NULL, 0);
+        model = &step_spring_model;
+        CHECK(y.st >= 0 && y.events == 1 && y.steps == x.steps && fabs(y.err - x.err) <= 1e-12,
+              "generic dopri5: status %d, %ld events, %ld steps, error %.6g (generated: %ld, %.6g)",
+              y.st, y.events, y.steps, y.err, x.steps, x.err);
+    }
+
+    mbp_free(gplan);
+
+    /* the extrapolated trapezoid with its step held at H (h_max; a tolerance it always meets):
+     * its order 4 with events; without, the macro step across the jump leaves an error of
+     * order 1 .. 2 depending on where in it the switch falls (1.65 over the table) */
+    {
+        double xe[NH], xn[NH];
+        for (int r = 0; r < NH; r++) {
+            hmax = hs[r];
+            run_out x = run(MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 1e3, 1e-3, 1, NULL, 0);
+            run_out y = run(MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, 1e3, 1e-3, 0, NULL, 0);
+            hmax = 0;
+            CHECK(x.st >= 0 && y.st >= 0 && x.events == 1 && y.events == 0,
+                  "extrapolated H %g: status %d / %d, events %ld / %ld", hs[r], x.st, y.st,
+                  x.events, y.events);
+            xe[r] = x.err;
+            xn[r] = y.err;
+            printf("%-8s %-7.2e %12.3e %12.3e\n", "trap-x H", hs[r], xe[r], xn[r]);
+        }
+        double se = slope(hs, xe, NH), sn = slope(hs, xn, NH);
+        printf("extrapolated trapezoid, H held: order %.2f with events, %.2f without\n", se, sn);
+        CHECK(se >= 3.5 && sn <= 2, "extrapolated trapezoid, H held: order %.2f with events, "
+              "%.2f without", se, sn);
     }
 
     /* the switch at a stop time (the caller asks for t0 itself), rk4 and dopri5 */

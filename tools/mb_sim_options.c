@@ -224,11 +224,11 @@ static mb_opt rows[] = {
       DYNAMIC(ALL, ALL),
       .help = "locate the contacts' first touch and lift-off and the switches of\n"
               "step{} (the default): the adaptive runs of baumgarte, canonical,\n"
-              "alf-explicit cut the step where a gap changes sign, found on the\n"
-              "dense output, alf-trapezoid's trapezoid and rk4 on their step; hht\n"
-              "and bdf on alf-trapezoid count the onsets inside a step; every\n"
-              "integrator ends its step just before a switch and starts again\n"
-              "after it (summary events=, onsets=; docs/formulations.md, \"Events\")" },
+              "alf-explicit and bdf cut the step where a gap changes sign, found\n"
+              "on the dense output, alf-trapezoid's trapezoid (also extrapolated),\n"
+              "rk4 and hht on their step's cubic Hermite; every integrator ends\n"
+              "its step just before a switch and starts again after it (summary\n"
+              "events=, onsets=; docs/formulations.md, \"Events\")" },
     { .name = "--no-events", .kind = MB_OPT_FLAG, .off = OFF(events), .set = 0, .doc_joined = 1,
       DYNAMIC(ALL, ALL),
       .help = "locate neither contacts' first touch and lift-off nor switches" },
