@@ -1,6 +1,7 @@
 /* mb_fmu_desc.c - writes an FMU's modelDescription.xml (FMI 2.0, Co-Simulation and Model
  * Exchange) for the model
- * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, units, the run settings
+ * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, their units (those of
+ * the model file's inputs, sensors and tunables from mb_model_info), the run settings
  * as the default experiment and the model structure. A host tool of make fmu (mk/fmu.mk), linked
  * with the model and the runtime. Usage: mb_fmu_desc SOURCE.c... > modelDescription.xml (the
  * C files of the FMU's sources/ that a master compiles). Exit 0, or 1 with a message on stderr. */
@@ -58,19 +59,52 @@ static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, si
     xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
 }
 
-/* The unit of a contact's sensor (docs/model-language.md, "Contacts": K.gap m, K.normal N,
- * K.friction N, K.slip m/s; a model file's own sensor is an identifier, without a dot), else
- * NULL: the model language declares no unit for its sensors, inputs and tunables. */
-static const char *contact_unit(const char *name)
+/* The unit the model file declares for sensor, input or tunable i (mb_model_info's in_units,
+ * out_units, par_units: a contact's sensors m, N, N, m/s), NULL when it declares none. */
+static const char *model_unit(const mb_model *m, int kind, int i)
 {
-    static const char *const suf[4][2] = {{".gap", "m"}, {".normal", "N"}, {".friction", "N"}, {".slip", "m/s"}};
-    size_t n = strlen(name);
-    if (!strchr(name, '.')) return NULL;
-    for (int k = 0; k < 4; k++) {
-        size_t l = strlen(suf[k][0]);
-        if (n > l && !strcmp(name + n - l, suf[k][0])) return suf[k][1];
-    }
-    return NULL;
+    const char *const *u = kind == MB_FMU_Y ? m->info->out_units : kind == MB_FMU_U ? m->info->in_units
+                         : kind == MB_FMU_P ? m->info->par_units : NULL;
+    return u && u[i] && u[i][0] ? u[i] : NULL;
+}
+
+/* UnitDefinitions: those of q, v, the accelerations and the contacts with their SI base units,
+ * then every other unit the model file declares, once each (by name only: FMI's BaseUnit is
+ * optional, and the model language does not say how a unit decomposes). */
+static void unit_definitions(FILE *f, const mb_model *m)
+{
+    static const char *const known[7][2] = {
+        {"m", "m=\"1\""}, {"rad", "rad=\"1\""}, {"m/s", "m=\"1\" s=\"-1\""}, {"rad/s", "rad=\"1\" s=\"-1\""},
+        {"m/s2", "m=\"1\" s=\"-2\""}, {"rad/s2", "rad=\"1\" s=\"-2\""}, {"N", "kg=\"1\" m=\"1\" s=\"-2\""}};
+    fprintf(f, "  <UnitDefinitions>\n");
+    for (int k = 0; k < 7; k++) fprintf(f, "    <Unit name=\"%s\"><BaseUnit %s/></Unit>\n", known[k][0], known[k][1]);
+    const int kinds[3] = {MB_FMU_Y, MB_FMU_U, MB_FMU_P}, counts[3] = {m->nout, m->nin, m->npar};
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < counts[a]; i++) {
+            const char *u = model_unit(m, kinds[a], i);
+            int seen = !u;
+            for (int k = 0; k < 7 && !seen; k++) seen = !strcmp(u, known[k][0]);
+            for (int b = 0; b <= a && !seen; b++)   /* an earlier variable with the same unit */
+                for (int j = 0; j < (b == a ? i : counts[b]) && !seen; j++) {
+                    const char *w = model_unit(m, kinds[b], j);
+                    seen = w && !strcmp(u, w);
+                }
+            if (seen) continue;
+            fprintf(f, "    <Unit name=\"");
+            xml_text(f, u);
+            fprintf(f, "\"/>\n");
+        }
+    fprintf(f, "  </UnitDefinitions>\n");
+}
+
+/* the attribute unit="..." of a model file's variable (nothing without a unit) */
+static void unit_attr(FILE *f, const mb_model *m, int kind, int i)
+{
+    const char *u = model_unit(m, kind, i);
+    if (!u) return;
+    fprintf(f, " unit=\"");
+    xml_text(f, u);
+    fputc('"', f);
 }
 
 /* a reproducible pseudo-random number in [-1, 1] (xorshift) */
@@ -311,15 +345,7 @@ int main(int argc, char **argv)
             m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </CoSimulation>\n");
-    fprintf(f, "  <UnitDefinitions>\n"
-               "    <Unit name=\"m\"><BaseUnit m=\"1\"/></Unit>\n"
-               "    <Unit name=\"rad\"><BaseUnit rad=\"1\"/></Unit>\n"
-               "    <Unit name=\"m/s\"><BaseUnit m=\"1\" s=\"-1\"/></Unit>\n"
-               "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
-               "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
-               "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
-               "    <Unit name=\"N\"><BaseUnit kg=\"1\" m=\"1\" s=\"-2\"/></Unit>\n"
-               "  </UnitDefinitions>\n");
+    unit_definitions(f, m);
     fprintf(f, "  <LogCategories>\n"
                "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
                "    <Category name=\"logStatusWarning\" description=\"suspect results (the runtime's monitors)\"/>\n"
@@ -348,21 +374,23 @@ int main(int argc, char **argv)
                        "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
                     m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
             break;
-        case MB_FMU_Y: {
-            const char *cu = contact_unit(m->out_names[i]);
-            if (cu) fprintf(f, " description=\"contact sensor\" causality=\"output\" variability=\"continuous\" "
-                               "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", cu);
-            else fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
-                            "initial=\"calculated\">\n      <Real/>\n");
+        case MB_FMU_Y:
+            fprintf(f, " description=\"%s\" causality=\"output\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real", strchr(m->out_names[i], '.') ? "contact sensor" : "sensor");
+            unit_attr(f, m, kind, i);
+            fprintf(f, "/>\n");
             break;
-        }
         case MB_FMU_U:
             fprintf(f, " description=\"input (held over each step)\" causality=\"input\" variability=\"continuous\">\n"
-                       "      <Real start=\"%.17g\"/>\n", (double)m->in[3 * i]);
+                       "      <Real");
+            unit_attr(f, m, kind, i);
+            fprintf(f, " start=\"%.17g\"/>\n", (double)m->in[3 * i]);
             break;
         default:
             fprintf(f, " description=\"tunable parameter\" causality=\"parameter\" variability=\"fixed\" "
-                       "initial=\"exact\">\n      <Real start=\"%.17g\"/>\n", (double)m->par[i]);
+                       "initial=\"exact\">\n      <Real");
+            unit_attr(f, m, kind, i);
+            fprintf(f, " start=\"%.17g\"/>\n", (double)m->par[i]);
             break;
         }
         fprintf(f, "    </ScalarVariable>\n");

@@ -193,6 +193,29 @@ static unsigned vr_of(const char *name)
     return 99999;
 }
 
+/* The units of a model file's own variables (docs/model-language.md, "Units"): each variable
+ * want[k][0] has <Real unit="want[k][1]"> (want[k][1] "": no unit attribute), and each unit is
+ * defined once among the UnitDefinitions. */
+static void check_units(const char *model, const char *const want[][2], int n)
+{
+    int nok = 0;
+    const char *ud = desc_xml ? strstr(desc_xml, "<UnitDefinitions>") : NULL,
+               *ue = ud ? strstr(ud, "</UnitDefinitions>") : NULL;
+    for (int k = 0; k < n; k++) {
+        char pat[96], u[40] = "";
+        snprintf(pat, sizeof pat, "<ScalarVariable name=\"%s\"", want[k][0]);
+        const char *p = desc_xml ? strstr(desc_xml, pat) : NULL, *r = p ? strstr(p, "<Real") : NULL;
+        int has = r && attr(r, "unit", u, sizeof u) == 0;
+        int defs = 0;
+        snprintf(pat, sizeof pat, "<Unit name=\"%s\"", want[k][1]);
+        for (const char *d = ud; d && ue && (d = strstr(d, pat)) != NULL && d < ue; d++) defs++;
+        if (want[k][1][0] ? has && !strcmp(u, want[k][1]) && defs == 1 : r && !has) nok++;
+        else check(0, "%s: %s has unit \"%s\" (got \"%s\"), defined %d times", model, want[k][0], want[k][1], u, defs);
+    }
+    check(nok == n, "%s: the units of the model file's inputs, sensors and tunables in modelDescription.xml (%d of %d)",
+          model, nok, n);
+}
+
 /* ---------------------------------------------------------------- a co-simulation run */
 #define T_END 2.0
 #define NCOMM 200
@@ -390,6 +413,10 @@ static void adaptive_part(void)
     if (!lib) { remove_dir(dir); return; }
     snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
     char *x = slurp(path);
+    {
+        static const char *const want[][2] = {{"V", "V"}, {"angle", "rad"}, {"rate", "rad/s"}, {"current", "A"}};
+        check_units("motor_arm", want, 4);
+    }
     unsigned vr_v = vr_of("V"), vr_i = vr_of("current"), vr_r = vr_of("rate"), vr_w = vr_of("arm.omega");
     int idx_v = -1, idx_i = -1, idx_r = -1, idx_w = -1;
     for (int i = 0; i < nvar; i++) {
@@ -454,6 +481,10 @@ static void reaction_part(void)
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
     void *lib = open_fmu(built("fmu_test/react_pendulum.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
+    {   /* a model that declares no units: no unit attribute on its own variables */
+        static const char *const want[][2] = {{"u", ""}, {"fx", ""}, {"fy", ""}, {"x", ""}};
+        check_units("react_pendulum", want, 4);
+    }
     unsigned vr_u = vr_of("u");
     int nrows = (NCOMM + 1) * nout, nfx = 0;
     for (int i = 0; i < nout; i++) nfx += !strcmp(out_name[i], "fx") || !strcmp(out_name[i], "fy");
@@ -499,6 +530,10 @@ static void tunable_part(void)
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
     void *lib = open_fmu(built("fmu_test/suspension.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
+    {
+        static const char *const want[][2] = {{"m", "kg"}, {"k", "N/m"}, {"c", "N.s/m"}, {"F", "N"}, {"a", "m"}};
+        check_units("suspension", want, 5);
+    }
     unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
     int nrows = (NCOMM + 1) * nout;
     double *fm = malloc(sizeof(double) * (size_t)nrows), *fd = malloc(sizeof(double) * (size_t)nrows),
@@ -951,6 +986,11 @@ int main(void)
     void *lib = open_fmu(fmu, dir);
     if (!lib) goto done;
     unsigned vr_f = vr_of("F");
+    {
+        static const char *const want[][2] = {{"F", "N"}, {"x", "m"}, {"xdot", "m/s"}, {"theta", "rad"},
+                                              {"thetadot", "rad/s"}};
+        check_units("cartpole", want, 5);
+    }
     check(nout == 16, "cartpole: 16 outputs (6 positions, 6 velocities, 4 sensors), got %d", nout);
 
     /* 1. the run against the simulator with the same table */
