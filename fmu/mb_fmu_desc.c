@@ -333,14 +333,14 @@ int main(int argc, char **argv)
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
                "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"true\"\n    "
-               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\">\n", m->name);
+               "canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\">\n", m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </ModelExchange>\n");
     fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
                "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
-               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"false\" "
+               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" "
                "providesDirectionalDerivative=\"true\">\n",
             m->name);
     source_files(f, argc, argv);

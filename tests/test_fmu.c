@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -214,6 +215,16 @@ static void check_units(const char *model, const char *const want[][2], int n)
     }
     check(nok == n, "%s: the units of the model file's inputs, sensors and tunables in modelDescription.xml (%d of %d)",
           model, nok, n);
+}
+
+/* A serialized FMU state's checksum rewritten (FNV-1a 64 of the bytes, its own 8 bytes at
+ * offset 128 as zeros: docs/fmi.md), as a forger would; returns n. */
+static size_t resum(unsigned char *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (i >= 128 && i < 136 ? 0 : b[i])) * 0x100000001b3ULL;
+    memcpy(b + 128, &h, 8);
+    return n;
 }
 
 /* ---------------------------------------------------------------- a co-simulation run */
@@ -1126,6 +1137,166 @@ int main(void)
         check(!m || F.fmi2FreeFMUstate(m, &stb) == fmi2OK, "Model Exchange: fmi2FreeFMUstate");
         if (m) F.fmi2FreeInstance(m);
         if (b) F.fmi2FreeInstance(b);
+    }
+
+    /* 2c. serialized FMU states (canSerializeFMUstate), as a master that saves a run to disk:
+     * the state at t = 1 s serialized, the state and its instance freed, the bytes deserialized
+     * into a freshly instantiated instance, run to 2 s: the second second bit for bit as the
+     * uninterrupted run; hostile bytes refused with fmi2Error and a message */
+    {
+        fmi2Component a = instantiate("ser_a"), b = NULL;
+        fmi2FMUstate st = NULL;
+        int half = NCOMM / 2, bad = !a || start(a, vr_f, 0);
+        size_t n = 0;
+        unsigned char *buf = NULL;
+        for (int k = 0; k < half && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        bad = bad || F.fmi2GetFMUstate(a, &st) != fmi2OK || F.fmi2SerializedFMUstateSize(a, st, &n) != fmi2OK ||
+              n < 136 || !(buf = malloc(n)) || F.fmi2SerializeFMUstate(a, st, (fmi2Byte *)buf, n) != fmi2OK;
+        check(!bad, "fmi2SerializeFMUstate at t=%g: %zu bytes", half * H_COMM, n);
+        if (a) {
+            if (st) F.fmi2FreeFMUstate(a, &st);
+            F.fmi2FreeInstance(a);
+        }
+        printf("serialized FMU state of the cart-pole: %zu bytes\n", n);
+        b = instantiate("ser_b");
+        double tl = -1;
+        bad = bad || !b || F.fmi2DeSerializeFMUstate(b, (const fmi2Byte *)buf, n, &st) != fmi2OK ||
+              F.fmi2SetFMUstate(b, st) != fmi2OK || F.fmi2FreeFMUstate(b, &st) != fmi2OK ||
+              F.fmi2GetRealStatus(b, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        check(!bad && tl == half * H_COMM, "fmi2DeSerializeFMUstate into a new instance: at t=%g", tl);
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(b, vr_f, k, 0, fs + (k + 1) * nout);
+        check(!bad && !memcmp(fs + (half + 1) * nout, fm + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout),
+              "the deserialized state runs the second second bit for bit as the uninterrupted run");
+        /* hostile bytes, each refused with a message naming why (into a fresh instance) */
+        fmi2Component h = instantiate("ser_hostile");
+        unsigned char *x = buf ? malloc(n) : NULL;
+        if (h && x) {
+            nlog = 0;
+            fmi2FMUstate got = NULL;
+#define DESER(len) F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)x, (len), &got)
+            memcpy(x, buf, n);
+            expect_error(DESER(n - 1), "a state one byte short", "truncated");
+            expect_error(DESER(100), "a state cut inside its header", "truncated");
+            expect_error(DESER(0), "no bytes", "truncated");
+            expect_error(F.fmi2DeSerializeFMUstate(h, NULL, n, &got), "a NULL buffer", "NULL");
+            expect_error(F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)x, n, NULL), "a NULL state pointer", "NULL");
+            x[n - 9] ^= 0x10;   /* a bit of the workspace */
+            expect_error(DESER(n), "a flipped bit in the workspace", "checksum");
+            memcpy(x, buf, n);
+            x[200] ^= 1;        /* a bit of the run's values */
+            expect_error(DESER(n), "a flipped bit in the values", "checksum");
+            memcpy(x, buf, n);
+            x[20] = x[20] == '0' ? '1' : '0';   /* the GUID: another build */
+            expect_error(DESER(n), "another build's GUID", "GUID");
+            memcpy(x, buf, n);
+            x[0] = 'X';
+            expect_error(DESER(n), "no magic", "magic");
+            memcpy(x, buf, n);
+            x[8] = 2;           /* format version 2 */
+            expect_error(DESER(n), "another format version", "version");
+            memcpy(x, buf, n);
+            x[72] ^= 4;         /* sizeof(void *) */
+            expect_error(DESER(n), "other type sizes", "sizes");
+            /* forged with a valid checksum (the layout of docs/fmi.md): values and records the
+             * reader checks itself */
+            uint32_t simsz;
+            uint64_t ws;
+            memcpy(&simsz, buf + 72, 4);
+            memcpy(&ws, buf + 112, 8);
+            size_t nw = simsz / sizeof(void *), tags = n - (size_t)ws - 9 * nw, wi = nw;
+            for (size_t i = 0; i < nw && wi == nw; i++)
+                if (buf[tags + i] == 3) wi = i;   /* the first pointer into the workspace */
+            check(tags > 192 && wi < nw, "the serialized solver's records found (%zu words)", nw);
+            memcpy(x, buf, n);
+            x[136] = 99;        /* the state machine's state */
+            expect_error(DESER(resum(x, n)), "a forged state value", "inconsistent");
+            if (wi < nw) {
+                uint64_t off;
+                memcpy(x, buf, n);
+                memcpy(&off, x + tags + nw + 8 * wi, 8);
+                off += 8;       /* a pointer into the middle of a block */
+                memcpy(x + tags + nw + 8 * wi, &off, 8);
+                expect_error(DESER(resum(x, n)), "a pointer moved within the workspace", "where none points");
+                memcpy(x, buf, n);
+                off = (uint64_t)ws * 4;
+                memcpy(x + tags + nw + 8 * wi, &off, 8);
+                expect_error(DESER(resum(x, n)), "a pointer beyond the workspace", "where none points");
+                memcpy(x, buf, n);
+                x[tags + wi] = 2;   /* the pointer as a raw value */
+                expect_error(DESER(resum(x, n)), "a pointer given as a raw value", "as data");
+                memcpy(x, buf, n);
+                x[tags + wi] = 9;
+                expect_error(DESER(resum(x, n)), "an unknown record", "unknown record");
+            }
+            memcpy(x, buf, n);
+            check(DESER(resum(x, n)) == fmi2OK && got && F.fmi2FreeFMUstate(h, &got) == fmi2OK,
+                  "the checksum recomputed on unchanged bytes: accepted (the forgeries fail on their content)");
+            for (size_t i = 0; i < n; i++) x[i] = (unsigned char)(i * 2654435761u >> 13);
+            expect_error(DESER(n), "random bytes", "magic");
+            check(got == NULL && nalloc > 0, "no state came out of the refused bytes");
+#undef DESER
+            free(x);
+        }
+        /* a Model Exchange state: into a Model Exchange instance, not a Co-Simulation one */
+        {
+            double x0[12], x1[12];
+            fmi2EventInfo ev;
+            fmi2FMUstate ms = NULL;
+            size_t mn = 0;
+            unsigned char *mb = NULL;
+            fmi2Component m = F.fmi2Instantiate("me_ser", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False),
+                          m2 = F.fmi2Instantiate("me_ser2", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+            int mbad = !m || !m2 || F.fmi2SetupExperiment(m, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+                       F.fmi2EnterInitializationMode(m) != fmi2OK || F.fmi2ExitInitializationMode(m) != fmi2OK ||
+                       F.fmi2NewDiscreteStates(m, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(m) != fmi2OK ||
+                       F.fmi2SetTime(m, 0.25) != fmi2OK || F.fmi2GetContinuousStates(m, x0, 12) != fmi2OK ||
+                       F.fmi2GetFMUstate(m, &ms) != fmi2OK || F.fmi2SerializedFMUstateSize(m, ms, &mn) != fmi2OK ||
+                       !(mb = malloc(mn)) || F.fmi2SerializeFMUstate(m, ms, (fmi2Byte *)mb, mn) != fmi2OK ||
+                       F.fmi2FreeFMUstate(m, &ms) != fmi2OK;
+            mbad = mbad || F.fmi2DeSerializeFMUstate(m2, (const fmi2Byte *)mb, mn, &ms) != fmi2OK ||
+                   F.fmi2SetFMUstate(m2, ms) != fmi2OK || F.fmi2FreeFMUstate(m2, &ms) != fmi2OK ||
+                   F.fmi2GetContinuousStates(m2, x1, 12) != fmi2OK;
+            double d0[12], d1[12];
+            mbad = mbad || F.fmi2GetDerivatives(m, d0, 12) != fmi2OK || F.fmi2GetDerivatives(m2, d1, 12) != fmi2OK;
+            check(!mbad && !memcmp(x0, x1, sizeof x0) && !memcmp(d0, d1, sizeof d0),
+                  "Model Exchange: a deserialized state gives the states and derivatives bit for bit");
+            if (h && mb) {
+                nlog = 0;
+                fmi2FMUstate got = NULL;
+                expect_error(F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)mb, mn, &got), "a Model Exchange state "
+                             "into a Co-Simulation instance", "Model Exchange state");
+            }
+            if (m2 && buf) {
+                nlog = 0;
+                fmi2FMUstate got = NULL;
+                expect_error(F.fmi2DeSerializeFMUstate(m2, (const fmi2Byte *)buf, n, &got), "a Co-Simulation state "
+                             "into a Model Exchange instance", "Co-Simulation state");
+            }
+            free(mb);
+            if (m) F.fmi2FreeInstance(m);
+            if (m2) F.fmi2FreeInstance(m2);
+        }
+        /* a state saved before the start (no solver yet): the new instance starts as the old would */
+        if (h) {
+            fmi2Component p = instantiate("ser_pre");
+            fmi2FMUstate ps = NULL;
+            size_t pn = 0;
+            unsigned char *pb = NULL;
+            int pbad = !p || F.fmi2GetFMUstate(p, &ps) != fmi2OK || F.fmi2SerializedFMUstateSize(p, ps, &pn) != fmi2OK ||
+                       !(pb = malloc(pn)) || F.fmi2SerializeFMUstate(p, ps, (fmi2Byte *)pb, pn) != fmi2OK ||
+                       F.fmi2FreeFMUstate(p, &ps) != fmi2OK;
+            pbad = pbad || pn >= n || F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)pb, pn, &ps) != fmi2OK ||
+                   F.fmi2SetFMUstate(h, ps) != fmi2OK || F.fmi2FreeFMUstate(h, &ps) != fmi2OK || start(h, vr_f, 0) ||
+                   F.fmi2GetReal(h, out_vr, (size_t)nout, f2) != fmi2OK;
+            for (int k = 0; k < half && !pbad; k++) pbad = comm_step(h, vr_f, k, 0, f2 + (k + 1) * nout);
+            check(!pbad && !memcmp(f2, fm, sizeof(double) * (size_t)(half + 1) * nout),
+                  "a state serialized before the start (%zu bytes): the new instance runs as the original", pn);
+            free(pb);
+            if (p) F.fmi2FreeInstance(p);
+        }
+        if (h) F.fmi2FreeInstance(h);
+        if (b) F.fmi2FreeInstance(b);
+        free(buf);
     }
 
     /* 3. communication points off the solver's grid (2.5 h): each lands exactly there */
