@@ -1289,6 +1289,7 @@ int main(void)
                    F.fmi2SetFMUstate(h, ps) != fmi2OK || F.fmi2FreeFMUstate(h, &ps) != fmi2OK || start(h, vr_f, 0) ||
                    F.fmi2GetReal(h, out_vr, (size_t)nout, f2) != fmi2OK;
             for (int k = 0; k < half && !pbad; k++) pbad = comm_step(h, vr_f, k, 0, f2 + (k + 1) * nout);
+            printf("serialized FMU state before the start: %zu bytes\n", pn);
             check(!pbad && !memcmp(f2, fm, sizeof(double) * (size_t)(half + 1) * nout),
                   "a state serialized before the start (%zu bytes): the new instance runs as the original", pn);
             free(pb);
