@@ -68,9 +68,88 @@ static const char *model_unit(const mb_model *m, int kind, int i)
     return u && u[i] && u[i][0] ? u[i] : NULL;
 }
 
+/* The SI decomposition of a unit expression (docs/model-language.md, "Units": terms joined by
+ * . * /, each a symbol, 1 or a parenthesized unit, with an optional exponent ^-2, s-2, m2):
+ * exponents of kg, m, s, A, K, mol, cd, rad and a factor. 0 when every symbol is one of
+ * SYMS, else -1 (the unit is then declared by name only). */
+enum { U_KG, U_M, U_S, U_A, U_K, U_MOL, U_CD, U_RAD, U_N };
+typedef struct { int e[U_N]; double f; } si_unit;
+static const struct { const char *sym; signed char e[U_N]; double f; } SYMS[] = {
+    {"m", {0, 1, 0, 0, 0, 0, 0, 0}, 1},       {"kg", {1, 0, 0, 0, 0, 0, 0, 0}, 1},
+    {"g", {1, 0, 0, 0, 0, 0, 0, 0}, 1e-3},    {"s", {0, 0, 1, 0, 0, 0, 0, 0}, 1},
+    {"A", {0, 0, 0, 1, 0, 0, 0, 0}, 1},       {"K", {0, 0, 0, 0, 1, 0, 0, 0}, 1},
+    {"mol", {0, 0, 0, 0, 0, 1, 0, 0}, 1},     {"cd", {0, 0, 0, 0, 0, 0, 1, 0}, 1},
+    {"rad", {0, 0, 0, 0, 0, 0, 0, 1}, 1},     {"deg", {0, 0, 0, 0, 0, 0, 0, 1}, 0.017453292519943295},
+    {"N", {1, 1, -2, 0, 0, 0, 0, 0}, 1},      {"J", {1, 2, -2, 0, 0, 0, 0, 0}, 1},
+    {"W", {1, 2, -3, 0, 0, 0, 0, 0}, 1},      {"V", {1, 2, -3, -1, 0, 0, 0, 0}, 1},
+    {"ohm", {1, 2, -3, -2, 0, 0, 0, 0}, 1},   {"C", {0, 0, 1, 1, 0, 0, 0, 0}, 1},
+    {"Pa", {1, -1, -2, 0, 0, 0, 0, 0}, 1},    {"Hz", {0, 0, -1, 0, 0, 0, 0, 0}, 1},
+    {"mm", {0, 1, 0, 0, 0, 0, 0, 0}, 1e-3},   {"cm", {0, 1, 0, 0, 0, 0, 0, 0}, 1e-2},
+    {"km", {0, 1, 0, 0, 0, 0, 0, 0}, 1e3},    {"ms", {0, 0, 1, 0, 0, 0, 0, 0}, 1e-3},
+    {"min", {0, 0, 1, 0, 0, 0, 0, 0}, 60},    {"h", {0, 0, 1, 0, 0, 0, 0, 0}, 3600},
+    {"kN", {1, 1, -2, 0, 0, 0, 0, 0}, 1e3},   {"mA", {0, 0, 0, 1, 0, 0, 0, 0}, 1e-3},
+    {"kW", {1, 2, -3, 0, 0, 0, 0, 0}, 1e3},   {"rpm", {0, 0, -1, 0, 0, 0, 0, 1}, 0.10471975511965977},
+};
+static int si_expr(const char **p, si_unit *u, int depth);
+static int si_term(const char **p, si_unit *u, int depth)
+{
+    si_unit a = {{0}, 1};
+    const char *s = *p;
+    if (*s == '(') {
+        s++;
+        if (depth > 32 || si_expr(&s, &a, depth + 1) != 0 || *s != ')') return -1;
+        s++;
+    } else if (*s == '1' && !(s[1] >= '0' && s[1] <= '9')) {
+        s++;
+    } else {
+        size_t n = 0, k;
+        while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z')) n++;
+        for (k = 0; k < sizeof SYMS / sizeof SYMS[0]; k++)
+            if (strlen(SYMS[k].sym) == n && !strncmp(SYMS[k].sym, s, n)) break;
+        if (n == 0 || k == sizeof SYMS / sizeof SYMS[0]) return -1;
+        for (int j = 0; j < U_N; j++) a.e[j] = SYMS[k].e[j];
+        a.f = SYMS[k].f;
+        s += n;
+    }
+    int x = 1, neg = 0;
+    const char *t = s;
+    if (*t == '^') t++;
+    if (*t == '-') { neg = 1; t++; }
+    if (*t >= '0' && *t <= '9') {
+        x = *t++ - '0';
+        if (*t >= '0' && *t <= '9') x = 10 * x + (*t++ - '0');
+        if (neg) x = -x;
+        s = t;
+    } else if (t != s) {
+        return -1;
+    }
+    for (int j = 0; j < U_N; j++) u->e[j] = a.e[j] * x;
+    u->f = pow(a.f, x);
+    *p = s;
+    return 0;
+}
+static int si_expr(const char **p, si_unit *u, int depth)
+{
+    if (si_term(p, u, depth) != 0) return -1;
+    while (**p == '.' || **p == '*' || **p == '/') {
+        int sign = **p == '/' ? -1 : 1;
+        si_unit b;
+        (*p)++;
+        if (si_term(p, &b, depth) != 0) return -1;
+        for (int j = 0; j < U_N; j++) u->e[j] += sign * b.e[j];
+        u->f = sign > 0 ? u->f * b.f : u->f / b.f;
+    }
+    return 0;
+}
+static int si_unit_of(const char *text, si_unit *u)
+{
+    const char *p = text;
+    return si_expr(&p, u, 0) == 0 && *p == '\0' ? 0 : -1;
+}
+
 /* UnitDefinitions: those of q, v, the accelerations and the contacts with their SI base units,
- * then every other unit the model file declares, once each (by name only: FMI's BaseUnit is
- * optional, and the model language does not say how a unit decomposes). */
+ * then every other unit the model file declares, once each, with its BaseUnit when si_unit_of
+ * knows its symbols (else by name only: FMI's BaseUnit is optional). */
 static void unit_definitions(FILE *f, const mb_model *m)
 {
     static const char *const known[7][2] = {
@@ -92,7 +171,17 @@ static void unit_definitions(FILE *f, const mb_model *m)
             if (seen) continue;
             fprintf(f, "    <Unit name=\"");
             xml_text(f, u);
-            fprintf(f, "\"/>\n");
+            si_unit su;
+            if (si_unit_of(u, &su) == 0) {
+                static const char *const base[U_N] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
+                fprintf(f, "\"><BaseUnit");
+                for (int j = 0; j < U_N; j++)
+                    if (su.e[j]) fprintf(f, " %s=\"%d\"", base[j], su.e[j]);
+                if (su.f != 1) fprintf(f, " factor=\"%.17g\"", su.f);
+                fprintf(f, "/></Unit>\n");
+            } else {
+                fprintf(f, "\"/>\n");
+            }
         }
     fprintf(f, "  </UnitDefinitions>\n");
 }

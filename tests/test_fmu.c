@@ -427,6 +427,8 @@ static void adaptive_part(void)
     {
         static const char *const want[][2] = {{"V", "V"}, {"angle", "rad"}, {"rate", "rad/s"}, {"current", "A"}};
         check_units("motor_arm", want, 4);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"V\"><BaseUnit kg=\"1\" m=\"2\" s=\"-3\" A=\"-1\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"A\"><BaseUnit A=\"1\"/></Unit>"), "motor_arm: V and A with their SI base units");
     }
     unsigned vr_v = vr_of("V"), vr_i = vr_of("current"), vr_r = vr_of("rate"), vr_w = vr_of("arm.omega");
     int idx_v = -1, idx_i = -1, idx_r = -1, idx_w = -1;
@@ -492,9 +494,11 @@ static void reaction_part(void)
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
     void *lib = open_fmu(built("fmu_test/react_pendulum.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
-    {   /* a model that declares no units: no unit attribute on its own variables */
-        static const char *const want[][2] = {{"u", ""}, {"fx", ""}, {"fy", ""}, {"x", ""}};
+    {   /* no unit declared: no unit attribute; a unit of symbols the writer does not know
+         * (ft): by name only, without a BaseUnit */
+        static const char *const want[][2] = {{"u", ""}, {"fx", ""}, {"fy", ""}, {"x", "ft"}};
         check_units("react_pendulum", want, 4);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"ft\"/>"), "react_pendulum: the unit ft by name only");
     }
     unsigned vr_u = vr_of("u");
     int nrows = (NCOMM + 1) * nout, nfx = 0;
@@ -544,6 +548,9 @@ static void tunable_part(void)
     {
         static const char *const want[][2] = {{"m", "kg"}, {"k", "N/m"}, {"c", "N.s/m"}, {"F", "N"}, {"a", "m"}};
         check_units("suspension", want, 5);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"N.s/m\"><BaseUnit kg=\"1\" s=\"-1\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"N/m\"><BaseUnit kg=\"1\" s=\"-2\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"kg\"><BaseUnit kg=\"1\"/></Unit>"), "suspension: kg, N/m, N.s/m with their SI base units");
     }
     unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
     int nrows = (NCOMM + 1) * nout;
