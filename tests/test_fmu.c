@@ -933,6 +933,40 @@ static void events_part(void)
               F.fmi2DoStep(c, 0, T_END, fmi2True) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
     check(!bad, "bouncing_ball: the co-simulation runs (one communication step of %g s)", T_END);
     if (c) F.fmi2FreeInstance(c);
+    /* a serialized state of an adaptive run with events and no tunables or inputs (the solver's
+     * descriptor is the model's own; dopri5's stages and dense output, the events' brackets):
+     * saved at t = 1 s, its instance freed, continued in a new instance to 2 s, bit for bit as
+     * the run that was not interrupted (the same two communication steps) */
+    {
+        double y0[MAXOUT], y1[MAXOUT];
+        fmi2Component c0 = F.fmi2Instantiate("ball0", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False),
+                      c1 = F.fmi2Instantiate("ball1", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False), c2 = NULL;
+        fmi2FMUstate st = NULL;
+        size_t n = 0;
+        unsigned char *buf = NULL;
+        int sbad = !c0 || !c1;
+        for (int k = 0; k < 2 && !sbad; k++) {
+            fmi2Component cc = k ? c1 : c0;
+            sbad = F.fmi2SetupExperiment(cc, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+                   F.fmi2EnterInitializationMode(cc) != fmi2OK || F.fmi2ExitInitializationMode(cc) != fmi2OK ||
+                   F.fmi2DoStep(cc, 0, 1.0, fmi2True) != fmi2OK;
+        }
+        sbad = sbad || F.fmi2DoStep(c0, 1.0, 1.0, fmi2True) != fmi2OK || F.fmi2GetReal(c0, out_vr, (size_t)nout, y0) != fmi2OK ||
+               F.fmi2GetFMUstate(c1, &st) != fmi2OK || F.fmi2SerializedFMUstateSize(c1, st, &n) != fmi2OK ||
+               !(buf = malloc(n)) || F.fmi2SerializeFMUstate(c1, st, (fmi2Byte *)buf, n) != fmi2OK ||
+               F.fmi2FreeFMUstate(c1, &st) != fmi2OK;
+        if (c1) F.fmi2FreeInstance(c1);
+        c2 = sbad ? NULL : F.fmi2Instantiate("ball2", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False);
+        sbad = sbad || !c2 || F.fmi2DeSerializeFMUstate(c2, (const fmi2Byte *)buf, n, &st) != fmi2OK ||
+               F.fmi2SetFMUstate(c2, st) != fmi2OK || F.fmi2FreeFMUstate(c2, &st) != fmi2OK ||
+               F.fmi2DoStep(c2, 1.0, 1.0, fmi2True) != fmi2OK || F.fmi2GetReal(c2, out_vr, (size_t)nout, y1) != fmi2OK;
+        printf("serialized FMU state of the bouncing ball (baumgarte/dopri5, events): %zu bytes\n", n);
+        check(!sbad && !memcmp(y0, y1, sizeof(double) * (size_t)nout), "bouncing_ball (baumgarte/dopri5, events): "
+              "a state serialized at t=1 (%zu bytes) continues in a new instance bit for bit", n);
+        free(buf);
+        if (c0) F.fmi2FreeInstance(c0);
+        if (c2) F.fmi2FreeInstance(c2);
+    }
     int nr = -1, nrn = -1;
     for (int ev = 1; ev >= 0 && !bad; ev--) {
         snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 %s --t-end %g --every %.17g "
