@@ -3,8 +3,8 @@
  * index-1 equations with Baumgarte's stabilization (mb_anl_reactions on a stabilized gamma).
  * mb_fmu_model.h (written by make fmu into the FMU's sources/) names the model, its GUID and
  * the run settings; everything else is the runtime's embedded API (runtime/mb_sim.h). Both
- * interfaces give directional derivatives from the generated Jacobians (mb_anl_dacc) and save
- * and restore FMU states; Co-Simulation locates contacts' events as the simulator does, Model
+ * interfaces give directional derivatives from the generated Jacobians (mb_anl_dacc), save and
+ * restore FMU states and serialize them to bytes; Co-Simulation locates contacts' events as the simulator does, Model
  * Exchange exposes the contacts' gaps as event indicators. Each
  * instance holds its own mb_sim and workspace, allocated with the master's allocateMemory (the
  * runtime itself never allocates); every error is reported through the master's logger. */
