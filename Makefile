@@ -19,10 +19,10 @@ SAN_OPT  := -O1 -g $(SAN)
 BUILD    := build
 RESULTS  := results
 # (one line: tests/test_install.sh reads it)
-MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm shaper gear_train bouncing_ball cam_follower valve_train walker geneva
+MODELS   := double_pendulum andrews slider_crank fourbar_singular oscillator_1dof chain parallelogram_chain suspension cartpole motor_arm shaper gear_train bouncing_ball cam_follower valve_train walker geneva valve_jump
 # models with inputs, sensors or loads that depend on the state: generated code only (the generic
 # evaluator refuses them: docs/generic-evaluator.md)
-PLANT_MODELS := cartpole motor_arm bouncing_ball walker geneva
+PLANT_MODELS := cartpole motor_arm bouncing_ball walker geneva valve_jump
 MODEL    ?= andrews
 
 # Library flags from pkg-config. On a fresh machine the packages are installed by the first

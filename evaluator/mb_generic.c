@@ -316,6 +316,16 @@ static mb_real cam_frame(const mb_real *c, int K, int flag, mb_real psi, const m
     return f[4] * f[2] + f[5] * f[3] - (f[0] * f[0] + f[1] * f[1]);
 }
 
+/* One step of the contact angle's Newton iteration (the generated code's _step helper) */
+static mb_real cam_roller_step(const mb_real *c, int K, int flag, mb_real psi, const mb_real *dd)
+{
+    mb_real r[4], f[6];
+    const mb_real gp = cam_frame(c, K, flag, psi, dd, r, f);
+    const mb_real tt = f[0] * f[0] + f[1] * f[1];
+    const mb_real step = (f[4] * f[0] + f[5] * f[1]) / (gp < -MB_R(0.01) * tt ? gp : -tt);
+    return step > MB_R(0.5) ? MB_R(0.5) : step < -MB_R(0.5) ? -MB_R(0.5) : step;
+}
+
 /* A roller of radius rr (par[2] > 0) on a Fourier or spline profile, its centre at d: the
  * contact angle psi, the root of g = (d - P(psi)) . P'(psi), by Newton from d's polar angle
  * (the generated code's iteration, generator/cam.lua: contact_c); F = (d - P) . N - rr, g = N
@@ -326,16 +336,14 @@ static void cam_roller_F(const mb_real *c, int K, int flag, mb_real rr, const mb
                          mb_real *F, mb_real *g, mb_real *H)
 {
     mb_real psi = MB_ATAN2(dd[1], dd[0]), r[4], f[6], gp;
-    int last = 0;
-    for (int i = 0; i < 50; i++) {
-        gp = cam_frame(c, K, flag, psi, dd, r, f);
-        const mb_real tt = f[0] * f[0] + f[1] * f[1];
-        mb_real step = (f[4] * f[0] + f[5] * f[1]) / (gp < -MB_R(0.01) * tt ? gp : -tt);
-        step = step > MB_R(0.5) ? MB_R(0.5) : step < -MB_R(0.5) ? -MB_R(0.5) : step;
+    int i;
+    for (i = 0; i < 50; i++) {
+        const mb_real step = cam_roller_step(c, K, flag, psi, dd);
         psi -= step;
-        if (last) break;
-        if (MB_FABS(step) < MB_SQRT(MB_EPS)) last = 1;   /* one more step, then the root */
+        if (MB_FABS(step) < MB_SQRT(MB_EPS)) break;   /* one more step, then the root */
     }
+    /* not converged in 50: NaN, as the generated code (the runtime: a non-finite evaluation) */
+    psi = i < 50 ? psi - cam_roller_step(c, K, flag, psi, dd) : MB_R(0.0) / MB_R(0.0);
     gp = cam_frame(c, K, flag, psi, dd, r, f);
     const mb_real L = MB_HYPOT(r[0], r[1]), nx = f[1] / L, ny = -f[0] / L;
     const mb_real ta = (f[0] * f[2] + f[1] * f[3]) / (L * L);

@@ -1006,7 +1006,7 @@ static mb_real valve_train_contact_C(mb_real dx, mb_real dy)
         /* quadratic convergence: one more step after one below sqrt(eps) */
         if (MB_FABS(step) < MB_SQRT(MB_EPS)) return psi - valve_train_contact_C_step(psi, dx, dy);
     }
-    return psi;
+    return MB_R(0.0) / MB_R(0.0);   /* not converged: NaN, reported as a non-finite evaluation */
 }
 
 /* Phi(t, q): constraint residuals [6]. */

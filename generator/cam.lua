@@ -350,7 +350,10 @@ end
 -- The contact angle by Newton on g(psi) = (d - P(psi)) . P'(psi) = 0 from d's polar angle
 -- (numbers; the same iteration as the generated C, C.contact_c): steps limited to 0.5 rad, a
 -- step against the curve's orientation (g_psi >= -|P'|^2 / 100, far from the root) replaced by
--- g / |P'|^2; once a step is below sqrt(eps) one more step, then the root to rounding.
+-- g / |P'|^2; once a step is below sqrt(eps) one more step, then the root to rounding. No such
+-- step in NEWTON_MAX: NaN (not the last iterate, a wrong angle with nothing to tell it), which
+-- makes the constraint's row and its derivatives NaN, and the runtime reports a non-finite
+-- evaluation (MB_ERR_NONFINITE; an adaptive run retries the step smaller).
 local function newton_step(p, psi, dx, dy)
     local r, r1, r2 = C.value(p, psi)
     local c, s = math.cos(psi), math.sin(psi)
@@ -373,7 +376,7 @@ function C.contact_angle(p, dx, dy)
         psi = psi - step
         if math.abs(step) < tol then return psi - newton_step(p, psi, dx, dy) end
     end
-    return psi
+    return 0 / 0
 end
 
 -- The implicit node's spec (sym.implicit) for a roller on profile p of element el, its C
@@ -429,7 +432,7 @@ function C.contact_c(p, spec, what, rr)
         "        /* quadratic convergence: one more step after one below sqrt(eps) */",
         "        if (MB_FABS(step) < MB_SQRT(MB_EPS)) return psi - " .. spec.cname .. "_step(psi, dx, dy);",
         "    }",
-        "    return psi;",
+        "    return MB_R(0.0) / MB_R(0.0);   /* not converged: NaN, reported as a non-finite evaluation */",
         "}",
     } do L[#L + 1] = l end
     return table.concat(L, "\n") .. "\n"

@@ -283,14 +283,45 @@ function E.contact_terms(el, ctx)
         local dist = sym.hypot(ex, ey)
         nx, ny = sym.sdiv(ex, dist), sym.sdiv(ey, dist)
         gap = dist - el.radius
+    elseif el.profile and el.profile.kind ~= "circle" then
+        -- a closed profile about P in b's axes (generator/cam.lua): C in b's axes about P,
+        -- d = R_b^T (C - P); its nearest profile point at the angle psi_c(d), the root of
+        -- (d - P(psi)) . P'(psi) = 0 (an implicit node: the helper <model>_gap_<contact>, Newton
+        -- from d's polar angle); the gap is the signed distance (d - P(psi_c)) . N(psi_c) less
+        -- the radius, its gradient in d the outward normal N (sym.given: the distance's
+        -- derivative in psi vanishes at the root), n = R_b N
+        local cam = require("cam")
+        local p = el.profile
+        local pb = ctx.angle(el.b.body)
+        local c, s = sym.cos(pb), sym.sin(pb)
+        local bx, by = c * dx + s * dy, c * dy - s * dx
+        if p.kind == "spline" then cam.spline_specs(p, ctx.name .. "_gapspline_" .. el.name) end
+        el.contact_spec = el.contact_spec or cam.contact_spec(p, ctx.name .. "_gap_" .. el.name)
+        local psi = sym.implicit(el.contact_spec, bx, by)
+        local r, r1 = cam.exprs(p, psi)
+        local cp, sp = sym.cos(psi), sym.sin(psi)
+        local tx, ty = r1 * cp - r * sp, r1 * sp + r * cp
+        local L = sym.hypot(r, r1)
+        local Nx, Ny = ty / L, -tx / L
+        local dist = ((bx - r * cp) * ty - (by - r * sp) * tx) / L
+        gap = sym.given(dist, bx, by, Nx, Ny) - el.radius
+        nx, ny = c * Nx - s * Ny, s * Nx + c * Ny
     else
+        if el.profile then
+            -- a circle profile of radius R centred at c from P in b's axes: a circle contact
+            -- about that centre
+            local pb = ctx.angle(el.b.body)
+            local c, s = sym.cos(pb), sym.sin(pb)
+            local cx, cy = el.profile.centre[1], el.profile.centre[2]
+            if cx ~= 0 or cy ~= 0 then dx, dy = dx - (c * cx - s * cy), dy - (s * cx + c * cy) end
+        end
         local l = sym.hypot(dx, dy)
         nx, ny = sym.sdiv(dx, l), sym.sdiv(dy, l)
         if el.inside then
             nx, ny = -nx, -ny
             gap = (el.circle - el.radius) - l
         else
-            gap = l - (el.radius + el.circle)
+            gap = l - (el.radius + (el.circle or el.profile.radius))
         end
     end
     local x = 0.5 * (sym.abs(gap) - gap)                     -- penetration, >= 0

@@ -372,7 +372,8 @@ local function derive(M)
         end
     end
     -- contacts for drawing: C's point (or -1 - b, a particle), P's point; r, kind (0 line, 1 circle,
-    -- 2 inside a ring, 3 segment), the line's direction, R or the segment's vector
+    -- 2 inside a ring, 3 segment, 4 profile), the line's direction, R, the segment's vector or
+    -- (a profile) its entry in the cams' arrays
     local contact_points, contact_geom = {}, {}
     for _, el in ipairs(M.elements) do
         if el.kind == "contact" then
@@ -384,7 +385,16 @@ local function derive(M)
             contact_points[#contact_points + 1], contact_points[#contact_points + 2] = ic, ip
             local g = contact_geom
             g[#g + 1] = el.radius
-            if el.dir then
+            if el.profile then
+                -- a profile: drawn with the cams (kind 4, x its entry there, the follower's
+                -- circle drawn by the contact: roller 0)
+                g[#g + 1], g[#g + 2], g[#g + 3] = 4, #cam_points // 2, 0
+                cam_points[#cam_points + 1], cam_points[#cam_points + 2] = ip, ic
+                cam_roller[#cam_roller + 1] = 0
+                for _, v in ipairs(require("cam").polyline(el.profile)) do
+                    cam_profile[#cam_profile + 1], cam_profile[#cam_profile + 2] = v[1], v[2]
+                end
+            elseif el.dir then
                 g[#g + 1], g[#g + 2], g[#g + 3] = 0, el.dir[1], el.dir[2]
             elseif el.seg then
                 g[#g + 1], g[#g + 2], g[#g + 3] = 3, el.seg[1], el.seg[2]
@@ -564,12 +574,13 @@ function emit.generate(M, opts)
     -- a spline profile's pieces and a roller cam's contact angle: static helpers the
     -- equations call (cam.lua: spline_c, contact_c)
     for _, el in ipairs(M.elements) do
-        if el.kind == "cam" and el.profile.kind == "spline" then
-            functions[#functions + 1] = require("cam").spline_c(el.profile, 'cam "' .. el.name .. '"')
+        local what = el.kind .. ' "' .. el.name .. '"'
+        if (el.kind == "cam" or el.kind == "contact") and el.profile and el.profile.kind == "spline" then
+            functions[#functions + 1] = require("cam").spline_c(el.profile, what)
         end
         if el.contact_spec then
-            functions[#functions + 1] = require("cam").contact_c(el.profile, el.contact_spec,
-                                                                 'cam "' .. el.name .. '"', el.roller)
+            functions[#functions + 1] = require("cam").contact_c(el.profile, el.contact_spec, what,
+                                                                 el.roller or el.radius)
         end
     end
     -- restrict: mb_model.h promises outputs never alias inputs; without it the compiler must

@@ -1228,9 +1228,11 @@ local function make_env(S)
     for i = 1, #v do out[i] = number(S, line, what .. " " .. key .. "[" .. i .. "]", p[i]) end
     return out
   end
-  env.cam = element("cam", { profile = true, roller = true }, 2, function(el, f, line, what)
+  -- a profile (Fourier, circle, spline or function of the angle), checked; shared by cam and
+  -- contact (a contact against a profile: the same forms)
+  local function parse_profile(p, line, what)
     local cam = require("cam")
-    local p = f.profile
+    local el = {}
     if p == nil then
       S.fail(line, "%s: profile is missing (Fourier coefficients { a0 = .., a = { .. }, b = { .. } } or a circle { circle = R, centre = { x, y } })", what)
     end
@@ -1328,6 +1330,11 @@ local function make_env(S)
         end
       end
     end
+    return el.profile
+  end
+  env.cam = element("cam", { profile = true, roller = true }, 2, function(el, f, line, what)
+    local cam = require("cam")
+    el.profile = parse_profile(f.profile, line, what)
     if f.roller ~= nil then
       local rr = number(S, line, what .. " roller", f.roller)
       if not (rr > 0) then S.fail(line, "%s: roller (its radius) must be > 0, got %.17g", what, rr) end
@@ -1443,7 +1450,7 @@ local function make_env(S)
   -- measures (gap("K") ...) and sensors (the CSV columns out.K.gap ...).
   local contact_measure = { gap = env.gap, normal = env.normal, friction = env.friction,
                             slip = env.slip }
-  env.contact = element("contact", { radius = true, line = true, circle = true, segment = true, inside = true,
+  env.contact = element("contact", { radius = true, line = true, circle = true, segment = true, inside = true, profile = true,
     k = true, exponent = true, model = true, damping = true, restitution = true, velocity = true,
     c = true, depth = true, mu_s = true, mu_d = true, v_stick = true }, 2,
     function(el, f, line, what)
@@ -1453,10 +1460,22 @@ local function make_env(S)
       end
       el.radius = num("radius", 0.0)
       if el.radius < 0 then S.fail(line, "%s: radius must be >= 0 (0: a point), got %.17g", what, el.radius) end
-      if (f.line ~= nil and 1 or 0) + (f.circle ~= nil and 1 or 0) + (f.segment ~= nil and 1 or 0) ~= 1 then
-        S.fail(line, "%s: give exactly one of line = { ux, uy } (a line through the second point), segment = { dx, dy } (from it to it + (dx, dy)) or circle = R (a circle around it)", what)
+      if (f.line ~= nil and 1 or 0) + (f.circle ~= nil and 1 or 0) + (f.segment ~= nil and 1 or 0)
+         + (f.profile ~= nil and 1 or 0) ~= 1 then
+        S.fail(line, "%s: give exactly one of line = { ux, uy } (a line through the second point), segment = { dx, dy } (from it to it + (dx, dy)), circle = R (a circle around it) or profile = { .. } (a cam profile about it)", what)
       end
-      if f.segment ~= nil then
+      if f.profile ~= nil then
+        -- a closed profile about P in b's axes, the forms a cam takes; the gap is the signed
+        -- distance from its nearest point (found by Newton in the generated code) less the radius
+        el.profile = parse_profile(f.profile, line, what)
+        if f.inside ~= nil then
+          S.fail(line, "%s: inside applies to a circle, not a profile (the circle stays outside the profile)", what)
+        end
+        if el.profile.kind ~= "circle" and el.radius > 0 then
+          local ok, err = require("cam").roller_check(el.profile, el.radius)
+          if not ok then S.fail(line, "%s: %s", what, (err:gsub("roller", "circle"))) end
+        end
+      elseif f.segment ~= nil then
         -- a finite segment from P to P + (dx, dy) in b's axes; the gap is the distance from C
         -- to its nearest point less the radius, which only a circle (radius > 0) can close
         local v = f.segment
@@ -1892,7 +1911,8 @@ local function resolve(S, M)
       attach(el, e.a.body, e.b.body)
       if el.dir then no_particle(el, e.b, "a contact line's direction is fixed in its body") end
       if el.seg then no_particle(el, e.b, "a contact segment is fixed in its body") end
-      for _, key in ipairs { "radius", "dir", "seg", "circle", "inside", "k", "exponent", "model",
+      if el.profile then no_particle(el, e.b, "a contact profile turns with its body") end
+      for _, key in ipairs { "radius", "dir", "seg", "circle", "inside", "profile", "k", "exponent", "model",
                              "damping", "restitution", "velocity", "c", "depth", "mu_s", "mu_d",
                              "v_stick" } do
         e[key] = el[key]

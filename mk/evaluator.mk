@@ -32,3 +32,10 @@ $(BUILD)/test_generic_float: $(call GNR_TEST,float)
 TEST_PROGS   += $(BUILD)/test_generic $(BUILD)/test_generic_san $(BUILD)/test_generic_float
 TEST_SCRIPTS += tests/test_generic_data.sh tests/test_generic_sim.sh
 TEST_NEEDS   += $(BUILD)/andrews_sim $(BUILD)/fourbar_singular_sim $(BUILD)/chain_sim
+
+# a cam roller's contact angle not found (the Newton helper's cap): NaN, MB_ERR_NONFINITE
+$(eval $(call GEN_INTO,$(BUILD)/gen_generic,tests/models/cam_newton_cap.lua,cam_newton_cap,))
+$(BUILD)/test_cam_newton: $(call obj,host,tests/test_cam_newton.c $(BUILD)/gen_generic/cam_newton_cap.c \
+                            $(BUILD)/gen_generic/cam_newton_cap_data.c evaluator/mb_generic.c) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+TEST_PROGS   += $(BUILD)/test_cam_newton

@@ -183,4 +183,4 @@ TEST_NEEDS   += plots-deps $(BUILD)/fixture_pendulum_sim $(BUILD)/fourbar_singul
                 $(BUILD)/andrews_sim $(BUILD)/mb_anim $(BUILD)/point_pendulum_sim $(BUILD)/oscillator_1dof_sim \
                 $(BUILD)/fault_velconflict_sim $(BUILD)/shaper_sim $(BUILD)/gear_train_sim \
                 $(BUILD)/kin_meshes_sim $(BUILD)/bouncing_ball_sim \
-                $(BUILD)/cam_follower_sim $(BUILD)/kin_cams_sim $(BUILD)/geneva_sim
+                $(BUILD)/cam_follower_sim $(BUILD)/kin_cams_sim $(BUILD)/geneva_sim $(BUILD)/valve_jump_sim

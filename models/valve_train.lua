@@ -26,8 +26,8 @@
 --   at full lift (the nose).
 -- Try: make run MODEL=valve_train RUN_ARGS="--set w=700": the cams plot shows C.normal below
 --   zero around full lift, where the roller would leave the cam (this bilateral constraint
---   holds it on; contact against a cam profile is not available: the `contact` element takes
---   lines and circles).
+--   holds it on; models/valve_jump.lua holds it by contact against the profile, and it lifts
+--   off).
 
 name "valve_train"
 gravity { 0, -9.81 }

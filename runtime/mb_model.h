@@ -166,12 +166,15 @@ typedef struct mb_model_info {
                                             circle (a point index, or -1 - b for particle b)
                                             and the point P of the second body's line or circle */
     const double *contact_geom;          /* [4 * ncontact] radius r around C; kind 0 a line,
-                                            1 a circle, 2 inside a circle, 3 a segment; a
-                                            line's unit direction (ux, uy) in P's body's axes,
-                                            a circle's radius R and 0, or the segment's
-                                            vector (dx, dy) from P in P's body's axes */
-    /* Cams, for drawing (docs/model-language.md, "Cams"; interface 12). */
-    int ncam;                            /* cams */
+                                            1 a circle, 2 inside a circle, 3 a segment, 4 a
+                                            cam profile (interface 16); a line's unit
+                                            direction (ux, uy) in P's body's axes, a circle's
+                                            radius R and 0, the segment's vector (dx, dy)
+                                            from P in P's body's axes, or a profile's entry
+                                            in the cam arrays below and 0 */
+    /* Cams, for drawing (docs/model-language.md, "Cams"; interface 12), and the profiles of
+     * contacts against one (kind 4 above, after the cams; roller 0). */
+    int ncam;                            /* cams and contact profiles */
     const int *cam_points;               /* [2 * ncam] the cam's centre O (a point on the cam
                                             body or the ground) and the follower (a point index,
                                             or -1 - b for particle b) */
@@ -179,7 +182,7 @@ typedef struct mb_model_info {
     const double *cam_profile;           /* [2 * MB_CAM_VERTICES * ncam] each profile as a closed
                                             polyline: vertices (x, y) in O's body's axes,
                                             relative to O */
-    /* Units (interface 16; docs/model-language.md, "Units"): the model file's unit of each
+    /* Units (interface 17; docs/model-language.md, "Units"): the model file's unit of each
      * input, sensor and tunable, "" where it declares none; NULL where none of that kind has
      * one. The generator admits only unit expressions (letters, digits, . * / ^ - and
      * parentheses, at most 32 characters), so the text needs no escaping in C, XML or CSV. */

@@ -255,7 +255,8 @@ check "bouncing_ball: the note names contacts" grep -q 'contacts as their circle
 if command -v xmllint >/dev/null 2>&1; then check "bb: page well-formed" xmllint --noout "$tmp/bb.html"; fi
 check "andrews: no contact records in its page" test -z "$(grep -e 'var CONTACTS' "$tmp/a.html")"
 for edit in 's/^contact 0 1 .*/contact 0 1 -0.1 0 1 0/|contact with a negative radius' \
-            's/^contact 0 1 .*/contact 0 1 0.1 4 1 0/|contact of an unknown kind' \
+            's/^contact 0 1 .*/contact 0 1 0.1 5 1 0/|contact of an unknown kind' \
+            's/^contact 0 1 .*/contact 0 1 0.1 4 0.5 0/|contact profile entry not a whole number' \
             's/^contact 0 1 .*/contact 0 1 0.1 3 0 0/|contact segment of zero length' \
             's/^contact 0 1 .*/contact 0 1 0.1 0 0 0/|contact line of zero direction' \
             's/^contact 0 1 .*/contact 0 1 0.1 1 0 0/|contact circle of radius 0' \
@@ -279,6 +280,18 @@ check "geneva: the page has the first segment (pin, s0a, r, kind 3, its vector)"
     grep -q '^var CONTACTS=\[\[1,3,0.005,3,0.0342390693,0.0342390693,' "$tmp/gv.html"
 check "geneva: the page draws segments" grep -q "c\[3\]===3" "$tmp/gv.html"
 if command -v xmllint >/dev/null 2>&1; then check "gv: page well-formed" xmllint --noout "$tmp/gv.html"; fi
+
+# A contact against a cam profile (models/valve_jump.lua): kind 4, the follower's C (point 1)
+# against cam.O (point 0), its profile the first cam line (centre cam.O, follower C, roller 0,
+# the profile r = 0.025 + 0.005 cos psi + 0.0015 cos 2 psi: first vertex (0.0315, 0)); the
+# page draws the contact's circle and the profile with the cams, not a circle of its own.
+mesh_run valve_jump vj; ok $? "valve_jump: simulated and drawn"
+check "valve_jump: info has 'contact 1 0 0.01 4 0 0'" grep -qx 'contact 1 0 0.01 4 0 0' "$tmp/vj.csv.info"
+check "valve_jump: info has the profile as 'cam 0 1 0 64 0.0315 0 ...'" grep -q '^cam 0 1 0 64 0.0315 0 ' "$tmp/vj.csv.info"
+check "valve_jump: the page has the contact (kind 4) and the profile" \
+    sh -c "grep -q '^var CONTACTS=\[\[1,0,0.01,4,0,0,' '$tmp/vj.html' && grep -q '^var CAMS=\[\[0,1,0,' '$tmp/vj.html'"
+check "valve_jump: the page skips a kind-4 contact's own outline" grep -q "c\[3\]===4?null" "$tmp/vj.html"
+if command -v xmllint >/dev/null 2>&1; then check "vj: page well-formed" xmllint --noout "$tmp/vj.html"; fi
 
 # Cams (models/cam_follower.lua, tests/models/kin_cams.lua): the info line carries the profile as
 # 64 vertices about the cam's centre in its body's axes (cam_follower: r = 0.025 + 0.005 cos psi,

@@ -541,7 +541,7 @@ static const char *const mesh_script =
  * [C, P, r, kind, x, y, C's angle column, P's angle column, s0, s1]: a circle of radius r around
  * C with a radius marking its body's turn, and the line through P along (x, y) in P's body's
  * axes over s0 .. s1 (kind 0), the circle of radius x around P (1, 2) or the segment from P to
- * P + (x, y) in P's body's axes (3). */
+ * P + (x, y) in P's body's axes (3); a profile (4) is drawn with the cams. */
 static const char *const contact_script =
     "function CAX(k,c,ax,ay){var a=c<0?0:D[k][c],co=Math.cos(a),si=Math.sin(a);"
     "return [co*ax-si*ay,si*ax+co*ay];}\n"
@@ -552,7 +552,7 @@ static const char *const contact_script =
     "if(c[2]>0){e[0]=el('circle',Object.assign({'class':'contactc','r':c[2]},st),W);"
     "e[1]=el('polyline',Object.assign({'class':'contactr'},st),W);}"
     "e[2]=c[3]===0||c[3]===3?el('polyline',Object.assign({'class':'contactline'},st,{'stroke-width':2.5}),W):"
-    "el('circle',Object.assign({'class':'contactc','r':c[4]},st),W);contactEls.push(e);});}\n"
+    "c[3]===4?null:el('circle',Object.assign({'class':'contactc','r':c[4]},st),W);contactEls.push(e);});}\n"
     "draw=function(k){drawBeforeContacts(k);if(!contactEls)contactInit();\n"
     " CONTACTS.forEach(function(c,i){var e=contactEls[i],a=E(k,c[0]),p=E(k,c[1]);"
     "if(e[0]){e[0].setAttribute('cx',a[0]);e[0].setAttribute('cy',a[1]);"
@@ -560,7 +560,7 @@ static const char *const contact_script =
     "if(c[3]===0){var v=CAX(k,c[7],c[4],c[5]);"
     "e[2].setAttribute('points',pts([[p[0]+v[0]*c[8],p[1]+v[1]*c[8]],[p[0]+v[0]*c[9],p[1]+v[1]*c[9]]]));}"
     "else if(c[3]===3){var w=CAX(k,c[7],c[4],c[5]);e[2].setAttribute('points',pts([p,[p[0]+w[0],p[1]+w[1]]]));}"
-    "else{e[2].setAttribute('cx',p[0]);e[2].setAttribute('cy',p[1]);}});};\n";
+    "else if(e[2]){e[2].setAttribute('cx',p[0]);e[2].setAttribute('cy',p[1]);}});};\n";
 /* The cams' script (only in pages with cams), wrapping draw() as mesh_script does. CAMS:
  * [centre, follower, roller radius, angle column, [x1, y1, .., xn, yn]] (the profile about its
  * centre in its body's axes). */

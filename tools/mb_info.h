@@ -72,8 +72,9 @@ typedef struct mb_info {
     int ncontact;
     int *contact;      /* [2 * ncontact] the circle's centre, the line's or circle's point (as
                           rod ends) */
-    double *contact_geom; /* [4 * ncontact] r, kind (0 line, 1 circle, 2 inside), (ux, uy) of a
-                             line in the point's body's axes or (R, 0) */
+    double *contact_geom; /* [4 * ncontact] r, kind (0 line, 1 circle, 2 inside, 3 segment,
+                             4 profile), (ux, uy) of a line in the point's body's axes, (R, 0),
+                             the segment's (dx, dy) or the profile's cam entry and 0 */
     int ncam;
     int *cam;          /* [2 * ncam] the cam's centre (a point), the follower (as rod ends) */
     double *cam_roller; /* [ncam] roller radius (0: a point follower) */

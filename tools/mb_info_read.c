@@ -264,8 +264,8 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
             double r, x[2];
             if (int_field(&p, -f->nbody, f->npoint - 1, &a) || *p++ != ' ' ||
                 int_field(&p, -f->nbody, f->npoint - 1, &c) || dbl_fields(&p, 1, &r) ||
-                *p++ != ' ' || int_field(&p, 0, 3, &kind) || dbl_fields(&p, 2, x) || *p) {
-                why = "expected 'contact <point or -1 - b> <point or -1 - b> <r> <0|1|2|3> <x> <y>' "
+                *p++ != ' ' || int_field(&p, 0, 4, &kind) || dbl_fields(&p, 2, x) || *p) {
+                why = "expected 'contact <point or -1 - b> <point or -1 - b> <r> <0|1|2|3|4> <x> <y>' "
                       "(indices so far, finite numbers)";
                 goto bad;
             }
@@ -274,8 +274,10 @@ static int read_lines(mb_lines *r, mb_info *f, char *err, size_t nerr)
                 goto bad;
             }
             if (r < 0.0) { why = "a contact's radius is negative"; goto bad; }
-            if (kind == 0 ? unit(&x[0], &x[1]) : kind == 3 ? !(x[0] != 0.0 || x[1] != 0.0) : !(x[0] > 0.0)) {
+            if (kind == 0 ? unit(&x[0], &x[1]) : kind == 3 ? !(x[0] != 0.0 || x[1] != 0.0)
+                : kind == 4 ? !(x[0] >= 0.0 && x[0] == floor(x[0])) : !(x[0] > 0.0)) {
                 why = kind == 0 ? "a contact's line direction is zero" : kind == 3 ? "a contact's segment is of zero length"
+                    : kind == 4 ? "a contact profile's cam entry is not a whole number >= 0"
                                 : "a contact's circle radius is not > 0";
                 goto bad;
             }
