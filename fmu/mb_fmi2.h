@@ -13,7 +13,7 @@
 /* The platform "default": the C types of the standard's reference platform. */
 typedef void *fmi2Component;               /* one instance of the FMU */
 typedef void *fmi2ComponentEnvironment;    /* the master's pointer, handed back to its logger */
-typedef void *fmi2FMUstate;                /* a saved state (not supported here) */
+typedef void *fmi2FMUstate;                /* a saved state (fmi2GetFMUstate) */
 typedef unsigned int fmi2ValueReference;
 typedef double fmi2Real;
 typedef int fmi2Integer;

@@ -3,13 +3,14 @@
  * index-1 equations with Baumgarte's stabilization (mb_anl_reactions on a stabilized gamma).
  * mb_fmu_model.h (written by make fmu into the FMU's sources/) names the model, its GUID and
  * the run settings; everything else is the runtime's embedded API (runtime/mb_sim.h). Both
- * interfaces give directional derivatives from the generated Jacobians (mb_anl_dacc) and save
- * and restore FMU states; Co-Simulation locates contacts' events as the simulator does, Model
+ * interfaces give directional derivatives from the generated Jacobians (mb_anl_dacc), save and
+ * restore FMU states and serialize them to bytes; Co-Simulation locates contacts' events as the simulator does, Model
  * Exchange exposes the contacts' gaps as event indicators. Each
  * instance holds its own mb_sim and workspace, allocated with the master's allocateMemory (the
  * runtime itself never allocates); every error is reported through the master's logger. */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -315,6 +316,24 @@ fmi2Status fmi2SetupExperiment(fmi2Component comp, fmi2Boolean toleranceDefined,
 
 /* mb_sim_init, the tunables and inputs as set, the assembly at t0 (as the simulator starts:
  * inputs before the assembly, a driver may follow one). */
+/* The accelerations' model of a started instance: the sim's descriptor (tunables, input holds),
+ * gamma stabilized in Model Exchange; the analysis on it (scratch: no state of its own). */
+static fmi2Status accel_model(fmu_inst *c, const char *fn)
+{
+    c->mm.m = *mb_sim_model(c->sim);
+    c->mm.gamma0 = c->mm.m.gamma;
+    c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
+    c->mm.xi = c->me ? c->p.xi : 0;
+    c->mm.w = c->me ? c->p.omega : 0;
+    int st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_DENSE, c->awork, c->aws);
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: mb_anl_init: %s", fn, mb_status_str(st));
+        return fmi2Error;
+    }
+    c->acc_ok = 0;
+    return fmi2OK;
+}
+
 static fmi2Status start(fmu_inst *c, const char *fn)
 {
     const mb_model *m = c->m;
@@ -338,18 +357,7 @@ static fmi2Status start(fmu_inst *c, const char *fn)
                mb_status_str(st));
         return fmi2Error;
     }
-    /* the accelerations' model: the sim's descriptor (tunables, input holds), gamma stabilized
-     * in Model Exchange */
-    c->mm.m = *mb_sim_model(c->sim);
-    c->mm.gamma0 = c->mm.m.gamma;
-    c->mm.m.gamma = c->mm.gamma0 ? stab_gamma : NULL;
-    c->mm.xi = c->me ? c->p.xi : 0;
-    c->mm.w = c->me ? c->p.omega : 0;
-    st = mb_anl_init(&c->anl, &c->mm.m, NULL, MB_ANL_DENSE, c->awork, c->aws);
-    if (st != MB_OK) {
-        logmsg(c, fmi2Error, "%s: mb_anl_init: %s", fn, mb_status_str(st));
-        return fmi2Error;
-    }
+    if (accel_model(c, fn) != fmi2OK) return fmi2Error;
     for (int i = 0; i < m->nq; i++) {
         c->x[i] = mb_sim_get_q(c->sim)[i];
         c->x[m->nq + i] = mb_sim_get_v(c->sim)[i];
@@ -568,10 +576,10 @@ static fmi2Status unsupported(fmi2Component comp, const char *fn, const char *fl
     if (c) logmsg(c, fmi2Error, "%s: not supported (%s=\"false\")", fn, flag);
     return fmi2Error;
 }
-/* A saved state (canGetAndSetFMUstate): everything the run depends on, set back on the instance
- * that saved it. The sim's descriptor and arrays point into that instance's own struct and
- * workspace, which the copy restores byte for byte at the same addresses: a state is not moved
- * to another instance (refused), nor serialized. */
+/* A saved state (canGetAndSetFMUstate): everything the run depends on. The sim's descriptor and
+ * arrays point into the instance's own struct and workspace, which fmi2SetFMUstate restores byte
+ * for byte at the same addresses: a state is set back on the instance that saved it (another's
+ * is refused). To move a state to another instance or process, serialize it (below). */
 #define MB_FMU_STATE_MAGIC 0x6d62666dU
 typedef struct fmu_state {
     unsigned magic;
@@ -581,7 +589,6 @@ typedef struct fmu_state {
     double t0, t_stop, tol, t_me;
     mb_params p;
     mb_sim_storage sim;          /* the instance's sim_mem (its pointers: into work) */
-    me_model mm;
     mb_real *arr;                /* par [npar], u, du [nin], x [2 nq] */
     void *work;                  /* the sim's workspace, ws bytes */
 } fmu_state;
@@ -600,6 +607,24 @@ static fmu_state *own_state(fmu_inst *c, fmi2FMUstate st, const char *fn)
     return s;
 }
 
+/* a new state block of instance c, or NULL after logging */
+static fmu_state *state_new(fmu_inst *c, const char *fn)
+{
+    fmu_state *s = (fmu_state *)c->alloc(1, sizeof *s);
+    if (s) {
+        s->arr = (mb_real *)c->alloc(state_nreal(c->m) + 1, sizeof(mb_real));
+        s->work = c->alloc((c->ws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
+    }
+    if (!s || !s->arr || !s->work) {
+        if (s) { c->release(s->arr); c->release(s->work); c->release(s); }
+        logmsg(c, fmi2Error, "%s: out of memory (%zu bytes of workspace)", fn, c->ws);
+        return NULL;
+    }
+    s->magic = MB_FMU_STATE_MAGIC;
+    s->owner = c;
+    return s;
+}
+
 fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
 {
     static const char fn[] = "fmi2GetFMUstate";
@@ -613,19 +638,8 @@ fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
     fmu_state *s = (fmu_state *)*state;
     if (s) {   /* a state returned before: overwritten */
         if (!own_state(c, s, fn)) return fmi2Error;
-    } else {
-        s = (fmu_state *)c->alloc(1, sizeof *s);
-        if (s) {
-            s->arr = (mb_real *)c->alloc(state_nreal(m) + 1, sizeof(mb_real));
-            s->work = c->alloc((c->ws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
-        }
-        if (!s || !s->arr || !s->work) {
-            if (s) { c->release(s->arr); c->release(s->work); c->release(s); }
-            logmsg(c, fmi2Error, "%s: out of memory (%zu bytes of workspace)", fn, c->ws);
-            return fmi2Error;
-        }
-        s->magic = MB_FMU_STATE_MAGIC;
-        s->owner = c;
+    } else if (!(s = state_new(c, fn))) {
+        return fmi2Error;
     }
     s->state = c->state;
     s->started = c->started;
@@ -638,7 +652,6 @@ fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *state)
     s->t_me = c->t_me;
     s->p = c->p;
     s->sim = c->sim_mem;
-    s->mm = c->mm;
     mb_real *a = s->arr;
     for (int i = 0; i < m->npar; i++) *a++ = c->par[i];
     for (int i = 0; i < m->nin; i++) { *a++ = c->u[i]; *a++ = c->du[i]; }
@@ -666,13 +679,16 @@ fmi2Status fmi2SetFMUstate(fmi2Component comp, fmi2FMUstate state)
     c->t_me = s->t_me;
     c->p = s->p;
     c->sim_mem = s->sim;   /* (c->sim points into sim_mem) */
-    c->mm = s->mm;
     const mb_real *a = s->arr;
     for (int i = 0; i < m->npar; i++) c->par[i] = *a++;
     for (int i = 0; i < m->nin; i++) { c->u[i] = *a++; c->du[i] = *a++; }
     for (int i = 0; i < 2 * m->nq; i++) c->x[i] = *a++;
     memcpy(c->work, s->work, c->ws);
     c->acc_ok = 0;
+    if (c->started && accel_model(c, fn) != fmi2OK) {   /* (the analysis on the restored descriptor) */
+        c->state = S_ERROR;
+        return fmi2Error;
+    }
     return fmi2OK;
 }
 
@@ -690,12 +706,345 @@ fmi2Status fmi2FreeFMUstate(fmi2Component comp, fmi2FMUstate *state)
     *state = NULL;
     return fmi2OK;
 }
-fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t *size)
-{ (void)state; (void)size; return unsupported(c, "fmi2SerializedFMUstateSize", "canSerializeFMUstate"); }
-fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte serializedState[], size_t size)
-{ (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2SerializeFMUstate", "canSerializeFMUstate"); }
-fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *state)
-{ (void)state; (void)serializedState; (void)size; return unsupported(c, "fmi2DeSerializeFMUstate", "canSerializeFMUstate"); }
+
+/* ---------------------------------------------------------------- serialized FMU states
+ * (canSerializeFMUstate; docs/fmi.md "FMU state"). The bytes:
+ *   ser_header   magic, format version, byte order, the FMU's GUID, the sizes of the C types
+ *                and structs, the model's counts, the workspace's size, the total size, and an
+ *                FNV-1a 64 checksum of all the bytes (the checksum's own 8 taken as 0)
+ *   ser_inst     the instance's state machine, start and experiment values
+ *   mb_params    the run's parameters (its two pointers, which the FMU never sets, as NULL)
+ *   doubles      tunables [npar], inputs and their slopes [2 nin], Model Exchange's x [2 nq]
+ *   when started the solver: its struct as one record per pointer-sized word (a tag byte each,
+ *                then a 64-bit value each) and its workspace (ws bytes).
+ * The struct's words hold pointers into the workspace and into the struct itself, which another
+ * instance has elsewhere: two solvers set up afresh at two addresses tell those words (they
+ * differ) from the rest (they do not: sizes, flags, numbers, the model's constant data). A
+ * pointer is written as its offset in the workspace (tag W) or the struct (tag S), and must be
+ * one a fresh solver has; a word still as a fresh solver has it as tag I (the reader takes its
+ * own fresh solver's: the model's constant data where this process has it); any other word as
+ * its value (tag V). Deserialization checks everything before it builds a state: bytes of
+ * another FMU or build, truncated or corrupted are refused with the reason, and nothing is read
+ * outside the buffer. */
+#define SER_MAGIC "mbfmust"   /* with its NUL: 8 bytes */
+#define SER_VERSION 1u
+#define SER_ORDER 0x01020304u
+typedef struct ser_header {
+    char magic[8];
+    uint32_t version, order;
+    char guid[48];
+    uint32_t ptr_size, real_size, sim_size, params_size, inst_size;
+    uint32_t nq, nc, nin, npar, nout;
+    uint32_t me, started;
+    uint64_t ws, total, sum;
+} ser_header;
+typedef struct ser_inst {
+    int32_t state, started, stop_defined, tol_defined;
+    uint32_t warned, zero;
+    double t0, t_stop, tol, t_me;
+} ser_inst;
+typedef char ser_header_unpadded[sizeof(ser_header) == 136 && sizeof(ser_inst) == 56 ? 1 : -1];
+typedef char ser_sim_words[sizeof(mb_sim_storage) % sizeof(uintptr_t) == 0 && sizeof(uintptr_t) <= 8 ? 1 : -1];
+enum { TAG_I = 1, TAG_V = 2, TAG_W = 3, TAG_S = 4, TAG_NULL = 5 };
+#define SER_NWORDS (sizeof(mb_sim_storage) / sizeof(uintptr_t))
+
+static size_t ser_size(const mb_model *m, size_t ws, int started)
+{
+    return sizeof(ser_header) + sizeof(ser_inst) + sizeof(mb_params) + sizeof(double) * state_nreal(m) +
+           (started ? SER_NWORDS * 9 + ws : 0);
+}
+
+static uint64_t fnv1a(const unsigned char *b, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+/* the checksum of buf [n], its header's sum field counted as zeros */
+static uint64_t ser_sum(const unsigned char *buf, size_t n)
+{
+    static const unsigned char zero[8] = {0};
+    size_t at = offsetof(ser_header, sum);
+    uint64_t h = fnv1a(buf, at, 0xcbf29ce484222325ULL);
+    h = fnv1a(zero, 8, h);
+    return fnv1a(buf + at + 8, n - at - 8, h);
+}
+
+static uintptr_t word_at(const void *base, size_t i)
+{
+    uintptr_t w;
+    memcpy(&w, (const char *)base + i * sizeof w, sizeof w);
+    return w;
+}
+/* the offset of address w in [base, base + n), or -1 */
+static long long offset_in(uintptr_t w, const void *base, size_t n)
+{
+    uintptr_t b = (uintptr_t)base;
+    return w >= b && w - b < n ? (long long)(w - b) : -1;
+}
+
+/* Two solvers set up afresh with p in scratch memory (at two addresses each): fresh[k] and its
+ * workspace fwork[k]. Returns 0, or -1 after logging (all freed then). */
+typedef struct { mb_sim_storage *st[2]; void *w[2]; } fresh_pair;
+static void fresh_free(fmu_inst *c, fresh_pair *f)
+{
+    for (int k = 0; k < 2; k++) { c->release(f->st[k]); c->release(f->w[k]); }
+}
+static int fresh_init(fmu_inst *c, const mb_params *p, fresh_pair *f, const char *fn)
+{
+    memset(f, 0, sizeof *f);
+    int st = MB_OK;
+    for (int k = 0; k < 2 && st == MB_OK; k++) {
+        f->st[k] = (mb_sim_storage *)c->alloc(1, sizeof(mb_sim_storage));
+        f->w[k] = c->alloc((c->ws + sizeof(mb_real) - 1) / sizeof(mb_real), sizeof(mb_real));
+        st = !f->st[k] || !f->w[k] ? MB_ERR_WORKSPACE : mb_sim_init(mb_sim_of(f->st[k]), c->m, p, f->w[k], c->ws);
+    }
+    if (st != MB_OK) {
+        logmsg(c, fmi2Error, "%s: a scratch solver to lay the state out: %s", fn,
+               st == MB_ERR_WORKSPACE ? "out of memory" : mb_status_str(st));
+        fresh_free(c, f);
+        return -1;
+    }
+    return 0;
+}
+/* 1 when offset o (tag W, or S) is where a pointer of a fresh solver points */
+static int fresh_points(const fresh_pair *f, size_t ws, int tag, uint64_t o)
+{
+    for (size_t j = 0; j < SER_NWORDS; j++) {
+        uintptr_t a = word_at(f->st[0], j);
+        if (a == word_at(f->st[1], j)) continue;
+        long long off = tag == TAG_W ? offset_in(a, f->w[0], ws) : offset_in(a, f->st[0], sizeof(mb_sim_storage));
+        if (off >= 0 && (uint64_t)off == o) return 1;
+    }
+    return 0;
+}
+
+fmi2Status fmi2SerializedFMUstateSize(fmi2Component comp, fmi2FMUstate state, size_t *size)
+{
+    static const char fn[] = "fmi2SerializedFMUstateSize";
+    fmu_inst *c = check(comp, S_ANY, fn);
+    fmu_state *s = c ? own_state(c, state, fn) : NULL;
+    if (!s) return fmi2Error;
+    if (!size) {
+        logmsg(c, fmi2Error, "%s: a NULL size pointer", fn);
+        return fmi2Error;
+    }
+    *size = ser_size(c->m, c->ws, s->started);
+    return fmi2OK;
+}
+
+fmi2Status fmi2SerializeFMUstate(fmi2Component comp, fmi2FMUstate state, fmi2Byte serializedState[], size_t size)
+{
+    static const char fn[] = "fmi2SerializeFMUstate";
+    fmu_inst *c = check(comp, S_ANY, fn);
+    fmu_state *s = c ? own_state(c, state, fn) : NULL;
+    if (!s) return fmi2Error;
+    const mb_model *m = c->m;
+    size_t need = ser_size(m, c->ws, s->started);
+    if (!serializedState || size < need) {
+        logmsg(c, fmi2Error, "%s: %s (%zu bytes; fmi2SerializedFMUstateSize gives %zu)", fn,
+               serializedState ? "the buffer is too small" : "a NULL buffer", size, need);
+        return fmi2Error;
+    }
+    if (s->p.linsys_ops || s->p.redundant_rows) {   /* (never set by the FMU) */
+        logmsg(c, fmi2Error, "%s: the run's parameters point outside the state", fn);
+        return fmi2Error;
+    }
+    unsigned char *b = (unsigned char *)serializedState;
+    memset(b, 0, need);
+    ser_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, SER_MAGIC, 8);
+    h.version = SER_VERSION;
+    h.order = SER_ORDER;
+    memcpy(h.guid, MB_FMU_GUID, strlen(MB_FMU_GUID) < sizeof h.guid ? strlen(MB_FMU_GUID) : sizeof h.guid - 1);
+    h.ptr_size = (uint32_t)sizeof(uintptr_t);
+    h.real_size = (uint32_t)sizeof(mb_real);
+    h.sim_size = (uint32_t)sizeof(mb_sim_storage);
+    h.params_size = (uint32_t)sizeof(mb_params);
+    h.inst_size = (uint32_t)sizeof(ser_inst);
+    h.nq = (uint32_t)m->nq; h.nc = (uint32_t)m->nc; h.nin = (uint32_t)m->nin;
+    h.npar = (uint32_t)m->npar; h.nout = (uint32_t)m->nout;
+    h.me = (uint32_t)c->me;
+    h.started = (uint32_t)(s->started != 0);
+    h.ws = c->ws;
+    h.total = need;
+    ser_inst in;
+    memset(&in, 0, sizeof in);
+    in.state = s->state; in.started = s->started != 0;
+    in.stop_defined = s->stop_defined; in.tol_defined = s->tol_defined;
+    in.warned = s->warned;
+    in.t0 = s->t0; in.t_stop = s->t_stop; in.tol = s->tol; in.t_me = s->t_me;
+    size_t at = sizeof h;
+    memcpy(b + at, &in, sizeof in);
+    at += sizeof in;
+    memcpy(b + at, &s->p, sizeof s->p);
+    at += sizeof s->p;
+    memcpy(b + at, s->arr, sizeof(double) * state_nreal(m));
+    at += sizeof(double) * state_nreal(m);
+    if (s->started) {
+        fresh_pair f;
+        if (fresh_init(c, &s->p, &f, fn) != 0) return fmi2Error;
+        unsigned char *tags = b + at;
+        unsigned char *vals = tags + SER_NWORDS;
+        for (size_t i = 0; i < SER_NWORDS; i++) {
+            uintptr_t w = word_at(&s->sim, i), a0 = word_at(f.st[0], i);
+            int moves = a0 != word_at(f.st[1], i);
+            long long ow = offset_in(w, c->work, c->ws), os = offset_in(w, &c->sim_mem, sizeof c->sim_mem);
+            uint64_t v = 0;
+            unsigned char tag;
+            if (!moves && w == a0) tag = TAG_I;
+            else if (w == 0) tag = TAG_NULL;
+            else if (ow >= 0) { tag = TAG_W; v = (uint64_t)ow; }
+            else if (os >= 0) { tag = TAG_S; v = (uint64_t)os; }
+            else if (!moves) { tag = TAG_V; v = (uint64_t)w; }
+            else {
+                fresh_free(c, &f);
+                logmsg(c, fmi2Error, "%s: word %zu of the solver points outside its memory", fn, i);
+                return fmi2Error;
+            }
+            tags[i] = tag;
+            memcpy(vals + 8 * i, &v, 8);
+        }
+        fresh_free(c, &f);
+        at += SER_NWORDS * 9;
+        memcpy(b + at, s->work, c->ws);
+        at += c->ws;
+    }
+    memcpy(b, &h, sizeof h);
+    h.sum = ser_sum(b, need);
+    memcpy(b + offsetof(ser_header, sum), &h.sum, sizeof h.sum);
+    return fmi2OK;
+}
+
+/* the state machine's values a serialized state may hold */
+static int ser_state_ok(int32_t st, int32_t started)
+{
+    if (started != 0 && started != 1) return 0;
+    switch (st) {
+    case S_INSTANTIATED: case S_INIT: case S_TERMINATED: case S_ERROR: return 1;
+    case S_STEP: case S_EVENT: case S_CONT: return started;
+    default: return 0;
+    }
+}
+
+fmi2Status fmi2DeSerializeFMUstate(fmi2Component comp, const fmi2Byte serializedState[], size_t size,
+                                   fmi2FMUstate *state)
+{
+    static const char fn[] = "fmi2DeSerializeFMUstate";
+    fmu_inst *c = check(comp, S_INSTANTIATED | S_INIT | S_RUN | S_TERMINATED | S_ERROR, fn);
+    if (!c) return fmi2Error;
+    const mb_model *m = c->m;
+    const unsigned char *b = (const unsigned char *)serializedState;
+    ser_header h;
+    if (!state || !b) {
+        logmsg(c, fmi2Error, "%s: a NULL %s", fn, b ? "fmi2FMUstate pointer" : "buffer");
+        return fmi2Error;
+    }
+    if (size < sizeof h) {
+        logmsg(c, fmi2Error, "%s: %zu bytes: truncated (a serialized state starts with a %zu-byte header)", fn,
+               size, sizeof h);
+        return fmi2Error;
+    }
+    memcpy(&h, b, sizeof h);
+    char guid[sizeof h.guid];
+    memset(guid, 0, sizeof guid);
+    memcpy(guid, MB_FMU_GUID, strlen(MB_FMU_GUID) < sizeof guid ? strlen(MB_FMU_GUID) : sizeof guid - 1);
+    const char *why = NULL;
+    if (memcmp(h.magic, SER_MAGIC, 8) != 0) why = "not a serialized state of this FMU (no mbfmust magic)";
+    else if (h.version != SER_VERSION) why = "another format version (this FMU reads version 1)";
+    else if (h.order != SER_ORDER) why = "written on a machine of another byte order";
+    else if (memcmp(h.guid, guid, sizeof guid) != 0) why = "the state of another FMU or build (its GUID is not this FMU's)";
+    else if (h.ptr_size != sizeof(uintptr_t) || h.real_size != sizeof(mb_real) || h.sim_size != sizeof(mb_sim_storage) ||
+             h.params_size != sizeof(mb_params) || h.inst_size != sizeof(ser_inst))
+        why = "written by a build with other type sizes (the FMU rebuilt elsewhere from its sources)";
+    else if (h.me != (uint32_t)c->me)
+        why = c->me ? "a Co-Simulation state into a Model Exchange instance" : "a Model Exchange state into a Co-Simulation instance";
+    else if (h.nq != (uint32_t)m->nq || h.nc != (uint32_t)m->nc || h.nin != (uint32_t)m->nin ||
+             h.npar != (uint32_t)m->npar || h.nout != (uint32_t)m->nout || h.ws != (uint64_t)c->ws)
+        why = "its model's sizes are not this FMU's";
+    else if (h.started > 1 || h.total != (uint64_t)ser_size(m, c->ws, (int)h.started))
+        why = "its header's sizes do not add up";
+    if (why) {
+        logmsg(c, fmi2Error, "%s: %s", fn, why);
+        return fmi2Error;
+    }
+    if ((uint64_t)size != h.total) {
+        logmsg(c, fmi2Error, "%s: %zu bytes, the header says %llu: %s", fn, size, (unsigned long long)h.total,
+               (uint64_t)size < h.total ? "truncated" : "trailing bytes");
+        return fmi2Error;
+    }
+    if (ser_sum(b, size) != h.sum) {
+        logmsg(c, fmi2Error, "%s: corrupted: the checksum does not match the bytes", fn);
+        return fmi2Error;
+    }
+    ser_inst in;
+    mb_params p;
+    size_t at = sizeof h, nreal = state_nreal(m);
+    memcpy(&in, b + at, sizeof in);
+    at += sizeof in;
+    memcpy(&p, b + at, sizeof p);
+    at += sizeof p;
+    const unsigned char *reals = b + at;
+    at += sizeof(double) * nreal;
+    int bad_real = 0;
+    for (size_t i = 0; i < nreal; i++) {
+        double x;
+        memcpy(&x, reals + sizeof x * i, sizeof x);
+        bad_real |= !isfinite(x);
+    }
+    if (!ser_state_ok(in.state, in.started) || in.started != (int32_t)h.started || bad_real || p.linsys_ops ||
+        p.redundant_rows || mb_params_check(&p, NULL) != MB_OK || mb_sim_workspace_size(m, &p) != c->ws ||
+        !isfinite(in.t0) || !isfinite(in.t_me)) {
+        logmsg(c, fmi2Error, "%s: inconsistent values (the state machine, run parameters or numbers)", fn);
+        return fmi2Error;
+    }
+    mb_sim_storage img;
+    memset(&img, 0, sizeof img);
+    if (in.started) {   /* the solver's struct for this instance's addresses */
+        fresh_pair f;
+        if (fresh_init(c, &p, &f, fn) != 0) return fmi2Error;
+        const unsigned char *tags = b + at, *vals = tags + SER_NWORDS;
+        for (size_t i = 0; i < SER_NWORDS && !why; i++) {
+            uintptr_t a0 = word_at(f.st[0], i), w = 0;
+            int moves = a0 != word_at(f.st[1], i);
+            uint64_t v;
+            memcpy(&v, vals + 8 * i, 8);
+            switch (tags[i]) {
+            case TAG_I: if (moves) why = "a pointer of the solver given as data"; else w = a0; break;
+            case TAG_V: if (moves) why = "a pointer of the solver given as data"; else w = (uintptr_t)v; break;
+            case TAG_NULL: break;
+            case TAG_W:
+            case TAG_S:
+                if (!fresh_points(&f, c->ws, tags[i], v)) why = "a pointer of the solver to where none points";
+                else w = (tags[i] == TAG_W ? (uintptr_t)c->work : (uintptr_t)&c->sim_mem) + (uintptr_t)v;
+                break;
+            default: why = "an unknown record of the solver's struct";
+            }
+            memcpy((char *)&img + i * sizeof w, &w, sizeof w);
+        }
+        fresh_free(c, &f);
+        if (why) {
+            logmsg(c, fmi2Error, "%s: %s", fn, why);
+            return fmi2Error;
+        }
+        at += SER_NWORDS * 9;
+    }
+    fmu_state *s = state_new(c, fn);
+    if (!s) return fmi2Error;
+    s->state = in.state;
+    s->started = in.started;
+    s->stop_defined = in.stop_defined != 0;
+    s->tol_defined = in.tol_defined != 0;
+    s->warned = in.warned;
+    s->t0 = in.t0; s->t_stop = in.t_stop; s->tol = in.tol; s->t_me = in.t_me;
+    s->p = p;
+    s->sim = in.started ? img : c->sim_mem;   /* (not started: the solver is set up at the start) */
+    memcpy(s->arr, reals, sizeof(double) * nreal);
+    if (in.started) memcpy(s->work, b + at, c->ws);
+    else memcpy(s->work, c->work, c->ws);
+    *state = s;
+    return fmi2OK;
+}
 /* Directional derivatives (providesDirectionalDerivative): in Model Exchange the derivatives
  * [v; acc] and the outputs (q, v, the sensors) along a direction of the states [q; v] and the
  * inputs; in Co-Simulation the outputs (and the accelerations) along a direction of the inputs at

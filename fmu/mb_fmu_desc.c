@@ -1,6 +1,7 @@
 /* mb_fmu_desc.c - writes an FMU's modelDescription.xml (FMI 2.0, Co-Simulation and Model
  * Exchange) for the model
- * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, units, the run settings
+ * named in mb_fmu_model.h: its variables in the order of mb_fmu_vars.h, their units (those of
+ * the model file's inputs, sensors and tunables from mb_model_info), the run settings
  * as the default experiment and the model structure. A host tool of make fmu (mk/fmu.mk), linked
  * with the model and the runtime. Usage: mb_fmu_desc SOURCE.c... > modelDescription.xml (the
  * C files of the FMU's sources/ that a master compiles). Exit 0, or 1 with a message on stderr. */
@@ -58,19 +59,141 @@ static void var_name(FILE *f, const mb_model *m, int kind, int i, char *unit, si
     xml_text(f, kind == MB_FMU_Y ? m->out_names[i] : kind == MB_FMU_U ? m->in_names[i] : m->par_names[i]);
 }
 
-/* The unit of a contact's sensor (docs/model-language.md, "Contacts": K.gap m, K.normal N,
- * K.friction N, K.slip m/s; a model file's own sensor is an identifier, without a dot), else
- * NULL: the model language declares no unit for its sensors, inputs and tunables. */
-static const char *contact_unit(const char *name)
+/* The unit the model file declares for sensor, input or tunable i (mb_model_info's in_units,
+ * out_units, par_units: a contact's sensors m, N, N, m/s), NULL when it declares none. */
+static const char *model_unit(const mb_model *m, int kind, int i)
 {
-    static const char *const suf[4][2] = {{".gap", "m"}, {".normal", "N"}, {".friction", "N"}, {".slip", "m/s"}};
-    size_t n = strlen(name);
-    if (!strchr(name, '.')) return NULL;
-    for (int k = 0; k < 4; k++) {
-        size_t l = strlen(suf[k][0]);
-        if (n > l && !strcmp(name + n - l, suf[k][0])) return suf[k][1];
+    const char *const *u = kind == MB_FMU_Y ? m->info->out_units : kind == MB_FMU_U ? m->info->in_units
+                         : kind == MB_FMU_P ? m->info->par_units : NULL;
+    return u && u[i] && u[i][0] ? u[i] : NULL;
+}
+
+/* The SI decomposition of a unit expression (docs/model-language.md, "Units": terms joined by
+ * . * /, each a symbol, 1 or a parenthesized unit, with an optional exponent ^-2, s-2, m2):
+ * exponents of kg, m, s, A, K, mol, cd, rad and a factor. 0 when every symbol is one of
+ * SYMS, else -1 (the unit is then declared by name only). */
+enum { U_KG, U_M, U_S, U_A, U_K, U_MOL, U_CD, U_RAD, U_N };
+typedef struct { int e[U_N]; double f; } si_unit;
+static const struct { const char *sym; signed char e[U_N]; double f; } SYMS[] = {
+    {"m", {0, 1, 0, 0, 0, 0, 0, 0}, 1},       {"kg", {1, 0, 0, 0, 0, 0, 0, 0}, 1},
+    {"g", {1, 0, 0, 0, 0, 0, 0, 0}, 1e-3},    {"s", {0, 0, 1, 0, 0, 0, 0, 0}, 1},
+    {"A", {0, 0, 0, 1, 0, 0, 0, 0}, 1},       {"K", {0, 0, 0, 0, 1, 0, 0, 0}, 1},
+    {"mol", {0, 0, 0, 0, 0, 1, 0, 0}, 1},     {"cd", {0, 0, 0, 0, 0, 0, 1, 0}, 1},
+    {"rad", {0, 0, 0, 0, 0, 0, 0, 1}, 1},     {"deg", {0, 0, 0, 0, 0, 0, 0, 1}, 0.017453292519943295},
+    {"N", {1, 1, -2, 0, 0, 0, 0, 0}, 1},      {"J", {1, 2, -2, 0, 0, 0, 0, 0}, 1},
+    {"W", {1, 2, -3, 0, 0, 0, 0, 0}, 1},      {"V", {1, 2, -3, -1, 0, 0, 0, 0}, 1},
+    {"ohm", {1, 2, -3, -2, 0, 0, 0, 0}, 1},   {"C", {0, 0, 1, 1, 0, 0, 0, 0}, 1},
+    {"Pa", {1, -1, -2, 0, 0, 0, 0, 0}, 1},    {"Hz", {0, 0, -1, 0, 0, 0, 0, 0}, 1},
+    {"mm", {0, 1, 0, 0, 0, 0, 0, 0}, 1e-3},   {"cm", {0, 1, 0, 0, 0, 0, 0, 0}, 1e-2},
+    {"km", {0, 1, 0, 0, 0, 0, 0, 0}, 1e3},    {"ms", {0, 0, 1, 0, 0, 0, 0, 0}, 1e-3},
+    {"min", {0, 0, 1, 0, 0, 0, 0, 0}, 60},    {"h", {0, 0, 1, 0, 0, 0, 0, 0}, 3600},
+    {"kN", {1, 1, -2, 0, 0, 0, 0, 0}, 1e3},   {"mA", {0, 0, 0, 1, 0, 0, 0, 0}, 1e-3},
+    {"kW", {1, 2, -3, 0, 0, 0, 0, 0}, 1e3},   {"rpm", {0, 0, -1, 0, 0, 0, 0, 1}, 0.10471975511965977},
+};
+static int si_expr(const char **p, si_unit *u, int depth);
+static int si_term(const char **p, si_unit *u, int depth)
+{
+    si_unit a = {{0}, 1};
+    const char *s = *p;
+    if (*s == '(') {
+        s++;
+        if (depth > 32 || si_expr(&s, &a, depth + 1) != 0 || *s != ')') return -1;
+        s++;
+    } else if (*s == '1' && !(s[1] >= '0' && s[1] <= '9')) {
+        s++;
+    } else {
+        size_t n = 0, k;
+        while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z')) n++;
+        for (k = 0; k < sizeof SYMS / sizeof SYMS[0]; k++)
+            if (strlen(SYMS[k].sym) == n && !strncmp(SYMS[k].sym, s, n)) break;
+        if (n == 0 || k == sizeof SYMS / sizeof SYMS[0]) return -1;
+        for (int j = 0; j < U_N; j++) a.e[j] = SYMS[k].e[j];
+        a.f = SYMS[k].f;
+        s += n;
     }
-    return NULL;
+    int x = 1, neg = 0;
+    const char *t = s;
+    if (*t == '^') t++;
+    if (*t == '-') { neg = 1; t++; }
+    if (*t >= '0' && *t <= '9') {
+        x = *t++ - '0';
+        if (*t >= '0' && *t <= '9') x = 10 * x + (*t++ - '0');
+        if (neg) x = -x;
+        s = t;
+    } else if (t != s) {
+        return -1;
+    }
+    for (int j = 0; j < U_N; j++) u->e[j] = a.e[j] * x;
+    u->f = pow(a.f, x);
+    *p = s;
+    return 0;
+}
+static int si_expr(const char **p, si_unit *u, int depth)
+{
+    if (si_term(p, u, depth) != 0) return -1;
+    while (**p == '.' || **p == '*' || **p == '/') {
+        int sign = **p == '/' ? -1 : 1;
+        si_unit b;
+        (*p)++;
+        if (si_term(p, &b, depth) != 0) return -1;
+        for (int j = 0; j < U_N; j++) u->e[j] += sign * b.e[j];
+        u->f = sign > 0 ? u->f * b.f : u->f / b.f;
+    }
+    return 0;
+}
+static int si_unit_of(const char *text, si_unit *u)
+{
+    const char *p = text;
+    return si_expr(&p, u, 0) == 0 && *p == '\0' ? 0 : -1;
+}
+
+/* UnitDefinitions: those of q, v, the accelerations and the contacts with their SI base units,
+ * then every other unit the model file declares, once each, with its BaseUnit when si_unit_of
+ * knows its symbols (else by name only: FMI's BaseUnit is optional). */
+static void unit_definitions(FILE *f, const mb_model *m)
+{
+    static const char *const known[7][2] = {
+        {"m", "m=\"1\""}, {"rad", "rad=\"1\""}, {"m/s", "m=\"1\" s=\"-1\""}, {"rad/s", "rad=\"1\" s=\"-1\""},
+        {"m/s2", "m=\"1\" s=\"-2\""}, {"rad/s2", "rad=\"1\" s=\"-2\""}, {"N", "kg=\"1\" m=\"1\" s=\"-2\""}};
+    fprintf(f, "  <UnitDefinitions>\n");
+    for (int k = 0; k < 7; k++) fprintf(f, "    <Unit name=\"%s\"><BaseUnit %s/></Unit>\n", known[k][0], known[k][1]);
+    const int kinds[3] = {MB_FMU_Y, MB_FMU_U, MB_FMU_P}, counts[3] = {m->nout, m->nin, m->npar};
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < counts[a]; i++) {
+            const char *u = model_unit(m, kinds[a], i);
+            int seen = !u;
+            for (int k = 0; k < 7 && !seen; k++) seen = !strcmp(u, known[k][0]);
+            for (int b = 0; b <= a && !seen; b++)   /* an earlier variable with the same unit */
+                for (int j = 0; j < (b == a ? i : counts[b]) && !seen; j++) {
+                    const char *w = model_unit(m, kinds[b], j);
+                    seen = w && !strcmp(u, w);
+                }
+            if (seen) continue;
+            fprintf(f, "    <Unit name=\"");
+            xml_text(f, u);
+            si_unit su;
+            if (si_unit_of(u, &su) == 0) {
+                static const char *const base[U_N] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
+                fprintf(f, "\"><BaseUnit");
+                for (int j = 0; j < U_N; j++)
+                    if (su.e[j]) fprintf(f, " %s=\"%d\"", base[j], su.e[j]);
+                if (su.f != 1) fprintf(f, " factor=\"%.17g\"", su.f);
+                fprintf(f, "/></Unit>\n");
+            } else {
+                fprintf(f, "\"/>\n");
+            }
+        }
+    fprintf(f, "  </UnitDefinitions>\n");
+}
+
+/* the attribute unit="..." of a model file's variable (nothing without a unit) */
+static void unit_attr(FILE *f, const mb_model *m, int kind, int i)
+{
+    const char *u = model_unit(m, kind, i);
+    if (!u) return;
+    fprintf(f, " unit=\"");
+    xml_text(f, u);
+    fputc('"', f);
 }
 
 /* a reproducible pseudo-random number in [-1, 1] (xorshift) */
@@ -299,27 +422,19 @@ int main(int argc, char **argv)
     fprintf(f, "  <ModelExchange modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "completedIntegratorStepNotNeeded=\"true\"\n    canBeInstantiatedOnlyOncePerProcess=\"false\" "
                "canNotUseMemoryManagementFunctions=\"false\" canGetAndSetFMUstate=\"true\"\n    "
-               "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\">\n", m->name);
+               "canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\">\n", m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </ModelExchange>\n");
     fprintf(f, "  <CoSimulation modelIdentifier=\"%s\" needsExecutionTool=\"false\" "
                "canHandleVariableCommunicationStepSize=\"true\"\n    canInterpolateInputs=\"true\" "
                "maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" "
                "canBeInstantiatedOnlyOncePerProcess=\"false\"\n    canNotUseMemoryManagementFunctions=\"false\" "
-               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"false\" "
+               "canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" "
                "providesDirectionalDerivative=\"true\">\n",
             m->name);
     source_files(f, argc, argv);
     fprintf(f, "  </CoSimulation>\n");
-    fprintf(f, "  <UnitDefinitions>\n"
-               "    <Unit name=\"m\"><BaseUnit m=\"1\"/></Unit>\n"
-               "    <Unit name=\"rad\"><BaseUnit rad=\"1\"/></Unit>\n"
-               "    <Unit name=\"m/s\"><BaseUnit m=\"1\" s=\"-1\"/></Unit>\n"
-               "    <Unit name=\"rad/s\"><BaseUnit rad=\"1\" s=\"-1\"/></Unit>\n"
-               "    <Unit name=\"m/s2\"><BaseUnit m=\"1\" s=\"-2\"/></Unit>\n"
-               "    <Unit name=\"rad/s2\"><BaseUnit rad=\"1\" s=\"-2\"/></Unit>\n"
-               "    <Unit name=\"N\"><BaseUnit kg=\"1\" m=\"1\" s=\"-2\"/></Unit>\n"
-               "  </UnitDefinitions>\n");
+    unit_definitions(f, m);
     fprintf(f, "  <LogCategories>\n"
                "    <Category name=\"logStatusError\" description=\"failures: the call returns fmi2Error\"/>\n"
                "    <Category name=\"logStatusWarning\" description=\"suspect results (the runtime's monitors)\"/>\n"
@@ -348,21 +463,23 @@ int main(int argc, char **argv)
                        "initial=\"calculated\">\n      <Real unit=\"%s\" derivative=\"%u\"/>\n",
                     m->info->coord_names[i], unit, mb_fmu_vr(m, MB_FMU_V, i) + 1);
             break;
-        case MB_FMU_Y: {
-            const char *cu = contact_unit(m->out_names[i]);
-            if (cu) fprintf(f, " description=\"contact sensor\" causality=\"output\" variability=\"continuous\" "
-                               "initial=\"calculated\">\n      <Real unit=\"%s\"/>\n", cu);
-            else fprintf(f, " description=\"sensor\" causality=\"output\" variability=\"continuous\" "
-                            "initial=\"calculated\">\n      <Real/>\n");
+        case MB_FMU_Y:
+            fprintf(f, " description=\"%s\" causality=\"output\" variability=\"continuous\" "
+                       "initial=\"calculated\">\n      <Real", strchr(m->out_names[i], '.') ? "contact sensor" : "sensor");
+            unit_attr(f, m, kind, i);
+            fprintf(f, "/>\n");
             break;
-        }
         case MB_FMU_U:
             fprintf(f, " description=\"input (held over each step)\" causality=\"input\" variability=\"continuous\">\n"
-                       "      <Real start=\"%.17g\"/>\n", (double)m->in[3 * i]);
+                       "      <Real");
+            unit_attr(f, m, kind, i);
+            fprintf(f, " start=\"%.17g\"/>\n", (double)m->in[3 * i]);
             break;
         default:
             fprintf(f, " description=\"tunable parameter\" causality=\"parameter\" variability=\"fixed\" "
-                       "initial=\"exact\">\n      <Real start=\"%.17g\"/>\n", (double)m->par[i]);
+                       "initial=\"exact\">\n      <Real");
+            unit_attr(f, m, kind, i);
+            fprintf(f, " start=\"%.17g\"/>\n", (double)m->par[i]);
             break;
         }
         fprintf(f, "    </ScalarVariable>\n");

@@ -112,14 +112,15 @@ const mb_index andrews_dq_dq_col[9] = {
     18, 19, 20, 18, 19, 20, 18, 19, 20,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info andrews_info = {
     andrews_coord_names, andrews_body_names, andrews_point_names, andrews_constraint_names,
     1, andrews_spring_points, 10, andrews_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -32,6 +32,10 @@ static const double bouncing_ball_contact_geom[4] = {
     0.10000000000000001, 0, 1, 0,
 };
 
+static const char *const bouncing_ball_out_units[4] = {
+    "m", "N", "N", "m/s",
+};
+
 const mb_real bouncing_ball_mass[3] = {
     MB_R(1.0), MB_R(1.0), MB_R(0.004000000000000001),
 };
@@ -68,14 +72,15 @@ const mb_index bouncing_ball_dq_dv_col[7] = {
     0, 1, 2, 1, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info bouncing_ball_info = {
     bouncing_ball_coord_names, bouncing_ball_body_names, bouncing_ball_point_names, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 1, bouncing_ball_contact_points, bouncing_ball_contact_geom,
     0, 0, 0, 0,
+    0, bouncing_ball_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

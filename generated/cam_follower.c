@@ -82,6 +82,10 @@ static const double cam_follower_cam_profile[128] = {
     0.029329330841358976, -0.0058339666313159452, 0.029831581367813002, -0.0029381543132793331,
 };
 
+static const char *const cam_follower_par_units[1] = {
+    "rad/s",
+};
+
 const mb_real cam_follower_mass[6] = {
     MB_R(0.3), MB_R(0.3), MB_R(0.00012),
     MB_R(0.1), MB_R(0.1), MB_R(1e-05),
@@ -121,14 +125,15 @@ const mb_index cam_follower_dq_dq_col[9] = {
     3, 4, 5, 3, 4, 5, 3, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info cam_follower_info = {
     cam_follower_coord_names, cam_follower_body_names, cam_follower_point_names, cam_follower_constraint_names,
     1, cam_follower_spring_points, 1, cam_follower_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     1, cam_follower_cam_points, cam_follower_cam_roller, cam_follower_cam_profile,
+    0, 0, cam_follower_par_units,
 };
 
 #if !MB_DESCRIPTOR_ONLY

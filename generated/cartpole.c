@@ -33,6 +33,14 @@ static const int cartpole_joint_points[2] = {
     0, 1,
 };
 
+static const char *const cartpole_in_units[1] = {
+    "N",
+};
+
+static const char *const cartpole_out_units[4] = {
+    "m", "m/s", "rad", "rad/s",
+};
+
 const mb_real cartpole_mass[6] = {
     MB_R(1.0), MB_R(1.0), MB_R(0.1),
     MB_R(0.1), MB_R(0.1), MB_R(0.008333333333333333),
@@ -64,14 +72,15 @@ const mb_index cartpole_phi_q_col[8] = {
     2, 1, 0, 3, 5, 1, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info cartpole_info = {
     cartpole_coord_names, cartpole_body_names, cartpole_point_names, cartpole_constraint_names,
     0, 0, 1, cartpole_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    cartpole_in_units, cartpole_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

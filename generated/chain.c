@@ -76,14 +76,15 @@ const mb_index chain_phi_q_col[28] = {
     4, 5, 7, 8, 6, 8, 9, 11, 7, 8, 10, 11,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info chain_info = {
     chain_coord_names, chain_body_names, chain_point_names, chain_constraint_names,
     0, 0, 4, chain_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

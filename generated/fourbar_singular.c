@@ -72,14 +72,15 @@ const mb_index fourbar_singular_phi_q_col[24] = {
     4, 5, 7, 8, 6, 8, 7, 8,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info fourbar_singular_info = {
     fourbar_singular_coord_names, fourbar_singular_body_names, fourbar_singular_point_names, fourbar_singular_constraint_names,
     0, 0, 4, fourbar_singular_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -102,14 +102,15 @@ const mb_index gear_train_dq_dv_col[1] = {
     8,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info gear_train_info = {
     gear_train_coord_names, gear_train_body_names, gear_train_point_names, gear_train_constraint_names,
     0, 0, 3, gear_train_joint_points, 0, 0,
     1, gear_train_slot_ends, gear_train_slot_axis, 2, gear_train_gear_centres, gear_train_gear_radii,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -52,6 +52,14 @@ static const double geneva_contact_geom[32] = {
     0.0050000000000000001, 3, 0.034239069349651076, -0.03423906934965109,
 };
 
+static const char *const geneva_out_units[33] = {
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "rad",
+};
+
 const mb_real geneva_mass[6] = {
     MB_R(0.5), MB_R(0.5), MB_R(0.0005),
     MB_R(1.5783361491635122), MB_R(1.5783361491635122), MB_R(0.005050675677323238),
@@ -107,14 +115,15 @@ const mb_index geneva_dq_dv_col[36] = {
     2, 3, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info geneva_info = {
     geneva_coord_names, geneva_body_names, geneva_point_names, geneva_constraint_names,
     0, 0, 2, geneva_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 8, geneva_contact_points, geneva_contact_geom,
     0, 0, 0, 0,
+    0, geneva_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

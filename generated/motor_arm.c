@@ -32,6 +32,14 @@ static const int motor_arm_joint_points[2] = {
     2, 0,
 };
 
+static const char *const motor_arm_in_units[1] = {
+    "V",
+};
+
+static const char *const motor_arm_out_units[3] = {
+    "rad", "rad/s", "A",
+};
+
 const mb_real motor_arm_mass[3] = {
     MB_R(0.5), MB_R(0.5), MB_R(0.006666666666666668),
 };
@@ -76,14 +84,15 @@ const mb_index motor_arm_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info motor_arm_info = {
     motor_arm_coord_names, motor_arm_body_names, motor_arm_point_names, motor_arm_constraint_names,
     0, 0, 1, motor_arm_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    motor_arm_in_units, motor_arm_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

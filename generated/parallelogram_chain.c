@@ -86,14 +86,15 @@ const mb_index parallelogram_chain_phi_q_col[44] = {
     4, 5, 13, 14, 6, 8, 12, 14, 7, 8, 13, 14,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info parallelogram_chain_info = {
     parallelogram_chain_coord_names, parallelogram_chain_body_names, parallelogram_chain_point_names, parallelogram_chain_constraint_names,
     0, 0, 7, parallelogram_chain_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -85,14 +85,15 @@ const mb_index shaper_phi_q_col[31] = {
     6, 8, 4, 5, 7, 8, 6, 8, 9, 7, 8, 10, 11, 10, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info shaper_info = {
     shaper_coord_names, shaper_body_names, shaper_point_names, shaper_constraint_names,
     0, 0, 4, shaper_joint_points, 0, 0,
     1, shaper_slot_ends, shaper_slot_axis, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -72,14 +72,15 @@ const mb_index slider_crank_phi_q_col[20] = {
     5, 7, 8, 7,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info slider_crank_info = {
     slider_crank_coord_names, slider_crank_body_names, slider_crank_point_names, slider_crank_constraint_names,
     0, 0, 3, slider_crank_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

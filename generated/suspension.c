@@ -32,6 +32,10 @@ static const int suspension_spring_points[2] = {
     2, 1,
 };
 
+static const char *const suspension_par_units[5] = {
+    "kg", "N/m", "N.s/m", "N", "m",
+};
+
 const mb_real suspension_mass[3] = {
     MB_R(250.0), MB_R(250.0), MB_R(25.0),
 };
@@ -76,14 +80,15 @@ const mb_index suspension_dq_dv_col[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info suspension_info = {
     suspension_coord_names, suspension_body_names, suspension_point_names, suspension_constraint_names,
     1, suspension_spring_points, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0,
+    0, 0, suspension_par_units,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -90,6 +90,10 @@ static const double valve_jump_cam_profile[128] = {
     0.030688522010888307, -0.006104326564568551, 0.031295675164616302, -0.0030823549659730089,
 };
 
+static const char *const valve_jump_out_units[4] = {
+    "m", "N", "N", "m/s",
+};
+
 const mb_real valve_jump_mass[6] = {
     MB_R(0.3), MB_R(0.3), MB_R(0.00012),
     MB_R(0.1), MB_R(0.1), MB_R(1e-05),
@@ -145,14 +149,15 @@ const mb_index valve_jump_dq_dv_col[36] = {
     2, 3, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info valve_jump_info = {
     valve_jump_coord_names, valve_jump_body_names, valve_jump_point_names, valve_jump_constraint_names,
     1, valve_jump_spring_points, 1, valve_jump_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 1, valve_jump_contact_points, valve_jump_contact_geom,
     1, valve_jump_cam_points, valve_jump_cam_roller, valve_jump_cam_profile,
+    0, valve_jump_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -82,6 +82,10 @@ static const double valve_train_cam_profile[128] = {
     0.030688522010888307, -0.006104326564568551, 0.031295675164616302, -0.0030823549659730089,
 };
 
+static const char *const valve_train_par_units[1] = {
+    "rad/s",
+};
+
 const mb_real valve_train_mass[6] = {
     MB_R(0.3), MB_R(0.3), MB_R(0.00012),
     MB_R(0.1), MB_R(0.1), MB_R(1e-05),
@@ -121,14 +125,15 @@ const mb_index valve_train_dq_dq_col[9] = {
     3, 4, 5, 3, 4, 5, 3, 4, 5,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info valve_train_info = {
     valve_train_coord_names, valve_train_body_names, valve_train_point_names, valve_train_constraint_names,
     1, valve_train_spring_points, 1, valve_train_joint_points, 0, 0,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0,
     1, valve_train_cam_points, valve_train_cam_roller, valve_train_cam_profile,
+    0, 0, valve_train_par_units,
 };
 
 #if !MB_DESCRIPTOR_ONLY

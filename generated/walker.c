@@ -75,6 +75,16 @@ static const double walker_contact_geom[16] = {
     0.02, 0, 1, 0,
 };
 
+static const char *const walker_in_units[1] = {
+    "V",
+};
+
+static const char *const walker_out_units[18] = {
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "m", "N", "N", "m/s", "m", "N", "N", "m/s",
+    "A", "1",
+};
+
 const mb_real walker_mass[30] = {
     MB_R(20.0), MB_R(20.0), MB_R(1.2),
     MB_R(2.0), MB_R(2.0), MB_R(0.015),
@@ -170,14 +180,15 @@ const mb_index walker_dq_dv_col[36] = {
     29, 27, 28, 29,
 };
 
-/* The info part: names, springs, joints, rods, slots, gears, racks, contacts and cams, for
- * the tools (runtime/mb_model.h: mb_model_info). */
+/* The info part: names, springs, joints, rods, slots, gears, racks, contacts, cams and the
+ * units of inputs, sensors and tunables, for the tools (runtime/mb_model.h: mb_model_info). */
 const mb_model_info walker_info = {
     walker_coord_names, walker_body_names, walker_point_names, walker_constraint_names,
     0, 0, 5, walker_joint_points, 16, walker_rod_ends,
     0, 0, 0, 0, 0, 0,
     0, 0, 0, 4, walker_contact_points, walker_contact_geom,
     0, 0, 0, 0,
+    walker_in_units, walker_out_units, 0,
 };
 
 #if !MB_DESCRIPTOR_ONLY

@@ -933,6 +933,18 @@ function emit.generate(M, opts)
     vals.CAM_POINTS = array("int", "cam_points", D.cam_points, 16)
     vals.CAM_ROLLER = array("double", "cam_roller", D.cam_roller, 4, num17)
     vals.CAM_PROFILE = array("double", "cam_profile", D.cam_profile, 4, num17)
+    -- the units (model.lua has checked them: unit expressions only); NULL when none is given
+    local function units(id, items)
+        local us, any = {}, false
+        for i, x in ipairs(items or {}) do
+            us[i] = x.unit or ""
+            any = any or x.unit ~= nil
+        end
+        return any and array("char *const", id, us, 8, cstring) or "0"
+    end
+    vals.IN_UNITS = units("in_units", M.inputs)
+    vals.OUT_UNITS = units("out_units", M.sensors)
+    vals.PAR_UNITS = units("par_units", M.tunables)
     local mass_default, mass_sym = coordinate_data(Mnum).mass, false
     for _, x in ipairs(mass) do if sym.is(x) and x.op ~= "num" then mass_sym = true end end
     vals.MASS = array("mb_real", "mass", mass_default, 3, sym.cnum, true)

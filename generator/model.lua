@@ -503,6 +503,53 @@ local function check_name(S, line, what, s)
   return s
 end
 
+-- A unit (docs/model-language.md, "Units"): untrusted text that ends up in C strings, the FMU's
+-- XML and Python, so it must parse as an SI-style unit expression and nothing else:
+--   unit := term (("." | "*" | "/") term)*      term := atom (["^"] ["-"] digit [digit])?
+--   atom := letters | "1" | "(" unit ")"        at most MAX_UNIT characters, ASCII only
+-- (m, rad/s, m/s2, N.m, kg*m^2, N.m.s/rad, 1/s, (m/s)^2). Returns the text, or fails naming what.
+local MAX_UNIT = 32
+local function unit_text(S, line, what, u)
+  if type(u) ~= "string" then S.fail(line, "%s: unit must be a string, got %s", what, type(u)) end
+  if #u == 0 or #u > MAX_UNIT then
+    S.fail(line, "%s: unit '%s' must have 1 to %d characters (it has %d)", what, show(u), MAX_UNIT, #u)
+  end
+  local pos, ok = 1, true
+  local expr
+  local function atom()
+    local a, b = sfind(u, "^[A-Za-z]+", pos)
+    if a then pos = b + 1 return true end
+    if ssub(u, pos, pos) == "1" then pos = pos + 1 return true end
+    if ssub(u, pos, pos) == "(" then
+      pos = pos + 1
+      if not expr() or ssub(u, pos, pos) ~= ")" then return false end
+      pos = pos + 1
+      return true
+    end
+    return false
+  end
+  local function term()
+    if not atom() then return false end
+    local a, b = sfind(u, "^%^?%-?%d%d?", pos)
+    if a then pos = b + 1 end
+    return true
+  end
+  expr = function()
+    if not term() then return false end
+    while sfind(u, "^[.*/]", pos) do
+      pos = pos + 1
+      if not term() then return false end
+    end
+    return true
+  end
+  ok = expr() and pos == #u + 1
+  if not ok then
+    S.fail(line, "%s: unit '%s' is not a unit expression (letters, 1, exponents such as m2 or s^-1, "
+           .. "joined by . * / and grouped by parentheses: m/s2, N.m, kg*m^2)", what, show(u))
+  end
+  return u
+end
+
 local function number(S, line, what, v)
   if type(v) == "table" and tnode[v] ~= nil then
     S.fail(line, "%s must be a plain number (not a tunable or a function of time)", what)
@@ -876,9 +923,13 @@ local function make_env(S)
 
   -- tunable("k", default): a run-time parameter (docs/model-language.md, "Tunable
   -- parameters"): an opaque value that combines with numbers like a function of time does.
-  env.tunable = function(pname, default)
+  env.tunable = function(pname, default, unit, ...)
     local line = S.here()
     check_name(S, line, "tunable", pname)
+    if select("#", ...) > 0 then
+      S.fail(line, "tunable %s: at most three arguments (name, default, unit)", pname)
+    end
+    if unit ~= nil then unit = unit_text(S, line, "tunable " .. pname, unit) end
     -- a sweep table's column of this name sets the simulator option (docs/sweeps.md): a
     -- tunable of the same name could not be swept, its column silently the option
     local opt = SWEEP_OPTIONS[pname]
@@ -903,7 +954,7 @@ local function make_env(S)
       S.fail(line, "default of tunable %s must be a number, got %s", pname, type(default))
     end
     if not is_finite(default) then S.fail(line, "default of tunable %s is not a finite number", pname) end
-    local tu = { name = pname, default = default + 0.0, line = line, index = #S.tunables + 1 }
+    local tu = { name = pname, default = default + 0.0, unit = unit, line = line, index = #S.tunables + 1 }
     S.tunables[tu.index] = tu
     S.tunable_by_name[pname] = tu
     S.tunable_by_name[pname:upper()] = tu
@@ -916,7 +967,8 @@ local function make_env(S)
     local line = S.here()
     check_name(S, line, "input", iname)
     return function(t)
-      local f = fields(S, line, 'input "' .. iname .. '"', t, { default = true }, 0)
+      local f = fields(S, line, 'input "' .. iname .. '"', t, { default = true, unit = true }, 0)
+      local unit = f.unit ~= nil and unit_text(S, line, 'input "' .. iname .. '"', f.unit) or nil
       local prev = S.input_by_name[iname] or S.input_by_name[iname:upper()]
       if prev then
         S.fail(line, "duplicate input '%s' (first at line %d; names must differ ignoring case)",
@@ -929,7 +981,7 @@ local function make_env(S)
       end
       if #S.inputs >= MAX_TUNABLES then S.fail(line, "too many inputs (at most %d)", MAX_TUNABLES) end
       local d = f.default == nil and 0.0 or number(S, line, 'input "' .. iname .. '" default', f.default)
-      local inp = { name = iname, default = d, line = line, index = #S.inputs + 1 }
+      local inp = { name = iname, default = d, unit = unit, line = line, index = #S.inputs + 1 }
       S.inputs[inp.index] = inp
       S.input_by_name[iname], S.input_by_name[iname:upper()] = inp, inp
       return mk { op = "u", i = inp.index, v = d, name = iname }
@@ -1346,8 +1398,9 @@ local function make_env(S)
   -- sensor "y" { value = formula }: a named output in the measures (docs/model-language.md,
   -- "Sensors"), evaluated by the generated <name>_outputs with its Jacobians.
   env.sensor = statement("sensor", function(sname, t, line, what)
-    local f = fields(S, line, what, t, { value = true }, 0)
+    local f = fields(S, line, what, t, { value = true, unit = true }, 0)
     if f.value == nil then S.fail(line, "%s: value is missing", what) end
+    local unit = f.unit ~= nil and unit_text(S, line, what, f.unit) or nil
     if type(f.value) == "string" then   -- "J.fx": a reaction by its CSV column's name
       local el, c = f.value:match("^([^.]+)%.(.+)$")
       if not el then
@@ -1372,7 +1425,7 @@ local function make_env(S)
       if n.b then tag(n.b) end
     end
     if type(f.value) == "table" and tnode[f.value] then tag(tnode[f.value]) end
-    local sn = { name = sname, line = line,
+    local sn = { name = sname, line = line, unit = unit,
                  value = timefn(S, line, what .. " value", f.value, T, { u = true, m = true, r = true }) }
     S.sensors[#S.sensors + 1] = sn
     S.sensor_by_name[sname] = sn
@@ -1511,9 +1564,10 @@ local function make_env(S)
       el.v_stick = num("v_stick", 1e-3)
       if not (el.v_stick > 0) then S.fail(line, "%s: v_stick must be > 0, got %.17g", what, el.v_stick) end
       -- the reported values, as sensors named "K.gap" ... (CSV columns out.K.gap ...)
+      local CONTACT_UNIT = { gap = "m", normal = "N", friction = "N", slip = "m/s" }
       for _, kind in ipairs { "gap", "normal", "friction", "slip" } do
         local sname = el.name .. "." .. kind
-        local sn = { name = sname, line = line, contact = true,
+        local sn = { name = sname, line = line, contact = true, unit = CONTACT_UNIT[kind],
                      value = timefn(S, line, what .. " " .. kind, contact_measure[kind](el.name), T,
                                     { u = true, m = true }) }
         S.sensors[#S.sensors + 1] = sn
@@ -2063,14 +2117,16 @@ local function validate(S)
 
   M.tunables = {}
   for i, tu in ipairs(S.tunables) do
-    M.tunables[i] = { name = tu.name, default = tu.default, line = tu.line }
+    M.tunables[i] = { name = tu.name, default = tu.default, unit = tu.unit, line = tu.line }
   end
   M.rules = {}
   for i, r in ipairs(S.rules) do
     M.rules[i] = { what = r.what, kind = r.kind, value = r.value, line = r.line }
   end
   M.inputs = {}
-  for i, u in ipairs(S.inputs) do M.inputs[i] = { name = u.name, default = u.default, line = u.line } end
+  for i, u in ipairs(S.inputs) do
+    M.inputs[i] = { name = u.name, default = u.default, unit = u.unit, line = u.line }
+  end
   M.sensors = {}
   -- the header's <NAME>_OUT_<SENSOR> macros: a contact's "K.gap" is K_GAP, which a sensor
   -- "K_gap" (or "k_gap") would repeat
@@ -2084,7 +2140,7 @@ local function validate(S)
              prev.name, prev.line, id, (a.contact or b.contact) and ": a contact's sensors are named <contact>.gap, .normal, .friction, .slip" or " (names must differ ignoring case)")
     end
     macro[id] = sn
-    M.sensors[i] = { name = sn.name, value = sn.value, line = sn.line }
+    M.sensors[i] = { name = sn.name, value = sn.value, unit = sn.unit, line = sn.line }
   end
   M.gravity = S.gravity or { 0.0, -9.81 }
   M.simulate = S.simulate
@@ -2217,12 +2273,19 @@ function model.summary(M)
   for _, b in ipairs(M.bodies) do np = np + #b.points end
   local npart = 0
   for _, b in ipairs(M.bodies) do if b.particle then npart = npart + 1 end end
-  local tun = ""
-  if M.tunables and #M.tunables > 0 then
+  -- the tunables, inputs and the model file's own sensors by name, each with its unit [u]
+  local function list(items, one, many, own)
     local names = {}
-    for i, tu in ipairs(M.tunables) do names[i] = tu.name end
-    tun = sfmt(", %d tunable%s (%s)", #names, #names == 1 and "" or "s", tconcat(names, " "))
+    for _, x in ipairs(items or {}) do
+      if not own or not x.name:find(".", 1, true) then
+        names[#names + 1] = x.unit and (x.name .. " [" .. x.unit .. "]") or x.name
+      end
+    end
+    if #names == 0 then return "" end
+    return sfmt(", %d %s (%s)", #names, #names == 1 and one or many, tconcat(names, " "))
   end
+  local tun = list(M.tunables, "tunable", "tunables") .. list(M.inputs, "input", "inputs")
+              .. list(M.sensors, "sensor", "sensors", true)
   local function count(n, one, many) return sfmt("%d %s", n, n == 1 and one or many) end
   return sfmt("%s: %s, %s%s, %s, %s, %s (%s)%s",
               M.name, count(#M.bodies - npart, "body", "bodies"),

@@ -25,7 +25,7 @@ name "cam_follower"
 gravity { 0, -9.81 }
 
 local a0, e = 0.025, 0.005
-local w = tunable("w", 700)   -- rad/s, the cam's speed
+local w = tunable("w", 700, "rad/s")   -- the cam's speed
 local th0 = pi / 2
 local m, k, l0, Hy, s = 0.1, 20000, 0.06, 0.08, 0.01
 

@@ -16,7 +16,7 @@ simulate { t_end = 2, h = 1e-3 }
 local M, m, l = 1.0, 0.1, 0.5
 local theta0 = param("theta0", 0.2)      -- rad from upright
 
-local F = input "F" { default = 0 }      -- N, along X on the cart
+local F = input "F" { default = 0, unit = "N" }      -- along X on the cart
 
 ground { O = { 0, 0 } }
 body "cart" { mass = M, inertia = 0.1, points = { P = { 0, 0 } } }
@@ -27,7 +27,7 @@ prismatic "rail" { "ground.O", "cart.P", axis = { 1, 0 } }
 revolute "pivot" { "cart.P", "pole.P" }
 force "push" { "cart.P", fx = F }
 
-sensor "x" { value = pos("cart.P").x }
-sensor "xdot" { value = vel("cart.P").x }
-sensor "theta" { value = pi / 2 - angle("pivot") }
-sensor "thetadot" { value = -rate("pivot") }
+sensor "x" { value = pos("cart.P").x, unit = "m" }
+sensor "xdot" { value = vel("cart.P").x, unit = "m/s" }
+sensor "theta" { value = pi / 2 - angle("pivot"), unit = "rad" }
+sensor "thetadot" { value = -rate("pivot"), unit = "rad/s" }

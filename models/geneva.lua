@@ -66,7 +66,7 @@ for k = 0, n - 1 do
 end
 
 -- the wheel's angle (the io plot shows its steps of -pi/2)
-sensor "wheel_angle" { value = angle("O1") }
+sensor "wheel_angle" { value = angle("O1"), unit = "rad" }
 
 -- alpha 1e4: the default 1e8 costs this driven motion its energy balance (as in cam_follower)
 simulate { t_end = 3, h = 1e-4, alpha = 1e4 }

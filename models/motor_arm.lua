@@ -18,7 +18,7 @@ local m, L = 0.5, 0.4
 local kt, ke, R, gear = 0.05, 0.05, 1.0, 20
 local c, mu, w0, cd = 0.01, 0.02, 1e-3, 0.05
 
-local V = input "V" { default = 6 }      -- volts
+local V = input "V" { default = 6, unit = "V" }
 
 ground { A = { 0, 0 } }
 body "arm" { mass = m, inertia = m * L ^ 2 / 12, angle = -pi / 2, position = { 0, -L / 2 },
@@ -33,6 +33,6 @@ local vt = vel("arm.T")
 local speed = sqrt(vt.x ^ 2 + vt.y ^ 2 + 1e-12)   -- smooth at rest
 force "drag" { "arm.T", fx = -cd * speed * vt.x, fy = -cd * speed * vt.y }
 
-sensor "angle" { value = angle("A") + pi / 2 }
-sensor "rate" { value = w }
-sensor "current" { value = current }
+sensor "angle" { value = angle("A") + pi / 2, unit = "rad" }
+sensor "rate" { value = w, unit = "rad/s" }
+sensor "current" { value = current, unit = "A" }

@@ -13,11 +13,11 @@ name "suspension"
 gravity { 0, -9.81 }
 simulate { t_end = 2, h = 1e-3 }
 
-local m = tunable("m", 250)
-local k = tunable("k", 16000)
-local c = tunable("c", 1000)
-local F = tunable("F", 500)
-local a = tunable("a", 0)
+local m = tunable("m", 250, "kg")          -- name, default, unit
+local k = tunable("k", 16000, "N/m")
+local c = tunable("c", 1000, "N.s/m")
+local F = tunable("F", 500, "N")
+local a = tunable("a", 0, "m")
 local l0 = 1
 
 ground { S = { 0, 0 }, G = { 0, -l0 } }

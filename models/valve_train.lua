@@ -33,7 +33,7 @@ name "valve_train"
 gravity { 0, -9.81 }
 
 local a0, a1, a2, rr = 0.025, 0.005, 0.0015, 0.01
-local w = tunable("w", 500)   -- rad/s, the cam's speed
+local w = tunable("w", 500, "rad/s")   -- the cam's speed
 local th0 = pi / 2
 local m, k, l0, Hy, s = 0.1, 20000, 0.06, 0.09, 0.01
 

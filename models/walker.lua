@@ -112,11 +112,11 @@ end
 
 -- the DC motor between the frame and the crank; wc the crank's clockwise speed
 local kt, ke, R, gear = 0.05, 0.05, 1.0, 60
-local V = input "V" { default = 12 }
+local V = input "V" { default = 12, unit = "V" }
 local wc = -rate("axle")
 local current = (V - ke * gear * wc) / R
 torque "motor" { joint = "axle", tau = -gear * kt * current }
-sensor "current" { value = current }
-sensor "crank_turns" { value = -angle("axle") / (2 * pi) }
+sensor "current" { value = current, unit = "A" }
+sensor "crank_turns" { value = -angle("axle") / (2 * pi), unit = "1" }
 
 simulate { t_end = 10, h = 1e-4 }

@@ -182,6 +182,13 @@ typedef struct mb_model_info {
     const double *cam_profile;           /* [2 * MB_CAM_VERTICES * ncam] each profile as a closed
                                             polyline: vertices (x, y) in O's body's axes,
                                             relative to O */
+    /* Units (interface 17; docs/model-language.md, "Units"): the model file's unit of each
+     * input, sensor and tunable, "" where it declares none; NULL where none of that kind has
+     * one. The generator admits only unit expressions (letters, digits, . * / ^ - and
+     * parentheses, at most 32 characters), so the text needs no escaping in C, XML or CSV. */
+    const char *const *in_units;         /* [nin] */
+    const char *const *out_units;        /* [nout] a contact's sensors: m, N, N, m/s */
+    const char *const *par_units;        /* [npar] */
 } mb_model_info;
 
 #define MB_CAM_VERTICES 64   /* vertices of a cam's drawn profile (mb_model_info.cam_profile) */

@@ -129,7 +129,7 @@ static const char *const constraint_names[4] = {"A.x", "A.y", "B.x", "B.y"};
 static const int joint_points[4] = {0, 1, 2, 3};   /* A: ground.A-AB.A, B: AB.B-BC.B */
 static const mb_model_info info = {coord_names, body_names, point_names, constraint_names,
                                    0, 0, 2, joint_points, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                   0, 0, 0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 /* Guesses: angles exact, positions deliberately off so assembly has work to do. */
 static const mb_real q0[6] = {0.3, 0.4, 0.78539816339744831, 0.8, 1.4, 1.5707963267948966};
 static const mb_real v0[6] = {0, 0, 0, 0, 0, 0};

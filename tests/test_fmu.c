@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -191,6 +192,39 @@ static unsigned vr_of(const char *name)
         if (!strcmp(var[i].name, name)) return var[i].vr;
     check(0, "modelDescription.xml: no variable %s", name);
     return 99999;
+}
+
+/* The units of a model file's own variables (docs/model-language.md, "Units"): each variable
+ * want[k][0] has <Real unit="want[k][1]"> (want[k][1] "": no unit attribute), and each unit is
+ * defined once among the UnitDefinitions. */
+static void check_units(const char *model, const char *const want[][2], int n)
+{
+    int nok = 0;
+    const char *ud = desc_xml ? strstr(desc_xml, "<UnitDefinitions>") : NULL,
+               *ue = ud ? strstr(ud, "</UnitDefinitions>") : NULL;
+    for (int k = 0; k < n; k++) {
+        char pat[96], u[40] = "";
+        snprintf(pat, sizeof pat, "<ScalarVariable name=\"%s\"", want[k][0]);
+        const char *p = desc_xml ? strstr(desc_xml, pat) : NULL, *r = p ? strstr(p, "<Real") : NULL;
+        int has = r && attr(r, "unit", u, sizeof u) == 0;
+        int defs = 0;
+        snprintf(pat, sizeof pat, "<Unit name=\"%s\"", want[k][1]);
+        for (const char *d = ud; d && ue && (d = strstr(d, pat)) != NULL && d < ue; d++) defs++;
+        if (want[k][1][0] ? has && !strcmp(u, want[k][1]) && defs == 1 : r && !has) nok++;
+        else check(0, "%s: %s has unit \"%s\" (got \"%s\"), defined %d times", model, want[k][0], want[k][1], u, defs);
+    }
+    check(nok == n, "%s: the units of the model file's inputs, sensors and tunables in modelDescription.xml (%d of %d)",
+          model, nok, n);
+}
+
+/* A serialized FMU state's checksum rewritten (FNV-1a 64 of the bytes, its own 8 bytes at
+ * offset 128 as zeros: docs/fmi.md), as a forger would; returns n. */
+static size_t resum(unsigned char *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (i >= 128 && i < 136 ? 0 : b[i])) * 0x100000001b3ULL;
+    memcpy(b + 128, &h, 8);
+    return n;
 }
 
 /* ---------------------------------------------------------------- a co-simulation run */
@@ -390,6 +424,12 @@ static void adaptive_part(void)
     if (!lib) { remove_dir(dir); return; }
     snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
     char *x = slurp(path);
+    {
+        static const char *const want[][2] = {{"V", "V"}, {"angle", "rad"}, {"rate", "rad/s"}, {"current", "A"}};
+        check_units("motor_arm", want, 4);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"V\"><BaseUnit kg=\"1\" m=\"2\" s=\"-3\" A=\"-1\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"A\"><BaseUnit A=\"1\"/></Unit>"), "motor_arm: V and A with their SI base units");
+    }
     unsigned vr_v = vr_of("V"), vr_i = vr_of("current"), vr_r = vr_of("rate"), vr_w = vr_of("arm.omega");
     int idx_v = -1, idx_i = -1, idx_r = -1, idx_w = -1;
     for (int i = 0; i < nvar; i++) {
@@ -454,6 +494,12 @@ static void reaction_part(void)
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
     void *lib = open_fmu(built("fmu_test/react_pendulum.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
+    {   /* no unit declared: no unit attribute; a unit of symbols the writer does not know
+         * (ft): by name only, without a BaseUnit */
+        static const char *const want[][2] = {{"u", ""}, {"fx", ""}, {"fy", ""}, {"x", "ft"}};
+        check_units("react_pendulum", want, 4);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"ft\"/>"), "react_pendulum: the unit ft by name only");
+    }
     unsigned vr_u = vr_of("u");
     int nrows = (NCOMM + 1) * nout, nfx = 0;
     for (int i = 0; i < nout; i++) nfx += !strcmp(out_name[i], "fx") || !strcmp(out_name[i], "fy");
@@ -499,6 +545,13 @@ static void tunable_part(void)
     char dir[] = "/tmp/test_fmu.XXXXXX", cmd[2048], path[1100];
     void *lib = open_fmu(built("fmu_test/suspension.fmu"), dir);
     if (!lib) { remove_dir(dir); return; }
+    {
+        static const char *const want[][2] = {{"m", "kg"}, {"k", "N/m"}, {"c", "N.s/m"}, {"F", "N"}, {"a", "m"}};
+        check_units("suspension", want, 5);
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"N.s/m\"><BaseUnit kg=\"1\" s=\"-1\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"N/m\"><BaseUnit kg=\"1\" s=\"-2\"/></Unit>") &&
+              strstr(desc_xml, "<Unit name=\"kg\"><BaseUnit kg=\"1\"/></Unit>"), "suspension: kg, N/m, N.s/m with their SI base units");
+    }
     unsigned vr_k = vr_of("k"), vr_c = vr_of("c"), vr_m = vr_of("m");
     int nrows = (NCOMM + 1) * nout;
     double *fm = malloc(sizeof(double) * (size_t)nrows), *fd = malloc(sizeof(double) * (size_t)nrows),
@@ -880,6 +933,40 @@ static void events_part(void)
               F.fmi2DoStep(c, 0, T_END, fmi2True) != fmi2OK || F.fmi2GetReal(c, out_vr, (size_t)nout, fm) != fmi2OK;
     check(!bad, "bouncing_ball: the co-simulation runs (one communication step of %g s)", T_END);
     if (c) F.fmi2FreeInstance(c);
+    /* a serialized state of an adaptive run with events and no tunables or inputs (the solver's
+     * descriptor is the model's own; dopri5's stages and dense output, the events' brackets):
+     * saved at t = 1 s, its instance freed, continued in a new instance to 2 s, bit for bit as
+     * the run that was not interrupted (the same two communication steps) */
+    {
+        double y0[MAXOUT], y1[MAXOUT];
+        fmi2Component c0 = F.fmi2Instantiate("ball0", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False),
+                      c1 = F.fmi2Instantiate("ball1", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False), c2 = NULL;
+        fmi2FMUstate st = NULL;
+        size_t n = 0;
+        unsigned char *buf = NULL;
+        int sbad = !c0 || !c1;
+        for (int k = 0; k < 2 && !sbad; k++) {
+            fmi2Component cc = k ? c1 : c0;
+            sbad = F.fmi2SetupExperiment(cc, fmi2False, 0, 0, fmi2True, T_END) != fmi2OK ||
+                   F.fmi2EnterInitializationMode(cc) != fmi2OK || F.fmi2ExitInitializationMode(cc) != fmi2OK ||
+                   F.fmi2DoStep(cc, 0, 1.0, fmi2True) != fmi2OK;
+        }
+        sbad = sbad || F.fmi2DoStep(c0, 1.0, 1.0, fmi2True) != fmi2OK || F.fmi2GetReal(c0, out_vr, (size_t)nout, y0) != fmi2OK ||
+               F.fmi2GetFMUstate(c1, &st) != fmi2OK || F.fmi2SerializedFMUstateSize(c1, st, &n) != fmi2OK ||
+               !(buf = malloc(n)) || F.fmi2SerializeFMUstate(c1, st, (fmi2Byte *)buf, n) != fmi2OK ||
+               F.fmi2FreeFMUstate(c1, &st) != fmi2OK;
+        if (c1) F.fmi2FreeInstance(c1);
+        c2 = sbad ? NULL : F.fmi2Instantiate("ball2", fmi2CoSimulation, guid, "", &callbacks, fmi2False, fmi2False);
+        sbad = sbad || !c2 || F.fmi2DeSerializeFMUstate(c2, (const fmi2Byte *)buf, n, &st) != fmi2OK ||
+               F.fmi2SetFMUstate(c2, st) != fmi2OK || F.fmi2FreeFMUstate(c2, &st) != fmi2OK ||
+               F.fmi2DoStep(c2, 1.0, 1.0, fmi2True) != fmi2OK || F.fmi2GetReal(c2, out_vr, (size_t)nout, y1) != fmi2OK;
+        printf("serialized FMU state of the bouncing ball (baumgarte/dopri5, events): %zu bytes\n", n);
+        check(!sbad && !memcmp(y0, y1, sizeof(double) * (size_t)nout), "bouncing_ball (baumgarte/dopri5, events): "
+              "a state serialized at t=1 (%zu bytes) continues in a new instance bit for bit", n);
+        free(buf);
+        if (c0) F.fmi2FreeInstance(c0);
+        if (c2) F.fmi2FreeInstance(c2);
+    }
     int nr = -1, nrn = -1;
     for (int ev = 1; ev >= 0 && !bad; ev--) {
         snprintf(cmd, sizeof cmd, "'%s' --quiet --formulation baumgarte --integrator dopri5 %s --t-end %g --every %.17g "
@@ -951,6 +1038,11 @@ int main(void)
     void *lib = open_fmu(fmu, dir);
     if (!lib) goto done;
     unsigned vr_f = vr_of("F");
+    {
+        static const char *const want[][2] = {{"F", "N"}, {"x", "m"}, {"xdot", "m/s"}, {"theta", "rad"},
+                                              {"thetadot", "rad/s"}};
+        check_units("cartpole", want, 5);
+    }
     check(nout == 16, "cartpole: 16 outputs (6 positions, 6 velocities, 4 sensors), got %d", nout);
 
     /* 1. the run against the simulator with the same table */
@@ -1086,6 +1178,167 @@ int main(void)
         check(!m || F.fmi2FreeFMUstate(m, &stb) == fmi2OK, "Model Exchange: fmi2FreeFMUstate");
         if (m) F.fmi2FreeInstance(m);
         if (b) F.fmi2FreeInstance(b);
+    }
+
+    /* 2c. serialized FMU states (canSerializeFMUstate), as a master that saves a run to disk:
+     * the state at t = 1 s serialized, the state and its instance freed, the bytes deserialized
+     * into a freshly instantiated instance, run to 2 s: the second second bit for bit as the
+     * uninterrupted run; hostile bytes refused with fmi2Error and a message */
+    {
+        fmi2Component a = instantiate("ser_a"), b = NULL;
+        fmi2FMUstate st = NULL;
+        int half = NCOMM / 2, bad = !a || start(a, vr_f, 0);
+        size_t n = 0;
+        unsigned char *buf = NULL;
+        for (int k = 0; k < half && !bad; k++) bad = comm_step(a, vr_f, k, 0, f2 + (k + 1) * nout);
+        bad = bad || F.fmi2GetFMUstate(a, &st) != fmi2OK || F.fmi2SerializedFMUstateSize(a, st, &n) != fmi2OK ||
+              n < 136 || !(buf = malloc(n)) || F.fmi2SerializeFMUstate(a, st, (fmi2Byte *)buf, n) != fmi2OK;
+        check(!bad, "fmi2SerializeFMUstate at t=%g: %zu bytes", half * H_COMM, n);
+        if (a) {
+            if (st) F.fmi2FreeFMUstate(a, &st);
+            F.fmi2FreeInstance(a);
+        }
+        printf("serialized FMU state of the cart-pole: %zu bytes\n", n);
+        b = instantiate("ser_b");
+        double tl = -1;
+        bad = bad || !b || F.fmi2DeSerializeFMUstate(b, (const fmi2Byte *)buf, n, &st) != fmi2OK ||
+              F.fmi2SetFMUstate(b, st) != fmi2OK || F.fmi2FreeFMUstate(b, &st) != fmi2OK ||
+              F.fmi2GetRealStatus(b, fmi2LastSuccessfulTime, &tl) != fmi2OK;
+        check(!bad && tl == half * H_COMM, "fmi2DeSerializeFMUstate into a new instance: at t=%g", tl);
+        for (int k = half; k < NCOMM && !bad; k++) bad = comm_step(b, vr_f, k, 0, fs + (k + 1) * nout);
+        check(!bad && !memcmp(fs + (half + 1) * nout, fm + (half + 1) * nout, sizeof(double) * (size_t)(NCOMM - half) * nout),
+              "the deserialized state runs the second second bit for bit as the uninterrupted run");
+        /* hostile bytes, each refused with a message naming why (into a fresh instance) */
+        fmi2Component h = instantiate("ser_hostile");
+        unsigned char *x = buf ? malloc(n) : NULL;
+        if (h && x) {
+            nlog = 0;
+            fmi2FMUstate got = NULL;
+#define DESER(len) F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)x, (len), &got)
+            memcpy(x, buf, n);
+            expect_error(DESER(n - 1), "a state one byte short", "truncated");
+            expect_error(DESER(100), "a state cut inside its header", "truncated");
+            expect_error(DESER(0), "no bytes", "truncated");
+            expect_error(F.fmi2DeSerializeFMUstate(h, NULL, n, &got), "a NULL buffer", "NULL");
+            expect_error(F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)x, n, NULL), "a NULL state pointer", "NULL");
+            x[n - 9] ^= 0x10;   /* a bit of the workspace */
+            expect_error(DESER(n), "a flipped bit in the workspace", "checksum");
+            memcpy(x, buf, n);
+            x[200] ^= 1;        /* a bit of the run's values */
+            expect_error(DESER(n), "a flipped bit in the values", "checksum");
+            memcpy(x, buf, n);
+            x[20] = x[20] == '0' ? '1' : '0';   /* the GUID: another build */
+            expect_error(DESER(n), "another build's GUID", "GUID");
+            memcpy(x, buf, n);
+            x[0] = 'X';
+            expect_error(DESER(n), "no magic", "magic");
+            memcpy(x, buf, n);
+            x[8] = 2;           /* format version 2 */
+            expect_error(DESER(n), "another format version", "version");
+            memcpy(x, buf, n);
+            x[72] ^= 4;         /* sizeof(void *) */
+            expect_error(DESER(n), "other type sizes", "sizes");
+            /* forged with a valid checksum (the layout of docs/fmi.md): values and records the
+             * reader checks itself */
+            uint32_t simsz;
+            uint64_t ws;
+            memcpy(&simsz, buf + 72, 4);
+            memcpy(&ws, buf + 112, 8);
+            size_t nw = simsz / sizeof(void *), tags = n - (size_t)ws - 9 * nw, wi = nw;
+            for (size_t i = 0; i < nw && wi == nw; i++)
+                if (buf[tags + i] == 3) wi = i;   /* the first pointer into the workspace */
+            check(tags > 192 && wi < nw, "the serialized solver's records found (%zu words)", nw);
+            memcpy(x, buf, n);
+            x[136] = 99;        /* the state machine's state */
+            expect_error(DESER(resum(x, n)), "a forged state value", "inconsistent");
+            if (wi < nw) {
+                uint64_t off;
+                memcpy(x, buf, n);
+                memcpy(&off, x + tags + nw + 8 * wi, 8);
+                off += 8;       /* a pointer into the middle of a block */
+                memcpy(x + tags + nw + 8 * wi, &off, 8);
+                expect_error(DESER(resum(x, n)), "a pointer moved within the workspace", "where none points");
+                memcpy(x, buf, n);
+                off = (uint64_t)ws * 4;
+                memcpy(x + tags + nw + 8 * wi, &off, 8);
+                expect_error(DESER(resum(x, n)), "a pointer beyond the workspace", "where none points");
+                memcpy(x, buf, n);
+                x[tags + wi] = 2;   /* the pointer as a raw value */
+                expect_error(DESER(resum(x, n)), "a pointer given as a raw value", "as data");
+                memcpy(x, buf, n);
+                x[tags + wi] = 9;
+                expect_error(DESER(resum(x, n)), "an unknown record", "unknown record");
+            }
+            memcpy(x, buf, n);
+            check(DESER(resum(x, n)) == fmi2OK && got && F.fmi2FreeFMUstate(h, &got) == fmi2OK,
+                  "the checksum recomputed on unchanged bytes: accepted (the forgeries fail on their content)");
+            for (size_t i = 0; i < n; i++) x[i] = (unsigned char)(i * 2654435761u >> 13);
+            expect_error(DESER(n), "random bytes", "magic");
+            check(got == NULL && nalloc > 0, "no state came out of the refused bytes");
+#undef DESER
+            free(x);
+        }
+        /* a Model Exchange state: into a Model Exchange instance, not a Co-Simulation one */
+        {
+            double x0[12], x1[12];
+            fmi2EventInfo ev;
+            fmi2FMUstate ms = NULL;
+            size_t mn = 0;
+            unsigned char *mb = NULL;
+            fmi2Component m = F.fmi2Instantiate("me_ser", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False),
+                          m2 = F.fmi2Instantiate("me_ser2", fmi2ModelExchange, guid, "", &callbacks, fmi2False, fmi2False);
+            int mbad = !m || !m2 || F.fmi2SetupExperiment(m, fmi2False, 0, 0, fmi2False, 0) != fmi2OK ||
+                       F.fmi2EnterInitializationMode(m) != fmi2OK || F.fmi2ExitInitializationMode(m) != fmi2OK ||
+                       F.fmi2NewDiscreteStates(m, &ev) != fmi2OK || F.fmi2EnterContinuousTimeMode(m) != fmi2OK ||
+                       F.fmi2SetTime(m, 0.25) != fmi2OK || F.fmi2GetContinuousStates(m, x0, 12) != fmi2OK ||
+                       F.fmi2GetFMUstate(m, &ms) != fmi2OK || F.fmi2SerializedFMUstateSize(m, ms, &mn) != fmi2OK ||
+                       !(mb = malloc(mn)) || F.fmi2SerializeFMUstate(m, ms, (fmi2Byte *)mb, mn) != fmi2OK ||
+                       F.fmi2FreeFMUstate(m, &ms) != fmi2OK;
+            mbad = mbad || F.fmi2DeSerializeFMUstate(m2, (const fmi2Byte *)mb, mn, &ms) != fmi2OK ||
+                   F.fmi2SetFMUstate(m2, ms) != fmi2OK || F.fmi2FreeFMUstate(m2, &ms) != fmi2OK ||
+                   F.fmi2GetContinuousStates(m2, x1, 12) != fmi2OK;
+            double d0[12], d1[12];
+            mbad = mbad || F.fmi2GetDerivatives(m, d0, 12) != fmi2OK || F.fmi2GetDerivatives(m2, d1, 12) != fmi2OK;
+            check(!mbad && !memcmp(x0, x1, sizeof x0) && !memcmp(d0, d1, sizeof d0),
+                  "Model Exchange: a deserialized state gives the states and derivatives bit for bit");
+            if (h && mb) {
+                nlog = 0;
+                fmi2FMUstate got = NULL;
+                expect_error(F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)mb, mn, &got), "a Model Exchange state "
+                             "into a Co-Simulation instance", "Model Exchange state");
+            }
+            if (m2 && buf) {
+                nlog = 0;
+                fmi2FMUstate got = NULL;
+                expect_error(F.fmi2DeSerializeFMUstate(m2, (const fmi2Byte *)buf, n, &got), "a Co-Simulation state "
+                             "into a Model Exchange instance", "Co-Simulation state");
+            }
+            free(mb);
+            if (m) F.fmi2FreeInstance(m);
+            if (m2) F.fmi2FreeInstance(m2);
+        }
+        /* a state saved before the start (no solver yet): the new instance starts as the old would */
+        if (h) {
+            fmi2Component p = instantiate("ser_pre");
+            fmi2FMUstate ps = NULL;
+            size_t pn = 0;
+            unsigned char *pb = NULL;
+            int pbad = !p || F.fmi2GetFMUstate(p, &ps) != fmi2OK || F.fmi2SerializedFMUstateSize(p, ps, &pn) != fmi2OK ||
+                       !(pb = malloc(pn)) || F.fmi2SerializeFMUstate(p, ps, (fmi2Byte *)pb, pn) != fmi2OK ||
+                       F.fmi2FreeFMUstate(p, &ps) != fmi2OK;
+            pbad = pbad || pn >= n || F.fmi2DeSerializeFMUstate(h, (const fmi2Byte *)pb, pn, &ps) != fmi2OK ||
+                   F.fmi2SetFMUstate(h, ps) != fmi2OK || F.fmi2FreeFMUstate(h, &ps) != fmi2OK || start(h, vr_f, 0) ||
+                   F.fmi2GetReal(h, out_vr, (size_t)nout, f2) != fmi2OK;
+            for (int k = 0; k < half && !pbad; k++) pbad = comm_step(h, vr_f, k, 0, f2 + (k + 1) * nout);
+            printf("serialized FMU state before the start: %zu bytes\n", pn);
+            check(!pbad && !memcmp(f2, fm, sizeof(double) * (size_t)(half + 1) * nout),
+                  "a state serialized before the start (%zu bytes): the new instance runs as the original", pn);
+            free(pb);
+            if (p) F.fmi2FreeInstance(p);
+        }
+        if (h) F.fmi2FreeInstance(h);
+        if (b) F.fmi2FreeInstance(b);
+        free(buf);
     }
 
     /* 3. communication points off the solver's grid (2.5 h): each lands exactly there */

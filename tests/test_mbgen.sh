@@ -85,6 +85,36 @@ else bad "point_pendulum --check: singular counts: exit $rc: $out"; fi
 run models/oscillator_1dof.lua --check
 if [ "$rc" -eq 0 ] && [[ "$out" == "oscillator_1dof: 1 body, 3 coordinates, 2 constraints, "* ]]; then ok
 else bad "oscillator_1dof --check: '1 body': $out"; fi
+# units (docs/model-language.md, "Units"): the grammar's accepted forms reach the summary and
+# the generated info (mb_model_info in_units, out_units, par_units; "" where none is declared);
+# what it refuses is in tests/hostile/unit_*.lua
+cat >"$tmp/units.lua" <<'EOF'
+ground { O = { 0, 0 } }
+body "arm" { mass = tunable("m", 1, "kg"), inertia = 0.1, points = { A = { -0.5, 0 } } }
+revolute "A" { "ground.O", "arm.A" }
+local k2 = tunable("k2", 2)
+local u = input "u" { default = 0, unit = "N.m" }
+torque "T" { joint = "A", tau = u * k2 + tunable("c", 0, "N.m.s/rad") * rate("A") }
+sensor "a" { value = rate("A"), unit = "1/s" }
+sensor "b" { value = rate("A"), unit = "kg*m^2" }
+sensor "c2" { value = rate("A") }
+sensor "d" { value = rate("A"), unit = "(m/s)^-2.s2" }
+EOF
+run "$tmp/units.lua" --check
+if [ "$rc" -eq 0 ] && [[ "$out" == *", 3 tunables (m [kg] k2 c [N.m.s/rad]), 1 input (u [N.m]), 4 sensors (a [1/s] b [kg*m^2] c2 d [(m/s)^-2.s2])" ]]; then ok
+else bad "units --check: exit $rc: $out $err"; fi
+run "$tmp/units.lua" -o "$tmp/ugen"
+c=$(tr -d '\n' <"$tmp/ugen/units.c" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [[ "$c" == *'units_in_units[1] = {    "N.m",}'* ]] &&
+   [[ "$c" == *'units_out_units[4] = {    "1/s", "kg*m^2", "", "(m/s)^-2.s2",}'* ]] &&
+   [[ "$c" == *'units_par_units[3] = {    "kg", "", "N.m.s/rad",}'* ]] &&
+   [[ "$c" == *'units_in_units, units_out_units, units_par_units,};'* ]]; then ok
+else bad "units: the generated info: exit $rc: $err $(grep -n -A2 '_units' "$tmp/ugen/units.c")"; fi
+# a model without units: NULL arrays
+run models/double_pendulum.lua -o "$tmp/dgen"
+if [ "$rc" -eq 0 ] && grep -q '^    0, 0, 0,$' "$tmp/dgen/double_pendulum.c" && ! grep -q '_units' "$tmp/dgen/double_pendulum.c"; then ok
+else bad "double_pendulum: unit arrays without units: $(grep -n '_units' "$tmp/dgen/double_pendulum.c")"; fi
+
 if [ -f generator/emit.lua ]; then
     for m in $shipped; do
         name=$(basename "$m" .lua)

@@ -177,6 +177,18 @@ class Model:
         vs, acs = ("vx", "vy", "omega"), ("ax", "ay", "alpha")
         self.velocity_names = [f"{self.bodies[b]}.{vs[k]}" for b in range(self.nbody) for k in range(bq[b])]
         self.acceleration_names = [f"{self.bodies[b]}.{acs[k]}" for b in range(self.nbody) for k in range(bq[b])]
+        # units (docs/python.md, "Units"): those the model file declares for its inputs, sensors
+        # and tunables (None: none declared), and the coordinates' and velocities' own
+        def units(kind, n):
+            return [u.decode() if u else None for u in (L.name(kind, i) for i in range(n))]
+        self.input_units, self.sensor_units, self.tunable_units = units(8, self.nin), units(9, self.nout), units(10, self.npar)
+        uq, uv = ("m", "m", "rad"), ("m/s", "m/s", "rad/s")
+        self.units = {}
+        for names_, us in ((self.coords, [uq[k] for b in range(self.nbody) for k in range(bq[b])]),
+                           (self.velocity_names, [uv[k] for b in range(self.nbody) for k in range(bq[b])]),
+                           (self.inputs, self.input_units), (self.tunables, self.tunable_units),
+                           (self.sensors, self.sensor_units)):
+            self.units.update(zip(names_, us))
         self.params = {n: L.default(0, i) for i, n in enumerate(self.tunables)}
         self.input_values = {n: L.default(1, i) for i, n in enumerate(self.inputs)}
         self.t_end = L.default(2, 0) or 5.0

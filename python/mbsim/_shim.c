@@ -54,7 +54,8 @@ void mbpy_sizes(int *out)
 }
 
 /* names: 0 the model, 1 coordinate i, 2 constraint equation i, 3 input i, 4 sensor i,
- * 5 tunable i, 6 body i, 7 rule i of the tunables; NULL when there is none */
+ * 5 tunable i, 6 body i, 7 rule i of the tunables; the units the model file declares
+ * (mb_model_info): 8 of input i, 9 of sensor i, 10 of tunable i; NULL when there is none */
 const char *mbpy_name(int kind, int i)
 {
     const mb_model *m = MODEL;
@@ -68,6 +69,9 @@ const char *mbpy_name(int kind, int i)
     case 5: return i >= 0 && i < m->npar ? m->par_names[i] : NULL;
     case 6: return in && i >= 0 && i < m->nbody ? in->body_names[i] : NULL;
     case 7: return i >= 0 && i < m->nrule ? m->par_rules[i] : NULL;
+    case 8: return in && in->in_units && i >= 0 && i < m->nin && in->in_units[i][0] ? in->in_units[i] : NULL;
+    case 9: return in && in->out_units && i >= 0 && i < m->nout && in->out_units[i][0] ? in->out_units[i] : NULL;
+    case 10: return in && in->par_units && i >= 0 && i < m->npar && in->par_units[i][0] ? in->par_units[i] : NULL;
     default: return NULL;
     }
 }

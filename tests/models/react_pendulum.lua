@@ -18,4 +18,4 @@ revolute "J" { "ground.O", "bar.P" }
 force "push" { "bar.T", fx = u }
 sensor "fx" { value = "J.fx" }
 sensor "fy" { value = reaction("J").fy }
-sensor "x" { value = pos("bar.T").x }
+sensor "x" { value = pos("bar.T").x, unit = "ft" }   -- (a unit the FMU knows by name only)

@@ -291,6 +291,27 @@ def test_cache_and_defines():
     assert a.nq == 9 and c.nq == 15
 
 
+def test_units(cartpole):
+    # the model file's declarations (models/cartpole.lua, suspension.lua, motor_arm.lua) and
+    # the coordinates' own units
+    assert cartpole.input_units == ["N"]
+    assert cartpole.sensor_units == ["m", "m/s", "rad", "rad/s"]
+    u = cartpole.units
+    assert u["F"] == "N" and u["x"] == "m" and u["thetadot"] == "rad/s"
+    assert u["cart.x"] == "m" and u["pole.phi"] == "rad" and u["pole.omega"] == "rad/s" and u["cart.vy"] == "m/s"
+    assert set(u) == set(cartpole.coords + cartpole.velocity_names + cartpole.inputs + cartpole.sensors)
+    s = model("suspension")
+    assert dict(zip(s.tunables, s.tunable_units)) == {"m": "kg", "k": "N/m", "c": "N.s/m", "F": "N", "a": "m"}
+    assert s.units["k"] == "N/m"
+    # no declaration: None; a contact's sensors carry theirs
+    b = model("bouncing_ball")
+    assert b.units["floor.gap"] == "m" and b.units["floor.normal"] == "N" and b.units["floor.slip"] == "m/s"
+    d = model("double_pendulum")
+    assert d.input_units == [] and d.sensor_units == [] and d.tunable_units == []
+    r = mbsim.Model(os.path.join(ROOT, "tests", "models", "react_sensors.lua"))
+    assert r.sensor_units and all(x is None for x in r.sensor_units)
+
+
 # ---- hostile input
 
 def test_missing_file():
@@ -305,6 +326,12 @@ def test_bad_model(tmp_path):
         mbsim.Model(str(p))
     p.write_text('name "bad2"\nbody "b" { mass = 1, inertia = 1\n')   # a syntax error
     with pytest.raises(mbsim.Error, match=r"bad\.lua"):
+        mbsim.Model(str(p))
+    # a unit that is not a unit expression: mbgen's message, nothing built
+    p.write_text('name "bad3"\nground { O = { 0, 0 } }\n'
+                 'body "b" { mass = 1, inertia = 1, points = { O = { 0, 0 } } }\n'
+                 'revolute "J" { "ground.O", "b.O" }\nsensor "y" { value = rate("J"), unit = "m\\"\\n" }\n')
+    with pytest.raises(mbsim.Error, match=r"bad\.lua:5: error: sensor \"y\": unit .* is not a unit expression"):
         mbsim.Model(str(p))
 
 

@@ -1,0 +1,7 @@
+-- expect: sensor "y": unit '' must have 1 to 32 characters (it has 0)
+-- line: 7
+-- hostile model: unit_empty (see tests/test_mbgen.sh)
+ground { O = { 0, 0 } }
+body "arm" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
+revolute "A" { "ground.O", "arm.A" }
+sensor "y" { value = angle("A"), unit = "" }

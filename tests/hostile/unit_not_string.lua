@@ -1,0 +1,7 @@
+-- expect: input "u": unit must be a string, got number
+-- line: 7
+-- hostile model: unit_not_string (see tests/test_mbgen.sh)
+ground { O = { 0, 0 } }
+body "arm" { mass = 1, inertia = 0.1, points = { A = { -0.5, 0 }, B = { 0.5, 0 } } }
+revolute "A" { "ground.O", "arm.A" }
+local u = input "u" { default = 0, unit = 5 }
