@@ -125,24 +125,6 @@ static mb_real f4_work_floor(const mb_sim *s)
     return f < s->mon.escale ? f : 0;
 }
 
-
-#if MBI_ACC
-/* The accuracy warning's threshold in units of warn_accuracy, by the estimate summed: 1 where it
- * is of the solution advanced (bdf, the step-controlled trapezoid); 100 for dopri5, whose
- * estimate is of its embedded 4th-order solution: on the validation models (docs/validation.md,
- * section 10) its accurate runs summed to at most 133 tolerances and its silent misses to 1.8e3
- * or more. 0 (no test) for dop853 and the extrapolated trapezoid: the sums of their accurate
- * runs (dop853 on the crank-rocker at rtol 1e-8, 8.8e-8 off: 8.8e3; the extrapolation on the
- * pendulum at 1e-6, 2.9e-6 off: 1.0e4) exceed those of runs 1e2 .. 1e4 x rtol off (3e2). */
-static mb_real acc_factor(const mb_sim *s)
-{
-    const mb_params *p = &s->p;
-    if (p->integrator == MB_DOPRI5) return 100;
-    if (p->integrator == MB_DOP853 || (p->integrator == MB_TRAPEZOID && p->adaptive == 2)) return 0;
-    return 1;
-}
-#endif
-
 unsigned mbi_warnings(mb_sim *s, long maxiter_before)
 {
     mb_monitor *o = &s->mon;
@@ -185,15 +167,15 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
         met |= MB_WARN_BIT(MB_WARN_STABILITY);
         raise_warning(o, MB_WARN_STABILITY, s->t, o->stiffness);
     }
-    /* each step's error is held below the tolerance, the run's is about their sum times how
-     * errors grow (a phase error: linearly in t): the sum past warn_accuracy tolerances (bdf,
-     * the step-controlled trapezoid: their estimates are of the solution they advance; dopri5:
-     * 100 x that, acc_factor) is a run whose error rtol does not bound (docs/validation.md,
-     * section 10: on the validation models every run that passed it and ran to its end was
-     * 14 x rtol off or more) */
+    /* bdf and the step-controlled trapezoid: each step's error is held below the tolerance, the
+     * run's is about their sum times how errors grow (a phase error: linearly in t), and their
+     * estimates are of the solution they advance (dopri5's and dop853's are of the embedded
+     * lower order one, many times the error of the solution taken; the extrapolated
+     * trapezoid's likewise): the sum alone already past warn_accuracy tolerances is a run
+     * whose error rtol does not bound (docs/validation.md, section 10: on the validation
+     * models every run that passed it and ran to its end was 14 x rtol off or more) */
 #if MBI_ACC   /* (firmware builds have neither: no code, no field) */
-    mb_real af = acc_factor(s);
-    if (p->warn_accuracy > 0 && af > 0 && o->err_sum > p->warn_accuracy * af) {
+    if (p->warn_accuracy > 0 && o->err_sum > p->warn_accuracy) {
         met |= MB_WARN_BIT(MB_WARN_ACCURACY);
         raise_warning(o, MB_WARN_ACCURACY, s->t, o->err_sum);
     }

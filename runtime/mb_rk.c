@@ -659,9 +659,6 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
                 return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
             }
-#if MBI_ACC
-            s->mon.err_sum += err;        /* the accuracy warning's sum (mb_monitor.c) */
-#endif
             return st;
         }
         s->mon.rejected++;

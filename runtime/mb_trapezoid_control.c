@@ -309,7 +309,6 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (rejected && fac > 1) fac = 1;
             if (!last) s->h_next = h * fac;
             *h_taken = h;
-            s->mon.err_sum += err;             /* the accuracy warning's sum (mb_monitor.c) */
             MBI_FORM(s)->shift(s);             /* the next macro step starts at sigma~ = 0 */
             return st;
         }
