@@ -2,9 +2,9 @@
 # test_longrun.sh - issue 11, items 5 and 6, through the simulator: suspect results are named
 # (warnings=, one stderr line each, --strict makes them errors), none on the shipped defaults;
 # baumgarte stops with a named rank loss at a singular position instead of writing garbage; the
-# sigma reset keeps a long pendulum run bounded in fewer steps, and F2/F3 dopri5 stays on phase with or
-# without it (a shortened version: 100 periods); rows of
-# adaptive runs land exactly on their time grid. Ends with "N passed, N failed".
+# sigma reset keeps a long pendulum run bounded in fewer steps, and F2/F3 dopri5 stays on phase
+# with or without it (a shortened version: 100 periods); rows of adaptive runs land exactly on
+# their time grid. Ends with "N passed, N failed".
 # Usage: tests/test_longrun.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
