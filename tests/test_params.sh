@@ -63,7 +63,7 @@ expect_err() {   # expect_err "what" "pattern" args...
     if [ $rc -eq 2 ] && grep -q -- "$pat" "$tmp/e" && [ ! -e "$tmp/e.csv" ] && [ ! -s "$tmp/o" ]; then ok
     else bad "$what: rc=$rc stderr=$(cat "$tmp/e") stdout=$(cat "$tmp/o")"; fi
 }
-expect_err "unknown tunable" "unknown tunable 'kk'; the tunables are: m (default 250) k (default 16000) c (default 1000) F (default 500) a (default 0)" --set kk=1
+expect_err "unknown tunable or input" "unknown tunable or input 'kk'; the tunables are: m (default 250) k (default 16000) c (default 1000) F (default 500) a (default 0); the inputs are: none" --set kk=1
 expect_err "negative mass" 'break the model.s rule body "car" mass > 0' --set m=-1
 expect_err "negative k" 'spring "susp" k >= 0' --set k=-1
 expect_err "zero mass (inertia rule first broken at mass)" 'mass > 0' --set m=0

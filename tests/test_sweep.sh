@@ -12,7 +12,7 @@
 #  - bad tables: a bad header, a row of the wrong length, an empty cell, blank lines, shell
 #    syntax or quotes in a value, a bad SWEEP_JOBS or SWEEP_CHUNK: exit 2 with one message
 #    naming the file and line, no sweep directory; an unknown column: every row fails with the
-#    tunables listed;
+#    tunables and inputs listed; an input column (motor_arm's V): each row as its direct run;
 #  - a byte-order mark, CRLF, no line break after the last row: every row runs; a failed row
 #    whose value is "ok" counts as failed; --help as a value fails its row; the progress line and
 #    a shorter table, with a stand-in simulator (its --batch prints summary rows, solving nothing);
@@ -201,8 +201,22 @@ else bad "damaged results files: rc=$rc $(cat "$tmp/o" "$tmp/e")"; fi
 printf 'kk\n1\n2\n' > "$tmp/u.csv"
 scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
 rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
+if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable or input 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
 else bad "unknown column: rc=$rc $(cat "$tmp/e")"; fi
+
+# an input column (models/motor_arm.lua's V): each row's run has --set V=..., as a direct run;
+# the rows differ (V moves the arm), so the column reached the model
+ARM=$BUILD/motor_arm_sim
+[ -x "$ARM" ] || mk "$ARM" >/dev/null 2>&1 || bad "cannot build $ARM"
+printf 'V,t_end\n0.5,0.3\n3,0.3\n' > "$tmp/in.csv"
+SWEEP_Y=max_energy_dev scripts/sweep.sh "$ARM" "$tmp/in.csv" "$tmp/sweep_in" > /dev/null 2> "$tmp/e"
+rc=$?
+direct=$("$ARM" --quiet --set V=3 --t-end 0.3 2>/dev/null | tr ' ' '\n' | sed -n 's/^steps=//p;s/^newton_iters=//p;s/^max_energy_dev=//p' | tr '\n' ' ')
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 3 { print $c["steps"], $c["newton_iters"], $c["max_energy_dev"] "" }' "$tmp/sweep_in/summary.csv" 2>/dev/null)
+other=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $c["max_energy_dev"] }' "$tmp/sweep_in/summary.csv" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$(grep -c ',ok,0,' "$tmp/sweep_in/summary.csv")" -eq 2 ] && [ -n "$got" ] &&
+   [ "$got " = "$direct" ] && [ "$other" != "${got##* }" ]; then ok
+else bad "a sweep over an input: rc=$rc got '$got' direct '$direct' row 1 '$other' $(cat "$tmp/e")"; fi
 
 # ---- OUTDIR with a space, a quote, a backtick: every row runs (GNU parallel gets the words as
 # they are), the plot is written under that name, nothing else is created, no command runs
