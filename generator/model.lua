@@ -30,7 +30,7 @@ local stderr, iopen = io.stderr, io.open
 string.dump = nil
 
 local MAX_NAME = 64          -- identifier length (names end up in C strings and symbols)
--- the sweep table's columns that name simulator options, not tunables (tools/mb_sweep_table.c)
+-- the sweep table's columns that name simulator options, not tunables or inputs (tools/mb_sweep_table.c)
 local SWEEP_OPTIONS = { h = "--h", t_end = "--t-end", formulation = "--formulation",
                         integrator = "--integrator" }
 local MAX_BODIES = 2000
@@ -966,6 +966,14 @@ local function make_env(S)
   env.input = function(iname)
     local line = S.here()
     check_name(S, line, "input", iname)
+    -- a sweep table's column sets an input too (--set NAME=VALUE): one with an option's name
+    -- could not be swept
+    local opt = SWEEP_OPTIONS[iname]
+    if opt then
+      S.fail(line, "input name '%s' is a simulator option's (%s): a sweep table's column '%s' "
+             .. "means %s, so the input could not be swept; give it another name", iname, opt,
+             iname, opt)
+    end
     return function(t)
       local f = fields(S, line, 'input "' .. iname .. '"', t, { default = true, unit = true }, 0)
       local unit = f.unit ~= nil and unit_text(S, line, 'input "' .. iname .. '"', f.unit) or nil

@@ -35,3 +35,4 @@ $(BUILD)/test_linearize: $(call obj,san,tests/test_linearize.c generated/cartpol
 	$(call link,san,$(RT_LIBS))
 TEST_PROGS   += $(BUILD)/test_linearize
 TEST_SCRIPTS += tests/test_linearize.sh
+TEST_NEEDS   += $(BUILD)/motor_arm_sim $(BUILD)/cartpole_sim

@@ -9,7 +9,7 @@ $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c)
 
 TEST_PROGS   += $(BUILD)/test_params
 TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh tests/test_batch.sh
-TEST_NEEDS   += $(BUILD)/suspension_sim $(BUILD)/mb_sweep
+TEST_NEEDS   += $(BUILD)/suspension_sim $(BUILD)/mb_sweep $(BUILD)/motor_arm_sim
 
 # the sweep's bookkeeping: the table checked, the rows to run, the blocks, the progress, the summary
 # (tools/mb_sweep_main.c; scripts/sweep.sh finds it next to the simulator)

@@ -14,7 +14,8 @@ One run: writes next to RESULTS.csv (or into --outdir)
   <base>_constraints.png  |Phi| and |dPhi/dt| against time, log scale
   <base>_sigma.png        |sigma| (alf formulations; skipped when the column is absent)
   <base>_trace.png        x(t), y(t) and the path y(x) of one named point
-  <base>_io.png           the model's inputs (in.* columns) and sensors (out.*) against time
+  <base>_io.png           the model's inputs (in.* columns) and sensors (out.*) against time,
+                          a panel each (more than 8: one for the inputs, one for the sensors)
                           (skipped when the CSV has none)
   <base>_cams.png         each cam's normal force (C.normal columns) against time, with the
                           zero line below which a follower held by a spring would leave the
@@ -249,7 +250,10 @@ plot $(gs "$d") using (column($(gs "$trace.x")) * $sc):(column($(gs "$trace.y"))
 unset multiplot
 "
 fi
-# The model's inputs and sensors (columns in.<u>, out.<y>: docs/cli.md), one panel each.
+# The model's inputs and sensors (columns in.<u>, out.<y>: docs/cli.md): a panel each, on its own
+# scale (a cart's 0.01 m next to an angle's 1.7 rad looked flat on a shared axis); more than
+# IO_PANELS columns: one panel for the inputs and one for the sensors.
+IO_PANELS=8
 io_cols() { head -n 1 "$csv" | tr -d '\r' | tr ',' '\n' | grep -E "^$1\\." || true; }
 ins=$(io_cols in) outs=$(io_cols out)
 if [ -n "$ins$outs" ]; then
@@ -262,9 +266,13 @@ if [ -n "$ins$outs" ]; then
         done
         echo "$p"
     }
-    rows=0; [ -n "$ins" ] && rows=$((rows + 1)); [ -n "$outs" ] && rows=$((rows + 1))
+    # shellcheck disable=SC2086
+    ncol=$(printf '%s\n' $ins $outs | grep -c .)
+    if [ "$ncol" -le "$IO_PANELS" ]; then rows=$ncol
+    else rows=0; [ -n "$ins" ] && rows=$((rows + 1)); [ -n "$outs" ] && rows=$((rows + 1)); fi
+    h=$(( ${size#*,} * 5 / 4 )); [ $(( ${size#*,} * rows * 9 / 20 )) -le "$h" ] || h=$(( ${size#*,} * rows * 9 / 20 ))
     script+="
-set terminal $term size ${size%,*},$(( ${size#*,} * 5 / 4 ))
+set terminal $term size ${size%,*},$h
 set output $(gs "${out}_io.png")
 set size noratio
 set offsets 0, 0, 0, 0
@@ -272,17 +280,35 @@ set xlabel 'time t [s]'
 set key top right box opaque
 set multiplot layout $rows,1 title $(gq "$(et "$base"): inputs u and sensors y$(suffix)")
 "
-    # shellcheck disable=SC2086
-    [ -n "$ins" ] && script+="set title 'inputs u (in.*)'
+    if [ "$ncol" -le "$IO_PANELS" ]; then
+        # (the curve's key names it; the time axis labelled once, under the last panel)
+        script+="unset title
+set xlabel ''
+set lmargin 12
+"
+        k=0
+        for c in $ins $outs; do
+            k=$((k + 1))
+            [ "$k" -eq "$ncol" ] && script+="set xlabel 'time t [s]'
+"
+            script+="set ylabel $(gq "$(et "${c#*.}")")
+$(io_plot "$c")
+"
+        done
+    else
+        # shellcheck disable=SC2086
+        [ -n "$ins" ] && script+="set title 'inputs u (in.*)'
 set ylabel 'u'
 $(io_plot $ins)
 "
-    # shellcheck disable=SC2086
-    [ -n "$outs" ] && script+="set title 'sensors y (out.*)'
+        # shellcheck disable=SC2086
+        [ -n "$outs" ] && script+="set title 'sensors y (out.*)'
 set ylabel 'y'
 $(io_plot $outs)
 "
+    fi
     script+="unset multiplot
+unset lmargin
 set terminal $term size $size
 "
 fi

@@ -7,8 +7,8 @@
 # Usage: scripts/sweep.sh SIM PARAMS.csv OUTDIR
 #   OUTDIR      any name but one with a line break (with SWEEP_ENGINE=slurm also no white
 #               space, quotes, backslashes or %: the #SBATCH --output lines)
-#   PARAMS.csv  a header of column names, then one row per run. A column names a tunable of
-#               the model (--set NAME=VALUE) or one of the simulator options h, t_end,
+#   PARAMS.csv  a header of column names, then one row per run. A column names a tunable or
+#               an input of the model (--set NAME=VALUE) or one of the simulator options h, t_end,
 #               formulation, integrator (--h, --t-end, ...). Plain CSV: no quotes, no commas in
 #               values, no empty cells; '#' lines and blank lines are not allowed; a UTF-8
 #               byte-order mark, CRLF and a last row without a line break are fine. Read and
@@ -42,7 +42,7 @@ die() { echo "sweep: $*" >&2; exit 2; }
 sim=$1 csv=$2 dir=$3
 engine=${SWEEP_ENGINE:-parallel}
 [ -x "$sim" ] || die "$sim is not an executable simulator"
-[ -f "$csv" ] && [ -r "$csv" ] || die "$csv not found (SWEEP=params.csv: a header of tunable names, one row per run)"
+[ -f "$csv" ] && [ -r "$csv" ] || die "$csv not found (SWEEP=params.csv: a header of tunable and input names, one row per run)"
 case "$engine" in parallel|slurm) ;; *) die "SWEEP_ENGINE=$engine: expected parallel or slurm" ;; esac
 # OUTDIR reaches GNU parallel quoted (-q) and gnuplot as a safe literal; a line break no tool
 # can take, and Slurm's #SBATCH lines (--output=...) split at white space and expand %

@@ -60,6 +60,15 @@ set title $(gp_str "${name#sweep_}: $Y against $X")
 set xlabel $(gp_str "$X")
 set ylabel $(gp_str "$Y")
 set grid
+# tick labels with the digits that tell ticks apart: a quantity that varies in its 5th digit
+# (max_energy_dev from 2.2531e-5 to 2.2555e-5) showed 0.00002255 twice with the default format;
+# %g with 6 significant digits, more when the axis spans less than 1e-4 of its magnitude
+digits(lo, hi) = (hi > lo) ? int(ceil(log10((abs(lo) > abs(hi) ? abs(lo) : abs(hi)) / (hi - lo)))) + 2 : 6
+fmt(lo, hi) = sprintf("%%.%dg", digits(lo, hi) < 6 ? 6 : digits(lo, hi) > 15 ? 15 : digits(lo, hi))
+stats $(gp_str "$dir/plot.dat") using 1 nooutput
+set format x fmt(STATS_min, STATS_max)
+stats $(gp_str "$dir/plot.dat") using 2 nooutput
+set format y fmt(STATS_min, STATS_max)
 keys = $(gp_str "$(cat "$dir/plot.keys")")
 set key outside right
 if (strlen(keys) == 0) plot $(gp_str "$dir/plot.dat") using 1:2 with linespoints pt 7 notitle; \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sweep_task.sh - run blocks of rows of a parameter sweep (docs/sweeps.md): for block i, one
 # simulator process over DIR/blocks/<i>.csv (SIM --batch: a summary row per table row, the
-# row's options from its columns: a tunable --set NAME=VALUE, an option --h, --t-end, ...).
+# row's options from its columns: a tunable or input --set NAME=VALUE, an option --h, --t-end, ...).
 # Called by GNU parallel (scripts/sweep.sh) and by each Slurm array task (DIR/array.sbatch).
 #
 # Usage: scripts/sweep_task.sh DIR BLOCK...       blocks are 0-based (build/mb_sweep split)

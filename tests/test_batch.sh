@@ -173,7 +173,7 @@ if [ $rc -eq 1 ] && grep -q "^1,--help,12000,failed,2,.*invalid value '--help' f
 else bad "--help as a value: rc=$rc $(cat "$tmp/out")"; fi
 printf 'kk\n1\n' > "$tmp/u.csv"
 "$SIM" --quiet --batch "$tmp/u.csv" > "$tmp/out" 2> /dev/null
-if [ $? -eq 1 ] && grep -q "^1,1,failed,2,\"suspension_sim: --set kk=1: unknown tunable 'kk'; the tunables are: m (default 250)" "$tmp/out"; then ok
+if [ $? -eq 1 ] && grep -q "^1,1,failed,2,\"suspension_sim: --set kk=1: unknown tunable or input 'kk'; the tunables are: m (default 250)" "$tmp/out"; then ok
 else bad "an unknown column: $(cat "$tmp/out")"; fi
 
 echo "$pass passed, $fail failed"

@@ -13,8 +13,8 @@
 #    against 3.9e-12, 1.0e-12; with --alpha 1e6 alf-trapezoid 5.2e-13 against 5.0e-13) and
 #    below 1e-11; the zero-order hold of the same table differs (negative control);
 #  - --hold zoh: a table with jumps on the step grid equals, digit for digit, the same run
-#    driven through mb_sim_set_input (build/test_inputs --rows); a one-row table equals the model
-#    with the constant, every column (alf-trapezoid, rk4, hht, bdf, dopri5); a jump table
+#    driven through mb_sim_set_input (build/test_inputs --rows); a one-row table, and --set F=c,
+#    equal the model with the constant, every column (alf-trapezoid, rk4, hht, bdf, dopri5); a jump table
 #    converges at first order in h to the model with the jumps as heaviside(t - t_j) run with
 #    --no-events, which no hold reproduces exactly (the step that ends on a jump sees it at its
 #    end); with events (the default) that model's steps end just before each jump and it agrees
@@ -25,7 +25,8 @@
 #  - sensors: out.x is the cart.x column;
 #  - the block on an incline with regularized Coulomb friction against its closed form: the slip
 #    phase, the stop and the stick (creep v0 atanh(tan theta / mu)); sliding on for mu < tan;
-#  - --input-file errors: exit 2, the file and line named, no CSV.
+#  - --input-file errors: exit 2, the file and line named, no CSV; --set of an input the file
+#    also gives, of a name that is neither a tunable nor an input.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -138,7 +139,14 @@ for run in "alf-trapezoid trapezoid" "alf-explicit rk4" "baumgarte hht" "alf-tra
     "$BUILD/cartpole_const_sim" --quiet --formulation "$1" --integrator "$2" --t-end 1 --out "$tmp/c2.csv" > /dev/null 2>&1
     r=$(same "$tmp/c1.csv" "$tmp/c2.csv")
     if [ -z "$r" ] && [ "$(wc -l < "$tmp/c1.csv")" -gt 10 ]; then ok; else bad "$2: a constant table differs from the constant model: $r"; fi
+    # --set F=0.5: the input held from t = 0 in place of its default, the same run
+    "$SIM" --quiet --formulation "$1" --integrator "$2" --t-end 1 --set F=0.5 --out "$tmp/c3.csv" > /dev/null 2>&1
+    r=$(same "$tmp/c3.csv" "$tmp/c2.csv")
+    if [ -z "$r" ] && [ "$(wc -l < "$tmp/c3.csv")" -gt 10 ]; then ok; else bad "$2: --set F=0.5 differs from the constant model: $r"; fi
 done
+# (negative control: the default F = 0 is another run)
+"$SIM" --quiet --t-end 1 --out "$tmp/c4.csv" > /dev/null 2>&1
+[ -n "$(same "$tmp/c4.csv" "$tmp/c2.csv")" ] && ok || bad "the default F equals the constant model: the comparison sees nothing"
 
 # ---- a jump table converges at first order to the jumps as functions of time (positions and
 # velocities: the accelerations and reactions of a row at a jump jump themselves)
@@ -217,6 +225,10 @@ expect_err "missing file" "cannot read" "$SIM" --input-file "$tmp/none.csv"
 expect_err "--hold without a table" "--hold has no effect without --input-file" "$SIM" --hold foh
 expect_err "--hold bad" "expected zoh or foh" "$SIM" --input-file "$tmp/ramp.csv" --hold cubic
 expect_err "a model without inputs" "the model has no inputs" "$INC" --input-file "$tmp/ramp.csv"
+expect_err "--set of an input the file gives" "--set F=1: --input-file .*const.csv also gives input 'F'" \
+    "$SIM" --set F=1 --input-file "$tmp/const.csv"
+expect_err "--set of an unknown name" "unknown tunable or input 'G'; the tunables are: none; the inputs are: F (default 0)" \
+    "$SIM" --set G=1
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

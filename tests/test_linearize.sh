@@ -4,7 +4,8 @@
 # (skipped with a message without python3-numpy), and hostile input: --about t=abc, t=-1, --about
 # t= with modal, a model without inputs (B, D with 0 columns: a note), a singular position (the
 # constraint named), no equilibrium (exit 1, no files); the cart-pole about its static
-# equilibrium (a neutral direction) against the closed form.
+# equilibrium (a neutral direction) against the closed form; the motor arm about the equilibrium
+# at an input set with --set V=0.5 against the closed form.
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -49,6 +50,27 @@ awk -v x="$axp" -v p="$app" 'BEGIN { M = 1; m = 0.1; l = 0.5; g = 9.81; J = m * 
     exit !(x != "" && p != "" && ex < 1e-10 && ep < 1e-10) }' && ok || bad "cartpole about static: A[d(cart.x)][pole.phi] = $axp, A[d(pole.phi)][pole.phi] = $app"
 out=$($B/cartpole_sim --analysis static --out "$T/cpst.csv" 2>&1); rc=$?
 [ $rc -eq 0 ] && case "$out" in *"stability=neutral"*) true ;; *) false ;; esac && ok || bad "cartpole static: exit $rc $out"
+
+# --set of an input: the operating point of the motor arm (models/motor_arm.lua) held at V = 0.5 V
+# instead of its default 6 V (no equilibrium there): the motor's torque gear kt V / R = V N m
+# against gravity m g (L/2) sin phi, so sin phi = V / 0.981 at the static point, and A's
+# stiffness -m g (L/2) cos phi / J_A (J_A = m L^2 / 3) there; B = gear kt / R / J_A whatever V
+out=$($B/motor_arm_sim --analysis linearize --set V=0.5 --out "$T/ma.csv" 2>"$T/err"); rc=$?
+[ $rc -eq 0 ] && case "$out" in *"point=equilibrium"*) true ;; *) false ;; esac && ok || bad "motor_arm --set V=0.5 linearize: exit $rc $out $(cat "$T/err")"
+read -r app bv < <(awk -F, '$1=="A" && $2=="d(arm.phi)" {a = $3} $1=="B" && $2=="d(arm.phi)" {b = $3} END {print a, b}' "$T/ma.csv")
+awk -v a="$app" -v b="$bv" 'BEGIN { m = 0.5; L = 0.4; g = 9.81; V = 0.5; J = m * L * L / 3; s = V / (m * g * L / 2)
+    wa = -m * g * L / 2 * sqrt(1 - s * s) / J; wb = 1 / J
+    ea = (a - wa) / wa; eb = (b - wb) / wb; if (ea < 0) ea = -ea; if (eb < 0) eb = -eb
+    exit !(a != "" && b != "" && ea < 1e-10 && eb < 1e-10) }' && ok || bad "motor_arm about V = 0.5: A[d(arm.phi)][arm.phi] = $app, B[d(arm.phi)] = $bv"
+# (V = 0 hangs the arm straight: another stiffness, so the comparison above sees V)
+$B/motor_arm_sim --analysis linearize --set V=0 --out "$T/ma0.csv" >/dev/null 2>&1
+a0=$(awk -F, '$1=="A" && $2=="d(arm.phi)" {print $3}' "$T/ma0.csv")
+awk -v a="$a0" -v b="$app" 'BEGIN { exit !(a != "" && b != "" && (a - b) * (a - b) > 1) }' && ok || bad "motor_arm V = 0 vs 0.5: $a0 $app"
+# the static analysis: the angle sensor at asin(V / 0.981), the in.V column the value set
+$B/motor_arm_sim --analysis static --set V=0.5 --out "$T/mast.csv" >/dev/null 2>&1
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         { s = 0.5 / 0.981; w = atan2(s, sqrt(1 - s * s)); e = $c["out.angle"] - w; if (e < 0) e = -e
+           exit !($c["in.V"] == 0.5 && e < 1e-12) }' "$T/mast.csv" && ok || bad "motor_arm static --set V=0.5: $(tail -1 "$T/mast.csv")"
 
 if python3 -c 'import numpy' 2>/dev/null; then
     python3 - "$T" <<'PY' && ok || bad "numpy cannot read the text files"

@@ -63,7 +63,7 @@ expect_err() {   # expect_err "what" "pattern" args...
     if [ $rc -eq 2 ] && grep -q -- "$pat" "$tmp/e" && [ ! -e "$tmp/e.csv" ] && [ ! -s "$tmp/o" ]; then ok
     else bad "$what: rc=$rc stderr=$(cat "$tmp/e") stdout=$(cat "$tmp/o")"; fi
 }
-expect_err "unknown tunable" "unknown tunable 'kk'; the tunables are: m (default 250) k (default 16000) c (default 1000) F (default 500) a (default 0)" --set kk=1
+expect_err "unknown tunable or input" "unknown tunable or input 'kk'; the tunables are: m (default 250) k (default 16000) c (default 1000) F (default 500) a (default 0); the inputs are: none" --set kk=1
 expect_err "negative mass" 'break the model.s rule body "car" mass > 0' --set m=-1
 expect_err "negative k" 'spring "susp" k >= 0' --set k=-1
 expect_err "zero mass (inertia rule first broken at mass)" 'mass > 0' --set m=0
@@ -116,6 +116,7 @@ model_err "bad name" "tunable name '1k' is not an identifier" "$base" 'tunable("
 # a sweep column h, t_end, formulation or integrator sets the option: no tunable may take its name
 model_err "tunable named h" "t.lua:2: error: tunable name 'h' is a simulator option's (--h): a sweep table's column 'h' means --h" "$base" 'tunable("h", 1)'
 model_err "tunable named t_end" "tunable name 't_end' is a simulator option's (--t-end)" "$base" 'tunable("t_end", 1)'
+model_err "input named h" "t.lua:2: error: input name 'h' is a simulator option's (--h)" "$base" 'input "h" { default = 1 }'
 model_err "compared" "cannot be compared" "$base" 'local k = tunable("k", 1)' 'if k > 0 then end'
 model_err "sine period" "sine period must be a plain number" "$base" 'local k = tunable("k", 1)' 'body "b" { mass = 1, inertia = 1, points = { O = { 0, 0 } } }' "$joint" 'force "F" { "b.O", fx = sine { amplitude = 1, period = k } }'
 model_err "non-finite at the defaults" "not a finite number at the tunables' defaults" "$base" 'local k = tunable("k", 0)' 'body "b" { mass = 1, inertia = 1, points = { O = { 1 / k, 0 } } }' "$joint"

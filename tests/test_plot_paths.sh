@@ -2,7 +2,8 @@
 # test_plot_paths.sh - the plotting scripts take any file name: a quote, a double quote, a
 # backtick, a dollar or a backslash in the CSV's path, --outdir, --compare or --label never ends
 # a gnuplot string early (a "run'1.csv" once overwrote the file "run") nor runs a command; a
-# path that no gnuplot string can carry (a line break) is refused with a message naming it.
+# path that no gnuplot string can carry (a line break) is refused with a message naming it. The
+# io plot: a panel per input and sensor (up to 8), else two shared panels.
 # Synthetic CSVs (no simulator): scripts/plot.sh, scripts/plot_analysis.sh (bode, modes).
 set -u
 cd "$(dirname "$0")/.."
@@ -58,6 +59,27 @@ grep -q "line break" err.txt && grep -qF 'a\nb' err.txt; ok $? "the message name
 [ -z "$(ls | grep '_energy.png' | grep -v -e "run'1" -e "cmp'x")" ]; ok $? "no PNG written for it"
 "$here/scripts/plot.sh" --outdir "$nl" x.csv > /dev/null 2> err.txt
 [ $? -eq 1 ] && [ ! -e "$nl" ] && grep -q -- "--outdir" err.txt; ok $? "a line break in --outdir: exit 1, nothing created ($(cat err.txt))"
+
+# the io plot: each input and sensor a panel of its own scale (a 0.01 m next to 1.7 rad looked
+# flat on a shared axis), up to 8; more columns share two panels (inputs, sensors). The script
+# gnuplot is given is read through a stand-in that keeps it and passes it on.
+mkdir gpbin
+printf '#!/bin/sh\ntee -a %s | %s\n' "$tmp/gp.txt" "$(command -v gnuplot)" > gpbin/gnuplot
+chmod +x gpbin/gnuplot
+io_csv() {   # io_csv N: x.csv's columns, in.u and N sensors out.y1 .. (0.01 m and 1.7 rad)
+    awk -v n="$1" 'BEGIN { printf "t,energy_dev,phi_norm,phid_norm,B.P.x,B.P.y,in.u"
+                           for (k = 1; k <= n; k++) printf ",out.y%d", k; print ""
+                           for (i = 0; i <= 20; i++) { t = i / 20; printf "%g,0,0,0,%g,%g,1", t, cos(t), sin(t)
+                               for (k = 1; k <= n; k++) printf ",%g", (k % 2 ? 0.01 : 1.7) * t; print "" } }'
+}
+io_csv 3 > io3.csv; : > io3.csv.info
+: > gp.txt; PATH=$tmp/gpbin:$PATH "$here/scripts/plot.sh" io3.csv > out.txt 2> err.txt
+[ $? -eq 0 ] && [ -s io3_io.png ] && grep -q "multiplot layout 4,1" gp.txt && [ "$(grep -c "^plot .*column('out.y[0-9]')" gp.txt)" -eq 3 ]
+ok $? "io plot: 1 input and 3 sensors in 4 panels ($(grep -o 'multiplot layout [0-9]*,1' gp.txt | tr '\n' ' ')$(head -n 2 err.txt))"
+io_csv 8 > io8.csv; : > io8.csv.info
+: > gp.txt; PATH=$tmp/gpbin:$PATH "$here/scripts/plot.sh" io8.csv > out.txt 2> err.txt
+[ $? -eq 0 ] && [ -s io8_io.png ] && grep -q "multiplot layout 2,1" gp.txt
+ok $? "io plot: 1 input and 8 sensors in 2 panels ($(grep -o 'multiplot layout [0-9]*,1' gp.txt | tr '\n' ' ')$(head -n 2 err.txt))"
 
 # plot_analysis.sh: a Bode plot and a mode picture under quoted names
 { echo "freq_hz,re,im,x,magnitude,phase_deg"

@@ -12,10 +12,12 @@
 #  - bad tables: a bad header, a row of the wrong length, an empty cell, blank lines, shell
 #    syntax or quotes in a value, a bad SWEEP_JOBS or SWEEP_CHUNK: exit 2 with one message
 #    naming the file and line, no sweep directory; an unknown column: every row fails with the
-#    tunables listed;
+#    tunables and inputs listed; an input column (motor_arm's V): each row as its direct run;
 #  - a byte-order mark, CRLF, no line break after the last row: every row runs; a failed row
 #    whose value is "ok" counts as failed; --help as a value fails its row; the progress line and
 #    a shorter table, with a stand-in simulator (its --batch prints summary rows, solving nothing);
+#    the plot's y tick labels distinct when Y varies in its 7th digit (read on gnuplot's text
+#    terminal);
 #    an interrupted block (a row's line cut short) redoes that row alone;
 #  - SWEEP_ENGINE=slurm through a stand-in sbatch that runs the generated job scripts as Slurm
 #    would (the array script once per SLURM_ARRAY_TASK_ID, then the dependent gather script):
@@ -156,6 +158,28 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^sweep: [0-9]*/150 rows run, 0 failed ([0-9]*%
    [ "$(grep '^sweep: [0-9]*/150 rows run' "$tmp/e" | tail -n 1)" = "sweep: 150/150 rows run, 0 failed (100%)" ] &&
    grep -q '^sweep: 150 rows, 150 ok' "$tmp/e" && [ "$(grep -c ',ok,0,' "$tmp/sweep_many/summary.csv")" -eq 150 ]; then ok
 else bad "progress lines: rc=$rc $(cat "$tmp/e")"; fi
+# the plot's tick labels tell the ticks apart when Y varies in its 7th digit (2.255065e-5 ..
+# 2.255071e-5: the default format showed 2.25507e-05 at every tick): gnuplot through a stand-in
+# that draws the same script on its text terminal, whose tick labels are read back
+if command -v gnuplot >/dev/null; then
+    cat > "$tmp/fine_sim" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --batch ] && f=$2; shift; done
+awk -F, 'NR == 1 { printf "%s,status,exit,code,max_energy_dev,t_end,message\n", $0; next }
+         { printf "%s,ok,0,0,%.6e,1,\"\"\n", $0, 2.255065e-5 + 1.5e-14 * $2 }' "$f"
+FAKE
+    chmod +x "$tmp/fine_sim"
+    mkdir -p "$tmp/gpbin"
+    gp=$(command -v gnuplot)
+    printf '#!/bin/sh\nsed -e "s/^set terminal pngcairo.*/set terminal dumb size 120,40/" -e "s|^set output .*|set output %s|" | %s\n' \
+        "'$tmp/dumb.txt'" "$gp" > "$tmp/gpbin/gnuplot"
+    chmod +x "$tmp/gpbin/gnuplot"
+    printf 'k\n0\n1000\n2000\n3000\n4000\n' > "$tmp/fine.csv"
+    PATH=$tmp/gpbin:$PATH SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fine_sim" "$tmp/fine.csv" "$tmp/sweep_fine" > /dev/null 2> "$tmp/e"
+    ticks=$(sed -n 's/^ *\([-+0-9.e]*\) [|+].*/\1/p' "$tmp/dumb.txt" 2>/dev/null | grep .)
+    if [ "$(printf '%s\n' "$ticks" | grep -c .)" -ge 3 ] && [ -z "$(printf '%s\n' "$ticks" | sort | uniq -d)" ]; then ok
+    else bad "the plot's y ticks repeat: $(printf '%s ' $ticks) $(cat "$tmp/e")"; fi
+fi
 # a shorter table: the results of the rows beyond it go, the rest are kept
 head -n 101 "$tmp/many.csv" > "$tmp/many2.csv" && cp "$tmp/many2.csv" "$tmp/many.csv"
 SWEEP_TOOL=$BUILD/mb_sweep scripts/sweep.sh "$tmp/fake_sim" "$tmp/many.csv" "$tmp/sweep_many" > /dev/null 2> "$tmp/e"
@@ -201,8 +225,22 @@ else bad "damaged results files: rc=$rc $(cat "$tmp/o" "$tmp/e")"; fi
 printf 'kk\n1\n2\n' > "$tmp/u.csv"
 scripts/sweep.sh "$SIM" "$tmp/u.csv" "$tmp/sweep_u" > /dev/null 2> "$tmp/e"
 rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
+if [ $rc -eq 1 ] && [ "$(grep -c "unknown tunable or input 'kk'; the tunables are: m (default 250) k" "$tmp/e")" -eq 2 ]; then ok
 else bad "unknown column: rc=$rc $(cat "$tmp/e")"; fi
+
+# an input column (models/motor_arm.lua's V): each row's run has --set V=..., as a direct run;
+# the rows differ (V moves the arm), so the column reached the model
+ARM=$BUILD/motor_arm_sim
+[ -x "$ARM" ] || mk "$ARM" >/dev/null 2>&1 || bad "cannot build $ARM"
+printf 'V,t_end\n0.5,0.3\n3,0.3\n' > "$tmp/in.csv"
+SWEEP_Y=max_energy_dev scripts/sweep.sh "$ARM" "$tmp/in.csv" "$tmp/sweep_in" > /dev/null 2> "$tmp/e"
+rc=$?
+direct=$("$ARM" --quiet --set V=3 --t-end 0.3 2>/dev/null | tr ' ' '\n' | sed -n 's/^steps=//p;s/^newton_iters=//p;s/^max_energy_dev=//p' | tr '\n' ' ')
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 3 { print $c["steps"], $c["newton_iters"], $c["max_energy_dev"] "" }' "$tmp/sweep_in/summary.csv" 2>/dev/null)
+other=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $c["max_energy_dev"] }' "$tmp/sweep_in/summary.csv" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$(grep -c ',ok,0,' "$tmp/sweep_in/summary.csv")" -eq 2 ] && [ -n "$got" ] &&
+   [ "$got " = "$direct" ] && [ "$other" != "${got##* }" ]; then ok
+else bad "a sweep over an input: rc=$rc got '$got' direct '$direct' row 1 '$other' $(cat "$tmp/e")"; fi
 
 # ---- OUTDIR with a space, a quote, a backtick: every row runs (GNU parallel gets the words as
 # they are), the plot is written under that name, nothing else is created, no command runs

@@ -671,40 +671,58 @@ static int build_params(cli *c, mb_params *p)
     return -1;
 }
 
+/* The names --set takes, for a message: the tunables with their defaults, then the inputs. */
+static void list_settable(void)
+{
+    if (model->npar == 0 && model->nin == 0) {
+        fprintf(stderr, "the model has none%s\n", model->data ? " in the generic "
+                "evaluator (it runs tunables at their defaults; use --eval generated)" : "");
+        return;
+    }
+    fprintf(stderr, "the tunables are:");
+    if (model->npar == 0) fprintf(stderr, " none");
+    for (int i = 0; i < model->npar; i++)
+        fprintf(stderr, " %s (default %.17g)", model->par_names[i], (double)model->par[i]);
+    fprintf(stderr, "; the inputs are:");
+    if (model->nin == 0) fprintf(stderr, " none");
+    for (int i = 0; i < model->nin; i++)
+        fprintf(stderr, " %s (default %.17g)", model->in_names[i], (double)model->in[3 * i]);
+    fputc('\n', stderr);
+}
+
 /* --set: a copy of the descriptor whose par (and, when M depends on them, mass) hold the values
- * given, each checked against the model's rules (mb_model.par_check) before anything runs: the
- * simulation (mb_sim_init starts from the descriptor's par) and the analyses both use it.
- * Returns 0, or 2 after naming the problem (an unknown name lists the tunables). */
+ * given, each checked against the model's rules (mb_model.par_check) before anything runs, and
+ * whose input holds start at the values given to inputs (held from t = 0 in place of the model
+ * file's default): the simulation (mb_sim_init starts from the descriptor's par and in) and the
+ * analyses both use it. An input that --input-file also gives is refused (the file would set it
+ * from its first row on, so the --set value would never apply). Returns 0, or 2 after naming
+ * the problem (an unknown name lists the tunables and the inputs). */
 static int apply_sets(const cli *c)
 {
     static mb_model tuned;
-    static mb_real par[MAX_PAR];
-    if (model->npar > MAX_PAR) {
-        fprintf(stderr, "%s_sim: --set: more than " STR(MAX_PAR) " tunables\n", model->name);
+    static mb_real par[MAX_PAR], hold[3 * MAX_PAR];
+    if (model->npar > MAX_PAR || model->nin > MAX_PAR) {
+        fprintf(stderr, "%s_sim: --set: more than " STR(MAX_PAR) " tunables or inputs\n", model->name);
         return 2;
     }
     for (int i = 0; i < model->npar; i++) par[i] = model->par[i];
+    for (int i = 0; i < 3 * model->nin; i++) hold[i] = model->in[i];
     for (int k = 0; k < c->nset; k++) {
         const char *s = c->set[k], *e = strchr(s, '=');
         size_t len = (size_t)(e - s);
-        int idx = -1;
+        int idx = -1, in_idx = -1;
         for (int i = 0; i < model->npar && idx < 0; i++)
             if (strlen(model->par_names[i]) == len && !strncmp(model->par_names[i], s, len)) idx = i;
-        if (idx < 0) {
-            fprintf(stderr, "%s_sim: --set %s: unknown tunable '%.*s'; ", model->name, s, (int)len, s);
-            if (model->npar == 0)
-                fprintf(stderr, "the model has none%s\n", model->data ? " in the generic evaluator (it runs "
-                        "tunables at their defaults; use --eval generated)" : "");
-            else {
-                fprintf(stderr, "the tunables are:");
-                for (int i = 0; i < model->npar; i++)
-                    fprintf(stderr, " %s (default %.17g)", model->par_names[i], (double)model->par[i]);
-                fputc('\n', stderr);
-            }
+        for (int i = 0; i < model->nin && idx < 0 && in_idx < 0; i++)
+            if (strlen(model->in_names[i]) == len && !strncmp(model->in_names[i], s, len)) in_idx = i;
+        if (idx < 0 && in_idx < 0) {
+            fprintf(stderr, "%s_sim: --set %s: unknown tunable or input '%.*s'; ", model->name, s, (int)len, s);
+            list_settable();
             return 2;
         }
-        par[idx] = (mb_real)strtod(e + 1, NULL);   /* checked by parse_args */
-        if (!isfinite((double)par[idx])) {
+        mb_real *dst = idx >= 0 ? &par[idx] : &hold[3 * in_idx];
+        *dst = (mb_real)strtod(e + 1, NULL);   /* checked by parse_args */
+        if (!isfinite((double)*dst)) {
             fprintf(stderr, "%s_sim: --set %s: not a finite number in this precision\n", model->name, s);
             return 2;
         }
@@ -712,14 +730,22 @@ static int apply_sets(const cli *c)
          * and its reciprocal overflows: a mass of 1e-320 made M^-1 infinite, which the start-up
          * check then called a redundant joint */
         double lo = sizeof(mb_real) == sizeof(float) ? (double)FLT_MIN : DBL_MIN;
-        if (strtod(e + 1, NULL) != 0 && !(fabs((double)par[idx]) >= lo)) {
+        if (strtod(e + 1, NULL) != 0 && !(fabs((double)*dst) >= lo)) {
             fprintf(stderr, "%s_sim: --set %s: not a normal number in this precision (nonzero "
                     "magnitudes start at %.3g; a subnormal value loses digits and its reciprocal "
                     "overflows)\n", model->name, s, lo);
             return 2;
         }
+        int in_file = 0;   /* (setup reads --input-file first) */
+        for (int j = 0; in_idx >= 0 && j < intab.ncol; j++) in_file |= intab.col_in[j] == in_idx;
+        if (in_file) {
+            fprintf(stderr, "%s_sim: --set %s: --input-file %s also gives input '%s' (from its first "
+                    "row on, so the --set value would never apply): give it in one of them\n",
+                    model->name, s, c->input_file, model->in_names[in_idx]);
+            return 2;
+        }
     }
-    int r = model->par_check(par);
+    int r = model->npar > 0 && model->par_check ? model->par_check(par) : -1;
     if (r >= 0) {
         fprintf(stderr, "%s_sim: --set:", model->name);
         for (int k = 0; k < c->nset; k++) fprintf(stderr, " %s", c->set[k]);
@@ -728,6 +754,7 @@ static int apply_sets(const cli *c)
     }
     tuned = *model;
     tuned.par = par;
+    if (model->nin > 0) tuned.in = hold;
     if (model->par_mass) {
         if (!(set_mass = malloc(sizeof(mb_real) * (size_t)model->nq))) {
             fprintf(stderr, "%s_sim: out of memory\n", model->name);
@@ -763,7 +790,6 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         planned.plan = own_plan;
         model = &planned;
     }
-    if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
     if (c->input_file) {
         char why[512];
         if (c->analysis != MB_CLI_DYNAMIC) {
@@ -778,6 +804,7 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: --hold has no effect without --input-file\n", model->name);
         return cleanup(2);
     }
+    if (c->nset > 0 && apply_sets(c) != 0) return cleanup(2);
     if (c->analysis != MB_CLI_DYNAMIC)   /* the other analyses: tools/mb_analysis_cli.c */
         return cleanup(mb_cli_run_analysis(c->analysis, model, &c->anl, c->out, tmp, sizeof tmp, c->t_end, c->h,
                                            c->every, c->quiet));

@@ -340,15 +340,17 @@ static mb_opt rows[] = {
               "integrator's dense output (the steps are not clipped to them)" },
     { .name = "--set", .meta = "NAME=VALUE", .kind = MB_OPT_CUSTOM, .off = OFF(set), .accept = accept_set,
       EVERYWHERE,
-      .help = "set the model's tunable parameter NAME (repeatable; the model file's\n"
-              "tunable(\"NAME\", default), docs/model-language.md); the value must\n"
-              "keep the model's rules (mass > 0, spring constants >= 0, ...)" },
+      .help = "set the model's tunable NAME (tunable(\"NAME\", default)) or input NAME\n"
+              "(input \"NAME\" {...}: held from t = 0 in place of its default, for\n"
+              "the dynamic run and every analysis); repeatable; a tunable's value\n"
+              "must keep the model's rules (mass > 0, spring constants >= 0, ...);\n"
+              "docs/model-language.md" },
     /* --input-file and --hold: refused by the simulator once the model is known (setup) */
     { .name = "--input-file", .meta = "F.csv", .kind = MB_OPT_STRING, .off = OFF(input_file),
       .why_bad = "empty file name", .analyses = DYN, .forms = ALL, .integs = ALL, .group = MB_SIM_G_OTHER,
       .help = "set the model's inputs from a time series at the start of each\n"
               "step that enters another row: a header t,<input>,... and rows with\n"
-              "t increasing (docs/cli.md)" },
+              "t increasing; an input it gives may not also be --set (docs/cli.md)" },
     { .name = "--hold", .meta = "zoh|foh", .kind = MB_OPT_ENUM, .off = OFF(foh), .choices = hold_choices,
       .analyses = DYN, .forms = ALL, .integs = ALL, .group = MB_SIM_G_OTHER,
       .help = "how --input-file's values hold over a step: zoh (default) the value\n"

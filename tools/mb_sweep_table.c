@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLS 1024   /* a model has at most 1000 tunables, plus the 4 option columns */
+#define MAX_COLS 1024   /* columns of a table (tunables, inputs, the 4 option columns) */
 
 static void fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -139,7 +139,7 @@ int mb_sweep_table_read(const char *data, size_t len, const char *file, mb_sweep
                     goto bad;
                 }
                 if (!is_name(q, cn)) {
-                    fail(err, errlen, "%s:1: column %d: \"%s\" is not a name (a tunable or h, "
+                    fail(err, errlen, "%s:1: column %d: \"%s\" is not a name (a tunable, an input or h, "
                          "t_end, formulation, integrator)", f, c + 1, shown(q, cn, v));
                     goto bad;
                 }

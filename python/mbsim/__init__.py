@@ -32,12 +32,17 @@ class Error(Exception):
         self.message = message
 
 
-# the options of a run, in the order of the shim's option array (python/mbsim/_shim.c)
+# the options of a run, in the order of the shim's option array (python/mbsim/_shim.c);
+# "_dense" (the integrator's dense output, for simulate's rows) is simulate's own, not an option
 _OPTS = ["formulation", "integrator", "h", "rtol", "atol", "alpha", "xi", "omega", "tol",
          "max_iter", "max_steps", "sigma_reset", "baumgarte_cap", "project_velocity", "strict",
-         "full_jacobian", "newton_reuse", "hht_alpha", "extrapolate", "t_end", "dense", "linsys",
-         "warn_energy", "warn_phi", "warn_sigma", "warn_stability", "events"]
+         "full_jacobian", "newton_reuse", "hht_alpha", "extrapolate", "t_end", "_dense", "linsys",
+         "warn_energy", "warn_phi", "warn_sigma", "warn_stability", "events", "warn_accuracy"]
 _OPT_INDEX = {k: i for i, k in enumerate(_OPTS)}
+_PUBLIC_OPTS = [k for k in _OPTS if not k.startswith("_")]   # what a caller may give
+# the bits of monitor["warn"] and a sweep's warn column: bit k (value 2**k) is WARN_NAMES[k]
+# (runtime/mb_sim.h, MB_WARN_*; docs/formulations.md, "Warnings")
+WARN_NAMES = ("newton", "energy", "constraint", "sigma", "stability", "accuracy")
 _MONITOR = ["steps", "rejected", "evals", "newton_iters", "alf_iters", "maxiter_events",
             "sigma_resets", "factorizations", "energy_dev", "phi_norm", "phid_norm", "sigma_norm",
             "max_energy_dev", "max_phi", "max_phid", "max_sigma", "warn", "T", "V"]
@@ -210,7 +215,7 @@ class Model:
         o = np.full(len(_OPTS), np.nan)
         for k, v in kw.items():
             if k not in _OPT_INDEX:
-                raise Error(f"{self.name}: unknown option {k!r} (options: {', '.join(_OPTS)})")
+                raise Error(f"{self.name}: unknown option {k!r} (options: {', '.join(_PUBLIC_OPTS)})")
             if v is None:
                 continue
             if k in ("formulation", "integrator"):
@@ -305,7 +310,7 @@ class Model:
         t_end = float(self.t_end if t_end is None else t_end)
         if not t_end > 0:
             raise Error(f"{self.name}: t_end {t_end} must be > 0")
-        o = dict(opts, t_end=t_end, dense=1)
+        o = dict(opts, t_end=t_end, _dense=1)
         ctx = self._new(o)
         try:
             L = self._lib
@@ -478,10 +483,10 @@ class Model:
                         cols.append(k)
             table = {k: [r.get(k) for r in rows] for k in cols}
         for k in cols:   # every name known before anything runs
-            if k not in self.tunables and k not in self.inputs and k not in _OPT_INDEX:
+            if k not in self.tunables and k not in self.inputs and k not in _PUBLIC_OPTS:
                 raise Error(f"{self.name}: sweep: unknown column {k!r} (tunables: "
                             f"{', '.join(self.tunables) or 'none'}; inputs: {', '.join(self.inputs) or 'none'}; "
-                            f"options: {', '.join(_OPTS)})")
+                            f"options: {', '.join(_PUBLIC_OPTS)})")
         base = dict(opts)
         base["t_end"] = self.t_end if t_end is None else t_end
         # the values of every row: tunables and inputs (defaults where a row gives none) ...

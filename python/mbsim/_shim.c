@@ -26,7 +26,7 @@ typedef char mbpy_real_is_double[sizeof(mb_real) == sizeof(double) ? 1 : -1];
 enum {
     O_FORM, O_INTEG, O_H, O_RTOL, O_ATOL, O_ALPHA, O_XI, O_OMEGA, O_TOL, O_MAXIT, O_MAXSTEPS,
     O_SRESET, O_CAP, O_PROJ, O_STRICT, O_FULLJAC, O_REUSE, O_HHT, O_EXTRAP, O_TEND, O_DENSE,
-    O_LINSYS, O_WARN_E, O_WARN_PHI, O_WARN_SIG, O_WARN_STAB, O_EVENTS, O_COUNT
+    O_LINSYS, O_WARN_E, O_WARN_PHI, O_WARN_SIG, O_WARN_STAB, O_EVENTS, O_WARN_ACC, O_COUNT
 };
 
 typedef struct mbpy {
@@ -144,6 +144,7 @@ static int build_params(const double *o, mb_params *p, char *msg, size_t len)
     if (given(o, O_WARN_PHI)) p->warn_phi = (mb_real)o[O_WARN_PHI];
     if (given(o, O_WARN_SIG)) p->warn_sigma = (mb_real)o[O_WARN_SIG];
     if (given(o, O_WARN_STAB)) p->warn_stability = (mb_real)o[O_WARN_STAB];
+    if (given(o, O_WARN_ACC)) p->warn_accuracy = (mb_real)o[O_WARN_ACC];
     p->full_jacobian = given(o, O_FULLJAC) && o[O_FULLJAC] != 0;
     if (given(o, O_REUSE)) p->newton_reuse = o[O_REUSE] != 0;
     if (given(o, O_LINSYS)) p->linsys = (int)o[O_LINSYS];

@@ -347,6 +347,18 @@ def test_unknown_names(cartpole):
         cartpole.simulate(0.1, formulation="euler")
     with pytest.raises(mbsim.Error, match="unknown column"):
         cartpole.sweep([{"mass": 1.0}])
+    with pytest.raises(mbsim.Error, match=r"unknown option 'dense' \(options: .*warn_accuracy"):
+        cartpole.simulate(0.1, dense=1)   # simulate's own, not an option
+
+
+def test_warn_accuracy_and_warn_names(cartpole):
+    """warn_accuracy is the simulator's --warn-accuracy: a threshold far below bdf's error sum
+    sets the accuracy bit, 0 turns the check off; the bits are named by mbsim.WARN_NAMES."""
+    acc = 1 << mbsim.WARN_NAMES.index("accuracy")
+    assert mbsim.WARN_NAMES.index("energy") == 1 and acc == 32
+    on = cartpole.simulate(0.5, integrator="bdf", rtol=1e-6, warn_accuracy=1e-3).monitor["warn"]
+    off = cartpole.simulate(0.5, integrator="bdf", rtol=1e-6, warn_accuracy=0).monitor["warn"]
+    assert int(on) & acc and not int(off) & acc
 
 
 def test_runtime_errors(tmp_path, cartpole):
