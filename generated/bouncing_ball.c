@@ -225,6 +225,7 @@ static const mb_index bouncing_ball_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (0 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void bouncing_ball_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {

@@ -327,21 +327,22 @@ static const mb_index cartpole_a_upd[8] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (10 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void cartpole_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] += w[0] * Pq[2] * Pq[2];
-    F[2] += w[1] * Pq[1] * Pq[1];
-    F[5] += w[1] * Pq[5] * Pq[1];
-    F[3] += w[1] * Pq[5] * Pq[5];
-    F[0] += w[2] * Pq[0] * Pq[0];
+    F[1] = w[0] * Pq[2] * Pq[2];
+    F[2] = w[1] * Pq[1] * Pq[1];
+    F[5] = w[1] * Pq[5] * Pq[1];
+    F[3] = w[1] * Pq[5] * Pq[5];
+    F[0] = w[2] * Pq[0] * Pq[0];
     F[1] += w[3] * Pq[3] * Pq[3];
     F[3] += w[4] * Pq[6] * Pq[6];
     F[1] += w[5] * Pq[4] * Pq[4];
-    F[4] += w[5] * Pq[7] * Pq[4];
+    F[4] = w[5] * Pq[7] * Pq[4];
     F[3] += w[5] * Pq[7] * Pq[7];
 }
 

@@ -376,27 +376,28 @@ static const mb_index double_pendulum_a_upd[19] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (21 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void double_pendulum_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[5] += w[0] * Pq[4] * Pq[0];
-    F[2] += w[0] * Pq[4] * Pq[4];
-    F[1] += w[1] * Pq[2] * Pq[2];
-    F[8] += w[1] * Pq[8] * Pq[2];
-    F[3] += w[1] * Pq[8] * Pq[8];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[5] = w[0] * Pq[4] * Pq[0];
+    F[2] = w[0] * Pq[4] * Pq[4];
+    F[1] = w[1] * Pq[2] * Pq[2];
+    F[8] = w[1] * Pq[8] * Pq[2];
+    F[3] = w[1] * Pq[8] * Pq[8];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[4] += w[2] * Pq[3] * Pq[1];
+    F[4] = w[2] * Pq[3] * Pq[1];
     F[5] += w[2] * Pq[5] * Pq[1];
-    F[6] += w[2] * Pq[9] * Pq[1];
+    F[6] = w[2] * Pq[9] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
-    F[7] += w[2] * Pq[5] * Pq[3];
+    F[7] = w[2] * Pq[5] * Pq[3];
     F[8] += w[2] * Pq[9] * Pq[3];
     F[2] += w[2] * Pq[5] * Pq[5];
-    F[9] += w[2] * Pq[9] * Pq[5];
+    F[9] = w[2] * Pq[9] * Pq[5];
     F[3] += w[2] * Pq[9] * Pq[9];
     F[2] += w[3] * Pq[6] * Pq[6];
     F[3] += w[4] * Pq[10] * Pq[10];

@@ -576,40 +576,41 @@ static const mb_index gear_train_a_upd[37] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (29 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[5] += w[2] * Pq[6] * Pq[6];
-    F[12] += w[2] * Pq[6] * Pq[10];
-    F[4] += w[2] * Pq[10] * Pq[10];
-    F[2] += w[3] * Pq[2] * Pq[2];
-    F[3] += w[4] * Pq[3] * Pq[3];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[5] = w[2] * Pq[6] * Pq[6];
+    F[12] = w[2] * Pq[6] * Pq[10];
+    F[4] = w[2] * Pq[10] * Pq[10];
+    F[2] = w[3] * Pq[2] * Pq[2];
+    F[3] = w[4] * Pq[3] * Pq[3];
     F[5] += w[5] * Pq[7] * Pq[7];
-    F[13] += w[5] * Pq[8] * Pq[7];
-    F[6] += w[5] * Pq[8] * Pq[8];
-    F[8] += w[6] * Pq[4] * Pq[4];
-    F[16] += w[6] * Pq[11] * Pq[4];
-    F[11] += w[6] * Pq[11] * Pq[11];
-    F[7] += w[7] * Pq[5] * Pq[5];
-    F[15] += w[7] * Pq[12] * Pq[5];
+    F[13] = w[5] * Pq[8] * Pq[7];
+    F[6] = w[5] * Pq[8] * Pq[8];
+    F[8] = w[6] * Pq[4] * Pq[4];
+    F[16] = w[6] * Pq[11] * Pq[4];
+    F[11] = w[6] * Pq[11] * Pq[11];
+    F[7] = w[7] * Pq[5] * Pq[5];
+    F[15] = w[7] * Pq[12] * Pq[5];
     F[11] += w[7] * Pq[12] * Pq[12];
     F[6] += w[8] * Pq[9] * Pq[9];
-    F[14] += w[8] * Pq[13] * Pq[9];
+    F[14] = w[8] * Pq[13] * Pq[9];
     F[11] += w[8] * Pq[13] * Pq[13];
     F[11] += w[9] * Pq[14] * Pq[14];
     F[11] += w[10] * Pq[15] * Pq[15];
-    F[19] += w[10] * Pq[15] * Pq[18];
-    F[10] += w[10] * Pq[18] * Pq[18];
+    F[19] = w[10] * Pq[15] * Pq[18];
+    F[10] = w[10] * Pq[18] * Pq[18];
     F[11] += w[11] * Pq[16] * Pq[16];
-    F[18] += w[11] * Pq[16] * Pq[17];
+    F[18] = w[11] * Pq[16] * Pq[17];
     F[19] += w[11] * Pq[16] * Pq[19];
-    F[9] += w[11] * Pq[17] * Pq[17];
-    F[17] += w[11] * Pq[19] * Pq[17];
+    F[9] = w[11] * Pq[17] * Pq[17];
+    F[17] = w[11] * Pq[19] * Pq[17];
     F[10] += w[11] * Pq[19] * Pq[19];
 }
 

@@ -441,17 +441,18 @@ static const mb_index geneva_a_upd[35] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (5 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void geneva_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[4] += w[2] * Pq[4] * Pq[4];
-    F[2] += w[3] * Pq[2] * Pq[2];
-    F[3] += w[4] * Pq[3] * Pq[3];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[4] = w[2] * Pq[4] * Pq[4];
+    F[2] = w[3] * Pq[2] * Pq[2];
+    F[3] = w[4] * Pq[3] * Pq[3];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (5 terms); unsym: also the transposed terms (F4's Newton matrix). */

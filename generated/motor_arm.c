@@ -270,16 +270,17 @@ static const mb_index motor_arm_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (5 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void motor_arm_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[2] * Pq[2];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[2] * Pq[2];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[2] += w[2] * Pq[3] * Pq[1];
+    F[2] = w[2] * Pq[3] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
 }
 

@@ -263,14 +263,15 @@ static const mb_index suspension_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void suspension_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] += w[0] * Pq[1] * Pq[1];
-    F[0] += w[2] * Pq[0] * Pq[0];
+    F[1] = w[0] * Pq[1] * Pq[1];
+    F[0] = w[2] * Pq[0] * Pq[0];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
