@@ -3440,6 +3440,19 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[2] = MB_R(0.033)*v[2];
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void andrews_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.033)*v[2];
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 19] (x, y). */
 void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -4069,6 +4082,9 @@ const mb_model andrews_model = {
     .eval_kin_dyn = andrews_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = andrews_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = andrews_power,
 #endif
     .data = 0
 };

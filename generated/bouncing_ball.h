@@ -81,6 +81,8 @@ void bouncing_ball_dforce_dv(const mb_model *m, mb_real t, const mb_real *restri
     mb_real *restrict out);
 void bouncing_ball_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void bouncing_ball_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void bouncing_ball_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv);

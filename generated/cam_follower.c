@@ -2222,6 +2222,21 @@ void cam_follower_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void cam_follower_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 6] (x, y). */
 void cam_follower_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -3533,6 +3548,9 @@ const mb_model cam_follower_model = {
     .eval_kin_dyn = cam_follower_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cam_follower_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = cam_follower_power,
 #endif
     .data = 0
 };

@@ -814,6 +814,21 @@ void cartpole_energy(const mb_model *m, mb_real t, const mb_real *restrict q, co
     out[2] = v[0]*(in[0] + in[1]*(t - in[2]));
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void cartpole_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = v[0]*(in[0] + in[1]*(t - in[2]));
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 4] (x, y). */
 void cartpole_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1089,6 +1104,9 @@ const mb_model cartpole_model = {
     .eval_kin_dyn = cartpole_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cartpole_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = cartpole_power,
 #endif
     .data = 0
 };

@@ -92,6 +92,8 @@ void cartpole_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q,
     mb_real *restrict out);
 void cartpole_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void cartpole_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void cartpole_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void cartpole_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv);

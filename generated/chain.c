@@ -1717,6 +1717,19 @@ void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void chain_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 9] (x, y). */
 void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2015,6 +2028,9 @@ const mb_model chain_model = {
     .eval_kin_dyn = chain_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = chain_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = chain_power,
 #endif
     .data = 0
 };

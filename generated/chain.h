@@ -102,6 +102,8 @@ void chain_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, co
     mb_real *restrict out);
 void chain_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void chain_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void chain_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig);
 void chain_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig);

@@ -960,6 +960,19 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void double_pendulum_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 5] (x, y). */
 void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1142,6 +1155,9 @@ const mb_model double_pendulum_model = {
     .eval_kin_dyn = double_pendulum_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = double_pendulum_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = double_pendulum_power,
 #endif
     .data = 0
 };

@@ -1444,6 +1444,19 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restri
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void fourbar_singular_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 8] (x, y). */
 void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1719,6 +1732,9 @@ const mb_model fourbar_singular_model = {
     .eval_kin_dyn = fourbar_singular_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = fourbar_singular_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = fourbar_singular_power,
 #endif
     .data = 0
 };

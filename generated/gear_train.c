@@ -1407,6 +1407,19 @@ void gear_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = -MB_R(0.01)*t2;
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void gear_train_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = -MB_R(0.01)*(v[8]*v[8]);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 15] (x, y). */
 void gear_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1697,6 +1710,9 @@ const mb_model gear_train_model = {
     .eval_kin_dyn = gear_train_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = gear_train_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = gear_train_power,
 #endif
     .data = 0
 };

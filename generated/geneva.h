@@ -134,6 +134,8 @@ void geneva_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, c
     mb_real *restrict out);
 void geneva_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void geneva_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void geneva_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv);

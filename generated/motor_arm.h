@@ -84,6 +84,8 @@ void motor_arm_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q
     mb_real *restrict out);
 void motor_arm_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void motor_arm_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void motor_arm_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void motor_arm_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv);

@@ -622,6 +622,25 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void oscillator_1dof_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real t0 = MB_R(1.0) + q[0];
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_LEN_TINY ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_LEN_TINY ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
+    const mb_real t5 = t4*MB_FABS(t4);
+    out[0] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t5)) - MB_R(1000.0)*(v[1]*(t3*t5));
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -769,6 +788,9 @@ const mb_model oscillator_1dof_model = {
     .eval_kin_dyn = oscillator_1dof_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = oscillator_1dof_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = oscillator_1dof_power,
 #endif
     .data = 0
 };

@@ -2388,6 +2388,19 @@ void parallelogram_chain_energy(const mb_model *m, mb_real t, const mb_real *res
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void parallelogram_chain_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 13] (x, y). */
 void parallelogram_chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2815,6 +2828,9 @@ const mb_model parallelogram_chain_model = {
     .eval_kin_dyn = parallelogram_chain_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = parallelogram_chain_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = parallelogram_chain_power,
 #endif
     .data = 0
 };

@@ -1841,6 +1841,19 @@ void shaper_energy(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void shaper_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 11] (x, y). */
 void shaper_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2192,6 +2205,9 @@ const mb_model shaper_model = {
     .eval_kin_dyn = shaper_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = shaper_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = shaper_power,
 #endif
     .data = 0
 };

@@ -1259,6 +1259,19 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void slider_crank_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 7] (x, y). */
 void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1502,6 +1515,9 @@ const mb_model slider_crank_model = {
     .eval_kin_dyn = slider_crank_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = slider_crank_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = slider_crank_power,
 #endif
     .data = 0
 };

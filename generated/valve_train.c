@@ -1489,6 +1489,21 @@ void valve_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q,
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void valve_train_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 6] (x, y). */
 void valve_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2005,6 +2020,9 @@ const mb_model valve_train_model = {
     .eval_kin_dyn = valve_train_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = valve_train_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = valve_train_power,
 #endif
     .data = 0
 };

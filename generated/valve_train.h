@@ -96,6 +96,8 @@ void valve_train_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict
     mb_real *restrict out);
 void valve_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void valve_train_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void valve_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void valve_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict trig);
 void valve_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict gamma, mb_real *restrict force, mb_real *restrict trig);

@@ -11112,6 +11112,76 @@ void walker_energy(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     out[2] = t59 + v[22]*t60 + v[23]*(t52*t60 + MB_R(0.5)*(t55*t58)) - MB_R(0.5)*(v[27]*t68) + v[28]*t69 + v[29]*(t62*t69 + MB_R(0.5)*(t65*t68));
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void walker_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    const mb_real t0 = in[0] + in[1]*(t - in[2]) + MB_R(3.0)*(v[5] - v[2]);
+    const mb_real t1 = MB_SIN(q[11]);
+    const mb_real t2 = MB_COS(q[11]);
+    const mb_real t3 = q[10] + (MB_R(0.008477077776439801)*t1 - MB_R(0.3463080893064482)*t2);
+    const mb_real t4 = t3 - MB_R(0.02);
+    const mb_real t5 = MB_POW(MB_R(0.5)*(MB_FABS(t4) - t4), MB_R(1.5));
+    const mb_real t6 = MB_R(0.008477077776439801)*t2 + MB_R(0.3463080893064482)*t1;
+    const mb_real t7 = MB_R(10000000.0)*(t5*(MB_R(1.0) - MB_R(2.86550106654275)*(v[10] + v[11]*t6)));
+    const mb_real t8 = t7 + MB_FABS(t7);
+    const mb_real t9 = t3 - q[10] - MB_R(0.02);
+    const mb_real t10 = (v[9] - v[11]*t9)/MB_R(0.01);
+    const mb_real t11 = MB_R(0.75) + MB_R(0.25)*(t10*t10);
+    const mb_real t12 = t8*(MB_R(0.6)*MB_TANH(MB_R(4.0)*t10) + MB_R(0.20000000000000007)*(t10/(t11*t11)));
+    const mb_real t13 = MB_R(0.5)*t8 - MB_R(10000000.0)*t5;
+    const mb_real t14 = MB_R(3.0)*(v[2]*t0) - MB_R(3.0)*(v[5]*t0) - MB_R(0.5)*(v[9]*t12) + v[10]*t13 + v[11]*(t6*t13 + MB_R(0.5)*(t9*t12));
+    const mb_real t15 = MB_SIN(q[17]);
+    const mb_real t16 = MB_COS(q[17]);
+    const mb_real t17 = q[16] + (-MB_R(0.30254875209611387)*t15 - MB_R(0.16871694097450596)*t16);
+    const mb_real t18 = t17 - MB_R(0.02);
+    const mb_real t19 = MB_POW(MB_R(0.5)*(MB_FABS(t18) - t18), MB_R(1.5));
+    const mb_real t20 = MB_R(0.16871694097450596)*t15 - MB_R(0.30254875209611387)*t16;
+    const mb_real t21 = MB_R(10000000.0)*(t19*(MB_R(1.0) - MB_R(2.86550106654275)*(v[16] + v[17]*t20)));
+    const mb_real t22 = t21 + MB_FABS(t21);
+    const mb_real t23 = t17 - q[16] - MB_R(0.02);
+    const mb_real t24 = (v[15] - v[17]*t23)/MB_R(0.01);
+    const mb_real t25 = MB_R(0.75) + MB_R(0.25)*(t24*t24);
+    const mb_real t26 = t22*(MB_R(0.6)*MB_TANH(MB_R(4.0)*t24) + MB_R(0.20000000000000007)*(t24/(t25*t25)));
+    const mb_real t27 = MB_R(0.5)*t22 - MB_R(10000000.0)*t19;
+    const mb_real t28 = MB_SIN(q[23]);
+    const mb_real t29 = MB_COS(q[23]);
+    const mb_real t30 = q[22] + (MB_R(0.30254875209611387)*t28 - MB_R(0.16871694097450596)*t29);
+    const mb_real t31 = t30 - MB_R(0.02);
+    const mb_real t32 = MB_POW(MB_R(0.5)*(MB_FABS(t31) - t31), MB_R(1.5));
+    const mb_real t33 = MB_R(0.30254875209611387)*t29 + MB_R(0.16871694097450596)*t28;
+    const mb_real t34 = MB_R(10000000.0)*(t32*(MB_R(1.0) - MB_R(2.86550106654275)*(v[22] + v[23]*t33)));
+    const mb_real t35 = t34 + MB_FABS(t34);
+    const mb_real t36 = t30 - q[22] - MB_R(0.02);
+    const mb_real t37 = (v[21] - v[23]*t36)/MB_R(0.01);
+    const mb_real t38 = MB_R(0.75) + MB_R(0.25)*(t37*t37);
+    const mb_real t39 = t35*(MB_R(0.6)*MB_TANH(MB_R(4.0)*t37) + MB_R(0.20000000000000007)*(t37/(t38*t38)));
+    const mb_real t40 = t14 - MB_R(0.5)*(v[15]*t26) + v[16]*t27 + v[17]*(t20*t27 + MB_R(0.5)*(t23*t26)) - MB_R(0.5)*(v[21]*t39);
+    const mb_real t41 = MB_R(0.5)*t35 - MB_R(10000000.0)*t32;
+    const mb_real t42 = MB_SIN(q[29]);
+    const mb_real t43 = MB_COS(q[29]);
+    const mb_real t44 = q[28] + (-MB_R(0.008477077776439801)*t42 - MB_R(0.3463080893064482)*t43);
+    const mb_real t45 = t44 - MB_R(0.02);
+    const mb_real t46 = MB_POW(MB_R(0.5)*(MB_FABS(t45) - t45), MB_R(1.5));
+    const mb_real t47 = MB_R(0.3463080893064482)*t42 - MB_R(0.008477077776439801)*t43;
+    const mb_real t48 = MB_R(10000000.0)*(t46*(MB_R(1.0) - MB_R(2.86550106654275)*(v[28] + v[29]*t47)));
+    const mb_real t49 = t48 + MB_FABS(t48);
+    const mb_real t50 = t44 - q[28] - MB_R(0.02);
+    const mb_real t51 = (v[27] - v[29]*t50)/MB_R(0.01);
+    const mb_real t52 = MB_R(0.75) + MB_R(0.25)*(t51*t51);
+    const mb_real t53 = t49*(MB_R(0.6)*MB_TANH(MB_R(4.0)*t51) + MB_R(0.20000000000000007)*(t51/(t52*t52)));
+    const mb_real t54 = MB_R(0.5)*t49 - MB_R(10000000.0)*t46;
+    out[0] = t40 + v[22]*t41 + v[23]*(t33*t41 + MB_R(0.5)*(t36*t39)) - MB_R(0.5)*(v[27]*t53) + v[28]*t54 + v[29]*(t47*t54 + MB_R(0.5)*(t50*t53));
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 31] (x, y). */
 void walker_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -14877,6 +14947,9 @@ const mb_model walker_model = {
     .eval_kin_dyn = walker_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = walker_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = walker_power,
 #endif
     .data = 0
 };

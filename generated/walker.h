@@ -187,6 +187,8 @@ void walker_dforce_dv(const mb_model *m, mb_real t, const mb_real *restrict q, c
     mb_real *restrict out);
 void walker_energy(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict out);
+void walker_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out);
 void walker_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out);
 void walker_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
     mb_real *restrict y, mb_real *restrict dy_dq, mb_real *restrict dy_dv);

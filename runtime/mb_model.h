@@ -312,6 +312,11 @@ struct mb_model {
      * calls gamma and force. */
     void (*eval_gamma_force)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
                              mb_real *gamma, mb_real *force, mb_real *trig);
+    /* Optional (interface 16): the power of the non-conservative loads P_nc [1] alone, energy's
+     * third value by the same arithmetic, without T and V (the adaptive Runge-Kutta
+     * integrators' per-stage power; runtime/mb_config.h MB_WITH_STAGE_POWER). NULL: the runtime
+     * calls energy. */
+    mb_fn_qv power;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

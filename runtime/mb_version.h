@@ -34,6 +34,7 @@
                                   mb_model_info; 13: sensors of reactions (lam,
                                   doutputs_dlam); 14: switches (nswitch,
                                   switches); 15: eval_gamma_force;
-                                  16: s_assemble writes every entry */
+                                  16: s_assemble writes every entry,
+                                  power */
 
 #endif /* MB_VERSION_H */
