@@ -166,7 +166,7 @@ function M.assembly_s(name, P, pq_col)
     -- write-once: an entry's first term is stored (=), the rest added; the entries no term
     -- reaches (L's fill) are set to 0, so the caller zeroes nothing (0 + x and x are the same
     -- value; only a -0 term would differ, in the sign of a zero)
-    local first, nfill = {}, 0
+    local first = {}
     for t = 1, P.ns do
         if first[P.s_dst[t]] == nil then first[P.s_dst[t]] = t end
     end
@@ -179,10 +179,7 @@ function M.assembly_s(name, P, pq_col)
     w("    (void)Pq;")
     w("    (void)w;")
     for d = 0, P.s.n + P.s.nl - 1 do
-        if first[d] == nil then
-            w(string.format("    F[%d] = 0;", d))
-            nfill = nfill + 1
-        end
+        if first[d] == nil then w(string.format("    F[%d] = 0;", d)) end
     end
     for t = 1, P.ns do
         local k, l, d = P.s_k[t], P.s_l[t], P.s_dst[t]
