@@ -1372,163 +1372,164 @@ static const mb_index andrews_a_upd[136] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (152 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void andrews_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[21] += w[0] * Pq[4] * Pq[0];
-    F[12] += w[0] * Pq[4] * Pq[4];
-    F[1] += w[1] * Pq[2] * Pq[2];
-    F[24] += w[1] * Pq[8] * Pq[2];
-    F[19] += w[1] * Pq[8] * Pq[8];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[21] = w[0] * Pq[4] * Pq[0];
+    F[12] = w[0] * Pq[4] * Pq[4];
+    F[1] = w[1] * Pq[2] * Pq[2];
+    F[24] = w[1] * Pq[8] * Pq[2];
+    F[19] = w[1] * Pq[8] * Pq[8];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[20] += w[2] * Pq[3] * Pq[1];
+    F[20] = w[2] * Pq[3] * Pq[1];
     F[21] += w[2] * Pq[5] * Pq[1];
-    F[22] += w[2] * Pq[9] * Pq[1];
+    F[22] = w[2] * Pq[9] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
-    F[23] += w[2] * Pq[5] * Pq[3];
+    F[23] = w[2] * Pq[5] * Pq[3];
     F[24] += w[2] * Pq[9] * Pq[3];
     F[12] += w[2] * Pq[5] * Pq[5];
-    F[56] += w[2] * Pq[9] * Pq[5];
+    F[56] = w[2] * Pq[9] * Pq[5];
     F[19] += w[2] * Pq[9] * Pq[9];
     F[12] += w[3] * Pq[6] * Pq[6];
-    F[50] += w[3] * Pq[12] * Pq[6];
-    F[52] += w[3] * Pq[20] * Pq[6];
-    F[54] += w[3] * Pq[28] * Pq[6];
-    F[13] += w[3] * Pq[12] * Pq[12];
-    F[58] += w[3] * Pq[20] * Pq[12];
-    F[60] += w[3] * Pq[28] * Pq[12];
-    F[15] += w[3] * Pq[20] * Pq[20];
-    F[69] += w[3] * Pq[28] * Pq[20];
-    F[17] += w[3] * Pq[28] * Pq[28];
+    F[50] = w[3] * Pq[12] * Pq[6];
+    F[52] = w[3] * Pq[20] * Pq[6];
+    F[54] = w[3] * Pq[28] * Pq[6];
+    F[13] = w[3] * Pq[12] * Pq[12];
+    F[58] = w[3] * Pq[20] * Pq[12];
+    F[60] = w[3] * Pq[28] * Pq[12];
+    F[15] = w[3] * Pq[20] * Pq[20];
+    F[69] = w[3] * Pq[28] * Pq[20];
+    F[17] = w[3] * Pq[28] * Pq[28];
     F[19] += w[4] * Pq[10] * Pq[10];
-    F[67] += w[4] * Pq[10] * Pq[16];
-    F[74] += w[4] * Pq[10] * Pq[24];
-    F[77] += w[4] * Pq[10] * Pq[32];
-    F[14] += w[4] * Pq[16] * Pq[16];
-    F[64] += w[4] * Pq[24] * Pq[16];
-    F[66] += w[4] * Pq[32] * Pq[16];
-    F[16] += w[4] * Pq[24] * Pq[24];
-    F[73] += w[4] * Pq[32] * Pq[24];
-    F[18] += w[4] * Pq[32] * Pq[32];
+    F[67] = w[4] * Pq[10] * Pq[16];
+    F[74] = w[4] * Pq[10] * Pq[24];
+    F[77] = w[4] * Pq[10] * Pq[32];
+    F[14] = w[4] * Pq[16] * Pq[16];
+    F[64] = w[4] * Pq[24] * Pq[16];
+    F[66] = w[4] * Pq[32] * Pq[16];
+    F[16] = w[4] * Pq[24] * Pq[24];
+    F[73] = w[4] * Pq[32] * Pq[24];
+    F[18] = w[4] * Pq[32] * Pq[32];
     F[12] += w[5] * Pq[7] * Pq[7];
     F[56] += w[5] * Pq[11] * Pq[7];
     F[50] += w[5] * Pq[13] * Pq[7];
-    F[51] += w[5] * Pq[17] * Pq[7];
+    F[51] = w[5] * Pq[17] * Pq[7];
     F[52] += w[5] * Pq[21] * Pq[7];
-    F[53] += w[5] * Pq[25] * Pq[7];
+    F[53] = w[5] * Pq[25] * Pq[7];
     F[54] += w[5] * Pq[29] * Pq[7];
-    F[55] += w[5] * Pq[33] * Pq[7];
+    F[55] = w[5] * Pq[33] * Pq[7];
     F[19] += w[5] * Pq[11] * Pq[11];
-    F[62] += w[5] * Pq[11] * Pq[13];
+    F[62] = w[5] * Pq[11] * Pq[13];
     F[67] += w[5] * Pq[11] * Pq[17];
-    F[71] += w[5] * Pq[11] * Pq[21];
+    F[71] = w[5] * Pq[11] * Pq[21];
     F[74] += w[5] * Pq[11] * Pq[25];
-    F[76] += w[5] * Pq[11] * Pq[29];
+    F[76] = w[5] * Pq[11] * Pq[29];
     F[77] += w[5] * Pq[11] * Pq[33];
     F[13] += w[5] * Pq[13] * Pq[13];
-    F[57] += w[5] * Pq[17] * Pq[13];
+    F[57] = w[5] * Pq[17] * Pq[13];
     F[58] += w[5] * Pq[21] * Pq[13];
-    F[59] += w[5] * Pq[25] * Pq[13];
+    F[59] = w[5] * Pq[25] * Pq[13];
     F[60] += w[5] * Pq[29] * Pq[13];
-    F[61] += w[5] * Pq[33] * Pq[13];
+    F[61] = w[5] * Pq[33] * Pq[13];
     F[14] += w[5] * Pq[17] * Pq[17];
-    F[63] += w[5] * Pq[21] * Pq[17];
+    F[63] = w[5] * Pq[21] * Pq[17];
     F[64] += w[5] * Pq[25] * Pq[17];
-    F[65] += w[5] * Pq[29] * Pq[17];
+    F[65] = w[5] * Pq[29] * Pq[17];
     F[66] += w[5] * Pq[33] * Pq[17];
     F[15] += w[5] * Pq[21] * Pq[21];
-    F[68] += w[5] * Pq[25] * Pq[21];
+    F[68] = w[5] * Pq[25] * Pq[21];
     F[69] += w[5] * Pq[29] * Pq[21];
-    F[70] += w[5] * Pq[33] * Pq[21];
+    F[70] = w[5] * Pq[33] * Pq[21];
     F[16] += w[5] * Pq[25] * Pq[25];
-    F[72] += w[5] * Pq[29] * Pq[25];
+    F[72] = w[5] * Pq[29] * Pq[25];
     F[73] += w[5] * Pq[33] * Pq[25];
     F[17] += w[5] * Pq[29] * Pq[29];
-    F[75] += w[5] * Pq[33] * Pq[29];
+    F[75] = w[5] * Pq[33] * Pq[29];
     F[18] += w[5] * Pq[33] * Pq[33];
     F[13] += w[6] * Pq[14] * Pq[14];
-    F[31] += w[6] * Pq[14] * Pq[36];
-    F[4] += w[6] * Pq[36] * Pq[36];
+    F[31] = w[6] * Pq[14] * Pq[36];
+    F[4] = w[6] * Pq[36] * Pq[36];
     F[14] += w[7] * Pq[18] * Pq[18];
-    F[34] += w[7] * Pq[18] * Pq[40];
-    F[5] += w[7] * Pq[40] * Pq[40];
+    F[34] = w[7] * Pq[18] * Pq[40];
+    F[5] = w[7] * Pq[40] * Pq[40];
     F[13] += w[8] * Pq[15] * Pq[15];
     F[57] += w[8] * Pq[19] * Pq[15];
     F[31] += w[8] * Pq[15] * Pq[37];
-    F[33] += w[8] * Pq[15] * Pq[41];
+    F[33] = w[8] * Pq[15] * Pq[41];
     F[14] += w[8] * Pq[19] * Pq[19];
-    F[32] += w[8] * Pq[19] * Pq[37];
+    F[32] = w[8] * Pq[19] * Pq[37];
     F[34] += w[8] * Pq[19] * Pq[41];
     F[4] += w[8] * Pq[37] * Pq[37];
-    F[30] += w[8] * Pq[41] * Pq[37];
+    F[30] = w[8] * Pq[41] * Pq[37];
     F[5] += w[8] * Pq[41] * Pq[41];
     F[15] += w[9] * Pq[22] * Pq[22];
-    F[41] += w[9] * Pq[22] * Pq[44];
-    F[8] += w[9] * Pq[44] * Pq[44];
+    F[41] = w[9] * Pq[22] * Pq[44];
+    F[8] = w[9] * Pq[44] * Pq[44];
     F[16] += w[10] * Pq[26] * Pq[26];
-    F[44] += w[10] * Pq[26] * Pq[48];
-    F[9] += w[10] * Pq[48] * Pq[48];
+    F[44] = w[10] * Pq[26] * Pq[48];
+    F[9] = w[10] * Pq[48] * Pq[48];
     F[15] += w[11] * Pq[23] * Pq[23];
     F[68] += w[11] * Pq[27] * Pq[23];
     F[41] += w[11] * Pq[23] * Pq[45];
-    F[43] += w[11] * Pq[23] * Pq[49];
+    F[43] = w[11] * Pq[23] * Pq[49];
     F[16] += w[11] * Pq[27] * Pq[27];
-    F[42] += w[11] * Pq[27] * Pq[45];
+    F[42] = w[11] * Pq[27] * Pq[45];
     F[44] += w[11] * Pq[27] * Pq[49];
     F[8] += w[11] * Pq[45] * Pq[45];
-    F[40] += w[11] * Pq[49] * Pq[45];
+    F[40] = w[11] * Pq[49] * Pq[45];
     F[9] += w[11] * Pq[49] * Pq[49];
     F[8] += w[12] * Pq[46] * Pq[46];
-    F[36] += w[12] * Pq[46] * Pq[52];
-    F[6] += w[12] * Pq[52] * Pq[52];
+    F[36] = w[12] * Pq[46] * Pq[52];
+    F[6] = w[12] * Pq[52] * Pq[52];
     F[9] += w[13] * Pq[50] * Pq[50];
-    F[39] += w[13] * Pq[50] * Pq[54];
-    F[7] += w[13] * Pq[54] * Pq[54];
+    F[39] = w[13] * Pq[50] * Pq[54];
+    F[7] = w[13] * Pq[54] * Pq[54];
     F[8] += w[14] * Pq[47] * Pq[47];
     F[40] += w[14] * Pq[51] * Pq[47];
     F[36] += w[14] * Pq[47] * Pq[53];
-    F[38] += w[14] * Pq[47] * Pq[55];
+    F[38] = w[14] * Pq[47] * Pq[55];
     F[9] += w[14] * Pq[51] * Pq[51];
-    F[37] += w[14] * Pq[51] * Pq[53];
+    F[37] = w[14] * Pq[51] * Pq[53];
     F[39] += w[14] * Pq[51] * Pq[55];
     F[6] += w[14] * Pq[53] * Pq[53];
-    F[35] += w[14] * Pq[55] * Pq[53];
+    F[35] = w[14] * Pq[55] * Pq[53];
     F[7] += w[14] * Pq[55] * Pq[55];
     F[4] += w[15] * Pq[38] * Pq[38];
-    F[26] += w[15] * Pq[38] * Pq[56];
-    F[2] += w[15] * Pq[56] * Pq[56];
+    F[26] = w[15] * Pq[38] * Pq[56];
+    F[2] = w[15] * Pq[56] * Pq[56];
     F[5] += w[16] * Pq[42] * Pq[42];
-    F[29] += w[16] * Pq[42] * Pq[58];
-    F[3] += w[16] * Pq[58] * Pq[58];
+    F[29] = w[16] * Pq[42] * Pq[58];
+    F[3] = w[16] * Pq[58] * Pq[58];
     F[4] += w[17] * Pq[39] * Pq[39];
     F[30] += w[17] * Pq[43] * Pq[39];
     F[26] += w[17] * Pq[39] * Pq[57];
-    F[28] += w[17] * Pq[39] * Pq[59];
+    F[28] = w[17] * Pq[39] * Pq[59];
     F[5] += w[17] * Pq[43] * Pq[43];
-    F[27] += w[17] * Pq[43] * Pq[57];
+    F[27] = w[17] * Pq[43] * Pq[57];
     F[29] += w[17] * Pq[43] * Pq[59];
     F[2] += w[17] * Pq[57] * Pq[57];
-    F[25] += w[17] * Pq[59] * Pq[57];
+    F[25] = w[17] * Pq[59] * Pq[57];
     F[3] += w[17] * Pq[59] * Pq[59];
     F[17] += w[18] * Pq[30] * Pq[30];
-    F[46] += w[18] * Pq[30] * Pq[60];
-    F[10] += w[18] * Pq[60] * Pq[60];
+    F[46] = w[18] * Pq[30] * Pq[60];
+    F[10] = w[18] * Pq[60] * Pq[60];
     F[18] += w[19] * Pq[34] * Pq[34];
-    F[49] += w[19] * Pq[34] * Pq[62];
-    F[11] += w[19] * Pq[62] * Pq[62];
+    F[49] = w[19] * Pq[34] * Pq[62];
+    F[11] = w[19] * Pq[62] * Pq[62];
     F[17] += w[20] * Pq[31] * Pq[31];
     F[75] += w[20] * Pq[35] * Pq[31];
     F[46] += w[20] * Pq[31] * Pq[61];
-    F[48] += w[20] * Pq[31] * Pq[63];
+    F[48] = w[20] * Pq[31] * Pq[63];
     F[18] += w[20] * Pq[35] * Pq[35];
-    F[47] += w[20] * Pq[35] * Pq[61];
+    F[47] = w[20] * Pq[35] * Pq[61];
     F[49] += w[20] * Pq[35] * Pq[63];
     F[10] += w[20] * Pq[61] * Pq[61];
-    F[45] += w[20] * Pq[63] * Pq[61];
+    F[45] = w[20] * Pq[63] * Pq[61];
     F[11] += w[20] * Pq[63] * Pq[63];
 }
 
@@ -3440,6 +3441,19 @@ void andrews_energy(const mb_model *m, mb_real t, const mb_real *restrict q, con
     out[2] = MB_R(0.033)*v[2];
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void andrews_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.033)*v[2];
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 19] (x, y). */
 void andrews_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -4069,6 +4083,9 @@ const mb_model andrews_model = {
     .eval_kin_dyn = andrews_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = andrews_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = andrews_power,
 #endif
     .data = 0
 };

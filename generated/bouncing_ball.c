@@ -230,6 +230,7 @@ static const mb_index bouncing_ball_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (0 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void bouncing_ball_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
@@ -567,6 +568,26 @@ void bouncing_ball_energy(const mb_model *m, mb_real t, const mb_real *restrict 
     out[2] = v[1]*(MB_R(0.5)*t4 - MB_R(1000000.0)*t2) - MB_R(0.5)*(v[0]*t7) - MB_R(0.05)*(v[2]*t7);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void bouncing_ball_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real t0 = q[1] - MB_R(0.1);
+    const mb_real t1 = MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5));
+    const mb_real t2 = MB_R(1000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+    const mb_real t3 = t2 + MB_FABS(t2);
+    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
+    const mb_real t5 = MB_R(0.75) + MB_R(0.25)*(t4*t4);
+    const mb_real t6 = t3*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t4) + MB_R(0.04999999999999999)*(t4/(t5*t5)));
+    out[0] = v[1]*(MB_R(0.5)*t3 - MB_R(1000000.0)*t1) - MB_R(0.5)*(v[0]*t6) - MB_R(0.05)*(v[2]*t6);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 2] (x, y). */
 void bouncing_ball_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -782,6 +803,9 @@ const mb_model bouncing_ball_model = {
     .eval_kin_dyn = bouncing_ball_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = bouncing_ball_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = bouncing_ball_power,
 #endif
     .data = 0
 };

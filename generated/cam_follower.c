@@ -493,28 +493,29 @@ static const mb_index cam_follower_a_upd[35] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (19 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void cam_follower_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[2] += w[0] * Pq[0] * Pq[0];
-    F[8] += w[0] * Pq[5] * Pq[0];
-    F[5] += w[0] * Pq[5] * Pq[5];
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[7] += w[1] * Pq[6] * Pq[1];
+    F[2] = w[0] * Pq[0] * Pq[0];
+    F[8] = w[0] * Pq[5] * Pq[0];
+    F[5] = w[0] * Pq[5] * Pq[5];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[7] = w[1] * Pq[6] * Pq[1];
     F[5] += w[1] * Pq[6] * Pq[6];
     F[5] += w[2] * Pq[7] * Pq[7];
-    F[6] += w[2] * Pq[7] * Pq[11];
-    F[0] += w[2] * Pq[11] * Pq[11];
-    F[4] += w[3] * Pq[3] * Pq[3];
-    F[11] += w[3] * Pq[8] * Pq[3];
+    F[6] = w[2] * Pq[7] * Pq[11];
+    F[0] = w[2] * Pq[11] * Pq[11];
+    F[4] = w[3] * Pq[3] * Pq[3];
+    F[11] = w[3] * Pq[8] * Pq[3];
     F[5] += w[3] * Pq[8] * Pq[8];
     F[5] += w[4] * Pq[9] * Pq[9];
-    F[3] += w[5] * Pq[2] * Pq[2];
-    F[9] += w[5] * Pq[4] * Pq[2];
-    F[10] += w[5] * Pq[10] * Pq[2];
+    F[3] = w[5] * Pq[2] * Pq[2];
+    F[9] = w[5] * Pq[4] * Pq[2];
+    F[10] = w[5] * Pq[10] * Pq[2];
     F[4] += w[5] * Pq[4] * Pq[4];
     F[11] += w[5] * Pq[10] * Pq[4];
     F[5] += w[5] * Pq[10] * Pq[10];
@@ -2226,6 +2227,21 @@ void cam_follower_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void cam_follower_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 6] (x, y). */
 void cam_follower_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -3537,6 +3553,9 @@ const mb_model cam_follower_model = {
     .eval_kin_dyn = cam_follower_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cam_follower_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = cam_follower_power,
 #endif
     .data = 0
 };

@@ -336,21 +336,22 @@ static const mb_index cartpole_a_upd[8] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (10 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void cartpole_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] += w[0] * Pq[2] * Pq[2];
-    F[2] += w[1] * Pq[1] * Pq[1];
-    F[5] += w[1] * Pq[5] * Pq[1];
-    F[3] += w[1] * Pq[5] * Pq[5];
-    F[0] += w[2] * Pq[0] * Pq[0];
+    F[1] = w[0] * Pq[2] * Pq[2];
+    F[2] = w[1] * Pq[1] * Pq[1];
+    F[5] = w[1] * Pq[5] * Pq[1];
+    F[3] = w[1] * Pq[5] * Pq[5];
+    F[0] = w[2] * Pq[0] * Pq[0];
     F[1] += w[3] * Pq[3] * Pq[3];
     F[3] += w[4] * Pq[6] * Pq[6];
     F[1] += w[5] * Pq[4] * Pq[4];
-    F[4] += w[5] * Pq[7] * Pq[4];
+    F[4] = w[5] * Pq[7] * Pq[4];
     F[3] += w[5] * Pq[7] * Pq[7];
 }
 
@@ -822,6 +823,21 @@ void cartpole_energy(const mb_model *m, mb_real t, const mb_real *restrict q, co
     out[2] = v[0]*(in[0] + in[1]*(t - in[2]));
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void cartpole_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    out[0] = v[0]*(in[0] + in[1]*(t - in[2]));
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 4] (x, y). */
 void cartpole_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1097,6 +1113,9 @@ const mb_model cartpole_model = {
     .eval_kin_dyn = cartpole_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = cartpole_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = cartpole_power,
 #endif
     .data = 0
 };

@@ -377,27 +377,28 @@ static const mb_index double_pendulum_a_upd[19] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (21 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void double_pendulum_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[5] += w[0] * Pq[4] * Pq[0];
-    F[2] += w[0] * Pq[4] * Pq[4];
-    F[1] += w[1] * Pq[2] * Pq[2];
-    F[8] += w[1] * Pq[8] * Pq[2];
-    F[3] += w[1] * Pq[8] * Pq[8];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[5] = w[0] * Pq[4] * Pq[0];
+    F[2] = w[0] * Pq[4] * Pq[4];
+    F[1] = w[1] * Pq[2] * Pq[2];
+    F[8] = w[1] * Pq[8] * Pq[2];
+    F[3] = w[1] * Pq[8] * Pq[8];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[4] += w[2] * Pq[3] * Pq[1];
+    F[4] = w[2] * Pq[3] * Pq[1];
     F[5] += w[2] * Pq[5] * Pq[1];
-    F[6] += w[2] * Pq[9] * Pq[1];
+    F[6] = w[2] * Pq[9] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
-    F[7] += w[2] * Pq[5] * Pq[3];
+    F[7] = w[2] * Pq[5] * Pq[3];
     F[8] += w[2] * Pq[9] * Pq[3];
     F[2] += w[2] * Pq[5] * Pq[5];
-    F[9] += w[2] * Pq[9] * Pq[5];
+    F[9] = w[2] * Pq[9] * Pq[5];
     F[3] += w[2] * Pq[9] * Pq[9];
     F[2] += w[3] * Pq[6] * Pq[6];
     F[3] += w[4] * Pq[10] * Pq[10];
@@ -960,6 +961,19 @@ void double_pendulum_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void double_pendulum_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 5] (x, y). */
 void double_pendulum_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1142,6 +1156,9 @@ const mb_model double_pendulum_model = {
     .eval_kin_dyn = double_pendulum_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = double_pendulum_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = double_pendulum_power,
 #endif
     .data = 0
 };

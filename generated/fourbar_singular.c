@@ -562,59 +562,60 @@ static const mb_index fourbar_singular_a_upd[40] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (48 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void fourbar_singular_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[4] += w[0] * Pq[0] * Pq[0];
-    F[20] += w[0] * Pq[4] * Pq[0];
-    F[7] += w[0] * Pq[4] * Pq[4];
-    F[5] += w[1] * Pq[2] * Pq[2];
-    F[21] += w[1] * Pq[8] * Pq[2];
-    F[6] += w[1] * Pq[8] * Pq[8];
+    F[4] = w[0] * Pq[0] * Pq[0];
+    F[20] = w[0] * Pq[4] * Pq[0];
+    F[7] = w[0] * Pq[4] * Pq[4];
+    F[5] = w[1] * Pq[2] * Pq[2];
+    F[21] = w[1] * Pq[8] * Pq[2];
+    F[6] = w[1] * Pq[8] * Pq[8];
     F[4] += w[2] * Pq[1] * Pq[1];
-    F[18] += w[2] * Pq[3] * Pq[1];
+    F[18] = w[2] * Pq[3] * Pq[1];
     F[20] += w[2] * Pq[5] * Pq[1];
-    F[19] += w[2] * Pq[9] * Pq[1];
+    F[19] = w[2] * Pq[9] * Pq[1];
     F[5] += w[2] * Pq[3] * Pq[3];
-    F[22] += w[2] * Pq[5] * Pq[3];
+    F[22] = w[2] * Pq[5] * Pq[3];
     F[21] += w[2] * Pq[9] * Pq[3];
     F[7] += w[2] * Pq[5] * Pq[5];
-    F[23] += w[2] * Pq[5] * Pq[9];
+    F[23] = w[2] * Pq[5] * Pq[9];
     F[6] += w[2] * Pq[9] * Pq[9];
     F[7] += w[3] * Pq[6] * Pq[6];
-    F[15] += w[3] * Pq[6] * Pq[12];
-    F[2] += w[3] * Pq[12] * Pq[12];
+    F[15] = w[3] * Pq[6] * Pq[12];
+    F[2] = w[3] * Pq[12] * Pq[12];
     F[6] += w[4] * Pq[10] * Pq[10];
-    F[16] += w[4] * Pq[10] * Pq[16];
-    F[3] += w[4] * Pq[16] * Pq[16];
+    F[16] = w[4] * Pq[10] * Pq[16];
+    F[3] = w[4] * Pq[16] * Pq[16];
     F[7] += w[5] * Pq[7] * Pq[7];
     F[23] += w[5] * Pq[7] * Pq[11];
     F[15] += w[5] * Pq[7] * Pq[13];
-    F[17] += w[5] * Pq[7] * Pq[17];
+    F[17] = w[5] * Pq[7] * Pq[17];
     F[6] += w[5] * Pq[11] * Pq[11];
-    F[14] += w[5] * Pq[11] * Pq[13];
+    F[14] = w[5] * Pq[11] * Pq[13];
     F[16] += w[5] * Pq[11] * Pq[17];
     F[2] += w[5] * Pq[13] * Pq[13];
-    F[13] += w[5] * Pq[17] * Pq[13];
+    F[13] = w[5] * Pq[17] * Pq[13];
     F[3] += w[5] * Pq[17] * Pq[17];
     F[2] += w[6] * Pq[14] * Pq[14];
-    F[9] += w[6] * Pq[14] * Pq[20];
-    F[0] += w[6] * Pq[20] * Pq[20];
+    F[9] = w[6] * Pq[14] * Pq[20];
+    F[0] = w[6] * Pq[20] * Pq[20];
     F[3] += w[7] * Pq[18] * Pq[18];
-    F[12] += w[7] * Pq[18] * Pq[22];
-    F[1] += w[7] * Pq[22] * Pq[22];
+    F[12] = w[7] * Pq[18] * Pq[22];
+    F[1] = w[7] * Pq[22] * Pq[22];
     F[2] += w[8] * Pq[15] * Pq[15];
     F[13] += w[8] * Pq[19] * Pq[15];
     F[9] += w[8] * Pq[15] * Pq[21];
-    F[11] += w[8] * Pq[15] * Pq[23];
+    F[11] = w[8] * Pq[15] * Pq[23];
     F[3] += w[8] * Pq[19] * Pq[19];
-    F[10] += w[8] * Pq[19] * Pq[21];
+    F[10] = w[8] * Pq[19] * Pq[21];
     F[12] += w[8] * Pq[19] * Pq[23];
     F[0] += w[8] * Pq[21] * Pq[21];
-    F[8] += w[8] * Pq[23] * Pq[21];
+    F[8] = w[8] * Pq[23] * Pq[21];
     F[1] += w[8] * Pq[23] * Pq[23];
 }
 
@@ -1444,6 +1445,19 @@ void fourbar_singular_energy(const mb_model *m, mb_real t, const mb_real *restri
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void fourbar_singular_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 8] (x, y). */
 void fourbar_singular_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1719,6 +1733,9 @@ const mb_model fourbar_singular_model = {
     .eval_kin_dyn = fourbar_singular_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = fourbar_singular_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = fourbar_singular_power,
 #endif
     .data = 0
 };

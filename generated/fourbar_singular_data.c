@@ -71,4 +71,5 @@ const mb_model fourbar_singular_generic_model = {
     NULL, NULL,                     /* nor reactions in sensors (interface 13) */
     0, NULL,        /* switches (interface 14): the last time functions */
     NULL,                           /* nor fused gamma and force (interface 15) */
+    NULL,                           /* nor power alone (interface 18): energy is called */
 };

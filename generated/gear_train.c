@@ -577,40 +577,41 @@ static const mb_index gear_train_a_upd[37] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (29 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[5] += w[2] * Pq[6] * Pq[6];
-    F[12] += w[2] * Pq[6] * Pq[10];
-    F[4] += w[2] * Pq[10] * Pq[10];
-    F[2] += w[3] * Pq[2] * Pq[2];
-    F[3] += w[4] * Pq[3] * Pq[3];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[5] = w[2] * Pq[6] * Pq[6];
+    F[12] = w[2] * Pq[6] * Pq[10];
+    F[4] = w[2] * Pq[10] * Pq[10];
+    F[2] = w[3] * Pq[2] * Pq[2];
+    F[3] = w[4] * Pq[3] * Pq[3];
     F[5] += w[5] * Pq[7] * Pq[7];
-    F[13] += w[5] * Pq[8] * Pq[7];
-    F[6] += w[5] * Pq[8] * Pq[8];
-    F[8] += w[6] * Pq[4] * Pq[4];
-    F[16] += w[6] * Pq[11] * Pq[4];
-    F[11] += w[6] * Pq[11] * Pq[11];
-    F[7] += w[7] * Pq[5] * Pq[5];
-    F[15] += w[7] * Pq[12] * Pq[5];
+    F[13] = w[5] * Pq[8] * Pq[7];
+    F[6] = w[5] * Pq[8] * Pq[8];
+    F[8] = w[6] * Pq[4] * Pq[4];
+    F[16] = w[6] * Pq[11] * Pq[4];
+    F[11] = w[6] * Pq[11] * Pq[11];
+    F[7] = w[7] * Pq[5] * Pq[5];
+    F[15] = w[7] * Pq[12] * Pq[5];
     F[11] += w[7] * Pq[12] * Pq[12];
     F[6] += w[8] * Pq[9] * Pq[9];
-    F[14] += w[8] * Pq[13] * Pq[9];
+    F[14] = w[8] * Pq[13] * Pq[9];
     F[11] += w[8] * Pq[13] * Pq[13];
     F[11] += w[9] * Pq[14] * Pq[14];
     F[11] += w[10] * Pq[15] * Pq[15];
-    F[19] += w[10] * Pq[15] * Pq[18];
-    F[10] += w[10] * Pq[18] * Pq[18];
+    F[19] = w[10] * Pq[15] * Pq[18];
+    F[10] = w[10] * Pq[18] * Pq[18];
     F[11] += w[11] * Pq[16] * Pq[16];
-    F[18] += w[11] * Pq[16] * Pq[17];
+    F[18] = w[11] * Pq[16] * Pq[17];
     F[19] += w[11] * Pq[16] * Pq[19];
-    F[9] += w[11] * Pq[17] * Pq[17];
-    F[17] += w[11] * Pq[19] * Pq[17];
+    F[9] = w[11] * Pq[17] * Pq[17];
+    F[17] = w[11] * Pq[19] * Pq[17];
     F[10] += w[11] * Pq[19] * Pq[19];
 }
 
@@ -1407,6 +1408,19 @@ void gear_train_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = -MB_R(0.01)*t2;
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void gear_train_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = -MB_R(0.01)*(v[8]*v[8]);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 15] (x, y). */
 void gear_train_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1697,6 +1711,9 @@ const mb_model gear_train_model = {
     .eval_kin_dyn = gear_train_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = gear_train_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = gear_train_power,
 #endif
     .data = 0
 };

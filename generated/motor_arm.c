@@ -279,16 +279,17 @@ static const mb_index motor_arm_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (5 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void motor_arm_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[2] * Pq[2];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[2] * Pq[2];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[2] += w[2] * Pq[3] * Pq[1];
+    F[2] = w[2] * Pq[3] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
 }
 
@@ -731,6 +732,29 @@ void motor_arm_energy(const mb_model *m, mb_real t, const mb_real *restrict q, c
     out[2] = v[2]*t7 - MB_R(0.05)*(v[0]*t5 + v[1]*t6);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void motor_arm_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    const mb_real t0 = MB_SIN(q[2]);
+    const mb_real t1 = v[0] - MB_R(0.2)*(v[2]*t0);
+    const mb_real t2 = MB_COS(q[2]);
+    const mb_real t3 = v[1] + MB_R(0.2)*(v[2]*t2);
+    const mb_real t4 = MB_SQRT(MB_R(1e-12) + (t1*t1 + t3*t3));
+    const mb_real t5 = t1*t4;
+    const mb_real t6 = t3*t4;
+    const mb_real t7 = in[0] + in[1]*(t - in[2]) - v[2] + (-MB_R(0.01)*v[2] - MB_R(0.02)*MB_TANH(v[2]/MB_R(0.001))) + (MB_R(0.010000000000000002)*(t0*t5) - MB_R(0.010000000000000002)*(t2*t6));
+    out[0] = v[2]*t7 - MB_R(0.05)*(v[0]*t5 + v[1]*t6);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void motor_arm_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -981,6 +1005,9 @@ const mb_model motor_arm_model = {
     .eval_kin_dyn = motor_arm_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = motor_arm_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = motor_arm_power,
 #endif
     .data = 0
 };

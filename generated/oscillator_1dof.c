@@ -230,14 +230,15 @@ static const mb_index oscillator_1dof_a_upd[1] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[0] += w[2] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[0] = w[2] * Pq[0] * Pq[0];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -622,6 +623,25 @@ void oscillator_1dof_energy(const mb_model *m, mb_real t, const mb_real *restric
     out[2] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t3*t6)) - MB_R(1000.0)*(v[1]*(t4*t6));
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void oscillator_1dof_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real t0 = MB_R(1.0) + q[0];
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_LEN_TINY ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_LEN_TINY ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
+    const mb_real t5 = t4*MB_FABS(t4);
+    out[0] = v[0]*(MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t5)) - MB_R(1000.0)*(v[1]*(t3*t5));
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 3] (x, y). */
 void oscillator_1dof_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -769,6 +789,9 @@ const mb_model oscillator_1dof_model = {
     .eval_kin_dyn = oscillator_1dof_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = oscillator_1dof_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = oscillator_1dof_power,
 #endif
     .data = 0
 };

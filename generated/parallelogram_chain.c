@@ -952,105 +952,106 @@ static const mb_index parallelogram_chain_a_upd[92] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (97 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void parallelogram_chain_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[15] += w[0] * Pq[12] * Pq[0];
-    F[2] += w[0] * Pq[12] * Pq[12];
-    F[1] += w[1] * Pq[2] * Pq[2];
-    F[18] += w[1] * Pq[16] * Pq[2];
-    F[3] += w[1] * Pq[16] * Pq[16];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[15] = w[0] * Pq[12] * Pq[0];
+    F[2] = w[0] * Pq[12] * Pq[12];
+    F[1] = w[1] * Pq[2] * Pq[2];
+    F[18] = w[1] * Pq[16] * Pq[2];
+    F[3] = w[1] * Pq[16] * Pq[16];
     F[0] += w[2] * Pq[1] * Pq[1];
-    F[14] += w[2] * Pq[3] * Pq[1];
+    F[14] = w[2] * Pq[3] * Pq[1];
     F[15] += w[2] * Pq[13] * Pq[1];
-    F[16] += w[2] * Pq[17] * Pq[1];
+    F[16] = w[2] * Pq[17] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
-    F[17] += w[2] * Pq[13] * Pq[3];
+    F[17] = w[2] * Pq[13] * Pq[3];
     F[18] += w[2] * Pq[17] * Pq[3];
     F[2] += w[2] * Pq[13] * Pq[13];
-    F[19] += w[2] * Pq[17] * Pq[13];
+    F[19] = w[2] * Pq[17] * Pq[13];
     F[3] += w[2] * Pq[17] * Pq[17];
-    F[8] += w[3] * Pq[4] * Pq[4];
-    F[38] += w[3] * Pq[20] * Pq[4];
-    F[36] += w[3] * Pq[28] * Pq[4];
-    F[13] += w[3] * Pq[20] * Pq[20];
-    F[47] += w[3] * Pq[20] * Pq[28];
-    F[11] += w[3] * Pq[28] * Pq[28];
-    F[9] += w[4] * Pq[6] * Pq[6];
-    F[39] += w[4] * Pq[24] * Pq[6];
-    F[41] += w[4] * Pq[32] * Pq[6];
-    F[10] += w[4] * Pq[24] * Pq[24];
-    F[44] += w[4] * Pq[32] * Pq[24];
-    F[12] += w[4] * Pq[32] * Pq[32];
+    F[8] = w[3] * Pq[4] * Pq[4];
+    F[38] = w[3] * Pq[20] * Pq[4];
+    F[36] = w[3] * Pq[28] * Pq[4];
+    F[13] = w[3] * Pq[20] * Pq[20];
+    F[47] = w[3] * Pq[20] * Pq[28];
+    F[11] = w[3] * Pq[28] * Pq[28];
+    F[9] = w[4] * Pq[6] * Pq[6];
+    F[39] = w[4] * Pq[24] * Pq[6];
+    F[41] = w[4] * Pq[32] * Pq[6];
+    F[10] = w[4] * Pq[24] * Pq[24];
+    F[44] = w[4] * Pq[32] * Pq[24];
+    F[12] = w[4] * Pq[32] * Pq[32];
     F[8] += w[5] * Pq[5] * Pq[5];
-    F[34] += w[5] * Pq[7] * Pq[5];
+    F[34] = w[5] * Pq[7] * Pq[5];
     F[38] += w[5] * Pq[21] * Pq[5];
-    F[35] += w[5] * Pq[25] * Pq[5];
+    F[35] = w[5] * Pq[25] * Pq[5];
     F[36] += w[5] * Pq[29] * Pq[5];
-    F[37] += w[5] * Pq[33] * Pq[5];
+    F[37] = w[5] * Pq[33] * Pq[5];
     F[9] += w[5] * Pq[7] * Pq[7];
-    F[42] += w[5] * Pq[21] * Pq[7];
+    F[42] = w[5] * Pq[21] * Pq[7];
     F[39] += w[5] * Pq[25] * Pq[7];
-    F[40] += w[5] * Pq[29] * Pq[7];
+    F[40] = w[5] * Pq[29] * Pq[7];
     F[41] += w[5] * Pq[33] * Pq[7];
     F[13] += w[5] * Pq[21] * Pq[21];
-    F[45] += w[5] * Pq[21] * Pq[25];
+    F[45] = w[5] * Pq[21] * Pq[25];
     F[47] += w[5] * Pq[21] * Pq[29];
-    F[48] += w[5] * Pq[21] * Pq[33];
+    F[48] = w[5] * Pq[21] * Pq[33];
     F[10] += w[5] * Pq[25] * Pq[25];
-    F[43] += w[5] * Pq[29] * Pq[25];
+    F[43] = w[5] * Pq[29] * Pq[25];
     F[44] += w[5] * Pq[33] * Pq[25];
     F[11] += w[5] * Pq[29] * Pq[29];
-    F[46] += w[5] * Pq[33] * Pq[29];
+    F[46] = w[5] * Pq[33] * Pq[29];
     F[12] += w[5] * Pq[33] * Pq[33];
-    F[4] += w[6] * Pq[8] * Pq[8];
-    F[25] += w[6] * Pq[36] * Pq[8];
-    F[6] += w[6] * Pq[36] * Pq[36];
-    F[5] += w[7] * Pq[10] * Pq[10];
-    F[28] += w[7] * Pq[40] * Pq[10];
-    F[7] += w[7] * Pq[40] * Pq[40];
+    F[4] = w[6] * Pq[8] * Pq[8];
+    F[25] = w[6] * Pq[36] * Pq[8];
+    F[6] = w[6] * Pq[36] * Pq[36];
+    F[5] = w[7] * Pq[10] * Pq[10];
+    F[28] = w[7] * Pq[40] * Pq[10];
+    F[7] = w[7] * Pq[40] * Pq[40];
     F[4] += w[8] * Pq[9] * Pq[9];
-    F[24] += w[8] * Pq[11] * Pq[9];
+    F[24] = w[8] * Pq[11] * Pq[9];
     F[25] += w[8] * Pq[37] * Pq[9];
-    F[26] += w[8] * Pq[41] * Pq[9];
+    F[26] = w[8] * Pq[41] * Pq[9];
     F[5] += w[8] * Pq[11] * Pq[11];
-    F[27] += w[8] * Pq[37] * Pq[11];
+    F[27] = w[8] * Pq[37] * Pq[11];
     F[28] += w[8] * Pq[41] * Pq[11];
     F[6] += w[8] * Pq[37] * Pq[37];
-    F[29] += w[8] * Pq[41] * Pq[37];
+    F[29] = w[8] * Pq[41] * Pq[37];
     F[7] += w[8] * Pq[41] * Pq[41];
     F[2] += w[9] * Pq[14] * Pq[14];
-    F[21] += w[9] * Pq[22] * Pq[14];
+    F[21] = w[9] * Pq[22] * Pq[14];
     F[13] += w[9] * Pq[22] * Pq[22];
     F[3] += w[10] * Pq[18] * Pq[18];
-    F[22] += w[10] * Pq[26] * Pq[18];
+    F[22] = w[10] * Pq[26] * Pq[18];
     F[10] += w[10] * Pq[26] * Pq[26];
     F[2] += w[11] * Pq[15] * Pq[15];
     F[19] += w[11] * Pq[19] * Pq[15];
     F[21] += w[11] * Pq[23] * Pq[15];
-    F[20] += w[11] * Pq[27] * Pq[15];
+    F[20] = w[11] * Pq[27] * Pq[15];
     F[3] += w[11] * Pq[19] * Pq[19];
-    F[23] += w[11] * Pq[23] * Pq[19];
+    F[23] = w[11] * Pq[23] * Pq[19];
     F[22] += w[11] * Pq[27] * Pq[19];
     F[13] += w[11] * Pq[23] * Pq[23];
     F[45] += w[11] * Pq[23] * Pq[27];
     F[10] += w[11] * Pq[27] * Pq[27];
     F[11] += w[12] * Pq[30] * Pq[30];
-    F[30] += w[12] * Pq[30] * Pq[38];
+    F[30] = w[12] * Pq[30] * Pq[38];
     F[6] += w[12] * Pq[38] * Pq[38];
     F[12] += w[13] * Pq[34] * Pq[34];
-    F[33] += w[13] * Pq[34] * Pq[42];
+    F[33] = w[13] * Pq[34] * Pq[42];
     F[7] += w[13] * Pq[42] * Pq[42];
     F[11] += w[14] * Pq[31] * Pq[31];
     F[46] += w[14] * Pq[35] * Pq[31];
     F[30] += w[14] * Pq[31] * Pq[39];
-    F[32] += w[14] * Pq[31] * Pq[43];
+    F[32] = w[14] * Pq[31] * Pq[43];
     F[12] += w[14] * Pq[35] * Pq[35];
-    F[31] += w[14] * Pq[35] * Pq[39];
+    F[31] = w[14] * Pq[35] * Pq[39];
     F[33] += w[14] * Pq[35] * Pq[43];
     F[6] += w[14] * Pq[39] * Pq[39];
     F[29] += w[14] * Pq[43] * Pq[39];
@@ -2388,6 +2389,19 @@ void parallelogram_chain_energy(const mb_model *m, mb_real t, const mb_real *res
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void parallelogram_chain_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 13] (x, y). */
 void parallelogram_chain_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2815,6 +2829,9 @@ const mb_model parallelogram_chain_model = {
     .eval_kin_dyn = parallelogram_chain_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = parallelogram_chain_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = parallelogram_chain_power,
 #endif
     .data = 0
 };

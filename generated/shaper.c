@@ -717,76 +717,77 @@ static const mb_index shaper_a_upd[59] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (64 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[7] += w[0] * Pq[0] * Pq[0];
-    F[30] += w[0] * Pq[8] * Pq[0];
-    F[10] += w[0] * Pq[8] * Pq[8];
-    F[8] += w[1] * Pq[2] * Pq[2];
-    F[32] += w[1] * Pq[9] * Pq[2];
+    F[7] = w[0] * Pq[0] * Pq[0];
+    F[30] = w[0] * Pq[8] * Pq[0];
+    F[10] = w[0] * Pq[8] * Pq[8];
+    F[8] = w[1] * Pq[2] * Pq[2];
+    F[32] = w[1] * Pq[9] * Pq[2];
     F[10] += w[1] * Pq[9] * Pq[9];
     F[7] += w[2] * Pq[1] * Pq[1];
-    F[28] += w[2] * Pq[3] * Pq[1];
+    F[28] = w[2] * Pq[3] * Pq[1];
     F[30] += w[2] * Pq[10] * Pq[1];
-    F[29] += w[2] * Pq[30] * Pq[1];
+    F[29] = w[2] * Pq[30] * Pq[1];
     F[8] += w[2] * Pq[3] * Pq[3];
     F[32] += w[2] * Pq[10] * Pq[3];
-    F[31] += w[2] * Pq[30] * Pq[3];
+    F[31] = w[2] * Pq[30] * Pq[3];
     F[10] += w[2] * Pq[10] * Pq[10];
-    F[33] += w[2] * Pq[10] * Pq[30];
-    F[9] += w[2] * Pq[30] * Pq[30];
-    F[3] += w[3] * Pq[4] * Pq[4];
-    F[21] += w[3] * Pq[11] * Pq[4];
-    F[20] += w[3] * Pq[14] * Pq[4];
+    F[33] = w[2] * Pq[10] * Pq[30];
+    F[9] = w[2] * Pq[30] * Pq[30];
+    F[3] = w[3] * Pq[4] * Pq[4];
+    F[21] = w[3] * Pq[11] * Pq[4];
+    F[20] = w[3] * Pq[14] * Pq[4];
     F[10] += w[3] * Pq[11] * Pq[11];
-    F[27] += w[3] * Pq[11] * Pq[14];
-    F[6] += w[3] * Pq[14] * Pq[14];
-    F[4] += w[4] * Pq[6] * Pq[6];
-    F[24] += w[4] * Pq[12] * Pq[6];
-    F[22] += w[4] * Pq[18] * Pq[6];
+    F[27] = w[3] * Pq[11] * Pq[14];
+    F[6] = w[3] * Pq[14] * Pq[14];
+    F[4] = w[4] * Pq[6] * Pq[6];
+    F[24] = w[4] * Pq[12] * Pq[6];
+    F[22] = w[4] * Pq[18] * Pq[6];
     F[10] += w[4] * Pq[12] * Pq[12];
-    F[26] += w[4] * Pq[12] * Pq[18];
-    F[5] += w[4] * Pq[18] * Pq[18];
+    F[26] = w[4] * Pq[12] * Pq[18];
+    F[5] = w[4] * Pq[18] * Pq[18];
     F[3] += w[5] * Pq[5] * Pq[5];
-    F[18] += w[5] * Pq[7] * Pq[5];
+    F[18] = w[5] * Pq[7] * Pq[5];
     F[21] += w[5] * Pq[13] * Pq[5];
     F[20] += w[5] * Pq[15] * Pq[5];
-    F[19] += w[5] * Pq[19] * Pq[5];
+    F[19] = w[5] * Pq[19] * Pq[5];
     F[4] += w[5] * Pq[7] * Pq[7];
     F[24] += w[5] * Pq[13] * Pq[7];
-    F[23] += w[5] * Pq[15] * Pq[7];
+    F[23] = w[5] * Pq[15] * Pq[7];
     F[22] += w[5] * Pq[19] * Pq[7];
     F[10] += w[5] * Pq[13] * Pq[13];
     F[27] += w[5] * Pq[13] * Pq[15];
     F[26] += w[5] * Pq[13] * Pq[19];
     F[6] += w[5] * Pq[15] * Pq[15];
-    F[25] += w[5] * Pq[15] * Pq[19];
+    F[25] = w[5] * Pq[15] * Pq[19];
     F[5] += w[5] * Pq[19] * Pq[19];
     F[6] += w[6] * Pq[16] * Pq[16];
-    F[15] += w[6] * Pq[16] * Pq[22];
-    F[1] += w[6] * Pq[22] * Pq[22];
+    F[15] = w[6] * Pq[16] * Pq[22];
+    F[1] = w[6] * Pq[22] * Pq[22];
     F[5] += w[7] * Pq[20] * Pq[20];
-    F[16] += w[7] * Pq[20] * Pq[25];
-    F[2] += w[7] * Pq[25] * Pq[25];
+    F[16] = w[7] * Pq[20] * Pq[25];
+    F[2] = w[7] * Pq[25] * Pq[25];
     F[6] += w[8] * Pq[17] * Pq[17];
     F[25] += w[8] * Pq[17] * Pq[21];
     F[15] += w[8] * Pq[17] * Pq[23];
-    F[17] += w[8] * Pq[17] * Pq[26];
+    F[17] = w[8] * Pq[17] * Pq[26];
     F[5] += w[8] * Pq[21] * Pq[21];
-    F[14] += w[8] * Pq[21] * Pq[23];
+    F[14] = w[8] * Pq[21] * Pq[23];
     F[16] += w[8] * Pq[21] * Pq[26];
     F[1] += w[8] * Pq[23] * Pq[23];
-    F[13] += w[8] * Pq[26] * Pq[23];
+    F[13] = w[8] * Pq[26] * Pq[23];
     F[2] += w[8] * Pq[26] * Pq[26];
     F[1] += w[9] * Pq[24] * Pq[24];
     F[2] += w[10] * Pq[27] * Pq[27];
-    F[12] += w[10] * Pq[27] * Pq[29];
-    F[0] += w[10] * Pq[29] * Pq[29];
-    F[11] += w[11] * Pq[28] * Pq[28];
+    F[12] = w[10] * Pq[27] * Pq[29];
+    F[0] = w[10] * Pq[29] * Pq[29];
+    F[11] = w[11] * Pq[28] * Pq[28];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (68 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -1841,6 +1842,19 @@ void shaper_energy(const mb_model *m, mb_real t, const mb_real *restrict q, cons
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void shaper_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 11] (x, y). */
 void shaper_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2192,6 +2206,9 @@ const mb_model shaper_model = {
     .eval_kin_dyn = shaper_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = shaper_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = shaper_power,
 #endif
     .data = 0
 };

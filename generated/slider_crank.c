@@ -491,49 +491,50 @@ static const mb_index slider_crank_a_upd[25] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (37 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void slider_crank_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[3] += w[0] * Pq[0] * Pq[0];
-    F[16] += w[0] * Pq[4] * Pq[0];
-    F[6] += w[0] * Pq[4] * Pq[4];
-    F[4] += w[1] * Pq[2] * Pq[2];
-    F[17] += w[1] * Pq[8] * Pq[2];
-    F[5] += w[1] * Pq[8] * Pq[8];
+    F[3] = w[0] * Pq[0] * Pq[0];
+    F[16] = w[0] * Pq[4] * Pq[0];
+    F[6] = w[0] * Pq[4] * Pq[4];
+    F[4] = w[1] * Pq[2] * Pq[2];
+    F[17] = w[1] * Pq[8] * Pq[2];
+    F[5] = w[1] * Pq[8] * Pq[8];
     F[3] += w[2] * Pq[1] * Pq[1];
-    F[14] += w[2] * Pq[3] * Pq[1];
+    F[14] = w[2] * Pq[3] * Pq[1];
     F[16] += w[2] * Pq[5] * Pq[1];
-    F[15] += w[2] * Pq[9] * Pq[1];
+    F[15] = w[2] * Pq[9] * Pq[1];
     F[4] += w[2] * Pq[3] * Pq[3];
-    F[18] += w[2] * Pq[5] * Pq[3];
+    F[18] = w[2] * Pq[5] * Pq[3];
     F[17] += w[2] * Pq[9] * Pq[3];
     F[6] += w[2] * Pq[5] * Pq[5];
-    F[19] += w[2] * Pq[5] * Pq[9];
+    F[19] = w[2] * Pq[5] * Pq[9];
     F[5] += w[2] * Pq[9] * Pq[9];
     F[6] += w[3] * Pq[6] * Pq[6];
-    F[11] += w[3] * Pq[6] * Pq[12];
-    F[1] += w[3] * Pq[12] * Pq[12];
+    F[11] = w[3] * Pq[6] * Pq[12];
+    F[1] = w[3] * Pq[12] * Pq[12];
     F[5] += w[4] * Pq[10] * Pq[10];
-    F[12] += w[4] * Pq[10] * Pq[15];
-    F[2] += w[4] * Pq[15] * Pq[15];
+    F[12] = w[4] * Pq[10] * Pq[15];
+    F[2] = w[4] * Pq[15] * Pq[15];
     F[6] += w[5] * Pq[7] * Pq[7];
     F[19] += w[5] * Pq[7] * Pq[11];
     F[11] += w[5] * Pq[7] * Pq[13];
-    F[13] += w[5] * Pq[7] * Pq[16];
+    F[13] = w[5] * Pq[7] * Pq[16];
     F[5] += w[5] * Pq[11] * Pq[11];
-    F[10] += w[5] * Pq[11] * Pq[13];
+    F[10] = w[5] * Pq[11] * Pq[13];
     F[12] += w[5] * Pq[11] * Pq[16];
     F[1] += w[5] * Pq[13] * Pq[13];
-    F[9] += w[5] * Pq[16] * Pq[13];
+    F[9] = w[5] * Pq[16] * Pq[13];
     F[2] += w[5] * Pq[16] * Pq[16];
     F[1] += w[6] * Pq[14] * Pq[14];
     F[2] += w[7] * Pq[17] * Pq[17];
-    F[8] += w[7] * Pq[17] * Pq[19];
-    F[0] += w[7] * Pq[19] * Pq[19];
-    F[7] += w[8] * Pq[18] * Pq[18];
+    F[8] = w[7] * Pq[17] * Pq[19];
+    F[0] = w[7] * Pq[19] * Pq[19];
+    F[7] = w[8] * Pq[18] * Pq[18];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (40 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -1259,6 +1260,19 @@ void slider_crank_energy(const mb_model *m, mb_real t, const mb_real *restrict q
     out[2] = MB_R(0.0);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void slider_crank_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    out[0] = MB_R(0.0);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 7] (x, y). */
 void slider_crank_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -1502,6 +1516,9 @@ const mb_model slider_crank_model = {
     .eval_kin_dyn = slider_crank_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = slider_crank_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = slider_crank_power,
 #endif
     .data = 0
 };

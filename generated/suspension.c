@@ -268,14 +268,15 @@ static const mb_index suspension_a_upd[4] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (2 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void suspension_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] += w[0] * Pq[1] * Pq[1];
-    F[0] += w[2] * Pq[0] * Pq[0];
+    F[1] = w[0] * Pq[1] * Pq[1];
+    F[0] = w[2] * Pq[0] * Pq[0];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -721,6 +722,30 @@ void suspension_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = v[1]*(par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t6*t9) - v[0]*(t7*t9) - v[2]*(t8*t9);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void suspension_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    const mb_real t0 = par[4]*MB_COS(q[2]);
+    const mb_real t1 = MB_R(1.0) + (q[1] + t0);
+    const mb_real t2 = par[4]*MB_SIN(q[2]);
+    const mb_real t3 = q[0] - t2;
+    const mb_real t4 = MB_HYPOT(t3, t1);
+    const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
+    const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
+    const mb_real t7 = (t4 > MB_LEN_TINY ? (-(t3*t0) - t2*t1)/t4 : MB_R(0.0));
+    const mb_real t8 = par[2]*(v[0]*t6 + v[1]*t5 + v[2]*t7);
+    out[0] = v[1]*(par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t5*t8) - v[0]*(t6*t8) - v[2]*(t7*t8);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 4] (x, y). */
 void suspension_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -939,6 +964,9 @@ const mb_model suspension_model = {
     .eval_kin_dyn = suspension_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = suspension_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = suspension_power,
 #endif
     .data = 0
 };

@@ -497,18 +497,19 @@ static const mb_index valve_jump_a_upd[35] = {
 };
 
 /* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (7 terms;
+ * every entry written: the first term of an entry stored, L's fill set to 0;
  * MB_NO_SLP: as the LU's). */
 static MB_NO_SLP void valve_jump_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)
 {
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] += w[0] * Pq[0] * Pq[0];
-    F[1] += w[1] * Pq[1] * Pq[1];
-    F[4] += w[2] * Pq[5] * Pq[5];
-    F[3] += w[3] * Pq[3] * Pq[3];
-    F[2] += w[5] * Pq[2] * Pq[2];
-    F[5] += w[5] * Pq[4] * Pq[2];
+    F[0] = w[0] * Pq[0] * Pq[0];
+    F[1] = w[1] * Pq[1] * Pq[1];
+    F[4] = w[2] * Pq[5] * Pq[5];
+    F[3] = w[3] * Pq[3] * Pq[3];
+    F[2] = w[5] * Pq[2] * Pq[2];
+    F[5] = w[5] * Pq[4] * Pq[2];
     F[3] += w[5] * Pq[4] * Pq[4];
 }
 
@@ -1500,6 +1501,58 @@ void valve_jump_energy(const mb_model *m, mb_real t, const mb_real *restrict q, 
     out[2] = v[0]*(t28*t39) + v[1]*(t32*t39) + v[2]*(t33*t39) + v[3]*(t34*t39) + v[4]*(t35*t39) + v[5]*(t36*t39);
 }
 
+#if MB_WITH_STAGE_POWER
+/* Power of the non-conservative loads P_nc [1] (energy's third value). */
+void valve_jump_power(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v,
+    mb_real *restrict out)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    const mb_real t0 = MB_SIN(q[2]);
+    const mb_real t1 = MB_COS(q[2]);
+    const mb_real t2 = MB_SIN(q[5]);
+    const mb_real t3 = q[3] + MB_R(0.02)*t2 - q[0];
+    const mb_real t4 = t1*t3;
+    const mb_real t5 = MB_COS(q[5]);
+    const mb_real t6 = q[4] - MB_R(0.02)*t5 - q[1];
+    const mb_real t7 = t0*t6;
+    const mb_real t8 = t4 + t7;
+    const mb_real t9 = t1*t6 - t0*t3;
+    const mb_real t10 = valve_jump_gap_K(t8, t9);
+    const mb_real t11 = MB_COS(t10);
+    const mb_real t12 = MB_SIN(t10);
+    const mb_real t13 = MB_R(2.0)*t10;
+    const mb_real t14 = -MB_R(0.005)*t12 - MB_R(0.003)*MB_SIN(t13);
+    const mb_real t15 = MB_R(0.025) + (MB_R(0.005)*t11 + MB_R(0.0015)*MB_COS(t13));
+    const mb_real t16 = t11*t14 - t12*t15;
+    const mb_real t17 = MB_HYPOT(t15, t14);
+    const mb_real t18 = t16/t17;
+    const mb_real t19 = t0*t18;
+    const mb_real t20 = t11*t15;
+    const mb_real t21 = t12*t14 + t20;
+    const mb_real t22 = t21/t17;
+    const mb_real t23 = t1*t22;
+    const mb_real t24 = -t19 - t23;
+    const mb_real t25 = (t21*(t8 - t20) - t16*(t9 - t12*t15))/t17 - MB_R(0.01);
+    const mb_real t26 = MB_POW(MB_R(0.5)*(MB_FABS(t25) - t25), MB_R(1.5));
+    const mb_real t27 = t1*t18;
+    const mb_real t28 = t0*t22;
+    const mb_real t29 = t27 - t28;
+    const mb_real t30 = t9*t22 - t18*(-t7 - t4);
+    const mb_real t31 = t23 + t19;
+    const mb_real t32 = t28 - t27;
+    const mb_real t33 = MB_R(0.02)*(t22*(t1*t5 + t0*t2)) - t18*(MB_R(0.02)*(t1*t2) - MB_R(0.02)*(t0*t5));
+    const mb_real t34 = t26*(MB_R(1.0) - MB_R(2.86550106654275)*(v[0]*t24 + v[1]*t29 + v[2]*t30 + v[3]*t31 + v[4]*t32 + v[5]*t33));
+    const mb_real t35 = MB_R(100000000000.0)*t34;
+    const mb_real t36 = MB_R(0.5)*(t35 + MB_FABS(t35)) - MB_R(100000000000.0)*t26;
+    out[0] = v[0]*(t24*t36) + v[1]*(t29*t36) + v[2]*(t30*t36) + v[3]*(t31*t36) + v[4]*(t32*t36) + v[5]*(t33*t36);
+}
+#endif
+
 #if !MB_OMIT_POINTS
 /* Global positions of the named points [2 * 6] (x, y). */
 void valve_jump_points(const mb_model *m, mb_real t, const mb_real *restrict q, mb_real *restrict out)
@@ -2364,6 +2417,9 @@ const mb_model valve_jump_model = {
     .eval_kin_dyn = valve_jump_eval_kin_dyn,
 #if !MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE
     .eval_gamma_force = valve_jump_eval_gamma_force,
+#endif
+#if MB_WITH_STAGE_POWER
+    .power = valve_jump_power,
 #endif
     .data = 0
 };

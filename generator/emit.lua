@@ -660,6 +660,8 @@ function emit.generate(M, opts)
         -- what a firmware may leave out (-DMB_OMIT_GAMMA, -DMB_OMIT_POINTS: docs/embedding.md)
         if OMITTABLE[id] then
             text = "#if !MB_OMIT_" .. id:upper() .. "\n" .. text .. "#endif\n"
+        elseif id == "power" then
+            text = "#if MB_WITH_STAGE_POWER\n" .. text .. "#endif\n"
         end
         functions[#functions + 1] = text
         protos[#protos + 1] = "void " .. name .. "_" .. id .. "(" .. (withv and PQV or PQ) .. ");"
@@ -677,6 +679,11 @@ function emit.generate(M, opts)
     fn("dforce_dv", true, "dQ/dv values in the order of dq_dv_pat [" .. #D.dqdv .. "].", sparse(D.dqdv))
     fn("energy", true, "Energies [3]: kinetic T, potential V, power of non-conservative loads.",
        dense(D.energy))
+    -- energy's third value alone, the same expression (so the same bits): the adaptive Runge-Kutta
+    -- integrators' power at every stage, where T and V (a spring's hypot, its sines) are not
+    -- needed; compiled where the runtime calls it (runtime/mb_config.h: MB_WITH_STAGE_POWER)
+    fn("power", true, "Power of the non-conservative loads P_nc [1] (energy's third value).",
+       dense({ D.energy[3] }))
     fn("points", false, "Global positions of the named points [2 * " .. #D.points .. "] (x, y).",
        dense(D.pointpos))
     -- the switches of step{} and heaviside() in the loads and drivers (interface 14; runtime

@@ -163,16 +163,28 @@ end
 function M.assembly_s(name, P, pq_col)
     local out = {}
     local function w(s) out[#out + 1] = s end
+    -- write-once: an entry's first term is stored (=), the rest added; the entries no term
+    -- reaches (L's fill) are set to 0, so the caller zeroes nothing (0 + x and x are the same
+    -- value; only a -0 term would differ, in the sign of a zero)
+    local first = {}
+    for t = 1, P.ns do
+        if first[P.s_dst[t]] == nil then first[P.s_dst[t]] = t end
+    end
     w("/* Unrolled assembly of S = Phi_q W Phi_q^T into its plan storage (" .. P.ns .. " terms;")
+    w(" * every entry written: the first term of an entry stored, L's fill set to 0;")
     w(" * MB_NO_SLP: as the LU's). */")
     w("static MB_NO_SLP void " .. name .. "_s_assemble(mb_real *restrict F, const mb_real *restrict Pq, const mb_real *restrict w)")
     w("{")
     w("    (void)F;")
     w("    (void)Pq;")
     w("    (void)w;")
+    for d = 0, P.s.n + P.s.nl - 1 do
+        if first[d] == nil then w(string.format("    F[%d] = 0;", d)) end
+    end
     for t = 1, P.ns do
-        local k, l = P.s_k[t], P.s_l[t]
-        w(string.format("    F[%d] += w[%d] * Pq[%d] * Pq[%d];", P.s_dst[t], pq_col[k + 1], k, l))
+        local k, l, d = P.s_k[t], P.s_l[t], P.s_dst[t]
+        w(string.format("    F[%d] %s w[%d] * Pq[%d] * Pq[%d];", d, first[d] == t and "=" or "+=",
+                        pq_col[k + 1], k, l))
     end
     w("}")
     return table.concat(out, "\n")

@@ -130,6 +130,14 @@
                                       not called) */
 #define MB_WITH_F4_KERNELS (!MBI_ONLY)
 #endif
+#ifndef MB_WITH_STAGE_POWER        /* [code] the model's power function (P_nc alone, mb_model.h)
+                                      compiled into generated models and called for the adaptive
+                                      Runge-Kutta integrators' per-stage power; off in
+                                      one-formulation builds (flash: energy gives the same value).
+                                      A model and a runtime built with different values still
+                                      work together (the pointer is NULL, or not called) */
+#define MB_WITH_STAGE_POWER (!MBI_ONLY)
+#endif
 
 /* ---- what a generated model compiles */
 /* MB_OMIT_GAMMA                      [model] 1: no gamma (F1's only: a firmware of another

@@ -23,16 +23,26 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
         m->force(m, t, q, v, s->Q);
     }
     pq_mv(m, s->Pq, v, pd);
-    for (int r = 0; r < nc; r++) {
-        pd[r] += s->Phit[r];
-        b2[r] = 2 * xi * w * pd[r] + w * w * s->Phi[r];
+#if !MBI_ONLY
+    if (!(s->p.baumgarte_cap > 0))   /* the host: b2 in one pass (a firmware build keeps the */
+        for (int r = 0; r < nc; r++) {   /* passes below alone: flash), the same values */
+            pd[r] += s->Phit[r];
+            b2[r] = s->Gam[r] - (2 * xi * w * pd[r] + w * w * s->Phi[r]);
+        }
+    else
+#endif
+    {
+        for (int r = 0; r < nc; r++) {
+            pd[r] += s->Phit[r];
+            b2[r] = 2 * xi * w * pd[r] + w * w * s->Phi[r];
+        }
+        if (s->p.baumgarte_cap > 0) {   /* keep the stabilization from dominating Gamma */
+            mb_real nb = nrm2(nc, b2), ng = nrm2(nc, s->Gam);
+            if (nb > s->p.baumgarte_cap * ng)
+                for (int r = 0; r < nc; r++) b2[r] *= s->p.baumgarte_cap * ng / nb;
+        }
+        for (int r = 0; r < nc; r++) b2[r] = s->Gam[r] - b2[r];
     }
-    if (s->p.baumgarte_cap > 0) {   /* keep the stabilization from dominating Gamma */
-        mb_real nb = nrm2(nc, b2), ng = nrm2(nc, s->Gam);
-        if (nb > s->p.baumgarte_cap * ng)
-            for (int r = 0; r < nc; r++) b2[r] *= s->p.baumgarte_cap * ng / nb;
-    }
-    for (int r = 0; r < nc; r++) b2[r] = s->Gam[r] - b2[r];
     int st = mbi_kkt_solve(s, s->Q, b2, f + n, s->ev_lam);
     if (st) return st;
     copy(n, f, v);

@@ -20,7 +20,16 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     mbi_ls_solve(s, MB_MAT_S, y);
     copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
+#if !MBI_ONLY
+    mb_real fin = 0;                    /* the scaling and the finiteness of x in one pass */
+    for (int i = 0; i < n; i++) {
+        x[i] *= s->minv[i];
+        fin += x[i] * 0;
+    }
+    return fin == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+#else                                   /* a firmware build: two passes, as before (flash) */
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+#endif
 }
 #endif

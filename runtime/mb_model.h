@@ -99,7 +99,8 @@ typedef struct mb_plan {
     const mb_index *dqq_dst, *dqv_dst;  /* [dq_dq_pat.nnz], [dq_dv_pat.nnz] */
     /* The unrolled form's assembly (NULL in the compact form): the same terms in the same order
      * as the loops over s_* and a_*: F += w[c] Pq[k] Pq[l]; F += E[k] D[l] (and, with unsym, the
-     * transposed term nl further). */
+     * transposed term nl further). s_assemble writes every entry of S's storage (an entry's
+     * first term stored, the fill set to 0: the caller zeroes nothing); a_assemble adds. */
     void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
     /* The unrolled products with Phi_q (NULL in the compact form; runtime/mb_vec.h: pq_mv,
@@ -321,6 +322,11 @@ struct mb_model {
      * calls gamma and force. */
     void (*eval_gamma_force)(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v,
                              mb_real *gamma, mb_real *force, mb_real *trig);
+    /* Optional (interface 18): the power of the non-conservative loads P_nc [1] alone, energy's
+     * third value by the same arithmetic, without T and V (the adaptive Runge-Kutta
+     * integrators' per-stage power; runtime/mb_config.h MB_WITH_STAGE_POWER). NULL: the runtime
+     * calls energy. */
+    mb_fn_qv power;
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

@@ -140,7 +140,11 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
 {
     const mb_model *m = s->m;
     mb_real e[3];
-    m->energy(m, t, y, s->ev_v, e);
+#if MB_WITH_STAGE_POWER
+    if (m->power) m->power(m, t, y, s->ev_v, e + 2);   /* P_nc alone: no T, no V */
+    else
+#endif
+        m->energy(m, t, y, s->ev_v, e);
     if (s->p.formulation == MB_BAUMGARTE) return e[2] + dot(s->nc, s->ev_lam, s->Phit);
     return e[2] + drv_by_parts(s, t, y, s->ev_S, h);
 }

@@ -172,8 +172,13 @@ void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb
 {
     const mb_plan *P = m->plan;
     const mb_index *col = m->phi_q_pat.col;
+#if MBI_ONLY   /* a firmware build zeroes first as it did (flash: the other order cost 4-12 B) */
     for (int k = 0; k < P->s.n + P->s.nl; k++) F[k] = 0;
-    if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* the unrolled form */
+    if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* (it overwrites every entry) */
+#else
+    if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* the unrolled form: writes all */
+    for (int k = 0; k < P->s.n + P->s.nl; k++) F[k] = 0;
+#endif
     for (int t = 0; t < P->ns; t++) {
         int k = P->s_k[t];
         F[P->s_dst[t]] += w[col[k]] * Pq[k] * Pq[P->s_l[t]];

@@ -27,8 +27,9 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
 int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad);
 void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
 
-/* S = Phi_q diag(w) Phi_q^T of model m (Phi_q values Pq, w[nq]) into its plan storage F (zeroed
- * first): the unrolled form's s_assemble when generated, else the loop over the plan's terms. */
+/* S = Phi_q diag(w) Phi_q^T of model m (Phi_q values Pq, w[nq]) into its plan storage F: the
+ * unrolled form's s_assemble when generated (it writes every entry), else F zeroed and the loop
+ * over the plan's terms. */
 void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb_real *F);
 
 /* Storage index of entry (i, j) of the permuted matrix (diagonal, L, or U transposed on L's

@@ -150,4 +150,5 @@ const mb_model fixture_pendulum_model = {
     0, 0,               /* no reactions in sensors */
     0, 0,               /* no switches */
     0,                  /* no fused gamma and force */
+    0,                  /* no power alone */
 };

@@ -373,6 +373,13 @@ static void check_fused(double t, const double *q, const double *v, const char *
         }
         free(gf); free(ff); free(trig);
     }
+    /* power (interface 18): energy's third value, bit for bit */
+    if (M->power) {
+        double e[3], p = NAN;
+        M->energy(M, t, q, v, e);
+        M->power(M, t, q, v, &p);
+        CHECK(memcmp(&p, &e[2], sizeof p) == 0, "%s: power %.17g differs from energy's %.17g", where, p, e[2]);
+    }
     free(f); free(g);
 }
 

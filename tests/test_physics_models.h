@@ -60,6 +60,7 @@ static const mb_model fixture_driven_model = {
     0, 0,               /* no reactions in sensors */
     0, 0,               /* no switches */
     0,                  /* no fused gamma and force */
+    0,                  /* no power alone */
 };
 
 #ifdef MB_HAVE_double_pendulum

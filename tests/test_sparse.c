@@ -179,6 +179,7 @@ static void check_forms(const mb_model *m)
         for (int i = 0; i < n; i++) w[i] = 0.5 + fabs(rnd());
         for (int k = 0; k < nnz; k++) E[k] = 1e3 * Pq[k] + rnd();
         memset(F1, 0, sizeof(double) * len);
+        for (int k = 0; k < P->s.n + P->s.nl; k++) F1[k] = NAN;   /* s_assemble writes them all */
         memset(F2, 0, sizeof(double) * len);
         P->s_assemble(F1, Pq, w);
         for (int t = 0; t < P->ns; t++)
