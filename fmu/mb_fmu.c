@@ -119,6 +119,7 @@ static void build_params(fmu_inst *c)
     mb_params_preset(p, pr, f);
     if (MB_FMU_RTOL > 0) p->rtol = (mb_real)MB_FMU_RTOL;
     if (MB_FMU_ATOL > 0) p->atol = (mb_real)MB_FMU_ATOL;
+    if (MB_FMU_SIGMA_RESET > 0) p->sigma_reset = (mb_real)MB_FMU_SIGMA_RESET;
     /* the master's tolerance (fmi2SetupExperiment) for the error-controlled runs */
     if (c->tol_defined && c->tol > 0) {
         p->rtol = (mb_real)c->tol;
@@ -899,7 +900,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
         };
         static const char *const remedy[6] = {
             "a smaller h or rtol", "a smaller h or rtol", "a smaller h or rtol",
-            "p = M v + Phi_q^T sigma loses about eps x that of M v: the sim's --sigma-reset S keeps |sigma| below S",
+            "p = M v + Phi_q^T sigma loses about eps x that of M v: the FMU setting sigma_reset=S (make fmu FMU_SIGMA_RESET=S) keeps |sigma| below S",
             "a smaller h or an adaptive integrator", "a smaller rtol or dop853"};
         const mb_monitor *mo = mb_sim_get_monitor(c->sim);
         for (int k = 0; k < MB_NWARN; k++)
