@@ -120,6 +120,7 @@ static void build_params(fmu_inst *c)
     mb_params_preset(p, pr, f);
     if (MB_FMU_RTOL > 0) p->rtol = (mb_real)MB_FMU_RTOL;
     if (MB_FMU_ATOL > 0) p->atol = (mb_real)MB_FMU_ATOL;
+    if (MB_FMU_SIGMA_RESET > 0) p->sigma_reset = (mb_real)MB_FMU_SIGMA_RESET;
     /* the master's tolerance (fmi2SetupExperiment) for the error-controlled runs */
     if (c->tol_defined && c->tol > 0) {
         p->rtol = (mb_real)c->tol;
@@ -1233,14 +1234,28 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
     }
     unsigned fresh = mb_sim_get_monitor(c->sim)->warn & ~c->warned;
     if (fresh) {   /* a suspect result (docs/formulations.md, "Warnings"): said once per condition */
-        static const char *const what[MB_NWARN] = {
+        static const char *const what[6] = {
             "a Newton iteration stopped at max_iter", "the energy balance drifted",
-            "the constraints drifted", "the constraint impulse grows", "the step is near the stability limit"};
+            "the constraints drifted", "the constraint impulse sigma grows: |Phi_q^T sigma| / the momentum scale",
+            "the step is near the stability limit: h |lambda| / the limit",
+            "the steps' local errors sum past the tolerance"};
+        /* the threshold each was met against, and what to change (docs/formulations.md) */
+        const mb_real thr[6] = {0, c->p.warn_energy, c->p.warn_phi, c->p.warn_sigma, c->p.warn_stability,
+#if MBI_ACC
+                                c->p.warn_accuracy
+#else
+                                0
+#endif
+        };
+        static const char *const remedy[6] = {
+            "a smaller h or rtol", "a smaller h or rtol", "a smaller h or rtol",
+            "p = M v + Phi_q^T sigma loses about eps x that of M v: the FMU setting sigma_reset=S (make fmu FMU_SIGMA_RESET=S) keeps |sigma| below S",
+            "a smaller h or an adaptive integrator", "a smaller rtol or dop853"};
         const mb_monitor *mo = mb_sim_get_monitor(c->sim);
         for (int k = 0; k < MB_NWARN; k++)
             if (fresh & MB_WARN_BIT(k))
-                logmsg(c, fmi2Warning, "fmi2DoStep: warning at t=%.9g: %s (value %g)", (double)mo->warn_t[k],
-                       what[k], (double)mo->warn_val[k]);
+                logmsg(c, fmi2Warning, "fmi2DoStep: warning at t=%.9g: %s (value %g, threshold %g): %s",
+                       (double)mo->warn_t[k], what[k], (double)mo->warn_val[k], (double)thr[k], remedy[k]);
         c->warned |= fresh;
         return fmi2Warning;
     }

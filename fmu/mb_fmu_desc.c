@@ -400,6 +400,7 @@ int main(int argc, char **argv)
     p.h = (mb_real)h;
     if (MB_FMU_RTOL > 0) p.rtol = (mb_real)MB_FMU_RTOL;
     if (MB_FMU_ATOL > 0) p.atol = (mb_real)MB_FMU_ATOL;
+    if (MB_FMU_SIGMA_RESET > 0) p.sigma_reset = (mb_real)MB_FMU_SIGMA_RESET;
     if (integ == MB_TRAPEZOID && (MB_FMU_RTOL > 0 || MB_FMU_ATOL > 0)) p.adaptive = 1;
     const char *what = NULL;
     p.events = 1;   /* as the Co-Simulation instances run */

@@ -52,7 +52,8 @@ options:
                     simulator's defaults unless --fmu-set says otherwise. Nothing is left at
                     FILE.fmu when packing fails (the generated files are written first)
   --fmu-set KEY=VALUE  a Co-Simulation setting of the FMU (repeatable): formulation,
-                    integrator (names, as the simulator's), h, rtol, atol (numbers)
+                    integrator (names, as the simulator's), h, rtol, atol,
+                    sigma_reset (numbers)
   --dump            only load and validate the model, print the validated table
   --stats           print per-function statistics and the generation time to stderr
   -v, --verbose     say which files were written or left unchanged
@@ -73,11 +74,11 @@ end
 local opts = { dir = "generated", params = {}, options = {}, files = {}, fmu_set = {} }
 
 -- --fmu-set KEY=VALUE: the settings file scripts/fmu_pack.sh reads (it checks the values)
-local FMU_KEYS = { formulation = 1, integrator = 2, h = 3, rtol = 4, atol = 5 }
+local FMU_KEYS = { formulation = 1, integrator = 2, h = 3, rtol = 4, atol = 5, sigma_reset = 6 }
 local function fmu_set(s)
   local key, val = string.match(s, "^([^=]*)=(.*)$")
   if not key or not FMU_KEYS[key] then
-    die("--fmu-set %s: expected KEY=VALUE with KEY formulation, integrator, h, rtol or atol", s)
+    die("--fmu-set %s: expected KEY=VALUE with KEY formulation, integrator, h, rtol, atol or sigma_reset", s)
   end
   if string.find(val, "[%c]") then die("--fmu-set %s: a control character in the value", key) end
   if opts.fmu_set[key] then die("--fmu-set %s given twice", key) end

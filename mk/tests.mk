@@ -213,6 +213,16 @@ $(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%):
 TEST_PROGS   += $(AUDIT_DERIVS:%=$(BUILD)/test_derivs_%)
 TEST_SCRIPTS += tests/test_audit.sh
 TEST_NEEDS   += $(AUDIT_MODELS:%=$(BUILD)/%_sim)
+# warnings that are right (tests/test_warn_rest.sh): a motor-driven Scotch yoke held by a spring
+# (tests/models/yoke_hold.lua) at rest and holding a load warns in no run; the cases that lose
+# what a warning names still warn
+WARN_MODELS := yoke_hold
+$(foreach m,$(WARN_MODELS),$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/$(m).lua,$(m),)))
+$(foreach m,$(WARN_MODELS),$(eval $(BUILD)/$(m)_sim: $(call SIM_OBJ,host,$(m),$(call LONG_SRC,$(m)))))
+$(WARN_MODELS:%=$(BUILD)/%_sim):
+	$(call link,host,$(RT_LIBS))
+TEST_SCRIPTS += tests/test_warn_rest.sh
+TEST_NEEDS   += $(WARN_MODELS:%=$(BUILD)/%_sim)
 
 # runtime/mb_math.c (our sin, cos, hypot for embedded double builds): accuracy in ulps against
 # long double over the documented domain; the width of mb_index (8/16/int: the same state) and

@@ -4,7 +4,8 @@
 # Usage: scripts/fmu_pack.sh NAME MODEL_DIR SETTINGS OUT.fmu
 #   NAME       the model's C name (MODEL_DIR/NAME.c and NAME.h, from mbgen)
 #   SETTINGS   a file of lines key=value: formulation, integrator (names, empty: the simulator's
-#              defaults), h, rtol, atol (numbers, empty: the model file's / the defaults)
+#              defaults), h, rtol, atol, sigma_reset (numbers, empty: the model file's / the
+#              defaults)
 # Stages sources/ (the generated model, the runtime sources the solver needs, the wrapper and
 # mb_fmu_model.h naming the model, its GUID and the settings), compiles the shared library from
 # those staged sources alone (so they do rebuild it), writes modelDescription.xml with
@@ -23,10 +24,11 @@ for f in "$mdir/$name.c" "$mdir/$name.h" "$settings"; do
 done
 get() { sed -n "s/^$1=//p" "$settings" | tail -n 1; }
 form=$(get formulation) integ=$(get integrator) h=$(get h) rtol=$(get rtol) atol=$(get atol)
+sreset=$(get sigma_reset)
 for v in "formulation:$form" "integrator:$integ"; do
     case "${v#*:}" in *[!a-z0-9-]*) echo "fmu_pack.sh: ${v%%:*} '${v#*:}': not a name" >&2; exit 2 ;; esac
 done
-for v in "h:$h" "rtol:$rtol" "atol:$atol"; do
+for v in "h:$h" "rtol:$rtol" "atol:$atol" "sigma_reset:$sreset"; do
     x=${v#*:}
     if [ -n "$x" ] && ! [[ "$x" =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]]; then
         echo "fmu_pack.sh: ${v%%:*}=$x: not a positive number" >&2; exit 2
@@ -76,6 +78,8 @@ cat >"$src/mb_fmu_model.h" <<EOF
 #define MB_FMU_H $(num "$h")
 #define MB_FMU_RTOL $(num "$rtol")
 #define MB_FMU_ATOL $(num "$atol")
+/* sigma_reset (0: off, the default): abs(sigma) kept below it (--sigma-reset) */
+#define MB_FMU_SIGMA_RESET $(num "$sreset")
 #endif
 EOF
 cat >"$src/README" <<EOF

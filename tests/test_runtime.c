@@ -472,7 +472,7 @@ int main(void)
      * p.strict turns that step into MB_ERR_SUSPECT */
     {
         mb_params_default(&p, MB_CANONICAL);
-        CHECK(p.warn_energy == MB_R(1e-2) && p.warn_phi == MB_R(1e-3) && p.warn_sigma == MB_R(1e3) &&
+        CHECK(p.warn_energy == MB_R(1e-2) && p.warn_phi == MB_R(1e-3) && p.warn_sigma == (sizeof(mb_real) == sizeof(float) ? MB_R(1e3) : MB_R(5e5)) &&
               p.warn_stability == 2 && p.warn_accuracy == 10 && !p.strict, "warning defaults");
         CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK && run_to(&b, 1.0) == MB_OK, "plain");
         const mb_monitor *o = mb_sim_get_monitor(&b.s);

@@ -209,7 +209,7 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
         case MB_WARN_SIGMA:
             fprintf(stderr, "sigma grows without bound: |Phi_q^T sigma| = %.3g x the momentum scale "
                     "%.3g (threshold %.3g), max |sigma| %.3g; the momenta p = M v + Phi_q^T sigma "
-                    "lose the digits of M v: --sigma-reset S keeps |sigma| below S",
+                    "lose about eps x that ratio of M v: --sigma-reset S keeps |sigma| below S",
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
             break;
         case MB_WARN_ACCURACY:

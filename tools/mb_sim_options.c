@@ -209,7 +209,7 @@ static mb_opt rows[] = {
     { .name = "--warn-sigma", .example = "5", .meta = "R", WARN(2),
       DYNAMIC(SIGMA, ALL), .why = "baumgarte has no sigma (canonical, alf-explicit and alf-trapezoid do)",
       .help = "canonical, alf-*: warn when |Phi_q^T sigma| > R x the momentum\n"
-              "scale (default 1e3)" },
+              "scale (default 5e5, float 1e3: M v keeps about eps x R of it)" },
     { .name = "--newton-reuse", .kind = MB_OPT_FLAG, .off = OFF(reuse), .set = 1,
       DYNAMIC(F(MB_ALF_TRAPEZOID), ALL),
       .why = "it steers alf-trapezoid's Newton iteration (trapezoid or bdf)",
