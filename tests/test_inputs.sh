@@ -49,7 +49,7 @@ gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == a && a > b) }'; }
 # the cartpole with F replaced (sed): name NAME, F = EXPR; built with make sim MODEL=<copy>
 variant() {
     local name=$1 expr=$2
-    sed -e "s/^name \"cartpole\"/name \"$name\"/" -e "s/^local F = input \"F\" { default = 0 }.*/local F = $expr/" \
+    sed -e "s/^name \"cartpole\"/name \"$name\"/" -e "s/^local F = input \"F\" { default = 0[^}]*}.*/local F = $expr/" \
         models/cartpole.lua > "$tmp/$name.lua"
     if grep -q 'input "F"' "$tmp/$name.lua"; then bad "$name: sed left the input"; return 1; fi
     if out=$(mk sim MODEL="$tmp/$name.lua" 2>&1) && [ -x "$BUILD/${name}_sim" ]; then ok
