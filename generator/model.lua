@@ -491,6 +491,18 @@ local function new_context(path, params, opts)
   return S
 end
 
+-- A sweep table's column sets a tunable or an input (--set NAME=VALUE) unless it names a
+-- simulator option (docs/sweeps.md): one of the same name could not be swept, its column
+-- silently the option.
+local function check_not_option(S, line, what, name)
+  local opt = SWEEP_OPTIONS[name]
+  if opt then
+    S.fail(line, "%s name '%s' is a simulator option's (%s): a sweep table's column '%s' "
+           .. "means %s, so the %s could not be swept; give it another name", what, name, opt,
+           name, opt, what)
+  end
+end
+
 local function check_name(S, line, what, s)
   if type(s) ~= "string" then S.fail(line, "%s name must be a string, got %s", what, type(s)) end
   if #s > MAX_NAME then
@@ -930,14 +942,7 @@ local function make_env(S)
       S.fail(line, "tunable %s: at most three arguments (name, default, unit)", pname)
     end
     if unit ~= nil then unit = unit_text(S, line, "tunable " .. pname, unit) end
-    -- a sweep table's column of this name sets the simulator option (docs/sweeps.md): a
-    -- tunable of the same name could not be swept, its column silently the option
-    local opt = SWEEP_OPTIONS[pname]
-    if opt then
-      S.fail(line, "tunable name '%s' is a simulator option's (%s): a sweep table's column '%s' "
-             .. "means %s, so the tunable could not be swept; give it another name", pname, opt,
-             pname, opt)
-    end
+    check_not_option(S, line, "tunable", pname)
     local prev = S.tunable_by_name[pname]
     prev = prev or S.tunable_by_name[pname:upper()]
     if prev then
@@ -966,14 +971,7 @@ local function make_env(S)
   env.input = function(iname)
     local line = S.here()
     check_name(S, line, "input", iname)
-    -- a sweep table's column sets an input too (--set NAME=VALUE): one with an option's name
-    -- could not be swept
-    local opt = SWEEP_OPTIONS[iname]
-    if opt then
-      S.fail(line, "input name '%s' is a simulator option's (%s): a sweep table's column '%s' "
-             .. "means %s, so the input could not be swept; give it another name", iname, opt,
-             iname, opt)
-    end
+    check_not_option(S, line, "input", iname)
     return function(t)
       local f = fields(S, line, 'input "' .. iname .. '"', t, { default = true, unit = true }, 0)
       local unit = f.unit ~= nil and unit_text(S, line, 'input "' .. iname .. '"', f.unit) or nil
