@@ -74,6 +74,7 @@ static const char *model_unit(const mb_model *m, int kind, int i)
  * SYMS, else -1 (the unit is then declared by name only). */
 enum { U_KG, U_M, U_S, U_A, U_K, U_MOL, U_CD, U_RAD, U_N };
 typedef struct { int e[U_N]; double f; } si_unit;
+#define SI_EXP_MAX 1000   /* a base unit's exponent beyond this: the unit by name only */
 static const struct { const char *sym; signed char e[U_N]; double f; } SYMS[] = {
     {"m", {0, 1, 0, 0, 0, 0, 0, 0}, 1},       {"kg", {1, 0, 0, 0, 0, 0, 0, 0}, 1},
     {"g", {1, 0, 0, 0, 0, 0, 0, 0}, 1e-3},    {"s", {0, 0, 1, 0, 0, 0, 0, 0}, 1},
@@ -123,7 +124,10 @@ static int si_term(const char **p, si_unit *u, int depth)
     } else if (t != s) {
         return -1;
     }
-    for (int j = 0; j < U_N; j++) u->e[j] = a.e[j] * x;
+    for (int j = 0; j < U_N; j++) {   /* nested powers ((m99)99)..: by name only, no overflow */
+        if (a.e[j] > SI_EXP_MAX || a.e[j] < -SI_EXP_MAX) return -1;
+        u->e[j] = a.e[j] * x;
+    }
     u->f = pow(a.f, x);
     *p = s;
     return 0;
@@ -144,7 +148,11 @@ static int si_expr(const char **p, si_unit *u, int depth)
 static int si_unit_of(const char *text, si_unit *u)
 {
     const char *p = text;
-    return si_expr(&p, u, 0) == 0 && *p == '\0' ? 0 : -1;
+    if (si_expr(&p, u, 0) != 0 || *p != '\0') return -1;
+    for (int j = 0; j < U_N; j++)
+        if (u->e[j] > SI_EXP_MAX || u->e[j] < -SI_EXP_MAX) return -1;
+    /* FMI's factor is a positive xs:double: 0 or inf from 1/(((g99)99)99) is no unit's */
+    return isfinite(u->f) && isnormal(u->f) && u->f > 0 ? 0 : -1;
 }
 
 /* UnitDefinitions: those of q, v, the accelerations and the contacts with their SI base units,

@@ -210,8 +210,10 @@ mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc,
  * has escale 1.9e-25 J at h = 1e-3 (max |Phidot| 1.7e-13 m/s; 1/2 sum M_ii dv_i^2 = 1.0e-25 J
  * from the ulps, 2e-26 J from Phidot), 4.7e-26 J at h = 1e-2 (4.3e-14 m/s: 3.5e-28 + 1.3e-27 J)
  * and 7.6e-28 J with bdf's 0.25 s steps (1.3e-27 J from Phidot alone). 100x that (10x in
- * velocity) is the floor; a 1 kg body 1 m from the origin in float at h = 1e-3 has 1e-9 J of
- * it (the float 1 m bar's 0.01 rad swing, escale 4.8e-4 J, still arms). */
+ * velocity) is the floor. It grows as 1 / dt^2: a 1 kg body 1 m from the origin in float
+ * has 3.6e-6 J of it at h = 1e-3 (the float 1 m bar's 0.01 rad swing, escale 4.8e-4 J, still
+ * arms), 3.6e-4 J at h = 1e-4, where float resolves no slower motion of it (v below 2.4e-3 m/s
+ * moves no coordinate). */
 static mb_real rest_floor(const mb_sim *s, mb_real dt)
 {
     if (!(dt > 0)) return 0;

@@ -140,9 +140,10 @@ typedef struct mb_params {
                                dense output (Illinois) and cut the step there (dopri5, dop853:
                                the step redone to the root; bdf: restarted at order 1 from its
                                dense state there; mon.events); alf-trapezoid's trapezoid
-                               (fixed, adaptive 1) and rk4 locate on their step and take it
-                               again to the root; other runs count the sign changes into a gap
-                               <= 0 that fell inside a step (mon.onsets). The model's switches
+                               (fixed, Milne's, the extrapolated macro step), hht and rk4
+                               locate on the step's cubic Hermite and take it again to the
+                               root; bdf on alf-trapezoid restarts at the root as bdf does
+                               (docs/formulations.md, "Events"). The model's switches
                                (step{}: mb_model.switches): every integrator ends its step just
                                before one and jumps it (mon.events). Needs a build with
                                MB_WITH_EVENTS; the workspace grows by 5 (nout + nswitch) + nq
@@ -199,9 +200,9 @@ typedef struct mb_monitor {
     long newton_roundoff;    /* F4 steps accepted with Newton stalled at round-off above tol */
     long events;             /* p.events: steps cut at a located sign change of a gap, and
                                 switches jumped */
-    long onsets;             /* p.events: contact onsets (a gap's sign change to <= 0) that fell
-                                inside a step and were not located (hht, bdf on alf-trapezoid),
-                                and switches a step crossed unforeseen */
+    long onsets;             /* p.events: contact onsets (a gap's sign change to <= 0) inside
+                                a step that no location cut (the shipped integrators locate:
+                                mon.events), and switches a step crossed unforeseen */
     long sigma_holds;        /* F4 fixed steps taken with sigma~ held after a diverging iteration
                                 (near a singular position; mb_f4_trapezoid.c, trap_attempt) */
     /* Scales of the warnings (docs/formulations.md, "Warnings") */

@@ -242,8 +242,7 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
 #endif
 
 /* mb_event.c (p.events): (mb_event_sensors: mb_sim.h) the gaps at (t, q) into g; after an accepted step (mb_sim_step):
- * a sign change located and the step cut there (adaptive runs of the explicit formulations,
- * bdf), else the onsets inside the step counted. */
+ * a sign change located and the step cut there (every integrator: mb_event.c's header). */
 #if MBI_HAS_EV
 void mbi_event_gaps(mb_sim *s, mb_real t, const mb_real *q, mb_real *g);
 int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);

@@ -496,9 +496,14 @@ static void reaction_part(void)
     if (!lib) { remove_dir(dir); return; }
     {   /* no unit declared: no unit attribute; a unit of symbols the writer does not know
          * (ft): by name only, without a BaseUnit */
-        static const char *const want[][2] = {{"u", ""}, {"fx", ""}, {"fy", ""}, {"x", "ft"}};
+        static const char *const want[][2] = {{"u", ""}, {"fx", "(km99)4"}, {"fy", "(((m99)99)99)99"}, {"x", "ft"}};
         check_units("react_pendulum", want, 4);
         check(desc_xml && strstr(desc_xml, "<Unit name=\"ft\"/>"), "react_pendulum: the unit ft by name only");
+        /* SI symbols, but a factor no double holds, an exponent past any int: by name only
+         * (was factor="inf" and a signed overflow) */
+        check(desc_xml && strstr(desc_xml, "<Unit name=\"(km99)4\"/>") &&
+              strstr(desc_xml, "<Unit name=\"(((m99)99)99)99\"/>") && !strstr(desc_xml, "inf\""),
+              "react_pendulum: units beyond a double's factor or an int's exponent by name only");
     }
     unsigned vr_u = vr_of("u");
     int nrows = (NCOMM + 1) * nout, nfx = 0;
@@ -1236,7 +1241,7 @@ int main(void)
             x[8] = 2;           /* format version 2 */
             expect_error(DESER(n), "another format version", "version");
             memcpy(x, buf, n);
-            x[72] ^= 4;         /* sizeof(void *) */
+            x[72] ^= 4;         /* the solver struct's size */
             expect_error(DESER(n), "other type sizes", "sizes");
             /* forged with a valid checksum (the layout of docs/fmi.md): values and records the
              * reader checks itself */

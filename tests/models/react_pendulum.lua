@@ -16,6 +16,6 @@ body "bar" { mass = m, inertia = m * L ^ 2 / 12, angle = -pi / 2, position = { 0
              points = { P = { -L / 2, 0 }, T = { L / 2, 0 } } }
 revolute "J" { "ground.O", "bar.P" }
 force "push" { "bar.T", fx = u }
-sensor "fx" { value = "J.fx" }
-sensor "fy" { value = reaction("J").fy }
+sensor "fx" { value = "J.fx", unit = "(km99)4" }        -- factor 1e1188: by name only
+sensor "fy" { value = reaction("J").fy, unit = "(((m99)99)99)99" }   -- m^96059601: by name only
 sensor "x" { value = pos("bar.T").x, unit = "ft" }   -- (a unit the FMU knows by name only)
