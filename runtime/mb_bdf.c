@@ -732,19 +732,25 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     }
 }
 
+/* The last step's Nordsieck polynomial sum_j zn[j] x^j at x = (t - t_n) / h into y[nz] (Horner):
+ * mb_sim_dense's state and the events' cut */
+static void nordsieck_at(const mb_sim *s, mb_real x, int nz, mb_real *y)
+{
+    copy(nz, y, zc(s, s->bq));
+    for (int j = s->bq - 1; j >= 0; j--) {
+        const mb_real *a = zc(s, j);
+        for (int i = 0; i < nz; i++) y[i] = a[i] + x * y[i];
+    }
+}
+
 /* mb_sim_dense: the Nordsieck polynomial of the last step */
 static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
     int n = s->n, nc = s->nc, nz = ny_of(s), st = MB_OK;
     if (!s->dense_state || !s->ready || !s->bok) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
-    /* the polynomial sum_j zn[j] x^j, x = (t - t_n) / h (Horner) */
     mb_real x = (t - s->bt) / s->bh, *y = IMPL(s) ? s->bd : s->ztmp;
-    copy(nz, y, zc(s, s->bq));
-    for (int j = s->bq - 1; j >= 0; j--) {
-        const mb_real *a = zc(s, j);
-        for (int i = 0; i < nz; i++) y[i] = a[i] + x * y[i];
-    }
+    nordsieck_at(s, x, nz, y);
     copy(n, q, y);
     if (!v && !mo) return MB_OK;
 #if MBI_F4
@@ -800,13 +806,7 @@ out:
  * tolerance). The array keeps t_n: the next step finds it stale and restarts at order 1. */
 void mbi_bdf_state_at(mb_sim *s, mb_real t)
 {
-    int nz = ny_of(s);
-    mb_real x = (t - s->bt) / s->bh, *y = s->z;
-    copy(nz, y, zc(s, s->bq));
-    for (int j = s->bq - 1; j >= 0; j--) {
-        const mb_real *a = zc(s, j);
-        for (int i = 0; i < nz; i++) y[i] = a[i] + x * y[i];
-    }
+    nordsieck_at(s, (t - s->bt) / s->bh, ny_of(s), s->z);
 }
 #endif
 
