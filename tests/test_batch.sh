@@ -12,7 +12,8 @@
 #    gets its empty fields; every row failing: a header without fields;
 #  - hostile files: no file, a directory, empty, no rows, blank lines, quotes, shell syntax, NUL
 #    and CR bytes, over-long values, bad row numbers; --batch without a value, twice, with
-#    --out: exit 2, one message naming the file (and line), nothing on stdout, nothing run.
+#    --out: exit 2, one message naming the file (and line), nothing on stdout, nothing run;
+#  - sensors: each row's final out.NAME values, those of a run's last CSV row.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -175,6 +176,27 @@ printf 'kk\n1\n' > "$tmp/u.csv"
 "$SIM" --quiet --batch "$tmp/u.csv" > "$tmp/out" 2> /dev/null
 if [ $? -eq 1 ] && grep -q "^1,1,failed,2,\"suspension_sim: --set kk=1: unknown tunable or input 'kk'; the tunables are: m (default 250)" "$tmp/out"; then ok
 else bad "an unknown column: $(cat "$tmp/out")"; fi
+
+# ---- sensors: each row's out.NAME columns hold the values of a run's last CSV row (a
+# cart-pole pushed by its input F: rows that change the input and the end time)
+CP=$BUILD/cartpole_sim
+if [ -x "$CP" ] || env -u MAKEFLAGS -u MAKELEVEL "$MAKE" --no-print-directory "$CP" >/dev/null 2>&1; then
+    printf 'F,t_end\n0,0.3\n2.5,0.5\n-4,0.4\n' > "$tmp/cp.csv"
+    "$CP" --quiet --batch "$tmp/cp.csv" > "$tmp/cpb" 2> /dev/null
+    rc=$?
+    hdr=$(head -n 1 "$tmp/cpb")
+    r=0
+    for spec in 0:0.3 2.5:0.5 -4:0.4; do
+        r=$((r + 1))
+        "$CP" --quiet --set F="${spec%%:*}" --t-end "${spec#*:}" --out "$tmp/cp$r.csv" > /dev/null 2>&1
+        for s in x xdot theta thetadot; do
+            want=$(awk -F, -v c="out.$s" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } END { printf "%.9g", $k }' "$tmp/cp$r.csv")
+            got=$(awk -F, -v c="out.$s" -v r=$((r + 1)) 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == r { print $k }' "$tmp/cpb")
+            if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ]; then ok
+            else bad "cartpole row $r out.$s: batch '$got', the run's last CSV row '$want' (rc $rc; $hdr)"; fi
+        done
+    done
+else bad "cannot build $CP"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

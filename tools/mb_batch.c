@@ -15,7 +15,7 @@
 #include "mb_sweep_table.h"
 
 #define CAPTURE_MAX 65536   /* bytes read back of a row's stdout (its end) and stderr (its start) */
-#define MAX_FIELDS 256
+#define MAX_FIELDS 1024   /* fields of a summary line (its sensors among them) */
 #define MSG_MAX 1024
 
 int mb_batch_find(int argc, char **argv, int (*is_value)(const char *a), const char *prog,

@@ -1118,6 +1118,21 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     return -1;
 }
 
+/* The sensors at the end of the run (the summary line's out.NAME=, a sweep's summary.csv
+ * columns): the values the CSV's last row holds, computed again at the sim's final state (a
+ * reaction's sensor needs the multipliers' solve, set up here when no --out set it up). */
+static void final_sensors(const run_state *r)
+{
+    const mb_model *em = emodel ? emodel : model;
+    if (em->nout <= 0) return;
+    const mb_real *q = mb_sim_get_q(r->sim), *v = mb_sim_get_v(r->sim);
+    int have = outbuf && q && v;
+    if (have && em->doutputs_dlam) have = mb_cli_csv_open(em, model->name) == 0;
+    have = have && mb_cli_csv_outputs(em, mb_sim_get_t(r->sim), q, v, outbuf);
+    for (int i = 0; i < em->nout; i++)
+        printf(" out.%s=%.9g", em->out_names[i], have ? (double)outbuf[i] : (double)NAN);
+}
+
 /* The warnings and the summary line (the interface: always the last line on stdout); frees the
  * run. Returns the exit status. */
 static int summary(const cli *c, const mb_params *p, run_state *r)
@@ -1137,6 +1152,7 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
            mo->solves, (double)mo->max_energy_dev,
            (double)mo->max_phi, (double)mo->max_phid, (double)mo->max_sigma, warnings,
            (double)mb_sim_get_t(r->sim), wall() - r->w0);
+    final_sensors(r);
     int over = 0;   /* --max-error not met */
     if (c->est) {   /* the estimate, its cost (the second run's steps), the bound */
         int ok = r->sh_st == MB_OK && r->sh_rows > 0;
