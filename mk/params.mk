@@ -2,7 +2,8 @@
 # parameters", docs/sweeps.md). tests/test_params.c: the runtime API (mb_sim_set_param) on the
 # generated suspension model against the closed form of the damped oscillator;
 # tests/test_params.sh: --set against the model regenerated with constants, the errors;
-# tests/test_batch.sh: the simulator's --batch against runs of their own, hostile files.
+# tests/test_batch.sh: the simulator's --batch against runs of their own, hostile files;
+# tests/test_batch_wide.sh: a table of 1030 columns, 1100 sensors (a half-minute compile: long).
 
 $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c) $(RT_OBJ_san)
 	$(call link,san,$(RT_LIBS))
@@ -10,6 +11,7 @@ $(BUILD)/test_params: $(call obj,san,tests/test_params.c generated/suspension.c)
 TEST_PROGS   += $(BUILD)/test_params
 TEST_SCRIPTS += tests/test_params.sh tests/test_sweep.sh tests/test_batch.sh
 TEST_NEEDS   += $(BUILD)/suspension_sim $(BUILD)/mb_sweep $(BUILD)/motor_arm_sim
+TEST_LONG    += tests/test_batch_wide.sh
 
 # the sweep's bookkeeping: the table checked, the rows to run, the blocks, the progress, the summary
 # (tools/mb_sweep_main.c; scripts/sweep.sh finds it next to the simulator)

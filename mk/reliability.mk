@@ -99,7 +99,7 @@ SAN_BINS    := $(SAN_DIR)/mbgen $(SAN_DIR)/mb_anim \
                $(AUDIT_MODELS:%=$(SAN_DIR)/%_sim) \
                $(foreach m,anl_inverted anl_slider_driven anl_spinner nan_driver nan_torque suspension,$(SAN_DIR)/$(m)_sim) \
                $(foreach m,parallelogram_chain step_crane anl_damped,$(SAN_DIR)/$(m)_sim) \
-               $(foreach m,shaper gear_train kin_meshes bouncing_ball cam_follower kin_cams geneva valve_jump,$(SAN_DIR)/$(m)_sim)
+               $(foreach m,shaper gear_train kin_meshes bouncing_ball cam_follower kin_cams geneva valve_jump cartpole,$(SAN_DIR)/$(m)_sim)
 SAN_SCRIPTS := tests/test_mbgen.sh tests/test_runtime_cli.sh tests/test_anim.sh \
                tests/test_cli_hostile.sh tests/test_faults.sh tests/test_longrun.sh tests/test_audit.sh \
                tests/test_sim_cli.sh tests/test_run_script.sh tests/test_batch.sh

@@ -14,8 +14,9 @@
 
 #include "mb_sweep_table.h"
 
-#define CAPTURE_MAX 65536   /* bytes read back of a row's stdout (its end) and stderr (its start) */
-#define MAX_FIELDS 1024   /* fields of a summary line (its sensors among them) */
+#define CAPTURE_MAX 65536   /* bytes read back of a row's stderr (its start) */
+#define OUT_MAX (8L << 20)   /* bytes read back of a row's stdout (its end: the summary line) */
+#define MAX_FIELDS 32768   /* fields of a summary line: a sensor each (20000 elements at most) */
 #define MSG_MAX 1024
 
 int mb_batch_find(int argc, char **argv, int (*is_value)(const char *a), const char *prog,
@@ -234,12 +235,13 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         free(av); free(rownum); mb_sweep_table_free(&t);
         return 2;
     }
-    char *out = malloc(CAPTURE_MAX + 1), *ebuf = malloc(CAPTURE_MAX + 1);
-    char *fline = NULL, *fkey[MAX_FIELDS];   /* the fields: the first row with a summary line's */
+    char *out = malloc(OUT_MAX + 1), *ebuf = malloc(CAPTURE_MAX + 1);
+    char *fline = NULL;   /* the fields: the first row with a summary line's */
+    char **fkey = malloc(3 * sizeof(char *) * MAX_FIELDS), **key = fkey + MAX_FIELDS, **val = key + MAX_FIELDS;
     int nf = -1, bad = 0, werr = 0, oom = 0;
     sbuf pending = { 0 }, line = { 0 };      /* rows before the fields are known; one row */
     int header_done = 0;
-    for (long r = 0; r < t.nrow && out && ebuf && !werr; r++) {
+    for (long r = 0; r < t.nrow && out && ebuf && fkey && !werr; r++) {
         /* the row's command line: the base options, then the row's (a later option wins) */
         int n = nbase;
         char **sets = calloc((size_t)npar + 1, sizeof(char *));
@@ -271,11 +273,11 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         for (int c = 0; c < npar; c++) free(sets[c]);
         free(sets);
         long osz = (long)lseek(1, 0, SEEK_END), esz = (long)lseek(2, 0, SEEK_END);
-        size_t on = read_back(1, osz > CAPTURE_MAX ? osz - CAPTURE_MAX : 0, out, CAPTURE_MAX);
+        size_t on = read_back(1, osz > OUT_MAX ? osz - OUT_MAX : 0, out, OUT_MAX);
         size_t en = read_back(2, 0, ebuf, esz > CAPTURE_MAX ? CAPTURE_MAX : (size_t)(esz > 0 ? esz : 0));
         /* status, as the per-row sweep's gather read it: the summary line's first word, then
          * the exit status (a fault that exits non-zero is an error) */
-        char *sl = last_line(out, on), *key[MAX_FIELDS], *val[MAX_FIELDS];
+        char *sl = last_line(out, on);
         const char *st;
         if (!strncmp(sl, "status=ok", 9) && (!sl[9] || sl[9] == ' ')) st = "ok";
         else if (!strncmp(sl, "status=error", 12) && (!sl[12] || sl[12] == ' ')) st = "error";
@@ -300,10 +302,13 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         for (int c = 0; c < npar; c++) { put(&line, ","); put(&line, t.cell[r * t.ncol + c0 + c]); }
         snprintf(num, sizeof num, ",%s,%d", st, rc);
         put(&line, num);
-        for (int i = 0; i < (nf > 0 ? nf : 0); i++) {
-            const char *v = "";
-            for (int j = 0; j < np; j++)
-                if (!strcmp(key[j], fkey[i])) v = val[j];   /* the last one given */
+        for (int i = 0, j0 = 0; i < (nf > 0 ? nf : 0); i++) {
+            const char *v = "";   /* (a line's keys are distinct and in the same order as the
+                                     first row's: the search starts after the last match) */
+            for (int k = 0; k < np; k++) {
+                int j = (j0 + k) % np;
+                if (!strcmp(key[j], fkey[i])) { v = val[j]; j0 = j + 1; break; }
+            }
             put(&line, ",");
             csv_field(&line, v);
         }
@@ -329,12 +334,13 @@ int mb_batch_main(const char *prog, const char *file, int argc, char **argv, int
         }
         fflush(errs);
     }
-    int incomplete = oom || !out || !ebuf || line.nomem || pending.nomem;
+    int incomplete = oom || !out || !ebuf || !fkey || line.nomem || pending.nomem;
     if (!header_done && !werr && !incomplete)   /* no row had a summary line: no fields */
         werr |= header(res, &t, c0, fkey, 0, &pending) != 0;
     free(pending.s);
     free(line.s);
     free(fline);
+    free(fkey);
     free(out);
     free(ebuf);
     /* the real stdout and stderr back */

@@ -9,7 +9,7 @@
 #include "mb_analysis_cli.h"
 #include "mb_optable.h"
 
-#define MB_SIM_MAX_SET 256   /* --set options per run */
+#define MB_SIM_MAX_SET 2000   /* --set options per run: each of 1000 tunables and 1000 inputs */
 #define MB_SIM_MAX_OPT 64    /* rows of the table */
 #define LINSYS_KLU 100       /* --linsys klu: SuiteSparse KLU through mb_params.linsys_ops */
 

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLS 1024   /* columns of a table (tunables, inputs, the 4 option columns) */
+#define MAX_COLS 32768   /* columns of a table: row, 1000 tunables, inputs (20000 elements at
+                            most), the 4 option columns */
 
 static void fail(char *err, size_t errlen, const char *fmt, ...)
 {
