@@ -24,6 +24,9 @@ mb_real dn_W0;           /* p.dense: W at the last step's start */
 #endif
 #if MBI_HAS_EV
 int nev;                 /* p.events: the event functions (the gaps among the sensors) */
+int ngap;                /* the gaps among the sensors (evk's first ngap): p.events or an
+                            adaptive run (the contacts' step limit, mbi_contact_hmax) */
+mb_real ev_hmax;         /* the contacts' step limit of this adaptive step, 0: none */
 int nsw;                 /* p.events: the model's switches (mb_model.switches), 0 without */
 int ev_on;               /* nev + nsw > 0 */
 int ev_offgrid;          /* a fixed-step run jumped a switch or cut a step at a gap: the next
