@@ -309,8 +309,9 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
     l.ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     l.fj = MBI_FJ && p->full_jacobian;
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
-    /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
-     * on which they are located */
+    /* events: the sensors' blocks when the model has gaps (in an adaptive run also without
+     * events: the contacts' step limit, mb_event.c); dopri5's and dop853's dense output, on
+     * which events are located */
     int ngap = MBI_EVENTS && (p->events || MB_PARAMS_ADAPTIVE(p)) ? mb_event_sensors(m, NULL) : 0;
     int nsw = MBI_EVENTS && p->events ? m->nswitch : 0;
     l.ne = ngap + nsw > 0 ? m->nout + nsw : 0;
