@@ -590,7 +590,8 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
     int fresh = !s->bok || s->bt != s->t || memcmp(zc(s, 0), s->z, sizeof(mb_real) * (size_t)nz) != 0;
     if (fresh) {
         mb_real h0 = s->bok ? s->bh : s->h_next;
-        if (s->p.h_max > 0 && h0 > s->p.h_max) h0 = s->p.h_max;
+        mb_real hm = mbi_h_max(s);
+        if (hm > 0 && h0 > hm) h0 = hm;
         restart(s, h0);
         s->bjac_ok = 0;
         s->bfact_ok = 0;
@@ -600,7 +601,7 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         copy(s->nc, s->bf, s->sig);
     }
     for (;;) {
-        mb_real rem = t_stop - s->t, hm = s->p.h_max;
+        mb_real rem = t_stop - s->t, hm = mbi_h_max(s);
         int last = 0;
         if (hm > 0 && s->bh > hm) rescale(s, hm / s->bh);
         if (s->bh >= rem * (1 - MB_R(1e-9))) { rescale(s, rem / s->bh); last = 1; }

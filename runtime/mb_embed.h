@@ -14,7 +14,9 @@
  * _S_NL, _A_NL). An integer constant expression equal to mb_sim_workspace_size() with the sparse
  * back end, full_jacobian, dense output and F4's step control off: both sum the block list of
  * mb_layout.h (tests/test_embed.c checks the equality); p.events off (no event blocks: a
- * firmware built with MB_WITH_EVENTS and events on sizes with mb_sim_workspace_size). full_jacobian needs more: use the _FJ
+ * firmware built with MB_WITH_EVENTS and events on sizes with mb_sim_workspace_size, and so
+ * does one whose model has contact gaps in an adaptive run, which keeps the gaps' blocks for
+ * its step limit even with events off). full_jacobian needs more: use the _FJ
  * form; F4's step control (mb_params.adaptive) 2 nq reals more (adaptive 2, the extrapolated
  * trapezoid: 14 nq + 7 nc + 2 more), which these do not count. These
  * two are for models without tunables or inputs; the _P form adds NP tunables and NM (N when

@@ -641,7 +641,8 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
     int lastfail = 0;
     for (;;) {
         mb_real h = s->h_next;
-        if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+        mb_real hm = mbi_h_max(s);
+        if (hm > 0 && h > hm) h = hm;
         int last = 0;
         if (h >= rem * (1 - MB_R(1e-9))) { h = rem; last = 1; }
         mb_real err = MB_R(1e30), hrho = 0;

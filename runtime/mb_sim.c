@@ -309,12 +309,13 @@ static lay_sel lay_select(const mb_model *m, const mb_params *p)
     l.ig = MBI_NINTEG == 1 ? MBI_ONE_INTEG : p->integrator;
     l.fj = MBI_FJ && p->full_jacobian;
     l.ls = MB_WITH_DENSE && p->linsys == MB_LINSYS_DENSE && !p->linsys_ops;
-    /* events: the sensors' blocks when the model has gaps; dopri5's and dop853's dense output,
-     * on which they are located */
-    int ngap = MBI_EVENTS && p->events ? mb_event_sensors(m, NULL) : 0;
+    /* events: the sensors' blocks when the model has gaps (in an adaptive run also without
+     * events: the contacts' step limit, mb_event.c); dopri5's and dop853's dense output, on
+     * which events are located */
+    int ngap = MBI_EVENTS && (p->events || MB_PARAMS_ADAPTIVE(p)) ? mb_event_sensors(m, NULL) : 0;
     int nsw = MBI_EVENTS && p->events ? m->nswitch : 0;
     l.ne = ngap + nsw > 0 ? m->nout + nsw : 0;
-    l.dn = MBI_DENSE && (p->dense || ngap > 0);
+    l.dn = MBI_DENSE && (p->dense || (p->events && ngap > 0));
     l.ad = MBI_F4A && l.ig == MB_TRAPEZOID ? p->adaptive : 0;
     return l;
 }
@@ -406,9 +407,10 @@ int mb_sim_init_checked(mb_sim *s, const mb_model *m, const mb_params *p, void *
 #endif
     s->mon.singular_row = -1;
 #if MBI_HAS_EV
-    if (s->evk) {
-        s->nev = mb_event_sensors(m, s->evk);
-        s->nsw = m->nswitch;
+    if (s->evk) {                          /* (an adaptive run's gaps also without p.events) */
+        s->ngap = mb_event_sensors(m, s->evk);
+        s->nev = p->events ? s->ngap : 0;
+        s->nsw = p->events ? m->nswitch : 0;
         s->ev_on = s->nev + s->nsw > 0;
     }
 #endif
@@ -828,6 +830,8 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     /* MB_PARAMS_ADAPTIVE (mb_params_check: an adaptive run has the slot) */
     if (ANY_ADAPTIVE && (!ig->step || (s->p.adaptive && ig->step_adaptive))) {   /* the monitor advanced by the step */
 #if MBI_HAS_EV
+        /* no step across a whole contact: the open gaps' time to close (mb_event.c) */
+        s->ev_hmax = s->ngap ? mbi_contact_hmax(s, t_stop) : 0;
         if (s->nsw) {                      /* switches (step{}): mb_event.c */
             s->ev_fixed = 0;
             sw = mbi_switch_clip(s, ig, mbi_switch_horizon(s, t_stop), &s->ev_te, &s->ev_tj);

@@ -91,7 +91,8 @@ typedef struct mb_params {
     mb_real h_min;          /* adaptive runs: a smaller trial step is MB_ERR_STEP_UNDERFLOW (or the
                                failure that shrank it); 0: auto, 16 eps max(|t|, |t_stop|) (stage
                                times no longer resolved) */
-    mb_real h_max;          /* adaptive runs: largest step, 0: unlimited */
+    mb_real h_max;          /* adaptive runs: largest step, 0: unlimited (a model with contacts
+                               has its own limit too: the gaps' time to close, mb_event.c) */
     mb_real alpha;          /* penalty factor (F3, F4; hht's multiplier iteration, 0: 1e8). In
                                float, 0 (mb_params_default's there) is chosen by mb_sim_reset
                                from the model's scales (F3, F4: mb_sim.c, auto_penalty) */

@@ -32,8 +32,11 @@ int ev_fixed, ev_lastplan; /* the step before a switch (mb_sim_step): fixed, and
 mb_real ev_te, ev_tj, ev_tplan; /* its end (before the switch), the jump's target (after
                             it), the grid point it was heading for */
 int ev_cut;              /* the last step was cut at an event: its dense output spans to ev_t1 */
+int ngap;                /* the gaps among the sensors (evk's first ngap): p.events or an
+                            adaptive run (the contacts' step limit, mbi_contact_hmax) */
 mb_real ev_t1;           /* the cut step's end as the integrator took it */
 mb_real ev_tlast;        /* the time of the last cut (no second cut in the step from it) */
+mb_real ev_hmax;         /* the contacts' step limit of this adaptive step, 0: none */
 mb_real *evw;            /* [5 (nout + nsw) + nq] the gaps and switches at the current
                             state, the root finder's brackets and trial values, the sensors'
                             scratch, a position */

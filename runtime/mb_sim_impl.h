@@ -241,6 +241,17 @@ enum { MBI_PM_FORM = MBI_NPFIELD, MBI_PM_INTEG, MBI_PM_HHT_FORM, MBI_PM_TRAP, MB
 #define F4_FLOOR MB_R(4.0)
 #endif
 
+/* The largest adaptive step: p.h_max, within the contacts' limit of this step (ev_hmax,
+ * mbi_contact_hmax); 0: unlimited. */
+static inline mb_real mbi_h_max(const mb_sim *s)
+{
+    mb_real h = s->p.h_max;
+#if MBI_HAS_EV
+    if (s->ev_hmax > 0 && !(h > 0 && h <= s->ev_hmax)) h = s->ev_hmax;
+#endif
+    return h;
+}
+
 /* mb_event.c (p.events): (mb_event_sensors: mb_sim.h) the gaps at (t, q) into g; after an accepted step (mb_sim_step):
  * a sign change located and the step cut there (every integrator: mb_event.c's header). */
 #if MBI_HAS_EV
@@ -250,6 +261,9 @@ int mbi_event_step(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b);
  * first switch in (s->t, t_end]: 0 none, 1 the step to end at *te (before it) and the run to
  * jump to *tj (after it), 2 jumped already (closer than a step); the jump itself. */
 mb_real mbi_switch_horizon(const mb_sim *s, mb_real t_stop);
+/* the contacts' step limit of an adaptive step from s->t (s->ngap > 0): the shortest time an
+ * open gap takes to close at its present rate, 0 when none closes */
+mb_real mbi_contact_hmax(mb_sim *s, mb_real t_stop);
 /* the trapezoid's converged trial from t0 to t1 (rk4's, hht's step; the extrapolated
  * trapezoid's accepted macro step): 1 and the root *tr (t0 < tr < t1) when a gap
  * changed sign in it and the step is to be taken again to tr; then the step retaken was

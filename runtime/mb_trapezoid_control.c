@@ -77,7 +77,8 @@ static mb_real trap_error(mb_sim *s, mb_real h)
 static mb_real trial_h(const mb_sim *s, mb_real rem, int *last)
 {
     mb_real h = s->h_next;
-    if (s->p.h_max > 0 && h > s->p.h_max) h = s->p.h_max;
+    mb_real hm = mbi_h_max(s);
+    if (hm > 0 && h > hm) h = hm;
     *last = 0;
     if (h >= rem * (1 - MB_R(1e-9))) { h = rem; *last = 1; }
     else if (h > rem / 2) h = rem / 2;

@@ -5,23 +5,26 @@
  * reference run (dop853 with events at rtol 1e-13). With events, dop853's error falls with rtol
  * (log-log slope at least 0.7 over rtol 1e-5 .. 1e-10) and is at least 10x below the error
  * without them over rtol 1e-5 .. 1e-8; without them dop853's steps straddle each
- * first touch and lift-off and its error does not converge there (the negative control: within
- * a factor 10 while rtol falls 1000x). bdf converges either way (slope at least 0.7 with
+ * first touch and lift-off and its error hardly converges there (the negative control: over
+ * rtol 1e-5 .. 1e-8 it falls at most a tenth as far as with events). The contacts' step limit
+ * (mb_event.c, mbi_contact_hmax) holds in both runs: each approach's last step ends near the
+ * predicted touch with or without events. bdf converges either way (slope at least 0.7 with
  * events; with them never more than 2x less accurate than without: its own error control
  * already sees the kink). alf-trapezoid locates inside its step (the trial's cubic Hermite):
- * with Milne's step control its error falls with rtol (slope at least 0.5) and is smaller than
- * without events (the negative control); its fixed step is cut at the roots too (10 events) and
+ * with Milne's step control its error falls with rtol (slope at least 0.5) and is, on the whole,
+ * no larger than without events (the step limit ends the approach at the touch in both); its fixed step is cut at the roots too (10 events) and
  * is as accurate as without them. rk4 locates inside its step too (the step undone and taken
  * again to the root): at least 3x more accurate than without events at h = 4e-4 .. 5e-5.
  * bdf on alf-trapezoid locates on its Nordsieck polynomial (10 events): its error falls with
  * rtol (slope at least 0.6), never 3x above the run without events. The extrapolated trapezoid
  * (p.adaptive = 2) locates on its macro step's cubic Hermite and takes the step again: its error
- * falls with rtol (slope at least 0.8) and is smaller than without events (geometric mean of
- * the ratios at least 4). With its step held at H (h_max, a tolerance always met) on the linear
+ * falls with rtol (slope at least 0.7) and is smaller than without events (geometric mean of
+ * the ratios at least 4). With its step held at H (h_max, a tolerance always met; the contacts'
+ * step limit shortens the approach's last step) on the linear
  * ball (tests/models/ball_drop.lua with exponent 1: the force smooth inside the contact) it
  * keeps its order 4 (at least 3.5) with events and drops below 3 without (the negative
  * control); on the shipped ball, whose k x^1.5 limits any method to order 2.5 at a touch, it
- * is at least 2x more accurate with events. hht (fixed step) on the linear ball: second order
+ * is never 2x less accurate with events. hht (fixed step) on the linear ball: second order
  * with events (at least 1.8; a step across a kink of a continuous force costs a second-order
  * method nothing, so there is no negative control).
  * Also: a run without events reports none; events are
@@ -165,8 +168,8 @@ int main(void)
         }
         if (ig == MB_DOPRI5) continue;    /* (its figures printed for the table) */
         /* dop853: with events at least 10x more accurate over rtol 1e-5 .. 1e-8; without them it
-         * does not converge there (the negative control: its error stays within a factor 10
-         * while rtol falls 1000x) */
+         * hardly converges there (the negative control: its error falls at most a tenth as far
+         * as with events while rtol falls 1000x; 15x against 550x) */
         double lo = 1, hi = 0;
         for (int r = 0; r < 4; r++) {
             CHECK(ev[r] * 10 <= no[r], "%s rtol %g: with events %.3g, "
@@ -174,8 +177,8 @@ int main(void)
             if (no[r] < lo) lo = no[r];
             if (no[r] > hi) hi = no[r];
         }
-        CHECK(hi < 10 * lo, "dop853 without events converges over rtol 1e-5 .. 1e-8 (%.3g .. %.3g)",
-                  hi, lo);
+        CHECK(ev[0] / ev[3] >= 10 * (hi / lo), "dop853 without events converges over rtol 1e-5 .. "
+              "1e-8 (%.3g .. %.3g) as far as with them (%.3g .. %.3g)", hi, lo, ev[0], ev[3]);
     }
 
     /* rk4 (fixed steps): located inside its step (the cubic Hermite through q and v at its
@@ -202,9 +205,11 @@ int main(void)
               rno[r]);
     /* alf-trapezoid: located inside its step (the trial's cubic Hermite through q and v at both
      * ends) and the step taken again to the root. Milne's step control: the error falls with
-     * rtol (slope at least 0.5, never rising by more than 20 % from one rtol to the next) and
-     * is smaller than without events (geometric mean of the ratios over the table at least 4:
-     * without them the error wanders, 1.8e-3 at rtol 1e-8). The fixed step (h = 1e-5; 2e-5
+     * rtol (slope at least 0.5, never rising by more than 50 % from one rtol to the next: from
+     * 1e-9 on it sits at the floor of k x^1.5, 9e-7 m as the fixed step h = 1e-5's) and is, on
+     * the whole, no larger than without events (geometric mean of the ratios at least 0.8: the
+     * contacts' step limit ends the approach's last step at the touch in both runs; before it
+     * the run without events wandered, 1.8e-3 at rtol 1e-8, and the mean was 6.6). The fixed step (h = 1e-5; 2e-5
      * fails Newton on the contact) cut at the roots, the rest of a cut step to the grid point
      * the next step: as accurate as without events (within 1.5x): the force k x^1.5 is C1 at
      * the gap's zero, and the trapezoid's second order survives a step across it */
@@ -223,7 +228,7 @@ int main(void)
         printf("%-8s %-7.0e %12.3e %12.3e %8ld %8ld\n", "trap-ad", trtols[r], tev[r], tno[r], a.steps,
                b.steps);
         if (r > 0)
-            CHECK(tev[r] <= 1.2 * tev[r - 1], "alf-trapezoid adaptive: error %.3g at rtol %g above "
+            CHECK(tev[r] <= 1.5 * tev[r - 1], "alf-trapezoid adaptive: error %.3g at rtol %g above "
                   "%.3g at %g", tev[r], trtols[r], tev[r - 1], trtols[r - 1]);
     }
     trap_adaptive = 0;
@@ -232,7 +237,7 @@ int main(void)
     printf("alf-trapezoid adaptive: slope over rtol %.2f with events, %.2f without; error without "
            "/ with, geometric mean %.1f\n", sa, fit_slope(trtols, tno, NT), exp(lr));
     CHECK(sa >= 0.5, "alf-trapezoid adaptive: error falls as rtol^%.2f with events", sa);
-    CHECK(exp(lr) >= 4, "alf-trapezoid adaptive: error without events only %.1fx that with them",
+    CHECK(exp(lr) >= 0.8, "alf-trapezoid adaptive: error without events only %.1fx that with them",
           exp(lr));
     run_out a1 = run(MB_TRAPEZOID, 1e-6, 1, 1e-5), a0 = run(MB_TRAPEZOID, 1e-6, 0, 1e-5);
     double e1 = apex_err(&a1, &ref), e0 = apex_err(&a0, &ref);
@@ -284,7 +289,9 @@ int main(void)
     for (int r = 0; r < NT; r++) lx += log(xno[r] / xev[r]) / NT;
     printf("alf-trapezoid extrapolated: slope over rtol %.2f with events, %.2f without; error "
            "without / with, geometric mean %.1f\n", sx, fit_slope(trtols, xno, NT), exp(lx));
-    CHECK(sx >= 0.8, "alf-trapezoid extrapolated: error falls as rtol^%.2f with events", sx);
+    /* (0.99 before the contacts' step limit, whose approach to the touch took the error at rtol
+     * 1e-4 from 7.4e-2 to 1.7e-4 m: a flatter slope from a better start) */
+    CHECK(sx >= 0.7, "alf-trapezoid extrapolated: error falls as rtol^%.2f with events", sx);
     CHECK(exp(lx) >= 4, "alf-trapezoid extrapolated: error without events only %.1fx that with "
           "them", exp(lx));
     form = MB_BAUMGARTE;
@@ -339,9 +346,11 @@ int main(void)
     if (mdl) {   /* the force smooth inside the contact: order 4 with events, not without */
         CHECK(oe >= 3.5, "extrapolated, linear ball: order %.2f with events", oe);
         CHECK(on <= 3, "extrapolated, linear ball: order %.2f without events", on);
-    } else {     /* k x^1.5: order 2.5 either way, the error smaller with events */
+    } else {     /* k x^1.5: order 2.5 either way; with events never 2x less accurate (the
+                  * contacts' step limit ends the approach at the touch without them too: 2x
+                  * more accurate with events before it) */
         for (int r = 0; r < NXH; r++)
-            CHECK(2 * xhe[r] <= xhn[r], "extrapolated, H %g: error %.3g with events, %.3g "
+            CHECK(xhe[r] <= 2 * xhn[r], "extrapolated, H %g: error %.3g with events, %.3g "
                   "without", xhs[r], xhe[r], xhn[r]);
     }
     }
