@@ -11,7 +11,7 @@
  * only when the angle reaches another grid point. The entry keeps the last angle's pair too, so
  * the second of an angle's sine and cosine in a function, and the same angle in the next fused
  * function of a right-hand side (eval_gamma_force after eval_kin), cost a load instead of the
- * series (chain N = 100: 400 series per baumgarte right-hand side became 100). The result
+ * series (chain N = 100 baumgarte: eval_gamma_force 7.5 k -> 2.6 k instructions a call). The result
  * depends on x alone, not on which evaluations came before (the kept pair is the bits the
  * series gives for that x): a run repeats bit for bit, and a rejected trial step undone leaves
  * nothing behind. Accuracy: s0, c0 are libm's; the series' first omitted terms are below 2^-72
