@@ -243,12 +243,14 @@ static void moving_state(Peer &p, const Map &mp, State &s, bool loops, double *q
     from_simbody(p, mp, s, q, v);
 }
 
-/* `calls` evaluations on each side, q changed a little before each (a realized stage is
- * cached until the state changes; ours caches nothing, changed alike) */
+/* `calls` evaluations on each side, every coordinate changed a little before each (a realized
+ * stage is cached until the state changes; ours keeps each angle's last sine and cosine,
+ * runtime/mb_trig.h, so a change of one coordinate would leave the others' pairs kept) */
 extern "C" __attribute__((noinline)) void bs_simbody_calls(MultibodySystem *sys, State *s, long calls)
 {
     for (long i = 0; i < calls; i++) {
-        s->updQ()[0] += 1e-12;
+        Vector &q = s->updQ();
+        for (int k = 0; k < q.size(); k++) q[k] += 1e-12;
         sys->realize(*s, Stage::Acceleration);
         sink += s->getUDot()[0];
     }
@@ -257,7 +259,7 @@ extern "C" __attribute__((noinline)) void bs_simbody_calls(MultibodySystem *sys,
 extern "C" __attribute__((noinline)) void bs_ours_calls(ours *o, double *z, double *f, int n, long calls)
 {
     for (long i = 0; i < calls; i++) {
-        z[0] += 1e-12;
+        for (int k = 0; k < n; k++) z[k] += 1e-12;
         if (ours_rhs(o, z, f) != 0) {
             std::fprintf(stderr, "bench_simbody: our right-hand side failed\n");
             std::exit(1);

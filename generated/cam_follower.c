@@ -2288,8 +2288,8 @@ void cam_follower_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t4 = mb_cos_near(q[2], trig, 2);
     const mb_real t5 = t0 + t3;
     const mb_real t6 = t4*t5;
-    const mb_real t7 = mb_sin_near(q[2], trig, 2);
-    const mb_real t8 = mb_cos_near(q[5], trig, 5);
+    const mb_real t7 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t8 = mb_cos_kept(q[5], trig, 5);
     const mb_real t9 = -MB_R(0.02)*t8;
     const mb_real t10 = t1 + (q[4] + t9);
     const mb_real t11 = t7*t10;
@@ -2371,11 +2371,11 @@ void cam_follower_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_
     gamma[3] = -MB_R(0.02)*(v[5]*(v[5]*t0));
     const mb_real t1 = mb_cos_near(q[2], trig, 2);
     const mb_real t2 = t1*t1;
-    const mb_real t3 = mb_sin_near(q[2], trig, 2);
+    const mb_real t3 = mb_sin_kept(q[2], trig, 2);
     const mb_real t4 = t3*t3;
     const mb_real t5 = t2 + t4;
     x[31] = t5;
-    const mb_real t6 = mb_cos_near(q[5], trig, 5);
+    const mb_real t6 = mb_cos_kept(q[5], trig, 5);
     x[126] = t6;
     const mb_real t7 = q[4] - MB_R(0.02)*t6 - q[1];
     const mb_real t8 = t1*t7;
@@ -2918,8 +2918,8 @@ void cam_follower_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real
     const mb_real t4 = mb_cos_near(q[2], trig, 2);
     const mb_real t5 = t0 + t3;
     const mb_real t6 = t4*t5;
-    const mb_real t7 = mb_sin_near(q[2], trig, 2);
-    const mb_real t8 = mb_cos_near(q[5], trig, 5);
+    const mb_real t7 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t8 = mb_cos_kept(q[5], trig, 5);
     x[135] = t8;
     const mb_real t9 = -MB_R(0.02)*t8;
     const mb_real t10 = t1 + (q[4] + t9);

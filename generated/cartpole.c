@@ -978,7 +978,7 @@ void cartpole_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q, 
     phi[1] = q[1];
     const mb_real t0 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] - (q[3] - MB_R(0.5)*t0);
-    const mb_real t1 = -MB_R(0.5)*mb_sin_near(q[5], trig, 5);
+    const mb_real t1 = -MB_R(0.5)*mb_sin_kept(q[5], trig, 5);
     phi[3] = q[1] - (q[4] + t1);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
@@ -1008,7 +1008,7 @@ void cartpole_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *rest
     gamma[0] = MB_R(0.0);
     gamma[1] = MB_R(0.0);
     gamma[2] = MB_R(0.5)*(v[5]*(v[5]*mb_cos_near(q[5], trig, 5)));
-    gamma[3] = MB_R(0.5)*(v[5]*(v[5]*mb_sin_near(q[5], trig, 5)));
+    gamma[3] = MB_R(0.5)*(v[5]*(v[5]*mb_sin_kept(q[5], trig, 5)));
     force[0] = in[0] + in[1]*(t - in[2]);
     force[1] = -MB_R(9.81);
     force[2] = MB_R(0.0);
@@ -1034,7 +1034,7 @@ void cartpole_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict
     phi[1] = q[1];
     const mb_real t0 = mb_cos_near(q[5], trig, 5);
     phi[2] = q[0] - (q[3] - MB_R(0.5)*t0);
-    const mb_real t1 = mb_sin_near(q[5], trig, 5);
+    const mb_real t1 = mb_sin_kept(q[5], trig, 5);
     const mb_real t2 = -MB_R(0.5)*t1;
     phi[3] = q[1] - (q[4] + t2);
     phi_t[0] = MB_R(0.0);

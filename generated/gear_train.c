@@ -1486,8 +1486,8 @@ void gear_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     const mb_real t0 = mb_cos_near(q[11], trig, 11);
     const mb_real t1 = mb_cos_near(q[8], trig, 8);
     const mb_real t2 = q[6] + MB_R(0.05)*t1 - q[9];
-    const mb_real t3 = mb_sin_near(q[11], trig, 11);
-    const mb_real t4 = mb_sin_near(q[8], trig, 8);
+    const mb_real t3 = mb_sin_kept(q[11], trig, 11);
+    const mb_real t4 = mb_sin_kept(q[8], trig, 8);
     const mb_real t5 = q[7] + MB_R(0.05)*t4 - q[10];
     phi[9] = -(t0*t2) - t3*t5;
     phi[10] = -q[11];
@@ -1546,10 +1546,10 @@ void gear_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
     gamma[8] = MB_R(0.0);
     const mb_real t0 = mb_sin_near(q[11], trig, 11);
     const mb_real t1 = v[11]*t0;
-    const mb_real t2 = mb_cos_near(q[11], trig, 11);
+    const mb_real t2 = mb_cos_kept(q[11], trig, 11);
     const mb_real t3 = v[11]*t2;
     const mb_real t4 = mb_cos_near(q[8], trig, 8);
-    const mb_real t5 = mb_sin_near(q[8], trig, 8);
+    const mb_real t5 = mb_sin_kept(q[8], trig, 8);
     const mb_real t6 = t4*t2 + t5*t0;
     const mb_real t7 = v[8]*t6;
     const mb_real t8 = v[6]*t0 - v[7]*t2 - MB_R(0.05)*t7 - v[9]*t0 + v[10]*t2 + v[11]*(t2*(q[6] + MB_R(0.05)*t4 - q[9]) + t0*(q[7] + MB_R(0.05)*t5 - q[10]));
@@ -1593,8 +1593,8 @@ void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     const mb_real t1 = mb_cos_near(q[8], trig, 8);
     const mb_real t2 = q[6] + MB_R(0.05)*t1 - q[9];
     const mb_real t3 = t0*t2;
-    const mb_real t4 = mb_sin_near(q[11], trig, 11);
-    const mb_real t5 = mb_sin_near(q[8], trig, 8);
+    const mb_real t4 = mb_sin_kept(q[11], trig, 11);
+    const mb_real t5 = mb_sin_kept(q[8], trig, 8);
     const mb_real t6 = q[7] + MB_R(0.05)*t5 - q[10];
     const mb_real t7 = t4*t6;
     phi[9] = -t3 - t7;

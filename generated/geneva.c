@@ -9626,14 +9626,14 @@ void geneva_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     x[8] = t3;
     const mb_real t4 = MB_R(0.01222539674441619)*t3;
     x[17] = t4;
-    const mb_real t5 = mb_sin_near(q[5], trig, 5);
+    const mb_real t5 = mb_sin_kept(q[5], trig, 5);
     x[10] = t5;
     const mb_real t6 = t4 - MB_R(0.019296464556281662)*t5;
     const mb_real t7 = t2 - (q[3] + t6);
     const mb_real t8 = -MB_R(0.7071067811865474)*t5;
     x[18] = t8;
     const mb_real t9 = MB_R(0.7071067811865476)*t3 + t8;
-    const mb_real t10 = mb_sin_near(q[2], trig, 2);
+    const mb_real t10 = mb_sin_kept(q[2], trig, 2);
     x[14] = t10;
     const mb_real t11 = q[1] + MB_R(0.07071067811865475)*t10;
     x[4] = t11;
@@ -10255,7 +10255,7 @@ void geneva_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     x[10] = t6;
     const mb_real t7 = MB_R(0.01222539674441619)*t6;
     x[52] = t7;
-    const mb_real t8 = mb_sin_near(q[5], trig, 5);
+    const mb_real t8 = mb_sin_kept(q[5], trig, 5);
     x[9] = t8;
     const mb_real t9 = -MB_R(0.019296464556281662)*t8;
     x[762] = t9;
@@ -10267,7 +10267,7 @@ void geneva_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     x[53] = t12;
     const mb_real t13 = MB_R(0.7071067811865476)*t6 + t12;
     x[3] = t13;
-    const mb_real t14 = mb_sin_near(q[2], trig, 2);
+    const mb_real t14 = mb_sin_kept(q[2], trig, 2);
     x[41] = t14;
     const mb_real t15 = q[1] + MB_R(0.07071067811865475)*t14;
     x[24] = t15;

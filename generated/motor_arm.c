@@ -855,7 +855,7 @@ void motor_arm_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q,
     (void)in;
     const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.2)*t0);
-    const mb_real t1 = -MB_R(0.2)*mb_sin_near(q[2], trig, 2);
+    const mb_real t1 = -MB_R(0.2)*mb_sin_kept(q[2], trig, 2);
     phi[1] = -(q[1] + t1);
     phi_t[0] = MB_R(0.0);
     phi_t[1] = MB_R(0.0);
@@ -879,7 +879,7 @@ void motor_arm_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *res
     const mb_real t0 = mb_cos_near(q[2], trig, 2);
     const mb_real t1 = v[2]*t0;
     gamma[0] = MB_R(0.2)*(v[2]*t1);
-    const mb_real t2 = mb_sin_near(q[2], trig, 2);
+    const mb_real t2 = mb_sin_kept(q[2], trig, 2);
     const mb_real t3 = v[2]*t2;
     gamma[1] = MB_R(0.2)*(v[2]*t3);
     const mb_real t4 = v[0] - MB_R(0.2)*t3;
@@ -905,7 +905,7 @@ void motor_arm_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restric
     (void)in;
     const mb_real t0 = mb_cos_near(q[2], trig, 2);
     phi[0] = -(q[0] - MB_R(0.2)*t0);
-    const mb_real t1 = mb_sin_near(q[2], trig, 2);
+    const mb_real t1 = mb_sin_kept(q[2], trig, 2);
     const mb_real t2 = -MB_R(0.2)*t1;
     phi[1] = -(q[1] + t2);
     phi_t[0] = MB_R(0.0);

@@ -798,7 +798,7 @@ void suspension_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
     gamma[1] = MB_R(0.0);
     const mb_real t0 = par[4]*mb_sin_near(q[2], trig, 2);
     const mb_real t1 = q[0] - t0;
-    const mb_real t2 = par[4]*mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = par[4]*mb_cos_kept(q[2], trig, 2);
     const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
@@ -830,7 +830,7 @@ void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restri
     phi_q[1] = -MB_R(1.0);
     const mb_real t0 = par[4]*mb_sin_near(q[2], trig, 2);
     const mb_real t1 = q[0] - t0;
-    const mb_real t2 = par[4]*mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = par[4]*mb_cos_kept(q[2], trig, 2);
     const mb_real t3 = MB_R(1.0) + (q[1] + t2);
     const mb_real t4 = MB_HYPOT(t1, t3);
     const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));

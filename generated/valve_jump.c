@@ -1889,7 +1889,7 @@ void valve_jump_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict q
     phi_q[1] = -MB_R(1.0);
     phi_q[2] = -MB_R(1.0);
     phi_q[3] = -MB_R(1.0);
-    phi_q[4] = -MB_R(0.02)*mb_cos_near(q[5], trig, 5);
+    phi_q[4] = -MB_R(0.02)*mb_cos_kept(q[5], trig, 5);
     phi_q[5] = MB_R(1.0);
 }
 
@@ -1911,10 +1911,10 @@ void valve_jump_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
     gamma[3] = -MB_R(0.02)*(v[5]*(v[5]*t0));
     gamma[4] = MB_R(0.0);
     const mb_real t1 = mb_sin_near(q[2], trig, 2);
-    const mb_real t2 = mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = mb_cos_kept(q[2], trig, 2);
     const mb_real t3 = q[3] + MB_R(0.02)*t0 - q[0];
     const mb_real t4 = t2*t3;
-    const mb_real t5 = mb_cos_near(q[5], trig, 5);
+    const mb_real t5 = mb_cos_kept(q[5], trig, 5);
     const mb_real t6 = q[4] - MB_R(0.02)*t5 - q[1];
     const mb_real t7 = t1*t6;
     const mb_real t8 = t4 + t7;
@@ -2000,12 +2000,12 @@ void valve_jump_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *
     phi_q[1] = -MB_R(1.0);
     phi_q[2] = -MB_R(1.0);
     phi_q[3] = -MB_R(1.0);
-    const mb_real t4 = mb_cos_near(q[5], trig, 5);
+    const mb_real t4 = mb_cos_kept(q[5], trig, 5);
     const mb_real t5 = -MB_R(0.02)*t4;
     phi_q[4] = t5;
     phi_q[5] = MB_R(1.0);
     const mb_real t6 = mb_sin_near(q[2], trig, 2);
-    const mb_real t7 = mb_cos_near(q[2], trig, 2);
+    const mb_real t7 = mb_cos_kept(q[2], trig, 2);
     const mb_real t8 = t0 + t3;
     const mb_real t9 = t7*t8;
     const mb_real t10 = t1 + (q[4] + t5);

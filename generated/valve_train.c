@@ -1555,8 +1555,8 @@ void valve_train_eval_kin(const mb_model *m, mb_real t, const mb_real *restrict 
     const mb_real t4 = mb_cos_near(q[2], trig, 2);
     const mb_real t5 = t0 + t3;
     const mb_real t6 = t4*t5;
-    const mb_real t7 = mb_sin_near(q[2], trig, 2);
-    const mb_real t8 = mb_cos_near(q[5], trig, 5);
+    const mb_real t7 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t8 = mb_cos_kept(q[5], trig, 5);
     const mb_real t9 = -MB_R(0.02)*t8;
     const mb_real t10 = t1 + (q[4] + t9);
     const mb_real t11 = t7*t10;
@@ -1619,8 +1619,8 @@ void valve_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *r
     const mb_real t1 = mb_cos_near(q[2], trig, 2);
     const mb_real t2 = q[3] + MB_R(0.02)*t0 - q[0];
     const mb_real t3 = t1*t2;
-    const mb_real t4 = mb_sin_near(q[2], trig, 2);
-    const mb_real t5 = mb_cos_near(q[5], trig, 5);
+    const mb_real t4 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t5 = mb_cos_kept(q[5], trig, 5);
     const mb_real t6 = q[4] - MB_R(0.02)*t5 - q[1];
     const mb_real t7 = t4*t6;
     const mb_real t8 = t3 + t7;
@@ -1781,8 +1781,8 @@ void valve_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restr
     const mb_real t4 = mb_cos_near(q[2], trig, 2);
     const mb_real t5 = t0 + t3;
     const mb_real t6 = t4*t5;
-    const mb_real t7 = mb_sin_near(q[2], trig, 2);
-    const mb_real t8 = mb_cos_near(q[5], trig, 5);
+    const mb_real t7 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t8 = mb_cos_kept(q[5], trig, 5);
     const mb_real t9 = -MB_R(0.02)*t8;
     const mb_real t10 = t1 + (q[4] + t9);
     const mb_real t11 = t7*t10;

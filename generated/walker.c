@@ -12694,11 +12694,11 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     phi[1] = q[1] - q[4];
     const mb_real t0 = mb_sin_near(q[2], trig, 2);
     const mb_real t1 = MB_R(0.078)*t0;
-    const mb_real t2 = mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = mb_cos_kept(q[2], trig, 2);
     const mb_real t3 = t1 - MB_R(0.38)*t2;
     const mb_real t4 = q[0] + t3;
     const mb_real t5 = mb_cos_near(q[8], trig, 8);
-    const mb_real t6 = mb_sin_near(q[8], trig, 8);
+    const mb_real t6 = mb_sin_kept(q[8], trig, 8);
     const mb_real t7 = MB_R(0.0788827003268669)*t5 + MB_R(0.19398344632829817)*t6;
     phi[2] = t4 - (q[6] + t7);
     const mb_real t8 = -MB_R(0.38)*t0;
@@ -12708,11 +12708,11 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t11 = MB_R(0.21874734935558904)*t5 - MB_R(0.19673752822012855)*t6;
     const mb_real t12 = mb_cos_near(q[5], trig, 5);
     const mb_real t13 = q[6] + t11 - (q[3] + MB_R(0.15)*t12);
-    const mb_real t14 = mb_sin_near(q[5], trig, 5);
+    const mb_real t14 = mb_sin_kept(q[5], trig, 5);
     const mb_real t15 = q[7] + (MB_R(0.21874734935558904)*t6 + MB_R(0.19673752822012855)*t5) - (q[4] + MB_R(0.15)*t14);
     phi[4] = t13*t13 + t15*t15 - MB_R(0.25);
     const mb_real t16 = mb_cos_near(q[11], trig, 11);
-    const mb_real t17 = mb_sin_near(q[11], trig, 11);
+    const mb_real t17 = mb_sin_kept(q[11], trig, 11);
     const mb_real t18 = MB_R(0.17055711270175755)*t16 - MB_R(0.1161095382539723)*t17;
     const mb_real t19 = q[9] + t18;
     const mb_real t20 = t19 - (q[3] + MB_R(0.15)*t12);
@@ -12730,7 +12730,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t29 = t1 + MB_R(0.38)*t2;
     const mb_real t30 = q[0] + t29;
     const mb_real t31 = mb_sin_near(q[14], trig, 14);
-    const mb_real t32 = mb_cos_near(q[14], trig, 14);
+    const mb_real t32 = mb_cos_kept(q[14], trig, 14);
     const mb_real t33 = MB_R(0.08548547768374884)*t31 - MB_R(0.19116561135686339)*t32;
     phi[8] = t30 - (q[12] + t33);
     const mb_real t34 = MB_R(0.38)*t0;
@@ -12741,7 +12741,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t38 = q[13] + (MB_R(0.2933933744463549)*t32 - MB_R(0.021826261504045652)*t31) - (q[4] + MB_R(0.15)*t14);
     phi[10] = t37*t37 + t38*t38 - MB_R(0.25);
     const mb_real t39 = mb_cos_near(q[17], trig, 17);
-    const mb_real t40 = mb_sin_near(q[17], trig, 17);
+    const mb_real t40 = mb_sin_kept(q[17], trig, 17);
     const mb_real t41 = MB_R(0.013304641755626179)*t39 - MB_R(0.205898373171002)*t40;
     const mb_real t42 = q[15] + t41;
     const mb_real t43 = t42 - (q[3] + MB_R(0.15)*t12);
@@ -12757,7 +12757,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t51 = q[16] + (MB_R(0.32775521549772557)*t40 + MB_R(0.016663501455282947)*t39) - (q[13] + (MB_R(0.18480510042819265)*t31 - MB_R(0.2249380641776478)*t32));
     phi[13] = (t50*t50 + t51*t51 - MB_R(0.155236))/MB_R(0.788);
     const mb_real t52 = mb_cos_near(q[20], trig, 20);
-    const mb_real t53 = mb_sin_near(q[20], trig, 20);
+    const mb_real t53 = mb_sin_kept(q[20], trig, 20);
     const mb_real t54 = MB_R(0.19116561135686339)*t52 + MB_R(0.08548547768374884)*t53;
     phi[14] = t4 - (q[18] + t54);
     phi[15] = t10 - (q[19] + (MB_R(0.19116561135686339)*t53 - MB_R(0.08548547768374884)*t52));
@@ -12766,7 +12766,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     const mb_real t57 = q[19] + (MB_R(0.021826261504045652)*t53 + MB_R(0.2933933744463549)*t52) - (q[4] - MB_R(0.15)*t14);
     phi[16] = t56*t56 + t57*t57 - MB_R(0.25);
     const mb_real t58 = mb_cos_near(q[23], trig, 23);
-    const mb_real t59 = mb_sin_near(q[23], trig, 23);
+    const mb_real t59 = mb_sin_kept(q[23], trig, 23);
     const mb_real t60 = -MB_R(0.013304641755626179)*t58 - MB_R(0.205898373171002)*t59;
     const mb_real t61 = q[21] + t60;
     const mb_real t62 = t61 - (q[3] - MB_R(0.15)*t12);
@@ -12783,7 +12783,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     phi[19] = (t69*t69 + t70*t70 - MB_R(0.155236))/MB_R(0.788);
     const mb_real t71 = mb_sin_near(q[26], trig, 26);
     x[3] = t71;
-    const mb_real t72 = mb_cos_near(q[26], trig, 26);
+    const mb_real t72 = mb_cos_kept(q[26], trig, 26);
     x[2] = t72;
     const mb_real t73 = MB_R(0.19398344632829817)*t71 - MB_R(0.07888270032686684)*t72;
     phi[20] = t30 - (q[24] + t73);
@@ -12794,7 +12794,7 @@ void walker_eval_kin_part1(const mb_model *m, mb_real t, const mb_real *restrict
     phi[22] = t75*t75 + t76*t76 - MB_R(0.25);
     const mb_real t77 = mb_cos_near(q[29], trig, 29);
     x[8] = t77;
-    const mb_real t78 = mb_sin_near(q[29], trig, 29);
+    const mb_real t78 = mb_sin_kept(q[29], trig, 29);
     x[7] = t78;
     const mb_real t79 = -MB_R(0.17055711270175755)*t77 - MB_R(0.1161095382539723)*t78;
     const mb_real t80 = q[27] + t79;
@@ -13049,12 +13049,12 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     gamma[1] = MB_R(0.0);
     const mb_real t0 = mb_sin_near(q[2], trig, 2);
     const mb_real t1 = -MB_R(0.078)*t0;
-    const mb_real t2 = mb_cos_near(q[2], trig, 2);
+    const mb_real t2 = mb_cos_kept(q[2], trig, 2);
     const mb_real t3 = MB_R(0.38)*t2;
     const mb_real t4 = t1 + t3;
     const mb_real t5 = v[2]*(v[2]*t4);
     const mb_real t6 = mb_sin_near(q[8], trig, 8);
-    const mb_real t7 = mb_cos_near(q[8], trig, 8);
+    const mb_real t7 = mb_cos_kept(q[8], trig, 8);
     gamma[2] = -(t5 - v[8]*(v[8]*(-MB_R(0.19398344632829817)*t6 - MB_R(0.0788827003268669)*t7)));
     const mb_real t8 = MB_R(0.38)*t0;
     x[37] = t8;
@@ -13071,7 +13071,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     const mb_real t17 = -MB_R(0.21874734935558904)*t6 - MB_R(0.19673752822012855)*t7;
     const mb_real t18 = v[8]*t17;
     const mb_real t19 = MB_R(2.0)*v[4];
-    const mb_real t20 = mb_cos_near(q[5], trig, 5);
+    const mb_real t20 = mb_cos_kept(q[5], trig, 5);
     x[18] = t20;
     const mb_real t21 = v[5]*t20;
     const mb_real t22 = MB_R(0.3)*t21;
@@ -13109,7 +13109,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     const mb_real t52 = t48 + t51;
     const mb_real t53 = mb_sin_near(q[11], trig, 11);
     x[45] = t53;
-    const mb_real t54 = mb_cos_near(q[11], trig, 11);
+    const mb_real t54 = mb_cos_kept(q[11], trig, 11);
     x[46] = t54;
     const mb_real t55 = -MB_R(0.17055711270175755)*t53 - MB_R(0.1161095382539723)*t54;
     const mb_real t56 = -t55;
@@ -13205,7 +13205,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     const mb_real t140 = v[2]*(v[2]*t139);
     x[15] = t140;
     const mb_real t141 = mb_cos_near(q[14], trig, 14);
-    const mb_real t142 = mb_sin_near(q[14], trig, 14);
+    const mb_real t142 = mb_sin_kept(q[14], trig, 14);
     gamma[8] = -(t140 - v[14]*(v[14]*(MB_R(0.19116561135686339)*t141 - MB_R(0.08548547768374884)*t142)));
     const mb_real t143 = t102 + t9;
     x[41] = t143;
@@ -13228,7 +13228,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     gamma[10] = -(t155 + v[14]*(MB_R(2.0)*(v[14]*t156) + (MB_R(2.0)*(v[13]*t147) + t157)));
     const mb_real t158 = mb_sin_near(q[17], trig, 17);
     x[47] = t158;
-    const mb_real t159 = mb_cos_near(q[17], trig, 17);
+    const mb_real t159 = mb_cos_kept(q[17], trig, 17);
     x[48] = t159;
     const mb_real t160 = -MB_R(0.013304641755626179)*t158 - MB_R(0.205898373171002)*t159;
     const mb_real t161 = -t160;
@@ -13305,7 +13305,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     gamma[13] = -(t217 + v[16]*(MB_R(2.0)*(v[17]*t218) + t219) + v[17]*(MB_R(2.0)*(v[17]*(t220/MB_R(0.788))) + t221));
     const mb_real t222 = mb_sin_near(q[20], trig, 20);
     x[11] = t222;
-    const mb_real t223 = mb_cos_near(q[20], trig, 20);
+    const mb_real t223 = mb_cos_kept(q[20], trig, 20);
     x[12] = t223;
     gamma[14] = -(t5 - v[20]*(v[20]*(-MB_R(0.08548547768374884)*t222 - MB_R(0.19116561135686339)*t223)));
     gamma[15] = -(t11 - v[20]*(v[20]*(MB_R(0.08548547768374884)*t223 - MB_R(0.19116561135686339)*t222)));
@@ -13341,7 +13341,7 @@ void walker_eval_gamma_force_part1(const mb_model *m, mb_real t, const mb_real *
     x[26] = t244;
     const mb_real t245 = mb_sin_near(q[23], trig, 23);
     x[13] = t245;
-    const mb_real t246 = mb_cos_near(q[23], trig, 23);
+    const mb_real t246 = mb_cos_kept(q[23], trig, 23);
     x[14] = t246;
     const mb_real t247 = MB_R(0.013304641755626179)*t245 - MB_R(0.205898373171002)*t246;
     x[9] = t247;
@@ -13436,7 +13436,7 @@ void walker_eval_gamma_force_part2(const mb_model *m, mb_real t, const mb_real *
     const mb_real t304 = MB_R(2.0)*(v[22]*t301) + (MB_R(2.0)*(v[21]*t298) - MB_R(2.0)*(v[18]*t298 + v[19]*t301 + v[20]*((t296 + t297)/MB_R(0.788))));
     gamma[19] = -(t300 + v[22]*(MB_R(2.0)*(v[23]*t301) + t302) + v[23]*(MB_R(2.0)*(v[23]*(t303/MB_R(0.788))) + t304));
     const mb_real t305 = mb_cos_near(q[26], trig, 26);
-    const mb_real t306 = mb_sin_near(q[26], trig, 26);
+    const mb_real t306 = mb_sin_kept(q[26], trig, 26);
     gamma[20] = -(x[15] - v[26]*(v[26]*(MB_R(0.07888270032686684)*t305 - MB_R(0.19398344632829817)*t306)));
     gamma[21] = -(x[16] - v[26]*(v[26]*(MB_R(0.07888270032686684)*t306 + MB_R(0.19398344632829817)*t305)));
     const mb_real t307 = MB_R(0.21874734935558898)*t306 - MB_R(0.1967375282201286)*t305;
@@ -13454,7 +13454,7 @@ void walker_eval_gamma_force_part2(const mb_model *m, mb_real t, const mb_real *
     const mb_real t319 = MB_R(2.0)*(v[24]*t307) + (v[5]*(MB_R(0.3)*t314 - MB_R(0.3)*t315) - MB_R(2.0)*(v[3]*t307 + v[4]*t309));
     gamma[22] = -(t317 + v[26]*(MB_R(2.0)*(v[26]*t318) + (MB_R(2.0)*(v[25]*t309) + t319)));
     const mb_real t320 = mb_sin_near(q[29], trig, 29);
-    const mb_real t321 = mb_cos_near(q[29], trig, 29);
+    const mb_real t321 = mb_cos_kept(q[29], trig, 29);
     const mb_real t322 = MB_R(0.17055711270175755)*t320 - MB_R(0.1161095382539723)*t321;
     const mb_real t323 = -t322;
     const mb_real t324 = -MB_R(0.17055711270175755)*t321 - MB_R(0.1161095382539723)*t320;
@@ -13627,7 +13627,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     const mb_real t0 = mb_cos_near(q[2], trig, 2);
     const mb_real t1 = -MB_R(0.38)*t0;
     x[48] = t1;
-    const mb_real t2 = mb_sin_near(q[2], trig, 2);
+    const mb_real t2 = mb_sin_kept(q[2], trig, 2);
     x[25] = t2;
     const mb_real t3 = MB_R(0.078)*t2;
     const mb_real t4 = t1 + t3;
@@ -13635,7 +13635,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     const mb_real t5 = q[0] + t4;
     const mb_real t6 = mb_cos_near(q[8], trig, 8);
     x[28] = t6;
-    const mb_real t7 = mb_sin_near(q[8], trig, 8);
+    const mb_real t7 = mb_sin_kept(q[8], trig, 8);
     x[27] = t7;
     const mb_real t8 = MB_R(0.0788827003268669)*t6 + MB_R(0.19398344632829817)*t7;
     phi[2] = t5 - (q[6] + t8);
@@ -13649,14 +13649,14 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     x[0] = t13;
     const mb_real t14 = q[6] + t12 - (q[3] + MB_R(0.15)*t13);
     x[33] = t14;
-    const mb_real t15 = mb_sin_near(q[5], trig, 5);
+    const mb_real t15 = mb_sin_kept(q[5], trig, 5);
     x[2] = t15;
     const mb_real t16 = q[7] + (MB_R(0.21874734935558904)*t7 + MB_R(0.19673752822012855)*t6) - (q[4] + MB_R(0.15)*t15);
     x[34] = t16;
     phi[4] = t14*t14 + t16*t16 - MB_R(0.25);
     const mb_real t17 = mb_cos_near(q[11], trig, 11);
     x[20] = t17;
-    const mb_real t18 = mb_sin_near(q[11], trig, 11);
+    const mb_real t18 = mb_sin_kept(q[11], trig, 11);
     x[19] = t18;
     const mb_real t19 = MB_R(0.17055711270175755)*t17 - MB_R(0.1161095382539723)*t18;
     x[36] = t19;
@@ -13688,7 +13688,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     const mb_real t32 = q[0] + t31;
     const mb_real t33 = mb_sin_near(q[14], trig, 14);
     x[50] = t33;
-    const mb_real t34 = mb_cos_near(q[14], trig, 14);
+    const mb_real t34 = mb_cos_kept(q[14], trig, 14);
     x[49] = t34;
     const mb_real t35 = MB_R(0.08548547768374884)*t33 - MB_R(0.19116561135686339)*t34;
     phi[8] = t32 - (q[12] + t35);
@@ -13704,7 +13704,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     phi[10] = t39*t39 + t40*t40 - MB_R(0.25);
     const mb_real t41 = mb_cos_near(q[17], trig, 17);
     x[22] = t41;
-    const mb_real t42 = mb_sin_near(q[17], trig, 17);
+    const mb_real t42 = mb_sin_kept(q[17], trig, 17);
     x[21] = t42;
     const mb_real t43 = MB_R(0.013304641755626179)*t41 - MB_R(0.205898373171002)*t42;
     x[62] = t43;
@@ -13731,7 +13731,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     phi[13] = (t52*t52 + t53*t53 - MB_R(0.155236))/MB_R(0.788);
     const mb_real t54 = mb_cos_near(q[20], trig, 20);
     x[88] = t54;
-    const mb_real t55 = mb_sin_near(q[20], trig, 20);
+    const mb_real t55 = mb_sin_kept(q[20], trig, 20);
     x[87] = t55;
     const mb_real t56 = MB_R(0.19116561135686339)*t54 + MB_R(0.08548547768374884)*t55;
     phi[14] = t5 - (q[18] + t56);
@@ -13745,7 +13745,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     phi[16] = t58*t58 + t59*t59 - MB_R(0.25);
     const mb_real t60 = mb_cos_near(q[23], trig, 23);
     x[24] = t60;
-    const mb_real t61 = mb_sin_near(q[23], trig, 23);
+    const mb_real t61 = mb_sin_kept(q[23], trig, 23);
     x[23] = t61;
     const mb_real t62 = -MB_R(0.013304641755626179)*t60 - MB_R(0.205898373171002)*t61;
     x[112] = t62;
@@ -13772,7 +13772,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     phi[19] = (t71*t71 + t72*t72 - MB_R(0.155236))/MB_R(0.788);
     const mb_real t73 = mb_sin_near(q[26], trig, 26);
     x[16] = t73;
-    const mb_real t74 = mb_cos_near(q[26], trig, 26);
+    const mb_real t74 = mb_cos_kept(q[26], trig, 26);
     x[15] = t74;
     const mb_real t75 = MB_R(0.19398344632829817)*t73 - MB_R(0.07888270032686684)*t74;
     phi[20] = t32 - (q[24] + t75);
@@ -13786,7 +13786,7 @@ void walker_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *rest
     phi[22] = t77*t77 + t78*t78 - MB_R(0.25);
     const mb_real t79 = mb_cos_near(q[29], trig, 29);
     x[7] = t79;
-    const mb_real t80 = mb_sin_near(q[29], trig, 29);
+    const mb_real t80 = mb_sin_kept(q[29], trig, 29);
     x[6] = t80;
     const mb_real t81 = -MB_R(0.17055711270175755)*t79 - MB_R(0.1161095382539723)*t80;
     x[8] = t81;

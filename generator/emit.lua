@@ -839,10 +839,24 @@ function emit.generate(M, opts)
         params[#params + 1] = "mb_real *restrict trig"
         unused[#unused + 1] = "(void)trig;"
         local lines, ops = sym.emit(outs)
-        -- the sines and cosines of coordinates through the caller's cache (runtime/mb_trig.h)
+        -- the sines and cosines of coordinates through the caller's cache (runtime/mb_trig.h):
+        -- mb_sin_near / mb_cos_near evaluate an angle's pair (or find the one the previous
+        -- function kept) and keep it; after a statement that makes such a call unconditionally
+        -- (one assignment, no ?:, && or ||), the angle's later sines and cosines in this
+        -- function read the kept pair (mb_sin_kept, mb_cos_kept: one series per angle per
+        -- call, not one per use). Not within that statement: C leaves the order of its
+        -- operands' evaluation open.
+        local kept = {}
         for i, l in ipairs(lines) do
-            lines[i] = l:gsub("MB_SIN%(q%[(%d+)%]%)", "mb_sin_near(q[%1], trig, %1)")
-                        :gsub("MB_COS%(q%[(%d+)%]%)", "mb_cos_near(q[%1], trig, %1)")
+            local plain = l:match("^%s*const mb_real t%d+ = [^?&|;]*;$")
+                          or l:match("^%s*[%w_]+%[%d+%] = [^?&|;]*;$")
+            local seen = {}
+            lines[i] = l:gsub("MB_([SC][IO][NS])%(q%[(%d+)%]%)", function(f, k)
+                if f ~= "SIN" and f ~= "COS" then return nil end
+                seen[#seen + 1] = k
+                return "mb_" .. f:lower() .. (kept[k] and "_kept" or "_near") .. "(q[" .. k .. "], trig, " .. k .. ")"
+            end)
+            if plain then for _, k in ipairs(seen) do kept[k] = true end end
         end
         local ps = table.concat(params, ", ")
         local pnames = {}

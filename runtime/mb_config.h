@@ -114,7 +114,7 @@
 #define MB_WITH_REDUNDANT_ROWS 1
 #endif
 #ifndef MB_WITH_TRIG_CACHE         /* [ABI] the fused evaluations' sines and cosines kept
-                                      (mb_trig.h; 3 nq reals of RAM) */
+                                      (mb_trig.h; 6 nq reals of RAM) */
 #define MB_WITH_TRIG_CACHE (!MBI_ONLY)
 #endif
 #ifndef MB_WITH_TUNABLES           /* [ABI] tunable parameters and inputs: 0 keeps no copy of the
@@ -348,8 +348,8 @@ typedef double mb_real;
 #endif
 
 /* MB_ALWAYS_INLINE: inline a small helper even into the large generated functions, where GCC's
- * growth limits otherwise leave it a call (mb_trig.h: inlined, the cos of an angle after its sin
- * is the same arithmetic on the same cache entry, which GCC then computes once). */
+ * growth limits otherwise leave it a call (mb_trig.h: inlined, a kept pair's check and loads
+ * cost a few instructions where a call would cost its own). */
 #if defined(__GNUC__)
 #define MB_ALWAYS_INLINE __attribute__((always_inline))
 #else

@@ -114,7 +114,7 @@
  *   steps) is tm[0] (tn[2]). hht (F1) keeps the
  * acceleration in fz's second half, its Newton matrix in FA, Phi_q^T lambda - Q of the last
  * step in hr and, during a step, Phi linearized at the new iterate in tm[1] (F1's right-hand
- * side, which uses it, is not called then). trig, the fused evaluations' sine cache (3 N, an
+ * side, which uses it, is not called then). trig, the fused evaluations' sine cache (6 N, an
  * entry per coordinate: mb_trig.h), lives across steps in every formulation. */
 #define MB_LAYOUT(R, J, A, F, I, FJ, LS, DN, AD, N, NC, PQ, DQ, DV, NLS, NLA, NP, NM, NI, NE, NR)      \
     R(z, MB_L_NZ(F, N, NC)) MB_L_SEL(MBI_HAS_EB)(R(fz, MB_L_IF(!MB_L_F4(F), MB_L_NZ(F, N, NC)))) \
@@ -163,7 +163,7 @@
     R(Ek, MB_L_IF((MB_L_ALF(F) && !MB_L_F4T(F, I)) || MB_L_HHT(I), PQ))                        \
     R(Dk, MB_L_IF(MB_L_F4(F), PQ))                                                            \
     MB_L_SEL(MBI_HAS_HHT)(R(hr, MB_L_IF(MB_L_HHT(I), N)))                                         \
-    MB_L_SEL(MBI_HAS_TRIG)(R(trig, 3 * (N)))                                                  \
+    MB_L_SEL(MBI_HAS_TRIG)(R(trig, MB_TRIG_ENTRY * (N)))                                      \
     MB_L_SEL(MBI_HAS_SCR)(R(scr, MB_L_NSCR(F, FJ, LS, N, NC)))                                \
     MB_L_SEL(MBI_HAS_EXPL)(R(dn, MB_L_DENSE(F, I, DN, N, NC)) R(kp, MB_L_KP(I))               \
                            R(dn_w, MB_L_DW(I, DN)))                                           \

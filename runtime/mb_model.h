@@ -261,12 +261,13 @@ struct mb_model {
 
     /* Optional fused evaluations (NULL: the runtime calls the single functions above): each
      * computes several outputs at once, sharing the work (sines and cosines) between them.
-     * trig: NULL, or the caller's sine cache of 3 nq reals, an entry [x0, sin x0, cos x0] per
-     * coordinate (x0 NaN: empty; x0 the multiple of 1/64 rad nearest q[i]): the sine and cosine
-     * of an angle q[i] come from its grid point's kept values and a short series
-     * (runtime/mb_trig.h: within 1.2e-16, not always libm's bits, the same whatever the cache
-     * held before), the entry refilled from libm when q[i] reaches another grid point. The
-     * single functions never use it. */
+     * trig: NULL, or the caller's sine cache of MB_TRIG_ENTRY (6) nq reals, an entry [x0,
+     * sin x0, cos x0, x, sin x, cos x] per coordinate (x0 and x NaN: empty; x0 the multiple of
+     * 1/64 rad nearest the last q[i], x that q[i]): the sine and cosine of an angle q[i] are the
+     * kept pair when q[i] is the last angle, else its grid point's kept values and a short
+     * series (runtime/mb_trig.h: within 1.2e-16, not always libm's bits, the same whatever the
+     * cache held before), the grid entry refilled from libm when q[i] reaches another grid
+     * point. The single functions never use it. */
     void (*eval_kin)(const mb_model *m, mb_real t, const mb_real *q, mb_real *phi,
                      mb_real *phi_t, mb_real *phi_q, mb_real *trig);
     /* eval_kin's outputs and the dynamics of F4's Newton iteration, at one (t, q, v) */

@@ -592,7 +592,7 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
 #endif
     /* the sine cache empty (NaN angles): a run from reset repeats bit for bit */
 #if MBI_HAS_TRIG
-    for (int i = 0; i < 3 * n; i++) s->trig[i] = (mb_real)NAN;
+    for (int i = 0; i < MB_TRIG_ENTRY * n; i++) s->trig[i] = (mb_real)NAN;
 #endif
     zero(s->nz, s->z);
     copy(n, s->z, q ? q : m->q0);

@@ -121,9 +121,9 @@ mb_real *kb;             /* F4 full_jacobian: Phi_q values at a perturbed q */
 mb_real *hr;             /* hht: Phi_q^T lambda - Q at the current state (the HHT average) */
 #endif
 #if MBI_HAS_TRIG
-mb_real *trig;           /* [3 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
-                            cos x0] per coordinate (runtime/mb_trig.h); emptied by
-                            mb_sim_reset */
+mb_real *trig;           /* [6 nq] the fused evaluations' sine cache, an entry [x0, sin x0,
+                            cos x0, x, sin x, cos x] per coordinate (runtime/mb_trig.h);
+                            emptied by mb_sim_reset */
 #endif
 #if MBI_HAS_TUN
 mb_real *rx;             /* sensors of reactions (mb_model.doutputs_dlam): mb_sim_get_output's

@@ -8,8 +8,12 @@
  * Andrews step (3.1 k of 21.2 k instructions: 7 angles, 33 calls). An angle's entry keeps sin and cos of the grid point
  * x0 nearest to it (multiples of 2^-6 rad); sin(x0 + d) = s0 cos d + c0 sin d with the short
  * series of sin d and cos d - 1, |d| <= 2^-7, costs a fraction of a libm call, which is needed
- * only when the angle reaches another grid point. The result depends on x alone, not on which
- * evaluations came before: a run repeats bit for bit, and a rejected trial step undone leaves
+ * only when the angle reaches another grid point. The entry keeps the last angle's pair too, so
+ * the second of an angle's sine and cosine in a function, and the same angle in the next fused
+ * function of a right-hand side (eval_gamma_force after eval_kin), cost a load instead of the
+ * series (chain N = 100 baumgarte: eval_gamma_force 7.5 k -> 2.6 k instructions a call). The result
+ * depends on x alone, not on which evaluations came before (the kept pair is the bits the
+ * series gives for that x): a run repeats bit for bit, and a rejected trial step undone leaves
  * nothing behind. Accuracy: s0, c0 are libm's; the series' first omitted terms are below 2^-72
  * (sin d, relative to |d|) and 2^-68 (cos d - 1, relative to 1); the sum's roundings leave an
  * absolute error below 1.2e-16 (libm's: 5.6e-17), within 2.2 ulp where |sin x|, |cos x| > 2^-7
@@ -31,41 +35,56 @@
 #define MB_TRIG_SHIFT 6755399441055744.0
 #endif
 
+/* Reals per coordinate in the cache: [x0, sin x0, cos x0, x, sin x, cos x], the grid point's
+ * pair from libm and the last angle's pair; NaN x0 and x when empty. */
+#define MB_TRIG_ENTRY 6
+
 #if MB_WITH_TRIG_CACHE
-/* *s = sin x, *c = cos x through the cache entry tc = [x0, sin x0, cos x0] of x's grid point
- * (x0 NaN: empty; another grid point: refilled from libm). */
+/* *s = sin x, *c = cos x through the cache entry tc of coordinate x: the kept pair when x is the
+ * last angle (==: -0 and +0 give the same bits), else the series from x's grid point (x0 NaN:
+ * empty; another grid point: refilled from libm); the pair is kept for the next call. */
 static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_real *s, mb_real *c)
 {
+    if (tc[3] == x) {                                  /* (never for an empty entry's NaN) */
+        *s = tc[4];
+        *c = tc[5];
+        return;
+    }
     mb_real x0 = ((x * MB_TRIG_GRID + MB_TRIG_SHIFT) - MB_TRIG_SHIFT) / MB_TRIG_GRID, d = x - x0;
     if (!(MB_FABS(d) <= MB_R(0.5) / MB_TRIG_GRID)) {   /* NaN, Inf, beyond the shift's range */
         *s = MB_SIN(x);
         *c = MB_COS(x);
-        return;
+    } else {
+        if (tc[0] != x0) {                             /* (an empty entry's NaN too) */
+            tc[0] = x0;
+            tc[1] = MB_SIN(x0);
+            tc[2] = MB_COS(x0);
+        }
+        mb_real z = d * d, s0 = tc[1], c0 = tc[2];
+        /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
+        mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
+        mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
+        *s = s0 + (s0 * cm + c0 * sd);
+        *c = c0 + (c0 * cm - s0 * sd);
     }
-    if (tc[0] != x0) {                                 /* (an empty entry's NaN too) */
-        tc[0] = x0;
-        tc[1] = MB_SIN(x0);
-        tc[2] = MB_COS(x0);
-    }
-    mb_real z = d * d, s0 = tc[1], c0 = tc[2];
-    /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
-    mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
-    mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
-    *s = s0 + (s0 * cm + c0 * sd);
-    *c = c0 + (c0 * cm - s0 * sd);
+    tc[3] = x;
+    tc[4] = *s;
+    tc[5] = *c;
 }
 
 #endif
 
-/* sin and cos of coordinate i's value x with the cache trig [3 nq] (NULL, or a build without
- * the cache: libm's). The generated code writes MB_SIN(q[i]) as mb_sin_near(q[i], trig, i);
- * where a function needs both, the second call finds the entry the first one filled. */
+/* sin and cos of coordinate i's value x with the cache trig [MB_TRIG_ENTRY nq] (NULL, or a
+ * build without the cache: libm's). The generated code writes the first MB_SIN(q[i]) or
+ * MB_COS(q[i]) of a fused function as mb_sin_near(q[i], trig, i) or mb_cos_near (which find the
+ * pair a previous function kept at the same q[i]) and, when that first call stands alone in
+ * an unconditional statement, every later one as mb_sin_kept or mb_cos_kept below. */
 static inline MB_ALWAYS_INLINE mb_real mb_sin_near(mb_real x, mb_real *trig, int i)
 {
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;
     if (trig) {
-        mb_sincos_entry(x, trig + 3 * i, &s, &c);
+        mb_sincos_entry(x, trig + MB_TRIG_ENTRY * i, &s, &c);
         return s;
     }
 #else
@@ -79,9 +98,32 @@ static inline MB_ALWAYS_INLINE mb_real mb_cos_near(mb_real x, mb_real *trig, int
 #if MB_WITH_TRIG_CACHE
     mb_real s, c;
     if (trig) {
-        mb_sincos_entry(x, trig + 3 * i, &s, &c);
+        mb_sincos_entry(x, trig + MB_TRIG_ENTRY * i, &s, &c);
         return c;
     }
+#else
+    (void)trig;
+    (void)i;
+#endif
+    return MB_COS(x);
+}
+
+/* sin and cos of coordinate i's value x where an mb_sin_near or mb_cos_near of this x has
+ * run before in the same function (the generator's guarantee): the pair it kept, one load. */
+static inline MB_ALWAYS_INLINE mb_real mb_sin_kept(mb_real x, const mb_real *trig, int i)
+{
+#if MB_WITH_TRIG_CACHE
+    if (trig) return trig[MB_TRIG_ENTRY * i + 4];
+#else
+    (void)trig;
+    (void)i;
+#endif
+    return MB_SIN(x);
+}
+static inline MB_ALWAYS_INLINE mb_real mb_cos_kept(mb_real x, const mb_real *trig, int i)
+{
+#if MB_WITH_TRIG_CACHE
+    if (trig) return trig[MB_TRIG_ENTRY * i + 5];
 #else
     (void)trig;
     (void)i;

@@ -315,14 +315,18 @@ static void check_fused(double t, const double *q, const double *v, const char *
     M->eval_kin(M, t, q, k3, k3 + nc, k3 + 2 * nc, NULL);
     CHECK(fused_err(k3, f, (int)kin) <= 1e-13, "%s: eval_kin differs from eval_kin_dyn", where);
     /* the sine cache (runtime/mb_trig.h): with it the outputs at q agree with libm's, and do not
-     * depend on the history of the cache (empty, or filled 0.01 and 1 rad away: the same bits);
-     * a filled entry holds the grid point nearest its angle (multiples of 1/64 rad) */
-    double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double)), *qs = xcalloc((size_t)nq + 1, sizeof(double));
+     * depend on the history of the cache (empty, filled 0.01 and 1 rad away, or holding the pairs
+     * of q itself: the same bits); a filled entry holds the grid point nearest its angle
+     * (multiples of 1/64 rad) and the angle's own pair */
+    double *trig = xcalloc(MB_TRIG_ENTRY * (size_t)nq + 1, sizeof(double)), *qs = xcalloc((size_t)nq + 1, sizeof(double));
     double *c3 = xcalloc(tot, sizeof(double)), *c4 = xcalloc(tot, sizeof(double));
 #define DYN(qq, o) M->eval_kin_dyn(M, t, qq, v, o, o + nc, o + 2 * nc, o + 2 * nc + pn, o + 2 * nc + pn + nq, \
                                    o + 2 * nc + 2 * pn + nq, o + 2 * nc + 2 * pn + nq + dqn, trig)
-    for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
+    for (int i = 0; i < MB_TRIG_ENTRY * nq; i++) trig[i] = NAN;
     DYN(q, c3);                                   /* from an empty cache */
+    DYN(q, c4);                                   /* from the pairs of q kept */
+    CHECK(memcmp(c3, c4, sizeof(double) * (tot - 1)) == 0,
+          "%s: eval_kin_dyn with the sine cache differs with the pairs of q kept", where);
     for (double off = -0.01; off < 2; off += 1.01) {
         for (int i = 0; i < nq; i++) qs[i] = q[i] + off;
         DYN(qs, c4);
@@ -332,7 +336,11 @@ static void check_fused(double t, const double *q, const double *v, const char *
     }
 #undef DYN
     int grid = 1;
-    for (int i = 0; i < nq; i++) if (!isnan(trig[3 * i])) grid &= trig[3 * i] == nearbyint(q[i] * 64) / 64;
+    for (int i = 0; i < nq; i++) {
+        const double *e = trig + MB_TRIG_ENTRY * i;
+        if (!isnan(e[0])) grid &= e[0] == nearbyint(q[i] * 64) / 64 && e[3] == q[i]
+                                  && fabs(e[4] - sin(q[i])) <= 3e-16 && fabs(e[5] - cos(q[i])) <= 3e-16;
+    }
     CHECK(fused_err(c3, f, (int)(tot - 1)) <= 1e-13 && grid,
           "%s: eval_kin_dyn with the sine cache differs by %.1e (entries on the grid: %d)", where,
           fused_err(c3, f, (int)(tot - 1)), grid);
@@ -360,18 +368,25 @@ static void check_fused(double t, const double *q, const double *v, const char *
     CHECK(!M->eval_gamma_force || M->eval_kin, "%s: eval_gamma_force without eval_kin", where);
     if (M->eval_gamma_force && M->gamma) {
         double *gf = xcalloc((size_t)(nc + nq) + 1, sizeof(double)), *ff = xcalloc((size_t)(nc + nq) + 1, sizeof(double));
-        double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double));
+        double *trig = xcalloc(MB_TRIG_ENTRY * (size_t)nq + 1, sizeof(double));
+        double *f0 = xcalloc((size_t)(nc + nq) + 1, sizeof(double));
         M->gamma(M, t, q, v, gf);
         M->force(M, t, q, v, gf + nc);
-        for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
-            if (pass) M->eval_kin(M, t, q, f, f + nc, f + 2 * nc, trig);
+        /* pass 0 without the cache, 1 from an empty one, 2 after eval_kin at q (its pairs kept:
+         * the same bits as 1) */
+        for (int pass = 0; pass < 3; pass++) {
+            for (int i = 0; i < MB_TRIG_ENTRY * nq; i++) trig[i] = NAN;
+            if (pass == 2) M->eval_kin(M, t, q, f, f + nc, f + 2 * nc, trig);
             M->eval_gamma_force(M, t, q, v, ff, ff + nc, pass ? trig : NULL);
             double eg = fused_err(ff, gf, nc), eq = fused_err(ff + nc, gf + nc, nq);
             CHECK(eg <= 1e-13 && eq <= 1e-13, "%s: eval_gamma_force (%s the sine cache) differs from gamma by %.1e, "
                   "from force by %.1e", where, pass ? "with" : "without", eg, eq);
+            if (pass == 1) memcpy(f0, ff, sizeof(double) * (size_t)(nc + nq));
+            if (pass == 2)
+                CHECK(memcmp(f0, ff, sizeof(double) * (size_t)(nc + nq)) == 0,
+                      "%s: eval_gamma_force after eval_kin differs from its value from an empty sine cache", where);
         }
-        free(gf); free(ff); free(trig);
+        free(gf); free(ff); free(trig); free(f0);
     }
     /* power (interface 18): energy's third value, bit for bit */
     if (M->power) {
