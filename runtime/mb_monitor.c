@@ -19,7 +19,7 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
         mbi_eval_kin(s, t, q);
         /* the trapezoid's next step starts with Phi(t, z) (Int Phi, trap_step); its state only
          * changes through steps, which evaluate with mbi_eval_kin* (clearing the flag) */
-        if (q == s->z && s->p.integrator == MB_TRAPEZOID) { s->kin_fresh = 1; s->kin_t = t; }
+        if (q == s->z && MBI_INTEGRATOR(s) == MB_TRAPEZOID) { s->kin_fresh = 1; s->kin_t = t; }
     }
     pq_mv(m, s->Pq, v, pdot);
     const mb_real *Phit = s->Phit, *Phi = s->Phi;
@@ -34,10 +34,10 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
     o->V = e[1];
     o->phi_norm = MB_SQRT(a2);
     o->phid_norm = MB_SQRT(b2);
-    o->sigma_norm = s->p.formulation == MB_BAUMGARTE ? 0 : nrm2(nc, sig);
+    o->sigma_norm = MBI_FORMULATION(s) == MB_BAUMGARTE ? 0 : nrm2(nc, sig);
     *pnc = e[2];
     /* Driver power lambda^T Phi_t (F1); for F2-F4 the work uses Delta S (see advance_monitor). */
-    *pdrv = s->p.formulation == MB_BAUMGARTE ? dot(nc, lam, s->Phit) : 0;
+    *pdrv = MBI_FORMULATION(s) == MB_BAUMGARTE ? dot(nc, lam, s->Phit) : 0;
 }
 
 /* Energies, constraint norms and the powers at the current state (q = z, v = s->v). */
@@ -58,8 +58,8 @@ void mbi_update_max(mb_sim *s)
     if (o->sigma_norm > o->max_sigma) o->max_sigma = o->sigma_norm;
     mb_real es = o->T + MB_FABS(o->V - o->V0) + MB_FABS(o->W), mv = 0, ps = 0;
     if (es > o->escale) o->escale = es;
-    int n = s->n, f4 = s->p.formulation == MB_ALF_TRAPEZOID;
-    int pm = !(s->p.formulation == MB_BAUMGARTE || f4);
+    int n = s->n, f4 = MBI_FORMULATION(s) == MB_ALF_TRAPEZOID;
+    int pm = !(MBI_FORMULATION(s) == MB_BAUMGARTE || f4);
     const mb_real *v = s->v;
     for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
         mb_real a = mass[i] * v[i], b = pm ? p[i] - a : 0;
@@ -109,7 +109,7 @@ static void raise_warning(mb_monitor *o, int k, mb_real t, mb_real val)
  * 4e3 (an ulp is up to 2 eps |x|), and with 10 its 60 s run still warned at 2.5 s. */
 static mb_real f4_work_floor(const mb_sim *s)
 {
-    if (s->p.formulation != MB_ALF_TRAPEZOID || !(s->h_prev > 0)) return 0;
+    if (MBI_FORMULATION(s) != MB_ALF_TRAPEZOID || !(s->h_prev > 0)) return 0;
     const mb_pattern *P = &s->m->phi_q_pat;
     const mb_real *q = s->z;
     mb_real acc = 0, qm = 0;
@@ -133,7 +133,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
     mb_real e = o->escale > 0 && s->energy_armed ? MB_FABS(o->energy_dev) / o->escale :
                 isfinite(o->energy_dev) ? 0 : o->energy_dev;
     mb_real ph = o->lscale > 0 ? o->phi_norm / o->lscale : 0;
-    if ((p->formulation == MB_ALF_TRAPEZOID || p->integrator == MB_HHT) && o->maxiter_events > maxiter_before) {
+    if ((MBI_FORMULATION(s) == MB_ALF_TRAPEZOID || MBI_INTEGRATOR(s) == MB_HHT) && o->maxiter_events > maxiter_before) {
         met |= MB_WARN_BIT(MB_WARN_NEWTON);
         raise_warning(o, MB_WARN_NEWTON, s->t, (mb_real)o->maxiter_events);
     }
@@ -163,7 +163,7 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
     }
     /* fixed steps only: an adaptive step beyond the limit (a stiff mode not excited) leaves the
      * error control to reject what an instability would spoil */
-    if (p->warn_stability > 0 && p->integrator == MB_RK4 && o->stiffness > p->warn_stability) {
+    if (p->warn_stability > 0 && MBI_INTEGRATOR(s) == MB_RK4 && o->stiffness > p->warn_stability) {
         met |= MB_WARN_BIT(MB_WARN_STABILITY);
         raise_warning(o, MB_WARN_STABILITY, s->t, o->stiffness);
     }
@@ -193,7 +193,7 @@ mb_real mbi_step_work(const mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pnc,
                       mb_real pdrv)
 {
     mb_real w = dt / 2 * (pnc_old + pnc);
-    if (s->p.formulation == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
+    if (MBI_FORMULATION(s) == MB_BAUMGARTE) w += dt / 2 * (pdrv_old + pdrv);
     else {
         const mb_real *S = s->S, *S0 = s->S0, *pt0 = s->ptq, *pt = s->Phit;
         for (int r = 0; r < s->nc; r++) w += (S[r] - S0[r]) * (pt0[r] + pt[r]) / 2;

@@ -151,6 +151,10 @@ int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr);
      .shift = mbi_f4_shift, .rows_start = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_start : NULL,   \
      .rows_drop = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_drop : NULL,                            \
      .rows_implied = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_implied : NULL}
+/* The run's formulation and integrator (s->p's), constants in a build that has only one of them
+ * (mb_params_check refuses the others): the tests of the others then fold away. */
+#define MBI_FORMULATION(s) (MBI_NFORM == 1 ? MBI_ONE_FORM : (s)->p.formulation)
+#define MBI_INTEGRATOR(s) (MBI_NINTEG == 1 ? MBI_ONE_INTEG : (s)->p.integrator)
 /* the formulation's row: a constant when the build has one (the calls devirtualized). F4's is
  * the row's initializer itself, which each file sees, so that the integrator's calls are direct
  * before link-time optimization decides inlining (its pieces called once are then inlined:
