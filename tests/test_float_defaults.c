@@ -37,6 +37,9 @@
 #ifdef MB_HAVE_motor_arm
 #include "motor_arm.h"
 #endif
+#ifdef MB_HAVE_walker
+#include "walker.h"
+#endif
 extern const mb_model jansen_model;   /* tests/models/jansen.lua, generated into the build */
 
 /* A case: a model, its formulation, steps, the sample interval (in steps), how far (m, rad) the
@@ -79,6 +82,9 @@ static const fcase cases[] = {
 #endif
 #ifdef MB_HAVE_suspension
     {"suspension", &suspension_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* 2.9e-7 */
+#endif
+#ifdef MB_HAVE_walker
+    {"walker", &walker_model, MB_ALF_TRAPEZOID, 10000, 500, 1e-3, 0},   /* TBD */
 #endif
 #ifdef MB_HAVE_motor_arm
     {"motor_arm", &motor_arm_model, MB_ALF_TRAPEZOID, 2000, 100, 3e-4, 0},   /* 6.7e-5 */
