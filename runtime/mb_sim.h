@@ -181,6 +181,8 @@ typedef struct mb_monitor {
 #if MB_FLOAT
     mb_real W_lo;            /* the compensation of W's running sum (Kahan's: what the additions
                                 rounded off; float only, double's layout as before) */
+    mb_real W_floor;         /* F4: what W's quadrature of steep loads at float's velocity
+                                resolution can add up to, J (mb_monitor.c, wq_floor) */
 #endif
     mb_real energy_dev;      /* Delta U = T + V - E0 - W (6.19), J */
     mb_real phi_norm;        /* |Phi|_2 */

@@ -25,6 +25,7 @@
 #define NEWTON_STALL 3
 
 
+
 /* Modified Newton (newton_reuse): the factorization of a step's first iteration is kept while
  * every correction is at most REUSE_RATE times the one before; a slower one refactors at the
  * next iteration. Never across steps: with alpha ~ 1e8 a matrix one step old is off by
@@ -94,7 +95,14 @@ static mb_real trap_wnorm(const mb_sim *s, const mb_real *eq, const mb_real *ep,
 #endif
 
 /* The iteration's bookkeeping across corrections (trap_judge) */
-typedef struct { int stall, grow, refresh, met; mb_real best, ny_last, tol, ny1; } trap_nw;
+typedef struct {
+    int stall, grow, refresh, met;
+    mb_real best, ny_last, tol, ny1;
+#if MB_FLOAT
+    int floor;                 /* the last correction at the rounding floor (trap_judge) */
+    mb_real nq, fr, fr_prev;   /* its |dq|_2, |tmpn|_2 (5.53's dg2/dq dq), the one before's */
+#endif
+} trap_nw;
 
 /* After a correction of size ny (|[dq; dp]|_2; fresh: with a new factorization): whether the
  * iteration has converged (1), goes on (0) or diverges (MB_ERR_NEWTON, adaptive only); a kept
@@ -139,7 +147,28 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
         k->met = 1;
     }
     int conv = 0;
+#if MB_FLOAT
+    /* Float: the correction at the precision's floor (k->floor): q's within the round-off
+     * above, p's within that and what q's last two corrections leave in it. Given q, p's
+     * residual g2 is linear in p with unit coefficient (pdot = 2/h (p - p_k) - pdot_k), so a
+     * correction makes p exact for the q it was computed at, and the next one finds only the
+     * change of g2 across q's own correction that the matrix did not predict (a force's slope
+     * that moved, an update rounded, the geometric terms 5.53 neglects), of the order of g2's
+     * linear response to it, |dg2/dq dq| = |tmpn| (5.53), for this correction and the one
+     * before. Where the forces are steep in the state that is far above eps |y|: the walker's
+     * feet on the ground (models/walker.lua: friction dQ/dv up to 1e5 N s/m while a foot
+     * sticks, contact dQ/dq 4e5 N/m; v = 2/h (q - q_k) - v_k, so an ulp of q is 2/h ulps of v)
+     * leave corrections of 1e-4 .. 1e-1 in their momenta at every iterate while q moves by
+     * 1 .. 15 ulps, and no iteration count gets further. A diverging iteration is not at the
+     * floor: its q corrections grow past q's round-off, and p cannot diverge on its own
+     * (linear, unit coefficient). Every correction the test without tmpn took is taken. */
+    mb_real yl = NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z));
+    mb_real pl = yl + k->fr + 2 * k->fr_prev;
+    k->floor = k->nq <= yl && ny * ny - k->nq * k->nq <= pl * pl;
+    if (ny < k->best / 2 || !k->floor) k->stall = 0;
+#else
     if (ny < k->best / 2 || ny > NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z))) k->stall = 0;
+#endif
     else if (++k->stall >= NEWTON_STALL) { conv = 1; s->mon.newton_roundoff++; }
     if (ny < k->best) k->best = ny;
     return conv;
@@ -213,7 +242,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
     int it, conv = 0;
-    trap_nw k = {0, 0, full || !reuse, 0, MB_R(1e30), 0, s->p.tol, 0};
+    trap_nw k = {0, 0, full || !reuse, 0, MB_R(1e30), 0, s->p.tol, 0
+#if MB_FLOAT
+                 , 0, 0, 0, 0
+#endif
+    };
     mb_real ny = 0;
     *stale_used = 0;
     *diverged = 0;
@@ -260,11 +293,17 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
          * derivatives at the new iterate, in one pass: the loop's lengths are n, its bodies
          * short, and apart they cost as much as the generated kernels they feed (Andrews) */
         mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+        mb_real st = 0;   /* |tmpn|^2, for the floor (trap_judge) */
+#endif
         for (int i = 0; i < n; i++) {
             mb_real e = dq[i], d = -g2[i] + tmpn[i];
             dp[i] = d;
             sq += e * e;
             sp += d * d;
+#if MB_FLOAT
+            st += tmpn[i] * tmpn[i];
+#endif
             mb_real qi = q[i] + e, pi = p[i] + d;   /* locals: no reload after the stores */
             q[i] = qi;
             p[i] = pi;
@@ -277,6 +316,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;
         s->mon.newton_iters++;
+#if MB_FLOAT
+        k.nq = MB_SQRT(sq);
+        k.fr_prev = k.fr;
+        k.fr = MB_SQRT(st);
+#endif
         int j = trap_judge(s, &k, ny, fresh, adapt, it);
         if (j < 0) return j;
         conv = j;
@@ -314,6 +358,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
          * (accurate to 1.4e-4) and 129 of h = 1e-4's 177 (the others do not contract, 0.1 ..
          * 1 of the first, or diverge). */
         if (!adapt) kept = ny <= NEWTON_KEEP * k.ny1;
+#if MB_FLOAT
+        /* float: a last correction at the rounding floor (trap_judge) has gone as far as float
+         * resolves: kept, and no divergence */
+        if (k.floor) kept = 1, ys = MB_R(1e30);
+#endif
         if (kept && !s->p.strict_newton) s->mon.newton_roundoff++;
         else s->mon.maxiter_events++;
         *diverged = ny > NEWTON_FAR * ys;

@@ -37,6 +37,9 @@
 #ifdef MB_HAVE_motor_arm
 #include "motor_arm.h"
 #endif
+#ifdef MB_HAVE_walker
+#include "walker.h"
+#endif
 extern const mb_model jansen_model;   /* tests/models/jansen.lua, generated into the build */
 
 /* A case: a model, its formulation, steps, the sample interval (in steps), how far (m, rad) the
@@ -52,36 +55,46 @@ typedef struct {
     long steps, every;
     double pos_tol;
     int may_warn_energy;
+    double h;   /* the step, where not the model's own */
 } fcase;
 
 static const fcase cases[] = {
-    {"jansen", &jansen_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* measured 2.0e-6 */
+    {"jansen", &jansen_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0, 0},   /* measured 3.9e-6 */
 #ifdef MB_HAVE_andrews
-    {"andrews", &andrews_model, MB_ALF_TRAPEZOID, 3000, 100, 5e-2, 1},   /* 1.8e-2 */
+    {"andrews", &andrews_model, MB_ALF_TRAPEZOID, 3000, 100, 5e-2, 1, 0},   /* 1.8e-2 */
 #endif
 #ifdef MB_HAVE_slider_crank
-    {"slider_crank", &slider_crank_model, MB_ALF_TRAPEZOID, 1000, 50, 3e-3, 0},   /* 6.5e-4 */
+    {"slider_crank", &slider_crank_model, MB_ALF_TRAPEZOID, 1000, 50, 3e-3, 0, 0},   /* 6.5e-4 */
 #endif
 #ifdef MB_HAVE_cartpole
-    {"cartpole", &cartpole_model, MB_ALF_TRAPEZOID, 2000, 100, 4e-3, 0},   /* 1.3e-3 */
+    {"cartpole", &cartpole_model, MB_ALF_TRAPEZOID, 2000, 100, 4e-3, 0, 0},   /* 1.3e-3 */
 #endif
 #ifdef MB_HAVE_chain
-    {"chain", &chain_model, MB_ALF_TRAPEZOID, 2000, 100, 1, 0},   /* 7.5e-2, chaotic */
+    {"chain", &chain_model, MB_ALF_TRAPEZOID, 2000, 100, 1, 0, 0},   /* 7.5e-2, chaotic */
 #endif
 #ifdef MB_HAVE_double_pendulum
-    {"double_pendulum", &double_pendulum_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-3, 0},   /* 2.2e-4 */
+    {"double_pendulum", &double_pendulum_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-3, 0, 0},   /* 2.2e-4 */
 #endif
 #ifdef MB_HAVE_shaper
-    {"shaper", &shaper_model, MB_ALF_TRAPEZOID, 2000, 100, 5e-3, 0},   /* 1.5e-3 */
+    {"shaper", &shaper_model, MB_ALF_TRAPEZOID, 2000, 100, 5e-3, 0, 0},   /* 1.5e-3 */
 #endif
 #ifdef MB_HAVE_gear_train
-    {"gear_train", &gear_train_model, MB_ALF_TRAPEZOID, 2000, 100, 2e-5, 0},   /* 5.2e-6 */
+    {"gear_train", &gear_train_model, MB_ALF_TRAPEZOID, 2000, 100, 2e-5, 0, 0},   /* 5.2e-6 */
 #endif
 #ifdef MB_HAVE_suspension
-    {"suspension", &suspension_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0},   /* 2.9e-7 */
+    {"suspension", &suspension_model, MB_ALF_TRAPEZOID, 2000, 100, 1e-5, 0, 0},   /* 2.9e-7 */
+#endif
+#ifdef MB_HAVE_walker
+    /* 1 s, 3.4e-4 (frame x 1.4e-4); before the momenta's floor (mb_trapezoid.c, trap_judge)
+     * Newton failed at 0.0104 s, and before W's quadrature floor (mb_monitor.c, wq_floor) it
+     * warned of its energy at 0.036 s (the monitor's noise, not the motion's) */
+    {"walker", &walker_model, MB_ALF_TRAPEZOID, 10000, 500, 1e-3, 0, 0},
+    /* at h = 1e-3 its Newton iteration diverges (the double run stops at t = 0.011 s, step 12):
+     * the float run must stop there too, not pass it off as its rounding floor */
+    {"walker_h1e-3", &walker_model, MB_ALF_TRAPEZOID, 20, 1, 1e-3, 0, 1e-3},
 #endif
 #ifdef MB_HAVE_motor_arm
-    {"motor_arm", &motor_arm_model, MB_ALF_TRAPEZOID, 2000, 100, 3e-4, 0},   /* 6.7e-5 */
+    {"motor_arm", &motor_arm_model, MB_ALF_TRAPEZOID, 2000, 100, 3e-4, 0, 0},   /* 6.7e-5 */
 #endif
 };
 #define NCASE ((int)(sizeof cases / sizeof cases[0]))
@@ -111,6 +124,7 @@ static int run(const fcase *c, double qs[MAXS][MAXQ], int *nsample, mb_monitor *
     mb_params_default(&p, c->formulation);
     mb_params_preset(&p, c->m->preset, c->formulation);
     if (c->m->preset && c->m->preset->h > 0) p.h = (mb_real)c->m->preset->h;
+    if (c->h > 0) p.h = (mb_real)c->h;
     /* the double reference at float's sigma threshold (double's default is 5e5: mb_sim.c), so
      * that both runs are judged by the same one (gear_train passes 1e3 in both) */
     if (sizeof(mb_real) == sizeof(double)) p.warn_sigma = 1e3;
@@ -172,6 +186,8 @@ int main(int argc, char **argv)
                cs->name, (double)pu.alpha, (double)pu.tol, st, mon.warn, rwarn, dq,
                (double)mon.max_energy_dev, rdev, mon.newton_iters, mon.maxiter_events);
         check(rst < 0 || st >= 0, cs->name, "the float run failed", st);
+        /* a Newton failure of the double run is one of the float run's, at the same step */
+        if (rst == MB_ERR_NEWTON) check(st == MB_ERR_NEWTON, cs->name, "a diverging iteration passed", st);
         check(ns == rns, cs->name, "samples", ns);
         check(dq <= cs->pos_tol, cs->name, "positions off the double run's", dq);
         unsigned extra = mon.warn & ~rwarn;
