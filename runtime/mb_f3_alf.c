@@ -73,8 +73,7 @@ static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const mb_real *q = z;
     int st = mbi_alf_velocity(s, t, q, z + n, z + 2 * n);
     if (st) return st;
-    m->force(m, t, q, s->ev_v, s->Q);
-    m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
+    mbi_eval_force_pqd(s, t, q, s->ev_v);
     copy(n, f, s->ev_v);
     copy(n, f + n, s->Q);
     pq_mtv(m, s->Pqd, s->ev_sig, 1, f + n);
