@@ -21,20 +21,3 @@ void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
     m->phi_q(m, t, q, s->Pq);
 }
 
-#if MBI_F2 || MBI_F3
-/* Q and Phidot_q at (t, q, v) into s->Q, s->Pqd, after mbi_eval_kin at the same (t, q): the
- * model's fused evaluation finds the angles' sines and cosines in the cache, where the single
- * functions call libm for each */
-void mbi_eval_force_pqd(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
-{
-    const mb_model *m = s->m;
-#if MB_WITH_TRIG_CACHE
-    if (m->eval_force_phi_q_dot) {
-        m->eval_force_phi_q_dot(m, t, q, v, s->Q, s->Pqd, MBI_TRIG(s));
-        return;
-    }
-#endif
-    m->force(m, t, q, v, s->Q);
-    m->phi_q_dot(m, t, q, v, s->Pqd);
-}
-#endif
