@@ -20,4 +20,3 @@ void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
     m->phi_t(m, t, q, s->Phit);
     m->phi_q(m, t, q, s->Pq);
 }
-
