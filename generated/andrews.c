@@ -3756,6 +3756,130 @@ void andrews_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restr
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [21], d(Phi_q)/dt [64]. */
+void andrews_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = MB_R(0.0);
+    force[2] = MB_R(0.033);
+    force[3] = MB_R(0.0);
+    force[4] = MB_R(0.0);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = MB_R(0.0);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = MB_R(0.0);
+    force[11] = MB_R(0.0);
+    force[12] = MB_R(0.0);
+    force[13] = MB_R(0.0);
+    force[14] = MB_R(0.0);
+    force[15] = MB_R(0.0);
+    force[16] = MB_R(0.0);
+    force[17] = MB_R(0.0);
+    const mb_real t0 = mb_cos_near(q[20], trig, 20);
+    const mb_real t1 = mb_sin_kept(q[20], trig, 20);
+    const mb_real t2 = MB_R(0.00957)*t0 - MB_R(0.00074)*t1;
+    const mb_real t3 = MB_R(0.014) - (q[18] + t2);
+    const mb_real t4 = MB_R(0.072) - (q[19] + (MB_R(0.00957)*t1 + MB_R(0.00074)*t0));
+    const mb_real t5 = MB_HYPOT(t3, t4);
+    const mb_real t6 = t5 - MB_R(0.07785);
+    force[18] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t3/t5 : MB_R(0.0)));
+    force[19] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? -t4/t5 : MB_R(0.0)));
+    force[20] = -MB_R(4530.0)*(t6*(t5 > MB_LEN_TINY ? (-(t3*(-MB_R(0.00957)*t1 - MB_R(0.00074)*t0)) - t2*t4)/t5 : MB_R(0.0)));
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t7 = v[2]*mb_cos_near(q[2], trig, 2);
+    phi_q_dot[1] = -MB_R(0.00092)*t7;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t8 = v[2]*mb_sin_kept(q[2], trig, 2);
+    phi_q_dot[3] = -MB_R(0.00092)*t8;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = -MB_R(0.00608)*t7;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t9 = v[5]*mb_cos_near(q[5], trig, 5);
+    phi_q_dot[7] = MB_R(0.0115)*t9;
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = -MB_R(0.00608)*t8;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t10 = v[5]*mb_sin_kept(q[5], trig, 5);
+    phi_q_dot[11] = MB_R(0.0115)*t10;
+    phi_q_dot[12] = MB_R(0.0);
+    const mb_real t11 = MB_R(0.0165)*t9;
+    phi_q_dot[13] = t11;
+    phi_q_dot[14] = MB_R(0.0);
+    const mb_real t12 = v[8]*mb_cos_near(q[8], trig, 8);
+    phi_q_dot[15] = MB_R(0.01421)*t12;
+    phi_q_dot[16] = MB_R(0.0);
+    const mb_real t13 = MB_R(0.0165)*t10;
+    phi_q_dot[17] = t13;
+    phi_q_dot[18] = MB_R(0.0);
+    const mb_real t14 = v[8]*mb_sin_kept(q[8], trig, 8);
+    phi_q_dot[19] = MB_R(0.01421)*t14;
+    phi_q_dot[20] = MB_R(0.0);
+    phi_q_dot[21] = t11;
+    phi_q_dot[22] = MB_R(0.0);
+    const mb_real t15 = v[11]*mb_cos_near(q[11], trig, 11);
+    phi_q_dot[23] = MB_R(0.01421)*t15;
+    phi_q_dot[24] = MB_R(0.0);
+    phi_q_dot[25] = t13;
+    phi_q_dot[26] = MB_R(0.0);
+    const mb_real t16 = v[11]*mb_sin_kept(q[11], trig, 11);
+    phi_q_dot[27] = MB_R(0.01421)*t16;
+    phi_q_dot[28] = MB_R(0.0);
+    phi_q_dot[29] = t11;
+    phi_q_dot[30] = MB_R(0.0);
+    const mb_real t17 = MB_R(0.01043)*t0;
+    phi_q_dot[31] = -(v[20]*(t17 - MB_R(0.01626)*t1));
+    phi_q_dot[32] = MB_R(0.0);
+    phi_q_dot[33] = t13;
+    phi_q_dot[34] = MB_R(0.0);
+    const mb_real t18 = MB_R(0.01043)*t1;
+    phi_q_dot[35] = -(v[20]*(t18 + MB_R(0.01626)*t0));
+    phi_q_dot[36] = MB_R(0.0);
+    phi_q_dot[37] = MB_R(0.00579)*t12;
+    phi_q_dot[38] = MB_R(0.0);
+    const mb_real t19 = mb_sin_near(q[17], trig, 17);
+    const mb_real t20 = MB_R(0.00449)*t19;
+    const mb_real t21 = mb_cos_kept(q[17], trig, 17);
+    phi_q_dot[39] = -(v[17]*(t20 - MB_R(0.02772)*t21));
+    phi_q_dot[40] = MB_R(0.0);
+    phi_q_dot[41] = MB_R(0.00579)*t14;
+    phi_q_dot[42] = MB_R(0.0);
+    const mb_real t22 = -MB_R(0.00449)*t21;
+    phi_q_dot[43] = -(v[17]*(t22 - MB_R(0.02772)*t19));
+    phi_q_dot[44] = MB_R(0.0);
+    phi_q_dot[45] = MB_R(0.00579)*t15;
+    phi_q_dot[46] = MB_R(0.0);
+    const mb_real t23 = mb_sin_near(q[14], trig, 14);
+    const mb_real t24 = -MB_R(0.00916)*t23;
+    const mb_real t25 = mb_cos_kept(q[14], trig, 14);
+    phi_q_dot[47] = -(v[14]*(t24 - MB_R(0.01692)*t25));
+    phi_q_dot[48] = MB_R(0.0);
+    phi_q_dot[49] = MB_R(0.00579)*t16;
+    phi_q_dot[50] = MB_R(0.0);
+    const mb_real t26 = MB_R(0.00916)*t25;
+    phi_q_dot[51] = -(v[14]*(t26 - MB_R(0.01692)*t23));
+    phi_q_dot[52] = MB_R(0.0);
+    phi_q_dot[53] = -(v[14]*(t24 + MB_R(0.02308)*t25));
+    phi_q_dot[54] = MB_R(0.0);
+    phi_q_dot[55] = -(v[14]*(t26 + MB_R(0.02308)*t23));
+    phi_q_dot[56] = MB_R(0.0);
+    phi_q_dot[57] = -(v[17]*(t20 + MB_R(0.01228)*t21));
+    phi_q_dot[58] = MB_R(0.0);
+    phi_q_dot[59] = -(v[17]*(t22 + MB_R(0.01228)*t19));
+    phi_q_dot[60] = MB_R(0.0);
+    phi_q_dot[61] = -(v[20]*(MB_R(0.01874)*t1 + t17));
+    phi_q_dot[62] = MB_R(0.0);
+    phi_q_dot[63] = -(v[20]*(t18 - MB_R(0.01874)*t0));
+}
+#endif
+
 /* Fused: Phi [20], Phi_t [20], Phi_q [64], Q [21], d(Phi_q)/dt [64], dQ/dq [9], dQ/dv [0]. */
 void andrews_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -4086,6 +4210,9 @@ const mb_model andrews_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = andrews_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = andrews_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

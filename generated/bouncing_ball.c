@@ -708,6 +708,30 @@ void bouncing_ball_eval_gamma_force(const mb_model *m, mb_real t, const mb_real 
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [3], d(Phi_q)/dt [0]. */
+void bouncing_ball_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)phi_q_dot;
+    (void)trig;
+    const mb_real t0 = q[1] - MB_R(0.1);
+    const mb_real t1 = MB_POW(MB_R(0.5)*(MB_FABS(t0) - t0), MB_R(1.5));
+    const mb_real t2 = MB_R(1000000.0)*(t1*(MB_R(1.0) - MB_R(0.08424216618169528)*v[1]));
+    const mb_real t3 = t2 + MB_FABS(t2);
+    const mb_real t4 = (v[0] + MB_R(0.1)*v[2])/MB_R(0.01);
+    const mb_real t5 = MB_R(0.75) + MB_R(0.25)*(t4*t4);
+    const mb_real t6 = t3*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t4) + MB_R(0.04999999999999999)*(t4/(t5*t5)));
+    force[0] = -MB_R(0.5)*t6;
+    const mb_real t7 = MB_R(0.5)*t3 - MB_R(1000000.0)*t1 - MB_R(500000.0)*(t1*(MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0)));
+    force[1] = t7 - MB_R(9.81);
+    force[2] = -MB_R(0.05)*t6;
+}
+#endif
+
 /* Fused: Phi [0], Phi_t [0], Phi_q [0], Q [3], d(Phi_q)/dt [0], dQ/dq [3], dQ/dv [7]. */
 void bouncing_ball_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -806,6 +830,9 @@ const mb_model bouncing_ball_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = bouncing_ball_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = bouncing_ball_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -1018,6 +1018,34 @@ void cartpole_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *rest
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [6], d(Phi_q)/dt [8]. */
+void cartpole_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    force[0] = in[0] + in[1]*(t - in[2]);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(0.9810000000000001);
+    force[5] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+    phi_q_dot[2] = MB_R(0.0);
+    phi_q_dot[3] = MB_R(0.0);
+    phi_q_dot[4] = -MB_R(0.5)*(v[5]*mb_cos_near(q[5], trig, 5));
+    phi_q_dot[5] = MB_R(0.0);
+    phi_q_dot[6] = MB_R(0.0);
+    phi_q_dot[7] = -MB_R(0.5)*(v[5]*mb_sin_kept(q[5], trig, 5));
+}
+#endif
+
 /* Fused: Phi [4], Phi_t [4], Phi_q [8], Q [6], d(Phi_q)/dt [8], dQ/dq [0], dQ/dv [0]. */
 void cartpole_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1116,6 +1144,9 @@ const mb_model cartpole_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = cartpole_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = cartpole_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

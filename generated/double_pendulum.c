@@ -1057,6 +1057,38 @@ void double_pendulum_eval_gamma_force(const mb_model *m, mb_real t, const mb_rea
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [6], d(Phi_q)/dt [12]. */
+void double_pendulum_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(58.86);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(98.10000000000001);
+    force[5] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.5)*(v[2]*mb_cos_near(q[2], trig, 2));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.5)*(v[2]*mb_sin_kept(q[2], trig, 2));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    phi_q_dot[7] = -MB_R(0.75)*(v[5]*mb_cos_near(q[5], trig, 5));
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    phi_q_dot[11] = -MB_R(0.75)*(v[5]*mb_sin_kept(q[5], trig, 5));
+}
+#endif
+
 /* Fused: Phi [4], Phi_t [4], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [0], dQ/dv [0]. */
 void double_pendulum_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1159,6 +1191,9 @@ const mb_model double_pendulum_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = double_pendulum_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = double_pendulum_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -1588,6 +1588,57 @@ void fourbar_singular_eval_gamma_force(const mb_model *m, mb_real t, const mb_re
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [9], d(Phi_q)/dt [24]. */
+void fourbar_singular_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = MB_R(0.0);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = MB_R(0.0);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = MB_R(0.0);
+    force[8] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.05)*(v[2]*mb_cos_near(q[2], trig, 2));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.05)*(v[2]*mb_sin_kept(q[2], trig, 2));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t2 = -MB_R(0.15)*(v[5]*mb_cos_near(q[5], trig, 5));
+    phi_q_dot[7] = t2;
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t3 = -MB_R(0.15)*(v[5]*mb_sin_kept(q[5], trig, 5));
+    phi_q_dot[11] = t3;
+    phi_q_dot[12] = MB_R(0.0);
+    phi_q_dot[13] = t2;
+    phi_q_dot[14] = MB_R(0.0);
+    const mb_real t4 = v[8]*mb_cos_near(q[8], trig, 8);
+    phi_q_dot[15] = MB_R(0.05)*t4;
+    phi_q_dot[16] = MB_R(0.0);
+    phi_q_dot[17] = t3;
+    phi_q_dot[18] = MB_R(0.0);
+    const mb_real t5 = v[8]*mb_sin_kept(q[8], trig, 8);
+    phi_q_dot[19] = MB_R(0.05)*t5;
+    phi_q_dot[20] = MB_R(0.0);
+    phi_q_dot[21] = -MB_R(0.05)*t4;
+    phi_q_dot[22] = MB_R(0.0);
+    phi_q_dot[23] = -MB_R(0.05)*t5;
+}
+#endif
+
 /* Fused: Phi [8], Phi_t [8], Phi_q [24], Q [9], d(Phi_q)/dt [24], dQ/dq [0], dQ/dv [0]. */
 void fourbar_singular_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1736,6 +1787,9 @@ const mb_model fourbar_singular_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = fourbar_singular_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = fourbar_singular_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -1571,6 +1571,58 @@ void gear_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [12], d(Phi_q)/dt [20]. */
+void gear_train_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(0.9677173514558784);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(10.221514524752713);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(13.608525254848287);
+    force[8] = -MB_R(0.01)*v[8];
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(4.905);
+    force[11] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+    phi_q_dot[2] = MB_R(0.0);
+    phi_q_dot[3] = MB_R(0.0);
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = MB_R(0.0);
+    phi_q_dot[6] = MB_R(0.0);
+    phi_q_dot[7] = MB_R(0.0);
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = MB_R(0.0);
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t0 = mb_sin_near(q[11], trig, 11);
+    const mb_real t1 = v[11]*t0;
+    phi_q_dot[11] = t1;
+    const mb_real t2 = mb_cos_kept(q[11], trig, 11);
+    const mb_real t3 = v[11]*t2;
+    phi_q_dot[12] = -t3;
+    const mb_real t4 = mb_cos_near(q[8], trig, 8);
+    const mb_real t5 = mb_sin_kept(q[8], trig, 8);
+    const mb_real t6 = t4*t2 + t5*t0;
+    const mb_real t7 = v[8]*t6;
+    phi_q_dot[13] = MB_R(0.05)*t7 - MB_R(0.05)*(v[11]*t6);
+    phi_q_dot[14] = -t1;
+    phi_q_dot[15] = t3;
+    phi_q_dot[16] = v[6]*t0 - v[7]*t2 - MB_R(0.05)*t7 - v[9]*t0 + v[10]*t2 + v[11]*(t2*(q[6] + MB_R(0.05)*t4 - q[9]) + t0*(q[7] + MB_R(0.05)*t5 - q[10]));
+    phi_q_dot[17] = MB_R(0.0);
+    phi_q_dot[18] = MB_R(0.0);
+    phi_q_dot[19] = MB_R(0.1)*t3;
+}
+#endif
+
 /* Fused: Phi [12], Phi_t [12], Phi_q [20], Q [12], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [1]. */
 void gear_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1714,6 +1766,9 @@ const mb_model gear_train_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = gear_train_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = gear_train_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -893,6 +893,36 @@ void motor_arm_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *res
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [3], d(Phi_q)/dt [4]. */
+void motor_arm_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict in = m->in;
+    (void)in;
+    const mb_real t0 = mb_sin_near(q[2], trig, 2);
+    const mb_real t1 = -MB_R(0.2)*(v[2]*t0);
+    const mb_real t2 = v[0] + t1;
+    const mb_real t3 = mb_cos_kept(q[2], trig, 2);
+    const mb_real t4 = v[2]*t3;
+    const mb_real t5 = v[1] + MB_R(0.2)*t4;
+    const mb_real t6 = MB_SQRT(MB_R(1e-12) + (t2*t2 + t5*t5));
+    const mb_real t7 = t2*t6;
+    force[0] = -MB_R(0.05)*t7;
+    const mb_real t8 = t5*t6;
+    force[1] = -MB_R(4.905) - MB_R(0.05)*t8;
+    force[2] = in[0] + in[1]*(t - in[2]) - v[2] + (-MB_R(0.01)*v[2] - MB_R(0.02)*MB_TANH(v[2]/MB_R(0.001))) + (MB_R(0.010000000000000002)*(t0*t7) - MB_R(0.010000000000000002)*(t3*t8));
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = -MB_R(0.2)*t4;
+    phi_q_dot[2] = MB_R(0.0);
+    phi_q_dot[3] = t1;
+}
+#endif
+
 /* Fused: Phi [2], Phi_t [2], Phi_q [4], Q [3], d(Phi_q)/dt [4], dQ/dq [3], dQ/dv [9]. */
 void motor_arm_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1008,6 +1038,9 @@ const mb_model motor_arm_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = motor_arm_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = motor_arm_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

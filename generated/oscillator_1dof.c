@@ -697,6 +697,30 @@ void oscillator_1dof_eval_gamma_force(const mb_model *m, mb_real t, const mb_rea
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [3], d(Phi_q)/dt [2]. */
+void oscillator_1dof_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real t0 = MB_R(1.0) + q[0];
+    const mb_real t1 = MB_HYPOT(t0, q[1]);
+    const mb_real t2 = (t1 > MB_LEN_TINY ? t0/t1 : MB_R(0.0));
+    const mb_real t3 = (t1 > MB_LEN_TINY ? q[1]/t1 : MB_R(0.0));
+    const mb_real t4 = v[0]*t2 + v[1]*t3;
+    const mb_real t5 = t4*MB_FABS(t4);
+    const mb_real t6 = t1 - MB_R(1.0);
+    force[0] = MB_R(1000.0)*MB_SIN(MB_R(10.0)*t) - MB_R(1000.0)*(t2*t5) - MB_R(20000.0)*(t6*t2);
+    force[1] = -MB_R(1000.0)*(t3*t5) - MB_R(20000.0)*(t6*t3);
+    force[2] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [2], Phi_t [2], Phi_q [2], Q [3], d(Phi_q)/dt [2], dQ/dq [4], dQ/dv [4]. */
 void oscillator_1dof_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -792,6 +816,9 @@ const mb_model oscillator_1dof_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = oscillator_1dof_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = oscillator_1dof_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -2608,6 +2608,89 @@ void parallelogram_chain_eval_gamma_force(const mb_model *m, mb_real t, const mb
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [15], d(Phi_q)/dt [44]. */
+void parallelogram_chain_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(9.81);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(9.81);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(9.81);
+    force[11] = MB_R(0.0);
+    force[12] = MB_R(0.0);
+    force[13] = -MB_R(9.81);
+    force[14] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.5)*(v[2]*mb_cos_near(q[2], trig, 2));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.5)*(v[2]*mb_sin_kept(q[2], trig, 2));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    const mb_real t2 = v[5]*mb_cos_near(q[5], trig, 5);
+    const mb_real t3 = -MB_R(0.5)*t2;
+    phi_q_dot[5] = t3;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t4 = v[5]*mb_sin_kept(q[5], trig, 5);
+    const mb_real t5 = -MB_R(0.5)*t4;
+    phi_q_dot[7] = t5;
+    phi_q_dot[8] = MB_R(0.0);
+    const mb_real t6 = v[8]*mb_cos_near(q[8], trig, 8);
+    phi_q_dot[9] = -MB_R(0.5)*t6;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t7 = v[8]*mb_sin_kept(q[8], trig, 8);
+    phi_q_dot[11] = -MB_R(0.5)*t7;
+    phi_q_dot[12] = MB_R(0.0);
+    phi_q_dot[13] = t0;
+    phi_q_dot[14] = MB_R(0.0);
+    const mb_real t8 = -MB_R(0.5)*(v[11]*mb_cos_near(q[11], trig, 11));
+    phi_q_dot[15] = t8;
+    phi_q_dot[16] = MB_R(0.0);
+    phi_q_dot[17] = t1;
+    phi_q_dot[18] = MB_R(0.0);
+    const mb_real t9 = -MB_R(0.5)*(v[11]*mb_sin_kept(q[11], trig, 11));
+    phi_q_dot[19] = t9;
+    phi_q_dot[20] = MB_R(0.0);
+    phi_q_dot[21] = MB_R(0.5)*t2;
+    phi_q_dot[22] = MB_R(0.0);
+    phi_q_dot[23] = t8;
+    phi_q_dot[24] = MB_R(0.0);
+    phi_q_dot[25] = MB_R(0.5)*t4;
+    phi_q_dot[26] = MB_R(0.0);
+    phi_q_dot[27] = t9;
+    phi_q_dot[28] = MB_R(0.0);
+    phi_q_dot[29] = t3;
+    phi_q_dot[30] = MB_R(0.0);
+    const mb_real t10 = -MB_R(0.5)*(v[14]*mb_cos_near(q[14], trig, 14));
+    phi_q_dot[31] = t10;
+    phi_q_dot[32] = MB_R(0.0);
+    phi_q_dot[33] = t5;
+    phi_q_dot[34] = MB_R(0.0);
+    const mb_real t11 = -MB_R(0.5)*(v[14]*mb_sin_kept(q[14], trig, 14));
+    phi_q_dot[35] = t11;
+    phi_q_dot[36] = MB_R(0.0);
+    phi_q_dot[37] = MB_R(0.5)*t6;
+    phi_q_dot[38] = MB_R(0.0);
+    phi_q_dot[39] = t10;
+    phi_q_dot[40] = MB_R(0.0);
+    phi_q_dot[41] = MB_R(0.5)*t7;
+    phi_q_dot[42] = MB_R(0.0);
+    phi_q_dot[43] = t11;
+}
+#endif
+
 /* Fused: Phi [14], Phi_t [14], Phi_q [44], Q [15], d(Phi_q)/dt [44], dQ/dq [0], dQ/dv [0]. */
 void parallelogram_chain_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -2832,6 +2915,9 @@ const mb_model parallelogram_chain_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = parallelogram_chain_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = parallelogram_chain_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -83,4 +83,5 @@ const mb_model parallelogram_chain_generic_model = {
     0, NULL,        /* switches (interface 14): the last time functions */
     NULL,                           /* nor fused gamma and force (interface 15) */
     NULL,                           /* nor power alone (interface 18): energy is called */
+    NULL,                           /* nor fused Q and Phidot_q (interface 20) */
 };

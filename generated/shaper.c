@@ -2028,6 +2028,76 @@ void shaper_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *restri
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [12], d(Phi_q)/dt [31]. */
+void shaper_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(9.81);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(29.43);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(4.905);
+    force[8] = MB_R(0.0);
+    force[9] = MB_R(0.0);
+    force[10] = -MB_R(78.48);
+    force[11] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = mb_cos_near(q[2], trig, 2);
+    phi_q_dot[1] = -MB_R(0.05)*(v[2]*t0);
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = mb_sin_kept(q[2], trig, 2);
+    phi_q_dot[3] = -MB_R(0.05)*(v[2]*t1);
+    phi_q_dot[4] = MB_R(0.0);
+    const mb_real t2 = mb_cos_near(q[5], trig, 5);
+    const mb_real t3 = v[5]*t2;
+    const mb_real t4 = -MB_R(0.25)*t3;
+    phi_q_dot[5] = t4;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t5 = mb_sin_kept(q[5], trig, 5);
+    const mb_real t6 = v[5]*t5;
+    const mb_real t7 = -MB_R(0.25)*t6;
+    phi_q_dot[7] = t7;
+    phi_q_dot[8] = -t3;
+    phi_q_dot[9] = -t6;
+    const mb_real t8 = t0*t5;
+    const mb_real t9 = t1*t2;
+    phi_q_dot[10] = MB_R(0.05)*(v[2]*(t8 - t9) + v[5]*(t9 - t8));
+    phi_q_dot[11] = t3;
+    phi_q_dot[12] = t6;
+    const mb_real t10 = t2*t5;
+    const mb_real t11 = -MB_R(0.5)*t10;
+    const mb_real t12 = t11 - (t2*(q[1] + MB_R(0.05)*t1 - (q[4] - MB_R(0.25)*t5)) + MB_R(0.25)*t10) - (-(t5*(q[0] + MB_R(0.05)*t0 - (q[3] - MB_R(0.25)*t2))) - MB_R(0.25)*t10 + t11);
+    phi_q_dot[13] = -(v[0]*t2) - v[1]*t5 + v[2]*(MB_R(0.05)*t9 - MB_R(0.05)*t8) + v[3]*t2 + v[4]*t5 + v[5]*t12;
+    phi_q_dot[14] = MB_R(0.0);
+    phi_q_dot[15] = t4;
+    phi_q_dot[16] = MB_R(0.0);
+    const mb_real t13 = -MB_R(0.125)*(v[8]*mb_cos_near(q[8], trig, 8));
+    phi_q_dot[17] = t13;
+    phi_q_dot[18] = MB_R(0.0);
+    phi_q_dot[19] = t7;
+    phi_q_dot[20] = MB_R(0.0);
+    const mb_real t14 = -MB_R(0.125)*(v[8]*mb_sin_kept(q[8], trig, 8));
+    phi_q_dot[21] = t14;
+    phi_q_dot[22] = MB_R(0.0);
+    phi_q_dot[23] = t13;
+    phi_q_dot[24] = MB_R(0.0);
+    phi_q_dot[25] = MB_R(0.0);
+    phi_q_dot[26] = t14;
+    phi_q_dot[27] = MB_R(0.0);
+    phi_q_dot[28] = MB_R(0.0);
+    phi_q_dot[29] = MB_R(0.0);
+    phi_q_dot[30] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [12], Phi_t [12], Phi_q [31], Q [12], d(Phi_q)/dt [31], dQ/dq [0], dQ/dv [0]. */
 void shaper_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -2209,6 +2279,9 @@ const mb_model shaper_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = shaper_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = shaper_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -1387,6 +1387,51 @@ void slider_crank_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [9], d(Phi_q)/dt [20]. */
+void slider_crank_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(4.905);
+    force[2] = MB_R(0.0);
+    force[3] = MB_R(0.0);
+    force[4] = -MB_R(9.81);
+    force[5] = MB_R(0.0);
+    force[6] = MB_R(0.0);
+    force[7] = -MB_R(19.62);
+    force[8] = MB_R(0.0);
+    phi_q_dot[0] = MB_R(0.0);
+    const mb_real t0 = -MB_R(0.05)*(v[2]*mb_cos_near(q[2], trig, 2));
+    phi_q_dot[1] = t0;
+    phi_q_dot[2] = MB_R(0.0);
+    const mb_real t1 = -MB_R(0.05)*(v[2]*mb_sin_kept(q[2], trig, 2));
+    phi_q_dot[3] = t1;
+    phi_q_dot[4] = MB_R(0.0);
+    phi_q_dot[5] = t0;
+    phi_q_dot[6] = MB_R(0.0);
+    const mb_real t2 = -MB_R(0.15)*(v[5]*mb_cos_near(q[5], trig, 5));
+    phi_q_dot[7] = t2;
+    phi_q_dot[8] = MB_R(0.0);
+    phi_q_dot[9] = t1;
+    phi_q_dot[10] = MB_R(0.0);
+    const mb_real t3 = -MB_R(0.15)*(v[5]*mb_sin_kept(q[5], trig, 5));
+    phi_q_dot[11] = t3;
+    phi_q_dot[12] = MB_R(0.0);
+    phi_q_dot[13] = t2;
+    phi_q_dot[14] = MB_R(0.0);
+    phi_q_dot[15] = MB_R(0.0);
+    phi_q_dot[16] = t3;
+    phi_q_dot[17] = MB_R(0.0);
+    phi_q_dot[18] = MB_R(0.0);
+    phi_q_dot[19] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [8], Phi_t [8], Phi_q [20], Q [9], d(Phi_q)/dt [20], dQ/dq [0], dQ/dv [0]. */
 void slider_crank_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -1519,6 +1564,9 @@ const mb_model slider_crank_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = slider_crank_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = slider_crank_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -812,6 +812,35 @@ void suspension_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [3], d(Phi_q)/dt [2]. */
+void suspension_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    const mb_real t0 = par[4]*mb_sin_near(q[2], trig, 2);
+    const mb_real t1 = q[0] - t0;
+    const mb_real t2 = par[4]*mb_cos_kept(q[2], trig, 2);
+    const mb_real t3 = MB_R(1.0) + (q[1] + t2);
+    const mb_real t4 = MB_HYPOT(t1, t3);
+    const mb_real t5 = (t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0));
+    const mb_real t6 = (t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0));
+    const mb_real t7 = (t4 > MB_LEN_TINY ? (-(t1*t2) - t0*t3)/t4 : MB_R(0.0));
+    const mb_real t8 = par[2]*(v[0]*t5 + v[1]*t6 + v[2]*t7);
+    const mb_real t9 = t4 - MB_R(1.0);
+    force[0] = -(t5*t8) - par[1]*(t9*t5);
+    force[1] = par[3]*MB_SIN(MB_R(12.566370614359172)*t) - t6*t8 + (-(par[1]*(t9*t6)) - MB_R(9.81)*par[0]);
+    force[2] = -(t7*t8) - par[1]*(t9*t7);
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [2], Phi_t [2], Phi_q [2], Q [3], d(Phi_q)/dt [2], dQ/dq [9], dQ/dv [9]. */
 void suspension_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -967,6 +996,9 @@ const mb_model suspension_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = suspension_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = suspension_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

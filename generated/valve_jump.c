@@ -1963,6 +1963,77 @@ void valve_jump_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *re
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [6], d(Phi_q)/dt [6]. */
+void valve_jump_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    const mb_real t0 = mb_sin_near(q[2], trig, 2);
+    const mb_real t1 = mb_cos_kept(q[2], trig, 2);
+    const mb_real t2 = mb_sin_near(q[5], trig, 5);
+    const mb_real t3 = q[3] + MB_R(0.02)*t2 - q[0];
+    const mb_real t4 = t1*t3;
+    const mb_real t5 = mb_cos_kept(q[5], trig, 5);
+    const mb_real t6 = q[4] - MB_R(0.02)*t5 - q[1];
+    const mb_real t7 = t0*t6;
+    const mb_real t8 = t4 + t7;
+    const mb_real t9 = t1*t6 - t0*t3;
+    const mb_real t10 = valve_jump_gap_K(t8, t9);
+    const mb_real t11 = MB_COS(t10);
+    const mb_real t12 = MB_SIN(t10);
+    const mb_real t13 = MB_R(2.0)*t10;
+    const mb_real t14 = -MB_R(0.005)*t12 - MB_R(0.003)*MB_SIN(t13);
+    const mb_real t15 = MB_R(0.025) + (MB_R(0.005)*t11 + MB_R(0.0015)*MB_COS(t13));
+    const mb_real t16 = t11*t14 - t12*t15;
+    const mb_real t17 = MB_HYPOT(t15, t14);
+    const mb_real t18 = t16/t17;
+    const mb_real t19 = t0*t18;
+    const mb_real t20 = t11*t15;
+    const mb_real t21 = t12*t14 + t20;
+    const mb_real t22 = t21/t17;
+    const mb_real t23 = t1*t22;
+    const mb_real t24 = -t19 - t23;
+    const mb_real t25 = (t21*(t8 - t20) - t16*(t9 - t12*t15))/t17 - MB_R(0.01);
+    const mb_real t26 = MB_POW(MB_R(0.5)*(MB_FABS(t25) - t25), MB_R(1.5));
+    const mb_real t27 = t1*t18;
+    const mb_real t28 = t0*t22;
+    const mb_real t29 = t27 - t28;
+    const mb_real t30 = t9*t22 - t18*(-t7 - t4);
+    const mb_real t31 = t23 + t19;
+    const mb_real t32 = t28 - t27;
+    const mb_real t33 = MB_R(0.02)*(t22*(t1*t5 + t0*t2)) - t18*(MB_R(0.02)*(t1*t2) - MB_R(0.02)*(t0*t5));
+    const mb_real t34 = t26*(MB_R(1.0) - MB_R(2.86550106654275)*(v[0]*t24 + v[1]*t29 + v[2]*t30 + v[3]*t31 + v[4]*t32 + v[5]*t33));
+    const mb_real t35 = MB_R(100000000000.0)*t34;
+    const mb_real t36 = MB_R(0.5)*(t35 + MB_FABS(t35)) - MB_R(100000000000.0)*t26;
+    const mb_real t37 = MB_R(2.0)*(t25 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
+    force[0] = t24*t36 - MB_R(50000000000.0)*(t26*(t24*t37 - t24));
+    force[1] = t29*t36 - MB_R(50000000000.0)*(t26*(t29*t37 - t29)) - MB_R(2.943);
+    force[2] = t30*t36 - MB_R(50000000000.0)*(t26*(t30*t37 - t30));
+    const mb_real t38 = q[3] + MB_R(0.01)*t2;
+    const mb_real t39 = q[4] - MB_R(0.01)*t5 - MB_R(0.09);
+    const mb_real t40 = MB_HYPOT(t38, t39);
+    const mb_real t41 = t40 - MB_R(0.06);
+    const mb_real t42 = -MB_R(50000000000.0)*(t26*(t31*t37 - t31)) - MB_R(20000.0)*(t41*(t40 > MB_LEN_TINY ? t38/t40 : MB_R(0.0)));
+    force[3] = t31*t36 + t42;
+    const mb_real t43 = -MB_R(50000000000.0)*(t26*(t32*t37 - t32)) - MB_R(20000.0)*(t41*(t40 > MB_LEN_TINY ? t39/t40 : MB_R(0.0)));
+    force[4] = t32*t36 + t43 - MB_R(0.9810000000000001);
+    const mb_real t44 = -MB_R(50000000000.0)*(t26*(t33*t37 - t33)) - MB_R(20000.0)*(t41*(t40 > MB_LEN_TINY ? MB_R(0.01)*(t5*t38 + t2*t39)/t40 : MB_R(0.0)));
+    force[5] = t33*t36 + t44;
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+    phi_q_dot[2] = MB_R(0.0);
+    phi_q_dot[3] = MB_R(0.0);
+    phi_q_dot[4] = MB_R(0.02)*(v[5]*t2);
+    phi_q_dot[5] = MB_R(0.0);
+}
+#endif
+
 /* Part 1 of 2 of valve_jump_eval_kin_dyn (see its comment). */
 void valve_jump_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig, mb_real *restrict x);
 void valve_jump_eval_kin_dyn_part1(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig, mb_real *restrict x)
@@ -2420,6 +2491,9 @@ const mb_model valve_jump_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = valve_jump_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = valve_jump_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

@@ -1759,6 +1759,165 @@ void valve_train_eval_gamma_force(const mb_model *m, mb_real t, const mb_real *r
 }
 #endif
 
+#if MB_WITH_TRIG_CACHE
+/* Fused: Q [6], d(Phi_q)/dt [12]. */
+void valve_train_eval_force_phi_q_dot(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict trig)
+{
+    (void)m;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)trig;
+    const mb_real *restrict par = m->par;
+    (void)par;
+    force[0] = MB_R(0.0);
+    force[1] = -MB_R(2.943);
+    force[2] = MB_R(0.0);
+    const mb_real t0 = mb_sin_near(q[5], trig, 5);
+    const mb_real t1 = q[3] + MB_R(0.01)*t0;
+    const mb_real t2 = mb_cos_kept(q[5], trig, 5);
+    const mb_real t3 = q[4] - MB_R(0.01)*t2 - MB_R(0.09);
+    const mb_real t4 = MB_HYPOT(t1, t3);
+    const mb_real t5 = t4 - MB_R(0.06);
+    force[3] = -MB_R(20000.0)*(t5*(t4 > MB_LEN_TINY ? t1/t4 : MB_R(0.0)));
+    force[4] = -MB_R(0.9810000000000001) - MB_R(20000.0)*(t5*(t4 > MB_LEN_TINY ? t3/t4 : MB_R(0.0)));
+    force[5] = -MB_R(20000.0)*(t5*(t4 > MB_LEN_TINY ? MB_R(0.01)*(t2*t1 + t0*t3)/t4 : MB_R(0.0)));
+    phi_q_dot[0] = MB_R(0.0);
+    phi_q_dot[1] = MB_R(0.0);
+    phi_q_dot[2] = MB_R(0.0);
+    phi_q_dot[3] = MB_R(0.0);
+    phi_q_dot[4] = MB_R(0.02)*(v[5]*t0);
+    const mb_real t6 = mb_cos_near(q[2], trig, 2);
+    const mb_real t7 = q[3] + MB_R(0.02)*t0 - q[0];
+    const mb_real t8 = t6*t7;
+    const mb_real t9 = mb_sin_kept(q[2], trig, 2);
+    const mb_real t10 = q[4] - MB_R(0.02)*t2 - q[1];
+    const mb_real t11 = t9*t10;
+    const mb_real t12 = t8 + t11;
+    const mb_real t13 = t6*t10;
+    const mb_real t14 = t9*t7;
+    const mb_real t15 = t13 - t14;
+    const mb_real t16 = valve_train_contact_C(t12, t15);
+    const mb_real t17 = MB_SIN(t16);
+    const mb_real t18 = MB_R(2.0)*t16;
+    const mb_real t19 = MB_SIN(t18);
+    const mb_real t20 = -MB_R(0.005)*t17 - MB_R(0.003)*t19;
+    const mb_real t21 = MB_COS(t16);
+    const mb_real t22 = t21*t20;
+    const mb_real t23 = MB_COS(t18);
+    const mb_real t24 = MB_R(0.025) + (MB_R(0.005)*t21 + MB_R(0.0015)*t23);
+    const mb_real t25 = t22 - t17*t24;
+    const mb_real t26 = t21*t24;
+    const mb_real t27 = -MB_R(0.005)*t21 - MB_R(0.006)*t23 - t24;
+    const mb_real t28 = t17*t20;
+    const mb_real t29 = t28 + t26;
+    const mb_real t30 = (t12 - t26)*(t21*t27 - MB_R(2.0)*t28) + (t15 - t17*t24)*(t17*t27 + MB_R(2.0)*t22) - (t25*t25 + t29*t29);
+    const mb_real t31 = t25/t30;
+    const mb_real t32 = t6*t31;
+    const mb_real t33 = t29/t30;
+    const mb_real t34 = t9*t33;
+    const mb_real t35 = t32 - t34;
+    const mb_real t36 = t21*t35;
+    const mb_real t37 = -MB_R(0.005)*t36 - MB_R(0.006)*(t23*t35);
+    const mb_real t38 = t17*t35;
+    const mb_real t39 = -MB_R(0.005)*t38 - MB_R(0.003)*(t19*t35);
+    const mb_real t40 = MB_HYPOT(t24, t20);
+    const mb_real t41 = t29/t40;
+    const mb_real t42 = (t40 > MB_LEN_TINY ? (t24*t39 + t20*t37)/t40 : MB_R(0.0));
+    const mb_real t43 = (t20*t36 + t17*t37 + (t21*t39 - t24*t38) - t41*t42)/t40;
+    const mb_real t44 = t6*t43;
+    const mb_real t45 = t25/t40;
+    const mb_real t46 = (t21*t37 - t20*t38 - (t24*t36 + t17*t39) - t45*t42)/t40;
+    const mb_real t47 = t9*t46;
+    const mb_real t48 = t9*t31;
+    const mb_real t49 = t6*t33;
+    const mb_real t50 = t48 + t49;
+    const mb_real t51 = t21*t50;
+    const mb_real t52 = -MB_R(0.005)*t51 - MB_R(0.006)*(t23*t50);
+    const mb_real t53 = t17*t50;
+    const mb_real t54 = -MB_R(0.005)*t53 - MB_R(0.003)*(t19*t50);
+    const mb_real t55 = (t40 > MB_LEN_TINY ? (t24*t54 + t20*t52)/t40 : MB_R(0.0));
+    const mb_real t56 = (t20*t51 + t17*t52 + (t21*t54 - t24*t53) - t41*t55)/t40;
+    const mb_real t57 = t6*t56;
+    const mb_real t58 = (t21*t52 - t20*t53 - (t24*t51 + t17*t54) - t45*t55)/t40;
+    const mb_real t59 = t9*t58;
+    const mb_real t60 = -t11 - t8;
+    const mb_real t61 = -(t15*t31) - t33*t60;
+    const mb_real t62 = t21*t61;
+    const mb_real t63 = -MB_R(0.005)*t62 - MB_R(0.006)*(t23*t61);
+    const mb_real t64 = t17*t61;
+    const mb_real t65 = -MB_R(0.005)*t64 - MB_R(0.003)*(t19*t61);
+    const mb_real t66 = (t40 > MB_LEN_TINY ? (t24*t65 + t20*t63)/t40 : MB_R(0.0));
+    const mb_real t67 = (t20*t62 + t17*t63 + (t21*t65 - t24*t64) - t41*t66)/t40;
+    const mb_real t68 = t9*t41;
+    const mb_real t69 = t6*t67 - t68;
+    const mb_real t70 = t6*t45;
+    const mb_real t71 = (t21*t63 - t20*t64 - (t24*t62 + t17*t65) - t45*t66)/t40;
+    const mb_real t72 = t70 + t9*t71;
+    const mb_real t73 = t34 - t32;
+    const mb_real t74 = t21*t73;
+    const mb_real t75 = -MB_R(0.005)*t74 - MB_R(0.006)*(t23*t73);
+    const mb_real t76 = t17*t73;
+    const mb_real t77 = -MB_R(0.005)*t76 - MB_R(0.003)*(t19*t73);
+    const mb_real t78 = (t40 > MB_LEN_TINY ? (t24*t77 + t20*t75)/t40 : MB_R(0.0));
+    const mb_real t79 = (t20*t74 + t17*t75 + (t21*t77 - t24*t76) - t41*t78)/t40;
+    const mb_real t80 = t6*t79;
+    const mb_real t81 = (t21*t75 - t20*t76 - (t24*t74 + t17*t77) - t45*t78)/t40;
+    const mb_real t82 = t9*t81;
+    const mb_real t83 = -t48 - t49;
+    const mb_real t84 = t21*t83;
+    const mb_real t85 = -MB_R(0.005)*t84 - MB_R(0.006)*(t23*t83);
+    const mb_real t86 = t17*t83;
+    const mb_real t87 = -MB_R(0.005)*t86 - MB_R(0.003)*(t19*t83);
+    const mb_real t88 = (t40 > MB_LEN_TINY ? (t24*t87 + t20*t85)/t40 : MB_R(0.0));
+    const mb_real t89 = (t20*t84 + t17*t85 + (t21*t87 - t24*t86) - t41*t88)/t40;
+    const mb_real t90 = t6*t89;
+    const mb_real t91 = (t21*t85 - t20*t86 - (t24*t84 + t17*t87) - t45*t88)/t40;
+    const mb_real t92 = t9*t91;
+    const mb_real t93 = t6*t2 + t9*t0;
+    const mb_real t94 = t6*t0;
+    const mb_real t95 = t9*t2;
+    const mb_real t96 = MB_R(0.02)*t94 - MB_R(0.02)*t95;
+    const mb_real t97 = -MB_R(0.02)*(t31*t93) - t33*t96;
+    const mb_real t98 = t21*t97;
+    const mb_real t99 = -MB_R(0.005)*t98 - MB_R(0.006)*(t23*t97);
+    const mb_real t100 = t17*t97;
+    const mb_real t101 = -MB_R(0.005)*t100 - MB_R(0.003)*(t19*t97);
+    const mb_real t102 = (t40 > MB_LEN_TINY ? (t24*t101 + t20*t99)/t40 : MB_R(0.0));
+    const mb_real t103 = (t20*t98 + t17*t99 + (t21*t101 - t24*t100) - t41*t102)/t40;
+    const mb_real t104 = t6*t103;
+    const mb_real t105 = (t21*t99 - t20*t100 - (t24*t98 + t17*t101) - t45*t102)/t40;
+    const mb_real t106 = t9*t105;
+    phi_q_dot[5] = v[0]*(-t44 - t47) + v[1]*(-t57 - t59) + v[2]*(-t69 - t72) + v[3]*(-t80 - t82) + v[4]*(-t90 - t92) + v[5]*(-t104 - t106);
+    const mb_real t107 = t6*t46;
+    const mb_real t108 = t9*t43;
+    const mb_real t109 = t6*t58;
+    const mb_real t110 = t9*t56;
+    const mb_real t111 = t9*t45;
+    const mb_real t112 = t6*t71 - t111;
+    const mb_real t113 = t6*t41;
+    const mb_real t114 = t113 + t9*t67;
+    const mb_real t115 = t6*t81;
+    const mb_real t116 = t9*t79;
+    const mb_real t117 = t6*t91;
+    const mb_real t118 = t9*t89;
+    const mb_real t119 = v[0]*(t107 - t108) + v[1]*(t109 - t110) + v[2]*(t112 - t114) + v[3]*(t115 - t116) + v[4]*(t117 - t118);
+    const mb_real t120 = t6*t105;
+    const mb_real t121 = t9*t103;
+    phi_q_dot[6] = t119 + v[5]*(t120 - t121);
+    const mb_real t122 = v[0]*(t68 + t15*t43 - (t70 + t46*t60)) + v[1]*(t15*t56 - t113 - (t111 + t58*t60)) + v[2]*(t41*t60 + t15*t67 - (t60*t71 + t45*(t14 - t13)));
+    const mb_real t123 = t45*t93;
+    const mb_real t124 = -MB_R(0.02)*t123;
+    phi_q_dot[7] = t122 + v[3]*(t15*t79 - t68 - (t60*t81 - t70)) + v[4]*(t113 + t15*t89 - (t60*t91 - t111)) + v[5]*(t41*t96 + t15*t103 - (t60*t105 + t124));
+    phi_q_dot[8] = v[0]*(t44 + t47) + v[1]*(t57 + t59) + v[2]*(t69 + t72) + v[3]*(t80 + t82) + v[4]*(t90 + t92) + v[5]*(t104 + t106);
+    const mb_real t125 = v[0]*(t108 - t107) + v[1]*(t110 - t109) + v[2]*(t114 - t112) + v[3]*(t116 - t115) + v[4]*(t118 - t117);
+    phi_q_dot[9] = t125 + v[5]*(t121 - t120);
+    const mb_real t126 = v[0]*(MB_R(0.02)*(t43*t93) - t46*t96) + v[1]*(MB_R(0.02)*(t56*t93) - t58*t96) + v[2]*(MB_R(0.02)*(t67*t93 + t41*(t94 - t95)) - (t124 + t71*t96));
+    phi_q_dot[10] = t126 + v[3]*(MB_R(0.02)*(t79*t93) - t81*t96) + v[4]*(MB_R(0.02)*(t89*t93) - t91*t96) + v[5]*(MB_R(0.02)*(t93*t103 + t41*(t95 - t94)) - (t96*t105 + MB_R(0.02)*t123));
+    phi_q_dot[11] = MB_R(0.0);
+}
+#endif
+
 /* Fused: Phi [6], Phi_t [6], Phi_q [12], Q [6], d(Phi_q)/dt [12], dQ/dq [9], dQ/dv [0]. */
 void valve_train_eval_kin_dyn(const mb_model *m, mb_real t, const mb_real *restrict q, const mb_real *restrict v, mb_real *restrict phi, mb_real *restrict phi_t, mb_real *restrict phi_q, mb_real *restrict force, mb_real *restrict phi_q_dot, mb_real *restrict dq_dq, mb_real *restrict dq_dv, mb_real *restrict trig)
 {
@@ -2028,6 +2187,9 @@ const mb_model valve_train_model = {
 #endif
 #if MB_WITH_STAGE_POWER
     .power = valve_train_power,
+#endif
+#if MB_WITH_TRIG_CACHE
+    .eval_force_phi_q_dot = valve_train_eval_force_phi_q_dot,
 #endif
     .data = 0
 };

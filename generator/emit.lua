@@ -824,7 +824,7 @@ function emit.generate(M, opts)
     -- (mbgen --fused), false (--no-fused), nil: with the unrolled form only - with the compact
     -- form (large models) they doubled gcc's time (compact chain N = 1000: 36 s against 16 s of
     -- CPU) for 4-5 % of a step (7.45 M against 7.80 M instructions per alf-trapezoid step).
-    local vals_fused = { KIN = "0", DYN = "0", GF = "0" }
+    local vals_fused = { KIN = "0", DYN = "0", GF = "0", FQD = "0" }
     local want_kin, want_dyn = opts.fused, opts.fused
     if want_kin == nil then want_kin, want_dyn = s_form ~= "compact", a_form ~= "compact" end
     local function fused(id, withv, comment, groups, guard)
@@ -884,6 +884,13 @@ function emit.generate(M, opts)
               { { "gamma", dense(D.gamma) }, { "force", dense(D.Q) } },
               "!MB_OMIT_GAMMA && MB_WITH_TRIG_CACHE")
         vals_fused.GF = name .. "_eval_gamma_force"
+        -- the rest of canonical's and alf-explicit's right-hand side, at the (t, q) of eval_kin
+        -- and the velocity their solve found (as eval_gamma_force: with the cache only)
+        fused("eval_force_phi_q_dot", true, "Fused: Q [" .. D.nq .. "], d(Phi_q)/dt ["
+              .. #D.phiq .. "].",
+              { { "force", dense(D.Q) }, { "phi_q_dot", sparse(D.phiq_dot) } },
+              "MB_WITH_TRIG_CACHE")
+        vals_fused.FQD = name .. "_eval_force_phi_q_dot"
     end
     if want_dyn then
         fused("eval_kin_dyn", true, "Fused: Phi [" .. D.nc .. "], Phi_t [" .. D.nc .. "], Phi_q ["
@@ -926,6 +933,7 @@ function emit.generate(M, opts)
         NQ = D.nq, NC = D.nc, NBODY = D.nb, NPOINT = #D.points, NSPRING = #D.spring_points // 2,
         PHI_Q_NNZ = #D.phiq, DQ_DQ_NNZ = #D.dqdq, DQ_DV_NNZ = #D.dqdv,
         EVAL_KIN = vals_fused.KIN, EVAL_DYN = vals_fused.DYN, EVAL_GF = vals_fused.GF,
+        EVAL_FQD = vals_fused.FQD,
     }
     vals.COORD_NAMES = array("char *const", "coord_names", coord_names, 4, cstring)
     vals.BODY_NAMES = array("char *const", "body_names", body_names, 4, cstring)

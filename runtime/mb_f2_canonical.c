@@ -17,8 +17,7 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     for (int r = 0; r < nc; r++) b2[r] = -s->Phit[r] - 2 * xi * w * s->Phi[r] - w * w * I[r];
     int st = mbi_kkt_solve(s, p, b2, s->ev_v, s->ev_sig);
     if (st) return st;
-    m->force(m, t, q, s->ev_v, s->Q);
-    m->phi_q_dot(m, t, q, s->ev_v, s->Pqd);
+    mbi_eval_force_pqd(s, t, q, s->ev_v);
     copy(n, f, s->ev_v);
     copy(n, f + n, s->Q);
     pq_mtv(m, s->Pqd, s->ev_sig, 1, f + n);

@@ -67,8 +67,14 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
 #endif
     else if (which == MB_MAT_A_LU)       /* (its pivot ratio is not monitored) */
         st = mb_sp_lu(sy, F, NULL, &bad);
+#if !MBI_ONLY
+    else   /* the pivot ratio is monitored for S with a rank test only */
+        st = mb_sp_ldl(sy, F, s->lsd, rank_tol, which == MB_MAT_S && rank_tol > 0 ? &ratio : NULL,
+                       &bad);
+#else      /* (a firmware build: always, as the test costs flash, 128 B on the M4F) */
     else
         st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);
+#endif
     if (which == MB_MAT_S && rank_tol > 0 &&
         (ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0))
         s->mon.min_pivot_ratio = ratio;

@@ -328,6 +328,13 @@ struct mb_model {
      * integrators' per-stage power; runtime/mb_config.h MB_WITH_STAGE_POWER). NULL: the runtime
      * calls energy. */
     mb_fn_qv power;
+    /* Optional fused evaluation (interface 19): Q [nq] and d(Phi_q)/dt [phi_q_pat.nnz] at
+     * (t, q, v), the sines and cosines through the cache trig as eval_kin's (canonical's and
+     * alf-explicit's right-hand sides call it after eval_kin at the same (t, q), with the
+     * velocity their solve found). NULL: the runtime calls force and phi_q_dot. */
+    void (*eval_force_phi_q_dot)(const mb_model *m, mb_real t, const mb_real *q,
+                                 const mb_real *v, mb_real *force, mb_real *phi_q_dot,
+                                 mb_real *trig);
 };
 
 /* Where body i's coordinates start in q, and how many it has (3, or 2 for a particle). */

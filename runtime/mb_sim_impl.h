@@ -61,6 +61,21 @@ static inline void mbi_poison(mb_real *p, int n)
  * evaluation when it has one (one pass, shared sines and cosines), else the three single
  * functions. */
 void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q);
+/* Q and Phidot_q at (t, q, v) into s->Q, s->Pqd after mbi_eval_kin at (t, q) (F2, F3): the
+ * model's fused evaluation, whose sines and cosines come from the cache entries eval_kin filled,
+ * when it has one, else the single functions (libm for every angle). */
+static inline void mbi_eval_force_pqd(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)
+{
+    const mb_model *m = s->m;
+#if MB_WITH_TRIG_CACHE
+    if (m->eval_force_phi_q_dot) {
+        m->eval_force_phi_q_dot(m, t, q, v, s->Q, s->Pqd, MBI_TRIG(s));
+        return;
+    }
+#endif
+    m->force(m, t, q, v, s->Q);
+    m->phi_q_dot(m, t, q, v, s->Pqd);
+}
 /* mbi_eval_kin's quantities and Q, Phidot_q, dQ/dq, dQ/dv at (t, q, v) into s->Q, s->Pqd,
  * s->dQq, s->dQv (F4's iteration): one fused call shares the angles' sines and cosines. */
 static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v)

@@ -37,14 +37,18 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
-    for (int k = 0; k < kend; k++) {      /* pivots done: ratio d_k / d0_k, finiteness */
-        mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
-        fin += dk * 0 + ok * 0;
-        if (r < rmin) { rmin = r; kmin = k; }
+    if (!ratio)                           /* no ratio wanted: the finiteness alone */
+        for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
+    else {
+        for (int k = 0; k < kend; k++) {  /* pivots done: ratio d_k / d0_k, finiteness */
+            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
+            fin += dk * 0 + ok * 0;
+            if (r < rmin) { rmin = r; kmin = k; }
+        }
+        *ratio = rmin;
+        if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
     }
     int nonfinite = !(fin == 0);
-    *ratio = rmin;
-    if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
     /* a NaN or Inf reaches the pivots it updates (see mb_sp_lu); the rest shows in solutions */
     if (nonfinite) return MB_ERR_NONFINITE;
     if (kf >= 0) {

@@ -11,7 +11,8 @@
  * entry before elimination: the ratio is scale-free and measures how far row k is from the span
  * of the rows before it) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
  * *ratio = min d_k / d0_k over the pivots done; *bad = original index of the failing pivot, on
- * success of the pivot with the smallest ratio (-1 for n = 0). MB_ERR_NONFINITE when a pivot is NaN or Inf (a non-finite entry reaches every pivot it
+ * success of the pivot with the smallest ratio (-1 for n = 0); ratio NULL: neither is computed
+ * on success (the pivot ratios are not wanted: one division a pivot saved). MB_ERR_NONFINITE when a pivot is NaN or Inf (a non-finite entry reaches every pivot it
  * updates; one that reaches none leaves a non-finite solution, which callers check). */
 int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
               int *bad);

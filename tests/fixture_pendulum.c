@@ -151,4 +151,5 @@ const mb_model fixture_pendulum_model = {
     0, 0,               /* no switches */
     0,                  /* no fused gamma and force */
     0,                  /* no power alone */
+    0,                  /* no fused Q and Phidot_q */
 };

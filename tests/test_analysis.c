@@ -339,6 +339,7 @@ static double inv_forward(double scale, int form, int integ, double h, double rt
     w.m.energy = inv_energy;
     w.m.eval_kin_dyn = NULL;   /* the fused evaluations would bypass force */
     w.m.eval_gamma_force = NULL;
+    w.m.eval_force_phi_q_dot = NULL;
     w.m.power = NULL;          /* the stages' power from inv_energy */
     w.free = mf; w.a = &a; w.st = &st; w.scale = scale;
     w.coord = coord_of(mf, "crank.phi");

@@ -388,6 +388,24 @@ static void check_fused(double t, const double *q, const double *v, const char *
         }
         free(gf); free(ff); free(trig); free(f0);
     }
+    /* eval_force_phi_q_dot (interface 20: canonical's and alf-explicit's Q and Phidot_q) against
+     * force and phi_q_dot, without the sine cache and with it as the runtime calls it */
+    CHECK(!M->eval_force_phi_q_dot || M->eval_kin, "%s: eval_force_phi_q_dot without eval_kin", where);
+    if (M->eval_force_phi_q_dot) {
+        double *gf = xcalloc((size_t)(nq + pn) + 1, sizeof(double)), *ff = xcalloc((size_t)(nq + pn) + 1, sizeof(double));
+        double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double));
+        M->force(M, t, q, v, gf);
+        M->phi_q_dot(M, t, q, v, gf + nq);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
+            if (pass) M->eval_kin(M, t, q, f, f + nc, f + 2 * nc, trig);
+            M->eval_force_phi_q_dot(M, t, q, v, ff, ff + nq, pass ? trig : NULL);
+            double eq = fused_err(ff, gf, nq), ed = fused_err(ff + nq, gf + nq, pn);
+            CHECK(eq <= 1e-13 && ed <= 1e-13, "%s: eval_force_phi_q_dot (%s the sine cache) differs from force "
+                  "by %.1e, from phi_q_dot by %.1e", where, pass ? "with" : "without", eq, ed);
+        }
+        free(gf); free(ff); free(trig);
+    }
     /* power (interface 18): energy's third value, bit for bit */
     if (M->power) {
         double e[3], p = NAN;

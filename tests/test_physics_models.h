@@ -61,6 +61,7 @@ static const mb_model fixture_driven_model = {
     0, 0,               /* no switches */
     0,                  /* no fused gamma and force */
     0,                  /* no power alone */
+    0,                  /* no fused Q and Phidot_q */
 };
 
 #ifdef MB_HAVE_double_pendulum

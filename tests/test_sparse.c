@@ -109,8 +109,13 @@ static void check_model(const mb_model *m, int ordering)
         F[n + 2 * P->a.nl - 1] = NAN;
         double *F2 = malloc(sizeof(double) * (n + 2 * (size_t)P->a.nl));
         memcpy(F2, F, sizeof(double) * (n + 2 * (size_t)P->a.nl));
+        double *F3 = malloc(sizeof(double) * (n + 2 * (size_t)P->a.nl));
+        memcpy(F3, F, sizeof(double) * (n + 2 * (size_t)P->a.nl));
         int st1 = mb_sp_ldl(&P->a, F, d0, 0, &ratio, &bad), st2 = mb_sp_lu(&P->a, F2, &ratio, &bad);
         CHECK(st1 == MB_ERR_NONFINITE && st2 == MB_ERR_NONFINITE, "%s: NaN in L: ldl %d lu %d", m->name, st1, st2);
+        int st3 = mb_sp_ldl(&P->a, F3, d0, 0, NULL, &bad);   /* no ratio wanted: the same test */
+        CHECK(st3 == MB_ERR_NONFINITE, "%s: NaN in L, no ratio: ldl %d", m->name, st3);
+        free(F3);
         free(F2);
     }
     /* rank loss: make the last constraint row a combination of the first (when they share the
@@ -377,8 +382,25 @@ static void check_redundant(void)
     for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
     F[2] += 1;   /* regular again */
     F[0] = NAN;
+    double G[8];
+    memcpy(G, F, sizeof F);
     st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
     CHECK(st == MB_ERR_NONFINITE, "NaN pivot: st %d", st);
+    st = mb_sp_ldl(&P->s, G, d0, 1e-8, NULL, &bad);
+    CHECK(st == MB_ERR_NONFINITE, "NaN pivot, no ratio: st %d", st);
+    /* no ratio wanted: the same factors and status, the failing pivot still named */
+    memset(F, 0, sizeof F);
+    for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
+    memcpy(G, F, sizeof F);
+    st = mb_sp_ldl(&P->s, F, d0, 1e-8, NULL, &bad);
+    CHECK(st == MB_ERR_SINGULAR && bad == 1, "redundant row, no ratio: st %d bad %d", st, bad);
+    v[3] += 1;   /* independent rows */
+    memset(F, 0, sizeof F);
+    for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
+    memcpy(G, F, sizeof F);
+    int st1 = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad), st2 = mb_sp_ldl(&P->s, G, d0, 1e-8, NULL, &bad);
+    CHECK(st1 == MB_OK && st2 == MB_OK && memcmp(F, G, sizeof F) == 0,
+          "regular, no ratio: st %d %d, factors %s", st1, st2, memcmp(F, G, sizeof F) ? "differ" : "equal");
     mbp_free(P);
 }
 
