@@ -167,6 +167,7 @@
     MB_L_SEL(MBI_HAS_SCR)(R(scr, MB_L_NSCR(F, FJ, LS, N, NC)))                                \
     MB_L_SEL(MBI_HAS_EXPL)(R(dn, MB_L_DENSE(F, I, DN, N, NC)) R(kp, MB_L_KP(I))               \
                            R(dn_w, MB_L_DW(I, DN)))                                           \
+    MB_L_SEL(MBI_HAS_GE)(R(gz, MB_L_IF(MB_L_NDENSE(I) > 0, 2 * MB_L_NZ(F, N, NC) + (N) + (NC)))) \
     MB_L_SEL(MBI_HAS_BDF)(                                                                        \
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \

@@ -678,6 +678,10 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
                 return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
             }
+#if MBI_GE
+            s->ge_n++;                    /* the accuracy companion's count (ge_step) */
+            s->ge_tlast = s->t;
+#endif
             return st;
         }
         s->mon.rejected++;
@@ -705,9 +709,84 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
     return st;
 }
 
+#if MBI_GE
+/* ------------------------------------------------------------------ the accuracy companion
+ * dopri5's and dop853's error estimates are of their embedded lower-order solutions, not of the
+ * solution they advance, and a step's error says nothing of how the errors grow (a phase error:
+ * linearly in t), so no sum of them tells an accurate run from one 1e3 x rtol off
+ * (docs/validation.md, section 10). The run's own global error is estimated instead by global
+ * Richardson extrapolation: a companion solution of the same method from the same start takes
+ * one step over every two of the run's (H = h1 + h2, in lock-step at every second step point),
+ * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
+ * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
+ * tolerances (atol + rtol |q_i|), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * Cost: the companion's stages, half the run's evaluations. The companion starts anew from the
+ * run's state (ge_sync) after a reset, a restart, an event cut, a step its stabilization rate
+ * makes unstable at H, or a failed or non-finite step of its own; it is taken at the start of
+ * the run's next step, when the stages and ztmp are free (the dense output of the last step is
+ * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
+ * monitor (but the evaluations it counts) and its pivot record as they were: with the
+ * companion the run's own steps are bit for bit those without it. */
+static void ge_sync(mb_sim *s)
+{
+    copy(s->nz, s->gz, s->z);
+    copy(s->nz, s->gz + s->nz, s->fz);
+    s->ge_t = s->ge_tlast = s->t;
+    s->ge_n = 0;
+}
+
+static void ge_step(mb_sim *s, const mbi_tableau *tb)
+{
+    int nz = s->nz, n = s->n, nc = s->nc, st;
+    if (!(s->p.warn_accuracy > 0) || !s->gz) return;
+    if (s->ge_n < 0 || s->t != s->ge_tlast) { ge_sync(s); return; }
+    if (s->ge_n < 2) return;
+    mb_real H = s->t - s->ge_t, t1 = s->t, err = MB_R(1e30), hrho = 0;
+    if (H * s->stab_rate > tb->stab) { ge_sync(s); return; }
+    mb_real *zc = s->gz, *fc = zc + nz, *sv = fc + nz, *zm = s->z, *fm = s->fz, *y = s->ztmp;
+    mb_monitor m0 = s->mon;
+    mb_real sr = s->step_ratio;
+    int srow = s->step_row;
+    copy(n, sv, s->ev_v);
+    copy(nc, sv + n, s->ev_sig);
+    s->z = zc;                            /* the trial steps from (t, z, fz): the companion's */
+    s->fz = fc;
+    s->t = s->ge_t;
+    st = rk_trial(s, tb, H, &err, &hrho);
+    if (st == MB_OK && err < MB_R(1e30)) {
+        if (tb->fsal) copy(nz, fc, s->k[tb->s - 1]);
+        else st = rhs(s, t1, y, fc);
+    }
+    s->z = zm;
+    s->fz = fm;
+    s->t = t1;
+    long ev = s->mon.evals;
+    s->mon = m0;
+    s->mon.evals = ev;
+    s->step_ratio = sr;
+    s->step_row = srow;
+    copy(n, s->ev_v, sv);
+    copy(nc, s->ev_sig, sv + n);
+    if (st != MB_OK || !(err < MB_R(1e30))) { ge_sync(s); return; }
+    mb_real e = 0, a = tb == &dop853 ? 255 : 31;   /* 2^p - 1 */
+    for (int i = 0; i < n; i++) {
+        mb_real d = MB_FABS(y[i] - zm[i]) / (s->p.atol + s->p.rtol * MB_FABS(zm[i]));
+        if (!(d <= e)) e = d;             /* (NaN too) */
+    }
+    e /= a;
+    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
+    copy(nz, zc, y);
+    s->ge_t = t1;
+    s->ge_n = 0;
+}
+#endif
+
 /* the adaptive step with dense output's bookkeeping */
 static int step_tableau(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
 {
+#if MBI_GE
+    ge_step(s, tb);
+#endif
     if (MBI_DENSE) {
         s->dense_state = 0;
         if (s->dn) dense_begin(s, b->mon0.W);
