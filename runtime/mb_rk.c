@@ -679,7 +679,7 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
                 return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
             }
 #if MBI_GE
-            s->ge_n++;                    /* the accuracy companion's count (ge_step) */
+            if (++s->ge_n == 1) s->ge_tm = s->t;   /* the accuracy companion's count (ge_step) */
             s->ge_tlast = s->t;
 #endif
             return st;
@@ -735,31 +735,52 @@ static void ge_sync(mb_sim *s)
     s->ge_n = 0;
 }
 
+/* One step of the companion from (t0, gz) of h: its state and f there to gz (its error estimate
+ * to *err, untouched when *err > lim: then MB_ERR_PARAM, the step not taken). The trial runs
+ * as the run's does from (t, z, fz), the companion's in their place. */
+static int ge_trial(mb_sim *s, const mbi_tableau *tb, mb_real t0, mb_real h, mb_real lim, mb_real *err)
+{
+    int nz = s->nz, st;
+    mb_real *zm = s->z, *fm = s->fz, tm = s->t, hrho = 0, *y = s->ztmp;
+    *err = MB_R(1e30);
+    s->z = s->gz;
+    s->fz = s->gz + nz;
+    s->t = t0;
+    st = rk_trial(s, tb, h, err, &hrho);
+    if (st == MB_OK && !(*err <= lim)) st = MB_ERR_PARAM;
+    if (st == MB_OK) {
+        if (tb->fsal) copy(nz, s->fz, s->k[tb->s - 1]);
+        else st = rhs(s, t0 + h, y, s->fz);
+        if (st == MB_OK) copy(nz, s->gz, y);
+    }
+    s->z = zm;
+    s->fz = fm;
+    s->t = tm;
+    return st;
+}
+
 static void ge_step(mb_sim *s, const mbi_tableau *tb)
 {
-    int nz = s->nz, n = s->n, nc = s->nc, st;
+    int nz = s->nz, n = s->n, nc = s->nc, st = MB_OK;
     if (!(s->p.warn_accuracy > 0) || !s->gz) return;
     if (s->ge_n < 0 || s->t != s->ge_tlast) { ge_sync(s); return; }
     if (s->ge_n < 2) return;
-    mb_real H = s->t - s->ge_t, t1 = s->t, err = MB_R(1e30), hrho = 0;
-    if (H * s->stab_rate > tb->stab) { ge_sync(s); return; }
-    mb_real *zc = s->gz, *fc = zc + nz, *sv = fc + nz, *zm = s->z, *fm = s->fz, *y = s->ztmp;
+    int d8 = tb == &dop853;
+    mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z;
+    /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
+     * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
+     * tolerance; beyond (or beyond the stabilization's stability limit) it takes the run's two
+     * steps instead, carrying the difference so far without adding to it */
+    mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
     mb_real sr = s->step_ratio;
     int srow = s->step_row;
     copy(n, sv, s->ev_v);
     copy(nc, sv + n, s->ev_sig);
-    s->z = zc;                            /* the trial steps from (t, z, fz): the companion's */
-    s->fz = fc;
-    s->t = s->ge_t;
-    st = rk_trial(s, tb, H, &err, &hrho);
-    if (st == MB_OK && err < MB_R(1e30)) {
-        if (tb->fsal) copy(nz, fc, s->k[tb->s - 1]);
-        else st = rhs(s, t1, y, fc);
+    if (H * s->stab_rate > tb->stab || (st = ge_trial(s, tb, s->ge_t, H, lim, &err)) == MB_ERR_PARAM) {
+        st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
+        if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
     }
-    s->z = zm;
-    s->fz = fm;
-    s->t = t1;
     long ev = s->mon.evals;
     s->mon = m0;
     s->mon.evals = ev;
@@ -767,16 +788,15 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     s->step_row = srow;
     copy(n, s->ev_v, sv);
     copy(nc, s->ev_sig, sv + n);
-    if (st != MB_OK || !(err < MB_R(1e30))) { ge_sync(s); return; }
-    mb_real e = 0, a = tb == &dop853 ? 255 : 31;   /* 2^p - 1 */
+    if (st != MB_OK) { ge_sync(s); return; }
+    mb_real e = 0, a = d8 ? 255 : 31;     /* 2^p - 1 */
     for (int i = 0; i < n; i++) {
-        mb_real d = MB_FABS(y[i] - zm[i]) / (s->p.atol + s->p.rtol * MB_FABS(zm[i]));
+        mb_real d = MB_FABS(s->gz[i] - zm[i]) / (s->p.atol + s->p.rtol * MB_FABS(zm[i]));
         if (!(d <= e)) e = d;             /* (NaN too) */
     }
     e /= a;
     if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
-    copy(nz, zc, y);
-    s->ge_t = t1;
+    s->ge_t = s->t;
     s->ge_n = 0;
 }
 #endif

@@ -98,7 +98,8 @@ mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of 
 #if MBI_HAS_GE
 mb_real *gz;             /* dopri5, dop853 with warn_accuracy: the companion's state, f at it and
                             the evaluation's saved ev_v, ev_sig (2 nz + n + nc; mb_rk.c) */
-mb_real ge_t, ge_tlast;  /* the companion's time; the main run's after its last accepted step */
+mb_real ge_t, ge_tm, ge_tlast; /* the companion's time, the run's after the first of its two
+                            steps and after its last accepted step */
 int ge_n;                /* accepted steps since ge_t (-1: start the companion anew) */
 #endif
 #if MBI_HAS_F4A
