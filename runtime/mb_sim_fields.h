@@ -101,6 +101,7 @@ mb_real *gz;             /* dopri5, dop853 with warn_accuracy: the companion's s
 mb_real ge_t, ge_tm, ge_tlast; /* the companion's time, the run's after the first of its two
                             steps and after its last accepted step */
 int ge_n;                /* accepted steps since ge_t (-1: start the companion anew) */
+long ge_resets;          /* mon.sigma_resets when the companion started */
 #endif
 #if MBI_HAS_F4A
 mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
