@@ -53,6 +53,9 @@
  * output's) and, with dense output, the 7 coefficients of the interpolated work. */
 #define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
 #define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
+/* dopri5 and dop853 in a build with the accuracy warning (MBI_HAS_GE): the warning's companion
+ * solution (mb_rk.c, ge_step), its state and f there (2 NZ) and the run's evaluation kept
+ * while it steps (ev_v, ev_sig: N + NC), in one block gz. */
 /* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
  * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
  * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
