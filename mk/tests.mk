@@ -94,6 +94,8 @@ TEST_PROGS   += $(BUILD)/test_hht $(BUILD)/test_hht_san $(BUILD)/test_hht_float
 TEST_SCRIPTS += tests/test_longrun.sh
 # --estimate-error and --max-error against the pendulum's actual error (tests/test_estimate_error.sh)
 TEST_SCRIPTS += tests/test_estimate_error.sh
+# dopri5's and dop853's accuracy warning: its companion warns on a miss, not on an accurate run
+TEST_SCRIPTS += tests/test_accuracy_warning.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
 

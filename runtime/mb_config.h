@@ -190,6 +190,8 @@
 /* events: the explicit formulations' and bdf's state (the cut restarts from a dense state) */
 #define MBI_EVENTS (MB_WITH_EVENTS && (MBI_EXPLICIT || MBI_BDF))
 #define MBI_ACC (MBI_BDF || MBI_F4A)   /* the accuracy warning (mb_monitor.c) */
+/* dopri5's and dop853's global error companion for that warning (mb_rk.c): where the warning is */
+#define MBI_GE (MBI_ADAPTIVE && MBI_ACC)
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
@@ -219,6 +221,11 @@
 #define MBI_HAS_F4A 1
 #else
 #define MBI_HAS_F4A 0
+#endif
+#if MBI_GE
+#define MBI_HAS_GE 1
+#else
+#define MBI_HAS_GE 0
 #endif
 #if MBI_F1 || MBI_F2
 #define MBI_HAS_KKT 1

@@ -31,6 +31,9 @@ int mbi_form_start(mb_sim *s, mb_real t0)
 #if MBI_HAS_EB
     s->have_f = 1;
 #endif
+#if MBI_HAS_GE
+    s->ge_n = -1;                         /* a new state: the accuracy companion starts anew */
+#endif
     return MB_OK;
 }
 

@@ -679,6 +679,10 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
                 return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
             }
+#if MBI_GE
+            if (++s->ge_n == 1) s->ge_tm = s->t;   /* the accuracy companion's count (ge_step) */
+            s->ge_tlast = s->t;
+#endif
             return st;
         }
         s->mon.rejected++;
@@ -706,9 +710,112 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
     return st;
 }
 
+#if MBI_GE
+/* ------------------------------------------------------------------ the accuracy companion
+ * dopri5's and dop853's error estimates are of their embedded lower-order solutions, not of the
+ * solution they advance, and a step's error says nothing of how the errors grow (a phase error:
+ * linearly in t), so no sum of them tells an accurate run from one 1e3 x rtol off
+ * (docs/validation.md, section 10). The run's own global error is estimated instead by global
+ * Richardson extrapolation: a companion solution of the same method from the same start takes
+ * one step over every two of the run's (H = h1 + h2, in lock-step at every second step point),
+ * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
+ * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
+ * tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * Cost: the companion's stages, half the run's evaluations. The companion starts anew from the
+ * run's state (ge_sync) after a reset, a restart, an event cut, a step its stabilization rate
+ * makes unstable at H, or a failed or non-finite step of its own; it is taken at the start of
+ * the run's next step, when the stages and ztmp are free (the dense output of the last step is
+ * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
+ * monitor (but the evaluations it counts) and its pivot record as they were: with the
+ * companion the run's own steps are bit for bit those without it. */
+static void ge_sync(mb_sim *s)
+{
+    copy(s->nz, s->gz, s->z);
+    copy(s->nz, s->gz + s->nz, s->fz);
+    s->ge_t = s->ge_tlast = s->t;
+    s->ge_n = 0;
+    s->ge_resets = s->mon.sigma_resets;
+}
+
+/* One step of the companion from (t0, gz) of h: its state and f there to gz (its error estimate
+ * to *err, untouched when *err > lim: then MB_ERR_PARAM, the step not taken). The trial runs
+ * as the run's does from (t, z, fz), the companion's in their place. */
+static int ge_trial(mb_sim *s, const mbi_tableau *tb, mb_real t0, mb_real h, mb_real lim, mb_real *err)
+{
+    int nz = s->nz, st;
+    mb_real *zm = s->z, *fm = s->fz, tm = s->t, hrho = 0, *y = s->ztmp;
+    *err = MB_R(1e30);
+    s->z = s->gz;
+    s->fz = s->gz + nz;
+    s->t = t0;
+    st = rk_trial(s, tb, h, err, &hrho);
+    if (st == MB_OK && !(*err <= lim)) st = MB_ERR_PARAM;
+    if (st == MB_OK) {
+        if (tb->fsal) copy(nz, s->fz, s->k[tb->s - 1]);
+        else st = rhs(s, t0 + h, y, s->fz);
+        if (st == MB_OK) copy(nz, s->gz, y);
+    }
+    s->z = zm;
+    s->fz = fm;
+    s->t = tm;
+    return st;
+}
+
+static void ge_step(mb_sim *s, const mbi_tableau *tb)
+{
+    int nz = s->nz, n = s->n, nc = s->nc, st = MB_OK;
+    if (!(s->p.warn_accuracy > 0) || !s->gz) return;
+    /* (a sigma reset shifts the run's momenta: the companion, which keeps its sigma, would
+     * lose what the reset keeps, the momenta's digits; the driven pendulum of test_audit.sh,
+     * 100 s with 35 resets: estimated 2e3 tolerances, 3e-6 m off at rtol 1e-6) */
+    if (s->ge_n < 0 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) { ge_sync(s); return; }
+    if (s->ge_n < 2) return;
+    int d8 = tb == &dop853;
+    mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z;
+    /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
+     * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
+     * tolerance; beyond (or beyond the stabilization's stability limit) it takes the run's two
+     * steps instead, carrying the difference so far without adding to it */
+    mb_real lim = d8 ? 256 : 32;
+    mb_monitor m0 = s->mon;
+    mb_real sr = s->step_ratio;
+    int srow = s->step_row;
+    copy(n, sv, s->ev_v);
+    copy(nc, sv + n, s->ev_sig);
+    if (H * s->stab_rate > tb->stab || (st = ge_trial(s, tb, s->ge_t, H, lim, &err)) == MB_ERR_PARAM) {
+        st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
+        if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
+    }
+    long ev = s->mon.evals;
+    s->mon = m0;
+    s->mon.evals = ev;
+    s->step_ratio = sr;
+    s->step_row = srow;
+    copy(n, s->ev_v, sv);
+    copy(nc, s->ev_sig, sv + n);
+    if (st != MB_OK) { ge_sync(s); return; }
+    /* in tolerances of the mechanism's size: atol + rtol max(|q_i|, lscale) (a coordinate
+     * near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6 a crank
+     * pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
+    mb_real e = 0, a = d8 ? 255 : 31, L = s->mon.lscale;   /* 2^p - 1 */
+    for (int i = 0; i < n; i++) {
+        mb_real qi = MB_FABS(zm[i]) > L ? MB_FABS(zm[i]) : L;
+        mb_real d = MB_FABS(s->gz[i] - zm[i]) / (s->p.atol + s->p.rtol * qi);
+        if (!(d <= e)) e = d;             /* (NaN too) */
+    }
+    e /= a;
+    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
+    s->ge_t = s->t;
+    s->ge_n = 0;
+}
+#endif
+
 /* the adaptive step with dense output's bookkeeping */
 static int step_tableau(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
 {
+#if MBI_GE
+    ge_step(s, tb);
+#endif
     if (MBI_DENSE) {
         s->dense_state = 0;
         if (s->dn) dense_begin(s, b->mon0.W);

@@ -98,6 +98,14 @@ mb_real *dn;             /* p.dense: the continuous extension of the last step (
 mb_real *kp;             /* adaptive: the power of the loads (P_nc, F1's drivers) per stage */
 mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of their work */
 #endif
+#if MBI_HAS_GE
+mb_real *gz;             /* dopri5, dop853 with warn_accuracy: the companion's state, f at it and
+                            the evaluation's saved ev_v, ev_sig (2 nz + n + nc; mb_rk.c) */
+mb_real ge_t, ge_tm, ge_tlast; /* the companion's time, the run's after the first of its two
+                            steps and after its last accepted step */
+int ge_n;                /* accepted steps since ge_t (-1: start the companion anew) */
+long ge_resets;          /* mon.sigma_resets when the companion started */
+#endif
 #if MBI_HAS_F4A
 mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
 mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start, the H/2

@@ -73,12 +73,14 @@ done
 # 1.1 % of the energy scale) while the tip was within 2e-6 m of the reference.
 for f in canonical alf-explicit; do
     for i in dopri5 dop853; do
+        # (but accuracy: dopri5 at the default rtol 1e-6 is 1.9e-5 .. 3.5e-5 m off here by
+        # --estimate-error, 20 .. 35 x rtol, which its companion warns of; dop853 does not)
         sim "$DR" --formulation $f --integrator $i --h 0.05 --t-end 5
-        ok "driven $f $i: no warning, |dU| $(kv max_energy_dev) < 1e-4 J" \
-           '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && lt "$(kv max_energy_dev)" 1e-4'
+        ok "driven $f $i: no warning but accuracy ($(kv warnings)), |dU| $(kv max_energy_dev) < 1e-4 J" \
+           '[ $rc -eq 0 ] && [ "$(other_warn)" = 0 ] && lt "$(kv max_energy_dev)" 1e-4'
         sim "$DR" --formulation $f --integrator $i --h 0.05 --t-end 100 --sigma-reset 50
-        ok "driven $f $i 100 s with sigma resets ($(kv sigma_resets)): |dU| $(kv max_energy_dev) < 1e-3 J" \
-           '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && [ "$(kv sigma_resets)" -gt 0 ] && lt "$(kv max_energy_dev)" 1e-3'
+        ok "driven $f $i 100 s with sigma resets ($(kv sigma_resets)): no warning but accuracy, |dU| $(kv max_energy_dev) < 1e-3 J" \
+           '[ $rc -eq 0 ] && [ "$(other_warn)" = 0 ] && [ "$(kv sigma_resets)" -gt 0 ] && lt "$(kv max_energy_dev)" 1e-3'
     done
 done
 

@@ -175,10 +175,14 @@ done
 "$PE" --every 0.5 --quiet >/dev/null 2>"$T/err"; rc=$?
 ok "rk4 --every 0.5: exit 2, steps are integers" '[ $rc -eq 2 ]'
 
-# ---- no warning on the shipped defaults (make run's and the README's cases)
+# ---- no warning on the shipped defaults (make run's and the README's cases), but the accuracy
+# warning where the run is that far off: dopri5's and dop853's companion (mb_rk.c) warns on
+# Andrews canonical dop853 (rtol 1e-6, atol 1e-8: --estimate-error's est_err_q 3.8e-5 m, a
+# mechanism of a few cm) and the chaotic double pendulum canonical dopri5 (6.4e-3 m after 5 s)
 while read -r bin args; do
     sim "$BUILD/${bin}_sim" $args
-    ok "no warning: $bin $args ($(kv warnings))" '[ "$(kv warnings)" = 0 ] && grep -q "^status=ok" "$T/out"'
+    ok "no warning: $bin $args ($(kv warnings))" \
+       '[ "$(grep "warning: " "$T/err" | grep -vc "warning: accuracy:")" = 0 ] && grep -q "^status=ok" "$T/out"'
 done <<'EOF'
 andrews --t-end 0.05 --h 1e-5 --every 10 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 andrews --t-end 0.05 --h 1e-5 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10 --formulation alf-explicit

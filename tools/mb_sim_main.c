@@ -213,6 +213,15 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
             break;
         case MB_WARN_ACCURACY:
+            if (p->integrator == MB_DOPRI5 || p->integrator == MB_DOP853) {
+                fprintf(stderr, "the positions' global error is estimated at %.3g tolerances "
+                        "(threshold %.3g; %.3g by the end) by a companion solution at twice the "
+                        "step: the step control bounds each step's error by rtol/atol, not the "
+                        "run's; --estimate-error measures it, a smaller --rtol or dop853 reduces "
+                        "it (docs/formulations.md, \"Warnings\")", v, (double)p->warn_accuracy,
+                        (double)mo->err_sum);
+                break;
+            }
             fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
                     "%.3g; %.3g by the end): the step control bounds each step's error by "
                     "rtol/atol, not the run's, which is about that sum times rtol or more (a "

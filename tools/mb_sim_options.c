@@ -255,8 +255,10 @@ static mb_opt rows[] = {
     { .name = "--warn-accuracy", .example = "100", .meta = "N", WARN(4),
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
-              "when the steps' local error estimates sum to > N tolerances\n"
-              "(default 10); 0 turns a warning off (docs/formulations.md)" },
+              "when the steps' local error estimates sum to > N tolerances;\n"
+              "dopri5, dop853: when a companion solution at twice the step\n"
+              "(half the evaluations more) puts the global error above N\n"
+              "tolerances (default 10); 0 turns a warning off (docs/formulations.md)" },
     { .name = "--estimate-error", .kind = MB_OPT_FLAG, .off = OFF(est), .set = 1,
       DYNAMIC(ALL, ALL),
       .help = "run the problem a second time alongside, at a tenth of --rtol and\n"

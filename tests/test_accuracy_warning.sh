@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# test_accuracy_warning.sh - the accuracy warning of dopri5 and dop853 (issue 29, item 4): their
+# companion at twice the step (mb_rk.c, ge_step) warns on a run far off its tolerance that was
+# silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit as
+# they are without it (--warn-accuracy 0), and costs about half the run's evaluations. The
+# actual error against a dop853 run at rtol 1e-12. Ends with "N passed, N failed".
+# Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+PE=$BUILD/pendulum_sim
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_accuracy_warning.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+[ -x "$PE" ] || { echo "FAIL: $PE missing" >&2; echo "0 passed, 1 failed"; exit 1; }
+kv() { tr ' ' '\n' <"$T/out" | sed -n "s/^$1=//p"; }
+sim() { timeout 300 "$PE" "$@" --quiet >"$T/out" 2>"$T/err"; rc=$?; }
+warned() { grep -q "warning: accuracy:" "$T/err"; }
+# qdiff A.csv B.csv: the largest |A - B| over the coordinate columns (after t, up to energy_dev)
+# at the rows of equal t
+qdiff() {
+    awk -F, 'FNR == 1 { for (i = 2; i <= NF && $i != "energy_dev"; i++) nq = i; next }
+        NF < 3 { next }
+        FILENAME == ARGV[1] { for (i = 2; i <= nq; i++) R[sprintf("%.6f", $1), i] = $i; next }
+        { k = sprintf("%.6f", $1); if (!((k, 2) in R)) next; n++
+          for (i = 2; i <= nq; i++) { d = $i - R[k, i]; if (d < 0) d = -d; if (d > m) m = d } }
+        END { printf "%.3e", n ? m : -1 }' "$1" "$2"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3g", a / b }'; }
+above() { awk -v a="$1" -v b="$2" -v f="${3:-1}" 'BEGIN { exit !(a > f * b) }'; }   # a > f b
+
+TE=100
+COMMON="--t-end $TE --every 0.5"
+sim --formulation baumgarte --integrator dop853 --rtol 1e-12 --atol 1e-12 $COMMON --out "$T/ref.csv"
+ok "reference (dop853 rtol 1e-12): ok" '[ $rc -eq 0 ]'
+
+# a run far off its tolerance: silent without the companion, warned with it
+R=1e-6
+RUN="--formulation canonical --integrator dopri5 --rtol $R --atol $R $COMMON"
+# shellcheck disable=SC2086
+sim $RUN --warn-accuracy 0 --out "$T/off.csv"
+e_off=$(kv evals)
+act=$(qdiff "$T/ref.csv" "$T/off.csv")
+ok "canonical dopri5 rtol $R: $act off, $(ratio "$act" $R) x rtol (> 100: a miss if silent)" \
+   '[ $rc -eq 0 ] && above "$act" $R 100'
+ok "without the companion (--warn-accuracy 0): silent, warnings=0" '[ "$(kv warnings)" = 0 ] && ! warned'
+# shellcheck disable=SC2086
+sim $RUN --out "$T/on.csv"
+e_on=$(kv evals)
+ok "with it (the default): the accuracy warning ($(grep -o 'warning: accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && warned'
+ok "with it: the run's rows are the same file (its steps bit for bit)" 'cmp -s "$T/off.csv" "$T/on.csv"'
+ok "with it: $e_on evaluations against $e_off, 1.3 .. 1.7 x (the companion: half the run's)" \
+   'above "$e_on" "$e_off" 1.3 && ! above "$e_on" "$e_off" 1.7'
+# shellcheck disable=SC2086
+sim $RUN --strict --out "$T/strict.csv"
+ok "with --strict: the run stops at the warning (exit non-zero)" '[ $rc -ne 0 ]'
+
+# an accurate run: no warning
+R=1e-8
+# shellcheck disable=SC2086
+sim --formulation baumgarte --integrator dop853 --rtol $R --atol $R $COMMON --out "$T/acc.csv"
+act=$(qdiff "$T/ref.csv" "$T/acc.csv")
+ok "baumgarte dop853 rtol $R: $act off, $(ratio "$act" $R) x rtol (<= 10)" '[ $rc -eq 0 ] && ! above "$act" $R 10'
+ok "baumgarte dop853 rtol $R: no accuracy warning" '! warned'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
