@@ -71,12 +71,15 @@ static int ntest(const mb_sim *s)
 }
 
 /* Weights 1 / (atol + rtol |y_i|) (times 1 / tolf, below); a momentum p_i = m_i v_i + ... is
- * tested in velocity units, 1 / (m_i atol + rtol min(|p_i|, P_s)), P_s the run's largest
- * |M v|_2 (mon.pscale, as dopri5's and dop853's test in mb_rk.c): the impulse sigma of a
- * lasting reaction grows |p| with t (the pendulum's rod: 1e3 x |M v| after 250 s), and rtol |p|
- * then passed a velocity error of that many tolerances, a phase error (canonical, pendulum,
- * 1000 periods, rtol 1e-8: 0.13 m -> 8.9e-4 m, 2.6x the steps; crank-rocker 100 s 4.2e-2 ->
- * 1.5e-3 m, 1.2x). The momenta of small bodies are small numbers, and atol alone
+ * tested in velocity units, 1 / (m_i atol + rtol |p_i|), F2's with |p_i| at most P_s, the
+ * run's largest |M v|_2 (mon.pscale, as dopri5's and dop853's test in mb_rk.c): the impulse
+ * sigma of a lasting reaction grows |p| with t (the pendulum's rod: 1e3 x |M v| after 250 s),
+ * and rtol |p| then passed a velocity error of that many tolerances, a phase error (canonical,
+ * pendulum, 1000 periods, rtol 1e-8: 0.13 m -> 6.8e-4 m, 2.6x the steps; crank-rocker 100 s
+ * 4.2e-2 -> 1.5e-3 m, 1.2x). Not F4's, tested loosely below the top order only (below): the
+ * cap changed its errors by less than 10 %, and its crank-rocker at rtol 1e-4, which blows up
+ * (energy 1e19 J), then crept on in ever smaller steps instead of stopping at 14.2 s with a
+ * step size underflow. The momenta of small bodies are small numbers, and atol alone
  * would allow them relative errors far above rtol (Andrews, canonical, rtol = atol = 1e-8:
  * |beta - ref| 1.2e-4 with the plain weights, docs/formulations.md).
  * F4, below the top order (the start-up's ramp, and after an order drop), tests its momenta as
@@ -125,7 +128,7 @@ static void set_weights(mb_sim *s)
     if (mom)
         for (int i = n; i < 2 * n; i++) {
             mb_real a = MB_FABS(y[i]);
-            if (ps > 0 && a > ps) a = ps;
+            if (!IMPL(s) && ps > 0 && a > ps) a = ps;
             w[i] = c / (atol * mass[i - n] + rtol * a);
         }
     else for (int i = n; i < 2 * n; i++) w[i] = c / (atol + rtol * MB_FABS(y[i]));
