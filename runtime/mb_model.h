@@ -328,7 +328,7 @@ struct mb_model {
      * integrators' per-stage power; runtime/mb_config.h MB_WITH_STAGE_POWER). NULL: the runtime
      * calls energy. */
     mb_fn_qv power;
-    /* Optional fused evaluation (interface 19): Q [nq] and d(Phi_q)/dt [phi_q_pat.nnz] at
+    /* Optional fused evaluation (interface 20): Q [nq] and d(Phi_q)/dt [phi_q_pat.nnz] at
      * (t, q, v), the sines and cosines through the cache trig as eval_kin's (canonical's and
      * alf-explicit's right-hand sides call it after eval_kin at the same (t, q), with the
      * velocity their solve found). NULL: the runtime calls force and phi_q_dot. */

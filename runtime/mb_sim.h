@@ -229,7 +229,8 @@ typedef struct mb_monitor {
                                 the accepted steps of the local error estimate in tolerances
                                 (the weighted RMS norm the step control holds below 1); dopri5,
                                 dop853: the largest global error of the positions so far, in
-                                tolerances (atol + rtol |q_i|), by the companion at 2h */
+                                tolerances (atol + rtol max(|q_i|, lscale)), by the
+                                companion at 2h */
 #endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */

@@ -24,8 +24,6 @@
 #define NEWTON_ROUNDOFF (100 * MB_EPS)
 #define NEWTON_STALL 3
 
-
-
 /* Modified Newton (newton_reuse): the factorization of a step's first iteration is kept while
  * every correction is at most REUSE_RATE times the one before; a slower one refactors at the
  * next iteration. Never across steps: with alpha ~ 1e8 a matrix one step old is off by

@@ -393,11 +393,11 @@ static void check_fused(double t, const double *q, const double *v, const char *
     CHECK(!M->eval_force_phi_q_dot || M->eval_kin, "%s: eval_force_phi_q_dot without eval_kin", where);
     if (M->eval_force_phi_q_dot) {
         double *gf = xcalloc((size_t)(nq + pn) + 1, sizeof(double)), *ff = xcalloc((size_t)(nq + pn) + 1, sizeof(double));
-        double *trig = xcalloc(3 * (size_t)nq + 1, sizeof(double));
+        double *trig = xcalloc(MB_TRIG_ENTRY * (size_t)nq + 1, sizeof(double));
         M->force(M, t, q, v, gf);
         M->phi_q_dot(M, t, q, v, gf + nq);
         for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < 3 * nq; i++) trig[i] = NAN;
+            for (int i = 0; i < MB_TRIG_ENTRY * nq; i++) trig[i] = NAN;
             if (pass) M->eval_kin(M, t, q, f, f + nc, f + 2 * nc, trig);
             M->eval_force_phi_q_dot(M, t, q, v, ff, ff + nq, pass ? trig : NULL);
             double eq = fused_err(ff, gf, nq), ed = fused_err(ff + nq, gf + nq, pn);

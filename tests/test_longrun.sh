@@ -181,8 +181,13 @@ ok "rk4 --every 0.5: exit 2, steps are integers" '[ $rc -eq 2 ]'
 # mechanism of a few cm) and the chaotic double pendulum canonical dopri5 (6.4e-3 m after 5 s)
 while read -r bin args; do
     sim "$BUILD/${bin}_sim" $args
+    case "$bin $args" in   # (the two runs that far off: their accuracy warning is right)
+        "andrews --formulation canonical --integrator dop853"|"double_pendulum --formulation canonical --integrator dopri5")
+            allowed="warning: accuracy:" ;;
+        *) allowed="^$" ;;
+    esac
     ok "no warning: $bin $args ($(kv warnings))" \
-       '[ "$(grep "warning: " "$T/err" | grep -vc "warning: accuracy:")" = 0 ] && grep -q "^status=ok" "$T/out"'
+       '[ "$(grep "warning: " "$T/err" | grep -vc "$allowed")" = 0 ] && grep -q "^status=ok" "$T/out"'
 done <<'EOF'
 andrews --t-end 0.05 --h 1e-5 --every 10 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10
 andrews --t-end 0.05 --h 1e-5 --alpha 1e8 --xi 1e4 --omega 1 --tol 1e-10 --max-iter 10 --formulation alf-explicit

@@ -255,7 +255,8 @@ static mb_opt rows[] = {
     { .name = "--warn-accuracy", .example = "100", .meta = "N", WARN(4),
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
-              "when the steps' local error estimates sum to > N tolerances;\n"
+              "when the steps' local error estimates sum to > N tolerances\n"
+              "(bdf: its error test's, rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
               "dopri5, dop853: when a companion solution at twice the step\n"
               "(half the evaluations more) puts the global error above N\n"
               "tolerances (default 10); 0 turns a warning off (docs/formulations.md)" },
