@@ -104,6 +104,10 @@ typedef struct mb_params {
                                is chosen by mb_sim_reset from the state's scale (auto_penalty) */
     int max_iter;           /* iteration limit of 5.37 and of the Newton loop */
     mb_real sigma_reset;    /* F3/F4: zero sigma when |sigma| > this, p kept consistent; 0 off */
+    mb_real sigma_reset_ratio; /* F2-F4: zero sigma also when |Phi_q^T sigma|_2 > this x the
+                               momentum scale (mon.pscale), tested on the monitors' value after
+                               each step (mon.sigma_ratio); 0 off (the default in double
+                               and for F4), float F2/F3 0.1 */
     int project_velocity;   /* F1: project v onto Phi_q v + Phi_t = 0 after each step */
     mb_real baumgarte_cap;  /* F1: cap |2 xi w Phidot + w^2 Phi| at this times |Gamma|; 0 off */
     mb_real rank_tol;       /* pivot-ratio threshold declaring a KKT / projection matrix singular */
