@@ -6,7 +6,7 @@
  *   MODEL acc_pendulum | acc_crank_rocker | parallelogram_chain | andrews | walker;
  *   FORMULATION canonical | alf-explicit | alf-trapezoid; H 0: the model file's; RATIO p.sigma_reset_ratio (- keeps
  *   the default), RESET p.sigma_reset (- keeps 0); POINT a named point ("crank0.B") or q<i>.
- * FLOAT_RUN_TRACE="K0 K1" prints steps K0..K1's |sigma|, sigma_ratio and pscale on stderr.
+ * FLOAT_RUN_TOL, FLOAT_RUN_MAX_ITER set p.tol, p.max_iter. FLOAT_RUN_TRACE="K0 K1" prints steps K0..K1's |sigma|, sigma_ratio and pscale on stderr.
  * Prints t,<point>.x,<point>.y,... every DT_OUT (as the references do), then a line
  * "# status S warn W resets R max_sigma_ratio X steps K evals E newton N max_energy_dev D". */
 #include <stdio.h>
@@ -49,6 +49,9 @@ int main(int argc, char **argv)
     if (m->preset && m->preset->h > 0) p.h = (mb_real)m->preset->h;
     if (h > 0) p.h = (mb_real)h;
     h = (double)p.h;
+    const char *e = getenv("FLOAT_RUN_TOL");   /* p.tol and p.max_iter, for F4's Newton */
+    if (e) p.tol = (mb_real)atof(e);
+    if ((e = getenv("FLOAT_RUN_MAX_ITER"))) p.max_iter = atoi(e);
     if (a < argc && (argv[a][0] == '-' || (argv[a][0] >= '0' && argv[a][0] <= '9'))) {
         if (strcmp(argv[a], "-")) p.sigma_reset_ratio = (mb_real)atof(argv[a]);
         a++;
