@@ -18,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 case $prob in
 pend)   model=acc_pendulum; pts="q0 q1"; dt=0.5; "$B/ref_pendulum" "$tend" $dt >"$T/ref" ;;
 crank)  model=acc_crank_rocker; pts="crank.A rocker.B coupler.P"; dt=0.1; "$B/ref_crank_rocker" "$tend" $dt >"$T/ref" ;;
-chain2) model=parallelogram_chain; pts="crank0.B crank1.B crank2.B"; dt=0.1; "$B/ref_chain" 2 "$tend" $dt >"$T/ref" ;;
+chain2) model=parallelogram_chain; pts="crank0.B crank1.B crank2.B"; dt=0.1; "$B/ref_chain" "$tend" $dt 2 >"$T/ref" ;;
 andrews) model=andrews; pts="q0 q1 q2 q3 q4 q5 q6"; dt=0.001 ;;
 walker) model=walker; pts="q0 q1 q2"; dt=0.1 ;;
 *) echo "unknown problem $prob" >&2; exit 2 ;;
