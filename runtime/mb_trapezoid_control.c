@@ -384,19 +384,20 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * run - companion = (2^XGE_P - 1) x the run's error. Its largest value so far over the
  * positions, in tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the
  * accuracy warning tests (mb_monitor.c). Cost: the companion's macro steps, half the run's
- * (6 trapezoid substeps, each a Newton iteration, per two of the run's 12). The companion
- * starts anew from the run's state (xge_sync) after a start, a restart, an event (a contact's
- * cut, a switch's jump) or a failed step of its own; its macro step is trusted where the step control's estimate
- * scales as H^3 (the trapezoid's local error): at most 2^3 x the tolerance; beyond, it takes the
- * run's two macro steps instead, carrying the difference so far without adding to it. It runs
+ * (6 trapezoid substeps, each a Newton iteration, per two of the run's 12). Its macro step is
+ * trusted where the step control's estimate scales as H^3 (the trapezoid's local error): at
+ * most 2^3 x the tolerance; beyond it, or where its Newton iteration fails, it takes the run's
+ * two macro steps instead, carrying the difference so far without adding to it. It starts anew
+ * from the run's state (xge_sync) after a start, a restart, an event (a contact's cut, a
+ * switch's jump: its macro step would cross the kink) or a failure of those two steps. It runs
  * at the start of the run's next step, whose workspace (xs, xa, xib's Int Phi base, the Newton
  * blocks) is free then (the dense output of the last step is dropped: mb_sim_dense after a step
  * is before it), with the run's state in xs, and puts back what the run's step reads: its
  * state, sigma~ at the start (S0), Phi_t at the start (ptq), the predictor's history, reuse's
- * wait, the redundant rows and the monitor (but the evaluations and Newton iterations it
- * counts); kin_fresh cleared (the run's step evaluates its start again: the same bits, trap_step).
- * With the companion the run's steps are bit for bit those without it
- * (tests/test_accuracy_warning.sh). */
+ * wait, the redundant rows and the monitor (but the evaluations, Newton iterations,
+ * factorizations and solves it counts); kin_fresh cleared (the run's step evaluates its start
+ * again: the same bits, trap_step). With the companion the run's steps are bit for bit those
+ * without it (tests/test_accuracy_warning.sh). */
 #define XGE_P 4
 #define XGE_LIM MB_R(8.0)
 /* what makes it start anew: sigma resets, and events (a cut at a contact's root: the companion's
@@ -462,10 +463,12 @@ static void xge_step(mb_sim *s)
 #if MB_WITH_REDUNDANT_ROWS
     s->p.redundant_rows = rr;
 #endif
-    long ev = s->mon.evals, ni = s->mon.newton_iters;
-    s->mon = m0;
+    long ev = s->mon.evals, ni = s->mon.newton_iters, fa = s->mon.factorizations, so = s->mon.solves;
+    s->mon = m0;                          /* (but its cost) */
     s->mon.evals = ev;
     s->mon.newton_iters = ni;
+    s->mon.factorizations = fa;
+    s->mon.solves = so;
     if (st < 0) { xge_sync(s); return; }
     /* in tolerances of the mechanism's size, as dopri5's (mb_rk.c) */
     mb_real e = 0, L = s->mon.lscale;
