@@ -86,6 +86,18 @@ ok "with it: the accuracy warning ($(grep -o 'warning: accuracy: first at t=[^:]
 ok "with it: the run's rows are the same file (its steps bit for bit)" 'cmp -s "$T/xoff.csv" "$T/xon.csv"'
 ok "with it: $n_on Newton iterations against $n_off, 1.3 .. 2 x (the companion: half the run's macro steps)" \
    'above "$n_on" "$n_off" 1.3 && ! above "$n_on" "$n_off" 2'
+# the run's rows bit for bit on Andrews too (its default rows every h, 0.03 s; silent at 1e-6)
+AN=$BUILD/andrews_sim
+for R in 1e-4 1e-6; do
+    # shellcheck disable=SC2086
+    timeout 300 "$AN" $X --rtol $R --atol $R --quiet --out "$T/aon.csv" >"$T/out" 2>"$T/err"
+    r1=$? s1=$(kv steps)
+    # shellcheck disable=SC2086
+    timeout 300 "$AN" $X --rtol $R --atol $R --warn-accuracy 0 --quiet --out "$T/aoff.csv" >"$T/out" 2>/dev/null
+    r2=$?
+    ok "andrews --extrapolate rtol $R: the same rows with and without the companion ($s1 steps)" \
+       '[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(kv steps)" = "$s1" ] && cmp -s "$T/aon.csv" "$T/aoff.csv"'
+done
 R=1e-6
 # shellcheck disable=SC2086
 sim $X --rtol $R --atol $R --t-end 20 --every 0.5 --out "$T/xacc.csv"
