@@ -616,15 +616,19 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 /* The accuracy warning's estimate, F1-F3 (mon.err_sum, against warn_accuracy): the positions'
  * error the steps' local errors add up to by t, in position tolerances of rtol,
  *   err_sum(t) = sum_k a_k + sum_k b_k (t - t_k),
- * a_k the step's position error and b_k its velocity error (F2: momentum error / mass), both
- * the weighted RMS of e / (q + 1) in the positions' weights times tolf (rtol, not the error
- * test's rtol tolf): a velocity error moves the positions linearly from the step on (a swinging
- * mechanism's phase error), nothing undoes it. Kept as err_sum += a + (t1 - t0) B, B += b
- * (bvel). The sum of the whole weighted estimate dsm (F4's, below) counted every step's
+ * a_k the step's position error and b_k its velocity error, both the weighted RMS of
+ * e / (q + 1) in the positions' weights times tolf (rtol, not the error test's rtol tolf): a
+ * velocity error moves the positions linearly from the step on (a swinging mechanism's phase
+ * error). F2's velocity error is (dv/dz) e, the velocity rows of the stored finite-difference
+ * Jacobian (kept up to JAC_AGE steps: an estimate) times the correction: its momentum error
+ * lies mostly along Phi_q^T sigma, which the positions ignore (divided by the mass it read 900
+ * tolerances on Andrews at rtol 1e-6). High where velocity errors oscillate instead of growing
+ * (Andrews 23 .. 78, 4-5 tolerances off). Kept as err_sum += a + (t1 - t0) B, B += b (bvel).
+ * The sum of the whole weighted estimate dsm (F4's, below) counted every step's
  * velocity or momentum error as a position error of its own, again at every step, and in rtol
  * tolf each one 1 / tolf times: it passed 10 within a few dozen steps on runs within rtol
  * (the parallelogram chains at 0.05 .. 0.6 s, 1.5 .. 7 x rtol off at 0.6 s; canonical on
- * Andrews at rtol 1e-6, 135 by the end, 3 tolerances off). F4 keeps that sum, in rtol tolf:
+ * Andrews at rtol 1e-6, 135 by the end, 4 tolerances off). F4 keeps that sum, in rtol tolf:
  * it tests its momenta only below the top order, loosely (set_weights), and in rtol its sum
  * fell below 10 on runs 440 x rtol off (tests/test_warn_rest.sh's held yoke at rtol 1e-6). */
 static void acc_step(mb_sim *s, mb_real t1)
