@@ -622,7 +622,6 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
         y[2] = -MB_R(0.5)*(t2*(MB_R(0.25)*MB_TANH(MB_R(4.0)*t4) + MB_R(0.04999999999999999)*(t4/(t5*t5))));
         y[3] = t3;
     } else {
-        for (int i = 0; i < 12; i++) dy_dq[i] = MB_R(0.0);
         const mb_real t0 = q[1] - MB_R(0.1);
         y[0] = t0;
         const mb_real t1 = MB_R(0.5)*(MB_FABS(t0) - t0);
@@ -640,12 +639,21 @@ void bouncing_ball_outputs(const mb_model *m, mb_real t, const mb_real *restrict
         const mb_real t12 = MB_R(0.25)*t8 + MB_R(0.04999999999999999)*t11;
         y[2] = -MB_R(0.5)*(t5*t12);
         y[3] = t6;
+        dy_dq[0] = MB_R(0.0);
         dy_dq[1] = MB_R(1.0);
+        dy_dq[2] = MB_R(0.0);
+        dy_dq[3] = MB_R(0.0);
         const mb_real t13 = t3*((MB_R(2.0)*(t0 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(2.0))*MB_SQRT(t1));
         const mb_real t14 = MB_R(2.0)*(t4 >= MB_R(0.0) ? MB_R(1.0) : MB_R(0.0)) - MB_R(1.0);
         const mb_real t15 = t13 + t13*t14;
         dy_dq[4] = MB_R(375000.0)*t15;
+        dy_dq[5] = MB_R(0.0);
+        dy_dq[6] = MB_R(0.0);
         dy_dq[7] = -MB_R(375000.0)*(t12*t15);
+        dy_dq[8] = MB_R(0.0);
+        dy_dq[9] = MB_R(0.0);
+        dy_dq[10] = MB_R(0.0);
+        dy_dq[11] = MB_R(0.0);
         dy_dv[0] = MB_R(0.0);
         dy_dv[1] = MB_R(0.0);
         dy_dv[2] = MB_R(0.0);

@@ -7816,7 +7816,6 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         y[31] = t339;
         y[32] = q[5];
     } else {
-        for (int i = 0; i < 198; i++) dy_dv[i] = MB_R(0.0);
         const mb_real t0 = MB_COS(q[2]);
         const mb_real t1 = MB_R(0.07071067811865475)*t0;
         const mb_real t2 = q[0] + t1;
@@ -9247,6 +9246,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dq[195] = MB_R(0.0);
         dy_dq[196] = MB_R(0.0);
         dy_dq[197] = MB_R(1.0);
+        dy_dv[0] = MB_R(0.0);
+        dy_dv[1] = MB_R(0.0);
+        dy_dv[2] = MB_R(0.0);
+        dy_dv[3] = MB_R(0.0);
+        dy_dv[4] = MB_R(0.0);
+        dy_dv[5] = MB_R(0.0);
         const mb_real t1199 = t38*t28;
         const mb_real t1200 = t1199 + t606*t1199;
         dy_dv[6] = -MB_R(716375266.6356875)*t1200;
@@ -9281,6 +9286,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[21] = t1213;
         dy_dv[22] = t87;
         dy_dv[23] = t1214;
+        dy_dv[24] = MB_R(0.0);
+        dy_dv[25] = MB_R(0.0);
+        dy_dv[26] = MB_R(0.0);
+        dy_dv[27] = MB_R(0.0);
+        dy_dv[28] = MB_R(0.0);
+        dy_dv[29] = MB_R(0.0);
         const mb_real t1215 = t117*t107;
         const mb_real t1216 = t1215 + t681*t1215;
         dy_dv[30] = -MB_R(716375266.6356875)*t1216;
@@ -9315,6 +9326,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[45] = t1229;
         dy_dv[46] = t159;
         dy_dv[47] = t1230;
+        dy_dv[48] = MB_R(0.0);
+        dy_dv[49] = MB_R(0.0);
+        dy_dv[50] = MB_R(0.0);
+        dy_dv[51] = MB_R(0.0);
+        dy_dv[52] = MB_R(0.0);
+        dy_dv[53] = MB_R(0.0);
         const mb_real t1231 = t187*t177;
         const mb_real t1232 = t1231 + t756*t1231;
         dy_dv[54] = -MB_R(716375266.6356875)*t1232;
@@ -9349,6 +9366,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[69] = t1245;
         dy_dv[70] = t235;
         dy_dv[71] = t1246;
+        dy_dv[72] = MB_R(0.0);
+        dy_dv[73] = MB_R(0.0);
+        dy_dv[74] = MB_R(0.0);
+        dy_dv[75] = MB_R(0.0);
+        dy_dv[76] = MB_R(0.0);
+        dy_dv[77] = MB_R(0.0);
         const mb_real t1247 = t263*t253;
         const mb_real t1248 = t1247 + t831*t1247;
         dy_dv[78] = -MB_R(716375266.6356875)*t1248;
@@ -9383,6 +9406,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[93] = t1261;
         dy_dv[94] = t304;
         dy_dv[95] = t1262;
+        dy_dv[96] = MB_R(0.0);
+        dy_dv[97] = MB_R(0.0);
+        dy_dv[98] = MB_R(0.0);
+        dy_dv[99] = MB_R(0.0);
+        dy_dv[100] = MB_R(0.0);
+        dy_dv[101] = MB_R(0.0);
         const mb_real t1263 = t332*t322;
         const mb_real t1264 = t1263 + t905*t1263;
         dy_dv[102] = -MB_R(716375266.6356875)*t1264;
@@ -9417,6 +9446,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[117] = t1277;
         dy_dv[118] = t374;
         dy_dv[119] = t1278;
+        dy_dv[120] = MB_R(0.0);
+        dy_dv[121] = MB_R(0.0);
+        dy_dv[122] = MB_R(0.0);
+        dy_dv[123] = MB_R(0.0);
+        dy_dv[124] = MB_R(0.0);
+        dy_dv[125] = MB_R(0.0);
         const mb_real t1279 = t402*t392;
         const mb_real t1280 = t1279 + t982*t1279;
         dy_dv[126] = -MB_R(716375266.6356875)*t1280;
@@ -9451,6 +9486,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[141] = t1293;
         dy_dv[142] = t442;
         dy_dv[143] = t1294;
+        dy_dv[144] = MB_R(0.0);
+        dy_dv[145] = MB_R(0.0);
+        dy_dv[146] = MB_R(0.0);
+        dy_dv[147] = MB_R(0.0);
+        dy_dv[148] = MB_R(0.0);
+        dy_dv[149] = MB_R(0.0);
         const mb_real t1295 = t473*t463;
         const mb_real t1296 = t1295 + t1056*t1295;
         dy_dv[150] = -MB_R(716375266.6356875)*t1296;
@@ -9485,6 +9526,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[165] = t1309;
         dy_dv[166] = t516;
         dy_dv[167] = t1310;
+        dy_dv[168] = MB_R(0.0);
+        dy_dv[169] = MB_R(0.0);
+        dy_dv[170] = MB_R(0.0);
+        dy_dv[171] = MB_R(0.0);
+        dy_dv[172] = MB_R(0.0);
+        dy_dv[173] = MB_R(0.0);
         const mb_real t1311 = t545*t535;
         const mb_real t1312 = t1311 + t1136*t1311;
         dy_dv[174] = -MB_R(716375266.6356875)*t1312;
@@ -9519,6 +9566,12 @@ void geneva_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, con
         dy_dv[189] = t1325;
         dy_dv[190] = t586;
         dy_dv[191] = t1326;
+        dy_dv[192] = MB_R(0.0);
+        dy_dv[193] = MB_R(0.0);
+        dy_dv[194] = MB_R(0.0);
+        dy_dv[195] = MB_R(0.0);
+        dy_dv[196] = MB_R(0.0);
+        dy_dv[197] = MB_R(0.0);
     }
 }
 

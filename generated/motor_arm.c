@@ -790,11 +790,18 @@ void motor_arm_outputs(const mb_model *m, mb_real t, const mb_real *restrict q, 
         y[1] = v[2];
         y[2] = in[0] + in[1]*(t - in[2]) - v[2];
     } else {
-        for (int i = 0; i < 9; i++) dy_dq[i] = MB_R(0.0);
         y[0] = MB_R(1.5707963267948966) + q[2];
         y[1] = v[2];
         y[2] = in[0] + in[1]*(t - in[2]) - v[2];
+        dy_dq[0] = MB_R(0.0);
+        dy_dq[1] = MB_R(0.0);
         dy_dq[2] = MB_R(1.0);
+        dy_dq[3] = MB_R(0.0);
+        dy_dq[4] = MB_R(0.0);
+        dy_dq[5] = MB_R(0.0);
+        dy_dq[6] = MB_R(0.0);
+        dy_dq[7] = MB_R(0.0);
+        dy_dq[8] = MB_R(0.0);
         dy_dv[0] = MB_R(0.0);
         dy_dv[1] = MB_R(0.0);
         dy_dv[2] = MB_R(0.0);

@@ -1630,7 +1630,6 @@ void valve_jump_outputs(const mb_model *m, mb_real t, const mb_real *restrict q,
         const mb_real t34 = t2 - MB_R(0.01)*t29;
         y[3] = t30*(v[3] - v[5]*(t33 - q[4]) - (v[0] - v[2]*(t33 - q[1]))) - t29*(v[4] + v[5]*(t34 - q[3]) - (v[1] + v[2]*(t34 - q[0])));
     } else {
-        for (int i = 0; i < 24; i++) dy_dv[i] = MB_R(0.0);
         const mb_real t0 = MB_COS(q[2]);
         const mb_real t1 = MB_SIN(q[5]);
         const mb_real t2 = MB_R(0.02)*t1;
@@ -1832,6 +1831,12 @@ void valve_jump_outputs(const mb_model *m, mb_real t, const mb_real *restrict q,
         const mb_real t171 = t2 - MB_R(0.01)*t168;
         const mb_real t172 = MB_R(0.02)*t7 - MB_R(0.01)*t167;
         dy_dq[23] = t57*t168 + t46*(v[2]*t171 - v[5]*t171) - (t61*t167 + t45*(v[5]*t172 - v[2]*t172));
+        dy_dv[0] = MB_R(0.0);
+        dy_dv[1] = MB_R(0.0);
+        dy_dv[2] = MB_R(0.0);
+        dy_dv[3] = MB_R(0.0);
+        dy_dv[4] = MB_R(0.0);
+        dy_dv[5] = MB_R(0.0);
         const mb_real t173 = t39*t33;
         dy_dv[6] = -MB_R(143275053327.1375)*(t173 + t86*t173);
         const mb_real t174 = t42*t33;
@@ -1844,6 +1849,12 @@ void valve_jump_outputs(const mb_model *m, mb_real t, const mb_real *restrict q,
         dy_dv[10] = -MB_R(143275053327.1375)*(t177 + t86*t177);
         const mb_real t178 = t51*t33;
         dy_dv[11] = -MB_R(143275053327.1375)*(t178 + t86*t178);
+        dy_dv[12] = MB_R(0.0);
+        dy_dv[13] = MB_R(0.0);
+        dy_dv[14] = MB_R(0.0);
+        dy_dv[15] = MB_R(0.0);
+        dy_dv[16] = MB_R(0.0);
+        dy_dv[17] = MB_R(0.0);
         const mb_real t179 = -t46;
         dy_dv[18] = t179;
         dy_dv[19] = t45;

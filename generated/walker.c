@@ -11596,9 +11596,36 @@ void walker_dforce_du(const mb_model *m, mb_real t, const mb_real *restrict q, c
     (void)v;
     const mb_real *restrict in = m->in;
     (void)in;
-    for (int i = 0; i < 30; i++) out[i] = MB_R(0.0);
+    out[0] = MB_R(0.0);
+    out[1] = MB_R(0.0);
     out[2] = MB_R(3.0);
+    out[3] = MB_R(0.0);
+    out[4] = MB_R(0.0);
     out[5] = -MB_R(3.0);
+    out[6] = MB_R(0.0);
+    out[7] = MB_R(0.0);
+    out[8] = MB_R(0.0);
+    out[9] = MB_R(0.0);
+    out[10] = MB_R(0.0);
+    out[11] = MB_R(0.0);
+    out[12] = MB_R(0.0);
+    out[13] = MB_R(0.0);
+    out[14] = MB_R(0.0);
+    out[15] = MB_R(0.0);
+    out[16] = MB_R(0.0);
+    out[17] = MB_R(0.0);
+    out[18] = MB_R(0.0);
+    out[19] = MB_R(0.0);
+    out[20] = MB_R(0.0);
+    out[21] = MB_R(0.0);
+    out[22] = MB_R(0.0);
+    out[23] = MB_R(0.0);
+    out[24] = MB_R(0.0);
+    out[25] = MB_R(0.0);
+    out[26] = MB_R(0.0);
+    out[27] = MB_R(0.0);
+    out[28] = MB_R(0.0);
+    out[29] = MB_R(0.0);
 }
 
 /* dy/du [18 x 1] row-major: the sensors' direct dependence on the inputs. */
@@ -11611,8 +11638,24 @@ void walker_doutputs_du(const mb_model *m, mb_real t, const mb_real *restrict q,
     (void)v;
     const mb_real *restrict in = m->in;
     (void)in;
-    for (int i = 0; i < 18; i++) out[i] = MB_R(0.0);
+    out[0] = MB_R(0.0);
+    out[1] = MB_R(0.0);
+    out[2] = MB_R(0.0);
+    out[3] = MB_R(0.0);
+    out[4] = MB_R(0.0);
+    out[5] = MB_R(0.0);
+    out[6] = MB_R(0.0);
+    out[7] = MB_R(0.0);
+    out[8] = MB_R(0.0);
+    out[9] = MB_R(0.0);
+    out[10] = MB_R(0.0);
+    out[11] = MB_R(0.0);
+    out[12] = MB_R(0.0);
+    out[13] = MB_R(0.0);
+    out[14] = MB_R(0.0);
+    out[15] = MB_R(0.0);
     out[16] = MB_R(1.0);
+    out[17] = MB_R(0.0);
 }
 
 /* Part 1 of 2 of walker_eval_kin (see its comment). */
