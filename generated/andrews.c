@@ -2896,6 +2896,171 @@ static const mb_f4_kernels andrews_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real andrews_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real s8 = a * b[8] + sig[8];
+    const mb_real s9 = a * b[9] + sig[9];
+    const mb_real s10 = a * b[10] + sig[10];
+    const mb_real s11 = a * b[11] + sig[11];
+    const mb_real s12 = a * b[12] + sig[12];
+    const mb_real s13 = a * b[13] + sig[13];
+    const mb_real s14 = a * b[14] + sig[14];
+    const mb_real s15 = a * b[15] + sig[15];
+    const mb_real s16 = a * b[16] + sig[16];
+    const mb_real s17 = a * b[17] + sig[17];
+    const mb_real s18 = a * b[18] + sig[18];
+    const mb_real s19 = a * b[19] + sig[19];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
+    const mb_real r3 = p[3] - Pq[6] * s2 - Pq[12] * s4 - Pq[20] * s6 - Pq[28] * s8;
+    const mb_real r4 = p[4] - Pq[10] * s3 - Pq[16] * s5 - Pq[24] * s7 - Pq[32] * s9;
+    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3 - Pq[13] * s4 - Pq[17] * s5 - Pq[21] * s6 - Pq[25] * s7 - Pq[29] * s8 - Pq[33] * s9;
+    const mb_real r6 = p[6] - Pq[14] * s4 - Pq[36] * s10;
+    const mb_real r7 = p[7] - Pq[18] * s5 - Pq[40] * s11;
+    const mb_real r8 = p[8] - Pq[15] * s4 - Pq[19] * s5 - Pq[37] * s10 - Pq[41] * s11;
+    const mb_real r9 = p[9] - Pq[22] * s6 - Pq[44] * s12;
+    const mb_real r10 = p[10] - Pq[26] * s7 - Pq[48] * s13;
+    const mb_real r11 = p[11] - Pq[23] * s6 - Pq[27] * s7 - Pq[45] * s12 - Pq[49] * s13;
+    const mb_real r12 = p[12] - Pq[46] * s12 - Pq[52] * s14;
+    const mb_real r13 = p[13] - Pq[50] * s13 - Pq[54] * s15;
+    const mb_real r14 = p[14] - Pq[47] * s12 - Pq[51] * s13 - Pq[53] * s14 - Pq[55] * s15;
+    const mb_real r15 = p[15] - Pq[38] * s10 - Pq[56] * s16;
+    const mb_real r16 = p[16] - Pq[42] * s11 - Pq[58] * s17;
+    const mb_real r17 = p[17] - Pq[39] * s10 - Pq[43] * s11 - Pq[57] * s16 - Pq[59] * s17;
+    const mb_real r18 = p[18] - Pq[30] * s8 - Pq[60] * s18;
+    const mb_real r19 = p[19] - Pq[34] * s9 - Pq[62] * s19;
+    const mb_real r20 = p[20] - Pq[31] * s8 - Pq[35] * s9 - Pq[61] * s18 - Pq[63] * s19;
+    const mb_real x0 = r15;
+    const mb_real x1 = r16;
+    const mb_real x2 = r17 - F[21] * x0 - F[24] * x1;
+    const mb_real x3 = r7 - F[25] * x1 - F[27] * x2;
+    const mb_real x4 = r0;
+    const mb_real x5 = r1;
+    const mb_real x6 = r2 - F[34] * x4 - F[37] * x5;
+    const mb_real x7 = r12;
+    const mb_real x8 = r13;
+    const mb_real x9 = r14 - F[43] * x7 - F[46] * x8;
+    const mb_real x10 = r10 - F[47] * x8 - F[49] * x9;
+    const mb_real x11 = r9 - F[44] * x7 - F[50] * x9 - F[52] * x10;
+    const mb_real x12 = r11 - F[45] * x7 - F[48] * x8 - F[51] * x9 - F[53] * x10 - F[56] * x11;
+    const mb_real x13 = r6 - F[22] * x0 - F[28] * x2 - F[30] * x3;
+    const mb_real x14 = r8 - F[23] * x0 - F[26] * x1 - F[29] * x2 - F[31] * x3 - F[63] * x13;
+    const mb_real x15 = r3 - F[35] * x4 - F[40] * x6 - F[57] * x11 - F[60] * x12 - F[64] * x13 - F[67] * x14;
+    const mb_real x16 = r4 - F[32] * x3 - F[38] * x5 - F[41] * x6 - F[54] * x10 - F[58] * x11 - F[61] * x12 - F[65] * x13 - F[68] * x14 - F[70] * x15;
+    const mb_real x17 = r5 - F[33] * x3 - F[36] * x4 - F[39] * x5 - F[42] * x6 - F[55] * x10 - F[59] * x11 - F[62] * x12 - F[66] * x13 - F[69] * x14 - F[71] * x15 - F[74] * x16;
+    const mb_real x18 = r18 - F[72] * x15 - F[75] * x16 - F[78] * x17;
+    const mb_real x19 = r19 - F[76] * x16 - F[79] * x17 - F[81] * x18;
+    const mb_real x20 = r20 - F[73] * x15 - F[77] * x16 - F[80] * x17 - F[82] * x18 - F[83] * x19;
+    const mb_real y20 = x20 / F[20];
+    const mb_real y19 = x19 / F[19] - F[83] * y20;
+    const mb_real y18 = x18 / F[18] - F[81] * y19 - F[82] * y20;
+    const mb_real y17 = x17 / F[17] - F[78] * y18 - F[79] * y19 - F[80] * y20;
+    const mb_real y16 = x16 / F[16] - F[74] * y17 - F[75] * y18 - F[76] * y19 - F[77] * y20;
+    const mb_real y15 = x15 / F[15] - F[70] * y16 - F[71] * y17 - F[72] * y18 - F[73] * y20;
+    const mb_real y14 = x14 / F[14] - F[67] * y15 - F[68] * y16 - F[69] * y17;
+    const mb_real y13 = x13 / F[13] - F[63] * y14 - F[64] * y15 - F[65] * y16 - F[66] * y17;
+    const mb_real y12 = x12 / F[12] - F[60] * y15 - F[61] * y16 - F[62] * y17;
+    const mb_real y11 = x11 / F[11] - F[56] * y12 - F[57] * y15 - F[58] * y16 - F[59] * y17;
+    const mb_real y10 = x10 / F[10] - F[52] * y11 - F[53] * y12 - F[54] * y16 - F[55] * y17;
+    const mb_real y9 = x9 / F[9] - F[49] * y10 - F[50] * y11 - F[51] * y12;
+    const mb_real y8 = x8 / F[8] - F[46] * y9 - F[47] * y10 - F[48] * y12;
+    const mb_real y7 = x7 / F[7] - F[43] * y9 - F[44] * y11 - F[45] * y12;
+    const mb_real y6 = x6 / F[6] - F[40] * y15 - F[41] * y16 - F[42] * y17;
+    const mb_real y5 = x5 / F[5] - F[37] * y6 - F[38] * y16 - F[39] * y17;
+    const mb_real y4 = x4 / F[4] - F[34] * y6 - F[35] * y15 - F[36] * y17;
+    const mb_real y3 = x3 / F[3] - F[30] * y13 - F[31] * y14 - F[32] * y16 - F[33] * y17;
+    const mb_real y2 = x2 / F[2] - F[27] * y3 - F[28] * y13 - F[29] * y14;
+    const mb_real y1 = x1 / F[1] - F[24] * y2 - F[25] * y3 - F[26] * y14;
+    const mb_real y0 = x0 / F[0] - F[21] * y2 - F[22] * y13 - F[23] * y14;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y4 + Pq[1] * y6) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y5 + Pq[3] * y6) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y4 + Pq[5] * y6 + Pq[6] * y15 + Pq[7] * y17) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[8] * y5 + Pq[9] * y6 + Pq[10] * y16 + Pq[11] * y17) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[12] * y15 + Pq[13] * y17 + Pq[14] * y13 + Pq[15] * y14) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[16] * y16 + Pq[17] * y17 + Pq[18] * y3 + Pq[19] * y14) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[20] * y15 + Pq[21] * y17 + Pq[22] * y11 + Pq[23] * y12) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[24] * y16 + Pq[25] * y17 + Pq[26] * y10 + Pq[27] * y12) + b[7]);
+    sig[8] = sig[8] + a * ((0 + Pq[28] * y15 + Pq[29] * y17 + Pq[30] * y18 + Pq[31] * y20) + b[8]);
+    sig[9] = sig[9] + a * ((0 + Pq[32] * y16 + Pq[33] * y17 + Pq[34] * y19 + Pq[35] * y20) + b[9]);
+    sig[10] = sig[10] + a * ((0 + Pq[36] * y13 + Pq[37] * y14 + Pq[38] * y0 + Pq[39] * y2) + b[10]);
+    sig[11] = sig[11] + a * ((0 + Pq[40] * y3 + Pq[41] * y14 + Pq[42] * y1 + Pq[43] * y2) + b[11]);
+    sig[12] = sig[12] + a * ((0 + Pq[44] * y11 + Pq[45] * y12 + Pq[46] * y7 + Pq[47] * y9) + b[12]);
+    sig[13] = sig[13] + a * ((0 + Pq[48] * y10 + Pq[49] * y12 + Pq[50] * y8 + Pq[51] * y9) + b[13]);
+    sig[14] = sig[14] + a * ((0 + Pq[52] * y7 + Pq[53] * y9) + b[14]);
+    sig[15] = sig[15] + a * ((0 + Pq[54] * y8 + Pq[55] * y9) + b[15]);
+    sig[16] = sig[16] + a * ((0 + Pq[56] * y0 + Pq[57] * y2) + b[16]);
+    sig[17] = sig[17] + a * ((0 + Pq[58] * y1 + Pq[59] * y2) + b[17]);
+    sig[18] = sig[18] + a * ((0 + Pq[60] * y18 + Pq[61] * y20) + b[18]);
+    sig[19] = sig[19] + a * ((0 + Pq[62] * y19 + Pq[63] * y20) + b[19]);
+    const mb_real e0 = y4 - vold[0];
+    const mb_real e1 = y5 - vold[1];
+    const mb_real e2 = y6 - vold[2];
+    const mb_real e3 = y15 - vold[3];
+    const mb_real e4 = y16 - vold[4];
+    const mb_real e5 = y17 - vold[5];
+    const mb_real e6 = y13 - vold[6];
+    const mb_real e7 = y3 - vold[7];
+    const mb_real e8 = y14 - vold[8];
+    const mb_real e9 = y11 - vold[9];
+    const mb_real e10 = y10 - vold[10];
+    const mb_real e11 = y12 - vold[11];
+    const mb_real e12 = y7 - vold[12];
+    const mb_real e13 = y8 - vold[13];
+    const mb_real e14 = y9 - vold[14];
+    const mb_real e15 = y0 - vold[15];
+    const mb_real e16 = y1 - vold[16];
+    const mb_real e17 = y2 - vold[17];
+    const mb_real e18 = y18 - vold[18];
+    const mb_real e19 = y19 - vold[19];
+    const mb_real e20 = y20 - vold[20];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11 + e12 * e12 + e13 * e13 + e14 * e14 + e15 * e15 + e16 * e16 + e17 * e17 + e18 * e18 + e19 * e19 + e20 * e20;
+    vold[0] = y4;
+    vold[1] = y5;
+    vold[2] = y6;
+    vold[3] = y15;
+    vold[4] = y16;
+    vold[5] = y17;
+    vold[6] = y13;
+    vold[7] = y3;
+    vold[8] = y14;
+    vold[9] = y11;
+    vold[10] = y10;
+    vold[11] = y12;
+    vold[12] = y7;
+    vold[13] = y8;
+    vold[14] = y9;
+    vold[15] = y0;
+    vold[16] = y1;
+    vold[17] = y2;
+    vold[18] = y18;
+    vold[19] = y19;
+    vold[20] = y20;
+    return dv;
+}
+#endif
+
 static const mb_index andrews_s_k[152] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 12, 20, 28, 12, 20, 28, 20, 28, 28, 10, 10, 10, 10, 16, 24,
@@ -2989,7 +3154,12 @@ static const mb_plan andrews_plan = {
     andrews_s_assemble, andrews_a_assemble,
     andrews_pq_mv, andrews_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &andrews_f4
+    &andrews_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    andrews_alf_iter
 #else
     0
 #endif

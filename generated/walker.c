@@ -8913,6 +8913,228 @@ static const mb_f4_kernels walker_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real walker_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real s8 = a * b[8] + sig[8];
+    const mb_real s9 = a * b[9] + sig[9];
+    const mb_real s10 = a * b[10] + sig[10];
+    const mb_real s11 = a * b[11] + sig[11];
+    const mb_real s12 = a * b[12] + sig[12];
+    const mb_real s13 = a * b[13] + sig[13];
+    const mb_real s14 = a * b[14] + sig[14];
+    const mb_real s15 = a * b[15] + sig[15];
+    const mb_real s16 = a * b[16] + sig[16];
+    const mb_real s17 = a * b[17] + sig[17];
+    const mb_real s18 = a * b[18] + sig[18];
+    const mb_real s19 = a * b[19] + sig[19];
+    const mb_real s20 = a * b[20] + sig[20];
+    const mb_real s21 = a * b[21] + sig[21];
+    const mb_real s22 = a * b[22] + sig[22];
+    const mb_real s23 = a * b[23] + sig[23];
+    const mb_real s24 = a * b[24] + sig[24];
+    const mb_real s25 = a * b[25] + sig[25];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2 - Pq[24] * s6 - Pq[36] * s8 - Pq[56] * s12 - Pq[68] * s14 - Pq[88] * s18 - Pq[100] * s20 - Pq[120] * s24;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3 - Pq[25] * s6 - Pq[40] * s9 - Pq[57] * s12 - Pq[72] * s15 - Pq[89] * s18 - Pq[104] * s21 - Pq[121] * s24;
+    const mb_real r2 = p[2] - Pq[5] * s2 - Pq[9] * s3 - Pq[26] * s6 - Pq[37] * s8 - Pq[41] * s9 - Pq[58] * s12 - Pq[69] * s14 - Pq[73] * s15 - Pq[90] * s18 - Pq[101] * s20 - Pq[105] * s21 - Pq[122] * s24;
+    const mb_real r3 = p[3] - Pq[1] * s0 - Pq[12] * s4 - Pq[18] * s5 - Pq[44] * s10 - Pq[50] * s11 - Pq[76] * s16 - Pq[82] * s17 - Pq[108] * s22 - Pq[114] * s23;
+    const mb_real r4 = p[4] - Pq[3] * s1 - Pq[13] * s4 - Pq[19] * s5 - Pq[45] * s10 - Pq[51] * s11 - Pq[77] * s16 - Pq[83] * s17 - Pq[109] * s22 - Pq[115] * s23;
+    const mb_real r5 = p[5] - Pq[14] * s4 - Pq[20] * s5 - Pq[46] * s10 - Pq[52] * s11 - Pq[78] * s16 - Pq[84] * s17 - Pq[110] * s22 - Pq[116] * s23;
+    const mb_real r6 = p[6] - Pq[6] * s2 - Pq[15] * s4 - Pq[30] * s7;
+    const mb_real r7 = p[7] - Pq[10] * s3 - Pq[16] * s4 - Pq[31] * s7;
+    const mb_real r8 = p[8] - Pq[7] * s2 - Pq[11] * s3 - Pq[17] * s4 - Pq[32] * s7;
+    const mb_real r9 = p[9] - Pq[21] * s5 - Pq[27] * s6 - Pq[33] * s7;
+    const mb_real r10 = p[10] - Pq[22] * s5 - Pq[28] * s6 - Pq[34] * s7;
+    const mb_real r11 = p[11] - Pq[23] * s5 - Pq[29] * s6 - Pq[35] * s7;
+    const mb_real r12 = p[12] - Pq[38] * s8 - Pq[47] * s10 - Pq[62] * s13;
+    const mb_real r13 = p[13] - Pq[42] * s9 - Pq[48] * s10 - Pq[63] * s13;
+    const mb_real r14 = p[14] - Pq[39] * s8 - Pq[43] * s9 - Pq[49] * s10 - Pq[64] * s13;
+    const mb_real r15 = p[15] - Pq[53] * s11 - Pq[59] * s12 - Pq[65] * s13;
+    const mb_real r16 = p[16] - Pq[54] * s11 - Pq[60] * s12 - Pq[66] * s13;
+    const mb_real r17 = p[17] - Pq[55] * s11 - Pq[61] * s12 - Pq[67] * s13;
+    const mb_real r18 = p[18] - Pq[70] * s14 - Pq[79] * s16 - Pq[94] * s19;
+    const mb_real r19 = p[19] - Pq[74] * s15 - Pq[80] * s16 - Pq[95] * s19;
+    const mb_real r20 = p[20] - Pq[71] * s14 - Pq[75] * s15 - Pq[81] * s16 - Pq[96] * s19;
+    const mb_real r21 = p[21] - Pq[85] * s17 - Pq[91] * s18 - Pq[97] * s19;
+    const mb_real r22 = p[22] - Pq[86] * s17 - Pq[92] * s18 - Pq[98] * s19;
+    const mb_real r23 = p[23] - Pq[87] * s17 - Pq[93] * s18 - Pq[99] * s19;
+    const mb_real r24 = p[24] - Pq[102] * s20 - Pq[111] * s22 - Pq[126] * s25;
+    const mb_real r25 = p[25] - Pq[106] * s21 - Pq[112] * s22 - Pq[127] * s25;
+    const mb_real r26 = p[26] - Pq[103] * s20 - Pq[107] * s21 - Pq[113] * s22 - Pq[128] * s25;
+    const mb_real r27 = p[27] - Pq[117] * s23 - Pq[123] * s24 - Pq[129] * s25;
+    const mb_real r28 = p[28] - Pq[118] * s23 - Pq[124] * s24 - Pq[130] * s25;
+    const mb_real r29 = p[29] - Pq[119] * s23 - Pq[125] * s24 - Pq[131] * s25;
+    const mb_real x0 = r13;
+    const mb_real x1 = r19;
+    const mb_real x2 = r25;
+    const mb_real x3 = r24 - F[50] * x2;
+    const mb_real x4 = r26 - F[51] * x2 - F[60] * x3;
+    const mb_real x5 = r27 - F[52] * x2 - F[61] * x3 - F[70] * x4;
+    const mb_real x6 = r28 - F[53] * x2 - F[62] * x3 - F[71] * x4 - F[79] * x5;
+    const mb_real x7 = r29 - F[54] * x2 - F[63] * x3 - F[72] * x4 - F[80] * x5 - F[87] * x6;
+    const mb_real x8 = r18 - F[40] * x1;
+    const mb_real x9 = r20 - F[41] * x1 - F[100] * x8;
+    const mb_real x10 = r21 - F[42] * x1 - F[101] * x8 - F[110] * x9;
+    const mb_real x11 = r22 - F[43] * x1 - F[102] * x8 - F[111] * x9 - F[119] * x10;
+    const mb_real x12 = r23 - F[44] * x1 - F[103] * x8 - F[112] * x9 - F[120] * x10 - F[127] * x11;
+    const mb_real x13 = r12 - F[30] * x0;
+    const mb_real x14 = r14 - F[31] * x0 - F[140] * x13;
+    const mb_real x15 = r15 - F[32] * x0 - F[141] * x13 - F[150] * x14;
+    const mb_real x16 = r16 - F[33] * x0 - F[142] * x13 - F[151] * x14 - F[159] * x15;
+    const mb_real x17 = r17 - F[34] * x0 - F[143] * x13 - F[152] * x14 - F[160] * x15 - F[167] * x16;
+    const mb_real x18 = r0 - F[64] * x3 - F[73] * x4 - F[81] * x5 - F[88] * x6 - F[94] * x7 - F[104] * x8 - F[113] * x9 - F[121] * x10 - F[128] * x11 - F[134] * x12 - F[144] * x13 - F[153] * x14 - F[161] * x15 - F[168] * x16 - F[174] * x17;
+    const mb_real x19 = r1 - F[35] * x0 - F[45] * x1 - F[55] * x2 - F[65] * x3 - F[74] * x4 - F[82] * x5 - F[89] * x6 - F[95] * x7 - F[105] * x8 - F[114] * x9 - F[122] * x10 - F[129] * x11 - F[135] * x12 - F[145] * x13 - F[154] * x14 - F[162] * x15 - F[169] * x16 - F[175] * x17 - F[180] * x18;
+    const mb_real x20 = r2 - F[36] * x0 - F[46] * x1 - F[56] * x2 - F[66] * x3 - F[75] * x4 - F[83] * x5 - F[90] * x6 - F[96] * x7 - F[106] * x8 - F[115] * x9 - F[123] * x10 - F[130] * x11 - F[136] * x12 - F[146] * x13 - F[155] * x14 - F[163] * x15 - F[170] * x16 - F[176] * x17 - F[181] * x18 - F[190] * x19;
+    const mb_real x21 = r3 - F[37] * x0 - F[47] * x1 - F[57] * x2 - F[67] * x3 - F[76] * x4 - F[84] * x5 - F[91] * x6 - F[97] * x7 - F[107] * x8 - F[116] * x9 - F[124] * x10 - F[131] * x11 - F[137] * x12 - F[147] * x13 - F[156] * x14 - F[164] * x15 - F[171] * x16 - F[177] * x17 - F[182] * x18 - F[191] * x19 - F[200] * x20;
+    const mb_real x22 = r4 - F[38] * x0 - F[48] * x1 - F[58] * x2 - F[68] * x3 - F[77] * x4 - F[85] * x5 - F[92] * x6 - F[98] * x7 - F[108] * x8 - F[117] * x9 - F[125] * x10 - F[132] * x11 - F[138] * x12 - F[148] * x13 - F[157] * x14 - F[165] * x15 - F[172] * x16 - F[178] * x17 - F[183] * x18 - F[192] * x19 - F[201] * x20 - F[209] * x21;
+    const mb_real x23 = r6 - F[184] * x18 - F[193] * x19 - F[202] * x20 - F[210] * x21 - F[217] * x22;
+    const mb_real x24 = r7 - F[194] * x19 - F[203] * x20 - F[211] * x21 - F[218] * x22 - F[224] * x23;
+    const mb_real x25 = r8 - F[185] * x18 - F[195] * x19 - F[204] * x20 - F[212] * x21 - F[219] * x22 - F[225] * x23 - F[230] * x24;
+    const mb_real x26 = r9 - F[186] * x18 - F[196] * x19 - F[205] * x20 - F[213] * x21 - F[220] * x22 - F[226] * x23 - F[231] * x24 - F[235] * x25;
+    const mb_real x27 = r10 - F[187] * x18 - F[197] * x19 - F[206] * x20 - F[214] * x21 - F[221] * x22 - F[227] * x23 - F[232] * x24 - F[236] * x25 - F[239] * x26;
+    const mb_real x28 = r11 - F[188] * x18 - F[198] * x19 - F[207] * x20 - F[215] * x21 - F[222] * x22 - F[228] * x23 - F[233] * x24 - F[237] * x25 - F[240] * x26 - F[242] * x27;
+    const mb_real x29 = r5 - F[39] * x0 - F[49] * x1 - F[59] * x2 - F[69] * x3 - F[78] * x4 - F[86] * x5 - F[93] * x6 - F[99] * x7 - F[109] * x8 - F[118] * x9 - F[126] * x10 - F[133] * x11 - F[139] * x12 - F[149] * x13 - F[158] * x14 - F[166] * x15 - F[173] * x16 - F[179] * x17 - F[189] * x18 - F[199] * x19 - F[208] * x20 - F[216] * x21 - F[223] * x22 - F[229] * x23 - F[234] * x24 - F[238] * x25 - F[241] * x26 - F[243] * x27 - F[244] * x28;
+    const mb_real y29 = x29 / F[29];
+    const mb_real y28 = x28 / F[28] - F[244] * y29;
+    const mb_real y27 = x27 / F[27] - F[242] * y28 - F[243] * y29;
+    const mb_real y26 = x26 / F[26] - F[239] * y27 - F[240] * y28 - F[241] * y29;
+    const mb_real y25 = x25 / F[25] - F[235] * y26 - F[236] * y27 - F[237] * y28 - F[238] * y29;
+    const mb_real y24 = x24 / F[24] - F[230] * y25 - F[231] * y26 - F[232] * y27 - F[233] * y28 - F[234] * y29;
+    const mb_real y23 = x23 / F[23] - F[224] * y24 - F[225] * y25 - F[226] * y26 - F[227] * y27 - F[228] * y28 - F[229] * y29;
+    const mb_real y22 = x22 / F[22] - F[217] * y23 - F[218] * y24 - F[219] * y25 - F[220] * y26 - F[221] * y27 - F[222] * y28 - F[223] * y29;
+    const mb_real y21 = x21 / F[21] - F[209] * y22 - F[210] * y23 - F[211] * y24 - F[212] * y25 - F[213] * y26 - F[214] * y27 - F[215] * y28 - F[216] * y29;
+    const mb_real y20 = x20 / F[20] - F[200] * y21 - F[201] * y22 - F[202] * y23 - F[203] * y24 - F[204] * y25 - F[205] * y26 - F[206] * y27 - F[207] * y28 - F[208] * y29;
+    const mb_real y19 = x19 / F[19] - F[190] * y20 - F[191] * y21 - F[192] * y22 - F[193] * y23 - F[194] * y24 - F[195] * y25 - F[196] * y26 - F[197] * y27 - F[198] * y28 - F[199] * y29;
+    const mb_real y18 = x18 / F[18] - F[180] * y19 - F[181] * y20 - F[182] * y21 - F[183] * y22 - F[184] * y23 - F[185] * y25 - F[186] * y26 - F[187] * y27 - F[188] * y28 - F[189] * y29;
+    const mb_real y17 = x17 / F[17] - F[174] * y18 - F[175] * y19 - F[176] * y20 - F[177] * y21 - F[178] * y22 - F[179] * y29;
+    const mb_real y16 = x16 / F[16] - F[167] * y17 - F[168] * y18 - F[169] * y19 - F[170] * y20 - F[171] * y21 - F[172] * y22 - F[173] * y29;
+    const mb_real y15 = x15 / F[15] - F[159] * y16 - F[160] * y17 - F[161] * y18 - F[162] * y19 - F[163] * y20 - F[164] * y21 - F[165] * y22 - F[166] * y29;
+    const mb_real y14 = x14 / F[14] - F[150] * y15 - F[151] * y16 - F[152] * y17 - F[153] * y18 - F[154] * y19 - F[155] * y20 - F[156] * y21 - F[157] * y22 - F[158] * y29;
+    const mb_real y13 = x13 / F[13] - F[140] * y14 - F[141] * y15 - F[142] * y16 - F[143] * y17 - F[144] * y18 - F[145] * y19 - F[146] * y20 - F[147] * y21 - F[148] * y22 - F[149] * y29;
+    const mb_real y12 = x12 / F[12] - F[134] * y18 - F[135] * y19 - F[136] * y20 - F[137] * y21 - F[138] * y22 - F[139] * y29;
+    const mb_real y11 = x11 / F[11] - F[127] * y12 - F[128] * y18 - F[129] * y19 - F[130] * y20 - F[131] * y21 - F[132] * y22 - F[133] * y29;
+    const mb_real y10 = x10 / F[10] - F[119] * y11 - F[120] * y12 - F[121] * y18 - F[122] * y19 - F[123] * y20 - F[124] * y21 - F[125] * y22 - F[126] * y29;
+    const mb_real y9 = x9 / F[9] - F[110] * y10 - F[111] * y11 - F[112] * y12 - F[113] * y18 - F[114] * y19 - F[115] * y20 - F[116] * y21 - F[117] * y22 - F[118] * y29;
+    const mb_real y8 = x8 / F[8] - F[100] * y9 - F[101] * y10 - F[102] * y11 - F[103] * y12 - F[104] * y18 - F[105] * y19 - F[106] * y20 - F[107] * y21 - F[108] * y22 - F[109] * y29;
+    const mb_real y7 = x7 / F[7] - F[94] * y18 - F[95] * y19 - F[96] * y20 - F[97] * y21 - F[98] * y22 - F[99] * y29;
+    const mb_real y6 = x6 / F[6] - F[87] * y7 - F[88] * y18 - F[89] * y19 - F[90] * y20 - F[91] * y21 - F[92] * y22 - F[93] * y29;
+    const mb_real y5 = x5 / F[5] - F[79] * y6 - F[80] * y7 - F[81] * y18 - F[82] * y19 - F[83] * y20 - F[84] * y21 - F[85] * y22 - F[86] * y29;
+    const mb_real y4 = x4 / F[4] - F[70] * y5 - F[71] * y6 - F[72] * y7 - F[73] * y18 - F[74] * y19 - F[75] * y20 - F[76] * y21 - F[77] * y22 - F[78] * y29;
+    const mb_real y3 = x3 / F[3] - F[60] * y4 - F[61] * y5 - F[62] * y6 - F[63] * y7 - F[64] * y18 - F[65] * y19 - F[66] * y20 - F[67] * y21 - F[68] * y22 - F[69] * y29;
+    const mb_real y2 = x2 / F[2] - F[50] * y3 - F[51] * y4 - F[52] * y5 - F[53] * y6 - F[54] * y7 - F[55] * y19 - F[56] * y20 - F[57] * y21 - F[58] * y22 - F[59] * y29;
+    const mb_real y1 = x1 / F[1] - F[40] * y8 - F[41] * y9 - F[42] * y10 - F[43] * y11 - F[44] * y12 - F[45] * y19 - F[46] * y20 - F[47] * y21 - F[48] * y22 - F[49] * y29;
+    const mb_real y0 = x0 / F[0] - F[30] * y13 - F[31] * y14 - F[32] * y15 - F[33] * y16 - F[34] * y17 - F[35] * y19 - F[36] * y20 - F[37] * y21 - F[38] * y22 - F[39] * y29;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y18 + Pq[1] * y21) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y19 + Pq[3] * y22) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y18 + Pq[5] * y20 + Pq[6] * y23 + Pq[7] * y25) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[8] * y19 + Pq[9] * y20 + Pq[10] * y24 + Pq[11] * y25) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[12] * y21 + Pq[13] * y22 + Pq[14] * y29 + Pq[15] * y23 + Pq[16] * y24 + Pq[17] * y25) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[18] * y21 + Pq[19] * y22 + Pq[20] * y29 + Pq[21] * y26 + Pq[22] * y27 + Pq[23] * y28) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[24] * y18 + Pq[25] * y19 + Pq[26] * y20 + Pq[27] * y26 + Pq[28] * y27 + Pq[29] * y28) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[30] * y23 + Pq[31] * y24 + Pq[32] * y25 + Pq[33] * y26 + Pq[34] * y27 + Pq[35] * y28) + b[7]);
+    sig[8] = sig[8] + a * ((0 + Pq[36] * y18 + Pq[37] * y20 + Pq[38] * y13 + Pq[39] * y14) + b[8]);
+    sig[9] = sig[9] + a * ((0 + Pq[40] * y19 + Pq[41] * y20 + Pq[42] * y0 + Pq[43] * y14) + b[9]);
+    sig[10] = sig[10] + a * ((0 + Pq[44] * y21 + Pq[45] * y22 + Pq[46] * y29 + Pq[47] * y13 + Pq[48] * y0 + Pq[49] * y14) + b[10]);
+    sig[11] = sig[11] + a * ((0 + Pq[50] * y21 + Pq[51] * y22 + Pq[52] * y29 + Pq[53] * y15 + Pq[54] * y16 + Pq[55] * y17) + b[11]);
+    sig[12] = sig[12] + a * ((0 + Pq[56] * y18 + Pq[57] * y19 + Pq[58] * y20 + Pq[59] * y15 + Pq[60] * y16 + Pq[61] * y17) + b[12]);
+    sig[13] = sig[13] + a * ((0 + Pq[62] * y13 + Pq[63] * y0 + Pq[64] * y14 + Pq[65] * y15 + Pq[66] * y16 + Pq[67] * y17) + b[13]);
+    sig[14] = sig[14] + a * ((0 + Pq[68] * y18 + Pq[69] * y20 + Pq[70] * y8 + Pq[71] * y9) + b[14]);
+    sig[15] = sig[15] + a * ((0 + Pq[72] * y19 + Pq[73] * y20 + Pq[74] * y1 + Pq[75] * y9) + b[15]);
+    sig[16] = sig[16] + a * ((0 + Pq[76] * y21 + Pq[77] * y22 + Pq[78] * y29 + Pq[79] * y8 + Pq[80] * y1 + Pq[81] * y9) + b[16]);
+    sig[17] = sig[17] + a * ((0 + Pq[82] * y21 + Pq[83] * y22 + Pq[84] * y29 + Pq[85] * y10 + Pq[86] * y11 + Pq[87] * y12) + b[17]);
+    sig[18] = sig[18] + a * ((0 + Pq[88] * y18 + Pq[89] * y19 + Pq[90] * y20 + Pq[91] * y10 + Pq[92] * y11 + Pq[93] * y12) + b[18]);
+    sig[19] = sig[19] + a * ((0 + Pq[94] * y8 + Pq[95] * y1 + Pq[96] * y9 + Pq[97] * y10 + Pq[98] * y11 + Pq[99] * y12) + b[19]);
+    sig[20] = sig[20] + a * ((0 + Pq[100] * y18 + Pq[101] * y20 + Pq[102] * y3 + Pq[103] * y4) + b[20]);
+    sig[21] = sig[21] + a * ((0 + Pq[104] * y19 + Pq[105] * y20 + Pq[106] * y2 + Pq[107] * y4) + b[21]);
+    sig[22] = sig[22] + a * ((0 + Pq[108] * y21 + Pq[109] * y22 + Pq[110] * y29 + Pq[111] * y3 + Pq[112] * y2 + Pq[113] * y4) + b[22]);
+    sig[23] = sig[23] + a * ((0 + Pq[114] * y21 + Pq[115] * y22 + Pq[116] * y29 + Pq[117] * y5 + Pq[118] * y6 + Pq[119] * y7) + b[23]);
+    sig[24] = sig[24] + a * ((0 + Pq[120] * y18 + Pq[121] * y19 + Pq[122] * y20 + Pq[123] * y5 + Pq[124] * y6 + Pq[125] * y7) + b[24]);
+    sig[25] = sig[25] + a * ((0 + Pq[126] * y3 + Pq[127] * y2 + Pq[128] * y4 + Pq[129] * y5 + Pq[130] * y6 + Pq[131] * y7) + b[25]);
+    const mb_real e0 = y18 - vold[0];
+    const mb_real e1 = y19 - vold[1];
+    const mb_real e2 = y20 - vold[2];
+    const mb_real e3 = y21 - vold[3];
+    const mb_real e4 = y22 - vold[4];
+    const mb_real e5 = y29 - vold[5];
+    const mb_real e6 = y23 - vold[6];
+    const mb_real e7 = y24 - vold[7];
+    const mb_real e8 = y25 - vold[8];
+    const mb_real e9 = y26 - vold[9];
+    const mb_real e10 = y27 - vold[10];
+    const mb_real e11 = y28 - vold[11];
+    const mb_real e12 = y13 - vold[12];
+    const mb_real e13 = y0 - vold[13];
+    const mb_real e14 = y14 - vold[14];
+    const mb_real e15 = y15 - vold[15];
+    const mb_real e16 = y16 - vold[16];
+    const mb_real e17 = y17 - vold[17];
+    const mb_real e18 = y8 - vold[18];
+    const mb_real e19 = y1 - vold[19];
+    const mb_real e20 = y9 - vold[20];
+    const mb_real e21 = y10 - vold[21];
+    const mb_real e22 = y11 - vold[22];
+    const mb_real e23 = y12 - vold[23];
+    const mb_real e24 = y3 - vold[24];
+    const mb_real e25 = y2 - vold[25];
+    const mb_real e26 = y4 - vold[26];
+    const mb_real e27 = y5 - vold[27];
+    const mb_real e28 = y6 - vold[28];
+    const mb_real e29 = y7 - vold[29];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11 + e12 * e12 + e13 * e13 + e14 * e14 + e15 * e15 + e16 * e16 + e17 * e17 + e18 * e18 + e19 * e19 + e20 * e20 + e21 * e21 + e22 * e22 + e23 * e23 + e24 * e24 + e25 * e25 + e26 * e26 + e27 * e27 + e28 * e28 + e29 * e29;
+    vold[0] = y18;
+    vold[1] = y19;
+    vold[2] = y20;
+    vold[3] = y21;
+    vold[4] = y22;
+    vold[5] = y29;
+    vold[6] = y23;
+    vold[7] = y24;
+    vold[8] = y25;
+    vold[9] = y26;
+    vold[10] = y27;
+    vold[11] = y28;
+    vold[12] = y13;
+    vold[13] = y0;
+    vold[14] = y14;
+    vold[15] = y15;
+    vold[16] = y16;
+    vold[17] = y17;
+    vold[18] = y8;
+    vold[19] = y1;
+    vold[20] = y9;
+    vold[21] = y10;
+    vold[22] = y11;
+    vold[23] = y12;
+    vold[24] = y3;
+    vold[25] = y2;
+    vold[26] = y4;
+    vold[27] = y5;
+    vold[28] = y6;
+    vold[29] = y7;
+    return dv;
+}
+#endif
+
 static const mb_index walker_s_k[454] = {
     0, 4, 24, 36, 56, 68, 88, 100, 120, 4, 24, 36, 56, 68, 88, 100,
     120, 24, 36, 56, 68, 88, 100, 120, 36, 56, 68, 88, 100, 120, 56, 68,
@@ -9124,7 +9346,12 @@ static const mb_plan walker_plan = {
     walker_s_assemble, walker_a_assemble,
     walker_pq_mv, walker_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &walker_f4
+    &walker_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    walker_alf_iter
 #else
     0
 #endif

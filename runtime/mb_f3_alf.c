@@ -33,8 +33,25 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
         k.sb[r] = a * b[r] + sig[r];
 #endif
     }
+#if MB_WITH_F3_KERNEL
+    /* the model's unrolled pass (mb_plan.alf_iter) where A is factored on its plan */
+    mb_real (*iter)(const mb_real *, const mb_real *, const mb_real *, const mb_real *, mb_real *,
+                    mb_real *, mb_real) = s->p.linsys_ops ? NULL : m->plan->alf_iter;
+#if MB_WITH_DENSE
+    if (s->p.linsys == MB_LINSYS_DENSE) iter = NULL;
+#endif
+#endif
     int it, conv = 0;
     for (it = 1; it <= s->p.max_iter; it++) {
+#if MB_WITH_F3_KERNEL
+        if (iter) {   /* the loops below in one call, v into vold */
+            s->mon.solves++;
+            mb_real dv = iter(s->FA, Pq, p, b, sig, vold, a);
+            if (!(dv * 0 == 0) && !finite_vec(n, vold)) return MB_ERR_NONFINITE;
+            if (MB_SQRT(dv) < s->p.tol) { conv = 1; break; }
+            continue;
+        }
+#endif
         copy(n, rhs, p);
 #if MBI_ONLY
         /* a firmware build keeps separate passes over the vectors: the fused ones of the

@@ -112,6 +112,12 @@ typedef struct mb_plan {
     /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form and where
      * MB_WITH_F4_KERNELS is 0, runtime/mb_config.h). */
     const mb_f4_kernels *f4;
+    /* One pass of alf-explicit's sigma iteration, unrolled (NULL in the compact form and where
+     * MB_WITH_F3_KERNEL is 0): sb = a b + sig, v = A^-1 (p - Phi_q^T sb) with A's LDL^T factors
+     * F, sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold (nq). The arithmetic
+     * of runtime/mb_f3_alf.c's loops and the kernels they call, in the same order. */
+    mb_real (*alf_iter)(const mb_real *F, const mb_real *Pq, const mb_real *p, const mb_real *b,
+                        mb_real *sig, mb_real *vold, mb_real a);
 } mb_plan;
 
 /* A model's recommended run settings: the simulate { ... } block of its model file
