@@ -2897,10 +2897,313 @@ static const mb_f4_kernels andrews_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (144 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void andrews_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[15];
+    F[1] = mass[16];
+    F[2] = mass[17];
+    F[3] = mass[7];
+    F[4] = mass[0];
+    F[5] = mass[1];
+    F[6] = mass[2];
+    F[7] = mass[12];
+    F[8] = mass[13];
+    F[9] = mass[14];
+    F[10] = mass[10];
+    F[11] = mass[9];
+    F[12] = mass[11];
+    F[13] = mass[6];
+    F[14] = mass[8];
+    F[15] = mass[3];
+    F[16] = mass[4];
+    F[17] = mass[5];
+    F[18] = mass[18];
+    F[19] = mass[19];
+    F[20] = mass[20];
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    F[44] = 0;
+    F[45] = 0;
+    F[46] = 0;
+    F[47] = 0;
+    F[48] = 0;
+    F[49] = 0;
+    F[50] = 0;
+    F[51] = 0;
+    F[52] = 0;
+    F[53] = 0;
+    F[54] = 0;
+    F[55] = 0;
+    F[56] = 0;
+    F[57] = 0;
+    F[58] = 0;
+    F[59] = 0;
+    F[60] = 0;
+    F[61] = 0;
+    F[62] = 0;
+    F[63] = 0;
+    F[64] = 0;
+    F[65] = 0;
+    F[66] = 0;
+    F[67] = 0;
+    F[68] = 0;
+    F[69] = 0;
+    F[70] = 0;
+    F[71] = 0;
+    F[72] = 0;
+    F[73] = 0;
+    F[74] = 0;
+    F[75] = 0;
+    F[76] = 0;
+    F[77] = 0;
+    F[78] = 0;
+    F[79] = 0;
+    F[80] = 0;
+    F[81] = 0;
+    F[82] = 0;
+    F[83] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[4] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[34] += e1 * Pq[0];
+    F[6] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[5] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[37] += e3 * Pq[2];
+    F[6] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[4] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[34] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[35] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[36] += e7 * Pq[4];
+    F[6] += e5 * Pq[5];
+    F[40] += e6 * Pq[5];
+    F[42] += e7 * Pq[5];
+    F[15] += e6 * Pq[6];
+    F[71] += e7 * Pq[6];
+    F[17] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[5] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[37] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[38] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[39] += e11 * Pq[8];
+    F[6] += e9 * Pq[9];
+    F[41] += e10 * Pq[9];
+    F[42] += e11 * Pq[9];
+    F[16] += e10 * Pq[10];
+    F[74] += e11 * Pq[10];
+    F[17] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[15] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[71] += e13 * Pq[12];
+    F[64] += e12 * Pq[14];
+    F[67] += e12 * Pq[15];
+    F[17] += e13 * Pq[13];
+    F[66] += e13 * Pq[14];
+    F[69] += e13 * Pq[15];
+    const mb_real e14 = a * Pq[14];
+    F[13] += e14 * Pq[14];
+    const mb_real e15 = a * Pq[15];
+    F[63] += e15 * Pq[14];
+    F[14] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[16] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[74] += e17 * Pq[16];
+    F[32] += e16 * Pq[18];
+    F[68] += e16 * Pq[19];
+    F[17] += e17 * Pq[17];
+    F[33] += e17 * Pq[18];
+    F[69] += e17 * Pq[19];
+    const mb_real e18 = a * Pq[18];
+    F[3] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[31] += e19 * Pq[18];
+    F[14] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[15] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[71] += e21 * Pq[20];
+    F[57] += e20 * Pq[22];
+    F[60] += e20 * Pq[23];
+    F[17] += e21 * Pq[21];
+    F[59] += e21 * Pq[22];
+    F[62] += e21 * Pq[23];
+    const mb_real e22 = a * Pq[22];
+    F[11] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[56] += e23 * Pq[22];
+    F[12] += e23 * Pq[23];
+    const mb_real e24 = a * Pq[24];
+    F[16] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[74] += e25 * Pq[24];
+    F[54] += e24 * Pq[26];
+    F[61] += e24 * Pq[27];
+    F[17] += e25 * Pq[25];
+    F[55] += e25 * Pq[26];
+    F[62] += e25 * Pq[27];
+    const mb_real e26 = a * Pq[26];
+    F[10] += e26 * Pq[26];
+    const mb_real e27 = a * Pq[27];
+    F[53] += e27 * Pq[26];
+    F[12] += e27 * Pq[27];
+    const mb_real e28 = a * Pq[28];
+    F[15] += e28 * Pq[28];
+    const mb_real e29 = a * Pq[29];
+    F[71] += e29 * Pq[28];
+    const mb_real e30 = a * Pq[30];
+    F[72] += e30 * Pq[28];
+    const mb_real e31 = a * Pq[31];
+    F[73] += e31 * Pq[28];
+    F[17] += e29 * Pq[29];
+    F[78] += e30 * Pq[29];
+    F[80] += e31 * Pq[29];
+    F[18] += e30 * Pq[30];
+    F[82] += e31 * Pq[30];
+    F[20] += e31 * Pq[31];
+    const mb_real e32 = a * Pq[32];
+    F[16] += e32 * Pq[32];
+    const mb_real e33 = a * Pq[33];
+    F[74] += e33 * Pq[32];
+    const mb_real e34 = a * Pq[34];
+    F[76] += e34 * Pq[32];
+    const mb_real e35 = a * Pq[35];
+    F[77] += e35 * Pq[32];
+    F[17] += e33 * Pq[33];
+    F[79] += e34 * Pq[33];
+    F[80] += e35 * Pq[33];
+    F[19] += e34 * Pq[34];
+    F[83] += e35 * Pq[34];
+    F[20] += e35 * Pq[35];
+    const mb_real e36 = a * Pq[36];
+    F[13] += e36 * Pq[36];
+    const mb_real e37 = a * Pq[37];
+    F[63] += e37 * Pq[36];
+    F[22] += e36 * Pq[38];
+    F[28] += e36 * Pq[39];
+    F[14] += e37 * Pq[37];
+    F[23] += e37 * Pq[38];
+    F[29] += e37 * Pq[39];
+    const mb_real e38 = a * Pq[38];
+    F[0] += e38 * Pq[38];
+    const mb_real e39 = a * Pq[39];
+    F[21] += e39 * Pq[38];
+    F[2] += e39 * Pq[39];
+    const mb_real e40 = a * Pq[40];
+    F[3] += e40 * Pq[40];
+    const mb_real e41 = a * Pq[41];
+    F[31] += e41 * Pq[40];
+    F[25] += e40 * Pq[42];
+    F[27] += e40 * Pq[43];
+    F[14] += e41 * Pq[41];
+    F[26] += e41 * Pq[42];
+    F[29] += e41 * Pq[43];
+    const mb_real e42 = a * Pq[42];
+    F[1] += e42 * Pq[42];
+    const mb_real e43 = a * Pq[43];
+    F[24] += e43 * Pq[42];
+    F[2] += e43 * Pq[43];
+    const mb_real e44 = a * Pq[44];
+    F[11] += e44 * Pq[44];
+    const mb_real e45 = a * Pq[45];
+    F[56] += e45 * Pq[44];
+    F[44] += e44 * Pq[46];
+    F[50] += e44 * Pq[47];
+    F[12] += e45 * Pq[45];
+    F[45] += e45 * Pq[46];
+    F[51] += e45 * Pq[47];
+    const mb_real e46 = a * Pq[46];
+    F[7] += e46 * Pq[46];
+    const mb_real e47 = a * Pq[47];
+    F[43] += e47 * Pq[46];
+    F[9] += e47 * Pq[47];
+    const mb_real e48 = a * Pq[48];
+    F[10] += e48 * Pq[48];
+    const mb_real e49 = a * Pq[49];
+    F[53] += e49 * Pq[48];
+    F[47] += e48 * Pq[50];
+    F[49] += e48 * Pq[51];
+    F[12] += e49 * Pq[49];
+    F[48] += e49 * Pq[50];
+    F[51] += e49 * Pq[51];
+    const mb_real e50 = a * Pq[50];
+    F[8] += e50 * Pq[50];
+    const mb_real e51 = a * Pq[51];
+    F[46] += e51 * Pq[50];
+    F[9] += e51 * Pq[51];
+    const mb_real e52 = a * Pq[52];
+    F[7] += e52 * Pq[52];
+    const mb_real e53 = a * Pq[53];
+    F[43] += e53 * Pq[52];
+    F[9] += e53 * Pq[53];
+    const mb_real e54 = a * Pq[54];
+    F[8] += e54 * Pq[54];
+    const mb_real e55 = a * Pq[55];
+    F[46] += e55 * Pq[54];
+    F[9] += e55 * Pq[55];
+    const mb_real e56 = a * Pq[56];
+    F[0] += e56 * Pq[56];
+    const mb_real e57 = a * Pq[57];
+    F[21] += e57 * Pq[56];
+    F[2] += e57 * Pq[57];
+    const mb_real e58 = a * Pq[58];
+    F[1] += e58 * Pq[58];
+    const mb_real e59 = a * Pq[59];
+    F[24] += e59 * Pq[58];
+    F[2] += e59 * Pq[59];
+    const mb_real e60 = a * Pq[60];
+    F[18] += e60 * Pq[60];
+    const mb_real e61 = a * Pq[61];
+    F[82] += e61 * Pq[60];
+    F[20] += e61 * Pq[61];
+    const mb_real e62 = a * Pq[62];
+    F[19] += e62 * Pq[62];
+    const mb_real e63 = a * Pq[63];
+    F[83] += e63 * Pq[62];
+    F[20] += e63 * Pq[63];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real andrews_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real andrews_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -3059,6 +3362,8 @@ static mb_real andrews_alf_iter(const mb_real *restrict F, const mb_real *restri
     vold[20] = y20;
     return dv;
 }
+
+static const mb_f3_kernels andrews_f3 = { andrews_f3_matrix, andrews_f3_iter };
 #endif
 
 static const mb_index andrews_s_k[152] = {
@@ -3159,7 +3464,7 @@ static const mb_plan andrews_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    andrews_alf_iter
+    &andrews_f3
 #else
     0
 #endif

@@ -909,10 +909,82 @@ static const mb_f4_kernels cam_follower_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (28 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void cam_follower_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = mass[3];
+    F[4] = mass[4];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[0] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[5] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[19] += e4 * Pq[3];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[0] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[6] += e6 * Pq[5];
+    const mb_real e7 = a * Pq[7];
+    F[7] += e7 * Pq[5];
+    const mb_real e8 = a * Pq[8];
+    F[8] += e8 * Pq[5];
+    const mb_real e9 = a * Pq[9];
+    F[9] += e9 * Pq[5];
+    const mb_real e10 = a * Pq[10];
+    F[10] += e10 * Pq[5];
+    F[1] += e6 * Pq[6];
+    F[11] += e7 * Pq[6];
+    F[12] += e8 * Pq[6];
+    F[13] += e9 * Pq[6];
+    F[14] += e10 * Pq[6];
+    F[2] += e7 * Pq[7];
+    F[15] += e8 * Pq[7];
+    F[16] += e9 * Pq[7];
+    F[17] += e10 * Pq[7];
+    F[3] += e8 * Pq[8];
+    F[18] += e9 * Pq[8];
+    F[19] += e10 * Pq[8];
+    F[4] += e9 * Pq[9];
+    F[20] += e10 * Pq[9];
+    F[5] += e10 * Pq[10];
+    const mb_real e11 = a * Pq[11];
+    F[2] += e11 * Pq[11];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real cam_follower_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real cam_follower_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -968,6 +1040,8 @@ static mb_real cam_follower_alf_iter(const mb_real *restrict F, const mb_real *r
     vold[5] = y5;
     return dv;
 }
+
+static const mb_f3_kernels cam_follower_f3 = { cam_follower_f3_matrix, cam_follower_f3_iter };
 #endif
 
 static const mb_index cam_follower_s_k[19] = {
@@ -1023,7 +1097,7 @@ static const mb_plan cam_follower_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    cam_follower_alf_iter
+    &cam_follower_f3
 #else
     0
 #endif

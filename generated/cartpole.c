@@ -622,10 +622,55 @@ static const mb_f4_kernels cartpole_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (14 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void cartpole_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[2];
+    F[1] = mass[1];
+    F[2] = mass[4];
+    F[3] = mass[0];
+    F[4] = mass[3];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[0] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[3] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[9] += e3 * Pq[2];
+    const mb_real e4 = a * Pq[4];
+    F[10] += e4 * Pq[2];
+    F[4] += e3 * Pq[3];
+    F[11] += e4 * Pq[3];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[1] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[6] += e6 * Pq[5];
+    const mb_real e7 = a * Pq[7];
+    F[7] += e7 * Pq[5];
+    F[2] += e6 * Pq[6];
+    F[8] += e7 * Pq[6];
+    F[5] += e7 * Pq[7];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real cartpole_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real cartpole_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -677,6 +722,8 @@ static mb_real cartpole_alf_iter(const mb_real *restrict F, const mb_real *restr
     vold[5] = y5;
     return dv;
 }
+
+static const mb_f3_kernels cartpole_f3 = { cartpole_f3_matrix, cartpole_f3_iter };
 #endif
 
 static const mb_index cartpole_s_k[10] = {
@@ -722,7 +769,7 @@ static const mb_plan cartpole_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    cartpole_alf_iter
+    &cartpole_f3
 #else
     0
 #endif

@@ -1445,10 +1445,159 @@ static const mb_f4_kernels chain_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (66 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[9];
+    F[1] = mass[10];
+    F[2] = mass[11];
+    F[3] = mass[0];
+    F[4] = mass[1];
+    F[5] = mass[2];
+    F[6] = mass[4];
+    F[7] = mass[3];
+    F[8] = mass[5];
+    F[9] = mass[6];
+    F[10] = mass[7];
+    F[11] = mass[8];
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[3] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[21] += e1 * Pq[0];
+    F[5] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[4] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[24] += e3 * Pq[2];
+    F[5] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[3] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[21] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[22] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[23] += e7 * Pq[4];
+    F[5] += e5 * Pq[5];
+    F[28] += e6 * Pq[5];
+    F[29] += e7 * Pq[5];
+    F[7] += e6 * Pq[6];
+    F[34] += e7 * Pq[6];
+    F[8] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[4] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[24] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[25] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[26] += e11 * Pq[8];
+    F[5] += e9 * Pq[9];
+    F[27] += e10 * Pq[9];
+    F[29] += e11 * Pq[9];
+    F[6] += e10 * Pq[10];
+    F[31] += e11 * Pq[10];
+    F[8] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[7] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[34] += e13 * Pq[12];
+    const mb_real e14 = a * Pq[14];
+    F[35] += e14 * Pq[12];
+    const mb_real e15 = a * Pq[15];
+    F[37] += e15 * Pq[12];
+    F[8] += e13 * Pq[13];
+    F[38] += e14 * Pq[13];
+    F[40] += e15 * Pq[13];
+    F[9] += e14 * Pq[14];
+    F[42] += e15 * Pq[14];
+    F[11] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[6] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[31] += e17 * Pq[16];
+    const mb_real e18 = a * Pq[18];
+    F[32] += e18 * Pq[16];
+    const mb_real e19 = a * Pq[19];
+    F[33] += e19 * Pq[16];
+    F[8] += e17 * Pq[17];
+    F[39] += e18 * Pq[17];
+    F[40] += e19 * Pq[17];
+    F[10] += e18 * Pq[18];
+    F[43] += e19 * Pq[18];
+    F[11] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[9] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[42] += e21 * Pq[20];
+    F[13] += e20 * Pq[22];
+    F[18] += e20 * Pq[23];
+    F[11] += e21 * Pq[21];
+    F[14] += e21 * Pq[22];
+    F[20] += e21 * Pq[23];
+    const mb_real e22 = a * Pq[22];
+    F[0] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[12] += e23 * Pq[22];
+    F[2] += e23 * Pq[23];
+    const mb_real e24 = a * Pq[24];
+    F[10] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[43] += e25 * Pq[24];
+    F[16] += e24 * Pq[26];
+    F[19] += e24 * Pq[27];
+    F[11] += e25 * Pq[25];
+    F[17] += e25 * Pq[26];
+    F[20] += e25 * Pq[27];
+    const mb_real e26 = a * Pq[26];
+    F[1] += e26 * Pq[26];
+    const mb_real e27 = a * Pq[27];
+    F[15] += e27 * Pq[26];
+    F[2] += e27 * Pq[27];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real chain_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real chain_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -1538,6 +1687,8 @@ static mb_real chain_alf_iter(const mb_real *restrict F, const mb_real *restrict
     vold[11] = y2;
     return dv;
 }
+
+static const mb_f3_kernels chain_f3 = { chain_f3_matrix, chain_f3_iter };
 #endif
 
 static const mb_index chain_s_k[53] = {
@@ -1604,7 +1755,7 @@ static const mb_plan chain_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    chain_alf_iter
+    &chain_f3
 #else
     0
 #endif

@@ -756,10 +756,76 @@ static const mb_f4_kernels double_pendulum_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (26 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void double_pendulum_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[1];
+    F[1] = mass[4];
+    F[2] = mass[0];
+    F[3] = mass[2];
+    F[4] = mass[3];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[2] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[11] += e1 * Pq[0];
+    F[3] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[0] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[7] += e3 * Pq[2];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[2] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[11] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[12] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[13] += e7 * Pq[4];
+    F[3] += e5 * Pq[5];
+    F[14] += e6 * Pq[5];
+    F[15] += e7 * Pq[5];
+    F[4] += e6 * Pq[6];
+    F[16] += e7 * Pq[6];
+    F[5] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[7] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[6] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[8] += e11 * Pq[8];
+    F[3] += e9 * Pq[9];
+    F[9] += e9 * Pq[10];
+    F[15] += e11 * Pq[9];
+    F[1] += e10 * Pq[10];
+    F[10] += e11 * Pq[10];
+    F[5] += e11 * Pq[11];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real double_pendulum_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -811,6 +877,8 @@ static mb_real double_pendulum_alf_iter(const mb_real *restrict F, const mb_real
     vold[5] = y5;
     return dv;
 }
+
+static const mb_f3_kernels double_pendulum_f3 = { double_pendulum_f3_matrix, double_pendulum_f3_iter };
 #endif
 
 static const mb_index double_pendulum_s_k[21] = {
@@ -862,7 +930,7 @@ static const mb_plan double_pendulum_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    double_pendulum_alf_iter
+    &double_pendulum_f3
 #else
     0
 #endif

@@ -1190,10 +1190,127 @@ static const mb_f4_kernels fourbar_singular_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (52 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void fourbar_singular_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[1];
+    F[1] = mass[6];
+    F[2] = mass[7];
+    F[3] = mass[8];
+    F[4] = mass[4];
+    F[5] = mass[0];
+    F[6] = mass[2];
+    F[7] = mass[5];
+    F[8] = mass[3];
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[5] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[24] += e1 * Pq[0];
+    F[6] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[0] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[10] += e3 * Pq[2];
+    F[6] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[24] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[26] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[25] += e7 * Pq[4];
+    F[6] += e5 * Pq[5];
+    F[28] += e6 * Pq[5];
+    F[27] += e7 * Pq[5];
+    F[8] += e6 * Pq[6];
+    F[29] += e6 * Pq[7];
+    F[7] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[10] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[9] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[11] += e11 * Pq[8];
+    F[6] += e9 * Pq[9];
+    F[21] += e9 * Pq[10];
+    F[27] += e11 * Pq[9];
+    F[4] += e10 * Pq[10];
+    F[22] += e11 * Pq[10];
+    F[7] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[8] += e12 * Pq[12];
+    F[29] += e12 * Pq[13];
+    F[14] += e12 * Pq[14];
+    F[20] += e12 * Pq[15];
+    const mb_real e13 = a * Pq[13];
+    F[7] += e13 * Pq[13];
+    F[13] += e13 * Pq[14];
+    F[19] += e13 * Pq[15];
+    const mb_real e14 = a * Pq[14];
+    F[1] += e14 * Pq[14];
+    const mb_real e15 = a * Pq[15];
+    F[12] += e15 * Pq[14];
+    F[3] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[4] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[22] += e17 * Pq[16];
+    F[16] += e16 * Pq[18];
+    F[18] += e16 * Pq[19];
+    F[7] += e17 * Pq[17];
+    F[17] += e17 * Pq[18];
+    F[19] += e17 * Pq[19];
+    const mb_real e18 = a * Pq[18];
+    F[2] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[15] += e19 * Pq[18];
+    F[3] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[1] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[12] += e21 * Pq[20];
+    F[3] += e21 * Pq[21];
+    const mb_real e22 = a * Pq[22];
+    F[2] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[15] += e23 * Pq[22];
+    F[3] += e23 * Pq[23];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real fourbar_singular_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real fourbar_singular_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -1268,6 +1385,8 @@ static mb_real fourbar_singular_alf_iter(const mb_real *restrict F, const mb_rea
     vold[8] = y3;
     return dv;
 }
+
+static const mb_f3_kernels fourbar_singular_f3 = { fourbar_singular_f3_matrix, fourbar_singular_f3_iter };
 #endif
 
 static const mb_index fourbar_singular_s_k[48] = {
@@ -1328,7 +1447,7 @@ static const mb_plan fourbar_singular_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    fourbar_singular_alf_iter
+    &fourbar_singular_f3
 #else
     0
 #endif

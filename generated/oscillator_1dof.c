@@ -404,10 +404,29 @@ static const mb_f4_kernels oscillator_1dof_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (2 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void oscillator_1dof_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[2] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real oscillator_1dof_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real oscillator_1dof_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -440,6 +459,8 @@ static mb_real oscillator_1dof_alf_iter(const mb_real *restrict F, const mb_real
     vold[2] = y2;
     return dv;
 }
+
+static const mb_f3_kernels oscillator_1dof_f3 = { oscillator_1dof_f3_matrix, oscillator_1dof_f3_iter };
 #endif
 
 static const mb_index oscillator_1dof_s_k[2] = {
@@ -493,7 +514,7 @@ static const mb_plan oscillator_1dof_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    oscillator_1dof_alf_iter
+    &oscillator_1dof_f3
 #else
     0
 #endif

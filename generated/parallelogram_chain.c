@@ -2023,10 +2023,221 @@ static const mb_f4_kernels parallelogram_chain_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (98 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void parallelogram_chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[6];
+    F[1] = mass[7];
+    F[2] = mass[8];
+    F[3] = mass[0];
+    F[4] = mass[1];
+    F[5] = mass[2];
+    F[6] = mass[10];
+    F[7] = mass[9];
+    F[8] = mass[11];
+    F[9] = mass[3];
+    F[10] = mass[4];
+    F[11] = mass[5];
+    F[12] = mass[13];
+    F[13] = mass[14];
+    F[14] = mass[12];
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    F[44] = 0;
+    F[45] = 0;
+    F[46] = 0;
+    F[47] = 0;
+    F[48] = 0;
+    F[49] = 0;
+    F[50] = 0;
+    F[51] = 0;
+    F[52] = 0;
+    F[53] = 0;
+    F[54] = 0;
+    F[55] = 0;
+    F[56] = 0;
+    F[57] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[3] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[24] += e1 * Pq[0];
+    F[5] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[4] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[27] += e3 * Pq[2];
+    F[5] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[9] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[45] += e5 * Pq[4];
+    F[11] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[10] += e6 * Pq[6];
+    const mb_real e7 = a * Pq[7];
+    F[48] += e7 * Pq[6];
+    F[11] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[15] += e9 * Pq[8];
+    F[2] += e9 * Pq[9];
+    const mb_real e10 = a * Pq[10];
+    F[1] += e10 * Pq[10];
+    const mb_real e11 = a * Pq[11];
+    F[18] += e11 * Pq[10];
+    F[2] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[3] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[24] += e13 * Pq[12];
+    const mb_real e14 = a * Pq[14];
+    F[25] += e14 * Pq[12];
+    const mb_real e15 = a * Pq[15];
+    F[26] += e15 * Pq[12];
+    F[5] += e13 * Pq[13];
+    F[31] += e14 * Pq[13];
+    F[32] += e15 * Pq[13];
+    F[7] += e14 * Pq[14];
+    F[37] += e15 * Pq[14];
+    F[8] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[4] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[27] += e17 * Pq[16];
+    const mb_real e18 = a * Pq[18];
+    F[28] += e18 * Pq[16];
+    const mb_real e19 = a * Pq[19];
+    F[29] += e19 * Pq[16];
+    F[5] += e17 * Pq[17];
+    F[30] += e18 * Pq[17];
+    F[32] += e19 * Pq[17];
+    F[6] += e18 * Pq[18];
+    F[34] += e19 * Pq[18];
+    F[8] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[9] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[45] += e21 * Pq[20];
+    F[38] += e20 * Pq[22];
+    F[41] += e20 * Pq[23];
+    F[11] += e21 * Pq[21];
+    F[40] += e21 * Pq[22];
+    F[43] += e21 * Pq[23];
+    const mb_real e22 = a * Pq[22];
+    F[7] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[37] += e23 * Pq[22];
+    F[8] += e23 * Pq[23];
+    const mb_real e24 = a * Pq[24];
+    F[10] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[48] += e25 * Pq[24];
+    F[35] += e24 * Pq[26];
+    F[42] += e24 * Pq[27];
+    F[11] += e25 * Pq[25];
+    F[36] += e25 * Pq[26];
+    F[43] += e25 * Pq[27];
+    const mb_real e26 = a * Pq[26];
+    F[6] += e26 * Pq[26];
+    const mb_real e27 = a * Pq[27];
+    F[34] += e27 * Pq[26];
+    F[8] += e27 * Pq[27];
+    const mb_real e28 = a * Pq[28];
+    F[9] += e28 * Pq[28];
+    const mb_real e29 = a * Pq[29];
+    F[45] += e29 * Pq[28];
+    const mb_real e30 = a * Pq[30];
+    F[47] += e30 * Pq[28];
+    const mb_real e31 = a * Pq[31];
+    F[46] += e31 * Pq[28];
+    F[11] += e29 * Pq[29];
+    F[54] += e30 * Pq[29];
+    F[53] += e31 * Pq[29];
+    F[14] += e30 * Pq[30];
+    F[57] += e30 * Pq[31];
+    F[13] += e31 * Pq[31];
+    const mb_real e32 = a * Pq[32];
+    F[10] += e32 * Pq[32];
+    const mb_real e33 = a * Pq[33];
+    F[48] += e33 * Pq[32];
+    const mb_real e34 = a * Pq[34];
+    F[49] += e34 * Pq[32];
+    const mb_real e35 = a * Pq[35];
+    F[50] += e35 * Pq[32];
+    F[11] += e33 * Pq[33];
+    F[52] += e34 * Pq[33];
+    F[53] += e35 * Pq[33];
+    F[12] += e34 * Pq[34];
+    F[55] += e35 * Pq[34];
+    F[13] += e35 * Pq[35];
+    const mb_real e36 = a * Pq[36];
+    F[0] += e36 * Pq[36];
+    const mb_real e37 = a * Pq[37];
+    F[15] += e37 * Pq[36];
+    const mb_real e38 = a * Pq[38];
+    F[17] += e38 * Pq[36];
+    const mb_real e39 = a * Pq[39];
+    F[16] += e39 * Pq[36];
+    F[2] += e37 * Pq[37];
+    F[23] += e38 * Pq[37];
+    F[22] += e39 * Pq[37];
+    F[14] += e38 * Pq[38];
+    F[57] += e38 * Pq[39];
+    F[13] += e39 * Pq[39];
+    const mb_real e40 = a * Pq[40];
+    F[1] += e40 * Pq[40];
+    const mb_real e41 = a * Pq[41];
+    F[18] += e41 * Pq[40];
+    const mb_real e42 = a * Pq[42];
+    F[19] += e42 * Pq[40];
+    const mb_real e43 = a * Pq[43];
+    F[20] += e43 * Pq[40];
+    F[2] += e41 * Pq[41];
+    F[21] += e42 * Pq[41];
+    F[22] += e43 * Pq[41];
+    F[12] += e42 * Pq[42];
+    F[55] += e43 * Pq[42];
+    F[13] += e43 * Pq[43];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real parallelogram_chain_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real parallelogram_chain_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -2143,6 +2354,8 @@ static mb_real parallelogram_chain_alf_iter(const mb_real *restrict F, const mb_
     vold[14] = y13;
     return dv;
 }
+
+static const mb_f3_kernels parallelogram_chain_f3 = { parallelogram_chain_f3_matrix, parallelogram_chain_f3_iter };
 #endif
 
 static const mb_index parallelogram_chain_s_k[97] = {
@@ -2224,7 +2437,7 @@ static const mb_plan parallelogram_chain_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    parallelogram_chain_alf_iter
+    &parallelogram_chain_f3
 #else
     0
 #endif

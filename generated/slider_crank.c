@@ -1024,10 +1024,105 @@ static const mb_f4_kernels slider_crank_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (40 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void slider_crank_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[7];
+    F[1] = mass[6];
+    F[2] = mass[0];
+    F[3] = mass[3];
+    F[4] = mass[1];
+    F[5] = mass[4];
+    F[6] = mass[5];
+    F[7] = mass[2];
+    F[8] = mass[8];
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[2] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[15] += e1 * Pq[0];
+    F[7] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[4] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[20] += e3 * Pq[2];
+    F[7] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[2] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[15] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[13] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[14] += e7 * Pq[4];
+    F[7] += e5 * Pq[5];
+    F[17] += e5 * Pq[6];
+    F[23] += e5 * Pq[7];
+    F[3] += e6 * Pq[6];
+    F[16] += e7 * Pq[6];
+    F[6] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[4] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[20] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[18] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[19] += e11 * Pq[8];
+    F[7] += e9 * Pq[9];
+    F[22] += e9 * Pq[10];
+    F[23] += e9 * Pq[11];
+    F[5] += e10 * Pq[10];
+    F[21] += e11 * Pq[10];
+    F[6] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[3] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[16] += e13 * Pq[12];
+    F[11] += e12 * Pq[14];
+    F[6] += e13 * Pq[13];
+    F[12] += e13 * Pq[14];
+    const mb_real e14 = a * Pq[14];
+    F[1] += e14 * Pq[14];
+    const mb_real e15 = a * Pq[15];
+    F[5] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[21] += e16 * Pq[15];
+    F[9] += e15 * Pq[17];
+    F[6] += e16 * Pq[16];
+    F[10] += e16 * Pq[17];
+    const mb_real e17 = a * Pq[17];
+    F[0] += e17 * Pq[17];
+    const mb_real e18 = a * Pq[18];
+    F[8] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[0] += e19 * Pq[19];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real slider_crank_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real slider_crank_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -1102,6 +1197,8 @@ static mb_real slider_crank_alf_iter(const mb_real *restrict F, const mb_real *r
     vold[8] = y8;
     return dv;
 }
+
+static const mb_f3_kernels slider_crank_f3 = { slider_crank_f3_matrix, slider_crank_f3_iter };
 #endif
 
 static const mb_index slider_crank_s_k[37] = {
@@ -1159,7 +1256,7 @@ static const mb_plan slider_crank_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    slider_crank_alf_iter
+    &slider_crank_f3
 #else
     0
 #endif

@@ -835,10 +835,55 @@ static const mb_f4_kernels valve_jump_f4 = {
 #endif
 
 #if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (7 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void valve_jump_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = mass[3];
+    F[4] = mass[4];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[0] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[5] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[19] += e4 * Pq[3];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[2] += e5 * Pq[5];
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
-static mb_real valve_jump_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+static mb_real valve_jump_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
     const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
     mb_real a)
 {
@@ -892,6 +937,8 @@ static mb_real valve_jump_alf_iter(const mb_real *restrict F, const mb_real *res
     vold[5] = y5;
     return dv;
 }
+
+static const mb_f3_kernels valve_jump_f3 = { valve_jump_f3_matrix, valve_jump_f3_iter };
 #endif
 
 static const mb_index valve_jump_s_k[7] = {
@@ -949,7 +996,7 @@ static const mb_plan valve_jump_plan = {
     0,
 #endif
 #if MB_WITH_F3_KERNEL
-    valve_jump_alf_iter
+    &valve_jump_f3
 #else
     0
 #endif

@@ -396,15 +396,17 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     return table.concat(out, "\n")
 end
 
--- The unrolled pass of alf-explicit's sigma iteration (runtime/mb_model.h: mb_plan.alf_iter),
+-- alf-explicit's unrolled kernels (runtime/mb_model.h: mb_f3_kernels): its matrix, and a pass of
+-- its sigma iteration,
 -- the loops of runtime/mb_f3_alf.c (the host's) and the kernels they call, in the same order:
 -- sb = a b + sigma~, the right-hand side p + (-1) Phi_q^T sb as pq_mtv forms it (a term
 -- (-1 Pq) sb is -(Pq sb) exactly, added it is a subtraction: the same value), the solve with
 -- A's factors as NAME_a_ldl_solve's, c = Phi_q v + b as pq_mv's sum plus b, sigma~ += a c and
 -- |v - v_old|^2 summed in index order; every intermediate a local. S: A's symbolic plan.
-function M.alf(name, S, prow, pcol, nc)
+function M.alf(name, P, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end
+    local S = P.a
     local n, lp, li, perm = S.n, S.lp, S.li, S.perm
     local function col(k) return lp[k + 1], lp[k + 2] - 1 end
     local rows, cols = {}, {}
@@ -415,10 +417,36 @@ function M.alf(name, S, prow, pcol, nc)
         table.insert(cols[pcol[k]], k - 1)
     end
     w("#if MB_WITH_F3_KERNEL")
+    -- the matrix: every entry set (its mass or 0, as mbi_assemble_a's zeroing and scatter), then
+    -- the pairs (a Pq[k]) Pq[l] in the plan's order, each e_k = a Pq[k] just before its first
+    -- term (as the F4 matrix's rows: few values live)
+    local init = {}
+    for i = 0, n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
+    w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (" .. P.na .. " product")
+    w(" * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */")
+    w("static void " .. name .. "_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, mb_real a)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)mass;")
+    w("    (void)Pq;")
+    w("    (void)a;")
+    for j = 0, n + S.nl - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+    local have = {}
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        if not have[k] then
+            have[k] = true
+            w(string.format("    const mb_real e%d = a * Pq[%d];", k, k))
+        end
+        w(string.format("    F[%d] += e%d * Pq[%d];", d, k, l))
+    end
+    w("}")
+    w("")
     w("/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and")
     w(" * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),")
     w(" * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */")
-    w("static mb_real " .. name .. "_alf_iter(const mb_real *restrict F, const mb_real *restrict Pq,")
+    w("static mb_real " .. name .. "_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,")
     w("    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,")
     w("    mb_real a)")
     w("{")
@@ -471,6 +499,8 @@ function M.alf(name, S, prow, pcol, nc)
     for i = 0, n - 1 do w(string.format("    vold[%d] = y%d;", i, pinv[i])) end
     w("    return dv;")
     w("}")
+    w("")
+    w("static const mb_f3_kernels " .. name .. "_f3 = { " .. name .. "_f3_matrix, " .. name .. "_f3_iter };")
     w("#endif")
     return table.concat(out, "\n")
 end

@@ -130,8 +130,8 @@
                                       not called) */
 #define MB_WITH_F4_KERNELS (!MBI_ONLY)
 #endif
-#ifndef MB_WITH_F3_KERNEL          /* [code] alf-explicit's unrolled sigma-iteration pass
-                                      (mb_model.h: mb_plan.alf_iter) compiled into unrolled models
+#ifndef MB_WITH_F3_KERNEL          /* [code] alf-explicit's unrolled kernels
+                                      (mb_model.h: mb_f3_kernels) compiled into unrolled models
                                       and called by the runtime; off in one-formulation builds
                                       (flash: the runtime's loops and kernels do the same
                                       arithmetic). A model and a runtime built with different

@@ -22,9 +22,23 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     /* (ev_v read first and b formed after: with the trapezoid, F4's start-up keeps ev_v in the
      * block that also holds Ek, and Ek reaches over b's, mb_layout.h) */
     copy(n, vold, s->ev_v);
-    mb_real *Ek = s->Ek;
-    for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
-    mbi_assemble_a(s, Ek, Pq, 0);
+#if MB_WITH_F3_KERNEL
+    /* the model's unrolled kernels (mb_plan.f3): the matrix, and the iteration's pass where A is
+     * factored on the plan (not KLU, not the dense back end) */
+    const mb_f3_kernels *K = m->plan->f3;
+    mb_real (*iter)(const mb_real *, const mb_real *, const mb_real *, const mb_real *, mb_real *,
+                    mb_real *, mb_real) = K && !s->p.linsys_ops ? K->iter : NULL;
+#if MB_WITH_DENSE
+    if (s->p.linsys == MB_LINSYS_DENSE) iter = NULL;
+#endif
+    if (K) K->matrix(s->FA, m->mass, Pq, a);
+    else
+#endif
+    {
+        mb_real *Ek = s->Ek;
+        for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
+        mbi_assemble_a(s, Ek, Pq, 0);
+    }
     int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
     for (int r = 0; r < nc; r++) {
@@ -33,14 +47,6 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
         k.sb[r] = a * b[r] + sig[r];
 #endif
     }
-#if MB_WITH_F3_KERNEL
-    /* the model's unrolled pass (mb_plan.alf_iter) where A is factored on its plan */
-    mb_real (*iter)(const mb_real *, const mb_real *, const mb_real *, const mb_real *, mb_real *,
-                    mb_real *, mb_real) = s->p.linsys_ops ? NULL : m->plan->alf_iter;
-#if MB_WITH_DENSE
-    if (s->p.linsys == MB_LINSYS_DENSE) iter = NULL;
-#endif
-#endif
     int it, conv = 0;
     for (it = 1; it <= s->p.max_iter; it++) {
 #if MB_WITH_F3_KERNEL

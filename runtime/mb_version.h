@@ -40,6 +40,6 @@
                                   every entry, power; 19: the sine cache
                                   keeps the last angle's pair (6 nq); 20:
                                   eval_force_phi_q_dot; 21:
-                                  mb_plan.alf_iter */
+                                  mb_plan.f3 */
 
 #endif /* MB_VERSION_H */

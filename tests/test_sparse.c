@@ -357,13 +357,13 @@ static void check_f4_run(const mb_model *m)
     free(res[0]); free(res[1]);
 }
 
-/* The unrolled pass of alf-explicit's sigma iteration (mb_plan.alf_iter) against the loops of
+/* The unrolled pass of alf-explicit's sigma iteration (mb_plan.f3) against the loops of
  * runtime/mb_f3_alf.c and the compact kernels (written out here: pq_mtv with a = -1, the compact
  * LDL^T solve, pq_mv), bit for bit, on random values; a perturbed input must show. */
 static void check_alf_kernel(const mb_model *m)
 {
     const mb_plan *P = m->plan;
-    if (!P || !P->alf_iter) return;
+    if (!P || !P->f3) return;
     int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nF = n + P->a.nl;
     const mb_index *row = m->phi_q_pat.row, *col = m->phi_q_pat.col;
     size_t L = (size_t)(nF + nnz + n + nc) + 1;
@@ -377,7 +377,18 @@ static void check_alf_kernel(const mb_model *m)
         sg1[i] = sg2[i] = rnd(); v1[i] = v2[i] = rnd();
     }
     for (int k = 0; k < n; k++) F[k] = 1 + fabs(rnd());   /* the pivots D */
-    double dv1 = P->alf_iter(F, Pq, pv, b, sg1, v1, a), dv2 = 0;
+    double dv1 = P->f3->iter(F, Pq, pv, b, sg1, v1, a), dv2 = 0;
+    /* the matrix: mbi_alf_velocity's E = a Pq and mbi_assemble_a's loops */
+    double *A1 = malloc(sizeof(double) * L), *A2 = malloc(sizeof(double) * L), *mass = malloc(sizeof(double) * L);
+    for (size_t i = 0; i < L; i++) { A1[i] = A2[i] = rnd(); mass[i] = 1 + fabs(rnd()); }
+    P->f3->matrix(A1, mass, Pq, a);
+    for (int k = 0; k < nnz; k++) y[k] = a * Pq[k];
+    memset(A2, 0, sizeof(double) * (size_t)nF);
+    for (int i = 0; i < n; i++) A2[P->a.pinv[i]] = mass[i];
+    for (int t = 0; t < P->na; t++) A2[P->a_dst[t]] += y[P->a_k[t]] * Pq[P->a_l[t]];
+    CHECK(memcmp(A1, A2, sizeof(double) * (size_t)nF) == 0, "%s: alf-explicit matrix unrolled vs loops differ",
+          m->name);
+    free(A1); free(A2); free(mass);
     mb_symbolic compact = P->a;
     compact.ldl_solve = NULL;   /* mb_sp_ldl_solve's own loops */
     for (int r = 0; r < nc; r++) sb[r] = a * b[r] + sg2[r];
@@ -395,9 +406,9 @@ static void check_alf_kernel(const mb_model *m)
     if (nnz > 0 && nc > 0) {
         memcpy(sg1, sg2, sizeof(double) * (size_t)nc);
         memcpy(c, sg2, sizeof(double) * (size_t)nc);
-        P->alf_iter(F, Pq, pv, b, sg1, v1, a);
+        P->f3->iter(F, Pq, pv, b, sg1, v1, a);
         Pq[0] += 1e-3;
-        P->alf_iter(F, Pq, pv, b, c, v2, a);
+        P->f3->iter(F, Pq, pv, b, c, v2, a);
         CHECK(memcmp(sg1, c, sizeof(double) * (size_t)nc) != 0, "%s: a perturbed Phi_q entry left sigma~ unchanged",
               m->name);
     }
@@ -406,13 +417,13 @@ static void check_alf_kernel(const mb_model *m)
 }
 
 /* A whole alf-explicit run on the unrolled pass and on the runtime's loops (the same model with
- * plan.alf_iter cleared) ends in the same state, bit for bit, after the same iterations. */
+ * plan.f3 cleared) ends in the same state, bit for bit, after the same iterations. */
 static void check_alf_run(const mb_model *m)
 {
-    if (!m->plan || !m->plan->alf_iter || m->nc == 0) return;
+    if (!m->plan || !m->plan->f3 || m->nc == 0) return;
     mb_plan loops = *m->plan;
     mb_model ml = *m;
-    loops.alf_iter = NULL;
+    loops.f3 = NULL;
     ml.plan = &loops;
     const mb_model *pair[2] = { m, &ml };
     double *res[2] = { NULL, NULL };
@@ -515,9 +526,9 @@ int main(void)
     for (int i = 0; i < nm; i++) {
         check_alf_kernel(models[i]);
         check_alf_run(models[i]);
-        alfk += models[i]->plan && models[i]->plan->alf_iter;
+        alfk += models[i]->plan && models[i]->plan->f3;
     }
-    CHECK(alfk >= 4, "only %d generated models with the alf-explicit pass", alfk);
+    CHECK(alfk >= 4, "only %d generated models with the alf-explicit kernels", alfk);
     check_redundant();
     return check_report();
 }
