@@ -377,6 +377,60 @@ static const mb_f4_kernels bouncing_ball_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (0 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void bouncing_ball_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = 0;
+    F[4] = 0;
+    F[5] = 0;
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real bouncing_ball_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real r0 = p[0];
+    const mb_real r1 = p[1];
+    const mb_real r2 = p[2];
+    const mb_real x0 = r0;
+    const mb_real x1 = r1 - F[3] * x0;
+    const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = x1 / F[1] - F[5] * y2;
+    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real e0 = y0 - vold[0];
+    const mb_real e1 = y1 - vold[1];
+    const mb_real e2 = y2 - vold[2];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
+    vold[0] = y0;
+    vold[1] = y1;
+    vold[2] = y2;
+    return dv;
+}
+
+static const mb_f3_kernels bouncing_ball_f3 = { bouncing_ball_f3_matrix, bouncing_ball_f3_iter };
+#endif
+
 static const mb_index bouncing_ball_dqq_dst[3] = {
     6, 1, 5,
 };
@@ -399,7 +453,12 @@ static const mb_plan bouncing_ball_plan = {
     bouncing_ball_s_assemble, bouncing_ball_a_assemble,
     bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &bouncing_ball_f4
+    &bouncing_ball_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &bouncing_ball_f3
 #else
     0
 #endif

@@ -1444,6 +1444,253 @@ static const mb_f4_kernels chain_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (66 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[9];
+    F[1] = mass[10];
+    F[2] = mass[11];
+    F[3] = mass[0];
+    F[4] = mass[1];
+    F[5] = mass[2];
+    F[6] = mass[4];
+    F[7] = mass[3];
+    F[8] = mass[5];
+    F[9] = mass[6];
+    F[10] = mass[7];
+    F[11] = mass[8];
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[3] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[21] += e1 * Pq[0];
+    F[5] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[4] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[24] += e3 * Pq[2];
+    F[5] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[3] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[21] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[22] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[23] += e7 * Pq[4];
+    F[5] += e5 * Pq[5];
+    F[28] += e6 * Pq[5];
+    F[29] += e7 * Pq[5];
+    F[7] += e6 * Pq[6];
+    F[34] += e7 * Pq[6];
+    F[8] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[4] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[24] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[25] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[26] += e11 * Pq[8];
+    F[5] += e9 * Pq[9];
+    F[27] += e10 * Pq[9];
+    F[29] += e11 * Pq[9];
+    F[6] += e10 * Pq[10];
+    F[31] += e11 * Pq[10];
+    F[8] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[7] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[34] += e13 * Pq[12];
+    const mb_real e14 = a * Pq[14];
+    F[35] += e14 * Pq[12];
+    const mb_real e15 = a * Pq[15];
+    F[37] += e15 * Pq[12];
+    F[8] += e13 * Pq[13];
+    F[38] += e14 * Pq[13];
+    F[40] += e15 * Pq[13];
+    F[9] += e14 * Pq[14];
+    F[42] += e15 * Pq[14];
+    F[11] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[6] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[31] += e17 * Pq[16];
+    const mb_real e18 = a * Pq[18];
+    F[32] += e18 * Pq[16];
+    const mb_real e19 = a * Pq[19];
+    F[33] += e19 * Pq[16];
+    F[8] += e17 * Pq[17];
+    F[39] += e18 * Pq[17];
+    F[40] += e19 * Pq[17];
+    F[10] += e18 * Pq[18];
+    F[43] += e19 * Pq[18];
+    F[11] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[9] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[42] += e21 * Pq[20];
+    F[13] += e20 * Pq[22];
+    F[18] += e20 * Pq[23];
+    F[11] += e21 * Pq[21];
+    F[14] += e21 * Pq[22];
+    F[20] += e21 * Pq[23];
+    const mb_real e22 = a * Pq[22];
+    F[0] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[12] += e23 * Pq[22];
+    F[2] += e23 * Pq[23];
+    const mb_real e24 = a * Pq[24];
+    F[10] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[43] += e25 * Pq[24];
+    F[16] += e24 * Pq[26];
+    F[19] += e24 * Pq[27];
+    F[11] += e25 * Pq[25];
+    F[17] += e25 * Pq[26];
+    F[20] += e25 * Pq[27];
+    const mb_real e26 = a * Pq[26];
+    F[1] += e26 * Pq[26];
+    const mb_real e27 = a * Pq[27];
+    F[15] += e27 * Pq[26];
+    F[2] += e27 * Pq[27];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real chain_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
+    const mb_real r3 = p[3] - Pq[6] * s2 - Pq[12] * s4;
+    const mb_real r4 = p[4] - Pq[10] * s3 - Pq[16] * s5;
+    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3 - Pq[13] * s4 - Pq[17] * s5;
+    const mb_real r6 = p[6] - Pq[14] * s4 - Pq[20] * s6;
+    const mb_real r7 = p[7] - Pq[18] * s5 - Pq[24] * s7;
+    const mb_real r8 = p[8] - Pq[15] * s4 - Pq[19] * s5 - Pq[21] * s6 - Pq[25] * s7;
+    const mb_real r9 = p[9] - Pq[22] * s6;
+    const mb_real r10 = p[10] - Pq[26] * s7;
+    const mb_real r11 = p[11] - Pq[23] * s6 - Pq[27] * s7;
+    const mb_real x0 = r9;
+    const mb_real x1 = r10;
+    const mb_real x2 = r11 - F[12] * x0 - F[15] * x1;
+    const mb_real x3 = r0;
+    const mb_real x4 = r1;
+    const mb_real x5 = r2 - F[21] * x3 - F[24] * x4;
+    const mb_real x6 = r4 - F[25] * x4 - F[27] * x5;
+    const mb_real x7 = r3 - F[22] * x3 - F[28] * x5 - F[30] * x6;
+    const mb_real x8 = r5 - F[23] * x3 - F[26] * x4 - F[29] * x5 - F[31] * x6 - F[34] * x7;
+    const mb_real x9 = r6 - F[13] * x0 - F[18] * x2 - F[35] * x7 - F[38] * x8;
+    const mb_real x10 = r7 - F[16] * x1 - F[19] * x2 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
+    const mb_real x11 = r8 - F[14] * x0 - F[17] * x1 - F[20] * x2 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
+    const mb_real y11 = x11 / F[11];
+    const mb_real y10 = x10 / F[10] - F[43] * y11;
+    const mb_real y9 = x9 / F[9] - F[41] * y10 - F[42] * y11;
+    const mb_real y8 = x8 / F[8] - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
+    const mb_real y6 = x6 / F[6] - F[30] * y7 - F[31] * y8 - F[32] * y10 - F[33] * y11;
+    const mb_real y5 = x5 / F[5] - F[27] * y6 - F[28] * y7 - F[29] * y8;
+    const mb_real y4 = x4 / F[4] - F[24] * y5 - F[25] * y6 - F[26] * y8;
+    const mb_real y3 = x3 / F[3] - F[21] * y5 - F[22] * y7 - F[23] * y8;
+    const mb_real y2 = x2 / F[2] - F[18] * y9 - F[19] * y10 - F[20] * y11;
+    const mb_real y1 = x1 / F[1] - F[15] * y2 - F[16] * y10 - F[17] * y11;
+    const mb_real y0 = x0 / F[0] - F[12] * y2 - F[13] * y9 - F[14] * y11;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y3 + Pq[1] * y5) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y4 + Pq[3] * y5) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y3 + Pq[5] * y5 + Pq[6] * y7 + Pq[7] * y8) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[8] * y4 + Pq[9] * y5 + Pq[10] * y6 + Pq[11] * y8) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[12] * y7 + Pq[13] * y8 + Pq[14] * y9 + Pq[15] * y11) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[16] * y6 + Pq[17] * y8 + Pq[18] * y10 + Pq[19] * y11) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[20] * y9 + Pq[21] * y11 + Pq[22] * y0 + Pq[23] * y2) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[24] * y10 + Pq[25] * y11 + Pq[26] * y1 + Pq[27] * y2) + b[7]);
+    const mb_real e0 = y3 - vold[0];
+    const mb_real e1 = y4 - vold[1];
+    const mb_real e2 = y5 - vold[2];
+    const mb_real e3 = y7 - vold[3];
+    const mb_real e4 = y6 - vold[4];
+    const mb_real e5 = y8 - vold[5];
+    const mb_real e6 = y9 - vold[6];
+    const mb_real e7 = y10 - vold[7];
+    const mb_real e8 = y11 - vold[8];
+    const mb_real e9 = y0 - vold[9];
+    const mb_real e10 = y1 - vold[10];
+    const mb_real e11 = y2 - vold[11];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11;
+    vold[0] = y3;
+    vold[1] = y4;
+    vold[2] = y5;
+    vold[3] = y7;
+    vold[4] = y6;
+    vold[5] = y8;
+    vold[6] = y9;
+    vold[7] = y10;
+    vold[8] = y11;
+    vold[9] = y0;
+    vold[10] = y1;
+    vold[11] = y2;
+    return dv;
+}
+
+static const mb_f3_kernels chain_f3 = { chain_f3_matrix, chain_f3_iter };
+#endif
+
 static const mb_index chain_s_k[53] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1503,7 +1750,12 @@ static const mb_plan chain_plan = {
     chain_s_assemble, chain_a_assemble,
     chain_pq_mv, chain_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &chain_f4
+    &chain_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &chain_f3
 #else
     0
 #endif

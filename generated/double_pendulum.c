@@ -755,6 +755,132 @@ static const mb_f4_kernels double_pendulum_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (26 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void double_pendulum_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[1];
+    F[1] = mass[4];
+    F[2] = mass[0];
+    F[3] = mass[2];
+    F[4] = mass[3];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[2] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[11] += e1 * Pq[0];
+    F[3] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[0] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[7] += e3 * Pq[2];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[2] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[11] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[12] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[13] += e7 * Pq[4];
+    F[3] += e5 * Pq[5];
+    F[14] += e6 * Pq[5];
+    F[15] += e7 * Pq[5];
+    F[4] += e6 * Pq[6];
+    F[16] += e7 * Pq[6];
+    F[5] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[7] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[6] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[8] += e11 * Pq[8];
+    F[3] += e9 * Pq[9];
+    F[9] += e9 * Pq[10];
+    F[15] += e11 * Pq[9];
+    F[1] += e10 * Pq[10];
+    F[10] += e11 * Pq[10];
+    F[5] += e11 * Pq[11];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
+    const mb_real r3 = p[3] - Pq[6] * s2;
+    const mb_real r4 = p[4] - Pq[10] * s3;
+    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3;
+    const mb_real x0 = r1;
+    const mb_real x1 = r4 - F[6] * x0;
+    const mb_real x2 = r0;
+    const mb_real x3 = r2 - F[7] * x0 - F[9] * x1 - F[11] * x2;
+    const mb_real x4 = r3 - F[12] * x2 - F[14] * x3;
+    const mb_real x5 = r5 - F[8] * x0 - F[10] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
+    const mb_real y5 = x5 / F[5];
+    const mb_real y4 = x4 / F[4] - F[16] * y5;
+    const mb_real y3 = x3 / F[3] - F[14] * y4 - F[15] * y5;
+    const mb_real y2 = x2 / F[2] - F[11] * y3 - F[12] * y4 - F[13] * y5;
+    const mb_real y1 = x1 / F[1] - F[9] * y3 - F[10] * y5;
+    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y3 - F[8] * y5;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y2 + Pq[1] * y3) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y0 + Pq[3] * y3) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y2 + Pq[5] * y3 + Pq[6] * y4 + Pq[7] * y5) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[8] * y0 + Pq[9] * y3 + Pq[10] * y1 + Pq[11] * y5) + b[3]);
+    const mb_real e0 = y2 - vold[0];
+    const mb_real e1 = y0 - vold[1];
+    const mb_real e2 = y3 - vold[2];
+    const mb_real e3 = y4 - vold[3];
+    const mb_real e4 = y1 - vold[4];
+    const mb_real e5 = y5 - vold[5];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
+    vold[0] = y2;
+    vold[1] = y0;
+    vold[2] = y3;
+    vold[3] = y4;
+    vold[4] = y1;
+    vold[5] = y5;
+    return dv;
+}
+
+static const mb_f3_kernels double_pendulum_f3 = { double_pendulum_f3_matrix, double_pendulum_f3_iter };
+#endif
+
 static const mb_index double_pendulum_s_k[21] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 9, 9,
     6, 10, 7, 11, 11,
@@ -799,7 +925,12 @@ static const mb_plan double_pendulum_plan = {
     double_pendulum_s_assemble, double_pendulum_a_assemble,
     double_pendulum_pq_mv, double_pendulum_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &double_pendulum_f4
+    &double_pendulum_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &double_pendulum_f3
 #else
     0
 #endif

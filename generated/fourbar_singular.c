@@ -1189,6 +1189,206 @@ static const mb_f4_kernels fourbar_singular_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (52 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void fourbar_singular_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[1];
+    F[1] = mass[6];
+    F[2] = mass[7];
+    F[3] = mass[8];
+    F[4] = mass[4];
+    F[5] = mass[0];
+    F[6] = mass[2];
+    F[7] = mass[5];
+    F[8] = mass[3];
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[5] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[24] += e1 * Pq[0];
+    F[6] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[0] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[10] += e3 * Pq[2];
+    F[6] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[24] += e5 * Pq[4];
+    const mb_real e6 = a * Pq[6];
+    F[26] += e6 * Pq[4];
+    const mb_real e7 = a * Pq[7];
+    F[25] += e7 * Pq[4];
+    F[6] += e5 * Pq[5];
+    F[28] += e6 * Pq[5];
+    F[27] += e7 * Pq[5];
+    F[8] += e6 * Pq[6];
+    F[29] += e6 * Pq[7];
+    F[7] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[10] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[9] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[11] += e11 * Pq[8];
+    F[6] += e9 * Pq[9];
+    F[21] += e9 * Pq[10];
+    F[27] += e11 * Pq[9];
+    F[4] += e10 * Pq[10];
+    F[22] += e11 * Pq[10];
+    F[7] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[8] += e12 * Pq[12];
+    F[29] += e12 * Pq[13];
+    F[14] += e12 * Pq[14];
+    F[20] += e12 * Pq[15];
+    const mb_real e13 = a * Pq[13];
+    F[7] += e13 * Pq[13];
+    F[13] += e13 * Pq[14];
+    F[19] += e13 * Pq[15];
+    const mb_real e14 = a * Pq[14];
+    F[1] += e14 * Pq[14];
+    const mb_real e15 = a * Pq[15];
+    F[12] += e15 * Pq[14];
+    F[3] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[4] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[22] += e17 * Pq[16];
+    F[16] += e16 * Pq[18];
+    F[18] += e16 * Pq[19];
+    F[7] += e17 * Pq[17];
+    F[17] += e17 * Pq[18];
+    F[19] += e17 * Pq[19];
+    const mb_real e18 = a * Pq[18];
+    F[2] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[15] += e19 * Pq[18];
+    F[3] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[1] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[12] += e21 * Pq[20];
+    F[3] += e21 * Pq[21];
+    const mb_real e22 = a * Pq[22];
+    F[2] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[15] += e23 * Pq[22];
+    F[3] += e23 * Pq[23];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real fourbar_singular_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
+    const mb_real r3 = p[3] - Pq[6] * s2 - Pq[12] * s4;
+    const mb_real r4 = p[4] - Pq[10] * s3 - Pq[16] * s5;
+    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3 - Pq[13] * s4 - Pq[17] * s5;
+    const mb_real r6 = p[6] - Pq[14] * s4 - Pq[20] * s6;
+    const mb_real r7 = p[7] - Pq[18] * s5 - Pq[22] * s7;
+    const mb_real r8 = p[8] - Pq[15] * s4 - Pq[19] * s5 - Pq[21] * s6 - Pq[23] * s7;
+    const mb_real x0 = r1;
+    const mb_real x1 = r6;
+    const mb_real x2 = r7;
+    const mb_real x3 = r8 - F[12] * x1 - F[15] * x2;
+    const mb_real x4 = r4 - F[9] * x0 - F[16] * x2 - F[18] * x3;
+    const mb_real x5 = r0;
+    const mb_real x6 = r2 - F[10] * x0 - F[21] * x4 - F[24] * x5;
+    const mb_real x7 = r5 - F[11] * x0 - F[13] * x1 - F[17] * x2 - F[19] * x3 - F[22] * x4 - F[25] * x5 - F[27] * x6;
+    const mb_real x8 = r3 - F[14] * x1 - F[20] * x3 - F[23] * x4 - F[26] * x5 - F[28] * x6 - F[29] * x7;
+    const mb_real y8 = x8 / F[8];
+    const mb_real y7 = x7 / F[7] - F[29] * y8;
+    const mb_real y6 = x6 / F[6] - F[27] * y7 - F[28] * y8;
+    const mb_real y5 = x5 / F[5] - F[24] * y6 - F[25] * y7 - F[26] * y8;
+    const mb_real y4 = x4 / F[4] - F[21] * y6 - F[22] * y7 - F[23] * y8;
+    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y7 - F[20] * y8;
+    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y7;
+    const mb_real y1 = x1 / F[1] - F[12] * y3 - F[13] * y7 - F[14] * y8;
+    const mb_real y0 = x0 / F[0] - F[9] * y4 - F[10] * y6 - F[11] * y7;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y5 + Pq[1] * y6) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y0 + Pq[3] * y6) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y5 + Pq[5] * y6 + Pq[6] * y8 + Pq[7] * y7) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[8] * y0 + Pq[9] * y6 + Pq[10] * y4 + Pq[11] * y7) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[12] * y8 + Pq[13] * y7 + Pq[14] * y1 + Pq[15] * y3) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[16] * y4 + Pq[17] * y7 + Pq[18] * y2 + Pq[19] * y3) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[20] * y1 + Pq[21] * y3) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[22] * y2 + Pq[23] * y3) + b[7]);
+    const mb_real e0 = y5 - vold[0];
+    const mb_real e1 = y0 - vold[1];
+    const mb_real e2 = y6 - vold[2];
+    const mb_real e3 = y8 - vold[3];
+    const mb_real e4 = y4 - vold[4];
+    const mb_real e5 = y7 - vold[5];
+    const mb_real e6 = y1 - vold[6];
+    const mb_real e7 = y2 - vold[7];
+    const mb_real e8 = y3 - vold[8];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8;
+    vold[0] = y5;
+    vold[1] = y0;
+    vold[2] = y6;
+    vold[3] = y8;
+    vold[4] = y4;
+    vold[5] = y7;
+    vold[6] = y1;
+    vold[7] = y2;
+    vold[8] = y3;
+    return dv;
+}
+
+static const mb_f3_kernels fourbar_singular_f3 = { fourbar_singular_f3_matrix, fourbar_singular_f3_iter };
+#endif
+
 static const mb_index fourbar_singular_s_k[48] = {
     0, 4, 4, 2, 8, 8, 1, 3, 5, 9, 3, 5, 9, 5, 5, 9,
     6, 6, 12, 10, 10, 16, 7, 7, 7, 7, 11, 11, 11, 13, 17, 17,
@@ -1242,7 +1442,12 @@ static const mb_plan fourbar_singular_plan = {
     fourbar_singular_s_assemble, fourbar_singular_a_assemble,
     fourbar_singular_pq_mv, fourbar_singular_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &fourbar_singular_f4
+    &fourbar_singular_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &fourbar_singular_f3
 #else
     0
 #endif

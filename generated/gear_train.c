@@ -1132,6 +1132,210 @@ static const mb_f4_kernels gear_train_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (38 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void gear_train_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[3];
+    F[3] = mass[4];
+    F[4] = mass[2];
+    F[5] = mass[5];
+    F[6] = mass[6];
+    F[7] = mass[7];
+    F[8] = mass[9];
+    F[9] = mass[10];
+    F[10] = mass[11];
+    F[11] = mass[8];
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[0] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[2] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[6] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[7] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[4] += e6 * Pq[6];
+    const mb_real e7 = a * Pq[7];
+    F[12] += e7 * Pq[6];
+    F[5] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[5] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[13] += e9 * Pq[8];
+    F[11] += e9 * Pq[9];
+    const mb_real e10 = a * Pq[10];
+    F[4] += e10 * Pq[10];
+    const mb_real e11 = a * Pq[11];
+    F[6] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[14] += e12 * Pq[11];
+    const mb_real e13 = a * Pq[13];
+    F[18] += e13 * Pq[11];
+    const mb_real e14 = a * Pq[14];
+    F[15] += e14 * Pq[11];
+    const mb_real e15 = a * Pq[15];
+    F[16] += e15 * Pq[11];
+    const mb_real e16 = a * Pq[16];
+    F[17] += e16 * Pq[11];
+    F[7] += e12 * Pq[12];
+    F[22] += e13 * Pq[12];
+    F[19] += e14 * Pq[12];
+    F[20] += e15 * Pq[12];
+    F[21] += e16 * Pq[12];
+    F[11] += e13 * Pq[13];
+    F[25] += e13 * Pq[14];
+    F[27] += e13 * Pq[15];
+    F[28] += e13 * Pq[16];
+    F[8] += e14 * Pq[14];
+    F[23] += e15 * Pq[14];
+    F[24] += e16 * Pq[14];
+    F[9] += e15 * Pq[15];
+    F[26] += e16 * Pq[15];
+    F[10] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[10] += e17 * Pq[17];
+    const mb_real e18 = a * Pq[18];
+    F[9] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[26] += e19 * Pq[18];
+    F[10] += e19 * Pq[19];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real gear_train_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real s8 = a * b[8] + sig[8];
+    const mb_real s9 = a * b[9] + sig[9];
+    const mb_real s10 = a * b[10] + sig[10];
+    const mb_real s11 = a * b[11] + sig[11];
+    const mb_real r0 = p[0] - Pq[0] * s0;
+    const mb_real r1 = p[1] - Pq[1] * s1;
+    const mb_real r2 = p[2] - Pq[6] * s6 - Pq[10] * s8;
+    const mb_real r3 = p[3] - Pq[2] * s2;
+    const mb_real r4 = p[4] - Pq[3] * s3;
+    const mb_real r5 = p[5] - Pq[7] * s6 - Pq[8] * s7;
+    const mb_real r6 = p[6] - Pq[4] * s4 - Pq[11] * s9;
+    const mb_real r7 = p[7] - Pq[5] * s5 - Pq[12] * s9;
+    const mb_real r8 = p[8] - Pq[9] * s7 - Pq[13] * s9;
+    const mb_real r9 = p[9] - Pq[14] * s9;
+    const mb_real r10 = p[10] - Pq[15] * s9 - Pq[18] * s11;
+    const mb_real r11 = p[11] - Pq[16] * s9 - Pq[17] * s10 - Pq[19] * s11;
+    const mb_real x0 = r0;
+    const mb_real x1 = r1;
+    const mb_real x2 = r3;
+    const mb_real x3 = r4;
+    const mb_real x4 = r2;
+    const mb_real x5 = r5 - F[12] * x4;
+    const mb_real x6 = r6;
+    const mb_real x7 = r7 - F[14] * x6;
+    const mb_real x8 = r9 - F[15] * x6 - F[19] * x7;
+    const mb_real x9 = r10 - F[16] * x6 - F[20] * x7 - F[23] * x8;
+    const mb_real x10 = r11 - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
+    const mb_real x11 = r8 - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
+    const mb_real y11 = x11 / F[11];
+    const mb_real y10 = x10 / F[10] - F[28] * y11;
+    const mb_real y9 = x9 / F[9] - F[26] * y10 - F[27] * y11;
+    const mb_real y8 = x8 / F[8] - F[23] * y9 - F[24] * y10 - F[25] * y11;
+    const mb_real y7 = x7 / F[7] - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
+    const mb_real y6 = x6 / F[6] - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
+    const mb_real y5 = x5 / F[5] - F[13] * y11;
+    const mb_real y4 = x4 / F[4] - F[12] * y5;
+    const mb_real y3 = x3 / F[3];
+    const mb_real y2 = x2 / F[2];
+    const mb_real y1 = x1 / F[1];
+    const mb_real y0 = x0 / F[0];
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[2] * y2) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[3] * y3) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[4] * y6) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[5] * y7) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[6] * y4 + Pq[7] * y5) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[8] * y5 + Pq[9] * y11) + b[7]);
+    sig[8] = sig[8] + a * ((0 + Pq[10] * y4) + b[8]);
+    sig[9] = sig[9] + a * ((0 + Pq[11] * y6 + Pq[12] * y7 + Pq[13] * y11 + Pq[14] * y8 + Pq[15] * y9 + Pq[16] * y10) + b[9]);
+    sig[10] = sig[10] + a * ((0 + Pq[17] * y10) + b[10]);
+    sig[11] = sig[11] + a * ((0 + Pq[18] * y9 + Pq[19] * y10) + b[11]);
+    const mb_real e0 = y0 - vold[0];
+    const mb_real e1 = y1 - vold[1];
+    const mb_real e2 = y4 - vold[2];
+    const mb_real e3 = y2 - vold[3];
+    const mb_real e4 = y3 - vold[4];
+    const mb_real e5 = y5 - vold[5];
+    const mb_real e6 = y6 - vold[6];
+    const mb_real e7 = y7 - vold[7];
+    const mb_real e8 = y11 - vold[8];
+    const mb_real e9 = y8 - vold[9];
+    const mb_real e10 = y9 - vold[10];
+    const mb_real e11 = y10 - vold[11];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11;
+    vold[0] = y0;
+    vold[1] = y1;
+    vold[2] = y4;
+    vold[3] = y2;
+    vold[4] = y3;
+    vold[5] = y5;
+    vold[6] = y6;
+    vold[7] = y7;
+    vold[8] = y11;
+    vold[9] = y8;
+    vold[10] = y9;
+    vold[11] = y10;
+    return dv;
+}
+
+static const mb_f3_kernels gear_train_f3 = { gear_train_f3_matrix, gear_train_f3_iter };
+#endif
+
 static const mb_index gear_train_s_k[29] = {
     0, 1, 6, 6, 10, 2, 3, 7, 8, 8, 4, 11, 11, 5, 12, 12,
     9, 13, 13, 14, 15, 15, 18, 16, 16, 16, 17, 19, 19,
@@ -1183,7 +1387,12 @@ static const mb_plan gear_train_plan = {
     gear_train_s_assemble, gear_train_a_assemble,
     gear_train_pq_mv, gear_train_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &gear_train_f4
+    &gear_train_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &gear_train_f3
 #else
     0
 #endif

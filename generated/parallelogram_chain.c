@@ -2022,6 +2022,342 @@ static const mb_f4_kernels parallelogram_chain_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (98 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void parallelogram_chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[6];
+    F[1] = mass[7];
+    F[2] = mass[8];
+    F[3] = mass[0];
+    F[4] = mass[1];
+    F[5] = mass[2];
+    F[6] = mass[10];
+    F[7] = mass[9];
+    F[8] = mass[11];
+    F[9] = mass[3];
+    F[10] = mass[4];
+    F[11] = mass[5];
+    F[12] = mass[13];
+    F[13] = mass[14];
+    F[14] = mass[12];
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    F[40] = 0;
+    F[41] = 0;
+    F[42] = 0;
+    F[43] = 0;
+    F[44] = 0;
+    F[45] = 0;
+    F[46] = 0;
+    F[47] = 0;
+    F[48] = 0;
+    F[49] = 0;
+    F[50] = 0;
+    F[51] = 0;
+    F[52] = 0;
+    F[53] = 0;
+    F[54] = 0;
+    F[55] = 0;
+    F[56] = 0;
+    F[57] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[3] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[24] += e1 * Pq[0];
+    F[5] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[4] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[27] += e3 * Pq[2];
+    F[5] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[9] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[45] += e5 * Pq[4];
+    F[11] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[10] += e6 * Pq[6];
+    const mb_real e7 = a * Pq[7];
+    F[48] += e7 * Pq[6];
+    F[11] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[0] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[15] += e9 * Pq[8];
+    F[2] += e9 * Pq[9];
+    const mb_real e10 = a * Pq[10];
+    F[1] += e10 * Pq[10];
+    const mb_real e11 = a * Pq[11];
+    F[18] += e11 * Pq[10];
+    F[2] += e11 * Pq[11];
+    const mb_real e12 = a * Pq[12];
+    F[3] += e12 * Pq[12];
+    const mb_real e13 = a * Pq[13];
+    F[24] += e13 * Pq[12];
+    const mb_real e14 = a * Pq[14];
+    F[25] += e14 * Pq[12];
+    const mb_real e15 = a * Pq[15];
+    F[26] += e15 * Pq[12];
+    F[5] += e13 * Pq[13];
+    F[31] += e14 * Pq[13];
+    F[32] += e15 * Pq[13];
+    F[7] += e14 * Pq[14];
+    F[37] += e15 * Pq[14];
+    F[8] += e15 * Pq[15];
+    const mb_real e16 = a * Pq[16];
+    F[4] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[27] += e17 * Pq[16];
+    const mb_real e18 = a * Pq[18];
+    F[28] += e18 * Pq[16];
+    const mb_real e19 = a * Pq[19];
+    F[29] += e19 * Pq[16];
+    F[5] += e17 * Pq[17];
+    F[30] += e18 * Pq[17];
+    F[32] += e19 * Pq[17];
+    F[6] += e18 * Pq[18];
+    F[34] += e19 * Pq[18];
+    F[8] += e19 * Pq[19];
+    const mb_real e20 = a * Pq[20];
+    F[9] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[45] += e21 * Pq[20];
+    F[38] += e20 * Pq[22];
+    F[41] += e20 * Pq[23];
+    F[11] += e21 * Pq[21];
+    F[40] += e21 * Pq[22];
+    F[43] += e21 * Pq[23];
+    const mb_real e22 = a * Pq[22];
+    F[7] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[37] += e23 * Pq[22];
+    F[8] += e23 * Pq[23];
+    const mb_real e24 = a * Pq[24];
+    F[10] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[48] += e25 * Pq[24];
+    F[35] += e24 * Pq[26];
+    F[42] += e24 * Pq[27];
+    F[11] += e25 * Pq[25];
+    F[36] += e25 * Pq[26];
+    F[43] += e25 * Pq[27];
+    const mb_real e26 = a * Pq[26];
+    F[6] += e26 * Pq[26];
+    const mb_real e27 = a * Pq[27];
+    F[34] += e27 * Pq[26];
+    F[8] += e27 * Pq[27];
+    const mb_real e28 = a * Pq[28];
+    F[9] += e28 * Pq[28];
+    const mb_real e29 = a * Pq[29];
+    F[45] += e29 * Pq[28];
+    const mb_real e30 = a * Pq[30];
+    F[47] += e30 * Pq[28];
+    const mb_real e31 = a * Pq[31];
+    F[46] += e31 * Pq[28];
+    F[11] += e29 * Pq[29];
+    F[54] += e30 * Pq[29];
+    F[53] += e31 * Pq[29];
+    F[14] += e30 * Pq[30];
+    F[57] += e30 * Pq[31];
+    F[13] += e31 * Pq[31];
+    const mb_real e32 = a * Pq[32];
+    F[10] += e32 * Pq[32];
+    const mb_real e33 = a * Pq[33];
+    F[48] += e33 * Pq[32];
+    const mb_real e34 = a * Pq[34];
+    F[49] += e34 * Pq[32];
+    const mb_real e35 = a * Pq[35];
+    F[50] += e35 * Pq[32];
+    F[11] += e33 * Pq[33];
+    F[52] += e34 * Pq[33];
+    F[53] += e35 * Pq[33];
+    F[12] += e34 * Pq[34];
+    F[55] += e35 * Pq[34];
+    F[13] += e35 * Pq[35];
+    const mb_real e36 = a * Pq[36];
+    F[0] += e36 * Pq[36];
+    const mb_real e37 = a * Pq[37];
+    F[15] += e37 * Pq[36];
+    const mb_real e38 = a * Pq[38];
+    F[17] += e38 * Pq[36];
+    const mb_real e39 = a * Pq[39];
+    F[16] += e39 * Pq[36];
+    F[2] += e37 * Pq[37];
+    F[23] += e38 * Pq[37];
+    F[22] += e39 * Pq[37];
+    F[14] += e38 * Pq[38];
+    F[57] += e38 * Pq[39];
+    F[13] += e39 * Pq[39];
+    const mb_real e40 = a * Pq[40];
+    F[1] += e40 * Pq[40];
+    const mb_real e41 = a * Pq[41];
+    F[18] += e41 * Pq[40];
+    const mb_real e42 = a * Pq[42];
+    F[19] += e42 * Pq[40];
+    const mb_real e43 = a * Pq[43];
+    F[20] += e43 * Pq[40];
+    F[2] += e41 * Pq[41];
+    F[21] += e42 * Pq[41];
+    F[22] += e43 * Pq[41];
+    F[12] += e42 * Pq[42];
+    F[55] += e43 * Pq[42];
+    F[13] += e43 * Pq[43];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real parallelogram_chain_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real s8 = a * b[8] + sig[8];
+    const mb_real s9 = a * b[9] + sig[9];
+    const mb_real s10 = a * b[10] + sig[10];
+    const mb_real s11 = a * b[11] + sig[11];
+    const mb_real s12 = a * b[12] + sig[12];
+    const mb_real s13 = a * b[13] + sig[13];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[12] * s6;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[16] * s7;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[13] * s6 - Pq[17] * s7;
+    const mb_real r3 = p[3] - Pq[4] * s2 - Pq[20] * s8 - Pq[28] * s10;
+    const mb_real r4 = p[4] - Pq[6] * s3 - Pq[24] * s9 - Pq[32] * s11;
+    const mb_real r5 = p[5] - Pq[5] * s2 - Pq[7] * s3 - Pq[21] * s8 - Pq[25] * s9 - Pq[29] * s10 - Pq[33] * s11;
+    const mb_real r6 = p[6] - Pq[8] * s4 - Pq[36] * s12;
+    const mb_real r7 = p[7] - Pq[10] * s5 - Pq[40] * s13;
+    const mb_real r8 = p[8] - Pq[9] * s4 - Pq[11] * s5 - Pq[37] * s12 - Pq[41] * s13;
+    const mb_real r9 = p[9] - Pq[14] * s6 - Pq[22] * s8;
+    const mb_real r10 = p[10] - Pq[18] * s7 - Pq[26] * s9;
+    const mb_real r11 = p[11] - Pq[15] * s6 - Pq[19] * s7 - Pq[23] * s8 - Pq[27] * s9;
+    const mb_real r12 = p[12] - Pq[30] * s10 - Pq[38] * s12;
+    const mb_real r13 = p[13] - Pq[34] * s11 - Pq[42] * s13;
+    const mb_real r14 = p[14] - Pq[31] * s10 - Pq[35] * s11 - Pq[39] * s12 - Pq[43] * s13;
+    const mb_real x0 = r6;
+    const mb_real x1 = r7;
+    const mb_real x2 = r8 - F[15] * x0 - F[18] * x1;
+    const mb_real x3 = r0;
+    const mb_real x4 = r1;
+    const mb_real x5 = r2 - F[24] * x3 - F[27] * x4;
+    const mb_real x6 = r10 - F[28] * x4 - F[30] * x5;
+    const mb_real x7 = r9 - F[25] * x3 - F[31] * x5 - F[33] * x6;
+    const mb_real x8 = r11 - F[26] * x3 - F[29] * x4 - F[32] * x5 - F[34] * x6 - F[37] * x7;
+    const mb_real x9 = r3 - F[38] * x7 - F[41] * x8;
+    const mb_real x10 = r4 - F[35] * x6 - F[39] * x7 - F[42] * x8 - F[44] * x9;
+    const mb_real x11 = r5 - F[36] * x6 - F[40] * x7 - F[43] * x8 - F[45] * x9 - F[48] * x10;
+    const mb_real x12 = r13 - F[19] * x1 - F[21] * x2 - F[49] * x10 - F[52] * x11;
+    const mb_real x13 = r14 - F[16] * x0 - F[20] * x1 - F[22] * x2 - F[46] * x9 - F[50] * x10 - F[53] * x11 - F[55] * x12;
+    const mb_real x14 = r12 - F[17] * x0 - F[23] * x2 - F[47] * x9 - F[51] * x10 - F[54] * x11 - F[56] * x12 - F[57] * x13;
+    const mb_real y14 = x14 / F[14];
+    const mb_real y13 = x13 / F[13] - F[57] * y14;
+    const mb_real y12 = x12 / F[12] - F[55] * y13 - F[56] * y14;
+    const mb_real y11 = x11 / F[11] - F[52] * y12 - F[53] * y13 - F[54] * y14;
+    const mb_real y10 = x10 / F[10] - F[48] * y11 - F[49] * y12 - F[50] * y13 - F[51] * y14;
+    const mb_real y9 = x9 / F[9] - F[44] * y10 - F[45] * y11 - F[46] * y13 - F[47] * y14;
+    const mb_real y8 = x8 / F[8] - F[41] * y9 - F[42] * y10 - F[43] * y11;
+    const mb_real y7 = x7 / F[7] - F[37] * y8 - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y6 = x6 / F[6] - F[33] * y7 - F[34] * y8 - F[35] * y10 - F[36] * y11;
+    const mb_real y5 = x5 / F[5] - F[30] * y6 - F[31] * y7 - F[32] * y8;
+    const mb_real y4 = x4 / F[4] - F[27] * y5 - F[28] * y6 - F[29] * y8;
+    const mb_real y3 = x3 / F[3] - F[24] * y5 - F[25] * y7 - F[26] * y8;
+    const mb_real y2 = x2 / F[2] - F[21] * y12 - F[22] * y13 - F[23] * y14;
+    const mb_real y1 = x1 / F[1] - F[18] * y2 - F[19] * y12 - F[20] * y13;
+    const mb_real y0 = x0 / F[0] - F[15] * y2 - F[16] * y13 - F[17] * y14;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y3 + Pq[1] * y5) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y4 + Pq[3] * y5) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y9 + Pq[5] * y11) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[6] * y10 + Pq[7] * y11) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[8] * y0 + Pq[9] * y2) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[10] * y1 + Pq[11] * y2) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[12] * y3 + Pq[13] * y5 + Pq[14] * y7 + Pq[15] * y8) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[16] * y4 + Pq[17] * y5 + Pq[18] * y6 + Pq[19] * y8) + b[7]);
+    sig[8] = sig[8] + a * ((0 + Pq[20] * y9 + Pq[21] * y11 + Pq[22] * y7 + Pq[23] * y8) + b[8]);
+    sig[9] = sig[9] + a * ((0 + Pq[24] * y10 + Pq[25] * y11 + Pq[26] * y6 + Pq[27] * y8) + b[9]);
+    sig[10] = sig[10] + a * ((0 + Pq[28] * y9 + Pq[29] * y11 + Pq[30] * y14 + Pq[31] * y13) + b[10]);
+    sig[11] = sig[11] + a * ((0 + Pq[32] * y10 + Pq[33] * y11 + Pq[34] * y12 + Pq[35] * y13) + b[11]);
+    sig[12] = sig[12] + a * ((0 + Pq[36] * y0 + Pq[37] * y2 + Pq[38] * y14 + Pq[39] * y13) + b[12]);
+    sig[13] = sig[13] + a * ((0 + Pq[40] * y1 + Pq[41] * y2 + Pq[42] * y12 + Pq[43] * y13) + b[13]);
+    const mb_real e0 = y3 - vold[0];
+    const mb_real e1 = y4 - vold[1];
+    const mb_real e2 = y5 - vold[2];
+    const mb_real e3 = y9 - vold[3];
+    const mb_real e4 = y10 - vold[4];
+    const mb_real e5 = y11 - vold[5];
+    const mb_real e6 = y0 - vold[6];
+    const mb_real e7 = y1 - vold[7];
+    const mb_real e8 = y2 - vold[8];
+    const mb_real e9 = y7 - vold[9];
+    const mb_real e10 = y6 - vold[10];
+    const mb_real e11 = y8 - vold[11];
+    const mb_real e12 = y14 - vold[12];
+    const mb_real e13 = y12 - vold[13];
+    const mb_real e14 = y13 - vold[14];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11 + e12 * e12 + e13 * e13 + e14 * e14;
+    vold[0] = y3;
+    vold[1] = y4;
+    vold[2] = y5;
+    vold[3] = y9;
+    vold[4] = y10;
+    vold[5] = y11;
+    vold[6] = y0;
+    vold[7] = y1;
+    vold[8] = y2;
+    vold[9] = y7;
+    vold[10] = y6;
+    vold[11] = y8;
+    vold[12] = y14;
+    vold[13] = y12;
+    vold[14] = y13;
+    return dv;
+}
+
+static const mb_f3_kernels parallelogram_chain_f3 = { parallelogram_chain_f3_matrix, parallelogram_chain_f3_iter };
+#endif
+
 static const mb_index parallelogram_chain_s_k[97] = {
     0, 12, 12, 2, 16, 16, 1, 3, 13, 17, 3, 13, 17, 13, 17, 17,
     4, 20, 28, 20, 20, 28, 6, 24, 32, 24, 32, 32, 5, 7, 21, 25,
@@ -2096,7 +2432,12 @@ static const mb_plan parallelogram_chain_plan = {
     parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
     parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &parallelogram_chain_f4
+    &parallelogram_chain_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &parallelogram_chain_f3
 #else
     0
 #endif

@@ -1511,6 +1511,262 @@ static const mb_f4_kernels shaper_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (68 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void shaper_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[9];
+    F[1] = mass[6];
+    F[2] = mass[10];
+    F[3] = mass[7];
+    F[4] = mass[8];
+    F[5] = mass[0];
+    F[6] = mass[1];
+    F[7] = mass[2];
+    F[8] = mass[4];
+    F[9] = mass[5];
+    F[10] = mass[3];
+    F[11] = mass[11];
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    F[21] = 0;
+    F[22] = 0;
+    F[23] = 0;
+    F[24] = 0;
+    F[25] = 0;
+    F[26] = 0;
+    F[27] = 0;
+    F[28] = 0;
+    F[29] = 0;
+    F[30] = 0;
+    F[31] = 0;
+    F[32] = 0;
+    F[33] = 0;
+    F[34] = 0;
+    F[35] = 0;
+    F[36] = 0;
+    F[37] = 0;
+    F[38] = 0;
+    F[39] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[5] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[26] += e1 * Pq[0];
+    F[7] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[6] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[30] += e3 * Pq[2];
+    F[7] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[10] += e4 * Pq[4];
+    F[39] += e4 * Pq[5];
+    const mb_real e5 = a * Pq[5];
+    F[9] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[8] += e6 * Pq[6];
+    const mb_real e7 = a * Pq[7];
+    F[37] += e7 * Pq[6];
+    F[9] += e7 * Pq[7];
+    const mb_real e8 = a * Pq[8];
+    F[5] += e8 * Pq[8];
+    const mb_real e9 = a * Pq[9];
+    F[25] += e9 * Pq[8];
+    const mb_real e10 = a * Pq[10];
+    F[26] += e10 * Pq[8];
+    const mb_real e11 = a * Pq[11];
+    F[29] += e11 * Pq[8];
+    const mb_real e12 = a * Pq[12];
+    F[27] += e12 * Pq[8];
+    const mb_real e13 = a * Pq[13];
+    F[28] += e13 * Pq[8];
+    F[6] += e9 * Pq[9];
+    F[30] += e10 * Pq[9];
+    F[33] += e11 * Pq[9];
+    F[31] += e12 * Pq[9];
+    F[32] += e13 * Pq[9];
+    F[7] += e10 * Pq[10];
+    F[36] += e11 * Pq[10];
+    F[34] += e12 * Pq[10];
+    F[35] += e13 * Pq[10];
+    F[10] += e11 * Pq[11];
+    F[38] += e11 * Pq[12];
+    F[39] += e11 * Pq[13];
+    F[8] += e12 * Pq[12];
+    F[37] += e13 * Pq[12];
+    F[9] += e13 * Pq[13];
+    const mb_real e14 = a * Pq[14];
+    F[10] += e14 * Pq[14];
+    F[39] += e14 * Pq[15];
+    F[16] += e14 * Pq[16];
+    F[24] += e14 * Pq[17];
+    const mb_real e15 = a * Pq[15];
+    F[9] += e15 * Pq[15];
+    F[15] += e15 * Pq[16];
+    F[23] += e15 * Pq[17];
+    const mb_real e16 = a * Pq[16];
+    F[1] += e16 * Pq[16];
+    const mb_real e17 = a * Pq[17];
+    F[14] += e17 * Pq[16];
+    F[4] += e17 * Pq[17];
+    const mb_real e18 = a * Pq[18];
+    F[8] += e18 * Pq[18];
+    const mb_real e19 = a * Pq[19];
+    F[37] += e19 * Pq[18];
+    F[20] += e18 * Pq[20];
+    F[22] += e18 * Pq[21];
+    F[9] += e19 * Pq[19];
+    F[21] += e19 * Pq[20];
+    F[23] += e19 * Pq[21];
+    const mb_real e20 = a * Pq[20];
+    F[3] += e20 * Pq[20];
+    const mb_real e21 = a * Pq[21];
+    F[19] += e21 * Pq[20];
+    F[4] += e21 * Pq[21];
+    const mb_real e22 = a * Pq[22];
+    F[1] += e22 * Pq[22];
+    const mb_real e23 = a * Pq[23];
+    F[14] += e23 * Pq[22];
+    F[12] += e22 * Pq[24];
+    F[4] += e23 * Pq[23];
+    F[13] += e23 * Pq[24];
+    const mb_real e24 = a * Pq[24];
+    F[0] += e24 * Pq[24];
+    const mb_real e25 = a * Pq[25];
+    F[3] += e25 * Pq[25];
+    const mb_real e26 = a * Pq[26];
+    F[19] += e26 * Pq[25];
+    F[17] += e25 * Pq[27];
+    F[4] += e26 * Pq[26];
+    F[18] += e26 * Pq[27];
+    const mb_real e27 = a * Pq[27];
+    F[2] += e27 * Pq[27];
+    const mb_real e28 = a * Pq[28];
+    F[11] += e28 * Pq[28];
+    const mb_real e29 = a * Pq[29];
+    F[2] += e29 * Pq[29];
+    const mb_real e30 = a * Pq[30];
+    F[7] += e30 * Pq[30];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real shaper_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real s6 = a * b[6] + sig[6];
+    const mb_real s7 = a * b[7] + sig[7];
+    const mb_real s8 = a * b[8] + sig[8];
+    const mb_real s9 = a * b[9] + sig[9];
+    const mb_real s10 = a * b[10] + sig[10];
+    const mb_real s11 = a * b[11] + sig[11];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[8] * s4;
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[9] * s4;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[10] * s4 - Pq[30] * s11;
+    const mb_real r3 = p[3] - Pq[4] * s2 - Pq[11] * s4 - Pq[14] * s5;
+    const mb_real r4 = p[4] - Pq[6] * s3 - Pq[12] * s4 - Pq[18] * s6;
+    const mb_real r5 = p[5] - Pq[5] * s2 - Pq[7] * s3 - Pq[13] * s4 - Pq[15] * s5 - Pq[19] * s6;
+    const mb_real r6 = p[6] - Pq[16] * s5 - Pq[22] * s7;
+    const mb_real r7 = p[7] - Pq[20] * s6 - Pq[25] * s8;
+    const mb_real r8 = p[8] - Pq[17] * s5 - Pq[21] * s6 - Pq[23] * s7 - Pq[26] * s8;
+    const mb_real r9 = p[9] - Pq[24] * s7;
+    const mb_real r10 = p[10] - Pq[27] * s8 - Pq[29] * s10;
+    const mb_real r11 = p[11] - Pq[28] * s9;
+    const mb_real x0 = r9;
+    const mb_real x1 = r6 - F[12] * x0;
+    const mb_real x2 = r10;
+    const mb_real x3 = r7 - F[17] * x2;
+    const mb_real x4 = r8 - F[13] * x0 - F[14] * x1 - F[18] * x2 - F[19] * x3;
+    const mb_real x5 = r0;
+    const mb_real x6 = r1 - F[25] * x5;
+    const mb_real x7 = r2 - F[26] * x5 - F[30] * x6;
+    const mb_real x8 = r4 - F[20] * x3 - F[22] * x4 - F[27] * x5 - F[31] * x6 - F[34] * x7;
+    const mb_real x9 = r5 - F[15] * x1 - F[21] * x3 - F[23] * x4 - F[28] * x5 - F[32] * x6 - F[35] * x7 - F[37] * x8;
+    const mb_real x10 = r3 - F[16] * x1 - F[24] * x4 - F[29] * x5 - F[33] * x6 - F[36] * x7 - F[38] * x8 - F[39] * x9;
+    const mb_real x11 = r11;
+    const mb_real y11 = x11 / F[11];
+    const mb_real y10 = x10 / F[10];
+    const mb_real y9 = x9 / F[9] - F[39] * y10;
+    const mb_real y8 = x8 / F[8] - F[37] * y9 - F[38] * y10;
+    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10;
+    const mb_real y6 = x6 / F[6] - F[30] * y7 - F[31] * y8 - F[32] * y9 - F[33] * y10;
+    const mb_real y5 = x5 / F[5] - F[25] * y6 - F[26] * y7 - F[27] * y8 - F[28] * y9 - F[29] * y10;
+    const mb_real y4 = x4 / F[4] - F[22] * y8 - F[23] * y9 - F[24] * y10;
+    const mb_real y3 = x3 / F[3] - F[19] * y4 - F[20] * y8 - F[21] * y9;
+    const mb_real y2 = x2 / F[2] - F[17] * y3 - F[18] * y4;
+    const mb_real y1 = x1 / F[1] - F[14] * y4 - F[15] * y9 - F[16] * y10;
+    const mb_real y0 = x0 / F[0] - F[12] * y1 - F[13] * y4;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y5 + Pq[1] * y7) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y6 + Pq[3] * y7) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[4] * y10 + Pq[5] * y9) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[6] * y8 + Pq[7] * y9) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[8] * y5 + Pq[9] * y6 + Pq[10] * y7 + Pq[11] * y10 + Pq[12] * y8 + Pq[13] * y9) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[14] * y10 + Pq[15] * y9 + Pq[16] * y1 + Pq[17] * y4) + b[5]);
+    sig[6] = sig[6] + a * ((0 + Pq[18] * y8 + Pq[19] * y9 + Pq[20] * y3 + Pq[21] * y4) + b[6]);
+    sig[7] = sig[7] + a * ((0 + Pq[22] * y1 + Pq[23] * y4 + Pq[24] * y0) + b[7]);
+    sig[8] = sig[8] + a * ((0 + Pq[25] * y3 + Pq[26] * y4 + Pq[27] * y2) + b[8]);
+    sig[9] = sig[9] + a * ((0 + Pq[28] * y11) + b[9]);
+    sig[10] = sig[10] + a * ((0 + Pq[29] * y2) + b[10]);
+    sig[11] = sig[11] + a * ((0 + Pq[30] * y7) + b[11]);
+    const mb_real e0 = y5 - vold[0];
+    const mb_real e1 = y6 - vold[1];
+    const mb_real e2 = y7 - vold[2];
+    const mb_real e3 = y10 - vold[3];
+    const mb_real e4 = y8 - vold[4];
+    const mb_real e5 = y9 - vold[5];
+    const mb_real e6 = y1 - vold[6];
+    const mb_real e7 = y3 - vold[7];
+    const mb_real e8 = y4 - vold[8];
+    const mb_real e9 = y0 - vold[9];
+    const mb_real e10 = y2 - vold[10];
+    const mb_real e11 = y11 - vold[11];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5 + e6 * e6 + e7 * e7 + e8 * e8 + e9 * e9 + e10 * e10 + e11 * e11;
+    vold[0] = y5;
+    vold[1] = y6;
+    vold[2] = y7;
+    vold[3] = y10;
+    vold[4] = y8;
+    vold[5] = y9;
+    vold[6] = y1;
+    vold[7] = y3;
+    vold[8] = y4;
+    vold[9] = y0;
+    vold[10] = y2;
+    vold[11] = y11;
+    return dv;
+}
+
+static const mb_f3_kernels shaper_f3 = { shaper_f3_matrix, shaper_f3_iter };
+#endif
+
 static const mb_index shaper_s_k[64] = {
     0, 8, 8, 2, 9, 9, 1, 3, 10, 30, 3, 10, 30, 10, 10, 30,
     4, 11, 14, 11, 11, 14, 6, 12, 18, 12, 12, 18, 5, 7, 13, 15,
@@ -1570,7 +1826,12 @@ static const mb_plan shaper_plan = {
     shaper_s_assemble, shaper_a_assemble,
     shaper_pq_mv, shaper_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &shaper_f4
+    &shaper_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &shaper_f3
 #else
     0
 #endif

@@ -908,6 +908,142 @@ static const mb_f4_kernels valve_train_f4 = {
 };
 #endif
 
+#if MB_WITH_F3_KERNEL
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (28 product
+ * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */
+static void valve_train_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[2];
+    F[3] = mass[3];
+    F[4] = mass[4];
+    F[5] = mass[5];
+    F[6] = 0;
+    F[7] = 0;
+    F[8] = 0;
+    F[9] = 0;
+    F[10] = 0;
+    F[11] = 0;
+    F[12] = 0;
+    F[13] = 0;
+    F[14] = 0;
+    F[15] = 0;
+    F[16] = 0;
+    F[17] = 0;
+    F[18] = 0;
+    F[19] = 0;
+    F[20] = 0;
+    const mb_real e0 = a * Pq[0];
+    F[0] += e0 * Pq[0];
+    const mb_real e1 = a * Pq[1];
+    F[1] += e1 * Pq[1];
+    const mb_real e2 = a * Pq[2];
+    F[5] += e2 * Pq[2];
+    const mb_real e3 = a * Pq[3];
+    F[3] += e3 * Pq[3];
+    const mb_real e4 = a * Pq[4];
+    F[19] += e4 * Pq[3];
+    F[5] += e4 * Pq[4];
+    const mb_real e5 = a * Pq[5];
+    F[0] += e5 * Pq[5];
+    const mb_real e6 = a * Pq[6];
+    F[6] += e6 * Pq[5];
+    const mb_real e7 = a * Pq[7];
+    F[7] += e7 * Pq[5];
+    const mb_real e8 = a * Pq[8];
+    F[8] += e8 * Pq[5];
+    const mb_real e9 = a * Pq[9];
+    F[9] += e9 * Pq[5];
+    const mb_real e10 = a * Pq[10];
+    F[10] += e10 * Pq[5];
+    F[1] += e6 * Pq[6];
+    F[11] += e7 * Pq[6];
+    F[12] += e8 * Pq[6];
+    F[13] += e9 * Pq[6];
+    F[14] += e10 * Pq[6];
+    F[2] += e7 * Pq[7];
+    F[15] += e8 * Pq[7];
+    F[16] += e9 * Pq[7];
+    F[17] += e10 * Pq[7];
+    F[3] += e8 * Pq[8];
+    F[18] += e9 * Pq[8];
+    F[19] += e10 * Pq[8];
+    F[4] += e9 * Pq[9];
+    F[20] += e10 * Pq[9];
+    F[5] += e10 * Pq[10];
+    const mb_real e11 = a * Pq[11];
+    F[2] += e11 * Pq[11];
+}
+
+/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
+ * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
+ * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
+static mb_real valve_train_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,
+    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,
+    mb_real a)
+{
+    (void)F;
+    (void)Pq;
+    (void)p;
+    (void)b;
+    (void)sig;
+    (void)vold;
+    (void)a;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real s4 = a * b[4] + sig[4];
+    const mb_real s5 = a * b[5] + sig[5];
+    const mb_real r0 = p[0] - Pq[0] * s0 - Pq[5] * s4;
+    const mb_real r1 = p[1] - Pq[1] * s1 - Pq[6] * s4;
+    const mb_real r2 = p[2] - Pq[7] * s4 - Pq[11] * s5;
+    const mb_real r3 = p[3] - Pq[3] * s3 - Pq[8] * s4;
+    const mb_real r4 = p[4] - Pq[9] * s4;
+    const mb_real r5 = p[5] - Pq[2] * s2 - Pq[4] * s3 - Pq[10] * s4;
+    const mb_real x0 = r0;
+    const mb_real x1 = r1 - F[6] * x0;
+    const mb_real x2 = r2 - F[7] * x0 - F[11] * x1;
+    const mb_real x3 = r3 - F[8] * x0 - F[12] * x1 - F[15] * x2;
+    const mb_real x4 = r4 - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
+    const mb_real x5 = r5 - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
+    const mb_real y5 = x5 / F[5];
+    const mb_real y4 = x4 / F[4] - F[20] * y5;
+    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
+    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
+    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    sig[2] = sig[2] + a * ((0 + Pq[2] * y5) + b[2]);
+    sig[3] = sig[3] + a * ((0 + Pq[3] * y3 + Pq[4] * y5) + b[3]);
+    sig[4] = sig[4] + a * ((0 + Pq[5] * y0 + Pq[6] * y1 + Pq[7] * y2 + Pq[8] * y3 + Pq[9] * y4 + Pq[10] * y5) + b[4]);
+    sig[5] = sig[5] + a * ((0 + Pq[11] * y2) + b[5]);
+    const mb_real e0 = y0 - vold[0];
+    const mb_real e1 = y1 - vold[1];
+    const mb_real e2 = y2 - vold[2];
+    const mb_real e3 = y3 - vold[3];
+    const mb_real e4 = y4 - vold[4];
+    const mb_real e5 = y5 - vold[5];
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
+    vold[0] = y0;
+    vold[1] = y1;
+    vold[2] = y2;
+    vold[3] = y3;
+    vold[4] = y4;
+    vold[5] = y5;
+    return dv;
+}
+
+static const mb_f3_kernels valve_train_f3 = { valve_train_f3_matrix, valve_train_f3_iter };
+#endif
+
 static const mb_index valve_train_s_k[19] = {
     0, 5, 5, 1, 6, 6, 7, 7, 11, 3, 8, 8, 9, 2, 4, 10,
     4, 10, 10,
@@ -956,7 +1092,12 @@ static const mb_plan valve_train_plan = {
     valve_train_s_assemble, valve_train_a_assemble,
     valve_train_pq_mv, valve_train_pq_mtv,
 #if MB_WITH_F4_KERNELS
-    &valve_train_f4
+    &valve_train_f4,
+#else
+    0,
+#endif
+#if MB_WITH_F3_KERNEL
+    &valve_train_f3
 #else
     0
 #endif

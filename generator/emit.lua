@@ -1089,9 +1089,11 @@ function emit.generate(M, opts)
         end
         if a_unr then
             data[#data + 1] = EL.f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, pats.dq_dq, pats.dq_dv)
-            asm_fns = asm_fns .. ",\n#if MB_WITH_F4_KERNELS\n    &" .. name .. "_f4\n#else\n    0\n#endif"
+            asm_fns = asm_fns .. ",\n#if MB_WITH_F4_KERNELS\n    &" .. name .. "_f4,\n#else\n    0,\n#endif"
+            data[#data + 1] = EL.alf(name, P, pats.phi_q[1], pats.phi_q[2], D.nc)
+            asm_fns = asm_fns .. "\n#if MB_WITH_F3_KERNEL\n    &" .. name .. "_f3\n#else\n    0\n#endif"
         else
-            asm_fns = asm_fns .. ",\n    0"
+            asm_fns = asm_fns .. ",\n    0,\n    0"
         end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"

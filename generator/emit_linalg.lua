@@ -396,4 +396,113 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     return table.concat(out, "\n")
 end
 
+-- alf-explicit's unrolled kernels (runtime/mb_model.h: mb_f3_kernels): its matrix, and a pass of
+-- its sigma iteration,
+-- the loops of runtime/mb_f3_alf.c (the host's) and the kernels they call, in the same order:
+-- sb = a b + sigma~, the right-hand side p + (-1) Phi_q^T sb as pq_mtv forms it (a term
+-- (-1 Pq) sb is -(Pq sb) exactly, added it is a subtraction: the same value), the solve with
+-- A's factors as NAME_a_ldl_solve's, c = Phi_q v + b as pq_mv's sum plus b, sigma~ += a c and
+-- |v - v_old|^2 summed in index order; every intermediate a local. S: A's symbolic plan.
+function M.alf(name, P, prow, pcol, nc)
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local S = P.a
+    local n, lp, li, perm = S.n, S.lp, S.li, S.perm
+    local function col(k) return lp[k + 1], lp[k + 2] - 1 end
+    local rows, cols = {}, {}
+    for r = 0, nc - 1 do rows[r] = {} end
+    for i = 0, n - 1 do cols[i] = {} end
+    for k = 1, #prow do
+        table.insert(rows[prow[k]], k - 1)
+        table.insert(cols[pcol[k]], k - 1)
+    end
+    w("#if MB_WITH_F3_KERNEL")
+    -- the matrix: every entry set (its mass or 0, as mbi_assemble_a's zeroing and scatter), then
+    -- the pairs (a Pq[k]) Pq[l] in the plan's order, each e_k = a Pq[k] just before its first
+    -- term (as the F4 matrix's rows: few values live)
+    local init = {}
+    for i = 0, n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
+    w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (" .. P.na .. " product")
+    w(" * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */")
+    w("static void " .. name .. "_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, mb_real a)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)mass;")
+    w("    (void)Pq;")
+    w("    (void)a;")
+    for j = 0, n + S.nl - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+    local have = {}
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        if not have[k] then
+            have[k] = true
+            w(string.format("    const mb_real e%d = a * Pq[%d];", k, k))
+        end
+        w(string.format("    F[%d] += e%d * Pq[%d];", d, k, l))
+    end
+    w("}")
+    w("")
+    w("/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and")
+    w(" * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),")
+    w(" * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */")
+    w("static mb_real " .. name .. "_f3_iter(const mb_real *restrict F, const mb_real *restrict Pq,")
+    w("    const mb_real *restrict p, const mb_real *restrict b, mb_real *restrict sig, mb_real *restrict vold,")
+    w("    mb_real a)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)Pq;")
+    w("    (void)p;")
+    w("    (void)b;")
+    w("    (void)sig;")
+    w("    (void)vold;")
+    w("    (void)a;")
+    for r = 0, nc - 1 do w(string.format("    const mb_real s%d = a * b[%d] + sig[%d];", r, r, r)) end
+    for i = 0, n - 1 do
+        local e = string.format("p[%d]", i)
+        for _, k in ipairs(cols[i]) do e = e .. string.format(" - Pq[%d] * s%d", k, prow[k + 1]) end
+        w(string.format("    const mb_real r%d = %s;", i, e))
+    end
+    -- forward and backward substitution as NAME_a_ldl_solve's (emit above), b[perm i] = r
+    local rowsL = {}
+    for i = 0, n - 1 do rowsL[i] = {} end
+    for k = 0, n - 1 do
+        local p0, p1 = col(k)
+        for p = p0, p1 do table.insert(rowsL[li[p + 1]], { p = p, k = k }) end
+    end
+    for i = 0, n - 1 do
+        local e = string.format("r%d", perm[i + 1])
+        for _, t in ipairs(rowsL[i]) do e = e .. string.format(" - F[%d] * x%d", n + t.p, t.k) end
+        w(string.format("    const mb_real x%d = %s;", i, e))
+    end
+    for k = n - 1, 0, -1 do
+        local p0, p1 = col(k)
+        local e = string.format("x%d / F[%d]", k, k)
+        for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
+        w(string.format("    const mb_real y%d = %s;", k, e))
+    end
+    local pinv = {}
+    for k = 0, n - 1 do pinv[perm[k + 1]] = k end
+    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~
+    for r = 0, nc - 1 do
+        local e = "0"
+        for _, k in ipairs(rows[r]) do e = e .. string.format(" + Pq[%d] * y%d", k, pinv[pcol[k + 1]]) end
+        w(string.format("    sig[%d] = sig[%d] + a * ((%s) + b[%d]);", r, r, e, r))
+    end
+    -- |v - vold|^2 from 0 in index order, v into vold
+    local e = "0"
+    for i = 0, n - 1 do
+        w(string.format("    const mb_real e%d = y%d - vold[%d];", i, pinv[i], i))
+        e = e .. string.format(" + e%d * e%d", i, i)
+    end
+    w("    const mb_real dv = " .. e .. ";")
+    for i = 0, n - 1 do w(string.format("    vold[%d] = y%d;", i, pinv[i])) end
+    w("    return dv;")
+    w("}")
+    w("")
+    w("static const mb_f3_kernels " .. name .. "_f3 = { " .. name .. "_f3_matrix, " .. name .. "_f3_iter };")
+    w("#endif")
+    return table.concat(out, "\n")
+end
+
 return M

@@ -130,6 +130,15 @@
                                       not called) */
 #define MB_WITH_F4_KERNELS (!MBI_ONLY)
 #endif
+#ifndef MB_WITH_F3_KERNEL          /* [code] alf-explicit's unrolled kernels
+                                      (mb_model.h: mb_f3_kernels) compiled into unrolled models
+                                      and called by the runtime; off in one-formulation builds
+                                      (flash: the runtime's loops and kernels do the same
+                                      arithmetic). A model and a runtime built with different
+                                      values still work together (the pointer is NULL, or not
+                                      called) */
+#define MB_WITH_F3_KERNEL (!MBI_ONLY)
+#endif
 #ifndef MB_WITH_STAGE_POWER        /* [code] the model's power function (P_nc alone, mb_model.h)
                                       compiled into generated models and called for the adaptive
                                       Runge-Kutta integrators' per-stage power; off in

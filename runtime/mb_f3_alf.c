@@ -8,56 +8,13 @@
  * + w^2 I; sigma~ += a (Phi_q v + b) (5.34) until |v_i+1 - v_i| < tol; pdot = Q + Phidot_q^T
  * sigma~ (5.32 with the updated sigma~ = sigma~ + a Phidot-term). sigma~ is warm-started from the
  * previous evaluation. v, sigma~ go to ev_v, ev_sig. */
-#if MBI_ONLY
-/* (a firmware build, MBI_ONLY, keeps the separate passes: the fused ones below cost flash, 56 B
- * on the M4F, where F4's start-up calls it once; the same values) */
-int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I)
-{
-    const mb_model *m = s->m;
-    int n = s->n, nc = s->nc;
-    const MBI_VIEW(MB_VIEW_F3) k = MBI_VIEW_OF(MB_VIEW_F3);   /* its blocks (mb_layout.h) */
-    mb_real *b = k.b, *c = s->cv, *rhs = k.rhs, *vold = k.vold;
-    mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
-    mbi_eval_kin(s, t, q);
-    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
-     * D = Phi_q */
-    /* (ev_v read first and b formed after: with the trapezoid, F4's start-up keeps ev_v in the
-     * block that also holds Ek, and Ek reaches over b's, mb_layout.h) */
-    copy(n, vold, s->ev_v);
-    for (int k = 0; k < s->nnz; k++) s->Ek[k] = a * s->Pq[k];
-    mbi_assemble_a(s, s->Ek, s->Pq, 0);
-    int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
-    if (st) return st;
-    for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
-    int it, conv = 0;
-    for (it = 1; it <= s->p.max_iter; it++) {
-        copy(n, rhs, p);
-        const MBI_VIEW(MB_VIEW_F3) kk = MBI_VIEW_OF(MB_VIEW_F3);   /* sb: reloaded, not kept live */
-        for (int r = 0; r < nc; r++) kk.sb[r] = a * b[r] + s->ev_sig[r];
-        pq_mtv(m, s->Pq, kk.sb, -1, rhs);
-        mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
-        pq_mv(m, s->Pq, rhs, c);
-        for (int r = 0; r < nc; r++) { c[r] += b[r]; s->ev_sig[r] += a * c[r]; }
-        mb_real dv = 0;
-        for (int i = 0; i < n; i++) { mb_real e = rhs[i] - vold[i]; dv += e * e; }
-        copy(n, vold, rhs);
-        if (!finite_vec(n, rhs)) return MB_ERR_NONFINITE;
-        if (MB_SQRT(dv) < s->p.tol) { conv = 1; break; }
-    }
-    s->mon.alf_iters += it > s->p.max_iter ? s->p.max_iter : it;
-    if (!conv) s->mon.maxiter_events++;
-    copy(n, s->ev_v, vold);
-    copy(nc, s->ev_S, s->ev_sig);
-    return MB_OK;
-}
-#else
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const MBI_VIEW(MB_VIEW_F3) k = MBI_VIEW_OF(MB_VIEW_F3);   /* its blocks (mb_layout.h) */
     mb_real *b = k.b, *c = s->cv, *rhs = k.rhs, *vold = k.vold, *sig = s->ev_sig;
-    const mb_real *Pq = s->Pq, *Phi = s->Phi, *Phit = s->Phit;
+    const mb_real *Pq = s->Pq;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
     /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
@@ -65,30 +22,68 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     /* (ev_v read first and b formed after: with the trapezoid, F4's start-up keeps ev_v in the
      * block that also holds Ek, and Ek reaches over b's, mb_layout.h) */
     copy(n, vold, s->ev_v);
-    mb_real *Ek = s->Ek;
-    for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
-    mbi_assemble_a(s, Ek, Pq, 0);
+#if MB_WITH_F3_KERNEL
+    /* the model's unrolled kernels (mb_plan.f3): the matrix, and the iteration's pass where A is
+     * factored on the plan (not KLU, not the dense back end) */
+    const mb_f3_kernels *K = m->plan->f3;
+    mb_real (*iter)(const mb_real *, const mb_real *, const mb_real *, const mb_real *, mb_real *,
+                    mb_real *, mb_real) = K && !s->p.linsys_ops ? K->iter : NULL;
+#if MB_WITH_DENSE
+    if (s->p.linsys == MB_LINSYS_DENSE) iter = NULL;
+#endif
+    if (K) K->matrix(s->FA, m->mass, Pq, a);
+    else
+#endif
+    {
+        mb_real *Ek = s->Ek;
+        for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
+        mbi_assemble_a(s, Ek, Pq, 0);
+    }
     int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
-    /* each pass over the vectors done once an iteration (the same arithmetic, the same bits as
-     * separate passes): sb = a b + sigma~ is formed with the update of sigma~ that precedes it,
-     * the change of v with its copy */
-    mb_real *sb = k.sb;
     for (int r = 0; r < nc; r++) {
-        b[r] = Phit[r] + 2 * xi * w * Phi[r] + w * w * I[r];
-        sb[r] = a * b[r] + sig[r];
+        b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+#if !MBI_ONLY
+        k.sb[r] = a * b[r] + sig[r];
+#endif
     }
-    int it, conv = 0, maxit = s->p.max_iter;
-    mb_real tol = s->p.tol;
-    for (it = 1; it <= maxit; it++) {
+    int it, conv = 0;
+    for (it = 1; it <= s->p.max_iter; it++) {
+#if MB_WITH_F3_KERNEL
+        if (iter) {   /* the loops below in one call, v into vold */
+            s->mon.solves++;
+            mb_real dv = iter(s->FA, Pq, p, b, sig, vold, a);
+            if (!(dv * 0 == 0) && !finite_vec(n, vold)) return MB_ERR_NONFINITE;
+            if (MB_SQRT(dv) < s->p.tol) { conv = 1; break; }
+            continue;
+        }
+#endif
         copy(n, rhs, p);
-        pq_mtv(m, Pq, sb, -1, rhs);
+#if MBI_ONLY
+        /* a firmware build keeps separate passes over the vectors: the fused ones of the
+         * host's (below) cost flash, 56 B on the M4F, where F4's start-up calls this once;
+         * the same arithmetic, the same values */
+        const MBI_VIEW(MB_VIEW_F3) kk = MBI_VIEW_OF(MB_VIEW_F3);   /* sb: reloaded, not kept live */
+        for (int r = 0; r < nc; r++) kk.sb[r] = a * b[r] + sig[r];
+        pq_mtv(m, Pq, kk.sb, -1, rhs);
+        mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
+        pq_mv(m, Pq, rhs, c);
+        for (int r = 0; r < nc; r++) { c[r] += b[r]; sig[r] += a * c[r]; }
+        mb_real dv = 0;
+        for (int i = 0; i < n; i++) { mb_real e = rhs[i] - vold[i]; dv += e * e; }
+        copy(n, vold, rhs);
+        if (!finite_vec(n, rhs)) return MB_ERR_NONFINITE;
+#else
+        /* each pass over the vectors once an iteration: sb = a b + sigma~ is formed with the
+         * update of sigma~ that precedes it (and before the loop), the change of v with its
+         * copy */
+        pq_mtv(m, Pq, k.sb, -1, rhs);
         mbi_ls_solve(s, MB_MAT_A_SYM, rhs);
         pq_mv(m, Pq, rhs, c);
         for (int r = 0; r < nc; r++) {
             mb_real cr = c[r] + b[r], sr = sig[r] + a * cr;
             sig[r] = sr;
-            sb[r] = a * b[r] + sr;
+            k.sb[r] = a * b[r] + sr;
         }
         mb_real dv = 0;
         for (int i = 0; i < n; i++) {
@@ -98,15 +93,15 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
         }
         /* an Inf or NaN in v makes dv Inf or NaN (dv * 0 NaN), so v's own test runs only then */
         if (!(dv * 0 == 0) && !finite_vec(n, rhs)) return MB_ERR_NONFINITE;
-        if (MB_SQRT(dv) < tol) { conv = 1; break; }
+#endif
+        if (MB_SQRT(dv) < s->p.tol) { conv = 1; break; }
     }
-    s->mon.alf_iters += it > maxit ? maxit : it;
+    s->mon.alf_iters += it > s->p.max_iter ? s->p.max_iter : it;
     if (!conv) s->mon.maxiter_events++;
     copy(n, s->ev_v, vold);
-    copy(nc, s->ev_S, s->ev_sig);
+    copy(nc, s->ev_S, sig);
     return MB_OK;
 }
-#endif
 #endif
 
 #if MBI_F3

@@ -80,6 +80,18 @@ typedef struct mb_f4_kernels {
                 const mb_real *D, const mb_real *Pqd, mb_real a, mb_real g);
 } mb_f4_kernels;
 
+/* The unrolled kernels of alf-explicit (mb_plan.f3; NULL in the compact form and without
+ * MB_WITH_F3_KERNEL), the arithmetic of runtime/mb_f3_alf.c's loops and of the kernels they
+ * call, in the same order (so both give the same numbers); no argument aliases another:
+ *  - matrix: M + (a Phi_q)^T Phi_q into A's plan storage F (every entry written).
+ *  - iter: one pass of the sigma iteration, sb = a b + sig, v = A^-1 (p - Phi_q^T sb) with A's
+ *    LDL^T factors F, sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold (nq). */
+typedef struct mb_f3_kernels {
+    void (*matrix)(mb_real *F, const mb_real *mass, const mb_real *Pq, mb_real a);
+    mb_real (*iter)(const mb_real *F, const mb_real *Pq, const mb_real *p, const mb_real *b,
+                    mb_real *sig, mb_real *vold, mb_real a);
+} mb_f3_kernels;
+
 /* The plan of every matrix the formulations factor, and where each product term lands:
  *  - s: S = Phi_q W Phi_q^T (nc x nc, W diagonal: M^-1 for the F1/F2 Schur complement, a 0/1
  *    mask for assembly, I for F1's projection). Term t adds W[c] Pq[s_k[t]] Pq[s_l[t]] at
@@ -112,6 +124,9 @@ typedef struct mb_plan {
     /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form and where
      * MB_WITH_F4_KERNELS is 0, runtime/mb_config.h). */
     const mb_f4_kernels *f4;
+    /* alf-explicit's matrix and sigma iteration, unrolled (mb_f3_kernels above; NULL in the
+     * compact form and where MB_WITH_F3_KERNEL is 0, runtime/mb_config.h). */
+    const mb_f3_kernels *f3;
 } mb_plan;
 
 /* A model's recommended run settings: the simulate { ... } block of its model file

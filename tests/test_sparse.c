@@ -357,6 +357,105 @@ static void check_f4_run(const mb_model *m)
     free(res[0]); free(res[1]);
 }
 
+/* The unrolled pass of alf-explicit's sigma iteration (mb_plan.f3) against the loops of
+ * runtime/mb_f3_alf.c and the compact kernels (written out here: pq_mtv with a = -1, the compact
+ * LDL^T solve, pq_mv), bit for bit, on random values; a perturbed input must show. */
+static void check_alf_kernel(const mb_model *m)
+{
+    const mb_plan *P = m->plan;
+    if (!P || !P->f3) return;
+    int n = m->nq, nc = m->nc, nnz = m->phi_q_pat.nnz, nF = n + P->a.nl;
+    const mb_index *row = m->phi_q_pat.row, *col = m->phi_q_pat.col;
+    size_t L = (size_t)(nF + nnz + n + nc) + 1;
+    double *F = malloc(sizeof(double) * L), *Pq = malloc(sizeof(double) * L), *pv = malloc(sizeof(double) * L);
+    double *b = malloc(sizeof(double) * L), *sg1 = malloc(sizeof(double) * L), *sg2 = malloc(sizeof(double) * L);
+    double *v1 = malloc(sizeof(double) * L), *v2 = malloc(sizeof(double) * L), *sb = malloc(sizeof(double) * L);
+    double *rhs = malloc(sizeof(double) * L), *c = malloc(sizeof(double) * L), *y = malloc(sizeof(double) * L);
+    double a = 1e8 * (1 + 0.1 * rnd());
+    for (size_t i = 0; i < L; i++) {
+        F[i] = rnd(); Pq[i] = rnd(); pv[i] = rnd(); b[i] = 1e-6 * rnd();
+        sg1[i] = sg2[i] = rnd(); v1[i] = v2[i] = rnd();
+    }
+    for (int k = 0; k < n; k++) F[k] = 1 + fabs(rnd());   /* the pivots D */
+    double dv1 = P->f3->iter(F, Pq, pv, b, sg1, v1, a), dv2 = 0;
+    /* the matrix: mbi_alf_velocity's E = a Pq and mbi_assemble_a's loops */
+    double *A1 = malloc(sizeof(double) * L), *A2 = malloc(sizeof(double) * L), *mass = malloc(sizeof(double) * L);
+    for (size_t i = 0; i < L; i++) { A1[i] = A2[i] = rnd(); mass[i] = 1 + fabs(rnd()); }
+    P->f3->matrix(A1, mass, Pq, a);
+    for (int k = 0; k < nnz; k++) y[k] = a * Pq[k];
+    memset(A2, 0, sizeof(double) * (size_t)nF);
+    for (int i = 0; i < n; i++) A2[P->a.pinv[i]] = mass[i];
+    for (int t = 0; t < P->na; t++) A2[P->a_dst[t]] += y[P->a_k[t]] * Pq[P->a_l[t]];
+    CHECK(memcmp(A1, A2, sizeof(double) * (size_t)nF) == 0, "%s: alf-explicit matrix unrolled vs loops differ",
+          m->name);
+    free(A1); free(A2); free(mass);
+    mb_symbolic compact = P->a;
+    compact.ldl_solve = NULL;   /* mb_sp_ldl_solve's own loops */
+    for (int r = 0; r < nc; r++) sb[r] = a * b[r] + sg2[r];
+    memcpy(rhs, pv, sizeof(double) * (size_t)n);
+    for (int k = 0; k < nnz; k++) rhs[col[k]] += -1.0 * Pq[k] * sb[row[k]];
+    mb_sp_ldl_solve(&compact, F, rhs, y);
+    memset(c, 0, sizeof(double) * (size_t)nc);
+    for (int k = 0; k < nnz; k++) c[row[k]] += Pq[k] * rhs[col[k]];
+    for (int r = 0; r < nc; r++) sg2[r] += a * (c[r] + b[r]);
+    for (int i = 0; i < n; i++) { double e = rhs[i] - v2[i]; dv2 += e * e; v2[i] = rhs[i]; }
+    CHECK(memcmp(&dv1, &dv2, sizeof dv1) == 0 && memcmp(sg1, sg2, sizeof(double) * (size_t)nc) == 0 &&
+          memcmp(v1, v2, sizeof(double) * (size_t)n) == 0,
+          "%s: alf-explicit sigma pass unrolled vs loops differ (dv %.17g %.17g)", m->name, dv1, dv2);
+    /* negative control: one changed entry of Phi_q changes sigma~ */
+    if (nnz > 0 && nc > 0) {
+        memcpy(sg1, sg2, sizeof(double) * (size_t)nc);
+        memcpy(c, sg2, sizeof(double) * (size_t)nc);
+        P->f3->iter(F, Pq, pv, b, sg1, v1, a);
+        Pq[0] += 1e-3;
+        P->f3->iter(F, Pq, pv, b, c, v2, a);
+        CHECK(memcmp(sg1, c, sizeof(double) * (size_t)nc) != 0, "%s: a perturbed Phi_q entry left sigma~ unchanged",
+              m->name);
+    }
+    free(F); free(Pq); free(pv); free(b); free(sg1); free(sg2); free(v1); free(v2); free(sb); free(rhs); free(c);
+    free(y);
+}
+
+/* A whole alf-explicit run on the unrolled pass and on the runtime's loops (the same model with
+ * plan.f3 cleared) ends in the same state, bit for bit, after the same iterations. */
+static void check_alf_run(const mb_model *m)
+{
+    if (!m->plan || !m->plan->f3 || m->nc == 0) return;
+    mb_plan loops = *m->plan;
+    mb_model ml = *m;
+    loops.f3 = NULL;
+    ml.plan = &loops;
+    const mb_model *pair[2] = { m, &ml };
+    double *res[2] = { NULL, NULL };
+    long iters[2] = { -1, -2 }, solves[2] = { -1, -2 };
+    int n = m->nq, nc = m->nc, ok = 1;
+    for (int w = 0; w < 2; w++) {
+        mb_params p;
+        mb_params_default(&p, MB_ALF_EXPLICIT);
+        p.h = 1e-4;
+        size_t ws = mb_sim_workspace_size(pair[w], &p);
+        void *buf = malloc(ws ? ws : 1);
+        mb_sim_storage s_mem;
+        mb_sim *s = mb_sim_of(&s_mem);
+        int st = mb_sim_init(s, pair[w], &p, buf, ws);
+        if (!st) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+        if (!st) st = mb_sim_step(s, 0.01);
+        ok &= st >= 0;
+        res[w] = malloc(sizeof(double) * (2 * (size_t)n + (size_t)nc + 1));
+        memcpy(res[w], mb_sim_get_q(s), sizeof(double) * (size_t)n);
+        memcpy(res[w] + n, mb_sim_get_v(s), sizeof(double) * (size_t)n);
+        memcpy(res[w] + 2 * n, mb_sim_get_sigma(s), sizeof(double) * (size_t)nc);
+        iters[w] = mb_sim_get_monitor(s)->alf_iters;
+        solves[w] = mb_sim_get_monitor(s)->solves;
+        free(buf);
+    }
+    CHECK(ok && iters[0] == iters[1] && solves[0] == solves[1] && iters[0] > 0 &&
+          memcmp(res[0], res[1], sizeof(double) * (2 * (size_t)n + (size_t)nc)) == 0,
+          "%s: alf-explicit run on the unrolled pass vs the loops differ (iterations %ld %ld)", m->name,
+          iters[0], iters[1]);
+    free(res[0]); free(res[1]);
+}
+
 /* A redundant constraint: two identical rows of a 2 x 3 Phi_q; the later pivot is named. */
 static void check_redundant(void)
 {
@@ -423,6 +522,13 @@ int main(void)
         f4k += models[i]->plan && models[i]->plan->f4;
     }
     CHECK(f4k >= 4, "only %d generated models with the F4 kernels", f4k);
+    int alfk = 0;
+    for (int i = 0; i < nm; i++) {
+        check_alf_kernel(models[i]);
+        check_alf_run(models[i]);
+        alfk += models[i]->plan && models[i]->plan->f3;
+    }
+    CHECK(alfk >= 4, "only %d generated models with the alf-explicit kernels", alfk);
     check_redundant();
     return check_report();
 }
