@@ -721,9 +721,15 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
  * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
  * tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * Where H is beyond the stability limit of the stabilization's rate (baumgarte's w (xi +
+ * sqrt(xi^2 - 1)) at rtol 1e-4: the run's step is held there) the companion's step of H runs
+ * with w scaled by max(h1, h2) / H: its h lambda of the constraint dynamics is then the run's
+ * longer step's, the exact solution (on the constraints, where the terms vanish) the same. It
+ * taking the run's two steps instead added no error of its own, so such runs had no estimate
+ * (the pendulum baumgarte dopri5 at rtol 1e-4, 504 x rtol off, estimated below 1e-6).
  * Cost: the companion's stages, half the run's evaluations. The companion starts anew from the
- * run's state (ge_sync) after a reset, a restart, an event cut, a step its stabilization rate
- * makes unstable at H, or a failed or non-finite step of its own; it is taken at the start of
+ * run's state (ge_sync) after a reset, a restart, an event cut (its comparison at the cut
+ * step's start kept: mb_event.c, cut_redo), or a failed or non-finite step of its own; it is taken at the start of
  * the run's next step, when the stages and ztmp are free (the dense output of the last step is
  * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
  * monitor (but the evaluations it counts) and its pivot record as they were: with the
@@ -774,15 +780,20 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z;
     /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
      * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
-     * tolerance; beyond (or beyond the stabilization's stability limit) it takes the run's two
-     * steps instead, carrying the difference so far without adding to it */
+     * tolerance; beyond it takes the run's two steps instead, carrying the difference so far
+     * without adding to it (its w scaled where H is beyond the stabilization's stability limit:
+     * above) */
     mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
     mb_real sr = s->step_ratio;
     int srow = s->step_row;
     copy(n, sv, s->ev_v);
     copy(nc, sv + n, s->ev_sig);
-    if (H * s->stab_rate > tb->stab || (st = ge_trial(s, tb, s->ge_t, H, lim, &err)) == MB_ERR_PARAM) {
+    mb_real w0 = s->p.omega, h1 = s->ge_tm - s->ge_t, h2 = s->t - s->ge_tm;
+    if (H * s->stab_rate > tb->stab) s->p.omega = w0 * ((h1 > h2 ? h1 : h2) / H);
+    st = ge_trial(s, tb, s->ge_t, H, lim, &err);
+    s->p.omega = w0;
+    if (st == MB_ERR_PARAM) {
         st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
         if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
     }
