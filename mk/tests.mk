@@ -283,11 +283,12 @@ $(BUILD)/test_bdf_poison: $(call obj,poison,tests/test_bdf.c $(BDF_MODELS)) $(RT
 	$(call link,poison,$(RT_LIBS))
 TEST_PROGS += $(BUILD)/test_runtime_poison $(BUILD)/test_f4_adaptive_poison $(BUILD)/test_bdf_poison
 
-# Float with the defaults alone (tests/test_float_defaults.c): the shipped models and a Jansen
-# linkage (tests/models/jansen.lua), built in double (the reference trajectories) and in float
+# Float with the defaults alone (tests/test_float_defaults.c): the shipped models, a Jansen
+# linkage (tests/models/jansen.lua) and the A01 pendulum (tests/models/acc_pendulum.lua), built in double (the reference trajectories) and in float
 # (the check: tests/test_float_defaults.sh runs both)
 $(eval $(call GEN_INTO,$(BUILD)/gen_float,tests/models/jansen.lua,jansen,))
-FLT_SRC := tests/test_float_defaults.c $(RT_GEN) $(BUILD)/gen_float/jansen.c
+$(foreach m,acc_pendulum acc_crank_rocker,$(eval $(call GEN_INTO,$(BUILD)/gen_float,tests/models/$(m).lua,$(m),)))
+FLT_SRC := tests/test_float_defaults.c $(RT_GEN) $(BUILD)/gen_float/jansen.c $(BUILD)/gen_float/acc_pendulum.c
 $(foreach v,host float,$(BUILD)/o/$(v)/tests/test_float_defaults.o): XFLAGS = $(RT_GEN_DEF)
 $(BUILD)/float_defaults_ref: $(call obj,host,$(FLT_SRC)) $(RT_OBJ_host)
 	$(call link,host,$(RT_LIBS))
@@ -295,3 +296,14 @@ $(BUILD)/float_defaults_float: $(call obj,float,$(FLT_SRC)) $(RT_OBJ_float)
 	$(call link,float,$(RT_LIBS))
 TEST_SCRIPTS += tests/test_float_defaults.sh
 TEST_NEEDS   += $(BUILD)/float_defaults_ref $(BUILD)/float_defaults_float
+# the float measurements' runner (tests/accuracy/float_run.c, scripts/float_sigma.sh): one run
+# of the A01 pendulum, the crank-rocker, the parallelogram chain, Andrews or the walker, in
+# double and in float (not in the suite)
+FRUN_SRC := tests/accuracy/float_run.c $(BUILD)/gen_float/acc_pendulum.c $(BUILD)/gen_float/acc_crank_rocker.c \
+            generated/parallelogram_chain.c generated/andrews.c generated/walker.c
+$(foreach v,host float,$(BUILD)/o/$(v)/tests/accuracy/float_run.o): XFLAGS = -I$(BUILD)/gen_float
+$(foreach v,host float,$(BUILD)/o/$(v)/tests/accuracy/float_run.o): $(BUILD)/gen_float/acc_pendulum.h $(BUILD)/gen_float/acc_crank_rocker.h
+$(BUILD)/float_run_double: $(call obj,host,$(FRUN_SRC)) $(RT_OBJ_host)
+	$(call link,host,$(RT_LIBS))
+$(BUILD)/float_run_float: $(call obj,float,$(FRUN_SRC)) $(RT_OBJ_float)
+	$(call link,float,$(RT_LIBS))

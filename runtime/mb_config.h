@@ -192,6 +192,8 @@
 #define MBI_ACC (MBI_BDF || MBI_F4A)   /* the accuracy warning (mb_monitor.c) */
 /* dopri5's and dop853's global error companion for that warning (mb_rk.c): where the warning is */
 #define MBI_GE (MBI_ADAPTIVE && MBI_ACC)
+/* the extrapolated trapezoid's (mb_trapezoid_control.c): with its step control, never in firmware */
+#define MBI_XGE (MBI_F4A && MBI_ACC)
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
@@ -222,7 +224,7 @@
 #else
 #define MBI_HAS_F4A 0
 #endif
-#if MBI_GE
+#if MBI_GE || MBI_XGE   /* the companions' common fields (ge_*) */
 #define MBI_HAS_GE 1
 #else
 #define MBI_HAS_GE 0

@@ -38,7 +38,7 @@ int mbi_sigma_reset(mb_sim *s, int *reeval)
     const mb_model *m = s->m;
     int nc = s->nc;
     *reeval = 0;
-    if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
+    if (!mbi_sigma_reset_due(s)) return MB_OK;
     m->phi_q(m, s->t, s->z, s->Pq);
     pq_mtv(m, s->Pq, s->sig, -1, s->z + s->n);
     for (int r = 0; r < nc; r++) s->S0[r] -= s->sig[r];

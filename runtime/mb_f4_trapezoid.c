@@ -316,7 +316,7 @@ void mbi_f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_r
 int mbi_f4_accept(mb_sim *s, int *moved)
 {
     int nc = s->nc;
-    if (!(s->p.sigma_reset > 0 && nrm2(nc, s->sig) > s->p.sigma_reset)) return MB_OK;
+    if (!mbi_sigma_reset_due(s)) return MB_OK;
     mbi_f4_shift(s);
     zero(nc, s->S);
     s->mon.sigma_resets++;

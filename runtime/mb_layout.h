@@ -33,8 +33,9 @@
 /* F4's extrapolated trapezoid (AD = 2): the macro step's start [z; v; pdot; sigma~; ydp] (xs),
  * the end of its sequence of two substeps [z; v; pdot; sigma~] and the extrapolated q, v, work
  * and P_nc at the macro step's middle for dense output (xa: 6 N + 2 NC + 2), and Int Phi's base
- * with Phi_t at the macro step's start (xib: 2 NC)
- * (mb_f4_trapezoid.c: extrapolated step control) */
+ * with Phi_t at the macro step's start (xib: 2 NC), and the accuracy companion's state laid out as
+ * xs (xg: mb_trapezoid_control.c, xge_step)
+ * (mb_trapezoid_control.c: extrapolated step control) */
 #define MB_L_XST(N, NC) (6 * (N) + 2 * (NC))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
 #define MB_L_NSTAGE(I) ((I) == MB_DOP853 ? 12 : (I) == MB_DOPRI5 ? 7 : (I) == MB_RK4 ? 4 : 0)
@@ -156,7 +157,8 @@
     MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N)) \
                           R(xs, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
                           R(xa, MB_L_IF(MB_L_F4(F) && (AD) == 2, 6 * (N) + 2 * (NC) + 2))        \
-                          R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC))))                   \
+                          R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC)))                    \
+                          R(xg, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC))))              \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \

@@ -68,7 +68,8 @@ enum {
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
     MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
                                estimates sum to more than warn_accuracy tolerances (mon.err_sum;
-                               dopri5, dop853: the global error its companion estimates):
+                               dopri5, dop853, the extrapolated trapezoid: the global error
+                               its companion estimates):
                                the step control keeps each step's error below rtol/atol, not the
                                run's, which grows with the number of steps. Only in builds with
                                either (MBI_ACC: firmware keeps its RAM) */
@@ -104,6 +105,10 @@ typedef struct mb_params {
                                is chosen by mb_sim_reset from the state's scale (auto_penalty) */
     int max_iter;           /* iteration limit of 5.37 and of the Newton loop */
     mb_real sigma_reset;    /* F3/F4: zero sigma when |sigma| > this, p kept consistent; 0 off */
+    mb_real sigma_reset_ratio; /* F2-F4: zero sigma also when |Phi_q^T sigma|_2 > this x the
+                               momentum scale (mon.pscale), tested on the monitors' value after
+                               each step (mon.sigma_ratio); 0 off (the default in double
+                               and for F4), float F2/F3 0.1 */
     int project_velocity;   /* F1: project v onto Phi_q v + Phi_t = 0 after each step */
     mb_real baumgarte_cap;  /* F1: cap |2 xi w Phidot + w^2 Phi| at this times |Gamma|; 0 off */
     mb_real rank_tol;       /* pivot-ratio threshold declaring a KKT / projection matrix singular */
@@ -160,9 +165,10 @@ typedef struct mb_params {
     mb_real warn_stability; /* multiple of the stability limit, default 2 */
 #if MBI_ACC
     mb_real warn_accuracy;  /* bdf, the step-controlled trapezoid: the sum of the local error
-                               estimates, in tolerances; dopri5, dop853: the companion's
-                               estimate of the global error (mb_rk.c), in tolerances; default 10
-                               (0: neither, and no companion) */
+                               estimates, in tolerances; dopri5, dop853, the extrapolated
+                               trapezoid (adaptive 2): the companion's estimate of the global
+                               error (mb_rk.c, mb_trapezoid_control.c), in tolerances; default
+                               10 (0: neither, and no companion) */
 #endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
@@ -228,7 +234,8 @@ typedef struct mb_monitor {
     mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the sum over
                                 the accepted steps of the local error estimate in tolerances
                                 (the weighted RMS norm the step control holds below 1); dopri5,
-                                dop853: the largest global error of the positions so far, in
+                                dop853, the extrapolated trapezoid (adaptive 2): the largest
+                                global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
 #endif

@@ -104,7 +104,7 @@ mb_real *gz;             /* dopri5, dop853 with warn_accuracy: the companion's s
 mb_real ge_t, ge_tm, ge_tlast; /* the companion's time, the run's after the first of its two
                             steps and after its last accepted step */
 int ge_n;                /* accepted steps since ge_t (-1: start the companion anew) */
-long ge_resets;          /* mon.sigma_resets when the companion started */
+long ge_resets;          /* mon.sigma_resets (the trapezoid's: plus mon.events) when it started */
 #endif
 #if MBI_HAS_F4A
 mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
@@ -112,6 +112,10 @@ mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start
                             sequence's end, trap_step's Int Phi base and Phi_t at the
                             macro step's start */
 mb_real xw;              /* its last step's work of loads and drivers, extrapolated */
+mb_real *xg;             /* with warn_accuracy: the accuracy companion's state as xs holds the
+                            start's (mb_trapezoid_control.c, xge_step) */
+mb_real xg_hp;           /* its predictor's last substep (h_prev) */
+int xg_nh;               /* and whether it has a history (nhist) */
 #endif
 #if MBI_HAS_KKT
 mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */

@@ -240,8 +240,9 @@ extern const mbi_integ mbi_integ_rk4, mbi_integ_dopri5, mbi_integ_dop853, mbi_in
 #define MBI_PFIELDS(X)                                                                           \
     X(h, PK_POS) X(rtol, PK_POS) X(atol, PK_POS) X(h_min, PK_NONNEG) X(h_max, PK_NONNEG)         \
     X(alpha, PK_ALPHA) X(xi, PK_NONNEG) X(omega, PK_NONNEG) X(tol, PK_POS) X(max_iter, PK_ITER)  \
-    X(sigma_reset, PK_NONNEG) X(baumgarte_cap, PK_NONNEG) X(rank_tol, PK_BELOW1)                 \
-    X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1) X(warn_energy, PK_NONNEG)                        \
+    X(sigma_reset, PK_NONNEG) X(sigma_reset_ratio, PK_NONNEG) X(baumgarte_cap, PK_NONNEG)       \
+    X(rank_tol, PK_BELOW1) X(asm_tol, PK_POS) X(asm_max_iter, PK_INT1)                          \
+    X(warn_energy, PK_NONNEG)                                                                   \
     X(warn_phi, PK_NONNEG) X(warn_sigma, PK_NONNEG) X(warn_stability, PK_NONNEG)                 \
     MBI_PF_ACC(X) X(length_scale, PK_NONNEG)
 #define MBI_PCOUNT(f, kind) +1
@@ -305,6 +306,16 @@ int mbi_hht_undo(mb_sim *s, mb_real t_start);
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
 /* mb_f2_canonical.c: the sigma reset of 6.3.4 after an accepted step of F2 or F3 (an accept). */
 int mbi_sigma_reset(mb_sim *s, int *reeval);
+/* The reset's test (6.3.4, F2-F4, after an accepted step): |sigma|_2 above p.sigma_reset, or
+ * |Phi_q^T sigma|_2 above p.sigma_reset_ratio x the momentum scale (the run's largest |M v|_2):
+ * the monitors' sigma_ratio, measured at the previous step's end (mbi_update_max; 0 after a
+ * reset), so the test costs no evaluation. p = M v + Phi_q^T sigma keeps M v to about
+ * eps x that ratio (docs/formulations.md, "sigma reset"). */
+static inline int mbi_sigma_reset_due(const mb_sim *s)
+{
+    return (s->p.sigma_reset > 0 && nrm2(s->nc, s->sig) > s->p.sigma_reset) ||
+           (s->p.sigma_reset_ratio > 0 && s->mon.sigma_ratio > s->p.sigma_reset_ratio);
+}
 /* mb_f3_alf.c: the F3 velocity/sigma~ iteration 5.31-5.37 at (t, q, p, I) -> ev_v, ev_sig,
  * ev_S (also F4's start-up evaluation). */
 int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, const mb_real *I);

@@ -252,6 +252,49 @@ static int xst_sequence(mb_sim *s, mb_real t0, mb_real t1, int k, mb_real *w)
     return ret;
 }
 
+/* The macro step's two sequences to t1 from the start in s, which xs holds too (with the
+ * predictor's history h_prev0, nhist0 and reuse's wait0): y2 into xa, y4 left in s, their work
+ * into *w2, *w4 and the estimate of y4's error, |y4 - y2| / 3 on the positions (weighted RMS as
+ * trap_error), into *err (1e30 on failure). Returns the worst status (events kept), or the
+ * failure. */
+static int xst_pair(mb_sim *s, mb_real t0, mb_real t1, mb_real h_prev0, int nhist0, int wait0,
+                    mb_real *w2, mb_real *w4, mb_real *err)
+{
+    int n = s->n;
+    *err = MB_R(1e30);
+    int st = xst_sequence(s, t0, t1, 2, w2);
+    if (st >= 0) {
+        xst_save(s, s->xa);
+        xst_restart(s, t0, h_prev0, nhist0, wait0);
+        int st4 = xst_sequence(s, t0, t1, 4, w4);
+        st = st4 < 0 || st4 > st ? st4 : st;
+    }
+    if (st < 0) return st;
+    const mb_real *qk = s->xs, *q2 = s->xa;   /* y4 in s, y2 in xa */
+    mb_real acc = 0;
+    for (int i = 0; i < n; i++) {
+        mb_real a = MB_FABS(qk[i]), b = MB_FABS(s->z[i]);
+        mb_real e = (s->z[i] - q2[i]) / 3 / (s->p.atol + s->p.rtol * (a > b ? a : b));
+        acc += e * e;
+    }
+    *err = MB_SQRT(acc / (mb_real)n);
+    if (!isfinite(*err)) *err = MB_R(1e30);
+    return st;
+}
+
+/* The extrapolation (4 y4 - y2) / 3 of the whole state: [q; p; Int Phi], v, pdot and sigma~ */
+static void xst_combine(mb_sim *s)
+{
+    int n = s->n, nz = s->nz;
+    const mb_real *y2 = s->xa;
+    for (int i = 0; i < nz; i++) s->z[i] = (4 * s->z[i] - y2[i]) / 3;
+    for (int i = 0; i < n; i++) {
+        s->v[i] = (4 * s->v[i] - y2[nz + i]) / 3;
+        s->pd[i] = (4 * s->pd[i] - y2[nz + n + i]) / 3;
+    }
+    for (int r = 0; r < s->nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
+}
+
 static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 {
     int n = s->n, nz = s->nz, nc = s->nc;
@@ -273,25 +316,10 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         mb_real h = trial_h(s, rem, &last);
         mb_real t1 = last ? t_stop : t_start + h;
         long me = s->mon.maxiter_events, nr = s->mon.newton_roundoff;
-        mb_real err = MB_R(1e30), fac = ADAPT_NEWTON_SHRINK;
+        mb_real err, fac = ADAPT_NEWTON_SHRINK;
         mb_real w2 = 0, w4 = 0;
-        int st = xst_sequence(s, t_start, t1, 2, &w2);
+        int st = xst_pair(s, t_start, t1, h_prev0, nhist0, wait0, &w2, &w4, &err);
         if (st >= 0) {
-            xst_save(s, s->xa);
-            xst_restart(s, t_start, h_prev0, nhist0, wait0);
-            int st4 = xst_sequence(s, t_start, t1, 4, &w4);
-            st = st4 < 0 || st4 > st ? st4 : st;
-        }
-        if (st >= 0) {   /* y4 in s, y2 in xa */
-            const mb_real *qk = s->xs, *q2 = s->xa;
-            mb_real acc = 0;
-            for (int i = 0; i < n; i++) {
-                mb_real a = MB_FABS(qk[i]), b = MB_FABS(s->z[i]);
-                mb_real e = (s->z[i] - q2[i]) / 3 / (s->p.atol + s->p.rtol * (a > b ? a : b));
-                acc += e * e;
-            }
-            err = MB_SQRT(acc / (mb_real)n);
-            if (!isfinite(err)) err = MB_R(1e30);
             fac = err > 0 ? ADAPT_SAFETY * MB_POW(err, -MB_R(1.0) / 3) : ADAPT_FACMAX;
             if (fac > ADAPT_FACMAX) fac = ADAPT_FACMAX;
             if (fac < ADAPT_FACMIN) fac = ADAPT_FACMIN;
@@ -299,13 +327,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             lastfail = st;
         }
         if (st >= 0 && err <= 1) {
-            const mb_real *y2 = s->xa;
-            for (int i = 0; i < nz; i++) s->z[i] = (4 * s->z[i] - y2[i]) / 3;
-            for (int i = 0; i < n; i++) {
-                s->v[i] = (4 * s->v[i] - y2[nz + i]) / 3;
-                s->pd[i] = (4 * s->pd[i] - y2[nz + n + i]) / 3;
-            }
-            for (int r = 0; r < nc; r++) s->sig[r] = (4 * s->sig[r] - y2[nz + 2 * n + r]) / 3;
+            xst_combine(s);
             if (rejected && fac > 1) fac = 1;
 #if MBI_HAS_EV
             /* events: a gap's root inside the accepted macro step, located on the cubic
@@ -348,6 +370,119 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         if (s->h_next < hmin) return lastfail ? lastfail : MB_ERR_STEP_UNDERFLOW;
     }
 }
+
+#if MBI_XGE
+/* ------------------------------------------------------------------ the accuracy companion
+ * The extrapolated step's estimate is of y4, the plain trapezoid's result at H/4, not of the
+ * extrapolation the run advances, and no step's estimate says how errors grow, so its runs
+ * were 120 .. 2e4 x rtol off with no warning (make validate-accuracy, QUICK: 8 of 15). The
+ * run's global error is estimated as dopri5's (mb_rk.c, ge_step): by global Richardson
+ * extrapolation against a companion solution of the same method from the same start that takes
+ * one macro step over every two of the run's (H = h1 + h2, in lock-step at every second step
+ * point): the extrapolated step is of order XGE_P (4: the trapezoid's h^2 term removed), so
+ * the companion's global error is about 2^XGE_P times the run's and, at the common points,
+ * run - companion = (2^XGE_P - 1) x the run's error. Its largest value so far over the
+ * positions, in tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the
+ * accuracy warning tests (mb_monitor.c). Cost: the companion's macro steps, half the run's
+ * (6 trapezoid substeps, each a Newton iteration, per two of the run's 12). Its macro step is
+ * trusted where the step control's estimate scales as H^3 (the trapezoid's local error): at
+ * most 2^3 x the tolerance; beyond it, or where its Newton iteration fails, it takes the run's
+ * two macro steps instead, carrying the difference so far without adding to it. It starts anew
+ * from the run's state (xge_sync) after a start, a restart, an event (a contact's cut, a
+ * switch's jump: its macro step would cross the kink) or a failure of those two steps. It runs
+ * at the start of the run's next step, whose workspace (xs, xa, xib's Int Phi base, the Newton
+ * blocks) is free then (the dense output of the last step is dropped: mb_sim_dense after a step
+ * is before it), with the run's state in xs, and puts back what the run's step reads: its
+ * state, sigma~ at the start (S0), Phi_t at the start (ptq), the predictor's history, reuse's
+ * wait, the redundant rows and the monitor (but the evaluations, Newton iterations,
+ * factorizations and solves it counts); kin_fresh cleared (the run's step evaluates its start
+ * again: the same bits, trap_step). With the companion the run's steps are bit for bit those
+ * without it (tests/test_accuracy_warning.sh). */
+#define XGE_P 4
+#define XGE_LIM MB_R(8.0)
+/* what makes it start anew: sigma resets, and events (a cut at a contact's root: the companion's
+ * macro step would cross its kink) */
+#define XGE_MARK(s) ((s)->mon.sigma_resets + (s)->mon.events)
+
+static void xge_sync(mb_sim *s)
+{
+    int n = s->n, nz = s->nz, nc = s->nc;
+    xst_save(s, s->xg);
+    copy(2 * n, s->xg + nz + 2 * n + nc, s->ydp);
+    s->xg_hp = s->h_prev;
+    s->xg_nh = s->nhist;
+    s->ge_t = s->ge_tlast = s->t;
+    s->ge_n = 0;
+    s->ge_resets = XGE_MARK(s);
+}
+
+/* One macro step of the companion from (t0, xg), loaded into s, to t1, its result back into xg;
+ * MB_ERR_PARAM when its error estimate is above lim (the step not taken), else the status */
+static int xge_macro(mb_sim *s, mb_real t0, mb_real t1, mb_real lim, int wait)
+{
+    int n = s->n, nz = s->nz, nc = s->nc;
+    mb_real w2, w4, err;
+    xst_restart(s, t0, s->xg_hp, s->xg_nh, wait);
+    int st = xst_pair(s, t0, t1, s->xg_hp, s->xg_nh, wait, &w2, &w4, &err);
+    if (st < 0) return st;
+    if (!(err <= lim)) return MB_ERR_PARAM;
+    xst_combine(s);
+    s->t = t1;
+    MBI_FORM(s)->shift(s);
+    xst_save(s, s->xg);
+    copy(2 * n, s->xg + nz + 2 * n + nc, s->ydp);
+    s->xg_hp = s->h_prev;
+    s->xg_nh = s->nhist;
+    return MB_OK;
+}
+
+static void xge_step(mb_sim *s)
+{
+    int n = s->n, nz = s->nz, nc = s->nc, st;
+    if (!(s->p.warn_accuracy > 0) || !s->xg) return;
+    if (s->ge_n < 0 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) { xge_sync(s); return; }
+    if (s->ge_n < 2) return;
+    /* the run's state, as its step saves it (step_trapezoid_extrap) */
+    mb_real *xs = s->xs, t = s->t, hp = s->h_prev;
+    int nh = s->nhist, wait = s->reuse_wait;
+    xst_save(s, xs);
+    copy(2 * n, xs + nz + 2 * n + nc, s->ydp);
+    copy(nc, s->xib + nc, s->ptq);
+    mb_monitor m0 = s->mon;
+#if MB_WITH_REDUNDANT_ROWS
+    const unsigned char *rr = s->p.redundant_rows;
+#endif
+    s->xs = s->xg;                        /* the companion's macro step restarts from xg */
+    st = xge_macro(s, s->ge_t, t, XGE_LIM, wait);
+    if (st < 0) {   /* (xge_macro's failure left xg as it was) */
+        st = xge_macro(s, s->ge_t, s->ge_tm, MB_R(1e30), wait);
+        if (st >= 0) st = xge_macro(s, s->ge_tm, t, MB_R(1e30), wait);
+    }
+    s->xs = xs;
+    xst_restart(s, t, hp, nh, wait);      /* the run's state back (S0 = its sigma~, ptq) */
+#if MB_WITH_REDUNDANT_ROWS
+    s->p.redundant_rows = rr;
+#endif
+    long ev = s->mon.evals, ni = s->mon.newton_iters, fa = s->mon.factorizations, so = s->mon.solves;
+    s->mon = m0;                          /* (but its cost) */
+    s->mon.evals = ev;
+    s->mon.newton_iters = ni;
+    s->mon.factorizations = fa;
+    s->mon.solves = so;
+    if (st < 0) { xge_sync(s); return; }
+    /* in tolerances of the mechanism's size, as dopri5's (mb_rk.c) */
+    mb_real e = 0, L = s->mon.lscale;
+    for (int i = 0; i < n; i++) {
+        mb_real qi = MB_FABS(xs[i]) > L ? MB_FABS(xs[i]) : L;
+        mb_real d = MB_FABS(s->xg[i] - xs[i]) / (s->p.atol + s->p.rtol * qi);
+        if (!(d <= e)) e = d;             /* (NaN too) */
+    }
+    e /= (mb_real)((1 << XGE_P) - 1);
+    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
+    s->ge_t = t;
+    s->ge_n = 0;
+}
+#endif
 
 /* The quintic with values 0, b, a and slopes d0, dm, d1 (per unit theta) at theta = 0, 1/2, 1:
  * its value at th, and its slope into *dv (coefficients in differences from the start's value:
@@ -420,9 +555,18 @@ int mbi_trap_control(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {
     mb_real h = 0;
     s->td_t0 = s->t;                   /* a failed step leaves nothing to interpolate */
+#if MBI_XGE
+    if (s->p.adaptive == 2) xge_step(s);
+#endif
     int st = s->p.adaptive == 2 ? step_trapezoid_extrap(s, t_stop, &h)
                                 : step_trapezoid_adaptive(s, t_stop, &h);
     if (st < 0) return st;
+#if MBI_XGE
+    if (s->p.adaptive == 2) {          /* the companion's count (xge_step) */
+        if (++s->ge_n == 1) s->ge_tm = s->t;
+        s->ge_tlast = s->t;
+    }
+#endif
     s->td_t0 = b->t_start;             /* mb_sim_dense's step (trap_dense) */
     s->td_W0 = b->mon0.W;
     s->td_P0 = b->pnc0;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# test_accuracy_warning.sh - the accuracy warning of dopri5 and dop853 (issue 29, item 4): their
-# companion at twice the step (mb_rk.c, ge_step) warns on a run far off its tolerance that was
-# silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit as
-# they are without it (--warn-accuracy 0), and costs about half the run's evaluations; and
-# warns on runs whose step the stabilization's stability limit holds (baumgarte at rtol 1e-4). The
-# actual error against a dop853 run at rtol 1e-12. Ends with "N passed, N failed".
+# test_accuracy_warning.sh - the accuracy warning of dopri5 and dop853 (issue 29, item 4) and of
+# the extrapolated trapezoid (alf-trapezoid --extrapolate): their companion at twice the step
+# (mb_rk.c, ge_step; mb_trapezoid_control.c, xge_step) warns on a run far off its tolerance that
+# was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
+# as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
+# trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
+# limit holds the run's step (baumgarte at rtol 1e-4). The actual error against a dop853 run at
+# rtol 1e-12. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -81,6 +83,45 @@ for I in dopri5 dop853; do
     sim --formulation baumgarte --integrator $I --rtol $R --atol $R $COMMON --warn-accuracy 0 --out "$T/held0.csv"
     ok "baumgarte $I rtol $R: the run's rows the same file with --warn-accuracy 0" 'cmp -s "$T/held.csv" "$T/held0.csv"'
 done
+
+# the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
+# plain trapezoid's y4, and it had no accuracy warning)
+X="--formulation alf-trapezoid --extrapolate"
+R=1e-4
+# shellcheck disable=SC2086
+sim $X --rtol $R --atol $R $COMMON --warn-accuracy 0 --out "$T/xoff.csv"
+n_off=$(kv newton_iters)
+act=$(qdiff "$T/ref.csv" "$T/xoff.csv")
+ok "extrapolated trapezoid rtol $R: $act off, $(ratio "$act" $R) x rtol (> 100: a miss if silent)" \
+   '[ $rc -eq 0 ] && above "$act" $R 100'
+ok "without the companion (--warn-accuracy 0): silent" '[ "$(kv warnings)" = 0 ] && ! warned'
+# shellcheck disable=SC2086
+sim $X --rtol $R --atol $R $COMMON --out "$T/xon.csv"
+n_on=$(kv newton_iters)
+ok "with it: the accuracy warning ($(grep -o 'warning: accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && warned'
+ok "with it: the run's rows are the same file (its steps bit for bit)" 'cmp -s "$T/xoff.csv" "$T/xon.csv"'
+ok "with it: $n_on Newton iterations against $n_off, 1.3 .. 2 x (the companion: half the run's macro steps)" \
+   'above "$n_on" "$n_off" 1.3 && ! above "$n_on" "$n_off" 2'
+# the run's rows bit for bit on Andrews too (its default rows every h, 0.03 s; silent at 1e-6)
+AN=$BUILD/andrews_sim
+for R in 1e-4 1e-6; do
+    # shellcheck disable=SC2086
+    timeout 300 "$AN" $X --rtol $R --atol $R --quiet --out "$T/aon.csv" >"$T/out" 2>"$T/err"
+    r1=$? s1=$(kv steps)
+    # shellcheck disable=SC2086
+    timeout 300 "$AN" $X --rtol $R --atol $R --warn-accuracy 0 --quiet --out "$T/aoff.csv" >"$T/out" 2>/dev/null
+    r2=$?
+    ok "andrews --extrapolate rtol $R: the same rows with and without the companion ($s1 steps)" \
+       '[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(kv steps)" = "$s1" ] && cmp -s "$T/aon.csv" "$T/aoff.csv"'
+done
+R=1e-6
+# shellcheck disable=SC2086
+sim $X --rtol $R --atol $R --t-end 20 --every 0.5 --out "$T/xacc.csv"
+act=$(qdiff "$T/ref.csv" "$T/xacc.csv")
+ok "extrapolated trapezoid rtol $R, 20 s: $act off, $(ratio "$act" $R) x rtol (<= 10)" \
+   '[ $rc -eq 0 ] && ! above "$act" $R 10'
+ok "extrapolated trapezoid rtol $R, 20 s: no accuracy warning" '! warned'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

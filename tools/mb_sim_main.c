@@ -213,7 +213,8 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                     v, (double)mo->pscale, (double)p->warn_sigma, (double)mo->max_sigma);
             break;
         case MB_WARN_ACCURACY:
-            if (p->integrator == MB_DOPRI5 || p->integrator == MB_DOP853) {
+            /* (the extrapolated trapezoid: its companion likewise, mb_trapezoid_control.c) */
+            if (p->integrator == MB_DOPRI5 || p->integrator == MB_DOP853 || p->adaptive == 2) {
                 fprintf(stderr, "the positions' global error is estimated at %.3g tolerances "
                         "(threshold %.3g; %.3g by the end) by a companion solution at twice the "
                         "step: the step control bounds each step's error by rtol/atol, not the "

@@ -257,9 +257,10 @@ static mb_opt rows[] = {
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
               "when the steps' local error estimates sum to > N tolerances\n"
               "(bdf: its error test's, rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
-              "dopri5, dop853: when a companion solution at twice the step\n"
-              "(half the evaluations more) puts the global error above N\n"
-              "tolerances (default 10); 0 turns a warning off (docs/formulations.md)" },
+              "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
+              "the step (half the evaluations or Newton iterations more) puts\n"
+              "the global error above N tolerances (default 10); 0 turns a\n"
+              "warning off, and the companion (docs/formulations.md)" },
     { .name = "--estimate-error", .kind = MB_OPT_FLAG, .off = OFF(est), .set = 1,
       DYNAMIC(ALL, ALL),
       .help = "run the problem a second time alongside, at a tenth of --rtol and\n"
