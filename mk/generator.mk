@@ -60,6 +60,11 @@ $(BUILD)/test_derivs_every_tunable: $(BUILD)/o/san/derivs/every_tunable.o $(call
 $(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/every_input.lua,every_input,))
 $(BUILD)/test_derivs_every_input: $(BUILD)/o/san/derivs/every_input.o $(call obj,san,$(BUILD)/gen/every_input.c)
 	$(call link,san,-lm)
+# dense Jacobian blocks of mostly zeros, each cleared by a loop (tests/models/sparse_blocks.lua;
+# generator/emit.lua: dense_block)
+$(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/sparse_blocks.lua,sparse_blocks,))
+$(BUILD)/test_derivs_sparse_blocks: $(BUILD)/o/san/derivs/sparse_blocks.o $(call obj,san,$(BUILD)/gen/sparse_blocks.c)
+	$(call link,san,-lm)
 # gears, racks and slots in every role (tests/models/every_joint.lua)
 $(eval $(call GEN_INTO,$(BUILD)/gen,tests/models/every_joint.lua,every_joint,))
 $(BUILD)/test_derivs_every_joint: $(BUILD)/o/san/derivs/every_joint.o $(call obj,san,$(BUILD)/gen/every_joint.c)
@@ -78,7 +83,8 @@ $(BUILD)/test_sym: $(call obj,san,tests/test_sym.c) tests/test_sym.lua $(GEN_LUA
 	$(call link,san,$(LUA_LIBS))
 
 TEST_PROGS   += $(MODELS:%=$(BUILD)/test_derivs_%) $(BUILD)/test_derivs_every_element $(BUILD)/test_derivs_particles $(BUILD)/test_derivs_every_tunable \
-                $(BUILD)/test_derivs_every_input $(BUILD)/test_derivs_every_joint $(BUILD)/test_derivs_chain30 $(BUILD)/test_sym
+                $(BUILD)/test_derivs_every_input $(BUILD)/test_derivs_sparse_blocks $(BUILD)/test_derivs_every_joint \
+                $(BUILD)/test_derivs_chain30 $(BUILD)/test_sym
 TEST_SCRIPTS += tests/test_mbgen.sh tests/test_generated.sh tests/test_generated_api.sh
 TEST_LONG    += tests/test_mbgen.sh   # its long form: every mutant, and the hostile models under ASan
 TEST_NEEDS   += $(BUILD)/mbgen $(BUILD)/mbgen_san

@@ -231,11 +231,13 @@ typedef struct mb_monitor {
                                 two stages, |k2 - k1| / (c2 h |k1|), when that was beyond the
                                 limit at this step and another of the last three */
 #if MBI_ACC
-    mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the sum over
-                                the accepted steps of the local error estimate in tolerances
-                                (the weighted RMS norm the step control holds below 1); dopri5,
-                                dop853, the extrapolated trapezoid (adaptive 2): the largest
-                                global error of the positions so far, in
+    mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
+                                sum over the accepted steps of the local error estimate in
+                                tolerances (the weighted RMS norm the step control holds below
+                                1); bdf on F1-F3: the positions' errors plus the velocities'
+                                times the time since, in tolerances of rtol (mb_bdf.c,
+                                acc_step); dopri5, dop853, the extrapolated trapezoid
+                                (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
 #endif

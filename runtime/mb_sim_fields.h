@@ -158,4 +158,6 @@ int bimp;                /* the formulation is implicit (F4): its equations in [
 long bjac_age;           /* accepted steps since the Jacobian was evaluated */
 mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
                                  Newton's convergence-rate estimate */
+mb_real bvel;            /* F1-F3: the accuracy estimate's summed velocity errors, in position
+                            tolerances per second (mb_bdf.c, acc_step) */
 #endif

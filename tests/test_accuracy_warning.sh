@@ -6,7 +6,8 @@
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
 # limit holds the run's step (baumgarte at rtol 1e-4). The actual error against a dop853 run at
-# rtol 1e-12. Ends with "N passed, N failed".
+# rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
+# warned on the pendulum far off. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -122,6 +123,31 @@ act=$(qdiff "$T/ref.csv" "$T/xacc.csv")
 ok "extrapolated trapezoid rtol $R, 20 s: $act off, $(ratio "$act" $R) x rtol (<= 10)" \
    '[ $rc -eq 0 ] && ! above "$act" $R 10'
 ok "extrapolated trapezoid rtol $R, 20 s: no accuracy warning" '! warned'
+# bdf (baumgarte, canonical): its sum of the steps' local error estimates in rtol (mb_bdf.c,
+# ACC_SCALE). Within rtol up to the chain's first singular position (0.714 s): silent (in its
+# error test's tighter tolerance the sum passed 10 at 0.07 .. 0.41 s); far off: warned.
+CH=$BUILD/parallelogram_chain_sim
+CC="--t-end 0.6 --every 0.1"
+# shellcheck disable=SC2086
+timeout 300 "$CH" --formulation baumgarte --integrator dop853 --rtol 1e-12 --atol 1e-12 $CC --out "$T/chref.csv" --quiet >/dev/null 2>&1
+ok "chain reference (dop853 rtol 1e-12): written" '[ -s "$T/chref.csv" ]'
+for f in baumgarte canonical; do
+    for R in 1e-6 1e-10; do
+        # shellcheck disable=SC2086
+        timeout 300 "$CH" --formulation $f --integrator bdf --rtol $R --atol $R --h 1e-3 $CC --out "$T/ch.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+        act=$(qdiff "$T/chref.csv" "$T/ch.csv")
+        ok "chain N = 2 $f bdf rtol $R to 0.6 s: $act off, $(ratio "$act" $R) x rtol (<= 10), no accuracy warning" \
+           '[ $rc -eq 0 ] && ! above "$act" $R 10 && [ "$(kv warnings)" = 0 ] && ! warned'
+    done
+done
+R=1e-6
+for f in baumgarte canonical; do
+    # shellcheck disable=SC2086
+    sim --formulation $f --integrator bdf --rtol $R --atol $R $COMMON --out "$T/bdf.csv"
+    act=$(qdiff "$T/ref.csv" "$T/bdf.csv")
+    ok "pendulum $f bdf rtol $R: $act off, $(ratio "$act" $R) x rtol (> 100), warned" \
+       '[ $rc -eq 0 ] && above "$act" $R 100 && warned'
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

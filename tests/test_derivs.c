@@ -86,6 +86,16 @@ static double cmp_rows(const double *a, const double *b, int rows, int cols, int
     return worst;
 }
 
+/* The dense Jacobians (dy/dq, dy/dv, dy/du, dQ/du, dy/dlambda) are written whole, zeros
+ * included, however the generated code clears them (generator/emit.lua: dense_block): filled
+ * with NaN before the call, none may be left. */
+static void poison(double *a, int n) { for (int i = 0; i < n; i++) a[i] = NAN; }
+static int written(const double *a, int n)
+{
+    for (int i = 0; i < n; i++) if (isnan(a[i])) return 0;
+    return 1;
+}
+
 /* Same with one scale for the whole vector. */
 static double cmp_vec(const double *a, const double *b, int n, int *bad)
 {
@@ -546,7 +556,10 @@ static void check_state(double t, double *q, double *v, const char *where)
         double *Jv = xcalloc((size_t)no * (size_t)nq, sizeof(double));
         double *Fo = xcalloc((size_t)no * (size_t)nq, sizeof(double));
         double *co = xcalloc((size_t)no, sizeof(double));
+        poison(Jq, no * nq);
+        poison(Jv, no * nq);
         M->outputs(M, t, q, v, y, Jq, Jv);
+        CHECK(written(Jq, no * nq) && written(Jv, no * nq), "%s: dy/dq or dy/dv not written whole", where);
         M->outputs(M, t, q, v, y2, NULL, NULL);
         CHECK(memcmp(y, y2, sizeof(double) * (size_t)no) == 0, "%s: outputs y differ with and without the Jacobians", where);
         for (int w = 0; w < 2; w++) {
@@ -694,8 +707,10 @@ static void check_inputs(double t, const double *q, const double *v, const char 
     ustate us = { q, v, t, 0, 0, &cp, hold };
     for (int w = 0; w < (no > 0 ? 2 : 1); w++) {
         int rows = w == 0 ? nq : no, br = 0, bc = 0;
+        poison(A, rows * ni);
         if (w == 0) cp.dforce_du(&cp, t, q, v, A);
         else cp.doutputs_du(&cp, t, q, v, A);
+        CHECK(written(A, rows * ni), "%s: %s not written whole", where, w == 0 ? "dQ/du" : "dy/du");
         for (int i = 0; i < ni; i++) {
             us.i = i;
             us.out = w;
@@ -730,7 +745,9 @@ static void check_lambda(double t, const double *q, const double *v, const char 
     double *F = xcalloc((size_t)no * (size_t)nc, sizeof(double));
     double *col = xcalloc((size_t)no, sizeof(double));
     lstate ls = { q, v, t, 0 };
+    poison(A, no * nc);
     M->doutputs_dlam(M, t, q, v, A);
+    CHECK(written(A, no * nc), "%s: dy/dlambda not written whole", where);
     for (int r = 0; r < nc; r++) {
         ls.r = r;
         fd1(eval_l, &ls, 1e-3 * fmax(1, fabs(lam_val[r])), no, col);

@@ -153,6 +153,37 @@ if [ -f generator/emit.lua ]; then
     else bad "stale output not rewritten cleanly: $err"; fi
 fi
 
+# ---- dense Jacobian blocks (dy/dq, dy/dv, dy/du, dQ/du, dy/dlambda; generator/emit.lua:
+# dense_block): code that grows with their nonzeros, not with their size. In
+# tests/models/sparse_blocks.lua (N links, 2N inputs, 4N sensors) a sensor depends on at most 3
+# coordinates, 2 velocities, 1 input and 1 multiplier and an input loads at most 2 coordinates:
+# at most 32 N nonzero entries in all, against 4N 3N (dy/dq, dy/dv), 4N 2N (dy/du, dy/dlambda)
+# and 3N 2N (dQ/du) entries. At N = 12 and 24 each block has over 256 zeros: one clearing loop
+# of the block's size each, at most 32 N stores into entries (141 and 285; writing every entry
+# was 6624 and 26496), and the functions' text at most 2560 N bytes (32 N stores and the 8 N
+# sensor values at 64 bytes; 11 and 21 KB, was 205 and 820 KB).
+dense_blocks() {    # FILE NAME: "bytes B stores S loops L sizes N1 N2 ..." of the block functions
+    awk -v name="$2" '
+    $0 ~ "^void " name "_(outputs|dforce_du|doutputs_du|doutputs_dlam)(_part[0-9]+)?\\(" && $0 !~ /;$/ { inf = 1 }
+    inf { bytes += length($0) + 1
+          if ($0 ~ /^ +(out|dy_dq|dy_dv)\[[0-9]+\] = /) st++
+          if ($0 ~ /^ +for \(int i = 0; i < [0-9]+; i\+\+\) (out|dy_dq|dy_dv)\[i\] = MB_R\(0\.0\);$/) {
+              lp++; n = $0; sub(/^[^<]*< /, "", n); sub(/;.*/, "", n); sizes = sizes " " n } }
+    inf && /^}/ { inf = 0 }
+    END { printf "bytes %d stores %d loops %d sizes%s\n", bytes, st, lp, sizes }' "$1"
+}
+for N in 12 24; do
+    run tests/models/sparse_blocks.lua -D N=$N -o "$tmp/sb$N"
+    if [ "$rc" -ne 0 ]; then bad "sparse_blocks N=$N: exit $rc: $err"; continue; fi
+    r=($(dense_blocks "$tmp/sb$N/sparse_blocks.c" sparse_blocks))
+    # outputs clears dy/dq and dy/dv, then dy/du (doutputs_du), dQ/du (dforce_du), dy/dlambda
+    want="$((12 * N * N)) $((12 * N * N)) $((8 * N * N)) $((6 * N * N)) $((8 * N * N))"
+    if [ "${#r[@]}" -eq 12 ] && [ "${r[5]}" -eq 5 ] && [ "${r[*]:7}" = "$want" ]; then ok
+    else bad "sparse_blocks N=$N: not one loop per block of sizes $want: ${r[*]}"; fi
+    [ "${r[3]}" -le $((32 * N)) ] && ok || bad "sparse_blocks N=$N: ${r[3]} stores into the dense blocks, more than their 32 N = $((32 * N)) possible nonzeros"
+    [ "${r[1]}" -le $((2560 * N)) ] && ok || bad "sparse_blocks N=$N: the block functions are ${r[1]} bytes, more than 2560 N = $((2560 * N))"
+done
+
 # ---- all or nothing across <name>.c, <name>.h and <name>_data.c (docs/cli.md)
 # a destination that is not a regular file stops everything before any rename ("stale": an
 # earlier output of mbgen, which it may replace: its banner)
