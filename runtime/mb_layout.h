@@ -55,8 +55,9 @@
 #define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
 #define MB_L_DW(I, DN) MB_L_IF((DN) && MB_L_NDENSE(I) > 0, 7)
 /* dopri5 and dop853 in a build with the accuracy warning (MBI_HAS_GE): the warning's companion
- * solution (mb_rk.c, ge_step), its state and f there (2 NZ) and the run's evaluation kept
- * while it steps (ev_v, ev_sig: N + NC), in one block gz. */
+ * solution (mb_rk.c, ge_step), its state and f there (2 NZ), the run's evaluation kept
+ * while it steps (ev_v, ev_sig: N + NC) and the positions' difference and error estimate so
+ * far (2 N), in one block gz. */
 /* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
  * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
  * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
@@ -172,7 +173,7 @@
     MB_L_SEL(MBI_HAS_SCR)(R(scr, MB_L_NSCR(F, FJ, LS, N, NC)))                                \
     MB_L_SEL(MBI_HAS_EXPL)(R(dn, MB_L_DENSE(F, I, DN, N, NC)) R(kp, MB_L_KP(I))               \
                            R(dn_w, MB_L_DW(I, DN)))                                           \
-    MB_L_SEL(MBI_HAS_GE)(R(gz, MB_L_IF(MB_L_NDENSE(I) > 0, 2 * MB_L_NZ(F, N, NC) + (N) + (NC)))) \
+    MB_L_SEL(MBI_HAS_GE)(R(gz, MB_L_IF(MB_L_NDENSE(I) > 0, 2 * MB_L_NZ(F, N, NC) + 3 * (N) + (NC)))) \
     MB_L_SEL(MBI_HAS_BDF)(                                                                        \
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \

@@ -721,17 +721,28 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
  * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
  * tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * Where H is beyond the stability limit of the stabilization's rate (w (xi + sqrt(xi^2 - 1));
+ * baumgarte at rtol 1e-4 holds the run's step there) the companion's step of H runs with w
+ * scaled by max(h1, h2) / H: its h lambda of the constraint dynamics is then the run's longer
+ * step's, and the exact solution (on the constraints, where the terms vanish) the same. There
+ * the run's error is not the method's h^p term but what the constraint dynamics at that
+ * h lambda make of each step (the pendulum's baumgarte dop853 at rtol 1e-4: h omega 0.08, 347 x
+ * rtol off), which the companion's step has about as much of: such a pair's new difference
+ * counts as the run's error itself (divided by 1, not 2^p - 1; the sum of the pairs' in est).
+ * Taking the run's two steps instead (as before) added no error: no estimate (4e-3 .. 6 there).
  * Cost: the companion's stages, half the run's evaluations. The companion starts anew from the
- * run's state (ge_sync) after a reset, a restart, an event cut, a step its stabilization rate
- * makes unstable at H, or a failed or non-finite step of its own; it is taken at the start of
+ * run's state (ge_sync) after a reset, a restart, an event cut (its comparison at the cut
+ * step's start kept: mb_event.c, cut_redo), or a failed or non-finite step of its own; it is taken at the start of
  * the run's next step, when the stages and ztmp are free (the dense output of the last step is
  * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
  * monitor (but the evaluations it counts) and its pivot record as they were: with the
  * companion the run's own steps are bit for bit those without it. */
 static void ge_sync(mb_sim *s)
 {
+    mb_real *dp = s->gz + 2 * s->nz + s->n + s->nc;
     copy(s->nz, s->gz, s->z);
     copy(s->nz, s->gz + s->nz, s->fz);
+    for (int i = 0; i < 2 * s->n; i++) dp[i] = 0;   /* the difference so far and est */
     s->ge_t = s->ge_tlast = s->t;
     s->ge_n = 0;
     s->ge_resets = s->mon.sigma_resets;
@@ -771,18 +782,25 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     if (s->ge_n < 0 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) { ge_sync(s); return; }
     if (s->ge_n < 2) return;
     int d8 = tb == &dop853;
-    mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z;
+    mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z, *dp = sv + n + nc, *est = dp + n;
     /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
      * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
-     * tolerance; beyond (or beyond the stabilization's stability limit) it takes the run's two
-     * steps instead, carrying the difference so far without adding to it */
+     * tolerance; beyond it takes the run's two steps instead, carrying the difference so far
+     * without adding to it (its w scaled where H is beyond the stabilization's stability limit:
+     * above) */
     mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
     mb_real sr = s->step_ratio;
     int srow = s->step_row;
     copy(n, sv, s->ev_v);
     copy(nc, sv + n, s->ev_sig);
-    if (H * s->stab_rate > tb->stab || (st = ge_trial(s, tb, s->ge_t, H, lim, &err)) == MB_ERR_PARAM) {
+    mb_real w0 = s->p.omega, h1 = s->ge_tm - s->ge_t, h2 = s->t - s->ge_tm;
+    int held = H * s->stab_rate > tb->stab;   /* H beyond the stabilization's stability limit */
+    if (held) s->p.omega = w0 * ((h1 > h2 ? h1 : h2) / H);
+    st = ge_trial(s, tb, s->ge_t, H, lim, &err);
+    s->p.omega = w0;
+    if (st == MB_ERR_PARAM) {
+        held = 0;
         st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
         if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
     }
@@ -797,13 +815,14 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     /* in tolerances of the mechanism's size: atol + rtol max(|q_i|, lscale) (a coordinate
      * near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6 a crank
      * pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
-    mb_real e = 0, a = d8 ? 255 : 31, L = s->mon.lscale;   /* 2^p - 1 */
+    mb_real e = 0, a = held ? 1 : d8 ? 255 : 31, L = s->mon.lscale;   /* 2^p - 1 (above) */
     for (int i = 0; i < n; i++) {
-        mb_real qi = MB_FABS(zm[i]) > L ? MB_FABS(zm[i]) : L;
-        mb_real d = MB_FABS(s->gz[i] - zm[i]) / (s->p.atol + s->p.rtol * qi);
+        mb_real qi = MB_FABS(zm[i]) > L ? MB_FABS(zm[i]) : L, g = s->gz[i] - zm[i];
+        est[i] += (g - dp[i]) / a;
+        dp[i] = g;
+        mb_real d = MB_FABS(est[i]) / (s->p.atol + s->p.rtol * qi);
         if (!(d <= e)) e = d;             /* (NaN too) */
     }
-    e /= a;
     if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
     s->ge_t = s->t;
     s->ge_n = 0;

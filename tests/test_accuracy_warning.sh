@@ -4,9 +4,10 @@
 # (mb_rk.c, ge_step; mb_trapezoid_control.c, xge_step) warns on a run far off its tolerance that
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
-# trapezoid: Newton iterations). The actual error against a dop853 run at rtol 1e-12. bdf's sum
-# (baumgarte, canonical): silent on the parallelogram chain within rtol, warned on the pendulum
-# far off. Ends with "N passed, N failed".
+# trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
+# limit holds the run's step (baumgarte at rtol 1e-4). The actual error against a dop853 run at
+# rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
+# warned on the pendulum far off. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -67,6 +68,22 @@ sim --formulation baumgarte --integrator dop853 --rtol $R --atol $R $COMMON --ou
 act=$(qdiff "$T/ref.csv" "$T/acc.csv")
 ok "baumgarte dop853 rtol $R: $act off, $(ratio "$act" $R) x rtol (<= 10)" '[ $rc -eq 0 ] && ! above "$act" $R 10'
 ok "baumgarte dop853 rtol $R: no accuracy warning" '! warned'
+
+# runs whose step the stabilization's stability limit holds (baumgarte at rtol 1e-4: the
+# companion's step of 2h would be unstable; it takes it with omega scaled to the run's h lambda
+# and counts its new difference as the run's error): far off, warned, their rows unchanged
+R=1e-4
+for I in dopri5 dop853; do
+    # shellcheck disable=SC2086
+    sim --formulation baumgarte --integrator $I --rtol $R --atol $R $COMMON --out "$T/held.csv"
+    act=$(qdiff "$T/ref.csv" "$T/held.csv")
+    ok "baumgarte $I rtol $R (step held by stability): $act off, $(ratio "$act" $R) x rtol (> 100)" \
+       '[ $rc -eq 0 ] && above "$act" $R 100'
+    ok "baumgarte $I rtol $R: the accuracy warning ($(grep -o 'estimated at [^ ]* tolerances' "$T/err"))" 'warned'
+    # shellcheck disable=SC2086
+    sim --formulation baumgarte --integrator $I --rtol $R --atol $R $COMMON --warn-accuracy 0 --out "$T/held0.csv"
+    ok "baumgarte $I rtol $R: the run's rows the same file with --warn-accuracy 0" 'cmp -s "$T/held.csv" "$T/held0.csv"'
+done
 
 # the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
 # plain trapezoid's y4, and it had no accuracy warning)
