@@ -21,12 +21,27 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
 #if !MBI_ONLY
-    mb_real fin = 0;                    /* the scaling and the finiteness of x in one pass */
-    for (int i = 0; i < n; i++) {
-        x[i] *= s->minv[i];
-        fin += x[i] * 0;
+    /* the scaling and the finiteness of x in one pass, four sums of x * 0 (one chain of additions
+     * waits 4 cycles an entry; the same answer: mb_vec.h's finite_vec) */
+    mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+    const mb_real *restrict mi = s->minv;
+    mb_real *restrict xr = x;
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+        xr[i] *= mi[i];
+        xr[i + 1] *= mi[i + 1];
+        xr[i + 2] *= mi[i + 2];
+        xr[i + 3] *= mi[i + 3];
+        f0 += xr[i] * 0;
+        f1 += xr[i + 1] * 0;
+        f2 += xr[i + 2] * 0;
+        f3 += xr[i + 3] * 0;
     }
-    return fin == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+    for (; i < n; i++) {
+        xr[i] *= mi[i];
+        f0 += xr[i] * 0;
+    }
+    return f0 + f1 + f2 + f3 == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #else                                   /* a firmware build: two passes, as before (flash) */
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
