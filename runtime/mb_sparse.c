@@ -45,20 +45,29 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
 #endif
     if (ratio) {
+#if !MBI_ONLY
+        mb_real rhi = rmin + 4 * MB_EPS * MB_FABS(rmin);
+#endif
         for (int k = 0; k < kend; k++) {  /* pivots done: ratio d_k / d0_k, finiteness */
             mb_real dk = F[k], ok = d0[k];
 #if MBI_ONLY
             fin += dk * 0 + ok * 0;
 #else
-            /* a division only where the ratio may be the smallest so far: d_k above rmin d0_k
-             * by more than the product's rounding (t normal) means d_k / d0_k >= rmin exactly,
-             * so its rounded quotient too (chain100: 200 divisions -> a few per factorization;
-             * the same rmin and kmin; a firmware build keeps the plain loop: flash) */
-            mb_real t = rmin * ok;
-            if (ok > 0 && dk > t + 4 * MB_EPS * MB_FABS(t) && MB_FABS(t) >= MB_REAL_MIN / MB_EPS) continue;
+            /* a division only where the ratio may be the smallest so far: d_k > rhi d0_k + the
+             * smallest normal (rhi: rmin moved up by 4 eps |rmin|, beyond the product's rounding
+             * and an underflow's) means d_k / d0_k > rmin exactly, so its rounded quotient is not
+             * below rmin (chain100: 200 divisions -> a few per factorization; the same rmin and
+             * kmin; a firmware build keeps the plain loop: flash) */
+            if (ok > 0 && dk > rhi * ok + MB_REAL_MIN) continue;
 #endif
             mb_real r = ok > 0 ? dk / ok : 0;
-            if (r < rmin) { rmin = r; kmin = k; }
+            if (r < rmin) {
+                rmin = r;
+                kmin = k;
+#if !MBI_ONLY
+                rhi = rmin + 4 * MB_EPS * MB_FABS(rmin);
+#endif
+            }
         }
         *ratio = rmin;
         if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
