@@ -2976,7 +2976,7 @@ static const mb_index andrews_dqq_dst[9] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (20 x 20, 58 in L) and of the
- * Newton matrix A (21 x 21, 63 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (21 x 21, 63 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan andrews_plan = {
     { 20, 58, 138, andrews_s_perm, andrews_s_pinv, andrews_s_lp, andrews_s_li, andrews_s_upd,

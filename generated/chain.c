@@ -1490,7 +1490,7 @@ static const mb_index chain_a_dst[66] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 16 in L) and of the
- * Newton matrix A (12 x 12, 32 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (12 x 12, 32 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan chain_plan = {
     { 8, 16, 28, chain_s_perm, chain_s_pinv, chain_s_lp, chain_s_li, chain_s_upd,

@@ -786,7 +786,7 @@ static const mb_index double_pendulum_a_dst[26] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (4 x 4, 6 in L) and of the
- * Newton matrix A (6 x 6, 11 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 11 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan double_pendulum_plan = {
     { 4, 6, 10, double_pendulum_s_perm, double_pendulum_s_pinv, double_pendulum_s_lp, double_pendulum_s_li, double_pendulum_s_upd,

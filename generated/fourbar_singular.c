@@ -1229,7 +1229,7 @@ static const mb_index fourbar_singular_a_dst[52] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 16 in L) and of the
- * Newton matrix A (9 x 9, 21 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (9 x 9, 21 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan fourbar_singular_plan = {
     { 8, 16, 28, fourbar_singular_s_perm, fourbar_singular_s_pinv, fourbar_singular_s_lp, fourbar_singular_s_li, fourbar_singular_s_upd,

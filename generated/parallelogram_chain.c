@@ -2083,7 +2083,7 @@ static const mb_index parallelogram_chain_a_dst[98] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (14 x 14, 35 in L) and of the
- * Newton matrix A (15 x 15, 43 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (15 x 15, 43 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan parallelogram_chain_plan = {
     { 14, 35, 71, parallelogram_chain_s_perm, parallelogram_chain_s_pinv, parallelogram_chain_s_lp, parallelogram_chain_s_li, parallelogram_chain_s_upd,

@@ -9017,7 +9017,7 @@ static const mb_index walker_dqv_dst[36] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (26 x 26, 214 in L) and of the
- * Newton matrix A (30 x 30, 215 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (30 x 30, 215 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan walker_plan = {
     { 26, 214, 1234, walker_s_perm, walker_s_pinv, walker_s_lp, walker_s_li, walker_s_upd,
