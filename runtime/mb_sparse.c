@@ -36,45 +36,19 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
     *bad = -1;
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
-#if !MBI_ONLY
-    /* finiteness apart, on four sums (mb_vec.h): no chain of additions through the ratio loop */
-    int nonfinite = !(finite_vec(kend, F) && finite_vec(kend, d0));
-#else
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
     if (!ratio)                           /* no ratio wanted: the finiteness alone */
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
-#endif
-    if (ratio) {
-#if !MBI_ONLY
-        mb_real rhi = rmin + 4 * MB_EPS * MB_FABS(rmin);
-#endif
+    else {
         for (int k = 0; k < kend; k++) {  /* pivots done: ratio d_k / d0_k, finiteness */
-            mb_real dk = F[k], ok = d0[k];
-#if MBI_ONLY
+            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0 + ok * 0;
-#else
-            /* a division only where the ratio may be the smallest so far: d_k > rhi d0_k + the
-             * smallest normal (rhi: rmin moved up by 4 eps |rmin|, beyond the product's rounding
-             * and an underflow's) means d_k / d0_k > rmin exactly, so its rounded quotient is not
-             * below rmin (chain100: 200 divisions -> a few per factorization; the same rmin and
-             * kmin; a firmware build keeps the plain loop: flash) */
-            if (ok > 0 && dk > rhi * ok + MB_REAL_MIN) continue;
-#endif
-            mb_real r = ok > 0 ? dk / ok : 0;
-            if (r < rmin) {
-                rmin = r;
-                kmin = k;
-#if !MBI_ONLY
-                rhi = rmin + 4 * MB_EPS * MB_FABS(rmin);
-#endif
-            }
+            if (r < rmin) { rmin = r; kmin = k; }
         }
         *ratio = rmin;
         if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
     }
-#if MBI_ONLY
     int nonfinite = !(fin == 0);
-#endif
     /* a NaN or Inf reaches the pivots it updates (see mb_sp_lu); the rest shows in solutions */
     if (nonfinite) return MB_ERR_NONFINITE;
     if (kf >= 0) {
