@@ -1913,7 +1913,7 @@ static void andrews_a_assemble(mb_real *restrict F, const mb_real *restrict E, c
 }
 
 /* Unrolled out = Phi_q x (64 entries). */
-static MB_NO_SLP void andrews_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void andrews_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -2005,7 +2005,7 @@ static MB_NO_SLP void andrews_pq_mv(const mb_real *restrict Pq, const mb_real *r
 }
 
 /* Unrolled out += a Phi_q^T y (64 entries). */
-static MB_NO_SLP void andrews_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void andrews_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -251,7 +251,7 @@ static void bouncing_ball_a_assemble(mb_real *restrict F, const mb_real *restric
 }
 
 /* Unrolled out = Phi_q x (0 entries). */
-static MB_NO_SLP void bouncing_ball_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void bouncing_ball_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -259,7 +259,7 @@ static MB_NO_SLP void bouncing_ball_pq_mv(const mb_real *restrict Pq, const mb_r
 }
 
 /* Unrolled out += a Phi_q^T y (0 entries). */
-static MB_NO_SLP void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

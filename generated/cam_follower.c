@@ -605,7 +605,7 @@ static void cam_follower_a_assemble(mb_real *restrict F, const mb_real *restrict
 }
 
 /* Unrolled out = Phi_q x (12 entries). */
-static MB_NO_SLP void cam_follower_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void cam_follower_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -631,7 +631,7 @@ static MB_NO_SLP void cam_follower_pq_mv(const mb_real *restrict Pq, const mb_re
 }
 
 /* Unrolled out += a Phi_q^T y (12 entries). */
-static MB_NO_SLP void cam_follower_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void cam_follower_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -401,7 +401,7 @@ static void cartpole_a_assemble(mb_real *restrict F, const mb_real *restrict E, 
 }
 
 /* Unrolled out = Phi_q x (8 entries). */
-static MB_NO_SLP void cartpole_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void cartpole_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -421,7 +421,7 @@ static MB_NO_SLP void cartpole_pq_mv(const mb_real *restrict Pq, const mb_real *
 }
 
 /* Unrolled out += a Phi_q^T y (8 entries). */
-static MB_NO_SLP void cartpole_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void cartpole_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -940,7 +940,7 @@ static void chain_a_assemble(mb_real *restrict F, const mb_real *restrict E, con
 }
 
 /* Unrolled out = Phi_q x (28 entries). */
-static MB_NO_SLP void chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -984,7 +984,7 @@ static MB_NO_SLP void chain_pq_mv(const mb_real *restrict Pq, const mb_real *res
 }
 
 /* Unrolled out += a Phi_q^T y (28 entries). */
-static MB_NO_SLP void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -485,7 +485,7 @@ static void double_pendulum_a_assemble(mb_real *restrict F, const mb_real *restr
 }
 
 /* Unrolled out = Phi_q x (12 entries). */
-static MB_NO_SLP void double_pendulum_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void double_pendulum_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -509,7 +509,7 @@ static MB_NO_SLP void double_pendulum_pq_mv(const mb_real *restrict Pq, const mb
 }
 
 /* Unrolled out += a Phi_q^T y (12 entries). */
-static MB_NO_SLP void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -763,7 +763,7 @@ static void fourbar_singular_a_assemble(mb_real *restrict F, const mb_real *rest
 }
 
 /* Unrolled out = Phi_q x (24 entries). */
-static MB_NO_SLP void fourbar_singular_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void fourbar_singular_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -803,7 +803,7 @@ static MB_NO_SLP void fourbar_singular_pq_mv(const mb_real *restrict Pq, const m
 }
 
 /* Unrolled out += a Phi_q^T y (24 entries). */
-static MB_NO_SLP void fourbar_singular_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void fourbar_singular_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -721,7 +721,7 @@ static void gear_train_a_assemble(mb_real *restrict F, const mb_real *restrict E
 }
 
 /* Unrolled out = Phi_q x (20 entries). */
-static MB_NO_SLP void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -761,7 +761,7 @@ static MB_NO_SLP void gear_train_pq_mv(const mb_real *restrict Pq, const mb_real
 }
 
 /* Unrolled out += a Phi_q^T y (20 entries). */
-static MB_NO_SLP void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

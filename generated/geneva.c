@@ -486,7 +486,7 @@ static void geneva_a_assemble(mb_real *restrict F, const mb_real *restrict E, co
 }
 
 /* Unrolled out = Phi_q x (5 entries). */
-static MB_NO_SLP void geneva_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void geneva_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -504,7 +504,7 @@ static MB_NO_SLP void geneva_pq_mv(const mb_real *restrict Pq, const mb_real *re
 }
 
 /* Unrolled out += a Phi_q^T y (5 entries). */
-static MB_NO_SLP void geneva_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void geneva_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -319,7 +319,7 @@ static void motor_arm_a_assemble(mb_real *restrict F, const mb_real *restrict E,
 }
 
 /* Unrolled out = Phi_q x (4 entries). */
-static MB_NO_SLP void motor_arm_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void motor_arm_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -333,7 +333,7 @@ static MB_NO_SLP void motor_arm_pq_mv(const mb_real *restrict Pq, const mb_real 
 }
 
 /* Unrolled out += a Phi_q^T y (4 entries). */
-static MB_NO_SLP void motor_arm_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void motor_arm_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -257,7 +257,7 @@ static void oscillator_1dof_a_assemble(mb_real *restrict F, const mb_real *restr
 }
 
 /* Unrolled out = Phi_q x (2 entries). */
-static MB_NO_SLP void oscillator_1dof_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void oscillator_1dof_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -269,7 +269,7 @@ static MB_NO_SLP void oscillator_1dof_pq_mv(const mb_real *restrict Pq, const mb
 }
 
 /* Unrolled out += a Phi_q^T y (2 entries). */
-static MB_NO_SLP void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

@@ -1320,7 +1320,7 @@ static void parallelogram_chain_a_assemble(mb_real *restrict F, const mb_real *r
 }
 
 /* Unrolled out = Phi_q x (44 entries). */
-static MB_NO_SLP void parallelogram_chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void parallelogram_chain_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -1386,7 +1386,7 @@ static MB_NO_SLP void parallelogram_chain_pq_mv(const mb_real *restrict Pq, cons
 }
 
 /* Unrolled out += a Phi_q^T y (44 entries). */
-static MB_NO_SLP void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

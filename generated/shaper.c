@@ -975,7 +975,7 @@ static void shaper_a_assemble(mb_real *restrict F, const mb_real *restrict E, co
 }
 
 /* Unrolled out = Phi_q x (31 entries). */
-static MB_NO_SLP void shaper_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void shaper_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -1026,7 +1026,7 @@ static MB_NO_SLP void shaper_pq_mv(const mb_real *restrict Pq, const mb_real *re
 }
 
 /* Unrolled out += a Phi_q^T y (31 entries). */
-static MB_NO_SLP void shaper_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void shaper_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

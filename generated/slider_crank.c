@@ -649,7 +649,7 @@ static void slider_crank_a_assemble(mb_real *restrict F, const mb_real *restrict
 }
 
 /* Unrolled out = Phi_q x (20 entries). */
-static MB_NO_SLP void slider_crank_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void slider_crank_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -685,7 +685,7 @@ static MB_NO_SLP void slider_crank_pq_mv(const mb_real *restrict Pq, const mb_re
 }
 
 /* Unrolled out += a Phi_q^T y (20 entries). */
-static MB_NO_SLP void slider_crank_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void slider_crank_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

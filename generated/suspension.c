@@ -295,7 +295,7 @@ static void suspension_a_assemble(mb_real *restrict F, const mb_real *restrict E
 }
 
 /* Unrolled out = Phi_q x (2 entries). */
-static MB_NO_SLP void suspension_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void suspension_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -307,7 +307,7 @@ static MB_NO_SLP void suspension_pq_mv(const mb_real *restrict Pq, const mb_real
 }
 
 /* Unrolled out += a Phi_q^T y (2 entries). */
-static MB_NO_SLP void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;

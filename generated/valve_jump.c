@@ -540,7 +540,7 @@ static void valve_jump_a_assemble(mb_real *restrict F, const mb_real *restrict E
 }
 
 /* Unrolled out = Phi_q x (6 entries). */
-static MB_NO_SLP void valve_jump_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+static void valve_jump_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
 {
     (void)Pq;
     (void)x;
@@ -559,7 +559,7 @@ static MB_NO_SLP void valve_jump_pq_mv(const mb_real *restrict Pq, const mb_real
 }
 
 /* Unrolled out += a Phi_q^T y (6 entries). */
-static MB_NO_SLP void valve_jump_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+static void valve_jump_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
 {
     (void)Pq;
     (void)y;
