@@ -1,6 +1,7 @@
 /* mb_plan_build.c - symbolic analysis of the matrices the formulations factor: the pattern of
  * S = Phi_q W Phi_q^T and of A = M + Phi_q^T (.) Phi_q + dQ/dq + dQ/dv, a fill-reducing order
- * from SuiteSparse AMD (or, for comparison, METIS nested dissection when compiled with
+ * from SuiteSparse AMD, or the planner's multiple minimum degree where that one has no more fill
+ * and a shorter elimination tree (or, for comparison, METIS nested dissection when compiled with
  * -DMBP_WITH_METIS, or none), the elimination tree and the pattern of L, the update list of the
  * right-looking elimination and the assembly maps of every product term (mb_plan, mb_model.h).
  * Layer: host side, used by mbgen (emitted as const data) and the generic evaluator (built at

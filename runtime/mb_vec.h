@@ -28,8 +28,9 @@ static inline int finite_vec(int n, const mb_real *a)
     mb_real acc = 0;
     int i = 0;
 #if !MBI_ONLY
-    /* four sums: one chain of additions waits 4 cycles an entry (200 entries: 0.3 us); the
-     * same answer (a sum of +-0 is +-0, any NaN stays); a firmware build: one (flash) */
+    /* four sums: one chain of additions waits for each entry's, four overlap (chain100's
+     * right-hand side: 0.7 k fewer instructions, 0.1-0.2 us); the same answer (a sum of +-0 is
+     * +-0, any NaN stays); a firmware build: one (flash) */
     mb_real a1 = 0, a2 = 0, a3 = 0;
     for (; i + 3 < n; i += 4) {
         acc += a[i] * 0;
