@@ -440,7 +440,7 @@ static const mb_index bouncing_ball_dqv_dst[7] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (0 x 0, 0 in L) and of the
- * Newton matrix A (3 x 3, 3 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (3 x 3, 3 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan bouncing_ball_plan = {
     { 0, 0, 0, 0, 0, bouncing_ball_s_lp, 0, 0,

@@ -1079,7 +1079,7 @@ static const mb_index cam_follower_dqq_dst[9] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (6 x 6, 6 in L) and of the
- * Newton matrix A (6 x 6, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 15 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan cam_follower_plan = {
     { 6, 6, 7, cam_follower_s_perm, cam_follower_s_pinv, cam_follower_s_lp, cam_follower_s_li, cam_follower_s_upd,

@@ -751,7 +751,7 @@ static const mb_index cartpole_a_dst[14] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (4 x 4, 2 in L) and of the
- * Newton matrix A (6 x 6, 6 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 6 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan cartpole_plan = {
     { 4, 2, 2, cartpole_s_perm, cartpole_s_pinv, cartpole_s_lp, cartpole_s_li, cartpole_s_upd,

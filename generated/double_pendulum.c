@@ -172,12 +172,12 @@ static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
     inv = 1 / F[0];
     y = F[6] * inv;
-    F[1] -= F[6] * y;
-    F[9] -= F[7] * y;
-    F[10] -= F[8] * y;
+    F[2] -= F[6] * y;
+    F[12] -= F[7] * y;
+    F[13] -= F[8] * y;
     y = F[7] * inv;
-    F[3] -= F[7] * y;
-    F[15] -= F[8] * y;
+    F[4] -= F[7] * y;
+    F[16] -= F[8] * y;
     y = F[8] * inv;
     F[5] -= F[8] * y;
     F[6] *= inv;
@@ -187,23 +187,23 @@ static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     inv = 1 / F[1];
     y = F[9] * inv;
     F[3] -= F[9] * y;
-    F[15] -= F[10] * y;
+    F[14] -= F[10] * y;
+    F[15] -= F[11] * y;
     y = F[10] * inv;
-    F[5] -= F[10] * y;
+    F[4] -= F[10] * y;
+    F[16] -= F[11] * y;
+    y = F[11] * inv;
+    F[5] -= F[11] * y;
     F[9] *= inv;
     F[10] *= inv;
+    F[11] *= inv;
     if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
     inv = 1 / F[2];
-    y = F[11] * inv;
-    F[3] -= F[11] * y;
-    F[14] -= F[12] * y;
-    F[15] -= F[13] * y;
     y = F[12] * inv;
     F[4] -= F[12] * y;
     F[16] -= F[13] * y;
     y = F[13] * inv;
     F[5] -= F[13] * y;
-    F[11] *= inv;
     F[12] *= inv;
     F[13] *= inv;
     if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
@@ -230,23 +230,23 @@ static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *rest
     (void)F;
     (void)b;
     (void)y;
-    const mb_real x0 = b[1];
-    const mb_real x1 = b[4] - F[6] * x0;
-    const mb_real x2 = b[0];
-    const mb_real x3 = b[2] - F[7] * x0 - F[9] * x1 - F[11] * x2;
-    const mb_real x4 = b[3] - F[12] * x2 - F[14] * x3;
-    const mb_real x5 = b[5] - F[8] * x0 - F[10] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1];
+    const mb_real x2 = b[3] - F[6] * x0;
+    const mb_real x3 = b[4] - F[9] * x1;
+    const mb_real x4 = b[2] - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
+    const mb_real x5 = b[5] - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
     const mb_real y5 = x5 / F[5];
     const mb_real y4 = x4 / F[4] - F[16] * y5;
     const mb_real y3 = x3 / F[3] - F[14] * y4 - F[15] * y5;
-    const mb_real y2 = x2 / F[2] - F[11] * y3 - F[12] * y4 - F[13] * y5;
-    const mb_real y1 = x1 / F[1] - F[9] * y3 - F[10] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y3 - F[8] * y5;
-    b[1] = y0;
-    b[4] = y1;
-    b[0] = y2;
-    b[2] = y3;
-    b[3] = y4;
+    const mb_real y2 = x2 / F[2] - F[12] * y4 - F[13] * y5;
+    const mb_real y1 = x1 / F[1] - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real y0 = x0 / F[0] - F[6] * y2 - F[7] * y4 - F[8] * y5;
+    b[0] = y0;
+    b[1] = y1;
+    b[3] = y2;
+    b[4] = y3;
+    b[2] = y4;
     b[5] = y5;
 }
 
@@ -274,55 +274,55 @@ static MB_NO_SLP int double_pendulum_a_lu(mb_real *restrict F)
     F[8] = l2;
     const mb_real u2 = F[19];
     F[19] = u2;
-    const mb_real d1 = F[1] - l0 * u0;
+    const mb_real d1 = F[1];
     if (d1 == 0) return 1;
     inv = 1 / d1;
     F[1] = inv;
-    const mb_real l3 = (F[9] - l1 * u0) * inv;
+    const mb_real l3 = (F[9]) * inv;
     F[9] = l3;
-    const mb_real u3 = F[20] - l0 * u1;
+    const mb_real u3 = F[20];
     F[20] = u3;
-    const mb_real l4 = (F[10] - l2 * u0) * inv;
+    const mb_real l4 = (F[10]) * inv;
     F[10] = l4;
-    const mb_real u4 = F[21] - l0 * u2;
+    const mb_real u4 = F[21];
     F[21] = u4;
-    const mb_real d2 = F[2];
-    if (d2 == 0) return 2;
-    inv = 1 / d2;
-    F[2] = inv;
     const mb_real l5 = (F[11]) * inv;
     F[11] = l5;
     const mb_real u5 = F[22];
     F[22] = u5;
-    const mb_real l6 = (F[12]) * inv;
+    const mb_real d2 = F[2] - l0 * u0;
+    if (d2 == 0) return 2;
+    inv = 1 / d2;
+    F[2] = inv;
+    const mb_real l6 = (F[12] - l1 * u0) * inv;
     F[12] = l6;
-    const mb_real u6 = F[23];
+    const mb_real u6 = F[23] - l0 * u1;
     F[23] = u6;
-    const mb_real l7 = (F[13]) * inv;
+    const mb_real l7 = (F[13] - l2 * u0) * inv;
     F[13] = l7;
-    const mb_real u7 = F[24];
+    const mb_real u7 = F[24] - l0 * u2;
     F[24] = u7;
-    const mb_real d3 = F[3] - l1 * u1 - l3 * u3 - l5 * u5;
+    const mb_real d3 = F[3] - l3 * u3;
     if (d3 == 0) return 3;
     inv = 1 / d3;
     F[3] = inv;
-    const mb_real l8 = (F[14] - l6 * u5) * inv;
+    const mb_real l8 = (F[14] - l4 * u3) * inv;
     F[14] = l8;
-    const mb_real u8 = F[25] - l5 * u6;
+    const mb_real u8 = F[25] - l3 * u4;
     F[25] = u8;
-    const mb_real l9 = (F[15] - l2 * u1 - l4 * u3 - l7 * u5) * inv;
+    const mb_real l9 = (F[15] - l5 * u3) * inv;
     F[15] = l9;
-    const mb_real u9 = F[26] - l1 * u2 - l3 * u4 - l5 * u7;
+    const mb_real u9 = F[26] - l3 * u5;
     F[26] = u9;
-    const mb_real d4 = F[4] - l6 * u6 - l8 * u8;
+    const mb_real d4 = F[4] - l1 * u1 - l4 * u4 - l6 * u6 - l8 * u8;
     if (d4 == 0) return 4;
     inv = 1 / d4;
     F[4] = inv;
-    const mb_real l10 = (F[16] - l7 * u6 - l9 * u8) * inv;
+    const mb_real l10 = (F[16] - l2 * u1 - l5 * u4 - l7 * u6 - l9 * u8) * inv;
     F[16] = l10;
-    const mb_real u10 = F[27] - l6 * u7 - l8 * u9;
+    const mb_real u10 = F[27] - l1 * u2 - l4 * u5 - l6 * u7 - l8 * u9;
     F[27] = u10;
-    const mb_real d5 = F[5] - l2 * u2 - l4 * u4 - l7 * u7 - l9 * u9 - l10 * u10;
+    const mb_real d5 = F[5] - l2 * u2 - l5 * u5 - l7 * u7 - l9 * u9 - l10 * u10;
     if (d5 == 0) return 5;
     inv = 1 / d5;
     F[5] = inv;
@@ -335,44 +335,44 @@ static void double_pendulum_a_lu_solve(const mb_real *restrict F, mb_real *restr
     (void)F;
     (void)b;
     (void)y;
-    const mb_real x0 = b[1];
-    const mb_real x1 = b[4] - F[6] * x0;
-    const mb_real x2 = b[0];
-    const mb_real x3 = b[2] - F[7] * x0 - F[9] * x1 - F[11] * x2;
-    const mb_real x4 = b[3] - F[12] * x2 - F[14] * x3;
-    const mb_real x5 = b[5] - F[8] * x0 - F[10] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
+    const mb_real x0 = b[0];
+    const mb_real x1 = b[1];
+    const mb_real x2 = b[3] - F[6] * x0;
+    const mb_real x3 = b[4] - F[9] * x1;
+    const mb_real x4 = b[2] - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
+    const mb_real x5 = b[5] - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
     const mb_real y5 = x5 * F[5];
     const mb_real y4 = (x4 - F[27] * y5) * F[4];
     const mb_real y3 = (x3 - F[26] * y5 - F[25] * y4) * F[3];
-    const mb_real y2 = (x2 - F[24] * y5 - F[23] * y4 - F[22] * y3) * F[2];
-    const mb_real y1 = (x1 - F[21] * y5 - F[20] * y3) * F[1];
-    const mb_real y0 = (x0 - F[19] * y5 - F[18] * y3 - F[17] * y1) * F[0];
-    b[1] = y0;
-    b[4] = y1;
-    b[0] = y2;
-    b[2] = y3;
-    b[3] = y4;
+    const mb_real y2 = (x2 - F[24] * y5 - F[23] * y4) * F[2];
+    const mb_real y1 = (x1 - F[22] * y5 - F[21] * y4 - F[20] * y3) * F[1];
+    const mb_real y0 = (x0 - F[19] * y5 - F[18] * y4 - F[17] * y2) * F[0];
+    b[0] = y0;
+    b[1] = y1;
+    b[3] = y2;
+    b[4] = y3;
+    b[2] = y4;
     b[5] = y5;
 }
 
 static const mb_index double_pendulum_a_perm[6] = {
-    1, 4, 0, 2, 3, 5,
+    0, 1, 3, 4, 2, 5,
 };
 
 static const mb_index double_pendulum_a_pinv[6] = {
-    2, 0, 3, 4, 1, 5,
+    0, 1, 4, 2, 3, 5,
 };
 
 static const mb_index double_pendulum_a_lp[7] = {
-    0, 3, 5, 8, 10, 11, 11,
+    0, 3, 6, 8, 10, 11, 11,
 };
 
 static const mb_index double_pendulum_a_li[11] = {
-    1, 3, 5, 3, 5, 3, 4, 5, 4, 5, 5,
+    2, 4, 5, 3, 4, 5, 4, 5, 4, 5, 5,
 };
 
 static const mb_index double_pendulum_a_upd[19] = {
-    1, 9, 10, 3, 15, 5, 3, 15, 5, 3, 14, 15, 4, 16, 5, 4,
+    2, 12, 13, 4, 16, 5, 3, 14, 15, 4, 16, 5, 4, 16, 5, 4,
     16, 5, 5,
 };
 
@@ -414,72 +414,72 @@ static void double_pendulum_a_assemble(mb_real *restrict F, const mb_real *restr
     (void)E;
     (void)D;
     if (unsym) {
-        F[2] += E[0] * D[0];
-        F[11] += E[1] * D[0];
-        F[22] += E[0] * D[1];
-        F[3] += E[1] * D[1];
-        F[0] += E[2] * D[2];
-        F[7] += E[3] * D[2];
-        F[18] += E[2] * D[3];
-        F[3] += E[3] * D[3];
-        F[2] += E[4] * D[4];
-        F[11] += E[5] * D[4];
-        F[22] += E[4] * D[5];
-        F[12] += E[6] * D[4];
-        F[23] += E[4] * D[6];
-        F[13] += E[7] * D[4];
-        F[24] += E[4] * D[7];
-        F[3] += E[5] * D[5];
-        F[14] += E[6] * D[5];
-        F[25] += E[5] * D[6];
-        F[15] += E[7] * D[5];
-        F[26] += E[5] * D[7];
-        F[4] += E[6] * D[6];
-        F[16] += E[7] * D[6];
-        F[27] += E[6] * D[7];
+        F[0] += E[0] * D[0];
+        F[7] += E[1] * D[0];
+        F[18] += E[0] * D[1];
+        F[4] += E[1] * D[1];
+        F[1] += E[2] * D[2];
+        F[10] += E[3] * D[2];
+        F[21] += E[2] * D[3];
+        F[4] += E[3] * D[3];
+        F[0] += E[4] * D[4];
+        F[7] += E[5] * D[4];
+        F[18] += E[4] * D[5];
+        F[6] += E[6] * D[4];
+        F[17] += E[4] * D[6];
+        F[8] += E[7] * D[4];
+        F[19] += E[4] * D[7];
+        F[4] += E[5] * D[5];
+        F[12] += E[5] * D[6];
+        F[23] += E[6] * D[5];
+        F[16] += E[7] * D[5];
+        F[27] += E[5] * D[7];
+        F[2] += E[6] * D[6];
+        F[13] += E[7] * D[6];
+        F[24] += E[6] * D[7];
         F[5] += E[7] * D[7];
-        F[0] += E[8] * D[8];
-        F[7] += E[9] * D[8];
-        F[18] += E[8] * D[9];
-        F[6] += E[10] * D[8];
-        F[17] += E[8] * D[10];
-        F[8] += E[11] * D[8];
-        F[19] += E[8] * D[11];
-        F[3] += E[9] * D[9];
-        F[9] += E[9] * D[10];
-        F[20] += E[10] * D[9];
-        F[15] += E[11] * D[9];
-        F[26] += E[9] * D[11];
-        F[1] += E[10] * D[10];
-        F[10] += E[11] * D[10];
-        F[21] += E[10] * D[11];
+        F[1] += E[8] * D[8];
+        F[10] += E[9] * D[8];
+        F[21] += E[8] * D[9];
+        F[9] += E[10] * D[8];
+        F[20] += E[8] * D[10];
+        F[11] += E[11] * D[8];
+        F[22] += E[8] * D[11];
+        F[4] += E[9] * D[9];
+        F[14] += E[9] * D[10];
+        F[25] += E[10] * D[9];
+        F[16] += E[11] * D[9];
+        F[27] += E[9] * D[11];
+        F[3] += E[10] * D[10];
+        F[15] += E[11] * D[10];
+        F[26] += E[10] * D[11];
         F[5] += E[11] * D[11];
     } else {
-        F[2] += E[0] * D[0];
-        F[11] += E[1] * D[0];
-        F[3] += E[1] * D[1];
-        F[0] += E[2] * D[2];
-        F[7] += E[3] * D[2];
-        F[3] += E[3] * D[3];
-        F[2] += E[4] * D[4];
-        F[11] += E[5] * D[4];
-        F[12] += E[6] * D[4];
-        F[13] += E[7] * D[4];
-        F[3] += E[5] * D[5];
-        F[14] += E[6] * D[5];
-        F[15] += E[7] * D[5];
-        F[4] += E[6] * D[6];
-        F[16] += E[7] * D[6];
+        F[0] += E[0] * D[0];
+        F[7] += E[1] * D[0];
+        F[4] += E[1] * D[1];
+        F[1] += E[2] * D[2];
+        F[10] += E[3] * D[2];
+        F[4] += E[3] * D[3];
+        F[0] += E[4] * D[4];
+        F[7] += E[5] * D[4];
+        F[6] += E[6] * D[4];
+        F[8] += E[7] * D[4];
+        F[4] += E[5] * D[5];
+        F[12] += E[5] * D[6];
+        F[16] += E[7] * D[5];
+        F[2] += E[6] * D[6];
+        F[13] += E[7] * D[6];
         F[5] += E[7] * D[7];
-        F[0] += E[8] * D[8];
-        F[7] += E[9] * D[8];
-        F[6] += E[10] * D[8];
-        F[8] += E[11] * D[8];
-        F[3] += E[9] * D[9];
-        F[9] += E[9] * D[10];
-        F[15] += E[11] * D[9];
-        F[1] += E[10] * D[10];
-        F[10] += E[11] * D[10];
+        F[1] += E[8] * D[8];
+        F[10] += E[9] * D[8];
+        F[9] += E[10] * D[8];
+        F[11] += E[11] * D[8];
+        F[4] += E[9] * D[9];
+        F[14] += E[9] * D[10];
+        F[16] += E[11] * D[9];
+        F[3] += E[10] * D[10];
+        F[15] += E[11] * D[10];
         F[5] += E[11] * D[11];
     }
 }
@@ -548,11 +548,11 @@ static void double_pendulum_f4_matrix(mb_real *restrict F, mb_real *restrict D, 
     (void)c1;
     (void)h2;
     (void)hq;
-    F[0] = mass[1];
-    F[1] = mass[4];
-    F[2] = mass[0];
-    F[3] = mass[2];
-    F[4] = mass[3];
+    F[0] = mass[0];
+    F[1] = mass[1];
+    F[2] = mass[3];
+    F[3] = mass[4];
+    F[4] = mass[2];
     F[5] = mass[5];
     F[6] = 0;
     F[7] = 0;
@@ -579,78 +579,78 @@ static void double_pendulum_f4_matrix(mb_real *restrict F, mb_real *restrict D, 
     const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
     const mb_real d0 = c1 * Pq[0] + h2 * Pqd[0];
     D[0] = d0;
-    F[2] += e0 * d0;
+    F[0] += e0 * d0;
     const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
     const mb_real d1 = c1 * Pq[1] + h2 * Pqd[1];
     D[1] = d1;
-    F[11] += e1 * d0;
-    F[22] += e0 * d1;
-    F[3] += e1 * d1;
+    F[7] += e1 * d0;
+    F[18] += e0 * d1;
+    F[4] += e1 * d1;
     const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
     const mb_real d2 = c1 * Pq[2] + h2 * Pqd[2];
     D[2] = d2;
-    F[0] += e2 * d2;
+    F[1] += e2 * d2;
     const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
     const mb_real d3 = c1 * Pq[3] + h2 * Pqd[3];
     D[3] = d3;
-    F[7] += e3 * d2;
-    F[18] += e2 * d3;
-    F[3] += e3 * d3;
+    F[10] += e3 * d2;
+    F[21] += e2 * d3;
+    F[4] += e3 * d3;
     const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
     const mb_real d4 = c1 * Pq[4] + h2 * Pqd[4];
     D[4] = d4;
-    F[2] += e4 * d4;
+    F[0] += e4 * d4;
     const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
     const mb_real d5 = c1 * Pq[5] + h2 * Pqd[5];
     D[5] = d5;
-    F[11] += e5 * d4;
-    F[22] += e4 * d5;
+    F[7] += e5 * d4;
+    F[18] += e4 * d5;
     const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
     const mb_real d6 = c1 * Pq[6] + h2 * Pqd[6];
     D[6] = d6;
-    F[12] += e6 * d4;
-    F[23] += e4 * d6;
+    F[6] += e6 * d4;
+    F[17] += e4 * d6;
     const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
     const mb_real d7 = c1 * Pq[7] + h2 * Pqd[7];
     D[7] = d7;
-    F[13] += e7 * d4;
-    F[24] += e4 * d7;
-    F[3] += e5 * d5;
-    F[14] += e6 * d5;
-    F[25] += e5 * d6;
-    F[15] += e7 * d5;
-    F[26] += e5 * d7;
-    F[4] += e6 * d6;
-    F[16] += e7 * d6;
-    F[27] += e6 * d7;
+    F[8] += e7 * d4;
+    F[19] += e4 * d7;
+    F[4] += e5 * d5;
+    F[12] += e5 * d6;
+    F[23] += e6 * d5;
+    F[16] += e7 * d5;
+    F[27] += e5 * d7;
+    F[2] += e6 * d6;
+    F[13] += e7 * d6;
+    F[24] += e6 * d7;
     F[5] += e7 * d7;
     const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
     const mb_real d8 = c1 * Pq[8] + h2 * Pqd[8];
     D[8] = d8;
-    F[0] += e8 * d8;
+    F[1] += e8 * d8;
     const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
     const mb_real d9 = c1 * Pq[9] + h2 * Pqd[9];
     D[9] = d9;
-    F[7] += e9 * d8;
-    F[18] += e8 * d9;
+    F[10] += e9 * d8;
+    F[21] += e8 * d9;
     const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
     const mb_real d10 = c1 * Pq[10] + h2 * Pqd[10];
     D[10] = d10;
-    F[6] += e10 * d8;
-    F[17] += e8 * d10;
+    F[9] += e10 * d8;
+    F[20] += e8 * d10;
     const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
     const mb_real d11 = c1 * Pq[11] + h2 * Pqd[11];
     D[11] = d11;
-    F[8] += e11 * d8;
-    F[19] += e8 * d11;
-    F[3] += e9 * d9;
-    F[9] += e9 * d10;
-    F[20] += e10 * d9;
-    F[15] += e11 * d9;
-    F[26] += e9 * d11;
-    F[1] += e10 * d10;
-    F[10] += e11 * d10;
-    F[21] += e10 * d11;
+    F[11] += e11 * d8;
+    F[22] += e8 * d11;
+    F[4] += e9 * d9;
+    F[14] += e9 * d10;
+    F[25] += e10 * d9;
+    F[16] += e11 * d9;
+    F[27] += e9 * d11;
+    F[3] += e10 * d10;
+    F[15] += e11 * d10;
+    F[26] += e10 * d11;
     F[5] += e11 * d11;
 }
 
@@ -897,22 +897,22 @@ static const mb_index double_pendulum_s_dst[21] = {
 };
 
 static const mb_index double_pendulum_a_k[26] = {
-    0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 6, 7, 6, 7, 7,
+    0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 5, 5, 7, 6, 7, 7,
     8, 9, 10, 11, 9, 9, 11, 10, 11, 11,
 };
 
 static const mb_index double_pendulum_a_l[26] = {
-    0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7,
+    0, 0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 6, 5, 6, 6, 7,
     8, 8, 8, 8, 9, 10, 9, 10, 10, 11,
 };
 
 static const mb_index double_pendulum_a_dst[26] = {
-    2, 11, 3, 0, 7, 3, 2, 11, 12, 13, 3, 14, 15, 4, 16, 5,
-    0, 7, 6, 8, 3, 9, 15, 1, 10, 5,
+    0, 7, 4, 1, 10, 4, 0, 7, 6, 8, 4, 12, 16, 2, 13, 5,
+    1, 10, 9, 11, 4, 14, 16, 3, 15, 5,
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (4 x 4, 6 in L) and of the
- * Newton matrix A (6 x 6, 11 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 11 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan double_pendulum_plan = {
     { 4, 6, 10, double_pendulum_s_perm, double_pendulum_s_pinv, double_pendulum_s_lp, double_pendulum_s_li, double_pendulum_s_upd,

@@ -1374,7 +1374,7 @@ static const mb_index gear_train_dqv_dst[1] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (12 x 12, 8 in L) and of the
- * Newton matrix A (12 x 12, 17 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (12 x 12, 17 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan gear_train_plan = {
     { 12, 8, 9, gear_train_s_perm, gear_train_s_pinv, gear_train_s_lp, gear_train_s_li, gear_train_s_upd,

@@ -913,7 +913,7 @@ static const mb_index geneva_dqv_dst[36] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (5 x 5, 0 in L) and of the
- * Newton matrix A (6 x 6, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 15 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan geneva_plan = {
     { 5, 0, 0, geneva_s_perm, geneva_s_pinv, geneva_s_lp, 0, 0,

@@ -590,7 +590,7 @@ static const mb_index motor_arm_dqv_dst[9] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (2 x 2, 1 in L) and of the
- * Newton matrix A (3 x 3, 3 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (3 x 3, 3 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan motor_arm_plan = {
     { 2, 1, 1, motor_arm_s_perm, motor_arm_s_pinv, motor_arm_s_lp, motor_arm_s_li, motor_arm_s_upd,

@@ -496,7 +496,7 @@ static const mb_index oscillator_1dof_dqv_dst[4] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (2 x 2, 0 in L) and of the
- * Newton matrix A (3 x 3, 1 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (3 x 3, 1 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan oscillator_1dof_plan = {
     { 2, 0, 0, oscillator_1dof_s_perm, oscillator_1dof_s_pinv, oscillator_1dof_s_lp, 0, 0,

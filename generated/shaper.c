@@ -1813,7 +1813,7 @@ static const mb_index shaper_a_dst[68] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (12 x 12, 22 in L) and of the
- * Newton matrix A (12 x 12, 28 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (12 x 12, 28 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan shaper_plan = {
     { 12, 22, 40, shaper_s_perm, shaper_s_pinv, shaper_s_lp, shaper_s_li, shaper_s_upd,

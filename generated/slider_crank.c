@@ -1238,7 +1238,7 @@ static const mb_index slider_crank_a_dst[40] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (8 x 8, 12 in L) and of the
- * Newton matrix A (9 x 9, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (9 x 9, 15 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan slider_crank_plan = {
     { 8, 12, 20, slider_crank_s_perm, slider_crank_s_pinv, slider_crank_s_lp, slider_crank_s_li, slider_crank_s_upd,

@@ -550,7 +550,7 @@ static const mb_index suspension_dqv_dst[9] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (2 x 2, 0 in L) and of the
- * Newton matrix A (3 x 3, 3 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (3 x 3, 3 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan suspension_plan = {
     { 2, 0, 0, suspension_s_perm, suspension_s_pinv, suspension_s_lp, 0, 0,

@@ -978,7 +978,7 @@ static const mb_index valve_jump_dqv_dst[36] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (5 x 5, 1 in L) and of the
- * Newton matrix A (6 x 6, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 15 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan valve_jump_plan = {
     { 5, 1, 1, valve_jump_s_perm, valve_jump_s_pinv, valve_jump_s_lp, valve_jump_s_li, valve_jump_s_upd,

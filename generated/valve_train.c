@@ -1079,7 +1079,7 @@ static const mb_index valve_train_dqq_dst[9] = {
 };
 
 /* Symbolic factorizations of S = Phi_q W Phi_q^T (6 x 6, 6 in L) and of the
- * Newton matrix A (6 x 6, 15 in L); AMD order, unrolled form (runtime/mb_model.h:
+ * Newton matrix A (6 x 6, 15 in L); AMD or minimum-degree order, unrolled form (runtime/mb_model.h:
  * mb_plan). */
 static const mb_plan valve_train_plan = {
     { 6, 6, 7, valve_train_s_perm, valve_train_s_pinv, valve_train_s_lp, valve_train_s_li, valve_train_s_upd,

@@ -55,7 +55,7 @@
 #define WALKER_OUT_CURRENT 16
 #define WALKER_OUT_CRANK_TURNS 17
 /* Entries of the L factors of the plan (S = Phi_q W Phi_q^T and the n x n Newton matrix). */
-#define WALKER_S_NL 219
+#define WALKER_S_NL 214
 #define WALKER_A_NL 215
 
 /* Run settings: the model file's simulate { ... } (also mb_model.preset): defaults of the

@@ -1097,7 +1097,7 @@ function emit.generate(M, opts)
         end
         local body = string.format(
             "/* Symbolic factorizations of S = Phi_q W Phi_q^T (%d x %d, %d in L) and of the\n"
-            .. " * Newton matrix A (%d x %d, %d in L); AMD order, " .. form .. " form (runtime/mb_model.h:\n"
+            .. " * Newton matrix A (%d x %d, %d in L); AMD or minimum-degree order, " .. form .. " form (runtime/mb_model.h:\n"
             .. " * mb_plan" .. (form == "mixed" and "; S's side unrolled, A's compact" or "") .. "). */\n"
             .. "static const mb_plan %s_plan = {\n    %s,\n    %d, %s, %s, %s,\n    %s,\n"
             .. "    %d, %s, %s, %s,\n    %s, %s,\n    %s\n};",

@@ -221,12 +221,18 @@ end
 -- The unrolled products with Phi_q (same arithmetic, same order as runtime/mb_vec.h's loops over
 -- the pattern, so results are bit-identical to the compact form): NAME_pq_mv (out = Phi_q x, every
 -- row zeroed first) and NAME_pq_mtv (out += a Phi_q^T y). prow, pcol: the pattern's rows and
--- columns (1-based tables of 0-based values); nc: its rows.
+-- columns (1-based tables of 0-based values); nc: its rows. MB_NO_SLP on a large pattern: there
+-- GCC's SLP vectorizer packs the scattered entries into pairs through a stack of shuffled spills
+-- (chain100, 796 entries: 8.8 KB of stack, 3.85 k instructions per Phi_q x against 2.6 k without
+-- it), while on a small one it gains (Andrews, 64 entries: 237 against 288); the same arithmetic
+-- either way. The threshold lies between the two measured sizes.
+local NO_SLP_ENTRIES = 256
 function M.products(name, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end
+    local attr = #prow > NO_SLP_ENTRIES and "MB_NO_SLP " or ""
     w("/* Unrolled out = Phi_q x (" .. #prow .. " entries). */")
-    w("static void " .. name .. "_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)")
+    w("static " .. attr .. "void " .. name .. "_pq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)")
     w("{")
     w("    (void)Pq;")
     w("    (void)x;")
@@ -236,7 +242,7 @@ function M.products(name, prow, pcol, nc)
     w("}")
     w("")
     w("/* Unrolled out += a Phi_q^T y (" .. #prow .. " entries). */")
-    w("static void " .. name .. "_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)")
+    w("static " .. attr .. "void " .. name .. "_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)")
     w("{")
     w("    (void)Pq;")
     w("    (void)y;")

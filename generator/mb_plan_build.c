@@ -1,6 +1,7 @@
 /* mb_plan_build.c - symbolic analysis of the matrices the formulations factor: the pattern of
  * S = Phi_q W Phi_q^T and of A = M + Phi_q^T (.) Phi_q + dQ/dq + dQ/dv, a fill-reducing order
- * from SuiteSparse AMD (or, for comparison, METIS nested dissection when compiled with
+ * from SuiteSparse AMD, or the planner's multiple minimum degree where that one has no more fill
+ * and a shorter elimination tree (or, for comparison, METIS nested dissection when compiled with
  * -DMBP_WITH_METIS, or none), the elimination tree and the pattern of L, the update list of the
  * right-looking elimination and the assembly maps of every product term (mb_plan, mb_model.h).
  * Layer: host side, used by mbgen (emitted as const data) and the generic evaluator (built at
@@ -158,6 +159,71 @@ const char *mbp_ordering_name(int ordering)
     }
 }
 
+/* Multiple minimum degree on the explicit elimination graph (dense bit rows: graphs of up to
+ * MMD_MAX vertices): each round takes every vertex of the smallest degree that no vertex taken
+ * in the round touches (an independent set, in index order), so the vertices of a round start
+ * independent chains of the elimination tree. On a chain of bodies that is both ends at once:
+ * two chains of pivots half as long, which the processor overlaps (the LDL^T and its solves
+ * are a chain of dependent divisions and products, not a count of operations). symbolic()
+ * keeps it only with no more fill or updates than AMD and a shorter elimination tree. */
+#define MMD_MAX 4096
+static int lowbit(unsigned long long x)   /* the index of the lowest set bit of x != 0 */
+{
+    int i = 0;
+    while (!(x & 1)) { x >>= 1; i++; }
+    return i;
+}
+static int order_mmd(const graph *g, int *perm)
+{
+    int n = g->n, w = (n + 63) / 64, ok = 0, k = 0;
+    if (n > MMD_MAX) return 0;
+    unsigned long long *adj = calloc((size_t)n * (size_t)w + 1, sizeof *adj);
+    unsigned long long *alive = calloc((size_t)w + 1, sizeof *alive);
+    int *deg = malloc(sizeof(int) * (size_t)(n + 1)), *mark = calloc((size_t)n + 1, sizeof(int));
+    int *nbr = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!adj || !alive || !deg || !mark || !nbr) goto out;
+    for (int i = 0; i < n; i++) {
+        alive[i / 64] |= 1ULL << (i % 64);
+        for (int e = 0; e < g->nb[i].n; e++) {
+            int j = g->nb[i].v[e];
+            adj[(size_t)i * w + j / 64] |= 1ULL << (j % 64);
+        }
+        deg[i] = g->nb[i].n;
+    }
+    for (int round = 1; k < n; round++) {
+        int dmin = INT_MAX;
+        for (int i = 0; i < n; i++)
+            if ((alive[i / 64] >> (i % 64) & 1) && deg[i] < dmin) dmin = deg[i];
+        for (int v = 0; v < n; v++) {
+            if (!(alive[v / 64] >> (v % 64) & 1) || mark[v] == round || deg[v] != dmin) continue;
+            unsigned long long *rv = adj + (size_t)v * w;
+            int nn = 0;
+            for (int b = 0; b < w; b++)
+                for (unsigned long long x = rv[b] & alive[b]; x; x &= x - 1)
+                    nbr[nn++] = b * 64 + lowbit(x);
+            perm[k++] = v;
+            alive[v / 64] &= ~(1ULL << (v % 64));
+            for (int a = 0; a < nn; a++) {   /* the neighbours become a clique */
+                unsigned long long *ra = adj + (size_t)nbr[a] * w;
+                for (int b = 0; b < w; b++) ra[b] |= rv[b];
+                ra[nbr[a] / 64] &= ~(1ULL << (nbr[a] % 64));
+                mark[nbr[a]] = round;
+            }
+            for (int a = 0; a < nn; a++) {
+                unsigned long long *ra = adj + (size_t)nbr[a] * w;
+                int d = 0;
+                for (int b = 0; b < w; b++)
+                    for (unsigned long long x = ra[b] & alive[b]; x; x &= x - 1) d++;
+                deg[nbr[a]] = d;
+            }
+        }
+    }
+    ok = 1;
+out:
+    free(adj); free(alive); free(deg); free(mark); free(nbr);
+    return ok;
+}
+
 /* The fill-reducing order of the graph: perm[k] = the vertex eliminated k-th. */
 static int order(const graph *g, int ordering, int *perm)
 {
@@ -180,19 +246,21 @@ static int order(const graph *g, int ordering, int *perm)
     return ok;
 }
 
-/* Symbolic factorization of the graph under an ordering into *sy (arrays malloc'ed). */
-static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
+/* Symbolic factorization of the graph under the order perm (malloc'ed, taken over) into *sy
+ * (arrays malloc'ed); *height: the pivots on the longest path of the elimination tree. */
+static int symbolic_of(const graph *g, int *perm, mb_symbolic *sy, int *height)
 {
     int n = g->n, ok = 0;
-    int *perm = malloc(sizeof(int) * (size_t)(n + 1)), *pinv = malloc(sizeof(int) * (size_t)(n + 1));
+    int *pinv = malloc(sizeof(int) * (size_t)(n + 1));
     int *lp = calloc((size_t)n + 1, sizeof(int)), *mark = malloc(sizeof(int) * (size_t)(n + 1));
     int *head = malloc(sizeof(int) * (size_t)(n + 1)), *next = malloc(sizeof(int) * (size_t)(n + 1));
+    int *hgt = malloc(sizeof(int) * (size_t)(n + 1));
     ilist *low = calloc((size_t)n + 1, sizeof(ilist)), *col = calloc((size_t)n + 1, sizeof(ilist));
     int *li = NULL, nl = 0;
     ilist upd = {0};
-    if (!perm || !pinv || !lp || !mark || !head || !next || !low || !col) goto out;
+    *height = 0;
+    if (!perm || !pinv || !lp || !mark || !head || !next || !hgt || !low || !col) goto out;
     memset(sy, 0, sizeof *sy);
-    if (!order(g, ordering, perm)) goto out;
     for (int k = 0; k < n; k++) pinv[perm[k]] = k;
     /* strict lower triangle of the permuted matrix, by column */
     for (int i = 0; i < n; i++)
@@ -221,6 +289,11 @@ static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
             next[k] = head[par];
             head[par] = k;
         }
+        int hk = 1;                     /* the longest chain of pivots ending at k */
+        for (int ch = head[k]; ch >= 0; ch = next[ch])
+            if (hgt[ch] + 1 > hk) hk = hgt[ch] + 1;
+        hgt[k] = hk;
+        if (hk > *height) *height = hk;
         lp[k + 1] = lp[k] + c->n;
     }
     nl = lp[n];
@@ -255,8 +328,30 @@ out:
     if (!ok) { free(perm); free(pinv); free(lp); free(li); free(upd.v); }
     for (int k = 0; low && k < n; k++) free(low[k].v);
     for (int k = 0; col && k < n; k++) free(col[k].v);
-    free(low); free(col); free(mark); free(head); free(next);
+    free(low); free(col); free(mark); free(head); free(next); free(hgt);
     return ok;
+}
+
+/* Symbolic factorization under an ordering. AMD's order gives way to the multiple minimum
+ * degree's (order_mmd) when that one has no more entries in L, no more updates and a shorter
+ * elimination tree: the same work in fewer dependent steps. */
+static int symbolic(const graph *g, int ordering, mb_symbolic *sy)
+{
+    int n = g->n, h = 0, h2 = 0;
+    int *perm = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!perm) return 0;
+    if (!order(g, ordering, perm)) { free(perm); return 0; }
+    if (!symbolic_of(g, perm, sy, &h)) return 0;
+    if (ordering != MBP_ORDER_AMD || n < 3) return 1;
+    mb_symbolic alt;
+    int *p2 = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!p2) return 1;                  /* AMD's plan stands */
+    if (!order_mmd(g, p2)) { free(p2); return 1; }
+    if (!symbolic_of(g, p2, &alt, &h2)) return 1;
+    if (alt.nl <= sy->nl && alt.nupd <= sy->nupd && h2 < h) { mb_symbolic t = *sy; *sy = alt; alt = t; }
+    free((void *)alt.perm); free((void *)alt.pinv); free((void *)alt.lp);   /* the other one */
+    free((void *)alt.li); free((void *)alt.upd);
+    return 1;
 }
 
 void mbp_free(mb_plan *p)

@@ -8,7 +8,9 @@
 
 #include "mb_model.h"
 
-/* Orderings: SuiteSparse AMD (what mbgen uses), none, and METIS nested dissection
+/* Orderings: SuiteSparse AMD (what mbgen uses; the planner's multiple minimum degree replaces
+ * AMD's order where it has no more fill or updates and a shorter elimination tree), none, and
+ * METIS nested dissection
  * (METIS_NodeND; only in a planner compiled with -DMBP_WITH_METIS and linked with -lmetis, which
  * mbgen is not: make bench-ordering and tests/test_ordering.c, docs/linear-systems.md). */
 enum { MBP_ORDER_AMD = 0, MBP_ORDER_NATURAL = 1, MBP_ORDER_METIS = 2 };
