@@ -623,7 +623,7 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
  * Jacobian (kept up to JAC_AGE steps: an estimate) times the correction: its momentum error
  * lies mostly along Phi_q^T sigma, which the positions ignore (divided by the mass it read 900
  * tolerances on Andrews at rtol 1e-6). High where velocity errors oscillate instead of growing
- * (Andrews 23 .. 78, 4-5 tolerances off). Kept as err_sum += a + (t1 - t0) B, B += b (bvel).
+ * (Andrews 23 .. 78, 4-5 tolerances off). Kept as err_sum += a + (t1 - t0) B, B += b (mon.err_vel).
  * The sum of the whole weighted estimate dsm (F4's, below) counted every step's
  * velocity or momentum error as a position error of its own, again at every step, and in rtol
  * tolf each one 1 / tolf times: it passed 10 within a few dozen steps on runs within rtol
@@ -648,8 +648,8 @@ static void acc_step(mb_sim *s, mb_real t1)
     }
     a = MB_SQRT(a / (mb_real)n) * c;
     b = MB_SQRT(b / (mb_real)n) * c;
-    s->mon.err_sum += a + (t1 - s->t) * s->bvel;
-    s->bvel += b;
+    s->mon.err_sum += a + (t1 - s->t) * s->mon.err_vel;
+    s->mon.err_vel += b;
 }
 #endif
 
@@ -911,7 +911,6 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 static int bdf_start(mb_sim *s, mb_real t0)
 {
     s->bimp = MBI_F4 && !MBI_FORM(s)->rhs;
-    s->bvel = 0;                          /* the accuracy estimate's velocity errors */
     return mbi_form_start(s, t0);
 }
 

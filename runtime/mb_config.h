@@ -201,8 +201,9 @@
 #define MBI_ACC (MBI_BDF || MBI_F4A)   /* the accuracy warning (mb_monitor.c) */
 /* dopri5's and dop853's global error companion for that warning (mb_rk.c): where the warning is */
 #define MBI_GE (MBI_ADAPTIVE && MBI_ACC)
-/* the extrapolated trapezoid's (mb_trapezoid_control.c): with its step control, never in firmware */
-#define MBI_XGE (MBI_F4A && MBI_ACC)
+/* the extrapolated trapezoid's (mb_trapezoid_control.c): with its step control, never in a
+ * one-formulation (firmware) build */
+#define MBI_XGE (MBI_F4A && MBI_ACC && !MBI_ONLY)
 #define MBI_HHT (MB_WITH_HHT && MBI_F1)
 #define MBI_NFORM (MBI_F1 + MBI_F2 + MBI_F3 + MBI_F4)
 #define MBI_ONE_FORM (MBI_F1 ? MB_BAUMGARTE : MBI_F2 ? MB_CANONICAL : MBI_F3 ? MB_ALF_EXPLICIT : MB_ALF_TRAPEZOID)
@@ -232,6 +233,11 @@
 #define MBI_HAS_F4A 1
 #else
 #define MBI_HAS_F4A 0
+#endif
+#if MBI_XGE
+#define MBI_HAS_XGE 1
+#else
+#define MBI_HAS_XGE 0
 #endif
 #if MBI_GE || MBI_XGE   /* the companions' common fields (ge_*) */
 #define MBI_HAS_GE 1

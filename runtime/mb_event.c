@@ -180,13 +180,17 @@ static int cut_dense(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real
 static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real tr)
 {
     long evals = s->mon.evals, rejected = s->mon.rejected, events = s->mon.events;
+#if MBI_GE
     mb_real ge = s->mon.err_sum;           /* the accuracy companion's comparison at the step's
                                             * start (mb_rk.c, ge_step): kept, it is not redone */
+#endif
     s->mon = b->mon0;
     s->mon.evals = evals;
     s->mon.rejected = rejected;
     s->mon.events = events;
+#if MBI_GE
     s->mon.err_sum = ge;
+#endif
     s->pnc = b->pnc0;
     s->pdrv = b->pdrv0;
     ig->undo(s, b->t_start, MB_OK);

@@ -157,8 +157,8 @@
     MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N)) \
                           R(xs, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
                           R(xa, MB_L_IF(MB_L_F4(F) && (AD) == 2, 6 * (N) + 2 * (NC) + 2))        \
-                          R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC)))                    \
-                          R(xg, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC))))              \
+                          R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC))))                   \
+    MB_L_SEL(MBI_HAS_XGE)(R(xg, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC))))              \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \

@@ -68,8 +68,9 @@ enum {
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
     MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
                                estimates sum to more than warn_accuracy tolerances (mon.err_sum;
-                               dopri5, dop853, the extrapolated trapezoid: the global error
-                               its companion estimates):
+                               bdf on F1-F3: the positions' errors plus the velocities' times
+                               the time since; dopri5, dop853, the extrapolated trapezoid: the
+                               global error its companion estimates):
                                the step control keeps each step's error below rtol/atol, not the
                                run's, which grows with the number of steps. Only in builds with
                                either (MBI_ACC: firmware keeps its RAM) */
@@ -240,6 +241,9 @@ typedef struct mb_monitor {
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
+    mb_real err_vel;         /* bdf on F1-F3: the velocity errors summed so far, in position
+                                tolerances per second (mb_bdf.c, acc_step); in the monitor so
+                                that a step undone or an event cut undoes its part too */
 #endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */

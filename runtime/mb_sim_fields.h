@@ -112,6 +112,8 @@ mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start
                             sequence's end, trap_step's Int Phi base and Phi_t at the
                             macro step's start */
 mb_real xw;              /* its last step's work of loads and drivers, extrapolated */
+#endif
+#if MBI_HAS_XGE
 mb_real *xg;             /* with warn_accuracy: the accuracy companion's state as xs holds the
                             start's (mb_trapezoid_control.c, xge_step) */
 mb_real xg_hp;           /* its predictor's last substep (h_prev) */
@@ -158,6 +160,4 @@ int bimp;                /* the formulation is implicit (F4): its equations in [
 long bjac_age;           /* accepted steps since the Jacobian was evaluated */
 mb_real bh, bt, bgam, bcrate; /* step of the array, its time, gamma of the factorization,
                                  Newton's convergence-rate estimate */
-mb_real bvel;            /* F1-F3: the accuracy estimate's summed velocity errors, in position
-                            tolerances per second (mb_bdf.c, acc_step) */
 #endif

@@ -225,8 +225,9 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
             }
             fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
                     "%.3g; %.3g by the end): the step control bounds each step's error by "
-                    "rtol/atol, not the run's, which that sum estimates (baumgarte, canonical: the "
-                    "positions' errors and the velocities' times the time since); for long runs dop853 "
+                    "rtol/atol, not the run's, which is about that sum times rtol or more (bdf on "
+                    "baumgarte, canonical, alf-explicit: an estimate of the positions' errors and "
+                    "the velocities' times the time since); for long runs dop853 "
                     "(docs/validation.md, section 10)", v, (double)p->warn_accuracy,
                     (double)mo->err_sum);
             break;
