@@ -6,6 +6,34 @@
 
 local M = {}
 
+-- The substitutions with the factors F = [D | L] of plan S on locals, the one order both the
+-- ldl solve and alf-explicit's pass use (so they cannot drift apart): forward by rows,
+-- x_i = input(perm i) - sum over the entries l_ik of row i, k ascending (the order in which the
+-- compact kernel's column sweep subtracts them: the same arithmetic); backward by rows of L^T,
+-- y_k = x_k / d_k - sum l_pk y_p. input(j) names b's entry j (original order).
+local function forward(w, S, input)
+    local n, lp, li, perm = S.n, S.lp, S.li, S.perm
+    local rowsL = {}
+    for i = 0, n - 1 do rowsL[i] = {} end
+    for k = 0, n - 1 do
+        for p = lp[k + 1], lp[k + 2] - 1 do table.insert(rowsL[li[p + 1]], { p = p, k = k }) end
+    end
+    for i = 0, n - 1 do
+        local e = input(perm[i + 1])
+        for _, t in ipairs(rowsL[i]) do e = e .. string.format(" - F[%d] * x%d", n + t.p, t.k) end
+        w(string.format("    const mb_real x%d = %s;", i, e))
+    end
+end
+local function backward(w, S)
+    local n, lp, li = S.n, S.lp, S.li
+    for k = n - 1, 0, -1 do
+        local e = string.format("x%d / F[%d]", k, k)
+        for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
+        w(string.format("    const mb_real y%d = %s;", k, e))
+    end
+end
+local function from_b(j) return string.format("b[%d]", j) end
+
 -- Lines of C: NAME_<tag>_ldl, _ldl_solve (symmetric) and, with lu, NAME_<tag>_lu, _lu_solve.
 -- S is a plan table (n, nl, perm, lp, li, upd; arrays 1-based holding 0-based values).
 function M.functions(name, tag, S, lu)
@@ -48,37 +76,17 @@ function M.functions(name, tag, S, lu)
     w("}")
     w("")
 
-    -- The solves on locals: the forward substitution by rows (y_i = b_perm(i) - sum over the
-    -- entries l_ik of row i, k ascending: the order in which the compact kernel's column sweep
-    -- subtracts them, so the same arithmetic) and the backward one by rows of L^T / U, every
+    -- The solves on locals (forward, backward above; the LU's backward by rows of U), every
     -- value a local: no read-modify-write of a scratch array. y (the compact kernels' scratch)
     -- is not used.
-    local rowsL = {}
-    for i = 0, n - 1 do rowsL[i] = {} end
-    for k = 0, n - 1 do
-        local p0, p1 = col(k)
-        for p = p0, p1 do table.insert(rowsL[li[p + 1]], { p = p, k = k }) end
-    end
-    local function forward()
-        for i = 0, n - 1 do
-            local e = string.format("b[%d]", perm[i + 1])
-            for _, t in ipairs(rowsL[i]) do e = e .. string.format(" - F[%d] * x%d", n + t.p, t.k) end
-            w(string.format("    const mb_real x%d = %s;", i, e))
-        end
-    end
     w("/* Solve with the factors of " .. pre .. "_ldl: b (original order) is overwritten. */")
     w("static void " .. pre .. "_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb_real *restrict y)")
     w("{")
     w("    (void)F;")
     w("    (void)b;")
     w("    (void)y;")
-    forward()
-    for k = n - 1, 0, -1 do
-        local p0, p1 = col(k)
-        local e = string.format("x%d / F[%d]", k, k)
-        for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
-        w(string.format("    const mb_real y%d = %s;", k, e))
-    end
+    forward(w, S, from_b)
+    backward(w, S)
     for k = 0, n - 1 do w(string.format("    b[%d] = y%d;", perm[k + 1], k)) end
     w("}")
 
@@ -141,7 +149,7 @@ function M.functions(name, tag, S, lu)
         w("    (void)F;")
         w("    (void)b;")
         w("    (void)y;")
-        forward()
+        forward(w, S, from_b)
         for k = n - 1, 0, -1 do   -- the rows descending, as the compact kernel's (mb_sparse.c)
             local p0, p1 = col(k)
             local e = string.format("x%d", k)
@@ -413,8 +421,7 @@ function M.alf(name, P, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end
     local S = P.a
-    local n, lp, li, perm = S.n, S.lp, S.li, S.perm
-    local function col(k) return lp[k + 1], lp[k + 2] - 1 end
+    local n, perm = S.n, S.perm
     local rows, cols = {}, {}
     for r = 0, nc - 1 do rows[r] = {} end
     for i = 0, n - 1 do cols[i] = {} end
@@ -469,24 +476,9 @@ function M.alf(name, P, prow, pcol, nc)
         for _, k in ipairs(cols[i]) do e = e .. string.format(" - Pq[%d] * s%d", k, prow[k + 1]) end
         w(string.format("    const mb_real r%d = %s;", i, e))
     end
-    -- forward and backward substitution as NAME_a_ldl_solve's (emit above), b[perm i] = r
-    local rowsL = {}
-    for i = 0, n - 1 do rowsL[i] = {} end
-    for k = 0, n - 1 do
-        local p0, p1 = col(k)
-        for p = p0, p1 do table.insert(rowsL[li[p + 1]], { p = p, k = k }) end
-    end
-    for i = 0, n - 1 do
-        local e = string.format("r%d", perm[i + 1])
-        for _, t in ipairs(rowsL[i]) do e = e .. string.format(" - F[%d] * x%d", n + t.p, t.k) end
-        w(string.format("    const mb_real x%d = %s;", i, e))
-    end
-    for k = n - 1, 0, -1 do
-        local p0, p1 = col(k)
-        local e = string.format("x%d / F[%d]", k, k)
-        for p = p0, p1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
-        w(string.format("    const mb_real y%d = %s;", k, e))
-    end
+    -- the substitutions of NAME_a_ldl_solve (forward, backward above) on r
+    forward(w, S, function(j) return string.format("r%d", j) end)
+    backward(w, S)
     local pinv = {}
     for k = 0, n - 1 do pinv[perm[k + 1]] = k end
     -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~
