@@ -182,6 +182,14 @@ static void xst_save(const mb_sim *s, mb_real *b)
     copy(s->nc, b + nz + 2 * n, s->sig);
 }
 
+/* a macro step's start (xs, or the companion's xg): the state and the predictor's history */
+static void xst_save_start(const mb_sim *s, mb_real *b)
+{
+    int n = s->n;
+    xst_save(s, b);
+    copy(2 * n, b + s->nz + 2 * n + s->nc, s->ydp);
+}
+
 /* back to the macro step's start (xs), the predictor's history included */
 static void xst_restart(mb_sim *s, mb_real t, mb_real h_prev, int nhist, int wait)
 {
@@ -308,8 +316,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
 #if MBI_HAS_EV
     mb_real t_root = (mb_real)NAN, h_after = 0;   /* a gap's root the step was cut to */
 #endif
-    xst_save(s, s->xs);
-    copy(2 * n, s->xs + nz + 2 * n + nc, s->ydp);
+    xst_save_start(s, s->xs);
     copy(nc, s->xib + nc, s->ptq);
     for (;;) {
         int last;
@@ -404,13 +411,17 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * macro step would cross its kink) */
 #define XGE_MARK(s) ((s)->mon.sigma_resets + (s)->mon.events)
 
-static void xge_sync(mb_sim *s)
+/* the companion's state from s's: xg, its predictor's last substep and history */
+static void xge_keep(mb_sim *s)
 {
-    int n = s->n, nz = s->nz, nc = s->nc;
-    xst_save(s, s->xg);
-    copy(2 * n, s->xg + nz + 2 * n + nc, s->ydp);
+    xst_save_start(s, s->xg);
     s->xg_hp = s->h_prev;
     s->xg_nh = s->nhist;
+}
+
+static void xge_sync(mb_sim *s)
+{
+    xge_keep(s);
     s->ge_t = s->ge_tlast = s->t;
     s->ge_n = 0;
     s->ge_resets = XGE_MARK(s);
@@ -420,7 +431,6 @@ static void xge_sync(mb_sim *s)
  * MB_ERR_PARAM when its error estimate is above lim (the step not taken), else the status */
 static int xge_macro(mb_sim *s, mb_real t0, mb_real t1, mb_real lim, int wait)
 {
-    int n = s->n, nz = s->nz, nc = s->nc;
     mb_real w2, w4, err;
     xst_restart(s, t0, s->xg_hp, s->xg_nh, wait);
     int st = xst_pair(s, t0, t1, s->xg_hp, s->xg_nh, wait, &w2, &w4, &err);
@@ -429,24 +439,20 @@ static int xge_macro(mb_sim *s, mb_real t0, mb_real t1, mb_real lim, int wait)
     xst_combine(s);
     s->t = t1;
     MBI_FORM(s)->shift(s);
-    xst_save(s, s->xg);
-    copy(2 * n, s->xg + nz + 2 * n + nc, s->ydp);
-    s->xg_hp = s->h_prev;
-    s->xg_nh = s->nhist;
+    xge_keep(s);
     return MB_OK;
 }
 
 static void xge_step(mb_sim *s)
 {
-    int n = s->n, nz = s->nz, nc = s->nc, st;
+    int n = s->n, nc = s->nc, st;
     if (!(s->p.warn_accuracy > 0) || !s->xg) return;
     if (s->ge_n < 0 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) { xge_sync(s); return; }
     if (s->ge_n < 2) return;
     /* the run's state, as its step saves it (step_trapezoid_extrap) */
     mb_real *xs = s->xs, t = s->t, hp = s->h_prev;
     int nh = s->nhist, wait = s->reuse_wait;
-    xst_save(s, xs);
-    copy(2 * n, xs + nz + 2 * n + nc, s->ydp);
+    xst_save_start(s, xs);
     copy(nc, s->xib + nc, s->ptq);
     mb_monitor m0 = s->mon;
 #if MB_WITH_REDUNDANT_ROWS
