@@ -34,6 +34,14 @@ local function backward(w, S)
 end
 local function from_b(j) return string.format("b[%d]", j) end
 
+-- Every entry F[0 .. len-1] of A's plan storage set first: M's diagonal where the plan puts
+-- it (mbi_assemble_a's zeroing and scatter), 0 elsewhere (F4's and F3's matrix kernels).
+local function mass_first(w, S, len)
+    local init = {}
+    for i = 0, S.n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
+    for j = 0, len - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+end
+
 -- Lines of C: NAME_<tag>_ldl, _ldl_solve (symmetric) and, with lu, NAME_<tag>_lu, _lu_solve.
 -- S is a plan table (n, nl, perm, lp, li, upd; arrays 1-based holding 0-based values).
 function M.functions(name, tag, S, lu)
@@ -293,8 +301,6 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     -- term, and gcc spills them: 820 of the 1680 instructions of Andrews' matrix are moves. Each entry
     -- still receives its terms in the same order (mass, products in plan order, dQ/dq, dQ/dv).
     local n, nl = P.a.n, P.a.nl
-    local init = {}
-    for i = 0, nq - 1 do init[P.a.pinv[i + 1]] = "mass[" .. i .. "]" end
     local have = {}                      -- entries whose e_k, d_k are emitted
     w("/* F4's Newton matrix into the plan storage F of A (" .. n .. " x " .. n .. ", " .. (n + 2 * nl)
       .. " entries, " .. P.na .. " product terms): mbi_newton_matrix's loops, unrolled, a")
@@ -305,7 +311,7 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     w("{")
     w("    const mb_real h2 = h / 2, hq = h * h / 4;")
     sp_args("F", "D", "mass", "Pq", "Pqd", "dQq", "dQv", "a", "c1", "h2", "hq")
-    for j = 0, n + 2 * nl - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+    mass_first(w, P.a, n + 2 * nl)
     local function need(k)               -- e_k and d_k (and D[k]) before their first term
         if have[k] then return end
         have[k] = true
@@ -433,8 +439,6 @@ function M.alf(name, P, prow, pcol, nc)
     -- the matrix: every entry set (its mass or 0, as mbi_assemble_a's zeroing and scatter), then
     -- the pairs (a Pq[k]) Pq[l] in the plan's order, each e_k = a Pq[k] just before its first
     -- term (as the F4 matrix's rows: few values live)
-    local init = {}
-    for i = 0, n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
     w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (" .. P.na .. " product")
     w(" * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */")
     w("static void " .. name .. "_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,")
@@ -444,7 +448,7 @@ function M.alf(name, P, prow, pcol, nc)
     w("    (void)mass;")
     w("    (void)Pq;")
     w("    (void)a;")
-    for j = 0, n + S.nl - 1 do w(string.format("    F[%d] = %s;", j, init[j] or "0")) end
+    mass_first(w, S, n + S.nl)
     local have = {}
     for t = 1, P.na do
         local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
