@@ -27,8 +27,8 @@ if [ ! -s "$T/ref" ]; then   # no closed form over the run: the double build wit
     "$B/float_run_double" $model $form $h $tend $dt - $pts | grep -v '^#' >"$T/ref"
 fi
 for r in $ratios; do
-    "$B/float_run_$prec" $model $form $h $tend $dt $r $pts >"$T/run" 2>&1
-    tail -1 "$T/run" | grep '^#' >"$T/sum" || echo "# (no summary)" >"$T/sum"
+    "$B/float_run_$prec" $model $form $h $tend $dt $r $pts >"$T/run" 2>"$T/err"; grep "^#" "$T/err" >>"$T/run"
+    grep '^#' "$T/run" | tr "\n" " " >"$T/sum"; [ -s "$T/sum" ] || echo "# (no summary)" >"$T/sum"; echo >>"$T/sum"
     grep -v '^#' "$T/run" | awk -F, -v ref="$T/ref" '
         BEGIN { while ((getline l < ref) > 0) { n = split(l, a, ","); key = sprintf("%.3f", a[1]); R[key] = l } }
         { key = sprintf("%.3f", $1); if (!(key in R)) next; split(R[key], a, ",");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "mb_sim.h"
 #include "acc_pendulum.h"
 #include "acc_crank_rocker.h"
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
     if (st == MB_OK) st = mb_sim_reset(s, 0, NULL, NULL, 1);
     if (st < 0) { fprintf(stderr, "init: %s\n", mb_status_str(st)); return 1; }
     static mb_real xy[2 * 256];
-    double max_ratio = 0;
+    double max_ratio = 0, est_abs = 0, est_sgn = 0, est_sgn_max = 0, est_tau = 0;
     long every = (long)(dt_out / h + 0.5), nsteps = (long)(t_end / h + 0.5);
     long tr0 = -1, tr1 = -2;   /* FLOAT_RUN_TRACE="K0 K1": every step's sigma on stderr */
     const char *trace = getenv("FLOAT_RUN_TRACE");
@@ -90,6 +91,19 @@ int main(int argc, char **argv)
             const mb_monitor *o = mb_sim_get_monitor(s);
             double r = (double)o->sigma_ratio;
             if (r > max_ratio) max_ratio = r;
+            {   /* candidate phase estimators from the energy error */
+                const mb_real *v = mb_sim_get_v(s);
+                double mv = 0, T = (double)o->T, dE = (double)o->energy_dev, hh = (double)p.h;
+                for (int i = 0; i < m->nq; i++) mv += (double)(m->mass[i] * v[i]) * (double)(m->mass[i] * v[i]);
+                mv = sqrt(mv);
+                double ps = (double)o->pscale, fl = 0.1 * ps;
+                double dv = fabs(dE) / (mv > fl ? mv : fl);
+                est_abs += dv * hh;
+                est_sgn += dE / (mv > fl ? mv : fl) * hh;
+                double tf = T > 0.01 * (double)o->escale ? T : 0.01 * (double)o->escale;
+                est_tau += fabs(dE) / (2 * tf) * hh;
+                if (fabs(est_sgn) > est_sgn_max) est_sgn_max = fabs(est_sgn);
+            }
             if (k >= tr0 && k <= tr1)
                 fprintf(stderr, "%ld %.9g sigma %.4g ratio %.4g pscale %.4g resets %ld\n", k,
                         (double)mb_sim_get_t(s), (double)o->sigma_norm, r, (double)o->pscale, o->sigma_resets);
@@ -106,7 +120,14 @@ int main(int argc, char **argv)
     }
     const mb_monitor *o = mb_sim_get_monitor(s);
     printf("# status %d warn %#x resets %ld max_sigma_ratio %.3g steps %ld evals %ld newton %ld "
-           "max_energy_dev %.3g t %.9g\n", st, o->warn, o->sigma_resets, max_ratio, o->steps, o->evals,
-           o->newton_iters, (double)o->max_energy_dev, (double)mb_sim_get_t(s));
+           "max_energy_dev %.3g escale %.3g lscale %.3g t %.9g\n", st, o->warn, o->sigma_resets, max_ratio, o->steps,
+           o->evals, o->newton_iters, (double)o->max_energy_dev, (double)o->escale, (double)o->lscale,
+           (double)mb_sim_get_t(s));
+#if MB_FLOAT
+    fprintf(stderr, "# energy warning t %.4g val %.3g drift %.3g\n", (double)o->warn_t[MB_WARN_ENERGY],
+            (double)o->warn_val[MB_WARN_ENERGY], (double)o->drift);
+#endif
+    fprintf(stderr, "# est_abs %.3g est_sgn %.3g est_tau %.3g pscale %.3g\n", est_abs, est_sgn_max, est_tau,
+            (double)o->pscale);
     return st < 0;
 }
