@@ -46,9 +46,8 @@ void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
     mbi_measure_at(s, s->t, s->z, s->v, s->sig, s->lam, &s->mon, pnc, pdrv);
 }
 
-/* energy_dev, the running maxima and the scales of the warnings (after reset and every step);
- * returns |M v|_2 */
-mb_real mbi_update_max(mb_sim *s)
+/* energy_dev, the running maxima and the scales of the warnings (after reset and every step) */
+void mbi_update_max(mb_sim *s)
 {
     mb_monitor *o = &s->mon;
     const mb_real *mass = s->m->mass, *p = s->z + s->n;
@@ -80,7 +79,6 @@ mb_real mbi_update_max(mb_sim *s)
     }
     if (mv > o->pscale * o->pscale) o->pscale = MB_SQRT(mv);
     o->sigma_ratio = ps == 0 ? 0 : o->pscale > 0 ? MB_SQRT(ps) / o->pscale : MB_R(1e30);
-    return MB_SQRT(mv);
 }
 
 /* The default thresholds, for a check the caller turned off: what F1 and F2 still test to tell
@@ -287,16 +285,18 @@ void mbi_advance_monitor(mb_sim *s, mb_real dt, mb_real pnc_old, mb_real pdrv_ol
     s->pnc = pnc;
     s->pdrv = pdrv;
     copy(s->nc, s->ptq, s->Phit);
-    mb_real mv = mbi_update_max(s);
+    mbi_update_max(s);
 #if MB_FLOAT
-    /* the drift: an energy error dE is a speed error dE / |M v| (T = |M v|^2 / 2m), which moves
-     * the positions along the path (docs/embedding.md, "The energy drift in float"); |M v| at
-     * least a tenth of the momentum scale, where the motion turns */
-    mb_real mf = s->mon.pscale / 10;
-    if (mv < mf) mv = mf;
-    if (s->energy_armed && mv > 0) s->mon.drift += dt * s->mon.energy_dev / mv;
-#else
-    (void)mv;
+    if (s->energy_armed) {
+        /* the drift: an energy error dE is a speed error dE / |M v| (T = |M v|^2 / 2m), which
+         * moves the positions along the path (docs/embedding.md, "The energy drift in float");
+         * |M v| at least a tenth of the momentum scale, where the motion turns */
+        mb_real mv = s->mon.pscale / 10, a = 0;
+        for (int i = 0; i < s->n; i++) a += (s->m->mass[i] * s->v[i]) * (s->m->mass[i] * s->v[i]);
+        a = MB_SQRT(a);
+        if (a > mv) mv = a;
+        if (mv > 0) s->mon.drift += dt * s->mon.energy_dev / mv;
+    }
 #endif
     /* the energy test is armed once the energy scale exceeds 10 x what one step moves (in the
      * first steps from rest the scale is of the order of one step's quadrature error) and the

@@ -341,7 +341,7 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
  * this step meets, a disabled check (threshold 0) tested at its default threshold. */
 unsigned mbi_warnings(mb_sim *s, long maxiter_before);
 /* mb_monitor.c: energy_dev and the running maxima from the current monitor values. */
-mb_real mbi_update_max(mb_sim *s);
+void mbi_update_max(mb_sim *s);
 /* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. The work of
  * the loads (P_nc, F1's driver power) over the step: *wq when given (the adaptive integrators'
  * own quadrature), else the trapezoidal rule on pnc_old, pdrv_old and the new powers. */
