@@ -3,7 +3,8 @@
  * One source, two builds: the double build (no argument) prints the reference trajectories,
  * the float build (argument: that file) runs the same models and checks that each finishes,
  * that its positions stay within POS_TOL of the double run's at every sampled time, and that it
- * raises no warning the double run does not (no false alarm: tests/test_float_defaults.sh).
+ * raises no warning the double run does not (no false alarm: tests/test_float_defaults.sh), and
+ * that the runs float leaves far off the double run's warn of their energy (the drift: no miss).
  * Models: the shipped ones linked in (MB_HAVE_<m>) and tests/models/jansen.lua. */
 #include <math.h>
 #include <stdio.h>
