@@ -193,6 +193,10 @@ typedef struct mb_monitor {
                                 rounded off; float only, double's layout as before) */
     mb_real W_floor;         /* F4: what W's quadrature of steep loads at float's velocity
                                 resolution can add up to, J (mb_monitor.c, wq_floor) */
+    mb_real drift;           /* the positions' drift the energy error implies, m: the integral
+                                over the run of energy_dev / (|M v|_2 + pscale / 10) dt (the
+                                speed error of an energy error; float only: mb_monitor.c) */
+    mb_real mv2;             /* |M v|_2^2 at the last step (for the drift) */
 #endif
     mb_real energy_dev;      /* Delta U = T + V - E0 - W (6.19), J */
     mb_real phi_norm;        /* |Phi|_2 */

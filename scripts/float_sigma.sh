@@ -3,7 +3,8 @@
 # float"): runs build/float_run_float (and _double) with the runtime's defaults and the given
 # reset ratios, and prints each run's largest position error over the run against the
 # long-double reference (tests/accuracy/ref_*.c; Andrews and the walker, which have none over
-# a run, against the double run), the error at the end, the resets and the warnings.
+# a run, against the double run), the error at the end, the resets, the warnings and the energy
+# test's drift (docs/embedding.md, "The energy drift in float").
 # Usage: scripts/float_sigma.sh PROBLEM FORMULATION H T_END "RATIOS" [double]
 #   PROBLEM pend | crank | chain2 | andrews | walker; RATIOS p.sigma_reset_ratio values, "-" the
 #   build's default; "double" runs the double build instead (its error against the same reference).
@@ -27,13 +28,15 @@ if [ ! -s "$T/ref" ]; then   # no closed form over the run: the double build wit
     "$B/float_run_double" $model $form $h $tend $dt - $pts | grep -v '^#' >"$T/ref"
 fi
 for r in $ratios; do
-    "$B/float_run_$prec" $model $form $h $tend $dt $r $pts >"$T/run" 2>&1
-    tail -1 "$T/run" | grep '^#' >"$T/sum" || echo "# (no summary)" >"$T/sum"
+    "$B/float_run_$prec" $model $form $h $tend $dt $r $pts >"$T/run"   # (FLOAT_RUN_TRACE: stderr)
+    grep '^#' "$T/run" | sed 's/^# //' | tr "\n" " " >"$T/sum"
+    [ -s "$T/sum" ] || printf "(no summary)" >"$T/sum"
+    echo >>"$T/sum"
     grep -v '^#' "$T/run" | awk -F, -v ref="$T/ref" '
         BEGIN { while ((getline l < ref) > 0) { n = split(l, a, ","); key = sprintf("%.3f", a[1]); R[key] = l } }
         { key = sprintf("%.3f", $1); if (!(key in R)) next; split(R[key], a, ",");
           e = 0; for (i = 2; i <= NF; i++) { d = $i - a[i]; if (d < 0) d = -d; if (d > e) e = d }
           if (e > mx) mx = e; last = e; lt = $1 }
         END { printf "%s %s %s h=%s t=%s ratio=%s: max_err %.2e end_err %.2e (t %s) ", "'$prob'", "'$form'", "'$prec'", "'$h'", "'$tend'", "'$r'", mx, last, lt }'
-    sed 's/^# //' "$T/sum"
+    cat "$T/sum"
 done

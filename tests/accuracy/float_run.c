@@ -7,11 +7,15 @@
  *   FORMULATION canonical | alf-explicit | alf-trapezoid; H 0: the model file's; RATIO p.sigma_reset_ratio (- keeps
  *   the default), RESET p.sigma_reset (- keeps 0); POINT a named point ("crank0.B") or q<i>.
  * FLOAT_RUN_TOL, FLOAT_RUN_MAX_ITER set p.tol, p.max_iter. FLOAT_RUN_TRACE="K0 K1" prints steps K0..K1's |sigma|, sigma_ratio and pscale on stderr.
- * Prints t,<point>.x,<point>.y,... every DT_OUT (as the references do), then a line
- * "# status S warn W resets R max_sigma_ratio X steps K evals E newton N max_energy_dev D". */
+ * Prints t,<point>.x,<point>.y,... every DT_OUT (as the references do), then the lines
+ * "# status S warn W resets R max_sigma_ratio X steps K evals E newton N max_energy_dev D
+ * escale ES lscale L t T" and "# energy_warn_t T energy_warn_val V drift D drift_double DD": the
+ * energy warning's first time and value, the monitor's drift (float; 0 in double) and the
+ * largest |drift| of the same sum in double (docs/embedding.md, "The energy drift in float"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "mb_sim.h"
 #include "acc_pendulum.h"
 #include "acc_crank_rocker.h"
@@ -78,7 +82,7 @@ int main(int argc, char **argv)
     if (st == MB_OK) st = mb_sim_reset(s, 0, NULL, NULL, 1);
     if (st < 0) { fprintf(stderr, "init: %s\n", mb_status_str(st)); return 1; }
     static mb_real xy[2 * 256];
-    double max_ratio = 0;
+    double max_ratio = 0, dsum = 0, dmax = 0;   /* the drift summed in double (mb_monitor.c) */
     long every = (long)(dt_out / h + 0.5), nsteps = (long)(t_end / h + 0.5);
     long tr0 = -1, tr1 = -2;   /* FLOAT_RUN_TRACE="K0 K1": every step's sigma on stderr */
     const char *trace = getenv("FLOAT_RUN_TRACE");
@@ -90,6 +94,15 @@ int main(int argc, char **argv)
             const mb_monitor *o = mb_sim_get_monitor(s);
             double r = (double)o->sigma_ratio;
             if (r > max_ratio) max_ratio = r;
+            {   /* the monitor's drift, energy_dev / (|M v|_2 + pscale / 10) dt, in double (from
+                 * the first step, not from the energy test's arming), its largest |.| */
+                const mb_real *v = mb_sim_get_v(s);
+                double mv = 0;
+                for (int i = 0; i < m->nq; i++) mv += (double)(m->mass[i] * v[i]) * (double)(m->mass[i] * v[i]);
+                mv = sqrt(mv) + 0.1 * (double)o->pscale;
+                if (mv > 0) dsum += (double)o->energy_dev / mv * h;
+                if (fabs(dsum) > dmax) dmax = fabs(dsum);
+            }
             if (k >= tr0 && k <= tr1)
                 fprintf(stderr, "%ld %.9g sigma %.4g ratio %.4g pscale %.4g resets %ld\n", k,
                         (double)mb_sim_get_t(s), (double)o->sigma_norm, r, (double)o->pscale, o->sigma_resets);
@@ -106,7 +119,16 @@ int main(int argc, char **argv)
     }
     const mb_monitor *o = mb_sim_get_monitor(s);
     printf("# status %d warn %#x resets %ld max_sigma_ratio %.3g steps %ld evals %ld newton %ld "
-           "max_energy_dev %.3g t %.9g\n", st, o->warn, o->sigma_resets, max_ratio, o->steps, o->evals,
-           o->newton_iters, (double)o->max_energy_dev, (double)mb_sim_get_t(s));
+           "max_energy_dev %.3g escale %.3g lscale %.3g t %.9g\n", st, o->warn, o->sigma_resets, max_ratio, o->steps,
+           o->evals, o->newton_iters, (double)o->max_energy_dev, (double)o->escale, (double)o->lscale,
+           (double)mb_sim_get_t(s));
+    printf("# energy_warn_t %.4g energy_warn_val %.3g drift %.3g drift_double %.3g\n",
+           (double)o->warn_t[MB_WARN_ENERGY], (double)o->warn_val[MB_WARN_ENERGY],
+#if MB_FLOAT
+           (double)o->drift,
+#else
+           0.0,
+#endif
+           dmax);
     return st < 0;
 }
