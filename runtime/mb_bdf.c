@@ -647,11 +647,12 @@ static void acc_tangent(mb_sim *s, mb_real *dv, mb_real *y, mb_real *pr)
  * constraints (acc_tangent): the part normal to them (along M^-1 Phi_q^T) is damped, not
  * integrated into the positions; it was two thirds of baumgarte's velocity errors on Andrews
  * (estimate 26 .. 29 at rtol 1e-4 .. 1e-10 -> 10 .. 11, the angles 4 .. 7 tolerances off),
- * 14 .. 22 % of canonical's there and a quarter of the chain's (N = 2, baumgarte). Still high where velocity errors oscillate or
- * cancel instead of growing: canonical on Andrews 29 .. 39, 4 .. 9 tolerances off; the chains
- * after a singular passage, whose error rises and falls again (N = 2, rtol 1e-6: 6.5 x rtol at
- * 1.0 s, 3.4 at 1.2 s; the estimate 16 by then). Kept as err_sum += a + (t1 - t0) B, B += b
- * (mon.err_vel).
+ * 14 .. 22 % of canonical's there and a quarter of the chain's (N = 2, baumgarte). Still high
+ * where velocity errors oscillate or cancel instead of growing: canonical on Andrews 29 .. 39,
+ * 4 .. 9 tolerances off; the chains after a singular passage, whose error rises and falls
+ * again (N = 2, rtol 1e-6: 6.5 x rtol at 1.0 s, 3.4 at 1.2 s; the estimate 16 by then; a
+ * signed sum, dv kept as a vector, missed a run 157 x off). Kept as err_sum += a + (t1 - t0) B,
+ * B += b (mon.err_vel).
  * The sum of the whole weighted estimate dsm (F4's, below) counted every step's
  * velocity or momentum error as a position error of its own, again at every step, and in rtol
  * tolf each one 1 / tolf times: it passed 10 within a few dozen steps on runs within rtol
