@@ -613,6 +613,27 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 }
 
 #if MBI_EXPLICIT
+#if MBI_F1 || MBI_F2
+/* dv <- its part tangent to the constraints, the M-orthogonal projection
+ *   dv - M^-1 Phi_q^T S^-1 Phi_q dv,  S = Phi_q M^-1 Phi_q^T,
+ * with the Phi_q and the factors of S of the step's last evaluation (mbi_kkt_solve's, at the
+ * corrector's last iterate: kept until the next evaluation): no evaluation, one product with
+ * Phi_q and one with its transpose, one solve with S. The part along M^-1 Phi_q^T is the one
+ * the constraint forces act along: the stabilization (F1) or the momentum's constraint term
+ * (F2) takes it out of the velocities; it does not carry the positions along the mechanism's
+ * motion. y, pr scratch (nc, n). */
+static void acc_tangent(mb_sim *s, mb_real *dv, mb_real *y, mb_real *pr)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    pq_mv(m, s->Pq, dv, y);
+    mbi_ls_solve(s, MB_MAT_S, y);
+    zero(n, pr);
+    pq_mtv(m, s->Pq, y, 1, pr);
+    for (int i = 0; i < n; i++) dv[i] -= s->minv[i] * pr[i];
+}
+#endif
+
 /* The accuracy warning's estimate, F1-F3 (mon.err_sum, against warn_accuracy): the positions'
  * error the steps' local errors add up to by t, in position tolerances of rtol,
  *   err_sum(t) = sum_k a_k + sum_k b_k (t - t_k),
@@ -622,8 +643,16 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
  * error). F2's velocity error is (dv/dz) e, the velocity rows of the stored finite-difference
  * Jacobian (kept up to JAC_AGE steps: an estimate) times the correction: its momentum error
  * lies mostly along Phi_q^T sigma, which the positions ignore (divided by the mass it read 900
- * tolerances on Andrews at rtol 1e-6). High where velocity errors oscillate instead of growing
- * (Andrews 23 .. 78, 4-5 tolerances off). Kept as err_sum += a + (t1 - t0) B, B += b (mon.err_vel).
+ * tolerances on Andrews at rtol 1e-6). The velocity error counted is its part tangent to the
+ * constraints (acc_tangent): the part normal to them (along M^-1 Phi_q^T) is damped, not
+ * integrated into the positions; it was two thirds of baumgarte's velocity errors on Andrews
+ * (estimate 26 .. 29 at rtol 1e-4 .. 1e-10 -> 10 .. 11, the angles 4 .. 7 tolerances off),
+ * 14 .. 22 % of canonical's there and a quarter of the chain's (N = 2, baumgarte). Still high
+ * where velocity errors oscillate or cancel instead of growing: canonical on Andrews 29 .. 39,
+ * 4 .. 9 tolerances off; the chains after a singular passage, whose error rises and falls
+ * again (N = 2, rtol 1e-6: 6.5 x rtol at 1.0 s, 3.4 at 1.2 s; the estimate 16 by then; a
+ * signed sum, dv kept as a vector, missed a run 157 x off). Kept as err_sum += a + (t1 - t0) B,
+ * B += b (mon.err_vel).
  * The sum of the whole weighted estimate dsm (F4's, below) counted every step's
  * velocity or momentum error as a position error of its own, again at every step, and in rtol
  * tolf each one 1 / tolf times: it passed 10 within a few dozen steps on runs within rtol
@@ -635,15 +664,23 @@ static void acc_step(mb_sim *s, mb_real t1)
 {
     int n = s->n, nz = s->nz, mom = s->p.formulation != MB_BAUMGARTE;
     const mb_real *e = s->be, *w = s->bw, *J = s->bJ;
-    mb_real a = 0, b = 0, c = tolf(s) / (mb_real)(s->bq + 1);
+    const MBI_VIEW(MB_VIEW_BDFACC) v = MBI_VIEW_OF(MB_VIEW_BDFACC);   /* its blocks (mb_layout.h) */
+    mb_real *dv = v.dv, a = 0, b = 0, c = tolf(s) / (mb_real)(s->bq + 1);
     for (int i = 0; i < n; i++) {
         mb_real x = e[i] * w[i], y = e[n + i];
         if (mom) {                        /* dv = (dv/dz) e, the q rows of the Jacobian */
             y = 0;
             for (int j = 0; j < nz; j++) y += J[(size_t)j * (size_t)nz + (size_t)i] * e[j];
         }
-        y *= w[i];
+        dv[i] = y;
         a += x * x;
+    }
+#if MBI_F1 || MBI_F2
+    if (s->nc > 0 && s->p.formulation != MB_ALF_EXPLICIT)   /* F3: refused (mb_params_check) */
+        acc_tangent(s, dv, v.y, v.pr);
+#endif
+    for (int i = 0; i < n; i++) {
+        mb_real y = dv[i] * w[i];
         b += y * y;
     }
     a = MB_SQRT(a / (mb_real)n) * c;

@@ -240,6 +240,9 @@
 #define MB_VIEW_HHT0(V) V(lam0, tm[2])
 /* mb_monitor.c, between steps: F2-F4's pdot, and Phi_q^T sigma~ of F4's sigma warning */
 #define MB_VIEW_MON(V) V(pdot, tm[2]) V(u, tn[0])
+/* bdf's accuracy estimate on F1, F2 (mb_bdf.c, acc_step), after an accepted step: the velocity
+ * error, Phi_q^T's product and S's right-hand side of its tangent part (free between evaluations) */
+#define MB_VIEW_BDFACC(V) V(dv, tn[0]) V(pr, tn[1]) V(y, tm[0])
 /* assembly (mb_assembly.c): its Gauss-Newton's w, dq, the trial q and Phi at it */
 #define MB_VIEW_ASM(V) V(w, tm[0]) V(dq, tn[0]) V(qt, tn[1]) V(Ph, tm[1])
 /* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,

@@ -245,7 +245,8 @@ typedef struct mb_monitor {
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
-    mb_real err_vel;         /* bdf on F1-F3: the velocity errors summed so far, in position
+    mb_real err_vel;         /* bdf on F1-F3: the velocity errors (F1, F2: their part tangent
+                                to the constraints) summed so far, in position
                                 tolerances per second (mb_bdf.c, acc_step); in the monitor so
                                 that a step undone or an event cut undoes its part too */
 #endif
