@@ -85,6 +85,15 @@ for I in dopri5 dop853; do
     ok "baumgarte $I rtol $R: the run's rows the same file with --warn-accuracy 0" 'cmp -s "$T/held.csv" "$T/held0.csv"'
 done
 
+# the run's last steps (mb_sim_finish): a run of two steps, whose only pair the companion used to
+# compare at the start of a third step that never came, has an estimate (a tiny threshold shows
+# it); with --strict that warning ends the run non-zero
+sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6
+ok "a run of $(kv steps) steps (rtol 1e-4, 0.2 s): its pair compared at its end ($(grep -o 'accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.2:" "$T/err"'
+sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6 --strict
+ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
+
 # the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
 # plain trapezoid's y4, and it had no accuracy warning)
 X="--formulation alf-trapezoid --extrapolate"
