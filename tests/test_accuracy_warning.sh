@@ -5,7 +5,8 @@
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
-# limit holds the run's step (baumgarte at rtol 1e-4). The actual error against a dop853 run at
+# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps, compared at its
+# end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
