@@ -772,15 +772,13 @@ static int ge_trial(mb_sim *s, const mbi_tableau *tb, mb_real t0, mb_real h, mb_
     return st;
 }
 
-static void ge_step(mb_sim *s, const mbi_tableau *tb)
+/* The comparison of the run's steps since ge_t with the companion's: two (ge_n 2) by one
+ * step of their sum, as above; one (ge_n 1: the run's last step, mbi_rk_finish) by one step of
+ * the run's own length, whose difference adds no local error of its own but carries the
+ * difference so far through that step (a run that goes wrong in its last step shows there). */
+static void ge_compare(mb_sim *s, const mbi_tableau *tb)
 {
-    int nz = s->nz, n = s->n, nc = s->nc, st = MB_OK;
-    if (!(s->p.warn_accuracy > 0) || !s->gz) return;
-    /* (a sigma reset shifts the run's momenta: the companion, which keeps its sigma, would
-     * lose what the reset keeps, the momenta's digits; the driven pendulum of test_audit.sh,
-     * 100 s with 35 resets: estimated 2e3 tolerances, 3e-6 m off at rtol 1e-6) */
-    if (s->ge_n < 0 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) { ge_sync(s); return; }
-    if (s->ge_n < 2) return;
+    int nz = s->nz, n = s->n, nc = s->nc, st = MB_OK, one = s->ge_n == 1;
     int d8 = tb == &dop853;
     mb_real H = s->t - s->ge_t, err, *sv = s->gz + 2 * nz, *zm = s->z, *dp = sv + n + nc, *est = dp + n;
     /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
@@ -795,9 +793,9 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     copy(n, sv, s->ev_v);
     copy(nc, sv + n, s->ev_sig);
     mb_real w0 = s->p.omega, h1 = s->ge_tm - s->ge_t, h2 = s->t - s->ge_tm;
-    int held = H * s->stab_rate > tb->stab;   /* H beyond the stabilization's stability limit */
+    int held = !one && H * s->stab_rate > tb->stab;   /* H beyond the stabilization's stability limit */
     if (held) s->p.omega = w0 * ((h1 > h2 ? h1 : h2) / H);
-    st = ge_trial(s, tb, s->ge_t, H, lim, &err);
+    st = ge_trial(s, tb, s->ge_t, H, one ? MB_R(1e30) : lim, &err);
     s->p.omega = w0;
     if (st == MB_ERR_PARAM) {
         held = 0;
@@ -826,6 +824,31 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
     if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
     s->ge_t = s->t;
     s->ge_n = 0;
+}
+
+static void ge_step(mb_sim *s, const mbi_tableau *tb)
+{
+    if (!(s->p.warn_accuracy > 0) || !s->gz) return;
+    /* (a sigma reset shifts the run's momenta: the companion, which keeps its sigma, would
+     * lose what the reset keeps, the momenta's digits; the driven pendulum of test_audit.sh,
+     * 100 s with 35 resets: estimated 2e3 tolerances, 3e-6 m off at rtol 1e-6) */
+    if (s->ge_n < 0 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) { ge_sync(s); return; }
+    if (s->ge_n == 2) ge_compare(s, tb);
+}
+
+/* mb_sim_finish: the run ends; the one or two steps since the last comparison (ge_step
+ * compares at the start of the step after a pair, which the run's end never takes) are
+ * compared now. Nothing when the companion was to start anew (a reset, a restart, a sigma
+ * reset, an event cut at the last step): it has no steps of its own to compare. */
+int mbi_rk_finish(mb_sim *s)
+{
+    const mbi_tableau *tb = s->p.integrator == MB_DOP853 ? &dop853 : &dopri5;
+    if (!(s->p.warn_accuracy > 0) || !s->gz) return 0;
+    if (s->p.integrator != MB_DOPRI5 && s->p.integrator != MB_DOP853) return 0;
+    if (s->ge_n < 1 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) return 0;
+    ge_compare(s, tb);
+    s->dense_state = 0;   /* its stages and ztmp were the companion's */
+    return 1;
 }
 #endif
 

@@ -914,6 +914,17 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
     return ig && ig->dense ? ig->dense(s, t, q, v, mo) : MB_ERR_STATE;
 }
 
+int mb_sim_finish(mb_sim *s)
+{
+    if (!s->ready) return MB_ERR_STATE;
+#if MBI_GE
+    unsigned w0 = s->mon.warn;
+    if (mbi_rk_finish(s)) mbi_warnings(s, s->mon.maxiter_events);   /* (the same state: only err_sum is new) */
+    if (s->p.strict && (s->mon.warn & ~w0)) return MB_ERR_SUSPECT;
+#endif
+    return MB_OK;
+}
+
 mb_real mb_sim_get_t(const mb_sim *s) { return s->t; }
 const mb_real *mb_sim_get_q(const mb_sim *s) { return s->z; }
 const mb_real *mb_sim_get_v(const mb_sim *s) { return s->v; }

@@ -369,6 +369,15 @@ int mb_sim_step(mb_sim *s, mb_real t_stop);
  * the last step failed), MB_ERR_PARAM (t outside the step), or a failure of the evaluation. */
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
+/* The run ends here (optional; after the last step and its dense output): dopri5's and dop853's
+ * accuracy companion (p.warn_accuracy; mon.err_sum) compares the one or two steps it still has
+ * pending, which it otherwise compares at the start of the next step, and the `accuracy`
+ * warning is tested again (a run that goes wrong in its last steps warns). Costs up to one
+ * companion step (counted in evals); the last step's dense output is lost; the run may go on
+ * with mb_sim_step. Returns MB_OK, MB_ERR_SUSPECT (p.strict and it raised a warning) or
+ * MB_ERR_STATE (no reset yet). The other integrators: nothing to do, MB_OK. */
+int mb_sim_finish(mb_sim *s);
+
 /* Tunable parameters (mb_model.npar; docs/model-language.md). They start at the model's
  * defaults at mb_sim_init. mb_sim_set_param sets tunable i (mb_sim_param_index: by name, -1 if
  * unknown) and re-validates every rule of the model (mb_model.par_rules: masses and inertias

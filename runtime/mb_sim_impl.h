@@ -340,6 +340,11 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
  * records the warnings (MB_WARN_*) met for the first time; returns the bits of every condition
  * this step meets, a disabled check (threshold 0) tested at its default threshold. */
 unsigned mbi_warnings(mb_sim *s, long maxiter_before);
+#if MBI_GE
+/* mb_rk.c: dopri5's and dop853's accuracy companion compares the run's steps it has pending
+ * (mb_sim_finish); 1 when it did */
+int mbi_rk_finish(mb_sim *s);
+#endif
 /* mb_monitor.c: energy_dev and the running maxima from the current monitor values. */
 void mbi_update_max(mb_sim *s);
 /* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. The work of

@@ -5,7 +5,8 @@
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
-# limit holds the run's step (baumgarte at rtol 1e-4). The actual error against a dop853 run at
+# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps, compared at its
+# end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
@@ -84,6 +85,15 @@ for I in dopri5 dop853; do
     sim --formulation baumgarte --integrator $I --rtol $R --atol $R $COMMON --warn-accuracy 0 --out "$T/held0.csv"
     ok "baumgarte $I rtol $R: the run's rows the same file with --warn-accuracy 0" 'cmp -s "$T/held.csv" "$T/held0.csv"'
 done
+
+# the run's last steps (mb_sim_finish): a run of two steps, whose only pair the companion used to
+# compare at the start of a third step that never came, has an estimate (a tiny threshold shows
+# it); with --strict that warning ends the run non-zero
+sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6
+ok "a run of $(kv steps) steps (rtol 1e-4, 0.2 s): its pair compared at its end ($(grep -o 'accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.2:" "$T/err"'
+sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6 --strict
+ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
 
 # the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
 # plain trapezoid's y4, and it had no accuracy warning)

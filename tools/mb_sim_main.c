@@ -1009,6 +1009,16 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                 emit_now(c, r);
             }
         }
+        /* the rows written: dopri5's and dop853's accuracy companion compares its last steps */
+        int fs = r->fault ? MB_OK : mb_sim_finish(r->sim);
+        if (fs < 0) {   /* (--strict: the comparison raised the accuracy warning) */
+            mb_progress_done(&bar);
+            fprintf(stderr, "%s_sim: runtime fault at t=%.9g (after %ld accepted steps): %s\n",
+                    model->name, (double)mb_sim_get_t(r->sim), mb_sim_get_monitor(r->sim)->steps,
+                    mb_status_str(fs));
+            r->st = fs;
+            r->fault = 1;
+        }
     }
     free(qd);
     free(vd);
