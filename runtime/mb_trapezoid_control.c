@@ -414,7 +414,7 @@ static int step_trapezoid_extrap(mb_sim *s, mb_real t_stop, mb_real *h_taken)
  * measures the part of such an error along the motion at every step. So the companion's
  * change of T + V - W over each of its steps is made 2^p times the run's over the same span
  * (xge_energy): where the errors scale as H^4 that is what it had already (the chain's smooth
- * steps: 14.6 x, the change 1e-10 J), and at a passage it gets 2^p times the run's kick, which
+ * steps: 14 .. 15 x, the change 1e-10 J), and at a passage it gets 2^p times the run's kick, which
  * it carries forward as the run does (the phase error it makes), so that (run - companion) /
  * 15 holds it at its size. Its start's P_nc and Phi_t (its work, as the run's: xst_sequence)
  * are its own (the run's Phi_t kept in xg's last nc meanwhile). */
