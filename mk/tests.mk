@@ -97,7 +97,7 @@ TEST_SCRIPTS += tests/test_estimate_error.sh
 # dopri5's and dop853's accuracy warning: its companion warns on a miss, not on an accurate run
 TEST_SCRIPTS += tests/test_accuracy_warning.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim $(BUILD)/parallelogram_chain_sim \
-                $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim
+                $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim $(BUILD)/ref_chain
 
 # particles and rods (issue 12, item 4): the point-mass pendulum against its exact period, every
 # formulation (tests/test_particles.sh)

@@ -34,7 +34,7 @@
  * the end of its sequence of two substeps [z; v; pdot; sigma~] and the extrapolated q, v, work
  * and P_nc at the macro step's middle for dense output (xa: 6 N + 2 NC + 2), and Int Phi's base
  * with Phi_t at the macro step's start (xib: 2 NC), and the accuracy companion's state laid out as
- * xs (xg: mb_trapezoid_control.c, xge_step)
+ * xs and the run's Phi_t while it runs (xg: mb_trapezoid_control.c, xge_step)
  * (mb_trapezoid_control.c: extrapolated step control) */
 #define MB_L_XST(N, NC) (6 * (N) + 2 * (NC))
 #define MB_L_NZ(F, N, NC) (2 * (N) + (MB_L_F1(F) ? 0 : (NC)))
@@ -158,7 +158,7 @@
                           R(xs, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
                           R(xa, MB_L_IF(MB_L_F4(F) && (AD) == 2, 6 * (N) + 2 * (NC) + 2))        \
                           R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC))))                   \
-    MB_L_SEL(MBI_HAS_XGE)(R(xg, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC))))              \
+    MB_L_SEL(MBI_HAS_XGE)(R(xg, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC) + (NC))))       \
     R(FS, MB_L_IF(!MB_L_ALF(F), (NC) + (NLS)))                                                \
     R(FA, MB_L_IF(MB_L_ALF(F) || MB_L_HHT(I),                                                 \
                   MB_L_MAX((NC) + (NLS), (N) + (MB_L_NEWTON(F, I) ? 2 : 1) * (NLA))))            \

@@ -115,9 +115,11 @@ mb_real xw;              /* its last step's work of loads and drivers, extrapola
 #endif
 #if MBI_HAS_XGE
 mb_real *xg;             /* with warn_accuracy: the accuracy companion's state as xs holds the
-                            start's (mb_trapezoid_control.c, xge_step) */
+                            start's, then the run's Phi_t while it runs (mb_trapezoid_control.c,
+                            xge_step) */
 mb_real xg_hp;           /* its predictor's last substep (h_prev) */
 int xg_nh;               /* and whether it has a history (nhist) */
+mb_real xg_d0;           /* the run's energy_dev at the companion's time ge_t (xge_step) */
 #endif
 #if MBI_HAS_KKT
 mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */

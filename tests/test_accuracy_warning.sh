@@ -8,7 +8,9 @@
 # limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps, compared at its
 # end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
-# warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. Ends with "N passed, N failed".
+# warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. The
+# extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
+# xge_energy). Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -126,6 +128,27 @@ for R in 1e-4 1e-6; do
     ok "andrews --extrapolate rtol $R: the same rows with and without the companion ($s1 steps)" \
        '[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(kv steps)" = "$s1" ] && cmp -s "$T/aon.csv" "$T/aoff.csv"'
 done
+# through singular positions: the chain N = 2 at rtol 1e-9 (20 s, a passage about every second)
+# is 200 x rtol off the exact reference (tests/accuracy/ref_chain.c: its crank tips). The
+# macro steps that cross a passage kick the run's energy by amounts that do not scale as H^4,
+# and the companion's by others: only with the run's energy balance carried over to the
+# companion (2^p times its change, xge_energy) does it warn (silent before, estimate < 10)
+XC=$BUILD/parallelogram_chain_sim
+R=1e-9
+"$BUILD/ref_chain" 20 0.5 2 >"$T/rchain.csv"
+# shellcheck disable=SC2086
+timeout 300 "$XC" $X --rtol $R --atol $R --t-end 20 --every 0.5 --quiet --out "$T/xc.csv" >"$T/out" 2>"$T/err"; rc=$?
+act=$(awk -F, 'FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i } else for (i = 1; i <= NF; i++) sc[$i] = i; next }
+    NR == FNR { k = sprintf("%.6f", $1); for (c in rc) R[k, c] = $(rc[c]); next }
+    { k = sprintf("%.6f", $1); if (!((k, "crank0.B.x") in R)) next
+      for (c in rc) if (c ~ /\.x$/) { b = substr(c, 1, length(c) - 2); dx = $(sc[c]) - R[k, c]; dy = $(sc[b ".y"]) - R[k, b ".y"]
+          d = sqrt(dx * dx + dy * dy); if (d > m) m = d } }
+    END { printf "%.3e", m }' "$T/rchain.csv" "$T/xc.csv")
+ok "chain N = 2 --extrapolate rtol $R, 20 s: $act off, $(ratio "$act" $R) x rtol (> 100)" '[ $rc -eq 0 ] && above "$act" $R 100'
+ok "chain N = 2 --extrapolate rtol $R: the accuracy warning ($(grep -o 'warning: accuracy: first at t=[^:]*' "$T/err"))" 'warned'
+# shellcheck disable=SC2086
+timeout 300 "$XC" $X --rtol $R --atol $R --t-end 20 --every 0.5 --warn-accuracy 0 --quiet --out "$T/xc0.csv" >"$T/out" 2>/dev/null
+ok "chain N = 2 --extrapolate rtol $R: the same rows without the companion" 'cmp -s "$T/xc.csv" "$T/xc0.csv"'
 R=1e-6
 # shellcheck disable=SC2086
 sim $X --rtol $R --atol $R --t-end 20 --every 0.5 --out "$T/xacc.csv"

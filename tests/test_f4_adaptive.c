@@ -101,11 +101,13 @@ static void test_params(void)
     /* the extrapolation: the start (6 nq + 2 nc reals with the predictor's history), y2's end
      * (4 nq + 2 nc) with q, v, W and P_nc at the middle (2 nq + 2, dense output), Int Phi's base
      * and Phi_t at the macro step's start (2 nc), and the accuracy companion's state as the
-     * start's (6 nq + 2 nc: mb_trapezoid_control.c, xge_step) more */
+     * start's with the run's Phi_t while it runs (6 nq + 3 nc: mb_trapezoid_control.c,
+     * xge_step) more */
     mb_params e = f;
     e.adaptive = 2;
     size_t xs = (size_t)(6 * m->nq + 2 * m->nc), xa = (size_t)(6 * m->nq + 2 * m->nc + 2), nc = (size_t)m->nc;
-    CHECK(mb_sim_workspace_size(m, &e) == mb_sim_workspace_size(m, &f) + 2 * MB_LAYOUT_ROUND(sizeof(mb_real) * xs) +
+    CHECK(mb_sim_workspace_size(m, &e) == mb_sim_workspace_size(m, &f) + MB_LAYOUT_ROUND(sizeof(mb_real) * xs) +
+                                               MB_LAYOUT_ROUND(sizeof(mb_real) * (xs + nc)) +
                                                MB_LAYOUT_ROUND(sizeof(mb_real) * xa) +
                                                MB_LAYOUT_ROUND(sizeof(mb_real) * 2 * nc),
           "extrapolated workspace: %zu, adaptive %zu", mb_sim_workspace_size(m, &e), mb_sim_workspace_size(m, &f));
