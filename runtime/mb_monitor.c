@@ -47,6 +47,21 @@ void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
 }
 
 /* energy_dev, the running maxima and the scales of the warnings (after reset and every step) */
+#if MBI_GE || MBI_XGE
+/* (a coordinate near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6
+ * a crank pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
+mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q)
+{
+    mb_real e = 0, L = s->mon.lscale;
+    for (int i = 0; i < s->n; i++) {
+        mb_real qi = MB_FABS(q[i]) > L ? MB_FABS(q[i]) : L;
+        mb_real d = MB_FABS(b ? a[i] - b[i] : a[i]) / (s->p.atol + s->p.rtol * qi);
+        if (!(d <= e)) e = d;             /* (NaN too) */
+    }
+    return e;
+}
+#endif
+
 void mbi_update_max(mb_sim *s)
 {
     mb_monitor *o = &s->mon;

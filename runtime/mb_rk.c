@@ -810,18 +810,15 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     copy(n, s->ev_v, sv);
     copy(nc, s->ev_sig, sv + n);
     if (st != MB_OK) { ge_sync(s); return; }
-    /* in tolerances of the mechanism's size: atol + rtol max(|q_i|, lscale) (a coordinate
-     * near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6 a crank
-     * pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
-    mb_real e = 0, a = held ? 1 : d8 ? 255 : 31, L = s->mon.lscale;   /* 2^p - 1 (above) */
+    /* in tolerances of the mechanism's size (mbi_err_tols) */
+    mb_real a = held ? 1 : d8 ? 255 : 31;   /* 2^p - 1 (above) */
     for (int i = 0; i < n; i++) {
-        mb_real qi = MB_FABS(zm[i]) > L ? MB_FABS(zm[i]) : L, g = s->gz[i] - zm[i];
+        mb_real g = s->gz[i] - zm[i];
         est[i] += (g - dp[i]) / a;
         dp[i] = g;
-        mb_real d = MB_FABS(est[i]) / (s->p.atol + s->p.rtol * qi);
-        if (!(d <= e)) e = d;             /* (NaN too) */
     }
-    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
+    mb_real e = mbi_err_tols(s, est, NULL, zm);
+    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;   /* (NaN too) */
     s->ge_t = s->t;
     s->ge_n = 0;
 }

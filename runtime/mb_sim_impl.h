@@ -340,6 +340,12 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
  * records the warnings (MB_WARN_*) met for the first time; returns the bits of every condition
  * this step meets, a disabled check (threshold 0) tested at its default threshold. */
 unsigned mbi_warnings(mb_sim *s, long maxiter_before);
+#if MBI_GE || MBI_XGE
+/* mb_monitor.c: the accuracy companions' difference in tolerances of the mechanism's size:
+ * max_i |a_i - b_i| / (atol + rtol max(|q_i|, lscale)) over the n positions (b NULL: 0), NaN
+ * when one is; the companions' err_sum takes its largest value (mb_rk.c, mb_trapezoid_control.c) */
+mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q);
+#endif
 #if MBI_GE
 /* mb_rk.c: dopri5's and dop853's accuracy companion compares the run's steps it has pending
  * (mb_sim_finish); 1 when it did */

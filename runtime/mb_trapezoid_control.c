@@ -538,14 +538,8 @@ static void xge_step(mb_sim *s)
     s->mon.solves = so;
     if (st < 0) { xge_sync(s); return; }
     /* in tolerances of the mechanism's size, as dopri5's (mb_rk.c) */
-    mb_real e = 0, L = s->mon.lscale;
-    for (int i = 0; i < n; i++) {
-        mb_real qi = MB_FABS(xs[i]) > L ? MB_FABS(xs[i]) : L;
-        mb_real d = MB_FABS(s->xg[i] - xs[i]) / (s->p.atol + s->p.rtol * qi);
-        if (!(d <= e)) e = d;             /* (NaN too) */
-    }
-    e /= (mb_real)((1 << XGE_P) - 1);
-    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;
+    mb_real e = mbi_err_tols(s, s->xg, xs, xs) / (mb_real)((1 << XGE_P) - 1);
+    if (!(e <= s->mon.err_sum)) s->mon.err_sum = e;   /* (NaN too) */
     s->ge_t = t;
     s->ge_n = 0;
     s->xg_d0 = s->mon.energy_dev;
