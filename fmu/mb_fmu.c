@@ -436,12 +436,51 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
     return fmi2OK;
 }
 
+/* The monitor's warnings not logged yet, each once per condition (a suspect result:
+ * docs/formulations.md, "Warnings"): fmi2Warning when there was one. */
+static fmi2Status log_fresh_warnings(fmu_inst *c, const char *fn)
+{
+    unsigned fresh = mb_sim_get_monitor(c->sim)->warn & ~c->warned;
+    if (fresh) {   /* a suspect result (docs/formulations.md, "Warnings"): said once per condition */
+        static const char *const what[6] = {
+            "a Newton iteration stopped at max_iter", "the energy balance drifted",
+            "the constraints drifted", "the constraint impulse sigma grows: |Phi_q^T sigma| / the momentum scale",
+            "the step is near the stability limit: h |lambda| / the limit",
+            "the estimated global error passes the tolerance"};
+        /* the threshold each was met against, and what to change (docs/formulations.md) */
+        const mb_real thr[6] = {0, c->p.warn_energy, c->p.warn_phi, c->p.warn_sigma, c->p.warn_stability,
+#if MBI_ACC
+                                c->p.warn_accuracy
+#else
+                                0
+#endif
+        };
+        static const char *const remedy[6] = {
+            "a smaller h or rtol", "a smaller h or rtol", "a smaller h or rtol",
+            "p = M v + Phi_q^T sigma loses about eps x that of M v: the FMU setting sigma_reset=S (make fmu FMU_SIGMA_RESET=S) keeps |sigma| below S",
+            "a smaller h or an adaptive integrator", "a smaller rtol or dop853"};
+        const mb_monitor *mo = mb_sim_get_monitor(c->sim);
+        for (int k = 0; k < MB_NWARN; k++)
+            if (fresh & MB_WARN_BIT(k))
+                logmsg(c, fmi2Warning, "%s: warning at t=%.9g: %s (value %g, threshold %g): %s",
+                       fn, (double)mo->warn_t[k], what[k], (double)mo->warn_val[k], (double)thr[k], remedy[k]);
+        c->warned |= fresh;
+        return fmi2Warning;
+    }
+    return fmi2OK;
+}
+
 fmi2Status fmi2Terminate(fmi2Component comp)
 {
     fmu_inst *c = check(comp, S_RUN | S_ERROR, "fmi2Terminate");
     if (!c) return fmi2Error;
+    int run = c->state == S_STEP && c->started;
     c->state = S_TERMINATED;
-    return fmi2OK;
+    /* a co-simulation's last steps: dopri5's and dop853's accuracy companion compares those it
+     * still has pending, as the simulator does at its last row (mb_sim_finish) */
+    if (!run) return fmi2OK;
+    if (mb_sim_finish(c->sim) == MB_ERR_STATE) return fmi2OK;
+    return log_fresh_warnings(c, "fmi2Terminate");
 }
 
 fmi2Status fmi2Reset(fmi2Component comp)
@@ -1232,34 +1271,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint, fm
         c->state = S_ERROR;
         return fmi2Error;
     }
-    unsigned fresh = mb_sim_get_monitor(c->sim)->warn & ~c->warned;
-    if (fresh) {   /* a suspect result (docs/formulations.md, "Warnings"): said once per condition */
-        static const char *const what[6] = {
-            "a Newton iteration stopped at max_iter", "the energy balance drifted",
-            "the constraints drifted", "the constraint impulse sigma grows: |Phi_q^T sigma| / the momentum scale",
-            "the step is near the stability limit: h |lambda| / the limit",
-            "the steps' local errors sum past the tolerance"};
-        /* the threshold each was met against, and what to change (docs/formulations.md) */
-        const mb_real thr[6] = {0, c->p.warn_energy, c->p.warn_phi, c->p.warn_sigma, c->p.warn_stability,
-#if MBI_ACC
-                                c->p.warn_accuracy
-#else
-                                0
-#endif
-        };
-        static const char *const remedy[6] = {
-            "a smaller h or rtol", "a smaller h or rtol", "a smaller h or rtol",
-            "p = M v + Phi_q^T sigma loses about eps x that of M v: the FMU setting sigma_reset=S (make fmu FMU_SIGMA_RESET=S) keeps |sigma| below S",
-            "a smaller h or an adaptive integrator", "a smaller rtol or dop853"};
-        const mb_monitor *mo = mb_sim_get_monitor(c->sim);
-        for (int k = 0; k < MB_NWARN; k++)
-            if (fresh & MB_WARN_BIT(k))
-                logmsg(c, fmi2Warning, "fmi2DoStep: warning at t=%.9g: %s (value %g, threshold %g): %s",
-                       (double)mo->warn_t[k], what[k], (double)mo->warn_val[k], (double)thr[k], remedy[k]);
-        c->warned |= fresh;
-        return fmi2Warning;
-    }
-    return fmi2OK;
+    return log_fresh_warnings(c, "fmi2DoStep");
 }
 
 fmi2Status fmi2CancelStep(fmi2Component c)

@@ -456,6 +456,9 @@ static void adaptive_part(void)
         if (tl != (k + 1) * H_COMM) off++;
     }
     check(!bad && off == 0, "adaptive run: %d of %d communication points missed", off, NCOMM);
+    /* fmi2Terminate compares dopri5's last pending steps (mb_sim_finish) as the simulator does
+     * after its last row: its warning, or none, is the simulator's (below) */
+    fmi2Status term = c ? F.fmi2Terminate(c) : fmi2Error;
     if (c) F.fmi2FreeInstance(c);
     snprintf(path, sizeof path, "%s/in.csv", dir);
     FILE *in = fopen(path, "w");
@@ -469,6 +472,12 @@ static void adaptive_part(void)
              H_COMM, dir, dir);
     int rc = system(cmd);
     check(rc == 0, "%s (exit %d)", cmd, rc);
+    snprintf(path, sizeof path, "%s/sum.txt", dir);
+    char *sum = slurp(path), *w = sum ? strstr(sum, " warnings=") : NULL;
+    int simwarn = w ? atoi(w + 10) : -1;
+    check(w && (term == (simwarn > 0 ? fmi2Warning : fmi2OK)),
+          "fmi2Terminate: %d (the simulator's run ends with warnings=%d)", (int)term, simwarn);
+    free(sum);
     snprintf(path, sizeof path, "%s/sim.csv", dir);
     int nr = in ? read_sim_csv(path, sm) : -1, at;
     check(nr == NCOMM + 1, "the simulator's CSV: %d rows at the communication points (want %d)", nr, NCOMM + 1);
