@@ -1231,6 +1231,144 @@ static void gear_train_f3_matrix(mb_real *restrict F, const mb_real *restrict ma
     F[10] += e19 * Pq[19];
 }
 
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 17 in L): gear_train_f3_matrix and gear_train_a_ldl in one, on locals.
+ * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    const mb_real e0 = a * Pq[0];
+    const mb_real d0 = mass[0] + e0 * Pq[0];
+    F[0] = d0;
+    if (!(d0 > 0) || !(d0 * 0 == 0)) return 0;
+    MB_RELOAD();
+    const mb_real e1 = a * Pq[1];
+    const mb_real d1 = mass[1] + e1 * Pq[1];
+    F[1] = d1;
+    if (!(d1 > 0) || !(d1 * 0 == 0)) return 1;
+    MB_RELOAD();
+    const mb_real e2 = a * Pq[2];
+    const mb_real d2 = mass[3] + e2 * Pq[2];
+    F[2] = d2;
+    if (!(d2 > 0) || !(d2 * 0 == 0)) return 2;
+    MB_RELOAD();
+    const mb_real e3 = a * Pq[3];
+    const mb_real d3 = mass[4] + e3 * Pq[3];
+    F[3] = d3;
+    if (!(d3 > 0) || !(d3 * 0 == 0)) return 3;
+    MB_RELOAD();
+    const mb_real e6 = a * Pq[6];
+    const mb_real e10 = a * Pq[10];
+    const mb_real d4 = mass[2] + e6 * Pq[6] + e10 * Pq[10];
+    F[4] = d4;
+    if (!(d4 > 0) || !(d4 * 0 == 0)) return 4;
+    MB_RELOAD();
+    const mb_real i4 = 1 / d4;
+    const mb_real e7 = a * Pq[7];
+    const mb_real u0 = 0 + e7 * Pq[6];
+    const mb_real l0 = u0 * i4;
+    F[12] = l0;
+    const mb_real e8 = a * Pq[8];
+    const mb_real d5 = mass[5] + e7 * Pq[7] + e8 * Pq[8] - u0 * l0;
+    F[5] = d5;
+    if (!(d5 > 0) || !(d5 * 0 == 0)) return 5;
+    MB_RELOAD();
+    const mb_real i5 = 1 / d5;
+    const mb_real e9 = a * Pq[9];
+    const mb_real u1 = 0 + e9 * Pq[8];
+    const mb_real l1 = u1 * i5;
+    F[13] = l1;
+    const mb_real e4 = a * Pq[4];
+    const mb_real e11 = a * Pq[11];
+    const mb_real d6 = mass[6] + e4 * Pq[4] + e11 * Pq[11];
+    F[6] = d6;
+    if (!(d6 > 0) || !(d6 * 0 == 0)) return 6;
+    MB_RELOAD();
+    const mb_real i6 = 1 / d6;
+    const mb_real e12 = a * Pq[12];
+    const mb_real u2 = 0 + e12 * Pq[11];
+    const mb_real l2 = u2 * i6;
+    F[14] = l2;
+    const mb_real e14 = a * Pq[14];
+    const mb_real u3 = 0 + e14 * Pq[11];
+    const mb_real l3 = u3 * i6;
+    F[15] = l3;
+    const mb_real e15 = a * Pq[15];
+    const mb_real u4 = 0 + e15 * Pq[11];
+    const mb_real l4 = u4 * i6;
+    F[16] = l4;
+    const mb_real e16 = a * Pq[16];
+    const mb_real u5 = 0 + e16 * Pq[11];
+    const mb_real l5 = u5 * i6;
+    F[17] = l5;
+    const mb_real e13 = a * Pq[13];
+    const mb_real u6 = 0 + e13 * Pq[11];
+    const mb_real l6 = u6 * i6;
+    F[18] = l6;
+    const mb_real e5 = a * Pq[5];
+    const mb_real d7 = mass[7] + e5 * Pq[5] + e12 * Pq[12] - u2 * l2;
+    F[7] = d7;
+    if (!(d7 > 0) || !(d7 * 0 == 0)) return 7;
+    MB_RELOAD();
+    const mb_real i7 = 1 / d7;
+    const mb_real u7 = 0 + e14 * Pq[12] - u3 * l2;
+    const mb_real l7 = u7 * i7;
+    F[19] = l7;
+    const mb_real u8 = 0 + e15 * Pq[12] - u4 * l2;
+    const mb_real l8 = u8 * i7;
+    F[20] = l8;
+    const mb_real u9 = 0 + e16 * Pq[12] - u5 * l2;
+    const mb_real l9 = u9 * i7;
+    F[21] = l9;
+    const mb_real u10 = 0 + e13 * Pq[12] - u6 * l2;
+    const mb_real l10 = u10 * i7;
+    F[22] = l10;
+    const mb_real d8 = mass[9] + e14 * Pq[14] - u3 * l3 - u7 * l7;
+    F[8] = d8;
+    if (!(d8 > 0) || !(d8 * 0 == 0)) return 8;
+    MB_RELOAD();
+    const mb_real i8 = 1 / d8;
+    const mb_real u11 = 0 + e15 * Pq[14] - u4 * l3 - u8 * l7;
+    const mb_real l11 = u11 * i8;
+    F[23] = l11;
+    const mb_real u12 = 0 + e16 * Pq[14] - u5 * l3 - u9 * l7;
+    const mb_real l12 = u12 * i8;
+    F[24] = l12;
+    const mb_real u13 = 0 + e13 * Pq[14] - u6 * l3 - u10 * l7;
+    const mb_real l13 = u13 * i8;
+    F[25] = l13;
+    const mb_real e18 = a * Pq[18];
+    const mb_real d9 = mass[10] + e15 * Pq[15] + e18 * Pq[18] - u4 * l4 - u8 * l8 - u11 * l11;
+    F[9] = d9;
+    if (!(d9 > 0) || !(d9 * 0 == 0)) return 9;
+    MB_RELOAD();
+    const mb_real i9 = 1 / d9;
+    const mb_real e19 = a * Pq[19];
+    const mb_real u14 = 0 + e16 * Pq[15] + e19 * Pq[18] - u5 * l4 - u9 * l8 - u12 * l11;
+    const mb_real l14 = u14 * i9;
+    F[26] = l14;
+    const mb_real u15 = 0 + e13 * Pq[15] - u6 * l4 - u10 * l8 - u13 * l11;
+    const mb_real l15 = u15 * i9;
+    F[27] = l15;
+    const mb_real e17 = a * Pq[17];
+    const mb_real d10 = mass[11] + e16 * Pq[16] + e17 * Pq[17] + e19 * Pq[19] - u5 * l5 - u9 * l9 - u12 * l12 - u14 * l14;
+    F[10] = d10;
+    if (!(d10 > 0) || !(d10 * 0 == 0)) return 10;
+    MB_RELOAD();
+    const mb_real i10 = 1 / d10;
+    const mb_real u16 = 0 + e13 * Pq[16] - u6 * l5 - u10 * l9 - u13 * l12 - u15 * l14;
+    const mb_real l16 = u16 * i10;
+    F[28] = l16;
+    const mb_real d11 = mass[8] + e9 * Pq[9] + e13 * Pq[13] - u1 * l1 - u6 * l6 - u10 * l10 - u13 * l13 - u15 * l15 - u16 * l16;
+    F[11] = d11;
+    if (!(d11 > 0) || !(d11 * 0 == 0)) return 11;
+    MB_RELOAD();
+    return -1;
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
@@ -1281,6 +1419,7 @@ static mb_real gear_train_f3_iter(const mb_real *restrict F, const mb_real *rest
     const mb_real x9 = r10 - F[16] * x6 - F[20] * x7 - F[23] * x8;
     const mb_real x10 = r11 - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
     const mb_real x11 = r8 - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
+    MB_RELOAD();
     const mb_real y11 = x11 / F[11];
     const mb_real y10 = x10 / F[10] - F[28] * y11;
     const mb_real y9 = x9 / F[9] - F[26] * y10 - F[27] * y11;
@@ -1293,6 +1432,7 @@ static mb_real gear_train_f3_iter(const mb_real *restrict F, const mb_real *rest
     const mb_real y2 = x2 / F[2];
     const mb_real y1 = x1 / F[1];
     const mb_real y0 = x0 / F[0];
+    MB_RELOAD();
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
     sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
     sig[2] = sig[2] + a * ((0 + Pq[2] * y2) + b[2]);
@@ -1333,7 +1473,7 @@ static mb_real gear_train_f3_iter(const mb_real *restrict F, const mb_real *rest
     return dv;
 }
 
-static const mb_f3_kernels gear_train_f3 = { gear_train_f3_matrix, gear_train_f3_iter };
+static const mb_f3_kernels gear_train_f3 = { gear_train_f3_matrix, gear_train_f3_iter, gear_train_f3_factor };
 #endif
 
 static const mb_index gear_train_s_k[29] = {

@@ -1662,6 +1662,191 @@ static void shaper_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
     F[7] += e30 * Pq[30];
 }
 
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 28 in L): shaper_f3_matrix and shaper_a_ldl in one, on locals.
+ * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    const mb_real e24 = a * Pq[24];
+    const mb_real d0 = mass[9] + e24 * Pq[24];
+    F[0] = d0;
+    if (!(d0 > 0) || !(d0 * 0 == 0)) return 0;
+    MB_RELOAD();
+    const mb_real i0 = 1 / d0;
+    const mb_real e22 = a * Pq[22];
+    const mb_real u0 = 0 + e22 * Pq[24];
+    const mb_real l0 = u0 * i0;
+    F[12] = l0;
+    const mb_real e23 = a * Pq[23];
+    const mb_real u1 = 0 + e23 * Pq[24];
+    const mb_real l1 = u1 * i0;
+    F[13] = l1;
+    const mb_real e16 = a * Pq[16];
+    const mb_real d1 = mass[6] + e16 * Pq[16] + e22 * Pq[22] - u0 * l0;
+    F[1] = d1;
+    if (!(d1 > 0) || !(d1 * 0 == 0)) return 1;
+    MB_RELOAD();
+    const mb_real i1 = 1 / d1;
+    const mb_real e17 = a * Pq[17];
+    const mb_real u2 = 0 + e17 * Pq[16] + e23 * Pq[22] - u1 * l0;
+    const mb_real l2 = u2 * i1;
+    F[14] = l2;
+    const mb_real e15 = a * Pq[15];
+    const mb_real u3 = 0 + e15 * Pq[16];
+    const mb_real l3 = u3 * i1;
+    F[15] = l3;
+    const mb_real e14 = a * Pq[14];
+    const mb_real u4 = 0 + e14 * Pq[16];
+    const mb_real l4 = u4 * i1;
+    F[16] = l4;
+    const mb_real e27 = a * Pq[27];
+    const mb_real e29 = a * Pq[29];
+    const mb_real d2 = mass[10] + e27 * Pq[27] + e29 * Pq[29];
+    F[2] = d2;
+    if (!(d2 > 0) || !(d2 * 0 == 0)) return 2;
+    MB_RELOAD();
+    const mb_real i2 = 1 / d2;
+    const mb_real e25 = a * Pq[25];
+    const mb_real u5 = 0 + e25 * Pq[27];
+    const mb_real l5 = u5 * i2;
+    F[17] = l5;
+    const mb_real e26 = a * Pq[26];
+    const mb_real u6 = 0 + e26 * Pq[27];
+    const mb_real l6 = u6 * i2;
+    F[18] = l6;
+    const mb_real e20 = a * Pq[20];
+    const mb_real d3 = mass[7] + e20 * Pq[20] + e25 * Pq[25] - u5 * l5;
+    F[3] = d3;
+    if (!(d3 > 0) || !(d3 * 0 == 0)) return 3;
+    MB_RELOAD();
+    const mb_real i3 = 1 / d3;
+    const mb_real e21 = a * Pq[21];
+    const mb_real u7 = 0 + e21 * Pq[20] + e26 * Pq[25] - u6 * l5;
+    const mb_real l7 = u7 * i3;
+    F[19] = l7;
+    const mb_real e18 = a * Pq[18];
+    const mb_real u8 = 0 + e18 * Pq[20];
+    const mb_real l8 = u8 * i3;
+    F[20] = l8;
+    const mb_real e19 = a * Pq[19];
+    const mb_real u9 = 0 + e19 * Pq[20];
+    const mb_real l9 = u9 * i3;
+    F[21] = l9;
+    const mb_real d4 = mass[8] + e17 * Pq[17] + e21 * Pq[21] + e23 * Pq[23] + e26 * Pq[26] - u1 * l1 - u2 * l2 - u6 * l6 - u7 * l7;
+    F[4] = d4;
+    if (!(d4 > 0) || !(d4 * 0 == 0)) return 4;
+    MB_RELOAD();
+    const mb_real i4 = 1 / d4;
+    const mb_real u10 = 0 + e18 * Pq[21] - u8 * l7;
+    const mb_real l10 = u10 * i4;
+    F[22] = l10;
+    const mb_real u11 = 0 + e15 * Pq[17] + e19 * Pq[21] - u3 * l2 - u9 * l7;
+    const mb_real l11 = u11 * i4;
+    F[23] = l11;
+    const mb_real u12 = 0 + e14 * Pq[17] - u4 * l2;
+    const mb_real l12 = u12 * i4;
+    F[24] = l12;
+    const mb_real e0 = a * Pq[0];
+    const mb_real e8 = a * Pq[8];
+    const mb_real d5 = mass[0] + e0 * Pq[0] + e8 * Pq[8];
+    F[5] = d5;
+    if (!(d5 > 0) || !(d5 * 0 == 0)) return 5;
+    MB_RELOAD();
+    const mb_real i5 = 1 / d5;
+    const mb_real e9 = a * Pq[9];
+    const mb_real u13 = 0 + e9 * Pq[8];
+    const mb_real l13 = u13 * i5;
+    F[25] = l13;
+    const mb_real e1 = a * Pq[1];
+    const mb_real e10 = a * Pq[10];
+    const mb_real u14 = 0 + e1 * Pq[0] + e10 * Pq[8];
+    const mb_real l14 = u14 * i5;
+    F[26] = l14;
+    const mb_real e12 = a * Pq[12];
+    const mb_real u15 = 0 + e12 * Pq[8];
+    const mb_real l15 = u15 * i5;
+    F[27] = l15;
+    const mb_real e13 = a * Pq[13];
+    const mb_real u16 = 0 + e13 * Pq[8];
+    const mb_real l16 = u16 * i5;
+    F[28] = l16;
+    const mb_real e11 = a * Pq[11];
+    const mb_real u17 = 0 + e11 * Pq[8];
+    const mb_real l17 = u17 * i5;
+    F[29] = l17;
+    const mb_real e2 = a * Pq[2];
+    const mb_real d6 = mass[1] + e2 * Pq[2] + e9 * Pq[9] - u13 * l13;
+    F[6] = d6;
+    if (!(d6 > 0) || !(d6 * 0 == 0)) return 6;
+    MB_RELOAD();
+    const mb_real i6 = 1 / d6;
+    const mb_real e3 = a * Pq[3];
+    const mb_real u18 = 0 + e3 * Pq[2] + e10 * Pq[9] - u14 * l13;
+    const mb_real l18 = u18 * i6;
+    F[30] = l18;
+    const mb_real u19 = 0 + e12 * Pq[9] - u15 * l13;
+    const mb_real l19 = u19 * i6;
+    F[31] = l19;
+    const mb_real u20 = 0 + e13 * Pq[9] - u16 * l13;
+    const mb_real l20 = u20 * i6;
+    F[32] = l20;
+    const mb_real u21 = 0 + e11 * Pq[9] - u17 * l13;
+    const mb_real l21 = u21 * i6;
+    F[33] = l21;
+    const mb_real e30 = a * Pq[30];
+    const mb_real d7 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e10 * Pq[10] + e30 * Pq[30] - u14 * l14 - u18 * l18;
+    F[7] = d7;
+    if (!(d7 > 0) || !(d7 * 0 == 0)) return 7;
+    MB_RELOAD();
+    const mb_real i7 = 1 / d7;
+    const mb_real u22 = 0 + e12 * Pq[10] - u15 * l14 - u19 * l18;
+    const mb_real l22 = u22 * i7;
+    F[34] = l22;
+    const mb_real u23 = 0 + e13 * Pq[10] - u16 * l14 - u20 * l18;
+    const mb_real l23 = u23 * i7;
+    F[35] = l23;
+    const mb_real u24 = 0 + e11 * Pq[10] - u17 * l14 - u21 * l18;
+    const mb_real l24 = u24 * i7;
+    F[36] = l24;
+    const mb_real e6 = a * Pq[6];
+    const mb_real d8 = mass[4] + e6 * Pq[6] + e12 * Pq[12] + e18 * Pq[18] - u8 * l8 - u10 * l10 - u15 * l15 - u19 * l19 - u22 * l22;
+    F[8] = d8;
+    if (!(d8 > 0) || !(d8 * 0 == 0)) return 8;
+    MB_RELOAD();
+    const mb_real i8 = 1 / d8;
+    const mb_real e7 = a * Pq[7];
+    const mb_real u25 = 0 + e7 * Pq[6] + e13 * Pq[12] + e19 * Pq[18] - u9 * l8 - u11 * l10 - u16 * l15 - u20 * l19 - u23 * l22;
+    const mb_real l25 = u25 * i8;
+    F[37] = l25;
+    const mb_real u26 = 0 + e11 * Pq[12] - u12 * l10 - u17 * l15 - u21 * l19 - u24 * l22;
+    const mb_real l26 = u26 * i8;
+    F[38] = l26;
+    const mb_real e5 = a * Pq[5];
+    const mb_real d9 = mass[5] + e5 * Pq[5] + e7 * Pq[7] + e13 * Pq[13] + e15 * Pq[15] + e19 * Pq[19] - u3 * l3 - u9 * l9 - u11 * l11 - u16 * l16 - u20 * l20 - u23 * l23 - u25 * l25;
+    F[9] = d9;
+    if (!(d9 > 0) || !(d9 * 0 == 0)) return 9;
+    MB_RELOAD();
+    const mb_real i9 = 1 / d9;
+    const mb_real e4 = a * Pq[4];
+    const mb_real u27 = 0 + e4 * Pq[5] + e11 * Pq[13] + e14 * Pq[15] - u4 * l3 - u12 * l11 - u17 * l16 - u21 * l20 - u24 * l23 - u26 * l25;
+    const mb_real l27 = u27 * i9;
+    F[39] = l27;
+    const mb_real d10 = mass[3] + e4 * Pq[4] + e11 * Pq[11] + e14 * Pq[14] - u4 * l4 - u12 * l12 - u17 * l17 - u21 * l21 - u24 * l24 - u26 * l26 - u27 * l27;
+    F[10] = d10;
+    if (!(d10 > 0) || !(d10 * 0 == 0)) return 10;
+    MB_RELOAD();
+    const mb_real e28 = a * Pq[28];
+    const mb_real d11 = mass[11] + e28 * Pq[28];
+    F[11] = d11;
+    if (!(d11 > 0) || !(d11 * 0 == 0)) return 11;
+    MB_RELOAD();
+    return -1;
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
@@ -1712,6 +1897,7 @@ static mb_real shaper_f3_iter(const mb_real *restrict F, const mb_real *restrict
     const mb_real x9 = r5 - F[15] * x1 - F[21] * x3 - F[23] * x4 - F[28] * x5 - F[32] * x6 - F[35] * x7 - F[37] * x8;
     const mb_real x10 = r3 - F[16] * x1 - F[24] * x4 - F[29] * x5 - F[33] * x6 - F[36] * x7 - F[38] * x8 - F[39] * x9;
     const mb_real x11 = r11;
+    MB_RELOAD();
     const mb_real y11 = x11 / F[11];
     const mb_real y10 = x10 / F[10];
     const mb_real y9 = x9 / F[9] - F[39] * y10;
@@ -1724,6 +1910,7 @@ static mb_real shaper_f3_iter(const mb_real *restrict F, const mb_real *restrict
     const mb_real y2 = x2 / F[2] - F[17] * y3 - F[18] * y4;
     const mb_real y1 = x1 / F[1] - F[14] * y4 - F[15] * y9 - F[16] * y10;
     const mb_real y0 = x0 / F[0] - F[12] * y1 - F[13] * y4;
+    MB_RELOAD();
     sig[0] = sig[0] + a * ((0 + Pq[0] * y5 + Pq[1] * y7) + b[0]);
     sig[1] = sig[1] + a * ((0 + Pq[2] * y6 + Pq[3] * y7) + b[1]);
     sig[2] = sig[2] + a * ((0 + Pq[4] * y10 + Pq[5] * y9) + b[2]);
@@ -1764,7 +1951,7 @@ static mb_real shaper_f3_iter(const mb_real *restrict F, const mb_real *restrict
     return dv;
 }
 
-static const mb_f3_kernels shaper_f3 = { shaper_f3_matrix, shaper_f3_iter };
+static const mb_f3_kernels shaper_f3 = { shaper_f3_matrix, shaper_f3_iter, shaper_f3_factor };
 #endif
 
 static const mb_index shaper_s_k[64] = {

@@ -1119,6 +1119,126 @@ static void slider_crank_f3_matrix(mb_real *restrict F, const mb_real *restrict 
     F[0] += e19 * Pq[19];
 }
 
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (9 x 9, 15 in L): slider_crank_f3_matrix and slider_crank_a_ldl in one, on locals.
+ * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    const mb_real e17 = a * Pq[17];
+    const mb_real e19 = a * Pq[19];
+    const mb_real d0 = mass[7] + e17 * Pq[17] + e19 * Pq[19];
+    F[0] = d0;
+    if (!(d0 > 0) || !(d0 * 0 == 0)) return 0;
+    MB_RELOAD();
+    const mb_real i0 = 1 / d0;
+    const mb_real e15 = a * Pq[15];
+    const mb_real u0 = 0 + e15 * Pq[17];
+    const mb_real l0 = u0 * i0;
+    F[9] = l0;
+    const mb_real e16 = a * Pq[16];
+    const mb_real u1 = 0 + e16 * Pq[17];
+    const mb_real l1 = u1 * i0;
+    F[10] = l1;
+    const mb_real e14 = a * Pq[14];
+    const mb_real d1 = mass[6] + e14 * Pq[14];
+    F[1] = d1;
+    if (!(d1 > 0) || !(d1 * 0 == 0)) return 1;
+    MB_RELOAD();
+    const mb_real i1 = 1 / d1;
+    const mb_real e12 = a * Pq[12];
+    const mb_real u2 = 0 + e12 * Pq[14];
+    const mb_real l2 = u2 * i1;
+    F[11] = l2;
+    const mb_real e13 = a * Pq[13];
+    const mb_real u3 = 0 + e13 * Pq[14];
+    const mb_real l3 = u3 * i1;
+    F[12] = l3;
+    const mb_real e0 = a * Pq[0];
+    const mb_real e4 = a * Pq[4];
+    const mb_real d2 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
+    F[2] = d2;
+    if (!(d2 > 0) || !(d2 * 0 == 0)) return 2;
+    MB_RELOAD();
+    const mb_real i2 = 1 / d2;
+    const mb_real e6 = a * Pq[6];
+    const mb_real u4 = 0 + e6 * Pq[4];
+    const mb_real l4 = u4 * i2;
+    F[13] = l4;
+    const mb_real e7 = a * Pq[7];
+    const mb_real u5 = 0 + e7 * Pq[4];
+    const mb_real l5 = u5 * i2;
+    F[14] = l5;
+    const mb_real e1 = a * Pq[1];
+    const mb_real e5 = a * Pq[5];
+    const mb_real u6 = 0 + e1 * Pq[0] + e5 * Pq[4];
+    const mb_real l6 = u6 * i2;
+    F[15] = l6;
+    const mb_real d3 = mass[3] + e6 * Pq[6] + e12 * Pq[12] - u2 * l2 - u4 * l4;
+    F[3] = d3;
+    if (!(d3 > 0) || !(d3 * 0 == 0)) return 3;
+    MB_RELOAD();
+    const mb_real i3 = 1 / d3;
+    const mb_real u7 = 0 + e7 * Pq[6] + e13 * Pq[12] - u3 * l2 - u5 * l4;
+    const mb_real l7 = u7 * i3;
+    F[16] = l7;
+    const mb_real u8 = 0 + e5 * Pq[6] - u6 * l4;
+    const mb_real l8 = u8 * i3;
+    F[17] = l8;
+    const mb_real e2 = a * Pq[2];
+    const mb_real e8 = a * Pq[8];
+    const mb_real d4 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
+    F[4] = d4;
+    if (!(d4 > 0) || !(d4 * 0 == 0)) return 4;
+    MB_RELOAD();
+    const mb_real i4 = 1 / d4;
+    const mb_real e10 = a * Pq[10];
+    const mb_real u9 = 0 + e10 * Pq[8];
+    const mb_real l9 = u9 * i4;
+    F[18] = l9;
+    const mb_real e11 = a * Pq[11];
+    const mb_real u10 = 0 + e11 * Pq[8];
+    const mb_real l10 = u10 * i4;
+    F[19] = l10;
+    const mb_real e3 = a * Pq[3];
+    const mb_real e9 = a * Pq[9];
+    const mb_real u11 = 0 + e3 * Pq[2] + e9 * Pq[8];
+    const mb_real l11 = u11 * i4;
+    F[20] = l11;
+    const mb_real d5 = mass[4] + e10 * Pq[10] + e15 * Pq[15] - u0 * l0 - u9 * l9;
+    F[5] = d5;
+    if (!(d5 > 0) || !(d5 * 0 == 0)) return 5;
+    MB_RELOAD();
+    const mb_real i5 = 1 / d5;
+    const mb_real u12 = 0 + e11 * Pq[10] + e16 * Pq[15] - u1 * l0 - u10 * l9;
+    const mb_real l12 = u12 * i5;
+    F[21] = l12;
+    const mb_real u13 = 0 + e9 * Pq[10] - u11 * l9;
+    const mb_real l13 = u13 * i5;
+    F[22] = l13;
+    const mb_real d6 = mass[5] + e7 * Pq[7] + e11 * Pq[11] + e13 * Pq[13] + e16 * Pq[16] - u1 * l1 - u3 * l3 - u5 * l5 - u7 * l7 - u10 * l10 - u12 * l12;
+    F[6] = d6;
+    if (!(d6 > 0) || !(d6 * 0 == 0)) return 6;
+    MB_RELOAD();
+    const mb_real i6 = 1 / d6;
+    const mb_real u14 = 0 + e5 * Pq[7] + e9 * Pq[11] - u6 * l5 - u8 * l7 - u11 * l10 - u13 * l12;
+    const mb_real l14 = u14 * i6;
+    F[23] = l14;
+    const mb_real d7 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
+    F[7] = d7;
+    if (!(d7 > 0) || !(d7 * 0 == 0)) return 7;
+    MB_RELOAD();
+    const mb_real e18 = a * Pq[18];
+    const mb_real d8 = mass[8] + e18 * Pq[18];
+    F[8] = d8;
+    if (!(d8 > 0) || !(d8 * 0 == 0)) return 8;
+    MB_RELOAD();
+    return -1;
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
@@ -1159,6 +1279,7 @@ static mb_real slider_crank_f3_iter(const mb_real *restrict F, const mb_real *re
     const mb_real x6 = r5 - F[10] * x0 - F[12] * x1 - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = r2 - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
     const mb_real x8 = r8;
+    MB_RELOAD();
     const mb_real y8 = x8 / F[8];
     const mb_real y7 = x7 / F[7];
     const mb_real y6 = x6 / F[6] - F[23] * y7;
@@ -1168,6 +1289,7 @@ static mb_real slider_crank_f3_iter(const mb_real *restrict F, const mb_real *re
     const mb_real y2 = x2 / F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
     const mb_real y1 = x1 / F[1] - F[11] * y3 - F[12] * y6;
     const mb_real y0 = x0 / F[0] - F[9] * y5 - F[10] * y6;
+    MB_RELOAD();
     sig[0] = sig[0] + a * ((0 + Pq[0] * y2 + Pq[1] * y7) + b[0]);
     sig[1] = sig[1] + a * ((0 + Pq[2] * y4 + Pq[3] * y7) + b[1]);
     sig[2] = sig[2] + a * ((0 + Pq[4] * y2 + Pq[5] * y7 + Pq[6] * y3 + Pq[7] * y6) + b[2]);
@@ -1198,7 +1320,7 @@ static mb_real slider_crank_f3_iter(const mb_real *restrict F, const mb_real *re
     return dv;
 }
 
-static const mb_f3_kernels slider_crank_f3 = { slider_crank_f3_matrix, slider_crank_f3_iter };
+static const mb_f3_kernels slider_crank_f3 = { slider_crank_f3_matrix, slider_crank_f3_iter, slider_crank_f3_factor };
 #endif
 
 static const mb_index slider_crank_s_k[37] = {
