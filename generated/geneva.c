@@ -827,7 +827,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e0 = a * Pq[0];
     const mb_real d0 = mass[0] + e0 * Pq[0];
     F[0] = d0;
-    if (!(d0 > 0) || !(d0 * 0 == 0)) return 0;
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
     MB_RELOAD();
     const mb_real i0 = 1 / d0;
     const mb_real u0 = 0;
@@ -848,7 +848,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e1 = a * Pq[1];
     const mb_real d1 = mass[1] + e1 * Pq[1] - u0 * l0;
     F[1] = d1;
-    if (!(d1 > 0) || !(d1 * 0 == 0)) return 1;
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
     MB_RELOAD();
     const mb_real i1 = 1 / d1;
     const mb_real u5 = 0 - u1 * l0;
@@ -866,7 +866,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e4 = a * Pq[4];
     const mb_real d2 = mass[2] + e4 * Pq[4] - u1 * l1 - u5 * l5;
     F[2] = d2;
-    if (!(d2 > 0) || !(d2 * 0 == 0)) return 2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
     MB_RELOAD();
     const mb_real i2 = 1 / d2;
     const mb_real u9 = 0 - u2 * l1 - u6 * l5;
@@ -881,7 +881,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e2 = a * Pq[2];
     const mb_real d3 = mass[3] + e2 * Pq[2] - u2 * l2 - u6 * l6 - u9 * l9;
     F[3] = d3;
-    if (!(d3 > 0) || !(d3 * 0 == 0)) return 3;
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
     MB_RELOAD();
     const mb_real i3 = 1 / d3;
     const mb_real u12 = 0 - u3 * l2 - u7 * l6 - u10 * l9;
@@ -893,7 +893,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e3 = a * Pq[3];
     const mb_real d4 = mass[4] + e3 * Pq[3] - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
     F[4] = d4;
-    if (!(d4 > 0) || !(d4 * 0 == 0)) return 4;
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
     MB_RELOAD();
     const mb_real i4 = 1 / d4;
     const mb_real u14 = 0 - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
@@ -901,7 +901,7 @@ static MB_NO_SLP int geneva_f3_factor(mb_real *restrict F, const mb_real *restri
     F[20] = l14;
     const mb_real d5 = mass[5] - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
     F[5] = d5;
-    if (!(d5 > 0) || !(d5 * 0 == 0)) return 5;
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
     MB_RELOAD();
     return -1;
 }
@@ -939,30 +939,29 @@ static mb_real geneva_f3_iter(const mb_real *restrict F, const mb_real *restrict
     const mb_real x5 = r5 - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
     MB_RELOAD();
     const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
-    MB_RELOAD();
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    sig[2] = sig[2] + a * ((0 + Pq[2] * y3) + b[2]);
-    sig[3] = sig[3] + a * ((0 + Pq[3] * y4) + b[3]);
-    sig[4] = sig[4] + a * ((0 + Pq[4] * y2) + b[4]);
-    const mb_real e0 = y0 - vold[0];
-    const mb_real e1 = y1 - vold[1];
-    const mb_real e2 = y2 - vold[2];
-    const mb_real e3 = y3 - vold[3];
-    const mb_real e4 = y4 - vold[4];
     const mb_real e5 = y5 - vold[5];
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
-    vold[0] = y0;
-    vold[1] = y1;
-    vold[2] = y2;
-    vold[3] = y3;
-    vold[4] = y4;
     vold[5] = y5;
+    const mb_real y4 = x4 / F[4] - F[20] * y5;
+    const mb_real e4 = y4 - vold[4];
+    vold[4] = y4;
+    sig[3] = sig[3] + a * ((0 + Pq[3] * y4) + b[3]);
+    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
+    const mb_real e3 = y3 - vold[3];
+    vold[3] = y3;
+    sig[2] = sig[2] + a * ((0 + Pq[2] * y3) + b[2]);
+    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real e2 = y2 - vold[2];
+    vold[2] = y2;
+    sig[4] = sig[4] + a * ((0 + Pq[4] * y2) + b[4]);
+    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real e1 = y1 - vold[1];
+    vold[1] = y1;
+    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real e0 = y0 - vold[0];
+    vold[0] = y0;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
     return dv;
 }
 

@@ -434,7 +434,7 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
     (void)a;
     const mb_real d0 = mass[0];
     F[0] = d0;
-    if (!(d0 > 0) || !(d0 * 0 == 0)) return 0;
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
     MB_RELOAD();
     const mb_real i0 = 1 / d0;
     const mb_real u0 = 0;
@@ -443,12 +443,12 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real e1 = a * Pq[1];
     const mb_real d1 = mass[1] + e1 * Pq[1] - u0 * l0;
     F[1] = d1;
-    if (!(d1 > 0) || !(d1 * 0 == 0)) return 1;
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
     MB_RELOAD();
     const mb_real e0 = a * Pq[0];
     const mb_real d2 = mass[2] + e0 * Pq[0];
     F[2] = d2;
-    if (!(d2 > 0) || !(d2 * 0 == 0)) return 2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
     MB_RELOAD();
     return -1;
 }
@@ -477,18 +477,17 @@ static mb_real oscillator_1dof_f3_iter(const mb_real *restrict F, const mb_real 
     const mb_real x2 = r2;
     MB_RELOAD();
     const mb_real y2 = x2 / F[2];
-    const mb_real y1 = x1 / F[1];
-    const mb_real y0 = x0 / F[0] - F[3] * y1;
-    MB_RELOAD();
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y2) + b[0]);
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    const mb_real e0 = y0 - vold[0];
-    const mb_real e1 = y1 - vold[1];
     const mb_real e2 = y2 - vold[2];
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
-    vold[0] = y0;
-    vold[1] = y1;
     vold[2] = y2;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y2) + b[0]);
+    const mb_real y1 = x1 / F[1];
+    const mb_real e1 = y1 - vold[1];
+    vold[1] = y1;
+    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    const mb_real y0 = x0 / F[0] - F[3] * y1;
+    const mb_real e0 = y0 - vold[0];
+    vold[0] = y0;
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
     return dv;
 }
 

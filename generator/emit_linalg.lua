@@ -24,12 +24,13 @@ local function forward(w, S, input)
         w(string.format("    const mb_real x%d = %s;", i, e))
     end
 end
-local function backward(w, S)
+local function backward(w, S, after)   -- after(k): called once y_k is written (may be nil)
     local n, lp, li = S.n, S.lp, S.li
     for k = n - 1, 0, -1 do
         local e = string.format("x%d / F[%d]", k, k)
         for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
         w(string.format("    const mb_real y%d = %s;", k, e))
+        if after then after(k) end
     end
 end
 local function from_b(j) return string.format("b[%d]", j) end
@@ -418,13 +419,16 @@ end
 
 -- alf-explicit's matrix and its LDL^T in one kernel, NAME_f3_factor (mb_f3_kernels.factor), on
 -- locals: every entry of A is one expression, its value before elimination (f3_matrix's: its
--- mass or 0, then its product terms (a Pq[k]) Pq[l] in the plan's order) minus the elimination's
--- terms u_q l_p in ascending pivot order, which is the order in which NAME_a_ldl's right-looking
--- sweep subtracts them, with the same operands (u: a column's entries before scaling; l = u (1 /
--- d_k), its y): F = [D | L] comes out as f3_matrix and NAME_a_ldl leave it, bit for bit, each
--- value stored once and never read back. The rank test is NAME_a_ldl's at tol = 0 (d_k > 0; d_k
--- <= A's diagonal entry, so that entry's own test is implied) with finiteness (mb_sp_ldl's test
--- after the sweep); the pivot that fails is stored.
+-- mass, then its product terms (a Pq[k]) Pq[l] in the plan's order; an entry without a mass
+-- starts from its first term, where f3_matrix adds it to 0: the same value but for the sign of
+-- a zero, as in assembly_s) minus the elimination's terms u_q l_p in ascending pivot order, which
+-- is the order in which NAME_a_ldl's right-looking sweep subtracts them, with the same operands
+-- (u: a column's entries before scaling; l = u (1 / d_k), its y): F = [D | L] comes out as
+-- f3_matrix and NAME_a_ldl leave it, each value stored once and never read back. The rank test
+-- is NAME_a_ldl's at tol = 0 (d_k > 0; d_k <= A's diagonal entry, so that entry's own test is
+-- implied) with finiteness (mb_sp_ldl's test after the sweep); the pivot that fails is stored.
+-- MB_RELOAD after each pivot: Phi_q's entries are loaded again, not spilled (Andrews: 1683 ->
+-- 1637 instructions); MB_NO_SLP: as the LU's (2038 -> 1683).
 local function alf_factor(w, name, P)
     local S = P.a
     local n, lp, upd = S.n, S.lp, S.upd
@@ -455,7 +459,7 @@ local function alf_factor(w, name, P)
                 w(string.format("    const mb_real e%d = a * Pq[%d];", x.k, x.k))
             end
             local term = string.format("e%d * Pq[%d]", x.k, x.l)
-            e = (e or "0") .. " + " .. term
+            e = e and (e .. " + " .. term) or term
         end
         e = e or "0"
         for _, x in ipairs(elim[d] or {}) do e = e .. " - " .. x end
@@ -474,7 +478,7 @@ local function alf_factor(w, name, P)
     for k = 0, n - 1 do
         w(string.format("    const mb_real d%d = %s;", k, entry(k)))
         w(string.format("    F[%d] = d%d;", k, k))
-        w(string.format("    if (!(d%d > 0) || !(d%d * 0 == 0)) return %d;", k, k, k))
+        w(string.format("    if (!(d%d > 0 && d%d <= MB_REAL_MAX)) return %d;", k, k, k))
         w("    MB_RELOAD();")
         if lp[k + 2] > lp[k + 1] then w(string.format("    const mb_real i%d = 1 / d%d;", k, k)) end
         for p = lp[k + 1], lp[k + 2] - 1 do
@@ -557,24 +561,38 @@ function M.alf(name, P, prow, pcol, nc)
     -- F, Phi_q and b afresh (MB_RELOAD, runtime/mb_config.h)
     forward(w, S, function(j) return string.format("r%d", j) end)
     w("    MB_RELOAD();")
-    backward(w, S)
     local pinv = {}
     for k = 0, n - 1 do pinv[perm[k + 1]] = k end
-    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~
-    w("    MB_RELOAD();")
+    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~: each row as soon as the backward
+    -- substitution has written the last y it reads (fewer values live at a time)
+    local need, waiting = {}, {}
     for r = 0, nc - 1 do
+        need[r] = 0
+        for _, k in ipairs(rows[r]) do
+            local y = pinv[pcol[k + 1]]
+            waiting[y] = waiting[y] or {}
+            table.insert(waiting[y], r)
+            need[r] = need[r] + 1
+        end
+    end
+    local function sig_row(r)
         local e = "0"
         for _, k in ipairs(rows[r]) do e = e .. string.format(" + Pq[%d] * y%d", k, pinv[pcol[k + 1]]) end
         w(string.format("    sig[%d] = sig[%d] + a * ((%s) + b[%d]);", r, r, e, r))
     end
-    -- |v - vold|^2 from 0 in index order, v into vold
+    for r = 0, nc - 1 do if need[r] == 0 then sig_row(r) end end
+    backward(w, S, function(y)
+        w(string.format("    const mb_real e%d = y%d - vold[%d];", perm[y + 1], y, perm[y + 1]))
+        w(string.format("    vold[%d] = y%d;", perm[y + 1], y))
+        for _, r in ipairs(waiting[y] or {}) do
+            need[r] = need[r] - 1
+            if need[r] == 0 then sig_row(r) end
+        end
+    end)
+    -- |v - vold|^2 from 0 in index order
     local e = "0"
-    for i = 0, n - 1 do
-        w(string.format("    const mb_real e%d = y%d - vold[%d];", i, pinv[i], i))
-        e = e .. string.format(" + e%d * e%d", i, i)
-    end
+    for i = 0, n - 1 do e = e .. string.format(" + e%d * e%d", i, i) end
     w("    const mb_real dv = " .. e .. ";")
-    for i = 0, n - 1 do w(string.format("    vold[%d] = y%d;", i, pinv[i])) end
     w("    return dv;")
     w("}")
     w("")

@@ -312,6 +312,7 @@ typedef float mb_real;
 #define MB_LIBM(fn) fn##f     /* the libm function of type mb_real */
 #define MB_EPS 1.1920929e-07f
 #define MB_REAL_MIN 1.17549435e-38f   /* see below */
+#define MB_REAL_MAX 3.40282347e+38f   /* see below */
 #define MB_LEN_TINY 1e-18f    /* see below */
 #else
 typedef double mb_real;
@@ -322,6 +323,9 @@ typedef double mb_real;
  * digits and its reciprocal overflows, so tunables and every value derived from them must be
  * 0 or at least this in magnitude (mb_sim_set_param, <name>_par_check). */
 #define MB_REAL_MIN 2.2250738585072014e-308
+/* The largest finite number: x <= MB_REAL_MAX is false for an Inf or NaN x (one comparison where
+ * x * 0 == 0 takes a multiplication more; the generated factorization's pivot test). */
+#define MB_REAL_MAX 1.7976931348623157e+308
 /* A length below MB_LEN_TINY counts as zero where model code divides by it (a spring's
  * direction d / l and its derivatives): about the square root of the smallest normal number, so
  * 1 / l and the products of two such factors in the Jacobians stay finite. */

@@ -389,7 +389,7 @@ static void check_alf_kernel(const mb_model *m)
     CHECK(memcmp(A1, A2, sizeof(double) * (size_t)nF) == 0, "%s: alf-explicit matrix unrolled vs loops differ",
           m->name);
     /* the matrix factored in one kernel: the loops' matrix and the compact LDL^T at tol 0, the
-     * same factors bit for bit */
+     * same factors bit for bit (but for the sign of a zero entry, which random values have not) */
     mb_symbolic cs = P->a;
     cs.ldl = NULL;   /* ldl_compact */
     double *d0 = malloc(sizeof(double) * L);
