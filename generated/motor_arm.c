@@ -517,6 +517,45 @@ static void motor_arm_f3_matrix(mb_real *restrict F, const mb_real *restrict mas
     F[2] += e3 * Pq[3];
 }
 
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (3 x 3, 3 in L): motor_arm_f3_matrix and motor_arm_a_ldl in one, on locals.
+ * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    const mb_real e0 = a * Pq[0];
+    const mb_real d0 = mass[0] + e0 * Pq[0];
+    F[0] = d0;
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
+    MB_RELOAD();
+    const mb_real i0 = 1 / d0;
+    const mb_real u0 = 0;
+    const mb_real l0 = u0 * i0;
+    F[3] = l0;
+    const mb_real e1 = a * Pq[1];
+    const mb_real u1 = e1 * Pq[0];
+    const mb_real l1 = u1 * i0;
+    F[4] = l1;
+    const mb_real e2 = a * Pq[2];
+    const mb_real d1 = mass[1] + e2 * Pq[2] - u0 * l0;
+    F[1] = d1;
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
+    MB_RELOAD();
+    const mb_real i1 = 1 / d1;
+    const mb_real e3 = a * Pq[3];
+    const mb_real u2 = e3 * Pq[2] - u1 * l0;
+    const mb_real l2 = u2 * i1;
+    F[5] = l2;
+    const mb_real d2 = mass[2] + e1 * Pq[1] + e3 * Pq[3] - u1 * l1 - u2 * l2;
+    F[2] = d2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
+    MB_RELOAD();
+    return -1;
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
@@ -539,22 +578,23 @@ static mb_real motor_arm_f3_iter(const mb_real *restrict F, const mb_real *restr
     const mb_real x0 = r0;
     const mb_real x1 = r1 - F[3] * x0;
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
+    MB_RELOAD();
     const mb_real y2 = x2 / F[2];
-    const mb_real y1 = x1 / F[1] - F[5] * y2;
-    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y2) + b[0]);
-    sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y2) + b[1]);
-    const mb_real e0 = y0 - vold[0];
-    const mb_real e1 = y1 - vold[1];
     const mb_real e2 = y2 - vold[2];
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
-    vold[0] = y0;
-    vold[1] = y1;
     vold[2] = y2;
+    const mb_real y1 = x1 / F[1] - F[5] * y2;
+    const mb_real e1 = y1 - vold[1];
+    vold[1] = y1;
+    sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y2) + b[1]);
+    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real e0 = y0 - vold[0];
+    vold[0] = y0;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y2) + b[0]);
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
     return dv;
 }
 
-static const mb_f3_kernels motor_arm_f3 = { motor_arm_f3_matrix, motor_arm_f3_iter };
+static const mb_f3_kernels motor_arm_f3 = { motor_arm_f3_matrix, motor_arm_f3_iter, motor_arm_f3_factor };
 #endif
 
 static const mb_index motor_arm_s_k[5] = {

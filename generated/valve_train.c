@@ -981,6 +981,104 @@ static void valve_train_f3_matrix(mb_real *restrict F, const mb_real *restrict m
     F[2] += e11 * Pq[11];
 }
 
+/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (6 x 6, 15 in L): valve_train_f3_matrix and valve_train_a_ldl in one, on locals.
+ * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+static MB_NO_SLP int valve_train_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
+    const mb_real *restrict Pq, mb_real a)
+{
+    (void)F;
+    (void)mass;
+    (void)Pq;
+    (void)a;
+    const mb_real e0 = a * Pq[0];
+    const mb_real e5 = a * Pq[5];
+    const mb_real d0 = mass[0] + e0 * Pq[0] + e5 * Pq[5];
+    F[0] = d0;
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
+    MB_RELOAD();
+    const mb_real i0 = 1 / d0;
+    const mb_real e6 = a * Pq[6];
+    const mb_real u0 = e6 * Pq[5];
+    const mb_real l0 = u0 * i0;
+    F[6] = l0;
+    const mb_real e7 = a * Pq[7];
+    const mb_real u1 = e7 * Pq[5];
+    const mb_real l1 = u1 * i0;
+    F[7] = l1;
+    const mb_real e8 = a * Pq[8];
+    const mb_real u2 = e8 * Pq[5];
+    const mb_real l2 = u2 * i0;
+    F[8] = l2;
+    const mb_real e9 = a * Pq[9];
+    const mb_real u3 = e9 * Pq[5];
+    const mb_real l3 = u3 * i0;
+    F[9] = l3;
+    const mb_real e10 = a * Pq[10];
+    const mb_real u4 = e10 * Pq[5];
+    const mb_real l4 = u4 * i0;
+    F[10] = l4;
+    const mb_real e1 = a * Pq[1];
+    const mb_real d1 = mass[1] + e1 * Pq[1] + e6 * Pq[6] - u0 * l0;
+    F[1] = d1;
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
+    MB_RELOAD();
+    const mb_real i1 = 1 / d1;
+    const mb_real u5 = e7 * Pq[6] - u1 * l0;
+    const mb_real l5 = u5 * i1;
+    F[11] = l5;
+    const mb_real u6 = e8 * Pq[6] - u2 * l0;
+    const mb_real l6 = u6 * i1;
+    F[12] = l6;
+    const mb_real u7 = e9 * Pq[6] - u3 * l0;
+    const mb_real l7 = u7 * i1;
+    F[13] = l7;
+    const mb_real u8 = e10 * Pq[6] - u4 * l0;
+    const mb_real l8 = u8 * i1;
+    F[14] = l8;
+    const mb_real e11 = a * Pq[11];
+    const mb_real d2 = mass[2] + e7 * Pq[7] + e11 * Pq[11] - u1 * l1 - u5 * l5;
+    F[2] = d2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
+    MB_RELOAD();
+    const mb_real i2 = 1 / d2;
+    const mb_real u9 = e8 * Pq[7] - u2 * l1 - u6 * l5;
+    const mb_real l9 = u9 * i2;
+    F[15] = l9;
+    const mb_real u10 = e9 * Pq[7] - u3 * l1 - u7 * l5;
+    const mb_real l10 = u10 * i2;
+    F[16] = l10;
+    const mb_real u11 = e10 * Pq[7] - u4 * l1 - u8 * l5;
+    const mb_real l11 = u11 * i2;
+    F[17] = l11;
+    const mb_real e3 = a * Pq[3];
+    const mb_real d3 = mass[3] + e3 * Pq[3] + e8 * Pq[8] - u2 * l2 - u6 * l6 - u9 * l9;
+    F[3] = d3;
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
+    MB_RELOAD();
+    const mb_real i3 = 1 / d3;
+    const mb_real u12 = e9 * Pq[8] - u3 * l2 - u7 * l6 - u10 * l9;
+    const mb_real l12 = u12 * i3;
+    F[18] = l12;
+    const mb_real e4 = a * Pq[4];
+    const mb_real u13 = e4 * Pq[3] + e10 * Pq[8] - u4 * l2 - u8 * l6 - u11 * l9;
+    const mb_real l13 = u13 * i3;
+    F[19] = l13;
+    const mb_real d4 = mass[4] + e9 * Pq[9] - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
+    F[4] = d4;
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
+    MB_RELOAD();
+    const mb_real i4 = 1 / d4;
+    const mb_real u14 = e10 * Pq[9] - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
+    const mb_real l14 = u14 * i4;
+    F[20] = l14;
+    const mb_real e2 = a * Pq[2];
+    const mb_real d5 = mass[5] + e2 * Pq[2] + e4 * Pq[4] + e10 * Pq[10] - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
+    F[5] = d5;
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
+    MB_RELOAD();
+    return -1;
+}
+
 /* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and
  * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),
  * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */
@@ -1013,35 +1111,36 @@ static mb_real valve_train_f3_iter(const mb_real *restrict F, const mb_real *res
     const mb_real x3 = r3 - F[8] * x0 - F[12] * x1 - F[15] * x2;
     const mb_real x4 = r4 - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
     const mb_real x5 = r5 - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
+    MB_RELOAD();
     const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    sig[2] = sig[2] + a * ((0 + Pq[2] * y5) + b[2]);
-    sig[3] = sig[3] + a * ((0 + Pq[3] * y3 + Pq[4] * y5) + b[3]);
-    sig[4] = sig[4] + a * ((0 + Pq[5] * y0 + Pq[6] * y1 + Pq[7] * y2 + Pq[8] * y3 + Pq[9] * y4 + Pq[10] * y5) + b[4]);
-    sig[5] = sig[5] + a * ((0 + Pq[11] * y2) + b[5]);
-    const mb_real e0 = y0 - vold[0];
-    const mb_real e1 = y1 - vold[1];
-    const mb_real e2 = y2 - vold[2];
-    const mb_real e3 = y3 - vold[3];
-    const mb_real e4 = y4 - vold[4];
     const mb_real e5 = y5 - vold[5];
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
-    vold[0] = y0;
-    vold[1] = y1;
-    vold[2] = y2;
-    vold[3] = y3;
-    vold[4] = y4;
     vold[5] = y5;
+    sig[2] = sig[2] + a * ((0 + Pq[2] * y5) + b[2]);
+    const mb_real y4 = x4 / F[4] - F[20] * y5;
+    const mb_real e4 = y4 - vold[4];
+    vold[4] = y4;
+    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
+    const mb_real e3 = y3 - vold[3];
+    vold[3] = y3;
+    sig[3] = sig[3] + a * ((0 + Pq[3] * y3 + Pq[4] * y5) + b[3]);
+    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real e2 = y2 - vold[2];
+    vold[2] = y2;
+    sig[5] = sig[5] + a * ((0 + Pq[11] * y2) + b[5]);
+    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real e1 = y1 - vold[1];
+    vold[1] = y1;
+    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real e0 = y0 - vold[0];
+    vold[0] = y0;
+    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
+    sig[4] = sig[4] + a * ((0 + Pq[5] * y0 + Pq[6] * y1 + Pq[7] * y2 + Pq[8] * y3 + Pq[9] * y4 + Pq[10] * y5) + b[4]);
+    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
     return dv;
 }
 
-static const mb_f3_kernels valve_train_f3 = { valve_train_f3_matrix, valve_train_f3_iter };
+static const mb_f3_kernels valve_train_f3 = { valve_train_f3_matrix, valve_train_f3_iter, valve_train_f3_factor };
 #endif
 
 static const mb_index valve_train_s_k[19] = {

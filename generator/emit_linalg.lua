@@ -24,12 +24,13 @@ local function forward(w, S, input)
         w(string.format("    const mb_real x%d = %s;", i, e))
     end
 end
-local function backward(w, S)
+local function backward(w, S, after)   -- after(k): called once y_k is written (may be nil)
     local n, lp, li = S.n, S.lp, S.li
     for k = n - 1, 0, -1 do
         local e = string.format("x%d / F[%d]", k, k)
         for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
         w(string.format("    const mb_real y%d = %s;", k, e))
+        if after then after(k) end
     end
 end
 local function from_b(j) return string.format("b[%d]", j) end
@@ -416,6 +417,80 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     return table.concat(out, "\n")
 end
 
+-- alf-explicit's matrix and its LDL^T in one kernel, NAME_f3_factor (mb_f3_kernels.factor), on
+-- locals: every entry of A is one expression, its value before elimination (f3_matrix's: its
+-- mass, then its product terms (a Pq[k]) Pq[l] in the plan's order; an entry without a mass
+-- starts from its first term, where f3_matrix adds it to 0: the same value but for the sign of
+-- a zero, as in assembly_s) minus the elimination's terms u_q l_p in ascending pivot order, which
+-- is the order in which NAME_a_ldl's right-looking sweep subtracts them, with the same operands
+-- (u: a column's entries before scaling; l = u (1 / d_k), its y): F = [D | L] comes out as
+-- f3_matrix and NAME_a_ldl leave it, each value stored once and never read back. The rank test
+-- is NAME_a_ldl's at tol = 0 (d_k > 0; d_k <= A's diagonal entry, so that entry's own test is
+-- implied) with finiteness (mb_sp_ldl's test after the sweep); the pivot that fails is stored.
+-- MB_RELOAD after each pivot: Phi_q's entries are loaded again, not spilled (Andrews: 1683 ->
+-- 1637 instructions); MB_NO_SLP: as the LU's (2038 -> 1683).
+local function alf_factor(w, name, P)
+    local S = P.a
+    local n, lp, upd = S.n, S.lp, S.upd
+    local init, prods, elim = {}, {}, {}
+    for i = 0, n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
+    for t = 1, P.na do
+        local d = P.a_dst[t]
+        prods[d] = prods[d] or {}
+        table.insert(prods[d], { k = P.a_k[t], l = P.a_l[t] })
+    end
+    local u = 1
+    for k = 0, n - 1 do
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            for q = p, lp[k + 2] - 1 do
+                local t = upd[u]
+                u = u + 1
+                elim[t] = elim[t] or {}
+                table.insert(elim[t], string.format("u%d * l%d", q, p))
+            end
+        end
+    end
+    local have = {}
+    local function entry(d)   -- (emits the e_k it needs first)
+        local e = init[d]
+        for _, x in ipairs(prods[d] or {}) do
+            if not have[x.k] then
+                have[x.k] = true
+                w(string.format("    const mb_real e%d = a * Pq[%d];", x.k, x.k))
+            end
+            local term = string.format("e%d * Pq[%d]", x.k, x.l)
+            e = e and (e .. " + " .. term) or term
+        end
+        e = e or "0"
+        for _, x in ipairs(elim[d] or {}) do e = e .. " - " .. x end
+        return e
+    end
+    w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (" .. n .. " x " .. n .. ", "
+      .. S.nl .. " in L): " .. name .. "_f3_matrix and " .. name .. "_a_ldl in one, on locals.")
+    w(" * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */")
+    w("static MB_NO_SLP int " .. name .. "_f3_factor(mb_real *restrict F, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, mb_real a)")
+    w("{")
+    w("    (void)F;")
+    w("    (void)mass;")
+    w("    (void)Pq;")
+    w("    (void)a;")
+    for k = 0, n - 1 do
+        w(string.format("    const mb_real d%d = %s;", k, entry(k)))
+        w(string.format("    F[%d] = d%d;", k, k))
+        w(string.format("    if (!(d%d > 0 && d%d <= MB_REAL_MAX)) return %d;", k, k, k))
+        w("    MB_RELOAD();")
+        if lp[k + 2] > lp[k + 1] then w(string.format("    const mb_real i%d = 1 / d%d;", k, k)) end
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            w(string.format("    const mb_real u%d = %s;", p, entry(n + p)))
+            w(string.format("    const mb_real l%d = u%d * i%d;", p, p, k))
+            w(string.format("    F[%d] = l%d;", n + p, p))
+        end
+    end
+    w("    return -1;")
+    w("}")
+end
+
 -- alf-explicit's unrolled kernels (runtime/mb_model.h: mb_f3_kernels): its matrix, and a pass of
 -- its sigma iteration,
 -- the loops of runtime/mb_f3_alf.c (the host's) and the kernels they call, in the same order:
@@ -460,6 +535,8 @@ function M.alf(name, P, prow, pcol, nc)
     end
     w("}")
     w("")
+    alf_factor(w, name, P)
+    w("")
     w("/* One pass of alf-explicit's sigma iteration on A's factors F (mbi_alf_velocity's loops and")
     w(" * kernels unrolled, the same arithmetic in the same order): v = A^-1 (p - Phi_q^T (a b + sig)),")
     w(" * sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold. */")
@@ -480,29 +557,47 @@ function M.alf(name, P, prow, pcol, nc)
         for _, k in ipairs(cols[i]) do e = e .. string.format(" - Pq[%d] * s%d", k, prow[k + 1]) end
         w(string.format("    const mb_real r%d = %s;", i, e))
     end
-    -- the substitutions of NAME_a_ldl_solve (forward, backward above) on r
+    -- the substitutions of NAME_a_ldl_solve (forward, backward above) on r, each pass reading
+    -- F, Phi_q and b afresh (MB_RELOAD, runtime/mb_config.h)
     forward(w, S, function(j) return string.format("r%d", j) end)
-    backward(w, S)
+    w("    MB_RELOAD();")
     local pinv = {}
     for k = 0, n - 1 do pinv[perm[k + 1]] = k end
-    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~
+    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~: each row as soon as the backward
+    -- substitution has written the last y it reads (fewer values live at a time)
+    local need, waiting = {}, {}
     for r = 0, nc - 1 do
+        need[r] = 0
+        for _, k in ipairs(rows[r]) do
+            local y = pinv[pcol[k + 1]]
+            waiting[y] = waiting[y] or {}
+            table.insert(waiting[y], r)
+            need[r] = need[r] + 1
+        end
+    end
+    local function sig_row(r)
         local e = "0"
         for _, k in ipairs(rows[r]) do e = e .. string.format(" + Pq[%d] * y%d", k, pinv[pcol[k + 1]]) end
         w(string.format("    sig[%d] = sig[%d] + a * ((%s) + b[%d]);", r, r, e, r))
     end
-    -- |v - vold|^2 from 0 in index order, v into vold
+    for r = 0, nc - 1 do if need[r] == 0 then sig_row(r) end end
+    backward(w, S, function(y)
+        w(string.format("    const mb_real e%d = y%d - vold[%d];", perm[y + 1], y, perm[y + 1]))
+        w(string.format("    vold[%d] = y%d;", perm[y + 1], y))
+        for _, r in ipairs(waiting[y] or {}) do
+            need[r] = need[r] - 1
+            if need[r] == 0 then sig_row(r) end
+        end
+    end)
+    -- |v - vold|^2 from 0 in index order
     local e = "0"
-    for i = 0, n - 1 do
-        w(string.format("    const mb_real e%d = y%d - vold[%d];", i, pinv[i], i))
-        e = e .. string.format(" + e%d * e%d", i, i)
-    end
+    for i = 0, n - 1 do e = e .. string.format(" + e%d * e%d", i, i) end
     w("    const mb_real dv = " .. e .. ";")
-    for i = 0, n - 1 do w(string.format("    vold[%d] = y%d;", i, pinv[i])) end
     w("    return dv;")
     w("}")
     w("")
-    w("static const mb_f3_kernels " .. name .. "_f3 = { " .. name .. "_f3_matrix, " .. name .. "_f3_iter };")
+    w("static const mb_f3_kernels " .. name .. "_f3 = { " .. name .. "_f3_matrix, " .. name .. "_f3_iter, "
+      .. name .. "_f3_factor };")
     w("#endif")
     return table.concat(out, "\n")
 end

@@ -4,6 +4,24 @@
 #include "mb_sim_impl.h"
 
 #if MBI_F3 || MBI_F4
+/* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan; E = a Phi_q, D =
+ * Phi_q, or the model's unrolled matrix) and factored in the linear-system slot: SPD even at
+ * singular positions */
+static int alf_matrix_factor(mb_sim *s, const mb_real *Pq, mb_real a)
+{
+#if MB_WITH_F3_KERNEL
+    const mb_f3_kernels *K = s->m->plan->f3;
+    if (K) K->matrix(s->FA, s->m->mass, Pq, a);
+    else
+#endif
+    {
+        mb_real *Ek = s->Ek;
+        for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
+        mbi_assemble_a(s, Ek, Pq, 0);
+    }
+    return mbi_ls_factor(s, MB_MAT_A_SYM, 0);
+}
+
 /* F3 (5.31-5.37): (M + a Phi_q^T Phi_q) v = p - Phi_q^T (a b + sigma~), b = Phi_t + 2 xi w Phi
  * + w^2 I; sigma~ += a (Phi_q v + b) (5.34) until |v_i+1 - v_i| < tol; pdot = Q + Phidot_q^T
  * sigma~ (5.32 with the updated sigma~ = sigma~ + a Phidot-term). sigma~ is warm-started from the
@@ -17,36 +35,31 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
     const mb_real *Pq = s->Pq;
     mb_real a = s->p.alpha, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
-    /* M + a Phi_q^T Phi_q straight into the plan storage (mb_model.h: mb_plan): E = a Phi_q,
-     * D = Phi_q */
     /* (ev_v read first and b formed after: with the trapezoid, F4's start-up keeps ev_v in the
      * block that also holds Ek, and Ek reaches over b's, mb_layout.h) */
     copy(n, vold, s->ev_v);
 #if MB_WITH_F3_KERNEL
-    /* the model's unrolled kernels (mb_plan.f3): the matrix, and the iteration's pass where A is
-     * factored on the plan (not KLU, not the dense back end) */
+    /* the model's unrolled kernels (mb_plan.f3): where A is factored on the plan (not KLU, not
+     * the dense back end), the matrix with its factorization in one and the iteration's pass */
     const mb_f3_kernels *K = m->plan->f3;
     mb_real (*iter)(const mb_real *, const mb_real *, const mb_real *, const mb_real *, mb_real *,
                     mb_real *, mb_real) = K && !s->p.linsys_ops ? K->iter : NULL;
 #if MB_WITH_DENSE
     if (s->p.linsys == MB_LINSYS_DENSE) iter = NULL;
 #endif
-    if (K) K->matrix(s->FA, m->mass, Pq, a);
-    else
+    int st = iter ? mbi_ls_factored_a(s, K->factor(s->FA, m->mass, Pq, a))
+                  : alf_matrix_factor(s, Pq, a);
+#else
+    int st = alf_matrix_factor(s, Pq, a);
 #endif
-    {
-        mb_real *Ek = s->Ek;
-        for (int j = 0, nnz = s->nnz; j < nnz; j++) Ek[j] = a * Pq[j];
-        mbi_assemble_a(s, Ek, Pq, 0);
-    }
-    int st = mbi_ls_factor(s, MB_MAT_A_SYM, 0);   /* SPD even at singular positions */
     if (st) return st;
-    for (int r = 0; r < nc; r++) {
-        b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
+    for (int r = 0; r < nc; r++) b[r] = s->Phit[r] + 2 * xi * w * s->Phi[r] + w * w * I[r];
 #if !MBI_ONLY
-        k.sb[r] = a * b[r] + sig[r];
+#if MB_WITH_F3_KERNEL
+    if (!iter)   /* (the kernel's pass forms sb itself) */
 #endif
-    }
+        for (int r = 0; r < nc; r++) k.sb[r] = a * b[r] + sig[r];
+#endif
     int it, conv = 0;
     for (it = 1; it <= s->p.max_iter; it++) {
 #if MB_WITH_F3_KERNEL

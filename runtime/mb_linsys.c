@@ -88,6 +88,20 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     return st;
 }
 
+#if MB_WITH_F3_KERNEL && (MBI_F3 || MBI_F4)
+/* mbi_ls_factor's bookkeeping and status for A (MB_MAT_A_SYM, rank_tol 0) factored by the
+ * model's own kernel (mb_f3_kernels.factor), k its result: the pivots before k passed, so they
+ * are finite, and pivot k (stored) tells a non-finite matrix from one not positive definite, as
+ * mb_sp_ldl's test over the pivots does */
+int mbi_ls_factored_a(mb_sim *s, int k)
+{
+    s->mon.factorizations++;
+    s->mon.singular_row = -1;
+    if (k < 0) return MB_OK;
+    return s->FA[k] * 0 == 0 ? MB_ERR_NOT_SPD : MB_ERR_NONFINITE;
+}
+#endif
+
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
 {
     const mb_symbolic *sy = sym_of(s, which);

@@ -85,11 +85,15 @@ typedef struct mb_f4_kernels {
  * call, in the same order (so both give the same numbers); no argument aliases another:
  *  - matrix: M + (a Phi_q)^T Phi_q into A's plan storage F (every entry written).
  *  - iter: one pass of the sigma iteration, sb = a b + sig, v = A^-1 (p - Phi_q^T sb) with A's
- *    LDL^T factors F, sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold (nq). */
+ *    LDL^T factors F, sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold (nq).
+ *  - factor: matrix and the plan's LDL^T (mb_symbolic.ldl at tol 0) in one: F = [D | L], the
+ *    same values; returns -1, or the pivot k (permuted) where A is not positive definite to
+ *    working precision (!(d_k > 0)) or d_k is not finite, with d_k stored at F[k]. */
 typedef struct mb_f3_kernels {
     void (*matrix)(mb_real *F, const mb_real *mass, const mb_real *Pq, mb_real a);
     mb_real (*iter)(const mb_real *F, const mb_real *Pq, const mb_real *p, const mb_real *b,
                     mb_real *sig, mb_real *vold, mb_real a);
+    int (*factor)(mb_real *F, const mb_real *mass, const mb_real *Pq, mb_real a);
 } mb_f3_kernels;
 
 /* The plan of every matrix the formulations factor, and where each product term lands:

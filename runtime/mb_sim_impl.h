@@ -23,6 +23,9 @@ struct mb_sim {
  * FS, A: FA), with the back end of s->p; counts it, keeps the monitors' pivot ratio and, for a
  * vanishing pivot of S, the constraint row (mon.singular_row). */
 int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol);
+/* mb_linsys.c: mbi_ls_factor's counting and status for A (MB_MAT_A_SYM, rank_tol 0) factored by
+ * the model's mb_f3_kernels.factor, k its result (-1 or the pivot that failed). */
+int mbi_ls_factored_a(mb_sim *s, int k);
 /* mb_linsys.c: solve in place with the last factorization of `which`; b in original order. */
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */

@@ -388,7 +388,27 @@ static void check_alf_kernel(const mb_model *m)
     for (int t = 0; t < P->na; t++) A2[P->a_dst[t]] += y[P->a_k[t]] * Pq[P->a_l[t]];
     CHECK(memcmp(A1, A2, sizeof(double) * (size_t)nF) == 0, "%s: alf-explicit matrix unrolled vs loops differ",
           m->name);
-    free(A1); free(A2); free(mass);
+    /* the matrix factored in one kernel: the loops' matrix and the compact LDL^T at tol 0, the
+     * same factors bit for bit (but for the sign of a zero entry, which random values have not) */
+    mb_symbolic cs = P->a;
+    cs.ldl = NULL;   /* ldl_compact */
+    double *d0 = malloc(sizeof(double) * L);
+    int bad, kf = P->f3->factor(A1, mass, Pq, a), st = mb_sp_ldl(&cs, A2, d0, 0, NULL, &bad);
+    CHECK(kf == -1 && st == MB_OK && memcmp(A1, A2, sizeof(double) * (size_t)nF) == 0,
+          "%s: alf-explicit factor (%d) vs matrix + LDL^T (%d) differ", m->name, kf, st);
+    /* not positive definite (a = 0, a negative mass) and not finite (Inf, NaN): the pivot named */
+    int i0 = (int)((unsigned)rand() % (unsigned)n), kp = P->a.pinv[i0];
+    static const double bad_mass[3] = { -1, INFINITY, NAN };
+    for (int c3 = 0; c3 < 3; c3++) {
+        double keep = mass[i0];
+        mass[i0] = bad_mass[c3];
+        kf = P->f3->factor(A1, mass, Pq, 0);
+        CHECK(kf == kp && (c3 == 0 ? A1[kp] == -1 : !isfinite(A1[kp])),
+              "%s: alf-explicit factor of mass %g at %d: pivot %d (%g), not %d", m->name, bad_mass[c3], i0, kf,
+              kf >= 0 ? A1[kf] : 0, kp);
+        mass[i0] = keep;
+    }
+    free(A1); free(A2); free(mass); free(d0);
     mb_symbolic compact = P->a;
     compact.ldl_solve = NULL;   /* mb_sp_ldl_solve's own loops */
     for (int r = 0; r < nc; r++) sb[r] = a * b[r] + sg2[r];
