@@ -172,21 +172,32 @@ int mb_sp_locate(const mb_symbolic *sy, int i, int j)
     return -1;
 }
 
-void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb_real *F)
+void mb_sp_assemble_s_maps(const mb_model *m, const mb_real *val, const mb_real *w, mb_real *F)
 {
     const mb_plan *P = m->plan;
     const mb_index *col = m->phi_q_pat.col;
+    for (int k = 0; k < P->s.n + P->s.nl; k++) F[k] = 0;
+    for (int t = 0; t < P->ns; t++) {
+        int k = P->s_k[t];
+        F[P->s_dst[t]] += w[col[k]] * val[k] * val[P->s_l[t]];
+    }
+}
+
+void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb_real *F)
+{
+    const mb_plan *P = m->plan;
 #if MBI_ONLY   /* a firmware build zeroes first as it did (flash: the other order cost 4-12 B) */
+    const mb_index *col = m->phi_q_pat.col;
     for (int k = 0; k < P->s.n + P->s.nl; k++) F[k] = 0;
     if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* (it overwrites every entry) */
-#else
-    if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* the unrolled form: writes all */
-    for (int k = 0; k < P->s.n + P->s.nl; k++) F[k] = 0;
-#endif
     for (int t = 0; t < P->ns; t++) {
         int k = P->s_k[t];
         F[P->s_dst[t]] += w[col[k]] * Pq[k] * Pq[P->s_l[t]];
     }
+#else
+    if (P->s_assemble) { P->s_assemble(F, Pq, w); return; }   /* the unrolled form: writes all */
+    mb_sp_assemble_s_maps(m, Pq, w, F);
+#endif
 }
 
 void mb_sp_pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out)
