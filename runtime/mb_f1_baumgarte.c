@@ -28,8 +28,15 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
          * right-hand side makes two products with Phi_q, not three (chain100: 2.6 k fewer
          * instructions); the same equations, its sums in another order: round-off apart from
          * the firmware build's passes below */
-        mb_real c1 = 2 * xi * w, c2 = w * w;
-        for (int r = 0; r < nc; r++) b2[r] = s->Gam[r] - (c1 * s->Phit[r] + c2 * s->Phi[r]);
+        const mb_real c1 = 2 * xi * w, c2 = w * w;
+        const mb_real *restrict ga = s->Gam, *restrict pt = s->Phit, *restrict ph = s->Phi;
+        mb_real *restrict bb = b2;   /* restrict: s's pointers not reloaded after each store */
+        int r = 0;
+        for (; r + 1 < nc; r += 2) {   /* in pairs: half the loop's own instructions */
+            bb[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
+            bb[r + 1] = ga[r + 1] - (c1 * pt[r + 1] + c2 * ph[r + 1]);
+        }
+        if (r < nc) bb[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
         int st = mbi_kkt_solve_v(s, s->Q, v, c1, b2, f + n, s->ev_lam);
         if (st) return st;
         copy(n, f, v);
