@@ -40,10 +40,20 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
     if (!ratio)                           /* no ratio wanted: the finiteness alone */
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
     else {
-        for (int k = 0; k < kend; k++) {  /* pivots done: ratio d_k / d0_k, finiteness */
-            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
-            fin += dk * 0 + ok * 0;
+        /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The kernels passed
+         * d0_k > 0 at every pivot before kf, so only kf's is tested; d_k * 0 alone tests both
+         * (d_k is d0_k less the updates: Inf or NaN where d0_k is). The same pivot and value;
+         * chain100: 3.7 k -> 2.6 k instructions a factorization */
+        int kok = kf < 0 ? n : kf;
+        for (int k = 0; k < kok; k++) {
+            mb_real dk = F[k], r = dk / d0[k];
+            fin += dk * 0;
             if (r < rmin) { rmin = r; kmin = k; }
+        }
+        if (kf >= 0) {
+            mb_real dk = F[kf], ok = d0[kf], r = ok > 0 ? dk / ok : 0;
+            fin += dk * 0;
+            if (r < rmin) { rmin = r; kmin = kf; }
         }
         *ratio = rmin;
         if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
