@@ -457,11 +457,11 @@ static MB_NO_SLP void geneva_s_assemble(mb_real *restrict F, const mb_real *rest
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] = w[0] * Pq[0] * Pq[0];
-    F[1] = w[1] * Pq[1] * Pq[1];
-    F[4] = w[2] * Pq[4] * Pq[4];
-    F[2] = w[3] * Pq[2] * Pq[2];
-    F[3] = w[4] * Pq[3] * Pq[3];
+    F[0] = w[0];
+    F[1] = w[1];
+    F[4] = w[2];
+    F[2] = w[3];
+    F[3] = w[4];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (5 terms); unsym: also the transposed terms (F4's Newton matrix). */

@@ -286,8 +286,8 @@ static MB_NO_SLP void motor_arm_s_assemble(mb_real *restrict F, const mb_real *r
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] = w[0] * Pq[0] * Pq[0];
-    F[1] = w[1] * Pq[2] * Pq[2];
+    F[0] = w[0];
+    F[1] = w[1];
     F[0] += w[2] * Pq[1] * Pq[1];
     F[2] = w[2] * Pq[3] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];

@@ -237,8 +237,8 @@ static MB_NO_SLP void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_r
     (void)F;
     (void)Pq;
     (void)w;
-    F[1] = w[1] * Pq[1] * Pq[1];
-    F[0] = w[2] * Pq[0] * Pq[0];
+    F[1] = w[1];
+    F[0] = w[2];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */

@@ -724,10 +724,10 @@ static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *rest
     (void)F;
     (void)Pq;
     (void)w;
-    F[7] = w[0] * Pq[0] * Pq[0];
+    F[7] = w[0];
     F[30] = w[0] * Pq[8] * Pq[0];
     F[10] = w[0] * Pq[8] * Pq[8];
-    F[8] = w[1] * Pq[2] * Pq[2];
+    F[8] = w[1];
     F[32] = w[1] * Pq[9] * Pq[2];
     F[10] += w[1] * Pq[9] * Pq[9];
     F[7] += w[2] * Pq[1] * Pq[1];
@@ -739,19 +739,19 @@ static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *rest
     F[31] = w[2] * Pq[30] * Pq[3];
     F[10] += w[2] * Pq[10] * Pq[10];
     F[33] = w[2] * Pq[10] * Pq[30];
-    F[9] = w[2] * Pq[30] * Pq[30];
-    F[3] = w[3] * Pq[4] * Pq[4];
+    F[9] = w[2];
+    F[3] = w[3];
     F[21] = w[3] * Pq[11] * Pq[4];
-    F[20] = w[3] * Pq[14] * Pq[4];
+    F[20] = -w[3];
     F[10] += w[3] * Pq[11] * Pq[11];
     F[27] = w[3] * Pq[11] * Pq[14];
-    F[6] = w[3] * Pq[14] * Pq[14];
-    F[4] = w[4] * Pq[6] * Pq[6];
+    F[6] = w[3];
+    F[4] = w[4];
     F[24] = w[4] * Pq[12] * Pq[6];
-    F[22] = w[4] * Pq[18] * Pq[6];
+    F[22] = -w[4];
     F[10] += w[4] * Pq[12] * Pq[12];
     F[26] = w[4] * Pq[12] * Pq[18];
-    F[5] = w[4] * Pq[18] * Pq[18];
+    F[5] = w[4];
     F[3] += w[5] * Pq[5] * Pq[5];
     F[18] = w[5] * Pq[7] * Pq[5];
     F[21] += w[5] * Pq[13] * Pq[5];
@@ -767,12 +767,12 @@ static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *rest
     F[6] += w[5] * Pq[15] * Pq[15];
     F[25] = w[5] * Pq[15] * Pq[19];
     F[5] += w[5] * Pq[19] * Pq[19];
-    F[6] += w[6] * Pq[16] * Pq[16];
-    F[15] = w[6] * Pq[16] * Pq[22];
-    F[1] = w[6] * Pq[22] * Pq[22];
-    F[5] += w[7] * Pq[20] * Pq[20];
-    F[16] = w[7] * Pq[20] * Pq[25];
-    F[2] = w[7] * Pq[25] * Pq[25];
+    F[6] += w[6];
+    F[15] = -w[6];
+    F[1] = w[6];
+    F[5] += w[7];
+    F[16] = -w[7];
+    F[2] = w[7];
     F[6] += w[8] * Pq[17] * Pq[17];
     F[25] += w[8] * Pq[17] * Pq[21];
     F[15] += w[8] * Pq[17] * Pq[23];
@@ -783,11 +783,11 @@ static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *rest
     F[1] += w[8] * Pq[23] * Pq[23];
     F[13] = w[8] * Pq[26] * Pq[23];
     F[2] += w[8] * Pq[26] * Pq[26];
-    F[1] += w[9] * Pq[24] * Pq[24];
-    F[2] += w[10] * Pq[27] * Pq[27];
-    F[12] = w[10] * Pq[27] * Pq[29];
-    F[0] = w[10] * Pq[29] * Pq[29];
-    F[11] = w[11] * Pq[28] * Pq[28];
+    F[1] += w[9];
+    F[2] += w[10];
+    F[12] = -w[10];
+    F[0] = w[10];
+    F[11] = w[11];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (68 terms); unsym: also the transposed terms (F4's Newton matrix). */

@@ -498,12 +498,12 @@ static MB_NO_SLP void slider_crank_s_assemble(mb_real *restrict F, const mb_real
     (void)F;
     (void)Pq;
     (void)w;
-    F[3] = w[0] * Pq[0] * Pq[0];
-    F[16] = w[0] * Pq[4] * Pq[0];
-    F[6] = w[0] * Pq[4] * Pq[4];
-    F[4] = w[1] * Pq[2] * Pq[2];
-    F[17] = w[1] * Pq[8] * Pq[2];
-    F[5] = w[1] * Pq[8] * Pq[8];
+    F[3] = w[0];
+    F[16] = -w[0];
+    F[6] = w[0];
+    F[4] = w[1];
+    F[17] = -w[1];
+    F[5] = w[1];
     F[3] += w[2] * Pq[1] * Pq[1];
     F[14] = w[2] * Pq[3] * Pq[1];
     F[16] += w[2] * Pq[5] * Pq[1];
@@ -514,12 +514,12 @@ static MB_NO_SLP void slider_crank_s_assemble(mb_real *restrict F, const mb_real
     F[6] += w[2] * Pq[5] * Pq[5];
     F[19] = w[2] * Pq[5] * Pq[9];
     F[5] += w[2] * Pq[9] * Pq[9];
-    F[6] += w[3] * Pq[6] * Pq[6];
-    F[11] = w[3] * Pq[6] * Pq[12];
-    F[1] = w[3] * Pq[12] * Pq[12];
-    F[5] += w[4] * Pq[10] * Pq[10];
-    F[12] = w[4] * Pq[10] * Pq[15];
-    F[2] = w[4] * Pq[15] * Pq[15];
+    F[6] += w[3];
+    F[11] = -w[3];
+    F[1] = w[3];
+    F[5] += w[4];
+    F[12] = -w[4];
+    F[2] = w[4];
     F[6] += w[5] * Pq[7] * Pq[7];
     F[19] += w[5] * Pq[7] * Pq[11];
     F[11] += w[5] * Pq[7] * Pq[13];
@@ -530,11 +530,11 @@ static MB_NO_SLP void slider_crank_s_assemble(mb_real *restrict F, const mb_real
     F[1] += w[5] * Pq[13] * Pq[13];
     F[9] = w[5] * Pq[16] * Pq[13];
     F[2] += w[5] * Pq[16] * Pq[16];
-    F[1] += w[6] * Pq[14] * Pq[14];
-    F[2] += w[7] * Pq[17] * Pq[17];
-    F[8] = w[7] * Pq[17] * Pq[19];
-    F[0] = w[7] * Pq[19] * Pq[19];
-    F[7] = w[8] * Pq[18] * Pq[18];
+    F[1] += w[6];
+    F[2] += w[7];
+    F[8] = -w[7];
+    F[0] = w[7];
+    F[7] = w[8];
 }
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (40 terms); unsym: also the transposed terms (F4's Newton matrix). */

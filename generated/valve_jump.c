@@ -504,11 +504,11 @@ static MB_NO_SLP void valve_jump_s_assemble(mb_real *restrict F, const mb_real *
     (void)F;
     (void)Pq;
     (void)w;
-    F[0] = w[0] * Pq[0] * Pq[0];
-    F[1] = w[1] * Pq[1] * Pq[1];
-    F[4] = w[2] * Pq[5] * Pq[5];
-    F[3] = w[3] * Pq[3] * Pq[3];
-    F[2] = w[5] * Pq[2] * Pq[2];
+    F[0] = w[0];
+    F[1] = w[1];
+    F[4] = w[2];
+    F[3] = w[3];
+    F[2] = w[5];
     F[5] = w[5] * Pq[4] * Pq[2];
     F[3] += w[5] * Pq[4] * Pq[4];
 }

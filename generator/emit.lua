@@ -1078,7 +1078,13 @@ function emit.generate(M, opts)
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
         local EL = require("emit_linalg")
         local s_unr, a_unr = s_form == "unrolled", a_form == "unrolled"
-        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2]) end
+        if s_unr then
+            local unit = {}   -- Phi_q's entries that are the constant 1 or -1
+            for i, ent in ipairs(D.phiq) do
+                if ent.e.op == "num" and (ent.e.v == 1 or ent.e.v == -1) then unit[i] = ent.e.v end
+            end
+            data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit)
+        end
         if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
         local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
         if s_unr then

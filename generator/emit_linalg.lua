@@ -176,8 +176,13 @@ end
 -- in mb_linsys.c / mb_f3_alf.c / mb_f4_trapezoid.c): NAME_s_assemble (F += w[c] Pq[k] Pq[l]) here,
 -- NAME_a_assemble (F += E[k] D[l], and with unsym the transposed term nl further) in assembly_a
 -- (the auto form may unroll S's side alone). pq_col: the columns of Phi_q's entries (1-based
--- table of 0-based values).
-function M.assembly_s(name, P, pq_col)
+-- table of 0-based values); pq_unit (optional, 1-based): 1 or -1 where Phi_q's entry is that
+-- constant (a joint's translational columns), else nil. A term of two such entries is +-w[c]:
+-- w * (+-1) * (+-1) rounds to the same bits, so the loads and products are left out (chain100:
+-- 596 of 1589 terms). Pq must hold Phi_q's values then (mb_sp_assemble_s; mb_sp_assemble_s_maps
+-- for other values on the pattern).
+function M.assembly_s(name, P, pq_col, pq_unit)
+    pq_unit = pq_unit or {}
     local out = {}
     local function w(s) out[#out + 1] = s end
     -- write-once: an entry's first term is stored (=), the rest added; the entries no term
@@ -200,8 +205,18 @@ function M.assembly_s(name, P, pq_col)
     end
     for t = 1, P.ns do
         local k, l, d = P.s_k[t], P.s_l[t], P.s_dst[t]
-        w(string.format("    F[%d] %s w[%d] * Pq[%d] * Pq[%d];", d, first[d] == t and "=" or "+=",
-                        pq_col[k + 1], k, l))
+        local uk, ul = pq_unit[k + 1], pq_unit[l + 1]
+        if uk and ul then   -- +-w[c]: the first term stored as w or -w, the rest added or subtracted
+            local neg = uk * ul < 0
+            if first[d] == t then
+                w(string.format("    F[%d] = %sw[%d];", d, neg and "-" or "", pq_col[k + 1]))
+            else
+                w(string.format("    F[%d] %s w[%d];", d, neg and "-=" or "+=", pq_col[k + 1]))
+            end
+        else
+            w(string.format("    F[%d] %s w[%d] * Pq[%d] * Pq[%d];", d, first[d] == t and "=" or "+=",
+                            pq_col[k + 1], k, l))
+        end
     end
     w("}")
     return table.concat(out, "\n")

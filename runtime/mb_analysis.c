@@ -418,7 +418,7 @@ static int full_rank(mb_anl *a)
         rs[r] = 1 / MB_SQRT(rs[r]);
     }
     for (int e = 0; e < pat->nnz; e++) ps[e] = a->Pq[e] * rs[pat->row[e]];
-    mb_sp_assemble_s(m, ps, one, a->FS);
+    mb_sp_assemble_s_maps(m, ps, one, a->FS);   /* (not Phi_q's values: no unrolled form) */
     mb_real mu = 2 * a->p.rank_tol + 8 * (mb_real)n * MB_EPS;
     for (int k = 0; k < nc; k++) a->FS[k] -= mu;
     a->factorizations++;

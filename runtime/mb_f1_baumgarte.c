@@ -22,15 +22,29 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
         m->gamma(m, t, q, v, s->Gam);
         m->force(m, t, q, v, s->Q);
     }
-    pq_mv(m, s->Pq, v, pd);
 #if !MBI_ONLY
-    if (!(s->p.baumgarte_cap > 0))   /* the host: b2 in one pass (a firmware build keeps the */
-        for (int r = 0; r < nc; r++) {   /* passes below alone: flash), the same values */
-            pd[r] += s->Phit[r];
-            b2[r] = s->Gam[r] - (2 * xi * w * pd[r] + w * w * s->Phi[r]);
+    if (!(s->p.baumgarte_cap > 0)) {   /* the host, no cap: 2 xi w Phi_q v goes into the KKT */
+        /* solve's one product with Phi_q (mbi_kkt_solve_v: Phi_q (M^-1 Q + 2 xi w v)), so the
+         * right-hand side makes two products with Phi_q, not three (chain100: 2.6 k fewer
+         * instructions); the same equations, its sums in another order: round-off apart from
+         * the firmware build's passes below */
+        const mb_real c1 = 2 * xi * w, c2 = w * w;
+        const mb_real *restrict ga = s->Gam, *restrict pt = s->Phit, *restrict ph = s->Phi;
+        mb_real *restrict bb = b2;   /* restrict: s's pointers not reloaded after each store */
+        int r = 0;
+        for (; r + 1 < nc; r += 2) {   /* in pairs: half the loop's own instructions */
+            bb[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
+            bb[r + 1] = ga[r + 1] - (c1 * pt[r + 1] + c2 * ph[r + 1]);
         }
-    else
+        if (r < nc) bb[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
+        int st = mbi_kkt_solve_v(s, s->Q, v, c1, b2, f + n, s->ev_lam);
+        if (st) return st;
+        copy(n, f, v);
+        copy(n, s->ev_v, v);
+        return MB_OK;
+    }
 #endif
+    pq_mv(m, s->Pq, v, pd);
     {
         for (int r = 0; r < nc; r++) {
             pd[r] += s->Phit[r];

@@ -7,7 +7,12 @@
  * complement: M is diagonal, so S = Phi_q M^-1 Phi_q^T is sparse and positive definite while
  * Phi_q has full rank; S y = Phi_q M^-1 b1 - b2, x = M^-1 (b1 - Phi_q^T y). Rank loss of Phi_q
  * shows as a vanishing pivot of S, which names its constraint row (MB_ERR_SINGULAR). */
+#if !MBI_ONLY
+static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
+                     mb_real *x, mb_real *y)
+#else
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
+#endif
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
@@ -17,14 +22,22 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #if !MBI_ONLY
     {   /* in pairs on restrict pointers: GCC's -O2 packs each pair into one vector operation
          * (a loop of unknown length is not vectorized at -O2); the same products */
-        const mb_real *restrict mi = s->minv, *restrict bb = b1, *restrict cc = b2;
+        const mb_real *restrict mi = s->minv, *restrict bb = b1, *restrict cc = b2, *restrict vv = v;
         mb_real *restrict xx = x, *restrict yy = y;
         int i = 0;
-        for (; i + 1 < n; i += 2) {
-            xx[i] = mi[i] * bb[i];
-            xx[i + 1] = mi[i + 1] * bb[i + 1];
+        if (vv) {   /* M^-1 b1 + cv v: mbi_kkt_solve_v */
+            for (; i + 1 < n; i += 2) {
+                xx[i] = mi[i] * bb[i] + cv * vv[i];
+                xx[i + 1] = mi[i + 1] * bb[i + 1] + cv * vv[i + 1];
+            }
+            if (i < n) xx[i] = mi[i] * bb[i] + cv * vv[i];
+        } else {
+            for (; i + 1 < n; i += 2) {
+                xx[i] = mi[i] * bb[i];
+                xx[i + 1] = mi[i + 1] * bb[i + 1];
+            }
+            if (i < n) xx[i] = mi[i] * bb[i];
         }
-        if (i < n) xx[i] = mi[i] * bb[i];
         pq_mv(m, s->Pq, x, y);
         for (i = 0; i + 1 < nc; i += 2) {
             yy[i] -= cc[i];
@@ -67,4 +80,17 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #endif
 }
+
+#if !MBI_ONLY
+int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
+{
+    return kkt_solve(s, b1, NULL, 0, b2, x, y);
+}
+
+int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
+                    mb_real *x, mb_real *y)
+{
+    return kkt_solve(s, b1, v, cv, b2, x, y);
+}
+#endif
 #endif

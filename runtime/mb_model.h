@@ -116,7 +116,9 @@ typedef struct mb_plan {
     /* The unrolled form's assembly (NULL in the compact form): the same terms in the same order
      * as the loops over s_* and a_*: F += w[c] Pq[k] Pq[l]; F += E[k] D[l] (and, with unsym, the
      * transposed term nl further). s_assemble writes every entry of S's storage (an entry's
-     * first term stored, the fill set to 0: the caller zeroes nothing); a_assemble adds. */
+     * first term stored, the fill set to 0: the caller zeroes nothing); a_assemble adds.
+     * s_assemble's Pq must be Phi_q's values: a term of two entries that are the constant +-1
+     * in the model's Phi_q is written +-w[c] (the same bits). */
     void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
     /* The unrolled products with Phi_q (NULL in the compact form; runtime/mb_vec.h: pq_mv,

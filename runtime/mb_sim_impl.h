@@ -307,6 +307,11 @@ int mbi_hht_undo(mb_sim *s, mb_real t_start);
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
+/* The same with S y = Phi_q (M^-1 b1 + cv v) - b2: a term Phi_q (cv v) of the right-hand side
+ * taken into the one product with Phi_q (baumgarte's 2 xi omega Phi_q v; not in a firmware
+ * build, MBI_ONLY). x as mbi_kkt_solve's: M^-1 (b1 - Phi_q^T y). */
+int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
+                    mb_real *x, mb_real *y);
 /* mb_f2_canonical.c: the sigma reset of 6.3.4 after an accepted step of F2 or F3 (an accept). */
 int mbi_sigma_reset(mb_sim *s, int *reeval);
 /* The reset's test (6.3.4, F2-F4, after an accepted step): |sigma|_2 above p.sigma_reset, or

@@ -30,8 +30,12 @@ void mb_sp_lu_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real
 
 /* S = Phi_q diag(w) Phi_q^T of model m (Phi_q values Pq, w[nq]) into its plan storage F: the
  * unrolled form's s_assemble when generated (it writes every entry), else F zeroed and the loop
- * over the plan's terms. */
+ * over the plan's terms. Pq must be Phi_q's values: s_assemble takes the entries that are the
+ * constant +-1 in the model's Phi_q as such (generator/emit_linalg.lua: assembly_s). */
 void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb_real *F);
+/* The same product of any values val on Phi_q's pattern (e.g. Phi_q with scaled rows) by the
+ * loop over the plan's terms, F zeroed first. */
+void mb_sp_assemble_s_maps(const mb_model *m, const mb_real *val, const mb_real *w, mb_real *F);
 
 /* Storage index of entry (i, j) of the permuted matrix (diagonal, L, or U transposed on L's
  * pattern), or -1 when it is not in the pattern. A binary search in column min(i, j): for the

@@ -186,10 +186,27 @@ static void check_forms(const mb_model *m)
         memset(F1, 0, sizeof(double) * len);
         for (int k = 0; k < P->s.n + P->s.nl; k++) F1[k] = NAN;   /* s_assemble writes them all */
         memset(F2, 0, sizeof(double) * len);
-        P->s_assemble(F1, Pq, w);
+        /* s_assemble takes Phi_q's constant +-1 entries as such: the model's Phi_q (at q0, its
+         * other entries perturbed so that they are not +-1 by chance) */
+        double *G = malloc(sizeof(double) * (nnz + 1)), *q = malloc(sizeof(double) * (n + 1));
+        for (int i = 0; i < n; i++) q[i] = m->q0[i] + 0.1 * rnd();
+        m->phi_q(m, 0, q, G);
+        P->s_assemble(F1, G, w);
+        mb_sp_assemble_s_maps(m, G, w, F2);
+        CHECK(memcmp(F1, F2, sizeof(double) * (size_t)(P->s.n + P->s.nl)) == 0, "%s: S assembly unrolled vs maps differ", m->name);
+        memset(F2, 0, sizeof(double) * len);
         for (int t = 0; t < P->ns; t++)
-            F2[P->s_dst[t]] += w[m->phi_q_pat.col[P->s_k[t]]] * Pq[P->s_k[t]] * Pq[P->s_l[t]];
-        CHECK(memcmp(F1, F2, sizeof(double) * len) == 0, "%s: S assembly unrolled vs maps differ", m->name);
+            F2[P->s_dst[t]] += w[m->phi_q_pat.col[P->s_k[t]]] * G[P->s_k[t]] * G[P->s_l[t]];
+        CHECK(memcmp(F1, F2, sizeof(double) * len) == 0, "%s: S assembly unrolled vs the terms differ", m->name);
+        int kv = 0;                                              /* negative control: */
+        while (kv < nnz && (G[kv] == 1 || G[kv] == -1)) kv++;     /* a variable entry moved */
+        if (kv < nnz) {
+            G[kv] += 0.25;
+            P->s_assemble(F1, G, w);
+            G[kv] -= 0.25;
+            CHECK(memcmp(F1, F2, sizeof(double) * len) != 0, "%s: a perturbed Phi_q entry left S unchanged", m->name);
+        }
+        free(G); free(q);
         for (int unsym = 0; unsym < 2; unsym++) {
             memset(F1, 0, sizeof(double) * len);
             memset(F2, 0, sizeof(double) * len);
