@@ -1184,8 +1184,230 @@ static void fourbar_singular_f4_dg2(mb_real *restrict out, const mb_real *restri
     out[8] = Pqd[15] * m4 + Pqd[19] * m5 + Pqd[21] * m6 + Pqd[23] * m7;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void fourbar_singular_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[9] + Pq[0] * s0 + Pq[4] * s2) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[10] + Pq[2] * s1 + Pq[8] * s3) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[5] * s2 - Pqd[9] * s3) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[11] + Pq[1] * s0 + Pq[3] * s1 + Pq[5] * s2 + Pq[9] * s3) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[6] * s2 - Pqd[12] * s4) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[12] + Pq[6] * s2 + Pq[12] * s4) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[10] * s3 - Pqd[16] * s5) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[13] + Pq[10] * s3 + Pq[16] * s5) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[7] * s2 - Pqd[11] * s3 - Pqd[13] * s4 - Pqd[17] * s5) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[14] + Pq[7] * s2 + Pq[11] * s3 + Pq[13] * s4 + Pq[17] * s5) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[14] * s4 - Pqd[20] * s6) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[15] + Pq[14] * s4 + Pq[20] * s6) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[18] * s5 - Pqd[22] * s7) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[16] + Pq[18] * s5 + Pq[22] * s7) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[15] * s4 - Pqd[19] * s5 - Pqd[21] * s6 - Pqd[23] * s7) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[17] + Pq[15] * s4 + Pq[19] * s5 + Pq[21] * s6 + Pq[23] * s7) * g) - g * gb8;
+}
+
+/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
+ * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
+ * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
+ * |dg2/dq dq|^2), each summed in index order. */
+static MB_NO_SLP void fourbar_singular_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
+    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
+    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
+    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
+{
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)dp;
+    (void)nrm;
+    (void)dq;
+    (void)g2;
+    (void)zk;
+    (void)yd;
+    (void)D;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)g;
+    (void)ih2;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[2]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[2]) * a;
+    const mb_real m2 = (D[4] * dq[0] + D[5] * dq[2] + D[6] * dq[3] + D[7] * dq[5]) * a;
+    const mb_real m3 = (D[8] * dq[1] + D[9] * dq[2] + D[10] * dq[4] + D[11] * dq[5]) * a;
+    const mb_real m4 = (D[12] * dq[3] + D[13] * dq[5] + D[14] * dq[6] + D[15] * dq[8]) * a;
+    const mb_real m5 = (D[16] * dq[4] + D[17] * dq[5] + D[18] * dq[7] + D[19] * dq[8]) * a;
+    const mb_real m6 = (D[20] * dq[6] + D[21] * dq[8]) * a;
+    const mb_real m7 = (D[22] * dq[7] + D[23] * dq[8]) * a;
+    mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+    mb_real st = 0;
+#endif
+    const mb_real t0 = Pqd[0] * m0 + Pqd[4] * m2;
+    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
+    dp[0] = d0;
+    sq = e0 * e0;
+    sp = d0 * d0;
+#if MB_FLOAT
+    st = t0 * t0;
+#endif
+    const mb_real q0 = z[0] + e0, p0 = z[9] + d0;
+    z[0] = q0;
+    z[9] = p0;
+    v[0] = ih2 * (q0 - zk[0]) - yd[0];
+    pd[0] = ih2 * (p0 - zk[9]) - yd[9];
+    const mb_real t1 = Pqd[2] * m1 + Pqd[8] * m3;
+    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
+    dp[1] = d1;
+    sq += e1 * e1;
+    sp += d1 * d1;
+#if MB_FLOAT
+    st += t1 * t1;
+#endif
+    const mb_real q1 = z[1] + e1, p1 = z[10] + d1;
+    z[1] = q1;
+    z[10] = p1;
+    v[1] = ih2 * (q1 - zk[1]) - yd[1];
+    pd[1] = ih2 * (p1 - zk[10]) - yd[10];
+    const mb_real t2 = Pqd[1] * m0 + Pqd[3] * m1 + Pqd[5] * m2 + Pqd[9] * m3;
+    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
+    dp[2] = d2;
+    sq += e2 * e2;
+    sp += d2 * d2;
+#if MB_FLOAT
+    st += t2 * t2;
+#endif
+    const mb_real q2 = z[2] + e2, p2 = z[11] + d2;
+    z[2] = q2;
+    z[11] = p2;
+    v[2] = ih2 * (q2 - zk[2]) - yd[2];
+    pd[2] = ih2 * (p2 - zk[11]) - yd[11];
+    const mb_real t3 = Pqd[6] * m2 + Pqd[12] * m4;
+    const mb_real e3 = dq[3], d3 = -g2[3] + t3;
+    dp[3] = d3;
+    sq += e3 * e3;
+    sp += d3 * d3;
+#if MB_FLOAT
+    st += t3 * t3;
+#endif
+    const mb_real q3 = z[3] + e3, p3 = z[12] + d3;
+    z[3] = q3;
+    z[12] = p3;
+    v[3] = ih2 * (q3 - zk[3]) - yd[3];
+    pd[3] = ih2 * (p3 - zk[12]) - yd[12];
+    const mb_real t4 = Pqd[10] * m3 + Pqd[16] * m5;
+    const mb_real e4 = dq[4], d4 = -g2[4] + t4;
+    dp[4] = d4;
+    sq += e4 * e4;
+    sp += d4 * d4;
+#if MB_FLOAT
+    st += t4 * t4;
+#endif
+    const mb_real q4 = z[4] + e4, p4 = z[13] + d4;
+    z[4] = q4;
+    z[13] = p4;
+    v[4] = ih2 * (q4 - zk[4]) - yd[4];
+    pd[4] = ih2 * (p4 - zk[13]) - yd[13];
+    const mb_real t5 = Pqd[7] * m2 + Pqd[11] * m3 + Pqd[13] * m4 + Pqd[17] * m5;
+    const mb_real e5 = dq[5], d5 = -g2[5] + t5;
+    dp[5] = d5;
+    sq += e5 * e5;
+    sp += d5 * d5;
+#if MB_FLOAT
+    st += t5 * t5;
+#endif
+    const mb_real q5 = z[5] + e5, p5 = z[14] + d5;
+    z[5] = q5;
+    z[14] = p5;
+    v[5] = ih2 * (q5 - zk[5]) - yd[5];
+    pd[5] = ih2 * (p5 - zk[14]) - yd[14];
+    const mb_real t6 = Pqd[14] * m4 + Pqd[20] * m6;
+    const mb_real e6 = dq[6], d6 = -g2[6] + t6;
+    dp[6] = d6;
+    sq += e6 * e6;
+    sp += d6 * d6;
+#if MB_FLOAT
+    st += t6 * t6;
+#endif
+    const mb_real q6 = z[6] + e6, p6 = z[15] + d6;
+    z[6] = q6;
+    z[15] = p6;
+    v[6] = ih2 * (q6 - zk[6]) - yd[6];
+    pd[6] = ih2 * (p6 - zk[15]) - yd[15];
+    const mb_real t7 = Pqd[18] * m5 + Pqd[22] * m7;
+    const mb_real e7 = dq[7], d7 = -g2[7] + t7;
+    dp[7] = d7;
+    sq += e7 * e7;
+    sp += d7 * d7;
+#if MB_FLOAT
+    st += t7 * t7;
+#endif
+    const mb_real q7 = z[7] + e7, p7 = z[16] + d7;
+    z[7] = q7;
+    z[16] = p7;
+    v[7] = ih2 * (q7 - zk[7]) - yd[7];
+    pd[7] = ih2 * (p7 - zk[16]) - yd[16];
+    const mb_real t8 = Pqd[15] * m4 + Pqd[19] * m5 + Pqd[21] * m6 + Pqd[23] * m7;
+    const mb_real e8 = dq[8], d8 = -g2[8] + t8;
+    dp[8] = d8;
+    sq += e8 * e8;
+    sp += d8 * d8;
+#if MB_FLOAT
+    st += t8 * t8;
+#endif
+    const mb_real q8 = z[8] + e8, p8 = z[17] + d8;
+    z[8] = q8;
+    z[17] = p8;
+    v[8] = ih2 * (q8 - zk[8]) - yd[8];
+    pd[8] = ih2 * (p8 - zk[17]) - yd[17];
+    nrm[0] = sq;
+    nrm[1] = sp;
+#if MB_FLOAT
+    nrm[2] = st;
+#endif
+}
+
 static const mb_f4_kernels fourbar_singular_f4 = {
-    fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2
+    fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2,
+    fourbar_singular_f4_newton_rhs, fourbar_singular_f4_newton_update
 };
 #endif
 

@@ -1127,8 +1127,286 @@ static void gear_train_f4_dg2(mb_real *restrict out, const mb_real *restrict dq,
     out[11] = Pqd[16] * m9 + Pqd[17] * m10 + Pqd[19] * m11;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void gear_train_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[12] + Pq[0] * s0) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[1] * s1) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[13] + Pq[1] * s1) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[6] * s6 - Pqd[10] * s8) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[14] + Pq[6] * s6 + Pq[10] * s8) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[2] * s2) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[15] + Pq[2] * s2) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[3] * s3) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[16] + Pq[3] * s3) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[7] * s6 - Pqd[8] * s7) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[17] + Pq[7] * s6 + Pq[8] * s7) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[4] * s4 - Pqd[11] * s9) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[18] + Pq[4] * s4 + Pq[11] * s9) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[5] * s5 - Pqd[12] * s9) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[19] + Pq[5] * s5 + Pq[12] * s9) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[9] * s7 - Pqd[13] * s9) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[20] + Pq[9] * s7 + Pq[13] * s9) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[14] * s9) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[21] + Pq[14] * s9) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[15] * s9 - Pqd[18] * s11) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[22] + Pq[15] * s9 + Pq[18] * s11) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[16] * s9 - Pqd[17] * s10 - Pqd[19] * s11) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[23] + Pq[16] * s9 + Pq[17] * s10 + Pq[19] * s11) * g) - g * gb11;
+}
+
+/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
+ * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
+ * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
+ * |dg2/dq dq|^2), each summed in index order. */
+static MB_NO_SLP void gear_train_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
+    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
+    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
+    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
+{
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)dp;
+    (void)nrm;
+    (void)dq;
+    (void)g2;
+    (void)zk;
+    (void)yd;
+    (void)D;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)g;
+    (void)ih2;
+    const mb_real m0 = (D[0] * dq[0]) * a;
+    const mb_real m1 = (D[1] * dq[1]) * a;
+    const mb_real m2 = (D[2] * dq[3]) * a;
+    const mb_real m3 = (D[3] * dq[4]) * a;
+    const mb_real m4 = (D[4] * dq[6]) * a;
+    const mb_real m5 = (D[5] * dq[7]) * a;
+    const mb_real m6 = (D[6] * dq[2] + D[7] * dq[5]) * a;
+    const mb_real m7 = (D[8] * dq[5] + D[9] * dq[8]) * a;
+    const mb_real m8 = (D[10] * dq[2]) * a;
+    const mb_real m9 = (D[11] * dq[6] + D[12] * dq[7] + D[13] * dq[8] + D[14] * dq[9] + D[15] * dq[10] + D[16] * dq[11]) * a;
+    const mb_real m10 = (D[17] * dq[11]) * a;
+    const mb_real m11 = (D[18] * dq[10] + D[19] * dq[11]) * a;
+    mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+    mb_real st = 0;
+#endif
+    const mb_real t0 = Pqd[0] * m0;
+    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
+    dp[0] = d0;
+    sq = e0 * e0;
+    sp = d0 * d0;
+#if MB_FLOAT
+    st = t0 * t0;
+#endif
+    const mb_real q0 = z[0] + e0, p0 = z[12] + d0;
+    z[0] = q0;
+    z[12] = p0;
+    v[0] = ih2 * (q0 - zk[0]) - yd[0];
+    pd[0] = ih2 * (p0 - zk[12]) - yd[12];
+    const mb_real t1 = Pqd[1] * m1;
+    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
+    dp[1] = d1;
+    sq += e1 * e1;
+    sp += d1 * d1;
+#if MB_FLOAT
+    st += t1 * t1;
+#endif
+    const mb_real q1 = z[1] + e1, p1 = z[13] + d1;
+    z[1] = q1;
+    z[13] = p1;
+    v[1] = ih2 * (q1 - zk[1]) - yd[1];
+    pd[1] = ih2 * (p1 - zk[13]) - yd[13];
+    const mb_real t2 = Pqd[6] * m6 + Pqd[10] * m8;
+    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
+    dp[2] = d2;
+    sq += e2 * e2;
+    sp += d2 * d2;
+#if MB_FLOAT
+    st += t2 * t2;
+#endif
+    const mb_real q2 = z[2] + e2, p2 = z[14] + d2;
+    z[2] = q2;
+    z[14] = p2;
+    v[2] = ih2 * (q2 - zk[2]) - yd[2];
+    pd[2] = ih2 * (p2 - zk[14]) - yd[14];
+    const mb_real t3 = Pqd[2] * m2;
+    const mb_real e3 = dq[3], d3 = -g2[3] + t3;
+    dp[3] = d3;
+    sq += e3 * e3;
+    sp += d3 * d3;
+#if MB_FLOAT
+    st += t3 * t3;
+#endif
+    const mb_real q3 = z[3] + e3, p3 = z[15] + d3;
+    z[3] = q3;
+    z[15] = p3;
+    v[3] = ih2 * (q3 - zk[3]) - yd[3];
+    pd[3] = ih2 * (p3 - zk[15]) - yd[15];
+    const mb_real t4 = Pqd[3] * m3;
+    const mb_real e4 = dq[4], d4 = -g2[4] + t4;
+    dp[4] = d4;
+    sq += e4 * e4;
+    sp += d4 * d4;
+#if MB_FLOAT
+    st += t4 * t4;
+#endif
+    const mb_real q4 = z[4] + e4, p4 = z[16] + d4;
+    z[4] = q4;
+    z[16] = p4;
+    v[4] = ih2 * (q4 - zk[4]) - yd[4];
+    pd[4] = ih2 * (p4 - zk[16]) - yd[16];
+    const mb_real t5 = Pqd[7] * m6 + Pqd[8] * m7;
+    const mb_real e5 = dq[5], d5 = -g2[5] + t5;
+    dp[5] = d5;
+    sq += e5 * e5;
+    sp += d5 * d5;
+#if MB_FLOAT
+    st += t5 * t5;
+#endif
+    const mb_real q5 = z[5] + e5, p5 = z[17] + d5;
+    z[5] = q5;
+    z[17] = p5;
+    v[5] = ih2 * (q5 - zk[5]) - yd[5];
+    pd[5] = ih2 * (p5 - zk[17]) - yd[17];
+    const mb_real t6 = Pqd[4] * m4 + Pqd[11] * m9;
+    const mb_real e6 = dq[6], d6 = -g2[6] + t6;
+    dp[6] = d6;
+    sq += e6 * e6;
+    sp += d6 * d6;
+#if MB_FLOAT
+    st += t6 * t6;
+#endif
+    const mb_real q6 = z[6] + e6, p6 = z[18] + d6;
+    z[6] = q6;
+    z[18] = p6;
+    v[6] = ih2 * (q6 - zk[6]) - yd[6];
+    pd[6] = ih2 * (p6 - zk[18]) - yd[18];
+    const mb_real t7 = Pqd[5] * m5 + Pqd[12] * m9;
+    const mb_real e7 = dq[7], d7 = -g2[7] + t7;
+    dp[7] = d7;
+    sq += e7 * e7;
+    sp += d7 * d7;
+#if MB_FLOAT
+    st += t7 * t7;
+#endif
+    const mb_real q7 = z[7] + e7, p7 = z[19] + d7;
+    z[7] = q7;
+    z[19] = p7;
+    v[7] = ih2 * (q7 - zk[7]) - yd[7];
+    pd[7] = ih2 * (p7 - zk[19]) - yd[19];
+    const mb_real t8 = dQv[0] * dq[8] + Pqd[9] * m7 + Pqd[13] * m9;
+    const mb_real e8 = dq[8], d8 = -g2[8] + t8;
+    dp[8] = d8;
+    sq += e8 * e8;
+    sp += d8 * d8;
+#if MB_FLOAT
+    st += t8 * t8;
+#endif
+    const mb_real q8 = z[8] + e8, p8 = z[20] + d8;
+    z[8] = q8;
+    z[20] = p8;
+    v[8] = ih2 * (q8 - zk[8]) - yd[8];
+    pd[8] = ih2 * (p8 - zk[20]) - yd[20];
+    const mb_real t9 = Pqd[14] * m9;
+    const mb_real e9 = dq[9], d9 = -g2[9] + t9;
+    dp[9] = d9;
+    sq += e9 * e9;
+    sp += d9 * d9;
+#if MB_FLOAT
+    st += t9 * t9;
+#endif
+    const mb_real q9 = z[9] + e9, p9 = z[21] + d9;
+    z[9] = q9;
+    z[21] = p9;
+    v[9] = ih2 * (q9 - zk[9]) - yd[9];
+    pd[9] = ih2 * (p9 - zk[21]) - yd[21];
+    const mb_real t10 = Pqd[15] * m9 + Pqd[18] * m11;
+    const mb_real e10 = dq[10], d10 = -g2[10] + t10;
+    dp[10] = d10;
+    sq += e10 * e10;
+    sp += d10 * d10;
+#if MB_FLOAT
+    st += t10 * t10;
+#endif
+    const mb_real q10 = z[10] + e10, p10 = z[22] + d10;
+    z[10] = q10;
+    z[22] = p10;
+    v[10] = ih2 * (q10 - zk[10]) - yd[10];
+    pd[10] = ih2 * (p10 - zk[22]) - yd[22];
+    const mb_real t11 = Pqd[16] * m9 + Pqd[17] * m10 + Pqd[19] * m11;
+    const mb_real e11 = dq[11], d11 = -g2[11] + t11;
+    dp[11] = d11;
+    sq += e11 * e11;
+    sp += d11 * d11;
+#if MB_FLOAT
+    st += t11 * t11;
+#endif
+    const mb_real q11 = z[11] + e11, p11 = z[23] + d11;
+    z[11] = q11;
+    z[23] = p11;
+    v[11] = ih2 * (q11 - zk[11]) - yd[11];
+    pd[11] = ih2 * (p11 - zk[23]) - yd[23];
+    nrm[0] = sq;
+    nrm[1] = sp;
+#if MB_FLOAT
+    nrm[2] = st;
+#endif
+}
+
 static const mb_f4_kernels gear_train_f4 = {
-    gear_train_f4_matrix, gear_train_f4_constraint, gear_train_f4_residual, gear_train_f4_dg2
+    gear_train_f4_matrix, gear_train_f4_constraint, gear_train_f4_residual, gear_train_f4_dg2,
+    gear_train_f4_newton_rhs, gear_train_f4_newton_update
 };
 #endif
 

@@ -767,8 +767,176 @@ static void geneva_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, con
     out[5] = g * dQq[30] * dq[0] + g * dQq[31] * dq[1] + g * dQq[32] * dq[2] + g * dQq[33] * dq[3] + g * dQq[34] * dq[4] + g * dQq[35] * dq[5] + dQv[30] * dq[0] + dQv[31] * dq[1] + dQv[32] * dq[2] + dQv[33] * dq[3] + dQv[34] * dq[4] + dQv[35] * dq[5];
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void geneva_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[6] + Pq[0] * s0) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[1] * s1) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[7] + Pq[1] * s1) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[4] * s4) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[8] + Pq[4] * s4) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[2] * s2) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[9] + Pq[2] * s2) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[3] * s3) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[10] + Pq[3] * s3) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5]) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[11]) * g) - g * gb5;
+}
+
+/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
+ * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
+ * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
+ * |dg2/dq dq|^2), each summed in index order. */
+static MB_NO_SLP void geneva_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
+    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
+    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
+    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
+{
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)dp;
+    (void)nrm;
+    (void)dq;
+    (void)g2;
+    (void)zk;
+    (void)yd;
+    (void)D;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)g;
+    (void)ih2;
+    const mb_real m0 = (D[0] * dq[0]) * a;
+    const mb_real m1 = (D[1] * dq[1]) * a;
+    const mb_real m2 = (D[2] * dq[3]) * a;
+    const mb_real m3 = (D[3] * dq[4]) * a;
+    const mb_real m4 = (D[4] * dq[2]) * a;
+    mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+    mb_real st = 0;
+#endif
+    const mb_real t0 = g * dQq[0] * dq[0] + g * dQq[1] * dq[1] + g * dQq[2] * dq[2] + g * dQq[3] * dq[3] + g * dQq[4] * dq[4] + g * dQq[5] * dq[5] + dQv[0] * dq[0] + dQv[1] * dq[1] + dQv[2] * dq[2] + dQv[3] * dq[3] + dQv[4] * dq[4] + dQv[5] * dq[5] + Pqd[0] * m0;
+    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
+    dp[0] = d0;
+    sq = e0 * e0;
+    sp = d0 * d0;
+#if MB_FLOAT
+    st = t0 * t0;
+#endif
+    const mb_real q0 = z[0] + e0, p0 = z[6] + d0;
+    z[0] = q0;
+    z[6] = p0;
+    v[0] = ih2 * (q0 - zk[0]) - yd[0];
+    pd[0] = ih2 * (p0 - zk[6]) - yd[6];
+    const mb_real t1 = g * dQq[6] * dq[0] + g * dQq[7] * dq[1] + g * dQq[8] * dq[2] + g * dQq[9] * dq[3] + g * dQq[10] * dq[4] + g * dQq[11] * dq[5] + dQv[6] * dq[0] + dQv[7] * dq[1] + dQv[8] * dq[2] + dQv[9] * dq[3] + dQv[10] * dq[4] + dQv[11] * dq[5] + Pqd[1] * m1;
+    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
+    dp[1] = d1;
+    sq += e1 * e1;
+    sp += d1 * d1;
+#if MB_FLOAT
+    st += t1 * t1;
+#endif
+    const mb_real q1 = z[1] + e1, p1 = z[7] + d1;
+    z[1] = q1;
+    z[7] = p1;
+    v[1] = ih2 * (q1 - zk[1]) - yd[1];
+    pd[1] = ih2 * (p1 - zk[7]) - yd[7];
+    const mb_real t2 = g * dQq[12] * dq[0] + g * dQq[13] * dq[1] + g * dQq[14] * dq[2] + g * dQq[15] * dq[3] + g * dQq[16] * dq[4] + g * dQq[17] * dq[5] + dQv[12] * dq[0] + dQv[13] * dq[1] + dQv[14] * dq[2] + dQv[15] * dq[3] + dQv[16] * dq[4] + dQv[17] * dq[5] + Pqd[4] * m4;
+    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
+    dp[2] = d2;
+    sq += e2 * e2;
+    sp += d2 * d2;
+#if MB_FLOAT
+    st += t2 * t2;
+#endif
+    const mb_real q2 = z[2] + e2, p2 = z[8] + d2;
+    z[2] = q2;
+    z[8] = p2;
+    v[2] = ih2 * (q2 - zk[2]) - yd[2];
+    pd[2] = ih2 * (p2 - zk[8]) - yd[8];
+    const mb_real t3 = g * dQq[18] * dq[0] + g * dQq[19] * dq[1] + g * dQq[20] * dq[2] + g * dQq[21] * dq[3] + g * dQq[22] * dq[4] + g * dQq[23] * dq[5] + dQv[18] * dq[0] + dQv[19] * dq[1] + dQv[20] * dq[2] + dQv[21] * dq[3] + dQv[22] * dq[4] + dQv[23] * dq[5] + Pqd[2] * m2;
+    const mb_real e3 = dq[3], d3 = -g2[3] + t3;
+    dp[3] = d3;
+    sq += e3 * e3;
+    sp += d3 * d3;
+#if MB_FLOAT
+    st += t3 * t3;
+#endif
+    const mb_real q3 = z[3] + e3, p3 = z[9] + d3;
+    z[3] = q3;
+    z[9] = p3;
+    v[3] = ih2 * (q3 - zk[3]) - yd[3];
+    pd[3] = ih2 * (p3 - zk[9]) - yd[9];
+    const mb_real t4 = g * dQq[24] * dq[0] + g * dQq[25] * dq[1] + g * dQq[26] * dq[2] + g * dQq[27] * dq[3] + g * dQq[28] * dq[4] + g * dQq[29] * dq[5] + dQv[24] * dq[0] + dQv[25] * dq[1] + dQv[26] * dq[2] + dQv[27] * dq[3] + dQv[28] * dq[4] + dQv[29] * dq[5] + Pqd[3] * m3;
+    const mb_real e4 = dq[4], d4 = -g2[4] + t4;
+    dp[4] = d4;
+    sq += e4 * e4;
+    sp += d4 * d4;
+#if MB_FLOAT
+    st += t4 * t4;
+#endif
+    const mb_real q4 = z[4] + e4, p4 = z[10] + d4;
+    z[4] = q4;
+    z[10] = p4;
+    v[4] = ih2 * (q4 - zk[4]) - yd[4];
+    pd[4] = ih2 * (p4 - zk[10]) - yd[10];
+    const mb_real t5 = g * dQq[30] * dq[0] + g * dQq[31] * dq[1] + g * dQq[32] * dq[2] + g * dQq[33] * dq[3] + g * dQq[34] * dq[4] + g * dQq[35] * dq[5] + dQv[30] * dq[0] + dQv[31] * dq[1] + dQv[32] * dq[2] + dQv[33] * dq[3] + dQv[34] * dq[4] + dQv[35] * dq[5];
+    const mb_real e5 = dq[5], d5 = -g2[5] + t5;
+    dp[5] = d5;
+    sq += e5 * e5;
+    sp += d5 * d5;
+#if MB_FLOAT
+    st += t5 * t5;
+#endif
+    const mb_real q5 = z[5] + e5, p5 = z[11] + d5;
+    z[5] = q5;
+    z[11] = p5;
+    v[5] = ih2 * (q5 - zk[5]) - yd[5];
+    pd[5] = ih2 * (p5 - zk[11]) - yd[11];
+    nrm[0] = sq;
+    nrm[1] = sp;
+#if MB_FLOAT
+    nrm[2] = st;
+#endif
+}
+
 static const mb_f4_kernels geneva_f4 = {
-    geneva_f4_matrix, geneva_f4_constraint, geneva_f4_residual, geneva_f4_dg2
+    geneva_f4_matrix, geneva_f4_constraint, geneva_f4_residual, geneva_f4_dg2,
+    geneva_f4_newton_rhs, geneva_f4_newton_update
 };
 #endif
 

@@ -2017,8 +2017,338 @@ static void parallelogram_chain_f4_dg2(mb_real *restrict out, const mb_real *res
     out[14] = Pqd[31] * m10 + Pqd[35] * m11 + Pqd[39] * m12 + Pqd[43] * m13;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void parallelogram_chain_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real s12 = sig[12] + a * c[12];
+    const mb_real s13 = sig[13] + a * c[13];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[12] * s6) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[15] + Pq[0] * s0 + Pq[12] * s6) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[16] * s7) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[16] + Pq[2] * s1 + Pq[16] * s7) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[13] * s6 - Pqd[17] * s7) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[17] + Pq[1] * s0 + Pq[3] * s1 + Pq[13] * s6 + Pq[17] * s7) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[4] * s2 - Pqd[20] * s8 - Pqd[28] * s10) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[18] + Pq[4] * s2 + Pq[20] * s8 + Pq[28] * s10) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[6] * s3 - Pqd[24] * s9 - Pqd[32] * s11) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[19] + Pq[6] * s3 + Pq[24] * s9 + Pq[32] * s11) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[5] * s2 - Pqd[7] * s3 - Pqd[21] * s8 - Pqd[25] * s9 - Pqd[29] * s10 - Pqd[33] * s11) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[20] + Pq[5] * s2 + Pq[7] * s3 + Pq[21] * s8 + Pq[25] * s9 + Pq[29] * s10 + Pq[33] * s11) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[8] * s4 - Pqd[36] * s12) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[21] + Pq[8] * s4 + Pq[36] * s12) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[10] * s5 - Pqd[40] * s13) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[22] + Pq[10] * s5 + Pq[40] * s13) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[9] * s4 - Pqd[11] * s5 - Pqd[37] * s12 - Pqd[41] * s13) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[23] + Pq[9] * s4 + Pq[11] * s5 + Pq[37] * s12 + Pq[41] * s13) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[14] * s6 - Pqd[22] * s8) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[24] + Pq[14] * s6 + Pq[22] * s8) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[18] * s7 - Pqd[26] * s9) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[25] + Pq[18] * s7 + Pq[26] * s9) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[15] * s6 - Pqd[19] * s7 - Pqd[23] * s8 - Pqd[27] * s9) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[26] + Pq[15] * s6 + Pq[19] * s7 + Pq[23] * s8 + Pq[27] * s9) * g) - g * gb11;
+    const mb_real gb12 = (pd[12] - Q[12] - Pqd[30] * s10 - Pqd[38] * s12) * g;
+    g2[12] = gb12;
+    b[12] = -((mass[12] * v[12] - z[27] + Pq[30] * s10 + Pq[38] * s12) * g) - g * gb12;
+    const mb_real gb13 = (pd[13] - Q[13] - Pqd[34] * s11 - Pqd[42] * s13) * g;
+    g2[13] = gb13;
+    b[13] = -((mass[13] * v[13] - z[28] + Pq[34] * s11 + Pq[42] * s13) * g) - g * gb13;
+    const mb_real gb14 = (pd[14] - Q[14] - Pqd[31] * s10 - Pqd[35] * s11 - Pqd[39] * s12 - Pqd[43] * s13) * g;
+    g2[14] = gb14;
+    b[14] = -((mass[14] * v[14] - z[29] + Pq[31] * s10 + Pq[35] * s11 + Pq[39] * s12 + Pq[43] * s13) * g) - g * gb14;
+}
+
+/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
+ * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
+ * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
+ * |dg2/dq dq|^2), each summed in index order. */
+static MB_NO_SLP void parallelogram_chain_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
+    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
+    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
+    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
+{
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)dp;
+    (void)nrm;
+    (void)dq;
+    (void)g2;
+    (void)zk;
+    (void)yd;
+    (void)D;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)g;
+    (void)ih2;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[2]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[2]) * a;
+    const mb_real m2 = (D[4] * dq[3] + D[5] * dq[5]) * a;
+    const mb_real m3 = (D[6] * dq[4] + D[7] * dq[5]) * a;
+    const mb_real m4 = (D[8] * dq[6] + D[9] * dq[8]) * a;
+    const mb_real m5 = (D[10] * dq[7] + D[11] * dq[8]) * a;
+    const mb_real m6 = (D[12] * dq[0] + D[13] * dq[2] + D[14] * dq[9] + D[15] * dq[11]) * a;
+    const mb_real m7 = (D[16] * dq[1] + D[17] * dq[2] + D[18] * dq[10] + D[19] * dq[11]) * a;
+    const mb_real m8 = (D[20] * dq[3] + D[21] * dq[5] + D[22] * dq[9] + D[23] * dq[11]) * a;
+    const mb_real m9 = (D[24] * dq[4] + D[25] * dq[5] + D[26] * dq[10] + D[27] * dq[11]) * a;
+    const mb_real m10 = (D[28] * dq[3] + D[29] * dq[5] + D[30] * dq[12] + D[31] * dq[14]) * a;
+    const mb_real m11 = (D[32] * dq[4] + D[33] * dq[5] + D[34] * dq[13] + D[35] * dq[14]) * a;
+    const mb_real m12 = (D[36] * dq[6] + D[37] * dq[8] + D[38] * dq[12] + D[39] * dq[14]) * a;
+    const mb_real m13 = (D[40] * dq[7] + D[41] * dq[8] + D[42] * dq[13] + D[43] * dq[14]) * a;
+    mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+    mb_real st = 0;
+#endif
+    const mb_real t0 = Pqd[0] * m0 + Pqd[12] * m6;
+    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
+    dp[0] = d0;
+    sq = e0 * e0;
+    sp = d0 * d0;
+#if MB_FLOAT
+    st = t0 * t0;
+#endif
+    const mb_real q0 = z[0] + e0, p0 = z[15] + d0;
+    z[0] = q0;
+    z[15] = p0;
+    v[0] = ih2 * (q0 - zk[0]) - yd[0];
+    pd[0] = ih2 * (p0 - zk[15]) - yd[15];
+    const mb_real t1 = Pqd[2] * m1 + Pqd[16] * m7;
+    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
+    dp[1] = d1;
+    sq += e1 * e1;
+    sp += d1 * d1;
+#if MB_FLOAT
+    st += t1 * t1;
+#endif
+    const mb_real q1 = z[1] + e1, p1 = z[16] + d1;
+    z[1] = q1;
+    z[16] = p1;
+    v[1] = ih2 * (q1 - zk[1]) - yd[1];
+    pd[1] = ih2 * (p1 - zk[16]) - yd[16];
+    const mb_real t2 = Pqd[1] * m0 + Pqd[3] * m1 + Pqd[13] * m6 + Pqd[17] * m7;
+    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
+    dp[2] = d2;
+    sq += e2 * e2;
+    sp += d2 * d2;
+#if MB_FLOAT
+    st += t2 * t2;
+#endif
+    const mb_real q2 = z[2] + e2, p2 = z[17] + d2;
+    z[2] = q2;
+    z[17] = p2;
+    v[2] = ih2 * (q2 - zk[2]) - yd[2];
+    pd[2] = ih2 * (p2 - zk[17]) - yd[17];
+    const mb_real t3 = Pqd[4] * m2 + Pqd[20] * m8 + Pqd[28] * m10;
+    const mb_real e3 = dq[3], d3 = -g2[3] + t3;
+    dp[3] = d3;
+    sq += e3 * e3;
+    sp += d3 * d3;
+#if MB_FLOAT
+    st += t3 * t3;
+#endif
+    const mb_real q3 = z[3] + e3, p3 = z[18] + d3;
+    z[3] = q3;
+    z[18] = p3;
+    v[3] = ih2 * (q3 - zk[3]) - yd[3];
+    pd[3] = ih2 * (p3 - zk[18]) - yd[18];
+    const mb_real t4 = Pqd[6] * m3 + Pqd[24] * m9 + Pqd[32] * m11;
+    const mb_real e4 = dq[4], d4 = -g2[4] + t4;
+    dp[4] = d4;
+    sq += e4 * e4;
+    sp += d4 * d4;
+#if MB_FLOAT
+    st += t4 * t4;
+#endif
+    const mb_real q4 = z[4] + e4, p4 = z[19] + d4;
+    z[4] = q4;
+    z[19] = p4;
+    v[4] = ih2 * (q4 - zk[4]) - yd[4];
+    pd[4] = ih2 * (p4 - zk[19]) - yd[19];
+    const mb_real t5 = Pqd[5] * m2 + Pqd[7] * m3 + Pqd[21] * m8 + Pqd[25] * m9 + Pqd[29] * m10 + Pqd[33] * m11;
+    const mb_real e5 = dq[5], d5 = -g2[5] + t5;
+    dp[5] = d5;
+    sq += e5 * e5;
+    sp += d5 * d5;
+#if MB_FLOAT
+    st += t5 * t5;
+#endif
+    const mb_real q5 = z[5] + e5, p5 = z[20] + d5;
+    z[5] = q5;
+    z[20] = p5;
+    v[5] = ih2 * (q5 - zk[5]) - yd[5];
+    pd[5] = ih2 * (p5 - zk[20]) - yd[20];
+    const mb_real t6 = Pqd[8] * m4 + Pqd[36] * m12;
+    const mb_real e6 = dq[6], d6 = -g2[6] + t6;
+    dp[6] = d6;
+    sq += e6 * e6;
+    sp += d6 * d6;
+#if MB_FLOAT
+    st += t6 * t6;
+#endif
+    const mb_real q6 = z[6] + e6, p6 = z[21] + d6;
+    z[6] = q6;
+    z[21] = p6;
+    v[6] = ih2 * (q6 - zk[6]) - yd[6];
+    pd[6] = ih2 * (p6 - zk[21]) - yd[21];
+    const mb_real t7 = Pqd[10] * m5 + Pqd[40] * m13;
+    const mb_real e7 = dq[7], d7 = -g2[7] + t7;
+    dp[7] = d7;
+    sq += e7 * e7;
+    sp += d7 * d7;
+#if MB_FLOAT
+    st += t7 * t7;
+#endif
+    const mb_real q7 = z[7] + e7, p7 = z[22] + d7;
+    z[7] = q7;
+    z[22] = p7;
+    v[7] = ih2 * (q7 - zk[7]) - yd[7];
+    pd[7] = ih2 * (p7 - zk[22]) - yd[22];
+    const mb_real t8 = Pqd[9] * m4 + Pqd[11] * m5 + Pqd[37] * m12 + Pqd[41] * m13;
+    const mb_real e8 = dq[8], d8 = -g2[8] + t8;
+    dp[8] = d8;
+    sq += e8 * e8;
+    sp += d8 * d8;
+#if MB_FLOAT
+    st += t8 * t8;
+#endif
+    const mb_real q8 = z[8] + e8, p8 = z[23] + d8;
+    z[8] = q8;
+    z[23] = p8;
+    v[8] = ih2 * (q8 - zk[8]) - yd[8];
+    pd[8] = ih2 * (p8 - zk[23]) - yd[23];
+    const mb_real t9 = Pqd[14] * m6 + Pqd[22] * m8;
+    const mb_real e9 = dq[9], d9 = -g2[9] + t9;
+    dp[9] = d9;
+    sq += e9 * e9;
+    sp += d9 * d9;
+#if MB_FLOAT
+    st += t9 * t9;
+#endif
+    const mb_real q9 = z[9] + e9, p9 = z[24] + d9;
+    z[9] = q9;
+    z[24] = p9;
+    v[9] = ih2 * (q9 - zk[9]) - yd[9];
+    pd[9] = ih2 * (p9 - zk[24]) - yd[24];
+    const mb_real t10 = Pqd[18] * m7 + Pqd[26] * m9;
+    const mb_real e10 = dq[10], d10 = -g2[10] + t10;
+    dp[10] = d10;
+    sq += e10 * e10;
+    sp += d10 * d10;
+#if MB_FLOAT
+    st += t10 * t10;
+#endif
+    const mb_real q10 = z[10] + e10, p10 = z[25] + d10;
+    z[10] = q10;
+    z[25] = p10;
+    v[10] = ih2 * (q10 - zk[10]) - yd[10];
+    pd[10] = ih2 * (p10 - zk[25]) - yd[25];
+    const mb_real t11 = Pqd[15] * m6 + Pqd[19] * m7 + Pqd[23] * m8 + Pqd[27] * m9;
+    const mb_real e11 = dq[11], d11 = -g2[11] + t11;
+    dp[11] = d11;
+    sq += e11 * e11;
+    sp += d11 * d11;
+#if MB_FLOAT
+    st += t11 * t11;
+#endif
+    const mb_real q11 = z[11] + e11, p11 = z[26] + d11;
+    z[11] = q11;
+    z[26] = p11;
+    v[11] = ih2 * (q11 - zk[11]) - yd[11];
+    pd[11] = ih2 * (p11 - zk[26]) - yd[26];
+    const mb_real t12 = Pqd[30] * m10 + Pqd[38] * m12;
+    const mb_real e12 = dq[12], d12 = -g2[12] + t12;
+    dp[12] = d12;
+    sq += e12 * e12;
+    sp += d12 * d12;
+#if MB_FLOAT
+    st += t12 * t12;
+#endif
+    const mb_real q12 = z[12] + e12, p12 = z[27] + d12;
+    z[12] = q12;
+    z[27] = p12;
+    v[12] = ih2 * (q12 - zk[12]) - yd[12];
+    pd[12] = ih2 * (p12 - zk[27]) - yd[27];
+    const mb_real t13 = Pqd[34] * m11 + Pqd[42] * m13;
+    const mb_real e13 = dq[13], d13 = -g2[13] + t13;
+    dp[13] = d13;
+    sq += e13 * e13;
+    sp += d13 * d13;
+#if MB_FLOAT
+    st += t13 * t13;
+#endif
+    const mb_real q13 = z[13] + e13, p13 = z[28] + d13;
+    z[13] = q13;
+    z[28] = p13;
+    v[13] = ih2 * (q13 - zk[13]) - yd[13];
+    pd[13] = ih2 * (p13 - zk[28]) - yd[28];
+    const mb_real t14 = Pqd[31] * m10 + Pqd[35] * m11 + Pqd[39] * m12 + Pqd[43] * m13;
+    const mb_real e14 = dq[14], d14 = -g2[14] + t14;
+    dp[14] = d14;
+    sq += e14 * e14;
+    sp += d14 * d14;
+#if MB_FLOAT
+    st += t14 * t14;
+#endif
+    const mb_real q14 = z[14] + e14, p14 = z[29] + d14;
+    z[14] = q14;
+    z[29] = p14;
+    v[14] = ih2 * (q14 - zk[14]) - yd[14];
+    pd[14] = ih2 * (p14 - zk[29]) - yd[29];
+    nrm[0] = sq;
+    nrm[1] = sp;
+#if MB_FLOAT
+    nrm[2] = st;
+#endif
+}
+
 static const mb_f4_kernels parallelogram_chain_f4 = {
-    parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2
+    parallelogram_chain_f4_matrix, parallelogram_chain_f4_constraint, parallelogram_chain_f4_residual, parallelogram_chain_f4_dg2,
+    parallelogram_chain_f4_newton_rhs, parallelogram_chain_f4_newton_update
 };
 #endif
 

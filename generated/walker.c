@@ -8814,8 +8814,602 @@ static void walker_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, con
     out[29] = g * dQq[22] * dq[28] + g * dQq[23] * dq[29] + dQv[33] * dq[27] + dQv[34] * dq[28] + dQv[35] * dq[29] + Pqd[119] * m23 + Pqd[125] * m24 + Pqd[131] * m25;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void walker_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real s12 = sig[12] + a * c[12];
+    const mb_real s13 = sig[13] + a * c[13];
+    const mb_real s14 = sig[14] + a * c[14];
+    const mb_real s15 = sig[15] + a * c[15];
+    const mb_real s16 = sig[16] + a * c[16];
+    const mb_real s17 = sig[17] + a * c[17];
+    const mb_real s18 = sig[18] + a * c[18];
+    const mb_real s19 = sig[19] + a * c[19];
+    const mb_real s20 = sig[20] + a * c[20];
+    const mb_real s21 = sig[21] + a * c[21];
+    const mb_real s22 = sig[22] + a * c[22];
+    const mb_real s23 = sig[23] + a * c[23];
+    const mb_real s24 = sig[24] + a * c[24];
+    const mb_real s25 = sig[25] + a * c[25];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2 - Pqd[24] * s6 - Pqd[36] * s8 - Pqd[56] * s12 - Pqd[68] * s14 - Pqd[88] * s18 - Pqd[100] * s20 - Pqd[120] * s24) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[30] + Pq[0] * s0 + Pq[4] * s2 + Pq[24] * s6 + Pq[36] * s8 + Pq[56] * s12 + Pq[68] * s14 + Pq[88] * s18 + Pq[100] * s20 + Pq[120] * s24) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3 - Pqd[25] * s6 - Pqd[40] * s9 - Pqd[57] * s12 - Pqd[72] * s15 - Pqd[89] * s18 - Pqd[104] * s21 - Pqd[121] * s24) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[31] + Pq[2] * s1 + Pq[8] * s3 + Pq[25] * s6 + Pq[40] * s9 + Pq[57] * s12 + Pq[72] * s15 + Pq[89] * s18 + Pq[104] * s21 + Pq[121] * s24) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[5] * s2 - Pqd[9] * s3 - Pqd[26] * s6 - Pqd[37] * s8 - Pqd[41] * s9 - Pqd[58] * s12 - Pqd[69] * s14 - Pqd[73] * s15 - Pqd[90] * s18 - Pqd[101] * s20 - Pqd[105] * s21 - Pqd[122] * s24) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[32] + Pq[5] * s2 + Pq[9] * s3 + Pq[26] * s6 + Pq[37] * s8 + Pq[41] * s9 + Pq[58] * s12 + Pq[69] * s14 + Pq[73] * s15 + Pq[90] * s18 + Pq[101] * s20 + Pq[105] * s21 + Pq[122] * s24) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[1] * s0 - Pqd[12] * s4 - Pqd[18] * s5 - Pqd[44] * s10 - Pqd[50] * s11 - Pqd[76] * s16 - Pqd[82] * s17 - Pqd[108] * s22 - Pqd[114] * s23) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[33] + Pq[1] * s0 + Pq[12] * s4 + Pq[18] * s5 + Pq[44] * s10 + Pq[50] * s11 + Pq[76] * s16 + Pq[82] * s17 + Pq[108] * s22 + Pq[114] * s23) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[3] * s1 - Pqd[13] * s4 - Pqd[19] * s5 - Pqd[45] * s10 - Pqd[51] * s11 - Pqd[77] * s16 - Pqd[83] * s17 - Pqd[109] * s22 - Pqd[115] * s23) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[34] + Pq[3] * s1 + Pq[13] * s4 + Pq[19] * s5 + Pq[45] * s10 + Pq[51] * s11 + Pq[77] * s16 + Pq[83] * s17 + Pq[109] * s22 + Pq[115] * s23) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[14] * s4 - Pqd[20] * s5 - Pqd[46] * s10 - Pqd[52] * s11 - Pqd[78] * s16 - Pqd[84] * s17 - Pqd[110] * s22 - Pqd[116] * s23) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[35] + Pq[14] * s4 + Pq[20] * s5 + Pq[46] * s10 + Pq[52] * s11 + Pq[78] * s16 + Pq[84] * s17 + Pq[110] * s22 + Pq[116] * s23) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[6] * s2 - Pqd[15] * s4 - Pqd[30] * s7) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[36] + Pq[6] * s2 + Pq[15] * s4 + Pq[30] * s7) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[10] * s3 - Pqd[16] * s4 - Pqd[31] * s7) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[37] + Pq[10] * s3 + Pq[16] * s4 + Pq[31] * s7) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[7] * s2 - Pqd[11] * s3 - Pqd[17] * s4 - Pqd[32] * s7) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[38] + Pq[7] * s2 + Pq[11] * s3 + Pq[17] * s4 + Pq[32] * s7) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[21] * s5 - Pqd[27] * s6 - Pqd[33] * s7) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[39] + Pq[21] * s5 + Pq[27] * s6 + Pq[33] * s7) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[22] * s5 - Pqd[28] * s6 - Pqd[34] * s7) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[40] + Pq[22] * s5 + Pq[28] * s6 + Pq[34] * s7) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[23] * s5 - Pqd[29] * s6 - Pqd[35] * s7) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[41] + Pq[23] * s5 + Pq[29] * s6 + Pq[35] * s7) * g) - g * gb11;
+    const mb_real gb12 = (pd[12] - Q[12] - Pqd[38] * s8 - Pqd[47] * s10 - Pqd[62] * s13) * g;
+    g2[12] = gb12;
+    b[12] = -((mass[12] * v[12] - z[42] + Pq[38] * s8 + Pq[47] * s10 + Pq[62] * s13) * g) - g * gb12;
+    const mb_real gb13 = (pd[13] - Q[13] - Pqd[42] * s9 - Pqd[48] * s10 - Pqd[63] * s13) * g;
+    g2[13] = gb13;
+    b[13] = -((mass[13] * v[13] - z[43] + Pq[42] * s9 + Pq[48] * s10 + Pq[63] * s13) * g) - g * gb13;
+    const mb_real gb14 = (pd[14] - Q[14] - Pqd[39] * s8 - Pqd[43] * s9 - Pqd[49] * s10 - Pqd[64] * s13) * g;
+    g2[14] = gb14;
+    b[14] = -((mass[14] * v[14] - z[44] + Pq[39] * s8 + Pq[43] * s9 + Pq[49] * s10 + Pq[64] * s13) * g) - g * gb14;
+    const mb_real gb15 = (pd[15] - Q[15] - Pqd[53] * s11 - Pqd[59] * s12 - Pqd[65] * s13) * g;
+    g2[15] = gb15;
+    b[15] = -((mass[15] * v[15] - z[45] + Pq[53] * s11 + Pq[59] * s12 + Pq[65] * s13) * g) - g * gb15;
+    const mb_real gb16 = (pd[16] - Q[16] - Pqd[54] * s11 - Pqd[60] * s12 - Pqd[66] * s13) * g;
+    g2[16] = gb16;
+    b[16] = -((mass[16] * v[16] - z[46] + Pq[54] * s11 + Pq[60] * s12 + Pq[66] * s13) * g) - g * gb16;
+    const mb_real gb17 = (pd[17] - Q[17] - Pqd[55] * s11 - Pqd[61] * s12 - Pqd[67] * s13) * g;
+    g2[17] = gb17;
+    b[17] = -((mass[17] * v[17] - z[47] + Pq[55] * s11 + Pq[61] * s12 + Pq[67] * s13) * g) - g * gb17;
+    const mb_real gb18 = (pd[18] - Q[18] - Pqd[70] * s14 - Pqd[79] * s16 - Pqd[94] * s19) * g;
+    g2[18] = gb18;
+    b[18] = -((mass[18] * v[18] - z[48] + Pq[70] * s14 + Pq[79] * s16 + Pq[94] * s19) * g) - g * gb18;
+    const mb_real gb19 = (pd[19] - Q[19] - Pqd[74] * s15 - Pqd[80] * s16 - Pqd[95] * s19) * g;
+    g2[19] = gb19;
+    b[19] = -((mass[19] * v[19] - z[49] + Pq[74] * s15 + Pq[80] * s16 + Pq[95] * s19) * g) - g * gb19;
+    const mb_real gb20 = (pd[20] - Q[20] - Pqd[71] * s14 - Pqd[75] * s15 - Pqd[81] * s16 - Pqd[96] * s19) * g;
+    g2[20] = gb20;
+    b[20] = -((mass[20] * v[20] - z[50] + Pq[71] * s14 + Pq[75] * s15 + Pq[81] * s16 + Pq[96] * s19) * g) - g * gb20;
+    const mb_real gb21 = (pd[21] - Q[21] - Pqd[85] * s17 - Pqd[91] * s18 - Pqd[97] * s19) * g;
+    g2[21] = gb21;
+    b[21] = -((mass[21] * v[21] - z[51] + Pq[85] * s17 + Pq[91] * s18 + Pq[97] * s19) * g) - g * gb21;
+    const mb_real gb22 = (pd[22] - Q[22] - Pqd[86] * s17 - Pqd[92] * s18 - Pqd[98] * s19) * g;
+    g2[22] = gb22;
+    b[22] = -((mass[22] * v[22] - z[52] + Pq[86] * s17 + Pq[92] * s18 + Pq[98] * s19) * g) - g * gb22;
+    const mb_real gb23 = (pd[23] - Q[23] - Pqd[87] * s17 - Pqd[93] * s18 - Pqd[99] * s19) * g;
+    g2[23] = gb23;
+    b[23] = -((mass[23] * v[23] - z[53] + Pq[87] * s17 + Pq[93] * s18 + Pq[99] * s19) * g) - g * gb23;
+    const mb_real gb24 = (pd[24] - Q[24] - Pqd[102] * s20 - Pqd[111] * s22 - Pqd[126] * s25) * g;
+    g2[24] = gb24;
+    b[24] = -((mass[24] * v[24] - z[54] + Pq[102] * s20 + Pq[111] * s22 + Pq[126] * s25) * g) - g * gb24;
+    const mb_real gb25 = (pd[25] - Q[25] - Pqd[106] * s21 - Pqd[112] * s22 - Pqd[127] * s25) * g;
+    g2[25] = gb25;
+    b[25] = -((mass[25] * v[25] - z[55] + Pq[106] * s21 + Pq[112] * s22 + Pq[127] * s25) * g) - g * gb25;
+    const mb_real gb26 = (pd[26] - Q[26] - Pqd[103] * s20 - Pqd[107] * s21 - Pqd[113] * s22 - Pqd[128] * s25) * g;
+    g2[26] = gb26;
+    b[26] = -((mass[26] * v[26] - z[56] + Pq[103] * s20 + Pq[107] * s21 + Pq[113] * s22 + Pq[128] * s25) * g) - g * gb26;
+    const mb_real gb27 = (pd[27] - Q[27] - Pqd[117] * s23 - Pqd[123] * s24 - Pqd[129] * s25) * g;
+    g2[27] = gb27;
+    b[27] = -((mass[27] * v[27] - z[57] + Pq[117] * s23 + Pq[123] * s24 + Pq[129] * s25) * g) - g * gb27;
+    const mb_real gb28 = (pd[28] - Q[28] - Pqd[118] * s23 - Pqd[124] * s24 - Pqd[130] * s25) * g;
+    g2[28] = gb28;
+    b[28] = -((mass[28] * v[28] - z[58] + Pq[118] * s23 + Pq[124] * s24 + Pq[130] * s25) * g) - g * gb28;
+    const mb_real gb29 = (pd[29] - Q[29] - Pqd[119] * s23 - Pqd[125] * s24 - Pqd[131] * s25) * g;
+    g2[29] = gb29;
+    b[29] = -((mass[29] * v[29] - z[59] + Pq[119] * s23 + Pq[125] * s24 + Pq[131] * s25) * g) - g * gb29;
+}
+
+/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
+ * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
+ * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
+ * |dg2/dq dq|^2), each summed in index order. */
+static MB_NO_SLP void walker_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
+    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
+    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
+    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
+    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
+{
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)dp;
+    (void)nrm;
+    (void)dq;
+    (void)g2;
+    (void)zk;
+    (void)yd;
+    (void)D;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)g;
+    (void)ih2;
+    const mb_real m0 = (D[0] * dq[0] + D[1] * dq[3]) * a;
+    const mb_real m1 = (D[2] * dq[1] + D[3] * dq[4]) * a;
+    const mb_real m2 = (D[4] * dq[0] + D[5] * dq[2] + D[6] * dq[6] + D[7] * dq[8]) * a;
+    const mb_real m3 = (D[8] * dq[1] + D[9] * dq[2] + D[10] * dq[7] + D[11] * dq[8]) * a;
+    const mb_real m4 = (D[12] * dq[3] + D[13] * dq[4] + D[14] * dq[5] + D[15] * dq[6] + D[16] * dq[7] + D[17] * dq[8]) * a;
+    const mb_real m5 = (D[18] * dq[3] + D[19] * dq[4] + D[20] * dq[5] + D[21] * dq[9] + D[22] * dq[10] + D[23] * dq[11]) * a;
+    const mb_real m6 = (D[24] * dq[0] + D[25] * dq[1] + D[26] * dq[2] + D[27] * dq[9] + D[28] * dq[10] + D[29] * dq[11]) * a;
+    const mb_real m7 = (D[30] * dq[6] + D[31] * dq[7] + D[32] * dq[8] + D[33] * dq[9] + D[34] * dq[10] + D[35] * dq[11]) * a;
+    const mb_real m8 = (D[36] * dq[0] + D[37] * dq[2] + D[38] * dq[12] + D[39] * dq[14]) * a;
+    const mb_real m9 = (D[40] * dq[1] + D[41] * dq[2] + D[42] * dq[13] + D[43] * dq[14]) * a;
+    const mb_real m10 = (D[44] * dq[3] + D[45] * dq[4] + D[46] * dq[5] + D[47] * dq[12] + D[48] * dq[13] + D[49] * dq[14]) * a;
+    const mb_real m11 = (D[50] * dq[3] + D[51] * dq[4] + D[52] * dq[5] + D[53] * dq[15] + D[54] * dq[16] + D[55] * dq[17]) * a;
+    const mb_real m12 = (D[56] * dq[0] + D[57] * dq[1] + D[58] * dq[2] + D[59] * dq[15] + D[60] * dq[16] + D[61] * dq[17]) * a;
+    const mb_real m13 = (D[62] * dq[12] + D[63] * dq[13] + D[64] * dq[14] + D[65] * dq[15] + D[66] * dq[16] + D[67] * dq[17]) * a;
+    const mb_real m14 = (D[68] * dq[0] + D[69] * dq[2] + D[70] * dq[18] + D[71] * dq[20]) * a;
+    const mb_real m15 = (D[72] * dq[1] + D[73] * dq[2] + D[74] * dq[19] + D[75] * dq[20]) * a;
+    const mb_real m16 = (D[76] * dq[3] + D[77] * dq[4] + D[78] * dq[5] + D[79] * dq[18] + D[80] * dq[19] + D[81] * dq[20]) * a;
+    const mb_real m17 = (D[82] * dq[3] + D[83] * dq[4] + D[84] * dq[5] + D[85] * dq[21] + D[86] * dq[22] + D[87] * dq[23]) * a;
+    const mb_real m18 = (D[88] * dq[0] + D[89] * dq[1] + D[90] * dq[2] + D[91] * dq[21] + D[92] * dq[22] + D[93] * dq[23]) * a;
+    const mb_real m19 = (D[94] * dq[18] + D[95] * dq[19] + D[96] * dq[20] + D[97] * dq[21] + D[98] * dq[22] + D[99] * dq[23]) * a;
+    const mb_real m20 = (D[100] * dq[0] + D[101] * dq[2] + D[102] * dq[24] + D[103] * dq[26]) * a;
+    const mb_real m21 = (D[104] * dq[1] + D[105] * dq[2] + D[106] * dq[25] + D[107] * dq[26]) * a;
+    const mb_real m22 = (D[108] * dq[3] + D[109] * dq[4] + D[110] * dq[5] + D[111] * dq[24] + D[112] * dq[25] + D[113] * dq[26]) * a;
+    const mb_real m23 = (D[114] * dq[3] + D[115] * dq[4] + D[116] * dq[5] + D[117] * dq[27] + D[118] * dq[28] + D[119] * dq[29]) * a;
+    const mb_real m24 = (D[120] * dq[0] + D[121] * dq[1] + D[122] * dq[2] + D[123] * dq[27] + D[124] * dq[28] + D[125] * dq[29]) * a;
+    const mb_real m25 = (D[126] * dq[24] + D[127] * dq[25] + D[128] * dq[26] + D[129] * dq[27] + D[130] * dq[28] + D[131] * dq[29]) * a;
+    mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+    mb_real st = 0;
+#endif
+    const mb_real t0 = Pqd[0] * m0 + Pqd[4] * m2 + Pqd[24] * m6 + Pqd[36] * m8 + Pqd[56] * m12 + Pqd[68] * m14 + Pqd[88] * m18 + Pqd[100] * m20 + Pqd[120] * m24;
+    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
+    dp[0] = d0;
+    sq = e0 * e0;
+    sp = d0 * d0;
+#if MB_FLOAT
+    st = t0 * t0;
+#endif
+    const mb_real q0 = z[0] + e0, p0 = z[30] + d0;
+    z[0] = q0;
+    z[30] = p0;
+    v[0] = ih2 * (q0 - zk[0]) - yd[0];
+    pd[0] = ih2 * (p0 - zk[30]) - yd[30];
+    const mb_real t1 = Pqd[2] * m1 + Pqd[8] * m3 + Pqd[25] * m6 + Pqd[40] * m9 + Pqd[57] * m12 + Pqd[72] * m15 + Pqd[89] * m18 + Pqd[104] * m21 + Pqd[121] * m24;
+    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
+    dp[1] = d1;
+    sq += e1 * e1;
+    sp += d1 * d1;
+#if MB_FLOAT
+    st += t1 * t1;
+#endif
+    const mb_real q1 = z[1] + e1, p1 = z[31] + d1;
+    z[1] = q1;
+    z[31] = p1;
+    v[1] = ih2 * (q1 - zk[1]) - yd[1];
+    pd[1] = ih2 * (p1 - zk[31]) - yd[31];
+    const mb_real t2 = dQv[0] * dq[2] + dQv[1] * dq[5] + Pqd[5] * m2 + Pqd[9] * m3 + Pqd[26] * m6 + Pqd[37] * m8 + Pqd[41] * m9 + Pqd[58] * m12 + Pqd[69] * m14 + Pqd[73] * m15 + Pqd[90] * m18 + Pqd[101] * m20 + Pqd[105] * m21 + Pqd[122] * m24;
+    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
+    dp[2] = d2;
+    sq += e2 * e2;
+    sp += d2 * d2;
+#if MB_FLOAT
+    st += t2 * t2;
+#endif
+    const mb_real q2 = z[2] + e2, p2 = z[32] + d2;
+    z[2] = q2;
+    z[32] = p2;
+    v[2] = ih2 * (q2 - zk[2]) - yd[2];
+    pd[2] = ih2 * (p2 - zk[32]) - yd[32];
+    const mb_real t3 = Pqd[1] * m0 + Pqd[12] * m4 + Pqd[18] * m5 + Pqd[44] * m10 + Pqd[50] * m11 + Pqd[76] * m16 + Pqd[82] * m17 + Pqd[108] * m22 + Pqd[114] * m23;
+    const mb_real e3 = dq[3], d3 = -g2[3] + t3;
+    dp[3] = d3;
+    sq += e3 * e3;
+    sp += d3 * d3;
+#if MB_FLOAT
+    st += t3 * t3;
+#endif
+    const mb_real q3 = z[3] + e3, p3 = z[33] + d3;
+    z[3] = q3;
+    z[33] = p3;
+    v[3] = ih2 * (q3 - zk[3]) - yd[3];
+    pd[3] = ih2 * (p3 - zk[33]) - yd[33];
+    const mb_real t4 = Pqd[3] * m1 + Pqd[13] * m4 + Pqd[19] * m5 + Pqd[45] * m10 + Pqd[51] * m11 + Pqd[77] * m16 + Pqd[83] * m17 + Pqd[109] * m22 + Pqd[115] * m23;
+    const mb_real e4 = dq[4], d4 = -g2[4] + t4;
+    dp[4] = d4;
+    sq += e4 * e4;
+    sp += d4 * d4;
+#if MB_FLOAT
+    st += t4 * t4;
+#endif
+    const mb_real q4 = z[4] + e4, p4 = z[34] + d4;
+    z[4] = q4;
+    z[34] = p4;
+    v[4] = ih2 * (q4 - zk[4]) - yd[4];
+    pd[4] = ih2 * (p4 - zk[34]) - yd[34];
+    const mb_real t5 = dQv[2] * dq[2] + dQv[3] * dq[5] + Pqd[14] * m4 + Pqd[20] * m5 + Pqd[46] * m10 + Pqd[52] * m11 + Pqd[78] * m16 + Pqd[84] * m17 + Pqd[110] * m22 + Pqd[116] * m23;
+    const mb_real e5 = dq[5], d5 = -g2[5] + t5;
+    dp[5] = d5;
+    sq += e5 * e5;
+    sp += d5 * d5;
+#if MB_FLOAT
+    st += t5 * t5;
+#endif
+    const mb_real q5 = z[5] + e5, p5 = z[35] + d5;
+    z[5] = q5;
+    z[35] = p5;
+    v[5] = ih2 * (q5 - zk[5]) - yd[5];
+    pd[5] = ih2 * (p5 - zk[35]) - yd[35];
+    const mb_real t6 = Pqd[6] * m2 + Pqd[15] * m4 + Pqd[30] * m7;
+    const mb_real e6 = dq[6], d6 = -g2[6] + t6;
+    dp[6] = d6;
+    sq += e6 * e6;
+    sp += d6 * d6;
+#if MB_FLOAT
+    st += t6 * t6;
+#endif
+    const mb_real q6 = z[6] + e6, p6 = z[36] + d6;
+    z[6] = q6;
+    z[36] = p6;
+    v[6] = ih2 * (q6 - zk[6]) - yd[6];
+    pd[6] = ih2 * (p6 - zk[36]) - yd[36];
+    const mb_real t7 = Pqd[10] * m3 + Pqd[16] * m4 + Pqd[31] * m7;
+    const mb_real e7 = dq[7], d7 = -g2[7] + t7;
+    dp[7] = d7;
+    sq += e7 * e7;
+    sp += d7 * d7;
+#if MB_FLOAT
+    st += t7 * t7;
+#endif
+    const mb_real q7 = z[7] + e7, p7 = z[37] + d7;
+    z[7] = q7;
+    z[37] = p7;
+    v[7] = ih2 * (q7 - zk[7]) - yd[7];
+    pd[7] = ih2 * (p7 - zk[37]) - yd[37];
+    const mb_real t8 = Pqd[7] * m2 + Pqd[11] * m3 + Pqd[17] * m4 + Pqd[32] * m7;
+    const mb_real e8 = dq[8], d8 = -g2[8] + t8;
+    dp[8] = d8;
+    sq += e8 * e8;
+    sp += d8 * d8;
+#if MB_FLOAT
+    st += t8 * t8;
+#endif
+    const mb_real q8 = z[8] + e8, p8 = z[38] + d8;
+    z[8] = q8;
+    z[38] = p8;
+    v[8] = ih2 * (q8 - zk[8]) - yd[8];
+    pd[8] = ih2 * (p8 - zk[38]) - yd[38];
+    const mb_real t9 = g * dQq[0] * dq[10] + g * dQq[1] * dq[11] + dQv[4] * dq[9] + dQv[5] * dq[10] + dQv[6] * dq[11] + Pqd[21] * m5 + Pqd[27] * m6 + Pqd[33] * m7;
+    const mb_real e9 = dq[9], d9 = -g2[9] + t9;
+    dp[9] = d9;
+    sq += e9 * e9;
+    sp += d9 * d9;
+#if MB_FLOAT
+    st += t9 * t9;
+#endif
+    const mb_real q9 = z[9] + e9, p9 = z[39] + d9;
+    z[9] = q9;
+    z[39] = p9;
+    v[9] = ih2 * (q9 - zk[9]) - yd[9];
+    pd[9] = ih2 * (p9 - zk[39]) - yd[39];
+    const mb_real t10 = g * dQq[2] * dq[10] + g * dQq[3] * dq[11] + dQv[7] * dq[10] + dQv[8] * dq[11] + Pqd[22] * m5 + Pqd[28] * m6 + Pqd[34] * m7;
+    const mb_real e10 = dq[10], d10 = -g2[10] + t10;
+    dp[10] = d10;
+    sq += e10 * e10;
+    sp += d10 * d10;
+#if MB_FLOAT
+    st += t10 * t10;
+#endif
+    const mb_real q10 = z[10] + e10, p10 = z[40] + d10;
+    z[10] = q10;
+    z[40] = p10;
+    v[10] = ih2 * (q10 - zk[10]) - yd[10];
+    pd[10] = ih2 * (p10 - zk[40]) - yd[40];
+    const mb_real t11 = g * dQq[4] * dq[10] + g * dQq[5] * dq[11] + dQv[9] * dq[9] + dQv[10] * dq[10] + dQv[11] * dq[11] + Pqd[23] * m5 + Pqd[29] * m6 + Pqd[35] * m7;
+    const mb_real e11 = dq[11], d11 = -g2[11] + t11;
+    dp[11] = d11;
+    sq += e11 * e11;
+    sp += d11 * d11;
+#if MB_FLOAT
+    st += t11 * t11;
+#endif
+    const mb_real q11 = z[11] + e11, p11 = z[41] + d11;
+    z[11] = q11;
+    z[41] = p11;
+    v[11] = ih2 * (q11 - zk[11]) - yd[11];
+    pd[11] = ih2 * (p11 - zk[41]) - yd[41];
+    const mb_real t12 = Pqd[38] * m8 + Pqd[47] * m10 + Pqd[62] * m13;
+    const mb_real e12 = dq[12], d12 = -g2[12] + t12;
+    dp[12] = d12;
+    sq += e12 * e12;
+    sp += d12 * d12;
+#if MB_FLOAT
+    st += t12 * t12;
+#endif
+    const mb_real q12 = z[12] + e12, p12 = z[42] + d12;
+    z[12] = q12;
+    z[42] = p12;
+    v[12] = ih2 * (q12 - zk[12]) - yd[12];
+    pd[12] = ih2 * (p12 - zk[42]) - yd[42];
+    const mb_real t13 = Pqd[42] * m9 + Pqd[48] * m10 + Pqd[63] * m13;
+    const mb_real e13 = dq[13], d13 = -g2[13] + t13;
+    dp[13] = d13;
+    sq += e13 * e13;
+    sp += d13 * d13;
+#if MB_FLOAT
+    st += t13 * t13;
+#endif
+    const mb_real q13 = z[13] + e13, p13 = z[43] + d13;
+    z[13] = q13;
+    z[43] = p13;
+    v[13] = ih2 * (q13 - zk[13]) - yd[13];
+    pd[13] = ih2 * (p13 - zk[43]) - yd[43];
+    const mb_real t14 = Pqd[39] * m8 + Pqd[43] * m9 + Pqd[49] * m10 + Pqd[64] * m13;
+    const mb_real e14 = dq[14], d14 = -g2[14] + t14;
+    dp[14] = d14;
+    sq += e14 * e14;
+    sp += d14 * d14;
+#if MB_FLOAT
+    st += t14 * t14;
+#endif
+    const mb_real q14 = z[14] + e14, p14 = z[44] + d14;
+    z[14] = q14;
+    z[44] = p14;
+    v[14] = ih2 * (q14 - zk[14]) - yd[14];
+    pd[14] = ih2 * (p14 - zk[44]) - yd[44];
+    const mb_real t15 = g * dQq[6] * dq[16] + g * dQq[7] * dq[17] + dQv[12] * dq[15] + dQv[13] * dq[16] + dQv[14] * dq[17] + Pqd[53] * m11 + Pqd[59] * m12 + Pqd[65] * m13;
+    const mb_real e15 = dq[15], d15 = -g2[15] + t15;
+    dp[15] = d15;
+    sq += e15 * e15;
+    sp += d15 * d15;
+#if MB_FLOAT
+    st += t15 * t15;
+#endif
+    const mb_real q15 = z[15] + e15, p15 = z[45] + d15;
+    z[15] = q15;
+    z[45] = p15;
+    v[15] = ih2 * (q15 - zk[15]) - yd[15];
+    pd[15] = ih2 * (p15 - zk[45]) - yd[45];
+    const mb_real t16 = g * dQq[8] * dq[16] + g * dQq[9] * dq[17] + dQv[15] * dq[16] + dQv[16] * dq[17] + Pqd[54] * m11 + Pqd[60] * m12 + Pqd[66] * m13;
+    const mb_real e16 = dq[16], d16 = -g2[16] + t16;
+    dp[16] = d16;
+    sq += e16 * e16;
+    sp += d16 * d16;
+#if MB_FLOAT
+    st += t16 * t16;
+#endif
+    const mb_real q16 = z[16] + e16, p16 = z[46] + d16;
+    z[16] = q16;
+    z[46] = p16;
+    v[16] = ih2 * (q16 - zk[16]) - yd[16];
+    pd[16] = ih2 * (p16 - zk[46]) - yd[46];
+    const mb_real t17 = g * dQq[10] * dq[16] + g * dQq[11] * dq[17] + dQv[17] * dq[15] + dQv[18] * dq[16] + dQv[19] * dq[17] + Pqd[55] * m11 + Pqd[61] * m12 + Pqd[67] * m13;
+    const mb_real e17 = dq[17], d17 = -g2[17] + t17;
+    dp[17] = d17;
+    sq += e17 * e17;
+    sp += d17 * d17;
+#if MB_FLOAT
+    st += t17 * t17;
+#endif
+    const mb_real q17 = z[17] + e17, p17 = z[47] + d17;
+    z[17] = q17;
+    z[47] = p17;
+    v[17] = ih2 * (q17 - zk[17]) - yd[17];
+    pd[17] = ih2 * (p17 - zk[47]) - yd[47];
+    const mb_real t18 = Pqd[70] * m14 + Pqd[79] * m16 + Pqd[94] * m19;
+    const mb_real e18 = dq[18], d18 = -g2[18] + t18;
+    dp[18] = d18;
+    sq += e18 * e18;
+    sp += d18 * d18;
+#if MB_FLOAT
+    st += t18 * t18;
+#endif
+    const mb_real q18 = z[18] + e18, p18 = z[48] + d18;
+    z[18] = q18;
+    z[48] = p18;
+    v[18] = ih2 * (q18 - zk[18]) - yd[18];
+    pd[18] = ih2 * (p18 - zk[48]) - yd[48];
+    const mb_real t19 = Pqd[74] * m15 + Pqd[80] * m16 + Pqd[95] * m19;
+    const mb_real e19 = dq[19], d19 = -g2[19] + t19;
+    dp[19] = d19;
+    sq += e19 * e19;
+    sp += d19 * d19;
+#if MB_FLOAT
+    st += t19 * t19;
+#endif
+    const mb_real q19 = z[19] + e19, p19 = z[49] + d19;
+    z[19] = q19;
+    z[49] = p19;
+    v[19] = ih2 * (q19 - zk[19]) - yd[19];
+    pd[19] = ih2 * (p19 - zk[49]) - yd[49];
+    const mb_real t20 = Pqd[71] * m14 + Pqd[75] * m15 + Pqd[81] * m16 + Pqd[96] * m19;
+    const mb_real e20 = dq[20], d20 = -g2[20] + t20;
+    dp[20] = d20;
+    sq += e20 * e20;
+    sp += d20 * d20;
+#if MB_FLOAT
+    st += t20 * t20;
+#endif
+    const mb_real q20 = z[20] + e20, p20 = z[50] + d20;
+    z[20] = q20;
+    z[50] = p20;
+    v[20] = ih2 * (q20 - zk[20]) - yd[20];
+    pd[20] = ih2 * (p20 - zk[50]) - yd[50];
+    const mb_real t21 = g * dQq[12] * dq[22] + g * dQq[13] * dq[23] + dQv[20] * dq[21] + dQv[21] * dq[22] + dQv[22] * dq[23] + Pqd[85] * m17 + Pqd[91] * m18 + Pqd[97] * m19;
+    const mb_real e21 = dq[21], d21 = -g2[21] + t21;
+    dp[21] = d21;
+    sq += e21 * e21;
+    sp += d21 * d21;
+#if MB_FLOAT
+    st += t21 * t21;
+#endif
+    const mb_real q21 = z[21] + e21, p21 = z[51] + d21;
+    z[21] = q21;
+    z[51] = p21;
+    v[21] = ih2 * (q21 - zk[21]) - yd[21];
+    pd[21] = ih2 * (p21 - zk[51]) - yd[51];
+    const mb_real t22 = g * dQq[14] * dq[22] + g * dQq[15] * dq[23] + dQv[23] * dq[22] + dQv[24] * dq[23] + Pqd[86] * m17 + Pqd[92] * m18 + Pqd[98] * m19;
+    const mb_real e22 = dq[22], d22 = -g2[22] + t22;
+    dp[22] = d22;
+    sq += e22 * e22;
+    sp += d22 * d22;
+#if MB_FLOAT
+    st += t22 * t22;
+#endif
+    const mb_real q22 = z[22] + e22, p22 = z[52] + d22;
+    z[22] = q22;
+    z[52] = p22;
+    v[22] = ih2 * (q22 - zk[22]) - yd[22];
+    pd[22] = ih2 * (p22 - zk[52]) - yd[52];
+    const mb_real t23 = g * dQq[16] * dq[22] + g * dQq[17] * dq[23] + dQv[25] * dq[21] + dQv[26] * dq[22] + dQv[27] * dq[23] + Pqd[87] * m17 + Pqd[93] * m18 + Pqd[99] * m19;
+    const mb_real e23 = dq[23], d23 = -g2[23] + t23;
+    dp[23] = d23;
+    sq += e23 * e23;
+    sp += d23 * d23;
+#if MB_FLOAT
+    st += t23 * t23;
+#endif
+    const mb_real q23 = z[23] + e23, p23 = z[53] + d23;
+    z[23] = q23;
+    z[53] = p23;
+    v[23] = ih2 * (q23 - zk[23]) - yd[23];
+    pd[23] = ih2 * (p23 - zk[53]) - yd[53];
+    const mb_real t24 = Pqd[102] * m20 + Pqd[111] * m22 + Pqd[126] * m25;
+    const mb_real e24 = dq[24], d24 = -g2[24] + t24;
+    dp[24] = d24;
+    sq += e24 * e24;
+    sp += d24 * d24;
+#if MB_FLOAT
+    st += t24 * t24;
+#endif
+    const mb_real q24 = z[24] + e24, p24 = z[54] + d24;
+    z[24] = q24;
+    z[54] = p24;
+    v[24] = ih2 * (q24 - zk[24]) - yd[24];
+    pd[24] = ih2 * (p24 - zk[54]) - yd[54];
+    const mb_real t25 = Pqd[106] * m21 + Pqd[112] * m22 + Pqd[127] * m25;
+    const mb_real e25 = dq[25], d25 = -g2[25] + t25;
+    dp[25] = d25;
+    sq += e25 * e25;
+    sp += d25 * d25;
+#if MB_FLOAT
+    st += t25 * t25;
+#endif
+    const mb_real q25 = z[25] + e25, p25 = z[55] + d25;
+    z[25] = q25;
+    z[55] = p25;
+    v[25] = ih2 * (q25 - zk[25]) - yd[25];
+    pd[25] = ih2 * (p25 - zk[55]) - yd[55];
+    const mb_real t26 = Pqd[103] * m20 + Pqd[107] * m21 + Pqd[113] * m22 + Pqd[128] * m25;
+    const mb_real e26 = dq[26], d26 = -g2[26] + t26;
+    dp[26] = d26;
+    sq += e26 * e26;
+    sp += d26 * d26;
+#if MB_FLOAT
+    st += t26 * t26;
+#endif
+    const mb_real q26 = z[26] + e26, p26 = z[56] + d26;
+    z[26] = q26;
+    z[56] = p26;
+    v[26] = ih2 * (q26 - zk[26]) - yd[26];
+    pd[26] = ih2 * (p26 - zk[56]) - yd[56];
+    const mb_real t27 = g * dQq[18] * dq[28] + g * dQq[19] * dq[29] + dQv[28] * dq[27] + dQv[29] * dq[28] + dQv[30] * dq[29] + Pqd[117] * m23 + Pqd[123] * m24 + Pqd[129] * m25;
+    const mb_real e27 = dq[27], d27 = -g2[27] + t27;
+    dp[27] = d27;
+    sq += e27 * e27;
+    sp += d27 * d27;
+#if MB_FLOAT
+    st += t27 * t27;
+#endif
+    const mb_real q27 = z[27] + e27, p27 = z[57] + d27;
+    z[27] = q27;
+    z[57] = p27;
+    v[27] = ih2 * (q27 - zk[27]) - yd[27];
+    pd[27] = ih2 * (p27 - zk[57]) - yd[57];
+    const mb_real t28 = g * dQq[20] * dq[28] + g * dQq[21] * dq[29] + dQv[31] * dq[28] + dQv[32] * dq[29] + Pqd[118] * m23 + Pqd[124] * m24 + Pqd[130] * m25;
+    const mb_real e28 = dq[28], d28 = -g2[28] + t28;
+    dp[28] = d28;
+    sq += e28 * e28;
+    sp += d28 * d28;
+#if MB_FLOAT
+    st += t28 * t28;
+#endif
+    const mb_real q28 = z[28] + e28, p28 = z[58] + d28;
+    z[28] = q28;
+    z[58] = p28;
+    v[28] = ih2 * (q28 - zk[28]) - yd[28];
+    pd[28] = ih2 * (p28 - zk[58]) - yd[58];
+    const mb_real t29 = g * dQq[22] * dq[28] + g * dQq[23] * dq[29] + dQv[33] * dq[27] + dQv[34] * dq[28] + dQv[35] * dq[29] + Pqd[119] * m23 + Pqd[125] * m24 + Pqd[131] * m25;
+    const mb_real e29 = dq[29], d29 = -g2[29] + t29;
+    dp[29] = d29;
+    sq += e29 * e29;
+    sp += d29 * d29;
+#if MB_FLOAT
+    st += t29 * t29;
+#endif
+    const mb_real q29 = z[29] + e29, p29 = z[59] + d29;
+    z[29] = q29;
+    z[59] = p29;
+    v[29] = ih2 * (q29 - zk[29]) - yd[29];
+    pd[29] = ih2 * (p29 - zk[59]) - yd[59];
+    nrm[0] = sq;
+    nrm[1] = sp;
+#if MB_FLOAT
+    nrm[2] = st;
+#endif
+}
+
 static const mb_f4_kernels walker_f4 = {
-    walker_f4_matrix, walker_f4_constraint, walker_f4_residual, walker_f4_dg2
+    walker_f4_matrix, walker_f4_constraint, walker_f4_residual, walker_f4_dg2,
+    walker_f4_newton_rhs, walker_f4_newton_update
 };
 #endif
 
