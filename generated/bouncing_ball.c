@@ -405,85 +405,9 @@ static MB_NO_SLP void bouncing_ball_f4_newton_rhs(mb_real *restrict b, mb_real *
     b[2] = -((mass[2] * v[2] - z[5]) * g) - g * gb2;
 }
 
-/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the
- * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;
- * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float
- * |dg2/dq dq|^2), each summed in index order. */
-static MB_NO_SLP void bouncing_ball_f4_newton_update(mb_real *restrict z, mb_real *restrict v,
-    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,
-    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,
-    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,
-    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)
-{
-    (void)z;
-    (void)v;
-    (void)pd;
-    (void)dp;
-    (void)nrm;
-    (void)dq;
-    (void)g2;
-    (void)zk;
-    (void)yd;
-    (void)D;
-    (void)Pqd;
-    (void)dQq;
-    (void)dQv;
-    (void)a;
-    (void)g;
-    (void)ih2;
-    mb_real sq = 0, sp = 0;
-#if MB_FLOAT
-    mb_real st = 0;
-#endif
-    const mb_real t0 = g * dQq[0] * dq[1] + dQv[0] * dq[0] + dQv[1] * dq[1] + dQv[2] * dq[2];
-    const mb_real e0 = dq[0], d0 = -g2[0] + t0;
-    dp[0] = d0;
-    sq = e0 * e0;
-    sp = d0 * d0;
-#if MB_FLOAT
-    st = t0 * t0;
-#endif
-    const mb_real q0 = z[0] + e0, p0 = z[3] + d0;
-    z[0] = q0;
-    z[3] = p0;
-    v[0] = ih2 * (q0 - zk[0]) - yd[0];
-    pd[0] = ih2 * (p0 - zk[3]) - yd[3];
-    const mb_real t1 = g * dQq[1] * dq[1] + dQv[3] * dq[1];
-    const mb_real e1 = dq[1], d1 = -g2[1] + t1;
-    dp[1] = d1;
-    sq += e1 * e1;
-    sp += d1 * d1;
-#if MB_FLOAT
-    st += t1 * t1;
-#endif
-    const mb_real q1 = z[1] + e1, p1 = z[4] + d1;
-    z[1] = q1;
-    z[4] = p1;
-    v[1] = ih2 * (q1 - zk[1]) - yd[1];
-    pd[1] = ih2 * (p1 - zk[4]) - yd[4];
-    const mb_real t2 = g * dQq[2] * dq[1] + dQv[4] * dq[0] + dQv[5] * dq[1] + dQv[6] * dq[2];
-    const mb_real e2 = dq[2], d2 = -g2[2] + t2;
-    dp[2] = d2;
-    sq += e2 * e2;
-    sp += d2 * d2;
-#if MB_FLOAT
-    st += t2 * t2;
-#endif
-    const mb_real q2 = z[2] + e2, p2 = z[5] + d2;
-    z[2] = q2;
-    z[5] = p2;
-    v[2] = ih2 * (q2 - zk[2]) - yd[2];
-    pd[2] = ih2 * (p2 - zk[5]) - yd[5];
-    nrm[0] = sq;
-    nrm[1] = sp;
-#if MB_FLOAT
-    nrm[2] = st;
-#endif
-}
-
 static const mb_f4_kernels bouncing_ball_f4 = {
     bouncing_ball_f4_matrix, bouncing_ball_f4_constraint, bouncing_ball_f4_residual, bouncing_ball_f4_dg2,
-    bouncing_ball_f4_newton_rhs, bouncing_ball_f4_newton_update
+    bouncing_ball_f4_newton_rhs
 };
 #endif
 

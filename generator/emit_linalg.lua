@@ -343,7 +343,7 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
         table.insert(cols[pcol[k]], k - 1)
     end
     -- The sums every kernel below writes, one builder each, so the separate kernels and the
-    -- iteration's two passes (NAME_f4_newton_*) cannot drift apart. P_(i), S(r), X(j): the names
+    -- iteration's pass (NAME_f4_newton_rhs) cannot drift apart. P_(i), S(r), X(j): the names
     -- of p's entry i, s = sig + a c's, and the vector that multiplies dQ/dq, dQ/dv, D (dq).
     local function g_exprs(i, P_, S)   -- g1_i, g2_i without the factor g; P_(i): p's entry i
         local t1, t2 = {}, {}
@@ -427,14 +427,15 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     w("")
 
     -- The trapezoid's Newton iteration (mb_trapezoid.c, trap_step, after the constraint at the
-    -- iterate and the matrix's factorization) in two passes around A's LU solve: before it the
-    -- residuals and the solve's right-hand side -g1 - g g2 (g1 and s never stored); after it
-    -- 5.53's dp = -g2 + dg2/dq dq, the update of y = [q; p], 5.59's derivatives and the norms.
-    -- The same arithmetic in the same order as the loops and kernels above. Not one pass with
-    -- the constraint and the solve inside: gcc then keeps c, s, Phi_q's entries (read twice) and
-    -- the solve's values live across it all and spills them (Andrews: 3040 instructions an
-    -- iteration against 2600 for the separate pieces; with the constraint in the first pass
-    -- 1310 against 1170).
+    -- iterate and the matrix's factorization) up to A's LU solve: the residuals and the solve's
+    -- right-hand side -g1 - g g2 (g1 and s never stored), the same arithmetic in the same order
+    -- as the residual kernel and the loop it replaces. No more in one pass: with the constraint
+    -- inside gcc keeps c, s and Phi_q's entries (read twice) live and spills them (Andrews: 1310
+    -- instructions an iteration against 1170 apart); with the solve and the update too, 3040
+    -- against 2600; and an unrolled update after the solve (5.53, [q; p] and 5.59's derivatives,
+    -- the norms) saved 1 % of the instructions but cost 5-10 % of the time: 5 KB more straight
+    -- code each iteration in place of the runtime's short loop (the step's code already
+    -- overflows a 32 KB instruction cache).
     w("/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -")
     w(" * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +")
     w(" * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */")
@@ -455,51 +456,9 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     end
     w("}")
     w("")
-    w("/* The trapezoid's Newton iteration after the solve for dq: dp = -g2 + dg2/dq dq (D: the")
-    w(" * matrix's), q += dq, p += dp and their derivatives v = ih2 (q - qk) - vk, pd likewise;")
-    w(" * z = [q; p; I], zk = [qk; pk], yd = [vk; pdk]. nrm: |dq|^2, |dp|^2 (and in float")
-    w(" * |dg2/dq dq|^2), each summed in index order. */")
-    w("static MB_NO_SLP void " .. name .. "_f4_newton_update(mb_real *restrict z, mb_real *restrict v,")
-    w("    mb_real *restrict pd, mb_real *restrict dp, mb_real *restrict nrm, const mb_real *restrict dq,")
-    w("    const mb_real *restrict g2, const mb_real *restrict zk, const mb_real *restrict yd,")
-    w("    const mb_real *restrict D, const mb_real *restrict Pqd, const mb_real *restrict dQq,")
-    w("    const mb_real *restrict dQv, mb_real a, mb_real g, mb_real ih2)")
-    w("{")
-    sp_args("z", "v", "pd", "dp", "nrm", "dq", "g2", "zk", "yd", "D", "Pqd", "dQq", "dQv", "a", "g", "ih2")
-    dg2_rows(arr("dq"))
-    out_i = dg2_expr(arr("dq"))
-    -- the norms summed as the loop sums them, a term an entry (left to right from the first:
-    -- the loop's 0 + x is x), so that each entry's values die with it
-    w("    mb_real sq = 0, sp = 0;")
-    w("#if MB_FLOAT")
-    w("    mb_real st = 0;")
-    w("#endif")
-    for i = 0, nq - 1 do
-        local op = i == 0 and " = " or " += "
-        w(string.format("    const mb_real t%d = %s;", i, out_i(i)))
-        w(string.format("    const mb_real e%d = dq[%d], d%d = -g2[%d] + t%d;", i, i, i, i, i))
-        w(string.format("    dp[%d] = d%d;", i, i))
-        w(string.format("    sq%se%d * e%d;", op, i, i))
-        w(string.format("    sp%sd%d * d%d;", op, i, i))
-        w("#if MB_FLOAT")
-        w(string.format("    st%st%d * t%d;", op, i, i))
-        w("#endif")
-        w(string.format("    const mb_real q%d = z[%d] + e%d, p%d = z[%d] + d%d;", i, i, i, i, nq + i, i))
-        w(string.format("    z[%d] = q%d;", i, i))
-        w(string.format("    z[%d] = p%d;", nq + i, i))
-        w(string.format("    v[%d] = ih2 * (q%d - zk[%d]) - yd[%d];", i, i, i, i))
-        w(string.format("    pd[%d] = ih2 * (p%d - zk[%d]) - yd[%d];", i, i, nq + i, nq + i))
-    end
-    w("    nrm[0] = sq;")
-    w("    nrm[1] = sp;")
-    w("#if MB_FLOAT")
-    w("    nrm[2] = st;")
-    w("#endif")
-    w("}")
-    w("")
     w("static const mb_f4_kernels " .. name .. "_f4 = {")
     w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2,")
-    w("    " .. name .. "_f4_newton_rhs, " .. name .. "_f4_newton_update")
+    w("    " .. name .. "_f4_newton_rhs")
     w("};")
     w("#endif")
     return table.concat(out, "\n")

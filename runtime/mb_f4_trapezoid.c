@@ -166,34 +166,30 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
 }
 
 #if MB_WITH_F4_KERNELS
-/* Whether the trapezoid's iteration can take the model's passes (mb_f4_kernels.newton_rhs,
- * newton_update): its pieces are the unrolled ones above (the model's f4), A factored on the
- * plan, unrolled (not an external back end, not the dense one), no geometric terms (they add
- * K2 dq to 5.53) and no equations left out (dr: the residual's rows zeroed, its c too). */
-int mbi_f4_fusable(const mb_sim *s, int full, const unsigned char *dr)
+/* Whether the trapezoid's iteration can take the model's pass up to the solve
+ * (mb_f4_kernels.newton_rhs): its pieces are the unrolled ones above (the model's f4), A
+ * factored on the plan, unrolled (not an external back end, not the dense one), and no
+ * equations left out (dr: their c and rows zeroed). */
+int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr)
 {
     const mb_plan *P = s->m->plan;
-    if (!P->f4 || !P->f4->newton_rhs || !P->a.lu_solve || full || dr || s->p.linsys_ops) return 0;
+    if (!P->f4 || !P->f4->newton_rhs || !P->a.lu_solve || dr || s->p.linsys_ops) return 0;
 #if MB_WITH_DENSE
     if (s->p.linsys == MB_LINSYS_DENSE) return 0;
 #endif
     return 1;
 }
 
-/* The trapezoid's iteration after the constraint and the factorization in two passes around
- * the solve: mbi_f4_residual with g, dq = -g1 - g g2, its solve (mbi_ls_solve's, counted),
- * f4_dg2 and the update of [q; p] and its derivatives (ih2: the trapezoid's 2 / h); g2: n
- * scratch. The same arithmetic in the same order. */
-void mbi_f4_newton(mb_sim *s, mb_real g, mb_real ih2, mb_real *dq, mb_real *dp, mb_real *g2, mb_real *nrm)
+/* The trapezoid's iteration after the constraint and the factorization up to dq in one pass and
+ * the solve: mbi_f4_residual with g (its g2 into g2), dq = -g1 - g g2 and its solve
+ * (mbi_ls_solve's, counted). The same arithmetic in the same order. */
+void mbi_f4_newton(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2)
 {
     const mb_model *m = s->m;
-    const mb_f4_kernels *K = m->plan->f4;
-    mb_real a = s->p.alpha;
-    K->newton_rhs(dq, g2, s->sig, s->cv, s->z, s->v, s->pd, m->mass, s->Pq, s->Pqd, s->Q, a, g);
+    m->plan->f4->newton_rhs(dq, g2, s->sig, s->cv, s->z, s->v, s->pd, m->mass, s->Pq, s->Pqd, s->Q,
+                            s->p.alpha, g);
     s->mon.solves++;
     m->plan->a.lu_solve(s->FA, dq, s->lsy);
-    K->newton_update(s->z, s->v, s->pd, dp, nrm, dq, g2, s->zk, s->yd, s->Dk, s->Pqd, s->dQq, s->dQv,
-                     a, g, ih2);
 }
 #endif
 

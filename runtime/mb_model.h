@@ -66,12 +66,9 @@ typedef struct mb_symbolic {
  *  - constraint: c = Phi_q v + Phi_t + k1 Phi + k2 Isig (nc), then sig += a c if sig != NULL.
  *  - residual: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv).
  *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq).
- *  - newton_rhs, newton_update: the trapezoid's Newton iteration around the solve with A's LU
- *    factors (runtime/mb_trapezoid.c's pieces in its order), after the constraint: rhs: with
- *    s = sig + a c, g2 (as residual's) and b = -g1 - g g2 (s, g1 not stored), p in z = [q; p; I];
- *    update, after the solve left dq in b: dp = -g2 + dg2 (dg2 as above), z's q += dq, p += dp,
- *    v, pd = ih2 ([q; p] - zk) - yd, nrm[0], nrm[1] = |dq|^2, |dp|^2 and (float builds)
- *    nrm[2] = |dg2|^2, each summed in index order. */
+ *  - newton_rhs: the trapezoid's Newton iteration after the constraint up to the solve
+ *    (runtime/mb_trapezoid.c): with s = sig + a c, g2 (as residual's) and the solve's right-hand
+ *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I]. */
 typedef struct mb_f4_kernels {
     void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
@@ -88,11 +85,6 @@ typedef struct mb_f4_kernels {
                        const mb_real *z, const mb_real *v, const mb_real *pd, const mb_real *mass,
                        const mb_real *Pq, const mb_real *Pqd, const mb_real *Q, mb_real a,
                        mb_real g);
-    void (*newton_update)(mb_real *z, mb_real *v, mb_real *pd, mb_real *dp, mb_real *nrm,
-                          const mb_real *dq, const mb_real *g2, const mb_real *zk,
-                          const mb_real *yd, const mb_real *D, const mb_real *Pqd,
-                          const mb_real *dQq, const mb_real *dQv, mb_real a, mb_real g,
-                          mb_real ih2);
 } mb_f4_kernels;
 
 /* The unrolled kernels of alf-explicit (mb_plan.f3; NULL in the compact form and without

@@ -143,13 +143,11 @@ typedef struct mbi_form {
     void (*rows_start)(mb_sim *s, const unsigned char *dr);
     void (*rows_drop)(mb_sim *s, const unsigned char *dr);
     int (*rows_implied)(const mb_sim *s, const unsigned char *dr);
-    /* optional: the trapezoid's iteration after the constraint and the factorization in the
-     * model's generated passes: fusable, whether this run can take them (full and dr as above);
-     * newton, the residual, the solve for dq, the momenta and the update of [q; p] with weight
-     * g and its derivatives (ih2 = 2/h), dq and dp into their arrays (g2: n scratch), |dq|^2,
-     * |dp|^2 (float: |tmpn|^2) into nrm */
-    int (*fusable)(const mb_sim *s, int full, const unsigned char *dr);
-    void (*newton)(mb_sim *s, mb_real g, mb_real ih2, mb_real *dq, mb_real *dp, mb_real *g2, mb_real *nrm);
+    /* optional: the trapezoid's iteration after the constraint and the factorization up to
+     * dq in the model's generated pass: fusable, whether this run can take it (dr as above);
+     * newton, the residual's g2 (into g2) and dq = -(g1 + g g2) solved with the factors */
+    int (*fusable)(const mb_sim *s, const unsigned char *dr);
+    void (*newton)(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
@@ -168,8 +166,8 @@ void mbi_f4_rows_start(mb_sim *s, const unsigned char *dr);
 void mbi_f4_rows_drop(mb_sim *s, const unsigned char *dr);
 int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr);
 #if MB_WITH_F4_KERNELS
-int mbi_f4_fusable(const mb_sim *s, int full, const unsigned char *dr);
-void mbi_f4_newton(mb_sim *s, mb_real g, mb_real ih2, mb_real *dq, mb_real *dp, mb_real *g2, mb_real *nrm);
+int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr);
+void mbi_f4_newton(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
 #define MBI_F4_FUSED .fusable = mbi_f4_fusable, .newton = mbi_f4_newton,
 #else
 #define MBI_F4_FUSED

@@ -238,9 +238,10 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
     int full_j = 0;
 #endif
 #if MB_WITH_F4_KERNELS
-    /* the model's passes for an iteration's pieces after the factorization where this run can
-     * take them (mbi_f4_fusable): the same arithmetic, the loops below fused into them */
-    int one = fm->fusable && fm->fusable(s, full_j, dr);
+    /* the model's pass for an iteration's residual up to dq's solve where this run can take it
+     * (mbi_f4_fusable; not with the geometric terms: the matrix is formed before it); the same
+     * arithmetic, the residual's g1 and the loop forming dq fused into it */
+    int one = !full_j && fm->fusable && fm->fusable(s, dr);
 #else
     const int one = 0;
 #endif
@@ -290,45 +291,39 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         } else {
             *stale_used = 1;
         }
-        mb_real sq = 0, sp = 0;
-#if MB_FLOAT
-        mb_real st = 0;   /* |tmpn|^2, for the floor (trap_judge) */
-#endif
-        if (one) {   /* all of the below in the model's two passes around the solve */
-            mb_real nrm[3];
-            fm->newton(s, h2, ih2, dq, dp, g2, nrm);
-            sq = nrm[0];
-            sp = nrm[1];
-#if MB_FLOAT
-            st = nrm[2];
-#endif
+        if (one) {   /* the residual up to dq and its solve in the model's pass */
+            fm->newton(s, h2, dq, g2);
         } else {
             for (int i = 0; i < n; i++) dq[i] = -g1[i] - h2 * g2[i];
             mbi_poison(g1, n);
             mbi_ls_solve(s, MB_MAT_A_LU, dq);
-            /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
-             *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
-            fm->momenta(s, dq, h2, tmpn, tmpm, full_j);
-            /* dp, |dq|^2 and |dp|^2 (the sums in dot's order), the update (5.60) and 5.59's
-             * derivatives at the new iterate, in one pass: the loop's lengths are n, its bodies
-             * short, and apart they cost as much as the generated kernels they feed (Andrews) */
-            for (int i = 0; i < n; i++) {
-                mb_real e = dq[i], d = -g2[i] + tmpn[i];
-                dp[i] = d;
-                sq += e * e;
-                sp += d * d;
-#if MB_FLOAT
-                st += tmpn[i] * tmpn[i];
-#endif
-                mb_real qi = q[i] + e, pi = p[i] + d;   /* locals: no reload after the stores */
-                q[i] = qi;
-                p[i] = pi;
-                v[i] = ih2 * (qi - qk[i]) - vk[i];
-                pd[i] = ih2 * (pi - pk[i]) - pdk[i];
-            }
-            mbi_poison(g2, n);
-            mbi_poison(tmpn, n);
         }
+        /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
+         *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
+        fm->momenta(s, dq, h2, tmpn, tmpm, full_j);
+        /* dp, |dq|^2 and |dp|^2 (the sums in dot's order), the update (5.60) and 5.59's
+         * derivatives at the new iterate, in one pass: the loop's lengths are n, its bodies
+         * short, and apart they cost as much as the generated kernels they feed (Andrews) */
+        mb_real sq = 0, sp = 0;
+#if MB_FLOAT
+        mb_real st = 0;   /* |tmpn|^2, for the floor (trap_judge) */
+#endif
+        for (int i = 0; i < n; i++) {
+            mb_real e = dq[i], d = -g2[i] + tmpn[i];
+            dp[i] = d;
+            sq += e * e;
+            sp += d * d;
+#if MB_FLOAT
+            st += tmpn[i] * tmpn[i];
+#endif
+            mb_real qi = q[i] + e, pi = p[i] + d;   /* locals: no reload after the stores */
+            q[i] = qi;
+            p[i] = pi;
+            v[i] = ih2 * (qi - qk[i]) - vk[i];
+            pd[i] = ih2 * (pi - pk[i]) - pdk[i];
+        }
+        mbi_poison(g2, n);
+        mbi_poison(tmpn, n);
         ny = MB_SQRT(sq + sp);
         /* a NaN or Inf in dq or dp (the caller restores the step's start: trap_attempt) */
         if (!isfinite(ny)) return MB_ERR_NONFINITE;

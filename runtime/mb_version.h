@@ -41,6 +41,6 @@
                                   keeps the last angle's pair (6 nq); 20:
                                   eval_force_phi_q_dot; 21:
                                   mb_plan.f3; 22: mb_f4_kernels
-                                  newton_rhs, newton_update */
+                                  newton_rhs */
 
 #endif /* MB_VERSION_H */
