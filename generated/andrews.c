@@ -2891,8 +2891,116 @@ static void andrews_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, co
     out[20] = g * dQq[6] * dq[18] + g * dQq[7] * dq[19] + g * dQq[8] * dq[20] + Pqd[31] * m8 + Pqd[35] * m9 + Pqd[61] * m18 + Pqd[63] * m19;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void andrews_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real s12 = sig[12] + a * c[12];
+    const mb_real s13 = sig[13] + a * c[13];
+    const mb_real s14 = sig[14] + a * c[14];
+    const mb_real s15 = sig[15] + a * c[15];
+    const mb_real s16 = sig[16] + a * c[16];
+    const mb_real s17 = sig[17] + a * c[17];
+    const mb_real s18 = sig[18] + a * c[18];
+    const mb_real s19 = sig[19] + a * c[19];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[21] + Pq[0] * s0 + Pq[4] * s2) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[22] + Pq[2] * s1 + Pq[8] * s3) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1 - Pqd[5] * s2 - Pqd[9] * s3) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[23] + Pq[1] * s0 + Pq[3] * s1 + Pq[5] * s2 + Pq[9] * s3) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[6] * s2 - Pqd[12] * s4 - Pqd[20] * s6 - Pqd[28] * s8) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[24] + Pq[6] * s2 + Pq[12] * s4 + Pq[20] * s6 + Pq[28] * s8) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[10] * s3 - Pqd[16] * s5 - Pqd[24] * s7 - Pqd[32] * s9) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[25] + Pq[10] * s3 + Pq[16] * s5 + Pq[24] * s7 + Pq[32] * s9) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[7] * s2 - Pqd[11] * s3 - Pqd[13] * s4 - Pqd[17] * s5 - Pqd[21] * s6 - Pqd[25] * s7 - Pqd[29] * s8 - Pqd[33] * s9) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[26] + Pq[7] * s2 + Pq[11] * s3 + Pq[13] * s4 + Pq[17] * s5 + Pq[21] * s6 + Pq[25] * s7 + Pq[29] * s8 + Pq[33] * s9) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[14] * s4 - Pqd[36] * s10) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[27] + Pq[14] * s4 + Pq[36] * s10) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[18] * s5 - Pqd[40] * s11) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[28] + Pq[18] * s5 + Pq[40] * s11) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[15] * s4 - Pqd[19] * s5 - Pqd[37] * s10 - Pqd[41] * s11) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[29] + Pq[15] * s4 + Pq[19] * s5 + Pq[37] * s10 + Pq[41] * s11) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[22] * s6 - Pqd[44] * s12) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[30] + Pq[22] * s6 + Pq[44] * s12) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[26] * s7 - Pqd[48] * s13) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[31] + Pq[26] * s7 + Pq[48] * s13) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[23] * s6 - Pqd[27] * s7 - Pqd[45] * s12 - Pqd[49] * s13) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[32] + Pq[23] * s6 + Pq[27] * s7 + Pq[45] * s12 + Pq[49] * s13) * g) - g * gb11;
+    const mb_real gb12 = (pd[12] - Q[12] - Pqd[46] * s12 - Pqd[52] * s14) * g;
+    g2[12] = gb12;
+    b[12] = -((mass[12] * v[12] - z[33] + Pq[46] * s12 + Pq[52] * s14) * g) - g * gb12;
+    const mb_real gb13 = (pd[13] - Q[13] - Pqd[50] * s13 - Pqd[54] * s15) * g;
+    g2[13] = gb13;
+    b[13] = -((mass[13] * v[13] - z[34] + Pq[50] * s13 + Pq[54] * s15) * g) - g * gb13;
+    const mb_real gb14 = (pd[14] - Q[14] - Pqd[47] * s12 - Pqd[51] * s13 - Pqd[53] * s14 - Pqd[55] * s15) * g;
+    g2[14] = gb14;
+    b[14] = -((mass[14] * v[14] - z[35] + Pq[47] * s12 + Pq[51] * s13 + Pq[53] * s14 + Pq[55] * s15) * g) - g * gb14;
+    const mb_real gb15 = (pd[15] - Q[15] - Pqd[38] * s10 - Pqd[56] * s16) * g;
+    g2[15] = gb15;
+    b[15] = -((mass[15] * v[15] - z[36] + Pq[38] * s10 + Pq[56] * s16) * g) - g * gb15;
+    const mb_real gb16 = (pd[16] - Q[16] - Pqd[42] * s11 - Pqd[58] * s17) * g;
+    g2[16] = gb16;
+    b[16] = -((mass[16] * v[16] - z[37] + Pq[42] * s11 + Pq[58] * s17) * g) - g * gb16;
+    const mb_real gb17 = (pd[17] - Q[17] - Pqd[39] * s10 - Pqd[43] * s11 - Pqd[57] * s16 - Pqd[59] * s17) * g;
+    g2[17] = gb17;
+    b[17] = -((mass[17] * v[17] - z[38] + Pq[39] * s10 + Pq[43] * s11 + Pq[57] * s16 + Pq[59] * s17) * g) - g * gb17;
+    const mb_real gb18 = (pd[18] - Q[18] - Pqd[30] * s8 - Pqd[60] * s18) * g;
+    g2[18] = gb18;
+    b[18] = -((mass[18] * v[18] - z[39] + Pq[30] * s8 + Pq[60] * s18) * g) - g * gb18;
+    const mb_real gb19 = (pd[19] - Q[19] - Pqd[34] * s9 - Pqd[62] * s19) * g;
+    g2[19] = gb19;
+    b[19] = -((mass[19] * v[19] - z[40] + Pq[34] * s9 + Pq[62] * s19) * g) - g * gb19;
+    const mb_real gb20 = (pd[20] - Q[20] - Pqd[31] * s8 - Pqd[35] * s9 - Pqd[61] * s18 - Pqd[63] * s19) * g;
+    g2[20] = gb20;
+    b[20] = -((mass[20] * v[20] - z[41] + Pq[31] * s8 + Pq[35] * s9 + Pq[61] * s18 + Pq[63] * s19) * g) - g * gb20;
+}
+
 static const mb_f4_kernels andrews_f4 = {
-    andrews_f4_matrix, andrews_f4_constraint, andrews_f4_residual, andrews_f4_dg2
+    andrews_f4_matrix, andrews_f4_constraint, andrews_f4_residual, andrews_f4_dg2,
+    andrews_f4_newton_rhs
 };
 #endif
 

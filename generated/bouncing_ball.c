@@ -372,8 +372,42 @@ static void bouncing_ball_f4_dg2(mb_real *restrict out, const mb_real *restrict 
     out[2] = g * dQq[2] * dq[1] + dQv[4] * dq[0] + dQv[5] * dq[1] + dQv[6] * dq[2];
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void bouncing_ball_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real gb0 = (pd[0] - Q[0]) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[3]) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1]) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[4]) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2]) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[5]) * g) - g * gb2;
+}
+
 static const mb_f4_kernels bouncing_ball_f4 = {
-    bouncing_ball_f4_matrix, bouncing_ball_f4_constraint, bouncing_ball_f4_residual, bouncing_ball_f4_dg2
+    bouncing_ball_f4_matrix, bouncing_ball_f4_constraint, bouncing_ball_f4_residual, bouncing_ball_f4_dg2,
+    bouncing_ball_f4_newton_rhs
 };
 #endif
 

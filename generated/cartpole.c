@@ -616,8 +616,55 @@ static void cartpole_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, c
     out[5] = Pqd[4] * m2 + Pqd[7] * m3;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void cartpole_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[2] * s2) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[6] + Pq[2] * s2) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[1] * s1 - Pqd[5] * s3) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[7] + Pq[1] * s1 + Pq[5] * s3) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[0] * s0) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[8] + Pq[0] * s0) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[3] * s2) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[9] + Pq[3] * s2) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[6] * s3) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[10] + Pq[6] * s3) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[4] * s2 - Pqd[7] * s3) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[11] + Pq[4] * s2 + Pq[7] * s3) * g) - g * gb5;
+}
+
 static const mb_f4_kernels cartpole_f4 = {
-    cartpole_f4_matrix, cartpole_f4_constraint, cartpole_f4_residual, cartpole_f4_dg2
+    cartpole_f4_matrix, cartpole_f4_constraint, cartpole_f4_residual, cartpole_f4_dg2,
+    cartpole_f4_newton_rhs
 };
 #endif
 

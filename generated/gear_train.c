@@ -1127,8 +1127,81 @@ static void gear_train_f4_dg2(mb_real *restrict out, const mb_real *restrict dq,
     out[11] = Pqd[16] * m9 + Pqd[17] * m10 + Pqd[19] * m11;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void gear_train_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[12] + Pq[0] * s0) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[1] * s1) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[13] + Pq[1] * s1) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[6] * s6 - Pqd[10] * s8) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[14] + Pq[6] * s6 + Pq[10] * s8) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[2] * s2) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[15] + Pq[2] * s2) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[3] * s3) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[16] + Pq[3] * s3) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[7] * s6 - Pqd[8] * s7) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[17] + Pq[7] * s6 + Pq[8] * s7) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[4] * s4 - Pqd[11] * s9) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[18] + Pq[4] * s4 + Pq[11] * s9) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[5] * s5 - Pqd[12] * s9) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[19] + Pq[5] * s5 + Pq[12] * s9) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[9] * s7 - Pqd[13] * s9) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[20] + Pq[9] * s7 + Pq[13] * s9) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[14] * s9) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[21] + Pq[14] * s9) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[15] * s9 - Pqd[18] * s11) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[22] + Pq[15] * s9 + Pq[18] * s11) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[16] * s9 - Pqd[17] * s10 - Pqd[19] * s11) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[23] + Pq[16] * s9 + Pq[17] * s10 + Pq[19] * s11) * g) - g * gb11;
+}
+
 static const mb_f4_kernels gear_train_f4 = {
-    gear_train_f4_matrix, gear_train_f4_constraint, gear_train_f4_residual, gear_train_f4_dg2
+    gear_train_f4_matrix, gear_train_f4_constraint, gear_train_f4_residual, gear_train_f4_dg2,
+    gear_train_f4_newton_rhs
 };
 #endif
 

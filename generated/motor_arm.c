@@ -484,8 +484,44 @@ static void motor_arm_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, 
     out[2] = g * dQq[2] * dq[2] + dQv[6] * dq[0] + dQv[7] * dq[1] + dQv[8] * dq[2] + Pqd[1] * m0 + Pqd[3] * m1;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void motor_arm_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[3] + Pq[0] * s0) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[4] + Pq[2] * s1) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[1] * s0 - Pqd[3] * s1) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[5] + Pq[1] * s0 + Pq[3] * s1) * g) - g * gb2;
+}
+
 static const mb_f4_kernels motor_arm_f4 = {
-    motor_arm_f4_matrix, motor_arm_f4_constraint, motor_arm_f4_residual, motor_arm_f4_dg2
+    motor_arm_f4_matrix, motor_arm_f4_constraint, motor_arm_f4_residual, motor_arm_f4_dg2,
+    motor_arm_f4_newton_rhs
 };
 #endif
 

@@ -398,8 +398,44 @@ static void oscillator_1dof_f4_dg2(mb_real *restrict out, const mb_real *restric
     out[2] = Pqd[0] * m0;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void oscillator_1dof_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real gb0 = (pd[0] - Q[0]) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[3]) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[1] * s1) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[4] + Pq[1] * s1) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[0] * s0) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[5] + Pq[0] * s0) * g) - g * gb2;
+}
+
 static const mb_f4_kernels oscillator_1dof_f4 = {
-    oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2
+    oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2,
+    oscillator_1dof_f4_newton_rhs
 };
 #endif
 

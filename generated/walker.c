@@ -8814,8 +8814,149 @@ static void walker_f4_dg2(mb_real *restrict out, const mb_real *restrict dq, con
     out[29] = g * dQq[22] * dq[28] + g * dQq[23] * dq[29] + dQv[33] * dq[27] + dQv[34] * dq[28] + dQv[35] * dq[29] + Pqd[119] * m23 + Pqd[125] * m24 + Pqd[131] * m25;
 }
 
+/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -
+ * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +
+ * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */
+static MB_NO_SLP void walker_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,
+    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,
+    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,
+    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,
+    mb_real a, mb_real g)
+{
+    (void)b;
+    (void)g2;
+    (void)sig;
+    (void)c;
+    (void)z;
+    (void)v;
+    (void)pd;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)Q;
+    (void)a;
+    (void)g;
+    const mb_real s0 = sig[0] + a * c[0];
+    const mb_real s1 = sig[1] + a * c[1];
+    const mb_real s2 = sig[2] + a * c[2];
+    const mb_real s3 = sig[3] + a * c[3];
+    const mb_real s4 = sig[4] + a * c[4];
+    const mb_real s5 = sig[5] + a * c[5];
+    const mb_real s6 = sig[6] + a * c[6];
+    const mb_real s7 = sig[7] + a * c[7];
+    const mb_real s8 = sig[8] + a * c[8];
+    const mb_real s9 = sig[9] + a * c[9];
+    const mb_real s10 = sig[10] + a * c[10];
+    const mb_real s11 = sig[11] + a * c[11];
+    const mb_real s12 = sig[12] + a * c[12];
+    const mb_real s13 = sig[13] + a * c[13];
+    const mb_real s14 = sig[14] + a * c[14];
+    const mb_real s15 = sig[15] + a * c[15];
+    const mb_real s16 = sig[16] + a * c[16];
+    const mb_real s17 = sig[17] + a * c[17];
+    const mb_real s18 = sig[18] + a * c[18];
+    const mb_real s19 = sig[19] + a * c[19];
+    const mb_real s20 = sig[20] + a * c[20];
+    const mb_real s21 = sig[21] + a * c[21];
+    const mb_real s22 = sig[22] + a * c[22];
+    const mb_real s23 = sig[23] + a * c[23];
+    const mb_real s24 = sig[24] + a * c[24];
+    const mb_real s25 = sig[25] + a * c[25];
+    const mb_real gb0 = (pd[0] - Q[0] - Pqd[0] * s0 - Pqd[4] * s2 - Pqd[24] * s6 - Pqd[36] * s8 - Pqd[56] * s12 - Pqd[68] * s14 - Pqd[88] * s18 - Pqd[100] * s20 - Pqd[120] * s24) * g;
+    g2[0] = gb0;
+    b[0] = -((mass[0] * v[0] - z[30] + Pq[0] * s0 + Pq[4] * s2 + Pq[24] * s6 + Pq[36] * s8 + Pq[56] * s12 + Pq[68] * s14 + Pq[88] * s18 + Pq[100] * s20 + Pq[120] * s24) * g) - g * gb0;
+    const mb_real gb1 = (pd[1] - Q[1] - Pqd[2] * s1 - Pqd[8] * s3 - Pqd[25] * s6 - Pqd[40] * s9 - Pqd[57] * s12 - Pqd[72] * s15 - Pqd[89] * s18 - Pqd[104] * s21 - Pqd[121] * s24) * g;
+    g2[1] = gb1;
+    b[1] = -((mass[1] * v[1] - z[31] + Pq[2] * s1 + Pq[8] * s3 + Pq[25] * s6 + Pq[40] * s9 + Pq[57] * s12 + Pq[72] * s15 + Pq[89] * s18 + Pq[104] * s21 + Pq[121] * s24) * g) - g * gb1;
+    const mb_real gb2 = (pd[2] - Q[2] - Pqd[5] * s2 - Pqd[9] * s3 - Pqd[26] * s6 - Pqd[37] * s8 - Pqd[41] * s9 - Pqd[58] * s12 - Pqd[69] * s14 - Pqd[73] * s15 - Pqd[90] * s18 - Pqd[101] * s20 - Pqd[105] * s21 - Pqd[122] * s24) * g;
+    g2[2] = gb2;
+    b[2] = -((mass[2] * v[2] - z[32] + Pq[5] * s2 + Pq[9] * s3 + Pq[26] * s6 + Pq[37] * s8 + Pq[41] * s9 + Pq[58] * s12 + Pq[69] * s14 + Pq[73] * s15 + Pq[90] * s18 + Pq[101] * s20 + Pq[105] * s21 + Pq[122] * s24) * g) - g * gb2;
+    const mb_real gb3 = (pd[3] - Q[3] - Pqd[1] * s0 - Pqd[12] * s4 - Pqd[18] * s5 - Pqd[44] * s10 - Pqd[50] * s11 - Pqd[76] * s16 - Pqd[82] * s17 - Pqd[108] * s22 - Pqd[114] * s23) * g;
+    g2[3] = gb3;
+    b[3] = -((mass[3] * v[3] - z[33] + Pq[1] * s0 + Pq[12] * s4 + Pq[18] * s5 + Pq[44] * s10 + Pq[50] * s11 + Pq[76] * s16 + Pq[82] * s17 + Pq[108] * s22 + Pq[114] * s23) * g) - g * gb3;
+    const mb_real gb4 = (pd[4] - Q[4] - Pqd[3] * s1 - Pqd[13] * s4 - Pqd[19] * s5 - Pqd[45] * s10 - Pqd[51] * s11 - Pqd[77] * s16 - Pqd[83] * s17 - Pqd[109] * s22 - Pqd[115] * s23) * g;
+    g2[4] = gb4;
+    b[4] = -((mass[4] * v[4] - z[34] + Pq[3] * s1 + Pq[13] * s4 + Pq[19] * s5 + Pq[45] * s10 + Pq[51] * s11 + Pq[77] * s16 + Pq[83] * s17 + Pq[109] * s22 + Pq[115] * s23) * g) - g * gb4;
+    const mb_real gb5 = (pd[5] - Q[5] - Pqd[14] * s4 - Pqd[20] * s5 - Pqd[46] * s10 - Pqd[52] * s11 - Pqd[78] * s16 - Pqd[84] * s17 - Pqd[110] * s22 - Pqd[116] * s23) * g;
+    g2[5] = gb5;
+    b[5] = -((mass[5] * v[5] - z[35] + Pq[14] * s4 + Pq[20] * s5 + Pq[46] * s10 + Pq[52] * s11 + Pq[78] * s16 + Pq[84] * s17 + Pq[110] * s22 + Pq[116] * s23) * g) - g * gb5;
+    const mb_real gb6 = (pd[6] - Q[6] - Pqd[6] * s2 - Pqd[15] * s4 - Pqd[30] * s7) * g;
+    g2[6] = gb6;
+    b[6] = -((mass[6] * v[6] - z[36] + Pq[6] * s2 + Pq[15] * s4 + Pq[30] * s7) * g) - g * gb6;
+    const mb_real gb7 = (pd[7] - Q[7] - Pqd[10] * s3 - Pqd[16] * s4 - Pqd[31] * s7) * g;
+    g2[7] = gb7;
+    b[7] = -((mass[7] * v[7] - z[37] + Pq[10] * s3 + Pq[16] * s4 + Pq[31] * s7) * g) - g * gb7;
+    const mb_real gb8 = (pd[8] - Q[8] - Pqd[7] * s2 - Pqd[11] * s3 - Pqd[17] * s4 - Pqd[32] * s7) * g;
+    g2[8] = gb8;
+    b[8] = -((mass[8] * v[8] - z[38] + Pq[7] * s2 + Pq[11] * s3 + Pq[17] * s4 + Pq[32] * s7) * g) - g * gb8;
+    const mb_real gb9 = (pd[9] - Q[9] - Pqd[21] * s5 - Pqd[27] * s6 - Pqd[33] * s7) * g;
+    g2[9] = gb9;
+    b[9] = -((mass[9] * v[9] - z[39] + Pq[21] * s5 + Pq[27] * s6 + Pq[33] * s7) * g) - g * gb9;
+    const mb_real gb10 = (pd[10] - Q[10] - Pqd[22] * s5 - Pqd[28] * s6 - Pqd[34] * s7) * g;
+    g2[10] = gb10;
+    b[10] = -((mass[10] * v[10] - z[40] + Pq[22] * s5 + Pq[28] * s6 + Pq[34] * s7) * g) - g * gb10;
+    const mb_real gb11 = (pd[11] - Q[11] - Pqd[23] * s5 - Pqd[29] * s6 - Pqd[35] * s7) * g;
+    g2[11] = gb11;
+    b[11] = -((mass[11] * v[11] - z[41] + Pq[23] * s5 + Pq[29] * s6 + Pq[35] * s7) * g) - g * gb11;
+    const mb_real gb12 = (pd[12] - Q[12] - Pqd[38] * s8 - Pqd[47] * s10 - Pqd[62] * s13) * g;
+    g2[12] = gb12;
+    b[12] = -((mass[12] * v[12] - z[42] + Pq[38] * s8 + Pq[47] * s10 + Pq[62] * s13) * g) - g * gb12;
+    const mb_real gb13 = (pd[13] - Q[13] - Pqd[42] * s9 - Pqd[48] * s10 - Pqd[63] * s13) * g;
+    g2[13] = gb13;
+    b[13] = -((mass[13] * v[13] - z[43] + Pq[42] * s9 + Pq[48] * s10 + Pq[63] * s13) * g) - g * gb13;
+    const mb_real gb14 = (pd[14] - Q[14] - Pqd[39] * s8 - Pqd[43] * s9 - Pqd[49] * s10 - Pqd[64] * s13) * g;
+    g2[14] = gb14;
+    b[14] = -((mass[14] * v[14] - z[44] + Pq[39] * s8 + Pq[43] * s9 + Pq[49] * s10 + Pq[64] * s13) * g) - g * gb14;
+    const mb_real gb15 = (pd[15] - Q[15] - Pqd[53] * s11 - Pqd[59] * s12 - Pqd[65] * s13) * g;
+    g2[15] = gb15;
+    b[15] = -((mass[15] * v[15] - z[45] + Pq[53] * s11 + Pq[59] * s12 + Pq[65] * s13) * g) - g * gb15;
+    const mb_real gb16 = (pd[16] - Q[16] - Pqd[54] * s11 - Pqd[60] * s12 - Pqd[66] * s13) * g;
+    g2[16] = gb16;
+    b[16] = -((mass[16] * v[16] - z[46] + Pq[54] * s11 + Pq[60] * s12 + Pq[66] * s13) * g) - g * gb16;
+    const mb_real gb17 = (pd[17] - Q[17] - Pqd[55] * s11 - Pqd[61] * s12 - Pqd[67] * s13) * g;
+    g2[17] = gb17;
+    b[17] = -((mass[17] * v[17] - z[47] + Pq[55] * s11 + Pq[61] * s12 + Pq[67] * s13) * g) - g * gb17;
+    const mb_real gb18 = (pd[18] - Q[18] - Pqd[70] * s14 - Pqd[79] * s16 - Pqd[94] * s19) * g;
+    g2[18] = gb18;
+    b[18] = -((mass[18] * v[18] - z[48] + Pq[70] * s14 + Pq[79] * s16 + Pq[94] * s19) * g) - g * gb18;
+    const mb_real gb19 = (pd[19] - Q[19] - Pqd[74] * s15 - Pqd[80] * s16 - Pqd[95] * s19) * g;
+    g2[19] = gb19;
+    b[19] = -((mass[19] * v[19] - z[49] + Pq[74] * s15 + Pq[80] * s16 + Pq[95] * s19) * g) - g * gb19;
+    const mb_real gb20 = (pd[20] - Q[20] - Pqd[71] * s14 - Pqd[75] * s15 - Pqd[81] * s16 - Pqd[96] * s19) * g;
+    g2[20] = gb20;
+    b[20] = -((mass[20] * v[20] - z[50] + Pq[71] * s14 + Pq[75] * s15 + Pq[81] * s16 + Pq[96] * s19) * g) - g * gb20;
+    const mb_real gb21 = (pd[21] - Q[21] - Pqd[85] * s17 - Pqd[91] * s18 - Pqd[97] * s19) * g;
+    g2[21] = gb21;
+    b[21] = -((mass[21] * v[21] - z[51] + Pq[85] * s17 + Pq[91] * s18 + Pq[97] * s19) * g) - g * gb21;
+    const mb_real gb22 = (pd[22] - Q[22] - Pqd[86] * s17 - Pqd[92] * s18 - Pqd[98] * s19) * g;
+    g2[22] = gb22;
+    b[22] = -((mass[22] * v[22] - z[52] + Pq[86] * s17 + Pq[92] * s18 + Pq[98] * s19) * g) - g * gb22;
+    const mb_real gb23 = (pd[23] - Q[23] - Pqd[87] * s17 - Pqd[93] * s18 - Pqd[99] * s19) * g;
+    g2[23] = gb23;
+    b[23] = -((mass[23] * v[23] - z[53] + Pq[87] * s17 + Pq[93] * s18 + Pq[99] * s19) * g) - g * gb23;
+    const mb_real gb24 = (pd[24] - Q[24] - Pqd[102] * s20 - Pqd[111] * s22 - Pqd[126] * s25) * g;
+    g2[24] = gb24;
+    b[24] = -((mass[24] * v[24] - z[54] + Pq[102] * s20 + Pq[111] * s22 + Pq[126] * s25) * g) - g * gb24;
+    const mb_real gb25 = (pd[25] - Q[25] - Pqd[106] * s21 - Pqd[112] * s22 - Pqd[127] * s25) * g;
+    g2[25] = gb25;
+    b[25] = -((mass[25] * v[25] - z[55] + Pq[106] * s21 + Pq[112] * s22 + Pq[127] * s25) * g) - g * gb25;
+    const mb_real gb26 = (pd[26] - Q[26] - Pqd[103] * s20 - Pqd[107] * s21 - Pqd[113] * s22 - Pqd[128] * s25) * g;
+    g2[26] = gb26;
+    b[26] = -((mass[26] * v[26] - z[56] + Pq[103] * s20 + Pq[107] * s21 + Pq[113] * s22 + Pq[128] * s25) * g) - g * gb26;
+    const mb_real gb27 = (pd[27] - Q[27] - Pqd[117] * s23 - Pqd[123] * s24 - Pqd[129] * s25) * g;
+    g2[27] = gb27;
+    b[27] = -((mass[27] * v[27] - z[57] + Pq[117] * s23 + Pq[123] * s24 + Pq[129] * s25) * g) - g * gb27;
+    const mb_real gb28 = (pd[28] - Q[28] - Pqd[118] * s23 - Pqd[124] * s24 - Pqd[130] * s25) * g;
+    g2[28] = gb28;
+    b[28] = -((mass[28] * v[28] - z[58] + Pq[118] * s23 + Pq[124] * s24 + Pq[130] * s25) * g) - g * gb28;
+    const mb_real gb29 = (pd[29] - Q[29] - Pqd[119] * s23 - Pqd[125] * s24 - Pqd[131] * s25) * g;
+    g2[29] = gb29;
+    b[29] = -((mass[29] * v[29] - z[59] + Pq[119] * s23 + Pq[125] * s24 + Pq[131] * s25) * g) - g * gb29;
+}
+
 static const mb_f4_kernels walker_f4 = {
-    walker_f4_matrix, walker_f4_constraint, walker_f4_residual, walker_f4_dg2
+    walker_f4_matrix, walker_f4_constraint, walker_f4_residual, walker_f4_dg2,
+    walker_f4_newton_rhs
 };
 #endif
 

@@ -358,6 +358,36 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
         table.insert(rows[prow[k]], k - 1)
         table.insert(cols[pcol[k]], k - 1)
     end
+    -- The sums every kernel below writes, one builder each, so the separate kernels and the
+    -- iteration's pass (NAME_f4_newton_rhs) cannot drift apart. P_(i), S(r), X(j): the names
+    -- of p's entry i, s = sig + a c's, and the vector that multiplies dQ/dq, dQ/dv, D (dq).
+    local function g_exprs(i, P_, S)   -- g1_i, g2_i without the factor g; P_(i): p's entry i
+        local t1, t2 = {}, {}
+        for _, k in ipairs(cols[i]) do
+            t1[#t1 + 1] = { e = "Pq[" .. k .. "] * " .. S(prow[k + 1]) }
+            t2[#t2 + 1] = { e = "Pqd[" .. k .. "] * " .. S(prow[k + 1]), neg = true }
+        end
+        return sum("mass[" .. i .. "] * v[" .. i .. "] - " .. P_(i), t1), sum("pd[" .. i .. "] - Q[" .. i .. "]", t2)
+    end
+    local function dg2_rows(X)     -- m_r = (D dq)_r a, for the rows with entries
+        for r = 0, nc - 1 do
+            if #rows[r] > 0 then
+                local t = {}
+                for _, k in ipairs(rows[r]) do t[#t + 1] = { e = "D[" .. k .. "] * " .. X(pcol[k + 1]) } end
+                w(string.format("    const mb_real m%d = (%s) * a;", r, sum(nil, t)))
+            end
+        end
+    end
+    local function dg2_expr(X)     -- out_i = g dQ/dq dq + dQ/dv dq + Phidot_q^T m, each in order
+        local acc = {}
+        for i = 0, nq - 1 do acc[i] = {} end
+        for k = 1, #qq[1] do table.insert(acc[qq[1][k]], { e = "g * dQq[" .. (k - 1) .. "] * " .. X(qq[2][k]) }) end
+        for k = 1, #qv[1] do table.insert(acc[qv[1][k]], { e = "dQv[" .. (k - 1) .. "] * " .. X(qv[2][k]) }) end
+        for k = 1, nnz do table.insert(acc[pcol[k]], { e = "Pqd[" .. (k - 1) .. "] * m" .. prow[k] }) end
+        return function(i) return sum(nil, acc[i]) end
+    end
+    local function arr(a) return function(j) return a .. "[" .. j .. "]" end end
+    local function loc(a) return function(j) return a .. j end end
 
     w("/* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not")
     w(" * NULL): mbi_f4_constraint's loops, unrolled. */")
@@ -393,13 +423,9 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
         w(string.format("    sv[%d] = s%d;", r, r))
     end
     for i = 0, nq - 1 do
-        local t1, t2 = {}, {}
-        for _, k in ipairs(cols[i]) do
-            t1[#t1 + 1] = { e = "Pq[" .. k .. "] * s" .. prow[k + 1] }
-            t2[#t2 + 1] = { e = "Pqd[" .. k .. "] * s" .. prow[k + 1], neg = true }
-        end
-        w(string.format("    g1[%d] = (%s) * g;", i, sum("mass[" .. i .. "] * v[" .. i .. "] - p[" .. i .. "]", t1)))
-        w(string.format("    g2[%d] = (%s) * g;", i, sum("pd[" .. i .. "] - Q[" .. i .. "]", t2)))
+        local e1, e2 = g_exprs(i, arr("p"), loc("s"))
+        w(string.format("    g1[%d] = (%s) * g;", i, e1))
+        w(string.format("    g2[%d] = (%s) * g;", i, e2))
     end
     w("}")
     w("")
@@ -410,23 +436,45 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     w("    const mb_real *restrict dQv, const mb_real *restrict D, const mb_real *restrict Pqd, mb_real a, mb_real g)")
     w("{")
     sp_args("out", "dq", "dQq", "dQv", "D", "Pqd", "a", "g")
-    for r = 0, nc - 1 do
-        if #rows[r] > 0 then
-            local t = {}
-            for _, k in ipairs(rows[r]) do t[#t + 1] = { e = "D[" .. k .. "] * dq[" .. pcol[k + 1] .. "]" } end
-            w(string.format("    const mb_real m%d = (%s) * a;", r, sum(nil, t)))
-        end
+    dg2_rows(arr("dq"))
+    local out_i = dg2_expr(arr("dq"))
+    for i = 0, nq - 1 do w(string.format("    out[%d] = %s;", i, out_i(i))) end
+    w("}")
+    w("")
+
+    -- The trapezoid's Newton iteration (mb_trapezoid.c, trap_step, after the constraint at the
+    -- iterate and the matrix's factorization) up to A's LU solve: the residuals and the solve's
+    -- right-hand side -g1 - g g2 (g1 and s never stored), the same arithmetic in the same order
+    -- as the residual kernel and the loop it replaces. No more in one pass: with the constraint
+    -- inside gcc keeps c, s and Phi_q's entries (read twice) live and spills them (Andrews: 1310
+    -- instructions an iteration against 1170 apart); with the solve and the update too, 3040
+    -- against 2600; and an unrolled update after the solve (5.53, [q; p] and 5.59's derivatives,
+    -- the norms) saved 1 % of the instructions but cost 5-10 % of the time: 5 KB more straight
+    -- code each iteration in place of the runtime's short loop (the step's code already
+    -- overflows a 32 KB instruction cache).
+    w("/* The trapezoid's Newton iteration before the solve: s = sig + a c, g2 = g (pd - Q -")
+    w(" * Phidot_q^T s) and the solve's right-hand side b = -g1 - g g2 with g1 = g (M v - p +")
+    w(" * Phi_q^T s); p in z = [q; p; I] (MB_NO_SLP: as the LU's). */")
+    w("static MB_NO_SLP void " .. name .. "_f4_newton_rhs(mb_real *restrict b, mb_real *restrict g2,")
+    w("    const mb_real *restrict sig, const mb_real *restrict c, const mb_real *restrict z,")
+    w("    const mb_real *restrict v, const mb_real *restrict pd, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, const mb_real *restrict Pqd, const mb_real *restrict Q,")
+    w("    mb_real a, mb_real g)")
+    w("{")
+    sp_args("b", "g2", "sig", "c", "z", "v", "pd", "mass", "Pq", "Pqd", "Q", "a", "g")
+    local function Pz(i) return "z[" .. (nq + i) .. "]" end
+    for r = 0, nc - 1 do w(string.format("    const mb_real s%d = sig[%d] + a * c[%d];", r, r, r)) end
+    for i = 0, nq - 1 do
+        local e1, e2 = g_exprs(i, Pz, loc("s"))
+        w(string.format("    const mb_real gb%d = (%s) * g;", i, e2))
+        w(string.format("    g2[%d] = gb%d;", i, i))
+        w(string.format("    b[%d] = -((%s) * g) - g * gb%d;", i, e1, i))
     end
-    local acc = {}
-    for i = 0, nq - 1 do acc[i] = {} end
-    for k = 1, #qq[1] do table.insert(acc[qq[1][k]], { e = "g * dQq[" .. (k - 1) .. "] * dq[" .. qq[2][k] .. "]" }) end
-    for k = 1, #qv[1] do table.insert(acc[qv[1][k]], { e = "dQv[" .. (k - 1) .. "] * dq[" .. qv[2][k] .. "]" }) end
-    for k = 1, nnz do table.insert(acc[pcol[k]], { e = "Pqd[" .. (k - 1) .. "] * m" .. prow[k] }) end
-    for i = 0, nq - 1 do w(string.format("    out[%d] = %s;", i, sum(nil, acc[i]))) end
     w("}")
     w("")
     w("static const mb_f4_kernels " .. name .. "_f4 = {")
-    w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2")
+    w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2,")
+    w("    " .. name .. "_f4_newton_rhs")
     w("};")
     w("#endif")
     return table.concat(out, "\n")

@@ -165,6 +165,34 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
     pq_mtv(m, s->Pqd, tmpm, 1, tmpn);
 }
 
+#if MB_WITH_F4_KERNELS
+/* Whether the trapezoid's iteration can take the model's pass up to the solve
+ * (mb_f4_kernels.newton_rhs): its pieces are the unrolled ones above (the model's f4), A
+ * factored on the plan, unrolled (not an external back end, not the dense one), and no
+ * equations left out (dr: their c and rows zeroed). */
+int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr)
+{
+    const mb_plan *P = s->m->plan;
+    if (!P->f4 || !P->f4->newton_rhs || !P->a.lu_solve || dr || s->p.linsys_ops) return 0;
+#if MB_WITH_DENSE
+    if (s->p.linsys == MB_LINSYS_DENSE) return 0;
+#endif
+    return 1;
+}
+
+/* The trapezoid's iteration after the constraint and the factorization up to dq in one pass and
+ * the solve: mbi_f4_residual with g (its g2 into g2), dq = -g1 - g g2 and its solve
+ * (mbi_ls_solve's, counted). The same arithmetic in the same order. */
+void mbi_f4_newton(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2)
+{
+    const mb_model *m = s->m;
+    m->plan->f4->newton_rhs(dq, g2, s->sig, s->cv, s->z, s->v, s->pd, m->mass, s->Pq, s->Pqd, s->Q,
+                            s->p.alpha, g);
+    s->mon.solves++;
+    m->plan->a.lu_solve(s->FA, dq, s->lsy);
+}
+#endif
+
 /* The shift of the sigma reset (6.3.4) at the current state: p -= Phi_q^T sigma~,
  * pdot -= Phidot_q^T sigma~ (so 5.30 and 5.32 still hold), the work's reference S0 likewise,
  * sigma~ = 0 (the row's shift: the trapezoid's step control re-references with it). */

@@ -65,7 +65,10 @@ typedef struct mb_symbolic {
  *    E = a (Pq - h/2 Pqd), D = c1 Pq + h/2 Pqd; D is stored (nnz values) for dg2.
  *  - constraint: c = Phi_q v + Phi_t + k1 Phi + k2 Isig (nc), then sig += a c if sig != NULL.
  *  - residual: sv = sig + a c, g1 = g (M v - p + Phi_q^T sv), g2 = g (pd - Q - Phidot_q^T sv).
- *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq). */
+ *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq).
+ *  - newton_rhs: the trapezoid's Newton iteration after the constraint up to the solve
+ *    (runtime/mb_trapezoid.c): with s = sig + a c, g2 (as residual's) and the solve's right-hand
+ *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I]. */
 typedef struct mb_f4_kernels {
     void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
@@ -78,6 +81,10 @@ typedef struct mb_f4_kernels {
                      const mb_real *Q, const mb_real *Pq, const mb_real *Pqd, mb_real a, mb_real g);
     void (*dg2)(mb_real *out, const mb_real *dq, const mb_real *dQq, const mb_real *dQv,
                 const mb_real *D, const mb_real *Pqd, mb_real a, mb_real g);
+    void (*newton_rhs)(mb_real *b, mb_real *g2, const mb_real *sig, const mb_real *c,
+                       const mb_real *z, const mb_real *v, const mb_real *pd, const mb_real *mass,
+                       const mb_real *Pq, const mb_real *Pqd, const mb_real *Q, mb_real a,
+                       mb_real g);
 } mb_f4_kernels;
 
 /* The unrolled kernels of alf-explicit (mb_plan.f3; NULL in the compact form and without

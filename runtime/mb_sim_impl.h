@@ -146,6 +146,11 @@ typedef struct mbi_form {
     void (*rows_start)(mb_sim *s, const unsigned char *dr);
     void (*rows_drop)(mb_sim *s, const unsigned char *dr);
     int (*rows_implied)(const mb_sim *s, const unsigned char *dr);
+    /* optional: the trapezoid's iteration after the constraint and the factorization up to
+     * dq in the model's generated pass: fusable, whether this run can take it (dr as above);
+     * newton, the residual's g2 (into g2) and dq = -(g1 + g g2) solved with the factors */
+    int (*fusable)(const mb_sim *s, const unsigned char *dr);
+    void (*newton)(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
@@ -163,10 +168,17 @@ void mbi_f4_shift(mb_sim *s);
 void mbi_f4_rows_start(mb_sim *s, const unsigned char *dr);
 void mbi_f4_rows_drop(mb_sim *s, const unsigned char *dr);
 int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr);
+#if MB_WITH_F4_KERNELS
+int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr);
+void mbi_f4_newton(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
+#define MBI_F4_FUSED .fusable = mbi_f4_fusable, .newton = mbi_f4_newton,
+#else
+#define MBI_F4_FUSED
+#endif
 #define MBI_ROW_F4                                                                             \
     {.accept = mbi_f4_accept, .start = mbi_f4_start, .constraint = mbi_f4_constraint,          \
      .residual = mbi_f4_residual, .matrix = mbi_f4_matrix, .momenta = mbi_f4_momenta,          \
-     .shift = mbi_f4_shift, .rows_start = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_start : NULL,   \
+     .shift = mbi_f4_shift, MBI_F4_FUSED .rows_start = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_start : NULL,   \
      .rows_drop = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_drop : NULL,                            \
      .rows_implied = MB_WITH_REDUNDANT_ROWS ? mbi_f4_rows_implied : NULL}
 /* The run's formulation and integrator (s->p's), constants in a build that has only one of them

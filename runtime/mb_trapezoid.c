@@ -237,6 +237,14 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #else
     int full_j = 0;
 #endif
+#if MB_WITH_F4_KERNELS
+    /* the model's pass for an iteration's residual up to dq's solve where this run can take it
+     * (mbi_f4_fusable; not with the geometric terms: the matrix is formed before it); the same
+     * arithmetic, the residual's g1 and the loop forming dq fused into it */
+    int one = !full_j && fm->fusable && fm->fusable(s, dr);
+#else
+    const int one = 0;
+#endif
     int reuse = s->p.newton_reuse && s->reuse_wait == 0;
     s->reuse_slow = 0;
     int it, conv = 0;
@@ -269,8 +277,10 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #if MB_WITH_REDUNDANT_ROWS
         if (dr) fm->rows_drop(s, dr);
 #endif
-        fm->residual(s, p, h2, sv, g1, g2);
-        mbi_poison(sv, nc);
+        if (!one) {
+            fm->residual(s, p, h2, sv, g1, g2);
+            mbi_poison(sv, nc);
+        }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
             fm->matrix(s, t1, q, h2, ig, full_j);
@@ -281,9 +291,13 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         } else {
             *stale_used = 1;
         }
-        for (int i = 0; i < n; i++) dq[i] = -g1[i] - h2 * g2[i];
-        mbi_poison(g1, n);
-        mbi_ls_solve(s, MB_MAT_A_LU, dq);
+        if (one) {   /* the residual up to dq and its solve in the model's pass */
+            fm->newton(s, h2, dq, g2);
+        } else {
+            for (int i = 0; i < n; i++) dq[i] = -g1[i] - h2 * g2[i];
+            mbi_poison(g1, n);
+            mbi_ls_solve(s, MB_MAT_A_LU, dq);
+        }
         /* 5.53: dp = -g2 - dg2/dq dq, dg2/dq = -h/2 dQ/dq - dQ/dv
          *                                   - Phidot_q^T a (c1 Phi_q + h/2 Phidot_q) */
         fm->momenta(s, dq, h2, tmpn, tmpm, full_j);

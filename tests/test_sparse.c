@@ -325,6 +325,24 @@ static void check_f4_kernels(const mb_model *m)
     for (int r = 0; r < nc; r++) o3[r] *= a;
     for (int k = 0; k < nnz; k++) o2[col[k]] += 1 * Pqd[k] * o3[row[k]];
     CHECK(memcmp(o1, o2, sizeof(double) * (size_t)n) == 0, "%s: F4 dg2 unrolled vs loops differ", m->name);
+    /* the trapezoid's pass up to the solve (newton_rhs) against the residual above and the loop
+     * of mb_trapezoid.c: b = -g1 - g g2 with g1, g2 the residual's (from sg1, c1), p in z */
+    if (K->newton_rhs) {
+        size_t nz = 3 * (size_t)n + (size_t)nc;
+        double *z = malloc(sizeof(double) * nz), *b1 = malloc(sizeof(double) * L), *gg = malloc(sizeof(double) * L);
+        for (size_t i = 0; i < nz; i++) z[i] = rnd();
+        for (int i = 0; i < n; i++) z[n + i] = pv[i];
+        K->newton_rhs(b1, gg, sg1, c1, z, v, pd, mass, Pq, Pqd, Q, a, g);
+        K->residual(o1, o3, o5, sg1, c1, mass, v, pv, pd, Q, Pq, Pqd, a, g);
+        for (int i = 0; i < n; i++) o4[i] = -o3[i] - g * o5[i];
+        CHECK(memcmp(b1, o4, sizeof(double) * (size_t)n) == 0 && memcmp(gg, o5, sizeof(double) * (size_t)n) == 0,
+              "%s: F4 newton_rhs vs residual and -g1 - g g2 differ", m->name);
+        /* negative control: p's entry 0 (in z) moves g1_0, so b_0 */
+        z[n] += 1;
+        K->newton_rhs(b1, gg, sg1, c1, z, v, pd, mass, Pq, Pqd, Q, a, g);
+        CHECK(n == 0 || b1[0] != o4[0], "%s: a perturbed p left newton_rhs's b unchanged", m->name);
+        free(z); free(b1); free(gg);
+    }
     /* negative control: one changed entry of Phidot_q changes the residual */
     if (nnz > 0) {
         Pqd[0] += 1e-3;
