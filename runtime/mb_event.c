@@ -164,6 +164,19 @@ static int cut_dense(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real
     s->mon.max_sigma = b->mon0.max_sigma;
     s->mon.escale = b->mon0.escale;
     s->mon.pscale = b->mon0.pscale;
+    {   /* the sums over the step (bdf's accuracy estimate, float's drift) for its part up to
+         * tr alone: the redo from tr adds the rest again (a linear share: the step's own
+         * increments are not kept) */
+        mb_real f = t1 > b->t_start ? (tr - b->t_start) / (t1 - b->t_start) : 0;
+        (void)f;
+#if MBI_ACC
+        s->mon.err_sum = b->mon0.err_sum + f * (s->mon.err_sum - b->mon0.err_sum);
+        s->mon.err_vel = b->mon0.err_vel + f * (s->mon.err_vel - b->mon0.err_vel);
+#endif
+#if MB_FLOAT
+        s->mon.drift = b->mon0.drift + f * (s->mon.drift - b->mon0.drift);
+#endif
+    }
     mbi_update_max(s);
     s->pnc = pnc;
     s->pdrv = pdrv;

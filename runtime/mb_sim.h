@@ -248,7 +248,8 @@ typedef struct mb_monitor {
     mb_real err_vel;         /* bdf on F1-F3: the velocity errors (F1, F2: their part tangent
                                 to the constraints) summed so far, in position
                                 tolerances per second (mb_bdf.c, acc_step); in the monitor so
-                                that a step undone or an event cut undoes its part too */
+                                that a step undone undoes its part too (an event cut keeps
+                                the share up to the root: mb_event.c, cut_dense) */
 #endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */
