@@ -169,7 +169,9 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
 /* Whether the trapezoid's iteration can take the model's pass up to the solve
  * (mb_f4_kernels.newton_rhs): its pieces are the unrolled ones above (the model's f4), A
  * factored on the plan, unrolled (not an external back end, not the dense one), and no
- * equations left out (dr: their c and rows zeroed). */
+ * equations left out (dr: their c and rows zeroed). The pass runs after the Newton matrix and
+ * its factorization and reads Q (tn[3]) and c (tm[1]): only the unrolled f4->matrix, which
+ * writes no Ek over them, and a factorization without scratch there keep them (mb_layout.h). */
 int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr)
 {
     const mb_plan *P = s->m->plan;

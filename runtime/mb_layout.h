@@ -108,7 +108,9 @@
  *   spent before ev_v is written) and the assembly's w (no dq there);
  * - lsd, the scratch of the ldl factorizations of assembly and start-up only, in zk (the step's
  *   start state); lsy, the solves' scratch, in tn[3] (the step solves for dq before it forms dp);
- * - Q in tn[3]: alive from an evaluation to the residual (no solve, no dp in between; the last
+ * - Q in tn[3]: alive from an evaluation to the residual (or, with the model's fused pass,
+ *   mbi_f4_fusable, over the unrolled Newton matrix and its factorization, which use no Ek;
+ *   likewise cv below) (no solve, no dp in between; the last
  *   iteration evaluates no Q, so dq, dp survive it; the start-up's Q follows its solves, the
  *   assembly's scratch wt = Q is spent before its factorization);
  * - cv in tm[1]: c from the constraint to the residual, and the last iteration's after the loop
