@@ -480,6 +480,15 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     return table.concat(out, "\n")
 end
 
+-- the opening of alf-explicit's matrix kernels (f3_matrix, f3_factor): DECL(F, mass, Pq, a), each
+-- argument marked used (a model without constraints or masses reads none)
+local function f3_open(w, decl)
+    w(decl .. "(mb_real *restrict F, const mb_real *restrict mass,")
+    w("    const mb_real *restrict Pq, mb_real a)")
+    w("{")
+    for _, v in ipairs({"F", "mass", "Pq", "a"}) do w("    (void)" .. v .. ";") end
+end
+
 -- alf-explicit's matrix and its LDL^T in one kernel, NAME_f3_factor (mb_f3_kernels.factor), on
 -- locals: every entry of A is one expression, its value before elimination (f3_matrix's: its
 -- mass, then its product terms (a Pq[k]) Pq[l] in the plan's order; an entry without a mass
@@ -531,13 +540,7 @@ local function alf_factor(w, name, P)
     w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (" .. n .. " x " .. n .. ", "
       .. S.nl .. " in L): " .. name .. "_f3_matrix and " .. name .. "_a_ldl in one, on locals.")
     w(" * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */")
-    w("static MB_NO_SLP int " .. name .. "_f3_factor(mb_real *restrict F, const mb_real *restrict mass,")
-    w("    const mb_real *restrict Pq, mb_real a)")
-    w("{")
-    w("    (void)F;")
-    w("    (void)mass;")
-    w("    (void)Pq;")
-    w("    (void)a;")
+    f3_open(w, "static MB_NO_SLP int " .. name .. "_f3_factor")
     for k = 0, n - 1 do
         w(string.format("    const mb_real d%d = %s;", k, entry(k)))
         w(string.format("    F[%d] = d%d;", k, k))
@@ -579,13 +582,7 @@ function M.alf(name, P, prow, pcol, nc)
     -- term (as the F4 matrix's rows: few values live)
     w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q into the plan storage F of A (" .. P.na .. " product")
     w(" * terms): mbi_alf_velocity's E = a Phi_q and mbi_assemble_a, unrolled. */")
-    w("static void " .. name .. "_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,")
-    w("    const mb_real *restrict Pq, mb_real a)")
-    w("{")
-    w("    (void)F;")
-    w("    (void)mass;")
-    w("    (void)Pq;")
-    w("    (void)a;")
+    f3_open(w, "static void " .. name .. "_f3_matrix")
     mass_first(w, S, n + S.nl)
     local have = {}
     for t = 1, P.na do
