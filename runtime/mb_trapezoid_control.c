@@ -443,10 +443,11 @@ static void xge_sync(mb_sim *s)
 
 /* One macro step of the companion from (t0, xg), loaded into s, to t1, its result back into xg;
  * MB_ERR_PARAM when its error estimate is above lim (the step not taken), else the status */
-static int xge_macro(mb_sim *s, mb_real t0, mb_real t1, mb_real lim, int wait, mb_real *w)
+static int xge_macro(mb_sim *s, mb_real t0, mb_real t1, mb_real lim, int wait, mb_real *w, mb_real *e0)
 {
     mb_real w2, w4, err, e[3];
     s->m->energy(s->m, t0, s->xg, s->xg + s->nz, e);
+    if (e0) copy(3, e0, e);                /* (its energies at the start: xge_energy) */
     s->pnc = e[2];                         /* P_nc and Phi_t at its start, for its work */
     s->m->phi_t(s->m, t0, s->xg, s->xib + s->nc);   /* (xst_restart: ptq) */
     xst_restart(s, t0, s->xg_hp, s->xg_nh, wait);
@@ -514,13 +515,12 @@ static void xge_step(mb_sim *s)
     const unsigned char *rr = s->p.redundant_rows;
 #endif
     mb_real e0[3], wc = 0, pnc = s->pnc;
-    s->m->energy(s->m, s->ge_t, s->xg, s->xg + s->nz, e0);   /* the companion's at its start */
     s->xs = s->xg;                        /* the companion's macro step restarts from xg */
-    st = xge_macro(s, s->ge_t, t, XGE_LIM, wait, &wc);
+    st = xge_macro(s, s->ge_t, t, XGE_LIM, wait, &wc, e0);   /* e0: the companion's at its start */
     if (st < 0) {   /* (xge_macro's failure left xg as it was) */
         wc = 0;
-        st = xge_macro(s, s->ge_t, s->ge_tm, MB_R(1e30), wait, &wc);
-        if (st >= 0) st = xge_macro(s, s->ge_tm, t, MB_R(1e30), wait, &wc);
+        st = xge_macro(s, s->ge_t, s->ge_tm, MB_R(1e30), wait, &wc, NULL);
+        if (st >= 0) st = xge_macro(s, s->ge_tm, t, MB_R(1e30), wait, &wc, NULL);
     }
     if (st >= 0) xge_energy(s, t, e0, wc, &m0);
     s->xs = xs;
