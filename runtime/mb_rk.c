@@ -737,15 +737,20 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
  * monitor (but the evaluations it counts) and its pivot record as they were: with the
  * companion the run's own steps are bit for bit those without it. */
-static void ge_sync(mb_sim *s)
+static void ge_restart(mb_sim *s, int keep_est)
 {
     mb_real *dp = s->gz + 2 * s->nz + s->n + s->nc;
     copy(s->nz, s->gz, s->z);
     copy(s->nz, s->gz + s->nz, s->fz);
-    for (int i = 0; i < 2 * s->n; i++) dp[i] = 0;   /* the difference so far and est */
+    for (int i = 0; i < (keep_est ? 1 : 2) * s->n; i++) dp[i] = 0;   /* the difference so far, est */
     s->ge_t = s->ge_tlast = s->t;
     s->ge_n = 0;
     s->ge_resets = s->mon.sigma_resets;
+}
+
+static void ge_sync(mb_sim *s)
+{
+    ge_restart(s, 0);
 }
 
 /* One step of the companion from (t0, gz) of h: its state and f there to gz (its error estimate
@@ -819,6 +824,19 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     copy(n, s->ev_v, sv);
     copy(nc, s->ev_sig, sv + n);
     if (st != MB_OK) { ge_sync(s); return; }
+    /* A companion more than 10 x the mechanism's size (the length scale L or the largest
+     * |q_i|: a particle's L is 0, a crank's angle grows) from the run has left it, not
+     * estimated its error: the run's own steps from the companion's state near a singular
+     * position, where it went another way, then diverged (the chain N = 2, baumgarte dopri5
+     * at rtol 1e-4: 678 m apart in one pair, 9.6 x rtol off before its rank-loss stop;
+     * N = 10: 6e5 m). The run's error cannot jump so far in a pair (its steps' local errors
+     * are within the tolerance; a switch of branch moves it by about the mechanism's size),
+     * and a gradual one passes the warning's 10 tolerances long before: it starts anew from
+     * the run's state, keeping est so far. */
+    mb_real qs = s->mon.lscale;
+    for (int i = 0; i < n; i++) if (MB_FABS(zm[i]) > qs) qs = MB_FABS(zm[i]);
+    for (int i = 0; i < n; i++)
+        if (!(MB_FABS(s->gz[i] - zm[i]) <= 10 * qs)) { ge_restart(s, 1); return; }   /* (NaN too) */
     /* in tolerances of the mechanism's size (mbi_err_tols) */
     mb_real a = held ? 1 : d8 ? 255 : 31;   /* 2^p - 1 (above) */
     for (int i = 0; i < n; i++) {
