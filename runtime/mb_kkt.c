@@ -8,6 +8,62 @@
  * Phi_q has full rank; S y = Phi_q M^-1 b1 - b2, x = M^-1 (b1 - Phi_q^T y). Rank loss of Phi_q
  * shows as a vanishing pivot of S, which names its constraint row (MB_ERR_SINGULAR). */
 #if !MBI_ONLY
+/* The vector passes below, in pairs on restrict parameters: GCC honours restrict on a
+ * function's parameters (inlined too), not on block-scope pointers, and only then packs each
+ * pair into one vector operation (a loop of unknown length is not vectorized at -O2); the same
+ * products and sums, the same bits. */
+/* x = M^-1 b + cv v (v non-NULL: mbi_kkt_solve_v), else M^-1 b */
+static void scaled_rhs(int n, const mb_real *restrict mi, const mb_real *restrict b,
+                       const mb_real *restrict v, mb_real cv, mb_real *restrict x)
+{
+    int i = 0;
+    if (v) {
+        for (; i + 1 < n; i += 2) {
+            x[i] = mi[i] * b[i] + cv * v[i];
+            x[i + 1] = mi[i + 1] * b[i + 1] + cv * v[i + 1];
+        }
+        if (i < n) x[i] = mi[i] * b[i] + cv * v[i];
+    } else {
+        for (; i + 1 < n; i += 2) {
+            x[i] = mi[i] * b[i];
+            x[i + 1] = mi[i + 1] * b[i + 1];
+        }
+        if (i < n) x[i] = mi[i] * b[i];
+    }
+}
+/* y -= c */
+static void sub_vec(int n, mb_real *restrict y, const mb_real *restrict c)
+{
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        y[i] -= c[i];
+        y[i + 1] -= c[i + 1];
+    }
+    if (i < n) y[i] -= c[i];
+}
+/* x *= M^-1 and whether x is finite, in one pass: sums of x * 0 in pairs of pairs (one chain of
+ * additions waits 4 cycles an entry; the same answer: mb_vec.h's finite_vec) */
+static int scale_finite(int n, mb_real *restrict x, const mb_real *restrict mi)
+{
+    mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+        x[i] *= mi[i];
+        x[i + 1] *= mi[i + 1];
+        x[i + 2] *= mi[i + 2];
+        x[i + 3] *= mi[i + 3];
+        f0 += x[i] * 0;
+        f1 += x[i + 1] * 0;
+        f2 += x[i + 2] * 0;
+        f3 += x[i + 3] * 0;
+    }
+    for (; i < n; i++) {
+        x[i] *= mi[i];
+        f0 += x[i] * 0;
+    }
+    return f0 + f1 + f2 + f3 == 0;
+}
+
 static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
                      mb_real *x, mb_real *y)
 #else
@@ -20,31 +76,9 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
     if (st) return st;
 #if !MBI_ONLY
-    {   /* in pairs on restrict pointers: GCC's -O2 packs each pair into one vector operation
-         * (a loop of unknown length is not vectorized at -O2); the same products */
-        const mb_real *restrict mi = s->minv, *restrict bb = b1, *restrict cc = b2, *restrict vv = v;
-        mb_real *restrict xx = x, *restrict yy = y;
-        int i = 0;
-        if (vv) {   /* M^-1 b1 + cv v: mbi_kkt_solve_v */
-            for (; i + 1 < n; i += 2) {
-                xx[i] = mi[i] * bb[i] + cv * vv[i];
-                xx[i + 1] = mi[i + 1] * bb[i + 1] + cv * vv[i + 1];
-            }
-            if (i < n) xx[i] = mi[i] * bb[i] + cv * vv[i];
-        } else {
-            for (; i + 1 < n; i += 2) {
-                xx[i] = mi[i] * bb[i];
-                xx[i + 1] = mi[i + 1] * bb[i + 1];
-            }
-            if (i < n) xx[i] = mi[i] * bb[i];
-        }
-        pq_mv(m, s->Pq, x, y);
-        for (i = 0; i + 1 < nc; i += 2) {
-            yy[i] -= cc[i];
-            yy[i + 1] -= cc[i + 1];
-        }
-        if (i < nc) yy[i] -= cc[i];
-    }
+    scaled_rhs(n, s->minv, b1, v, cv, x);
+    pq_mv(m, s->Pq, x, y);
+    sub_vec(nc, y, b2);
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
     pq_mv(m, s->Pq, x, y);
@@ -54,27 +88,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
 #if !MBI_ONLY
-    /* the scaling and the finiteness of x in one pass, four sums of x * 0 (one chain of additions
-     * waits 4 cycles an entry; the same answer: mb_vec.h's finite_vec) */
-    mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
-    const mb_real *restrict mi = s->minv;
-    mb_real *restrict xr = x;
-    int i = 0;
-    for (; i + 3 < n; i += 4) {
-        xr[i] *= mi[i];
-        xr[i + 1] *= mi[i + 1];
-        xr[i + 2] *= mi[i + 2];
-        xr[i + 3] *= mi[i + 3];
-        f0 += xr[i] * 0;
-        f1 += xr[i + 1] * 0;
-        f2 += xr[i + 2] * 0;
-        f3 += xr[i + 3] * 0;
-    }
-    for (; i < n; i++) {
-        xr[i] *= mi[i];
-        f0 += xr[i] * 0;
-    }
-    return f0 + f1 + f2 + f3 == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+    return scale_finite(n, x, s->minv) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #else                                   /* a firmware build: two passes, as before (flash) */
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;

@@ -212,57 +212,85 @@ static int nonzero_terms(int ns, const mb_real *w, mb_real *const *k, mb_real *c
 }
 
 /* y = z + h sum_m c[m] kk[m], each entry's sum in stage order as the plain loop has it (the same
- * bits), four entries at a time: one load of a weight and a block pointer serves four terms, and
- * the four independent sums vectorize */
+ * bits), eight entries at a time, then pairs: one load of a weight and a block pointer serves
+ * eight terms, and the independent sums vectorize (Andrews, nz = 42: five blocks and a pair,
+ * no scalar tail) */
 static void stage_combine(int nz, mb_real *restrict y, const mb_real *restrict z, mb_real h, int nt,
                           const mb_real *restrict c, const mb_real *const *restrict kk)
 {
     int i = 0;
-    for (; i + 4 <= nz; i += 4) {
-        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (; i + 8 <= nz; i += 8) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
         for (int m = 0; m < nt; m++) {
             const mb_real *km = kk[m] + i, cm = c[m];
             a0 += cm * km[0];
             a1 += cm * km[1];
             a2 += cm * km[2];
             a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
         }
         y[i] = z[i] + h * a0;
         y[i + 1] = z[i + 1] + h * a1;
         y[i + 2] = z[i + 2] + h * a2;
         y[i + 3] = z[i + 3] + h * a3;
+        y[i + 4] = z[i + 4] + h * a4;
+        y[i + 5] = z[i + 5] + h * a5;
+        y[i + 6] = z[i + 6] + h * a6;
+        y[i + 7] = z[i + 7] + h * a7;
     }
-    for (; i < nz; i++) {
+    for (; i + 2 <= nz; i += 2) {
+        mb_real a0 = 0, a1 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+        }
+        y[i] = z[i] + h * a0;
+        y[i + 1] = z[i + 1] + h * a1;
+    }
+    if (i < nz) {
         mb_real a = 0;
         for (int m = 0; m < nt; m++) a += c[m] * kk[m][i];
         y[i] = z[i] + h * a;
     }
 }
 
-/* e[r] = sum_m c[m] kk[m][i + r] for r < nb (nb <= 4), each sum in stage order */
+/* e[r] = sum_m c[m] kk[m][i + r] for r < nb (nb <= 8), each sum in stage order: a block of 8
+ * as stage_combine's, a shorter one in pairs */
 static void error_terms(int i, int nb, int nt, const mb_real *restrict c, const mb_real *const *restrict kk,
                         mb_real *restrict e)
 {
-    mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    if (nb == 4)
+    if (nb == 8) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
         for (int m = 0; m < nt; m++) {
             const mb_real *km = kk[m] + i, cm = c[m];
             a0 += cm * km[0];
             a1 += cm * km[1];
             a2 += cm * km[2];
             a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
         }
-    else
+        e[0] = a0; e[1] = a1; e[2] = a2; e[3] = a3;
+        e[4] = a4; e[5] = a5; e[6] = a6; e[7] = a7;
+        return;
+    }
+    for (int r = 0; r < nb; r += 2) {
+        mb_real a0 = 0, a1 = 0;
+        int two = r + 1 < nb;
         for (int m = 0; m < nt; m++) {
-            const mb_real *km = kk[m] + i, cm = c[m];
+            const mb_real *km = kk[m] + i + r, cm = c[m];
             a0 += cm * km[0];
-            if (nb > 1) a1 += cm * km[1];
-            if (nb > 2) a2 += cm * km[2];
+            if (two) a1 += cm * km[1];
         }
-    e[0] = a0;
-    e[1] = a1;
-    e[2] = a2;
-    e[3] = a3;
+        e[r] = a0;
+        if (two) e[r + 1] = a1;
+    }
 }
 
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
@@ -290,7 +318,7 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         stage_combine(nz, y, s->z, h, nt, c, kk);
     }
     if (tb->e) {
-        mb_real e2 = 0, e32 = 0, ce[12], ce3[12], ev[4], e3v[4];
+        mb_real e2 = 0, e32 = 0, ce[12], ce3[12], ev[8], e3v[8];
         const mb_real *kk3[12];
         int ne = nonzero_terms(ns, tb->e, s->k, ce, kk), ne3 = 0;
 #if MBI_F2 || MBI_F3
@@ -298,8 +326,8 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         mb_real pcap = momentum_cap(s);
 #endif
         if (tb->e3) ne3 = nonzero_terms(ns, tb->e3, s->k, ce3, kk3);
-        for (int i = 0; i < nz; i += 4) {  /* the estimates four entries at a time, then their sums */
-            int nb = nz - i < 4 ? nz - i : 4;
+        for (int i = 0; i < nz; i += 8) {  /* the estimates eight entries at a time, then their sums */
+            int nb = nz - i < 8 ? nz - i : 8;
             error_terms(i, nb, ne, ce, kk, ev);
             error_terms(i, nb, ne3, ce3, kk3, e3v);
             for (int r = 0; r < nb; r++) {
