@@ -492,17 +492,14 @@ static void xge_energy(mb_sim *s, mb_real t, const mb_real *e0, mb_real w, const
     }
 }
 
-static void xge_step(mb_sim *s)
+/* The comparison of the run's macro steps since ge_t with the companion's: two (ge_n 2) by one
+ * of their sum, as above; one (ge_n 1: the run's last step, mbi_trap_finish) by one of the
+ * run's own length, whose difference adds no local error of its own but carries the difference
+ * so far through that step, and whose energy balance is made 2^p times the run's as the pair's
+ * is (a run that goes wrong in its last step shows there). */
+static void xge_compare(mb_sim *s)
 {
-    int n = s->n, nc = s->nc, st;
-    if (!(s->p.warn_accuracy > 0) || !s->xg) return;
-    if (s->ge_n < 0 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) {
-        int start = s->ge_n < 0;
-        xge_sync(s);
-        if (start) s->xg_d0 = (mb_real)NAN;   /* (xge_energy) */
-        return;
-    }
-    if (s->ge_n < 2) return;
+    int n = s->n, nc = s->nc, st, one = s->ge_n == 1;
     /* the run's state, as its step saves it (step_trapezoid_extrap) */
     mb_real *xs = s->xs, t = s->t, hp = s->h_prev;
     int nh = s->nhist, wait = s->reuse_wait;
@@ -516,8 +513,8 @@ static void xge_step(mb_sim *s)
 #endif
     mb_real e0[3], wc = 0, pnc = s->pnc;
     s->xs = s->xg;                        /* the companion's macro step restarts from xg */
-    st = xge_macro(s, s->ge_t, t, XGE_LIM, wait, &wc, e0);   /* e0: the companion's at its start */
-    if (st < 0) {   /* (xge_macro's failure left xg as it was) */
+    st = xge_macro(s, s->ge_t, t, one ? MB_R(1e30) : XGE_LIM, wait, &wc, e0);   /* e0: the companion's at its start */
+    if (st < 0 && !one) {   /* (xge_macro's failure left xg as it was) */
         wc = 0;
         st = xge_macro(s, s->ge_t, s->ge_tm, MB_R(1e30), wait, &wc, NULL);
         if (st >= 0) st = xge_macro(s, s->ge_tm, t, MB_R(1e30), wait, &wc, NULL);
@@ -543,6 +540,33 @@ static void xge_step(mb_sim *s)
     s->ge_t = t;
     s->ge_n = 0;
     s->xg_d0 = s->mon.energy_dev;
+}
+
+static void xge_step(mb_sim *s)
+{
+    if (!(s->p.warn_accuracy > 0) || !s->xg) return;
+    if (s->ge_n < 0 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) {
+        int start = s->ge_n < 0;
+        xge_sync(s);
+        if (start) s->xg_d0 = (mb_real)NAN;   /* (xge_energy) */
+        return;
+    }
+    if (s->ge_n == 2) xge_compare(s);
+}
+
+/* mb_sim_finish: the run ends; the one or two macro steps since the last comparison (xge_step
+ * compares at the start of the step after a pair, which the run's end never takes) are
+ * compared now. Nothing when the companion was to start anew (a start, a restart, a sigma
+ * reset, an event at the last step): it has no steps of its own to compare. The comparison
+ * overwrites xs and xa, the last step's dense output (trap_dense: none kept now). */
+int mbi_trap_finish(mb_sim *s)
+{
+    if (!(s->p.warn_accuracy > 0) || !s->xg || s->p.adaptive != 2) return 0;
+    if (s->p.integrator != MB_TRAPEZOID || MBI_FORMULATION(s) != MB_ALF_TRAPEZOID) return 0;
+    if (s->ge_n < 1 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) return 0;
+    xge_compare(s);
+    s->td_t0 = s->t;
+    return 1;
 }
 #endif
 

@@ -5,7 +5,7 @@
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
-# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps, compared at its
+# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps (both companions), compared at its
 # end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. The
@@ -95,6 +95,13 @@ sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05
 ok "a run of $(kv steps) steps (rtol 1e-4, 0.2 s): its pair compared at its end ($(grep -o 'accuracy: first at t=[^:]*' "$T/err"))" \
    '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.2:" "$T/err"'
 sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6 --strict
+ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
+# the extrapolated trapezoid's companion likewise: a run of two macro steps (0.1 s), whose pair
+# only the end compares
+sim --formulation alf-trapezoid --extrapolate --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.1 --warn-accuracy 1e-6
+ok "extrapolated trapezoid, a run of $(kv steps) steps (0.1 s): its pair compared at its end ($(grep -o 'accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.1:" "$T/err"'
+sim --formulation alf-trapezoid --extrapolate --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.1 --warn-accuracy 1e-6 --strict
 ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
 
 # the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
