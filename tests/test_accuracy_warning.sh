@@ -10,7 +10,7 @@
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. The
 # extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
-# xge_energy). Ends with "N passed, N failed".
+# xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -156,6 +156,28 @@ ok "chain N = 2 --extrapolate rtol $R: the accuracy warning ($(grep -o 'warning:
 # shellcheck disable=SC2086
 timeout 300 "$XC" $X --rtol $R --atol $R --t-end 20 --every 0.5 --warn-accuracy 0 --quiet --out "$T/xc0.csv" >"$T/out" 2>/dev/null
 ok "chain N = 2 --extrapolate rtol $R: the same rows without the companion" 'cmp -s "$T/xc.csv" "$T/xc0.csv"'
+# contact impacts: the walker (10 s, 122 contact events; models/walker.lua) at rtol 1e-4 is
+# 188 x rtol off (--estimate-error's est_err_q) and was silent: the companion started anew at
+# each contact's cut and at each failure of its own, dropping what it had. Now it compares at a
+# cut and goes on from its own state (xge_cut), and keeps the estimate it had when it starts
+# anew (xg_off): warned. Its rows are the same without the companion.
+WK=$BUILD/walker_sim
+if [ -x "$WK" ]; then
+    # shellcheck disable=SC2086
+    timeout 300 "$WK" $X --rtol 1e-4 --atol 1e-4 --estimate-error --quiet >"$T/out" 2>"$T/err"; rc=$?
+    est=$(kv est_err_q)
+    ok "walker --extrapolate rtol 1e-4, 10 s: est_err_q ${est:-?}, $(ratio "${est:-0}" 1e-4) x rtol (> 100)" \
+       '[ $rc -eq 0 ] && [ -n "$est" ] && above "$est" 1e-4 100'
+    ok "walker --extrapolate rtol 1e-4: the accuracy warning ($(grep -o 'estimated at [^ ]* tolerances' "$T/err"))" 'warned'
+    for w in 10 0; do
+        # shellcheck disable=SC2086
+        timeout 300 "$WK" $X --rtol 1e-4 --atol 1e-4 --every 0.05 --warn-accuracy $w --quiet --out "$T/wk$w.csv" >/dev/null 2>&1
+    done
+    ok "walker --extrapolate rtol 1e-4: the same rows without the companion" \
+       '[ -s "$T/wk10.csv" ] && cmp -s "$T/wk10.csv" "$T/wk0.csv"'
+else
+    fail=$((fail + 1)); echo "FAIL: $WK missing" >&2
+fi
 R=1e-6
 # shellcheck disable=SC2086
 sim $X --rtol $R --atol $R --t-end 20 --every 0.5 --out "$T/xacc.csv"
