@@ -917,9 +917,16 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 int mb_sim_finish(mb_sim *s)
 {
     if (!s->ready) return MB_ERR_STATE;
-#if MBI_GE
+#if MBI_GE || MBI_XGE
     unsigned w0 = s->mon.warn;
-    if (mbi_rk_finish(s)) mbi_warnings(s, s->mon.maxiter_events);   /* (the same state: only err_sum is new) */
+    int done = 0;
+#if MBI_GE
+    done |= mbi_rk_finish(s);
+#endif
+#if MBI_XGE
+    done |= mbi_trap_finish(s);
+#endif
+    if (done) mbi_warnings(s, s->mon.maxiter_events);   /* (the same state: only err_sum is new) */
     if (s->p.strict && (s->mon.warn & ~w0)) return MB_ERR_SUSPECT;
 #endif
     return MB_OK;

@@ -370,8 +370,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop);
  * the last step failed), MB_ERR_PARAM (t outside the step), or a failure of the evaluation. */
 int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
 
-/* The run ends here (optional; after the last step and its dense output): dopri5's and dop853's
- * accuracy companion (p.warn_accuracy; mon.err_sum) compares the one or two steps it still has
+/* The run ends here (optional; after the last step and its dense output): dopri5's, dop853's
+ * and the extrapolated trapezoid's (p.adaptive 2) accuracy companion (p.warn_accuracy;
+ * mon.err_sum) compares the one or two steps it still has
  * pending, which it otherwise compares at the start of the next step, and the `accuracy`
  * warning is tested again (a run that goes wrong in its last steps warns). Costs up to one
  * companion step (counted in evals); the last step's dense output is lost; the run may go on

@@ -120,6 +120,9 @@ mb_real *xg;             /* with warn_accuracy: the accuracy companion's state a
 mb_real xg_hp;           /* its predictor's last substep (h_prev) */
 int xg_nh;               /* and whether it has a history (nhist) */
 mb_real xg_d0;           /* the run's energy_dev at the companion's time ge_t (xge_step) */
+long xg_ev;              /* mon.events at its last comparison or start (xge_cut) */
+mb_real xg_e, xg_off;    /* its last estimate, and those it had when it started anew but at a
+                            start, summed (in tolerances: xge_sync) */
 #endif
 #if MBI_HAS_KKT
 mb_real *minv;           /* 1 / mass (F1, F2: the Schur complement's weights) */

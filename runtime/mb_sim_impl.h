@@ -371,6 +371,10 @@ mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const 
  * (mb_sim_finish); 1 when it did */
 int mbi_rk_finish(mb_sim *s);
 #endif
+#if MBI_XGE
+/* mb_trapezoid_control.c: the extrapolated trapezoid's companion likewise */
+int mbi_trap_finish(mb_sim *s);
+#endif
 /* mb_monitor.c: energy_dev and the running maxima from the current monitor values. */
 void mbi_update_max(mb_sim *s);
 /* mb_monitor.c: after a step of dt: measure, add the step's work, update the maxima. The work of

@@ -5,12 +5,12 @@
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
-# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps, compared at its
+# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps (both companions), compared at its
 # end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. The
 # extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
-# xge_energy). Ends with "N passed, N failed".
+# xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -96,6 +96,13 @@ ok "a run of $(kv steps) steps (rtol 1e-4, 0.2 s): its pair compared at its end 
    '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.2:" "$T/err"'
 sim --formulation canonical --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.2 --warn-accuracy 1e-6 --strict
 ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
+# the extrapolated trapezoid's companion likewise: a run of two macro steps (0.1 s), whose pair
+# only the end compares
+sim --formulation alf-trapezoid --extrapolate --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.1 --warn-accuracy 1e-6
+ok "extrapolated trapezoid, a run of $(kv steps) steps (0.1 s): its pair compared at its end ($(grep -o 'accuracy: first at t=[^:]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv steps)" = 2 ] && grep -q "warning: accuracy: first at t=0.1:" "$T/err"'
+sim --formulation alf-trapezoid --extrapolate --rtol 1e-4 --atol 1e-4 --h 0.05 --t-end 0.1 --warn-accuracy 1e-6 --strict
+ok "the same with --strict: exit non-zero" '[ $rc -ne 0 ]'
 
 # the extrapolated trapezoid: the same on its companion (its step control's estimate is of the
 # plain trapezoid's y4, and it had no accuracy warning)
@@ -149,6 +156,28 @@ ok "chain N = 2 --extrapolate rtol $R: the accuracy warning ($(grep -o 'warning:
 # shellcheck disable=SC2086
 timeout 300 "$XC" $X --rtol $R --atol $R --t-end 20 --every 0.5 --warn-accuracy 0 --quiet --out "$T/xc0.csv" >"$T/out" 2>/dev/null
 ok "chain N = 2 --extrapolate rtol $R: the same rows without the companion" 'cmp -s "$T/xc.csv" "$T/xc0.csv"'
+# contact impacts: the walker (10 s, 122 contact events; models/walker.lua) at rtol 1e-4 is
+# 188 x rtol off (--estimate-error's est_err_q) and was silent: the companion started anew at
+# each contact's cut and at each failure of its own, dropping what it had. Now it compares at a
+# cut and goes on from its own state (xge_cut), and keeps the estimate it had when it starts
+# anew (xg_off): warned. Its rows are the same without the companion.
+WK=$BUILD/walker_sim
+if [ -x "$WK" ]; then
+    # shellcheck disable=SC2086
+    timeout 300 "$WK" $X --rtol 1e-4 --atol 1e-4 --estimate-error --quiet >"$T/out" 2>"$T/err"; rc=$?
+    est=$(kv est_err_q)
+    ok "walker --extrapolate rtol 1e-4, 10 s: est_err_q ${est:-?}, $(ratio "${est:-0}" 1e-4) x rtol (> 100)" \
+       '[ $rc -eq 0 ] && [ -n "$est" ] && above "$est" 1e-4 100'
+    ok "walker --extrapolate rtol 1e-4: the accuracy warning ($(grep -o 'estimated at [^ ]* tolerances' "$T/err"))" 'warned'
+    for w in 10 0; do
+        # shellcheck disable=SC2086
+        timeout 300 "$WK" $X --rtol 1e-4 --atol 1e-4 --every 0.05 --warn-accuracy $w --quiet --out "$T/wk$w.csv" >/dev/null 2>&1
+    done
+    ok "walker --extrapolate rtol 1e-4: the same rows without the companion" \
+       '[ -s "$T/wk10.csv" ] && cmp -s "$T/wk10.csv" "$T/wk0.csv"'
+else
+    fail=$((fail + 1)); echo "FAIL: $WK missing" >&2
+fi
 R=1e-6
 # shellcheck disable=SC2086
 sim $X --rtol $R --atol $R --t-end 20 --every 0.5 --out "$T/xacc.csv"

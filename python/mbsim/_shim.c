@@ -448,7 +448,8 @@ int mbpy_simulate(mbpy *c, double t_end, long every, double dt_out, long cap, do
     }
     free(qd);
     free(vd);
-    /* the rows taken: dopri5's and dop853's accuracy companion compares its last steps */
+    /* the rows taken: the accuracy companion (dopri5, dop853, the extrapolated trapezoid)
+     * compares its last steps */
     if (st >= 0 && mb_sim_get_t(c->sim) >= te) {
         int fs = mb_sim_finish(c->sim);
         if (fs < 0) st = step_fail(c, fs);
