@@ -1329,7 +1329,6 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
                         ok ? "the estimated position error is larger" : "no estimate (the second run failed)");
         }
     }
-    if (getenv("FC_DEBUG") && r->fc_on) fprintf(stderr, "FCDBG est_max=%.3e\n", r->fc_max);
     putchar('\n');
     companion_free(r);
     free(r->shw);
