@@ -234,7 +234,7 @@ ok "hht h 1e-4: $act off, silent" '[ $rc -eq 0 ] && ! above "$act" 1e-4 && [ "$(
 sim --formulation canonical --h 1e-3 --t-end $TE --every 500 --out "$T/f_rk4.csv"
 act=$(qdiff "$T/ref.csv" "$T/f_rk4.csv")
 ok "canonical rk4 h 1e-3: $act off, silent" '[ $rc -eq 0 ] && ! above "$act" 1e-4 && [ "$(kv warnings)" = 0 ]'
-sim --integrator dopri5 --warn-error 1e-3 --t-end 1
+sim --formulation baumgarte --integrator dopri5 --warn-error 1e-3 --t-end 1
 ok "--warn-error with dopri5: refused (exit $rc)" '[ $rc -eq 2 ] && grep -q -- "--warn-error" "$T/err"'
 
 echo "$pass passed, $fail failed"
