@@ -789,15 +789,15 @@ static int apply_sets(const cli *c)
 /* ------------------------------------------------------------------ fixed steps' accuracy
  * A fixed-step run has no error estimate: rk4 on canonical at h = 1e-3 swings the crank-rocker
  * of docs/validation.md (section 10) 1.8e-3 of its size off in 20 s, silently (the energy it
- * loses at its fast passages shifts the phase). The simulator estimates the positions' global
+ * loses near the crank's turning point shifts the phase). The simulator estimates the positions' global
  * error by global Richardson extrapolation, as dopri5's companion does in the runtime (mb_rk.c,
  * ge_step): a second run of the same method at 2h from the same start, compared at every
  * second step point, where its error is about 2^p times the run's (order p: rk4 4, hht and
  * the trapezoid 2), so (run - companion) / (2^p - 1) estimates the run's error. Its largest
  * value over the named points and the coordinates as lengths (an angle's times its body's
  * half length), in units of the mechanism's size L (mon.lscale), past --warn-error E (default
- * 1e-4) is the accuracy warning. In the tool, not the runtime: the
- * run is not touched (its rows are those without it) and no firmware build carries it. Cost:
+ * 1e-4) is the accuracy warning. In the tool, not the runtime: the run is not touched (its
+ * rows are those without it) and no firmware build carries it. Cost:
  * the companion's steps, half the run's. A companion that fails (its step beyond a stability
  * limit or a singular position the run passes) ends the comparison without a warning. */
 #define FC_DEFAULT 1e-4
@@ -1192,7 +1192,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); companion_free(r); cleanup(0); return bad("--out", c->out, "path too long"); }
         r->csv = fopen(tmp, "w");
         if (r->csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         else {   /* no run; the summary line still ends the output (docs/cli.md) */
