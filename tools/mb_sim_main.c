@@ -786,6 +786,20 @@ static int apply_sets(const cli *c)
     return 0;
 }
 
+/* --input-file's holds at t into a second run (--estimate-error's, the accuracy companion):
+ * the table keeps the row it applied last, the first run's, and skips that row again, which
+ * left a second run at the inputs' defaults; here it is applied whatever the table kept, and
+ * that put back (mb_sim_set_input leaves an unchanged hold as it is). */
+static void inputs_second(mb_sim *s, double t, int foh)
+{
+    int applied = intab.applied;
+    long row = intab.row;
+    intab.applied = 0;
+    mb_input_table_apply(&intab, s, t, foh);
+    intab.applied = applied;
+    intab.row = row;
+}
+
 /* ------------------------------------------------------------------ fixed steps' accuracy
  * A fixed-step run has no error estimate: rk4 on canonical at h = 1e-3 swings the crank-rocker
  * of docs/validation.md (section 10) 1.8e-3 of its size off in 20 s, silently (the energy it
@@ -852,7 +866,7 @@ static int companion_cmp(const cli *c, const mb_params *p, run_state *r)
     double t = (double)mb_sim_get_t(r->sim), tol = 1e-9 * c->h;
     while ((double)mb_sim_get_t(r->fc) < t - tol) {
         double t0 = (double)mb_sim_get_t(r->fc);
-        if (intab.nrow > 0) mb_input_table_apply(&intab, r->fc, t0, c->foh);
+        if (intab.nrow > 0) inputs_second(r->fc, t0, c->foh);
         int st = mb_sim_step(r->fc, (mb_real)c->t_end);
         if (st < 0) {
             if (!c->quiet)
@@ -984,7 +998,7 @@ static void shadow_cmp(const cli *c, run_state *r, double t, const mb_real *q, c
         if (intab.nrow > 0) {   /* the inputs' holds as the first run sets them */
             double t0 = (double)mb_sim_get_t(r->sh), tn = mb_input_table_next(&intab, t0);
             if (c->adaptive && tn < (double)ts) ts = (mb_real)tn;
-            mb_input_table_apply(&intab, r->sh, t0, c->foh);
+            inputs_second(r->sh, t0, c->foh);
         }
         int st = mb_sim_step(r->sh, ts);
         if (st < 0) {
@@ -1240,7 +1254,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         r->eq = r->ev = r->er = 0;
         r->sh_st = MB_OK;
         if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
-        if (intab.nrow > 0) mb_input_table_apply(&intab, r->sh, 0, c->foh);
+        if (intab.nrow > 0) inputs_second(r->sh, 0, c->foh);
         if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
             r->sh_st = mb_sim_reset(r->sh, 0, NULL, NULL, 1);
             if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->sh, r->dep);
@@ -1251,7 +1265,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     }
     if (r->fc_on) {   /* --warn-error's companion: from the same start */
         r->fc_st = MB_ERR_STATE;
-        if (intab.nrow > 0) mb_input_table_apply(&intab, r->fc, 0, c->foh);
+        if (intab.nrow > 0) inputs_second(r->fc, 0, c->foh);
         if (r->st == MB_OK && !r->fault) {
             r->fc_st = mb_sim_reset(r->fc, 0, NULL, NULL, 1);
             if (r->fc_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->fc, r->dep);
