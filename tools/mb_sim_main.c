@@ -810,11 +810,11 @@ static void inputs_second(mb_sim *s, double t, int foh)
  * the trapezoid 2), so (run - companion) / (2^p - 1) estimates the run's error. Its largest
  * value over the named points and the coordinates as lengths (an angle's times its body's
  * half length), in units of the mechanism's size L (mon.lscale), past --warn-error E (default
- * 1e-4) is the accuracy warning. In the tool, not the runtime: the run is not touched (its
+ * 1e-3) is the accuracy warning. In the tool, not the runtime: the run is not touched (its
  * rows are those without it) and no firmware build carries it. Cost:
  * the companion's steps, half the run's. A companion that fails (its step beyond a stability
  * limit or a singular position the run passes) ends the comparison without a warning. */
-#define FC_DEFAULT 1e-4
+#define FC_DEFAULT 1e-3
 static void companion_free(run_state *r)
 {
     free(r->fcw);
@@ -1098,8 +1098,9 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
             k++;
             if (r->fc_on && companion_cmp(c, p, r)) {   /* --strict: the accuracy warning */
                 mb_progress_done(&bar);
-                fprintf(stderr, "%s_sim: runtime fault at t=%.9g (after %ld accepted steps): %s\n",
-                        model->name, (double)mb_sim_get_t(r->sim), mb_sim_get_monitor(r->sim)->steps,
+                fprintf(stderr, "%s_sim: runtime fault at t=%.9g (after %ld accepted steps): %s; "
+                        "--strict: warning accuracy (below)\n", model->name,
+                        (double)mb_sim_get_t(r->sim), mb_sim_get_monitor(r->sim)->steps,
                         mb_status_str(MB_ERR_SUSPECT));
                 r->st = MB_ERR_SUSPECT;
                 r->fault = 1;

@@ -272,7 +272,7 @@ static mb_opt rows[] = {
       .why_ctl = "it is the fixed-step runs' accuracy warning (the step control's is --warn-accuracy)",
       .help = "rk4, hht, alf-trapezoid at a fixed step: warn when a companion\n"
               "run at twice the step (half the steps more) puts the positions'\n"
-              "global error above E x the mechanism's size (default 1e-4);\n"
+              "global error above E x the mechanism's size (default 1e-3);\n"
               "0 turns the warning and the companion off (docs/formulations.md)" },
     { .name = "--estimate-error", .kind = MB_OPT_FLAG, .off = OFF(est), .set = 1,
       DYNAMIC(ALL, ALL),
