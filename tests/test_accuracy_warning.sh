@@ -10,7 +10,9 @@
 # rtol 1e-12. bdf's sum (baumgarte, canonical): silent on the parallelogram chain within rtol,
 # warned on the pendulum far off; on Andrews (baumgarte) within 1 .. 3 x the actual error. The
 # extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
-# xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Ends with "N passed, N failed".
+# xge_energy), and on the walker's contact impacts (xge_cut, xg_off).# Fixed steps: the simulator's companion at twice the step (--warn-error) warns on
+# hht's run more than 1e-3 off, not on the accurate ones, leaves the rows as they are and stops
+# a --strict run. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -274,6 +276,34 @@ ok "chain N = 2 baumgarte dopri5 rtol $R: no accuracy warning" '! warned'
 timeout 300 "$XC" --formulation baumgarte --integrator dopri5 --rtol $R --atol $R --h 1e-3 --t-end 20 --every 0.5 \
     --warn-accuracy 0 --quiet --out "$T/cs0.csv" >/dev/null 2>&1
 ok "chain N = 2 baumgarte dopri5 rtol $R: the same rows without the companion" 'cmp -s "$T/cs.csv" "$T/cs0.csv"'
+
+# fixed steps (the simulator's companion at 2h, --warn-error): hht at h = 1e-3 is more than 1e-3
+# off the reference after 100 s, silently without the companion, warned with it; its rows are
+# the same file either way; at h = 1e-4 (2e-5 off) silent; --strict stops at the warning
+sim --integrator hht --h 1e-3 --t-end $TE --every 500 --warn-error 0 --out "$T/f_off.csv"
+act=$(qdiff "$T/ref.csv" "$T/f_off.csv")
+ok "hht h 1e-3: $act off (> 1e-3: a miss if silent); --warn-error 0: silent" \
+   '[ $rc -eq 0 ] && above "$act" 1e-3 && [ "$(kv warnings)" = 0 ] && ! warned'
+sim --integrator hht --h 1e-3 --t-end $TE --every 500 --out "$T/f_on.csv"
+ok "hht h 1e-3, the default: the accuracy warning ($(grep -o 'warning: accuracy: first at t=[^:]*: [^(]*' "$T/err"))" \
+   '[ $rc -eq 0 ] && [ "$(kv warnings)" = 1 ] && grep -q "warning: accuracy: first at t=.*companion run at twice the step ((run - companion) / 3, order 2)" "$T/err"'
+ok "hht h 1e-3: the rows are the same file with the companion or without" 'cmp -s "$T/f_off.csv" "$T/f_on.csv"'
+fest=$(sed -n 's/.*warning: accuracy: .*; \([^ ]*\) by the end.*/\1/p' "$T/err")
+ok "hht h 1e-3: the estimate by the end ${fest:-none} of the length scale, within 3 x of the error $act" \
+   '[ -n "$fest" ] && ! above "$act" "$fest" 3 && ! above "$fest" "$act" 3'
+sim --integrator hht --h 1e-3 --t-end $TE --every 500 --warn-error 1e-2
+ok "hht h 1e-3 --warn-error 1e-2: silent" '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ]'
+sim --integrator hht --h 1e-3 --t-end $TE --every 500 --strict
+ok "hht h 1e-3 --strict: stops at the warning (exit $rc, $(kv status) at t=$(kv t_end))" \
+   '[ $rc -eq 1 ] && [ "$(kv status)" = error ] && grep -q "runtime fault at t=.*suspect" "$T/err" && above $TE "$(kv t_end)"'
+sim --integrator hht --h 1e-4 --t-end $TE --every 5000 --out "$T/f_fine.csv"
+act=$(qdiff "$T/ref.csv" "$T/f_fine.csv")
+ok "hht h 1e-4: $act off, silent" '[ $rc -eq 0 ] && ! above "$act" 1e-4 && [ "$(kv warnings)" = 0 ]'
+sim --formulation canonical --h 1e-3 --t-end $TE --every 500 --out "$T/f_rk4.csv"
+act=$(qdiff "$T/ref.csv" "$T/f_rk4.csv")
+ok "canonical rk4 h 1e-3: $act off, silent" '[ $rc -eq 0 ] && ! above "$act" 1e-4 && [ "$(kv warnings)" = 0 ]'
+sim --formulation baumgarte --integrator dopri5 --warn-error 1e-3 --t-end 1
+ok "--warn-error with dopri5: refused (exit $rc)" '[ $rc -eq 2 ] && grep -q -- "--warn-error" "$T/err"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

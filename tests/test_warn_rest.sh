@@ -7,7 +7,8 @@
 #    p = M v + Phi_q^T sigma loses of M v stays below the tolerance (warn_sigma 5e5);
 #  - where it does not (a spring 1e6 x stiffer, k = 2e9, at h = 1e-5: M v 150 x smaller, the
 #    ratio past 5e5 at t = 3.85 s, v 3.6e-8 of its scale off a --sigma-reset run's) the sigma
-#    warning still comes alone (the energy balance holds to 2.3e-9 J), --strict fails the run.
+#    warning still comes alone (the energy balance holds to 2.3e-9 J), --strict fails the run;
+#  - --estimate-error's second run and the accuracy companion run with the table's inputs.
 # Ends with "N passed, N failed".  Usage: tests/test_warn_rest.sh   (BUILD=... for another build)
 set -u
 cd "$(dirname "$0")/.."
@@ -33,6 +34,11 @@ for a in "" "--t-end 20" "--formulation canonical" "--formulation alf-explicit";
     sim "$Y" --input-file "$T/v1.csv" $a --strict
     ok "holding $a: no warning, --strict passes" '[ $rc -eq 0 ] && [ "$(kv warnings)" = 0 ] && ! grep -q warning "$T/err"'
 done
+# the second runs get the table's inputs too: --estimate-error's (2e-8 off; at V = 0 it was 0.2)
+# and the fixed steps' accuracy companion (the runs above would warn)
+sim "$Y" --input-file "$T/v1.csv" --formulation canonical --estimate-error
+ok "holding canonical --estimate-error: est_err_q $(kv est_err_q) < 1e-6" \
+   '[ $rc -eq 0 ] && awk -v e="$(kv est_err_q)" "BEGIN { exit !(e + 0 < 1e-6 && e != \"\") }"'
 # bdf at rtol 1e-6 is 4.4e-4 of its scale off in the crank's rate (against dop853 at 1e-11): its
 # accuracy warning is right, and the only one
 sim "$Y" --input-file "$T/v1.csv" --integrator bdf

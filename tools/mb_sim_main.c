@@ -477,7 +477,7 @@ typedef mb_sim_cli cli;   /* what the command line asks for (tools/mb_sim_option
 
 /* One run: the simulation, its memory and how it went. */
 typedef struct run_state {
-    mb_sim_storage sim_mem, sh_mem;   /* the two runs' simulation objects */
+    mb_sim_storage sim_mem, sh_mem, fc_mem;   /* the runs' simulation objects */
     mb_sim *sim;               /* in sim_mem */
     void *work;
     mb_real *pts;              /* the points of a CSV row */
@@ -494,6 +494,14 @@ typedef struct run_state {
     int sh_on, sh_st;          /* the second run is going; its failure (< 0), else MB_OK */
     long sh_rows;              /* rows compared */
     double eq, ev, er;         /* the largest differences of q, v and the multipliers */
+    /* fixed steps' accuracy companion (--warn-error): the run again at 2h, in lock-step */
+    mb_sim *fc;                /* in fc_mem */
+    void *fcw;
+    double *fcwt;              /* the coordinates' weights (companion_init) */
+    mb_real *fcpt;             /* the named points of both runs */
+    int fc_on, fc_st, fc_order;   /* going; its failure (< 0); the method's order p */
+    double fc_lim, fc_max;     /* the threshold; the largest estimate so far */
+    double fc_t, fc_val;       /* the first comparison above the threshold (fc_t < 0: none) */
 } run_state;
 
 /* An option given on the command line that has no effect with the analysis, formulation or
@@ -778,6 +786,126 @@ static int apply_sets(const cli *c)
     return 0;
 }
 
+/* --input-file's holds at t into a second run (--estimate-error's, the accuracy companion):
+ * the table keeps the row it applied last, the first run's, and skips that row again, which
+ * left a second run at the inputs' defaults; here it is applied whatever the table kept, and
+ * that put back (mb_sim_set_input leaves an unchanged hold as it is). */
+static void inputs_second(mb_sim *s, double t, int foh)
+{
+    int applied = intab.applied;
+    long row = intab.row;
+    intab.applied = 0;
+    mb_input_table_apply(&intab, s, t, foh);
+    intab.applied = applied;
+    intab.row = row;
+}
+
+/* ------------------------------------------------------------------ fixed steps' accuracy
+ * A fixed-step run has no error estimate: rk4 on canonical at h = 1e-3 swings the crank-rocker
+ * of docs/validation.md (section 10) 1.8e-3 of its size off in 20 s, silently (the energy it
+ * loses near the crank's turning point shifts the phase). The simulator estimates the positions' global
+ * error by global Richardson extrapolation, as dopri5's companion does in the runtime (mb_rk.c,
+ * ge_step): a second run of the same method at 2h from the same start, compared at every
+ * second step point, where its error is about 2^p times the run's (order p: rk4 4, hht and
+ * the trapezoid 2), so (run - companion) / (2^p - 1) estimates the run's error. Its largest
+ * value over the named points and the coordinates as lengths (an angle's times its body's
+ * half length), in units of the mechanism's size L (mon.lscale), past --warn-error E (default
+ * 1e-3) is the accuracy warning. In the tool, not the runtime: the run is not touched (its
+ * rows are those without it) and no firmware build carries it. Cost:
+ * the companion's steps, half the run's. A companion that fails (its step beyond a stability
+ * limit or a singular position the run passes) ends the comparison without a warning. */
+#define FC_DEFAULT 1e-3
+static void companion_free(run_state *r)
+{
+    free(r->fcw);
+    free(r->fcwt);
+    free(r->fcpt);
+    r->fcw = NULL;
+    r->fcwt = NULL;
+    r->fcpt = NULL;
+    r->fc_on = 0;
+}
+static void companion_init(const cli *c, const mb_params *p, run_state *r)
+{
+    r->fc_on = 0;
+    r->fcw = NULL;
+    r->fcwt = NULL;
+    r->fcpt = NULL;
+    r->fc_max = 0;
+    r->fc_t = -1;
+    r->fc_lim = c->o_warn_err >= 0 ? c->o_warn_err : FC_DEFAULT;
+    if (c->adaptive || !(r->fc_lim > 0)) return;
+    r->fc_order = p->integrator == MB_RK4 ? 4 : 2;   /* hht, the trapezoid */
+    mb_params p2 = *p;
+    p2.h = 2 * p->h;
+    p2.strict = p2.strict_newton = 0;   /* its warnings are not the run's */
+    size_t ws2 = mb_sim_workspace_size(model, &p2);
+    r->fc = mb_sim_of(&r->fc_mem);
+    r->fcw = ws2 ? malloc(ws2) : NULL;
+    r->fcwt = malloc(sizeof(double) * (size_t)(model->nq + 1));
+    r->fcpt = model->points ? malloc(sizeof(mb_real) * (size_t)(4 * model->npoint + 1)) : NULL;
+    if (r->fcw && r->fcwt && mb_sim_init(r->fc, model, &p2, r->fcw, ws2) == MB_OK) r->fc_on = 1;
+    else { companion_free(r); return; }
+    /* an angle's error as a length: how far it moves the ends of a uniform bar of the body's
+     * inertia, sqrt(3 J / m) (J about the centre of mass, m the body's mass: the coordinate
+     * before, its y); 1 m without the names */
+    for (int i = 0; i < model->nq; i++) {
+        const char *nm = model->info ? model->info->coord_names[i] : NULL;
+        size_t l = nm ? strlen(nm) : 0;
+        r->fcwt[i] = 1;
+        if (l > 4 && !strcmp(nm + l - 4, ".phi") && i > 0 && model->mass[i - 1] > 0)
+            r->fcwt[i] = sqrt(3 * (double)model->mass[i] / (double)model->mass[i - 1]);
+    }
+}
+
+/* After a step of the run to t: the companion to t (one step of 2h every second step), compared
+ * there. Returns 1 when the comparison raised the warning with --strict (the run stops). */
+static int companion_cmp(const cli *c, const mb_params *p, run_state *r)
+{
+    if (!r->fc_on || r->fc_st < 0) return 0;
+    double t = (double)mb_sim_get_t(r->sim), tol = 1e-9 * c->h;
+    while ((double)mb_sim_get_t(r->fc) < t - tol) {
+        double t0 = (double)mb_sim_get_t(r->fc);
+        if (intab.nrow > 0) inputs_second(r->fc, t0, c->foh);
+        int st = mb_sim_step(r->fc, (mb_real)c->t_end);
+        if (st < 0) {
+            if (!c->quiet)
+                fprintf(stderr, "%s_sim: note: the accuracy companion at twice the step stopped at "
+                        "t=%.9g (%s): no accuracy estimate after it\n", model->name,
+                        (double)mb_sim_get_t(r->fc), mb_status_str(st));
+            r->fc_st = st;
+            return 0;
+        }
+    }
+    if (fabs((double)mb_sim_get_t(r->fc) - t) > tol) return 0;   /* between its steps */
+    const mb_real *q = mb_sim_get_q(r->sim), *q2 = mb_sim_get_q(r->fc);
+    double L = (double)mb_sim_get_monitor(r->sim)->lscale, a = (double)((1 << r->fc_order) - 1), e = 0;
+    if (!(L > 0)) L = 1;
+    for (int i = 0; i < model->nq; i++) {   /* the coordinates as lengths (fcwt) */
+        double d = fabs((double)q[i] - (double)q2[i]) * r->fcwt[i];
+        if (d > e || d != d) e = d;
+    }
+    if (model->points && r->fcpt) {   /* and the named points (a CSV's x, y columns) */
+        int np = model->npoint;
+        model->points(model, (mb_real)t, q, r->fcpt);
+        model->points(model, (mb_real)t, q2, r->fcpt + 2 * np);
+        for (int j = 0; j < np; j++) {
+            double dx = (double)r->fcpt[2 * j] - (double)r->fcpt[2 * np + 2 * j];
+            double dy = (double)r->fcpt[2 * j + 1] - (double)r->fcpt[2 * np + 2 * j + 1];
+            double d = sqrt(dx * dx + dy * dy);
+            if (d > e || d != d) e = d;
+        }
+    }
+    e /= a * L;
+    if (e > r->fc_max || e != e) r->fc_max = e;
+    if (r->fc_t < 0 && !(e <= r->fc_lim)) {
+        r->fc_t = t;
+        r->fc_val = e;
+        return p->strict;
+    }
+    return 0;
+}
+
 /* The linear-system back end, the plan of a model without one, the workspace and mb_sim_init.
  * Returns -1 to go on or the exit status. */
 static int setup(const cli *c, mb_params *p, run_state *r)
@@ -850,6 +978,7 @@ static int setup(const cli *c, mb_params *p, run_state *r)
         }
         r->sh_on = 1;
     }
+    companion_init(c, p, r);
     outbuf = malloc(sizeof(mb_real) * (size_t)(model->nout + 1));
     if (!outbuf) { fprintf(stderr, "%s_sim: out of memory\n", model->name); work_put(r->work); free(r->pts); return cleanup(1); }
     return -1;
@@ -869,7 +998,7 @@ static void shadow_cmp(const cli *c, run_state *r, double t, const mb_real *q, c
         if (intab.nrow > 0) {   /* the inputs' holds as the first run sets them */
             double t0 = (double)mb_sim_get_t(r->sh), tn = mb_input_table_next(&intab, t0);
             if (c->adaptive && tn < (double)ts) ts = (mb_real)tn;
-            mb_input_table_apply(&intab, r->sh, t0, c->foh);
+            inputs_second(r->sh, t0, c->foh);
         }
         int st = mb_sim_step(r->sh, ts);
         if (st < 0) {
@@ -967,6 +1096,16 @@ static void step_loop(const cli *c, const mb_params *p, run_state *r)
                 break;
             }
             k++;
+            if (r->fc_on && companion_cmp(c, p, r)) {   /* --strict: the accuracy warning */
+                mb_progress_done(&bar);
+                fprintf(stderr, "%s_sim: runtime fault at t=%.9g (after %ld accepted steps): %s; "
+                        "--strict: warning accuracy (below)\n", model->name,
+                        (double)mb_sim_get_t(r->sim), mb_sim_get_monitor(r->sim)->steps,
+                        mb_status_str(MB_ERR_SUSPECT));
+                r->st = MB_ERR_SUSPECT;
+                r->fault = 1;
+                break;
+            }
             mb_progress_update(&bar, (double)mb_sim_get_t(r->sim));
             double tn = (double)mb_sim_get_t(r->sim);
             if ((r->csv || r->sh_on) && c->adaptive) {
@@ -1068,7 +1207,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout/stderr: writes fail, the CSV is still kept */
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit: the write fails (EFBIG), rows so far kept */
     if (c->out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); cleanup(0); return bad("--out", c->out, "path too long"); }
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->out, (long)getpid()) >= (int)sizeof tmp) { work_put(r->work); free(r->pts); companion_free(r); cleanup(0); return bad("--out", c->out, "path too long"); }
         r->csv = fopen(tmp, "w");
         if (r->csv) { signal(SIGINT, on_signal); signal(SIGTERM, on_signal); signal(SIGHUP, on_signal); }
         else {   /* no run; the summary line still ends the output (docs/cli.md) */
@@ -1116,7 +1255,7 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         r->eq = r->ev = r->er = 0;
         r->sh_st = MB_OK;
         if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
-        if (intab.nrow > 0) mb_input_table_apply(&intab, r->sh, 0, c->foh);
+        if (intab.nrow > 0) inputs_second(r->sh, 0, c->foh);
         if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
             r->sh_st = mb_sim_reset(r->sh, 0, NULL, NULL, 1);
             if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->sh, r->dep);
@@ -1124,6 +1263,14 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         if (r->sh_st < 0 && r->st == MB_OK && !r->fault)
             fprintf(stderr, "%s_sim: --estimate-error: the second run's start failed: %s\n", model->name,
                     mb_status_str(r->sh_st));
+    }
+    if (r->fc_on) {   /* --warn-error's companion: from the same start */
+        r->fc_st = MB_ERR_STATE;
+        if (intab.nrow > 0) inputs_second(r->fc, 0, c->foh);
+        if (r->st == MB_OK && !r->fault) {
+            r->fc_st = mb_sim_reset(r->fc, 0, NULL, NULL, 1);
+            if (r->fc_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->fc, r->dep);
+        }
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
@@ -1162,6 +1309,15 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
         fprintf(stderr, "%s_sim: warning: %ld CSV rows with non-finite values not written\n",
                 model->name, rows_skipped);
     int warnings = report_warnings(r->sim, p);
+    if (r->fc_on && r->fc_t >= 0) {   /* the fixed steps' companion (companion_cmp) */
+        warnings++;
+        fprintf(stderr, "%s_sim: warning: accuracy: first at t=%.9g: the positions' global error is "
+                "estimated at %.3g of the mechanism's size (threshold %.3g; %.3g by the end) by a "
+                "companion run at twice the step ((run - companion) / %d, order %d): a fixed step "
+                "has no error control; a smaller --h or an adaptive --integrator, --estimate-error "
+                "measures it (docs/formulations.md, \"Warnings\")\n", model->name, r->fc_t, r->fc_val,
+                r->fc_lim, r->fc_max, (1 << r->fc_order) - 1, r->fc_order);
+    }
     const mb_monitor *mo = mb_sim_get_monitor(r->sim);
     printf("status=%s code=%d model=%s formulation=%s integrator=%s steps=%ld rejected=%ld "
            "evals=%ld newton_iters=%ld alf_iters=%ld maxiter_events=%ld newton_roundoff=%ld sigma_resets=%ld sigma_holds=%ld events=%ld onsets=%ld factorizations=%ld solves=%ld "
@@ -1189,6 +1345,7 @@ static int summary(const cli *c, const mb_params *p, run_state *r)
         }
     }
     putchar('\n');
+    companion_free(r);
     free(r->shw);
     free(r->lam);
     free(r->lam2);

@@ -263,6 +263,17 @@ static mb_opt rows[] = {
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances (default 10); 0 turns a\n"
               "warning off, and the companion (docs/formulations.md)" },
+    { .name = "--warn-error", .example = "1e-3", .meta = "E", .kind = MB_OPT_REAL, .off = OFF(o_warn_err),
+      .lo = 0, .hi = HUGE_VAL, .why_bad = "must be >= 0 (0: off)",
+      DYNAMIC(ALL, I(MB_RK4) | I(MB_HHT) | I(MB_TRAPEZOID)),
+      .why = "it is the fixed-step runs' accuracy warning (the adaptive integrators' is "
+             "--warn-accuracy)",
+      .ctl = MB_OPT_CTL_FIXED,
+      .why_ctl = "it is the fixed-step runs' accuracy warning (the step control's is --warn-accuracy)",
+      .help = "rk4, hht, alf-trapezoid at a fixed step: warn when a companion\n"
+              "run at twice the step (half the steps more) puts the positions'\n"
+              "global error above E x the mechanism's size (default 1e-3);\n"
+              "0 turns the warning and the companion off (docs/formulations.md)" },
     { .name = "--estimate-error", .kind = MB_OPT_FLAG, .off = OFF(est), .set = 1,
       DYNAMIC(ALL, ALL),
       .help = "run the problem a second time alongside, at a tenth of --rtol and\n"
@@ -424,5 +435,6 @@ void mb_sim_cli_reset(mb_sim_cli *c)
     c->o_sreset = c->o_cap = -1;
     c->o_hht = 1;
     for (int i = 0; i < 5; i++) c->o_warn[i] = -1;
+    c->o_warn_err = -1;
     c->anl = adef;
 }

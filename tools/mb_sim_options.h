@@ -33,6 +33,7 @@ typedef struct mb_sim_cli {
     double o_hht;              /* --hht-alpha */
     int est;                   /* --estimate-error (--max-error implies it) */
     double max_err;            /* --max-error (0: not given) */
+    double o_warn_err;         /* --warn-error (fixed steps' companion at 2h; -1: not given) */
     mb_cli_aopt anl;           /* the analyses' own options */
     unsigned char given[MB_SIM_MAX_OPT];   /* the table's rows given */
 } mb_sim_cli;
