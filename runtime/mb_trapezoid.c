@@ -283,8 +283,15 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         }
         if (fresh) {   /* reduced matrix dg1/dq + h/2 dg2/dq (5.45, 5.47, 5.52) */
             s->fact_valid = 0;
-            fm->matrix(s, t1, q, h2, ig, full_j);
-            int st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+            int st;
+#if MB_WITH_F4_KERNELS
+            if (one) st = fm->factor(s, h2, ig);   /* formed and factored in the model's kernel */
+            else
+#endif
+            {
+                fm->matrix(s, t1, q, h2, ig, full_j);
+                st = mbi_ls_factor(s, MB_MAT_A_LU, 0);
+            }
             if (st) return st;
             s->fact_valid = 1;
             k.refresh = full || !reuse;
