@@ -312,16 +312,11 @@ MB_NOINLINE void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd, const u
 
 /* h/2 dc/dq = c1 Phi_q + h/2 Phidot_q with c1 = 1 + 2 g xi omega (h = 2 g), and where I moves
  * with the iterate (ig: the extrapolated trapezoid's I = I_b + ig Phi(q)) (omega ig)^2 more */
-static mb_real f4_c1(const mb_sim *s, mb_real g, mb_real ig)
+MB_NOINLINE void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full)
 {
     mb_real w = s->p.omega, c1 = 1 + 2 * g * s->p.xi * w;
     if (ig != 0) c1 += (w * ig) * (w * ig);
-    return c1;
-}
-
-MB_NOINLINE void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full)
-{
-    newton_matrix(s, s->p.alpha, f4_c1(s, g, ig), 2 * g);
+    newton_matrix(s, s->p.alpha, c1, 2 * g);
 #if MBI_FJ
     /* with sigma~, not s = sigma~ + alpha c: at the predictor alpha c is far from its converged
      * size (geometric_terms) */
@@ -338,8 +333,10 @@ MB_NOINLINE void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_r
 int mbi_f4_factor(mb_sim *s, mb_real g, mb_real ig)
 {
     const mb_model *m = s->m;
+    mb_real w = s->p.omega, c1 = 1 + 2 * g * s->p.xi * w;   /* mbi_f4_matrix's */
+    if (ig != 0) c1 += (w * ig) * (w * ig);
     int k = m->plan->f4->factor(s->FA, s->Dk, m->mass, s->Pq, s->Pqd, s->dQq, s->dQv, s->p.alpha,
-                                f4_c1(s, g, ig), 2 * g);
+                                c1, 2 * g);
     return mbi_ls_factored_lu(s, k);
 }
 #endif

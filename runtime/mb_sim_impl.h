@@ -154,7 +154,9 @@ typedef struct mbi_form {
      * factor, matrix and its factorization in one (where fusable; full 0), the status */
     int (*fusable)(const mb_sim *s, const unsigned char *dr);
     void (*newton)(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
+#if MB_WITH_F4_KERNELS
     int (*factor)(mb_sim *s, mb_real g, mb_real ig);
+#endif
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
