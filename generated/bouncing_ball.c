@@ -307,6 +307,55 @@ static void bouncing_ball_f4_matrix(mb_real *restrict F, mb_real *restrict D, co
     F[2] -= h2 * dQv[6];
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (3 x 3): bouncing_ball_f4_matrix and bouncing_ball_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int bouncing_ball_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    MB_RELOAD();
+    const mb_real d0 = mass[0] - h2 * dQv[0];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (0) * i0;
+    F[3] = l0;
+    const mb_real u0 = 0 - hq * dQq[0] - h2 * dQv[1];
+    F[6] = u0;
+    const mb_real l1 = (0 - h2 * dQv[4]) * i0;
+    F[4] = l1;
+    const mb_real u1 = 0 - h2 * dQv[2];
+    F[7] = u1;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] - hq * dQq[1] - h2 * dQv[3] - F[3] * F[6];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l2 = (0 - hq * dQq[2] - h2 * dQv[5] - F[4] * F[6]) * i1;
+    F[5] = l2;
+    const mb_real u2 = 0 - F[3] * F[7];
+    F[8] = u2;
+    MB_RELOAD();
+    const mb_real d2 = mass[2] - h2 * dQv[6] - F[4] * F[7] - F[5] * F[8];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void bouncing_ball_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -407,7 +456,7 @@ static MB_NO_SLP void bouncing_ball_f4_newton_rhs(mb_real *restrict b, mb_real *
 
 static const mb_f4_kernels bouncing_ball_f4 = {
     bouncing_ball_f4_matrix, bouncing_ball_f4_constraint, bouncing_ball_f4_residual, bouncing_ball_f4_dg2,
-    bouncing_ball_f4_newton_rhs
+    bouncing_ball_f4_newton_rhs, bouncing_ball_f4_factor
 };
 #endif
 

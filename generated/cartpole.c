@@ -520,6 +520,98 @@ static void cartpole_f4_matrix(mb_real *restrict F, mb_real *restrict D, const m
     F[5] += e7 * d7;
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (6 x 6): cartpole_f4_matrix and cartpole_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int cartpole_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    MB_RELOAD();
+    const mb_real d0 = mass[2] + e0 * D[0];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e1 * D[1] + e5 * D[5];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l0 = (e6 * D[5]) * i1;
+    F[6] = l0;
+    const mb_real u0 = e5 * D[6];
+    F[12] = u0;
+    const mb_real l1 = (e7 * D[5]) * i1;
+    F[7] = l1;
+    const mb_real u1 = e5 * D[7];
+    F[13] = u1;
+    MB_RELOAD();
+    const mb_real d2 = mass[4] + e6 * D[6] - F[6] * F[12];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    const mb_real l2 = (e7 * D[6] - F[7] * F[12]) * i2;
+    F[8] = l2;
+    const mb_real u2 = e6 * D[7] - F[6] * F[13];
+    F[14] = u2;
+    MB_RELOAD();
+    const mb_real d3 = mass[0] + e2 * D[2];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    const mb_real l3 = (e3 * D[2]) * i3;
+    F[9] = l3;
+    const mb_real u3 = e2 * D[3];
+    F[15] = u3;
+    const mb_real l4 = (e4 * D[2]) * i3;
+    F[10] = l4;
+    const mb_real u4 = e2 * D[4];
+    F[16] = u4;
+    MB_RELOAD();
+    const mb_real d4 = mass[3] + e3 * D[3] - F[9] * F[15];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l5 = (e4 * D[3] - F[10] * F[15]) * i4;
+    F[11] = l5;
+    const mb_real u5 = e3 * D[4] - F[9] * F[16];
+    F[17] = u5;
+    MB_RELOAD();
+    const mb_real d5 = mass[5] + e4 * D[4] + e7 * D[7] - F[7] * F[13] - F[8] * F[14] - F[10] * F[16] - F[11] * F[17];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void cartpole_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -664,7 +756,7 @@ static MB_NO_SLP void cartpole_f4_newton_rhs(mb_real *restrict b, mb_real *restr
 
 static const mb_f4_kernels cartpole_f4 = {
     cartpole_f4_matrix, cartpole_f4_constraint, cartpole_f4_residual, cartpole_f4_dg2,
-    cartpole_f4_newton_rhs
+    cartpole_f4_newton_rhs, cartpole_f4_factor
 };
 #endif
 

@@ -654,6 +654,126 @@ static void double_pendulum_f4_matrix(mb_real *restrict F, mb_real *restrict D, 
     F[5] += e11 * d11;
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (6 x 6): double_pendulum_f4_matrix and double_pendulum_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int double_pendulum_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    MB_RELOAD();
+    const mb_real d0 = mass[0] + e0 * D[0] + e4 * D[4];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (e6 * D[4]) * i0;
+    F[6] = l0;
+    const mb_real u0 = e4 * D[6];
+    F[17] = u0;
+    const mb_real l1 = (e1 * D[0] + e5 * D[4]) * i0;
+    F[7] = l1;
+    const mb_real u1 = e0 * D[1] + e4 * D[5];
+    F[18] = u1;
+    const mb_real l2 = (e7 * D[4]) * i0;
+    F[8] = l2;
+    const mb_real u2 = e4 * D[7];
+    F[19] = u2;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e2 * D[2] + e8 * D[8];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l3 = (e10 * D[8]) * i1;
+    F[9] = l3;
+    const mb_real u3 = e8 * D[10];
+    F[20] = u3;
+    const mb_real l4 = (e3 * D[2] + e9 * D[8]) * i1;
+    F[10] = l4;
+    const mb_real u4 = e2 * D[3] + e8 * D[9];
+    F[21] = u4;
+    const mb_real l5 = (e11 * D[8]) * i1;
+    F[11] = l5;
+    const mb_real u5 = e8 * D[11];
+    F[22] = u5;
+    MB_RELOAD();
+    const mb_real d2 = mass[3] + e6 * D[6] - F[6] * F[17];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    const mb_real l6 = (e5 * D[6] - F[7] * F[17]) * i2;
+    F[12] = l6;
+    const mb_real u6 = e6 * D[5] - F[6] * F[18];
+    F[23] = u6;
+    const mb_real l7 = (e7 * D[6] - F[8] * F[17]) * i2;
+    F[13] = l7;
+    const mb_real u7 = e6 * D[7] - F[6] * F[19];
+    F[24] = u7;
+    MB_RELOAD();
+    const mb_real d3 = mass[4] + e10 * D[10] - F[9] * F[20];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    const mb_real l8 = (e9 * D[10] - F[10] * F[20]) * i3;
+    F[14] = l8;
+    const mb_real u8 = e10 * D[9] - F[9] * F[21];
+    F[25] = u8;
+    const mb_real l9 = (e11 * D[10] - F[11] * F[20]) * i3;
+    F[15] = l9;
+    const mb_real u9 = e10 * D[11] - F[9] * F[22];
+    F[26] = u9;
+    MB_RELOAD();
+    const mb_real d4 = mass[2] + e1 * D[1] + e3 * D[3] + e5 * D[5] + e9 * D[9] - F[7] * F[18] - F[10] * F[21] - F[12] * F[23] - F[14] * F[25];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l10 = (e7 * D[5] + e11 * D[9] - F[8] * F[18] - F[11] * F[21] - F[13] * F[23] - F[15] * F[25]) * i4;
+    F[16] = l10;
+    const mb_real u10 = e5 * D[7] + e9 * D[11] - F[7] * F[19] - F[10] * F[22] - F[12] * F[24] - F[14] * F[26];
+    F[27] = u10;
+    MB_RELOAD();
+    const mb_real d5 = mass[5] + e7 * D[7] + e11 * D[11] - F[8] * F[19] - F[11] * F[22] - F[13] * F[24] - F[15] * F[26] - F[16] * F[27];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void double_pendulum_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -798,7 +918,7 @@ static MB_NO_SLP void double_pendulum_f4_newton_rhs(mb_real *restrict b, mb_real
 
 static const mb_f4_kernels double_pendulum_f4 = {
     double_pendulum_f4_matrix, double_pendulum_f4_constraint, double_pendulum_f4_residual, double_pendulum_f4_dg2,
-    double_pendulum_f4_newton_rhs
+    double_pendulum_f4_newton_rhs, double_pendulum_f4_factor
 };
 #endif
 

@@ -1059,6 +1059,205 @@ static void fourbar_singular_f4_matrix(mb_real *restrict F, mb_real *restrict D,
     F[5] += e23 * d23;
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (9 x 9): fourbar_singular_f4_matrix and fourbar_singular_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int fourbar_singular_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    D[12] = c1 * Pq[12] + h2 * Pqd[12];
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    D[13] = c1 * Pq[13] + h2 * Pqd[13];
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    D[14] = c1 * Pq[14] + h2 * Pqd[14];
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    D[15] = c1 * Pq[15] + h2 * Pqd[15];
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    D[16] = c1 * Pq[16] + h2 * Pqd[16];
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    D[17] = c1 * Pq[17] + h2 * Pqd[17];
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    D[18] = c1 * Pq[18] + h2 * Pqd[18];
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    D[19] = c1 * Pq[19] + h2 * Pqd[19];
+    const mb_real e20 = a * (Pq[20] - h2 * Pqd[20]);
+    D[20] = c1 * Pq[20] + h2 * Pqd[20];
+    const mb_real e21 = a * (Pq[21] - h2 * Pqd[21]);
+    D[21] = c1 * Pq[21] + h2 * Pqd[21];
+    const mb_real e22 = a * (Pq[22] - h2 * Pqd[22]);
+    D[22] = c1 * Pq[22] + h2 * Pqd[22];
+    const mb_real e23 = a * (Pq[23] - h2 * Pqd[23]);
+    D[23] = c1 * Pq[23] + h2 * Pqd[23];
+    MB_RELOAD();
+    const mb_real d0 = mass[0] + e0 * D[0] + e4 * D[4];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (e1 * D[0] + e5 * D[4]) * i0;
+    F[9] = l0;
+    const mb_real u0 = e0 * D[1] + e4 * D[5];
+    F[30] = u0;
+    const mb_real l1 = (e6 * D[4]) * i0;
+    F[10] = l1;
+    const mb_real u1 = e4 * D[6];
+    F[31] = u1;
+    const mb_real l2 = (e7 * D[4]) * i0;
+    F[11] = l2;
+    const mb_real u2 = e4 * D[7];
+    F[32] = u2;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e2 * D[2] + e8 * D[8];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l3 = (e3 * D[2] + e9 * D[8]) * i1;
+    F[12] = l3;
+    const mb_real u3 = e2 * D[3] + e8 * D[9];
+    F[33] = u3;
+    const mb_real l4 = (e10 * D[8]) * i1;
+    F[13] = l4;
+    const mb_real u4 = e8 * D[10];
+    F[34] = u4;
+    const mb_real l5 = (e11 * D[8]) * i1;
+    F[14] = l5;
+    const mb_real u5 = e8 * D[11];
+    F[35] = u5;
+    MB_RELOAD();
+    const mb_real d2 = mass[6] + e14 * D[14] + e20 * D[20];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    const mb_real l6 = (e15 * D[14] + e21 * D[20]) * i2;
+    F[15] = l6;
+    const mb_real u6 = e14 * D[15] + e20 * D[21];
+    F[36] = u6;
+    const mb_real l7 = (e12 * D[14]) * i2;
+    F[16] = l7;
+    const mb_real u7 = e14 * D[12];
+    F[37] = u7;
+    const mb_real l8 = (e13 * D[14]) * i2;
+    F[17] = l8;
+    const mb_real u8 = e14 * D[13];
+    F[38] = u8;
+    MB_RELOAD();
+    const mb_real d3 = mass[7] + e18 * D[18] + e22 * D[22];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    const mb_real l9 = (e19 * D[18] + e23 * D[22]) * i3;
+    F[18] = l9;
+    const mb_real u9 = e18 * D[19] + e22 * D[23];
+    F[39] = u9;
+    const mb_real l10 = (e16 * D[18]) * i3;
+    F[19] = l10;
+    const mb_real u10 = e18 * D[16];
+    F[40] = u10;
+    const mb_real l11 = (e17 * D[18]) * i3;
+    F[20] = l11;
+    const mb_real u11 = e18 * D[17];
+    F[41] = u11;
+    MB_RELOAD();
+    const mb_real d4 = mass[2] + e1 * D[1] + e3 * D[3] + e5 * D[5] + e9 * D[9] - F[9] * F[30] - F[12] * F[33];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l12 = (e6 * D[5] - F[10] * F[30]) * i4;
+    F[21] = l12;
+    const mb_real u12 = e5 * D[6] - F[9] * F[31];
+    F[42] = u12;
+    const mb_real l13 = (e10 * D[9] - F[13] * F[33]) * i4;
+    F[22] = l13;
+    const mb_real u13 = e9 * D[10] - F[12] * F[34];
+    F[43] = u13;
+    const mb_real l14 = (e7 * D[5] + e11 * D[9] - F[11] * F[30] - F[14] * F[33]) * i4;
+    F[23] = l14;
+    const mb_real u14 = e5 * D[7] + e9 * D[11] - F[9] * F[32] - F[12] * F[35];
+    F[44] = u14;
+    MB_RELOAD();
+    const mb_real d5 = mass[8] + e15 * D[15] + e19 * D[19] + e21 * D[21] + e23 * D[23] - F[15] * F[36] - F[18] * F[39];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    const mb_real l15 = (e12 * D[15] - F[16] * F[36]) * i5;
+    F[24] = l15;
+    const mb_real u15 = e15 * D[12] - F[15] * F[37];
+    F[45] = u15;
+    const mb_real l16 = (e16 * D[19] - F[19] * F[39]) * i5;
+    F[25] = l16;
+    const mb_real u16 = e19 * D[16] - F[18] * F[40];
+    F[46] = u16;
+    const mb_real l17 = (e13 * D[15] + e17 * D[19] - F[17] * F[36] - F[20] * F[39]) * i5;
+    F[26] = l17;
+    const mb_real u17 = e15 * D[13] + e19 * D[17] - F[15] * F[38] - F[18] * F[41];
+    F[47] = u17;
+    MB_RELOAD();
+    const mb_real d6 = mass[3] + e6 * D[6] + e12 * D[12] - F[10] * F[31] - F[16] * F[37] - F[21] * F[42] - F[24] * F[45];
+    if (d6 == 0) return 6;
+    const mb_real i6 = 1 / d6;
+    F[6] = i6;
+    const mb_real l18 = (0 - F[22] * F[42] - F[25] * F[45]) * i6;
+    F[27] = l18;
+    const mb_real u18 = 0 - F[21] * F[43] - F[24] * F[46];
+    F[48] = u18;
+    const mb_real l19 = (e7 * D[6] + e13 * D[12] - F[11] * F[31] - F[17] * F[37] - F[23] * F[42] - F[26] * F[45]) * i6;
+    F[28] = l19;
+    const mb_real u19 = e6 * D[7] + e12 * D[13] - F[10] * F[32] - F[16] * F[38] - F[21] * F[44] - F[24] * F[47];
+    F[49] = u19;
+    MB_RELOAD();
+    const mb_real d7 = mass[4] + e10 * D[10] + e16 * D[16] - F[13] * F[34] - F[19] * F[40] - F[22] * F[43] - F[25] * F[46] - F[27] * F[48];
+    if (d7 == 0) return 7;
+    const mb_real i7 = 1 / d7;
+    F[7] = i7;
+    const mb_real l20 = (e11 * D[10] + e17 * D[16] - F[14] * F[34] - F[20] * F[40] - F[23] * F[43] - F[26] * F[46] - F[28] * F[48]) * i7;
+    F[29] = l20;
+    const mb_real u20 = e10 * D[11] + e16 * D[17] - F[13] * F[35] - F[19] * F[41] - F[22] * F[44] - F[25] * F[47] - F[27] * F[49];
+    F[50] = u20;
+    MB_RELOAD();
+    const mb_real d8 = mass[5] + e7 * D[7] + e11 * D[11] + e13 * D[13] + e17 * D[17] - F[11] * F[32] - F[14] * F[35] - F[17] * F[38] - F[20] * F[41] - F[23] * F[44] - F[26] * F[47] - F[28] * F[49] - F[29] * F[50];
+    if (d8 == 0) return 8;
+    const mb_real i8 = 1 / d8;
+    F[8] = i8;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void fourbar_singular_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -1245,7 +1444,7 @@ static MB_NO_SLP void fourbar_singular_f4_newton_rhs(mb_real *restrict b, mb_rea
 
 static const mb_f4_kernels fourbar_singular_f4 = {
     fourbar_singular_f4_matrix, fourbar_singular_f4_constraint, fourbar_singular_f4_residual, fourbar_singular_f4_dg2,
-    fourbar_singular_f4_newton_rhs
+    fourbar_singular_f4_newton_rhs, fourbar_singular_f4_factor
 };
 #endif
 

@@ -973,6 +973,196 @@ static void gear_train_f4_matrix(mb_real *restrict F, mb_real *restrict D, const
     F[11] -= h2 * dQv[0];
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (12 x 12): gear_train_f4_matrix and gear_train_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int gear_train_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    D[12] = c1 * Pq[12] + h2 * Pqd[12];
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    D[13] = c1 * Pq[13] + h2 * Pqd[13];
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    D[14] = c1 * Pq[14] + h2 * Pqd[14];
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    D[15] = c1 * Pq[15] + h2 * Pqd[15];
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    D[16] = c1 * Pq[16] + h2 * Pqd[16];
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    D[17] = c1 * Pq[17] + h2 * Pqd[17];
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    D[18] = c1 * Pq[18] + h2 * Pqd[18];
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    D[19] = c1 * Pq[19] + h2 * Pqd[19];
+    MB_RELOAD();
+    const mb_real d0 = mass[0] + e0 * D[0];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e1 * D[1];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    MB_RELOAD();
+    const mb_real d2 = mass[3] + e2 * D[2];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    MB_RELOAD();
+    const mb_real d3 = mass[4] + e3 * D[3];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    MB_RELOAD();
+    const mb_real d4 = mass[2] + e6 * D[6] + e10 * D[10];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l0 = (e7 * D[6]) * i4;
+    F[12] = l0;
+    const mb_real u0 = e6 * D[7];
+    F[29] = u0;
+    MB_RELOAD();
+    const mb_real d5 = mass[5] + e7 * D[7] + e8 * D[8] - F[12] * F[29];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    const mb_real l1 = (e9 * D[8]) * i5;
+    F[13] = l1;
+    const mb_real u1 = e8 * D[9];
+    F[30] = u1;
+    MB_RELOAD();
+    const mb_real d6 = mass[6] + e4 * D[4] + e11 * D[11];
+    if (d6 == 0) return 6;
+    const mb_real i6 = 1 / d6;
+    F[6] = i6;
+    const mb_real l2 = (e12 * D[11]) * i6;
+    F[14] = l2;
+    const mb_real u2 = e11 * D[12];
+    F[31] = u2;
+    const mb_real l3 = (e14 * D[11]) * i6;
+    F[15] = l3;
+    const mb_real u3 = e11 * D[14];
+    F[32] = u3;
+    const mb_real l4 = (e15 * D[11]) * i6;
+    F[16] = l4;
+    const mb_real u4 = e11 * D[15];
+    F[33] = u4;
+    const mb_real l5 = (e16 * D[11]) * i6;
+    F[17] = l5;
+    const mb_real u5 = e11 * D[16];
+    F[34] = u5;
+    const mb_real l6 = (e13 * D[11]) * i6;
+    F[18] = l6;
+    const mb_real u6 = e11 * D[13];
+    F[35] = u6;
+    MB_RELOAD();
+    const mb_real d7 = mass[7] + e5 * D[5] + e12 * D[12] - F[14] * F[31];
+    if (d7 == 0) return 7;
+    const mb_real i7 = 1 / d7;
+    F[7] = i7;
+    const mb_real l7 = (e14 * D[12] - F[15] * F[31]) * i7;
+    F[19] = l7;
+    const mb_real u7 = e12 * D[14] - F[14] * F[32];
+    F[36] = u7;
+    const mb_real l8 = (e15 * D[12] - F[16] * F[31]) * i7;
+    F[20] = l8;
+    const mb_real u8 = e12 * D[15] - F[14] * F[33];
+    F[37] = u8;
+    const mb_real l9 = (e16 * D[12] - F[17] * F[31]) * i7;
+    F[21] = l9;
+    const mb_real u9 = e12 * D[16] - F[14] * F[34];
+    F[38] = u9;
+    const mb_real l10 = (e13 * D[12] - F[18] * F[31]) * i7;
+    F[22] = l10;
+    const mb_real u10 = e12 * D[13] - F[14] * F[35];
+    F[39] = u10;
+    MB_RELOAD();
+    const mb_real d8 = mass[9] + e14 * D[14] - F[15] * F[32] - F[19] * F[36];
+    if (d8 == 0) return 8;
+    const mb_real i8 = 1 / d8;
+    F[8] = i8;
+    const mb_real l11 = (e15 * D[14] - F[16] * F[32] - F[20] * F[36]) * i8;
+    F[23] = l11;
+    const mb_real u11 = e14 * D[15] - F[15] * F[33] - F[19] * F[37];
+    F[40] = u11;
+    const mb_real l12 = (e16 * D[14] - F[17] * F[32] - F[21] * F[36]) * i8;
+    F[24] = l12;
+    const mb_real u12 = e14 * D[16] - F[15] * F[34] - F[19] * F[38];
+    F[41] = u12;
+    const mb_real l13 = (e13 * D[14] - F[18] * F[32] - F[22] * F[36]) * i8;
+    F[25] = l13;
+    const mb_real u13 = e14 * D[13] - F[15] * F[35] - F[19] * F[39];
+    F[42] = u13;
+    MB_RELOAD();
+    const mb_real d9 = mass[10] + e15 * D[15] + e18 * D[18] - F[16] * F[33] - F[20] * F[37] - F[23] * F[40];
+    if (d9 == 0) return 9;
+    const mb_real i9 = 1 / d9;
+    F[9] = i9;
+    const mb_real l14 = (e16 * D[15] + e19 * D[18] - F[17] * F[33] - F[21] * F[37] - F[24] * F[40]) * i9;
+    F[26] = l14;
+    const mb_real u14 = e15 * D[16] + e18 * D[19] - F[16] * F[34] - F[20] * F[38] - F[23] * F[41];
+    F[43] = u14;
+    const mb_real l15 = (e13 * D[15] - F[18] * F[33] - F[22] * F[37] - F[25] * F[40]) * i9;
+    F[27] = l15;
+    const mb_real u15 = e15 * D[13] - F[16] * F[35] - F[20] * F[39] - F[23] * F[42];
+    F[44] = u15;
+    MB_RELOAD();
+    const mb_real d10 = mass[11] + e16 * D[16] + e17 * D[17] + e19 * D[19] - F[17] * F[34] - F[21] * F[38] - F[24] * F[41] - F[26] * F[43];
+    if (d10 == 0) return 10;
+    const mb_real i10 = 1 / d10;
+    F[10] = i10;
+    const mb_real l16 = (e13 * D[16] - F[18] * F[34] - F[22] * F[38] - F[25] * F[41] - F[27] * F[43]) * i10;
+    F[28] = l16;
+    const mb_real u16 = e16 * D[13] - F[17] * F[35] - F[21] * F[39] - F[24] * F[42] - F[26] * F[44];
+    F[45] = u16;
+    MB_RELOAD();
+    const mb_real d11 = mass[8] + e9 * D[9] + e13 * D[13] - h2 * dQv[0] - F[13] * F[30] - F[18] * F[35] - F[22] * F[39] - F[25] * F[42] - F[27] * F[44] - F[28] * F[45];
+    if (d11 == 0) return 11;
+    const mb_real i11 = 1 / d11;
+    F[11] = i11;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void gear_train_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -1201,7 +1391,7 @@ static MB_NO_SLP void gear_train_f4_newton_rhs(mb_real *restrict b, mb_real *res
 
 static const mb_f4_kernels gear_train_f4 = {
     gear_train_f4_matrix, gear_train_f4_constraint, gear_train_f4_residual, gear_train_f4_dg2,
-    gear_train_f4_newton_rhs
+    gear_train_f4_newton_rhs, gear_train_f4_factor
 };
 #endif
 

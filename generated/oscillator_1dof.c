@@ -321,6 +321,51 @@ static void oscillator_1dof_f4_matrix(mb_real *restrict F, mb_real *restrict D, 
     F[1] -= h2 * dQv[3];
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (3 x 3): oscillator_1dof_f4_matrix and oscillator_1dof_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int oscillator_1dof_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    MB_RELOAD();
+    const mb_real d0 = mass[0] - hq * dQq[0] - h2 * dQv[0];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (0 - hq * dQq[2] - h2 * dQv[2]) * i0;
+    F[3] = l0;
+    const mb_real u0 = 0 - hq * dQq[1] - h2 * dQv[1];
+    F[4] = u0;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e1 * D[1] - hq * dQq[3] - h2 * dQv[3] - F[3] * F[4];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    MB_RELOAD();
+    const mb_real d2 = mass[2] + e0 * D[0];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void oscillator_1dof_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -435,7 +480,7 @@ static MB_NO_SLP void oscillator_1dof_f4_newton_rhs(mb_real *restrict b, mb_real
 
 static const mb_f4_kernels oscillator_1dof_f4 = {
     oscillator_1dof_f4_matrix, oscillator_1dof_f4_constraint, oscillator_1dof_f4_residual, oscillator_1dof_f4_dg2,
-    oscillator_1dof_f4_newton_rhs
+    oscillator_1dof_f4_newton_rhs, oscillator_1dof_f4_factor
 };
 #endif
 

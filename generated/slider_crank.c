@@ -893,6 +893,173 @@ static void slider_crank_f4_matrix(mb_real *restrict F, mb_real *restrict D, con
     F[0] += e19 * d19;
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (9 x 9): slider_crank_f4_matrix and slider_crank_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int slider_crank_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    const mb_real e6 = a * (Pq[6] - h2 * Pqd[6]);
+    D[6] = c1 * Pq[6] + h2 * Pqd[6];
+    const mb_real e7 = a * (Pq[7] - h2 * Pqd[7]);
+    D[7] = c1 * Pq[7] + h2 * Pqd[7];
+    const mb_real e8 = a * (Pq[8] - h2 * Pqd[8]);
+    D[8] = c1 * Pq[8] + h2 * Pqd[8];
+    const mb_real e9 = a * (Pq[9] - h2 * Pqd[9]);
+    D[9] = c1 * Pq[9] + h2 * Pqd[9];
+    const mb_real e10 = a * (Pq[10] - h2 * Pqd[10]);
+    D[10] = c1 * Pq[10] + h2 * Pqd[10];
+    const mb_real e11 = a * (Pq[11] - h2 * Pqd[11]);
+    D[11] = c1 * Pq[11] + h2 * Pqd[11];
+    const mb_real e12 = a * (Pq[12] - h2 * Pqd[12]);
+    D[12] = c1 * Pq[12] + h2 * Pqd[12];
+    const mb_real e13 = a * (Pq[13] - h2 * Pqd[13]);
+    D[13] = c1 * Pq[13] + h2 * Pqd[13];
+    const mb_real e14 = a * (Pq[14] - h2 * Pqd[14]);
+    D[14] = c1 * Pq[14] + h2 * Pqd[14];
+    const mb_real e15 = a * (Pq[15] - h2 * Pqd[15]);
+    D[15] = c1 * Pq[15] + h2 * Pqd[15];
+    const mb_real e16 = a * (Pq[16] - h2 * Pqd[16]);
+    D[16] = c1 * Pq[16] + h2 * Pqd[16];
+    const mb_real e17 = a * (Pq[17] - h2 * Pqd[17]);
+    D[17] = c1 * Pq[17] + h2 * Pqd[17];
+    const mb_real e18 = a * (Pq[18] - h2 * Pqd[18]);
+    D[18] = c1 * Pq[18] + h2 * Pqd[18];
+    const mb_real e19 = a * (Pq[19] - h2 * Pqd[19]);
+    D[19] = c1 * Pq[19] + h2 * Pqd[19];
+    MB_RELOAD();
+    const mb_real d0 = mass[7] + e17 * D[17] + e19 * D[19];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (e15 * D[17]) * i0;
+    F[9] = l0;
+    const mb_real u0 = e17 * D[15];
+    F[24] = u0;
+    const mb_real l1 = (e16 * D[17]) * i0;
+    F[10] = l1;
+    const mb_real u1 = e17 * D[16];
+    F[25] = u1;
+    MB_RELOAD();
+    const mb_real d1 = mass[6] + e14 * D[14];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l2 = (e12 * D[14]) * i1;
+    F[11] = l2;
+    const mb_real u2 = e14 * D[12];
+    F[26] = u2;
+    const mb_real l3 = (e13 * D[14]) * i1;
+    F[12] = l3;
+    const mb_real u3 = e14 * D[13];
+    F[27] = u3;
+    MB_RELOAD();
+    const mb_real d2 = mass[0] + e0 * D[0] + e4 * D[4];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    const mb_real l4 = (e6 * D[4]) * i2;
+    F[13] = l4;
+    const mb_real u4 = e4 * D[6];
+    F[28] = u4;
+    const mb_real l5 = (e7 * D[4]) * i2;
+    F[14] = l5;
+    const mb_real u5 = e4 * D[7];
+    F[29] = u5;
+    const mb_real l6 = (e1 * D[0] + e5 * D[4]) * i2;
+    F[15] = l6;
+    const mb_real u6 = e0 * D[1] + e4 * D[5];
+    F[30] = u6;
+    MB_RELOAD();
+    const mb_real d3 = mass[3] + e6 * D[6] + e12 * D[12] - F[11] * F[26] - F[13] * F[28];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    const mb_real l7 = (e7 * D[6] + e13 * D[12] - F[12] * F[26] - F[14] * F[28]) * i3;
+    F[16] = l7;
+    const mb_real u7 = e6 * D[7] + e12 * D[13] - F[11] * F[27] - F[13] * F[29];
+    F[31] = u7;
+    const mb_real l8 = (e5 * D[6] - F[15] * F[28]) * i3;
+    F[17] = l8;
+    const mb_real u8 = e6 * D[5] - F[13] * F[30];
+    F[32] = u8;
+    MB_RELOAD();
+    const mb_real d4 = mass[1] + e2 * D[2] + e8 * D[8];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l9 = (e10 * D[8]) * i4;
+    F[18] = l9;
+    const mb_real u9 = e8 * D[10];
+    F[33] = u9;
+    const mb_real l10 = (e11 * D[8]) * i4;
+    F[19] = l10;
+    const mb_real u10 = e8 * D[11];
+    F[34] = u10;
+    const mb_real l11 = (e3 * D[2] + e9 * D[8]) * i4;
+    F[20] = l11;
+    const mb_real u11 = e2 * D[3] + e8 * D[9];
+    F[35] = u11;
+    MB_RELOAD();
+    const mb_real d5 = mass[4] + e10 * D[10] + e15 * D[15] - F[9] * F[24] - F[18] * F[33];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    const mb_real l12 = (e11 * D[10] + e16 * D[15] - F[10] * F[24] - F[19] * F[33]) * i5;
+    F[21] = l12;
+    const mb_real u12 = e10 * D[11] + e15 * D[16] - F[9] * F[25] - F[18] * F[34];
+    F[36] = u12;
+    const mb_real l13 = (e9 * D[10] - F[20] * F[33]) * i5;
+    F[22] = l13;
+    const mb_real u13 = e10 * D[9] - F[18] * F[35];
+    F[37] = u13;
+    MB_RELOAD();
+    const mb_real d6 = mass[5] + e7 * D[7] + e11 * D[11] + e13 * D[13] + e16 * D[16] - F[10] * F[25] - F[12] * F[27] - F[14] * F[29] - F[16] * F[31] - F[19] * F[34] - F[21] * F[36];
+    if (d6 == 0) return 6;
+    const mb_real i6 = 1 / d6;
+    F[6] = i6;
+    const mb_real l14 = (e5 * D[7] + e9 * D[11] - F[15] * F[29] - F[17] * F[31] - F[20] * F[34] - F[22] * F[36]) * i6;
+    F[23] = l14;
+    const mb_real u14 = e7 * D[5] + e11 * D[9] - F[14] * F[30] - F[16] * F[32] - F[19] * F[35] - F[21] * F[37];
+    F[38] = u14;
+    MB_RELOAD();
+    const mb_real d7 = mass[2] + e1 * D[1] + e3 * D[3] + e5 * D[5] + e9 * D[9] - F[15] * F[30] - F[17] * F[32] - F[20] * F[35] - F[22] * F[37] - F[23] * F[38];
+    if (d7 == 0) return 7;
+    const mb_real i7 = 1 / d7;
+    F[7] = i7;
+    MB_RELOAD();
+    const mb_real d8 = mass[8] + e18 * D[18];
+    if (d8 == 0) return 8;
+    const mb_real i8 = 1 / d8;
+    F[8] = i8;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void slider_crank_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -1079,7 +1246,7 @@ static MB_NO_SLP void slider_crank_f4_newton_rhs(mb_real *restrict b, mb_real *r
 
 static const mb_f4_kernels slider_crank_f4 = {
     slider_crank_f4_matrix, slider_crank_f4_constraint, slider_crank_f4_residual, slider_crank_f4_dg2,
-    slider_crank_f4_newton_rhs
+    slider_crank_f4_newton_rhs, slider_crank_f4_factor
 };
 #endif
 

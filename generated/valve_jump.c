@@ -728,6 +728,130 @@ static void valve_jump_f4_matrix(mb_real *restrict F, mb_real *restrict D, const
     F[5] -= h2 * dQv[35];
 }
 
+/* F4's Newton matrix factored, F = [D | L | U] (6 x 6): valve_jump_f4_matrix and valve_jump_a_lu in one, on
+ * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */
+static MB_NO_SLP int valve_jump_f4_factor(mb_real *restrict F, mb_real *restrict D,
+    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,
+    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)
+{
+    const mb_real h2 = h / 2, hq = h * h / 4;
+    (void)F;
+    (void)D;
+    (void)mass;
+    (void)Pq;
+    (void)Pqd;
+    (void)dQq;
+    (void)dQv;
+    (void)a;
+    (void)c1;
+    (void)h2;
+    (void)hq;
+    const mb_real e0 = a * (Pq[0] - h2 * Pqd[0]);
+    D[0] = c1 * Pq[0] + h2 * Pqd[0];
+    const mb_real e1 = a * (Pq[1] - h2 * Pqd[1]);
+    D[1] = c1 * Pq[1] + h2 * Pqd[1];
+    const mb_real e2 = a * (Pq[2] - h2 * Pqd[2]);
+    D[2] = c1 * Pq[2] + h2 * Pqd[2];
+    const mb_real e3 = a * (Pq[3] - h2 * Pqd[3]);
+    D[3] = c1 * Pq[3] + h2 * Pqd[3];
+    const mb_real e4 = a * (Pq[4] - h2 * Pqd[4]);
+    D[4] = c1 * Pq[4] + h2 * Pqd[4];
+    const mb_real e5 = a * (Pq[5] - h2 * Pqd[5]);
+    D[5] = c1 * Pq[5] + h2 * Pqd[5];
+    MB_RELOAD();
+    const mb_real d0 = mass[0] + e0 * D[0] - hq * dQq[0] - h2 * dQv[0];
+    if (d0 == 0) return 0;
+    const mb_real i0 = 1 / d0;
+    F[0] = i0;
+    const mb_real l0 = (0 - hq * dQq[6] - h2 * dQv[6]) * i0;
+    F[6] = l0;
+    const mb_real u0 = 0 - hq * dQq[1] - h2 * dQv[1];
+    F[21] = u0;
+    const mb_real l1 = (0 - hq * dQq[12] - h2 * dQv[12]) * i0;
+    F[7] = l1;
+    const mb_real u1 = 0 - hq * dQq[2] - h2 * dQv[2];
+    F[22] = u1;
+    const mb_real l2 = (0 - hq * dQq[18] - h2 * dQv[18]) * i0;
+    F[8] = l2;
+    const mb_real u2 = 0 - hq * dQq[3] - h2 * dQv[3];
+    F[23] = u2;
+    const mb_real l3 = (0 - hq * dQq[24] - h2 * dQv[24]) * i0;
+    F[9] = l3;
+    const mb_real u3 = 0 - hq * dQq[4] - h2 * dQv[4];
+    F[24] = u3;
+    const mb_real l4 = (0 - hq * dQq[30] - h2 * dQv[30]) * i0;
+    F[10] = l4;
+    const mb_real u4 = 0 - hq * dQq[5] - h2 * dQv[5];
+    F[25] = u4;
+    MB_RELOAD();
+    const mb_real d1 = mass[1] + e1 * D[1] - hq * dQq[7] - h2 * dQv[7] - F[6] * F[21];
+    if (d1 == 0) return 1;
+    const mb_real i1 = 1 / d1;
+    F[1] = i1;
+    const mb_real l5 = (0 - hq * dQq[13] - h2 * dQv[13] - F[7] * F[21]) * i1;
+    F[11] = l5;
+    const mb_real u5 = 0 - hq * dQq[8] - h2 * dQv[8] - F[6] * F[22];
+    F[26] = u5;
+    const mb_real l6 = (0 - hq * dQq[19] - h2 * dQv[19] - F[8] * F[21]) * i1;
+    F[12] = l6;
+    const mb_real u6 = 0 - hq * dQq[9] - h2 * dQv[9] - F[6] * F[23];
+    F[27] = u6;
+    const mb_real l7 = (0 - hq * dQq[25] - h2 * dQv[25] - F[9] * F[21]) * i1;
+    F[13] = l7;
+    const mb_real u7 = 0 - hq * dQq[10] - h2 * dQv[10] - F[6] * F[24];
+    F[28] = u7;
+    const mb_real l8 = (0 - hq * dQq[31] - h2 * dQv[31] - F[10] * F[21]) * i1;
+    F[14] = l8;
+    const mb_real u8 = 0 - hq * dQq[11] - h2 * dQv[11] - F[6] * F[25];
+    F[29] = u8;
+    MB_RELOAD();
+    const mb_real d2 = mass[2] + e5 * D[5] - hq * dQq[14] - h2 * dQv[14] - F[7] * F[22] - F[11] * F[26];
+    if (d2 == 0) return 2;
+    const mb_real i2 = 1 / d2;
+    F[2] = i2;
+    const mb_real l9 = (0 - hq * dQq[20] - h2 * dQv[20] - F[8] * F[22] - F[12] * F[26]) * i2;
+    F[15] = l9;
+    const mb_real u9 = 0 - hq * dQq[15] - h2 * dQv[15] - F[7] * F[23] - F[11] * F[27];
+    F[30] = u9;
+    const mb_real l10 = (0 - hq * dQq[26] - h2 * dQv[26] - F[9] * F[22] - F[13] * F[26]) * i2;
+    F[16] = l10;
+    const mb_real u10 = 0 - hq * dQq[16] - h2 * dQv[16] - F[7] * F[24] - F[11] * F[28];
+    F[31] = u10;
+    const mb_real l11 = (0 - hq * dQq[32] - h2 * dQv[32] - F[10] * F[22] - F[14] * F[26]) * i2;
+    F[17] = l11;
+    const mb_real u11 = 0 - hq * dQq[17] - h2 * dQv[17] - F[7] * F[25] - F[11] * F[29];
+    F[32] = u11;
+    MB_RELOAD();
+    const mb_real d3 = mass[3] + e3 * D[3] - hq * dQq[21] - h2 * dQv[21] - F[8] * F[23] - F[12] * F[27] - F[15] * F[30];
+    if (d3 == 0) return 3;
+    const mb_real i3 = 1 / d3;
+    F[3] = i3;
+    const mb_real l12 = (0 - hq * dQq[27] - h2 * dQv[27] - F[9] * F[23] - F[13] * F[27] - F[16] * F[30]) * i3;
+    F[18] = l12;
+    const mb_real u12 = 0 - hq * dQq[22] - h2 * dQv[22] - F[8] * F[24] - F[12] * F[28] - F[15] * F[31];
+    F[33] = u12;
+    const mb_real l13 = (e4 * D[3] - hq * dQq[33] - h2 * dQv[33] - F[10] * F[23] - F[14] * F[27] - F[17] * F[30]) * i3;
+    F[19] = l13;
+    const mb_real u13 = e3 * D[4] - hq * dQq[23] - h2 * dQv[23] - F[8] * F[25] - F[12] * F[29] - F[15] * F[32];
+    F[34] = u13;
+    MB_RELOAD();
+    const mb_real d4 = mass[4] - hq * dQq[28] - h2 * dQv[28] - F[9] * F[24] - F[13] * F[28] - F[16] * F[31] - F[18] * F[33];
+    if (d4 == 0) return 4;
+    const mb_real i4 = 1 / d4;
+    F[4] = i4;
+    const mb_real l14 = (0 - hq * dQq[34] - h2 * dQv[34] - F[10] * F[24] - F[14] * F[28] - F[17] * F[31] - F[19] * F[33]) * i4;
+    F[20] = l14;
+    const mb_real u14 = 0 - hq * dQq[29] - h2 * dQv[29] - F[9] * F[25] - F[13] * F[29] - F[16] * F[32] - F[18] * F[34];
+    F[35] = u14;
+    MB_RELOAD();
+    const mb_real d5 = mass[5] + e2 * D[2] + e4 * D[4] - hq * dQq[35] - h2 * dQv[35] - F[10] * F[25] - F[14] * F[29] - F[17] * F[32] - F[19] * F[34] - F[20] * F[35];
+    if (d5 == 0) return 5;
+    const mb_real i5 = 1 / d5;
+    F[5] = i5;
+    MB_RELOAD();
+    return -1;
+}
+
 /* F4's constraint c = Phi_q v + Phi_t + k1 Phi + k2 I and the update sig += a c (sig not
  * NULL): mbi_f4_constraint's loops, unrolled. */
 static void valve_jump_f4_constraint(mb_real *restrict c, mb_real *restrict sig, const mb_real *restrict Pq,
@@ -878,7 +1002,7 @@ static MB_NO_SLP void valve_jump_f4_newton_rhs(mb_real *restrict b, mb_real *res
 
 static const mb_f4_kernels valve_jump_f4 = {
     valve_jump_f4_matrix, valve_jump_f4_constraint, valve_jump_f4_residual, valve_jump_f4_dg2,
-    valve_jump_f4_newton_rhs
+    valve_jump_f4_newton_rhs, valve_jump_f4_factor
 };
 #endif
 

@@ -35,6 +35,32 @@ local function backward(w, S, after)   -- after(k): called once y_k is written (
 end
 local function from_b(j) return string.format("b[%d]", j) end
 
+-- The LU's elimination terms of plan S, by storage index t of F = [D | L | U]: left-looking,
+-- each entry of the factors is one expression, its initial value minus the products l_ik u_kj
+-- of the earlier pivots k in ascending k, which is the order in which the compact kernel's
+-- right-looking sweep subtracts them, with the same operands (l scaled by 1/d_k, u unscaled):
+-- the same arithmetic, every factor value a local (NAME_a_lu and NAME_f4_factor).
+local function lu_terms(S, L, U)   -- L(p), U(p): how a term names l_p and u_p
+    local n, nl, lp, upd = S.n, S.nl, S.lp, S.upd
+    local terms = {}
+    local function add(t, l, u) terms[t] = terms[t] or {}; table.insert(terms[t], L(l) .. " * " .. U(u)) end
+    local u = 1
+    for k = 0, n - 1 do
+        local p0, p1 = lp[k + 1], lp[k + 2] - 1
+        for p = p0, p1 do
+            add(upd[u], p, p)
+            u = u + 1
+            for q = p + 1, p1 do
+                local t = upd[u]
+                u = u + 1
+                add(t, q, p)
+                add(t + nl, p, q)
+            end
+        end
+    end
+    return terms
+end
+
 -- Every entry F[0 .. len-1] of A's plan storage set first: M's diagonal where the plan puts
 -- it (mbi_assemble_a's zeroing and scatter), 0 elsewhere (F4's and F3's matrix kernels).
 local function mass_first(w, S, len)
@@ -101,26 +127,7 @@ function M.functions(name, tag, S, lu)
 
     if lu then
         w("")
-        -- Left-looking: each entry of the factors is one expression, its initial value minus
-        -- the products l_ik u_kj of the earlier pivots k in ascending k, which is the order in
-        -- which the compact kernel's right-looking sweep subtracts them, with the same operands
-        -- (l scaled by 1/d_k, u unscaled): the same arithmetic, every factor value a local.
-        local terms = {}
-        local function add(t, e) terms[t] = terms[t] or {}; table.insert(terms[t], e) end
-        u = 1
-        for k = 0, n - 1 do
-            local p0, p1 = col(k)
-            for p = p0, p1 do
-                add(upd[u], string.format("l%d * u%d", p, p))
-                u = u + 1
-                for q = p + 1, p1 do
-                    local t = upd[u]
-                    u = u + 1
-                    add(t, string.format("l%d * u%d", q, p))
-                    add(t + nl, string.format("l%d * u%d", p, q))
-                end
-            end
-        end
+        local terms = lu_terms(S, function(p) return "l" .. p end, function(p) return "u" .. p end)
         local function entry(t)
             local e = string.format("F[%d]", t)
             for _, x in ipairs(terms[t] or {}) do e = e .. " - " .. x end
@@ -285,6 +292,78 @@ function M.products(name, prow, pcol, nc)
     return table.concat(out, "\n")
 end
 
+-- F4's Newton matrix and its LU in one kernel, NAME_f4_factor (mb_f4_kernels.factor), on
+-- locals: every entry of A is one expression, its value before elimination (f4_matrix's: its
+-- mass, then its product terms e_k d_l in the plan's order, then its dQ/dq and dQ/dv terms; an
+-- entry without a mass starts from its first product term, where f4_matrix adds it to 0: the
+-- same value but for the sign of a zero, as alf_factor's) minus the elimination's terms in
+-- NAME_a_lu's order (lu_terms): F = [D | L | U] and D come out as f4_matrix and NAME_a_lu leave
+-- them, each value stored once and never read back. Returns NAME_a_lu's result (-1, or the
+-- pivot that is exactly zero). e_k and d_k are formed once each, in a first pass (D[k] = d_k
+-- stored there, for 5.53); MB_RELOAD after it and after each pivot: the entries then read e_k's
+-- factors and D afresh from memory instead of keeping 2 nnz values live across the
+-- elimination, which gcc spills. MB_NO_SLP: as the LU's.
+local function f4_factor(w, name, P, nnz, nqq, nqv)
+    local S = P.a
+    local n, nl, lp = S.n, S.nl, S.lp
+    local init, mat = {}, {}
+    for i = 0, n - 1 do init[S.pinv[i + 1]] = "mass[" .. i .. "]" end
+    local function add(d, e, neg)
+        mat[d] = mat[d] or {}
+        table.insert(mat[d], { e = e, neg = neg })
+    end
+    for t = 1, P.na do
+        local k, l, d = P.a_k[t], P.a_l[t], P.a_dst[t]
+        add(d, string.format("e%d * D[%d]", k, l))
+        if d >= n then add(d + nl, string.format("e%d * D[%d]", l, k)) end
+    end
+    for k = 1, nqq do add(P.dqq_dst[k], string.format("hq * dQq[%d]", k - 1), true) end
+    for k = 1, nqv do add(P.dqv_dst[k], string.format("h2 * dQv[%d]", k - 1), true) end
+    local elim = lu_terms(S, function(p) return "F[" .. (n + p) .. "]" end,
+                          function(p) return "F[" .. (n + nl + p) .. "]" end)
+    local function entry(t)
+        local e = init[t]
+        for _, x in ipairs(mat[t] or {}) do
+            if e == nil then e = x.neg and ("0 - " .. x.e) or x.e
+            else e = e .. (x.neg and " - " or " + ") .. x.e end
+        end
+        e = e or "0"
+        for _, x in ipairs(elim[t] or {}) do e = e .. " - " .. x end
+        return e
+    end
+    w("/* F4's Newton matrix factored, F = [D | L | U] (" .. n .. " x " .. n .. "): " .. name
+      .. "_f4_matrix and " .. name .. "_a_lu in one, on")
+    w(" * locals; D[k] = d_k for 5.53. Returns -1, or the pivot k (permuted) that is exactly zero. */")
+    w("static MB_NO_SLP int " .. name .. "_f4_factor(mb_real *restrict F, mb_real *restrict D,")
+    w("    const mb_real *restrict mass, const mb_real *restrict Pq, const mb_real *restrict Pqd,")
+    w("    const mb_real *restrict dQq, const mb_real *restrict dQv, mb_real a, mb_real c1, mb_real h)")
+    w("{")
+    w("    const mb_real h2 = h / 2, hq = h * h / 4;")
+    for _, v in ipairs({ "F", "D", "mass", "Pq", "Pqd", "dQq", "dQv", "a", "c1", "h2", "hq" }) do
+        w("    (void)" .. v .. ";")
+    end
+    for k = 0, nnz - 1 do
+        w(string.format("    const mb_real e%d = a * (Pq[%d] - h2 * Pqd[%d]);", k, k, k))
+        w(string.format("    D[%d] = c1 * Pq[%d] + h2 * Pqd[%d];", k, k, k))
+    end
+    w("    MB_RELOAD();")
+    for k = 0, n - 1 do
+        w(string.format("    const mb_real d%d = %s;", k, entry(k)))
+        w(string.format("    if (d%d == 0) return %d;", k, k))
+        w(string.format("    const mb_real i%d = 1 / d%d;", k, k))
+        w(string.format("    F[%d] = i%d;", k, k))
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            w(string.format("    const mb_real l%d = (%s) * i%d;", p, entry(n + p), k))
+            w(string.format("    F[%d] = l%d;", n + p, p))
+            w(string.format("    const mb_real u%d = %s;", p, entry(n + nl + p)))
+            w(string.format("    F[%d] = u%d;", n + nl + p, p))
+        end
+        w("    MB_RELOAD();")
+    end
+    w("    return -1;")
+    w("}")
+end
+
 -- The unrolled kernels of F4's Newton iteration (runtime/mb_model.h: mb_f4_kernels), each the
 -- arithmetic of its loop in runtime/mb_f4_trapezoid.c in the same order (so both forms give the
 -- same numbers): every sum over a pattern is written as one expression whose terms come in the
@@ -348,6 +427,8 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     for k = 1, #qq[1] do w(string.format("    F[%d] -= hq * dQq[%d];", P.dqq_dst[k], k - 1)) end
     for k = 1, #qv[1] do w(string.format("    F[%d] -= h2 * dQv[%d];", P.dqv_dst[k], k - 1)) end
     w("}")
+    w("")
+    f4_factor(w, name, P, nnz, #qq[1], #qv[1])
     w("")
 
     -- rows and columns of Phi_q: the entries k of each, in ascending k (the loops' order)
@@ -474,7 +555,7 @@ function M.f4(name, P, prow, pcol, nc, nq, qq, qv)
     w("")
     w("static const mb_f4_kernels " .. name .. "_f4 = {")
     w("    " .. name .. "_f4_matrix, " .. name .. "_f4_constraint, " .. name .. "_f4_residual, " .. name .. "_f4_dg2,")
-    w("    " .. name .. "_f4_newton_rhs")
+    w("    " .. name .. "_f4_newton_rhs, " .. name .. "_f4_factor")
     w("};")
     w("#endif")
     return table.concat(out, "\n")

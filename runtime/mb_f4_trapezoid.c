@@ -175,7 +175,8 @@ static void f4_dg2(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_re
 int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr)
 {
     const mb_plan *P = s->m->plan;
-    if (!P->f4 || !P->f4->newton_rhs || !P->a.lu_solve || dr || s->p.linsys_ops) return 0;
+    if (!P->f4 || !P->f4->newton_rhs || !P->f4->factor || !P->a.lu_solve || dr || s->p.linsys_ops)
+        return 0;
 #if MB_WITH_DENSE
     if (s->p.linsys == MB_LINSYS_DENSE) return 0;
 #endif
@@ -324,6 +325,21 @@ MB_NOINLINE void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_r
     (void)t; (void)q; (void)full;
 #endif
 }
+
+#if MB_WITH_F4_KERNELS
+/* mbi_f4_matrix (without the geometric terms) and mbi_ls_factor on A's LU in the model's one
+ * kernel (mb_f4_kernels.factor), where the iteration takes the model's pass (mbi_f4_fusable):
+ * the same factors, the same status; the matrix's entries are never stored apart */
+int mbi_f4_factor(mb_sim *s, mb_real g, mb_real ig)
+{
+    const mb_model *m = s->m;
+    mb_real w = s->p.omega, c1 = 1 + 2 * g * s->p.xi * w;   /* mbi_f4_matrix's */
+    if (ig != 0) c1 += (w * ig) * (w * ig);
+    int k = m->plan->f4->factor(s->FA, s->Dk, m->mass, s->Pq, s->Pqd, s->dQq, s->dQv, s->p.alpha,
+                                c1, 2 * g);
+    return mbi_ls_factored_lu(s, k);
+}
+#endif
 
 /* 5.53 (f4_dg2) and, with the geometric terms, K2 dq */
 void mbi_f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full)

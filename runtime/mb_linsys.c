@@ -102,6 +102,29 @@ int mbi_ls_factored_a(mb_sim *s, int k)
 }
 #endif
 
+#if MB_WITH_F4_KERNELS && MBI_F4
+/* mbi_ls_factor's bookkeeping and status for A (MB_MAT_A_LU) factored by the model's own kernel
+ * (mb_f4_kernels.factor), k its result: a zero pivot, or mb_sp_lu's finiteness test over the
+ * pivots' reciprocals (four sums: x * 0 is NaN for an Inf or NaN x, else +-0) */
+int mbi_ls_factored_lu(mb_sim *s, int k)
+{
+    const mb_real *F = s->FA;
+    int n = s->m->plan->a.n, i = 0;
+    s->mon.factorizations++;
+    s->mon.singular_row = -1;
+    if (k >= 0) return MB_ERR_SINGULAR;
+    mb_real z = 0, z1 = 0, z2 = 0, z3 = 0;
+    for (; i + 3 < n; i += 4) {
+        z += F[i] * 0;
+        z1 += F[i + 1] * 0;
+        z2 += F[i + 2] * 0;
+        z3 += F[i + 3] * 0;
+    }
+    for (; i < n; i++) z += F[i] * 0;
+    return z + z1 + z2 + z3 == 0 ? MB_OK : MB_ERR_NONFINITE;
+}
+#endif
+
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b)
 {
     const mb_symbolic *sy = sym_of(s, which);

@@ -68,7 +68,10 @@ typedef struct mb_symbolic {
  *  - dg2: out = g dQ/dq dq + dQ/dv dq + Phidot_q^T (a D dq) (nq).
  *  - newton_rhs: the trapezoid's Newton iteration after the constraint up to the solve
  *    (runtime/mb_trapezoid.c): with s = sig + a c, g2 (as residual's) and the solve's right-hand
- *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I]. */
+ *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I].
+ *  - factor: matrix and the plan's LU (mb_symbolic.lu) in one: F = [D | L | U] and D, the same
+ *    values but for the sign of a zero entry; returns -1, or the pivot k (permuted) that is
+ *    exactly zero (F then partly written). */
 typedef struct mb_f4_kernels {
     void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
@@ -85,6 +88,9 @@ typedef struct mb_f4_kernels {
                        const mb_real *z, const mb_real *v, const mb_real *pd, const mb_real *mass,
                        const mb_real *Pq, const mb_real *Pqd, const mb_real *Q, mb_real a,
                        mb_real g);
+    int (*factor)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
+                  const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
+                  mb_real c1, mb_real h);
 } mb_f4_kernels;
 
 /* The unrolled kernels of alf-explicit (mb_plan.f3; NULL in the compact form and without

@@ -26,6 +26,8 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol);
 /* mb_linsys.c: mbi_ls_factor's counting and status for A (MB_MAT_A_SYM, rank_tol 0) factored by
  * the model's mb_f3_kernels.factor, k its result (-1 or the pivot that failed). */
 int mbi_ls_factored_a(mb_sim *s, int k);
+/* mb_linsys.c: the same for A's LU (MB_MAT_A_LU) by the model's mb_f4_kernels.factor */
+int mbi_ls_factored_lu(mb_sim *s, int k);
 /* mb_linsys.c: solve in place with the last factorization of `which`; b in original order. */
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
@@ -148,9 +150,13 @@ typedef struct mbi_form {
     int (*rows_implied)(const mb_sim *s, const unsigned char *dr);
     /* optional: the trapezoid's iteration after the constraint and the factorization up to
      * dq in the model's generated pass: fusable, whether this run can take it (dr as above);
-     * newton, the residual's g2 (into g2) and dq = -(g1 + g g2) solved with the factors */
+     * newton, the residual's g2 (into g2) and dq = -(g1 + g g2) solved with the factors;
+     * factor, matrix and its factorization in one (where fusable; full 0), the status */
     int (*fusable)(const mb_sim *s, const unsigned char *dr);
     void (*newton)(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
+#if MB_WITH_F4_KERNELS
+    int (*factor)(mb_sim *s, mb_real g, mb_real ig);
+#endif
 } mbi_form;
 extern const mbi_form mbi_form_baumgarte, mbi_form_canonical, mbi_form_alf_explicit,
     mbi_form_alf_trapezoid;
@@ -171,7 +177,8 @@ int mbi_f4_rows_implied(const mb_sim *s, const unsigned char *dr);
 #if MB_WITH_F4_KERNELS
 int mbi_f4_fusable(const mb_sim *s, const unsigned char *dr);
 void mbi_f4_newton(mb_sim *s, mb_real g, mb_real *dq, mb_real *g2);
-#define MBI_F4_FUSED .fusable = mbi_f4_fusable, .newton = mbi_f4_newton,
+int mbi_f4_factor(mb_sim *s, mb_real g, mb_real ig);
+#define MBI_F4_FUSED .fusable = mbi_f4_fusable, .newton = mbi_f4_newton, .factor = mbi_f4_factor,
 #else
 #define MBI_F4_FUSED
 #endif

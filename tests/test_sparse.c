@@ -296,6 +296,31 @@ static void check_f4_kernels(const mb_model *m)
     for (int k = 0; k < nqv; k++) F2[P->dqv_dst[k]] -= h / 2 * dQv[k];
     CHECK(memcmp(F1, F2, sizeof(double) * (size_t)nF) == 0 && memcmp(D1, D2, sizeof(double) * (size_t)nnz) == 0,
           "%s: F4 Newton matrix unrolled vs loops differ", m->name);
+    /* the matrix factored in one kernel: the loops' matrix and the compact LU, the same factors
+     * and D bit for bit (but for the sign of a zero entry, which random values have not) */
+    if (K->factor) {
+        mb_symbolic cs = P->a;
+        cs.lu = NULL;   /* lu_compact */
+        double *F3 = malloc(sizeof(double) * L), *D3 = malloc(sizeof(double) * L);
+        for (size_t i = 0; i < L; i++) F3[i] = D3[i] = rnd();
+        int bad, kf = K->factor(F3, D3, mass, Pq, Pqd, dQq, dQv, a, cc, h), st = mb_sp_lu(&cs, F2, NULL, &bad);
+        CHECK(kf == -1 && st == MB_OK && memcmp(F3, F2, sizeof(double) * (size_t)nF) == 0 &&
+              memcmp(D3, D2, sizeof(double) * (size_t)nnz) == 0,
+              "%s: F4 factor (%d) vs matrix + LU (%d) differ", m->name, kf, st);
+        /* a zero pivot: with Phi_q, Phidot_q and the force Jacobians zero A is M, and a zero
+         * mass is its pivot, named as the LU names it */
+        double *z = calloc(L, sizeof(double));
+        int i0 = (int)((unsigned)rand() % (unsigned)n), kp = P->a.pinv[i0];
+        double keep = mass[i0];
+        mass[i0] = 0;
+        kf = K->factor(F3, D3, mass, z, z, z, z, a, cc, h);
+        K->matrix(F2, D2, mass, z, z, z, z, a, cc, h);
+        int kl = P->a.lu ? P->a.lu(F2) : -2;
+        CHECK(kf == kp && kl == kp, "%s: F4 factor of mass 0 at %d: pivot %d (LU %d), not %d", m->name, i0, kf,
+              kl, kp);
+        mass[i0] = keep;
+        free(F3); free(D3); free(z);
+    }
     /* mbi_f4_constraint, with and without the update */
     for (int upd = 0; upd < 2; upd++) {
         K->constraint(c1, upd ? sg1 : NULL, Pq, v, Pht, Phi, I, k1, k2, a);
