@@ -269,7 +269,7 @@ act=$(awk -F, 'FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i } 
     { k = sprintf("%.6f", $1); if (!((k, "crank0.B.x") in R)) next; n++
       for (c in rc) if (c ~ /\.x$/) { b = substr(c, 1, length(c) - 2); dx = $(sc[c]) - R[k, c]; dy = $(sc[b ".y"]) - R[k, b ".y"]
           d = sqrt(dx * dx + dy * dy); if (d > m) m = d } }
-    END { printf "%.3e", n > 5 ? m : 1e30 }' "$T/rchain.csv" "$T/cs.csv")
+    END { printf "%.3e", (n > 5 ? m : 1e30) }' "$T/rchain.csv" "$T/cs.csv")
 ok "chain N = 2 baumgarte dopri5 rtol $R: stopped by rank loss, $act off before, $(ratio "$act" $R) x rtol (<= 10)" \
    '[ $rc -ne 0 ] && grep -q "rank loss" "$T/err" && ! above "$act" $R 10'
 ok "chain N = 2 baumgarte dopri5 rtol $R: no accuracy warning" '! warned'
