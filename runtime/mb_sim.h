@@ -239,9 +239,9 @@ typedef struct mb_monitor {
     mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
                                 sum over the accepted steps of the local error estimate in
                                 tolerances (the weighted RMS norm the step control holds below
-                                1); bdf on F1-F3: the RMS in tolerances of rtol of the
-                                positions' error the local errors add up to, with their
-                                signs (the velocities' times the time since; mb_bdf.c,
+                                1); bdf on F1-F3: the largest coordinate, in tolerances of
+                                rtol, of the positions' error the local errors add up to,
+                                with their signs (the velocities' times the time since; mb_bdf.c,
                                 acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the

@@ -187,8 +187,8 @@ done
 # their magnitudes read 10 .. 39 tolerances (2 .. 10 x the angles' actual error: warned). The
 # estimate by the end (--warn-accuracy 0.01 prints it) against the 7 angles' error at t = 0.03 s
 # in the run's own tolerance, max |d| / (R (1 + |ref|)), the references Hairer & Wanner's test
-# set values: within a factor of 3 of it (an RMS over the 21 coordinates against the largest
-# angle's error) and below the default threshold 10.
+# set values: within a factor of 3 of it (the largest of the 21 coordinates' errors against
+# the largest angle's) and below the default threshold 10.
 AN=$BUILD/andrews_sim
 AREF="0.1581077119629904e+2 -0.1575637105984298e+2 0.4082224013073101e-1 -0.5347301163226948e+0 0.5244099658805304e+0 0.5347301163226948e+0 0.1048080741042263e+1"
 for FR in "baumgarte 1e-6" "baumgarte 1e-8" "canonical 1e-6" "canonical 1e-8"; do
