@@ -61,7 +61,7 @@
 /* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
  * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
  * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
- * sparse Newton matrix in FA). */
+ * sparse Newton matrix in FA) and the accuracy warning's two error vectors (2 N). */
 #define MB_L_BDF(F, I) ((I) == MB_BDF)
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
@@ -179,7 +179,8 @@
     MB_L_SEL(MBI_HAS_BDF)(                                                                        \
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
-    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC)))                                  \
+    R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
+    R(bacc, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), 2 * (N))))                                 \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
     MB_L_SEL(MBI_HAS_EV)(R(evw, MB_L_IF((NE) > 0, 5 * (NE) + (N))))                         \

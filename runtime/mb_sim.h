@@ -239,17 +239,17 @@ typedef struct mb_monitor {
     mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
                                 sum over the accepted steps of the local error estimate in
                                 tolerances (the weighted RMS norm the step control holds below
-                                1); bdf on F1-F3: the positions' errors plus the velocities'
-                                times the time since, in tolerances of rtol (mb_bdf.c,
-                                acc_step); dopri5, dop853, the extrapolated trapezoid
+                                1); bdf on F1-F3: the largest coordinate, in tolerances of
+                                rtol, of the positions' error the local errors add up to,
+                                with their signs (the velocities' times the time since; mb_bdf.c,
+                                acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
-    mb_real err_vel;         /* bdf on F1-F3: the velocity errors (F1, F2: their part tangent
-                                to the constraints) summed so far, in position
-                                tolerances per second (mb_bdf.c, acc_step); in the monitor so
-                                that a step undone undoes its part too (an event cut keeps
-                                the share up to the root: mb_event.c, cut_dense) */
+    mb_real err_vel;         /* bdf on F1-F3: the RMS of the velocity error so far (F1, F2:
+                                its part tangent to the constraints; signed sums), in
+                                position tolerances per second (mb_bdf.c, acc_step; the
+                                vectors in the workspace, bacc) */
 #endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */

@@ -223,13 +223,21 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                         (double)mo->err_sum);
                 break;
             }
+            if (p->integrator == MB_BDF && p->formulation <= MB_ALF_EXPLICIT) {
+                fprintf(stderr, "the positions' error the steps' local errors add up to is "
+                        "estimated at %.3g tolerances (threshold %.3g; %.3g by the end: the "
+                        "position errors and the velocity errors times the time since, with "
+                        "their signs): the step control bounds each step's error by rtol/atol, "
+                        "not the run's; --estimate-error measures it, for long runs dop853 "
+                        "(docs/formulations.md, \"Warnings\")", v, (double)p->warn_accuracy,
+                        (double)mo->err_sum);
+                break;
+            }
             fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
                     "%.3g; %.3g by the end): the step control bounds each step's error by "
-                    "rtol/atol, not the run's, which is about that sum times rtol or more (bdf on "
-                    "baumgarte, canonical, alf-explicit: an estimate of the positions' errors and "
-                    "the velocities' times the time since); for long runs dop853 "
-                    "(docs/validation.md, section 10)", v, (double)p->warn_accuracy,
-                    (double)mo->err_sum);
+                    "rtol/atol, not the run's, which is about that sum times rtol or more; for "
+                    "long runs dop853 (docs/validation.md, section 10)", v,
+                    (double)p->warn_accuracy, (double)mo->err_sum);
             break;
         default:
             fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "

@@ -256,9 +256,10 @@ static mb_opt rows[] = {
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
               "when the steps' local error estimates sum to > N tolerances\n"
-              "(bdf on baumgarte, canonical, alf-explicit: of the positions, in\n"
-              "rtol, velocity errors times the time since; on alf-trapezoid:\n"
-              "its error test's, rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
+              "(bdf on baumgarte, canonical, alf-explicit: the positions' error\n"
+              "they add up to, in rtol, velocity errors times the time since,\n"
+              "with their signs; on alf-trapezoid: its error test's,\n"
+              "rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
               "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances (default 10); 0 turns a\n"
