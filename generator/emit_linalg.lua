@@ -53,32 +53,54 @@ function M.functions(name, tag, S, lu)
     local function col(k) return lp[k + 1], lp[k + 2] - 1 end   -- 0-based p range of column k
     local pre = name .. "_" .. tag
 
-    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0)
+    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0).
+    -- Left-looking, as the LU below: each entry of the factors is one expression, its value in
+    -- S minus the products u_jk l_ik of the earlier pivots k in ascending k, the order and the
+    -- operands (u unscaled, l = u / d_k as u * (1 / d_k)) of the compact kernel's right-looking
+    -- sweep (runtime/mb_sparse.c): the same arithmetic, every value a local, one load and one
+    -- store an entry instead of a load, product, subtraction and store an update.
+    local lterms = {}
+    local u = 1
+    for k = 0, n - 1 do
+        local p0, p1 = col(k)
+        for p = p0, p1 do
+            for q = p, p1 do
+                local t = upd[u]
+                u = u + 1
+                lterms[t] = lterms[t] or {}
+                table.insert(lterms[t], string.format("u%d * l%d", q, p))
+            end
+        end
+    end
+    local function lentry(t, first)
+        local e = first or string.format("F[%d]", t)
+        for _, x in ipairs(lterms[t] or {}) do e = e .. " - " .. x end
+        return e
+    end
     w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
-      .. " in L, " .. S.nupd .. " updates); d0 receives the diagonal before elimination.")
-    w(" * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */")
-    w("static int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
+      .. " in L, " .. S.nupd .. " updates), left-looking")
+    w(" * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k")
+    w(" * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */")
+    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
     w("{")
-    w("    int i;")
-    if nl > 0 then w("    mb_real inv, y;") end
+    if nl > 0 then w("    mb_real inv;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
-    w("    for (i = 0; i < " .. n .. "; i++) d0[i] = F[i];")
-    local u = 1
     for k = 0, n - 1 do
-        w(string.format("    if (!(F[%d] > tol * d0[%d]) || !(d0[%d] > 0)) return %d;", k, k, k, k))
+        w(string.format("    const mb_real o%d = F[%d];", k, k))
+        w(string.format("    d0[%d] = o%d;", k, k))
+        w(string.format("    const mb_real p%d = %s;", k, lentry(k, "o" .. k)))
+        w(string.format("    F[%d] = p%d;", k, k))
+        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) return %d;", k, k, k, k))
         local p0, p1 = col(k)
         if p1 >= p0 then
-            w(string.format("    inv = 1 / F[%d];", k))
+            w(string.format("    inv = 1 / p%d;", k))
             for p = p0, p1 do
-                w(string.format("    y = F[%d] * inv;", n + p))
-                for q = p, p1 do
-                    w(string.format("    F[%d] -= F[%d] * y;", upd[u], n + q))
-                    u = u + 1
-                end
+                w(string.format("    const mb_real u%d = %s;", p, lentry(n + p)))
+                w(string.format("    const mb_real l%d = u%d * inv;", p, p))
+                w(string.format("    F[%d] = l%d;", n + p, p))
             end
-            for p = p0, p1 do w(string.format("    F[%d] *= inv;", n + p)) end
         end
     end
     w("    return -1;")
