@@ -2086,6 +2086,73 @@ static void andrews_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y
     out[20] += a * Pq[63] * y[19];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void andrews_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+    out[4] = 0 + x[3] + Pq[13] * x[5] - x[6] + Pq[15] * x[8];
+    out[5] = 0 + x[4] + Pq[17] * x[5] - x[7] + Pq[19] * x[8];
+    out[6] = 0 + x[3] + Pq[21] * x[5] - x[9] + Pq[23] * x[11];
+    out[7] = 0 + x[4] + Pq[25] * x[5] - x[10] + Pq[27] * x[11];
+    out[8] = 0 + x[3] + Pq[29] * x[5] - x[18] + Pq[31] * x[20];
+    out[9] = 0 + x[4] + Pq[33] * x[5] - x[19] + Pq[35] * x[20];
+    out[10] = 0 + x[6] + Pq[37] * x[8] - x[15] + Pq[39] * x[17];
+    out[11] = 0 + x[7] + Pq[41] * x[8] - x[16] + Pq[43] * x[17];
+    out[12] = 0 + x[9] + Pq[45] * x[11] - x[12] + Pq[47] * x[14];
+    out[13] = 0 + x[10] + Pq[49] * x[11] - x[13] + Pq[51] * x[14];
+    out[14] = 0 - x[12] + Pq[53] * x[14];
+    out[15] = 0 - x[13] + Pq[55] * x[14];
+    out[16] = 0 - x[15] + Pq[57] * x[17];
+    out[17] = 0 - x[16] + Pq[59] * x[17];
+    out[18] = 0 - x[18] + Pq[61] * x[20];
+    out[19] = 0 - x[19] + Pq[63] * x[20];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void andrews_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * y[2];
+    out[1] = out[1] - a * y[1] + a * y[3];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[5] * y[2] + a * Pq[9] * y[3];
+    out[3] = out[3] - a * y[2] + a * y[4] + a * y[6] + a * y[8];
+    out[4] = out[4] - a * y[3] + a * y[5] + a * y[7] + a * y[9];
+    out[5] = out[5] + a * Pq[7] * y[2] + a * Pq[11] * y[3] + a * Pq[13] * y[4] + a * Pq[17] * y[5] + a * Pq[21] * y[6] + a * Pq[25] * y[7] + a * Pq[29] * y[8] + a * Pq[33] * y[9];
+    out[6] = out[6] - a * y[4] + a * y[10];
+    out[7] = out[7] - a * y[5] + a * y[11];
+    out[8] = out[8] + a * Pq[15] * y[4] + a * Pq[19] * y[5] + a * Pq[37] * y[10] + a * Pq[41] * y[11];
+    out[9] = out[9] - a * y[6] + a * y[12];
+    out[10] = out[10] - a * y[7] + a * y[13];
+    out[11] = out[11] + a * Pq[23] * y[6] + a * Pq[27] * y[7] + a * Pq[45] * y[12] + a * Pq[49] * y[13];
+    out[12] = out[12] - a * y[12] - a * y[14];
+    out[13] = out[13] - a * y[13] - a * y[15];
+    out[14] = out[14] + a * Pq[47] * y[12] + a * Pq[51] * y[13] + a * Pq[53] * y[14] + a * Pq[55] * y[15];
+    out[15] = out[15] - a * y[10] - a * y[16];
+    out[16] = out[16] - a * y[11] - a * y[17];
+    out[17] = out[17] + a * Pq[39] * y[10] + a * Pq[43] * y[11] + a * Pq[57] * y[16] + a * Pq[59] * y[17];
+    out[18] = out[18] - a * y[8] - a * y[18];
+    out[19] = out[19] - a * y[9] - a * y[19];
+    out[20] = out[20] + a * Pq[31] * y[8] + a * Pq[35] * y[9] + a * Pq[61] * y[18] + a * Pq[63] * y[19];
+}
+#endif
+
+static const mb_pq_products andrews_pq = {
+    andrews_pq_mv, andrews_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    andrews_phiq_mv, andrews_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (21 x 21, 147 entries, 144 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -3944,7 +4011,7 @@ static const mb_plan andrews_plan = {
     144, andrews_a_k, andrews_a_l, andrews_a_dst,
     andrews_dqq_dst, 0,
     andrews_s_assemble, andrews_a_assemble,
-    andrews_pq_mv, andrews_pq_mtv,
+    &andrews_pq,
 #if MB_WITH_F4_KERNELS
     &andrews_f4,
 #else

@@ -276,6 +276,11 @@ static void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *rest
     (void)out;
 }
 
+static const mb_pq_products bouncing_ball_pq = {
+    bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
+    0, 0
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 0 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -530,7 +535,7 @@ static const mb_plan bouncing_ball_plan = {
     0, 0, 0, 0,
     bouncing_ball_dqq_dst, bouncing_ball_dqv_dst,
     bouncing_ball_s_assemble, bouncing_ball_a_assemble,
-    bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
+    &bouncing_ball_pq,
 #if MB_WITH_F4_KERNELS
     &bouncing_ball_f4,
 #else

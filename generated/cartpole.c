@@ -473,6 +473,42 @@ static void cartpole_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict 
     out[5] += a * Pq[7] * y[3];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void cartpole_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 + x[1];
+    out[2] = 0 + x[0] - x[3] + Pq[4] * x[5];
+    out[3] = 0 + x[1] - x[4] + Pq[7] * x[5];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void cartpole_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] + a * y[2];
+    out[1] = out[1] + a * y[1] + a * y[3];
+    out[2] = out[2] - a * y[0];
+    out[3] = out[3] - a * y[2];
+    out[4] = out[4] - a * y[3];
+    out[5] = out[5] + a * Pq[4] * y[2] + a * Pq[7] * y[3];
+}
+#endif
+
+static const mb_pq_products cartpole_pq = {
+    cartpole_pq_mv, cartpole_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    cartpole_phiq_mv, cartpole_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 18 entries, 14 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -912,7 +948,7 @@ static const mb_plan cartpole_plan = {
     14, cartpole_a_k, cartpole_a_l, cartpole_a_dst,
     0, 0,
     cartpole_s_assemble, cartpole_a_assemble,
-    cartpole_pq_mv, cartpole_pq_mtv,
+    &cartpole_pq,
 #if MB_WITH_F4_KERNELS
     &cartpole_f4,
 #else

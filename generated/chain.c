@@ -1052,6 +1052,52 @@ static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, 
     out[11] += a * Pq[27] * y[7];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void chain_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+    out[4] = 0 + x[3] + Pq[13] * x[5] - x[6] + Pq[15] * x[8];
+    out[5] = 0 + x[4] + Pq[17] * x[5] - x[7] + Pq[19] * x[8];
+    out[6] = 0 + x[6] + Pq[21] * x[8] - x[9] + Pq[23] * x[11];
+    out[7] = 0 + x[7] + Pq[25] * x[8] - x[10] + Pq[27] * x[11];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void chain_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * y[2];
+    out[1] = out[1] - a * y[1] + a * y[3];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[5] * y[2] + a * Pq[9] * y[3];
+    out[3] = out[3] - a * y[2] + a * y[4];
+    out[4] = out[4] - a * y[3] + a * y[5];
+    out[5] = out[5] + a * Pq[7] * y[2] + a * Pq[11] * y[3] + a * Pq[13] * y[4] + a * Pq[17] * y[5];
+    out[6] = out[6] - a * y[4] + a * y[6];
+    out[7] = out[7] - a * y[5] + a * y[7];
+    out[8] = out[8] + a * Pq[15] * y[4] + a * Pq[19] * y[5] + a * Pq[21] * y[6] + a * Pq[25] * y[7];
+    out[9] = out[9] - a * y[6];
+    out[10] = out[10] - a * y[7];
+    out[11] = out[11] + a * Pq[23] * y[6] + a * Pq[27] * y[7];
+}
+#endif
+
+static const mb_pq_products chain_pq = {
+    chain_pq_mv, chain_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    chain_phiq_mv, chain_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 76 entries, 66 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -2045,7 +2091,7 @@ static const mb_plan chain_plan = {
     66, chain_a_k, chain_a_l, chain_a_dst,
     0, 0,
     chain_s_assemble, chain_a_assemble,
-    chain_pq_mv, chain_pq_mtv,
+    &chain_pq,
 #if MB_WITH_F4_KERNELS
     &chain_f4,
 #else

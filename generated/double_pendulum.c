@@ -555,6 +555,42 @@ static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[5] += a * Pq[11] * y[3];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void double_pendulum_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void double_pendulum_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * y[2];
+    out[1] = out[1] - a * y[1] + a * y[3];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[5] * y[2] + a * Pq[9] * y[3];
+    out[3] = out[3] - a * y[2];
+    out[4] = out[4] - a * y[3];
+    out[5] = out[5] + a * Pq[7] * y[2] + a * Pq[11] * y[3];
+}
+#endif
+
+static const mb_pq_products double_pendulum_pq = {
+    double_pendulum_pq_mv, double_pendulum_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    double_pendulum_phiq_mv, double_pendulum_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 28 entries, 26 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -1083,7 +1119,7 @@ static const mb_plan double_pendulum_plan = {
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
     0, 0,
     double_pendulum_s_assemble, double_pendulum_a_assemble,
-    double_pendulum_pq_mv, double_pendulum_pq_mtv,
+    &double_pendulum_pq,
 #if MB_WITH_F4_KERNELS
     &double_pendulum_f4,
 #else

@@ -862,6 +862,56 @@ static void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[11] += a * Pq[19] * y[11];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void gear_train_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[3];
+    out[3] = 0 - x[4];
+    out[4] = 0 - x[6];
+    out[5] = 0 - x[7];
+    out[6] = 0 + x[2] + Pq[7] * x[5];
+    out[7] = 0 + x[5] + Pq[9] * x[8];
+    out[8] = 0 + x[2];
+    out[9] = 0 + Pq[11] * x[6] + Pq[12] * x[7] + Pq[13] * x[8] + Pq[14] * x[9] + Pq[15] * x[10] + Pq[16] * x[11];
+    out[10] = 0 - x[11];
+    out[11] = 0 + x[10] + Pq[19] * x[11];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void gear_train_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0];
+    out[1] = out[1] - a * y[1];
+    out[2] = out[2] + a * y[6] + a * y[8];
+    out[3] = out[3] - a * y[2];
+    out[4] = out[4] - a * y[3];
+    out[5] = out[5] + a * Pq[7] * y[6] + a * y[7];
+    out[6] = out[6] - a * y[4] + a * Pq[11] * y[9];
+    out[7] = out[7] - a * y[5] + a * Pq[12] * y[9];
+    out[8] = out[8] + a * Pq[9] * y[7] + a * Pq[13] * y[9];
+    out[9] = out[9] + a * Pq[14] * y[9];
+    out[10] = out[10] + a * Pq[15] * y[9] + a * y[11];
+    out[11] = out[11] + a * Pq[16] * y[9] - a * y[10] + a * Pq[19] * y[11];
+}
+#endif
+
+static const mb_pq_products gear_train_pq = {
+    gear_train_pq_mv, gear_train_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    gear_train_phiq_mv, gear_train_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 46 entries, 38 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -1670,7 +1720,7 @@ static const mb_plan gear_train_plan = {
     38, gear_train_a_k, gear_train_a_l, gear_train_a_dst,
     0, gear_train_dqv_dst,
     gear_train_s_assemble, gear_train_a_assemble,
-    gear_train_pq_mv, gear_train_pq_mtv,
+    &gear_train_pq,
 #if MB_WITH_F4_KERNELS
     &gear_train_f4,
 #else

@@ -539,6 +539,42 @@ static void geneva_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y,
     out[2] += a * Pq[4] * y[4];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void geneva_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[3];
+    out[3] = 0 - x[4];
+    out[4] = 0 + x[2];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void geneva_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0];
+    out[1] = out[1] - a * y[1];
+    out[2] = out[2] + a * y[4];
+    out[3] = out[3] - a * y[2];
+    out[4] = out[4] - a * y[3];
+}
+#endif
+
+static const mb_pq_products geneva_pq = {
+    geneva_pq_mv, geneva_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    geneva_phiq_mv, geneva_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 36 entries, 5 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -1086,7 +1122,7 @@ static const mb_plan geneva_plan = {
     5, geneva_a_k, geneva_a_l, geneva_a_dst,
     geneva_dqq_dst, geneva_dqv_dst,
     geneva_s_assemble, geneva_a_assemble,
-    geneva_pq_mv, geneva_pq_mtv,
+    &geneva_pq,
 #if MB_WITH_F4_KERNELS
     &geneva_f4,
 #else

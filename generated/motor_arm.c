@@ -362,6 +362,37 @@ static void motor_arm_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict
     out[2] += a * Pq[3] * y[1];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void motor_arm_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void motor_arm_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0];
+    out[1] = out[1] - a * y[1];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1];
+}
+#endif
+
+static const mb_pq_products motor_arm_pq = {
+    motor_arm_pq_mv, motor_arm_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    motor_arm_phiq_mv, motor_arm_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 6 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -694,7 +725,7 @@ static const mb_plan motor_arm_plan = {
     6, motor_arm_a_k, motor_arm_a_l, motor_arm_a_dst,
     motor_arm_dqq_dst, motor_arm_dqv_dst,
     motor_arm_s_assemble, motor_arm_a_assemble,
-    motor_arm_pq_mv, motor_arm_pq_mtv,
+    &motor_arm_pq,
 #if MB_WITH_F4_KERNELS
     &motor_arm_f4,
 #else

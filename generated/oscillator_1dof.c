@@ -297,6 +297,36 @@ static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[1] += a * Pq[1] * y[1];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void oscillator_1dof_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 + x[1];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void oscillator_1dof_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[1] = out[1] + a * y[1];
+    out[2] = out[2] - a * y[0];
+}
+#endif
+
+static const mb_pq_products oscillator_1dof_pq = {
+    oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    oscillator_1dof_phiq_mv, oscillator_1dof_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 5 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -592,7 +622,7 @@ static const mb_plan oscillator_1dof_plan = {
     2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
     oscillator_1dof_s_assemble, oscillator_1dof_a_assemble,
-    oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
+    &oscillator_1dof_pq,
 #if MB_WITH_F4_KERNELS
     &oscillator_1dof_f4,
 #else

@@ -1467,6 +1467,61 @@ static void parallelogram_chain_pq_mtv(const mb_real *restrict Pq, const mb_real
     out[14] += a * Pq[43] * y[13];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void parallelogram_chain_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 - x[3] + Pq[5] * x[5];
+    out[3] = 0 - x[4] + Pq[7] * x[5];
+    out[4] = 0 - x[6] + Pq[9] * x[8];
+    out[5] = 0 - x[7] + Pq[11] * x[8];
+    out[6] = 0 + x[0] + Pq[13] * x[2] - x[9] + Pq[15] * x[11];
+    out[7] = 0 + x[1] + Pq[17] * x[2] - x[10] + Pq[19] * x[11];
+    out[8] = 0 - x[3] + Pq[21] * x[5] + x[9] + Pq[23] * x[11];
+    out[9] = 0 - x[4] + Pq[25] * x[5] + x[10] + Pq[27] * x[11];
+    out[10] = 0 + x[3] + Pq[29] * x[5] - x[12] + Pq[31] * x[14];
+    out[11] = 0 + x[4] + Pq[33] * x[5] - x[13] + Pq[35] * x[14];
+    out[12] = 0 - x[6] + Pq[37] * x[8] + x[12] + Pq[39] * x[14];
+    out[13] = 0 - x[7] + Pq[41] * x[8] + x[13] + Pq[43] * x[14];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void parallelogram_chain_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * y[6];
+    out[1] = out[1] - a * y[1] + a * y[7];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[13] * y[6] + a * Pq[17] * y[7];
+    out[3] = out[3] - a * y[2] - a * y[8] + a * y[10];
+    out[4] = out[4] - a * y[3] - a * y[9] + a * y[11];
+    out[5] = out[5] + a * Pq[5] * y[2] + a * Pq[7] * y[3] + a * Pq[21] * y[8] + a * Pq[25] * y[9] + a * Pq[29] * y[10] + a * Pq[33] * y[11];
+    out[6] = out[6] - a * y[4] - a * y[12];
+    out[7] = out[7] - a * y[5] - a * y[13];
+    out[8] = out[8] + a * Pq[9] * y[4] + a * Pq[11] * y[5] + a * Pq[37] * y[12] + a * Pq[41] * y[13];
+    out[9] = out[9] - a * y[6] + a * y[8];
+    out[10] = out[10] - a * y[7] + a * y[9];
+    out[11] = out[11] + a * Pq[15] * y[6] + a * Pq[19] * y[7] + a * Pq[23] * y[8] + a * Pq[27] * y[9];
+    out[12] = out[12] - a * y[10] + a * y[12];
+    out[13] = out[13] - a * y[11] + a * y[13];
+    out[14] = out[14] + a * Pq[31] * y[10] + a * Pq[35] * y[11] + a * Pq[39] * y[12] + a * Pq[43] * y[13];
+}
+#endif
+
+static const mb_pq_products parallelogram_chain_pq = {
+    parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    parallelogram_chain_phiq_mv, parallelogram_chain_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (15 x 15, 101 entries, 98 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -2803,7 +2858,7 @@ static const mb_plan parallelogram_chain_plan = {
     98, parallelogram_chain_a_k, parallelogram_chain_a_l, parallelogram_chain_a_dst,
     0, 0,
     parallelogram_chain_s_assemble, parallelogram_chain_a_assemble,
-    parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
+    &parallelogram_chain_pq,
 #if MB_WITH_F4_KERNELS
     &parallelogram_chain_f4,
 #else

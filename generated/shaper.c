@@ -1110,6 +1110,56 @@ static void shaper_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y,
     out[2] += a * Pq[30] * y[11];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void shaper_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 - x[3] + Pq[5] * x[5];
+    out[3] = 0 - x[4] + Pq[7] * x[5];
+    out[4] = 0 + Pq[8] * x[0] + Pq[9] * x[1] + Pq[10] * x[2] + Pq[11] * x[3] + Pq[12] * x[4] + Pq[13] * x[5];
+    out[5] = 0 + x[3] + Pq[15] * x[5] - x[6] + Pq[17] * x[8];
+    out[6] = 0 + x[4] + Pq[19] * x[5] - x[7] + Pq[21] * x[8];
+    out[7] = 0 + x[6] + Pq[23] * x[8] - x[9];
+    out[8] = 0 + x[7] + Pq[26] * x[8] - x[10];
+    out[9] = 0 - x[11];
+    out[10] = 0 + x[10];
+    out[11] = 0 + x[2];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void shaper_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * Pq[8] * y[4];
+    out[1] = out[1] - a * y[1] + a * Pq[9] * y[4];
+    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[10] * y[4] + a * y[11];
+    out[3] = out[3] - a * y[2] + a * Pq[11] * y[4] + a * y[5];
+    out[4] = out[4] - a * y[3] + a * Pq[12] * y[4] + a * y[6];
+    out[5] = out[5] + a * Pq[5] * y[2] + a * Pq[7] * y[3] + a * Pq[13] * y[4] + a * Pq[15] * y[5] + a * Pq[19] * y[6];
+    out[6] = out[6] - a * y[5] + a * y[7];
+    out[7] = out[7] - a * y[6] + a * y[8];
+    out[8] = out[8] + a * Pq[17] * y[5] + a * Pq[21] * y[6] + a * Pq[23] * y[7] + a * Pq[26] * y[8];
+    out[9] = out[9] - a * y[7];
+    out[10] = out[10] - a * y[8] + a * y[10];
+    out[11] = out[11] - a * y[9];
+}
+#endif
+
+static const mb_pq_products shaper_pq = {
+    shaper_pq_mv, shaper_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    shaper_phiq_mv, shaper_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 68 entries, 68 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -2128,7 +2178,7 @@ static const mb_plan shaper_plan = {
     68, shaper_a_k, shaper_a_l, shaper_a_dst,
     0, 0,
     shaper_s_assemble, shaper_a_assemble,
-    shaper_pq_mv, shaper_pq_mtv,
+    &shaper_pq,
 #if MB_WITH_F4_KERNELS
     &shaper_f4,
 #else

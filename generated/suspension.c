@@ -334,6 +334,36 @@ static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[0] += a * Pq[1] * y[1];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void suspension_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 - x[0];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void suspension_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[1];
+    out[2] = out[2] - a * y[0];
+}
+#endif
+
+static const mb_pq_products suspension_pq = {
+    suspension_pq_mv, suspension_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    suspension_phiq_mv, suspension_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -652,7 +682,7 @@ static const mb_plan suspension_plan = {
     2, suspension_a_k, suspension_a_l, suspension_a_dst,
     suspension_dqq_dst, suspension_dqv_dst,
     suspension_s_assemble, suspension_a_assemble,
-    suspension_pq_mv, suspension_pq_mtv,
+    &suspension_pq,
 #if MB_WITH_F4_KERNELS
     &suspension_f4,
 #else

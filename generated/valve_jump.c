@@ -595,6 +595,42 @@ static void valve_jump_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[2] += a * Pq[5] * y[4];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_jump_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[5];
+    out[3] = 0 - x[3] + Pq[4] * x[5];
+    out[4] = 0 + x[2];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_jump_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0];
+    out[1] = out[1] - a * y[1];
+    out[2] = out[2] + a * y[4];
+    out[3] = out[3] - a * y[3];
+    out[5] = out[5] - a * y[2] + a * Pq[4] * y[3];
+}
+#endif
+
+static const mb_pq_products valve_jump_pq = {
+    valve_jump_pq_mv, valve_jump_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    valve_jump_phiq_mv, valve_jump_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 36 entries, 7 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -1152,7 +1188,7 @@ static const mb_plan valve_jump_plan = {
     7, valve_jump_a_k, valve_jump_a_l, valve_jump_a_dst,
     valve_jump_dqq_dst, valve_jump_dqv_dst,
     valve_jump_s_assemble, valve_jump_a_assemble,
-    valve_jump_pq_mv, valve_jump_pq_mtv,
+    &valve_jump_pq,
 #if MB_WITH_F4_KERNELS
     &valve_jump_f4,
 #else

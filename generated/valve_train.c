@@ -676,6 +676,44 @@ static void valve_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restri
     out[2] += a * Pq[11] * y[5];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_train_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[5];
+    out[3] = 0 - x[3] + Pq[4] * x[5];
+    out[4] = 0 + Pq[5] * x[0] + Pq[6] * x[1] + Pq[7] * x[2] + Pq[8] * x[3] + Pq[9] * x[4] + Pq[10] * x[5];
+    out[5] = 0 + x[2];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_train_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] - a * y[0] + a * Pq[5] * y[4];
+    out[1] = out[1] - a * y[1] + a * Pq[6] * y[4];
+    out[2] = out[2] + a * Pq[7] * y[4] + a * y[5];
+    out[3] = out[3] - a * y[3] + a * Pq[8] * y[4];
+    out[4] = out[4] + a * Pq[9] * y[4];
+    out[5] = out[5] - a * y[2] + a * Pq[4] * y[3] + a * Pq[10] * y[4];
+}
+#endif
+
+static const mb_pq_products valve_train_pq = {
+    valve_train_pq_mv, valve_train_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    valve_train_phiq_mv, valve_train_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 36 entries, 28 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -1263,7 +1301,7 @@ static const mb_plan valve_train_plan = {
     28, valve_train_a_k, valve_train_a_l, valve_train_a_dst,
     valve_train_dqq_dst, 0,
     valve_train_s_assemble, valve_train_a_assemble,
-    valve_train_pq_mv, valve_train_pq_mtv,
+    &valve_train_pq,
 #if MB_WITH_F4_KERNELS
     &valve_train_f4,
 #else

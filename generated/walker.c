@@ -5309,6 +5309,88 @@ static void walker_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y,
     out[29] += a * Pq[131] * y[25];
 }
 
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void walker_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 + x[0] - x[3];
+    out[1] = 0 + x[1] - x[4];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[6] + Pq[7] * x[8];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[7] + Pq[11] * x[8];
+    out[4] = 0 + Pq[12] * x[3] + Pq[13] * x[4] + Pq[14] * x[5] + Pq[15] * x[6] + Pq[16] * x[7] + Pq[17] * x[8];
+    out[5] = 0 + Pq[18] * x[3] + Pq[19] * x[4] + Pq[20] * x[5] + Pq[21] * x[9] + Pq[22] * x[10] + Pq[23] * x[11];
+    out[6] = 0 + Pq[24] * x[0] + Pq[25] * x[1] + Pq[26] * x[2] + Pq[27] * x[9] + Pq[28] * x[10] + Pq[29] * x[11];
+    out[7] = 0 + Pq[30] * x[6] + Pq[31] * x[7] + Pq[32] * x[8] + Pq[33] * x[9] + Pq[34] * x[10] + Pq[35] * x[11];
+    out[8] = 0 + x[0] + Pq[37] * x[2] - x[12] + Pq[39] * x[14];
+    out[9] = 0 + x[1] + Pq[41] * x[2] - x[13] + Pq[43] * x[14];
+    out[10] = 0 + Pq[44] * x[3] + Pq[45] * x[4] + Pq[46] * x[5] + Pq[47] * x[12] + Pq[48] * x[13] + Pq[49] * x[14];
+    out[11] = 0 + Pq[50] * x[3] + Pq[51] * x[4] + Pq[52] * x[5] + Pq[53] * x[15] + Pq[54] * x[16] + Pq[55] * x[17];
+    out[12] = 0 + Pq[56] * x[0] + Pq[57] * x[1] + Pq[58] * x[2] + Pq[59] * x[15] + Pq[60] * x[16] + Pq[61] * x[17];
+    out[13] = 0 + Pq[62] * x[12] + Pq[63] * x[13] + Pq[64] * x[14] + Pq[65] * x[15] + Pq[66] * x[16] + Pq[67] * x[17];
+    out[14] = 0 + x[0] + Pq[69] * x[2] - x[18] + Pq[71] * x[20];
+    out[15] = 0 + x[1] + Pq[73] * x[2] - x[19] + Pq[75] * x[20];
+    out[16] = 0 + Pq[76] * x[3] + Pq[77] * x[4] + Pq[78] * x[5] + Pq[79] * x[18] + Pq[80] * x[19] + Pq[81] * x[20];
+    out[17] = 0 + Pq[82] * x[3] + Pq[83] * x[4] + Pq[84] * x[5] + Pq[85] * x[21] + Pq[86] * x[22] + Pq[87] * x[23];
+    out[18] = 0 + Pq[88] * x[0] + Pq[89] * x[1] + Pq[90] * x[2] + Pq[91] * x[21] + Pq[92] * x[22] + Pq[93] * x[23];
+    out[19] = 0 + Pq[94] * x[18] + Pq[95] * x[19] + Pq[96] * x[20] + Pq[97] * x[21] + Pq[98] * x[22] + Pq[99] * x[23];
+    out[20] = 0 + x[0] + Pq[101] * x[2] - x[24] + Pq[103] * x[26];
+    out[21] = 0 + x[1] + Pq[105] * x[2] - x[25] + Pq[107] * x[26];
+    out[22] = 0 + Pq[108] * x[3] + Pq[109] * x[4] + Pq[110] * x[5] + Pq[111] * x[24] + Pq[112] * x[25] + Pq[113] * x[26];
+    out[23] = 0 + Pq[114] * x[3] + Pq[115] * x[4] + Pq[116] * x[5] + Pq[117] * x[27] + Pq[118] * x[28] + Pq[119] * x[29];
+    out[24] = 0 + Pq[120] * x[0] + Pq[121] * x[1] + Pq[122] * x[2] + Pq[123] * x[27] + Pq[124] * x[28] + Pq[125] * x[29];
+    out[25] = 0 + Pq[126] * x[24] + Pq[127] * x[25] + Pq[128] * x[26] + Pq[129] * x[27] + Pq[130] * x[28] + Pq[131] * x[29];
+}
+
+/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void walker_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)y;
+    (void)a;
+    out[0] = out[0] + a * y[0] + a * y[2] + a * Pq[24] * y[6] + a * y[8] + a * Pq[56] * y[12] + a * y[14] + a * Pq[88] * y[18] + a * y[20] + a * Pq[120] * y[24];
+    out[1] = out[1] + a * y[1] + a * y[3] + a * Pq[25] * y[6] + a * y[9] + a * Pq[57] * y[12] + a * y[15] + a * Pq[89] * y[18] + a * y[21] + a * Pq[121] * y[24];
+    out[2] = out[2] + a * Pq[5] * y[2] + a * Pq[9] * y[3] + a * Pq[26] * y[6] + a * Pq[37] * y[8] + a * Pq[41] * y[9] + a * Pq[58] * y[12] + a * Pq[69] * y[14] + a * Pq[73] * y[15] + a * Pq[90] * y[18] + a * Pq[101] * y[20] + a * Pq[105] * y[21] + a * Pq[122] * y[24];
+    out[3] = out[3] - a * y[0] + a * Pq[12] * y[4] + a * Pq[18] * y[5] + a * Pq[44] * y[10] + a * Pq[50] * y[11] + a * Pq[76] * y[16] + a * Pq[82] * y[17] + a * Pq[108] * y[22] + a * Pq[114] * y[23];
+    out[4] = out[4] - a * y[1] + a * Pq[13] * y[4] + a * Pq[19] * y[5] + a * Pq[45] * y[10] + a * Pq[51] * y[11] + a * Pq[77] * y[16] + a * Pq[83] * y[17] + a * Pq[109] * y[22] + a * Pq[115] * y[23];
+    out[5] = out[5] + a * Pq[14] * y[4] + a * Pq[20] * y[5] + a * Pq[46] * y[10] + a * Pq[52] * y[11] + a * Pq[78] * y[16] + a * Pq[84] * y[17] + a * Pq[110] * y[22] + a * Pq[116] * y[23];
+    out[6] = out[6] - a * y[2] + a * Pq[15] * y[4] + a * Pq[30] * y[7];
+    out[7] = out[7] - a * y[3] + a * Pq[16] * y[4] + a * Pq[31] * y[7];
+    out[8] = out[8] + a * Pq[7] * y[2] + a * Pq[11] * y[3] + a * Pq[17] * y[4] + a * Pq[32] * y[7];
+    out[9] = out[9] + a * Pq[21] * y[5] + a * Pq[27] * y[6] + a * Pq[33] * y[7];
+    out[10] = out[10] + a * Pq[22] * y[5] + a * Pq[28] * y[6] + a * Pq[34] * y[7];
+    out[11] = out[11] + a * Pq[23] * y[5] + a * Pq[29] * y[6] + a * Pq[35] * y[7];
+    out[12] = out[12] - a * y[8] + a * Pq[47] * y[10] + a * Pq[62] * y[13];
+    out[13] = out[13] - a * y[9] + a * Pq[48] * y[10] + a * Pq[63] * y[13];
+    out[14] = out[14] + a * Pq[39] * y[8] + a * Pq[43] * y[9] + a * Pq[49] * y[10] + a * Pq[64] * y[13];
+    out[15] = out[15] + a * Pq[53] * y[11] + a * Pq[59] * y[12] + a * Pq[65] * y[13];
+    out[16] = out[16] + a * Pq[54] * y[11] + a * Pq[60] * y[12] + a * Pq[66] * y[13];
+    out[17] = out[17] + a * Pq[55] * y[11] + a * Pq[61] * y[12] + a * Pq[67] * y[13];
+    out[18] = out[18] - a * y[14] + a * Pq[79] * y[16] + a * Pq[94] * y[19];
+    out[19] = out[19] - a * y[15] + a * Pq[80] * y[16] + a * Pq[95] * y[19];
+    out[20] = out[20] + a * Pq[71] * y[14] + a * Pq[75] * y[15] + a * Pq[81] * y[16] + a * Pq[96] * y[19];
+    out[21] = out[21] + a * Pq[85] * y[17] + a * Pq[91] * y[18] + a * Pq[97] * y[19];
+    out[22] = out[22] + a * Pq[86] * y[17] + a * Pq[92] * y[18] + a * Pq[98] * y[19];
+    out[23] = out[23] + a * Pq[87] * y[17] + a * Pq[93] * y[18] + a * Pq[99] * y[19];
+    out[24] = out[24] - a * y[20] + a * Pq[111] * y[22] + a * Pq[126] * y[25];
+    out[25] = out[25] - a * y[21] + a * Pq[112] * y[22] + a * Pq[127] * y[25];
+    out[26] = out[26] + a * Pq[103] * y[20] + a * Pq[107] * y[21] + a * Pq[113] * y[22] + a * Pq[128] * y[25];
+    out[27] = out[27] + a * Pq[117] * y[23] + a * Pq[123] * y[24] + a * Pq[129] * y[25];
+    out[28] = out[28] + a * Pq[118] * y[23] + a * Pq[124] * y[24] + a * Pq[130] * y[25];
+    out[29] = out[29] + a * Pq[119] * y[23] + a * Pq[125] * y[24] + a * Pq[131] * y[25];
+}
+#endif
+
+static const mb_pq_products walker_pq = {
+    walker_pq_mv, walker_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    walker_phiq_mv, walker_phiq_mtv
+#else
+    0, 0
+#endif
+};
+
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (30 x 30, 460 entries, 422 product terms): mbi_newton_matrix's loops, unrolled, a
  * constraint row's terms at a time. */
@@ -9564,7 +9646,7 @@ static const mb_plan walker_plan = {
     422, walker_a_k, walker_a_l, walker_a_dst,
     walker_dqq_dst, walker_dqv_dst,
     walker_s_assemble, walker_a_assemble,
-    walker_pq_mv, walker_pq_mtv,
+    &walker_pq,
 #if MB_WITH_F4_KERNELS
     &walker_f4,
 #else

@@ -38,7 +38,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
             }
             if (i < n) xx[i] = mi[i] * bb[i];
         }
-        pq_mv(m, s->Pq, x, y);
+        mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values) */
         for (i = 0; i + 1 < nc; i += 2) {
             yy[i] -= cc[i];
             yy[i + 1] -= cc[i + 1];
@@ -52,8 +52,8 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #endif
     mbi_ls_solve(s, MB_MAT_S, y);
     copy(n, x, b1);
-    pq_mtv(m, s->Pq, y, -1, x);
 #if !MBI_ONLY
+    mb_sp_phiq_mtv(m, s->Pq, y, -1, x);
     /* the scaling and the finiteness of x in one pass, four sums of x * 0 (one chain of additions
      * waits 4 cycles an entry; the same answer: mb_vec.h's finite_vec) */
     mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
@@ -76,6 +76,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     }
     return f0 + f1 + f2 + f3 == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #else                                   /* a firmware build: two passes, as before (flash) */
+    pq_mtv(m, s->Pq, y, -1, x);
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #endif

@@ -69,6 +69,20 @@ typedef struct mb_symbolic {
  *  - newton_rhs: the trapezoid's Newton iteration after the constraint up to the solve
  *    (runtime/mb_trapezoid.c): with s = sig + a c, g2 (as residual's) and the solve's right-hand
  *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I]. */
+/* The unrolled products with Phi_q (mb_plan.pq; runtime/mb_vec.h: pq_mv, pq_mtv, phiq_mv,
+ * phiq_mtv), one pointer in the plan (interface 25). mv, mtv: the same arithmetic in the same
+ * order as the loops over phi_q_pat, out = Phi_q x (nc values) and out += a Phi_q^T y (nq
+ * values), for any values Pq on its pattern (Phi_q, Phidot_q, F4's D). phiq_mv, phiq_mtv: the
+ * same products for Phi_q's own values, its entries that are the constant +-1 in the model
+ * taken as such (the same bits without their loads and products); NULL where Phi_q has none
+ * and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
+typedef struct mb_pq_products {
+    void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
+    void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+    void (*phiq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
+    void (*phiq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+} mb_pq_products;
+
 typedef struct mb_f4_kernels {
     void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
@@ -128,12 +142,8 @@ typedef struct mb_plan {
      * in the model's Phi_q is written +-w[c] (the same bits). */
     void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
-    /* The unrolled products with Phi_q (NULL in the compact form; runtime/mb_vec.h: pq_mv,
-     * pq_mtv), the same arithmetic in the same order as the loops over phi_q_pat:
-     * out = Phi_q x (nc values) and out += a Phi_q^T y (nq values); Pq: Phi_q's values or any
-     * array on its pattern (Phidot_q, F4's D). */
-    void (*pq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
-    void (*pq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+    /* The unrolled products with Phi_q (mb_pq_products above; NULL in the compact form). */
+    const mb_pq_products *pq;
     /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form and where
      * MB_WITH_F4_KERNELS is 0, runtime/mb_config.h). */
     const mb_f4_kernels *f4;
