@@ -2114,40 +2114,40 @@ static MB_NO_SLP void andrews_phiq_mv(const mb_real *restrict Pq, const mb_real 
     out[19] = 0 - x[19] + Pq[63] * x[20];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void andrews_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void andrews_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0] + a * y[2];
-    out[1] = out[1] - a * y[1] + a * y[3];
-    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[5] * y[2] + a * Pq[9] * y[3];
-    out[3] = out[3] - a * y[2] + a * y[4] + a * y[6] + a * y[8];
-    out[4] = out[4] - a * y[3] + a * y[5] + a * y[7] + a * y[9];
-    out[5] = out[5] + a * Pq[7] * y[2] + a * Pq[11] * y[3] + a * Pq[13] * y[4] + a * Pq[17] * y[5] + a * Pq[21] * y[6] + a * Pq[25] * y[7] + a * Pq[29] * y[8] + a * Pq[33] * y[9];
-    out[6] = out[6] - a * y[4] + a * y[10];
-    out[7] = out[7] - a * y[5] + a * y[11];
-    out[8] = out[8] + a * Pq[15] * y[4] + a * Pq[19] * y[5] + a * Pq[37] * y[10] + a * Pq[41] * y[11];
-    out[9] = out[9] - a * y[6] + a * y[12];
-    out[10] = out[10] - a * y[7] + a * y[13];
-    out[11] = out[11] + a * Pq[23] * y[6] + a * Pq[27] * y[7] + a * Pq[45] * y[12] + a * Pq[49] * y[13];
-    out[12] = out[12] - a * y[12] - a * y[14];
-    out[13] = out[13] - a * y[13] - a * y[15];
-    out[14] = out[14] + a * Pq[47] * y[12] + a * Pq[51] * y[13] + a * Pq[53] * y[14] + a * Pq[55] * y[15];
-    out[15] = out[15] - a * y[10] - a * y[16];
-    out[16] = out[16] - a * y[11] - a * y[17];
-    out[17] = out[17] + a * Pq[39] * y[10] + a * Pq[43] * y[11] + a * Pq[57] * y[16] + a * Pq[59] * y[17];
-    out[18] = out[18] - a * y[8] - a * y[18];
-    out[19] = out[19] - a * y[9] - a * y[19];
-    out[20] = out[20] + a * Pq[31] * y[8] + a * Pq[35] * y[9] + a * Pq[61] * y[18] + a * Pq[63] * y[19];
+    x[0] = (b[0] + y[0] - y[2]) * w[0];
+    x[1] = (b[1] + y[1] - y[3]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[5] * y[2] - Pq[9] * y[3]) * w[2];
+    x[3] = (b[3] + y[2] - y[4] - y[6] - y[8]) * w[3];
+    x[4] = (b[4] + y[3] - y[5] - y[7] - y[9]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[2] - Pq[11] * y[3] - Pq[13] * y[4] - Pq[17] * y[5] - Pq[21] * y[6] - Pq[25] * y[7] - Pq[29] * y[8] - Pq[33] * y[9]) * w[5];
+    x[6] = (b[6] + y[4] - y[10]) * w[6];
+    x[7] = (b[7] + y[5] - y[11]) * w[7];
+    x[8] = (b[8] - Pq[15] * y[4] - Pq[19] * y[5] - Pq[37] * y[10] - Pq[41] * y[11]) * w[8];
+    x[9] = (b[9] + y[6] - y[12]) * w[9];
+    x[10] = (b[10] + y[7] - y[13]) * w[10];
+    x[11] = (b[11] - Pq[23] * y[6] - Pq[27] * y[7] - Pq[45] * y[12] - Pq[49] * y[13]) * w[11];
+    x[12] = (b[12] + y[12] + y[14]) * w[12];
+    x[13] = (b[13] + y[13] + y[15]) * w[13];
+    x[14] = (b[14] - Pq[47] * y[12] - Pq[51] * y[13] - Pq[53] * y[14] - Pq[55] * y[15]) * w[14];
+    x[15] = (b[15] + y[10] + y[16]) * w[15];
+    x[16] = (b[16] + y[11] + y[17]) * w[16];
+    x[17] = (b[17] - Pq[39] * y[10] - Pq[43] * y[11] - Pq[57] * y[16] - Pq[59] * y[17]) * w[17];
+    x[18] = (b[18] + y[8] + y[18]) * w[18];
+    x[19] = (b[19] + y[9] + y[19]) * w[19];
+    x[20] = (b[20] - Pq[31] * y[8] - Pq[35] * y[9] - Pq[61] * y[18] - Pq[63] * y[19]) * w[20];
 }
 #endif
 
 static const mb_pq_products andrews_pq = {
     andrews_pq_mv, andrews_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    andrews_phiq_mv, andrews_phiq_mtv
+    andrews_phiq_mv, andrews_phiq_x
 #else
     0, 0
 #endif

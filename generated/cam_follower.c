@@ -690,25 +690,25 @@ static MB_NO_SLP void cam_follower_phiq_mv(const mb_real *restrict Pq, const mb_
     out[5] = 0 + x[2];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void cam_follower_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void cam_follower_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0] + a * Pq[5] * y[4];
-    out[1] = out[1] - a * y[1] + a * Pq[6] * y[4];
-    out[2] = out[2] + a * Pq[7] * y[4] + a * y[5];
-    out[3] = out[3] - a * y[3] + a * Pq[8] * y[4];
-    out[4] = out[4] + a * Pq[9] * y[4];
-    out[5] = out[5] - a * y[2] + a * Pq[4] * y[3] + a * Pq[10] * y[4];
+    x[0] = (b[0] + y[0] - Pq[5] * y[4]) * w[0];
+    x[1] = (b[1] + y[1] - Pq[6] * y[4]) * w[1];
+    x[2] = (b[2] - Pq[7] * y[4] - y[5]) * w[2];
+    x[3] = (b[3] + y[3] - Pq[8] * y[4]) * w[3];
+    x[4] = (b[4] - Pq[9] * y[4]) * w[4];
+    x[5] = (b[5] + y[2] - Pq[4] * y[3] - Pq[10] * y[4]) * w[5];
 }
 #endif
 
 static const mb_pq_products cam_follower_pq = {
     cam_follower_pq_mv, cam_follower_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    cam_follower_phiq_mv, cam_follower_phiq_mtv
+    cam_follower_phiq_mv, cam_follower_phiq_x
 #else
     0, 0
 #endif

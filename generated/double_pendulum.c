@@ -567,25 +567,25 @@ static MB_NO_SLP void double_pendulum_phiq_mv(const mb_real *restrict Pq, const 
     out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void double_pendulum_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void double_pendulum_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0] + a * y[2];
-    out[1] = out[1] - a * y[1] + a * y[3];
-    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[5] * y[2] + a * Pq[9] * y[3];
-    out[3] = out[3] - a * y[2];
-    out[4] = out[4] - a * y[3];
-    out[5] = out[5] + a * Pq[7] * y[2] + a * Pq[11] * y[3];
+    x[0] = (b[0] + y[0] - y[2]) * w[0];
+    x[1] = (b[1] + y[1] - y[3]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[5] * y[2] - Pq[9] * y[3]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[2] - Pq[11] * y[3]) * w[5];
 }
 #endif
 
 static const mb_pq_products double_pendulum_pq = {
     double_pendulum_pq_mv, double_pendulum_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    double_pendulum_phiq_mv, double_pendulum_phiq_mtv
+    double_pendulum_phiq_mv, double_pendulum_phiq_x
 #else
     0, 0
 #endif

@@ -882,31 +882,31 @@ static MB_NO_SLP void gear_train_phiq_mv(const mb_real *restrict Pq, const mb_re
     out[11] = 0 + x[10] + Pq[19] * x[11];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void gear_train_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void gear_train_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0];
-    out[1] = out[1] - a * y[1];
-    out[2] = out[2] + a * y[6] + a * y[8];
-    out[3] = out[3] - a * y[2];
-    out[4] = out[4] - a * y[3];
-    out[5] = out[5] + a * Pq[7] * y[6] + a * y[7];
-    out[6] = out[6] - a * y[4] + a * Pq[11] * y[9];
-    out[7] = out[7] - a * y[5] + a * Pq[12] * y[9];
-    out[8] = out[8] + a * Pq[9] * y[7] + a * Pq[13] * y[9];
-    out[9] = out[9] + a * Pq[14] * y[9];
-    out[10] = out[10] + a * Pq[15] * y[9] + a * y[11];
-    out[11] = out[11] + a * Pq[16] * y[9] - a * y[10] + a * Pq[19] * y[11];
+    x[0] = (b[0] + y[0]) * w[0];
+    x[1] = (b[1] + y[1]) * w[1];
+    x[2] = (b[2] - y[6] - y[8]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[6] - y[7]) * w[5];
+    x[6] = (b[6] + y[4] - Pq[11] * y[9]) * w[6];
+    x[7] = (b[7] + y[5] - Pq[12] * y[9]) * w[7];
+    x[8] = (b[8] - Pq[9] * y[7] - Pq[13] * y[9]) * w[8];
+    x[9] = (b[9] - Pq[14] * y[9]) * w[9];
+    x[10] = (b[10] - Pq[15] * y[9] - y[11]) * w[10];
+    x[11] = (b[11] - Pq[16] * y[9] + y[10] - Pq[19] * y[11]) * w[11];
 }
 #endif
 
 static const mb_pq_products gear_train_pq = {
     gear_train_pq_mv, gear_train_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    gear_train_phiq_mv, gear_train_phiq_mtv
+    gear_train_phiq_mv, gear_train_phiq_x
 #else
     0, 0
 #endif

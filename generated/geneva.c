@@ -552,24 +552,25 @@ static MB_NO_SLP void geneva_phiq_mv(const mb_real *restrict Pq, const mb_real *
     out[4] = 0 + x[2];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void geneva_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void geneva_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0];
-    out[1] = out[1] - a * y[1];
-    out[2] = out[2] + a * y[4];
-    out[3] = out[3] - a * y[2];
-    out[4] = out[4] - a * y[3];
+    x[0] = (b[0] + y[0]) * w[0];
+    x[1] = (b[1] + y[1]) * w[1];
+    x[2] = (b[2] - y[4]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = b[5] * w[5];
 }
 #endif
 
 static const mb_pq_products geneva_pq = {
     geneva_pq_mv, geneva_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    geneva_phiq_mv, geneva_phiq_mtv
+    geneva_phiq_mv, geneva_phiq_x
 #else
     0, 0
 #endif

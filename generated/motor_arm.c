@@ -372,22 +372,22 @@ static MB_NO_SLP void motor_arm_phiq_mv(const mb_real *restrict Pq, const mb_rea
     out[1] = 0 - x[1] + Pq[3] * x[2];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void motor_arm_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void motor_arm_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0];
-    out[1] = out[1] - a * y[1];
-    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1];
+    x[0] = (b[0] + y[0]) * w[0];
+    x[1] = (b[1] + y[1]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1]) * w[2];
 }
 #endif
 
 static const mb_pq_products motor_arm_pq = {
     motor_arm_pq_mv, motor_arm_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    motor_arm_phiq_mv, motor_arm_phiq_mtv
+    motor_arm_phiq_mv, motor_arm_phiq_x
 #else
     0, 0
 #endif

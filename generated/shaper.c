@@ -1130,31 +1130,31 @@ static MB_NO_SLP void shaper_phiq_mv(const mb_real *restrict Pq, const mb_real *
     out[11] = 0 + x[2];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void shaper_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void shaper_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[0] + a * Pq[8] * y[4];
-    out[1] = out[1] - a * y[1] + a * Pq[9] * y[4];
-    out[2] = out[2] + a * Pq[1] * y[0] + a * Pq[3] * y[1] + a * Pq[10] * y[4] + a * y[11];
-    out[3] = out[3] - a * y[2] + a * Pq[11] * y[4] + a * y[5];
-    out[4] = out[4] - a * y[3] + a * Pq[12] * y[4] + a * y[6];
-    out[5] = out[5] + a * Pq[5] * y[2] + a * Pq[7] * y[3] + a * Pq[13] * y[4] + a * Pq[15] * y[5] + a * Pq[19] * y[6];
-    out[6] = out[6] - a * y[5] + a * y[7];
-    out[7] = out[7] - a * y[6] + a * y[8];
-    out[8] = out[8] + a * Pq[17] * y[5] + a * Pq[21] * y[6] + a * Pq[23] * y[7] + a * Pq[26] * y[8];
-    out[9] = out[9] - a * y[7];
-    out[10] = out[10] - a * y[8] + a * y[10];
-    out[11] = out[11] - a * y[9];
+    x[0] = (b[0] + y[0] - Pq[8] * y[4]) * w[0];
+    x[1] = (b[1] + y[1] - Pq[9] * y[4]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[10] * y[4] - y[11]) * w[2];
+    x[3] = (b[3] + y[2] - Pq[11] * y[4] - y[5]) * w[3];
+    x[4] = (b[4] + y[3] - Pq[12] * y[4] - y[6]) * w[4];
+    x[5] = (b[5] - Pq[5] * y[2] - Pq[7] * y[3] - Pq[13] * y[4] - Pq[15] * y[5] - Pq[19] * y[6]) * w[5];
+    x[6] = (b[6] + y[5] - y[7]) * w[6];
+    x[7] = (b[7] + y[6] - y[8]) * w[7];
+    x[8] = (b[8] - Pq[17] * y[5] - Pq[21] * y[6] - Pq[23] * y[7] - Pq[26] * y[8]) * w[8];
+    x[9] = (b[9] + y[7]) * w[9];
+    x[10] = (b[10] + y[8] - y[10]) * w[10];
+    x[11] = (b[11] + y[9]) * w[11];
 }
 #endif
 
 static const mb_pq_products shaper_pq = {
     shaper_pq_mv, shaper_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    shaper_phiq_mv, shaper_phiq_mtv
+    shaper_phiq_mv, shaper_phiq_x
 #else
     0, 0
 #endif

@@ -344,21 +344,22 @@ static MB_NO_SLP void suspension_phiq_mv(const mb_real *restrict Pq, const mb_re
     out[1] = 0 - x[0];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void suspension_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void suspension_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] - a * y[1];
-    out[2] = out[2] - a * y[0];
+    x[0] = (b[0] + y[1]) * w[0];
+    x[1] = b[1] * w[1];
+    x[2] = (b[2] + y[0]) * w[2];
 }
 #endif
 
 static const mb_pq_products suspension_pq = {
     suspension_pq_mv, suspension_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    suspension_phiq_mv, suspension_phiq_mtv
+    suspension_phiq_mv, suspension_phiq_x
 #else
     0, 0
 #endif

@@ -5343,49 +5343,49 @@ static MB_NO_SLP void walker_phiq_mv(const mb_real *restrict Pq, const mb_real *
     out[25] = 0 + Pq[126] * x[24] + Pq[127] * x[25] + Pq[128] * x[26] + Pq[129] * x[27] + Pq[130] * x[28] + Pq[131] * x[29];
 }
 
-/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */
-static MB_NO_SLP void walker_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void walker_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
 {
     (void)Pq;
     (void)y;
-    (void)a;
-    out[0] = out[0] + a * y[0] + a * y[2] + a * Pq[24] * y[6] + a * y[8] + a * Pq[56] * y[12] + a * y[14] + a * Pq[88] * y[18] + a * y[20] + a * Pq[120] * y[24];
-    out[1] = out[1] + a * y[1] + a * y[3] + a * Pq[25] * y[6] + a * y[9] + a * Pq[57] * y[12] + a * y[15] + a * Pq[89] * y[18] + a * y[21] + a * Pq[121] * y[24];
-    out[2] = out[2] + a * Pq[5] * y[2] + a * Pq[9] * y[3] + a * Pq[26] * y[6] + a * Pq[37] * y[8] + a * Pq[41] * y[9] + a * Pq[58] * y[12] + a * Pq[69] * y[14] + a * Pq[73] * y[15] + a * Pq[90] * y[18] + a * Pq[101] * y[20] + a * Pq[105] * y[21] + a * Pq[122] * y[24];
-    out[3] = out[3] - a * y[0] + a * Pq[12] * y[4] + a * Pq[18] * y[5] + a * Pq[44] * y[10] + a * Pq[50] * y[11] + a * Pq[76] * y[16] + a * Pq[82] * y[17] + a * Pq[108] * y[22] + a * Pq[114] * y[23];
-    out[4] = out[4] - a * y[1] + a * Pq[13] * y[4] + a * Pq[19] * y[5] + a * Pq[45] * y[10] + a * Pq[51] * y[11] + a * Pq[77] * y[16] + a * Pq[83] * y[17] + a * Pq[109] * y[22] + a * Pq[115] * y[23];
-    out[5] = out[5] + a * Pq[14] * y[4] + a * Pq[20] * y[5] + a * Pq[46] * y[10] + a * Pq[52] * y[11] + a * Pq[78] * y[16] + a * Pq[84] * y[17] + a * Pq[110] * y[22] + a * Pq[116] * y[23];
-    out[6] = out[6] - a * y[2] + a * Pq[15] * y[4] + a * Pq[30] * y[7];
-    out[7] = out[7] - a * y[3] + a * Pq[16] * y[4] + a * Pq[31] * y[7];
-    out[8] = out[8] + a * Pq[7] * y[2] + a * Pq[11] * y[3] + a * Pq[17] * y[4] + a * Pq[32] * y[7];
-    out[9] = out[9] + a * Pq[21] * y[5] + a * Pq[27] * y[6] + a * Pq[33] * y[7];
-    out[10] = out[10] + a * Pq[22] * y[5] + a * Pq[28] * y[6] + a * Pq[34] * y[7];
-    out[11] = out[11] + a * Pq[23] * y[5] + a * Pq[29] * y[6] + a * Pq[35] * y[7];
-    out[12] = out[12] - a * y[8] + a * Pq[47] * y[10] + a * Pq[62] * y[13];
-    out[13] = out[13] - a * y[9] + a * Pq[48] * y[10] + a * Pq[63] * y[13];
-    out[14] = out[14] + a * Pq[39] * y[8] + a * Pq[43] * y[9] + a * Pq[49] * y[10] + a * Pq[64] * y[13];
-    out[15] = out[15] + a * Pq[53] * y[11] + a * Pq[59] * y[12] + a * Pq[65] * y[13];
-    out[16] = out[16] + a * Pq[54] * y[11] + a * Pq[60] * y[12] + a * Pq[66] * y[13];
-    out[17] = out[17] + a * Pq[55] * y[11] + a * Pq[61] * y[12] + a * Pq[67] * y[13];
-    out[18] = out[18] - a * y[14] + a * Pq[79] * y[16] + a * Pq[94] * y[19];
-    out[19] = out[19] - a * y[15] + a * Pq[80] * y[16] + a * Pq[95] * y[19];
-    out[20] = out[20] + a * Pq[71] * y[14] + a * Pq[75] * y[15] + a * Pq[81] * y[16] + a * Pq[96] * y[19];
-    out[21] = out[21] + a * Pq[85] * y[17] + a * Pq[91] * y[18] + a * Pq[97] * y[19];
-    out[22] = out[22] + a * Pq[86] * y[17] + a * Pq[92] * y[18] + a * Pq[98] * y[19];
-    out[23] = out[23] + a * Pq[87] * y[17] + a * Pq[93] * y[18] + a * Pq[99] * y[19];
-    out[24] = out[24] - a * y[20] + a * Pq[111] * y[22] + a * Pq[126] * y[25];
-    out[25] = out[25] - a * y[21] + a * Pq[112] * y[22] + a * Pq[127] * y[25];
-    out[26] = out[26] + a * Pq[103] * y[20] + a * Pq[107] * y[21] + a * Pq[113] * y[22] + a * Pq[128] * y[25];
-    out[27] = out[27] + a * Pq[117] * y[23] + a * Pq[123] * y[24] + a * Pq[129] * y[25];
-    out[28] = out[28] + a * Pq[118] * y[23] + a * Pq[124] * y[24] + a * Pq[130] * y[25];
-    out[29] = out[29] + a * Pq[119] * y[23] + a * Pq[125] * y[24] + a * Pq[131] * y[25];
+    x[0] = (b[0] - y[0] - y[2] - Pq[24] * y[6] - y[8] - Pq[56] * y[12] - y[14] - Pq[88] * y[18] - y[20] - Pq[120] * y[24]) * w[0];
+    x[1] = (b[1] - y[1] - y[3] - Pq[25] * y[6] - y[9] - Pq[57] * y[12] - y[15] - Pq[89] * y[18] - y[21] - Pq[121] * y[24]) * w[1];
+    x[2] = (b[2] - Pq[5] * y[2] - Pq[9] * y[3] - Pq[26] * y[6] - Pq[37] * y[8] - Pq[41] * y[9] - Pq[58] * y[12] - Pq[69] * y[14] - Pq[73] * y[15] - Pq[90] * y[18] - Pq[101] * y[20] - Pq[105] * y[21] - Pq[122] * y[24]) * w[2];
+    x[3] = (b[3] + y[0] - Pq[12] * y[4] - Pq[18] * y[5] - Pq[44] * y[10] - Pq[50] * y[11] - Pq[76] * y[16] - Pq[82] * y[17] - Pq[108] * y[22] - Pq[114] * y[23]) * w[3];
+    x[4] = (b[4] + y[1] - Pq[13] * y[4] - Pq[19] * y[5] - Pq[45] * y[10] - Pq[51] * y[11] - Pq[77] * y[16] - Pq[83] * y[17] - Pq[109] * y[22] - Pq[115] * y[23]) * w[4];
+    x[5] = (b[5] - Pq[14] * y[4] - Pq[20] * y[5] - Pq[46] * y[10] - Pq[52] * y[11] - Pq[78] * y[16] - Pq[84] * y[17] - Pq[110] * y[22] - Pq[116] * y[23]) * w[5];
+    x[6] = (b[6] + y[2] - Pq[15] * y[4] - Pq[30] * y[7]) * w[6];
+    x[7] = (b[7] + y[3] - Pq[16] * y[4] - Pq[31] * y[7]) * w[7];
+    x[8] = (b[8] - Pq[7] * y[2] - Pq[11] * y[3] - Pq[17] * y[4] - Pq[32] * y[7]) * w[8];
+    x[9] = (b[9] - Pq[21] * y[5] - Pq[27] * y[6] - Pq[33] * y[7]) * w[9];
+    x[10] = (b[10] - Pq[22] * y[5] - Pq[28] * y[6] - Pq[34] * y[7]) * w[10];
+    x[11] = (b[11] - Pq[23] * y[5] - Pq[29] * y[6] - Pq[35] * y[7]) * w[11];
+    x[12] = (b[12] + y[8] - Pq[47] * y[10] - Pq[62] * y[13]) * w[12];
+    x[13] = (b[13] + y[9] - Pq[48] * y[10] - Pq[63] * y[13]) * w[13];
+    x[14] = (b[14] - Pq[39] * y[8] - Pq[43] * y[9] - Pq[49] * y[10] - Pq[64] * y[13]) * w[14];
+    x[15] = (b[15] - Pq[53] * y[11] - Pq[59] * y[12] - Pq[65] * y[13]) * w[15];
+    x[16] = (b[16] - Pq[54] * y[11] - Pq[60] * y[12] - Pq[66] * y[13]) * w[16];
+    x[17] = (b[17] - Pq[55] * y[11] - Pq[61] * y[12] - Pq[67] * y[13]) * w[17];
+    x[18] = (b[18] + y[14] - Pq[79] * y[16] - Pq[94] * y[19]) * w[18];
+    x[19] = (b[19] + y[15] - Pq[80] * y[16] - Pq[95] * y[19]) * w[19];
+    x[20] = (b[20] - Pq[71] * y[14] - Pq[75] * y[15] - Pq[81] * y[16] - Pq[96] * y[19]) * w[20];
+    x[21] = (b[21] - Pq[85] * y[17] - Pq[91] * y[18] - Pq[97] * y[19]) * w[21];
+    x[22] = (b[22] - Pq[86] * y[17] - Pq[92] * y[18] - Pq[98] * y[19]) * w[22];
+    x[23] = (b[23] - Pq[87] * y[17] - Pq[93] * y[18] - Pq[99] * y[19]) * w[23];
+    x[24] = (b[24] + y[20] - Pq[111] * y[22] - Pq[126] * y[25]) * w[24];
+    x[25] = (b[25] + y[21] - Pq[112] * y[22] - Pq[127] * y[25]) * w[25];
+    x[26] = (b[26] - Pq[103] * y[20] - Pq[107] * y[21] - Pq[113] * y[22] - Pq[128] * y[25]) * w[26];
+    x[27] = (b[27] - Pq[117] * y[23] - Pq[123] * y[24] - Pq[129] * y[25]) * w[27];
+    x[28] = (b[28] - Pq[118] * y[23] - Pq[124] * y[24] - Pq[130] * y[25]) * w[28];
+    x[29] = (b[29] - Pq[119] * y[23] - Pq[125] * y[24] - Pq[131] * y[25]) * w[29];
 }
 #endif
 
 static const mb_pq_products walker_pq = {
     walker_pq_mv, walker_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    walker_phiq_mv, walker_phiq_mtv
+    walker_phiq_mv, walker_phiq_x
 #else
     0, 0
 #endif

@@ -1092,7 +1092,7 @@ function emit.generate(M, opts)
             if phiq then data[#data + 1] = phiq end
             data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
                 .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "
-                .. name .. "_phiq_mtv\n#else\n    0, 0\n#endif\n") or "    0, 0\n") .. "};"
+                .. name .. "_phiq_x\n#else\n    0, 0\n#endif\n") or "    0, 0\n") .. "};"
             asm_fns = asm_fns .. ",\n    &" .. name .. "_pq"
         else
             asm_fns = asm_fns .. ",\n    0"

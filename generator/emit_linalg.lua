@@ -272,13 +272,14 @@ function M.assembly_a(name, P)
     return table.concat(out, "\n")
 end
 
--- The products with Phi_q's own values (mb_plan: phiq_mv, phiq_mtv; runtime/mb_vec.h: phiq_mv,
--- phiq_mtv): pq_mv and pq_mtv below with the entries that are the constant 1 or -1 in the
--- model's Phi_q (pq_unit, 1-based, as in assembly_s) taken as such: +-x[c] for 1 * x[c], and
--- a * (+-1) * y[r] as +-(a y[r]), the same bits (a product with +-1 is exact), without the
--- loads and products (chain100: 398 of 796 entries). Each output one expression, its terms in
--- the order of the loops (a row of Phi_q x from 0, a column of Phi_q^T y from out's value). Nil
--- when Phi_q has no such entry. Guarded by MB_WITH_PHIQ_PRODUCTS (runtime/mb_config.h).
+-- The products with Phi_q's own values (mb_pq_products: phiq_mv, phiq_x; runtime/mb_kkt.c):
+-- Phi_q x as pq_mv below, and the KKT solve's x = w (b - Phi_q^T y) (b copied, pq_mtv with
+-- a = -1, the product with w), with the entries that are the constant 1 or -1 in the model's
+-- Phi_q (pq_unit, 1-based, as in assembly_s) taken as such: +-x[c] for 1 * x[c], and
+-- (-1 * (+-1)) y[r] as -+y[r], the same bits (a product with +-1 is exact), without the loads
+-- and products (chain100: 398 of 796 entries). Each output one expression, its terms in the
+-- order of the loops (a row of Phi_q x from 0, a column of x from b). Nil when Phi_q has no
+-- such entry. Guarded by MB_WITH_PHIQ_PRODUCTS (runtime/mb_config.h).
 function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
     local any = false
     for k = 1, #prow do if pq_unit[k] then any = true end end
@@ -292,10 +293,11 @@ function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
         if u == 1 then rows[r] = rows[r] .. string.format(" + x[%d]", c)
         elseif u == -1 then rows[r] = rows[r] .. string.format(" - x[%d]", c)
         else rows[r] = rows[r] .. string.format(" + Pq[%d] * x[%d]", k - 1, c) end
-        if not cols[c] then cols[c] = string.format("out[%d]", c) end
-        if u == 1 then cols[c] = cols[c] .. string.format(" + a * y[%d]", r)
-        elseif u == -1 then cols[c] = cols[c] .. string.format(" - a * y[%d]", r)
-        else cols[c] = cols[c] .. string.format(" + a * Pq[%d] * y[%d]", k - 1, r) end
+        -- b[c] + (-1 * Pq[k]) y[r] is b[c] - Pq[k] y[r] (negation is exact)
+        if not cols[c] then cols[c] = string.format("b[%d]", c) end
+        if u == 1 then cols[c] = cols[c] .. string.format(" - y[%d]", r)
+        elseif u == -1 then cols[c] = cols[c] .. string.format(" + y[%d]", r)
+        else cols[c] = cols[c] .. string.format(" - Pq[%d] * y[%d]", k - 1, r) end
     end
     w("#if MB_WITH_PHIQ_PRODUCTS")
     w("/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */")
@@ -306,14 +308,15 @@ function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
     for r = 0, nc - 1 do w(string.format("    out[%d] = %s;", r, rows[r])) end
     w("}")
     w("")
-    w("/* out += a Phi_q^T y for Phi_q's own values (its constant +-1 entries as such). */")
-    w("static MB_NO_SLP void " .. name .. "_phiq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, mb_real a, mb_real *restrict out)")
+    w("/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */")
+    w("static MB_NO_SLP void " .. name .. "_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,")
+    w("    const mb_real *restrict w, mb_real *restrict x)")
     w("{")
     w("    (void)Pq;")
     w("    (void)y;")
-    w("    (void)a;")
     for c = 0, nq - 1 do
-        if cols[c] then w(string.format("    out[%d] = %s;", c, cols[c])) end
+        if cols[c] then w(string.format("    x[%d] = (%s) * w[%d];", c, cols[c], c))
+        else w(string.format("    x[%d] = b[%d] * w[%d];", c, c, c)) end
     end
     w("}")
     w("#endif")

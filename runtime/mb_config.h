@@ -141,7 +141,7 @@
 #endif
 #ifndef MB_WITH_PHIQ_PRODUCTS      /* [code] the products with Phi_q's own values, its constant
                                       +-1 entries as such (mb_model.h: mb_pq_products
-                                      phiq_mv, phiq_mtv), compiled into unrolled models and called by the
+                                      phiq_mv, phiq_x), compiled into unrolled models and called by the
                                       KKT solve; off in one-formulation builds (flash: pq_mv and
                                       pq_mtv give the same bits). A model and a runtime built
                                       with different values still work together */

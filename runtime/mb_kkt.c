@@ -51,15 +51,29 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     for (int r = 0; r < nc; r++) y[r] -= b2[r];
 #endif
     mbi_ls_solve(s, MB_MAT_S, y);
-    copy(n, x, b1);
 #if !MBI_ONLY
-    mb_sp_phiq_mtv(m, s->Pq, y, -1, x);
-    /* the scaling and the finiteness of x in one pass, four sums of x * 0 (one chain of additions
+    /* x = M^-1 (b1 - Phi_q^T y) and its finiteness, four sums of x * 0 (one chain of additions
      * waits 4 cycles an entry; the same answer: mb_vec.h's finite_vec) */
     mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
     const mb_real *restrict mi = s->minv;
     mb_real *restrict xr = x;
     int i = 0;
+#if MB_WITH_PHIQ_PRODUCTS
+    const mb_pq_products *pq = m->plan->pq;
+    if (pq && pq->phiq_x) {   /* the model's one pass, Phi_q's +-1 entries as such: the same bits */
+        pq->phiq_x(s->Pq, y, b1, mi, x);
+        for (; i + 3 < n; i += 4) {
+            f0 += xr[i] * 0;
+            f1 += xr[i + 1] * 0;
+            f2 += xr[i + 2] * 0;
+            f3 += xr[i + 3] * 0;
+        }
+        for (; i < n; i++) f0 += xr[i] * 0;
+        return f0 + f1 + f2 + f3 == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+    }
+#endif
+    copy(n, x, b1);
+    pq_mtv(m, s->Pq, y, -1, x);
     for (; i + 3 < n; i += 4) {
         xr[i] *= mi[i];
         xr[i + 1] *= mi[i + 1];
@@ -76,6 +90,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     }
     return f0 + f1 + f2 + f3 == 0 && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
 #else                                   /* a firmware build: two passes, as before (flash) */
+    copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
     return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;

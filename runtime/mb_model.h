@@ -69,18 +69,20 @@ typedef struct mb_symbolic {
  *  - newton_rhs: the trapezoid's Newton iteration after the constraint up to the solve
  *    (runtime/mb_trapezoid.c): with s = sig + a c, g2 (as residual's) and the solve's right-hand
  *    side b = -g1 - g g2 (s, g1 not stored); p in z = [q; p; I]. */
-/* The unrolled products with Phi_q (mb_plan.pq; runtime/mb_vec.h: pq_mv, pq_mtv, phiq_mv,
- * phiq_mtv), one pointer in the plan (interface 25). mv, mtv: the same arithmetic in the same
- * order as the loops over phi_q_pat, out = Phi_q x (nc values) and out += a Phi_q^T y (nq
- * values), for any values Pq on its pattern (Phi_q, Phidot_q, F4's D). phiq_mv, phiq_mtv: the
- * same products for Phi_q's own values, its entries that are the constant +-1 in the model
- * taken as such (the same bits without their loads and products); NULL where Phi_q has none
- * and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
+/* The unrolled products with Phi_q (mb_plan.pq; runtime/mb_vec.h: pq_mv, pq_mtv, phiq_mv),
+ * one pointer in the plan (interface 25). mv, mtv: the same arithmetic in the same order as the
+ * loops over phi_q_pat, out = Phi_q x (nc values) and out += a Phi_q^T y (nq values), for any
+ * values Pq on its pattern (Phi_q, Phidot_q, F4's D). For Phi_q's own values, its entries that
+ * are the constant +-1 in the model taken as such (the same bits without their loads and
+ * products): phiq_mv, the same as mv; phiq_x, the KKT solve's x = w (b - Phi_q^T y) (nq
+ * values: b copied, mtv with a = -1, the product with w; runtime/mb_kkt.c). NULL where Phi_q
+ * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
 typedef struct mb_pq_products {
     void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
     void (*phiq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
-    void (*phiq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+    void (*phiq_x)(const mb_real *Pq, const mb_real *y, const mb_real *b, const mb_real *w,
+                   mb_real *x);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

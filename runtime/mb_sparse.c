@@ -253,11 +253,4 @@ void mb_sp_phiq_mv(const mb_model *m, const mb_real *Pq, const mb_real *x, mb_re
     if (pq && pq->phiq_mv) pq->phiq_mv(Pq, x, out);
     else mb_sp_pq_mv(m, Pq, x, out);
 }
-
-void mb_sp_phiq_mtv(const mb_model *m, const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out)
-{
-    const mb_pq_products *pq = m->plan->pq;
-    if (pq && pq->phiq_mtv) pq->phiq_mtv(Pq, y, a, out);
-    else mb_sp_pq_mtv(m, Pq, y, a, out);
-}
 #endif

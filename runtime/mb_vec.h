@@ -71,10 +71,9 @@ static inline void pq_mtv(const mb_model *m, const mb_real *val, const mb_real *
 {
     mb_sp_pq_mtv(m, val, y, a, out);
 }
-/* The same products when val is Phi_q's own values: the model's phiq_mv, phiq_mtv where it has
- * them (its constant +-1 entries as such: the same bits), else pq_mv, pq_mtv. */
+/* Phi_q x when Pq is Phi_q's own values: the model's phiq_mv where it has one (its constant +-1
+ * entries as such: the same bits), else pq_mv. */
 void mb_sp_phiq_mv(const mb_model *m, const mb_real *Pq, const mb_real *x, mb_real *out);
-void mb_sp_phiq_mtv(const mb_model *m, const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
 /* A (n x n, column-major) += a P */
 static inline void add_sparse(mb_real *A, int n, const mb_pattern *pat, const mb_real *val, mb_real a)
 {

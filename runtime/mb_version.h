@@ -46,6 +46,6 @@
                                   values); 24: mb_f4_kernels
                                   newton_rhs; 25: mb_plan.pq
                                   (mb_pq_products: phiq_mv,
-                                  phiq_mtv) */
+                                  phiq_x) */
 
 #endif /* MB_VERSION_H */
