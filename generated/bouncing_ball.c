@@ -88,15 +88,14 @@ static const char *const bouncing_ball_out_names[4] = {
     "floor.gap", "floor.normal", "floor.friction", "floor.slip",
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (0 x 0, 0 in L, 0 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int bouncing_ball_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (0 x 0, 0 in L, 0 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int bouncing_ball_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 0; i++) d0[i] = F[i];
     return -1;
 }
 
@@ -112,31 +111,41 @@ static const mb_index bouncing_ball_s_lp[1] = {
     0,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int bouncing_ball_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int bouncing_ball_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 3; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[3] * inv;
-    F[1] -= F[3] * y;
-    F[5] -= F[4] * y;
-    y = F[4] * inv;
-    F[2] -= F[4] * y;
-    F[3] *= inv;
-    F[4] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[5] * inv;
-    F[2] -= F[5] * y;
-    F[5] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[3];
+    const mb_real l0 = u0 * inv;
+    F[3] = l0;
+    const mb_real u1 = F[4];
+    const mb_real l1 = u1 * inv;
+    F[4] = l1;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u2 = F[5] - u1 * l0;
+    const mb_real l2 = u2 * inv;
+    F[5] = l2;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u2 * l2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
     return -1;
 }
 
@@ -266,6 +275,11 @@ static void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *rest
     (void)a;
     (void)out;
 }
+
+static const mb_pq_products bouncing_ball_pq = {
+    bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
+    0, 0
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 0 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -570,7 +584,7 @@ static const mb_plan bouncing_ball_plan = {
     0, 0, 0, 0,
     bouncing_ball_dqq_dst, bouncing_ball_dqv_dst,
     bouncing_ball_s_assemble, bouncing_ball_a_assemble,
-    bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
+    &bouncing_ball_pq,
 #if MB_WITH_F4_KERNELS
     &bouncing_ball_f4,
 #else

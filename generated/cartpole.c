@@ -96,28 +96,43 @@ static const char *const cartpole_out_names[4] = {
     "x", "xdot", "theta", "thetadot",
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 2 in L, 2 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int cartpole_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 2 in L, 2 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int cartpole_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 4; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[4] * inv;
-    F[3] -= F[4] * y;
-    F[4] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[5] * inv;
-    F[3] -= F[5] * y;
-    F[5] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u0 = F[4];
+    const mb_real l0 = u0 * inv;
+    F[4] = l0;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u1 = F[5];
+    const mb_real l1 = u1 * inv;
+    F[5] = l1;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u0 * l0 - u1 * l1;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
     return -1;
 }
 
@@ -161,46 +176,67 @@ static const mb_index cartpole_s_upd[2] = {
     3, 3,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 6 in L, 8 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int cartpole_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 6 in L, 8 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int cartpole_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 6; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[6] * inv;
-    F[2] -= F[6] * y;
-    F[8] -= F[7] * y;
-    y = F[7] * inv;
-    F[5] -= F[7] * y;
-    F[6] *= inv;
-    F[7] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[8] * inv;
-    F[5] -= F[8] * y;
-    F[8] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[9] * inv;
-    F[4] -= F[9] * y;
-    F[11] -= F[10] * y;
-    y = F[10] * inv;
-    F[5] -= F[10] * y;
-    F[9] *= inv;
-    F[10] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[11] * inv;
-    F[5] -= F[11] * y;
-    F[11] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u0 = F[6];
+    const mb_real l0 = u0 * inv;
+    F[6] = l0;
+    const mb_real u1 = F[7];
+    const mb_real l1 = u1 * inv;
+    F[7] = l1;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u0 * l0;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u2 = F[8] - u1 * l0;
+    const mb_real l2 = u2 * inv;
+    F[8] = l2;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u3 = F[9];
+    const mb_real l3 = u3 * inv;
+    F[9] = l3;
+    const mb_real u4 = F[10];
+    const mb_real l4 = u4 * inv;
+    F[10] = l4;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u3 * l3;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u5 = F[11] - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[11] = l5;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u1 * l1 - u2 * l2 - u4 * l4 - u5 * l5;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
     return -1;
 }
 
@@ -436,6 +472,42 @@ static void cartpole_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict 
     out[4] += a * Pq[6] * y[3];
     out[5] += a * Pq[7] * y[3];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void cartpole_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 + x[1];
+    out[2] = 0 + x[0] - x[3] + Pq[4] * x[5];
+    out[3] = 0 + x[1] - x[4] + Pq[7] * x[5];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void cartpole_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] - y[2]) * w[0];
+    x[1] = (b[1] - y[1] - y[3]) * w[1];
+    x[2] = (b[2] + y[0]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = (b[5] - Pq[4] * y[2] - Pq[7] * y[3]) * w[5];
+}
+#endif
+
+static const mb_pq_products cartpole_pq = {
+    cartpole_pq_mv, cartpole_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    cartpole_phiq_mv, cartpole_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 18 entries, 14 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -968,7 +1040,7 @@ static const mb_plan cartpole_plan = {
     14, cartpole_a_k, cartpole_a_l, cartpole_a_dst,
     0, 0,
     cartpole_s_assemble, cartpole_a_assemble,
-    cartpole_pq_mv, cartpole_pq_mtv,
+    &cartpole_pq,
 #if MB_WITH_F4_KERNELS
     &cartpole_f4,
 #else

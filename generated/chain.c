@@ -88,91 +88,110 @@ const mb_model_info chain_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 8; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[8] * inv;
-    F[1] -= F[8] * y;
-    F[11] -= F[9] * y;
-    F[12] -= F[10] * y;
-    y = F[9] * inv;
-    F[2] -= F[9] * y;
-    F[13] -= F[10] * y;
-    y = F[10] * inv;
-    F[3] -= F[10] * y;
-    F[8] *= inv;
-    F[9] *= inv;
-    F[10] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[11] * inv;
-    F[2] -= F[11] * y;
-    F[13] -= F[12] * y;
-    y = F[12] * inv;
-    F[3] -= F[12] * y;
-    F[11] *= inv;
-    F[12] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[13] * inv;
-    F[3] -= F[13] * y;
-    F[16] -= F[14] * y;
-    F[17] -= F[15] * y;
-    y = F[14] * inv;
-    F[6] -= F[14] * y;
-    F[23] -= F[15] * y;
-    y = F[15] * inv;
-    F[7] -= F[15] * y;
-    F[13] *= inv;
-    F[14] *= inv;
-    F[15] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[16] * inv;
-    F[6] -= F[16] * y;
-    F[23] -= F[17] * y;
-    y = F[17] * inv;
-    F[7] -= F[17] * y;
-    F[16] *= inv;
-    F[17] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[18] * inv;
-    F[5] -= F[18] * y;
-    F[21] -= F[19] * y;
-    F[22] -= F[20] * y;
-    y = F[19] * inv;
-    F[6] -= F[19] * y;
-    F[23] -= F[20] * y;
-    y = F[20] * inv;
-    F[7] -= F[20] * y;
-    F[18] *= inv;
-    F[19] *= inv;
-    F[20] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[21] * inv;
-    F[6] -= F[21] * y;
-    F[23] -= F[22] * y;
-    y = F[22] * inv;
-    F[7] -= F[22] * y;
-    F[21] *= inv;
-    F[22] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[23] * inv;
-    F[7] -= F[23] * y;
-    F[23] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[8];
+    const mb_real l0 = u0 * inv;
+    F[8] = l0;
+    const mb_real u1 = F[9];
+    const mb_real l1 = u1 * inv;
+    F[9] = l1;
+    const mb_real u2 = F[10];
+    const mb_real l2 = u2 * inv;
+    F[10] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[11] - u1 * l0;
+    const mb_real l3 = u3 * inv;
+    F[11] = l3;
+    const mb_real u4 = F[12] - u2 * l0;
+    const mb_real l4 = u4 * inv;
+    F[12] = l4;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[13] = l5;
+    const mb_real u6 = F[14];
+    const mb_real l6 = u6 * inv;
+    F[14] = l6;
+    const mb_real u7 = F[15];
+    const mb_real l7 = u7 * inv;
+    F[15] = l7;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u8 = F[16] - u6 * l5;
+    const mb_real l8 = u8 * inv;
+    F[16] = l8;
+    const mb_real u9 = F[17] - u7 * l5;
+    const mb_real l9 = u9 * inv;
+    F[17] = l9;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u10 = F[18];
+    const mb_real l10 = u10 * inv;
+    F[18] = l10;
+    const mb_real u11 = F[19];
+    const mb_real l11 = u11 * inv;
+    F[19] = l11;
+    const mb_real u12 = F[20];
+    const mb_real l12 = u12 * inv;
+    F[20] = l12;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u10 * l10;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u13 = F[21] - u11 * l10;
+    const mb_real l13 = u13 * inv;
+    F[21] = l13;
+    const mb_real u14 = F[22] - u12 * l10;
+    const mb_real l14 = u14 * inv;
+    F[22] = l14;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
+    const mb_real l15 = u15 * inv;
+    F[23] = l15;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
     return -1;
 }
 
@@ -229,169 +248,182 @@ static const mb_index chain_s_upd[28] = {
     23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 12; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[12] * inv;
-    F[4] -= F[12] * y;
-    F[24] -= F[13] * y;
-    F[26] -= F[14] * y;
-    y = F[13] * inv;
-    F[6] -= F[13] * y;
-    F[31] -= F[14] * y;
-    y = F[14] * inv;
-    F[9] -= F[14] * y;
-    F[12] *= inv;
-    F[13] *= inv;
-    F[14] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[15] * inv;
-    F[4] -= F[15] * y;
-    F[25] -= F[16] * y;
-    F[26] -= F[17] * y;
-    y = F[16] * inv;
-    F[8] -= F[16] * y;
-    F[38] -= F[17] * y;
-    y = F[17] * inv;
-    F[9] -= F[17] * y;
-    F[15] *= inv;
-    F[16] *= inv;
-    F[17] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[18] * inv;
-    F[5] -= F[18] * y;
-    F[28] -= F[19] * y;
-    F[29] -= F[20] * y;
-    y = F[19] * inv;
-    F[10] -= F[19] * y;
-    F[43] -= F[20] * y;
-    y = F[20] * inv;
-    F[11] -= F[20] * y;
-    F[18] *= inv;
-    F[19] *= inv;
-    F[20] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[21] * inv;
-    F[5] -= F[21] * y;
-    F[27] -= F[22] * y;
-    F[29] -= F[23] * y;
-    y = F[22] * inv;
-    F[7] -= F[22] * y;
-    F[37] -= F[23] * y;
-    y = F[23] * inv;
-    F[11] -= F[23] * y;
-    F[21] *= inv;
-    F[22] *= inv;
-    F[23] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[24] * inv;
-    F[6] -= F[24] * y;
-    F[30] -= F[25] * y;
-    F[31] -= F[26] * y;
-    y = F[25] * inv;
-    F[8] -= F[25] * y;
-    F[38] -= F[26] * y;
-    y = F[26] * inv;
-    F[9] -= F[26] * y;
-    F[24] *= inv;
-    F[25] *= inv;
-    F[26] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[27] * inv;
-    F[7] -= F[27] * y;
-    F[36] -= F[28] * y;
-    F[37] -= F[29] * y;
-    y = F[28] * inv;
-    F[10] -= F[28] * y;
-    F[43] -= F[29] * y;
-    y = F[29] * inv;
-    F[11] -= F[29] * y;
-    F[27] *= inv;
-    F[28] *= inv;
-    F[29] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[30] * inv;
-    F[8] -= F[30] * y;
-    F[38] -= F[31] * y;
-    F[39] -= F[32] * y;
-    F[40] -= F[33] * y;
-    y = F[31] * inv;
-    F[9] -= F[31] * y;
-    F[41] -= F[32] * y;
-    F[42] -= F[33] * y;
-    y = F[32] * inv;
-    F[10] -= F[32] * y;
-    F[43] -= F[33] * y;
-    y = F[33] * inv;
-    F[11] -= F[33] * y;
-    F[30] *= inv;
-    F[31] *= inv;
-    F[32] *= inv;
-    F[33] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
-    inv = 1 / F[7];
-    y = F[34] * inv;
-    F[8] -= F[34] * y;
-    F[38] -= F[35] * y;
-    F[39] -= F[36] * y;
-    F[40] -= F[37] * y;
-    y = F[35] * inv;
-    F[9] -= F[35] * y;
-    F[41] -= F[36] * y;
-    F[42] -= F[37] * y;
-    y = F[36] * inv;
-    F[10] -= F[36] * y;
-    F[43] -= F[37] * y;
-    y = F[37] * inv;
-    F[11] -= F[37] * y;
-    F[34] *= inv;
-    F[35] *= inv;
-    F[36] *= inv;
-    F[37] *= inv;
-    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
-    inv = 1 / F[8];
-    y = F[38] * inv;
-    F[9] -= F[38] * y;
-    F[41] -= F[39] * y;
-    F[42] -= F[40] * y;
-    y = F[39] * inv;
-    F[10] -= F[39] * y;
-    F[43] -= F[40] * y;
-    y = F[40] * inv;
-    F[11] -= F[40] * y;
-    F[38] *= inv;
-    F[39] *= inv;
-    F[40] *= inv;
-    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
-    inv = 1 / F[9];
-    y = F[41] * inv;
-    F[10] -= F[41] * y;
-    F[43] -= F[42] * y;
-    y = F[42] * inv;
-    F[11] -= F[42] * y;
-    F[41] *= inv;
-    F[42] *= inv;
-    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
-    inv = 1 / F[10];
-    y = F[43] * inv;
-    F[11] -= F[43] * y;
-    F[43] *= inv;
-    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[12];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real u1 = F[13];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real u2 = F[14];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[15];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real u4 = F[16];
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real u5 = F[17];
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u6 = F[18];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real u7 = F[19];
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real u8 = F[20];
+    const mb_real l8 = u8 * inv;
+    F[20] = l8;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u9 = F[21];
+    const mb_real l9 = u9 * inv;
+    F[21] = l9;
+    const mb_real u10 = F[22];
+    const mb_real l10 = u10 * inv;
+    F[22] = l10;
+    const mb_real u11 = F[23];
+    const mb_real l11 = u11 * inv;
+    F[23] = l11;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u0 * l0 - u3 * l3;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u12 = F[24] - u1 * l0;
+    const mb_real l12 = u12 * inv;
+    F[24] = l12;
+    const mb_real u13 = F[25] - u4 * l3;
+    const mb_real l13 = u13 * inv;
+    F[25] = l13;
+    const mb_real u14 = F[26] - u2 * l0 - u5 * l3;
+    const mb_real l14 = u14 * inv;
+    F[26] = l14;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u6 * l6 - u9 * l9;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u15 = F[27] - u10 * l9;
+    const mb_real l15 = u15 * inv;
+    F[27] = l15;
+    const mb_real u16 = F[28] - u7 * l6;
+    const mb_real l16 = u16 * inv;
+    F[28] = l16;
+    const mb_real u17 = F[29] - u8 * l6 - u11 * l9;
+    const mb_real l17 = u17 * inv;
+    F[29] = l17;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u1 * l1 - u12 * l12;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u18 = F[30] - u13 * l12;
+    const mb_real l18 = u18 * inv;
+    F[30] = l18;
+    const mb_real u19 = F[31] - u2 * l1 - u14 * l12;
+    const mb_real l19 = u19 * inv;
+    F[31] = l19;
+    const mb_real u20 = F[32];
+    const mb_real l20 = u20 * inv;
+    F[32] = l20;
+    const mb_real u21 = F[33];
+    const mb_real l21 = u21 * inv;
+    F[33] = l21;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u10 * l10 - u15 * l15;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    inv = 1 / p7;
+    const mb_real u22 = F[34];
+    const mb_real l22 = u22 * inv;
+    F[34] = l22;
+    const mb_real u23 = F[35];
+    const mb_real l23 = u23 * inv;
+    F[35] = l23;
+    const mb_real u24 = F[36] - u16 * l15;
+    const mb_real l24 = u24 * inv;
+    F[36] = l24;
+    const mb_real u25 = F[37] - u11 * l10 - u17 * l15;
+    const mb_real l25 = u25 * inv;
+    F[37] = l25;
+    const mb_real o8 = F[8];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u4 * l4 - u13 * l13 - u18 * l18 - u22 * l22;
+    F[8] = p8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    inv = 1 / p8;
+    const mb_real u26 = F[38] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
+    const mb_real l26 = u26 * inv;
+    F[38] = l26;
+    const mb_real u27 = F[39] - u20 * l18 - u24 * l22;
+    const mb_real l27 = u27 * inv;
+    F[39] = l27;
+    const mb_real u28 = F[40] - u21 * l18 - u25 * l22;
+    const mb_real l28 = u28 * inv;
+    F[40] = l28;
+    const mb_real o9 = F[9];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u23 * l23 - u26 * l26;
+    F[9] = p9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    inv = 1 / p9;
+    const mb_real u29 = F[41] - u20 * l19 - u24 * l23 - u27 * l26;
+    const mb_real l29 = u29 * inv;
+    F[41] = l29;
+    const mb_real u30 = F[42] - u21 * l19 - u25 * l23 - u28 * l26;
+    const mb_real l30 = u30 * inv;
+    F[42] = l30;
+    const mb_real o10 = F[10];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u7 * l7 - u16 * l16 - u20 * l20 - u24 * l24 - u27 * l27 - u29 * l29;
+    F[10] = p10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    inv = 1 / p10;
+    const mb_real u31 = F[43] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
+    const mb_real l31 = u31 * inv;
+    F[43] = l31;
+    const mb_real o11 = F[11];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u8 * l8 - u11 * l11 - u17 * l17 - u21 * l21 - u25 * l25 - u28 * l28 - u30 * l30 - u31 * l31;
+    F[11] = p11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
     return -1;
 }
 
@@ -1019,6 +1051,52 @@ static void chain_pq_mtv(const mb_real *restrict Pq, const mb_real *restrict y, 
     out[10] += a * Pq[26] * y[7];
     out[11] += a * Pq[27] * y[7];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void chain_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+    out[4] = 0 + x[3] + Pq[13] * x[5] - x[6] + Pq[15] * x[8];
+    out[5] = 0 + x[4] + Pq[17] * x[5] - x[7] + Pq[19] * x[8];
+    out[6] = 0 + x[6] + Pq[21] * x[8] - x[9] + Pq[23] * x[11];
+    out[7] = 0 + x[7] + Pq[25] * x[8] - x[10] + Pq[27] * x[11];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void chain_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[0] - y[2]) * w[0];
+    x[1] = (b[1] + y[1] - y[3]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[5] * y[2] - Pq[9] * y[3]) * w[2];
+    x[3] = (b[3] + y[2] - y[4]) * w[3];
+    x[4] = (b[4] + y[3] - y[5]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[2] - Pq[11] * y[3] - Pq[13] * y[4] - Pq[17] * y[5]) * w[5];
+    x[6] = (b[6] + y[4] - y[6]) * w[6];
+    x[7] = (b[7] + y[5] - y[7]) * w[7];
+    x[8] = (b[8] - Pq[15] * y[4] - Pq[19] * y[5] - Pq[21] * y[6] - Pq[25] * y[7]) * w[8];
+    x[9] = (b[9] + y[6]) * w[9];
+    x[10] = (b[10] + y[7]) * w[10];
+    x[11] = (b[11] - Pq[23] * y[6] - Pq[27] * y[7]) * w[11];
+}
+#endif
+
+static const mb_pq_products chain_pq = {
+    chain_pq_mv, chain_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    chain_phiq_mv, chain_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 76 entries, 66 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -2279,7 +2357,7 @@ static const mb_plan chain_plan = {
     66, chain_a_k, chain_a_l, chain_a_dst,
     0, 0,
     chain_s_assemble, chain_a_assemble,
-    chain_pq_mv, chain_pq_mtv,
+    &chain_pq,
 #if MB_WITH_F4_KERNELS
     &chain_f4,
 #else

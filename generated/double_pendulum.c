@@ -77,45 +77,56 @@ const mb_model_info double_pendulum_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 4; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[4] * inv;
-    F[1] -= F[4] * y;
-    F[7] -= F[5] * y;
-    F[8] -= F[6] * y;
-    y = F[5] * inv;
-    F[2] -= F[5] * y;
-    F[9] -= F[6] * y;
-    y = F[6] * inv;
-    F[3] -= F[6] * y;
-    F[4] *= inv;
-    F[5] *= inv;
-    F[6] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[7] * inv;
-    F[2] -= F[7] * y;
-    F[9] -= F[8] * y;
-    y = F[8] * inv;
-    F[3] -= F[8] * y;
-    F[7] *= inv;
-    F[8] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[9] * inv;
-    F[3] -= F[9] * y;
-    F[9] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[4];
+    const mb_real l0 = u0 * inv;
+    F[4] = l0;
+    const mb_real u1 = F[5];
+    const mb_real l1 = u1 * inv;
+    F[5] = l1;
+    const mb_real u2 = F[6];
+    const mb_real l2 = u2 * inv;
+    F[6] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[7] - u1 * l0;
+    const mb_real l3 = u3 * inv;
+    F[7] = l3;
+    const mb_real u4 = F[8] - u2 * l0;
+    const mb_real l4 = u4 * inv;
+    F[8] = l4;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u5 = F[9] - u2 * l1 - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[9] = l5;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
     return -1;
 }
 
@@ -159,68 +170,83 @@ static const mb_index double_pendulum_s_upd[10] = {
     1, 7, 8, 2, 9, 3, 2, 9, 3, 3,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 11 in L, 19 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 11 in L, 19 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 6; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[6] * inv;
-    F[2] -= F[6] * y;
-    F[12] -= F[7] * y;
-    F[13] -= F[8] * y;
-    y = F[7] * inv;
-    F[4] -= F[7] * y;
-    F[16] -= F[8] * y;
-    y = F[8] * inv;
-    F[5] -= F[8] * y;
-    F[6] *= inv;
-    F[7] *= inv;
-    F[8] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[9] * inv;
-    F[3] -= F[9] * y;
-    F[14] -= F[10] * y;
-    F[15] -= F[11] * y;
-    y = F[10] * inv;
-    F[4] -= F[10] * y;
-    F[16] -= F[11] * y;
-    y = F[11] * inv;
-    F[5] -= F[11] * y;
-    F[9] *= inv;
-    F[10] *= inv;
-    F[11] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[12] * inv;
-    F[4] -= F[12] * y;
-    F[16] -= F[13] * y;
-    y = F[13] * inv;
-    F[5] -= F[13] * y;
-    F[12] *= inv;
-    F[13] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[14] * inv;
-    F[4] -= F[14] * y;
-    F[16] -= F[15] * y;
-    y = F[15] * inv;
-    F[5] -= F[15] * y;
-    F[14] *= inv;
-    F[15] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[16] * inv;
-    F[5] -= F[16] * y;
-    F[16] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[6];
+    const mb_real l0 = u0 * inv;
+    F[6] = l0;
+    const mb_real u1 = F[7];
+    const mb_real l1 = u1 * inv;
+    F[7] = l1;
+    const mb_real u2 = F[8];
+    const mb_real l2 = u2 * inv;
+    F[8] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[9];
+    const mb_real l3 = u3 * inv;
+    F[9] = l3;
+    const mb_real u4 = F[10];
+    const mb_real l4 = u4 * inv;
+    F[10] = l4;
+    const mb_real u5 = F[11];
+    const mb_real l5 = u5 * inv;
+    F[11] = l5;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u0 * l0;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u6 = F[12] - u1 * l0;
+    const mb_real l6 = u6 * inv;
+    F[12] = l6;
+    const mb_real u7 = F[13] - u2 * l0;
+    const mb_real l7 = u7 * inv;
+    F[13] = l7;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u3 * l3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u8 = F[14] - u4 * l3;
+    const mb_real l8 = u8 * inv;
+    F[14] = l8;
+    const mb_real u9 = F[15] - u5 * l3;
+    const mb_real l9 = u9 * inv;
+    F[15] = l9;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u1 * l1 - u4 * l4 - u6 * l6 - u8 * l8;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u10 = F[16] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
+    const mb_real l10 = u10 * inv;
+    F[16] = l10;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u2 * l2 - u5 * l5 - u7 * l7 - u9 * l9 - u10 * l10;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
     return -1;
 }
 
@@ -528,6 +554,42 @@ static void double_pendulum_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[4] += a * Pq[10] * y[3];
     out[5] += a * Pq[11] * y[3];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void double_pendulum_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void double_pendulum_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[0] - y[2]) * w[0];
+    x[1] = (b[1] + y[1] - y[3]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[5] * y[2] - Pq[9] * y[3]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[2] - Pq[11] * y[3]) * w[5];
+}
+#endif
+
+static const mb_pq_products double_pendulum_pq = {
+    double_pendulum_pq_mv, double_pendulum_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    double_pendulum_phiq_mv, double_pendulum_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 28 entries, 26 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -1177,7 +1239,7 @@ static const mb_plan double_pendulum_plan = {
     26, double_pendulum_a_k, double_pendulum_a_l, double_pendulum_a_dst,
     0, 0,
     double_pendulum_s_assemble, double_pendulum_a_assemble,
-    double_pendulum_pq_mv, double_pendulum_pq_mtv,
+    &double_pendulum_pq,
 #if MB_WITH_F4_KERNELS
     &double_pendulum_f4,
 #else

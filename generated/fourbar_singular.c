@@ -84,91 +84,110 @@ const mb_model_info fourbar_singular_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 8; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[8] * inv;
-    F[1] -= F[8] * y;
-    F[11] -= F[9] * y;
-    F[12] -= F[10] * y;
-    y = F[9] * inv;
-    F[2] -= F[9] * y;
-    F[13] -= F[10] * y;
-    y = F[10] * inv;
-    F[3] -= F[10] * y;
-    F[8] *= inv;
-    F[9] *= inv;
-    F[10] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[11] * inv;
-    F[2] -= F[11] * y;
-    F[13] -= F[12] * y;
-    y = F[12] * inv;
-    F[3] -= F[12] * y;
-    F[11] *= inv;
-    F[12] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[13] * inv;
-    F[3] -= F[13] * y;
-    F[16] -= F[14] * y;
-    F[17] -= F[15] * y;
-    y = F[14] * inv;
-    F[6] -= F[14] * y;
-    F[23] -= F[15] * y;
-    y = F[15] * inv;
-    F[7] -= F[15] * y;
-    F[13] *= inv;
-    F[14] *= inv;
-    F[15] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[16] * inv;
-    F[6] -= F[16] * y;
-    F[23] -= F[17] * y;
-    y = F[17] * inv;
-    F[7] -= F[17] * y;
-    F[16] *= inv;
-    F[17] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[18] * inv;
-    F[5] -= F[18] * y;
-    F[21] -= F[19] * y;
-    F[22] -= F[20] * y;
-    y = F[19] * inv;
-    F[6] -= F[19] * y;
-    F[23] -= F[20] * y;
-    y = F[20] * inv;
-    F[7] -= F[20] * y;
-    F[18] *= inv;
-    F[19] *= inv;
-    F[20] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[21] * inv;
-    F[6] -= F[21] * y;
-    F[23] -= F[22] * y;
-    y = F[22] * inv;
-    F[7] -= F[22] * y;
-    F[21] *= inv;
-    F[22] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[23] * inv;
-    F[7] -= F[23] * y;
-    F[23] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[8];
+    const mb_real l0 = u0 * inv;
+    F[8] = l0;
+    const mb_real u1 = F[9];
+    const mb_real l1 = u1 * inv;
+    F[9] = l1;
+    const mb_real u2 = F[10];
+    const mb_real l2 = u2 * inv;
+    F[10] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[11] - u1 * l0;
+    const mb_real l3 = u3 * inv;
+    F[11] = l3;
+    const mb_real u4 = F[12] - u2 * l0;
+    const mb_real l4 = u4 * inv;
+    F[12] = l4;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[13] = l5;
+    const mb_real u6 = F[14];
+    const mb_real l6 = u6 * inv;
+    F[14] = l6;
+    const mb_real u7 = F[15];
+    const mb_real l7 = u7 * inv;
+    F[15] = l7;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u8 = F[16] - u6 * l5;
+    const mb_real l8 = u8 * inv;
+    F[16] = l8;
+    const mb_real u9 = F[17] - u7 * l5;
+    const mb_real l9 = u9 * inv;
+    F[17] = l9;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u10 = F[18];
+    const mb_real l10 = u10 * inv;
+    F[18] = l10;
+    const mb_real u11 = F[19];
+    const mb_real l11 = u11 * inv;
+    F[19] = l11;
+    const mb_real u12 = F[20];
+    const mb_real l12 = u12 * inv;
+    F[20] = l12;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u10 * l10;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u13 = F[21] - u11 * l10;
+    const mb_real l13 = u13 * inv;
+    F[21] = l13;
+    const mb_real u14 = F[22] - u12 * l10;
+    const mb_real l14 = u14 * inv;
+    F[22] = l14;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
+    const mb_real l15 = u15 * inv;
+    F[23] = l15;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
     return -1;
 }
 
@@ -225,115 +244,131 @@ static const mb_index fourbar_singular_s_upd[28] = {
     23, 7, 5, 21, 22, 6, 23, 7, 6, 23, 7, 7,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 21 in L, 40 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 21 in L, 40 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 9; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[9] * inv;
-    F[4] -= F[9] * y;
-    F[21] -= F[10] * y;
-    F[23] -= F[11] * y;
-    y = F[10] * inv;
-    F[6] -= F[10] * y;
-    F[28] -= F[11] * y;
-    y = F[11] * inv;
-    F[8] -= F[11] * y;
-    F[9] *= inv;
-    F[10] *= inv;
-    F[11] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[12] * inv;
-    F[4] -= F[12] * y;
-    F[22] -= F[13] * y;
-    F[23] -= F[14] * y;
-    y = F[13] * inv;
-    F[7] -= F[13] * y;
-    F[29] -= F[14] * y;
-    y = F[14] * inv;
-    F[8] -= F[14] * y;
-    F[12] *= inv;
-    F[13] *= inv;
-    F[14] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[15] * inv;
-    F[5] -= F[15] * y;
-    F[24] -= F[16] * y;
-    F[26] -= F[17] * y;
-    y = F[16] * inv;
-    F[6] -= F[16] * y;
-    F[28] -= F[17] * y;
-    y = F[17] * inv;
-    F[8] -= F[17] * y;
-    F[15] *= inv;
-    F[16] *= inv;
-    F[17] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[18] * inv;
-    F[5] -= F[18] * y;
-    F[25] -= F[19] * y;
-    F[26] -= F[20] * y;
-    y = F[19] * inv;
-    F[7] -= F[19] * y;
-    F[29] -= F[20] * y;
-    y = F[20] * inv;
-    F[8] -= F[20] * y;
-    F[18] *= inv;
-    F[19] *= inv;
-    F[20] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[21] * inv;
-    F[6] -= F[21] * y;
-    F[27] -= F[22] * y;
-    F[28] -= F[23] * y;
-    y = F[22] * inv;
-    F[7] -= F[22] * y;
-    F[29] -= F[23] * y;
-    y = F[23] * inv;
-    F[8] -= F[23] * y;
-    F[21] *= inv;
-    F[22] *= inv;
-    F[23] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[24] * inv;
-    F[6] -= F[24] * y;
-    F[27] -= F[25] * y;
-    F[28] -= F[26] * y;
-    y = F[25] * inv;
-    F[7] -= F[25] * y;
-    F[29] -= F[26] * y;
-    y = F[26] * inv;
-    F[8] -= F[26] * y;
-    F[24] *= inv;
-    F[25] *= inv;
-    F[26] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[27] * inv;
-    F[7] -= F[27] * y;
-    F[29] -= F[28] * y;
-    y = F[28] * inv;
-    F[8] -= F[28] * y;
-    F[27] *= inv;
-    F[28] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
-    inv = 1 / F[7];
-    y = F[29] * inv;
-    F[8] -= F[29] * y;
-    F[29] *= inv;
-    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[9];
+    const mb_real l0 = u0 * inv;
+    F[9] = l0;
+    const mb_real u1 = F[10];
+    const mb_real l1 = u1 * inv;
+    F[10] = l1;
+    const mb_real u2 = F[11];
+    const mb_real l2 = u2 * inv;
+    F[11] = l2;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u3 = F[12];
+    const mb_real l3 = u3 * inv;
+    F[12] = l3;
+    const mb_real u4 = F[13];
+    const mb_real l4 = u4 * inv;
+    F[13] = l4;
+    const mb_real u5 = F[14];
+    const mb_real l5 = u5 * inv;
+    F[14] = l5;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u6 = F[15];
+    const mb_real l6 = u6 * inv;
+    F[15] = l6;
+    const mb_real u7 = F[16];
+    const mb_real l7 = u7 * inv;
+    F[16] = l7;
+    const mb_real u8 = F[17];
+    const mb_real l8 = u8 * inv;
+    F[17] = l8;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u9 = F[18];
+    const mb_real l9 = u9 * inv;
+    F[18] = l9;
+    const mb_real u10 = F[19];
+    const mb_real l10 = u10 * inv;
+    F[19] = l10;
+    const mb_real u11 = F[20];
+    const mb_real l11 = u11 * inv;
+    F[20] = l11;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u0 * l0 - u3 * l3;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u12 = F[21] - u1 * l0;
+    const mb_real l12 = u12 * inv;
+    F[21] = l12;
+    const mb_real u13 = F[22] - u4 * l3;
+    const mb_real l13 = u13 * inv;
+    F[22] = l13;
+    const mb_real u14 = F[23] - u2 * l0 - u5 * l3;
+    const mb_real l14 = u14 * inv;
+    F[23] = l14;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u6 * l6 - u9 * l9;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u15 = F[24] - u7 * l6;
+    const mb_real l15 = u15 * inv;
+    F[24] = l15;
+    const mb_real u16 = F[25] - u10 * l9;
+    const mb_real l16 = u16 * inv;
+    F[25] = l16;
+    const mb_real u17 = F[26] - u8 * l6 - u11 * l9;
+    const mb_real l17 = u17 * inv;
+    F[26] = l17;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u1 * l1 - u7 * l7 - u12 * l12 - u15 * l15;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u18 = F[27] - u13 * l12 - u16 * l15;
+    const mb_real l18 = u18 * inv;
+    F[27] = l18;
+    const mb_real u19 = F[28] - u2 * l1 - u8 * l7 - u14 * l12 - u17 * l15;
+    const mb_real l19 = u19 * inv;
+    F[28] = l19;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u4 * l4 - u10 * l10 - u13 * l13 - u16 * l16 - u18 * l18;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    inv = 1 / p7;
+    const mb_real u20 = F[29] - u5 * l4 - u11 * l10 - u14 * l13 - u17 * l16 - u19 * l18;
+    const mb_real l20 = u20 * inv;
+    F[29] = l20;
+    const mb_real o8 = F[8];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u2 * l2 - u5 * l5 - u8 * l8 - u11 * l11 - u14 * l14 - u17 * l17 - u19 * l19 - u20 * l20;
+    F[8] = p8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
     return -1;
 }
 
@@ -834,6 +869,49 @@ static void fourbar_singular_pq_mtv(const mb_real *restrict Pq, const mb_real *r
     out[7] += a * Pq[22] * y[7];
     out[8] += a * Pq[23] * y[7];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void fourbar_singular_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0] + Pq[1] * x[2];
+    out[1] = 0 - x[1] + Pq[3] * x[2];
+    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+    out[4] = 0 + x[3] + Pq[13] * x[5] - x[6] + Pq[15] * x[8];
+    out[5] = 0 + x[4] + Pq[17] * x[5] - x[7] + Pq[19] * x[8];
+    out[6] = 0 - x[6] + Pq[21] * x[8];
+    out[7] = 0 - x[7] + Pq[23] * x[8];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void fourbar_singular_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[0] - y[2]) * w[0];
+    x[1] = (b[1] + y[1] - y[3]) * w[1];
+    x[2] = (b[2] - Pq[1] * y[0] - Pq[3] * y[1] - Pq[5] * y[2] - Pq[9] * y[3]) * w[2];
+    x[3] = (b[3] + y[2] - y[4]) * w[3];
+    x[4] = (b[4] + y[3] - y[5]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[2] - Pq[11] * y[3] - Pq[13] * y[4] - Pq[17] * y[5]) * w[5];
+    x[6] = (b[6] + y[4] + y[6]) * w[6];
+    x[7] = (b[7] + y[5] + y[7]) * w[7];
+    x[8] = (b[8] - Pq[15] * y[4] - Pq[19] * y[5] - Pq[21] * y[6] - Pq[23] * y[7]) * w[8];
+}
+#endif
+
+static const mb_pq_products fourbar_singular_pq = {
+    fourbar_singular_pq_mv, fourbar_singular_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    fourbar_singular_phiq_mv, fourbar_singular_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (9 x 9, 51 entries, 52 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -1843,7 +1921,7 @@ static const mb_plan fourbar_singular_plan = {
     52, fourbar_singular_a_k, fourbar_singular_a_l, fourbar_singular_a_dst,
     0, 0,
     fourbar_singular_s_assemble, fourbar_singular_a_assemble,
-    fourbar_singular_pq_mv, fourbar_singular_pq_mtv,
+    &fourbar_singular_pq,
 #if MB_WITH_F4_KERNELS
     &fourbar_singular_f4,
 #else

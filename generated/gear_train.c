@@ -114,60 +114,106 @@ const mb_model_info gear_train_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 12; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[12] * inv;
-    F[5] -= F[12] * y;
-    F[12] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[13] * inv;
-    F[6] -= F[13] * y;
-    F[13] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[14] * inv;
-    F[11] -= F[14] * y;
-    F[14] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
-    inv = 1 / F[7];
-    y = F[15] * inv;
-    F[11] -= F[15] * y;
-    F[15] *= inv;
-    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
-    inv = 1 / F[8];
-    y = F[16] * inv;
-    F[11] -= F[16] * y;
-    F[16] *= inv;
-    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
-    inv = 1 / F[9];
-    y = F[17] * inv;
-    F[10] -= F[17] * y;
-    F[19] -= F[18] * y;
-    y = F[18] * inv;
-    F[11] -= F[18] * y;
-    F[17] *= inv;
-    F[18] *= inv;
-    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
-    inv = 1 / F[10];
-    y = F[19] * inv;
-    F[11] -= F[19] * y;
-    F[19] *= inv;
-    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u0 = F[12];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u0 * l0;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u1 = F[13];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u1 * l1;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u2 = F[14];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    inv = 1 / p7;
+    const mb_real u3 = F[15];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real o8 = F[8];
+    d0[8] = o8;
+    const mb_real p8 = o8;
+    F[8] = p8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    inv = 1 / p8;
+    const mb_real u4 = F[16];
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real o9 = F[9];
+    d0[9] = o9;
+    const mb_real p9 = o9;
+    F[9] = p9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    inv = 1 / p9;
+    const mb_real u5 = F[17];
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real u6 = F[18];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real o10 = F[10];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u5 * l5;
+    F[10] = p10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    inv = 1 / p10;
+    const mb_real u7 = F[19] - u6 * l5;
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real o11 = F[11];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u2 * l2 - u3 * l3 - u4 * l4 - u6 * l6 - u7 * l7;
+    F[11] = p11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
     return -1;
 }
 
@@ -235,106 +281,133 @@ static const mb_index gear_train_s_upd[9] = {
     5, 6, 11, 11, 11, 10, 19, 11, 11,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 17 in L, 37 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 17 in L, 37 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 12; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[12] * inv;
-    F[5] -= F[12] * y;
-    F[12] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
-    inv = 1 / F[5];
-    y = F[13] * inv;
-    F[11] -= F[13] * y;
-    F[13] *= inv;
-    if (!(F[6] > tol * d0[6]) || !(d0[6] > 0)) return 6;
-    inv = 1 / F[6];
-    y = F[14] * inv;
-    F[7] -= F[14] * y;
-    F[19] -= F[15] * y;
-    F[20] -= F[16] * y;
-    F[21] -= F[17] * y;
-    F[22] -= F[18] * y;
-    y = F[15] * inv;
-    F[8] -= F[15] * y;
-    F[23] -= F[16] * y;
-    F[24] -= F[17] * y;
-    F[25] -= F[18] * y;
-    y = F[16] * inv;
-    F[9] -= F[16] * y;
-    F[26] -= F[17] * y;
-    F[27] -= F[18] * y;
-    y = F[17] * inv;
-    F[10] -= F[17] * y;
-    F[28] -= F[18] * y;
-    y = F[18] * inv;
-    F[11] -= F[18] * y;
-    F[14] *= inv;
-    F[15] *= inv;
-    F[16] *= inv;
-    F[17] *= inv;
-    F[18] *= inv;
-    if (!(F[7] > tol * d0[7]) || !(d0[7] > 0)) return 7;
-    inv = 1 / F[7];
-    y = F[19] * inv;
-    F[8] -= F[19] * y;
-    F[23] -= F[20] * y;
-    F[24] -= F[21] * y;
-    F[25] -= F[22] * y;
-    y = F[20] * inv;
-    F[9] -= F[20] * y;
-    F[26] -= F[21] * y;
-    F[27] -= F[22] * y;
-    y = F[21] * inv;
-    F[10] -= F[21] * y;
-    F[28] -= F[22] * y;
-    y = F[22] * inv;
-    F[11] -= F[22] * y;
-    F[19] *= inv;
-    F[20] *= inv;
-    F[21] *= inv;
-    F[22] *= inv;
-    if (!(F[8] > tol * d0[8]) || !(d0[8] > 0)) return 8;
-    inv = 1 / F[8];
-    y = F[23] * inv;
-    F[9] -= F[23] * y;
-    F[26] -= F[24] * y;
-    F[27] -= F[25] * y;
-    y = F[24] * inv;
-    F[10] -= F[24] * y;
-    F[28] -= F[25] * y;
-    y = F[25] * inv;
-    F[11] -= F[25] * y;
-    F[23] *= inv;
-    F[24] *= inv;
-    F[25] *= inv;
-    if (!(F[9] > tol * d0[9]) || !(d0[9] > 0)) return 9;
-    inv = 1 / F[9];
-    y = F[26] * inv;
-    F[10] -= F[26] * y;
-    F[28] -= F[27] * y;
-    y = F[27] * inv;
-    F[11] -= F[27] * y;
-    F[26] *= inv;
-    F[27] *= inv;
-    if (!(F[10] > tol * d0[10]) || !(d0[10] > 0)) return 10;
-    inv = 1 / F[10];
-    y = F[28] * inv;
-    F[11] -= F[28] * y;
-    F[28] *= inv;
-    if (!(F[11] > tol * d0[11]) || !(d0[11] > 0)) return 11;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u0 = F[12];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u0 * l0;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    inv = 1 / p5;
+    const mb_real u1 = F[13];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real o6 = F[6];
+    d0[6] = o6;
+    const mb_real p6 = o6;
+    F[6] = p6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    inv = 1 / p6;
+    const mb_real u2 = F[14];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real u3 = F[15];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real u4 = F[16];
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real u5 = F[17];
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real u6 = F[18];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real o7 = F[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u2 * l2;
+    F[7] = p7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    inv = 1 / p7;
+    const mb_real u7 = F[19] - u3 * l2;
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real u8 = F[20] - u4 * l2;
+    const mb_real l8 = u8 * inv;
+    F[20] = l8;
+    const mb_real u9 = F[21] - u5 * l2;
+    const mb_real l9 = u9 * inv;
+    F[21] = l9;
+    const mb_real u10 = F[22] - u6 * l2;
+    const mb_real l10 = u10 * inv;
+    F[22] = l10;
+    const mb_real o8 = F[8];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u3 * l3 - u7 * l7;
+    F[8] = p8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    inv = 1 / p8;
+    const mb_real u11 = F[23] - u4 * l3 - u8 * l7;
+    const mb_real l11 = u11 * inv;
+    F[23] = l11;
+    const mb_real u12 = F[24] - u5 * l3 - u9 * l7;
+    const mb_real l12 = u12 * inv;
+    F[24] = l12;
+    const mb_real u13 = F[25] - u6 * l3 - u10 * l7;
+    const mb_real l13 = u13 * inv;
+    F[25] = l13;
+    const mb_real o9 = F[9];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u4 * l4 - u8 * l8 - u11 * l11;
+    F[9] = p9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    inv = 1 / p9;
+    const mb_real u14 = F[26] - u5 * l4 - u9 * l8 - u12 * l11;
+    const mb_real l14 = u14 * inv;
+    F[26] = l14;
+    const mb_real u15 = F[27] - u6 * l4 - u10 * l8 - u13 * l11;
+    const mb_real l15 = u15 * inv;
+    F[27] = l15;
+    const mb_real o10 = F[10];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u5 * l5 - u9 * l9 - u12 * l12 - u14 * l14;
+    F[10] = p10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    inv = 1 / p10;
+    const mb_real u16 = F[28] - u6 * l5 - u10 * l9 - u13 * l12 - u15 * l14;
+    const mb_real l16 = u16 * inv;
+    F[28] = l16;
+    const mb_real o11 = F[11];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u1 * l1 - u6 * l6 - u10 * l10 - u13 * l13 - u15 * l15 - u16 * l16;
+    F[11] = p11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
     return -1;
 }
 
@@ -788,6 +861,56 @@ static void gear_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[10] += a * Pq[18] * y[11];
     out[11] += a * Pq[19] * y[11];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void gear_train_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[3];
+    out[3] = 0 - x[4];
+    out[4] = 0 - x[6];
+    out[5] = 0 - x[7];
+    out[6] = 0 + x[2] + Pq[7] * x[5];
+    out[7] = 0 + x[5] + Pq[9] * x[8];
+    out[8] = 0 + x[2];
+    out[9] = 0 + Pq[11] * x[6] + Pq[12] * x[7] + Pq[13] * x[8] + Pq[14] * x[9] + Pq[15] * x[10] + Pq[16] * x[11];
+    out[10] = 0 - x[11];
+    out[11] = 0 + x[10] + Pq[19] * x[11];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void gear_train_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[0]) * w[0];
+    x[1] = (b[1] + y[1]) * w[1];
+    x[2] = (b[2] - y[6] - y[8]) * w[2];
+    x[3] = (b[3] + y[2]) * w[3];
+    x[4] = (b[4] + y[3]) * w[4];
+    x[5] = (b[5] - Pq[7] * y[6] - y[7]) * w[5];
+    x[6] = (b[6] + y[4] - Pq[11] * y[9]) * w[6];
+    x[7] = (b[7] + y[5] - Pq[12] * y[9]) * w[7];
+    x[8] = (b[8] - Pq[9] * y[7] - Pq[13] * y[9]) * w[8];
+    x[9] = (b[9] - Pq[14] * y[9]) * w[9];
+    x[10] = (b[10] - Pq[15] * y[9] - y[11]) * w[10];
+    x[11] = (b[11] - Pq[16] * y[9] + y[10] - Pq[19] * y[11]) * w[11];
+}
+#endif
+
+static const mb_pq_products gear_train_pq = {
+    gear_train_pq_mv, gear_train_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    gear_train_phiq_mv, gear_train_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (12 x 12, 46 entries, 38 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -1787,7 +1910,7 @@ static const mb_plan gear_train_plan = {
     38, gear_train_a_k, gear_train_a_l, gear_train_a_dst,
     0, gear_train_dqv_dst,
     gear_train_s_assemble, gear_train_a_assemble,
-    gear_train_pq_mv, gear_train_pq_mtv,
+    &gear_train_pq,
 #if MB_WITH_F4_KERNELS
     &gear_train_f4,
 #else

@@ -88,17 +88,24 @@ const mb_model_info oscillator_1dof_info = {
 };
 
 #if !MB_DESCRIPTOR_ONLY
-/* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 2; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
     return -1;
 }
 
@@ -128,23 +135,34 @@ static const mb_index oscillator_1dof_s_lp[3] = {
     0, 0, 0,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 1 in L, 1 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 1 in L, 1 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 3; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[3] * inv;
-    F[1] -= F[3] * y;
-    F[3] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[3];
+    const mb_real l0 = u0 * inv;
+    F[3] = l0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
     return -1;
 }
 
@@ -278,6 +296,37 @@ static void oscillator_1dof_pq_mtv(const mb_real *restrict Pq, const mb_real *re
     out[2] += a * Pq[0] * y[0];
     out[1] += a * Pq[1] * y[1];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void oscillator_1dof_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 + x[1];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void oscillator_1dof_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = b[0] * w[0];
+    x[1] = (b[1] - y[1]) * w[1];
+    x[2] = (b[2] + y[0]) * w[2];
+}
+#endif
+
+static const mb_pq_products oscillator_1dof_pq = {
+    oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    oscillator_1dof_phiq_mv, oscillator_1dof_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 5 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -619,7 +668,7 @@ static const mb_plan oscillator_1dof_plan = {
     2, oscillator_1dof_a_k, oscillator_1dof_a_l, oscillator_1dof_a_dst,
     oscillator_1dof_dqq_dst, oscillator_1dof_dqv_dst,
     oscillator_1dof_s_assemble, oscillator_1dof_a_assemble,
-    oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
+    &oscillator_1dof_pq,
 #if MB_WITH_F4_KERNELS
     &oscillator_1dof_f4,
 #else

@@ -110,17 +110,24 @@ static const char *const suspension_par_rules[5] = {
     "spring \042susp\042 c >= 0, 0 or normal (line 27)",
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int suspension_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int suspension_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 2; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
     return -1;
 }
 
@@ -150,31 +157,41 @@ static const mb_index suspension_s_lp[3] = {
     0, 0, 0,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int suspension_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int suspension_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 3; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[3] * inv;
-    F[1] -= F[3] * y;
-    F[5] -= F[4] * y;
-    y = F[4] * inv;
-    F[2] -= F[4] * y;
-    F[3] *= inv;
-    F[4] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[5] * inv;
-    F[2] -= F[5] * y;
-    F[5] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[3];
+    const mb_real l0 = u0 * inv;
+    F[3] = l0;
+    const mb_real u1 = F[4];
+    const mb_real l1 = u1 * inv;
+    F[4] = l1;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u2 = F[5] - u1 * l0;
+    const mb_real l2 = u2 * inv;
+    F[5] = l2;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u2 * l2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
     return -1;
 }
 
@@ -316,6 +333,37 @@ static void suspension_pq_mtv(const mb_real *restrict Pq, const mb_real *restric
     out[2] += a * Pq[0] * y[0];
     out[0] += a * Pq[1] * y[1];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void suspension_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[2];
+    out[1] = 0 - x[0];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void suspension_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[1]) * w[0];
+    x[1] = b[1] * w[1];
+    x[2] = (b[2] + y[0]) * w[2];
+}
+#endif
+
+static const mb_pq_products suspension_pq = {
+    suspension_pq_mv, suspension_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    suspension_phiq_mv, suspension_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (3 x 3, 9 entries, 2 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -688,7 +736,7 @@ static const mb_plan suspension_plan = {
     2, suspension_a_k, suspension_a_l, suspension_a_dst,
     suspension_dqq_dst, suspension_dqv_dst,
     suspension_s_assemble, suspension_a_assemble,
-    suspension_pq_mv, suspension_pq_mtv,
+    &suspension_pq,
 #if MB_WITH_F4_KERNELS
     &suspension_f4,
 #else

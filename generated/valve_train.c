@@ -145,46 +145,68 @@ static const mb_real valve_train_par_default[1] = {
     MB_R(500.0),
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 6 in L, 7 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int valve_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 6 in L, 7 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int valve_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 6; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[6] * inv;
-    F[5] -= F[6] * y;
-    F[6] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[7] * inv;
-    F[5] -= F[7] * y;
-    F[7] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[8] * inv;
-    F[5] -= F[8] * y;
-    F[8] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[9] * inv;
-    F[4] -= F[9] * y;
-    F[11] -= F[10] * y;
-    y = F[10] * inv;
-    F[5] -= F[10] * y;
-    F[9] *= inv;
-    F[10] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[11] * inv;
-    F[5] -= F[11] * y;
-    F[11] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[6];
+    const mb_real l0 = u0 * inv;
+    F[6] = l0;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u1 = F[7];
+    const mb_real l1 = u1 * inv;
+    F[7] = l1;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u2 = F[8];
+    const mb_real l2 = u2 * inv;
+    F[8] = l2;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u3 = F[9];
+    const mb_real l3 = u3 * inv;
+    F[9] = l3;
+    const mb_real u4 = F[10];
+    const mb_real l4 = u4 * inv;
+    F[10] = l4;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u3 * l3;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u5 = F[11] - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[11] = l5;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u0 * l0 - u1 * l1 - u2 * l2 - u4 * l4 - u5 * l5;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
     return -1;
 }
 
@@ -234,92 +256,95 @@ static const mb_index valve_train_s_upd[7] = {
     5, 5, 5, 4, 11, 5, 5,
 };
 
-/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 15 in L, 35 updates); d0 receives the diagonal before elimination.
- * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */
-static int valve_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+/* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 15 in L, 35 updates), left-looking
+ * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
+ * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int valve_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    int i;
-    mb_real inv, y;
+    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;
-    for (i = 0; i < 6; i++) d0[i] = F[i];
-    if (!(F[0] > tol * d0[0]) || !(d0[0] > 0)) return 0;
-    inv = 1 / F[0];
-    y = F[6] * inv;
-    F[1] -= F[6] * y;
-    F[11] -= F[7] * y;
-    F[12] -= F[8] * y;
-    F[13] -= F[9] * y;
-    F[14] -= F[10] * y;
-    y = F[7] * inv;
-    F[2] -= F[7] * y;
-    F[15] -= F[8] * y;
-    F[16] -= F[9] * y;
-    F[17] -= F[10] * y;
-    y = F[8] * inv;
-    F[3] -= F[8] * y;
-    F[18] -= F[9] * y;
-    F[19] -= F[10] * y;
-    y = F[9] * inv;
-    F[4] -= F[9] * y;
-    F[20] -= F[10] * y;
-    y = F[10] * inv;
-    F[5] -= F[10] * y;
-    F[6] *= inv;
-    F[7] *= inv;
-    F[8] *= inv;
-    F[9] *= inv;
-    F[10] *= inv;
-    if (!(F[1] > tol * d0[1]) || !(d0[1] > 0)) return 1;
-    inv = 1 / F[1];
-    y = F[11] * inv;
-    F[2] -= F[11] * y;
-    F[15] -= F[12] * y;
-    F[16] -= F[13] * y;
-    F[17] -= F[14] * y;
-    y = F[12] * inv;
-    F[3] -= F[12] * y;
-    F[18] -= F[13] * y;
-    F[19] -= F[14] * y;
-    y = F[13] * inv;
-    F[4] -= F[13] * y;
-    F[20] -= F[14] * y;
-    y = F[14] * inv;
-    F[5] -= F[14] * y;
-    F[11] *= inv;
-    F[12] *= inv;
-    F[13] *= inv;
-    F[14] *= inv;
-    if (!(F[2] > tol * d0[2]) || !(d0[2] > 0)) return 2;
-    inv = 1 / F[2];
-    y = F[15] * inv;
-    F[3] -= F[15] * y;
-    F[18] -= F[16] * y;
-    F[19] -= F[17] * y;
-    y = F[16] * inv;
-    F[4] -= F[16] * y;
-    F[20] -= F[17] * y;
-    y = F[17] * inv;
-    F[5] -= F[17] * y;
-    F[15] *= inv;
-    F[16] *= inv;
-    F[17] *= inv;
-    if (!(F[3] > tol * d0[3]) || !(d0[3] > 0)) return 3;
-    inv = 1 / F[3];
-    y = F[18] * inv;
-    F[4] -= F[18] * y;
-    F[20] -= F[19] * y;
-    y = F[19] * inv;
-    F[5] -= F[19] * y;
-    F[18] *= inv;
-    F[19] *= inv;
-    if (!(F[4] > tol * d0[4]) || !(d0[4] > 0)) return 4;
-    inv = 1 / F[4];
-    y = F[20] * inv;
-    F[5] -= F[20] * y;
-    F[20] *= inv;
-    if (!(F[5] > tol * d0[5]) || !(d0[5] > 0)) return 5;
+    const mb_real o0 = F[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    F[0] = p0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    inv = 1 / p0;
+    const mb_real u0 = F[6];
+    const mb_real l0 = u0 * inv;
+    F[6] = l0;
+    const mb_real u1 = F[7];
+    const mb_real l1 = u1 * inv;
+    F[7] = l1;
+    const mb_real u2 = F[8];
+    const mb_real l2 = u2 * inv;
+    F[8] = l2;
+    const mb_real u3 = F[9];
+    const mb_real l3 = u3 * inv;
+    F[9] = l3;
+    const mb_real u4 = F[10];
+    const mb_real l4 = u4 * inv;
+    F[10] = l4;
+    const mb_real o1 = F[1];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    F[1] = p1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    inv = 1 / p1;
+    const mb_real u5 = F[11] - u1 * l0;
+    const mb_real l5 = u5 * inv;
+    F[11] = l5;
+    const mb_real u6 = F[12] - u2 * l0;
+    const mb_real l6 = u6 * inv;
+    F[12] = l6;
+    const mb_real u7 = F[13] - u3 * l0;
+    const mb_real l7 = u7 * inv;
+    F[13] = l7;
+    const mb_real u8 = F[14] - u4 * l0;
+    const mb_real l8 = u8 * inv;
+    F[14] = l8;
+    const mb_real o2 = F[2];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u5 * l5;
+    F[2] = p2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    inv = 1 / p2;
+    const mb_real u9 = F[15] - u2 * l1 - u6 * l5;
+    const mb_real l9 = u9 * inv;
+    F[15] = l9;
+    const mb_real u10 = F[16] - u3 * l1 - u7 * l5;
+    const mb_real l10 = u10 * inv;
+    F[16] = l10;
+    const mb_real u11 = F[17] - u4 * l1 - u8 * l5;
+    const mb_real l11 = u11 * inv;
+    F[17] = l11;
+    const mb_real o3 = F[3];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u6 * l6 - u9 * l9;
+    F[3] = p3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    inv = 1 / p3;
+    const mb_real u12 = F[18] - u3 * l2 - u7 * l6 - u10 * l9;
+    const mb_real l12 = u12 * inv;
+    F[18] = l12;
+    const mb_real u13 = F[19] - u4 * l2 - u8 * l6 - u11 * l9;
+    const mb_real l13 = u13 * inv;
+    F[19] = l13;
+    const mb_real o4 = F[4];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
+    F[4] = p4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    inv = 1 / p4;
+    const mb_real u14 = F[20] - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
+    const mb_real l14 = u14 * inv;
+    F[20] = l14;
+    const mb_real o5 = F[5];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
+    F[5] = p5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
     return -1;
 }
 
@@ -650,6 +675,44 @@ static void valve_train_pq_mtv(const mb_real *restrict Pq, const mb_real *restri
     out[5] += a * Pq[10] * y[4];
     out[2] += a * Pq[11] * y[5];
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_train_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)
+{
+    (void)Pq;
+    (void)x;
+    out[0] = 0 - x[0];
+    out[1] = 0 - x[1];
+    out[2] = 0 - x[5];
+    out[3] = 0 - x[3] + Pq[4] * x[5];
+    out[4] = 0 + Pq[5] * x[0] + Pq[6] * x[1] + Pq[7] * x[2] + Pq[8] * x[3] + Pq[9] * x[4] + Pq[10] * x[5];
+    out[5] = 0 + x[2];
+}
+
+/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */
+static MB_NO_SLP void valve_train_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,
+    const mb_real *restrict w, mb_real *restrict x)
+{
+    (void)Pq;
+    (void)y;
+    x[0] = (b[0] + y[0] - Pq[5] * y[4]) * w[0];
+    x[1] = (b[1] + y[1] - Pq[6] * y[4]) * w[1];
+    x[2] = (b[2] - Pq[7] * y[4] - y[5]) * w[2];
+    x[3] = (b[3] + y[3] - Pq[8] * y[4]) * w[3];
+    x[4] = (b[4] - Pq[9] * y[4]) * w[4];
+    x[5] = (b[5] + y[2] - Pq[4] * y[3] - Pq[10] * y[4]) * w[5];
+}
+#endif
+
+static const mb_pq_products valve_train_pq = {
+    valve_train_pq_mv, valve_train_pq_mtv,
+#if MB_WITH_PHIQ_PRODUCTS
+    valve_train_phiq_mv, valve_train_phiq_x
+#else
+    0, 0
+#endif
+};
 
 #if MB_WITH_F4_KERNELS
 /* F4's Newton matrix into the plan storage F of A (6 x 6, 36 entries, 28 product terms): mbi_newton_matrix's loops, unrolled, a
@@ -1374,7 +1437,7 @@ static const mb_plan valve_train_plan = {
     28, valve_train_a_k, valve_train_a_l, valve_train_a_dst,
     valve_train_dqq_dst, 0,
     valve_train_s_assemble, valve_train_a_assemble,
-    valve_train_pq_mv, valve_train_pq_mtv,
+    &valve_train_pq,
 #if MB_WITH_F4_KERNELS
     &valve_train_f4,
 #else

@@ -1078,20 +1078,24 @@ function emit.generate(M, opts)
         local ssy, asy = sy("s", P.s, false), sy("a", P.a, true)
         local EL = require("emit_linalg")
         local s_unr, a_unr = s_form == "unrolled", a_form == "unrolled"
-        if s_unr then
-            local unit = {}   -- Phi_q's entries that are the constant 1 or -1
-            for i, ent in ipairs(D.phiq) do
-                if ent.e.op == "num" and (ent.e.v == 1 or ent.e.v == -1) then unit[i] = ent.e.v end
-            end
-            data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit)
+        local unit = {}   -- Phi_q's entries that are the constant 1 or -1
+        for i, ent in ipairs(D.phiq) do
+            if ent.e.op == "num" and (ent.e.v == 1 or ent.e.v == -1) then unit[i] = ent.e.v end
         end
+        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit) end
         if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
         local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
         if s_unr then
+            -- the products with Phi_q, and for Phi_q's own values its +-1 entries as such
             data[#data + 1] = EL.products(name, pats.phi_q[1], pats.phi_q[2], D.nc)
-            asm_fns = asm_fns .. ",\n    " .. name .. "_pq_mv, " .. name .. "_pq_mtv"
+            local phiq = EL.phiq_products(name, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, unit)
+            if phiq then data[#data + 1] = phiq end
+            data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
+                .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "
+                .. name .. "_phiq_x\n#else\n    0, 0\n#endif\n") or "    0, 0\n") .. "};"
+            asm_fns = asm_fns .. ",\n    &" .. name .. "_pq"
         else
-            asm_fns = asm_fns .. ",\n    0, 0"
+            asm_fns = asm_fns .. ",\n    0"
         end
         if a_unr then
             data[#data + 1] = EL.f4(name, P, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, pats.dq_dq, pats.dq_dv)

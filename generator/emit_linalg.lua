@@ -79,32 +79,54 @@ function M.functions(name, tag, S, lu)
     local function col(k) return lp[k + 1], lp[k + 2] - 1 end   -- 0-based p range of column k
     local pre = name .. "_" .. tag
 
-    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0)
+    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0).
+    -- Left-looking, as the LU below: each entry of the factors is one expression, its value in
+    -- S minus the products u_jk l_ik of the earlier pivots k in ascending k, the order and the
+    -- operands (u unscaled, l = u / d_k as u * (1 / d_k)) of the compact kernel's right-looking
+    -- sweep (runtime/mb_sparse.c): the same arithmetic, every value a local, one load and one
+    -- store an entry instead of a load, product, subtraction and store an update.
+    local lterms = {}
+    local u = 1
+    for k = 0, n - 1 do
+        local p0, p1 = col(k)
+        for p = p0, p1 do
+            for q = p, p1 do
+                local t = upd[u]
+                u = u + 1
+                lterms[t] = lterms[t] or {}
+                table.insert(lterms[t], string.format("u%d * l%d", q, p))
+            end
+        end
+    end
+    local function lentry(t, first)
+        local e = first or string.format("F[%d]", t)
+        for _, x in ipairs(lterms[t] or {}) do e = e .. " - " .. x end
+        return e
+    end
     w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
-      .. " in L, " .. S.nupd .. " updates); d0 receives the diagonal before elimination.")
-    w(" * Returns -1, or the pivot k (permuted) with d_k <= tol d0_k. */")
-    w("static int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
+      .. " in L, " .. S.nupd .. " updates), left-looking")
+    w(" * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k")
+    w(" * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */")
+    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
     w("{")
-    w("    int i;")
-    if nl > 0 then w("    mb_real inv, y;") end
+    if nl > 0 then w("    mb_real inv;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
-    w("    for (i = 0; i < " .. n .. "; i++) d0[i] = F[i];")
-    local u = 1
     for k = 0, n - 1 do
-        w(string.format("    if (!(F[%d] > tol * d0[%d]) || !(d0[%d] > 0)) return %d;", k, k, k, k))
+        w(string.format("    const mb_real o%d = F[%d];", k, k))
+        w(string.format("    d0[%d] = o%d;", k, k))
+        w(string.format("    const mb_real p%d = %s;", k, lentry(k, "o" .. k)))
+        w(string.format("    F[%d] = p%d;", k, k))
+        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) return %d;", k, k, k, k))
         local p0, p1 = col(k)
         if p1 >= p0 then
-            w(string.format("    inv = 1 / F[%d];", k))
+            w(string.format("    inv = 1 / p%d;", k))
             for p = p0, p1 do
-                w(string.format("    y = F[%d] * inv;", n + p))
-                for q = p, p1 do
-                    w(string.format("    F[%d] -= F[%d] * y;", upd[u], n + q))
-                    u = u + 1
-                end
+                w(string.format("    const mb_real u%d = %s;", p, lentry(n + p)))
+                w(string.format("    const mb_real l%d = u%d * inv;", p, p))
+                w(string.format("    F[%d] = l%d;", n + p, p))
             end
-            for p = p0, p1 do w(string.format("    F[%d] *= inv;", n + p)) end
         end
     end
     w("    return -1;")
@@ -254,6 +276,57 @@ function M.assembly_a(name, P)
     for _, x in ipairs(sym) do w(x) end
     w("    }")
     w("}")
+    return table.concat(out, "\n")
+end
+
+-- The products with Phi_q's own values (mb_pq_products: phiq_mv, phiq_x; runtime/mb_kkt.c):
+-- Phi_q x as pq_mv below, and the KKT solve's x = w (b - Phi_q^T y) (b copied, pq_mtv with
+-- a = -1, the product with w), with the entries that are the constant 1 or -1 in the model's
+-- Phi_q (pq_unit, 1-based, as in assembly_s) taken as such: +-x[c] for 1 * x[c], and
+-- (-1 * (+-1)) y[r] as -+y[r], the same bits (a product with +-1 is exact), without the loads
+-- and products (chain100: 398 of 796 entries). Each output one expression, its terms in the
+-- order of the loops (a row of Phi_q x from 0, a column of x from b). Nil when Phi_q has no
+-- such entry. Guarded by MB_WITH_PHIQ_PRODUCTS (runtime/mb_config.h).
+function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
+    local any = false
+    for k = 1, #prow do if pq_unit[k] then any = true end end
+    if not any then return nil end
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local rows, cols = {}, {}
+    for r = 0, nc - 1 do rows[r] = "0" end
+    for k = 1, #prow do
+        local r, c, u = prow[k], pcol[k], pq_unit[k]
+        if u == 1 then rows[r] = rows[r] .. string.format(" + x[%d]", c)
+        elseif u == -1 then rows[r] = rows[r] .. string.format(" - x[%d]", c)
+        else rows[r] = rows[r] .. string.format(" + Pq[%d] * x[%d]", k - 1, c) end
+        -- b[c] + (-1 * Pq[k]) y[r] is b[c] - Pq[k] y[r] (negation is exact)
+        if not cols[c] then cols[c] = string.format("b[%d]", c) end
+        if u == 1 then cols[c] = cols[c] .. string.format(" - y[%d]", r)
+        elseif u == -1 then cols[c] = cols[c] .. string.format(" + y[%d]", r)
+        else cols[c] = cols[c] .. string.format(" - Pq[%d] * y[%d]", k - 1, r) end
+    end
+    w("#if MB_WITH_PHIQ_PRODUCTS")
+    w("/* out = Phi_q x for Phi_q's own values (its constant +-1 entries as such). */")
+    w("static MB_NO_SLP void " .. name .. "_phiq_mv(const mb_real *restrict Pq, const mb_real *restrict x, mb_real *restrict out)")
+    w("{")
+    w("    (void)Pq;")
+    w("    (void)x;")
+    for r = 0, nc - 1 do w(string.format("    out[%d] = %s;", r, rows[r])) end
+    w("}")
+    w("")
+    w("/* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */")
+    w("static MB_NO_SLP void " .. name .. "_phiq_x(const mb_real *restrict Pq, const mb_real *restrict y, const mb_real *restrict b,")
+    w("    const mb_real *restrict w, mb_real *restrict x)")
+    w("{")
+    w("    (void)Pq;")
+    w("    (void)y;")
+    for c = 0, nq - 1 do
+        if cols[c] then w(string.format("    x[%d] = (%s) * w[%d];", c, cols[c], c))
+        else w(string.format("    x[%d] = b[%d] * w[%d];", c, c, c)) end
+    end
+    w("}")
+    w("#endif")
     return table.concat(out, "\n")
 end
 

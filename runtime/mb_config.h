@@ -139,6 +139,14 @@
                                       called) */
 #define MB_WITH_F3_KERNEL (!MBI_ONLY)
 #endif
+#ifndef MB_WITH_PHIQ_PRODUCTS      /* [code] the products with Phi_q's own values, its constant
+                                      +-1 entries as such (mb_model.h: mb_pq_products
+                                      phiq_mv, phiq_x), compiled into unrolled models and called by the
+                                      KKT solve; off in one-formulation builds (flash: pq_mv and
+                                      pq_mtv give the same bits). A model and a runtime built
+                                      with different values still work together */
+#define MB_WITH_PHIQ_PRODUCTS (!MBI_ONLY)
+#endif
 #ifndef MB_WITH_STAGE_POWER        /* [code] the model's power function (P_nc alone, mb_model.h)
                                       compiled into generated models and called for the adaptive
                                       Runge-Kutta integrators' per-stage power; off in

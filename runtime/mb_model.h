@@ -72,6 +72,22 @@ typedef struct mb_symbolic {
  *  - factor: matrix and the plan's LU (mb_symbolic.lu) in one: F = [D | L | U] and D, the same
  *    values but for the sign of a zero entry; returns -1, or the pivot k (permuted) that is
  *    exactly zero (F then partly written). */
+/* The unrolled products with Phi_q (mb_plan.pq; runtime/mb_vec.h: pq_mv, pq_mtv, phiq_mv),
+ * one pointer in the plan (interface 26). mv, mtv: the same arithmetic in the same order as the
+ * loops over phi_q_pat, out = Phi_q x (nc values) and out += a Phi_q^T y (nq values), for any
+ * values Pq on its pattern (Phi_q, Phidot_q, F4's D). For Phi_q's own values, its entries that
+ * are the constant +-1 in the model taken as such (the same bits without their loads and
+ * products): phiq_mv, the same as mv; phiq_x, the KKT solve's x = w (b - Phi_q^T y) (nq
+ * values: b copied, mtv with a = -1, the product with w; runtime/mb_kkt.c). NULL where Phi_q
+ * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
+typedef struct mb_pq_products {
+    void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
+    void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+    void (*phiq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
+    void (*phiq_x)(const mb_real *Pq, const mb_real *y, const mb_real *b, const mb_real *w,
+                   mb_real *x);
+} mb_pq_products;
+
 typedef struct mb_f4_kernels {
     void (*matrix)(mb_real *F, mb_real *D, const mb_real *mass, const mb_real *Pq,
                    const mb_real *Pqd, const mb_real *dQq, const mb_real *dQv, mb_real a,
@@ -134,12 +150,8 @@ typedef struct mb_plan {
      * in the model's Phi_q is written +-w[c] (the same bits). */
     void (*s_assemble)(mb_real *F, const mb_real *Pq, const mb_real *w);
     void (*a_assemble)(mb_real *F, const mb_real *E, const mb_real *D, int unsym);
-    /* The unrolled products with Phi_q (NULL in the compact form; runtime/mb_vec.h: pq_mv,
-     * pq_mtv), the same arithmetic in the same order as the loops over phi_q_pat:
-     * out = Phi_q x (nc values) and out += a Phi_q^T y (nq values); Pq: Phi_q's values or any
-     * array on its pattern (Phidot_q, F4's D). */
-    void (*pq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
-    void (*pq_mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
+    /* The unrolled products with Phi_q (mb_pq_products above; NULL in the compact form). */
+    const mb_pq_products *pq;
     /* F4's Newton iteration, unrolled (mb_f4_kernels above; NULL in the compact form and where
      * MB_WITH_F4_KERNELS is 0, runtime/mb_config.h). */
     const mb_f4_kernels *f4;

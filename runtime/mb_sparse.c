@@ -233,14 +233,24 @@ void mb_sp_assemble_s(const mb_model *m, const mb_real *Pq, const mb_real *w, mb
 #endif
 }
 
+/* (the plan is required: mb_sim_init's check_plan; the assembly above reads it likewise) */
 void mb_sp_pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out)
 {
-    if (m->plan && m->plan->pq_mv) m->plan->pq_mv(val, x, out);
+    if (m->plan->pq) m->plan->pq->mv(val, x, out);
     else sp_mv(&m->phi_q_pat, val, x, out, m->nc);
 }
 
 void mb_sp_pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_real a, mb_real *out)
 {
-    if (m->plan && m->plan->pq_mtv) m->plan->pq_mtv(val, y, a, out);
+    if (m->plan->pq) m->plan->pq->mtv(val, y, a, out);
     else sp_mtv_add(&m->phi_q_pat, val, y, a, out);
 }
+
+#if MB_WITH_PHIQ_PRODUCTS
+void mb_sp_phiq_mv(const mb_model *m, const mb_real *Pq, const mb_real *x, mb_real *out)
+{
+    const mb_pq_products *pq = m->plan->pq;
+    if (pq && pq->phiq_mv) pq->phiq_mv(Pq, x, out);
+    else mb_sp_pq_mv(m, Pq, x, out);
+}
+#endif

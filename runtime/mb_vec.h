@@ -58,8 +58,8 @@ static inline void sp_mtv_add(const mb_pattern *pat, const mb_real *val, const m
 {
     for (int k = 0; k < pat->nnz; k++) out[pat->col[k]] += a * val[k] * y[pat->row[k]];
 }
-/* The products with Phi_q's pattern: the model's unrolled code where it has one (mb_plan: pq_mv,
- * pq_mtv; the same arithmetic, so bit-identical), the loops above otherwise. One body each in
+/* The products with Phi_q's pattern: the model's unrolled code where it has one (mb_plan.pq: mv,
+ * mtv; the same arithmetic, so bit-identical), the loops above otherwise. One body each in
  * mb_sparse.c (an inline copy per runtime file cost flash on small targets). */
 void mb_sp_pq_mv(const mb_model *m, const mb_real *val, const mb_real *x, mb_real *out);
 void mb_sp_pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_real a, mb_real *out);
@@ -71,6 +71,9 @@ static inline void pq_mtv(const mb_model *m, const mb_real *val, const mb_real *
 {
     mb_sp_pq_mtv(m, val, y, a, out);
 }
+/* Phi_q x when Pq is Phi_q's own values: the model's phiq_mv where it has one (its constant +-1
+ * entries as such: the same bits), else pq_mv. */
+void mb_sp_phiq_mv(const mb_model *m, const mb_real *Pq, const mb_real *x, mb_real *out);
 /* A (n x n, column-major) += a P */
 static inline void add_sparse(mb_real *A, int n, const mb_pattern *pat, const mb_real *val, mb_real a)
 {

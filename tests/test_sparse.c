@@ -223,30 +223,75 @@ static void check_forms(const mb_model *m)
     }
     /* the unrolled products with Phi_q against the pattern's loops, bit for bit; a perturbed
      * value must show (the comparison can fail) */
-    if (P->pq_mv && P->pq_mtv && nnz > 0) {
+    if (P->pq && nnz > 0) {
         int nc = m->nc;
         double *x = malloc(sizeof(double) * (n + 1)), *o1 = malloc(sizeof(double) * (n + nc + 1));
         double *o2 = malloc(sizeof(double) * (n + nc + 1));
         for (int i = 0; i < n; i++) x[i] = rnd();
         for (int i = 0; i < nc; i++) o1[i] = o2[i] = rnd();   /* pq_mv must overwrite them */
-        P->pq_mv(Pq, x, o1);
+        P->pq->mv(Pq, x, o1);
         memset(o2, 0, sizeof(double) * (size_t)nc);
         for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.row[k]] += Pq[k] * x[m->phi_q_pat.col[k]];
         CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) == 0, "%s: Phi_q x unrolled vs loop differ", m->name);
         for (int neg = 0; neg < 2; neg++) {
             double a = neg ? -0.75 : 1;
             for (int i = 0; i < n; i++) o1[i] = o2[i] = rnd();
-            P->pq_mtv(Pq, x, a, o1);
+            P->pq->mtv(Pq, x, a, o1);
             for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.col[k]] += a * Pq[k] * x[m->phi_q_pat.row[k]];
             CHECK(memcmp(o1, o2, sizeof(double) * (size_t)n) == 0, "%s: Phi_q^T y (a %g) unrolled vs loop differ",
                   m->name, a);
         }
         Pq[0] += 1e-3;                                       /* negative control */
-        P->pq_mv(Pq, x, o1);
+        P->pq->mv(Pq, x, o1);
         Pq[0] -= 1e-3;
         CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) != 0 || x[m->phi_q_pat.col[0]] == 0,
               "%s: a perturbed Phi_q entry left Phi_q x unchanged", m->name);
         free(x); free(o1); free(o2);
+    }
+    /* the products for Phi_q's own values (its constant +-1 entries as such) against the loops,
+     * bit for bit, on the model's Phi_q at a perturbed q, x and y with zeros of both signs; a
+     * perturbed variable entry must show */
+    if (P->pq && P->pq->phiq_mv && P->pq->phiq_x && nnz > 0) {
+        int nc = m->nc, kv = 0;
+        double *G = malloc(sizeof(double) * (nnz + 1)), *q = malloc(sizeof(double) * (n + 1));
+        double *x = malloc(sizeof(double) * (n + nc + 1)), *o1 = malloc(sizeof(double) * (n + nc + 1));
+        double *o2 = malloc(sizeof(double) * (n + nc + 1));
+        double *b = malloc(sizeof(double) * (n + 1)), *w = malloc(sizeof(double) * (n + 1));
+        for (int i = 0; i < n; i++) q[i] = m->q0[i] + 0.1 * rnd();
+        m->phi_q(m, 0, q, G);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n + nc; i++) x[i] = pass && i % 3 ? (i % 2 ? 0.0 : -0.0) : rnd();
+            for (int i = 0; i < nc; i++) o1[i] = rnd();
+            P->pq->phiq_mv(G, x, o1);
+            memset(o2, 0, sizeof(double) * (size_t)nc);
+            for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.row[k]] += G[k] * x[m->phi_q_pat.col[k]];
+            CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) == 0, "%s: phiq_mv vs loop differ (pass %d)",
+                  m->name, pass);
+            /* x = w (b - Phi_q^T y): b copied, the loop with a = -1, the product with w */
+            for (int i = 0; i < n; i++) { b[i] = pass && i % 2 ? -0.0 : rnd(); w[i] = 0.5 + fabs(rnd()); }
+            for (int i = 0; i < n; i++) o1[i] = rnd();
+            P->pq->phiq_x(G, x, b, w, o1);
+            memcpy(o2, b, sizeof(double) * (size_t)n);
+            for (int k = 0; k < nnz; k++) o2[m->phi_q_pat.col[k]] += -1 * G[k] * x[m->phi_q_pat.row[k]];
+            for (int i = 0; i < n; i++) o2[i] *= w[i];
+            CHECK(memcmp(o1, o2, sizeof(double) * (size_t)n) == 0, "%s: phiq_x (pass %d) vs loop differ",
+                  m->name, pass);
+        }
+        for (int i = 0; i < n + nc; i++) x[i] = 1 + fabs(rnd());
+        while (kv < nnz && (G[kv] == 1 || G[kv] == -1)) kv++;   /* negative control */
+        if (kv < nnz) {
+            for (int i = 0; i < n; i++) b[i] = w[i] = 1;
+            P->pq->phiq_mv(G, x, o2);
+            P->pq->phiq_x(G, x, b, w, o2 + nc);
+            G[kv] += 0.25;
+            P->pq->phiq_mv(G, x, o1);
+            P->pq->phiq_x(G, x, b, w, o1 + nc);
+            CHECK(memcmp(o1, o2, sizeof(double) * (size_t)nc) != 0, "%s: a perturbed Phi_q entry left phiq_mv unchanged",
+                  m->name);
+            CHECK(memcmp(o1 + nc, o2 + nc, sizeof(double) * (size_t)n) != 0,
+                  "%s: a perturbed Phi_q entry left phiq_x unchanged", m->name);
+        }
+        free(G); free(q); free(x); free(o1); free(o2); free(b); free(w);
     }
     free(F1); free(F2); free(b1); free(b2); free(y); free(d0); free(Pq);
 }
@@ -596,6 +641,9 @@ int main(void)
     int f4k = 0;
     for (int i = 0; i < nm; i++) { check_forms(models[i]); unrolled += models[i]->plan && models[i]->plan->a.lu; }
     CHECK(unrolled >= 4, "only %d generated models in the unrolled form", unrolled);
+    int phiq = 0;
+    for (int i = 0; i < nm; i++) phiq += models[i]->plan && models[i]->plan->pq && models[i]->plan->pq->phiq_mv;
+    CHECK(phiq >= 2, "only %d generated models with the products for Phi_q's own values", phiq);
     for (int i = 0; i < nm; i++) {
         check_f4_kernels(models[i]);
         check_f4_run(models[i]);
