@@ -148,13 +148,14 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
     const mb_plan *P = m->plan;
     int n = s->n, nl = P->a.nl;
     mb_real *F = s->FA;
-    zero(n + (unsym ? 2 : 1) * nl, F);
+    zero((unsym ? 2 : 1) * nl, F + n);                      /* (the diagonal: M's, below) */
     for (int i = 0; i < n; i++) F[P->a.pinv[i]] = m->mass[i];
     if (P->a_assemble) { P->a_assemble(F, E, D, unsym); return; }   /* the unrolled form */
+    int lo = unsym ? n : n + nl;        /* the terms off the diagonal have a transpose (unsym) */
     for (int t = 0; t < P->na; t++) {
         int k = P->a_k[t], l = P->a_l[t], d = P->a_dst[t];
         F[d] += E[k] * D[l];
-        if (unsym && d >= n) F[d + nl] += E[l] * D[k];
+        if (d >= lo) F[d + nl] += E[l] * D[k];
     }
 }
 

@@ -115,17 +115,20 @@ static int lu_compact(const mb_symbolic *sy, mb_real *F)
         mb_real d = F[k];
         if (d == 0) return k;
         mb_real inv = 1 / d;
-        for (int p = lp[k]; p < lp[k + 1]; p++) {
-            mb_real lpk = L[p] * inv, up = U[p];   /* l_(li p, k) and u_(k, li p) */
+        int p1 = lp[k + 1];
+        /* column k of L scaled first: the updates below use l_(i, k) = L[p] * inv, the same
+         * product once per entry instead of once per update (no update reaches column k) */
+        for (int p = lp[k]; p < p1; p++) L[p] *= inv;
+        for (int p = lp[k]; p < p1; p++) {
+            mb_real lpk = L[p], up = U[p];         /* l_(li p, k) and u_(k, li p) */
             int t = upd[u++];
             F[t] -= lpk * up;                      /* diagonal (li p, li p) */
-            for (int q = p + 1; q < lp[k + 1]; q++) {
+            for (int q = p + 1; q < p1; q++) {
                 t = upd[u++];
-                F[t] -= L[q] * inv * up;           /* lower (li q, li p) */
+                F[t] -= L[q] * up;                 /* lower (li q, li p) */
                 F[t + nl] -= lpk * U[q];           /* upper (li p, li q) */
             }
         }
-        for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
         F[k] = inv;                                /* the solve multiplies (mb_sp_lu) */
     }
     return -1;
