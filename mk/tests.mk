@@ -55,6 +55,9 @@ TEST_SCRIPTS += tests/test_tree_files.sh
 # runtime/mb_config.h is the one page of the build switches: every switch read is on it, every
 # [ABI] one in MB_BUILD_CONFIG, none tested by presence (tests/test_config_page.sh)
 TEST_SCRIPTS += tests/test_config_page.sh
+# every [code] switch of it can be turned off: the runtime built with -DNAME=0 resolves its own
+# calls (tests/test_config_link.sh)
+TEST_SCRIPTS += tests/test_config_link.sh
 # docs/cli.md names every make target, script, mbgen option and make variable a user meets, and
 # every binary it names answers --help (the bench tools too: built, never run, for that)
 TEST_SCRIPTS += tests/test_doc_cli.sh
