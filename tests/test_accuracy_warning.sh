@@ -10,7 +10,8 @@
 # rtol 1e-12. bdf's estimate (baumgarte, canonical): silent on the parallelogram chain within
 # rtol, warned on the pendulum far off; on Andrews within 3 x the actual error. The
 # extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
-# xge_energy), and on the walker's contact impacts (xge_cut, xg_off).# Fixed steps: the simulator's companion at twice the step (--warn-error) warns on
+# xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Fixed steps: the
+# simulator's companion at twice the step (--warn-error) warns on
 # hht's run more than 1e-3 off, not on the accurate ones, leaves the rows as they are and stops
 # a --strict run. Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
