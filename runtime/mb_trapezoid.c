@@ -262,17 +262,13 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         /* an iteration that goes on needs the dynamics at this state too: one fused call (a
          * kept matrix's iteration as well where the model has it: the sines are shared, and
          * the force Jacobians it refreshes enter only 5.53 below, not the kept factors). The
-         * last one needs the kinematics only, but on a host (MB_WITH_F4_KERNELS) it is the
-         * fused call too where the model has it: its forces go unused (Andrews: 2 % more
-         * instructions a step), and a step runs one evaluation's straight-line code instead of
-         * two, 8.7 KB less for the instruction cache (1.94 -> 1.83 us a step); the same
-         * kinematics, bit for bit */
+         * last one takes the kinematics only: the fused call there (its forces unused, one
+         * evaluation's code a step instead of two: 1.92 -> 1.83 us on Andrews) was tried and
+         * moves results (the chain N = 10, --extrapolate at rtol 1e-8: 4 -> 10 held steps): the
+         * forces, Phidot_q and the force Jacobians left for what reads them before the next
+         * evaluation are then the final state's, not the last iterate's */
         int last = conv || it == s->p.max_iter, fresh = k.refresh || !s->fact_valid;
-#if MB_WITH_F4_KERNELS
-        int fused = !last ? fresh || m->eval_kin_dyn : m->eval_kin_dyn != NULL;
-#else
         int fused = !last && (fresh || m->eval_kin_dyn);
-#endif
         if (fused) mbi_eval_kin_dyn(s, t1, q, v);
         else mbi_eval_kin(s, t1, q);
         if (Ib) for (int r = 0; r < nc; r++) I[r] = Ib[r] + h2 * s->Phi[r];
