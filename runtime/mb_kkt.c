@@ -63,22 +63,6 @@ static int scale_finite(int n, mb_real *restrict x, const mb_real *restrict mi)
     }
     return f0 + f1 + f2 + f3 == 0;
 }
-#if MB_WITH_PHIQ_PRODUCTS
-/* whether x is finite, as scale_finite without the product */
-static int finite4(int n, const mb_real *restrict x)
-{
-    mb_real f0 = 0, f1 = 0, f2 = 0, f3 = 0;
-    int i = 0;
-    for (; i + 3 < n; i += 4) {
-        f0 += x[i] * 0;
-        f1 += x[i + 1] * 0;
-        f2 += x[i + 2] * 0;
-        f3 += x[i + 3] * 0;
-    }
-    for (; i < n; i++) f0 += x[i] * 0;
-    return f0 + f1 + f2 + f3 == 0;
-}
-#endif
 
 static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
                      mb_real *x, mb_real *y)
@@ -110,7 +94,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     const mb_pq_products *pq = m->plan->pq;
     if (pq && pq->phiq_x) {   /* x = M^-1 (b1 - Phi_q^T y) in the model's one pass: the same bits */
         pq->phiq_x(s->Pq, y, b1, s->minv, x);
-        return finite4(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+        return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
     }
 #endif
     copy(n, x, b1);

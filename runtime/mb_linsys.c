@@ -109,19 +109,11 @@ int mbi_ls_factored_a(mb_sim *s, int k)
 int mbi_ls_factored_lu(mb_sim *s, int k)
 {
     const mb_real *F = s->FA;
-    int n = s->m->plan->a.n, i = 0;
+    int n = s->m->plan->a.n;
     s->mon.factorizations++;
     s->mon.singular_row = -1;
     if (k >= 0) return MB_ERR_SINGULAR;
-    mb_real z = 0, z1 = 0, z2 = 0, z3 = 0;
-    for (; i + 3 < n; i += 4) {
-        z += F[i] * 0;
-        z1 += F[i + 1] * 0;
-        z2 += F[i + 2] * 0;
-        z3 += F[i + 3] * 0;
-    }
-    for (; i < n; i++) z += F[i] * 0;
-    return z + z1 + z2 + z3 == 0 ? MB_OK : MB_ERR_NONFINITE;
+    return finite_vec(n, F) ? MB_OK : MB_ERR_NONFINITE;   /* four sums on a host */
 }
 #endif
 

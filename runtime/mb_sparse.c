@@ -146,24 +146,7 @@ int mb_sp_lu(const mb_symbolic *sy, mb_real *F, mb_real *ratio, int *bad)
      * columns may not, but then the solution is not finite, which every caller checks. */
     if (!ratio) {                        /* no pivot ratio wanted: the finiteness only (x * 0 is
                                             NaN for an Inf or NaN x, else +-0) */
-#if MBI_ONLY                            /* firmware: the short loop (flash) */
-        mb_real z = 0;
-        for (int k = 0; k < n; k++) z += F[k] * 0;
-        return z == 0 ? MB_OK : MB_ERR_NONFINITE;
-#else
-        /* four sums, a quarter of the loop's steps: the alf-trapezoid step factors once
-         * (Andrews: 1 % of the step's instructions) */
-        mb_real z = 0, z1 = 0, z2 = 0, z3 = 0;
-        int k = 0;
-        for (; k + 3 < n; k += 4) {
-            z += F[k] * 0;
-            z1 += F[k + 1] * 0;
-            z2 += F[k + 2] * 0;
-            z3 += F[k + 3] * 0;
-        }
-        for (; k < n; k++) z += F[k] * 0;
-        return z + z1 + z2 + z3 == 0 ? MB_OK : MB_ERR_NONFINITE;
-#endif
+        return finite_vec(n, F) ? MB_OK : MB_ERR_NONFINITE;   /* four sums on a host */
     }
     mb_real lo = 0, hi = 0;              /* min |u_kk| / max |u_kk|, as the dense LU reports */
     for (int k = 0; k < n; k++) {

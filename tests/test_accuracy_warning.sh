@@ -241,16 +241,7 @@ for FR in "baumgarte 1e-6" "baumgarte 1e-8" "canonical 1e-6" "canonical 1e-8"; d
     timeout 300 "$AN" --formulation $f --integrator bdf --rtol $R --atol $R --h 1e-3 --every 0.01 --t-end 0.03 \
         --warn-accuracy 0.01 --out "$T/an.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
     est=$(sed -n 's/.*warning: accuracy:.*; \([0-9.e+-]*\) by the end.*/\1/p' "$T/err" | head -1)
-    act=$(awk -F, -v ref="$AREF" -v R=$R 'BEGIN { split(ref, F, " ") }
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { for (i in c) v[i] = $(c[i]) }
-        END { hp = 1.57079632679489661923
-            a[1] = v["OF.phi"]; a[2] = v["EF.phi"] - v["OF.phi"]; a[3] = v["EBD.phi"]
-            a[4] = v["GE.phi"] + hp - v["AG.phi"]; a[5] = v["AG.phi"]; a[6] = v["HE.phi"] - v["AH.phi"] - hp
-            a[7] = v["AH.phi"] + hp
-            for (i = 1; i <= 7; i++) { d = a[i] - F[i]; if (d < 0) d = -d; r = F[i] < 0 ? -F[i] : F[i]
-                d /= R * (1 + r); if (d > m) m = d }
-            printf "%.3g", m }' "$T/an.csv")
+    act=$(angles_err "$T/an.csv" $R)
     ok "Andrews $f bdf rtol $R: estimate ${est:-none} by the end, the angles $act tolerances off: within 3 x, below 10" \
        '[ $rc -eq 0 ] && [ -n "$est" ] && ! above "$act" "$est" 3 && ! above "$est" "$act" 3 && ! above "$est" 10'
 done
