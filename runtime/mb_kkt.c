@@ -77,11 +77,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     if (st) return st;
 #if !MBI_ONLY
     scaled_rhs(n, s->minv, b1, v, cv, x);
-#if MB_WITH_PHIQ_PRODUCTS
     mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
-#else                                /* (mb_sp_phiq_mv is not built: mb_sparse.c) */
-    pq_mv(m, s->Pq, x, y);
-#endif
     sub_vec(nc, y, b2);
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];

@@ -232,11 +232,11 @@ void mb_sp_pq_mtv(const mb_model *m, const mb_real *val, const mb_real *y, mb_re
     else sp_mtv_add(&m->phi_q_pat, val, y, a, out);
 }
 
-#if MB_WITH_PHIQ_PRODUCTS
 void mb_sp_phiq_mv(const mb_model *m, const mb_real *Pq, const mb_real *x, mb_real *out)
 {
+#if MB_WITH_PHIQ_PRODUCTS
     const mb_pq_products *pq = m->plan->pq;
-    if (pq && pq->phiq_mv) pq->phiq_mv(Pq, x, out);
-    else mb_sp_pq_mv(m, Pq, x, out);
-}
+    if (pq && pq->phiq_mv) { pq->phiq_mv(Pq, x, out); return; }
 #endif
+    mb_sp_pq_mv(m, Pq, x, out);
+}

@@ -808,6 +808,16 @@ static void inputs_second(mb_sim *s, double t, int foh)
     intab.row = row;
 }
 
+/* A second run (--estimate-error's, the accuracy companion) to the first run's start: the
+ * inputs at t = 0, the reset, and the redundant rows the first run found (nred of them) */
+static int second_start(const cli *c, run_state *r, mb_sim *s2, int nred)
+{
+    if (intab.nrow > 0) inputs_second(s2, 0, c->foh);
+    int st = mb_sim_reset(s2, 0, NULL, NULL, 1);
+    if (st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(s2, r->dep);
+    return st;
+}
+
 /* ------------------------------------------------------------------ fixed steps' accuracy
  * A fixed-step run has no error estimate: rk4 on canonical at h = 1e-3 swings the crank-rocker
  * of docs/validation.md (section 10) 1.8e-3 of its size off in 20 s, silently (the energy it
@@ -1263,22 +1273,13 @@ static int run(const cli *c, const mb_params *p, run_state *r)
         r->eq = r->ev = r->er = 0;
         r->sh_st = MB_OK;
         if (!r->csv && mb_cli_csv_open(emodel ? emodel : model, model->name) != 0) r->sh_st = MB_ERR_WORKSPACE;
-        if (intab.nrow > 0) inputs_second(r->sh, 0, c->foh);
-        if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) {
-            r->sh_st = mb_sim_reset(r->sh, 0, NULL, NULL, 1);
-            if (r->sh_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->sh, r->dep);
-        }
+        if (r->sh_st == MB_OK && r->st == MB_OK && !r->fault) r->sh_st = second_start(c, r, r->sh, nred);
         if (r->sh_st < 0 && r->st == MB_OK && !r->fault)
             fprintf(stderr, "%s_sim: --estimate-error: the second run's start failed: %s\n", model->name,
                     mb_status_str(r->sh_st));
     }
     if (r->fc_on) {   /* --warn-error's companion: from the same start */
-        r->fc_st = MB_ERR_STATE;
-        if (intab.nrow > 0) inputs_second(r->fc, 0, c->foh);
-        if (r->st == MB_OK && !r->fault) {
-            r->fc_st = mb_sim_reset(r->fc, 0, NULL, NULL, 1);
-            if (r->fc_st == MB_OK && nred > 0) (void)mb_sim_set_redundant_rows(r->fc, r->dep);
-        }
+        r->fc_st = r->st == MB_OK && !r->fault ? second_start(c, r, r->fc, nred) : MB_ERR_STATE;
     }
     if (r->st == MB_OK && !c->quiet && !r->fault)
         fprintf(stderr, "%s_sim: %s/%s%s h=%g%s t_end=%g alpha=%g xi=%g omega=%g%s tol=%g max_iter=%d, "
