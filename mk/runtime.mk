@@ -13,10 +13,11 @@ RT_SRC  := $(RT_CORE) runtime/mb_linalg.c runtime/mb_status.c runtime/mb_analysi
 # evaluator and hand-written test models; host programs only, never the firmware
 RT_PLAN := generator/mb_plan_build.c
 
+# (every object after deps: under make -j a compile would not wait for the headers deps.sh installs)
 obj = $(patsubst %.c,$(BUILD)/o/$(1)/%.o,$(2))
 define RT_VARIANT
 VFLAGS_$(1) := $(2)
-$(BUILD)/o/$(1)/%.o: %.c $$(MK_FILES)
+$(BUILD)/o/$(1)/%.o: %.c $$(MK_FILES) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_C) $$(VFLAGS_$(1)) $$(XFLAGS) $$(DEPFLAGS) -c $$< -o $$@
 RT_OBJ_$(1) := $$(call obj,$(1),$$(RT_SRC) $$(RT_PLAN))

@@ -44,11 +44,21 @@ for group in "${@:-core}"; do
         *) echo "deps.sh: unknown group '$group' (scripts/deps.sh --help lists them)" >&2; exit 2 ;;
     esac
 done
-missing=()
-for p in "${want[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
+find_missing() {
+    missing=()
+    for p in "${want[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+}
+find_missing
 [ ${#missing[@]} -eq 0 ] && exit 0
+# make -j runs several of these at once (deps, plots-deps, ...): one installs at a time, and
+# the others look again once it is done (apt-get fails on a held lock)
+if command -v flock >/dev/null 2>&1 && { exec 9>>"${TMPDIR:-/tmp}/mb-deps.lock"; } 2>/dev/null; then
+    flock 9
+    find_missing
+    [ ${#missing[@]} -eq 0 ] && exit 0
+fi
 echo "deps.sh: installing missing Debian packages: ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
