@@ -599,6 +599,9 @@ int mbi_trap_finish(mb_sim *s)
     if (s->p.integrator != MB_TRAPEZOID || MBI_FORMULATION(s) != MB_ALF_TRAPEZOID) return 0;
     if (s->ge_n < 1 || s->t != s->ge_tlast || (XGE_MARK(s) != s->ge_resets && !xge_cut(s))) return 0;
     xge_compare(s);
+    s->ge_resets = XGE_MARK(s);   /* (as xge_step at a cut: a run stepped on after this goes on
+                                   * comparing from the companion's own state) */
+    s->xg_ev = s->mon.events;
     s->td_t0 = s->t;
     return 1;
 }
