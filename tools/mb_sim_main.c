@@ -235,8 +235,9 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
             }
             fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
                     "%.3g; %.3g by the end): the step control bounds each step's error by "
-                    "rtol/atol, not the run's, which is about that sum times rtol or more; for "
-                    "long runs dop853 (docs/validation.md, section 10)", v,
+                    "rtol/atol, not the run's, which grows with that sum where the errors add "
+                    "up (a swing's phase; a driven linkage's need not); --estimate-error "
+                    "measures it, for long runs dop853 (docs/validation.md, section 10)", v,
                     (double)mo->err_lim, (double)mo->err_sum);
             break;
         default:
