@@ -226,9 +226,10 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
      * run's is about their sum times how errors grow (a phase error: linearly in t), and their
      * estimates are of the solution they advance (dopri5's and dop853's are of the embedded
      * lower order one, many times the error of the solution taken; the extrapolated
-     * trapezoid's likewise): the sum alone already past warn_accuracy tolerances is a run
-     * whose error rtol does not bound (docs/validation.md, section 10: on the validation
-     * models every run that passed it and ran to its end was 14 x rtol off or more) */
+     * trapezoid's likewise, so they estimate the global error by a companion at 2h instead):
+     * an estimate past its threshold (acc_limit) is a run whose error rtol may not bound; the
+     * thresholds' misses and false alarms: docs/validation.md, section 10, "The thresholds".
+     * err_max keeps the largest estimate (the summary's err_est) */
 #if MBI_ACC   /* (firmware builds have neither: no code, no field) */
     if (o->err_sum > o->err_max) o->err_max = o->err_sum;
     o->err_lim = acc_limit(s);
