@@ -450,7 +450,7 @@ static fmi2Status log_fresh_warnings(fmu_inst *c, const char *fn)
         /* the threshold each was met against, and what to change (docs/formulations.md) */
         const mb_real thr[6] = {0, c->p.warn_energy, c->p.warn_phi, c->p.warn_sigma, c->p.warn_stability,
 #if MBI_ACC
-                                c->p.warn_accuracy
+                                mb_sim_get_monitor(c->sim)->err_lim
 #else
                                 0
 #endif

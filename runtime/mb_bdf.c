@@ -790,7 +790,7 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
          * solve with S, so only where the warning is on) */
         if (f4) s->mon.err_sum += dsm;
 #if MBI_EXPLICIT
-        else if (s->p.warn_accuracy > 0) acc_step(s, t1);
+        else if (s->p.warn_accuracy != 0) acc_step(s, t1);
 #endif
         *h_taken = s->bh;
         s->t_prev = s->t;

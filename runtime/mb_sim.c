@@ -119,7 +119,7 @@ void mb_params_default_checked(mb_params *p, int f, unsigned long config, unsign
 #endif
     p->warn_stability = 2;
 #if MBI_ACC   /* (only where bdf or the step control is built: mb_sim.h) */
-    p->warn_accuracy = 10;
+    p->warn_accuracy = MB_WARN_ACCURACY_AUTO;
 #endif
 }
 
@@ -202,6 +202,9 @@ static int params_bad(const mb_params *p)
                   (kind == PK_ALPHA && p->formulation >= MB_ALF_EXPLICIT && !(v > 0) && !AUTO_OK) ||
                   (kind == PK_BELOW1 && v >= 1);
             if (AUTO_OK && v == 0 && pfields[k].off == offsetof(mb_params, tol)) bad = 0;
+#if MBI_ACC   /* (each estimator's own threshold) */
+            if (v == MB_WARN_ACCURACY_AUTO && pfields[k].off == offsetof(mb_params, warn_accuracy)) bad = 0;
+#endif
         }
         if (bad) return k;
     }

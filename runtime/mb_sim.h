@@ -76,6 +76,8 @@ enum {
                                either (MBI_ACC: firmware keeps its RAM) */
     MB_NWARN = 5 + MBI_ACC
 };
+/* p.warn_accuracy: each accuracy estimator's own threshold (mb_monitor.c, acc_limit) */
+#define MB_WARN_ACCURACY_AUTO (-1)
 #define MB_WARN_BIT(k) (1u << (k))
 
 /* Largest max_iter: more iterations per step only make a stalled iteration look like a hang. */
@@ -168,8 +170,12 @@ typedef struct mb_params {
     mb_real warn_accuracy;  /* bdf, the step-controlled trapezoid: the sum of the local error
                                estimates, in tolerances; dopri5, dop853, the extrapolated
                                trapezoid (adaptive 2): the companion's estimate of the global
-                               error (mb_rk.c, mb_trapezoid_control.c), in tolerances; default
-                               10 (0: neither, and no companion) */
+                               error (mb_rk.c, mb_trapezoid_control.c), in tolerances. > 0: that
+                               threshold for every estimator; 0: none (and no companion);
+                               default MB_WARN_ACCURACY_AUTO: each estimator's own, set from
+                               its misses and false alarms (mb_monitor.c; docs/validation.md,
+                               section 10): the companions 10, bdf's signed estimate (F1-F3)
+                               15, the sums (bdf on F4, adaptive 1) 150 (mon.err_lim) */
 #endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
@@ -246,6 +252,10 @@ typedef struct mb_monitor {
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
+    mb_real err_max;         /* the largest err_sum of the run's accepted steps (what the
+                                accuracy warning compares; bdf's signed estimate can fall) */
+    mb_real err_lim;         /* the threshold err_sum is compared with: p.warn_accuracy, or
+                                with MB_WARN_ACCURACY_AUTO the estimator's own; 0: none */
     mb_real err_vel;         /* bdf on F1-F3: the RMS of the velocity error so far (F1, F2:
                                 its part tangent to the constraints; signed sums), in
                                 position tolerances per second (mb_bdf.c, acc_step; the

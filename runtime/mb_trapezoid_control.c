@@ -571,7 +571,7 @@ static void xge_compare(mb_sim *s)
 
 static void xge_step(mb_sim *s)
 {
-    if (!(s->p.warn_accuracy > 0) || !s->xg) return;
+    if (s->p.warn_accuracy == 0 || !s->xg) return;
     if (s->ge_n < 0 || s->t != s->ge_tlast || XGE_MARK(s) != s->ge_resets) {
         int start = s->ge_n < 0;
         if (xge_cut(s)) {
@@ -595,7 +595,7 @@ static void xge_step(mb_sim *s)
  * overwrites xs and xa, the last step's dense output (trap_dense: none kept now). */
 int mbi_trap_finish(mb_sim *s)
 {
-    if (!(s->p.warn_accuracy > 0) || !s->xg || s->p.adaptive != 2) return 0;
+    if (s->p.warn_accuracy == 0 || !s->xg || s->p.adaptive != 2) return 0;
     if (s->p.integrator != MB_TRAPEZOID || MBI_FORMULATION(s) != MB_ALF_TRAPEZOID) return 0;
     if (s->ge_n < 1 || s->t != s->ge_tlast || (XGE_MARK(s) != s->ge_resets && !xge_cut(s))) return 0;
     xge_compare(s);

@@ -111,14 +111,15 @@ END { if (n == 0 || t < 0.03 - 1e-9) { print n " - - -"; exit }
 kv() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
 
 # run PROB LABEL KIND VALUE OPTIONS...: one simulation, compared; appends to $RUNS
-#   prob|label|kind|value|status|t_reached|warnings|nwarn|steps|wall|rows|abs|rel|t_max|command|stop reason
+#   prob|label|kind|value|status|t_reached|warnings|nwarn|steps|wall|rows|abs|rel|t_max|command|stop reason|
+#   err_est (the summary's: the accuracy warning's largest estimate, in tolerances; 0 none)
 run() {
     local prob=$1 label=$2 kind=$3 val=$4; shift 4
-    local sim=$B/$SIM csv=$T/run.csv sum rc st tr w nw steps wall cmp why
+    local sim=$B/$SIM csv=$T/run.csv sum rc st tr w nw steps wall cmp why est
     rm -f "$csv"
     sum=$(timeout "$TO" "$sim" "$@" --out "$csv" --quiet 2>"$T/err"); rc=$?
     st=$(kv status "$sum"); tr=$(kv t_end "$sum"); nw=$(kv warnings "$sum")
-    steps=$(kv steps "$sum"); wall=$(kv wall_s "$sum")
+    steps=$(kv steps "$sum"); wall=$(kv wall_s "$sum"); est=$(kv err_est "$sum")
     [ "$rc" = 124 ] && st=timeout
     [ -n "$st" ] || { st="fail($rc)"; }
     w=$(sed -n 's/.*warning: \([a-z]*\): first at t=\([^:]*\):.*/\1@\2/p' "$T/err" | paste -sd, -)
@@ -126,8 +127,8 @@ run() {
     if [ ! -s "$csv" ]; then cmp="0 - - -"
     elif [ "$prob" = andrews ]; then cmp=$(awk -v ref="$ANDREWS_REF" "$CMP_ANDREWS" "$csv")
     else cmp=$(awk -v s="$SCALE" "$CMP" "$REF" "$csv") || cmp="0 - - -"; fi
-    printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" "${w:-}" \
-        "${nw:-0}" "${steps:--}" "${wall:--}" "$(tr ' ' '|' <<<"$cmp")" "$B/$SIM $* | $(tr '|' '/' <<<"${why:-}")" >>"$RUNS"
+    printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" "${w:-}" \
+        "${nw:-0}" "${steps:--}" "${wall:--}" "$(tr ' ' '|' <<<"$cmp")" "$B/$SIM $* | $(tr '|' '/' <<<"${why:-}")" "${est:--}" >>"$RUNS"
     printf '  %-8s %-26s %-5s %-6s %-8s t=%-10s err=%-10s %s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" \
         "$(cut -d' ' -f3 <<<"$cmp")" "${w:-}" >&2
 }
@@ -309,6 +310,36 @@ END {
   printf "runs at rtol 1e-8: %d; within 1e-6: %d; off but stopped or warned: %d; off and silent: %d\n%s\n", n8, p8, f8, s8, sl8
 }' "$RUNS"
 
+# the accuracy warning's threshold per estimator kind: misses and false alarms (as above, the
+# other warnings counted as they are) had the warning fired past T, from each run's err_est
+# (its largest estimate; runs without it, from before the field, are left out)
+awk -F'|' '
+BEGIN { nt = split("5 7 10 15 20 30 50 70 100 150 200 300", TT, " ")
+        name["a"] = "companion at 2h (dopri5, dop853, --extrapolate; default 10)"
+        name["b"] = "bdf signed sum (baumgarte, canonical; default 15)"
+        name["c"] = "sum of magnitudes (bdf on alf-trapezoid, the plain step control; default 150)" }
+$3 != "rtol" || $13 == "-" || $17 == "" || $17 == "-" { next }
+{ k = ($2 ~ /dopri5|dop853|extrapolate/) ? "a" : ($2 ~ /bdf/ && $2 !~ /alf-trapezoid/) ? "b" : "c"
+  r = $13 / $4; est = $17 + 0; ok = ($5 == "ok"); n[k]++
+  wo = $7; gsub(/accuracy@[^,]*,?/, "", wo); other = (wo != "")
+  for (j = 1; j <= nt; j++) { w = other || est > TT[j]
+      if (ok && !w && r > 100) M[k, j]++
+      if (w && r <= 10) F[k, j]++ }
+  if (ok && !other && r > 100 && (!(k in lo) || est < lo[k])) { lo[k] = est; lol[k] = sprintf("%s %s %s, %.0f x rtol", $1, $2, $4, r) }
+  if (!other && r <= 10 && (!(k in hi) || est > hi[k])) { hi[k] = est; hil[k] = sprintf("%s %s %s, %.2g x rtol", $1, $2, $4, r) } }
+END {
+  printf "## The accuracy warning: misses and false alarms against its threshold T, per estimator\n\n"
+  printf "From each run'"'"'s err_est (the largest estimate over the run, in tolerances): the counts had the\n"
+  printf "warning fired past T (other warnings as they are). docs/validation.md, section 10, \"The thresholds\".\n\n"
+  split("a b c", K, " ")
+  for (i = 1; i <= 3; i++) { k = K[i]; if (!(k in n)) continue
+      printf "%s, %d runs: the smallest estimate of a run to warn (ok, no other warning, > 100 x rtol) %s%s;\n", name[k], n[k], (k in lo) ? sprintf("%.3g", lo[k]) : "-", (k in lo) ? " (" lol[k] ")" : ""
+      printf "the largest of a run within 10 x rtol (no other warning) %s%s\n", (k in hi) ? sprintf("%.3g", hi[k]) : "-", (k in hi) ? " (" hil[k] ")" : ""
+      printf "    T:           "; for (j = 1; j <= nt; j++) printf " %4s", TT[j]; printf "\n    misses:      "
+      for (j = 1; j <= nt; j++) printf " %4d", M[k, j]; printf "\n    false alarms:"
+      for (j = 1; j <= nt; j++) printf " %4d", F[k, j]; printf "\n\n" }
+}' "$RUNS"
+
 # fixed steps: observed order between consecutive h
 echo "## Goal: fixed steps at the method's order (observed order between consecutive h; status ok only)"
 echo
@@ -327,7 +358,7 @@ echo
 
 echo "## Every run"
 echo
-echo "prob|pair|kind|value|status|t_reached|warnings|nwarn|steps|wall_s|rows|abs_err|rel_err|t_of_max|command|stop"
+echo "prob|pair|kind|value|status|t_reached|warnings|nwarn|steps|wall_s|rows|abs_err|rel_err|t_of_max|command|stop|err_est"
 cat "$RUNS"
 echo
 echo "harness wall time: $(( $(date +%s) - START )) s"

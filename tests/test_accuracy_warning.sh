@@ -13,7 +13,8 @@
 # xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Fixed steps: the
 # simulator's companion at twice the step (--warn-error) warns on
 # hht's run more than 1e-3 off, not on the accurate ones, leaves the rows as they are and stops
-# a --strict run. Ends with "N passed, N failed".
+# a --strict run. The summary's err_est (the largest estimate) and each estimator's own default
+# threshold (the companions 10, bdf's signed sum 15, the sums 150). Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -237,7 +238,7 @@ done
 # estimate by the end (--warn-accuracy 0.01 prints it) against the 7 angles' error at t = 0.03 s
 # in the run's own tolerance, max |d| / (R (1 + |ref|)), the references Hairer & Wanner's test
 # set values: within a factor of 3 of it (the largest of the 21 coordinates' errors against
-# the largest angle's) and below the default threshold 10.
+# the largest angle's) and below 10 (bdf's own threshold is 15).
 AN=$BUILD/andrews_sim
 AREF="0.1581077119629904e+2 -0.1575637105984298e+2 0.4082224013073101e-1 -0.5347301163226948e+0 0.5244099658805304e+0 0.5347301163226948e+0 0.1048080741042263e+1"
 for FR in "baumgarte 1e-6" "baumgarte 1e-8" "canonical 1e-6" "canonical 1e-8"; do
@@ -312,6 +313,52 @@ act=$(qdiff "$T/ref.csv" "$T/f_rk4.csv")
 ok "canonical rk4 h 1e-3: $act off, silent" '[ $rc -eq 0 ] && within "$act" 1e-4 && [ "$(kv warnings)" = 0 ]'
 sim --formulation baumgarte --integrator dopri5 --warn-error 1e-3 --t-end 1
 ok "--warn-error with dopri5: refused (exit $rc)" '[ $rc -eq 2 ] && grep -q -- "--warn-error" "$T/err"'
+
+# the summary's err_est: the accuracy warning's largest estimate over the run, in tolerances (0
+# without one: fixed steps, --warn-accuracy 0), and each estimator's own default threshold
+# (mb_monitor.c, acc_limit; docs/validation.md, section 10, "The thresholds"): the companions
+# 10, bdf's signed sum 15, the sums of magnitudes 150; --warn-accuracy N one threshold for all
+by_end() { sed -n 's/.*warning: accuracy: .*; \([0-9.e+-]*\) by the end.*/\1/p' "$T/err" | head -1; }
+R=1e-6
+# shellcheck disable=SC2086
+sim --formulation canonical --integrator dopri5 --rtol $R --atol $R $COMMON
+ok "canonical dopri5 rtol $R (warned): err_est $(kv err_est) > 10, the warning's value by the end $(by_end)" \
+   'warned && above "$(kv err_est)" 10 && [ -n "$(by_end)" ] && ! above "$(kv err_est)" "$(by_end)" 1.001 && ! above "$(by_end)" "$(kv err_est)" 1.001'
+# shellcheck disable=SC2086
+sim --formulation baumgarte --integrator dop853 --rtol 1e-8 --atol 1e-8 $COMMON
+ok "baumgarte dop853 rtol 1e-8 (silent): 0 < err_est $(kv err_est) <= 10" \
+   '! warned && above "$(kv err_est)" 0 && ! above "$(kv err_est)" 10'
+# shellcheck disable=SC2086
+sim --formulation canonical --integrator dopri5 --rtol $R --atol $R $COMMON --warn-accuracy 0
+ok "--warn-accuracy 0: err_est=$(kv err_est) (no estimate)" '[ "$(kv err_est)" = 0.000e+00 ]'
+sim --integrator hht --h 1e-3 --t-end 1
+ok "fixed steps (hht): err_est=$(kv err_est) (the step control's estimate; --warn-error is theirs)" '[ "$(kv err_est)" = 0.000e+00 ]'
+# the sums of magnitudes: Andrews, bdf on alf-trapezoid at rtol 1e-6 (8.3 x rtol off,
+# validate_accuracy.sh) sums 77 tolerances: silent under its own 150, warned under 10
+AB="--formulation alf-trapezoid --integrator bdf --rtol 1e-6 --atol 1e-6 --h 1e-3 --every 0.01 --t-end 0.03"
+# shellcheck disable=SC2086
+timeout 300 "$AN" $AB --quiet >"$T/out" 2>"$T/err"; rc=$?
+e1=$(kv err_est)
+ok "Andrews alf-trapezoid bdf rtol 1e-6: err_est $e1, between 10 and 150: silent by default" \
+   '[ $rc -eq 0 ] && above "$e1" 10 && ! above "$e1" 150 && [ "$(kv warnings)" = 0 ] && ! warned'
+# shellcheck disable=SC2086
+timeout 300 "$AN" $AB --warn-accuracy 10 --quiet >"$T/out" 2>"$T/err"; rc=$?
+ok "... with --warn-accuracy 10: warned against 10, the same err_est ($(kv err_est))" \
+   '[ $rc -eq 0 ] && grep -q "warning: accuracy: .*(threshold 10; " "$T/err" && [ "$(kv err_est)" = "$e1" ]'
+# bdf's signed sum falls where the run's error falls: the chain N = 2, baumgarte at rtol 1e-8
+# to 1.2 s (3.2 x rtol off before its rank-loss stop at 1.23 s) peaks at 13.8 tolerances near
+# the first singular passage and ends at 9.8: silent under its own 15, warned under 10, and
+# err_est is the peak, not the end
+CB="--formulation baumgarte --integrator bdf --rtol 1e-8 --atol 1e-8 --h 1e-3 --every 0.1 --t-end 1.2"
+# shellcheck disable=SC2086
+timeout 300 "$XC" $CB --quiet >"$T/out" 2>"$T/err"; rc=$?
+e1=$(kv err_est)
+ok "chain N = 2 baumgarte bdf rtol 1e-8 to 1.2 s: err_est $e1, between 10 and 15: silent by default" \
+   '[ $rc -eq 0 ] && above "$e1" 10 && ! above "$e1" 15 && [ "$(kv warnings)" = 0 ]'
+# shellcheck disable=SC2086
+timeout 300 "$XC" $CB --warn-accuracy 10 --quiet >"$T/out" 2>"$T/err"; rc=$?
+ok "... with --warn-accuracy 10: warned; err_est $(kv err_est) the largest, above the value by the end $(by_end)" \
+   '[ $rc -eq 0 ] && warned && [ "$(kv err_est)" = "$e1" ] && [ -n "$(by_end)" ] && above "$e1" "$(by_end)" 1.1'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

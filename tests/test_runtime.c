@@ -473,7 +473,7 @@ int main(void)
     {
         mb_params_default(&p, MB_CANONICAL);
         CHECK(p.warn_energy == MB_R(1e-2) && p.warn_phi == MB_R(1e-3) && p.warn_sigma == (sizeof(mb_real) == sizeof(float) ? MB_R(1e3) : MB_R(5e5)) &&
-              p.warn_stability == 2 && p.warn_accuracy == 10 && !p.strict, "warning defaults");
+              p.warn_stability == 2 && p.warn_accuracy == MB_WARN_ACCURACY_AUTO && !p.strict, "warning defaults");
         CHECK(open_sim(&b, FX, &p) == MB_OK && mb_sim_reset(&b.s, 0, NULL, NULL, 1) == MB_OK && run_to(&b, 1.0) == MB_OK, "plain");
         const mb_monitor *o = mb_sim_get_monitor(&b.s);
         CHECK(o->warn == 0 && o->escale > 0 && o->pscale > 0 && fabs((double)o->lscale - sqrt(2.0)) < 1e-6,

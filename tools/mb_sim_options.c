@@ -262,8 +262,11 @@ static mb_opt rows[] = {
               "rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
               "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
               "the step (half the evaluations or Newton iterations more) puts\n"
-              "the global error above N tolerances (default 10); 0 turns a\n"
-              "warning off, and the companion (docs/formulations.md)" },
+              "the global error above N tolerances. N: one threshold for all;\n"
+              "default: each its own (docs/validation.md, section 10): the\n"
+              "companions 10, bdf on baumgarte, canonical 15, the sums 150;\n"
+              "summary: err_est, the largest estimate. 0 turns the warning\n"
+              "off, and the companion (docs/formulations.md)" },
     { .name = "--warn-error", .example = "1e-3", .meta = "E", .kind = MB_OPT_REAL, .off = OFF(o_warn_err),
       .lo = 0, .hi = HUGE_VAL, .why_bad = "must be >= 0 (0: off)",
       DYNAMIC(ALL, I(MB_RK4) | I(MB_HHT) | I(MB_TRAPEZOID)),
