@@ -15,6 +15,7 @@ void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
+    s->kin_t = t;                         /* (the time of the last evaluation: mb_rk.c, accept) */
     if (m->eval_kin) { eval_kin_fused(s, t, q); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);

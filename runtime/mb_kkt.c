@@ -31,10 +31,20 @@ static void scaled_rhs(int n, const mb_real *restrict mi, const mb_real *restric
         if (i < n) x[i] = mi[i] * b[i];
     }
 }
-/* y -= c */
-static void sub_vec(int n, mb_real *restrict y, const mb_real *restrict c)
+/* y -= c (ga NULL), or y -= ga - (c1 pt + c2 ph): b2 of mbi_kkt_solve_v formed where it is
+ * subtracted (the same operations as forming it first, the same bits) */
+static void sub_vec(int n, mb_real *restrict y, const mb_real *restrict c, const mb_real *restrict ga,
+                    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2)
 {
     int i = 0;
+    if (ga) {
+        for (; i + 1 < n; i += 2) {
+            y[i] -= ga[i] - (c1 * pt[i] + c2 * ph[i]);
+            y[i + 1] -= ga[i + 1] - (c1 * pt[i + 1] + c2 * ph[i + 1]);
+        }
+        if (i < n) y[i] -= ga[i] - (c1 * pt[i] + c2 * ph[i]);
+        return;
+    }
     for (; i + 1 < n; i += 2) {
         y[i] -= c[i];
         y[i + 1] -= c[i + 1];
@@ -65,7 +75,8 @@ static int scale_finite(int n, mb_real *restrict x, const mb_real *restrict mi)
 }
 
 static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
-                     mb_real *x, mb_real *y)
+                     const mb_real *ga, const mb_real *pt, const mb_real *ph, mb_real c2, mb_real *x,
+                     mb_real *y)
 #else
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
 #endif
@@ -78,7 +89,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #if !MBI_ONLY
     scaled_rhs(n, s->minv, b1, v, cv, x);
     mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
-    sub_vec(nc, y, b2);
+    sub_vec(nc, y, b2, ga, pt, ph, cv, c2);
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
     pq_mv(m, s->Pq, x, y);
@@ -107,13 +118,13 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #if !MBI_ONLY
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
 {
-    return kkt_solve(s, b1, NULL, 0, b2, x, y);
+    return kkt_solve(s, b1, NULL, 0, b2, NULL, NULL, NULL, 0, x, y);
 }
 
-int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
-                    mb_real *x, mb_real *y)
+int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *ga,
+                    const mb_real *pt, const mb_real *ph, mb_real c2, mb_real *x, mb_real *y)
 {
-    return kkt_solve(s, b1, v, cv, b2, x, y);
+    return kkt_solve(s, b1, v, cv, NULL, ga, pt, ph, c2, x, y);
 }
 #endif
 #endif

@@ -212,13 +212,52 @@ static int nonzero_terms(int ns, const mb_real *w, mb_real *const *k, mb_real *c
 }
 
 /* y = z + h sum_m c[m] kk[m], each entry's sum in stage order as the plain loop has it (the same
- * bits), eight entries at a time, then pairs: one load of a weight and a block pointer serves
- * eight terms, and the independent sums vectorize (Andrews, nz = 42: five blocks and a pair,
- * no scalar tail) */
+ * bits), sixteen entries at a time (eight pairs in registers), then eight, then pairs: one load
+ * of a weight and a block pointer serves sixteen terms, and the independent sums vectorize
+ * (Andrews, nz = 42: two blocks of sixteen, one of eight and a pair, no scalar tail) */
 static void stage_combine(int nz, mb_real *restrict y, const mb_real *restrict z, mb_real h, int nt,
                           const mb_real *restrict c, const mb_real *const *restrict kk)
 {
     int i = 0;
+    for (; i + 16 <= nz; i += 16) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+        mb_real a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
+            a8 += cm * km[8];
+            a9 += cm * km[9];
+            a10 += cm * km[10];
+            a11 += cm * km[11];
+            a12 += cm * km[12];
+            a13 += cm * km[13];
+            a14 += cm * km[14];
+            a15 += cm * km[15];
+        }
+        y[i] = z[i] + h * a0;
+        y[i + 1] = z[i + 1] + h * a1;
+        y[i + 2] = z[i + 2] + h * a2;
+        y[i + 3] = z[i + 3] + h * a3;
+        y[i + 4] = z[i + 4] + h * a4;
+        y[i + 5] = z[i + 5] + h * a5;
+        y[i + 6] = z[i + 6] + h * a6;
+        y[i + 7] = z[i + 7] + h * a7;
+        y[i + 8] = z[i + 8] + h * a8;
+        y[i + 9] = z[i + 9] + h * a9;
+        y[i + 10] = z[i + 10] + h * a10;
+        y[i + 11] = z[i + 11] + h * a11;
+        y[i + 12] = z[i + 12] + h * a12;
+        y[i + 13] = z[i + 13] + h * a13;
+        y[i + 14] = z[i + 14] + h * a14;
+        y[i + 15] = z[i + 15] + h * a15;
+    }
     for (; i + 8 <= nz; i += 8) {
         mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
         for (int m = 0; m < nt; m++) {
@@ -419,6 +458,11 @@ static int accept(mb_sim *s, const mb_real *fnew)
         if (st) return st;
         mbi_take_eval(s);
     }
+    /* Phi, Phi_t, Phi_q are the last evaluation's, at the new state (fnew's, or the evaluation
+     * again), so the monitor takes them (mbi_measure_at) when it was also at the new time
+     * (dopri5's last stage is at t + 1 h, which may differ from t_new by an ulp: then not);
+     * the next evaluation clears the flag. The same values: one evaluation less a step */
+    s->kin_fresh = s->kin_t == s->t;
     return ev;
 }
 
