@@ -333,6 +333,10 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
  * omega^2 Phi); not in a firmware build, MBI_ONLY). x as mbi_kkt_solve's: M^-1 (b1 - Phi_q^T y). */
 int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *ga,
                     const mb_real *pt, const mb_real *ph, mb_real c2, mb_real *x, mb_real *y);
+/* The same with b2 = -pt - c1 ph - c2 I (F2's -Phi_t - 2 xi omega Phi - omega^2 I) formed in the
+ * pass that subtracts it (not in a firmware build, MBI_ONLY) */
+int mbi_kkt_solve_f2(mb_sim *s, const mb_real *b1, const mb_real *pt, const mb_real *ph,
+                     const mb_real *I, mb_real c1, mb_real c2, mb_real *x, mb_real *y);
 /* mb_f2_canonical.c: the sigma reset of 6.3.4 after an accepted step of F2 or F3 (an accept). */
 int mbi_sigma_reset(mb_sim *s, int *reeval);
 /* The reset's test (6.3.4, F2-F4, after an accepted step): |sigma|_2 above p.sigma_reset, or
