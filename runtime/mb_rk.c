@@ -332,6 +332,44 @@ static void error_terms(int i, int nb, int nt, const mb_real *restrict c, const 
     }
 }
 
+/* error_terms of two weight rows c, c3 over the same stages kk in one pass (DOP853's e and e3):
+ * a block's load serves both sums, each sum in stage order as error_terms has it (the same
+ * bits) */
+static void error_terms2(int i, int nb, int nt, const mb_real *restrict c, const mb_real *restrict c3,
+                         const mb_real *const *restrict kk, mb_real *restrict e, mb_real *restrict e3)
+{
+    if (nb == 8) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+        mb_real b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m], dm = c3[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
+            b0 += dm * km[0];
+            b1 += dm * km[1];
+            b2 += dm * km[2];
+            b3 += dm * km[3];
+            b4 += dm * km[4];
+            b5 += dm * km[5];
+            b6 += dm * km[6];
+            b7 += dm * km[7];
+        }
+        e[0] = a0; e[1] = a1; e[2] = a2; e[3] = a3;
+        e[4] = a4; e[5] = a5; e[6] = a6; e[7] = a7;
+        e3[0] = b0; e3[1] = b1; e3[2] = b2; e3[3] = b3;
+        e3[4] = b4; e3[5] = b5; e3[6] = b6; e3[7] = b7;
+        return;
+    }
+    error_terms(i, nb, nt, c, kk, e);
+    error_terms(i, nb, nt, c3, kk, e3);
+}
+
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
  * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
@@ -365,10 +403,16 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         mb_real pcap = momentum_cap(s);
 #endif
         if (tb->e3) ne3 = nonzero_terms(ns, tb->e3, s->k, ce3, kk3);
+        int same = ne3 == ne;              /* the two estimates over the same stages: one pass */
+        for (int m = 0; m < ne && same; m++) same = kk3[m] == kk[m];
         for (int i = 0; i < nz; i += 8) {  /* the estimates eight entries at a time, then their sums */
             int nb = nz - i < 8 ? nz - i : 8;
-            error_terms(i, nb, ne, ce, kk, ev);
-            error_terms(i, nb, ne3, ce3, kk3, e3v);
+            if (same) {
+                error_terms2(i, nb, ne, ce, ce3, kk, ev, e3v);
+            } else {
+                error_terms(i, nb, ne, ce, kk, ev);
+                error_terms(i, nb, ne3, ce3, kk3, e3v);
+            }
             for (int r = 0; r < nb; r++) {
                 mb_real zi = s->z[i + r], yi = y[i + r];
                 mb_real ym = MB_FABS(zi) > MB_FABS(yi) ? MB_FABS(zi) : MB_FABS(yi);
@@ -458,11 +502,14 @@ static int accept(mb_sim *s, const mb_real *fnew)
         if (st) return st;
         mbi_take_eval(s);
     }
+#if !MBI_ONLY
     /* Phi, Phi_t, Phi_q are the last evaluation's, at the new state (fnew's, or the evaluation
      * again), so the monitor takes them (mbi_measure_at) when it was also at the new time
      * (dopri5's last stage is at t + 1 h, which may differ from t_new by an ulp: then not);
-     * the next evaluation clears the flag. The same values: one evaluation less a step */
+     * the next evaluation clears the flag. The same values: one evaluation less a step (not in
+     * a firmware build: flash) */
     s->kin_fresh = s->kin_t == s->t;
+#endif
     return ev;
 }
 

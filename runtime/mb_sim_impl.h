@@ -87,7 +87,9 @@ static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, cons
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
-    s->kin_t = t;
+#if !MBI_ONLY
+    s->kin_t = t;                         /* (as mbi_eval_kin's) */
+#endif
     if (m->eval_kin_dyn) {
         m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv, MBI_TRIG(s));
         return;
