@@ -193,7 +193,7 @@ static mb_real momentum_cap(const mb_sim *s)   /* -1: no cap (not a large number
 }
 #define MOMENTUM_CAP(i, ym)                                                                        \
     do {                                                                                           \
-        if ((i) >= n && (i) < 2 * n && pcap >= 0 && (ym) > pcap) (ym) = pcap;                      \
+        if (pcap >= 0 && (i) >= n && (i) < 2 * n && (ym) > pcap) (ym) = pcap;                      \
     } while (0)
 #else
 #define MOMENTUM_CAP(i, ym) ((void)0)
