@@ -15,6 +15,9 @@ void mbi_eval_kin(mb_sim *s, mb_real t, const mb_real *q)
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
+#if !MBI_ONLY   /* (the time of the last evaluation: mb_rk.c, accept; not in a firmware build) */
+    s->kin_t = t;
+#endif
     if (m->eval_kin) { eval_kin_fused(s, t, q); return; }
     m->phi(m, t, q, s->Phi);
     m->phi_t(m, t, q, s->Phit);

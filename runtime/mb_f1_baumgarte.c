@@ -4,22 +4,6 @@
 #include "mb_sim_impl.h"
 
 #if MBI_F1
-#if !MBI_ONLY
-/* b = Gamma - (c1 Phi_t + c2 Phi), in pairs on restrict parameters (GCC honours restrict on a
- * function's parameters, not on block-scope pointers, and only then packs a pair into one vector
- * operation): the same bits */
-static void stab_rhs(int nc, mb_real *restrict b, const mb_real *restrict ga, const mb_real *restrict pt,
-                     const mb_real *restrict ph, mb_real c1, mb_real c2)
-{
-    int r = 0;
-    for (; r + 1 < nc; r += 2) {
-        b[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
-        b[r + 1] = ga[r + 1] - (c1 * pt[r + 1] + c2 * ph[r + 1]);
-    }
-    if (r < nc) b[r] = ga[r] - (c1 * pt[r] + c2 * ph[r]);
-}
-#endif
-
 /* F1 (5.2): M a + Phi_q^T lambda = Q, Phi_q a = Gamma - 2 xi w Phidot - w^2 Phi,
  * Phidot = Phi_q v + Phi_t. z = [q; v]. */
 static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
@@ -43,10 +27,10 @@ static int rhs_baumgarte(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
         /* solve's one product with Phi_q (mbi_kkt_solve_v: Phi_q (M^-1 Q + 2 xi w v)), so the
          * right-hand side makes two products with Phi_q, not three (chain100: 2.6 k fewer
          * instructions); the same equations, its sums in another order: round-off apart from
-         * the firmware build's passes below */
+         * the firmware build's passes below. b2 = Gamma - (c1 Phi_t + w^2 Phi) is formed in
+         * the solve's pass that subtracts it (no pass of its own) */
         const mb_real c1 = 2 * xi * w;
-        stab_rhs(nc, b2, s->Gam, s->Phit, s->Phi, c1, w * w);
-        int st = mbi_kkt_solve_v(s, s->Q, v, c1, b2, f + n, s->ev_lam);
+        int st = mbi_kkt_solve_v(s, s->Q, v, c1, s->Gam, s->Phit, s->Phi, w * w, f + n, s->ev_lam);
         if (st) return st;
         copy(n, f, v);
         copy(n, s->ev_v, v);

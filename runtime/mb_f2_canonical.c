@@ -4,21 +4,15 @@
 #include "mb_sim_impl.h"
 
 #if MBI_F2
-/* b = -Phi_t - c1 Phi - c2 I, in pairs on restrict parameters (GCC honours restrict on a
- * function's parameters, not on s's blocks, and packs a pair into one vector operation); the
- * same products and sums as the plain loop (a firmware build: that loop, flash) */
+#if MBI_ONLY
+/* b = -Phi_t - c1 Phi - c2 I (a firmware build; the host's is formed in the KKT solve's pass,
+ * mbi_kkt_solve_f2: the same products and sums) */
 static void stab_rhs(int nc, mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
                      const mb_real *restrict I, mb_real c1, mb_real c2)
 {
-    int r = 0;
-#if !MBI_ONLY
-    for (; r + 1 < nc; r += 2) {
-        b[r] = -pt[r] - c1 * ph[r] - c2 * I[r];
-        b[r + 1] = -pt[r + 1] - c1 * ph[r + 1] - c2 * I[r + 1];
-    }
-#endif
-    for (; r < nc; r++) b[r] = -pt[r] - c1 * ph[r] - c2 * I[r];
+    for (int r = 0; r < nc; r++) b[r] = -pt[r] - c1 * ph[r] - c2 * I[r];
 }
+#endif
 
 /* F2 (5.17, 5.21): [[M, Phi_q^T], [Phi_q, 0]] [v; sigma] = [p; -Phi_t - 2 xi w Phi - w^2 I],
  * pdot = Q + Phidot_q^T sigma, Idot = Phi. z = [q; p; I]. */
@@ -30,8 +24,13 @@ static int rhs_canonical(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
     const MBI_VIEW(MB_VIEW_F2) b = MBI_VIEW_OF(MB_VIEW_F2);   /* its block (mb_layout.h) */
     mb_real *b2 = b.b2, xi = s->p.xi, w = s->p.omega;
     mbi_eval_kin(s, t, q);
+#if MBI_ONLY
     stab_rhs(nc, b2, s->Phit, s->Phi, I, 2 * xi * w, w * w);
     int st = mbi_kkt_solve(s, p, b2, s->ev_v, s->ev_sig);
+#else
+    (void)b2;
+    int st = mbi_kkt_solve_f2(s, p, s->Phit, s->Phi, I, 2 * xi * w, w * w, s->ev_v, s->ev_sig);
+#endif
     if (st) return st;
     mbi_eval_force_pqd(s, t, q, s->ev_v);
     copy(n, f, s->ev_v);

@@ -31,10 +31,30 @@ static void scaled_rhs(int n, const mb_real *restrict mi, const mb_real *restric
         if (i < n) x[i] = mi[i] * b[i];
     }
 }
-/* y -= c */
-static void sub_vec(int n, mb_real *restrict y, const mb_real *restrict c)
+/* y -= b2: given (c), F1's ga - (c1 pt + c2 ph) (ga), or F2's -pt - c1 ph - c2 I (I): b2 of
+ * mbi_kkt_solve_v, _f2 formed where it is subtracted (the same operations as forming it first,
+ * the same bits) */
+static void sub_vec(int n, mb_real *restrict y, const mb_real *restrict c, const mb_real *restrict ga,
+                    const mb_real *restrict pt, const mb_real *restrict ph, const mb_real *restrict I,
+                    mb_real c1, mb_real c2)
 {
     int i = 0;
+    if (ga) {
+        for (; i + 1 < n; i += 2) {
+            y[i] -= ga[i] - (c1 * pt[i] + c2 * ph[i]);
+            y[i + 1] -= ga[i + 1] - (c1 * pt[i + 1] + c2 * ph[i + 1]);
+        }
+        if (i < n) y[i] -= ga[i] - (c1 * pt[i] + c2 * ph[i]);
+        return;
+    }
+    if (I) {
+        for (; i + 1 < n; i += 2) {
+            y[i] -= -pt[i] - c1 * ph[i] - c2 * I[i];
+            y[i + 1] -= -pt[i + 1] - c1 * ph[i + 1] - c2 * I[i + 1];
+        }
+        if (i < n) y[i] -= -pt[i] - c1 * ph[i] - c2 * I[i];
+        return;
+    }
     for (; i + 1 < n; i += 2) {
         y[i] -= c[i];
         y[i + 1] -= c[i + 1];
@@ -65,7 +85,8 @@ static int scale_finite(int n, mb_real *restrict x, const mb_real *restrict mi)
 }
 
 static int kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
-                     mb_real *x, mb_real *y)
+                     const mb_real *ga, const mb_real *pt, const mb_real *ph, const mb_real *I,
+                     mb_real c1, mb_real c2, mb_real *x, mb_real *y)
 #else
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
 #endif
@@ -78,7 +99,7 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #if !MBI_ONLY
     scaled_rhs(n, s->minv, b1, v, cv, x);
     mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
-    sub_vec(nc, y, b2);
+    sub_vec(nc, y, b2, ga, pt, ph, I, c1, c2);
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
     pq_mv(m, s->Pq, x, y);
@@ -107,13 +128,19 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #if !MBI_ONLY
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y)
 {
-    return kkt_solve(s, b1, NULL, 0, b2, x, y);
+    return kkt_solve(s, b1, NULL, 0, b2, NULL, NULL, NULL, NULL, 0, 0, x, y);
 }
 
-int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
-                    mb_real *x, mb_real *y)
+int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *ga,
+                    const mb_real *pt, const mb_real *ph, mb_real c2, mb_real *x, mb_real *y)
 {
-    return kkt_solve(s, b1, v, cv, b2, x, y);
+    return kkt_solve(s, b1, v, cv, NULL, ga, pt, ph, NULL, cv, c2, x, y);
+}
+
+int mbi_kkt_solve_f2(mb_sim *s, const mb_real *b1, const mb_real *pt, const mb_real *ph,
+                     const mb_real *I, mb_real c1, mb_real c2, mb_real *x, mb_real *y)
+{
+    return kkt_solve(s, b1, NULL, 0, NULL, NULL, pt, ph, I, c1, c2, x, y);
 }
 #endif
 #endif

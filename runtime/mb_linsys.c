@@ -52,6 +52,12 @@ static void dense_solve(mb_sim *s, int which, mb_real *b)
 
 #endif
 
+#if MBI_HAS_KKT
+#define STEP_RATIO(s) ((s)->step_ratio)
+#else
+#define STEP_RATIO(s) 0
+#endif
+
 int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
 {
     const mb_symbolic *sy = sym_of(s, which);
@@ -68,9 +74,10 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     else if (which == MB_MAT_A_LU)       /* (its pivot ratio is not monitored) */
         st = mb_sp_lu(sy, F, NULL, &bad);
 #if !MBI_ONLY
-    else   /* the pivot ratio is monitored for S with a rank test only */
-        st = mb_sp_ldl(sy, F, s->lsd, rank_tol, which == MB_MAT_S && rank_tol > 0 ? &ratio : NULL,
-                       &bad);
+    else   /* the pivot ratio is monitored for S with a rank test only; its row is wanted (on
+            * success) only for a new smallest ratio of the step (step_row below) */
+        st = mb_sp_ldl_below(sy, F, s->lsd, rank_tol, which == MB_MAT_S && rank_tol > 0 ? &ratio : NULL,
+                             &bad, MBI_HAS_KKT ? STEP_RATIO(s) : 0);
 #else      /* (a firmware build: always, as the test costs flash, 128 B on the M4F) */
     else
         st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);

@@ -193,7 +193,7 @@ static mb_real momentum_cap(const mb_sim *s)   /* -1: no cap (not a large number
 }
 #define MOMENTUM_CAP(i, ym)                                                                        \
     do {                                                                                           \
-        if ((i) >= n && (i) < 2 * n && pcap >= 0 && (ym) > pcap) (ym) = pcap;                      \
+        if (pcap >= 0 && (i) >= n && (i) < 2 * n && (ym) > pcap) (ym) = pcap;                      \
     } while (0)
 #else
 #define MOMENTUM_CAP(i, ym) ((void)0)
@@ -212,13 +212,52 @@ static int nonzero_terms(int ns, const mb_real *w, mb_real *const *k, mb_real *c
 }
 
 /* y = z + h sum_m c[m] kk[m], each entry's sum in stage order as the plain loop has it (the same
- * bits), eight entries at a time, then pairs: one load of a weight and a block pointer serves
- * eight terms, and the independent sums vectorize (Andrews, nz = 42: five blocks and a pair,
- * no scalar tail) */
+ * bits), sixteen entries at a time (eight pairs in registers), then eight, then pairs: one load
+ * of a weight and a block pointer serves sixteen terms, and the independent sums vectorize
+ * (Andrews, nz = 42: two blocks of sixteen, one of eight and a pair, no scalar tail) */
 static void stage_combine(int nz, mb_real *restrict y, const mb_real *restrict z, mb_real h, int nt,
                           const mb_real *restrict c, const mb_real *const *restrict kk)
 {
     int i = 0;
+    for (; i + 16 <= nz; i += 16) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+        mb_real a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
+            a8 += cm * km[8];
+            a9 += cm * km[9];
+            a10 += cm * km[10];
+            a11 += cm * km[11];
+            a12 += cm * km[12];
+            a13 += cm * km[13];
+            a14 += cm * km[14];
+            a15 += cm * km[15];
+        }
+        y[i] = z[i] + h * a0;
+        y[i + 1] = z[i + 1] + h * a1;
+        y[i + 2] = z[i + 2] + h * a2;
+        y[i + 3] = z[i + 3] + h * a3;
+        y[i + 4] = z[i + 4] + h * a4;
+        y[i + 5] = z[i + 5] + h * a5;
+        y[i + 6] = z[i + 6] + h * a6;
+        y[i + 7] = z[i + 7] + h * a7;
+        y[i + 8] = z[i + 8] + h * a8;
+        y[i + 9] = z[i + 9] + h * a9;
+        y[i + 10] = z[i + 10] + h * a10;
+        y[i + 11] = z[i + 11] + h * a11;
+        y[i + 12] = z[i + 12] + h * a12;
+        y[i + 13] = z[i + 13] + h * a13;
+        y[i + 14] = z[i + 14] + h * a14;
+        y[i + 15] = z[i + 15] + h * a15;
+    }
     for (; i + 8 <= nz; i += 8) {
         mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
         for (int m = 0; m < nt; m++) {
@@ -293,6 +332,44 @@ static void error_terms(int i, int nb, int nt, const mb_real *restrict c, const 
     }
 }
 
+/* error_terms of two weight rows c, c3 over the same stages kk in one pass (DOP853's e and e3):
+ * a block's load serves both sums, each sum in stage order as error_terms has it (the same
+ * bits) */
+static void error_terms2(int i, int nb, int nt, const mb_real *restrict c, const mb_real *restrict c3,
+                         const mb_real *const *restrict kk, mb_real *restrict e, mb_real *restrict e3)
+{
+    if (nb == 8) {
+        mb_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+        mb_real b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m], dm = c3[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            a2 += cm * km[2];
+            a3 += cm * km[3];
+            a4 += cm * km[4];
+            a5 += cm * km[5];
+            a6 += cm * km[6];
+            a7 += cm * km[7];
+            b0 += dm * km[0];
+            b1 += dm * km[1];
+            b2 += dm * km[2];
+            b3 += dm * km[3];
+            b4 += dm * km[4];
+            b5 += dm * km[5];
+            b6 += dm * km[6];
+            b7 += dm * km[7];
+        }
+        e[0] = a0; e[1] = a1; e[2] = a2; e[3] = a3;
+        e[4] = a4; e[5] = a5; e[6] = a6; e[7] = a7;
+        e3[0] = b0; e3[1] = b1; e3[2] = b2; e3[3] = b3;
+        e3[4] = b4; e3[5] = b5; e3[6] = b6; e3[7] = b7;
+        return;
+    }
+    error_terms(i, nb, nt, c, kk, e);
+    error_terms(i, nb, nt, c3, kk, e3);
+}
+
 /* One trial step of h from (t, z) with k[0] = fz cached: the new state to ztmp and, for an FSAL
  * table, f at it in k[s-1]. With an error estimate, *err receives its scaled RMS norm. *hrho:
  * h |lambda| as the first two stages see it, |k2 - k1| / (c2 |k1|) (they lie c2 h k1 apart; a
@@ -326,10 +403,16 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         mb_real pcap = momentum_cap(s);
 #endif
         if (tb->e3) ne3 = nonzero_terms(ns, tb->e3, s->k, ce3, kk3);
+        int same = ne3 == ne;              /* the two estimates over the same stages: one pass */
+        for (int m = 0; m < ne && same; m++) same = kk3[m] == kk[m];
         for (int i = 0; i < nz; i += 8) {  /* the estimates eight entries at a time, then their sums */
             int nb = nz - i < 8 ? nz - i : 8;
-            error_terms(i, nb, ne, ce, kk, ev);
-            error_terms(i, nb, ne3, ce3, kk3, e3v);
+            if (same) {
+                error_terms2(i, nb, ne, ce, ce3, kk, ev, e3v);
+            } else {
+                error_terms(i, nb, ne, ce, kk, ev);
+                error_terms(i, nb, ne3, ce3, kk3, e3v);
+            }
             for (int r = 0; r < nb; r++) {
                 mb_real zi = s->z[i + r], yi = y[i + r];
                 mb_real ym = MB_FABS(zi) > MB_FABS(yi) ? MB_FABS(zi) : MB_FABS(yi);
@@ -419,6 +502,14 @@ static int accept(mb_sim *s, const mb_real *fnew)
         if (st) return st;
         mbi_take_eval(s);
     }
+#if !MBI_ONLY
+    /* Phi, Phi_t, Phi_q are the last evaluation's, at the new state (fnew's, or the evaluation
+     * again), so the monitor takes them (mbi_measure_at) when it was also at the new time
+     * (dopri5's last stage is at t + 1 h, which may differ from t_new by an ulp: then not);
+     * the next evaluation clears the flag. The same values: one evaluation less a step (not in
+     * a firmware build: flash) */
+    s->kin_fresh = s->kin_t == s->t;
+#endif
     return ev;
 }
 

@@ -87,6 +87,9 @@ static inline void mbi_eval_kin_dyn(mb_sim *s, mb_real t, const mb_real *q, cons
 {
     const mb_model *m = s->m;
     s->kin_fresh = 0;
+#if !MBI_ONLY
+    s->kin_t = t;                         /* (as mbi_eval_kin's) */
+#endif
     if (m->eval_kin_dyn) {
         m->eval_kin_dyn(m, t, q, v, s->Phi, s->Phit, s->Pq, s->Q, s->Pqd, s->dQq, s->dQv, MBI_TRIG(s));
         return;
@@ -326,11 +329,16 @@ int mbi_hht_undo(mb_sim *s, mb_real t_start);
 
 /* mb_kkt.c: solve [[M, Phi_q^T], [Phi_q, 0]] [x; y] = [b1; b2] (Phi_q values in s->Pq). */
 int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, mb_real *y);
-/* The same with S y = Phi_q (M^-1 b1 + cv v) - b2: a term Phi_q (cv v) of the right-hand side
- * taken into the one product with Phi_q (baumgarte's 2 xi omega Phi_q v; not in a firmware
- * build, MBI_ONLY). x as mbi_kkt_solve's: M^-1 (b1 - Phi_q^T y). */
-int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *b2,
-                    mb_real *x, mb_real *y);
+/* The same with S y = Phi_q (M^-1 b1 + cv v) - b2, b2 = ga - (cv pt + c2 ph): a term
+ * Phi_q (cv v) of the right-hand side taken into the one product with Phi_q and b2 formed in
+ * the pass that subtracts it (baumgarte's 2 xi omega Phi_q v and Gamma - (2 xi omega Phi_t +
+ * omega^2 Phi); not in a firmware build, MBI_ONLY). x as mbi_kkt_solve's: M^-1 (b1 - Phi_q^T y). */
+int mbi_kkt_solve_v(mb_sim *s, const mb_real *b1, const mb_real *v, mb_real cv, const mb_real *ga,
+                    const mb_real *pt, const mb_real *ph, mb_real c2, mb_real *x, mb_real *y);
+/* The same with b2 = -pt - c1 ph - c2 I (F2's -Phi_t - 2 xi omega Phi - omega^2 I) formed in the
+ * pass that subtracts it (not in a firmware build, MBI_ONLY) */
+int mbi_kkt_solve_f2(mb_sim *s, const mb_real *b1, const mb_real *pt, const mb_real *ph,
+                     const mb_real *I, mb_real c1, mb_real c2, mb_real *x, mb_real *y);
 /* mb_f2_canonical.c: the sigma reset of 6.3.4 after an accepted step of F2 or F3 (an accept). */
 int mbi_sigma_reset(mb_sim *s, int *reeval);
 /* The reset's test (6.3.4, F2-F4, after an accepted step): |sigma|_2 above p.sigma_reset, or

@@ -27,8 +27,40 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
     return -1;
 }
 
+#if !MBI_ONLY
+/* The smallest of 1 and the ratios d[k] / d0[k], k < n, and into *fin the sum of d[k] * 0 (+-0
+ * while every d[k] is finite), in pairs on restrict parameters (divisions, minima and sums
+ * packed two to an instruction). The kernels passed d_k > tol d0_k > 0 at these pivots, so every
+ * ratio is positive and no NaN (an infinite d_k: +Inf, which fin reports): the minimum is the
+ * one a scalar loop finds, bit for bit; its sums in another order give the same +-0 or NaN. */
+static mb_real min_ratio(int n, const mb_real *restrict d, const mb_real *restrict d0, mb_real *fin)
+{
+    mb_real m0 = 1, m1 = 1, f0 = 0, f1 = 0;
+    int k = 0;
+    for (; k + 1 < n; k += 2) {
+        mb_real r0 = d[k] / d0[k], r1 = d[k + 1] / d0[k + 1];
+        f0 += d[k] * 0;
+        f1 += d[k + 1] * 0;
+        m0 = r0 < m0 ? r0 : m0;
+        m1 = r1 < m1 ? r1 : m1;
+    }
+    if (k < n) {
+        mb_real r0 = d[k] / d0[k];
+        f0 += d[k] * 0;
+        m0 = r0 < m0 ? r0 : m0;
+    }
+    *fin = f0 + f1;
+    return m1 < m0 ? m1 : m0;
+}
+#endif
+
+#if MBI_ONLY
 int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
               int *bad)
+#else
+int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+                    int *bad, mb_real below)
+#endif
 {
     const int n = sy->n;
     mb_real rmin = 1;
@@ -46,11 +78,10 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
          * chain100: 3.7 k -> 2.6 k instructions a factorization */
 #if !MBI_ONLY
         int kok = kf < 0 ? n : kf;
-        for (int k = 0; k < kok; k++) {
-            mb_real dk = F[k], r = dk / d0[k];
-            fin += dk * 0;
-            if (r < rmin) { rmin = r; kmin = k; }
-        }
+        rmin = min_ratio(kok, F, d0, &fin);
+        if (rmin < 1 && rmin < below)     /* the first pivot of the smallest ratio, as a loop
+                                           * keeping the first strict minimum finds it */
+            for (kmin = 0; kmin < kok && F[kmin] / d0[kmin] != rmin; kmin++) {}
         if (kf >= 0) {
             mb_real dk = F[kf], ok = d0[kf], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0;

@@ -14,8 +14,22 @@
  * success of the pivot with the smallest ratio (-1 for n = 0); ratio NULL: neither is computed
  * on success (the pivot ratios are not wanted: one division a pivot saved). MB_ERR_NONFINITE when a pivot is NaN or Inf (a non-finite entry reaches every pivot it
  * updates; one that reaches none leaves a non-finite solution, which callers check). */
+#if MBI_ONLY
 int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
               int *bad);
+#else
+/* The same, but on success the pivot of the smallest ratio is named (*bad) only when that ratio
+ * is also below `below` (else -1; mb_sp_ldl: below 1): finding it costs a pass over the pivots,
+ * which a caller that keeps the smallest ratio of several factorizations needs only for a new
+ * smallest (mbi_ls_factor) */
+int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+                    int *bad, mb_real below);
+static inline int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol,
+                            mb_real *ratio, int *bad)
+{
+    return mb_sp_ldl_below(sy, F, d0, rank_tol, ratio, bad, 1);
+}
+#endif
 /* Solve with the factors of mb_sp_ldl: b[n] (original order) is overwritten by x; y[n] scratch. */
 void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_real *y);
 

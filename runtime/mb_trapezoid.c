@@ -172,6 +172,98 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, int fresh, int adapt, i
     return conv;
 }
 
+#if !MBI_ONLY
+/* The predictor y = y_k + h (rb ydot_k - ra ydot_k-1) and 5.59's derivatives v = 2/h (q - q_k)
+ * - v_k, pdot = 2/h (p - p_k) - pdot_k at it, in pairs on restrict parameters (GCC honours
+ * restrict on a function's parameters, and only then packs a pair into one vector operation):
+ * the same operations entry by entry, the same bits (a firmware build: the plain loop, flash) */
+static void trap_predict(int n, mb_real *restrict q, mb_real *restrict p, mb_real *restrict v,
+                         mb_real *restrict pd, const mb_real *restrict qk, const mb_real *restrict pk,
+                         const mb_real *restrict vk, const mb_real *restrict pdk,
+                         const mb_real *restrict vm, const mb_real *restrict pdm, mb_real h,
+                         mb_real ra, mb_real rb, mb_real ih2)
+{
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        mb_real q0 = qk[i] + h * (rb * vk[i] - ra * vm[i]), p0 = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+        mb_real q1 = qk[i + 1] + h * (rb * vk[i + 1] - ra * vm[i + 1]);
+        mb_real p1 = pk[i + 1] + h * (rb * pdk[i + 1] - ra * pdm[i + 1]);
+        q[i] = q0;
+        q[i + 1] = q1;
+        p[i] = p0;
+        p[i + 1] = p1;
+        v[i] = ih2 * (q0 - qk[i]) - vk[i];
+        v[i + 1] = ih2 * (q1 - qk[i + 1]) - vk[i + 1];
+        pd[i] = ih2 * (p0 - pk[i]) - pdk[i];
+        pd[i + 1] = ih2 * (p1 - pk[i + 1]) - pdk[i + 1];
+    }
+    if (i < n) {
+        mb_real q0 = qk[i] + h * (rb * vk[i] - ra * vm[i]), p0 = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
+        q[i] = q0;
+        p[i] = p0;
+        v[i] = ih2 * (q0 - qk[i]) - vk[i];
+        pd[i] = ih2 * (p0 - pk[i]) - pdk[i];
+    }
+}
+
+/* y += a x in pairs on restrict parameters (the same bits) */
+static void add_scaled(int n, mb_real *restrict y, mb_real a, const mb_real *restrict x)
+{
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        y[i] += a * x[i];
+        y[i + 1] += a * x[i + 1];
+    }
+    if (i < n) y[i] += a * x[i];
+}
+
+#if !MB_FLOAT
+/* Newton's update in pairs, as trap_predict: dp = -g2 + tmpn, y += (dq, dp), 5.59's
+ * derivatives at the new iterate, and |dq|^2, |dp|^2 summed in entry order (the same bits) */
+static void trap_update(int n, mb_real *restrict q, mb_real *restrict p, mb_real *restrict v,
+                        mb_real *restrict pd, mb_real *restrict dp, const mb_real *restrict dq,
+                        const mb_real *restrict g2, const mb_real *restrict tmpn,
+                        const mb_real *restrict qk, const mb_real *restrict pk,
+                        const mb_real *restrict vk, const mb_real *restrict pdk, mb_real ih2,
+                        mb_real *sq_out, mb_real *sp_out)
+{
+    mb_real sq = 0, sp = 0;
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        mb_real e0 = dq[i], e1 = dq[i + 1], d0 = -g2[i] + tmpn[i], d1 = -g2[i + 1] + tmpn[i + 1];
+        dp[i] = d0;
+        dp[i + 1] = d1;
+        sq += e0 * e0;
+        sq += e1 * e1;
+        sp += d0 * d0;
+        sp += d1 * d1;
+        mb_real q0 = q[i] + e0, q1 = q[i + 1] + e1, p0 = p[i] + d0, p1 = p[i + 1] + d1;
+        q[i] = q0;
+        q[i + 1] = q1;
+        p[i] = p0;
+        p[i + 1] = p1;
+        v[i] = ih2 * (q0 - qk[i]) - vk[i];
+        v[i + 1] = ih2 * (q1 - qk[i + 1]) - vk[i + 1];
+        pd[i] = ih2 * (p0 - pk[i]) - pdk[i];
+        pd[i + 1] = ih2 * (p1 - pk[i + 1]) - pdk[i + 1];
+    }
+    if (i < n) {
+        mb_real e = dq[i], d = -g2[i] + tmpn[i];
+        dp[i] = d;
+        sq += e * e;
+        sp += d * d;
+        mb_real qi = q[i] + e, pi = p[i] + d;
+        q[i] = qi;
+        p[i] = pi;
+        v[i] = ih2 * (qi - qk[i]) - vk[i];
+        pd[i] = ih2 * (pi - pk[i]) - pdk[i];
+    }
+    *sq_out = sq;
+    *sp_out = sp;
+}
+#endif
+#endif
+
 /* One implicit trapezoid step (5.54-5.60), Newton on y = [q; p] with the reduced n x n system
  * (5.52, 5.53; the row's matrix and momenta) and sigma~ updated by 5.34 after each update of y
  * (the row's constraint). */
@@ -216,7 +308,11 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #else
     mb_real *Ib = NULL;
 #endif
+#if !MBI_ONLY
+    add_scaled(nc, I, h, s->Phi);
+#else
     for (int r = 0; r < nc; r++) I[r] += h * s->Phi[r];
+#endif
     mb_real ig = Ib ? h2 : 0;
     /* predictor: 5.56-5.58 print explicit Euler, y = y_k + h ydot_k; with the derivative one
      * accepted step back (ydp, step h_prev) the variable-step Adams-Bashforth 2 instead,
@@ -225,6 +321,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
      * t = 0.03 instead of 9705). Euler on the first step and after a restart (sigma reset). */
     mb_real ra = s->nhist ? h / s->h_prev / 2 : 0, rb = 1 + ra;
     const mb_real *vm = s->ydp, *pdm = s->ydp + n;
+#if !MBI_ONLY
+    trap_predict(n, q, p, v, pd, qk, pk, vk, pdk, vm, pdm, h, ra, rb, ih2);
+#else
     for (int i = 0; i < n; i++) {   /* and 5.59's derivatives at it (each update below too) */
         mb_real qi = qk[i] + h * (rb * vk[i] - ra * vm[i]), pi = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
         q[i] = qi;
@@ -232,6 +331,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
         v[i] = ih2 * (qi - qk[i]) - vk[i];
         pd[i] = ih2 * (pi - pk[i]) - pdk[i];
     }
+#endif
 #if MBI_FJ
     int full_j = s->p.full_jacobian;
 #else
@@ -320,6 +420,9 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #if MB_FLOAT
         mb_real st = 0;   /* |tmpn|^2, for the floor (trap_judge) */
 #endif
+#if !MBI_ONLY && !MB_FLOAT
+        trap_update(n, q, p, v, pd, dp, dq, g2, tmpn, qk, pk, vk, pdk, ih2, &sq, &sp);
+#else
         for (int i = 0; i < n; i++) {
             mb_real e = dq[i], d = -g2[i] + tmpn[i];
             dp[i] = d;
@@ -334,6 +437,7 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
             v[i] = ih2 * (qi - qk[i]) - vk[i];
             pd[i] = ih2 * (pi - pk[i]) - pdk[i];
         }
+#endif
         mbi_poison(g2, n);
         mbi_poison(tmpn, n);
         ny = MB_SQRT(sq + sp);

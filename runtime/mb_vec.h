@@ -10,7 +10,19 @@
 static inline mb_real dot(int n, const mb_real *a, const mb_real *b)
 {
     mb_real s = 0;
-    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    int i = 0;
+#if !MBI_ONLY
+    /* four entries a turn, the sum in order (the same bits): a third of the loop's instructions
+     * were its own (baumgarte's stage power lambda^T Phi_t, nc = 20: 126 -> 80); a firmware
+     * build: one (flash) */
+    for (; i + 3 < n; i += 4) {
+        s += a[i] * b[i];
+        s += a[i + 1] * b[i + 1];
+        s += a[i + 2] * b[i + 2];
+        s += a[i + 3] * b[i + 3];
+    }
+#endif
+    for (; i < n; i++) s += a[i] * b[i];
     return s;
 }
 static inline mb_real nrm2(int n, const mb_real *a) { return MB_SQRT(dot(n, a, a)); }

@@ -55,8 +55,34 @@ static void check_model(const mb_model *m, int ordering)
         for (int l = 0; l < nnz; l++)
             if (col[k] == col[l]) Dn[row[k] + (size_t)row[l] * nc] += W[col[k]] * Pq[k] * Pq[l];
     for (int r = 0; r < nc; r++) x[r] = b[r] = rnd();
+    size_t fs = sizeof(double) * (nc + P->s.nl + 1);
+    double *F0 = malloc(fs);
+    memcpy(F0, F, fs);
     st = mb_sp_ldl(&P->s, F, d0, 1e-12, &ratio, &bad);
     CHECK(st == MB_OK, "%s ord %d: S factor st %d bad %d ratio %g", m->name, ordering, st, bad, ratio);
+    if (st == MB_OK && nc > 0) {
+        /* the ratio and its row as a plain loop keeping the first strict minimum has them; the
+         * row named by mb_sp_ldl_below only for a ratio below its bound */
+        double rmin = 1;
+        int kmin = -1, bad2;
+        for (int k = 0; k < nc; k++)
+            if (F[k] / d0[k] < rmin) { rmin = F[k] / d0[k]; kmin = k; }
+        CHECK(ratio == rmin && bad == (kmin >= 0 ? P->s.perm[kmin] : -1),
+              "%s ord %d: S ratio %g row %d, a plain loop %g row %d", m->name, ordering, ratio, bad,
+              rmin, kmin);
+        double *F2 = malloc(fs), ratio2;
+        for (int pass = 0; pass < 2; pass++) {
+            memcpy(F2, F0, fs);
+            double below = pass == 0 ? ratio : nextafter(ratio, 2.0);
+            int st2 = mb_sp_ldl_below(&P->s, F2, d0, 1e-12, &ratio2, &bad2, below);
+            CHECK(st2 == MB_OK && ratio2 == ratio && bad2 == (pass == 0 ? -1 : bad) &&
+                  memcmp(F2, F, fs) == 0,
+                  "%s ord %d: mb_sp_ldl_below pass %d: st %d ratio %g row %d", m->name, ordering,
+                  pass, st2, ratio2, bad2);
+        }
+        free(F2);
+    }
+    free(F0);
     if (st == MB_OK) {
         mb_sp_ldl_solve(&P->s, F, x, y);
         double r = resid(nc, Dn, x, b);
