@@ -405,7 +405,7 @@ static int correct(mb_sim *s, mb_real t1, const mb_real *l)
  * third iteration and factorization for it: 13 % fewer iterations there, the digits the same
  * at rtol 1e-4 ... 1e-12 to 0.1 (docs/work-precision.md, "Stiffened Andrews"). A rate of 0.01
  * saved 2-4 % more but left sigma~ unconverged in a 37 ms step of the parallelogram chain at
- * rtol 1e-4 (|Phi_q^T sigma~| 300 -> 4e5: a sigma warning main did not give).
+ * rtol 1e-4 (|Phi_q^T sigma~| 300 -> 4e5).
  * From the third iteration on, when the rate has been seen twice, a correction up to
  * NEWTON4_FAST also converges when the estimated remaining error r / (1 - r) wn (r the last
  * ratio) is at most NEWTON4_LEFT of the tolerance: what NEWTON4 alone leaves at a rate of 0.1.
@@ -634,7 +634,7 @@ static void acc_tangent(mb_sim *s, mb_real *dv, mb_real *y, mb_real *pr)
 }
 #endif
 
-/* The accuracy warning's estimate, F1-F3 (mon.err_sum, against warn_accuracy): the positions'
+/* The accuracy warning's estimate, F1 and F2 (bdf refuses F3; mon.err_sum, against warn_accuracy): the positions'
  * error the steps' local errors add up to by t, a signed vector (bacc), in tolerances,
  *   D(t) = sum_k a_k + sum_k b_k (t - t_k),   err_sum = max_i |D_i| / (atol + rtol |q_i|),
  * a_k the step's position error, b_k its velocity error (e / (q + 1), signed: BDF's local

@@ -153,7 +153,7 @@ static mb_real f4_work_floor(const mb_sim *s)
  * run more than 100 x rtol off silent, with 25 % to spare on its estimate, then the fewest
  * warnings on runs within 10 x rtol. The companions at 2h estimate the global error itself:
  * 10 (the smallest estimate of a run to warn 12.8, the walker's extrapolated trapezoid 125 x
- * rtol off); bdf's signed sum on F1-F3: 15 (slider_crank canonical at 1e-8, 822 x off, reads
+ * rtol off); bdf's signed sum on F1, F2: 15 (slider_crank canonical at 1e-8, 822 x off, reads
  * 25.3; the chains' runs within 10 x read up to 13.8); the sums of magnitudes (bdf on F4, the
  * trapezoid's step control): 150 (Andrews' plain trapezoid at 1e-6, 481 x off, reads 250; a
  * driven linkage's accurate runs read up to 1.2e3: no threshold tells those apart) */
@@ -177,8 +177,8 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before)
                 isfinite(o->energy_dev) ? 0 : o->energy_dev;
     mb_real ph = o->lscale > 0 ? o->phi_norm / o->lscale : 0;
 #if MB_FLOAT
-    /* the energy warning also measures the drift against the length scale (1 m for a model of
-     * particles alone, which has none): in float the energy's round-off is a random walk, and
+    /* the energy warning also measures the drift against the length scale (1 m where it is 0: a
+     * single particle): in float the energy's round-off is a random walk, and
      * the period follows the energy (the A02 chain: 0.6 % of its energy scale, 2 m off) */
     mb_real dr = p->warn_energy > 0 ? MB_FABS(o->drift) / (o->lscale > 0 ? o->lscale : 1) : 0;
 #endif

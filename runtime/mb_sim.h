@@ -68,7 +68,7 @@ enum {
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
     MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
                                estimates sum to more than warn_accuracy tolerances (mon.err_sum;
-                               bdf on F1-F3: the positions' errors plus the velocities' times
+                               bdf on F1, F2: the positions' errors plus the velocities' times
                                the time since; dopri5, dop853, the extrapolated trapezoid: the
                                global error its companion estimates):
                                the step control keeps each step's error below rtol/atol, not the
@@ -164,7 +164,7 @@ typedef struct mb_params {
     /* Warning thresholds (MB_WARN_*; 0 turns a check off; defaults in mb_params_default) */
     mb_real warn_energy;    /* fraction of the energy scale, default 1e-2 */
     mb_real warn_phi;       /* fraction of the length scale, default 1e-3 */
-    mb_real warn_sigma;     /* multiple of the momentum scale, default 1e3 */
+    mb_real warn_sigma;     /* multiple of the momentum scale, default 5e5 (float 1e3) */
     mb_real warn_stability; /* multiple of the stability limit, default 2 */
 #if MBI_ACC
     mb_real warn_accuracy;  /* bdf, the step-controlled trapezoid: the sum of the local error
@@ -174,7 +174,7 @@ typedef struct mb_params {
                                threshold for every estimator; 0: none (and no companion);
                                default MB_WARN_ACCURACY_AUTO: each estimator's own, set from
                                its misses and false alarms (mb_monitor.c; docs/validation.md,
-                               section 10): the companions 10, bdf's signed estimate (F1-F3)
+                               section 10): the companions 10, bdf's signed estimate (F1, F2)
                                15, the sums (bdf on F4, adaptive 1) 150 (mon.err_lim) */
 #endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
@@ -245,7 +245,7 @@ typedef struct mb_monitor {
     mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
                                 sum over the accepted steps of the local error estimate in
                                 tolerances (the weighted RMS norm the step control holds below
-                                1); bdf on F1-F3: the largest coordinate, in tolerances of
+                                1); bdf on F1, F2: the largest coordinate, in tolerances of
                                 rtol, of the positions' error the local errors add up to,
                                 with their signs (the velocities' times the time since; mb_bdf.c,
                                 acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid
@@ -256,7 +256,7 @@ typedef struct mb_monitor {
                                 accuracy warning compares; bdf's signed estimate can fall) */
     mb_real err_lim;         /* the threshold err_sum is compared with: p.warn_accuracy, or
                                 with MB_WARN_ACCURACY_AUTO the estimator's own; 0: none */
-    mb_real err_vel;         /* bdf on F1-F3: the RMS of the velocity error so far (F1, F2:
+    mb_real err_vel;         /* bdf on F1, F2: the RMS of the velocity error so far (F1, F2:
                                 its part tangent to the constraints; signed sums), in
                                 position tolerances per second (mb_bdf.c, acc_step; the
                                 vectors in the workspace, bacc) */

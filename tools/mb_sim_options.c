@@ -256,7 +256,7 @@ static mb_opt rows[] = {
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
               "when the steps' local error estimates sum to > N tolerances\n"
-              "(bdf on baumgarte, canonical, alf-explicit: the positions' error\n"
+              "(bdf on baumgarte and canonical: the positions' error\n"
               "they add up to, in rtol, velocity errors times the time since,\n"
               "with their signs; on alf-trapezoid: its error test's,\n"
               "rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
