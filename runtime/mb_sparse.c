@@ -6,7 +6,9 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
-/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. */
+/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. F[k] keeps
+ * 1 / d_k for a pivot that passed (the solves multiply, and the ratio loop of mb_sp_ldl divides
+ * once), d_k itself for the pivot that failed. */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
 {
     const int n = sy->n;
@@ -23,6 +25,7 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
             for (int q = p; q < lp[k + 1]; q++) F[upd[u++]] -= L[q] * yp;
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+        F[k] = inv;
     }
     return -1;
 }
@@ -37,20 +40,26 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
+    /* F[k] is 1 / d_k for k < kf (every pivot that passed), d_kf at a failing kf */
     if (!ratio)                           /* no ratio wanted: the finiteness alone */
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
     else {
-        /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The kernels passed
-         * d0_k > 0 at every pivot before kf, so only kf's is tested; d_k * 0 alone tests both
-         * (d_k is d0_k less the updates: Inf or NaN where d0_k is). The same pivot and value;
-         * chain100: 3.7 k -> 2.6 k instructions a factorization */
+        /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The smallest ratio is
+         * 1 / the largest d0_k (1 / d_k): one division, not one a pivot; its value within 2 ulp
+         * of d_k / d0_k (two roundings more). The kernels passed 0 < d_k (<= d0_k, finite) at
+         * every pivot before kf, so only kf's are tested, and there d0_k (1 / d_k) is finite
+         * but where d_k is too small to invert or d_k / d0_k below 1 / MB_REAL_MAX: then it is
+         * Inf and the largest, so the finiteness of the largest alone tests them all (no chain
+         * of sums a pivot; such a pivot is MB_ERR_NONFINITE) */
 #if !MBI_ONLY
         int kok = kf < 0 ? n : kf;
+        mb_real mmax = 1;                 /* 1 / rmin */
         for (int k = 0; k < kok; k++) {
-            mb_real dk = F[k], r = dk / d0[k];
-            fin += dk * 0;
-            if (r < rmin) { rmin = r; kmin = k; }
+            mb_real m = d0[k] * F[k];
+            if (m > mmax) { mmax = m; kmin = k; }
         }
+        fin += mmax * 0;
+        if (kmin >= 0) rmin = 1 / mmax;
         if (kf >= 0) {
             mb_real dk = F[kf], ok = d0[kf], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0;
@@ -58,7 +67,7 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
         }
 #else      /* a firmware build: one loop (flash: the two cost 40-48 B on the M4F) */
         for (int k = 0; k < kend; k++) {
-            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
+            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? (k == kf ? dk : 1 / dk) / ok : 0;
             fin += dk * 0 + ok * 0;
             if (r < rmin) { rmin = r; kmin = k; }
         }
@@ -96,8 +105,8 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
     const mb_real *L = F + n;
     if (sy->ldl_solve) { sy->ldl_solve(F, b, y); return; }
     forward(sy, L, b, y);
-    for (int k = n - 1; k >= 0; k--) {     /* D^-1, then L^T, row k of L^T = column k of L */
-        mb_real s = y[k] / F[k];
+    for (int k = n - 1; k >= 0; k--) {     /* D^-1 (F: its values), then L^T, row k of L^T = column k of L */
+        mb_real s = y[k] * F[k];
         for (int p = lp[k]; p < lp[k + 1]; p++) s -= L[p] * y[li[p]];
         y[k] = s;
     }
