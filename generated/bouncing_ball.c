@@ -94,7 +94,6 @@ static const char *const bouncing_ball_out_names[4] = {
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int bouncing_ball_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
-    mb_real inv;
     (void)F;
     (void)d0;
     (void)tol;

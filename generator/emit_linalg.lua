@@ -112,7 +112,7 @@ function M.functions(name, tag, S, lu)
     w(" * MB_NO_SLP: as the LU's. */")
     w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
     w("{")
-    w("    mb_real inv;")
+    if n > 0 then w("    mb_real inv;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
