@@ -89,7 +89,7 @@ const mb_model_info chain_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -106,7 +106,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[8];
     const mb_real l0 = u0 * inv;
     F[8] = l0;
@@ -124,7 +124,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[11] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[11] = l3;
@@ -139,7 +139,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[13] = l5;
@@ -157,7 +157,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 3;
     }
     inv = 1 / p3;
-    F[3] = inv;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[16] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[16] = l8;
@@ -172,7 +172,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 4;
     }
     inv = 1 / p4;
-    F[4] = inv;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[18];
     const mb_real l10 = u10 * inv;
     F[18] = l10;
@@ -190,7 +190,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 5;
     }
     inv = 1 / p5;
-    F[5] = inv;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[21] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[21] = l13;
@@ -205,7 +205,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 6;
     }
     inv = 1 / p6;
-    F[6] = inv;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[23] = l15;
@@ -217,7 +217,7 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 7;
     }
     inv = 1 / p7;
-    F[7] = inv;
+    F[7] = MB_LDL_D(p7, inv);
     return -1;
 }
 
@@ -235,14 +235,14 @@ static void chain_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
     const mb_real x5 = b[1] - F[18] * x4;
     const mb_real x6 = b[3] - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = b[2] - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
-    const mb_real y7 = x7 * F[7];
-    const mb_real y6 = x6 * F[6] - F[23] * y7;
-    const mb_real y5 = x5 * F[5] - F[21] * y6 - F[22] * y7;
-    const mb_real y4 = x4 * F[4] - F[18] * y5 - F[19] * y6 - F[20] * y7;
-    const mb_real y3 = x3 * F[3] - F[16] * y6 - F[17] * y7;
-    const mb_real y2 = x2 * F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
-    const mb_real y1 = x1 * F[1] - F[11] * y2 - F[12] * y3;
-    const mb_real y0 = x0 * F[0] - F[8] * y1 - F[9] * y2 - F[10] * y3;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[23] * y7;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[21] * y6 - F[22] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[18] * y5 - F[19] * y6 - F[20] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[16] * y6 - F[17] * y7;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[13] * y3 - F[14] * y6 - F[15] * y7;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[8] * y1 - F[9] * y2 - F[10] * y3;
     b[6] = y0;
     b[7] = y1;
     b[4] = y2;
@@ -275,7 +275,7 @@ static const mb_index chain_s_upd[28] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -292,7 +292,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
@@ -310,7 +310,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[15];
     const mb_real l3 = u3 * inv;
     F[15] = l3;
@@ -328,7 +328,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[18];
     const mb_real l6 = u6 * inv;
     F[18] = l6;
@@ -346,7 +346,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 3;
     }
     inv = 1 / p3;
-    F[3] = inv;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[21];
     const mb_real l9 = u9 * inv;
     F[21] = l9;
@@ -364,7 +364,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 4;
     }
     inv = 1 / p4;
-    F[4] = inv;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[24] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[24] = l12;
@@ -382,7 +382,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 5;
     }
     inv = 1 / p5;
-    F[5] = inv;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u15 = F[27] - u10 * l9;
     const mb_real l15 = u15 * inv;
     F[27] = l15;
@@ -400,7 +400,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 6;
     }
     inv = 1 / p6;
-    F[6] = inv;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[30] - u13 * l12;
     const mb_real l18 = u18 * inv;
     F[30] = l18;
@@ -421,7 +421,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 7;
     }
     inv = 1 / p7;
-    F[7] = inv;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u22 = F[34];
     const mb_real l22 = u22 * inv;
     F[34] = l22;
@@ -442,7 +442,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 8;
     }
     inv = 1 / p8;
-    F[8] = inv;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u26 = F[38] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
     const mb_real l26 = u26 * inv;
     F[38] = l26;
@@ -460,7 +460,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 9;
     }
     inv = 1 / p9;
-    F[9] = inv;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u29 = F[41] - u20 * l19 - u24 * l23 - u27 * l26;
     const mb_real l29 = u29 * inv;
     F[41] = l29;
@@ -475,7 +475,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 10;
     }
     inv = 1 / p10;
-    F[10] = inv;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u31 = F[43] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
     const mb_real l31 = u31 * inv;
     F[43] = l31;
@@ -487,7 +487,7 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
         return 11;
     }
     inv = 1 / p11;
-    F[11] = inv;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -509,18 +509,18 @@ static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
     const mb_real x9 = b[5] - F[14] * x0 - F[17] * x1 - F[26] * x4 - F[31] * x6 - F[35] * x7 - F[38] * x8;
     const mb_real x10 = b[6] - F[19] * x2 - F[28] * x5 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
     const mb_real x11 = b[8] - F[20] * x2 - F[23] * x3 - F[29] * x5 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
-    const mb_real y11 = x11 * F[11];
-    const mb_real y10 = x10 * F[10] - F[43] * y11;
-    const mb_real y9 = x9 * F[9] - F[41] * y10 - F[42] * y11;
-    const mb_real y8 = x8 * F[8] - F[38] * y9 - F[39] * y10 - F[40] * y11;
-    const mb_real y7 = x7 * F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
-    const mb_real y6 = x6 * F[6] - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
-    const mb_real y5 = x5 * F[5] - F[27] * y7 - F[28] * y10 - F[29] * y11;
-    const mb_real y4 = x4 * F[4] - F[24] * y6 - F[25] * y8 - F[26] * y9;
-    const mb_real y3 = x3 * F[3] - F[21] * y5 - F[22] * y7 - F[23] * y11;
-    const mb_real y2 = x2 * F[2] - F[18] * y5 - F[19] * y10 - F[20] * y11;
-    const mb_real y1 = x1 * F[1] - F[15] * y4 - F[16] * y8 - F[17] * y9;
-    const mb_real y0 = x0 * F[0] - F[12] * y4 - F[13] * y6 - F[14] * y9;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[43] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[41] * y10 - F[42] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[27] * y7 - F[28] * y10 - F[29] * y11;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[24] * y6 - F[25] * y8 - F[26] * y9;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[18] * y5 - F[19] * y10 - F[20] * y11;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[15] * y4 - F[16] * y8 - F[17] * y9;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y4 - F[13] * y6 - F[14] * y9;
     b[0] = y0;
     b[1] = y1;
     b[9] = y2;
@@ -2072,7 +2072,7 @@ static void chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 32 in L): chain_f3_matrix and chain_a_ldl in one, on locals.
- * D the pivots' reciprocals. Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
  * or d_k not finite. */
 static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
@@ -2089,7 +2089,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 0;
     }
     const mb_real i0 = 1 / d0;
-    F[0] = i0;
+    F[0] = MB_LDL_D(d0, i0);
     MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real e5 = a * Pq[5];
@@ -2112,7 +2112,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 1;
     }
     const mb_real i1 = 1 / d1;
-    F[1] = i1;
+    F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real e9 = a * Pq[9];
@@ -2134,7 +2134,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 2;
     }
     const mb_real i2 = 1 / d2;
-    F[2] = i2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     const mb_real e23 = a * Pq[23];
     const mb_real u6 = e23 * Pq[22];
@@ -2155,7 +2155,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 3;
     }
     const mb_real i3 = 1 / d3;
-    F[3] = i3;
+    F[3] = MB_LDL_D(d3, i3);
     MB_RELOAD();
     const mb_real e27 = a * Pq[27];
     const mb_real u9 = e27 * Pq[26];
@@ -2175,7 +2175,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 4;
     }
     const mb_real i4 = 1 / d4;
-    F[4] = i4;
+    F[4] = MB_LDL_D(d4, i4);
     MB_RELOAD();
     const mb_real u12 = e6 * Pq[5] - u1 * l0;
     const mb_real l12 = u12 * i4;
@@ -2192,7 +2192,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 5;
     }
     const mb_real i5 = 1 / d5;
-    F[5] = i5;
+    F[5] = MB_LDL_D(d5, i5);
     MB_RELOAD();
     const mb_real u15 = e24 * Pq[27] - u10 * l9;
     const mb_real l15 = u15 * i5;
@@ -2210,7 +2210,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 6;
     }
     const mb_real i6 = 1 / d6;
-    F[6] = i6;
+    F[6] = MB_LDL_D(d6, i6);
     MB_RELOAD();
     const mb_real u18 = 0 - u13 * l12;
     const mb_real l18 = u18 * i6;
@@ -2234,7 +2234,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 7;
     }
     const mb_real i7 = 1 / d7;
-    F[7] = i7;
+    F[7] = MB_LDL_D(d7, i7);
     MB_RELOAD();
     const mb_real e16 = a * Pq[16];
     const mb_real u22 = e16 * Pq[18];
@@ -2257,7 +2257,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 8;
     }
     const mb_real i8 = 1 / d8;
-    F[8] = i8;
+    F[8] = MB_LDL_D(d8, i8);
     MB_RELOAD();
     const mb_real u26 = e11 * Pq[10] + e17 * Pq[16] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
     const mb_real l26 = u26 * i8;
@@ -2274,7 +2274,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 9;
     }
     const mb_real i9 = 1 / d9;
-    F[9] = i9;
+    F[9] = MB_LDL_D(d9, i9);
     MB_RELOAD();
     const mb_real u29 = e14 * Pq[13] - u20 * l19 - u24 * l23 - u27 * l26;
     const mb_real l29 = u29 * i9;
@@ -2288,7 +2288,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 10;
     }
     const mb_real i10 = 1 / d10;
-    F[10] = i10;
+    F[10] = MB_LDL_D(d10, i10);
     MB_RELOAD();
     const mb_real u31 = e15 * Pq[14] + e21 * Pq[20] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
     const mb_real l31 = u31 * i10;
@@ -2299,7 +2299,7 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
         return 11;
     }
     const mb_real i11 = 1 / d11;
-    F[11] = i11;
+    F[11] = MB_LDL_D(d11, i11);
     MB_RELOAD();
     return -1;
 }
@@ -2351,46 +2351,46 @@ static mb_real chain_f3_iter(const mb_real *restrict F, const mb_real *restrict 
     const mb_real x10 = r6 - F[19] * x2 - F[28] * x5 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
     const mb_real x11 = r8 - F[20] * x2 - F[23] * x3 - F[29] * x5 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
     MB_RELOAD();
-    const mb_real y11 = x11 * F[11];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
     const mb_real e8 = y11 - vold[8];
     vold[8] = y11;
-    const mb_real y10 = x10 * F[10] - F[43] * y11;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[43] * y11;
     const mb_real e6 = y10 - vold[6];
     vold[6] = y10;
-    const mb_real y9 = x9 * F[9] - F[41] * y10 - F[42] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[41] * y10 - F[42] * y11;
     const mb_real e5 = y9 - vold[5];
     vold[5] = y9;
-    const mb_real y8 = x8 * F[8] - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[38] * y9 - F[39] * y10 - F[40] * y11;
     const mb_real e4 = y8 - vold[4];
     vold[4] = y8;
-    const mb_real y7 = x7 * F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
     const mb_real e7 = y7 - vold[7];
     vold[7] = y7;
     sig[5] = sig[5] + a * ((0 + Pq[16] * y8 + Pq[17] * y9 + Pq[18] * y7 + Pq[19] * y11) + b[5]);
-    const mb_real y6 = x6 * F[6] - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
     const mb_real e3 = y6 - vold[3];
     vold[3] = y6;
     sig[4] = sig[4] + a * ((0 + Pq[12] * y6 + Pq[13] * y9 + Pq[14] * y10 + Pq[15] * y11) + b[4]);
-    const mb_real y5 = x5 * F[5] - F[27] * y7 - F[28] * y10 - F[29] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[27] * y7 - F[28] * y10 - F[29] * y11;
     const mb_real e11 = y5 - vold[11];
     vold[11] = y5;
-    const mb_real y4 = x4 * F[4] - F[24] * y6 - F[25] * y8 - F[26] * y9;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[24] * y6 - F[25] * y8 - F[26] * y9;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 * F[3] - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
     const mb_real e10 = y3 - vold[10];
     vold[10] = y3;
     sig[7] = sig[7] + a * ((0 + Pq[24] * y7 + Pq[25] * y11 + Pq[26] * y3 + Pq[27] * y5) + b[7]);
-    const mb_real y2 = x2 * F[2] - F[18] * y5 - F[19] * y10 - F[20] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[18] * y5 - F[19] * y10 - F[20] * y11;
     const mb_real e9 = y2 - vold[9];
     vold[9] = y2;
     sig[6] = sig[6] + a * ((0 + Pq[20] * y10 + Pq[21] * y11 + Pq[22] * y2 + Pq[23] * y5) + b[6]);
-    const mb_real y1 = x1 * F[1] - F[15] * y4 - F[16] * y8 - F[17] * y9;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[15] * y4 - F[16] * y8 - F[17] * y9;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y8 + Pq[11] * y9) + b[3]);
-    const mb_real y0 = x0 * F[0] - F[12] * y4 - F[13] * y6 - F[14] * y9;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y4 - F[13] * y6 - F[14] * y9;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

@@ -78,7 +78,7 @@ const mb_model_info double_pendulum_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -95,7 +95,7 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[4];
     const mb_real l0 = u0 * inv;
     F[4] = l0;
@@ -113,7 +113,7 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[7] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[7] = l3;
@@ -128,7 +128,7 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[9] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[9] = l5;
@@ -140,7 +140,7 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
         return 3;
     }
     inv = 1 / p3;
-    F[3] = inv;
+    F[3] = MB_LDL_D(p3, inv);
     return -1;
 }
 
@@ -154,10 +154,10 @@ static void double_pendulum_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x1 = b[1] - F[4] * x0;
     const mb_real x2 = b[2] - F[5] * x0 - F[7] * x1;
     const mb_real x3 = b[3] - F[6] * x0 - F[8] * x1 - F[9] * x2;
-    const mb_real y3 = x3 * F[3];
-    const mb_real y2 = x2 * F[2] - F[9] * y3;
-    const mb_real y1 = x1 * F[1] - F[7] * y2 - F[8] * y3;
-    const mb_real y0 = x0 * F[0] - F[4] * y1 - F[5] * y2 - F[6] * y3;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[9] * y3;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[7] * y2 - F[8] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[4] * y1 - F[5] * y2 - F[6] * y3;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -185,7 +185,7 @@ static const mb_index double_pendulum_s_upd[10] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 11 in L, 19 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -202,7 +202,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[6];
     const mb_real l0 = u0 * inv;
     F[6] = l0;
@@ -220,7 +220,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[9];
     const mb_real l3 = u3 * inv;
     F[9] = l3;
@@ -238,7 +238,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[12] - u1 * l0;
     const mb_real l6 = u6 * inv;
     F[12] = l6;
@@ -253,7 +253,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 3;
     }
     inv = 1 / p3;
-    F[3] = inv;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[14] - u4 * l3;
     const mb_real l8 = u8 * inv;
     F[14] = l8;
@@ -268,7 +268,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 4;
     }
     inv = 1 / p4;
-    F[4] = inv;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[16] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
     const mb_real l10 = u10 * inv;
     F[16] = l10;
@@ -280,7 +280,7 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
         return 5;
     }
     inv = 1 / p5;
-    F[5] = inv;
+    F[5] = MB_LDL_D(p5, inv);
     return -1;
 }
 
@@ -296,12 +296,12 @@ static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x3 = b[4] - F[9] * x1;
     const mb_real x4 = b[2] - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
     const mb_real x5 = b[5] - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
-    const mb_real y5 = x5 * F[5];
-    const mb_real y4 = x4 * F[4] - F[16] * y5;
-    const mb_real y3 = x3 * F[3] - F[14] * y4 - F[15] * y5;
-    const mb_real y2 = x2 * F[2] - F[12] * y4 - F[13] * y5;
-    const mb_real y1 = x1 * F[1] - F[9] * y3 - F[10] * y4 - F[11] * y5;
-    const mb_real y0 = x0 * F[0] - F[6] * y2 - F[7] * y4 - F[8] * y5;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[16] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y4 - F[13] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y2 - F[7] * y4 - F[8] * y5;
     b[0] = y0;
     b[1] = y1;
     b[3] = y2;
@@ -1086,7 +1086,7 @@ static void double_pendulum_f3_matrix(mb_real *restrict F, const mb_real *restri
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (6 x 6, 11 in L): double_pendulum_f3_matrix and double_pendulum_a_ldl in one, on locals.
- * D the pivots' reciprocals. Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
  * or d_k not finite. */
 static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
@@ -1103,7 +1103,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 0;
     }
     const mb_real i0 = 1 / d0;
-    F[0] = i0;
+    F[0] = MB_LDL_D(d0, i0);
     MB_RELOAD();
     const mb_real e6 = a * Pq[6];
     const mb_real u0 = e6 * Pq[4];
@@ -1126,7 +1126,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 1;
     }
     const mb_real i1 = 1 / d1;
-    F[1] = i1;
+    F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e10 = a * Pq[10];
     const mb_real u3 = e10 * Pq[8];
@@ -1147,7 +1147,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 2;
     }
     const mb_real i2 = 1 / d2;
-    F[2] = i2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     const mb_real u6 = e5 * Pq[6] - u1 * l0;
     const mb_real l6 = u6 * i2;
@@ -1161,7 +1161,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 3;
     }
     const mb_real i3 = 1 / d3;
-    F[3] = i3;
+    F[3] = MB_LDL_D(d3, i3);
     MB_RELOAD();
     const mb_real u8 = e9 * Pq[10] - u4 * l3;
     const mb_real l8 = u8 * i3;
@@ -1175,7 +1175,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 4;
     }
     const mb_real i4 = 1 / d4;
-    F[4] = i4;
+    F[4] = MB_LDL_D(d4, i4);
     MB_RELOAD();
     const mb_real u10 = e7 * Pq[5] + e11 * Pq[9] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
     const mb_real l10 = u10 * i4;
@@ -1186,7 +1186,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
         return 5;
     }
     const mb_real i5 = 1 / d5;
-    F[5] = i5;
+    F[5] = MB_LDL_D(d5, i5);
     MB_RELOAD();
     return -1;
 }
@@ -1222,24 +1222,24 @@ static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real 
     const mb_real x4 = r2 - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
     const mb_real x5 = r5 - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
     MB_RELOAD();
-    const mb_real y5 = x5 * F[5];
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
     const mb_real e5 = y5 - vold[5];
     vold[5] = y5;
-    const mb_real y4 = x4 * F[4] - F[16] * y5;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[16] * y5;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 * F[3] - F[14] * y4 - F[15] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
     const mb_real e4 = y3 - vold[4];
     vold[4] = y3;
-    const mb_real y2 = x2 * F[2] - F[12] * y4 - F[13] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y4 - F[13] * y5;
     const mb_real e3 = y2 - vold[3];
     vold[3] = y2;
-    const mb_real y1 = x1 * F[1] - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y3 + Pq[11] * y5) + b[3]);
-    const mb_real y0 = x0 * F[0] - F[6] * y2 - F[7] * y4 - F[8] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y2 - F[7] * y4 - F[8] * y5;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

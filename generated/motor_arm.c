@@ -109,7 +109,7 @@ static const char *const motor_arm_out_names[3] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 1 in L, 1 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -126,7 +126,7 @@ static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, 
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[2];
     const mb_real l0 = u0 * inv;
     F[2] = l0;
@@ -138,7 +138,7 @@ static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, 
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     return -1;
 }
 
@@ -150,8 +150,8 @@ static void motor_arm_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b
     (void)y;
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[2] * x0;
-    const mb_real y1 = x1 * F[1];
-    const mb_real y0 = x0 * F[0] - F[2] * y1;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[2] * y1;
     b[0] = y0;
     b[1] = y1;
 }
@@ -177,7 +177,7 @@ static const mb_index motor_arm_s_upd[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -194,7 +194,7 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[3];
     const mb_real l0 = u0 * inv;
     F[3] = l0;
@@ -209,7 +209,7 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u2 = F[5] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[5] = l2;
@@ -221,7 +221,7 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     return -1;
 }
 
@@ -234,9 +234,9 @@ static void motor_arm_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[3] * x0;
     const mb_real x2 = b[2] - F[4] * x0 - F[5] * x1;
-    const mb_real y2 = x2 * F[2];
-    const mb_real y1 = x1 * F[1] - F[5] * y2;
-    const mb_real y0 = x0 * F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -678,7 +678,7 @@ static void motor_arm_f3_matrix(mb_real *restrict F, const mb_real *restrict mas
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (3 x 3, 3 in L): motor_arm_f3_matrix and motor_arm_a_ldl in one, on locals.
- * D the pivots' reciprocals. Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
  * or d_k not finite. */
 static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
@@ -694,7 +694,7 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
         return 0;
     }
     const mb_real i0 = 1 / d0;
-    F[0] = i0;
+    F[0] = MB_LDL_D(d0, i0);
     MB_RELOAD();
     const mb_real u0 = 0;
     const mb_real l0 = u0 * i0;
@@ -710,7 +710,7 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
         return 1;
     }
     const mb_real i1 = 1 / d1;
-    F[1] = i1;
+    F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real u2 = e3 * Pq[2] - u1 * l0;
@@ -722,7 +722,7 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
         return 2;
     }
     const mb_real i2 = 1 / d2;
-    F[2] = i2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     return -1;
 }
@@ -750,14 +750,14 @@ static mb_real motor_arm_f3_iter(const mb_real *restrict F, const mb_real *restr
     const mb_real x1 = r1 - F[3] * x0;
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
     MB_RELOAD();
-    const mb_real y2 = x2 * F[2];
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
-    const mb_real y1 = x1 * F[1] - F[5] * y2;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y2) + b[1]);
-    const mb_real y0 = x0 * F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y2) + b[0]);

@@ -89,7 +89,7 @@ const mb_model_info oscillator_1dof_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 0 in L, 0 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -106,7 +106,7 @@ static MB_NO_SLP int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restric
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
@@ -115,7 +115,7 @@ static MB_NO_SLP int oscillator_1dof_s_ldl(mb_real *restrict F, mb_real *restric
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     return -1;
 }
 
@@ -127,8 +127,8 @@ static void oscillator_1dof_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     (void)y;
     const mb_real x0 = b[0];
     const mb_real x1 = b[1];
-    const mb_real y1 = x1 * F[1];
-    const mb_real y0 = x0 * F[0];
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     b[0] = y0;
     b[1] = y1;
 }
@@ -146,7 +146,7 @@ static const mb_index oscillator_1dof_s_lp[3] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 1 in L, 1 updates), left-looking
- * on locals; D the pivots' reciprocals; d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
@@ -163,7 +163,7 @@ static MB_NO_SLP int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restric
         return 0;
     }
     inv = 1 / p0;
-    F[0] = inv;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[3];
     const mb_real l0 = u0 * inv;
     F[3] = l0;
@@ -175,7 +175,7 @@ static MB_NO_SLP int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restric
         return 1;
     }
     inv = 1 / p1;
-    F[1] = inv;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
@@ -184,7 +184,7 @@ static MB_NO_SLP int oscillator_1dof_a_ldl(mb_real *restrict F, mb_real *restric
         return 2;
     }
     inv = 1 / p2;
-    F[2] = inv;
+    F[2] = MB_LDL_D(p2, inv);
     return -1;
 }
 
@@ -197,9 +197,9 @@ static void oscillator_1dof_a_ldl_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[3] * x0;
     const mb_real x2 = b[2];
-    const mb_real y2 = x2 * F[2];
-    const mb_real y1 = x1 * F[1];
-    const mb_real y0 = x0 * F[0] - F[3] * y1;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -576,7 +576,7 @@ static void oscillator_1dof_f3_matrix(mb_real *restrict F, const mb_real *restri
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (3 x 3, 1 in L): oscillator_1dof_f3_matrix and oscillator_1dof_a_ldl in one, on locals.
- * D the pivots' reciprocals. Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
  * or d_k not finite. */
 static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
@@ -591,7 +591,7 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
         return 0;
     }
     const mb_real i0 = 1 / d0;
-    F[0] = i0;
+    F[0] = MB_LDL_D(d0, i0);
     MB_RELOAD();
     const mb_real u0 = 0;
     const mb_real l0 = u0 * i0;
@@ -603,7 +603,7 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
         return 1;
     }
     const mb_real i1 = 1 / d1;
-    F[1] = i1;
+    F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e0 = a * Pq[0];
     const mb_real d2 = mass[2] + e0 * Pq[0];
@@ -612,7 +612,7 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
         return 2;
     }
     const mb_real i2 = 1 / d2;
-    F[2] = i2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     return -1;
 }
@@ -640,15 +640,15 @@ static mb_real oscillator_1dof_f3_iter(const mb_real *restrict F, const mb_real 
     const mb_real x1 = r1 - F[3] * x0;
     const mb_real x2 = r2;
     MB_RELOAD();
-    const mb_real y2 = x2 * F[2];
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y2) + b[0]);
-    const mb_real y1 = x1 * F[1];
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    const mb_real y0 = x0 * F[0] - F[3] * y1;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;

@@ -7,8 +7,8 @@
 #include "mb_vec.h"
 
 /* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. F[k] keeps
- * 1 / d_k for a pivot that passed (the solves multiply, and the ratio loop of mb_sp_ldl divides
- * once), d_k itself for the pivot that failed. */
+ * 1 / d_k for a pivot that passed with MB_LDL_RECIPROCAL (the solves multiply, and the ratio loop
+ * of mb_sp_ldl divides once), else d_k; d_k itself for the pivot that failed. */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
 {
     const int n = sy->n;
@@ -25,7 +25,9 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
             for (int q = p; q < lp[k + 1]; q++) F[upd[u++]] -= L[q] * yp;
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+#if MB_LDL_RECIPROCAL
         F[k] = inv;
+#endif
     }
     return -1;
 }
@@ -40,7 +42,7 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
-    /* F[k] is 1 / d_k for k < kf (every pivot that passed), d_kf at a failing kf */
+    /* F[k] is 1 / d_k (MB_LDL_RECIPROCAL, else d_k) for k < kf, d_kf at a failing kf */
     if (!ratio)                           /* no ratio wanted: the finiteness alone */
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
     else {
@@ -51,7 +53,7 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
          * but where d_k is too small to invert or d_k / d0_k below 1 / MB_REAL_MAX: then it is
          * Inf and the largest, so the finiteness of the largest alone tests them all (no chain
          * of sums a pivot; such a pivot is MB_ERR_NONFINITE) */
-#if !MBI_ONLY
+#if MB_LDL_RECIPROCAL
         int kok = kf < 0 ? n : kf;
         mb_real mmax = 1;                 /* 1 / rmin */
         for (int k = 0; k < kok; k++) {
@@ -65,9 +67,10 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
             fin += dk * 0;
             if (r < rmin) { rmin = r; kmin = kf; }
         }
-#else      /* a firmware build: one loop (flash: the two cost 40-48 B on the M4F) */
+#else      /* D keeps d_k (a firmware build): one loop, a division a pivot (flash: two loops
+              cost 40-48 B on the M4F) */
         for (int k = 0; k < kend; k++) {
-            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? (k == kf ? dk : 1 / dk) / ok : 0;
+            mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0 + ok * 0;
             if (r < rmin) { rmin = r; kmin = k; }
         }
@@ -106,7 +109,7 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
     if (sy->ldl_solve) { sy->ldl_solve(F, b, y); return; }
     forward(sy, L, b, y);
     for (int k = n - 1; k >= 0; k--) {     /* D^-1 (F: its values), then L^T, row k of L^T = column k of L */
-        mb_real s = y[k] * F[k];
+        mb_real s = MB_LDL_DIV(y[k], F[k]);
         for (int p = lp[k]; p < lp[k + 1]; p++) s -= L[p] * y[li[p]];
         y[k] = s;
     }

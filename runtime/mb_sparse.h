@@ -7,7 +7,8 @@
 #include "mb_model.h"
 
 /* LDL^T of the symmetric matrix in F = [D | L], in place (right-looking over sy->upd); D receives
- * the pivots' reciprocals 1 / d_k (the solve multiplies), but a failing pivot's d_k itself. d0[n]
+ * the pivots' reciprocals 1 / d_k (the solve multiplies; MB_LDL_RECIPROCAL 0, a firmware build:
+ * the pivots d_k, and it divides), but a failing pivot's d_k itself. d0[n]
  * is scratch (the diagonal before elimination). A pivot d_k <= rank_tol d0_k (d0_k its diagonal
  * entry before elimination: the ratio is scale-free and measures how far row k is from the span
  * of the rows before it) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
