@@ -160,7 +160,7 @@
 #define MB_LDL_D(p, inv) (inv)
 #define MB_LDL_DIV(x, D) ((x) * (D))
 #else
-#define MB_LDL_D(p, inv) (p)
+#define MB_LDL_D(p, inv) ((void)(inv), (p))   /* (inv: also the one a pivot without a column computes) */
 #define MB_LDL_DIV(x, D) ((x) / (D))
 #endif
 #ifndef MB_WITH_STAGE_POWER        /* [code] the model's power function (P_nc alone, mb_model.h)
