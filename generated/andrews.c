@@ -125,8 +125,9 @@ const mb_model_info andrews_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (20 x 20, 58 in L, 138 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -136,9 +137,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[20];
     const mb_real l0 = u0 * inv;
     F[20] = l0;
@@ -151,9 +155,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[23];
     const mb_real l3 = u3 * inv;
     F[23] = l3;
@@ -166,9 +173,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[26];
     const mb_real l6 = u6 * inv;
     F[26] = l6;
@@ -181,9 +191,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[29];
     const mb_real l9 = u9 * inv;
     F[29] = l9;
@@ -196,9 +209,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[32] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[32] = l12;
@@ -208,9 +224,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u3 * l3;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u14 = F[34] - u4 * l3;
     const mb_real l14 = u14 * inv;
     F[34] = l14;
@@ -220,9 +239,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u16 = F[36] - u7 * l6;
     const mb_real l16 = u16 * inv;
     F[36] = l16;
@@ -232,9 +254,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u9 * l9;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u18 = F[38] - u10 * l9;
     const mb_real l18 = u18 * inv;
     F[38] = l18;
@@ -244,9 +269,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u7 * l7 - u16 * l16;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u20 = F[40] - u8 * l7 - u17 * l16;
     const mb_real l20 = u20 * inv;
     F[40] = l20;
@@ -259,9 +287,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u4 * l4 - u14 * l14;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u23 = F[43] - u5 * l4 - u15 * l14;
     const mb_real l23 = u23 * inv;
     F[43] = l23;
@@ -274,9 +305,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u8 * l8 - u17 * l17 - u20 * l20;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u26 = F[46] - u21 * l20;
     const mb_real l26 = u26 * inv;
     F[46] = l26;
@@ -286,9 +320,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u5 * l5 - u15 * l15 - u23 * l23;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u28 = F[48] - u24 * l23;
     const mb_real l28 = u28 * inv;
     F[48] = l28;
@@ -298,9 +335,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u1 * l1 - u12 * l12;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u30 = F[50] - u2 * l1 - u13 * l12;
     const mb_real l30 = u30 * inv;
     F[50] = l30;
@@ -325,9 +365,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u13 * l13 - u30 * l30;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
     inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     const mb_real u37 = F[57] - u31 * l30;
     const mb_real l37 = u37 * inv;
     F[57] = l37;
@@ -349,9 +392,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u21 * l21 - u26 * l26 - u31 * l31 - u37 * l37;
-    F[14] = p14;
-    if (!(p14 > tol * o14) || !(o14 > 0)) return 14;
+    if (!(p14 > tol * o14) || !(o14 > 0)) {
+        F[14] = p14;
+        return 14;
+    }
     inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
     const mb_real u43 = F[63] - u22 * l21 - u27 * l26 - u32 * l31 - u38 * l37;
     const mb_real l43 = u43 * inv;
     F[63] = l43;
@@ -370,9 +416,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u22 * l22 - u27 * l27 - u32 * l32 - u38 * l38 - u43 * l43;
-    F[15] = p15;
-    if (!(p15 > tol * o15) || !(o15 > 0)) return 15;
+    if (!(p15 > tol * o15) || !(o15 > 0)) {
+        F[15] = p15;
+        return 15;
+    }
     inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
     const mb_real u48 = F[68] - u33 * l32 - u39 * l38 - u44 * l43;
     const mb_real l48 = u48 * inv;
     F[68] = l48;
@@ -388,9 +437,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u24 * l24 - u28 * l28 - u33 * l33 - u39 * l39 - u44 * l44 - u48 * l48;
-    F[16] = p16;
-    if (!(p16 > tol * o16) || !(o16 > 0)) return 16;
+    if (!(p16 > tol * o16) || !(o16 > 0)) {
+        F[16] = p16;
+        return 16;
+    }
     inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
     const mb_real u52 = F[72] - u25 * l24 - u29 * l28 - u34 * l33 - u40 * l39 - u45 * l44 - u49 * l48;
     const mb_real l52 = u52 * inv;
     F[72] = l52;
@@ -403,9 +455,12 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u25 * l25 - u29 * l29 - u34 * l34 - u40 * l40 - u45 * l45 - u49 * l49 - u52 * l52;
-    F[17] = p17;
-    if (!(p17 > tol * o17) || !(o17 > 0)) return 17;
+    if (!(p17 > tol * o17) || !(o17 > 0)) {
+        F[17] = p17;
+        return 17;
+    }
     inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
     const mb_real u55 = F[75] - u35 * l34 - u41 * l40 - u46 * l45 - u50 * l49 - u53 * l52;
     const mb_real l55 = u55 * inv;
     F[75] = l55;
@@ -415,17 +470,24 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u10 * l10 - u18 * l18 - u35 * l35 - u41 * l41 - u46 * l46 - u50 * l50 - u53 * l53 - u55 * l55;
-    F[18] = p18;
-    if (!(p18 > tol * o18) || !(o18 > 0)) return 18;
+    if (!(p18 > tol * o18) || !(o18 > 0)) {
+        F[18] = p18;
+        return 18;
+    }
     inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
     const mb_real u57 = F[77] - u11 * l10 - u19 * l18 - u36 * l35 - u42 * l41 - u47 * l46 - u51 * l50 - u54 * l53 - u56 * l55;
     const mb_real l57 = u57 * inv;
     F[77] = l57;
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u19 * l19 - u36 * l36 - u42 * l42 - u47 * l47 - u51 * l51 - u54 * l54 - u56 * l56 - u57 * l57;
-    F[19] = p19;
-    if (!(p19 > tol * o19) || !(o19 > 0)) return 19;
+    if (!(p19 > tol * o19) || !(o19 > 0)) {
+        F[19] = p19;
+        return 19;
+    }
+    inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
     return -1;
 }
 
@@ -455,26 +517,26 @@ static void andrews_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
     const mb_real x17 = b[7] - F[45] * x9 - F[49] * x11 - F[54] * x12 - F[60] * x13 - F[65] * x14 - F[69] * x15 - F[72] * x16;
     const mb_real x18 = b[8] - F[30] * x3 - F[38] * x7 - F[55] * x12 - F[61] * x13 - F[66] * x14 - F[70] * x15 - F[73] * x16 - F[75] * x17;
     const mb_real x19 = b[9] - F[31] * x3 - F[39] * x7 - F[56] * x12 - F[62] * x13 - F[67] * x14 - F[71] * x15 - F[74] * x16 - F[76] * x17 - F[77] * x18;
-    const mb_real y19 = x19 / F[19];
-    const mb_real y18 = x18 / F[18] - F[77] * y19;
-    const mb_real y17 = x17 / F[17] - F[75] * y18 - F[76] * y19;
-    const mb_real y16 = x16 / F[16] - F[72] * y17 - F[73] * y18 - F[74] * y19;
-    const mb_real y15 = x15 / F[15] - F[68] * y16 - F[69] * y17 - F[70] * y18 - F[71] * y19;
-    const mb_real y14 = x14 / F[14] - F[63] * y15 - F[64] * y16 - F[65] * y17 - F[66] * y18 - F[67] * y19;
-    const mb_real y13 = x13 / F[13] - F[57] * y14 - F[58] * y15 - F[59] * y16 - F[60] * y17 - F[61] * y18 - F[62] * y19;
-    const mb_real y12 = x12 / F[12] - F[50] * y13 - F[51] * y14 - F[52] * y15 - F[53] * y16 - F[54] * y17 - F[55] * y18 - F[56] * y19;
-    const mb_real y11 = x11 / F[11] - F[48] * y16 - F[49] * y17;
-    const mb_real y10 = x10 / F[10] - F[46] * y14 - F[47] * y15;
-    const mb_real y9 = x9 / F[9] - F[43] * y11 - F[44] * y16 - F[45] * y17;
-    const mb_real y8 = x8 / F[8] - F[40] * y10 - F[41] * y14 - F[42] * y15;
-    const mb_real y7 = x7 / F[7] - F[38] * y18 - F[39] * y19;
-    const mb_real y6 = x6 / F[6] - F[36] * y8 - F[37] * y10;
-    const mb_real y5 = x5 / F[5] - F[34] * y9 - F[35] * y11;
-    const mb_real y4 = x4 / F[4] - F[32] * y12 - F[33] * y13;
-    const mb_real y3 = x3 / F[3] - F[29] * y7 - F[30] * y18 - F[31] * y19;
-    const mb_real y2 = x2 / F[2] - F[26] * y6 - F[27] * y8 - F[28] * y10;
-    const mb_real y1 = x1 / F[1] - F[23] * y5 - F[24] * y9 - F[25] * y11;
-    const mb_real y0 = x0 / F[0] - F[20] * y4 - F[21] * y12 - F[22] * y13;
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]);
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[77] * y19;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[75] * y18 - F[76] * y19;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[72] * y17 - F[73] * y18 - F[74] * y19;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[68] * y16 - F[69] * y17 - F[70] * y18 - F[71] * y19;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[63] * y15 - F[64] * y16 - F[65] * y17 - F[66] * y18 - F[67] * y19;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[57] * y14 - F[58] * y15 - F[59] * y16 - F[60] * y17 - F[61] * y18 - F[62] * y19;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[50] * y13 - F[51] * y14 - F[52] * y15 - F[53] * y16 - F[54] * y17 - F[55] * y18 - F[56] * y19;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[48] * y16 - F[49] * y17;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[46] * y14 - F[47] * y15;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[43] * y11 - F[44] * y16 - F[45] * y17;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[40] * y10 - F[41] * y14 - F[42] * y15;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[38] * y18 - F[39] * y19;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[36] * y8 - F[37] * y10;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[34] * y9 - F[35] * y11;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[32] * y12 - F[33] * y13;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[29] * y7 - F[30] * y18 - F[31] * y19;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[26] * y6 - F[27] * y8 - F[28] * y10;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[23] * y5 - F[24] * y9 - F[25] * y11;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[20] * y4 - F[21] * y12 - F[22] * y13;
     b[0] = y0;
     b[14] = y1;
     b[16] = y2;
@@ -532,8 +594,9 @@ static const mb_index andrews_s_upd[138] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (21 x 21, 63 in L, 136 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -543,9 +606,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[21];
     const mb_real l0 = u0 * inv;
     F[21] = l0;
@@ -558,9 +624,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[24];
     const mb_real l3 = u3 * inv;
     F[24] = l3;
@@ -573,9 +642,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[27];
     const mb_real l6 = u6 * inv;
     F[27] = l6;
@@ -588,9 +660,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[30];
     const mb_real l9 = u9 * inv;
     F[30] = l9;
@@ -603,9 +678,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[33];
     const mb_real l12 = u12 * inv;
     F[33] = l12;
@@ -618,9 +696,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u15 = F[36];
     const mb_real l15 = u15 * inv;
     F[36] = l15;
@@ -633,9 +714,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u0 * l0 - u3 * l3;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[39] - u1 * l0;
     const mb_real l18 = u18 * inv;
     F[39] = l18;
@@ -648,9 +732,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u9 * l9;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u21 = F[42] - u7 * l6;
     const mb_real l21 = u21 * inv;
     F[42] = l21;
@@ -663,9 +750,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u12 * l12 - u15 * l15;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u24 = F[45] - u13 * l12;
     const mb_real l24 = u24 * inv;
     F[45] = l24;
@@ -678,9 +768,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u13 * l13 - u24 * l24;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u27 = F[48] - u25 * l24;
     const mb_real l27 = u27 * inv;
     F[48] = l27;
@@ -696,9 +789,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u7 * l7 - u21 * l21;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u31 = F[52] - u22 * l21;
     const mb_real l31 = u31 * inv;
     F[52] = l31;
@@ -714,9 +810,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u35 = F[56];
     const mb_real l35 = u35 * inv;
     F[56] = l35;
@@ -732,9 +831,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u16 * l16 - u25 * l25 - u27 * l27;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u39 = F[60] - u17 * l16 - u26 * l25 - u28 * l27;
     const mb_real l39 = u39 * inv;
     F[60] = l39;
@@ -750,9 +852,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u10 * l10 - u22 * l22 - u31 * l31;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
     inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     const mb_real u43 = F[64] - u11 * l10 - u23 * l22 - u32 * l31;
     const mb_real l43 = u43 * inv;
     F[64] = l43;
@@ -768,9 +873,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u35 * l35;
-    F[14] = p14;
-    if (!(p14 > tol * o14) || !(o14 > 0)) return 14;
+    if (!(p14 > tol * o14) || !(o14 > 0)) {
+        F[14] = p14;
+        return 14;
+    }
     inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
     const mb_real u47 = F[68] - u36 * l35;
     const mb_real l47 = u47 * inv;
     F[68] = l47;
@@ -786,9 +894,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u14 * l14 - u17 * l17 - u26 * l26 - u28 * l28 - u39 * l39;
-    F[15] = p15;
-    if (!(p15 > tol * o15) || !(o15 > 0)) return 15;
+    if (!(p15 > tol * o15) || !(o15 > 0)) {
+        F[15] = p15;
+        return 15;
+    }
     inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
     const mb_real u51 = F[72] - u29 * l28 - u40 * l39;
     const mb_real l51 = u51 * inv;
     F[72] = l51;
@@ -801,9 +912,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u8 * l8 - u11 * l11 - u23 * l23 - u32 * l32 - u43 * l43;
-    F[16] = p16;
-    if (!(p16 > tol * o16) || !(o16 > 0)) return 16;
+    if (!(p16 > tol * o16) || !(o16 > 0)) {
+        F[16] = p16;
+        return 16;
+    }
     inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
     const mb_real u54 = F[75] - u33 * l32 - u44 * l43;
     const mb_real l54 = u54 * inv;
     F[75] = l54;
@@ -816,9 +930,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u36 * l36 - u47 * l47;
-    F[17] = p17;
-    if (!(p17 > tol * o17) || !(o17 > 0)) return 17;
+    if (!(p17 > tol * o17) || !(o17 > 0)) {
+        F[17] = p17;
+        return 17;
+    }
     inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
     const mb_real u57 = F[78] - u37 * l36 - u48 * l47;
     const mb_real l57 = u57 * inv;
     F[78] = l57;
@@ -831,9 +948,12 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u1 * l1 - u18 * l18 - u29 * l29 - u33 * l33 - u37 * l37 - u40 * l40 - u44 * l44 - u48 * l48 - u51 * l51 - u54 * l54 - u57 * l57;
-    F[18] = p18;
-    if (!(p18 > tol * o18) || !(o18 > 0)) return 18;
+    if (!(p18 > tol * o18) || !(o18 > 0)) {
+        F[18] = p18;
+        return 18;
+    }
     inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
     const mb_real u60 = F[81] - u19 * l18 - u41 * l40 - u45 * l44 - u49 * l48 - u52 * l51 - u55 * l54 - u58 * l57;
     const mb_real l60 = u60 * inv;
     F[81] = l60;
@@ -843,17 +963,24 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u4 * l4 - u19 * l19 - u41 * l41 - u45 * l45 - u49 * l49 - u52 * l52 - u55 * l55 - u58 * l58 - u60 * l60;
-    F[19] = p19;
-    if (!(p19 > tol * o19) || !(o19 > 0)) return 19;
+    if (!(p19 > tol * o19) || !(o19 > 0)) {
+        F[19] = p19;
+        return 19;
+    }
     inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
     const mb_real u62 = F[83] - u5 * l4 - u20 * l19 - u42 * l41 - u46 * l45 - u50 * l49 - u53 * l52 - u56 * l55 - u59 * l58 - u61 * l60;
     const mb_real l62 = u62 * inv;
     F[83] = l62;
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u2 * l2 - u5 * l5 - u20 * l20 - u30 * l30 - u34 * l34 - u38 * l38 - u42 * l42 - u46 * l46 - u50 * l50 - u53 * l53 - u56 * l56 - u59 * l59 - u61 * l61 - u62 * l62;
-    F[20] = p20;
-    if (!(p20 > tol * o20) || !(o20 > 0)) return 20;
+    if (!(p20 > tol * o20) || !(o20 > 0)) {
+        F[20] = p20;
+        return 20;
+    }
+    inv = 1 / p20;
+    F[20] = MB_LDL_D(p20, inv);
     return -1;
 }
 
@@ -884,27 +1011,27 @@ static void andrews_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, 
     const mb_real x18 = b[3] - F[22] * x0 - F[39] * x6 - F[50] * x9 - F[54] * x10 - F[58] * x11 - F[61] * x12 - F[65] * x13 - F[69] * x14 - F[72] * x15 - F[75] * x16 - F[78] * x17;
     const mb_real x19 = b[4] - F[25] * x1 - F[40] * x6 - F[62] * x12 - F[66] * x13 - F[70] * x14 - F[73] * x15 - F[76] * x16 - F[79] * x17 - F[81] * x18;
     const mb_real x20 = b[5] - F[23] * x0 - F[26] * x1 - F[41] * x6 - F[51] * x9 - F[55] * x10 - F[59] * x11 - F[63] * x12 - F[67] * x13 - F[71] * x14 - F[74] * x15 - F[77] * x16 - F[80] * x17 - F[82] * x18 - F[83] * x19;
-    const mb_real y20 = x20 / F[20];
-    const mb_real y19 = x19 / F[19] - F[83] * y20;
-    const mb_real y18 = x18 / F[18] - F[81] * y19 - F[82] * y20;
-    const mb_real y17 = x17 / F[17] - F[78] * y18 - F[79] * y19 - F[80] * y20;
-    const mb_real y16 = x16 / F[16] - F[75] * y18 - F[76] * y19 - F[77] * y20;
-    const mb_real y15 = x15 / F[15] - F[72] * y18 - F[73] * y19 - F[74] * y20;
-    const mb_real y14 = x14 / F[14] - F[68] * y17 - F[69] * y18 - F[70] * y19 - F[71] * y20;
-    const mb_real y13 = x13 / F[13] - F[64] * y16 - F[65] * y18 - F[66] * y19 - F[67] * y20;
-    const mb_real y12 = x12 / F[12] - F[60] * y15 - F[61] * y18 - F[62] * y19 - F[63] * y20;
-    const mb_real y11 = x11 / F[11] - F[56] * y14 - F[57] * y17 - F[58] * y18 - F[59] * y20;
-    const mb_real y10 = x10 / F[10] - F[52] * y13 - F[53] * y16 - F[54] * y18 - F[55] * y20;
-    const mb_real y9 = x9 / F[9] - F[48] * y12 - F[49] * y15 - F[50] * y18 - F[51] * y20;
-    const mb_real y8 = x8 / F[8] - F[45] * y9 - F[46] * y12 - F[47] * y15;
-    const mb_real y7 = x7 / F[7] - F[42] * y10 - F[43] * y13 - F[44] * y16;
-    const mb_real y6 = x6 / F[6] - F[39] * y18 - F[40] * y19 - F[41] * y20;
-    const mb_real y5 = x5 / F[5] - F[36] * y8 - F[37] * y12 - F[38] * y15;
-    const mb_real y4 = x4 / F[4] - F[33] * y8 - F[34] * y9 - F[35] * y15;
-    const mb_real y3 = x3 / F[3] - F[30] * y7 - F[31] * y13 - F[32] * y16;
-    const mb_real y2 = x2 / F[2] - F[27] * y7 - F[28] * y10 - F[29] * y16;
-    const mb_real y1 = x1 / F[1] - F[24] * y6 - F[25] * y19 - F[26] * y20;
-    const mb_real y0 = x0 / F[0] - F[21] * y6 - F[22] * y18 - F[23] * y20;
+    const mb_real y20 = MB_LDL_DIV(x20, F[20]);
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]) - F[83] * y20;
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[81] * y19 - F[82] * y20;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[78] * y18 - F[79] * y19 - F[80] * y20;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[75] * y18 - F[76] * y19 - F[77] * y20;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[72] * y18 - F[73] * y19 - F[74] * y20;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[68] * y17 - F[69] * y18 - F[70] * y19 - F[71] * y20;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[64] * y16 - F[65] * y18 - F[66] * y19 - F[67] * y20;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[60] * y15 - F[61] * y18 - F[62] * y19 - F[63] * y20;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[56] * y14 - F[57] * y17 - F[58] * y18 - F[59] * y20;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[52] * y13 - F[53] * y16 - F[54] * y18 - F[55] * y20;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[48] * y12 - F[49] * y15 - F[50] * y18 - F[51] * y20;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[45] * y9 - F[46] * y12 - F[47] * y15;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[42] * y10 - F[43] * y13 - F[44] * y16;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[39] * y18 - F[40] * y19 - F[41] * y20;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[36] * y8 - F[37] * y12 - F[38] * y15;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[33] * y8 - F[34] * y9 - F[35] * y15;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[30] * y7 - F[31] * y13 - F[32] * y16;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[27] * y7 - F[28] * y10 - F[29] * y16;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[24] * y6 - F[25] * y19 - F[26] * y20;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[21] * y6 - F[22] * y18 - F[23] * y20;
     b[0] = y0;
     b[1] = y1;
     b[12] = y2;
@@ -3892,7 +4019,8 @@ static void andrews_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (21 x 21, 63 in L): andrews_f3_matrix and andrews_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -3903,10 +4031,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e0 = a * Pq[0];
     const mb_real e4 = a * Pq[4];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real e5 = a * Pq[5];
     const mb_real u0 = e1 * Pq[0] + e5 * Pq[4];
@@ -3923,10 +4054,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e2 = a * Pq[2];
     const mb_real e8 = a * Pq[8];
     const mb_real d1 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real e9 = a * Pq[9];
     const mb_real u3 = e3 * Pq[2] + e9 * Pq[8];
@@ -3943,10 +4077,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e46 = a * Pq[46];
     const mb_real e52 = a * Pq[52];
     const mb_real d2 = mass[12] + e46 * Pq[46] + e52 * Pq[52];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e47 = a * Pq[47];
     const mb_real e53 = a * Pq[53];
     const mb_real u6 = e47 * Pq[46] + e53 * Pq[52];
@@ -3963,10 +4100,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e50 = a * Pq[50];
     const mb_real e54 = a * Pq[54];
     const mb_real d3 = mass[13] + e50 * Pq[50] + e54 * Pq[54];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e51 = a * Pq[51];
     const mb_real e55 = a * Pq[55];
     const mb_real u9 = e51 * Pq[50] + e55 * Pq[54];
@@ -3983,10 +4123,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e38 = a * Pq[38];
     const mb_real e56 = a * Pq[56];
     const mb_real d4 = mass[15] + e38 * Pq[38] + e56 * Pq[56];
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real e39 = a * Pq[39];
     const mb_real e57 = a * Pq[57];
     const mb_real u12 = e39 * Pq[38] + e57 * Pq[56];
@@ -4003,10 +4146,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e42 = a * Pq[42];
     const mb_real e58 = a * Pq[58];
     const mb_real d5 = mass[16] + e42 * Pq[42] + e58 * Pq[58];
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real e43 = a * Pq[43];
     const mb_real e59 = a * Pq[59];
     const mb_real u15 = e43 * Pq[42] + e59 * Pq[58];
@@ -4021,10 +4167,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l17 = u17 * i5;
     F[38] = l17;
     const mb_real d6 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u0 * l0 - u3 * l3;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real u18 = e6 * Pq[5] - u1 * l0;
     const mb_real l18 = u18 * i6;
     F[39] = l18;
@@ -4035,10 +4184,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l20 = u20 * i6;
     F[41] = l20;
     const mb_real d7 = mass[14] + e47 * Pq[47] + e51 * Pq[51] + e53 * Pq[53] + e55 * Pq[55] - u6 * l6 - u9 * l9;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real u21 = e44 * Pq[47] - u7 * l6;
     const mb_real l21 = u21 * i7;
     F[42] = l21;
@@ -4049,10 +4201,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l23 = u23 * i7;
     F[44] = l23;
     const mb_real d8 = mass[17] + e39 * Pq[39] + e43 * Pq[43] + e57 * Pq[57] + e59 * Pq[59] - u12 * l12 - u15 * l15;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real u24 = e36 * Pq[39] - u13 * l12;
     const mb_real l24 = u24 * i8;
     F[45] = l24;
@@ -4064,10 +4219,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     F[47] = l26;
     const mb_real e14 = a * Pq[14];
     const mb_real d9 = mass[6] + e14 * Pq[14] + e36 * Pq[36] - u13 * l13 - u24 * l24;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real u27 = 0 - u25 * l24;
     const mb_real l27 = u27 * i9;
     F[48] = l27;
@@ -4085,10 +4243,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     F[51] = l30;
     const mb_real e22 = a * Pq[22];
     const mb_real d10 = mass[9] + e22 * Pq[22] + e44 * Pq[44] - u7 * l7 - u21 * l21;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
-    MB_RELOAD();
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
     const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
+    MB_RELOAD();
     const mb_real u31 = 0 - u22 * l21;
     const mb_real l31 = u31 * i10;
     F[52] = l31;
@@ -4107,10 +4268,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e30 = a * Pq[30];
     const mb_real e60 = a * Pq[60];
     const mb_real d11 = mass[18] + e30 * Pq[30] + e60 * Pq[60];
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
-    MB_RELOAD();
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
     const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
+    MB_RELOAD();
     const mb_real u35 = 0;
     const mb_real l35 = u35 * i11;
     F[56] = l35;
@@ -4129,10 +4293,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     F[59] = l38;
     const mb_real e18 = a * Pq[18];
     const mb_real d12 = mass[7] + e18 * Pq[18] + e40 * Pq[40] - u16 * l16 - u25 * l25 - u27 * l27;
-    F[12] = d12;
-    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) return 12;
-    MB_RELOAD();
+    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) {
+        F[12] = d12;
+        return 12;
+    }
     const mb_real i12 = 1 / d12;
+    F[12] = MB_LDL_D(d12, i12);
+    MB_RELOAD();
     const mb_real e19 = a * Pq[19];
     const mb_real u39 = e19 * Pq[18] + e41 * Pq[40] - u17 * l16 - u26 * l25 - u28 * l27;
     const mb_real l39 = u39 * i12;
@@ -4150,10 +4317,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     F[63] = l42;
     const mb_real e26 = a * Pq[26];
     const mb_real d13 = mass[10] + e26 * Pq[26] + e48 * Pq[48] - u10 * l10 - u22 * l22 - u31 * l31;
-    F[13] = d13;
-    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) return 13;
-    MB_RELOAD();
+    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) {
+        F[13] = d13;
+        return 13;
+    }
     const mb_real i13 = 1 / d13;
+    F[13] = MB_LDL_D(d13, i13);
+    MB_RELOAD();
     const mb_real e27 = a * Pq[27];
     const mb_real u43 = e27 * Pq[26] + e49 * Pq[48] - u11 * l10 - u23 * l22 - u32 * l31;
     const mb_real l43 = u43 * i13;
@@ -4172,10 +4342,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real e34 = a * Pq[34];
     const mb_real e62 = a * Pq[62];
     const mb_real d14 = mass[19] + e34 * Pq[34] + e62 * Pq[62] - u35 * l35;
-    F[14] = d14;
-    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) return 14;
-    MB_RELOAD();
+    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) {
+        F[14] = d14;
+        return 14;
+    }
     const mb_real i14 = 1 / d14;
+    F[14] = MB_LDL_D(d14, i14);
+    MB_RELOAD();
     const mb_real e35 = a * Pq[35];
     const mb_real e63 = a * Pq[63];
     const mb_real u47 = e35 * Pq[34] + e63 * Pq[62] - u36 * l35;
@@ -4193,10 +4366,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l50 = u50 * i14;
     F[71] = l50;
     const mb_real d15 = mass[8] + e15 * Pq[15] + e19 * Pq[19] + e37 * Pq[37] + e41 * Pq[41] - u14 * l14 - u17 * l17 - u26 * l26 - u28 * l28 - u39 * l39;
-    F[15] = d15;
-    if (!(d15 > 0 && d15 <= MB_REAL_MAX)) return 15;
-    MB_RELOAD();
+    if (!(d15 > 0 && d15 <= MB_REAL_MAX)) {
+        F[15] = d15;
+        return 15;
+    }
     const mb_real i15 = 1 / d15;
+    F[15] = MB_LDL_D(d15, i15);
+    MB_RELOAD();
     const mb_real u51 = e12 * Pq[15] - u29 * l28 - u40 * l39;
     const mb_real l51 = u51 * i15;
     F[72] = l51;
@@ -4207,10 +4383,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l53 = u53 * i15;
     F[74] = l53;
     const mb_real d16 = mass[11] + e23 * Pq[23] + e27 * Pq[27] + e45 * Pq[45] + e49 * Pq[49] - u8 * l8 - u11 * l11 - u23 * l23 - u32 * l32 - u43 * l43;
-    F[16] = d16;
-    if (!(d16 > 0 && d16 <= MB_REAL_MAX)) return 16;
-    MB_RELOAD();
+    if (!(d16 > 0 && d16 <= MB_REAL_MAX)) {
+        F[16] = d16;
+        return 16;
+    }
     const mb_real i16 = 1 / d16;
+    F[16] = MB_LDL_D(d16, i16);
+    MB_RELOAD();
     const mb_real u54 = e20 * Pq[23] - u33 * l32 - u44 * l43;
     const mb_real l54 = u54 * i16;
     F[75] = l54;
@@ -4221,10 +4400,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l56 = u56 * i16;
     F[77] = l56;
     const mb_real d17 = mass[20] + e31 * Pq[31] + e35 * Pq[35] + e61 * Pq[61] + e63 * Pq[63] - u36 * l36 - u47 * l47;
-    F[17] = d17;
-    if (!(d17 > 0 && d17 <= MB_REAL_MAX)) return 17;
-    MB_RELOAD();
+    if (!(d17 > 0 && d17 <= MB_REAL_MAX)) {
+        F[17] = d17;
+        return 17;
+    }
     const mb_real i17 = 1 / d17;
+    F[17] = MB_LDL_D(d17, i17);
+    MB_RELOAD();
     const mb_real u57 = e28 * Pq[31] - u37 * l36 - u48 * l47;
     const mb_real l57 = u57 * i17;
     F[78] = l57;
@@ -4235,10 +4417,13 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l59 = u59 * i17;
     F[80] = l59;
     const mb_real d18 = mass[3] + e6 * Pq[6] + e12 * Pq[12] + e20 * Pq[20] + e28 * Pq[28] - u1 * l1 - u18 * l18 - u29 * l29 - u33 * l33 - u37 * l37 - u40 * l40 - u44 * l44 - u48 * l48 - u51 * l51 - u54 * l54 - u57 * l57;
-    F[18] = d18;
-    if (!(d18 > 0 && d18 <= MB_REAL_MAX)) return 18;
-    MB_RELOAD();
+    if (!(d18 > 0 && d18 <= MB_REAL_MAX)) {
+        F[18] = d18;
+        return 18;
+    }
     const mb_real i18 = 1 / d18;
+    F[18] = MB_LDL_D(d18, i18);
+    MB_RELOAD();
     const mb_real u60 = 0 - u19 * l18 - u41 * l40 - u45 * l44 - u49 * l48 - u52 * l51 - u55 * l54 - u58 * l57;
     const mb_real l60 = u60 * i18;
     F[81] = l60;
@@ -4246,16 +4431,23 @@ static MB_NO_SLP int andrews_f3_factor(mb_real *restrict F, const mb_real *restr
     const mb_real l61 = u61 * i18;
     F[82] = l61;
     const mb_real d19 = mass[4] + e10 * Pq[10] + e16 * Pq[16] + e24 * Pq[24] + e32 * Pq[32] - u4 * l4 - u19 * l19 - u41 * l41 - u45 * l45 - u49 * l49 - u52 * l52 - u55 * l55 - u58 * l58 - u60 * l60;
-    F[19] = d19;
-    if (!(d19 > 0 && d19 <= MB_REAL_MAX)) return 19;
-    MB_RELOAD();
+    if (!(d19 > 0 && d19 <= MB_REAL_MAX)) {
+        F[19] = d19;
+        return 19;
+    }
     const mb_real i19 = 1 / d19;
+    F[19] = MB_LDL_D(d19, i19);
+    MB_RELOAD();
     const mb_real u62 = e11 * Pq[10] + e17 * Pq[16] + e25 * Pq[24] + e33 * Pq[32] - u5 * l4 - u20 * l19 - u42 * l41 - u46 * l45 - u50 * l49 - u53 * l52 - u56 * l55 - u59 * l58 - u61 * l60;
     const mb_real l62 = u62 * i19;
     F[83] = l62;
     const mb_real d20 = mass[5] + e7 * Pq[7] + e11 * Pq[11] + e13 * Pq[13] + e17 * Pq[17] + e21 * Pq[21] + e25 * Pq[25] + e29 * Pq[29] + e33 * Pq[33] - u2 * l2 - u5 * l5 - u20 * l20 - u30 * l30 - u34 * l34 - u38 * l38 - u42 * l42 - u46 * l46 - u50 * l50 - u53 * l53 - u56 * l56 - u59 * l59 - u61 * l61 - u62 * l62;
-    F[20] = d20;
-    if (!(d20 > 0 && d20 <= MB_REAL_MAX)) return 20;
+    if (!(d20 > 0 && d20 <= MB_REAL_MAX)) {
+        F[20] = d20;
+        return 20;
+    }
+    const mb_real i20 = 1 / d20;
+    F[20] = MB_LDL_D(d20, i20);
     MB_RELOAD();
     return -1;
 }
@@ -4337,85 +4529,85 @@ static mb_real andrews_f3_iter(const mb_real *restrict F, const mb_real *restric
     const mb_real x19 = r4 - F[25] * x1 - F[40] * x6 - F[62] * x12 - F[66] * x13 - F[70] * x14 - F[73] * x15 - F[76] * x16 - F[79] * x17 - F[81] * x18;
     const mb_real x20 = r5 - F[23] * x0 - F[26] * x1 - F[41] * x6 - F[51] * x9 - F[55] * x10 - F[59] * x11 - F[63] * x12 - F[67] * x13 - F[71] * x14 - F[74] * x15 - F[77] * x16 - F[80] * x17 - F[82] * x18 - F[83] * x19;
     MB_RELOAD();
-    const mb_real y20 = x20 / F[20];
+    const mb_real y20 = MB_LDL_DIV(x20, F[20]);
     const mb_real e5 = y20 - vold[5];
     vold[5] = y20;
-    const mb_real y19 = x19 / F[19] - F[83] * y20;
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]) - F[83] * y20;
     const mb_real e4 = y19 - vold[4];
     vold[4] = y19;
-    const mb_real y18 = x18 / F[18] - F[81] * y19 - F[82] * y20;
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[81] * y19 - F[82] * y20;
     const mb_real e3 = y18 - vold[3];
     vold[3] = y18;
-    const mb_real y17 = x17 / F[17] - F[78] * y18 - F[79] * y19 - F[80] * y20;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[78] * y18 - F[79] * y19 - F[80] * y20;
     const mb_real e20 = y17 - vold[20];
     vold[20] = y17;
-    const mb_real y16 = x16 / F[16] - F[75] * y18 - F[76] * y19 - F[77] * y20;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[75] * y18 - F[76] * y19 - F[77] * y20;
     const mb_real e11 = y16 - vold[11];
     vold[11] = y16;
-    const mb_real y15 = x15 / F[15] - F[72] * y18 - F[73] * y19 - F[74] * y20;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[72] * y18 - F[73] * y19 - F[74] * y20;
     const mb_real e8 = y15 - vold[8];
     vold[8] = y15;
-    const mb_real y14 = x14 / F[14] - F[68] * y17 - F[69] * y18 - F[70] * y19 - F[71] * y20;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[68] * y17 - F[69] * y18 - F[70] * y19 - F[71] * y20;
     const mb_real e19 = y14 - vold[19];
     vold[19] = y14;
     sig[9] = sig[9] + a * ((0 + Pq[32] * y19 + Pq[33] * y20 + Pq[34] * y14 + Pq[35] * y17) + b[9]);
     sig[19] = sig[19] + a * ((0 + Pq[62] * y14 + Pq[63] * y17) + b[19]);
-    const mb_real y13 = x13 / F[13] - F[64] * y16 - F[65] * y18 - F[66] * y19 - F[67] * y20;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[64] * y16 - F[65] * y18 - F[66] * y19 - F[67] * y20;
     const mb_real e10 = y13 - vold[10];
     vold[10] = y13;
     sig[7] = sig[7] + a * ((0 + Pq[24] * y19 + Pq[25] * y20 + Pq[26] * y13 + Pq[27] * y16) + b[7]);
-    const mb_real y12 = x12 / F[12] - F[60] * y15 - F[61] * y18 - F[62] * y19 - F[63] * y20;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[60] * y15 - F[61] * y18 - F[62] * y19 - F[63] * y20;
     const mb_real e7 = y12 - vold[7];
     vold[7] = y12;
     sig[5] = sig[5] + a * ((0 + Pq[16] * y19 + Pq[17] * y20 + Pq[18] * y12 + Pq[19] * y15) + b[5]);
-    const mb_real y11 = x11 / F[11] - F[56] * y14 - F[57] * y17 - F[58] * y18 - F[59] * y20;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[56] * y14 - F[57] * y17 - F[58] * y18 - F[59] * y20;
     const mb_real e18 = y11 - vold[18];
     vold[18] = y11;
     sig[8] = sig[8] + a * ((0 + Pq[28] * y18 + Pq[29] * y20 + Pq[30] * y11 + Pq[31] * y17) + b[8]);
     sig[18] = sig[18] + a * ((0 + Pq[60] * y11 + Pq[61] * y17) + b[18]);
-    const mb_real y10 = x10 / F[10] - F[52] * y13 - F[53] * y16 - F[54] * y18 - F[55] * y20;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[52] * y13 - F[53] * y16 - F[54] * y18 - F[55] * y20;
     const mb_real e9 = y10 - vold[9];
     vold[9] = y10;
     sig[6] = sig[6] + a * ((0 + Pq[20] * y18 + Pq[21] * y20 + Pq[22] * y10 + Pq[23] * y16) + b[6]);
-    const mb_real y9 = x9 / F[9] - F[48] * y12 - F[49] * y15 - F[50] * y18 - F[51] * y20;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[48] * y12 - F[49] * y15 - F[50] * y18 - F[51] * y20;
     const mb_real e6 = y9 - vold[6];
     vold[6] = y9;
     sig[4] = sig[4] + a * ((0 + Pq[12] * y18 + Pq[13] * y20 + Pq[14] * y9 + Pq[15] * y15) + b[4]);
-    const mb_real y8 = x8 / F[8] - F[45] * y9 - F[46] * y12 - F[47] * y15;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[45] * y9 - F[46] * y12 - F[47] * y15;
     const mb_real e17 = y8 - vold[17];
     vold[17] = y8;
-    const mb_real y7 = x7 / F[7] - F[42] * y10 - F[43] * y13 - F[44] * y16;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[42] * y10 - F[43] * y13 - F[44] * y16;
     const mb_real e14 = y7 - vold[14];
     vold[14] = y7;
-    const mb_real y6 = x6 / F[6] - F[39] * y18 - F[40] * y19 - F[41] * y20;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[39] * y18 - F[40] * y19 - F[41] * y20;
     const mb_real e2 = y6 - vold[2];
     vold[2] = y6;
-    const mb_real y5 = x5 / F[5] - F[36] * y8 - F[37] * y12 - F[38] * y15;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[36] * y8 - F[37] * y12 - F[38] * y15;
     const mb_real e16 = y5 - vold[16];
     vold[16] = y5;
     sig[11] = sig[11] + a * ((0 + Pq[40] * y12 + Pq[41] * y15 + Pq[42] * y5 + Pq[43] * y8) + b[11]);
     sig[17] = sig[17] + a * ((0 + Pq[58] * y5 + Pq[59] * y8) + b[17]);
-    const mb_real y4 = x4 / F[4] - F[33] * y8 - F[34] * y9 - F[35] * y15;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[33] * y8 - F[34] * y9 - F[35] * y15;
     const mb_real e15 = y4 - vold[15];
     vold[15] = y4;
     sig[10] = sig[10] + a * ((0 + Pq[36] * y9 + Pq[37] * y15 + Pq[38] * y4 + Pq[39] * y8) + b[10]);
     sig[16] = sig[16] + a * ((0 + Pq[56] * y4 + Pq[57] * y8) + b[16]);
-    const mb_real y3 = x3 / F[3] - F[30] * y7 - F[31] * y13 - F[32] * y16;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[30] * y7 - F[31] * y13 - F[32] * y16;
     const mb_real e13 = y3 - vold[13];
     vold[13] = y3;
     sig[13] = sig[13] + a * ((0 + Pq[48] * y13 + Pq[49] * y16 + Pq[50] * y3 + Pq[51] * y7) + b[13]);
     sig[15] = sig[15] + a * ((0 + Pq[54] * y3 + Pq[55] * y7) + b[15]);
-    const mb_real y2 = x2 / F[2] - F[27] * y7 - F[28] * y10 - F[29] * y16;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[27] * y7 - F[28] * y10 - F[29] * y16;
     const mb_real e12 = y2 - vold[12];
     vold[12] = y2;
     sig[12] = sig[12] + a * ((0 + Pq[44] * y10 + Pq[45] * y16 + Pq[46] * y2 + Pq[47] * y7) + b[12]);
     sig[14] = sig[14] + a * ((0 + Pq[52] * y2 + Pq[53] * y7) + b[14]);
-    const mb_real y1 = x1 / F[1] - F[24] * y6 - F[25] * y19 - F[26] * y20;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[24] * y6 - F[25] * y19 - F[26] * y20;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y6) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y6 + Pq[10] * y19 + Pq[11] * y20) + b[3]);
-    const mb_real y0 = x0 / F[0] - F[21] * y6 - F[22] * y18 - F[23] * y20;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[21] * y6 - F[22] * y18 - F[23] * y20;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y6) + b[0]);

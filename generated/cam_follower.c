@@ -146,8 +146,9 @@ static const mb_real cam_follower_par_default[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 6 in L, 7 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int cam_follower_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -157,36 +158,48 @@ static MB_NO_SLP int cam_follower_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[6];
     const mb_real l0 = u0 * inv;
     F[6] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u1 = F[7];
     const mb_real l1 = u1 * inv;
     F[7] = l1;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u2 = F[8];
     const mb_real l2 = u2 * inv;
     F[8] = l2;
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u3 = F[9];
     const mb_real l3 = u3 * inv;
     F[9] = l3;
@@ -196,17 +209,24 @@ static MB_NO_SLP int cam_follower_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u3 * l3;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u5 = F[11] - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[11] = l5;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0 - u1 * l1 - u2 * l2 - u4 * l4 - u5 * l5;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     return -1;
 }
 
@@ -222,12 +242,12 @@ static void cam_follower_s_ldl_solve(const mb_real *restrict F, mb_real *restric
     const mb_real x3 = b[2];
     const mb_real x4 = b[3] - F[9] * x3;
     const mb_real x5 = b[4] - F[6] * x0 - F[7] * x1 - F[8] * x2 - F[10] * x3 - F[11] * x4;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[11] * y5;
-    const mb_real y3 = x3 / F[3] - F[9] * y4 - F[10] * y5;
-    const mb_real y2 = x2 / F[2] - F[8] * y5;
-    const mb_real y1 = x1 / F[1] - F[7] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y5;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[11] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[9] * y4 - F[10] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[8] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[7] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y5;
     b[5] = y0;
     b[1] = y1;
     b[0] = y2;
@@ -257,8 +277,9 @@ static const mb_index cam_follower_s_upd[7] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 15 in L, 35 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -268,9 +289,12 @@ static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[6];
     const mb_real l0 = u0 * inv;
     F[6] = l0;
@@ -289,9 +313,12 @@ static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u5 = F[11] - u1 * l0;
     const mb_real l5 = u5 * inv;
     F[11] = l5;
@@ -307,9 +334,12 @@ static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u5 * l5;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u9 = F[15] - u2 * l1 - u6 * l5;
     const mb_real l9 = u9 * inv;
     F[15] = l9;
@@ -322,9 +352,12 @@ static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u6 * l6 - u9 * l9;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u12 = F[18] - u3 * l2 - u7 * l6 - u10 * l9;
     const mb_real l12 = u12 * inv;
     F[18] = l12;
@@ -334,17 +367,24 @@ static MB_NO_SLP int cam_follower_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u14 = F[20] - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * inv;
     F[20] = l14;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     return -1;
 }
 
@@ -360,12 +400,12 @@ static void cam_follower_a_ldl_solve(const mb_real *restrict F, mb_real *restric
     const mb_real x3 = b[3] - F[8] * x0 - F[12] * x1 - F[15] * x2;
     const mb_real x4 = b[4] - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
     const mb_real x5 = b[5] - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[20] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y4 - F[19] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -1230,7 +1270,8 @@ static void cam_follower_f3_matrix(mb_real *restrict F, const mb_real *restrict 
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (6 x 6, 15 in L): cam_follower_f3_matrix and cam_follower_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1241,10 +1282,13 @@ static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real e0 = a * Pq[0];
     const mb_real e5 = a * Pq[5];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e5 * Pq[5];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e6 = a * Pq[6];
     const mb_real u0 = e6 * Pq[5];
     const mb_real l0 = u0 * i0;
@@ -1267,10 +1311,13 @@ static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *
     F[10] = l4;
     const mb_real e1 = a * Pq[1];
     const mb_real d1 = mass[1] + e1 * Pq[1] + e6 * Pq[6] - u0 * l0;
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real u5 = e7 * Pq[6] - u1 * l0;
     const mb_real l5 = u5 * i1;
     F[11] = l5;
@@ -1285,10 +1332,13 @@ static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *
     F[14] = l8;
     const mb_real e11 = a * Pq[11];
     const mb_real d2 = mass[2] + e7 * Pq[7] + e11 * Pq[11] - u1 * l1 - u5 * l5;
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real u9 = e8 * Pq[7] - u2 * l1 - u6 * l5;
     const mb_real l9 = u9 * i2;
     F[15] = l9;
@@ -1300,10 +1350,13 @@ static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *
     F[17] = l11;
     const mb_real e3 = a * Pq[3];
     const mb_real d3 = mass[3] + e3 * Pq[3] + e8 * Pq[8] - u2 * l2 - u6 * l6 - u9 * l9;
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real u12 = e9 * Pq[8] - u3 * l2 - u7 * l6 - u10 * l9;
     const mb_real l12 = u12 * i3;
     F[18] = l12;
@@ -1312,17 +1365,24 @@ static MB_NO_SLP int cam_follower_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real l13 = u13 * i3;
     F[19] = l13;
     const mb_real d4 = mass[4] + e9 * Pq[9] - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u14 = e10 * Pq[9] - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * i4;
     F[20] = l14;
     const mb_real e2 = a * Pq[2];
     const mb_real d5 = mass[5] + e2 * Pq[2] + e4 * Pq[4] + e10 * Pq[10] - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
+    const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
     MB_RELOAD();
     return -1;
 }
@@ -1360,26 +1420,26 @@ static mb_real cam_follower_f3_iter(const mb_real *restrict F, const mb_real *re
     const mb_real x4 = r4 - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
     const mb_real x5 = r5 - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
     MB_RELOAD();
-    const mb_real y5 = x5 / F[5];
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
     const mb_real e5 = y5 - vold[5];
     vold[5] = y5;
     sig[2] = sig[2] + a * ((0 + Pq[2] * y5) + b[2]);
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[20] * y5;
     const mb_real e4 = y4 - vold[4];
     vold[4] = y4;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y4 - F[19] * y5;
     const mb_real e3 = y3 - vold[3];
     vold[3] = y3;
     sig[3] = sig[3] + a * ((0 + Pq[3] * y3 + Pq[4] * y5) + b[3]);
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y3 - F[16] * y4 - F[17] * y5;
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
     sig[5] = sig[5] + a * ((0 + Pq[11] * y2) + b[5]);
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);

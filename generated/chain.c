@@ -89,8 +89,9 @@ const mb_model_info chain_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -100,9 +101,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[8];
     const mb_real l0 = u0 * inv;
     F[8] = l0;
@@ -115,9 +119,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[11] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[11] = l3;
@@ -127,9 +134,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[13] = l5;
@@ -142,9 +152,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[16] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[16] = l8;
@@ -154,9 +167,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[18];
     const mb_real l10 = u10 * inv;
     F[18] = l10;
@@ -169,9 +185,12 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[21] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[21] = l13;
@@ -181,17 +200,24 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[23] = l15;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     return -1;
 }
 
@@ -209,14 +235,14 @@ static void chain_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
     const mb_real x5 = b[1] - F[18] * x4;
     const mb_real x6 = b[3] - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = b[2] - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = x6 / F[6] - F[23] * y7;
-    const mb_real y5 = x5 / F[5] - F[21] * y6 - F[22] * y7;
-    const mb_real y4 = x4 / F[4] - F[18] * y5 - F[19] * y6 - F[20] * y7;
-    const mb_real y3 = x3 / F[3] - F[16] * y6 - F[17] * y7;
-    const mb_real y2 = x2 / F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3;
-    const mb_real y0 = x0 / F[0] - F[8] * y1 - F[9] * y2 - F[10] * y3;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[23] * y7;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[21] * y6 - F[22] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[18] * y5 - F[19] * y6 - F[20] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[16] * y6 - F[17] * y7;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[13] * y3 - F[14] * y6 - F[15] * y7;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[8] * y1 - F[9] * y2 - F[10] * y3;
     b[6] = y0;
     b[7] = y1;
     b[4] = y2;
@@ -249,8 +275,9 @@ static const mb_index chain_s_upd[28] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -260,9 +287,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
@@ -275,9 +305,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[15];
     const mb_real l3 = u3 * inv;
     F[15] = l3;
@@ -290,9 +323,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[18];
     const mb_real l6 = u6 * inv;
     F[18] = l6;
@@ -305,9 +341,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[21];
     const mb_real l9 = u9 * inv;
     F[21] = l9;
@@ -320,9 +359,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0 - u3 * l3;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[24] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[24] = l12;
@@ -335,9 +377,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u6 * l6 - u9 * l9;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u15 = F[27] - u10 * l9;
     const mb_real l15 = u15 * inv;
     F[27] = l15;
@@ -350,9 +395,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u12 * l12;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[30] - u13 * l12;
     const mb_real l18 = u18 * inv;
     F[30] = l18;
@@ -368,9 +416,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u10 * l10 - u15 * l15;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u22 = F[34];
     const mb_real l22 = u22 * inv;
     F[34] = l22;
@@ -386,9 +437,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u4 * l4 - u13 * l13 - u18 * l18 - u22 * l22;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u26 = F[38] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
     const mb_real l26 = u26 * inv;
     F[38] = l26;
@@ -401,9 +455,12 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u23 * l23 - u26 * l26;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u29 = F[41] - u20 * l19 - u24 * l23 - u27 * l26;
     const mb_real l29 = u29 * inv;
     F[41] = l29;
@@ -413,17 +470,24 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u7 * l7 - u16 * l16 - u20 * l20 - u24 * l24 - u27 * l27 - u29 * l29;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u31 = F[43] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
     const mb_real l31 = u31 * inv;
     F[43] = l31;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u8 * l8 - u11 * l11 - u17 * l17 - u21 * l21 - u25 * l25 - u28 * l28 - u30 * l30 - u31 * l31;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -445,18 +509,18 @@ static void chain_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, mb
     const mb_real x9 = b[5] - F[14] * x0 - F[17] * x1 - F[26] * x4 - F[31] * x6 - F[35] * x7 - F[38] * x8;
     const mb_real x10 = b[6] - F[19] * x2 - F[28] * x5 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
     const mb_real x11 = b[8] - F[20] * x2 - F[23] * x3 - F[29] * x5 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = x10 / F[10] - F[43] * y11;
-    const mb_real y9 = x9 / F[9] - F[41] * y10 - F[42] * y11;
-    const mb_real y8 = x8 / F[8] - F[38] * y9 - F[39] * y10 - F[40] * y11;
-    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
-    const mb_real y6 = x6 / F[6] - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
-    const mb_real y5 = x5 / F[5] - F[27] * y7 - F[28] * y10 - F[29] * y11;
-    const mb_real y4 = x4 / F[4] - F[24] * y6 - F[25] * y8 - F[26] * y9;
-    const mb_real y3 = x3 / F[3] - F[21] * y5 - F[22] * y7 - F[23] * y11;
-    const mb_real y2 = x2 / F[2] - F[18] * y5 - F[19] * y10 - F[20] * y11;
-    const mb_real y1 = x1 / F[1] - F[15] * y4 - F[16] * y8 - F[17] * y9;
-    const mb_real y0 = x0 / F[0] - F[12] * y4 - F[13] * y6 - F[14] * y9;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[43] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[41] * y10 - F[42] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[27] * y7 - F[28] * y10 - F[29] * y11;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[24] * y6 - F[25] * y8 - F[26] * y9;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[18] * y5 - F[19] * y10 - F[20] * y11;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[15] * y4 - F[16] * y8 - F[17] * y9;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y4 - F[13] * y6 - F[14] * y9;
     b[0] = y0;
     b[1] = y1;
     b[9] = y2;
@@ -2008,7 +2072,8 @@ static void chain_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 32 in L): chain_f3_matrix and chain_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -2019,10 +2084,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real e0 = a * Pq[0];
     const mb_real e4 = a * Pq[4];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real e5 = a * Pq[5];
     const mb_real u0 = e1 * Pq[0] + e5 * Pq[4];
@@ -2039,10 +2107,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real e2 = a * Pq[2];
     const mb_real e8 = a * Pq[8];
     const mb_real d1 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real e9 = a * Pq[9];
     const mb_real u3 = e3 * Pq[2] + e9 * Pq[8];
@@ -2058,10 +2129,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     F[17] = l5;
     const mb_real e22 = a * Pq[22];
     const mb_real d2 = mass[9] + e22 * Pq[22];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e23 = a * Pq[23];
     const mb_real u6 = e23 * Pq[22];
     const mb_real l6 = u6 * i2;
@@ -2076,10 +2150,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     F[20] = l8;
     const mb_real e26 = a * Pq[26];
     const mb_real d3 = mass[10] + e26 * Pq[26];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e27 = a * Pq[27];
     const mb_real u9 = e27 * Pq[26];
     const mb_real l9 = u9 * i3;
@@ -2093,10 +2170,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real l11 = u11 * i3;
     F[23] = l11;
     const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u0 * l0 - u3 * l3;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u12 = e6 * Pq[5] - u1 * l0;
     const mb_real l12 = u12 * i4;
     F[24] = l12;
@@ -2107,10 +2187,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real l14 = u14 * i4;
     F[26] = l14;
     const mb_real d5 = mass[11] + e23 * Pq[23] + e27 * Pq[27] - u6 * l6 - u9 * l9;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real u15 = e24 * Pq[27] - u10 * l9;
     const mb_real l15 = u15 * i5;
     F[27] = l15;
@@ -2122,10 +2205,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     F[29] = l17;
     const mb_real e12 = a * Pq[12];
     const mb_real d6 = mass[3] + e6 * Pq[6] + e12 * Pq[12] - u1 * l1 - u12 * l12;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real u18 = 0 - u13 * l12;
     const mb_real l18 = u18 * i6;
     F[30] = l18;
@@ -2143,10 +2229,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     F[33] = l21;
     const mb_real e18 = a * Pq[18];
     const mb_real d7 = mass[7] + e18 * Pq[18] + e24 * Pq[24] - u10 * l10 - u15 * l15;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real e16 = a * Pq[16];
     const mb_real u22 = e16 * Pq[18];
     const mb_real l22 = u22 * i7;
@@ -2163,10 +2252,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real l25 = u25 * i7;
     F[37] = l25;
     const mb_real d8 = mass[4] + e10 * Pq[10] + e16 * Pq[16] - u4 * l4 - u13 * l13 - u18 * l18 - u22 * l22;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real u26 = e11 * Pq[10] + e17 * Pq[16] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
     const mb_real l26 = u26 * i8;
     F[38] = l26;
@@ -2177,10 +2269,13 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real l28 = u28 * i8;
     F[40] = l28;
     const mb_real d9 = mass[5] + e7 * Pq[7] + e11 * Pq[11] + e13 * Pq[13] + e17 * Pq[17] - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u23 * l23 - u26 * l26;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real u29 = e14 * Pq[13] - u20 * l19 - u24 * l23 - u27 * l26;
     const mb_real l29 = u29 * i9;
     F[41] = l29;
@@ -2188,16 +2283,23 @@ static MB_NO_SLP int chain_f3_factor(mb_real *restrict F, const mb_real *restric
     const mb_real l30 = u30 * i9;
     F[42] = l30;
     const mb_real d10 = mass[6] + e14 * Pq[14] + e20 * Pq[20] - u7 * l7 - u16 * l16 - u20 * l20 - u24 * l24 - u27 * l27 - u29 * l29;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
-    MB_RELOAD();
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
     const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
+    MB_RELOAD();
     const mb_real u31 = e15 * Pq[14] + e21 * Pq[20] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
     const mb_real l31 = u31 * i10;
     F[43] = l31;
     const mb_real d11 = mass[8] + e15 * Pq[15] + e19 * Pq[19] + e21 * Pq[21] + e25 * Pq[25] - u8 * l8 - u11 * l11 - u17 * l17 - u21 * l21 - u25 * l25 - u28 * l28 - u30 * l30 - u31 * l31;
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
+    const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
     MB_RELOAD();
     return -1;
 }
@@ -2249,46 +2351,46 @@ static mb_real chain_f3_iter(const mb_real *restrict F, const mb_real *restrict 
     const mb_real x10 = r6 - F[19] * x2 - F[28] * x5 - F[32] * x6 - F[36] * x7 - F[39] * x8 - F[41] * x9;
     const mb_real x11 = r8 - F[20] * x2 - F[23] * x3 - F[29] * x5 - F[33] * x6 - F[37] * x7 - F[40] * x8 - F[42] * x9 - F[43] * x10;
     MB_RELOAD();
-    const mb_real y11 = x11 / F[11];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
     const mb_real e8 = y11 - vold[8];
     vold[8] = y11;
-    const mb_real y10 = x10 / F[10] - F[43] * y11;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[43] * y11;
     const mb_real e6 = y10 - vold[6];
     vold[6] = y10;
-    const mb_real y9 = x9 / F[9] - F[41] * y10 - F[42] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[41] * y10 - F[42] * y11;
     const mb_real e5 = y9 - vold[5];
     vold[5] = y9;
-    const mb_real y8 = x8 / F[8] - F[38] * y9 - F[39] * y10 - F[40] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[38] * y9 - F[39] * y10 - F[40] * y11;
     const mb_real e4 = y8 - vold[4];
     vold[4] = y8;
-    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10 - F[37] * y11;
     const mb_real e7 = y7 - vold[7];
     vold[7] = y7;
     sig[5] = sig[5] + a * ((0 + Pq[16] * y8 + Pq[17] * y9 + Pq[18] * y7 + Pq[19] * y11) + b[5]);
-    const mb_real y6 = x6 / F[6] - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y8 - F[31] * y9 - F[32] * y10 - F[33] * y11;
     const mb_real e3 = y6 - vold[3];
     vold[3] = y6;
     sig[4] = sig[4] + a * ((0 + Pq[12] * y6 + Pq[13] * y9 + Pq[14] * y10 + Pq[15] * y11) + b[4]);
-    const mb_real y5 = x5 / F[5] - F[27] * y7 - F[28] * y10 - F[29] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[27] * y7 - F[28] * y10 - F[29] * y11;
     const mb_real e11 = y5 - vold[11];
     vold[11] = y5;
-    const mb_real y4 = x4 / F[4] - F[24] * y6 - F[25] * y8 - F[26] * y9;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[24] * y6 - F[25] * y8 - F[26] * y9;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 / F[3] - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
     const mb_real e10 = y3 - vold[10];
     vold[10] = y3;
     sig[7] = sig[7] + a * ((0 + Pq[24] * y7 + Pq[25] * y11 + Pq[26] * y3 + Pq[27] * y5) + b[7]);
-    const mb_real y2 = x2 / F[2] - F[18] * y5 - F[19] * y10 - F[20] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[18] * y5 - F[19] * y10 - F[20] * y11;
     const mb_real e9 = y2 - vold[9];
     vold[9] = y2;
     sig[6] = sig[6] + a * ((0 + Pq[20] * y10 + Pq[21] * y11 + Pq[22] * y2 + Pq[23] * y5) + b[6]);
-    const mb_real y1 = x1 / F[1] - F[15] * y4 - F[16] * y8 - F[17] * y9;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[15] * y4 - F[16] * y8 - F[17] * y9;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y8 + Pq[11] * y9) + b[3]);
-    const mb_real y0 = x0 / F[0] - F[12] * y4 - F[13] * y6 - F[14] * y9;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y4 - F[13] * y6 - F[14] * y9;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

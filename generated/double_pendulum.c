@@ -78,8 +78,9 @@ const mb_model_info double_pendulum_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (4 x 4, 6 in L, 10 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -89,9 +90,12 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[4];
     const mb_real l0 = u0 * inv;
     F[4] = l0;
@@ -104,9 +108,12 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[7] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[7] = l3;
@@ -116,17 +123,24 @@ static MB_NO_SLP int double_pendulum_s_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[9] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[9] = l5;
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     return -1;
 }
 
@@ -140,10 +154,10 @@ static void double_pendulum_s_ldl_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x1 = b[1] - F[4] * x0;
     const mb_real x2 = b[2] - F[5] * x0 - F[7] * x1;
     const mb_real x3 = b[3] - F[6] * x0 - F[8] * x1 - F[9] * x2;
-    const mb_real y3 = x3 / F[3];
-    const mb_real y2 = x2 / F[2] - F[9] * y3;
-    const mb_real y1 = x1 / F[1] - F[7] * y2 - F[8] * y3;
-    const mb_real y0 = x0 / F[0] - F[4] * y1 - F[5] * y2 - F[6] * y3;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[9] * y3;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[7] * y2 - F[8] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[4] * y1 - F[5] * y2 - F[6] * y3;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -171,8 +185,9 @@ static const mb_index double_pendulum_s_upd[10] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 11 in L, 19 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -182,9 +197,12 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[6];
     const mb_real l0 = u0 * inv;
     F[6] = l0;
@@ -197,9 +215,12 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[9];
     const mb_real l3 = u3 * inv;
     F[9] = l3;
@@ -212,9 +233,12 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u0 * l0;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[12] - u1 * l0;
     const mb_real l6 = u6 * inv;
     F[12] = l6;
@@ -224,9 +248,12 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u3 * l3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[14] - u4 * l3;
     const mb_real l8 = u8 * inv;
     F[14] = l8;
@@ -236,17 +263,24 @@ static MB_NO_SLP int double_pendulum_a_ldl(mb_real *restrict F, mb_real *restric
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u1 * l1 - u4 * l4 - u6 * l6 - u8 * l8;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[16] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
     const mb_real l10 = u10 * inv;
     F[16] = l10;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u2 * l2 - u5 * l5 - u7 * l7 - u9 * l9 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     return -1;
 }
 
@@ -262,12 +296,12 @@ static void double_pendulum_a_ldl_solve(const mb_real *restrict F, mb_real *rest
     const mb_real x3 = b[4] - F[9] * x1;
     const mb_real x4 = b[2] - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
     const mb_real x5 = b[5] - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[16] * y5;
-    const mb_real y3 = x3 / F[3] - F[14] * y4 - F[15] * y5;
-    const mb_real y2 = x2 / F[2] - F[12] * y4 - F[13] * y5;
-    const mb_real y1 = x1 / F[1] - F[9] * y3 - F[10] * y4 - F[11] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y2 - F[7] * y4 - F[8] * y5;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[16] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y4 - F[13] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y2 - F[7] * y4 - F[8] * y5;
     b[0] = y0;
     b[1] = y1;
     b[3] = y2;
@@ -1052,7 +1086,8 @@ static void double_pendulum_f3_matrix(mb_real *restrict F, const mb_real *restri
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (6 x 6, 11 in L): double_pendulum_f3_matrix and double_pendulum_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1063,10 +1098,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real e0 = a * Pq[0];
     const mb_real e4 = a * Pq[4];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e6 = a * Pq[6];
     const mb_real u0 = e6 * Pq[4];
     const mb_real l0 = u0 * i0;
@@ -1083,10 +1121,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real e2 = a * Pq[2];
     const mb_real e8 = a * Pq[8];
     const mb_real d1 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e10 = a * Pq[10];
     const mb_real u3 = e10 * Pq[8];
     const mb_real l3 = u3 * i1;
@@ -1101,10 +1142,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real l5 = u5 * i1;
     F[11] = l5;
     const mb_real d2 = mass[3] + e6 * Pq[6] - u0 * l0;
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real u6 = e5 * Pq[6] - u1 * l0;
     const mb_real l6 = u6 * i2;
     F[12] = l6;
@@ -1112,10 +1156,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real l7 = u7 * i2;
     F[13] = l7;
     const mb_real d3 = mass[4] + e10 * Pq[10] - u3 * l3;
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real u8 = e9 * Pq[10] - u4 * l3;
     const mb_real l8 = u8 * i3;
     F[14] = l8;
@@ -1123,16 +1170,23 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real l9 = u9 * i3;
     F[15] = l9;
     const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u1 * l1 - u4 * l4 - u6 * l6 - u8 * l8;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u10 = e7 * Pq[5] + e11 * Pq[9] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
     const mb_real l10 = u10 * i4;
     F[16] = l10;
     const mb_real d5 = mass[5] + e7 * Pq[7] + e11 * Pq[11] - u2 * l2 - u5 * l5 - u7 * l7 - u9 * l9 - u10 * l10;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
+    const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
     MB_RELOAD();
     return -1;
 }
@@ -1168,24 +1222,24 @@ static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real 
     const mb_real x4 = r2 - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
     const mb_real x5 = r5 - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
     MB_RELOAD();
-    const mb_real y5 = x5 / F[5];
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
     const mb_real e5 = y5 - vold[5];
     vold[5] = y5;
-    const mb_real y4 = x4 / F[4] - F[16] * y5;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[16] * y5;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 / F[3] - F[14] * y4 - F[15] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
     const mb_real e4 = y3 - vold[4];
     vold[4] = y3;
-    const mb_real y2 = x2 / F[2] - F[12] * y4 - F[13] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y4 - F[13] * y5;
     const mb_real e3 = y2 - vold[3];
     vold[3] = y2;
-    const mb_real y1 = x1 / F[1] - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y3 + Pq[11] * y5) + b[3]);
-    const mb_real y0 = x0 / F[0] - F[6] * y2 - F[7] * y4 - F[8] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y2 - F[7] * y4 - F[8] * y5;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

@@ -85,8 +85,9 @@ const mb_model_info fourbar_singular_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -96,9 +97,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[8];
     const mb_real l0 = u0 * inv;
     F[8] = l0;
@@ -111,9 +115,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[11] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[11] = l3;
@@ -123,9 +130,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[13] = l5;
@@ -138,9 +148,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[16] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[16] = l8;
@@ -150,9 +163,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[18];
     const mb_real l10 = u10 * inv;
     F[18] = l10;
@@ -165,9 +181,12 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[21] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[21] = l13;
@@ -177,17 +196,24 @@ static MB_NO_SLP int fourbar_singular_s_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[23] = l15;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     return -1;
 }
 
@@ -205,14 +231,14 @@ static void fourbar_singular_s_ldl_solve(const mb_real *restrict F, mb_real *res
     const mb_real x5 = b[1] - F[18] * x4;
     const mb_real x6 = b[3] - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = b[2] - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = x6 / F[6] - F[23] * y7;
-    const mb_real y5 = x5 / F[5] - F[21] * y6 - F[22] * y7;
-    const mb_real y4 = x4 / F[4] - F[18] * y5 - F[19] * y6 - F[20] * y7;
-    const mb_real y3 = x3 / F[3] - F[16] * y6 - F[17] * y7;
-    const mb_real y2 = x2 / F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3;
-    const mb_real y0 = x0 / F[0] - F[8] * y1 - F[9] * y2 - F[10] * y3;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[23] * y7;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[21] * y6 - F[22] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[18] * y5 - F[19] * y6 - F[20] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[16] * y6 - F[17] * y7;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[13] * y3 - F[14] * y6 - F[15] * y7;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[8] * y1 - F[9] * y2 - F[10] * y3;
     b[6] = y0;
     b[7] = y1;
     b[4] = y2;
@@ -245,8 +271,9 @@ static const mb_index fourbar_singular_s_upd[28] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 21 in L, 40 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -256,9 +283,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[9];
     const mb_real l0 = u0 * inv;
     F[9] = l0;
@@ -271,9 +301,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[12];
     const mb_real l3 = u3 * inv;
     F[12] = l3;
@@ -286,9 +319,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[15];
     const mb_real l6 = u6 * inv;
     F[15] = l6;
@@ -301,9 +337,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[18];
     const mb_real l9 = u9 * inv;
     F[18] = l9;
@@ -316,9 +355,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0 - u3 * l3;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[21] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[21] = l12;
@@ -331,9 +373,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u6 * l6 - u9 * l9;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u15 = F[24] - u7 * l6;
     const mb_real l15 = u15 * inv;
     F[24] = l15;
@@ -346,9 +391,12 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u7 * l7 - u12 * l12 - u15 * l15;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[27] - u13 * l12 - u16 * l15;
     const mb_real l18 = u18 * inv;
     F[27] = l18;
@@ -358,17 +406,24 @@ static MB_NO_SLP int fourbar_singular_a_ldl(mb_real *restrict F, mb_real *restri
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u4 * l4 - u10 * l10 - u13 * l13 - u16 * l16 - u18 * l18;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u20 = F[29] - u5 * l4 - u11 * l10 - u14 * l13 - u17 * l16 - u19 * l18;
     const mb_real l20 = u20 * inv;
     F[29] = l20;
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u2 * l2 - u5 * l5 - u8 * l8 - u11 * l11 - u14 * l14 - u17 * l17 - u19 * l19 - u20 * l20;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     return -1;
 }
 
@@ -387,15 +442,15 @@ static void fourbar_singular_a_ldl_solve(const mb_real *restrict F, mb_real *res
     const mb_real x6 = b[3] - F[10] * x0 - F[16] * x2 - F[21] * x4 - F[24] * x5;
     const mb_real x7 = b[4] - F[13] * x1 - F[19] * x3 - F[22] * x4 - F[25] * x5 - F[27] * x6;
     const mb_real x8 = b[5] - F[11] * x0 - F[14] * x1 - F[17] * x2 - F[20] * x3 - F[23] * x4 - F[26] * x5 - F[28] * x6 - F[29] * x7;
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = x7 / F[7] - F[29] * y8;
-    const mb_real y6 = x6 / F[6] - F[27] * y7 - F[28] * y8;
-    const mb_real y5 = x5 / F[5] - F[24] * y6 - F[25] * y7 - F[26] * y8;
-    const mb_real y4 = x4 / F[4] - F[21] * y6 - F[22] * y7 - F[23] * y8;
-    const mb_real y3 = x3 / F[3] - F[18] * y5 - F[19] * y7 - F[20] * y8;
-    const mb_real y2 = x2 / F[2] - F[15] * y5 - F[16] * y6 - F[17] * y8;
-    const mb_real y1 = x1 / F[1] - F[12] * y4 - F[13] * y7 - F[14] * y8;
-    const mb_real y0 = x0 / F[0] - F[9] * y4 - F[10] * y6 - F[11] * y8;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]);
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[29] * y8;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[27] * y7 - F[28] * y8;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[24] * y6 - F[25] * y7 - F[26] * y8;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[21] * y6 - F[22] * y7 - F[23] * y8;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y5 - F[19] * y7 - F[20] * y8;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y5 - F[16] * y6 - F[17] * y8;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[12] * y4 - F[13] * y7 - F[14] * y8;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[9] * y4 - F[10] * y6 - F[11] * y8;
     b[0] = y0;
     b[1] = y1;
     b[6] = y2;
@@ -1645,7 +1700,8 @@ static void fourbar_singular_f3_matrix(mb_real *restrict F, const mb_real *restr
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (9 x 9, 21 in L): fourbar_singular_f3_matrix and fourbar_singular_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1656,10 +1712,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real e0 = a * Pq[0];
     const mb_real e4 = a * Pq[4];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real e5 = a * Pq[5];
     const mb_real u0 = e1 * Pq[0] + e5 * Pq[4];
@@ -1676,10 +1735,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real e2 = a * Pq[2];
     const mb_real e8 = a * Pq[8];
     const mb_real d1 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real e9 = a * Pq[9];
     const mb_real u3 = e3 * Pq[2] + e9 * Pq[8];
@@ -1696,10 +1758,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real e14 = a * Pq[14];
     const mb_real e20 = a * Pq[20];
     const mb_real d2 = mass[6] + e14 * Pq[14] + e20 * Pq[20];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e15 = a * Pq[15];
     const mb_real e21 = a * Pq[21];
     const mb_real u6 = e15 * Pq[14] + e21 * Pq[20];
@@ -1716,10 +1781,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real e18 = a * Pq[18];
     const mb_real e22 = a * Pq[22];
     const mb_real d3 = mass[7] + e18 * Pq[18] + e22 * Pq[22];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e19 = a * Pq[19];
     const mb_real e23 = a * Pq[23];
     const mb_real u9 = e19 * Pq[18] + e23 * Pq[22];
@@ -1734,10 +1802,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real l11 = u11 * i3;
     F[20] = l11;
     const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u0 * l0 - u3 * l3;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u12 = e6 * Pq[5] - u1 * l0;
     const mb_real l12 = u12 * i4;
     F[21] = l12;
@@ -1748,10 +1819,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real l14 = u14 * i4;
     F[23] = l14;
     const mb_real d5 = mass[8] + e15 * Pq[15] + e19 * Pq[19] + e21 * Pq[21] + e23 * Pq[23] - u6 * l6 - u9 * l9;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real u15 = e12 * Pq[15] - u7 * l6;
     const mb_real l15 = u15 * i5;
     F[24] = l15;
@@ -1762,10 +1836,13 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real l17 = u17 * i5;
     F[26] = l17;
     const mb_real d6 = mass[3] + e6 * Pq[6] + e12 * Pq[12] - u1 * l1 - u7 * l7 - u12 * l12 - u15 * l15;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real u18 = 0 - u13 * l12 - u16 * l15;
     const mb_real l18 = u18 * i6;
     F[27] = l18;
@@ -1773,16 +1850,23 @@ static MB_NO_SLP int fourbar_singular_f3_factor(mb_real *restrict F, const mb_re
     const mb_real l19 = u19 * i6;
     F[28] = l19;
     const mb_real d7 = mass[4] + e10 * Pq[10] + e16 * Pq[16] - u4 * l4 - u10 * l10 - u13 * l13 - u16 * l16 - u18 * l18;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real u20 = e11 * Pq[10] + e17 * Pq[16] - u5 * l4 - u11 * l10 - u14 * l13 - u17 * l16 - u19 * l18;
     const mb_real l20 = u20 * i7;
     F[29] = l20;
     const mb_real d8 = mass[5] + e7 * Pq[7] + e11 * Pq[11] + e13 * Pq[13] + e17 * Pq[17] - u2 * l2 - u5 * l5 - u8 * l8 - u11 * l11 - u14 * l14 - u17 * l17 - u19 * l19 - u20 * l20;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
+    const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
     MB_RELOAD();
     return -1;
 }
@@ -1828,37 +1912,37 @@ static mb_real fourbar_singular_f3_iter(const mb_real *restrict F, const mb_real
     const mb_real x7 = r4 - F[13] * x1 - F[19] * x3 - F[22] * x4 - F[25] * x5 - F[27] * x6;
     const mb_real x8 = r5 - F[11] * x0 - F[14] * x1 - F[17] * x2 - F[20] * x3 - F[23] * x4 - F[26] * x5 - F[28] * x6 - F[29] * x7;
     MB_RELOAD();
-    const mb_real y8 = x8 / F[8];
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]);
     const mb_real e5 = y8 - vold[5];
     vold[5] = y8;
-    const mb_real y7 = x7 / F[7] - F[29] * y8;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[29] * y8;
     const mb_real e4 = y7 - vold[4];
     vold[4] = y7;
-    const mb_real y6 = x6 / F[6] - F[27] * y7 - F[28] * y8;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[27] * y7 - F[28] * y8;
     const mb_real e3 = y6 - vold[3];
     vold[3] = y6;
-    const mb_real y5 = x5 / F[5] - F[24] * y6 - F[25] * y7 - F[26] * y8;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[24] * y6 - F[25] * y7 - F[26] * y8;
     const mb_real e8 = y5 - vold[8];
     vold[8] = y5;
-    const mb_real y4 = x4 / F[4] - F[21] * y6 - F[22] * y7 - F[23] * y8;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[21] * y6 - F[22] * y7 - F[23] * y8;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 / F[3] - F[18] * y5 - F[19] * y7 - F[20] * y8;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y5 - F[19] * y7 - F[20] * y8;
     const mb_real e7 = y3 - vold[7];
     vold[7] = y3;
     sig[5] = sig[5] + a * ((0 + Pq[16] * y7 + Pq[17] * y8 + Pq[18] * y3 + Pq[19] * y5) + b[5]);
     sig[7] = sig[7] + a * ((0 + Pq[22] * y3 + Pq[23] * y5) + b[7]);
-    const mb_real y2 = x2 / F[2] - F[15] * y5 - F[16] * y6 - F[17] * y8;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y5 - F[16] * y6 - F[17] * y8;
     const mb_real e6 = y2 - vold[6];
     vold[6] = y2;
     sig[4] = sig[4] + a * ((0 + Pq[12] * y6 + Pq[13] * y8 + Pq[14] * y2 + Pq[15] * y5) + b[4]);
     sig[6] = sig[6] + a * ((0 + Pq[20] * y2 + Pq[21] * y5) + b[6]);
-    const mb_real y1 = x1 / F[1] - F[12] * y4 - F[13] * y7 - F[14] * y8;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[12] * y4 - F[13] * y7 - F[14] * y8;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y7 + Pq[11] * y8) + b[3]);
-    const mb_real y0 = x0 / F[0] - F[9] * y4 - F[10] * y6 - F[11] * y8;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[9] * y4 - F[10] * y6 - F[11] * y8;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

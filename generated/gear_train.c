@@ -115,8 +115,9 @@ const mb_model_info gear_train_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -126,74 +127,108 @@ static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u2 = F[14];
     const mb_real l2 = u2 * inv;
     F[14] = l2;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u3 = F[15];
     const mb_real l3 = u3 * inv;
     F[15] = l3;
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u4 = F[16];
     const mb_real l4 = u4 * inv;
     F[16] = l4;
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u5 = F[17];
     const mb_real l5 = u5 * inv;
     F[17] = l5;
@@ -203,17 +238,24 @@ static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u5 * l5;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u7 = F[19] - u6 * l5;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u2 * l2 - u3 * l3 - u4 * l4 - u6 * l6 - u7 * l7;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -235,18 +277,18 @@ static void gear_train_s_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x9 = b[10];
     const mb_real x10 = b[11] - F[17] * x9;
     const mb_real x11 = b[9] - F[14] * x6 - F[15] * x7 - F[16] * x8 - F[18] * x9 - F[19] * x10;
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = x10 / F[10] - F[19] * y11;
-    const mb_real y9 = x9 / F[9] - F[17] * y10 - F[18] * y11;
-    const mb_real y8 = x8 / F[8] - F[16] * y11;
-    const mb_real y7 = x7 / F[7] - F[15] * y11;
-    const mb_real y6 = x6 / F[6] - F[14] * y11;
-    const mb_real y5 = x5 / F[5] - F[13] * y6;
-    const mb_real y4 = x4 / F[4] - F[12] * y5;
-    const mb_real y3 = x3 / F[3];
-    const mb_real y2 = x2 / F[2];
-    const mb_real y1 = x1 / F[1];
-    const mb_real y0 = x0 / F[0];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[19] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[17] * y10 - F[18] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[16] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[15] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[14] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[13] * y6;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[12] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -282,8 +324,9 @@ static const mb_index gear_train_s_upd[9] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 17 in L, 37 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -293,47 +336,72 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u2 = F[14];
     const mb_real l2 = u2 * inv;
     F[14] = l2;
@@ -352,9 +420,12 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u2 * l2;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u7 = F[19] - u3 * l2;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
@@ -370,9 +441,12 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u3 * l3 - u7 * l7;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u11 = F[23] - u4 * l3 - u8 * l7;
     const mb_real l11 = u11 * inv;
     F[23] = l11;
@@ -385,9 +459,12 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u4 * l4 - u8 * l8 - u11 * l11;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u14 = F[26] - u5 * l4 - u9 * l8 - u12 * l11;
     const mb_real l14 = u14 * inv;
     F[26] = l14;
@@ -397,17 +474,24 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u5 * l5 - u9 * l9 - u12 * l12 - u14 * l14;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u16 = F[28] - u6 * l5 - u10 * l9 - u13 * l12 - u15 * l14;
     const mb_real l16 = u16 * inv;
     F[28] = l16;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u1 * l1 - u6 * l6 - u10 * l10 - u13 * l13 - u15 * l15 - u16 * l16;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -429,18 +513,18 @@ static void gear_train_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x9 = b[10] - F[16] * x6 - F[20] * x7 - F[23] * x8;
     const mb_real x10 = b[11] - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
     const mb_real x11 = b[8] - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = x10 / F[10] - F[28] * y11;
-    const mb_real y9 = x9 / F[9] - F[26] * y10 - F[27] * y11;
-    const mb_real y8 = x8 / F[8] - F[23] * y9 - F[24] * y10 - F[25] * y11;
-    const mb_real y7 = x7 / F[7] - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
-    const mb_real y6 = x6 / F[6] - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
-    const mb_real y5 = x5 / F[5] - F[13] * y11;
-    const mb_real y4 = x4 / F[4] - F[12] * y5;
-    const mb_real y3 = x3 / F[3];
-    const mb_real y2 = x2 / F[2];
-    const mb_real y1 = x1 / F[1];
-    const mb_real y0 = x0 / F[0];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[28] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[26] * y10 - F[27] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[23] * y9 - F[24] * y10 - F[25] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[13] * y11;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[12] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     b[0] = y0;
     b[1] = y1;
     b[3] = y2;
@@ -1618,7 +1702,8 @@ static void gear_train_f3_matrix(mb_real *restrict F, const mb_real *restrict ma
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 17 in L): gear_train_f3_matrix and gear_train_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1628,41 +1713,63 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     (void)a;
     const mb_real e0 = a * Pq[0];
     const mb_real d0 = mass[0] + e0 * Pq[0];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
+    const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
     MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real d1 = mass[1] + e1 * Pq[1];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
+    const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e2 = a * Pq[2];
     const mb_real d2 = mass[3] + e2 * Pq[2];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
+    const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real d3 = mass[4] + e3 * Pq[3];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
+    const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
     MB_RELOAD();
     const mb_real e6 = a * Pq[6];
     const mb_real e10 = a * Pq[10];
     const mb_real d4 = mass[2] + e6 * Pq[6] + e10 * Pq[10];
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real e7 = a * Pq[7];
     const mb_real u0 = e7 * Pq[6];
     const mb_real l0 = u0 * i4;
     F[12] = l0;
     const mb_real e8 = a * Pq[8];
     const mb_real d5 = mass[5] + e7 * Pq[7] + e8 * Pq[8] - u0 * l0;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real e9 = a * Pq[9];
     const mb_real u1 = e9 * Pq[8];
     const mb_real l1 = u1 * i5;
@@ -1670,10 +1777,13 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     const mb_real e4 = a * Pq[4];
     const mb_real e11 = a * Pq[11];
     const mb_real d6 = mass[6] + e4 * Pq[4] + e11 * Pq[11];
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real e12 = a * Pq[12];
     const mb_real u2 = e12 * Pq[11];
     const mb_real l2 = u2 * i6;
@@ -1696,10 +1806,13 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     F[18] = l6;
     const mb_real e5 = a * Pq[5];
     const mb_real d7 = mass[7] + e5 * Pq[5] + e12 * Pq[12] - u2 * l2;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real u7 = e14 * Pq[12] - u3 * l2;
     const mb_real l7 = u7 * i7;
     F[19] = l7;
@@ -1713,10 +1826,13 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     const mb_real l10 = u10 * i7;
     F[22] = l10;
     const mb_real d8 = mass[9] + e14 * Pq[14] - u3 * l3 - u7 * l7;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real u11 = e15 * Pq[14] - u4 * l3 - u8 * l7;
     const mb_real l11 = u11 * i8;
     F[23] = l11;
@@ -1728,10 +1844,13 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     F[25] = l13;
     const mb_real e18 = a * Pq[18];
     const mb_real d9 = mass[10] + e15 * Pq[15] + e18 * Pq[18] - u4 * l4 - u8 * l8 - u11 * l11;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real e19 = a * Pq[19];
     const mb_real u14 = e16 * Pq[15] + e19 * Pq[18] - u5 * l4 - u9 * l8 - u12 * l11;
     const mb_real l14 = u14 * i9;
@@ -1741,16 +1860,23 @@ static MB_NO_SLP int gear_train_f3_factor(mb_real *restrict F, const mb_real *re
     F[27] = l15;
     const mb_real e17 = a * Pq[17];
     const mb_real d10 = mass[11] + e16 * Pq[16] + e17 * Pq[17] + e19 * Pq[19] - u5 * l5 - u9 * l9 - u12 * l12 - u14 * l14;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
-    MB_RELOAD();
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
     const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
+    MB_RELOAD();
     const mb_real u16 = e13 * Pq[16] - u6 * l5 - u10 * l9 - u13 * l12 - u15 * l14;
     const mb_real l16 = u16 * i10;
     F[28] = l16;
     const mb_real d11 = mass[8] + e9 * Pq[9] + e13 * Pq[13] - u1 * l1 - u6 * l6 - u10 * l10 - u13 * l13 - u15 * l15 - u16 * l16;
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
+    const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
     MB_RELOAD();
     return -1;
 }
@@ -1806,51 +1932,51 @@ static mb_real gear_train_f3_iter(const mb_real *restrict F, const mb_real *rest
     const mb_real x10 = r11 - F[17] * x6 - F[21] * x7 - F[24] * x8 - F[26] * x9;
     const mb_real x11 = r8 - F[13] * x5 - F[18] * x6 - F[22] * x7 - F[25] * x8 - F[27] * x9 - F[28] * x10;
     MB_RELOAD();
-    const mb_real y11 = x11 / F[11];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
     const mb_real e8 = y11 - vold[8];
     vold[8] = y11;
-    const mb_real y10 = x10 / F[10] - F[28] * y11;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[28] * y11;
     const mb_real e11 = y10 - vold[11];
     vold[11] = y10;
     sig[10] = sig[10] + a * ((0 + Pq[17] * y10) + b[10]);
-    const mb_real y9 = x9 / F[9] - F[26] * y10 - F[27] * y11;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[26] * y10 - F[27] * y11;
     const mb_real e10 = y9 - vold[10];
     vold[10] = y9;
     sig[11] = sig[11] + a * ((0 + Pq[18] * y9 + Pq[19] * y10) + b[11]);
-    const mb_real y8 = x8 / F[8] - F[23] * y9 - F[24] * y10 - F[25] * y11;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[23] * y9 - F[24] * y10 - F[25] * y11;
     const mb_real e9 = y8 - vold[9];
     vold[9] = y8;
-    const mb_real y7 = x7 / F[7] - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[19] * y8 - F[20] * y9 - F[21] * y10 - F[22] * y11;
     const mb_real e7 = y7 - vold[7];
     vold[7] = y7;
     sig[5] = sig[5] + a * ((0 + Pq[5] * y7) + b[5]);
-    const mb_real y6 = x6 / F[6] - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[14] * y7 - F[15] * y8 - F[16] * y9 - F[17] * y10 - F[18] * y11;
     const mb_real e6 = y6 - vold[6];
     vold[6] = y6;
     sig[4] = sig[4] + a * ((0 + Pq[4] * y6) + b[4]);
     sig[9] = sig[9] + a * ((0 + Pq[11] * y6 + Pq[12] * y7 + Pq[13] * y11 + Pq[14] * y8 + Pq[15] * y9 + Pq[16] * y10) + b[9]);
-    const mb_real y5 = x5 / F[5] - F[13] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[13] * y11;
     const mb_real e5 = y5 - vold[5];
     vold[5] = y5;
     sig[7] = sig[7] + a * ((0 + Pq[8] * y5 + Pq[9] * y11) + b[7]);
-    const mb_real y4 = x4 / F[4] - F[12] * y5;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[12] * y5;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
     sig[6] = sig[6] + a * ((0 + Pq[6] * y4 + Pq[7] * y5) + b[6]);
     sig[8] = sig[8] + a * ((0 + Pq[10] * y4) + b[8]);
-    const mb_real y3 = x3 / F[3];
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
     const mb_real e4 = y3 - vold[4];
     vold[4] = y3;
     sig[3] = sig[3] + a * ((0 + Pq[3] * y3) + b[3]);
-    const mb_real y2 = x2 / F[2];
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
     const mb_real e3 = y2 - vold[3];
     vold[3] = y2;
     sig[2] = sig[2] + a * ((0 + Pq[2] * y2) + b[2]);
-    const mb_real y1 = x1 / F[1];
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    const mb_real y0 = x0 / F[0];
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);

@@ -109,8 +109,9 @@ static const char *const motor_arm_out_names[3] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 1 in L, 1 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -120,17 +121,24 @@ static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, 
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[2];
     const mb_real l0 = u0 * inv;
     F[2] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     return -1;
 }
 
@@ -142,8 +150,8 @@ static void motor_arm_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b
     (void)y;
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[2] * x0;
-    const mb_real y1 = x1 / F[1];
-    const mb_real y0 = x0 / F[0] - F[2] * y1;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[2] * y1;
     b[0] = y0;
     b[1] = y1;
 }
@@ -169,8 +177,9 @@ static const mb_index motor_arm_s_upd[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -180,9 +189,12 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[3];
     const mb_real l0 = u0 * inv;
     F[3] = l0;
@@ -192,17 +204,24 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u2 = F[5] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[5] = l2;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u2 * l2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     return -1;
 }
 
@@ -215,9 +234,9 @@ static void motor_arm_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b
     const mb_real x0 = b[0];
     const mb_real x1 = b[1] - F[3] * x0;
     const mb_real x2 = b[2] - F[4] * x0 - F[5] * x1;
-    const mb_real y2 = x2 / F[2];
-    const mb_real y1 = x1 / F[1] - F[5] * y2;
-    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -659,7 +678,8 @@ static void motor_arm_f3_matrix(mb_real *restrict F, const mb_real *restrict mas
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (3 x 3, 3 in L): motor_arm_f3_matrix and motor_arm_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -669,10 +689,13 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
     (void)a;
     const mb_real e0 = a * Pq[0];
     const mb_real d0 = mass[0] + e0 * Pq[0];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real u0 = 0;
     const mb_real l0 = u0 * i0;
     F[3] = l0;
@@ -682,17 +705,24 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
     F[4] = l1;
     const mb_real e2 = a * Pq[2];
     const mb_real d1 = mass[1] + e2 * Pq[2] - u0 * l0;
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real u2 = e3 * Pq[2] - u1 * l0;
     const mb_real l2 = u2 * i1;
     F[5] = l2;
     const mb_real d2 = mass[2] + e1 * Pq[1] + e3 * Pq[3] - u1 * l1 - u2 * l2;
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
+    const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
     return -1;
 }
@@ -720,14 +750,14 @@ static mb_real motor_arm_f3_iter(const mb_real *restrict F, const mb_real *restr
     const mb_real x1 = r1 - F[3] * x0;
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
     MB_RELOAD();
-    const mb_real y2 = x2 / F[2];
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
-    const mb_real y1 = x1 / F[1] - F[5] * y2;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y2) + b[1]);
-    const mb_real y0 = x0 / F[0] - F[3] * y1 - F[4] * y2;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y2) + b[0]);

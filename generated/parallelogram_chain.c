@@ -99,8 +99,9 @@ const mb_model_info parallelogram_chain_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (14 x 14, 35 in L, 71 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -110,9 +111,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[14];
     const mb_real l0 = u0 * inv;
     F[14] = l0;
@@ -125,9 +129,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[17] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[17] = l3;
@@ -137,9 +144,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[19] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[19] = l5;
@@ -152,9 +162,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u8 = F[22] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[22] = l8;
@@ -164,9 +177,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[24];
     const mb_real l10 = u10 * inv;
     F[24] = l10;
@@ -179,9 +195,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[27] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[27] = l13;
@@ -191,9 +210,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u11 * l11 - u13 * l13;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u15 = F[29] - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[29] = l15;
@@ -206,9 +228,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u12 * l12 - u14 * l14 - u15 * l15;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u18 = F[32] - u16 * l15;
     const mb_real l18 = u18 * inv;
     F[32] = l18;
@@ -218,9 +243,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u20 = F[34];
     const mb_real l20 = u20 * inv;
     F[34] = l20;
@@ -239,9 +267,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u20 * l20;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u25 = F[39] - u21 * l20;
     const mb_real l25 = u25 * inv;
     F[39] = l25;
@@ -257,9 +288,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u6 * l6 - u8 * l8 - u21 * l21 - u25 * l25;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u29 = F[43] - u22 * l21 - u26 * l25;
     const mb_real l29 = u29 * inv;
     F[43] = l29;
@@ -272,9 +306,12 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u16 * l16 - u18 * l18 - u22 * l22 - u26 * l26 - u29 * l29;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u32 = F[46] - u17 * l16 - u19 * l18 - u23 * l22 - u27 * l26 - u30 * l29;
     const mb_real l32 = u32 * inv;
     F[46] = l32;
@@ -284,17 +321,24 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u17 * l17 - u19 * l19 - u23 * l23 - u27 * l27 - u30 * l30 - u32 * l32;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u34 = F[48] - u24 * l23 - u28 * l27 - u31 * l30 - u33 * l32;
     const mb_real l34 = u34 * inv;
     F[48] = l34;
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u7 * l7 - u9 * l9 - u24 * l24 - u28 * l28 - u31 * l31 - u33 * l33 - u34 * l34;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
+    inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     return -1;
 }
 
@@ -318,20 +362,20 @@ static void parallelogram_chain_s_ldl_solve(const mb_real *restrict F, mb_real *
     const mb_real x11 = b[10] - F[30] * x6 - F[32] * x7 - F[36] * x8 - F[40] * x9 - F[43] * x10;
     const mb_real x12 = b[11] - F[31] * x6 - F[33] * x7 - F[37] * x8 - F[41] * x9 - F[44] * x10 - F[46] * x11;
     const mb_real x13 = b[8] - F[21] * x2 - F[23] * x3 - F[38] * x8 - F[42] * x9 - F[45] * x10 - F[47] * x11 - F[48] * x12;
-    const mb_real y13 = x13 / F[13];
-    const mb_real y12 = x12 / F[12] - F[48] * y13;
-    const mb_real y11 = x11 / F[11] - F[46] * y12 - F[47] * y13;
-    const mb_real y10 = x10 / F[10] - F[43] * y11 - F[44] * y12 - F[45] * y13;
-    const mb_real y9 = x9 / F[9] - F[39] * y10 - F[40] * y11 - F[41] * y12 - F[42] * y13;
-    const mb_real y8 = x8 / F[8] - F[34] * y9 - F[35] * y10 - F[36] * y11 - F[37] * y12 - F[38] * y13;
-    const mb_real y7 = x7 / F[7] - F[32] * y11 - F[33] * y12;
-    const mb_real y6 = x6 / F[6] - F[29] * y7 - F[30] * y11 - F[31] * y12;
-    const mb_real y5 = x5 / F[5] - F[27] * y6 - F[28] * y7;
-    const mb_real y4 = x4 / F[4] - F[24] * y5 - F[25] * y6 - F[26] * y7;
-    const mb_real y3 = x3 / F[3] - F[22] * y10 - F[23] * y13;
-    const mb_real y2 = x2 / F[2] - F[19] * y3 - F[20] * y10 - F[21] * y13;
-    const mb_real y1 = x1 / F[1] - F[17] * y2 - F[18] * y3;
-    const mb_real y0 = x0 / F[0] - F[14] * y1 - F[15] * y2 - F[16] * y3;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]);
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[48] * y13;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[46] * y12 - F[47] * y13;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[43] * y11 - F[44] * y12 - F[45] * y13;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[39] * y10 - F[40] * y11 - F[41] * y12 - F[42] * y13;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[34] * y9 - F[35] * y10 - F[36] * y11 - F[37] * y12 - F[38] * y13;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[32] * y11 - F[33] * y12;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[29] * y7 - F[30] * y11 - F[31] * y12;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[27] * y6 - F[28] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[24] * y5 - F[25] * y6 - F[26] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[22] * y10 - F[23] * y13;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[19] * y3 - F[20] * y10 - F[21] * y13;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[17] * y2 - F[18] * y3;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[14] * y1 - F[15] * y2 - F[16] * y3;
     b[0] = y0;
     b[1] = y1;
     b[6] = y2;
@@ -375,8 +419,9 @@ static const mb_index parallelogram_chain_s_upd[71] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (15 x 15, 43 in L, 92 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -386,9 +431,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[15];
     const mb_real l0 = u0 * inv;
     F[15] = l0;
@@ -401,9 +449,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u3 = F[18];
     const mb_real l3 = u3 * inv;
     F[18] = l3;
@@ -416,9 +467,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u6 = F[21];
     const mb_real l6 = u6 * inv;
     F[21] = l6;
@@ -431,9 +485,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u9 = F[24];
     const mb_real l9 = u9 * inv;
     F[24] = l9;
@@ -446,9 +503,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0 - u3 * l3;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u12 = F[27] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[27] = l12;
@@ -461,9 +521,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u6 * l6 - u9 * l9;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u15 = F[30] - u7 * l6;
     const mb_real l15 = u15 * inv;
     F[30] = l15;
@@ -476,9 +539,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u12 * l12;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[33] - u13 * l12;
     const mb_real l18 = u18 * inv;
     F[33] = l18;
@@ -494,9 +560,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u7 * l7 - u15 * l15;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u22 = F[37] - u16 * l15;
     const mb_real l22 = u22 * inv;
     F[37] = l22;
@@ -512,9 +581,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u4 * l4 - u13 * l13 - u18 * l18;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u26 = F[41] - u5 * l4 - u14 * l13 - u19 * l18;
     const mb_real l26 = u26 * inv;
     F[41] = l26;
@@ -530,9 +602,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u10 * l10 - u16 * l16 - u22 * l22;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u30 = F[45] - u11 * l10 - u17 * l16 - u23 * l22;
     const mb_real l30 = u30 * inv;
     F[45] = l30;
@@ -548,9 +623,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u26 * l26;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u34 = F[49] - u20 * l19 - u27 * l26;
     const mb_real l34 = u34 * inv;
     F[49] = l34;
@@ -563,9 +641,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u8 * l8 - u11 * l11 - u17 * l17 - u23 * l23 - u30 * l30;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u37 = F[52] - u24 * l23 - u31 * l30;
     const mb_real l37 = u37 * inv;
     F[52] = l37;
@@ -578,9 +659,12 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u20 * l20 - u24 * l24 - u27 * l27 - u31 * l31 - u34 * l34 - u37 * l37;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u40 = F[55] - u28 * l27 - u32 * l31 - u35 * l34 - u38 * l37;
     const mb_real l40 = u40 * inv;
     F[55] = l40;
@@ -590,17 +674,24 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u28 * l28 - u32 * l32 - u35 * l35 - u38 * l38 - u40 * l40;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
     inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     const mb_real u42 = F[57] - u29 * l28 - u33 * l32 - u36 * l35 - u39 * l38 - u41 * l40;
     const mb_real l42 = u42 * inv;
     F[57] = l42;
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u21 * l21 - u25 * l25 - u29 * l29 - u33 * l33 - u36 * l36 - u39 * l39 - u41 * l41 - u42 * l42;
-    F[14] = p14;
-    if (!(p14 > tol * o14) || !(o14 > 0)) return 14;
+    if (!(p14 > tol * o14) || !(o14 > 0)) {
+        F[14] = p14;
+        return 14;
+    }
+    inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
     return -1;
 }
 
@@ -625,21 +716,21 @@ static void parallelogram_chain_a_ldl_solve(const mb_real *restrict F, mb_real *
     const mb_real x12 = b[3] - F[35] * x6 - F[39] * x7 - F[42] * x8 - F[46] * x9 - F[49] * x10 - F[52] * x11;
     const mb_real x13 = b[4] - F[43] * x8 - F[47] * x9 - F[50] * x10 - F[53] * x11 - F[55] * x12;
     const mb_real x14 = b[5] - F[36] * x6 - F[40] * x7 - F[44] * x8 - F[48] * x9 - F[51] * x10 - F[54] * x11 - F[56] * x12 - F[57] * x13;
-    const mb_real y14 = x14 / F[14];
-    const mb_real y13 = x13 / F[13] - F[57] * y14;
-    const mb_real y12 = x12 / F[12] - F[55] * y13 - F[56] * y14;
-    const mb_real y11 = x11 / F[11] - F[52] * y12 - F[53] * y13 - F[54] * y14;
-    const mb_real y10 = x10 / F[10] - F[49] * y12 - F[50] * y13 - F[51] * y14;
-    const mb_real y9 = x9 / F[9] - F[45] * y11 - F[46] * y12 - F[47] * y13 - F[48] * y14;
-    const mb_real y8 = x8 / F[8] - F[41] * y10 - F[42] * y12 - F[43] * y13 - F[44] * y14;
-    const mb_real y7 = x7 / F[7] - F[37] * y9 - F[38] * y11 - F[39] * y12 - F[40] * y14;
-    const mb_real y6 = x6 / F[6] - F[33] * y8 - F[34] * y10 - F[35] * y12 - F[36] * y14;
-    const mb_real y5 = x5 / F[5] - F[30] * y7 - F[31] * y9 - F[32] * y11;
-    const mb_real y4 = x4 / F[4] - F[27] * y6 - F[28] * y8 - F[29] * y10;
-    const mb_real y3 = x3 / F[3] - F[24] * y5 - F[25] * y9 - F[26] * y11;
-    const mb_real y2 = x2 / F[2] - F[21] * y5 - F[22] * y7 - F[23] * y11;
-    const mb_real y1 = x1 / F[1] - F[18] * y4 - F[19] * y8 - F[20] * y10;
-    const mb_real y0 = x0 / F[0] - F[15] * y4 - F[16] * y6 - F[17] * y10;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]);
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[57] * y14;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[55] * y13 - F[56] * y14;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[52] * y12 - F[53] * y13 - F[54] * y14;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[49] * y12 - F[50] * y13 - F[51] * y14;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[45] * y11 - F[46] * y12 - F[47] * y13 - F[48] * y14;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[41] * y10 - F[42] * y12 - F[43] * y13 - F[44] * y14;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[37] * y9 - F[38] * y11 - F[39] * y12 - F[40] * y14;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[33] * y8 - F[34] * y10 - F[35] * y12 - F[36] * y14;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[30] * y7 - F[31] * y9 - F[32] * y11;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[27] * y6 - F[28] * y8 - F[29] * y10;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[24] * y5 - F[25] * y9 - F[26] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[18] * y4 - F[19] * y8 - F[20] * y10;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[15] * y4 - F[16] * y6 - F[17] * y10;
     b[0] = y0;
     b[1] = y1;
     b[6] = y2;
@@ -2760,7 +2851,8 @@ static void parallelogram_chain_f3_matrix(mb_real *restrict F, const mb_real *re
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (15 x 15, 43 in L): parallelogram_chain_f3_matrix and parallelogram_chain_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -2771,10 +2863,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real e0 = a * Pq[0];
     const mb_real e12 = a * Pq[12];
     const mb_real d0 = mass[0] + e0 * Pq[0] + e12 * Pq[12];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e1 = a * Pq[1];
     const mb_real e13 = a * Pq[13];
     const mb_real u0 = e1 * Pq[0] + e13 * Pq[12];
@@ -2791,10 +2886,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real e2 = a * Pq[2];
     const mb_real e16 = a * Pq[16];
     const mb_real d1 = mass[1] + e2 * Pq[2] + e16 * Pq[16];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real e17 = a * Pq[17];
     const mb_real u3 = e3 * Pq[2] + e17 * Pq[16];
@@ -2811,10 +2909,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real e8 = a * Pq[8];
     const mb_real e36 = a * Pq[36];
     const mb_real d2 = mass[6] + e8 * Pq[8] + e36 * Pq[36];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e9 = a * Pq[9];
     const mb_real e37 = a * Pq[37];
     const mb_real u6 = e9 * Pq[8] + e37 * Pq[36];
@@ -2831,10 +2932,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real e10 = a * Pq[10];
     const mb_real e40 = a * Pq[40];
     const mb_real d3 = mass[7] + e10 * Pq[10] + e40 * Pq[40];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e11 = a * Pq[11];
     const mb_real e41 = a * Pq[41];
     const mb_real u9 = e11 * Pq[10] + e41 * Pq[40];
@@ -2849,10 +2953,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real l11 = u11 * i3;
     F[26] = l11;
     const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e13 * Pq[13] + e17 * Pq[17] - u0 * l0 - u3 * l3;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u12 = e14 * Pq[13] - u1 * l0;
     const mb_real l12 = u12 * i4;
     F[27] = l12;
@@ -2863,10 +2970,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real l14 = u14 * i4;
     F[29] = l14;
     const mb_real d5 = mass[8] + e9 * Pq[9] + e11 * Pq[11] + e37 * Pq[37] + e41 * Pq[41] - u6 * l6 - u9 * l9;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real u15 = e38 * Pq[37] - u7 * l6;
     const mb_real l15 = u15 * i5;
     F[30] = l15;
@@ -2878,10 +2988,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[32] = l17;
     const mb_real e22 = a * Pq[22];
     const mb_real d6 = mass[9] + e14 * Pq[14] + e22 * Pq[22] - u1 * l1 - u12 * l12;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real u18 = 0 - u13 * l12;
     const mb_real l18 = u18 * i6;
     F[33] = l18;
@@ -2899,10 +3012,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[36] = l21;
     const mb_real e30 = a * Pq[30];
     const mb_real d7 = mass[12] + e30 * Pq[30] + e38 * Pq[38] - u7 * l7 - u15 * l15;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real u22 = 0 - u16 * l15;
     const mb_real l22 = u22 * i7;
     F[37] = l22;
@@ -2920,10 +3036,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[40] = l25;
     const mb_real e26 = a * Pq[26];
     const mb_real d8 = mass[10] + e18 * Pq[18] + e26 * Pq[26] - u4 * l4 - u13 * l13 - u18 * l18;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real e27 = a * Pq[27];
     const mb_real u26 = e19 * Pq[18] + e27 * Pq[26] - u5 * l4 - u14 * l13 - u19 * l18;
     const mb_real l26 = u26 * i8;
@@ -2941,10 +3060,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[44] = l29;
     const mb_real e34 = a * Pq[34];
     const mb_real d9 = mass[13] + e34 * Pq[34] + e42 * Pq[42] - u10 * l10 - u16 * l16 - u22 * l22;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real e35 = a * Pq[35];
     const mb_real u30 = e35 * Pq[34] + e43 * Pq[42] - u11 * l10 - u17 * l16 - u23 * l22;
     const mb_real l30 = u30 * i9;
@@ -2961,10 +3083,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real l33 = u33 * i9;
     F[48] = l33;
     const mb_real d10 = mass[11] + e15 * Pq[15] + e19 * Pq[19] + e23 * Pq[23] + e27 * Pq[27] - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u26 * l26;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
-    MB_RELOAD();
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
     const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
+    MB_RELOAD();
     const mb_real u34 = e20 * Pq[23] - u20 * l19 - u27 * l26;
     const mb_real l34 = u34 * i10;
     F[49] = l34;
@@ -2975,10 +3100,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     const mb_real l36 = u36 * i10;
     F[51] = l36;
     const mb_real d11 = mass[14] + e31 * Pq[31] + e35 * Pq[35] + e39 * Pq[39] + e43 * Pq[43] - u8 * l8 - u11 * l11 - u17 * l17 - u23 * l23 - u30 * l30;
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
-    MB_RELOAD();
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
     const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
+    MB_RELOAD();
     const mb_real u37 = e28 * Pq[31] - u24 * l23 - u31 * l30;
     const mb_real l37 = u37 * i11;
     F[52] = l37;
@@ -2990,10 +3118,13 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[54] = l39;
     const mb_real e4 = a * Pq[4];
     const mb_real d12 = mass[3] + e4 * Pq[4] + e20 * Pq[20] + e28 * Pq[28] - u20 * l20 - u24 * l24 - u27 * l27 - u31 * l31 - u34 * l34 - u37 * l37;
-    F[12] = d12;
-    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) return 12;
-    MB_RELOAD();
+    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) {
+        F[12] = d12;
+        return 12;
+    }
     const mb_real i12 = 1 / d12;
+    F[12] = MB_LDL_D(d12, i12);
+    MB_RELOAD();
     const mb_real u40 = 0 - u28 * l27 - u32 * l31 - u35 * l34 - u38 * l37;
     const mb_real l40 = u40 * i12;
     F[55] = l40;
@@ -3003,17 +3134,24 @@ static MB_NO_SLP int parallelogram_chain_f3_factor(mb_real *restrict F, const mb
     F[56] = l41;
     const mb_real e6 = a * Pq[6];
     const mb_real d13 = mass[4] + e6 * Pq[6] + e24 * Pq[24] + e32 * Pq[32] - u28 * l28 - u32 * l32 - u35 * l35 - u38 * l38 - u40 * l40;
-    F[13] = d13;
-    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) return 13;
-    MB_RELOAD();
+    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) {
+        F[13] = d13;
+        return 13;
+    }
     const mb_real i13 = 1 / d13;
+    F[13] = MB_LDL_D(d13, i13);
+    MB_RELOAD();
     const mb_real e7 = a * Pq[7];
     const mb_real u42 = e7 * Pq[6] + e25 * Pq[24] + e33 * Pq[32] - u29 * l28 - u33 * l32 - u36 * l35 - u39 * l38 - u41 * l40;
     const mb_real l42 = u42 * i13;
     F[57] = l42;
     const mb_real d14 = mass[5] + e5 * Pq[5] + e7 * Pq[7] + e21 * Pq[21] + e25 * Pq[25] + e29 * Pq[29] + e33 * Pq[33] - u21 * l21 - u25 * l25 - u29 * l29 - u33 * l33 - u36 * l36 - u39 * l39 - u41 * l41 - u42 * l42;
-    F[14] = d14;
-    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) return 14;
+    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) {
+        F[14] = d14;
+        return 14;
+    }
+    const mb_real i14 = 1 / d14;
+    F[14] = MB_LDL_D(d14, i14);
     MB_RELOAD();
     return -1;
 }
@@ -3077,61 +3215,61 @@ static mb_real parallelogram_chain_f3_iter(const mb_real *restrict F, const mb_r
     const mb_real x13 = r4 - F[43] * x8 - F[47] * x9 - F[50] * x10 - F[53] * x11 - F[55] * x12;
     const mb_real x14 = r5 - F[36] * x6 - F[40] * x7 - F[44] * x8 - F[48] * x9 - F[51] * x10 - F[54] * x11 - F[56] * x12 - F[57] * x13;
     MB_RELOAD();
-    const mb_real y14 = x14 / F[14];
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]);
     const mb_real e5 = y14 - vold[5];
     vold[5] = y14;
-    const mb_real y13 = x13 / F[13] - F[57] * y14;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[57] * y14;
     const mb_real e4 = y13 - vold[4];
     vold[4] = y13;
     sig[3] = sig[3] + a * ((0 + Pq[6] * y13 + Pq[7] * y14) + b[3]);
-    const mb_real y12 = x12 / F[12] - F[55] * y13 - F[56] * y14;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[55] * y13 - F[56] * y14;
     const mb_real e3 = y12 - vold[3];
     vold[3] = y12;
     sig[2] = sig[2] + a * ((0 + Pq[4] * y12 + Pq[5] * y14) + b[2]);
-    const mb_real y11 = x11 / F[11] - F[52] * y12 - F[53] * y13 - F[54] * y14;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[52] * y12 - F[53] * y13 - F[54] * y14;
     const mb_real e14 = y11 - vold[14];
     vold[14] = y11;
-    const mb_real y10 = x10 / F[10] - F[49] * y12 - F[50] * y13 - F[51] * y14;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[49] * y12 - F[50] * y13 - F[51] * y14;
     const mb_real e11 = y10 - vold[11];
     vold[11] = y10;
-    const mb_real y9 = x9 / F[9] - F[45] * y11 - F[46] * y12 - F[47] * y13 - F[48] * y14;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[45] * y11 - F[46] * y12 - F[47] * y13 - F[48] * y14;
     const mb_real e13 = y9 - vold[13];
     vold[13] = y9;
     sig[11] = sig[11] + a * ((0 + Pq[32] * y13 + Pq[33] * y14 + Pq[34] * y9 + Pq[35] * y11) + b[11]);
-    const mb_real y8 = x8 / F[8] - F[41] * y10 - F[42] * y12 - F[43] * y13 - F[44] * y14;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[41] * y10 - F[42] * y12 - F[43] * y13 - F[44] * y14;
     const mb_real e10 = y8 - vold[10];
     vold[10] = y8;
     sig[9] = sig[9] + a * ((0 + Pq[24] * y13 + Pq[25] * y14 + Pq[26] * y8 + Pq[27] * y10) + b[9]);
-    const mb_real y7 = x7 / F[7] - F[37] * y9 - F[38] * y11 - F[39] * y12 - F[40] * y14;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[37] * y9 - F[38] * y11 - F[39] * y12 - F[40] * y14;
     const mb_real e12 = y7 - vold[12];
     vold[12] = y7;
     sig[10] = sig[10] + a * ((0 + Pq[28] * y12 + Pq[29] * y14 + Pq[30] * y7 + Pq[31] * y11) + b[10]);
-    const mb_real y6 = x6 / F[6] - F[33] * y8 - F[34] * y10 - F[35] * y12 - F[36] * y14;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[33] * y8 - F[34] * y10 - F[35] * y12 - F[36] * y14;
     const mb_real e9 = y6 - vold[9];
     vold[9] = y6;
     sig[8] = sig[8] + a * ((0 + Pq[20] * y12 + Pq[21] * y14 + Pq[22] * y6 + Pq[23] * y10) + b[8]);
-    const mb_real y5 = x5 / F[5] - F[30] * y7 - F[31] * y9 - F[32] * y11;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[30] * y7 - F[31] * y9 - F[32] * y11;
     const mb_real e8 = y5 - vold[8];
     vold[8] = y5;
-    const mb_real y4 = x4 / F[4] - F[27] * y6 - F[28] * y8 - F[29] * y10;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[27] * y6 - F[28] * y8 - F[29] * y10;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = x3 / F[3] - F[24] * y5 - F[25] * y9 - F[26] * y11;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[24] * y5 - F[25] * y9 - F[26] * y11;
     const mb_real e7 = y3 - vold[7];
     vold[7] = y3;
     sig[5] = sig[5] + a * ((0 + Pq[10] * y3 + Pq[11] * y5) + b[5]);
     sig[13] = sig[13] + a * ((0 + Pq[40] * y3 + Pq[41] * y5 + Pq[42] * y9 + Pq[43] * y11) + b[13]);
-    const mb_real y2 = x2 / F[2] - F[21] * y5 - F[22] * y7 - F[23] * y11;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[21] * y5 - F[22] * y7 - F[23] * y11;
     const mb_real e6 = y2 - vold[6];
     vold[6] = y2;
     sig[4] = sig[4] + a * ((0 + Pq[8] * y2 + Pq[9] * y5) + b[4]);
     sig[12] = sig[12] + a * ((0 + Pq[36] * y2 + Pq[37] * y5 + Pq[38] * y7 + Pq[39] * y11) + b[12]);
-    const mb_real y1 = x1 / F[1] - F[18] * y4 - F[19] * y8 - F[20] * y10;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[18] * y4 - F[19] * y8 - F[20] * y10;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
     sig[7] = sig[7] + a * ((0 + Pq[16] * y1 + Pq[17] * y4 + Pq[18] * y8 + Pq[19] * y10) + b[7]);
-    const mb_real y0 = x0 / F[0] - F[15] * y4 - F[16] * y6 - F[17] * y10;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[15] * y4 - F[16] * y6 - F[17] * y10;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);

@@ -98,8 +98,9 @@ const mb_model_info shaper_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 22 in L, 40 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -109,18 +110,24 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
@@ -133,9 +140,12 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u0 * l0 - u1 * l1;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u4 = F[16] - u2 * l1;
     const mb_real l4 = u4 * inv;
     F[16] = l4;
@@ -145,9 +155,12 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u6 = F[18];
     const mb_real l6 = u6 * inv;
     F[18] = l6;
@@ -163,9 +176,12 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u6 * l6;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[22] - u7 * l6;
     const mb_real l10 = u10 * inv;
     F[22] = l10;
@@ -178,9 +194,12 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u2 * l2 - u4 * l4 - u7 * l7 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[25] - u3 * l2 - u5 * l4 - u8 * l7 - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[25] = l13;
@@ -190,18 +209,24 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u3 * l3 - u5 * l5 - u8 * l8 - u11 * l11 - u13 * l13;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u15 = F[27] - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[27] = l15;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u16 = F[28];
     const mb_real l16 = u16 * inv;
     F[28] = l16;
@@ -214,9 +239,12 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u16 * l16;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u19 = F[31] - u17 * l16;
     const mb_real l19 = u19 * inv;
     F[31] = l19;
@@ -226,22 +254,33 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u17 * l17 - u19 * l19;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u21 = F[33] - u18 * l17 - u20 * l19;
     const mb_real l21 = u21 * inv;
     F[33] = l21;
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15 - u18 * l18 - u20 * l20 - u21 * l21;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -263,18 +302,18 @@ static void shaper_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, m
     const mb_real x9 = b[11] - F[29] * x7 - F[31] * x8;
     const mb_real x10 = b[4] - F[21] * x3 - F[24] * x4 - F[26] * x5 - F[27] * x6 - F[30] * x7 - F[32] * x8 - F[33] * x9;
     const mb_real x11 = b[9];
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = x10 / F[10];
-    const mb_real y9 = x9 / F[9] - F[33] * y10;
-    const mb_real y8 = x8 / F[8] - F[31] * y9 - F[32] * y10;
-    const mb_real y7 = x7 / F[7] - F[28] * y8 - F[29] * y9 - F[30] * y10;
-    const mb_real y6 = x6 / F[6] - F[27] * y10;
-    const mb_real y5 = x5 / F[5] - F[25] * y6 - F[26] * y10;
-    const mb_real y4 = x4 / F[4] - F[22] * y5 - F[23] * y6 - F[24] * y10;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5 - F[20] * y6 - F[21] * y10;
-    const mb_real y2 = x2 / F[2] - F[16] * y5 - F[17] * y6;
-    const mb_real y1 = x1 / F[1] - F[13] * y2 - F[14] * y5 - F[15] * y6;
-    const mb_real y0 = x0 / F[0] - F[12] * y2;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]);
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[33] * y10;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[31] * y9 - F[32] * y10;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[28] * y8 - F[29] * y9 - F[30] * y10;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[27] * y10;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[25] * y6 - F[26] * y10;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[22] * y5 - F[23] * y6 - F[24] * y10;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y4 - F[19] * y5 - F[20] * y6 - F[21] * y10;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[16] * y5 - F[17] * y6;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[13] * y2 - F[14] * y5 - F[15] * y6;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y2;
     b[10] = y0;
     b[7] = y1;
     b[8] = y2;
@@ -313,8 +352,9 @@ static const mb_index shaper_s_upd[40] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 28 in L, 59 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -324,9 +364,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
@@ -336,9 +379,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u2 = F[14] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[14] = l2;
@@ -351,9 +397,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u5 = F[17];
     const mb_real l5 = u5 * inv;
     F[17] = l5;
@@ -363,9 +412,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u5 * l5;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u7 = F[19] - u6 * l5;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
@@ -378,9 +430,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u1 * l1 - u2 * l2 - u6 * l6 - u7 * l7;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u10 = F[22] - u8 * l7;
     const mb_real l10 = u10 * inv;
     F[22] = l10;
@@ -393,9 +448,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u13 = F[25];
     const mb_real l13 = u13 * inv;
     F[25] = l13;
@@ -414,9 +472,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u13 * l13;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u18 = F[30] - u14 * l13;
     const mb_real l18 = u18 * inv;
     F[30] = l18;
@@ -432,9 +493,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u14 * l14 - u18 * l18;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u22 = F[34] - u15 * l14 - u19 * l18;
     const mb_real l22 = u22 * inv;
     F[34] = l22;
@@ -447,9 +511,12 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u8 * l8 - u10 * l10 - u15 * l15 - u19 * l19 - u22 * l22;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u25 = F[37] - u9 * l8 - u11 * l10 - u16 * l15 - u20 * l19 - u23 * l22;
     const mb_real l25 = u25 * inv;
     F[37] = l25;
@@ -459,22 +526,33 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u3 * l3 - u9 * l9 - u11 * l11 - u16 * l16 - u20 * l20 - u23 * l23 - u25 * l25;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u27 = F[39] - u4 * l3 - u12 * l11 - u17 * l16 - u21 * l20 - u24 * l23 - u26 * l25;
     const mb_real l27 = u27 * inv;
     F[39] = l27;
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u4 * l4 - u12 * l12 - u17 * l17 - u21 * l21 - u24 * l24 - u26 * l26 - u27 * l27;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     return -1;
 }
 
@@ -496,18 +574,18 @@ static void shaper_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, m
     const mb_real x9 = b[5] - F[15] * x1 - F[21] * x3 - F[23] * x4 - F[28] * x5 - F[32] * x6 - F[35] * x7 - F[37] * x8;
     const mb_real x10 = b[3] - F[16] * x1 - F[24] * x4 - F[29] * x5 - F[33] * x6 - F[36] * x7 - F[38] * x8 - F[39] * x9;
     const mb_real x11 = b[11];
-    const mb_real y11 = x11 / F[11];
-    const mb_real y10 = x10 / F[10];
-    const mb_real y9 = x9 / F[9] - F[39] * y10;
-    const mb_real y8 = x8 / F[8] - F[37] * y9 - F[38] * y10;
-    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10;
-    const mb_real y6 = x6 / F[6] - F[30] * y7 - F[31] * y8 - F[32] * y9 - F[33] * y10;
-    const mb_real y5 = x5 / F[5] - F[25] * y6 - F[26] * y7 - F[27] * y8 - F[28] * y9 - F[29] * y10;
-    const mb_real y4 = x4 / F[4] - F[22] * y8 - F[23] * y9 - F[24] * y10;
-    const mb_real y3 = x3 / F[3] - F[19] * y4 - F[20] * y8 - F[21] * y9;
-    const mb_real y2 = x2 / F[2] - F[17] * y3 - F[18] * y4;
-    const mb_real y1 = x1 / F[1] - F[14] * y4 - F[15] * y9 - F[16] * y10;
-    const mb_real y0 = x0 / F[0] - F[12] * y1 - F[13] * y4;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]);
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[39] * y10;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[37] * y9 - F[38] * y10;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y7 - F[31] * y8 - F[32] * y9 - F[33] * y10;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[25] * y6 - F[26] * y7 - F[27] * y8 - F[28] * y9 - F[29] * y10;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[22] * y8 - F[23] * y9 - F[24] * y10;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[19] * y4 - F[20] * y8 - F[21] * y9;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[17] * y3 - F[18] * y4;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[14] * y4 - F[15] * y9 - F[16] * y10;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y1 - F[13] * y4;
     b[9] = y0;
     b[6] = y1;
     b[10] = y2;
@@ -2087,7 +2165,8 @@ static void shaper_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (12 x 12, 28 in L): shaper_f3_matrix and shaper_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -2097,10 +2176,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     (void)a;
     const mb_real e24 = a * Pq[24];
     const mb_real d0 = mass[9] + e24 * Pq[24];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e22 = a * Pq[22];
     const mb_real u0 = e22 * Pq[24];
     const mb_real l0 = u0 * i0;
@@ -2111,10 +2193,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[13] = l1;
     const mb_real e16 = a * Pq[16];
     const mb_real d1 = mass[6] + e16 * Pq[16] + e22 * Pq[22] - u0 * l0;
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e17 = a * Pq[17];
     const mb_real u2 = e17 * Pq[16] + e23 * Pq[22] - u1 * l0;
     const mb_real l2 = u2 * i1;
@@ -2130,10 +2215,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e27 = a * Pq[27];
     const mb_real e29 = a * Pq[29];
     const mb_real d2 = mass[10] + e27 * Pq[27] + e29 * Pq[29];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e25 = a * Pq[25];
     const mb_real u5 = e25 * Pq[27];
     const mb_real l5 = u5 * i2;
@@ -2144,10 +2232,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[18] = l6;
     const mb_real e20 = a * Pq[20];
     const mb_real d3 = mass[7] + e20 * Pq[20] + e25 * Pq[25] - u5 * l5;
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e21 = a * Pq[21];
     const mb_real u7 = e21 * Pq[20] + e26 * Pq[25] - u6 * l5;
     const mb_real l7 = u7 * i3;
@@ -2161,10 +2252,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l9 = u9 * i3;
     F[21] = l9;
     const mb_real d4 = mass[8] + e17 * Pq[17] + e21 * Pq[21] + e23 * Pq[23] + e26 * Pq[26] - u1 * l1 - u2 * l2 - u6 * l6 - u7 * l7;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u10 = e18 * Pq[21] - u8 * l7;
     const mb_real l10 = u10 * i4;
     F[22] = l10;
@@ -2177,10 +2271,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e0 = a * Pq[0];
     const mb_real e8 = a * Pq[8];
     const mb_real d5 = mass[0] + e0 * Pq[0] + e8 * Pq[8];
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real e9 = a * Pq[9];
     const mb_real u13 = e9 * Pq[8];
     const mb_real l13 = u13 * i5;
@@ -2204,10 +2301,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[29] = l17;
     const mb_real e2 = a * Pq[2];
     const mb_real d6 = mass[1] + e2 * Pq[2] + e9 * Pq[9] - u13 * l13;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real e3 = a * Pq[3];
     const mb_real u18 = e3 * Pq[2] + e10 * Pq[9] - u14 * l13;
     const mb_real l18 = u18 * i6;
@@ -2223,10 +2323,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[33] = l21;
     const mb_real e30 = a * Pq[30];
     const mb_real d7 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e10 * Pq[10] + e30 * Pq[30] - u14 * l14 - u18 * l18;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real u22 = e12 * Pq[10] - u15 * l14 - u19 * l18;
     const mb_real l22 = u22 * i7;
     F[34] = l22;
@@ -2238,10 +2341,13 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[36] = l24;
     const mb_real e6 = a * Pq[6];
     const mb_real d8 = mass[4] + e6 * Pq[6] + e12 * Pq[12] + e18 * Pq[18] - u8 * l8 - u10 * l10 - u15 * l15 - u19 * l19 - u22 * l22;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real e7 = a * Pq[7];
     const mb_real u25 = e7 * Pq[6] + e13 * Pq[12] + e19 * Pq[18] - u9 * l8 - u11 * l10 - u16 * l15 - u20 * l19 - u23 * l22;
     const mb_real l25 = u25 * i8;
@@ -2251,22 +2357,33 @@ static MB_NO_SLP int shaper_f3_factor(mb_real *restrict F, const mb_real *restri
     F[38] = l26;
     const mb_real e5 = a * Pq[5];
     const mb_real d9 = mass[5] + e5 * Pq[5] + e7 * Pq[7] + e13 * Pq[13] + e15 * Pq[15] + e19 * Pq[19] - u3 * l3 - u9 * l9 - u11 * l11 - u16 * l16 - u20 * l20 - u23 * l23 - u25 * l25;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real e4 = a * Pq[4];
     const mb_real u27 = e4 * Pq[5] + e11 * Pq[13] + e14 * Pq[15] - u4 * l3 - u12 * l11 - u17 * l16 - u21 * l20 - u24 * l23 - u26 * l25;
     const mb_real l27 = u27 * i9;
     F[39] = l27;
     const mb_real d10 = mass[3] + e4 * Pq[4] + e11 * Pq[11] + e14 * Pq[14] - u4 * l4 - u12 * l12 - u17 * l17 - u21 * l21 - u24 * l24 - u26 * l26 - u27 * l27;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
+    const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
     MB_RELOAD();
     const mb_real e28 = a * Pq[28];
     const mb_real d11 = mass[11] + e28 * Pq[28];
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
+    const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
     MB_RELOAD();
     return -1;
 }
@@ -2322,51 +2439,51 @@ static mb_real shaper_f3_iter(const mb_real *restrict F, const mb_real *restrict
     const mb_real x10 = r3 - F[16] * x1 - F[24] * x4 - F[29] * x5 - F[33] * x6 - F[36] * x7 - F[38] * x8 - F[39] * x9;
     const mb_real x11 = r11;
     MB_RELOAD();
-    const mb_real y11 = x11 / F[11];
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]);
     const mb_real e11 = y11 - vold[11];
     vold[11] = y11;
     sig[9] = sig[9] + a * ((0 + Pq[28] * y11) + b[9]);
-    const mb_real y10 = x10 / F[10];
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]);
     const mb_real e3 = y10 - vold[3];
     vold[3] = y10;
-    const mb_real y9 = x9 / F[9] - F[39] * y10;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[39] * y10;
     const mb_real e5 = y9 - vold[5];
     vold[5] = y9;
     sig[2] = sig[2] + a * ((0 + Pq[4] * y10 + Pq[5] * y9) + b[2]);
-    const mb_real y8 = x8 / F[8] - F[37] * y9 - F[38] * y10;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[37] * y9 - F[38] * y10;
     const mb_real e4 = y8 - vold[4];
     vold[4] = y8;
     sig[3] = sig[3] + a * ((0 + Pq[6] * y8 + Pq[7] * y9) + b[3]);
-    const mb_real y7 = x7 / F[7] - F[34] * y8 - F[35] * y9 - F[36] * y10;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[34] * y8 - F[35] * y9 - F[36] * y10;
     const mb_real e2 = y7 - vold[2];
     vold[2] = y7;
     sig[11] = sig[11] + a * ((0 + Pq[30] * y7) + b[11]);
-    const mb_real y6 = x6 / F[6] - F[30] * y7 - F[31] * y8 - F[32] * y9 - F[33] * y10;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[30] * y7 - F[31] * y8 - F[32] * y9 - F[33] * y10;
     const mb_real e1 = y6 - vold[1];
     vold[1] = y6;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y6 + Pq[3] * y7) + b[1]);
-    const mb_real y5 = x5 / F[5] - F[25] * y6 - F[26] * y7 - F[27] * y8 - F[28] * y9 - F[29] * y10;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[25] * y6 - F[26] * y7 - F[27] * y8 - F[28] * y9 - F[29] * y10;
     const mb_real e0 = y5 - vold[0];
     vold[0] = y5;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y5 + Pq[1] * y7) + b[0]);
     sig[4] = sig[4] + a * ((0 + Pq[8] * y5 + Pq[9] * y6 + Pq[10] * y7 + Pq[11] * y10 + Pq[12] * y8 + Pq[13] * y9) + b[4]);
-    const mb_real y4 = x4 / F[4] - F[22] * y8 - F[23] * y9 - F[24] * y10;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[22] * y8 - F[23] * y9 - F[24] * y10;
     const mb_real e8 = y4 - vold[8];
     vold[8] = y4;
-    const mb_real y3 = x3 / F[3] - F[19] * y4 - F[20] * y8 - F[21] * y9;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[19] * y4 - F[20] * y8 - F[21] * y9;
     const mb_real e7 = y3 - vold[7];
     vold[7] = y3;
     sig[6] = sig[6] + a * ((0 + Pq[18] * y8 + Pq[19] * y9 + Pq[20] * y3 + Pq[21] * y4) + b[6]);
-    const mb_real y2 = x2 / F[2] - F[17] * y3 - F[18] * y4;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[17] * y3 - F[18] * y4;
     const mb_real e10 = y2 - vold[10];
     vold[10] = y2;
     sig[8] = sig[8] + a * ((0 + Pq[25] * y3 + Pq[26] * y4 + Pq[27] * y2) + b[8]);
     sig[10] = sig[10] + a * ((0 + Pq[29] * y2) + b[10]);
-    const mb_real y1 = x1 / F[1] - F[14] * y4 - F[15] * y9 - F[16] * y10;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[14] * y4 - F[15] * y9 - F[16] * y10;
     const mb_real e6 = y1 - vold[6];
     vold[6] = y1;
     sig[5] = sig[5] + a * ((0 + Pq[14] * y10 + Pq[15] * y9 + Pq[16] * y1 + Pq[17] * y4) + b[5]);
-    const mb_real y0 = x0 / F[0] - F[12] * y1 - F[13] * y4;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[12] * y1 - F[13] * y4;
     const mb_real e9 = y0 - vold[9];
     vold[9] = y0;
     sig[7] = sig[7] + a * ((0 + Pq[22] * y1 + Pq[23] * y4 + Pq[24] * y0) + b[7]);

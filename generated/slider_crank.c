@@ -85,8 +85,9 @@ const mb_model_info slider_crank_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 12 in L, 20 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -96,18 +97,24 @@ static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[8];
     const mb_real l0 = u0 * inv;
     F[8] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u1 = F[9];
     const mb_real l1 = u1 * inv;
     F[9] = l1;
@@ -120,9 +127,12 @@ static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u0 * l0 - u1 * l1;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u4 = F[12] - u2 * l1;
     const mb_real l4 = u4 * inv;
     F[12] = l4;
@@ -132,9 +142,12 @@ static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u6 = F[14];
     const mb_real l6 = u6 * inv;
     F[14] = l6;
@@ -147,9 +160,12 @@ static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u6 * l6;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u9 = F[17] - u7 * l6;
     const mb_real l9 = u9 * inv;
     F[17] = l9;
@@ -159,22 +175,33 @@ static MB_NO_SLP int slider_crank_s_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u2 * l2 - u4 * l4 - u7 * l7 - u9 * l9;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u11 = F[19] - u3 * l2 - u5 * l4 - u8 * l7 - u10 * l9;
     const mb_real l11 = u11 * inv;
     F[19] = l11;
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u3 * l3 - u5 * l5 - u8 * l8 - u10 * l10 - u11 * l11;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     return -1;
 }
 
@@ -192,14 +219,14 @@ static void slider_crank_s_ldl_solve(const mb_real *restrict F, mb_real *restric
     const mb_real x5 = b[3] - F[10] * x1 - F[12] * x2 - F[15] * x3 - F[17] * x4;
     const mb_real x6 = b[2] - F[11] * x1 - F[13] * x2 - F[16] * x3 - F[18] * x4 - F[19] * x5;
     const mb_real x7 = b[6];
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = x6 / F[6];
-    const mb_real y5 = x5 / F[5] - F[19] * y6;
-    const mb_real y4 = x4 / F[4] - F[17] * y5 - F[18] * y6;
-    const mb_real y3 = x3 / F[3] - F[14] * y4 - F[15] * y5 - F[16] * y6;
-    const mb_real y2 = x2 / F[2] - F[12] * y5 - F[13] * y6;
-    const mb_real y1 = x1 / F[1] - F[9] * y2 - F[10] * y5 - F[11] * y6;
-    const mb_real y0 = x0 / F[0] - F[8] * y2;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]);
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[19] * y6;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[17] * y5 - F[18] * y6;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5 - F[16] * y6;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y5 - F[13] * y6;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y2 - F[10] * y5 - F[11] * y6;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[8] * y2;
     b[7] = y0;
     b[4] = y1;
     b[5] = y2;
@@ -232,8 +259,9 @@ static const mb_index slider_crank_s_upd[20] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (9 x 9, 15 in L, 25 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -243,9 +271,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[9];
     const mb_real l0 = u0 * inv;
     F[9] = l0;
@@ -255,9 +286,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u2 = F[11];
     const mb_real l2 = u2 * inv;
     F[11] = l2;
@@ -267,9 +301,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u4 = F[13];
     const mb_real l4 = u4 * inv;
     F[13] = l4;
@@ -282,9 +319,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u7 = F[16] - u3 * l2 - u5 * l4;
     const mb_real l7 = u7 * inv;
     F[16] = l7;
@@ -294,9 +334,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u9 = F[18];
     const mb_real l9 = u9 * inv;
     F[18] = l9;
@@ -309,9 +352,12 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0 - u9 * l9;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u12 = F[21] - u1 * l0 - u10 * l9;
     const mb_real l12 = u12 * inv;
     F[21] = l12;
@@ -321,22 +367,33 @@ static MB_NO_SLP int slider_crank_a_ldl(mb_real *restrict F, mb_real *restrict d
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u3 * l3 - u5 * l5 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u14 = F[23] - u6 * l5 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * inv;
     F[23] = l14;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     return -1;
 }
 
@@ -355,15 +412,15 @@ static void slider_crank_a_ldl_solve(const mb_real *restrict F, mb_real *restric
     const mb_real x6 = b[5] - F[10] * x0 - F[12] * x1 - F[14] * x2 - F[16] * x3 - F[19] * x4 - F[21] * x5;
     const mb_real x7 = b[2] - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
     const mb_real x8 = b[8];
-    const mb_real y8 = x8 / F[8];
-    const mb_real y7 = x7 / F[7];
-    const mb_real y6 = x6 / F[6] - F[23] * y7;
-    const mb_real y5 = x5 / F[5] - F[21] * y6 - F[22] * y7;
-    const mb_real y4 = x4 / F[4] - F[18] * y5 - F[19] * y6 - F[20] * y7;
-    const mb_real y3 = x3 / F[3] - F[16] * y6 - F[17] * y7;
-    const mb_real y2 = x2 / F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
-    const mb_real y1 = x1 / F[1] - F[11] * y3 - F[12] * y6;
-    const mb_real y0 = x0 / F[0] - F[9] * y5 - F[10] * y6;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]);
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[23] * y7;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[21] * y6 - F[22] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[18] * y5 - F[19] * y6 - F[20] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[16] * y6 - F[17] * y7;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[13] * y3 - F[14] * y6 - F[15] * y7;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y3 - F[12] * y6;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[9] * y5 - F[10] * y6;
     b[7] = y0;
     b[6] = y1;
     b[0] = y2;
@@ -1438,7 +1495,8 @@ static void slider_crank_f3_matrix(mb_real *restrict F, const mb_real *restrict 
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (9 x 9, 15 in L): slider_crank_f3_matrix and slider_crank_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1449,10 +1507,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real e17 = a * Pq[17];
     const mb_real e19 = a * Pq[19];
     const mb_real d0 = mass[7] + e17 * Pq[17] + e19 * Pq[19];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e15 = a * Pq[15];
     const mb_real u0 = e15 * Pq[17];
     const mb_real l0 = u0 * i0;
@@ -1463,10 +1524,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     F[10] = l1;
     const mb_real e14 = a * Pq[14];
     const mb_real d1 = mass[6] + e14 * Pq[14];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e12 = a * Pq[12];
     const mb_real u2 = e12 * Pq[14];
     const mb_real l2 = u2 * i1;
@@ -1478,10 +1542,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real e0 = a * Pq[0];
     const mb_real e4 = a * Pq[4];
     const mb_real d2 = mass[0] + e0 * Pq[0] + e4 * Pq[4];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e6 = a * Pq[6];
     const mb_real u4 = e6 * Pq[4];
     const mb_real l4 = u4 * i2;
@@ -1496,10 +1563,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real l6 = u6 * i2;
     F[15] = l6;
     const mb_real d3 = mass[3] + e6 * Pq[6] + e12 * Pq[12] - u2 * l2 - u4 * l4;
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real u7 = e7 * Pq[6] + e13 * Pq[12] - u3 * l2 - u5 * l4;
     const mb_real l7 = u7 * i3;
     F[16] = l7;
@@ -1509,10 +1579,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real e2 = a * Pq[2];
     const mb_real e8 = a * Pq[8];
     const mb_real d4 = mass[1] + e2 * Pq[2] + e8 * Pq[8];
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real e10 = a * Pq[10];
     const mb_real u9 = e10 * Pq[8];
     const mb_real l9 = u9 * i4;
@@ -1527,10 +1600,13 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real l11 = u11 * i4;
     F[20] = l11;
     const mb_real d5 = mass[4] + e10 * Pq[10] + e15 * Pq[15] - u0 * l0 - u9 * l9;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real u12 = e11 * Pq[10] + e16 * Pq[15] - u1 * l0 - u10 * l9;
     const mb_real l12 = u12 * i5;
     F[21] = l12;
@@ -1538,21 +1614,32 @@ static MB_NO_SLP int slider_crank_f3_factor(mb_real *restrict F, const mb_real *
     const mb_real l13 = u13 * i5;
     F[22] = l13;
     const mb_real d6 = mass[5] + e7 * Pq[7] + e11 * Pq[11] + e13 * Pq[13] + e16 * Pq[16] - u1 * l1 - u3 * l3 - u5 * l5 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real u14 = e5 * Pq[7] + e9 * Pq[11] - u6 * l5 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * i6;
     F[23] = l14;
     const mb_real d7 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
+    const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
     MB_RELOAD();
     const mb_real e18 = a * Pq[18];
     const mb_real d8 = mass[8] + e18 * Pq[18];
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
+    const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
     MB_RELOAD();
     return -1;
 }
@@ -1598,37 +1685,37 @@ static mb_real slider_crank_f3_iter(const mb_real *restrict F, const mb_real *re
     const mb_real x7 = r2 - F[15] * x2 - F[17] * x3 - F[20] * x4 - F[22] * x5 - F[23] * x6;
     const mb_real x8 = r8;
     MB_RELOAD();
-    const mb_real y8 = x8 / F[8];
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]);
     const mb_real e8 = y8 - vold[8];
     vold[8] = y8;
     sig[6] = sig[6] + a * ((0 + Pq[18] * y8) + b[6]);
-    const mb_real y7 = x7 / F[7];
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]);
     const mb_real e2 = y7 - vold[2];
     vold[2] = y7;
-    const mb_real y6 = x6 / F[6] - F[23] * y7;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[23] * y7;
     const mb_real e5 = y6 - vold[5];
     vold[5] = y6;
-    const mb_real y5 = x5 / F[5] - F[21] * y6 - F[22] * y7;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[21] * y6 - F[22] * y7;
     const mb_real e4 = y5 - vold[4];
     vold[4] = y5;
-    const mb_real y4 = x4 / F[4] - F[18] * y5 - F[19] * y6 - F[20] * y7;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[18] * y5 - F[19] * y6 - F[20] * y7;
     const mb_real e1 = y4 - vold[1];
     vold[1] = y4;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y4 + Pq[3] * y7) + b[1]);
     sig[3] = sig[3] + a * ((0 + Pq[8] * y4 + Pq[9] * y7 + Pq[10] * y5 + Pq[11] * y6) + b[3]);
-    const mb_real y3 = x3 / F[3] - F[16] * y6 - F[17] * y7;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[16] * y6 - F[17] * y7;
     const mb_real e3 = y3 - vold[3];
     vold[3] = y3;
-    const mb_real y2 = x2 / F[2] - F[13] * y3 - F[14] * y6 - F[15] * y7;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[13] * y3 - F[14] * y6 - F[15] * y7;
     const mb_real e0 = y2 - vold[0];
     vold[0] = y2;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y2 + Pq[1] * y7) + b[0]);
     sig[2] = sig[2] + a * ((0 + Pq[4] * y2 + Pq[5] * y7 + Pq[6] * y3 + Pq[7] * y6) + b[2]);
-    const mb_real y1 = x1 / F[1] - F[11] * y3 - F[12] * y6;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y3 - F[12] * y6;
     const mb_real e6 = y1 - vold[6];
     vold[6] = y1;
     sig[4] = sig[4] + a * ((0 + Pq[12] * y3 + Pq[13] * y6 + Pq[14] * y1) + b[4]);
-    const mb_real y0 = x0 / F[0] - F[9] * y5 - F[10] * y6;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[9] * y5 - F[10] * y6;
     const mb_real e7 = y0 - vold[7];
     vold[7] = y0;
     sig[5] = sig[5] + a * ((0 + Pq[15] * y5 + Pq[16] * y6 + Pq[17] * y0) + b[5]);

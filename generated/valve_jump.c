@@ -174,8 +174,9 @@ static const char *const valve_jump_out_names[4] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (5 x 5, 1 in L, 1 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int valve_jump_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -185,32 +186,51 @@ static MB_NO_SLP int valve_jump_s_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u0 = F[5];
     const mb_real l0 = u0 * inv;
     F[5] = l0;
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u0 * l0;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     return -1;
 }
 
@@ -225,11 +245,11 @@ static void valve_jump_s_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x2 = b[2];
     const mb_real x3 = b[3] - F[5] * x2;
     const mb_real x4 = b[4];
-    const mb_real y4 = x4 / F[4];
-    const mb_real y3 = x3 / F[3];
-    const mb_real y2 = x2 / F[2] - F[5] * y3;
-    const mb_real y1 = x1 / F[1];
-    const mb_real y0 = x0 / F[0];
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]);
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]);
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[5] * y3;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]);
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -258,8 +278,9 @@ static const mb_index valve_jump_s_upd[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (6 x 6, 15 in L, 35 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -269,9 +290,12 @@ static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[6];
     const mb_real l0 = u0 * inv;
     F[6] = l0;
@@ -290,9 +314,12 @@ static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u5 = F[11] - u1 * l0;
     const mb_real l5 = u5 * inv;
     F[11] = l5;
@@ -308,9 +335,12 @@ static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u5 * l5;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u9 = F[15] - u2 * l1 - u6 * l5;
     const mb_real l9 = u9 * inv;
     F[15] = l9;
@@ -323,9 +353,12 @@ static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u6 * l6 - u9 * l9;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u12 = F[18] - u3 * l2 - u7 * l6 - u10 * l9;
     const mb_real l12 = u12 * inv;
     F[18] = l12;
@@ -335,17 +368,24 @@ static MB_NO_SLP int valve_jump_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u14 = F[20] - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * inv;
     F[20] = l14;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     return -1;
 }
 
@@ -361,12 +401,12 @@ static void valve_jump_a_ldl_solve(const mb_real *restrict F, mb_real *restrict 
     const mb_real x3 = b[3] - F[8] * x0 - F[12] * x1 - F[15] * x2;
     const mb_real x4 = b[4] - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
     const mb_real x5 = b[5] - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
-    const mb_real y5 = x5 / F[5];
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[20] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y4 - F[19] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
     b[0] = y0;
     b[1] = y1;
     b[2] = y2;
@@ -1112,7 +1152,8 @@ static void valve_jump_f3_matrix(mb_real *restrict F, const mb_real *restrict ma
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (6 x 6, 15 in L): valve_jump_f3_matrix and valve_jump_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -1122,10 +1163,13 @@ static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *re
     (void)a;
     const mb_real e0 = a * Pq[0];
     const mb_real d0 = mass[0] + e0 * Pq[0];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real u0 = 0;
     const mb_real l0 = u0 * i0;
     F[6] = l0;
@@ -1143,10 +1187,13 @@ static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *re
     F[10] = l4;
     const mb_real e1 = a * Pq[1];
     const mb_real d1 = mass[1] + e1 * Pq[1] - u0 * l0;
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real u5 = 0 - u1 * l0;
     const mb_real l5 = u5 * i1;
     F[11] = l5;
@@ -1161,10 +1208,13 @@ static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *re
     F[14] = l8;
     const mb_real e5 = a * Pq[5];
     const mb_real d2 = mass[2] + e5 * Pq[5] - u1 * l1 - u5 * l5;
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real u9 = 0 - u2 * l1 - u6 * l5;
     const mb_real l9 = u9 * i2;
     F[15] = l9;
@@ -1176,10 +1226,13 @@ static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *re
     F[17] = l11;
     const mb_real e3 = a * Pq[3];
     const mb_real d3 = mass[3] + e3 * Pq[3] - u2 * l2 - u6 * l6 - u9 * l9;
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real u12 = 0 - u3 * l2 - u7 * l6 - u10 * l9;
     const mb_real l12 = u12 * i3;
     F[18] = l12;
@@ -1188,17 +1241,24 @@ static MB_NO_SLP int valve_jump_f3_factor(mb_real *restrict F, const mb_real *re
     const mb_real l13 = u13 * i3;
     F[19] = l13;
     const mb_real d4 = mass[4] - u3 * l3 - u7 * l7 - u10 * l10 - u12 * l12;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real u14 = 0 - u4 * l3 - u8 * l7 - u11 * l10 - u13 * l12;
     const mb_real l14 = u14 * i4;
     F[20] = l14;
     const mb_real e2 = a * Pq[2];
     const mb_real d5 = mass[5] + e2 * Pq[2] + e4 * Pq[4] - u4 * l4 - u8 * l8 - u11 * l11 - u13 * l13 - u14 * l14;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
+    const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
     MB_RELOAD();
     return -1;
 }
@@ -1235,26 +1295,26 @@ static mb_real valve_jump_f3_iter(const mb_real *restrict F, const mb_real *rest
     const mb_real x4 = r4 - F[9] * x0 - F[13] * x1 - F[16] * x2 - F[18] * x3;
     const mb_real x5 = r5 - F[10] * x0 - F[14] * x1 - F[17] * x2 - F[19] * x3 - F[20] * x4;
     MB_RELOAD();
-    const mb_real y5 = x5 / F[5];
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]);
     const mb_real e5 = y5 - vold[5];
     vold[5] = y5;
     sig[2] = sig[2] + a * ((0 + Pq[2] * y5) + b[2]);
-    const mb_real y4 = x4 / F[4] - F[20] * y5;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[20] * y5;
     const mb_real e4 = y4 - vold[4];
     vold[4] = y4;
-    const mb_real y3 = x3 / F[3] - F[18] * y4 - F[19] * y5;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[18] * y4 - F[19] * y5;
     const mb_real e3 = y3 - vold[3];
     vold[3] = y3;
     sig[3] = sig[3] + a * ((0 + Pq[3] * y3 + Pq[4] * y5) + b[3]);
-    const mb_real y2 = x2 / F[2] - F[15] * y3 - F[16] * y4 - F[17] * y5;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[15] * y3 - F[16] * y4 - F[17] * y5;
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
     sig[4] = sig[4] + a * ((0 + Pq[5] * y2) + b[4]);
-    const mb_real y1 = x1 / F[1] - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[11] * y2 - F[12] * y3 - F[13] * y4 - F[14] * y5;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    const mb_real y0 = x0 / F[0] - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y1 - F[7] * y2 - F[8] * y3 - F[9] * y4 - F[10] * y5;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);

@@ -209,8 +209,9 @@ static const char *const walker_out_names[18] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (26 x 26, 214 in L, 1234 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -220,9 +221,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[26];
     const mb_real l0 = u0 * inv;
     F[26] = l0;
@@ -241,9 +245,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u5 = F[31];
     const mb_real l5 = u5 * inv;
     F[31] = l5;
@@ -262,9 +269,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u10 = F[36];
     const mb_real l10 = u10 * inv;
     F[36] = l10;
@@ -283,9 +293,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u15 = F[41];
     const mb_real l15 = u15 * inv;
     F[41] = l15;
@@ -304,9 +317,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u20 = F[46] - u1 * l0;
     const mb_real l20 = u20 * inv;
     F[46] = l20;
@@ -346,9 +362,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u1 * l1 - u20 * l20;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u32 = F[58] - u21 * l20;
     const mb_real l32 = u32 * inv;
     F[58] = l32;
@@ -385,9 +404,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u5 * l5 - u21 * l21 - u32 * l32;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u43 = F[69] - u6 * l5 - u22 * l21 - u33 * l32;
     const mb_real l43 = u43 * inv;
     F[69] = l43;
@@ -430,9 +452,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u22 * l22 - u33 * l33 - u43 * l43;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u56 = F[82] - u23 * l22 - u34 * l33 - u44 * l43;
     const mb_real l56 = u56 * inv;
     F[82] = l56;
@@ -472,9 +497,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u10 * l10;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u68 = F[94];
     const mb_real l68 = u68 * inv;
     F[94] = l68;
@@ -520,9 +548,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u15 * l15 - u23 * l23 - u34 * l34 - u44 * l44 - u56 * l56;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u82 = F[108] - u16 * l15 - u24 * l23 - u35 * l34 - u45 * l44 - u57 * l56;
     const mb_real l82 = u82 * inv;
     F[108] = l82;
@@ -568,9 +599,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u16 * l16 - u24 * l24 - u35 * l35 - u45 * l45 - u57 * l57 - u82 * l82;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u96 = F[122] - u25 * l24 - u36 * l35 - u46 * l45 - u58 * l57 - u83 * l82;
     const mb_real l96 = u96 * inv;
     F[122] = l96;
@@ -613,9 +647,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u25 * l25 - u36 * l36 - u46 * l46 - u58 * l58 - u68 * l68 - u83 * l83 - u96 * l96;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u109 = F[135] - u26 * l25 - u37 * l36 - u47 * l46 - u59 * l58 - u84 * l83 - u97 * l96;
     const mb_real l109 = u109 * inv;
     F[135] = l109;
@@ -661,9 +698,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u26 * l26 - u37 * l37 - u47 * l47 - u59 * l59 - u84 * l84 - u97 * l97 - u109 * l109;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u123 = F[149] - u27 * l26 - u38 * l37 - u48 * l47 - u60 * l59 - u85 * l84 - u98 * l97 - u110 * l109;
     const mb_real l123 = u123 * inv;
     F[149] = l123;
@@ -706,9 +746,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u27 * l27 - u38 * l38 - u48 * l48 - u60 * l60 - u69 * l69 - u85 * l85 - u98 * l98 - u110 * l110 - u123 * l123;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
     inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     const mb_real u136 = F[162] - u3 * l2 - u28 * l27 - u39 * l38 - u49 * l48 - u61 * l60 - u70 * l69 - u86 * l85 - u99 * l98 - u111 * l110 - u124 * l123;
     const mb_real l136 = u136 * inv;
     F[162] = l136;
@@ -748,9 +791,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u3 * l3 - u28 * l28 - u39 * l39 - u49 * l49 - u61 * l61 - u70 * l70 - u86 * l86 - u99 * l99 - u111 * l111 - u124 * l124 - u136 * l136;
-    F[14] = p14;
-    if (!(p14 > tol * o14) || !(o14 > 0)) return 14;
+    if (!(p14 > tol * o14) || !(o14 > 0)) {
+        F[14] = p14;
+        return 14;
+    }
     inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
     const mb_real u148 = F[174] - u4 * l3 - u29 * l28 - u40 * l39 - u50 * l49 - u62 * l61 - u71 * l70 - u87 * l86 - u100 * l99 - u112 * l111 - u125 * l124 - u137 * l136;
     const mb_real l148 = u148 * inv;
     F[174] = l148;
@@ -787,9 +833,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u4 * l4 - u29 * l29 - u40 * l40 - u50 * l50 - u62 * l62 - u71 * l71 - u87 * l87 - u100 * l100 - u112 * l112 - u125 * l125 - u137 * l137 - u148 * l148;
-    F[15] = p15;
-    if (!(p15 > tol * o15) || !(o15 > 0)) return 15;
+    if (!(p15 > tol * o15) || !(o15 > 0)) {
+        F[15] = p15;
+        return 15;
+    }
     inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
     const mb_real u159 = F[185] - u51 * l50 - u63 * l62 - u72 * l71 - u88 * l87 - u101 * l100 - u113 * l112 - u126 * l125 - u138 * l137 - u149 * l148;
     const mb_real l159 = u159 * inv;
     F[185] = l159;
@@ -823,9 +872,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u7 * l7 - u51 * l51 - u63 * l63 - u72 * l72 - u88 * l88 - u101 * l101 - u113 * l113 - u126 * l126 - u138 * l138 - u149 * l149 - u159 * l159;
-    F[16] = p16;
-    if (!(p16 > tol * o16) || !(o16 > 0)) return 16;
+    if (!(p16 > tol * o16) || !(o16 > 0)) {
+        F[16] = p16;
+        return 16;
+    }
     inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
     const mb_real u169 = F[195] - u8 * l7 - u52 * l51 - u64 * l63 - u73 * l72 - u89 * l88 - u102 * l101 - u114 * l113 - u127 * l126 - u139 * l138 - u150 * l149 - u160 * l159;
     const mb_real l169 = u169 * inv;
     F[195] = l169;
@@ -856,9 +908,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u8 * l8 - u52 * l52 - u64 * l64 - u73 * l73 - u89 * l89 - u102 * l102 - u114 * l114 - u127 * l127 - u139 * l139 - u150 * l150 - u160 * l160 - u169 * l169;
-    F[17] = p17;
-    if (!(p17 > tol * o17) || !(o17 > 0)) return 17;
+    if (!(p17 > tol * o17) || !(o17 > 0)) {
+        F[17] = p17;
+        return 17;
+    }
     inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
     const mb_real u178 = F[204] - u9 * l8 - u53 * l52 - u65 * l64 - u74 * l73 - u90 * l89 - u103 * l102 - u115 * l114 - u128 * l127 - u140 * l139 - u151 * l150 - u161 * l160 - u170 * l169;
     const mb_real l178 = u178 * inv;
     F[204] = l178;
@@ -886,9 +941,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u9 * l9 - u53 * l53 - u65 * l65 - u74 * l74 - u90 * l90 - u103 * l103 - u115 * l115 - u128 * l128 - u140 * l140 - u151 * l151 - u161 * l161 - u170 * l170 - u178 * l178;
-    F[18] = p18;
-    if (!(p18 > tol * o18) || !(o18 > 0)) return 18;
+    if (!(p18 > tol * o18) || !(o18 > 0)) {
+        F[18] = p18;
+        return 18;
+    }
     inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
     const mb_real u186 = F[212] - u75 * l74 - u116 * l115 - u129 * l128 - u141 * l140 - u152 * l151 - u162 * l161 - u171 * l170 - u179 * l178;
     const mb_real l186 = u186 * inv;
     F[212] = l186;
@@ -913,9 +971,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u75 * l75 - u116 * l116 - u129 * l129 - u141 * l141 - u152 * l152 - u162 * l162 - u171 * l171 - u179 * l179 - u186 * l186;
-    F[19] = p19;
-    if (!(p19 > tol * o19) || !(o19 > 0)) return 19;
+    if (!(p19 > tol * o19) || !(o19 > 0)) {
+        F[19] = p19;
+        return 19;
+    }
     inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
     const mb_real u193 = F[219] - u12 * l11 - u76 * l75 - u117 * l116 - u130 * l129 - u142 * l141 - u153 * l152 - u163 * l162 - u172 * l171 - u180 * l179 - u187 * l186;
     const mb_real l193 = u193 * inv;
     F[219] = l193;
@@ -937,9 +998,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u12 * l12 - u30 * l30 - u41 * l41 - u54 * l54 - u66 * l66 - u76 * l76 - u91 * l91 - u104 * l104 - u117 * l117 - u130 * l130 - u142 * l142 - u153 * l153 - u163 * l163 - u172 * l172 - u180 * l180 - u187 * l187 - u193 * l193;
-    F[20] = p20;
-    if (!(p20 > tol * o20) || !(o20 > 0)) return 20;
+    if (!(p20 > tol * o20) || !(o20 > 0)) {
+        F[20] = p20;
+        return 20;
+    }
     inv = 1 / p20;
+    F[20] = MB_LDL_D(p20, inv);
     const mb_real u199 = F[225] - u13 * l12 - u31 * l30 - u42 * l41 - u55 * l54 - u67 * l66 - u77 * l76 - u92 * l91 - u105 * l104 - u118 * l117 - u131 * l130 - u143 * l142 - u154 * l153 - u164 * l163 - u173 * l172 - u181 * l180 - u188 * l187 - u194 * l193;
     const mb_real l199 = u199 * inv;
     F[225] = l199;
@@ -958,9 +1022,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u13 * l13 - u31 * l31 - u42 * l42 - u55 * l55 - u67 * l67 - u77 * l77 - u92 * l92 - u105 * l105 - u118 * l118 - u131 * l131 - u143 * l143 - u154 * l154 - u164 * l164 - u173 * l173 - u181 * l181 - u188 * l188 - u194 * l194 - u199 * l199;
-    F[21] = p21;
-    if (!(p21 > tol * o21) || !(o21 > 0)) return 21;
+    if (!(p21 > tol * o21) || !(o21 > 0)) {
+        F[21] = p21;
+        return 21;
+    }
     inv = 1 / p21;
+    F[21] = MB_LDL_D(p21, inv);
     const mb_real u204 = F[230] - u14 * l13 - u78 * l77 - u119 * l118 - u132 * l131 - u144 * l143 - u155 * l154 - u165 * l164 - u174 * l173 - u182 * l181 - u189 * l188 - u195 * l194 - u200 * l199;
     const mb_real l204 = u204 * inv;
     F[230] = l204;
@@ -976,9 +1043,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u14 * l14 - u78 * l78 - u119 * l119 - u132 * l132 - u144 * l144 - u155 * l155 - u165 * l165 - u174 * l174 - u182 * l182 - u189 * l189 - u195 * l195 - u200 * l200 - u204 * l204;
-    F[22] = p22;
-    if (!(p22 > tol * o22) || !(o22 > 0)) return 22;
+    if (!(p22 > tol * o22) || !(o22 > 0)) {
+        F[22] = p22;
+        return 22;
+    }
     inv = 1 / p22;
+    F[22] = MB_LDL_D(p22, inv);
     const mb_real u208 = F[234] - u79 * l78 - u120 * l119 - u133 * l132 - u145 * l144 - u156 * l155 - u166 * l165 - u175 * l174 - u183 * l182 - u190 * l189 - u196 * l195 - u201 * l200 - u205 * l204;
     const mb_real l208 = u208 * inv;
     F[234] = l208;
@@ -991,9 +1061,12 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u17 * l17 - u79 * l79 - u93 * l93 - u106 * l106 - u120 * l120 - u133 * l133 - u145 * l145 - u156 * l156 - u166 * l166 - u175 * l175 - u183 * l183 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205 - u208 * l208;
-    F[23] = p23;
-    if (!(p23 > tol * o23) || !(o23 > 0)) return 23;
+    if (!(p23 > tol * o23) || !(o23 > 0)) {
+        F[23] = p23;
+        return 23;
+    }
     inv = 1 / p23;
+    F[23] = MB_LDL_D(p23, inv);
     const mb_real u211 = F[237] - u18 * l17 - u80 * l79 - u94 * l93 - u107 * l106 - u121 * l120 - u134 * l133 - u146 * l145 - u157 * l156 - u167 * l166 - u176 * l175 - u184 * l183 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205 - u209 * l208;
     const mb_real l211 = u211 * inv;
     F[237] = l211;
@@ -1003,17 +1076,24 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u18 * l18 - u80 * l80 - u94 * l94 - u107 * l107 - u121 * l121 - u134 * l134 - u146 * l146 - u157 * l157 - u167 * l167 - u176 * l176 - u184 * l184 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209 - u211 * l211;
-    F[24] = p24;
-    if (!(p24 > tol * o24) || !(o24 > 0)) return 24;
+    if (!(p24 > tol * o24) || !(o24 > 0)) {
+        F[24] = p24;
+        return 24;
+    }
     inv = 1 / p24;
+    F[24] = MB_LDL_D(p24, inv);
     const mb_real u213 = F[239] - u19 * l18 - u81 * l80 - u95 * l94 - u108 * l107 - u122 * l121 - u135 * l134 - u147 * l146 - u158 * l157 - u168 * l167 - u177 * l176 - u185 * l184 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209 - u212 * l211;
     const mb_real l213 = u213 * inv;
     F[239] = l213;
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u19 * l19 - u81 * l81 - u95 * l95 - u108 * l108 - u122 * l122 - u135 * l135 - u147 * l147 - u158 * l158 - u168 * l168 - u177 * l177 - u185 * l185 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212 - u213 * l213;
-    F[25] = p25;
-    if (!(p25 > tol * o25) || !(o25 > 0)) return 25;
+    if (!(p25 > tol * o25) || !(o25 > 0)) {
+        F[25] = p25;
+        return 25;
+    }
+    inv = 1 / p25;
+    F[25] = MB_LDL_D(p25, inv);
     return -1;
 }
 
@@ -1049,32 +1129,32 @@ static void walker_s_ldl_solve(const mb_real *restrict F, mb_real *restrict b, m
     const mb_real x23 = b[20] - F[43] * x3 - F[105] * x8 - F[119] * x9 - F[132] * x10 - F[146] * x11 - F[159] * x12 - F[171] * x13 - F[182] * x14 - F[192] * x15 - F[201] * x16 - F[209] * x17 - F[216] * x18 - F[222] * x19 - F[227] * x20 - F[231] * x21 - F[234] * x22;
     const mb_real x24 = b[21] - F[44] * x3 - F[106] * x8 - F[120] * x9 - F[133] * x10 - F[147] * x11 - F[160] * x12 - F[172] * x13 - F[183] * x14 - F[193] * x15 - F[202] * x16 - F[210] * x17 - F[217] * x18 - F[223] * x19 - F[228] * x20 - F[232] * x21 - F[235] * x22 - F[237] * x23;
     const mb_real x25 = b[24] - F[45] * x3 - F[107] * x8 - F[121] * x9 - F[134] * x10 - F[148] * x11 - F[161] * x12 - F[173] * x13 - F[184] * x14 - F[194] * x15 - F[203] * x16 - F[211] * x17 - F[218] * x18 - F[224] * x19 - F[229] * x20 - F[233] * x21 - F[236] * x22 - F[238] * x23 - F[239] * x24;
-    const mb_real y25 = x25 / F[25];
-    const mb_real y24 = x24 / F[24] - F[239] * y25;
-    const mb_real y23 = x23 / F[23] - F[237] * y24 - F[238] * y25;
-    const mb_real y22 = x22 / F[22] - F[234] * y23 - F[235] * y24 - F[236] * y25;
-    const mb_real y21 = x21 / F[21] - F[230] * y22 - F[231] * y23 - F[232] * y24 - F[233] * y25;
-    const mb_real y20 = x20 / F[20] - F[225] * y21 - F[226] * y22 - F[227] * y23 - F[228] * y24 - F[229] * y25;
-    const mb_real y19 = x19 / F[19] - F[219] * y20 - F[220] * y21 - F[221] * y22 - F[222] * y23 - F[223] * y24 - F[224] * y25;
-    const mb_real y18 = x18 / F[18] - F[212] * y19 - F[213] * y20 - F[214] * y21 - F[215] * y22 - F[216] * y23 - F[217] * y24 - F[218] * y25;
-    const mb_real y17 = x17 / F[17] - F[204] * y18 - F[205] * y19 - F[206] * y20 - F[207] * y21 - F[208] * y22 - F[209] * y23 - F[210] * y24 - F[211] * y25;
-    const mb_real y16 = x16 / F[16] - F[195] * y17 - F[196] * y18 - F[197] * y19 - F[198] * y20 - F[199] * y21 - F[200] * y22 - F[201] * y23 - F[202] * y24 - F[203] * y25;
-    const mb_real y15 = x15 / F[15] - F[185] * y16 - F[186] * y17 - F[187] * y18 - F[188] * y19 - F[189] * y20 - F[190] * y21 - F[191] * y22 - F[192] * y23 - F[193] * y24 - F[194] * y25;
-    const mb_real y14 = x14 / F[14] - F[174] * y15 - F[175] * y16 - F[176] * y17 - F[177] * y18 - F[178] * y19 - F[179] * y20 - F[180] * y21 - F[181] * y22 - F[182] * y23 - F[183] * y24 - F[184] * y25;
-    const mb_real y13 = x13 / F[13] - F[162] * y14 - F[163] * y15 - F[164] * y16 - F[165] * y17 - F[166] * y18 - F[167] * y19 - F[168] * y20 - F[169] * y21 - F[170] * y22 - F[171] * y23 - F[172] * y24 - F[173] * y25;
-    const mb_real y12 = x12 / F[12] - F[149] * y13 - F[150] * y14 - F[151] * y15 - F[152] * y16 - F[153] * y17 - F[154] * y18 - F[155] * y19 - F[156] * y20 - F[157] * y21 - F[158] * y22 - F[159] * y23 - F[160] * y24 - F[161] * y25;
-    const mb_real y11 = x11 / F[11] - F[135] * y12 - F[136] * y13 - F[137] * y14 - F[138] * y15 - F[139] * y16 - F[140] * y17 - F[141] * y18 - F[142] * y19 - F[143] * y20 - F[144] * y21 - F[145] * y22 - F[146] * y23 - F[147] * y24 - F[148] * y25;
-    const mb_real y10 = x10 / F[10] - F[122] * y11 - F[123] * y12 - F[124] * y13 - F[125] * y14 - F[126] * y15 - F[127] * y16 - F[128] * y17 - F[129] * y18 - F[130] * y20 - F[131] * y21 - F[132] * y23 - F[133] * y24 - F[134] * y25;
-    const mb_real y9 = x9 / F[9] - F[108] * y10 - F[109] * y11 - F[110] * y12 - F[111] * y13 - F[112] * y14 - F[113] * y15 - F[114] * y16 - F[115] * y17 - F[116] * y18 - F[117] * y20 - F[118] * y21 - F[119] * y23 - F[120] * y24 - F[121] * y25;
-    const mb_real y8 = x8 / F[8] - F[94] * y11 - F[95] * y13 - F[96] * y14 - F[97] * y15 - F[98] * y16 - F[99] * y17 - F[100] * y18 - F[101] * y19 - F[102] * y20 - F[103] * y21 - F[104] * y22 - F[105] * y23 - F[106] * y24 - F[107] * y25;
-    const mb_real y7 = x7 / F[7] - F[82] * y9 - F[83] * y10 - F[84] * y11 - F[85] * y12 - F[86] * y13 - F[87] * y14 - F[88] * y15 - F[89] * y16 - F[90] * y17 - F[91] * y18 - F[92] * y20 - F[93] * y21;
-    const mb_real y6 = x6 / F[6] - F[69] * y7 - F[70] * y9 - F[71] * y10 - F[72] * y11 - F[73] * y12 - F[74] * y13 - F[75] * y14 - F[76] * y15 - F[77] * y16 - F[78] * y17 - F[79] * y18 - F[80] * y20 - F[81] * y21;
-    const mb_real y5 = x5 / F[5] - F[58] * y6 - F[59] * y7 - F[60] * y9 - F[61] * y10 - F[62] * y11 - F[63] * y12 - F[64] * y13 - F[65] * y14 - F[66] * y15 - F[67] * y20 - F[68] * y21;
-    const mb_real y4 = x4 / F[4] - F[46] * y5 - F[47] * y6 - F[48] * y7 - F[49] * y9 - F[50] * y10 - F[51] * y11 - F[52] * y12 - F[53] * y13 - F[54] * y14 - F[55] * y15 - F[56] * y20 - F[57] * y21;
-    const mb_real y3 = x3 / F[3] - F[41] * y9 - F[42] * y10 - F[43] * y23 - F[44] * y24 - F[45] * y25;
-    const mb_real y2 = x2 / F[2] - F[36] * y8 - F[37] * y19 - F[38] * y20 - F[39] * y21 - F[40] * y22;
-    const mb_real y1 = x1 / F[1] - F[31] * y6 - F[32] * y7 - F[33] * y16 - F[34] * y17 - F[35] * y18;
-    const mb_real y0 = x0 / F[0] - F[26] * y4 - F[27] * y5 - F[28] * y13 - F[29] * y14 - F[30] * y15;
+    const mb_real y25 = MB_LDL_DIV(x25, F[25]);
+    const mb_real y24 = MB_LDL_DIV(x24, F[24]) - F[239] * y25;
+    const mb_real y23 = MB_LDL_DIV(x23, F[23]) - F[237] * y24 - F[238] * y25;
+    const mb_real y22 = MB_LDL_DIV(x22, F[22]) - F[234] * y23 - F[235] * y24 - F[236] * y25;
+    const mb_real y21 = MB_LDL_DIV(x21, F[21]) - F[230] * y22 - F[231] * y23 - F[232] * y24 - F[233] * y25;
+    const mb_real y20 = MB_LDL_DIV(x20, F[20]) - F[225] * y21 - F[226] * y22 - F[227] * y23 - F[228] * y24 - F[229] * y25;
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]) - F[219] * y20 - F[220] * y21 - F[221] * y22 - F[222] * y23 - F[223] * y24 - F[224] * y25;
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[212] * y19 - F[213] * y20 - F[214] * y21 - F[215] * y22 - F[216] * y23 - F[217] * y24 - F[218] * y25;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[204] * y18 - F[205] * y19 - F[206] * y20 - F[207] * y21 - F[208] * y22 - F[209] * y23 - F[210] * y24 - F[211] * y25;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[195] * y17 - F[196] * y18 - F[197] * y19 - F[198] * y20 - F[199] * y21 - F[200] * y22 - F[201] * y23 - F[202] * y24 - F[203] * y25;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[185] * y16 - F[186] * y17 - F[187] * y18 - F[188] * y19 - F[189] * y20 - F[190] * y21 - F[191] * y22 - F[192] * y23 - F[193] * y24 - F[194] * y25;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[174] * y15 - F[175] * y16 - F[176] * y17 - F[177] * y18 - F[178] * y19 - F[179] * y20 - F[180] * y21 - F[181] * y22 - F[182] * y23 - F[183] * y24 - F[184] * y25;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[162] * y14 - F[163] * y15 - F[164] * y16 - F[165] * y17 - F[166] * y18 - F[167] * y19 - F[168] * y20 - F[169] * y21 - F[170] * y22 - F[171] * y23 - F[172] * y24 - F[173] * y25;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[149] * y13 - F[150] * y14 - F[151] * y15 - F[152] * y16 - F[153] * y17 - F[154] * y18 - F[155] * y19 - F[156] * y20 - F[157] * y21 - F[158] * y22 - F[159] * y23 - F[160] * y24 - F[161] * y25;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[135] * y12 - F[136] * y13 - F[137] * y14 - F[138] * y15 - F[139] * y16 - F[140] * y17 - F[141] * y18 - F[142] * y19 - F[143] * y20 - F[144] * y21 - F[145] * y22 - F[146] * y23 - F[147] * y24 - F[148] * y25;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[122] * y11 - F[123] * y12 - F[124] * y13 - F[125] * y14 - F[126] * y15 - F[127] * y16 - F[128] * y17 - F[129] * y18 - F[130] * y20 - F[131] * y21 - F[132] * y23 - F[133] * y24 - F[134] * y25;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[108] * y10 - F[109] * y11 - F[110] * y12 - F[111] * y13 - F[112] * y14 - F[113] * y15 - F[114] * y16 - F[115] * y17 - F[116] * y18 - F[117] * y20 - F[118] * y21 - F[119] * y23 - F[120] * y24 - F[121] * y25;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[94] * y11 - F[95] * y13 - F[96] * y14 - F[97] * y15 - F[98] * y16 - F[99] * y17 - F[100] * y18 - F[101] * y19 - F[102] * y20 - F[103] * y21 - F[104] * y22 - F[105] * y23 - F[106] * y24 - F[107] * y25;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[82] * y9 - F[83] * y10 - F[84] * y11 - F[85] * y12 - F[86] * y13 - F[87] * y14 - F[88] * y15 - F[89] * y16 - F[90] * y17 - F[91] * y18 - F[92] * y20 - F[93] * y21;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[69] * y7 - F[70] * y9 - F[71] * y10 - F[72] * y11 - F[73] * y12 - F[74] * y13 - F[75] * y14 - F[76] * y15 - F[77] * y16 - F[78] * y17 - F[79] * y18 - F[80] * y20 - F[81] * y21;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[58] * y6 - F[59] * y7 - F[60] * y9 - F[61] * y10 - F[62] * y11 - F[63] * y12 - F[64] * y13 - F[65] * y14 - F[66] * y15 - F[67] * y20 - F[68] * y21;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[46] * y5 - F[47] * y6 - F[48] * y7 - F[49] * y9 - F[50] * y10 - F[51] * y11 - F[52] * y12 - F[53] * y13 - F[54] * y14 - F[55] * y15 - F[56] * y20 - F[57] * y21;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[41] * y9 - F[42] * y10 - F[43] * y23 - F[44] * y24 - F[45] * y25;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[36] * y8 - F[37] * y19 - F[38] * y20 - F[39] * y21 - F[40] * y22;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[31] * y6 - F[32] * y7 - F[33] * y16 - F[34] * y17 - F[35] * y18;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[26] * y4 - F[27] * y5 - F[28] * y13 - F[29] * y14 - F[30] * y15;
     b[7] = y0;
     b[13] = y1;
     b[19] = y2;
@@ -1217,8 +1297,9 @@ static const mb_index walker_s_upd[1234] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (30 x 30, 215 in L, 995 updates), left-looking
- * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k
- * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
+ * MB_NO_SLP: as the LU's. */
 static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
 {
     mb_real inv;
@@ -1228,9 +1309,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    F[0] = p0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) return 0;
+    if (!(p0 > tol * o0) || !(o0 > 0)) {
+        F[0] = p0;
+        return 0;
+    }
     inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
     const mb_real u0 = F[30];
     const mb_real l0 = u0 * inv;
     F[30] = l0;
@@ -1264,9 +1348,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    F[1] = p1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) return 1;
+    if (!(p1 > tol * o1) || !(o1 > 0)) {
+        F[1] = p1;
+        return 1;
+    }
     inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
     const mb_real u10 = F[40];
     const mb_real l10 = u10 * inv;
     F[40] = l10;
@@ -1300,9 +1387,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    F[2] = p2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) return 2;
+    if (!(p2 > tol * o2) || !(o2 > 0)) {
+        F[2] = p2;
+        return 2;
+    }
     inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
     const mb_real u20 = F[50];
     const mb_real l20 = u20 * inv;
     F[50] = l20;
@@ -1336,9 +1426,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    F[3] = p3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) return 3;
+    if (!(p3 > tol * o3) || !(o3 > 0)) {
+        F[3] = p3;
+        return 3;
+    }
     inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
     const mb_real u30 = F[60];
     const mb_real l30 = u30 * inv;
     F[60] = l30;
@@ -1372,9 +1465,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    F[4] = p4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) return 4;
+    if (!(p4 > tol * o4) || !(o4 > 0)) {
+        F[4] = p4;
+        return 4;
+    }
     inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
     const mb_real u40 = F[70] - u1 * l0;
     const mb_real l40 = u40 * inv;
     F[70] = l40;
@@ -1408,9 +1504,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    F[5] = p5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) return 5;
+    if (!(p5 > tol * o5) || !(o5 > 0)) {
+        F[5] = p5;
+        return 5;
+    }
     inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
     const mb_real u50 = F[80] - u11 * l10;
     const mb_real l50 = u50 * inv;
     F[80] = l50;
@@ -1444,9 +1543,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u20 * l20;
-    F[6] = p6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) return 6;
+    if (!(p6 > tol * o6) || !(o6 > 0)) {
+        F[6] = p6;
+        return 6;
+    }
     inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
     const mb_real u60 = F[90] - u21 * l20;
     const mb_real l60 = u60 * inv;
     F[90] = l60;
@@ -1480,9 +1582,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u30 * l30;
-    F[7] = p7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) return 7;
+    if (!(p7 > tol * o7) || !(o7 > 0)) {
+        F[7] = p7;
+        return 7;
+    }
     inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
     const mb_real u70 = F[100] - u31 * l30;
     const mb_real l70 = u70 * inv;
     F[100] = l70;
@@ -1516,9 +1621,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u1 * l1 - u40 * l40;
-    F[8] = p8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) return 8;
+    if (!(p8 > tol * o8) || !(o8 > 0)) {
+        F[8] = p8;
+        return 8;
+    }
     inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
     const mb_real u80 = F[110] - u2 * l1 - u41 * l40;
     const mb_real l80 = u80 * inv;
     F[110] = l80;
@@ -1549,9 +1657,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u11 * l11 - u50 * l50;
-    F[9] = p9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) return 9;
+    if (!(p9 > tol * o9) || !(o9 > 0)) {
+        F[9] = p9;
+        return 9;
+    }
     inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
     const mb_real u89 = F[119] - u12 * l11 - u51 * l50;
     const mb_real l89 = u89 * inv;
     F[119] = l89;
@@ -1582,9 +1693,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u21 * l21 - u60 * l60;
-    F[10] = p10;
-    if (!(p10 > tol * o10) || !(o10 > 0)) return 10;
+    if (!(p10 > tol * o10) || !(o10 > 0)) {
+        F[10] = p10;
+        return 10;
+    }
     inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
     const mb_real u98 = F[128] - u22 * l21 - u61 * l60;
     const mb_real l98 = u98 * inv;
     F[128] = l98;
@@ -1615,9 +1729,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u31 * l31 - u70 * l70;
-    F[11] = p11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) return 11;
+    if (!(p11 > tol * o11) || !(o11 > 0)) {
+        F[11] = p11;
+        return 11;
+    }
     inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
     const mb_real u107 = F[137] - u32 * l31 - u71 * l70;
     const mb_real l107 = u107 * inv;
     F[137] = l107;
@@ -1648,9 +1765,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u2 * l2 - u41 * l41 - u80 * l80;
-    F[12] = p12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) return 12;
+    if (!(p12 > tol * o12) || !(o12 > 0)) {
+        F[12] = p12;
+        return 12;
+    }
     inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
     const mb_real u116 = F[146] - u3 * l2 - u42 * l41 - u81 * l80;
     const mb_real l116 = u116 * inv;
     F[146] = l116;
@@ -1678,9 +1798,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u12 * l12 - u51 * l51 - u89 * l89;
-    F[13] = p13;
-    if (!(p13 > tol * o13) || !(o13 > 0)) return 13;
+    if (!(p13 > tol * o13) || !(o13 > 0)) {
+        F[13] = p13;
+        return 13;
+    }
     inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
     const mb_real u124 = F[154] - u13 * l12 - u52 * l51 - u90 * l89;
     const mb_real l124 = u124 * inv;
     F[154] = l124;
@@ -1708,9 +1831,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u22 * l22 - u61 * l61 - u98 * l98;
-    F[14] = p14;
-    if (!(p14 > tol * o14) || !(o14 > 0)) return 14;
+    if (!(p14 > tol * o14) || !(o14 > 0)) {
+        F[14] = p14;
+        return 14;
+    }
     inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
     const mb_real u132 = F[162] - u23 * l22 - u62 * l61 - u99 * l98;
     const mb_real l132 = u132 * inv;
     F[162] = l132;
@@ -1738,9 +1864,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u32 * l32 - u71 * l71 - u107 * l107;
-    F[15] = p15;
-    if (!(p15 > tol * o15) || !(o15 > 0)) return 15;
+    if (!(p15 > tol * o15) || !(o15 > 0)) {
+        F[15] = p15;
+        return 15;
+    }
     inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
     const mb_real u140 = F[170] - u33 * l32 - u72 * l71 - u108 * l107;
     const mb_real l140 = u140 * inv;
     F[170] = l140;
@@ -1768,9 +1897,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u3 * l3 - u42 * l42 - u81 * l81 - u116 * l116;
-    F[16] = p16;
-    if (!(p16 > tol * o16) || !(o16 > 0)) return 16;
+    if (!(p16 > tol * o16) || !(o16 > 0)) {
+        F[16] = p16;
+        return 16;
+    }
     inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
     const mb_real u148 = F[178] - u4 * l3 - u43 * l42 - u82 * l81 - u117 * l116;
     const mb_real l148 = u148 * inv;
     F[178] = l148;
@@ -1795,9 +1927,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u13 * l13 - u52 * l52 - u90 * l90 - u124 * l124;
-    F[17] = p17;
-    if (!(p17 > tol * o17) || !(o17 > 0)) return 17;
+    if (!(p17 > tol * o17) || !(o17 > 0)) {
+        F[17] = p17;
+        return 17;
+    }
     inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
     const mb_real u155 = F[185] - u14 * l13 - u53 * l52 - u91 * l90 - u125 * l124;
     const mb_real l155 = u155 * inv;
     F[185] = l155;
@@ -1822,9 +1957,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u23 * l23 - u62 * l62 - u99 * l99 - u132 * l132;
-    F[18] = p18;
-    if (!(p18 > tol * o18) || !(o18 > 0)) return 18;
+    if (!(p18 > tol * o18) || !(o18 > 0)) {
+        F[18] = p18;
+        return 18;
+    }
     inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
     const mb_real u162 = F[192] - u24 * l23 - u63 * l62 - u100 * l99 - u133 * l132;
     const mb_real l162 = u162 * inv;
     F[192] = l162;
@@ -1849,9 +1987,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u33 * l33 - u72 * l72 - u108 * l108 - u140 * l140;
-    F[19] = p19;
-    if (!(p19 > tol * o19) || !(o19 > 0)) return 19;
+    if (!(p19 > tol * o19) || !(o19 > 0)) {
+        F[19] = p19;
+        return 19;
+    }
     inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
     const mb_real u169 = F[199] - u34 * l33 - u73 * l72 - u109 * l108 - u141 * l140;
     const mb_real l169 = u169 * inv;
     F[199] = l169;
@@ -1876,9 +2017,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u4 * l4 - u43 * l43 - u82 * l82 - u117 * l117 - u148 * l148;
-    F[20] = p20;
-    if (!(p20 > tol * o20) || !(o20 > 0)) return 20;
+    if (!(p20 > tol * o20) || !(o20 > 0)) {
+        F[20] = p20;
+        return 20;
+    }
     inv = 1 / p20;
+    F[20] = MB_LDL_D(p20, inv);
     const mb_real u176 = F[206] - u5 * l4 - u44 * l43 - u83 * l82 - u118 * l117 - u149 * l148;
     const mb_real l176 = u176 * inv;
     F[206] = l176;
@@ -1900,9 +2044,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u14 * l14 - u53 * l53 - u91 * l91 - u125 * l125 - u155 * l155;
-    F[21] = p21;
-    if (!(p21 > tol * o21) || !(o21 > 0)) return 21;
+    if (!(p21 > tol * o21) || !(o21 > 0)) {
+        F[21] = p21;
+        return 21;
+    }
     inv = 1 / p21;
+    F[21] = MB_LDL_D(p21, inv);
     const mb_real u182 = F[212] - u15 * l14 - u54 * l53 - u92 * l91 - u126 * l125 - u156 * l155;
     const mb_real l182 = u182 * inv;
     F[212] = l182;
@@ -1924,9 +2071,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u24 * l24 - u63 * l63 - u100 * l100 - u133 * l133 - u162 * l162;
-    F[22] = p22;
-    if (!(p22 > tol * o22) || !(o22 > 0)) return 22;
+    if (!(p22 > tol * o22) || !(o22 > 0)) {
+        F[22] = p22;
+        return 22;
+    }
     inv = 1 / p22;
+    F[22] = MB_LDL_D(p22, inv);
     const mb_real u188 = F[218] - u25 * l24 - u64 * l63 - u101 * l100 - u134 * l133 - u163 * l162;
     const mb_real l188 = u188 * inv;
     F[218] = l188;
@@ -1948,9 +2098,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u34 * l34 - u73 * l73 - u109 * l109 - u141 * l141 - u169 * l169;
-    F[23] = p23;
-    if (!(p23 > tol * o23) || !(o23 > 0)) return 23;
+    if (!(p23 > tol * o23) || !(o23 > 0)) {
+        F[23] = p23;
+        return 23;
+    }
     inv = 1 / p23;
+    F[23] = MB_LDL_D(p23, inv);
     const mb_real u194 = F[224] - u35 * l34 - u74 * l73 - u110 * l109 - u142 * l141 - u170 * l169;
     const mb_real l194 = u194 * inv;
     F[224] = l194;
@@ -1972,9 +2125,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u5 * l5 - u15 * l15 - u25 * l25 - u35 * l35 - u44 * l44 - u54 * l54 - u64 * l64 - u74 * l74 - u83 * l83 - u92 * l92 - u101 * l101 - u110 * l110 - u118 * l118 - u126 * l126 - u134 * l134 - u142 * l142 - u149 * l149 - u156 * l156 - u163 * l163 - u170 * l170 - u176 * l176 - u182 * l182 - u188 * l188 - u194 * l194;
-    F[24] = p24;
-    if (!(p24 > tol * o24) || !(o24 > 0)) return 24;
+    if (!(p24 > tol * o24) || !(o24 > 0)) {
+        F[24] = p24;
+        return 24;
+    }
     inv = 1 / p24;
+    F[24] = MB_LDL_D(p24, inv);
     const mb_real u200 = F[230] - u45 * l44 - u55 * l54 - u65 * l64 - u75 * l74 - u84 * l83 - u93 * l92 - u102 * l101 - u111 * l110 - u119 * l118 - u127 * l126 - u135 * l134 - u143 * l142 - u150 * l149 - u157 * l156 - u164 * l163 - u171 * l170 - u177 * l176 - u183 * l182 - u189 * l188 - u195 * l194;
     const mb_real l200 = u200 * inv;
     F[230] = l200;
@@ -1993,9 +2149,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u45 * l45 - u55 * l55 - u65 * l65 - u75 * l75 - u84 * l84 - u93 * l93 - u102 * l102 - u111 * l111 - u119 * l119 - u127 * l127 - u135 * l135 - u143 * l143 - u150 * l150 - u157 * l157 - u164 * l164 - u171 * l171 - u177 * l177 - u183 * l183 - u189 * l189 - u195 * l195 - u200 * l200;
-    F[25] = p25;
-    if (!(p25 > tol * o25) || !(o25 > 0)) return 25;
+    if (!(p25 > tol * o25) || !(o25 > 0)) {
+        F[25] = p25;
+        return 25;
+    }
     inv = 1 / p25;
+    F[25] = MB_LDL_D(p25, inv);
     const mb_real u205 = F[235] - u46 * l45 - u56 * l55 - u66 * l65 - u76 * l75 - u85 * l84 - u94 * l93 - u103 * l102 - u112 * l111 - u120 * l119 - u128 * l127 - u136 * l135 - u144 * l143 - u151 * l150 - u158 * l157 - u165 * l164 - u172 * l171 - u178 * l177 - u184 * l183 - u190 * l189 - u196 * l195 - u201 * l200;
     const mb_real l205 = u205 * inv;
     F[235] = l205;
@@ -2011,9 +2170,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o26 = F[26];
     d0[26] = o26;
     const mb_real p26 = o26 - u6 * l6 - u16 * l16 - u26 * l26 - u36 * l36 - u46 * l46 - u56 * l56 - u66 * l66 - u76 * l76 - u85 * l85 - u94 * l94 - u103 * l103 - u112 * l112 - u120 * l120 - u128 * l128 - u136 * l136 - u144 * l144 - u151 * l151 - u158 * l158 - u165 * l165 - u172 * l172 - u178 * l178 - u184 * l184 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205;
-    F[26] = p26;
-    if (!(p26 > tol * o26) || !(o26 > 0)) return 26;
+    if (!(p26 > tol * o26) || !(o26 > 0)) {
+        F[26] = p26;
+        return 26;
+    }
     inv = 1 / p26;
+    F[26] = MB_LDL_D(p26, inv);
     const mb_real u209 = F[239] - u7 * l6 - u17 * l16 - u27 * l26 - u37 * l36 - u47 * l46 - u57 * l56 - u67 * l66 - u77 * l76 - u86 * l85 - u95 * l94 - u104 * l103 - u113 * l112 - u121 * l120 - u129 * l128 - u137 * l136 - u145 * l144 - u152 * l151 - u159 * l158 - u166 * l165 - u173 * l172 - u179 * l178 - u185 * l184 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205;
     const mb_real l209 = u209 * inv;
     F[239] = l209;
@@ -2026,9 +2188,12 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o27 = F[27];
     d0[27] = o27;
     const mb_real p27 = o27 - u7 * l7 - u17 * l17 - u27 * l27 - u37 * l37 - u47 * l47 - u57 * l57 - u67 * l67 - u77 * l77 - u86 * l86 - u95 * l95 - u104 * l104 - u113 * l113 - u121 * l121 - u129 * l129 - u137 * l137 - u145 * l145 - u152 * l152 - u159 * l159 - u166 * l166 - u173 * l173 - u179 * l179 - u185 * l185 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209;
-    F[27] = p27;
-    if (!(p27 > tol * o27) || !(o27 > 0)) return 27;
+    if (!(p27 > tol * o27) || !(o27 > 0)) {
+        F[27] = p27;
+        return 27;
+    }
     inv = 1 / p27;
+    F[27] = MB_LDL_D(p27, inv);
     const mb_real u212 = F[242] - u8 * l7 - u18 * l17 - u28 * l27 - u38 * l37 - u48 * l47 - u58 * l57 - u68 * l67 - u78 * l77 - u87 * l86 - u96 * l95 - u105 * l104 - u114 * l113 - u122 * l121 - u130 * l129 - u138 * l137 - u146 * l145 - u153 * l152 - u160 * l159 - u167 * l166 - u174 * l173 - u180 * l179 - u186 * l185 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209;
     const mb_real l212 = u212 * inv;
     F[242] = l212;
@@ -2038,17 +2203,24 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o28 = F[28];
     d0[28] = o28;
     const mb_real p28 = o28 - u8 * l8 - u18 * l18 - u28 * l28 - u38 * l38 - u48 * l48 - u58 * l58 - u68 * l68 - u78 * l78 - u87 * l87 - u96 * l96 - u105 * l105 - u114 * l114 - u122 * l122 - u130 * l130 - u138 * l138 - u146 * l146 - u153 * l153 - u160 * l160 - u167 * l167 - u174 * l174 - u180 * l180 - u186 * l186 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212;
-    F[28] = p28;
-    if (!(p28 > tol * o28) || !(o28 > 0)) return 28;
+    if (!(p28 > tol * o28) || !(o28 > 0)) {
+        F[28] = p28;
+        return 28;
+    }
     inv = 1 / p28;
+    F[28] = MB_LDL_D(p28, inv);
     const mb_real u214 = F[244] - u9 * l8 - u19 * l18 - u29 * l28 - u39 * l38 - u49 * l48 - u59 * l58 - u69 * l68 - u79 * l78 - u88 * l87 - u97 * l96 - u106 * l105 - u115 * l114 - u123 * l122 - u131 * l130 - u139 * l138 - u147 * l146 - u154 * l153 - u161 * l160 - u168 * l167 - u175 * l174 - u181 * l180 - u187 * l186 - u193 * l192 - u199 * l198 - u204 * l203 - u208 * l207 - u211 * l210 - u213 * l212;
     const mb_real l214 = u214 * inv;
     F[244] = l214;
     const mb_real o29 = F[29];
     d0[29] = o29;
     const mb_real p29 = o29 - u9 * l9 - u19 * l19 - u29 * l29 - u39 * l39 - u49 * l49 - u59 * l59 - u69 * l69 - u79 * l79 - u88 * l88 - u97 * l97 - u106 * l106 - u115 * l115 - u123 * l123 - u131 * l131 - u139 * l139 - u147 * l147 - u154 * l154 - u161 * l161 - u168 * l168 - u175 * l175 - u181 * l181 - u187 * l187 - u193 * l193 - u199 * l199 - u204 * l204 - u208 * l208 - u211 * l211 - u213 * l213 - u214 * l214;
-    F[29] = p29;
-    if (!(p29 > tol * o29) || !(o29 > 0)) return 29;
+    if (!(p29 > tol * o29) || !(o29 > 0)) {
+        F[29] = p29;
+        return 29;
+    }
+    inv = 1 / p29;
+    F[29] = MB_LDL_D(p29, inv);
     return -1;
 }
 
@@ -2088,36 +2260,36 @@ static void walker_a_ldl_solve(const mb_real *restrict F, mb_real *restrict b, m
     const mb_real x27 = b[3] - F[37] * x0 - F[47] * x1 - F[57] * x2 - F[67] * x3 - F[77] * x4 - F[87] * x5 - F[97] * x6 - F[107] * x7 - F[116] * x8 - F[125] * x9 - F[134] * x10 - F[143] * x11 - F[151] * x12 - F[159] * x13 - F[167] * x14 - F[175] * x15 - F[182] * x16 - F[189] * x17 - F[196] * x18 - F[203] * x19 - F[209] * x20 - F[215] * x21 - F[221] * x22 - F[227] * x23 - F[232] * x24 - F[236] * x25 - F[239] * x26;
     const mb_real x28 = b[4] - F[38] * x0 - F[48] * x1 - F[58] * x2 - F[68] * x3 - F[78] * x4 - F[88] * x5 - F[98] * x6 - F[108] * x7 - F[117] * x8 - F[126] * x9 - F[135] * x10 - F[144] * x11 - F[152] * x12 - F[160] * x13 - F[168] * x14 - F[176] * x15 - F[183] * x16 - F[190] * x17 - F[197] * x18 - F[204] * x19 - F[210] * x20 - F[216] * x21 - F[222] * x22 - F[228] * x23 - F[233] * x24 - F[237] * x25 - F[240] * x26 - F[242] * x27;
     const mb_real x29 = b[5] - F[39] * x0 - F[49] * x1 - F[59] * x2 - F[69] * x3 - F[79] * x4 - F[89] * x5 - F[99] * x6 - F[109] * x7 - F[118] * x8 - F[127] * x9 - F[136] * x10 - F[145] * x11 - F[153] * x12 - F[161] * x13 - F[169] * x14 - F[177] * x15 - F[184] * x16 - F[191] * x17 - F[198] * x18 - F[205] * x19 - F[211] * x20 - F[217] * x21 - F[223] * x22 - F[229] * x23 - F[234] * x24 - F[238] * x25 - F[241] * x26 - F[243] * x27 - F[244] * x28;
-    const mb_real y29 = x29 / F[29];
-    const mb_real y28 = x28 / F[28] - F[244] * y29;
-    const mb_real y27 = x27 / F[27] - F[242] * y28 - F[243] * y29;
-    const mb_real y26 = x26 / F[26] - F[239] * y27 - F[240] * y28 - F[241] * y29;
-    const mb_real y25 = x25 / F[25] - F[235] * y26 - F[236] * y27 - F[237] * y28 - F[238] * y29;
-    const mb_real y24 = x24 / F[24] - F[230] * y25 - F[231] * y26 - F[232] * y27 - F[233] * y28 - F[234] * y29;
-    const mb_real y23 = x23 / F[23] - F[224] * y24 - F[225] * y25 - F[226] * y26 - F[227] * y27 - F[228] * y28 - F[229] * y29;
-    const mb_real y22 = x22 / F[22] - F[218] * y24 - F[219] * y25 - F[220] * y26 - F[221] * y27 - F[222] * y28 - F[223] * y29;
-    const mb_real y21 = x21 / F[21] - F[212] * y24 - F[213] * y25 - F[214] * y26 - F[215] * y27 - F[216] * y28 - F[217] * y29;
-    const mb_real y20 = x20 / F[20] - F[206] * y24 - F[207] * y25 - F[208] * y26 - F[209] * y27 - F[210] * y28 - F[211] * y29;
-    const mb_real y19 = x19 / F[19] - F[199] * y23 - F[200] * y24 - F[201] * y25 - F[202] * y26 - F[203] * y27 - F[204] * y28 - F[205] * y29;
-    const mb_real y18 = x18 / F[18] - F[192] * y22 - F[193] * y24 - F[194] * y25 - F[195] * y26 - F[196] * y27 - F[197] * y28 - F[198] * y29;
-    const mb_real y17 = x17 / F[17] - F[185] * y21 - F[186] * y24 - F[187] * y25 - F[188] * y26 - F[189] * y27 - F[190] * y28 - F[191] * y29;
-    const mb_real y16 = x16 / F[16] - F[178] * y20 - F[179] * y24 - F[180] * y25 - F[181] * y26 - F[182] * y27 - F[183] * y28 - F[184] * y29;
-    const mb_real y15 = x15 / F[15] - F[170] * y19 - F[171] * y23 - F[172] * y24 - F[173] * y25 - F[174] * y26 - F[175] * y27 - F[176] * y28 - F[177] * y29;
-    const mb_real y14 = x14 / F[14] - F[162] * y18 - F[163] * y22 - F[164] * y24 - F[165] * y25 - F[166] * y26 - F[167] * y27 - F[168] * y28 - F[169] * y29;
-    const mb_real y13 = x13 / F[13] - F[154] * y17 - F[155] * y21 - F[156] * y24 - F[157] * y25 - F[158] * y26 - F[159] * y27 - F[160] * y28 - F[161] * y29;
-    const mb_real y12 = x12 / F[12] - F[146] * y16 - F[147] * y20 - F[148] * y24 - F[149] * y25 - F[150] * y26 - F[151] * y27 - F[152] * y28 - F[153] * y29;
-    const mb_real y11 = x11 / F[11] - F[137] * y15 - F[138] * y19 - F[139] * y23 - F[140] * y24 - F[141] * y25 - F[142] * y26 - F[143] * y27 - F[144] * y28 - F[145] * y29;
-    const mb_real y10 = x10 / F[10] - F[128] * y14 - F[129] * y18 - F[130] * y22 - F[131] * y24 - F[132] * y25 - F[133] * y26 - F[134] * y27 - F[135] * y28 - F[136] * y29;
-    const mb_real y9 = x9 / F[9] - F[119] * y13 - F[120] * y17 - F[121] * y21 - F[122] * y24 - F[123] * y25 - F[124] * y26 - F[125] * y27 - F[126] * y28 - F[127] * y29;
-    const mb_real y8 = x8 / F[8] - F[110] * y12 - F[111] * y16 - F[112] * y20 - F[113] * y24 - F[114] * y25 - F[115] * y26 - F[116] * y27 - F[117] * y28 - F[118] * y29;
-    const mb_real y7 = x7 / F[7] - F[100] * y11 - F[101] * y15 - F[102] * y19 - F[103] * y23 - F[104] * y24 - F[105] * y25 - F[106] * y26 - F[107] * y27 - F[108] * y28 - F[109] * y29;
-    const mb_real y6 = x6 / F[6] - F[90] * y10 - F[91] * y14 - F[92] * y18 - F[93] * y22 - F[94] * y24 - F[95] * y25 - F[96] * y26 - F[97] * y27 - F[98] * y28 - F[99] * y29;
-    const mb_real y5 = x5 / F[5] - F[80] * y9 - F[81] * y13 - F[82] * y17 - F[83] * y21 - F[84] * y24 - F[85] * y25 - F[86] * y26 - F[87] * y27 - F[88] * y28 - F[89] * y29;
-    const mb_real y4 = x4 / F[4] - F[70] * y8 - F[71] * y12 - F[72] * y16 - F[73] * y20 - F[74] * y24 - F[75] * y25 - F[76] * y26 - F[77] * y27 - F[78] * y28 - F[79] * y29;
-    const mb_real y3 = x3 / F[3] - F[60] * y7 - F[61] * y11 - F[62] * y15 - F[63] * y19 - F[64] * y23 - F[65] * y24 - F[66] * y26 - F[67] * y27 - F[68] * y28 - F[69] * y29;
-    const mb_real y2 = x2 / F[2] - F[50] * y6 - F[51] * y10 - F[52] * y14 - F[53] * y18 - F[54] * y22 - F[55] * y24 - F[56] * y26 - F[57] * y27 - F[58] * y28 - F[59] * y29;
-    const mb_real y1 = x1 / F[1] - F[40] * y5 - F[41] * y9 - F[42] * y13 - F[43] * y17 - F[44] * y21 - F[45] * y24 - F[46] * y26 - F[47] * y27 - F[48] * y28 - F[49] * y29;
-    const mb_real y0 = x0 / F[0] - F[30] * y4 - F[31] * y8 - F[32] * y12 - F[33] * y16 - F[34] * y20 - F[35] * y24 - F[36] * y26 - F[37] * y27 - F[38] * y28 - F[39] * y29;
+    const mb_real y29 = MB_LDL_DIV(x29, F[29]);
+    const mb_real y28 = MB_LDL_DIV(x28, F[28]) - F[244] * y29;
+    const mb_real y27 = MB_LDL_DIV(x27, F[27]) - F[242] * y28 - F[243] * y29;
+    const mb_real y26 = MB_LDL_DIV(x26, F[26]) - F[239] * y27 - F[240] * y28 - F[241] * y29;
+    const mb_real y25 = MB_LDL_DIV(x25, F[25]) - F[235] * y26 - F[236] * y27 - F[237] * y28 - F[238] * y29;
+    const mb_real y24 = MB_LDL_DIV(x24, F[24]) - F[230] * y25 - F[231] * y26 - F[232] * y27 - F[233] * y28 - F[234] * y29;
+    const mb_real y23 = MB_LDL_DIV(x23, F[23]) - F[224] * y24 - F[225] * y25 - F[226] * y26 - F[227] * y27 - F[228] * y28 - F[229] * y29;
+    const mb_real y22 = MB_LDL_DIV(x22, F[22]) - F[218] * y24 - F[219] * y25 - F[220] * y26 - F[221] * y27 - F[222] * y28 - F[223] * y29;
+    const mb_real y21 = MB_LDL_DIV(x21, F[21]) - F[212] * y24 - F[213] * y25 - F[214] * y26 - F[215] * y27 - F[216] * y28 - F[217] * y29;
+    const mb_real y20 = MB_LDL_DIV(x20, F[20]) - F[206] * y24 - F[207] * y25 - F[208] * y26 - F[209] * y27 - F[210] * y28 - F[211] * y29;
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]) - F[199] * y23 - F[200] * y24 - F[201] * y25 - F[202] * y26 - F[203] * y27 - F[204] * y28 - F[205] * y29;
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[192] * y22 - F[193] * y24 - F[194] * y25 - F[195] * y26 - F[196] * y27 - F[197] * y28 - F[198] * y29;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[185] * y21 - F[186] * y24 - F[187] * y25 - F[188] * y26 - F[189] * y27 - F[190] * y28 - F[191] * y29;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[178] * y20 - F[179] * y24 - F[180] * y25 - F[181] * y26 - F[182] * y27 - F[183] * y28 - F[184] * y29;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[170] * y19 - F[171] * y23 - F[172] * y24 - F[173] * y25 - F[174] * y26 - F[175] * y27 - F[176] * y28 - F[177] * y29;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[162] * y18 - F[163] * y22 - F[164] * y24 - F[165] * y25 - F[166] * y26 - F[167] * y27 - F[168] * y28 - F[169] * y29;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[154] * y17 - F[155] * y21 - F[156] * y24 - F[157] * y25 - F[158] * y26 - F[159] * y27 - F[160] * y28 - F[161] * y29;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[146] * y16 - F[147] * y20 - F[148] * y24 - F[149] * y25 - F[150] * y26 - F[151] * y27 - F[152] * y28 - F[153] * y29;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[137] * y15 - F[138] * y19 - F[139] * y23 - F[140] * y24 - F[141] * y25 - F[142] * y26 - F[143] * y27 - F[144] * y28 - F[145] * y29;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[128] * y14 - F[129] * y18 - F[130] * y22 - F[131] * y24 - F[132] * y25 - F[133] * y26 - F[134] * y27 - F[135] * y28 - F[136] * y29;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[119] * y13 - F[120] * y17 - F[121] * y21 - F[122] * y24 - F[123] * y25 - F[124] * y26 - F[125] * y27 - F[126] * y28 - F[127] * y29;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[110] * y12 - F[111] * y16 - F[112] * y20 - F[113] * y24 - F[114] * y25 - F[115] * y26 - F[116] * y27 - F[117] * y28 - F[118] * y29;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[100] * y11 - F[101] * y15 - F[102] * y19 - F[103] * y23 - F[104] * y24 - F[105] * y25 - F[106] * y26 - F[107] * y27 - F[108] * y28 - F[109] * y29;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[90] * y10 - F[91] * y14 - F[92] * y18 - F[93] * y22 - F[94] * y24 - F[95] * y25 - F[96] * y26 - F[97] * y27 - F[98] * y28 - F[99] * y29;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[80] * y9 - F[81] * y13 - F[82] * y17 - F[83] * y21 - F[84] * y24 - F[85] * y25 - F[86] * y26 - F[87] * y27 - F[88] * y28 - F[89] * y29;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[70] * y8 - F[71] * y12 - F[72] * y16 - F[73] * y20 - F[74] * y24 - F[75] * y25 - F[76] * y26 - F[77] * y27 - F[78] * y28 - F[79] * y29;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[60] * y7 - F[61] * y11 - F[62] * y15 - F[63] * y19 - F[64] * y23 - F[65] * y24 - F[66] * y26 - F[67] * y27 - F[68] * y28 - F[69] * y29;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[50] * y6 - F[51] * y10 - F[52] * y14 - F[53] * y18 - F[54] * y22 - F[55] * y24 - F[56] * y26 - F[57] * y27 - F[58] * y28 - F[59] * y29;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[40] * y5 - F[41] * y9 - F[42] * y13 - F[43] * y17 - F[44] * y21 - F[45] * y24 - F[46] * y26 - F[47] * y27 - F[48] * y28 - F[49] * y29;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[30] * y4 - F[31] * y8 - F[32] * y12 - F[33] * y16 - F[34] * y20 - F[35] * y24 - F[36] * y26 - F[37] * y27 - F[38] * y28 - F[39] * y29;
     b[6] = y0;
     b[12] = y1;
     b[18] = y2;
@@ -9572,7 +9744,8 @@ static void walker_f3_matrix(mb_real *restrict F, const mb_real *restrict mass,
 }
 
 /* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (30 x 30, 215 in L): walker_f3_matrix and walker_a_ldl in one, on locals.
- * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */
+ * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)
+ * or d_k not finite. */
 static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restrict mass,
     const mb_real *restrict Pq, mb_real a)
 {
@@ -9584,10 +9757,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e15 = a * Pq[15];
     const mb_real e30 = a * Pq[30];
     const mb_real d0 = mass[6] + e6 * Pq[6] + e15 * Pq[15] + e30 * Pq[30];
-    F[0] = d0;
-    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) return 0;
-    MB_RELOAD();
+    if (!(d0 > 0 && d0 <= MB_REAL_MAX)) {
+        F[0] = d0;
+        return 0;
+    }
     const mb_real i0 = 1 / d0;
+    F[0] = MB_LDL_D(d0, i0);
+    MB_RELOAD();
     const mb_real e16 = a * Pq[16];
     const mb_real e31 = a * Pq[31];
     const mb_real u0 = e16 * Pq[15] + e31 * Pq[30];
@@ -9635,10 +9811,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e47 = a * Pq[47];
     const mb_real e62 = a * Pq[62];
     const mb_real d1 = mass[12] + e38 * Pq[38] + e47 * Pq[47] + e62 * Pq[62];
-    F[1] = d1;
-    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) return 1;
-    MB_RELOAD();
+    if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
+        F[1] = d1;
+        return 1;
+    }
     const mb_real i1 = 1 / d1;
+    F[1] = MB_LDL_D(d1, i1);
+    MB_RELOAD();
     const mb_real e48 = a * Pq[48];
     const mb_real e63 = a * Pq[63];
     const mb_real u10 = e48 * Pq[47] + e63 * Pq[62];
@@ -9686,10 +9865,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e79 = a * Pq[79];
     const mb_real e94 = a * Pq[94];
     const mb_real d2 = mass[18] + e70 * Pq[70] + e79 * Pq[79] + e94 * Pq[94];
-    F[2] = d2;
-    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) return 2;
-    MB_RELOAD();
+    if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
+        F[2] = d2;
+        return 2;
+    }
     const mb_real i2 = 1 / d2;
+    F[2] = MB_LDL_D(d2, i2);
+    MB_RELOAD();
     const mb_real e80 = a * Pq[80];
     const mb_real e95 = a * Pq[95];
     const mb_real u20 = e80 * Pq[79] + e95 * Pq[94];
@@ -9737,10 +9919,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e111 = a * Pq[111];
     const mb_real e126 = a * Pq[126];
     const mb_real d3 = mass[24] + e102 * Pq[102] + e111 * Pq[111] + e126 * Pq[126];
-    F[3] = d3;
-    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) return 3;
-    MB_RELOAD();
+    if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
+        F[3] = d3;
+        return 3;
+    }
     const mb_real i3 = 1 / d3;
+    F[3] = MB_LDL_D(d3, i3);
+    MB_RELOAD();
     const mb_real e112 = a * Pq[112];
     const mb_real e127 = a * Pq[127];
     const mb_real u30 = e112 * Pq[111] + e127 * Pq[126];
@@ -9786,10 +9971,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[69] = l39;
     const mb_real e10 = a * Pq[10];
     const mb_real d4 = mass[7] + e10 * Pq[10] + e16 * Pq[16] + e31 * Pq[31] - u0 * l0;
-    F[4] = d4;
-    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) return 4;
-    MB_RELOAD();
+    if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
+        F[4] = d4;
+        return 4;
+    }
     const mb_real i4 = 1 / d4;
+    F[4] = MB_LDL_D(d4, i4);
+    MB_RELOAD();
     const mb_real e11 = a * Pq[11];
     const mb_real u40 = e11 * Pq[10] + e17 * Pq[16] + e32 * Pq[31] - u1 * l0;
     const mb_real l40 = u40 * i4;
@@ -9825,10 +10013,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[79] = l49;
     const mb_real e42 = a * Pq[42];
     const mb_real d5 = mass[13] + e42 * Pq[42] + e48 * Pq[48] + e63 * Pq[63] - u10 * l10;
-    F[5] = d5;
-    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) return 5;
-    MB_RELOAD();
+    if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
+        F[5] = d5;
+        return 5;
+    }
     const mb_real i5 = 1 / d5;
+    F[5] = MB_LDL_D(d5, i5);
+    MB_RELOAD();
     const mb_real e43 = a * Pq[43];
     const mb_real u50 = e43 * Pq[42] + e49 * Pq[48] + e64 * Pq[63] - u11 * l10;
     const mb_real l50 = u50 * i5;
@@ -9864,10 +10055,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[89] = l59;
     const mb_real e74 = a * Pq[74];
     const mb_real d6 = mass[19] + e74 * Pq[74] + e80 * Pq[80] + e95 * Pq[95] - u20 * l20;
-    F[6] = d6;
-    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) return 6;
-    MB_RELOAD();
+    if (!(d6 > 0 && d6 <= MB_REAL_MAX)) {
+        F[6] = d6;
+        return 6;
+    }
     const mb_real i6 = 1 / d6;
+    F[6] = MB_LDL_D(d6, i6);
+    MB_RELOAD();
     const mb_real e75 = a * Pq[75];
     const mb_real u60 = e75 * Pq[74] + e81 * Pq[80] + e96 * Pq[95] - u21 * l20;
     const mb_real l60 = u60 * i6;
@@ -9903,10 +10097,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[99] = l69;
     const mb_real e106 = a * Pq[106];
     const mb_real d7 = mass[25] + e106 * Pq[106] + e112 * Pq[112] + e127 * Pq[127] - u30 * l30;
-    F[7] = d7;
-    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) return 7;
-    MB_RELOAD();
+    if (!(d7 > 0 && d7 <= MB_REAL_MAX)) {
+        F[7] = d7;
+        return 7;
+    }
     const mb_real i7 = 1 / d7;
+    F[7] = MB_LDL_D(d7, i7);
+    MB_RELOAD();
     const mb_real e107 = a * Pq[107];
     const mb_real u70 = e107 * Pq[106] + e113 * Pq[112] + e128 * Pq[127] - u31 * l30;
     const mb_real l70 = u70 * i7;
@@ -9941,10 +10138,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l79 = u79 * i7;
     F[109] = l79;
     const mb_real d8 = mass[8] + e7 * Pq[7] + e11 * Pq[11] + e17 * Pq[17] + e32 * Pq[32] - u1 * l1 - u40 * l40;
-    F[8] = d8;
-    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) return 8;
-    MB_RELOAD();
+    if (!(d8 > 0 && d8 <= MB_REAL_MAX)) {
+        F[8] = d8;
+        return 8;
+    }
     const mb_real i8 = 1 / d8;
+    F[8] = MB_LDL_D(d8, i8);
+    MB_RELOAD();
     const mb_real u80 = e33 * Pq[32] - u2 * l1 - u41 * l40;
     const mb_real l80 = u80 * i8;
     F[110] = l80;
@@ -9973,10 +10173,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l88 = u88 * i8;
     F[118] = l88;
     const mb_real d9 = mass[14] + e39 * Pq[39] + e43 * Pq[43] + e49 * Pq[49] + e64 * Pq[64] - u11 * l11 - u50 * l50;
-    F[9] = d9;
-    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) return 9;
-    MB_RELOAD();
+    if (!(d9 > 0 && d9 <= MB_REAL_MAX)) {
+        F[9] = d9;
+        return 9;
+    }
     const mb_real i9 = 1 / d9;
+    F[9] = MB_LDL_D(d9, i9);
+    MB_RELOAD();
     const mb_real u89 = e65 * Pq[64] - u12 * l11 - u51 * l50;
     const mb_real l89 = u89 * i9;
     F[119] = l89;
@@ -10005,10 +10208,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l97 = u97 * i9;
     F[127] = l97;
     const mb_real d10 = mass[20] + e71 * Pq[71] + e75 * Pq[75] + e81 * Pq[81] + e96 * Pq[96] - u21 * l21 - u60 * l60;
-    F[10] = d10;
-    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) return 10;
-    MB_RELOAD();
+    if (!(d10 > 0 && d10 <= MB_REAL_MAX)) {
+        F[10] = d10;
+        return 10;
+    }
     const mb_real i10 = 1 / d10;
+    F[10] = MB_LDL_D(d10, i10);
+    MB_RELOAD();
     const mb_real u98 = e97 * Pq[96] - u22 * l21 - u61 * l60;
     const mb_real l98 = u98 * i10;
     F[128] = l98;
@@ -10037,10 +10243,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l106 = u106 * i10;
     F[136] = l106;
     const mb_real d11 = mass[26] + e103 * Pq[103] + e107 * Pq[107] + e113 * Pq[113] + e128 * Pq[128] - u31 * l31 - u70 * l70;
-    F[11] = d11;
-    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) return 11;
-    MB_RELOAD();
+    if (!(d11 > 0 && d11 <= MB_REAL_MAX)) {
+        F[11] = d11;
+        return 11;
+    }
     const mb_real i11 = 1 / d11;
+    F[11] = MB_LDL_D(d11, i11);
+    MB_RELOAD();
     const mb_real u107 = e129 * Pq[128] - u32 * l31 - u71 * l70;
     const mb_real l107 = u107 * i11;
     F[137] = l107;
@@ -10071,10 +10280,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e21 = a * Pq[21];
     const mb_real e27 = a * Pq[27];
     const mb_real d12 = mass[9] + e21 * Pq[21] + e27 * Pq[27] + e33 * Pq[33] - u2 * l2 - u41 * l41 - u80 * l80;
-    F[12] = d12;
-    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) return 12;
-    MB_RELOAD();
+    if (!(d12 > 0 && d12 <= MB_REAL_MAX)) {
+        F[12] = d12;
+        return 12;
+    }
     const mb_real i12 = 1 / d12;
+    F[12] = MB_LDL_D(d12, i12);
+    MB_RELOAD();
     const mb_real e22 = a * Pq[22];
     const mb_real e28 = a * Pq[28];
     const mb_real u116 = e22 * Pq[21] + e28 * Pq[27] + e34 * Pq[33] - u3 * l2 - u42 * l41 - u81 * l80;
@@ -10112,10 +10324,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e53 = a * Pq[53];
     const mb_real e59 = a * Pq[59];
     const mb_real d13 = mass[15] + e53 * Pq[53] + e59 * Pq[59] + e65 * Pq[65] - u12 * l12 - u51 * l51 - u89 * l89;
-    F[13] = d13;
-    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) return 13;
-    MB_RELOAD();
+    if (!(d13 > 0 && d13 <= MB_REAL_MAX)) {
+        F[13] = d13;
+        return 13;
+    }
     const mb_real i13 = 1 / d13;
+    F[13] = MB_LDL_D(d13, i13);
+    MB_RELOAD();
     const mb_real e54 = a * Pq[54];
     const mb_real e60 = a * Pq[60];
     const mb_real u124 = e54 * Pq[53] + e60 * Pq[59] + e66 * Pq[65] - u13 * l12 - u52 * l51 - u90 * l89;
@@ -10153,10 +10368,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e85 = a * Pq[85];
     const mb_real e91 = a * Pq[91];
     const mb_real d14 = mass[21] + e85 * Pq[85] + e91 * Pq[91] + e97 * Pq[97] - u22 * l22 - u61 * l61 - u98 * l98;
-    F[14] = d14;
-    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) return 14;
-    MB_RELOAD();
+    if (!(d14 > 0 && d14 <= MB_REAL_MAX)) {
+        F[14] = d14;
+        return 14;
+    }
     const mb_real i14 = 1 / d14;
+    F[14] = MB_LDL_D(d14, i14);
+    MB_RELOAD();
     const mb_real e86 = a * Pq[86];
     const mb_real e92 = a * Pq[92];
     const mb_real u132 = e86 * Pq[85] + e92 * Pq[91] + e98 * Pq[97] - u23 * l22 - u62 * l61 - u99 * l98;
@@ -10194,10 +10412,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real e117 = a * Pq[117];
     const mb_real e123 = a * Pq[123];
     const mb_real d15 = mass[27] + e117 * Pq[117] + e123 * Pq[123] + e129 * Pq[129] - u32 * l32 - u71 * l71 - u107 * l107;
-    F[15] = d15;
-    if (!(d15 > 0 && d15 <= MB_REAL_MAX)) return 15;
-    MB_RELOAD();
+    if (!(d15 > 0 && d15 <= MB_REAL_MAX)) {
+        F[15] = d15;
+        return 15;
+    }
     const mb_real i15 = 1 / d15;
+    F[15] = MB_LDL_D(d15, i15);
+    MB_RELOAD();
     const mb_real e118 = a * Pq[118];
     const mb_real e124 = a * Pq[124];
     const mb_real u140 = e118 * Pq[117] + e124 * Pq[123] + e130 * Pq[129] - u33 * l32 - u72 * l71 - u108 * l107;
@@ -10233,10 +10454,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l147 = u147 * i15;
     F[177] = l147;
     const mb_real d16 = mass[10] + e22 * Pq[22] + e28 * Pq[28] + e34 * Pq[34] - u3 * l3 - u42 * l42 - u81 * l81 - u116 * l116;
-    F[16] = d16;
-    if (!(d16 > 0 && d16 <= MB_REAL_MAX)) return 16;
-    MB_RELOAD();
+    if (!(d16 > 0 && d16 <= MB_REAL_MAX)) {
+        F[16] = d16;
+        return 16;
+    }
     const mb_real i16 = 1 / d16;
+    F[16] = MB_LDL_D(d16, i16);
+    MB_RELOAD();
     const mb_real u148 = e23 * Pq[22] + e29 * Pq[28] + e35 * Pq[34] - u4 * l3 - u43 * l42 - u82 * l81 - u117 * l116;
     const mb_real l148 = u148 * i16;
     F[178] = l148;
@@ -10259,10 +10483,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l154 = u154 * i16;
     F[184] = l154;
     const mb_real d17 = mass[16] + e54 * Pq[54] + e60 * Pq[60] + e66 * Pq[66] - u13 * l13 - u52 * l52 - u90 * l90 - u124 * l124;
-    F[17] = d17;
-    if (!(d17 > 0 && d17 <= MB_REAL_MAX)) return 17;
-    MB_RELOAD();
+    if (!(d17 > 0 && d17 <= MB_REAL_MAX)) {
+        F[17] = d17;
+        return 17;
+    }
     const mb_real i17 = 1 / d17;
+    F[17] = MB_LDL_D(d17, i17);
+    MB_RELOAD();
     const mb_real u155 = e55 * Pq[54] + e61 * Pq[60] + e67 * Pq[66] - u14 * l13 - u53 * l52 - u91 * l90 - u125 * l124;
     const mb_real l155 = u155 * i17;
     F[185] = l155;
@@ -10285,10 +10512,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l161 = u161 * i17;
     F[191] = l161;
     const mb_real d18 = mass[22] + e86 * Pq[86] + e92 * Pq[92] + e98 * Pq[98] - u23 * l23 - u62 * l62 - u99 * l99 - u132 * l132;
-    F[18] = d18;
-    if (!(d18 > 0 && d18 <= MB_REAL_MAX)) return 18;
-    MB_RELOAD();
+    if (!(d18 > 0 && d18 <= MB_REAL_MAX)) {
+        F[18] = d18;
+        return 18;
+    }
     const mb_real i18 = 1 / d18;
+    F[18] = MB_LDL_D(d18, i18);
+    MB_RELOAD();
     const mb_real u162 = e87 * Pq[86] + e93 * Pq[92] + e99 * Pq[98] - u24 * l23 - u63 * l62 - u100 * l99 - u133 * l132;
     const mb_real l162 = u162 * i18;
     F[192] = l162;
@@ -10311,10 +10541,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l168 = u168 * i18;
     F[198] = l168;
     const mb_real d19 = mass[28] + e118 * Pq[118] + e124 * Pq[124] + e130 * Pq[130] - u33 * l33 - u72 * l72 - u108 * l108 - u140 * l140;
-    F[19] = d19;
-    if (!(d19 > 0 && d19 <= MB_REAL_MAX)) return 19;
-    MB_RELOAD();
+    if (!(d19 > 0 && d19 <= MB_REAL_MAX)) {
+        F[19] = d19;
+        return 19;
+    }
     const mb_real i19 = 1 / d19;
+    F[19] = MB_LDL_D(d19, i19);
+    MB_RELOAD();
     const mb_real u169 = e119 * Pq[118] + e125 * Pq[124] + e131 * Pq[130] - u34 * l33 - u73 * l72 - u109 * l108 - u141 * l140;
     const mb_real l169 = u169 * i19;
     F[199] = l169;
@@ -10337,10 +10570,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l175 = u175 * i19;
     F[205] = l175;
     const mb_real d20 = mass[11] + e23 * Pq[23] + e29 * Pq[29] + e35 * Pq[35] - u4 * l4 - u43 * l43 - u82 * l82 - u117 * l117 - u148 * l148;
-    F[20] = d20;
-    if (!(d20 > 0 && d20 <= MB_REAL_MAX)) return 20;
-    MB_RELOAD();
+    if (!(d20 > 0 && d20 <= MB_REAL_MAX)) {
+        F[20] = d20;
+        return 20;
+    }
     const mb_real i20 = 1 / d20;
+    F[20] = MB_LDL_D(d20, i20);
+    MB_RELOAD();
     const mb_real u176 = e24 * Pq[29] - u5 * l4 - u44 * l43 - u83 * l82 - u118 * l117 - u149 * l148;
     const mb_real l176 = u176 * i20;
     F[206] = l176;
@@ -10360,10 +10596,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l181 = u181 * i20;
     F[211] = l181;
     const mb_real d21 = mass[17] + e55 * Pq[55] + e61 * Pq[61] + e67 * Pq[67] - u14 * l14 - u53 * l53 - u91 * l91 - u125 * l125 - u155 * l155;
-    F[21] = d21;
-    if (!(d21 > 0 && d21 <= MB_REAL_MAX)) return 21;
-    MB_RELOAD();
+    if (!(d21 > 0 && d21 <= MB_REAL_MAX)) {
+        F[21] = d21;
+        return 21;
+    }
     const mb_real i21 = 1 / d21;
+    F[21] = MB_LDL_D(d21, i21);
+    MB_RELOAD();
     const mb_real u182 = e56 * Pq[61] - u15 * l14 - u54 * l53 - u92 * l91 - u126 * l125 - u156 * l155;
     const mb_real l182 = u182 * i21;
     F[212] = l182;
@@ -10383,10 +10622,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l187 = u187 * i21;
     F[217] = l187;
     const mb_real d22 = mass[23] + e87 * Pq[87] + e93 * Pq[93] + e99 * Pq[99] - u24 * l24 - u63 * l63 - u100 * l100 - u133 * l133 - u162 * l162;
-    F[22] = d22;
-    if (!(d22 > 0 && d22 <= MB_REAL_MAX)) return 22;
-    MB_RELOAD();
+    if (!(d22 > 0 && d22 <= MB_REAL_MAX)) {
+        F[22] = d22;
+        return 22;
+    }
     const mb_real i22 = 1 / d22;
+    F[22] = MB_LDL_D(d22, i22);
+    MB_RELOAD();
     const mb_real u188 = e88 * Pq[93] - u25 * l24 - u64 * l63 - u101 * l100 - u134 * l133 - u163 * l162;
     const mb_real l188 = u188 * i22;
     F[218] = l188;
@@ -10406,10 +10648,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l193 = u193 * i22;
     F[223] = l193;
     const mb_real d23 = mass[29] + e119 * Pq[119] + e125 * Pq[125] + e131 * Pq[131] - u34 * l34 - u73 * l73 - u109 * l109 - u141 * l141 - u169 * l169;
-    F[23] = d23;
-    if (!(d23 > 0 && d23 <= MB_REAL_MAX)) return 23;
-    MB_RELOAD();
+    if (!(d23 > 0 && d23 <= MB_REAL_MAX)) {
+        F[23] = d23;
+        return 23;
+    }
     const mb_real i23 = 1 / d23;
+    F[23] = MB_LDL_D(d23, i23);
+    MB_RELOAD();
     const mb_real u194 = e120 * Pq[125] - u35 * l34 - u74 * l73 - u110 * l109 - u142 * l141 - u170 * l169;
     const mb_real l194 = u194 * i23;
     F[224] = l194;
@@ -10430,10 +10675,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[229] = l199;
     const mb_real e0 = a * Pq[0];
     const mb_real d24 = mass[0] + e0 * Pq[0] + e4 * Pq[4] + e24 * Pq[24] + e36 * Pq[36] + e56 * Pq[56] + e68 * Pq[68] + e88 * Pq[88] + e100 * Pq[100] + e120 * Pq[120] - u5 * l5 - u15 * l15 - u25 * l25 - u35 * l35 - u44 * l44 - u54 * l54 - u64 * l64 - u74 * l74 - u83 * l83 - u92 * l92 - u101 * l101 - u110 * l110 - u118 * l118 - u126 * l126 - u134 * l134 - u142 * l142 - u149 * l149 - u156 * l156 - u163 * l163 - u170 * l170 - u176 * l176 - u182 * l182 - u188 * l188 - u194 * l194;
-    F[24] = d24;
-    if (!(d24 > 0 && d24 <= MB_REAL_MAX)) return 24;
-    MB_RELOAD();
+    if (!(d24 > 0 && d24 <= MB_REAL_MAX)) {
+        F[24] = d24;
+        return 24;
+    }
     const mb_real i24 = 1 / d24;
+    F[24] = MB_LDL_D(d24, i24);
+    MB_RELOAD();
     const mb_real u200 = e25 * Pq[24] + e57 * Pq[56] + e89 * Pq[88] + e121 * Pq[120] - u45 * l44 - u55 * l54 - u65 * l64 - u75 * l74 - u84 * l83 - u93 * l92 - u102 * l101 - u111 * l110 - u119 * l118 - u127 * l126 - u135 * l134 - u143 * l142 - u150 * l149 - u157 * l156 - u164 * l163 - u171 * l170 - u177 * l176 - u183 * l182 - u189 * l188 - u195 * l194;
     const mb_real l200 = u200 * i24;
     F[230] = l200;
@@ -10452,10 +10700,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     F[234] = l204;
     const mb_real e2 = a * Pq[2];
     const mb_real d25 = mass[1] + e2 * Pq[2] + e8 * Pq[8] + e25 * Pq[25] + e40 * Pq[40] + e57 * Pq[57] + e72 * Pq[72] + e89 * Pq[89] + e104 * Pq[104] + e121 * Pq[121] - u45 * l45 - u55 * l55 - u65 * l65 - u75 * l75 - u84 * l84 - u93 * l93 - u102 * l102 - u111 * l111 - u119 * l119 - u127 * l127 - u135 * l135 - u143 * l143 - u150 * l150 - u157 * l157 - u164 * l164 - u171 * l171 - u177 * l177 - u183 * l183 - u189 * l189 - u195 * l195 - u200 * l200;
-    F[25] = d25;
-    if (!(d25 > 0 && d25 <= MB_REAL_MAX)) return 25;
-    MB_RELOAD();
+    if (!(d25 > 0 && d25 <= MB_REAL_MAX)) {
+        F[25] = d25;
+        return 25;
+    }
     const mb_real i25 = 1 / d25;
+    F[25] = MB_LDL_D(d25, i25);
+    MB_RELOAD();
     const mb_real u205 = e9 * Pq[8] + e26 * Pq[25] + e41 * Pq[40] + e58 * Pq[57] + e73 * Pq[72] + e90 * Pq[89] + e105 * Pq[104] + e122 * Pq[121] - u46 * l45 - u56 * l55 - u66 * l65 - u76 * l75 - u85 * l84 - u94 * l93 - u103 * l102 - u112 * l111 - u120 * l119 - u128 * l127 - u136 * l135 - u144 * l143 - u151 * l150 - u158 * l157 - u165 * l164 - u172 * l171 - u178 * l177 - u184 * l183 - u190 * l189 - u196 * l195 - u201 * l200;
     const mb_real l205 = u205 * i25;
     F[235] = l205;
@@ -10470,10 +10721,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l208 = u208 * i25;
     F[238] = l208;
     const mb_real d26 = mass[2] + e5 * Pq[5] + e9 * Pq[9] + e26 * Pq[26] + e37 * Pq[37] + e41 * Pq[41] + e58 * Pq[58] + e69 * Pq[69] + e73 * Pq[73] + e90 * Pq[90] + e101 * Pq[101] + e105 * Pq[105] + e122 * Pq[122] - u6 * l6 - u16 * l16 - u26 * l26 - u36 * l36 - u46 * l46 - u56 * l56 - u66 * l66 - u76 * l76 - u85 * l85 - u94 * l94 - u103 * l103 - u112 * l112 - u120 * l120 - u128 * l128 - u136 * l136 - u144 * l144 - u151 * l151 - u158 * l158 - u165 * l165 - u172 * l172 - u178 * l178 - u184 * l184 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205;
-    F[26] = d26;
-    if (!(d26 > 0 && d26 <= MB_REAL_MAX)) return 26;
-    MB_RELOAD();
+    if (!(d26 > 0 && d26 <= MB_REAL_MAX)) {
+        F[26] = d26;
+        return 26;
+    }
     const mb_real i26 = 1 / d26;
+    F[26] = MB_LDL_D(d26, i26);
+    MB_RELOAD();
     const mb_real u209 = 0 - u7 * l6 - u17 * l16 - u27 * l26 - u37 * l36 - u47 * l46 - u57 * l56 - u67 * l66 - u77 * l76 - u86 * l85 - u95 * l94 - u104 * l103 - u113 * l112 - u121 * l120 - u129 * l128 - u137 * l136 - u145 * l144 - u152 * l151 - u159 * l158 - u166 * l165 - u173 * l172 - u179 * l178 - u185 * l184 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205;
     const mb_real l209 = u209 * i26;
     F[239] = l209;
@@ -10484,10 +10738,13 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l211 = u211 * i26;
     F[241] = l211;
     const mb_real d27 = mass[3] + e1 * Pq[1] + e12 * Pq[12] + e18 * Pq[18] + e44 * Pq[44] + e50 * Pq[50] + e76 * Pq[76] + e82 * Pq[82] + e108 * Pq[108] + e114 * Pq[114] - u7 * l7 - u17 * l17 - u27 * l27 - u37 * l37 - u47 * l47 - u57 * l57 - u67 * l67 - u77 * l77 - u86 * l86 - u95 * l95 - u104 * l104 - u113 * l113 - u121 * l121 - u129 * l129 - u137 * l137 - u145 * l145 - u152 * l152 - u159 * l159 - u166 * l166 - u173 * l173 - u179 * l179 - u185 * l185 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209;
-    F[27] = d27;
-    if (!(d27 > 0 && d27 <= MB_REAL_MAX)) return 27;
-    MB_RELOAD();
+    if (!(d27 > 0 && d27 <= MB_REAL_MAX)) {
+        F[27] = d27;
+        return 27;
+    }
     const mb_real i27 = 1 / d27;
+    F[27] = MB_LDL_D(d27, i27);
+    MB_RELOAD();
     const mb_real u212 = e13 * Pq[12] + e19 * Pq[18] + e45 * Pq[44] + e51 * Pq[50] + e77 * Pq[76] + e83 * Pq[82] + e109 * Pq[108] + e115 * Pq[114] - u8 * l7 - u18 * l17 - u28 * l27 - u38 * l37 - u48 * l47 - u58 * l57 - u68 * l67 - u78 * l77 - u87 * l86 - u96 * l95 - u105 * l104 - u114 * l113 - u122 * l121 - u130 * l129 - u138 * l137 - u146 * l145 - u153 * l152 - u160 * l159 - u167 * l166 - u174 * l173 - u180 * l179 - u186 * l185 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209;
     const mb_real l212 = u212 * i27;
     F[242] = l212;
@@ -10495,16 +10752,23 @@ static MB_NO_SLP int walker_f3_factor(mb_real *restrict F, const mb_real *restri
     const mb_real l213 = u213 * i27;
     F[243] = l213;
     const mb_real d28 = mass[4] + e3 * Pq[3] + e13 * Pq[13] + e19 * Pq[19] + e45 * Pq[45] + e51 * Pq[51] + e77 * Pq[77] + e83 * Pq[83] + e109 * Pq[109] + e115 * Pq[115] - u8 * l8 - u18 * l18 - u28 * l28 - u38 * l38 - u48 * l48 - u58 * l58 - u68 * l68 - u78 * l78 - u87 * l87 - u96 * l96 - u105 * l105 - u114 * l114 - u122 * l122 - u130 * l130 - u138 * l138 - u146 * l146 - u153 * l153 - u160 * l160 - u167 * l167 - u174 * l174 - u180 * l180 - u186 * l186 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212;
-    F[28] = d28;
-    if (!(d28 > 0 && d28 <= MB_REAL_MAX)) return 28;
-    MB_RELOAD();
+    if (!(d28 > 0 && d28 <= MB_REAL_MAX)) {
+        F[28] = d28;
+        return 28;
+    }
     const mb_real i28 = 1 / d28;
+    F[28] = MB_LDL_D(d28, i28);
+    MB_RELOAD();
     const mb_real u214 = e14 * Pq[13] + e20 * Pq[19] + e46 * Pq[45] + e52 * Pq[51] + e78 * Pq[77] + e84 * Pq[83] + e110 * Pq[109] + e116 * Pq[115] - u9 * l8 - u19 * l18 - u29 * l28 - u39 * l38 - u49 * l48 - u59 * l58 - u69 * l68 - u79 * l78 - u88 * l87 - u97 * l96 - u106 * l105 - u115 * l114 - u123 * l122 - u131 * l130 - u139 * l138 - u147 * l146 - u154 * l153 - u161 * l160 - u168 * l167 - u175 * l174 - u181 * l180 - u187 * l186 - u193 * l192 - u199 * l198 - u204 * l203 - u208 * l207 - u211 * l210 - u213 * l212;
     const mb_real l214 = u214 * i28;
     F[244] = l214;
     const mb_real d29 = mass[5] + e14 * Pq[14] + e20 * Pq[20] + e46 * Pq[46] + e52 * Pq[52] + e78 * Pq[78] + e84 * Pq[84] + e110 * Pq[110] + e116 * Pq[116] - u9 * l9 - u19 * l19 - u29 * l29 - u39 * l39 - u49 * l49 - u59 * l59 - u69 * l69 - u79 * l79 - u88 * l88 - u97 * l97 - u106 * l106 - u115 * l115 - u123 * l123 - u131 * l131 - u139 * l139 - u147 * l147 - u154 * l154 - u161 * l161 - u168 * l168 - u175 * l175 - u181 * l181 - u187 * l187 - u193 * l193 - u199 * l199 - u204 * l204 - u208 * l208 - u211 * l211 - u213 * l213 - u214 * l214;
-    F[29] = d29;
-    if (!(d29 > 0 && d29 <= MB_REAL_MAX)) return 29;
+    if (!(d29 > 0 && d29 <= MB_REAL_MAX)) {
+        F[29] = d29;
+        return 29;
+    }
+    const mb_real i29 = 1 / d29;
+    F[29] = MB_LDL_D(d29, i29);
     MB_RELOAD();
     return -1;
 }
@@ -10610,117 +10874,117 @@ static mb_real walker_f3_iter(const mb_real *restrict F, const mb_real *restrict
     const mb_real x28 = r4 - F[38] * x0 - F[48] * x1 - F[58] * x2 - F[68] * x3 - F[78] * x4 - F[88] * x5 - F[98] * x6 - F[108] * x7 - F[117] * x8 - F[126] * x9 - F[135] * x10 - F[144] * x11 - F[152] * x12 - F[160] * x13 - F[168] * x14 - F[176] * x15 - F[183] * x16 - F[190] * x17 - F[197] * x18 - F[204] * x19 - F[210] * x20 - F[216] * x21 - F[222] * x22 - F[228] * x23 - F[233] * x24 - F[237] * x25 - F[240] * x26 - F[242] * x27;
     const mb_real x29 = r5 - F[39] * x0 - F[49] * x1 - F[59] * x2 - F[69] * x3 - F[79] * x4 - F[89] * x5 - F[99] * x6 - F[109] * x7 - F[118] * x8 - F[127] * x9 - F[136] * x10 - F[145] * x11 - F[153] * x12 - F[161] * x13 - F[169] * x14 - F[177] * x15 - F[184] * x16 - F[191] * x17 - F[198] * x18 - F[205] * x19 - F[211] * x20 - F[217] * x21 - F[223] * x22 - F[229] * x23 - F[234] * x24 - F[238] * x25 - F[241] * x26 - F[243] * x27 - F[244] * x28;
     MB_RELOAD();
-    const mb_real y29 = x29 / F[29];
+    const mb_real y29 = MB_LDL_DIV(x29, F[29]);
     const mb_real e5 = y29 - vold[5];
     vold[5] = y29;
-    const mb_real y28 = x28 / F[28] - F[244] * y29;
+    const mb_real y28 = MB_LDL_DIV(x28, F[28]) - F[244] * y29;
     const mb_real e4 = y28 - vold[4];
     vold[4] = y28;
-    const mb_real y27 = x27 / F[27] - F[242] * y28 - F[243] * y29;
+    const mb_real y27 = MB_LDL_DIV(x27, F[27]) - F[242] * y28 - F[243] * y29;
     const mb_real e3 = y27 - vold[3];
     vold[3] = y27;
-    const mb_real y26 = x26 / F[26] - F[239] * y27 - F[240] * y28 - F[241] * y29;
+    const mb_real y26 = MB_LDL_DIV(x26, F[26]) - F[239] * y27 - F[240] * y28 - F[241] * y29;
     const mb_real e2 = y26 - vold[2];
     vold[2] = y26;
-    const mb_real y25 = x25 / F[25] - F[235] * y26 - F[236] * y27 - F[237] * y28 - F[238] * y29;
+    const mb_real y25 = MB_LDL_DIV(x25, F[25]) - F[235] * y26 - F[236] * y27 - F[237] * y28 - F[238] * y29;
     const mb_real e1 = y25 - vold[1];
     vold[1] = y25;
     sig[1] = sig[1] + a * ((0 + Pq[2] * y25 + Pq[3] * y28) + b[1]);
-    const mb_real y24 = x24 / F[24] - F[230] * y25 - F[231] * y26 - F[232] * y27 - F[233] * y28 - F[234] * y29;
+    const mb_real y24 = MB_LDL_DIV(x24, F[24]) - F[230] * y25 - F[231] * y26 - F[232] * y27 - F[233] * y28 - F[234] * y29;
     const mb_real e0 = y24 - vold[0];
     vold[0] = y24;
     sig[0] = sig[0] + a * ((0 + Pq[0] * y24 + Pq[1] * y27) + b[0]);
-    const mb_real y23 = x23 / F[23] - F[224] * y24 - F[225] * y25 - F[226] * y26 - F[227] * y27 - F[228] * y28 - F[229] * y29;
+    const mb_real y23 = MB_LDL_DIV(x23, F[23]) - F[224] * y24 - F[225] * y25 - F[226] * y26 - F[227] * y27 - F[228] * y28 - F[229] * y29;
     const mb_real e29 = y23 - vold[29];
     vold[29] = y23;
-    const mb_real y22 = x22 / F[22] - F[218] * y24 - F[219] * y25 - F[220] * y26 - F[221] * y27 - F[222] * y28 - F[223] * y29;
+    const mb_real y22 = MB_LDL_DIV(x22, F[22]) - F[218] * y24 - F[219] * y25 - F[220] * y26 - F[221] * y27 - F[222] * y28 - F[223] * y29;
     const mb_real e23 = y22 - vold[23];
     vold[23] = y22;
-    const mb_real y21 = x21 / F[21] - F[212] * y24 - F[213] * y25 - F[214] * y26 - F[215] * y27 - F[216] * y28 - F[217] * y29;
+    const mb_real y21 = MB_LDL_DIV(x21, F[21]) - F[212] * y24 - F[213] * y25 - F[214] * y26 - F[215] * y27 - F[216] * y28 - F[217] * y29;
     const mb_real e17 = y21 - vold[17];
     vold[17] = y21;
-    const mb_real y20 = x20 / F[20] - F[206] * y24 - F[207] * y25 - F[208] * y26 - F[209] * y27 - F[210] * y28 - F[211] * y29;
+    const mb_real y20 = MB_LDL_DIV(x20, F[20]) - F[206] * y24 - F[207] * y25 - F[208] * y26 - F[209] * y27 - F[210] * y28 - F[211] * y29;
     const mb_real e11 = y20 - vold[11];
     vold[11] = y20;
-    const mb_real y19 = x19 / F[19] - F[199] * y23 - F[200] * y24 - F[201] * y25 - F[202] * y26 - F[203] * y27 - F[204] * y28 - F[205] * y29;
+    const mb_real y19 = MB_LDL_DIV(x19, F[19]) - F[199] * y23 - F[200] * y24 - F[201] * y25 - F[202] * y26 - F[203] * y27 - F[204] * y28 - F[205] * y29;
     const mb_real e28 = y19 - vold[28];
     vold[28] = y19;
-    const mb_real y18 = x18 / F[18] - F[192] * y22 - F[193] * y24 - F[194] * y25 - F[195] * y26 - F[196] * y27 - F[197] * y28 - F[198] * y29;
+    const mb_real y18 = MB_LDL_DIV(x18, F[18]) - F[192] * y22 - F[193] * y24 - F[194] * y25 - F[195] * y26 - F[196] * y27 - F[197] * y28 - F[198] * y29;
     const mb_real e22 = y18 - vold[22];
     vold[22] = y18;
-    const mb_real y17 = x17 / F[17] - F[185] * y21 - F[186] * y24 - F[187] * y25 - F[188] * y26 - F[189] * y27 - F[190] * y28 - F[191] * y29;
+    const mb_real y17 = MB_LDL_DIV(x17, F[17]) - F[185] * y21 - F[186] * y24 - F[187] * y25 - F[188] * y26 - F[189] * y27 - F[190] * y28 - F[191] * y29;
     const mb_real e16 = y17 - vold[16];
     vold[16] = y17;
-    const mb_real y16 = x16 / F[16] - F[178] * y20 - F[179] * y24 - F[180] * y25 - F[181] * y26 - F[182] * y27 - F[183] * y28 - F[184] * y29;
+    const mb_real y16 = MB_LDL_DIV(x16, F[16]) - F[178] * y20 - F[179] * y24 - F[180] * y25 - F[181] * y26 - F[182] * y27 - F[183] * y28 - F[184] * y29;
     const mb_real e10 = y16 - vold[10];
     vold[10] = y16;
-    const mb_real y15 = x15 / F[15] - F[170] * y19 - F[171] * y23 - F[172] * y24 - F[173] * y25 - F[174] * y26 - F[175] * y27 - F[176] * y28 - F[177] * y29;
+    const mb_real y15 = MB_LDL_DIV(x15, F[15]) - F[170] * y19 - F[171] * y23 - F[172] * y24 - F[173] * y25 - F[174] * y26 - F[175] * y27 - F[176] * y28 - F[177] * y29;
     const mb_real e27 = y15 - vold[27];
     vold[27] = y15;
     sig[23] = sig[23] + a * ((0 + Pq[114] * y27 + Pq[115] * y28 + Pq[116] * y29 + Pq[117] * y15 + Pq[118] * y19 + Pq[119] * y23) + b[23]);
     sig[24] = sig[24] + a * ((0 + Pq[120] * y24 + Pq[121] * y25 + Pq[122] * y26 + Pq[123] * y15 + Pq[124] * y19 + Pq[125] * y23) + b[24]);
-    const mb_real y14 = x14 / F[14] - F[162] * y18 - F[163] * y22 - F[164] * y24 - F[165] * y25 - F[166] * y26 - F[167] * y27 - F[168] * y28 - F[169] * y29;
+    const mb_real y14 = MB_LDL_DIV(x14, F[14]) - F[162] * y18 - F[163] * y22 - F[164] * y24 - F[165] * y25 - F[166] * y26 - F[167] * y27 - F[168] * y28 - F[169] * y29;
     const mb_real e21 = y14 - vold[21];
     vold[21] = y14;
     sig[17] = sig[17] + a * ((0 + Pq[82] * y27 + Pq[83] * y28 + Pq[84] * y29 + Pq[85] * y14 + Pq[86] * y18 + Pq[87] * y22) + b[17]);
     sig[18] = sig[18] + a * ((0 + Pq[88] * y24 + Pq[89] * y25 + Pq[90] * y26 + Pq[91] * y14 + Pq[92] * y18 + Pq[93] * y22) + b[18]);
-    const mb_real y13 = x13 / F[13] - F[154] * y17 - F[155] * y21 - F[156] * y24 - F[157] * y25 - F[158] * y26 - F[159] * y27 - F[160] * y28 - F[161] * y29;
+    const mb_real y13 = MB_LDL_DIV(x13, F[13]) - F[154] * y17 - F[155] * y21 - F[156] * y24 - F[157] * y25 - F[158] * y26 - F[159] * y27 - F[160] * y28 - F[161] * y29;
     const mb_real e15 = y13 - vold[15];
     vold[15] = y13;
     sig[11] = sig[11] + a * ((0 + Pq[50] * y27 + Pq[51] * y28 + Pq[52] * y29 + Pq[53] * y13 + Pq[54] * y17 + Pq[55] * y21) + b[11]);
     sig[12] = sig[12] + a * ((0 + Pq[56] * y24 + Pq[57] * y25 + Pq[58] * y26 + Pq[59] * y13 + Pq[60] * y17 + Pq[61] * y21) + b[12]);
-    const mb_real y12 = x12 / F[12] - F[146] * y16 - F[147] * y20 - F[148] * y24 - F[149] * y25 - F[150] * y26 - F[151] * y27 - F[152] * y28 - F[153] * y29;
+    const mb_real y12 = MB_LDL_DIV(x12, F[12]) - F[146] * y16 - F[147] * y20 - F[148] * y24 - F[149] * y25 - F[150] * y26 - F[151] * y27 - F[152] * y28 - F[153] * y29;
     const mb_real e9 = y12 - vold[9];
     vold[9] = y12;
     sig[5] = sig[5] + a * ((0 + Pq[18] * y27 + Pq[19] * y28 + Pq[20] * y29 + Pq[21] * y12 + Pq[22] * y16 + Pq[23] * y20) + b[5]);
     sig[6] = sig[6] + a * ((0 + Pq[24] * y24 + Pq[25] * y25 + Pq[26] * y26 + Pq[27] * y12 + Pq[28] * y16 + Pq[29] * y20) + b[6]);
-    const mb_real y11 = x11 / F[11] - F[137] * y15 - F[138] * y19 - F[139] * y23 - F[140] * y24 - F[141] * y25 - F[142] * y26 - F[143] * y27 - F[144] * y28 - F[145] * y29;
+    const mb_real y11 = MB_LDL_DIV(x11, F[11]) - F[137] * y15 - F[138] * y19 - F[139] * y23 - F[140] * y24 - F[141] * y25 - F[142] * y26 - F[143] * y27 - F[144] * y28 - F[145] * y29;
     const mb_real e26 = y11 - vold[26];
     vold[26] = y11;
-    const mb_real y10 = x10 / F[10] - F[128] * y14 - F[129] * y18 - F[130] * y22 - F[131] * y24 - F[132] * y25 - F[133] * y26 - F[134] * y27 - F[135] * y28 - F[136] * y29;
+    const mb_real y10 = MB_LDL_DIV(x10, F[10]) - F[128] * y14 - F[129] * y18 - F[130] * y22 - F[131] * y24 - F[132] * y25 - F[133] * y26 - F[134] * y27 - F[135] * y28 - F[136] * y29;
     const mb_real e20 = y10 - vold[20];
     vold[20] = y10;
-    const mb_real y9 = x9 / F[9] - F[119] * y13 - F[120] * y17 - F[121] * y21 - F[122] * y24 - F[123] * y25 - F[124] * y26 - F[125] * y27 - F[126] * y28 - F[127] * y29;
+    const mb_real y9 = MB_LDL_DIV(x9, F[9]) - F[119] * y13 - F[120] * y17 - F[121] * y21 - F[122] * y24 - F[123] * y25 - F[124] * y26 - F[125] * y27 - F[126] * y28 - F[127] * y29;
     const mb_real e14 = y9 - vold[14];
     vold[14] = y9;
-    const mb_real y8 = x8 / F[8] - F[110] * y12 - F[111] * y16 - F[112] * y20 - F[113] * y24 - F[114] * y25 - F[115] * y26 - F[116] * y27 - F[117] * y28 - F[118] * y29;
+    const mb_real y8 = MB_LDL_DIV(x8, F[8]) - F[110] * y12 - F[111] * y16 - F[112] * y20 - F[113] * y24 - F[114] * y25 - F[115] * y26 - F[116] * y27 - F[117] * y28 - F[118] * y29;
     const mb_real e8 = y8 - vold[8];
     vold[8] = y8;
-    const mb_real y7 = x7 / F[7] - F[100] * y11 - F[101] * y15 - F[102] * y19 - F[103] * y23 - F[104] * y24 - F[105] * y25 - F[106] * y26 - F[107] * y27 - F[108] * y28 - F[109] * y29;
+    const mb_real y7 = MB_LDL_DIV(x7, F[7]) - F[100] * y11 - F[101] * y15 - F[102] * y19 - F[103] * y23 - F[104] * y24 - F[105] * y25 - F[106] * y26 - F[107] * y27 - F[108] * y28 - F[109] * y29;
     const mb_real e25 = y7 - vold[25];
     vold[25] = y7;
     sig[21] = sig[21] + a * ((0 + Pq[104] * y25 + Pq[105] * y26 + Pq[106] * y7 + Pq[107] * y11) + b[21]);
-    const mb_real y6 = x6 / F[6] - F[90] * y10 - F[91] * y14 - F[92] * y18 - F[93] * y22 - F[94] * y24 - F[95] * y25 - F[96] * y26 - F[97] * y27 - F[98] * y28 - F[99] * y29;
+    const mb_real y6 = MB_LDL_DIV(x6, F[6]) - F[90] * y10 - F[91] * y14 - F[92] * y18 - F[93] * y22 - F[94] * y24 - F[95] * y25 - F[96] * y26 - F[97] * y27 - F[98] * y28 - F[99] * y29;
     const mb_real e19 = y6 - vold[19];
     vold[19] = y6;
     sig[15] = sig[15] + a * ((0 + Pq[72] * y25 + Pq[73] * y26 + Pq[74] * y6 + Pq[75] * y10) + b[15]);
-    const mb_real y5 = x5 / F[5] - F[80] * y9 - F[81] * y13 - F[82] * y17 - F[83] * y21 - F[84] * y24 - F[85] * y25 - F[86] * y26 - F[87] * y27 - F[88] * y28 - F[89] * y29;
+    const mb_real y5 = MB_LDL_DIV(x5, F[5]) - F[80] * y9 - F[81] * y13 - F[82] * y17 - F[83] * y21 - F[84] * y24 - F[85] * y25 - F[86] * y26 - F[87] * y27 - F[88] * y28 - F[89] * y29;
     const mb_real e13 = y5 - vold[13];
     vold[13] = y5;
     sig[9] = sig[9] + a * ((0 + Pq[40] * y25 + Pq[41] * y26 + Pq[42] * y5 + Pq[43] * y9) + b[9]);
-    const mb_real y4 = x4 / F[4] - F[70] * y8 - F[71] * y12 - F[72] * y16 - F[73] * y20 - F[74] * y24 - F[75] * y25 - F[76] * y26 - F[77] * y27 - F[78] * y28 - F[79] * y29;
+    const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[70] * y8 - F[71] * y12 - F[72] * y16 - F[73] * y20 - F[74] * y24 - F[75] * y25 - F[76] * y26 - F[77] * y27 - F[78] * y28 - F[79] * y29;
     const mb_real e7 = y4 - vold[7];
     vold[7] = y4;
     sig[3] = sig[3] + a * ((0 + Pq[8] * y25 + Pq[9] * y26 + Pq[10] * y4 + Pq[11] * y8) + b[3]);
-    const mb_real y3 = x3 / F[3] - F[60] * y7 - F[61] * y11 - F[62] * y15 - F[63] * y19 - F[64] * y23 - F[65] * y24 - F[66] * y26 - F[67] * y27 - F[68] * y28 - F[69] * y29;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[60] * y7 - F[61] * y11 - F[62] * y15 - F[63] * y19 - F[64] * y23 - F[65] * y24 - F[66] * y26 - F[67] * y27 - F[68] * y28 - F[69] * y29;
     const mb_real e24 = y3 - vold[24];
     vold[24] = y3;
     sig[20] = sig[20] + a * ((0 + Pq[100] * y24 + Pq[101] * y26 + Pq[102] * y3 + Pq[103] * y11) + b[20]);
     sig[22] = sig[22] + a * ((0 + Pq[108] * y27 + Pq[109] * y28 + Pq[110] * y29 + Pq[111] * y3 + Pq[112] * y7 + Pq[113] * y11) + b[22]);
     sig[25] = sig[25] + a * ((0 + Pq[126] * y3 + Pq[127] * y7 + Pq[128] * y11 + Pq[129] * y15 + Pq[130] * y19 + Pq[131] * y23) + b[25]);
-    const mb_real y2 = x2 / F[2] - F[50] * y6 - F[51] * y10 - F[52] * y14 - F[53] * y18 - F[54] * y22 - F[55] * y24 - F[56] * y26 - F[57] * y27 - F[58] * y28 - F[59] * y29;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[50] * y6 - F[51] * y10 - F[52] * y14 - F[53] * y18 - F[54] * y22 - F[55] * y24 - F[56] * y26 - F[57] * y27 - F[58] * y28 - F[59] * y29;
     const mb_real e18 = y2 - vold[18];
     vold[18] = y2;
     sig[14] = sig[14] + a * ((0 + Pq[68] * y24 + Pq[69] * y26 + Pq[70] * y2 + Pq[71] * y10) + b[14]);
     sig[16] = sig[16] + a * ((0 + Pq[76] * y27 + Pq[77] * y28 + Pq[78] * y29 + Pq[79] * y2 + Pq[80] * y6 + Pq[81] * y10) + b[16]);
     sig[19] = sig[19] + a * ((0 + Pq[94] * y2 + Pq[95] * y6 + Pq[96] * y10 + Pq[97] * y14 + Pq[98] * y18 + Pq[99] * y22) + b[19]);
-    const mb_real y1 = x1 / F[1] - F[40] * y5 - F[41] * y9 - F[42] * y13 - F[43] * y17 - F[44] * y21 - F[45] * y24 - F[46] * y26 - F[47] * y27 - F[48] * y28 - F[49] * y29;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[40] * y5 - F[41] * y9 - F[42] * y13 - F[43] * y17 - F[44] * y21 - F[45] * y24 - F[46] * y26 - F[47] * y27 - F[48] * y28 - F[49] * y29;
     const mb_real e12 = y1 - vold[12];
     vold[12] = y1;
     sig[8] = sig[8] + a * ((0 + Pq[36] * y24 + Pq[37] * y26 + Pq[38] * y1 + Pq[39] * y9) + b[8]);
     sig[10] = sig[10] + a * ((0 + Pq[44] * y27 + Pq[45] * y28 + Pq[46] * y29 + Pq[47] * y1 + Pq[48] * y5 + Pq[49] * y9) + b[10]);
     sig[13] = sig[13] + a * ((0 + Pq[62] * y1 + Pq[63] * y5 + Pq[64] * y9 + Pq[65] * y13 + Pq[66] * y17 + Pq[67] * y21) + b[13]);
-    const mb_real y0 = x0 / F[0] - F[30] * y4 - F[31] * y8 - F[32] * y12 - F[33] * y16 - F[34] * y20 - F[35] * y24 - F[36] * y26 - F[37] * y27 - F[38] * y28 - F[39] * y29;
+    const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[30] * y4 - F[31] * y8 - F[32] * y12 - F[33] * y16 - F[34] * y20 - F[35] * y24 - F[36] * y26 - F[37] * y27 - F[38] * y28 - F[39] * y29;
     const mb_real e6 = y0 - vold[6];
     vold[6] = y0;
     sig[2] = sig[2] + a * ((0 + Pq[4] * y24 + Pq[5] * y26 + Pq[6] * y0 + Pq[7] * y8) + b[2]);

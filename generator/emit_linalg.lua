@@ -10,7 +10,9 @@ local M = {}
 -- ldl solve and alf-explicit's pass use (so they cannot drift apart): forward by rows,
 -- x_i = input(perm i) - sum over the entries l_ik of row i, k ascending (the order in which the
 -- compact kernel's column sweep subtracts them: the same arithmetic); backward by rows of L^T,
--- y_k = x_k / d_k - sum l_pk y_p. input(j) names b's entry j (original order).
+-- y_k = x_k / d_k - sum l_pk y_p, MB_LDL_DIV(x_k, D_k): with MB_LDL_RECIPROCAL (runtime/mb_config.h)
+-- D holds 1 / d_k and this is a product, not a division.
+-- input(j) names b's entry j (original order).
 local function forward(w, S, input)
     local n, lp, li, perm = S.n, S.lp, S.li, S.perm
     local rowsL = {}
@@ -27,7 +29,7 @@ end
 local function backward(w, S, after)   -- after(k): called once y_k is written (may be nil)
     local n, lp, li = S.n, S.lp, S.li
     for k = n - 1, 0, -1 do
-        local e = string.format("x%d / F[%d]", k, k)
+        local e = string.format("MB_LDL_DIV(x%d, F[%d])", k, k)
         for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
         w(string.format("    const mb_real y%d = %s;", k, e))
         if after then after(k) end
@@ -84,7 +86,9 @@ function M.functions(name, tag, S, lu)
     -- S minus the products u_jk l_ik of the earlier pivots k in ascending k, the order and the
     -- operands (u unscaled, l = u / d_k as u * (1 / d_k)) of the compact kernel's right-looking
     -- sweep (runtime/mb_sparse.c): the same arithmetic, every value a local, one load and one
-    -- store an entry instead of a load, product, subtraction and store an update.
+    -- store an entry instead of a load, product, subtraction and store an update. D receives
+    -- MB_LDL_D(d_k, 1 / d_k) for a pivot that passes (1 / d_k with MB_LDL_RECIPROCAL, as the
+    -- compact kernel), d_k for the one that fails.
     local lterms = {}
     local u = 1
     for k = 0, n - 1 do
@@ -105,11 +109,12 @@ function M.functions(name, tag, S, lu)
     end
     w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
       .. " in L, " .. S.nupd .. " updates), left-looking")
-    w(" * on locals; d0 receives the diagonal before elimination. Returns -1, or the pivot k")
-    w(" * (permuted) with d_k <= tol d0_k (F and d0 then written up to k). MB_NO_SLP: as the LU's. */")
+    w(" * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns")
+    w(" * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).")
+    w(" * MB_NO_SLP: as the LU's. */")
     w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
     w("{")
-    if nl > 0 then w("    mb_real inv;") end
+    if n > 0 then w("    mb_real inv;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
@@ -117,11 +122,14 @@ function M.functions(name, tag, S, lu)
         w(string.format("    const mb_real o%d = F[%d];", k, k))
         w(string.format("    d0[%d] = o%d;", k, k))
         w(string.format("    const mb_real p%d = %s;", k, lentry(k, "o" .. k)))
-        w(string.format("    F[%d] = p%d;", k, k))
-        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) return %d;", k, k, k, k))
+        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) {", k, k, k))
+        w(string.format("        F[%d] = p%d;", k, k))
+        w(string.format("        return %d;", k))
+        w("    }")
+        w(string.format("    inv = 1 / p%d;", k))
+        w(string.format("    F[%d] = MB_LDL_D(p%d, inv);", k, k))
         local p0, p1 = col(k)
         if p1 >= p0 then
-            w(string.format("    inv = 1 / p%d;", k))
             for p = p0, p1 do
                 w(string.format("    const mb_real u%d = %s;", p, lentry(n + p)))
                 w(string.format("    const mb_real l%d = u%d * inv;", p, p))
@@ -650,7 +658,8 @@ end
 -- a zero, as in assembly_s) minus the elimination's terms u_q l_p in ascending pivot order, which
 -- is the order in which NAME_a_ldl's right-looking sweep subtracts them, with the same operands
 -- (u: a column's entries before scaling; l = u (1 / d_k), its y): F = [D | L] comes out as
--- f3_matrix and NAME_a_ldl leave it, each value stored once and never read back. The rank test
+-- f3_matrix and NAME_a_ldl leave it (D: MB_LDL_D, the failing pivot's d_k),
+-- each value stored once and never read back. The rank test
 -- is NAME_a_ldl's at tol = 0 (d_k > 0; d_k <= A's diagonal entry, so that entry's own test is
 -- implied) with finiteness (mb_sp_ldl's test after the sweep); the pivot that fails is stored.
 -- MB_RELOAD after each pivot: Phi_q's entries are loaded again, not spilled (Andrews: 1683 ->
@@ -693,14 +702,18 @@ local function alf_factor(w, name, P)
     end
     w("/* alf-explicit's matrix M + (a Phi_q)^T Phi_q factored, F = [D | L] (" .. n .. " x " .. n .. ", "
       .. S.nl .. " in L): " .. name .. "_f3_matrix and " .. name .. "_a_ldl in one, on locals.")
-    w(" * Returns -1, or the pivot k (permuted, stored) with !(d_k > 0) or d_k not finite. */")
+    w(" * D the pivots' reciprocals (MB_LDL_D). Returns -1, or the pivot k (permuted, F[k] = d_k) with !(d_k > 0)")
+    w(" * or d_k not finite. */")
     f3_open(w, "static MB_NO_SLP int " .. name .. "_f3_factor")
     for k = 0, n - 1 do
         w(string.format("    const mb_real d%d = %s;", k, entry(k)))
-        w(string.format("    F[%d] = d%d;", k, k))
-        w(string.format("    if (!(d%d > 0 && d%d <= MB_REAL_MAX)) return %d;", k, k, k))
+        w(string.format("    if (!(d%d > 0 && d%d <= MB_REAL_MAX)) {", k, k))
+        w(string.format("        F[%d] = d%d;", k, k))
+        w(string.format("        return %d;", k))
+        w("    }")
+        w(string.format("    const mb_real i%d = 1 / d%d;", k, k))
+        w(string.format("    F[%d] = MB_LDL_D(d%d, i%d);", k, k, k))
         w("    MB_RELOAD();")
-        if lp[k + 2] > lp[k + 1] then w(string.format("    const mb_real i%d = 1 / d%d;", k, k)) end
         for p = lp[k + 1], lp[k + 2] - 1 do
             w(string.format("    const mb_real u%d = %s;", p, entry(n + p)))
             w(string.format("    const mb_real l%d = u%d * i%d;", p, p, k))

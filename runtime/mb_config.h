@@ -147,6 +147,22 @@
                                       with different values still work together */
 #define MB_WITH_PHIQ_PRODUCTS (!MBI_ONLY)
 #endif
+#ifndef MB_LDL_RECIPROCAL          /* [code] the LDL^T kernels (runtime/mb_sparse.c, the
+                                      generated ldl and f3 factor) leave 1 / d_k in D and the
+                                      solves multiply (mb_sparse.h); 0: d_k, and the solves
+                                      divide, as one-formulation builds keep it (flash: the
+                                      pivot-ratio loop divides there anyway). A model and its
+                                      runtime must be built with the same value */
+#define MB_LDL_RECIPROCAL (!MBI_ONLY)
+#endif
+/* what D keeps of a pivot p (inv = 1 / p), and x / p with that D's entry */
+#if MB_LDL_RECIPROCAL
+#define MB_LDL_D(p, inv) (inv)
+#define MB_LDL_DIV(x, D) ((x) * (D))
+#else
+#define MB_LDL_D(p, inv) ((void)(inv), (p))   /* (inv: also the one a pivot without a column computes) */
+#define MB_LDL_DIV(x, D) ((x) / (D))
+#endif
 #ifndef MB_WITH_STAGE_POWER        /* [code] the model's power function (P_nc alone, mb_model.h)
                                       compiled into generated models and called for the adaptive
                                       Runge-Kutta integrators' per-stage power; off in

@@ -49,7 +49,9 @@ typedef struct mb_symbolic {
     const mb_index *upd;          /* [nupd] */
     /* The unrolled form (mbgen --linalg unrolled; NULL in the compact form): straight-line code
      * for this plan, the same arithmetic as the compact kernels of runtime/mb_sparse.c. ldl and
-     * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. */
+     * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. Both
+     * leave in D the pivots' reciprocals, but the failing pivot's d_k (interface 27: ldl; with
+     * MB_LDL_RECIPROCAL, mb_config.h, else ldl's d_k). */
     int (*ldl)(mb_real *F, mb_real *d0, mb_real tol);
     void (*ldl_solve)(const mb_real *F, mb_real *b, mb_real *y);
     int (*lu)(mb_real *F);
@@ -117,7 +119,8 @@ typedef struct mb_f4_kernels {
  *    LDL^T factors F, sig += a (Phi_q v + b); returns |v - vold|^2 and leaves v in vold (nq).
  *  - factor: matrix and the plan's LDL^T (mb_symbolic.ldl at tol 0) in one: F = [D | L], the
  *    same values; returns -1, or the pivot k (permuted) where A is not positive definite to
- *    working precision (!(d_k > 0)) or d_k is not finite, with d_k stored at F[k]. */
+ *    working precision (!(d_k > 0)) or d_k is not finite, with d_k stored at F[k] (at the
+ *    pivots before it MB_LDL_D: 1 / d_k with MB_LDL_RECIPROCAL, interface 27). */
 typedef struct mb_f3_kernels {
     void (*matrix)(mb_real *F, const mb_real *mass, const mb_real *Pq, mb_real a);
     mb_real (*iter)(const mb_real *F, const mb_real *Pq, const mb_real *p, const mb_real *b,

@@ -6,7 +6,9 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
-/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. */
+/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. F[k] keeps
+ * 1 / d_k for a pivot that passed with MB_LDL_RECIPROCAL (the solves multiply, and the ratio loop
+ * of mb_sp_ldl divides once), else d_k; d_k itself for the pivot that failed. */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
 {
     const int n = sy->n;
@@ -23,34 +25,33 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
             for (int q = p; q < lp[k + 1]; q++) F[upd[u++]] -= L[q] * yp;
         }
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
+#if MB_LDL_RECIPROCAL
+        F[k] = inv;
+#endif
     }
     return -1;
 }
 
-#if !MBI_ONLY
-/* The smallest of 1 and the ratios d[k] / d0[k], k < n, and into *fin the sum of d[k] * 0 (+-0
- * while every d[k] is finite), in pairs on restrict parameters (divisions, minima and sums
- * packed two to an instruction). The kernels passed d_k > tol d0_k > 0 at these pivots, so every
- * ratio is positive and no NaN (an infinite d_k: +Inf, which fin reports): the minimum is the
- * one a scalar loop finds, bit for bit; its sums in another order give the same +-0 or NaN. */
-static mb_real min_ratio(int n, const mb_real *restrict d, const mb_real *restrict d0, mb_real *fin)
+#if MB_LDL_RECIPROCAL
+/* The largest of 1 and the products d0[k] r[k] = d0_k / d_k, k < n (r: the reciprocals 1 / d_k
+ * of pivots that passed), in pairs on restrict parameters (products and maxima packed two to an
+ * instruction). The kernels passed 0 < d_k <= d0_k, both finite, at these pivots, so every
+ * product is at least 1 and none is NaN (a d_k too small to invert: +Inf, the largest): the
+ * maximum is the one a scalar loop finds, bit for bit. */
+static mb_real max_quot(int n, const mb_real *restrict r, const mb_real *restrict d0)
 {
-    mb_real m0 = 1, m1 = 1, f0 = 0, f1 = 0;
+    mb_real m0 = 1, m1 = 1;
     int k = 0;
     for (; k + 1 < n; k += 2) {
-        mb_real r0 = d[k] / d0[k], r1 = d[k + 1] / d0[k + 1];
-        f0 += d[k] * 0;
-        f1 += d[k + 1] * 0;
-        m0 = r0 < m0 ? r0 : m0;
-        m1 = r1 < m1 ? r1 : m1;
+        mb_real a = d0[k] * r[k], b = d0[k + 1] * r[k + 1];
+        m0 = a > m0 ? a : m0;
+        m1 = b > m1 ? b : m1;
     }
     if (k < n) {
-        mb_real r0 = d[k] / d0[k];
-        f0 += d[k] * 0;
-        m0 = r0 < m0 ? r0 : m0;
+        mb_real a = d0[k] * r[k];
+        m0 = a > m0 ? a : m0;
     }
-    *fin = f0 + f1;
-    return m1 < m0 ? m1 : m0;
+    return m1 > m0 ? m1 : m0;
 }
 #endif
 
@@ -69,30 +70,44 @@ int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank
     int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
+    /* F[k] is 1 / d_k (MB_LDL_RECIPROCAL, else d_k) for k < kf, d_kf at a failing kf */
     if (!ratio)                           /* no ratio wanted: the finiteness alone */
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
     else {
-        /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The kernels passed
-         * d0_k > 0 at every pivot before kf, so only kf's is tested; d_k * 0 alone tests both
-         * (d_k is d0_k less the updates: Inf or NaN where d0_k is). The same pivot and value;
-         * chain100: 3.7 k -> 2.6 k instructions a factorization */
-#if !MBI_ONLY
+        /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The smallest ratio is
+         * 1 / the largest d0_k (1 / d_k): one division, not one a pivot; its value within 2 ulp
+         * of d_k / d0_k (two roundings more). The kernels passed 0 < d_k (<= d0_k, finite) at
+         * every pivot before kf, so only kf's are tested, and there d0_k (1 / d_k) is finite
+         * but where d_k is too small to invert or d_k / d0_k below 1 / MB_REAL_MAX: then it is
+         * Inf and the largest, so the finiteness of the largest alone tests them all (no chain
+         * of sums a pivot; such a pivot is MB_ERR_NONFINITE) */
+#if MB_LDL_RECIPROCAL
         int kok = kf < 0 ? n : kf;
-        rmin = min_ratio(kok, F, d0, &fin);
-        if (rmin < 1 && rmin < below)     /* the first pivot of the smallest ratio, as a loop
-                                           * keeping the first strict minimum finds it */
-            for (kmin = 0; kmin < kok && F[kmin] / d0[kmin] != rmin; kmin++) {}
+        mb_real mmax = max_quot(kok, F, d0);   /* 1 / rmin */
+        fin += mmax * 0;
+        if (mmax > 1) {
+            rmin = 1 / mmax;
+#if !MBI_ONLY
+            if (rmin < below)   /* the first pivot of the largest d0_k / d_k, as a loop keeping
+                                 * the first strict maximum finds it */
+#endif
+                for (kmin = 0; kmin < kok && d0[kmin] * F[kmin] != mmax; kmin++) {}
+        }
         if (kf >= 0) {
             mb_real dk = F[kf], ok = d0[kf], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0;
             if (r < rmin) { rmin = r; kmin = kf; }
         }
-#else      /* a firmware build: one loop (flash: the two cost 40-48 B on the M4F) */
+#else      /* D keeps d_k (a firmware build): one loop, a division a pivot (flash: two loops
+              cost 40-48 B on the M4F) */
         for (int k = 0; k < kend; k++) {
             mb_real dk = F[k], ok = d0[k], r = ok > 0 ? dk / ok : 0;
             fin += dk * 0 + ok * 0;
             if (r < rmin) { rmin = r; kmin = k; }
         }
+#if !MBI_ONLY
+        if (!(rmin < below)) kmin = -1;
+#endif
 #endif
         *ratio = rmin;
         if (kmin >= 0) *bad = sy->perm[kmin];   /* success: the row of the smallest ratio */
@@ -127,8 +142,8 @@ void mb_sp_ldl_solve(const mb_symbolic *sy, const mb_real *F, mb_real *b, mb_rea
     const mb_real *L = F + n;
     if (sy->ldl_solve) { sy->ldl_solve(F, b, y); return; }
     forward(sy, L, b, y);
-    for (int k = n - 1; k >= 0; k--) {     /* D^-1, then L^T, row k of L^T = column k of L */
-        mb_real s = y[k] / F[k];
+    for (int k = n - 1; k >= 0; k--) {     /* D^-1 (F: its values), then L^T, row k of L^T = column k of L */
+        mb_real s = MB_LDL_DIV(y[k], F[k]);
         for (int p = lp[k]; p < lp[k + 1]; p++) s -= L[p] * y[li[p]];
         y[k] = s;
     }

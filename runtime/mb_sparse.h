@@ -6,14 +6,17 @@
 
 #include "mb_model.h"
 
-/* LDL^T of the symmetric matrix in F = [D | L], in place (right-looking over sy->upd). d0[n] is
- * scratch (the diagonal before elimination). A pivot d_k <= rank_tol d0_k (d0_k its diagonal
+/* LDL^T of the symmetric matrix in F = [D | L], in place (right-looking over sy->upd); D receives
+ * the pivots' reciprocals 1 / d_k (the solve multiplies; MB_LDL_RECIPROCAL 0, a firmware build:
+ * the pivots d_k, and it divides), but a failing pivot's d_k itself. d0[n]
+ * is scratch (the diagonal before elimination). A pivot d_k <= rank_tol d0_k (d0_k its diagonal
  * entry before elimination: the ratio is scale-free and measures how far row k is from the span
  * of the rows before it) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
  * *ratio = min d_k / d0_k over the pivots done; *bad = original index of the failing pivot, on
  * success of the pivot with the smallest ratio (-1 for n = 0); ratio NULL: neither is computed
- * on success (the pivot ratios are not wanted: one division a pivot saved). MB_ERR_NONFINITE when a pivot is NaN or Inf (a non-finite entry reaches every pivot it
- * updates; one that reaches none leaves a non-finite solution, which callers check). */
+ * on success. MB_ERR_NONFINITE when a pivot is NaN or Inf or too small to invert (a non-finite
+ * entry reaches every pivot it updates; one that reaches none leaves a non-finite solution,
+ * which callers check). */
 #if MBI_ONLY
 int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
               int *bad);

@@ -65,8 +65,15 @@ static void check_model(const mb_model *m, int ordering)
          * row named by mb_sp_ldl_below only for a ratio below its bound */
         double rmin = 1;
         int kmin = -1, bad2;
+#if MB_LDL_RECIPROCAL   /* D holds 1 / d_k: the ratio is 1 / the largest d0_k (1 / d_k) */
+        double mmax = 1;
+        for (int k = 0; k < nc; k++)
+            if (d0[k] * F[k] > mmax) { mmax = d0[k] * F[k]; kmin = k; }
+        if (kmin >= 0) rmin = 1 / mmax;
+#else
         for (int k = 0; k < nc; k++)
             if (F[k] / d0[k] < rmin) { rmin = F[k] / d0[k]; kmin = k; }
+#endif
         CHECK(ratio == rmin && bad == (kmin >= 0 ? P->s.perm[kmin] : -1),
               "%s ord %d: S ratio %g row %d, a plain loop %g row %d", m->name, ordering, ratio, bad,
               rmin, kmin);
