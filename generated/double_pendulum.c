@@ -452,14 +452,14 @@ static MB_NO_SLP void double_pendulum_s_assemble(mb_real *restrict F, const mb_r
     F[3] = w[1];
     F[0] += w[2] * Pq[1] * Pq[1];
     F[4] = w[2] * Pq[3] * Pq[1];
-    F[5] += w[2] * Pq[5] * Pq[1];
-    F[6] = w[2] * Pq[9] * Pq[1];
+    F[5] += w[2] * Pq[1] * Pq[1];
+    F[6] = w[2] * Pq[3] * Pq[1];
     F[1] += w[2] * Pq[3] * Pq[3];
-    F[7] = w[2] * Pq[5] * Pq[3];
-    F[8] += w[2] * Pq[9] * Pq[3];
-    F[2] += w[2] * Pq[5] * Pq[5];
-    F[9] = w[2] * Pq[9] * Pq[5];
-    F[3] += w[2] * Pq[9] * Pq[9];
+    F[7] = w[2] * Pq[1] * Pq[3];
+    F[8] += w[2] * Pq[3] * Pq[3];
+    F[2] += w[2] * Pq[1] * Pq[1];
+    F[9] = w[2] * Pq[3] * Pq[1];
+    F[3] += w[2] * Pq[3] * Pq[3];
     F[2] += w[3];
     F[3] += w[4];
     F[2] += w[5] * Pq[7] * Pq[7];
@@ -597,8 +597,8 @@ static MB_NO_SLP void double_pendulum_phiq_mv(const mb_real *restrict Pq, const 
     (void)x;
     out[0] = 0 - x[0] + Pq[1] * x[2];
     out[1] = 0 - x[1] + Pq[3] * x[2];
-    out[2] = 0 + x[0] + Pq[5] * x[2] - x[3] + Pq[7] * x[5];
-    out[3] = 0 + x[1] + Pq[9] * x[2] - x[4] + Pq[11] * x[5];
+    out[2] = 0 + x[0] + Pq[1] * x[2] - x[3] + Pq[7] * x[5];
+    out[3] = 0 + x[1] + Pq[3] * x[2] - x[4] + Pq[11] * x[5];
 }
 
 /* x = w (b - Phi_q^T y) for Phi_q's own values (its constant +-1 entries as such). */

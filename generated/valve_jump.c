@@ -571,7 +571,7 @@ static MB_NO_SLP void valve_jump_s_assemble(mb_real *restrict F, const mb_real *
     F[4] = w[2];
     F[3] = w[3];
     F[2] = w[5];
-    F[5] = w[5] * Pq[4] * Pq[2];
+    F[5] = w[5] * Pq[4] * Pq[0];
     F[3] += w[5] * Pq[4] * Pq[4];
 }
 

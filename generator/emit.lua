@@ -1082,13 +1082,20 @@ function emit.generate(M, opts)
         for i, ent in ipairs(D.phiq) do
             if ent.e.op == "num" and (ent.e.v == 1 or ent.e.v == -1) then unit[i] = ent.e.v end
         end
-        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit) end
+        -- each entry's first entry of the same expression (0-based): the interned node is
+        -- one temporary in every function that evaluates Phi_q, so the two hold the same bits
+        local same, first_of = {}, {}
+        for i, ent in ipairs(D.phiq) do
+            if first_of[ent.e] == nil then first_of[ent.e] = i - 1 end
+            same[i] = first_of[ent.e]
+        end
+        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit, same) end
         if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
         local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
         if s_unr then
             -- the products with Phi_q, and for Phi_q's own values its +-1 entries as such
             data[#data + 1] = EL.products(name, pats.phi_q[1], pats.phi_q[2], D.nc)
-            local phiq = EL.phiq_products(name, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, unit)
+            local phiq = EL.phiq_products(name, pats.phi_q[1], pats.phi_q[2], D.nc, D.nq, unit, same)
             if phiq then data[#data + 1] = phiq end
             data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
                 .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "

@@ -216,10 +216,15 @@ end
 -- table of 0-based values); pq_unit (optional, 1-based): 1 or -1 where Phi_q's entry is that
 -- constant (a joint's translational columns), else nil. A term of two such entries is +-w[c]:
 -- w * (+-1) * (+-1) rounds to the same bits, so the loads and products are left out (chain100:
--- 596 of 1589 terms). Pq must hold Phi_q's values then (mb_sp_assemble_s; mb_sp_assemble_s_maps
--- for other values on the pattern).
-function M.assembly_s(name, P, pq_col, pq_unit)
+-- 596 of 1589 terms). pq_same (optional, 1-based): the 0-based index of the first entry of
+-- Phi_q with the same expression (the generator's interned node), read in its place: the same
+-- bits, so a term w[c] Pq[k] Pq[l] repeated with equal entries is one product for the compiler
+-- (Andrews: body 2's column holds three pairs of equal entries, 36 of its 152 terms). Pq must
+-- hold Phi_q's values then (mb_sp_assemble_s; mb_sp_assemble_s_maps for other values on the
+-- pattern).
+function M.assembly_s(name, P, pq_col, pq_unit, pq_same)
     pq_unit = pq_unit or {}
+    local function pq(k) return pq_same and pq_same[k + 1] or k end
     local out = {}
     local function w(s) out[#out + 1] = s end
     -- write-once: an entry's first term is stored (=), the rest added; the entries no term
@@ -252,7 +257,7 @@ function M.assembly_s(name, P, pq_col, pq_unit)
             end
         else
             w(string.format("    F[%d] %s w[%d] * Pq[%d] * Pq[%d];", d, first[d] == t and "=" or "+=",
-                            pq_col[k + 1], k, l))
+                            pq_col[k + 1], pq(k), pq(l)))
         end
     end
     w("}")
@@ -294,8 +299,10 @@ end
 -- (-1 * (+-1)) y[r] as -+y[r], the same bits (a product with +-1 is exact), without the loads
 -- and products (chain100: 398 of 796 entries). Each output one expression, its terms in the
 -- order of the loops (a row of Phi_q x from 0, a column of x from b). Nil when Phi_q has no
--- such entry. Guarded by MB_WITH_PHIQ_PRODUCTS (runtime/mb_config.h).
-function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
+-- such entry. pq_same (optional): as in assembly_s, so Phi_q x's equal products (an entry and
+-- another of the same expression in the same column) are one. Guarded by
+-- MB_WITH_PHIQ_PRODUCTS (runtime/mb_config.h).
+function M.phiq_products(name, prow, pcol, nc, nq, pq_unit, pq_same)
     local any = false
     for k = 1, #prow do if pq_unit[k] then any = true end end
     if not any then return nil end
@@ -307,7 +314,7 @@ function M.phiq_products(name, prow, pcol, nc, nq, pq_unit)
         local r, c, u = prow[k], pcol[k], pq_unit[k]
         if u == 1 then rows[r] = rows[r] .. string.format(" + x[%d]", c)
         elseif u == -1 then rows[r] = rows[r] .. string.format(" - x[%d]", c)
-        else rows[r] = rows[r] .. string.format(" + Pq[%d] * x[%d]", k - 1, c) end
+        else rows[r] = rows[r] .. string.format(" + Pq[%d] * x[%d]", pq_same and pq_same[k] or k - 1, c) end
         -- b[c] + (-1 * Pq[k]) y[r] is b[c] - Pq[k] y[r] (negation is exact)
         if not cols[c] then cols[c] = string.format("b[%d]", c) end
         if u == 1 then cols[c] = cols[c] .. string.format(" - y[%d]", r)
