@@ -5,12 +5,14 @@
 # was silent without it, stays silent on an accurate run, leaves the run's own steps bit for bit
 # as they are without it (--warn-accuracy 0), and costs about half the run's evaluations (the
 # trapezoid: Newton iterations); dopri5's and dop853's also where the stabilization's stability
-# limit holds the run's step (baumgarte at rtol 1e-4), and the run's last steps (both companions), compared at its
+# limit holds the run's step (baumgarte at rtol 1e-4), but not where only 2h is beyond it
+# (slider_crank), and the run's last steps (both companions), compared at its
 # end (mb_sim_finish). The actual error against a dop853 run at
 # rtol 1e-12. bdf's estimate (baumgarte, canonical): silent on the parallelogram chain within
 # rtol, warned on the pendulum far off; on Andrews within 3 x the actual error. The
 # extrapolated trapezoid's on the parallelogram chain's singular passages (its energy balance,
-# xge_energy), and on the walker's contact impacts (xge_cut, xg_off). Fixed steps: the
+# xge_energy; not on a driven model: audit_driven), and on the walker's contact impacts (xge_cut,
+# xg_off). Fixed steps: the
 # simulator's companion at twice the step (--warn-error) warns on
 # hht's run more than 1e-3 off, not on the accurate ones, leaves the rows as they are and stops
 # a --strict run. The summary's err_est (the largest estimate) and each estimator's own default
