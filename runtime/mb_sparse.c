@@ -29,8 +29,9 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
 
 #if !MBI_ONLY
 /* The smallest of 1 and the ratios d[k] / d0[k], k < n, and into *fin the sum of d[k] * 0 (+-0
- * while every d[k] is finite), in pairs on restrict parameters (divisions, minima and sums
- * packed two to an instruction). The kernels passed d_k > tol d0_k > 0 at these pivots, so every
+ * while every d[k] is finite), in pairs on restrict parameters: two independent chains of
+ * divisions and minima (GCC at -O2 keeps them scalar, divsd and minsd, but no longer waits on
+ * one chain). The kernels passed d_k > tol d0_k > 0 at these pivots, so every
  * ratio is positive and no NaN (an infinite d_k: +Inf, which fin reports): the minimum is the
  * one a scalar loop finds, bit for bit; its sums in another order give the same +-0 or NaN. */
 static mb_real min_ratio(int n, const mb_real *restrict d, const mb_real *restrict d0, mb_real *fin)
