@@ -551,6 +551,51 @@ int main(void)
         }
     }
 
+    /* the explicit integrators' monitor takes Phi of the step's last evaluation (mb_rk.c,
+     * accept): after every step, through the velocity projection's and the sigma resets'
+     * evaluations again, |Phi| in the monitor is that of Phi(t, q) at the accepted state,
+     * bit for bit (the fixture has no fused eval_kin: the same function either way); the
+     * previous step's |Phi| differs from it (the check can tell a stale value) */
+    {
+        static const struct { int f, ig; int proj; double sreset; } K[] = {
+            {MB_BAUMGARTE, MB_DOPRI5, 0, 0}, {MB_BAUMGARTE, MB_DOP853, 1, 0}, {MB_BAUMGARTE, MB_RK4, 1, 0},
+            {MB_CANONICAL, MB_DOPRI5, 0, 1e-2}, {MB_CANONICAL, MB_RK4, 0, 1e-2}, {MB_ALF_EXPLICIT, MB_DOP853, 0, 1e-2},
+        };
+        for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
+            mb_params_default(&p, K[k].f);
+            p.integrator = K[k].ig;
+            p.rtol = p.atol = MB_R(1e-6);
+            p.h = MB_R(1e-2);
+            p.project_velocity = K[k].proj;
+            p.sigma_reset = (mb_real)K[k].sreset;
+            int st = open_sim(&b, FX, &p), steps = 0, same = 0, moved = 0;
+            if (st == MB_OK) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+            const mb_model *m = mb_sim_model(&b.s);
+            mb_real ph[8];
+            double prev = -1;
+            while (st >= 0 && mb_sim_get_t(&b.s) < 1 && m->nc <= 8) {
+                st = mb_sim_step(&b.s, 1);
+                if (st < 0) break;
+                m->phi(m, mb_sim_get_t(&b.s), mb_sim_get_q(&b.s), ph);
+                mb_real a2 = 0;
+                for (int r = 0; r < m->nc; r++) a2 += ph[r] * ph[r];
+                double now = (double)MB_SQRT(a2), mon = (double)mb_sim_get_monitor(&b.s)->phi_norm;
+                steps++;
+                same += mon == now;
+                moved += prev != now;
+                prev = now;
+            }
+            const mb_monitor *o = mb_sim_get_monitor(&b.s);
+            CHECK(st >= 0 && m->nc <= 8 && steps > 10 && same == steps && moved > steps / 2 &&
+                      (K[k].sreset == 0 || o->sigma_resets > 0),
+                  "monitor's |Phi| at the accepted state: %s %s%s: %s, %d steps, %d the same as Phi(t, q), "
+                  "%d moved from the previous step's, %ld sigma resets", mb_formulation_name(K[k].f),
+                  mb_integrator_name(K[k].ig), K[k].proj ? " projected" : "", mb_status_str(st), steps, same,
+                  moved, o->sigma_resets);
+            free(b.w);
+        }
+    }
+
 #ifdef MB_HAVE_fourbar_singular
     /* alf-trapezoid on steps that land exactly on the four-bar's six singular positions
      * (h = 1e-3, t = 0.375 + 0.5 k): all passed, constraint error and energy deviation of the
