@@ -612,8 +612,7 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 #endif
 }
 
-#if MBI_EXPLICIT
-#if MBI_F1 || MBI_F2
+#if MBI_F1 || MBI_F2   /* (bdf on F1, F2: bdf refuses F3, and F4 sums its dsm) */
 /* dv <- its part tangent to the constraints, the M-orthogonal projection
  *   dv - M^-1 Phi_q^T S^-1 Phi_q dv,  S = Phi_q M^-1 Phi_q^T,
  * with the Phi_q and the factors of S of the step's last evaluation (mbi_kkt_solve's, at the
@@ -632,7 +631,6 @@ static void acc_tangent(mb_sim *s, mb_real *dv, mb_real *y, mb_real *pr)
     pq_mtv(m, s->Pq, y, 1, pr);
     for (int i = 0; i < n; i++) dv[i] -= s->minv[i] * pr[i];
 }
-#endif
 
 /* The accuracy warning's estimate, F1 and F2 (bdf refuses F3; mon.err_sum, against warn_accuracy): the positions'
  * error the steps' local errors add up to by t, a signed vector (bacc), in tolerances,
@@ -676,10 +674,8 @@ static void acc_step(mb_sim *s, mb_real t1)
         if (mom) { B[i] += c * e[n + i]; dv[i] = s->minv[i] * B[i]; }   /* F2: M^-1 P */
         else dv[i] = c * e[n + i];
     }
-#if MBI_F1 || MBI_F2
     if (s->nc > 0 && s->p.formulation != MB_ALF_EXPLICIT)   /* F3: refused (mb_params_check) */
         acc_tangent(s, dv, v.y, v.pr);
-#endif
     for (int i = 0; i < n; i++) {
         if (mom) D[i] += h * dv[i];
         else { D[i] += h * B[i]; B[i] += dv[i]; }
@@ -789,7 +785,7 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         /* the accuracy warning's estimate (mb_monitor.c; acc_step: its tangent part costs a
          * solve with S, so only where the warning is on) */
         if (f4) s->mon.err_sum += dsm;
-#if MBI_EXPLICIT
+#if MBI_F1 || MBI_F2
         else if (s->p.warn_accuracy != 0) acc_step(s, t1);
 #endif
         *h_taken = s->bh;

@@ -912,8 +912,10 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
      * above) */
     mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
+#if MBI_HAS_KKT   /* (the pivot record of S: F1, F2) */
     mb_real sr = s->step_ratio;
     int srow = s->step_row;
+#endif
     copy(n, sv, s->ev_v);
     copy(nc, sv + n, s->ev_sig);
     mb_real w0 = s->p.omega, h1 = s->ge_tm - s->ge_t, h2 = s->t - s->ge_tm;
@@ -938,8 +940,10 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     long ev = s->mon.evals;
     s->mon = m0;
     s->mon.evals = ev;
+#if MBI_HAS_KKT
     s->step_ratio = sr;
     s->step_row = srow;
+#endif
     copy(n, s->ev_v, sv);
     copy(nc, s->ev_sig, sv + n);
     if (st != MB_OK) { ge_sync(s); return; }

@@ -34,8 +34,8 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
 
 #if MB_LDL_RECIPROCAL
 /* The largest of 1 and the products d0[k] r[k] = d0_k / d_k, k < n (r: the reciprocals 1 / d_k
- * of pivots that passed), in pairs on restrict parameters (products and maxima packed two to an
- * instruction). The kernels passed 0 < d_k <= d0_k, both finite, at these pivots, so every
+ * of pivots that passed), in pairs on restrict parameters: two independent chains of products and
+ * maxima, not one that waits on itself. The kernels passed 0 < d_k <= d0_k, both finite, at these pivots, so every
  * product is at least 1 and none is NaN (a d_k too small to invert: +Inf, the largest): the
  * maximum is the one a scalar loop finds, bit for bit. */
 static mb_real max_quot(int n, const mb_real *restrict r, const mb_real *restrict d0)

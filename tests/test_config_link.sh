@@ -4,7 +4,8 @@
 # linked together with ld -r) references no mb_* / mbi_* function that it does not define (a
 # call left outside the switch's #if, whose body is compiled out: -DMB_WITH_PHIQ_PRODUCTS=0
 # left mb_kkt.c calling mb_sp_phiq_mv, so no simulator linked). Negative control: the same
-# objects without mb_sparse.c are reported. Ends with "N passed, N failed".
+# objects without mb_sparse.c are reported. The four formulations' [ABI] switches two at a time
+# likewise. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 CC=${CC:-cc}
@@ -37,6 +38,22 @@ for sw in $SWITCHES; do
     else
         ok "-D$sw=0: the runtime compiles ($(head -2 "$d/log"))" false
     fi
+done
+# the formulations ([ABI] switches) two at a time: a host build of the other two (neither
+# baumgarte nor canonical, the KKT solve's two: mb_rk.c's companion and mb_bdf.c's accuracy
+# estimate referred to their fields, step_ratio and minv)
+FORMS="BAUMGARTE CANONICAL ALF_EXPLICIT ALF_TRAPEZOID"
+for a in $FORMS; do
+    for b in $FORMS; do
+        [[ "$a" < "$b" ]] || continue
+        d=$T/F_${a}_$b
+        if build "-DMB_WITH_$a=0 -DMB_WITH_$b=0" "$d"; then
+            u=$(unresolved "$d"/*.o)
+            ok "-DMB_WITH_$a=0 -DMB_WITH_$b=0: the runtime's objects resolve their own calls${u:+ (unresolved: $u)}" '[ -z "$u" ]'
+        else
+            ok "-DMB_WITH_$a=0 -DMB_WITH_$b=0: the runtime compiles ($(grep -m2 error "$d/log"))" false
+        fi
+    done
 done
 # negative control: a missing definition is reported
 d=$T/$(echo "$SWITCHES" | head -1)

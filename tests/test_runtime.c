@@ -507,6 +507,95 @@ int main(void)
         free(b.w);
     }
 
+    /* the accuracy warning's threshold through the library (not only the simulator): the
+     * default MB_WARN_ACCURACY_AUTO gives each estimator its own (mb_monitor.c, acc_limit: the
+     * companions at 2h 10, bdf's signed sum on baumgarte and canonical 15, the sums of
+     * magnitudes 150), a value > 0 one for all, 0 none (err_lim 0, no estimate: err_max 0);
+     * mb_params_check takes -1 and refuses other negative values */
+    {
+        static const struct { int f, ig, ad; double w, lim; } A[] = {
+            {MB_CANONICAL, MB_DOPRI5, 0, MB_WARN_ACCURACY_AUTO, 10},
+            {MB_BAUMGARTE, MB_DOP853, 0, MB_WARN_ACCURACY_AUTO, 10},
+            {MB_BAUMGARTE, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 15},
+            {MB_CANONICAL, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 15},
+            {MB_ALF_TRAPEZOID, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 150},
+            {MB_ALF_TRAPEZOID, MB_TRAPEZOID, 1, MB_WARN_ACCURACY_AUTO, 150},
+            {MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, MB_WARN_ACCURACY_AUTO, 10},
+            {MB_CANONICAL, MB_BDF, 0, 3, 3},
+            {MB_CANONICAL, MB_DOPRI5, 0, 0, 0},
+        };
+        const char *what = NULL;
+        mb_params_default(&p, MB_CANONICAL);
+        p.warn_accuracy = -1;
+        CHECK(mb_params_check(&p, &what) == 0, "warn_accuracy -1 (auto) refused: %s", what ? what : "");
+        p.warn_accuracy = MB_R(-2);
+        CHECK(mb_params_check(&p, &what) != 0, "warn_accuracy -2 taken");
+        for (size_t k = 0; k < sizeof A / sizeof A[0]; k++) {
+            mb_params_default(&p, A[k].f);
+            p.integrator = A[k].ig;
+            p.adaptive = A[k].ad;
+            p.rtol = p.atol = MB_R(1e-6);
+            p.h = MB_R(1e-3);
+            p.warn_accuracy = (mb_real)A[k].w;
+            int st = open_sim(&b, FX, &p);
+            if (st == MB_OK) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+            if (st == MB_OK) st = run_to(&b, 0.5);
+            if (st == MB_OK) st = mb_sim_finish(&b.s);
+            const mb_monitor *o = mb_sim_get_monitor(&b.s);
+            CHECK(st == MB_OK && o->err_lim == (mb_real)A[k].lim && (A[k].lim > 0 ? o->err_max > 0 : o->err_max == 0) &&
+                      o->err_max >= o->err_sum && !(o->warn & MB_WARN_BIT(MB_WARN_ACCURACY)) == !(o->err_max > o->err_lim && o->err_lim > 0),
+                  "accuracy threshold %s %s adaptive %d warn_accuracy %g: %s, err_lim %g (want %g), err_max %g, err_sum %g, warn %#x",
+                  mb_formulation_name(A[k].f), mb_integrator_name(A[k].ig), A[k].ad, A[k].w, mb_status_str(st),
+                  (double)o->err_lim, A[k].lim, (double)o->err_max, (double)o->err_sum, o->warn);
+            free(b.w);
+        }
+    }
+
+    /* the explicit integrators' monitor takes Phi of the step's last evaluation (mb_rk.c,
+     * accept): after every step, through the velocity projection's and the sigma resets'
+     * evaluations again, |Phi| in the monitor is that of Phi(t, q) at the accepted state,
+     * bit for bit (the fixture has no fused eval_kin: the same function either way); the
+     * previous step's |Phi| differs from it (the check can tell a stale value) */
+    {
+        static const struct { int f, ig; int proj; double sreset; } K[] = {
+            {MB_BAUMGARTE, MB_DOPRI5, 0, 0}, {MB_BAUMGARTE, MB_DOP853, 1, 0}, {MB_BAUMGARTE, MB_RK4, 1, 0},
+            {MB_CANONICAL, MB_DOPRI5, 0, 1e-2}, {MB_CANONICAL, MB_RK4, 0, 1e-2}, {MB_ALF_EXPLICIT, MB_DOP853, 0, 1e-2},
+        };
+        for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
+            mb_params_default(&p, K[k].f);
+            p.integrator = K[k].ig;
+            p.rtol = p.atol = MB_R(1e-6);
+            p.h = MB_R(1e-2);
+            p.project_velocity = K[k].proj;
+            p.sigma_reset = (mb_real)K[k].sreset;
+            int st = open_sim(&b, FX, &p), steps = 0, same = 0, moved = 0;
+            if (st == MB_OK) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+            const mb_model *m = mb_sim_model(&b.s);
+            mb_real ph[8];
+            double prev = -1;
+            while (st >= 0 && mb_sim_get_t(&b.s) < 1 && m->nc <= 8) {
+                st = mb_sim_step(&b.s, 1);
+                if (st < 0) break;
+                m->phi(m, mb_sim_get_t(&b.s), mb_sim_get_q(&b.s), ph);
+                mb_real a2 = 0;
+                for (int r = 0; r < m->nc; r++) a2 += ph[r] * ph[r];
+                double now = (double)MB_SQRT(a2), mon = (double)mb_sim_get_monitor(&b.s)->phi_norm;
+                steps++;
+                same += mon == now;
+                moved += prev != now;
+                prev = now;
+            }
+            const mb_monitor *o = mb_sim_get_monitor(&b.s);
+            CHECK(st >= 0 && m->nc <= 8 && steps > 10 && same == steps && moved > steps / 2 &&
+                      (K[k].sreset == 0 || o->sigma_resets > 0),
+                  "monitor's |Phi| at the accepted state: %s %s%s: %s, %d steps, %d the same as Phi(t, q), "
+                  "%d moved from the previous step's, %ld sigma resets", mb_formulation_name(K[k].f),
+                  mb_integrator_name(K[k].ig), K[k].proj ? " projected" : "", mb_status_str(st), steps, same,
+                  moved, o->sigma_resets);
+            free(b.w);
+        }
+    }
+
 #ifdef MB_HAVE_fourbar_singular
     /* alf-trapezoid on steps that land exactly on the four-bar's six singular positions
      * (h = 1e-3, t = 0.375 + 0.5 k): all passed, constraint error and energy deviation of the
