@@ -118,12 +118,49 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
 #endif
 
 #if MBI_F3
+/* F3's right-hand side after the iteration has stopped: one more pass of it in residual form,
+ * d = A^-1 (p - M v - Phi_q^T (sigma~ + a c)), v += d, sigma~ += a (c + Phi_q d), c = Phi_q v + b
+ * (the same step as the loop's in exact arithmetic). The loop's own values carry round-off of
+ * alpha eps whatever its stop: its v is the solve of A = M + a Phi_q^T Phi_q, whose factors hold
+ * M's part (the tangent directions' mass) only to a eps of A's size, and each update of sigma~
+ * adds a times the rounding of c = Phi_q v + b (eps |Phi_q| |v|). In residual form M v enters
+ * unrounded by a, and c is the same value in d's right-hand side and in sigma~'s update, where
+ * its rounding cancels to (I - a Phi_q A^-1 Phi_q^T) c, M / (a |Phi_q|^2) of it: v and sigma~
+ * within a few eps. Measured (rk4, err against the exact solutions, docs/validation.md section
+ * 10): the A01 pendulum at h = 1e-4 over 20 s 2.1e-10 -> 9.2e-12 (alpha 1e9: 9.5e-8 -> 2.6e-12),
+ * Andrews at h = 1e-6 5.0e-7 -> 8.6e-11; a tighter --tol (to 1e-16) had left both where they
+ * were. Not in F4's start-up (mbi_alf_velocity alone: its results unchanged). Counted in
+ * alf_iters and solves. */
+static int alf_refine(mb_sim *s, const mb_real *p)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    const MBI_VIEW(MB_VIEW_F3) k = MBI_VIEW_OF(MB_VIEW_F3);   /* b as the loop left it */
+    mb_real *v = s->ev_v, *sig = s->ev_sig, *c = s->cv, *d = k.rhs, *jd = k.sb;
+    const mb_real *Pq = s->Pq, *mass = m->mass, *b = k.b;
+    mb_real a = s->p.alpha;
+    pq_mv(m, Pq, v, c);
+    for (int r = 0; r < nc; r++) {
+        c[r] += b[r];
+        jd[r] = sig[r] + a * c[r];
+    }
+    for (int i = 0; i < n; i++) d[i] = p[i] - mass[i] * v[i];
+    pq_mtv(m, Pq, jd, -1, d);
+    mbi_ls_solve(s, MB_MAT_A_SYM, d);
+    for (int i = 0; i < n; i++) v[i] += d[i];
+    pq_mv(m, Pq, d, jd);
+    for (int r = 0; r < nc; r++) sig[r] += a * (c[r] + jd[r]);
+    s->mon.alf_iters++;
+    return finite_vec(n, v) ? MB_OK : MB_ERR_NONFINITE;
+}
+
 static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const mb_real *q = z;
     int st = mbi_alf_velocity(s, t, q, z + n, z + 2 * n);
+    if (!st) st = alf_refine(s, z + n);
     if (st) return st;
     mbi_eval_force_pqd(s, t, q, s->ev_v);
     copy(n, f, s->ev_v);
