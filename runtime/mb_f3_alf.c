@@ -130,10 +130,12 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
  * 10): the A01 pendulum at h = 1e-4 over 20 s 2.1e-10 -> 9.2e-12 (alpha 1e9: 9.5e-8 -> 2.6e-12),
  * Andrews at h = 1e-6 5.0e-7 -> 8.6e-11; a tighter --tol (to 1e-16) had left both where they
  * were. Not in F4's start-up (mbi_alf_velocity alone: its results unchanged). Counted in
- * alf_iters and solves. Near a singular position, where the iteration contracts slowly in the
- * lost-rank direction, this v takes adaptive runs through the passage differently, not always
- * better (the chain N = 2, dop853 at rtol 1e-10 to 2 s: 1.8e-7 -> 5.0e-4; a plain 11th
- * iteration instead: 1.2e-7; docs/validation.md section 10). */
+ * alf_iters and solves. Through a singular position this v makes adaptive dop853 at tight
+ * tolerances worse (the chain N = 2 at rtol 1e-10 to 2 s, median of 18 runs: 1.0e-7 -> 2.3e-5
+ * of its size; a plain 11th iteration instead leaves it as it was), by what it does on the
+ * approach to the passage, where the iteration still converges; not resolved (no rule on the
+ * iteration's convergence or A's pivots found that undoes it and keeps the gains above;
+ * docs/validation.md section 10). */
 static int alf_refine(mb_sim *s, const mb_real *p)
 {
     const mb_model *m = s->m;
