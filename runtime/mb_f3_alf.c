@@ -130,12 +130,10 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
  * 10): the A01 pendulum at h = 1e-4 over 20 s 2.1e-10 -> 9.2e-12 (alpha 1e9: 9.5e-8 -> 2.6e-12),
  * Andrews at h = 1e-6 5.0e-7 -> 8.6e-11; a tighter --tol (to 1e-16) had left both where they
  * were. Not in F4's start-up (mbi_alf_velocity alone: its results unchanged). Counted in
- * alf_iters and solves. Through a singular position this v makes adaptive dop853 at tight
- * tolerances worse (the chain N = 2 at rtol 1e-10 to 2 s, median of 18 runs: 1.0e-7 -> 2.3e-5
- * of its size; a plain 11th iteration instead leaves it as it was), by what it does on the
- * approach to the passage, where the iteration still converges; not resolved (no rule on the
- * iteration's convergence or A's pivots found that undoes it and keeps the gains above;
- * docs/validation.md section 10). */
+ * alf_iters and solves. Taken only where it keeps the velocity constraints (below): taken
+ * everywhere, it left the chain N = 2 with dop853 at rtol 1e-10 to 2 s at 2.3e-5 of its size
+ * (median of 18 runs; 1.0e-7 without the pass, 8.3e-8 with the test; docs/validation.md
+ * section 10). */
 static int alf_refine(mb_sim *s, const mb_real *p)
 {
     const mb_model *m = s->m;
@@ -152,11 +150,26 @@ static int alf_refine(mb_sim *s, const mb_real *p)
     for (int i = 0; i < n; i++) d[i] = p[i] - mass[i] * v[i];
     pq_mtv(m, Pq, jd, -1, d);
     mbi_ls_solve(s, MB_MAT_A_SYM, d);
-    for (int i = 0; i < n; i++) v[i] += d[i];
-    pq_mv(m, Pq, d, jd);
-    for (int r = 0; r < nc; r++) sig[r] += a * (c[r] + jd[r]);
     s->mon.alf_iters++;
-    return finite_vec(n, v) ? MB_OK : MB_ERR_NONFINITE;
+    /* taken only where v + d keeps c = Phi_q v + b at its round-off (2 eps of its terms'
+     * size), as the loop's v does. Where it would not (its residual is damped only by M / (M +
+     * alpha s^2) along a singular value s of Phi_q: on the approach to a singular position),
+     * q' = v would carry it along the direction the constraints are about to lose, which the
+     * passage amplifies; the loop's v and sigma~ stay then. On the pendulum, Andrews and the
+     * crank-rocker it never declines (at eps it does, on the pendulum). A NaN in d fails the
+     * test too: the loop's finite values stay. */
+    pq_mv(m, Pq, d, jd);
+    mb_real pm = 0, vm = 0, bm = 0, cm = 0;
+    for (int k2 = 0, nnz = s->nnz; k2 < nnz; k2++) pm = MB_FABS(Pq[k2]) > pm ? MB_FABS(Pq[k2]) : pm;
+    for (int i = 0; i < n; i++) vm = MB_FABS(v[i] + d[i]) > vm ? MB_FABS(v[i] + d[i]) : vm;
+    for (int r = 0; r < nc; r++) {
+        bm = MB_FABS(b[r]) > bm ? MB_FABS(b[r]) : bm;
+        cm = MB_FABS(c[r] + jd[r]) > cm ? MB_FABS(c[r] + jd[r]) : cm;
+    }
+    if (!(cm <= 2 * MB_EPS * (pm * vm + bm))) return MB_OK;
+    for (int i = 0; i < n; i++) v[i] += d[i];
+    for (int r = 0; r < nc; r++) sig[r] += a * (c[r] + jd[r]);
+    return MB_OK;
 }
 
 static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
