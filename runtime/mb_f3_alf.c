@@ -137,12 +137,67 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
 #endif
 
 #if MBI_F3
+/* F3's right-hand side after the iteration has stopped: one more pass of it in residual form,
+ * d = A^-1 (p - M v - Phi_q^T (sigma~ + a c)), v += d, sigma~ += a (c + Phi_q d), c = Phi_q v + b
+ * (the same step as the loop's in exact arithmetic). The loop's own values carry round-off of
+ * alpha eps whatever its stop: its v is the solve of A = M + a Phi_q^T Phi_q, whose factors hold
+ * M's part (the tangent directions' mass) only to a eps of A's size, and each update of sigma~
+ * adds a times the rounding of c = Phi_q v + b (eps |Phi_q| |v|). In residual form M v enters
+ * unrounded by a, and c is the same value in d's right-hand side and in sigma~'s update, where
+ * its rounding cancels to (I - a Phi_q A^-1 Phi_q^T) c, M / (a |Phi_q|^2) of it: v and sigma~
+ * within a few eps. Measured (rk4, err against the exact solutions, docs/validation.md section
+ * 10): the A01 pendulum at h = 1e-4 over 20 s 2.1e-10 -> 9.2e-12 (alpha 1e9: 9.5e-8 -> 2.6e-12),
+ * Andrews at h = 1e-6 5.0e-7 -> 8.6e-11; a tighter --tol (to 1e-16) had left both where they
+ * were. Not in F4's start-up (mbi_alf_velocity alone: its results unchanged). Counted in
+ * alf_iters and solves. Taken only where it keeps the velocity constraints (below): taken
+ * everywhere, it left the chain N = 2 with dop853 at rtol 1e-10 to 2 s at 2.3e-5 of its size
+ * (median of 18 runs; 1.0e-7 without the pass, 8.3e-8 with the test; docs/validation.md
+ * section 10). */
+static int alf_refine(mb_sim *s, const mb_real *p)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc;
+    const MBI_VIEW(MB_VIEW_F3) k = MBI_VIEW_OF(MB_VIEW_F3);   /* b as the loop left it */
+    mb_real *v = s->ev_v, *sig = s->ev_sig, *c = s->cv, *d = k.rhs, *jd = k.sb;
+    const mb_real *Pq = s->Pq, *mass = m->mass, *b = k.b;
+    mb_real a = s->p.alpha;
+    pq_mv(m, Pq, v, c);
+    for (int r = 0; r < nc; r++) {
+        c[r] += b[r];
+        jd[r] = sig[r] + a * c[r];
+    }
+    for (int i = 0; i < n; i++) d[i] = p[i] - mass[i] * v[i];
+    pq_mtv(m, Pq, jd, -1, d);
+    mbi_ls_solve(s, MB_MAT_A_SYM, d);
+    s->mon.alf_iters++;
+    /* taken only where v + d keeps c = Phi_q v + b at its round-off (2 eps of its terms'
+     * size), as the loop's v does. Where it would not (its residual is damped only by M / (M +
+     * alpha s^2) along a singular value s of Phi_q: on the approach to a singular position),
+     * q' = v would carry it along the direction the constraints are about to lose, which the
+     * passage amplifies; the loop's v and sigma~ stay then. On the pendulum, Andrews and the
+     * crank-rocker it never declines (at eps it does, on the pendulum). A NaN in d fails the
+     * test too: the loop's finite values stay. */
+    pq_mv(m, Pq, d, jd);
+    mb_real pm = 0, vm = 0, bm = 0, cm = 0;
+    for (int k2 = 0, nnz = s->nnz; k2 < nnz; k2++) pm = MB_FABS(Pq[k2]) > pm ? MB_FABS(Pq[k2]) : pm;
+    for (int i = 0; i < n; i++) vm = MB_FABS(v[i] + d[i]) > vm ? MB_FABS(v[i] + d[i]) : vm;
+    for (int r = 0; r < nc; r++) {
+        bm = MB_FABS(b[r]) > bm ? MB_FABS(b[r]) : bm;
+        cm = MB_FABS(c[r] + jd[r]) > cm ? MB_FABS(c[r] + jd[r]) : cm;
+    }
+    if (!(cm <= 2 * MB_EPS * (pm * vm + bm))) return MB_OK;
+    for (int i = 0; i < n; i++) v[i] += d[i];
+    for (int r = 0; r < nc; r++) sig[r] += a * (c[r] + jd[r]);
+    return MB_OK;
+}
+
 static int rhs_alf(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
     const mb_real *q = z;
     int st = mbi_alf_velocity(s, t, q, z + n, z + 2 * n);
+    if (!st) st = alf_refine(s, z + n);
     if (st) return st;
     mbi_eval_force_pqd(s, t, q, s->ev_v);
     copy(n, f, s->ev_v);

@@ -24,19 +24,23 @@ kv() { tr ' ' '\n' <"$T/out" | sed -n "s/^$1=//p"; }
 sim() { timeout 300 "$@" --quiet >"$T/out" 2>"$T/err"; rc=$?; }
 
 # ---- the issue's cases now warn
-# two parallelogram loops, alf-explicit at h = 1e-2: status=ok with a 3.6 J energy jump before
+# two parallelogram loops, alf-explicit at h = 1e-2: status=ok with a 3.6 J energy jump before.
+# Its singular passages at that step are chaotic: the largest energy deviation to 20 s is 3.8 J
+# without F3's residual pass (runtime/mb_f3_alf.c), 0.75 J with the pass taken everywhere, 331 J
+# with it as now (the positions meters off in each); the fixed steps' accuracy companion names it
+# from t = 8.32 s, the energy warning from 9 s, now also constraint (12.06 s) and stability
+# (13.71 s). (The energy warning's message: test_audit.sh, test_warn_rest.sh.)
 sim "$FC" --formulation alf-explicit --h 1e-2 --t-end 20
 ok "fourbar_chain h=1e-2: exit 0 with a warning (rc $rc)" '[ $rc -eq 0 ] && [ "$(kv warnings)" -ge 1 ]'
-ok "fourbar_chain h=1e-2: the energy warning names time and threshold" \
-   'grep -q "warning: energy: first at t=[0-9.]*: |energy deviation| = .* of the energy scale (threshold 0.01)" "$T/err"'
-ok "one line per condition" '[ $(grep -c "warning: energy:" "$T/err") -eq 1 ]'
-# (--warn-error 0: the fixed steps' accuracy companion, which warns here too, left out)
-sim "$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --strict --warn-error 0 --out "$T/s.csv"
+ok "fourbar_chain h=1e-2: the accuracy warning names time and threshold" \
+   'grep -q "warning: accuracy: first at t=[0-9.]*: the positions. global error is estimated at .* (threshold 0.001;" "$T/err"'
+ok "one line per condition" '[ $(grep -c "warning: accuracy:" "$T/err") -eq 1 ]'
+sim "$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --strict --out "$T/s.csv"
 ok "--strict: exit 1, status=error code=-13 (rc $rc)" '[ $rc -eq 1 ] && grep -q "^status=error code=-13 " "$T/out"'
-ok "--strict: the fault names the condition" 'grep -q "suspect result (strict).*--strict: warning energy" "$T/err"'
+ok "--strict: the fault names the condition" 'grep -q "suspect result (strict).*--strict: warning accuracy" "$T/err"'
 ok "--strict: no row from the suspect step on" \
    'awk -F, -v te="$(kv t_end)" "NR > 1 && \$1 >= te + 0 { exit 1 }" "$T/s.csv"'
-ok "--warn-energy 0 turns it off" '"$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --warn-energy 0 --warn-error 0 --quiet | grep -q " warnings=0 "'
+ok "--warn-error 0 turns it off" '[ "$("$FC" --formulation alf-explicit --h 1e-2 --t-end 20 --warn-error 0 --quiet 2>&1 >/dev/null | grep -c "warning: accuracy:")" = 0 ]'
 # Andrews, alf-explicit at h = 1e-2: rk4 far beyond its stability limit (2 xi omega h = 200)
 sim "$A" --formulation alf-explicit --h 1e-2 --out "$T/a.csv"
 ok "andrews h=1e-2: stability named at the first step" \

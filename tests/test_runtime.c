@@ -158,6 +158,48 @@ static int run_to(simbox *b, double t_end)
     return st < 0 ? st : MB_OK;
 }
 
+/* alf-explicit's fixed steps converge at rk4's order at any alpha: the double pendulum to 1 s at
+ * alpha 1e9 (the iteration's round-off there, alpha eps, is far above rk4's error at h = 5e-4)
+ * against canonical rk4 at h = 1e-4 (coordinates at t = 1, the largest difference). F3's
+ * right-hand side finishes with one pass of its iteration in residual form (mb_f3_alf.c,
+ * alf_refine): err 1.18e-8, 7.2e-10 at h = 1e-3, 5e-4 (16.5 x) on both models; the iteration
+ * alone (stopped at |dv| < tol, and no better with a tighter tol) 8.7e-9, 4.6e-9 on the fixture,
+ * 1.04e-8, 7.8e-9 on the generated model (1.9 x, 1.3 x). */
+static double f3_err(const mb_model *m, const mb_real *ref, double h)
+{
+    mb_params p;
+    simbox b;
+    mb_params_default(&p, MB_ALF_EXPLICIT);
+    p.alpha = MB_R(1e9);
+    p.h = (mb_real)h;
+    int st = open_sim(&b, m, &p);
+    if (!st) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+    if (!st) st = run_to(&b, 1.0);
+    double d = st ? 1e30 : 0;
+    for (int i = 0; !st && i < m->nq; i++) d = fmax(d, fabs((double)(mb_sim_get_q(&b.s)[i] - ref[i])));
+    free(b.w);
+    return d;
+}
+static void check_f3_order(const mb_model *m)
+{
+    mb_params p;
+    simbox b;
+    mb_real ref[NQ];
+    if (m->nq > NQ) return;
+    mb_params_default(&p, MB_CANONICAL);
+    p.h = MB_R(1e-4);
+    int st = open_sim(&b, m, &p);
+    if (!st) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+    if (!st) st = run_to(&b, 1.0);
+    CHECK(st == MB_OK, "%s: canonical reference: %s", m->name, mb_status_str(st));
+    memcpy(ref, mb_sim_get_q(&b.s), sizeof(mb_real) * (size_t)m->nq);
+    free(b.w);
+    if (st) return;
+    double e1 = f3_err(m, ref, 1e-3), e2 = f3_err(m, ref, 5e-4);
+    CHECK(e1 < 1e-4 && e2 * 10 < e1, "%s: alf-explicit rk4 at alpha 1e9: err %.3g, %.3g at h = 1e-3, 5e-4 "
+          "(rk4: 16 x; below 10 x the iteration's round-off)", m->name, e1, e2);
+}
+
 int main(void)
 {
     mb_params p;
@@ -443,6 +485,13 @@ int main(void)
               (double)o->max_phi, (double)a->max_energy_dev, (double)o->max_energy_dev);
         free(r.w); free(b.w);
     }
+
+#if !MB_FLOAT
+    check_f3_order(FX);
+#ifdef MB_HAVE_double_pendulum
+    check_f3_order(&double_pendulum_model);   /* its unrolled kernels (mb_plan.f3) */
+#endif
+#endif
 
     /* the same reset in the explicit canonical formulations (F2: it was ignored before): the
      * reset is an exact change of p (v unchanged), so the motion agrees with the run without it
