@@ -55,6 +55,9 @@ TEST_SCRIPTS += tests/test_tree_files.sh
 # runtime/mb_config.h is the one page of the build switches: every switch read is on it, every
 # [ABI] one in MB_BUILD_CONFIG, none tested by presence (tests/test_config_page.sh)
 TEST_SCRIPTS += tests/test_config_page.sh
+# MB_LDL_RECIPROCAL is a bit of MB_BUILD_CONFIG: an application and model built with another
+# value than the runtime get MB_ERR_BUILD (tests/test_ldl_reciprocal_abi.sh)
+TEST_SCRIPTS += tests/test_ldl_reciprocal_abi.sh
 # every [code] switch of it can be turned off: the runtime built with -DNAME=0 resolves its own
 # calls (tests/test_config_link.sh)
 TEST_SCRIPTS += tests/test_config_link.sh

@@ -147,12 +147,13 @@
                                       with different values still work together */
 #define MB_WITH_PHIQ_PRODUCTS (!MBI_ONLY)
 #endif
-#ifndef MB_LDL_RECIPROCAL          /* [code] the LDL^T kernels (runtime/mb_sparse.c, the
+#ifndef MB_LDL_RECIPROCAL          /* [ABI] the LDL^T kernels (runtime/mb_sparse.c, the
                                       generated ldl and f3 factor) leave 1 / d_k in D and the
                                       solves multiply (mb_sparse.h); 0: d_k, and the solves
                                       divide, as one-formulation builds keep it (flash: the
-                                      pivot-ratio loop divides there anyway). A model and its
-                                      runtime must be built with the same value */
+                                      pivot-ratio loop divides there anyway). A model (built
+                                      with its application) and the runtime must agree: a bit
+                                      of MB_BUILD_CONFIG */
 #define MB_LDL_RECIPROCAL (!MBI_ONLY)
 #endif
 /* what D keeps of a pivot p (inv = 1 / p), and x / p with that D's entry */
@@ -201,7 +202,8 @@
      (unsigned long)MB_WITH_FULL_JACOBIAN << 12 | (unsigned long)MB_WITH_DENSE_OUTPUT << 13 |     \
      (unsigned long)MB_WITH_TRAPEZOID_ADAPTIVE << 14 | (unsigned long)MB_WITH_REDUNDANT_ROWS << 15 | \
      (unsigned long)MB_WITH_TUNABLES << 16 | (unsigned long)MB_WITH_TRIG_CACHE << 17 |            \
-     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19 | (unsigned long)MB_WITH_EVENTS << 20)
+     (unsigned long)(sizeof(mb_index) == 2) << 18 | (unsigned long)(sizeof(mb_index) == 1) << 19 | (unsigned long)MB_WITH_EVENTS << 20 | \
+     (unsigned long)MB_LDL_RECIPROCAL << 21)
 
 /* ================================================================== what follows from them */
 

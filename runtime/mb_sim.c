@@ -223,8 +223,8 @@ int mb_params_check_checked(const mb_params *p, const char **what, unsigned long
 {
     if (!same_build(config, sizes)) {
         if (what)
-            *what = "the build (MB_FLOAT, MB_ONLY_* / MB_WITH_* or MB_INDEX8 / MB_INDEX16 differ "
-                    "from the runtime's)";
+            *what = "the build (MB_FLOAT, MB_ONLY_* / MB_WITH_*, MB_LDL_RECIPROCAL or MB_INDEX8 / "
+                    "MB_INDEX16 differ from the runtime's)";
         return MB_ERR_BUILD;
     }
     int k = params_bad(p);
