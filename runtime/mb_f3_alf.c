@@ -175,17 +175,21 @@ static int alf_refine(mb_sim *s, const mb_real *p)
      * alpha s^2) along a singular value s of Phi_q: on the approach to a singular position),
      * q' = v would carry it along the direction the constraints are about to lose, which the
      * passage amplifies; the loop's v and sigma~ stay then. On the pendulum, Andrews and the
-     * crank-rocker it never declines (at eps it does, on the pendulum). A NaN in d fails the
-     * test too: the loop's finite values stay. */
+     * crank-rocker it never declines (at eps it does, on the pendulum). A NaN or Inf in v + d
+     * fails it too (fz; the maxima skip a NaN): the loop's finite values stay. */
     pq_mv(m, Pq, d, jd);
-    mb_real pm = 0, vm = 0, bm = 0, cm = 0;
+    mb_real pm = 0, vm = 0, bm = 0, cm = 0, fz = 0;   /* fz: +-0 while v + d is finite */
     for (int k2 = 0, nnz = s->nnz; k2 < nnz; k2++) pm = MB_FABS(Pq[k2]) > pm ? MB_FABS(Pq[k2]) : pm;
-    for (int i = 0; i < n; i++) vm = MB_FABS(v[i] + d[i]) > vm ? MB_FABS(v[i] + d[i]) : vm;
+    for (int i = 0; i < n; i++) {
+        mb_real x = v[i] + d[i];
+        fz += x * 0;
+        vm = MB_FABS(x) > vm ? MB_FABS(x) : vm;
+    }
     for (int r = 0; r < nc; r++) {
         bm = MB_FABS(b[r]) > bm ? MB_FABS(b[r]) : bm;
         cm = MB_FABS(c[r] + jd[r]) > cm ? MB_FABS(c[r] + jd[r]) : cm;
     }
-    if (!(cm <= 2 * MB_EPS * (pm * vm + bm))) return MB_OK;
+    if (!(cm <= 2 * MB_EPS * (pm * vm + bm)) || !(fz == 0)) return MB_OK;
     for (int i = 0; i < n; i++) v[i] += d[i];
     for (int r = 0; r < nc; r++) sig[r] += a * (c[r] + jd[r]);
     return MB_OK;
