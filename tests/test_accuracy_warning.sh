@@ -318,8 +318,12 @@ ok "Andrews alf-explicit dop853 rtol $R: estimate ${est:-none} by the end, the a
 
 # a companion that left the mechanism (more than 10 x its size from the run) starts anew,
 # keeping its estimate so far: the chain N = 2, baumgarte dopri5 at rtol 1e-4, within 10 x rtol
-# of the exact reference up to its rank-loss stop at 5.1 s, whose companion went another way
-# at the singular position there and ended 678 m from the run (estimated 7e4 tolerances)
+# of the exact reference up to its rank-loss stop, whose companion can go another way at the
+# singular position there (it ended 678 m from the run, estimated 7e4 tolerances). Where the
+# run stops and whether the estimate passes 10 just before depends on the rounding: at this
+# tolerance the passage is not determined (docs/validation.md, section 10: the chain runs that
+# warn and then stop); with the LDL^T's reciprocal pivots it stops at 3.17 s and reads 143 at
+# 3.1698 s, so the check is on the estimate's size, not on silence
 R=1e-4
 timeout 300 "$XC" --formulation baumgarte --integrator dopri5 --rtol $R --atol $R --h 1e-3 --t-end 20 --every 0.5 \
     --quiet --out "$T/cs.csv" >"$T/out" 2>"$T/err"; rc=$?
@@ -332,7 +336,8 @@ act=$(awk -F, 'FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i } 
     END { printf "%.3e", (n > 5 ? m : 1e30) }' "$T/rchain.csv" "$T/cs.csv")
 ok "chain N = 2 baumgarte dopri5 rtol $R: stopped by rank loss, $act off before, $(ratio "$act" $R) x rtol (<= 10)" \
    '[ $rc -ne 0 ] && grep -q "rank loss" "$T/err" && within "$act" $R 10'
-ok "chain N = 2 baumgarte dopri5 rtol $R: no accuracy warning" '! warned'
+ok "chain N = 2 baumgarte dopri5 rtol $R: err_est $(kv err_est) below 1e3 (a companion gone 678 m: 7e4)" \
+   'within "$(kv err_est)" 1e3'
 timeout 300 "$XC" --formulation baumgarte --integrator dopri5 --rtol $R --atol $R --h 1e-3 --t-end 20 --every 0.5 \
     --warn-accuracy 0 --quiet --out "$T/cs0.csv" >/dev/null 2>&1
 ok "chain N = 2 baumgarte dopri5 rtol $R: the same rows without the companion" 'cmp -s "$T/cs.csv" "$T/cs0.csv"'

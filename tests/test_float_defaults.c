@@ -8,6 +8,7 @@
  * Models: the shipped ones linked in (MB_HAVE_<m>) and tests/models/jansen.lua. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mb_sim.h"
 
@@ -104,7 +105,7 @@ static const fcase cases[] = {
      * warned of its energy at 0.036 s (the monitor's noise, not the motion's) */
     {"walker", &walker_model, MB_ALF_TRAPEZOID, 10000, 500, 1e-3, 0, 0},
     /* at h = 1e-3 its Newton iteration diverges (the double run stops at t = 0.011 s, step 12):
-     * the float run must stop there too, not pass it off as its rounding floor */
+     * the float run must stop there too (within a step), not pass it off as its rounding floor */
     {"walker_h1e-3", &walker_model, MB_ALF_TRAPEZOID, 20, 1, 1e-3, 0, 1e-3},
 #endif
 #ifdef MB_HAVE_parallelogram_chain
@@ -208,7 +209,9 @@ int main(int argc, char **argv)
         check(rst < 0 || st >= 0, cs->name, "the float run failed", st);
         /* a Newton failure of the double run is one of the float run's, at the same step */
         if (rst == MB_ERR_NEWTON) check(st == MB_ERR_NEWTON, cs->name, "a diverging iteration passed", st);
-        check(ns == rns, cs->name, "samples", ns);
+        /* (a diverging run: within a step of it, where the rounding decides the last step:
+         * the walker at h = 1e-3 stops at sample 11 in double, 10 in float) */
+        check(rst == MB_ERR_NEWTON ? abs(ns - rns) <= 1 : ns == rns, cs->name, "samples", ns);
         check(dq <= cs->pos_tol, cs->name, "positions off the double run's", dq);
         unsigned extra = mon.warn & ~rwarn;
         if (cs->may_warn_energy) extra &= ~MB_WARN_BIT(MB_WARN_ENERGY);
