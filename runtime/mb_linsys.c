@@ -77,7 +77,7 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     else   /* the pivot ratio is monitored for S with a rank test only; its row is wanted (on
             * success) only for a new smallest ratio of the step (step_row below) */
         st = mb_sp_ldl_below(sy, F, s->lsd, rank_tol, which == MB_MAT_S && rank_tol > 0 ? &ratio : NULL,
-                             &bad, MBI_HAS_KKT ? STEP_RATIO(s) : 0);
+                             &bad, STEP_RATIO(s));
 #else      /* (a firmware build: always, as the test costs flash, 128 B on the M4F) */
     else
         st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);

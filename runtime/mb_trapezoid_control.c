@@ -577,6 +577,9 @@ static void xge_compare(mb_sim *s)
     s->ge_t = t;
     s->ge_n = 0;
     s->xg_d0 = s->mon.energy_dev;
+    s->ge_resets = XGE_MARK(s);   /* compared here: what happened before (a contact's cut) is
+                                   * behind it, and it goes on from its own state */
+    s->xg_ev = s->mon.events;
 }
 
 static void xge_step(mb_sim *s)
@@ -586,8 +589,6 @@ static void xge_step(mb_sim *s)
         int start = s->ge_n < 0;
         if (xge_cut(s)) {
             xge_compare(s);
-            s->ge_resets = XGE_MARK(s);
-            s->xg_ev = s->mon.events;
             return;
         }
         if (start) s->xg_e = s->xg_off = 0;
@@ -609,9 +610,6 @@ int mbi_trap_finish(mb_sim *s)
     if (s->p.integrator != MB_TRAPEZOID || MBI_FORMULATION(s) != MB_ALF_TRAPEZOID) return 0;
     if (s->ge_n < 1 || s->t != s->ge_tlast || (XGE_MARK(s) != s->ge_resets && !xge_cut(s))) return 0;
     xge_compare(s);
-    s->ge_resets = XGE_MARK(s);   /* (as xge_step at a cut: a run stepped on after this goes on
-                                   * comparing from the companion's own state) */
-    s->xg_ev = s->mon.events;
     s->td_t0 = s->t;
     return 1;
 }
