@@ -6,11 +6,10 @@
 # every measured value (and the machine line) as @V@ and the warnings table's rows as one line
 # @ROWS@ (tests/test_validation_doc.sh compares that with docs/validation.md).
 set -eu
+DRY=; V=@V@; OUT=docs/validation.md
+if [ "${1-}" = --text ]; then DRY=1; OUT=$(realpath -m -- "$2"); fi
 cd "$(dirname "$0")/.."
 B=build
-OUT=docs/validation.md
-DRY=; V=@V@
-if [ "${1-}" = --text ]; then DRY=1; OUT=$2; fi
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 exec 3>"$OUT.tmp"
 say() { printf '%s\n' "$*" >&3; }
