@@ -367,6 +367,20 @@ ok "hht h 1e-4: $act off, silent" '[ $rc -eq 0 ] && within "$act" 1e-4 && [ "$(k
 sim --formulation canonical --h 1e-3 --t-end $TE --every 500 --out "$T/f_rk4.csv"
 act=$(qdiff "$T/ref.csv" "$T/f_rk4.csv")
 ok "canonical rk4 h 1e-3: $act off, silent" '[ $rc -eq 0 ] && within "$act" 1e-4 && [ "$(kv warnings)" = 0 ]'
+# rk4's companion beyond its stability limit at 2h: the forced oscillator (a stiff quadratic
+# damper) at h = 2.5e-4 is stable and accurate (against h = 6.25e-5), its companion at 5e-4 is
+# not (the run at 5e-4 ends in a NaN): the comparison ends with a note, no accuracy warning;
+# at h = 1e-3 the run itself is beyond the limit and warns (stability)
+OS=$BUILD/oscillator_1dof_sim
+osc() { timeout 300 "$OS" --formulation baumgarte --t-end 0.1 --every 1000000 "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+osc --h 6.25e-5 --out "$T/osc_ref.csv"
+osc --h 2.5e-4 --out "$T/osc.csv"
+act=$(qdiff "$T/osc_ref.csv" "$T/osc.csv")
+ok "oscillator rk4 h 2.5e-4: $act off, no accuracy warning, the companion's note" \
+   '[ $rc -eq 0 ] && within "$act" 1e-8 && ! warned && [ "$(kv warnings)" = 0 ] && grep -q "note: the accuracy companion at twice the step went beyond the stability limit" "$T/err"'
+osc --h 1e-3 --out "$T/osc_bad.csv"
+ok "oscillator rk4 h 1e-3: beyond the limit itself: the stability warning (exit $rc)" \
+   'grep -q "warning: stability:" "$T/err"'
 sim --formulation baumgarte --integrator dopri5 --warn-error 1e-3 --t-end 1
 ok "--warn-error with dopri5: refused (exit $rc)" '[ $rc -eq 2 ] && grep -q -- "--warn-error" "$T/err"'
 
