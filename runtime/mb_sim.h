@@ -243,9 +243,11 @@ typedef struct mb_monitor {
                                 limit at this step and another of the last three */
 #if MBI_ACC
     mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
-                                sum over the accepted steps of the local error estimate in
-                                tolerances (the weighted RMS norm the step control holds below
-                                1); bdf on F1, F2: the largest coordinate, in tolerances of
+                                sum over the accepted steps of the local error estimate, the
+                                weighted RMS norm the step control holds below 1 (the
+                                trapezoid's over the positions, in tolerances; bdf's over the
+                                tested components, in tolerances of rtol tolf: mb_bdf.c,
+                                set_weights); bdf on F1, F2: the largest coordinate, in tolerances of
                                 rtol, of the positions' error the local errors add up to,
                                 with their signs (the velocities' times the time since; mb_bdf.c,
                                 acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid

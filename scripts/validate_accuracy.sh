@@ -310,6 +310,41 @@ END {
   printf "runs at rtol 1e-8: %d; within 1e-6: %d; off but stopped or warned: %d; off and silent: %d\n%s\n", n8, p8, f8, s8, sl8
 }' "$RUNS"
 
+# the goal "error(rtol) <= C rtol, one C per pair": per adaptive pair the largest err / rtol over
+# its runs that returned ok with no warning (the bound a user can rely on without a warning),
+# over every problem and rtol of the runs, and where it is reached; the same over every run with
+# an error figure (a stop's err is that of its rows before the stop); per rtol the silent runs'
+# largest, "-" where the pair has no silent run at that rtol
+awk -F'|' '
+$3 != "rtol" || $13 == "-" { next }
+{ p = $2; r = $13 / $4
+  if (!(p in np)) { np[p] = 1; pl[++npl] = p }
+  if (!($4 in nr)) { nr[$4] = 1; rl[++nrl] = $4 }
+  na[p]++
+  if (!(p in ca) || r > ca[p]) { ca[p] = r; wa[p] = sprintf("%s %s, %s%s", $1, $4, $5, $7 == "" ? "" : " [" $7 "]") }
+  if ($5 == "ok" && $8 + 0 == 0) { ns[p]++; nsr[p, $4]++
+      if (!(p in cs) || r > cs[p]) { cs[p] = r; ws[p] = $1 " " $4 }
+      if (!((p, $4) in csr) || r > csr[p, $4]) csr[p, $4] = r } }
+END {
+  for (i = 2; i <= nrl; i++) for (j = i; j > 1 && rl[j] + 0 > rl[j - 1] + 0; j--) { x = rl[j]; rl[j] = rl[j - 1]; rl[j - 1] = x }
+  printf "## Goal: err <= C rtol with one C per pair (C: the largest err / rtol)\n\n"
+  printf "silent: status ok and no warning, the bound a user can rely on without a warning; all: every\n"
+  printf "run with an error figure (a stop: its rows before the stop). Over every problem and rtol here.\n\n"
+  printf "| pair | C, silent runs | where | silent runs | C, all runs | where | rtols without a silent run |\n"
+  printf "|---|---|---|---|---|---|---|\n"
+  for (i = 1; i <= npl; i++) { p = pl[i]; none = ""
+      for (j = 1; j <= nrl; j++) if (!((p, rl[j]) in nsr)) none = none (none == "" ? "" : " ") rl[j]
+      printf "| %s | %s | %s | %d of %d | %.3g | %s | %s |\n", p, (p in cs) ? sprintf("%.3g", cs[p]) : "-", (p in ws) ? ws[p] : "-",
+          ns[p], na[p], ca[p], wa[p], none == "" ? "-" : none }
+  printf "\nThe silent runs'"'"' largest err / rtol at each rtol:\n\n| pair |"
+  for (j = 1; j <= nrl; j++) printf " %s |", rl[j]
+  printf "\n|---|"; for (j = 1; j <= nrl; j++) printf "---|"; printf "\n"
+  for (i = 1; i <= npl; i++) { p = pl[i]; printf "| %s |", p
+      for (j = 1; j <= nrl; j++) printf " %s |", ((p, rl[j]) in csr) ? sprintf("%.3g", csr[p, rl[j]]) : "-"
+      printf "\n" }
+  printf "\n"
+}' "$RUNS"
+
 # the accuracy warning's threshold per estimator kind: misses and false alarms (as above, the
 # other warnings counted as they are) had the warning fired past T, from each run's err_est
 # (its largest estimate; runs without it, from before the field, are left out)
