@@ -237,6 +237,26 @@ static mb_real refine_sum(int n, const mb_real *restrict x, mb_real *restrict y,
     return m1 > m0 ? m1 : m0;
 }
 
+/* y = x + y; returns max |y| (refine_sum without the finiteness sum) */
+static mb_real refine_summax(int n, const mb_real *restrict x, mb_real *restrict y)
+{
+    mb_real m0 = 0, m1 = 0;
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        mb_real y0 = x[i] + y[i], y1 = x[i + 1] + y[i + 1];
+        y[i] = y0;
+        y[i + 1] = y1;
+        m0 = max_abs(m0, y0);
+        m1 = max_abs(m1, y1);
+    }
+    if (i < n) {
+        mb_real y0 = x[i] + y[i];
+        y[i] = y0;
+        m0 = max_abs(m0, y0);
+    }
+    return m1 > m0 ? m1 : m0;
+}
+
 /* y += a x */
 static void refine_axpy(int n, mb_real *restrict y, mb_real a, const mb_real *restrict x)
 {
@@ -288,9 +308,9 @@ static int alf_refine(mb_sim *s, const mb_real *p)
      * crank-rocker it never declines (at eps it does, on the pendulum). A NaN or Inf in v + d
      * fails it too (fz; the maxima skip a NaN): the loop's finite values stay. */
     pq_mv(m, Pq, d, jd);
-    mb_real fz, fc;                                  /* fz: +-0 while v + d is finite */
+    mb_real fz;                                      /* +-0 while v + d is finite */
     mb_real vm = refine_sum(n, v, d, &fz);           /* d = v + d */
-    mb_real cm = refine_sum(nc, c, jd, &fc);         /* jd = c + Phi_q d */
+    mb_real cm = refine_summax(nc, c, jd);           /* jd = c + Phi_q d */
     if (!(fz == 0)) return MB_OK;
     /* max |Phi_q| (pm) over all its entries only where the test fails with that over the first
      * few, pl <= pm: with vm > 0 (and every operand >= 0, finite but for pm, pl) the rounded
