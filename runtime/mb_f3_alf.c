@@ -137,22 +137,6 @@ int mbi_alf_velocity(mb_sim *s, mb_real t, const mb_real *q, const mb_real *p, c
 #endif
 
 #if MBI_F3
-/* F3's right-hand side after the iteration has stopped: one more pass of it in residual form,
- * d = A^-1 (p - M v - Phi_q^T (sigma~ + a c)), v += d, sigma~ += a (c + Phi_q d), c = Phi_q v + b
- * (the same step as the loop's in exact arithmetic). The loop's own values carry round-off of
- * alpha eps whatever its stop: its v is the solve of A = M + a Phi_q^T Phi_q, whose factors hold
- * M's part (the tangent directions' mass) only to a eps of A's size, and each update of sigma~
- * adds a times the rounding of c = Phi_q v + b (eps |Phi_q| |v|). In residual form M v enters
- * unrounded by a, and c is the same value in d's right-hand side and in sigma~'s update, where
- * its rounding cancels to (I - a Phi_q A^-1 Phi_q^T) c, M / (a |Phi_q|^2) of it: v and sigma~
- * within a few eps. Measured (rk4, err against the exact solutions, docs/validation.md section
- * 10): the A01 pendulum at h = 1e-4 over 20 s 2.1e-10 -> 9.2e-12 (alpha 1e9: 9.5e-8 -> 2.6e-12),
- * Andrews at h = 1e-6 5.0e-7 -> 8.6e-11; a tighter --tol (to 1e-16) had left both where they
- * were. Not in F4's start-up (mbi_alf_velocity alone: its results unchanged). Counted in
- * alf_iters and solves. Taken only where it keeps the velocity constraints (below): taken
- * everywhere, it left the chain N = 2 with dop853 at rtol 1e-10 to 2 s at 2.3e-5 of its size
- * (median of 18 runs; 1.0e-7 without the pass, 8.3e-8 with the test; docs/validation.md
- * section 10). */
 /* alf_refine's passes over the vectors, each in pairs on restrict parameters (GCC packs a pair
  * into one vector operation only then; mb_trapezoid.c) and each entry's operations those of the
  * plain loop: the same bits. A maximum of |x| is the same value in any order (a NaN, which the
