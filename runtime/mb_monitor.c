@@ -76,10 +76,17 @@ void mbi_update_max(mb_sim *s)
     int n = s->n, f4 = MBI_FORMULATION(s) == MB_ALF_TRAPEZOID;
     int pm = !(MBI_FORMULATION(s) == MB_BAUMGARTE || f4);
     const mb_real *v = s->v;
-    for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
-        mb_real a = mass[i] * v[i], b = pm ? p[i] - a : 0;
-        mv += a * a;
-        ps += b * b;
+    if (pm) {
+        for (int i = 0; i < n; i++) {   /* M v, and p - M v = Phi_q^T sigma (F2, F3) */
+            mb_real a = mass[i] * v[i], b = p[i] - a;
+            mv += a * a;
+            ps += b * b;
+        }
+    } else {
+        for (int i = 0; i < n; i++) {   /* M v alone (ps stays 0) */
+            mb_real a = mass[i] * v[i];
+            mv += a * a;
+        }
     }
     if (f4) {   /* F4: p - M v = Phi_q^T (sigma + alpha c) (5.41); alpha c is no drift of sigma,
                  * and from rest, while M v is still tiny, it alone passed the threshold (Andrews,
