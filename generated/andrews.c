@@ -125,24 +125,28 @@ const mb_model_info andrews_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (20 x 20, 58 in L, 138 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[20];
     const mb_real l0 = u0 * inv;
     F[20] = l0;
@@ -155,12 +159,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[23];
     const mb_real l3 = u3 * inv;
     F[23] = l3;
@@ -173,12 +180,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[26];
     const mb_real l6 = u6 * inv;
     F[26] = l6;
@@ -191,12 +201,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[29];
     const mb_real l9 = u9 * inv;
     F[29] = l9;
@@ -209,12 +222,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[32] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[32] = l12;
@@ -224,12 +240,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u3 * l3;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u14 = F[34] - u4 * l3;
     const mb_real l14 = u14 * inv;
     F[34] = l14;
@@ -239,12 +258,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u16 = F[36] - u7 * l6;
     const mb_real l16 = u16 * inv;
     F[36] = l16;
@@ -254,12 +276,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u9 * l9;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u18 = F[38] - u10 * l9;
     const mb_real l18 = u18 * inv;
     F[38] = l18;
@@ -269,12 +294,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u7 * l7 - u16 * l16;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u20 = F[40] - u8 * l7 - u17 * l16;
     const mb_real l20 = u20 * inv;
     F[40] = l20;
@@ -287,12 +315,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u4 * l4 - u14 * l14;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u23 = F[43] - u5 * l4 - u15 * l14;
     const mb_real l23 = u23 * inv;
     F[43] = l23;
@@ -305,12 +336,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u8 * l8 - u17 * l17 - u20 * l20;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u26 = F[46] - u21 * l20;
     const mb_real l26 = u26 * inv;
     F[46] = l26;
@@ -320,12 +354,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u5 * l5 - u15 * l15 - u23 * l23;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u28 = F[48] - u24 * l23;
     const mb_real l28 = u28 * inv;
     F[48] = l28;
@@ -335,12 +372,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u1 * l1 - u12 * l12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u30 = F[50] - u2 * l1 - u13 * l12;
     const mb_real l30 = u30 * inv;
     F[50] = l30;
@@ -365,12 +405,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u13 * l13 - u30 * l30;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u37 = F[57] - u31 * l30;
     const mb_real l37 = u37 * inv;
     F[57] = l37;
@@ -392,12 +435,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u21 * l21 - u26 * l26 - u31 * l31 - u37 * l37;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u43 = F[63] - u22 * l21 - u27 * l26 - u32 * l31 - u38 * l37;
     const mb_real l43 = u43 * inv;
     F[63] = l43;
@@ -416,12 +462,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u22 * l22 - u27 * l27 - u32 * l32 - u38 * l38 - u43 * l43;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u48 = F[68] - u33 * l32 - u39 * l38 - u44 * l43;
     const mb_real l48 = u48 * inv;
     F[68] = l48;
@@ -437,12 +486,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u24 * l24 - u28 * l28 - u33 * l33 - u39 * l39 - u44 * l44 - u48 * l48;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u52 = F[72] - u25 * l24 - u29 * l28 - u34 * l33 - u40 * l39 - u45 * l44 - u49 * l48;
     const mb_real l52 = u52 * inv;
     F[72] = l52;
@@ -455,12 +507,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u25 * l25 - u29 * l29 - u34 * l34 - u40 * l40 - u45 * l45 - u49 * l49 - u52 * l52;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u55 = F[75] - u35 * l34 - u41 * l40 - u46 * l45 - u50 * l49 - u53 * l52;
     const mb_real l55 = u55 * inv;
     F[75] = l55;
@@ -470,24 +525,31 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u10 * l10 - u18 * l18 - u35 * l35 - u41 * l41 - u46 * l46 - u50 * l50 - u53 * l53 - u55 * l55;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u57 = F[77] - u11 * l10 - u19 * l18 - u36 * l35 - u42 * l41 - u47 * l46 - u51 * l50 - u54 * l53 - u56 * l55;
     const mb_real l57 = u57 * inv;
     F[77] = l57;
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u19 * l19 - u36 * l36 - u42 * l42 - u47 * l47 - u51 * l51 - u54 * l54 - u56 * l56 - u57 * l57;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -594,24 +656,28 @@ static const mb_index andrews_s_upd[138] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (21 x 21, 63 in L, 136 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[21];
     const mb_real l0 = u0 * inv;
     F[21] = l0;
@@ -624,12 +690,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[24];
     const mb_real l3 = u3 * inv;
     F[24] = l3;
@@ -642,12 +711,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[27];
     const mb_real l6 = u6 * inv;
     F[27] = l6;
@@ -660,12 +732,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[30];
     const mb_real l9 = u9 * inv;
     F[30] = l9;
@@ -678,12 +753,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[33];
     const mb_real l12 = u12 * inv;
     F[33] = l12;
@@ -696,12 +774,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u15 = F[36];
     const mb_real l15 = u15 * inv;
     F[36] = l15;
@@ -714,12 +795,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u0 * l0 - u3 * l3;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u18 = F[39] - u1 * l0;
     const mb_real l18 = u18 * inv;
     F[39] = l18;
@@ -732,12 +816,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u9 * l9;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u21 = F[42] - u7 * l6;
     const mb_real l21 = u21 * inv;
     F[42] = l21;
@@ -750,12 +837,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u12 * l12 - u15 * l15;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u24 = F[45] - u13 * l12;
     const mb_real l24 = u24 * inv;
     F[45] = l24;
@@ -768,12 +858,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u13 * l13 - u24 * l24;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u27 = F[48] - u25 * l24;
     const mb_real l27 = u27 * inv;
     F[48] = l27;
@@ -789,12 +882,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u7 * l7 - u21 * l21;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u31 = F[52] - u22 * l21;
     const mb_real l31 = u31 * inv;
     F[52] = l31;
@@ -810,12 +906,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u35 = F[56];
     const mb_real l35 = u35 * inv;
     F[56] = l35;
@@ -831,12 +930,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u16 * l16 - u25 * l25 - u27 * l27;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u39 = F[60] - u17 * l16 - u26 * l25 - u28 * l27;
     const mb_real l39 = u39 * inv;
     F[60] = l39;
@@ -852,12 +954,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u10 * l10 - u22 * l22 - u31 * l31;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u43 = F[64] - u11 * l10 - u23 * l22 - u32 * l31;
     const mb_real l43 = u43 * inv;
     F[64] = l43;
@@ -873,12 +978,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u35 * l35;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u47 = F[68] - u36 * l35;
     const mb_real l47 = u47 * inv;
     F[68] = l47;
@@ -894,12 +1002,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u14 * l14 - u17 * l17 - u26 * l26 - u28 * l28 - u39 * l39;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u51 = F[72] - u29 * l28 - u40 * l39;
     const mb_real l51 = u51 * inv;
     F[72] = l51;
@@ -912,12 +1023,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u8 * l8 - u11 * l11 - u23 * l23 - u32 * l32 - u43 * l43;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u54 = F[75] - u33 * l32 - u44 * l43;
     const mb_real l54 = u54 * inv;
     F[75] = l54;
@@ -930,12 +1044,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u36 * l36 - u47 * l47;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u57 = F[78] - u37 * l36 - u48 * l47;
     const mb_real l57 = u57 * inv;
     F[78] = l57;
@@ -948,12 +1065,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u1 * l1 - u18 * l18 - u29 * l29 - u33 * l33 - u37 * l37 - u40 * l40 - u44 * l44 - u48 * l48 - u51 * l51 - u54 * l54 - u57 * l57;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u60 = F[81] - u19 * l18 - u41 * l40 - u45 * l44 - u49 * l48 - u52 * l51 - u55 * l54 - u58 * l57;
     const mb_real l60 = u60 * inv;
     F[81] = l60;
@@ -963,24 +1083,31 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u4 * l4 - u19 * l19 - u41 * l41 - u45 * l45 - u49 * l49 - u52 * l52 - u55 * l55 - u58 * l58 - u60 * l60;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u62 = F[83] - u5 * l4 - u20 * l19 - u42 * l41 - u46 * l45 - u50 * l49 - u53 * l52 - u56 * l55 - u59 * l58 - u61 * l60;
     const mb_real l62 = u62 * inv;
     F[83] = l62;
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u2 * l2 - u5 * l5 - u20 * l20 - u30 * l30 - u34 * l34 - u38 * l38 - u42 * l42 - u46 * l46 - u50 * l50 - u53 * l53 - u56 * l56 - u59 * l59 - u61 * l61 - u62 * l62;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 

@@ -209,24 +209,28 @@ static const char *const walker_out_names[18] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (26 x 26, 214 in L, 1234 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[26];
     const mb_real l0 = u0 * inv;
     F[26] = l0;
@@ -245,12 +249,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u5 = F[31];
     const mb_real l5 = u5 * inv;
     F[31] = l5;
@@ -269,12 +276,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u10 = F[36];
     const mb_real l10 = u10 * inv;
     F[36] = l10;
@@ -293,12 +303,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u15 = F[41];
     const mb_real l15 = u15 * inv;
     F[41] = l15;
@@ -317,12 +330,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u20 = F[46] - u1 * l0;
     const mb_real l20 = u20 * inv;
     F[46] = l20;
@@ -362,12 +378,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u1 * l1 - u20 * l20;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u32 = F[58] - u21 * l20;
     const mb_real l32 = u32 * inv;
     F[58] = l32;
@@ -404,12 +423,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u5 * l5 - u21 * l21 - u32 * l32;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u43 = F[69] - u6 * l5 - u22 * l21 - u33 * l32;
     const mb_real l43 = u43 * inv;
     F[69] = l43;
@@ -452,12 +474,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u22 * l22 - u33 * l33 - u43 * l43;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u56 = F[82] - u23 * l22 - u34 * l33 - u44 * l43;
     const mb_real l56 = u56 * inv;
     F[82] = l56;
@@ -497,12 +522,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u10 * l10;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u68 = F[94];
     const mb_real l68 = u68 * inv;
     F[94] = l68;
@@ -548,12 +576,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u15 * l15 - u23 * l23 - u34 * l34 - u44 * l44 - u56 * l56;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u82 = F[108] - u16 * l15 - u24 * l23 - u35 * l34 - u45 * l44 - u57 * l56;
     const mb_real l82 = u82 * inv;
     F[108] = l82;
@@ -599,12 +630,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u16 * l16 - u24 * l24 - u35 * l35 - u45 * l45 - u57 * l57 - u82 * l82;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u96 = F[122] - u25 * l24 - u36 * l35 - u46 * l45 - u58 * l57 - u83 * l82;
     const mb_real l96 = u96 * inv;
     F[122] = l96;
@@ -647,12 +681,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u25 * l25 - u36 * l36 - u46 * l46 - u58 * l58 - u68 * l68 - u83 * l83 - u96 * l96;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u109 = F[135] - u26 * l25 - u37 * l36 - u47 * l46 - u59 * l58 - u84 * l83 - u97 * l96;
     const mb_real l109 = u109 * inv;
     F[135] = l109;
@@ -698,12 +735,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u26 * l26 - u37 * l37 - u47 * l47 - u59 * l59 - u84 * l84 - u97 * l97 - u109 * l109;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u123 = F[149] - u27 * l26 - u38 * l37 - u48 * l47 - u60 * l59 - u85 * l84 - u98 * l97 - u110 * l109;
     const mb_real l123 = u123 * inv;
     F[149] = l123;
@@ -746,12 +786,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u27 * l27 - u38 * l38 - u48 * l48 - u60 * l60 - u69 * l69 - u85 * l85 - u98 * l98 - u110 * l110 - u123 * l123;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u136 = F[162] - u3 * l2 - u28 * l27 - u39 * l38 - u49 * l48 - u61 * l60 - u70 * l69 - u86 * l85 - u99 * l98 - u111 * l110 - u124 * l123;
     const mb_real l136 = u136 * inv;
     F[162] = l136;
@@ -791,12 +834,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u3 * l3 - u28 * l28 - u39 * l39 - u49 * l49 - u61 * l61 - u70 * l70 - u86 * l86 - u99 * l99 - u111 * l111 - u124 * l124 - u136 * l136;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u148 = F[174] - u4 * l3 - u29 * l28 - u40 * l39 - u50 * l49 - u62 * l61 - u71 * l70 - u87 * l86 - u100 * l99 - u112 * l111 - u125 * l124 - u137 * l136;
     const mb_real l148 = u148 * inv;
     F[174] = l148;
@@ -833,12 +879,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u4 * l4 - u29 * l29 - u40 * l40 - u50 * l50 - u62 * l62 - u71 * l71 - u87 * l87 - u100 * l100 - u112 * l112 - u125 * l125 - u137 * l137 - u148 * l148;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u159 = F[185] - u51 * l50 - u63 * l62 - u72 * l71 - u88 * l87 - u101 * l100 - u113 * l112 - u126 * l125 - u138 * l137 - u149 * l148;
     const mb_real l159 = u159 * inv;
     F[185] = l159;
@@ -872,12 +921,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u7 * l7 - u51 * l51 - u63 * l63 - u72 * l72 - u88 * l88 - u101 * l101 - u113 * l113 - u126 * l126 - u138 * l138 - u149 * l149 - u159 * l159;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u169 = F[195] - u8 * l7 - u52 * l51 - u64 * l63 - u73 * l72 - u89 * l88 - u102 * l101 - u114 * l113 - u127 * l126 - u139 * l138 - u150 * l149 - u160 * l159;
     const mb_real l169 = u169 * inv;
     F[195] = l169;
@@ -908,12 +960,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u8 * l8 - u52 * l52 - u64 * l64 - u73 * l73 - u89 * l89 - u102 * l102 - u114 * l114 - u127 * l127 - u139 * l139 - u150 * l150 - u160 * l160 - u169 * l169;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u178 = F[204] - u9 * l8 - u53 * l52 - u65 * l64 - u74 * l73 - u90 * l89 - u103 * l102 - u115 * l114 - u128 * l127 - u140 * l139 - u151 * l150 - u161 * l160 - u170 * l169;
     const mb_real l178 = u178 * inv;
     F[204] = l178;
@@ -941,12 +996,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u9 * l9 - u53 * l53 - u65 * l65 - u74 * l74 - u90 * l90 - u103 * l103 - u115 * l115 - u128 * l128 - u140 * l140 - u151 * l151 - u161 * l161 - u170 * l170 - u178 * l178;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u186 = F[212] - u75 * l74 - u116 * l115 - u129 * l128 - u141 * l140 - u152 * l151 - u162 * l161 - u171 * l170 - u179 * l178;
     const mb_real l186 = u186 * inv;
     F[212] = l186;
@@ -971,12 +1029,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u75 * l75 - u116 * l116 - u129 * l129 - u141 * l141 - u152 * l152 - u162 * l162 - u171 * l171 - u179 * l179 - u186 * l186;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u193 = F[219] - u12 * l11 - u76 * l75 - u117 * l116 - u130 * l129 - u142 * l141 - u153 * l152 - u163 * l162 - u172 * l171 - u180 * l179 - u187 * l186;
     const mb_real l193 = u193 * inv;
     F[219] = l193;
@@ -998,12 +1059,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u12 * l12 - u30 * l30 - u41 * l41 - u54 * l54 - u66 * l66 - u76 * l76 - u91 * l91 - u104 * l104 - u117 * l117 - u130 * l130 - u142 * l142 - u153 * l153 - u163 * l163 - u172 * l172 - u180 * l180 - u187 * l187 - u193 * l193;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
     const mb_real u199 = F[225] - u13 * l12 - u31 * l30 - u42 * l41 - u55 * l54 - u67 * l66 - u77 * l76 - u92 * l91 - u105 * l104 - u118 * l117 - u131 * l130 - u143 * l142 - u154 * l153 - u164 * l163 - u173 * l172 - u181 * l180 - u188 * l187 - u194 * l193;
     const mb_real l199 = u199 * inv;
     F[225] = l199;
@@ -1022,12 +1086,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u13 * l13 - u31 * l31 - u42 * l42 - u55 * l55 - u67 * l67 - u77 * l77 - u92 * l92 - u105 * l105 - u118 * l118 - u131 * l131 - u143 * l143 - u154 * l154 - u164 * l164 - u173 * l173 - u181 * l181 - u188 * l188 - u194 * l194 - u199 * l199;
-    if (!(p21 > tol * o21) || !(o21 > 0)) {
+    if (!(p21 > tol * o21)) {
         F[21] = p21;
+        *qmax = m1 > m0 ? m1 : m0;
         return 21;
     }
     inv = 1 / p21;
     F[21] = MB_LDL_D(p21, inv);
+    const mb_real q21 = o21 * inv;
+    m1 = q21 > m1 ? q21 : m1;
     const mb_real u204 = F[230] - u14 * l13 - u78 * l77 - u119 * l118 - u132 * l131 - u144 * l143 - u155 * l154 - u165 * l164 - u174 * l173 - u182 * l181 - u189 * l188 - u195 * l194 - u200 * l199;
     const mb_real l204 = u204 * inv;
     F[230] = l204;
@@ -1043,12 +1110,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u14 * l14 - u78 * l78 - u119 * l119 - u132 * l132 - u144 * l144 - u155 * l155 - u165 * l165 - u174 * l174 - u182 * l182 - u189 * l189 - u195 * l195 - u200 * l200 - u204 * l204;
-    if (!(p22 > tol * o22) || !(o22 > 0)) {
+    if (!(p22 > tol * o22)) {
         F[22] = p22;
+        *qmax = m1 > m0 ? m1 : m0;
         return 22;
     }
     inv = 1 / p22;
     F[22] = MB_LDL_D(p22, inv);
+    const mb_real q22 = o22 * inv;
+    m0 = q22 > m0 ? q22 : m0;
     const mb_real u208 = F[234] - u79 * l78 - u120 * l119 - u133 * l132 - u145 * l144 - u156 * l155 - u166 * l165 - u175 * l174 - u183 * l182 - u190 * l189 - u196 * l195 - u201 * l200 - u205 * l204;
     const mb_real l208 = u208 * inv;
     F[234] = l208;
@@ -1061,12 +1131,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u17 * l17 - u79 * l79 - u93 * l93 - u106 * l106 - u120 * l120 - u133 * l133 - u145 * l145 - u156 * l156 - u166 * l166 - u175 * l175 - u183 * l183 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205 - u208 * l208;
-    if (!(p23 > tol * o23) || !(o23 > 0)) {
+    if (!(p23 > tol * o23)) {
         F[23] = p23;
+        *qmax = m1 > m0 ? m1 : m0;
         return 23;
     }
     inv = 1 / p23;
     F[23] = MB_LDL_D(p23, inv);
+    const mb_real q23 = o23 * inv;
+    m1 = q23 > m1 ? q23 : m1;
     const mb_real u211 = F[237] - u18 * l17 - u80 * l79 - u94 * l93 - u107 * l106 - u121 * l120 - u134 * l133 - u146 * l145 - u157 * l156 - u167 * l166 - u176 * l175 - u184 * l183 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205 - u209 * l208;
     const mb_real l211 = u211 * inv;
     F[237] = l211;
@@ -1076,24 +1149,31 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u18 * l18 - u80 * l80 - u94 * l94 - u107 * l107 - u121 * l121 - u134 * l134 - u146 * l146 - u157 * l157 - u167 * l167 - u176 * l176 - u184 * l184 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209 - u211 * l211;
-    if (!(p24 > tol * o24) || !(o24 > 0)) {
+    if (!(p24 > tol * o24)) {
         F[24] = p24;
+        *qmax = m1 > m0 ? m1 : m0;
         return 24;
     }
     inv = 1 / p24;
     F[24] = MB_LDL_D(p24, inv);
+    const mb_real q24 = o24 * inv;
+    m0 = q24 > m0 ? q24 : m0;
     const mb_real u213 = F[239] - u19 * l18 - u81 * l80 - u95 * l94 - u108 * l107 - u122 * l121 - u135 * l134 - u147 * l146 - u158 * l157 - u168 * l167 - u177 * l176 - u185 * l184 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209 - u212 * l211;
     const mb_real l213 = u213 * inv;
     F[239] = l213;
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u19 * l19 - u81 * l81 - u95 * l95 - u108 * l108 - u122 * l122 - u135 * l135 - u147 * l147 - u158 * l158 - u168 * l168 - u177 * l177 - u185 * l185 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212 - u213 * l213;
-    if (!(p25 > tol * o25) || !(o25 > 0)) {
+    if (!(p25 > tol * o25)) {
         F[25] = p25;
+        *qmax = m1 > m0 ? m1 : m0;
         return 25;
     }
     inv = 1 / p25;
     F[25] = MB_LDL_D(p25, inv);
+    const mb_real q25 = o25 * inv;
+    m1 = q25 > m1 ? q25 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -1297,24 +1377,28 @@ static const mb_index walker_s_upd[1234] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (30 x 30, 215 in L, 995 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[30];
     const mb_real l0 = u0 * inv;
     F[30] = l0;
@@ -1348,12 +1432,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u10 = F[40];
     const mb_real l10 = u10 * inv;
     F[40] = l10;
@@ -1387,12 +1474,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u20 = F[50];
     const mb_real l20 = u20 * inv;
     F[50] = l20;
@@ -1426,12 +1516,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u30 = F[60];
     const mb_real l30 = u30 * inv;
     F[60] = l30;
@@ -1465,12 +1558,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u40 = F[70] - u1 * l0;
     const mb_real l40 = u40 * inv;
     F[70] = l40;
@@ -1504,12 +1600,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u50 = F[80] - u11 * l10;
     const mb_real l50 = u50 * inv;
     F[80] = l50;
@@ -1543,12 +1642,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u20 * l20;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u60 = F[90] - u21 * l20;
     const mb_real l60 = u60 * inv;
     F[90] = l60;
@@ -1582,12 +1684,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u30 * l30;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u70 = F[100] - u31 * l30;
     const mb_real l70 = u70 * inv;
     F[100] = l70;
@@ -1621,12 +1726,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u1 * l1 - u40 * l40;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u80 = F[110] - u2 * l1 - u41 * l40;
     const mb_real l80 = u80 * inv;
     F[110] = l80;
@@ -1657,12 +1765,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u11 * l11 - u50 * l50;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u89 = F[119] - u12 * l11 - u51 * l50;
     const mb_real l89 = u89 * inv;
     F[119] = l89;
@@ -1693,12 +1804,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u21 * l21 - u60 * l60;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u98 = F[128] - u22 * l21 - u61 * l60;
     const mb_real l98 = u98 * inv;
     F[128] = l98;
@@ -1729,12 +1843,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u31 * l31 - u70 * l70;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u107 = F[137] - u32 * l31 - u71 * l70;
     const mb_real l107 = u107 * inv;
     F[137] = l107;
@@ -1765,12 +1882,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u2 * l2 - u41 * l41 - u80 * l80;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u116 = F[146] - u3 * l2 - u42 * l41 - u81 * l80;
     const mb_real l116 = u116 * inv;
     F[146] = l116;
@@ -1798,12 +1918,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u12 * l12 - u51 * l51 - u89 * l89;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u124 = F[154] - u13 * l12 - u52 * l51 - u90 * l89;
     const mb_real l124 = u124 * inv;
     F[154] = l124;
@@ -1831,12 +1954,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u22 * l22 - u61 * l61 - u98 * l98;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u132 = F[162] - u23 * l22 - u62 * l61 - u99 * l98;
     const mb_real l132 = u132 * inv;
     F[162] = l132;
@@ -1864,12 +1990,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u32 * l32 - u71 * l71 - u107 * l107;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u140 = F[170] - u33 * l32 - u72 * l71 - u108 * l107;
     const mb_real l140 = u140 * inv;
     F[170] = l140;
@@ -1897,12 +2026,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u3 * l3 - u42 * l42 - u81 * l81 - u116 * l116;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u148 = F[178] - u4 * l3 - u43 * l42 - u82 * l81 - u117 * l116;
     const mb_real l148 = u148 * inv;
     F[178] = l148;
@@ -1927,12 +2059,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u13 * l13 - u52 * l52 - u90 * l90 - u124 * l124;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u155 = F[185] - u14 * l13 - u53 * l52 - u91 * l90 - u125 * l124;
     const mb_real l155 = u155 * inv;
     F[185] = l155;
@@ -1957,12 +2092,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u23 * l23 - u62 * l62 - u99 * l99 - u132 * l132;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u162 = F[192] - u24 * l23 - u63 * l62 - u100 * l99 - u133 * l132;
     const mb_real l162 = u162 * inv;
     F[192] = l162;
@@ -1987,12 +2125,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u33 * l33 - u72 * l72 - u108 * l108 - u140 * l140;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u169 = F[199] - u34 * l33 - u73 * l72 - u109 * l108 - u141 * l140;
     const mb_real l169 = u169 * inv;
     F[199] = l169;
@@ -2017,12 +2158,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u4 * l4 - u43 * l43 - u82 * l82 - u117 * l117 - u148 * l148;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
     const mb_real u176 = F[206] - u5 * l4 - u44 * l43 - u83 * l82 - u118 * l117 - u149 * l148;
     const mb_real l176 = u176 * inv;
     F[206] = l176;
@@ -2044,12 +2188,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u14 * l14 - u53 * l53 - u91 * l91 - u125 * l125 - u155 * l155;
-    if (!(p21 > tol * o21) || !(o21 > 0)) {
+    if (!(p21 > tol * o21)) {
         F[21] = p21;
+        *qmax = m1 > m0 ? m1 : m0;
         return 21;
     }
     inv = 1 / p21;
     F[21] = MB_LDL_D(p21, inv);
+    const mb_real q21 = o21 * inv;
+    m1 = q21 > m1 ? q21 : m1;
     const mb_real u182 = F[212] - u15 * l14 - u54 * l53 - u92 * l91 - u126 * l125 - u156 * l155;
     const mb_real l182 = u182 * inv;
     F[212] = l182;
@@ -2071,12 +2218,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u24 * l24 - u63 * l63 - u100 * l100 - u133 * l133 - u162 * l162;
-    if (!(p22 > tol * o22) || !(o22 > 0)) {
+    if (!(p22 > tol * o22)) {
         F[22] = p22;
+        *qmax = m1 > m0 ? m1 : m0;
         return 22;
     }
     inv = 1 / p22;
     F[22] = MB_LDL_D(p22, inv);
+    const mb_real q22 = o22 * inv;
+    m0 = q22 > m0 ? q22 : m0;
     const mb_real u188 = F[218] - u25 * l24 - u64 * l63 - u101 * l100 - u134 * l133 - u163 * l162;
     const mb_real l188 = u188 * inv;
     F[218] = l188;
@@ -2098,12 +2248,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u34 * l34 - u73 * l73 - u109 * l109 - u141 * l141 - u169 * l169;
-    if (!(p23 > tol * o23) || !(o23 > 0)) {
+    if (!(p23 > tol * o23)) {
         F[23] = p23;
+        *qmax = m1 > m0 ? m1 : m0;
         return 23;
     }
     inv = 1 / p23;
     F[23] = MB_LDL_D(p23, inv);
+    const mb_real q23 = o23 * inv;
+    m1 = q23 > m1 ? q23 : m1;
     const mb_real u194 = F[224] - u35 * l34 - u74 * l73 - u110 * l109 - u142 * l141 - u170 * l169;
     const mb_real l194 = u194 * inv;
     F[224] = l194;
@@ -2125,12 +2278,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u5 * l5 - u15 * l15 - u25 * l25 - u35 * l35 - u44 * l44 - u54 * l54 - u64 * l64 - u74 * l74 - u83 * l83 - u92 * l92 - u101 * l101 - u110 * l110 - u118 * l118 - u126 * l126 - u134 * l134 - u142 * l142 - u149 * l149 - u156 * l156 - u163 * l163 - u170 * l170 - u176 * l176 - u182 * l182 - u188 * l188 - u194 * l194;
-    if (!(p24 > tol * o24) || !(o24 > 0)) {
+    if (!(p24 > tol * o24)) {
         F[24] = p24;
+        *qmax = m1 > m0 ? m1 : m0;
         return 24;
     }
     inv = 1 / p24;
     F[24] = MB_LDL_D(p24, inv);
+    const mb_real q24 = o24 * inv;
+    m0 = q24 > m0 ? q24 : m0;
     const mb_real u200 = F[230] - u45 * l44 - u55 * l54 - u65 * l64 - u75 * l74 - u84 * l83 - u93 * l92 - u102 * l101 - u111 * l110 - u119 * l118 - u127 * l126 - u135 * l134 - u143 * l142 - u150 * l149 - u157 * l156 - u164 * l163 - u171 * l170 - u177 * l176 - u183 * l182 - u189 * l188 - u195 * l194;
     const mb_real l200 = u200 * inv;
     F[230] = l200;
@@ -2149,12 +2305,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u45 * l45 - u55 * l55 - u65 * l65 - u75 * l75 - u84 * l84 - u93 * l93 - u102 * l102 - u111 * l111 - u119 * l119 - u127 * l127 - u135 * l135 - u143 * l143 - u150 * l150 - u157 * l157 - u164 * l164 - u171 * l171 - u177 * l177 - u183 * l183 - u189 * l189 - u195 * l195 - u200 * l200;
-    if (!(p25 > tol * o25) || !(o25 > 0)) {
+    if (!(p25 > tol * o25)) {
         F[25] = p25;
+        *qmax = m1 > m0 ? m1 : m0;
         return 25;
     }
     inv = 1 / p25;
     F[25] = MB_LDL_D(p25, inv);
+    const mb_real q25 = o25 * inv;
+    m1 = q25 > m1 ? q25 : m1;
     const mb_real u205 = F[235] - u46 * l45 - u56 * l55 - u66 * l65 - u76 * l75 - u85 * l84 - u94 * l93 - u103 * l102 - u112 * l111 - u120 * l119 - u128 * l127 - u136 * l135 - u144 * l143 - u151 * l150 - u158 * l157 - u165 * l164 - u172 * l171 - u178 * l177 - u184 * l183 - u190 * l189 - u196 * l195 - u201 * l200;
     const mb_real l205 = u205 * inv;
     F[235] = l205;
@@ -2170,12 +2329,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o26 = F[26];
     d0[26] = o26;
     const mb_real p26 = o26 - u6 * l6 - u16 * l16 - u26 * l26 - u36 * l36 - u46 * l46 - u56 * l56 - u66 * l66 - u76 * l76 - u85 * l85 - u94 * l94 - u103 * l103 - u112 * l112 - u120 * l120 - u128 * l128 - u136 * l136 - u144 * l144 - u151 * l151 - u158 * l158 - u165 * l165 - u172 * l172 - u178 * l178 - u184 * l184 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205;
-    if (!(p26 > tol * o26) || !(o26 > 0)) {
+    if (!(p26 > tol * o26)) {
         F[26] = p26;
+        *qmax = m1 > m0 ? m1 : m0;
         return 26;
     }
     inv = 1 / p26;
     F[26] = MB_LDL_D(p26, inv);
+    const mb_real q26 = o26 * inv;
+    m0 = q26 > m0 ? q26 : m0;
     const mb_real u209 = F[239] - u7 * l6 - u17 * l16 - u27 * l26 - u37 * l36 - u47 * l46 - u57 * l56 - u67 * l66 - u77 * l76 - u86 * l85 - u95 * l94 - u104 * l103 - u113 * l112 - u121 * l120 - u129 * l128 - u137 * l136 - u145 * l144 - u152 * l151 - u159 * l158 - u166 * l165 - u173 * l172 - u179 * l178 - u185 * l184 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205;
     const mb_real l209 = u209 * inv;
     F[239] = l209;
@@ -2188,12 +2350,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o27 = F[27];
     d0[27] = o27;
     const mb_real p27 = o27 - u7 * l7 - u17 * l17 - u27 * l27 - u37 * l37 - u47 * l47 - u57 * l57 - u67 * l67 - u77 * l77 - u86 * l86 - u95 * l95 - u104 * l104 - u113 * l113 - u121 * l121 - u129 * l129 - u137 * l137 - u145 * l145 - u152 * l152 - u159 * l159 - u166 * l166 - u173 * l173 - u179 * l179 - u185 * l185 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209;
-    if (!(p27 > tol * o27) || !(o27 > 0)) {
+    if (!(p27 > tol * o27)) {
         F[27] = p27;
+        *qmax = m1 > m0 ? m1 : m0;
         return 27;
     }
     inv = 1 / p27;
     F[27] = MB_LDL_D(p27, inv);
+    const mb_real q27 = o27 * inv;
+    m1 = q27 > m1 ? q27 : m1;
     const mb_real u212 = F[242] - u8 * l7 - u18 * l17 - u28 * l27 - u38 * l37 - u48 * l47 - u58 * l57 - u68 * l67 - u78 * l77 - u87 * l86 - u96 * l95 - u105 * l104 - u114 * l113 - u122 * l121 - u130 * l129 - u138 * l137 - u146 * l145 - u153 * l152 - u160 * l159 - u167 * l166 - u174 * l173 - u180 * l179 - u186 * l185 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209;
     const mb_real l212 = u212 * inv;
     F[242] = l212;
@@ -2203,24 +2368,31 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o28 = F[28];
     d0[28] = o28;
     const mb_real p28 = o28 - u8 * l8 - u18 * l18 - u28 * l28 - u38 * l38 - u48 * l48 - u58 * l58 - u68 * l68 - u78 * l78 - u87 * l87 - u96 * l96 - u105 * l105 - u114 * l114 - u122 * l122 - u130 * l130 - u138 * l138 - u146 * l146 - u153 * l153 - u160 * l160 - u167 * l167 - u174 * l174 - u180 * l180 - u186 * l186 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212;
-    if (!(p28 > tol * o28) || !(o28 > 0)) {
+    if (!(p28 > tol * o28)) {
         F[28] = p28;
+        *qmax = m1 > m0 ? m1 : m0;
         return 28;
     }
     inv = 1 / p28;
     F[28] = MB_LDL_D(p28, inv);
+    const mb_real q28 = o28 * inv;
+    m0 = q28 > m0 ? q28 : m0;
     const mb_real u214 = F[244] - u9 * l8 - u19 * l18 - u29 * l28 - u39 * l38 - u49 * l48 - u59 * l58 - u69 * l68 - u79 * l78 - u88 * l87 - u97 * l96 - u106 * l105 - u115 * l114 - u123 * l122 - u131 * l130 - u139 * l138 - u147 * l146 - u154 * l153 - u161 * l160 - u168 * l167 - u175 * l174 - u181 * l180 - u187 * l186 - u193 * l192 - u199 * l198 - u204 * l203 - u208 * l207 - u211 * l210 - u213 * l212;
     const mb_real l214 = u214 * inv;
     F[244] = l214;
     const mb_real o29 = F[29];
     d0[29] = o29;
     const mb_real p29 = o29 - u9 * l9 - u19 * l19 - u29 * l29 - u39 * l39 - u49 * l49 - u59 * l59 - u69 * l69 - u79 * l79 - u88 * l88 - u97 * l97 - u106 * l106 - u115 * l115 - u123 * l123 - u131 * l131 - u139 * l139 - u147 * l147 - u154 * l154 - u161 * l161 - u168 * l168 - u175 * l175 - u181 * l181 - u187 * l187 - u193 * l193 - u199 * l199 - u204 * l204 - u208 * l208 - u211 * l211 - u213 * l213 - u214 * l214;
-    if (!(p29 > tol * o29) || !(o29 > 0)) {
+    if (!(p29 > tol * o29)) {
         F[29] = p29;
+        *qmax = m1 > m0 ? m1 : m0;
         return 29;
     }
     inv = 1 / p29;
     F[29] = MB_LDL_D(p29, inv);
+    const mb_real q29 = o29 * inv;
+    m1 = q29 > m1 ? q29 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 

@@ -81,7 +81,9 @@ function M.functions(name, tag, S, lu)
     local function col(k) return lp[k + 1], lp[k + 2] - 1 end   -- 0-based p range of column k
     local pre = name .. "_" .. tag
 
-    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0).
+    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k; for 0 <= tol <= 1,
+    -- the caller's range, it implies d0_k > 0: every update of a diagonal subtracts u (u / d_j)
+    -- >= 0, so d_k <= d0_k, and d0_k <= 0 gives d_k <= d0_k <= tol d0_k).
     -- Left-looking, as the LU below: each entry of the factors is one expression, its value in
     -- S minus the products u_jk l_ik of the earlier pivots k in ascending k, the order and the
     -- operands (u unscaled, l = u / d_k as u * (1 / d_k)) of the compact kernel's right-looking
@@ -107,27 +109,36 @@ function M.functions(name, tag, S, lu)
         for _, x in ipairs(lterms[t] or {}) do e = e .. " - " .. x end
         return e
     end
+    -- The largest quotient d0_k / d_k of the pivots that passed, as d0_k (1 / d_k) (the runtime's
+    -- pivot ratio is its reciprocal, mb_sp_ldl), in two chains (even and odd k) of maxima started
+    -- at 1: the values are finite or +Inf, never NaN, so their largest is the same value in any
+    -- order.
     w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
       .. " in L, " .. S.nupd .. " updates), left-looking")
-    w(" * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns")
+    w(" * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;")
+    w(" * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns")
     w(" * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).")
     w(" * MB_NO_SLP: as the LU's. */")
-    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
+    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)")
     w("{")
-    if n > 0 then w("    mb_real inv;") end
+    if n > 0 then w("    mb_real inv, m0 = 1, m1 = 1;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
     for k = 0, n - 1 do
+        local m = k % 2 == 0 and "m0" or "m1"
         w(string.format("    const mb_real o%d = F[%d];", k, k))
         w(string.format("    d0[%d] = o%d;", k, k))
         w(string.format("    const mb_real p%d = %s;", k, lentry(k, "o" .. k)))
-        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) {", k, k, k))
+        w(string.format("    if (!(p%d > tol * o%d)) {", k, k))
         w(string.format("        F[%d] = p%d;", k, k))
+        w("        *qmax = m1 > m0 ? m1 : m0;")
         w(string.format("        return %d;", k))
         w("    }")
         w(string.format("    inv = 1 / p%d;", k))
         w(string.format("    F[%d] = MB_LDL_D(p%d, inv);", k, k))
+        w(string.format("    const mb_real q%d = o%d * inv;", k, k))
+        w(string.format("    %s = q%d > %s ? q%d : %s;", m, k, m, k, m))
         local p0, p1 = col(k)
         if p1 >= p0 then
             for p = p0, p1 do
@@ -137,6 +148,7 @@ function M.functions(name, tag, S, lu)
             end
         end
     end
+    w(n > 0 and "    *qmax = m1 > m0 ? m1 : m0;" or "    *qmax = 1;")
     w("    return -1;")
     w("}")
     w("")

@@ -51,8 +51,10 @@ typedef struct mb_symbolic {
      * for this plan, the same arithmetic as the compact kernels of runtime/mb_sparse.c. ldl and
      * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. Both
      * leave in D the pivots' reciprocals, but the failing pivot's d_k (interface 27: ldl; with
-     * MB_LDL_RECIPROCAL, mb_config.h, else ldl's d_k). */
-    int (*ldl)(mb_real *F, mb_real *d0, mb_real tol);
+     * MB_LDL_RECIPROCAL, mb_config.h, else ldl's d_k). ldl's rank test is d_k > tol d0_k for
+     * 0 <= tol <= 1 (which implies d0_k > 0), and it sets *qmax to the largest of 1 and
+     * d0_k (1 / d_k) over the pivots that passed (interface 28). */
+    int (*ldl)(mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax);
     void (*ldl_solve)(const mb_real *F, mb_real *b, mb_real *y);
     int (*lu)(mb_real *F);
     void (*lu_solve)(const mb_real *F, mb_real *b, mb_real *y);

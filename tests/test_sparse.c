@@ -191,6 +191,37 @@ static void check_forms(const mb_model *m)
     mb_sp_ldl_solve(&sc, F2, b2, y);
     diff |= memcmp(F1, F2, sizeof(double) * len) != 0 || memcmp(b1, b2, sizeof(double) * len) != 0;
     CHECK(st1 == st2 && bad1 == bad2 && ratio1 == ratio2 && !diff, "%s: S unrolled vs compact differ", m->name);
+    int spd = st1 == MB_OK;
+#if MB_LDL_RECIPROCAL
+    /* the unrolled kernel's qmax: the largest of 1 and d0_k (1 / d_k) over the pivots that
+     * passed, as a plain loop over what it left in d0 and D finds it */
+    if (P->s.ldl && nc > 0) {
+        double q = -1, mq = 1;
+        memset(F1, 0, sizeof(double) * len);
+        for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+        int kf = P->s.ldl(F1, d0, 1e-12, &q);
+        for (int k = 0; k < (kf < 0 ? nc : kf); k++) if (d0[k] * F1[k] > mq) mq = d0[k] * F1[k];
+        CHECK(q == mq, "%s: ldl's qmax %.17g, the pivots' largest d0_k / d_k %.17g", m->name, q, mq);
+    }
+#endif
+    /* a diagonal entry <= 0 (-1, +0, -0; an indefinite S) at one pivot: both forms stop there
+     * with the same status, row and ratio, at tol 0 and above (the kernels' one test
+     * d_k > tol d0_k also fails where d0_k <= 0, for 0 <= tol <= 1) */
+    for (int c = 0; c < 6 && nc > 0 && spd; c++) {
+        static const double neg[3] = {-1, 0, -0.0};
+        double tol = c % 2 ? 1e-12 : 0;
+        int kneg = (c * 7 + 3) % nc;
+        memset(F1, 0, sizeof(double) * len);
+        for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+        F1[kneg] = neg[c / 2];
+        memcpy(F2, F1, sizeof(double) * len);
+        st1 = mb_sp_ldl(&P->s, F1, d0, tol, &ratio1, &bad1);
+        st2 = mb_sp_ldl(&sc, F2, d0, tol, &ratio2, &bad2);
+        CHECK(st1 == (tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD) && st1 == st2 && bad1 == P->s.perm[kneg] &&
+              bad2 == bad1 && ratio1 == ratio2 && ratio1 == 0 && memcmp(F1, F2, sizeof(double) * (size_t)kneg) == 0,
+              "%s: diagonal %g at pivot %d, tol %g: st %d %d, bad %d %d, ratio %g %g", m->name, neg[c / 2],
+              kneg, tol, st1, st2, bad1, bad2, ratio1, ratio2);
+    }
     for (int pass = 0; pass < 2; pass++) {   /* A: LDL^T (F3) and LU (F4) */
         memset(F1, 0, sizeof(double) * len);
         for (int i = 0; i < n; i++) F1[P->a.pinv[i]] = 1 + fabs(rnd());
