@@ -273,6 +273,23 @@ static MB_NO_SLP void bouncing_ball_s_assemble(mb_real *restrict F, const mb_rea
     (void)w;
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (0 x 0, 0 in L):
+ * bouncing_ball_s_assemble and bouncing_ball_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int bouncing_ball_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    *qmax = 1;
+    return -1;
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (0 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void bouncing_ball_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -303,7 +320,12 @@ static void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *rest
 
 static const mb_pq_products bouncing_ball_pq = {
     bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
-    0, 0
+    0, 0,
+#if MB_WITH_S_FACTOR
+    bouncing_ball_s_factor
+#else
+    0
+#endif
 };
 
 #if MB_WITH_F4_KERNELS

@@ -461,6 +461,78 @@ static MB_NO_SLP void cartpole_s_assemble(mb_real *restrict F, const mb_real *re
     F[3] += w[5] * Pq[7] * Pq[7];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (4 x 4, 2 in L):
+ * cartpole_s_assemble and cartpole_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int cartpole_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[2];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real o1 = w[0] + w[3] + w[5] * Pq[4] * Pq[4];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u0 = w[5] * Pq[7] * Pq[4];
+    const mb_real l0 = u0 * inv;
+    F[4] = l0;
+    const mb_real o2 = w[1];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u1 = w[1];
+    const mb_real l1 = u1 * inv;
+    F[5] = l1;
+    const mb_real o3 = w[1] + w[4] + w[5] * Pq[7] * Pq[7];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u0 * l0 - u1 * l1;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (14 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void cartpole_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -573,9 +645,14 @@ static MB_NO_SLP void cartpole_phiq_x(const mb_real *restrict Pq, const mb_real 
 static const mb_pq_products cartpole_pq = {
     cartpole_pq_mv, cartpole_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    cartpole_phiq_mv, cartpole_phiq_x
+    cartpole_phiq_mv, cartpole_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    cartpole_s_factor
+#else
+    0
 #endif
 };
 

@@ -848,6 +848,192 @@ static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *
     F[10] += w[11] * Pq[19] * Pq[19];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (12 x 12, 8 in L):
+ * gear_train_s_assemble and gear_train_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int gear_train_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real o1 = w[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real o2 = w[3];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real o3 = w[4];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real o4 = w[2];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u0 = w[2];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real o5 = w[2] + w[5] * Pq[7] * Pq[7];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u0 * l0;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u1 = w[5] * Pq[6] * Pq[7];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real o6 = w[5] + w[8] * Pq[9] * Pq[9];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u1 * l1;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u2 = w[8] * Pq[13] * Pq[9];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real o7 = w[7];
+    d0[7] = o7;
+    const mb_real p7 = o7;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u3 = w[7] * Pq[12] * Pq[0];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real o8 = w[6];
+    d0[8] = o8;
+    const mb_real p8 = o8;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u4 = w[6] * Pq[11] * Pq[0];
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real o9 = w[11];
+    d0[9] = o9;
+    const mb_real p9 = o9;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u5 = w[11] * Pq[19] * Pq[0];
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real u6 = w[11] * Pq[16] * Pq[0];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real o10 = w[10] + w[11] * Pq[19] * Pq[19];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u5 * l5;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real u7 = w[10] * Pq[15] * Pq[6] + w[11] * Pq[16] * Pq[19] - u6 * l5;
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real o11 = w[6] * Pq[11] * Pq[11] + w[7] * Pq[12] * Pq[12] + w[8] * Pq[13] * Pq[13] + w[9] * Pq[14] * Pq[14] + w[10] * Pq[15] * Pq[15] + w[11] * Pq[16] * Pq[16];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u2 * l2 - u3 * l3 - u4 * l4 - u6 * l6 - u7 * l7;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (38 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void gear_train_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -1066,9 +1252,14 @@ static MB_NO_SLP void gear_train_phiq_x(const mb_real *restrict Pq, const mb_rea
 static const mb_pq_products gear_train_pq = {
     gear_train_pq_mv, gear_train_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    gear_train_phiq_mv, gear_train_phiq_x
+    gear_train_phiq_mv, gear_train_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    gear_train_s_factor
+#else
+    0
 #endif
 };
 

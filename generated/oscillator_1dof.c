@@ -300,6 +300,48 @@ static MB_NO_SLP void oscillator_1dof_s_assemble(mb_real *restrict F, const mb_r
     F[0] = w[2];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (2 x 2, 0 in L):
+ * oscillator_1dof_s_assemble and oscillator_1dof_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int oscillator_1dof_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[2];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real o1 = w[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void oscillator_1dof_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -363,9 +405,14 @@ static MB_NO_SLP void oscillator_1dof_phiq_x(const mb_real *restrict Pq, const m
 static const mb_pq_products oscillator_1dof_pq = {
     oscillator_1dof_pq_mv, oscillator_1dof_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    oscillator_1dof_phiq_mv, oscillator_1dof_phiq_x
+    oscillator_1dof_phiq_mv, oscillator_1dof_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    oscillator_1dof_s_factor
+#else
+    0
 #endif
 };
 

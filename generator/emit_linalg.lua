@@ -276,6 +276,90 @@ function M.assembly_s(name, P, pq_col, pq_unit, pq_same)
     return table.concat(out, "\n")
 end
 
+-- S's assembly and its LDL^T in one kernel, NAME_s_factor (mb_plan.s_factor): NAME_s_assemble
+-- and NAME_s_ldl on locals, the same arithmetic. Every entry is one expression: its value in S
+-- as s_assemble forms it (its terms in the plan's order: the first as it is stored, w Pq Pq or
+-- +-w for two +-1 entries, the others added or subtracted in turn; 0 for L's fill), then minus
+-- the elimination's terms as s_ldl subtracts them (left to right: the sum first, as the stored
+-- value is). So F and d0 come out as s_assemble then s_ldl leave them, without S's stores and
+-- loads in between; at a pivot that fails F is written up to it (the entries after it are not
+-- S's).
+function M.s_factor(name, P, pq_col, pq_unit, pq_same)
+    pq_unit = pq_unit or {}
+    local S = P.s
+    local n, lp, upd = S.n, S.lp, S.upd
+    local function pq(k) return pq_same and pq_same[k + 1] or k end
+    local sum = {}   -- storage index -> S's value as an expression
+    for t = 1, P.ns do
+        local k, l, d = P.s_k[t], P.s_l[t], P.s_dst[t]
+        local uk, ul = pq_unit[k + 1], pq_unit[l + 1]
+        if uk and ul then
+            local neg = uk * ul < 0
+            if sum[d] == nil then sum[d] = string.format("%sw[%d]", neg and "-" or "", pq_col[k + 1])
+            else sum[d] = sum[d] .. string.format(" %s w[%d]", neg and "-" or "+", pq_col[k + 1]) end
+        else
+            local term = string.format("w[%d] * Pq[%d] * Pq[%d]", pq_col[k + 1], pq(k), pq(l))
+            sum[d] = sum[d] == nil and term or (sum[d] .. " + " .. term)
+        end
+    end
+    local elim = {}
+    local u = 1
+    for k = 0, n - 1 do
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            for q = p, lp[k + 2] - 1 do
+                local t = upd[u]
+                u = u + 1
+                elim[t] = elim[t] or {}
+                table.insert(elim[t], string.format("u%d * l%d", q, p))
+            end
+        end
+    end
+    local function entry(d, first)
+        local e = first or sum[d] or "0"
+        for _, x in ipairs(elim[d] or {}) do e = e .. " - " .. x end
+        return e
+    end
+    local out = {}
+    local function w(x) out[#out + 1] = x end
+    w("/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (" .. n .. " x " .. n .. ", "
+      .. S.nl .. " in L):")
+    w(" * " .. name .. "_s_assemble and " .. name .. "_s_ldl on locals, the same values; d0, *qmax, tol and")
+    w(" * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */")
+    w("static MB_NO_SLP int " .. name .. "_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,")
+    w("    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)")
+    w("{")
+    if n > 0 then w("    mb_real inv, m0 = 1, m1 = 1;") end
+    w("    (void)F;")
+    w("    (void)d0;")
+    w("    (void)tol;")
+    w("    (void)Pq;")
+    w("    (void)w;")
+    for k = 0, n - 1 do
+        local m = k % 2 == 0 and "m0" or "m1"
+        w(string.format("    const mb_real o%d = %s;", k, sum[k] or "0"))
+        w(string.format("    d0[%d] = o%d;", k, k))
+        w(string.format("    const mb_real p%d = %s;", k, entry(k, "o" .. k)))
+        w(string.format("    if (!(p%d > tol * o%d)) {", k, k))
+        w(string.format("        F[%d] = p%d;", k, k))
+        w("        *qmax = m1 > m0 ? m1 : m0;")
+        w(string.format("        return %d;", k))
+        w("    }")
+        w(string.format("    inv = 1 / p%d;", k))
+        w(string.format("    F[%d] = MB_LDL_D(p%d, inv);", k, k))
+        w(string.format("    const mb_real q%d = o%d * inv;", k, k))
+        w(string.format("    %s = q%d > %s ? q%d : %s;", m, k, m, k, m))
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            w(string.format("    const mb_real u%d = %s;", p, entry(n + p)))
+            w(string.format("    const mb_real l%d = u%d * inv;", p, p))
+            w(string.format("    F[%d] = l%d;", n + p, p))
+        end
+    end
+    w(n > 0 and "    *qmax = m1 > m0 ? m1 : m0;" or "    *qmax = 1;")
+    w("    return -1;")
+    w("}")
+    return table.concat(out, "\n")
+end
+
 -- The unrolled assembly of A: NAME_a_assemble.
 function M.assembly_a(name, P)
     local out = {}

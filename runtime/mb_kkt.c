@@ -93,8 +93,12 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
+#if MB_WITH_S_FACTOR && !MBI_ONLY
+    int st = mbi_ls_factor_s(s, s->minv, s->p.rank_tol);
+#else
     mbi_assemble_s(s, s->minv);
     int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
+#endif
     if (st) return st;
 #if !MBI_ONLY
     scaled_rhs(n, s->minv, b1, v, cv, x);

@@ -83,13 +83,18 @@ typedef struct mb_symbolic {
  * are the constant +-1 in the model taken as such (the same bits without their loads and
  * products): phiq_mv, the same as mv; phiq_x, the KKT solve's x = w (b - Phi_q^T y) (nq
  * values: b copied, mtv with a = -1, the product with w; runtime/mb_kkt.c). NULL where Phi_q
- * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
+ * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). s_factor: S = Phi_q W
+ * Phi_q^T assembled and factored in one (interface 28; NULL where MB_WITH_S_FACTOR is 0),
+ * mb_plan.s_assemble(F, Pq, w) then s.ldl(F, d0, tol, qmax) on locals: the same F, d0, *qmax
+ * and result, but F written only up to a pivot that fails; Pq: Phi_q's values, as s_assemble's. */
 typedef struct mb_pq_products {
     void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
     void (*phiq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*phiq_x)(const mb_real *Pq, const mb_real *y, const mb_real *b, const mb_real *w,
                    mb_real *x);
+    int (*s_factor)(mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax, const mb_real *Pq,
+                    const mb_real *w);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

@@ -10,18 +10,24 @@
  * (0 <= tol <= 1: every update of a diagonal subtracts u (u / d_j) >= 0, so d_k <= d0_k, and the
  * test also fails where d0_k <= 0). F[k] keeps 1 / d_k for a pivot that passed with
  * MB_LDL_RECIPROCAL (the solves multiply), else d_k; d_k itself for the pivot that failed.
- * *qmax (MB_LDL_RECIPROCAL; else 1): the largest of 1 and the products d0_k (1 / d_k) of the
+ * *qmax (MB_LDL_RECIPROCAL; else not written): the largest of 1 and the products d0_k (1 / d_k) of the
  * pivots that passed, as the unrolled ldl's (mb_model.h: mb_symbolic). */
 static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax)
 {
     const int n = sy->n;
     const mb_index *lp = sy->lp, *upd = sy->upd;
-    mb_real *L = F + n, m = 1;
+    mb_real *L = F + n;
     int u = 0;
+#if MB_LDL_RECIPROCAL
+    mb_real m = 1;
+#define LDL_QMAX(x) (*qmax = (x))
+#else
+#define LDL_QMAX(x) (void)qmax   /* (not read: D keeps d_k, and the status loop divides) */
+#endif
     for (int k = 0; k < n; k++) d0[k] = F[k];
     for (int k = 0; k < n; k++) {
         mb_real d = F[k];
-        if (!(d > tol * d0[k])) { *qmax = m; return k; }
+        if (!(d > tol * d0[k])) { LDL_QMAX(m); return k; }
         mb_real inv = 1 / d;
         for (int p = lp[k]; p < lp[k + 1]; p++) {
             mb_real yp = L[p] * inv;
@@ -34,23 +40,26 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
         m = q > m ? q : m;
 #endif
     }
-    *qmax = m;
+    LDL_QMAX(m);
+#undef LDL_QMAX
     return -1;
 }
 
+/* The result of a factorization the kernels stopped at kf (-1: done), mmax their largest
+ * d0_k / d_k (1 / the smallest ratio): status, *ratio, *bad as mb_sp_ldl's (mb_sparse.h). */
 #if MBI_ONLY
-int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
-              int *bad)
+static int ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                      mb_real *ratio, int *bad, int kf, mb_real mmax)
 #else
-int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
-                    int *bad, mb_real below)
+int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                     mb_real *ratio, int *bad, mb_real below, int kf, mb_real mmax)
 #endif
 {
     const int n = sy->n;
-    mb_real rmin = 1, mmax;               /* mmax: the kernels' largest d0_k / d_k (1 / rmin) */
+    mb_real rmin = 1;
     int kmin = -1;
+    (void)mmax;                           /* (D keeps d_k: the loop below divides) */
     *bad = -1;
-    int kf = sy->ldl ? sy->ldl(F, d0, rank_tol, &mmax) : ldl_compact(sy, F, d0, rank_tol, &mmax);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
     /* F[k] is 1 / d_k (MB_LDL_RECIPROCAL, else d_k) for k < kf, d_kf at a failing kf */
@@ -103,6 +112,23 @@ int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank
         return rank_tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD;
     }
     return MB_OK;
+}
+
+#if MBI_ONLY
+int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+              int *bad)
+#else
+int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+                    int *bad, mb_real below)
+#endif
+{
+    mb_real mmax = 1;
+    int kf = sy->ldl ? sy->ldl(F, d0, rank_tol, &mmax) : ldl_compact(sy, F, d0, rank_tol, &mmax);
+#if MBI_ONLY
+    return ldl_status(sy, F, d0, rank_tol, ratio, bad, kf, mmax);
+#else
+    return mb_sp_ldl_status(sy, F, d0, rank_tol, ratio, bad, below, kf, mmax);
+#endif
 }
 
 /* y = P b, forward with unit L */

@@ -28,6 +28,10 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
  * smallest (mbi_ls_factor) */
 int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
                     int *bad, mb_real below);
+/* mb_sp_ldl_below's result for F, d0 already factored by a kernel of the ldl's contract
+ * (mb_model.h: mb_symbolic.ldl; mb_plan.s_factor) that returned kf with *qmax = mmax */
+int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                     mb_real *ratio, int *bad, mb_real below, int kf, mb_real mmax);
 static inline int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol,
                             mb_real *ratio, int *bad)
 {

@@ -50,6 +50,7 @@
                                   phiq_x); 27: ldl and f3 factor
                                   leave the pivots' reciprocals
                                   in D; 28: ldl's qmax, its
-                                  tol in [0, 1] */
+                                  tol in [0, 1]; mb_pq_products
+                                  s_factor */
 
 #endif /* MB_VERSION_H */

@@ -270,6 +270,32 @@ static void check_forms(const mb_model *m)
             G[kv] -= 0.25;
             CHECK(memcmp(F1, F2, sizeof(double) * len) != 0, "%s: a perturbed Phi_q entry left S unchanged", m->name);
         }
+        /* S's assembly and LDL^T in one kernel against s_assemble then the ldl: the same
+         * result, *qmax, d0 and factors, bit for bit (at a pivot that fails: D, d0 and L's
+         * columns up to it); c = 2, 3: W with a negative entry, so that S may be indefinite */
+        if (P->pq && P->pq->s_factor && P->s.ldl) {
+            int ns_ = P->s.n, fails = 0;
+            double *d1 = calloc((size_t)ns_ + 1, sizeof(double)), *d2 = calloc((size_t)ns_ + 1, sizeof(double));
+            for (int c = 0; c < 4; c++) {
+                double tol = c % 2 ? 0 : 1e-12, q1 = -1, q2 = -2;
+                if (c == 2) for (int i = 0; i < n; i += 2) w[i] = -w[i];
+                for (int k = 0; k < ns_ + P->s.nl; k++) F1[k] = F2[k] = NAN;
+                P->s_assemble(F2, G, w);
+                int k2 = P->s.ldl(F2, d2, tol, &q2);
+                int k1 = P->pq->s_factor(F1, d1, tol, &q1, G, w);
+                int kend = k1 < 0 ? ns_ : k1 + 1;
+                size_t nlw = (size_t)P->s.lp[k1 < 0 ? ns_ : k1];   /* L's columns done */
+                fails += k1 >= 0;
+                CHECK(k1 == k2 && q1 == q2 && memcmp(d1, d2, sizeof(double) * (size_t)kend) == 0 &&
+                      memcmp(F1, F2, sizeof(double) * (size_t)kend) == 0 &&
+                      memcmp(F1 + ns_, F2 + ns_, sizeof(double) * nlw) == 0,
+                      "%s: s_factor vs s_assemble + ldl (case %d): result %d %d, qmax %.17g %.17g", m->name,
+                      c, k1, k2, q1, q2);
+            }
+            for (int i = 0; i < n; i += 2) w[i] = -w[i];
+            CHECK(fails > 0, "%s: s_factor's failing pivot not reached (W with negative entries)", m->name);
+            free(d1); free(d2);
+        }
         free(G); free(q);
         for (int unsym = 0; unsym < 2; unsym++) {
             memset(F1, 0, sizeof(double) * len);
@@ -645,6 +671,55 @@ static void check_alf_run(const mb_model *m)
     free(res[0]); free(res[1]);
 }
 
+/* Whole baumgarte and canonical runs with S assembled and factored in one kernel and with the
+ * plan's pq->s_factor cleared (s_assemble and the ldl) end in the same state, bit for bit, with the
+ * same counts and smallest pivot ratio. */
+static void check_s_factor_run(const mb_model *m)
+{
+    if (!m->plan || !m->plan->pq || !m->plan->pq->s_factor || m->nc == 0) return;
+    mb_plan sep = *m->plan;
+    mb_pq_products pq = *m->plan->pq;
+    mb_model ms = *m;
+    pq.s_factor = NULL;
+    sep.pq = &pq;
+    ms.plan = &sep;
+    const mb_model *pair[2] = { m, &ms };
+    int n = m->nq;
+    for (int f = MB_BAUMGARTE; f <= MB_CANONICAL; f++) {
+        double *res[2] = { NULL, NULL }, ratio[2] = { -1, -2 };
+        long evals[2] = { -1, -2 }, fact[2] = { -1, -2 };
+        int ok = 1;
+        for (int w = 0; w < 2; w++) {
+            mb_params p;
+            mb_params_default(&p, f);
+            p.integrator = MB_DOP853;
+            p.adaptive = 1;
+            p.rtol = p.atol = 1e-7;
+            p.h = 1e-4;
+            size_t ws = mb_sim_workspace_size(pair[w], &p);
+            void *buf = malloc(ws ? ws : 1);
+            mb_sim_storage s_mem;
+            mb_sim *s = mb_sim_of(&s_mem);
+            int st = mb_sim_init(s, pair[w], &p, buf, ws);
+            if (!st) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+            if (!st) st = mb_sim_step(s, 0.01);
+            ok &= st >= 0;
+            res[w] = malloc(sizeof(double) * (2 * (size_t)n + 1));
+            memcpy(res[w], mb_sim_get_q(s), sizeof(double) * (size_t)n);
+            memcpy(res[w] + n, mb_sim_get_v(s), sizeof(double) * (size_t)n);
+            evals[w] = mb_sim_get_monitor(s)->evals;
+            fact[w] = mb_sim_get_monitor(s)->factorizations;
+            ratio[w] = mb_sim_get_monitor(s)->min_pivot_ratio;
+            free(buf);
+        }
+        CHECK(ok && evals[0] == evals[1] && fact[0] == fact[1] && fact[0] > 0 && ratio[0] == ratio[1] &&
+              memcmp(res[0], res[1], sizeof(double) * 2 * (size_t)n) == 0,
+              "%s: %s run with s_factor vs s_assemble + ldl differ (evaluations %ld %ld, ratio %g %g)",
+              m->name, mb_formulation_name(f), evals[0], evals[1], ratio[0], ratio[1]);
+        free(res[0]); free(res[1]);
+    }
+}
+
 /* A redundant constraint: two identical rows of a 2 x 3 Phi_q; the later pivot is named. */
 static void check_redundant(void)
 {
@@ -721,6 +796,12 @@ int main(void)
         alfk += models[i]->plan && models[i]->plan->f3;
     }
     CHECK(alfk >= 4, "only %d generated models with the alf-explicit kernels", alfk);
+    int sfk = 0;
+    for (int i = 0; i < nm; i++) {
+        check_s_factor_run(models[i]);
+        sfk += models[i]->plan && models[i]->plan->pq && models[i]->plan->pq->s_factor;
+    }
+    CHECK(sfk >= 4, "only %d generated models with s_factor", sfk);
     check_redundant();
     return check_report();
 }
