@@ -288,6 +288,26 @@ static MB_NO_SLP int bouncing_ball_s_factor(mb_real *restrict F, mb_real *restri
     *qmax = 1;
     return -1;
 }
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void bouncing_ball_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (0 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -322,9 +342,9 @@ static const mb_pq_products bouncing_ball_pq = {
     bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
     0, 0,
 #if MB_WITH_S_FACTOR
-    bouncing_ball_s_factor
+    bouncing_ball_s_factor, bouncing_ball_kkt_bv
 #else
-    0
+    0, 0
 #endif
 };
 

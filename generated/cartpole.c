@@ -531,6 +531,36 @@ static MB_NO_SLP int cartpole_s_factor(mb_real *restrict F, mb_real *restrict d0
     *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void cartpole_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    y[0] = (0 - x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 + x1) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 + x0 - x3 + Pq[4] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 + x1 - x4 + Pq[7] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (14 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -650,9 +680,9 @@ static const mb_pq_products cartpole_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    cartpole_s_factor
+    cartpole_s_factor, cartpole_kkt_bv
 #else
-    0
+    0, 0
 #endif
 };
 

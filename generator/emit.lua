@@ -1091,7 +1091,8 @@ function emit.generate(M, opts)
         end
         if s_unr then
             data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit, same)
-            data[#data + 1] = "#if MB_WITH_S_FACTOR\n" .. EL.s_factor(name, P, pats.phi_q[2], unit, same) .. "\n#endif"
+            data[#data + 1] = "#if MB_WITH_S_FACTOR\n" .. EL.s_factor(name, P, pats.phi_q[2], unit, same) .. "\n\n"
+                .. EL.kkt_bv(name, pats.phi_q[1], pats.phi_q[2], D.nc, unit, same) .. "\n#endif"
         end
         if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
         local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
@@ -1103,7 +1104,7 @@ function emit.generate(M, opts)
             data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
                 .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "
                 .. name .. "_phiq_x,\n#else\n    0, 0,\n#endif\n") or "    0, 0,\n")
-                .. "#if MB_WITH_S_FACTOR\n    " .. name .. "_s_factor\n#else\n    0\n#endif\n};"
+                .. "#if MB_WITH_S_FACTOR\n    " .. name .. "_s_factor, " .. name .. "_kkt_bv\n#else\n    0, 0\n#endif\n};"
             asm_fns = asm_fns .. ",\n    &" .. name .. "_pq"
         else
             asm_fns = asm_fns .. ",\n    0"

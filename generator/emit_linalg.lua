@@ -6,6 +6,10 @@
 
 local M = {}
 
+-- Phi_q's entries above which the products with Phi_q are compiled without GCC's SLP
+-- vectorizer (MB_NO_SLP; the measurements at M.products)
+local NO_SLP_ENTRIES = 256
+
 -- The substitutions with the factors F = [D | L] of plan S on locals, the one order both the
 -- ldl solve and alf-explicit's pass use (so they cannot drift apart): forward by rows,
 -- x_i = input(perm i) - sum over the entries l_ik of row i, k ascending (the order in which the
@@ -360,6 +364,44 @@ function M.s_factor(name, P, pq_col, pq_unit, pq_same)
     return table.concat(out, "\n")
 end
 
+-- The baumgarte KKT solve's right-hand side of S y = ... in one pass, NAME_kkt_bv
+-- (mb_pq_products.kkt_bv; runtime/mb_kkt.c, mbi_kkt_solve_v): x = mi b + cv v (each column's a
+-- local, as scaled_rhs forms it), y = Phi_q x as phiq_mv sums it (pq_unit, pq_same as there), then
+-- y - (ga - (c1 pt + c2 ph)) as sub_vec subtracts it: the same bits, without x's and y's stores
+-- and loads in between. prow, pcol: Phi_q's pattern (1-based tables of 0-based values).
+function M.kkt_bv(name, prow, pcol, nc, pq_unit, pq_same)
+    pq_unit = pq_unit or {}
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local rows, used, order = {}, {}, {}
+    for r = 0, nc - 1 do rows[r] = "0" end
+    for k = 1, #prow do
+        local r, c, u = prow[k], pcol[k], pq_unit[k]
+        if not used[c] then used[c] = true; order[#order + 1] = c end
+        if u == 1 then rows[r] = rows[r] .. string.format(" + x%d", c)
+        elseif u == -1 then rows[r] = rows[r] .. string.format(" - x%d", c)
+        else rows[r] = rows[r] .. string.format(" + Pq[%d] * x%d", pq_same and pq_same[k] or k - 1, c) end
+    end
+    table.sort(order)
+    w("/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1")
+    w(" * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on")
+    w(" * a large pattern only, as the products'). */")
+    w("static " .. (#prow > NO_SLP_ENTRIES and "MB_NO_SLP " or "") .. "void " .. name
+      .. "_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,")
+    w("    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,")
+    w("    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)")
+    w("{")
+    for _, x in ipairs({ "Pq", "mi", "b", "v", "cv", "ga", "pt", "ph", "c1", "c2", "y" }) do w("    (void)" .. x .. ";") end
+    for _, c in ipairs(order) do
+        w(string.format("    const mb_real x%d = mi[%d] * b[%d] + cv * v[%d];", c, c, c, c))
+    end
+    for r = 0, nc - 1 do
+        w(string.format("    y[%d] = (%s) - (ga[%d] - (c1 * pt[%d] + c2 * ph[%d]));", r, rows[r], r, r, r))
+    end
+    w("}")
+    return table.concat(out, "\n")
+end
+
 -- The unrolled assembly of A: NAME_a_assemble.
 function M.assembly_a(name, P)
     local out = {}
@@ -449,7 +491,6 @@ end
 -- (chain100, 796 entries: 8.8 KB of stack, 3.85 k instructions per Phi_q x against 2.6 k without
 -- it), while on a small one it gains (Andrews, 64 entries: 237 against 288); the same arithmetic
 -- either way. The threshold lies between the two measured sizes.
-local NO_SLP_ENTRIES = 256
 function M.products(name, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end

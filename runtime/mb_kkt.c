@@ -101,9 +101,17 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #endif
     if (st) return st;
 #if !MBI_ONLY
-    scaled_rhs(n, s->minv, b1, v, cv, x);
-    mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
-    sub_vec(nc, y, b2, ga, pt, ph, I, c1, c2);
+#if MB_WITH_S_FACTOR
+    const mb_pq_products *pk = m->plan->pq;
+    if (v && ga && pk && pk->kkt_bv)   /* the three below in the model's one pass: the same bits */
+        pk->kkt_bv(s->Pq, s->minv, b1, v, cv, ga, pt, ph, c1, c2, y);
+    else
+#endif
+    {
+        scaled_rhs(n, s->minv, b1, v, cv, x);
+        mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
+        sub_vec(nc, y, b2, ga, pt, ph, I, c1, c2);
+    }
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
     pq_mv(m, s->Pq, x, y);

@@ -86,7 +86,10 @@ typedef struct mb_symbolic {
  * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). s_factor: S = Phi_q W
  * Phi_q^T assembled and factored in one (interface 28; NULL where MB_WITH_S_FACTOR is 0),
  * mb_plan.s_assemble(F, Pq, w) then s.ldl(F, d0, tol, qmax) on locals: the same F, d0, *qmax
- * and result, but F written only up to a pivot that fails; Pq: Phi_q's values, as s_assemble's. */
+ * and result, but F written only up to a pivot that fails; Pq: Phi_q's values, as s_assemble's.
+ * kkt_bv (interface 28; NULL where MB_WITH_S_FACTOR is 0): the baumgarte KKT solve's right-hand
+ * side y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) (nc values) in one pass, the same bits as
+ * x = mi b + cv v, phiq_mv (mv) and the subtraction (runtime/mb_kkt.c); Pq: Phi_q's values. */
 typedef struct mb_pq_products {
     void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
@@ -95,6 +98,9 @@ typedef struct mb_pq_products {
                    mb_real *x);
     int (*s_factor)(mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax, const mb_real *Pq,
                     const mb_real *w);
+    void (*kkt_bv)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *v,
+                   mb_real cv, const mb_real *ga, const mb_real *pt, const mb_real *ph, mb_real c1,
+                   mb_real c2, mb_real *y);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

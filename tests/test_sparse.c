@@ -296,6 +296,31 @@ static void check_forms(const mb_model *m)
             CHECK(fails > 0, "%s: s_factor's failing pivot not reached (W with negative entries)", m->name);
             free(d1); free(d2);
         }
+        /* the baumgarte KKT solve's right-hand side in one pass against x = mi b + cv v, the
+         * pattern's loop for Phi_q x and the subtraction, bit for bit; a perturbed entry shows */
+        if (P->pq && P->pq->kkt_bv && nc > 0) {
+            double *bb = malloc(sizeof(double) * (n + 1)), *vv = malloc(sizeof(double) * (n + 1));
+            double *xx = malloc(sizeof(double) * (n + 1)), *ga = malloc(sizeof(double) * (nc + 1));
+            double *pt = malloc(sizeof(double) * (nc + 1)), *ph = malloc(sizeof(double) * (nc + 1));
+            double *y1 = malloc(sizeof(double) * (nc + 1)), *y2 = malloc(sizeof(double) * (nc + 1));
+            double cv = 2.5 + rnd(), c2 = 1e4 * (1 + rnd());
+            for (int i = 0; i < n; i++) { bb[i] = 100 * rnd(); vv[i] = rnd(); xx[i] = w[i] * bb[i] + cv * vv[i]; }
+            for (int r = 0; r < nc; r++) { ga[r] = rnd(); pt[r] = rnd(); ph[r] = 1e-3 * rnd(); y2[r] = 0; }
+            for (int k = 0; k < nnz; k++) y2[m->phi_q_pat.row[k]] += G[k] * xx[m->phi_q_pat.col[k]];
+            for (int r = 0; r < nc; r++) y2[r] -= ga[r] - (cv * pt[r] + c2 * ph[r]);
+            P->pq->kkt_bv(G, w, bb, vv, cv, ga, pt, ph, cv, c2, y1);
+            CHECK(memcmp(y1, y2, sizeof(double) * (size_t)nc) == 0, "%s: kkt_bv vs the loops differ", m->name);
+            int kv = 0;
+            while (kv < nnz && (G[kv] == 1 || G[kv] == -1)) kv++;
+            if (kv < nnz) {
+                G[kv] += 0.25;
+                P->pq->kkt_bv(G, w, bb, vv, cv, ga, pt, ph, cv, c2, y1);
+                G[kv] -= 0.25;
+                CHECK(memcmp(y1, y2, sizeof(double) * (size_t)nc) != 0, "%s: kkt_bv ignored a perturbed Phi_q entry",
+                      m->name);
+            }
+            free(bb); free(vv); free(xx); free(ga); free(pt); free(ph); free(y1); free(y2);
+        }
         free(G); free(q);
         for (int unsym = 0; unsym < 2; unsym++) {
             memset(F1, 0, sizeof(double) * len);
@@ -671,9 +696,10 @@ static void check_alf_run(const mb_model *m)
     free(res[0]); free(res[1]);
 }
 
-/* Whole baumgarte and canonical runs with S assembled and factored in one kernel and with the
- * plan's pq->s_factor cleared (s_assemble and the ldl) end in the same state, bit for bit, with the
- * same counts and smallest pivot ratio. */
+/* Whole baumgarte and canonical runs with S assembled and factored in one kernel (and
+ * baumgarte's right-hand side of S in one pass) and with the plan's pq->s_factor and kkt_bv
+ * cleared (s_assemble and the ldl; the runtime's passes) end in the same state, bit for bit,
+ * with the same counts and smallest pivot ratio. */
 static void check_s_factor_run(const mb_model *m)
 {
     if (!m->plan || !m->plan->pq || !m->plan->pq->s_factor || m->nc == 0) return;
@@ -681,6 +707,7 @@ static void check_s_factor_run(const mb_model *m)
     mb_pq_products pq = *m->plan->pq;
     mb_model ms = *m;
     pq.s_factor = NULL;
+    pq.kkt_bv = NULL;
     sep.pq = &pq;
     ms.plan = &sep;
     const mb_model *pair[2] = { m, &ms };
