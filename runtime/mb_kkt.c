@@ -117,7 +117,11 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     pq_mv(m, s->Pq, x, y);
     for (int r = 0; r < nc; r++) y[r] -= b2[r];
 #endif
+#if MB_WITH_S_FACTOR && !MBI_ONLY
+    mbi_ls_solve_s(s, y);
+#else
     mbi_ls_solve(s, MB_MAT_S, y);
+#endif
 #if !MBI_ONLY
 #if MB_WITH_PHIQ_PRODUCTS
     const mb_pq_products *pq = m->plan->pq;

@@ -107,10 +107,17 @@ static int ls_monitor(mb_sim *s, int which, mb_real rank_tol, int st, mb_real ra
 /* S = Phi_q W Phi_q^T (w: W's diagonal, Pq: s->Pq) assembled and factored: by the model's one
  * kernel (mb_pq_products.s_factor) where it has one and the compact sparse back end factors, the
  * same bits, counting and monitoring as mbi_assemble_s and mbi_ls_factor, which do it otherwise */
+static int s_by_kernel(const mb_sim *s)
+{
+    const mb_plan *P = s->m->plan;
+    return P->pq && P->pq->s_factor && P->s.ldl_solve && P->s.n > 0 && !s->p.linsys_ops &&
+           s->p.linsys == MB_LINSYS_SPARSE;
+}
+
 int mbi_ls_factor_s(mb_sim *s, const mb_real *w, mb_real rank_tol)
 {
     const mb_plan *P = s->m->plan;
-    if (!P->pq || !P->pq->s_factor || P->s.n == 0 || s->p.linsys_ops || s->p.linsys != MB_LINSYS_SPARSE) {
+    if (!s_by_kernel(s)) {
         mbi_assemble_s(s, w);
         return mbi_ls_factor(s, MB_MAT_S, rank_tol);
     }
@@ -121,6 +128,18 @@ int mbi_ls_factor_s(mb_sim *s, const mb_real *w, mb_real rank_tol)
     int st = mb_sp_ldl_status(&P->s, s->FS, s->lsd, rank_tol, rank_tol > 0 ? &ratio : NULL, &bad,
                               STEP_RATIO(s), kf, mmax);
     return ls_monitor(s, MB_MAT_S, rank_tol, st, ratio, bad);
+}
+
+/* mbi_ls_solve(s, MB_MAT_S, b) after mbi_ls_factor_s: where the model's kernel factored S, its
+ * unrolled solve (mb_symbolic.ldl_solve, which an unrolled S has) called directly */
+void mbi_ls_solve_s(mb_sim *s, mb_real *b)
+{
+    if (s_by_kernel(s)) {
+        s->mon.solves++;
+        s->m->plan->s.ldl_solve(s->FS, b, s->lsy);
+        return;
+    }
+    mbi_ls_solve(s, MB_MAT_S, b);
 }
 #endif
 
