@@ -2287,6 +2287,64 @@ static void andrews_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict m
     y[18] = (0 - x18 + Pq[61] * x20) - (ga[18] - (c1 * pt[18] + c2 * ph[18]));
     y[19] = (0 - x19 + Pq[63] * x20) - (ga[19] - (c1 * pt[19] + c2 * ph[19]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void andrews_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    const mb_real x12 = mi[12] * b[12];
+    const mb_real x13 = mi[13] * b[13];
+    const mb_real x14 = mi[14] * b[14];
+    const mb_real x15 = mi[15] * b[15];
+    const mb_real x16 = mi[16] * b[16];
+    const mb_real x17 = mi[17] * b[17];
+    const mb_real x18 = mi[18] * b[18];
+    const mb_real x19 = mi[19] * b[19];
+    const mb_real x20 = mi[20] * b[20];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[5] * x2 - x3 + Pq[7] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[9] * x2 - x4 + Pq[11] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + x3 + Pq[13] * x5 - x6 + Pq[15] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x4 + Pq[17] * x5 - x7 + Pq[19] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x3 + Pq[13] * x5 - x9 + Pq[23] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x4 + Pq[17] * x5 - x10 + Pq[27] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x3 + Pq[13] * x5 - x18 + Pq[31] * x20) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 + x4 + Pq[17] * x5 - x19 + Pq[35] * x20) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + x6 + Pq[37] * x8 - x15 + Pq[39] * x17) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x7 + Pq[41] * x8 - x16 + Pq[43] * x17) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+    y[12] = (0 + x9 + Pq[45] * x11 - x12 + Pq[47] * x14) - (-pt[12] - c1 * ph[12] - c2 * I[12]);
+    y[13] = (0 + x10 + Pq[49] * x11 - x13 + Pq[51] * x14) - (-pt[13] - c1 * ph[13] - c2 * I[13]);
+    y[14] = (0 - x12 + Pq[53] * x14) - (-pt[14] - c1 * ph[14] - c2 * I[14]);
+    y[15] = (0 - x13 + Pq[55] * x14) - (-pt[15] - c1 * ph[15] - c2 * I[15]);
+    y[16] = (0 - x15 + Pq[57] * x17) - (-pt[16] - c1 * ph[16] - c2 * I[16]);
+    y[17] = (0 - x16 + Pq[59] * x17) - (-pt[17] - c1 * ph[17] - c2 * I[17]);
+    y[18] = (0 - x18 + Pq[61] * x20) - (-pt[18] - c1 * ph[18] - c2 * I[18]);
+    y[19] = (0 - x19 + Pq[63] * x20) - (-pt[19] - c1 * ph[19] - c2 * I[19]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (144 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -2899,9 +2957,9 @@ static const mb_pq_products andrews_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    andrews_s_factor, andrews_kkt_bv
+    andrews_s_factor, andrews_kkt_bv, andrews_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

@@ -308,6 +308,23 @@ static void bouncing_ball_kkt_bv(const mb_real *restrict Pq, const mb_real *rest
     (void)c2;
     (void)y;
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void bouncing_ball_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (0 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -342,9 +359,9 @@ static const mb_pq_products bouncing_ball_pq = {
     bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
     0, 0,
 #if MB_WITH_S_FACTOR
-    bouncing_ball_s_factor, bouncing_ball_kkt_bv
+    bouncing_ball_s_factor, bouncing_ball_kkt_bv, bouncing_ball_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

@@ -613,6 +613,33 @@ static void double_pendulum_kkt_bv(const mb_real *restrict Pq, const mb_real *re
     y[2] = (0 + x0 + Pq[1] * x2 - x3 + Pq[7] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
     y[3] = (0 + x1 + Pq[3] * x2 - x4 + Pq[11] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void double_pendulum_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[1] * x2 - x3 + Pq[7] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[3] * x2 - x4 + Pq[11] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (26 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -772,9 +799,9 @@ static const mb_pq_products double_pendulum_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    double_pendulum_s_factor, double_pendulum_kkt_bv
+    double_pendulum_s_factor, double_pendulum_kkt_bv, double_pendulum_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

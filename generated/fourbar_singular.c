@@ -961,6 +961,40 @@ static void fourbar_singular_kkt_bv(const mb_real *restrict Pq, const mb_real *r
     y[6] = (0 - x6 + Pq[21] * x8) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
     y[7] = (0 - x7 + Pq[23] * x8) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void fourbar_singular_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[1] * x2 - x3 + Pq[7] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[3] * x2 - x4 + Pq[11] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + x3 + Pq[7] * x5 - x6 + Pq[15] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x4 + Pq[11] * x5 - x7 + Pq[19] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 - x6 + Pq[21] * x8) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 - x7 + Pq[23] * x8) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (52 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -1221,9 +1255,9 @@ static const mb_pq_products fourbar_singular_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    fourbar_singular_s_factor, fourbar_singular_kkt_bv
+    fourbar_singular_s_factor, fourbar_singular_kkt_bv, fourbar_singular_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

@@ -1259,6 +1259,47 @@ static void shaper_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi
     y[10] = (0 + x10) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
     y[11] = (0 + x2) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void shaper_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 - x3 + Pq[5] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 - x4 + Pq[7] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + Pq[8] * x0 + Pq[9] * x1 + Pq[10] * x2 + Pq[11] * x3 + Pq[12] * x4 + Pq[13] * x5) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x3 + Pq[5] * x5 - x6 + Pq[17] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x4 + Pq[7] * x5 - x7 + Pq[21] * x8) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x6 + Pq[17] * x8 - x9) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x7 + Pq[21] * x8 - x10) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 - x11) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + x10) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x2) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (68 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -1585,9 +1626,9 @@ static const mb_pq_products shaper_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    shaper_s_factor, shaper_kkt_bv
+    shaper_s_factor, shaper_kkt_bv, shaper_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

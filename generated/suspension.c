@@ -400,6 +400,27 @@ static void suspension_kkt_bv(const mb_real *restrict Pq, const mb_real *restric
     y[0] = (0 - x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
     y[1] = (0 - x0) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void suspension_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x2 = mi[2] * b[2];
+    y[0] = (0 - x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x0) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (2 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -470,9 +491,9 @@ static const mb_pq_products suspension_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    suspension_s_factor, suspension_kkt_bv
+    suspension_s_factor, suspension_kkt_bv, suspension_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

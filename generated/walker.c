@@ -5247,6 +5247,79 @@ static void walker_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi
     y[24] = (0 + Pq[120] * x0 + Pq[121] * x1 + Pq[122] * x2 + Pq[123] * x27 + Pq[124] * x28 + Pq[125] * x29) - (ga[24] - (c1 * pt[24] + c2 * ph[24]));
     y[25] = (0 + Pq[126] * x24 + Pq[127] * x25 + Pq[128] * x26 + Pq[129] * x27 + Pq[130] * x28 + Pq[131] * x29) - (ga[25] - (c1 * pt[25] + c2 * ph[25]));
 }
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void walker_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    const mb_real x12 = mi[12] * b[12];
+    const mb_real x13 = mi[13] * b[13];
+    const mb_real x14 = mi[14] * b[14];
+    const mb_real x15 = mi[15] * b[15];
+    const mb_real x16 = mi[16] * b[16];
+    const mb_real x17 = mi[17] * b[17];
+    const mb_real x18 = mi[18] * b[18];
+    const mb_real x19 = mi[19] * b[19];
+    const mb_real x20 = mi[20] * b[20];
+    const mb_real x21 = mi[21] * b[21];
+    const mb_real x22 = mi[22] * b[22];
+    const mb_real x23 = mi[23] * b[23];
+    const mb_real x24 = mi[24] * b[24];
+    const mb_real x25 = mi[25] * b[25];
+    const mb_real x26 = mi[26] * b[26];
+    const mb_real x27 = mi[27] * b[27];
+    const mb_real x28 = mi[28] * b[28];
+    const mb_real x29 = mi[29] * b[29];
+    y[0] = (0 + x0 - x3) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 + x1 - x4) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[5] * x2 - x6 + Pq[7] * x8) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[9] * x2 - x7 + Pq[11] * x8) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + Pq[12] * x3 + Pq[13] * x4 + Pq[14] * x5 + Pq[15] * x6 + Pq[16] * x7 + Pq[17] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + Pq[18] * x3 + Pq[19] * x4 + Pq[20] * x5 + Pq[21] * x9 + Pq[22] * x10 + Pq[23] * x11) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + Pq[24] * x0 + Pq[25] * x1 + Pq[26] * x2 + Pq[27] * x9 + Pq[28] * x10 + Pq[29] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + Pq[30] * x6 + Pq[31] * x7 + Pq[32] * x8 + Pq[33] * x9 + Pq[34] * x10 + Pq[35] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x0 + Pq[37] * x2 - x12 + Pq[39] * x14) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 + x1 + Pq[41] * x2 - x13 + Pq[43] * x14) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + Pq[44] * x3 + Pq[45] * x4 + Pq[46] * x5 + Pq[47] * x12 + Pq[48] * x13 + Pq[49] * x14) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + Pq[50] * x3 + Pq[51] * x4 + Pq[52] * x5 + Pq[53] * x15 + Pq[54] * x16 + Pq[55] * x17) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+    y[12] = (0 + Pq[56] * x0 + Pq[57] * x1 + Pq[58] * x2 + Pq[59] * x15 + Pq[60] * x16 + Pq[61] * x17) - (-pt[12] - c1 * ph[12] - c2 * I[12]);
+    y[13] = (0 + Pq[62] * x12 + Pq[63] * x13 + Pq[64] * x14 + Pq[65] * x15 + Pq[66] * x16 + Pq[67] * x17) - (-pt[13] - c1 * ph[13] - c2 * I[13]);
+    y[14] = (0 + x0 + Pq[5] * x2 - x18 + Pq[71] * x20) - (-pt[14] - c1 * ph[14] - c2 * I[14]);
+    y[15] = (0 + x1 + Pq[9] * x2 - x19 + Pq[75] * x20) - (-pt[15] - c1 * ph[15] - c2 * I[15]);
+    y[16] = (0 + Pq[76] * x3 + Pq[77] * x4 + Pq[78] * x5 + Pq[79] * x18 + Pq[80] * x19 + Pq[81] * x20) - (-pt[16] - c1 * ph[16] - c2 * I[16]);
+    y[17] = (0 + Pq[82] * x3 + Pq[83] * x4 + Pq[84] * x5 + Pq[85] * x21 + Pq[86] * x22 + Pq[87] * x23) - (-pt[17] - c1 * ph[17] - c2 * I[17]);
+    y[18] = (0 + Pq[88] * x0 + Pq[89] * x1 + Pq[90] * x2 + Pq[91] * x21 + Pq[92] * x22 + Pq[93] * x23) - (-pt[18] - c1 * ph[18] - c2 * I[18]);
+    y[19] = (0 + Pq[94] * x18 + Pq[95] * x19 + Pq[96] * x20 + Pq[97] * x21 + Pq[98] * x22 + Pq[99] * x23) - (-pt[19] - c1 * ph[19] - c2 * I[19]);
+    y[20] = (0 + x0 + Pq[37] * x2 - x24 + Pq[103] * x26) - (-pt[20] - c1 * ph[20] - c2 * I[20]);
+    y[21] = (0 + x1 + Pq[41] * x2 - x25 + Pq[107] * x26) - (-pt[21] - c1 * ph[21] - c2 * I[21]);
+    y[22] = (0 + Pq[108] * x3 + Pq[109] * x4 + Pq[110] * x5 + Pq[111] * x24 + Pq[112] * x25 + Pq[113] * x26) - (-pt[22] - c1 * ph[22] - c2 * I[22]);
+    y[23] = (0 + Pq[114] * x3 + Pq[115] * x4 + Pq[116] * x5 + Pq[117] * x27 + Pq[118] * x28 + Pq[119] * x29) - (-pt[23] - c1 * ph[23] - c2 * I[23]);
+    y[24] = (0 + Pq[120] * x0 + Pq[121] * x1 + Pq[122] * x2 + Pq[123] * x27 + Pq[124] * x28 + Pq[125] * x29) - (-pt[24] - c1 * ph[24] - c2 * I[24]);
+    y[25] = (0 + Pq[126] * x24 + Pq[127] * x25 + Pq[128] * x26 + Pq[129] * x27 + Pq[130] * x28 + Pq[131] * x29) - (-pt[25] - c1 * ph[25] - c2 * I[25]);
+}
 #endif
 
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (422 terms); unsym: also the transposed terms (F4's Newton matrix). */
@@ -6782,9 +6855,9 @@ static const mb_pq_products walker_pq = {
     0, 0,
 #endif
 #if MB_WITH_S_FACTOR
-    walker_s_factor, walker_kkt_bv
+    walker_s_factor, walker_kkt_bv, walker_kkt_bi
 #else
-    0, 0
+    0, 0, 0
 #endif
 };
 

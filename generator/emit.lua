@@ -1104,7 +1104,7 @@ function emit.generate(M, opts)
             data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
                 .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "
                 .. name .. "_phiq_x,\n#else\n    0, 0,\n#endif\n") or "    0, 0,\n")
-                .. "#if MB_WITH_S_FACTOR\n    " .. name .. "_s_factor, " .. name .. "_kkt_bv\n#else\n    0, 0\n#endif\n};"
+                .. "#if MB_WITH_S_FACTOR\n    " .. name .. "_s_factor, " .. name .. "_kkt_bv, " .. name .. "_kkt_bi\n#else\n    0, 0, 0\n#endif\n};"
             asm_fns = asm_fns .. ",\n    &" .. name .. "_pq"
         else
             asm_fns = asm_fns .. ",\n    0"

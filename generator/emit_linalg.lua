@@ -369,7 +369,13 @@ end
 -- local, as scaled_rhs forms it), y = Phi_q x as phiq_mv sums it (pq_unit, pq_same as there), then
 -- y - (ga - (c1 pt + c2 ph)) as sub_vec subtracts it: the same bits, without x's and y's stores
 -- and loads in between. prow, pcol: Phi_q's pattern (1-based tables of 0-based values).
+-- F2 (canonical, mbi_kkt_solve_f2): NAME_kkt_bi, x = mi b, y = Phi_q x - (-pt - c1 ph - c2 I),
+-- the same way.
 function M.kkt_bv(name, prow, pcol, nc, pq_unit, pq_same)
+    return M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, false) .. "\n\n"
+        .. M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, true)
+end
+function M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, f2)
     pq_unit = pq_unit or {}
     local out = {}
     local function w(s) out[#out + 1] = s end
@@ -383,20 +389,35 @@ function M.kkt_bv(name, prow, pcol, nc, pq_unit, pq_same)
         else rows[r] = rows[r] .. string.format(" + Pq[%d] * x%d", pq_same and pq_same[k] or k - 1, c) end
     end
     table.sort(order)
-    w("/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1")
-    w(" * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on")
-    w(" * a large pattern only, as the products'). */")
-    w("static " .. (#prow > NO_SLP_ENTRIES and "MB_NO_SLP " or "") .. "void " .. name
-      .. "_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,")
-    w("    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,")
-    w("    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)")
+    local attr = #prow > NO_SLP_ENTRIES and "MB_NO_SLP " or ""
+    if f2 then
+        w("/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as")
+        w(" * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */")
+        w("static " .. attr .. "void " .. name .. "_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,")
+        w("    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,")
+        w("    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)")
+    else
+        w("/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1")
+        w(" * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on")
+        w(" * a large pattern only, as the products'). */")
+        w("static " .. attr .. "void " .. name .. "_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,")
+        w("    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,")
+        w("    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)")
+    end
     w("{")
-    for _, x in ipairs({ "Pq", "mi", "b", "v", "cv", "ga", "pt", "ph", "c1", "c2", "y" }) do w("    (void)" .. x .. ";") end
+    local args = f2 and { "Pq", "mi", "b", "pt", "ph", "I", "c1", "c2", "y" }
+                    or { "Pq", "mi", "b", "v", "cv", "ga", "pt", "ph", "c1", "c2", "y" }
+    for _, x in ipairs(args) do w("    (void)" .. x .. ";") end
     for _, c in ipairs(order) do
-        w(string.format("    const mb_real x%d = mi[%d] * b[%d] + cv * v[%d];", c, c, c, c))
+        if f2 then w(string.format("    const mb_real x%d = mi[%d] * b[%d];", c, c, c))
+        else w(string.format("    const mb_real x%d = mi[%d] * b[%d] + cv * v[%d];", c, c, c, c)) end
     end
     for r = 0, nc - 1 do
-        w(string.format("    y[%d] = (%s) - (ga[%d] - (c1 * pt[%d] + c2 * ph[%d]));", r, rows[r], r, r, r))
+        if f2 then
+            w(string.format("    y[%d] = (%s) - (-pt[%d] - c1 * ph[%d] - c2 * I[%d]);", r, rows[r], r, r, r))
+        else
+            w(string.format("    y[%d] = (%s) - (ga[%d] - (c1 * pt[%d] + c2 * ph[%d]));", r, rows[r], r, r, r))
+        end
     end
     w("}")
     return table.concat(out, "\n")

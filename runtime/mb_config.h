@@ -132,7 +132,8 @@
 #endif
 #ifndef MB_WITH_S_FACTOR           /* [code] S's assembly and LDL^T in one unrolled kernel
                                       (mb_model.h: mb_pq_products.s_factor; and kkt_bv,
-                                      baumgarte's right-hand side of S in one pass) compiled
+                                      kkt_bi: baumgarte's and canonical's right-hand side of
+                                      S in one pass) compiled
                                       into unrolled models and called by the KKT solve of
                                       baumgarte and canonical; off in one-formulation builds, whose runtime
                                       never calls it (flash: s_assemble and the ldl do the same

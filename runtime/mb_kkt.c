@@ -105,6 +105,8 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
     const mb_pq_products *pk = m->plan->pq;
     if (v && ga && pk && pk->kkt_bv)   /* the three below in the model's one pass: the same bits */
         pk->kkt_bv(s->Pq, s->minv, b1, v, cv, ga, pt, ph, c1, c2, y);
+    else if (!v && I && pk && pk->kkt_bi)
+        pk->kkt_bi(s->Pq, s->minv, b1, pt, ph, I, c1, c2, y);
     else
 #endif
     {

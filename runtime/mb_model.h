@@ -89,7 +89,9 @@ typedef struct mb_symbolic {
  * and result, but F written only up to a pivot that fails; Pq: Phi_q's values, as s_assemble's.
  * kkt_bv (interface 28; NULL where MB_WITH_S_FACTOR is 0): the baumgarte KKT solve's right-hand
  * side y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) (nc values) in one pass, the same bits as
- * x = mi b + cv v, phiq_mv (mv) and the subtraction (runtime/mb_kkt.c); Pq: Phi_q's values. */
+ * x = mi b + cv v, phiq_mv (mv) and the subtraction (runtime/mb_kkt.c); Pq: Phi_q's values.
+ * kkt_bi: the canonical KKT solve's y = Phi_q (mi b) - (-pt - c1 ph - c2 I) the same way
+ * (mbi_kkt_solve_f2). */
 typedef struct mb_pq_products {
     void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
@@ -101,6 +103,8 @@ typedef struct mb_pq_products {
     void (*kkt_bv)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *v,
                    mb_real cv, const mb_real *ga, const mb_real *pt, const mb_real *ph, mb_real c1,
                    mb_real c2, mb_real *y);
+    void (*kkt_bi)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *pt,
+                   const mb_real *ph, const mb_real *I, mb_real c1, mb_real c2, mb_real *y);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

@@ -51,6 +51,6 @@
                                   leave the pivots' reciprocals
                                   in D; 28: ldl's qmax, its
                                   tol in [0, 1]; mb_pq_products
-                                  s_factor, kkt_bv */
+                                  s_factor, kkt_bv, kkt_bi */
 
 #endif /* MB_VERSION_H */

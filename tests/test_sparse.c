@@ -310,6 +310,16 @@ static void check_forms(const mb_model *m)
             for (int r = 0; r < nc; r++) y2[r] -= ga[r] - (cv * pt[r] + c2 * ph[r]);
             P->pq->kkt_bv(G, w, bb, vv, cv, ga, pt, ph, cv, c2, y1);
             CHECK(memcmp(y1, y2, sizeof(double) * (size_t)nc) == 0, "%s: kkt_bv vs the loops differ", m->name);
+            if (P->pq->kkt_bi) {   /* canonical's: x = mi b, y = Phi_q x - (-pt - c1 ph - c2 I), I in ga */
+                double *y3 = malloc(sizeof(double) * (nc + 1));
+                for (int i = 0; i < n; i++) xx[i] = w[i] * bb[i];
+                for (int r = 0; r < nc; r++) y3[r] = 0;
+                for (int k = 0; k < nnz; k++) y3[m->phi_q_pat.row[k]] += G[k] * xx[m->phi_q_pat.col[k]];
+                for (int r = 0; r < nc; r++) y3[r] -= -pt[r] - cv * ph[r] - c2 * ga[r];
+                P->pq->kkt_bi(G, w, bb, pt, ph, ga, cv, c2, y1);
+                CHECK(memcmp(y1, y3, sizeof(double) * (size_t)nc) == 0, "%s: kkt_bi vs the loops differ", m->name);
+                free(y3);
+            }
             int kv = 0;
             while (kv < nnz && (G[kv] == 1 || G[kv] == -1)) kv++;
             if (kv < nnz) {
@@ -697,7 +707,7 @@ static void check_alf_run(const mb_model *m)
 }
 
 /* Whole baumgarte and canonical runs with S assembled and factored in one kernel (and
- * baumgarte's right-hand side of S in one pass) and with the plan's pq->s_factor and kkt_bv
+ * the right-hand sides of S in one pass) and with the plan's pq->s_factor, kkt_bv and kkt_bi
  * cleared (s_assemble and the ldl; the runtime's passes) end in the same state, bit for bit,
  * with the same counts and smallest pivot ratio. */
 static void check_s_factor_run(const mb_model *m)
@@ -708,6 +718,7 @@ static void check_s_factor_run(const mb_model *m)
     mb_model ms = *m;
     pq.s_factor = NULL;
     pq.kkt_bv = NULL;
+    pq.kkt_bi = NULL;
     sep.pq = &pq;
     ms.plan = &sep;
     const mb_model *pair[2] = { m, &ms };
