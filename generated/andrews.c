@@ -125,24 +125,28 @@ const mb_model_info andrews_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (20 x 20, 58 in L, 138 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[20];
     const mb_real l0 = u0 * inv;
     F[20] = l0;
@@ -155,12 +159,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[23];
     const mb_real l3 = u3 * inv;
     F[23] = l3;
@@ -173,12 +180,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[26];
     const mb_real l6 = u6 * inv;
     F[26] = l6;
@@ -191,12 +201,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[29];
     const mb_real l9 = u9 * inv;
     F[29] = l9;
@@ -209,12 +222,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[32] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[32] = l12;
@@ -224,12 +240,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u3 * l3;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u14 = F[34] - u4 * l3;
     const mb_real l14 = u14 * inv;
     F[34] = l14;
@@ -239,12 +258,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u16 = F[36] - u7 * l6;
     const mb_real l16 = u16 * inv;
     F[36] = l16;
@@ -254,12 +276,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u9 * l9;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u18 = F[38] - u10 * l9;
     const mb_real l18 = u18 * inv;
     F[38] = l18;
@@ -269,12 +294,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u7 * l7 - u16 * l16;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u20 = F[40] - u8 * l7 - u17 * l16;
     const mb_real l20 = u20 * inv;
     F[40] = l20;
@@ -287,12 +315,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u4 * l4 - u14 * l14;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u23 = F[43] - u5 * l4 - u15 * l14;
     const mb_real l23 = u23 * inv;
     F[43] = l23;
@@ -305,12 +336,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u8 * l8 - u17 * l17 - u20 * l20;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u26 = F[46] - u21 * l20;
     const mb_real l26 = u26 * inv;
     F[46] = l26;
@@ -320,12 +354,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u5 * l5 - u15 * l15 - u23 * l23;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u28 = F[48] - u24 * l23;
     const mb_real l28 = u28 * inv;
     F[48] = l28;
@@ -335,12 +372,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u1 * l1 - u12 * l12;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u30 = F[50] - u2 * l1 - u13 * l12;
     const mb_real l30 = u30 * inv;
     F[50] = l30;
@@ -365,12 +405,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u13 * l13 - u30 * l30;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u37 = F[57] - u31 * l30;
     const mb_real l37 = u37 * inv;
     F[57] = l37;
@@ -392,12 +435,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u21 * l21 - u26 * l26 - u31 * l31 - u37 * l37;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u43 = F[63] - u22 * l21 - u27 * l26 - u32 * l31 - u38 * l37;
     const mb_real l43 = u43 * inv;
     F[63] = l43;
@@ -416,12 +462,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u22 * l22 - u27 * l27 - u32 * l32 - u38 * l38 - u43 * l43;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u48 = F[68] - u33 * l32 - u39 * l38 - u44 * l43;
     const mb_real l48 = u48 * inv;
     F[68] = l48;
@@ -437,12 +486,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u24 * l24 - u28 * l28 - u33 * l33 - u39 * l39 - u44 * l44 - u48 * l48;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u52 = F[72] - u25 * l24 - u29 * l28 - u34 * l33 - u40 * l39 - u45 * l44 - u49 * l48;
     const mb_real l52 = u52 * inv;
     F[72] = l52;
@@ -455,12 +507,15 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u25 * l25 - u29 * l29 - u34 * l34 - u40 * l40 - u45 * l45 - u49 * l49 - u52 * l52;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u55 = F[75] - u35 * l34 - u41 * l40 - u46 * l45 - u50 * l49 - u53 * l52;
     const mb_real l55 = u55 * inv;
     F[75] = l55;
@@ -470,24 +525,31 @@ static MB_NO_SLP int andrews_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u10 * l10 - u18 * l18 - u35 * l35 - u41 * l41 - u46 * l46 - u50 * l50 - u53 * l53 - u55 * l55;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u57 = F[77] - u11 * l10 - u19 * l18 - u36 * l35 - u42 * l41 - u47 * l46 - u51 * l50 - u54 * l53 - u56 * l55;
     const mb_real l57 = u57 * inv;
     F[77] = l57;
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u19 * l19 - u36 * l36 - u42 * l42 - u47 * l47 - u51 * l51 - u54 * l54 - u56 * l56 - u57 * l57;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -594,24 +656,28 @@ static const mb_index andrews_s_upd[138] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (21 x 21, 63 in L, 136 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[21];
     const mb_real l0 = u0 * inv;
     F[21] = l0;
@@ -624,12 +690,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[24];
     const mb_real l3 = u3 * inv;
     F[24] = l3;
@@ -642,12 +711,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[27];
     const mb_real l6 = u6 * inv;
     F[27] = l6;
@@ -660,12 +732,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[30];
     const mb_real l9 = u9 * inv;
     F[30] = l9;
@@ -678,12 +753,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[33];
     const mb_real l12 = u12 * inv;
     F[33] = l12;
@@ -696,12 +774,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u15 = F[36];
     const mb_real l15 = u15 * inv;
     F[36] = l15;
@@ -714,12 +795,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u0 * l0 - u3 * l3;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u18 = F[39] - u1 * l0;
     const mb_real l18 = u18 * inv;
     F[39] = l18;
@@ -732,12 +816,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u9 * l9;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u21 = F[42] - u7 * l6;
     const mb_real l21 = u21 * inv;
     F[42] = l21;
@@ -750,12 +837,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u12 * l12 - u15 * l15;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u24 = F[45] - u13 * l12;
     const mb_real l24 = u24 * inv;
     F[45] = l24;
@@ -768,12 +858,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u13 * l13 - u24 * l24;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u27 = F[48] - u25 * l24;
     const mb_real l27 = u27 * inv;
     F[48] = l27;
@@ -789,12 +882,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u7 * l7 - u21 * l21;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u31 = F[52] - u22 * l21;
     const mb_real l31 = u31 * inv;
     F[52] = l31;
@@ -810,12 +906,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u35 = F[56];
     const mb_real l35 = u35 * inv;
     F[56] = l35;
@@ -831,12 +930,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u16 * l16 - u25 * l25 - u27 * l27;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u39 = F[60] - u17 * l16 - u26 * l25 - u28 * l27;
     const mb_real l39 = u39 * inv;
     F[60] = l39;
@@ -852,12 +954,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u10 * l10 - u22 * l22 - u31 * l31;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u43 = F[64] - u11 * l10 - u23 * l22 - u32 * l31;
     const mb_real l43 = u43 * inv;
     F[64] = l43;
@@ -873,12 +978,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u35 * l35;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u47 = F[68] - u36 * l35;
     const mb_real l47 = u47 * inv;
     F[68] = l47;
@@ -894,12 +1002,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u14 * l14 - u17 * l17 - u26 * l26 - u28 * l28 - u39 * l39;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u51 = F[72] - u29 * l28 - u40 * l39;
     const mb_real l51 = u51 * inv;
     F[72] = l51;
@@ -912,12 +1023,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u8 * l8 - u11 * l11 - u23 * l23 - u32 * l32 - u43 * l43;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u54 = F[75] - u33 * l32 - u44 * l43;
     const mb_real l54 = u54 * inv;
     F[75] = l54;
@@ -930,12 +1044,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u36 * l36 - u47 * l47;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u57 = F[78] - u37 * l36 - u48 * l47;
     const mb_real l57 = u57 * inv;
     F[78] = l57;
@@ -948,12 +1065,15 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u1 * l1 - u18 * l18 - u29 * l29 - u33 * l33 - u37 * l37 - u40 * l40 - u44 * l44 - u48 * l48 - u51 * l51 - u54 * l54 - u57 * l57;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u60 = F[81] - u19 * l18 - u41 * l40 - u45 * l44 - u49 * l48 - u52 * l51 - u55 * l54 - u58 * l57;
     const mb_real l60 = u60 * inv;
     F[81] = l60;
@@ -963,24 +1083,31 @@ static MB_NO_SLP int andrews_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u4 * l4 - u19 * l19 - u41 * l41 - u45 * l45 - u49 * l49 - u52 * l52 - u55 * l55 - u58 * l58 - u60 * l60;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u62 = F[83] - u5 * l4 - u20 * l19 - u42 * l41 - u46 * l45 - u50 * l49 - u53 * l52 - u56 * l55 - u59 * l58 - u61 * l60;
     const mb_real l62 = u62 * inv;
     F[83] = l62;
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u2 * l2 - u5 * l5 - u20 * l20 - u30 * l30 - u34 * l34 - u38 * l38 - u42 * l42 - u46 * l46 - u50 * l50 - u53 * l53 - u56 * l56 - u59 * l59 - u61 * l61 - u62 * l62;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -1669,6 +1796,557 @@ static MB_NO_SLP void andrews_s_assemble(mb_real *restrict F, const mb_real *res
     F[7] += w[20] * Pq[63] * Pq[63];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (20 x 20, 58 in L):
+ * andrews_s_assemble and andrews_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int andrews_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[0] + w[2] * Pq[1] * Pq[1];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = w[2] * Pq[3] * Pq[1];
+    const mb_real l0 = u0 * inv;
+    F[20] = l0;
+    const mb_real u1 = -w[0] + w[2] * Pq[5] * Pq[1];
+    const mb_real l1 = u1 * inv;
+    F[21] = l1;
+    const mb_real u2 = w[2] * Pq[9] * Pq[1];
+    const mb_real l2 = u2 * inv;
+    F[22] = l2;
+    const mb_real o1 = w[12] + w[14] * Pq[53] * Pq[53];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u3 = w[14] * Pq[55] * Pq[53];
+    const mb_real l3 = u3 * inv;
+    F[23] = l3;
+    const mb_real u4 = w[12] + w[14] * Pq[47] * Pq[53];
+    const mb_real l4 = u4 * inv;
+    F[24] = l4;
+    const mb_real u5 = w[14] * Pq[51] * Pq[53];
+    const mb_real l5 = u5 * inv;
+    F[25] = l5;
+    const mb_real o2 = w[15] + w[17] * Pq[57] * Pq[57];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u6 = w[17] * Pq[59] * Pq[57];
+    const mb_real l6 = u6 * inv;
+    F[26] = l6;
+    const mb_real u7 = w[15] + w[17] * Pq[39] * Pq[57];
+    const mb_real l7 = u7 * inv;
+    F[27] = l7;
+    const mb_real u8 = w[17] * Pq[43] * Pq[57];
+    const mb_real l8 = u8 * inv;
+    F[28] = l8;
+    const mb_real o3 = w[18] + w[20] * Pq[61] * Pq[61];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real u9 = w[20] * Pq[63] * Pq[61];
+    const mb_real l9 = u9 * inv;
+    F[29] = l9;
+    const mb_real u10 = w[18] + w[20] * Pq[31] * Pq[61];
+    const mb_real l10 = u10 * inv;
+    F[30] = l10;
+    const mb_real u11 = w[20] * Pq[35] * Pq[61];
+    const mb_real l11 = u11 * inv;
+    F[31] = l11;
+    const mb_real o4 = w[1] + w[2] * Pq[3] * Pq[3];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u0 * l0;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u12 = w[2] * Pq[5] * Pq[3] - u1 * l0;
+    const mb_real l12 = u12 * inv;
+    F[32] = l12;
+    const mb_real u13 = -w[1] + w[2] * Pq[9] * Pq[3] - u2 * l0;
+    const mb_real l13 = u13 * inv;
+    F[33] = l13;
+    const mb_real o5 = w[13] + w[14] * Pq[55] * Pq[55];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u3 * l3;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u14 = w[14] * Pq[47] * Pq[55] - u4 * l3;
+    const mb_real l14 = u14 * inv;
+    F[34] = l14;
+    const mb_real u15 = w[13] + w[14] * Pq[51] * Pq[55] - u5 * l3;
+    const mb_real l15 = u15 * inv;
+    F[35] = l15;
+    const mb_real o6 = w[16] + w[17] * Pq[59] * Pq[59];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u6 * l6;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u16 = w[17] * Pq[39] * Pq[59] - u7 * l6;
+    const mb_real l16 = u16 * inv;
+    F[36] = l16;
+    const mb_real u17 = w[16] + w[17] * Pq[43] * Pq[59] - u8 * l6;
+    const mb_real l17 = u17 * inv;
+    F[37] = l17;
+    const mb_real o7 = w[19] + w[20] * Pq[63] * Pq[63];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u9 * l9;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u18 = w[20] * Pq[31] * Pq[63] - u10 * l9;
+    const mb_real l18 = u18 * inv;
+    F[38] = l18;
+    const mb_real u19 = w[19] + w[20] * Pq[35] * Pq[63] - u11 * l9;
+    const mb_real l19 = u19 * inv;
+    F[39] = l19;
+    const mb_real o8 = w[6] + w[8] * Pq[37] * Pq[37] + w[15] + w[17] * Pq[39] * Pq[39];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u7 * l7 - u16 * l16;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u20 = w[8] * Pq[41] * Pq[37] + w[17] * Pq[43] * Pq[39] - u8 * l7 - u17 * l16;
+    const mb_real l20 = u20 * inv;
+    F[40] = l20;
+    const mb_real u21 = -w[6] + w[8] * Pq[15] * Pq[37];
+    const mb_real l21 = u21 * inv;
+    F[41] = l21;
+    const mb_real u22 = w[8] * Pq[19] * Pq[37];
+    const mb_real l22 = u22 * inv;
+    F[42] = l22;
+    const mb_real o9 = w[9] + w[11] * Pq[45] * Pq[45] + w[12] + w[14] * Pq[47] * Pq[47];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u4 * l4 - u14 * l14;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u23 = w[11] * Pq[49] * Pq[45] + w[14] * Pq[51] * Pq[47] - u5 * l4 - u15 * l14;
+    const mb_real l23 = u23 * inv;
+    F[43] = l23;
+    const mb_real u24 = -w[9] + w[11] * Pq[23] * Pq[45];
+    const mb_real l24 = u24 * inv;
+    F[44] = l24;
+    const mb_real u25 = w[11] * Pq[27] * Pq[45];
+    const mb_real l25 = u25 * inv;
+    F[45] = l25;
+    const mb_real o10 = w[7] + w[8] * Pq[41] * Pq[41] + w[16] + w[17] * Pq[43] * Pq[43];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u8 * l8 - u17 * l17 - u20 * l20;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real u26 = w[8] * Pq[15] * Pq[41] - u21 * l20;
+    const mb_real l26 = u26 * inv;
+    F[46] = l26;
+    const mb_real u27 = -w[7] + w[8] * Pq[19] * Pq[41] - u22 * l20;
+    const mb_real l27 = u27 * inv;
+    F[47] = l27;
+    const mb_real o11 = w[10] + w[11] * Pq[49] * Pq[49] + w[13] + w[14] * Pq[51] * Pq[51];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u5 * l5 - u15 * l15 - u23 * l23;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    const mb_real u28 = w[11] * Pq[23] * Pq[49] - u24 * l23;
+    const mb_real l28 = u28 * inv;
+    F[48] = l28;
+    const mb_real u29 = -w[10] + w[11] * Pq[27] * Pq[49] - u25 * l23;
+    const mb_real l29 = u29 * inv;
+    F[49] = l29;
+    const mb_real o12 = w[0] + w[2] * Pq[5] * Pq[5] + w[3] + w[5] * Pq[7] * Pq[7];
+    d0[12] = o12;
+    const mb_real p12 = o12 - u1 * l1 - u12 * l12;
+    if (!(p12 > tol * o12)) {
+        F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 12;
+    }
+    inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
+    const mb_real u30 = w[2] * Pq[9] * Pq[5] + w[5] * Pq[11] * Pq[7] - u2 * l1 - u13 * l12;
+    const mb_real l30 = u30 * inv;
+    F[50] = l30;
+    const mb_real u31 = -w[3] + w[5] * Pq[13] * Pq[7];
+    const mb_real l31 = u31 * inv;
+    F[51] = l31;
+    const mb_real u32 = w[5] * Pq[17] * Pq[7];
+    const mb_real l32 = u32 * inv;
+    F[52] = l32;
+    const mb_real u33 = -w[3] + w[5] * Pq[13] * Pq[7];
+    const mb_real l33 = u33 * inv;
+    F[53] = l33;
+    const mb_real u34 = w[5] * Pq[17] * Pq[7];
+    const mb_real l34 = u34 * inv;
+    F[54] = l34;
+    const mb_real u35 = -w[3] + w[5] * Pq[13] * Pq[7];
+    const mb_real l35 = u35 * inv;
+    F[55] = l35;
+    const mb_real u36 = w[5] * Pq[17] * Pq[7];
+    const mb_real l36 = u36 * inv;
+    F[56] = l36;
+    const mb_real o13 = w[1] + w[2] * Pq[9] * Pq[9] + w[4] + w[5] * Pq[11] * Pq[11];
+    d0[13] = o13;
+    const mb_real p13 = o13 - u2 * l2 - u13 * l13 - u30 * l30;
+    if (!(p13 > tol * o13)) {
+        F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 13;
+    }
+    inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
+    const mb_real u37 = w[5] * Pq[13] * Pq[11] - u31 * l30;
+    const mb_real l37 = u37 * inv;
+    F[57] = l37;
+    const mb_real u38 = -w[4] + w[5] * Pq[17] * Pq[11] - u32 * l30;
+    const mb_real l38 = u38 * inv;
+    F[58] = l38;
+    const mb_real u39 = w[5] * Pq[13] * Pq[11] - u33 * l30;
+    const mb_real l39 = u39 * inv;
+    F[59] = l39;
+    const mb_real u40 = -w[4] + w[5] * Pq[17] * Pq[11] - u34 * l30;
+    const mb_real l40 = u40 * inv;
+    F[60] = l40;
+    const mb_real u41 = w[5] * Pq[13] * Pq[11] - u35 * l30;
+    const mb_real l41 = u41 * inv;
+    F[61] = l41;
+    const mb_real u42 = -w[4] + w[5] * Pq[17] * Pq[11] - u36 * l30;
+    const mb_real l42 = u42 * inv;
+    F[62] = l42;
+    const mb_real o14 = w[3] + w[5] * Pq[13] * Pq[13] + w[6] + w[8] * Pq[15] * Pq[15];
+    d0[14] = o14;
+    const mb_real p14 = o14 - u21 * l21 - u26 * l26 - u31 * l31 - u37 * l37;
+    if (!(p14 > tol * o14)) {
+        F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 14;
+    }
+    inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
+    const mb_real u43 = w[5] * Pq[17] * Pq[13] + w[8] * Pq[19] * Pq[15] - u22 * l21 - u27 * l26 - u32 * l31 - u38 * l37;
+    const mb_real l43 = u43 * inv;
+    F[63] = l43;
+    const mb_real u44 = w[3] + w[5] * Pq[13] * Pq[13] - u33 * l31 - u39 * l37;
+    const mb_real l44 = u44 * inv;
+    F[64] = l44;
+    const mb_real u45 = w[5] * Pq[17] * Pq[13] - u34 * l31 - u40 * l37;
+    const mb_real l45 = u45 * inv;
+    F[65] = l45;
+    const mb_real u46 = w[3] + w[5] * Pq[13] * Pq[13] - u35 * l31 - u41 * l37;
+    const mb_real l46 = u46 * inv;
+    F[66] = l46;
+    const mb_real u47 = w[5] * Pq[17] * Pq[13] - u36 * l31 - u42 * l37;
+    const mb_real l47 = u47 * inv;
+    F[67] = l47;
+    const mb_real o15 = w[4] + w[5] * Pq[17] * Pq[17] + w[7] + w[8] * Pq[19] * Pq[19];
+    d0[15] = o15;
+    const mb_real p15 = o15 - u22 * l22 - u27 * l27 - u32 * l32 - u38 * l38 - u43 * l43;
+    if (!(p15 > tol * o15)) {
+        F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 15;
+    }
+    inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
+    const mb_real u48 = w[5] * Pq[13] * Pq[17] - u33 * l32 - u39 * l38 - u44 * l43;
+    const mb_real l48 = u48 * inv;
+    F[68] = l48;
+    const mb_real u49 = w[4] + w[5] * Pq[17] * Pq[17] - u34 * l32 - u40 * l38 - u45 * l43;
+    const mb_real l49 = u49 * inv;
+    F[69] = l49;
+    const mb_real u50 = w[5] * Pq[13] * Pq[17] - u35 * l32 - u41 * l38 - u46 * l43;
+    const mb_real l50 = u50 * inv;
+    F[70] = l50;
+    const mb_real u51 = w[4] + w[5] * Pq[17] * Pq[17] - u36 * l32 - u42 * l38 - u47 * l43;
+    const mb_real l51 = u51 * inv;
+    F[71] = l51;
+    const mb_real o16 = w[3] + w[5] * Pq[13] * Pq[13] + w[9] + w[11] * Pq[23] * Pq[23];
+    d0[16] = o16;
+    const mb_real p16 = o16 - u24 * l24 - u28 * l28 - u33 * l33 - u39 * l39 - u44 * l44 - u48 * l48;
+    if (!(p16 > tol * o16)) {
+        F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 16;
+    }
+    inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
+    const mb_real u52 = w[5] * Pq[17] * Pq[13] + w[11] * Pq[27] * Pq[23] - u25 * l24 - u29 * l28 - u34 * l33 - u40 * l39 - u45 * l44 - u49 * l48;
+    const mb_real l52 = u52 * inv;
+    F[72] = l52;
+    const mb_real u53 = w[3] + w[5] * Pq[13] * Pq[13] - u35 * l33 - u41 * l39 - u46 * l44 - u50 * l48;
+    const mb_real l53 = u53 * inv;
+    F[73] = l53;
+    const mb_real u54 = w[5] * Pq[17] * Pq[13] - u36 * l33 - u42 * l39 - u47 * l44 - u51 * l48;
+    const mb_real l54 = u54 * inv;
+    F[74] = l54;
+    const mb_real o17 = w[4] + w[5] * Pq[17] * Pq[17] + w[10] + w[11] * Pq[27] * Pq[27];
+    d0[17] = o17;
+    const mb_real p17 = o17 - u25 * l25 - u29 * l29 - u34 * l34 - u40 * l40 - u45 * l45 - u49 * l49 - u52 * l52;
+    if (!(p17 > tol * o17)) {
+        F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 17;
+    }
+    inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
+    const mb_real u55 = w[5] * Pq[13] * Pq[17] - u35 * l34 - u41 * l40 - u46 * l45 - u50 * l49 - u53 * l52;
+    const mb_real l55 = u55 * inv;
+    F[75] = l55;
+    const mb_real u56 = w[4] + w[5] * Pq[17] * Pq[17] - u36 * l34 - u42 * l40 - u47 * l45 - u51 * l49 - u54 * l52;
+    const mb_real l56 = u56 * inv;
+    F[76] = l56;
+    const mb_real o18 = w[3] + w[5] * Pq[13] * Pq[13] + w[18] + w[20] * Pq[31] * Pq[31];
+    d0[18] = o18;
+    const mb_real p18 = o18 - u10 * l10 - u18 * l18 - u35 * l35 - u41 * l41 - u46 * l46 - u50 * l50 - u53 * l53 - u55 * l55;
+    if (!(p18 > tol * o18)) {
+        F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 18;
+    }
+    inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
+    const mb_real u57 = w[5] * Pq[17] * Pq[13] + w[20] * Pq[35] * Pq[31] - u11 * l10 - u19 * l18 - u36 * l35 - u42 * l41 - u47 * l46 - u51 * l50 - u54 * l53 - u56 * l55;
+    const mb_real l57 = u57 * inv;
+    F[77] = l57;
+    const mb_real o19 = w[4] + w[5] * Pq[17] * Pq[17] + w[19] + w[20] * Pq[35] * Pq[35];
+    d0[19] = o19;
+    const mb_real p19 = o19 - u11 * l11 - u19 * l19 - u36 * l36 - u42 * l42 - u47 * l47 - u51 * l51 - u54 * l54 - u56 * l56 - u57 * l57;
+    if (!(p19 > tol * o19)) {
+        F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 19;
+    }
+    inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void andrews_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    const mb_real x12 = mi[12] * b[12] + cv * v[12];
+    const mb_real x13 = mi[13] * b[13] + cv * v[13];
+    const mb_real x14 = mi[14] * b[14] + cv * v[14];
+    const mb_real x15 = mi[15] * b[15] + cv * v[15];
+    const mb_real x16 = mi[16] * b[16] + cv * v[16];
+    const mb_real x17 = mi[17] * b[17] + cv * v[17];
+    const mb_real x18 = mi[18] * b[18] + cv * v[18];
+    const mb_real x19 = mi[19] * b[19] + cv * v[19];
+    const mb_real x20 = mi[20] * b[20] + cv * v[20];
+    y[0] = (0 - x0 + Pq[1] * x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1 + Pq[3] * x2) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 + x0 + Pq[5] * x2 - x3 + Pq[7] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 + x1 + Pq[9] * x2 - x4 + Pq[11] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 + x3 + Pq[13] * x5 - x6 + Pq[15] * x8) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 + x4 + Pq[17] * x5 - x7 + Pq[19] * x8) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + x3 + Pq[13] * x5 - x9 + Pq[23] * x11) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + x4 + Pq[17] * x5 - x10 + Pq[27] * x11) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+    y[8] = (0 + x3 + Pq[13] * x5 - x18 + Pq[31] * x20) - (ga[8] - (c1 * pt[8] + c2 * ph[8]));
+    y[9] = (0 + x4 + Pq[17] * x5 - x19 + Pq[35] * x20) - (ga[9] - (c1 * pt[9] + c2 * ph[9]));
+    y[10] = (0 + x6 + Pq[37] * x8 - x15 + Pq[39] * x17) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
+    y[11] = (0 + x7 + Pq[41] * x8 - x16 + Pq[43] * x17) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
+    y[12] = (0 + x9 + Pq[45] * x11 - x12 + Pq[47] * x14) - (ga[12] - (c1 * pt[12] + c2 * ph[12]));
+    y[13] = (0 + x10 + Pq[49] * x11 - x13 + Pq[51] * x14) - (ga[13] - (c1 * pt[13] + c2 * ph[13]));
+    y[14] = (0 - x12 + Pq[53] * x14) - (ga[14] - (c1 * pt[14] + c2 * ph[14]));
+    y[15] = (0 - x13 + Pq[55] * x14) - (ga[15] - (c1 * pt[15] + c2 * ph[15]));
+    y[16] = (0 - x15 + Pq[57] * x17) - (ga[16] - (c1 * pt[16] + c2 * ph[16]));
+    y[17] = (0 - x16 + Pq[59] * x17) - (ga[17] - (c1 * pt[17] + c2 * ph[17]));
+    y[18] = (0 - x18 + Pq[61] * x20) - (ga[18] - (c1 * pt[18] + c2 * ph[18]));
+    y[19] = (0 - x19 + Pq[63] * x20) - (ga[19] - (c1 * pt[19] + c2 * ph[19]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void andrews_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    const mb_real x12 = mi[12] * b[12];
+    const mb_real x13 = mi[13] * b[13];
+    const mb_real x14 = mi[14] * b[14];
+    const mb_real x15 = mi[15] * b[15];
+    const mb_real x16 = mi[16] * b[16];
+    const mb_real x17 = mi[17] * b[17];
+    const mb_real x18 = mi[18] * b[18];
+    const mb_real x19 = mi[19] * b[19];
+    const mb_real x20 = mi[20] * b[20];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[5] * x2 - x3 + Pq[7] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[9] * x2 - x4 + Pq[11] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + x3 + Pq[13] * x5 - x6 + Pq[15] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x4 + Pq[17] * x5 - x7 + Pq[19] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x3 + Pq[13] * x5 - x9 + Pq[23] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x4 + Pq[17] * x5 - x10 + Pq[27] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x3 + Pq[13] * x5 - x18 + Pq[31] * x20) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 + x4 + Pq[17] * x5 - x19 + Pq[35] * x20) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + x6 + Pq[37] * x8 - x15 + Pq[39] * x17) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x7 + Pq[41] * x8 - x16 + Pq[43] * x17) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+    y[12] = (0 + x9 + Pq[45] * x11 - x12 + Pq[47] * x14) - (-pt[12] - c1 * ph[12] - c2 * I[12]);
+    y[13] = (0 + x10 + Pq[49] * x11 - x13 + Pq[51] * x14) - (-pt[13] - c1 * ph[13] - c2 * I[13]);
+    y[14] = (0 - x12 + Pq[53] * x14) - (-pt[14] - c1 * ph[14] - c2 * I[14]);
+    y[15] = (0 - x13 + Pq[55] * x14) - (-pt[15] - c1 * ph[15] - c2 * I[15]);
+    y[16] = (0 - x15 + Pq[57] * x17) - (-pt[16] - c1 * ph[16] - c2 * I[16]);
+    y[17] = (0 - x16 + Pq[59] * x17) - (-pt[17] - c1 * ph[17] - c2 * I[17]);
+    y[18] = (0 - x18 + Pq[61] * x20) - (-pt[18] - c1 * ph[18] - c2 * I[18]);
+    y[19] = (0 - x19 + Pq[63] * x20) - (-pt[19] - c1 * ph[19] - c2 * I[19]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (144 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void andrews_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -2274,9 +2952,14 @@ static MB_NO_SLP void andrews_phiq_x(const mb_real *restrict Pq, const mb_real *
 static const mb_pq_products andrews_pq = {
     andrews_pq_mv, andrews_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    andrews_phiq_mv, andrews_phiq_x
+    andrews_phiq_mv, andrews_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    andrews_s_factor, andrews_kkt_bv, andrews_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

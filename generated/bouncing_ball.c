@@ -89,14 +89,16 @@ static const char *const bouncing_ball_out_names[4] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (0 x 0, 0 in L, 0 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int bouncing_ball_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int bouncing_ball_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
     (void)F;
     (void)d0;
     (void)tol;
+    *qmax = 1;
     return -1;
 }
 
@@ -113,24 +115,28 @@ static const mb_index bouncing_ball_s_lp[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int bouncing_ball_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int bouncing_ball_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[3];
     const mb_real l0 = u0 * inv;
     F[3] = l0;
@@ -140,24 +146,31 @@ static MB_NO_SLP int bouncing_ball_a_ldl(mb_real *restrict F, mb_real *restrict 
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u2 = F[5] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[5] = l2;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u2 * l2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -260,6 +273,60 @@ static MB_NO_SLP void bouncing_ball_s_assemble(mb_real *restrict F, const mb_rea
     (void)w;
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (0 x 0, 0 in L):
+ * bouncing_ball_s_assemble and bouncing_ball_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int bouncing_ball_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    *qmax = 1;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void bouncing_ball_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void bouncing_ball_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (0 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void bouncing_ball_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -290,7 +357,12 @@ static void bouncing_ball_pq_mtv(const mb_real *restrict Pq, const mb_real *rest
 
 static const mb_pq_products bouncing_ball_pq = {
     bouncing_ball_pq_mv, bouncing_ball_pq_mtv,
-    0, 0
+    0, 0,
+#if MB_WITH_S_FACTOR
+    bouncing_ball_s_factor, bouncing_ball_kkt_bv, bouncing_ball_kkt_bi
+#else
+    0, 0, 0
+#endif
 };
 
 #if MB_WITH_F4_KERNELS

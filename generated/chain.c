@@ -89,24 +89,28 @@ const mb_model_info chain_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (8 x 8, 16 in L, 28 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[8];
     const mb_real l0 = u0 * inv;
     F[8] = l0;
@@ -119,12 +123,15 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[11] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[11] = l3;
@@ -134,12 +141,15 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u5 = F[13] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[13] = l5;
@@ -152,12 +162,15 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u8 = F[16] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[16] = l8;
@@ -167,12 +180,15 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u10 = F[18];
     const mb_real l10 = u10 * inv;
     F[18] = l10;
@@ -185,12 +201,15 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u13 = F[21] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[21] = l13;
@@ -200,24 +219,31 @@ static MB_NO_SLP int chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u15 = F[23] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[23] = l15;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -275,24 +301,28 @@ static const mb_index chain_s_upd[28] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 32 in L, 66 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
@@ -305,12 +335,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[15];
     const mb_real l3 = u3 * inv;
     F[15] = l3;
@@ -323,12 +356,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[18];
     const mb_real l6 = u6 * inv;
     F[18] = l6;
@@ -341,12 +377,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[21];
     const mb_real l9 = u9 * inv;
     F[21] = l9;
@@ -359,12 +398,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0 - u3 * l3;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[24] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[24] = l12;
@@ -377,12 +419,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u6 * l6 - u9 * l9;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u15 = F[27] - u10 * l9;
     const mb_real l15 = u15 * inv;
     F[27] = l15;
@@ -395,12 +440,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u12 * l12;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u18 = F[30] - u13 * l12;
     const mb_real l18 = u18 * inv;
     F[30] = l18;
@@ -416,12 +464,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u10 * l10 - u15 * l15;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u22 = F[34];
     const mb_real l22 = u22 * inv;
     F[34] = l22;
@@ -437,12 +488,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u4 * l4 - u13 * l13 - u18 * l18 - u22 * l22;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u26 = F[38] - u5 * l4 - u14 * l13 - u19 * l18 - u23 * l22;
     const mb_real l26 = u26 * inv;
     F[38] = l26;
@@ -455,12 +509,15 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u23 * l23 - u26 * l26;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u29 = F[41] - u20 * l19 - u24 * l23 - u27 * l26;
     const mb_real l29 = u29 * inv;
     F[41] = l29;
@@ -470,24 +527,31 @@ static MB_NO_SLP int chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_r
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u7 * l7 - u16 * l16 - u20 * l20 - u24 * l24 - u27 * l27 - u29 * l29;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u31 = F[43] - u8 * l7 - u17 * l16 - u21 * l20 - u25 * l24 - u28 * l27 - u30 * l29;
     const mb_real l31 = u31 * inv;
     F[43] = l31;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u8 * l8 - u11 * l11 - u17 * l17 - u21 * l21 - u25 * l25 - u28 * l28 - u30 * l30 - u31 * l31;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -854,6 +918,245 @@ static MB_NO_SLP void chain_s_assemble(mb_real *restrict F, const mb_real *restr
     F[1] += w[11] * Pq[27] * Pq[27];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (8 x 8, 16 in L):
+ * chain_s_assemble and chain_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int chain_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[6] + w[8] * Pq[15] * Pq[15] + w[9] + w[11] * Pq[23] * Pq[23];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = w[8] * Pq[19] * Pq[15] + w[11] * Pq[27] * Pq[23];
+    const mb_real l0 = u0 * inv;
+    F[8] = l0;
+    const mb_real u1 = -w[6] + w[8] * Pq[15] * Pq[15];
+    const mb_real l1 = u1 * inv;
+    F[9] = l1;
+    const mb_real u2 = w[8] * Pq[19] * Pq[15];
+    const mb_real l2 = u2 * inv;
+    F[10] = l2;
+    const mb_real o1 = w[7] + w[8] * Pq[19] * Pq[19] + w[10] + w[11] * Pq[27] * Pq[27];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u3 = w[8] * Pq[15] * Pq[19] - u1 * l0;
+    const mb_real l3 = u3 * inv;
+    F[11] = l3;
+    const mb_real u4 = -w[7] + w[8] * Pq[19] * Pq[19] - u2 * l0;
+    const mb_real l4 = u4 * inv;
+    F[12] = l4;
+    const mb_real o2 = w[3] + w[5] * Pq[7] * Pq[7] + w[6] + w[8] * Pq[15] * Pq[15];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u5 = w[5] * Pq[11] * Pq[7] + w[8] * Pq[19] * Pq[15] - u2 * l1 - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[13] = l5;
+    const mb_real u6 = w[5] * Pq[11] * Pq[7];
+    const mb_real l6 = u6 * inv;
+    F[14] = l6;
+    const mb_real u7 = -w[3] + w[5] * Pq[7] * Pq[7];
+    const mb_real l7 = u7 * inv;
+    F[15] = l7;
+    const mb_real o3 = w[4] + w[5] * Pq[11] * Pq[11] + w[7] + w[8] * Pq[19] * Pq[19];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real u8 = -w[4] + w[5] * Pq[11] * Pq[11] - u6 * l5;
+    const mb_real l8 = u8 * inv;
+    F[16] = l8;
+    const mb_real u9 = w[5] * Pq[7] * Pq[11] - u7 * l5;
+    const mb_real l9 = u9 * inv;
+    F[17] = l9;
+    const mb_real o4 = w[0] + w[2] * Pq[1] * Pq[1];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u10 = w[2] * Pq[3] * Pq[1];
+    const mb_real l10 = u10 * inv;
+    F[18] = l10;
+    const mb_real u11 = w[2] * Pq[3] * Pq[1];
+    const mb_real l11 = u11 * inv;
+    F[19] = l11;
+    const mb_real u12 = -w[0] + w[2] * Pq[1] * Pq[1];
+    const mb_real l12 = u12 * inv;
+    F[20] = l12;
+    const mb_real o5 = w[1] + w[2] * Pq[3] * Pq[3];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u10 * l10;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u13 = -w[1] + w[2] * Pq[3] * Pq[3] - u11 * l10;
+    const mb_real l13 = u13 * inv;
+    F[21] = l13;
+    const mb_real u14 = w[2] * Pq[1] * Pq[3] - u12 * l10;
+    const mb_real l14 = u14 * inv;
+    F[22] = l14;
+    const mb_real o6 = w[1] + w[2] * Pq[3] * Pq[3] + w[4] + w[5] * Pq[11] * Pq[11];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u6 * l6 - u8 * l8 - u11 * l11 - u13 * l13;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u15 = w[2] * Pq[1] * Pq[3] + w[5] * Pq[7] * Pq[11] - u7 * l6 - u9 * l8 - u12 * l11 - u14 * l13;
+    const mb_real l15 = u15 * inv;
+    F[23] = l15;
+    const mb_real o7 = w[0] + w[2] * Pq[1] * Pq[1] + w[3] + w[5] * Pq[7] * Pq[7];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u7 * l7 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void chain_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    y[0] = (0 - x0 + Pq[1] * x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1 + Pq[3] * x2) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 + x0 + Pq[1] * x2 - x3 + Pq[7] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 + x1 + Pq[3] * x2 - x4 + Pq[11] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 + x3 + Pq[7] * x5 - x6 + Pq[15] * x8) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 + x4 + Pq[11] * x5 - x7 + Pq[19] * x8) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + x6 + Pq[15] * x8 - x9 + Pq[23] * x11) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + x7 + Pq[19] * x8 - x10 + Pq[27] * x11) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void chain_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[1] * x2 - x3 + Pq[7] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[3] * x2 - x4 + Pq[11] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + x3 + Pq[7] * x5 - x6 + Pq[15] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x4 + Pq[11] * x5 - x7 + Pq[19] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x6 + Pq[15] * x8 - x9 + Pq[23] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x7 + Pq[19] * x8 - x10 + Pq[27] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (66 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void chain_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -1156,9 +1459,14 @@ static MB_NO_SLP void chain_phiq_x(const mb_real *restrict Pq, const mb_real *re
 static const mb_pq_products chain_pq = {
     chain_pq_mv, chain_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    chain_phiq_mv, chain_phiq_x
+    chain_phiq_mv, chain_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    chain_s_factor, chain_kkt_bv, chain_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

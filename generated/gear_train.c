@@ -115,120 +115,151 @@ const mb_model_info gear_train_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 8 in L, 9 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u2 = F[14];
     const mb_real l2 = u2 * inv;
     F[14] = l2;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u3 = F[15];
     const mb_real l3 = u3 * inv;
     F[15] = l3;
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u4 = F[16];
     const mb_real l4 = u4 * inv;
     F[16] = l4;
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u5 = F[17];
     const mb_real l5 = u5 * inv;
     F[17] = l5;
@@ -238,24 +269,31 @@ static MB_NO_SLP int gear_train_s_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u5 * l5;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u7 = F[19] - u6 * l5;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u2 * l2 - u3 * l3 - u4 * l4 - u6 * l6 - u7 * l7;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -324,84 +362,106 @@ static const mb_index gear_train_s_upd[9] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 17 in L, 37 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u0 * l0;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u2 = F[14];
     const mb_real l2 = u2 * inv;
     F[14] = l2;
@@ -420,12 +480,15 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u2 * l2;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u7 = F[19] - u3 * l2;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
@@ -441,12 +504,15 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u3 * l3 - u7 * l7;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u11 = F[23] - u4 * l3 - u8 * l7;
     const mb_real l11 = u11 * inv;
     F[23] = l11;
@@ -459,12 +525,15 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u4 * l4 - u8 * l8 - u11 * l11;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u14 = F[26] - u5 * l4 - u9 * l8 - u12 * l11;
     const mb_real l14 = u14 * inv;
     F[26] = l14;
@@ -474,24 +543,31 @@ static MB_NO_SLP int gear_train_a_ldl(mb_real *restrict F, mb_real *restrict d0,
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u5 * l5 - u9 * l9 - u12 * l12 - u14 * l14;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u16 = F[28] - u6 * l5 - u10 * l9 - u13 * l12 - u15 * l14;
     const mb_real l16 = u16 * inv;
     F[28] = l16;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u1 * l1 - u6 * l6 - u10 * l10 - u13 * l13 - u15 * l15 - u16 * l16;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -772,6 +848,277 @@ static MB_NO_SLP void gear_train_s_assemble(mb_real *restrict F, const mb_real *
     F[10] += w[11] * Pq[19] * Pq[19];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (12 x 12, 8 in L):
+ * gear_train_s_assemble and gear_train_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int gear_train_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[0];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real o1 = w[1];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real o2 = w[3];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real o3 = w[4];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real o4 = w[2];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u0 = w[2];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real o5 = w[2] + w[5] * Pq[7] * Pq[7];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u0 * l0;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u1 = w[5] * Pq[6] * Pq[7];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real o6 = w[5] + w[8] * Pq[9] * Pq[9];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u1 * l1;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u2 = w[8] * Pq[13] * Pq[9];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real o7 = w[7];
+    d0[7] = o7;
+    const mb_real p7 = o7;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u3 = w[7] * Pq[12] * Pq[0];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real o8 = w[6];
+    d0[8] = o8;
+    const mb_real p8 = o8;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u4 = w[6] * Pq[11] * Pq[0];
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real o9 = w[11];
+    d0[9] = o9;
+    const mb_real p9 = o9;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u5 = w[11] * Pq[19] * Pq[0];
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real u6 = w[11] * Pq[16] * Pq[0];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real o10 = w[10] + w[11] * Pq[19] * Pq[19];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u5 * l5;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real u7 = w[10] * Pq[15] * Pq[6] + w[11] * Pq[16] * Pq[19] - u6 * l5;
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real o11 = w[6] * Pq[11] * Pq[11] + w[7] * Pq[12] * Pq[12] + w[8] * Pq[13] * Pq[13] + w[9] * Pq[14] * Pq[14] + w[10] * Pq[15] * Pq[15] + w[11] * Pq[16] * Pq[16];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u2 * l2 - u3 * l3 - u4 * l4 - u6 * l6 - u7 * l7;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void gear_train_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    y[0] = (0 - x0) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 - x3) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 - x4) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 - x6) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 - x7) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + x2 + Pq[7] * x5) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + x5 + Pq[9] * x8) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+    y[8] = (0 + x2) - (ga[8] - (c1 * pt[8] + c2 * ph[8]));
+    y[9] = (0 + Pq[11] * x6 + Pq[12] * x7 + Pq[13] * x8 + Pq[14] * x9 + Pq[15] * x10 + Pq[16] * x11) - (ga[9] - (c1 * pt[9] + c2 * ph[9]));
+    y[10] = (0 - x11) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
+    y[11] = (0 + x10 + Pq[19] * x11) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void gear_train_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    y[0] = (0 - x0) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 - x3) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 - x4) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 - x6) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 - x7) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x2 + Pq[7] * x5) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x5 + Pq[9] * x8) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x2) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 + Pq[11] * x6 + Pq[12] * x7 + Pq[13] * x8 + Pq[14] * x9 + Pq[15] * x10 + Pq[16] * x11) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 - x11) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x10 + Pq[19] * x11) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (38 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void gear_train_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -990,9 +1337,14 @@ static MB_NO_SLP void gear_train_phiq_x(const mb_real *restrict Pq, const mb_rea
 static const mb_pq_products gear_train_pq = {
     gear_train_pq_mv, gear_train_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    gear_train_phiq_mv, gear_train_phiq_x
+    gear_train_phiq_mv, gear_train_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    gear_train_s_factor, gear_train_kkt_bv, gear_train_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

@@ -109,36 +109,44 @@ static const char *const motor_arm_out_names[3] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (2 x 2, 1 in L, 1 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int motor_arm_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[2];
     const mb_real l0 = u0 * inv;
     F[2] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -177,24 +185,28 @@ static const mb_index motor_arm_s_upd[1] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (3 x 3, 3 in L, 4 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[3];
     const mb_real l0 = u0 * inv;
     F[3] = l0;
@@ -204,24 +216,31 @@ static MB_NO_SLP int motor_arm_a_ldl(mb_real *restrict F, mb_real *restrict d0, 
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u2 = F[5] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[5] = l2;
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u2 * l2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -329,6 +348,98 @@ static MB_NO_SLP void motor_arm_s_assemble(mb_real *restrict F, const mb_real *r
     F[1] += w[2] * Pq[3] * Pq[3];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (2 x 2, 1 in L):
+ * motor_arm_s_assemble and motor_arm_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int motor_arm_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[0] + w[2] * Pq[1] * Pq[1];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = w[2] * Pq[3] * Pq[1];
+    const mb_real l0 = u0 * inv;
+    F[2] = l0;
+    const mb_real o1 = w[1] + w[2] * Pq[3] * Pq[3];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void motor_arm_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    y[0] = (0 - x0 + Pq[1] * x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1 + Pq[3] * x2) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void motor_arm_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (6 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void motor_arm_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -406,9 +517,14 @@ static MB_NO_SLP void motor_arm_phiq_x(const mb_real *restrict Pq, const mb_real
 static const mb_pq_products motor_arm_pq = {
     motor_arm_pq_mv, motor_arm_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    motor_arm_phiq_mv, motor_arm_phiq_x
+    motor_arm_phiq_mv, motor_arm_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    motor_arm_s_factor, motor_arm_kkt_bv, motor_arm_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

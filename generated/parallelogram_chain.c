@@ -99,24 +99,28 @@ const mb_model_info parallelogram_chain_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (14 x 14, 35 in L, 71 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[14];
     const mb_real l0 = u0 * inv;
     F[14] = l0;
@@ -129,12 +133,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[17] - u1 * l0;
     const mb_real l3 = u3 * inv;
     F[17] = l3;
@@ -144,12 +151,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u1 * l1 - u3 * l3;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u5 = F[19] - u2 * l1 - u4 * l3;
     const mb_real l5 = u5 * inv;
     F[19] = l5;
@@ -162,12 +172,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u8 = F[22] - u6 * l5;
     const mb_real l8 = u8 * inv;
     F[22] = l8;
@@ -177,12 +190,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u10 = F[24];
     const mb_real l10 = u10 * inv;
     F[24] = l10;
@@ -195,12 +211,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u13 = F[27] - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[27] = l13;
@@ -210,12 +229,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u11 * l11 - u13 * l13;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u15 = F[29] - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[29] = l15;
@@ -228,12 +250,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u12 * l12 - u14 * l14 - u15 * l15;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u18 = F[32] - u16 * l15;
     const mb_real l18 = u18 * inv;
     F[32] = l18;
@@ -243,12 +268,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u20 = F[34];
     const mb_real l20 = u20 * inv;
     F[34] = l20;
@@ -267,12 +295,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u20 * l20;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u25 = F[39] - u21 * l20;
     const mb_real l25 = u25 * inv;
     F[39] = l25;
@@ -288,12 +319,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u6 * l6 - u8 * l8 - u21 * l21 - u25 * l25;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u29 = F[43] - u22 * l21 - u26 * l25;
     const mb_real l29 = u29 * inv;
     F[43] = l29;
@@ -306,12 +340,15 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u16 * l16 - u18 * l18 - u22 * l22 - u26 * l26 - u29 * l29;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u32 = F[46] - u17 * l16 - u19 * l18 - u23 * l22 - u27 * l26 - u30 * l29;
     const mb_real l32 = u32 * inv;
     F[46] = l32;
@@ -321,24 +358,31 @@ static MB_NO_SLP int parallelogram_chain_s_ldl(mb_real *restrict F, mb_real *res
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u17 * l17 - u19 * l19 - u23 * l23 - u27 * l27 - u30 * l30 - u32 * l32;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u34 = F[48] - u24 * l23 - u28 * l27 - u31 * l30 - u33 * l32;
     const mb_real l34 = u34 * inv;
     F[48] = l34;
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u7 * l7 - u9 * l9 - u24 * l24 - u28 * l28 - u31 * l31 - u33 * l33 - u34 * l34;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -419,24 +463,28 @@ static const mb_index parallelogram_chain_s_upd[71] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (15 x 15, 43 in L, 92 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[15];
     const mb_real l0 = u0 * inv;
     F[15] = l0;
@@ -449,12 +497,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u3 = F[18];
     const mb_real l3 = u3 * inv;
     F[18] = l3;
@@ -467,12 +518,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u6 = F[21];
     const mb_real l6 = u6 * inv;
     F[21] = l6;
@@ -485,12 +539,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u9 = F[24];
     const mb_real l9 = u9 * inv;
     F[24] = l9;
@@ -503,12 +560,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0 - u3 * l3;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u12 = F[27] - u1 * l0;
     const mb_real l12 = u12 * inv;
     F[27] = l12;
@@ -521,12 +581,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u6 * l6 - u9 * l9;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u15 = F[30] - u7 * l6;
     const mb_real l15 = u15 * inv;
     F[30] = l15;
@@ -539,12 +602,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u1 * l1 - u12 * l12;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u18 = F[33] - u13 * l12;
     const mb_real l18 = u18 * inv;
     F[33] = l18;
@@ -560,12 +626,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u7 * l7 - u15 * l15;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u22 = F[37] - u16 * l15;
     const mb_real l22 = u22 * inv;
     F[37] = l22;
@@ -581,12 +650,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u4 * l4 - u13 * l13 - u18 * l18;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u26 = F[41] - u5 * l4 - u14 * l13 - u19 * l18;
     const mb_real l26 = u26 * inv;
     F[41] = l26;
@@ -602,12 +674,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u10 * l10 - u16 * l16 - u22 * l22;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u30 = F[45] - u11 * l10 - u17 * l16 - u23 * l22;
     const mb_real l30 = u30 * inv;
     F[45] = l30;
@@ -623,12 +698,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u2 * l2 - u5 * l5 - u14 * l14 - u19 * l19 - u26 * l26;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u34 = F[49] - u20 * l19 - u27 * l26;
     const mb_real l34 = u34 * inv;
     F[49] = l34;
@@ -641,12 +719,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u8 * l8 - u11 * l11 - u17 * l17 - u23 * l23 - u30 * l30;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u37 = F[52] - u24 * l23 - u31 * l30;
     const mb_real l37 = u37 * inv;
     F[52] = l37;
@@ -659,12 +740,15 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u20 * l20 - u24 * l24 - u27 * l27 - u31 * l31 - u34 * l34 - u37 * l37;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u40 = F[55] - u28 * l27 - u32 * l31 - u35 * l34 - u38 * l37;
     const mb_real l40 = u40 * inv;
     F[55] = l40;
@@ -674,24 +758,31 @@ static MB_NO_SLP int parallelogram_chain_a_ldl(mb_real *restrict F, mb_real *res
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u28 * l28 - u32 * l32 - u35 * l35 - u38 * l38 - u40 * l40;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u42 = F[57] - u29 * l28 - u33 * l32 - u36 * l35 - u39 * l38 - u41 * l40;
     const mb_real l42 = u42 * inv;
     F[57] = l42;
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u21 * l21 - u25 * l25 - u29 * l29 - u33 * l33 - u36 * l36 - u39 * l39 - u41 * l41 - u42 * l42;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -1178,6 +1269,392 @@ static MB_NO_SLP void parallelogram_chain_s_assemble(mb_real *restrict F, const 
     F[7] += w[14] * Pq[35] * Pq[35];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (14 x 14, 35 in L):
+ * parallelogram_chain_s_assemble and parallelogram_chain_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int parallelogram_chain_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[0] + w[2] * Pq[1] * Pq[1];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = w[2] * Pq[3] * Pq[1];
+    const mb_real l0 = u0 * inv;
+    F[14] = l0;
+    const mb_real u1 = -w[0] + w[2] * Pq[1] * Pq[1];
+    const mb_real l1 = u1 * inv;
+    F[15] = l1;
+    const mb_real u2 = w[2] * Pq[3] * Pq[1];
+    const mb_real l2 = u2 * inv;
+    F[16] = l2;
+    const mb_real o1 = w[1] + w[2] * Pq[3] * Pq[3];
+    d0[1] = o1;
+    const mb_real p1 = o1 - u0 * l0;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u3 = w[2] * Pq[1] * Pq[3] - u1 * l0;
+    const mb_real l3 = u3 * inv;
+    F[17] = l3;
+    const mb_real u4 = -w[1] + w[2] * Pq[3] * Pq[3] - u2 * l0;
+    const mb_real l4 = u4 * inv;
+    F[18] = l4;
+    const mb_real o2 = w[0] + w[2] * Pq[1] * Pq[1] + w[9] + w[11] * Pq[15] * Pq[15];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u5 = w[2] * Pq[3] * Pq[1] + w[11] * Pq[19] * Pq[15] - u2 * l1 - u4 * l3;
+    const mb_real l5 = u5 * inv;
+    F[19] = l5;
+    const mb_real u6 = w[11] * Pq[19] * Pq[15];
+    const mb_real l6 = u6 * inv;
+    F[20] = l6;
+    const mb_real u7 = -w[9] + w[11] * Pq[15] * Pq[15];
+    const mb_real l7 = u7 * inv;
+    F[21] = l7;
+    const mb_real o3 = w[1] + w[2] * Pq[3] * Pq[3] + w[10] + w[11] * Pq[19] * Pq[19];
+    d0[3] = o3;
+    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real u8 = -w[10] + w[11] * Pq[19] * Pq[19] - u6 * l5;
+    const mb_real l8 = u8 * inv;
+    F[22] = l8;
+    const mb_real u9 = w[11] * Pq[15] * Pq[19] - u7 * l5;
+    const mb_real l9 = u9 * inv;
+    F[23] = l9;
+    const mb_real o4 = w[6] + w[8] * Pq[9] * Pq[9];
+    d0[4] = o4;
+    const mb_real p4 = o4;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u10 = w[8] * Pq[11] * Pq[9];
+    const mb_real l10 = u10 * inv;
+    F[24] = l10;
+    const mb_real u11 = w[6] + w[8] * Pq[37] * Pq[9];
+    const mb_real l11 = u11 * inv;
+    F[25] = l11;
+    const mb_real u12 = w[8] * Pq[41] * Pq[9];
+    const mb_real l12 = u12 * inv;
+    F[26] = l12;
+    const mb_real o5 = w[7] + w[8] * Pq[11] * Pq[11];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u10 * l10;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u13 = w[8] * Pq[37] * Pq[11] - u11 * l10;
+    const mb_real l13 = u13 * inv;
+    F[27] = l13;
+    const mb_real u14 = w[7] + w[8] * Pq[41] * Pq[11] - u12 * l10;
+    const mb_real l14 = u14 * inv;
+    F[28] = l14;
+    const mb_real o6 = w[6] + w[8] * Pq[37] * Pq[37] + w[12] + w[14] * Pq[31] * Pq[31];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u11 * l11 - u13 * l13;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u15 = w[8] * Pq[41] * Pq[37] + w[14] * Pq[35] * Pq[31] - u12 * l11 - u14 * l13;
+    const mb_real l15 = u15 * inv;
+    F[29] = l15;
+    const mb_real u16 = -w[12] + w[14] * Pq[31] * Pq[31];
+    const mb_real l16 = u16 * inv;
+    F[30] = l16;
+    const mb_real u17 = w[14] * Pq[35] * Pq[31];
+    const mb_real l17 = u17 * inv;
+    F[31] = l17;
+    const mb_real o7 = w[7] + w[8] * Pq[41] * Pq[41] + w[13] + w[14] * Pq[35] * Pq[35];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u12 * l12 - u14 * l14 - u15 * l15;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u18 = w[14] * Pq[31] * Pq[35] - u16 * l15;
+    const mb_real l18 = u18 * inv;
+    F[32] = l18;
+    const mb_real u19 = -w[13] + w[14] * Pq[35] * Pq[35] - u17 * l15;
+    const mb_real l19 = u19 * inv;
+    F[33] = l19;
+    const mb_real o8 = w[3] + w[5] * Pq[5] * Pq[5];
+    d0[8] = o8;
+    const mb_real p8 = o8;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u20 = w[5] * Pq[7] * Pq[5];
+    const mb_real l20 = u20 * inv;
+    F[34] = l20;
+    const mb_real u21 = w[5] * Pq[25] * Pq[5];
+    const mb_real l21 = u21 * inv;
+    F[35] = l21;
+    const mb_real u22 = -w[3] + w[5] * Pq[5] * Pq[5];
+    const mb_real l22 = u22 * inv;
+    F[36] = l22;
+    const mb_real u23 = w[5] * Pq[7] * Pq[5];
+    const mb_real l23 = u23 * inv;
+    F[37] = l23;
+    const mb_real u24 = w[3] + w[5] * Pq[21] * Pq[5];
+    const mb_real l24 = u24 * inv;
+    F[38] = l24;
+    const mb_real o9 = w[4] + w[5] * Pq[7] * Pq[7];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u20 * l20;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u25 = w[4] + w[5] * Pq[25] * Pq[7] - u21 * l20;
+    const mb_real l25 = u25 * inv;
+    F[39] = l25;
+    const mb_real u26 = w[5] * Pq[5] * Pq[7] - u22 * l20;
+    const mb_real l26 = u26 * inv;
+    F[40] = l26;
+    const mb_real u27 = -w[4] + w[5] * Pq[7] * Pq[7] - u23 * l20;
+    const mb_real l27 = u27 * inv;
+    F[41] = l27;
+    const mb_real u28 = w[5] * Pq[21] * Pq[7] - u24 * l20;
+    const mb_real l28 = u28 * inv;
+    F[42] = l28;
+    const mb_real o10 = w[4] + w[5] * Pq[25] * Pq[25] + w[10] + w[11] * Pq[19] * Pq[19];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u6 * l6 - u8 * l8 - u21 * l21 - u25 * l25;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real u29 = w[5] * Pq[5] * Pq[25] - u22 * l21 - u26 * l25;
+    const mb_real l29 = u29 * inv;
+    F[43] = l29;
+    const mb_real u30 = -w[4] + w[5] * Pq[7] * Pq[25] - u23 * l21 - u27 * l25;
+    const mb_real l30 = u30 * inv;
+    F[44] = l30;
+    const mb_real u31 = w[5] * Pq[21] * Pq[25] + w[11] * Pq[15] * Pq[19] - u7 * l6 - u9 * l8 - u24 * l21 - u28 * l25;
+    const mb_real l31 = u31 * inv;
+    F[45] = l31;
+    const mb_real o11 = w[3] + w[5] * Pq[5] * Pq[5] + w[12] + w[14] * Pq[31] * Pq[31];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u16 * l16 - u18 * l18 - u22 * l22 - u26 * l26 - u29 * l29;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    const mb_real u32 = w[5] * Pq[7] * Pq[5] + w[14] * Pq[35] * Pq[31] - u17 * l16 - u19 * l18 - u23 * l22 - u27 * l26 - u30 * l29;
+    const mb_real l32 = u32 * inv;
+    F[46] = l32;
+    const mb_real u33 = -w[3] + w[5] * Pq[21] * Pq[5] - u24 * l22 - u28 * l26 - u31 * l29;
+    const mb_real l33 = u33 * inv;
+    F[47] = l33;
+    const mb_real o12 = w[4] + w[5] * Pq[7] * Pq[7] + w[13] + w[14] * Pq[35] * Pq[35];
+    d0[12] = o12;
+    const mb_real p12 = o12 - u17 * l17 - u19 * l19 - u23 * l23 - u27 * l27 - u30 * l30 - u32 * l32;
+    if (!(p12 > tol * o12)) {
+        F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 12;
+    }
+    inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
+    const mb_real u34 = w[5] * Pq[21] * Pq[7] - u24 * l23 - u28 * l27 - u31 * l30 - u33 * l32;
+    const mb_real l34 = u34 * inv;
+    F[48] = l34;
+    const mb_real o13 = w[3] + w[5] * Pq[21] * Pq[21] + w[9] + w[11] * Pq[15] * Pq[15];
+    d0[13] = o13;
+    const mb_real p13 = o13 - u7 * l7 - u9 * l9 - u24 * l24 - u28 * l28 - u31 * l31 - u33 * l33 - u34 * l34;
+    if (!(p13 > tol * o13)) {
+        F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 13;
+    }
+    inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void parallelogram_chain_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    const mb_real x12 = mi[12] * b[12] + cv * v[12];
+    const mb_real x13 = mi[13] * b[13] + cv * v[13];
+    const mb_real x14 = mi[14] * b[14] + cv * v[14];
+    y[0] = (0 - x0 + Pq[1] * x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1 + Pq[3] * x2) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 - x3 + Pq[5] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 - x4 + Pq[7] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 - x6 + Pq[9] * x8) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 - x7 + Pq[11] * x8) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + x0 + Pq[1] * x2 - x9 + Pq[15] * x11) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + x1 + Pq[3] * x2 - x10 + Pq[19] * x11) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+    y[8] = (0 - x3 + Pq[21] * x5 + x9 + Pq[15] * x11) - (ga[8] - (c1 * pt[8] + c2 * ph[8]));
+    y[9] = (0 - x4 + Pq[25] * x5 + x10 + Pq[19] * x11) - (ga[9] - (c1 * pt[9] + c2 * ph[9]));
+    y[10] = (0 + x3 + Pq[5] * x5 - x12 + Pq[31] * x14) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
+    y[11] = (0 + x4 + Pq[7] * x5 - x13 + Pq[35] * x14) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
+    y[12] = (0 - x6 + Pq[37] * x8 + x12 + Pq[31] * x14) - (ga[12] - (c1 * pt[12] + c2 * ph[12]));
+    y[13] = (0 - x7 + Pq[41] * x8 + x13 + Pq[35] * x14) - (ga[13] - (c1 * pt[13] + c2 * ph[13]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void parallelogram_chain_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    const mb_real x12 = mi[12] * b[12];
+    const mb_real x13 = mi[13] * b[13];
+    const mb_real x14 = mi[14] * b[14];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 - x3 + Pq[5] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 - x4 + Pq[7] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 - x6 + Pq[9] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 - x7 + Pq[11] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x0 + Pq[1] * x2 - x9 + Pq[15] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x1 + Pq[3] * x2 - x10 + Pq[19] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 - x3 + Pq[21] * x5 + x9 + Pq[15] * x11) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 - x4 + Pq[25] * x5 + x10 + Pq[19] * x11) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + x3 + Pq[5] * x5 - x12 + Pq[31] * x14) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x4 + Pq[7] * x5 - x13 + Pq[35] * x14) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+    y[12] = (0 - x6 + Pq[37] * x8 + x12 + Pq[31] * x14) - (-pt[12] - c1 * ph[12] - c2 * I[12]);
+    y[13] = (0 - x7 + Pq[41] * x8 + x13 + Pq[35] * x14) - (-pt[13] - c1 * ph[13] - c2 * I[13]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (98 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void parallelogram_chain_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -1607,9 +2084,14 @@ static MB_NO_SLP void parallelogram_chain_phiq_x(const mb_real *restrict Pq, con
 static const mb_pq_products parallelogram_chain_pq = {
     parallelogram_chain_pq_mv, parallelogram_chain_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    parallelogram_chain_phiq_mv, parallelogram_chain_phiq_x
+    parallelogram_chain_phiq_mv, parallelogram_chain_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    parallelogram_chain_s_factor, parallelogram_chain_kkt_bv, parallelogram_chain_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

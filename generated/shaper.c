@@ -98,36 +98,43 @@ const mb_model_info shaper_info = {
 
 #if !MB_DESCRIPTOR_ONLY
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 22 in L, 40 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u1 = F[13];
     const mb_real l1 = u1 * inv;
     F[13] = l1;
@@ -140,12 +147,15 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2 - u0 * l0 - u1 * l1;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u4 = F[16] - u2 * l1;
     const mb_real l4 = u4 * inv;
     F[16] = l4;
@@ -155,12 +165,15 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u6 = F[18];
     const mb_real l6 = u6 * inv;
     F[18] = l6;
@@ -176,12 +189,15 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u6 * l6;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u10 = F[22] - u7 * l6;
     const mb_real l10 = u10 * inv;
     F[22] = l10;
@@ -194,12 +210,15 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u2 * l2 - u4 * l4 - u7 * l7 - u10 * l10;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u13 = F[25] - u3 * l2 - u5 * l4 - u8 * l7 - u11 * l10;
     const mb_real l13 = u13 * inv;
     F[25] = l13;
@@ -209,24 +228,30 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u3 * l3 - u5 * l5 - u8 * l8 - u11 * l11 - u13 * l13;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u15 = F[27] - u9 * l8 - u12 * l11 - u14 * l13;
     const mb_real l15 = u15 * inv;
     F[27] = l15;
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u16 = F[28];
     const mb_real l16 = u16 * inv;
     F[28] = l16;
@@ -239,12 +264,15 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u16 * l16;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u19 = F[31] - u17 * l16;
     const mb_real l19 = u19 * inv;
     F[31] = l19;
@@ -254,33 +282,43 @@ static MB_NO_SLP int shaper_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u17 * l17 - u19 * l19;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u21 = F[33] - u18 * l17 - u20 * l19;
     const mb_real l21 = u21 * inv;
     F[33] = l21;
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15 - u18 * l18 - u20 * l20 - u21 * l21;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -352,24 +390,28 @@ static const mb_index shaper_s_upd[40] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (12 x 12, 28 in L, 59 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[12];
     const mb_real l0 = u0 * inv;
     F[12] = l0;
@@ -379,12 +421,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1 - u0 * l0;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u2 = F[14] - u1 * l0;
     const mb_real l2 = u2 * inv;
     F[14] = l2;
@@ -397,12 +442,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u5 = F[17];
     const mb_real l5 = u5 * inv;
     F[17] = l5;
@@ -412,12 +460,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3 - u5 * l5;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u7 = F[19] - u6 * l5;
     const mb_real l7 = u7 * inv;
     F[19] = l7;
@@ -430,12 +481,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u1 * l1 - u2 * l2 - u6 * l6 - u7 * l7;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u10 = F[22] - u8 * l7;
     const mb_real l10 = u10 * inv;
     F[22] = l10;
@@ -448,12 +502,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u13 = F[25];
     const mb_real l13 = u13 * inv;
     F[25] = l13;
@@ -472,12 +529,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u13 * l13;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u18 = F[30] - u14 * l13;
     const mb_real l18 = u18 * inv;
     F[30] = l18;
@@ -493,12 +553,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u14 * l14 - u18 * l18;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u22 = F[34] - u15 * l14 - u19 * l18;
     const mb_real l22 = u22 * inv;
     F[34] = l22;
@@ -511,12 +574,15 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u8 * l8 - u10 * l10 - u15 * l15 - u19 * l19 - u22 * l22;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u25 = F[37] - u9 * l8 - u11 * l10 - u16 * l15 - u20 * l19 - u23 * l22;
     const mb_real l25 = u25 * inv;
     F[37] = l25;
@@ -526,33 +592,43 @@ static MB_NO_SLP int shaper_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u3 * l3 - u9 * l9 - u11 * l11 - u16 * l16 - u20 * l20 - u23 * l23 - u25 * l25;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u27 = F[39] - u4 * l3 - u12 * l11 - u17 * l16 - u21 * l20 - u24 * l23 - u26 * l25;
     const mb_real l27 = u27 * inv;
     F[39] = l27;
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u4 * l4 - u12 * l12 - u17 * l17 - u21 * l21 - u24 * l24 - u26 * l26 - u27 * l27;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -913,6 +989,319 @@ static MB_NO_SLP void shaper_s_assemble(mb_real *restrict F, const mb_real *rest
     F[11] = w[11];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (12 x 12, 22 in L):
+ * shaper_s_assemble and shaper_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int shaper_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[10];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = -w[10];
+    const mb_real l0 = u0 * inv;
+    F[12] = l0;
+    const mb_real o1 = w[6] + w[8] * Pq[17] * Pq[17] + w[9];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u1 = w[8] * Pq[21] * Pq[17];
+    const mb_real l1 = u1 * inv;
+    F[13] = l1;
+    const mb_real u2 = w[8] * Pq[21] * Pq[17];
+    const mb_real l2 = u2 * inv;
+    F[14] = l2;
+    const mb_real u3 = -w[6] + w[8] * Pq[17] * Pq[17];
+    const mb_real l3 = u3 * inv;
+    F[15] = l3;
+    const mb_real o2 = w[7] + w[8] * Pq[21] * Pq[21] + w[10];
+    d0[2] = o2;
+    const mb_real p2 = o2 - u0 * l0 - u1 * l1;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u4 = -w[7] + w[8] * Pq[21] * Pq[21] - u2 * l1;
+    const mb_real l4 = u4 * inv;
+    F[16] = l4;
+    const mb_real u5 = w[8] * Pq[17] * Pq[21] - u3 * l1;
+    const mb_real l5 = u5 * inv;
+    F[17] = l5;
+    const mb_real o3 = w[3] + w[5] * Pq[5] * Pq[5];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real u6 = w[5] * Pq[7] * Pq[5];
+    const mb_real l6 = u6 * inv;
+    F[18] = l6;
+    const mb_real u7 = w[5] * Pq[7] * Pq[5];
+    const mb_real l7 = u7 * inv;
+    F[19] = l7;
+    const mb_real u8 = -w[3] + w[5] * Pq[5] * Pq[5];
+    const mb_real l8 = u8 * inv;
+    F[20] = l8;
+    const mb_real u9 = w[3] * Pq[11] * Pq[0] + w[5] * Pq[13] * Pq[5];
+    const mb_real l9 = u9 * inv;
+    F[21] = l9;
+    const mb_real o4 = w[4] + w[5] * Pq[7] * Pq[7];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u6 * l6;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u10 = -w[4] + w[5] * Pq[7] * Pq[7] - u7 * l6;
+    const mb_real l10 = u10 * inv;
+    F[22] = l10;
+    const mb_real u11 = w[5] * Pq[5] * Pq[7] - u8 * l6;
+    const mb_real l11 = u11 * inv;
+    F[23] = l11;
+    const mb_real u12 = w[4] * Pq[12] * Pq[0] + w[5] * Pq[13] * Pq[7] - u9 * l6;
+    const mb_real l12 = u12 * inv;
+    F[24] = l12;
+    const mb_real o5 = w[4] + w[5] * Pq[7] * Pq[7] + w[7] + w[8] * Pq[21] * Pq[21];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u2 * l2 - u4 * l4 - u7 * l7 - u10 * l10;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u13 = w[5] * Pq[5] * Pq[7] + w[8] * Pq[17] * Pq[21] - u3 * l2 - u5 * l4 - u8 * l7 - u11 * l10;
+    const mb_real l13 = u13 * inv;
+    F[25] = l13;
+    const mb_real u14 = w[4] * Pq[12] * Pq[14] + w[5] * Pq[13] * Pq[7] - u9 * l7 - u12 * l10;
+    const mb_real l14 = u14 * inv;
+    F[26] = l14;
+    const mb_real o6 = w[3] + w[5] * Pq[5] * Pq[5] + w[6] + w[8] * Pq[17] * Pq[17];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u3 * l3 - u5 * l5 - u8 * l8 - u11 * l11 - u13 * l13;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u15 = w[3] * Pq[11] * Pq[14] + w[5] * Pq[13] * Pq[5] - u9 * l8 - u12 * l11 - u14 * l13;
+    const mb_real l15 = u15 * inv;
+    F[27] = l15;
+    const mb_real o7 = w[0] + w[2] * Pq[1] * Pq[1];
+    d0[7] = o7;
+    const mb_real p7 = o7;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u16 = w[2] * Pq[3] * Pq[1];
+    const mb_real l16 = u16 * inv;
+    F[28] = l16;
+    const mb_real u17 = w[2] * Pq[14] * Pq[1];
+    const mb_real l17 = u17 * inv;
+    F[29] = l17;
+    const mb_real u18 = w[0] * Pq[8] * Pq[0] + w[2] * Pq[10] * Pq[1];
+    const mb_real l18 = u18 * inv;
+    F[30] = l18;
+    const mb_real o8 = w[1] + w[2] * Pq[3] * Pq[3];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u16 * l16;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u19 = w[2] * Pq[14] * Pq[3] - u17 * l16;
+    const mb_real l19 = u19 * inv;
+    F[31] = l19;
+    const mb_real u20 = w[1] * Pq[9] * Pq[0] + w[2] * Pq[10] * Pq[3] - u18 * l16;
+    const mb_real l20 = u20 * inv;
+    F[32] = l20;
+    const mb_real o9 = w[2];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u17 * l17 - u19 * l19;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u21 = w[2] * Pq[10] * Pq[14] - u18 * l17 - u20 * l19;
+    const mb_real l21 = u21 * inv;
+    F[33] = l21;
+    const mb_real o10 = w[0] * Pq[8] * Pq[8] + w[1] * Pq[9] * Pq[9] + w[2] * Pq[10] * Pq[10] + w[3] * Pq[11] * Pq[11] + w[4] * Pq[12] * Pq[12] + w[5] * Pq[13] * Pq[13];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u9 * l9 - u12 * l12 - u14 * l14 - u15 * l15 - u18 * l18 - u20 * l20 - u21 * l21;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real o11 = w[11];
+    d0[11] = o11;
+    const mb_real p11 = o11;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void shaper_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    y[0] = (0 - x0 + Pq[1] * x2) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 - x1 + Pq[3] * x2) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 - x3 + Pq[5] * x5) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 - x4 + Pq[7] * x5) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 + Pq[8] * x0 + Pq[9] * x1 + Pq[10] * x2 + Pq[11] * x3 + Pq[12] * x4 + Pq[13] * x5) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 + x3 + Pq[5] * x5 - x6 + Pq[17] * x8) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + x4 + Pq[7] * x5 - x7 + Pq[21] * x8) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + x6 + Pq[17] * x8 - x9) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+    y[8] = (0 + x7 + Pq[21] * x8 - x10) - (ga[8] - (c1 * pt[8] + c2 * ph[8]));
+    y[9] = (0 - x11) - (ga[9] - (c1 * pt[9] + c2 * ph[9]));
+    y[10] = (0 + x10) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
+    y[11] = (0 + x2) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void shaper_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    y[0] = (0 - x0 + Pq[1] * x2) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 - x1 + Pq[3] * x2) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 - x3 + Pq[5] * x5) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 - x4 + Pq[7] * x5) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + Pq[8] * x0 + Pq[9] * x1 + Pq[10] * x2 + Pq[11] * x3 + Pq[12] * x4 + Pq[13] * x5) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + x3 + Pq[5] * x5 - x6 + Pq[17] * x8) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + x4 + Pq[7] * x5 - x7 + Pq[21] * x8) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + x6 + Pq[17] * x8 - x9) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x7 + Pq[21] * x8 - x10) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 - x11) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + x10) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + x2) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (68 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void shaper_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -1232,9 +1621,14 @@ static MB_NO_SLP void shaper_phiq_x(const mb_real *restrict Pq, const mb_real *r
 static const mb_pq_products shaper_pq = {
     shaper_pq_mv, shaper_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    shaper_phiq_mv, shaper_phiq_x
+    shaper_phiq_mv, shaper_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    shaper_s_factor, shaper_kkt_bv, shaper_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

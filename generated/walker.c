@@ -209,24 +209,28 @@ static const char *const walker_out_names[18] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (26 x 26, 214 in L, 1234 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[26];
     const mb_real l0 = u0 * inv;
     F[26] = l0;
@@ -245,12 +249,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u5 = F[31];
     const mb_real l5 = u5 * inv;
     F[31] = l5;
@@ -269,12 +276,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u10 = F[36];
     const mb_real l10 = u10 * inv;
     F[36] = l10;
@@ -293,12 +303,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u15 = F[41];
     const mb_real l15 = u15 * inv;
     F[41] = l15;
@@ -317,12 +330,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u20 = F[46] - u1 * l0;
     const mb_real l20 = u20 * inv;
     F[46] = l20;
@@ -362,12 +378,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u1 * l1 - u20 * l20;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u32 = F[58] - u21 * l20;
     const mb_real l32 = u32 * inv;
     F[58] = l32;
@@ -404,12 +423,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u5 * l5 - u21 * l21 - u32 * l32;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u43 = F[69] - u6 * l5 - u22 * l21 - u33 * l32;
     const mb_real l43 = u43 * inv;
     F[69] = l43;
@@ -452,12 +474,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u6 * l6 - u22 * l22 - u33 * l33 - u43 * l43;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u56 = F[82] - u23 * l22 - u34 * l33 - u44 * l43;
     const mb_real l56 = u56 * inv;
     F[82] = l56;
@@ -497,12 +522,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u10 * l10;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u68 = F[94];
     const mb_real l68 = u68 * inv;
     F[94] = l68;
@@ -548,12 +576,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u15 * l15 - u23 * l23 - u34 * l34 - u44 * l44 - u56 * l56;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u82 = F[108] - u16 * l15 - u24 * l23 - u35 * l34 - u45 * l44 - u57 * l56;
     const mb_real l82 = u82 * inv;
     F[108] = l82;
@@ -599,12 +630,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u16 * l16 - u24 * l24 - u35 * l35 - u45 * l45 - u57 * l57 - u82 * l82;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u96 = F[122] - u25 * l24 - u36 * l35 - u46 * l45 - u58 * l57 - u83 * l82;
     const mb_real l96 = u96 * inv;
     F[122] = l96;
@@ -647,12 +681,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u25 * l25 - u36 * l36 - u46 * l46 - u58 * l58 - u68 * l68 - u83 * l83 - u96 * l96;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u109 = F[135] - u26 * l25 - u37 * l36 - u47 * l46 - u59 * l58 - u84 * l83 - u97 * l96;
     const mb_real l109 = u109 * inv;
     F[135] = l109;
@@ -698,12 +735,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u26 * l26 - u37 * l37 - u47 * l47 - u59 * l59 - u84 * l84 - u97 * l97 - u109 * l109;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u123 = F[149] - u27 * l26 - u38 * l37 - u48 * l47 - u60 * l59 - u85 * l84 - u98 * l97 - u110 * l109;
     const mb_real l123 = u123 * inv;
     F[149] = l123;
@@ -746,12 +786,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u2 * l2 - u27 * l27 - u38 * l38 - u48 * l48 - u60 * l60 - u69 * l69 - u85 * l85 - u98 * l98 - u110 * l110 - u123 * l123;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u136 = F[162] - u3 * l2 - u28 * l27 - u39 * l38 - u49 * l48 - u61 * l60 - u70 * l69 - u86 * l85 - u99 * l98 - u111 * l110 - u124 * l123;
     const mb_real l136 = u136 * inv;
     F[162] = l136;
@@ -791,12 +834,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u3 * l3 - u28 * l28 - u39 * l39 - u49 * l49 - u61 * l61 - u70 * l70 - u86 * l86 - u99 * l99 - u111 * l111 - u124 * l124 - u136 * l136;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u148 = F[174] - u4 * l3 - u29 * l28 - u40 * l39 - u50 * l49 - u62 * l61 - u71 * l70 - u87 * l86 - u100 * l99 - u112 * l111 - u125 * l124 - u137 * l136;
     const mb_real l148 = u148 * inv;
     F[174] = l148;
@@ -833,12 +879,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u4 * l4 - u29 * l29 - u40 * l40 - u50 * l50 - u62 * l62 - u71 * l71 - u87 * l87 - u100 * l100 - u112 * l112 - u125 * l125 - u137 * l137 - u148 * l148;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u159 = F[185] - u51 * l50 - u63 * l62 - u72 * l71 - u88 * l87 - u101 * l100 - u113 * l112 - u126 * l125 - u138 * l137 - u149 * l148;
     const mb_real l159 = u159 * inv;
     F[185] = l159;
@@ -872,12 +921,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u7 * l7 - u51 * l51 - u63 * l63 - u72 * l72 - u88 * l88 - u101 * l101 - u113 * l113 - u126 * l126 - u138 * l138 - u149 * l149 - u159 * l159;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u169 = F[195] - u8 * l7 - u52 * l51 - u64 * l63 - u73 * l72 - u89 * l88 - u102 * l101 - u114 * l113 - u127 * l126 - u139 * l138 - u150 * l149 - u160 * l159;
     const mb_real l169 = u169 * inv;
     F[195] = l169;
@@ -908,12 +960,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u8 * l8 - u52 * l52 - u64 * l64 - u73 * l73 - u89 * l89 - u102 * l102 - u114 * l114 - u127 * l127 - u139 * l139 - u150 * l150 - u160 * l160 - u169 * l169;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u178 = F[204] - u9 * l8 - u53 * l52 - u65 * l64 - u74 * l73 - u90 * l89 - u103 * l102 - u115 * l114 - u128 * l127 - u140 * l139 - u151 * l150 - u161 * l160 - u170 * l169;
     const mb_real l178 = u178 * inv;
     F[204] = l178;
@@ -941,12 +996,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u9 * l9 - u53 * l53 - u65 * l65 - u74 * l74 - u90 * l90 - u103 * l103 - u115 * l115 - u128 * l128 - u140 * l140 - u151 * l151 - u161 * l161 - u170 * l170 - u178 * l178;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u186 = F[212] - u75 * l74 - u116 * l115 - u129 * l128 - u141 * l140 - u152 * l151 - u162 * l161 - u171 * l170 - u179 * l178;
     const mb_real l186 = u186 * inv;
     F[212] = l186;
@@ -971,12 +1029,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u11 * l11 - u75 * l75 - u116 * l116 - u129 * l129 - u141 * l141 - u152 * l152 - u162 * l162 - u171 * l171 - u179 * l179 - u186 * l186;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u193 = F[219] - u12 * l11 - u76 * l75 - u117 * l116 - u130 * l129 - u142 * l141 - u153 * l152 - u163 * l162 - u172 * l171 - u180 * l179 - u187 * l186;
     const mb_real l193 = u193 * inv;
     F[219] = l193;
@@ -998,12 +1059,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u12 * l12 - u30 * l30 - u41 * l41 - u54 * l54 - u66 * l66 - u76 * l76 - u91 * l91 - u104 * l104 - u117 * l117 - u130 * l130 - u142 * l142 - u153 * l153 - u163 * l163 - u172 * l172 - u180 * l180 - u187 * l187 - u193 * l193;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
     const mb_real u199 = F[225] - u13 * l12 - u31 * l30 - u42 * l41 - u55 * l54 - u67 * l66 - u77 * l76 - u92 * l91 - u105 * l104 - u118 * l117 - u131 * l130 - u143 * l142 - u154 * l153 - u164 * l163 - u173 * l172 - u181 * l180 - u188 * l187 - u194 * l193;
     const mb_real l199 = u199 * inv;
     F[225] = l199;
@@ -1022,12 +1086,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u13 * l13 - u31 * l31 - u42 * l42 - u55 * l55 - u67 * l67 - u77 * l77 - u92 * l92 - u105 * l105 - u118 * l118 - u131 * l131 - u143 * l143 - u154 * l154 - u164 * l164 - u173 * l173 - u181 * l181 - u188 * l188 - u194 * l194 - u199 * l199;
-    if (!(p21 > tol * o21) || !(o21 > 0)) {
+    if (!(p21 > tol * o21)) {
         F[21] = p21;
+        *qmax = m1 > m0 ? m1 : m0;
         return 21;
     }
     inv = 1 / p21;
     F[21] = MB_LDL_D(p21, inv);
+    const mb_real q21 = o21 * inv;
+    m1 = q21 > m1 ? q21 : m1;
     const mb_real u204 = F[230] - u14 * l13 - u78 * l77 - u119 * l118 - u132 * l131 - u144 * l143 - u155 * l154 - u165 * l164 - u174 * l173 - u182 * l181 - u189 * l188 - u195 * l194 - u200 * l199;
     const mb_real l204 = u204 * inv;
     F[230] = l204;
@@ -1043,12 +1110,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u14 * l14 - u78 * l78 - u119 * l119 - u132 * l132 - u144 * l144 - u155 * l155 - u165 * l165 - u174 * l174 - u182 * l182 - u189 * l189 - u195 * l195 - u200 * l200 - u204 * l204;
-    if (!(p22 > tol * o22) || !(o22 > 0)) {
+    if (!(p22 > tol * o22)) {
         F[22] = p22;
+        *qmax = m1 > m0 ? m1 : m0;
         return 22;
     }
     inv = 1 / p22;
     F[22] = MB_LDL_D(p22, inv);
+    const mb_real q22 = o22 * inv;
+    m0 = q22 > m0 ? q22 : m0;
     const mb_real u208 = F[234] - u79 * l78 - u120 * l119 - u133 * l132 - u145 * l144 - u156 * l155 - u166 * l165 - u175 * l174 - u183 * l182 - u190 * l189 - u196 * l195 - u201 * l200 - u205 * l204;
     const mb_real l208 = u208 * inv;
     F[234] = l208;
@@ -1061,12 +1131,15 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u17 * l17 - u79 * l79 - u93 * l93 - u106 * l106 - u120 * l120 - u133 * l133 - u145 * l145 - u156 * l156 - u166 * l166 - u175 * l175 - u183 * l183 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205 - u208 * l208;
-    if (!(p23 > tol * o23) || !(o23 > 0)) {
+    if (!(p23 > tol * o23)) {
         F[23] = p23;
+        *qmax = m1 > m0 ? m1 : m0;
         return 23;
     }
     inv = 1 / p23;
     F[23] = MB_LDL_D(p23, inv);
+    const mb_real q23 = o23 * inv;
+    m1 = q23 > m1 ? q23 : m1;
     const mb_real u211 = F[237] - u18 * l17 - u80 * l79 - u94 * l93 - u107 * l106 - u121 * l120 - u134 * l133 - u146 * l145 - u157 * l156 - u167 * l166 - u176 * l175 - u184 * l183 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205 - u209 * l208;
     const mb_real l211 = u211 * inv;
     F[237] = l211;
@@ -1076,24 +1149,31 @@ static MB_NO_SLP int walker_s_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u18 * l18 - u80 * l80 - u94 * l94 - u107 * l107 - u121 * l121 - u134 * l134 - u146 * l146 - u157 * l157 - u167 * l167 - u176 * l176 - u184 * l184 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209 - u211 * l211;
-    if (!(p24 > tol * o24) || !(o24 > 0)) {
+    if (!(p24 > tol * o24)) {
         F[24] = p24;
+        *qmax = m1 > m0 ? m1 : m0;
         return 24;
     }
     inv = 1 / p24;
     F[24] = MB_LDL_D(p24, inv);
+    const mb_real q24 = o24 * inv;
+    m0 = q24 > m0 ? q24 : m0;
     const mb_real u213 = F[239] - u19 * l18 - u81 * l80 - u95 * l94 - u108 * l107 - u122 * l121 - u135 * l134 - u147 * l146 - u158 * l157 - u168 * l167 - u177 * l176 - u185 * l184 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209 - u212 * l211;
     const mb_real l213 = u213 * inv;
     F[239] = l213;
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u19 * l19 - u81 * l81 - u95 * l95 - u108 * l108 - u122 * l122 - u135 * l135 - u147 * l147 - u158 * l158 - u168 * l168 - u177 * l177 - u185 * l185 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212 - u213 * l213;
-    if (!(p25 > tol * o25) || !(o25 > 0)) {
+    if (!(p25 > tol * o25)) {
         F[25] = p25;
+        *qmax = m1 > m0 ? m1 : m0;
         return 25;
     }
     inv = 1 / p25;
     F[25] = MB_LDL_D(p25, inv);
+    const mb_real q25 = o25 * inv;
+    m1 = q25 > m1 ? q25 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -1297,24 +1377,28 @@ static const mb_index walker_s_upd[1234] = {
 };
 
 /* Unrolled LDL^T of the plan storage F = [D | L] (30 x 30, 215 in L, 995 updates), left-looking
- * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns
+ * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;
+ * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns
  * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).
  * MB_NO_SLP: as the LU's. */
-static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)
+static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)
 {
-    mb_real inv;
+    mb_real inv, m0 = 1, m1 = 1;
     (void)F;
     (void)d0;
     (void)tol;
     const mb_real o0 = F[0];
     d0[0] = o0;
     const mb_real p0 = o0;
-    if (!(p0 > tol * o0) || !(o0 > 0)) {
+    if (!(p0 > tol * o0)) {
         F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
         return 0;
     }
     inv = 1 / p0;
     F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
     const mb_real u0 = F[30];
     const mb_real l0 = u0 * inv;
     F[30] = l0;
@@ -1348,12 +1432,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o1 = F[1];
     d0[1] = o1;
     const mb_real p1 = o1;
-    if (!(p1 > tol * o1) || !(o1 > 0)) {
+    if (!(p1 > tol * o1)) {
         F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
         return 1;
     }
     inv = 1 / p1;
     F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
     const mb_real u10 = F[40];
     const mb_real l10 = u10 * inv;
     F[40] = l10;
@@ -1387,12 +1474,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o2 = F[2];
     d0[2] = o2;
     const mb_real p2 = o2;
-    if (!(p2 > tol * o2) || !(o2 > 0)) {
+    if (!(p2 > tol * o2)) {
         F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
         return 2;
     }
     inv = 1 / p2;
     F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
     const mb_real u20 = F[50];
     const mb_real l20 = u20 * inv;
     F[50] = l20;
@@ -1426,12 +1516,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o3 = F[3];
     d0[3] = o3;
     const mb_real p3 = o3;
-    if (!(p3 > tol * o3) || !(o3 > 0)) {
+    if (!(p3 > tol * o3)) {
         F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
         return 3;
     }
     inv = 1 / p3;
     F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
     const mb_real u30 = F[60];
     const mb_real l30 = u30 * inv;
     F[60] = l30;
@@ -1465,12 +1558,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o4 = F[4];
     d0[4] = o4;
     const mb_real p4 = o4 - u0 * l0;
-    if (!(p4 > tol * o4) || !(o4 > 0)) {
+    if (!(p4 > tol * o4)) {
         F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
         return 4;
     }
     inv = 1 / p4;
     F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
     const mb_real u40 = F[70] - u1 * l0;
     const mb_real l40 = u40 * inv;
     F[70] = l40;
@@ -1504,12 +1600,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o5 = F[5];
     d0[5] = o5;
     const mb_real p5 = o5 - u10 * l10;
-    if (!(p5 > tol * o5) || !(o5 > 0)) {
+    if (!(p5 > tol * o5)) {
         F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
         return 5;
     }
     inv = 1 / p5;
     F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
     const mb_real u50 = F[80] - u11 * l10;
     const mb_real l50 = u50 * inv;
     F[80] = l50;
@@ -1543,12 +1642,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o6 = F[6];
     d0[6] = o6;
     const mb_real p6 = o6 - u20 * l20;
-    if (!(p6 > tol * o6) || !(o6 > 0)) {
+    if (!(p6 > tol * o6)) {
         F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
         return 6;
     }
     inv = 1 / p6;
     F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
     const mb_real u60 = F[90] - u21 * l20;
     const mb_real l60 = u60 * inv;
     F[90] = l60;
@@ -1582,12 +1684,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o7 = F[7];
     d0[7] = o7;
     const mb_real p7 = o7 - u30 * l30;
-    if (!(p7 > tol * o7) || !(o7 > 0)) {
+    if (!(p7 > tol * o7)) {
         F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
         return 7;
     }
     inv = 1 / p7;
     F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
     const mb_real u70 = F[100] - u31 * l30;
     const mb_real l70 = u70 * inv;
     F[100] = l70;
@@ -1621,12 +1726,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o8 = F[8];
     d0[8] = o8;
     const mb_real p8 = o8 - u1 * l1 - u40 * l40;
-    if (!(p8 > tol * o8) || !(o8 > 0)) {
+    if (!(p8 > tol * o8)) {
         F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
         return 8;
     }
     inv = 1 / p8;
     F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
     const mb_real u80 = F[110] - u2 * l1 - u41 * l40;
     const mb_real l80 = u80 * inv;
     F[110] = l80;
@@ -1657,12 +1765,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o9 = F[9];
     d0[9] = o9;
     const mb_real p9 = o9 - u11 * l11 - u50 * l50;
-    if (!(p9 > tol * o9) || !(o9 > 0)) {
+    if (!(p9 > tol * o9)) {
         F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
         return 9;
     }
     inv = 1 / p9;
     F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
     const mb_real u89 = F[119] - u12 * l11 - u51 * l50;
     const mb_real l89 = u89 * inv;
     F[119] = l89;
@@ -1693,12 +1804,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o10 = F[10];
     d0[10] = o10;
     const mb_real p10 = o10 - u21 * l21 - u60 * l60;
-    if (!(p10 > tol * o10) || !(o10 > 0)) {
+    if (!(p10 > tol * o10)) {
         F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
         return 10;
     }
     inv = 1 / p10;
     F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
     const mb_real u98 = F[128] - u22 * l21 - u61 * l60;
     const mb_real l98 = u98 * inv;
     F[128] = l98;
@@ -1729,12 +1843,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o11 = F[11];
     d0[11] = o11;
     const mb_real p11 = o11 - u31 * l31 - u70 * l70;
-    if (!(p11 > tol * o11) || !(o11 > 0)) {
+    if (!(p11 > tol * o11)) {
         F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
         return 11;
     }
     inv = 1 / p11;
     F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
     const mb_real u107 = F[137] - u32 * l31 - u71 * l70;
     const mb_real l107 = u107 * inv;
     F[137] = l107;
@@ -1765,12 +1882,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o12 = F[12];
     d0[12] = o12;
     const mb_real p12 = o12 - u2 * l2 - u41 * l41 - u80 * l80;
-    if (!(p12 > tol * o12) || !(o12 > 0)) {
+    if (!(p12 > tol * o12)) {
         F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
         return 12;
     }
     inv = 1 / p12;
     F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
     const mb_real u116 = F[146] - u3 * l2 - u42 * l41 - u81 * l80;
     const mb_real l116 = u116 * inv;
     F[146] = l116;
@@ -1798,12 +1918,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o13 = F[13];
     d0[13] = o13;
     const mb_real p13 = o13 - u12 * l12 - u51 * l51 - u89 * l89;
-    if (!(p13 > tol * o13) || !(o13 > 0)) {
+    if (!(p13 > tol * o13)) {
         F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
         return 13;
     }
     inv = 1 / p13;
     F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
     const mb_real u124 = F[154] - u13 * l12 - u52 * l51 - u90 * l89;
     const mb_real l124 = u124 * inv;
     F[154] = l124;
@@ -1831,12 +1954,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o14 = F[14];
     d0[14] = o14;
     const mb_real p14 = o14 - u22 * l22 - u61 * l61 - u98 * l98;
-    if (!(p14 > tol * o14) || !(o14 > 0)) {
+    if (!(p14 > tol * o14)) {
         F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
         return 14;
     }
     inv = 1 / p14;
     F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
     const mb_real u132 = F[162] - u23 * l22 - u62 * l61 - u99 * l98;
     const mb_real l132 = u132 * inv;
     F[162] = l132;
@@ -1864,12 +1990,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o15 = F[15];
     d0[15] = o15;
     const mb_real p15 = o15 - u32 * l32 - u71 * l71 - u107 * l107;
-    if (!(p15 > tol * o15) || !(o15 > 0)) {
+    if (!(p15 > tol * o15)) {
         F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
         return 15;
     }
     inv = 1 / p15;
     F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
     const mb_real u140 = F[170] - u33 * l32 - u72 * l71 - u108 * l107;
     const mb_real l140 = u140 * inv;
     F[170] = l140;
@@ -1897,12 +2026,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o16 = F[16];
     d0[16] = o16;
     const mb_real p16 = o16 - u3 * l3 - u42 * l42 - u81 * l81 - u116 * l116;
-    if (!(p16 > tol * o16) || !(o16 > 0)) {
+    if (!(p16 > tol * o16)) {
         F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
         return 16;
     }
     inv = 1 / p16;
     F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
     const mb_real u148 = F[178] - u4 * l3 - u43 * l42 - u82 * l81 - u117 * l116;
     const mb_real l148 = u148 * inv;
     F[178] = l148;
@@ -1927,12 +2059,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o17 = F[17];
     d0[17] = o17;
     const mb_real p17 = o17 - u13 * l13 - u52 * l52 - u90 * l90 - u124 * l124;
-    if (!(p17 > tol * o17) || !(o17 > 0)) {
+    if (!(p17 > tol * o17)) {
         F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
         return 17;
     }
     inv = 1 / p17;
     F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
     const mb_real u155 = F[185] - u14 * l13 - u53 * l52 - u91 * l90 - u125 * l124;
     const mb_real l155 = u155 * inv;
     F[185] = l155;
@@ -1957,12 +2092,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o18 = F[18];
     d0[18] = o18;
     const mb_real p18 = o18 - u23 * l23 - u62 * l62 - u99 * l99 - u132 * l132;
-    if (!(p18 > tol * o18) || !(o18 > 0)) {
+    if (!(p18 > tol * o18)) {
         F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
         return 18;
     }
     inv = 1 / p18;
     F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
     const mb_real u162 = F[192] - u24 * l23 - u63 * l62 - u100 * l99 - u133 * l132;
     const mb_real l162 = u162 * inv;
     F[192] = l162;
@@ -1987,12 +2125,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o19 = F[19];
     d0[19] = o19;
     const mb_real p19 = o19 - u33 * l33 - u72 * l72 - u108 * l108 - u140 * l140;
-    if (!(p19 > tol * o19) || !(o19 > 0)) {
+    if (!(p19 > tol * o19)) {
         F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
         return 19;
     }
     inv = 1 / p19;
     F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
     const mb_real u169 = F[199] - u34 * l33 - u73 * l72 - u109 * l108 - u141 * l140;
     const mb_real l169 = u169 * inv;
     F[199] = l169;
@@ -2017,12 +2158,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o20 = F[20];
     d0[20] = o20;
     const mb_real p20 = o20 - u4 * l4 - u43 * l43 - u82 * l82 - u117 * l117 - u148 * l148;
-    if (!(p20 > tol * o20) || !(o20 > 0)) {
+    if (!(p20 > tol * o20)) {
         F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
         return 20;
     }
     inv = 1 / p20;
     F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
     const mb_real u176 = F[206] - u5 * l4 - u44 * l43 - u83 * l82 - u118 * l117 - u149 * l148;
     const mb_real l176 = u176 * inv;
     F[206] = l176;
@@ -2044,12 +2188,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o21 = F[21];
     d0[21] = o21;
     const mb_real p21 = o21 - u14 * l14 - u53 * l53 - u91 * l91 - u125 * l125 - u155 * l155;
-    if (!(p21 > tol * o21) || !(o21 > 0)) {
+    if (!(p21 > tol * o21)) {
         F[21] = p21;
+        *qmax = m1 > m0 ? m1 : m0;
         return 21;
     }
     inv = 1 / p21;
     F[21] = MB_LDL_D(p21, inv);
+    const mb_real q21 = o21 * inv;
+    m1 = q21 > m1 ? q21 : m1;
     const mb_real u182 = F[212] - u15 * l14 - u54 * l53 - u92 * l91 - u126 * l125 - u156 * l155;
     const mb_real l182 = u182 * inv;
     F[212] = l182;
@@ -2071,12 +2218,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o22 = F[22];
     d0[22] = o22;
     const mb_real p22 = o22 - u24 * l24 - u63 * l63 - u100 * l100 - u133 * l133 - u162 * l162;
-    if (!(p22 > tol * o22) || !(o22 > 0)) {
+    if (!(p22 > tol * o22)) {
         F[22] = p22;
+        *qmax = m1 > m0 ? m1 : m0;
         return 22;
     }
     inv = 1 / p22;
     F[22] = MB_LDL_D(p22, inv);
+    const mb_real q22 = o22 * inv;
+    m0 = q22 > m0 ? q22 : m0;
     const mb_real u188 = F[218] - u25 * l24 - u64 * l63 - u101 * l100 - u134 * l133 - u163 * l162;
     const mb_real l188 = u188 * inv;
     F[218] = l188;
@@ -2098,12 +2248,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o23 = F[23];
     d0[23] = o23;
     const mb_real p23 = o23 - u34 * l34 - u73 * l73 - u109 * l109 - u141 * l141 - u169 * l169;
-    if (!(p23 > tol * o23) || !(o23 > 0)) {
+    if (!(p23 > tol * o23)) {
         F[23] = p23;
+        *qmax = m1 > m0 ? m1 : m0;
         return 23;
     }
     inv = 1 / p23;
     F[23] = MB_LDL_D(p23, inv);
+    const mb_real q23 = o23 * inv;
+    m1 = q23 > m1 ? q23 : m1;
     const mb_real u194 = F[224] - u35 * l34 - u74 * l73 - u110 * l109 - u142 * l141 - u170 * l169;
     const mb_real l194 = u194 * inv;
     F[224] = l194;
@@ -2125,12 +2278,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o24 = F[24];
     d0[24] = o24;
     const mb_real p24 = o24 - u5 * l5 - u15 * l15 - u25 * l25 - u35 * l35 - u44 * l44 - u54 * l54 - u64 * l64 - u74 * l74 - u83 * l83 - u92 * l92 - u101 * l101 - u110 * l110 - u118 * l118 - u126 * l126 - u134 * l134 - u142 * l142 - u149 * l149 - u156 * l156 - u163 * l163 - u170 * l170 - u176 * l176 - u182 * l182 - u188 * l188 - u194 * l194;
-    if (!(p24 > tol * o24) || !(o24 > 0)) {
+    if (!(p24 > tol * o24)) {
         F[24] = p24;
+        *qmax = m1 > m0 ? m1 : m0;
         return 24;
     }
     inv = 1 / p24;
     F[24] = MB_LDL_D(p24, inv);
+    const mb_real q24 = o24 * inv;
+    m0 = q24 > m0 ? q24 : m0;
     const mb_real u200 = F[230] - u45 * l44 - u55 * l54 - u65 * l64 - u75 * l74 - u84 * l83 - u93 * l92 - u102 * l101 - u111 * l110 - u119 * l118 - u127 * l126 - u135 * l134 - u143 * l142 - u150 * l149 - u157 * l156 - u164 * l163 - u171 * l170 - u177 * l176 - u183 * l182 - u189 * l188 - u195 * l194;
     const mb_real l200 = u200 * inv;
     F[230] = l200;
@@ -2149,12 +2305,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o25 = F[25];
     d0[25] = o25;
     const mb_real p25 = o25 - u45 * l45 - u55 * l55 - u65 * l65 - u75 * l75 - u84 * l84 - u93 * l93 - u102 * l102 - u111 * l111 - u119 * l119 - u127 * l127 - u135 * l135 - u143 * l143 - u150 * l150 - u157 * l157 - u164 * l164 - u171 * l171 - u177 * l177 - u183 * l183 - u189 * l189 - u195 * l195 - u200 * l200;
-    if (!(p25 > tol * o25) || !(o25 > 0)) {
+    if (!(p25 > tol * o25)) {
         F[25] = p25;
+        *qmax = m1 > m0 ? m1 : m0;
         return 25;
     }
     inv = 1 / p25;
     F[25] = MB_LDL_D(p25, inv);
+    const mb_real q25 = o25 * inv;
+    m1 = q25 > m1 ? q25 : m1;
     const mb_real u205 = F[235] - u46 * l45 - u56 * l55 - u66 * l65 - u76 * l75 - u85 * l84 - u94 * l93 - u103 * l102 - u112 * l111 - u120 * l119 - u128 * l127 - u136 * l135 - u144 * l143 - u151 * l150 - u158 * l157 - u165 * l164 - u172 * l171 - u178 * l177 - u184 * l183 - u190 * l189 - u196 * l195 - u201 * l200;
     const mb_real l205 = u205 * inv;
     F[235] = l205;
@@ -2170,12 +2329,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o26 = F[26];
     d0[26] = o26;
     const mb_real p26 = o26 - u6 * l6 - u16 * l16 - u26 * l26 - u36 * l36 - u46 * l46 - u56 * l56 - u66 * l66 - u76 * l76 - u85 * l85 - u94 * l94 - u103 * l103 - u112 * l112 - u120 * l120 - u128 * l128 - u136 * l136 - u144 * l144 - u151 * l151 - u158 * l158 - u165 * l165 - u172 * l172 - u178 * l178 - u184 * l184 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205;
-    if (!(p26 > tol * o26) || !(o26 > 0)) {
+    if (!(p26 > tol * o26)) {
         F[26] = p26;
+        *qmax = m1 > m0 ? m1 : m0;
         return 26;
     }
     inv = 1 / p26;
     F[26] = MB_LDL_D(p26, inv);
+    const mb_real q26 = o26 * inv;
+    m0 = q26 > m0 ? q26 : m0;
     const mb_real u209 = F[239] - u7 * l6 - u17 * l16 - u27 * l26 - u37 * l36 - u47 * l46 - u57 * l56 - u67 * l66 - u77 * l76 - u86 * l85 - u95 * l94 - u104 * l103 - u113 * l112 - u121 * l120 - u129 * l128 - u137 * l136 - u145 * l144 - u152 * l151 - u159 * l158 - u166 * l165 - u173 * l172 - u179 * l178 - u185 * l184 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205;
     const mb_real l209 = u209 * inv;
     F[239] = l209;
@@ -2188,12 +2350,15 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o27 = F[27];
     d0[27] = o27;
     const mb_real p27 = o27 - u7 * l7 - u17 * l17 - u27 * l27 - u37 * l37 - u47 * l47 - u57 * l57 - u67 * l67 - u77 * l77 - u86 * l86 - u95 * l95 - u104 * l104 - u113 * l113 - u121 * l121 - u129 * l129 - u137 * l137 - u145 * l145 - u152 * l152 - u159 * l159 - u166 * l166 - u173 * l173 - u179 * l179 - u185 * l185 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209;
-    if (!(p27 > tol * o27) || !(o27 > 0)) {
+    if (!(p27 > tol * o27)) {
         F[27] = p27;
+        *qmax = m1 > m0 ? m1 : m0;
         return 27;
     }
     inv = 1 / p27;
     F[27] = MB_LDL_D(p27, inv);
+    const mb_real q27 = o27 * inv;
+    m1 = q27 > m1 ? q27 : m1;
     const mb_real u212 = F[242] - u8 * l7 - u18 * l17 - u28 * l27 - u38 * l37 - u48 * l47 - u58 * l57 - u68 * l67 - u78 * l77 - u87 * l86 - u96 * l95 - u105 * l104 - u114 * l113 - u122 * l121 - u130 * l129 - u138 * l137 - u146 * l145 - u153 * l152 - u160 * l159 - u167 * l166 - u174 * l173 - u180 * l179 - u186 * l185 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209;
     const mb_real l212 = u212 * inv;
     F[242] = l212;
@@ -2203,24 +2368,31 @@ static MB_NO_SLP int walker_a_ldl(mb_real *restrict F, mb_real *restrict d0, mb_
     const mb_real o28 = F[28];
     d0[28] = o28;
     const mb_real p28 = o28 - u8 * l8 - u18 * l18 - u28 * l28 - u38 * l38 - u48 * l48 - u58 * l58 - u68 * l68 - u78 * l78 - u87 * l87 - u96 * l96 - u105 * l105 - u114 * l114 - u122 * l122 - u130 * l130 - u138 * l138 - u146 * l146 - u153 * l153 - u160 * l160 - u167 * l167 - u174 * l174 - u180 * l180 - u186 * l186 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212;
-    if (!(p28 > tol * o28) || !(o28 > 0)) {
+    if (!(p28 > tol * o28)) {
         F[28] = p28;
+        *qmax = m1 > m0 ? m1 : m0;
         return 28;
     }
     inv = 1 / p28;
     F[28] = MB_LDL_D(p28, inv);
+    const mb_real q28 = o28 * inv;
+    m0 = q28 > m0 ? q28 : m0;
     const mb_real u214 = F[244] - u9 * l8 - u19 * l18 - u29 * l28 - u39 * l38 - u49 * l48 - u59 * l58 - u69 * l68 - u79 * l78 - u88 * l87 - u97 * l96 - u106 * l105 - u115 * l114 - u123 * l122 - u131 * l130 - u139 * l138 - u147 * l146 - u154 * l153 - u161 * l160 - u168 * l167 - u175 * l174 - u181 * l180 - u187 * l186 - u193 * l192 - u199 * l198 - u204 * l203 - u208 * l207 - u211 * l210 - u213 * l212;
     const mb_real l214 = u214 * inv;
     F[244] = l214;
     const mb_real o29 = F[29];
     d0[29] = o29;
     const mb_real p29 = o29 - u9 * l9 - u19 * l19 - u29 * l29 - u39 * l39 - u49 * l49 - u59 * l59 - u69 * l69 - u79 * l79 - u88 * l88 - u97 * l97 - u106 * l106 - u115 * l115 - u123 * l123 - u131 * l131 - u139 * l139 - u147 * l147 - u154 * l154 - u161 * l161 - u168 * l168 - u175 * l175 - u181 * l181 - u187 * l187 - u193 * l193 - u199 * l199 - u204 * l204 - u208 * l208 - u211 * l211 - u213 * l213 - u214 * l214;
-    if (!(p29 > tol * o29) || !(o29 > 0)) {
+    if (!(p29 > tol * o29)) {
         F[29] = p29;
+        *qmax = m1 > m0 ? m1 : m0;
         return 29;
     }
     inv = 1 / p29;
     F[29] = MB_LDL_D(p29, inv);
+    const mb_real q29 = o29 * inv;
+    m1 = q29 > m1 ? q29 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
     return -1;
 }
 
@@ -4029,6 +4201,1127 @@ static MB_NO_SLP void walker_s_assemble(mb_real *restrict F, const mb_real *rest
     F[3] += w[29] * Pq[131] * Pq[131];
 }
 
+#if MB_WITH_S_FACTOR
+/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (26 x 26, 214 in L):
+ * walker_s_assemble and walker_s_ldl on locals, the same values; d0, *qmax, tol and
+ * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */
+static MB_NO_SLP int walker_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,
+    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)
+{
+    mb_real inv, m0 = 1, m1 = 1;
+    (void)F;
+    (void)d0;
+    (void)tol;
+    (void)Pq;
+    (void)w;
+    const mb_real o0 = w[6] * Pq[30] * Pq[30] + w[7] * Pq[31] * Pq[31] + w[8] * Pq[32] * Pq[32] + w[9] * Pq[33] * Pq[33] + w[10] * Pq[34] * Pq[34] + w[11] * Pq[35] * Pq[35];
+    d0[0] = o0;
+    const mb_real p0 = o0;
+    if (!(p0 > tol * o0)) {
+        F[0] = p0;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 0;
+    }
+    inv = 1 / p0;
+    F[0] = MB_LDL_D(p0, inv);
+    const mb_real q0 = o0 * inv;
+    m0 = q0 > m0 ? q0 : m0;
+    const mb_real u0 = w[6] * Pq[15] * Pq[30] + w[7] * Pq[16] * Pq[31] + w[8] * Pq[17] * Pq[32];
+    const mb_real l0 = u0 * inv;
+    F[26] = l0;
+    const mb_real u1 = w[9] * Pq[21] * Pq[33] + w[10] * Pq[22] * Pq[34] + w[11] * Pq[23] * Pq[35];
+    const mb_real l1 = u1 * inv;
+    F[27] = l1;
+    const mb_real u2 = w[6] * Pq[1] * Pq[30] + w[8] * Pq[7] * Pq[32];
+    const mb_real l2 = u2 * inv;
+    F[28] = l2;
+    const mb_real u3 = w[7] * Pq[1] * Pq[31] + w[8] * Pq[11] * Pq[32];
+    const mb_real l3 = u3 * inv;
+    F[29] = l3;
+    const mb_real u4 = w[9] * Pq[27] * Pq[33] + w[10] * Pq[28] * Pq[34] + w[11] * Pq[29] * Pq[35];
+    const mb_real l4 = u4 * inv;
+    F[30] = l4;
+    const mb_real o1 = w[12] * Pq[62] * Pq[62] + w[13] * Pq[63] * Pq[63] + w[14] * Pq[64] * Pq[64] + w[15] * Pq[65] * Pq[65] + w[16] * Pq[66] * Pq[66] + w[17] * Pq[67] * Pq[67];
+    d0[1] = o1;
+    const mb_real p1 = o1;
+    if (!(p1 > tol * o1)) {
+        F[1] = p1;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 1;
+    }
+    inv = 1 / p1;
+    F[1] = MB_LDL_D(p1, inv);
+    const mb_real q1 = o1 * inv;
+    m1 = q1 > m1 ? q1 : m1;
+    const mb_real u5 = w[12] * Pq[47] * Pq[62] + w[13] * Pq[48] * Pq[63] + w[14] * Pq[49] * Pq[64];
+    const mb_real l5 = u5 * inv;
+    F[31] = l5;
+    const mb_real u6 = w[15] * Pq[53] * Pq[65] + w[16] * Pq[54] * Pq[66] + w[17] * Pq[55] * Pq[67];
+    const mb_real l6 = u6 * inv;
+    F[32] = l6;
+    const mb_real u7 = w[12] * Pq[1] * Pq[62] + w[14] * Pq[39] * Pq[64];
+    const mb_real l7 = u7 * inv;
+    F[33] = l7;
+    const mb_real u8 = w[13] * Pq[1] * Pq[63] + w[14] * Pq[43] * Pq[64];
+    const mb_real l8 = u8 * inv;
+    F[34] = l8;
+    const mb_real u9 = w[15] * Pq[59] * Pq[65] + w[16] * Pq[60] * Pq[66] + w[17] * Pq[61] * Pq[67];
+    const mb_real l9 = u9 * inv;
+    F[35] = l9;
+    const mb_real o2 = w[18] * Pq[94] * Pq[94] + w[19] * Pq[95] * Pq[95] + w[20] * Pq[96] * Pq[96] + w[21] * Pq[97] * Pq[97] + w[22] * Pq[98] * Pq[98] + w[23] * Pq[99] * Pq[99];
+    d0[2] = o2;
+    const mb_real p2 = o2;
+    if (!(p2 > tol * o2)) {
+        F[2] = p2;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 2;
+    }
+    inv = 1 / p2;
+    F[2] = MB_LDL_D(p2, inv);
+    const mb_real q2 = o2 * inv;
+    m0 = q2 > m0 ? q2 : m0;
+    const mb_real u10 = w[18] * Pq[1] * Pq[94] + w[20] * Pq[71] * Pq[96];
+    const mb_real l10 = u10 * inv;
+    F[36] = l10;
+    const mb_real u11 = w[19] * Pq[1] * Pq[95] + w[20] * Pq[75] * Pq[96];
+    const mb_real l11 = u11 * inv;
+    F[37] = l11;
+    const mb_real u12 = w[18] * Pq[79] * Pq[94] + w[19] * Pq[80] * Pq[95] + w[20] * Pq[81] * Pq[96];
+    const mb_real l12 = u12 * inv;
+    F[38] = l12;
+    const mb_real u13 = w[21] * Pq[85] * Pq[97] + w[22] * Pq[86] * Pq[98] + w[23] * Pq[87] * Pq[99];
+    const mb_real l13 = u13 * inv;
+    F[39] = l13;
+    const mb_real u14 = w[21] * Pq[91] * Pq[97] + w[22] * Pq[92] * Pq[98] + w[23] * Pq[93] * Pq[99];
+    const mb_real l14 = u14 * inv;
+    F[40] = l14;
+    const mb_real o3 = w[24] * Pq[126] * Pq[126] + w[25] * Pq[127] * Pq[127] + w[26] * Pq[128] * Pq[128] + w[27] * Pq[129] * Pq[129] + w[28] * Pq[130] * Pq[130] + w[29] * Pq[131] * Pq[131];
+    d0[3] = o3;
+    const mb_real p3 = o3;
+    if (!(p3 > tol * o3)) {
+        F[3] = p3;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 3;
+    }
+    inv = 1 / p3;
+    F[3] = MB_LDL_D(p3, inv);
+    const mb_real q3 = o3 * inv;
+    m1 = q3 > m1 ? q3 : m1;
+    const mb_real u15 = w[24] * Pq[111] * Pq[126] + w[25] * Pq[112] * Pq[127] + w[26] * Pq[113] * Pq[128];
+    const mb_real l15 = u15 * inv;
+    F[41] = l15;
+    const mb_real u16 = w[27] * Pq[117] * Pq[129] + w[28] * Pq[118] * Pq[130] + w[29] * Pq[119] * Pq[131];
+    const mb_real l16 = u16 * inv;
+    F[42] = l16;
+    const mb_real u17 = w[24] * Pq[1] * Pq[126] + w[26] * Pq[103] * Pq[128];
+    const mb_real l17 = u17 * inv;
+    F[43] = l17;
+    const mb_real u18 = w[25] * Pq[1] * Pq[127] + w[26] * Pq[107] * Pq[128];
+    const mb_real l18 = u18 * inv;
+    F[44] = l18;
+    const mb_real u19 = w[27] * Pq[123] * Pq[129] + w[28] * Pq[124] * Pq[130] + w[29] * Pq[125] * Pq[131];
+    const mb_real l19 = u19 * inv;
+    F[45] = l19;
+    const mb_real o4 = w[3] * Pq[12] * Pq[12] + w[4] * Pq[13] * Pq[13] + w[5] * Pq[14] * Pq[14] + w[6] * Pq[15] * Pq[15] + w[7] * Pq[16] * Pq[16] + w[8] * Pq[17] * Pq[17];
+    d0[4] = o4;
+    const mb_real p4 = o4 - u0 * l0;
+    if (!(p4 > tol * o4)) {
+        F[4] = p4;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 4;
+    }
+    inv = 1 / p4;
+    F[4] = MB_LDL_D(p4, inv);
+    const mb_real q4 = o4 * inv;
+    m0 = q4 > m0 ? q4 : m0;
+    const mb_real u20 = w[3] * Pq[18] * Pq[12] + w[4] * Pq[19] * Pq[13] + w[5] * Pq[20] * Pq[14] - u1 * l0;
+    const mb_real l20 = u20 * inv;
+    F[46] = l20;
+    const mb_real u21 = w[3] * Pq[44] * Pq[12] + w[4] * Pq[45] * Pq[13] + w[5] * Pq[46] * Pq[14];
+    const mb_real l21 = u21 * inv;
+    F[47] = l21;
+    const mb_real u22 = w[3] * Pq[50] * Pq[12] + w[4] * Pq[51] * Pq[13] + w[5] * Pq[52] * Pq[14];
+    const mb_real l22 = u22 * inv;
+    F[48] = l22;
+    const mb_real u23 = w[3] * Pq[108] * Pq[12] + w[4] * Pq[109] * Pq[13] + w[5] * Pq[110] * Pq[14];
+    const mb_real l23 = u23 * inv;
+    F[49] = l23;
+    const mb_real u24 = w[3] * Pq[114] * Pq[12] + w[4] * Pq[115] * Pq[13] + w[5] * Pq[116] * Pq[14];
+    const mb_real l24 = u24 * inv;
+    F[50] = l24;
+    const mb_real u25 = w[3] * Pq[1] * Pq[12];
+    const mb_real l25 = u25 * inv;
+    F[51] = l25;
+    const mb_real u26 = w[4] * Pq[1] * Pq[13];
+    const mb_real l26 = u26 * inv;
+    F[52] = l26;
+    const mb_real u27 = w[6] * Pq[1] * Pq[15] + w[8] * Pq[7] * Pq[17] - u2 * l0;
+    const mb_real l27 = u27 * inv;
+    F[53] = l27;
+    const mb_real u28 = w[7] * Pq[1] * Pq[16] + w[8] * Pq[11] * Pq[17] - u3 * l0;
+    const mb_real l28 = u28 * inv;
+    F[54] = l28;
+    const mb_real u29 = 0 - u4 * l0;
+    const mb_real l29 = u29 * inv;
+    F[55] = l29;
+    const mb_real u30 = w[3] * Pq[76] * Pq[12] + w[4] * Pq[77] * Pq[13] + w[5] * Pq[78] * Pq[14];
+    const mb_real l30 = u30 * inv;
+    F[56] = l30;
+    const mb_real u31 = w[3] * Pq[82] * Pq[12] + w[4] * Pq[83] * Pq[13] + w[5] * Pq[84] * Pq[14];
+    const mb_real l31 = u31 * inv;
+    F[57] = l31;
+    const mb_real o5 = w[3] * Pq[18] * Pq[18] + w[4] * Pq[19] * Pq[19] + w[5] * Pq[20] * Pq[20] + w[9] * Pq[21] * Pq[21] + w[10] * Pq[22] * Pq[22] + w[11] * Pq[23] * Pq[23];
+    d0[5] = o5;
+    const mb_real p5 = o5 - u1 * l1 - u20 * l20;
+    if (!(p5 > tol * o5)) {
+        F[5] = p5;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 5;
+    }
+    inv = 1 / p5;
+    F[5] = MB_LDL_D(p5, inv);
+    const mb_real q5 = o5 * inv;
+    m1 = q5 > m1 ? q5 : m1;
+    const mb_real u32 = w[3] * Pq[44] * Pq[18] + w[4] * Pq[45] * Pq[19] + w[5] * Pq[46] * Pq[20] - u21 * l20;
+    const mb_real l32 = u32 * inv;
+    F[58] = l32;
+    const mb_real u33 = w[3] * Pq[50] * Pq[18] + w[4] * Pq[51] * Pq[19] + w[5] * Pq[52] * Pq[20] - u22 * l20;
+    const mb_real l33 = u33 * inv;
+    F[59] = l33;
+    const mb_real u34 = w[3] * Pq[108] * Pq[18] + w[4] * Pq[109] * Pq[19] + w[5] * Pq[110] * Pq[20] - u23 * l20;
+    const mb_real l34 = u34 * inv;
+    F[60] = l34;
+    const mb_real u35 = w[3] * Pq[114] * Pq[18] + w[4] * Pq[115] * Pq[19] + w[5] * Pq[116] * Pq[20] - u24 * l20;
+    const mb_real l35 = u35 * inv;
+    F[61] = l35;
+    const mb_real u36 = w[3] * Pq[1] * Pq[18] - u25 * l20;
+    const mb_real l36 = u36 * inv;
+    F[62] = l36;
+    const mb_real u37 = w[4] * Pq[1] * Pq[19] - u26 * l20;
+    const mb_real l37 = u37 * inv;
+    F[63] = l37;
+    const mb_real u38 = 0 - u2 * l1 - u27 * l20;
+    const mb_real l38 = u38 * inv;
+    F[64] = l38;
+    const mb_real u39 = 0 - u3 * l1 - u28 * l20;
+    const mb_real l39 = u39 * inv;
+    F[65] = l39;
+    const mb_real u40 = w[9] * Pq[27] * Pq[21] + w[10] * Pq[28] * Pq[22] + w[11] * Pq[29] * Pq[23] - u4 * l1 - u29 * l20;
+    const mb_real l40 = u40 * inv;
+    F[66] = l40;
+    const mb_real u41 = w[3] * Pq[76] * Pq[18] + w[4] * Pq[77] * Pq[19] + w[5] * Pq[78] * Pq[20] - u30 * l20;
+    const mb_real l41 = u41 * inv;
+    F[67] = l41;
+    const mb_real u42 = w[3] * Pq[82] * Pq[18] + w[4] * Pq[83] * Pq[19] + w[5] * Pq[84] * Pq[20] - u31 * l20;
+    const mb_real l42 = u42 * inv;
+    F[68] = l42;
+    const mb_real o6 = w[3] * Pq[44] * Pq[44] + w[4] * Pq[45] * Pq[45] + w[5] * Pq[46] * Pq[46] + w[12] * Pq[47] * Pq[47] + w[13] * Pq[48] * Pq[48] + w[14] * Pq[49] * Pq[49];
+    d0[6] = o6;
+    const mb_real p6 = o6 - u5 * l5 - u21 * l21 - u32 * l32;
+    if (!(p6 > tol * o6)) {
+        F[6] = p6;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 6;
+    }
+    inv = 1 / p6;
+    F[6] = MB_LDL_D(p6, inv);
+    const mb_real q6 = o6 * inv;
+    m0 = q6 > m0 ? q6 : m0;
+    const mb_real u43 = w[3] * Pq[50] * Pq[44] + w[4] * Pq[51] * Pq[45] + w[5] * Pq[52] * Pq[46] - u6 * l5 - u22 * l21 - u33 * l32;
+    const mb_real l43 = u43 * inv;
+    F[69] = l43;
+    const mb_real u44 = w[3] * Pq[108] * Pq[44] + w[4] * Pq[109] * Pq[45] + w[5] * Pq[110] * Pq[46] - u23 * l21 - u34 * l32;
+    const mb_real l44 = u44 * inv;
+    F[70] = l44;
+    const mb_real u45 = w[3] * Pq[114] * Pq[44] + w[4] * Pq[115] * Pq[45] + w[5] * Pq[116] * Pq[46] - u24 * l21 - u35 * l32;
+    const mb_real l45 = u45 * inv;
+    F[71] = l45;
+    const mb_real u46 = w[3] * Pq[1] * Pq[44] - u25 * l21 - u36 * l32;
+    const mb_real l46 = u46 * inv;
+    F[72] = l46;
+    const mb_real u47 = w[4] * Pq[1] * Pq[45] - u26 * l21 - u37 * l32;
+    const mb_real l47 = u47 * inv;
+    F[73] = l47;
+    const mb_real u48 = 0 - u27 * l21 - u38 * l32;
+    const mb_real l48 = u48 * inv;
+    F[74] = l48;
+    const mb_real u49 = 0 - u28 * l21 - u39 * l32;
+    const mb_real l49 = u49 * inv;
+    F[75] = l49;
+    const mb_real u50 = 0 - u29 * l21 - u40 * l32;
+    const mb_real l50 = u50 * inv;
+    F[76] = l50;
+    const mb_real u51 = w[12] * Pq[1] * Pq[47] + w[14] * Pq[39] * Pq[49] - u7 * l5;
+    const mb_real l51 = u51 * inv;
+    F[77] = l51;
+    const mb_real u52 = w[13] * Pq[1] * Pq[48] + w[14] * Pq[43] * Pq[49] - u8 * l5;
+    const mb_real l52 = u52 * inv;
+    F[78] = l52;
+    const mb_real u53 = 0 - u9 * l5;
+    const mb_real l53 = u53 * inv;
+    F[79] = l53;
+    const mb_real u54 = w[3] * Pq[76] * Pq[44] + w[4] * Pq[77] * Pq[45] + w[5] * Pq[78] * Pq[46] - u30 * l21 - u41 * l32;
+    const mb_real l54 = u54 * inv;
+    F[80] = l54;
+    const mb_real u55 = w[3] * Pq[82] * Pq[44] + w[4] * Pq[83] * Pq[45] + w[5] * Pq[84] * Pq[46] - u31 * l21 - u42 * l32;
+    const mb_real l55 = u55 * inv;
+    F[81] = l55;
+    const mb_real o7 = w[3] * Pq[50] * Pq[50] + w[4] * Pq[51] * Pq[51] + w[5] * Pq[52] * Pq[52] + w[15] * Pq[53] * Pq[53] + w[16] * Pq[54] * Pq[54] + w[17] * Pq[55] * Pq[55];
+    d0[7] = o7;
+    const mb_real p7 = o7 - u6 * l6 - u22 * l22 - u33 * l33 - u43 * l43;
+    if (!(p7 > tol * o7)) {
+        F[7] = p7;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 7;
+    }
+    inv = 1 / p7;
+    F[7] = MB_LDL_D(p7, inv);
+    const mb_real q7 = o7 * inv;
+    m1 = q7 > m1 ? q7 : m1;
+    const mb_real u56 = w[3] * Pq[108] * Pq[50] + w[4] * Pq[109] * Pq[51] + w[5] * Pq[110] * Pq[52] - u23 * l22 - u34 * l33 - u44 * l43;
+    const mb_real l56 = u56 * inv;
+    F[82] = l56;
+    const mb_real u57 = w[3] * Pq[114] * Pq[50] + w[4] * Pq[115] * Pq[51] + w[5] * Pq[116] * Pq[52] - u24 * l22 - u35 * l33 - u45 * l43;
+    const mb_real l57 = u57 * inv;
+    F[83] = l57;
+    const mb_real u58 = w[3] * Pq[1] * Pq[50] - u25 * l22 - u36 * l33 - u46 * l43;
+    const mb_real l58 = u58 * inv;
+    F[84] = l58;
+    const mb_real u59 = w[4] * Pq[1] * Pq[51] - u26 * l22 - u37 * l33 - u47 * l43;
+    const mb_real l59 = u59 * inv;
+    F[85] = l59;
+    const mb_real u60 = 0 - u27 * l22 - u38 * l33 - u48 * l43;
+    const mb_real l60 = u60 * inv;
+    F[86] = l60;
+    const mb_real u61 = 0 - u28 * l22 - u39 * l33 - u49 * l43;
+    const mb_real l61 = u61 * inv;
+    F[87] = l61;
+    const mb_real u62 = 0 - u29 * l22 - u40 * l33 - u50 * l43;
+    const mb_real l62 = u62 * inv;
+    F[88] = l62;
+    const mb_real u63 = 0 - u7 * l6 - u51 * l43;
+    const mb_real l63 = u63 * inv;
+    F[89] = l63;
+    const mb_real u64 = 0 - u8 * l6 - u52 * l43;
+    const mb_real l64 = u64 * inv;
+    F[90] = l64;
+    const mb_real u65 = w[15] * Pq[59] * Pq[53] + w[16] * Pq[60] * Pq[54] + w[17] * Pq[61] * Pq[55] - u9 * l6 - u53 * l43;
+    const mb_real l65 = u65 * inv;
+    F[91] = l65;
+    const mb_real u66 = w[3] * Pq[76] * Pq[50] + w[4] * Pq[77] * Pq[51] + w[5] * Pq[78] * Pq[52] - u30 * l22 - u41 * l33 - u54 * l43;
+    const mb_real l66 = u66 * inv;
+    F[92] = l66;
+    const mb_real u67 = w[3] * Pq[82] * Pq[50] + w[4] * Pq[83] * Pq[51] + w[5] * Pq[84] * Pq[52] - u31 * l22 - u42 * l33 - u55 * l43;
+    const mb_real l67 = u67 * inv;
+    F[93] = l67;
+    const mb_real o8 = w[0] + w[2] * Pq[5] * Pq[5] + w[18] + w[20] * Pq[71] * Pq[71];
+    d0[8] = o8;
+    const mb_real p8 = o8 - u10 * l10;
+    if (!(p8 > tol * o8)) {
+        F[8] = p8;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 8;
+    }
+    inv = 1 / p8;
+    F[8] = MB_LDL_D(p8, inv);
+    const mb_real q8 = o8 * inv;
+    m0 = q8 > m0 ? q8 : m0;
+    const mb_real u68 = w[0];
+    const mb_real l68 = u68 * inv;
+    F[94] = l68;
+    const mb_real u69 = w[0] + w[2] * Pq[5] * Pq[5];
+    const mb_real l69 = u69 * inv;
+    F[95] = l69;
+    const mb_real u70 = w[2] * Pq[9] * Pq[5];
+    const mb_real l70 = u70 * inv;
+    F[96] = l70;
+    const mb_real u71 = w[0] * Pq[24] * Pq[0] + w[2] * Pq[26] * Pq[5];
+    const mb_real l71 = u71 * inv;
+    F[97] = l71;
+    const mb_real u72 = w[0] + w[2] * Pq[37] * Pq[5];
+    const mb_real l72 = u72 * inv;
+    F[98] = l72;
+    const mb_real u73 = w[2] * Pq[41] * Pq[5];
+    const mb_real l73 = u73 * inv;
+    F[99] = l73;
+    const mb_real u74 = w[0] * Pq[56] * Pq[0] + w[2] * Pq[58] * Pq[5];
+    const mb_real l74 = u74 * inv;
+    F[100] = l74;
+    const mb_real u75 = w[2] * Pq[9] * Pq[5] + w[20] * Pq[75] * Pq[71] - u11 * l10;
+    const mb_real l75 = u75 * inv;
+    F[101] = l75;
+    const mb_real u76 = w[18] * Pq[79] * Pq[1] + w[20] * Pq[81] * Pq[71] - u12 * l10;
+    const mb_real l76 = u76 * inv;
+    F[102] = l76;
+    const mb_real u77 = 0 - u13 * l10;
+    const mb_real l77 = u77 * inv;
+    F[103] = l77;
+    const mb_real u78 = w[0] * Pq[88] * Pq[0] + w[2] * Pq[90] * Pq[5] - u14 * l10;
+    const mb_real l78 = u78 * inv;
+    F[104] = l78;
+    const mb_real u79 = w[0] + w[2] * Pq[37] * Pq[5];
+    const mb_real l79 = u79 * inv;
+    F[105] = l79;
+    const mb_real u80 = w[2] * Pq[41] * Pq[5];
+    const mb_real l80 = u80 * inv;
+    F[106] = l80;
+    const mb_real u81 = w[0] * Pq[120] * Pq[0] + w[2] * Pq[122] * Pq[5];
+    const mb_real l81 = u81 * inv;
+    F[107] = l81;
+    const mb_real o9 = w[3] * Pq[108] * Pq[108] + w[4] * Pq[109] * Pq[109] + w[5] * Pq[110] * Pq[110] + w[24] * Pq[111] * Pq[111] + w[25] * Pq[112] * Pq[112] + w[26] * Pq[113] * Pq[113];
+    d0[9] = o9;
+    const mb_real p9 = o9 - u15 * l15 - u23 * l23 - u34 * l34 - u44 * l44 - u56 * l56;
+    if (!(p9 > tol * o9)) {
+        F[9] = p9;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 9;
+    }
+    inv = 1 / p9;
+    F[9] = MB_LDL_D(p9, inv);
+    const mb_real q9 = o9 * inv;
+    m1 = q9 > m1 ? q9 : m1;
+    const mb_real u82 = w[3] * Pq[114] * Pq[108] + w[4] * Pq[115] * Pq[109] + w[5] * Pq[116] * Pq[110] - u16 * l15 - u24 * l23 - u35 * l34 - u45 * l44 - u57 * l56;
+    const mb_real l82 = u82 * inv;
+    F[108] = l82;
+    const mb_real u83 = w[3] * Pq[1] * Pq[108] - u25 * l23 - u36 * l34 - u46 * l44 - u58 * l56;
+    const mb_real l83 = u83 * inv;
+    F[109] = l83;
+    const mb_real u84 = w[4] * Pq[1] * Pq[109] - u26 * l23 - u37 * l34 - u47 * l44 - u59 * l56;
+    const mb_real l84 = u84 * inv;
+    F[110] = l84;
+    const mb_real u85 = 0 - u27 * l23 - u38 * l34 - u48 * l44 - u60 * l56;
+    const mb_real l85 = u85 * inv;
+    F[111] = l85;
+    const mb_real u86 = 0 - u28 * l23 - u39 * l34 - u49 * l44 - u61 * l56;
+    const mb_real l86 = u86 * inv;
+    F[112] = l86;
+    const mb_real u87 = 0 - u29 * l23 - u40 * l34 - u50 * l44 - u62 * l56;
+    const mb_real l87 = u87 * inv;
+    F[113] = l87;
+    const mb_real u88 = 0 - u51 * l44 - u63 * l56;
+    const mb_real l88 = u88 * inv;
+    F[114] = l88;
+    const mb_real u89 = 0 - u52 * l44 - u64 * l56;
+    const mb_real l89 = u89 * inv;
+    F[115] = l89;
+    const mb_real u90 = 0 - u53 * l44 - u65 * l56;
+    const mb_real l90 = u90 * inv;
+    F[116] = l90;
+    const mb_real u91 = w[3] * Pq[76] * Pq[108] + w[4] * Pq[77] * Pq[109] + w[5] * Pq[78] * Pq[110] - u30 * l23 - u41 * l34 - u54 * l44 - u66 * l56;
+    const mb_real l91 = u91 * inv;
+    F[117] = l91;
+    const mb_real u92 = w[3] * Pq[82] * Pq[108] + w[4] * Pq[83] * Pq[109] + w[5] * Pq[84] * Pq[110] - u31 * l23 - u42 * l34 - u55 * l44 - u67 * l56;
+    const mb_real l92 = u92 * inv;
+    F[118] = l92;
+    const mb_real u93 = w[24] * Pq[1] * Pq[111] + w[26] * Pq[103] * Pq[113] - u17 * l15;
+    const mb_real l93 = u93 * inv;
+    F[119] = l93;
+    const mb_real u94 = w[25] * Pq[1] * Pq[112] + w[26] * Pq[107] * Pq[113] - u18 * l15;
+    const mb_real l94 = u94 * inv;
+    F[120] = l94;
+    const mb_real u95 = 0 - u19 * l15;
+    const mb_real l95 = u95 * inv;
+    F[121] = l95;
+    const mb_real o10 = w[3] * Pq[114] * Pq[114] + w[4] * Pq[115] * Pq[115] + w[5] * Pq[116] * Pq[116] + w[27] * Pq[117] * Pq[117] + w[28] * Pq[118] * Pq[118] + w[29] * Pq[119] * Pq[119];
+    d0[10] = o10;
+    const mb_real p10 = o10 - u16 * l16 - u24 * l24 - u35 * l35 - u45 * l45 - u57 * l57 - u82 * l82;
+    if (!(p10 > tol * o10)) {
+        F[10] = p10;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 10;
+    }
+    inv = 1 / p10;
+    F[10] = MB_LDL_D(p10, inv);
+    const mb_real q10 = o10 * inv;
+    m0 = q10 > m0 ? q10 : m0;
+    const mb_real u96 = w[3] * Pq[1] * Pq[114] - u25 * l24 - u36 * l35 - u46 * l45 - u58 * l57 - u83 * l82;
+    const mb_real l96 = u96 * inv;
+    F[122] = l96;
+    const mb_real u97 = w[4] * Pq[1] * Pq[115] - u26 * l24 - u37 * l35 - u47 * l45 - u59 * l57 - u84 * l82;
+    const mb_real l97 = u97 * inv;
+    F[123] = l97;
+    const mb_real u98 = 0 - u27 * l24 - u38 * l35 - u48 * l45 - u60 * l57 - u85 * l82;
+    const mb_real l98 = u98 * inv;
+    F[124] = l98;
+    const mb_real u99 = 0 - u28 * l24 - u39 * l35 - u49 * l45 - u61 * l57 - u86 * l82;
+    const mb_real l99 = u99 * inv;
+    F[125] = l99;
+    const mb_real u100 = 0 - u29 * l24 - u40 * l35 - u50 * l45 - u62 * l57 - u87 * l82;
+    const mb_real l100 = u100 * inv;
+    F[126] = l100;
+    const mb_real u101 = 0 - u51 * l45 - u63 * l57 - u88 * l82;
+    const mb_real l101 = u101 * inv;
+    F[127] = l101;
+    const mb_real u102 = 0 - u52 * l45 - u64 * l57 - u89 * l82;
+    const mb_real l102 = u102 * inv;
+    F[128] = l102;
+    const mb_real u103 = 0 - u53 * l45 - u65 * l57 - u90 * l82;
+    const mb_real l103 = u103 * inv;
+    F[129] = l103;
+    const mb_real u104 = w[3] * Pq[76] * Pq[114] + w[4] * Pq[77] * Pq[115] + w[5] * Pq[78] * Pq[116] - u30 * l24 - u41 * l35 - u54 * l45 - u66 * l57 - u91 * l82;
+    const mb_real l104 = u104 * inv;
+    F[130] = l104;
+    const mb_real u105 = w[3] * Pq[82] * Pq[114] + w[4] * Pq[83] * Pq[115] + w[5] * Pq[84] * Pq[116] - u31 * l24 - u42 * l35 - u55 * l45 - u67 * l57 - u92 * l82;
+    const mb_real l105 = u105 * inv;
+    F[131] = l105;
+    const mb_real u106 = 0 - u17 * l16 - u93 * l82;
+    const mb_real l106 = u106 * inv;
+    F[132] = l106;
+    const mb_real u107 = 0 - u18 * l16 - u94 * l82;
+    const mb_real l107 = u107 * inv;
+    F[133] = l107;
+    const mb_real u108 = w[27] * Pq[123] * Pq[117] + w[28] * Pq[124] * Pq[118] + w[29] * Pq[125] * Pq[119] - u19 * l16 - u95 * l82;
+    const mb_real l108 = u108 * inv;
+    F[134] = l108;
+    const mb_real o11 = w[0] + w[3];
+    d0[11] = o11;
+    const mb_real p11 = o11 - u25 * l25 - u36 * l36 - u46 * l46 - u58 * l58 - u68 * l68 - u83 * l83 - u96 * l96;
+    if (!(p11 > tol * o11)) {
+        F[11] = p11;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 11;
+    }
+    inv = 1 / p11;
+    F[11] = MB_LDL_D(p11, inv);
+    const mb_real q11 = o11 * inv;
+    m1 = q11 > m1 ? q11 : m1;
+    const mb_real u109 = 0 - u26 * l25 - u37 * l36 - u47 * l46 - u59 * l58 - u84 * l83 - u97 * l96;
+    const mb_real l109 = u109 * inv;
+    F[135] = l109;
+    const mb_real u110 = w[0] - u27 * l25 - u38 * l36 - u48 * l46 - u60 * l58 - u69 * l68 - u85 * l83 - u98 * l96;
+    const mb_real l110 = u110 * inv;
+    F[136] = l110;
+    const mb_real u111 = 0 - u28 * l25 - u39 * l36 - u49 * l46 - u61 * l58 - u70 * l68 - u86 * l83 - u99 * l96;
+    const mb_real l111 = u111 * inv;
+    F[137] = l111;
+    const mb_real u112 = w[0] * Pq[24] * Pq[0] - u29 * l25 - u40 * l36 - u50 * l46 - u62 * l58 - u71 * l68 - u87 * l83 - u100 * l96;
+    const mb_real l112 = u112 * inv;
+    F[138] = l112;
+    const mb_real u113 = w[0] - u51 * l46 - u63 * l58 - u72 * l68 - u88 * l83 - u101 * l96;
+    const mb_real l113 = u113 * inv;
+    F[139] = l113;
+    const mb_real u114 = 0 - u52 * l46 - u64 * l58 - u73 * l68 - u89 * l83 - u102 * l96;
+    const mb_real l114 = u114 * inv;
+    F[140] = l114;
+    const mb_real u115 = w[0] * Pq[56] * Pq[0] - u53 * l46 - u65 * l58 - u74 * l68 - u90 * l83 - u103 * l96;
+    const mb_real l115 = u115 * inv;
+    F[141] = l115;
+    const mb_real u116 = 0 - u75 * l68;
+    const mb_real l116 = u116 * inv;
+    F[142] = l116;
+    const mb_real u117 = w[3] * Pq[76] * Pq[1] - u30 * l25 - u41 * l36 - u54 * l46 - u66 * l58 - u76 * l68 - u91 * l83 - u104 * l96;
+    const mb_real l117 = u117 * inv;
+    F[143] = l117;
+    const mb_real u118 = w[3] * Pq[82] * Pq[1] - u31 * l25 - u42 * l36 - u55 * l46 - u67 * l58 - u77 * l68 - u92 * l83 - u105 * l96;
+    const mb_real l118 = u118 * inv;
+    F[144] = l118;
+    const mb_real u119 = w[0] * Pq[88] * Pq[0] - u78 * l68;
+    const mb_real l119 = u119 * inv;
+    F[145] = l119;
+    const mb_real u120 = w[0] - u79 * l68 - u93 * l83 - u106 * l96;
+    const mb_real l120 = u120 * inv;
+    F[146] = l120;
+    const mb_real u121 = 0 - u80 * l68 - u94 * l83 - u107 * l96;
+    const mb_real l121 = u121 * inv;
+    F[147] = l121;
+    const mb_real u122 = w[0] * Pq[120] * Pq[0] - u81 * l68 - u95 * l83 - u108 * l96;
+    const mb_real l122 = u122 * inv;
+    F[148] = l122;
+    const mb_real o12 = w[1] + w[4];
+    d0[12] = o12;
+    const mb_real p12 = o12 - u26 * l26 - u37 * l37 - u47 * l47 - u59 * l59 - u84 * l84 - u97 * l97 - u109 * l109;
+    if (!(p12 > tol * o12)) {
+        F[12] = p12;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 12;
+    }
+    inv = 1 / p12;
+    F[12] = MB_LDL_D(p12, inv);
+    const mb_real q12 = o12 * inv;
+    m0 = q12 > m0 ? q12 : m0;
+    const mb_real u123 = 0 - u27 * l26 - u38 * l37 - u48 * l47 - u60 * l59 - u85 * l84 - u98 * l97 - u110 * l109;
+    const mb_real l123 = u123 * inv;
+    F[149] = l123;
+    const mb_real u124 = w[1] - u28 * l26 - u39 * l37 - u49 * l47 - u61 * l59 - u86 * l84 - u99 * l97 - u111 * l109;
+    const mb_real l124 = u124 * inv;
+    F[150] = l124;
+    const mb_real u125 = w[1] * Pq[25] * Pq[0] - u29 * l26 - u40 * l37 - u50 * l47 - u62 * l59 - u87 * l84 - u100 * l97 - u112 * l109;
+    const mb_real l125 = u125 * inv;
+    F[151] = l125;
+    const mb_real u126 = 0 - u51 * l47 - u63 * l59 - u88 * l84 - u101 * l97 - u113 * l109;
+    const mb_real l126 = u126 * inv;
+    F[152] = l126;
+    const mb_real u127 = w[1] - u52 * l47 - u64 * l59 - u89 * l84 - u102 * l97 - u114 * l109;
+    const mb_real l127 = u127 * inv;
+    F[153] = l127;
+    const mb_real u128 = w[1] * Pq[57] * Pq[0] - u53 * l47 - u65 * l59 - u90 * l84 - u103 * l97 - u115 * l109;
+    const mb_real l128 = u128 * inv;
+    F[154] = l128;
+    const mb_real u129 = w[1] - u116 * l109;
+    const mb_real l129 = u129 * inv;
+    F[155] = l129;
+    const mb_real u130 = w[4] * Pq[77] * Pq[1] - u30 * l26 - u41 * l37 - u54 * l47 - u66 * l59 - u91 * l84 - u104 * l97 - u117 * l109;
+    const mb_real l130 = u130 * inv;
+    F[156] = l130;
+    const mb_real u131 = w[4] * Pq[83] * Pq[1] - u31 * l26 - u42 * l37 - u55 * l47 - u67 * l59 - u92 * l84 - u105 * l97 - u118 * l109;
+    const mb_real l131 = u131 * inv;
+    F[157] = l131;
+    const mb_real u132 = w[1] * Pq[89] * Pq[0] - u119 * l109;
+    const mb_real l132 = u132 * inv;
+    F[158] = l132;
+    const mb_real u133 = 0 - u93 * l84 - u106 * l97 - u120 * l109;
+    const mb_real l133 = u133 * inv;
+    F[159] = l133;
+    const mb_real u134 = w[1] - u94 * l84 - u107 * l97 - u121 * l109;
+    const mb_real l134 = u134 * inv;
+    F[160] = l134;
+    const mb_real u135 = w[1] * Pq[121] * Pq[0] - u95 * l84 - u108 * l97 - u122 * l109;
+    const mb_real l135 = u135 * inv;
+    F[161] = l135;
+    const mb_real o13 = w[0] + w[2] * Pq[5] * Pq[5] + w[6] + w[8] * Pq[7] * Pq[7];
+    d0[13] = o13;
+    const mb_real p13 = o13 - u2 * l2 - u27 * l27 - u38 * l38 - u48 * l48 - u60 * l60 - u69 * l69 - u85 * l85 - u98 * l98 - u110 * l110 - u123 * l123;
+    if (!(p13 > tol * o13)) {
+        F[13] = p13;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 13;
+    }
+    inv = 1 / p13;
+    F[13] = MB_LDL_D(p13, inv);
+    const mb_real q13 = o13 * inv;
+    m1 = q13 > m1 ? q13 : m1;
+    const mb_real u136 = w[2] * Pq[9] * Pq[5] + w[8] * Pq[11] * Pq[7] - u3 * l2 - u28 * l27 - u39 * l38 - u49 * l48 - u61 * l60 - u70 * l69 - u86 * l85 - u99 * l98 - u111 * l110 - u124 * l123;
+    const mb_real l136 = u136 * inv;
+    F[162] = l136;
+    const mb_real u137 = w[0] * Pq[24] * Pq[0] + w[2] * Pq[26] * Pq[5] - u4 * l2 - u29 * l27 - u40 * l38 - u50 * l48 - u62 * l60 - u71 * l69 - u87 * l85 - u100 * l98 - u112 * l110 - u125 * l123;
+    const mb_real l137 = u137 * inv;
+    F[163] = l137;
+    const mb_real u138 = w[0] + w[2] * Pq[37] * Pq[5] - u51 * l48 - u63 * l60 - u72 * l69 - u88 * l85 - u101 * l98 - u113 * l110 - u126 * l123;
+    const mb_real l138 = u138 * inv;
+    F[164] = l138;
+    const mb_real u139 = w[2] * Pq[41] * Pq[5] - u52 * l48 - u64 * l60 - u73 * l69 - u89 * l85 - u102 * l98 - u114 * l110 - u127 * l123;
+    const mb_real l139 = u139 * inv;
+    F[165] = l139;
+    const mb_real u140 = w[0] * Pq[56] * Pq[0] + w[2] * Pq[58] * Pq[5] - u53 * l48 - u65 * l60 - u74 * l69 - u90 * l85 - u103 * l98 - u115 * l110 - u128 * l123;
+    const mb_real l140 = u140 * inv;
+    F[166] = l140;
+    const mb_real u141 = w[2] * Pq[9] * Pq[5] - u75 * l69 - u116 * l110 - u129 * l123;
+    const mb_real l141 = u141 * inv;
+    F[167] = l141;
+    const mb_real u142 = 0 - u30 * l27 - u41 * l38 - u54 * l48 - u66 * l60 - u76 * l69 - u91 * l85 - u104 * l98 - u117 * l110 - u130 * l123;
+    const mb_real l142 = u142 * inv;
+    F[168] = l142;
+    const mb_real u143 = 0 - u31 * l27 - u42 * l38 - u55 * l48 - u67 * l60 - u77 * l69 - u92 * l85 - u105 * l98 - u118 * l110 - u131 * l123;
+    const mb_real l143 = u143 * inv;
+    F[169] = l143;
+    const mb_real u144 = w[0] * Pq[88] * Pq[0] + w[2] * Pq[90] * Pq[5] - u78 * l69 - u119 * l110 - u132 * l123;
+    const mb_real l144 = u144 * inv;
+    F[170] = l144;
+    const mb_real u145 = w[0] + w[2] * Pq[37] * Pq[5] - u79 * l69 - u93 * l85 - u106 * l98 - u120 * l110 - u133 * l123;
+    const mb_real l145 = u145 * inv;
+    F[171] = l145;
+    const mb_real u146 = w[2] * Pq[41] * Pq[5] - u80 * l69 - u94 * l85 - u107 * l98 - u121 * l110 - u134 * l123;
+    const mb_real l146 = u146 * inv;
+    F[172] = l146;
+    const mb_real u147 = w[0] * Pq[120] * Pq[0] + w[2] * Pq[122] * Pq[5] - u81 * l69 - u95 * l85 - u108 * l98 - u122 * l110 - u135 * l123;
+    const mb_real l147 = u147 * inv;
+    F[173] = l147;
+    const mb_real o14 = w[1] + w[2] * Pq[9] * Pq[9] + w[7] + w[8] * Pq[11] * Pq[11];
+    d0[14] = o14;
+    const mb_real p14 = o14 - u3 * l3 - u28 * l28 - u39 * l39 - u49 * l49 - u61 * l61 - u70 * l70 - u86 * l86 - u99 * l99 - u111 * l111 - u124 * l124 - u136 * l136;
+    if (!(p14 > tol * o14)) {
+        F[14] = p14;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 14;
+    }
+    inv = 1 / p14;
+    F[14] = MB_LDL_D(p14, inv);
+    const mb_real q14 = o14 * inv;
+    m0 = q14 > m0 ? q14 : m0;
+    const mb_real u148 = w[1] * Pq[25] * Pq[0] + w[2] * Pq[26] * Pq[9] - u4 * l3 - u29 * l28 - u40 * l39 - u50 * l49 - u62 * l61 - u71 * l70 - u87 * l86 - u100 * l99 - u112 * l111 - u125 * l124 - u137 * l136;
+    const mb_real l148 = u148 * inv;
+    F[174] = l148;
+    const mb_real u149 = w[2] * Pq[37] * Pq[9] - u51 * l49 - u63 * l61 - u72 * l70 - u88 * l86 - u101 * l99 - u113 * l111 - u126 * l124 - u138 * l136;
+    const mb_real l149 = u149 * inv;
+    F[175] = l149;
+    const mb_real u150 = w[1] + w[2] * Pq[41] * Pq[9] - u52 * l49 - u64 * l61 - u73 * l70 - u89 * l86 - u102 * l99 - u114 * l111 - u127 * l124 - u139 * l136;
+    const mb_real l150 = u150 * inv;
+    F[176] = l150;
+    const mb_real u151 = w[1] * Pq[57] * Pq[0] + w[2] * Pq[58] * Pq[9] - u53 * l49 - u65 * l61 - u74 * l70 - u90 * l86 - u103 * l99 - u115 * l111 - u128 * l124 - u140 * l136;
+    const mb_real l151 = u151 * inv;
+    F[177] = l151;
+    const mb_real u152 = w[1] + w[2] * Pq[9] * Pq[9] - u75 * l70 - u116 * l111 - u129 * l124 - u141 * l136;
+    const mb_real l152 = u152 * inv;
+    F[178] = l152;
+    const mb_real u153 = 0 - u30 * l28 - u41 * l39 - u54 * l49 - u66 * l61 - u76 * l70 - u91 * l86 - u104 * l99 - u117 * l111 - u130 * l124 - u142 * l136;
+    const mb_real l153 = u153 * inv;
+    F[179] = l153;
+    const mb_real u154 = 0 - u31 * l28 - u42 * l39 - u55 * l49 - u67 * l61 - u77 * l70 - u92 * l86 - u105 * l99 - u118 * l111 - u131 * l124 - u143 * l136;
+    const mb_real l154 = u154 * inv;
+    F[180] = l154;
+    const mb_real u155 = w[1] * Pq[89] * Pq[0] + w[2] * Pq[90] * Pq[9] - u78 * l70 - u119 * l111 - u132 * l124 - u144 * l136;
+    const mb_real l155 = u155 * inv;
+    F[181] = l155;
+    const mb_real u156 = w[2] * Pq[37] * Pq[9] - u79 * l70 - u93 * l86 - u106 * l99 - u120 * l111 - u133 * l124 - u145 * l136;
+    const mb_real l156 = u156 * inv;
+    F[182] = l156;
+    const mb_real u157 = w[1] + w[2] * Pq[41] * Pq[9] - u80 * l70 - u94 * l86 - u107 * l99 - u121 * l111 - u134 * l124 - u146 * l136;
+    const mb_real l157 = u157 * inv;
+    F[183] = l157;
+    const mb_real u158 = w[1] * Pq[121] * Pq[0] + w[2] * Pq[122] * Pq[9] - u81 * l70 - u95 * l86 - u108 * l99 - u122 * l111 - u135 * l124 - u147 * l136;
+    const mb_real l158 = u158 * inv;
+    F[184] = l158;
+    const mb_real o15 = w[0] * Pq[24] * Pq[24] + w[1] * Pq[25] * Pq[25] + w[2] * Pq[26] * Pq[26] + w[9] * Pq[27] * Pq[27] + w[10] * Pq[28] * Pq[28] + w[11] * Pq[29] * Pq[29];
+    d0[15] = o15;
+    const mb_real p15 = o15 - u4 * l4 - u29 * l29 - u40 * l40 - u50 * l50 - u62 * l62 - u71 * l71 - u87 * l87 - u100 * l100 - u112 * l112 - u125 * l125 - u137 * l137 - u148 * l148;
+    if (!(p15 > tol * o15)) {
+        F[15] = p15;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 15;
+    }
+    inv = 1 / p15;
+    F[15] = MB_LDL_D(p15, inv);
+    const mb_real q15 = o15 * inv;
+    m1 = q15 > m1 ? q15 : m1;
+    const mb_real u159 = w[0] * Pq[0] * Pq[24] + w[2] * Pq[37] * Pq[26] - u51 * l50 - u63 * l62 - u72 * l71 - u88 * l87 - u101 * l100 - u113 * l112 - u126 * l125 - u138 * l137 - u149 * l148;
+    const mb_real l159 = u159 * inv;
+    F[185] = l159;
+    const mb_real u160 = w[1] * Pq[0] * Pq[25] + w[2] * Pq[41] * Pq[26] - u52 * l50 - u64 * l62 - u73 * l71 - u89 * l87 - u102 * l100 - u114 * l112 - u127 * l125 - u139 * l137 - u150 * l148;
+    const mb_real l160 = u160 * inv;
+    F[186] = l160;
+    const mb_real u161 = w[0] * Pq[56] * Pq[24] + w[1] * Pq[57] * Pq[25] + w[2] * Pq[58] * Pq[26] - u53 * l50 - u65 * l62 - u74 * l71 - u90 * l87 - u103 * l100 - u115 * l112 - u128 * l125 - u140 * l137 - u151 * l148;
+    const mb_real l161 = u161 * inv;
+    F[187] = l161;
+    const mb_real u162 = w[1] * Pq[0] * Pq[25] + w[2] * Pq[9] * Pq[26] - u75 * l71 - u116 * l112 - u129 * l125 - u141 * l137 - u152 * l148;
+    const mb_real l162 = u162 * inv;
+    F[188] = l162;
+    const mb_real u163 = 0 - u30 * l29 - u41 * l40 - u54 * l50 - u66 * l62 - u76 * l71 - u91 * l87 - u104 * l100 - u117 * l112 - u130 * l125 - u142 * l137 - u153 * l148;
+    const mb_real l163 = u163 * inv;
+    F[189] = l163;
+    const mb_real u164 = 0 - u31 * l29 - u42 * l40 - u55 * l50 - u67 * l62 - u77 * l71 - u92 * l87 - u105 * l100 - u118 * l112 - u131 * l125 - u143 * l137 - u154 * l148;
+    const mb_real l164 = u164 * inv;
+    F[190] = l164;
+    const mb_real u165 = w[0] * Pq[88] * Pq[24] + w[1] * Pq[89] * Pq[25] + w[2] * Pq[90] * Pq[26] - u78 * l71 - u119 * l112 - u132 * l125 - u144 * l137 - u155 * l148;
+    const mb_real l165 = u165 * inv;
+    F[191] = l165;
+    const mb_real u166 = w[0] * Pq[0] * Pq[24] + w[2] * Pq[37] * Pq[26] - u79 * l71 - u93 * l87 - u106 * l100 - u120 * l112 - u133 * l125 - u145 * l137 - u156 * l148;
+    const mb_real l166 = u166 * inv;
+    F[192] = l166;
+    const mb_real u167 = w[1] * Pq[0] * Pq[25] + w[2] * Pq[41] * Pq[26] - u80 * l71 - u94 * l87 - u107 * l100 - u121 * l112 - u134 * l125 - u146 * l137 - u157 * l148;
+    const mb_real l167 = u167 * inv;
+    F[193] = l167;
+    const mb_real u168 = w[0] * Pq[120] * Pq[24] + w[1] * Pq[121] * Pq[25] + w[2] * Pq[122] * Pq[26] - u81 * l71 - u95 * l87 - u108 * l100 - u122 * l112 - u135 * l125 - u147 * l137 - u158 * l148;
+    const mb_real l168 = u168 * inv;
+    F[194] = l168;
+    const mb_real o16 = w[0] + w[2] * Pq[37] * Pq[37] + w[12] + w[14] * Pq[39] * Pq[39];
+    d0[16] = o16;
+    const mb_real p16 = o16 - u7 * l7 - u51 * l51 - u63 * l63 - u72 * l72 - u88 * l88 - u101 * l101 - u113 * l113 - u126 * l126 - u138 * l138 - u149 * l149 - u159 * l159;
+    if (!(p16 > tol * o16)) {
+        F[16] = p16;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 16;
+    }
+    inv = 1 / p16;
+    F[16] = MB_LDL_D(p16, inv);
+    const mb_real q16 = o16 * inv;
+    m0 = q16 > m0 ? q16 : m0;
+    const mb_real u169 = w[2] * Pq[41] * Pq[37] + w[14] * Pq[43] * Pq[39] - u8 * l7 - u52 * l51 - u64 * l63 - u73 * l72 - u89 * l88 - u102 * l101 - u114 * l113 - u127 * l126 - u139 * l138 - u150 * l149 - u160 * l159;
+    const mb_real l169 = u169 * inv;
+    F[195] = l169;
+    const mb_real u170 = w[0] * Pq[56] * Pq[0] + w[2] * Pq[58] * Pq[37] - u9 * l7 - u53 * l51 - u65 * l63 - u74 * l72 - u90 * l88 - u103 * l101 - u115 * l113 - u128 * l126 - u140 * l138 - u151 * l149 - u161 * l159;
+    const mb_real l170 = u170 * inv;
+    F[196] = l170;
+    const mb_real u171 = w[2] * Pq[9] * Pq[37] - u75 * l72 - u116 * l113 - u129 * l126 - u141 * l138 - u152 * l149 - u162 * l159;
+    const mb_real l171 = u171 * inv;
+    F[197] = l171;
+    const mb_real u172 = 0 - u54 * l51 - u66 * l63 - u76 * l72 - u91 * l88 - u104 * l101 - u117 * l113 - u130 * l126 - u142 * l138 - u153 * l149 - u163 * l159;
+    const mb_real l172 = u172 * inv;
+    F[198] = l172;
+    const mb_real u173 = 0 - u55 * l51 - u67 * l63 - u77 * l72 - u92 * l88 - u105 * l101 - u118 * l113 - u131 * l126 - u143 * l138 - u154 * l149 - u164 * l159;
+    const mb_real l173 = u173 * inv;
+    F[199] = l173;
+    const mb_real u174 = w[0] * Pq[88] * Pq[0] + w[2] * Pq[90] * Pq[37] - u78 * l72 - u119 * l113 - u132 * l126 - u144 * l138 - u155 * l149 - u165 * l159;
+    const mb_real l174 = u174 * inv;
+    F[200] = l174;
+    const mb_real u175 = w[0] + w[2] * Pq[37] * Pq[37] - u79 * l72 - u93 * l88 - u106 * l101 - u120 * l113 - u133 * l126 - u145 * l138 - u156 * l149 - u166 * l159;
+    const mb_real l175 = u175 * inv;
+    F[201] = l175;
+    const mb_real u176 = w[2] * Pq[41] * Pq[37] - u80 * l72 - u94 * l88 - u107 * l101 - u121 * l113 - u134 * l126 - u146 * l138 - u157 * l149 - u167 * l159;
+    const mb_real l176 = u176 * inv;
+    F[202] = l176;
+    const mb_real u177 = w[0] * Pq[120] * Pq[0] + w[2] * Pq[122] * Pq[37] - u81 * l72 - u95 * l88 - u108 * l101 - u122 * l113 - u135 * l126 - u147 * l138 - u158 * l149 - u168 * l159;
+    const mb_real l177 = u177 * inv;
+    F[203] = l177;
+    const mb_real o17 = w[1] + w[2] * Pq[41] * Pq[41] + w[13] + w[14] * Pq[43] * Pq[43];
+    d0[17] = o17;
+    const mb_real p17 = o17 - u8 * l8 - u52 * l52 - u64 * l64 - u73 * l73 - u89 * l89 - u102 * l102 - u114 * l114 - u127 * l127 - u139 * l139 - u150 * l150 - u160 * l160 - u169 * l169;
+    if (!(p17 > tol * o17)) {
+        F[17] = p17;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 17;
+    }
+    inv = 1 / p17;
+    F[17] = MB_LDL_D(p17, inv);
+    const mb_real q17 = o17 * inv;
+    m1 = q17 > m1 ? q17 : m1;
+    const mb_real u178 = w[1] * Pq[57] * Pq[0] + w[2] * Pq[58] * Pq[41] - u9 * l8 - u53 * l52 - u65 * l64 - u74 * l73 - u90 * l89 - u103 * l102 - u115 * l114 - u128 * l127 - u140 * l139 - u151 * l150 - u161 * l160 - u170 * l169;
+    const mb_real l178 = u178 * inv;
+    F[204] = l178;
+    const mb_real u179 = w[1] + w[2] * Pq[9] * Pq[41] - u75 * l73 - u116 * l114 - u129 * l127 - u141 * l139 - u152 * l150 - u162 * l160 - u171 * l169;
+    const mb_real l179 = u179 * inv;
+    F[205] = l179;
+    const mb_real u180 = 0 - u54 * l52 - u66 * l64 - u76 * l73 - u91 * l89 - u104 * l102 - u117 * l114 - u130 * l127 - u142 * l139 - u153 * l150 - u163 * l160 - u172 * l169;
+    const mb_real l180 = u180 * inv;
+    F[206] = l180;
+    const mb_real u181 = 0 - u55 * l52 - u67 * l64 - u77 * l73 - u92 * l89 - u105 * l102 - u118 * l114 - u131 * l127 - u143 * l139 - u154 * l150 - u164 * l160 - u173 * l169;
+    const mb_real l181 = u181 * inv;
+    F[207] = l181;
+    const mb_real u182 = w[1] * Pq[89] * Pq[0] + w[2] * Pq[90] * Pq[41] - u78 * l73 - u119 * l114 - u132 * l127 - u144 * l139 - u155 * l150 - u165 * l160 - u174 * l169;
+    const mb_real l182 = u182 * inv;
+    F[208] = l182;
+    const mb_real u183 = w[2] * Pq[37] * Pq[41] - u79 * l73 - u93 * l89 - u106 * l102 - u120 * l114 - u133 * l127 - u145 * l139 - u156 * l150 - u166 * l160 - u175 * l169;
+    const mb_real l183 = u183 * inv;
+    F[209] = l183;
+    const mb_real u184 = w[1] + w[2] * Pq[41] * Pq[41] - u80 * l73 - u94 * l89 - u107 * l102 - u121 * l114 - u134 * l127 - u146 * l139 - u157 * l150 - u167 * l160 - u176 * l169;
+    const mb_real l184 = u184 * inv;
+    F[210] = l184;
+    const mb_real u185 = w[1] * Pq[121] * Pq[0] + w[2] * Pq[122] * Pq[41] - u81 * l73 - u95 * l89 - u108 * l102 - u122 * l114 - u135 * l127 - u147 * l139 - u158 * l150 - u168 * l160 - u177 * l169;
+    const mb_real l185 = u185 * inv;
+    F[211] = l185;
+    const mb_real o18 = w[0] * Pq[56] * Pq[56] + w[1] * Pq[57] * Pq[57] + w[2] * Pq[58] * Pq[58] + w[15] * Pq[59] * Pq[59] + w[16] * Pq[60] * Pq[60] + w[17] * Pq[61] * Pq[61];
+    d0[18] = o18;
+    const mb_real p18 = o18 - u9 * l9 - u53 * l53 - u65 * l65 - u74 * l74 - u90 * l90 - u103 * l103 - u115 * l115 - u128 * l128 - u140 * l140 - u151 * l151 - u161 * l161 - u170 * l170 - u178 * l178;
+    if (!(p18 > tol * o18)) {
+        F[18] = p18;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 18;
+    }
+    inv = 1 / p18;
+    F[18] = MB_LDL_D(p18, inv);
+    const mb_real q18 = o18 * inv;
+    m0 = q18 > m0 ? q18 : m0;
+    const mb_real u186 = w[1] * Pq[0] * Pq[57] + w[2] * Pq[9] * Pq[58] - u75 * l74 - u116 * l115 - u129 * l128 - u141 * l140 - u152 * l151 - u162 * l161 - u171 * l170 - u179 * l178;
+    const mb_real l186 = u186 * inv;
+    F[212] = l186;
+    const mb_real u187 = 0 - u54 * l53 - u66 * l65 - u76 * l74 - u91 * l90 - u104 * l103 - u117 * l115 - u130 * l128 - u142 * l140 - u153 * l151 - u163 * l161 - u172 * l170 - u180 * l178;
+    const mb_real l187 = u187 * inv;
+    F[213] = l187;
+    const mb_real u188 = 0 - u55 * l53 - u67 * l65 - u77 * l74 - u92 * l90 - u105 * l103 - u118 * l115 - u131 * l128 - u143 * l140 - u154 * l151 - u164 * l161 - u173 * l170 - u181 * l178;
+    const mb_real l188 = u188 * inv;
+    F[214] = l188;
+    const mb_real u189 = w[0] * Pq[88] * Pq[56] + w[1] * Pq[89] * Pq[57] + w[2] * Pq[90] * Pq[58] - u78 * l74 - u119 * l115 - u132 * l128 - u144 * l140 - u155 * l151 - u165 * l161 - u174 * l170 - u182 * l178;
+    const mb_real l189 = u189 * inv;
+    F[215] = l189;
+    const mb_real u190 = w[0] * Pq[0] * Pq[56] + w[2] * Pq[37] * Pq[58] - u79 * l74 - u93 * l90 - u106 * l103 - u120 * l115 - u133 * l128 - u145 * l140 - u156 * l151 - u166 * l161 - u175 * l170 - u183 * l178;
+    const mb_real l190 = u190 * inv;
+    F[216] = l190;
+    const mb_real u191 = w[1] * Pq[0] * Pq[57] + w[2] * Pq[41] * Pq[58] - u80 * l74 - u94 * l90 - u107 * l103 - u121 * l115 - u134 * l128 - u146 * l140 - u157 * l151 - u167 * l161 - u176 * l170 - u184 * l178;
+    const mb_real l191 = u191 * inv;
+    F[217] = l191;
+    const mb_real u192 = w[0] * Pq[120] * Pq[56] + w[1] * Pq[121] * Pq[57] + w[2] * Pq[122] * Pq[58] - u81 * l74 - u95 * l90 - u108 * l103 - u122 * l115 - u135 * l128 - u147 * l140 - u158 * l151 - u168 * l161 - u177 * l170 - u185 * l178;
+    const mb_real l192 = u192 * inv;
+    F[218] = l192;
+    const mb_real o19 = w[1] + w[2] * Pq[9] * Pq[9] + w[19] + w[20] * Pq[75] * Pq[75];
+    d0[19] = o19;
+    const mb_real p19 = o19 - u11 * l11 - u75 * l75 - u116 * l116 - u129 * l129 - u141 * l141 - u152 * l152 - u162 * l162 - u171 * l171 - u179 * l179 - u186 * l186;
+    if (!(p19 > tol * o19)) {
+        F[19] = p19;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 19;
+    }
+    inv = 1 / p19;
+    F[19] = MB_LDL_D(p19, inv);
+    const mb_real q19 = o19 * inv;
+    m1 = q19 > m1 ? q19 : m1;
+    const mb_real u193 = w[19] * Pq[80] * Pq[1] + w[20] * Pq[81] * Pq[75] - u12 * l11 - u76 * l75 - u117 * l116 - u130 * l129 - u142 * l141 - u153 * l152 - u163 * l162 - u172 * l171 - u180 * l179 - u187 * l186;
+    const mb_real l193 = u193 * inv;
+    F[219] = l193;
+    const mb_real u194 = 0 - u13 * l11 - u77 * l75 - u118 * l116 - u131 * l129 - u143 * l141 - u154 * l152 - u164 * l162 - u173 * l171 - u181 * l179 - u188 * l186;
+    const mb_real l194 = u194 * inv;
+    F[220] = l194;
+    const mb_real u195 = w[1] * Pq[89] * Pq[0] + w[2] * Pq[90] * Pq[9] - u14 * l11 - u78 * l75 - u119 * l116 - u132 * l129 - u144 * l141 - u155 * l152 - u165 * l162 - u174 * l171 - u182 * l179 - u189 * l186;
+    const mb_real l195 = u195 * inv;
+    F[221] = l195;
+    const mb_real u196 = w[2] * Pq[37] * Pq[9] - u79 * l75 - u120 * l116 - u133 * l129 - u145 * l141 - u156 * l152 - u166 * l162 - u175 * l171 - u183 * l179 - u190 * l186;
+    const mb_real l196 = u196 * inv;
+    F[222] = l196;
+    const mb_real u197 = w[1] + w[2] * Pq[41] * Pq[9] - u80 * l75 - u121 * l116 - u134 * l129 - u146 * l141 - u157 * l152 - u167 * l162 - u176 * l171 - u184 * l179 - u191 * l186;
+    const mb_real l197 = u197 * inv;
+    F[223] = l197;
+    const mb_real u198 = w[1] * Pq[121] * Pq[0] + w[2] * Pq[122] * Pq[9] - u81 * l75 - u122 * l116 - u135 * l129 - u147 * l141 - u158 * l152 - u168 * l162 - u177 * l171 - u185 * l179 - u192 * l186;
+    const mb_real l198 = u198 * inv;
+    F[224] = l198;
+    const mb_real o20 = w[3] * Pq[76] * Pq[76] + w[4] * Pq[77] * Pq[77] + w[5] * Pq[78] * Pq[78] + w[18] * Pq[79] * Pq[79] + w[19] * Pq[80] * Pq[80] + w[20] * Pq[81] * Pq[81];
+    d0[20] = o20;
+    const mb_real p20 = o20 - u12 * l12 - u30 * l30 - u41 * l41 - u54 * l54 - u66 * l66 - u76 * l76 - u91 * l91 - u104 * l104 - u117 * l117 - u130 * l130 - u142 * l142 - u153 * l153 - u163 * l163 - u172 * l172 - u180 * l180 - u187 * l187 - u193 * l193;
+    if (!(p20 > tol * o20)) {
+        F[20] = p20;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 20;
+    }
+    inv = 1 / p20;
+    F[20] = MB_LDL_D(p20, inv);
+    const mb_real q20 = o20 * inv;
+    m0 = q20 > m0 ? q20 : m0;
+    const mb_real u199 = w[3] * Pq[82] * Pq[76] + w[4] * Pq[83] * Pq[77] + w[5] * Pq[84] * Pq[78] - u13 * l12 - u31 * l30 - u42 * l41 - u55 * l54 - u67 * l66 - u77 * l76 - u92 * l91 - u105 * l104 - u118 * l117 - u131 * l130 - u143 * l142 - u154 * l153 - u164 * l163 - u173 * l172 - u181 * l180 - u188 * l187 - u194 * l193;
+    const mb_real l199 = u199 * inv;
+    F[225] = l199;
+    const mb_real u200 = 0 - u14 * l12 - u78 * l76 - u119 * l117 - u132 * l130 - u144 * l142 - u155 * l153 - u165 * l163 - u174 * l172 - u182 * l180 - u189 * l187 - u195 * l193;
+    const mb_real l200 = u200 * inv;
+    F[226] = l200;
+    const mb_real u201 = 0 - u79 * l76 - u93 * l91 - u106 * l104 - u120 * l117 - u133 * l130 - u145 * l142 - u156 * l153 - u166 * l163 - u175 * l172 - u183 * l180 - u190 * l187 - u196 * l193;
+    const mb_real l201 = u201 * inv;
+    F[227] = l201;
+    const mb_real u202 = 0 - u80 * l76 - u94 * l91 - u107 * l104 - u121 * l117 - u134 * l130 - u146 * l142 - u157 * l153 - u167 * l163 - u176 * l172 - u184 * l180 - u191 * l187 - u197 * l193;
+    const mb_real l202 = u202 * inv;
+    F[228] = l202;
+    const mb_real u203 = 0 - u81 * l76 - u95 * l91 - u108 * l104 - u122 * l117 - u135 * l130 - u147 * l142 - u158 * l153 - u168 * l163 - u177 * l172 - u185 * l180 - u192 * l187 - u198 * l193;
+    const mb_real l203 = u203 * inv;
+    F[229] = l203;
+    const mb_real o21 = w[3] * Pq[82] * Pq[82] + w[4] * Pq[83] * Pq[83] + w[5] * Pq[84] * Pq[84] + w[21] * Pq[85] * Pq[85] + w[22] * Pq[86] * Pq[86] + w[23] * Pq[87] * Pq[87];
+    d0[21] = o21;
+    const mb_real p21 = o21 - u13 * l13 - u31 * l31 - u42 * l42 - u55 * l55 - u67 * l67 - u77 * l77 - u92 * l92 - u105 * l105 - u118 * l118 - u131 * l131 - u143 * l143 - u154 * l154 - u164 * l164 - u173 * l173 - u181 * l181 - u188 * l188 - u194 * l194 - u199 * l199;
+    if (!(p21 > tol * o21)) {
+        F[21] = p21;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 21;
+    }
+    inv = 1 / p21;
+    F[21] = MB_LDL_D(p21, inv);
+    const mb_real q21 = o21 * inv;
+    m1 = q21 > m1 ? q21 : m1;
+    const mb_real u204 = w[21] * Pq[91] * Pq[85] + w[22] * Pq[92] * Pq[86] + w[23] * Pq[93] * Pq[87] - u14 * l13 - u78 * l77 - u119 * l118 - u132 * l131 - u144 * l143 - u155 * l154 - u165 * l164 - u174 * l173 - u182 * l181 - u189 * l188 - u195 * l194 - u200 * l199;
+    const mb_real l204 = u204 * inv;
+    F[230] = l204;
+    const mb_real u205 = 0 - u79 * l77 - u93 * l92 - u106 * l105 - u120 * l118 - u133 * l131 - u145 * l143 - u156 * l154 - u166 * l164 - u175 * l173 - u183 * l181 - u190 * l188 - u196 * l194 - u201 * l199;
+    const mb_real l205 = u205 * inv;
+    F[231] = l205;
+    const mb_real u206 = 0 - u80 * l77 - u94 * l92 - u107 * l105 - u121 * l118 - u134 * l131 - u146 * l143 - u157 * l154 - u167 * l164 - u176 * l173 - u184 * l181 - u191 * l188 - u197 * l194 - u202 * l199;
+    const mb_real l206 = u206 * inv;
+    F[232] = l206;
+    const mb_real u207 = 0 - u81 * l77 - u95 * l92 - u108 * l105 - u122 * l118 - u135 * l131 - u147 * l143 - u158 * l154 - u168 * l164 - u177 * l173 - u185 * l181 - u192 * l188 - u198 * l194 - u203 * l199;
+    const mb_real l207 = u207 * inv;
+    F[233] = l207;
+    const mb_real o22 = w[0] * Pq[88] * Pq[88] + w[1] * Pq[89] * Pq[89] + w[2] * Pq[90] * Pq[90] + w[21] * Pq[91] * Pq[91] + w[22] * Pq[92] * Pq[92] + w[23] * Pq[93] * Pq[93];
+    d0[22] = o22;
+    const mb_real p22 = o22 - u14 * l14 - u78 * l78 - u119 * l119 - u132 * l132 - u144 * l144 - u155 * l155 - u165 * l165 - u174 * l174 - u182 * l182 - u189 * l189 - u195 * l195 - u200 * l200 - u204 * l204;
+    if (!(p22 > tol * o22)) {
+        F[22] = p22;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 22;
+    }
+    inv = 1 / p22;
+    F[22] = MB_LDL_D(p22, inv);
+    const mb_real q22 = o22 * inv;
+    m0 = q22 > m0 ? q22 : m0;
+    const mb_real u208 = w[0] * Pq[0] * Pq[88] + w[2] * Pq[37] * Pq[90] - u79 * l78 - u120 * l119 - u133 * l132 - u145 * l144 - u156 * l155 - u166 * l165 - u175 * l174 - u183 * l182 - u190 * l189 - u196 * l195 - u201 * l200 - u205 * l204;
+    const mb_real l208 = u208 * inv;
+    F[234] = l208;
+    const mb_real u209 = w[1] * Pq[0] * Pq[89] + w[2] * Pq[41] * Pq[90] - u80 * l78 - u121 * l119 - u134 * l132 - u146 * l144 - u157 * l155 - u167 * l165 - u176 * l174 - u184 * l182 - u191 * l189 - u197 * l195 - u202 * l200 - u206 * l204;
+    const mb_real l209 = u209 * inv;
+    F[235] = l209;
+    const mb_real u210 = w[0] * Pq[120] * Pq[88] + w[1] * Pq[121] * Pq[89] + w[2] * Pq[122] * Pq[90] - u81 * l78 - u122 * l119 - u135 * l132 - u147 * l144 - u158 * l155 - u168 * l165 - u177 * l174 - u185 * l182 - u192 * l189 - u198 * l195 - u203 * l200 - u207 * l204;
+    const mb_real l210 = u210 * inv;
+    F[236] = l210;
+    const mb_real o23 = w[0] + w[2] * Pq[37] * Pq[37] + w[24] + w[26] * Pq[103] * Pq[103];
+    d0[23] = o23;
+    const mb_real p23 = o23 - u17 * l17 - u79 * l79 - u93 * l93 - u106 * l106 - u120 * l120 - u133 * l133 - u145 * l145 - u156 * l156 - u166 * l166 - u175 * l175 - u183 * l183 - u190 * l190 - u196 * l196 - u201 * l201 - u205 * l205 - u208 * l208;
+    if (!(p23 > tol * o23)) {
+        F[23] = p23;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 23;
+    }
+    inv = 1 / p23;
+    F[23] = MB_LDL_D(p23, inv);
+    const mb_real q23 = o23 * inv;
+    m1 = q23 > m1 ? q23 : m1;
+    const mb_real u211 = w[2] * Pq[41] * Pq[37] + w[26] * Pq[107] * Pq[103] - u18 * l17 - u80 * l79 - u94 * l93 - u107 * l106 - u121 * l120 - u134 * l133 - u146 * l145 - u157 * l156 - u167 * l166 - u176 * l175 - u184 * l183 - u191 * l190 - u197 * l196 - u202 * l201 - u206 * l205 - u209 * l208;
+    const mb_real l211 = u211 * inv;
+    F[237] = l211;
+    const mb_real u212 = w[0] * Pq[120] * Pq[0] + w[2] * Pq[122] * Pq[37] - u19 * l17 - u81 * l79 - u95 * l93 - u108 * l106 - u122 * l120 - u135 * l133 - u147 * l145 - u158 * l156 - u168 * l166 - u177 * l175 - u185 * l183 - u192 * l190 - u198 * l196 - u203 * l201 - u207 * l205 - u210 * l208;
+    const mb_real l212 = u212 * inv;
+    F[238] = l212;
+    const mb_real o24 = w[1] + w[2] * Pq[41] * Pq[41] + w[25] + w[26] * Pq[107] * Pq[107];
+    d0[24] = o24;
+    const mb_real p24 = o24 - u18 * l18 - u80 * l80 - u94 * l94 - u107 * l107 - u121 * l121 - u134 * l134 - u146 * l146 - u157 * l157 - u167 * l167 - u176 * l176 - u184 * l184 - u191 * l191 - u197 * l197 - u202 * l202 - u206 * l206 - u209 * l209 - u211 * l211;
+    if (!(p24 > tol * o24)) {
+        F[24] = p24;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 24;
+    }
+    inv = 1 / p24;
+    F[24] = MB_LDL_D(p24, inv);
+    const mb_real q24 = o24 * inv;
+    m0 = q24 > m0 ? q24 : m0;
+    const mb_real u213 = w[1] * Pq[121] * Pq[0] + w[2] * Pq[122] * Pq[41] - u19 * l18 - u81 * l80 - u95 * l94 - u108 * l107 - u122 * l121 - u135 * l134 - u147 * l146 - u158 * l157 - u168 * l167 - u177 * l176 - u185 * l184 - u192 * l191 - u198 * l197 - u203 * l202 - u207 * l206 - u210 * l209 - u212 * l211;
+    const mb_real l213 = u213 * inv;
+    F[239] = l213;
+    const mb_real o25 = w[0] * Pq[120] * Pq[120] + w[1] * Pq[121] * Pq[121] + w[2] * Pq[122] * Pq[122] + w[27] * Pq[123] * Pq[123] + w[28] * Pq[124] * Pq[124] + w[29] * Pq[125] * Pq[125];
+    d0[25] = o25;
+    const mb_real p25 = o25 - u19 * l19 - u81 * l81 - u95 * l95 - u108 * l108 - u122 * l122 - u135 * l135 - u147 * l147 - u158 * l158 - u168 * l168 - u177 * l177 - u185 * l185 - u192 * l192 - u198 * l198 - u203 * l203 - u207 * l207 - u210 * l210 - u212 * l212 - u213 * l213;
+    if (!(p25 > tol * o25)) {
+        F[25] = p25;
+        *qmax = m1 > m0 ? m1 : m0;
+        return 25;
+    }
+    inv = 1 / p25;
+    F[25] = MB_LDL_D(p25, inv);
+    const mb_real q25 = o25 * inv;
+    m1 = q25 > m1 ? q25 : m1;
+    *qmax = m1 > m0 ? m1 : m0;
+    return -1;
+}
+
+/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1
+ * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on
+ * a large pattern only, as the products'). */
+static void walker_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,
+    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)v;
+    (void)cv;
+    (void)ga;
+    (void)pt;
+    (void)ph;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0] + cv * v[0];
+    const mb_real x1 = mi[1] * b[1] + cv * v[1];
+    const mb_real x2 = mi[2] * b[2] + cv * v[2];
+    const mb_real x3 = mi[3] * b[3] + cv * v[3];
+    const mb_real x4 = mi[4] * b[4] + cv * v[4];
+    const mb_real x5 = mi[5] * b[5] + cv * v[5];
+    const mb_real x6 = mi[6] * b[6] + cv * v[6];
+    const mb_real x7 = mi[7] * b[7] + cv * v[7];
+    const mb_real x8 = mi[8] * b[8] + cv * v[8];
+    const mb_real x9 = mi[9] * b[9] + cv * v[9];
+    const mb_real x10 = mi[10] * b[10] + cv * v[10];
+    const mb_real x11 = mi[11] * b[11] + cv * v[11];
+    const mb_real x12 = mi[12] * b[12] + cv * v[12];
+    const mb_real x13 = mi[13] * b[13] + cv * v[13];
+    const mb_real x14 = mi[14] * b[14] + cv * v[14];
+    const mb_real x15 = mi[15] * b[15] + cv * v[15];
+    const mb_real x16 = mi[16] * b[16] + cv * v[16];
+    const mb_real x17 = mi[17] * b[17] + cv * v[17];
+    const mb_real x18 = mi[18] * b[18] + cv * v[18];
+    const mb_real x19 = mi[19] * b[19] + cv * v[19];
+    const mb_real x20 = mi[20] * b[20] + cv * v[20];
+    const mb_real x21 = mi[21] * b[21] + cv * v[21];
+    const mb_real x22 = mi[22] * b[22] + cv * v[22];
+    const mb_real x23 = mi[23] * b[23] + cv * v[23];
+    const mb_real x24 = mi[24] * b[24] + cv * v[24];
+    const mb_real x25 = mi[25] * b[25] + cv * v[25];
+    const mb_real x26 = mi[26] * b[26] + cv * v[26];
+    const mb_real x27 = mi[27] * b[27] + cv * v[27];
+    const mb_real x28 = mi[28] * b[28] + cv * v[28];
+    const mb_real x29 = mi[29] * b[29] + cv * v[29];
+    y[0] = (0 + x0 - x3) - (ga[0] - (c1 * pt[0] + c2 * ph[0]));
+    y[1] = (0 + x1 - x4) - (ga[1] - (c1 * pt[1] + c2 * ph[1]));
+    y[2] = (0 + x0 + Pq[5] * x2 - x6 + Pq[7] * x8) - (ga[2] - (c1 * pt[2] + c2 * ph[2]));
+    y[3] = (0 + x1 + Pq[9] * x2 - x7 + Pq[11] * x8) - (ga[3] - (c1 * pt[3] + c2 * ph[3]));
+    y[4] = (0 + Pq[12] * x3 + Pq[13] * x4 + Pq[14] * x5 + Pq[15] * x6 + Pq[16] * x7 + Pq[17] * x8) - (ga[4] - (c1 * pt[4] + c2 * ph[4]));
+    y[5] = (0 + Pq[18] * x3 + Pq[19] * x4 + Pq[20] * x5 + Pq[21] * x9 + Pq[22] * x10 + Pq[23] * x11) - (ga[5] - (c1 * pt[5] + c2 * ph[5]));
+    y[6] = (0 + Pq[24] * x0 + Pq[25] * x1 + Pq[26] * x2 + Pq[27] * x9 + Pq[28] * x10 + Pq[29] * x11) - (ga[6] - (c1 * pt[6] + c2 * ph[6]));
+    y[7] = (0 + Pq[30] * x6 + Pq[31] * x7 + Pq[32] * x8 + Pq[33] * x9 + Pq[34] * x10 + Pq[35] * x11) - (ga[7] - (c1 * pt[7] + c2 * ph[7]));
+    y[8] = (0 + x0 + Pq[37] * x2 - x12 + Pq[39] * x14) - (ga[8] - (c1 * pt[8] + c2 * ph[8]));
+    y[9] = (0 + x1 + Pq[41] * x2 - x13 + Pq[43] * x14) - (ga[9] - (c1 * pt[9] + c2 * ph[9]));
+    y[10] = (0 + Pq[44] * x3 + Pq[45] * x4 + Pq[46] * x5 + Pq[47] * x12 + Pq[48] * x13 + Pq[49] * x14) - (ga[10] - (c1 * pt[10] + c2 * ph[10]));
+    y[11] = (0 + Pq[50] * x3 + Pq[51] * x4 + Pq[52] * x5 + Pq[53] * x15 + Pq[54] * x16 + Pq[55] * x17) - (ga[11] - (c1 * pt[11] + c2 * ph[11]));
+    y[12] = (0 + Pq[56] * x0 + Pq[57] * x1 + Pq[58] * x2 + Pq[59] * x15 + Pq[60] * x16 + Pq[61] * x17) - (ga[12] - (c1 * pt[12] + c2 * ph[12]));
+    y[13] = (0 + Pq[62] * x12 + Pq[63] * x13 + Pq[64] * x14 + Pq[65] * x15 + Pq[66] * x16 + Pq[67] * x17) - (ga[13] - (c1 * pt[13] + c2 * ph[13]));
+    y[14] = (0 + x0 + Pq[5] * x2 - x18 + Pq[71] * x20) - (ga[14] - (c1 * pt[14] + c2 * ph[14]));
+    y[15] = (0 + x1 + Pq[9] * x2 - x19 + Pq[75] * x20) - (ga[15] - (c1 * pt[15] + c2 * ph[15]));
+    y[16] = (0 + Pq[76] * x3 + Pq[77] * x4 + Pq[78] * x5 + Pq[79] * x18 + Pq[80] * x19 + Pq[81] * x20) - (ga[16] - (c1 * pt[16] + c2 * ph[16]));
+    y[17] = (0 + Pq[82] * x3 + Pq[83] * x4 + Pq[84] * x5 + Pq[85] * x21 + Pq[86] * x22 + Pq[87] * x23) - (ga[17] - (c1 * pt[17] + c2 * ph[17]));
+    y[18] = (0 + Pq[88] * x0 + Pq[89] * x1 + Pq[90] * x2 + Pq[91] * x21 + Pq[92] * x22 + Pq[93] * x23) - (ga[18] - (c1 * pt[18] + c2 * ph[18]));
+    y[19] = (0 + Pq[94] * x18 + Pq[95] * x19 + Pq[96] * x20 + Pq[97] * x21 + Pq[98] * x22 + Pq[99] * x23) - (ga[19] - (c1 * pt[19] + c2 * ph[19]));
+    y[20] = (0 + x0 + Pq[37] * x2 - x24 + Pq[103] * x26) - (ga[20] - (c1 * pt[20] + c2 * ph[20]));
+    y[21] = (0 + x1 + Pq[41] * x2 - x25 + Pq[107] * x26) - (ga[21] - (c1 * pt[21] + c2 * ph[21]));
+    y[22] = (0 + Pq[108] * x3 + Pq[109] * x4 + Pq[110] * x5 + Pq[111] * x24 + Pq[112] * x25 + Pq[113] * x26) - (ga[22] - (c1 * pt[22] + c2 * ph[22]));
+    y[23] = (0 + Pq[114] * x3 + Pq[115] * x4 + Pq[116] * x5 + Pq[117] * x27 + Pq[118] * x28 + Pq[119] * x29) - (ga[23] - (c1 * pt[23] + c2 * ph[23]));
+    y[24] = (0 + Pq[120] * x0 + Pq[121] * x1 + Pq[122] * x2 + Pq[123] * x27 + Pq[124] * x28 + Pq[125] * x29) - (ga[24] - (c1 * pt[24] + c2 * ph[24]));
+    y[25] = (0 + Pq[126] * x24 + Pq[127] * x25 + Pq[128] * x26 + Pq[129] * x27 + Pq[130] * x28 + Pq[131] * x29) - (ga[25] - (c1 * pt[25] + c2 * ph[25]));
+}
+
+/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as
+ * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */
+static void walker_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,
+    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,
+    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)
+{
+    (void)Pq;
+    (void)mi;
+    (void)b;
+    (void)pt;
+    (void)ph;
+    (void)I;
+    (void)c1;
+    (void)c2;
+    (void)y;
+    const mb_real x0 = mi[0] * b[0];
+    const mb_real x1 = mi[1] * b[1];
+    const mb_real x2 = mi[2] * b[2];
+    const mb_real x3 = mi[3] * b[3];
+    const mb_real x4 = mi[4] * b[4];
+    const mb_real x5 = mi[5] * b[5];
+    const mb_real x6 = mi[6] * b[6];
+    const mb_real x7 = mi[7] * b[7];
+    const mb_real x8 = mi[8] * b[8];
+    const mb_real x9 = mi[9] * b[9];
+    const mb_real x10 = mi[10] * b[10];
+    const mb_real x11 = mi[11] * b[11];
+    const mb_real x12 = mi[12] * b[12];
+    const mb_real x13 = mi[13] * b[13];
+    const mb_real x14 = mi[14] * b[14];
+    const mb_real x15 = mi[15] * b[15];
+    const mb_real x16 = mi[16] * b[16];
+    const mb_real x17 = mi[17] * b[17];
+    const mb_real x18 = mi[18] * b[18];
+    const mb_real x19 = mi[19] * b[19];
+    const mb_real x20 = mi[20] * b[20];
+    const mb_real x21 = mi[21] * b[21];
+    const mb_real x22 = mi[22] * b[22];
+    const mb_real x23 = mi[23] * b[23];
+    const mb_real x24 = mi[24] * b[24];
+    const mb_real x25 = mi[25] * b[25];
+    const mb_real x26 = mi[26] * b[26];
+    const mb_real x27 = mi[27] * b[27];
+    const mb_real x28 = mi[28] * b[28];
+    const mb_real x29 = mi[29] * b[29];
+    y[0] = (0 + x0 - x3) - (-pt[0] - c1 * ph[0] - c2 * I[0]);
+    y[1] = (0 + x1 - x4) - (-pt[1] - c1 * ph[1] - c2 * I[1]);
+    y[2] = (0 + x0 + Pq[5] * x2 - x6 + Pq[7] * x8) - (-pt[2] - c1 * ph[2] - c2 * I[2]);
+    y[3] = (0 + x1 + Pq[9] * x2 - x7 + Pq[11] * x8) - (-pt[3] - c1 * ph[3] - c2 * I[3]);
+    y[4] = (0 + Pq[12] * x3 + Pq[13] * x4 + Pq[14] * x5 + Pq[15] * x6 + Pq[16] * x7 + Pq[17] * x8) - (-pt[4] - c1 * ph[4] - c2 * I[4]);
+    y[5] = (0 + Pq[18] * x3 + Pq[19] * x4 + Pq[20] * x5 + Pq[21] * x9 + Pq[22] * x10 + Pq[23] * x11) - (-pt[5] - c1 * ph[5] - c2 * I[5]);
+    y[6] = (0 + Pq[24] * x0 + Pq[25] * x1 + Pq[26] * x2 + Pq[27] * x9 + Pq[28] * x10 + Pq[29] * x11) - (-pt[6] - c1 * ph[6] - c2 * I[6]);
+    y[7] = (0 + Pq[30] * x6 + Pq[31] * x7 + Pq[32] * x8 + Pq[33] * x9 + Pq[34] * x10 + Pq[35] * x11) - (-pt[7] - c1 * ph[7] - c2 * I[7]);
+    y[8] = (0 + x0 + Pq[37] * x2 - x12 + Pq[39] * x14) - (-pt[8] - c1 * ph[8] - c2 * I[8]);
+    y[9] = (0 + x1 + Pq[41] * x2 - x13 + Pq[43] * x14) - (-pt[9] - c1 * ph[9] - c2 * I[9]);
+    y[10] = (0 + Pq[44] * x3 + Pq[45] * x4 + Pq[46] * x5 + Pq[47] * x12 + Pq[48] * x13 + Pq[49] * x14) - (-pt[10] - c1 * ph[10] - c2 * I[10]);
+    y[11] = (0 + Pq[50] * x3 + Pq[51] * x4 + Pq[52] * x5 + Pq[53] * x15 + Pq[54] * x16 + Pq[55] * x17) - (-pt[11] - c1 * ph[11] - c2 * I[11]);
+    y[12] = (0 + Pq[56] * x0 + Pq[57] * x1 + Pq[58] * x2 + Pq[59] * x15 + Pq[60] * x16 + Pq[61] * x17) - (-pt[12] - c1 * ph[12] - c2 * I[12]);
+    y[13] = (0 + Pq[62] * x12 + Pq[63] * x13 + Pq[64] * x14 + Pq[65] * x15 + Pq[66] * x16 + Pq[67] * x17) - (-pt[13] - c1 * ph[13] - c2 * I[13]);
+    y[14] = (0 + x0 + Pq[5] * x2 - x18 + Pq[71] * x20) - (-pt[14] - c1 * ph[14] - c2 * I[14]);
+    y[15] = (0 + x1 + Pq[9] * x2 - x19 + Pq[75] * x20) - (-pt[15] - c1 * ph[15] - c2 * I[15]);
+    y[16] = (0 + Pq[76] * x3 + Pq[77] * x4 + Pq[78] * x5 + Pq[79] * x18 + Pq[80] * x19 + Pq[81] * x20) - (-pt[16] - c1 * ph[16] - c2 * I[16]);
+    y[17] = (0 + Pq[82] * x3 + Pq[83] * x4 + Pq[84] * x5 + Pq[85] * x21 + Pq[86] * x22 + Pq[87] * x23) - (-pt[17] - c1 * ph[17] - c2 * I[17]);
+    y[18] = (0 + Pq[88] * x0 + Pq[89] * x1 + Pq[90] * x2 + Pq[91] * x21 + Pq[92] * x22 + Pq[93] * x23) - (-pt[18] - c1 * ph[18] - c2 * I[18]);
+    y[19] = (0 + Pq[94] * x18 + Pq[95] * x19 + Pq[96] * x20 + Pq[97] * x21 + Pq[98] * x22 + Pq[99] * x23) - (-pt[19] - c1 * ph[19] - c2 * I[19]);
+    y[20] = (0 + x0 + Pq[37] * x2 - x24 + Pq[103] * x26) - (-pt[20] - c1 * ph[20] - c2 * I[20]);
+    y[21] = (0 + x1 + Pq[41] * x2 - x25 + Pq[107] * x26) - (-pt[21] - c1 * ph[21] - c2 * I[21]);
+    y[22] = (0 + Pq[108] * x3 + Pq[109] * x4 + Pq[110] * x5 + Pq[111] * x24 + Pq[112] * x25 + Pq[113] * x26) - (-pt[22] - c1 * ph[22] - c2 * I[22]);
+    y[23] = (0 + Pq[114] * x3 + Pq[115] * x4 + Pq[116] * x5 + Pq[117] * x27 + Pq[118] * x28 + Pq[119] * x29) - (-pt[23] - c1 * ph[23] - c2 * I[23]);
+    y[24] = (0 + Pq[120] * x0 + Pq[121] * x1 + Pq[122] * x2 + Pq[123] * x27 + Pq[124] * x28 + Pq[125] * x29) - (-pt[24] - c1 * ph[24] - c2 * I[24]);
+    y[25] = (0 + Pq[126] * x24 + Pq[127] * x25 + Pq[128] * x26 + Pq[129] * x27 + Pq[130] * x28 + Pq[131] * x29) - (-pt[25] - c1 * ph[25] - c2 * I[25]);
+}
+#endif
+
 /* Unrolled assembly of the pairs of Phi_q^T (.) Phi_q into the plan storage of A (422 terms); unsym: also the transposed terms (F4's Newton matrix). */
 static void walker_a_assemble(mb_real *restrict F, const mb_real *restrict E, const mb_real *restrict D, int unsym)
 {
@@ -5557,9 +6850,14 @@ static MB_NO_SLP void walker_phiq_x(const mb_real *restrict Pq, const mb_real *r
 static const mb_pq_products walker_pq = {
     walker_pq_mv, walker_pq_mtv,
 #if MB_WITH_PHIQ_PRODUCTS
-    walker_phiq_mv, walker_phiq_x
+    walker_phiq_mv, walker_phiq_x,
 #else
-    0, 0
+    0, 0,
+#endif
+#if MB_WITH_S_FACTOR
+    walker_s_factor, walker_kkt_bv, walker_kkt_bi
+#else
+    0, 0, 0
 #endif
 };
 

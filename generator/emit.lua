@@ -1089,7 +1089,11 @@ function emit.generate(M, opts)
             if first_of[ent.e] == nil then first_of[ent.e] = i - 1 end
             same[i] = first_of[ent.e]
         end
-        if s_unr then data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit, same) end
+        if s_unr then
+            data[#data + 1] = EL.assembly_s(name, P, pats.phi_q[2], unit, same)
+            data[#data + 1] = "#if MB_WITH_S_FACTOR\n" .. EL.s_factor(name, P, pats.phi_q[2], unit, same) .. "\n\n"
+                .. EL.kkt_bv(name, pats.phi_q[1], pats.phi_q[2], D.nc, unit, same) .. "\n#endif"
+        end
         if a_unr then data[#data + 1] = EL.assembly_a(name, P) end
         local asm_fns = (s_unr and name .. "_s_assemble" or "0") .. ", " .. (a_unr and name .. "_a_assemble" or "0")
         if s_unr then
@@ -1099,7 +1103,8 @@ function emit.generate(M, opts)
             if phiq then data[#data + 1] = phiq end
             data[#data + 1] = "static const mb_pq_products " .. name .. "_pq = {\n    " .. name .. "_pq_mv, "
                 .. name .. "_pq_mtv,\n" .. (phiq and ("#if MB_WITH_PHIQ_PRODUCTS\n    " .. name .. "_phiq_mv, "
-                .. name .. "_phiq_x\n#else\n    0, 0\n#endif\n") or "    0, 0\n") .. "};"
+                .. name .. "_phiq_x,\n#else\n    0, 0,\n#endif\n") or "    0, 0,\n")
+                .. "#if MB_WITH_S_FACTOR\n    " .. name .. "_s_factor, " .. name .. "_kkt_bv, " .. name .. "_kkt_bi\n#else\n    0, 0, 0\n#endif\n};"
             asm_fns = asm_fns .. ",\n    &" .. name .. "_pq"
         else
             asm_fns = asm_fns .. ",\n    0"

@@ -6,6 +6,10 @@
 
 local M = {}
 
+-- Phi_q's entries above which the products with Phi_q are compiled without GCC's SLP
+-- vectorizer (MB_NO_SLP; the measurements at M.products)
+local NO_SLP_ENTRIES = 256
+
 -- The substitutions with the factors F = [D | L] of plan S on locals, the one order both the
 -- ldl solve and alf-explicit's pass use (so they cannot drift apart): forward by rows,
 -- x_i = input(perm i) - sum over the entries l_ik of row i, k ascending (the order in which the
@@ -81,7 +85,9 @@ function M.functions(name, tag, S, lu)
     local function col(k) return lp[k + 1], lp[k + 2] - 1 end   -- 0-based p range of column k
     local pre = name .. "_" .. tag
 
-    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k, d0_k > 0).
+    -- LDL^T: returns -1 or the pivot that failed (rank test d_k > tol d0_k; for 0 <= tol <= 1,
+    -- the caller's range, it implies d0_k > 0: every update of a diagonal subtracts u (u / d_j)
+    -- >= 0, so d_k <= d0_k, and d0_k <= 0 gives d_k <= d0_k <= tol d0_k).
     -- Left-looking, as the LU below: each entry of the factors is one expression, its value in
     -- S minus the products u_jk l_ik of the earlier pivots k in ascending k, the order and the
     -- operands (u unscaled, l = u / d_k as u * (1 / d_k)) of the compact kernel's right-looking
@@ -107,27 +113,36 @@ function M.functions(name, tag, S, lu)
         for _, x in ipairs(lterms[t] or {}) do e = e .. " - " .. x end
         return e
     end
+    -- The largest quotient d0_k / d_k of the pivots that passed, as d0_k (1 / d_k) (the runtime's
+    -- pivot ratio is its reciprocal, mb_sp_ldl), in two chains (even and odd k) of maxima started
+    -- at 1: the values are finite or +Inf, never NaN, so their largest is the same value in any
+    -- order.
     w("/* Unrolled LDL^T of the plan storage F = [D | L] (" .. n .. " x " .. n .. ", " .. nl
       .. " in L, " .. S.nupd .. " updates), left-looking")
-    w(" * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination. Returns")
+    w(" * on locals; D the pivots' reciprocals (MB_LDL_D); d0 receives the diagonal before elimination;")
+    w(" * *qmax the largest of 1 and d0_k (1 / d_k) over the pivots that passed. 0 <= tol <= 1. Returns")
     w(" * -1, or the pivot k (permuted) with d_k <= tol d0_k (F and d0 then written up to k, F[k] = d_k).")
     w(" * MB_NO_SLP: as the LU's. */")
-    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol)")
+    w("static MB_NO_SLP int " .. pre .. "_ldl(mb_real *restrict F, mb_real *restrict d0, mb_real tol, mb_real *restrict qmax)")
     w("{")
-    if n > 0 then w("    mb_real inv;") end
+    if n > 0 then w("    mb_real inv, m0 = 1, m1 = 1;") end
     w("    (void)F;")
     w("    (void)d0;")
     w("    (void)tol;")
     for k = 0, n - 1 do
+        local m = k % 2 == 0 and "m0" or "m1"
         w(string.format("    const mb_real o%d = F[%d];", k, k))
         w(string.format("    d0[%d] = o%d;", k, k))
         w(string.format("    const mb_real p%d = %s;", k, lentry(k, "o" .. k)))
-        w(string.format("    if (!(p%d > tol * o%d) || !(o%d > 0)) {", k, k, k))
+        w(string.format("    if (!(p%d > tol * o%d)) {", k, k))
         w(string.format("        F[%d] = p%d;", k, k))
+        w("        *qmax = m1 > m0 ? m1 : m0;")
         w(string.format("        return %d;", k))
         w("    }")
         w(string.format("    inv = 1 / p%d;", k))
         w(string.format("    F[%d] = MB_LDL_D(p%d, inv);", k, k))
+        w(string.format("    const mb_real q%d = o%d * inv;", k, k))
+        w(string.format("    %s = q%d > %s ? q%d : %s;", m, k, m, k, m))
         local p0, p1 = col(k)
         if p1 >= p0 then
             for p = p0, p1 do
@@ -137,6 +152,7 @@ function M.functions(name, tag, S, lu)
             end
         end
     end
+    w(n > 0 and "    *qmax = m1 > m0 ? m1 : m0;" or "    *qmax = 1;")
     w("    return -1;")
     w("}")
     w("")
@@ -264,6 +280,149 @@ function M.assembly_s(name, P, pq_col, pq_unit, pq_same)
     return table.concat(out, "\n")
 end
 
+-- S's assembly and its LDL^T in one kernel, NAME_s_factor (mb_plan.s_factor): NAME_s_assemble
+-- and NAME_s_ldl on locals, the same arithmetic. Every entry is one expression: its value in S
+-- as s_assemble forms it (its terms in the plan's order: the first as it is stored, w Pq Pq or
+-- +-w for two +-1 entries, the others added or subtracted in turn; 0 for L's fill), then minus
+-- the elimination's terms as s_ldl subtracts them (left to right: the sum first, as the stored
+-- value is). So F and d0 come out as s_assemble then s_ldl leave them, without S's stores and
+-- loads in between; at a pivot that fails F is written up to it (the entries after it are not
+-- S's).
+function M.s_factor(name, P, pq_col, pq_unit, pq_same)
+    pq_unit = pq_unit or {}
+    local S = P.s
+    local n, lp, upd = S.n, S.lp, S.upd
+    local function pq(k) return pq_same and pq_same[k + 1] or k end
+    local sum = {}   -- storage index -> S's value as an expression
+    for t = 1, P.ns do
+        local k, l, d = P.s_k[t], P.s_l[t], P.s_dst[t]
+        local uk, ul = pq_unit[k + 1], pq_unit[l + 1]
+        if uk and ul then
+            local neg = uk * ul < 0
+            if sum[d] == nil then sum[d] = string.format("%sw[%d]", neg and "-" or "", pq_col[k + 1])
+            else sum[d] = sum[d] .. string.format(" %s w[%d]", neg and "-" or "+", pq_col[k + 1]) end
+        else
+            local term = string.format("w[%d] * Pq[%d] * Pq[%d]", pq_col[k + 1], pq(k), pq(l))
+            sum[d] = sum[d] == nil and term or (sum[d] .. " + " .. term)
+        end
+    end
+    local elim = {}
+    local u = 1
+    for k = 0, n - 1 do
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            for q = p, lp[k + 2] - 1 do
+                local t = upd[u]
+                u = u + 1
+                elim[t] = elim[t] or {}
+                table.insert(elim[t], string.format("u%d * l%d", q, p))
+            end
+        end
+    end
+    local function entry(d, first)
+        local e = first or sum[d] or "0"
+        for _, x in ipairs(elim[d] or {}) do e = e .. " - " .. x end
+        return e
+    end
+    local out = {}
+    local function w(x) out[#out + 1] = x end
+    w("/* S = Phi_q W Phi_q^T assembled and factored in one, F = [D | L] (" .. n .. " x " .. n .. ", "
+      .. S.nl .. " in L):")
+    w(" * " .. name .. "_s_assemble and " .. name .. "_s_ldl on locals, the same values; d0, *qmax, tol and")
+    w(" * the result as the ldl's (F written up to the pivot that fails). MB_NO_SLP: as the LU's. */")
+    w("static MB_NO_SLP int " .. name .. "_s_factor(mb_real *restrict F, mb_real *restrict d0, mb_real tol,")
+    w("    mb_real *restrict qmax, const mb_real *restrict Pq, const mb_real *restrict w)")
+    w("{")
+    if n > 0 then w("    mb_real inv, m0 = 1, m1 = 1;") end
+    w("    (void)F;")
+    w("    (void)d0;")
+    w("    (void)tol;")
+    w("    (void)Pq;")
+    w("    (void)w;")
+    for k = 0, n - 1 do
+        local m = k % 2 == 0 and "m0" or "m1"
+        w(string.format("    const mb_real o%d = %s;", k, sum[k] or "0"))
+        w(string.format("    d0[%d] = o%d;", k, k))
+        w(string.format("    const mb_real p%d = %s;", k, entry(k, "o" .. k)))
+        w(string.format("    if (!(p%d > tol * o%d)) {", k, k))
+        w(string.format("        F[%d] = p%d;", k, k))
+        w("        *qmax = m1 > m0 ? m1 : m0;")
+        w(string.format("        return %d;", k))
+        w("    }")
+        w(string.format("    inv = 1 / p%d;", k))
+        w(string.format("    F[%d] = MB_LDL_D(p%d, inv);", k, k))
+        w(string.format("    const mb_real q%d = o%d * inv;", k, k))
+        w(string.format("    %s = q%d > %s ? q%d : %s;", m, k, m, k, m))
+        for p = lp[k + 1], lp[k + 2] - 1 do
+            w(string.format("    const mb_real u%d = %s;", p, entry(n + p)))
+            w(string.format("    const mb_real l%d = u%d * inv;", p, p))
+            w(string.format("    F[%d] = l%d;", n + p, p))
+        end
+    end
+    w(n > 0 and "    *qmax = m1 > m0 ? m1 : m0;" or "    *qmax = 1;")
+    w("    return -1;")
+    w("}")
+    return table.concat(out, "\n")
+end
+
+-- The baumgarte KKT solve's right-hand side of S y = ... in one pass, NAME_kkt_bv
+-- (mb_pq_products.kkt_bv; runtime/mb_kkt.c, mbi_kkt_solve_v): x = mi b + cv v (each column's a
+-- local, as scaled_rhs forms it), y = Phi_q x as phiq_mv sums it (pq_unit, pq_same as there), then
+-- y - (ga - (c1 pt + c2 ph)) as sub_vec subtracts it: the same bits, without x's and y's stores
+-- and loads in between. prow, pcol: Phi_q's pattern (1-based tables of 0-based values).
+-- F2 (canonical, mbi_kkt_solve_f2): NAME_kkt_bi, x = mi b, y = Phi_q x - (-pt - c1 ph - c2 I),
+-- the same way.
+function M.kkt_bv(name, prow, pcol, nc, pq_unit, pq_same)
+    return M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, false) .. "\n\n"
+        .. M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, true)
+end
+function M.kkt_rhs(name, prow, pcol, nc, pq_unit, pq_same, f2)
+    pq_unit = pq_unit or {}
+    local out = {}
+    local function w(s) out[#out + 1] = s end
+    local rows, used, order = {}, {}, {}
+    for r = 0, nc - 1 do rows[r] = "0" end
+    for k = 1, #prow do
+        local r, c, u = prow[k], pcol[k], pq_unit[k]
+        if not used[c] then used[c] = true; order[#order + 1] = c end
+        if u == 1 then rows[r] = rows[r] .. string.format(" + x%d", c)
+        elseif u == -1 then rows[r] = rows[r] .. string.format(" - x%d", c)
+        else rows[r] = rows[r] .. string.format(" + Pq[%d] * x%d", pq_same and pq_same[k] or k - 1, c) end
+    end
+    table.sort(order)
+    local attr = #prow > NO_SLP_ENTRIES and "MB_NO_SLP " or ""
+    if f2 then
+        w("/* y = Phi_q (mi b) - (-pt - c1 ph - c2 I) for Phi_q's own values (its constant +-1 entries as")
+        w(" * such): the canonical KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass. */")
+        w("static " .. attr .. "void " .. name .. "_kkt_bi(const mb_real *restrict Pq, const mb_real *restrict mi,")
+        w("    const mb_real *restrict b, const mb_real *restrict pt, const mb_real *restrict ph,")
+        w("    const mb_real *restrict I, mb_real c1, mb_real c2, mb_real *restrict y)")
+    else
+        w("/* y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) for Phi_q's own values (its constant +-1")
+        w(" * entries as such): the KKT solve's scaled_rhs, phiq_mv and sub_vec in one pass (MB_NO_SLP on")
+        w(" * a large pattern only, as the products'). */")
+        w("static " .. attr .. "void " .. name .. "_kkt_bv(const mb_real *restrict Pq, const mb_real *restrict mi,")
+        w("    const mb_real *restrict b, const mb_real *restrict v, mb_real cv, const mb_real *restrict ga,")
+        w("    const mb_real *restrict pt, const mb_real *restrict ph, mb_real c1, mb_real c2, mb_real *restrict y)")
+    end
+    w("{")
+    local args = f2 and { "Pq", "mi", "b", "pt", "ph", "I", "c1", "c2", "y" }
+                    or { "Pq", "mi", "b", "v", "cv", "ga", "pt", "ph", "c1", "c2", "y" }
+    for _, x in ipairs(args) do w("    (void)" .. x .. ";") end
+    for _, c in ipairs(order) do
+        if f2 then w(string.format("    const mb_real x%d = mi[%d] * b[%d];", c, c, c))
+        else w(string.format("    const mb_real x%d = mi[%d] * b[%d] + cv * v[%d];", c, c, c, c)) end
+    end
+    for r = 0, nc - 1 do
+        if f2 then
+            w(string.format("    y[%d] = (%s) - (-pt[%d] - c1 * ph[%d] - c2 * I[%d]);", r, rows[r], r, r, r))
+        else
+            w(string.format("    y[%d] = (%s) - (ga[%d] - (c1 * pt[%d] + c2 * ph[%d]));", r, rows[r], r, r, r))
+        end
+    end
+    w("}")
+    return table.concat(out, "\n")
+end
+
 -- The unrolled assembly of A: NAME_a_assemble.
 function M.assembly_a(name, P)
     local out = {}
@@ -353,7 +512,6 @@ end
 -- (chain100, 796 entries: 8.8 KB of stack, 3.85 k instructions per Phi_q x against 2.6 k without
 -- it), while on a small one it gains (Andrews, 64 entries: 237 against 288); the same arithmetic
 -- either way. The threshold lies between the two measured sizes.
-local NO_SLP_ENTRIES = 256
 function M.products(name, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end

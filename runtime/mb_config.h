@@ -130,6 +130,18 @@
                                       not called) */
 #define MB_WITH_F4_KERNELS (!MBI_ONLY)
 #endif
+#ifndef MB_WITH_S_FACTOR           /* [code] S's assembly and LDL^T in one unrolled kernel
+                                      (mb_model.h: mb_pq_products.s_factor; and kkt_bv,
+                                      kkt_bi: baumgarte's and canonical's right-hand side of
+                                      S in one pass) compiled
+                                      into unrolled models and called by the KKT solve of
+                                      baumgarte and canonical; off in one-formulation builds, whose runtime
+                                      never calls it (flash: s_assemble and the ldl do the same
+                                      arithmetic). A model and a runtime built with different
+                                      values still work together (the pointer is NULL, or not
+                                      called) */
+#define MB_WITH_S_FACTOR (!MBI_ONLY)
+#endif
 #ifndef MB_WITH_F3_KERNEL          /* [code] alf-explicit's unrolled kernels
                                       (mb_model.h: mb_f3_kernels) compiled into unrolled models
                                       and called by the runtime; off in one-formulation builds

@@ -93,19 +93,37 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 {
     const mb_model *m = s->m;
     int n = s->n, nc = s->nc;
+#if MB_WITH_S_FACTOR && !MBI_ONLY
+    int st = mbi_ls_factor_s(s, s->minv, s->p.rank_tol);
+#else
     mbi_assemble_s(s, s->minv);
     int st = mbi_ls_factor(s, MB_MAT_S, s->p.rank_tol);
+#endif
     if (st) return st;
 #if !MBI_ONLY
-    scaled_rhs(n, s->minv, b1, v, cv, x);
-    mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
-    sub_vec(nc, y, b2, ga, pt, ph, I, c1, c2);
+#if MB_WITH_S_FACTOR
+    const mb_pq_products *pk = m->plan->pq;
+    if (v && ga && pk && pk->kkt_bv)   /* the three below in the model's one pass: the same bits */
+        pk->kkt_bv(s->Pq, s->minv, b1, v, cv, ga, pt, ph, c1, c2, y);
+    else if (!v && I && pk && pk->kkt_bi)
+        pk->kkt_bi(s->Pq, s->minv, b1, pt, ph, I, c1, c2, y);
+    else
+#endif
+    {
+        scaled_rhs(n, s->minv, b1, v, cv, x);
+        mb_sp_phiq_mv(m, s->Pq, x, y);   /* (s->Pq: Phi_q's values, its +-1 entries as such) */
+        sub_vec(nc, y, b2, ga, pt, ph, I, c1, c2);
+    }
 #else
     for (int i = 0; i < n; i++) x[i] = s->minv[i] * b1[i];
     pq_mv(m, s->Pq, x, y);
     for (int r = 0; r < nc; r++) y[r] -= b2[r];
 #endif
+#if MB_WITH_S_FACTOR && !MBI_ONLY
+    mbi_ls_solve_s(s, y);
+#else
     mbi_ls_solve(s, MB_MAT_S, y);
+#endif
 #if !MBI_ONLY
 #if MB_WITH_PHIQ_PRODUCTS
     const mb_pq_products *pq = m->plan->pq;

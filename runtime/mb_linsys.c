@@ -58,6 +58,8 @@ static void dense_solve(mb_sim *s, int which, mb_real *b)
 #define STEP_RATIO(s) 0
 #endif
 
+static int ls_monitor(mb_sim *s, int which, mb_real rank_tol, int st, mb_real ratio, int bad);
+
 int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
 {
     const mb_symbolic *sy = sym_of(s, which);
@@ -82,6 +84,12 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
     else
         st = mb_sp_ldl(sy, F, s->lsd, rank_tol, &ratio, &bad);
 #endif
+    return ls_monitor(s, which, rank_tol, st, ratio, bad);
+}
+
+/* mbi_ls_factor's monitoring of a factorization's result st, its smallest pivot ratio and row */
+static int ls_monitor(mb_sim *s, int which, mb_real rank_tol, int st, mb_real ratio, int bad)
+{
     if (which == MB_MAT_S && rank_tol > 0 &&
         (ratio < s->mon.min_pivot_ratio || s->mon.min_pivot_ratio == 0))
         s->mon.min_pivot_ratio = ratio;
@@ -94,6 +102,46 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
 #endif
     return st;
 }
+
+#if MB_WITH_S_FACTOR && !MBI_ONLY && MBI_HAS_KKT
+/* S = Phi_q W Phi_q^T (w: W's diagonal, Pq: s->Pq) assembled and factored: by the model's one
+ * kernel (mb_pq_products.s_factor) where it has one and the compact sparse back end factors, the
+ * same bits, counting and monitoring as mbi_assemble_s and mbi_ls_factor, which do it otherwise */
+static int s_by_kernel(const mb_sim *s)
+{
+    const mb_plan *P = s->m->plan;
+    return P->pq && P->pq->s_factor && P->s.ldl_solve && P->s.n > 0 && !s->p.linsys_ops &&
+           s->p.linsys == MB_LINSYS_SPARSE;
+}
+
+int mbi_ls_factor_s(mb_sim *s, const mb_real *w, mb_real rank_tol)
+{
+    const mb_plan *P = s->m->plan;
+    if (!s_by_kernel(s)) {
+        mbi_assemble_s(s, w);
+        return mbi_ls_factor(s, MB_MAT_S, rank_tol);
+    }
+    mb_real mmax, ratio = 1;
+    int bad = -1;
+    s->mon.factorizations++;
+    int kf = P->pq->s_factor(s->FS, s->lsd, rank_tol, &mmax, s->Pq, w);
+    int st = mb_sp_ldl_status(&P->s, s->FS, s->lsd, rank_tol, rank_tol > 0 ? &ratio : NULL, &bad,
+                              STEP_RATIO(s), kf, mmax);
+    return ls_monitor(s, MB_MAT_S, rank_tol, st, ratio, bad);
+}
+
+/* mbi_ls_solve(s, MB_MAT_S, b) after mbi_ls_factor_s: where the model's kernel factored S, its
+ * unrolled solve (mb_symbolic.ldl_solve, which an unrolled S has) called directly */
+void mbi_ls_solve_s(mb_sim *s, mb_real *b)
+{
+    if (s_by_kernel(s)) {
+        s->mon.solves++;
+        s->m->plan->s.ldl_solve(s->FS, b, s->lsy);
+        return;
+    }
+    mbi_ls_solve(s, MB_MAT_S, b);
+}
+#endif
 
 #if MB_WITH_F3_KERNEL && (MBI_F3 || MBI_F4)
 /* mbi_ls_factor's bookkeeping and status for A (MB_MAT_A_SYM, rank_tol 0) factored by the

@@ -51,8 +51,10 @@ typedef struct mb_symbolic {
      * for this plan, the same arithmetic as the compact kernels of runtime/mb_sparse.c. ldl and
      * lu return -1 or the permuted index of the pivot that failed; y is n scratch values. Both
      * leave in D the pivots' reciprocals, but the failing pivot's d_k (interface 27: ldl; with
-     * MB_LDL_RECIPROCAL, mb_config.h, else ldl's d_k). */
-    int (*ldl)(mb_real *F, mb_real *d0, mb_real tol);
+     * MB_LDL_RECIPROCAL, mb_config.h, else ldl's d_k). ldl's rank test is d_k > tol d0_k for
+     * 0 <= tol <= 1 (which implies d0_k > 0), and it sets *qmax to the largest of 1 and
+     * d0_k (1 / d_k) over the pivots that passed (interface 28). */
+    int (*ldl)(mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax);
     void (*ldl_solve)(const mb_real *F, mb_real *b, mb_real *y);
     int (*lu)(mb_real *F);
     void (*lu_solve)(const mb_real *F, mb_real *b, mb_real *y);
@@ -81,13 +83,28 @@ typedef struct mb_symbolic {
  * are the constant +-1 in the model taken as such (the same bits without their loads and
  * products): phiq_mv, the same as mv; phiq_x, the KKT solve's x = w (b - Phi_q^T y) (nq
  * values: b copied, mtv with a = -1, the product with w; runtime/mb_kkt.c). NULL where Phi_q
- * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). */
+ * has none and where MB_WITH_PHIQ_PRODUCTS is 0 (runtime/mb_config.h). s_factor: S = Phi_q W
+ * Phi_q^T assembled and factored in one (interface 28; NULL where MB_WITH_S_FACTOR is 0),
+ * mb_plan.s_assemble(F, Pq, w) then s.ldl(F, d0, tol, qmax) on locals: the same F, d0, *qmax
+ * and result, but F written only up to a pivot that fails; Pq: Phi_q's values, as s_assemble's.
+ * kkt_bv (interface 28; NULL where MB_WITH_S_FACTOR is 0): the baumgarte KKT solve's right-hand
+ * side y = Phi_q (mi b + cv v) - (ga - (c1 pt + c2 ph)) (nc values) in one pass, the same bits as
+ * x = mi b + cv v, phiq_mv (mv) and the subtraction (runtime/mb_kkt.c); Pq: Phi_q's values.
+ * kkt_bi: the canonical KKT solve's y = Phi_q (mi b) - (-pt - c1 ph - c2 I) the same way
+ * (mbi_kkt_solve_f2). */
 typedef struct mb_pq_products {
     void (*mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*mtv)(const mb_real *Pq, const mb_real *y, mb_real a, mb_real *out);
     void (*phiq_mv)(const mb_real *Pq, const mb_real *x, mb_real *out);
     void (*phiq_x)(const mb_real *Pq, const mb_real *y, const mb_real *b, const mb_real *w,
                    mb_real *x);
+    int (*s_factor)(mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax, const mb_real *Pq,
+                    const mb_real *w);
+    void (*kkt_bv)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *v,
+                   mb_real cv, const mb_real *ga, const mb_real *pt, const mb_real *ph, mb_real c1,
+                   mb_real c2, mb_real *y);
+    void (*kkt_bi)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *pt,
+                   const mb_real *ph, const mb_real *I, mb_real c1, mb_real c2, mb_real *y);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

@@ -11,17 +11,32 @@
  * estimate that Hairer's DOP853 combines with e as err5^2 / sqrt(err5^2 + 0.01 err3^2).
  * fsal: the last stage is evaluated at the new state (its row of a is b), so f there comes for
  * free; otherwise f at the new state is one more evaluation. stab: h |lambda| at the edge of the
- * stability region on the negative real axis (the warning MB_WARN_STABILITY). */
+ * stability region on the negative real axis (the warning MB_WARN_STABILITY). nz (not in
+ * one-formulation builds): the stages of each weight row with a nonzero weight, in stage order,
+ * rows 0 .. s-1 of a, then b, e and e3 (empty where NULL): row r's are nz[nz[r] .. nz[r + 1]),
+ * the s + 4 offsets first; the constant tables' own pattern. */
 typedef struct {
     int s, fsal;
     const mb_real *c, *a, *b, *e, *e3;
     mb_real err_exp, stab;
+#if !MBI_ONLY
+    const unsigned char *nz;
+#endif
 } mbi_tableau;
+#if !MBI_ONLY
+#define NZ_(t) , t
+#else
+#define NZ_(t)
+#endif
 
 static const mb_real rk4_c[4] = {0, MB_R(0.5), MB_R(0.5), 1};
 static const mb_real rk4_a[16] = {0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, MB_R(0.5), 0, 0, 0, 0, 1, 0};
 static const mb_real rk4_b[4] = {MB_R(1.0) / 6, MB_R(1.0) / 3, MB_R(1.0) / 3, MB_R(1.0) / 6};
-static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0, MB_R(2.785)};
+#if !MBI_ONLY
+static const unsigned char rk4_nz[15] = {8, 8, 9, 10, 11, 15, 15, 15,
+    0,  1,  2,  0, 1, 2, 3};
+#endif
+static const mbi_tableau rk4 = {4, 0, rk4_c, rk4_a, rk4_b, NULL, NULL, 0, MB_R(2.785) NZ_(rk4_nz)};
 
 static const mb_real dp_c[7] = {0, MB_R(0.2), MB_R(0.3), MB_R(0.8), MB_R(8.0) / 9, 1, 1};
 static const mb_real dp_a[49] = {
@@ -34,7 +49,11 @@ static const mb_real dp_a[49] = {
     MB_R(35.0) / 384, 0, MB_R(500.0) / 1113, MB_R(125.0) / 192, -MB_R(2187.0) / 6784, MB_R(11.0) / 84, 0};
 static const mb_real dp_e[7] = {MB_R(71.0) / 57600, 0, -MB_R(71.0) / 16695, MB_R(71.0) / 1920,
                                 -MB_R(17253.0) / 339200, MB_R(22.0) / 525, -MB_R(1.0) / 40};
-static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2), MB_R(3.3)};
+#if !MBI_ONLY
+static const unsigned char dp_nz[42] = {11, 11, 12, 14, 17, 21, 26, 31, 36, 42, 42,
+    0,  0, 1,  0, 1, 2,  0, 1, 2, 3,  0, 1, 2, 3, 4,  0, 2, 3, 4, 5,  0, 2, 3, 4, 5,  0, 2, 3, 4, 5, 6};
+#endif
+static const mbi_tableau dopri5 = {7, 1, dp_c, dp_a, dp_a + 42, dp_e, NULL, -MB_R(0.2), MB_R(3.3) NZ_(dp_nz)};
 
 /* Hairer's DOP853 (Hairer, Norsett, Wanner, Solving ODE I, 2nd ed.; the coefficients of his code
  * dop853.f): 12 stages, order 8, error estimates of orders 5 and 3, step exponent -1/8. */
@@ -93,7 +112,14 @@ static const mb_real d8_e3[12] = {
     R_(-1.52160949662516078556178806805e-1), R_(2.01365400804030348374776537501e-1),
     R_(4.47106157277725905176885569043e-2) - R_(0.220588235294117647058823529412e-01)};
 #undef R_
-static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125), MB_R(6.0)};
+#if !MBI_ONLY
+static const unsigned char d8_nz[90] = {16, 16, 17, 19, 21, 24, 27, 31, 36, 42, 49, 57, 66, 74, 82, 90,
+    0,  0, 1,  0, 2,  0, 2, 3,  0, 3, 4,  0, 3, 4, 5,  0, 3, 4, 5, 6,  0, 3, 4, 5, 6, 7,
+    0, 3, 4, 5, 6, 7, 8,  0, 3, 4, 5, 6, 7, 8, 9,  0, 3, 4, 5, 6, 7, 8, 9, 10,
+    0, 5, 6, 7, 8, 9, 10, 11,  0, 5, 6, 7, 8, 9, 10, 11,  0, 5, 6, 7, 8, 9, 10, 11};
+#endif
+static const mbi_tableau dop853 = {12, 0, d8_c, d8_a, d8_b, d8_e, d8_e3, -MB_R(0.125), MB_R(6.0) NZ_(d8_nz)};
+#undef NZ_
 
 /* f(t, z) through the formulation table, counted. */
 static int rhs(mb_sim *s, mb_real t, const mb_real *z, mb_real *f)
@@ -200,14 +226,20 @@ static mb_real momentum_cap(const mb_sim *s)   /* -1: no cap (not a large number
 #endif
 
 #if !MBI_ONLY
-/* The stages of a weight row w[0..ns) with a nonzero weight, in stage order: their weights to c,
- * their blocks to kk; returns how many. A zero weight's term would add +-0 to the sum: leaving
- * it out moves no bit but the sign of a zero sum. */
-static int nonzero_terms(int ns, const mb_real *w, mb_real *const *k, mb_real *c, const mb_real **kk)
+/* The stages of weight row r of tb (w: its weights; r < s: a's row r, then b, e, e3) with a
+ * nonzero weight, in stage order (tb->nz): their weights to c, their blocks to kk; returns how
+ * many. A zero weight's term would add +-0 to the sum: leaving it out moves no bit but the sign
+ * of a zero sum. */
+static int nonzero_terms(const mbi_tableau *tb, int r, const mb_real *w, mb_real *const *k, mb_real *c,
+                         const mb_real **kk)
 {
+    const unsigned char *nz = tb->nz;
     int nt = 0;
-    for (int l = 0; l < ns; l++)
-        if (w[l] != 0) { c[nt] = w[l]; kk[nt++] = k[l]; }
+    for (int p = nz[r]; p < nz[r + 1]; p++, nt++) {
+        int l = nz[p];
+        c[nt] = w[l];
+        kk[nt] = k[l];
+    }
     return nt;
 }
 
@@ -384,25 +416,25 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         s->kp[0] = s->pnc + (s->p.formulation == MB_BAUMGARTE ? s->pdrv
                                                                : drv_by_parts(s, t, s->z, s->S, h));
     for (int j = 1; j < ns; j++) {
-        nt = nonzero_terms(j, tb->a + j * ns, s->k, c, kk);
+        nt = nonzero_terms(tb, j, tb->a + j * ns, s->k, c, kk);
         stage_combine(nz, y, s->z, h, nt, c, kk);
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
         if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
         if (j == 1 && !tb->e && s->p.warn_stability > 0) *hrho = first_stages_rate(s, tb, h);
     }
     if (!tb->fsal) {                      /* the new state from the weights */
-        nt = nonzero_terms(ns, tb->b, s->k, c, kk);
+        nt = nonzero_terms(tb, ns, tb->b, s->k, c, kk);
         stage_combine(nz, y, s->z, h, nt, c, kk);
     }
     if (tb->e) {
         mb_real e2 = 0, e32 = 0, ce[12], ce3[12], ev[8], e3v[8];
         const mb_real *kk3[12];
-        int ne = nonzero_terms(ns, tb->e, s->k, ce, kk), ne3 = 0;
+        int ne = nonzero_terms(tb, ns + 1, tb->e, s->k, ce, kk), ne3 = 0;
 #if MBI_F2 || MBI_F3
         int n = s->n;
         mb_real pcap = momentum_cap(s);
 #endif
-        if (tb->e3) ne3 = nonzero_terms(ns, tb->e3, s->k, ce3, kk3);
+        if (tb->e3) ne3 = nonzero_terms(tb, ns + 2, tb->e3, s->k, ce3, kk3);
         int same = ne3 == ne;              /* the two estimates over the same stages: one pass */
         for (int m = 0; m < ne && same; m++) same = kk3[m] == kk[m];
         for (int i = 0; i < nz; i += 8) {  /* the estimates eight entries at a time, then their sums */

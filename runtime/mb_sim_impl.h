@@ -23,6 +23,12 @@ struct mb_sim {
  * FS, A: FA), with the back end of s->p; counts it, keeps the monitors' pivot ratio and, for a
  * vanishing pivot of S, the constraint row (mon.singular_row). */
 int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol);
+/* mb_linsys.c: S = Phi_q W Phi_q^T (w: W's diagonal) assembled and factored, mbi_assemble_s and
+ * mbi_ls_factor(s, MB_MAT_S, rank_tol) (in one kernel where the model has mb_plan.s_factor) */
+int mbi_ls_factor_s(mb_sim *s, const mb_real *w, mb_real rank_tol);
+/* mb_linsys.c: mbi_ls_solve(s, MB_MAT_S, b) after mbi_ls_factor_s (the model's solve called
+ * directly where its kernel factored S) */
+void mbi_ls_solve_s(mb_sim *s, mb_real *b);
 /* mb_linsys.c: mbi_ls_factor's counting and status for A (MB_MAT_A_SYM, rank_tol 0) factored by
  * the model's mb_f3_kernels.factor, k its result (-1 or the pivot that failed). */
 int mbi_ls_factored_a(mb_sim *s, int k);

@@ -6,19 +6,28 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
-/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test. F[k] keeps
- * 1 / d_k for a pivot that passed with MB_LDL_RECIPROCAL (the solves multiply, and the ratio loop
- * of mb_sp_ldl divides once), else d_k; d_k itself for the pivot that failed. */
-static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol)
+/* The compact right-looking LDL^T: -1, or the permuted pivot that failed the test d_k > tol d0_k
+ * (0 <= tol <= 1: every update of a diagonal subtracts u (u / d_j) >= 0, so d_k <= d0_k, and the
+ * test also fails where d0_k <= 0). F[k] keeps 1 / d_k for a pivot that passed with
+ * MB_LDL_RECIPROCAL (the solves multiply), else d_k; d_k itself for the pivot that failed.
+ * *qmax (MB_LDL_RECIPROCAL; else not written): the largest of 1 and the products d0_k (1 / d_k) of the
+ * pivots that passed, as the unrolled ldl's (mb_model.h: mb_symbolic). */
+static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real tol, mb_real *qmax)
 {
     const int n = sy->n;
     const mb_index *lp = sy->lp, *upd = sy->upd;
     mb_real *L = F + n;
     int u = 0;
+#if MB_LDL_RECIPROCAL
+    mb_real m = 1;
+#define LDL_QMAX(x) (*qmax = (x))
+#else
+#define LDL_QMAX(x) (void)qmax   /* (not read: D keeps d_k, and the status loop divides) */
+#endif
     for (int k = 0; k < n; k++) d0[k] = F[k];
     for (int k = 0; k < n; k++) {
         mb_real d = F[k];
-        if (!(d > tol * d0[k]) || !(d0[k] > 0)) return k;
+        if (!(d > tol * d0[k])) { LDL_QMAX(m); return k; }
         mb_real inv = 1 / d;
         for (int p = lp[k]; p < lp[k + 1]; p++) {
             mb_real yp = L[p] * inv;
@@ -27,47 +36,30 @@ static int ldl_compact(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real t
         for (int p = lp[k]; p < lp[k + 1]; p++) L[p] *= inv;
 #if MB_LDL_RECIPROCAL
         F[k] = inv;
+        mb_real q = d0[k] * inv;
+        m = q > m ? q : m;
 #endif
     }
+    LDL_QMAX(m);
+#undef LDL_QMAX
     return -1;
 }
 
-#if MB_LDL_RECIPROCAL
-/* The largest of 1 and the products d0[k] r[k] = d0_k / d_k, k < n (r: the reciprocals 1 / d_k
- * of pivots that passed), in pairs on restrict parameters: two independent chains of products and
- * maxima, not one that waits on itself. The kernels passed 0 < d_k <= d0_k, both finite, at these pivots, so every
- * product is at least 1 and none is NaN (a d_k too small to invert: +Inf, the largest): the
- * maximum is the one a scalar loop finds, bit for bit. */
-static mb_real max_quot(int n, const mb_real *restrict r, const mb_real *restrict d0)
-{
-    mb_real m0 = 1, m1 = 1;
-    int k = 0;
-    for (; k + 1 < n; k += 2) {
-        mb_real a = d0[k] * r[k], b = d0[k + 1] * r[k + 1];
-        m0 = a > m0 ? a : m0;
-        m1 = b > m1 ? b : m1;
-    }
-    if (k < n) {
-        mb_real a = d0[k] * r[k];
-        m0 = a > m0 ? a : m0;
-    }
-    return m1 > m0 ? m1 : m0;
-}
-#endif
-
+/* The result of a factorization the kernels stopped at kf (-1: done), mmax their largest
+ * d0_k / d_k (1 / the smallest ratio): status, *ratio, *bad as mb_sp_ldl's (mb_sparse.h). */
 #if MBI_ONLY
-int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
-              int *bad)
+static int ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                      mb_real *ratio, int *bad, int kf, mb_real mmax)
 #else
-int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
-                    int *bad, mb_real below)
+int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                     mb_real *ratio, int *bad, mb_real below, int kf, mb_real mmax)
 #endif
 {
     const int n = sy->n;
     mb_real rmin = 1;
     int kmin = -1;
+    (void)mmax;                           /* (D keeps d_k: the loop below divides) */
     *bad = -1;
-    int kf = sy->ldl ? sy->ldl(F, d0, rank_tol) : ldl_compact(sy, F, d0, rank_tol);
     int kend = kf < 0 ? n : kf + 1;
     mb_real fin = 0;                      /* x * 0: +-0 for a finite x, NaN for an Inf or NaN */
     /* F[k] is 1 / d_k (MB_LDL_RECIPROCAL, else d_k) for k < kf, d_kf at a failing kf */
@@ -75,15 +67,15 @@ int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank
         for (int k = 0; k < kend; k++) fin += F[k] * 0 + d0[k] * 0;
     else {
         /* pivots done: ratio d_k / d0_k (0 where d0_k <= 0), finiteness. The smallest ratio is
-         * 1 / the largest d0_k (1 / d_k): one division, not one a pivot; its value within 2 ulp
-         * of d_k / d0_k (two roundings more). The kernels passed 0 < d_k (<= d0_k, finite) at
-         * every pivot before kf, so only kf's are tested, and there d0_k (1 / d_k) is finite
-         * but where d_k is too small to invert or d_k / d0_k below 1 / MB_REAL_MAX: then it is
-         * Inf and the largest, so the finiteness of the largest alone tests them all (no chain
-         * of sums a pivot; such a pivot is MB_ERR_NONFINITE) */
+         * 1 / the largest d0_k (1 / d_k), which the kernel found where both were in registers:
+         * one division, not one a pivot; its value within 2 ulp of d_k / d0_k (two roundings
+         * more). The kernels passed 0 < d_k (<= d0_k, finite) at every pivot before kf, so only
+         * kf's are tested, and there d0_k (1 / d_k) is finite but where d_k is too small to
+         * invert or d_k / d0_k below 1 / MB_REAL_MAX: then it is Inf and the largest, so the
+         * finiteness of the largest alone tests them all (no chain of sums a pivot; such a
+         * pivot is MB_ERR_NONFINITE) */
 #if MB_LDL_RECIPROCAL
         int kok = kf < 0 ? n : kf;
-        mb_real mmax = max_quot(kok, F, d0);   /* 1 / rmin */
         fin += mmax * 0;
         if (mmax > 1) {
             rmin = 1 / mmax;
@@ -120,6 +112,23 @@ int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank
         return rank_tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD;
     }
     return MB_OK;
+}
+
+#if MBI_ONLY
+int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+              int *bad)
+#else
+int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
+                    int *bad, mb_real below)
+#endif
+{
+    mb_real mmax = 1;
+    int kf = sy->ldl ? sy->ldl(F, d0, rank_tol, &mmax) : ldl_compact(sy, F, d0, rank_tol, &mmax);
+#if MBI_ONLY
+    return ldl_status(sy, F, d0, rank_tol, ratio, bad, kf, mmax);
+#else
+    return mb_sp_ldl_status(sy, F, d0, rank_tol, ratio, bad, below, kf, mmax);
+#endif
 }
 
 /* y = P b, forward with unit L */

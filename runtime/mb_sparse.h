@@ -11,7 +11,8 @@
  * the pivots d_k, and it divides), but a failing pivot's d_k itself. d0[n]
  * is scratch (the diagonal before elimination). A pivot d_k <= rank_tol d0_k (d0_k its diagonal
  * entry before elimination: the ratio is scale-free and measures how far row k is from the span
- * of the rows before it) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
+ * of the rows before it; 0 <= rank_tol <= 1, as mb_params_check keeps it, so that the test also
+ * catches d0_k <= 0) stops with MB_ERR_SINGULAR when rank_tol > 0, else MB_ERR_NOT_SPD.
  * *ratio = min d_k / d0_k over the pivots done; *bad = original index of the failing pivot, on
  * success of the pivot with the smallest ratio (-1 for n = 0); ratio NULL: neither is computed
  * on success. MB_ERR_NONFINITE when a pivot is NaN or Inf or too small to invert (a non-finite
@@ -27,6 +28,10 @@ int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, 
  * smallest (mbi_ls_factor) */
 int mb_sp_ldl_below(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol, mb_real *ratio,
                     int *bad, mb_real below);
+/* mb_sp_ldl_below's result for F, d0 already factored by a kernel of the ldl's contract
+ * (mb_model.h: mb_symbolic.ldl; mb_plan.s_factor) that returned kf with *qmax = mmax */
+int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0, mb_real rank_tol,
+                     mb_real *ratio, int *bad, mb_real below, int kf, mb_real mmax);
 static inline int mb_sp_ldl(const mb_symbolic *sy, mb_real *F, mb_real *d0, mb_real rank_tol,
                             mb_real *ratio, int *bad)
 {

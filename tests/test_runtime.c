@@ -243,6 +243,24 @@ int main(void)
         CHECK(mb_params_check(&p, &what) == MB_ERR_PARAM && what && strcmp(what, "max_iter") == 0, "max_iter above its limit");
         mb_params_default(&p, MB_CANONICAL); p.max_steps = 0;
         CHECK(mb_params_check(&p, &what) == MB_ERR_PARAM && what && strcmp(what, "max_steps") == 0, "max_steps 0");
+        /* rank_tol in [0, 1): the LDL^T kernels' one rank test d_k > rank_tol d0_k stands for
+         * d0_k > 0 too only there (mb_sparse.h); every other value refused, for every formulation */
+        static const double bad_rt[] = {1, 1.5, 1e30, -1e-30, -1, NAN, INFINITY, -INFINITY};
+        static const double good_rt[] = {0, -0.0, 1e-30, 1e-8, 0.999};
+        for (int f = 0; f < 4; f++) {
+            for (int k = 0; k < (int)(sizeof bad_rt / sizeof bad_rt[0]); k++) {
+                mb_params_default(&p, f);
+                p.rank_tol = (mb_real)bad_rt[k];
+                what = NULL;
+                CHECK(mb_params_check(&p, &what) == MB_ERR_PARAM && what && strcmp(what, "rank_tol") == 0 &&
+                      mb_sim_workspace_size(FX, &p) == 0, "%s: rank_tol %g taken", mb_formulation_name(f), bad_rt[k]);
+            }
+            for (int k = 0; k < (int)(sizeof good_rt / sizeof good_rt[0]); k++) {
+                mb_params_default(&p, f);
+                p.rank_tol = (mb_real)good_rt[k];
+                CHECK(mb_params_check(&p, NULL) == MB_OK, "%s: rank_tol %g refused", mb_formulation_name(f), good_rt[k]);
+            }
+        }
     }
 
     /* workspace: size-then-assign, too small, misaligned, bad model */

@@ -191,6 +191,37 @@ static void check_forms(const mb_model *m)
     mb_sp_ldl_solve(&sc, F2, b2, y);
     diff |= memcmp(F1, F2, sizeof(double) * len) != 0 || memcmp(b1, b2, sizeof(double) * len) != 0;
     CHECK(st1 == st2 && bad1 == bad2 && ratio1 == ratio2 && !diff, "%s: S unrolled vs compact differ", m->name);
+    int spd = st1 == MB_OK;
+#if MB_LDL_RECIPROCAL
+    /* the unrolled kernel's qmax: the largest of 1 and d0_k (1 / d_k) over the pivots that
+     * passed, as a plain loop over what it left in d0 and D finds it */
+    if (P->s.ldl && nc > 0) {
+        double q = -1, mq = 1;
+        memset(F1, 0, sizeof(double) * len);
+        for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+        int kf = P->s.ldl(F1, d0, 1e-12, &q);
+        for (int k = 0; k < (kf < 0 ? nc : kf); k++) if (d0[k] * F1[k] > mq) mq = d0[k] * F1[k];
+        CHECK(q == mq, "%s: ldl's qmax %.17g, the pivots' largest d0_k / d_k %.17g", m->name, q, mq);
+    }
+#endif
+    /* a diagonal entry <= 0 (-1, +0, -0; an indefinite S) at one pivot: both forms stop there
+     * with the same status, row and ratio, at tol 0 and above (the kernels' one test
+     * d_k > tol d0_k also fails where d0_k <= 0, for 0 <= tol <= 1) */
+    for (int c = 0; c < 6 && nc > 0 && spd; c++) {
+        static const double neg[3] = {-1, 0, -0.0};
+        double tol = c % 2 ? 1e-12 : 0;
+        int kneg = (c * 7 + 3) % nc;
+        memset(F1, 0, sizeof(double) * len);
+        for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+        F1[kneg] = neg[c / 2];
+        memcpy(F2, F1, sizeof(double) * len);
+        st1 = mb_sp_ldl(&P->s, F1, d0, tol, &ratio1, &bad1);
+        st2 = mb_sp_ldl(&sc, F2, d0, tol, &ratio2, &bad2);
+        CHECK(st1 == (tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD) && st1 == st2 && bad1 == P->s.perm[kneg] &&
+              bad2 == bad1 && ratio1 == ratio2 && ratio1 == 0 && memcmp(F1, F2, sizeof(double) * (size_t)kneg) == 0,
+              "%s: diagonal %g at pivot %d, tol %g: st %d %d, bad %d %d, ratio %g %g", m->name, neg[c / 2],
+              kneg, tol, st1, st2, bad1, bad2, ratio1, ratio2);
+    }
     for (int pass = 0; pass < 2; pass++) {   /* A: LDL^T (F3) and LU (F4) */
         memset(F1, 0, sizeof(double) * len);
         for (int i = 0; i < n; i++) F1[P->a.pinv[i]] = 1 + fabs(rnd());
@@ -238,6 +269,67 @@ static void check_forms(const mb_model *m)
             P->s_assemble(F1, G, w);
             G[kv] -= 0.25;
             CHECK(memcmp(F1, F2, sizeof(double) * len) != 0, "%s: a perturbed Phi_q entry left S unchanged", m->name);
+        }
+        /* S's assembly and LDL^T in one kernel against s_assemble then the ldl: the same
+         * result, *qmax, d0 and factors, bit for bit (at a pivot that fails: D, d0 and L's
+         * columns up to it); c = 2, 3: W with a negative entry, so that S may be indefinite */
+        if (P->pq && P->pq->s_factor && P->s.ldl) {
+            int ns_ = P->s.n, fails = 0;
+            double *d1 = calloc((size_t)ns_ + 1, sizeof(double)), *d2 = calloc((size_t)ns_ + 1, sizeof(double));
+            for (int c = 0; c < 4; c++) {
+                double tol = c % 2 ? 0 : 1e-12, q1 = -1, q2 = -2;
+                if (c == 2) for (int i = 0; i < n; i += 2) w[i] = -w[i];
+                for (int k = 0; k < ns_ + P->s.nl; k++) F1[k] = F2[k] = NAN;
+                P->s_assemble(F2, G, w);
+                int k2 = P->s.ldl(F2, d2, tol, &q2);
+                int k1 = P->pq->s_factor(F1, d1, tol, &q1, G, w);
+                int kend = k1 < 0 ? ns_ : k1 + 1;
+                size_t nlw = (size_t)P->s.lp[k1 < 0 ? ns_ : k1];   /* L's columns done */
+                fails += k1 >= 0;
+                CHECK(k1 == k2 && q1 == q2 && memcmp(d1, d2, sizeof(double) * (size_t)kend) == 0 &&
+                      memcmp(F1, F2, sizeof(double) * (size_t)kend) == 0 &&
+                      memcmp(F1 + ns_, F2 + ns_, sizeof(double) * nlw) == 0,
+                      "%s: s_factor vs s_assemble + ldl (case %d): result %d %d, qmax %.17g %.17g", m->name,
+                      c, k1, k2, q1, q2);
+            }
+            for (int i = 0; i < n; i += 2) w[i] = -w[i];
+            CHECK(fails > 0, "%s: s_factor's failing pivot not reached (W with negative entries)", m->name);
+            free(d1); free(d2);
+        }
+        /* the baumgarte KKT solve's right-hand side in one pass against x = mi b + cv v, the
+         * pattern's loop for Phi_q x and the subtraction, bit for bit; a perturbed entry shows */
+        if (P->pq && P->pq->kkt_bv && nc > 0) {
+            double *bb = malloc(sizeof(double) * (n + 1)), *vv = malloc(sizeof(double) * (n + 1));
+            double *xx = malloc(sizeof(double) * (n + 1)), *ga = malloc(sizeof(double) * (nc + 1));
+            double *pt = malloc(sizeof(double) * (nc + 1)), *ph = malloc(sizeof(double) * (nc + 1));
+            double *y1 = malloc(sizeof(double) * (nc + 1)), *y2 = malloc(sizeof(double) * (nc + 1));
+            double cv = 2.5 + rnd(), c2 = 1e4 * (1 + rnd());
+            for (int i = 0; i < n; i++) { bb[i] = 100 * rnd(); vv[i] = rnd(); xx[i] = w[i] * bb[i] + cv * vv[i]; }
+            for (int r = 0; r < nc; r++) { ga[r] = rnd(); pt[r] = rnd(); ph[r] = 1e-3 * rnd(); y2[r] = 0; }
+            for (int k = 0; k < nnz; k++) y2[m->phi_q_pat.row[k]] += G[k] * xx[m->phi_q_pat.col[k]];
+            for (int r = 0; r < nc; r++) y2[r] -= ga[r] - (cv * pt[r] + c2 * ph[r]);
+            P->pq->kkt_bv(G, w, bb, vv, cv, ga, pt, ph, cv, c2, y1);
+            CHECK(memcmp(y1, y2, sizeof(double) * (size_t)nc) == 0, "%s: kkt_bv vs the loops differ", m->name);
+            if (P->pq->kkt_bi) {   /* canonical's: x = mi b, y = Phi_q x - (-pt - c1 ph - c2 I), I in ga */
+                double *y3 = malloc(sizeof(double) * (nc + 1));
+                for (int i = 0; i < n; i++) xx[i] = w[i] * bb[i];
+                for (int r = 0; r < nc; r++) y3[r] = 0;
+                for (int k = 0; k < nnz; k++) y3[m->phi_q_pat.row[k]] += G[k] * xx[m->phi_q_pat.col[k]];
+                for (int r = 0; r < nc; r++) y3[r] -= -pt[r] - cv * ph[r] - c2 * ga[r];
+                P->pq->kkt_bi(G, w, bb, pt, ph, ga, cv, c2, y1);
+                CHECK(memcmp(y1, y3, sizeof(double) * (size_t)nc) == 0, "%s: kkt_bi vs the loops differ", m->name);
+                free(y3);
+            }
+            int kv = 0;
+            while (kv < nnz && (G[kv] == 1 || G[kv] == -1)) kv++;
+            if (kv < nnz) {
+                G[kv] += 0.25;
+                P->pq->kkt_bv(G, w, bb, vv, cv, ga, pt, ph, cv, c2, y1);
+                G[kv] -= 0.25;
+                CHECK(memcmp(y1, y2, sizeof(double) * (size_t)nc) != 0, "%s: kkt_bv ignored a perturbed Phi_q entry",
+                      m->name);
+            }
+            free(bb); free(vv); free(xx); free(ga); free(pt); free(ph); free(y1); free(y2);
         }
         free(G); free(q);
         for (int unsym = 0; unsym < 2; unsym++) {
@@ -614,6 +706,58 @@ static void check_alf_run(const mb_model *m)
     free(res[0]); free(res[1]);
 }
 
+/* Whole baumgarte and canonical runs with S assembled and factored in one kernel (and
+ * the right-hand sides of S in one pass) and with the plan's pq->s_factor, kkt_bv and kkt_bi
+ * cleared (s_assemble and the ldl; the runtime's passes) end in the same state, bit for bit,
+ * with the same counts and smallest pivot ratio. */
+static void check_s_factor_run(const mb_model *m)
+{
+    if (!m->plan || !m->plan->pq || !m->plan->pq->s_factor || m->nc == 0) return;
+    mb_plan sep = *m->plan;
+    mb_pq_products pq = *m->plan->pq;
+    mb_model ms = *m;
+    pq.s_factor = NULL;
+    pq.kkt_bv = NULL;
+    pq.kkt_bi = NULL;
+    sep.pq = &pq;
+    ms.plan = &sep;
+    const mb_model *pair[2] = { m, &ms };
+    int n = m->nq;
+    for (int f = MB_BAUMGARTE; f <= MB_CANONICAL; f++) {
+        double *res[2] = { NULL, NULL }, ratio[2] = { -1, -2 };
+        long evals[2] = { -1, -2 }, fact[2] = { -1, -2 };
+        int ok = 1;
+        for (int w = 0; w < 2; w++) {
+            mb_params p;
+            mb_params_default(&p, f);
+            p.integrator = MB_DOP853;
+            p.adaptive = 1;
+            p.rtol = p.atol = 1e-7;
+            p.h = 1e-4;
+            size_t ws = mb_sim_workspace_size(pair[w], &p);
+            void *buf = malloc(ws ? ws : 1);
+            mb_sim_storage s_mem;
+            mb_sim *s = mb_sim_of(&s_mem);
+            int st = mb_sim_init(s, pair[w], &p, buf, ws);
+            if (!st) st = mb_sim_reset(s, 0, NULL, NULL, 1);
+            if (!st) st = mb_sim_step(s, 0.01);
+            ok &= st >= 0;
+            res[w] = malloc(sizeof(double) * (2 * (size_t)n + 1));
+            memcpy(res[w], mb_sim_get_q(s), sizeof(double) * (size_t)n);
+            memcpy(res[w] + n, mb_sim_get_v(s), sizeof(double) * (size_t)n);
+            evals[w] = mb_sim_get_monitor(s)->evals;
+            fact[w] = mb_sim_get_monitor(s)->factorizations;
+            ratio[w] = mb_sim_get_monitor(s)->min_pivot_ratio;
+            free(buf);
+        }
+        CHECK(ok && evals[0] == evals[1] && fact[0] == fact[1] && fact[0] > 0 && ratio[0] == ratio[1] &&
+              memcmp(res[0], res[1], sizeof(double) * 2 * (size_t)n) == 0,
+              "%s: %s run with s_factor vs s_assemble + ldl differ (evaluations %ld %ld, ratio %g %g)",
+              m->name, mb_formulation_name(f), evals[0], evals[1], ratio[0], ratio[1]);
+        free(res[0]); free(res[1]);
+    }
+}
+
 /* A redundant constraint: two identical rows of a 2 x 3 Phi_q; the later pivot is named. */
 static void check_redundant(void)
 {
@@ -690,6 +834,12 @@ int main(void)
         alfk += models[i]->plan && models[i]->plan->f3;
     }
     CHECK(alfk >= 4, "only %d generated models with the alf-explicit kernels", alfk);
+    int sfk = 0;
+    for (int i = 0; i < nm; i++) {
+        check_s_factor_run(models[i]);
+        sfk += models[i]->plan && models[i]->plan->pq && models[i]->plan->pq->s_factor;
+    }
+    CHECK(sfk >= 4, "only %d generated models with s_factor", sfk);
     check_redundant();
     return check_report();
 }
