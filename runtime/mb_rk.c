@@ -929,7 +929,7 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
      * w = 20 /s): 48 steps of H at 0.6 .. 0.99 of the limit in its first 40 s, its energy
      * error +5.7e-4 J by 53 s against the run's -1.4e-5 J, the run 465 x rtol off after 1000
      * periods read 8.4 tolerances, silent; 154 now. Taken with w scaled instead (as beyond
-     * the limit), from 0.9 on, it read 109, but at xi 30 (w = 60 /s) 2.2 .. 5.5 for runs 260 ..
+     * the limit), from 0.9 on, it read 109, but at xi 30 (w = 60 /s) 2.2 .. 5.5 for runs 258 ..
      * 850 x rtol off (9.1 .. 18.5 unscaled, 11.6 .. 19.4 as now). dopri5's R stays in (0, 1)
      * up to its limit (R / e^z 10.4 at 0.9), and there its own step measured the runs whose
      * steps sit near half the limit (the crank-rocker's baumgarte dopri5 at rtol 1e-4, 2.6e3 x
