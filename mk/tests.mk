@@ -106,7 +106,13 @@ TEST_SCRIPTS += tests/test_estimate_error.sh
 # dopri5's and dop853's accuracy warning: its companion warns on a miss, not on an accurate run
 TEST_SCRIPTS += tests/test_accuracy_warning.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim $(BUILD)/parallelogram_chain_sim \
-                $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim $(BUILD)/ref_chain
+                $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim $(BUILD)/ref_chain \
+                $(BUILD)/acc_pendulum_w_sim $(BUILD)/ref_pendulum
+# the A01 pendulum (tests/models/acc_pendulum.lua, make validate-accuracy's) under its own name, so
+# that make sim MODEL=tests/models/acc_pendulum.lua keeps its own build/acc_pendulum_sim
+$(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/acc_pendulum.lua,acc_pendulum_w,--name acc_pendulum_w))
+$(BUILD)/acc_pendulum_w_sim: $(call SIM_OBJ,host,acc_pendulum_w,$(call LONG_SRC,acc_pendulum_w))
+	$(call link,host,$(RT_LIBS))
 
 # particles and rods (issue 12, item 4): the point-mass pendulum against its exact period, every
 # formulation (tests/test_particles.sh)
