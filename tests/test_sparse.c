@@ -166,6 +166,28 @@ static void check_model(const mb_model *m, int ordering)
     mbp_free(P);
 }
 
+/* The LDL^T rank test as interface 27 had it, d_k > tol d0_k and d0_k > 0 tested apart, in a
+ * plain right-looking sweep over the plan storage F (d0: n scratch values): the pivot it stops
+ * at, -1 for none. The kernels test d_k > tol d0_k alone (interface 28) and must stop at the
+ * same pivot for every tol mb_params_check accepts (check_rank_test). */
+static int ldl_ref27(const mb_symbolic *sy, double *F, double *d0, double tol)
+{
+    int n = sy->n, u = 0;
+    double *L = F + n;
+    for (int k = 0; k < n; k++) d0[k] = F[k];
+    for (int k = 0; k < n; k++) {
+        double d = F[k];
+        if (!(d > tol * d0[k]) || !(d0[k] > 0)) return k;
+        double inv = 1 / d;
+        for (int p = sy->lp[k]; p < sy->lp[k + 1]; p++) {
+            double yp = L[p] * inv;
+            for (int q = p; q < sy->lp[k + 1]; q++) F[sy->upd[u++]] -= L[q] * yp;
+        }
+        for (int p = sy->lp[k]; p < sy->lp[k + 1]; p++) L[p] *= inv;
+    }
+    return -1;
+}
+
 /* The generated plan's two forms: its unrolled functions (when the model was generated with
  * them) and the compact kernels on the same plan give bit-identical factors and solutions. */
 static void check_forms(const mb_model *m)
@@ -221,6 +243,40 @@ static void check_forms(const mb_model *m)
               bad2 == bad1 && ratio1 == ratio2 && ratio1 == 0 && memcmp(F1, F2, sizeof(double) * (size_t)kneg) == 0,
               "%s: diagonal %g at pivot %d, tol %g: st %d %d, bad %d %d, ratio %g %g", m->name, neg[c / 2],
               kneg, tol, st1, st2, bad1, bad2, ratio1, ratio2);
+    }
+    /* the one rank test d_k > tol d0_k stops where interface 27's two (d0_k > 0 apart) did,
+     * for every tol mb_params_check takes (0, -0, the smallest denormal, a denormal product, 1e-12,
+     * 0.999) and a diagonal entry NaN, +-Inf, +-denormal, +-0, -1 at one pivot, or a NaN or Inf in
+     * L that reaches a later one: the unrolled kernel stops at the reference's pivot, and both
+     * forms give the same status, row and ratio (bits), the row the reference's where singular */
+    if (nc > 0 && spd && P->s.ldl) {
+        static const double tols[6] = {0, -0.0, 4.9406564584124654e-324, 1e-300, 1e-12, 0.999};
+        const double dpert[10] = {NAN, INFINITY, -INFINITY, -4.9406564584124654e-324, 4.9406564584124654e-324,
+                                  -0.0, 0, -1, NAN, INFINITY};
+        double *F3 = calloc(len, sizeof(double)), *d3 = calloc(len, sizeof(double)), q = 0;
+        for (int c = 0; c < 11; c++)
+            for (int it = 0; it < 6; it++) {
+                double tol = tols[it];
+                int kp = (c * 5 + 1) % nc;
+                memset(F1, 0, sizeof(double) * len);
+                for (int t = 0; t < P->ns; t++) F1[P->s_dst[t]] += Pq[P->s_k[t]] * Pq[P->s_l[t]];
+                if (c < 8) F1[kp] = dpert[c];
+                else if (c < 10 && P->s.nl > 0) F1[nc + (c * 3) % P->s.nl] = dpert[c];
+                memcpy(F2, F1, sizeof(double) * len);
+                memcpy(F3, F1, sizeof(double) * len);
+                int kr = ldl_ref27(&P->s, F3, d3, tol);
+                memcpy(F3, F1, sizeof(double) * len);
+                int ku = P->s.ldl(F3, d0, tol, &q);
+                st1 = mb_sp_ldl(&P->s, F1, d0, tol, &ratio1, &bad1);
+                st2 = mb_sp_ldl(&sc, F2, d0, tol, &ratio2, &bad2);
+                int ok = ku == kr && st1 == st2 && bad1 == bad2 && memcmp(&ratio1, &ratio2, sizeof ratio1) == 0 &&
+                         (kr < 0 ? st1 == MB_OK || st1 == MB_ERR_NONFINITE
+                                 : st1 == MB_ERR_NONFINITE ||
+                                   (st1 == (tol > 0 ? MB_ERR_SINGULAR : MB_ERR_NOT_SPD) && bad1 == P->s.perm[kr]));
+                CHECK(ok, "%s: rank test, case %d tol %g: reference pivot %d, unrolled %d; st %d %d, bad %d %d, "
+                      "ratio %g %g", m->name, c, tol, kr, ku, st1, st2, bad1, bad2, ratio1, ratio2);
+            }
+        free(F3); free(d3);
     }
     for (int pass = 0; pass < 2; pass++) {   /* A: LDL^T (F3) and LU (F4) */
         memset(F1, 0, sizeof(double) * len);
