@@ -635,7 +635,8 @@ int mb_sim_reset(mb_sim *s, mb_real t0, const mb_real *q, const mb_real *v, int 
     s->bok = 0;                            /* bdf: a new Nordsieck array at the first step */
 #endif
 #if MBI_HAS_GE
-    s->ge_n = -1;                          /* the accuracy companion starts anew (mb_rk.c) */
+    s->ge_n = -2;                          /* the accuracy companion starts anew, its estimate
+                                            * cleared (mb_rk.c, ge_sync) */
 #endif
     s->t_grid0 = t0;
     s->nfixed = 0;
