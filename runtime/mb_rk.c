@@ -871,7 +871,8 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * one step over every two of the run's (H = h1 + h2, in lock-step at every second step point),
  * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
  * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
- * tolerances (atol + rtol max(|q_i|, lscale)), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * tolerances (atol + rtol max(|q_i|, lscale)), plus what it had estimated when it last started
+ * anew (ge_sync), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
  * Where H is beyond the stability limit of the stabilization's rate (w (xi + sqrt(xi^2 - 1));
  * baumgarte at rtol 1e-4 holds the run's step there) the companion's step of H runs with w
  * scaled by max(h1, h2) / H: its h lambda of the constraint dynamics is then the run's longer
