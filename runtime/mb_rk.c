@@ -226,14 +226,19 @@ static mb_real momentum_cap(const mb_sim *s)   /* -1: no cap (not a large number
 #endif
 
 #if !MBI_ONLY
-/* The stages of weight row r of tb (w: its weights; r < s: a's row r, then b, e, e3) with a
- * nonzero weight, in stage order (tb->nz): their weights to c, their blocks to kk; returns how
- * many. A zero weight's term would add +-0 to the sum: leaving it out moves no bit but the sign
- * of a zero sum. */
-static int nonzero_terms(const mbi_tableau *tb, int r, const mb_real *w, mb_real *const *k, mb_real *c,
-                         const mb_real **kk)
+/* Weight row r of tb: r < s a's row r, then b, e, e3 (NULL where the table has none) */
+static const mb_real *weight_row(const mbi_tableau *tb, int r)
+{
+    return r < tb->s ? tb->a + r * tb->s : r == tb->s ? tb->b : r == tb->s + 1 ? tb->e : tb->e3;
+}
+
+/* The stages of weight row r of tb with a nonzero weight, in stage order (tb->nz): their
+ * weights to c, their blocks to kk; returns how many. A zero weight's term would add +-0 to the
+ * sum: leaving it out moves no bit but the sign of a zero sum. */
+static int nonzero_terms(const mbi_tableau *tb, int r, mb_real *const *k, mb_real *c, const mb_real **kk)
 {
     const unsigned char *nz = tb->nz;
+    const mb_real *w = weight_row(tb, r);
     int nt = 0;
     for (int p = nz[r]; p < nz[r + 1]; p++, nt++) {
         int l = nz[p];
@@ -416,25 +421,25 @@ static int rk_trial(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real *err, m
         s->kp[0] = s->pnc + (s->p.formulation == MB_BAUMGARTE ? s->pdrv
                                                                : drv_by_parts(s, t, s->z, s->S, h));
     for (int j = 1; j < ns; j++) {
-        nt = nonzero_terms(tb, j, tb->a + j * ns, s->k, c, kk);
+        nt = nonzero_terms(tb, j, s->k, c, kk);
         stage_combine(nz, y, s->z, h, nt, c, kk);
         if ((st = rhs(s, t + tb->c[j] * h, y, s->k[j]))) return st;
         if (tb->e) s->kp[j] = stage_power(s, t + tb->c[j] * h, y, h);
         if (j == 1 && !tb->e && s->p.warn_stability > 0) *hrho = first_stages_rate(s, tb, h);
     }
     if (!tb->fsal) {                      /* the new state from the weights */
-        nt = nonzero_terms(tb, ns, tb->b, s->k, c, kk);
+        nt = nonzero_terms(tb, ns, s->k, c, kk);
         stage_combine(nz, y, s->z, h, nt, c, kk);
     }
     if (tb->e) {
         mb_real e2 = 0, e32 = 0, ce[12], ce3[12], ev[8], e3v[8];
         const mb_real *kk3[12];
-        int ne = nonzero_terms(tb, ns + 1, tb->e, s->k, ce, kk), ne3 = 0;
+        int ne = nonzero_terms(tb, ns + 1, s->k, ce, kk), ne3 = 0;
 #if MBI_F2 || MBI_F3
         int n = s->n;
         mb_real pcap = momentum_cap(s);
 #endif
-        if (tb->e3) ne3 = nonzero_terms(tb, ns + 2, tb->e3, s->k, ce3, kk3);
+        if (tb->e3) ne3 = nonzero_terms(tb, ns + 2, s->k, ce3, kk3);
         int same = ne3 == ne;              /* the two estimates over the same stages: one pass */
         for (int m = 0; m < ne && same; m++) same = kk3[m] == kk[m];
         for (int i = 0; i < nz; i += 8) {  /* the estimates eight entries at a time, then their sums */
@@ -1112,5 +1117,31 @@ static int step_dop853(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 }
 const mbi_integ mbi_integ_dop853 = {mbi_form_start, mbi_form_restart, NULL, step_dop853, RK_DENSE,
                                     mbi_undo_step, NULL};
+
+#if !MBI_ONLY
+/* 1 when tb's nz lists, for each weight row, exactly the stages of a nonzero weight in stage
+ * order, and its offsets end at len, the table's size */
+static int nz_matches(const mbi_tableau *tb, int len)
+{
+    const unsigned char *nz = tb->nz;
+    int ns = tb->s, p;
+    if (nz[0] != ns + 4 || nz[ns + 3] != len) return 0;
+    for (int r = 0; r < ns + 3; r++) {
+        const mb_real *w = weight_row(tb, r);
+        if (nz[r + 1] < nz[r]) return 0;
+        p = nz[r];
+        for (int l = 0; w && l < ns; l++)
+            if (w[l] != 0 && (p >= nz[r + 1] || nz[p++] != l)) return 0;
+        if (p != nz[r + 1]) return 0;
+    }
+    return 1;
+}
+
+int mbi_rk_nz_check(void)
+{
+    return nz_matches(&rk4, (int)sizeof rk4_nz) && nz_matches(&dopri5, (int)sizeof dp_nz) &&
+           nz_matches(&dop853, (int)sizeof d8_nz);
+}
+#endif
 #endif /* MBI_EXPLICIT */
 

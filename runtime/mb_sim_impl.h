@@ -387,6 +387,11 @@ unsigned mbi_warnings(mb_sim *s, long maxiter_before);
  * when one is; the companions' err_sum takes its largest value (mb_rk.c, mb_trapezoid_control.c) */
 mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q);
 #endif
+#if MBI_EXPLICIT && !MBI_ONLY
+/* mb_rk.c: 1 when the hand-written tables of nonzero stage weights (nz) of rk4, dopri5 and
+ * dop853 match their weight tables (tests/test_runtime.c) */
+int mbi_rk_nz_check(void);
+#endif
 #if MBI_GE
 /* mb_rk.c: dopri5's and dop853's accuracy companion compares the run's steps it has pending
  * (mb_sim_finish); 1 when it did */

@@ -212,6 +212,9 @@ int main(void)
     CHECK(strcmp(mb_status_str(99), "unknown status") == 0 && strcmp(mb_status_str(-99), "unknown status") == 0, "unknown codes");
     CHECK(strcmp(mb_status_str(MB_ERR_SINGULAR), mb_status_str(MB_ERR_NOT_SPD)) != 0, "distinct messages");
 
+    /* the explicit Runge-Kutta tables' lists of nonzero stage weights (mb_rk.c, written by hand) */
+    CHECK(mbi_rk_nz_check(), "mb_rk.c: an nz table differs from its weight table's nonzeros");
+
     /* parameters */
     for (int f = 0; f < 4; f++) {
         mb_params_default(&p, f);
