@@ -6625,6 +6625,7 @@ const mb_model andrews_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = andrews_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

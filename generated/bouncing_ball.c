@@ -1121,6 +1121,7 @@ const mb_model bouncing_ball_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = bouncing_ball_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -4846,6 +4846,7 @@ const mb_model cam_follower_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = cam_follower_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

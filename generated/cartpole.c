@@ -1761,6 +1761,7 @@ const mb_model cartpole_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = cartpole_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

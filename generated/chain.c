@@ -3365,6 +3365,7 @@ const mb_model chain_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = chain_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

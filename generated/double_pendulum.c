@@ -1876,6 +1876,7 @@ const mb_model double_pendulum_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = double_pendulum_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

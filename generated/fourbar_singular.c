@@ -2854,6 +2854,7 @@ const mb_model fourbar_singular_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = fourbar_singular_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

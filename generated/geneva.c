@@ -15894,6 +15894,7 @@ const mb_model geneva_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = geneva_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

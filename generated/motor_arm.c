@@ -1442,6 +1442,7 @@ const mb_model motor_arm_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = motor_arm_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -1191,6 +1191,7 @@ const mb_model oscillator_1dof_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = oscillator_1dof_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -4665,6 +4665,7 @@ const mb_model parallelogram_chain_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = parallelogram_chain_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -84,4 +84,5 @@ const mb_model parallelogram_chain_generic_model = {
     NULL,                           /* nor fused gamma and force (interface 15) */
     NULL,                           /* nor power alone (interface 18): energy is called */
     NULL,                           /* nor fused Q and Phidot_q (interface 20) */
+    0,                              /* Phi_t may be nonzero (interface 29): computed */
 };

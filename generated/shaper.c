@@ -3665,6 +3665,7 @@ const mb_model shaper_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = shaper_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

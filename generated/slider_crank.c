@@ -2558,6 +2558,7 @@ const mb_model slider_crank_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = slider_crank_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -1385,6 +1385,7 @@ const mb_model suspension_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = suspension_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 1
 };
 #endif /* MB_DESCRIPTOR_ONLY */

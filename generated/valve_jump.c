@@ -3171,6 +3171,7 @@ const mb_model valve_jump_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = valve_jump_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

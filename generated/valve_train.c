@@ -2953,6 +2953,7 @@ const mb_model valve_train_model = {
 #if MB_WITH_TRIG_CACHE
     .eval_force_phi_q_dot = valve_train_eval_force_phi_q_dot,
 #endif
-    .data = 0
+    .data = 0,
+    .scleronomic = 0
 };
 #endif /* MB_DESCRIPTOR_ONLY */

@@ -1149,6 +1149,9 @@ function emit.generate(M, opts)
     local pdata, pval, pmacros = preset(name, uname, M.simulate)
     if pdata then data[#data + 1] = pdata end
     vals.PRESET = pval
+    local scleronomic = 1   -- every entry of Phi_t symbolically 0 (runtime/mb_model.h)
+    for i = 1, D.nc do if not sym.iszero(D.phit[i]) then scleronomic = 0 end end
+    vals.SCLERONOMIC = scleronomic
     vals.DESC = table.concat(desc, "\n\n")
     vals.DATA = table.concat(data, "\n\n")
     vals.FUNCTIONS = table.concat(functions, "\n")

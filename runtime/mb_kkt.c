@@ -124,22 +124,27 @@ int mbi_kkt_solve(mb_sim *s, const mb_real *b1, const mb_real *b2, mb_real *x, m
 #else
     mbi_ls_solve(s, MB_MAT_S, y);
 #endif
+    /* Only x is tested: a NaN or Inf in y reaches x. Every row r of Phi_q has an entry (an empty
+     * row makes S's row r zero, and its pivot fails the rank test above), so y_r enters some
+     * x_c = w_c (b1_c - ... - Phi_q[r][c] y_r - ...), and a NaN or Inf stays one under + - and
+     * * with any operand (Inf * 0 and Inf - Inf are NaN). So x finite means y finite too, as
+     * when both were tested (Andrews' baumgarte right-hand side: 75 instructions fewer). */
 #if !MBI_ONLY
 #if MB_WITH_PHIQ_PRODUCTS
     const mb_pq_products *pq = m->plan->pq;
     if (pq && pq->phiq_x) {   /* x = M^-1 (b1 - Phi_q^T y) in the model's one pass: the same bits */
         pq->phiq_x(s->Pq, y, b1, s->minv, x);
-        return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+        return finite_vec(n, x) ? MB_OK : MB_ERR_NONFINITE;
     }
 #endif
     copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
-    return scale_finite(n, x, s->minv) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+    return scale_finite(n, x, s->minv) ? MB_OK : MB_ERR_NONFINITE;
 #else                                   /* a firmware build: two passes, as before (flash) */
     copy(n, x, b1);
     pq_mtv(m, s->Pq, y, -1, x);
     for (int i = 0; i < n; i++) x[i] *= s->minv[i];
-    return finite_vec(n, x) && finite_vec(nc, y) ? MB_OK : MB_ERR_NONFINITE;
+    return finite_vec(n, x) ? MB_OK : MB_ERR_NONFINITE;
 #endif
 }
 

@@ -161,7 +161,9 @@ static mb_real drv_by_parts(mb_sim *s, mb_real t, const mb_real *q, const mb_rea
 
 /* The power of the loads at a stage just evaluated at (t, y) in a step of h: P_nc and the
  * drivers' share, F1 lambda^T Phi_t, F2 and F3 drv_by_parts (the adaptive integrators integrate
- * the work with their own weights). */
+ * the work with their own weights). A scleronomic model (Phi_t = 0, mb_model.h) has no share:
+ * drv_by_parts is -0 there and lambda^T Phi_t +0 (lambda finite), so the same sums but for the
+ * sign of a zero P_nc on baumgarte, which the work's sum (from +0) does not keep. */
 static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
 {
     const mb_model *m = s->m;
@@ -171,6 +173,7 @@ static mb_real stage_power(mb_sim *s, mb_real t, const mb_real *y, mb_real h)
     else
 #endif
         m->energy(m, t, y, s->ev_v, e);
+    if (m->scleronomic) return e[2];
     if (s->p.formulation == MB_BAUMGARTE) return e[2] + dot(s->nc, s->ev_lam, s->Phit);
     return e[2] + drv_by_parts(s, t, y, s->ev_S, h);
 }

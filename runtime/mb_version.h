@@ -21,7 +21,7 @@
 /* The model interface: raised whenever struct mb_model, mb_plan or the meaning of a model
  * function changes (docs/model-interface.md). Every generated header records the interface it
  * was generated for and refuses, with #error, to compile against a runtime with another one. */
-#define MB_MODEL_INTERFACE 28  /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
+#define MB_MODEL_INTERFACE 29  /* 2: mb_index arrays, eval_kin_dyn, preset; 3: mb_plan pq_mv,
                                   pq_mtv; body_q (particles: 2 coordinates), nrod, rod_ends;
                                   4: tunables (npar, par, par_mass, par_check); 5: names, springs,
                                   rods and joints in mb_model_info (m->info); 6: mb_plan.f4, F4's
@@ -51,6 +51,7 @@
                                   leave the pivots' reciprocals
                                   in D; 28: ldl's qmax, its
                                   tol in [0, 1]; mb_pq_products
-                                  s_factor, kkt_bv, kkt_bi */
+                                  s_factor, kkt_bv, kkt_bi; 29:
+                                  scleronomic */
 
 #endif /* MB_VERSION_H */

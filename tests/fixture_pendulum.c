@@ -152,4 +152,5 @@ const mb_model fixture_pendulum_model = {
     0,                  /* no fused gamma and force */
     0,                  /* no power alone */
     0,                  /* no fused Q and Phidot_q */
+    1,                  /* scleronomic: phi_t writes zeros */
 };

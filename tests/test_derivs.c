@@ -465,6 +465,10 @@ static void check_state(double t, double *q, double *v, const char *where)
         e = cmp_vec(a1, a2, nc, &br);
         note(E_PHIT, e);
         CHECK(e <= TOL, "%s: Phi_t[%d] = %.12g, FD %.12g (rel %.2e)", where, br, a1[br], a2[br], e);
+        /* scleronomic (interface 29): the runtime skips the drivers' power, so Phi_t must be 0 */
+        CHECK(M->scleronomic == 0 || M->scleronomic == 1, "%s: scleronomic = %d", where, M->scleronomic);
+        for (int i = 0; M->scleronomic && i < nc; i++)
+            CHECK(a1[i] == 0, "%s: scleronomic, but Phi_t[%d] = %.12g", where, i, a1[i]);
 
         /* d(Phi_q)/dt vs the derivative of Phi_q along (q + s v, t + s); the step shrinks with
          * the fastest coordinate (a cam at 700 rad/s turns 0.7 rad in s = 1e-3), so s |v| stays

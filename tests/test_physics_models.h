@@ -62,6 +62,7 @@ static const mb_model fixture_driven_model = {
     0,                  /* no fused gamma and force */
     0,                  /* no power alone */
     0,                  /* no fused Q and Phidot_q */
+    0,                  /* a driver: Phi_t nonzero */
 };
 
 #ifdef MB_HAVE_double_pendulum

@@ -200,6 +200,50 @@ static void check_f3_order(const mb_model *m)
           "(rk4: 16 x; below 10 x the iteration's round-off)", m->name, e1, e2);
 }
 
+/* A NaN or Inf in Gamma reaches the KKT solve's y and through Phi_q^T y its x, which alone is
+ * tested for finiteness (mb_kkt.c): the baumgarte right-hand side must stop with
+ * MB_ERR_NONFINITE and leave the last good state, on the compact path (the fixture: phiq_mv,
+ * pq_mtv) and on the generated kernels (the double pendulum: kkt_bv, phiq_x). Gamma turns bad
+ * from t = 0.01 on, in its first or last row. */
+static const mb_model *bad_base;
+static mb_real bad_value;
+static int bad_row;
+static void bad_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+{
+    bad_base->gamma(m, t, q, v, out);
+    if (t > MB_R(0.01)) out[bad_row] = bad_value;
+}
+static void check_bad_gamma(const mb_model *m0)
+{
+    const mb_real bad[3] = { (mb_real)NAN, (mb_real)INFINITY, -(mb_real)INFINITY };
+    mb_model m = *planned(m0);
+    m.gamma = bad_gamma;
+    m.eval_gamma_force = NULL;   /* (else baumgarte takes Gamma from the fused evaluation) */
+    bad_base = m0;
+    for (int integ = 0; integ < 2; integ++)
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < 2; r++) {
+                mb_params p;
+                simbox b;
+                mb_params_default(&p, MB_BAUMGARTE);
+                if (integ) { p.integrator = MB_DOP853; p.rtol = p.atol = MB_R(1e-6); }
+                bad_value = bad[k];
+                bad_row = r ? m.nc - 1 : 0;
+                int st = open_sim(&b, &m, &p);
+                if (!st) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+                CHECK(st == MB_OK, "%s: bad Gamma: start: %s", m.name, mb_status_str(st));
+                if (!st) st = run_to(&b, 0.1);
+                int finite = 1;
+                for (int i = 0; i < m.nq; i++)
+                    finite &= isfinite((double)mb_sim_get_q(&b.s)[i]) && isfinite((double)mb_sim_get_v(&b.s)[i]);
+                CHECK(st == MB_ERR_NONFINITE && finite && mb_sim_get_t(&b.s) <= MB_R(0.011),
+                      "%s %s: Gamma[%d] = %g from t = 0.01: %s at t = %g (state finite: %d)", m.name,
+                      integ ? "dop853" : "rk4", bad_row, (double)bad_value, mb_status_str(st),
+                      (double)mb_sim_get_t(&b.s), finite);
+                free(b.w);
+            }
+}
+
 int main(void)
 {
     mb_params p;
@@ -512,6 +556,10 @@ int main(void)
 #ifdef MB_HAVE_double_pendulum
     check_f3_order(&double_pendulum_model);   /* its unrolled kernels (mb_plan.f3) */
 #endif
+#endif
+    check_bad_gamma(FX);
+#ifdef MB_HAVE_double_pendulum
+    check_bad_gamma(&double_pendulum_model);
 #endif
 
     /* the same reset in the explicit canonical formulations (F2: it was ignored before): the
