@@ -533,6 +533,11 @@ static int accept(mb_sim *s, const mb_real *fnew)
     copy(s->nz, s->fz, fnew);
     mbi_take_eval(s);
     const mbi_form *f = MBI_FORM(s);
+#if MBI_GE
+    /* the sigma a reset takes out of the momenta, for the accuracy companion's own (ge_shift) */
+    if (f->accept && s->gz && s->p.warn_accuracy != 0 && mbi_sigma_reset_due(s))
+        copy(s->nc, s->gz + 2 * s->nz + s->n, s->sig);
+#endif
     if (f->accept) {
         ev = f->accept(s, &reeval);
         if (ev < 0) return ev;
@@ -879,8 +884,8 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * one step over every two of the run's (H = h1 + h2, in lock-step at every second step point),
  * so its global error is about 2^p times the run's (order p: 5, 8) and, at the common points,
  * run - companion = (2^p - 1) x the run's error. Its largest value so far over the positions, in
- * tolerances (atol + rtol max(|q_i|, lscale)), plus what it had estimated before the sigma
- * resets it started anew at (ge_sync), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
+ * tolerances (atol + rtol max(|q_i|, lscale)), plus what it had estimated before a sigma reset
+ * that came with a restart (ge_sync), is mon.err_sum, which the accuracy warning tests (mb_monitor.c).
  * Where H is beyond the stability limit of the stabilization's rate (w (xi + sqrt(xi^2 - 1));
  * baumgarte at rtol 1e-4 holds the run's step there) the companion's step of H runs with w
  * scaled by max(h1, h2) / H: its h lambda of the constraint dynamics is then the run's longer
@@ -894,8 +899,8 @@ static int step_rk4(mb_sim *s, mb_real h, mb_real t_new)
  * Taking the run's two steps instead (as before) added no error: no estimate (4e-3 .. 6 there).
  * Cost: the companion's stages, half the run's evaluations. The companion starts anew from the
  * run's state (ge_sync) after a reset, a restart, an event cut (its comparison at the cut
- * step's start kept: mb_event.c, cut_redo), a sigma reset (its estimate so far kept: ge_sync)
- * or a failed or non-finite step of its own; it is taken at the start of
+ * step's start kept: mb_event.c, cut_redo) or a failed or non-finite step of its own; a sigma
+ * reset it takes itself and goes on (ge_shift); it is taken at the start of
  * the run's next step, when the stages and ztmp are free (the dense output of the last step is
  * dropped then), and leaves the run's evaluation (ev_v, ev_sig: F3's warm start), its
  * monitor (but the evaluations it counts) and its pivot record as they were: with the
@@ -911,22 +916,61 @@ static void ge_restart(mb_sim *s, int keep_est)
     s->ge_resets = s->mon.sigma_resets;
 }
 
-/* Starting anew after a sigma reset (keep) keeps what was estimated: the run's error so far
- * does not vanish with the companion's difference, and resets come every few seconds (the A01
- * pendulum, canonical dop853 at rtol 1e-5 with --sigma-reset 100: one about every 8 s, 4.5e-2 m
- * off after 1000 s, estimated 0.29 tolerances without the carry, 16.0 with it). Its last
- * estimate (ge_e, in tolerances) is added to ge_off, and the estimate is ge_off plus the new one
- * (as the extrapolated trapezoid's xg_off), in magnitude: increments carried over as a vector
- * let the new ones cancel them. Not after an event cut or a failed step of its own: summed over
- * the bouncing ball's six impacts (baumgarte dopri5 at its default rtol 1e-6, 5.4e-6 m off at most,
- * against dop853 at 1e-12) the windows summed read 11.3, each alone 6.9 at most. A new run
- * (mb_sim_reset: ge_n -2) clears them. */
+/* Starting anew where a sigma reset came with a restart (keep: both at one step) keeps what
+ * was estimated: the run's error so far does not vanish with the companion's difference. Its last estimate (ge_e, in tolerances) is added to ge_off, and the estimate is
+ * ge_off plus the new one (as the extrapolated trapezoid's xg_off), in magnitude: increments
+ * carried over as a vector let the new ones cancel them. A sigma reset alone does not start it
+ * anew (ge_shift): added up so, the windows between resets missed how the error each had made
+ * grows after it (the A01 pendulum, canonical dop853 at rtol 1e-5 with --sigma-reset 100, 480 x
+ * rtol off after 300 s, read 4.8). Not after an event cut or a failed step of its own: summed
+ * over the bouncing ball's six impacts (baumgarte dopri5 at its default rtol 1e-6, 5.4e-6 m off
+ * at most, against dop853 at 1e-12) the windows summed read 11.3, each alone 6.9 at most. A new
+ * run (mb_sim_reset: ge_n -2) clears them. */
 static void ge_sync(mb_sim *s, int keep)
 {
     if (s->ge_n == -2) s->ge_off = 0;
     else if (keep) s->ge_off += s->ge_e;
     s->ge_e = 0;
     ge_restart(s, 0);
+}
+
+/* The run's sigma reset (mbi_sigma_reset) took Phi_q^T sigma out of its momenta, sigma kept in
+ * the companion's slot of the saved ev_sig (accept). The companion takes the same sigma out of
+ * its own momenta at its own positions: exact for it as for the run (p = M v + Phi_q^T sigma in
+ * F2 and F3: v unchanged, its sigma less by that vector, near the run's 0), so it carries on
+ * with its difference and estimate, as without a reset, and f at its state is evaluated again
+ * (the run's evaluation, monitor and pivot record put back, as in ge_compare). Started anew from
+ * the run's state instead, it shared the run's error so far, and with it the phase error's
+ * growth that error drives (quadratic in t on the pendulum, whose energy error accumulates):
+ * each window between resets saw only its own local errors, and their estimates added up
+ * missed the growth (the A01 pendulum, canonical dop853 at rtol 1e-5 with --sigma-reset 100, 40
+ * resets in 300 s: 4.8e-3 m off, 242 tolerances, read 4.8; carried, 199, warned from 67 s). */
+static int ge_shift(mb_sim *s)
+{
+    const mb_model *m = s->m;
+    int n = s->n, nc = s->nc, nz = s->nz;
+    mb_real *sg = s->gz + 2 * nz + n, *sv = s->ztmp;   /* (ztmp is free: ge_step) */
+    mb_monitor m0 = s->mon;
+#if MBI_HAS_KKT
+    mb_real sr = s->step_ratio;
+    int srow = s->step_row;
+#endif
+    copy(n, sv, s->ev_v);
+    copy(nc, sv + n, s->ev_sig);
+    m->phi_q(m, s->ge_t, s->gz, s->Pq);
+    pq_mtv(m, s->Pq, sg, -1, s->gz + n);
+    int st = rhs(s, s->ge_t, s->gz, s->gz + nz);
+    long ev = s->mon.evals;
+    s->mon = m0;
+    s->mon.evals = ev;
+#if MBI_HAS_KKT
+    s->step_ratio = sr;
+    s->step_row = srow;
+#endif
+    copy(n, s->ev_v, sv);
+    copy(nc, s->ev_sig, sv + n);
+    s->ge_resets = s->mon.sigma_resets;
+    return st;
 }
 
 /* One step of the companion from (t0, gz) of h: its state and f there to gz (its error estimate
@@ -1062,11 +1106,17 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
 static void ge_step(mb_sim *s, const mbi_tableau *tb)
 {
     if (s->p.warn_accuracy == 0 || !s->gz) return;
-    /* (a sigma reset shifts the run's momenta: the companion, which keeps its sigma, would
-     * lose what the reset keeps, the momenta's digits; the driven pendulum of test_audit.sh,
-     * 100 s with 35 resets: estimated 2e3 tolerances, 3e-6 m off at rtol 1e-6) */
-    if (s->ge_n < 0 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) {
-        ge_sync(s, s->mon.sigma_resets != s->ge_resets);
+    /* (a sigma reset shifts the run's momenta: the companion takes it too, ge_shift; kept
+     * unshifted, its sigma's growth would lose what the reset keeps, the momenta's digits: the
+     * driven pendulum of test_audit.sh, 100 s with 35 resets, estimated 2e3 tolerances, 3e-6 m
+     * off at rtol 1e-6. One reset per accepted step at most: another count starts it anew) */
+    long dr = s->mon.sigma_resets - s->ge_resets;
+    if (s->ge_n < 0 || s->t != s->ge_tlast || (dr != 0 && dr != 1)) {
+        ge_sync(s, dr != 0);
+        return;
+    }
+    if (dr == 1 && ge_shift(s) != MB_OK) {
+        ge_sync(s, 1);
         return;
     }
     if (s->ge_n == 2) ge_compare(s, tb);
@@ -1074,14 +1124,16 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
 
 /* mb_sim_finish: the run ends; the one or two steps since the last comparison (ge_step
  * compares at the start of the step after a pair, which the run's end never takes) are
- * compared now. Nothing when the companion was to start anew (a reset, a restart, a sigma
- * reset, an event cut at the last step): it has no steps of its own to compare. */
+ * compared now (a sigma reset at the last step moved no position: the companion compares
+ * without taking it). Nothing when the companion was to start anew (a reset, a restart, an
+ * event cut at the last step): it has no steps of its own to compare. */
 int mbi_rk_finish(mb_sim *s)
 {
     const mbi_tableau *tb = s->p.integrator == MB_DOP853 ? &dop853 : &dopri5;
     if (s->p.warn_accuracy == 0 || !s->gz) return 0;
     if (s->p.integrator != MB_DOPRI5 && s->p.integrator != MB_DOP853) return 0;
-    if (s->ge_n < 1 || s->t != s->ge_tlast || s->mon.sigma_resets != s->ge_resets) return 0;
+    long dr = s->mon.sigma_resets - s->ge_resets;
+    if (s->ge_n < 1 || s->t != s->ge_tlast || (dr != 0 && dr != 1)) return 0;
     ge_compare(s, tb);
     s->dense_state = 0;   /* its stages and ztmp were the companion's */
     return 1;

@@ -100,14 +100,16 @@ mb_real *dn_w;           /* p.dense: the continuous extension's coefficients of 
 #endif
 #if MBI_HAS_GE
 mb_real *gz;             /* dopri5, dop853 with warn_accuracy: the companion's state, f at it and
-                            the evaluation's saved ev_v, ev_sig (2 nz + n + nc; mb_rk.c) */
+                            the evaluation's saved ev_v, ev_sig (between comparisons: the sigma
+                            of the run's last sigma reset) (2 nz + n + nc; mb_rk.c) */
 mb_real ge_t, ge_tm, ge_tlast; /* the companion's time, the run's after the first of its two
                             steps and after its last accepted step */
 int ge_n;                /* accepted steps since ge_t (-1: start the companion anew; -2: a
                             new run, its estimate cleared too: mb_rk.c, ge_sync) */
-long ge_resets;          /* mon.sigma_resets (the trapezoid's: plus mon.events) when it started */
+long ge_resets;          /* mon.sigma_resets (the trapezoid's: plus mon.events) when it started
+                            (dopri5's, dop853's: or took the run's sigma reset, ge_shift) */
 mb_real ge_e, ge_off;    /* dopri5's, dop853's: its last estimate since it started anew, and
-                            those it had when it started anew but at a new run, summed (in
+                            those it had when it started anew at a sigma reset, summed (in
                             tolerances: mb_rk.c, ge_sync) */
 #endif
 #if MBI_HAS_F4A
