@@ -56,7 +56,8 @@ lib: $(BUILD)/libmbrt.a $(BUILD)/libmbrt_float.a
 
 # the dense builtin back end under other names, so one test links both back ends side by side
 LINALG_B_RENAME := -DMB_NO_LAPACKE -Dmb_lu_factor=mbb_lu_factor -Dmb_lu_solve=mbb_lu_solve \
-	-Dmb_chol_factor=mbb_chol_factor -Dmb_chol_solve=mbb_chol_solve -Dmb_linalg_backend=mbb_linalg_backend
+	-Dmb_chol_factor=mbb_chol_factor -Dmb_chol_factor_row=mbb_chol_factor_row \
+	-Dmb_chol_solve=mbb_chol_solve -Dmb_linalg_backend=mbb_linalg_backend
 $(BUILD)/o/%/linalg_renamed.o: runtime/mb_linalg.c $(MK_FILES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_C) $(VFLAGS_$*) $(LINALG_B_RENAME) $(DEPFLAGS) -c $< -o $@

@@ -22,6 +22,13 @@ void mb_lu_solve(int n, const mb_real *lu, const int *piv, mb_real *b);
  * in place. Returns MB_OK, MB_ERR_NONFINITE, MB_ERR_NOT_SPD (non-positive pivot), or
  * MB_ERR_SINGULAR when min l_ii^2 < rank_tol * max l_ii^2 (rank_tol 0: no ratio test). */
 int mb_chol_factor(int n, mb_real *a, mb_real rank_tol, mb_real *ratio);
+/* The same, and *row (may be NULL) the pivot that failed, or on success the smallest: the first
+ * pivot l_ii^2 below rank_tol times the largest (before the breakdown, MB_ERR_NOT_SPD: a tiny
+ * pivot left by rounding at a singular matrix makes a later one negative), else the column of
+ * the non-positive pivot (MB_ERR_NOT_SPD) or the first smallest l_ii^2 (MB_ERR_SINGULAR, MB_OK);
+ * -1 for MB_ERR_NONFINITE, MB_ERR_PARAM and n = 0. As the sparse LDL^T's (mb_sparse.h), whose
+ * test stops at the first pivot d_k <= rank_tol d0_k: with a unit diagonal, l_ii^2 = d_i / d0_i. */
+int mb_chol_factor_row(int n, mb_real *a, mb_real rank_tol, mb_real *ratio, int *row);
 
 /* Solve with the factor of mb_chol_factor; b[n] is overwritten by the solution. */
 void mb_chol_solve(int n, const mb_real *l, mb_real *b);

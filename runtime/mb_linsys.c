@@ -14,8 +14,10 @@ static mb_real *storage_of(mb_sim *s, int which) { return which == MB_MAT_S ? s-
 
 #if MB_WITH_DENSE
 /* The dense reference: F scattered into scr (original order, column-major). S is scaled to a
- * unit diagonal so that its Cholesky pivot-ratio test is unit-free like the sparse one. */
-static int dense_factor(mb_sim *s, int which, mb_real rank_tol, mb_real *ratio)
+ * unit diagonal so that its Cholesky pivot-ratio test is unit-free like the sparse one; *bad
+ * (S only) its failing pivot's constraint equation, on success the smallest ratio's (the
+ * original order is the equations': no map back) */
+static int dense_factor(mb_sim *s, int which, mb_real rank_tol, mb_real *ratio, int *bad)
 {
     const mb_symbolic *sy = sym_of(s, which);
     const mb_real *F = storage_of(s, which);
@@ -36,7 +38,7 @@ static int dense_factor(mb_sim *s, int which, mb_real rank_tol, mb_real *ratio)
     for (int i = 0; i < n; i++) d[i] = A[i + (long)i * n] > 0 ? 1 / MB_SQRT(A[i + (long)i * n]) : 1;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) A[i + (long)j * n] *= d[i] * d[j];
-    int st = mb_chol_factor(n, A, rank_tol, ratio);
+    int st = mb_chol_factor_row(n, A, rank_tol, ratio, bad);
     return st == MB_ERR_NOT_SPD ? MB_ERR_SINGULAR : st;
 }
 
@@ -71,7 +73,7 @@ int mbi_ls_factor(mb_sim *s, int which, mb_real rank_tol)
         st = s->p.linsys_ops->factor(s->p.linsys_ops->ctx, which, sy, F, rank_tol, &ratio, &bad);
 #if MB_WITH_DENSE
     else if (s->p.linsys == MB_LINSYS_DENSE)
-        st = dense_factor(s, which, rank_tol, &ratio);
+        st = dense_factor(s, which, rank_tol, &ratio, &bad);
 #endif
     else if (which == MB_MAT_A_LU)       /* (its pivot ratio is not monitored) */
         st = mb_sp_lu(sy, F, NULL, &bad);

@@ -80,10 +80,23 @@ int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0,
         if (mmax > 1) {
             rmin = 1 / mmax;
 #if !MBI_ONLY
-            if (rmin < below)   /* the first pivot of the largest d0_k / d_k, as a loop keeping
+            if (rmin < below) { /* the first pivot of the largest d0_k / d_k, as a loop keeping
                                  * the first strict maximum finds it */
 #endif
-                for (kmin = 0; kmin < kok && d0[kmin] * F[kmin] != mmax; kmin++) {}
+                /* where no product here equals the kernel's mmax (another rounding of it: excess
+                 * precision, FLT_EVAL_METHOD != 0), the first of the largest found here: always a
+                 * pivot done (-1 where none is) */
+                mb_real big = 0;
+                int kbig = -1;
+                for (kmin = 0; kmin < kok; kmin++) {
+                    mb_real q = d0[kmin] * F[kmin];
+                    if (q == mmax) break;
+                    if (q > big) { big = q; kbig = kmin; }
+                }
+                if (kmin == kok) kmin = kbig;
+#if !MBI_ONLY
+            }
+#endif
         }
         if (kf >= 0) {
             mb_real dk = F[kf], ok = d0[kf], r = ok > 0 ? dk / ok : 0;

@@ -10,6 +10,7 @@
 int mbb_lu_factor(int n, mb_real *a, int *piv, mb_real rank_tol, mb_real *ratio);
 void mbb_lu_solve(int n, const mb_real *lu, const int *piv, mb_real *b);
 int mbb_chol_factor(int n, mb_real *a, mb_real rank_tol, mb_real *ratio);
+int mbb_chol_factor_row(int n, mb_real *a, mb_real rank_tol, mb_real *ratio, int *row);
 void mbb_chol_solve(int n, const mb_real *l, mb_real *b);
 const char *mbb_linalg_backend(void);
 
@@ -107,5 +108,51 @@ int main(void)
     a1[7] = INFINITY; memcpy(a2, a1, sizeof a2);
     CHECK(mb_chol_factor(n, a1, 0, NULL) == MB_ERR_NONFINITE && mbb_chol_factor(n, a2, 0, NULL) == MB_ERR_NONFINITE,
           "Inf reported by Cholesky");
+    /* the row of mb_chol_factor_row, both backends. (a) row 1 nearly row 0: its pivot 1e-14 is
+     * positive, and the next one 1 - 1e14 breaks the factorization down: the row is the tiny
+     * pivot's with a rank test, the breakdown's column without (rank_tol 0) */
+    static const double near[9] = {1, 1, 0, 1, 1 + 1e-14, 1, 0, 1, 1};
+    for (int pass = 0; pass < 2; pass++) {
+        double tol = pass == 0 ? 1e-8 : 0;
+        int w1 = -7, w2 = -7;
+        memcpy(a1, near, sizeof near); memcpy(a2, near, sizeof near);
+        s1 = mb_chol_factor_row(3, a1, tol, NULL, &w1); s2 = mbb_chol_factor_row(3, a2, tol, NULL, &w2);
+        CHECK(s1 == MB_ERR_NOT_SPD && s2 == MB_ERR_NOT_SPD && w1 == 2 - !pass && w2 == w1,
+              "breakdown after a tiny pivot, rank_tol %g: st %d %d, rows %d %d (expected %d)", tol, s1,
+              s2, w1, w2, 2 - !pass);
+    }
+    /* (b) l_ii^2 = d_i on a diagonal: the first below rank_tol x the largest (1e-10, before the
+     * smaller 1e-12); on success the smallest; a breakdown at column 0; NaN: no row */
+    static const double dg[4][4] = {{1, 1e-10, 1e-12, 1}, {4, 1, 0.25, 2}, {-1, 1, 1, 1}, {1, NAN, 1, 1}};
+    static const int want_st[4] = {MB_ERR_SINGULAR, MB_OK, MB_ERR_NOT_SPD, MB_ERR_NONFINITE};
+    static const int want_row[4] = {1, 2, 0, -1};
+    for (int c = 0; c < 4; c++) {
+        int w1 = -7, w2 = -7;
+        memset(a1, 0, sizeof(double) * 16);
+        for (int i = 0; i < 4; i++) a1[i + 4 * i] = dg[c][i];
+        memcpy(a2, a1, sizeof(double) * 16);
+        s1 = mb_chol_factor_row(4, a1, 1e-8, &r1, &w1); s2 = mbb_chol_factor_row(4, a2, 1e-8, &r2, &w2);
+        CHECK(s1 == want_st[c] && s2 == s1 && w1 == want_row[c] && w2 == w1 && r1 == r2,
+              "diagonal case %d: st %d %d, rows %d %d, ratios %g %g (expected st %d row %d)", c, s1,
+              s2, w1, w2, r1, r2, want_st[c], want_row[c]);
+    }
+    /* (c) rank 5 of 6 (row 4 = row 1 - row 2 of P, S = P P^T): the dependent pivot is 4, the
+     * last of {1, 2, 4} in this order, whether rounding leaves it tiny or negative */
+    double P[6 * 8];
+    for (int k = 0; k < 6 * 8; k++) P[k] = rnd();
+    for (int j = 0; j < 8; j++) P[4 + 6 * j] = P[1 + 6 * j] - P[2 + 6 * j];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0;
+            for (int k = 0; k < 8; k++) t += P[i + 6 * k] * P[j + 6 * k];
+            a1[i + 6 * j] = t;
+        }
+    memcpy(a2, a1, sizeof(double) * 36);
+    {
+        int w1 = -7, w2 = -7;
+        s1 = mb_chol_factor_row(6, a1, 1e-8, NULL, &w1); s2 = mbb_chol_factor_row(6, a2, 1e-8, NULL, &w2);
+        CHECK((s1 == MB_ERR_SINGULAR || s1 == MB_ERR_NOT_SPD) && (s2 == MB_ERR_SINGULAR || s2 == MB_ERR_NOT_SPD) &&
+              w1 == 4 && w2 == 4, "dependent Gram matrix: st %d %d, rows %d %d", s1, s2, w1, w2);
+    }
     return check_report();
 }

@@ -861,6 +861,44 @@ static void check_redundant(void)
     mbp_free(P);
 }
 
+#if MB_LDL_RECIPROCAL && !MBI_ONLY
+/* mb_sp_ldl_status given a kernel's largest d0_k (1 / d_k) that no product d0_k F_k here equals
+ * (another rounding of it: excess precision): the row named is still a pivot's, the first of the
+ * largest product, and the ratio 1 / mmax; never past the pivots (perm[n]: ASan in test_sparse_san) */
+static void check_status_mismatch(void)
+{
+    static const int r[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2}, c[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+    mb_pattern pq = {9, r, c}, none = {0, NULL, NULL};
+    mb_plan *P = mbp_build(3, 3, &pq, &none, &none, MBP_ORDER_NATURAL);
+    CHECK(P != NULL, "mismatch: plan built");
+    if (!P) return;
+    /* row 1 nearly along row 0: the largest d0_k / d_k at pivot 1 (an inner one) */
+    double v[9] = {1, 2, 3, 1, 2.1, 3, 0, 1, -1}, F[16] = {0}, d0[3], ratio;
+    int bad, n = P->s.n;
+    for (int t = 0; t < P->ns; t++) F[P->s_dst[t]] += v[P->s_k[t]] * v[P->s_l[t]];
+    int st = mb_sp_ldl(&P->s, F, d0, 1e-8, &ratio, &bad);
+    int kbig = 0;
+    for (int k = 1; k < n; k++) if (d0[k] * F[k] > d0[kbig] * F[kbig]) kbig = k;
+    double qmax = d0[kbig] * F[kbig];
+    CHECK(st == MB_OK && n == 3 && kbig == 1 && bad == P->s.perm[kbig] && ratio == 1 / qmax,
+          "mismatch: the factorization st %d n %d, largest product at %d, row %d, ratio %g", st, n,
+          kbig, bad, ratio);
+    for (int pass = 0; pass < 3; pass++) {
+        /* just above, just below, and far below every product but above 1 */
+        double mmax = pass == 0 ? nextafter(qmax, 2 * qmax) : pass == 1 ? nextafter(qmax, 0) : 1.5;
+        int hits = 0;
+        for (int k = 0; k < n; k++) hits += d0[k] * F[k] == mmax;
+        bad = -7;
+        st = mb_sp_ldl_status(&P->s, F, d0, 1e-8, &ratio, &bad, 1, -1, mmax);
+        CHECK(hits == 0 && st == MB_OK && bad >= 0 && bad < n && bad == P->s.perm[kbig] &&
+              ratio == 1 / mmax, "mismatch pass %d: mmax %.17g (%d products equal), st %d row %d "
+              "(a pivot's: 0..%d, the largest product's %d), ratio %g", pass, mmax, hits, st, bad,
+              n - 1, P->s.perm[kbig], ratio);
+    }
+    mbp_free(P);
+}
+#endif
+
 int main(void)
 {
     (void)check_close;
@@ -897,5 +935,8 @@ int main(void)
     }
     CHECK(sfk >= 4, "only %d generated models with s_factor", sfk);
     check_redundant();
+#if MB_LDL_RECIPROCAL && !MBI_ONLY
+    check_status_mismatch();
+#endif
     return check_report();
 }
