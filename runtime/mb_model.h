@@ -401,10 +401,12 @@ struct mb_model {
     void (*eval_force_phi_q_dot)(const mb_model *m, mb_real t, const mb_real *q,
                                  const mb_real *v, mb_real *force, mb_real *phi_q_dot,
                                  mb_real *trig);
-    /* Interface 29: 1 when no constraint depends on time (no drivers, no input in a
-     * constraint): phi_t writes exact zeros at every (t, q), tunables and inputs, and the
-     * drivers' power lambda^T Phi_t and work by parts are 0, which the runtime then does not
-     * compute. 0: Phi_t may be nonzero (a descriptor that leaves it out, the generic
+    /* Interface 29: 1 when every entry of Phi_t is symbolically 0 (mbgen): no constraint
+     * moves continuously in time (no driver whose f varies with t, no input in a constraint;
+     * a driver held at a number or a tunable, or one of step{} alone, moves only where it is
+     * set or switches, and counts): phi_t writes exact zeros at every (t, q), tunables and
+     * inputs, and the drivers' power lambda^T Phi_t and work by parts are 0, which the runtime
+     * then does not compute. 0: Phi_t may be nonzero (a descriptor that leaves it out, the generic
      * evaluator). Last in the struct: a positional initializer lists it after the above. */
     int scleronomic;
 };

@@ -388,7 +388,10 @@ int mb_sim_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo);
  * pending, which it otherwise compares at the start of the next step, and the `accuracy`
  * warning is tested again (a run that goes wrong in its last steps warns). Costs up to one
  * companion step (counted in evals); the last step's dense output is lost; the run may go on
- * with mb_sim_step. Returns MB_OK, MB_ERR_SUSPECT (p.strict and it raised a warning) or
+ * with mb_sim_step, but a single pending step is compared by a companion step of its own
+ * length, which adds nothing to the estimate: called after every step it leaves the companion
+ * no pairs (the A01 pendulum, canonical dopri5 at rtol 1e-4 over 200 s: mon.err_sum 2.8e-9,
+ * 330 called at the end only), so call it where the run ends. Returns MB_OK, MB_ERR_SUSPECT (p.strict and it raised a warning) or
  * MB_ERR_STATE (no reset yet). The other integrators: nothing to do, MB_OK. */
 int mb_sim_finish(mb_sim *s);
 

@@ -26,6 +26,28 @@ run() {
 
 [ -x "$MBGEN" ] || { echo "no $MBGEN (make build/mbgen)"; echo "0 passed, 1 failed"; exit 1; }
 
+# ---- mb_model.scleronomic (interface 29): 1 only where every entry of Phi_t is symbolically 0,
+# as phi_t's code shows. A driver that follows an input has Phi_t = -(the input's slope), 0 at
+# the defaults' hold (where test_derivs evaluates phi_t), so the flag is checked here; a driver
+# held at a tunable, or one of step{} alone, has Phi_t = 0 between its jumps (the runtime then
+# skips the drivers' power, which is 0 there too).
+scl() {   # scl NAME DRIVER_F [PRELUDE]: generate a driven double pendulum, its flag to $got
+    sed -e "s|^driver \"D\".*|$3\ndriver \"D\" { joint = \"O\", f = $2 }|" \
+        -e "s|^name .*|name \"scl_$1\"|" tests/models/audit_driven.lua >"$tmp/scl_$1.lua"
+    run "$tmp/scl_$1.lua" -o "$tmp/scl"
+    got=$(sed -n 's/^ *\.scleronomic = \([01]\)$/\1/p' "$tmp/scl/scl_$1.c" 2>/dev/null)
+}
+for c in "input|0|function(t) return -pi / 2 + U end|local U = input \"U\" { default = 0.1 }" \
+         "sine|0|sine { amplitude = 0.6, period = 1.1, offset = -pi / 2 }|" \
+         "tunable|1|function(t) return -pi / 2 + th end|local th = tunable(\"th\", 0.1)" \
+         "step|1|step { time = 0.5, before = -pi / 2, after = -pi / 2 + 0.1 }|"; do
+    IFS='|' read -r nm want f pre <<<"$c"
+    scl "$nm" "$f" "$pre"
+    if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok
+    else bad "scleronomic of a driver ($nm): '$got', want $want (exit $rc: $err)"; fi
+done
+grep -q -- "-in\[1\]" "$tmp/scl/scl_input.c" && ok || bad "scl_input: phi_t without the input's slope"
+
 # ---- hostile and broken models: exit 1, the expected message with file:line, nothing written
 # hostile BIN [SKIP]: run the corpus with the binary BIN, skipping files whose name matches SKIP
 hostile() {

@@ -213,6 +213,55 @@ static void bad_gamma(const mb_model *m, mb_real t, const mb_real *q, const mb_r
     bad_base->gamma(m, t, q, v, out);
     if (t > MB_R(0.01)) out[bad_row] = bad_value;
 }
+#if MBI_GE
+/* |p - M v|_2 (= |Phi_q^T sigma|_2 in F2, F3) at z = [q; p; I] with f = [v; ...] at it */
+static double p_off(const mb_model *m, int n, const mb_real *z, const mb_real *f)
+{
+    double a = 0;
+    for (int i = 0; i < n; i++) {
+        double d = (double)z[n + i] - (double)m->mass[i] * (double)f[i];
+        a += d * d;
+    }
+    return sqrt(a);
+}
+
+/* dopri5's, dop853's accuracy companion takes the run's sigma resets (mb_rk.c, ge_shift), also
+ * where mb_sim_finish compared it at a step that reset (the run may go on after it): its
+ * |Phi_q^T sigma| then stays that of the run, not the sum of the resets it missed (with
+ * mb_sim_finish after every step, before: 596 against the run's 0.33 .. 1.26, every case) */
+static void check_ge_finish_resets(const mb_model *m0)
+{
+    static const int F[2] = {MB_CANONICAL, MB_ALF_EXPLICIT}, I[2] = {MB_DOPRI5, MB_DOP853};
+    for (int k = 0; k < 4; k++) {
+        mb_params p;
+        simbox b;
+        mb_params_default(&p, F[k / 2]);
+        p.integrator = I[k % 2];
+        p.rtol = p.atol = MB_R(1e-6);
+        p.sigma_reset = 1;
+        int st = open_sim(&b, m0, &p), steps = 0;
+        if (st == MB_OK) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+        const mb_model *m = mb_sim_model(&b.s);
+        double run = 0, comp = 0;
+        while (st >= 0 && mb_sim_get_t(&b.s) < 3) {
+            st = mb_sim_step(&b.s, 3);
+            if (st >= 0) st = mb_sim_finish(&b.s);
+            if (st < 0) break;
+            steps++;
+            mb_sim *s = &b.s;
+            run = fmax(run, p_off(m, s->n, s->z, s->fz));
+            comp = fmax(comp, p_off(m, s->n, s->gz, s->gz + s->nz));
+        }
+        const mb_monitor *o = mb_sim_get_monitor(&b.s);
+        CHECK(st >= 0 && o->sigma_resets > steps / 2 && comp <= 2 * run,
+              "companion across sigma resets at mb_sim_finish: %s %s: %s, %d steps, %ld resets, "
+              "|p - M v| run %.3g, companion %.3g", mb_formulation_name(F[k / 2]),
+              mb_integrator_name(I[k % 2]), mb_status_str(st), steps, o->sigma_resets, run, comp);
+        free(b.w);
+    }
+}
+#endif
+
 static void check_bad_gamma(const mb_model *m0)
 {
     const mb_real bad[3] = { (mb_real)NAN, (mb_real)INFINITY, -(mb_real)INFINITY };
@@ -558,6 +607,12 @@ int main(void)
 #endif
 #endif
     check_bad_gamma(FX);
+#if MBI_GE
+    check_ge_finish_resets(FX);
+#ifdef MB_HAVE_double_pendulum
+    check_ge_finish_resets(&double_pendulum_model);
+#endif
+#endif
 #ifdef MB_HAVE_double_pendulum
     check_bad_gamma(&double_pendulum_model);
 #endif
