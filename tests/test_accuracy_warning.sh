@@ -299,8 +299,9 @@ ok "chain N = 2 --extrapolate rtol $R: the same rows without the companion" 'cmp
 # N = 2, baumgarte dopri5 at rtol 1e-4, stops by rank loss at its second passage (3.17 s); its
 # rows before the stop are within 2 x rtol of the exact reference (in the mechanism's size,
 # 2 m, as make validate-accuracy measures) and it read 294 tolerances, warned. Such a pair, its
-# estimate above 32 and above the difference so far, is now a failed step of the companion's
-# own (it starts anew from the run's state): silent.
+# estimate above 32 and above the difference so far, the companion's steps near the singular
+# position, is now a failed step of the companion's own (it starts anew from the run's state):
+# silent.
 "$BUILD/ref_chain" 4 0.1 2 >"$T/rchain4.csv"
 timeout 300 "$XC" --formulation baumgarte --integrator dopri5 --rtol 1e-4 --atol 1e-4 --h 1e-3 --every 0.1 --t-end 20 \
     --quiet --out "$T/cd.csv" >"$T/out" 2>"$T/err"; rc=$?
