@@ -1008,8 +1008,8 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
      * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
      * tolerance; beyond it takes the run's two steps instead, carrying the difference so far
-     * without adding to it (ge_run_steps; its w scaled where H is beyond the stabilization's stability limit:
-     * above; dop853's not trusted at 0.75 .. 1 of that limit: below) */
+     * without adding to it (ge_run_steps; its w scaled where H is beyond the stabilization's
+     * stability limit: above; dop853's not trusted at 0.75 .. 1 of that limit: below) */
     mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
 #if MBI_HAS_KKT   /* (the pivot record of S: F1, F2) */
