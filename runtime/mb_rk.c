@@ -997,6 +997,49 @@ static int ge_trial(mb_sim *s, const mbi_tableau *tb, mb_real t0, mb_real h, mb_
     return st;
 }
 
+/* The companion's steps of this comparison came near a singular position: the smallest pivot
+ * ratio of S they saw (step_ratio, which ge_compare restores to the run's after them) below
+ * sqrt(rank_tol), as a step of the run's (mb_sim.c, near_singular). F1 and F2 only. */
+static int ge_near_singular(const mb_sim *s)
+{
+#if MBI_HAS_KKT
+    return s->step_ratio < 0 || s->step_ratio * s->step_ratio < s->p.rank_tol;
+#else
+    (void)s;
+    return 0;
+#endif
+}
+
+/* The run's two steps since ge_t, taken from the companion's state where its own step of their
+ * sum is not trusted (ge_compare): they passed the run's error test, so from a state this close
+ * their estimates are about the run's, at most 1, and the pair's difference is carried without
+ * an error of the companion's own. Not near a singular position, where the local solution turns
+ * on how close a state passes it: there the same step from the companion's state can have an
+ * error many times the tolerance (the chain N = 10, baumgarte dopri5 at rtol 1e-6: the run
+ * passing at a pivot ratio of 5e-8 at 9.09 s, the companion 20 tolerances from it, its steps'
+ * estimates 2.2e3 and 2.7e4, after which it went another way, 1.3e4 tolerances from the run by
+ * 10.5 s while the run stayed within 7.4 x rtol: estimated 443; 0.43 now, four such pairs with
+ * estimates of 45 .. 778, the run passing at pivot ratios of 2e-8 .. 4e-7). MB_ERR_PARAM, which
+ * ge_compare takes as a failed step of the companion's own (it starts anew from the run's
+ * state, its estimate so far kept as the largest value), when such a step came near a singular
+ * position (ge_near_singular) with an estimate above lim, what the companion's own step of
+ * twice the length may have, and above the difference so far dp, in tolerances: the
+ * companion's own error is then what it would go on to measure. Not away from singular
+ * positions: the walker's contacts (friction's stick-slip, no event) make such steps too, where
+ * the companion's difference is the error's growth that a run 80 .. 110 x rtol off (canonical
+ * and alf-explicit dop853 at 1e-4) is warned by. Nor below the difference so far: a companion
+ * that carries 2^p x a real error into a passage measures how the passage amplifies it. */
+static int ge_run_steps(mb_sim *s, const mbi_tableau *tb, mb_real lim, const mb_real *dp)
+{
+    mb_real err, d = mbi_err_tols(s, dp, NULL, s->z);
+    if (d > lim) lim = d;
+    int st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
+    if (st == MB_OK && err > lim && ge_near_singular(s)) return MB_ERR_PARAM;
+    if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
+    if (st == MB_OK && err > lim && ge_near_singular(s)) return MB_ERR_PARAM;
+    return st;
+}
+
 /* The comparison of the run's steps since ge_t with the companion's: two (ge_n 2) by one
  * step of their sum, as above; one (ge_n 1: the run's last step, mbi_rk_finish) by one step of
  * the run's own length, whose difference adds no local error of its own but carries the
@@ -1009,8 +1052,8 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     /* the companion's step is trusted where the local errors scale as h^(q+1) (q: the
      * estimate's order, dopri5 4, dop853's combination 7): its estimate at most 2^(q+1) x the
      * tolerance; beyond it takes the run's two steps instead, carrying the difference so far
-     * without adding to it (its w scaled where H is beyond the stabilization's stability limit:
-     * above; dop853's not trusted at 0.75 .. 1 of that limit: below) */
+     * without adding to it (ge_run_steps; its w scaled where H is beyond the stabilization's
+     * stability limit: above; dop853's not trusted at 0.75 .. 1 of that limit: below) */
     mb_real lim = d8 ? 256 : 32;
     mb_monitor m0 = s->mon;
 #if MBI_HAS_KKT   /* (the pivot record of S: F1, F2) */
@@ -1050,8 +1093,7 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
     s->p.omega = w0;
     if (st == MB_ERR_PARAM) {
         held = 0;
-        st = ge_trial(s, tb, s->ge_t, s->ge_tm - s->ge_t, MB_R(1e30), &err);
-        if (st == MB_OK) st = ge_trial(s, tb, s->ge_tm, s->t - s->ge_tm, MB_R(1e30), &err);
+        st = ge_run_steps(s, tb, one ? MB_R(1e30) : lim, dp);
     }
     long ev = s->mon.evals;
     s->mon = m0;
