@@ -26,6 +26,8 @@ typedef struct {
 typedef struct {
     mb_linsys_ops ops;
     klu_common c;
+    double tol;              /* KLU's default pivot threshold and BTF (F3's and F4's A) */
+    int btf;
     kmat m[3];
 } kctx;
 
@@ -73,6 +75,9 @@ static int kmat_build(kctx *k, kmat *a, int which, const mb_symbolic *sy)
         }
     }
     free(next);
+    /* S: no block triangular form (its maximum matching may leave S's diagonal; and S is
+     * irreducible or block diagonal): P = Q, KLU's "diagonal" the diagonal (k_factor) */
+    k->c.btf = which == MB_MAT_S ? 0 : k->btf;
     a->sym = klu_analyze(n, a->Ap, a->Ai, &k->c);
     return a->sym != NULL;
 }
@@ -100,10 +105,17 @@ static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_
         for (int j = 0; j < n; j++)
             for (int s = a->Ap[j]; s < a->Ap[j + 1]; s++) a->Ax[s] *= a->dsc[a->Ai[s]] * a->dsc[j];
     }
-    /* S arrives with a unit diagonal and KLU's own row scaling off: its pivots u_kk are then
-     * the Schur complement pivots d_k / d0_k of the sparse kernels (KLU's threshold pivoting
-     * keeps the diagonal of an SPD matrix), so the rank test means the same. */
+    /* S arrives with a unit diagonal, KLU's own row scaling off, no BTF (kmat_build) and pivot
+     * threshold 0, so that KLU always takes the diagonal (S is symmetric positive
+     * semi-definite: LDL^T needs no pivoting): its pivots u_kk are then the Schur complement
+     * pivots d_k / d0_k of the sparse kernels in KLU's order, the rank test means the same and
+     * a small pivot's row is one of a dependent set. (With the default threshold 1e-3 and BTF,
+     * the diagonal of a nearly dependent row fell below 1e-3 x its column near a singular
+     * position and KLU took an off-diagonal pivot: the one tiny d_k / d0_k became two moderate
+     * pivots, 2.0e-8 and -7.3e-9 at the collinear four-bar, canonical rk4, whose row and column
+     * were A.x and A.y; on the velocity projection's S none fell below rank_tol.) */
     k->c.scale = which == MB_MAT_S ? 0 : 2;
+    k->c.tol = which == MB_MAT_S ? 0 : k->tol;
     int full = a->num == NULL;
     if (!full && (!klu_refactor(a->Ap, a->Ai, a->Ax, a->sym, a->num, &k->c) ||
                   !klu_rcond(a->sym, a->num, &k->c) || k->c.rcond < 1e-3 * a->rcond_full)) {
@@ -122,13 +134,19 @@ static int k_factor(void *ctx, int which, const mb_symbolic *sy, mb_real *F, mb_
     }
     const double *Ud = a->num->Udiag;
     int kmin = 0;
-    for (int j = 1; j < n; j++) if (fabs(Ud[j]) < fabs(Ud[kmin])) kmin = j;
+    if (which == MB_MAT_S)   /* the smallest pivot d_k / d0_k (a negative one fails the test) */
+        for (int j = 1; j < n; j++) { if (Ud[j] < Ud[kmin]) kmin = j; }
+    else
+        for (int j = 1; j < n; j++) if (fabs(Ud[j]) < fabs(Ud[kmin])) kmin = j;
     /* S: the smallest pivot of the unit-diagonal matrix; the others: min / max |u_kk| */
-    *ratio = which == MB_MAT_S ? (mb_real)fabs(Ud[kmin]) : (mb_real)k->c.rcond;
+    *ratio = which == MB_MAT_S ? (mb_real)Ud[kmin] : (mb_real)k->c.rcond;
+    /* S: the row of that pivot, U's diagonal in KLU's row order Pnum (= its column order Q
+     * on the diagonal); also on success, as the sparse kernels keep theirs, to name a step
+     * that broke down near a singular position (mb_linsys.c, ls_monitor: step_row) */
+    if (which == MB_MAT_S && rank_tol > 0) *bad = a->num->Pnum[kmin];
     if (Ud[kmin] == 0 || !isfinite(k->c.rcond) ||
         (which == MB_MAT_S && rank_tol > 0 && *ratio < rank_tol)) {
-        /* name the column of the smallest pivot: U's diagonal in KLU's column order Q */
-        if (which == MB_MAT_S && a->sym->Q) *bad = a->sym->Q[kmin];
+        if (which == MB_MAT_S) *bad = a->num->Pnum[kmin];
         if (!isfinite(k->c.rcond)) return MB_ERR_NONFINITE;
         return which == MB_MAT_A_SYM && rank_tol == 0 ? MB_ERR_NOT_SPD : MB_ERR_SINGULAR;
     }
@@ -151,6 +169,8 @@ mb_linsys_ops *mb_klu_open(void)
     kctx *k = calloc(1, sizeof *k);
     if (!k) return NULL;
     klu_defaults(&k->c);
+    k->tol = k->c.tol;
+    k->btf = k->c.btf;
     k->ops.name = "klu";
     k->ops.factor = k_factor;
     k->ops.solve = k_solve;
