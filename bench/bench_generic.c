@@ -396,8 +396,7 @@ static void bench_sim_t(const pair_t *pr, int f, double target, long seg, int wh
 }
 
 /* The tables' measurements: about 40 ms each, in segments of at most 1000 steps from the start
- * (Andrews: the first 0.01 s; the generic side on KLU stops at t = 0.0278 on F1/F2, see
- * bench_andrews_runs). */
+ * (Andrews: the first 0.01 s; whole runs: bench_andrews_runs). */
 static void bench_sim(const pair_t *pr, int f, simres_t *res)
 {
     bench_sim_t(pr, f, 4e-2, 1000, 0, NREP_SIM, res);
