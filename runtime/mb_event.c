@@ -211,14 +211,13 @@ static int cut_redo(mb_sim *s, const mbi_integ *ig, const mbi_step0 *b, mb_real 
     int st = ig->restart(s, s->t);         /* f at the step's start again */
     if (st) return st;
     /* the redo's drivers' work by parts (mb_rk.c, step_adaptive) starts from S and Phi_t at the
-     * step's start: the restart's. The undo cannot give them: locate's dense output keeps its
-     * evaluation's sigma in S0 (MB_VIEW_DENSE: free between steps, but this is inside one), a
-     * sigma reset at the discarded end lowered S0, and the monitor moved Phi_t's copy (ptq) to
-     * that end. With S0 at the discarded end, every cut added (S_end - S_start)^T Phi_t to W:
-     * valve_jump's canonical dop853 at rtol 1e-7 max_energy_dev 9.4e-3 J against 9.4e-6
-     * without events. */
+     * step's start: the restart's (mbi_form_restart also puts Phi_t's copy ptq, which the
+     * monitor moved to the discarded end, back). S0 is not the start's after a sigma reset at
+     * the discarded end (mbi_sigma_reset lowers it with S) and, on alf-explicit, not the
+     * restart's bits (its sigma iteration starts warm). With S0 at the discarded end, every cut
+     * added (S_end - S_start)^T Phi_t to W: valve_jump's canonical dop853 at rtol 1e-7
+     * max_energy_dev 9.4e-3 J against 9.4e-6 without events. */
     copy(s->nc, s->S0, s->S);
-    copy(s->nc, s->ptq, s->Phit);
     s->h_next = tr - s->t;
     return ig->step_adaptive(s, tr, b);
 }

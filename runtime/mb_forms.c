@@ -40,7 +40,15 @@ int mbi_form_start(mb_sim *s, mb_real t0)
 #if MBI_HAS_EB
 int mbi_form_restart(mb_sim *s, mb_real t)
 {
-    return MBI_FORM(s)->rhs ? mbi_form_start(s, t) : MB_OK;
+    if (!MBI_FORM(s)->rhs) return MB_OK;
+    int st = mbi_form_start(s, t);
+#if MBI_F2 || MBI_F3
+    /* Phi_t at the step's start for canonical's and alf-explicit's work of the drivers (ptq:
+     * the monitor's copy of the last step's end), which an undo leaves at the discarded end
+     * and a new input's slope moves (baumgarte's work takes lambda^T Phi_t, pdrv) */
+    if (st == MB_OK) copy(s->nc, s->ptq, s->Phit);
+#endif
+    return st;
 }
 
 int mbi_undo_step(mb_sim *s, mb_real t_start, int st)

@@ -46,10 +46,13 @@
     MB_L_MAX(MB_L_IF(LS, MB_L_NMAX(N, NC) * MB_L_NMAX(N, NC)), MB_L_IF(MB_L_F4(F) && (FJ), 2 * (N) * (N)))
 
 /* Dense output (p.dense, DN = 1): the continuous extension's vectors of the state (dopri5 4,
- * dop853 7) and, for the work at an interpolated time, sigma and Phi_t at the step's start. */
+ * dop853 7), for the work at an interpolated time sigma and Phi_t at the step's start, and the
+ * run's evaluation's v and sigma kept while the interpolant's evaluations overwrite them (N + NC:
+ * mb_rk.c, rk_dense; not the step's start v0, S0, which an undo needs after event location
+ * inside a step). */
 #define MB_L_NDENSE(I) ((I) == MB_DOP853 ? 7 : (I) == MB_DOPRI5 ? 4 : 0)
 #define MB_L_DENSE(F, I, DN, N, NC)                                                          \
-    MB_L_IF((DN) && MB_L_NDENSE(I) > 0, MB_L_NDENSE(I) * MB_L_NZ(F, N, NC) + 2 * (NC))
+    MB_L_IF((DN) && MB_L_NDENSE(I) > 0, MB_L_NDENSE(I) * MB_L_NZ(F, N, NC) + 3 * (NC) + (N))
 /* The adaptive integrators' stage powers of the loads (16: DOP853's stages with its dense
  * output's) and, with dense output, the 7 coefficients of the interpolated work. */
 #define MB_L_KP(I) MB_L_IF(MB_L_NDENSE(I) > 0, 16)
@@ -215,9 +218,10 @@
  * tmpm in c's. */
 #define MB_VIEW_TRAP(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(dp, tn[3]) V(sv, tm[0])         \
     V(tmpm, tm[1]) V(tmpn, tn[0])
-/* Dense output between steps (mb_rk.c, mb_bdf.c): the state's v and sigma kept while an
+/* bdf's dense output between steps (mb_bdf.c): the state's v and sigma kept while an
  * evaluation at the interpolated state overwrites ev_v, ev_sig, in v's and S's blocks of the
- * step's start (v0, S0: mb_sim_step's, free between steps); bdf on F4's v in g1's */
+ * step's start (v0, S0: mb_sim_step's, free between steps); bdf on F4's v in g1's (dopri5's and
+ * dop853's keep theirs in the dense output's block, MB_L_DENSE) */
 #define MB_VIEW_DENSE(V) V(vsave, v0) V(ssave, S0) V(vv, tn[0])
 /* The trapezoid's step control (mb_trapezoid_control.c), between steps: Milne's error vector
  * and the dense output's v in g1's block */

@@ -588,7 +588,10 @@ static void stiffness(mb_sim *s, const mbi_tableau *tb, mb_real h, mb_real hrho)
  *            and 14..16 three more stages (order 7; DOP853's dense output, ibid. II.10).
  * Blocks of s->dn (nz each): dopri5 r3 r1 r2 r4 (k1 kept in block 0 until the coefficients are
  * formed); dop853 r7 r1 r2 r4 r5 r6 r3 (k1 in block 6, block 0 the extra stages' scratch). After
- * them sigma and Phi_t at the step's start (the work at an interpolated time). */
+ * them sigma and Phi_t at the step's start (the work at an interpolated time), then the run's
+ * evaluation's v and sigma (F3's warm start) while rk_dense evaluates (dense_saved): its own,
+ * so that an interpolation inside a step (event location, mb_event.c) leaves the step's start
+ * v0, S0 for an undo. */
 static const mb_real dp_d[7] = {-MB_R(12715105075.0) / MB_R(11282082432.0), 0,
     MB_R(87487479700.0) / MB_R(32700410799.0), -MB_R(10690763975.0) / MB_R(1880347072.0),
     MB_R(701980252875.0) / MB_R(199316789632.0), -MB_R(1453857185.0) / MB_R(822651844.0),
@@ -639,6 +642,8 @@ static const mb_real d8_d[4][16] = {
 
 static mb_real *dn_block(const mb_sim *s, int b) { return s->dn + (size_t)b * (size_t)s->nz; }
 static int dn_blocks(const mb_sim *s) { return MB_L_NDENSE(s->p.integrator); }
+/* the run's evaluation's v (n) and sigma (nc after it) kept while rk_dense evaluates */
+static mb_real *dense_saved(const mb_sim *s) { return dn_block(s, dn_blocks(s)) + 2 * s->nc; }
 
 /* Before an adaptive step, keep what the work at an interpolated time needs (W at the step's
  * start; sigma and Phi_t there). */
@@ -741,8 +746,7 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
     int n = s->n, nc = s->nc, nz = s->nz, st = MB_OK;
     if (!s->dn || !s->dense_state || !s->ready) return MB_ERR_STATE;
     if (!(t >= s->t_prev && t <= s->t)) return MB_ERR_PARAM;
-    const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* F3's warm start, kept */
-    mb_real *vsave = w.vsave, *ssave = w.ssave;
+    mb_real *vsave = dense_saved(s), *ssave = vsave + n;   /* F3's warm start, kept */
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if (s->dense_state == 1) {
