@@ -938,6 +938,40 @@ static void ge_sync(mb_sim *s, int keep)
     ge_restart(s, 0);
 }
 
+/* What the companion's evaluations overwrite of the run's, kept and put back: the monitor (but
+ * its count of evaluations), the pivot record of S (F1, F2), and ev_v, ev_sig (to sv: n + nc) */
+typedef struct {
+    mb_monitor mon;
+#if MBI_HAS_KKT
+    mb_real ratio;
+    int row;
+#endif
+} ge_kept;
+
+static void ge_keep(const mb_sim *s, ge_kept *k, mb_real *sv)
+{
+    k->mon = s->mon;
+#if MBI_HAS_KKT
+    k->ratio = s->step_ratio;
+    k->row = s->step_row;
+#endif
+    copy(s->n, sv, s->ev_v);
+    copy(s->nc, sv + s->n, s->ev_sig);
+}
+
+static void ge_put_back(mb_sim *s, const ge_kept *k, const mb_real *sv)
+{
+    long ev = s->mon.evals;
+    s->mon = k->mon;
+    s->mon.evals = ev;
+#if MBI_HAS_KKT
+    s->step_ratio = k->ratio;
+    s->step_row = k->row;
+#endif
+    copy(s->n, s->ev_v, sv);
+    copy(s->nc, s->ev_sig, sv + s->n);
+}
+
 /* The run's sigma reset (mbi_sigma_reset) took Phi_q^T sigma out of its momenta, sigma kept in
  * the companion's slot of the saved ev_sig (accept). The companion takes the same sigma out of
  * its own momenta at its own positions: exact for it as for the run (p = M v + Phi_q^T sigma in
@@ -952,27 +986,14 @@ static void ge_sync(mb_sim *s, int keep)
 static int ge_shift(mb_sim *s)
 {
     const mb_model *m = s->m;
-    int n = s->n, nc = s->nc, nz = s->nz;
+    int n = s->n, nz = s->nz;
     mb_real *sg = s->gz + 2 * nz + n, *sv = s->ztmp;   /* (ztmp is free: ge_step) */
-    mb_monitor m0 = s->mon;
-#if MBI_HAS_KKT
-    mb_real sr = s->step_ratio;
-    int srow = s->step_row;
-#endif
-    copy(n, sv, s->ev_v);
-    copy(nc, sv + n, s->ev_sig);
+    ge_kept kept;
+    ge_keep(s, &kept, sv);
     m->phi_q(m, s->ge_t, s->gz, s->Pq);
     pq_mtv(m, s->Pq, sg, -1, s->gz + n);
     int st = rhs(s, s->ge_t, s->gz, s->gz + nz);
-    long ev = s->mon.evals;
-    s->mon = m0;
-    s->mon.evals = ev;
-#if MBI_HAS_KKT
-    s->step_ratio = sr;
-    s->step_row = srow;
-#endif
-    copy(n, s->ev_v, sv);
-    copy(nc, s->ev_sig, sv + n);
+    ge_put_back(s, &kept, sv);
     s->ge_resets = s->mon.sigma_resets;
     return st;
 }
@@ -1059,13 +1080,8 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
      * without adding to it (ge_run_steps; its w scaled where H is beyond the stabilization's
      * stability limit: above; dop853's not trusted at 0.75 .. 1 of that limit: below) */
     mb_real lim = d8 ? 256 : 32;
-    mb_monitor m0 = s->mon;
-#if MBI_HAS_KKT   /* (the pivot record of S: F1, F2) */
-    mb_real sr = s->step_ratio;
-    int srow = s->step_row;
-#endif
-    copy(n, sv, s->ev_v);
-    copy(nc, sv + n, s->ev_sig);
+    ge_kept kept;
+    ge_keep(s, &kept, sv);
     mb_real w0 = s->p.omega, h1 = s->ge_tm - s->ge_t, h2 = s->t - s->ge_tm;
     int held = !one && H * s->stab_rate > tb->stab;   /* H beyond the stabilization's stability limit */
     /* dop853, H within that limit but at 0.75 of it or beyond: its stability function is
@@ -1099,15 +1115,7 @@ static void ge_compare(mb_sim *s, const mbi_tableau *tb)
         held = 0;
         st = ge_run_steps(s, tb, one ? MB_R(1e30) : lim, dp);
     }
-    long ev = s->mon.evals;
-    s->mon = m0;
-    s->mon.evals = ev;
-#if MBI_HAS_KKT
-    s->step_ratio = sr;
-    s->step_row = srow;
-#endif
-    copy(n, s->ev_v, sv);
-    copy(nc, s->ev_sig, sv + n);
+    ge_put_back(s, &kept, sv);
     if (st != MB_OK) { ge_sync(s, 0); return; }
     /* A companion more than 10 x the mechanism's size (the length scale L or the largest
      * |q_i|: a particle's L is 0, a crank's angle grows) from the run has left it, not
