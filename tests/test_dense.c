@@ -196,8 +196,9 @@ static void check_contract(void)
     size_t with = mb_sim_workspace_size(&harmonic_model, &p);
     p.dense = 0;
     size_t without = mb_sim_workspace_size(&harmonic_model, &p);
-    /* dopri5: 4 state vectors (nz = 6 for F1), 2 nc and 7 coefficients for the work */
-    CHECK(with == without + sizeof(mb_real) * (4 * 6 + 2 * 2 + 7), "workspace %zu vs %zu", with, without);
+    /* dopri5: 4 state vectors (nz = 6 for F1), 3 nc and n (sigma and Phi_t at the step's
+     * start, rk_dense's own scratch of ev_v and ev_sig) and 7 coefficients for the work */
+    CHECK(with == without + sizeof(mb_real) * (4 * 6 + 3 * 2 + 3 + 7), "workspace %zu vs %zu", with, without);
     run r;   /* without p.dense: nothing kept */
     mb_real q[3];
     CHECK(start(&r, &harmonic_model, MB_CANONICAL, MB_DOPRI5, 0.1, 1e-6, 0) == MB_OK &&
