@@ -998,6 +998,15 @@ static int ge_shift(mb_sim *s)
     return st;
 }
 
+/* dr sigma resets since the companion's last: one it takes itself (ge_shift); where that fails
+ * it starts anew, its estimate kept: 1, else 0 */
+static int ge_take_reset(mb_sim *s, long dr)
+{
+    if (dr != 1 || ge_shift(s) == MB_OK) return 0;
+    ge_sync(s, 1);
+    return 1;
+}
+
 /* One step of the companion from (t0, gz) of h: its state and f there to gz (its error estimate
  * to *err, untouched when *err > lim: then MB_ERR_PARAM, the step not taken). The trial runs
  * as the run's does from (t, z, fz), the companion's in their place. */
@@ -1169,10 +1178,7 @@ static void ge_step(mb_sim *s, const mbi_tableau *tb)
         ge_sync(s, dr != 0);
         return;
     }
-    if (dr == 1 && ge_shift(s) != MB_OK) {
-        ge_sync(s, 1);
-        return;
-    }
+    if (ge_take_reset(s, dr)) return;
     if (s->ge_n == 2) ge_compare(s, tb);
 }
 
@@ -1191,10 +1197,7 @@ int mbi_rk_finish(mb_sim *s)
     if (s->p.integrator != MB_DOPRI5 && s->p.integrator != MB_DOP853) return 0;
     long dr = s->mon.sigma_resets - s->ge_resets;
     if (s->ge_n < 1 || s->t != s->ge_tlast || (dr != 0 && dr != 1)) return 0;
-    if (dr == 1 && ge_shift(s) != MB_OK) {
-        ge_sync(s, 1);
-        return 0;
-    }
+    if (ge_take_reset(s, dr)) return 0;
     ge_compare(s, tb);
     s->dense_state = 0;   /* its stages and ztmp were the companion's */
     return 1;
