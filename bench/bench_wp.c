@@ -299,19 +299,75 @@ static void print_angles(const char *label, const double *a)
     say("\n");
 }
 
+/* The solve --one measures, and nothing else: callgrind --toggle-collect=one_solve counts ours
+ * (mb_sim_init, mb_sim_reset from the assembled state, the steps) or IDA's (IDAReInit, IDASolve)
+ * alike; the own reference run before it is left out. */
+static __attribute__((noinline)) void one_solve(run *r) { first_solve(r); }
+
+/* bench_wp --one RUN TOL: one solve of one run, its digits and counters, for an instruction count
+ * (docs/work-precision.md). RUN: ida-klu, ida-dense, or FORMULATION/INTEGRATOR (error-controlled,
+ * rtol = atol = TOL). */
+static int one_run(const char *name, const char *tol)
+{
+    run r = {0};
+    char *end;
+    r.x = strtod(tol, &end);
+    if (end == tol || *end || !(r.x > 0 && r.x < 1)) {
+        fprintf(stderr, "bench_wp: --one: tolerance '%s' is not a number in (0, 1)\n", tol);
+        return 2;
+    }
+    if (!strcmp(name, "ida-klu") || !strcmp(name, "ida-dense")) {
+        r.ida = name[4] == 'k' ? 2 : 1;
+        if (!(IDA[r.ida - 1] = bida_open(M, Q0, V0, r.ida == 2))) return 1;
+    } else {
+        const char *sl = strchr(name, '/');
+        char form[64];
+        if (!sl || (size_t)(sl - name) >= sizeof form) {
+            fprintf(stderr, "bench_wp: --one: run '%s' is not ida-klu, ida-dense or FORMULATION/INTEGRATOR\n", name);
+            return 2;
+        }
+        memcpy(form, name, (size_t)(sl - name));
+        form[sl - name] = 0;
+        r.form = mb_formulation_parse(form);
+        r.integ = mb_integrator_parse(sl + 1);
+        r.adaptive = 1;
+        if (r.form < 0 || r.integ < 0 || !accepted(r.form, r.integ, 1)) {
+            fprintf(stderr, "bench_wp: --one: '%s' is no error-controlled run the runtime accepts\n", name);
+            return 2;
+        }
+    }
+    run ref = {0};   /* our own high-precision run, as the tables' (main) */
+    ref.form = MB_BAUMGARTE; ref.integ = mb_integrator_parse("dop853"); ref.adaptive = 1; ref.x = 1e-14;
+    memcpy(REF_OWN, REF_PUB, sizeof REF_OWN);
+    first_solve(&ref);
+    if (ref.status) { fprintf(stderr, "bench_wp: the high-precision run failed\n"); return 1; }
+    memcpy(REF_OWN, ref.ang, sizeof REF_OWN);
+    one_solve(&r);
+    char nm[96];
+    printf("%s %.2g: status %d, digits %.2f (published reference) %.2f (own), %ld steps, %ld rejected, "
+           "%ld right-hand sides (IDA: residuals), %ld factorizations (IDA: Jacobians)\n",
+           run_name(&r, nm, sizeof nm), r.x, r.status, r.dpub, r.down, r.steps, r.rejected, r.evals, r.jac);
+    return r.status ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     int rounds = 7;
     const char *env = getenv("WP_ROUNDS");
     if (env && atoi(env) > 0) rounds = atoi(env) < MAX_ROUNDS ? atoi(env) : MAX_ROUNDS;
     int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-    if (help || argc > 2 || (argc == 2 && argv[1][0] == '-')) {   /* not an option taken for a file */
+    int one = argc == 4 && !strcmp(argv[1], "--one");
+    if (!one && (help || argc > 2 || (argc == 2 && argv[1][0] == '-'))) {   /* not an option taken for a file */
         fprintf(help ? stdout : stderr, "usage: bench_wp [FILE]\n"
+                "       bench_wp --one RUN TOL\n"
                 "  the work-precision tables of make bench-wp on Andrews' squeezer (timings, never a\n"
-                "  test), appended to FILE when given; env WP_ROUNDS timing rounds (default 7)\n");
+                "  test), appended to FILE when given; env WP_ROUNDS timing rounds (default 7).\n"
+                "  --one: one solve of RUN (ida-klu, ida-dense or FORMULATION/INTEGRATOR, e.g.\n"
+                "  baumgarte/dop853) at rtol = atol = TOL from the assembled state, its digits and\n"
+                "  counters (for callgrind: docs/work-precision.md)\n");
         return help ? 0 : 2;
     }
-    if (argc > 1 && !(fout = fopen(argv[1], "a"))) { perror(argv[1]); return 1; }
+    if (!one && argc > 1 && !(fout = fopen(argv[1], "a"))) { perror(argv[1]); return 1; }
     M = &andrews_model;
     int n = M->nq;
     if (n > 256) return 1;
@@ -333,6 +389,7 @@ int main(int argc, char **argv)
         memcpy(V0, mb_sim_get_v(b.s), sizeof *V0 * (size_t)n);
         free(b.w);
     }
+    if (one) return one_run(argv[2], argv[3]);
     double a0[7];
     angles(M, Q0, a0);
 

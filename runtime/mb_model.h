@@ -104,7 +104,7 @@ typedef struct mb_pq_products {
                    mb_real cv, const mb_real *ga, const mb_real *pt, const mb_real *ph, mb_real c1,
                    mb_real c2, mb_real *y);
     void (*kkt_bi)(const mb_real *Pq, const mb_real *mi, const mb_real *b, const mb_real *pt,
-                   const mb_real *ph, const mb_real *I, mb_real c1, mb_real c2, mb_real *y);
+                   const mb_real *ph, const mb_real *Ip, mb_real c1, mb_real c2, mb_real *y);
 } mb_pq_products;
 
 typedef struct mb_f4_kernels {

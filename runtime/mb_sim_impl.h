@@ -138,7 +138,7 @@ typedef struct mbi_form {
      * Newton leaves out (p.redundant_rows; NULL: none).
      * constraint: c into s->cv from the evaluation and Int Phi I; with upd, the multipliers'
      * update sigma~ += alpha c (5.34). */
-    void (*constraint)(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr);
+    void (*constraint)(mb_sim *s, const mb_real *Ip, int upd, const unsigned char *dr);
     /* residual: g times the residuals into g1, g2 (n each), sv (nc) its scratch */
     void (*residual)(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
     /* matrix: the reduced Newton matrix dg1/dq + g dg2/dq into FA (not factored) at (t, q); ig the
@@ -175,7 +175,7 @@ extern const mbi_form *const mbi_forms[4];
  * one-formulation build's below) */
 int mbi_f4_start(mb_sim *s, mb_real t0);
 int mbi_f4_accept(mb_sim *s, int *moved);
-void mbi_f4_constraint(mb_sim *s, const mb_real *I, int upd, const unsigned char *dr);
+void mbi_f4_constraint(mb_sim *s, const mb_real *Ip, int upd, const unsigned char *dr);
 void mbi_f4_residual(mb_sim *s, const mb_real *p, mb_real g, mb_real *sv, mb_real *g1, mb_real *g2);
 void mbi_f4_matrix(mb_sim *s, mb_real t, mb_real *q, mb_real g, mb_real ig, int full);
 void mbi_f4_momenta(mb_sim *s, const mb_real *dq, mb_real g, mb_real *tmpn, mb_real *tmpm, int full);

@@ -91,6 +91,11 @@ for h in "$P"/include/mb/*.h; do
     if printf '#include "%s"\ntypedef int probe_nonempty;\n' "$(basename "$h")" |
         cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$P/include/mb" -x c - 2>"$tmp/err"; then ok
     else bad "installed $(basename "$h") does not compile alone: $(head -n 3 "$tmp/err")"; fi
+    # after <complex.h> (its macro I; lapacke.h includes it): no parameter name a standard
+    # header's macro can take
+    if printf '#include <complex.h>\n#include "%s"\ntypedef int probe_nonempty;\n' "$(basename "$h")" |
+        cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$P/include/mb" -x c - 2>"$tmp/err"; then ok
+    else bad "installed $(basename "$h") does not compile after <complex.h>: $(head -n 3 "$tmp/err")"; fi
 done
 # (memcpy, memmove, memset, memcmp: what GCC requires of a freestanding environment too)
 for lib in libmbrt libmbrt_float; do
