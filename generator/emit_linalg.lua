@@ -974,8 +974,8 @@ function M.alf(name, P, prow, pcol, nc)
     for k = 0, n - 1 do pinv[perm[k + 1]] = k end
     -- c = Phi_q v + b, then sigma~: each row as soon as the backward substitution has written
     -- the last y it reads (fewer values live at a time). pq_mv's rows sum from 0; 0 + x is x but
-    -- for x = -0, and that moves sigma~ + a (c + b) only where sigma~ is -0, which it never is
-    -- (it starts from +0, and a sum is -0 only of two -0): the same sigma~ without the addition
+    -- for x = -0, and that moves sigma~ + a (c + b) only where sigma~ itself is -0 (the runtime
+    -- starts it from +0, and a sum is -0 only of two -0): the same sigma~ without the addition
     local need, waiting = {}, {}
     for r = 0, nc - 1 do
         need[r] = 0
