@@ -600,7 +600,7 @@ static MB_NO_SLP int bouncing_ball_f3_factor(mb_real *restrict F, const mb_real 
     const mb_real u1 = 0;
     const mb_real l1 = u1 * i0;
     F[4] = l1;
-    const mb_real d1 = mass[1] - u0 * l0;
+    const mb_real d1 = mass[1] - u0 * F[3];
     if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
         F[1] = d1;
         return 1;
@@ -608,10 +608,10 @@ static MB_NO_SLP int bouncing_ball_f3_factor(mb_real *restrict F, const mb_real 
     const mb_real i1 = 1 / d1;
     F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
-    const mb_real u2 = 0 - u1 * l0;
+    const mb_real u2 = 0 - u1 * F[3];
     const mb_real l2 = u2 * i1;
     F[5] = l2;
-    const mb_real d2 = mass[2] - u1 * l1 - u2 * l2;
+    const mb_real d2 = mass[2] - u1 * F[4] - u2 * F[5];
     if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
         F[2] = d2;
         return 2;
@@ -637,10 +637,10 @@ static mb_real bouncing_ball_f3_iter(const mb_real *restrict F, const mb_real *r
     (void)vold;
     (void)a;
     const mb_real r0 = p[0];
-    const mb_real r1 = p[1];
-    const mb_real r2 = p[2];
     const mb_real x0 = r0;
+    const mb_real r1 = p[1];
     const mb_real x1 = r1 - F[3] * x0;
+    const mb_real r2 = p[2];
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
     MB_RELOAD();
     const mb_real y2 = MB_LDL_DIV(x2, F[2]);
@@ -652,7 +652,9 @@ static mb_real bouncing_ball_f3_iter(const mb_real *restrict F, const mb_real *r
     const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
+    mb_real dv = e0 * e0;
+    dv += e1 * e1;
+    dv += e2 * e2;
     return dv;
 }
 

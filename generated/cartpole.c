@@ -518,7 +518,7 @@ static MB_NO_SLP int cartpole_s_factor(mb_real *restrict F, mb_real *restrict d0
     F[5] = l1;
     const mb_real o3 = w[1] + w[4] + w[5] * Pq[7] * Pq[7];
     d0[3] = o3;
-    const mb_real p3 = o3 - u0 * l0 - u1 * l1;
+    const mb_real p3 = o3 - u0 * F[4] - u1 * F[5];
     if (!(p3 > tol * o3)) {
         F[3] = p3;
         *qmax = m1 > m0 ? m1 : m0;
@@ -1119,7 +1119,7 @@ static MB_NO_SLP int cartpole_f3_factor(mb_real *restrict F, const mb_real *rest
     const mb_real u1 = e7 * Pq[5];
     const mb_real l1 = u1 * i1;
     F[7] = l1;
-    const mb_real d2 = mass[4] + e6 * Pq[6] - u0 * l0;
+    const mb_real d2 = mass[4] + e6 * Pq[6] - u0 * F[6];
     if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
         F[2] = d2;
         return 2;
@@ -1127,7 +1127,7 @@ static MB_NO_SLP int cartpole_f3_factor(mb_real *restrict F, const mb_real *rest
     const mb_real i2 = 1 / d2;
     F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
-    const mb_real u2 = e7 * Pq[6] - u1 * l0;
+    const mb_real u2 = e7 * Pq[6] - u1 * F[6];
     const mb_real l2 = u2 * i2;
     F[8] = l2;
     const mb_real e2 = a * Pq[2];
@@ -1147,7 +1147,7 @@ static MB_NO_SLP int cartpole_f3_factor(mb_real *restrict F, const mb_real *rest
     const mb_real u4 = e4 * Pq[2];
     const mb_real l4 = u4 * i3;
     F[10] = l4;
-    const mb_real d4 = mass[3] + e3 * Pq[3] - u3 * l3;
+    const mb_real d4 = mass[3] + e3 * Pq[3] - u3 * F[9];
     if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
         F[4] = d4;
         return 4;
@@ -1155,10 +1155,10 @@ static MB_NO_SLP int cartpole_f3_factor(mb_real *restrict F, const mb_real *rest
     const mb_real i4 = 1 / d4;
     F[4] = MB_LDL_D(d4, i4);
     MB_RELOAD();
-    const mb_real u5 = e4 * Pq[3] - u4 * l3;
+    const mb_real u5 = e4 * Pq[3] - u4 * F[9];
     const mb_real l5 = u5 * i4;
     F[11] = l5;
-    const mb_real d5 = mass[5] + e4 * Pq[4] + e7 * Pq[7] - u1 * l1 - u2 * l2 - u4 * l4 - u5 * l5;
+    const mb_real d5 = mass[5] + e4 * Pq[4] + e7 * Pq[7] - u1 * F[7] - u2 * F[8] - u4 * F[10] - u5 * F[11];
     if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
         F[5] = d5;
         return 5;
@@ -1184,20 +1184,20 @@ static mb_real cartpole_f3_iter(const mb_real *restrict F, const mb_real *restri
     (void)vold;
     (void)a;
     const mb_real s0 = a * b[0] + sig[0];
-    const mb_real s1 = a * b[1] + sig[1];
-    const mb_real s2 = a * b[2] + sig[2];
-    const mb_real s3 = a * b[3] + sig[3];
-    const mb_real r0 = p[0] - Pq[2] * s2;
-    const mb_real r1 = p[1] - Pq[1] * s1 - Pq[5] * s3;
     const mb_real r2 = p[2] - Pq[0] * s0;
-    const mb_real r3 = p[3] - Pq[3] * s2;
-    const mb_real r4 = p[4] - Pq[6] * s3;
-    const mb_real r5 = p[5] - Pq[4] * s2 - Pq[7] * s3;
     const mb_real x0 = r2;
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real r1 = p[1] - Pq[1] * s1 - Pq[5] * s3;
     const mb_real x1 = r1;
+    const mb_real r4 = p[4] - Pq[6] * s3;
     const mb_real x2 = r4 - F[6] * x1;
+    const mb_real s2 = a * b[2] + sig[2];
+    const mb_real r0 = p[0] - Pq[2] * s2;
     const mb_real x3 = r0;
+    const mb_real r3 = p[3] - Pq[3] * s2;
     const mb_real x4 = r3 - F[9] * x3;
+    const mb_real r5 = p[5] - Pq[4] * s2 - Pq[7] * s3;
     const mb_real x5 = r5 - F[7] * x1 - F[8] * x2 - F[10] * x3 - F[11] * x4;
     MB_RELOAD();
     const mb_real y5 = MB_LDL_DIV(x5, F[5]);
@@ -1209,20 +1209,25 @@ static mb_real cartpole_f3_iter(const mb_real *restrict F, const mb_real *restri
     const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[9] * y4 - F[10] * y5;
     const mb_real e0 = y3 - vold[0];
     vold[0] = y3;
-    sig[2] = sig[2] + a * ((0 + Pq[2] * y3 + Pq[3] * y4 + Pq[4] * y5) + b[2]);
+    sig[2] = sig[2] + a * ((Pq[2] * y3 + Pq[3] * y4 + Pq[4] * y5) + b[2]);
+    mb_real dv = e0 * e0;
     const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[8] * y5;
     const mb_real e4 = y2 - vold[4];
     vold[4] = y2;
     const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[6] * y2 - F[7] * y5;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
-    sig[3] = sig[3] + a * ((0 + Pq[5] * y1 + Pq[6] * y2 + Pq[7] * y5) + b[3]);
+    sig[1] = sig[1] + a * ((Pq[1] * y1) + b[1]);
+    sig[3] = sig[3] + a * ((Pq[5] * y1 + Pq[6] * y2 + Pq[7] * y5) + b[3]);
+    dv += e1 * e1;
     const mb_real y0 = MB_LDL_DIV(x0, F[0]);
     const mb_real e2 = y0 - vold[2];
     vold[2] = y0;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0) + b[0]);
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
+    sig[0] = sig[0] + a * ((Pq[0] * y0) + b[0]);
+    dv += e2 * e2;
+    dv += e3 * e3;
+    dv += e4 * e4;
+    dv += e5 * e5;
     return dv;
 }
 

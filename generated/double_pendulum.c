@@ -537,7 +537,7 @@ static MB_NO_SLP int double_pendulum_s_factor(mb_real *restrict F, mb_real *rest
     F[6] = l2;
     const mb_real o1 = w[1] + w[2] * Pq[3] * Pq[3];
     d0[1] = o1;
-    const mb_real p1 = o1 - u0 * l0;
+    const mb_real p1 = o1 - u0 * F[4];
     if (!(p1 > tol * o1)) {
         F[1] = p1;
         *qmax = m1 > m0 ? m1 : m0;
@@ -547,15 +547,15 @@ static MB_NO_SLP int double_pendulum_s_factor(mb_real *restrict F, mb_real *rest
     F[1] = MB_LDL_D(p1, inv);
     const mb_real q1 = o1 * inv;
     m1 = q1 > m1 ? q1 : m1;
-    const mb_real u3 = w[2] * Pq[1] * Pq[3] - u1 * l0;
+    const mb_real u3 = w[2] * Pq[1] * Pq[3] - u1 * F[4];
     const mb_real l3 = u3 * inv;
     F[7] = l3;
-    const mb_real u4 = -w[1] + w[2] * Pq[3] * Pq[3] - u2 * l0;
+    const mb_real u4 = -w[1] + w[2] * Pq[3] * Pq[3] - u2 * F[4];
     const mb_real l4 = u4 * inv;
     F[8] = l4;
     const mb_real o2 = w[0] + w[2] * Pq[1] * Pq[1] + w[3] + w[5] * Pq[7] * Pq[7];
     d0[2] = o2;
-    const mb_real p2 = o2 - u1 * l1 - u3 * l3;
+    const mb_real p2 = o2 - u1 * F[5] - u3 * F[7];
     if (!(p2 > tol * o2)) {
         F[2] = p2;
         *qmax = m1 > m0 ? m1 : m0;
@@ -565,12 +565,12 @@ static MB_NO_SLP int double_pendulum_s_factor(mb_real *restrict F, mb_real *rest
     F[2] = MB_LDL_D(p2, inv);
     const mb_real q2 = o2 * inv;
     m0 = q2 > m0 ? q2 : m0;
-    const mb_real u5 = w[2] * Pq[3] * Pq[1] + w[5] * Pq[11] * Pq[7] - u2 * l1 - u4 * l3;
+    const mb_real u5 = w[2] * Pq[3] * Pq[1] + w[5] * Pq[11] * Pq[7] - u2 * F[5] - u4 * F[7];
     const mb_real l5 = u5 * inv;
     F[9] = l5;
     const mb_real o3 = w[1] + w[2] * Pq[3] * Pq[3] + w[4] + w[5] * Pq[11] * Pq[11];
     d0[3] = o3;
-    const mb_real p3 = o3 - u2 * l2 - u4 * l4 - u5 * l5;
+    const mb_real p3 = o3 - u2 * F[6] - u4 * F[8] - u5 * F[9];
     if (!(p3 > tol * o3)) {
         F[3] = p3;
         *qmax = m1 > m0 ? m1 : m0;
@@ -1321,7 +1321,7 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real u5 = e11 * Pq[8];
     const mb_real l5 = u5 * i1;
     F[11] = l5;
-    const mb_real d2 = mass[3] + e6 * Pq[6] - u0 * l0;
+    const mb_real d2 = mass[3] + e6 * Pq[6] - u0 * F[6];
     if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
         F[2] = d2;
         return 2;
@@ -1329,13 +1329,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real i2 = 1 / d2;
     F[2] = MB_LDL_D(d2, i2);
     MB_RELOAD();
-    const mb_real u6 = e5 * Pq[6] - u1 * l0;
+    const mb_real u6 = e5 * Pq[6] - u1 * F[6];
     const mb_real l6 = u6 * i2;
     F[12] = l6;
-    const mb_real u7 = e7 * Pq[6] - u2 * l0;
+    const mb_real u7 = e7 * Pq[6] - u2 * F[6];
     const mb_real l7 = u7 * i2;
     F[13] = l7;
-    const mb_real d3 = mass[4] + e10 * Pq[10] - u3 * l3;
+    const mb_real d3 = mass[4] + e10 * Pq[10] - u3 * F[9];
     if (!(d3 > 0 && d3 <= MB_REAL_MAX)) {
         F[3] = d3;
         return 3;
@@ -1343,13 +1343,13 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real i3 = 1 / d3;
     F[3] = MB_LDL_D(d3, i3);
     MB_RELOAD();
-    const mb_real u8 = e9 * Pq[10] - u4 * l3;
+    const mb_real u8 = e9 * Pq[10] - u4 * F[9];
     const mb_real l8 = u8 * i3;
     F[14] = l8;
-    const mb_real u9 = e11 * Pq[10] - u5 * l3;
+    const mb_real u9 = e11 * Pq[10] - u5 * F[9];
     const mb_real l9 = u9 * i3;
     F[15] = l9;
-    const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u1 * l1 - u4 * l4 - u6 * l6 - u8 * l8;
+    const mb_real d4 = mass[2] + e1 * Pq[1] + e3 * Pq[3] + e5 * Pq[5] + e9 * Pq[9] - u1 * F[7] - u4 * F[10] - u6 * F[12] - u8 * F[14];
     if (!(d4 > 0 && d4 <= MB_REAL_MAX)) {
         F[4] = d4;
         return 4;
@@ -1357,10 +1357,10 @@ static MB_NO_SLP int double_pendulum_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real i4 = 1 / d4;
     F[4] = MB_LDL_D(d4, i4);
     MB_RELOAD();
-    const mb_real u10 = e7 * Pq[5] + e11 * Pq[9] - u2 * l1 - u5 * l4 - u7 * l6 - u9 * l8;
+    const mb_real u10 = e7 * Pq[5] + e11 * Pq[9] - u2 * F[7] - u5 * F[10] - u7 * F[12] - u9 * F[14];
     const mb_real l10 = u10 * i4;
     F[16] = l10;
-    const mb_real d5 = mass[5] + e7 * Pq[7] + e11 * Pq[11] - u2 * l2 - u5 * l5 - u7 * l7 - u9 * l9 - u10 * l10;
+    const mb_real d5 = mass[5] + e7 * Pq[7] + e11 * Pq[11] - u2 * F[8] - u5 * F[11] - u7 * F[13] - u9 * F[15] - u10 * F[16];
     if (!(d5 > 0 && d5 <= MB_REAL_MAX)) {
         F[5] = d5;
         return 5;
@@ -1386,20 +1386,20 @@ static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real 
     (void)vold;
     (void)a;
     const mb_real s0 = a * b[0] + sig[0];
-    const mb_real s1 = a * b[1] + sig[1];
     const mb_real s2 = a * b[2] + sig[2];
-    const mb_real s3 = a * b[3] + sig[3];
     const mb_real r0 = p[0] - Pq[0] * s0 - Pq[4] * s2;
-    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
-    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
-    const mb_real r3 = p[3] - Pq[6] * s2;
-    const mb_real r4 = p[4] - Pq[10] * s3;
-    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3;
     const mb_real x0 = r0;
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real s3 = a * b[3] + sig[3];
+    const mb_real r1 = p[1] - Pq[2] * s1 - Pq[8] * s3;
     const mb_real x1 = r1;
+    const mb_real r3 = p[3] - Pq[6] * s2;
     const mb_real x2 = r3 - F[6] * x0;
+    const mb_real r4 = p[4] - Pq[10] * s3;
     const mb_real x3 = r4 - F[9] * x1;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1 - Pq[5] * s2 - Pq[9] * s3;
     const mb_real x4 = r2 - F[7] * x0 - F[10] * x1 - F[12] * x2 - F[14] * x3;
+    const mb_real r5 = p[5] - Pq[7] * s2 - Pq[11] * s3;
     const mb_real x5 = r5 - F[8] * x0 - F[11] * x1 - F[13] * x2 - F[15] * x3 - F[16] * x4;
     MB_RELOAD();
     const mb_real y5 = MB_LDL_DIV(x5, F[5]);
@@ -1408,23 +1408,28 @@ static mb_real double_pendulum_f3_iter(const mb_real *restrict F, const mb_real 
     const mb_real y4 = MB_LDL_DIV(x4, F[4]) - F[16] * y5;
     const mb_real e2 = y4 - vold[2];
     vold[2] = y4;
-    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
-    const mb_real e4 = y3 - vold[4];
-    vold[4] = y3;
     const mb_real y2 = MB_LDL_DIV(x2, F[2]) - F[12] * y4 - F[13] * y5;
     const mb_real e3 = y2 - vold[3];
     vold[3] = y2;
-    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
-    const mb_real e1 = y1 - vold[1];
-    vold[1] = y1;
-    sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y4) + b[1]);
-    sig[3] = sig[3] + a * ((0 + Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y3 + Pq[11] * y5) + b[3]);
     const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[6] * y2 - F[7] * y4 - F[8] * y5;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y4) + b[0]);
-    sig[2] = sig[2] + a * ((0 + Pq[4] * y0 + Pq[5] * y4 + Pq[6] * y2 + Pq[7] * y5) + b[2]);
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4 + e5 * e5;
+    sig[0] = sig[0] + a * ((Pq[0] * y0 + Pq[1] * y4) + b[0]);
+    sig[2] = sig[2] + a * ((Pq[4] * y0 + Pq[5] * y4 + Pq[6] * y2 + Pq[7] * y5) + b[2]);
+    mb_real dv = e0 * e0;
+    const mb_real y3 = MB_LDL_DIV(x3, F[3]) - F[14] * y4 - F[15] * y5;
+    const mb_real e4 = y3 - vold[4];
+    vold[4] = y3;
+    const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[9] * y3 - F[10] * y4 - F[11] * y5;
+    const mb_real e1 = y1 - vold[1];
+    vold[1] = y1;
+    sig[1] = sig[1] + a * ((Pq[2] * y1 + Pq[3] * y4) + b[1]);
+    sig[3] = sig[3] + a * ((Pq[8] * y1 + Pq[9] * y4 + Pq[10] * y3 + Pq[11] * y5) + b[3]);
+    dv += e1 * e1;
+    dv += e2 * e2;
+    dv += e3 * e3;
+    dv += e4 * e4;
+    dv += e5 * e5;
     return dv;
 }
 

@@ -378,7 +378,7 @@ static MB_NO_SLP int motor_arm_s_factor(mb_real *restrict F, mb_real *restrict d
     F[2] = l0;
     const mb_real o1 = w[1] + w[2] * Pq[3] * Pq[3];
     d0[1] = o1;
-    const mb_real p1 = o1 - u0 * l0;
+    const mb_real p1 = o1 - u0 * F[2];
     if (!(p1 > tol * o1)) {
         F[1] = p1;
         *qmax = m1 > m0 ? m1 : m0;
@@ -820,7 +820,7 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
     const mb_real l1 = u1 * i0;
     F[4] = l1;
     const mb_real e2 = a * Pq[2];
-    const mb_real d1 = mass[1] + e2 * Pq[2] - u0 * l0;
+    const mb_real d1 = mass[1] + e2 * Pq[2] - u0 * F[3];
     if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
         F[1] = d1;
         return 1;
@@ -829,10 +829,10 @@ static MB_NO_SLP int motor_arm_f3_factor(mb_real *restrict F, const mb_real *res
     F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
     const mb_real e3 = a * Pq[3];
-    const mb_real u2 = e3 * Pq[2] - u1 * l0;
+    const mb_real u2 = e3 * Pq[2] - u1 * F[3];
     const mb_real l2 = u2 * i1;
     F[5] = l2;
-    const mb_real d2 = mass[2] + e1 * Pq[1] + e3 * Pq[3] - u1 * l1 - u2 * l2;
+    const mb_real d2 = mass[2] + e1 * Pq[1] + e3 * Pq[3] - u1 * F[4] - u2 * F[5];
     if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
         F[2] = d2;
         return 2;
@@ -858,12 +858,12 @@ static mb_real motor_arm_f3_iter(const mb_real *restrict F, const mb_real *restr
     (void)vold;
     (void)a;
     const mb_real s0 = a * b[0] + sig[0];
-    const mb_real s1 = a * b[1] + sig[1];
     const mb_real r0 = p[0] - Pq[0] * s0;
-    const mb_real r1 = p[1] - Pq[2] * s1;
-    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1;
     const mb_real x0 = r0;
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real r1 = p[1] - Pq[2] * s1;
     const mb_real x1 = r1 - F[3] * x0;
+    const mb_real r2 = p[2] - Pq[1] * s0 - Pq[3] * s1;
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
     MB_RELOAD();
     const mb_real y2 = MB_LDL_DIV(x2, F[2]);
@@ -872,12 +872,14 @@ static mb_real motor_arm_f3_iter(const mb_real *restrict F, const mb_real *restr
     const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
-    sig[1] = sig[1] + a * ((0 + Pq[2] * y1 + Pq[3] * y2) + b[1]);
+    sig[1] = sig[1] + a * ((Pq[2] * y1 + Pq[3] * y2) + b[1]);
     const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y0 + Pq[1] * y2) + b[0]);
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
+    sig[0] = sig[0] + a * ((Pq[0] * y0 + Pq[1] * y2) + b[0]);
+    mb_real dv = e0 * e0;
+    dv += e1 * e1;
+    dv += e2 * e2;
     return dv;
 }
 

@@ -708,7 +708,7 @@ static MB_NO_SLP int oscillator_1dof_f3_factor(mb_real *restrict F, const mb_rea
     const mb_real l0 = u0 * i0;
     F[3] = l0;
     const mb_real e1 = a * Pq[1];
-    const mb_real d1 = mass[1] + e1 * Pq[1] - u0 * l0;
+    const mb_real d1 = mass[1] + e1 * Pq[1] - u0 * F[3];
     if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
         F[1] = d1;
         return 1;
@@ -742,27 +742,29 @@ static mb_real oscillator_1dof_f3_iter(const mb_real *restrict F, const mb_real 
     (void)sig;
     (void)vold;
     (void)a;
-    const mb_real s0 = a * b[0] + sig[0];
-    const mb_real s1 = a * b[1] + sig[1];
     const mb_real r0 = p[0];
-    const mb_real r1 = p[1] - Pq[1] * s1;
-    const mb_real r2 = p[2] - Pq[0] * s0;
     const mb_real x0 = r0;
+    const mb_real s1 = a * b[1] + sig[1];
+    const mb_real r1 = p[1] - Pq[1] * s1;
     const mb_real x1 = r1 - F[3] * x0;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real r2 = p[2] - Pq[0] * s0;
     const mb_real x2 = r2;
     MB_RELOAD();
-    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
-    const mb_real e2 = y2 - vold[2];
-    vold[2] = y2;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y2) + b[0]);
     const mb_real y1 = MB_LDL_DIV(x1, F[1]);
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y1) + b[1]);
+    sig[1] = sig[1] + a * ((Pq[1] * y1) + b[1]);
     const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
+    mb_real dv = e0 * e0;
+    dv += e1 * e1;
+    const mb_real y2 = MB_LDL_DIV(x2, F[2]);
+    const mb_real e2 = y2 - vold[2];
+    vold[2] = y2;
+    sig[0] = sig[0] + a * ((Pq[0] * y2) + b[0]);
+    dv += e2 * e2;
     return dv;
 }
 

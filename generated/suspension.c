@@ -771,7 +771,7 @@ static MB_NO_SLP int suspension_f3_factor(mb_real *restrict F, const mb_real *re
     const mb_real u1 = 0;
     const mb_real l1 = u1 * i0;
     F[4] = l1;
-    const mb_real d1 = mass[1] - u0 * l0;
+    const mb_real d1 = mass[1] - u0 * F[3];
     if (!(d1 > 0 && d1 <= MB_REAL_MAX)) {
         F[1] = d1;
         return 1;
@@ -779,11 +779,11 @@ static MB_NO_SLP int suspension_f3_factor(mb_real *restrict F, const mb_real *re
     const mb_real i1 = 1 / d1;
     F[1] = MB_LDL_D(d1, i1);
     MB_RELOAD();
-    const mb_real u2 = 0 - u1 * l0;
+    const mb_real u2 = 0 - u1 * F[3];
     const mb_real l2 = u2 * i1;
     F[5] = l2;
     const mb_real e0 = a * Pq[0];
-    const mb_real d2 = mass[2] + e0 * Pq[0] - u1 * l1 - u2 * l2;
+    const mb_real d2 = mass[2] + e0 * Pq[0] - u1 * F[4] - u2 * F[5];
     if (!(d2 > 0 && d2 <= MB_REAL_MAX)) {
         F[2] = d2;
         return 2;
@@ -808,27 +808,29 @@ static mb_real suspension_f3_iter(const mb_real *restrict F, const mb_real *rest
     (void)sig;
     (void)vold;
     (void)a;
-    const mb_real s0 = a * b[0] + sig[0];
     const mb_real s1 = a * b[1] + sig[1];
     const mb_real r0 = p[0] - Pq[1] * s1;
-    const mb_real r1 = p[1];
-    const mb_real r2 = p[2] - Pq[0] * s0;
     const mb_real x0 = r0;
+    const mb_real r1 = p[1];
     const mb_real x1 = r1 - F[3] * x0;
+    const mb_real s0 = a * b[0] + sig[0];
+    const mb_real r2 = p[2] - Pq[0] * s0;
     const mb_real x2 = r2 - F[4] * x0 - F[5] * x1;
     MB_RELOAD();
     const mb_real y2 = MB_LDL_DIV(x2, F[2]);
     const mb_real e2 = y2 - vold[2];
     vold[2] = y2;
-    sig[0] = sig[0] + a * ((0 + Pq[0] * y2) + b[0]);
+    sig[0] = sig[0] + a * ((Pq[0] * y2) + b[0]);
     const mb_real y1 = MB_LDL_DIV(x1, F[1]) - F[5] * y2;
     const mb_real e1 = y1 - vold[1];
     vold[1] = y1;
     const mb_real y0 = MB_LDL_DIV(x0, F[0]) - F[3] * y1 - F[4] * y2;
     const mb_real e0 = y0 - vold[0];
     vold[0] = y0;
-    sig[1] = sig[1] + a * ((0 + Pq[1] * y0) + b[1]);
-    const mb_real dv = 0 + e0 * e0 + e1 * e1 + e2 * e2;
+    sig[1] = sig[1] + a * ((Pq[1] * y0) + b[1]);
+    mb_real dv = e0 * e0;
+    dv += e1 * e1;
+    dv += e2 * e2;
     return dv;
 }
 

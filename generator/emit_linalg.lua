@@ -30,12 +30,15 @@ local function forward(w, S, input)
         w(string.format("    const mb_real x%d = %s;", i, e))
     end
 end
-local function backward(w, S, after)   -- after(k): called once y_k is written (may be nil)
+local function backward_row(w, S, k)
     local n, lp, li = S.n, S.lp, S.li
-    for k = n - 1, 0, -1 do
-        local e = string.format("MB_LDL_DIV(x%d, F[%d])", k, k)
-        for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
-        w(string.format("    const mb_real y%d = %s;", k, e))
+    local e = string.format("MB_LDL_DIV(x%d, F[%d])", k, k)
+    for p = lp[k + 1], lp[k + 2] - 1 do e = e .. string.format(" - F[%d] * y%d", n + p, li[p + 1]) end
+    w(string.format("    const mb_real y%d = %s;", k, e))
+end
+local function backward(w, S, after)   -- after(k): called once y_k is written (may be nil)
+    for k = S.n - 1, 0, -1 do
+        backward_row(w, S, k)
         if after then after(k) end
     end
 end
@@ -314,7 +317,7 @@ function M.s_factor(name, P, pq_col, pq_unit, pq_same)
                 local t = upd[u]
                 u = u + 1
                 elim[t] = elim[t] or {}
-                table.insert(elim[t], string.format("u%d * l%d", q, p))
+                table.insert(elim[t], string.format("u%d * F[%d]", q, n + p))
             end
         end
     end
@@ -824,7 +827,9 @@ end
 -- is the order in which NAME_a_ldl's right-looking sweep subtracts them, with the same operands
 -- (u: a column's entries before scaling; l = u (1 / d_k), its y): F = [D | L] comes out as
 -- f3_matrix and NAME_a_ldl leave it (D: MB_LDL_D, the failing pivot's d_k),
--- each value stored once and never read back. The rank test
+-- each value stored once; a later pivot's term reads l_p back from F (its store: the same
+-- value; after MB_RELOAD a load, where a local l_p was spilled to the stack: Andrews 1428 ->
+-- 1390 instructions). The rank test
 -- is NAME_a_ldl's at tol = 0 (d_k > 0; d_k <= A's diagonal entry, so that entry's own test is
 -- implied) with finiteness (mb_sp_ldl's test after the sweep); the pivot that fails is stored.
 -- MB_RELOAD after each pivot: Phi_q's entries are loaded again, not spilled (Andrews: 1683 ->
@@ -846,7 +851,7 @@ local function alf_factor(w, name, P)
                 local t = upd[u]
                 u = u + 1
                 elim[t] = elim[t] or {}
-                table.insert(elim[t], string.format("u%d * l%d", q, p))
+                table.insert(elim[t], string.format("u%d * F[%d]", q, n + p))
             end
         end
     end
@@ -895,7 +900,9 @@ end
 -- sb = a b + sigma~, the right-hand side p + (-1) Phi_q^T sb as pq_mtv forms it (a term
 -- (-1 Pq) sb is -(Pq sb) exactly, added it is a subtraction: the same value), the solve with
 -- A's factors as NAME_a_ldl_solve's, c = Phi_q v + b as pq_mv's sum plus b, sigma~ += a c and
--- |v - v_old|^2 summed in index order; every intermediate a local. S: A's symbolic plan.
+-- |v - v_old|^2 summed in index order; every intermediate a local, each emitted where it is
+-- first needed (Andrews: 1157 -> 1116 instructions a pass, the stack spills 130 -> 98). S: A's
+-- symbolic plan.
 function M.alf(name, P, prow, pcol, nc)
     local out = {}
     local function w(s) out[#out + 1] = s end
@@ -943,20 +950,32 @@ function M.alf(name, P, prow, pcol, nc)
     w("    (void)sig;")
     w("    (void)vold;")
     w("    (void)a;")
-    for r = 0, nc - 1 do w(string.format("    const mb_real s%d = a * b[%d] + sig[%d];", r, r, r)) end
-    for i = 0, n - 1 do
+    -- s = a b + sig and r = p - Phi_q^T s, each value just before its first use by the forward
+    -- substitution (fewer values live at a time; the same operations on the same operands)
+    local have_s = {}
+    local function r_of(i)
         local e = string.format("p[%d]", i)
-        for _, k in ipairs(cols[i]) do e = e .. string.format(" - Pq[%d] * s%d", k, prow[k + 1]) end
+        for _, k in ipairs(cols[i]) do
+            local r = prow[k + 1]
+            if not have_s[r] then
+                have_s[r] = true
+                w(string.format("    const mb_real s%d = a * b[%d] + sig[%d];", r, r, r))
+            end
+            e = e .. string.format(" - Pq[%d] * s%d", k, r)
+        end
         w(string.format("    const mb_real r%d = %s;", i, e))
+        return string.format("r%d", i)
     end
     -- the substitutions of NAME_a_ldl_solve (forward, backward above) on r, each pass reading
     -- F, Phi_q and b afresh (MB_RELOAD, runtime/mb_config.h)
-    forward(w, S, function(j) return string.format("r%d", j) end)
+    forward(w, S, r_of)
     w("    MB_RELOAD();")
     local pinv = {}
     for k = 0, n - 1 do pinv[perm[k + 1]] = k end
-    -- c = Phi_q v (from 0, as pq_mv's rows) + b, then sigma~: each row as soon as the backward
-    -- substitution has written the last y it reads (fewer values live at a time)
+    -- c = Phi_q v + b, then sigma~: each row as soon as the backward substitution has written
+    -- the last y it reads (fewer values live at a time). pq_mv's rows sum from 0; 0 + x is x but
+    -- for x = -0, and that moves sigma~ + a (c + b) only where sigma~ itself is -0 (the runtime
+    -- starts it from +0, and a sum is -0 only of two -0): the same sigma~ without the addition
     local need, waiting = {}, {}
     for r = 0, nc - 1 do
         need[r] = 0
@@ -968,23 +987,34 @@ function M.alf(name, P, prow, pcol, nc)
         end
     end
     local function sig_row(r)
-        local e = "0"
-        for _, k in ipairs(rows[r]) do e = e .. string.format(" + Pq[%d] * y%d", k, pinv[pcol[k + 1]]) end
-        w(string.format("    sig[%d] = sig[%d] + a * ((%s) + b[%d]);", r, r, e, r))
+        local e
+        for _, k in ipairs(rows[r]) do
+            e = (e and e .. " + " or "") .. string.format("Pq[%d] * y%d", k, pinv[pcol[k + 1]])
+        end
+        w(string.format("    sig[%d] = sig[%d] + a * ((%s) + b[%d]);", r, r, e or "0", r))
     end
     for r = 0, nc - 1 do if need[r] == 0 then sig_row(r) end end
-    backward(w, S, function(y)
-        w(string.format("    const mb_real e%d = y%d - vold[%d];", perm[y + 1], y, perm[y + 1]))
-        w(string.format("    vold[%d] = y%d;", perm[y + 1], y))
-        for _, r in ipairs(waiting[y] or {}) do
+    -- the backward substitution's rows, each row's arithmetic as in backward, in the order in
+    -- which |v - vold|^2 sums them from 0 in index order: before v_i's row the rows it reads,
+    -- then v_i's term added at once (0 + e0 e0 is e0 e0: the same sum, no e kept live to the end)
+    local done = {}
+    local function emit_y(k)
+        if done[k] then return end
+        for p = S.lp[k + 1], S.lp[k + 2] - 1 do emit_y(S.li[p + 1]) end
+        done[k] = true
+        backward_row(w, S, k)
+        w(string.format("    const mb_real e%d = y%d - vold[%d];", perm[k + 1], k, perm[k + 1]))
+        w(string.format("    vold[%d] = y%d;", perm[k + 1], k))
+        for _, r in ipairs(waiting[k] or {}) do
             need[r] = need[r] - 1
             if need[r] == 0 then sig_row(r) end
         end
-    end)
-    -- |v - vold|^2 from 0 in index order
-    local e = "0"
-    for i = 0, n - 1 do e = e .. string.format(" + e%d * e%d", i, i) end
-    w("    const mb_real dv = " .. e .. ";")
+    end
+    if n == 0 then w("    mb_real dv = 0;") end
+    for i = 0, n - 1 do
+        emit_y(pinv[i])
+        w(string.format(i == 0 and "    mb_real dv = e%d * e%d;" or "    dv += e%d * e%d;", i, i))
+    end
     w("    return dv;")
     w("}")
     w("")
