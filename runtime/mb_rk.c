@@ -237,8 +237,10 @@ static const mb_real *weight_row(const mbi_tableau *tb, int r)
 
 /* The stages of weight row r of tb with a nonzero weight, in stage order (tb->nz): their
  * weights to c, their blocks to kk; returns how many. A zero weight's term would add +-0 to the
- * sum: leaving it out moves no bit but the sign of a zero sum. */
-static int nonzero_terms(const mbi_tableau *tb, int r, mb_real *const *k, mb_real *c, const mb_real **kk)
+ * sum: leaving it out moves no bit but the sign of a zero sum. Inlined into rk_trial's four
+ * calls (Andrews baumgarte dop853 at rtol 3.2e-7: 24 k of 4.12 M instructions, the calls'
+ * overhead). */
+static inline MB_ALWAYS_INLINE int nonzero_terms(const mbi_tableau *tb, int r, mb_real *const *k, mb_real *c, const mb_real **kk)
 {
     const unsigned char *nz = tb->nz;
     const mb_real *w = weight_row(tb, r);
