@@ -52,6 +52,21 @@
 #include "mb_trig_table.h"
 #endif
 
+/* The series in pairs of GCC's vector extension (x86-64's SSE2: two lanes an instruction) where
+ * the compiler has it; each lane's operations are the scalar code's IEEE operations in its
+ * order, so the bits are the same with and without (Andrews baumgarte dop853 rtol 3.2e-7: 12 k
+ * fewer instructions of 4.10 M). */
+#ifndef MB_TRIG_PAIRS
+#if defined(__GNUC__) && defined(__SSE2__) && !MB_FLOAT
+#define MB_TRIG_PAIRS 1
+#else
+#define MB_TRIG_PAIRS 0
+#endif
+#endif
+#if MB_TRIG_PAIRS
+typedef double mb_trig_v2 __attribute__((vector_size(16)));
+#endif
+
 /* *s = sin x, *c = cos x through the cache entry tc of coordinate x: the kept pair when x is the
  * last angle (==: -0 and +0 give the same bits), else the series from x's grid point (x0 NaN:
  * empty; another grid point: refilled from libm); the pair is kept for the next call. */
@@ -84,10 +99,23 @@ static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_r
         }
         mb_real z = d * d, s0 = tc[1], c0 = tc[2];
         /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
+#if MB_TRIG_PAIRS
+        /* the two series and the two sums side by side in pairs, each lane the scalar code's
+         * operations in its order (the same bits: -(z) and -(s0 sd) are exact negations) */
+        mb_trig_v2 zz = {z, z}, sc0 = {s0, c0};
+        mb_trig_v2 p = zz * (mb_trig_v2){MB_R(1.0) / 5040, MB_R(1.0) / 720};
+        p = zz * ((mb_trig_v2){MB_R(1.0) / 120, MB_R(1.0) / 24} - p);
+        p = (mb_trig_v2){d * z, -z} * ((mb_trig_v2){MB_R(1.0) / 6, MB_R(0.5)} - p);
+        mb_real sd = d - p[0], cm = p[1];
+        mb_trig_v2 r = sc0 + (sc0 * (mb_trig_v2){cm, cm} + (mb_trig_v2){c0, -s0} * (mb_trig_v2){sd, sd});
+        *s = r[0];
+        *c = r[1];
+#else
         mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
         mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
         *s = s0 + (s0 * cm + c0 * sd);
         *c = c0 + (c0 * cm - s0 * sd);
+#endif
     }
     tc[3] = x;
     tc[4] = *s;
