@@ -408,6 +408,19 @@ static void error_terms2(int i, int nb, int nt, const mb_real *restrict c, const
         e3[4] = b4; e3[5] = b5; e3[6] = b6; e3[7] = b7;
         return;
     }
+    if (nb == 2) {                        /* (a state of 8 m + 2 entries: Andrews' 42) */
+        mb_real a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+        for (int m = 0; m < nt; m++) {
+            const mb_real *km = kk[m] + i, cm = c[m], dm = c3[m];
+            a0 += cm * km[0];
+            a1 += cm * km[1];
+            b0 += dm * km[0];
+            b1 += dm * km[1];
+        }
+        e[0] = a0; e[1] = a1;
+        e3[0] = b0; e3[1] = b1;
+        return;
+    }
     error_terms(i, nb, nt, c, kk, e);
     error_terms(i, nb, nt, c3, kk, e3);
 }
