@@ -37,7 +37,7 @@ dest     = $(call shq,$(DESTDIR)$(1))
 # (mb_embed.h, mb_layout.h, mb_math.h); the runtime's internals stay out
 INST_HEADERS := runtime/mb_version.h runtime/mb_config.h runtime/mb_model.h runtime/mb_status.h \
                 runtime/mb_sim.h runtime/mb_sim_fields.h runtime/mb_layout.h runtime/mb_embed.h runtime/mb_analysis.h runtime/mb_math.h \
-                runtime/mb_trig.h
+                runtime/mb_trig.h runtime/mb_trig_table.h
 INST_LUA     := $(wildcard generator/*.lua)
 INST_TPL     := $(wildcard templates/*.in)
 # the shipped models (Makefile MODELS, the files git tracks), never any other file in models/

@@ -8,7 +8,8 @@
  * Andrews step (3.1 k of 21.2 k instructions: 7 angles, 33 calls). An angle's entry keeps sin and cos of the grid point
  * x0 nearest to it (multiples of 2^-6 rad); sin(x0 + d) = s0 cos d + c0 sin d with the short
  * series of sin d and cos d - 1, |d| <= 2^-7, costs a fraction of a libm call, which is needed
- * only when the angle reaches another grid point. The entry keeps the last angle's pair too, so
+ * only when the angle reaches another grid point (in double builds, within 16 rad, not even
+ * then: the grid pair is libm's from a table, mb_trig_table.h). The entry keeps the last angle's pair too, so
  * the second of an angle's sine and cosine in a function, and the same angle in the next fused
  * function of a right-hand side (eval_gamma_force after eval_kin), cost a load instead of the
  * series (chain N = 100 baumgarte: eval_gamma_force 7.5 k -> 2.6 k instructions a call). The result
@@ -40,6 +41,32 @@
 #define MB_TRIG_ENTRY 6
 
 #if MB_WITH_TRIG_CACHE
+/* The grid pairs of |x0| <= MB_TRIG_TABLE_N / 64 = 16 rad from a table (16 KB of constants)
+ * instead of libm's calls, the same values (mb_trig_table.h holds libm's, written by
+ * scripts/trig_table.c); double builds with the cache only (float: sinf's values would be
+ * another table; firmware builds have no cache). */
+#ifndef MB_TRIG_TABLED
+#define MB_TRIG_TABLED (!MB_FLOAT)
+#endif
+#if MB_TRIG_TABLED
+#include "mb_trig_table.h"
+#endif
+
+/* The series in pairs of GCC's vector extension (x86-64's SSE2: two lanes an instruction) where
+ * the compiler has it; each lane's operations are the scalar code's IEEE operations in its
+ * order, so the bits are the same with and without (Andrews baumgarte dop853 rtol 3.2e-7: 12 k
+ * fewer instructions of 4.10 M). */
+#ifndef MB_TRIG_PAIRS
+#if defined(__GNUC__) && defined(__SSE2__) && !MB_FLOAT
+#define MB_TRIG_PAIRS 1
+#else
+#define MB_TRIG_PAIRS 0
+#endif
+#endif
+#if MB_TRIG_PAIRS
+typedef double mb_trig_v2 __attribute__((vector_size(16)));
+#endif
+
 /* *s = sin x, *c = cos x through the cache entry tc of coordinate x: the kept pair when x is the
  * last angle (==: -0 and +0 give the same bits), else the series from x's grid point (x0 NaN:
  * empty; another grid point: refilled from libm); the pair is kept for the next call. */
@@ -57,15 +84,38 @@ static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_r
     } else {
         if (tc[0] != x0) {                             /* (an empty entry's NaN too) */
             tc[0] = x0;
-            tc[1] = MB_SIN(x0);
-            tc[2] = MB_COS(x0);
+#if MB_TRIG_TABLED
+            mb_real kr = x0 * MB_TRIG_GRID;                /* an integer, exactly */
+            if (MB_FABS(kr) <= MB_TRIG_TABLE_N) {          /* libm's pair from the table */
+                const double *e = mb_trig_table + 2 * (int)MB_FABS(kr);
+                tc[1] = kr < 0 ? -e[0] : e[0];
+                tc[2] = e[1];
+            } else
+#endif
+            {
+                tc[1] = MB_SIN(x0);
+                tc[2] = MB_COS(x0);
+            }
         }
         mb_real z = d * d, s0 = tc[1], c0 = tc[2];
         /* sin d = d - d^3/6 + d^5/120 - d^7/5040, cos d - 1 = -z/2 + z^2/24 - z^3/720 */
+#if MB_TRIG_PAIRS
+        /* the two series and the two sums side by side in pairs, each lane the scalar code's
+         * operations in its order (the same bits: -(z) and -(s0 sd) are exact negations) */
+        mb_trig_v2 zz = {z, z}, sc0 = {s0, c0};
+        mb_trig_v2 p = zz * (mb_trig_v2){MB_R(1.0) / 5040, MB_R(1.0) / 720};
+        p = zz * ((mb_trig_v2){MB_R(1.0) / 120, MB_R(1.0) / 24} - p);
+        p = (mb_trig_v2){d * z, -z} * ((mb_trig_v2){MB_R(1.0) / 6, MB_R(0.5)} - p);
+        mb_real sd = d - p[0], cm = p[1];
+        mb_trig_v2 r = sc0 + (sc0 * (mb_trig_v2){cm, cm} + (mb_trig_v2){c0, -s0} * (mb_trig_v2){sd, sd});
+        *s = r[0];
+        *c = r[1];
+#else
         mb_real sd = d - d * z * (MB_R(1.0) / 6 - z * (MB_R(1.0) / 120 - z * (MB_R(1.0) / 5040)));
         mb_real cm = -z * (MB_R(0.5) - z * (MB_R(1.0) / 24 - z * (MB_R(1.0) / 720)));
         *s = s0 + (s0 * cm + c0 * sd);
         *c = c0 + (c0 * cm - s0 * sd);
+#endif
     }
     tc[3] = x;
     tc[4] = *s;

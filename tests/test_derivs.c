@@ -767,6 +767,33 @@ static void check_lambda(double t, const double *q, const double *v, const char 
 static void run_states(const char *label);
 static void check_tunables(void);
 
+#if MB_WITH_TRIG_CACHE
+/* The sine cache's grid pairs (runtime/mb_trig.h), from its table within 16 rad and from libm
+ * beyond: libm's values at x0 = k / 64 (on glibc, whose values the table holds, the same bits;
+ * elsewhere within an ulp), the entry's own pair within 3e-16 of libm's at x, on both sides of
+ * the table's end and at negative angles. */
+static void check_trig_grid(void)
+{
+    int bad = 0, k0 = 0;
+    for (int k = -1100; k <= 1100; k++) {
+        double x0 = k / 64.0, x = x0 + ((k % 3 + 3) % 3 - 1) * 0.0031, tc[MB_TRIG_ENTRY];
+        for (int i = 0; i < MB_TRIG_ENTRY; i++) tc[i] = NAN;
+        double s = mb_sin_near(x, tc, 0), c = mb_cos_kept(x, tc, 0), s0 = sin(x0), c0 = cos(x0);
+#ifdef __GLIBC__
+        int same = tc[1] == s0 && tc[2] == c0;
+#else
+        int same = fabs(tc[1] - s0) <= nextafter(fabs(s0), 2) - fabs(s0)
+                   && fabs(tc[2] - c0) <= nextafter(fabs(c0), 2) - fabs(c0);
+#endif
+        if (!(tc[0] == x0 && same && fabs(s - sin(x)) <= 3e-16 && fabs(c - cos(x)) <= 3e-16)) {
+            if (!bad) k0 = k;
+            bad++;
+        }
+    }
+    CHECK(bad == 0, "sine cache: %d grid points of 2201 not libm's (first k = %d, x0 = k / 64)", bad, k0);
+}
+#endif
+
 int main(void)
 {
     nq = M->nq;
@@ -774,6 +801,9 @@ int main(void)
     printf("model %s: nq %d, nc %d, phi_q nnz %d, dQ/dq nnz %d, dQ/dv nnz %d\n", M->name, nq, nc,
            M->phi_q_pat.nnz, M->dq_dq_pat.nnz, M->dq_dv_pat.nnz);
     check_patterns();
+#if MB_WITH_TRIG_CACHE
+    check_trig_grid();
+#endif
     if (M->doutputs_dlam) {   /* multipliers away from the descriptor's zeros */
         lam_val = xcalloc((size_t)nc, sizeof(double));
         for (int r = 0; r < nc; r++) lam_val[r] = 2 * urand() + (urand() < 0 ? -1 : 1);
