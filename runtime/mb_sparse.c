@@ -2,6 +2,7 @@
  * update list was computed by the generator (generator/mb_plan_build.c), so the numeric phase
  * is a flat walk over const index arrays with no searching and no fill-in bookkeeping.
  * Layer: runtime core; no allocation, no printing. */
+#define MBI_VEC_BODIES   /* mb_vec.h's shared bodies of a firmware build */
 #include "mb_sparse.h"
 #include "mb_status.h"
 #include "mb_vec.h"

@@ -132,10 +132,13 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, mb_real sq, int fresh, 
     k->grow = ny_prev > 0 && ny > ny_prev ? k->grow + 1 : 0;
     if (adapt && it >= 3 && k->grow >= 2 && ny > s->p.tol) { s->mon.maxiter_events++; return MB_ERR_NEWTON; }
     if (it == 0) k->ny1 = ny;
+#if MB_FLOAT
+    mb_real yn = MB_SQRT(dot(2 * s->n, s->z, s->z));   /* |y|_2 (NEWTON_FLOOR, NEWTON_ROUNDOFF) */
+#endif
     if (it == 0 && !adapt) {   /* the step's tolerance from its first correction (NEWTON_LTE) */
         mb_real tl = NEWTON_LTE * ny;
 #if MB_FLOAT
-        mb_real fl = NEWTON_FLOOR * MB_SQRT(dot(2 * s->n, s->z, s->z));
+        mb_real fl = NEWTON_FLOOR * yn;
         if (tl < fl) tl = fl;
 #endif
         if (tl < k->tol) k->tol = tl;
@@ -172,7 +175,7 @@ static int trap_judge(mb_sim *s, trap_nw *k, mb_real ny, mb_real sq, int fresh, 
      * 1 .. 15 ulps, and no iteration count gets further. A diverging iteration is not at the
      * floor: its q corrections grow past q's round-off, and p cannot diverge on its own
      * (linear, unit coefficient). Every correction the test without tmpn took is taken. */
-    mb_real yl = NEWTON_ROUNDOFF * MB_SQRT(dot(2 * s->n, s->z, s->z));
+    mb_real yl = NEWTON_ROUNDOFF * yn;
     mb_real pl = yl + k->fr + 2 * k->fr_prev;
     k->floor = k->nq <= yl && ny * ny - k->nq * k->nq <= pl * pl;
     if (ny < k->best / 2 || !k->floor) k->stall = 0;
@@ -336,12 +339,17 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #if !MBI_ONLY
     trap_predict(n, q, p, v, pd, qk, pk, vk, pdk, vm, pdm, h, ra, rb, ih2);
 #else
-    for (int i = 0; i < n; i++) {   /* and 5.59's derivatives at it (each update below too) */
-        mb_real qi = qk[i] + h * (rb * vk[i] - ra * vm[i]), pi = pk[i] + h * (rb * pdk[i] - ra * pdm[i]);
-        q[i] = qi;
-        p[i] = pi;
-        v[i] = ih2 * (qi - qk[i]) - vk[i];
-        pd[i] = ih2 * (pi - pk[i]) - pdk[i];
+    /* and 5.59's derivatives at it (each update below too); a firmware build: q's half, then
+     * p's, through one loop body (flash: 5.59 is the same operations on both), the same
+     * operations entry by entry */
+    for (int j = 0; j < 2; j++) {
+        mb_real *y = j ? p : q, *d = j ? pd : v;
+        const mb_real *yk = j ? pk : qk, *ydk = j ? pdk : vk, *ydm = j ? pdm : vm;
+        for (int i = 0; i < n; i++) {
+            mb_real yi = yk[i] + h * (rb * ydk[i] - ra * ydm[i]);
+            y[i] = yi;
+            d[i] = ih2 * (yi - yk[i]) - ydk[i];
+        }
     }
 #endif
 #if MBI_FJ
@@ -434,6 +442,27 @@ static int trap_step(mb_sim *s, mb_real h, mb_real t1, int full, int *stale_used
 #endif
 #if !MBI_ONLY && !MB_FLOAT
         trap_update(n, q, p, v, pd, dp, dq, g2, tmpn, qk, pk, vk, pdk, ih2, &sq, &sp);
+#elif MBI_ONLY
+        /* a firmware build: dp first, then q's half and p's through one loop body, as the
+         * predictor's (flash); the same operations, the sums in the same order */
+        for (int i = 0; i < n; i++) {
+            dp[i] = -g2[i] + tmpn[i];
+#if MB_FLOAT
+            st += tmpn[i] * tmpn[i];
+#endif
+        }
+        for (int j = 0; j < 2; j++) {
+            mb_real *y = j ? p : q, *d = j ? pd : v;
+            const mb_real *c = j ? dp : dq, *yk = j ? pk : qk, *ydk = j ? pdk : vk;
+            for (int i = 0; i < n; i++) {
+                mb_real e = c[i];
+                sp += e * e;
+                mb_real yi = y[i] + e;
+                y[i] = yi;
+                d[i] = ih2 * (yi - yk[i]) - ydk[i];
+            }
+            if (!j) sq = sp, sp = 0;
+        }
 #else
         for (int i = 0; i < n; i++) {
             mb_real e = dq[i], d = -g2[i] + tmpn[i];
