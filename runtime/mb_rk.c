@@ -751,7 +751,7 @@ static int dense_coefficients(mb_sim *s)
  * with no such mode, leaves them by its own truncation error only (a smooth step held long by
  * accuracy: the interpolant's Phi is the smaller one, and it is kept; linear constraints: both
  * 0, kept). Andrews, alf-explicit, rows every 25 us against a run at rtol 1e-13, rtol 1e-5 ..
- * 1e-10: 375, 257, 343, 480, 580, 882 tolerances -> see CHANGELOG / validation.md. */
+ * 1e-10: 375, 257, 343, 480, 580, 882 tolerances -> 18, 14, 12.5, 15, 44, 351 (docs/formulations.md). */
 #define DENSE_STIFF MB_R(0.6)
 
 /* After the coefficients of a DOP853 step near the stability limit: dense_state 3 (the
