@@ -807,6 +807,43 @@ static int dense_coefficients(mb_sim *s)
     return MB_OK;
 }
 
+/* dop853's interpolant in a step at DENSE_STIFF of the stabilization's stability limit or beyond
+ * (h stab_rate >= 0.6 x 6.0) carries the fast constraint mode of its stage values where that
+ * mode is excited: the step's own combination damps it, the interpolant's does not (its
+ * continuous stability function on the real axis: max over theta |R(theta, z)| 1.16 at 0.8 of
+ * the limit, 2.5 at 0.9, 10.5 at it) and the step's error test does not see it. Such a step's
+ * dense output is the cubic Hermite of its ends (y0, y1, f0, f1; third order) where the
+ * interpolant leaves the constraints by more than twice as much at theta = 1/2 (|Phi|, two
+ * evaluations of Phi once a step): the constraint mode is what leaves them, and the Hermite,
+ * with no such mode, leaves them by its own truncation error only (a smooth step held long by
+ * accuracy: the interpolant's Phi is the smaller one, and it is kept; linear constraints: both
+ * 0, kept). Andrews, alf-explicit, rows every 25 us against a run at rtol 1e-13, rtol 1e-5 ..
+ * 1e-10: 375, 257, 343, 480, 580, 882 tolerances -> 18, 14, 12.5, 15, 44, 351 (docs/formulations.md). */
+#define DENSE_STIFF MB_R(0.6)
+
+/* After the coefficients of a DOP853 step near the stability limit: dense_state 3 (the
+ * cubic Hermite) where the interpolant leaves the constraints more than it at theta = 1/2.
+ * Scratch: ztmp and k[2] (the interpolations' q), Phi (an evaluation's; kin_fresh cleared). */
+static void dense_choose(mb_sim *s, mb_real t1)
+{
+    int n = s->n, nc = s->nc;
+    if (nc == 0 || !(s->h_prev * s->stab_rate >= DENSE_STIFF * dop853.stab)) return;
+    const mb_real *y0 = s->zold, *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2),
+                  *B3 = dn_block(s, 3), *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
+    mb_real *y7 = s->ztmp, *yh = s->k[2], h = MB_R(0.5), tm = s->t_prev + h * (t1 - s->t_prev);
+    for (int i = 0; i < n; i++) {
+        yh[i] = y0[i] + h * (B1[i] + h * (B2[i] + h * B6[i]));
+        y7[i] = y0[i] + h * (B1[i] + h * (B2[i] + h * (B6[i] + h * (B3[i] + h * (B4[i] +
+                h * (B5[i] + h * B0[i]))))));
+    }
+    s->m->phi(s->m, tm, y7, s->Phi);
+    mb_real p7 = nrminf(nc, s->Phi);
+    s->m->phi(s->m, tm, yh, s->Phi);
+    mb_real ph = nrminf(nc, s->Phi);
+    s->kin_fresh = 0;
+    if (p7 > 2 * ph) s->dense_state = 3;
+}
+
 /* mb_sim_dense for dopri5 and dop853 */
 static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo)
 {
@@ -816,20 +853,25 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
     mb_real *vsave = dense_saved(s), *ssave = vsave + n;   /* F3's warm start, kept */
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
-    if (s->dense_state == 1) {
-        st = dense_coefficients(s);
-        if (st) goto out;
-        s->dense_state = 2;
-    }
     mb_real t1 = s->t;                    /* the step's end (a step cut at an event: as taken) */
 #if MBI_HAS_EV
     if (s->ev_cut) t1 = s->ev_t1;
 #endif
+    if (s->dense_state == 1) {
+        st = dense_coefficients(s);
+        if (st) goto out;
+        s->dense_state = 2;
+        if (MBI_DOP853 && s->p.integrator == MB_DOP853) dense_choose(s, t1);
+    }
     mb_real th = (t - s->t_prev) / (t1 - s->t_prev), u = 1 - th, *y = s->ztmp, *y0 = s->zold;
     const mb_real *dw = s->dn_w;
     mb_real wt = dw[0] + u * (dw[1] + th * (dw[2] + u * dw[3]));   /* the work of the loads */
     mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2), *B3 = dn_block(s, 3);
-    if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
+    if (MBI_DOP853 && s->dense_state == 3) {
+        mb_real *B6 = dn_block(s, 6);     /* the cubic Hermite (dense_choose) */
+        for (int i = 0; i < nz; i++) y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * B6[i]));
+        wt = dw[0] + u * (dw[1] + th * dw[2]);
+    } else if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
         mb_real *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
         for (int i = 0; i < nz; i++)
             y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B6[i] + u * (B3[i] + th * (B4[i] +

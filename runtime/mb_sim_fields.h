@@ -15,7 +15,7 @@ mb_real h_prev;          /* the last accepted step, of h_prev (dopri5/dop853's d
                             F4's AB2 predictor and step control) */
 #if MBI_HAS_EB
 mb_real t_prev;          /* ... from t_prev (dense output) */
-int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients */
+int dense_state;         /* p.dense: 0 no step to interpolate, 1 stages kept, 2 coefficients, 3 the same, dop853 on its cubic Hermite (mb_rk.c, dense_choose) */
 int have_f;              /* f at the current state is cached in fz */
 int stab_run;            /* rk4: bits 0-2, whether the stages of the last three steps saw a
                             rate beyond the stability limit (mb_rk.c, stiffness) */

@@ -431,6 +431,21 @@ act=$(angles_err "$T/an.csv" $R)
 ok "Andrews alf-explicit dop853 rtol $R: estimate ${est:-none} by the end, the angles $act tolerances off: 1 .. 100 x" \
    '[ $rc -eq 0 ] && [ -n "$est" ] && ! above "$act" "$est" && ! above "$est" "$act" 100'
 
+# dop853's dense output in steps held near the stabilization's stability limit is the step's
+# cubic Hermite (mb_rk.c, DENSE_STIFF): its own interpolant there put Andrews' rows (alf-explicit,
+# every 0.5 ms) 153 .. 1.3e3 tolerances off a run at rtol 1e-13 while its step points were
+# within a few; the Hermite's rows 5 .. 12 (the companion compares step points and cannot see
+# the rows)
+timeout 300 "$AN" --formulation baumgarte --integrator dop853 --h 1e-5 --rtol 1e-13 --atol 1e-13 --every 5e-4 \
+    --t-end 0.03 --out "$T/an13.csv" --quiet >/dev/null 2>&1
+for R in 1e-6 1e-8; do
+    timeout 300 "$AN" --formulation alf-explicit --integrator dop853 --rtol $R --atol $R --h 1e-3 --every 5e-4 \
+        --t-end 0.03 --warn-accuracy 0 --out "$T/an.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+    d=$(qtols "$T/an13.csv" "$T/an.csv" $R 0.0678)
+    ok "Andrews alf-explicit dop853 rtol $R: its dense rows every 0.5 ms $d tolerances off a run at 1e-13 (<= 50)" \
+       '[ $rc -eq 0 ] && within "$d" 1 50'
+done
+
 # a companion that left the mechanism (more than 10 x its size from the run) starts anew,
 # keeping its estimate so far: the chain N = 2, baumgarte dopri5 at rtol 1e-4, within 10 x rtol
 # of the exact reference up to its rank-loss stop, whose companion can go another way at the
