@@ -900,7 +900,7 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 #if MBI_EXPLICIT
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
     const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* the state's v, sigma kept */
-    mb_real *vsave = w.vsave, *ssave = w.ssave;
+    mb_real *vsave = w.vsave, *ssave = w.vsave + n;
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if ((st = rhs(s, t, y, s->bf))) goto out;
@@ -915,6 +915,7 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 out:
     copy(n, s->ev_v, vsave);
     copy(nc, s->ev_sig, ssave);
+    mbi_poison(vsave, n + nc);            /* (its lifetime ends with the call) */
     return st;
 #else
     (void)nc;
