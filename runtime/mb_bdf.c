@@ -900,7 +900,7 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 #if MBI_EXPLICIT
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); return MB_OK; }
     const MBI_VIEW(MB_VIEW_DENSE) w = MBI_VIEW_OF(MB_VIEW_DENSE);   /* the state's v, sigma kept */
-    mb_real *vsave = w.vsave, *ssave = w.ssave;
+    mb_real *vsave = w.vsave, *ssave = w.vsave + n;
     copy(n, vsave, s->ev_v);
     copy(nc, ssave, s->ev_sig);
     if ((st = rhs(s, t, y, s->bf))) goto out;
@@ -915,6 +915,7 @@ static int bdf_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *m
 out:
     copy(n, s->ev_v, vsave);
     copy(nc, s->ev_sig, ssave);
+    mbi_poison(vsave, n + nc);            /* (its lifetime ends with the call) */
     return st;
 #else
     (void)nc;
@@ -940,7 +941,11 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
     s->dense_state = 0;
     s->dn_W0 = b->mon0.W;
     int st = bdf_try(s, t_stop, &h);
-    if (st < 0) return st;
+    if (st < 0) {                          /* (bdf_try's undo of a step whose end does not
+                                            * evaluate: not the discarded step's proposal) */
+        s->h_next = b->h0;
+        return st;
+    }
     mbi_advance_monitor(s, h, b->pnc0, b->pdrv0, NULL);
     s->dense_state = 1;
     return st;
@@ -953,6 +958,15 @@ static int bdf_start(mb_sim *s, mb_real t0)
     return mbi_form_start(s, t0);
 }
 
-const mbi_integ mbi_integ_bdf = {bdf_start, mbi_form_restart, NULL, bdf_step, bdf_dense, mbi_undo_step,
+/* mb_sim_step's undo: the state at the step's start (mbi_undo_step) and the array no longer
+ * the state's, so that the next step starts it again from h_next (mb_sim_step puts back the
+ * step's start's), not from the discarded step's bh */
+static int bdf_undo(mb_sim *s, mb_real t_start, int st)
+{
+    s->bok = 0;
+    return mbi_undo_step(s, t_start, st);
+}
+
+const mbi_integ mbi_integ_bdf = {bdf_start, mbi_form_restart, NULL, bdf_step, bdf_dense, bdf_undo,
                                  NULL};
 #endif /* MBI_BDF */

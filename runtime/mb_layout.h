@@ -64,7 +64,10 @@
 /* bdf: the Nordsieck array of orders up to 5 (6 state vectors), 5 more state vectors (e, e of
  * the last step, f, Newton's d, the error weights) and, F1-F3, two dense nz x nz matrices
  * (the finite-difference Jacobian, the Newton matrix's LU) with nz pivots (F4 solves its
- * sparse Newton matrix in FA) and the accuracy warning's two error vectors (2 N). */
+ * sparse Newton matrix in FA), the accuracy warning's two error vectors (2 N) and its dense
+ * output's copy of the run's evaluation's v and sigma while the interpolant's evaluation
+ * overwrites them (N + NC: mb_bdf.c, bdf_dense; not the step's start v0, S0, which an undo
+ * needs after event location inside a step). */
 #define MB_L_BDF(F, I) ((I) == MB_BDF)
 #define MB_L_BV(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I), MB_L_NZ(F, N, NC))
 #define MB_L_BM(F, I, N, NC) MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), MB_L_NZ(F, N, NC) * MB_L_NZ(F, N, NC))
@@ -183,7 +186,8 @@
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
-    R(bacc, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), 2 * (N))))                                 \
+    R(bacc, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), 2 * (N)))                                  \
+    R(bsv, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), (N) + (NC))))                               \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
     MB_L_SEL(MBI_HAS_EV)(R(evw, MB_L_IF((NE) > 0, 5 * (NE) + (N))))                         \
@@ -218,11 +222,12 @@
  * tmpm in c's. */
 #define MB_VIEW_TRAP(V) V(g1, tn[0]) V(g2, tn[1]) V(dq, tn[2]) V(dp, tn[3]) V(sv, tm[0])         \
     V(tmpm, tm[1]) V(tmpn, tn[0])
-/* bdf's dense output between steps (mb_bdf.c): the state's v and sigma kept while an
- * evaluation at the interpolated state overwrites ev_v, ev_sig, in v's and S's blocks of the
- * step's start (v0, S0: mb_sim_step's, free between steps); bdf on F4's v in g1's (dopri5's and
- * dop853's keep theirs in the dense output's block, MB_L_DENSE) */
-#define MB_VIEW_DENSE(V) V(vsave, v0) V(ssave, S0) V(vv, tn[0])
+/* bdf's dense output (mb_bdf.c): on F1-F3 the state's v and sigma kept while an evaluation
+ * at the interpolated state overwrites ev_v, ev_sig, in bdf's own block (sigma after v's N;
+ * not the step's start v0, S0: event location interpolates inside mb_sim_step, whose undo
+ * needs them after it); on F4 the interpolated v in g1's block (dopri5's and dop853's keep
+ * theirs in the dense output's block, MB_L_DENSE) */
+#define MB_VIEW_DENSE(V) V(vsave, bsv) V(vv, tn[0])
 /* The trapezoid's step control (mb_trapezoid_control.c), between steps: Milne's error vector
  * and the dense output's v in g1's block */
 #define MB_VIEW_TRAPCTL(V) V(eq, tn[0]) V(vv, tn[0])

@@ -902,6 +902,20 @@ out:
     return st;
 }
 
+/* A step accepted by the error test that fails after it (its end does not evaluate, or the
+ * energies overflow): the state of the step's start t_start again (mb_sim_step's: after an
+ * event's cut, cut_redo's undo has put it there), and the next step the one proposed there, not
+ * after the discarded step; returns st */
+static int undo_accepted(mb_sim *s, const mbi_step0 *b, mb_real t_start, int st)
+{
+#if MBI_STEP_H0
+    s->h_next = b->h0;
+#else
+    (void)b;                               /* (a build without dopri5 and dop853 calls none) */
+#endif
+    return mbi_undo_step(s, t_start, st);
+}
+
 /* One accepted adaptive step with table tb towards t_stop, rejections retried inside; monitor
  * advanced. */
 static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const mbi_step0 *b)
@@ -939,7 +953,7 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
             wq *= h;                      /* the work of the loads, by the method's weights */
             if (!tb->fsal) {              /* f at the new state: one more evaluation (k[1] free) */
                 fnew = s->k[1];
-                if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return mbi_undo_step(s, t_start, st);
+                if ((st = rhs(s, t_new, s->ztmp, fnew)) < 0) return undo_accepted(s, b, t_start, st);
                 s->kp[tb->s] = stage_power(s, t_new, s->ztmp, h);
             }
             /* F2, F3: the drivers' work by parts, its boundary term [S^T Phi_t] (drv_by_parts;
@@ -950,11 +964,11 @@ static int step_adaptive(mb_sim *s, const mbi_tableau *tb, mb_real t_stop, const
             if (MBI_DENSE && s->dn) dense_keep(s, t_start, h);
             s->t = t_new;
             st = accept(s, fnew);
-            if (st < 0) return mbi_undo_step(s, t_start, st);
+            if (st < 0) return undo_accepted(s, b, t_start, st);
             mbi_advance_monitor(s, h, pnc0, pdrv0, &wq);
             if (!isfinite(s->mon.energy_dev)) {     /* energies or work overflow: not a good state */
                 s->mon = *mon0; s->pnc = pnc0; s->pdrv = pdrv0;
-                return mbi_undo_step(s, t_start, MB_ERR_NONFINITE);
+                return undo_accepted(s, b, t_start, MB_ERR_NONFINITE);
             }
 #if MBI_GE
             if (++s->ge_n == 1) s->ge_tm = s->t;   /* the accuracy companion's count (ge_step) */

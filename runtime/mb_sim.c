@@ -831,6 +831,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     b.pdrv0 = s->pdrv;
     b.t_start = s->t;
     b.mon0 = s->mon;
+#if MBI_STEP_H0
+    b.h0 = s->h_next;
+#endif
 #if MB_FLOAT
     if (s->auto_tol) auto_tol(s);
 #endif
@@ -904,6 +907,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         s->mon = b.mon0; s->pnc = b.pnc0; s->pdrv = b.pdrv0;
         s->dense_state = 0;
         ig->undo(s, b.t_start, MB_ERR_SINGULAR);
+#if MBI_STEP_H0
+        s->h_next = b.h0;                  /* not the discarded step's proposal */
+#endif
         return singular_step(s, MB_ERR_SINGULAR);
     }
 #endif

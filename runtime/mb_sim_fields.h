@@ -166,6 +166,8 @@ mb_real *bz, *be, *bep, *bf, *bd, *bw, *bJ, *bM;
 mb_real *bacc;           /* [2 nq] F1, F2: the accuracy warning's signed error vectors, the
                             positions' and the velocities' (F2: the momenta's) so far
                             (mb_bdf.c, acc_step) */
+mb_real *bsv;            /* [nq + nc] F1-F3: the dense output's copy of ev_v, ev_sig
+                            (mb_bdf.c, bdf_dense) */
 int *bpiv;
 int bq, bwait, bok, bjac_ok, bfact_ok, bep_ok; /* order; steps before a change; Nordsieck
                             array valid; Jacobian and factorization current; bep usable */

@@ -233,10 +233,15 @@ int mbi_undo_step(mb_sim *s, mb_real t_start, int st);
  * and walked by mb_sim_reset, mb_sim_step, mb_sim_dense and mb_params_check. A new integrator
  * is one file plus one row. The workspace blocks each needs are in mb_layout.h's block list
  * (which sizes the host's and the firmware's workspace alike, at compile time). */
+/* the builds whose steps change h_next and can be undone after it (dopri5, dop853, bdf) */
+#define MBI_STEP_H0 (MBI_ADAPTIVE || MBI_BDF)
 /* What mb_sim_step knows at a step's start: the adaptive steps advance the monitor themselves. */
 typedef struct mbi_step0 {
     mb_monitor mon0;                 /* the monitor before the step */
     mb_real pnc0, pdrv0, t_start;    /* the loads' powers there, the start time */
+#if MBI_STEP_H0
+    mb_real h0;                      /* h_next there: an undone step's next step starts from it */
+#endif
 } mbi_step0;
 typedef struct mbi_integ {
     /* reset: the start-up evaluation at (t0, z, v), its derived quantities taken into the state */

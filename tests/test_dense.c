@@ -217,6 +217,7 @@ int main(void)
         check_run(f, MB_DOP853);
         check_untouched(f, MB_DOPRI5);
         check_untouched(f, MB_DOP853);
+        if (f != MB_ALF_EXPLICIT) check_untouched(f, MB_BDF);   /* (its own scratch: bsv) */
     }
     for (int c = 0; c < 2; c++) {   /* the adaptive trapezoid: Milne's and the extrapolated */
         check_run(MB_ALF_TRAPEZOID, c ? -MB_TRAPEZOID : MB_TRAPEZOID);

@@ -307,7 +307,7 @@ static void check_undo_resume(const mb_model *m0)
             s->pdrv = pdrv0;
             s->dense_state = 0;
             mbi_undo_step(s, t0, MB_ERR_SINGULAR);
-            s->h_next = hn;    /* (the same next step as b's) */
+            s->h_next = hn;    /* (mb_sim_step's undo puts back the step's start's h) */
             back = memcmp(s->v, v_start, sizeof(mb_real) * (size_t)n) == 0 &&
                    memcmp(s->S, S_start, sizeof(mb_real) * (size_t)nc) == 0;
         }
@@ -333,6 +333,143 @@ static void check_undo_resume(const mb_model *m0)
         free(a.w);
         free(b.w);
     }
+}
+#endif
+
+#if MBI_HAS_KKT && MBI_F2 && (MBI_ADAPTIVE || MBI_BDF)
+/* The run up to its step k (integrator integ, canonical, events on or off), then step k made to
+ * come near a singular position (rank_tol between the smallest pivot ratio r that step k
+ * measured in a plain run and r^2; the energy and constraint tests at 1e-30, so met) for
+ * mb_sim_step's undo. *cut: step k located an event inside it. MB_ERR_SINGULAR and *d the
+ * largest difference of t, q, v, sigma, *dh that of the next step h, against the step's start
+ * (0: the same bits), or another status. */
+static int undone_step(const mb_model *m0, const mb_params *p, int k, mb_real r, simbox *a,
+                       double *d, double *dh, int *cut)
+{
+    enum { NU = 128 };
+    mb_real t0, h0, q0[NU], v0[NU], S0[NU];
+    int st = open_sim(a, m0, p);
+    if (st == MB_OK) st = mb_sim_reset(&a->s, 0, NULL, NULL, 1);
+    for (int j = 0; j < k && st >= 0; j++) st = mb_sim_step(&a->s, 100);
+    mb_sim *s = &a->s;
+    int n = s->n, nc = s->nc;
+    if (st < 0 || n > NU || nc > NU) return st < 0 ? st : MB_ERR_PARAM;
+    t0 = mb_sim_get_t(s);
+    h0 = mb_sim_get_h(s);
+    memcpy(q0, mb_sim_get_q(s), sizeof(mb_real) * (size_t)n);
+    memcpy(v0, mb_sim_get_v(s), sizeof(mb_real) * (size_t)n);
+    memcpy(S0, mb_sim_get_sigma(s), sizeof(mb_real) * (size_t)nc);
+    s->p.rank_tol = (mb_real)pow((double)r, 1.5);
+    s->p.warn_energy = s->p.warn_phi = MB_R(1e-30);
+    st = mb_sim_step(s, 100);
+    s->p = *p;
+    *cut = s->ev_cut;
+    double dd = fabs((double)mb_sim_get_t(s) - (double)t0);
+    *dh = fabs((double)mb_sim_get_h(s) - (double)h0);
+    for (int i = 0; i < n; i++) {
+        dd = fmax(dd, fabs((double)mb_sim_get_q(s)[i] - (double)q0[i]));
+        dd = fmax(dd, fabs((double)mb_sim_get_v(s)[i] - (double)v0[i]));
+    }
+    for (int i = 0; i < nc; i++) dd = fmax(dd, fabs((double)mb_sim_get_sigma(s)[i] - (double)S0[i]));
+    *d = dd;
+    return st;
+}
+
+/* The first step of a plain run (canonical, integ, rtol 1e-6, events as given) after step kmin
+ * that located an event (with events) or any (without), *r its smallest pivot ratio of S; -1
+ * when none by t_end */
+static int plain_step(const mb_model *m0, const mb_params *p, int kmin, double t_end, mb_real *r)
+{
+    simbox a;
+    int st = open_sim(&a, m0, p), k = -1;
+    if (st == MB_OK) st = mb_sim_reset(&a.s, 0, NULL, NULL, 1);
+    for (int j = 0; j < 100000 && st >= 0 && mb_sim_get_t(&a.s) < t_end; j++) {
+        st = mb_sim_step(&a.s, 100);
+        if (j >= kmin && (!p->events || a.s.ev_cut)) {
+            k = j;
+            *r = a.s.step_ratio;
+            break;
+        }
+    }
+    free(a.w);
+    return st >= 0 ? k : -1;
+}
+#endif
+
+#if MBI_BDF && MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && defined(MB_HAVE_valve_jump)
+/* mb_sim_step's undo of a bdf step that located an event inside it (canonical, near a singular
+ * position: undone_step) leaves the run at the step's start, t, q, v, sigma and the next step
+ * h bit for bit: bdf's dense output, which the location evaluates, kept the run's v and sigma
+ * in the step's start copies v0, S0, so the undo put back the discarded end's; and the undo
+ * left h at the discarded step's proposal. The run then goes on to 0.2 s. valve_jump (its
+ * follower leaves the cam and lands again). */
+extern const mb_model valve_jump_model;
+static void check_bdf_cut_undo(void)
+{
+    const mb_model *m0 = &valve_jump_model;
+    mb_params p;
+    mb_params_default(&p, MB_CANONICAL);
+    p.integrator = MB_BDF;
+    p.rtol = p.atol = MB_R(1e-6);
+    p.events = 1;
+    mb_real r = 0;
+    int k = plain_step(m0, &p, 1, 0.2, &r), cut = 0;
+    CHECK(k > 0 && r > 0 && r < 1, "valve_jump canonical bdf: a step with an event cut: step %d, "
+          "pivot ratio %.3g", k, (double)r);
+    if (!(k > 0 && r > 0 && r < 1)) return;
+    simbox a;
+    double d = -1, dh = -1;
+    int st = undone_step(m0, &p, k, r, &a, &d, &dh, &cut);
+    long ev = a.s.mon.events;
+    CHECK(st == MB_ERR_SINGULAR && cut && d == 0 && dh == 0, "bdf step %d with an event cut "
+          "undone: %s, cut %d, t, q, v, sigma the step's start's to %.3g, h to %.3g", k,
+          mb_status_str(st), cut, d, dh);
+    st = MB_OK;
+    while (st >= 0 && mb_sim_get_t(&a.s) < MB_R(0.2)) st = mb_sim_step(&a.s, MB_R(0.2));
+    CHECK(st >= 0 && a.s.mon.events > ev, "the run after the undo: %s at t = %.6g, %ld events",
+          mb_status_str(st), (double)mb_sim_get_t(&a.s), a.s.mon.events);
+    free(a.w);
+}
+#endif
+
+#if MBI_HAS_KKT && MBI_F2 && MBI_DOPRI5
+/* A run going on after mb_sim_step's undo (canonical dopri5 near a singular position,
+ * undone_step, at its step 10) is the run that never took the step: the next step starts from
+ * the step's start's h (not the discarded step's proposal), and 10 steps on t, q, W are those
+ * of the plain run, bit for bit (the driven fixture: canonical's direct solve, the same bits) */
+static void check_undo_h(const mb_model *m0)
+{
+    mb_params p;
+    mb_params_default(&p, MB_CANONICAL);
+    p.integrator = MB_DOPRI5;
+    p.rtol = p.atol = MB_R(1e-8);
+    p.warn_accuracy = 0;   /* (the companion's comparison at the step's start is not undone) */
+    mb_real r = 0;
+    int k = plain_step(m0, &p, 10, 10, &r), cut = 0;
+    CHECK(k == 10 && r > 0 && r < 1, "driven canonical dopri5: step %d, pivot ratio %.3g", k, (double)r);
+    if (!(k == 10 && r > 0 && r < 1)) return;
+    simbox a, b;
+    double d = -1, dh = -1;
+    int st = undone_step(m0, &p, k, r, &a, &d, &dh, &cut);
+    int st2 = open_sim(&b, m0, &p);
+    if (st2 == MB_OK) st2 = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+    for (int j = 0; j < k && st2 >= 0; j++) st2 = mb_sim_step(&b.s, 100);
+    CHECK(st == MB_ERR_SINGULAR && d == 0 && dh == 0, "dopri5 step %d undone: %s, t, q, v, sigma "
+          "the step's start's to %.3g, h to %.3g", k, mb_status_str(st), d, dh);
+    st = MB_OK;
+    for (int j = 0; j < 10 && st >= 0 && st2 >= 0; j++) {
+        st = mb_sim_step(&a.s, 100);
+        st2 = mb_sim_step(&b.s, 100);
+    }
+    double dq = fabs((double)mb_sim_get_t(&a.s) - (double)mb_sim_get_t(&b.s));
+    for (int i = 0; i < a.s.n; i++)
+        dq = fmax(dq, fabs((double)mb_sim_get_q(&a.s)[i] - (double)mb_sim_get_q(&b.s)[i]));
+    CHECK(st >= 0 && st2 >= 0 && dq == 0 && a.s.mon.W == b.s.mon.W,
+          "the run after the undo against the plain run: %s/%s, t %.17g/%.17g, |dq| %.3g, W "
+          "%.17g/%.17g", mb_status_str(st), mb_status_str(st2), (double)mb_sim_get_t(&a.s),
+          (double)mb_sim_get_t(&b.s), dq, (double)a.s.mon.W, (double)b.s.mon.W);
+    free(a.w);
+    free(b.w);
 }
 #endif
 
@@ -686,6 +823,15 @@ int main(void)
         mb_model dv = driven_model();
         check_undo_resume(&dv);
     }
+#endif
+#if MBI_HAS_KKT && MBI_F2 && MBI_DOPRI5
+    {
+        mb_model dv = driven_model();
+        check_undo_h(&dv);
+    }
+#endif
+#if MBI_BDF && MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && defined(MB_HAVE_valve_jump)
+    check_bdf_cut_undo();
 #endif
 #if MBI_GE
     check_ge_finish_resets(FX);

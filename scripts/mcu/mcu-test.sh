@@ -4,7 +4,7 @@
 # Usage: scripts/mcu/mcu-test.sh   (env: MCU_MODELS, MCU_TARGETS, MCU_RUNTIME_SRC, CC); ends with
 # the line "N passed, N failed" and exits non-zero on any failure. Called by `make mcu-test`.
 set -u
-export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept|fixed_step_events)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$);^(mb_sim_step|fixed_step_events)(\.|$)@^(step_rk4|step_dopri5|step_dop853|bdf_step|hht_step|mbi_undo_step|mbi_form_restart)(\.|$)'
+export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept|fixed_step_events)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$);^(mb_sim_step|fixed_step_events)(\.|$)@^(step_rk4|step_dopri5|step_dop853|bdf_step|hht_step|mbi_undo_step|bdf_undo|mbi_form_restart)(\.|$)'
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 mcu=scripts/mcu/mcu.sh

@@ -33,7 +33,7 @@ runtime="runtime/mb_embed.c runtime/mb_sim.c runtime/mb_eval.c runtime/mb_forms.
 # the dense reference back end (mb_linalg.c) only in the full build: lean firmware is sparse only
 [ "$MCU_LEAN" = 1 ] || runtime="$runtime runtime/mb_linalg.c"
 # indirect calls through the formulation table (see stack.sh)
-export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept|fixed_step_events)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$);^(mb_sim_step|fixed_step_events)(\.|$)@^(step_rk4|step_dopri5|step_dop853|bdf_step|hht_step|mbi_undo_step|mbi_form_restart)(\.|$)'
+export STACK_TABLE='^(mb_sim_step|mb_sim_reset|mbi_rk_start|mbi_step_fixed|mbi_step_adaptive|rk_trial|rhs|accept|fixed_step_events)(\.|$)@^(rhs_|accept_|trap_start|step_trapezoid)(\.|$);^(mb_sim_step|fixed_step_events)(\.|$)@^(step_rk4|step_dopri5|step_dop853|bdf_step|hht_step|mbi_undo_step|bdf_undo|mbi_form_restart)(\.|$)'
 inc="-Iruntime -I$MCU_GEN -Iscripts/mcu -Iexamples/firmware"
 mkdir -p "$out"
 
