@@ -85,16 +85,21 @@ int mb_sp_ldl_status(const mb_symbolic *sy, const mb_real *F, const mb_real *d0,
                                  * the first strict maximum finds it */
 #endif
                 /* where no product here equals the kernel's mmax (another rounding of it: excess
-                 * precision, FLT_EVAL_METHOD != 0), the first of the largest found here: always a
-                 * pivot done (-1 where none is) */
-                mb_real big = 0;
-                int kbig = -1;
+                 * precision, FLT_EVAL_METHOD != 0), the first of the largest found by a second
+                 * pass: always a pivot done (-1 where none is). (The first pass tests equality
+                 * alone: the largest is mostly a late pivot, Andrews' about the 20th of 20) */
                 for (kmin = 0; kmin < kok; kmin++) {
-                    mb_real q = d0[kmin] * F[kmin];
+                    mb_real q = d0[kmin] * F[kmin];   /* (rounded to mb_real, as the kernel's) */
                     if (q == mmax) break;
-                    if (q > big) { big = q; kbig = kmin; }
                 }
-                if (kmin == kok) kmin = kbig;
+                if (kmin == kok) {
+                    mb_real big = 0;
+                    kmin = -1;
+                    for (int k = 0; k < kok; k++) {
+                        mb_real q = d0[k] * F[k];
+                        if (q > big) { big = q; kmin = k; }
+                    }
+                }
 #if !MBI_ONLY
             }
 #endif
