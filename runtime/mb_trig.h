@@ -41,7 +41,8 @@
 #define MB_TRIG_ENTRY 6
 
 #if MB_WITH_TRIG_CACHE
-/* The grid pairs of |x0| <= MB_TRIG_TABLE_N / 64 = 16 rad from a table (16 KB of constants)
+/* The grid pairs of |x0| <= MB_TRIG_TABLE_N / 64 = 16 rad from a table (16 KB of constants, in
+ * each object file whose code reads it: a generated model's)
  * instead of libm's calls, the same values (mb_trig_table.h holds libm's, written by
  * scripts/trig_table.c); double builds with the cache and libm's sin and cos only (float:
  * sinf's values would be another table; a build that supplies MB_SIN or MB_COS, e.g.
@@ -92,7 +93,7 @@ static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_r
 #if MB_TRIG_TABLED
             mb_real kr = x0 * MB_TRIG_GRID;                /* an integer, exactly */
             if (MB_FABS(kr) <= MB_TRIG_TABLE_N) {          /* libm's pair from the table */
-                const double *e = mb_trig_table + 2 * (int)MB_FABS(kr);
+                const double *e = mb_trig_table() + 2 * (int)MB_FABS(kr);
                 tc[1] = kr < 0 ? -e[0] : e[0];
                 tc[2] = e[1];
             } else
