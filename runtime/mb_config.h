@@ -370,6 +370,13 @@ typedef double mb_real;
 #define MB_LEN_TINY 1e-150
 #endif
 
+/* whether sin and cos are libm's (neither supplied): the sine cache's table of libm's values
+ * (mb_trig.h) stands in for them only then */
+#if !defined MB_SIN && !defined MB_COS
+#define MBI_LIBM_SINCOS 1
+#else
+#define MBI_LIBM_SINCOS 0
+#endif
 #ifndef MB_SIN
 #define MB_SIN MB_LIBM(sin)
 #endif

@@ -41,12 +41,14 @@
 #define MB_TRIG_ENTRY 6
 
 #if MB_WITH_TRIG_CACHE
-/* The grid pairs of |x0| <= MB_TRIG_TABLE_N / 64 = 16 rad from a table (16 KB of constants)
+/* The grid pairs of |x0| <= MB_TRIG_TABLE_N / 64 = 16 rad from a table (16 KB of constants, in
+ * each object file whose code reads it: a generated model's)
  * instead of libm's calls, the same values (mb_trig_table.h holds libm's, written by
- * scripts/trig_table.c); double builds with the cache only (float: sinf's values would be
- * another table; firmware builds have no cache). */
+ * scripts/trig_table.c); double builds with the cache and libm's sin and cos only (float:
+ * sinf's values would be another table; a build that supplies MB_SIN or MB_COS, e.g.
+ * mb_math.h's, gets its own functions' values; firmware builds have no cache). */
 #ifndef MB_TRIG_TABLED
-#define MB_TRIG_TABLED (!MB_FLOAT)
+#define MB_TRIG_TABLED (!MB_FLOAT && MBI_LIBM_SINCOS)
 #endif
 #if MB_TRIG_TABLED
 #include "mb_trig_table.h"
@@ -55,7 +57,11 @@
 /* The series in pairs of GCC's vector extension (x86-64's SSE2: two lanes an instruction) where
  * the compiler has it; each lane's operations are the scalar code's IEEE operations in its
  * order, so the bits are the same with and without (Andrews baumgarte dop853 rtol 3.2e-7: 12 k
- * fewer instructions of 4.10 M). */
+ * fewer instructions of 4.10 M) where the compiler fuses no multiply-add: the default x86-64
+ * flags. With FMA instructions (-mfma, -march=native) GCC 12.2 forms a fused one from the
+ * scalar code even under -std=c99's -ffp-contract=off (its SLP vectorizer's vfmsubadd), clang
+ * (-ffp-contract=on by default) from both: 26 (GCC -O2 -mfma) and 1 (clang -O3 -march=native)
+ * of 4e6 sines and cosines then differ between pairs and scalar code. */
 #ifndef MB_TRIG_PAIRS
 #if defined(__GNUC__) && defined(__SSE2__) && !MB_FLOAT
 #define MB_TRIG_PAIRS 1
@@ -87,7 +93,7 @@ static inline MB_ALWAYS_INLINE void mb_sincos_entry(mb_real x, mb_real *tc, mb_r
 #if MB_TRIG_TABLED
             mb_real kr = x0 * MB_TRIG_GRID;                /* an integer, exactly */
             if (MB_FABS(kr) <= MB_TRIG_TABLE_N) {          /* libm's pair from the table */
-                const double *e = mb_trig_table + 2 * (int)MB_FABS(kr);
+                const double *e = mb_trig_table() + 2 * (int)MB_FABS(kr);
                 tc[1] = kr < 0 ? -e[0] : e[0];
                 tc[2] = e[1];
             } else

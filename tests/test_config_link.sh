@@ -55,6 +55,11 @@ for a in $FORMS; do
         fi
     done
 done
+# the sine cache's table (runtime/mb_trig_table.h: 2050 doubles, 16400 B) only in a file that
+# reads it, the generated code's: in no runtime object, even at -O0, where GCC keeps the unused
+# static const arrays of every header (mb_model.h includes it) in every file
+nt=$(nm -S "$T/F_ALF_EXPLICIT_ALF_TRAPEZOID"/*.o 2>/dev/null | grep -cE '^[0-9a-f]+ 0*4010 ')
+ok "no runtime object at -O0 carries the sine cache's 16 KB table ($nt do)" '[ "$nt" = 0 ]'
 # negative control: a missing definition is reported
 d=$T/$(echo "$SWITCHES" | head -1)
 u=$(unresolved $(ls "$d"/*.o | grep -v '/mb_sparse\.o$'))

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include "check.h"
 #include "mb_math.h"
+/* the sine cache in a build with our sin and cos (check_trig_cache) */
+#define MB_MATH_HEADER "mb_math.h"
+#include "mb_trig.h"
 
 /* the bounds the functions are documented to meet (mb_math.h, docs/embedding.md). hypot: x^2 +
  * y^2 within 2 u relative (three roundings), sqrt halves that and rounds once: 1.5 ulp at most */
@@ -67,6 +70,28 @@ static void report(const char *what, const struct maxerr *m)
     printf("%-34s %8ld args, max %.3f ulp at %.17g\n", what, m->n, m->ulp, m->at);
 }
 
+#if MB_WITH_TRIG_CACHE
+/* The sine cache (mb_trig.h) of a build that supplies its own sin and cos (here mb_math.h's, as
+ * -DMB_MATH_HEADER selects them): an entry's grid pair at x0 = k / 64 is those functions' values,
+ * never the table of libm's (mb_trig_table.h), on both sides of the table's end (16 rad) and at
+ * negative angles. */
+static void check_trig_cache(void)
+{
+    int bad = 0, k0 = 0;
+    for (int k = -1100; k <= 1100; k++) {
+        double x0 = k / 64.0, tc[MB_TRIG_ENTRY];
+        for (int i = 0; i < MB_TRIG_ENTRY; i++) tc[i] = NAN;
+        (void)mb_sin_near(x0 + 0.001, tc, 0);
+        if (!(tc[0] == x0 && tc[1] == mb_math_sin(x0) && tc[2] == mb_math_cos(x0))) {
+            if (!bad) k0 = k;
+            bad++;
+        }
+    }
+    CHECK(bad == 0, "sine cache with our sin/cos: %d grid pairs of 2201 not theirs (first k = %d, x0 = k / 64)",
+          bad, k0);
+}
+#endif
+
 int main(void)
 {
     const double MAX = MB_MATH_TRIG_MAX;
@@ -77,6 +102,9 @@ int main(void)
     int r, d;
 
     (void)check_close;
+#if MB_WITH_TRIG_CACHE
+    check_trig_cache();
+#endif
 
     /* uniform in [-R, R] for each R, and log-uniform magnitudes 2^-40 .. MAX */
     for (r = 0; r < (int)(sizeof ranges / sizeof ranges[0]); r++)
