@@ -934,6 +934,8 @@ void mbi_bdf_state_at(mb_sim *s, mb_real t)
 }
 #endif
 
+static int bdf_undo(mb_sim *s, mb_real t_start, int st);
+
 /* The slot's step: bdf_try, the monitor advanced by the trapezoidal rule over the step. */
 static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 {
@@ -947,6 +949,16 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
         return st;
     }
     mbi_advance_monitor(s, h, b->pnc0, b->pdrv0, NULL);
+#if MBI_EXPLICIT
+    /* energies or work overflow (the state still finite): not a good state, undone as dopri5's
+     * (mb_rk.c, step_adaptive) and the fixed steps' (mb_sim.c). F1, F2 (the start's copies
+     * zold, v0, S0); alf-trapezoid keeps none after its step is accepted */
+    if (s->zold && !isfinite(s->mon.energy_dev)) {
+        s->mon = b->mon0; s->pnc = b->pnc0; s->pdrv = b->pdrv0;
+        s->h_next = b->h0;
+        return bdf_undo(s, b->t_start, MB_ERR_NONFINITE);
+    }
+#endif
     s->dense_state = 1;
     return st;
 }
