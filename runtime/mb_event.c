@@ -274,6 +274,21 @@ void mbi_event_trial_cut(mb_sim *s, mb_real tr)
     s->mon.events++;
 }
 
+/* mb_sim_step's undo of a step (near a singular position, or energies that overflow), the state
+ * back at the step's start s->t: the events' state the start's too. A step cut at a root (bdf's
+ * cut_dense, dopri5's and dop853's cut_redo, rk4's and hht's retaken step) left ev_tlast at the
+ * root and the gaps compared against (EV_G0) at the cut, on the far side of that crossing: the
+ * run going on from the start then saw no sign change there and missed the event (valve_jump
+ * canonical bdf and dopri5: 121 and 95 cuts to 0.2 s against 122 and 96 of the run that never
+ * took the step). The gaps are those at the start's state again (a function of t, q and v,
+ * which the undo put back bit for bit: the values the step started from; one evaluation per
+ * undo, none per step); the counters are the monitor's, which the undo restores. */
+void mbi_event_undo(mb_sim *s, const mbi_step0 *b)
+{
+    s->ev_tlast = b->ev_tlast0;
+    if (s->nev || s->nsw) mbi_event_gaps(s, s->t, s->z, evv(s, EV_G0));
+}
+
 /* the formulation and integrator locate inside their steps (mbi_event_trial) */
 static int trial_locates(const mb_sim *s)
 {

@@ -797,7 +797,9 @@ static MB_NOINLINE int fixed_step_events(mb_sim *s, const mbi_integ *ig, const m
     step_monitor(s, h, b->pnc0, b->pdrv0);
     if (ANY_UNDO && ig->undo && !isfinite(s->mon.energy_dev)) {   /* energies or work overflow */
         s->mon = b->mon0; s->pnc = b->pnc0; s->pdrv = b->pdrv0;
-        return singular_step(s, ig->undo(s, b->t_start, MB_ERR_NONFINITE));
+        st = ig->undo(s, b->t_start, MB_ERR_NONFINITE);
+        mbi_event_undo(s, b);              /* (a retaken step: its cut's time) */
+        return singular_step(s, st);
     }
     if (cut) s->ev_offgrid = 1;            /* the next step ends on the grid point */
     else if (*sw == 1) {}                  /* before a switch: the grid resumed after the jump */
@@ -833,6 +835,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
     b.mon0 = s->mon;
 #if MBI_STEP_H0
     b.h0 = s->h_next;
+#endif
+#if MBI_HAS_EV
+    b.ev_tlast0 = s->ev_tlast;
 #endif
 #if MB_FLOAT
     if (s->auto_tol) auto_tol(s);
@@ -909,6 +914,9 @@ int mb_sim_step(mb_sim *s, mb_real t_stop)
         ig->undo(s, b.t_start, MB_ERR_SINGULAR);
 #if MBI_STEP_H0
         s->h_next = b.h0;                  /* not the discarded step's proposal */
+#endif
+#if MBI_HAS_EV
+        if (s->ev_on) mbi_event_undo(s, &b);   /* the gaps and last cut not the discarded end's */
 #endif
         return singular_step(s, MB_ERR_SINGULAR);
     }

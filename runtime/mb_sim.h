@@ -366,7 +366,8 @@ int mb_sim_assemble(mb_sim *s, mb_real t0, mb_real *q, mb_real *v, int *iters);
  * adaptive trapezoid; retried until accepted), never past t_stop (the step is shortened to land on it
  * exactly). Returns MB_OK, a positive event (the step was taken) or a failure (state left at
  * the last good step; a step undone after its error test accepted it, near a singular position
- * or with non-finite energies, also leaves mb_sim_get_h at the step this call started from). */
+ * or with non-finite energies (dopri5, dop853, bdf on F1 and F2, the fixed steps), also leaves
+ * mb_sim_get_h and the events' state, mon.events, at the step this call started from). */
 int mb_sim_step(mb_sim *s, mb_real t_stop);
 
 /* Dense output (p.dense, dopri5 and dop853; bdf and the adaptive trapezoid always): the state at

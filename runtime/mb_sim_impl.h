@@ -242,6 +242,9 @@ typedef struct mbi_step0 {
 #if MBI_STEP_H0
     mb_real h0;                      /* h_next there: an undone step's next step starts from it */
 #endif
+#if MBI_HAS_EV
+    mb_real ev_tlast0;               /* ev_tlast there (mbi_event_undo) */
+#endif
 } mbi_step0;
 typedef struct mbi_integ {
     /* reset: the start-up evaluation at (t0, z, v), its derived quantities taken into the state */
@@ -326,6 +329,8 @@ mb_real mbi_contact_hmax(mb_sim *s, mb_real t_stop);
  * accepted at tr */
 int mbi_event_trial(mb_sim *s, mb_real t0, mb_real t1, mb_real *tr);
 void mbi_event_trial_cut(mb_sim *s, mb_real tr);
+/* mb_sim_step's undo of a step (state back at its start s->t): the events' state the start's */
+void mbi_event_undo(mb_sim *s, const mbi_step0 *b);
 int mbi_switch_clip(mb_sim *s, const mbi_integ *ig, mb_real t_end, mb_real *te, mb_real *tj);
 int mbi_switch_jump(mb_sim *s, const mbi_integ *ig, mb_real tj);
 #if MBI_BDF

@@ -385,7 +385,7 @@ static int plain_step(const mb_model *m0, const mb_params *p, int kmin, double t
     if (st == MB_OK) st = mb_sim_reset(&a.s, 0, NULL, NULL, 1);
     for (int j = 0; j < 100000 && st >= 0 && mb_sim_get_t(&a.s) < t_end; j++) {
         st = mb_sim_step(&a.s, 100);
-        if (j >= kmin && (!p->events || a.s.ev_cut)) {
+        if (j >= kmin && (!p->events || mb_sim_get_t(&a.s) == a.s.ev_tlast)) {
             k = j;
             *r = a.s.step_ratio;
             break;
@@ -396,39 +396,96 @@ static int plain_step(const mb_model *m0, const mb_params *p, int kmin, double t
 }
 #endif
 
-#if MBI_BDF && MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && defined(MB_HAVE_valve_jump)
-/* mb_sim_step's undo of a bdf step that located an event inside it (canonical, near a singular
- * position: undone_step) leaves the run at the step's start, t, q, v, sigma and the next step
- * h bit for bit: bdf's dense output, which the location evaluates, kept the run's v and sigma
- * in the step's start copies v0, S0, so the undo put back the discarded end's; and the undo
- * left h at the discarded step's proposal. The run then goes on to 0.2 s. valve_jump (its
- * follower leaves the cam and lands again). */
+#if MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && (MBI_BDF || MBI_DOPRI5) && defined(MB_HAVE_valve_jump)
+/* a run's steps to t_end (t_stop t_end): the times of the steps cut at an event (ending at the
+ * root they located: ev_tlast), the first NCUT into tc, their count into *ncut */
+enum { NCUT = 64 };
+static int cut_times(simbox *a, mb_real t_end, mb_real *tc, int *ncut)
+{
+    int st = MB_OK, k = 0;
+    while (st >= 0 && mb_sim_get_t(&a->s) < t_end) {
+        st = mb_sim_step(&a->s, t_end);
+        if (st >= 0 && mb_sim_get_t(&a->s) == a->s.ev_tlast) {
+            if (k < NCUT) tc[k] = mb_sim_get_t(&a->s);
+            k++;
+        }
+    }
+    *ncut = k;
+    return st;
+}
+
+/* mb_sim_step's undo of a step that located an event inside it (canonical, near a singular
+ * position: undone_step; bdf's cut_dense, dopri5's cut_redo) leaves the run at the step's
+ * start, t, q, v, sigma and the next step h bit for bit: bdf's dense output, which the location
+ * evaluates, kept the run's v and sigma in the step's start copies v0, S0, so the undo put back
+ * the discarded end's; and the undo left h at the discarded step's proposal. The run then goes
+ * on to 0.2 s. The events' state is the step's start's again: the gaps it compares against and
+ * the last cut's time (they were left at the discarded cut, on the far side of that crossing,
+ * which the run from the start then did not see: valve_jump to 0.2 s, dopri5 95 cuts against 96
+ * of the run that never took the step, the first at 0.00636 against 0.00352). dopri5: the same
+ * cuts, events, onsets and end state as that run, bit for bit; bdf (its Nordsieck array dropped
+ * by the undo: a restart at order 1, then other steps, and the follower's chatter after a
+ * landing has other cuts) its first cut within 1e-5 s of that run's. valve_jump (its follower
+ * leaves the cam and lands again). */
 extern const mb_model valve_jump_model;
-static void check_bdf_cut_undo(void)
+static void check_cut_undo(int integ)
 {
     const mb_model *m0 = &valve_jump_model;
+    const char *name = integ == MB_BDF ? "bdf" : "dopri5";
     mb_params p;
     mb_params_default(&p, MB_CANONICAL);
-    p.integrator = MB_BDF;
+    p.integrator = integ;
     p.rtol = p.atol = MB_R(1e-6);
     p.events = 1;
+    p.warn_accuracy = 0;   /* (the companion's comparison at the step's start is not undone) */
     mb_real r = 0;
     int k = plain_step(m0, &p, 1, 0.2, &r), cut = 0;
-    CHECK(k > 0 && r > 0 && r < 1, "valve_jump canonical bdf: a step with an event cut: step %d, "
-          "pivot ratio %.3g", k, (double)r);
+    CHECK(k > 0 && r > 0 && r < 1, "valve_jump canonical %s: a step with an event cut: step %d, "
+          "pivot ratio %.3g", name, k, (double)r);
     if (!(k > 0 && r > 0 && r < 1)) return;
-    simbox a;
+    simbox a, b;
     double d = -1, dh = -1;
     int st = undone_step(m0, &p, k, r, &a, &d, &dh, &cut);
-    long ev = a.s.mon.events;
-    CHECK(st == MB_ERR_SINGULAR && cut && d == 0 && dh == 0, "bdf step %d with an event cut "
-          "undone: %s, cut %d, t, q, v, sigma the step's start's to %.3g, h to %.3g", k,
+    CHECK(st == MB_ERR_SINGULAR && (cut || integ != MB_BDF) && d == 0 && dh == 0, "%s step %d with an event cut "
+          "undone: %s, cut %d, t, q, v, sigma the step's start's to %.3g, h to %.3g", name, k,
           mb_status_str(st), cut, d, dh);
-    st = MB_OK;
-    while (st >= 0 && mb_sim_get_t(&a.s) < MB_R(0.2)) st = mb_sim_step(&a.s, MB_R(0.2));
-    CHECK(st >= 0 && a.s.mon.events > ev, "the run after the undo: %s at t = %.6g, %ld events",
-          mb_status_str(st), (double)mb_sim_get_t(&a.s), a.s.mon.events);
+    int st2 = open_sim(&b, m0, &p);
+    if (st2 == MB_OK) st2 = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+    for (int j = 0; j < k && st2 >= 0; j++) st2 = mb_sim_step(&b.s, 100);
+    /* the events' state after the undo: that of the run at the step's start, bit for bit */
+    int ne = a.s.nev + a.s.nsw;
+    mb_real ea = a.s.ev_tlast, eb = b.s.ev_tlast;
+    int same = st2 >= 0 && ne > 0 && ne == b.s.nev + b.s.nsw &&
+               memcmp(a.s.evw, b.s.evw, sizeof(mb_real) * (size_t)ne) == 0 &&
+               (ea == eb || (isnan((double)ea) && isnan((double)eb))) &&
+               a.s.mon.events == b.s.mon.events && a.s.mon.onsets == b.s.mon.onsets;
+    CHECK(same, "%s: the events' state after the undo against the run at the step's start: "
+          "gaps %s, last cut %.9g/%.9g, events %ld/%ld", name,
+          ne > 0 && memcmp(a.s.evw, b.s.evw, sizeof(mb_real) * (size_t)ne) == 0 ? "same" : "differ",
+          (double)ea, (double)eb, a.s.mon.events, b.s.mon.events);
+    mb_real ta[NCUT], tb[NCUT];
+    int na = 0, nb = 0;
+    st = cut_times(&a, MB_R(0.2), ta, &na);
+    if (st2 >= 0) st2 = cut_times(&b, MB_R(0.2), tb, &nb);
+    double dt = na > 0 && nb > 0 ? 0 : -1, dq = 0;
+    for (int j = 0; j < na && j < nb && j < NCUT; j++) dt = fmax(dt, fabs((double)ta[j] - (double)tb[j]));
+    for (int i = 0; i < a.s.n; i++)
+        dq = fmax(dq, fabs((double)mb_sim_get_q(&a.s)[i] - (double)mb_sim_get_q(&b.s)[i]));
+    if (integ == MB_BDF) {
+        double d0 = na > 0 && nb > 0 ? fabs((double)ta[0] - (double)tb[0]) : -1;
+        CHECK(st >= 0 && st2 >= 0 && d0 >= 0 && d0 <= 1e-5, "bdf: the run after the undo to 0.2 s: "
+              "%s, its first cut %.9g against %.9g of the run that never took the step (%d/%d "
+              "cuts)", mb_status_str(st), na ? (double)ta[0] : -1.0, nb ? (double)tb[0] : -1.0,
+              na, nb);
+    } else
+        CHECK(st >= 0 && st2 >= 0 && na == nb && dt == 0 && a.s.mon.events == b.s.mon.events &&
+              a.s.mon.onsets == b.s.mon.onsets && dq == 0, "%s: the run after the undo against "
+              "the run that never took the step, to 0.2 s: %s/%s, cuts %d/%d (first %.9g/%.9g), "
+              "|dt| %.3g, events %ld/%ld, onsets %ld/%ld, |dq| %.3g", name, mb_status_str(st),
+              mb_status_str(st2), na, nb, na ? (double)ta[0] : -1.0, nb ? (double)tb[0] : -1.0,
+              dt, a.s.mon.events, b.s.mon.events, a.s.mon.onsets, b.s.mon.onsets, dq);
     free(a.w);
+    free(b.w);
 }
 #endif
 
@@ -470,6 +527,49 @@ static void check_undo_h(const mb_model *m0)
           (double)mb_sim_get_t(&b.s), dq, (double)a.s.mon.W, (double)b.s.mon.W);
     free(a.w);
     free(b.w);
+}
+#endif
+
+#if MBI_BDF && MBI_EXPLICIT
+/* bdf: a step whose energies overflow while the state stays finite (V = inf from t = 0.01, the
+ * dynamics untouched) is undone, as dopri5's and the fixed steps' are: MB_ERR_NONFINITE, t, q, v
+ * and h those at the step's start, bit for bit (before, bdf went on with energy_dev NaN) */
+static const mb_model *bad_e_base;
+static void bad_energy(const mb_model *m, mb_real t, const mb_real *q, const mb_real *v, mb_real *out)
+{
+    bad_e_base->energy(m, t, q, v, out);
+    if (t > MB_R(0.01)) out[1] = (mb_real)INFINITY;
+}
+static void check_bdf_energy_undo(const mb_model *m0)
+{
+    enum { NU = 64 };
+    mb_model m = *planned(m0);
+    m.energy = bad_energy;
+    bad_e_base = m0;
+    for (int f = MB_BAUMGARTE; f <= MB_CANONICAL; f++) {
+        mb_params p;
+        simbox b;
+        mb_params_default(&p, f);
+        p.integrator = MB_BDF;
+        p.rtol = p.atol = MB_R(1e-6);
+        mb_real t0 = 0, h0 = 0, q0[NU], v0[NU];
+        int st = m.nq <= NU ? open_sim(&b, &m, &p) : MB_ERR_PARAM;
+        if (!st) st = mb_sim_reset(&b.s, 0, NULL, NULL, 1);
+        while (st >= 0 && mb_sim_get_t(&b.s) < 1) {
+            t0 = mb_sim_get_t(&b.s);
+            h0 = mb_sim_get_h(&b.s);
+            memcpy(q0, mb_sim_get_q(&b.s), sizeof(mb_real) * (size_t)m.nq);
+            memcpy(v0, mb_sim_get_v(&b.s), sizeof(mb_real) * (size_t)m.nq);
+            st = mb_sim_step(&b.s, 1);
+        }
+        int same = st != MB_ERR_PARAM && mb_sim_get_t(&b.s) == t0 && mb_sim_get_h(&b.s) == h0 &&
+                   memcmp(q0, mb_sim_get_q(&b.s), sizeof(mb_real) * (size_t)m.nq) == 0 &&
+                   memcmp(v0, mb_sim_get_v(&b.s), sizeof(mb_real) * (size_t)m.nq) == 0;
+        CHECK(st == MB_ERR_NONFINITE && same && t0 <= MB_R(0.01) && t0 > 0,
+              "%s %s bdf: V = inf from t = 0.01: %s at t = %g, t, q, v, h the step's start's: %d",
+              m.name, mb_formulation_name(f), mb_status_str(st), (double)mb_sim_get_t(&b.s), same);
+        if (st != MB_ERR_PARAM) free(b.w);
+    }
 }
 #endif
 
@@ -818,6 +918,9 @@ int main(void)
 #endif
 #endif
     check_bad_gamma(FX);
+#if MBI_BDF && MBI_EXPLICIT
+    check_bdf_energy_undo(FX);
+#endif
 #if MBI_DENSE && (MBI_F2 || MBI_F3)
     {
         mb_model dv = driven_model();
@@ -830,8 +933,13 @@ int main(void)
         check_undo_h(&dv);
     }
 #endif
-#if MBI_BDF && MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && defined(MB_HAVE_valve_jump)
-    check_bdf_cut_undo();
+#if MBI_HAS_KKT && MBI_F2 && MBI_EVENTS && (MBI_BDF || MBI_DOPRI5) && defined(MB_HAVE_valve_jump)
+#if MBI_BDF
+    check_cut_undo(MB_BDF);
+#endif
+#if MBI_DOPRI5
+    check_cut_undo(MB_DOPRI5);
+#endif
 #endif
 #if MBI_GE
     check_ge_finish_resets(FX);
