@@ -821,6 +821,27 @@ static int dense_coefficients(mb_sim *s)
  * 1e-10: 375, 257, 343, 480, 580, 882 tolerances -> 18, 14, 12.5, 15, 44, 351 (docs/formulations.md). */
 #define DENSE_STIFF MB_R(0.6)
 
+/* The last step's interpolant at theta, its first len entries into y: dop853's 7th-order one,
+ * its cubic Hermite part alone (hermite: y0, y1, f0, f1), or dopri5's. */
+static void dense_at(const mb_sim *s, mb_real th, int len, int hermite, mb_real *y)
+{
+    const mb_real *y0 = s->zold, *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2),
+                  *B3 = dn_block(s, 3);
+    mb_real u = 1 - th;
+    if (MBI_DOP853 && hermite) {
+        const mb_real *B6 = dn_block(s, 6);
+        for (int i = 0; i < len; i++) y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * B6[i]));
+    } else if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
+        const mb_real *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
+        for (int i = 0; i < len; i++)
+            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B6[i] + u * (B3[i] + th * (B4[i] +
+                   u * (B5[i] + th * B0[i]))))));
+    } else {
+        for (int i = 0; i < len; i++)
+            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B0[i] + u * B3[i])));
+    }
+}
+
 /* After the coefficients of a DOP853 step near the stability limit: dense_state 3 (the
  * cubic Hermite) where the interpolant leaves the constraints more than it at theta = 1/2.
  * Scratch: ztmp and k[2] (the interpolations' q), Phi (an evaluation's; kin_fresh cleared). */
@@ -828,14 +849,9 @@ static void dense_choose(mb_sim *s, mb_real t1)
 {
     int n = s->n, nc = s->nc;
     if (nc == 0 || !(s->h_prev * s->stab_rate >= DENSE_STIFF * dop853.stab)) return;
-    const mb_real *y0 = s->zold, *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2),
-                  *B3 = dn_block(s, 3), *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
-    mb_real *y7 = s->ztmp, *yh = s->k[2], h = MB_R(0.5), tm = s->t_prev + h * (t1 - s->t_prev);
-    for (int i = 0; i < n; i++) {
-        yh[i] = y0[i] + h * (B1[i] + h * (B2[i] + h * B6[i]));
-        y7[i] = y0[i] + h * (B1[i] + h * (B2[i] + h * (B6[i] + h * (B3[i] + h * (B4[i] +
-                h * (B5[i] + h * B0[i]))))));
-    }
+    mb_real *y7 = s->ztmp, *yh = s->k[2], half = MB_R(0.5), tm = s->t_prev + half * (t1 - s->t_prev);
+    dense_at(s, half, n, 0, y7);
+    dense_at(s, half, n, 1, yh);
     s->m->phi(s->m, tm, y7, s->Phi);
     mb_real p7 = nrminf(nc, s->Phi);
     s->m->phi(s->m, tm, yh, s->Phi);
@@ -863,24 +879,14 @@ static int rk_dense(mb_sim *s, mb_real t, mb_real *q, mb_real *v, mb_monitor *mo
         s->dense_state = 2;
         if (MBI_DOP853 && s->p.integrator == MB_DOP853) dense_choose(s, t1);
     }
-    mb_real th = (t - s->t_prev) / (t1 - s->t_prev), u = 1 - th, *y = s->ztmp, *y0 = s->zold;
+    mb_real th = (t - s->t_prev) / (t1 - s->t_prev), u = 1 - th, *y = s->ztmp;
     const mb_real *dw = s->dn_w;
+    int herm = MBI_DOP853 && s->dense_state == 3;
+    dense_at(s, th, nz, herm, y);
     mb_real wt = dw[0] + u * (dw[1] + th * (dw[2] + u * dw[3]));   /* the work of the loads */
-    mb_real *B0 = dn_block(s, 0), *B1 = dn_block(s, 1), *B2 = dn_block(s, 2), *B3 = dn_block(s, 3);
-    if (MBI_DOP853 && s->dense_state == 3) {
-        mb_real *B6 = dn_block(s, 6);     /* the cubic Hermite (dense_choose) */
-        for (int i = 0; i < nz; i++) y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * B6[i]));
-        wt = dw[0] + u * (dw[1] + th * dw[2]);
-    } else if (MBI_DOP853 && s->p.integrator == MB_DOP853) {
-        mb_real *B4 = dn_block(s, 4), *B5 = dn_block(s, 5), *B6 = dn_block(s, 6);
-        for (int i = 0; i < nz; i++)
-            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B6[i] + u * (B3[i] + th * (B4[i] +
-                   u * (B5[i] + th * B0[i]))))));
+    if (herm) wt = dw[0] + u * (dw[1] + th * dw[2]);
+    else if (MBI_DOP853 && s->p.integrator == MB_DOP853)
         wt = dw[0] + u * (dw[1] + th * (dw[2] + u * (dw[3] + th * (dw[4] + u * (dw[5] + th * dw[6])))));
-    } else {
-        for (int i = 0; i < nz; i++)
-            y[i] = y0[i] + th * (B1[i] + u * (B2[i] + th * (B0[i] + u * B3[i])));
-    }
     copy(n, q, y);
     if (v && s->p.formulation == MB_BAUMGARTE && !mo) { copy(n, v, y + n); goto out; }
     if (!v && !mo) goto out;
