@@ -779,6 +779,19 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             s->bwait = s->bq + 1;
             continue;
         }
+#if MBI_F4
+        /* F4 keeps no copy of the step's start once the array is updated, so a step whose
+         * energies or loads' work overflow (the state still finite: fault_blowup's) is refused
+         * here, as the trapezoid's trap_step_checked does, not after the monitor as F1's and
+         * F2's are (the drivers' work, finite S and Phi_t, left to it): without it the run
+         * went on with energy_dev NaN to a step-size underflow */
+        if (f4) {
+            mb_real e[3];
+            s->m->energy(s->m, t1, s->z, s->v, e);
+            mb_real dev = e[0] + e[1] - s->mon.E0 - (s->mon.W + s->bh / 2 * (s->pnc + e[2]));
+            if (!isfinite(dev)) { pascal(s, 1); undo(s); return MB_ERR_NONFINITE; }
+        }
+#endif
         /* accepted: the corrected array, component by component with e_i in a register (the
          * same products and sums as row by row, in fewer instructions), the new state */
         update(s, l);

@@ -85,10 +85,11 @@ fault maxsteps_rk4 -12 "step limit reached|t=0.01 |step 11,|max_steps 10 " \
 # NaN/Inf in the state: a force exp(1000 t) overflows; every formulation and integrator. The
 # energies overflow first (T = m v^2 / 2 at |v| 1.3e154, q and v still finite): that step is
 # undone (bdf on F1, F2 too: before, it went on to t = 0.71 with energy_dev NaN and ended in a
-# step size underflow)
+# step size underflow; bdf on F4 refuses the step before accepting it: before, it crept on to
+# t = 0.397 in 74607 steps)
 for f in baumgarte canonical alf-explicit alf-trapezoid; do
     for i in rk4 dopri5 bdf; do
-        [ $f = alf-trapezoid ] && { [ $i = rk4 ] && i=trapezoid || continue; }
+        [ $f = alf-trapezoid ] && { [ $i = rk4 ] && i=trapezoid; [ $i = dopri5 ] && continue; }
         [ $f = alf-explicit ] && [ $i = bdf ] && continue
         fault "blowup_${f}_$i" -5 "non-finite|t=0.35|step |h=|max |q| = |3 coordinates" \
             "$BU" --formulation $f --integrator $i --t-end 2
