@@ -965,7 +965,8 @@ static int bdf_step(mb_sim *s, mb_real t_stop, const mbi_step0 *b)
 #if MBI_EXPLICIT
     /* energies or work overflow (the state still finite): not a good state, undone as dopri5's
      * (mb_rk.c, step_adaptive) and the fixed steps' (mb_sim.c). F1, F2 (the start's copies
-     * zold, v0, S0); alf-trapezoid keeps none after its step is accepted */
+     * zold, v0, S0); alf-trapezoid keeps none after its step is accepted and refuses such a
+     * step before (bdf_try) */
     if (s->zold && !isfinite(s->mon.energy_dev)) {
         s->mon = b->mon0; s->pnc = b->pnc0; s->pdrv = b->pdrv0;
         s->h_next = b->h0;
