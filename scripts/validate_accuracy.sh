@@ -80,18 +80,21 @@ FIXED=(
 ANDREWS_REF="0.1581077119629904e+2 -0.1575637105984298e+2 0.4082224013073101e-1 -0.5347301163226948e+0 0.5244099658805304e+0 0.5347301163226948e+0 0.1048080741042263e+1"
 
 # ---------------------------------------------------------------- comparison
-# cmp REF.csv SIM.csv SCALE: "rows abs_err rel_err t_of_max" - the largest distance between a
-# point of REF and the same point of SIM at equal t (rows matched to 1e-6 s), over the rows SIM has
+# cmp REF.csv SIM.csv SCALE: "rows abs_err rel_err t_of_max missing" - the largest distance
+# between a point of REF and the same point of SIM at equal t (rows matched to 1e-6 s), over the
+# rows SIM has; missing: REF's rows within SIM's first and last t that SIM lacks (a row the
+# simulator did not write, e.g. a non-finite one: run() reports it, never silently dropped)
 CMP='BEGIN { FS = "," }
 FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i; nr = NF } else for (i = 1; i <= NF; i++) sc[$i] = i; next }
 NR == FNR { k = sprintf("%.6f", $1); for (i = 2; i <= nr; i++) R[k, i] = $i; have[k] = 1; next }
 $1 !~ /^[-0-9.eE+]+$/ { next }
-{ k = sprintf("%.6f", $1); if (!(k in have)) next; n++
+{ k = sprintf("%.6f", $1); if (ns++ == 0) tf = $1 + 0; tl = $1 + 0; if (!(k in have)) next; n++; got[k] = 1
   for (c in rc) if (c ~ /\.x$/) { b = substr(c, 1, length(c) - 2)
       if (!((c in sc) && ((b ".y") in sc))) { print "missing column " c > "/dev/stderr"; exit 3 }
       dx = $(sc[c]) - R[k, rc[c]]; dy = $(sc[b ".y"]) - R[k, rc[b ".y"]]; d = sqrt(dx * dx + dy * dy)
       if (d > m) { m = d; tm = $1 } } }
-END { if (n == 0) print "0 - - -"; else printf "%d %.3e %.3e %s\n", n, m, m / s, tm }'
+END { for (k in have) if (k + 0 >= tf - 1e-7 && k + 0 <= tl + 1e-7 && !(k in got)) miss++
+  if (n == 0) print "0 - - - 0"; else printf "%d %.3e %.3e %s %d\n", n, m, m / s, tm, miss }'
 # Andrews: the 7 angles (the mapping of bench/bench_wp.c) of every row against the same row of
 # the reference run ANDREWS_RUN (baumgarte dop853 at rtol = atol = 1e-13, rows every DT; checked
 # against a run at 1e-14 and against ANDREWS_REF at 0.03 s below): "rows max_abs max_mixed
@@ -101,7 +104,7 @@ END { if (n == 0) print "0 - - -"; else printf "%d %.3e %.3e %s\n", n, m, m / s,
 # read gamma = 0.041 rad's error 25 times larger than the run's tolerance for it), and over the
 # run as theirs are and as the accuracy warning's estimate is (its largest value over the run):
 # at t = 0.03 s alone, Andrews canonical dopri5 at rtol 1e-8 read 6.5 x rtol while it was 28 x
-# at 23 ms. A run that stops before 0.03 s: "rows - - -".
+# at 23 ms. A run that stops before 0.03 s: "rows - - - missing". missing as cmp's.
 ANDREWS_RUN="--formulation baumgarte --integrator dop853 --h 1e-5"
 CMP_ANDREWS='function ang(v, a,   hp) { hp = 1.57079632679489661923
   a[1] = v["OF.phi"]; a[2] = v["EF.phi"] - v["OF.phi"]; a[3] = v["EBD.phi"]
@@ -112,10 +115,12 @@ FNR == 1 { delete c; for (i = 1; i <= NF; i++) if ($i ~ /\.phi$/) c[$i] = i; nex
 $1 !~ /^[-0-9.eE+]+$/ { next }
 { k = sprintf("%.6f", $1); for (i in c) v[i] = $(c[i]); ang(v, a); t = $1 }
 ref == "" && NR == FNR { for (i = 1; i <= 7; i++) R[k, i] = a[i]; have[k] = 1; next }
-(k in have) { n++; for (i = 1; i <= 7; i++) { d = a[i] - R[k, i]; if (d < 0) d = -d; if (d > ma) ma = d
+{ if (ns++ == 0) tf = $1 + 0; tl = $1 + 0 }
+(k in have) { n++; got[k] = 1; for (i = 1; i <= 7; i++) { d = a[i] - R[k, i]; if (d < 0) d = -d; if (d > ma) ma = d
     r = d / (1 + (R[k, i] < 0 ? -R[k, i] : R[k, i])); if (r > mr) { mr = r; tm = $1 } } }
-END { if (n == 0 || t < 0.03 - 1e-9) { print n + 0 " - - -"; exit }
-  printf "%d %.3e %.3e %s\n", n, ma, mr, tm }'
+END { for (k in have) if (k + 0 >= tf - 1e-7 && k + 0 <= tl + 1e-7 && !(k in got)) miss++
+  if (n == 0 || t < 0.03 - 1e-9) { print n + 0 " - - - " miss + 0; exit }
+  printf "%d %.3e %.3e %s %d\n", n, ma, mr, tm, miss }'
 
 kv() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
 
@@ -133,13 +138,16 @@ run() {
     [ -n "$st" ] || { st="fail($rc)"; }
     w=$(sed -n 's/.*warning: \([a-z]*\): first at t=\([^:]*\):.*/\1@\2/p' "$T/err" | paste -sd, -)
     why=$(grep -m1 -o 'fault at t=[^:]*: [^;]*\|runtime fault at t=[^:]*: [^;]*\|step size underflow[^;]*' "$T/err" | head -1)
-    if [ ! -s "$csv" ]; then cmp="0 - - -"
+    if [ ! -s "$csv" ]; then cmp="0 - - - 0"
     elif [ "$prob" = andrews ]; then cmp=$(awk "$CMP_ANDREWS" "$REF" "$csv")
-    else cmp=$(awk -v s="$SCALE" "$CMP" "$REF" "$csv") || cmp="0 - - -"; fi
+    else cmp=$(awk -v s="$SCALE" "$CMP" "$REF" "$csv") || cmp="0 - - - 0"; fi
+    local miss=${cmp##* }
+    cmp=${cmp% *}
+    [ "${miss:-0}" -gt 0 ] 2>/dev/null && why="${why:+$why; }$miss rows missing"
     printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" "${w:-}" \
         "${nw:-0}" "${steps:--}" "${wall:--}" "$(tr ' ' '|' <<<"$cmp")" "$B/$SIM $* | $(tr '|' '/' <<<"${why:-}")" "${est:--}" >>"$RUNS"
     printf '  %-8s %-26s %-5s %-6s %-8s t=%-10s err=%-10s %s\n' "$prob" "$label" "$kind" "$val" "$st" "${tr:--}" \
-        "$(cut -d' ' -f3 <<<"$cmp")" "${w:-}" >&2
+        "$(cut -d' ' -f3 <<<"$cmp")" "${w:-}${miss:+$([ "$miss" -gt 0 ] 2>/dev/null && echo " $miss rows missing")}" >&2
 }
 
 if [ "$ONLY" != 1 ]; then
@@ -261,7 +269,8 @@ over the run, as the accuracy warning's estimate (err_est) is. Adaptive runs: --
 --h 1e-3 (the first trial step), rows at t = k DT by the dense output. Fixed
 steps: rows every DT (--every DT/h). After the number: [n e c s t a] the warnings the run gave
 (newton, energy, constraint, sigma, stability, accuracy); "stop@T" a run that stopped at T with an
-error (its err over the rows before), "timeout" a run cut after ACC_TIMEOUT s.
+error (its err over the rows before), "timeout" a run cut after ACC_TIMEOUT s; "gaps" a run whose CSV lacks rows within its span (err
+over the rows it has; results/accuracy.txt.runs says how many).
 slope, C: least squares of log10 err = log10 C + slope log10 R (or h) over the runs with
 status ok and err above 1e-13 (the references' floor); "-" with fewer than 2.
 EOF
@@ -274,6 +283,7 @@ function cell(i,   s, w, n, a, j, f) {
     for (j = 1; j <= n; j++) { f = substr(a[j], 1, 1); if (index(w, f) == 0) w = w f }
     if (ST[i] == "timeout") return "timeout"
     if (ST[i] != "ok") s = s " stop@" TR[i] + 0
+    if (GAP[i]) s = s " gaps"
     if (w != "") s = s " [" w "]"
     return s
 }
@@ -286,7 +296,7 @@ function fit(key, vals,   n, a, j, x, y, sx, sy, sxx, sxy, m, sl, c, i) {
     sl = (m * sxy - sx * sy) / (m * sxx - sx * sx); c = (sy - sl * sx) / m
     return sprintf("%.2f %.1e", sl, 10 ^ c)
 }
-{ i = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; ST[i] = $5; TR[i] = $6; WN[i] = $7; ERR[i] = $13
+{ i = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; ST[i] = $5; TR[i] = $6; WN[i] = $7; ERR[i] = $13; GAP[i] = ($16 ~ /rows missing/)
   if (!(($1 SUBSEP $2 SUBSEP $3) in seen)) { seen[$1 SUBSEP $2 SUBSEP $3] = 1; order[$1, $3, ++cnt[$1, $3]] = $2 }
   if ($3 == "h") { if (!(($1 SUBSEP $4) in hseen)) { hseen[$1 SUBSEP $4] = 1; hl[$1] = hl[$1] (hl[$1] == "" ? "" : " ") $4 } } }
 END {
