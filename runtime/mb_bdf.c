@@ -783,8 +783,10 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
         /* F4 keeps no copy of the step's start once the array is updated, so a step whose
          * energies or loads' work overflow (the state still finite: fault_blowup's) is refused
          * here, as the trapezoid's trap_step_checked does, not after the monitor as F1's and
-         * F2's are (the drivers' work, finite S and Phi_t, left to it): without it the run
-         * went on with energy_dev NaN to a step-size underflow */
+         * F2's are: without it the run went on with energy_dev NaN to a step-size underflow.
+         * Undone as a rejected attempt is (z, Int Phi, sigma~ as at the start; v and pdot from
+         * the array, to round-off). The drivers' work is not in the test: nothing undoes an F4
+         * step where it alone overflows (a non-finite Phi_t fails Newton first) */
         if (f4) {
             mb_real e[3];
             s->m->energy(s->m, t1, s->z, s->v, e);

@@ -162,9 +162,11 @@ static mb_real f4_work_floor(const mb_sim *s)
  * 10 (the smallest estimate of a run to warn 12.8, the walker's extrapolated trapezoid 125 x
  * rtol off); bdf's signed sum on F1, F2: 15 (slider_crank canonical at 1e-8, 822 x off, reads
  * 25.3; the chains' runs within 10 x read up to 13.8); the sums of magnitudes (bdf on F4, the
- * trapezoid's step control): 30 (Andrews' plain trapezoid at 1e-4, 123 x off over the run,
- * reads 51.3; a driven linkage's accurate runs read 43 .. 1.2e3: no threshold tells those
- * apart, and the rule puts the misses first) */
+ * trapezoid's step control): 150, not what that rule gives: measured over the run, Andrews'
+ * plain trapezoid at 1e-4 (123 x off) reads 51.3, but at 30 the sums warn on 16 of the 18
+ * shipped models under bdf, accurate runs among them (shaper, valve_train, cam_follower: 51 ..
+ * 72, errors near rtol by --estimate-error); no threshold tells those apart, and Andrews' three
+ * runs stay misses (docs/validation.md, "The thresholds") */
 static mb_real acc_limit(const mb_sim *s)
 {
     mb_real w = s->p.warn_accuracy;
@@ -172,7 +174,7 @@ static mb_real acc_limit(const mb_sim *s)
     int ig = MBI_INTEGRATOR(s);
     if (ig == MB_DOPRI5 || ig == MB_DOP853 || s->p.adaptive == 2) return 10;
     if (ig == MB_BDF && MBI_FORMULATION(s) != MB_ALF_TRAPEZOID) return 15;
-    return 30;
+    return 150;
 }
 #endif
 

@@ -175,7 +175,7 @@ typedef struct mb_params {
                                default MB_WARN_ACCURACY_AUTO: each estimator's own, set from
                                its misses and false alarms (mb_monitor.c; docs/validation.md,
                                section 10): the companions 10, bdf's signed estimate (F1, F2)
-                               15, the sums (bdf on F4, adaptive 1) 30 (mon.err_lim) */
+                               15, the sums (bdf on F4, adaptive 1) 150 (mon.err_lim) */
 #endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */

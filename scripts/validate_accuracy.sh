@@ -83,7 +83,7 @@ ANDREWS_REF="0.1581077119629904e+2 -0.1575637105984298e+2 0.4082224013073101e-1 
 # cmp REF.csv SIM.csv SCALE: "rows abs_err rel_err t_of_max missing" - the largest distance
 # between a point of REF and the same point of SIM at equal t (rows matched to 1e-6 s), over the
 # rows SIM has; missing: REF's rows within SIM's first and last t that SIM lacks (a row the
-# simulator did not write, e.g. a non-finite one: run() reports it, never silently dropped)
+# simulator did not write, e.g. a non-finite one; run() reports the count)
 CMP='BEGIN { FS = "," }
 FNR == 1 { if (NR == 1) { for (i = 2; i <= NF; i++) rc[$i] = i; nr = NF } else for (i = 1; i <= NF; i++) sc[$i] = i; next }
 NR == FNR { k = sprintf("%.6f", $1); for (i = 2; i <= nr; i++) R[k, i] = $i; have[k] = 1; next }
@@ -392,7 +392,7 @@ awk -F'|' '
 BEGIN { nt = split("5 7 10 15 20 30 50 70 100 150 200 300", TT, " ")
         name["a"] = "companion at 2h (dopri5, dop853, --extrapolate; default 10)"
         name["b"] = "bdf signed sum (baumgarte, canonical; default 15)"
-        name["c"] = "sum of magnitudes (bdf on alf-trapezoid, the plain step control; default 30)" }
+        name["c"] = "sum of magnitudes (bdf on alf-trapezoid, the plain step control; default 150)" }
 $3 != "rtol" || $13 == "-" || $17 == "" || $17 == "-" { next }
 { k = ($2 ~ /dopri5|dop853|extrapolate/) ? "a" : ($2 ~ /bdf/ && $2 !~ /alf-trapezoid/) ? "b" : "c"
   r = $13 / $4; est = $17 + 0; ok = ($5 == "ok"); n[k]++

@@ -42,11 +42,11 @@ ok "holding canonical --estimate-error: est_err_q $(kv est_err_q) < 1e-6" \
 # bdf (on alf-trapezoid) at rtol 1e-6, against baumgarte dop853 at 1e-11, rows every 0.01 s: its
 # positions within their tolerance (crank.phi 3.6e-7 rad off, 0.2 x atol + rtol |phi|; the points
 # 1.8e-8 m), the crank's rate 2.0e-5 rad/s off (2e-5 of its largest); its sum of local
-# estimates 20 tolerances (err_est), below the sums' threshold 30 (docs/validation.md, section
+# estimates 20 tolerances (err_est), below the sums' threshold 150 (docs/validation.md, section
 # 10, "The thresholds"): no warning; with --warn-accuracy 10 the accuracy warning, the only one
 sim "$Y" --input-file "$T/v1.csv" --integrator bdf
-ok "holding, bdf: no warning, err_est $(kv err_est) between 10 and 30" \
-   '[ "$(kv warnings)" = 0 ] && awk -v e="$(kv err_est)" "BEGIN { exit !(e + 0 > 10 && e + 0 < 30) }"'
+ok "holding, bdf: no warning, err_est $(kv err_est) between 10 and 150" \
+   '[ "$(kv warnings)" = 0 ] && awk -v e="$(kv err_est)" "BEGIN { exit !(e + 0 > 10 && e + 0 < 150) }"'
 sim "$Y" --input-file "$T/v1.csv" --integrator bdf --warn-accuracy 10
 ok "holding, bdf --warn-accuracy 10: the accuracy warning only" '[ "$(kv warnings)" = 1 ] && grep -q "warning: accuracy:" "$T/err"'
 # the held load loses digits of M v: a stiff spring (k = 2e9) held for 6 s

@@ -264,7 +264,7 @@ static mb_opt rows[] = {
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances. N: one threshold for all;\n"
               "default: each its own (docs/validation.md, section 10): the\n"
-              "companions 10, bdf on baumgarte, canonical 15, the sums 30;\n"
+              "companions 10, bdf on baumgarte, canonical 15, the sums 150;\n"
               "summary: err_est, the largest estimate. 0 turns the warning\n"
               "off, and the companion (docs/formulations.md)" },
     { .name = "--warn-error", .example = "1e-3", .meta = "E", .kind = MB_OPT_REAL, .off = OFF(o_warn_err),
