@@ -247,8 +247,9 @@ typedef struct mb_monitor {
                                 weighted RMS norm the step control holds below 1 (the
                                 trapezoid's over the positions, in tolerances; bdf's over the
                                 tested components, in tolerances of rtol tolf: mb_bdf.c,
-                                set_weights); bdf on F1, F2: the largest coordinate, in tolerances of
-                                rtol, of the positions' error the local errors add up to,
+                                set_weights); bdf on F1, F2: the largest coordinate, in
+                                tolerances atol + rtol max(|q_i|, lscale) as the companions',
+                                of the positions' error the local errors add up to,
                                 with their signs (the velocities' times the time since; mb_bdf.c,
                                 acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid
                                 (adaptive 2): the largest global error of the positions so far, in
