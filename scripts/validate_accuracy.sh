@@ -12,7 +12,8 @@
 # references); ACC_REPORT_ONLY=1 only the report, from an existing $OUT.runs (e.g. the runs of
 # several of those invocations concatenated); ACC_PAIRS=RE only the pairs whose label matches the
 # extended regular expression RE; ACC_RTOLS="1e-6 1e-8" those tolerances; ACC_FIXED=0 no
-# fixed-step runs.
+# fixed-step runs; ACC_PROBLEMS="slider_crank jansen valve_train walker" the four models the
+# warnings' thresholds are also checked on (OTHERS below; only when named).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
@@ -49,9 +50,20 @@ else
       "crank|acc_crank_rocker_sim|ref_crank_rocker|100|0.1|0.4|100|1e-3 1e-4 1e-5"
       "andrews|andrews_sim|-|0.03|5e-4|-|0.03|1e-4 1e-5 1e-6")
 fi
+# The models the warnings' thresholds are also checked on, against overfitting (docs/validation.md,
+# section 10, "The thresholds"): not in the grid, run only when ACC_PROBLEMS names them. No exact
+# solution: the reference is the simulator's own run, SELF_RUN at rtol = atol = 1e-12, checked
+# against the same at 1e-13 (below); err over every point of the CSV (its .x/.y columns) in the
+# model's length scale. The third field is "self MODEL_FILE"; no fixed steps.
+OTHERS=(
+  "slider_crank|slider_crank_sim|self models/slider_crank.lua|2|0.01|0.34||"
+  "jansen|jansen_sim|self tests/models/jansen.lua|2|0.01|1.03||"
+  "valve_train|valve_train_sim|self models/valve_train.lua|0.0377|1e-4|0.069||"
+  "walker|walker_sim|self models/walker.lua|10|0.01|1.45||")
+SELF_RUN="--formulation baumgarte --integrator dop853"
 [ -n "${ACC_RTOLS:-}" ] && RTOLS=$ACC_RTOLS
 if [ -n "${ACC_PROBLEMS:-}" ]; then
-    keep=(); for p in "${PROBLEMS[@]}"; do case " $ACC_PROBLEMS " in *" ${p%%|*} "*) keep+=("$p");; esac; done
+    keep=(); for p in "${PROBLEMS[@]}" "${OTHERS[@]}"; do case " $ACC_PROBLEMS " in *" ${p%%|*} "*) keep+=("$p");; esac; done
     PROBLEMS=("${keep[@]}")
 fi
 # the pairs: label | options
@@ -159,6 +171,11 @@ $MK sim MODEL=tests/models/acc_pendulum.lua >/dev/null || exit 1
 $MK sim MODEL=tests/models/acc_crank_rocker.lua >/dev/null || exit 1
 $MK sim MODEL=parallelogram_chain DEFS=N=10 >/dev/null || exit 1
 [ "$QUICK" = 1 ] || $MK sim MODEL=parallelogram_chain DEFS=N=40 >/dev/null || exit 1
+for p in "${PROBLEMS[@]}"; do
+    IFS='|' read -r id sim refc rest <<<"$p"
+    [ "${refc%% *}" = self ] || continue
+    $MK sim MODEL="${refc#self }" >/dev/null || exit 1
+done
 
 START=$(date +%s)
 {
@@ -172,7 +189,7 @@ echo
 # ---------------------------------------------------------------- references and their checks
 for p in "${PROBLEMS[@]}"; do
     IFS='|' read -r id sim refc span dt scale fspan hs <<<"$p"
-    [ "$refc" = - ] && continue
+    [ "$refc" = - ] || [ "${refc%% *}" = self ] && continue
     read -r rprog rarg <<<"$refc"
     fmax=$(awk -v a="$span" -v b="$fspan" 'BEGIN { print (a > b ? a : b) }')
     "$B/$rprog" "$fmax" "$dt" ${rarg:+"$rarg"} >"$T/ref_$id.csv" || { echo "validate_accuracy.sh: $rprog failed" >&2; exit 1; }
@@ -199,6 +216,23 @@ for p in "${PROBLEMS[@]}"; do
       echo "    Hairer & Wanner's test set values at t = 0.03 s (PSIDE, rtol 1e-14) $(cut -d' ' -f3 <<<"$chw"): $ANDREWS_REF"; echo; } >>"$T/head"
     awk -v a="$c14" -v b="$chw" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[3] != "-" && x[3] + 0 < 1e-11 && y[3] != "-" && y[3] + 0 < 1e-9) }' \
         || { echo "validate_accuracy.sh: the Andrews reference failed its check ($c14; $chw)" >&2; exit 1; }
+done
+
+# The other models (OTHERS): SELF_RUN at 1e-12, checked against the same at 1e-13 over every row
+for p in "${PROBLEMS[@]}"; do
+    IFS='|' read -r id sim refc span dt scale fspan hs <<<"$p"
+    [ "${refc%% *}" = self ] || continue
+    for r in 12 13; do
+        # shellcheck disable=SC2086
+        "$B/$sim" $SELF_RUN --rtol 1e-$r --atol 1e-$r --every "$dt" --t-end "$span" --out "$T/ref_${id}$r.csv" --quiet \
+            >/dev/null 2>"$T/ref_$id.err" || { cat "$T/ref_$id.err" >&2; echo "validate_accuracy.sh: the $id reference run failed" >&2; exit 1; }
+    done
+    mv "$T/ref_${id}12.csv" "$T/ref_$id.csv"
+    c13=$(awk -v s="$scale" "$CMP" "$T/ref_$id.csv" "$T/ref_${id}13.csv")
+    { echo "$id: \`$B/$sim $SELF_RUN --rtol 1e-12 --atol 1e-12 --every $dt --t-end $span\`, every point of the CSV; its"
+      echo "    own error against the same at rtol 1e-13 over its $(cut -d' ' -f1 <<<"$c13") rows: $(cut -d' ' -f3 <<<"$c13") of its length scale $scale m"; echo; } >>"$T/head"
+    awk -v a="$c13" 'BEGIN { split(a, x, " "); exit !(x[3] != "-" && x[3] + 0 < 1e-9) }' \
+        || { echo "validate_accuracy.sh: the $id reference failed its check ($c13)" >&2; exit 1; }
 done
 
 # ---------------------------------------------------------------- the grid
