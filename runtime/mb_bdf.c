@@ -670,8 +670,7 @@ static void acc_step(mb_sim *s, mb_real t1)
     const mb_real *e = s->be, *w = s->bw;
     const MBI_VIEW(MB_VIEW_BDFACC) v = MBI_VIEW_OF(MB_VIEW_BDFACC);   /* its blocks (mb_layout.h) */
     mb_real *D = s->bacc, *B = s->bacc + n, *dv = v.dv, c = 1 / (mb_real)(s->bq + 1);
-    mb_real h = t1 - s->t, a = 0, b = 0, L = s->mon.lscale;
-    const mb_real *q = zc(s, 0);          /* the step's end (update) */
+    mb_real h = t1 - s->t, b = 0;
     /* a run's first step (mb_sim_reset clears the monitor), or the warning's, turned on since:
      * the vectors start at 0 (nonzero after a step unless every local error was 0) */
     if (s->mon.err_sum == 0 && s->mon.err_vel == 0) zero(2 * n, s->bacc);
@@ -685,13 +684,11 @@ static void acc_step(mb_sim *s, mb_real t1)
         if (mom) D[i] += h * dv[i];
         else { D[i] += h * B[i]; B[i] += dv[i]; }
         D[i] += c * e[i];
-        mb_real qi = MB_FABS(q[i]), y = (mom ? dv[i] : B[i]) * w[i];
-        mb_real x = MB_FABS(D[i]) / (s->p.atol + s->p.rtol * (qi > L ? qi : L));
-        if (x > a) a = x;
+        mb_real y = (mom ? dv[i] : B[i]) * w[i];
         b += y * y;
     }
     b = MB_SQRT(b / (mb_real)n) * tolf(s);
-    s->mon.err_sum = a;
+    s->mon.err_sum = mbi_err_tols(s, D, NULL, zc(s, 0));   /* at the step's end (update) */
     s->mon.err_vel = b;
 }
 #endif

@@ -46,7 +46,7 @@ void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
     mbi_measure_at(s, s->t, s->z, s->v, s->sig, s->lam, &s->mon, pnc, pdrv);
 }
 
-#if MBI_GE || MBI_XGE
+#if MBI_GE || MBI_XGE || (MBI_BDF && (MBI_F1 || MBI_F2))
 /* (a coordinate near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6
  * a crank pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
 mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q)
