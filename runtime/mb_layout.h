@@ -136,7 +136,8 @@
     R(ev_v, MB_L_IF(!MB_L_F4(F), N)) R(ev_sig, MB_L_IF(!MB_L_F4(F), NC))                      \
     R(ev_lam, MB_L_IF(MB_L_F1(F), NC))                                                        \
     R(Pq, PQ) R(Pqd, MB_L_IF(!MB_L_F1(F) || MB_L_HHT(I), PQ))                                \
-    R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ)) R(dQv, MB_L_IF(MB_L_NEWTON(F, I), DV))              \
+    R(dQq, MB_L_IF(MB_L_NEWTON(F, I), DQ))                                                    \
+    R(dQv, MB_L_IF(MB_L_NEWTON(F, I) || MB_L_BDF(F, I), DV))   /* bdf: acc_damping */        \
     R(Phi, NC) R(Phit, NC) R(Gam, MB_L_IF(MB_L_F1(F), NC)) R(Q, MB_L_IF(!MB_L_F4T(F, I), N))   \
     R(cv, MB_L_IF(MB_L_ALF(F) && !MB_L_F4T(F, I), NC))                                        \
     R(tn[0], N) R(tn[1], N) R(tn[2], MB_L_IF(MB_L_F4(F), MB_L_F4T(F, I) ? MB_L_NMAX(N, NC) : (N)))  \
