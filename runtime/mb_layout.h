@@ -102,8 +102,8 @@
   * count 0 is not used by F (its pointer is NULL) unless A shares a block into it. Shared
   * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
   * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
-  * trapezoid ev_sig in S0, below), and F3/F4 factor S (assembly only) in FA's block: A's
-  * factorization never lives across an assembly. Not listed: k[0] is fz (FSAL). F4 with the
+  * trapezoid ev_sig in S0, below), and F3/F4 factor S (assembly; F4's bdf for its accuracy
+  * estimate after an accepted step) in FA's block: A's factorization never lives across either. Not listed: k[0] is fz (FSAL). F4 with the
   * trapezoid (MB_L_F4T) shares blocks by lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
  * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
@@ -187,7 +187,7 @@
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
-    R(bacc, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), 2 * (N)))                                  \
+    R(bacc, MB_L_IF(MB_L_BDF(F, I), 2 * (N)))                                  \
     R(bsv, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), (N) + (NC))))                               \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
@@ -201,7 +201,7 @@
 /* The blocks that share another's (A(field, base, c): when c, field points into base's block and
  * takes no bytes of its own; its count above is 0 then), in the order they are applied (a base
  * that is itself shared comes first). Every formulation: S and ev_S are sig and ev_sig; F3/F4
- * factor S in A's block. F4: the start-up evaluation's ev_v, ev_sig in Newton temporaries. F4
+ * factor S in A's block (its assembly; F4's bdf also its accuracy estimate). F4: the start-up evaluation's ev_v, ev_sig in Newton temporaries. F4
  * with the trapezoid (MB_L_F4T): the lifetimes of the comment above. */
 #define MB_L_SHARED(A, F, I)                                                                   \
     A(S, sig, 1) A(FS, FA, MB_L_ALF(F))                                                        \
@@ -253,9 +253,10 @@
 #define MB_VIEW_HHT0(V) V(lam0, tm[2])
 /* mb_monitor.c, between steps: F2-F4's pdot, and Phi_q^T sigma~ of F4's sigma warning */
 #define MB_VIEW_MON(V) V(pdot, tm[2]) V(u, tn[0])
-/* bdf's accuracy estimate on F1, F2 (mb_bdf.c, acc_step), after an accepted step: the velocity
- * error, Phi_q^T's product and S's right-hand side of its tangent part (free between evaluations) */
-#define MB_VIEW_BDFACC(V) V(dv, tn[0]) V(pr, tn[1]) V(y, tm[0])
+/* bdf's accuracy estimate (mb_bdf.c, acc_step), after an accepted step: the velocity error,
+ * Phi_q^T's product and S's right-hand side of its tangent part (free between evaluations); F4:
+ * M^-1 for its S (tn[4], the corrector's tmpn, spent) */
+#define MB_VIEW_BDFACC(V) V(dv, tn[0]) V(pr, tn[1]) V(y, tm[0]) V(minv, tn[4])
 /* assembly (mb_assembly.c): its Gauss-Newton's w, dq, the trial q and Phi at it */
 #define MB_VIEW_ASM(V) V(w, tm[0]) V(dq, tn[0]) V(qt, tn[1]) V(Ph, tm[1])
 /* bdf's Newton iteration on an implicit formulation (mb_bdf.c, correct4): the same without dp,

@@ -68,7 +68,7 @@ enum {
     MB_WARN_STABILITY = 4,  /* rk4: h |lambda| > warn_stability x the method's stability limit */
     MB_WARN_ACCURACY = 5,   /* bdf, the step-controlled trapezoid: the accepted steps' local error
                                estimates sum to more than warn_accuracy tolerances (mon.err_sum;
-                               bdf on F1, F2: the positions' errors plus the velocities' times
+                               bdf: the positions' errors plus the velocities' times
                                the time since; dopri5, dop853, the extrapolated trapezoid: the
                                global error its companion estimates):
                                the step control keeps each step's error below rtol/atol, not the
@@ -174,8 +174,8 @@ typedef struct mb_params {
                                threshold for every estimator; 0: none (and no companion);
                                default MB_WARN_ACCURACY_AUTO: each estimator's own, set from
                                its misses and false alarms (mb_monitor.c; docs/validation.md,
-                               section 10): the companions 10, bdf's signed estimate (F1, F2)
-                               15, the sums (bdf on F4, adaptive 1) 150 (mon.err_lim) */
+                               section 10): the companions 10, bdf's signed estimate 15
+                               (on F4 30), the sums (adaptive 1) 150 (mon.err_lim) */
 #endif
     mb_real length_scale;   /* m, for warn_phi; 0 (default): from the model at reset (mon.lscale) */
     int strict;             /* 1: a step that raises a warning returns MB_ERR_SUSPECT */
@@ -242,12 +242,10 @@ typedef struct mb_monitor {
                                 two stages, |k2 - k1| / (c2 h |k1|), when that was beyond the
                                 limit at this step and another of the last three */
 #if MBI_ACC
-    mb_real err_sum;         /* bdf on F4 and the step-controlled trapezoid (adaptive 1): the
-                                sum over the accepted steps of the local error estimate, the
-                                weighted RMS norm the step control holds below 1 (the
-                                trapezoid's over the positions, in tolerances; bdf's over the
-                                tested components, in tolerances of rtol tolf: mb_bdf.c,
-                                set_weights); bdf on F1, F2: the largest coordinate, in
+    mb_real err_sum;         /* the step-controlled trapezoid (adaptive 1): the sum over the
+                                accepted steps of the local error estimate, the weighted RMS
+                                norm the step control holds below 1 (over the positions, in
+                                tolerances); bdf: the largest coordinate, in
                                 tolerances atol + rtol max(|q_i|, lscale) as the companions',
                                 of the positions' error the local errors add up to,
                                 with their signs (the velocities' times the time since; mb_bdf.c,
@@ -259,8 +257,8 @@ typedef struct mb_monitor {
                                 accuracy warning compares; bdf's signed estimate can fall) */
     mb_real err_lim;         /* the threshold err_sum is compared with: p.warn_accuracy, or
                                 with MB_WARN_ACCURACY_AUTO the estimator's own; 0: none */
-    mb_real err_vel;         /* bdf on F1, F2: the RMS of the velocity error so far (F1, F2:
-                                its part tangent to the constraints; signed sums), in
+    mb_real err_vel;         /* bdf: the RMS of the velocity error so far (its part tangent
+                                to the constraints; signed sums), in
                                 position tolerances per second (mb_bdf.c, acc_step; the
                                 vectors in the workspace, bacc) */
 #endif

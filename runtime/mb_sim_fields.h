@@ -163,8 +163,8 @@ mb_real *inq;            /* [2 nq] when nin > 0: Q before and after mb_sim_set_i
  * of this and of the last step, scratch f, d, the error weights, the Jacobian df/dz and the
  * Newton matrix I - gamma df/dz (dense nz x nz, LU in place), its pivots */
 mb_real *bz, *be, *bep, *bf, *bd, *bw, *bJ, *bM;
-mb_real *bacc;           /* [2 nq] F1, F2: the accuracy warning's signed error vectors, the
-                            positions' and the velocities' (F2: the momenta's) so far
+mb_real *bacc;           /* [2 nq] the accuracy warning's signed error vectors, the
+                            positions' and the velocities' (F2, F4: the momenta's) so far
                             (mb_bdf.c, acc_step) */
 mb_real *bsv;            /* [nq + nc] F1-F3: the dense output's copy of ev_v, ev_sig
                             (mb_bdf.c, bdf_dense) */

@@ -391,7 +391,7 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
  * records the warnings (MB_WARN_*) met for the first time; returns the bits of every condition
  * this step meets, a disabled check (threshold 0) tested at its default threshold. */
 unsigned mbi_warnings(mb_sim *s, long maxiter_before);
-#if MBI_GE || MBI_XGE || (MBI_BDF && (MBI_F1 || MBI_F2))
+#if MBI_GE || MBI_XGE || MBI_BDF
 /* mb_monitor.c: the accuracy companions' difference in tolerances of the mechanism's size:
  * max_i |a_i - b_i| / (atol + rtol max(|q_i|, lscale)) over the n positions (b NULL: 0), NaN
  * when one is; the companions' err_sum takes its largest value (mb_rk.c, mb_trapezoid_control.c),

@@ -426,9 +426,10 @@ awk -F'|' '
 BEGIN { nt = split("5 7 10 15 20 30 50 70 100 150 200 300", TT, " ")
         name["a"] = "companion at 2h (dopri5, dop853, --extrapolate; default 10)"
         name["b"] = "bdf signed sum (baumgarte, canonical; default 15)"
-        name["c"] = "sum of magnitudes (bdf on alf-trapezoid, the plain step control; default 150)" }
+        name["d"] = "bdf signed sum (alf-trapezoid; default 30)"
+        name["c"] = "sum of magnitudes (the plain step control of alf-trapezoid; default 150)" }
 $3 != "rtol" || $13 == "-" || $17 == "" || $17 == "-" { next }
-{ k = ($2 ~ /dopri5|dop853|extrapolate/) ? "a" : ($2 ~ /bdf/ && $2 !~ /alf-trapezoid/) ? "b" : "c"
+{ k = ($2 ~ /dopri5|dop853|extrapolate/) ? "a" : ($2 ~ /bdf/) ? (($2 ~ /alf-trapezoid/) ? "d" : "b") : "c"
   r = $13 / $4; est = $17 + 0; ok = ($5 == "ok"); n[k]++
   wo = $7; gsub(/accuracy@[^,]*,?/, "", wo); other = (wo != "")
   for (j = 1; j <= nt; j++) { w = other || est > TT[j]
@@ -440,8 +441,8 @@ END {
   printf "## The accuracy warning: misses and false alarms against its threshold T, per estimator\n\n"
   printf "From each run'"'"'s err_est (the largest estimate over the run, in tolerances): the counts had the\n"
   printf "warning fired past T (other warnings as they are). docs/validation.md, section 10, \"The thresholds\".\n\n"
-  split("a b c", K, " ")
-  for (i = 1; i <= 3; i++) { k = K[i]; if (!(k in n)) continue
+  split("a b d c", K, " ")
+  for (i = 1; i <= 4; i++) { k = K[i]; if (!(k in n)) continue
       printf "%s, %d runs: the smallest estimate of a run to warn (ok, no other warning, > 100 x rtol) %s%s;\n", name[k], n[k], (k in lo) ? sprintf("%.3g", lo[k]) : "-", (k in lo) ? " (" lol[k] ")" : ""
       printf "the largest of a run within 10 x rtol (no other warning) %s%s\n", (k in hi) ? sprintf("%.3g", hi[k]) : "-", (k in hi) ? " (" hil[k] ")" : ""
       printf "    T:           "; for (j = 1; j <= nt; j++) printf " %4s", TT[j]; printf "\n    misses:      "

@@ -256,15 +256,14 @@ static mb_opt rows[] = {
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
               "when the steps' local error estimates sum to > N tolerances\n"
-              "(bdf on baumgarte and canonical: the positions' error\n"
-              "they add up to, in rtol, velocity errors times the time since,\n"
-              "with their signs; on alf-trapezoid: its error test's,\n"
-              "rtol (rtol/1e-4)^(1/5) below rtol 1e-4);\n"
+              "(bdf: the positions' error they add up to, in rtol,\n"
+              "velocity errors times the time since, with their signs;\n"
+              "on alf-trapezoid S factored each step: ~15 % more work);\n"
               "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances. N: one threshold for all;\n"
               "default: each its own (docs/validation.md, section 10): the\n"
-              "companions 10, bdf on baumgarte, canonical 15, the sums 150;\n"
+              "companions 10, bdf 15 (on alf-trapezoid 30), the sums 150;\n"
               "summary: err_est, the largest estimate. 0 turns the warning\n"
               "off, and the companion (docs/formulations.md)" },
     { .name = "--warn-error", .example = "1e-3", .meta = "E", .kind = MB_OPT_REAL, .off = OFF(o_warn_err),
