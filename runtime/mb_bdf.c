@@ -695,8 +695,9 @@ static int acc_s4(mb_sim *s, mb_real *minv)
  * B += c tangent(M^-1 D B); F2 P += c D u): carried undamped, the one a start's transient left
  * made a plant held at rest by a motor (tests/models/yoke_hold.lua, its back-EMF damping the
  * crank in 4 ms) read 45.7 (baumgarte) and 74.8 (canonical) at 10 s with its positions within
- * 0.02 tolerances, rising linearly; 0.075, 0.025 now. Models without dampers: the same bits. Measured on make validate-accuracy's bdf grid (docs/validation.md, section 10): the
- * sum of the magnitudes instead, |a| + |b| (t - t_k), warned on 20 F1, F2 runs within 10 x
+ * 0.02 tolerances, rising linearly; 0.075, 0.025 now. Models without dampers: the same bits.
+ * Measured on make validate-accuracy's bdf grid (docs/validation.md, section 10): the sum of
+ * the magnitudes instead, |a| + |b| (t - t_k), warned on 20 F1, F2 runs within 10 x
  * rtol (Andrews 29 .. 39 tolerances on canonical, 4 .. 9 off; the chains after a singular
  * passage, 16 against 6.5), the signed vectors on 4 (baumgarte on the chains), with no run
  * more than 100 x rtol off left silent; F2's velocity as (dv/dz) e at its step (the Jacobian's rows), signed, left the
@@ -882,7 +883,8 @@ static MB_NOINLINE int bdf_try(mb_sim *s, mb_real t_stop, mb_real *h_taken)
          * same products and sums as row by row, in fewer instructions), the new state */
         update(s, l);
         /* the accuracy warning's estimate (mb_monitor.c; acc_step: its tangent part costs a
-         * solve with S, so only where the warning is on) */
+         * solve with S, on F4 S's assembly and factorization too, so only where the warning
+         * is on) */
         if (s->p.warn_accuracy != 0) acc_step(s, t1);
         *h_taken = s->bh;
         s->t_prev = s->t;
