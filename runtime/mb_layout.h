@@ -103,8 +103,9 @@
   * (MB_L_SHARED): S and ev_S are sig and ev_sig (equal in every formulation), F4 keeps its
   * start-up evaluation's ev_v, ev_sig in tn[2], tm[2] (Newton temporaries, free then; with the
   * trapezoid ev_sig in S0, below), and F3/F4 factor S (assembly; F4's bdf for its accuracy
-  * estimate after an accepted step) in FA's block: A's factorization never lives across either. Not listed: k[0] is fz (FSAL). F4 with the
-  * trapezoid (MB_L_F4T) shares blocks by lifetime (an iteration of trap_step: evaluation,
+  * estimate after an accepted step) in FA's block: A's factorization never lives across
+  * either. Not listed: k[0] is fz (FSAL). F4 with the trapezoid (MB_L_F4T) shares blocks by
+  * lifetime (an iteration of trap_step: evaluation,
  * c, residual with sv, [Newton matrix, factorization], solve for dq, dp and 5.53 with tmpm):
  * - Ek, alive only while a matrix is assembled (the Newton matrix; the start-up evaluation's
  *   after it has read ev_v, before it forms b), from tn[2] on over tn[3] and tm[1] (dq, dp,
@@ -187,7 +188,7 @@
     R(bz, 6 * MB_L_BV(F, I, N, NC)) R(be, MB_L_BV(F, I, N, NC)) R(bep, MB_L_BV(F, I, N, NC))  \
     R(bf, MB_L_BV(F, I, N, NC)) R(bd, MB_L_BV(F, I, N, NC)) R(bw, MB_L_BV(F, I, N, NC))       \
     R(bJ, MB_L_BM(F, I, N, NC)) R(bM, MB_L_BM(F, I, N, NC))                                   \
-    R(bacc, MB_L_IF(MB_L_BDF(F, I), 2 * (N)))                                  \
+    R(bacc, MB_L_IF(MB_L_BDF(F, I), 2 * (N)))                                                \
     R(bsv, MB_L_IF(MB_L_BDF(F, I) && !MB_L_F4(F), (N) + (NC))))                               \
     MB_L_SEL(MBI_HAS_TUN)(R(par, NP) R(pmass, NM) R(hold, 3 * (NI))                          \
                           R(inq, MB_L_IF((NI) > 0, 2 * (N))))                                  \
@@ -201,8 +202,9 @@
 /* The blocks that share another's (A(field, base, c): when c, field points into base's block and
  * takes no bytes of its own; its count above is 0 then), in the order they are applied (a base
  * that is itself shared comes first). Every formulation: S and ev_S are sig and ev_sig; F3/F4
- * factor S in A's block (its assembly; F4's bdf also its accuracy estimate). F4: the start-up evaluation's ev_v, ev_sig in Newton temporaries. F4
- * with the trapezoid (MB_L_F4T): the lifetimes of the comment above. */
+ * factor S in A's block (its assembly; F4's bdf also its accuracy estimate). F4: the start-up
+ * evaluation's ev_v, ev_sig in Newton temporaries. F4 with the trapezoid (MB_L_F4T): the
+ * lifetimes of the comment above. */
 #define MB_L_SHARED(A, F, I)                                                                   \
     A(S, sig, 1) A(FS, FA, MB_L_ALF(F))                                                        \
     A(ev_v, tn[2], MB_L_F4(F)) A(ev_sig, tm[2], MB_L_F4(F) && !MB_L_F4T(F, I))                 \
