@@ -5,18 +5,12 @@
 
 #if MB_WITH_ASSEMBLY
 /* S = J J^T + mu I on the plan of S, J = Phi_q (values in Pq) restricted to the columns with
- * mask[c] == 0 (weights 0/1 in the scratch wt[nq]); mu = 1e3 eps max diag keeps
- * it definite for rank-deficient or overdetermined systems. Factored; MB_OK or a failure. */
+ * mask[c] == 0 (weights 0/1 in the scratch wt[nq]); mu = 1e3 eps max diag keeps it definite for
+ * rank-deficient or overdetermined systems (mbi_ls_factor_s_reg). Factored; MB_OK or a failure. */
 static int masked_gram(mb_sim *s, const unsigned char *mask, mb_real *wt)
 {
-    int nc = s->nc;
-    mb_real dmax = 0;
     for (int c = 0; c < s->n; c++) wt[c] = mask[c] ? 0 : 1;
-    mbi_assemble_s(s, wt);
-    for (int r = 0; r < nc; r++) if (s->FS[r] > dmax) dmax = s->FS[r];
-    mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
-    for (int r = 0; r < nc; r++) s->FS[r] += mu;
-    return mbi_ls_factor(s, MB_MAT_S, 0);
+    return mbi_ls_factor_s_reg(s, wt, MB_R(1e3));
 }
 
 /* out[c] = a (J^T w)[c] for unmasked columns (masked ones get 0). */

@@ -659,20 +659,16 @@ static mb_real acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *v, c
 /* F4 forms no S: S = Phi_q M^-1 Phi_q^T at the corrector's last evaluation (its Phi_q, the
  * accepted q), assembled and factored in A's block (mb_layout.h: F4 factors S there; A's
  * factors do not outlive a step, correct4 factors afresh at each step's first iteration), with
- * minv <- M^-1. S + mu I, mu = 1e3 eps max diag as the assembly's: F4 runs through redundant
- * constraints (a parallelogram chain) and singular positions, where S is singular; the part
- * along a null vector of S is not in Phi_q's range, which is all the projection takes out.
- * 0, or nonzero where even that factorization fails */
+ * minv <- M^-1. Regularized (mbi_ls_factor_s_reg): F4 runs through redundant constraints (a
+ * parallelogram chain) and singular positions, where S is singular. mu = 10 eps max diag, not
+ * the assembly's 1e3: mu's share of the normal part leaks into the tangent one, and the
+ * multipliers' impulse in P grows with a held load (in float the held yoke read 45.9 at rtol
+ * 1e-4 over 10 s with 1e3, its positions 1e-3 tolerances off; 0.55 with 10). 0, or nonzero
+ * where even that factorization fails */
 static int acc_s4(mb_sim *s, mb_real *minv)
 {
-    int nc = s->nc;
-    mb_real dmax = 0;
     for (int i = 0; i < s->n; i++) minv[i] = 1 / s->m->mass[i];
-    mbi_assemble_s(s, minv);
-    for (int r = 0; r < nc; r++) if (s->FS[r] > dmax) dmax = s->FS[r];
-    mb_real mu = (dmax > 0 ? dmax : 1) * MB_R(1e3) * MB_EPS;
-    for (int r = 0; r < nc; r++) s->FS[r] += mu;
-    return mbi_ls_factor(s, MB_MAT_S, 0);
+    return mbi_ls_factor_s_reg(s, minv, MB_R(1e1));
 }
 #endif
 
@@ -740,8 +736,7 @@ static void acc_step(mb_sim *s, mb_real t1)
     mb_real cd = acc_damping(s, t1, h, IMPL(s) ? s->v : mom ? s->ev_v : zc(s, 0) + n, minv);
     const mb_pattern *dp = &s->m->dq_dv_pat;
     if (cd > 0 && !mom) {   /* F1: B += c tangent(M^-1 D B) */
-        zero(n, dv);
-        for (int k = 0; k < dp->nnz; k++) dv[dp->row[k]] += s->dQv[k] * B[dp->col[k]];
+        sp_mv(dp, s->dQv, B, dv, n);
         for (int i = 0; i < n; i++) dv[i] *= minv[i];
         if (tangent > 0) acc_tangent(s, minv, dv, v.y, v.pr);
         for (int i = 0; i < n; i++) B[i] += cd * dv[i];
@@ -751,7 +746,8 @@ static void acc_step(mb_sim *s, mb_real t1)
         if (cd > 0) {
             for (int i = 0; i < n; i++) dv[i] = minv[i] * B[i];
             if (tangent > 0) acc_tangent(s, minv, dv, v.y, v.pr);
-            for (int k = 0; k < dp->nnz; k++) B[dp->row[k]] += cd * s->dQv[k] * dv[dp->col[k]];
+            sp_mv(dp, s->dQv, dv, v.pr, n);   /* (pr: acc_tangent's scratch, spent) */
+            for (int i = 0; i < n; i++) B[i] += cd * v.pr[i];
         }
     }
     for (int i = 0; i < n; i++) dv[i] = mom ? minv[i] * B[i] : c * e[n + i];   /* F2, F4: M^-1 P */

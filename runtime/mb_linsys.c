@@ -209,3 +209,20 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
 }
 
 void mbi_assemble_s(mb_sim *s, const mb_real *w) { mb_sp_assemble_s(s->m, s->Pq, w, s->FS); }
+
+#if MB_WITH_ASSEMBLY || (MBI_BDF && MBI_F4)
+/* S + mu I, mu = k eps max diag (1 for a zero diagonal): definite where S is singular
+ * (rank-deficient or overdetermined constraints, singular positions), factored without a rank
+ * test; mu is far below S's pivots, and a null vector of S is not in Phi_q's range, which the
+ * solves' right-hand sides are in */
+int mbi_ls_factor_s_reg(mb_sim *s, const mb_real *w, mb_real k)
+{
+    int nc = s->nc;
+    mb_real dmax = 0;
+    mbi_assemble_s(s, w);
+    for (int r = 0; r < nc; r++) if (s->FS[r] > dmax) dmax = s->FS[r];
+    mb_real mu = (dmax > 0 ? dmax : 1) * k * MB_EPS;
+    for (int r = 0; r < nc; r++) s->FS[r] += mu;
+    return mbi_ls_factor(s, MB_MAT_S, 0);
+}
+#endif

@@ -38,6 +38,11 @@ int mbi_ls_factored_lu(mb_sim *s, int k);
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
 void mbi_assemble_s(mb_sim *s, const mb_real *w);
+#if MB_WITH_ASSEMBLY || (MBI_BDF && MBI_F4)
+/* mb_linsys.c: S = Phi_q W Phi_q^T + mu I (mu = k eps max diag: definite where S is
+ * singular) assembled and factored without a rank test (assembly, F4's bdf estimate) */
+int mbi_ls_factor_s_reg(mb_sim *s, const mb_real *w, mb_real k);
+#endif
 /* mb_linsys.c: FA = M + sum over the pairs k, l of one row of Phi_q of E[k] D[l] (with unsym also
  * the transposed terms E[l] D[k]: F4's Newton matrix; else F3's symmetric matrix). */
 void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym);
