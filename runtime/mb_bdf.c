@@ -613,64 +613,6 @@ static int corrector(mb_sim *s, mb_real t1, const mb_real *l, mb_real *dsm)
 }
 
 #if MBI_F1 || MBI_F2 || MBI_F4   /* (bdf refuses F3) */
-/* dv <- its part tangent to the constraints, the M-orthogonal projection
- *   dv - M^-1 Phi_q^T S^-1 Phi_q dv,  S = Phi_q M^-1 Phi_q^T,
- * with the Phi_q and the factors of S of the step's last evaluation (mbi_kkt_solve's, at the
- * corrector's last iterate: kept until the next evaluation): no evaluation, one product with
- * Phi_q and one with its transpose, one solve with S. The part along M^-1 Phi_q^T is the one
- * the constraint forces act along: the stabilization (F1) or the momentum's constraint term
- * (F2) takes it out of the velocities; it does not carry the positions along the mechanism's
- * motion. y, pr scratch (nc, n). */
-static void acc_tangent(mb_sim *s, const mb_real *minv, mb_real *dv, mb_real *y, mb_real *pr)
-{
-    const mb_model *m = s->m;
-    int n = s->n;
-    pq_mv(m, s->Pq, dv, y);
-    mbi_ls_solve(s, MB_MAT_S, y);
-    zero(n, pr);
-    pq_mtv(m, s->Pq, y, 1, pr);
-    for (int i = 0; i < n; i++) dv[i] -= minv[i] * pr[i];
-}
-
-/* The damping of the velocity error u over a step of h (acc_step): M du/dt = D u, D = dQ/dv
- * (the model's dforce_dv at the accepted q and v, into dQv; F2: the velocity of the step's
- * last evaluation; F4: of its last iterate, at the accepted q), taken as du = c D u,
- * c = h / (1 + h rho), rho = |M^-1/2 D M^-1/2|_F, at least D's spectral radius in M's metric:
- * along an eigenvector of rate lambda <= rho the factor 1 - c lambda is in [1 / (1 + h rho), 1],
- * implicit Euler's for the fastest and between it and none for the slower (never damped past
- * zero, an undamped direction not at all), and an anti-damping D grows it. Returns c; 0 where
- * D is 0 (no dampers: the estimate's bits as without the damping) */
-static mb_real acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *v, const mb_real *minv)
-{
-    const mb_model *m = s->m;
-    const mb_pattern *pat = &m->dq_dv_pat;
-    if (pat->nnz == 0) return 0;
-    m->dforce_dv(m, t1, zc(s, 0), v, s->dQv);
-    mb_real f = 0;
-    for (int k = 0; k < pat->nnz; k++) {
-        mb_real a = s->dQv[k] * s->dQv[k] * minv[pat->row[k]] * minv[pat->col[k]];
-        f += a;
-    }
-    if (!(f > 0) || !isfinite(f)) return 0;   /* (a non-finite D: the step's own test sees it) */
-    return h / (1 + h * MB_SQRT(f));
-}
-
-#if MBI_F4
-/* F4 forms no S: S = Phi_q M^-1 Phi_q^T at the corrector's last evaluation (its Phi_q, the
- * accepted q), assembled and factored in A's block (mb_layout.h: F4 factors S there; A's
- * factors do not outlive a step, correct4 factors afresh at each step's first iteration), with
- * minv <- M^-1. Regularized (mbi_ls_factor_s_reg): F4 runs through redundant constraints (a
- * parallelogram chain) and singular positions, where S is singular. mu = 10 eps max diag, not
- * the assembly's 1e3: mu's share of the normal part leaks into the tangent one, and the
- * multipliers' impulse in P grows with a held load (in float the held yoke read 45.9 at rtol
- * 1e-4 over 10 s with 1e3, its positions 1e-3 tolerances off; 0.55 with 10). 0, or nonzero
- * where even that factorization fails */
-static int acc_s4(mb_sim *s, mb_real *minv)
-{
-    for (int i = 0; i < s->n; i++) minv[i] = 1 / s->m->mass[i];
-    return mbi_ls_factor_s_reg(s, minv, MB_R(1e1));
-}
-#endif
 
 /* The accuracy warning's estimate (bdf refuses F3; mon.err_sum, against warn_accuracy): the positions'
  * error the steps' local errors add up to by t, a signed vector (bacc), in tolerances,
@@ -679,7 +621,7 @@ static int acc_s4(mb_sim *s, mb_real *minv)
  * errors are h^(q+1) y^(q+1) / (q + 1) times a constant, and over a swing y^(q+1) changes sign,
  * so at a steady step they add up to the bounded h^q y^(q) / (q + 1), not to their magnitudes'
  * sum): a velocity error moves the positions linearly from the step on (a phase error). The
- * velocity error counted is the part tangent to the constraints (acc_tangent): the part normal
+ * velocity error counted is the part tangent to the constraints (mbi_acc_tangent): the part normal
  * to them (along M^-1 Phi_q^T) is damped (F1) or taken out by the constraint term (F2, F4), not
  * integrated into the positions. F1's b_k is the tangent part of its velocity error at step k,
  * kept (B = sum_k b_k). F2's and F4's is their momenta's error P = sum_k e_p / (q + 1), kept as
@@ -687,7 +629,7 @@ static int acc_s4(mb_sim *s, mb_real *minv)
  * along Phi_q^T at step k (the multipliers' impulse, which grows with t on a pendulum's rod)
  * is tangent once the mechanism has moved on. Kept as D += (t1 - t0) B + a, B += b; the
  * estimate can fall where the errors cancel (mon.err_vel: the RMS of B in tolerances per
- * second). The velocity error is damped where the applied forces damp (acc_damping: D = dQ/dv,
+ * second). The velocity error is damped where the applied forces damp (mb_monitor.c, mbi_acc_damping: D = dQ/dv,
  * B += c tangent(M^-1 D B); F2 P += c D u): carried undamped, the one a start's transient left
  * made a plant held at rest by a motor (tests/models/yoke_hold.lua, its back-EMF damping the
  * crank in 4 ms) read 45.7 (baumgarte) and 74.8 (canonical) at 10 s with its positions within
@@ -698,7 +640,7 @@ static int acc_s4(mb_sim *s, mb_real *minv)
  * passage, 16 against 6.5), the signed vectors on 4 (baumgarte on the chains), with no run
  * more than 100 x rtol off left silent; F2's velocity as (dv/dz) e at its step (the Jacobian's rows), signed, left the
  * pendulum's canonical runs silent at 8e4 x rtol. A step undone by an event cut keeps its
- * share (the redo adds the rest again: an overestimate). F4 forms no S: acc_s4 factors one
+ * share (the redo adds the rest again: an overestimate). F4 forms no S: mbi_acc_s4 factors one
  * at each accepted step (about 15 % of a run). It kept the sum of the magnitudes of its
  * weighted estimate dsm before, which reads about one figure per problem whatever the error
  * (Andrews at rtol 1e-5, 267 x rtol off, 59.6; within rtol the Jansen linkage 43 .. 1.2e3):
@@ -727,31 +669,31 @@ static void acc_step(mb_sim *s, mb_real t1)
 #if MBI_F4
     if (IMPL(s)) {
         minv = v.minv;
-        if (tangent && acc_s4(s, v.minv) != MB_OK) tangent = -1;
+        if (tangent && mbi_acc_s4(s, v.minv) != MB_OK) tangent = -1;
     }
 #endif
     /* a run's first step (mb_sim_reset clears the monitor), or the warning's, turned on since:
      * the vectors start at 0 (nonzero after a step unless every local error was 0) */
     if (s->mon.err_sum == 0 && s->mon.err_vel == 0) zero(2 * n, s->bacc);
-    mb_real cd = acc_damping(s, t1, h, IMPL(s) ? s->v : mom ? s->ev_v : zc(s, 0) + n, minv);
+    mb_real cd = mbi_acc_damping(s, t1, h, zc(s, 0), IMPL(s) ? s->v : mom ? s->ev_v : zc(s, 0) + n, minv);
     const mb_pattern *dp = &s->m->dq_dv_pat;
     if (cd > 0 && !mom) {   /* F1: B += c tangent(M^-1 D B) */
         sp_mv(dp, s->dQv, B, dv, n);
         for (int i = 0; i < n; i++) dv[i] *= minv[i];
-        if (tangent > 0) acc_tangent(s, minv, dv, v.y, v.pr);
+        if (tangent > 0) mbi_acc_tangent(s, minv, dv, v.y, v.pr);
         for (int i = 0; i < n; i++) B[i] += cd * dv[i];
     }
     if (mom) {              /* F2, F4: P += c D u, u = tangent(M^-1 P) */
         for (int i = 0; i < n; i++) B[i] += c * e[n + i];
         if (cd > 0) {
             for (int i = 0; i < n; i++) dv[i] = minv[i] * B[i];
-            if (tangent > 0) acc_tangent(s, minv, dv, v.y, v.pr);
-            sp_mv(dp, s->dQv, dv, v.pr, n);   /* (pr: acc_tangent's scratch, spent) */
+            if (tangent > 0) mbi_acc_tangent(s, minv, dv, v.y, v.pr);
+            sp_mv(dp, s->dQv, dv, v.pr, n);   /* (pr: mbi_acc_tangent's scratch, spent) */
             for (int i = 0; i < n; i++) B[i] += cd * v.pr[i];
         }
     }
     for (int i = 0; i < n; i++) dv[i] = mom ? minv[i] * B[i] : c * e[n + i];   /* F2, F4: M^-1 P */
-    if (tangent > 0) acc_tangent(s, minv, dv, v.y, v.pr);
+    if (tangent > 0) mbi_acc_tangent(s, minv, dv, v.y, v.pr);
     else if (tangent < 0) zero(n, dv);   /* (S + mu I not factored: the step adds no phase) */
     for (int i = 0; i < n; i++) {
         if (mom) D[i] += h * dv[i];

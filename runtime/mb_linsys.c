@@ -210,7 +210,7 @@ void mbi_assemble_a(mb_sim *s, const mb_real *E, const mb_real *D, int unsym)
 
 void mbi_assemble_s(mb_sim *s, const mb_real *w) { mb_sp_assemble_s(s->m, s->Pq, w, s->FS); }
 
-#if MB_WITH_ASSEMBLY || (MBI_BDF && MBI_F4)
+#if MB_WITH_ASSEMBLY || (MBI_ACC && MBI_F4)
 /* S + mu I, mu = k eps max diag (1 for a zero diagonal): definite where S is singular
  * (rank-deficient or overdetermined constraints, singular positions), factored without a rank
  * test; mu is far below S's pivots, and a null vector of S is not in Phi_q's range, which the

@@ -46,7 +46,7 @@ void mbi_measure(mb_sim *s, mb_real *pnc, mb_real *pdrv)
     mbi_measure_at(s, s->t, s->z, s->v, s->sig, s->lam, &s->mon, pnc, pdrv);
 }
 
-#if MBI_GE || MBI_XGE || MBI_BDF
+#if MBI_GE || MBI_XGE || MBI_ACC
 /* (a coordinate near 0 is no finer than the mechanism: with the default atol 1e-8 at rtol 1e-6
  * a crank pin's 2e-5 m, 20 x rtol of a 1 m mechanism, would be 700 tolerances of its x) */
 mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q)
@@ -152,6 +152,73 @@ static mb_real f4_work_floor(const mb_sim *s)
 #endif
     return f < s->mon.escale ? f : 0;
 }
+
+#if MBI_ACC
+/* ------------------------------------------------------------------ the accuracy estimates'
+ * velocity error (bdf's signed sum, mb_bdf.c acc_step; the step-controlled trapezoid's,
+ * mb_trapezoid_control.c trap_acc): its part tangent to the constraints, and its damping */
+/* dv <- its part tangent to the constraints, the M-orthogonal projection
+ *   dv - M^-1 Phi_q^T S^-1 Phi_q dv,  S = Phi_q M^-1 Phi_q^T,
+ * with the Phi_q and the factors of S of the step's last evaluation (bdf on F1, F2:
+ * mbi_kkt_solve's, at the corrector's last iterate, kept until the next evaluation; F4:
+ * mbi_acc_s4's): no evaluation, one product with
+ * Phi_q and one with its transpose, one solve with S. The part along M^-1 Phi_q^T is the one
+ * the constraint forces act along: the stabilization (F1) or the momentum's constraint term
+ * (F2) takes it out of the velocities; it does not carry the positions along the mechanism's
+ * motion. y, pr scratch (nc, n). */
+void mbi_acc_tangent(mb_sim *s, const mb_real *minv, mb_real *dv, mb_real *y, mb_real *pr)
+{
+    const mb_model *m = s->m;
+    int n = s->n;
+    pq_mv(m, s->Pq, dv, y);
+    mbi_ls_solve(s, MB_MAT_S, y);
+    zero(n, pr);
+    pq_mtv(m, s->Pq, y, 1, pr);
+    for (int i = 0; i < n; i++) dv[i] -= minv[i] * pr[i];
+}
+
+/* The damping of the velocity error u over a step of h (mb_bdf.c, acc_step;
+ * mb_trapezoid_control.c, trap_acc): M du/dt = D u, D = dQ/dv (the model's dforce_dv at the
+ * accepted q and the velocity v given, into dQv; bdf on F2: the velocity of the step's last
+ * evaluation; on F4: of its last iterate), taken as du = c D u,
+ * c = h / (1 + h rho), rho = |M^-1/2 D M^-1/2|_F, at least D's spectral radius in M's metric:
+ * along an eigenvector of rate lambda <= rho the factor 1 - c lambda is in [1 / (1 + h rho), 1],
+ * implicit Euler's for the fastest and between it and none for the slower (never damped past
+ * zero, an undamped direction not at all), and an anti-damping D grows it. Returns c; 0 where
+ * D is 0 (no dampers: the estimate's bits as without the damping) */
+mb_real mbi_acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *q, const mb_real *v,
+                        const mb_real *minv)
+{
+    const mb_model *m = s->m;
+    const mb_pattern *pat = &m->dq_dv_pat;
+    if (pat->nnz == 0) return 0;
+    m->dforce_dv(m, t1, q, v, s->dQv);
+    mb_real f = 0;
+    for (int k = 0; k < pat->nnz; k++) {
+        mb_real a = s->dQv[k] * s->dQv[k] * minv[pat->row[k]] * minv[pat->col[k]];
+        f += a;
+    }
+    if (!(f > 0) || !isfinite(f)) return 0;   /* (a non-finite D: the step's own test sees it) */
+    return h / (1 + h * MB_SQRT(f));
+}
+
+#if MBI_F4
+/* F4 forms no S: S = Phi_q M^-1 Phi_q^T at the step's last evaluation (its Phi_q, the accepted
+ * q), assembled and factored in A's block (mb_layout.h: F4 factors S there; A's factors do not
+ * outlive a step: bdf's correct4 and the trapezoid factor afresh at each step's first
+ * iteration), with minv <- M^-1. Regularized (mbi_ls_factor_s_reg): F4 runs through redundant
+ * constraints (a parallelogram chain) and singular positions, where S is singular. mu = 10 eps
+ * max diag, not the assembly's 1e3: mu's share of the normal part leaks into the tangent one,
+ * and the multipliers' impulse in P grows with a held load (in float bdf on the held yoke read
+ * 45.9 at rtol 1e-4 over 10 s with 1e3, its positions 1e-3 tolerances off; 0.55 with 10). 0,
+ * or nonzero where even that factorization fails */
+int mbi_acc_s4(mb_sim *s, mb_real *minv)
+{
+    for (int i = 0; i < s->n; i++) minv[i] = 1 / s->m->mass[i];
+    return mbi_ls_factor_s_reg(s, minv, MB_R(1e1));
+}
+#endif
+#endif
 
 #if MBI_ACC
 /* The accuracy warning's threshold in tolerances: p.warn_accuracy when given (> 0; 0: off),

@@ -38,9 +38,9 @@ int mbi_ls_factored_lu(mb_sim *s, int k);
 void mbi_ls_solve(mb_sim *s, int which, mb_real *b);
 /* mb_linsys.c: FS = Phi_q W Phi_q^T with W = diag(w[nq]) and Phi_q values in s->Pq. */
 void mbi_assemble_s(mb_sim *s, const mb_real *w);
-#if MB_WITH_ASSEMBLY || (MBI_BDF && MBI_F4)
+#if MB_WITH_ASSEMBLY || (MBI_ACC && MBI_F4)
 /* mb_linsys.c: S = Phi_q W Phi_q^T + mu I (mu = k eps max diag: definite where S is
- * singular) assembled and factored without a rank test (assembly, F4's bdf estimate) */
+ * singular) assembled and factored without a rank test (assembly, F4's accuracy estimates) */
 int mbi_ls_factor_s_reg(mb_sim *s, const mb_real *w, mb_real k);
 #endif
 /* mb_linsys.c: FA = M + sum over the pairs k, l of one row of Phi_q of E[k] D[l] (with unsym also
@@ -396,12 +396,24 @@ void mbi_measure_at(mb_sim *s, mb_real t, const mb_real *q, const mb_real *v, co
  * records the warnings (MB_WARN_*) met for the first time; returns the bits of every condition
  * this step meets, a disabled check (threshold 0) tested at its default threshold. */
 unsigned mbi_warnings(mb_sim *s, long maxiter_before);
-#if MBI_GE || MBI_XGE || MBI_BDF
+#if MBI_GE || MBI_XGE || MBI_ACC
 /* mb_monitor.c: the accuracy companions' difference in tolerances of the mechanism's size:
  * max_i |a_i - b_i| / (atol + rtol max(|q_i|, lscale)) over the n positions (b NULL: 0), NaN
  * when one is; the companions' err_sum takes its largest value (mb_rk.c, mb_trapezoid_control.c),
- * bdf's signed sum its value (mb_bdf.c, acc_step) */
+ * the signed sums their value (mb_bdf.c, acc_step; mb_trapezoid_control.c, trap_acc) */
 mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const mb_real *q);
+#endif
+#if MBI_ACC
+/* mb_monitor.c: the signed sums' velocity error (bdf's acc_step, the trapezoid's trap_acc): dv
+ * <- its part tangent to the constraints with the factors of S the last evaluation left (F4:
+ * mbi_acc_s4's; y, pr scratch of nc, n); the damping factor c of a step of h ending at (t1, q,
+ * v) (0: no dampers); F4: S factored in A's block, minv <- M^-1 (nonzero: not factored) */
+void mbi_acc_tangent(mb_sim *s, const mb_real *minv, mb_real *dv, mb_real *y, mb_real *pr);
+mb_real mbi_acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *q, const mb_real *v,
+                        const mb_real *minv);
+#if MBI_F4
+int mbi_acc_s4(mb_sim *s, mb_real *minv);
+#endif
 #endif
 #if MBI_EXPLICIT && !MBI_ONLY
 /* mb_rk.c: 1 when the hand-written tables of nonzero stage weights (nz) of rk4, dopri5 and
