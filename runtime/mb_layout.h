@@ -165,6 +165,7 @@
     R(zk, MB_L_IF(MB_L_F4(F), MB_L_NZ(F, N, NC))) R(yd, MB_L_IF(MB_L_F4(F), 2 * (N)))          \
     R(ydp, MB_L_IF(MB_L_F4(F), 2 * (N)))                                                      \
     MB_L_SEL(MBI_HAS_F4A)(R(qh1, MB_L_IF(MB_L_F4(F) && (AD), N)) R(qh2, MB_L_IF(MB_L_F4(F) && (AD), N)) \
+                          R(tacc, MB_L_IF(MB_L_F4(F) && (AD) == 1, 7 * (N) + (NC) + MB_L_NMAX(N, NC))) \
                           R(xs, MB_L_IF(MB_L_F4(F) && (AD) == 2, MB_L_XST(N, NC)))               \
                           R(xa, MB_L_IF(MB_L_F4(F) && (AD) == 2, 6 * (N) + 2 * (NC) + 2))        \
                           R(xib, MB_L_IF(MB_L_F4(F) && (AD) == 2, 2 * (NC))))                   \

@@ -229,20 +229,17 @@ int mbi_acc_s4(mb_sim *s, mb_real *minv)
  * 10 (the smallest estimate of a run to warn 12.8, the walker's extrapolated trapezoid 125 x
  * rtol off); bdf's signed sum on F1, F2: 15 (slider_crank canonical at 1e-8, 822 x off, reads
  * 25.3; the chains' runs within 10 x read up to 13.8); on F4: 30 (Andrews at 1e-5, 267 x off,
- * reads 74.7; within 10 x the Jansen linkage up to 27.4); the sums of magnitudes (the
- * trapezoid's step control): 150, not what that rule gives: measured over the run, Andrews'
- * plain trapezoid at 1e-4 (123 x off) reads 51.3, but the sums at 30 warned on 16 of the 18
- * shipped models under bdf, accurate runs among them (shaper, valve_train, cam_follower: 51 ..
- * 72, errors near rtol by --estimate-error): no threshold tells those apart
- * (docs/validation.md, "The thresholds") */
+ * reads 74.7; within 10 x the Jansen linkage up to 27.4); the step-controlled trapezoid's
+ * signed sum: 30 (the cartpole at rtol 1e-4, 174 x off, reads 47.2, Andrews 86.2 at 123 x; of
+ * the shipped models' runs within 10 x one warns, parallelogram_chain at 1e-4, 329 at 5.4 x,
+ * and the held yoke reads 25 at 3.3 x) */
 static mb_real acc_limit(const mb_sim *s)
 {
     mb_real w = s->p.warn_accuracy;
     if (!(w < 0)) return w;
     int ig = MBI_INTEGRATOR(s);
     if (ig == MB_DOPRI5 || ig == MB_DOP853 || s->p.adaptive == 2) return 10;
-    if (ig == MB_BDF) return MBI_FORMULATION(s) != MB_ALF_TRAPEZOID ? 15 : 30;
-    return 150;
+    return ig == MB_BDF && MBI_FORMULATION(s) != MB_ALF_TRAPEZOID ? 15 : 30;
 }
 #endif
 

@@ -242,14 +242,12 @@ typedef struct mb_monitor {
                                 two stages, |k2 - k1| / (c2 h |k1|), when that was beyond the
                                 limit at this step and another of the last three */
 #if MBI_ACC
-    mb_real err_sum;         /* the step-controlled trapezoid (adaptive 1): the sum over the
-                                accepted steps of the local error estimate, the weighted RMS
-                                norm the step control holds below 1 (over the positions, in
-                                tolerances); bdf: the largest coordinate, in
-                                tolerances atol + rtol max(|q_i|, lscale) as the companions',
-                                of the positions' error the local errors add up to,
-                                with their signs (the velocities' times the time since; mb_bdf.c,
-                                acc_step: it can fall); dopri5, dop853, the extrapolated trapezoid
+    mb_real err_sum;         /* bdf and the step-controlled trapezoid (adaptive 1): the
+                                largest coordinate, in tolerances atol + rtol max(|q_i|,
+                                lscale) as the companions', of the positions' error the local
+                                errors add up to, with their signs (the velocities' times the
+                                time since; mb_bdf.c, acc_step; mb_trapezoid_control.c,
+                                trap_acc: it can fall); dopri5, dop853, the extrapolated trapezoid
                                 (adaptive 2): the largest global error of the positions so far, in
                                 tolerances (atol + rtol max(|q_i|, lscale)), by the
                                 companion at 2h */
@@ -257,10 +255,10 @@ typedef struct mb_monitor {
                                 accuracy warning compares; bdf's signed estimate can fall) */
     mb_real err_lim;         /* the threshold err_sum is compared with: p.warn_accuracy, or
                                 with MB_WARN_ACCURACY_AUTO the estimator's own; 0: none */
-    mb_real err_vel;         /* bdf: the RMS of the velocity error so far (its part tangent
-                                to the constraints; signed sums), in
-                                position tolerances per second (mb_bdf.c, acc_step; the
-                                vectors in the workspace, bacc) */
+    mb_real err_vel;         /* bdf and the step-controlled trapezoid: the RMS of the
+                                velocity error so far (its part tangent to the constraints;
+                                signed sums), in position tolerances per second (the vectors in
+                                the workspace: bacc, tacc) */
 #endif
     unsigned warn;           /* MB_WARN_BIT(k): condition k met at least once */
     mb_real warn_t[MB_NWARN];   /* time of the first step that met condition k */

@@ -114,6 +114,10 @@ mb_real ge_e, ge_off;    /* dopri5's, dop853's: its last estimate since it start
 #endif
 #if MBI_HAS_F4A
 mb_real *qh1, *qh2;      /* F4 adaptive: positions one and two accepted steps back */
+mb_real *tacc;           /* the step control (adaptive 1) with warn_accuracy: its accuracy
+                            estimate's signed sums and scratch (mb_trapezoid_control.c,
+                            trap_acc) */
+mb_real tacc_h;          /* the step of its last estimate from three positions (0: none) */
 mb_real *xs, *xa, *xib;  /* F4 extrapolated (adaptive 2): the macro step's start, the H/2
                             sequence's end, trap_step's Int Phi base and Phi_t at the
                             macro step's start */

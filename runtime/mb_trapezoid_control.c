@@ -38,23 +38,30 @@
  * shift (773 steps) and 8.7e-4 with it (859 steps). A constant step does better still (3.5e-5
  * with 900 steps): the trapezoid's local errors largely cancel along a constant-step run, and
  * a varying step, as any local error control makes it, keeps less of that (docs/formulations.md). */
+/* Milne's coefficient C of a step of h (above; 1/2 with fewer than three accepted positions)
+ * and the differences q^C - q^P into eq: the local error estimate is C eq */
+static mb_real milne(const mb_sim *s, mb_real h, mb_real *eq)
+{
+    int n = s->n;
+    const mb_real *qk = s->zk, *q = s->z;
+    if (s->nqh < 2) {
+        for (int i = 0; i < n; i++) eq[i] = q[i] - (qk[i] + h * s->yd[i]);
+        return MB_R(0.5);
+    }
+    mb_real h1 = s->h_prev, h2 = s->h_prev2, h3 = h * h * h;
+    for (int i = 0; i < n; i++) {   /* Newton's divided differences */
+        mb_real d1 = (qk[i] - s->qh1[i]) / h1, d0 = (s->qh1[i] - s->qh2[i]) / h2;
+        eq[i] = q[i] - (qk[i] + h * d1 + h * (h + h1) * (d1 - d0) / (h1 + h2));
+    }
+    return (h3 / 12) / (h * (h + h1) * (h + h1 + h2) / 6 + h3 / 12);
+}
+
 static mb_real trap_error(mb_sim *s, mb_real h)
 {
     int n = s->n;
     const MBI_VIEW(MB_VIEW_TRAPCTL) b = MBI_VIEW_OF(MB_VIEW_TRAPCTL);   /* its block (mb_layout.h) */
-    mb_real *eq = b.eq, coef, acc = 0;
+    mb_real *eq = b.eq, coef = milne(s, h, eq), acc = 0;
     const mb_real *qk = s->zk, *q = s->z;
-    if (s->nqh >= 2) {
-        mb_real h1 = s->h_prev, h2 = s->h_prev2, h3 = h * h * h;
-        coef = (h3 / 12) / (h * (h + h1) * (h + h1 + h2) / 6 + h3 / 12);
-        for (int i = 0; i < n; i++) {   /* Newton's divided differences */
-            mb_real d1 = (qk[i] - s->qh1[i]) / h1, d0 = (s->qh1[i] - s->qh2[i]) / h2;
-            eq[i] = q[i] - (qk[i] + h * d1 + h * (h + h1) * (d1 - d0) / (h1 + h2));
-        }
-    } else {
-        coef = MB_R(0.5);
-        for (int i = 0; i < n; i++) eq[i] = q[i] - (qk[i] + h * s->yd[i]);
-    }
     for (int i = 0; i < n; i++) {
         mb_real a = MB_FABS(qk[i]), b = MB_FABS(q[i]);
         mb_real e = coef * eq[i] / (s->p.atol + s->p.rtol * (a > b ? a : b));
@@ -63,6 +70,133 @@ static mb_real trap_error(mb_sim *s, mb_real h)
     mb_real err = MB_SQRT(acc / (mb_real)n);
     return isfinite(err) ? err : MB_R(1e30);
 }
+
+#if MBI_ACC
+/* The accuracy warning's estimate of the step control (mon.err_sum, against warn_accuracy:
+ * mb_monitor.c), after an accepted step of h to t1: the positions' error the steps' local
+ * errors add up to, a signed vector D, in the companions' tolerances,
+ *   D(t) = sum_k a_k + sum_k b_k (t - t_k),   err_sum = max_i |D_i| / (atol + rtol max(|q_i|, L)),
+ * as bdf's (mb_bdf.c, acc_step): a_k the step's position error, Milne's C (q^C - q^P), with its
+ * sign (over a swing q''' changes sign, and the errors cancel along the run as they do), b_k
+ * its velocity error, which moves the positions linearly from the step on (a phase error). The
+ * trapezoid's local errors are h^3 y''' / 12 in q and in v, and q''' / 12 is what a_k / h^3
+ * estimates, so b_k = h^3 d/dt (a / h^3): the change of a_k / h_k^3 from the step before over
+ * the steps' mean (from the third step after a start, a restart or a switch's jump on, as
+ * Milne's own estimate). Not Milne's device on v: the velocities ring where a stiff mode's
+ * h lambda >> 1 (the trapezoid's amplification near -1: the held yoke's back-EMF, F4's
+ * stabilization), and their third differences read that as error (the held yoke, V = 1, rtol
+ * 1e-6: 1.9e3 tolerances at 2 s and rising, its positions 0.2 tolerances off); the positions
+ * average it out (q1 - q0 = h (v0 + v1) / 2), and b_k from them is tangent to the constraints
+ * as they are. The velocity error is damped where the applied forces damp, as bdf's
+ * (mbi_acc_damping: B += c tangent(M^-1 D B), S formed and factored in A's block, which a step
+ * factors afresh; only with dampers: a model without any keeps the bits of the sum without
+ * them); undamped, the held yoke read 165 at 2 s, rising linearly. Replaces the sum of the
+ * steps' weighted RMS estimates (threshold 150), which read about one figure a step whatever
+ * the error: Andrews at rtol 1e-4 and 1e-5, 123 and 404 x rtol off, 51.3 and 117, silent, while
+ * the Jansen linkage, driven and within 3 x rtol, read 257 .. 5.5e3 at 1e-6 .. 1e-10 and
+ * warned (docs/validation.md, "The thresholds"). The vectors start at 0 with the run (the
+ * monitor cleared, err_vel 0 too); a step undone after it (mb_sim_step) keeps its share. */
+/* x <- its part tangent to the constraints (mbi_acc_tangent), scaled back to its size in M's
+ * norm: a carried error turns with the tangent space as the mechanism moves (a crank's phase
+ * error stays its size), where the projection alone would shorten it by the cosine of the turn
+ * at every step (without it the chain N = 40 at rtol 1e-4, 401 x rtol off, read 11.6; 208
+ * with it). At most 1.5 x: a part normal to the constraints from the run's start is not
+ * turned into an error (the turn of one step leaves the factor within 1.1 on the grid). */
+static void tangent_keep(mb_sim *s, const mb_real *minv, mb_real *x, mb_real *y, mb_real *pr)
+{
+    int n = s->n;
+    const mb_real *mass = s->m->mass;
+    mb_real a = 0, b = 0;
+    for (int i = 0; i < n; i++) a += mass[i] * x[i] * x[i];
+    mbi_acc_tangent(s, minv, x, y, pr);
+    for (int i = 0; i < n; i++) b += mass[i] * x[i] * x[i];
+    if (!(b > 0)) return;
+    mb_real r = MB_SQRT(a / b);
+    if (r > MB_R(1.5)) r = MB_R(1.5);
+    for (int i = 0; i < n; i++) x[i] *= r;
+}
+
+static void trap_acc(mb_sim *s, mb_real h, mb_real t1)
+{
+    int n = s->n, nc = s->nc, nk = n > nc ? n : nc;
+    mb_real *D = s->tacc, *B = D + n, *fp = B + n, *minv = fp + n, *av = minv + n, *bv = av + n;
+    mb_real *pr = bv + n, *y = pr + n, *zs = y + nc;
+    mb_real hp = s->tacc_h, h3 = h * h * h, b2 = 0, L = s->mon.lscale;
+    const mb_real *q = s->z;
+    int three = s->nqh >= 2;
+    if (s->mon.err_sum == 0 && s->mon.err_vel == 0) {
+        zero(2 * n, D);
+        hp = 0;
+    }
+    /* a_k from the third step after a start, a restart or a switch's jump on (Milne's
+     * estimate before is Euler's prediction's, of first order: not the trapezoid's error) */
+    if (three) {
+        mb_real c = milne(s, h, av);
+        for (int i = 0; i < n; i++) av[i] *= c;
+    } else {
+        zero(n, av);
+    }
+    for (int i = 0; i < n; i++) minv[i] = 1 / s->m->mass[i];
+    /* S at the step's last evaluation (Pq at (t1, q)), in A's block, which the next step
+     * factors afresh; its factorization writes lsd, which is zk here (mb_layout.h,
+     * MB_L_SHARED): the step's start, the history's next entry and the dense output's start,
+     * kept in zs meanwhile */
+    int tangent = 0;
+    if (nc > 0) {
+        copy(nk, zs, s->zk);
+        tangent = mbi_acc_s4(s, minv) == MB_OK ? 1 : -1;
+        copy(nk, s->zk, zs);
+        s->fact_valid = 0;
+    }
+    mb_real cd = mbi_acc_damping(s, t1, h, q, s->v, minv);
+    if (cd > 0) {   /* B += c tangent(M^-1 D B) */
+        sp_mv(&s->m->dq_dv_pat, s->dQv, B, bv, n);
+        for (int i = 0; i < n; i++) bv[i] *= minv[i];
+        if (tangent > 0) mbi_acc_tangent(s, minv, bv, y, pr);
+        for (int i = 0; i < n; i++) B[i] += cd * bv[i];
+    }
+    for (int i = 0; i < n; i++) {   /* b_k */
+        mb_real f = av[i] / h3;
+        bv[i] = three && hp > 0 ? h3 * (f - fp[i]) / ((h + hp) / 2) : 0;
+        if (three) fp[i] = f;
+    }
+    /* the sums carried into this step's tangent space, and its parts of a_k and b_k: their
+     * parts normal to the constraints are the coordinates' curvature, which the step's end on
+     * the constraints does not have (b_k from the tangent parts of a_k instead: the chain N = 40
+     * at rtol 1e-4, 401 x rtol off, read 23) */
+    if (tangent > 0) {
+        tangent_keep(s, minv, D, y, pr);
+        tangent_keep(s, minv, B, y, pr);
+        mbi_acc_tangent(s, minv, av, y, pr);
+        mbi_acc_tangent(s, minv, bv, y, pr);
+    }
+    for (int i = 0; i < n; i++) {
+        D[i] += h * B[i] + av[i];
+        B[i] += bv[i];
+        mb_real qi = MB_FABS(q[i]) > L ? MB_FABS(q[i]) : L;
+        mb_real u = B[i] / (s->p.atol + s->p.rtol * qi);
+        b2 += u * u;
+    }
+    s->tacc_h = three ? h : 0;
+    /* and the positions' part normal to the constraints, which no step carries on: the
+     * least-norm (in M) correction to Phi = 0, M^-1 Phi_q^T S^-1 Phi (a driven linkage's whole
+     * error at the steps; Phi of the step's last evaluation) */
+    copy(n, av, D);
+    if (tangent > 0) {
+        copy(nc, y, s->Phi);
+        mbi_ls_solve(s, MB_MAT_S, y);
+        zero(n, pr);
+        pq_mtv(s->m, s->Pq, y, 1, pr);
+        for (int i = 0; i < n; i++) av[i] += minv[i] * pr[i];
+    }
+    s->mon.err_sum = mbi_err_tols(s, av, NULL, q);
+    s->mon.err_vel = MB_SQRT(b2 / (mb_real)n);
+    mbi_poison(av, n);
+    mbi_poison(bv, n);
+    mbi_poison(pr, n);
+    mbi_poison(y, nc);
+}
+#endif
 
 /* Step factors: safety 0.9, growth at most 5, shrink at least 0.2 per trial, 0.25 after a
  * failed Newton iteration; no growth right after a rejection. */
@@ -136,7 +270,9 @@ static int step_trapezoid_adaptive(mb_sim *s, mb_real t_stop, mb_real *h_taken)
             if (cut) s->h_next = h_after;
 #endif
             *h_taken = h;
-            s->mon.err_sum += err;      /* the accuracy warning's sum (mb_monitor.c) */
+#if MBI_ACC
+            if (s->p.warn_accuracy != 0) trap_acc(s, h, last ? t_stop : t_start + h);
+#endif
             return mbi_trap_accept(s, h, last ? t_stop : t_start + h, st, 1);
         }
         if (st >= 0) {                  /* converged, error too large: back to the start */

@@ -19,7 +19,9 @@
 # simulator's companion at twice the step (--warn-error) warns on
 # hht's run more than 1e-3 off, not on the accurate ones, leaves the rows as they are and stops
 # a --strict run. The summary's err_est (the largest estimate) and each estimator's own default
-# threshold (the companions 10, bdf's signed sum 15, on alf-trapezoid 30, the sums 150). Ends with "N passed, N failed".
+# threshold (the companions 10, bdf's signed sum 15, on alf-trapezoid 30, the step-controlled
+# trapezoid's 30): that one far off and silent, accurate and warned, and the rows as without it.
+# Ends with "N passed, N failed".
 # Usage: tests/test_accuracy_warning.sh   (BUILD=build/san for the sanitizer builds)
 set -u
 cd "$(dirname "$0")/.."
@@ -528,7 +530,8 @@ ok "--warn-error with dopri5: refused (exit $rc)" '[ $rc -eq 2 ] && grep -q -- "
 # the summary's err_est: the accuracy warning's largest estimate over the run, in tolerances (0
 # without one: fixed steps, --warn-accuracy 0), and each estimator's own default threshold
 # (mb_monitor.c, acc_limit; docs/validation.md, section 10, "The thresholds"): the companions
-# 10, bdf's signed sum 15 (on alf-trapezoid 30), the sums of magnitudes 150; --warn-accuracy N one threshold for all
+# 10, bdf's signed sum 15 (on alf-trapezoid 30), the step-controlled trapezoid's 30;
+# --warn-accuracy N one threshold for all
 by_end() { sed -n 's/.*warning: accuracy: .*; \([0-9.e+-]*\) by the end.*/\1/p' "$T/err" | head -1; }
 R=1e-6
 # shellcheck disable=SC2086
@@ -545,7 +548,7 @@ ok "--warn-accuracy 0: err_est=$(kv err_est) (no estimate)" '[ "$(kv err_est)" =
 sim --integrator hht --h 1e-3 --t-end 1
 ok "fixed steps (hht): err_est=$(kv err_est) (the step control's estimate; --warn-error is theirs)" '[ "$(kv err_est)" = 0.000e+00 ]'
 # bdf's signed sum on alf-trapezoid: Andrews at rtol 1e-5 (267 x rtol off over the run,
-# validate_accuracy.sh; the sums of magnitudes read 59.6 there, silent under their 150) reads
+# validate_accuracy.sh; the sums of magnitudes, its estimate before, read 59.6 there) reads
 # 75: warned under its own 30; with --warn-accuracy 150 silent, the same err_est
 AB="--formulation alf-trapezoid --integrator bdf --rtol 1e-5 --atol 1e-5 --h 1e-3 --every 0.01 --t-end 0.03"
 # shellcheck disable=SC2086
@@ -576,6 +579,53 @@ ok "chain N = 2 baumgarte bdf rtol 1e-10 to 1.2 s: err_est $e1, within 3 x of th
 timeout 300 "$XC" $CB --warn-accuracy 2 --quiet >"$T/out" 2>"$T/err"; rc=$?
 ok "... with --warn-accuracy 2: warned; err_est $(kv err_est) the largest, above the value by the end $(by_end)" \
    '[ $rc -eq 0 ] && warned && [ "$(kv err_est)" = "$e1" ] && [ -n "$(by_end)" ] && above "$e1" "$(by_end)" 1.05'
+
+# the step-controlled trapezoid's signed sum (mb_trapezoid_control.c, trap_acc; threshold 30):
+# the positions' error its steps' local errors add up to, tangent to the constraints, plus the
+# constraints' own violation. Against baumgarte dop853 at rtol 1e-12, the largest coordinate's
+# error in tolerances (qtols, L 0): a run far off warned (the sum of the steps' magnitudes, its
+# estimate before, read 33 on the cartpole, silent under its 150), an accurate driven one
+# silent (cam_follower: it read 62 there, 306 at rtol 1e-8, and warned), one without
+# constraints silent; the run's rows bit for bit those without the estimate (it forms and
+# factors S in A's block and keeps zk, which the factorization's scratch shares: Andrews, and
+# motor_arm, whose damping takes the velocity error's damped part)
+TRAP="--formulation alf-trapezoid --rtol 1e-4 --atol 1e-4 --every 0.01"
+CP=$BUILD/cartpole_sim
+timeout 300 "$CP" --formulation baumgarte --integrator dop853 --rtol 1e-12 --atol 1e-12 --every 0.01 \
+    --out "$T/cpref.csv" --quiet >/dev/null 2>&1
+# shellcheck disable=SC2086
+timeout 300 "$CP" $TRAP --out "$T/cp.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+act=$(qtols "$T/cpref.csv" "$T/cp.csv" 1e-4 0)
+ok "cartpole trapezoid rtol 1e-4: $act tolerances off (> 100), err_est $(kv err_est) above 30: warned" \
+   '[ $rc -eq 0 ] && above "$act" 100 && above "$(kv err_est)" 30 && grep -q "warning: accuracy: .*(threshold 30; " "$T/err"'
+CF=$BUILD/cam_follower_sim
+timeout 300 "$CF" --formulation baumgarte --integrator dop853 --rtol 1e-12 --atol 1e-12 --every 0.01 \
+    --out "$T/cfref.csv" --quiet >/dev/null 2>&1
+for r in 1e-6 1e-8; do
+    timeout 300 "$CF" --formulation alf-trapezoid --rtol $r --atol $r --every 0.01 --out "$T/cf.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+    act=$(qtols "$T/cfref.csv" "$T/cf.csv" $r 0)
+    ok "cam_follower trapezoid rtol $r: $act tolerances off (<= 10), err_est $(kv err_est) below 30: silent" \
+       '[ $rc -eq 0 ] && within "$act" 10 && above "$(kv err_est)" 0 && within "$(kv err_est)" 30 && ! warned'
+done
+timeout 300 "$BUILD/oscillator_1dof_sim" --formulation alf-trapezoid --rtol 1e-4 --atol 1e-4 --quiet >"$T/out" 2>"$T/err"; rc=$?
+ok "oscillator_1dof trapezoid rtol 1e-4 (no constraints): err_est $(kv err_est) in (0, 30], silent" \
+   '[ $rc -eq 0 ] && above "$(kv err_est)" 0 && within "$(kv err_est)" 30 && ! warned'
+AT="--formulation alf-trapezoid --rtol 1e-5 --atol 1e-5 --h 1e-3 --every 5e-4 --t-end 0.03"
+# shellcheck disable=SC2086
+timeout 300 "$AN" $AT --out "$T/at1.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+e1=$(kv err_est)
+ok "Andrews trapezoid rtol 1e-5 (404 x rtol off, validate_accuracy.sh): err_est $e1 above 30: warned" \
+   '[ $rc -eq 0 ] && above "$e1" 30 && warned'
+# shellcheck disable=SC2086
+timeout 300 "$AN" $AT --warn-accuracy 0 --out "$T/at0.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+ok "... with --warn-accuracy 0: no warning, err_est 0, the rows bit for bit" \
+   '[ $rc -eq 0 ] && ! warned && [ "$(kv err_est)" = 0.000e+00 ] && cmp -s "$T/at1.csv" "$T/at0.csv"'
+MA=$BUILD/motor_arm_sim
+timeout 300 "$MA" --formulation alf-trapezoid --rtol 1e-6 --out "$T/ma1.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
+e1=$(kv err_est)
+timeout 300 "$MA" --formulation alf-trapezoid --rtol 1e-6 --warn-accuracy 0 --out "$T/ma0.csv" --quiet >"$T/out" 2>"$T/err"
+ok "motor_arm trapezoid rtol 1e-6 (a damper: the damped estimate, err_est $e1): the rows bit for bit without it" \
+   '[ $rc -eq 0 ] && above "$e1" 0 && cmp -s "$T/ma1.csv" "$T/ma0.csv"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -92,7 +92,7 @@ for args in "" "--xi 1 --omega 1"; do
     ok "negative control: the plain step control ${args:-(default xi, omega)} misses it ($e0 m)" \
        '[ $rc -eq 0 ] && awk -v a="$e0" "BEGIN { exit !(a > 1e-4) }"'
     ok "the plain step control ${args:-(default xi, omega)}: the accuracy warning says so" \
-       'grep -q "warning: accuracy: first at t=[0-9.e-]*: the steps. local error estimates sum to" "$T/err"'
+       'grep -q "warning: accuracy: first at t=[0-9.e-]*: the positions. error the steps. local errors add up to" "$T/err"'
 done
 # bdf likewise (1.5e-3 m at rtol 1e-8 over 100 periods, docs/validation.md); --warn-accuracy 0
 # turns the warning off; a run of a few steps stays below it

@@ -1017,7 +1017,8 @@ int main(void)
     /* the accuracy warning's threshold through the library (not only the simulator): the
      * default MB_WARN_ACCURACY_AUTO gives each estimator its own (mb_monitor.c, acc_limit: the
      * companions at 2h 10, bdf's signed sum on baumgarte and canonical 15, on alf-trapezoid 30,
-     * the sums of magnitudes 150), a value > 0 one for all, 0 none (err_lim 0, no estimate: err_max 0);
+     * the step-controlled trapezoid's 30), a value > 0 one for all, 0 none (err_lim 0, no
+     * estimate: err_max 0);
      * mb_params_check takes -1 and refuses other negative values */
     {
         static const struct { int f, ig, ad; double w, lim; } A[] = {
@@ -1026,7 +1027,7 @@ int main(void)
             {MB_BAUMGARTE, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 15},
             {MB_CANONICAL, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 15},
             {MB_ALF_TRAPEZOID, MB_BDF, 0, MB_WARN_ACCURACY_AUTO, 30},
-            {MB_ALF_TRAPEZOID, MB_TRAPEZOID, 1, MB_WARN_ACCURACY_AUTO, 150},
+            {MB_ALF_TRAPEZOID, MB_TRAPEZOID, 1, MB_WARN_ACCURACY_AUTO, 30},
             {MB_ALF_TRAPEZOID, MB_TRAPEZOID, 2, MB_WARN_ACCURACY_AUTO, 10},
             {MB_CANONICAL, MB_BDF, 0, 3, 3},
             {MB_CANONICAL, MB_DOPRI5, 0, 0, 0},

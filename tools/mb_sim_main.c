@@ -223,22 +223,15 @@ static int report_warnings(const mb_sim *s, const mb_params *p)
                         (double)mo->err_sum);
                 break;
             }
-            if (p->integrator == MB_BDF && p->formulation <= MB_ALF_EXPLICIT) {
-                fprintf(stderr, "the positions' error the steps' local errors add up to is "
-                        "estimated at %.3g tolerances (threshold %.3g; %.3g by the end: the "
-                        "position errors and the velocity errors times the time since, with "
-                        "their signs): the step control bounds each step's error by rtol/atol, "
-                        "not the run's; --estimate-error measures it, for long runs dop853 "
-                        "(docs/formulations.md, \"Warnings\")", v, (double)mo->err_lim,
-                        (double)mo->err_sum);
-                break;
-            }
-            fprintf(stderr, "the steps' local error estimates sum to %.3g tolerances (threshold "
-                    "%.3g; %.3g by the end): the step control bounds each step's error by "
-                    "rtol/atol, not the run's, which grows with that sum where the errors add "
-                    "up (a swing's phase; a driven linkage's need not); --estimate-error "
-                    "measures it, for long runs dop853 (docs/validation.md, section 10)", v,
-                    (double)mo->err_lim, (double)mo->err_sum);
+            /* bdf and the step-controlled trapezoid: their signed sums (mb_bdf.c, acc_step;
+             * mb_trapezoid_control.c, trap_acc) */
+            fprintf(stderr, "the positions' error the steps' local errors add up to is "
+                    "estimated at %.3g tolerances (threshold %.3g; %.3g by the end: the "
+                    "position errors and the velocity errors times the time since, with "
+                    "their signs): the step control bounds each step's error by rtol/atol, "
+                    "not the run's; --estimate-error measures it, for long runs dop853 "
+                    "(docs/formulations.md, \"Warnings\")", v, (double)mo->err_lim,
+                    (double)mo->err_sum);
             break;
         default:
             fprintf(stderr, "a step far beyond the stability limit of %s: h |lambda| = %.3g x the "

@@ -255,10 +255,10 @@ static mb_opt rows[] = {
     { .name = "--warn-accuracy", .example = "100", .meta = "N", WARN(4),
       DYNAMIC(ALL, ALL),
       .help = "bdf, alf-trapezoid with --rtol/--atol (not --extrapolate): warn\n"
-              "when the steps' local error estimates sum to > N tolerances\n"
-              "(bdf: the positions' error they add up to, in rtol,\n"
-              "velocity errors times the time since, with their signs;\n"
-              "on alf-trapezoid S factored each step: ~15 % more work);\n"
+              "when the positions' error the steps' local errors add up to\n"
+              "(velocity errors times the time since, with their signs) is\n"
+              "> N tolerances (on alf-trapezoid S factored each step: bdf\n"
+              "~15 % more work, the step control ~25 %);\n"
               "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances. N: one threshold for all;\n"
