@@ -72,30 +72,6 @@ static mb_real trap_error(mb_sim *s, mb_real h)
 }
 
 #if MBI_ACC
-/* The accuracy warning's estimate of the step control (mon.err_sum, against warn_accuracy:
- * mb_monitor.c), after an accepted step of h to t1: the positions' error the steps' local
- * errors add up to, a signed vector D, in the companions' tolerances,
- *   D(t) = sum_k a_k + sum_k b_k (t - t_k),   err_sum = max_i |D_i| / (atol + rtol max(|q_i|, L)),
- * as bdf's (mb_bdf.c, acc_step): a_k the step's position error, Milne's C (q^C - q^P), with its
- * sign (over a swing q''' changes sign, and the errors cancel along the run as they do), b_k
- * its velocity error, which moves the positions linearly from the step on (a phase error). The
- * trapezoid's local errors are h^3 y''' / 12 in q and in v, and q''' / 12 is what a_k / h^3
- * estimates, so b_k = h^3 d/dt (a / h^3): the change of a_k / h_k^3 from the step before over
- * the steps' mean (from the third step after a start, a restart or a switch's jump on, as
- * Milne's own estimate). Not Milne's device on v: the velocities ring where a stiff mode's
- * h lambda >> 1 (the trapezoid's amplification near -1: the held yoke's back-EMF, F4's
- * stabilization), and their third differences read that as error (the held yoke, V = 1, rtol
- * 1e-6: 1.9e3 tolerances at 2 s and rising, its positions 0.2 tolerances off); the positions
- * average it out (q1 - q0 = h (v0 + v1) / 2), and b_k from them is tangent to the constraints
- * as they are. The velocity error is damped where the applied forces damp, as bdf's
- * (mbi_acc_damping: B += c tangent(M^-1 D B), S formed and factored in A's block, which a step
- * factors afresh; only with dampers: a model without any keeps the bits of the sum without
- * them); undamped, the held yoke read 165 at 2 s, rising linearly. Replaces the sum of the
- * steps' weighted RMS estimates (threshold 150), which read about one figure a step whatever
- * the error: Andrews at rtol 1e-4 and 1e-5, 123 and 404 x rtol off, 51.3 and 117, silent, while
- * the Jansen linkage, driven and within 3 x rtol, read 257 .. 5.5e3 at 1e-6 .. 1e-10 and
- * warned (docs/validation.md, "The thresholds"). The vectors start at 0 with the run (the
- * monitor cleared, err_vel 0 too); a step undone after it (mb_sim_step) keeps its share. */
 /* x <- its part tangent to the constraints (mbi_acc_tangent), scaled back to its size in M's
  * norm: a carried error turns with the tangent space as the mechanism moves (a crank's phase
  * error stays its size), where the projection alone would shorten it by the cosine of the turn
@@ -116,6 +92,32 @@ static void tangent_keep(mb_sim *s, const mb_real *minv, mb_real *x, mb_real *y,
     for (int i = 0; i < n; i++) x[i] *= r;
 }
 
+
+/* The accuracy warning's estimate of the step control (mon.err_sum, against warn_accuracy:
+ * mb_monitor.c), after an accepted step of h to t1: the positions' error the steps' local
+ * errors add up to, a signed vector D, in the companions' tolerances,
+ *   D(t) = sum_k a_k + sum_k b_k (t - t_k),   err_sum = max_i |D_i| / (atol + rtol max(|q_i|, L)),
+ * as bdf's (mb_bdf.c, acc_step): a_k the step's position error, Milne's C (q^C - q^P), with its
+ * sign (over a swing q''' changes sign, and the errors cancel along the run as they do), b_k
+ * its velocity error, which moves the positions linearly from the step on (a phase error). The
+ * trapezoid's local errors are h^3 y''' / 12 in q and in v, and q''' / 12 is what a_k / h^3
+ * estimates, so b_k = h^3 d/dt (a / h^3): the change of a_k / h_k^3 from the step before over
+ * the steps' mean (from the third step after a start, a restart or a switch's jump on, as
+ * Milne's own estimate). From the positions, not Milne's device on v: where a stiff mode has
+ * h lambda >> 1 (F4's stabilization, a motor's back-EMF) the trapezoid's velocities ring from
+ * step to step (its amplification near -1), which their differences would take for error; the
+ * positions average it out (q1 - q0 = h (v0 + v1) / 2). Taken tangent to the constraints
+ * (tangent_keep, below), plus the constraints' own violation. The velocity error is damped
+ * where the applied forces damp, as bdf's (mbi_acc_damping: B += c tangent(M^-1 D B)):
+ * undamped, the held yoke (tests/models/yoke_hold.lua, V = 1, rtol 1e-6) read 1.9e3 at 2 s
+ * and 9.0e5 at 1000 s, its positions 3.3 tolerances off; 24.6 and 25.8 damped. S + mu I is
+ * assembled and factored at each accepted step, in A's block, which the next step factors
+ * afresh (S not factored: nothing is projected). Replaces the sum of the steps' weighted RMS
+ * estimates (threshold 150), which read about one figure a step whatever the error: Andrews
+ * at rtol 1e-4 and 1e-5, 123 and 404 x rtol off, 51.3 and 117, silent, while the Jansen
+ * linkage, driven and within 3 x rtol, read 257 .. 5.5e3 at 1e-6 .. 1e-10 and warned
+ * (docs/validation.md, "The thresholds"). The vectors start at 0 with the run (the monitor
+ * cleared, err_vel 0 too); a step undone after it (mb_sim_step) keeps its share. */
 static void trap_acc(mb_sim *s, mb_real h, mb_real t1)
 {
     int n = s->n, nc = s->nc, nk = n > nc ? n : nc;

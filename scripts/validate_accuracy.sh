@@ -427,7 +427,7 @@ BEGIN { nt = split("5 7 10 15 20 30 50 70 100 150 200 300", TT, " ")
         name["a"] = "companion at 2h (dopri5, dop853, --extrapolate; default 10)"
         name["b"] = "bdf signed sum (baumgarte, canonical; default 15)"
         name["d"] = "bdf signed sum (alf-trapezoid; default 30)"
-        name["c"] = "sum of magnitudes (the plain step control of alf-trapezoid; default 150)" }
+        name["c"] = "signed sum of the plain step control of alf-trapezoid (default 30)" }
 $3 != "rtol" || $13 == "-" || $17 == "" || $17 == "-" { next }
 { k = ($2 ~ /dopri5|dop853|extrapolate/) ? "a" : ($2 ~ /bdf/) ? (($2 ~ /alf-trapezoid/) ? "d" : "b") : "c"
   r = $13 / $4; est = $17 + 0; ok = ($5 == "ok"); n[k]++

@@ -258,12 +258,12 @@ static mb_opt rows[] = {
               "when the positions' error the steps' local errors add up to\n"
               "(velocity errors times the time since, with their signs) is\n"
               "> N tolerances (on alf-trapezoid S factored each step: bdf\n"
-              "~15 % more work, the step control ~25 %);\n"
+              "~15 % more work, the step control 9 .. 51 % on Andrews);\n"
               "dopri5, dop853, --extrapolate: when a companion solution at twice\n"
               "the step (half the evaluations or Newton iterations more) puts\n"
               "the global error above N tolerances. N: one threshold for all;\n"
               "default: each its own (docs/validation.md, section 10): the\n"
-              "companions 10, bdf 15 (on alf-trapezoid 30), the sums 150;\n"
+              "companions 10, bdf 15 (on alf-trapezoid 30), the step control 30;\n"
               "summary: err_est, the largest estimate. 0 turns the warning\n"
               "off, and the companion (docs/formulations.md)" },
     { .name = "--warn-error", .example = "1e-3", .meta = "E", .kind = MB_OPT_REAL, .off = OFF(o_warn_err),
