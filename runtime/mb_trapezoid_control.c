@@ -140,14 +140,13 @@ static void trap_acc(mb_sim *s, mb_real h, mb_real t1)
     }
     for (int i = 0; i < n; i++) minv[i] = 1 / s->m->mass[i];
     /* S at the step's last evaluation (Pq at (t1, q)), in A's block, which the next step
-     * factors afresh; its factorization writes lsd, which is zk here (mb_layout.h,
-     * MB_L_SHARED): the step's start, the history's next entry and the dense output's start,
-     * kept in zs meanwhile */
+     * factors afresh; its factorization, and with --linsys dense its solves (the equilibration),
+     * use lsd, which is zk here (mb_layout.h, MB_L_SHARED): the step's start, the history's
+     * next entry and the dense output's start, kept in zs until the last solve */
     int tangent = 0;
     if (nc > 0) {
         copy(nk, zs, s->zk);
         tangent = mbi_acc_s4(s, minv) == MB_OK ? 1 : -1;
-        copy(nk, s->zk, zs);
         s->fact_valid = 0;
     }
     mb_real cd = mbi_acc_damping(s, t1, h, q, s->v, minv);
@@ -191,6 +190,7 @@ static void trap_acc(mb_sim *s, mb_real h, mb_real t1)
         pq_mtv(s->m, s->Pq, y, 1, pr);
         for (int i = 0; i < n; i++) av[i] += minv[i] * pr[i];
     }
+    if (nc > 0) copy(nk, s->zk, zs);
     s->mon.err_sum = mbi_err_tols(s, av, NULL, q);
     s->mon.err_vel = MB_SQRT(b2 / (mb_real)n);
     mbi_poison(av, n);

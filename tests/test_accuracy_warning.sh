@@ -620,6 +620,14 @@ ok "Andrews trapezoid rtol 1e-5 (404 x rtol off, validate_accuracy.sh): err_est 
 timeout 300 "$AN" $AT --warn-accuracy 0 --out "$T/at0.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
 ok "... with --warn-accuracy 0: no warning, err_est 0, the rows bit for bit" \
    '[ $rc -eq 0 ] && ! warned && [ "$(kv err_est)" = 0.000e+00 ] && cmp -s "$T/at1.csv" "$T/at0.csv"'
+# the same estimate with the other linear solvers and the generic evaluator (--linsys dense
+# solves with the equilibration kept in lsd, zk's block here: read 4.5e5 while zk was put back
+# after S's factorization, before its solves)
+for a in "--linsys dense" "--eval generic"; do
+    # shellcheck disable=SC2086
+    timeout 300 "$AN" $AT $a --quiet >"$T/out" 2>"$T/err"; rc=$?
+    ok "... with $a: the same err_est ($(kv err_est), $e1)" '[ $rc -eq 0 ] && [ "$(kv err_est)" = "$e1" ]'
+done
 MA=$BUILD/motor_arm_sim
 timeout 300 "$MA" --formulation alf-trapezoid --rtol 1e-6 --out "$T/ma1.csv" --quiet >"$T/out" 2>"$T/err"; rc=$?
 e1=$(kv err_est)
