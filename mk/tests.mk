@@ -108,7 +108,7 @@ TEST_SCRIPTS += tests/test_accuracy_warning.sh
 TEST_NEEDS   += $(BUILD)/pendulum_sim $(BUILD)/fourbar_chain_sim $(BUILD)/andrews_sim $(BUILD)/parallelogram_chain_sim \
                 $(BUILD)/double_pendulum_sim $(BUILD)/fourbar_singular_sim $(BUILD)/oscillator_1dof_sim $(BUILD)/ref_chain \
                 $(BUILD)/acc_pendulum_w_sim $(BUILD)/ref_pendulum $(BUILD)/cartpole_sim $(BUILD)/cam_follower_sim \
-                $(BUILD)/motor_arm_sim
+                $(BUILD)/motor_arm_sim $(BUILD)/bouncing_ball_sim
 # the A01 pendulum (tests/models/acc_pendulum.lua, make validate-accuracy's) under its own name, so
 # that make sim MODEL=tests/models/acc_pendulum.lua keeps its own build/acc_pendulum_sim
 $(eval $(call GEN_INTO,$(BUILD)/gen_test,tests/models/acc_pendulum.lua,acc_pendulum_w,--name acc_pendulum_w))

@@ -669,7 +669,7 @@ static void acc_step(mb_sim *s, mb_real t1)
 #if MBI_F4
     if (IMPL(s)) {
         minv = v.minv;
-        if (tangent && mbi_acc_s4(s, v.minv) != MB_OK) tangent = -1;
+        if (mbi_acc_s4(s, v.minv) != MB_OK) tangent = -1;   /* (minv without constraints too) */
     }
 #endif
     /* a run's first step (mb_sim_reset clears the monitor), or the warning's, turned on since:

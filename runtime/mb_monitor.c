@@ -210,12 +210,13 @@ mb_real mbi_acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *q, cons
  * constraints (a parallelogram chain) and singular positions, where S is singular. mu = 10 eps
  * max diag, not the assembly's 1e3: mu's share of the normal part leaks into the tangent one,
  * and the multipliers' impulse in P grows with a held load (in float bdf on the held yoke read
- * 45.9 at rtol 1e-4 over 10 s with 1e3, its positions 1e-3 tolerances off; 0.55 with 10). 0,
- * or nonzero where even that factorization fails */
+ * 45.9 at rtol 1e-4 over 10 s with 1e3, its positions 1e-3 tolerances off; 0.55 with 10).
+ * Without constraints minv alone (the damping reads it). 0, or nonzero where even that
+ * factorization fails */
 int mbi_acc_s4(mb_sim *s, mb_real *minv)
 {
     for (int i = 0; i < s->n; i++) minv[i] = 1 / s->m->mass[i];
-    return mbi_ls_factor_s_reg(s, minv, MB_R(1e1));
+    return s->nc > 0 ? mbi_ls_factor_s_reg(s, minv, MB_R(1e1)) : MB_OK;
 }
 #endif
 #endif
