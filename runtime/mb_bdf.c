@@ -677,12 +677,7 @@ static void acc_step(mb_sim *s, mb_real t1)
     if (s->mon.err_sum == 0 && s->mon.err_vel == 0) zero(2 * n, s->bacc);
     mb_real cd = mbi_acc_damping(s, t1, h, zc(s, 0), IMPL(s) ? s->v : mom ? s->ev_v : zc(s, 0) + n, minv);
     const mb_pattern *dp = &s->m->dq_dv_pat;
-    if (cd > 0 && !mom) {   /* F1: B += c tangent(M^-1 D B) */
-        sp_mv(dp, s->dQv, B, dv, n);
-        for (int i = 0; i < n; i++) dv[i] *= minv[i];
-        if (tangent > 0) mbi_acc_tangent(s, minv, dv, v.y, v.pr);
-        for (int i = 0; i < n; i++) B[i] += cd * dv[i];
-    }
+    if (cd > 0 && !mom) mbi_acc_damp(s, cd, minv, tangent, B, dv, v.y, v.pr);   /* F1 */
     if (mom) {              /* F2, F4: P += c D u, u = tangent(M^-1 P) */
         for (int i = 0; i < n; i++) B[i] += c * e[n + i];
         if (cd > 0) {

@@ -202,6 +202,19 @@ mb_real mbi_acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *q, cons
     return h / (1 + h * MB_SQRT(f));
 }
 
+/* B += c tangent(M^-1 D B): a velocity error B damped over a step by the factor c of
+ * mbi_acc_damping (D = dQ/dv in dQv, evaluated there), the damping's part tangent to the
+ * constraints where tangent > 0 (S factored), else all of it; dv, y, pr scratch (n, nc, n) */
+void mbi_acc_damp(mb_sim *s, mb_real c, const mb_real *minv, int tangent, mb_real *B, mb_real *dv,
+                  mb_real *y, mb_real *pr)
+{
+    int n = s->n;
+    sp_mv(&s->m->dq_dv_pat, s->dQv, B, dv, n);
+    for (int i = 0; i < n; i++) dv[i] *= minv[i];
+    if (tangent > 0) mbi_acc_tangent(s, minv, dv, y, pr);
+    for (int i = 0; i < n; i++) B[i] += c * dv[i];
+}
+
 #if MBI_F4
 /* F4 forms no S: S = Phi_q M^-1 Phi_q^T at the step's last evaluation (its Phi_q, the accepted
  * q), assembled and factored in A's block (mb_layout.h: F4 factors S there; A's factors do not

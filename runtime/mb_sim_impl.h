@@ -407,10 +407,13 @@ mb_real mbi_err_tols(const mb_sim *s, const mb_real *a, const mb_real *b, const 
 /* mb_monitor.c: the signed sums' velocity error (bdf's acc_step, the trapezoid's trap_acc): dv
  * <- its part tangent to the constraints with the factors of S the last evaluation left (F4:
  * mbi_acc_s4's; y, pr scratch of nc, n); the damping factor c of a step of h ending at (t1, q,
- * v) (0: no dampers); F4: S factored in A's block, minv <- M^-1 (nonzero: not factored) */
+ * v) (0: no dampers), and B damped by it; F4: minv <- M^-1 and S factored in A's block where
+ * there are constraints (nonzero: not factored) */
 void mbi_acc_tangent(mb_sim *s, const mb_real *minv, mb_real *dv, mb_real *y, mb_real *pr);
 mb_real mbi_acc_damping(mb_sim *s, mb_real t1, mb_real h, const mb_real *q, const mb_real *v,
                         const mb_real *minv);
+void mbi_acc_damp(mb_sim *s, mb_real c, const mb_real *minv, int tangent, mb_real *B, mb_real *dv,
+                  mb_real *y, mb_real *pr);
 #if MBI_F4
 int mbi_acc_s4(mb_sim *s, mb_real *minv);
 #endif

@@ -110,7 +110,7 @@ static void tangent_keep(mb_sim *s, const mb_real *minv, mb_real *x, mb_real *y,
  * (tangent_keep, below), plus the constraints' own violation. The velocity error is damped
  * where the applied forces damp, as bdf's (mbi_acc_damping: B += c tangent(M^-1 D B)):
  * undamped, the held yoke (tests/models/yoke_hold.lua, V = 1, rtol 1e-6) read 1.9e3 at 2 s
- * and 9.0e5 at 1000 s, its positions 3.3 tolerances off; 24.6 and 25.8 damped. S + mu I is
+ * and 9.0e5 at 1000 s, its positions 3.3 tolerances off; 24.0 and 24.7 damped. S + mu I is
  * assembled and factored at each accepted step, in A's block, which the next step factors
  * afresh (S not factored: nothing is projected). Replaces the sum of the steps' weighted RMS
  * estimates (threshold 150), which read about one figure a step whatever the error: Andrews
@@ -138,24 +138,15 @@ static void trap_acc(mb_sim *s, mb_real h, mb_real t1)
     } else {
         zero(n, av);
     }
-    for (int i = 0; i < n; i++) minv[i] = 1 / s->m->mass[i];
-    /* S at the step's last evaluation (Pq at (t1, q)), in A's block, which the next step
-     * factors afresh; its factorization, and with --linsys dense its solves (the equilibration),
-     * use lsd, which is zk here (mb_layout.h, MB_L_SHARED): the step's start, the history's
-     * next entry and the dense output's start, kept in zs until the last solve */
-    int tangent = 0;
-    if (nc > 0) {
-        copy(nk, zs, s->zk);
-        tangent = mbi_acc_s4(s, minv) == MB_OK ? 1 : -1;
-        s->fact_valid = 0;
-    }
+    /* minv, and S at the step's last evaluation (Pq at (t1, q)) in A's block, which the next
+     * step factors afresh; its factorization, and with --linsys dense its solves (the
+     * equilibration), use lsd, which is zk here (mb_layout.h, MB_L_SHARED): the step's start,
+     * the history's next entry and the dense output's start, kept in zs until the last solve */
+    if (nc > 0) copy(nk, zs, s->zk);
+    int st4 = mbi_acc_s4(s, minv), tangent = nc == 0 ? 0 : st4 == MB_OK ? 1 : -1;
+    if (nc > 0) s->fact_valid = 0;
     mb_real cd = mbi_acc_damping(s, t1, h, q, s->v, minv);
-    if (cd > 0) {   /* B += c tangent(M^-1 D B) */
-        sp_mv(&s->m->dq_dv_pat, s->dQv, B, bv, n);
-        for (int i = 0; i < n; i++) bv[i] *= minv[i];
-        if (tangent > 0) mbi_acc_tangent(s, minv, bv, y, pr);
-        for (int i = 0; i < n; i++) B[i] += cd * bv[i];
-    }
+    if (cd > 0) mbi_acc_damp(s, cd, minv, tangent, B, bv, y, pr);
     for (int i = 0; i < n; i++) {   /* b_k */
         mb_real f = av[i] / h3;
         bv[i] = three && hp > 0 ? h3 * (f - fp[i]) / ((h + hp) / 2) : 0;

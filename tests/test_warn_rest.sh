@@ -69,8 +69,8 @@ for f in baumgarte canonical; do
 done
 # the step-controlled trapezoid's signed sum likewise (mb_trapezoid_control.c, trap_acc: the
 # velocity error tangent to the constraints, damped as the motor damps it; at rest the steps
-# grow to 50 s). At rtol 1e-6 it reads what the start's transient left, 24.6
-# tolerances at 2 s and 25.8 from 5 s on (the positions 3.3 tolerances off over 2 s against
+# grow to 50 s). At rtol 1e-6 it reads what the start's transient left, 24.0
+# tolerances at 2 s and 24.7 from 5 s on (the positions 3.3 tolerances off over 2 s against
 # baumgarte dop853 at rtol 1e-12), and stays there: held 1000 s, within 1.02 x of its 10 s
 # value, silent. With the carried sums not taken into the tangent space the crank pin's stale
 # normal part rose linearly (585 at 1000 s).
